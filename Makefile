@@ -1,0 +1,113 @@
+# iopsy — post-mortem analysis of esxtop and perfmon storage captures.
+# Targets: all (default), demo, check, deps, lint, install, bench, clean.
+# Switches: SANITIZE=address,undefined  WERROR=1  V=1  PREFIX=/usr/local  DESTDIR=
+
+PREFIX   ?= /usr/local
+BINDIR   ?= $(PREFIX)/bin
+MANDIR   ?= $(PREFIX)/share/man
+CC       ?= cc
+PKG_CONFIG ?= pkg-config
+
+BUILD    ?= build
+ifneq ($(SANITIZE),)
+BUILD    := build-san
+endif
+
+PROJ_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral -Wpointer-arith -Wcast-qual -Wvla \
+	-Wundef -Isrc -Iparsers -Ireports -MMD -MP
+ifeq ($(WERROR),1)
+PROJ_CFLAGS += -Werror
+endif
+ifneq ($(SANITIZE),)
+PROJ_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+PROJ_LDFLAGS += -fsanitize=$(SANITIZE)
+endif
+
+PKGS      := libpcre2-8 zlib
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lpcre2-8 -lz)
+CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
+CHECK_LIBS   = $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lpthread)
+# Debian ships no .pc for libcsv.
+LDLIBS   += -lcsv $(PKG_LIBS) -lm
+
+ALL_CFLAGS  = $(PROJ_CFLAGS) $(PKG_CFLAGS) $(CFLAGS)
+ALL_LDFLAGS = $(PROJ_LDFLAGS) $(LDFLAGS)
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+LIB_SRC  := $(filter-out src/main.c,$(wildcard src/*.c src/sim/*.c parsers/*.c reports/*.c))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+MAIN_OBJ := $(BUILD)/src/main.o
+TEST_SRC := $(wildcard tests/check_*.c)
+TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/runner.o
+BIN      := $(BUILD)/iopsy
+
+.PHONY: all demo check check-unit check-golden deps lint install uninstall bench clean samples
+
+all: $(BIN) iopsy
+
+iopsy: $(BIN)
+	$(Q)ln -sf $(BIN) iopsy
+
+$(BIN): $(MAIN_OBJ) $(BUILD)/libiopsy.a
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/libiopsy.a: $(LIB_OBJ)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) $(if $(filter tests/%,$<),$(CHECK_CFLAGS)) -c -o $@ $<
+
+$(BUILD)/check_iopsy: $(TEST_OBJ) $(BUILD)/libiopsy.a
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
+
+# deps: install the Debian packages the build, the demo and the tests need (idempotent).
+DEB_PKGS := gcc make libcsv-dev libpcre2-dev zlib1g-dev pkg-config gnuplot-nox check
+deps:
+	@sh tests/ensure-deps.sh $(DEB_PKGS)
+
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
+	./$(BIN) counters samples/esxtop-healthy.csv.gz
+	./$(BIN) extract samples/esxtop-healthy.csv.gz --match 'Physical Disk SCSI Device\(.*\)\\Average (Driver|Kernel|Guest) MilliSec/Command' -o - | head -5
+
+check: deps
+	$(Q)$(MAKE) --no-print-directory all $(BUILD)/check_iopsy
+	$(Q)$(MAKE) --no-print-directory check-unit check-golden
+
+check-unit: $(BUILD)/check_iopsy
+	$(Q)IOPSY_SRCDIR=$(CURDIR) $(BUILD)/check_iopsy
+
+check-golden: $(BIN)
+	$(Q)sh tests/golden.sh $(BIN)
+
+lint:
+	@! grep -nE '\b(sprintf|vsprintf|strcpy|strcat|gets|atoi|strtok)[[:space:]]*\(' src/*.c src/sim/*.c parsers/*.c reports/*.c 2>/dev/null || { echo "lint: banned function above"; exit 1; }
+	@echo "lint: ok"
+
+install: $(BIN)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/iopsy
+	install -m 644 doc/iopsy.1 $(DESTDIR)$(MANDIR)/man1/iopsy.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/iopsy $(DESTDIR)$(MANDIR)/man1/iopsy.1
+
+bench: $(BIN)
+	sh bench/run.sh
+
+clean:
+	rm -rf build build-san iopsy
+
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

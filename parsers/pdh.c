@@ -1,0 +1,803 @@
+/* pdh.c — the shared PDH-CSV/TSV reader: line framing, junk/BOM/line-end handling, libcsv
+ * tokenising, header resolution, row validation and time conversion (see pdh.h). */
+#include "pdh.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PDH_MAX_JUNK_LINES 1000
+#define PDH_MAX_FIELD (256u << 20)   /* a single field longer than this is a runaway quote */
+#define PDH_CHUNK (1u << 20)
+
+struct hfield {
+	const char *s;
+	size_t n;
+};
+
+struct pdh_reader {
+	struct source *src;
+	struct diag *d;
+	struct pdh_options opt;
+	const struct pdh_format *fmt;
+	struct pdh_header_info hi;
+	struct arena arena;
+	struct csv_parser csv;
+	bool csv_ready;
+	char term;               /* line terminator: '\n' or '\r' (CR-only files) */
+	bool tsv, excel;
+	/* input */
+	char *buf;
+	size_t cap, start, end, scanned;
+	bool eof, last_unterminated;
+	long line_no;            /* number of the last line handed out */
+	/* header */
+	long header_line;
+	struct hfield *hf;
+	size_t nhf, hf_cap;
+	size_t nfields;          /* fields per data row */
+	struct pdh_column *cols;
+	size_t ncols;
+	bool glue;
+	bool in_header;
+	/* current row */
+	size_t field;
+	bool row_started, row_done;
+	long row_line, cur_line;
+	size_t row_fields;
+	unsigned char *want;     /* per field */
+	struct buf rowbuf;
+	size_t *off, *len;
+	char ts[64];
+	size_t ts_len;
+	bool ts_long;
+	/* time */
+	int64_t prev_t, interval_guess;
+	bool have_prev;
+	int64_t shift_ms;
+	bool first_row_seen;
+	struct pdh_stats st;
+};
+
+/* ---- formats ---- */
+
+const struct pdh_format *const pdh_formats[] = {&pdh_format_esxtop, &pdh_format_perfmon, NULL};
+
+const struct pdh_format *pdh_format_find(const char *name)
+{
+	for (size_t i = 0; pdh_formats[i]; i++)
+		if (strcmp(pdh_formats[i]->name, name) == 0)
+			return pdh_formats[i];
+	return NULL;
+}
+
+const char *pdh_format_names(void)
+{
+	static char names[128];
+	if (!names[0]) {
+		size_t o = 0;
+		for (size_t i = 0; pdh_formats[i]; i++) {
+			int k = snprintf(names + o, sizeof names - o, "%s%s", i ? ", " : "", pdh_formats[i]->name);
+			if (k < 0 || (size_t)k >= sizeof names - o)
+				break;
+			o += (size_t)k;
+		}
+	}
+	return names;
+}
+
+void pdh_header_parse_bias(const char *cell, size_t len, struct pdh_header_info *hi)
+{
+	/* "(PDH-CSV 4.0) (Pacific Standard Time)(480)": zone between the 2nd '(' and its ')',
+	 * bias = the integer in the last "(...)" when it closes the cell. */
+	hi->bias_known = false;
+	hi->bias_min = 0;
+	hi->zone[0] = '\0';
+	while (len && (cell[len - 1] == ' '))
+		len--;
+	const char *p = memchr(cell, ')', len);
+	if (!p)
+		return;
+	const char *rest = p + 1, *end = cell + len;
+	while (rest < end && *rest == ' ')
+		rest++;
+	if (rest < end && *rest == '(') {
+		const char *z = rest + 1;
+		const char *zc = memchr(z, ')', (size_t)(end - z));
+		if (zc) {
+			size_t zn = (size_t)(zc - z);
+			if (zn >= sizeof hi->zone)
+				zn = sizeof hi->zone - 1;
+			memcpy(hi->zone, z, zn);
+			hi->zone[zn] = '\0';
+			rest = zc + 1;
+			if (rest < end && *rest == '(' && end[-1] == ')') {
+				const char *q = rest + 1;
+				bool neg = false;
+				if (q < end - 1 && *q == '-') {
+					neg = true;
+					q++;
+				}
+				long v = 0;
+				int nd = 0;
+				while (q < end - 1 && *q >= '0' && *q <= '9' && nd < 6) {
+					v = v * 10 + (*q - '0');
+					q++;
+					nd++;
+				}
+				if (nd > 0 && q == end - 1 && v <= 24 * 60) {
+					hi->bias_min = (int)(neg ? -v : v);
+					hi->bias_known = true;
+				}
+			}
+		}
+	}
+}
+
+/* ---- path splitting ---- */
+
+void pdh_split_path(const char *s, size_t n, struct pdh_path *p, struct arena *a)
+{
+	memset(p, 0, sizeof *p);
+	if (n < 3 || s[0] != '\\' || s[1] != '\\') {
+		p->counter = arena_strndup(a, s, n);
+		return;
+	}
+	const char *h = s + 2, *end = s + n;
+	const char *hs = memchr(h, '\\', (size_t)(end - h));
+	const char *last = NULL;
+	for (const char *q = end - 1; q > h; q--) {
+		if (*q == '\\') {
+			last = q;
+			break;
+		}
+	}
+	if (!hs || !last || last <= hs || last == end - 1) {
+		p->counter = arena_strndup(a, s, n);
+		return;
+	}
+	p->host = arena_strndup(a, h, (size_t)(hs - h));
+	p->counter = arena_strndup(a, last + 1, (size_t)(end - last - 1));
+	const char *m = hs + 1, *me = last;
+	const char *paren = memchr(m, '(', (size_t)(me - m));
+	const char *close = NULL;
+	if (paren) {
+		for (const char *q = me - 1; q > paren; q--) {
+			if (*q == ')') {
+				close = q;
+				break;
+			}
+		}
+	}
+	if (paren && close) {
+		p->object = arena_strndup(a, m, (size_t)(paren - m));
+		p->instance = arena_strndup(a, paren + 1, (size_t)(close - paren - 1));
+	} else {
+		p->object = arena_strndup(a, m, (size_t)(me - m));
+	}
+	p->ok = p->object[0] != '\0';
+}
+
+/* ---- time ---- */
+
+static bool digits(const char **s, const char *e, int min, int max, int *v)
+{
+	int x = 0, k = 0;
+	while (*s < e && k < max && **s >= '0' && **s <= '9') {
+		x = x * 10 + (**s - '0');
+		(*s)++;
+		k++;
+	}
+	*v = x;
+	return k >= min;
+}
+
+int pdh_parse_time(const char *s, size_t n, int64_t *t_ms)
+{
+	const char *e = s + n;
+	while (s < e && *s == ' ')
+		s++;
+	while (e > s && e[-1] == ' ')
+		e--;
+	int mo, d, y, h, mi, se = 0, ms = 0;
+	if (!digits(&s, e, 1, 2, &mo) || s >= e || *s++ != '/' || !digits(&s, e, 1, 2, &d) || s >= e ||
+	    *s++ != '/' || !digits(&s, e, 4, 4, &y) || s >= e || *s++ != ' ')
+		return ERR_FORMAT;
+	if (!digits(&s, e, 1, 2, &h) || s >= e || *s++ != ':' || !digits(&s, e, 2, 2, &mi))
+		return ERR_FORMAT;
+	if (s < e && *s == ':') {
+		s++;
+		if (!digits(&s, e, 2, 2, &se))
+			return ERR_FORMAT;
+		if (s < e && *s == '.') {
+			s++;
+			int k = 0, frac = 0;
+			while (s < e && *s >= '0' && *s <= '9') {
+				if (k < 3)
+					frac = frac * 10 + (*s - '0');
+				k++;
+				s++;
+			}
+			if (k == 0)
+				return ERR_FORMAT;
+			for (; k < 3; k++)
+				frac *= 10;
+			ms = frac;
+		}
+	}
+	if (s != e)
+		return ERR_FORMAT;
+	static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	if (mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] || h > 23 || mi > 59 || se > 60 || y < 1970)
+		return ERR_FORMAT;
+	*t_ms = (days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400 + h * 3600 + mi * 60 + se) * 1000 + ms;
+	return 0;
+}
+
+/* ---- libcsv plumbing ---- */
+
+static void *capped_realloc(void *p, size_t n)
+{
+	if (n > PDH_MAX_FIELD)
+		return NULL;
+	return realloc(p, n);
+}
+
+static void header_add(struct pdh_reader *r, const char *s, size_t n)
+{
+	if (r->nhf == r->hf_cap) {
+		r->hf_cap = r->hf_cap ? r->hf_cap * 2 : 1024;
+		r->hf = xrealloc(r->hf, r->hf_cap * sizeof *r->hf);
+	}
+	r->hf[r->nhf].s = arena_strndup(&r->arena, s, n);
+	r->hf[r->nhf].n = n;
+	r->nhf++;
+}
+
+static void store(struct pdh_reader *r, const char *s, size_t n)
+{
+	if (r->in_header) {
+		header_add(r, s, n);
+		r->field++;
+		return;
+	}
+	size_t f = r->field++;
+	if (f == 0) {
+		r->ts_long = n >= sizeof r->ts;
+		if (r->ts_long)
+			n = sizeof r->ts - 1;
+		memcpy(r->ts, s, n);
+		r->ts[n] = '\0';
+		r->ts_len = n;
+	} else if (f < r->nfields && r->want[f]) {
+		r->off[f] = r->rowbuf.len;
+		r->len[f] = n;
+		buf_add(&r->rowbuf, s, n);
+	}
+}
+
+static void cb_field(void *s, size_t n, void *ctx)
+{
+	struct pdh_reader *r = ctx;
+	const char *p = s ? s : "";
+	if (!r->row_started) {
+		r->row_started = true;
+		r->row_line = r->cur_line;
+		r->field = 0;
+		buf_reset(&r->rowbuf);
+	}
+	/* esxtop -a on 6.x: an unquoted padded field glued to the next quoted one
+	 * (`   -"\\h\PCPU Power State(PCPU 1)\%C-State C0"`, data `    73.1"8.93"`). libcsv hands
+	 * the pair over as one field with literal quotes: split it back into two. */
+	if ((r->in_header || r->glue) && n > 1) {
+		const char *q = memchr(p, '"', n);
+		if (q && q != p && p[n - 1] == '"' && q < p + n - 1) {
+			if (r->in_header)
+				r->glue = true;
+			const char *a = p, *ae = q;
+			while (a < ae && *a == ' ')
+				a++;
+			while (ae > a && ae[-1] == ' ')
+				ae--;
+			store(r, a, (size_t)(ae - a));
+			store(r, q + 1, (size_t)(p + n - 1 - (q + 1)));
+			return;
+		}
+	}
+	store(r, p, n);
+}
+
+static void cb_row(int c, void *ctx)
+{
+	(void)c;
+	struct pdh_reader *r = ctx;
+	if (!r->row_started)
+		return;
+	r->row_done = true;
+	r->row_fields = r->field;
+	r->row_started = false;
+}
+
+/* ---- line framing ---- */
+
+static int fill(struct pdh_reader *r)
+{
+	if (r->start > 0 && (r->start == r->end || r->start > r->cap / 2)) {
+		memmove(r->buf, r->buf + r->start, r->end - r->start);
+		r->end -= r->start;
+		r->scanned -= r->start;
+		r->start = 0;
+	}
+	if (r->end == r->cap) {
+		r->cap *= 2;
+		r->buf = xrealloc(r->buf, r->cap);
+	}
+	long k = source_read(r->src, r->buf + r->end, r->cap - r->end, r->d);
+	if (k < 0)
+		return (int)k;
+	if (k == 0)
+		r->eof = true;
+	r->end += (size_t)k;
+	return 0;
+}
+
+/* Hands out the next line (without its terminator). 1 = line, 0 = end, < 0 = error. */
+static int read_line(struct pdh_reader *r, const char **line, size_t *len)
+{
+	for (;;) {
+		if (r->scanned < r->start)
+			r->scanned = r->start;
+		char *p = memchr(r->buf + r->scanned, r->term, r->end - r->scanned);
+		if (p) {
+			*line = r->buf + r->start;
+			*len = (size_t)(p - *line);
+			r->start = (size_t)(p - r->buf) + 1;
+			r->scanned = r->start;
+			if (r->term == '\n' && *len && (*line)[*len - 1] == '\r')
+				(*len)--;
+			r->line_no++;
+			return 1;
+		}
+		r->scanned = r->end;
+		if (r->eof) {
+			if (r->end > r->start) {
+				*line = r->buf + r->start;
+				*len = r->end - r->start;
+				r->start = r->scanned = r->end;
+				r->line_no++;
+				r->last_unterminated = true;
+				return 1;
+			}
+			return 0;
+		}
+		int rc = fill(r);
+		if (rc < 0)
+			return rc;
+	}
+}
+
+static int feed(struct pdh_reader *r, const char *line, size_t len)
+{
+	r->cur_line = r->line_no;
+	if (csv_parse(&r->csv, line, len, cb_field, cb_row, r) != len ||
+	    csv_parse(&r->csv, "\n", 1, cb_field, cb_row, r) != 1) {
+		int e = csv_error(&r->csv);
+		if (e == CSV_ENOMEM || e == CSV_ETOOBIG) {
+			diag_emit(r->d, DIAG_ERROR, r->line_no, 0,
+				  "a field grows beyond %u MiB (unterminated quote starting at line %ld?)",
+				  PDH_MAX_FIELD >> 20, r->row_line);
+			return ERR_LIMIT;
+		}
+		diag_emit(r->d, DIAG_ERROR, r->line_no, 0, "CSV error: %s", csv_strerror(e));
+		return ERR_FORMAT;
+	}
+	return 0;
+}
+
+/* ---- open ---- */
+
+static bool is_header_line(const char *s, size_t n)
+{
+	while (n && (*s == ' ' || *s == '\t')) {
+		s++;
+		n--;
+	}
+	if (n && *s == '"') {
+		s++;
+		n--;
+	}
+	return n >= 5 && memcmp(s, "(PDH-", 5) == 0;
+}
+
+/* Decides the line terminator from the first bytes: CR-only files (old Mac / some Excel saves)
+ * are framed on '\r'; everything else on '\n' with a trailing '\r' dropped. */
+static int detect_terminator(struct pdh_reader *r)
+{
+	for (;;) {
+		for (size_t i = r->start; i < r->end; i++) {
+			if (r->buf[i] == '\n') {
+				r->term = '\n';
+				return 0;
+			}
+			if (r->buf[i] == '\r') {
+				if (i + 1 < r->end) {
+					r->term = r->buf[i + 1] == '\n' ? '\n' : '\r';
+					return 0;
+				}
+				if (r->eof) {
+					r->term = '\r';
+					return 0;
+				}
+				break;
+			}
+		}
+		if (r->eof) {
+			r->term = '\n';
+			return 0;
+		}
+		int rc = fill(r);
+		if (rc < 0)
+			return rc;
+	}
+}
+
+static const struct pdh_format *probe(const char *head, size_t n, int *conf)
+{
+	const struct pdh_format *best = NULL;
+	*conf = 0;
+	for (size_t i = 0; pdh_formats[i]; i++) {
+		int c = pdh_formats[i]->probe(head, n);
+		if (c > *conf) {
+			*conf = c;
+			best = pdh_formats[i];
+		}
+	}
+	return best;
+}
+
+static bool is_blank(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != ' ')
+			return false;
+	return true;
+}
+
+int pdh_open(struct pdh_reader **out, struct source *src, const struct pdh_options *o, struct diag *d)
+{
+	*out = NULL;
+	struct pdh_reader *r = xcalloc(1, sizeof *r);
+	r->src = src;
+	r->d = d;
+	r->opt = *o;
+	arena_init(&r->arena);
+	buf_init(&r->rowbuf);
+	r->cap = PDH_CHUNK;
+	r->buf = xmalloc(r->cap);
+	int rc = fill(r);
+	if (rc < 0)
+		goto fail;
+	if (r->end == 0 && r->eof) {
+		diag_emit(d, DIAG_ERROR, 0, 0, "empty file: no PDH-CSV header (expected an esxtop -b or perfmon CSV)");
+		rc = ERR_FORMAT;
+		goto fail;
+	}
+	if (memchr(r->buf, '\0', r->end < 4096 ? r->end : 4096)) {
+		diag_emit(d, DIAG_ERROR, 0, 0,
+			  "binary data (NUL bytes) where a CSV text header should be; not an esxtop or perfmon CSV");
+		rc = ERR_FORMAT;
+		goto fail;
+	}
+	rc = detect_terminator(r);
+	if (rc < 0)
+		goto fail;
+
+	/* Find the header, skipping junk lines (resxtop banners, stderr mixed in). */
+	const char *line;
+	size_t len;
+	for (;;) {
+		rc = read_line(r, &line, &len);
+		if (rc < 0)
+			goto fail;
+		if (rc == 0 || r->st.junk_lines >= PDH_MAX_JUNK_LINES) {
+			diag_emit(d, DIAG_ERROR, 0, 0,
+				  "no \"(PDH-CSV 4.0)\" header in the first %ld lines; not a capture this tool reads "
+				  "(formats: %s)", r->line_no, pdh_format_names());
+			rc = ERR_FORMAT;
+			goto fail;
+		}
+		if (is_header_line(line, len))
+			break;
+		if (len > 0 || r->line_no == 1)
+			r->st.junk_lines++;
+	}
+	r->header_line = r->line_no;
+	if (r->st.junk_lines)
+		diag_emit(d, DIAG_WARNING, r->header_line, 0, "skipped %ld line%s before the PDH-CSV header",
+			  r->st.junk_lines, r->st.junk_lines == 1 ? "" : "s");
+	{
+		const char *q = line;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		r->excel = *q != '"';
+		r->tsv = len > 9 && memmem(line, len < 64 ? len : 64, "PDH-TSV", 7) != NULL;
+	}
+	if (o->format && strcmp(o->format, "auto") != 0) {
+		r->fmt = pdh_format_find(o->format);
+		if (!r->fmt) {
+			diag_emit(d, DIAG_ERROR, 0, 0, "unknown format '%s' (formats: %s)", o->format, pdh_format_names());
+			rc = ERR_USAGE;
+			goto fail;
+		}
+	} else {
+		int conf;
+		r->fmt = probe(line, len, &conf);
+		if (!r->fmt || conf == 0) {
+			diag_emit(d, DIAG_ERROR, r->header_line, 0, "cannot detect the capture format (formats: %s)",
+				  pdh_format_names());
+			rc = ERR_FORMAT;
+			goto fail;
+		}
+	}
+	if (csv_init(&r->csv, 0) != 0) {
+		rc = ERR_NOMEM;
+		goto fail;
+	}
+	r->csv_ready = true;
+	csv_set_realloc_func(&r->csv, capped_realloc);
+	csv_set_blk_size(&r->csv, 1 << 16);
+	if (r->tsv)
+		csv_set_delim(&r->csv, '\t');
+	r->in_header = true;
+	rc = feed(r, line, len);
+	if (rc < 0)
+		goto fail;
+	if (!r->row_done) {
+		/* A quoted newline inside the header: keep feeding until the row ends. */
+		while (!r->row_done) {
+			rc = read_line(r, &line, &len);
+			if (rc < 0)
+				goto fail;
+			if (rc == 0) {
+				diag_emit(d, DIAG_ERROR, r->header_line, 0, "header never ends (unterminated quote)");
+				rc = ERR_FORMAT;
+				goto fail;
+			}
+			rc = feed(r, line, len);
+			if (rc < 0)
+				goto fail;
+		}
+	}
+	r->row_done = false;
+	r->in_header = false;
+	if (r->nhf < 1) {
+		diag_emit(d, DIAG_ERROR, r->header_line, 0, "empty header");
+		rc = ERR_FORMAT;
+		goto fail;
+	}
+	rc = r->fmt->header(r->hf[0].s, r->hf[0].n, o, &r->hi, d);
+	if (rc < 0)
+		goto fail;
+	if (!r->hi.bias_known) {
+		r->hi.bias_min = o->tz_given ? o->tz_bias_min : 0;
+		if (r->fmt->local_time)
+			diag_emit(d, DIAG_WARNING, r->header_line, 1,
+				  "header has no time-zone bias (non-English Windows truncates it, typeperf omits it); "
+				  "%s", o->tz_given ? "using --tz" : "assuming UTC, give --tz to correct");
+	}
+	r->nfields = r->nhf;
+	size_t last = r->nhf; /* exclusive end of counter fields */
+	if (last > 1 && r->hf[last - 1].n == 0) {
+		last--; /* esxtop: every line ends with a comma */
+	} else if (last > 1 && r->fmt->local_time && !(r->hf[last - 1].n >= 2 && r->hf[last - 1].s[0] == '\\' &&
+							 r->hf[last - 1].s[1] == '\\')) {
+		diag_emit(d, DIAG_NOTE, r->header_line, (long)last,
+			  "last header column is not a counter path (a Data Collector Set description); ignored");
+		last--;
+	}
+	r->ncols = last - 1;
+	r->cols = xcalloc(r->ncols ? r->ncols : 1, sizeof *r->cols);
+	for (size_t i = 0; i < r->ncols; i++) {
+		struct pdh_column *c = &r->cols[i];
+		c->name = r->hf[i + 1].s;
+		c->name_len = r->hf[i + 1].n;
+		c->field = (long)i + 2;
+		pdh_split_path(c->name, c->name_len, &c->path, &r->arena);
+	}
+	if (r->excel)
+		diag_emit(d, DIAG_WARNING, r->header_line, 0,
+			  "quotes are missing: the file looks re-saved by a spreadsheet (Excel); large values may "
+			  "have lost precision (e.g. 2.20E+12)");
+	free(r->hf);
+	r->hf = NULL;
+	r->want = xcalloc(r->nfields, 1);
+	r->off = xcalloc(r->nfields, sizeof *r->off);
+	r->len = xcalloc(r->nfields, sizeof *r->len);
+	for (size_t f = 1; f < r->nfields; f++)
+		r->want[f] = 1;
+	*out = r;
+	return 0;
+fail:
+	pdh_close(r);
+	return rc;
+}
+
+void pdh_close(struct pdh_reader *r)
+{
+	if (!r)
+		return;
+	if (r->csv_ready)
+		csv_free(&r->csv);
+	arena_free(&r->arena);
+	buf_free(&r->rowbuf);
+	free(r->buf);
+	free(r->hf);
+	free(r->cols);
+	free(r->want);
+	free(r->off);
+	free(r->len);
+	free(r);
+}
+
+const struct pdh_format *pdh_format_of(const struct pdh_reader *r) { return r->fmt; }
+const struct pdh_header_info *pdh_header_info(const struct pdh_reader *r) { return &r->hi; }
+size_t pdh_ncols(const struct pdh_reader *r) { return r->ncols; }
+const struct pdh_column *pdh_column(const struct pdh_reader *r, size_t i) { return &r->cols[i]; }
+long pdh_header_line(const struct pdh_reader *r) { return r->header_line; }
+bool pdh_is_tsv(const struct pdh_reader *r) { return r->tsv; }
+bool pdh_is_excel(const struct pdh_reader *r) { return r->excel; }
+const struct pdh_stats *pdh_stats(const struct pdh_reader *r) { return &r->st; }
+
+void pdh_select(struct pdh_reader *r, const bool *want)
+{
+	for (size_t i = 0; i < r->ncols; i++)
+		r->want[r->cols[i].field - 1] = want ? want[i] : 1;
+}
+
+/* ---- rows ---- */
+
+static bool accept_row(struct pdh_reader *r, struct pdh_row *row)
+{
+	if (r->row_fields != r->nfields) {
+		r->st.skipped_rows++;
+		if (r->last_unterminated && r->row_fields < r->nfields)
+			diag_emit(r->d, DIAG_WARNING, r->row_line, 0,
+				  "truncated last line (%zu of %zu fields, no end of line; capture cut short?); row skipped",
+				  r->row_fields, r->nfields);
+		else
+			diag_emit(r->d, DIAG_WARNING, r->row_line, 0, "row has %zu fields, the header has %zu; row skipped",
+				  r->row_fields, r->nfields);
+		return false;
+	}
+	int64_t t;
+	if (r->ts_long || pdh_parse_time(r->ts, r->ts_len, &t) < 0) {
+		struct buf b;
+		buf_init(&b);
+		buf_add_text_escaped(&b, r->ts, r->ts_len);
+		r->st.skipped_rows++;
+		diag_emit(r->d, DIAG_WARNING, r->row_line, 1,
+			  "bad time stamp \"%s%s\" (expected MM/DD/YYYY HH:MM:SS); row skipped", b.data,
+			  r->ts_long ? "..." : "");
+		buf_free(&b);
+		return false;
+	}
+	t += (int64_t)r->hi.bias_min * 60000 + r->shift_ms;
+	row->discontinuity = false;
+	if (r->have_prev && t < r->prev_t) {
+		int64_t back = r->prev_t - t;
+		row->discontinuity = true;
+		r->st.backwards++;
+		if (r->fmt->local_time && back >= 3000 * 1000 && back <= 3660 * 1000) {
+			r->shift_ms += 3600 * 1000;
+			t += 3600 * 1000;
+			r->st.dst_shifts++;
+			diag_emit(r->d, DIAG_WARNING, r->row_line, 1,
+				  "local time goes back %lld min (end of daylight saving time?): this and later rows "
+				  "shifted by +60 min so UTC stays in order", (long long)(back / 60000));
+		} else {
+			char a[32], b2[32];
+			time_format_iso(r->prev_t, true, a);
+			time_format_iso(t, true, b2);
+			diag_emit(r->d, DIAG_WARNING, r->row_line, 1,
+				  "time goes backwards (%s after %s); rows kept in file order, discontinuity marked", b2, a);
+		}
+	} else if (r->have_prev && t - r->prev_t > 366LL * 86400 * 1000) {
+		row->discontinuity = true;
+		diag_emit(r->d, DIAG_WARNING, r->row_line, 1, "time jumps forward by more than a year; discontinuity marked");
+	}
+	r->prev_t = t;
+	r->have_prev = true;
+	row->t_ms = t;
+	row->line = r->row_line;
+	r->st.rows++;
+	return true;
+}
+
+int pdh_next(struct pdh_reader *r, struct pdh_row *row)
+{
+	for (;;) {
+		const char *line;
+		size_t len;
+		int rc = read_line(r, &line, &len);
+		if (rc < 0)
+			return rc;
+		if (rc == 0) {
+			if (csv_fini(&r->csv, cb_field, cb_row, r) != 0) {
+				diag_emit(r->d, DIAG_ERROR, r->line_no, 0, "CSV error at end of file");
+				return ERR_FORMAT;
+			}
+			if (r->row_done) {
+				r->row_done = false;
+				r->last_unterminated = true;
+				if (r->row_fields != r->nfields) {
+					r->st.skipped_rows++;
+					diag_emit(r->d, DIAG_WARNING, r->row_line, 0,
+						  "unterminated quote from this line to the end of the file; row skipped");
+					return 0;
+				}
+				if (accept_row(r, row))
+					return 1;
+			}
+			return 0;
+		}
+		if (len == 0 && !r->row_started)
+			continue;
+		rc = feed(r, line, len);
+		if (rc < 0)
+			return rc;
+		if (r->row_done) {
+			r->row_done = false;
+			if (r->excel && !r->first_row_seen && r->row_fields != r->nfields) {
+				diag_emit(r->d, DIAG_ERROR, r->row_line, 0,
+					  "the file was re-saved by a spreadsheet without quotes and its first row has %zu "
+					  "fields for %zu header columns (commas inside counter names?); the columns cannot "
+					  "be told apart — export the original CSV again with relog",
+					  r->row_fields, r->nfields);
+				return ERR_FORMAT;
+			}
+			r->first_row_seen = true;
+			if (accept_row(r, row))
+				return 1;
+		}
+	}
+}
+
+const char *pdh_text(const struct pdh_reader *r, size_t i, size_t *len)
+{
+	size_t f = (size_t)r->cols[i].field - 1;
+	if (!r->want[f]) {
+		*len = 0;
+		return "";
+	}
+	*len = r->len[f];
+	return r->rowbuf.data ? r->rowbuf.data + r->off[f] : "";
+}
+
+bool pdh_value(struct pdh_reader *r, size_t i, double *v)
+{
+	size_t n;
+	const char *s = pdh_text(r, i, &n);
+	if (n == 0 || is_blank(s, n))
+		return false;
+	if (!parse_number(s, n, v)) {
+		struct buf b;
+		buf_init(&b);
+		buf_add_text_escaped(&b, s, n > 40 ? 40 : n);
+		struct buf c;
+		buf_init(&c);
+		buf_add_text_escaped(&c, r->cols[i].name, r->cols[i].name_len);
+		r->st.nonnumeric++;
+		diag_emit(r->d, DIAG_WARNING, r->row_line, r->cols[i].field,
+			  "non-numeric value \"%s%s\" in %s; read as missing", b.data, n > 40 ? "..." : "", c.data);
+		buf_free(&b);
+		buf_free(&c);
+		return false;
+	}
+	if (r->fmt->glitch_values && (*v == 4294967295.0 || *v == 18446744073709551615.0)) {
+		r->st.glitches++;
+		return false;
+	}
+	return true;
+}

@@ -1,0 +1,277 @@
+/* source.c — file/stdin/gzip/memory byte streams with encoding normalisation (see source.h). */
+#include "source.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+/* A memory source is implemented as a pipe-free reader over a borrowed buffer. */
+struct memsrc {
+	const unsigned char *data;
+	size_t len, pos;
+};
+
+int source_open(struct source *s, const char *path, struct diag *d)
+{
+	memset(s, 0, sizeof *s);
+	s->name = path;
+	s->total = -1;
+	if (strcmp(path, "-") == 0) {
+		s->fd = 0;
+		s->is_stdin = true;
+	} else {
+		s->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (s->fd < 0) {
+			diag_emit(d, DIAG_ERROR, 0, 0, "cannot open: %s", strerror(errno));
+			return ERR_IO;
+		}
+	}
+	struct stat st;
+	if (fstat(s->fd, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			diag_emit(d, DIAG_ERROR, 0, 0, "is a directory, not a capture file");
+			if (!s->is_stdin)
+				close(s->fd);
+			return ERR_IO;
+		}
+		if (S_ISREG(st.st_mode))
+			s->total = st.st_size;
+	}
+	/* gzdopen reads plain files transparently; it owns the fd from here on. */
+	int fd2 = s->is_stdin ? dup(0) : s->fd;
+	gzFile gz = fd2 >= 0 ? gzdopen(fd2, "rb") : NULL;
+	if (!gz) {
+		diag_emit(d, DIAG_ERROR, 0, 0, "cannot read: %s", strerror(errno ? errno : ENOMEM));
+		if (fd2 >= 0)
+			close(fd2);
+		return ERR_IO;
+	}
+	gzbuffer(gz, 1 << 17);
+	s->gz = gz;
+	return 0;
+}
+
+int source_open_mem(struct source *s, const char *name, const void *data, size_t len, struct diag *d)
+{
+	(void)d;
+	memset(s, 0, sizeof *s);
+	s->name = name;
+	s->fd = -1;
+	s->total = (int64_t)len;
+	struct memsrc *m = xcalloc(1, sizeof *m);
+	m->data = data;
+	m->len = len;
+	s->mem = m;
+	return 0;
+}
+
+static bool is_mem(const struct source *s)
+{
+	return s->mem != NULL;
+}
+
+/* Raw (decompressed, undecoded) bytes. Memory sources are plain bytes (no gzip). */
+static long raw_read(struct source *s, unsigned char *out, size_t n, struct diag *d)
+{
+	if (is_mem(s)) {
+		struct memsrc *m = s->mem;
+		size_t k = m->len - m->pos;
+		if (k > n)
+			k = n;
+		memcpy(out, m->data + m->pos, k);
+		m->pos += k;
+		return (long)k;
+	}
+	if (n > (1u << 30))
+		n = 1u << 30;
+	int k = gzread((gzFile)s->gz, out, (unsigned)n);
+	if (k < 0) {
+		int zerr;
+		const char *msg = gzerror((gzFile)s->gz, &zerr);
+		diag_emit(d, DIAG_ERROR, 0, 0, "%s: %s", zerr == Z_ERRNO ? "read error" : "corrupt gzip data",
+			  zerr == Z_ERRNO ? strerror(errno) : msg);
+		return ERR_IO;
+	}
+	if (k == 0 && s->gzip) {
+		int zerr;
+		const char *msg = gzerror((gzFile)s->gz, &zerr);
+		if (zerr != Z_OK && zerr != Z_STREAM_END) {
+			diag_emit(d, DIAG_ERROR, 0, 0, "corrupt gzip data: %s", msg);
+			return ERR_IO;
+		}
+	}
+	return k;
+}
+
+int64_t source_offset(const struct source *s)
+{
+	if (is_mem(s))
+		return (int64_t)((const struct memsrc *)s->mem)->pos;
+	if (!s->gz)
+		return 0;
+	z_off_t o = gzoffset((gzFile)s->gz);
+	return o < 0 ? 0 : (int64_t)o;
+}
+
+static void put_utf8(unsigned cp, char *out, size_t *o)
+{
+	if (cp < 0x80) {
+		out[(*o)++] = (char)cp;
+	} else if (cp < 0x800) {
+		out[(*o)++] = (char)(0xc0 | (cp >> 6));
+		out[(*o)++] = (char)(0x80 | (cp & 0x3f));
+	} else if (cp < 0x10000) {
+		out[(*o)++] = (char)(0xe0 | (cp >> 12));
+		out[(*o)++] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		out[(*o)++] = (char)(0x80 | (cp & 0x3f));
+	} else {
+		out[(*o)++] = (char)(0xf0 | (cp >> 18));
+		out[(*o)++] = (char)(0x80 | ((cp >> 12) & 0x3f));
+		out[(*o)++] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		out[(*o)++] = (char)(0x80 | (cp & 0x3f));
+	}
+}
+
+/* Converts staged UTF-16 code units to UTF-8 into out (capacity n >= 8). Unpaired surrogates
+ * become U+FFFD so the output is always valid UTF-8. */
+static long utf16_decode(struct source *s, char *out, size_t n, struct diag *d)
+{
+	size_t o = 0;
+	for (;;) {
+		if (s->raw_len < 2 && !s->raw_eof) {
+			if (s->raw_cap < 65536) {
+				s->raw = xrealloc(s->raw, 65536);
+				s->raw_cap = 65536;
+			}
+			long k = raw_read(s, s->raw + s->raw_len, s->raw_cap - s->raw_len, d);
+			if (k < 0)
+				return k;
+			if (k == 0)
+				s->raw_eof = true;
+			s->raw_len += (size_t)k;
+		}
+		size_t i = 0;
+		while (i + 1 < s->raw_len && o + 8 <= n) {
+			unsigned u = s->enc == SOURCE_UTF16LE ? (unsigned)(s->raw[i] | (s->raw[i + 1] << 8))
+							      : (unsigned)((s->raw[i] << 8) | s->raw[i + 1]);
+			i += 2;
+			if (s->pending_hi) {
+				if (u >= 0xdc00 && u <= 0xdfff) {
+					put_utf8(0x10000 + ((s->pending_hi - 0xd800) << 10) + (u - 0xdc00), out, &o);
+					s->pending_hi = 0;
+					continue;
+				}
+				put_utf8(0xfffd, out, &o);
+				s->pending_hi = 0;
+			}
+			if (u >= 0xd800 && u <= 0xdbff)
+				s->pending_hi = u;
+			else if (u >= 0xdc00 && u <= 0xdfff)
+				put_utf8(0xfffd, out, &o);
+			else
+				put_utf8(u, out, &o);
+		}
+		memmove(s->raw, s->raw + i, s->raw_len - i);
+		s->raw_len -= i;
+		if (o > 0 || o + 8 > n)
+			return (long)o;
+		if (s->raw_eof) {
+			if (s->pending_hi) {
+				put_utf8(0xfffd, out, &o);
+				s->pending_hi = 0;
+			}
+			if (s->raw_len == 1) {
+				diag_emit(d, DIAG_WARNING, 0, 0, "UTF-16 input ends with half a character; ignored");
+				s->raw_len = 0;
+			}
+			return (long)o;
+		}
+	}
+}
+
+long source_read(struct source *s, char *out, size_t n, struct diag *d)
+{
+	if (s->err)
+		return s->err;
+	long k;
+	if (!s->started) {
+		s->started = true;
+		if (s->gz)
+			s->gzip = !gzdirect((gzFile)s->gz);
+		unsigned char head[4];
+		size_t hl = 0;
+		while (hl < 4) {
+			long r = raw_read(s, head + hl, 4 - hl, d);
+			if (r < 0)
+				return s->err = (int)r;
+			if (r == 0)
+				break;
+			hl += (size_t)r;
+		}
+		size_t skip = 0;
+		if (hl >= 3 && head[0] == 0xef && head[1] == 0xbb && head[2] == 0xbf) {
+			s->enc = SOURCE_UTF8_BOM;
+			skip = 3;
+		} else if (hl >= 2 && head[0] == 0xff && head[1] == 0xfe) {
+			s->enc = SOURCE_UTF16LE;
+			skip = 2;
+		} else if (hl >= 2 && head[0] == 0xfe && head[1] == 0xff) {
+			s->enc = SOURCE_UTF16BE;
+			skip = 2;
+		} else if (hl >= 2 && head[0] == '"' && head[1] == 0 ) {
+			/* UTF-16LE without BOM: starts with a quote followed by NUL */
+			s->enc = SOURCE_UTF16LE;
+		}
+		if (s->enc == SOURCE_UTF16LE || s->enc == SOURCE_UTF16BE) {
+			s->raw = xmalloc(65536);
+			s->raw_cap = 65536;
+			s->raw_len = hl - skip;
+			memcpy(s->raw, head + skip, s->raw_len);
+			k = utf16_decode(s, out, n, d);
+		} else {
+			size_t keep = hl - skip;
+			if (keep > n)
+				keep = n; /* n is always large in practice */
+			memcpy(out, head + skip, keep);
+			k = (long)keep;
+			if (keep < n && hl == 4) {
+				long r = raw_read(s, (unsigned char *)out + keep, n - keep, d);
+				if (r < 0)
+					return s->err = (int)r;
+				k += r;
+			}
+		}
+	} else if (s->enc == SOURCE_UTF16LE || s->enc == SOURCE_UTF16BE) {
+		k = utf16_decode(s, out, n, d);
+	} else {
+		k = raw_read(s, (unsigned char *)out, n, d);
+	}
+	if (k < 0)
+		return s->err = (int)k;
+	s->bytes_out += (uint64_t)k;
+	if (s->gzip && s->bytes_out > SOURCE_BOMB_MIN_BYTES) {
+		int64_t in = source_offset(s);
+		if (in > 0 && s->bytes_out / (uint64_t)in > SOURCE_BOMB_RATIO) {
+			diag_emit(d, DIAG_ERROR, 0, 0,
+				  "gzip data expands more than %d:1 (%llu bytes from %lld); refusing a likely gzip bomb",
+				  SOURCE_BOMB_RATIO, (unsigned long long)s->bytes_out, (long long)in);
+			return s->err = ERR_LIMIT;
+		}
+	}
+	if (s->progress)
+		s->progress(s->progress_ctx, source_offset(s), s->total);
+	return k;
+}
+
+void source_close(struct source *s)
+{
+	free(s->mem);
+	if (s->gz)
+		gzclose((gzFile)s->gz);
+	free(s->raw);
+	memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,113 @@
+/* cmd_counters.c — `iopsy counters FILE...`: what a capture holds. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "inventory.h"
+#include "inventory_out.h"
+#include "json.h"
+
+static const char counters_help[] =
+	"Usage: iopsy counters [OPTIONS] FILE...\n"
+	"List what each capture holds: format, host, time span, interval (median and jitter), rows,\n"
+	"columns, then objects -> instances -> counters. FILE may be gzip-compressed; '-' is stdin.\n"
+	"\n"
+	"  -m, --match REGEX   only columns whose full counter path matches (PCRE2, case-insensitive)\n"
+	"  --json              JSON instead of text (one object per file; an array for several files)\n"
+	COMMON_HELP;
+
+int cmd_counters(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"match", required_argument, NULL, 'm'}, {"json", no_argument, NULL, 'j'}, COMMON_LONG_OPTS, {0}};
+	struct common_opts co;
+	common_opts_init(&co);
+	const char *pattern = NULL;
+	bool json = false;
+	int c;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "m:qh", opts, NULL)) != -1) {
+		int k = common_opt(c, optarg, &co);
+		if (k < 0)
+			return EXIT_USAGE;
+		if (k)
+			continue;
+		switch (c) {
+		case 'm': pattern = optarg; break;
+		case 'j': json = true; break;
+		case 'h': fputs(counters_help, stdout); return EXIT_OK;
+		default: return usage_error("counters", "unknown option");
+		}
+	}
+	if (optind >= argc)
+		return usage_error("counters", "no capture file given");
+	struct matcher *m = NULL;
+	struct buf err;
+	buf_init(&err);
+	if (pattern) {
+		m = matcher_new(pattern, true, &err);
+		if (!m) {
+			int rc = usage_error("counters", "--match: %s", err.data);
+			buf_free(&err);
+			return rc;
+		}
+	}
+	int worst = EXIT_OK;
+	int nfiles = argc - optind;
+	struct buf out;
+	buf_init(&out);
+	struct json j;
+	json_init(&j, &out, true);
+	if (json && nfiles > 1)
+		json_arr_begin(&j);
+	for (int i = optind; i < argc; i++) {
+		struct input in;
+		int rc = input_open(&in, argv[i], &co);
+		if (rc < 0) {
+			int e = exit_code_for(rc);
+			if (e > worst)
+				worst = e;
+			continue;
+		}
+		struct inventory inv;
+		buf_reset(&err);
+		rc = inventory_build(&inv, &in, m, &err);
+		if (rc == ERR_LIMIT && err.len)
+			fprintf(stderr, "iopsy counters: --match: %s\n", err.data);
+		input_close(&in);
+		inv.warnings = in.diag.warnings;
+		if (rc < 0) {
+			int e = exit_code_for(rc);
+			if (e > worst)
+				worst = e;
+		}
+		if (rc >= 0 || inv.columns) {
+			if (json) {
+				inventory_json(&inv, &j);
+			} else {
+				if (i > optind)
+					buf_addc(&out, '\n');
+				inventory_text(&inv, &out);
+			}
+		}
+		inventory_free(&inv);
+		if (fwrite(out.data ? out.data : "", 1, out.len, stdout) != out.len) {
+			worst = EXIT_SYSTEM;
+			break;
+		}
+		buf_reset(&out);
+	}
+	if (json && nfiles > 1)
+		json_arr_end(&j);
+	if (json)
+		buf_addc(&out, '\n');
+	if (fwrite(out.data ? out.data : "", 1, out.len, stdout) != out.len || fflush(stdout) != 0) {
+		fprintf(stderr, "iopsy counters: write error on stdout\n");
+		worst = EXIT_SYSTEM;
+	}
+	buf_free(&out);
+	buf_free(&err);
+	matcher_free(m);
+	return worst;
+}

@@ -1,0 +1,169 @@
+/* cmd_extract.c — `iopsy extract FILE --match REGEX [-o OUT.csv]`: a narrow CSV of the matched
+ * columns with ISO-8601 UTC time stamps (for spreadsheets that stop at 16,384 columns). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "match.h"
+
+static const char extract_help[] =
+	"Usage: iopsy extract [OPTIONS] FILE --match REGEX [-o OUT.csv]\n"
+	"Write a narrow CSV of the columns whose full counter path matches REGEX (PCRE2,\n"
+	"case-insensitive): first column the ISO-8601 UTC time, then one column per match; missing\n"
+	"samples are empty cells. FILE may be gzip-compressed; '-' is stdin. The output is written\n"
+	"to a temporary name and renamed when complete; '-' or no -o writes stdout.\n"
+	"\n"
+	"  -m, --match REGEX   columns to keep (required)\n"
+	"  -o, --output PATH   output file (default stdout)\n"
+	COMMON_HELP;
+
+static void csv_quote(struct buf *b, const char *s, size_t n)
+{
+	buf_addc(b, '"');
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '"')
+			buf_addc(b, '"');
+		buf_addc(b, s[i]);
+	}
+	buf_addc(b, '"');
+}
+
+int cmd_extract(int argc, char **argv)
+{
+	static const struct option opts[] = {{"match", required_argument, NULL, 'm'},
+					     {"output", required_argument, NULL, 'o'},
+					     COMMON_LONG_OPTS,
+					     {0}};
+	struct common_opts co;
+	common_opts_init(&co);
+	const char *pattern = NULL, *outpath = "-";
+	int c;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "m:o:qh", opts, NULL)) != -1) {
+		int k = common_opt(c, optarg, &co);
+		if (k < 0)
+			return EXIT_USAGE;
+		if (k)
+			continue;
+		switch (c) {
+		case 'm': pattern = optarg; break;
+		case 'o': outpath = optarg; break;
+		case 'h': fputs(extract_help, stdout); return EXIT_OK;
+		default: return usage_error("extract", "unknown option");
+		}
+	}
+	if (optind >= argc)
+		return usage_error("extract", "no capture file given");
+	if (argc - optind > 1)
+		return usage_error("extract", "one capture file at a time (got %d)", argc - optind);
+	if (!pattern)
+		return usage_error("extract", "--match REGEX is required (see 'iopsy counters FILE' for names)");
+	struct buf err;
+	buf_init(&err);
+	struct matcher *m = matcher_new(pattern, true, &err);
+	if (!m) {
+		int rc = usage_error("extract", "--match: %s", err.data);
+		buf_free(&err);
+		return rc;
+	}
+	struct input in;
+	int rc = input_open(&in, argv[optind], &co);
+	if (rc < 0) {
+		matcher_free(m);
+		buf_free(&err);
+		return exit_code_for(rc);
+	}
+	size_t n = pdh_ncols(in.r);
+	bool *want = xcalloc(n ? n : 1, sizeof *want);
+	size_t *sel = xmalloc((n ? n : 1) * sizeof *sel);
+	size_t nsel = 0;
+	int ret = EXIT_OK;
+	for (size_t i = 0; i < n; i++) {
+		const struct pdh_column *col = pdh_column(in.r, i);
+		int k = matcher_match(m, col->name, col->name_len, &err);
+		if (k < 0) {
+			fprintf(stderr, "iopsy extract: --match: %s\n", err.data);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		if (k) {
+			want[i] = true;
+			sel[nsel++] = i;
+		}
+	}
+	if (nsel == 0) {
+		fprintf(stderr, "iopsy extract: no column of %s matches '%s' (list them with 'iopsy counters')\n",
+			in.diag.file, pattern);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	pdh_select(in.r, want);
+	struct afile af;
+	if (afile_open(&af, outpath) < 0) {
+		fprintf(stderr, "iopsy extract: cannot create %s: %s\n", outpath, strerror(errno));
+		ret = EXIT_SYSTEM;
+		goto out;
+	}
+	struct buf line;
+	buf_init(&line);
+	buf_adds(&line, "\"time\"");
+	for (size_t k = 0; k < nsel; k++) {
+		const struct pdh_column *col = pdh_column(in.r, sel[k]);
+		buf_addc(&line, ',');
+		csv_quote(&line, col->name, col->name_len);
+	}
+	buf_addc(&line, '\n');
+	struct pdh_row row;
+	int r;
+	bool werr = false;
+	while ((r = pdh_next(in.r, &row)) == 1) {
+		char t[32];
+		time_format_iso(row.t_ms, true, t);
+		buf_adds(&line, t);
+		for (size_t k = 0; k < nsel; k++) {
+			double v;
+			buf_addc(&line, ',');
+			if (pdh_value(in.r, sel[k], &v)) {
+				size_t tl;
+				const char *tx = pdh_text(in.r, sel[k], &tl);
+				while (tl && *tx == ' ')
+					tx++, tl--;
+				while (tl && tx[tl - 1] == ' ')
+					tl--;
+				buf_add(&line, tx, tl);
+			}
+		}
+		buf_addc(&line, '\n');
+		if (line.len >= (1u << 16)) {
+			if (fwrite(line.data, 1, line.len, af.fp) != line.len) {
+				werr = true;
+				break;
+			}
+			buf_reset(&line);
+		}
+	}
+	if (!werr && line.len && fwrite(line.data, 1, line.len, af.fp) != line.len)
+		werr = true;
+	buf_free(&line);
+	if (r < 0) {
+		ret = exit_code_for(r);
+		/* keep what was read: the rows before the error are valid */
+	}
+	if (werr) {
+		fprintf(stderr, "iopsy extract: write error on %s: %s\n", outpath, strerror(errno));
+		afile_abort(&af);
+		ret = EXIT_SYSTEM;
+	} else if (afile_commit(&af) < 0) {
+		fprintf(stderr, "iopsy extract: cannot write %s: %s\n", outpath, strerror(errno));
+		ret = EXIT_SYSTEM;
+	}
+out:
+	input_close(&in);
+	free(want);
+	free(sel);
+	matcher_free(m);
+	buf_free(&err);
+	return ret;
+}

@@ -1,0 +1,42 @@
+/* commands.h — the subcommands and the option handling they share. Each returns an exit code. */
+#ifndef IOPSY_COMMANDS_H
+#define IOPSY_COMMANDS_H
+
+#include <getopt.h>
+#include <stdbool.h>
+
+#include "input.h"
+
+int cmd_counters(int argc, char **argv);
+int cmd_extract(int argc, char **argv);
+
+/* Long options every reading command accepts; codes are >= 1000. */
+enum {
+	OPT_FORMAT = 1000,
+	OPT_TZ,
+	OPT_MAX_WARNINGS,
+	OPT_QUIET,
+	OPT_HELP,
+	OPT_COMMON_END
+};
+#define COMMON_LONG_OPTS                                                                               \
+	{"format", required_argument, NULL, OPT_FORMAT}, {"tz", required_argument, NULL, OPT_TZ},        \
+		{"max-warnings", required_argument, NULL, OPT_MAX_WARNINGS},                             \
+		{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'}
+
+#define COMMON_HELP                                                                                    \
+	"  --format NAME       force the input format (auto, esxtop, perfmon; default: probe)\n"      \
+	"  --tz OFFSET         UTC offset of perfmon local time when the header has no bias\n"        \
+	"                      (e.g. +09:00, -0500, UTC; default UTC)\n"                              \
+	"  --max-warnings N    warnings shown per file before they are only counted (default 20,\n"  \
+	"                      -1 = all)\n"                                                            \
+	"  -q, --quiet         no progress line on stderr\n"                                          \
+	"  -h, --help          this help\n"
+
+/* Handles a common option; returns 1 if c was one, 0 if not, ERR_USAGE (message printed) if its
+ * argument is bad. */
+int common_opt(int c, const char *arg, struct common_opts *co);
+/* Prints "iopsy CMD: msg" + "try 'iopsy CMD --help'" and returns EXIT_USAGE. */
+int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,96 @@
+/* input.c — opening captures for commands (see input.h). */
+#include "input.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void common_opts_init(struct common_opts *co)
+{
+	memset(co, 0, sizeof *co);
+	co->max_warnings = 20;
+}
+
+int parse_tz(const char *s, int *bias_min)
+{
+	if (strncmp(s, "UTC", 3) == 0 || strncmp(s, "GMT", 3) == 0)
+		s += 3;
+	if (!*s || strcmp(s, "Z") == 0) {
+		*bias_min = 0;
+		return 0;
+	}
+	int sign;
+	if (*s == '+')
+		sign = 1;
+	else if (*s == '-')
+		sign = -1;
+	else
+		return ERR_USAGE;
+	s++;
+	int h = 0, m = 0, nd = 0;
+	while (*s >= '0' && *s <= '9' && nd < 2) {
+		h = h * 10 + (*s++ - '0');
+		nd++;
+	}
+	if (nd == 0)
+		return ERR_USAGE;
+	if (*s == ':')
+		s++;
+	if (*s) {
+		if (!(s[0] >= '0' && s[0] <= '5' && s[1] >= '0' && s[1] <= '9' && !s[2]))
+			return ERR_USAGE;
+		m = (s[0] - '0') * 10 + (s[1] - '0');
+	}
+	if (h > 14)
+		return ERR_USAGE;
+	/* local = UTC + offset  ⇒  UTC = local − offset ⇒ bias = −offset */
+	*bias_min = -sign * (h * 60 + m);
+	return 0;
+}
+
+int input_open(struct input *in, const char *path, const struct common_opts *co)
+{
+	memset(in, 0, sizeof *in);
+	in->path = path;
+	diag_init(&in->diag, strcmp(path, "-") == 0 ? "(stdin)" : path, co->max_warnings);
+	int rc = source_open(&in->src, path, &in->diag);
+	if (rc < 0)
+		return rc;
+	progress_init(&in->pg, in->diag.file, !co->quiet);
+	in->src.progress = progress_update;
+	in->src.progress_ctx = &in->pg;
+	struct pdh_options o = {
+		.format = co->format,
+		.tz_bias_min = co->tz_bias_min,
+		.tz_given = co->tz_given,
+		.max_warnings = co->max_warnings,
+	};
+	rc = pdh_open(&in->r, &in->src, &o, &in->diag);
+	if (rc < 0) {
+		progress_done(&in->pg);
+		source_close(&in->src);
+		return rc;
+	}
+	return 0;
+}
+
+void input_close(struct input *in)
+{
+	progress_done(&in->pg);
+	diag_finish(&in->diag);
+	pdh_close(in->r);
+	in->r = NULL;
+	source_close(&in->src);
+}
+
+int exit_code_for(int err)
+{
+	switch (err) {
+	case 0: return EXIT_OK;
+	case ERR_USAGE: return EXIT_USAGE;
+	case ERR_NOMEM: return EXIT_SYSTEM;
+	case ERR_IO:
+	case ERR_FORMAT:
+	case ERR_LIMIT: return EXIT_INPUT;
+	default: return EXIT_SYSTEM;
+	}
+}

@@ -1,0 +1,608 @@
+/* util.c — checked allocation, arena, byte buffer, diagnostics, atomic files, time and
+ * number helpers shared by every module. */
+#include "util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void die_nomem(size_t n)
+{
+	static const char msg[] = "iopsy: error: out of memory\n";
+	(void)n;
+	if (write(2, msg, sizeof msg - 1) < 0) {
+		/* nothing more we can do */
+	}
+	_Exit(EXIT_SYSTEM);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		die_nomem(n);
+	return p;
+}
+
+void *xcalloc(size_t n, size_t m)
+{
+	void *p = calloc(n ? n : 1, m ? m : 1);
+	if (!p)
+		die_nomem(n * m);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		die_nomem(n);
+	return q;
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+/* ---- arena ---- */
+
+struct arena_block {
+	struct arena_block *next;
+	size_t cap, used;
+	_Alignas(8) unsigned char data[];
+};
+
+void arena_init(struct arena *a)
+{
+	a->head = NULL;
+	a->used_total = 0;
+}
+
+void *arena_alloc(struct arena *a, size_t n)
+{
+	n = (n + 7) & ~(size_t)7;
+	struct arena_block *b = a->head;
+	if (!b || b->cap - b->used < n) {
+		size_t cap = n > 60000 ? n : 65536 - sizeof *b;
+		b = xmalloc(sizeof *b + cap);
+		b->cap = cap;
+		b->used = 0;
+		b->next = a->head;
+		a->head = b;
+	}
+	void *p = b->data + b->used;
+	b->used += n;
+	a->used_total += n;
+	memset(p, 0, n);
+	return p;
+}
+
+char *arena_strndup(struct arena *a, const char *s, size_t n)
+{
+	char *p = arena_alloc(a, n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *arena_strdup(struct arena *a, const char *s)
+{
+	return arena_strndup(a, s, strlen(s));
+}
+
+void arena_free(struct arena *a)
+{
+	struct arena_block *b = a->head;
+	while (b) {
+		struct arena_block *n = b->next;
+		free(b);
+		b = n;
+	}
+	a->head = NULL;
+	a->used_total = 0;
+}
+
+/* ---- buf ---- */
+
+void buf_init(struct buf *b)
+{
+	b->data = NULL;
+	b->len = b->cap = 0;
+}
+
+void buf_reserve(struct buf *b, size_t extra)
+{
+	if (b->len + extra + 1 <= b->cap)
+		return;
+	size_t cap = b->cap ? b->cap : 64;
+	while (cap < b->len + extra + 1)
+		cap *= 2;
+	b->data = xrealloc(b->data, cap);
+	b->cap = cap;
+}
+
+void buf_add(struct buf *b, const void *p, size_t n)
+{
+	buf_reserve(b, n);
+	if (n)
+		memcpy(b->data + b->len, p, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+void buf_addc(struct buf *b, char c)
+{
+	buf_reserve(b, 1);
+	b->data[b->len++] = c;
+	b->data[b->len] = '\0';
+}
+
+void buf_adds(struct buf *b, const char *s)
+{
+	buf_add(b, s, strlen(s));
+}
+
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
+{
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (n < 0)
+		return;
+	buf_reserve(b, (size_t)n);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+}
+
+void buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+void buf_reset(struct buf *b)
+{
+	b->len = 0;
+	if (b->data)
+		b->data[0] = '\0';
+}
+
+void buf_free(struct buf *b)
+{
+	free(b->data);
+	buf_init(b);
+}
+
+/* ---- diagnostics ---- */
+
+void diag_init(struct diag *d, const char *file, long max_warnings)
+{
+	memset(d, 0, sizeof *d);
+	d->file = file;
+	d->max_warnings = max_warnings;
+	d->sink = diag_sink_stderr;
+}
+
+void diag_sink_stderr(void *ctx, enum diag_level lvl, const char *msg)
+{
+	(void)ctx;
+	(void)lvl;
+	fputs(msg, stderr);
+	fputc('\n', stderr);
+}
+
+void diag_sink_buf(void *ctx, enum diag_level lvl, const char *msg)
+{
+	(void)lvl;
+	struct buf *b = ctx;
+	buf_adds(b, msg);
+	buf_addc(b, '\n');
+}
+
+void diag_emit(struct diag *d, enum diag_level lvl, long line, long col, const char *fmt, ...)
+{
+	if (lvl == DIAG_WARNING) {
+		d->warnings++;
+		if (d->max_warnings >= 0 && d->warnings > d->max_warnings) {
+			d->suppressed++;
+			return;
+		}
+	} else if (lvl == DIAG_ERROR) {
+		d->errors++;
+	}
+	struct buf b;
+	buf_init(&b);
+	buf_adds(&b, "iopsy: ");
+	if (d->file) {
+		buf_add_text_escaped(&b, d->file, strlen(d->file));
+		if (line > 0)
+			buf_printf(&b, ":%ld", line);
+		if (line > 0 && col > 0)
+			buf_printf(&b, ":%ld", col);
+		buf_adds(&b, ": ");
+	}
+	buf_adds(&b, lvl == DIAG_ERROR ? "error: " : lvl == DIAG_WARNING ? "warning: " : "note: ");
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	if (d->sink)
+		d->sink(d->ctx, lvl, b.data);
+	buf_free(&b);
+}
+
+void diag_finish(struct diag *d)
+{
+	if (d->suppressed > 0) {
+		long n = d->suppressed;
+		d->suppressed = 0;
+		long saved = d->max_warnings;
+		d->max_warnings = -1;
+		d->warnings--; /* the summary itself is not a warning of the file */
+		diag_emit(d, DIAG_NOTE, 0, 0, "%ld more warning%s suppressed (raise --max-warnings to see them)",
+			  n, n == 1 ? "" : "s");
+		d->warnings++;
+		d->max_warnings = saved;
+	}
+}
+
+/* ---- atomic files ---- */
+
+static struct afile *open_afiles;
+
+int afile_open(struct afile *af, const char *path)
+{
+	memset(af, 0, sizeof *af);
+	if (strcmp(path, "-") == 0) {
+		af->fp = stdout;
+		af->is_stdout = true;
+		af->path = xstrdup("-");
+		return 0;
+	}
+	size_t n = strlen(path);
+	af->path = xstrdup(path);
+	af->tmp = xmalloc(n + 16);
+	memcpy(af->tmp, path, n);
+	memcpy(af->tmp + n, ".tmp.XXXXXX", 12);
+	int fd = mkstemp(af->tmp);
+	if (fd < 0) {
+		int e = errno;
+		free(af->path);
+		free(af->tmp);
+		af->path = af->tmp = NULL;
+		errno = e;
+		return ERR_IO;
+	}
+	af->fp = fdopen(fd, "w");
+	if (!af->fp) {
+		int e = errno;
+		close(fd);
+		unlink(af->tmp);
+		free(af->path);
+		free(af->tmp);
+		af->path = af->tmp = NULL;
+		errno = e;
+		return ERR_IO;
+	}
+	/* mkstemp creates 0600; reports are meant to be shared like any other output file.
+	 * (umask() is process-wide and racy under threads, so use a fixed 0644.) */
+	if (fchmod(fd, 0644) != 0) {
+		/* keep 0600: not fatal */
+	}
+	af->next_open = open_afiles;
+	open_afiles = af;
+	return 0;
+}
+
+static void afile_unregister(struct afile *af)
+{
+	for (struct afile **pp = &open_afiles; *pp; pp = &(*pp)->next_open) {
+		if (*pp == af) {
+			*pp = af->next_open;
+			break;
+		}
+	}
+}
+
+int afile_commit(struct afile *af)
+{
+	int rc = 0;
+	if (af->is_stdout) {
+		if (fflush(stdout) != 0 || ferror(stdout))
+			rc = ERR_IO;
+		free(af->path);
+		af->path = NULL;
+		return rc;
+	}
+	int e = 0;
+	if (ferror(af->fp))
+		e = EIO;
+	if (fclose(af->fp) != 0 && !e)
+		e = errno ? errno : EIO;
+	af->fp = NULL;
+	if (!e && rename(af->tmp, af->path) != 0)
+		e = errno;
+	afile_unregister(af);
+	if (e) {
+		unlink(af->tmp);
+		rc = ERR_IO;
+	}
+	free(af->path);
+	free(af->tmp);
+	af->path = af->tmp = NULL;
+	errno = e;
+	return rc;
+}
+
+void afile_abort(struct afile *af)
+{
+	if (!af->path)
+		return;
+	if (af->is_stdout) {
+		fflush(stdout);
+	} else {
+		if (af->fp)
+			fclose(af->fp);
+		unlink(af->tmp);
+		afile_unregister(af);
+		free(af->tmp);
+	}
+	free(af->path);
+	af->fp = NULL;
+	af->path = af->tmp = NULL;
+}
+
+void afile_cleanup_all(void)
+{
+	for (struct afile *af = open_afiles; af; af = af->next_open)
+		if (af->tmp)
+			unlink(af->tmp);
+}
+
+/* ---- time ---- */
+
+/* Howard Hinnant's days_from_civil: proleptic Gregorian date → days since 1970-01-01. */
+int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+	y -= m <= 2;
+	const int64_t era = (y >= 0 ? y : y - 399) / 400;
+	const unsigned yoe = (unsigned)(y - era * 400);
+	const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + (int64_t)doe - 719468;
+}
+
+static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
+{
+	z += 719468;
+	const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+	const unsigned doe = (unsigned)(z - era * 146097);
+	const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	const int64_t yy = (int64_t)yoe + era * 400;
+	const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	const unsigned mp = (5 * doy + 2) / 153;
+	*d = doy - (153 * mp + 2) / 5 + 1;
+	*m = mp < 10 ? mp + 3 : mp - 9;
+	*y = yy + (*m <= 2);
+}
+
+void time_format_iso(int64_t t_ms, bool with_ms, char out[32])
+{
+	int64_t secs = t_ms >= 0 ? t_ms / 1000 : -((-t_ms + 999) / 1000);
+	int ms = (int)(t_ms - secs * 1000);
+	int64_t days = secs >= 0 ? secs / 86400 : -((-secs + 86399) / 86400);
+	int64_t rem = secs - days * 86400;
+	int64_t y;
+	unsigned m, d;
+	civil_from_days(days, &y, &m, &d);
+	if (y < 0 || y > 9999) {
+		snprintf(out, 32, "%s", "invalid-time");
+		return;
+	}
+	unsigned hh = (unsigned)(rem / 3600) % 24u, mi = (unsigned)(rem / 60 % 60), ss = (unsigned)(rem % 60);
+	unsigned yy = (unsigned)y % 10000u, mm = m % 13u, dd = d % 32u, mss = (unsigned)ms % 1000u;
+	if (with_ms && ms)
+		snprintf(out, 32, "%04u-%02u-%02uT%02u:%02u:%02u.%03uZ", yy, mm, dd, hh, mi, ss, mss);
+	else
+		snprintf(out, 32, "%04u-%02u-%02uT%02u:%02u:%02uZ", yy, mm, dd, hh, mi, ss);
+}
+
+static bool take_int(const char **s, int digits, int *v)
+{
+	int x = 0;
+	for (int i = 0; i < digits; i++) {
+		char c = (*s)[i];
+		if (c < '0' || c > '9')
+			return false;
+		x = x * 10 + (c - '0');
+	}
+	*s += digits;
+	*v = x;
+	return true;
+}
+
+int time_parse_iso(const char *s, int64_t *t_ms)
+{
+	int y, mo, d, h, mi, se, ms = 0;
+	if (!take_int(&s, 4, &y) || *s++ != '-' || !take_int(&s, 2, &mo) || *s++ != '-' ||
+	    !take_int(&s, 2, &d) || (*s != 'T' && *s != ' '))
+		return ERR_FORMAT;
+	s++;
+	if (!take_int(&s, 2, &h) || *s++ != ':' || !take_int(&s, 2, &mi))
+		return ERR_FORMAT;
+	se = 0;
+	if (*s == ':') {
+		s++;
+		if (!take_int(&s, 2, &se))
+			return ERR_FORMAT;
+		if (*s == '.') {
+			s++;
+			int k = 0, frac = 0;
+			while (*s >= '0' && *s <= '9') {
+				if (k < 3)
+					frac = frac * 10 + (*s - '0');
+				k++;
+				s++;
+			}
+			while (k < 3) {
+				frac *= 10;
+				k++;
+			}
+			ms = frac;
+		}
+	}
+	if (*s == 'Z')
+		s++;
+	if (*s)
+		return ERR_FORMAT;
+	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60)
+		return ERR_FORMAT;
+	*t_ms = ((days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400) + h * 3600 + mi * 60 + se) * 1000 + ms;
+	return 0;
+}
+
+/* ---- text ---- */
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 when invalid. */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+	unsigned char c = s[0];
+	if (c < 0x80)
+		return 1;
+	size_t len;
+	unsigned cp;
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+		cp = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		cp = c & 0x0f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		cp = c & 0x07;
+	} else {
+		return 0;
+	}
+	if (n < len)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+bool utf8_valid(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+	while (i < n) {
+		size_t k = utf8_seq(p + i, n - i);
+		if (!k)
+			return false;
+		i += k;
+	}
+	return true;
+}
+
+void buf_add_text_escaped(struct buf *b, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+	while (i < n) {
+		size_t k = utf8_seq(p + i, n - i);
+		if (k == 1 && (p[i] < 0x20 || p[i] == 0x7f))
+			k = 0;
+		if (k) {
+			buf_add(b, p + i, k);
+			i += k;
+		} else {
+			buf_printf(b, "\\x%02X", p[i]);
+			i++;
+		}
+	}
+}
+
+bool parse_number(const char *s, size_t n, double *v)
+{
+	while (n && (*s == ' ' || *s == '\t')) {
+		s++;
+		n--;
+	}
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	if (!n || n > 64)
+		return false;
+	/* Fast path: plain decimal like 1234.5678 (the vast majority of esxtop cells). */
+	const char *p = s, *e = s + n;
+	bool neg = false;
+	if (*p == '-' || *p == '+') {
+		neg = *p == '-';
+		p++;
+	}
+	uint64_t ip = 0;
+	int nd = 0;
+	while (p < e && *p >= '0' && *p <= '9' && nd < 18) {
+		ip = ip * 10 + (uint64_t)(*p - '0');
+		p++;
+		nd++;
+	}
+	if (nd > 0 && nd < 18) {
+		if (p == e) {
+			*v = neg ? -(double)ip : (double)ip;
+			return true;
+		}
+		if (*p == '.') {
+			const char *q = p + 1;
+			uint64_t fp = 0;
+			int fd = 0;
+			while (q < e && *q >= '0' && *q <= '9' && fd < 15) {
+				fp = fp * 10 + (uint64_t)(*q - '0');
+				q++;
+				fd++;
+			}
+			if (q == e && nd + fd <= 15) {
+				static const double p10[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
+							     1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+				double x = (double)(ip * (uint64_t)p10[fd] + fp) / p10[fd];
+				*v = neg ? -x : x;
+				return true;
+			}
+		}
+	}
+	/* General path: strtod on a NUL-terminated copy, in the C locale by construction of input. */
+	char tmp[72];
+	memcpy(tmp, s, n);
+	tmp[n] = '\0';
+	char *end;
+	errno = 0;
+	double x = strtod(tmp, &end);
+	if (end != tmp + n || !isfinite(x))
+		return false;
+	/* strtod accepts hex floats and "inf"/"nan": restrict to decimal syntax. */
+	for (size_t i = 0; i < n; i++) {
+		char c = tmp[i];
+		if (!((c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E'))
+			return false;
+	}
+	*v = x;
+	return true;
+}

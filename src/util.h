@@ -1,0 +1,117 @@
+/* util.h — small shared building blocks: checked allocation, an arena, a growable byte
+ * buffer, diagnostics sinks, atomic output files and time formatting. */
+#ifndef IOPSY_UTIL_H
+#define IOPSY_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit codes (documented in iopsy.1 and --help). */
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_FINDINGS = 1, /* findings at or above --fail-on */
+	EXIT_USAGE = 2,
+	EXIT_INPUT = 3,    /* unreadable or unrecognised input */
+	EXIT_SYSTEM = 4,   /* out of memory, write error, ... */
+};
+
+/* Error codes returned by library functions (negative). */
+enum err_code {
+	ERR_NONE = 0,
+	ERR_NOMEM = -1,
+	ERR_IO = -2,      /* read or write failure (errno meaningful) */
+	ERR_FORMAT = -3,  /* input is not what it should be */
+	ERR_USAGE = -4,   /* bad argument */
+	ERR_LIMIT = -5,   /* a documented safety limit was reached */
+};
+
+/* Allocation that never returns NULL: on failure prints and aborts the process with EXIT_SYSTEM.
+ * Used for small bookkeeping where recovery is not meaningful. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t m);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+
+/* Arena: many small allocations freed at once. */
+struct arena_block;
+struct arena {
+	struct arena_block *head;
+	size_t used_total;
+};
+void arena_init(struct arena *a);
+void *arena_alloc(struct arena *a, size_t n);               /* 8-byte aligned, zeroed */
+char *arena_strndup(struct arena *a, const char *s, size_t n);
+char *arena_strdup(struct arena *a, const char *s);
+void arena_free(struct arena *a);
+
+/* Growable byte buffer, always NUL-terminated. */
+struct buf {
+	char *data;
+	size_t len, cap;
+};
+void buf_init(struct buf *b);
+void buf_reserve(struct buf *b, size_t extra);
+void buf_add(struct buf *b, const void *p, size_t n);
+void buf_addc(struct buf *b, char c);
+void buf_adds(struct buf *b, const char *s);
+void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap);
+void buf_reset(struct buf *b);
+void buf_free(struct buf *b);
+
+/* Diagnostics. Library code reports through a caller-owned struct diag; the sink decides where
+ * the text goes (stderr in main, a buffer in tests). Warnings are capped per diag (max_warnings);
+ * diag_finish() reports how many were suppressed. */
+enum diag_level { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR };
+struct diag {
+	const char *file;            /* name shown in messages (borrowed) */
+	long max_warnings;           /* < 0: unlimited */
+	long warnings, errors, suppressed;
+	void (*sink)(void *ctx, enum diag_level lvl, const char *msg);
+	void *ctx;
+};
+void diag_init(struct diag *d, const char *file, long max_warnings);
+/* line/col 0 = unknown. Message is formatted as "iopsy: FILE:LINE:COL: level: text". */
+void diag_emit(struct diag *d, enum diag_level lvl, long line, long col, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+void diag_finish(struct diag *d);
+/* Default sink: writes the message and a newline to stderr. */
+void diag_sink_stderr(void *ctx, enum diag_level lvl, const char *msg);
+/* Sink that appends messages (one per line) to a struct buf passed as ctx. */
+void diag_sink_buf(void *ctx, enum diag_level lvl, const char *msg);
+
+/* Atomic output: writes go to PATH.tmp.XXXXXX in the same directory; afile_commit() fsyncs-less
+ * renames it over PATH; afile_abort() removes it. PATH "-" writes to stdout (commit flushes).
+ * Open temporaries are registered so a signal handler can remove them (afile_cleanup_all). */
+struct afile {
+	FILE *fp;
+	char *path, *tmp;
+	bool is_stdout;
+	struct afile *next_open;
+};
+int afile_open(struct afile *af, const char *path);   /* 0 or ERR_IO (errno set) */
+int afile_commit(struct afile *af);                   /* 0 or ERR_IO; the temp is removed on error */
+void afile_abort(struct afile *af);
+void afile_cleanup_all(void);                         /* async-signal-safe-ish: unlink only */
+
+/* Time: milliseconds since the Unix epoch, UTC. */
+/* Formats as 2026-07-27T13:10:00Z (adds .mmm when ms != 0 and with_ms). out must hold 32 bytes. */
+void time_format_iso(int64_t t_ms, bool with_ms, char out[32]);
+/* Parses 2026-07-27T13:10:00Z / 2026-07-27 13:10:00 (UTC assumed); returns 0 or ERR_FORMAT. */
+int time_parse_iso(const char *s, int64_t *t_ms);
+int64_t days_from_civil(int64_t y, unsigned m, unsigned d);
+
+/* Escape bytes for a terminal line: printable UTF-8 kept, control characters and invalid UTF-8
+ * bytes written as \xNN. */
+void buf_add_text_escaped(struct buf *b, const char *s, size_t n);
+bool utf8_valid(const char *s, size_t n);
+
+/* Number parsing: the whole of [s, s+n) (surrounding spaces allowed) must be a finite C-locale
+ * number; returns true and sets *v, else false. Accepts exponents (9.03e-005). */
+bool parse_number(const char *s, size_t n, double *v);
+
+#endif

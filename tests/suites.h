@@ -1,0 +1,8 @@
+/* suites.h — the table of Check suites (one per module). */
+#ifndef IOPSY_SUITES_H
+#define IOPSY_SUITES_H
+#include <check.h>
+Suite *util_suite(void);
+Suite *pdh_suite(void);
+#define SUITE_LIST util_suite, pdh_suite
+#endif
