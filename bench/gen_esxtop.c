@@ -724,5 +724,12 @@ int main(int argc, char **argv)
 	}
 	if (fflush(out) || (out != stdout && fclose(out)))
 		die("write error");
+	free(line);
+	free(val);
+	free(dev);
+	free(sys_name);
+	free(sys_gid);
+	free(vms);
+	free(cols);
 	return 0;
 }

@@ -207,7 +207,7 @@ measure() {
 	while [ $m_i -lt "$m_n" ]; do
 		m_i=$((m_i + 1))
 		m_t0=$(now_ns)
-		/usr/bin/time -v -o "$WORK/time.txt" "$@" >"$WORK/out.txt" 2>"$WORK/err.txt"
+		/usr/bin/time -v -o "$WORK/time.txt" "$@" >/dev/null 2>"$WORK/err.txt"
 		m_rc=$?
 		m_t1=$(now_ns)
 		if [ $m_rc -ne 0 ]; then
@@ -229,6 +229,40 @@ measure() {
 	fi
 }
 
+# ---- how iopsy writes to /dev/null
+# An output path is normally written atomically (temp file + rename). Run as root on /dev/null that
+# would replace the device node with a regular file, so first check on a private copy of the null
+# device that `-o PATH` / `--json PATH` writes into an existing device; otherwise write to stdout
+# (`-o -`, `--json -`) redirected to /dev/null, which costs the same.
+EXTRACT_OUT=/dev/null
+ANALYZE_OUT=/dev/null
+probe_devnull() { # probe_devnull OPTION SUBCOMMAND [ARGS...] -> 0 when the device survives
+	p_opt=$1
+	shift
+	p_dev=$WORK/probe-null
+	rm -f "$p_dev" "$p_dev".tmp.*
+	mknod "$p_dev" c 1 3 2>/dev/null || return 1
+	"$IOPSY" "$@" "$p_opt" "$p_dev" >/dev/null 2>&1
+	[ -c "$p_dev" ]
+	p_r=$?
+	rm -f "$p_dev" "$p_dev".tmp.*
+	return $p_r
+}
+if [ $HAVE_IOPSY = 1 ]; then
+	"$GEN" 1000 20 -o "$WORK/probe.csv" || fatal "generator failed"
+	if ! probe_devnull -o extract "$WORK/probe.csv" --match "$REGEX"; then
+		EXTRACT_OUT=-
+		say "bench: WARNING: 'iopsy extract -o DEVICE' does not write into the device (atomic rename would"
+		say "       replace it): measuring 'iopsy extract ... -o -' with stdout to /dev/null instead"
+	fi
+	if [ $HAVE_ANALYZE = 1 ] && ! probe_devnull --json analyze "$WORK/probe.csv"; then
+		ANALYZE_OUT=-
+		say "bench: WARNING: 'iopsy analyze --json DEVICE' does not write into the device: measuring"
+		say "       'iopsy analyze ... --json -' with stdout to /dev/null instead"
+	fi
+	rm -f "$WORK/probe.csv"
+fi
+
 # ---- machine and versions
 echo "== iopsy bench  $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "machine: $(nproc) CPUs, $(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo), $(awk '/MemTotal/ {printf "%.1f GiB RAM", $2 / 1048576}' /proc/meminfo), Linux $(uname -r), Debian $(cat /etc/debian_version 2>/dev/null || echo '?')"
@@ -240,6 +274,7 @@ if [ $HAVE_IOPSY = 1 ]; then
 	IV=$("$IOPSY" --version 2>/dev/null | head -1)
 	GV=$(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo 'no commit')
 	echo "iopsy:   $IOPSY  ${IV:-(no --version)}  [git $GV]  analyze: $([ $HAVE_ANALYZE = 1 ] && echo yes || echo 'not yet')"
+	echo "         extract -o $EXTRACT_OUT$([ "$EXTRACT_OUT" = - ] && echo ' >/dev/null (-o /dev/null would replace the device: see warning)')"
 else
 	echo "iopsy:   NOT FOUND ($IOPSY) - only the baselines are measured"
 fi
@@ -269,9 +304,9 @@ for S in $SHAPES; do
 		fi
 	fi
 	if [ $HAVE_IOPSY = 1 ]; then
-		measure "$S" "iopsy extract" "$N" "$IOPSY" extract "$F" --match "$REGEX" -o /dev/null
+		measure "$S" "iopsy extract" "$N" "$IOPSY" extract "$F" --match "$REGEX" -o "$EXTRACT_OUT"
 		if [ $HAVE_ANALYZE = 1 ]; then
-			measure "$S" "iopsy analyze" "$N" "$IOPSY" analyze "$F" --json /dev/null
+			measure "$S" "iopsy analyze" "$N" "$IOPSY" analyze "$F" --json "$ANALYZE_OUT"
 		fi
 	fi
 	[ "$KEEP" = 1 ] || rm -f "$F"
