@@ -733,8 +733,14 @@ int pdh_next(struct pdh_reader *r, struct pdh_row *row)
 				r->last_unterminated = true;
 				if (r->row_fields != r->nfields) {
 					r->st.skipped_rows++;
-					diag_emit(r->d, DIAG_WARNING, r->row_line, 0,
-						  "unterminated quote from this line to the end of the file; row skipped");
+					if (r->row_line == r->line_no)
+						diag_emit(r->d, DIAG_WARNING, r->row_line, 0,
+							  "truncated last line (%zu of %zu fields, open quote, no end of line; "
+							  "capture cut short?); row skipped", r->row_fields, r->nfields);
+					else
+						diag_emit(r->d, DIAG_WARNING, r->row_line, 0,
+							  "unterminated quote from this line to the end of the file (line %ld); "
+							  "row skipped", r->line_no);
 					return 0;
 				}
 				if (accept_row(r, row))

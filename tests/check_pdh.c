@@ -1,0 +1,629 @@
+/* check_pdh.c — the PDH-CSV reader and its esxtop/perfmon modules, one test per real-world quirk,
+ * from memory buffers, plus the real public perfmon files in ../shared/data/perfmon. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "pdh.h"
+#include "source.h"
+#include "suites.h"
+
+/* A parsed capture held entirely in memory for assertions. */
+struct cap {
+	struct source src;
+	struct diag d;
+	struct buf msgs;
+	struct pdh_reader *r;
+	int open_rc;
+	size_t nrows;
+	int64_t t[64];
+	bool disc[64];
+	long line[64];
+	double v[64][8];
+};
+
+static void cap_parse(struct cap *c, const char *text, size_t len, const struct pdh_options *o)
+{
+	memset(c, 0, sizeof *c);
+	buf_init(&c->msgs);
+	diag_init(&c->d, "t.csv", -1);
+	c->d.sink = diag_sink_buf;
+	c->d.ctx = &c->msgs;
+	source_open_mem(&c->src, "t.csv", text, len, &c->d);
+	struct pdh_options def = {.max_warnings = -1};
+	c->open_rc = pdh_open(&c->r, &c->src, o ? o : &def, &c->d);
+	if (c->open_rc < 0)
+		return;
+	struct pdh_row row;
+	size_t nc = pdh_ncols(c->r);
+	while (pdh_next(c->r, &row) == 1 && c->nrows < 64) {
+		c->t[c->nrows] = row.t_ms;
+		c->disc[c->nrows] = row.discontinuity;
+		c->line[c->nrows] = row.line;
+		for (size_t i = 0; i < nc && i < 8; i++)
+			if (!pdh_value(c->r, i, &c->v[c->nrows][i]))
+				c->v[c->nrows][i] = NAN;
+		c->nrows++;
+	}
+}
+
+static void cap_free(struct cap *c)
+{
+	pdh_close(c->r);
+	source_close(&c->src);
+	buf_free(&c->msgs);
+}
+
+static int64_t utc(int y, int mo, int d, int h, int mi, int s)
+{
+	return (days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400 + h * 3600 + mi * 60 + s) * 1000;
+}
+
+#define S(x) x, sizeof(x) - 1
+
+static const char esx_default[] =
+	"\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\esx01\\Physical Disk SCSI Device(naa.600a)\\Average Driver MilliSec/Command\","
+	"\"\\\\esx01\\Physical Disk SCSI Device(naa.600a)\\Active Commands\",\n"
+	"\"07/27/2026 13:10:00\",\"1.50\",\"12\",\n"
+	"\"07/27/2026 13:10:05\",\"2.25\",\"\",\n"
+	"\"07/27/2026 13:10:09\",\"n/a\",\"30\",\n";
+
+START_TEST(esxtop_default_trailing_comma)
+{
+	struct cap c;
+	cap_parse(&c, S(esx_default), NULL);
+	ck_assert_int_eq(c.open_rc, 0);
+	ck_assert_str_eq(pdh_format_of(c.r)->name, "esxtop");
+	ck_assert_uint_eq(pdh_ncols(c.r), 2); /* the trailing empty field is not a column */
+	ck_assert_uint_eq(c.nrows, 3);
+	ck_assert(c.t[0] == utc(2026, 7, 27, 13, 10, 0));
+	ck_assert(c.t[2] == utc(2026, 7, 27, 13, 10, 9));
+	ck_assert(c.v[0][0] == 1.5 && c.v[0][1] == 12);
+	ck_assert(isnan(c.v[1][1]));           /* empty cell = missing, never 0 */
+	ck_assert(isnan(c.v[2][0]));           /* non-numeric = missing ... */
+	ck_assert_ptr_nonnull(strstr(c.msgs.data, "t.csv:4:2: warning: non-numeric value \"n/a\"")); /* ... warned */
+	const struct pdh_column *col = pdh_column(c.r, 0);
+	ck_assert_str_eq(col->path.host, "esx01");
+	ck_assert_str_eq(col->path.object, "Physical Disk SCSI Device");
+	ck_assert_str_eq(col->path.instance, "naa.600a");
+	ck_assert_str_eq(col->path.counter, "Average Driver MilliSec/Command");
+	cap_free(&c);
+}
+END_TEST
+
+START_TEST(esxtop_all_counters_no_trailing)
+{
+	static const char t[] = "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\h\\Physical Disk(vmhba2)\\Adapter Q Depth\","
+				"\"\\\\h\\Physical Disk(vmhba2)\\Split Commands/sec\"\n"
+				"\"07/27/2026 13:10:00\",\"1024\",\"0.00\"\n";
+	struct cap c;
+	cap_parse(&c, S(t), NULL);
+	ck_assert_int_eq(c.open_rc, 0);
+	ck_assert_uint_eq(pdh_ncols(c.r), 2);
+	ck_assert_uint_eq(c.nrows, 1);
+	ck_assert(c.v[0][0] == 1024 && c.v[0][1] == 0);
+	cap_free(&c);
+}
+END_TEST
+
+START_TEST(esxtop_glued_pcpu_power_state)
+{
+	static const char t[] =
+		"\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\localhost.home\\PCPU Power State(PCPU 0)\\%P-State P7\",   -"
+		"\"\\\\localhost.home\\PCPU Power State(PCPU 1)\\%C-State C0\",\"\\\\localhost.home\\Memory\\Free MBytes\"\n"
+		"\"03/14/2014 16:22:52\",\"0.00\",    73.1\"8.93\",\"1000\"\n";
+	struct cap c;
+	cap_parse(&c, S(t), NULL);
+	ck_assert_int_eq(c.open_rc, 0);
+	ck_assert_uint_eq(pdh_ncols(c.r), 4);
+	ck_assert_str_eq(pdh_column(c.r, 2)->path.counter, "%C-State C0");
+	ck_assert_str_eq(pdh_column(c.r, 2)->path.instance, "PCPU 1");
+	ck_assert_uint_eq(c.nrows, 1);
+	ck_assert(c.v[0][0] == 0 && c.v[0][1] == 73.1 && c.v[0][2] == 8.93 && c.v[0][3] == 1000);
+	cap_free(&c);
+}
+END_TEST
+
+START_TEST(path_split)
+{
+	struct arena a;
+	arena_init(&a);
+	struct pdh_path p;
+	static const char v[] = "\\\\esx01.lab\\Virtual Disk(SQL01 (104c07ff-3663-44fb-9d89-a563c801611c):scsi0:1)\\Average MilliSec/Read";
+	pdh_split_path(S(v), &p, &a);
+	ck_assert(p.ok);
+	ck_assert_str_eq(p.host, "esx01.lab");
+	ck_assert_str_eq(p.object, "Virtual Disk");
+	ck_assert_str_eq(p.instance, "SQL01 (104c07ff-3663-44fb-9d89-a563c801611c):scsi0:1");
+	ck_assert_str_eq(p.counter, "Average MilliSec/Read");
+	static const char m[] = "\\\\h\\Memory\\Memory Overcommit (1 Minute Avg)";
+	pdh_split_path(S(m), &p, &a);
+	ck_assert(p.ok);
+	ck_assert_str_eq(p.object, "Memory");
+	ck_assert_ptr_null(p.instance);
+	ck_assert_str_eq(p.counter, "Memory Overcommit (1 Minute Avg)");
+	static const char d[] = "\\\\h\\Group Cpu(1234:SQL01)\\%  Ready  (x)";
+	pdh_split_path(S(d), &p, &a);
+	ck_assert_str_eq(p.counter, "%  Ready  (x)"); /* double spaces kept */
+	ck_assert_str_eq(p.instance, "1234:SQL01");
+	static const char w[] = "\\\\SQL01\\Process(C:\\tools\\x[1])\\% Processor Time";
+	pdh_split_path(S(w), &p, &a);
+	ck_assert_str_eq(p.instance, "C:\\tools\\x[1]"); /* perfmon instance with '\' */
+	ck_assert_str_eq(p.counter, "% Processor Time");
+	static const char bad[] = "Description of the set";
+	pdh_split_path(S(bad), &p, &a);
+	ck_assert(!p.ok);
+	ck_assert_str_eq(p.counter, "Description of the set");
+	arena_free(&a);
+}
+END_TEST
+
+START_TEST(junk_before_header)
+{
+	static const char t[] = "Password: \nresxtop: warning, something\n"
+				"\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\h\\Memory\\Free MBytes\",\n"
+				"\"07/27/2026 13:10:00\",\"5\",\n";
+	struct cap c;
+	cap_parse(&c, S(t), NULL);
+	ck_assert_int_eq(c.open_rc, 0);
+	ck_assert_int_eq(pdh_header_line(c.r), 3);
+	ck_assert_uint_eq(c.nrows, 1);
+	ck_assert_int_eq(c.line[0], 4);
+	ck_assert_ptr_nonnull(strstr(c.msgs.data, "t.csv:3: warning: skipped 2 lines before the PDH-CSV header"));
+	cap_free(&c);
+}
+END_TEST
+
+START_TEST(truncated_last_line)
+{
+	static const char t[] = "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\h\\Memory\\A\",\"\\\\h\\Memory\\B\",\n"
+				"\"07/27/2026 13:10:00\",\"1\",\"2\",\n"
+				"\"07/27/2026 13:10:05\",\"3\",\"4\",\n"
+				"\"07/27/2026 13:10:10\",\"5";
+	struct cap c;
+	cap_parse(&c, S(t), NULL);
+	ck_assert_uint_eq(c.nrows, 2);
+	ck_assert(c.v[1][1] == 4);
+	ck_assert_ptr_nonnull(strstr(c.msgs.data, "t.csv:4: warning: truncated last line"));
+	ck_assert_int_eq(pdh_stats(c.r)->skipped_rows, 1);
+	cap_free(&c);
+}
+END_TEST
+
+START_TEST(wrong_field_count_skipped)
+{
+	static const char t[] = "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\h\\Memory\\A\",\"\\\\h\\Memory\\B\",\n"
+				"\"07/27/2026 13:10:00\",\"1\",\"2\",\n"
+				"\"07/27/2026 13:10:05\",\"3\",\n"
+				"\"garbage\",\"1\",\"2\",\n"
+				"\"07/27/2026 13:10:15\",\"7\",\"8\",\n";
+	struct cap c;
+	cap_parse(&c, S(t), NULL);
+	ck_assert_uint_eq(c.nrows, 2);
+	ck_assert(c.v[1][0] == 7);
+	ck_assert_ptr_nonnull(strstr(c.msgs.data, "t.csv:3: warning: row has 3 fields, the header has 4; row skipped"));
+	ck_assert_ptr_nonnull(strstr(c.msgs.data, "t.csv:4:1: warning: bad time stamp \"garbage\""));
+	cap_free(&c);
+}
+END_TEST
+
+static const char pm_csv[] =
+	"\"(PDH-CSV 4.0) (Pacific Standard Time)(480)\",\"\\\\SQL01\\LogicalDisk(D:)\\Avg. Disk sec/Read\","
+	"\"\\\\SQL01\\LogicalDisk(D:)\\Current Disk Queue Length\"\r\n"
+	"\"07/27/2026 06:10:00.125\",\" \",\"3\"\r\n"
+	"\"07/27/2026 06:10:15.125\",\"9.0381772607494055e-005\",\"32\"\r\n";
+
+START_TEST(perfmon_bias_missing_exponent_crlf)
+{
+	struct cap c;
+	cap_parse(&c, S(pm_csv), NULL);
+	ck_assert_int_eq(c.open_rc, 0);
+	ck_assert_str_eq(pdh_format_of(c.r)->name, "perfmon");
+	ck_assert_int_eq(pdh_header_info(c.r)->bias_min, 480);
+	ck_assert_str_eq(pdh_header_info(c.r)->zone, "Pacific Standard Time");
+	ck_assert_uint_eq(c.nrows, 2);
+	ck_assert(c.t[0] == utc(2026, 7, 27, 14, 10, 0) + 125); /* UTC = local + bias */
+	ck_assert(isnan(c.v[0][0]));                               /* " " = missing */
+	ck_assert(fabs(c.v[1][0] - 9.0381772607494055e-5) < 1e-18);
+	ck_assert(c.v[1][1] == 32);
+	ck_assert_uint_eq(c.msgs.len, 0); /* a clean file gives no message */
+	cap_free(&c);
+}
+END_TEST
+
+START_TEST(perfmon_tsv_lf_and_cr)
+{
+	static const char tsv[] = "\"(PDH-TSV 4.0) (India Standard Time)(-330)\"\t\"\\\\h\\Memory\\A\"\n"
+				  "\"01/02/2026 05:30:00.000\"\t\"1\"\n";
+	struct cap c;
+	cap_parse(&c, S(tsv), NULL);
+	ck_assert_int_eq(c.open_rc, 0);
+	ck_assert(pdh_is_tsv(c.r));
+	ck_assert(c.t[0] == utc(2026, 1, 2, 0, 0, 0)); /* 05:30 IST = 00:00 UTC */
+	cap_free(&c);
+	static const char cr[] = "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\h\\Memory\\A\"\r\"01/02/2026 00:00:00\",\"1\"\r"
+				 "\"01/02/2026 00:00:01\",\"2\"\r";
+	cap_parse(&c, S(cr), NULL);
+	ck_assert_int_eq(c.open_rc, 0);
+	ck_assert_uint_eq(c.nrows, 2);
+	ck_assert(c.v[1][0] == 2);
+	ck_assert_int_eq(c.line[1], 3);
+	cap_free(&c);
+}
+END_TEST
+
+START_TEST(perfmon_no_bias_tz_fallback)
+{
+	static const char t[] = "\"(PDH-CSV 4.0) (\",\"\\\\h\\Memory\\A\"\r\n\"01/02/2026 09:00:00.000\",\"1\"\r\n";
+	struct cap c;
+	cap_parse(&c, S(t), NULL);
+	ck_assert_int_eq(c.open_rc, 0);
+	ck_assert(!pdh_header_info(c.r)->bias_known);
+	ck_assert(c.t[0] == utc(2026, 1, 2, 9, 0, 0)); /* default UTC */
+	ck_assert_ptr_nonnull(strstr(c.msgs.data, "header has no time-zone bias"));
+	ck_assert_ptr_nonnull(strstr(c.msgs.data, "assuming UTC"));
+	cap_free(&c);
+	struct pdh_options o = {.tz_bias_min = -540, .tz_given = true, .max_warnings = -1}; /* --tz +09:00 */
+	cap_parse(&c, S(t), &o);
+	ck_assert(c.t[0] == utc(2026, 1, 2, 0, 0, 0));
+	ck_assert_ptr_nonnull(strstr(c.msgs.data, "using --tz"));
+	cap_free(&c);
+}
+END_TEST
+
+START_TEST(perfmon_dst_repeated_hour)
+{
+	/* Autumn: 01:59:59 local (PDT, bias 420) is followed by 01:00:14 local (PST). */
+	static const char t[] = "\"(PDH-CSV 4.0) (Pacific Daylight Time)(420)\",\"\\\\h\\Memory\\A\"\r\n"
+				"\"11/01/2026 01:59:44.562\",\"1\"\r\n"
+				"\"11/01/2026 01:59:59.562\",\"2\"\r\n"
+				"\"11/01/2026 01:00:14.562\",\"3\"\r\n"
+				"\"11/01/2026 01:00:29.562\",\"4\"\r\n";
+	struct cap c;
+	cap_parse(&c, S(t), NULL);
+	ck_assert_uint_eq(c.nrows, 4);
+	ck_assert(c.v[2][0] == 3); /* order kept */
+	ck_assert(c.disc[2] && !c.disc[1] && !c.disc[3]);
+	ck_assert(c.t[2] - c.t[1] == 15000); /* UTC continues 15 s later */
+	ck_assert(c.t[3] - c.t[2] == 15000);
+	ck_assert_ptr_nonnull(strstr(c.msgs.data, "t.csv:4:1: warning: local time goes back"));
+	cap_free(&c);
+}
+END_TEST
+
+START_TEST(time_backwards_esxtop)
+{
+	static const char t[] = "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\h\\Memory\\A\",\n"
+				"\"07/27/2026 13:10:00\",\"1\",\n\"07/27/2026 13:00:00\",\"2\",\n";
+	struct cap c;
+	cap_parse(&c, S(t), NULL);
+	ck_assert_uint_eq(c.nrows, 2);
+	ck_assert(c.disc[1]);
+	ck_assert(c.t[1] < c.t[0]); /* esxtop is UTC: no shifting, file order kept */
+	ck_assert_ptr_nonnull(strstr(c.msgs.data, "time goes backwards"));
+	cap_free(&c);
+}
+END_TEST
+
+START_TEST(bom_utf8_and_utf16)
+{
+	static const char u8[] = "\xef\xbb\xbf\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\h\\Memory\\A\"\n\"01/02/2026 00:00:00\",\"1\"\n";
+	struct cap c;
+	cap_parse(&c, S(u8), NULL);
+	ck_assert_int_eq(c.open_rc, 0);
+	ck_assert_uint_eq(c.nrows, 1);
+	cap_free(&c);
+	/* UTF-16LE with BOM, with a non-ASCII instance name (Datenträger) */
+	static const char text[] = "\"(PDH-CSV 4.0) (W. Europe Standard Time)(-60)\",\"\\\\h\\Logischer Datentr\xc3\xa4ger(D:)\\A\"\r\n"
+				   "\"01/02/2026 01:00:00.000\",\"7\"\r\n";
+	size_t n = sizeof text - 1;
+	char *u16 = malloc(2 + 2 * n);
+	size_t o = 0;
+	u16[o++] = (char)0xff;
+	u16[o++] = (char)0xfe;
+	for (size_t i = 0; i < n; i++) {
+		unsigned cp = (unsigned char)text[i];
+		if (cp == 0xc3) {
+			cp = 0xe4;
+			i++;
+		}
+		u16[o++] = (char)(cp & 0xff);
+		u16[o++] = (char)(cp >> 8);
+	}
+	cap_parse(&c, u16, o, NULL);
+	ck_assert_int_eq(c.open_rc, 0);
+	ck_assert_uint_eq(c.nrows, 1);
+	ck_assert(c.v[0][0] == 7);
+	ck_assert(c.t[0] == utc(2026, 1, 2, 0, 0, 0));
+	ck_assert_str_eq(pdh_column(c.r, 0)->path.object, "Logischer Datentr\xc3\xa4ger");
+	cap_free(&c);
+	free(u16);
+}
+END_TEST
+
+START_TEST(description_column_and_lowercase)
+{
+	static const char t[] = "\"(PDH-CSV 4.0) (\",\"\\\\h\\logicaldisk(c:)\\avg. disk sec/read\",\"My collector set\"\r\n"
+				"\"01/02/2026 00:00:00.000\",\"0.004\",\" \"\r\n";
+	struct cap c;
+	cap_parse(&c, S(t), NULL);
+	ck_assert_uint_eq(pdh_ncols(c.r), 1);
+	ck_assert_str_eq(pdh_column(c.r, 0)->path.object, "logicaldisk");
+	ck_assert(c.v[0][0] == 0.004);
+	ck_assert_ptr_nonnull(strstr(c.msgs.data, "Data Collector Set description"));
+	cap_free(&c);
+}
+END_TEST
+
+START_TEST(excel_resaved)
+{
+	static const char ok[] = "(PDH-CSV 4.0) (,\\\\h\\Memory\\A,\\\\h\\Memory\\B\r\n3/26/2015 22:42,2.20E+12, \r\n";
+	struct cap c;
+	cap_parse(&c, S(ok), NULL);
+	ck_assert_int_eq(c.open_rc, 0);
+	ck_assert(pdh_is_excel(c.r));
+	ck_assert_uint_eq(c.nrows, 1);
+	ck_assert(c.v[0][0] == 2.2e12 && isnan(c.v[0][1]));
+	ck_assert(c.t[0] == utc(2015, 3, 26, 22, 42, 0));
+	ck_assert_ptr_nonnull(strstr(c.msgs.data, "re-saved by a spreadsheet"));
+	cap_free(&c);
+	/* A counter name with a comma and no quotes: columns can't be told apart. */
+	static const char bad[] = "(PDH-CSV 4.0) (,\\\\h\\Obj(a,b)\\A,\\\\h\\Memory\\B\r\n3/26/2015 22:42,1,2\r\n";
+	cap_parse(&c, S(bad), NULL);
+	ck_assert_int_eq(c.open_rc, 0);
+	ck_assert_uint_eq(c.nrows, 0);
+	ck_assert_ptr_nonnull(strstr(c.msgs.data, "export the original CSV again"));
+	cap_free(&c);
+}
+END_TEST
+
+START_TEST(not_a_capture)
+{
+	struct cap c;
+	cap_parse(&c, S("hello,world\n1,2\n"), NULL);
+	ck_assert_int_eq(c.open_rc, ERR_FORMAT);
+	ck_assert_ptr_nonnull(strstr(c.msgs.data, "no \"(PDH-CSV 4.0)\" header"));
+	cap_free(&c);
+	cap_parse(&c, "", 0, NULL);
+	ck_assert_int_eq(c.open_rc, ERR_FORMAT);
+	ck_assert_ptr_nonnull(strstr(c.msgs.data, "empty file"));
+	cap_free(&c);
+	cap_parse(&c, S("\x1f\x8b\x08\x00\x00\x00binary\x00\x00"), NULL);
+	ck_assert_int_eq(c.open_rc, ERR_FORMAT);
+	cap_free(&c);
+}
+END_TEST
+
+START_TEST(header_only_and_ansi_bytes)
+{
+	/* cp1252 byte 0xE4 in an instance name: kept as bytes */
+	static const char t[] = "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\h\\Disk(Datentr\xe4ger)\\A\",\n";
+	struct cap c;
+	cap_parse(&c, S(t), NULL);
+	ck_assert_int_eq(c.open_rc, 0);
+	ck_assert_uint_eq(c.nrows, 0);
+	ck_assert_str_eq(pdh_column(c.r, 0)->path.instance, "Datentr\xe4ger");
+	cap_free(&c);
+}
+END_TEST
+
+START_TEST(gzip_file)
+{
+	char path[] = "/tmp/iopsy-gz-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	gzFile gz = gzdopen(fd, "wb");
+	gzwrite(gz, esx_default, sizeof esx_default - 1);
+	gzclose(gz);
+	struct diag d;
+	struct buf msgs;
+	buf_init(&msgs);
+	diag_init(&d, path, -1);
+	d.sink = diag_sink_buf;
+	d.ctx = &msgs;
+	struct source src;
+	ck_assert_int_eq(source_open(&src, path, &d), 0);
+	struct pdh_reader *r;
+	struct pdh_options o = {.max_warnings = -1};
+	ck_assert_int_eq(pdh_open(&r, &src, &o, &d), 0);
+	ck_assert(src.gzip);
+	struct pdh_row row;
+	int n = 0;
+	while (pdh_next(r, &row) == 1)
+		n++;
+	ck_assert_int_eq(n, 3);
+	pdh_close(r);
+	source_close(&src);
+	buf_free(&msgs);
+	unlink(path);
+}
+END_TEST
+
+START_TEST(timestamps)
+{
+	int64_t t;
+	ck_assert_int_eq(pdh_parse_time(S("07/27/2026 13:10:00"), &t), 0);
+	ck_assert(t == utc(2026, 7, 27, 13, 10, 0));
+	ck_assert_int_eq(pdh_parse_time(S("11/26/2016 13:46:30.874"), &t), 0);
+	ck_assert(t == utc(2016, 11, 26, 13, 46, 30) + 874);
+	ck_assert_int_eq(pdh_parse_time(S("3/6/2015 2:42"), &t), 0);
+	ck_assert(t == utc(2015, 3, 6, 2, 42, 0));
+	ck_assert_int_lt(pdh_parse_time(S("2026-07-27 13:10:00"), &t), 0);
+	ck_assert_int_lt(pdh_parse_time(S("02/30/2026 00:00:00"), &t), 0);
+	ck_assert_int_lt(pdh_parse_time(S("07/27/2026 25:00:00"), &t), 0);
+	ck_assert_int_lt(pdh_parse_time(S(""), &t), 0);
+}
+END_TEST
+
+/* ---- the real public files ---- */
+
+static char *shared_path(const char *name)
+{
+	const char *top = getenv("IOPSY_SRCDIR");
+	static char p[1024];
+	snprintf(p, sizeof p, "%s/../shared/data/perfmon/%s", top ? top : ".", name);
+	ck_assert_msg(access(p, R_OK) == 0, "missing real sample %s (shared/ must sit beside the repo)", p);
+	return p;
+}
+
+struct filecap {
+	struct source src;
+	struct diag d;
+	struct buf msgs;
+	struct pdh_reader *r;
+};
+
+static void file_open(struct filecap *f, const char *path)
+{
+	buf_init(&f->msgs);
+	diag_init(&f->d, path, -1);
+	f->d.sink = diag_sink_buf;
+	f->d.ctx = &f->msgs;
+	ck_assert_int_eq(source_open(&f->src, path, &f->d), 0);
+	struct pdh_options o = {.max_warnings = -1};
+	ck_assert_int_eq(pdh_open(&f->r, &f->src, &o, &f->d), 0);
+}
+
+static void file_close(struct filecap *f)
+{
+	pdh_close(f->r);
+	source_close(&f->src);
+	buf_free(&f->msgs);
+}
+
+static long find_col(struct pdh_reader *r, const char *object, const char *instance, const char *counter)
+{
+	for (size_t i = 0; i < pdh_ncols(r); i++) {
+		const struct pdh_column *c = pdh_column(r, i);
+		if (c->path.ok && strcmp(c->path.object, object) == 0 && strcmp(c->path.counter, counter) == 0 &&
+		    (instance ? c->path.instance && strcmp(c->path.instance, instance) == 0 : !c->path.instance))
+			return (long)i;
+	}
+	return -1;
+}
+
+START_TEST(real_powershell_csv_and_tsv)
+{
+	const char *names[] = {"powershell-countersamples.csv", "powershell-countersamples.tsv"};
+	for (int k = 0; k < 2; k++) {
+		struct filecap f;
+		file_open(&f, shared_path(names[k]));
+		ck_assert_str_eq(pdh_format_of(f.r)->name, "perfmon");
+		ck_assert(pdh_is_tsv(f.r) == (k == 1));
+		ck_assert_uint_eq(pdh_ncols(f.r), 10);
+		ck_assert_int_eq(pdh_header_info(f.r)->bias_min, 480);
+		long q = find_col(f.r, "physicaldisk", "_total", "current disk queue length");
+		long cpu = find_col(f.r, "processor", "_total", "% processor time");
+		long nic = find_col(f.r, "network interface", "intel[r] ethernet connection i218-lm", "bytes total/sec");
+		ck_assert(q >= 0 && cpu >= 0 && nic >= 0);
+		ck_assert_str_eq(pdh_column(f.r, 0)->path.host, "charlieparker");
+		struct pdh_row row;
+		int n = 0;
+		double v, first_cpu = 0;
+		bool cpu_missing_first = false;
+		while (pdh_next(f.r, &row) == 1) {
+			if (n == 0) {
+				cpu_missing_first = !pdh_value(f.r, (size_t)cpu, &v);
+				ck_assert(row.t_ms == utc(2016, 11, 26, 21, 46, 30) + 874);
+			}
+			if (n == 1) {
+				ck_assert(pdh_value(f.r, (size_t)cpu, &first_cpu));
+				ck_assert(fabs(first_cpu - 20.913042441624498) < 1e-9);
+			}
+			n++;
+		}
+		ck_assert_int_eq(n, 25);
+		ck_assert(cpu_missing_first); /* first row of a rate counter is " " */
+		ck_assert_uint_eq(f.msgs.len, 0);
+		file_close(&f);
+	}
+}
+END_TEST
+
+START_TEST(real_japanese_cp932)
+{
+	struct filecap f;
+	file_open(&f, shared_path("winperfcounter-ja-cp932.csv"));
+	ck_assert_str_eq(pdh_format_of(f.r)->name, "perfmon");
+	ck_assert(!pdh_header_info(f.r)->bias_known);
+	ck_assert_uint_eq(pdh_ncols(f.r), 107); /* 109 fields − time − description */
+	long avail = find_col(f.r, "Memory", NULL, "Available MBytes");
+	ck_assert(avail >= 0);
+	ck_assert_ptr_nonnull(strstr(f.msgs.data, "header has no time-zone bias"));
+	ck_assert_ptr_nonnull(strstr(f.msgs.data, "Data Collector Set description"));
+	struct pdh_row row;
+	int n = 0;
+	while (pdh_next(f.r, &row) == 1) {
+		double v;
+		for (size_t i = 0; i < pdh_ncols(f.r); i++)
+			pdh_value(f.r, i, &v);
+		n++;
+	}
+	ck_assert_int_eq(n, 61);
+	ck_assert_int_gt(pdh_stats(f.r)->glitches, 0); /* 4294967295 read as missing */
+	ck_assert_int_eq(pdh_stats(f.r)->skipped_rows, 0);
+	file_close(&f);
+}
+END_TEST
+
+START_TEST(real_excel_resaved)
+{
+	struct filecap f;
+	file_open(&f, shared_path("winperfcounter-ja-excel-resaved.csv"));
+	ck_assert(pdh_is_excel(f.r));
+	ck_assert_uint_eq(pdh_ncols(f.r), 107);
+	long vbp = find_col(f.r, "Process", "explorer", "Virtual Bytes Peak");
+	ck_assert(vbp >= 0);
+	bool *want = calloc(pdh_ncols(f.r), 1);
+	want[vbp] = true;
+	pdh_select(f.r, want);
+	free(want);
+	struct pdh_row row;
+	int n = 0;
+	double v = 0;
+	while (pdh_next(f.r, &row) == 1) {
+		if (n == 0)
+			ck_assert(pdh_value(f.r, (size_t)vbp, &v));
+		n++;
+	}
+	ck_assert_int_eq(n, 61);
+	ck_assert(v == 2.2e12);
+	file_close(&f);
+}
+END_TEST
+
+Suite *pdh_suite(void)
+{
+	Suite *s = suite_create("pdh");
+	TCase *tc = tcase_create("quirks");
+	tcase_add_test(tc, esxtop_default_trailing_comma);
+	tcase_add_test(tc, esxtop_all_counters_no_trailing);
+	tcase_add_test(tc, esxtop_glued_pcpu_power_state);
+	tcase_add_test(tc, path_split);
+	tcase_add_test(tc, junk_before_header);
+	tcase_add_test(tc, truncated_last_line);
+	tcase_add_test(tc, wrong_field_count_skipped);
+	tcase_add_test(tc, perfmon_bias_missing_exponent_crlf);
+	tcase_add_test(tc, perfmon_tsv_lf_and_cr);
+	tcase_add_test(tc, perfmon_no_bias_tz_fallback);
+	tcase_add_test(tc, perfmon_dst_repeated_hour);
+	tcase_add_test(tc, time_backwards_esxtop);
+	tcase_add_test(tc, bom_utf8_and_utf16);
+	tcase_add_test(tc, description_column_and_lowercase);
+	tcase_add_test(tc, excel_resaved);
+	tcase_add_test(tc, not_a_capture);
+	tcase_add_test(tc, header_only_and_ansi_bytes);
+	tcase_add_test(tc, gzip_file);
+	tcase_add_test(tc, timestamps);
+	suite_add_tcase(s, tc);
+	TCase *real = tcase_create("real-files");
+	tcase_add_test(real, real_powershell_csv_and_tsv);
+	tcase_add_test(real, real_japanese_cp932);
+	tcase_add_test(real, real_excel_resaved);
+	suite_add_tcase(s, real);
+	return s;
+}
