@@ -330,11 +330,12 @@ static int fill(struct pdh_reader *r)
 		r->scanned -= r->start;
 		r->start = 0;
 	}
-	if (r->end == r->cap) {
+	/* one spare byte always stays free past the data: fast_row's sentinel */
+	if (r->end + 1 >= r->cap) {
 		r->cap *= 2;
 		r->buf = xrealloc(r->buf, r->cap);
 	}
-	long k = source_read(r->src, r->buf + r->end, r->cap - r->end, r->d);
+	long k = source_read(r->src, r->buf + r->end, r->cap - r->end - 1, r->d);
 	if (k < 0)
 		return (int)k;
 	if (k == 0)
@@ -344,7 +345,7 @@ static int fill(struct pdh_reader *r)
 }
 
 /* Hands out the next line (without its terminator). 1 = line, 0 = end, < 0 = error. */
-static int read_line(struct pdh_reader *r, const char **line, size_t *len)
+static int read_line(struct pdh_reader *r, char **line, size_t *len)
 {
 	for (;;) {
 		if (r->scanned < r->start)
@@ -495,7 +496,7 @@ int pdh_open(struct pdh_reader **out, struct source *src, const struct pdh_optio
 		goto fail;
 
 	/* Find the header, skipping junk lines (resxtop banners, stderr mixed in). */
-	const char *line;
+	char *line;
 	size_t len;
 	for (;;) {
 		rc = read_line(r, &line, &len);
@@ -715,10 +716,88 @@ static bool accept_row(struct pdh_reader *r, struct pdh_row *row)
 	return true;
 }
 
+/* Fast path for the common, well-formed line (every field either quoted without embedded quotes
+ * or unquoted without quotes): fields are found with memchr and unselected ones are skipped without
+ * copying. libcsv stays the reference: anything unusual (escaped quotes, a quote in an unquoted
+ * field, an open quote, spaces before a quote) makes this return false and the line goes to
+ * libcsv, which handles every case. The differential test in check_pdh.c holds the two equal. */
+static bool fast_row(struct pdh_reader *r, char *line, size_t len)
+{
+	char *p = line, *const e = line + len;
+	const char delim = r->tsv ? '\t' : ',';
+	size_t f = 0;
+	const size_t nf = r->nfields;
+	const unsigned char *want = r->want;
+	bool ok = true;
+	/* The byte after the line (its terminator, or spare buffer space) becomes a sentinel so the
+	 * inner loops need no bounds checks; it is restored before returning. */
+	const char saved = *e;
+	*e = '"';
+	buf_reset(&r->rowbuf);
+	for (;;) {
+		char *s, *se;
+		if (*p == '"' && p < e) {
+			s = p + 1;
+			char *q = s;
+			while (*q != '"')
+				q++;
+			if (q == e || (q + 1 < e && q[1] != delim)) {
+				ok = false;
+				break;
+			}
+			se = q;
+			p = q + 1;
+		} else {
+			char *q = p;
+			while (*q != '"' && *q != delim)
+				q++;
+			if (*q == '"' && q != e) {
+				ok = false;
+				break;
+			}
+			s = p;
+			se = q;
+			p = q;
+			while (s < se && (*s == ' ' || *s == '\t'))
+				s++;
+			while (se > s && (se[-1] == ' ' || se[-1] == '\t'))
+				se--;
+		}
+		if (f == 0) {
+			size_t n = (size_t)(se - s);
+			r->ts_long = n >= sizeof r->ts;
+			if (r->ts_long)
+				n = sizeof r->ts - 1;
+			memcpy(r->ts, s, n);
+			r->ts[n] = '\0';
+			r->ts_len = n;
+		} else if (f < nf && want[f]) {
+			r->off[f] = r->rowbuf.len;
+			r->len[f] = (size_t)(se - s);
+			buf_add(&r->rowbuf, s, (size_t)(se - s));
+		}
+		f++;
+		if (p >= e)
+			break;
+		p++; /* the delimiter */
+		if (p == e) {
+			f++; /* a trailing delimiter ends with an empty field, as libcsv reports it */
+			break;
+		}
+	}
+	*e = saved;
+	if (!ok)
+		return false;
+	r->row_line = r->line_no;
+	r->row_fields = f;
+	r->row_done = true;
+	return true;
+}
+
 int pdh_next(struct pdh_reader *r, struct pdh_row *row)
 {
 	for (;;) {
-		const char *line;
+		char *line;
 		size_t len;
 		int rc = read_line(r, &line, &len);
 		if (rc < 0)
@@ -750,9 +829,11 @@ int pdh_next(struct pdh_reader *r, struct pdh_row *row)
 		}
 		if (len == 0 && !r->row_started)
 			continue;
-		rc = feed(r, line, len);
-		if (rc < 0)
-			return rc;
+		if (r->row_started || r->opt.no_fast_path || !fast_row(r, line, len)) {
+			rc = feed(r, line, len);
+			if (rc < 0)
+				return rc;
+		}
 		if (r->row_done) {
 			r->row_done = false;
 			if (r->excel && !r->first_row_seen && r->row_fields != r->nfields) {

@@ -44,6 +44,7 @@ struct pdh_options {
 	int tz_bias_min;         /* fallback bias when the header has none (--tz); UTC = local + bias */
 	bool tz_given;
 	long max_warnings;       /* per file; < 0 unlimited */
+	bool no_fast_path;       /* tests: send every line through libcsv */
 };
 struct pdh_format {
 	const char *name;

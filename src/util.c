@@ -274,6 +274,17 @@ int afile_open(struct afile *af, const char *path)
 		af->path = xstrdup("-");
 		return 0;
 	}
+	/* Devices and FIFOs (/dev/null, /dev/stdout, a pipe) are written in place: renaming a
+	 * temporary over them would replace the device with a regular file. */
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		af->fp = fopen(path, "w");
+		if (!af->fp)
+			return ERR_IO;
+		af->path = xstrdup(path);
+		af->in_place = true;
+		return 0;
+	}
 	size_t n = strlen(path);
 	af->path = xstrdup(path);
 	af->tmp = xmalloc(n + 16);
@@ -329,6 +340,16 @@ int afile_commit(struct afile *af)
 		af->path = NULL;
 		return rc;
 	}
+	if (af->in_place) {
+		if (ferror(af->fp))
+			rc = ERR_IO;
+		if (fclose(af->fp) != 0)
+			rc = ERR_IO;
+		af->fp = NULL;
+		free(af->path);
+		af->path = NULL;
+		return rc;
+	}
 	int e = 0;
 	if (ferror(af->fp))
 		e = EIO;
@@ -355,6 +376,8 @@ void afile_abort(struct afile *af)
 		return;
 	if (af->is_stdout) {
 		fflush(stdout);
+	} else if (af->in_place) {
+		fclose(af->fp);
 	} else {
 		if (af->fp)
 			fclose(af->fp);

@@ -91,6 +91,7 @@ struct afile {
 	FILE *fp;
 	char *path, *tmp;
 	bool is_stdout;
+	bool in_place;          /* a device or FIFO, written directly */
 	struct afile *next_open;
 };
 int afile_open(struct afile *af, const char *path);   /* 0 or ERR_IO (errno set) */

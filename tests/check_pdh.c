@@ -459,6 +459,50 @@ START_TEST(timestamps)
 }
 END_TEST
 
+
+/* The fast line scanner must agree with libcsv on every input: same rows, times, values, texts
+ * and messages. */
+START_TEST(fast_path_matches_libcsv)
+{
+	static const char *const inputs[] = {
+		esx_default,
+		pm_csv,
+		"\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\h\\Obj(a,b)\\C \"\"x\"\"\",\"\\\\h\\M\\B\"\n"
+		"\"07/27/2026 13:10:00\",\"1\",\"2\"\n"
+		"\"07/27/2026 13:10:01\", \"3\" ,\"4\"\n"
+		"\"07/27/2026 13:10:02\",5 , 6\n"
+		"\"07/27/2026 13:10:03\",\"7,5\",\"8\"\"\"\n"
+		"\"07/27/2026 13:10:04\",,\n"
+		"\"07/27/2026 13:10:05\",\"9\"x,\"1\"\n"
+		"\"07/27/2026 13:10:06\",\"1\",\"2\",\"3\"\n"
+		"07/27/2026 13:10:07,\"1\",\"2\"\n"
+		"\"07/27/2026 13:10:08\",\"1\",\"2\n",
+		"\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\h\\M\\A\",\"\\\\h\\M\\B\",\n"
+		"\"07/27/2026 13:10:00\",\"1\",\"2\",\n"
+		"\"07/27/2026 13:10:01\",\"3\",\"4\"\n"
+		"\"07/27/2026 13:10:02\",\"5\",\"6\",\"\"\n"
+		"\"07/27/2026 13:10:03\",\"7\",\"8\",\n",
+	};
+	for (size_t k = 0; k < sizeof inputs / sizeof inputs[0]; k++) {
+		struct cap a, b;
+		struct pdh_options fast = {.max_warnings = -1}, slow = {.max_warnings = -1, .no_fast_path = true};
+		cap_parse(&a, inputs[k], strlen(inputs[k]), &fast);
+		cap_parse(&b, inputs[k], strlen(inputs[k]), &slow);
+		ck_assert_int_eq(a.open_rc, b.open_rc);
+		ck_assert_uint_eq(a.nrows, b.nrows);
+		for (size_t i = 0; i < a.nrows; i++) {
+			ck_assert(a.t[i] == b.t[i]);
+			ck_assert_int_eq(a.line[i], b.line[i]);
+			for (size_t c = 0; c < 8; c++)
+				ck_assert(a.v[i][c] == b.v[i][c] || (isnan(a.v[i][c]) && isnan(b.v[i][c])));
+		}
+		ck_assert_str_eq(a.msgs.data ? a.msgs.data : "", b.msgs.data ? b.msgs.data : "");
+		cap_free(&a);
+		cap_free(&b);
+	}
+}
+END_TEST
+
 /* ---- the real public files ---- */
 
 static char *shared_path(const char *name)
@@ -619,6 +663,7 @@ Suite *pdh_suite(void)
 	tcase_add_test(tc, header_only_and_ansi_bytes);
 	tcase_add_test(tc, gzip_file);
 	tcase_add_test(tc, timestamps);
+	tcase_add_test(tc, fast_path_matches_libcsv);
 	suite_add_tcase(s, tc);
 	TCase *real = tcase_create("real-files");
 	tcase_add_test(real, real_powershell_csv_and_tsv);
