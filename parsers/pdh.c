@@ -42,6 +42,7 @@ struct pdh_reader {
 	size_t ncols;
 	bool glue;
 	bool in_header;
+	bool open_quote;         /* the current record ended inside a quote */
 	/* current row */
 	size_t field;
 	bool row_started, row_done;
@@ -556,20 +557,10 @@ int pdh_open(struct pdh_reader **out, struct source *src, const struct pdh_optio
 	if (rc < 0)
 		goto fail;
 	if (!r->row_done) {
-		/* A quoted newline inside the header: keep feeding until the row ends. */
-		while (!r->row_done) {
-			rc = read_line(r, &line, &len);
-			if (rc < 0)
-				goto fail;
-			if (rc == 0) {
-				diag_emit(d, DIAG_ERROR, r->header_line, 0, "header never ends (unterminated quote)");
-				rc = ERR_FORMAT;
-				goto fail;
-			}
-			rc = feed(r, line, len);
-			if (rc < 0)
-				goto fail;
-		}
+		/* PDH-CSV never has a newline inside a field: a line is a record. */
+		diag_emit(d, DIAG_ERROR, r->header_line, 0, "unterminated quote in the header line");
+		rc = ERR_FORMAT;
+		goto fail;
 	}
 	r->row_done = false;
 	r->in_header = false;
@@ -661,12 +652,17 @@ void pdh_select(struct pdh_reader *r, const bool *want)
 
 static bool accept_row(struct pdh_reader *r, struct pdh_row *row)
 {
-	if (r->row_fields != r->nfields) {
+	bool open_quote = r->open_quote;
+	r->open_quote = false;
+	if (r->row_fields != r->nfields || open_quote) {
 		r->st.skipped_rows++;
-		if (r->last_unterminated && r->row_fields < r->nfields)
+		if (r->last_unterminated && r->row_fields <= r->nfields)
 			diag_emit(r->d, DIAG_WARNING, r->row_line, 0,
-				  "truncated last line (%zu of %zu fields, no end of line; capture cut short?); row skipped",
-				  r->row_fields, r->nfields);
+				  "truncated last line (%zu of %zu fields%s, no end of line; capture cut short?); row skipped",
+				  r->row_fields, r->nfields, open_quote ? ", open quote" : "");
+		else if (open_quote)
+			diag_emit(r->d, DIAG_WARNING, r->row_line, 0,
+				  "unterminated quote (a quote opens and never closes on this line); row skipped");
 		else
 			diag_emit(r->d, DIAG_WARNING, r->row_line, 0, "row has %zu fields, the header has %zu; row skipped",
 				  r->row_fields, r->nfields);
@@ -800,39 +796,24 @@ int pdh_next(struct pdh_reader *r, struct pdh_row *row)
 		char *line;
 		size_t len;
 		int rc = read_line(r, &line, &len);
-		if (rc < 0)
+		if (rc <= 0)
 			return rc;
-		if (rc == 0) {
-			if (csv_fini(&r->csv, cb_field, cb_row, r) != 0) {
-				diag_emit(r->d, DIAG_ERROR, r->line_no, 0, "CSV error at end of file");
-				return ERR_FORMAT;
-			}
-			if (r->row_done) {
-				r->row_done = false;
-				r->last_unterminated = true;
-				if (r->row_fields != r->nfields) {
-					r->st.skipped_rows++;
-					if (r->row_line == r->line_no)
-						diag_emit(r->d, DIAG_WARNING, r->row_line, 0,
-							  "truncated last line (%zu of %zu fields, open quote, no end of line; "
-							  "capture cut short?); row skipped", r->row_fields, r->nfields);
-					else
-						diag_emit(r->d, DIAG_WARNING, r->row_line, 0,
-							  "unterminated quote from this line to the end of the file (line %ld); "
-							  "row skipped", r->line_no);
-					return 0;
-				}
-				if (accept_row(r, row))
-					return 1;
-			}
-			return 0;
-		}
-		if (len == 0 && !r->row_started)
+		if (len == 0)
 			continue;
-		if (r->row_started || r->opt.no_fast_path || !fast_row(r, line, len)) {
+		if (r->opt.no_fast_path || !fast_row(r, line, len)) {
 			rc = feed(r, line, len);
 			if (rc < 0)
 				return rc;
+			if (!r->row_done && r->row_started) {
+				/* An open quote at the end of the line. PDH-CSV never has a newline inside
+				 * a field, so the record ends here: flushing it keeps one damaged line from
+				 * swallowing the rest of the capture. */
+				r->open_quote = true;
+				if (csv_fini(&r->csv, cb_field, cb_row, r) != 0) {
+					diag_emit(r->d, DIAG_ERROR, r->line_no, 0, "CSV error");
+					return ERR_FORMAT;
+				}
+			}
 		}
 		if (r->row_done) {
 			r->row_done = false;

@@ -1,0 +1,55 @@
+#!/bin/sh
+# golden.sh — runs iopsy on every sample and broken input and compares stdout, stderr and the
+# exit code with tests/golden/. Usage: tests/golden.sh BIN [--update]
+# Cases: each file in tests/inputs/ and samples/ with `counters --json` and `extract --match .`,
+# plus the explicit cases in tests/golden/cases.txt (NAME|ARGS, run through the same harness).
+set -u
+BIN=$1
+UPDATE=${2:-}
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 2
+export LC_ALL=C TZ=UTC
+G=tests/golden
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+
+run_case() { # name, then the iopsy arguments; stdin from /dev/null unless IN is set
+	name=$1; shift
+	if [ -n "${IN:-}" ]; then
+		"$BIN" "$@" <"$IN" >"$tmp/out" 2>"$tmp/err"
+	else
+		"$BIN" "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
+	fi
+	echo $? >"$tmp/rc"
+	if [ "$UPDATE" = "--update" ]; then
+		cp "$tmp/out" "$G/$name.out"; cp "$tmp/err" "$G/$name.err"; cp "$tmp/rc" "$G/$name.rc"
+		pass=$((pass + 1))
+		return
+	fi
+	ok=1
+	for k in out err rc; do
+		if [ ! -f "$G/$name.$k" ]; then
+			echo "golden: $name: missing $G/$name.$k (run: make golden-update)"; ok=0
+		elif ! cmp -s "$tmp/$k" "$G/$name.$k"; then
+			echo "golden: $name: $k differs:"; diff -u "$G/$name.$k" "$tmp/$k" | head -20; ok=0
+		fi
+	done
+	if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+}
+
+for f in tests/inputs/* samples/*.csv samples/*.csv.gz; do
+	[ -f "$f" ] || continue
+	b=$(basename "$f")
+	IN= run_case "$b.counters" counters --json "$f"
+	IN= run_case "$b.extract" extract "$f" --match . -o -
+done
+if [ -f "$G/cases.txt" ]; then
+	while IFS='|' read -r name stdin args; do
+		case "$name" in ''|'#'*) continue ;; esac
+		# shellcheck disable=SC2086  # ARGS are split on spaces by design
+		IN=$stdin run_case "$name" $args
+	done <"$G/cases.txt"
+fi
+echo "golden: $pass passed, $fail failed"
+[ $fail = 0 ]
