@@ -261,7 +261,8 @@ int inventory_build(struct inventory *inv, struct input *in, struct matcher *m, 
 	inv->backwards = st->backwards;
 	inv->interval_median_s = (double)ihist_median(&h) / 1000.0;
 	inv->interval_jitter_s = ihist_stddev(&h);
-	qsort(h.bins, h.n, sizeof *h.bins, bin_cmp);
+	if (h.n)
+		qsort(h.bins, h.n, sizeof *h.bins, bin_cmp);
 	/* top bins by count */
 	for (size_t k = 0; k < 5 && k < h.n; k++) {
 		size_t best = 0;
