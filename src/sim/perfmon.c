@@ -1,0 +1,374 @@
+/* perfmon.c — the guest's perfmon log as `relog -f csv` writes it (DOMAIN.md §8): header cell
+ * "(PDH-CSV 4.0) (Pacific Daylight Time)(420)" with the bias of the start date, local timestamps
+ * "MM/dd/yyyy HH:mm:ss.fff", every field quoted, CRLF, " " for the first sample of rate and
+ * average counters, latencies in seconds, Current Disk Queue Length as an instant sample. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/capture.h"
+#include "sim/out.h"
+#include "util.h"
+
+enum pm {
+	PM_FREE_PCT, PM_FREE_MB, PM_CDQL, PM_DISK_TIME, PM_AVG_QL, PM_READ_TIME, PM_AVG_RQL, PM_WRITE_TIME,
+	PM_AVG_WQL, PM_SEC_T, PM_SEC_R, PM_SEC_W, PM_XFER, PM_READS, PM_WRITES, PM_BYTES, PM_RBYTES, PM_WBYTES,
+	PM_BPT, PM_BPR, PM_BPW, PM_IDLE, PM_SPLIT, PM_NDISK,
+	/* host-wide */
+	PM_CPU = 100, PM_CPU_N, PM_AVAIL_MB, PM_PAGES, PM_PLE, PM_CKPT, PM_LAZY, PM_STALLS, PM_PAGE_READS,
+	PM_LOG_WAIT_TIME, PM_LOG_WAITS, PM_LOG_BYTES, PM_TEMP_LOG_BYTES, PM_WAIT_PAGEIO, PM_WAIT_LOG, PM_STOLEN,
+	PM_BALLOON,
+};
+
+static const char *const disk_ctr[PM_NDISK] = {
+	"% Free Space", "Free Megabytes", "Current Disk Queue Length", "% Disk Time", "Avg. Disk Queue Length",
+	"% Disk Read Time", "Avg. Disk Read Queue Length", "% Disk Write Time", "Avg. Disk Write Queue Length",
+	"Avg. Disk sec/Transfer", "Avg. Disk sec/Read", "Avg. Disk sec/Write", "Disk Transfers/sec",
+	"Disk Reads/sec", "Disk Writes/sec", "Disk Bytes/sec", "Disk Read Bytes/sec", "Disk Write Bytes/sec",
+	"Avg. Disk Bytes/Transfer", "Avg. Disk Bytes/Read", "Avg. Disk Bytes/Write", "% Idle Time",
+	"Split IO/Sec",
+};
+
+struct pcol {
+	int metric;
+	int disk;     /* index into the guest's disks, -1 = _Total */
+	int arg;      /* CPU number, ... */
+};
+
+struct sim_perf {
+	const struct sim_config *c;
+	struct sim_model *m;
+	int vm;
+	struct sim_out out;
+	struct pcol *cols;
+	size_t ncols;
+	int disks[SIM_MAX_VDISK], ndisk;
+	int bias_min;
+	int d_data, d_log, d_temp;  /* vdisk indexes of D:, E:, F: or -1 */
+	struct sim_rng rng;
+	double t_clock_ms;
+};
+
+/* US daylight saving time (since 2007): second Sunday of March 10:00 UTC (02:00 PST) to the first
+ * Sunday of November 09:00 UTC (02:00 PDT). */
+static bool us_dst(int64_t utc_ms)
+{
+	struct sim_tm tm;
+	sim_time_split(utc_ms, &tm);
+	int64_t y = tm.year;
+	int64_t mar1 = days_from_civil(y, 3, 1), nov1 = days_from_civil(y, 11, 1);
+	/* 1970-01-01 was a Thursday: weekday = (days + 4) mod 7, Sunday = 0 */
+	int64_t wd_mar1 = ((mar1 + 4) % 7 + 7) % 7, wd_nov1 = ((nov1 + 4) % 7 + 7) % 7;
+	int64_t start = mar1 + (7 - wd_mar1) % 7 + 7, end = nov1 + (7 - wd_nov1) % 7;
+	int64_t start_ms = start * 86400000LL + 10 * 3600000LL, end_ms = end * 86400000LL + 9 * 3600000LL;
+	return utc_ms >= start_ms && utc_ms < end_ms;
+}
+
+static bool pcol_add(struct sim_perf *w, struct sim_line *h, size_t *cap, const char *path, int metric, int disk,
+		     int arg)
+{
+	if (w->ncols == *cap) {
+		size_t n = *cap ? *cap * 2 : 128;
+		struct pcol *p = realloc(w->cols, n * sizeof *p);
+		if (!p)
+			return false;
+		w->cols = p;
+		*cap = n;
+	}
+	w->cols[w->ncols++] = (struct pcol){metric, disk, arg};
+	size_t lp = strlen(path), lg = strlen(w->c->vm[w->vm].guest);
+	if (!sim_line_reserve(h, lp + lg + 8))
+		return false;
+	char *p = h->p + h->len;
+	memcpy(p, ",\"\\\\", 4), p += 4;
+	memcpy(p, w->c->vm[w->vm].guest, lg), p += lg;
+	*p++ = '\\';
+	memcpy(p, path, lp), p += lp;
+	*p++ = '"';
+	h->len = (size_t)(p - h->p);
+	return true;
+}
+
+int sim_perf_open(struct sim_perf **out, const struct sim_config *c, struct sim_model *m, int vm, const char *path)
+{
+	struct sim_perf *w = calloc(1, sizeof *w);
+	if (!w)
+		return ERR_NOMEM;
+	w->c = c;
+	w->m = m;
+	w->vm = vm;
+	w->d_data = w->d_log = w->d_temp = -1;
+	sim_rng_seed(&w->rng, c->seed, 9 + 16 * (uint64_t)c->part);
+	for (int v = 0; v < c->nvdisk; v++) {
+		if (c->vdisk[v].vm != vm)
+			continue;
+		w->disks[w->ndisk++] = v;
+		if (strcmp(c->vdisk[v].drive, "D:") == 0)
+			w->d_data = v;
+		else if (strcmp(c->vdisk[v].drive, "E:") == 0)
+			w->d_log = v;
+		else if (strcmp(c->vdisk[v].drive, "F:") == 0)
+			w->d_temp = v;
+	}
+	bool dst = us_dst(c->start_ms);
+	w->bias_min = dst ? 420 : 480;
+	struct sim_line h = {0};
+	size_t cap = 0;
+	char buf[256];
+	int n = snprintf(buf, sizeof buf, "\"(PDH-CSV 4.0) (%s)(%d)\"", dst ? "Pacific Daylight Time" : "Pacific Standard Time",
+			 w->bias_min);
+	bool ok = n > 0 && sim_line_reserve(&h, (size_t)n);
+	if (ok) {
+		memcpy(h.p, buf, (size_t)n);
+		h.len = (size_t)n;
+	}
+	/* LogicalDisk, Memory, PhysicalDisk, Processor, SQL Server, VMware Tools: relog's order of a
+	 * collector set built object by object. */
+	for (int i = 0; ok && i <= w->ndisk; i++) {
+		const char *inst = i < w->ndisk ? c->vdisk[w->disks[i]].drive : "_Total";
+		for (int k = 0; ok && k < PM_NDISK; k++) {
+			snprintf(buf, sizeof buf, "LogicalDisk(%s)\\%s", inst, disk_ctr[k]);
+			ok = pcol_add(w, &h, &cap, buf, k, i < w->ndisk ? i : -1, 1);
+		}
+	}
+	ok = ok && pcol_add(w, &h, &cap, "Memory\\Available MBytes", PM_AVAIL_MB, 0, 0) &&
+	     pcol_add(w, &h, &cap, "Memory\\Pages/sec", PM_PAGES, 0, 0);
+	for (int i = 0; ok && i <= w->ndisk; i++) {
+		char inst[64];
+		if (i < w->ndisk)
+			snprintf(inst, sizeof inst, "%d %s", c->vdisk[w->disks[i]].disk_no, c->vdisk[w->disks[i]].drive);
+		else
+			snprintf(inst, sizeof inst, "_Total");
+		for (int k = PM_CDQL; ok && k < PM_NDISK; k++) {
+			snprintf(buf, sizeof buf, "PhysicalDisk(%s)\\%s", inst, disk_ctr[k]);
+			ok = pcol_add(w, &h, &cap, buf, k, i < w->ndisk ? i : -1, 0);
+		}
+	}
+	for (int p = 0; ok && p <= c->vm[vm].vcpus; p++) {
+		if (p < c->vm[vm].vcpus)
+			snprintf(buf, sizeof buf, "Processor(%d)\\%% Processor Time", p);
+		else
+			snprintf(buf, sizeof buf, "Processor(_Total)\\%% Processor Time");
+		ok = pcol_add(w, &h, &cap, buf, p < c->vm[vm].vcpus ? PM_CPU_N : PM_CPU, 0, p);
+	}
+	static const struct {
+		const char *path;
+		int metric;
+	} other[] = {
+		{"SQLServer:Buffer Manager\\Page life expectancy", PM_PLE},
+		{"SQLServer:Buffer Manager\\Checkpoint pages/sec", PM_CKPT},
+		{"SQLServer:Buffer Manager\\Lazy writes/sec", PM_LAZY},
+		{"SQLServer:Buffer Manager\\Free list stalls/sec", PM_STALLS},
+		{"SQLServer:Buffer Manager\\Page reads/sec", PM_PAGE_READS},
+		{"SQLServer:Databases(ETLDB)\\Log Flush Wait Time", PM_LOG_WAIT_TIME},
+		{"SQLServer:Databases(ETLDB)\\Log Flush Waits/sec", PM_LOG_WAITS},
+		{"SQLServer:Databases(ETLDB)\\Log Bytes Flushed/sec", PM_LOG_BYTES},
+		{"SQLServer:Databases(tempdb)\\Log Bytes Flushed/sec", PM_TEMP_LOG_BYTES},
+		{"SQLServer:Wait Statistics(Average wait time (ms))\\Page IO latch waits", PM_WAIT_PAGEIO},
+		{"SQLServer:Wait Statistics(Average wait time (ms))\\Log write waits", PM_WAIT_LOG},
+		{"VM Memory\\Memory Ballooned in MB", PM_BALLOON},
+		{"VM Processor(_Total)\\CPU stolen time", PM_STOLEN},
+	};
+	for (size_t i = 0; ok && i < sizeof other / sizeof other[0]; i++)
+		ok = pcol_add(w, &h, &cap, other[i].path, other[i].metric, 0, 0);
+	ok = ok && sim_line_reserve(&h, 2);
+	if (ok) {
+		h.p[h.len++] = '\r';
+		h.p[h.len++] = '\n';
+	}
+	int rc = ok ? sim_out_open(&w->out, path, c->gzip) : ERR_NOMEM;
+	if (rc == 0)
+		sim_out_write(&w->out, h.p, h.len);
+	sim_line_free(&h);
+	if (rc) {
+		free(w->cols);
+		free(w);
+		return rc;
+	}
+	*out = w;
+	return 0;
+}
+
+static bool is_instant(int metric)
+{
+	return metric == PM_FREE_PCT || metric == PM_FREE_MB || metric == PM_CDQL || metric == PM_AVAIL_MB ||
+	       metric == PM_PLE || metric == PM_BALLOON;
+}
+
+/* Per-disk perfmon values from the perfmon-clock accumulators. */
+static void disk_values(const struct sim_acc *a, double secs, double *o)
+{
+	double n = a->rd + a->wr;
+	o[PM_XFER] = n / secs;
+	o[PM_READS] = a->rd / secs;
+	o[PM_WRITES] = a->wr / secs;
+	o[PM_BYTES] = (a->brd + a->bwr) / secs;
+	o[PM_RBYTES] = a->brd / secs;
+	o[PM_WBYTES] = a->bwr / secs;
+	o[PM_BPT] = n > 0 ? (a->brd + a->bwr) / n : 0;
+	o[PM_BPR] = a->rd > 0 ? a->brd / a->rd : 0;
+	o[PM_BPW] = a->wr > 0 ? a->bwr / a->wr : 0;
+	o[PM_SEC_T] = n > 0 ? (a->glat_r + a->glat_w) / n / 1000.0 : 0;
+	o[PM_SEC_R] = a->rd > 0 ? a->glat_r / a->rd / 1000.0 : 0;
+	o[PM_SEC_W] = a->wr > 0 ? a->glat_w / a->wr / 1000.0 : 0;
+	/* Avg. Disk Queue Length is, by definition, transfers/sec x sec/transfer. */
+	o[PM_AVG_QL] = (a->glat_r + a->glat_w) / 1000.0 / secs;
+	o[PM_AVG_RQL] = a->glat_r / 1000.0 / secs;
+	o[PM_AVG_WQL] = a->glat_w / 1000.0 / secs;
+	o[PM_DISK_TIME] = 100 * o[PM_AVG_QL];
+	o[PM_READ_TIME] = 100 * o[PM_AVG_RQL];
+	o[PM_WRITE_TIME] = 100 * o[PM_AVG_WQL];
+	o[PM_IDLE] = 100 * a->idle_s / secs;
+	o[PM_SPLIT] = a->split / secs;
+}
+
+int sim_perf_row(struct sim_perf *w, double t, bool first)
+{
+	const struct sim_config *c = w->c;
+	struct sim_model *m = w->m;
+	const struct sim_acc *acc = m->acc[SIM_STREAM_PERF];
+	double vals[SIM_MAX_VDISK + 1][PM_NDISK];
+	int cdql_total = 0;
+	struct sim_acc tot = {0};
+	double size_total = 0, free_total = 0;
+	double secs = 1;
+	for (int i = 0; i < w->ndisk; i++) {
+		int v = w->disks[i];
+		const struct sim_acc *a = &acc[v];
+		secs = a->time_s > 0 ? a->time_s : c->interval;
+		disk_values(a, secs, vals[i]);
+		int q = sim_model_sample_guest(m, v);
+		vals[i][PM_CDQL] = q;
+		cdql_total += q;
+		const struct sim_vdisk *vd = &c->vdisk[v];
+		double free_mb = vd->size_gb * 1024 * vd->free_pct / 100;
+		vals[i][PM_FREE_MB] = floor(free_mb);
+		vals[i][PM_FREE_PCT] = vd->free_pct;
+		size_total += vd->size_gb * 1024;
+		free_total += free_mb;
+		tot.rd += a->rd, tot.wr += a->wr, tot.brd += a->brd, tot.bwr += a->bwr;
+		tot.glat_r += a->glat_r, tot.glat_w += a->glat_w, tot.split += a->split;
+		tot.idle_s += a->idle_s / (w->ndisk ? w->ndisk : 1);
+	}
+	double *T = vals[w->ndisk];
+	disk_values(&tot, secs, T);
+	T[PM_CDQL] = cdql_total;
+	T[PM_FREE_MB] = floor(free_total);
+	T[PM_FREE_PCT] = size_total > 0 ? 100 * free_total / size_total : 0;
+
+	double iops = 0;
+	for (int i = 0; i < w->ndisk; i++)
+		iops += m->vs[w->disks[i]].x;
+	int vcpus = c->vm[w->vm].vcpus;
+	double cpu = 6 + iops * 0.0012 + 2 * sim_rng_normal(&w->rng);
+	cpu = cpu < 0.5 ? 0.5 : cpu > 100 ? 100 : cpu;
+	const double *D = w->d_data >= 0 ? vals[0] : T;
+	for (int i = 0; i < w->ndisk; i++)
+		if (w->disks[i] == w->d_data)
+			D = vals[i];
+	const double *L = D, *F = D;
+	for (int i = 0; i < w->ndisk; i++) {
+		if (w->disks[i] == w->d_log)
+			L = vals[i];
+		if (w->disks[i] == w->d_temp)
+			F = vals[i];
+	}
+
+	struct sim_tm tm;
+	int64_t local_ms = c->start_ms + (int64_t)floor(t * 1000.0) + (int64_t)(c->vm[w->vm].clock_offset_s * 1000) -
+			   (int64_t)w->bias_min * 60000;
+	sim_time_split(local_ms, &tm);
+	char cell[64];
+	int n = snprintf(cell, sizeof cell, "\"%02d/%02d/%04d %02d:%02d:%02d.%03d\"", tm.mon, tm.day, tm.year, tm.hour,
+			 tm.min, tm.sec, tm.ms);
+	if (n > 0)
+		sim_out_write(&w->out, cell, (size_t)n);
+	for (size_t i = 0; i < w->ncols; i++) {
+		const struct pcol *k = &w->cols[i];
+		double v = 0;
+		if (k->metric < PM_NDISK) {
+			v = (k->disk < 0 ? T : vals[k->disk])[k->metric];
+		} else {
+			switch (k->metric) {
+			case PM_CPU:
+				v = cpu;
+				break;
+			case PM_CPU_N:
+				v = cpu * (0.7 + 0.6 * sim_rng_uniform(&w->rng));
+				v = v > 100 ? 100 : v;
+				break;
+			case PM_AVAIL_MB:
+				v = floor(2900 + 200 * sim_rng_uniform(&w->rng));
+				break;
+			case PM_PAGES:
+				v = 5 * sim_rng_uniform(&w->rng);
+				break;
+			case PM_PLE:
+				v = floor(300 + 4200 * exp(-D[PM_READS] / 1500.0));
+				break;
+			case PM_CKPT:
+				v = D[PM_WRITES] * 0.8;
+				break;
+			case PM_LAZY:
+				v = D[PM_WRITES] * 0.2;
+				break;
+			case PM_STALLS:
+				v = D[PM_SEC_R] > 0.05 ? (D[PM_SEC_R] - 0.05) * 200 : 0;
+				break;
+			case PM_PAGE_READS:
+				v = D[PM_RBYTES] / 8192.0;
+				break;
+			case PM_LOG_WAIT_TIME:
+				v = L[PM_WRITES] * 0.3 * L[PM_SEC_W] * 1000.0;
+				break;
+			case PM_LOG_WAITS:
+				v = L[PM_WRITES] * 0.3;
+				break;
+			case PM_LOG_BYTES:
+				v = L[PM_WBYTES];
+				break;
+			case PM_TEMP_LOG_BYTES:
+				v = F[PM_WBYTES] * 0.1;
+				break;
+			case PM_WAIT_PAGEIO:
+				v = D[PM_SEC_R] * 1000.0;
+				break;
+			case PM_WAIT_LOG:
+				v = L[PM_SEC_W] * 1000.0;
+				break;
+			case PM_STOLEN:
+				v = vcpus * 0.4 * sim_rng_uniform(&w->rng);
+				break;
+			case PM_BALLOON:
+				v = 0;
+				break;
+			default:
+				break;
+			}
+		}
+		if (first && !is_instant(k->metric)) {
+			sim_out_write(&w->out, ",\" \"", 4);
+			continue;
+		}
+		char num[48];
+		size_t len = sim_fmt_pdh(num, sizeof num, v);
+		sim_out_write(&w->out, ",\"", 2);
+		sim_out_write(&w->out, num, len);
+		sim_out_write(&w->out, "\"", 1);
+	}
+	sim_out_write(&w->out, "\r\n", 2);
+	return w->out.err;
+}
+
+int sim_perf_close(struct sim_perf *w, bool commit)
+{
+	int rc = 0;
+	if (commit)
+		rc = sim_out_commit(&w->out);
+	else
+		sim_out_abort(&w->out);
+	free(w->cols);
+	free(w);
+	return rc;
+}

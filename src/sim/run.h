@@ -1,0 +1,36 @@
+/* run.h — builds a scenario configuration from the command-line options and runs it into a
+ * directory; the seam the tests use to watch the model while it writes. */
+#ifndef IOPSY_SIM_RUN_H
+#define IOPSY_SIM_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/capture.h"
+#include "sim/model.h"
+#include "sim/scenario.h"
+
+struct sim_opts {
+	uint64_t seed;
+	int64_t start_ms;
+	double duration, interval;
+	int width;
+	bool gzip, all_counters;
+};
+
+/* Observers called during sim_run (any may be NULL). */
+struct sim_hooks {
+	void *ctx;
+	void (*on_step)(void *ctx, const struct sim_model *m);
+	void (*on_esx_row)(void *ctx, const struct sim_model *m, const struct sim_esx *w, double t);
+};
+
+void sim_opts_default(struct sim_opts *o);
+/* Fills c for part `part` of sc (scenario name, options, topology, truth). */
+void sim_config_build(struct sim_config *c, const struct sim_scenario *sc, int part, const struct sim_opts *o);
+/* Runs the model for c and writes the capture set into dir (which must exist). Returns 0 or a
+ * negative ERR_* code with errno meaningful for ERR_IO; *failed_file names the file involved
+ * (borrowed static string). */
+int sim_run(const struct sim_config *c, const char *dir, const struct sim_hooks *hooks, const char **failed_file);
+
+#endif

@@ -1,0 +1,231 @@
+/* simulate.c — the command line of `iopsy simulate`: option parsing, --list, --help, and one
+ * output folder per capture set (two, before/ and after/, for a pair). */
+#include "sim/simulate.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "sim/run.h"
+#include "util.h"
+
+static void usage(FILE *f)
+{
+	fputs("usage: iopsy simulate --list\n"
+	      "       iopsy simulate --scenario NAME --out DIR [--seed N] [--duration SEC] [--interval SEC]\n"
+	      "                      [--width N] [--start ISO] [--gzip] [--all-counters]\n"
+	      "\n"
+	      "Writes the files a consultant receives after a storage incident on a SQL Server VM, from a\n"
+	      "queueing model of the IO stack: esxtop.csv (host, esxtop -b), perfmon.csv (guest, relog),\n"
+	      "vmkernel.log and partitions.txt where the scenario involves them, disks.map (guest disk =\n"
+	      "virtual disk) and truth.json (the findings a correct analysis reports, and those it must not).\n"
+	      "\n"
+	      "  --list            one line per scenario\n"
+	      "  --scenario NAME   what to simulate (see --list); a pair writes DIR/before and DIR/after\n"
+	      "  --out DIR         output folder (created if missing; files are replaced atomically)\n"
+	      "  --seed N          random seed (default 1); same seed, same bytes\n"
+	      "  --duration SEC    capture length (default 1200)\n"
+	      "  --interval SEC    esxtop -d and perfmon sample interval (default 2)\n"
+	      "  --width N         esxtop columns incl. the timestamp (default: a small host); filler\n"
+	      "                    CPU, interrupt and network columns are added to reach N\n"
+	      "  --start ISO       capture start, UTC (default 2026-07-27T13:00:00Z)\n"
+	      "  --gzip            write esxtop.csv.gz and perfmon.csv.gz\n"
+	      "  --all-counters    esxtop -a: /Read /Write latencies, errors, splits, Adapter Q Depth\n"
+	      "\n"
+	      "Exit status: 0 ok, 2 usage error, 4 system error.\n",
+	      f);
+}
+
+static int list(void)
+{
+	for (const struct sim_scenario *s = sim_scenarios; s->name; s++)
+		printf("%-24s %s\n", s->name, s->summary);
+	return fflush(stdout) == 0 ? EXIT_OK : EXIT_SYSTEM;
+}
+
+static bool parse_double(const char *s, double lo, double hi, double *v)
+{
+	char *end;
+	errno = 0;
+	double x = strtod(s, &end);
+	if (errno || end == s || *end || !(x >= lo && x <= hi))
+		return false;
+	*v = x;
+	return true;
+}
+
+static bool parse_long(const char *s, long lo, long hi, long *v)
+{
+	char *end;
+	errno = 0;
+	long x = strtol(s, &end, 10);
+	if (errno || end == s || *end || x < lo || x > hi)
+		return false;
+	*v = x;
+	return true;
+}
+
+static int make_dir(const char *dir)
+{
+	if (mkdir(dir, 0755) == 0 || errno == EEXIST) {
+		struct stat st;
+		if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+			return 0;
+		errno = ENOTDIR;
+	}
+	return ERR_IO;
+}
+
+static int run_part(const struct sim_scenario *sc, int part, const struct sim_opts *o, const char *out)
+{
+	char dir[4096];
+	int n = sc->nparts > 1 ? snprintf(dir, sizeof dir, "%s/%s", out, sc->part_dir[part])
+			       : snprintf(dir, sizeof dir, "%s", out);
+	if (n <= 0 || (size_t)n >= sizeof dir) {
+		fprintf(stderr, "iopsy: simulate: output path too long\n");
+		return EXIT_USAGE;
+	}
+	if (make_dir(dir) != 0) {
+		fprintf(stderr, "iopsy: simulate: cannot create %s: %s\n", dir, strerror(errno));
+		return EXIT_SYSTEM;
+	}
+	struct sim_config *c = calloc(1, sizeof *c);
+	if (!c) {
+		fprintf(stderr, "iopsy: simulate: out of memory\n");
+		return EXIT_SYSTEM;
+	}
+	sim_config_build(c, sc, part, o);
+	const char *file = "";
+	errno = 0;
+	int rc = sim_run(c, dir, NULL, &file);
+	int e = errno;
+	free(c);
+	if (rc == ERR_NOMEM) {
+		fprintf(stderr, "iopsy: simulate: out of memory\n");
+		return EXIT_SYSTEM;
+	}
+	if (rc) {
+		fprintf(stderr, "iopsy: simulate: cannot write %s/%s: %s\n", dir, file, e ? strerror(e) : "write error");
+		return EXIT_SYSTEM;
+	}
+	return EXIT_OK;
+}
+
+int sim_main(int argc, char **argv)
+{
+	struct sim_opts o;
+	sim_opts_default(&o);
+	const char *scenario = NULL, *out = NULL;
+	bool do_list = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *val = NULL;
+		char name[32];
+		/* --opt=value and --opt value */
+		const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
+		size_t nl = eq ? (size_t)(eq - a) : strlen(a);
+		if (nl >= sizeof name) {
+			fprintf(stderr, "iopsy: simulate: unknown option '%s'\n", a);
+			return EXIT_USAGE;
+		}
+		memcpy(name, a, nl);
+		name[nl] = 0;
+		bool flag = !strcmp(name, "--list") || !strcmp(name, "--gzip") || !strcmp(name, "--all-counters") ||
+			    !strcmp(name, "--help") || !strcmp(name, "-h");
+		if (!flag) {
+			if (eq) {
+				val = eq + 1;
+			} else if (i + 1 < argc) {
+				val = argv[++i];
+			} else {
+				fprintf(stderr, "iopsy: simulate: option '%s' needs a value\n", name);
+				return EXIT_USAGE;
+			}
+		} else if (eq) {
+			fprintf(stderr, "iopsy: simulate: option '%s' takes no value\n", name);
+			return EXIT_USAGE;
+		}
+		long lv;
+		if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
+			usage(stdout);
+			return fflush(stdout) == 0 ? EXIT_OK : EXIT_SYSTEM;
+		} else if (!strcmp(name, "--list")) {
+			do_list = true;
+		} else if (!strcmp(name, "--gzip")) {
+			o.gzip = true;
+		} else if (!strcmp(name, "--all-counters")) {
+			o.all_counters = true;
+		} else if (!strcmp(name, "--scenario")) {
+			scenario = val;
+		} else if (!strcmp(name, "--out")) {
+			out = val;
+		} else if (!strcmp(name, "--seed")) {
+			char *end;
+			errno = 0;
+			unsigned long long s = strtoull(val, &end, 10);
+			if (errno || end == val || *end || val[0] == '-') {
+				fprintf(stderr, "iopsy: simulate: --seed wants a non-negative integer, got '%s'\n", val);
+				return EXIT_USAGE;
+			}
+			o.seed = (uint64_t)s;
+		} else if (!strcmp(name, "--duration")) {
+			if (!parse_double(val, 10, 7 * 86400, &o.duration)) {
+				fprintf(stderr, "iopsy: simulate: --duration wants seconds in [10, 604800], got '%s'\n", val);
+				return EXIT_USAGE;
+			}
+		} else if (!strcmp(name, "--interval")) {
+			if (!parse_double(val, 1, 3600, &o.interval)) {
+				fprintf(stderr, "iopsy: simulate: --interval wants seconds in [1, 3600], got '%s'\n", val);
+				return EXIT_USAGE;
+			}
+		} else if (!strcmp(name, "--width")) {
+			if (!parse_long(val, 0, 2000000, &lv)) {
+				fprintf(stderr, "iopsy: simulate: --width wants a column count in [0, 2000000], got '%s'\n",
+					val);
+				return EXIT_USAGE;
+			}
+			o.width = (int)lv;
+		} else if (!strcmp(name, "--start")) {
+			if (time_parse_iso(val, &o.start_ms) != 0) {
+				fprintf(stderr, "iopsy: simulate: --start wants an ISO-8601 UTC time like "
+						"2026-07-27T13:00:00Z, got '%s'\n", val);
+				return EXIT_USAGE;
+			}
+		} else {
+			fprintf(stderr, "iopsy: simulate: unknown option '%s' (see iopsy simulate --help)\n", a);
+			return EXIT_USAGE;
+		}
+	}
+	if (do_list)
+		return list();
+	if (!scenario || !out) {
+		fprintf(stderr, "iopsy: simulate: --scenario and --out are required (see iopsy simulate --help)\n");
+		return EXIT_USAGE;
+	}
+	const struct sim_scenario *sc = sim_scenario_find(scenario);
+	if (!sc) {
+		fprintf(stderr, "iopsy: simulate: unknown scenario '%s'; known:", scenario);
+		for (const struct sim_scenario *s = sim_scenarios; s->name; s++)
+			fprintf(stderr, " %s", s->name);
+		fputc('\n', stderr);
+		return EXIT_USAGE;
+	}
+	if (o.interval * 3 > o.duration) {
+		fprintf(stderr, "iopsy: simulate: --duration must cover at least three intervals\n");
+		return EXIT_USAGE;
+	}
+	if (make_dir(out) != 0) {
+		fprintf(stderr, "iopsy: simulate: cannot create %s: %s\n", out, strerror(errno));
+		return EXIT_SYSTEM;
+	}
+	for (int part = 0; part < sc->nparts; part++) {
+		int rc = run_part(sc, part, &o, out);
+		if (rc)
+			return rc;
+	}
+	return EXIT_OK;
+}
