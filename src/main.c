@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "pdh.h"
+#include "sim/simulate.h"
 #include "util.h"
 
 #ifndef IOPSY_VERSION
@@ -22,6 +23,9 @@ struct command {
 static const struct command commands[] = {
 	{.name = "counters", .summary = "list what a capture holds (format, host, span, interval, objects)", .run = cmd_counters},
 	{.name = "extract", .summary = "write a narrow CSV of the columns matching a regex", .run = cmd_extract},
+	{.name = "analyze", .summary = "say where IO waits: findings with evidence, rule, source and advice", .run = cmd_analyze},
+	{.name = "rules", .summary = "print the threshold table with sources", .run = cmd_rules},
+	{.name = "simulate", .summary = "write realistic esxtop/perfmon captures of a scenario, with ground truth", .run = sim_main},
 	{0},
 };
 

@@ -1,0 +1,437 @@
+/* analysis.c — runs an analysis over a loaded model: disk mapping (file or IOPS correlation),
+ * clock alignment, the detector table, ordering and the verdict (see analysis.h). */
+#include "analysis.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+const char *const severity_names[3] = {"info", "warning", "critical"};
+
+void analysis_init(struct analysis *a)
+{
+	memset(a, 0, sizeof *a);
+	model_init(&a->m);
+	arena_init(&a->arena);
+}
+
+void analysis_free(struct analysis *a)
+{
+	model_free(&a->m);
+	free(a->f);
+	free(a->map);
+	if (a->have_vmk)
+		vmklog_free(&a->vmk);
+	if (a->have_parts)
+		partitions_free(&a->parts);
+	arena_free(&a->arena);
+	memset(a, 0, sizeof *a);
+}
+
+const char *afmt(struct analysis *a, const char *fmt, ...)
+{
+	struct buf b;
+	buf_init(&b);
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	char *s = arena_strndup(&a->arena, b.data ? b.data : "", b.len);
+	buf_free(&b);
+	return s;
+}
+
+struct finding *finding_new(struct analysis *a, const char *kind, enum severity sev, enum layer l,
+			    const char *entity, const char *host)
+{
+	if (a->nf == a->capf) {
+		a->capf = a->capf ? a->capf * 2 : 32;
+		a->f = xrealloc(a->f, a->capf * sizeof *a->f);
+	}
+	struct finding *f = &a->f[a->nf++];
+	memset(f, 0, sizeof *f);
+	f->kind = kind;
+	f->sev = sev;
+	f->layer = l;
+	f->entity = arena_strdup(&a->arena, entity);
+	f->host = host ? arena_strdup(&a->arena, host) : NULL;
+	f->capture = -1;
+	f->advice = "";
+	return f;
+}
+
+int analysis_worst(const struct analysis *a)
+{
+	int w = -1;
+	for (size_t i = 0; i < a->nf; i++)
+		if ((int)a->f[i].sev > w)
+			w = (int)a->f[i].sev;
+	return w;
+}
+
+/* ---- disk map ---- */
+
+static void map_add(struct analysis *a, const char *host, const char *disk, const char *vdisk, bool automatic,
+		    double r)
+{
+	a->map = xrealloc(a->map, (a->nmap + 1) * sizeof *a->map);
+	struct diskmap_entry *m = &a->map[a->nmap++];
+	m->guest_host = host ? arena_strdup(&a->arena, host) : NULL;
+	m->guest_disk = arena_strdup(&a->arena, disk);
+	m->vdisk = arena_strdup(&a->arena, vdisk);
+	m->automatic = automatic;
+	m->correlation = r;
+}
+
+static char *trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	size_t n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		s[--n] = '\0';
+	return s;
+}
+
+int diskmap_load(struct analysis *a, const char *path, struct buf *err)
+{
+	FILE *fp = fopen(path, "r");
+	if (!fp) {
+		buf_printf(err, "iopsy: %s: error: cannot open: %s\n", path, strerror(errno));
+		return ERR_IO;
+	}
+	char line[1024];
+	long ln = 0;
+	int rc = 0;
+	while (fgets(line, sizeof line, fp)) {
+		ln++;
+		line[strcspn(line, "\n")] = '\0';
+		char *s = trim(line);
+		if (!*s || *s == '#')
+			continue;
+		char *eq = strstr(s, "=");
+		if (!eq) {
+			buf_printf(err, "iopsy: %s:%ld:1: error: expected 'GUESTHOST\\D: = VM:scsi0:1'\n", path, ln);
+			rc = ERR_FORMAT;
+			continue;
+		}
+		*eq = '\0';
+		char *left = trim(s), *right = trim(eq + 1);
+		char *bs = strrchr(left, '\\');
+		const char *host = NULL, *disk = left;
+		if (bs) {
+			*bs = '\0';
+			host = left;
+			disk = bs + 1;
+		}
+		if (!*disk || !*right || !strstr(right, ":scsi")) {
+			buf_printf(err, "iopsy: %s:%ld:%ld: error: expected 'GUESTHOST\\D: = VM:scsiC:T'\n", path, ln,
+				   (long)(right - line) + 1);
+			rc = ERR_FORMAT;
+			continue;
+		}
+		char up[64];
+		size_t k = 0;
+		for (; disk[k] && k < sizeof up - 1; k++)
+			up[k] = (char)(disk[k] >= 'a' && disk[k] <= 'z' ? disk[k] - 32 : disk[k]);
+		up[k] = '\0';
+		map_add(a, host, up, right, false, NAN);
+	}
+	fclose(fp);
+	return rc;
+}
+
+/* ---- resampling and correlation ---- */
+
+/* Samples an entity's metric on a regular grid (aligned time), NaN where missing. */
+static double sample_at(const struct analysis *a, const struct entity *e, int metric, int64_t t, int64_t extra_offset)
+{
+	if (e->series[metric] < 0)
+		return NAN;
+	const struct capture *c = &a->m.caps[e->capture];
+	const struct dstore *d = &c->ds;
+	if (!d->nb)
+		return NAN;
+	int64_t tt = t - c->clock_offset_ms - extra_offset;
+	size_t lo = 0, hi = d->nb;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (d->t1[mid] < tt)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo >= d->nb)
+		return NAN;
+	int64_t slack = (int64_t)(c->interval_s * 1000) + 1;
+	if (tt < d->t0[lo] - slack)
+		return NAN;
+	return ds_mean(d, (size_t)e->series[metric], lo);
+}
+
+static double pearson(const double *x, const double *y, size_t n, size_t *used)
+{
+	double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(x[i]) || isnan(y[i]))
+			continue;
+		sx += x[i];
+		sy += y[i];
+		sxx += x[i] * x[i];
+		syy += y[i] * y[i];
+		sxy += x[i] * y[i];
+		m++;
+	}
+	*used = m;
+	if (m < 10)
+		return NAN;
+	double cov = sxy - sx * sy / (double)m, vx = sxx - sx * sx / (double)m, vy = syy - sy * sy / (double)m;
+	if (vx <= 0 || vy <= 0)
+		return NAN;
+	return cov / sqrt(vx * vy);
+}
+
+struct corr {
+	double r, r_zero;
+	int64_t lag_ms;
+};
+
+/* Best correlation of guest IOPS (shifted by lag) with host IOPS over lags in [-max_lag, max_lag]. */
+static struct corr correlate(const struct analysis *a, const struct entity *g, const struct entity *v, int64_t max_lag)
+{
+	struct corr best = {NAN, NAN, 0};
+	const struct capture *cg = &a->m.caps[g->capture], *cv = &a->m.caps[v->capture];
+	int64_t step = (int64_t)(fmax(fmax(cg->interval_s, cv->interval_s), 1.0) * 1000);
+	int64_t s = cv->start + cv->clock_offset_ms, e = cv->end + cv->clock_offset_ms;
+	if (e <= s || step <= 0)
+		return best;
+	size_t n = (size_t)((e - s) / step) + 1;
+	if (n > 20000) {
+		step = (e - s) / 20000 + 1;
+		n = (size_t)((e - s) / step) + 1;
+	}
+	double *hx = xmalloc(n * sizeof *hx), *gx = xmalloc(n * sizeof *gx);
+	for (size_t i = 0; i < n; i++)
+		hx[i] = sample_at(a, v, M_CMDS, s + (int64_t)i * step, 0);
+	for (int64_t lag = -max_lag; lag <= max_lag; lag += step) {
+		for (size_t i = 0; i < n; i++)
+			gx[i] = sample_at(a, g, M_G_XFERS, s + (int64_t)i * step, -lag);
+		size_t used;
+		double r = pearson(gx, hx, n, &used);
+		if (lag == 0 || (lag < 0 && lag + step > 0))
+			best.r_zero = r;
+		if (!isnan(r) && (isnan(best.r) || r > best.r)) {
+			best.r = r;
+			best.lag_ms = lag;
+		}
+	}
+	free(hx);
+	free(gx);
+	return best;
+}
+
+/* Guest disks without a --map entry get the virtual disk whose IOPS correlate best (r >= 0.7),
+ * preferring the VM whose name matches the guest host name. */
+static void auto_map(struct analysis *a)
+{
+	for (size_t i = 0; i < a->m.nents; i++) {
+		struct entity *g = &a->m.ents[i];
+		if (g->layer != LAYER_GUEST || g->series[M_G_XFERS] < 0 || !g->sk[M_G_XFERS].n ||
+		    qs_mean(&g->sk[M_G_XFERS]) < rule(R_ACTIVE_IOPS))
+			continue;
+		bool mapped = false;
+		for (size_t k = 0; k < a->nmap; k++)
+			if (strcmp(a->map[k].guest_disk, g->name) == 0 &&
+			    (!a->map[k].guest_host || !g->host || strcasecmp(a->map[k].guest_host, g->host) == 0))
+				mapped = true;
+		if (mapped)
+			continue;
+		const struct entity *best = NULL;
+		double br = NAN;
+		for (int pass = 0; pass < 2 && !best; pass++) {
+			for (size_t j = 0; j < a->m.nents; j++) {
+				const struct entity *v = &a->m.ents[j];
+				if (v->layer != LAYER_VSCSI || v->series[M_CMDS] < 0)
+					continue;
+				bool same_name = g->host && strncasecmp(v->name, g->host, strlen(g->host)) == 0 &&
+						 v->name[strlen(g->host)] == ':';
+				if (pass == 0 && !same_name)
+					continue;
+				struct corr c = correlate(a, g, v, 300000);
+				if (!isnan(c.r) && c.r >= 0.7 && (isnan(br) || c.r > br)) {
+					br = c.r;
+					best = v;
+				}
+			}
+		}
+		if (best)
+			map_add(a, g->host, g->name, best->name, true, br);
+	}
+}
+
+/* Guest (perfmon) clocks against the host's: a --clock-offset, else the lag that best correlates
+ * mapped IOPS series, applied when the correlation is convincing. */
+static void align_clocks(struct analysis *a, const struct analyze_opts *o)
+{
+	for (size_t ci = 0; ci < a->m.ncaps; ci++) {
+		struct capture *c = &a->m.caps[ci];
+		if (c->failed || !c->format || strcmp(c->format, "perfmon") != 0)
+			continue;
+		if (o->clock_offset_given) {
+			c->clock_offset_ms = -(int64_t)llround(o->clock_offset_s * 1000);
+			continue;
+		}
+		if (o->no_auto_offset)
+			continue;
+		/* best mapped pair of this capture */
+		struct corr best = {NAN, NAN, 0};
+		for (size_t k = 0; k < a->nmap; k++) {
+			struct entity *g = NULL;
+			for (size_t i = c->first_entity; i < c->first_entity + c->nentities; i++) {
+				struct entity *e = &a->m.ents[i];
+				if (e->layer == LAYER_GUEST && strcmp(e->name, a->map[k].guest_disk) == 0 &&
+				    (!a->map[k].guest_host || !e->host || strcasecmp(a->map[k].guest_host, e->host) == 0))
+					g = e;
+			}
+			struct entity *v = model_find(&a->m, LAYER_VSCSI, a->map[k].vdisk, NULL);
+			if (!g || !v || g->series[M_G_XFERS] < 0 || v->series[M_CMDS] < 0)
+				continue;
+			struct corr r = correlate(a, g, v, 600000);
+			if (!isnan(r.r) && (isnan(best.r) || r.r > best.r))
+				best = r;
+		}
+		if (isnan(best.r))
+			continue;
+		c->offset_confidence = best.r;
+		c->offset_estimated = true;
+		/* apply only when clearly better than no shift */
+		if (best.r >= 0.6 && best.lag_ms != 0 && (isnan(best.r_zero) || best.r - best.r_zero >= 0.05))
+			c->clock_offset_ms = -best.lag_ms;
+	}
+}
+
+/* ---- ordering and verdict ---- */
+
+static int finding_cmp(const void *x, const void *y)
+{
+	const struct finding *a = x, *b = y;
+	if (a->sev != b->sev)
+		return (int)b->sev - (int)a->sev;
+	if (a->sustained_s != b->sustained_s)
+		return a->sustained_s < b->sustained_s ? 1 : -1;
+	int c = strcmp(a->kind, b->kind);
+	if (c)
+		return c;
+	c = strcmp(a->entity, b->entity);
+	if (c)
+		return c;
+	return (a->start > b->start) - (a->start < b->start);
+}
+
+static bool has(const struct analysis *a, const char *kind)
+{
+	for (size_t i = 0; i < a->nf; i++)
+		if (strcmp(a->f[i].kind, kind) == 0 && a->f[i].sev >= SEV_WARNING)
+			return true;
+	return false;
+}
+
+static const struct finding *first(const struct analysis *a, const char *kind)
+{
+	for (size_t i = 0; i < a->nf; i++)
+		if (strcmp(a->f[i].kind, kind) == 0)
+			return &a->f[i];
+	return NULL;
+}
+
+static void verdict(struct analysis *a)
+{
+	struct buf b;
+	buf_init(&b);
+	bool guest = has(a, "queue.guest_vscsi_cap") || has(a, "queue.guest_hidden");
+	bool kernel = has(a, "queue.device_saturated") || has(a, "latency.kernel") || has(a, "throttle.dsnro");
+	bool throttle = has(a, "throttle.adaptive_queue_depth") || has(a, "throttle.sioc") || has(a, "scsi.queue_full");
+	bool array = has(a, "latency.device") || has(a, "queue.array_overcommit");
+	bool adapter = has(a, "queue.adapter_saturated");
+	bool glat = has(a, "latency.guest_read") || has(a, "latency.guest_write");
+	int places = guest + kernel + throttle + array + adapter;
+	if (places == 0 && !glat && !a->nf) {
+		buf_adds(&b, "No sustained queueing or latency problem: IO does not wait anywhere in the stack for "
+			     "longer than brief spikes, at the thresholds in 'iopsy rules'.");
+	} else if (places == 0 && !glat) {
+		buf_adds(&b, "No sustained queueing or latency problem; see the remaining findings below.");
+	} else {
+		buf_adds(&b, "IO waits ");
+		int said = 0;
+		if (guest) {
+			const struct finding *f = first(a, "queue.guest_vscsi_cap");
+			if (!f)
+				f = first(a, "queue.guest_hidden");
+			buf_printf(&b, "in the guest, above the virtual SCSI controller (%s%s%s: %s)",
+				   f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary);
+			said++;
+		}
+		if (kernel) {
+			const struct finding *f = first(a, "queue.device_saturated");
+			if (!f)
+				f = first(a, "throttle.dsnro");
+			if (!f)
+				f = first(a, "latency.kernel");
+			buf_printf(&b, "%sin the VMkernel device queue (%s: %s)", said ? "; and " : "", f->entity, f->summary);
+			said++;
+		}
+		if (throttle) {
+			const struct finding *f = first(a, "throttle.adaptive_queue_depth");
+			if (!f)
+				f = first(a, "throttle.sioc");
+			if (!f)
+				f = first(a, "scsi.queue_full");
+			buf_printf(&b, "%sbehind throttling of the LUN queue (%s: %s)", said ? "; and " : "", f->entity, f->summary);
+			said++;
+		}
+		if (adapter) {
+			const struct finding *f = first(a, "queue.adapter_saturated");
+			buf_printf(&b, "%sat the host bus adapter (%s: %s)", said ? "; and " : "", f->entity, f->summary);
+			said++;
+		}
+		if (array) {
+			const struct finding *f = first(a, "latency.device");
+			if (!f)
+				f = first(a, "queue.array_overcommit");
+			buf_printf(&b, "%sin the array or fabric below the HBA (%s: %s)", said ? "; and " : "", f->entity, f->summary);
+			said++;
+		}
+		if (!said) {
+			const struct finding *f = first(a, "latency.guest_read");
+			if (!f)
+				f = first(a, "latency.guest_write");
+			buf_printf(&b, "somewhere below the guest: %s%s%s is slow (%s), and the host captures given do not "
+				       "show where (add the host's esxtop capture of the same period)",
+				   f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary);
+		}
+		buf_addc(&b, '.');
+		if (guest && !kernel && !array && !throttle)
+			buf_adds(&b, " The host below is not the bottleneck: fix the guest side first.");
+		if (array && !kernel && !guest)
+			buf_adds(&b, " Nothing queues in the VMkernel: deeper queues would not help.");
+	}
+	a->verdict = arena_strndup(&a->arena, b.data, b.len);
+	buf_free(&b);
+}
+
+void analysis_run(struct analysis *a, const struct analyze_opts *o)
+{
+	a->array_queue_depth = o->array_queue_depth;
+	auto_map(a);
+	align_clocks(a, o);
+	for (const struct detector *d = detectors; d->kind; d++)
+		d->run(a, o);
+	if (a->nf)
+		qsort(a->f, a->nf, sizeof *a->f, finding_cmp);
+	verdict(a);
+}

@@ -1,0 +1,96 @@
+/* analysis.h — the result model of `iopsy analyze`: captures and entities (capmodel), findings
+ * with evidence, rule and advice, disk mappings, clock alignment and the verdict. Reporters read
+ * this; detectors write it. */
+#ifndef IOPSY_ANALYSIS_H
+#define IOPSY_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "capmodel.h"
+#include "partitions.h"
+#include "rules.h"
+#include "vmklog.h"
+
+enum severity { SEV_INFO, SEV_WARNING, SEV_CRITICAL };
+extern const char *const severity_names[3];
+
+#define MAX_EVIDENCE 5
+struct evidence {
+	const char *label, *unit, *key;  /* static strings (metric_info) */
+	double min, median, p95, max;
+	long samples, above;             /* samples in the window / above the threshold */
+	double threshold;                /* NaN when not a threshold metric */
+};
+
+struct finding {
+	const char *kind;                /* e.g. "queue.device_saturated" (static) */
+	enum severity sev;
+	enum layer layer;
+	const char *entity, *host;       /* arena */
+	int64_t start, end;              /* UTC ms */
+	double sustained_s;
+	struct evidence ev[MAX_EVIDENCE];
+	int nev;
+	const char *summary;             /* one line (arena) */
+	const char *rule;                /* rule with its threshold (arena) */
+	const char *source;              /* static */
+	const char *advice;              /* arena */
+	bool heuristic;                  /* [derived] rule: labelled as a heuristic */
+	long capture;                    /* capture index, -1 for none */
+};
+
+/* guest disk ↔ virtual disk */
+struct diskmap_entry {
+	const char *guest_host, *guest_disk, *vdisk; /* arena */
+	bool automatic;
+	double correlation;              /* automatic mappings: Pearson r of the IOPS series */
+};
+
+struct analyze_opts {
+	const char *vmklog, *partitions, *map, *rules;
+	int array_queue_depth;           /* 0 = not given */
+	bool clock_offset_given;
+	double clock_offset_s;           /* guest clock − host clock */
+	bool no_auto_offset;
+};
+
+struct analysis {
+	struct model m;
+	struct finding *f;
+	size_t nf, capf;
+	struct diskmap_entry *map;
+	size_t nmap;
+	struct vmk_log vmk;
+	bool have_vmk;
+	struct partitions parts;
+	bool have_parts;
+	const char *verdict;             /* arena */
+	int array_queue_depth;
+	struct arena arena;
+};
+
+void analysis_init(struct analysis *a);
+void analysis_free(struct analysis *a);
+/* Runs clock alignment, disk mapping, every detector and the verdict over a loaded model. */
+void analysis_run(struct analysis *a, const struct analyze_opts *o);
+/* Reads a --map file ("GUESTHOST\D: = VM:scsi0:1" per line). 0 or ERR_* (messages in err). */
+int diskmap_load(struct analysis *a, const char *path, struct buf *err);
+
+struct finding *finding_new(struct analysis *a, const char *kind, enum severity sev, enum layer l,
+			    const char *entity, const char *host);
+const char *afmt(struct analysis *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Highest severity among findings, -1 when none. */
+int analysis_worst(const struct analysis *a);
+
+/* The detectors, one table (STYLE: registry of const structs). */
+struct detector {
+	const char *kind;
+	const char *title;
+	enum layer layer;
+	void (*run)(struct analysis *a, const struct analyze_opts *o);
+};
+extern const struct detector detectors[];
+
+#endif

@@ -1,0 +1,247 @@
+/* cmd_analyze.c — `iopsy analyze CAPTURE...` and `iopsy rules`. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "analysis_out.h"
+#include "commands.h"
+
+static const char analyze_help[] =
+	"Usage: iopsy analyze [OPTIONS] CAPTURE...\n"
+	"Read esxtop and perfmon captures of one incident (any mix, several hosts and guests), align\n"
+	"their clocks, and say where IO waits: the verdict first, then findings worst first with\n"
+	"evidence, the rule and its source, and advice. CAPTURE may be gzip-compressed; '-' is stdin.\n"
+	"\n"
+	"  --vmkernel-log FILE       vmkernel.log (QUEUE FULL/BUSY, queue depth reductions)\n"
+	"  --partitions FILE         output of 'wmic partition get BlockSize, StartingOffset, Name, Index'\n"
+	"  --map FILE                guest disk to virtual disk lines: 'SQL01\\D: = SQL01:scsi0:1'\n"
+	"                            (default: found by correlating IOPS)\n"
+	"  --rules FILE              threshold overrides, 'name = value' lines (see 'iopsy rules')\n"
+	"  --array-queue-depth N     the array LU command queue depth, to check over-commit\n"
+	"  --clock-offset SEC        guest clock minus host clock (default: estimated from IOPS)\n"
+	"  --no-clock-estimate       do not estimate the guest clock offset\n"
+	"  --json PATH               write the JSON result (schema_version 1) to PATH ('-' = stdout,\n"
+	"                            then the text summary is not printed unless --text is given)\n"
+	"  --text PATH               write the text summary to PATH instead of stdout\n"
+	"  --fail-on LEVEL           exit 1 when a finding is at least LEVEL (warning|critical)\n"
+	COMMON_HELP
+	"\nExit codes: 0 ok, 1 findings at or above --fail-on, 2 usage, 3 an input could not be read\n"
+	"(the others are still analysed), 4 system error.\n";
+
+enum {
+	OPT_VMK = OPT_COMMON_END + 1,
+	OPT_PARTS,
+	OPT_MAP,
+	OPT_RULES,
+	OPT_AQD,
+	OPT_JSON,
+	OPT_TEXT,
+	OPT_FAILON,
+	OPT_OFFSET,
+	OPT_NO_OFFSET,
+};
+
+static int write_out(const char *path, const struct buf *b, const char *what)
+{
+	struct afile af;
+	if (afile_open(&af, path) < 0) {
+		fprintf(stderr, "iopsy analyze: cannot create %s (%s): %s\n", path, what, strerror(errno));
+		return EXIT_SYSTEM;
+	}
+	if (b->len && fwrite(b->data, 1, b->len, af.fp) != b->len) {
+		fprintf(stderr, "iopsy analyze: write error on %s: %s\n", path, strerror(errno));
+		afile_abort(&af);
+		return EXIT_SYSTEM;
+	}
+	if (afile_commit(&af) < 0) {
+		fprintf(stderr, "iopsy analyze: cannot write %s: %s\n", path, strerror(errno));
+		return EXIT_SYSTEM;
+	}
+	return EXIT_OK;
+}
+
+int cmd_analyze(int argc, char **argv)
+{
+	static const struct option opts[] = {{"vmkernel-log", required_argument, NULL, OPT_VMK},
+					     {"partitions", required_argument, NULL, OPT_PARTS},
+					     {"map", required_argument, NULL, OPT_MAP},
+					     {"rules", required_argument, NULL, OPT_RULES},
+					     {"array-queue-depth", required_argument, NULL, OPT_AQD},
+					     {"json", required_argument, NULL, OPT_JSON},
+					     {"text", required_argument, NULL, OPT_TEXT},
+					     {"fail-on", required_argument, NULL, OPT_FAILON},
+					     {"clock-offset", required_argument, NULL, OPT_OFFSET},
+					     {"no-clock-estimate", no_argument, NULL, OPT_NO_OFFSET},
+					     COMMON_LONG_OPTS,
+					     {0}};
+	struct common_opts co;
+	common_opts_init(&co);
+	struct analyze_opts ao;
+	memset(&ao, 0, sizeof ao);
+	const char *json_path = NULL, *text_path = NULL;
+	int fail_on = -1;
+	int c;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+		int k = common_opt(c, optarg, &co);
+		if (k < 0)
+			return EXIT_USAGE;
+		if (k)
+			continue;
+		char *end;
+		switch (c) {
+		case OPT_VMK: ao.vmklog = optarg; break;
+		case OPT_PARTS: ao.partitions = optarg; break;
+		case OPT_MAP: ao.map = optarg; break;
+		case OPT_RULES: ao.rules = optarg; break;
+		case OPT_AQD: {
+			errno = 0;
+			long v = strtol(optarg, &end, 10);
+			if (errno || *end || v < 1 || v > 1000000)
+				return usage_error("analyze", "--array-queue-depth needs a positive number, not '%s'", optarg);
+			ao.array_queue_depth = (int)v;
+			break;
+		}
+		case OPT_JSON: json_path = optarg; break;
+		case OPT_TEXT: text_path = optarg; break;
+		case OPT_FAILON:
+			if (strcmp(optarg, "warning") == 0)
+				fail_on = SEV_WARNING;
+			else if (strcmp(optarg, "critical") == 0)
+				fail_on = SEV_CRITICAL;
+			else if (strcmp(optarg, "info") == 0)
+				fail_on = SEV_INFO;
+			else
+				return usage_error("analyze", "--fail-on takes warning or critical, not '%s'", optarg);
+			break;
+		case OPT_OFFSET: {
+			double v;
+			if (!parse_number(optarg, strlen(optarg), &v) || fabs(v) > 86400 * 2)
+				return usage_error("analyze", "--clock-offset needs seconds (e.g. -3.5), not '%s'", optarg);
+			ao.clock_offset_s = v;
+			ao.clock_offset_given = true;
+			break;
+		}
+		case OPT_NO_OFFSET: ao.no_auto_offset = true; break;
+		case 'h': fputs(analyze_help, stdout); return EXIT_OK;
+		default: return usage_error("analyze", "unknown option");
+		}
+	}
+	if (optind >= argc)
+		return usage_error("analyze", "no capture file given");
+	int stdin_uses = 0;
+	for (int i = optind; i < argc; i++)
+		stdin_uses += strcmp(argv[i], "-") == 0;
+	if (stdin_uses > 1)
+		return usage_error("analyze", "'-' (stdin) can be given only once");
+
+	rules_reset();
+	struct buf err;
+	buf_init(&err);
+	if (ao.rules && rules_load(ao.rules, &err) < 0) {
+		fprintf(stderr, "%s", err.data);
+		buf_free(&err);
+		return EXIT_USAGE;
+	}
+	struct analysis a;
+	analysis_init(&a);
+	int ret = EXIT_OK;
+	if (ao.map && diskmap_load(&a, ao.map, &err) < 0) {
+		fputs(err.data, stderr);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (ao.vmklog) {
+		struct diag d;
+		diag_init(&d, ao.vmklog, co.max_warnings);
+		if (vmklog_read(&a.vmk, ao.vmklog, &d) < 0) {
+			ret = EXIT_INPUT;
+		} else {
+			a.have_vmk = true;
+		}
+		diag_finish(&d);
+	}
+	if (ao.partitions) {
+		struct diag d;
+		diag_init(&d, ao.partitions, co.max_warnings);
+		if (partitions_read(&a.parts, ao.partitions, &d) < 0) {
+			partitions_free(&a.parts);
+			ret = EXIT_INPUT;
+		} else {
+			a.have_parts = true;
+		}
+		diag_finish(&d);
+	}
+	for (int i = optind; i < argc; i++) {
+		int rc = model_add_capture(&a.m, argv[i], &co);
+		if (rc < 0) {
+			int e = exit_code_for(rc);
+			if (e > ret)
+				ret = e;
+		}
+	}
+	analysis_run(&a, &ao);
+	struct buf out;
+	buf_init(&out);
+	if (json_path) {
+		struct json j;
+		json_init(&j, &out, true);
+		analysis_json(&a, &j);
+		buf_addc(&out, '\n');
+		int w = write_out(json_path, &out, "JSON");
+		if (w)
+			ret = w;
+		buf_reset(&out);
+	}
+	if (text_path || !json_path || strcmp(json_path, "-") != 0) {
+		analysis_text(&a, &out);
+		int w = write_out(text_path ? text_path : "-", &out, "text");
+		if (w)
+			ret = w;
+	}
+	buf_free(&out);
+	if (ret == EXIT_OK && fail_on >= 0 && analysis_worst(&a) >= fail_on)
+		ret = EXIT_FINDINGS;
+out:
+	analysis_free(&a);
+	buf_free(&err);
+	return ret;
+}
+
+static const char rules_help[] =
+	"Usage: iopsy rules [--rules FILE]\n"
+	"Print the effective threshold table: name = value, unit, what it means and its source.\n"
+	"A --rules file has the same 'name = value' lines ('#' starts a comment); 'iopsy rules' output\n"
+	"is itself a valid rules file.\n";
+
+int cmd_rules(int argc, char **argv)
+{
+	static const struct option opts[] = {{"rules", required_argument, NULL, 'r'}, {"help", no_argument, NULL, 'h'}, {0}};
+	const char *path = NULL;
+	int c;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "r:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r': path = optarg; break;
+		case 'h': fputs(rules_help, stdout); return EXIT_OK;
+		default: return usage_error("rules", "unknown option");
+		}
+	}
+	if (optind < argc)
+		return usage_error("rules", "unexpected argument '%s'", argv[optind]);
+	rules_reset();
+	struct buf b;
+	buf_init(&b);
+	if (path && rules_load(path, &b) < 0) {
+		fputs(b.data, stderr);
+		buf_free(&b);
+		return EXIT_USAGE;
+	}
+	rules_print(&b);
+	int ret = fwrite(b.data, 1, b.len, stdout) == b.len && fflush(stdout) == 0 ? EXIT_OK : EXIT_SYSTEM;
+	buf_free(&b);
+	return ret;
+}

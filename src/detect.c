@@ -1,0 +1,1120 @@
+/* detect.c — the detectors: each reads the capture model and writes findings with evidence, the
+ * rule and its source, and advice that depends on the other evidence. Conditions are evaluated on
+ * the aligned downsampled series and must be sustained (rules sustain.*), never single spikes. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+
+/* ---- windows and evidence ---- */
+
+struct win {
+	size_t k0, k1;
+	long true_samples;
+};
+
+/* Finds sustained windows where cond[k] holds in capture c. Returns how many (≤ max). */
+static size_t find_windows(const struct capture *c, const signed char *cond, struct win *out, size_t max)
+{
+	const struct dstore *d = &c->ds;
+	size_t gap = (size_t)ceil(rule(R_GAP_SAMPLES) / (double)d->per_bucket);
+	size_t n = 0;
+	bool open = false;
+	struct win w = {0, 0, 0};
+	size_t last_true = 0;
+	for (size_t k = 0; k <= d->nb; k++) {
+		bool t = k < d->nb && cond[k] == 1;
+		if (t) {
+			if (open && k - last_true - 1 <= gap) {
+				w.k1 = k;
+			} else {
+				if (open && n < max) {
+					out[n] = w;
+					n++;
+				}
+				open = true;
+				w.k0 = w.k1 = k;
+				w.true_samples = 0;
+			}
+			w.true_samples += (long)d->per_bucket;
+			last_true = k;
+		}
+	}
+	if (open && n < max)
+		out[n++] = w;
+	/* keep the sustained ones */
+	size_t o = 0;
+	for (size_t i = 0; i < n; i++) {
+		double dur = (double)(d->t1[out[i].k1] - d->t0[out[i].k0]) / 1000.0 + c->interval_s;
+		if (out[i].true_samples >= (long)rule(R_SUSTAIN_SAMPLES) && dur >= rule(R_SUSTAIN_SECONDS))
+			out[o++] = out[i];
+	}
+	return o;
+}
+
+static void evidence_add(struct finding *f, const struct capture *c, const struct entity *e, int metric,
+			 size_t k0, size_t k1, double threshold)
+{
+	if (f->nev >= MAX_EVIDENCE || !e || e->series[metric] < 0)
+		return;
+	struct evidence *ev = &f->ev[f->nev];
+	struct qsketch q;
+	qs_init(&q);
+	double mn = INFINITY, mx = -INFINITY;
+	long samples = 0, above = 0;
+	size_t s = (size_t)e->series[metric];
+	for (size_t k = k0; k <= k1; k++) {
+		double v = ds_mean(&c->ds, s, k);
+		if (isnan(v))
+			continue;
+		qs_add(&q, v);
+		double a = ds_min(&c->ds, s, k), b = ds_max(&c->ds, s, k);
+		if (a < mn)
+			mn = a;
+		if (b > mx)
+			mx = b;
+		long cnt = (long)c->ds.cnt[s * DS_MAX_BUCKETS + k];
+		samples += cnt;
+		if (!isnan(threshold) && v > threshold)
+			above += cnt;
+	}
+	if (!q.n) {
+		qs_free(&q);
+		return;
+	}
+	ev->label = metric_info[metric].label;
+	ev->unit = metric_info[metric].unit;
+	ev->key = metric_info[metric].name;
+	ev->min = mn;
+	ev->max = mx;
+	ev->median = qs_quantile(&q, 0.5);
+	ev->p95 = qs_quantile(&q, 0.95);
+	ev->samples = samples;
+	ev->above = isnan(threshold) ? -1 : above;
+	ev->threshold = threshold;
+	qs_free(&q);
+	f->nev++;
+}
+
+/* Median of bucket means of a metric over a window (NaN when absent). */
+static double win_median(const struct capture *c, const struct entity *e, int metric, size_t k0, size_t k1)
+{
+	if (!e || e->series[metric] < 0)
+		return NAN;
+	struct qsketch q;
+	qs_init(&q);
+	for (size_t k = k0; k <= k1; k++)
+		qs_add(&q, ds_mean(&c->ds, (size_t)e->series[metric], k));
+	double v = qs_quantile(&q, 0.5);
+	qs_free(&q);
+	return v;
+}
+
+static double val(const struct capture *c, const struct entity *e, int metric, size_t k)
+{
+	if (!e || e->series[metric] < 0)
+		return NAN;
+	return ds_mean(&c->ds, (size_t)e->series[metric], k);
+}
+
+static void set_window(struct finding *f, const struct capture *c, const struct win *w)
+{
+	f->start = c->ds.t0[w->k0] + c->clock_offset_ms;
+	f->end = c->ds.t1[w->k1] + c->clock_offset_ms;
+	f->sustained_s = (double)(f->end - f->start) / 1000.0 + c->interval_s;
+	f->end += (int64_t)(c->interval_s * 1000); /* the last sample averages the interval before it */
+	f->start -= (int64_t)(c->interval_s * 1000);
+	if (f->start < c->start + c->clock_offset_ms - (int64_t)(c->interval_s * 1000))
+		f->start = c->start + c->clock_offset_ms;
+}
+
+static bool active(const struct capture *c, const struct entity *e, int iops_metric, size_t k)
+{
+	double v = val(c, e, iops_metric, k);
+	return isnan(v) || v >= rule(R_ACTIVE_IOPS);
+}
+
+#define MAXW 64
+
+static const struct capture *cap_of(const struct analysis *a, const struct entity *e)
+{
+	return &a->m.caps[e->capture];
+}
+
+static signed char *cond_alloc(const struct capture *c)
+{
+	return xcalloc(c->ds.nb ? c->ds.nb : 1, 1);
+}
+
+/* ---- guest latency ---- */
+
+static void guest_latency(struct analysis *a, int metric, const char *kind, const char *what)
+{
+	for (size_t i = 0; i < a->m.nents; i++) {
+		struct entity *e = &a->m.ents[i];
+		if (e->layer != LAYER_GUEST || e->series[metric] < 0)
+			continue;
+		const struct capture *c = cap_of(a, e);
+		int iops = metric == M_G_LAT_R ? M_G_READS : M_G_WRITES;
+		signed char *cond = cond_alloc(c);
+		double warn = rule(R_GUEST_LAT_WARN), crit = rule(R_GUEST_LAT_CRIT);
+		for (size_t k = 0; k < c->ds.nb; k++)
+			cond[k] = val(c, e, metric, k) > warn && active(c, e, iops, k);
+		struct win w[MAXW];
+		size_t n = find_windows(c, cond, w, MAXW);
+		for (size_t j = 0; j < n; j++) {
+			double med = win_median(c, e, metric, w[j].k0, w[j].k1);
+			struct finding *f = finding_new(a, kind, med > crit ? SEV_CRITICAL : SEV_WARNING, LAYER_GUEST,
+							e->name, e->host);
+			f->capture = (long)e->capture;
+			set_window(f, c, &w[j]);
+			evidence_add(f, c, e, metric, w[j].k0, w[j].k1, warn);
+			evidence_add(f, c, e, M_G_CDQL, w[j].k0, w[j].k1, NAN);
+			evidence_add(f, c, e, iops, w[j].k0, w[j].k1, NAN);
+			f->summary = afmt(a, "guest %s latency %s: median %.1f ms (bands: < 10 very good, 10-20 ok, "
+					     "20-50 slow, > 50 serious)", what, med > crit ? "serious" : "slow", med);
+			f->rule = afmt(a, "Avg. Disk sec/%s > %g ms (warning) / > %g ms (critical), sustained",
+				       metric == M_G_LAT_R ? "Read" : "Write", warn, crit);
+			f->source = "[ms] Windows/SQL latency bands; [pal] 15/25 ms";
+		}
+		free(cond);
+	}
+}
+
+static void det_guest_read(struct analysis *a, const struct analyze_opts *o)
+{
+	(void)o;
+	guest_latency(a, M_G_LAT_R, "latency.guest_read", "read");
+}
+
+static void det_guest_write(struct analysis *a, const struct analyze_opts *o)
+{
+	(void)o;
+	guest_latency(a, M_G_LAT_W, "latency.guest_write", "write");
+}
+
+/* ---- device latency ---- */
+
+static void det_device_latency(struct analysis *a, const struct analyze_opts *o)
+{
+	(void)o;
+	for (size_t i = 0; i < a->m.nents; i++) {
+		struct entity *e = &a->m.ents[i];
+		if (e->layer != LAYER_DEVICE || e->series[M_DAVG] < 0)
+			continue;
+		const struct capture *c = cap_of(a, e);
+		signed char *cond = cond_alloc(c);
+		double warn = rule(R_DAVG_WARN), crit = rule(R_DAVG_CRIT);
+		for (size_t k = 0; k < c->ds.nb; k++)
+			cond[k] = val(c, e, M_DAVG, k) > warn && active(c, e, M_CMDS, k);
+		struct win w[MAXW];
+		size_t n = find_windows(c, cond, w, MAXW);
+		for (size_t j = 0; j < n; j++) {
+			double med = win_median(c, e, M_DAVG, w[j].k0, w[j].k1);
+			double kavg = win_median(c, e, M_KAVG, w[j].k0, w[j].k1);
+			double qued = win_median(c, e, M_QUED, w[j].k0, w[j].k1);
+			struct finding *f = finding_new(a, "latency.device", med > crit ? SEV_CRITICAL : SEV_WARNING,
+							LAYER_DEVICE, e->name, e->host);
+			f->capture = (long)e->capture;
+			set_window(f, c, &w[j]);
+			evidence_add(f, c, e, M_DAVG, w[j].k0, w[j].k1, warn);
+			evidence_add(f, c, e, M_KAVG, w[j].k0, w[j].k1, NAN);
+			evidence_add(f, c, e, M_ACTV, w[j].k0, w[j].k1, NAN);
+			evidence_add(f, c, e, M_DQLEN, w[j].k0, w[j].k1, NAN);
+			evidence_add(f, c, e, M_CMDS, w[j].k0, w[j].k1, NAN);
+			f->summary = afmt(a, "device latency (DAVG) median %.1f ms: IO waits below the HBA, in the fabric "
+					     "or the array", med);
+			f->rule = afmt(a, "DAVG > %g ms (warning) / > %g ms (critical), sustained", warn, crit);
+			f->source = "[vmw vSphere 6.7 monitoring guide] device latency > 15 ms is an array problem; "
+				    "[vmw-derived practitioner tables] DAVG > 25 ms";
+			if (!(kavg > rule(R_KAVG_WARN)) && !(qued >= 1))
+				f->advice = afmt(a, "The array (or the path to it) is the bottleneck and nothing queues in "
+						    "the VMkernel: do not raise queue depths — deeper queues push more IO into "
+						    "a saturated back end and raise latency further [seed]. Check the array's "
+						    "LU/port load, RAID group and cache, and the fabric.");
+			else
+				f->advice = afmt(a, "The array is slow and IOs also queue in the VMkernel: the back end is "
+						    "the first problem; raising DQLEN while DAVG is %.0f ms would make it worse "
+						    "[seed]. Reduce or spread the load (more LUNs/paths, faster tier) first.",
+						 med);
+		}
+		free(cond);
+	}
+}
+
+/* ---- kernel latency ---- */
+
+static void det_kernel_latency(struct analysis *a, const struct analyze_opts *o)
+{
+	(void)o;
+	for (size_t i = 0; i < a->m.nents; i++) {
+		struct entity *e = &a->m.ents[i];
+		if (e->layer != LAYER_DEVICE)
+			continue;
+		int metric = e->series[M_KAVG] >= 0 ? M_KAVG : M_QAVG;
+		if (e->series[metric] < 0)
+			continue;
+		const struct capture *c = cap_of(a, e);
+		signed char *cond = cond_alloc(c);
+		double warn = rule(R_KAVG_WARN), crit = rule(R_KAVG_CRIT);
+		for (size_t k = 0; k < c->ds.nb; k++)
+			cond[k] = val(c, e, metric, k) > warn && active(c, e, M_CMDS, k);
+		struct win w[MAXW];
+		size_t n = find_windows(c, cond, w, MAXW);
+		for (size_t j = 0; j < n; j++) {
+			double med = win_median(c, e, metric, w[j].k0, w[j].k1);
+			double davg = win_median(c, e, M_DAVG, w[j].k0, w[j].k1);
+			double dq = win_median(c, e, M_DQLEN, w[j].k0, w[j].k1);
+			struct finding *f = finding_new(a, "latency.kernel", med > crit ? SEV_CRITICAL : SEV_WARNING,
+							LAYER_DEVICE, e->name, e->host);
+			f->capture = (long)e->capture;
+			set_window(f, c, &w[j]);
+			evidence_add(f, c, e, metric, w[j].k0, w[j].k1, warn);
+			evidence_add(f, c, e, M_QUED, w[j].k0, w[j].k1, NAN);
+			evidence_add(f, c, e, M_ACTV, w[j].k0, w[j].k1, NAN);
+			evidence_add(f, c, e, M_DQLEN, w[j].k0, w[j].k1, NAN);
+			evidence_add(f, c, e, M_DAVG, w[j].k0, w[j].k1, NAN);
+			f->summary = afmt(a, "VMkernel queueing: %s median %.2f ms (IOs wait in the host before reaching "
+					     "the device queue)", metric == M_KAVG ? "KAVG" : "QAVG", med);
+			f->rule = afmt(a, "%s > %g ms (warning) / > %g ms (critical), sustained",
+				       metric == M_KAVG ? "KAVG" : "QAVG", warn, crit);
+			f->source = "[seed] KAVG constantly above 0.1 ms: the kernel is queuing; [vmw-derived practitioner "
+				    "tables] KAVG > 2 ms";
+			if (davg < rule(R_DAVG_RAISE_QD))
+				f->advice = afmt(a, "DAVG stays at %.1f ms (< %g ms), so the array has headroom: raise the "
+						    "device queue depth (HBA driver LUN queue depth%s, and Disk.SchedNumReqOutstanding "
+						    "if several VMs share the LUN) and re-measure [seed].",
+						 davg, rule(R_DAVG_RAISE_QD), isnan(dq) ? "" : afmt(a, ", now %.0f", dq));
+			else if (!isnan(davg))
+				f->advice = afmt(a, "DAVG is %.1f ms (≥ %g ms): the array is already slow, so a deeper "
+						    "queue would make latency worse [seed]; fix the back end first.",
+						 davg, rule(R_DAVG_RAISE_QD));
+			else
+				f->advice = afmt(a, "No DAVG in the capture: check the device latency before raising "
+						    "queue depths [seed].");
+		}
+		free(cond);
+	}
+}
+
+/* ---- device queue saturated ---- */
+
+static void det_device_saturated(struct analysis *a, const struct analyze_opts *o)
+{
+	(void)o;
+	for (size_t i = 0; i < a->m.nents; i++) {
+		struct entity *e = &a->m.ents[i];
+		if (e->layer != LAYER_DEVICE)
+			continue;
+		bool direct = e->series[M_ACTV] >= 0 && e->series[M_DQLEN] >= 0 && e->series[M_QUED] >= 0;
+		bool derived = e->series[M_USD] >= 0 && e->series[M_LOAD] >= 0;
+		if (!direct && !derived)
+			continue;
+		const struct capture *c = cap_of(a, e);
+		signed char *cond = cond_alloc(c);
+		double share = rule(R_DEV_SAT_USD) / 100.0, qmin = rule(R_DEV_SAT_QUED);
+		for (size_t k = 0; k < c->ds.nb; k++) {
+			if (direct) {
+				double actv = val(c, e, M_ACTV, k), dq = val(c, e, M_DQLEN, k), q = val(c, e, M_QUED, k);
+				cond[k] = dq > 0 && actv >= share * dq && q >= qmin;
+			} else {
+				cond[k] = val(c, e, M_USD, k) >= rule(R_DEV_SAT_USD) && val(c, e, M_LOAD, k) > 1;
+			}
+		}
+		struct win w[MAXW];
+		size_t n = find_windows(c, cond, w, MAXW);
+		for (size_t j = 0; j < n; j++) {
+			double kavg = win_median(c, e, M_KAVG, w[j].k0, w[j].k1);
+			double davg = win_median(c, e, M_DAVG, w[j].k0, w[j].k1);
+			double dq = win_median(c, e, M_DQLEN, w[j].k0, w[j].k1);
+			double q = win_median(c, e, M_QUED, w[j].k0, w[j].k1);
+			struct finding *f = finding_new(a, "queue.device_saturated",
+							kavg > rule(R_KAVG_CRIT) ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE,
+							e->name, e->host);
+			f->capture = (long)e->capture;
+			set_window(f, c, &w[j]);
+			evidence_add(f, c, e, M_ACTV, w[j].k0, w[j].k1, NAN);
+			evidence_add(f, c, e, M_DQLEN, w[j].k0, w[j].k1, NAN);
+			evidence_add(f, c, e, M_QUED, w[j].k0, w[j].k1, qmin - 0.5);
+			evidence_add(f, c, e, M_KAVG, w[j].k0, w[j].k1, NAN);
+			evidence_add(f, c, e, M_DAVG, w[j].k0, w[j].k1, NAN);
+			f->summary = afmt(a, "device queue full: ACTV at DQLEN (%.0f) with %.0f command%s queued in the "
+					     "VMkernel (LOAD > 1)", dq, q, q == 1 ? "" : "s");
+			f->rule = afmt(a, "ACTV >= %g%% of DQLEN and QUED >= %g, sustained", rule(R_DEV_SAT_USD), qmin);
+			f->source = "[vmw] %USD = ACTV/DQLEN, LOAD = (ACTV+QUED)/DQLEN; LOAD > 1 or QUED > 0: IOs wait in the kernel";
+			if (davg < rule(R_DAVG_RAISE_QD))
+				f->advice = afmt(a, "DAVG is %.1f ms (< %g ms): the LUN queue, not the array, limits "
+						    "throughput. Raise the HBA LUN queue depth (and DSNRO when several VMs share "
+						    "the LUN), or spread the VMDKs over more LUNs [seed].",
+						 davg, rule(R_DAVG_RAISE_QD));
+			else if (!isnan(davg))
+				f->advice = afmt(a, "DAVG is %.1f ms: the array is slow too, so a deeper queue would "
+						    "add latency [seed]; spread the load or fix the back end.", davg);
+		}
+		free(cond);
+	}
+}
+
+/* ---- adapter saturated ---- */
+
+static void det_adapter_saturated(struct analysis *a, const struct analyze_opts *o)
+{
+	(void)o;
+	for (size_t i = 0; i < a->m.nents; i++) {
+		struct entity *e = &a->m.ents[i];
+		if (e->layer != LAYER_ADAPTER || e->series[M_ACTV] < 0)
+			continue;
+		const struct capture *c = cap_of(a, e);
+		signed char *cond = cond_alloc(c);
+		double share = rule(R_ADP_SAT_PCT) / 100.0;
+		for (size_t k = 0; k < c->ds.nb; k++) {
+			double actv = val(c, e, M_ACTV, k), aq = val(c, e, M_AQLEN, k), q = val(c, e, M_QUED, k);
+			cond[k] = (aq > 0 && actv >= share * aq) || q >= 1;
+		}
+		struct win w[MAXW];
+		size_t n = find_windows(c, cond, w, MAXW);
+		for (size_t j = 0; j < n; j++) {
+			double aq = win_median(c, e, M_AQLEN, w[j].k0, w[j].k1);
+			double actv = win_median(c, e, M_ACTV, w[j].k0, w[j].k1);
+			struct finding *f = finding_new(a, "queue.adapter_saturated", SEV_WARNING, LAYER_ADAPTER, e->name,
+							e->host);
+			f->capture = (long)e->capture;
+			set_window(f, c, &w[j]);
+			evidence_add(f, c, e, M_ACTV, w[j].k0, w[j].k1, NAN);
+			evidence_add(f, c, e, M_AQLEN, w[j].k0, w[j].k1, NAN);
+			evidence_add(f, c, e, M_QUED, w[j].k0, w[j].k1, NAN);
+			evidence_add(f, c, e, M_DAVG, w[j].k0, w[j].k1, NAN);
+			evidence_add(f, c, e, M_CMDS, w[j].k0, w[j].k1, NAN);
+			if (!isnan(aq))
+				f->summary = afmt(a, "adapter queue full: %.0f active commands against AQLEN %.0f", actv, aq);
+			else
+				f->summary = afmt(a, "commands queue at the adapter (AQLEN not in the capture: use esxtop -a)");
+			f->rule = afmt(a, "sum of ACTV >= %g%% of AQLEN, or commands queued at the adapter, sustained",
+				       rule(R_ADP_SAT_PCT));
+			f->source = "[vmw] adapter saturation: the sum of ACTV over a vmhba's devices ≈ AQLEN";
+			f->advice = afmt(a, "The HBA's queue is the limit: spread the LUNs over more HBAs/paths (path "
+					    "policy Round Robin), or raise the adapter queue depth where the driver allows.");
+		}
+		free(cond);
+	}
+}
+
+/* ---- guest disk ↔ host virtual disk ---- */
+
+static struct entity *mapped_vdisk(struct analysis *a, const struct entity *g, const struct diskmap_entry **me)
+{
+	for (size_t i = 0; i < a->nmap; i++) {
+		const struct diskmap_entry *m = &a->map[i];
+		if (strcmp(m->guest_disk, g->name) != 0)
+			continue;
+		if (m->guest_host && g->host && strcasecmp(m->guest_host, g->host) != 0)
+			continue;
+		struct entity *v = model_find(&a->m, LAYER_VSCSI, m->vdisk, NULL);
+		if (v) {
+			*me = m;
+			return v;
+		}
+	}
+	return NULL;
+}
+
+/* Value of entity e's metric at aligned time t (nearest bucket within one interval), NaN if none. */
+static double value_at(const struct analysis *a, const struct entity *e, int metric, int64_t t)
+{
+	if (e->series[metric] < 0)
+		return NAN;
+	const struct capture *c = cap_of(a, e);
+	const struct dstore *d = &c->ds;
+	if (!d->nb)
+		return NAN;
+	int64_t tt = t - c->clock_offset_ms;
+	size_t lo = 0, hi = d->nb;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (d->t1[mid] < tt)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	int64_t slack = (int64_t)(c->interval_s * 1000) + 1;
+	size_t best = lo < d->nb ? lo : d->nb - 1;
+	if (best > 0 && llabs(d->t1[best - 1] - tt) < llabs(d->t0[best] - tt))
+		best--;
+	if (tt < d->t0[best] - slack || tt > d->t1[best] + slack)
+		return NAN;
+	return ds_mean(d, (size_t)e->series[metric], best);
+}
+
+/* Host-side latency of a virtual disk (IO-weighted read/write), ms. */
+static double vdisk_latency_at(const struct analysis *a, const struct entity *v, int64_t t)
+{
+	double r = value_at(a, v, M_READS, t), w = value_at(a, v, M_WRITES, t);
+	double lr = value_at(a, v, M_VD_LAT_R, t), lw = value_at(a, v, M_VD_LAT_W, t);
+	if (isnan(r) || isnan(w))
+		return !isnan(lr) ? lr : lw;
+	double tot = (isnan(lr) ? 0 : r) + (isnan(lw) ? 0 : w);
+	if (tot <= 0)
+		return NAN;
+	return ((isnan(lr) ? 0 : r * lr) + (isnan(lw) ? 0 : w * lw)) / tot;
+}
+
+static double guest_latency_at(const struct capture *c, const struct entity *g, size_t k)
+{
+	double t = val(c, g, M_G_LAT_T, k);
+	if (!isnan(t))
+		return t;
+	double r = val(c, g, M_G_READS, k), w = val(c, g, M_G_WRITES, k);
+	double lr = val(c, g, M_G_LAT_R, k), lw = val(c, g, M_G_LAT_W, k);
+	if (isnan(r) || isnan(w) || r + w <= 0)
+		return !isnan(lr) ? lr : lw;
+	double num = (isnan(lr) ? 0 : r * lr) + (isnan(lw) ? 0 : w * lw);
+	double den = (isnan(lr) ? 0 : r) + (isnan(lw) ? 0 : w);
+	return den > 0 ? num / den : NAN;
+}
+
+/* ---- guest vSCSI cap ---- */
+
+static void det_guest_vscsi_cap(struct analysis *a, const struct analyze_opts *o)
+{
+	(void)o;
+	const double limits[3] = {rule(R_VSCSI_LSI), rule(R_VSCSI_PVSCSI), rule(R_VSCSI_PVSCSI_MAX)};
+	const char *names[3] = {"the LSI Logic SAS per-disk limit", "the PVSCSI default per-disk limit",
+				"the PVSCSI maximum per-disk limit"};
+	for (size_t i = 0; i < a->m.nents; i++) {
+		struct entity *e = &a->m.ents[i];
+		if (e->layer != LAYER_GUEST || e->series[M_G_CDQL] < 0)
+			continue;
+		const struct capture *c = cap_of(a, e);
+		const struct diskmap_entry *me = NULL;
+		struct entity *v = mapped_vdisk(a, e, &me);
+		/* The lowest limit the controller can have: when the host ever holds clearly more IOs in
+		 * flight for this disk than 32, the controller is not capping it at 32. */
+		int lowest = 0;
+		if (v) {
+			struct qsketch qi;
+			qs_init(&qi);
+			for (size_t k = 0; k < c->ds.nb; k++) {
+				int64_t t = model_time(&a->m, c, k);
+				qs_add(&qi, value_at(a, v, M_CMDS, t) * vdisk_latency_at(a, v, t) / 1000.0);
+			}
+			double p99 = qs_quantile(&qi, 0.99);
+			qs_free(&qi);
+			while (lowest < 2 && p99 > 1.25 * limits[lowest])
+				lowest++;
+		}
+		const double L0 = limits[lowest];
+		signed char *cond = cond_alloc(c);
+		for (size_t k = 0; k < c->ds.nb; k++) {
+			double q = val(c, e, M_G_CDQL, k);
+			bool at = q >= L0 - 1;
+			if (at && v) {
+				/* With the host's view: the guest must hold more IOs than the host has in flight
+				 * for this virtual disk (Little: host IOPS × host latency), i.e. IOs wait above
+				 * the controller; a guest queue the host fully absorbs is no cap. */
+				int64_t t = model_time(&a->m, c, k);
+				double x = value_at(a, v, M_CMDS, t), lat = vdisk_latency_at(a, v, t);
+				double inside = x * lat / 1000.0;
+				if (!isnan(inside) && q - inside < fmax(2, 0.25 * L0))
+					at = false;
+			}
+			cond[k] = at;
+		}
+		struct win w[MAXW];
+		size_t n = find_windows(c, cond, w, MAXW);
+		free(cond);
+		for (size_t j = 0; j < n; j++) {
+			/* pinned: the share of samples within 1 of a controller limit */
+			int pinned = -1;
+			size_t s = (size_t)e->series[M_G_CDQL];
+			for (int li = lowest; li < 3 && pinned < 0; li++) {
+				long near = 0, tot = 0;
+				for (size_t k = w[j].k0; k <= w[j].k1; k++) {
+					double q = ds_mean(&c->ds, s, k);
+					if (isnan(q))
+						continue;
+					tot++;
+					if (fabs(q - limits[li]) <= 1)
+						near++;
+				}
+				if (tot && (double)near / (double)tot >= rule(R_VSCSI_PINNED_SHARE))
+					pinned = li;
+			}
+			double qmed = win_median(c, e, M_G_CDQL, w[j].k0, w[j].k1);
+			struct qsketch ql;
+			qs_init(&ql);
+			for (size_t k = w[j].k0; k <= w[j].k1; k++)
+				qs_add(&ql, guest_latency_at(c, e, k));
+			double glat = qs_quantile(&ql, 0.5);
+			qs_free(&ql);
+			struct finding *f = finding_new(a, "queue.guest_vscsi_cap",
+							glat > rule(R_GUEST_LAT_WARN) ? SEV_CRITICAL : SEV_WARNING,
+							LAYER_VSCSI, e->name, e->host);
+			f->capture = (long)e->capture;
+			set_window(f, c, &w[j]);
+			evidence_add(f, c, e, M_G_CDQL, w[j].k0, w[j].k1, L0 - 1);
+			evidence_add(f, c, e, M_G_LAT_R, w[j].k0, w[j].k1, NAN);
+			evidence_add(f, c, e, M_G_LAT_W, w[j].k0, w[j].k1, NAN);
+			evidence_add(f, c, e, M_G_XFERS, w[j].k0, w[j].k1, NAN);
+			if (pinned >= 0)
+				f->summary = afmt(a, "guest disk queue pinned at %.0f, %s: IOs wait in the guest above the "
+						     "virtual SCSI controller%s%s",
+						  limits[pinned], names[pinned], v ? afmt(a, " (virtual disk %s)", v->name) : "",
+						  isnan(glat) ? "" : afmt(a, "; guest latency median %.1f ms", glat));
+			else
+				f->summary = afmt(a, "guest disk queue at %.0f (median), above %s (%.0f): IOs wait in the "
+						     "guest above the virtual SCSI controller%s%s",
+						  qmed, names[lowest], L0, v ? afmt(a, " (virtual disk %s)", v->name) : "",
+						  isnan(glat) ? "" : afmt(a, "; guest latency median %.1f ms", glat));
+			f->rule = afmt(a, "Current Disk Queue Length >= %g sustained%s", L0 - 1,
+				       v ? afmt(a, " and at least %g IOs more than the host has in flight for the "
+						   "virtual disk (host IOPS x latency)", fmax(2, 0.25 * L0))
+					 : " (no host capture mapped: not confirmed on the host side)");
+			f->source = "[seed] Current Disk Queue Length pinned at 32 under LSI Logic SAS: the per-disk "
+				    "vSCSI limit is hit; [pal] warns at >= 32; [vmw KB 2053145] PVSCSI 64/254";
+			if (pinned <= 0 && lowest == 0)
+				f->advice = afmt(a, "If this disk is on an LSI Logic SAS controller (per-disk queue 32, "
+						    "adapter 128, not changeable), move it to PVSCSI (per-disk 64, up to 254 "
+						    "with MaxQueueDepth; adapter 256, up to 1024), ideally one controller per "
+						    "busy disk; then check that the device queue (DQLEN) and the array absorb "
+						    "the deeper queue [seed]. If it already is PVSCSI, raise MaxQueueDepth.");
+			else
+				f->advice = afmt(a, "Raise the PVSCSI queue limits (MaxQueueDepth up to 254, "
+						    "RequestRingPages 32 for 1024 per adapter) [vmw KB 2053145], and spread "
+						    "the busiest files over more virtual disks and controllers.");
+			if (!v)
+				f->heuristic = true;
+		}
+	}
+}
+
+/* ---- hidden guest queueing ---- */
+
+static void det_guest_hidden(struct analysis *a, const struct analyze_opts *o)
+{
+	(void)o;
+	for (size_t i = 0; i < a->m.nents; i++) {
+		struct entity *e = &a->m.ents[i];
+		if (e->layer != LAYER_GUEST)
+			continue;
+		const struct diskmap_entry *me = NULL;
+		struct entity *v = mapped_vdisk(a, e, &me);
+		if (!v)
+			continue;
+		const struct capture *c = cap_of(a, e);
+		signed char *cond = cond_alloc(c);
+		double ratio = rule(R_HIDDEN_RATIO), gap = rule(R_HIDDEN_MIN_MS);
+		for (size_t k = 0; k < c->ds.nb; k++) {
+			int64_t t = model_time(&a->m, c, k);
+			double gl = guest_latency_at(c, e, k), hl = vdisk_latency_at(a, v, t);
+			double gx = val(c, e, M_G_XFERS, k), hx = value_at(a, v, M_CMDS, t);
+			bool same_load = isnan(gx) || isnan(hx) || (hx > 0 && fabs(gx - hx) / hx < 0.3);
+			cond[k] = !isnan(gl) && !isnan(hl) && gl >= ratio * hl && gl - hl >= gap && same_load &&
+				  active(c, e, M_G_XFERS, k);
+		}
+		struct win w[MAXW];
+		size_t n = find_windows(c, cond, w, MAXW);
+		for (size_t j = 0; j < n; j++) {
+			struct qsketch qg, qh;
+			qs_init(&qg);
+			qs_init(&qh);
+			for (size_t k = w[j].k0; k <= w[j].k1; k++) {
+				int64_t t = model_time(&a->m, c, k);
+				qs_add(&qg, guest_latency_at(c, e, k));
+				qs_add(&qh, vdisk_latency_at(a, v, t));
+			}
+			double g = qs_quantile(&qg, 0.5), h = qs_quantile(&qh, 0.5);
+			qs_free(&qg);
+			qs_free(&qh);
+			struct finding *f = finding_new(a, "queue.guest_hidden", g - h > rule(R_GUEST_LAT_WARN) ? SEV_CRITICAL : SEV_WARNING,
+							LAYER_GUEST, e->name, e->host);
+			f->capture = (long)e->capture;
+			set_window(f, c, &w[j]);
+			evidence_add(f, c, e, M_G_LAT_T, w[j].k0, w[j].k1, NAN);
+			evidence_add(f, c, e, M_G_CDQL, w[j].k0, w[j].k1, NAN);
+			evidence_add(f, c, e, M_G_XFERS, w[j].k0, w[j].k1, NAN);
+			f->summary = afmt(a, "IOs wait inside the guest: guest latency median %.1f ms vs %.1f ms on the host "
+					     "for the same virtual disk %s at the same IOPS", g, h, v->name);
+			f->rule = afmt(a, "guest latency >= %gx the host's and >= %g ms more, at IOPS within 30%%, "
+					  "sustained", ratio, gap);
+			f->source = "[derived] Little's law, DOMAIN.md 5: guest sec/Transfer >> host GAVG at equal IOPS "
+				    "means IOs wait inside the guest (vSCSI limit LSI 32 / PVSCSI 64)";
+			f->heuristic = true;
+			f->advice = afmt(a, "The wait is above the hypervisor: the guest's queue to the virtual controller "
+					    "is full. Check the controller type (LSI Logic SAS caps a disk at 32 "
+					    "outstanding IOs) and move busy disks to PVSCSI; also check guest CPU and "
+					    "filter drivers (antivirus, backup).%s",
+				       me && me->automatic ? afmt(a, " (Mapping found by correlating IOPS, r = %.2f; "
+								     "confirm with --map.)", me->correlation) : "");
+		}
+		free(cond);
+	}
+}
+
+/* ---- array over-commit ---- */
+
+static void det_array_overcommit(struct analysis *a, const struct analyze_opts *o)
+{
+	if (o->array_queue_depth <= 0)
+		return;
+	double N = o->array_queue_depth;
+	for (size_t i = 0; i < a->m.nents; i++) {
+		struct entity *e = &a->m.ents[i];
+		if (e->layer != LAYER_DEVICE || e->series[M_ACTV] < 0)
+			continue;
+		const struct capture *c = cap_of(a, e);
+		signed char *cond = cond_alloc(c);
+		for (size_t k = 0; k < c->ds.nb; k++)
+			cond[k] = val(c, e, M_ACTV, k) > N;
+		struct win w[MAXW];
+		size_t n = find_windows(c, cond, w, MAXW);
+		for (size_t j = 0; j < n; j++) {
+			struct finding *f = finding_new(a, "queue.array_overcommit", SEV_WARNING, LAYER_ARRAY, e->name, e->host);
+			f->capture = (long)e->capture;
+			set_window(f, c, &w[j]);
+			evidence_add(f, c, e, M_ACTV, w[j].k0, w[j].k1, N);
+			evidence_add(f, c, e, M_DQLEN, w[j].k0, w[j].k1, NAN);
+			evidence_add(f, c, e, M_DAVG, w[j].k0, w[j].k1, NAN);
+			f->summary = afmt(a, "more IOs outstanding at the LU than its command queue (%g): the array will "
+					     "answer QUEUE FULL", N);
+			f->rule = afmt(a, "ACTV > --array-queue-depth %g, sustained", N);
+			f->source = "[seed] if the host LUN queue depth is greater than the array LU command queue depth "
+				    "... QFULL is likely; over-commit arithmetic from VMware's Scalable Storage Performance";
+			f->advice = afmt(a, "Lower the host LUN queue depth to the array's LU queue (%g) divided by the "
+					    "hosts sharing it, or spread the data over more LUNs; ask the SAN admin for the "
+					    "port/LU queue limits [seed].", N);
+		}
+		free(cond);
+	}
+	/* the guest side of the same rule */
+	for (size_t i = 0; i < a->m.nents; i++) {
+		struct entity *e = &a->m.ents[i];
+		if (e->layer != LAYER_GUEST || e->series[M_G_CDQL] < 0)
+			continue;
+		const struct capture *c = cap_of(a, e);
+		signed char *cond = cond_alloc(c);
+		for (size_t k = 0; k < c->ds.nb; k++)
+			cond[k] = val(c, e, M_G_CDQL, k) > N;
+		struct win w[MAXW];
+		size_t n = find_windows(c, cond, w, MAXW);
+		for (size_t j = 0; j < n; j++) {
+			struct finding *f = finding_new(a, "queue.array_overcommit", SEV_WARNING, LAYER_ARRAY, e->name, e->host);
+			f->capture = (long)e->capture;
+			set_window(f, c, &w[j]);
+			evidence_add(f, c, e, M_G_CDQL, w[j].k0, w[j].k1, N);
+			f->summary = afmt(a, "the guest queues more IOs than the array LU accepts (%g)", N);
+			f->rule = afmt(a, "Current Disk Queue Length > --array-queue-depth %g, sustained", N);
+			f->source = "[seed] perfmon shows a queue length higher than the array command queue length: QFULL likely";
+			f->advice = afmt(a, "Ask the SAN admin whether the array reports QUEUE FULL; align guest and host "
+					    "queue depths with the LU queue (%g).", N);
+		}
+		free(cond);
+	}
+}
+
+/* ---- throttling: AQD, SIOC, DSNRO ---- */
+
+static size_t bucket_of(const struct capture *c, int64_t t)
+{
+	size_t lo = 0, hi = c->ds.nb;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (c->ds.t1[mid] < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->ds.nb ? lo : (c->ds.nb ? c->ds.nb - 1 : 0);
+}
+
+static long vmk_count(const struct analysis *a, const char *dev, enum vmk_kind k, int64_t t0, int64_t t1)
+{
+	if (!a->have_vmk)
+		return -1;
+	long n = 0;
+	for (size_t i = 0; i < a->vmk.n; i++) {
+		const struct vmk_event *e = &a->vmk.ev[i];
+		if (e->kind == k && e->t >= t0 && e->t <= t1 && strcmp(e->device, dev) == 0)
+			n++;
+	}
+	return n;
+}
+
+static void det_aqd(struct analysis *a, const struct analyze_opts *o)
+{
+	(void)o;
+	for (size_t i = 0; i < a->m.nents; i++) {
+		struct entity *e = &a->m.ents[i];
+		if (e->layer != LAYER_DEVICE || e->ndq == 0)
+			continue;
+		const struct capture *c = cap_of(a, e);
+		/* episodes: a halving, then +1 steps */
+		size_t q = 0;
+		while (q < e->ndq) {
+			const struct dq_event *h = &e->dq[q];
+			bool halving = h->from >= 4 && h->to <= rule(R_AQD_HALF_RATIO) * h->from;
+			if (!halving) {
+				q++;
+				continue;
+			}
+			int64_t t0 = h->t, t1 = h->t;
+			long halvings = 0, steps = 0;
+			float lo = h->to;
+			size_t r = q;
+			for (; r < e->ndq; r++) {
+				const struct dq_event *x = &e->dq[r];
+				bool hv = x->from >= 2 && x->to <= rule(R_AQD_HALF_RATIO) * x->from;
+				if (x->t - t1 > (int64_t)(rule(R_QFULL_GAP_S) * 1000) && r > q)
+					break;
+				if (hv) {
+					halvings++;
+				} else if (x->to - x->from == 1) {
+					steps++;
+				} else if (x->to > x->from) {
+					steps++; /* a coarse step when samples are sparse */
+				}
+				if (x->to < lo)
+					lo = x->to;
+				t1 = x->t;
+			}
+			q = r;
+			if (halvings < 1 || steps < (long)rule(R_AQD_MIN_STEPS))
+				continue;
+			long reduced = vmk_count(a, e->name, VMK_REDUCE, t0 - 60000, t1 + 60000);
+			long qfull = vmk_count(a, e->name, VMK_QFULL, t0 - 60000, t1 + 60000) +
+				     vmk_count(a, e->name, VMK_BUSY, t0 - 60000, t1 + 60000);
+			struct finding *f = finding_new(a, "throttle.adaptive_queue_depth",
+							reduced > 0 || qfull > 0 ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE,
+							e->name, e->host);
+			f->capture = (long)e->capture;
+			struct win w = {bucket_of(c, t0), bucket_of(c, t1), 0};
+			f->start = t0 - (int64_t)(c->interval_s * 1000) + c->clock_offset_ms;
+			f->end = t1 + c->clock_offset_ms;
+			f->sustained_s = (double)(t1 - t0) / 1000.0 + c->interval_s;
+			evidence_add(f, c, e, M_DQLEN, w.k0, w.k1, NAN);
+			evidence_add(f, c, e, M_ACTV, w.k0, w.k1, NAN);
+			evidence_add(f, c, e, M_QUED, w.k0, w.k1, NAN);
+			evidence_add(f, c, e, M_KAVG, w.k0, w.k1, NAN);
+			evidence_add(f, c, e, M_DAVG, w.k0, w.k1, NAN);
+			f->summary = afmt(a, "adaptive queue depth: DQLEN halved %ld time%s (from %.0f down to %.0f) and "
+					     "climbed back by +1 steps (%ld)%s", halvings, halvings == 1 ? "" : "s",
+					  e->dq_max, (double)lo, steps,
+					  reduced > 0 ? afmt(a, "; vmkernel.log: %ld 'Reduced the queue depth' line%s, %ld QUEUE FULL/BUSY",
+							     reduced, reduced == 1 ? "" : "s", qfull)
+					  : reduced == 0 ? "; vmkernel.log has no matching line" : "");
+			f->rule = afmt(a, "DQLEN drops to <= %g x its value, then rises by +1 at least %g times",
+				       rule(R_AQD_HALF_RATIO), rule(R_AQD_MIN_STEPS));
+			f->source = "[vmw KB 1008113/311232] on QUEUE FULL or BUSY the host halves the LUN queue depth, then "
+				    "raises it by +1 per batch of good completions";
+			f->heuristic = reduced <= 0;
+			f->advice = afmt(a, "The array answers QUEUE FULL/BUSY: its port or LU queue is over-committed. "
+					    "Lower the host LUN queue depth (or DSNRO) so the sum over hosts fits the array "
+					    "port queue, spread LUNs over more array ports, and ask the SAN admin; the host "
+					    "spends minutes at a fraction of its depth after each cut [seed].");
+		}
+	}
+}
+
+static void det_sioc(struct analysis *a, const struct analyze_opts *o)
+{
+	(void)o;
+	for (size_t i = 0; i < a->m.nents; i++) {
+		struct entity *e = &a->m.ents[i];
+		if (e->layer != LAYER_DEVICE || e->ndq == 0)
+			continue;
+		const struct capture *c = cap_of(a, e);
+		double thr = rule(R_SIOC_THRESHOLD), near = rule(R_SIOC_NEAR) * thr;
+		/* gradual changes: not halvings, not single +1/-1 steps */
+		long n = 0, halvings = 0;
+		int64_t t0 = 0, t1 = 0;
+		struct qsketch qd;
+		qs_init(&qd);
+		for (size_t q = 0; q < e->ndq; q++) {
+			const struct dq_event *x = &e->dq[q];
+			if (x->from >= 4 && x->to <= rule(R_AQD_HALF_RATIO) * x->from) {
+				halvings++;
+				continue;
+			}
+			if (fabsf(x->to - x->from) < 1.5f)
+				continue;
+			if (!n)
+				t0 = x->t;
+			t1 = x->t;
+			n++;
+			qs_add(&qd, x->davg);
+		}
+		double davg = qs_quantile(&qd, 0.5);
+		qs_free(&qd);
+		if (n < (long)rule(R_SIOC_MIN_CHANGES) || halvings > n / 2 || !(davg >= near))
+			continue;
+		struct finding *f = finding_new(a, "throttle.sioc", SEV_WARNING, LAYER_DEVICE, e->name, e->host);
+		f->capture = (long)e->capture;
+		struct win w = {bucket_of(c, t0), bucket_of(c, t1), 0};
+		f->start = t0 - (int64_t)(c->interval_s * 1000) + c->clock_offset_ms;
+		f->end = t1 + c->clock_offset_ms;
+		f->sustained_s = (double)(t1 - t0) / 1000.0 + c->interval_s;
+		evidence_add(f, c, e, M_DQLEN, w.k0, w.k1, NAN);
+		evidence_add(f, c, e, M_DAVG, w.k0, w.k1, near);
+		evidence_add(f, c, e, M_ACTV, w.k0, w.k1, NAN);
+		evidence_add(f, c, e, M_QUED, w.k0, w.k1, NAN);
+		f->summary = afmt(a, "Storage I/O Control throttling: DQLEN moved smoothly %ld times (range %.0f-%.0f) "
+				     "while DAVG was %.1f ms, near the %g ms congestion threshold", n,
+				  f->nev ? f->ev[0].min : NAN, e->dq_max, davg, thr);
+		f->rule = afmt(a, "at least %g DQLEN changes of 2+ that are not halvings, with DAVG >= %g x %g ms",
+			       rule(R_SIOC_MIN_CHANGES), rule(R_SIOC_NEAR), thr);
+		f->source = "[vmw] SIOC / PARDA FAST'09: per-host queue depth adjusted smoothly toward the latency "
+			    "threshold, in proportion to shares; no SCSI errors";
+		f->heuristic = true;
+		f->advice = afmt(a, "The datastore is congested and SIOC shares the queue between hosts by disk "
+				    "shares: give the SQL Server VMDKs higher shares, move noisy neighbours off the "
+				    "datastore, or add array capacity. Raising DQLEN has no effect while SIOC is active.");
+	}
+}
+
+static void det_dsnro(struct analysis *a, const struct analyze_opts *o)
+{
+	(void)o;
+	double dsnro = rule(R_DSNRO);
+	for (size_t i = 0; i < a->m.nents; i++) {
+		struct entity *e = &a->m.ents[i];
+		if (e->layer != LAYER_DEVICE || e->series[M_WORLDS] < 0 || e->series[M_DQLEN] < 0)
+			continue;
+		if (!(e->dq_max > dsnro + 0.5))
+			continue; /* never seen above DSNRO: the HBA depth itself may be 32 */
+		const struct capture *c = cap_of(a, e);
+		signed char *cond = cond_alloc(c);
+		for (size_t k = 0; k < c->ds.nb; k++) {
+			double dq = val(c, e, M_DQLEN, k), wo = val(c, e, M_WORLDS, k);
+			double actv = val(c, e, M_ACTV, k), qd = val(c, e, M_QUED, k);
+			bool pressure = actv >= dq - 1 || qd >= 1;
+			cond[k] = fabs(dq - dsnro) < 0.5 && wo >= rule(R_DSNRO_WORLDS) && pressure;
+		}
+		struct win w[MAXW];
+		size_t n = find_windows(c, cond, w, MAXW);
+		for (size_t j = 0; j < n; j++) {
+			struct finding *f = finding_new(a, "throttle.dsnro", SEV_WARNING, LAYER_DEVICE, e->name, e->host);
+			f->capture = (long)e->capture;
+			set_window(f, c, &w[j]);
+			evidence_add(f, c, e, M_DQLEN, w[j].k0, w[j].k1, NAN);
+			evidence_add(f, c, e, M_WORLDS, w[j].k0, w[j].k1, rule(R_DSNRO_WORLDS) - 0.5);
+			evidence_add(f, c, e, M_ACTV, w[j].k0, w[j].k1, NAN);
+			evidence_add(f, c, e, M_QUED, w[j].k0, w[j].k1, NAN);
+			f->summary = afmt(a, "DQLEN capped at DSNRO (%g) while several VMs issue IO to the LUN; it is %.0f "
+					     "when one VM is alone", dsnro, e->dq_max);
+			f->rule = afmt(a, "DQLEN = %g with >= %g active worlds and the queue in use, and DQLEN seen higher "
+					  "at other times", dsnro, rule(R_DSNRO_WORLDS));
+			f->source = "[vmw] Disk.SchedNumReqOutstanding (default 32) caps a LUN's outstanding IO when more "
+				    "than one VM is active on it; per device since 5.5; ignored when SIOC is on";
+			f->advice = afmt(a, "Raise DSNRO for this device to the HBA LUN queue depth (%.0f) with "
+					    "'esxcli storage core device set -d %s -O %.0f', or enable SIOC, so that "
+					    "several VMs together can use the whole LUN queue.",
+				       e->dq_max, e->name, e->dq_max);
+		}
+		free(cond);
+	}
+}
+
+/* ---- split IO ---- */
+
+static void det_split(struct analysis *a, const struct analyze_opts *o)
+{
+	(void)o;
+	for (size_t i = 0; i < a->m.nents; i++) {
+		struct entity *e = &a->m.ents[i];
+		int sm, xm;
+		if (e->layer == LAYER_GUEST)
+			sm = M_G_SPLIT, xm = M_G_XFERS;
+		else if (e->layer == LAYER_DEVICE || e->layer == LAYER_ADAPTER)
+			sm = M_SPLIT, xm = M_CMDS;
+		else
+			continue;
+		if (e->series[sm] < 0)
+			continue;
+		const struct capture *c = cap_of(a, e);
+		signed char *cond = cond_alloc(c);
+		for (size_t k = 0; k < c->ds.nb; k++) {
+			double s = val(c, e, sm, k), x = val(c, e, xm, k);
+			cond[k] = s >= rule(R_SPLIT_PER_S) && (isnan(x) || (x > 0 && s / x >= rule(R_SPLIT_RATIO)));
+		}
+		struct win w[MAXW];
+		size_t n = find_windows(c, cond, w, MAXW);
+		for (size_t j = 0; j < n; j++) {
+			double s = win_median(c, e, sm, w[j].k0, w[j].k1), x = win_median(c, e, xm, w[j].k0, w[j].k1);
+			struct finding *f = finding_new(a, "io.split", SEV_WARNING, e->layer, e->name, e->host);
+			f->capture = (long)e->capture;
+			set_window(f, c, &w[j]);
+			evidence_add(f, c, e, sm, w[j].k0, w[j].k1, rule(R_SPLIT_PER_S));
+			evidence_add(f, c, e, xm, w[j].k0, w[j].k1, NAN);
+			evidence_add(f, c, e, e->layer == LAYER_GUEST ? M_G_BPT : M_DAVG, w[j].k0, w[j].k1, NAN);
+			f->summary = afmt(a, "split IO: %.0f/s, %.0f%% of %s", s, x > 0 ? 100 * s / x : NAN,
+					  e->layer == LAYER_GUEST ? "transfers (Windows split them: IO too large or a "
+								    "fragmented file)"
+								  : "commands (the VMkernel split them)");
+			f->rule = afmt(a, "split IO >= %g/s and >= %g%% of IOs, sustained", rule(R_SPLIT_PER_S),
+				       100 * rule(R_SPLIT_RATIO));
+			f->source = e->layer == LAYER_GUEST ? "[ms] Split IO/Sec; Microsoft's diagnostic rule flags >= 5/s"
+							    : "[vmw] esxtop -a Split Commands/sec (e.g. PVSCSI splits IOs > 512 KiB)";
+			f->advice = afmt(a, "A symptom to correlate, not proof of misalignment [seed]: check the "
+					    "partition offsets (give --partitions with 'wmic partition get BlockSize, "
+					    "StartingOffset, Name, Index'), file fragmentation and the IO sizes.");
+		}
+		free(cond);
+	}
+}
+
+/* ---- partition alignment ---- */
+
+static void det_alignment(struct analysis *a, const struct analyze_opts *o)
+{
+	(void)o;
+	if (!a->have_parts)
+		return;
+	int64_t start = INT64_MAX, end = INT64_MIN;
+	for (size_t i = 0; i < a->m.ncaps; i++) {
+		const struct capture *c = &a->m.caps[i];
+		if (c->failed || !c->rows)
+			continue;
+		if (c->start + c->clock_offset_ms < start)
+			start = c->start + c->clock_offset_ms;
+		if (c->end + c->clock_offset_ms > end)
+			end = c->end + c->clock_offset_ms;
+	}
+	long long align = (long long)rule(R_ALIGN_BYTES);
+	for (size_t i = 0; i < a->parts.n; i++) {
+		const struct partition *p = &a->parts.p[i];
+		if (align <= 0 || p->offset % align == 0)
+			continue;
+		bool classic = p->offset == 32256;
+		bool old_ok = p->offset % 65536 == 0;
+		/* the drive letter of "Disk #N" from the perfmon PhysicalDisk instances ("1 D:") */
+		const struct guest_disk_no *dn = p->disk >= 0 ? model_disk_no(&a->m, p->disk, NULL) : NULL;
+		struct finding *f = finding_new(a, "align.partition_misaligned", classic ? SEV_CRITICAL : SEV_WARNING,
+						LAYER_GUEST, dn ? dn->drive : p->name, dn ? dn->host : NULL);
+		f->start = start == INT64_MAX ? 0 : start;
+		f->end = end == INT64_MIN ? 0 : end;
+		f->sustained_s = start == INT64_MAX ? 0 : (double)(end - start) / 1000.0;
+		f->summary = afmt(a, "%s%s%s starts at byte %lld, not a multiple of %lld%s: a guest IO can touch "
+				     "two back-end blocks (up to 3 back-end IOs per IO) — confirmed from offsets",
+				  p->name, dn ? " on " : "", dn ? dn->drive : "", p->offset, align,
+				  classic ? " (63 sectors: the classic Windows 2003 misalignment)"
+				  : old_ok ? " (aligned to 64 KiB, the older criterion)" : "");
+		f->rule = afmt(a, "StartingOffset %% %lld == 0 (line %ld of the partitions file)", align, p->line);
+		f->source = "[seed][vmw] Windows 2008+ and VMFS5 align at 1 MiB; 32256 = 63 sectors is the classic bad offset";
+		f->advice = afmt(a, "Recreate the partition aligned at 1 MiB (Windows 2008+ does by default; diskpart "
+				    "'create partition primary align=1024') and copy the data over; on the host, check "
+				    "that the VMFS datastore is VMFS5+ created, not upgraded from VMFS3.");
+	}
+}
+
+/* ---- errors ---- */
+
+static void det_errors(struct analysis *a, const struct analyze_opts *o)
+{
+	(void)o;
+	for (size_t i = 0; i < a->m.nents; i++) {
+		struct entity *e = &a->m.ents[i];
+		if (e->layer != LAYER_DEVICE && e->layer != LAYER_ADAPTER)
+			continue;
+		if (e->series[M_ABRTS] < 0 && e->series[M_RESETS] < 0 && e->series[M_FAILED] < 0)
+			continue;
+		const struct capture *c = cap_of(a, e);
+		signed char *cond = cond_alloc(c);
+		double thr = rule(R_ERR_PER_S);
+		for (size_t k = 0; k < c->ds.nb; k++)
+			cond[k] = val(c, e, M_ABRTS, k) >= thr || val(c, e, M_RESETS, k) >= thr || val(c, e, M_FAILED, k) >= thr;
+		struct win w[MAXW];
+		size_t n = find_windows(c, cond, w, MAXW);
+		for (size_t j = 0; j < n; j++) {
+			double ab = win_median(c, e, M_ABRTS, w[j].k0, w[j].k1), rs = win_median(c, e, M_RESETS, w[j].k0, w[j].k1);
+			struct finding *f = finding_new(a, "errors.aborts_resets", ab >= thr || rs >= thr ? SEV_CRITICAL : SEV_WARNING,
+							e->layer, e->name, e->host);
+			f->capture = (long)e->capture;
+			set_window(f, c, &w[j]);
+			evidence_add(f, c, e, M_ABRTS, w[j].k0, w[j].k1, thr);
+			evidence_add(f, c, e, M_RESETS, w[j].k0, w[j].k1, thr);
+			evidence_add(f, c, e, M_FAILED, w[j].k0, w[j].k1, thr);
+			evidence_add(f, c, e, M_DAVG, w[j].k0, w[j].k1, NAN);
+			f->summary = afmt(a, "commands aborted, reset or failed at %s/s or more, sustained",
+					  afmt(a, "%g", thr));
+			f->rule = afmt(a, "ABRTS/s, RESETS/s or failed commands/s >= %g, sustained", thr);
+			f->source = "[vmw-derived practitioner tables] ABRTS/s > 1, RESETS/s > 1";
+			f->advice = afmt(a, "Aborts mean commands timed out in the guest or the host (often an "
+					    "overloaded array or a fabric problem): look at vmkernel.log around these times "
+					    "(give --vmkernel-log) for H: status codes, and at the array and switch logs.");
+		}
+		free(cond);
+	}
+}
+
+/* ---- vmkernel.log QUEUE FULL / BUSY ---- */
+
+static void det_queue_full(struct analysis *a, const struct analyze_opts *o)
+{
+	(void)o;
+	if (!a->have_vmk || !a->vmk.n)
+		return;
+	/* devices in event order; cluster per device */
+	bool *done = xcalloc(a->vmk.n, sizeof *done);
+	int64_t gap = (int64_t)(rule(R_QFULL_GAP_S) * 1000);
+	for (size_t i = 0; i < a->vmk.n; i++) {
+		const struct vmk_event *e0 = &a->vmk.ev[i];
+		if (done[i] || (e0->kind != VMK_QFULL && e0->kind != VMK_BUSY))
+			continue;
+		int64_t t0 = e0->t, t1 = e0->t;
+		long qf = 0, busy = 0, reduce = 0;
+		for (size_t j = i; j < a->vmk.n; j++) {
+			const struct vmk_event *e = &a->vmk.ev[j];
+			if (strcmp(e->device, e0->device) != 0)
+				continue;
+			if (e->kind != VMK_QFULL && e->kind != VMK_BUSY) {
+				if (e->kind == VMK_REDUCE && e->t >= t0 && e->t <= t1 + gap)
+					reduce++;
+				continue;
+			}
+			if (e->t > t1 + gap)
+				break;
+			done[j] = true;
+			if (e->kind == VMK_QFULL)
+				qf++;
+			else
+				busy++;
+			if (e->t > t1)
+				t1 = e->t;
+		}
+		struct finding *f = finding_new(a, "scsi.queue_full", qf + busy >= 10 ? SEV_CRITICAL : SEV_WARNING,
+						LAYER_ARRAY, e0->device, NULL);
+		f->start = t0;
+		f->end = t1;
+		f->sustained_s = (double)(t1 - t0) / 1000.0;
+		f->summary = afmt(a, "the array answered QUEUE FULL %ld time%s and BUSY %ld time%s (vmkernel.log)%s", qf,
+				  qf == 1 ? "" : "s", busy, busy == 1 ? "" : "s",
+				  reduce ? afmt(a, "; the host reduced the queue depth %ld time%s", reduce, reduce == 1 ? "" : "s") : "");
+		f->rule = afmt(a, "vmkernel.log lines with D:0x28 (TASK SET FULL) or D:0x8 (BUSY) for the device, "
+				  "grouped when less than %g s apart", rule(R_QFULL_GAP_S));
+		f->source = "[vmw KB 1008113] SCSI device status 0x28 TASK SET FULL, 0x8 BUSY; the D: field, not the Cmd opcode";
+		f->advice = afmt(a, "The array's port or LU queue overflowed: reduce the outstanding IO the hosts "
+				    "send (LUN queue depth × LUNs × hosts ≤ array port queue [seed]), spread LUNs over "
+				    "ports, and check adaptive queue depth (Disk.QFullSampleSize) is enabled.");
+	}
+	free(done);
+}
+
+const struct detector detectors[] = {
+	{"latency.guest_read", "guest read latency", LAYER_GUEST, det_guest_read},
+	{"latency.guest_write", "guest write latency", LAYER_GUEST, det_guest_write},
+	{"latency.device", "device latency (DAVG)", LAYER_DEVICE, det_device_latency},
+	{"latency.kernel", "VMkernel queueing (KAVG/QAVG)", LAYER_DEVICE, det_kernel_latency},
+	{"queue.device_saturated", "device queue saturated", LAYER_DEVICE, det_device_saturated},
+	{"queue.adapter_saturated", "adapter queue saturated", LAYER_ADAPTER, det_adapter_saturated},
+	{"queue.guest_vscsi_cap", "guest queue at the vSCSI per-disk limit", LAYER_VSCSI, det_guest_vscsi_cap},
+	{"queue.guest_hidden", "IOs waiting inside the guest", LAYER_GUEST, det_guest_hidden},
+	{"queue.array_overcommit", "outstanding IO above the array LU queue", LAYER_ARRAY, det_array_overcommit},
+	{"throttle.adaptive_queue_depth", "adaptive queue depth (QUEUE FULL throttling)", LAYER_DEVICE, det_aqd},
+	{"throttle.sioc", "Storage I/O Control throttling", LAYER_DEVICE, det_sioc},
+	{"throttle.dsnro", "DSNRO cap with several active VMs", LAYER_DEVICE, det_dsnro},
+	{"io.split", "split IO", LAYER_GUEST, det_split},
+	{"align.partition_misaligned", "misaligned partition", LAYER_GUEST, det_alignment},
+	{"errors.aborts_resets", "aborts, resets and failed commands", LAYER_DEVICE, det_errors},
+	{"scsi.queue_full", "QUEUE FULL / BUSY in vmkernel.log", LAYER_ARRAY, det_queue_full},
+	{NULL, NULL, 0, NULL},
+};

@@ -1,0 +1,230 @@
+/* stats.c — quantile sketch and downsampled series (see stats.h). */
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+#define QS_LO 1e-4
+#define QS_RATIO 1.02
+
+static double qs_log_ratio;
+
+void qs_init(struct qsketch *q)
+{
+	memset(q, 0, sizeof *q);
+	q->min = INFINITY;
+	q->max = -INFINITY;
+}
+
+static int qs_index(double v)
+{
+	if (!qs_log_ratio)
+		qs_log_ratio = log(QS_RATIO);
+	int i = (int)(log(v / QS_LO) / qs_log_ratio);
+	if (i < 0)
+		i = 0;
+	if (i >= QS_BUCKETS)
+		i = QS_BUCKETS - 1;
+	return i;
+}
+
+void qs_add(struct qsketch *q, double v)
+{
+	if (!isfinite(v))
+		return;
+	if (v < 0)
+		v = 0;
+	q->n++;
+	q->sum += v;
+	if (v < q->min)
+		q->min = v;
+	if (v > q->max)
+		q->max = v;
+	if (v < QS_LO) {
+		q->zeros++;
+		return;
+	}
+	if (!q->b)
+		q->b = xcalloc(QS_BUCKETS, sizeof *q->b);
+	q->b[qs_index(v)]++;
+}
+
+void qs_merge(struct qsketch *dst, const struct qsketch *src)
+{
+	if (!src->n)
+		return;
+	dst->n += src->n;
+	dst->zeros += src->zeros;
+	dst->sum += src->sum;
+	if (src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+	if (src->b) {
+		if (!dst->b)
+			dst->b = xcalloc(QS_BUCKETS, sizeof *dst->b);
+		for (int i = 0; i < QS_BUCKETS; i++)
+			dst->b[i] += src->b[i];
+	}
+}
+
+double qs_quantile(const struct qsketch *q, double p)
+{
+	if (!q->n)
+		return NAN;
+	if (p <= 0)
+		return q->min;
+	if (p >= 1)
+		return q->max;
+	double rank = p * (double)(q->n - 1);
+	uint64_t need = (uint64_t)rank + 1, acc = q->zeros;
+	if (acc >= need)
+		return q->min < QS_LO ? q->min : 0;
+	for (int i = 0; i < QS_BUCKETS && q->b; i++) {
+		acc += q->b[i];
+		if (acc >= need) {
+			/* geometric middle of the bucket, clamped to the exact extremes */
+			double v = QS_LO * pow(QS_RATIO, i + 0.5);
+			if (v < q->min)
+				v = q->min;
+			if (v > q->max)
+				v = q->max;
+			return v;
+		}
+	}
+	return q->max;
+}
+
+double qs_mean(const struct qsketch *q)
+{
+	return q->n ? q->sum / (double)q->n : NAN;
+}
+
+void qs_free(struct qsketch *q)
+{
+	free(q->b);
+	q->b = NULL;
+}
+
+/* ---- dstore ---- */
+
+void ds_init(struct dstore *d, size_t nseries)
+{
+	memset(d, 0, sizeof *d);
+	d->nseries = nseries;
+	d->per_bucket = 1;
+	size_t n = (nseries ? nseries : 1) * DS_MAX_BUCKETS;
+	d->t0 = xcalloc(DS_MAX_BUCKETS, sizeof *d->t0);
+	d->t1 = xcalloc(DS_MAX_BUCKETS, sizeof *d->t1);
+	d->disc = xcalloc(DS_MAX_BUCKETS, sizeof *d->disc);
+	d->mean = xcalloc(n, sizeof *d->mean);
+	d->min = xcalloc(n, sizeof *d->min);
+	d->max = xcalloc(n, sizeof *d->max);
+	d->cnt = xcalloc(n, sizeof *d->cnt);
+}
+
+/* Halves the resolution: bucket pairs (2k, 2k+1) merge into k. */
+static void ds_compact(struct dstore *d)
+{
+	size_t half = d->nb / 2;
+	for (size_t k = 0; k < half; k++) {
+		d->t0[k] = d->t0[2 * k];
+		d->t1[k] = d->t1[2 * k + 1];
+		d->disc[k] = d->disc[2 * k] || d->disc[2 * k + 1];
+	}
+	for (size_t s = 0; s < d->nseries; s++) {
+		size_t o = s * DS_MAX_BUCKETS;
+		for (size_t k = 0; k < half; k++) {
+			size_t a = o + 2 * k, b = a + 1, t = o + k;
+			uint32_t ca = d->cnt[a], cb = d->cnt[b];
+			float mean, mn, mx;
+			if (ca && cb) {
+				mean = (float)(((double)d->mean[a] * ca + (double)d->mean[b] * cb) / (ca + cb));
+				mn = d->min[a] < d->min[b] ? d->min[a] : d->min[b];
+				mx = d->max[a] > d->max[b] ? d->max[a] : d->max[b];
+			} else if (ca) {
+				mean = d->mean[a], mn = d->min[a], mx = d->max[a];
+			} else {
+				mean = d->mean[b], mn = d->min[b], mx = d->max[b];
+			}
+			d->mean[t] = mean;
+			d->min[t] = mn;
+			d->max[t] = mx;
+			d->cnt[t] = ca + cb;
+		}
+		for (size_t k = half; k < DS_MAX_BUCKETS; k++)
+			d->cnt[o + k] = 0;
+	}
+	d->nb = half;
+	d->per_bucket *= 2;
+}
+
+void ds_row(struct dstore *d, int64_t t, bool discontinuity)
+{
+	if (d->nb == 0 || d->fill >= d->per_bucket) {
+		if (d->nb == DS_MAX_BUCKETS)
+			ds_compact(d);
+		d->nb++;
+		d->fill = 0;
+		d->t0[d->nb - 1] = t;
+		d->disc[d->nb - 1] = false;
+		/* after a compaction the last bucket may be half full: keep filling it */
+	}
+	size_t k = d->nb - 1;
+	d->t1[k] = t;
+	if (discontinuity)
+		d->disc[k] = true;
+	d->fill++;
+}
+
+void ds_set(struct dstore *d, size_t s, double v)
+{
+	if (!isfinite(v) || d->nb == 0)
+		return;
+	size_t i = s * DS_MAX_BUCKETS + d->nb - 1;
+	uint32_t c = d->cnt[i];
+	float f = (float)v;
+	if (c == 0) {
+		d->mean[i] = d->min[i] = d->max[i] = f;
+	} else {
+		d->mean[i] = (float)(((double)d->mean[i] * c + v) / (c + 1));
+		if (f < d->min[i])
+			d->min[i] = f;
+		if (f > d->max[i])
+			d->max[i] = f;
+	}
+	d->cnt[i] = c + 1;
+}
+
+double ds_mean(const struct dstore *d, size_t s, size_t k)
+{
+	size_t i = s * DS_MAX_BUCKETS + k;
+	return d->cnt[i] ? (double)d->mean[i] : NAN;
+}
+
+double ds_min(const struct dstore *d, size_t s, size_t k)
+{
+	size_t i = s * DS_MAX_BUCKETS + k;
+	return d->cnt[i] ? (double)d->min[i] : NAN;
+}
+
+double ds_max(const struct dstore *d, size_t s, size_t k)
+{
+	size_t i = s * DS_MAX_BUCKETS + k;
+	return d->cnt[i] ? (double)d->max[i] : NAN;
+}
+
+void ds_free(struct dstore *d)
+{
+	free(d->t0);
+	free(d->t1);
+	free(d->disc);
+	free(d->mean);
+	free(d->min);
+	free(d->max);
+	free(d->cnt);
+	memset(d, 0, sizeof *d);
+}

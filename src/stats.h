@@ -1,0 +1,46 @@
+/* stats.h — bounded-memory statistics: a log-bucket quantile sketch (mergeable, ~1% relative
+ * error) and a set of aligned downsampled series (N buckets of mean/min/max per series that merge
+ * pairwise when full, so spikes survive in min/max and memory never grows with the rows). */
+#ifndef IOPSY_STATS_H
+#define IOPSY_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Quantile sketch over values >= 0 (negatives are clamped to 0): exact count, sum, min, max;
+ * quantiles from geometric buckets of ratio 1.02 between 1e-4 and 1e7. */
+#define QS_BUCKETS 1280
+struct qsketch {
+	uint64_t n, zeros;
+	double sum, min, max;
+	uint32_t *b;               /* QS_BUCKETS counters, allocated on first add */
+};
+void qs_init(struct qsketch *q);
+void qs_add(struct qsketch *q, double v);
+void qs_merge(struct qsketch *dst, const struct qsketch *src);
+double qs_quantile(const struct qsketch *q, double p); /* NaN when empty */
+double qs_mean(const struct qsketch *q);
+void qs_free(struct qsketch *q);
+
+/* Aligned downsampled series: every series of a store receives one value (or NaN) per row, so
+ * bucket k covers the same rows (and times) in all of them. */
+#define DS_MAX_BUCKETS 1024
+struct dstore {
+	size_t nseries, nb, per_bucket, fill; /* fill: rows in the current (last) bucket */
+	int64_t *t0, *t1;                     /* time of the first/last row in each bucket */
+	float *mean, *min, *max;              /* [series * DS_MAX_BUCKETS + bucket] */
+	uint32_t *cnt;                        /* non-missing values per bucket */
+	bool *disc;                           /* a time discontinuity inside the bucket */
+};
+void ds_init(struct dstore *d, size_t nseries);
+/* Starts a new row at time t; then ds_set each series (missing ones may be skipped). */
+void ds_row(struct dstore *d, int64_t t, bool discontinuity);
+void ds_set(struct dstore *d, size_t series, double v);
+void ds_free(struct dstore *d);
+/* Bucket mean of series s at bucket k, NaN when the bucket had no value. */
+double ds_mean(const struct dstore *d, size_t s, size_t k);
+double ds_min(const struct dstore *d, size_t s, size_t k);
+double ds_max(const struct dstore *d, size_t s, size_t k);
+
+#endif
