@@ -221,7 +221,8 @@ static bool dev_too_small(void *ctx, double r)
 }
 
 /* Smallest v in [lo_min, hi_max] for which too_small(v) is false (geometric bisection, warm start). */
-static double solve_geo(bool (*too_small)(void *, double), void *ctx, double guess, double lo_min, double hi_max)
+static double solve_geo(bool (*too_small)(void *, double), void *ctx, double guess, double lo_min, double hi_max,
+			double tol)
 {
 	if (!(guess > lo_min))
 		guess = lo_min * 4;
@@ -240,7 +241,7 @@ static double solve_geo(bool (*too_small)(void *, double), void *ctx, double gue
 		lo = hi;
 		hi = hi * 8 > hi_max ? hi_max : hi * 8;
 	}
-	for (int i = 0; i < 60 && hi > lo * (1 + 1e-7); i++) {
+	for (int i = 0; i < 60 && hi > lo * (1 + tol); i++) {
 		double mid = sqrt(lo * hi);
 		if (too_small(ctx, mid))
 			lo = mid;
@@ -253,7 +254,7 @@ static double solve_geo(bool (*too_small)(void *, double), void *ctx, double gue
 static void dev_solve(struct sim_model *m, int d)
 {
 	struct dev_ctx k = {m, d};
-	m->ds[d].r_ms = solve_geo(dev_too_small, &k, m->ds[d].r_ms, 1e-3, 1e7);
+	m->ds[d].r_ms = solve_geo(dev_too_small, &k, m->ds[d].r_ms, 1e-3, 1e7, 1e-6);
 }
 
 struct ctrl_ctx {
@@ -284,7 +285,7 @@ static bool ctrl_too_small(void *ctx, double wq)
 static void ctrl_solve(struct sim_model *m, int c)
 {
 	struct ctrl_ctx k = {m, c};
-	double wq = solve_geo(ctrl_too_small, &k, m->cs[c].e_ms, 1e-5, 1e7);
+	double wq = solve_geo(ctrl_too_small, &k, m->cs[c].e_ms, 1e-5, 1e7, 1e-6);
 	m->cs[c].e_ms = wq <= 1e-5 ? 0 : wq;
 }
 
@@ -321,7 +322,7 @@ static void adapter_solve(struct sim_model *m, int a)
 	if (adapter_act(m, a) <= m->cfg->adapter[a].aqlen + 1e-6)
 		return;
 	struct adapter_ctx k = {m, a};
-	double qa = solve_geo(adapter_too_small, &k, prev > 0 ? prev : 0.5, 1e-4, 1e7);
+	double qa = solve_geo(adapter_too_small, &k, prev > 0 ? prev : 0.5, 1e-4, 1e7, 1e-4);
 	m->as[a].qa_ms = qa;
 	adapter_act(m, a);
 }

@@ -21,7 +21,7 @@ int sim_out_open(struct sim_out *o, const char *path, bool gz)
 	if (gz) {
 		o->zbuf = malloc(ZBUF_SIZE);
 		/* windowBits 15 + 16: a gzip member, as `gzip` writes, so `zcat` and the parsers read it. */
-		if (!o->zbuf || deflateInit2(&o->zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+		if (!o->zbuf || deflateInit2(&o->zs, 3, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
 			free(o->zbuf);
 			o->zbuf = NULL;
 			afile_abort(&o->af);

@@ -91,9 +91,10 @@ int sim_run(const struct sim_config *c, const char *dir, const struct sim_hooks 
 			hooks->on_step(hooks->ctx, m);
 		if (m->t >= next_esx - 1e-9) {
 			*failed_file = c->gzip ? "esxtop.csv.gz" : "esxtop.csv";
-			rc = sim_esx_row(esx, m->t);
+			/* Stamp with the scheduled sample time: the step grid must not show in the stamps. */
+			rc = sim_esx_row(esx, next_esx);
 			if (hooks && hooks->on_esx_row)
-				hooks->on_esx_row(hooks->ctx, m, esx, m->t);
+				hooks->on_esx_row(hooks->ctx, m, esx, next_esx);
 			sim_model_reset_acc(m, SIM_STREAM_ESX);
 			/* Collection takes esxtop 30-110 ms per sample; rarely a sample comes early. */
 			double step = c->interval + 0.03 + 0.08 * sim_rng_uniform(&jit);
@@ -104,7 +105,7 @@ int sim_run(const struct sim_config *c, const char *dir, const struct sim_hooks 
 		if (perf && m->t >= next_perf - 1e-9) {
 			*failed_file = c->gzip ? "perfmon.csv.gz" : "perfmon.csv";
 			if (!rc)
-				rc = sim_perf_row(perf, m->t, perf_first);
+				rc = sim_perf_row(perf, next_perf, perf_first);
 			perf_first = false;
 			sim_model_reset_acc(m, SIM_STREAM_PERF);
 			next_perf += c->interval + 0.003;

@@ -107,7 +107,7 @@ static int add_ctrl(struct sim_config *c, int vm, int bus, enum sim_ctrl_kind ki
 		/* LSI Logic SAS: 32 per disk, 128 per adapter, not changeable; one emulation
 		 * thread per adapter whose cost grows with transfer size. */
 		k->disk_limit = 32, k->adapter_limit = 128;
-		k->e0_ms = 0.05, k->e_kib_ms = 0.004, k->serial = true;
+		k->e0_ms = 0.25, k->e_kib_ms = 0.0015, k->serial = true;
 	} else {
 		k->disk_limit = 64, k->adapter_limit = 256;
 		k->e0_ms = 0.015, k->e_kib_ms = 0.0002, k->serial = false;
@@ -273,14 +273,15 @@ static struct sql etl_day(struct sim_config *c, enum sim_ctrl_kind kind, bool he
 	struct sql s = sql_vm(c, &h, "SQL01", kind, ARRAY_HYBRID, 1);
 	struct sim_dev *dd = &c->dev[s.dev_d];
 	dd->parallel = 100;
-	set_load(s.d, 6, 8, 0.9, 64, 8);
+	/* SQL Server read-ahead: 64 KiB extents, 128 KiB when the scan is the whole day's work. */
+	set_load(s.d, 6, 8, 0.9, heavy ? 128 : 64, 8);
 	set_load(s.e, 1.5, 3, 0.02, 4, 60);
 	double t0 = 0.2, t1 = 0.8;
 	if (day == 1) {
 		/* The day after: more rows to load, but the pool finishes sooner per row. */
 		t0 = 0.15, t1 = 0.85;
 	}
-	double pop = heavy ? 254 : 200, think = heavy ? 40 : 30;
+	double pop = heavy ? 254 : 200, think = heavy ? 70 : 45;
 	add_phase(s.d, t0, t1, pop, think);
 	add_phase(s.e, t0, t1, 24, 8);
 	add_phase(s.f, t0, t1, 24, 20);
@@ -332,15 +333,19 @@ static void build_device_overcommit(struct sim_config *c, int part)
 	(void)part;
 	struct host h = host_base(c);
 	struct sql s = sql_vm(c, &h, "SQL01", SIM_CTRL_PVSCSI, ARRAY_FLASH, 1);
-	/* tempdb shares the data LUN; the HBA is an Emulex with its default LUN depth of 32. */
+	/* tempdb and a second data file share the data LUN; the HBA is an Emulex with its default
+	 * LUN depth of 32. Each disk keeps fewer than 32 IOs outstanding: the guest is not capped. */
 	s.f->dev = s.dev_d;
+	struct sim_vdisk *g = add_vdisk(c, s.vm, s.ctrl, 4, s.dev_d, "G:", 4, 2048);
+	set_load(g, 4, 8, 0.7, 8, 8);
+	add_phase(g, 0.25, 0.75, 30, 0.1);
 	c->dev[s.dev_d].dqlen = 32;
 	c->dev[s.dev_d].s0_r = 1.0;
 	c->dev[s.dev_d].s0_w = 0.6;
 	set_load(s.d, 6, 8, 0.7, 8, 8);
 	set_load(s.f, 2, 10, 0.5, 16, 16);
-	add_phase(s.d, 0.25, 0.75, 48, 0.1);
-	add_phase(s.f, 0.25, 0.75, 44, 0.1);
+	add_phase(s.d, 0.25, 0.75, 30, 0.1);
+	add_phase(s.f, 0.25, 0.75, 28, 0.1);
 	bystander(c, &h);
 	expect(c, "queue.device_saturated", c->dev[s.dev_d].naa, NULL, 0.25, 0.75);
 	expect(c, "latency.kernel", c->dev[s.dev_d].naa, NULL, 0.25, 0.75);
@@ -353,9 +358,9 @@ static void build_backend(struct sim_config *c, int part)
 	(void)part;
 	struct host h = host_base(c);
 	struct sql s = sql_vm(c, &h, "SQL01", SIM_CTRL_PVSCSI, ARRAY_SLOW, 1);
-	c->dev[s.dev_d].parallel = 8;
+	c->dev[s.dev_d].parallel = 5;
 	set_load(s.d, 4, 10, 0.8, 64, 8);
-	add_phase(s.d, 0.2, 0.8, 48, 6);
+	add_phase(s.d, 0.2, 0.8, 30, 6);
 	c->want_vmklog = true;
 	bystander(c, &h);
 	expect(c, "latency.device", c->dev[s.dev_d].naa, NULL, 0.2, 0.8);
@@ -418,7 +423,7 @@ static void build_dsnro(struct sim_config *c, int part)
 	struct sql s = sql_vm(c, &h, "SQL01", SIM_CTRL_PVSCSI, ARRAY_FLASH, 1);
 	c->dev[s.dev_d].s0_r = 0.8;
 	c->dev[s.dev_d].s0_w = 0.5;
-	set_load(s.d, 44, 0.2, 0.7, 8, 8);
+	set_load(s.d, 30, 0.2, 0.7, 8, 8);
 	/* SQL02 shares SQL01's data LUN; its nightly job runs in the middle of the capture. */
 	int vm2 = add_vm(c, "SQL02", "", 4);
 	int k2 = add_ctrl(c, vm2, 0, SIM_CTRL_PVSCSI);
@@ -427,7 +432,7 @@ static void build_dsnro(struct sim_config *c, int part)
 	set_load(v2c, 1, 60, 0.4, 16, 8);
 	struct sim_vdisk *v2 = add_vdisk(c, vm2, k2, 1, s.dev_d, "D:", 1, 1024);
 	set_load(v2, 0.05, 200, 0.7, 8, 8);
-	add_phase(v2, 0.35, 0.65, 40, 0.2);
+	add_phase(v2, 0.35, 0.65, 30, 0.2);
 	bystander(c, &h);
 	expect(c, "throttle.dsnro", c->dev[s.dev_d].naa, NULL, 0.35, 0.65);
 	absent(c, "throttle.adaptive_queue_depth", "throttle.sioc", "scsi.queue_full", "io.split",
@@ -438,14 +443,14 @@ static void build_adapter(struct sim_config *c, int part)
 {
 	(void)part;
 	struct host h = host_base(c);
-	/* An HBA whose adapter queue is small for the eight busy LUNs behind it (8 x 64 = 2:1). */
-	c->adapter[h.hba2].aqlen = 256;
+	/* An HBA whose adapter queue is small for the eight busy LUNs behind it (8 x 64 = 512 vs 192). */
+	c->adapter[h.hba2].aqlen = 192;
 	struct sql s = sql_vm(c, &h, "SQL01", SIM_CTRL_PVSCSI, ARRAY_FLASH, 1);
 	c->dev[s.dev_e].adapter = h.hba2;
 	c->dev[s.dev_f].adapter = h.hba2;
-	add_phase(s.d, 0.2, 0.8, 48, 0.1);
-	add_phase(s.e, 0.2, 0.8, 40, 0.1);
-	add_phase(s.f, 0.2, 0.8, 48, 0.1);
+	add_phase(s.d, 0.2, 0.8, 30, 0.1);
+	add_phase(s.e, 0.2, 0.8, 30, 0.1);
+	add_phase(s.f, 0.2, 0.8, 30, 0.1);
 	int vm2 = add_vm(c, "SQL02", "", 8);
 	int k2 = add_ctrl(c, vm2, 0, SIM_CTRL_PVSCSI);
 	for (int i = 0; i < 5; i++) {
@@ -453,7 +458,7 @@ static void build_adapter(struct sim_config *c, int part)
 		char drive[4] = {(char)('D' + i), ':', 0};
 		struct sim_vdisk *v = add_vdisk(c, vm2, k2, i, d, drive, i, 500);
 		set_load(v, 3, 6, 0.7, 8, 8);
-		add_phase(v, 0.2, 0.8, 48, 0.1);
+		add_phase(v, 0.2, 0.8, 30, 0.1);
 	}
 	c->all_counters = true;
 	bystander(c, &h);
@@ -514,7 +519,7 @@ const struct sim_scenario sim_scenarios[] = {
 	{"sioc-throttle", "Storage I/O Control throttles DQLEN smoothly while other hosts push DAVG to 30 ms", 1, {0},
 	 build_sioc},
 	{"dsnro-cap", "a second VM becomes active on the LUN: DQLEN drops to DSNRO 32", 1, {0}, build_dsnro},
-	{"adapter-overcommit", "eight busy LUNs behind an HBA with AQLEN 256: sum of ACTV pinned at AQLEN", 1, {0},
+	{"adapter-overcommit", "eight busy LUNs behind an HBA with AQLEN 192: sum of ACTV pinned at AQLEN", 1, {0},
 	 build_adapter},
 	{"split-io", "1 MiB reads of a fragmented file: Windows Split IO/Sec and VMkernel split commands", 1, {0},
 	 build_split},

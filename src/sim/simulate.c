@@ -136,6 +136,15 @@ int sim_main(int argc, char **argv)
 		name[nl] = 0;
 		bool flag = !strcmp(name, "--list") || !strcmp(name, "--gzip") || !strcmp(name, "--all-counters") ||
 			    !strcmp(name, "--help") || !strcmp(name, "-h");
+		static const char *const valued[] = {"--scenario", "--out", "--seed", "--duration", "--interval",
+			"--width", "--start"};
+		bool known = flag;
+		for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
+			known = known || !strcmp(name, valued[k]);
+		if (!known) {
+			fprintf(stderr, "iopsy: simulate: unknown option '%s' (see iopsy simulate --help)\n", a);
+			return EXIT_USAGE;
+		}
 		if (!flag) {
 			if (eq) {
 				val = eq + 1;
