@@ -835,7 +835,9 @@ static void det_sioc(struct analysis *a, const struct analyze_opts *o)
 				halvings++;
 				continue;
 			}
-			if (fabsf(x->to - x->from) < 1.5f)
+			/* +1 steps are AQD's recovery (SIOC makes them too, but they prove nothing); SIOC's
+			 * signature is the gradual decrease and the multi-step increase. */
+			if (x->to > x->from && x->to - x->from < 1.5f)
 				continue;
 			if (!n)
 				t0 = x->t;
@@ -860,7 +862,8 @@ static void det_sioc(struct analysis *a, const struct analyze_opts *o)
 		f->summary = afmt(a, "Storage I/O Control throttling: DQLEN moved smoothly %ld times (range %.0f-%.0f) "
 				     "while DAVG was %.1f ms, near the %g ms congestion threshold", n,
 				  f->nev ? f->ev[0].min : NAN, e->dq_max, davg, thr);
-		f->rule = afmt(a, "at least %g DQLEN changes of 2+ that are not halvings, with DAVG >= %g x %g ms",
+		f->rule = afmt(a, "at least %g gradual DQLEN changes (decreases that are not halvings, increases of 2+), "
+				  "with DAVG >= %g x %g ms",
 			       rule(R_SIOC_MIN_CHANGES), rule(R_SIOC_NEAR), thr);
 		f->source = "[vmw] SIOC / PARDA FAST'09: per-host queue depth adjusted smoothly toward the latency "
 			    "threshold, in proportion to shares; no SCSI errors";

@@ -4,5 +4,7 @@
 #include <check.h>
 Suite *util_suite(void);
 Suite *pdh_suite(void);
-#define SUITE_LIST util_suite, pdh_suite
+Suite *scenarios_suite(void);
+Suite *sim_suite(void);
+#define SUITE_LIST util_suite, pdh_suite, sim_suite, scenarios_suite
 #endif
