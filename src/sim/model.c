@@ -197,7 +197,9 @@ static void dev_eval(const struct sim_model *m, int d, double r_ms, struct dev_e
 		x += xv;
 		w += xv * m->vs[v].ucost;
 	}
-	double util = (w + m->ds[d].x_bg * bg_cost(dc)) / 1000.0 / dc->parallel;
+	double mult = m->ds[d].svc_mult > 0 ? m->ds[d].svc_mult : 1;
+	w *= mult;
+	double util = (w + m->ds[d].x_bg * bg_cost(dc) * mult) / 1000.0 / dc->parallel;
 	double u = x > 0 ? w / x : dc->s0_r;
 	e->x = x;
 	e->util = util;
@@ -343,6 +345,14 @@ static void update_workload(struct sim_model *m)
 		s->pop = sim_vm_off(c, vd->vm, m->t) ? 0 : pop;
 		s->think_ms = z * exp(vd->load.wobble * s->wob);
 	}
+	/* Array service time wanders by ~12 % over a second or two (cache hit ratio, back-end
+	 * work): without it saturated queues would be unrealistically flat. */
+	double skeep = exp(-dt / 1.5), skick = sqrt(1 - skeep * skeep);
+	for (int d = 0; d < c->ndev; d++) {
+		struct sim_dev_state *ds = &m->ds[d];
+		ds->svc_wob = ds->svc_wob * skeep + skick * sim_rng_normal(&m->rng);
+		ds->svc_mult = exp(0.12 * ds->svc_wob);
+	}
 	for (int d = 0; d < c->ndev; d++) {
 		const struct sim_dev *dc = &c->dev[d];
 		struct sim_dev_state *ds = &m->ds[d];
@@ -476,8 +486,11 @@ static int after_step(struct sim_model *m)
 					double lat = ds->sioc_sum / ds->sioc_n;
 					ds->sioc_lat = ds->sioc_lat > 0 ? 0.5 * ds->sioc_lat + 0.5 * lat : lat;
 					double g = 0.4, ratio = dc->sioc_ms / (ds->sioc_lat > 0.01 ? ds->sioc_lat : 0.01);
-					ds->sioc_w = (1 - g) * ds->sioc_w + g * (ratio * ds->sioc_w + dc->sioc_beta);
-					ds->sioc_bg_w = (1 - g) * ds->sioc_bg_w + g * (ratio * ds->sioc_bg_w + dc->sioc_bg_beta);
+					/* each update moves the window by at most 20 %: SIOC's steps are gradual */
+					double nw = (1 - g) * ds->sioc_w + g * (ratio * ds->sioc_w + dc->sioc_beta);
+					double nb = (1 - g) * ds->sioc_bg_w + g * (ratio * ds->sioc_bg_w + dc->sioc_bg_beta);
+					ds->sioc_w = fmax(0.8 * ds->sioc_w, fmin(1.2 * ds->sioc_w, nw));
+					ds->sioc_bg_w = fmax(0.8 * ds->sioc_bg_w, fmin(1.2 * ds->sioc_bg_w, nb));
 					double hi = dc->dqlen;
 					ds->sioc_w = ds->sioc_w < 4 ? 4 : ds->sioc_w > hi ? hi : ds->sioc_w;
 					ds->sioc_bg_w = ds->sioc_bg_w < 4 ? 4 : ds->sioc_bg_w > 2 * hi ? 2 * hi : ds->sioc_bg_w;
@@ -585,8 +598,9 @@ int sim_model_step(struct sim_model *m)
 			double rs = slot_ms(m, v, ds->r_ms);
 			s->x = vdisk_rate(m, v, rs);
 			s->rslot_ms = rs;
-			s->davg_r_ms = s->ur / onem;
-			s->davg_w_ms = s->uw / onem;
+			double mult = ds->svc_mult > 0 ? ds->svc_mult : 1;
+			s->davg_r_ms = s->ur * mult / onem;
+			s->davg_w_ms = s->uw * mult / onem;
 			s->host_r_ms = ds->r_ms - e.davg + s->davg_r_ms;
 			s->host_w_ms = ds->r_ms - e.davg + s->davg_w_ms;
 			s->vscsi_out = s->x * rs / 1000.0;

@@ -162,6 +162,7 @@ struct sim_dev_state {
 	int active_worlds;
 	double r_ms, davg_ms, qwait_ms, util, x, act, qued;
 	double x_bg, bg_out, bg_wob, bg_lim;
+	double svc_wob, svc_mult; /* array service-time modulation (cache hits, back-end contention) */
 	double qfull;           /* QUEUE FULL responses this step */
 	double lat_slow;        /* smoothed DAVG for the "performance has deteriorated" log */
 	bool deteriorated;

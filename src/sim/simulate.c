@@ -69,8 +69,24 @@ static bool parse_long(const char *s, long lo, long hi, long *v)
 	return true;
 }
 
+/* mkdir -p: a capture set is often written several levels deep (samples/seed-1/healthy). */
 static int make_dir(const char *dir)
 {
+	char tmp[4096];
+	size_t n = strlen(dir);
+	if (n == 0 || n >= sizeof tmp) {
+		errno = ENAMETOOLONG;
+		return ERR_IO;
+	}
+	memcpy(tmp, dir, n + 1);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+			return ERR_IO;
+		*p = '/';
+	}
 	if (mkdir(dir, 0755) == 0 || errno == EEXIST) {
 		struct stat st;
 		if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
