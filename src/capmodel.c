@@ -190,8 +190,9 @@ static void vdisk_name(const char *inst, char *out, size_t cap)
 {
 	const char *sc = strstr(inst, ":scsi");
 	const char *uu = NULL;
-	if (sc && sc - inst > 39 && sc[-1] == ')' && sc[-39] == '(' && sc[-40] == ' ')
-		uu = sc - 40;
+	/* " (" + 36-character UUID + ")" right before ":scsi" */
+	if (sc && sc - inst > 39 && sc[-1] == ')' && sc[-38] == '(' && sc[-39] == ' ')
+		uu = sc - 39;
 	if (uu) {
 		size_t a = (size_t)(uu - inst);
 		copy(out, cap, inst, a);

@@ -5,6 +5,7 @@
 Suite *util_suite(void);
 Suite *pdh_suite(void);
 Suite *scenarios_suite(void);
+Suite *detect_suite(void);
 Suite *sim_suite(void);
-#define SUITE_LIST util_suite, pdh_suite, sim_suite, scenarios_suite
+#define SUITE_LIST util_suite, pdh_suite, detect_suite, sim_suite, scenarios_suite
 #endif

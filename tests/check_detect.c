@@ -1,0 +1,430 @@
+/* check_detect.c — the analysis engine beyond the scenario truths: rules files, vmkernel.log and
+ * partitions parsing, detectors without a scenario of their own (aborts/resets, array over-commit),
+ * sustained-window logic (spikes are not findings), clock-offset estimation, disk maps, JSON. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis.h"
+#include "analysis_out.h"
+#include "json.h"
+#include "sim/simulate.h"
+#include "suites.h"
+
+/* ---- synthetic esxtop captures ---- */
+
+struct col {
+	const char *path;                 /* counter path after \\host\ */
+	double (*fn)(int row, void *arg);
+	void *arg;
+};
+
+static char tmpdir[64];
+
+static void setup(void)
+{
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/iopsy-det-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	rules_reset();
+}
+
+static void teardown(void)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cleanup of %s failed\n", tmpdir);
+}
+
+static char *write_esxtop(const char *name, const struct col *cols, int ncols, int rows)
+{
+	static char path[128];
+	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+	FILE *fp = fopen(path, "w");
+	ck_assert_ptr_nonnull(fp);
+	fputs("\"(PDH-CSV 4.0) (UTC)(0)\"", fp);
+	for (int c = 0; c < ncols; c++)
+		fprintf(fp, ",\"\\\\esx01\\%s\"", cols[c].path);
+	fputs(",\n", fp);
+	for (int r = 0; r < rows; r++) {
+		int s = r * 2;
+		fprintf(fp, "\"07/27/2026 13:%02d:%02d\"", s / 60, s % 60);
+		for (int c = 0; c < ncols; c++)
+			fprintf(fp, ",\"%.2f\"", cols[c].fn(r, cols[c].arg));
+		fputs(",\n", fp);
+	}
+	ck_assert_int_eq(fclose(fp), 0);
+	return path;
+}
+
+static double konst(int row, void *arg)
+{
+	(void)row;
+	return *(double *)arg;
+}
+
+/* value arg[1] for rows in [arg[2], arg[3]), else arg[0] */
+static double pulse(int row, void *arg)
+{
+	double *a = arg;
+	return row >= a[2] && row < a[3] ? a[1] : a[0];
+}
+
+static void run(struct analysis *a, const char *path, const struct analyze_opts *o)
+{
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	ck_assert_int_eq(model_add_capture(&a->m, path, &co), 0);
+	analysis_run(a, o);
+}
+
+static int count(const struct analysis *a, const char *kind)
+{
+	int n = 0;
+	for (size_t i = 0; i < a->nf; i++)
+		n += strcmp(a->f[i].kind, kind) == 0;
+	return n;
+}
+
+#define DEV "Physical Disk SCSI Device(naa.6000)\\"
+
+START_TEST(aborts_sustained_and_spike)
+{
+	double zero = 0, iops = 500, davg = 3;
+	double ab[4] = {0, 4, 100, 140};    /* 4 aborts/s for 40 rows (80 s) */
+	double spike[4] = {0, 50, 200, 201}; /* one sample: not a finding */
+	struct col cols[] = {
+		{DEV "Commands/sec", konst, &iops},
+		{DEV "Average Driver MilliSec/Command", konst, &davg},
+		{DEV "Aborts/sec", pulse, ab},
+		{DEV "Resets/sec", pulse, spike},
+		{DEV "Failed Commands/sec", konst, &zero},
+	};
+	char *p = write_esxtop("ab.csv", cols, 5, 300);
+	struct analysis a;
+	analysis_init(&a);
+	struct analyze_opts o = {0};
+	run(&a, p, &o);
+	ck_assert_int_eq(count(&a, "errors.aborts_resets"), 1);
+	const struct finding *f = &a.f[0];
+	ck_assert_str_eq(f->kind, "errors.aborts_resets");
+	ck_assert_str_eq(f->entity, "naa.6000");
+	ck_assert_int_eq(f->sev, SEV_CRITICAL);
+	char s[32];
+	time_format_iso(f->start, false, s);
+	ck_assert_str_eq(s, "2026-07-27T13:03:18Z"); /* row 100 = 13:03:20, minus the interval it averages */
+	ck_assert(f->sustained_s >= 78 && f->sustained_s <= 82);
+	ck_assert_str_eq(f->ev[0].key, "aborts_per_s");
+	ck_assert(f->ev[0].median == 4);
+	analysis_free(&a);
+
+	/* negative: only the spike */
+	double none[4] = {0, 0, 0, 0};
+	cols[2].arg = none;
+	p = write_esxtop("ab2.csv", cols, 5, 300);
+	analysis_init(&a);
+	run(&a, p, &o);
+	ck_assert_int_eq(count(&a, "errors.aborts_resets"), 0);
+	analysis_free(&a);
+}
+END_TEST
+
+START_TEST(array_overcommit_needs_the_option)
+{
+	double iops = 3000, davg = 4, dq = 64, qz = 0;
+	double actv[4] = {5, 60, 50, 200};
+	struct col cols[] = {
+		{DEV "Commands/sec", konst, &iops},  {DEV "Average Driver MilliSec/Command", konst, &davg},
+		{DEV "Active Commands", pulse, actv}, {DEV "Device Q Depth", konst, &dq},
+		{DEV "Queued Commands", konst, &qz},
+	};
+	char *p = write_esxtop("ao.csv", cols, 5, 300);
+	struct analysis a;
+	analysis_init(&a);
+	struct analyze_opts o = {0};
+	run(&a, p, &o);
+	ck_assert_int_eq(count(&a, "queue.array_overcommit"), 0); /* no --array-queue-depth: not assessed */
+	analysis_free(&a);
+	analysis_init(&a);
+	o.array_queue_depth = 32;
+	run(&a, p, &o);
+	ck_assert_int_eq(count(&a, "queue.array_overcommit"), 1);
+	ck_assert_int_eq(a.f[0].layer, LAYER_ARRAY);
+	analysis_free(&a);
+	analysis_init(&a);
+	o.array_queue_depth = 128; /* ACTV never above 128 */
+	run(&a, p, &o);
+	ck_assert_int_eq(count(&a, "queue.array_overcommit"), 0);
+	analysis_free(&a);
+}
+END_TEST
+
+START_TEST(kernel_latency_advice_depends_on_davg)
+{
+	double iops = 3000, dq = 32;
+	double kavg[4] = {0.01, 3, 50, 150};
+	double lowd = 2, highd = 30;
+	struct col cols[] = {
+		{DEV "Commands/sec", konst, &iops},       {DEV "Average Kernel MilliSec/Command", pulse, kavg},
+		{DEV "Average Driver MilliSec/Command", konst, &lowd}, {DEV "Device Q Depth", konst, &dq},
+	};
+	char *p = write_esxtop("k.csv", cols, 4, 300);
+	struct analysis a;
+	analysis_init(&a);
+	struct analyze_opts o = {0};
+	run(&a, p, &o);
+	ck_assert_int_eq(count(&a, "latency.kernel"), 1);
+	ck_assert_int_eq(a.f[0].sev, SEV_CRITICAL);
+	ck_assert_ptr_nonnull(strstr(a.f[0].advice, "raise the device queue depth"));
+	analysis_free(&a);
+	cols[2].arg = &highd;
+	p = write_esxtop("k2.csv", cols, 4, 300);
+	analysis_init(&a);
+	run(&a, p, &o);
+	ck_assert_int_eq(count(&a, "latency.kernel"), 1);
+	for (size_t i = 0; i < a.nf; i++)
+		if (strcmp(a.f[i].kind, "latency.kernel") == 0)
+			ck_assert_ptr_nonnull(strstr(a.f[i].advice, "would make latency worse"));
+	analysis_free(&a);
+}
+END_TEST
+
+START_TEST(rules_file_overrides_and_errors)
+{
+	struct buf err;
+	buf_init(&err);
+	static const char ok[] = "# site rules\nsustain.samples = 3\n  device.davg.warning_ms=10   # tighter\n\n";
+	ck_assert_int_eq(rules_load_text("r.txt", ok, sizeof ok - 1, &err), 0);
+	ck_assert(rule(R_SUSTAIN_SAMPLES) == 3);
+	ck_assert(rule(R_DAVG_WARN) == 10);
+	static const char bad[] = "sustain.samples = 3\nno.such.rule = 1\ndevice.davg.warning_ms = fast\njunk\n";
+	ck_assert_int_eq(rules_load_text("r.txt", bad, sizeof bad - 1, &err), ERR_FORMAT);
+	ck_assert_ptr_nonnull(strstr(err.data, "r.txt:2:1: error: unknown rule 'no.such.rule'"));
+	ck_assert_ptr_nonnull(strstr(err.data, "r.txt:3:26: error: 'device.davg.warning_ms' needs a non-negative number"));
+	ck_assert_ptr_nonnull(strstr(err.data, "r.txt:4:5: error: expected 'name = value'"));
+	/* the printed table is itself a valid rules file */
+	struct buf tbl;
+	buf_init(&tbl);
+	rules_reset();
+	rules_print(&tbl);
+	buf_reset(&err);
+	ck_assert_int_eq(rules_load_text("printed", tbl.data, tbl.len, &err), 0);
+	buf_free(&tbl);
+	buf_free(&err);
+	rules_reset();
+}
+END_TEST
+
+START_TEST(vmklog_lines)
+{
+	static const char log[] =
+		"2014-03-14T16:22:52.801Z esx01 vmkernel: cpu3:32800)ScsiDeviceIO: 4619: Cmd(0x45da1181e1c0) 0x28, CmdSN 0x8000006a from world 7998099 to dev \"naa.600a\" failed H:0x0 D:0x28 P:0x0\n"
+		"2014-03-14T16:22:53.000Z esx01 vmkernel: cpu3:32800)ScsiDeviceIO: 4619: Cmd(0x45da1181e1c0) 0x28, CmdSN 0x8000006b from world 7998099 to dev \"naa.600a\" failed H:0x0 D:0x2 P:0x0 Valid sense data\n"
+		"2014-03-14T16:22:54.000Z esx01 vmkernel: cpu1:1)NMP: nmp_ThrottleLogForDevice:2321: Cmd 0x2a (0x412fc26ed2c0, 0) to dev \"naa.600b\" on path \"vmhba2:C0:T0:L5\" Failed: H:0x0 D:0x8 P:0x0 Valid sense data: 0x0 0x0 0x0. Act:NONE\n"
+		"2014-03-14T16:22:55.000Z esx01 vmkernel: cpu1:1)ScsiSched: 2104: Reduced the queue depth for device naa.600a to 16, due to queue full/busy conditions.\n"
+		"2014-03-14T16:22:56.000Z esx01 vmkernel: cpu1:1)WARNING: ScsiDeviceIO: 1779: Device naa.600a performance has deteriorated. I/O latency increased from average value of 1796 microseconds to 36501 microseconds.\n"
+		"garbage line without a time stamp naming a device\n";
+	struct vmk_log l;
+	struct diag d;
+	diag_init(&d, "vmk", -1);
+	ck_assert_int_eq(vmklog_parse(&l, log, sizeof log - 1, &d), 0);
+	ck_assert_uint_eq(l.n, 5);
+	ck_assert_int_eq(l.ev[0].kind, VMK_QFULL); /* D:0x28, although the opcode is 0x28 (READ) too */
+	ck_assert_int_eq(l.ev[1].kind, VMK_FAILED); /* opcode 0x28 with D:0x2 is not QUEUE FULL */
+	ck_assert_int_eq(l.ev[2].kind, VMK_BUSY);
+	ck_assert_str_eq(l.ev[2].device, "naa.600b");
+	ck_assert_int_eq(l.ev[3].kind, VMK_REDUCE);
+	ck_assert(l.ev[3].value == 16);
+	ck_assert_int_eq(l.ev[4].kind, VMK_DETERIORATE);
+	ck_assert(l.ev[4].value == 36501);
+	int64_t t;
+	time_parse_iso("2014-03-14T16:22:52.801Z", &t);
+	ck_assert(l.ev[0].t == t);
+	vmklog_free(&l);
+}
+END_TEST
+
+START_TEST(partitions_wmic)
+{
+	static const char w[] = "BlockSize  Index  Name                   StartingOffset  \r\n"
+				"512        0      Disk #0, Partition #0  1048576         \r\n"
+				"512        0      Disk #1, Partition #0  32256           \r\n"
+				"512        1      Disk #1, Partition #1  105906176       \r\n\r\n";
+	struct partitions ps;
+	struct diag d;
+	diag_init(&d, "p", -1);
+	ck_assert_int_eq(partitions_parse(&ps, w, sizeof w - 1, &d), 0);
+	ck_assert_uint_eq(ps.n, 3);
+	ck_assert_str_eq(ps.p[1].name, "Disk #1, Partition #0");
+	ck_assert(ps.p[1].offset == 32256);
+	ck_assert_int_eq(ps.p[1].disk, 1);
+	ck_assert_int_eq(ps.p[2].index, 1);
+	partitions_free(&ps);
+	struct buf msgs;
+	buf_init(&msgs);
+	d.sink = diag_sink_buf;
+	d.ctx = &msgs;
+	ck_assert_int_eq(partitions_parse(&ps, "hello\n", 6, &d), ERR_FORMAT);
+	ck_assert_ptr_nonnull(strstr(msgs.data, "no 'StartingOffset' header"));
+	partitions_free(&ps);
+	buf_free(&msgs);
+}
+END_TEST
+
+/* Shifts every perfmon time stamp of a file by secs (a guest clock running ahead). */
+static void shift_perfmon(const char *in, const char *out, int secs)
+{
+	FILE *fi = fopen(in, "r"), *fo = fopen(out, "w");
+	ck_assert(fi && fo);
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	bool header = true;
+	while ((n = getline(&line, &cap, fi)) > 0) {
+		int64_t t;
+		if (!header && n > 26 && line[0] == '"' && pdh_parse_time(line + 1, 23, &t) == 0) {
+			t += secs * 1000;
+			char iso[32];
+			time_format_iso(t, true, iso);
+			/* 2026-07-27T13:00:00.671Z → 07/27/2026 13:00:00.671 */
+			int ms = (int)(((t % 1000) + 1000) % 1000);
+			fprintf(fo, "\"%.2s/%.2s/%.4s %.8s.%03d\"%s", iso + 5, iso + 8, iso, iso + 11, ms, line + 25);
+		} else {
+			fputs(line, fo);
+		}
+		header = false;
+	}
+	free(line);
+	fclose(fi);
+	ck_assert_int_eq(fclose(fo), 0);
+}
+
+START_TEST(clock_offset_estimated)
+{
+	char set[128], esx[160], pm[160], shifted[160];
+	snprintf(set, sizeof set, "%s/set", tmpdir);
+	char *argv[] = {"simulate", "--scenario", "lsi-guest-queue-cap", "--out", set, "--seed", "4", NULL};
+	ck_assert_int_eq(sim_main(7, argv), 0);
+	snprintf(esx, sizeof esx, "%s/esxtop.csv", set);
+	snprintf(pm, sizeof pm, "%s/perfmon.csv", set);
+	snprintf(shifted, sizeof shifted, "%s/shifted.csv", set);
+	shift_perfmon(pm, shifted, 46);
+	struct analysis a;
+	analysis_init(&a);
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	ck_assert_int_eq(model_add_capture(&a.m, esx, &co), 0);
+	ck_assert_int_eq(model_add_capture(&a.m, shifted, &co), 0);
+	struct analyze_opts o = {0};
+	analysis_run(&a, &o);
+	const struct capture *c = &a.m.caps[1];
+	ck_assert(c->offset_estimated);
+	ck_assert_msg(llabs(c->clock_offset_ms + 46000) <= 4000, "offset %lld ms", (long long)c->clock_offset_ms);
+	ck_assert(c->offset_confidence > 0.8);
+	/* the guest disk was mapped by correlation */
+	bool mapped = false;
+	for (size_t i = 0; i < a.nmap; i++)
+		if (strcmp(a.map[i].guest_disk, "D:") == 0 && strcmp(a.map[i].vdisk, "SQL01:scsi0:1") == 0)
+			mapped = a.map[i].automatic;
+	ck_assert(mapped);
+	/* findings still land in the truth window despite the shift */
+	ck_assert_int_ge(count(&a, "queue.guest_hidden"), 1);
+	/* JSON is produced and carries the schema version and the applied offset */
+	struct buf b;
+	buf_init(&b);
+	struct json j;
+	json_init(&j, &b, false);
+	analysis_json(&a, &j);
+	ck_assert_ptr_nonnull(strstr(b.data, "\"schema_version\":1"));
+	ck_assert_ptr_nonnull(strstr(b.data, "\"clock_offset_estimated\":true"));
+	buf_free(&b);
+	analysis_free(&a);
+	/* a --clock-offset wins over the estimate */
+	analysis_init(&a);
+	ck_assert_int_eq(model_add_capture(&a.m, esx, &co), 0);
+	ck_assert_int_eq(model_add_capture(&a.m, shifted, &co), 0);
+	o.clock_offset_given = true;
+	o.clock_offset_s = 46;
+	analysis_run(&a, &o);
+	ck_assert(a.m.caps[1].clock_offset_ms == -46000 && !a.m.caps[1].offset_estimated);
+	analysis_free(&a);
+}
+END_TEST
+
+START_TEST(diskmap_file)
+{
+	char p[128];
+	snprintf(p, sizeof p, "%s/map.txt", tmpdir);
+	FILE *fp = fopen(p, "w");
+	fputs("# comment\nSQL01\\d: = SQL01:scsi0:1\n E: = SQL01:scsi0:2 \nbroken line\nSQL01\\F: = nonsense\n", fp);
+	fclose(fp);
+	struct analysis a;
+	analysis_init(&a);
+	struct buf err;
+	buf_init(&err);
+	ck_assert_int_eq(diskmap_load(&a, p, &err), ERR_FORMAT);
+	ck_assert_uint_eq(a.nmap, 2);
+	ck_assert_str_eq(a.map[0].guest_host, "SQL01");
+	ck_assert_str_eq(a.map[0].guest_disk, "D:");
+	ck_assert_ptr_null(a.map[1].guest_host);
+	ck_assert_ptr_nonnull(strstr(err.data, "map.txt:4:1: error"));
+	ck_assert_ptr_nonnull(strstr(err.data, "map.txt:5:"));
+	buf_free(&err);
+	analysis_free(&a);
+}
+END_TEST
+
+START_TEST(classify_paths)
+{
+	struct arena ar;
+	arena_init(&ar);
+	struct pdh_path p;
+	enum layer l;
+	char name[256];
+	double scale;
+	static const char a[] = "\\\\h\\Virtual Disk(SQL01 (104c07ff-3663-44fb-9d89-a563c801611c):scsi0:1)\\Average MilliSec/Read";
+	pdh_split_path(a, sizeof a - 1, &p, &ar);
+	ck_assert_int_eq(model_classify(&p, false, &l, name, sizeof name, &scale), M_VD_LAT_R);
+	ck_assert_str_eq(name, "SQL01:scsi0:1");
+	static const char b[] = "\\\\sql01\\physicaldisk(1 d: e:)\\avg. disk sec/read";
+	pdh_split_path(b, sizeof b - 1, &p, &ar);
+	ck_assert_int_eq(model_classify(&p, true, &l, name, sizeof name, &scale), M_G_LAT_R);
+	ck_assert_str_eq(name, "D:");
+	ck_assert(scale == 1000);
+	static const char c[] = "\\\\sql01\\Logischer Datentr\xe4ger(D:)\\Mittlere Sek./Lesevorg\xe4nge"; /* cp1252 */
+	pdh_split_path(c, sizeof c - 1, &p, &ar);
+	ck_assert_int_eq(model_classify(&p, true, &l, name, sizeof name, &scale), M_G_LAT_R);
+	static const char d[] = "\\\\sql01\\LogicalDisk(_Total)\\Avg. Disk sec/Read";
+	pdh_split_path(d, sizeof d - 1, &p, &ar);
+	ck_assert_int_lt(model_classify(&p, true, &l, name, sizeof name, &scale), 0); /* _Total excluded */
+	static const char e[] = "\\\\h\\Group Cpu(1234:SQL01)\\% Used";
+	pdh_split_path(e, sizeof e - 1, &p, &ar);
+	ck_assert_int_lt(model_classify(&p, false, &l, name, sizeof name, &scale), 0); /* CPU %Used is not %USD */
+	arena_free(&ar);
+}
+END_TEST
+
+Suite *detect_suite(void)
+{
+	Suite *s = suite_create("detect");
+	TCase *tc = tcase_create("engine");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, aborts_sustained_and_spike);
+	tcase_add_test(tc, array_overcommit_needs_the_option);
+	tcase_add_test(tc, kernel_latency_advice_depends_on_davg);
+	tcase_add_test(tc, rules_file_overrides_and_errors);
+	tcase_add_test(tc, vmklog_lines);
+	tcase_add_test(tc, partitions_wmic);
+	tcase_add_test(tc, clock_offset_estimated);
+	tcase_add_test(tc, diskmap_file);
+	tcase_add_test(tc, classify_paths);
+	suite_add_tcase(s, tc);
+	return s;
+}
