@@ -220,8 +220,10 @@ START_TEST(test_invariants_every_scenario)
 		struct inv *k = calloc(1, sizeof *k);
 		struct sim_hooks h = {.ctx = k, .on_esx_row = inv_row};
 		char *dir = tmpdir();
-		const char *file = NULL;
-		ck_assert_int_eq(sim_run(c, dir, &h, &file), 0);
+		struct sim_result res;
+		ck_assert_int_eq(sim_run(c, dir, &h, &res), 0);
+		ck_assert_int_eq(res.esx_rows, k->rows);
+		ck_assert_int_gt(res.perf_rows, 250);
 		ck_assert_msg(!k->failure[0], "%s: %s", sc->name, k->failure);
 		ck_assert_int_gt(k->rows, 250);
 		/* Little's law: ACTV (point samples) ~ CMDS x DAVG, QUED ~ CMDS x QAVG (interval

@@ -275,9 +275,11 @@ int sim_perf_row(struct sim_perf *w, double t, bool first)
 			F = vals[i];
 	}
 
+	/* perfmon writes the wall clock: across an autumn DST change an hour repeats, while the
+	 * header keeps the bias the log started with. */
 	struct sim_tm tm;
-	int64_t local_ms = c->start_ms + (int64_t)floor(t * 1000.0) + (int64_t)(c->vm[w->vm].clock_offset_s * 1000) -
-			   (int64_t)w->bias_min * 60000;
+	int64_t utc = c->start_ms + (int64_t)floor(t * 1000.0) + (int64_t)(c->vm[w->vm].clock_offset_s * 1000);
+	int64_t local_ms = utc - (int64_t)(us_dst(utc) ? 420 : 480) * 60000;
 	sim_time_split(local_ms, &tm);
 	char cell[64];
 	int n = snprintf(cell, sizeof cell, "\"%02d/%02d/%04d %02d:%02d:%02d.%03d\"", tm.mon, tm.day, tm.year, tm.hour,

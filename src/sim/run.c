@@ -53,8 +53,13 @@ static int join(char *out, size_t n, const char *dir, const char *name)
 	return k > 0 && (size_t)k < n ? 0 : ERR_USAGE;
 }
 
-int sim_run(const struct sim_config *c, const char *dir, const struct sim_hooks *hooks, const char **failed_file)
+int sim_run(const struct sim_config *c, const char *dir, const struct sim_hooks *hooks, struct sim_result *res)
 {
+	struct sim_result dummy;
+	if (!res)
+		res = &dummy;
+	memset(res, 0, sizeof *res);
+	const char **failed_file = &res->failed_file;
 	static char path[4096];
 	struct sim_model *m = calloc(1, sizeof *m);
 	if (!m)
@@ -71,6 +76,8 @@ int sim_run(const struct sim_config *c, const char *dir, const struct sim_hooks 
 		rc = join(path, sizeof path, dir, *failed_file);
 	if (!rc)
 		rc = sim_esx_open(&esx, c, m, path);
+	if (!rc)
+		res->esx_columns = sim_esx_columns(esx);
 	if (!rc && guest >= 0) {
 		*failed_file = c->gzip ? "perfmon.csv.gz" : "perfmon.csv";
 		rc = join(path, sizeof path, dir, *failed_file);
@@ -93,6 +100,7 @@ int sim_run(const struct sim_config *c, const char *dir, const struct sim_hooks 
 			*failed_file = c->gzip ? "esxtop.csv.gz" : "esxtop.csv";
 			/* Stamp with the scheduled sample time: the step grid must not show in the stamps. */
 			rc = sim_esx_row(esx, next_esx);
+			res->esx_rows++;
 			if (hooks && hooks->on_esx_row)
 				hooks->on_esx_row(hooks->ctx, m, esx, next_esx);
 			sim_model_reset_acc(m, SIM_STREAM_ESX);
@@ -106,6 +114,7 @@ int sim_run(const struct sim_config *c, const char *dir, const struct sim_hooks 
 			*failed_file = c->gzip ? "perfmon.csv.gz" : "perfmon.csv";
 			if (!rc)
 				rc = sim_perf_row(perf, next_perf, perf_first);
+			res->perf_rows++;
 			perf_first = false;
 			sim_model_reset_acc(m, SIM_STREAM_PERF);
 			next_perf += c->interval + 0.003;

@@ -25,12 +25,18 @@ struct sim_hooks {
 	void (*on_esx_row)(void *ctx, const struct sim_model *m, const struct sim_esx *w, double t);
 };
 
+/* What a run produced (for diagnostics and tests). */
+struct sim_result {
+	const char *failed_file;   /* file being written when an error happened (static string) */
+	long esx_columns, esx_rows, perf_rows;
+};
+
 void sim_opts_default(struct sim_opts *o);
 /* Fills c for part `part` of sc (scenario name, options, topology, truth). */
 void sim_config_build(struct sim_config *c, const struct sim_scenario *sc, int part, const struct sim_opts *o);
 /* Runs the model for c and writes the capture set into dir (which must exist). Returns 0 or a
- * negative ERR_* code with errno meaningful for ERR_IO; *failed_file names the file involved
- * (borrowed static string). */
-int sim_run(const struct sim_config *c, const char *dir, const struct sim_hooks *hooks, const char **failed_file);
+ * negative ERR_* code with errno meaningful for ERR_IO; res (caller-owned, may be NULL) tells which
+ * file failed and how big the captures are. */
+int sim_run(const struct sim_config *c, const char *dir, const struct sim_hooks *hooks, struct sim_result *res);
 
 #endif

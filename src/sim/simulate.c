@@ -115,10 +115,14 @@ static int run_part(const struct sim_scenario *sc, int part, const struct sim_op
 		return EXIT_SYSTEM;
 	}
 	sim_config_build(c, sc, part, o);
-	const char *file = "";
+	struct sim_result res;
 	errno = 0;
-	int rc = sim_run(c, dir, NULL, &file);
+	int rc = sim_run(c, dir, NULL, &res);
 	int e = errno;
+	const char *file = res.failed_file ? res.failed_file : "";
+	if (!rc && o->width > 0 && res.esx_columns != o->width)
+		fprintf(stderr, "iopsy: simulate: warning: --width %d is below the %ld columns scenario %s needs; "
+				"wrote %ld\n", o->width, res.esx_columns, sc->name, res.esx_columns);
 	free(c);
 	if (rc == ERR_NOMEM) {
 		fprintf(stderr, "iopsy: simulate: out of memory\n");
