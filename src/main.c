@@ -59,7 +59,7 @@ int main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
-	signal(SIGPIPE, SIG_IGN);
+	signal(SIGPIPE, on_signal); /* a closed pipe ends us quietly, as it does cat */
 	if (argc < 2) {
 		print_help(stderr);
 		return EXIT_USAGE;
