@@ -79,8 +79,8 @@ deps:
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
-	./$(BIN) counters samples/esxtop-healthy.csv.gz
-	./$(BIN) extract samples/esxtop-healthy.csv.gz --match 'Physical Disk SCSI Device\(.*\)\\Average (Driver|Kernel|Guest) MilliSec/Command' -o - | head -5
+	./$(BIN) counters --match 'SCSI Device|LogicalDisk' samples/healthy/esxtop.csv.gz samples/healthy/perfmon.csv.gz
+	./$(BIN) analyze samples/lsi-guest-queue-cap/esxtop.csv.gz samples/lsi-guest-queue-cap/perfmon.csv.gz
 
 check: deps
 	$(Q)$(MAKE) --no-print-directory all $(BUILD)/check_iopsy

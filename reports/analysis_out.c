@@ -16,7 +16,8 @@ static void esc(struct buf *b, const char *s)
 		buf_add_text_escaped(b, s, strlen(s));
 }
 
-/* Appends text wrapped at width with a hanging indent. */
+/* Appends text wrapped at width; the first line starts with indent (e.g. "   rule: "), the next
+ * ones with as many spaces. */
 static void wrap(struct buf *b, const char *indent, const char *text, size_t width)
 {
 	struct buf t;
@@ -24,8 +25,13 @@ static void wrap(struct buf *b, const char *indent, const char *text, size_t wid
 	esc(&t, text);
 	const char *p = t.data ? t.data : "";
 	size_t ind = strlen(indent);
+	bool first = true;
 	while (*p) {
-		buf_adds(b, indent);
+		if (first)
+			buf_adds(b, indent);
+		else
+			buf_printf(b, "%*s", (int)ind, "");
+		first = false;
 		size_t n = strlen(p);
 		if (n + ind <= width) {
 			buf_adds(b, p);

@@ -317,11 +317,25 @@ static void align_clocks(struct analysis *a, const struct analyze_opts *o)
 
 /* ---- ordering and verdict ---- */
 
+/* Causes before symptoms at equal severity: queues and throttling explain latency. */
+static int cause_rank(const char *kind)
+{
+	if (strncmp(kind, "latency.", 8) == 0)
+		return 2;
+	if (strncmp(kind, "io.", 3) == 0)
+		return 1;
+	return 0;
+}
+
 static int finding_cmp(const void *x, const void *y)
 {
 	const struct finding *a = x, *b = y;
 	if (a->sev != b->sev)
 		return (int)b->sev - (int)a->sev;
+	if (cause_rank(a->kind) != cause_rank(b->kind))
+		return cause_rank(a->kind) - cause_rank(b->kind);
+	if (a->heuristic != b->heuristic)
+		return a->heuristic ? 1 : -1;
 	if (a->sustained_s != b->sustained_s)
 		return a->sustained_s < b->sustained_s ? 1 : -1;
 	int c = strcmp(a->kind, b->kind);
@@ -376,15 +390,6 @@ static void verdict(struct analysis *a)
 				   f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary);
 			said++;
 		}
-		if (kernel) {
-			const struct finding *f = first(a, "queue.device_saturated");
-			if (!f)
-				f = first(a, "throttle.dsnro");
-			if (!f)
-				f = first(a, "latency.kernel");
-			buf_printf(&b, "%sin the VMkernel device queue (%s: %s)", said ? "; and " : "", f->entity, f->summary);
-			said++;
-		}
 		if (throttle) {
 			const struct finding *f = first(a, "throttle.adaptive_queue_depth");
 			if (!f)
@@ -392,6 +397,17 @@ static void verdict(struct analysis *a)
 			if (!f)
 				f = first(a, "scsi.queue_full");
 			buf_printf(&b, "%sbehind throttling of the LUN queue (%s: %s)", said ? "; and " : "", f->entity, f->summary);
+			if (kernel)
+				buf_adds(&b, ", so IOs queue in the VMkernel");
+			said++;
+		}
+		if (kernel && !throttle) {
+			const struct finding *f = first(a, "queue.device_saturated");
+			if (!f)
+				f = first(a, "throttle.dsnro");
+			if (!f)
+				f = first(a, "latency.kernel");
+			buf_printf(&b, "%sin the VMkernel device queue (%s: %s)", said ? "; and " : "", f->entity, f->summary);
 			said++;
 		}
 		if (adapter) {
@@ -424,6 +440,81 @@ static void verdict(struct analysis *a)
 	buf_free(&b);
 }
 
+static bool overlaps(const struct finding *x, const struct finding *y)
+{
+	return strcmp(x->entity, y->entity) == 0 && x->start <= y->end && y->start <= x->end;
+}
+
+/* Advice that depends on other findings: a queue that AQD, SIOC or DSNRO cuts must not be "fixed"
+ * by raising the device queue depth. */
+static void refine_advice(struct analysis *a)
+{
+	bool have_host = false;
+	for (size_t i = 0; i < a->m.ncaps; i++)
+		have_host |= !a->m.caps[i].failed && a->m.caps[i].format && strcmp(a->m.caps[i].format, "esxtop") == 0;
+	for (size_t i = 0; i < a->nf; i++) {
+		struct finding *f = &a->f[i];
+		if (strncmp(f->kind, "latency.guest_", 14) != 0)
+			continue;
+		const struct finding *cause = NULL, *below = NULL;
+		for (size_t k = 0; k < a->nf; k++) {
+			const struct finding *g = &a->f[k];
+			if (g == f || g->start > f->end || f->start > g->end)
+				continue;
+			if ((strcmp(g->kind, "queue.guest_vscsi_cap") == 0 ||
+			     (strcmp(g->kind, "queue.guest_hidden") == 0 && !cause)) &&
+			    strcmp(g->entity, f->entity) == 0)
+				cause = g;
+			else if (g->layer == LAYER_DEVICE || g->layer == LAYER_ADAPTER || g->layer == LAYER_ARRAY)
+				below = g;
+		}
+		if (cause)
+			f->advice = afmt(a, "The time is spent in the guest, above the virtual controller (see the %s "
+					    "finding): fix the controller queue first; the host and the array are not the "
+					    "bottleneck for this disk.", cause->kind);
+		else if (below)
+			f->advice = afmt(a, "At the same time the host shows %s on %s: follow that finding's advice; "
+					    "the guest latency is its symptom.", below->kind, below->entity);
+		else if (have_host)
+			f->advice = afmt(a, "The host captures show no queueing or device latency at this time: check "
+					    "the guest disk mapping (--map), guest-side filter drivers and the VM's CPU "
+					    "(%%Ready), and whether the capture covers the host that runs this VM.");
+		else
+			f->advice = afmt(a, "Only the guest's view is available: add the esxtop capture of the host "
+					    "for the same period to see where below the guest the IO waits.");
+	}
+	for (size_t i = 0; i < a->nf; i++) {
+		struct finding *f = &a->f[i];
+		if (strcmp(f->kind, "latency.kernel") != 0 && strcmp(f->kind, "queue.device_saturated") != 0)
+			continue;
+		for (size_t k = 0; k < a->nf; k++) {
+			const struct finding *g = &a->f[k];
+			if (!overlaps(f, g))
+				continue;
+			if (strcmp(g->kind, "throttle.adaptive_queue_depth") == 0 || strcmp(g->kind, "scsi.queue_full") == 0) {
+				f->advice = afmt(a, "The queue is short because adaptive queue depth cuts it: the array "
+						    "answers QUEUE FULL/BUSY (see the %s finding). Raising the HBA queue depth "
+						    "would only make the array refuse more commands; reduce what the hosts send "
+						    "to the array port/LU instead, or spread the LUNs over more ports [seed].",
+						 g->kind);
+				break;
+			}
+			if (strcmp(g->kind, "throttle.sioc") == 0) {
+				f->advice = afmt(a, "Storage I/O Control is throttling this host's queue because the "
+						    "datastore's latency is at its congestion threshold: raising DQLEN has no "
+						    "effect; adjust disk shares or move load off the datastore.");
+				break;
+			}
+			if (strcmp(g->kind, "throttle.dsnro") == 0) {
+				f->advice = afmt(a, "The queue is capped by Disk.SchedNumReqOutstanding while several VMs "
+						    "are active: raise DSNRO for this device to the HBA LUN queue depth "
+						    "(esxcli storage core device set -d %s -O N) and re-measure.", f->entity);
+				break;
+			}
+		}
+	}
+}
+
 void analysis_run(struct analysis *a, const struct analyze_opts *o)
 {
 	a->array_queue_depth = o->array_queue_depth;
@@ -431,6 +522,7 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 	align_clocks(a, o);
 	for (const struct detector *d = detectors; d->kind; d++)
 		d->run(a, o);
+	refine_advice(a);
 	if (a->nf)
 		qsort(a->f, a->nf, sizeof *a->f, finding_cmp);
 	verdict(a);

@@ -38,11 +38,23 @@ run_case() { # name, then the iopsy arguments; stdin from /dev/null unless IN is
 	if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 }
 
-for f in tests/inputs/* samples/*.csv samples/*.csv.gz; do
+for f in tests/inputs/*; do
 	[ -f "$f" ] || continue
 	b=$(basename "$f")
 	IN= run_case "$b.counters" counters --json "$f"
 	IN= run_case "$b.extract" extract "$f" --match . -o -
+done
+# samples: the analysis (text and JSON) and the storage part of the inventory
+for d in samples/*/ samples/*/*/; do
+	d=${d%/}
+	[ -f "$d/esxtop.csv.gz" ] || continue
+	n=$(echo "$d" | sed 's|^samples/||; s|/|-|g')
+	set -- "$d/esxtop.csv.gz" "$d/perfmon.csv.gz"
+	[ -f "$d/vmkernel.log" ] && set -- "$@" --vmkernel-log "$d/vmkernel.log"
+	[ -f "$d/partitions.txt" ] && set -- "$@" --partitions "$d/partitions.txt"
+	IN= run_case "sample-$n.analyze" analyze "$@"
+	IN= run_case "sample-$n.analyze-json" analyze --json - "$@"
+	IN= run_case "sample-$n.counters" counters --json --match 'SCSI Device|LogicalDisk\(D:' "$d/esxtop.csv.gz" "$d/perfmon.csv.gz"
 done
 if [ -f "$G/cases.txt" ]; then
 	while IFS='|' read -r name stdin args; do
