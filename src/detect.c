@@ -74,7 +74,7 @@ static void evidence_add(struct finding *f, const struct capture *c, const struc
 			mn = a;
 		if (b > mx)
 			mx = b;
-		long cnt = (long)c->ds.cnt[s * DS_MAX_BUCKETS + k];
+		long cnt = (long)ds_count(&c->ds, s, k);
 		samples += cnt;
 		if (!isnan(threshold) && v > threshold)
 			above += cnt;

@@ -116,10 +116,18 @@ void ds_init(struct dstore *d, size_t nseries)
 	memset(d, 0, sizeof *d);
 	d->nseries = nseries;
 	d->per_bucket = 1;
-	size_t n = (nseries ? nseries : 1) * DS_MAX_BUCKETS;
-	d->t0 = xcalloc(DS_MAX_BUCKETS, sizeof *d->t0);
-	d->t1 = xcalloc(DS_MAX_BUCKETS, sizeof *d->t1);
-	d->disc = xcalloc(DS_MAX_BUCKETS, sizeof *d->disc);
+	size_t per = 3 * sizeof(float) + sizeof(uint32_t);
+	size_t cap = DS_BUDGET_BYTES / ((nseries ? nseries : 1) * per);
+	if (cap > DS_MAX_BUCKETS)
+		cap = DS_MAX_BUCKETS;
+	if (cap < DS_MIN_BUCKETS)
+		cap = DS_MIN_BUCKETS;
+	cap &= ~(size_t)1; /* compaction merges pairs */
+	d->cap = cap;
+	size_t n = (nseries ? nseries : 1) * cap;
+	d->t0 = xcalloc(cap, sizeof *d->t0);
+	d->t1 = xcalloc(cap, sizeof *d->t1);
+	d->disc = xcalloc(cap, sizeof *d->disc);
 	d->mean = xcalloc(n, sizeof *d->mean);
 	d->min = xcalloc(n, sizeof *d->min);
 	d->max = xcalloc(n, sizeof *d->max);
@@ -136,7 +144,7 @@ static void ds_compact(struct dstore *d)
 		d->disc[k] = d->disc[2 * k] || d->disc[2 * k + 1];
 	}
 	for (size_t s = 0; s < d->nseries; s++) {
-		size_t o = s * DS_MAX_BUCKETS;
+		size_t o = s * d->cap;
 		for (size_t k = 0; k < half; k++) {
 			size_t a = o + 2 * k, b = a + 1, t = o + k;
 			uint32_t ca = d->cnt[a], cb = d->cnt[b];
@@ -155,7 +163,7 @@ static void ds_compact(struct dstore *d)
 			d->max[t] = mx;
 			d->cnt[t] = ca + cb;
 		}
-		for (size_t k = half; k < DS_MAX_BUCKETS; k++)
+		for (size_t k = half; k < d->cap; k++)
 			d->cnt[o + k] = 0;
 	}
 	d->nb = half;
@@ -165,7 +173,7 @@ static void ds_compact(struct dstore *d)
 void ds_row(struct dstore *d, int64_t t, bool discontinuity)
 {
 	if (d->nb == 0 || d->fill >= d->per_bucket) {
-		if (d->nb == DS_MAX_BUCKETS)
+		if (d->nb == d->cap)
 			ds_compact(d);
 		d->nb++;
 		d->fill = 0;
@@ -184,7 +192,7 @@ void ds_set(struct dstore *d, size_t s, double v)
 {
 	if (!isfinite(v) || d->nb == 0)
 		return;
-	size_t i = s * DS_MAX_BUCKETS + d->nb - 1;
+	size_t i = s * d->cap + d->nb - 1;
 	uint32_t c = d->cnt[i];
 	float f = (float)v;
 	if (c == 0) {
@@ -201,20 +209,25 @@ void ds_set(struct dstore *d, size_t s, double v)
 
 double ds_mean(const struct dstore *d, size_t s, size_t k)
 {
-	size_t i = s * DS_MAX_BUCKETS + k;
+	size_t i = s * d->cap + k;
 	return d->cnt[i] ? (double)d->mean[i] : NAN;
 }
 
 double ds_min(const struct dstore *d, size_t s, size_t k)
 {
-	size_t i = s * DS_MAX_BUCKETS + k;
+	size_t i = s * d->cap + k;
 	return d->cnt[i] ? (double)d->min[i] : NAN;
 }
 
 double ds_max(const struct dstore *d, size_t s, size_t k)
 {
-	size_t i = s * DS_MAX_BUCKETS + k;
+	size_t i = s * d->cap + k;
 	return d->cnt[i] ? (double)d->max[i] : NAN;
+}
+
+uint32_t ds_count(const struct dstore *d, size_t s, size_t k)
+{
+	return d->cnt[s * d->cap + k];
 }
 
 void ds_free(struct dstore *d)

@@ -24,12 +24,17 @@ double qs_mean(const struct qsketch *q);
 void qs_free(struct qsketch *q);
 
 /* Aligned downsampled series: every series of a store receives one value (or NaN) per row, so
- * bucket k covers the same rows (and times) in all of them. */
+ * bucket k covers the same rows (and times) in all of them. The bucket count adapts to the number
+ * of series so the store stays within DS_BUDGET_BYTES (between DS_MIN_BUCKETS and DS_MAX_BUCKETS
+ * buckets per series). */
 #define DS_MAX_BUCKETS 1024
+#define DS_MIN_BUCKETS 128
+#define DS_BUDGET_BYTES (24u << 20)
 struct dstore {
 	size_t nseries, nb, per_bucket, fill; /* fill: rows in the current (last) bucket */
+	size_t cap;                           /* buckets per series */
 	int64_t *t0, *t1;                     /* time of the first/last row in each bucket */
-	float *mean, *min, *max;              /* [series * DS_MAX_BUCKETS + bucket] */
+	float *mean, *min, *max;              /* [series * cap + bucket] */
 	uint32_t *cnt;                        /* non-missing values per bucket */
 	bool *disc;                           /* a time discontinuity inside the bucket */
 };
@@ -42,5 +47,7 @@ void ds_free(struct dstore *d);
 double ds_mean(const struct dstore *d, size_t s, size_t k);
 double ds_min(const struct dstore *d, size_t s, size_t k);
 double ds_max(const struct dstore *d, size_t s, size_t k);
+/* Number of values that went into bucket k of series s. */
+uint32_t ds_count(const struct dstore *d, size_t s, size_t k);
 
 #endif
