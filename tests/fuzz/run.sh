@@ -1,0 +1,83 @@
+#!/bin/sh
+# run.sh — builds the libFuzzer harnesses (tests/fuzz/fuzz_*.c) into build-fuzz/ with clang
+# (-fsanitize=fuzzer,address,undefined) and runs each for FUZZ_SECONDS (default 60), one after
+# the other, under nice. Seeds: tests/fuzz/corpus/<harness>/ (read only); new inputs go to
+# build-fuzz/corpus/<harness>/, crashes to build-fuzz/artifacts/<harness>/. Fixed crashes are kept in
+# tests/fuzz/regress/<harness>/ and replayed as seeds, so a regression fails at once.
+# Usage: tests/fuzz/run.sh [HARNESS...]     (default: all)
+# Env:   FUZZ_SECONDS=60  CLANG=clang-14  FUZZ_BUILD_ONLY=1  FUZZ_ARGS="extra libFuzzer flags"
+# Prints one line per harness (runs, coverage) and "fuzz: N passed, M failed"; exits 1 on a crash.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 2
+SECS=${FUZZ_SECONDS:-60}
+CLANG=${CLANG:-}
+if [ -z "$CLANG" ]; then
+	for c in clang-14 clang; do
+		if command -v "$c" >/dev/null 2>&1; then CLANG=$c; break; fi
+	done
+fi
+if [ -z "$CLANG" ]; then
+	echo "fuzz: clang not found (apt-get install clang-14 libclang-rt-14-dev)" >&2
+	exit 2
+fi
+B=build-fuzz
+mkdir -p "$B/obj" "$B/corpus" "$B/artifacts" "$B/logs" || exit 2
+SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 $SAN -Isrc -Iparsers -Ireports -Itests/fuzz $(pkg-config --cflags libpcre2-8 zlib 2>/dev/null)"
+LIBS="-lcsv $(pkg-config --libs libpcre2-8 zlib 2>/dev/null || echo -lpcre2-8 -lz) -lm"
+LIBSRC="parsers/source.c parsers/pdh.c parsers/fmt_esxtop.c parsers/fmt_perfmon.c parsers/vmklog.c
+	parsers/partitions.c src/util.c src/rules.c src/match.c reports/json.c"
+
+# the library, instrumented for coverage (rebuilt when a source is newer than its object)
+objs=""
+for s in $LIBSRC; do
+	o="$B/obj/$(echo "$s" | tr / _).o"
+	if [ ! -f "$o" ] || [ "$s" -nt "$o" ] || [ "$0" -nt "$o" ] || [ -n "$(find src parsers reports -name '*.h' -newer "$o" 2>/dev/null | head -1)" ]; then
+		$CLANG $CFLAGS -fsanitize=fuzzer-no-link -c -o "$o" "$s" || exit 2
+	fi
+	objs="$objs $o"
+done
+
+if [ $# -gt 0 ]; then
+	targets=$*
+else
+	targets=$(for f in tests/fuzz/fuzz_*.c; do basename "$f" .c | sed 's/^fuzz_//'; done)
+fi
+for t in $targets; do
+	# shellcheck disable=SC2086
+	$CLANG $CFLAGS -fsanitize=fuzzer -o "$B/fuzz_$t" "tests/fuzz/fuzz_$t.c" $objs $LIBS || exit 2
+done
+[ "${FUZZ_BUILD_ONLY:-0}" = 1 ] && { echo "fuzz: built $(echo $targets | wc -w) harnesses in $B/"; exit 0; }
+
+pass=0 fail=0
+for t in $targets; do
+	mkdir -p "$B/corpus/$t" "$B/artifacts/$t"
+	seeds=""
+	[ -d "tests/fuzz/corpus/$t" ] && seeds="tests/fuzz/corpus/$t"
+	# past crashes replay first: a regression fails the run at once
+	[ -d "tests/fuzz/regress/$t" ] && seeds="$seeds tests/fuzz/regress/$t"
+	dict=""
+	[ -f "tests/fuzz/$t.dict" ] && dict="-dict=tests/fuzz/$t.dict"
+	maxlen=4096
+	case $t in pdh|gzip|source) maxlen=65536 ;; esac
+	log="$B/logs/$t.log"
+	# shellcheck disable=SC2086
+	nice -n 10 "./$B/fuzz_$t" "$B/corpus/$t" $seeds $dict -max_total_time="$SECS" -timeout=10 \
+		-rss_limit_mb=2048 -max_len=$maxlen -print_final_stats=1 -artifact_prefix="$B/artifacts/$t/" \
+		${FUZZ_ARGS:-} >"$log" 2>&1
+	rc=$?
+	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+	cov=$(grep -E '^#[0-9]+' "$log" | tail -1 | sed -n 's/.*cov: \([0-9]*\).*ft: \([0-9]*\).*/cov \1 ft \2/p')
+	secs=$(sed -n 's/^stat::.*//p' "$log" >/dev/null; grep -o 'Done [0-9]* runs in [0-9]* second' "$log" | awk '{print $5}')
+	if [ $rc = 0 ]; then
+		pass=$((pass + 1))
+		echo "fuzz: $t: ok, ${runs:-?} runs in ${secs:-?} s, ${cov:-cov ?}"
+	else
+		fail=$((fail + 1))
+		echo "fuzz: $t: FAILED (exit $rc) after ${runs:-?} runs; see $log and $B/artifacts/$t/"
+		grep -E 'ERROR:|runtime error:|fuzz check failed|SUMMARY' "$log" | head -5 | sed 's/^/    /'
+	fi
+done
+echo "fuzz: $pass passed, $fail failed"
+[ $fail = 0 ]
