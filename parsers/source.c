@@ -193,11 +193,42 @@ static long utf16_decode(struct source *s, char *out, size_t n, struct diag *d)
 	}
 }
 
+/* Hands out at most n of the k bytes in tmp and keeps the rest for the next read. */
+static long give(struct source *s, const char *tmp, size_t k, char *out, size_t n)
+{
+	size_t g = k < n ? k : n;
+	memcpy(out, tmp, g);
+	memmove(s->spill, tmp + g, k - g);
+	s->spill_len = (unsigned char)(k - g);
+	s->spill_pos = 0;
+	return (long)g;
+}
+
+/* utf16_decode needs room for one whole character: a smaller read decodes into a scratch
+ * buffer and spills what does not fit (a 0 here would be taken for the end of the input). */
+static long utf16_read(struct source *s, char *out, size_t n, struct diag *d)
+{
+	if (n >= 8)
+		return utf16_decode(s, out, n, d);
+	char tmp[8];
+	long k = utf16_decode(s, tmp, sizeof tmp, d);
+	if (k <= 0)
+		return k;
+	return give(s, tmp, (size_t)k, out, n);
+}
+
 long source_read(struct source *s, char *out, size_t n, struct diag *d)
 {
 	if (s->err)
 		return s->err;
+	if (n == 0)
+		return 0;
 	long k;
+	if (s->spill_pos < s->spill_len) {
+		k = give(s, s->spill + s->spill_pos, (size_t)(s->spill_len - s->spill_pos), out, n);
+		s->bytes_out += (uint64_t)k;
+		return k;
+	}
 	if (!s->started) {
 		s->started = true;
 		if (s->gz)
@@ -231,14 +262,11 @@ long source_read(struct source *s, char *out, size_t n, struct diag *d)
 			s->raw_cap = 65536;
 			s->raw_len = hl - skip;
 			memcpy(s->raw, head + skip, s->raw_len);
-			k = utf16_decode(s, out, n, d);
+			k = utf16_read(s, out, n, d);
 		} else {
 			size_t keep = hl - skip;
-			if (keep > n)
-				keep = n; /* n is always large in practice */
-			memcpy(out, head + skip, keep);
-			k = (long)keep;
-			if (keep < n && hl == 4) {
+			k = give(s, (const char *)head + skip, keep, out, n);
+			if ((size_t)k < n && hl == 4) {
 				long r = raw_read(s, (unsigned char *)out + keep, n - keep, d);
 				if (r < 0)
 					return s->err = (int)r;
@@ -246,7 +274,7 @@ long source_read(struct source *s, char *out, size_t n, struct diag *d)
 			}
 		}
 	} else if (s->enc == SOURCE_UTF16LE || s->enc == SOURCE_UTF16BE) {
-		k = utf16_decode(s, out, n, d);
+		k = utf16_read(s, out, n, d);
 	} else {
 		k = raw_read(s, (unsigned char *)out, n, d);
 	}

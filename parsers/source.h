@@ -32,6 +32,8 @@ struct source {
 	size_t raw_len, raw_cap;
 	unsigned pending_hi;        /* pending UTF-16 high surrogate, 0 if none */
 	bool raw_eof;
+	char spill[8];              /* decoded bytes that did not fit a small read */
+	unsigned char spill_len, spill_pos;
 	int err;                    /* sticky ERR_* */
 	/* Optional progress hook, called after each read with compressed bytes consumed. */
 	void (*progress)(void *ctx, int64_t done, int64_t total);
@@ -42,7 +44,8 @@ struct source {
 int source_open(struct source *s, const char *path, struct diag *d);
 /* Opens an in-memory buffer (borrowed; must outlive the source), for tests and fuzzing. */
 int source_open_mem(struct source *s, const char *name, const void *data, size_t len, struct diag *d);
-/* Reads up to n decoded bytes. Returns bytes read, 0 at end, or a negative ERR_* (message in d). */
+/* Reads up to n (>= 1) decoded bytes. Returns bytes read, 0 only at the end, or a negative ERR_*
+ * (message in d). */
 long source_read(struct source *s, char *out, size_t n, struct diag *d);
 /* Compressed bytes consumed so far (for progress). */
 int64_t source_offset(const struct source *s);
