@@ -321,6 +321,19 @@ static void cb_row(int c, void *ctx)
 	r->row_started = false;
 }
 
+/* libcsv ends a record at CR or LF by default; the reader frames lines itself and feeds one line
+ * at a time followed by its own terminator, so a stray CR (or LF in a CR-only file) inside a line
+ * stays data, as the fast scanner keeps it, instead of silently splitting the row in two. */
+static int term_lf(unsigned char c)
+{
+	return c == '\n';
+}
+
+static int term_cr(unsigned char c)
+{
+	return c == '\r';
+}
+
 /* ---- line framing ---- */
 
 static int fill(struct pdh_reader *r)
@@ -384,7 +397,7 @@ static int feed(struct pdh_reader *r, const char *line, size_t len)
 {
 	r->cur_line = r->line_no;
 	if (csv_parse(&r->csv, line, len, cb_field, cb_row, r) != len ||
-	    csv_parse(&r->csv, "\n", 1, cb_field, cb_row, r) != 1) {
+	    csv_parse(&r->csv, &r->term, 1, cb_field, cb_row, r) != 1) {
 		int e = csv_error(&r->csv);
 		if (e == CSV_ENOMEM || e == CSV_ETOOBIG) {
 			diag_emit(r->d, DIAG_ERROR, r->line_no, 0,
@@ -550,6 +563,7 @@ int pdh_open(struct pdh_reader **out, struct source *src, const struct pdh_optio
 	r->csv_ready = true;
 	csv_set_realloc_func(&r->csv, capped_realloc);
 	csv_set_blk_size(&r->csv, 1 << 16);
+	csv_set_term_func(&r->csv, r->term == '\r' ? term_cr : term_lf);
 	if (r->tsv)
 		csv_set_delim(&r->csv, '\t');
 	r->in_header = true;
