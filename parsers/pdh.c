@@ -818,15 +818,16 @@ int pdh_next(struct pdh_reader *r, struct pdh_row *row)
 			rc = feed(r, line, len);
 			if (rc < 0)
 				return rc;
-			if (!r->row_done && r->row_started) {
-				/* An open quote at the end of the line. PDH-CSV never has a newline inside
-				 * a field, so the record ends here: flushing it keeps one damaged line from
-				 * swallowing the rest of the capture. */
-				r->open_quote = true;
+			if (!r->row_done) {
+				/* An open quote at the end of the line (also in its first field, before
+				 * any field was handed over). PDH-CSV never has a newline inside a field,
+				 * so the record ends here: flushing it keeps one damaged line from
+				 * swallowing the next ones or leaving libcsv mid-record. */
 				if (csv_fini(&r->csv, cb_field, cb_row, r) != 0) {
 					diag_emit(r->d, DIAG_ERROR, r->line_no, 0, "CSV error");
 					return ERR_FORMAT;
 				}
+				r->open_quote = r->row_done;
 			}
 		}
 		if (r->row_done) {
