@@ -791,7 +791,13 @@ static bool fast_row(struct pdh_reader *r, char *line, size_t len)
 			break;
 		p++; /* the delimiter */
 		if (p == e) {
-			f++; /* a trailing delimiter ends with an empty field, as libcsv reports it */
+			/* a trailing delimiter ends with an empty field, as libcsv reports it; a
+			 * selected one must read as empty, not keep the previous row's text */
+			if (f < nf && want[f]) {
+				r->off[f] = r->rowbuf.len;
+				r->len[f] = 0;
+			}
+			f++;
 			break;
 		}
 	}
