@@ -179,6 +179,10 @@ void pdh_split_path(const char *s, size_t n, struct pdh_path *p, struct arena *a
 		p->object = arena_strndup(a, m, (size_t)(me - m));
 	}
 	p->ok = p->object[0] != '\0';
+	if (!p->ok) { /* "\\host\\counter": no object, so not a path (as pdh.h says) */
+		memset(p, 0, sizeof *p);
+		p->counter = arena_strndup(a, s, n);
+	}
 }
 
 /* ---- time ---- */
