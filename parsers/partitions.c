@@ -18,7 +18,7 @@ static bool parse_ll(const char *s, size_t n, long long *v)
 	}
 	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
 		n--;
-	if (!n || n > 19)
+	if (!n || n > 18) /* 18 digits always fit a long long; no disk is 10^18 bytes */
 		return false;
 	long long x = 0;
 	for (size_t i = 0; i < n; i++) {
