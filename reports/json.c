@@ -136,7 +136,7 @@ void json_num(struct json *j, double v)
 		return;
 	}
 	pre_value(j);
-	if (v == (double)(long long)v && fabs(v) < 1e15)
+	if (fabs(v) < 1e15 && v == (double)(long long)v) /* range first: the cast is UB past 2^63 */
 		buf_printf(j->out, "%lld", (long long)v);
 	else
 		buf_printf(j->out, "%.10g", v);
