@@ -426,6 +426,11 @@ static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
 
 void time_format_iso(int64_t t_ms, bool with_ms, char out[32])
 {
+	/* years 0000..9999 only: outside, the arithmetic below could overflow */
+	if (t_ms < -62167219200000LL || t_ms > 253402300799999LL) {
+		snprintf(out, 32, "%s", "invalid-time");
+		return;
+	}
 	int64_t secs = t_ms >= 0 ? t_ms / 1000 : -((-t_ms + 999) / 1000);
 	int ms = (int)(t_ms - secs * 1000);
 	int64_t days = secs >= 0 ? secs / 86400 : -((-secs + 86399) / 86400);
