@@ -24,9 +24,9 @@ PROJ_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-reco
 PROJ_LDFLAGS += -fsanitize=$(SANITIZE)
 endif
 
-PKGS      := libpcre2-8 zlib
+PKGS      := libpcre2-8 zlib sqlite3 libcurl
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lpcre2-8 -lz)
+PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lpcre2-8 -lz -lsqlite3 -lcurl)
 CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lpthread)
 # Debian ships no .pc for libcsv.
@@ -73,7 +73,7 @@ $(BUILD)/check_iopsy: $(TEST_OBJ) $(BUILD)/libiopsy.a
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 
 # deps: install the Debian packages the build, the demo and the tests need (idempotent).
-DEB_PKGS := gcc make libcsv-dev libpcre2-dev zlib1g-dev pkg-config gnuplot-nox check
+DEB_PKGS := gcc make libcsv-dev libpcre2-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev pkg-config gnuplot-nox check
 deps:
 	@sh tests/ensure-deps.sh $(DEB_PKGS)
 

@@ -382,6 +382,11 @@ void entities_json(const struct model *m, struct json *j)
 
 void analysis_json(const struct analysis *a, struct json *j)
 {
+	analysis_json_ex(a, j, NULL, NULL);
+}
+
+void analysis_json_ex(const struct analysis *a, struct json *j, void (*extra)(void *ctx, struct json *j), void *ctx)
+{
 	json_obj_begin(j);
 	json_key(j, "schema_version");
 	json_int(j, ANALYSIS_SCHEMA_VERSION);
@@ -434,5 +439,7 @@ void analysis_json(const struct analysis *a, struct json *j)
 	for (size_t i = 0; i < a->nf; i++)
 		finding_json(&a->f[i], j);
 	json_arr_end(j);
+	if (extra)
+		extra(ctx, j);
 	json_obj_end(j);
 }

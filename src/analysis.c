@@ -386,7 +386,7 @@ static void verdict(struct analysis *a)
 			const struct finding *f = first(a, "queue.guest_vscsi_cap");
 			if (!f)
 				f = first(a, "queue.guest_hidden");
-			buf_printf(&b, "in the guest, above the virtual SCSI controller (%s%s%s: %s)",
+			buf_printf(&b, "in the guest, above the virtual SCSI controller (%s%s%s — %s)",
 				   f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary);
 			said++;
 		}
@@ -396,7 +396,7 @@ static void verdict(struct analysis *a)
 				f = first(a, "throttle.sioc");
 			if (!f)
 				f = first(a, "scsi.queue_full");
-			buf_printf(&b, "%sbehind throttling of the LUN queue (%s: %s)", said ? "; and " : "", f->entity, f->summary);
+			buf_printf(&b, "%sbehind throttling of the LUN queue (%s — %s)", said ? "; and " : "", f->entity, f->summary);
 			if (kernel)
 				buf_adds(&b, ", so IOs queue in the VMkernel");
 			said++;
@@ -407,19 +407,19 @@ static void verdict(struct analysis *a)
 				f = first(a, "throttle.dsnro");
 			if (!f)
 				f = first(a, "latency.kernel");
-			buf_printf(&b, "%sin the VMkernel device queue (%s: %s)", said ? "; and " : "", f->entity, f->summary);
+			buf_printf(&b, "%sin the VMkernel device queue (%s — %s)", said ? "; and " : "", f->entity, f->summary);
 			said++;
 		}
 		if (adapter) {
 			const struct finding *f = first(a, "queue.adapter_saturated");
-			buf_printf(&b, "%sat the host bus adapter (%s: %s)", said ? "; and " : "", f->entity, f->summary);
+			buf_printf(&b, "%sat the host bus adapter (%s — %s)", said ? "; and " : "", f->entity, f->summary);
 			said++;
 		}
 		if (array) {
 			const struct finding *f = first(a, "latency.device");
 			if (!f)
 				f = first(a, "queue.array_overcommit");
-			buf_printf(&b, "%sin the array or fabric below the HBA (%s: %s)", said ? "; and " : "", f->entity, f->summary);
+			buf_printf(&b, "%sin the array or fabric below the HBA (%s — %s)", said ? "; and " : "", f->entity, f->summary);
 			said++;
 		}
 		if (!said) {
