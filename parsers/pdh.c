@@ -111,7 +111,10 @@ void pdh_header_parse_bias(const char *cell, size_t len, struct pdh_header_info 
 			size_t zn = (size_t)(zc - z);
 			if (zn >= sizeof hi->zone)
 				zn = sizeof hi->zone - 1;
-			memcpy(hi->zone, z, zn);
+			/* printable ASCII only: Windows writes English zone names (non-English ones are cut
+			 * at the first non-ASCII byte), and reports print the zone as it is */
+			for (size_t i = 0; i < zn; i++)
+				hi->zone[i] = z[i] >= 0x20 && z[i] < 0x7f ? z[i] : '?';
 			hi->zone[zn] = '\0';
 			rest = zc + 1;
 			if (rest < end && *rest == '(' && end[-1] == ')') {
