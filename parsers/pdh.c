@@ -341,6 +341,14 @@ static int term_cr(unsigned char c)
 	return c == '\r';
 }
 
+static bool is_blank(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t')
+			return false;
+	return true;
+}
+
 /* ---- line framing ---- */
 
 static int fill(struct pdh_reader *r)
@@ -479,13 +487,7 @@ static const struct pdh_format *probe(const char *head, size_t n, int *conf)
 	return best;
 }
 
-static bool is_blank(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (s[i] != ' ')
-			return false;
-	return true;
-}
+
 
 int pdh_open(struct pdh_reader **out, struct source *src, const struct pdh_options *o, struct diag *d)
 {
@@ -825,8 +827,8 @@ int pdh_next(struct pdh_reader *r, struct pdh_row *row)
 		int rc = read_line(r, &line, &len);
 		if (rc <= 0)
 			return rc;
-		if (len == 0)
-			continue;
+		if (len == 0 || is_blank(line, len))
+			continue; /* blank lines are not records (libcsv reports none for them either) */
 		if (r->opt.no_fast_path || !fast_row(r, line, len)) {
 			rc = feed(r, line, len);
 			if (rc < 0)

@@ -555,6 +555,7 @@ void buf_add_text_escaped(struct buf *b, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0;
+	buf_add(b, "", 0); /* b->data is a string even when s is empty (callers print it with %s) */
 	while (i < n) {
 		size_t k = utf8_seq(p + i, n - i);
 		if (k == 1 && (p[i] < 0x20 || p[i] == 0x7f))
