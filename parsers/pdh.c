@@ -11,6 +11,9 @@
 #define PDH_MAX_JUNK_LINES 1000
 #define PDH_MAX_FIELD (256u << 20)   /* a single field longer than this is a runaway quote */
 #define PDH_CHUNK (1u << 20)
+/* A line longer than this is damage (a runaway quote, binary data), not a record: real header
+ * lines are 1-10 MB (100,000 columns), rows well under 1 MB. Bounds the line buffer. */
+#define PDH_MAX_LINE (64u << 20)
 
 struct hfield {
 	const char *s;
@@ -32,6 +35,7 @@ struct pdh_reader {
 	char *buf;
 	size_t cap, start, end, scanned;
 	bool eof, last_unterminated;
+	bool skipping;           /* discarding the rest of an over-long line */
 	long line_no;            /* number of the last line handed out */
 	/* header */
 	long header_line;
@@ -353,7 +357,7 @@ static bool is_blank(const char *s, size_t n)
 
 static int fill(struct pdh_reader *r)
 {
-	if (r->start > 0 && (r->start == r->end || r->start > r->cap / 2)) {
+	if (r->start > 0 && (r->start == r->end || r->start > r->cap / 2 || r->end + 1 >= r->cap)) {
 		memmove(r->buf, r->buf + r->start, r->end - r->start);
 		r->end -= r->start;
 		r->scanned -= r->start;
@@ -380,6 +384,15 @@ static int read_line(struct pdh_reader *r, char **line, size_t *len)
 		if (r->scanned < r->start)
 			r->scanned = r->start;
 		char *p = memchr(r->buf + r->scanned, r->term, r->end - r->scanned);
+		if (p && r->skipping) {
+			r->start = r->scanned = (size_t)(p - r->buf) + 1;
+			r->skipping = false;
+			r->line_no++;
+			r->st.skipped_rows++;
+			diag_emit(r->d, DIAG_WARNING, r->line_no, 0,
+				  "line longer than %u MiB (a runaway quote or binary data?); skipped", PDH_MAX_LINE >> 20);
+			continue;
+		}
 		if (p) {
 			*line = r->buf + r->start;
 			*len = (size_t)(p - *line);
@@ -391,6 +404,15 @@ static int read_line(struct pdh_reader *r, char **line, size_t *len)
 			return 1;
 		}
 		r->scanned = r->end;
+		if (r->eof && r->skipping) {
+			r->skipping = false;
+			r->line_no++;
+			r->st.skipped_rows++;
+			diag_emit(r->d, DIAG_WARNING, r->line_no, 0,
+				  "last line longer than %u MiB and never ends (a runaway quote or binary data?); skipped",
+				  PDH_MAX_LINE >> 20);
+			return 0;
+		}
 		if (r->eof) {
 			if (r->end > r->start) {
 				*line = r->buf + r->start;
@@ -401,6 +423,17 @@ static int read_line(struct pdh_reader *r, char **line, size_t *len)
 				return 1;
 			}
 			return 0;
+		}
+		if (r->end - r->start + 1 >= PDH_MAX_LINE) {
+			if (!r->want) { /* still looking for the header: nothing to keep */
+				diag_emit(r->d, DIAG_ERROR, r->line_no + 1, 0,
+					  "line longer than %u MiB while looking for the PDH-CSV header (real headers are a "
+					  "few MB); not a capture this tool reads",
+					  PDH_MAX_LINE >> 20);
+				return ERR_LIMIT;
+			}
+			r->skipping = true;
+			r->start = r->scanned = r->end;
 		}
 		int rc = fill(r);
 		if (rc < 0)
