@@ -41,6 +41,15 @@ int source_open(struct source *s, const char *path, struct diag *d)
 		if (S_ISREG(st.st_mode))
 			s->total = st.st_size;
 	}
+	/* A regular file that is not gzip is read with plain read(): zlib's transparent mode would
+	 * copy every byte once more through its own buffer. Pipes and gzip go through zlib. */
+	if (s->total >= 0 && !s->is_stdin) {
+		unsigned char magic[2];
+		if (pread(s->fd, magic, 2, 0) != 2 || magic[0] != 0x1f || magic[1] != 0x8b) {
+			s->plain = true;
+			return 0;
+		}
+	}
 	/* gzdopen reads plain files transparently; it owns the fd from here on. */
 	int fd2 = s->is_stdin ? dup(0) : s->fd;
 	gzFile gz = fd2 >= 0 ? gzdopen(fd2, "rb") : NULL;
@@ -88,6 +97,19 @@ static long raw_read(struct source *s, unsigned char *out, size_t n, struct diag
 	}
 	if (n > (1u << 30))
 		n = 1u << 30;
+	if (s->plain) {
+		for (;;) {
+			ssize_t r = read(s->fd, out, n);
+			if (r >= 0) {
+				s->plain_off += r;
+				return (long)r;
+			}
+			if (errno != EINTR) {
+				diag_emit(d, DIAG_ERROR, 0, 0, "read error: %s", strerror(errno));
+				return ERR_IO;
+			}
+		}
+	}
 	int k = gzread((gzFile)s->gz, out, (unsigned)n);
 	if (k < 0) {
 		int zerr;
@@ -111,6 +133,8 @@ int64_t source_offset(const struct source *s)
 {
 	if (is_mem(s))
 		return (int64_t)((const struct memsrc *)s->mem)->pos;
+	if (s->plain)
+		return s->plain_off;
 	if (!s->gz)
 		return 0;
 	z_off_t o = gzoffset((gzFile)s->gz);
@@ -300,6 +324,8 @@ void source_close(struct source *s)
 	free(s->mem);
 	if (s->gz)
 		gzclose((gzFile)s->gz);
+	else if (s->plain && s->fd >= 0)
+		close(s->fd);
 	free(s->raw);
 	memset(s, 0, sizeof *s);
 }

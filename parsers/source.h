@@ -24,6 +24,8 @@ struct source {
 	void *mem;                  /* in-memory source state, NULL for files */
 	int fd;
 	bool is_stdin, gzip;
+	bool plain;                 /* a regular uncompressed file read with read() */
+	int64_t plain_off;
 	int64_t total;              /* size of the (compressed) file, -1 when unknown */
 	uint64_t bytes_out;         /* decoded bytes delivered */
 	enum source_encoding enc;
