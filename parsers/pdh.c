@@ -478,8 +478,9 @@ static bool is_header_line(const char *s, size_t n)
  * are framed on '\r'; everything else on '\n' with a trailing '\r' dropped. */
 static int detect_terminator(struct pdh_reader *r)
 {
+	size_t from = r->start;
 	for (;;) {
-		for (size_t i = r->start; i < r->end; i++) {
+		for (size_t i = from; i < r->end; i++) {
 			if (r->buf[i] == '\n') {
 				r->term = '\n';
 				return 0;
@@ -495,8 +496,10 @@ static int detect_terminator(struct pdh_reader *r)
 				}
 				break;
 			}
+			from = i + 1;
 		}
-		if (r->eof) {
+		/* no line end yet: LF, and read_line applies the line limit to this first line */
+		if (r->eof || r->end - r->start + 1 >= PDH_MAX_LINE) {
 			r->term = '\n';
 			return 0;
 		}

@@ -1,0 +1,243 @@
+#!/bin/sh
+# hostile.sh — hostile and extreme inputs, generated on the fly (nothing big is committed): each
+# case runs iopsy, checks the exit code, a message on stderr (or stdout), the peak RSS against the
+# bound in doc/limits.md (with /usr/bin/time), and that outputs stay inert.
+# Usage: tests/hostile.sh BIN   Env: TMPDIR (scratch, needs ~400 MB free), HOSTILE_ONLY=name (one
+# case), HOSTILE_KEEP=1 (keep the scratch directory)
+# Prints "hostile: N passed, M failed".
+set -u
+BIN=$1
+case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 2
+export LC_ALL=C TZ=UTC
+T=$(mktemp -d "${TMPDIR:-/tmp}/iopsy-hostile.XXXXXX") || exit 2
+[ -n "${HOSTILE_KEEP:-}" ] || trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+# Peak RSS bound for every case (doc/limits.md): the 64 MiB line buffer, libcsv's copy of the
+# longest field and the header's names, with room to spare.
+RSS_BOUND_KB=${RSS_BOUND_KB:-400000}
+TIME=
+[ -x /usr/bin/time ] && TIME=/usr/bin/time
+
+ok() { pass=$((pass + 1)); echo "hostile: ok   $1${2:+ ($2)}"; }
+bad() { fail=$((fail + 1)); echo "hostile: FAIL $1: $2"; }
+
+# run NAME EXPECTED_RC MESSAGE ARGS... — MESSAGE is a fixed string looked for in stderr+stdout
+# ("" = no check). Sets $out, $err, $rss (KB).
+run() {
+	name=$1 want=$2 msg=$3
+	shift 3
+	if [ -n "${HOSTILE_ONLY:-}" ] && [ "$HOSTILE_ONLY" != "$name" ]; then
+		return 1
+	fi
+	out=$T/$name.out err=$T/$name.err
+	start=$(date +%s)
+	if [ -n "$TIME" ]; then
+		$TIME -f '%M' -o "$T/$name.rss" "$BIN" "$@" </dev/null >"$out" 2>"$err"
+	else
+		"$BIN" "$@" </dev/null >"$out" 2>"$err"
+	fi
+	rc=$?
+	secs=$(($(date +%s) - start))
+	rss=$(tail -1 "$T/$name.rss" 2>/dev/null || echo 0)
+	case $rss in '' | *[!0-9]*) rss=0 ;; esac
+	if [ "$rc" != "$want" ]; then
+		bad "$name" "exit $rc, expected $want; stderr: $(head -c 300 "$err")"
+		return 1
+	fi
+	if [ -n "$msg" ] && ! grep -qF -- "$msg" "$err" "$out"; then
+		bad "$name" "no '$msg' in the output; stderr: $(head -c 300 "$err")"
+		return 1
+	fi
+	if [ "$rss" -gt "$RSS_BOUND_KB" ]; then
+		bad "$name" "peak RSS ${rss} KB over the bound ${RSS_BOUND_KB} KB"
+		return 1
+	fi
+	info="exit $rc, ${secs} s, peak RSS ${rss} KB"
+	return 0
+}
+
+# a raw byte that must not appear in a file: inert outputs escape it
+has_byte() { # FILE OCTAL
+	[ "$(tr -d "\\$2" <"$1" | wc -c)" != "$(wc -c <"$1")" ]
+}
+
+json_ok() { # FILE: valid JSON when jq is there
+	command -v jq >/dev/null 2>&1 || return 0
+	jq empty "$1" >/dev/null 2>&1
+}
+
+HDR='"(PDH-CSV 4.0) (UTC)(0)"'
+row() { printf '"07/27/2026 13:10:%02d"' "$1"; }
+
+# ---- 1. 200,000-column header ----
+awk 'BEGIN { n = 200000
+	printf "\"(PDH-CSV 4.0) (UTC)(0)\""
+	for (i = 0; i < n; i++) printf ",\"\\\\\\\\esx01\\\\Vcpu(%d:vm%d:%d:vmx)\\\\%% Used\"", i, i % 97, i
+	printf ",\n"
+	for (r = 0; r < 3; r++) { printf "\"07/27/2026 13:10:%02d\"", r * 5; for (i = 0; i < n; i++) printf ",\"%d\"", (i + r) % 100; printf ",\n" }
+}' >"$T/cols200k.csv"
+if run cols200k 0 "columns    200000" counters "$T/cols200k.csv"; then ok cols200k "$info"; fi
+if run cols200k-extract 0 "" extract "$T/cols200k.csv" --match 'Vcpu\(199999:' -o "$T/c.csv"; then
+	if [ "$(wc -l <"$T/c.csv")" = 4 ] && grep -q '^2026-07-27T13:10:10Z,1$' "$T/c.csv"; then ok cols200k-extract "$info"
+	else bad cols200k-extract "wrong rows: $(head -c 200 "$T/c.csv")"; fi
+fi
+
+# ---- 2. a 20 MB header line (100,000 columns of 200-byte names) ----
+awk 'BEGIN { n = 100000; pad = sprintf("%150s", ""); gsub(/ /, "x", pad)
+	printf "\"(PDH-CSV 4.0) (UTC)(0)\""
+	for (i = 0; i < n; i++) printf ",\"\\\\\\\\esx01\\\\Physical Disk SCSI Device(naa.%s%08d)\\\\Commands/sec\"", pad, i
+	printf ",\n\"07/27/2026 13:10:00\""; for (i = 0; i < n; i++) printf ",\"1\""; printf ",\n"
+}' >"$T/header20m.csv"
+if run header20m 0 "columns    100000" counters "$T/header20m.csv"; then
+	sz=$(head -1 "$T/header20m.csv" | wc -c)
+	if [ "$sz" -gt 20000000 ]; then ok header20m "$info, header line $sz bytes"; else bad header20m "header only $sz bytes"; fi
+fi
+
+# ---- 3. a 100 MB field inside an unterminated quote (and one that closes) ----
+{ printf '%s,"\\\\h\\Memory\\Free MBytes",\n' "$HDR"; row 0; printf ',"1",\n'; row 5; printf ',"'
+  head -c 100000000 /dev/zero | tr '\0' 'x'; } >"$T/field100m.csv"
+if run field100m 0 "longer than 64 MiB and never ends" extract "$T/field100m.csv" --match . -o "$T/f.csv"; then
+	if grep -q '^2026-07-27T13:10:00Z,1$' "$T/f.csv"; then ok field100m "$info"; else bad field100m "row before the damage lost"; fi
+fi
+{ cat "$T/field100m.csv"; printf '",\n'; row 10; printf ',"3",\n'; } >"$T/field100m-closed.csv"
+rm -f "$T/field100m.csv"
+if run field100m-closed 0 "line longer than 64 MiB" extract "$T/field100m-closed.csv" --match . -o "$T/f.csv"; then
+	if grep -q '^2026-07-27T13:10:10Z,3$' "$T/f.csv"; then ok field100m-closed "$info"; else bad field100m-closed "row after the damage lost"; fi
+fi
+rm -f "$T/field100m-closed.csv"
+{ head -c 70000000 /dev/zero | tr '\0' 'j'; printf '\n%s,"\\\\h\\Memory\\Free MBytes"\n' "$HDR"; } >"$T/junk70m.csv"
+if run junk70m 3 "longer than 64 MiB while looking for the PDH-CSV header" counters "$T/junk70m.csv"; then ok junk70m "$info"; fi
+rm -f "$T/junk70m.csv"
+
+# ---- 4. binary garbage ----
+head -c 1000000 "$BIN" >"$T/garbage-nul.bin"
+if run garbage-nul 3 "binary data (NUL bytes)" counters "$T/garbage-nul.bin"; then ok garbage-nul "$info"; fi
+tr -d '\000' <"$BIN" | head -c 1000000 >"$T/garbage.bin"
+if run garbage 3 "not a capture this tool reads" extract "$T/garbage.bin" --match . -o "$T/g.csv"; then
+	if [ ! -e "$T/g.csv" ]; then ok garbage "$info"; else bad garbage "an output was written for garbage"; fi
+fi
+{ head -c 100 tests/inputs/esxtop-small.csv.gz; head -c 5000 "$BIN"; } >"$T/broken.csv.gz"
+if run gzip-corrupt 3 "gzip" counters "$T/broken.csv.gz"; then ok gzip-corrupt "$info"; fi
+
+# ---- 5. gzip bomb: 10 GiB of line ends from concatenated gzip members (10 MB) ----
+# deflate cannot beat ~1032:1, so "1 KB -> 10 GB" does not exist; the ratio limit is what stops
+# this one (SOURCE_BOMB_RATIO past SOURCE_BOMB_MIN_BYTES, parsers/source.h).
+printf '%s,"\\\\h\\Memory\\Free MBytes",\n' "$HDR" | gzip -9 >"$T/bomb.csv.gz"
+head -c 67108864 /dev/zero | tr '\0' '\n' | gzip -9 >"$T/member.gz"
+i=0
+while [ $i -lt 160 ]; do cat "$T/member.gz"; i=$((i + 1)); done >>"$T/bomb.csv.gz"
+if run gzip-bomb 3 "expands more than 1000:1" counters "$T/bomb.csv.gz"; then
+	if [ "$secs" -le 60 ]; then ok gzip-bomb "$info, $(wc -c <"$T/bomb.csv.gz") bytes compressed"
+	else bad gzip-bomb "took $secs s"; fi
+fi
+if run gzip-bomb-extract 3 "refusing a likely gzip bomb" extract "$T/bomb.csv.gz" --match . -o "$T/b.csv"; then ok gzip-bomb-extract "$info"; fi
+rm -f "$T/bomb.csv.gz" "$T/member.gz"
+
+# ---- 6. NUL bytes ----
+{ printf '%s,"\\\\h\\Mem\000ory\\Free MBytes",\n' "$HDR"; row 0; printf ',"1",\n'; } >"$T/nul-header.csv"
+if run nul-header 3 "binary data (NUL bytes)" counters "$T/nul-header.csv"; then ok nul-header "$info"; fi
+{ printf '%s,"\\\\h\\Memory\\Free MBytes",\n' "$HDR"; i=0; while [ $i -lt 200 ]; do row $((i % 60)); printf ',"%d",\n' $i; i=$((i + 1)); done
+  row 1; printf ',"1\0002",\n'; row 2; printf ',"7",\n'; } >"$T/nul-late.csv"
+if run nul-late 0 'non-numeric value "1\x002"' extract "$T/nul-late.csv" --match . -o "$T/n.csv"; then
+	if has_byte "$T/nul-late.err" 000; then bad nul-late "raw NUL in a message"; else ok nul-late "$info"; fi
+fi
+
+# ---- 7. invalid UTF-8 and UTF-16 ----
+{ printf '%s,"\\\\h\\Disk(\377\376\300\257<b>)\\Reads/sec","\\\\h\\Disk(\355\240\200)\\Reads/sec",\n' "$HDR"; row 0; printf ',"1","2",\n'; } >"$T/bad-utf8.csv"
+if run bad-utf8 0 "" counters --json "$T/bad-utf8.csv"; then
+	if has_byte "$out" 377 || has_byte "$out" 355 || ! json_ok "$out" || ! grep -qF '\\xFF\\xFE' "$out"; then
+		bad bad-utf8 "invalid UTF-8 not escaped in JSON: $(head -c 300 "$out")"
+	else ok bad-utf8 "$info"; fi
+fi
+if run bad-utf8-text 0 "" counters "$T/bad-utf8.csv"; then
+	if has_byte "$out" 377; then bad bad-utf8-text "raw invalid byte in text output"; else ok bad-utf8-text "$info"; fi
+fi
+# UTF-16LE: BOM, an unpaired high surrogate and a lone low surrogate in a name, odd length
+u16() { printf '%s' "$1" | iconv -f UTF-8 -t UTF-16LE; }
+{ printf '\377\376'; u16 '"(PDH-CSV 4.0) (UTC)(0)","\\h\Disk('; printf '\000\330A\000\000\334'
+  u16 ')\Reads/sec",'; printf '\r\000\n\000'; u16 '"07/27/2026 13:10:00","1",'; printf '\r\000\n\000Z'; } >"$T/bad-utf16.csv"
+if run bad-utf16 0 "half a character" counters --json "$T/bad-utf16.csv"; then
+	if grep -q "$(printf '\357\277\275')" "$out" && json_ok "$out"; then ok bad-utf16 "$info"
+	else bad bad-utf16 "no U+FFFD for the broken surrogates: $(head -c 400 "$out")"; fi
+fi
+
+# ---- 8. time going backwards, and 100 years apart ----
+{ printf '%s,"\\\\h\\Physical Disk(vmhba2)\\Commands/sec",\n' "$HDR"
+  for s in 00 05 10 02 15 20; do printf '"07/27/2026 13:10:%s","5",\n' $s; done; } >"$T/backwards.csv"
+if run backwards 0 "time goes backwards" counters "$T/backwards.csv"; then ok backwards "$info"; fi
+{ printf '%s,"\\\\h\\Physical Disk SCSI Device(naa.1)\\Average Driver MilliSec/Command","\\\\h\\Physical Disk SCSI Device(naa.1)\\Commands/sec",\n' "$HDR"
+  for t in '1990 00:00:00' '1990 00:00:05' '1990 00:00:10' '2090 00:00:00' '2090 00:00:05' '2090 00:00:10'; do
+	printf '"01/01/%s","30","500",\n' "$t"; done; } >"$T/century2.csv"
+if run century 0 "time jumps forward by more than a year" counters "$T/century2.csv"; then ok century "$info"; fi
+if run century-analyze 0 "" analyze --json "$T/a.json" "$T/century2.csv"; then
+	if json_ok "$T/a.json"; then ok century-analyze "$info"; else bad century-analyze "invalid JSON"; fi
+fi
+
+# ---- 9. duplicate column names, one column only, header only, empty file ----
+{ printf '%s,"\\\\h\\Memory\\Free MBytes","\\\\h\\Memory\\Free MBytes",\n' "$HDR"; row 0; printf ',"1","2",\n'; } >"$T/dup.csv"
+if run duplicate-columns 0 "" extract "$T/dup.csv" --match . -o "$T/d.csv"; then
+	if grep -q '^2026-07-27T13:10:00Z,1,2$' "$T/d.csv"; then ok duplicate-columns "$info"; else bad duplicate-columns "$(cat "$T/d.csv")"; fi
+fi
+if run duplicate-analyze 0 "" analyze "$T/dup.csv"; then ok duplicate-analyze "$info"; fi
+{ printf '%s\n' "$HDR"; row 0; printf '\n'; } >"$T/one-column.csv"
+if run one-column 0 "columns    0" counters "$T/one-column.csv"; then ok one-column "$info"; fi
+if run one-column-extract 2 "no column of" extract "$T/one-column.csv" --match . -o "$T/o.csv"; then ok one-column-extract "$info"; fi
+printf '%s,"\\\\h\\Memory\\Free MBytes",\n' "$HDR" >"$T/header-only.csv"
+if run header-only 0 "(no data rows)" counters "$T/header-only.csv"; then ok header-only "$info"; fi
+if run header-only-analyze 0 "" analyze "$T/header-only.csv"; then ok header-only-analyze "$info"; fi
+: >"$T/empty.csv"
+if run empty 3 "empty file" counters "$T/empty.csv"; then ok empty "$info"; fi
+if run empty-analyze 3 "empty file" analyze "$T/empty.csv"; then ok empty-analyze "$info"; fi
+
+# ---- 10. a catastrophic regex on a long name of 'a's ----
+aa=$(head -c 5000 /dev/zero | tr '\0' a)
+{ printf '%s,"\\\\h\\%s\\b",\n' "$HDR" "$aa"; row 0; printf ',"1",\n'; } >"$T/aaaa.csv"
+if run regex-catastrophic 2 "regex gave up" extract "$T/aaaa.csv" --match '(a+)+$' -o "$T/r.csv"; then
+	if [ "$secs" -le 10 ]; then ok regex-catastrophic "$info"; else bad regex-catastrophic "took $secs s"; fi
+fi
+# counters exits 3 here, extract 2 (cmd_counters maps the regex limit to an input error)
+if run regex-catastrophic-counters 3 "regex gave up" counters --match '(a+)+$' "$T/aaaa.csv"; then ok regex-catastrophic-counters "$info"; fi
+
+# ---- 11. names built to break outputs ----
+# HTML/JS, gnuplot command syntax, ../ in an instance, terminal escapes. (A CR or LF cannot be
+# inside a capture's name: a line is a record, and a CR before the first LF makes a CR-only
+# file; so CR/LF comes through a vmkernel.log device name instead.)
+{ printf '%s' "$HDR"
+  printf ',"\\\\h</script><script>alert(1)</script>\\Physical Disk SCSI Device(naa.1)\\Average Driver MilliSec/Command"'
+  printf ',"\\\\h\\Physical Disk SCSI Device(naa.1%s; system(""touch PWNED""); %s`touch PWNED`)\\Commands/sec"' "'" "'"
+  printf ',"\\\\h\\Physical Disk SCSI Device(../../../../tmp/evil)\\Commands/sec"'
+  printf ',"\\\\h\\Physical Disk SCSI Device(\033[2J\033]0;owned\007)\\Commands/sec",\n'
+  for s in 00 05 10 15 20 25 30 35; do printf '"07/27/2026 13:10:%s","40","900","900","900",\n' $s; done; } >"$T/evil.csv"
+printf '2026-07-27T13:10:05Z cpu1:1)ScsiDeviceIO: Cmd 0x2a to dev "naa.1\rX-Injected: 1" failed H:0x0 D:0x28 P:0x0\n' >"$T/evil-vmkernel.log"
+if run evil-counters 0 "" counters "$T/evil.csv"; then
+	if has_byte "$out" 015 || has_byte "$out" 033 || has_byte "$out" 007; then bad evil-counters "raw control byte in text output"
+	else ok evil-counters "$info"; fi
+fi
+if run evil-counters-json 0 "" counters --json "$T/evil.csv"; then
+	if grep -q '[<>&]' "$out" || has_byte "$out" 015 || has_byte "$out" 033 || ! json_ok "$out"; then bad evil-counters-json "JSON not inert"
+	else ok evil-counters-json "$info"; fi
+fi
+if run evil-analyze 0 "" analyze --vmkernel-log "$T/evil-vmkernel.log" --json "$T/evil.json" --text "$T/evil.txt" "$T/evil.csv"; then
+	if grep -q '[<>&]' "$T/evil.json" || has_byte "$T/evil.json" 015 || ! json_ok "$T/evil.json"; then bad evil-analyze "JSON not inert"
+	elif has_byte "$T/evil.txt" 015 || has_byte "$T/evil.txt" 033; then bad evil-analyze "raw control byte in the text report"
+	else ok evil-analyze "$info"; fi
+fi
+if run evil-extract 0 "" extract "$T/evil.csv" --match . -o "$T/evil-out.csv"; then
+	# CSV keeps names verbatim inside quotes (a spreadsheet shows them as text), one record per row
+	if [ "$(wc -l <"$T/evil-out.csv")" -ge 9 ] && [ ! -e PWNED ] && [ ! -e "$T/PWNED" ]; then ok evil-extract "$info"
+	else bad evil-extract "unexpected output"; fi
+fi
+if "$BIN" analyze --help 2>/dev/null | grep -q -e '--html'; then
+	if run evil-html 0 "" analyze --vmkernel-log "$T/evil-vmkernel.log" --html "$T/evil.html" --gnuplot-dir "$T/gp" "$T/evil.csv"; then
+		if grep -q '<script>alert' "$T/evil.html" || has_byte "$T/evil.html" 015 || has_byte "$T/evil.html" 033; then
+			bad evil-html "HTML not inert"
+		else ok evil-html "$info"; fi
+	fi
+fi
+if [ -e /tmp/evil ] || [ -e PWNED ] || [ -n "$(find "$T" -name PWNED)" ]; then bad evil-files "a name created a file"
+else ok evil-files; fi
+
+echo "hostile: $pass passed, $fail failed"
+[ $fail = 0 ]
