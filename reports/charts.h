@@ -1,0 +1,99 @@
+/* charts.h — time-series charts drawn by gnuplot at run time: data and a .gp script are written to
+ * a private directory (or the --gnuplot-dir the consultant keeps), gnuplot runs as a child process
+ * with an argv (never a shell) and a timeout, and its SVG comes back ready to inline in HTML.
+ * Only trusted text (metric labels, numbers, generated file names) ever reaches gnuplot; names
+ * taken from captures stay in the HTML around the chart. */
+#ifndef IOPSY_CHARTS_H
+#define IOPSY_CHARTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util.h"
+
+/* Return codes besides 0 and the ERR_* of util.h. */
+#define CHARTS_NO_GNUPLOT (-20)  /* gnuplot is not installed (or not executable) */
+#define CHARTS_FAILED (-21)      /* gnuplot ran but failed, timed out or wrote no SVG */
+
+#define CHART_MAX_POINTS 800     /* never more points per series than a page can show */
+#define CHART_MAX_PANELS 3
+#define CHART_MAX_SERIES 8
+
+/* One point of a series: the mean of what it covers and the min/max inside it (NaN = gap). */
+struct chart_point {
+	double t;                /* seconds since the epoch, UTC */
+	double mean, min, max;
+};
+
+struct chart_series {
+	const char *label;       /* legend text: trusted static text only (metric labels) */
+	int panel;               /* 0 .. npanels-1 */
+	bool dashed;             /* context series (e.g. the host's view), drawn dashed without a band */
+	struct chart_point *p;   /* owned by the chart (chart_free) */
+	size_t n;
+};
+
+struct chart_panel {
+	char ylabel[32];         /* the unit, e.g. "ms" (trusted) */
+	double threshold;        /* NaN when none */
+	char threshold_label[64];
+};
+
+struct chart {
+	int npanels;
+	struct chart_panel panel[CHART_MAX_PANELS];
+	struct chart_series s[CHART_MAX_SERIES];
+	int ns;
+	double t0, t1;           /* x range (s) */
+	double shade0, shade1;   /* the finding's window (s); NaN = none */
+	int width;               /* SVG width in pixels (default 960) */
+};
+
+struct chart_opts {
+	const char *gnuplot;     /* program; NULL = $IOPSY_GNUPLOT, else "gnuplot" found in PATH */
+	const char *keep_dir;    /* --gnuplot-dir: keep data, scripts and SVGs here (created if missing) */
+	int timeout_s;           /* per chart; 0 = 30 s */
+};
+
+struct charts {
+	char *dir;               /* working directory */
+	bool keep;               /* files stay (keep_dir) */
+	bool dir_made;           /* a private mkdtemp directory, removed by charts_close */
+	char *gnuplot;           /* resolved absolute program path, NULL when not found */
+	int timeout_s;
+	int n;                   /* charts written so far (file stem chart-NN) */
+};
+
+void chart_init(struct chart *c);
+/* Adds a series (points copied and downsampled to CHART_MAX_POINTS); false when full. */
+bool chart_add_series(struct chart *c, const char *label, int panel, bool dashed, const struct chart_point *p,
+		      size_t n);
+void chart_free(struct chart *c);
+
+/* Prepares a charts session: resolves gnuplot and creates the working directory. Returns 0,
+ * CHARTS_NO_GNUPLOT (the session is still usable: with keep_dir it writes data and scripts so
+ * they can be run elsewhere, otherwise it renders nothing) or ERR_IO (message in err). */
+int charts_open(struct charts *cs, const struct chart_opts *o, struct buf *err);
+/* Writes chart-NN.dat and chart-NN.gp, runs gnuplot and appends the SVG (prolog stripped, ids
+ * made unique with the prefix "cNN-") to svg. Returns 0, CHARTS_NO_GNUPLOT, CHARTS_FAILED or
+ * ERR_IO; the reason is appended to err. The chart number used is stored in *number. */
+int charts_render(struct charts *cs, const struct chart *c, struct buf *svg, int *number, struct buf *err);
+/* Removes the private directory and everything charts_render left in it (nothing in keep_dir). */
+void charts_close(struct charts *cs);
+
+/* Pieces exposed for tests. */
+/* Merges runs of adjacent points so that at most max_points remain: t of the run's first point,
+ * mean of the means, min of the mins, max of the maxes (NaN ignored), so spikes and dips survive.
+ * Returns the number written to out (which holds max_points). */
+size_t chart_downsample(const struct chart_point *in, size_t n, struct chart_point *out, size_t max_points);
+/* The gnuplot script of chart c whose files are named STEM.dat / STEM.svg (stem is generated,
+ * e.g. "chart-07"). */
+void chart_script(const struct chart *c, const char *stem, struct buf *out);
+/* Appends s as a gnuplot single-quoted string: ' doubled, control characters become spaces. */
+void gp_quote(struct buf *b, const char *s);
+/* Appends gnuplot's SVG to out for inlining in HTML: drops everything before <svg, <title> and
+ * <desc> elements, and any <script>; prefixes every id and every #reference with prefix.
+ * Returns 0 or ERR_FORMAT when it is not an SVG document. */
+int svg_inline(const char *svg, size_t n, const char *prefix, struct buf *out);
+
+#endif
