@@ -8,6 +8,7 @@
 #include "analysis.h"
 #include "analysis_out.h"
 #include "commands.h"
+#include "html.h"
 
 static const char analyze_help[] =
 	"Usage: iopsy analyze [OPTIONS] CAPTURE...\n"
@@ -26,6 +27,12 @@ static const char analyze_help[] =
 	"  --json PATH               write the JSON result (schema_version 1) to PATH ('-' = stdout,\n"
 	"                            then the text summary is not printed unless --text is given)\n"
 	"  --text PATH               write the text summary to PATH instead of stdout\n"
+	"  --html PATH               write the self-contained HTML report to PATH (charts by gnuplot;\n"
+	"                            '-' = stdout, then the text summary is not printed unless --text)\n"
+	"  --gnuplot-dir DIR         keep each chart's data and gnuplot script in DIR (created if\n"
+	"                            missing) to restyle it; an existing DIR/style.gp is used\n"
+	"  --require-charts          fail (exit 4, no HTML written) when gnuplot is missing or a\n"
+	"                            chart cannot be drawn\n"
 	"  --fail-on LEVEL           exit 1 when a finding is at least LEVEL (warning|critical)\n"
 	COMMON_HELP
 	"\nExit codes: 0 ok, 1 findings at or above --fail-on, 2 usage, 3 an input could not be read\n"
@@ -42,6 +49,9 @@ enum {
 	OPT_FAILON,
 	OPT_OFFSET,
 	OPT_NO_OFFSET,
+	OPT_HTML,
+	OPT_GNUPLOT_DIR,
+	OPT_REQUIRE_CHARTS,
 };
 
 static int write_out(const char *path, const struct buf *b, const char *what)
@@ -63,6 +73,31 @@ static int write_out(const char *path, const struct buf *b, const char *what)
 	return EXIT_OK;
 }
 
+/* The HTML report; charts that cannot be drawn are reported on stderr. Returns an exit code. */
+static int write_html(const struct analysis *a, const struct html_opts *ho, const char *path, struct buf *out)
+{
+	struct html_result res;
+	struct buf msg;
+	buf_init(&msg);
+	int rc = report_html_analysis(a, ho, out, &res, &msg);
+	if (msg.len) {
+		const char *p = msg.data;
+		while (*p) {
+			const char *nl = strchr(p, '\n');
+			size_t n = nl ? (size_t)(nl - p) : strlen(p);
+			fprintf(stderr, "iopsy analyze: %s: %.*s\n", rc < 0 ? "error" : "warning", (int)n, p);
+			p += n + (nl != NULL);
+		}
+	}
+	buf_free(&msg);
+	if (rc < 0) {
+		if (rc != ERR_IO)
+			fprintf(stderr, "iopsy analyze: --require-charts: no HTML report written\n");
+		return EXIT_SYSTEM;
+	}
+	return write_out(path, out, "HTML");
+}
+
 int cmd_analyze(int argc, char **argv)
 {
 	static const struct option opts[] = {{"vmkernel-log", required_argument, NULL, OPT_VMK},
@@ -75,13 +110,18 @@ int cmd_analyze(int argc, char **argv)
 					     {"fail-on", required_argument, NULL, OPT_FAILON},
 					     {"clock-offset", required_argument, NULL, OPT_OFFSET},
 					     {"no-clock-estimate", no_argument, NULL, OPT_NO_OFFSET},
+					     {"html", required_argument, NULL, OPT_HTML},
+					     {"gnuplot-dir", required_argument, NULL, OPT_GNUPLOT_DIR},
+					     {"require-charts", no_argument, NULL, OPT_REQUIRE_CHARTS},
 					     COMMON_LONG_OPTS,
 					     {0}};
 	struct common_opts co;
 	common_opts_init(&co);
 	struct analyze_opts ao;
 	memset(&ao, 0, sizeof ao);
-	const char *json_path = NULL, *text_path = NULL;
+	const char *json_path = NULL, *text_path = NULL, *html_path = NULL;
+	struct html_opts ho;
+	memset(&ho, 0, sizeof ho);
 	int fail_on = -1;
 	int c;
 	optind = 0;
@@ -126,6 +166,9 @@ int cmd_analyze(int argc, char **argv)
 			break;
 		}
 		case OPT_NO_OFFSET: ao.no_auto_offset = true; break;
+		case OPT_HTML: html_path = optarg; break;
+		case OPT_GNUPLOT_DIR: ho.gnuplot_dir = optarg; break;
+		case OPT_REQUIRE_CHARTS: ho.require_charts = true; break;
 		case 'h': fputs(analyze_help, stdout); return EXIT_OK;
 		default: return usage_error("analyze", "unknown option");
 		}
@@ -137,6 +180,11 @@ int cmd_analyze(int argc, char **argv)
 		stdin_uses += strcmp(argv[i], "-") == 0;
 	if (stdin_uses > 1)
 		return usage_error("analyze", "'-' (stdin) can be given only once");
+	if ((json_path && strcmp(json_path, "-") == 0) + (html_path && strcmp(html_path, "-") == 0) +
+		    (text_path && strcmp(text_path, "-") == 0) > 1)
+		return usage_error("analyze", "only one of --json, --html and --text can write to stdout ('-')");
+	if ((ho.gnuplot_dir || ho.require_charts) && !html_path)
+		return usage_error("analyze", "--gnuplot-dir and --require-charts go with --html");
 
 	rules_reset();
 	struct buf err;
@@ -196,7 +244,14 @@ int cmd_analyze(int argc, char **argv)
 			ret = w;
 		buf_reset(&out);
 	}
-	if (text_path || !json_path || strcmp(json_path, "-") != 0) {
+	if (html_path) {
+		int w = write_html(&a, &ho, html_path, &out);
+		if (w)
+			ret = w;
+		buf_reset(&out);
+	}
+	bool stdout_taken = (json_path && strcmp(json_path, "-") == 0) || (html_path && strcmp(html_path, "-") == 0);
+	if (text_path || !stdout_taken) {
 		analysis_text(&a, &out);
 		int w = write_out(text_path ? text_path : "-", &out, "text");
 		if (w)

@@ -1,0 +1,1526 @@
+/* html.c — the HTML report of `iopsy analyze --html`: verdict, findings worst first, one chart per
+ * finding (gnuplot, charts.c) with the threshold drawn and the window shaded, the IO stack of the
+ * affected disks, per-entity summary tables, capture metadata and warnings, and the analysis JSON.
+ * Every string that came from a capture passes through html_escape(). */
+#include "html.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "analysis_out.h"
+#include "json.h"
+
+#ifndef IOPSY_VERSION
+#define IOPSY_VERSION "0.1.0"
+#endif
+
+/* ---- escaping and formatting ---- */
+
+void html_escape(struct buf *b, const char *s)
+{
+	if (!s)
+		return;
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), i = 0;
+	while (i < n) {
+		unsigned char c = p[i];
+		if (c < 0x80) {
+			switch (c) {
+			case '&': buf_adds(b, "&amp;"); break;
+			case '<': buf_adds(b, "&lt;"); break;
+			case '>': buf_adds(b, "&gt;"); break;
+			case '"': buf_adds(b, "&quot;"); break;
+			case '\'': buf_adds(b, "&#39;"); break;
+			default:
+				if (c < 0x20 || c == 0x7f)
+					buf_printf(b, "\\x%02X", c);
+				else
+					buf_addc(b, (char)c);
+			}
+			i++;
+			continue;
+		}
+		size_t k = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+		if (k && i + k <= n && utf8_valid(s + i, k)) {
+			buf_add(b, s + i, k);
+			i += k;
+		} else {
+			buf_printf(b, "\\x%02X", c);
+			i++;
+		}
+	}
+}
+
+static void esc(struct buf *b, const char *s) { html_escape(b, s); }
+
+static void num(struct buf *b, double v)
+{
+	if (isnan(v))
+		buf_adds(b, "&ndash;");
+	else if (fabs(v) >= 100 || v == floor(v))
+		buf_printf(b, "%.0f", v);
+	else if (fabs(v) >= 10)
+		buf_printf(b, "%.1f", v);
+	else if (fabs(v) >= 0.1)
+		buf_printf(b, "%.2f", v);
+	else
+		buf_printf(b, "%.2g", v);
+}
+
+/* "2026-07-27 13:04:03" (UTC) */
+static void when(struct buf *b, int64_t t)
+{
+	char s[32];
+	time_format_iso(t, false, s);
+	char *z = strchr(s, 'Z');
+	if (z)
+		*z = '\0';
+	char *T = strchr(s, 'T');
+	if (T)
+		*T = ' ';
+	buf_adds(b, s);
+}
+
+static void hhmmss(struct buf *b, int64_t t)
+{
+	char s[32];
+	time_format_iso(t, false, s);
+	char *T = strchr(s, 'T');
+	char *z = strchr(s, 'Z');
+	if (T && z) {
+		*z = '\0';
+		buf_adds(b, T + 1);
+	} else {
+		buf_adds(b, s);
+	}
+}
+
+static bool same_day(int64_t a, int64_t b)
+{
+	char x[32], y[32];
+	time_format_iso(a, false, x);
+	time_format_iso(b, false, y);
+	return strncmp(x, y, 10) == 0;
+}
+
+static void duration(struct buf *b, double s)
+{
+	long x = lround(s);
+	if (x >= 3600)
+		buf_printf(b, "%ldh %02ldm", x / 3600, x / 60 % 60);
+	else if (x >= 60)
+		buf_printf(b, "%ldm %02lds", x / 60, x % 60);
+	else
+		buf_printf(b, "%lds", x);
+}
+
+static const char *sev_class(int sev) { return sev == SEV_CRITICAL ? "crit" : sev == SEV_WARNING ? "warn" : "info"; }
+static const char *sev_word(int sev) { return sev == SEV_CRITICAL ? "Critical" : sev == SEV_WARNING ? "Warning" : "Info"; }
+
+static const char *kind_title(const char *kind)
+{
+	for (const struct detector *d = detectors; d->kind; d++)
+		if (strcmp(d->kind, kind) == 0)
+			return d->title;
+	return kind;
+}
+
+/* The detector's title with a capital first letter, escaped. */
+static void title(struct buf *b, const char *kind)
+{
+	const char *t = kind_title(kind);
+	size_t at = b->len;
+	esc(b, t);
+	if (b->len > at && b->data[at] >= 'a' && b->data[at] <= 'z')
+		b->data[at] = (char)(b->data[at] - 'a' + 'A');
+}
+
+/* "SQL01 D:" / "naa.6…" with its host in a muted span */
+static void entity_label(struct buf *b, const char *host, const char *name)
+{
+	if (host && *host) {
+		buf_adds(b, "<span class=\"host\">");
+		esc(b, host);
+		buf_adds(b, "</span> ");
+	}
+	buf_adds(b, "<span class=\"ent\">");
+	esc(b, name);
+	buf_adds(b, "</span>");
+}
+
+/* ---- model access ---- */
+
+static int metric_by_key(const char *key)
+{
+	if (!key)
+		return -1;
+	for (int m = 0; m < M_COUNT; m++)
+		if (strcmp(metric_info[m].name, key) == 0)
+			return m;
+	return -1;
+}
+
+static bool host_eq(const char *a, const char *b) { return !a || !b || strcasecmp(a, b) == 0; }
+
+/* The entity a finding is about that has metric m (any metric when m < 0). */
+static const struct entity *finding_entity(const struct analysis *a, const struct finding *f, int m)
+{
+	const struct entity *best = NULL;
+	for (size_t i = 0; i < a->m.nents; i++) {
+		const struct entity *e = &a->m.ents[i];
+		if (strcmp(e->name, f->entity) != 0 || !host_eq(e->host, f->host))
+			continue;
+		if (f->capture >= 0 && (long)e->capture != f->capture)
+			continue;
+		if (m >= 0 && e->series[m] < 0)
+			continue;
+		if (e->layer == f->layer)
+			return e;
+		if (!best)
+			best = e;
+	}
+	return best;
+}
+
+static const struct capture *cap_of(const struct analysis *a, const struct entity *e) { return &a->m.caps[e->capture]; }
+
+/* Points of one series of an entity (aligned times). Caller frees. */
+static struct chart_point *series_points(const struct analysis *a, const struct entity *e, int m, size_t *n)
+{
+	*n = 0;
+	if (!e || m < 0 || e->series[m] < 0)
+		return NULL;
+	const struct capture *c = cap_of(a, e);
+	const struct dstore *d = &c->ds;
+	if (!d->nb)
+		return NULL;
+	struct chart_point *p = xmalloc(d->nb * sizeof *p);
+	size_t s = (size_t)e->series[m];
+	for (size_t k = 0; k < d->nb; k++) {
+		p[k].t = (double)model_time(&a->m, c, k) / 1000.0;
+		p[k].mean = ds_mean(d, s, k);
+		p[k].min = ds_min(d, s, k);
+		p[k].max = ds_max(d, s, k);
+	}
+	*n = d->nb;
+	return p;
+}
+
+/* Median of bucket means and the largest bucket max of metric m of e within [t0, t1] (aligned ms;
+ * the whole capture when t0 >= t1). */
+static void win_stat(const struct analysis *a, const struct entity *e, int m, int64_t t0, int64_t t1, double *med,
+		     double *mx)
+{
+	*med = *mx = NAN;
+	if (!e || e->series[m] < 0)
+		return;
+	const struct capture *c = cap_of(a, e);
+	struct qsketch q;
+	qs_init(&q);
+	size_t s = (size_t)e->series[m];
+	for (size_t k = 0; k < c->ds.nb; k++) {
+		int64_t t = model_time(&a->m, c, k);
+		if (t0 < t1 && (t < t0 || t > t1))
+			continue;
+		double v = ds_mean(&c->ds, s, k);
+		if (isnan(v))
+			continue;
+		qs_add(&q, v);
+		double x = ds_max(&c->ds, s, k);
+		if (isnan(*mx) || x > *mx)
+			*mx = x;
+	}
+	if (q.n)
+		*med = qs_quantile(&q, 0.5);
+	qs_free(&q);
+}
+
+/* Pearson r of two series of the same capture (bucket means). NaN when fewer than 8 pairs. */
+static double pearson(const struct analysis *a, const struct entity *x, int mx, const struct entity *y, int my)
+{
+	if (!x || !y || x->capture != y->capture || x->series[mx] < 0 || y->series[my] < 0)
+		return NAN;
+	const struct dstore *d = &cap_of(a, x)->ds;
+	double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
+	size_t n = 0;
+	for (size_t k = 0; k < d->nb; k++) {
+		double u = ds_mean(d, (size_t)x->series[mx], k), v = ds_mean(d, (size_t)y->series[my], k);
+		if (isnan(u) || isnan(v))
+			continue;
+		sx += u;
+		sy += v;
+		sxx += u * u;
+		syy += v * v;
+		sxy += u * v;
+		n++;
+	}
+	if (n < 8)
+		return NAN;
+	double cov = sxy - sx * sy / (double)n, vx = sxx - sx * sx / (double)n, vy = syy - sy * sy / (double)n;
+	if (vx <= 0 || vy <= 0)
+		return NAN;
+	return cov / sqrt(vx * vy);
+}
+
+static double mean_of(const struct entity *e, int m) { return e && e->sk[m].n ? qs_mean(&e->sk[m]) : NAN; }
+
+/* ---- the IO stack of one disk: guest disk → virtual disk → device → adapter ---- */
+
+struct chain {
+	const struct entity *guest, *vdisk, *device, *adapter;
+	const struct diskmap_entry *map;
+	double r_dev, r_adp;        /* IOPS correlations used to link vdisk→device, device→adapter */
+};
+
+static const struct entity *vdisk_of_guest(const struct analysis *a, const struct entity *g, const struct diskmap_entry **me)
+{
+	for (size_t i = 0; i < a->nmap; i++) {
+		const struct diskmap_entry *m = &a->map[i];
+		if (strcmp(m->guest_disk, g->name) != 0 || !host_eq(m->guest_host, g->host))
+			continue;
+		for (size_t k = 0; k < a->m.nents; k++) {
+			const struct entity *v = &a->m.ents[k];
+			if (v->layer == LAYER_VSCSI && strcmp(v->name, m->vdisk) == 0) {
+				*me = m;
+				return v;
+			}
+		}
+	}
+	return NULL;
+}
+
+static const struct entity *guest_of_vdisk(const struct analysis *a, const struct entity *v, const struct diskmap_entry **me)
+{
+	for (size_t i = 0; i < a->nmap; i++) {
+		const struct diskmap_entry *m = &a->map[i];
+		if (strcmp(m->vdisk, v->name) != 0)
+			continue;
+		for (size_t k = 0; k < a->m.nents; k++) {
+			const struct entity *g = &a->m.ents[k];
+			if (g->layer == LAYER_GUEST && strcmp(g->name, m->guest_disk) == 0 && host_eq(m->guest_host, g->host)) {
+				*me = m;
+				return g;
+			}
+		}
+	}
+	return NULL;
+}
+
+/* The entity of layer l in x's capture whose IOPS follow x's best (r >= rmin) and carry at least
+ * 90% of x's IOPS (to: x is above) or at most 110% (x is below). */
+static const struct entity *best_corr(const struct analysis *a, const struct entity *x, enum layer l, bool below,
+				      double rmin, double *r_out)
+{
+	const struct entity *best = NULL;
+	double br = rmin;
+	double xm = mean_of(x, M_CMDS);
+	for (size_t i = 0; i < a->m.nents; i++) {
+		const struct entity *e = &a->m.ents[i];
+		if (e->layer != l || e->capture != x->capture)
+			continue;
+		double em = mean_of(e, M_CMDS);
+		if (isnan(em) || isnan(xm) || (below ? em < 0.9 * xm : em > 1.1 * xm))
+			continue;
+		double r = pearson(a, x, M_CMDS, e, M_CMDS);
+		if (!isnan(r) && r >= br) {
+			br = r;
+			best = e;
+		}
+	}
+	*r_out = best ? br : NAN;
+	return best;
+}
+
+static void chain_build(const struct analysis *a, const struct entity *e, struct chain *ch)
+{
+	memset(ch, 0, sizeof *ch);
+	ch->r_dev = ch->r_adp = NAN;
+	if (!e)
+		return;
+	double r;
+	switch (e->layer) {
+	case LAYER_GUEST: ch->guest = e; ch->vdisk = vdisk_of_guest(a, e, &ch->map); break;
+	case LAYER_VSCSI: ch->vdisk = e; ch->guest = guest_of_vdisk(a, e, &ch->map); break;
+	case LAYER_DEVICE: ch->device = e; break;
+	case LAYER_ADAPTER: ch->adapter = e; break;
+	default: return;
+	}
+	if (ch->vdisk && !ch->device)
+		ch->device = best_corr(a, ch->vdisk, LAYER_DEVICE, true, 0.8, &ch->r_dev);
+	if (ch->device && !ch->vdisk && e->layer == LAYER_DEVICE) {
+		ch->vdisk = best_corr(a, ch->device, LAYER_VSCSI, false, 0.8, &r);
+		ch->r_dev = r;
+		if (ch->vdisk)
+			ch->guest = guest_of_vdisk(a, ch->vdisk, &ch->map);
+	}
+	if (ch->device && !ch->adapter)
+		ch->adapter = best_corr(a, ch->device, LAYER_ADAPTER, true, 0.7, &ch->r_adp);
+}
+
+enum box { BOX_GUEST, BOX_VSCSI, BOX_KERNEL, BOX_ADAPTER, BOX_ARRAY, BOX_COUNT };
+
+static int kind_box(const struct finding *f, bool *waits)
+{
+	static const struct {
+		const char *kind;
+		int box;
+		bool waits;
+	} t[] = {
+		{"latency.guest_read", BOX_GUEST, false},       {"latency.guest_write", BOX_GUEST, false},
+		{"queue.guest_vscsi_cap", BOX_VSCSI, true},     {"queue.guest_hidden", BOX_VSCSI, true},
+		{"latency.kernel", BOX_KERNEL, true},           {"queue.device_saturated", BOX_KERNEL, true},
+		{"throttle.adaptive_queue_depth", BOX_KERNEL, true}, {"throttle.sioc", BOX_KERNEL, true},
+		{"throttle.dsnro", BOX_KERNEL, true},           {"queue.adapter_saturated", BOX_ADAPTER, true},
+		{"latency.device", BOX_ARRAY, true},            {"queue.array_overcommit", BOX_ARRAY, true},
+		{"scsi.queue_full", BOX_ARRAY, true},           {"errors.aborts_resets", BOX_ARRAY, false},
+		{"align.partition_misaligned", BOX_ARRAY, false},
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		if (strcmp(t[i].kind, f->kind) == 0) {
+			*waits = t[i].waits;
+			return t[i].box;
+		}
+	*waits = false;
+	switch (f->layer) {
+	case LAYER_GUEST: case LAYER_VM: return BOX_GUEST;
+	case LAYER_VSCSI: return BOX_VSCSI;
+	case LAYER_WORLD: case LAYER_DEVICE: return BOX_KERNEL;
+	case LAYER_ADAPTER: return BOX_ADAPTER;
+	default: return BOX_ARRAY;
+	}
+}
+
+static bool finding_on(const struct finding *f, const struct entity *e)
+{
+	return e && strcmp(f->entity, e->name) == 0 && host_eq(f->host, e->host);
+}
+
+static bool finding_on_chain(const struct finding *f, const struct chain *ch)
+{
+	return finding_on(f, ch->guest) || finding_on(f, ch->vdisk) || finding_on(f, ch->device) || finding_on(f, ch->adapter);
+}
+
+static void fig(struct buf *b, const char *label, double v, const char *unit)
+{
+	if (isnan(v))
+		return;
+	buf_adds(b, "<span class=\"fig\"><span class=\"fl\">");
+	buf_adds(b, label);
+	buf_adds(b, "</span> <b>");
+	num(b, v);
+	buf_adds(b, "</b>");
+	if (unit && *unit) {
+		buf_addc(b, ' ');
+		buf_adds(b, unit);
+	}
+	buf_adds(b, "</span>");
+}
+
+static void stack_render(const struct analysis *a, const struct chain *ch, const struct finding *anchor, struct buf *b)
+{
+	int64_t t0 = anchor && anchor->end > anchor->start ? anchor->start : 0;
+	int64_t t1 = anchor && anchor->end > anchor->start ? anchor->end : 0;
+	int sev[BOX_COUNT];
+	bool waits[BOX_COUNT];
+	const char *why[BOX_COUNT];
+	for (int i = 0; i < BOX_COUNT; i++) {
+		sev[i] = -1;
+		waits[i] = false;
+		why[i] = NULL;
+	}
+	for (size_t i = 0; i < a->nf; i++) {
+		const struct finding *f = &a->f[i];
+		if (!finding_on_chain(f, ch))
+			continue;
+		bool w;
+		int bx = kind_box(f, &w);
+		if ((int)f->sev > sev[bx] || (w && !waits[bx] && (int)f->sev >= sev[bx])) {
+			if ((int)f->sev > sev[bx])
+				why[bx] = kind_title(f->kind);
+			sev[bx] = (int)f->sev > sev[bx] ? (int)f->sev : sev[bx];
+			if (w)
+				why[bx] = kind_title(f->kind);
+		}
+		waits[bx] |= w && f->sev >= SEV_WARNING;
+	}
+	static const char *const names[BOX_COUNT] = {"Guest OS", "Virtual SCSI", "VMkernel device queue",
+						     "Host bus adapter", "Array / LUN"};
+	static const char *const roles[BOX_COUNT] = {
+		"the Windows disk SQL Server uses (perfmon)",
+		"per-disk queue to the hypervisor: LSI Logic SAS 32, PVSCSI 64 (up to 254)",
+		"the LUN's queue in ESXi: DQLEN slots, the rest wait (QUED, KAVG)",
+		"the HBA's queue, shared by its LUNs (AQLEN)",
+		"service time below the HBA: fabric and array (DAVG)",
+	};
+	const struct entity *ents[BOX_COUNT] = {ch->guest, ch->vdisk, ch->device, ch->adapter, ch->device};
+	buf_adds(b, "<div class=\"stack\">\n");
+	for (int i = 0; i < BOX_COUNT; i++) {
+		const struct entity *e = ents[i];
+		const char *cls = waits[i] ? sev_class(sev[i] > 0 ? sev[i] : SEV_WARNING) : sev[i] >= SEV_WARNING ? "symptom" : "ok";
+		if (!e)
+			cls = "absent";
+		if (i)
+			buf_adds(b, "<div class=\"arrow\" aria-hidden=\"true\"><span>&#8594;</span></div>\n");
+		buf_printf(b, "<div class=\"tier tier-%s\">\n<div class=\"tier-name\">%s</div><div class=\"tier-role\">%s</div>\n",
+			   cls, names[i], roles[i]);
+		if (!e) {
+			buf_adds(b, "<div class=\"tier-ent muted\">not in the captures</div>");
+		} else {
+			buf_adds(b, "<div class=\"tier-ent\">");
+			entity_label(b, e->host, e->name);
+			buf_adds(b, "</div><div class=\"figs\">");
+			double m, x;
+			switch (i) {
+			case BOX_GUEST:
+				win_stat(a, e, M_G_LAT_R, t0, t1, &m, &x);
+				fig(b, "read", m, "ms");
+				win_stat(a, e, M_G_LAT_W, t0, t1, &m, &x);
+				fig(b, "write", m, "ms");
+				win_stat(a, e, M_G_CDQL, t0, t1, &m, &x);
+				fig(b, "queue", m, "IOs");
+				win_stat(a, e, M_G_XFERS, t0, t1, &m, &x);
+				fig(b, "load", m, "IO/s");
+				break;
+			case BOX_VSCSI:
+				win_stat(a, e, M_VD_LAT_R, t0, t1, &m, &x);
+				fig(b, "read", m, "ms");
+				win_stat(a, e, M_VD_LAT_W, t0, t1, &m, &x);
+				fig(b, "write", m, "ms");
+				win_stat(a, e, M_CMDS, t0, t1, &m, &x);
+				fig(b, "load", m, "IO/s");
+				break;
+			case BOX_KERNEL:
+				win_stat(a, e, M_KAVG, t0, t1, &m, &x);
+				fig(b, "KAVG", m, "ms");
+				win_stat(a, e, M_ACTV, t0, t1, &m, &x);
+				fig(b, "ACTV", m, "");
+				win_stat(a, e, M_DQLEN, t0, t1, &m, &x);
+				fig(b, "DQLEN", m, "");
+				win_stat(a, e, M_QUED, t0, t1, &m, &x);
+				fig(b, "QUED", m, "");
+				break;
+			case BOX_ADAPTER:
+				win_stat(a, e, M_ACTV, t0, t1, &m, &x);
+				fig(b, "ACTV", m, "");
+				win_stat(a, e, M_AQLEN, t0, t1, &m, &x);
+				fig(b, "AQLEN", m, "");
+				win_stat(a, e, M_CMDS, t0, t1, &m, &x);
+				fig(b, "load", m, "IO/s");
+				break;
+			case BOX_ARRAY:
+				win_stat(a, e, M_DAVG, t0, t1, &m, &x);
+				fig(b, "DAVG", m, "ms");
+				fig(b, "max", x, "ms");
+				break;
+			default: break;
+			}
+			buf_adds(b, "</div>");
+		}
+		buf_adds(b, "\n<div class=\"tier-tag\">");
+		if (e && waits[i])
+			buf_printf(b, "<span class=\"tag %s\">IO waits here</span><small>%s</small>", sev_class(sev[i]), why[i]);
+		else if (e && sev[i] >= SEV_WARNING)
+			buf_printf(b, "<span class=\"tag symptom\">latency felt here</span><small>%s</small>", why[i]);
+		else if (e && sev[i] == SEV_INFO)
+			buf_printf(b, "<span class=\"tag info\">note</span><small>%s</small>", why[i]);
+		else if (e)
+			buf_adds(b, "<span class=\"tag ok\">no wait found</span>");
+		buf_adds(b, "</div>\n</div>\n");
+	}
+	buf_adds(b, "</div>\n");
+	/* how the layers were tied together */
+	struct buf how;
+	buf_init(&how);
+	if (ch->guest && ch->vdisk && ch->map) {
+		if (ch->map->automatic)
+			buf_printf(&how, "<span>guest disk = virtual disk by IOPS correlation (r = %.2f)</span>", ch->map->correlation);
+		else
+			buf_adds(&how, "<span>guest disk = virtual disk from the --map file</span>");
+	}
+	if (ch->vdisk && ch->device && !isnan(ch->r_dev))
+		buf_printf(&how, "<span>virtual disk on this LUN by IOPS correlation (r = %.2f)</span>", ch->r_dev);
+	if (ch->device && ch->adapter && !isnan(ch->r_adp))
+		buf_printf(&how, "<span>LUN most likely behind this adapter (IOPS correlation r = %.2f)</span>", ch->r_adp);
+	if (how.len) {
+		buf_adds(b, "<p class=\"how\">Layers matched: ");
+		buf_add(b, how.data, how.len);
+		buf_adds(b, "</p>\n");
+	}
+	buf_free(&how);
+}
+
+/* ---- charts of a finding ---- */
+
+static const char *unit_label(const char *u) { return u && *u ? u : "ratio"; }
+
+/* Host-side latency of the virtual disk mapped to guest disk g, weighted by reads/writes. */
+static struct chart_point *host_latency_points(const struct analysis *a, const struct entity *v, size_t *n)
+{
+	size_t nr, nw, nlr, nlw;
+	struct chart_point *r = series_points(a, v, M_READS, &nr), *w = series_points(a, v, M_WRITES, &nw);
+	struct chart_point *lr = series_points(a, v, M_VD_LAT_R, &nlr), *lw = series_points(a, v, M_VD_LAT_W, &nlw);
+	struct chart_point *out = NULL;
+	*n = 0;
+	size_t len = lr ? nlr : lw ? nlw : 0;
+	if (len) {
+		out = xmalloc(len * sizeof *out);
+		for (size_t k = 0; k < len; k++) {
+			double R = r && k < nr ? r[k].mean : NAN, W = w && k < nw ? w[k].mean : NAN;
+			double LR = lr ? lr[k].mean : NAN, LW = lw && k < nlw ? lw[k].mean : NAN;
+			double v2;
+			if (isnan(R) || isnan(W) || R + W <= 0)
+				v2 = !isnan(LR) ? LR : LW;
+			else
+				v2 = ((isnan(LR) ? 0 : R * LR) + (isnan(LW) ? 0 : W * LW)) / ((isnan(LR) ? 0 : R) + (isnan(LW) ? 0 : W));
+			out[k].t = lr ? lr[k].t : lw[k].t;
+			out[k].mean = out[k].min = out[k].max = v2;
+		}
+		*n = len;
+	}
+	free(r);
+	free(w);
+	free(lr);
+	free(lw);
+	return out;
+}
+
+/* Builds the chart of finding f. Returns the entity whose capture gives the time axis, or NULL
+ * when nothing can be charted. */
+static const struct entity *chart_build(const struct analysis *a, const struct finding *f, struct chart *c)
+{
+	chart_init(c);
+	int metrics[MAX_EVIDENCE + 4];
+	double thr[MAX_EVIDENCE + 4];
+	int nm = 0;
+	for (int k = 0; k < f->nev; k++) {
+		int m = metric_by_key(f->ev[k].key);
+		if (m >= 0) {
+			thr[nm] = f->ev[k].threshold;
+			metrics[nm++] = m;
+		}
+	}
+	if (!nm) {
+		/* findings from logs or partition tables: the entity's own counters for context */
+		const struct entity *e = finding_entity(a, f, -1);
+		if (!e)
+			return NULL;
+		static const int dev[] = {M_DQLEN, M_ACTV, M_QUED, M_DAVG, M_KAVG};
+		static const int gst[] = {M_G_LAT_R, M_G_LAT_W, M_G_CDQL, M_G_XFERS};
+		const int *l = e->layer == LAYER_GUEST ? gst : dev;
+		int ln = e->layer == LAYER_GUEST ? 4 : 5;
+		for (int i = 0; i < ln; i++) {
+			thr[nm] = NAN;
+			metrics[nm++] = l[i];
+		}
+	}
+	const struct entity *axis = NULL;
+	const char *units[CHART_MAX_PANELS];
+	int nu = 0;
+	for (int i = 0; i < nm; i++) {
+		const struct entity *e = finding_entity(a, f, metrics[i]);
+		if (!e)
+			continue;
+		const char *u = unit_label(metric_info[metrics[i]].unit);
+		if (!strcmp(u, "commands"))
+			u = "IOs"; /* esxtop commands and perfmon IOs share a panel */
+		int p = -1;
+		for (int k = 0; k < nu; k++)
+			if (strcmp(units[k], u) == 0)
+				p = k;
+		if (p < 0) {
+			if (nu == CHART_MAX_PANELS)
+				continue;
+			p = nu;
+			units[nu++] = u;
+			snprintf(c->panel[p].ylabel, sizeof c->panel[p].ylabel, "%s", u);
+		}
+		size_t n;
+		struct chart_point *pts = series_points(a, e, metrics[i], &n);
+		if (pts && chart_add_series(c, metric_info[metrics[i]].label, p, false, pts, n)) {
+			if (!axis)
+				axis = e;
+			if (!isnan(thr[i]) && isnan(c->panel[p].threshold)) {
+				c->panel[p].threshold = thr[i];
+				snprintf(c->panel[p].threshold_label, sizeof c->panel[p].threshold_label, "threshold %g %s", thr[i],
+					 strcmp(u, "ratio") ? u : "");
+			}
+		}
+		free(pts);
+	}
+	if (!axis)
+		return NULL;
+	/* the guest's view against the host's view of the same virtual disk */
+	if (axis->layer == LAYER_GUEST) {
+		const struct diskmap_entry *me;
+		const struct entity *v = vdisk_of_guest(a, axis, &me);
+		for (int p = 0; v && p < c->npanels; p++) {
+			if (strcmp(c->panel[p].ylabel, "ms") != 0)
+				continue;
+			size_t n;
+			struct chart_point *pts = host_latency_points(a, v, &n);
+			if (pts)
+				chart_add_series(c, "host view (esxtop)", p, true, pts, n);
+			free(pts);
+		}
+	}
+	const struct capture *cp = cap_of(a, axis);
+	c->t0 = (double)(cp->start + cp->clock_offset_ms) / 1000.0;
+	c->t1 = (double)(cp->end + cp->clock_offset_ms) / 1000.0;
+	if (c->t1 <= c->t0)
+		c->t1 = c->t0 + 1;
+	if (f->end > f->start) {
+		c->shade0 = (double)f->start / 1000.0;
+		c->shade1 = (double)f->end / 1000.0;
+	}
+	return axis;
+}
+
+/* ---- sections ---- */
+
+static const char css[] =
+	":root{--ink:#1c2433;--muted:#5d6779;--faint:#8a93a3;--line:#dfe3ea;--bg:#f4f5f7;--card:#fff;"
+	"--accent:#1f3a5f;--crit:#b42318;--crit-bg:#fdeceb;--warn:#9a5b00;--warn-bg:#fff4e0;--info:#1f5fa8;"
+	"--info-bg:#e9f1fb;--ok:#2f6f44;--ok-bg:#e8f4ec;--mono:ui-monospace,SFMono-Regular,Menlo,Consolas,"
+	"'DejaVu Sans Mono',monospace;--sans:system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,"
+	"'DejaVu Sans',sans-serif}\n"
+	"*{box-sizing:border-box}\n"
+	"html{-webkit-text-size-adjust:100%}\n"
+	"body{margin:0;background:var(--bg);color:var(--ink);font:15px/1.55 var(--sans)}\n"
+	".wrap{max-width:1120px;margin:0 auto;padding:0 28px}\n"
+	"header.top{background:var(--accent);color:#fff;padding:30px 0 26px}\n"
+	"header.top .kicker{text-transform:uppercase;letter-spacing:.12em;font-size:12px;opacity:.75;margin:0 0 6px}\n"
+	"header.top h1{margin:0;font-size:28px;font-weight:600;letter-spacing:-.01em}\n"
+	"header.top .meta{margin:10px 0 0;font-size:14px;opacity:.88}\n"
+	"header.top .meta span+span:before{content:'\\00b7';margin:0 .6em;opacity:.7}\n"
+	"nav.toc{background:#fff;border-bottom:1px solid var(--line);font-size:13.5px}\n"
+	"nav.toc .wrap{display:flex;flex-wrap:wrap;gap:4px 22px;padding-top:10px;padding-bottom:10px}\n"
+	"nav.toc a{color:var(--muted);text-decoration:none}nav.toc a:hover{color:var(--accent)}\n"
+	"main{padding:8px 0 40px}\n"
+	"section{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:22px 26px;margin:20px 0}\n"
+	"h2{font-size:20px;margin:0 0 14px;color:var(--accent);font-weight:600}\n"
+	"h3{font-size:16.5px;margin:0;font-weight:600}\n"
+	"h4{font-size:13px;margin:18px 0 6px;color:var(--muted);text-transform:uppercase;letter-spacing:.05em}\n"
+	"p{margin:.4em 0 .8em}\n"
+	".muted{color:var(--muted)}.small{font-size:13px}\n"
+	".lead{font-size:17px;line-height:1.55;margin:0}\n"
+	".verdict{border-left:6px solid var(--ok)}\n"
+	".verdict.crit{border-left-color:var(--crit)}.verdict.warn{border-left-color:#d98a00}.verdict.info{border-left-color:var(--info)}\n"
+	".counts{display:flex;gap:10px;flex-wrap:wrap;margin:16px 0 0}\n"
+	".count{border:1px solid var(--line);border-radius:8px;padding:8px 14px;min-width:110px}\n"
+	".count b{display:block;font-size:22px;line-height:1.2}\n"
+	".count.crit b{color:var(--crit)}.count.warn b{color:var(--warn)}.count.info b{color:var(--info)}\n"
+	".notice{border-radius:8px;padding:10px 14px;margin:14px 0 0;background:var(--warn-bg);color:#6b4200;font-size:14px}\n"
+	"table{border-collapse:collapse;width:100%;font-size:13.5px}\n"
+	"th,td{padding:7px 9px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}\n"
+	"thead th{font-weight:600;color:var(--muted);font-size:11.5px;text-transform:uppercase;letter-spacing:.04em;"
+	"border-bottom:2px solid var(--line);white-space:nowrap}\n"
+	"tbody tr:last-child td{border-bottom:none}\n"
+	"td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
+	"td.n .sep{color:var(--faint);margin:0 .25em}\n"
+	".ent{font-family:var(--mono);font-size:.92em;overflow-wrap:anywhere}\n"
+	".host{color:var(--muted)}\n"
+	".badge{display:inline-block;padding:1px 9px;border-radius:999px;font-size:12px;font-weight:600;white-space:nowrap;"
+	"-webkit-print-color-adjust:exact;print-color-adjust:exact}\n"
+	".badge.crit{background:var(--crit-bg);color:var(--crit)}.badge.warn{background:var(--warn-bg);color:var(--warn)}"
+	".badge.info{background:var(--info-bg);color:var(--info)}\n"
+	".heur{font-size:11.5px;color:var(--muted);border:1px solid var(--line);border-radius:999px;padding:0 7px;margin-left:4px;white-space:nowrap}\n"
+	"table.findings td:first-child{color:var(--faint);width:2.2em}\n"
+	"table.findings td.where{min-width:9em}\n"
+	"table.findings a{color:inherit;text-decoration:none}table.findings a:hover{text-decoration:underline}\n"
+	".finding{border-top:1px solid var(--line);padding:22px 0 8px}\n"
+	".finding:first-of-type{border-top:none;padding-top:4px}\n"
+	".finding-head{display:flex;gap:12px;align-items:baseline;flex-wrap:wrap}\n"
+	".finding-head .num{color:var(--faint);font-weight:600}\n"
+	".finding .where{margin:4px 0 8px;color:var(--muted);font-size:14px}\n"
+	".finding .summary{font-size:15.5px}\n"
+	"dl.rule{display:grid;grid-template-columns:88px 1fr;gap:6px 14px;margin:12px 0 0;font-size:14px}\n"
+	"dl.rule dt{color:var(--muted);font-weight:600}dl.rule dd{margin:0}\n"
+	"dl.rule dd.advice{background:var(--info-bg);border-radius:6px;padding:8px 12px}\n"
+	"figure.chart{margin:14px 0 6px;border:1px solid var(--line);border-radius:8px;padding:10px 10px 6px;background:#fff;"
+	"break-inside:avoid;page-break-inside:avoid}\n"
+	"figure.chart svg{display:block;width:100%;height:auto}\n"
+	"figure.chart svg [font-family]{font-family:var(--sans)}\n"
+	"figure.chart figcaption{font-size:12.5px;color:var(--muted);margin:6px 4px 2px}\n"
+	".nochart{font-size:13px;color:var(--muted);font-style:italic;margin:10px 0}\n"
+	".legend-key{display:inline-block;width:22px;height:10px;vertical-align:middle;margin:0 4px 0 10px;border-radius:2px}\n"
+	".lk-win{background:#fdf0d9}.lk-thr{height:2px;background:repeating-linear-gradient(90deg,#b42318 0 6px,transparent 6px 10px)}.lk-band{background:rgba(31,95,168,.18);border-top:2px solid #1f5fa8}\n"
+	".stack-block{margin:0 0 22px}.stack-block:last-child{margin-bottom:0}\n"
+	".stack-title{font-size:14px;margin:0 0 8px;color:var(--muted)}\n"
+	".stack{display:grid;grid-template-columns:1fr 18px 1fr 18px 1fr 18px 1fr 18px 1fr;align-items:stretch}\n"
+	".arrow{display:flex;align-items:center;justify-content:center;color:var(--faint);font-size:15px}\n"
+	".tier{display:flex;flex-direction:column;border:1px solid var(--line);border-top:5px solid #c9d1dc;border-radius:8px;"
+	"padding:10px 11px;background:#fff;min-width:0;-webkit-print-color-adjust:exact;print-color-adjust:exact}\n"
+	".tier-name{font-weight:650;font-size:14px;line-height:1.25}\n"
+	".tier-role{color:var(--faint);font-size:11.5px;line-height:1.3;margin:2px 0 8px;min-height:3.9em}\n"
+	".tier-ent{font-size:12.5px;line-height:1.35;margin-bottom:6px;overflow-wrap:anywhere}\n"
+	".tier-ent .host{display:block;font-size:11.5px}\n"
+	".figs{display:flex;flex-direction:column;font-size:13px;line-height:1.45}\n"
+	".fig .fl{color:var(--muted);display:inline-block;min-width:3.6em}.fig b{font-variant-numeric:tabular-nums}\n"
+	".tier-tag{margin-top:auto;padding-top:9px;font-size:11px;color:var(--muted);line-height:1.3}\n"
+	".tier-tag small{display:block;margin-top:3px;font-size:11px}\n"
+	".tag{display:inline-block;font-weight:700;font-size:11.5px;padding:2px 9px;border-radius:999px;white-space:nowrap;"
+	"-webkit-print-color-adjust:exact;print-color-adjust:exact}\n"
+	".tag.crit{background:var(--crit);color:#fff}.tag.warn{background:#d98a00;color:#fff}.tag.info{background:var(--info-bg);color:var(--info)}"
+	".tag.symptom{background:var(--warn-bg);color:var(--warn)}.tag.ok{background:var(--ok-bg);color:var(--ok)}\n"
+	".tier-crit{border-color:#f1b8b2;border-top-color:var(--crit);background:var(--crit-bg)}\n"
+	".tier-warn{border-color:#f3d29a;border-top-color:#d98a00;background:var(--warn-bg)}\n"
+	".tier-symptom{border-top-color:#e8b86a}\n"
+	".tier-ok{border-top-color:#8fc3a1}\n"
+	".tier-absent{border-style:dashed;border-top-style:solid;background:#fafbfc}\n"
+	".tier-absent .tier-name{color:var(--muted)}\n"
+	"p.how{font-size:11.5px;color:var(--faint);margin:8px 0 0}p.how span+span:before{content:'\\00b7';margin:0 .5em}\n"
+	".tablewrap{overflow-x:auto}\n"
+	"ul.warnings{margin:0;padding-left:20px}ul.warnings li{margin:4px 0}\n"
+	"footer{color:var(--faint);font-size:12.5px;padding:0 0 40px}\n"
+	"@media (max-width:860px){.stack{grid-template-columns:1fr}.arrow span{display:inline-block;transform:rotate(90deg)}"
+	".tier-role{min-height:0}}\n"
+	"@media print{\n"
+	"  @page{size:A4;margin:14mm 12mm}\n"
+	"  body{background:#fff;font-size:10pt}\n"
+	"  .wrap{max-width:none;padding:0}\n"
+	"  header.top{background:#fff;color:var(--ink);padding:0 0 10pt;border-bottom:2px solid var(--accent)}\n"
+	"  header.top .kicker{color:var(--accent);opacity:1}\n"
+	"  nav.toc{display:none}\n"
+	"  section{border:none;border-radius:0;padding:0;margin:16pt 0}\n"
+	"  h2{break-after:avoid;page-break-after:avoid}\n"
+	"  .finding-head,.finding .where{break-after:avoid;page-break-after:avoid}\n"
+	"  .stack-block,.count,tr,dl.rule{break-inside:avoid;page-break-inside:avoid}\n"
+	"  .stack{grid-template-columns:1fr 10px 1fr 10px 1fr 10px 1fr 10px 1fr}.tier{padding:6px 7px}\n"
+	"  .tier-role{font-size:7.5pt}.figs{font-size:8.5pt}.tier-ent{font-size:8pt}\n"
+	"  a{color:inherit;text-decoration:none}\n"
+	"  .tablewrap{overflow:visible}\n"
+	"  table{font-size:8.5pt}th,td{padding:4px 5px}\n"
+	"}\n";
+
+static void triple(struct buf *b, const struct qsketch *q, const double *ps, int n, bool with_max)
+{
+	buf_adds(b, "<td class=\"n\">");
+	if (!q->n) {
+		buf_adds(b, "&ndash;</td>");
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		if (i)
+			buf_adds(b, "<span class=\"sep\">/</span>");
+		num(b, qs_quantile(q, ps[i]));
+	}
+	if (with_max) {
+		buf_adds(b, "<span class=\"sep\">/</span>");
+		num(b, q->max);
+	}
+	buf_adds(b, "</td>");
+}
+
+static bool same_host(const char *x, const char *y) { return (!x && !y) || (x && y && strcmp(x, y) == 0); }
+
+/* A VM worth listing: it owns a virtual disk in the captures, or it waited for CPU noticeably. */
+static bool vm_relevant(const struct model *m, const struct entity *vm)
+{
+	if (vm->sk[M_RDY].n && qs_quantile(&vm->sk[M_RDY], 0.95) >= 5)
+		return true;
+	size_t n = strlen(vm->name);
+	for (size_t i = 0; i < m->nents; i++) {
+		const struct entity *e = &m->ents[i];
+		if (e->layer == LAYER_VSCSI && strncmp(e->name, vm->name, n) == 0 && strncmp(e->name + n, ":scsi", 5) == 0)
+			return true;
+	}
+	return false;
+}
+
+static const double P3[] = {0.5, 0.95, 0.99};
+static const double P2[] = {0.5, 0.95};
+
+static bool entity_active(const struct entity *e)
+{
+	int io = e->layer == LAYER_GUEST ? M_G_XFERS : M_CMDS;
+	return e->sk[io].n && qs_mean(&e->sk[io]) >= rule(R_ACTIVE_IOPS);
+}
+
+static void entity_tables(const struct analysis *a, struct buf *b)
+{
+	const struct model *m = &a->m;
+	size_t idle = 0;
+	static const struct {
+		enum layer l;
+		const char *title, *cols;
+	} groups[] = {
+		{LAYER_GUEST, "Guest disks (perfmon)",
+		 "<th>Disk</th><th class=\"n\">IO/s<br>p50 / p95 / max</th><th class=\"n\">MB/s<br>p50 / p95</th>"
+		 "<th class=\"n\">Read ms<br>p50 / p95 / p99 / max</th><th class=\"n\">Write ms<br>p50 / p95 / p99 / max</th>"
+		 "<th class=\"n\">Current queue<br>p50 / p95 / max</th>"},
+		{LAYER_VSCSI, "Virtual disks (esxtop)",
+		 "<th>Virtual disk</th><th class=\"n\">IO/s<br>p50 / p95 / max</th><th class=\"n\">MB/s<br>read / write, mean</th>"
+		 "<th class=\"n\">Read ms<br>p50 / p95 / p99 / max</th><th class=\"n\">Write ms<br>p50 / p95 / p99 / max</th><th></th>"},
+		{LAYER_DEVICE, "Devices / LUNs (esxtop)",
+		 "<th>Device</th><th class=\"n\">IO/s<br>p50 / p95 / max</th><th class=\"n\">MB/s<br>read / write, mean</th>"
+		 "<th class=\"n\">DAVG ms<br>p50 / p95 / p99 / max</th><th class=\"n\">KAVG ms<br>p50 / p95 / p99 / max</th>"
+		 "<th class=\"n\">ACTV / QUED p95<br>DQLEN min&ndash;max</th>"},
+		{LAYER_ADAPTER, "Adapters (esxtop)",
+		 "<th>Adapter</th><th class=\"n\">IO/s<br>p50 / p95 / max</th><th class=\"n\">MB/s<br>read / write, mean</th>"
+		 "<th class=\"n\">DAVG ms<br>p50 / p95 / p99 / max</th><th class=\"n\">KAVG ms<br>p50 / p95 / p99 / max</th>"
+		 "<th class=\"n\">ACTV / QUED p95<br>AQLEN max</th>"},
+	};
+	for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
+	    for (size_t h = 0; h < m->nents; h++) {
+		/* one table per host: h is the first entity of its host in this layer */
+		const struct entity *he = &m->ents[h];
+		if (he->layer != groups[g].l)
+			continue;
+		bool seen = false;
+		for (size_t k = 0; k < h && !seen; k++)
+			seen = m->ents[k].layer == groups[g].l && same_host(m->ents[k].host, he->host);
+		if (seen)
+			continue;
+		size_t shown = 0;
+		for (size_t i = h; i < m->nents; i++) {
+			const struct entity *e = &m->ents[i];
+			if (e->layer != groups[g].l || !same_host(e->host, he->host))
+				continue;
+			if (!entity_active(e)) {
+				idle++;
+				continue;
+			}
+			if (!shown++) {
+				buf_printf(b, "<h4>%s &middot; <span class=\"ent\">", groups[g].title);
+				esc(b, he->host ? he->host : "unknown host");
+				buf_printf(b, "</span></h4>\n<div class=\"tablewrap\"><table class=\"ents\"><thead><tr>%s</tr></thead><tbody>\n",
+					   groups[g].cols);
+			}
+			buf_adds(b, "<tr><td class=\"ent\">");
+			esc(b, e->name);
+			buf_adds(b, "</td>");
+			triple(b, &e->sk[e->layer == LAYER_GUEST ? M_G_XFERS : M_CMDS], P2, 2, true);
+			if (e->layer == LAYER_GUEST) {
+				triple(b, &e->sk[M_G_MBPS], P2, 2, false);
+				triple(b, &e->sk[M_G_LAT_R], P3, 3, true);
+				triple(b, &e->sk[M_G_LAT_W], P3, 3, true);
+				triple(b, &e->sk[M_G_CDQL], P2, 2, true);
+			} else {
+				buf_adds(b, "<td class=\"n\">");
+				num(b, mean_of(e, M_MBR));
+				buf_adds(b, "<span class=\"sep\">/</span>");
+				num(b, mean_of(e, M_MBW));
+				buf_adds(b, "</td>");
+				if (e->layer == LAYER_VSCSI) {
+					triple(b, &e->sk[M_VD_LAT_R], P3, 3, true);
+					triple(b, &e->sk[M_VD_LAT_W], P3, 3, true);
+					buf_adds(b, "<td></td>");
+				} else {
+					triple(b, &e->sk[M_DAVG], P3, 3, true);
+					triple(b, &e->sk[M_KAVG], P3, 3, true);
+					buf_adds(b, "<td class=\"n\">");
+					num(b, e->sk[M_ACTV].n ? qs_quantile(&e->sk[M_ACTV], 0.95) : NAN);
+					buf_adds(b, "<span class=\"sep\">/</span>");
+					num(b, e->sk[M_QUED].n ? qs_quantile(&e->sk[M_QUED], 0.95) : NAN);
+					buf_adds(b, "<br>");
+					if (e->layer == LAYER_DEVICE) {
+						if (e->sk[M_DQLEN].n) {
+							num(b, e->sk[M_DQLEN].min);
+							if (e->sk[M_DQLEN].max != e->sk[M_DQLEN].min) {
+								buf_adds(b, "&ndash;");
+								num(b, e->sk[M_DQLEN].max);
+							}
+						} else {
+							buf_adds(b, "&ndash;");
+						}
+					} else {
+						num(b, e->sk[M_AQLEN].n ? e->sk[M_AQLEN].max : NAN);
+					}
+					buf_adds(b, "</td>");
+				}
+			}
+			buf_adds(b, "</tr>\n");
+		}
+		if (shown)
+			buf_adds(b, "</tbody></table></div>\n");
+	    }
+	}
+	/* VMs: CPU ready */
+	size_t vms = 0;
+	for (size_t i = 0; i < m->nents; i++) {
+		const struct entity *e = &m->ents[i];
+		if (e->layer != LAYER_VM || !e->sk[M_RDY].n || !vm_relevant(m, e))
+			continue;
+		if (!vms++)
+			buf_adds(b, "<h4>Virtual machines with disks in the captures (esxtop CPU)</h4>\n<div class=\"tablewrap\">"
+				    "<table class=\"ents\"><thead><tr><th>Host</th><th>VM</th><th class=\"n\">CPU %Ready<br>p50 / p95 / p99 / max</th>"
+				    "</tr></thead><tbody>\n");
+		buf_adds(b, "<tr><td class=\"host\">");
+		esc(b, e->host);
+		buf_adds(b, "</td><td class=\"ent\">");
+		esc(b, e->name);
+		buf_adds(b, "</td>");
+		triple(b, &e->sk[M_RDY], P3, 3, true);
+		buf_adds(b, "</tr>\n");
+	}
+	if (vms)
+		buf_adds(b, "</tbody></table></div>\n");
+	if (idle)
+		buf_printf(b, "<p class=\"small muted\">%zu idle entit%s (below %g IO/s on average) not shown; all are in the "
+			      "embedded JSON.</p>\n", idle, idle == 1 ? "y" : "ies", rule(R_ACTIVE_IOPS));
+}
+
+static void captures_section(const struct analysis *a, struct buf *b)
+{
+	const struct model *m = &a->m;
+	buf_adds(b, "<div class=\"tablewrap\"><table><thead><tr><th>File</th><th>Format</th><th>Host</th><th>Period (UTC)</th>"
+		    "<th class=\"n\">Interval</th><th class=\"n\">Rows</th><th class=\"n\">Columns</th><th class=\"n\">Warnings</th>"
+		    "<th>Clock</th></tr></thead><tbody>\n");
+	for (size_t i = 0; i < m->ncaps; i++) {
+		const struct capture *c = &m->caps[i];
+		buf_adds(b, "<tr><td class=\"ent\">");
+		esc(b, c->path);
+		buf_adds(b, "</td>");
+		if (c->failed) {
+			buf_adds(b, "<td colspan=\"8\"><span class=\"badge crit\">unreadable</span> the file could not be read or its "
+				    "format was not recognised</td></tr>\n");
+			continue;
+		}
+		buf_adds(b, "<td>");
+		esc(b, c->format);
+		buf_adds(b, c->gzip ? " (gzip)" : "");
+		buf_adds(b, "</td><td class=\"ent\">");
+		esc(b, c->host ? c->host : "?");
+		buf_adds(b, "</td><td>");
+		if (c->rows) {
+			when(b, c->start + c->clock_offset_ms);
+			buf_adds(b, " &ndash; ");
+			if (same_day(c->start, c->end))
+				hhmmss(b, c->end + c->clock_offset_ms);
+			else
+				when(b, c->end + c->clock_offset_ms);
+		}
+		buf_adds(b, "</td><td class=\"n\">");
+		if (c->rows > 1)
+			buf_printf(b, "%g s", c->interval_s);
+		buf_printf(b, "</td><td class=\"n\">%ld</td><td class=\"n\">%ld</td><td class=\"n\">%ld%s</td><td>", c->rows, c->columns,
+			   c->warnings, c->skipped_rows ? "" : "");
+		if (c->offset_estimated)
+			buf_printf(b, "%+.1f s, estimated from IOPS (r = %.2f)%s", (double)c->clock_offset_ms / 1000.0, c->offset_confidence,
+				   c->clock_offset_ms ? "" : ", none applied");
+		else if (c->clock_offset_ms)
+			buf_printf(b, "%+.1f s (--clock-offset)", (double)c->clock_offset_ms / 1000.0);
+		else
+			buf_adds(b, "as recorded");
+		buf_adds(b, "</td></tr>\n");
+	}
+	buf_adds(b, "</tbody></table></div>\n");
+	if (a->nmap) {
+		buf_adds(b, "<h4>Guest disk to virtual disk mapping</h4>\n<div class=\"tablewrap\"><table><thead><tr><th>Guest</th>"
+			    "<th>Disk</th><th>Virtual disk</th><th>How</th></tr></thead><tbody>\n");
+		for (size_t i = 0; i < a->nmap; i++) {
+			const struct diskmap_entry *d = &a->map[i];
+			buf_adds(b, "<tr><td class=\"ent\">");
+			esc(b, d->guest_host ? d->guest_host : "");
+			buf_adds(b, "</td><td class=\"ent\">");
+			esc(b, d->guest_disk);
+			buf_adds(b, "</td><td class=\"ent\">");
+			esc(b, d->vdisk);
+			buf_adds(b, "</td><td>");
+			if (d->automatic)
+				buf_printf(b, "IOPS correlation, r = %.2f", d->correlation);
+			else
+				buf_adds(b, "--map file");
+			buf_adds(b, "</td></tr>\n");
+		}
+		buf_adds(b, "</tbody></table></div>\n");
+	}
+	if (a->have_vmk || a->have_parts)
+		buf_printf(b, "<p class=\"small muted\">Also read: %s%s%s.</p>\n", a->have_vmk ? "vmkernel.log" : "",
+			   a->have_vmk && a->have_parts ? ", " : "", a->have_parts ? "partition offsets" : "");
+}
+
+/* Report-level warnings collected while rendering. */
+struct notes {
+	struct buf items;   /* <li>…</li> */
+	size_t n;
+};
+
+static void note_add(struct notes *n, const char *html)
+{
+	buf_adds(&n->items, "<li>");
+	buf_adds(&n->items, html);
+	buf_adds(&n->items, "</li>\n");
+	n->n++;
+}
+
+static void capture_notes(const struct analysis *a, struct notes *nt)
+{
+	struct buf t;
+	buf_init(&t);
+	for (size_t i = 0; i < a->m.ncaps; i++) {
+		const struct capture *c = &a->m.caps[i];
+		buf_reset(&t);
+		if (c->failed) {
+			buf_adds(&t, "<span class=\"ent\">");
+			esc(&t, c->path);
+			buf_adds(&t, "</span> could not be read; its counters are missing from this report.");
+			note_add(nt, t.data);
+			continue;
+		}
+		if (c->warnings || c->skipped_rows) {
+			buf_adds(&t, "<span class=\"ent\">");
+			esc(&t, c->path);
+			buf_printf(&t, "</span>: %ld warning%s while reading", c->warnings, c->warnings == 1 ? "" : "s");
+			if (c->skipped_rows)
+				buf_printf(&t, ", %ld row%s skipped", c->skipped_rows, c->skipped_rows == 1 ? "" : "s");
+			buf_adds(&t, " (the messages are printed by <code>iopsy analyze</code> on stderr).");
+			note_add(nt, t.data);
+		}
+		if (c->offset_estimated && c->clock_offset_ms) {
+			buf_adds(&t, "");
+			buf_reset(&t);
+			buf_adds(&t, "The clock of <span class=\"ent\">");
+			esc(&t, c->host);
+			buf_printf(&t, "</span> was shifted by %+.1f s to match the host, estimated by correlating IOPS (r = %.2f); "
+				       "give <code>--clock-offset</code> if the real offset is known.",
+				   (double)c->clock_offset_ms / 1000.0, c->offset_confidence);
+			note_add(nt, t.data);
+		}
+	}
+	bool autom = false;
+	for (size_t i = 0; i < a->nmap; i++)
+		autom |= a->map[i].automatic;
+	if (autom)
+		note_add(nt, "Guest disks were matched to virtual disks by correlating their IOPS; confirm the matches with a "
+			     "<code>--map</code> file (the table above lists them).");
+	for (size_t i = 0; i < a->m.nents; i++) {
+		const struct entity *e = &a->m.ents[i];
+		if (e->dq_dropped) {
+			buf_reset(&t);
+			buf_printf(&t, "Queue depth changes of <span class=\"ent\">");
+			esc(&t, e->name);
+			buf_printf(&t, "</span>: %zu beyond the first %d were not kept.", e->dq_dropped, DQ_MAX_EVENTS);
+			note_add(nt, t.data);
+		}
+	}
+	buf_free(&t);
+}
+
+static void findings_table(const struct analysis *a, struct buf *b)
+{
+	if (!a->nf) {
+		buf_adds(b, "<p>No findings: nothing in the captures crosses a threshold for long enough to matter.</p>\n");
+		return;
+	}
+	buf_adds(b, "<div class=\"tablewrap\"><table class=\"findings\"><thead><tr><th>#</th><th>Severity</th><th>Finding</th>"
+		    "<th>Where</th><th>When (UTC)</th><th>Evidence</th></tr></thead><tbody>\n");
+	for (size_t i = 0; i < a->nf; i++) {
+		const struct finding *f = &a->f[i];
+		buf_printf(b, "<tr><td>%zu</td><td><span class=\"badge %s\">%s</span></td><td><a href=\"#f%zu\">", i + 1,
+			   sev_class(f->sev), sev_word(f->sev), i + 1);
+		title(b, f->kind);
+		buf_printf(b, "</a>%s</td><td class=\"where\">", f->heuristic ? " <span class=\"heur\">heuristic</span>" : "");
+		entity_label(b, f->host, f->entity);
+		buf_adds(b, "</td><td style=\"white-space:nowrap\">");
+		if (f->end > f->start) {
+			hhmmss(b, f->start);
+			buf_adds(b, "&ndash;");
+			hhmmss(b, f->end);
+			buf_adds(b, "<br><span class=\"muted small\">");
+			duration(b, f->sustained_s);
+			buf_adds(b, "</span>");
+		} else {
+			buf_adds(b, "<span class=\"muted\">whole capture</span>");
+		}
+		buf_adds(b, "</td><td class=\"small\">");
+		if (f->nev) {
+			const struct evidence *ev = &f->ev[0];
+			esc(b, ev->label);
+			buf_adds(b, ": median <b>");
+			num(b, ev->median);
+			buf_printf(b, "</b> %s", ev->unit);
+			if (ev->above >= 0 && ev->samples)
+				buf_printf(b, " (%ld%% of samples above %g)", (long)lround(100.0 * (double)ev->above / (double)ev->samples),
+					   ev->threshold);
+		} else {
+			esc(b, f->summary);
+		}
+		buf_adds(b, "</td></tr>\n");
+	}
+	buf_adds(b, "</tbody></table></div>\n");
+}
+
+static void evidence_table(const struct finding *f, struct buf *b)
+{
+	if (!f->nev)
+		return;
+	buf_adds(b, "<div class=\"tablewrap\"><table class=\"evidence\"><thead><tr><th>Counter</th><th class=\"n\">Min</th>"
+		    "<th class=\"n\">Median</th><th class=\"n\">p95</th><th class=\"n\">Max</th><th>Unit</th><th class=\"n\">Samples</th>"
+		    "<th class=\"n\">Above threshold</th></tr></thead><tbody>\n");
+	for (int k = 0; k < f->nev; k++) {
+		const struct evidence *ev = &f->ev[k];
+		buf_adds(b, "<tr><td>");
+		esc(b, ev->label);
+		buf_adds(b, "</td><td class=\"n\">");
+		num(b, ev->min);
+		buf_adds(b, "</td><td class=\"n\">");
+		num(b, ev->median);
+		buf_adds(b, "</td><td class=\"n\">");
+		num(b, ev->p95);
+		buf_adds(b, "</td><td class=\"n\">");
+		num(b, ev->max);
+		buf_adds(b, "</td><td>");
+		esc(b, ev->unit);
+		buf_printf(b, "</td><td class=\"n\">%ld</td><td class=\"n\">", ev->samples);
+		if (ev->above >= 0) {
+			buf_printf(b, "%ld", ev->above);
+			buf_adds(b, " <span class=\"muted\">(&gt; ");
+			num(b, ev->threshold);
+			buf_adds(b, ")</span>");
+		} else {
+			buf_adds(b, "<span class=\"muted\">&ndash;</span>");
+		}
+		buf_adds(b, "</td></tr>\n");
+	}
+	buf_adds(b, "</tbody></table></div>\n");
+}
+
+static void generated_at(struct buf *b)
+{
+	/* SOURCE_DATE_EPOCH makes reports reproducible (reproducible-builds.org convention) */
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	double v;
+	int64_t t;
+	if (sde && parse_number(sde, strlen(sde), &v) && v >= 0 && v < 1e11)
+		t = (int64_t)v * 1000;
+	else
+		t = (int64_t)time(NULL) * 1000;
+	when(b, t);
+	buf_adds(b, " UTC");
+}
+
+/* Distinct capture hosts, escaped, joined by " · ". */
+static void hosts_line(const struct model *m, struct buf *b)
+{
+	int shown = 0;
+	for (size_t i = 0; i < m->ncaps; i++) {
+		const struct capture *c = &m->caps[i];
+		if (c->failed || !c->host)
+			continue;
+		bool dup = false;
+		for (size_t k = 0; k < i; k++)
+			dup |= m->caps[k].host && !m->caps[k].failed && strcmp(m->caps[k].host, c->host) == 0;
+		if (dup)
+			continue;
+		if (shown++)
+			buf_adds(b, ", ");
+		esc(b, c->host);
+	}
+	if (!shown)
+		buf_adds(b, "no readable capture");
+}
+
+int report_html_analysis(const struct analysis *a, const struct html_opts *o, struct buf *out, struct html_result *res,
+			 struct buf *msg)
+{
+	memset(res, 0, sizeof *res);
+	const struct model *m = &a->m;
+	struct chart_opts co = {.gnuplot = o->gnuplot, .keep_dir = o->gnuplot_dir, .timeout_s = o->timeout_s};
+	struct charts cs;
+	struct buf err;
+	buf_init(&err);
+	int crc = charts_open(&cs, &co, &err);
+	if (crc == ERR_IO) {
+		buf_printf(msg, "%s\n", err.data);
+		buf_free(&err);
+		return ERR_IO;
+	}
+	if (crc == CHARTS_NO_GNUPLOT) {
+		res->no_gnuplot = true;
+		buf_adds(msg, "gnuplot was not found: the report has no charts (install gnuplot-nox, or set IOPSY_GNUPLOT)\n");
+		if (o->require_charts) {
+			charts_close(&cs);
+			buf_free(&err);
+			return CHARTS_NO_GNUPLOT;
+		}
+	}
+	int max_charts = o->max_charts > 0 ? o->max_charts : 40;
+	struct notes nt;
+	buf_init(&nt.items);
+	nt.n = 0;
+
+	int64_t t_first = INT64_MAX, t_last = INT64_MIN;
+	for (size_t i = 0; i < m->ncaps; i++) {
+		const struct capture *c = &m->caps[i];
+		if (c->failed || !c->rows)
+			continue;
+		if (c->start + c->clock_offset_ms < t_first)
+			t_first = c->start + c->clock_offset_ms;
+		if (c->end + c->clock_offset_ms > t_last)
+			t_last = c->end + c->clock_offset_ms;
+	}
+	int worst = analysis_worst(a);
+	int cnt[3] = {0, 0, 0};
+	for (size_t i = 0; i < a->nf; i++)
+		cnt[a->f[i].sev]++;
+
+	/* head */
+	buf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		      "<meta name=\"generator\" content=\"iopsy " IOPSY_VERSION "\">\n"
+		      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n"
+		      "<title>Storage performance analysis &ndash; ");
+	hosts_line(m, out);
+	buf_adds(out, "</title>\n<style>\n");
+	buf_adds(out, css);
+	buf_adds(out, "</style>\n</head>\n<body>\n");
+	buf_adds(out, "<header class=\"top\"><div class=\"wrap\">\n<p class=\"kicker\">iopsy &middot; storage latency analysis</p>\n"
+		      "<h1>Where does storage IO wait?</h1>\n<p class=\"meta\"><span>");
+	hosts_line(m, out);
+	buf_adds(out, "</span>");
+	if (t_first < t_last) {
+		buf_adds(out, "<span>");
+		when(out, t_first);
+		buf_adds(out, " &ndash; ");
+		if (same_day(t_first, t_last))
+			hhmmss(out, t_last);
+		else
+			when(out, t_last);
+		buf_adds(out, " UTC</span>");
+	}
+	buf_printf(out, "<span>%zu capture%s</span><span>report of ", m->ncaps, m->ncaps == 1 ? "" : "s");
+	generated_at(out);
+	buf_adds(out, "</span></p>\n</div></header>\n");
+	buf_adds(out, "<nav class=\"toc\"><div class=\"wrap\"><a href=\"#verdict\">Verdict</a><a href=\"#findings\">Findings</a>"
+		      "<a href=\"#stack\">IO stack</a><a href=\"#details\">Evidence and charts</a><a href=\"#entities\">Disks and LUNs</a>"
+		      "<a href=\"#captures\">Captures</a></div></nav>\n<main class=\"wrap\">\n");
+
+	/* verdict */
+	buf_printf(out, "<section id=\"verdict\" class=\"verdict %s\">\n<h2>Verdict</h2>\n<p class=\"lead\">",
+		   worst < 0 ? "ok" : sev_class(worst));
+	esc(out, a->verdict ? a->verdict : "No analysis result.");
+	buf_adds(out, "</p>\n<div class=\"counts\">");
+	buf_printf(out, "<div class=\"count crit\"><b>%d</b>critical</div><div class=\"count warn\"><b>%d</b>warning</div>"
+			"<div class=\"count info\"><b>%d</b>info</div>",
+		   cnt[SEV_CRITICAL], cnt[SEV_WARNING], cnt[SEV_INFO]);
+	buf_adds(out, "</div>\n");
+	if (res->no_gnuplot)
+		buf_adds(out, "<p class=\"notice\"><b>Charts are not included:</b> gnuplot was not found on the machine that made this "
+			      "report. Install gnuplot (Debian: <code>gnuplot-nox</code>) and run <code>iopsy analyze --html</code> again.</p>\n");
+	buf_adds(out, "</section>\n");
+
+	/* findings table */
+	buf_adds(out, "<section id=\"findings\">\n<h2>Findings, worst first</h2>\n");
+	findings_table(a, out);
+	buf_adds(out, "</section>\n");
+
+	/* IO stack */
+	buf_adds(out, "<section id=\"stack\">\n");
+	struct chain chains[3];
+	const struct finding *anchors[3];
+	int nch = 0;
+	for (size_t i = 0; i < a->nf && nch < 3; i++) {
+		const struct finding *f = &a->f[i];
+		if (f->sev < SEV_WARNING && worst >= SEV_WARNING)
+			continue;
+		struct chain ch;
+		chain_build(a, finding_entity(a, f, -1), &ch);
+		if (!ch.guest && !ch.vdisk && !ch.device && !ch.adapter)
+			continue;
+		bool dup = false;
+		for (int k = 0; k < nch && !dup; k++)
+			dup = chains[k].guest == ch.guest && chains[k].vdisk == ch.vdisk && chains[k].device == ch.device &&
+			      chains[k].adapter == ch.adapter;
+		if (dup)
+			continue;
+		anchors[nch] = f;
+		chains[nch++] = ch;
+	}
+	if (!nch) {
+		/* nothing found: the busiest disk, to show the whole path is calm */
+		const struct entity *busiest = NULL;
+		double bi = -1;
+		for (size_t i = 0; i < m->nents; i++) {
+			const struct entity *e = &m->ents[i];
+			int io = e->layer == LAYER_GUEST ? M_G_XFERS : e->layer == LAYER_VSCSI || e->layer == LAYER_DEVICE ? M_CMDS : -1;
+			if (io < 0 || !e->sk[io].n)
+				continue;
+			double v = qs_mean(&e->sk[io]) * (e->layer == LAYER_GUEST ? 1.01 : 1); /* prefer the guest view */
+			if (v > bi) {
+				bi = v;
+				busiest = e;
+			}
+		}
+		if (busiest) {
+			chain_build(a, busiest, &chains[0]);
+			anchors[0] = NULL;
+			nch = 1;
+		}
+	}
+	buf_printf(out, "<h2>The IO stack of the %s disk%s</h2>\n", nch && anchors[0] ? "affected" : "busiest", nch > 1 ? "s" : "");
+	if (!nch) {
+		buf_adds(out, "<p class=\"muted\">No disk with counters in the captures.</p>\n");
+	} else {
+		buf_adds(out, "<p class=\"small muted\">From the application down to the array. Figures are medians over the finding's "
+			      "window (over the whole capture when there is no finding); a marked layer is where IOs wait.</p>\n");
+		for (int k = 0; k < nch; k++) {
+			buf_adds(out, "<div class=\"stack-block\">\n<p class=\"stack-title\">");
+			if (anchors[k]) {
+				size_t idx = (size_t)(anchors[k] - a->f) + 1;
+				buf_printf(out, "Finding <a href=\"#f%zu\">%zu</a> &middot; ", idx, idx);
+				title(out, anchors[k]->kind);
+				buf_adds(out, " &middot; ");
+				entity_label(out, anchors[k]->host, anchors[k]->entity);
+			} else {
+				buf_adds(out, "No findings: the busiest disk, for reference");
+			}
+			buf_adds(out, "</p>\n");
+			stack_render(a, &chains[k], anchors[k], out);
+			buf_adds(out, "</div>\n");
+		}
+	}
+	buf_adds(out, "</section>\n");
+
+	/* per finding: evidence, chart, rule, advice */
+	buf_adds(out, "<section id=\"details\">\n<h2>Evidence and charts</h2>\n");
+	if (a->nf)
+		buf_adds(out, "<p class=\"small muted\">In each chart: <span class=\"legend-key lk-band\"></span>the line is the mean "
+			      "of each plotted point and the band its minimum to maximum, so short spikes stay visible; "
+			      "<span class=\"legend-key lk-win\"></span>the finding's window; <span class=\"legend-key lk-thr\"></span>the "
+			      "rule's threshold. Times are UTC, guest clocks aligned to the host.</p>\n");
+	else
+		buf_adds(out, "<p class=\"muted\">No findings.</p>\n");
+	int charts_done = 0;
+	for (size_t i = 0; i < a->nf; i++) {
+		const struct finding *f = &a->f[i];
+		buf_printf(out, "<article class=\"finding\" id=\"f%zu\">\n<div class=\"finding-head\"><span class=\"num\">%zu</span>"
+				"<span class=\"badge %s\">%s</span><h3>",
+			   i + 1, i + 1, sev_class(f->sev), sev_word(f->sev));
+		title(out, f->kind);
+		buf_printf(out, "</h3>%s</div>\n<p class=\"where\">", f->heuristic ? "<span class=\"heur\">heuristic rule</span>" : "");
+		entity_label(out, f->host, f->entity);
+		buf_printf(out, " &middot; layer: %s", layer_names[f->layer]);
+		if (f->end > f->start) {
+			buf_adds(out, " &middot; ");
+			when(out, f->start);
+			buf_adds(out, " &ndash; ");
+			if (same_day(f->start, f->end))
+				hhmmss(out, f->end);
+			else
+				when(out, f->end);
+			buf_adds(out, " UTC (sustained ");
+			duration(out, f->sustained_s);
+			buf_adds(out, ")");
+		}
+		buf_adds(out, " &middot; <span class=\"ent\">");
+		esc(out, f->kind);
+		buf_adds(out, "</span></p>\n<p class=\"summary\">");
+		size_t at = out->len;
+		esc(out, f->summary);
+		if (out->len > at && out->data[at] >= 'a' && out->data[at] <= 'z')
+			out->data[at] = (char)(out->data[at] - 'a' + 'A');
+		buf_adds(out, "</p>\n");
+		/* the chart */
+		if (res->no_gnuplot && !o->gnuplot_dir) {
+			/* said once at the top */
+		} else if (charts_done >= max_charts) {
+			buf_printf(out, "<p class=\"nochart\">No chart: only the %d worst findings are charted.</p>\n", max_charts);
+		} else {
+			struct chart c;
+			const struct entity *axis = chart_build(a, f, &c);
+			if (!axis) {
+				buf_adds(out, "<p class=\"nochart\">No chart: the counters of this finding are not in the captures.</p>\n");
+			} else {
+				struct buf svg;
+				buf_init(&svg);
+				buf_reset(&err);
+				int no = 0;
+				int rc = charts_render(&cs, &c, &svg, &no, &err);
+				charts_done++;
+				if (rc == 0) {
+					res->charts++;
+					buf_printf(out, "<figure class=\"chart\" id=\"chart-%d\">\n", no);
+					buf_add(out, svg.data, svg.len);
+					buf_printf(out, "<figcaption>Figure %d. Counters of ", no);
+					entity_label(out, axis->host, axis->name);
+					buf_adds(out, " from <span class=\"ent\">");
+					esc(out, cap_of(a, axis)->path);
+					buf_adds(out, "</span>");
+					if (o->gnuplot_dir)
+						buf_printf(out, " &middot; gnuplot files: chart-%02d.gp, chart-%02d.dat", no, no);
+					buf_adds(out, "</figcaption>\n</figure>\n");
+				} else if (rc == CHARTS_NO_GNUPLOT) {
+					buf_printf(out, "<p class=\"nochart\">No chart: gnuplot is not installed; its data and script are in "
+							"the gnuplot folder as chart-%02d.dat and chart-%02d.gp.</p>\n", no, no);
+				} else {
+					res->charts_failed++;
+					buf_printf(msg, "chart %d (finding %zu) could not be drawn: %s\n", no, i + 1, err.data ? err.data : "");
+					struct buf t;
+					buf_init(&t);
+					buf_printf(&t, "The chart of finding %zu could not be drawn: ", i + 1);
+					esc(&t, err.data);
+					note_add(&nt, t.data);
+					buf_free(&t);
+					buf_adds(out, "<p class=\"nochart\">No chart: gnuplot failed (see the warnings at the end).</p>\n");
+				}
+				buf_free(&svg);
+			}
+			chart_free(&c);
+		}
+		evidence_table(f, out);
+		buf_adds(out, "<dl class=\"rule\"><dt>Rule</dt><dd>");
+		esc(out, f->rule);
+		buf_adds(out, "</dd><dt>Source</dt><dd>");
+		esc(out, f->source);
+		buf_adds(out, "</dd>");
+		if (f->advice && *f->advice) {
+			buf_adds(out, "<dt>Advice</dt><dd class=\"advice\">");
+			esc(out, f->advice);
+			buf_adds(out, "</dd>");
+		}
+		buf_adds(out, "</dl>\n</article>\n");
+	}
+	buf_adds(out, "</section>\n");
+	charts_close(&cs);
+
+	/* entities */
+	buf_adds(out, "<section id=\"entities\">\n<h2>Disks and LUNs at a glance</h2>\n<p class=\"small muted\">Whole-capture "
+		      "distributions of the sampled values (p50 / p95 / p99 / max). Latency in ms; queue figures in outstanding IOs.</p>\n");
+	entity_tables(a, out);
+	buf_adds(out, "</section>\n");
+
+	if (o->extra_html)
+		buf_adds(out, o->extra_html);
+
+	/* captures and warnings */
+	buf_adds(out, "<section id=\"captures\">\n<h2>Captures</h2>\n");
+	captures_section(a, out);
+	capture_notes(a, &nt);
+	if (res->no_gnuplot)
+		note_add(&nt, "gnuplot was not found: the report has no charts.");
+	if (nt.n) {
+		buf_adds(out, "<h4>Warnings</h4>\n<ul class=\"warnings\">\n");
+		buf_add(out, nt.items.data, nt.items.len);
+		buf_adds(out, "</ul>\n");
+	}
+	buf_adds(out, "</section>\n</main>\n");
+	buf_adds(out, "<footer class=\"wrap\">Made by iopsy " IOPSY_VERSION " from the captures listed above. Thresholds and "
+		      "their sources: <code>iopsy rules</code>. The analysis is embedded below as JSON (schema_version 1, "
+		      "element <code>#iopsy-data</code>).</footer>\n");
+	/* the data, for tools: json.c escapes < > & so the element cannot be closed early */
+	buf_adds(out, "<script type=\"application/json\" id=\"iopsy-data\">");
+	struct json j;
+	json_init(&j, out, false);
+	analysis_json(a, &j);
+	buf_adds(out, "</script>\n</body>\n</html>\n");
+	buf_free(&nt.items);
+	buf_free(&err);
+	if (o->require_charts && res->charts_failed)
+		return CHARTS_FAILED;
+	return 0;
+}
+
+int report_html_compare(const struct compare *c, const struct html_opts *o, struct buf *out, struct html_result *res,
+			struct buf *msg)
+{
+	(void)c;
+	(void)o;
+	(void)out;
+	memset(res, 0, sizeof *res);
+	buf_adds(msg, "compare --html: not yet available\n");
+	return ERR_USAGE;
+}

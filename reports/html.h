@@ -1,0 +1,46 @@
+/* html.h — the self-contained HTML report of an analysis (inline CSS and SVG, no external
+ * fetches, no JavaScript needed, a print stylesheet) with its JSON embedded in
+ * <script type="application/json" id="iopsy-data">. Charts come from gnuplot (charts.h). */
+#ifndef IOPSY_HTML_H
+#define IOPSY_HTML_H
+
+#include <stdbool.h>
+
+#include "analysis.h"
+#include "charts.h"
+
+struct html_opts {
+	const char *gnuplot;      /* gnuplot program (NULL: $IOPSY_GNUPLOT or PATH) */
+	const char *gnuplot_dir;  /* --gnuplot-dir: keep data and scripts here */
+	bool require_charts;      /* no gnuplot or a failed chart is an error */
+	int timeout_s;            /* per chart (0 = 30 s) */
+	int max_charts;           /* 0 = 40; findings beyond it get no chart */
+	const char *extra_html;   /* trusted HTML the caller built (and escaped), e.g. a batch trend
+	                           * section; inserted before the captures section. NULL = none */
+};
+
+struct html_result {
+	int charts;               /* charts drawn */
+	int charts_failed;
+	bool no_gnuplot;
+};
+
+/* Renders the report of analysis a into out. Messages worth showing the user (chart failures,
+ * a missing gnuplot) are appended to msg, one per line. Returns 0; CHARTS_NO_GNUPLOT or
+ * CHARTS_FAILED when o->require_charts and charts could not be drawn (out is then incomplete);
+ * ERR_IO when the chart folder cannot be written. */
+int report_html_analysis(const struct analysis *a, const struct html_opts *o, struct buf *out, struct html_result *res,
+			 struct buf *msg);
+
+struct compare;
+/* Renders the before/after report of a comparison (compare.h): verdict, findings gone / new,
+ * latency distributions (CDF), time-of-day overlays, latency vs IOPS scatter of both sides and the
+ * comparison table, with both sides' data embedded as JSON. Same returns as above. */
+int report_html_compare(const struct compare *c, const struct html_opts *o, struct buf *out, struct html_result *res,
+			struct buf *msg);
+
+/* Appends s escaped for HTML text and attribute values: & < > " ' as entities; control
+ * characters and bytes that are not valid UTF-8 as the visible text \xNN. NULL appends nothing. */
+void html_escape(struct buf *b, const char *s);
+
+#endif
