@@ -1,0 +1,629 @@
+/* check_html.c — the HTML report and its gnuplot charts: escaping of hostile names taken from
+ * captures (HTML and embedded JSON), no untrusted text in gnuplot scripts or data, min/max
+ * downsampling keeps spikes, SVG inlining, and the no-gnuplot / failing / hanging gnuplot paths. */
+#include <check.h>
+#include <ftw.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis.h"
+#include "charts.h"
+#include "html.h"
+
+Suite *html_suite(void);
+
+/* ---- helpers ---- */
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static void rm_tree(const char *dir) { nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS); }
+
+static char *slurp(const char *path)
+{
+	FILE *fp = fopen(path, "rb");
+	if (!fp)
+		return NULL;
+	struct buf b;
+	buf_init(&b);
+	char chunk[8192];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
+		buf_add(&b, chunk, n);
+	fclose(fp);
+	return b.data ? b.data : xstrdup("");
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0, l = strlen(needle);
+	for (const char *p = hay; (p = strstr(p, needle)) != NULL; p += l)
+		n++;
+	return n;
+}
+
+static bool have_gnuplot(void)
+{
+	const char *path = getenv("PATH");
+	if (!path)
+		return false;
+	char *copy = xstrdup(path), *save = NULL;
+	bool found = false;
+	for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+		char full[4096];
+		snprintf(full, sizeof full, "%s/gnuplot", d);
+		found = access(full, X_OK) == 0;
+	}
+	free(copy);
+	return found;
+}
+
+/* The hostile names: everything a capture can carry that must never become markup or code. */
+#define EVIL_HOST "EVIL</script><b>x</b>\"'`id`"
+#define EVIL_DISK "D:</script><img src=x onerror=alert(1)>\"'`system(\"touch %s/pwned\")`"
+
+/* Writes a perfmon CSV of one guest disk whose latency is 80 ms for two minutes (a finding) and
+ * whose host and instance names are hostile. Returns the path (caller frees). */
+static char *write_hostile_capture(const char *dir)
+{
+	char disk[512], path[600];
+	snprintf(disk, sizeof disk, EVIL_DISK, dir);
+	snprintf(path, sizeof path, "%s/perfmon.csv", dir);
+	/* CSV quoting: every " doubled */
+	struct buf host_q, disk_q;
+	buf_init(&host_q);
+	buf_init(&disk_q);
+	for (const char *p = EVIL_HOST; *p; p++) {
+		if (*p == '"')
+			buf_addc(&host_q, '"');
+		buf_addc(&host_q, *p);
+	}
+	for (const char *p = disk; *p; p++) {
+		if (*p == '"')
+			buf_addc(&disk_q, '"');
+		buf_addc(&disk_q, *p);
+	}
+	static const char *const counters[] = {"Avg. Disk sec/Read", "Avg. Disk sec/Write", "Avg. Disk sec/Transfer",
+					       "Current Disk Queue Length", "Disk Transfers/sec", "Disk Reads/sec",
+					       "Disk Writes/sec"};
+	FILE *fp = fopen(path, "w");
+	ck_assert_ptr_nonnull(fp);
+	fputs("\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\"", fp);
+	for (size_t i = 0; i < sizeof counters / sizeof counters[0]; i++)
+		fprintf(fp, ",\"\\\\%s\\LogicalDisk(%s)\\%s\"", host_q.data, disk_q.data, counters[i]);
+	fputs("\r\n", fp);
+	for (int r = 0; r < 240; r++) {
+		int s = r * 2;
+		bool slow = r >= 60 && r < 180;
+		double lat = slow ? 0.080 + 0.01 * ((r * 7) % 5) : 0.002;
+		double q = slow ? 40 + (r % 7) : 1;
+		fprintf(fp, "\"07/27/2026 13:%02d:%02d.000\",\"%g\",\"%g\",\"%g\",\"%g\",\"%g\",\"%g\",\"%g\"\r\n", s / 60, s % 60,
+			lat, lat, lat, q, 500.0, 400.0, 100.0);
+	}
+	ck_assert_int_eq(fclose(fp), 0);
+	buf_free(&host_q);
+	buf_free(&disk_q);
+	return xstrdup(path);
+}
+
+struct fixture {
+	char dir[64];
+	char *capture;
+	struct analysis a;
+};
+
+static void fixture_load(struct fixture *fx)
+{
+	snprintf(fx->dir, sizeof fx->dir, "/tmp/iopsy-html-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(fx->dir));
+	fx->capture = write_hostile_capture(fx->dir);
+	analysis_init(&fx->a);
+	rules_reset();
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	co.max_warnings = 0;
+	ck_assert_int_eq(model_add_capture(&fx->a.m, fx->capture, &co), 0);
+	struct analyze_opts ao;
+	memset(&ao, 0, sizeof ao);
+	analysis_run(&fx->a, &ao);
+	ck_assert_msg(fx->a.nf > 0, "the hostile capture must produce findings");
+}
+
+static void fixture_free(struct fixture *fx)
+{
+	analysis_free(&fx->a);
+	free(fx->capture);
+	rm_tree(fx->dir);
+}
+
+/* ---- escaping ---- */
+
+static const struct {
+	const char *in, *out;
+} esc_cases[] = {
+	{"plain", "plain"},
+	{"</script>", "&lt;/script&gt;"},
+	{"a&b", "a&amp;b"},
+	{"\"q\" 'a'", "&quot;q&quot; &#39;a&#39;"},
+	{"`id` $(x)", "`id` $(x)"}, /* harmless in HTML text and attributes once quotes are escaped */
+	{"line1\nline2", "line1\\x0Aline2"},
+	{"tab\there\x7f", "tab\\x09here\\x7F"},
+	{"caf\xc3\xa9 \xe6\x97\xa5", "caf\xc3\xa9 \xe6\x97\xa5"}, /* valid UTF-8 kept */
+	{"bad\xff\xc3", "bad\\xFF\\xC3"},                          /* invalid bytes made visible */
+	{"", ""},
+};
+
+START_TEST(escape_table)
+{
+	struct buf b;
+	buf_init(&b);
+	html_escape(&b, esc_cases[_i].in);
+	ck_assert_str_eq(b.data ? b.data : "", esc_cases[_i].out);
+	buf_free(&b);
+}
+END_TEST
+
+START_TEST(gp_quoting)
+{
+	struct buf b;
+	buf_init(&b);
+	gp_quote(&b, "it's `x`\nset output '/etc/passwd'");
+	/* one single-quoted string: quotes doubled, the newline cannot end the command */
+	ck_assert_str_eq(b.data, "'it''s `x` set output ''/etc/passwd'''");
+	buf_free(&b);
+}
+END_TEST
+
+/* ---- downsampling ---- */
+
+START_TEST(downsample_keeps_spikes)
+{
+	size_t n = 10000;
+	struct chart_point *in = xmalloc(n * sizeof *in), *out = xmalloc(CHART_MAX_POINTS * sizeof *out);
+	for (size_t i = 0; i < n; i++) {
+		double v = 10 + (double)(i % 13) * 0.1;
+		in[i] = (struct chart_point){(double)i, v, v, v};
+	}
+	in[4321].mean = in[4321].max = 1000; /* one sample spike */
+	in[4321].min = 1000;
+	in[777].mean = in[777].min = in[777].max = -50; /* one sample dip */
+	in[9000].mean = in[9000].min = in[9000].max = NAN; /* a missing sample */
+	size_t m = chart_downsample(in, n, out, CHART_MAX_POINTS);
+	ck_assert_uint_le(m, CHART_MAX_POINTS);
+	ck_assert_uint_ge(m, CHART_MAX_POINTS / 2);
+	double mx = -INFINITY, mn = INFINITY;
+	for (size_t i = 0; i < m; i++) {
+		if (i)
+			ck_assert(out[i].t > out[i - 1].t);
+		if (out[i].max > mx)
+			mx = out[i].max;
+		if (out[i].min < mn)
+			mn = out[i].min;
+		ck_assert(isnan(out[i].mean) || (out[i].min <= out[i].mean && out[i].mean <= out[i].max));
+	}
+	ck_assert_double_eq(mx, 1000);
+	ck_assert_double_eq(mn, -50);
+	free(in);
+	free(out);
+}
+END_TEST
+
+START_TEST(downsample_small_is_identity)
+{
+	struct chart_point in[5] = {{1, 1, 0, 2}, {2, NAN, NAN, NAN}, {3, 3, 3, 3}, {4, 4, 1, 9}, {5, 5, 5, 5}};
+	struct chart_point out[CHART_MAX_POINTS];
+	ck_assert_uint_eq(chart_downsample(in, 5, out, CHART_MAX_POINTS), 5);
+	ck_assert(isnan(out[1].mean));
+	ck_assert_double_eq(out[3].max, 9);
+	ck_assert_double_eq(out[3].min, 1);
+	ck_assert_uint_eq(chart_downsample(in, 0, out, CHART_MAX_POINTS), 0);
+}
+END_TEST
+
+START_TEST(add_series_caps_points)
+{
+	struct chart c;
+	chart_init(&c);
+	size_t n = 5000;
+	struct chart_point *p = xmalloc(n * sizeof *p);
+	for (size_t i = 0; i < n; i++)
+		p[i] = (struct chart_point){(double)i, 1, 1, i == 2500 ? 77 : 1};
+	ck_assert(chart_add_series(&c, "x", 0, false, p, n));
+	ck_assert_uint_le(c.s[0].n, CHART_MAX_POINTS);
+	double mx = 0;
+	for (size_t i = 0; i < c.s[0].n; i++)
+		mx = fmax(mx, c.s[0].p[i].max);
+	ck_assert_double_eq(mx, 77);
+	/* a series with no value at all is refused (gnuplot would stop on an empty block) */
+	for (size_t i = 0; i < n; i++)
+		p[i].mean = NAN;
+	ck_assert(!chart_add_series(&c, "empty", 0, false, p, n));
+	free(p);
+	chart_free(&c);
+}
+END_TEST
+
+/* ---- the gnuplot script ---- */
+
+START_TEST(script_has_only_trusted_text)
+{
+	struct chart c;
+	chart_init(&c);
+	struct chart_point p[3] = {{1785157200, 1, 0, 2}, {1785157260, 5, 4, 9}, {1785157320, 2, 2, 2}};
+	ck_assert(chart_add_series(&c, "Avg. Disk sec/Read", 0, false, p, 3));
+	ck_assert(chart_add_series(&c, "host view (esxtop)", 0, true, p, 3));
+	snprintf(c.panel[0].ylabel, sizeof c.panel[0].ylabel, "ms");
+	c.panel[0].threshold = 20;
+	snprintf(c.panel[0].threshold_label, sizeof c.panel[0].threshold_label, "threshold 20 ms");
+	c.t0 = 1785157200;
+	c.t1 = 1785157320;
+	c.shade0 = 1785157230;
+	c.shade1 = 1785157300;
+	struct buf b;
+	buf_init(&b);
+	chart_script(&c, "chart-07", &b);
+	ck_assert_ptr_nonnull(strstr(b.data, "set terminal svg"));
+	ck_assert_ptr_nonnull(strstr(b.data, "noenhanced"));
+	ck_assert_ptr_nonnull(strstr(b.data, "set output 'chart-07.svg'\n"));
+	ck_assert_uint_eq(count(b.data, "set output"), 1);
+	ck_assert_ptr_null(strchr(b.data, '`'));
+	ck_assert_ptr_null(strstr(b.data, "system"));
+	ck_assert_ptr_null(strstr(b.data, "@"));      /* no macros */
+	ck_assert_ptr_null(strstr(b.data, "eval"));
+	ck_assert_ptr_nonnull(strstr(b.data, "title 'Avg. Disk sec/Read'"));
+	ck_assert_ptr_nonnull(strstr(b.data, "20 with lines lc rgb threshold_color"));
+	ck_assert_ptr_nonnull(strstr(b.data, "set object 1 rect from 1785157230.000"));
+	/* every line is a complete command: no stray quote opens a string across lines */
+	for (const char *line = b.data; *line;) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		size_t q = 0;
+		for (size_t i = 0; i < len; i++)
+			q += line[i] == '\'';
+		ck_assert_msg(q % 2 == 0, "unbalanced quotes: %.*s", (int)len, line);
+		line += len + (nl != NULL);
+	}
+	buf_free(&b);
+	chart_free(&c);
+}
+END_TEST
+
+/* ---- SVG inlining ---- */
+
+START_TEST(svg_ids_prefixed)
+{
+	const char *svg = "<?xml version=\"1.0\"?>\n<!DOCTYPE svg>\n<svg viewBox=\"0 0 10 10\">\n<title>Gnuplot</title>"
+			  "<desc>Produced by GNUPLOT</desc><g id=\"gnuplot_canvas\"><defs><path id='gpPt0' d='M0'/>"
+			  "<use xlink:href='#gpPt0' id='gpPt1'/><clipPath id=\"c1\"/></defs><rect clip-path=\"url(#c1)\" "
+			  "onclick=\"alert(1)\"/><script>alert(2)</script><g id=\"gnuplot_plot_1\"><title>gnuplot_plot_1</title>"
+			  "</g></g></svg>\n";
+	struct buf b;
+	buf_init(&b);
+	ck_assert_int_eq(svg_inline(svg, strlen(svg), "c3-", &b), 0);
+	ck_assert(strncmp(b.data, "<svg", 4) == 0);
+	ck_assert_ptr_null(strstr(b.data, "<?xml"));
+	ck_assert_ptr_null(strstr(b.data, "DOCTYPE"));
+	ck_assert_ptr_null(strstr(b.data, "<title>"));
+	ck_assert_ptr_null(strstr(b.data, "<desc>"));
+	ck_assert_ptr_null(strstr(b.data, "<script"));
+	ck_assert_ptr_null(strstr(b.data, "onclick"));
+	ck_assert_ptr_nonnull(strstr(b.data, "id=\"c3-gnuplot_canvas\""));
+	ck_assert_ptr_nonnull(strstr(b.data, "id='c3-gpPt0'"));
+	ck_assert_ptr_nonnull(strstr(b.data, "xlink:href='#c3-gpPt0'"));
+	ck_assert_ptr_nonnull(strstr(b.data, "url(#c3-c1)"));
+	ck_assert_ptr_null(strstr(b.data, "\"gpPt"));
+	buf_reset(&b);
+	ck_assert_int_eq(svg_inline("not an svg", 10, "c1-", &b), ERR_FORMAT);
+	buf_free(&b);
+}
+END_TEST
+
+/* ---- the whole report ---- */
+
+/* Checks that the report is inert: the hostile names appear only escaped. */
+static void assert_inert(const char *html, const char *dir)
+{
+	ck_assert_uint_eq(count(html, "<script"), 1);
+	ck_assert_uint_eq(count(html, "</script>"), 1);
+	ck_assert_ptr_null(strstr(html, "<img"));
+	ck_assert_ptr_null(strstr(html, "<b>x</b>"));
+	ck_assert_ptr_nonnull(strstr(html, "EVIL&lt;/script&gt;&lt;b&gt;x&lt;/b&gt;&quot;&#39;`id`"));
+	ck_assert_ptr_nonnull(strstr(html, "D:&lt;/SCRIPT&gt;&lt;IMG SRC=X ONERROR=ALERT(1)&gt;&quot;&#39;`SYSTEM(&quot;TOUCH"));
+	/* the JSON element holds no markup character at all */
+	const char *j = strstr(html, "id=\"iopsy-data\">");
+	ck_assert_ptr_nonnull(j);
+	j += strlen("id=\"iopsy-data\">");
+	const char *e = strstr(j, "</script>");
+	ck_assert_ptr_nonnull(e);
+	for (const char *p = j; p < e; p++)
+		ck_assert_msg(*p != '<' && *p != '>', "markup character in the embedded JSON");
+	ck_assert(strncmp(j, "{\"schema_version\":1", 19) == 0);
+	ck_assert_ptr_nonnull(strstr(j, "EVIL\\u003c/script\\u003e"));
+	char pwned[128];
+	snprintf(pwned, sizeof pwned, "%s/pwned", dir);
+	ck_assert_int_ne(access(pwned, F_OK), 0);
+	ck_assert_int_ne(access("/tmp/pwned", F_OK), 0);
+}
+
+START_TEST(hostile_names_escaped)
+{
+	struct fixture fx;
+	fixture_load(&fx);
+	/* names the CSV reader cannot carry: newline, control and invalid bytes, patched in */
+	fx.a.f[0].summary = "first line\nsecond <line>\x01\xff";
+	char gpdir[128];
+	snprintf(gpdir, sizeof gpdir, "%s/gnuplot", fx.dir);
+	struct html_opts o = {.gnuplot_dir = gpdir};
+	struct html_result res;
+	struct buf out, msg;
+	buf_init(&out);
+	buf_init(&msg);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, &msg), 0);
+	assert_inert(out.data, fx.dir);
+	ck_assert_ptr_nonnull(strstr(out.data, "first line\\x0Asecond &lt;line&gt;\\x01\\xFF"));
+	if (have_gnuplot()) {
+		ck_assert_int_gt(res.charts, 0);
+		ck_assert_int_eq(res.charts_failed, 0);
+		ck_assert_ptr_nonnull(strstr(out.data, "<svg"));
+	}
+	/* nothing from the capture reached gnuplot's input: scripts, style and data */
+	const char *files[] = {"style.gp", "chart-01.gp", "chart-01.dat"};
+	for (size_t i = 0; i < 3; i++) {
+		char p[256];
+		snprintf(p, sizeof p, "%s/%s", gpdir, files[i]);
+		char *t = slurp(p);
+		ck_assert_msg(t != NULL, "%s was not kept in --gnuplot-dir", files[i]);
+		ck_assert_msg(!strstr(t, "EVIL") && !strstr(t, "pwned") && !strstr(t, "system(") && !strchr(t, '`') &&
+				      !strstr(t, "script"),
+			      "untrusted text in %s", files[i]);
+		free(t);
+	}
+	buf_free(&out);
+	buf_free(&msg);
+	fixture_free(&fx);
+}
+END_TEST
+
+START_TEST(svg_ids_unique_in_report)
+{
+	if (!have_gnuplot())
+		return;
+	struct fixture fx;
+	fixture_load(&fx);
+	struct html_opts o = {0};
+	struct html_result res;
+	struct buf out, msg;
+	buf_init(&out);
+	buf_init(&msg);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, &msg), 0);
+	ck_assert_int_ge(res.charts, 2);
+	/* collect id="…" / id='…' values; no duplicates */
+	size_t n = 0, cap = 0;
+	char **ids = NULL;
+	for (const char *p = out.data; (p = strstr(p, " id=")) != NULL; p += 4) {
+		char q = p[4];
+		if (q != '"' && q != '\'')
+			continue;
+		const char *e = strchr(p + 5, q);
+		ck_assert_ptr_nonnull(e);
+		char *id = xstrndup(p + 5, (size_t)(e - p - 5));
+		for (size_t k = 0; k < n; k++)
+			ck_assert_msg(strcmp(ids[k], id) != 0, "duplicate id %s", id);
+		if (n == cap) {
+			cap = cap ? cap * 2 : 256;
+			ids = xrealloc(ids, cap * sizeof *ids);
+		}
+		ids[n++] = id;
+	}
+	ck_assert_uint_gt(n, 20);
+	for (size_t k = 0; k < n; k++)
+		free(ids[k]);
+	free(ids);
+	ck_assert_ptr_null(strstr(out.data, "<?xml"));
+	buf_free(&out);
+	buf_free(&msg);
+	fixture_free(&fx);
+}
+END_TEST
+
+START_TEST(no_gnuplot)
+{
+	struct fixture fx;
+	fixture_load(&fx);
+	struct html_opts o = {.gnuplot = "/nonexistent/gnuplot"};
+	struct html_result res;
+	struct buf out, msg;
+	buf_init(&out);
+	buf_init(&msg);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, &msg), 0);
+	ck_assert(res.no_gnuplot);
+	ck_assert_int_eq(res.charts, 0);
+	ck_assert_ptr_nonnull(strstr(out.data, "Charts are not included"));
+	ck_assert_ptr_null(strstr(out.data, "<svg"));
+	ck_assert_ptr_nonnull(strstr(msg.data, "gnuplot was not found"));
+	assert_inert(out.data, fx.dir);
+	/* --require-charts: an error, and the caller writes nothing */
+	buf_reset(&out);
+	buf_reset(&msg);
+	o.require_charts = true;
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, &msg), CHARTS_NO_GNUPLOT);
+	/* with --gnuplot-dir the data and scripts are still written, to be run elsewhere */
+	char gpdir[128], p[200];
+	snprintf(gpdir, sizeof gpdir, "%s/gp", fx.dir);
+	o.require_charts = false;
+	o.gnuplot_dir = gpdir;
+	buf_reset(&out);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, &msg), 0);
+	snprintf(p, sizeof p, "%s/chart-01.gp", gpdir);
+	ck_assert_int_eq(access(p, R_OK), 0);
+	ck_assert_ptr_nonnull(strstr(out.data, "chart-01.gp"));
+	buf_free(&out);
+	buf_free(&msg);
+	fixture_free(&fx);
+}
+END_TEST
+
+START_TEST(gnuplot_fails)
+{
+	struct fixture fx;
+	fixture_load(&fx);
+	struct html_opts o = {.gnuplot = "/bin/false", .max_charts = 2};
+	struct html_result res;
+	struct buf out, msg;
+	buf_init(&out);
+	buf_init(&msg);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, &msg), 0);
+	ck_assert_int_eq(res.charts, 0);
+	ck_assert_int_eq(res.charts_failed, 2);
+	ck_assert_ptr_nonnull(strstr(msg.data, "exited with status 1"));
+	ck_assert_ptr_nonnull(strstr(out.data, "could not be drawn"));
+	o.require_charts = true;
+	buf_reset(&out);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, &msg), CHARTS_FAILED);
+	buf_free(&out);
+	buf_free(&msg);
+	fixture_free(&fx);
+}
+END_TEST
+
+START_TEST(gnuplot_timeout)
+{
+	struct fixture fx;
+	fixture_load(&fx);
+	char prog[128];
+	snprintf(prog, sizeof prog, "%s/hang.sh", fx.dir);
+	FILE *fp = fopen(prog, "w");
+	ck_assert_ptr_nonnull(fp);
+	fputs("#!/bin/sh\nexec sleep 30\n", fp);
+	ck_assert_int_eq(fclose(fp), 0);
+	ck_assert_int_eq(chmod(prog, 0755), 0);
+	struct html_opts o = {.gnuplot = prog, .max_charts = 1, .timeout_s = 1};
+	struct html_result res;
+	struct buf out, msg;
+	buf_init(&out);
+	buf_init(&msg);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, &msg), 0);
+	ck_assert_int_eq(res.charts_failed, 1);
+	ck_assert_ptr_nonnull(strstr(msg.data, "did not finish within 1 s"));
+	buf_free(&out);
+	buf_free(&msg);
+	fixture_free(&fx);
+}
+END_TEST
+
+START_TEST(restyle_and_cleanup)
+{
+	if (!have_gnuplot())
+		return;
+	struct fixture fx;
+	fixture_load(&fx);
+	/* temporary chart folders are removed afterwards */
+	char tmp[128];
+	snprintf(tmp, sizeof tmp, "%s/tmp", fx.dir);
+	ck_assert_int_eq(mkdir(tmp, 0700), 0);
+	char *old = getenv("TMPDIR") ? xstrdup(getenv("TMPDIR")) : NULL;
+	setenv("TMPDIR", tmp, 1);
+	struct html_opts o = {0};
+	struct html_result res;
+	struct buf out, msg;
+	buf_init(&out);
+	buf_init(&msg);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, &msg), 0);
+	ck_assert_int_gt(res.charts, 0);
+	ck_assert_int_eq(rmdir(tmp), 0); /* empty: nothing left behind */
+	if (old) {
+		setenv("TMPDIR", old, 1);
+		free(old);
+	} else {
+		unsetenv("TMPDIR");
+	}
+	/* a restyled style.gp in --gnuplot-dir is kept and used */
+	char gpdir[128], style[200];
+	snprintf(gpdir, sizeof gpdir, "%s/gp", fx.dir);
+	ck_assert_int_eq(mkdir(gpdir, 0755), 0);
+	snprintf(style, sizeof style, "%s/style.gp", gpdir);
+	buf_reset(&out);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &(struct html_opts){.gnuplot_dir = gpdir}, &out, &res, &msg), 0);
+	char *t = slurp(style);
+	ck_assert_ptr_nonnull(t);
+	struct buf s2;
+	buf_init(&s2);
+	buf_adds(&s2, t);
+	buf_adds(&s2, "c1 = '#123456'\n");
+	free(t);
+	FILE *fp = fopen(style, "w");
+	ck_assert_ptr_nonnull(fp);
+	fputs(s2.data, fp);
+	ck_assert_int_eq(fclose(fp), 0);
+	buf_free(&s2);
+	ck_assert_ptr_null(strstr(out.data, "rgb( 18,  52,  86)"));
+	buf_reset(&out);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &(struct html_opts){.gnuplot_dir = gpdir}, &out, &res, &msg), 0);
+	ck_assert_ptr_nonnull(strstr(out.data, "rgb( 18,  52,  86)"));
+	buf_free(&out);
+	buf_free(&msg);
+	fixture_free(&fx);
+}
+END_TEST
+
+START_TEST(unreadable_capture)
+{
+	struct analysis a;
+	analysis_init(&a);
+	rules_reset();
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	co.max_warnings = 0;
+	ck_assert_ptr_nonnull(freopen("/dev/null", "w", stderr)); /* this test's own process (CK_FORK) */
+	ck_assert_int_lt(model_add_capture(&a.m, "/nonexistent/esxtop.csv", &co), 0);
+	struct analyze_opts ao;
+	memset(&ao, 0, sizeof ao);
+	analysis_run(&a, &ao);
+	struct html_result res;
+	struct buf out, msg;
+	buf_init(&out);
+	buf_init(&msg);
+	ck_assert_int_eq(report_html_analysis(&a, &(struct html_opts){.gnuplot = "/nonexistent/gnuplot"}, &out, &res, &msg), 0);
+	ck_assert_ptr_nonnull(strstr(out.data, "could not be read"));
+	ck_assert_ptr_nonnull(strstr(out.data, "</html>"));
+	buf_free(&out);
+	buf_free(&msg);
+	analysis_free(&a);
+}
+END_TEST
+
+Suite *html_suite(void)
+{
+	Suite *s = suite_create("html");
+	TCase *tc = tcase_create("pieces");
+	tcase_add_loop_test(tc, escape_table, 0, (int)(sizeof esc_cases / sizeof esc_cases[0]));
+	tcase_add_test(tc, gp_quoting);
+	tcase_add_test(tc, downsample_keeps_spikes);
+	tcase_add_test(tc, downsample_small_is_identity);
+	tcase_add_test(tc, add_series_caps_points);
+	tcase_add_test(tc, script_has_only_trusted_text);
+	tcase_add_test(tc, svg_ids_prefixed);
+	suite_add_tcase(s, tc);
+	TCase *tr = tcase_create("report");
+	tcase_set_timeout(tr, 60);
+	tcase_add_test(tr, hostile_names_escaped);
+	tcase_add_test(tr, svg_ids_unique_in_report);
+	tcase_add_test(tr, no_gnuplot);
+	tcase_add_test(tr, gnuplot_fails);
+	tcase_add_test(tr, gnuplot_timeout);
+	tcase_add_test(tr, restyle_and_cleanup);
+	tcase_add_test(tr, unreadable_capture);
+	suite_add_tcase(s, tr);
+	return s;
+}
