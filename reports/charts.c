@@ -40,15 +40,21 @@ static const char style_gp[] =
 	"c7 = '#9f1239'\n"
 	"c8 = '#4b5563'\n"
 	"band_alpha = 0.16\n"
-	"line_width = 1.5\n";
+	"line_width = 1.5\n"
+	"# comparisons: the before and after sides\n"
+	"before_color = '#98a2b3'\n"
+	"after_color = '#1f5fa8'\n";
 
 void chart_init(struct chart *c)
 {
 	memset(c, 0, sizeof *c);
 	for (int i = 0; i < CHART_MAX_PANELS; i++)
 		c->panel[i].threshold = NAN;
+	for (int i = 0; i < CHART_MAX_PANELS; i++)
+		c->panel[i].ymax = NAN;
 	c->shade0 = c->shade1 = NAN;
 	c->width = 960;
+	c->panel_height = 170;
 }
 
 void chart_free(struct chart *c)
@@ -88,7 +94,8 @@ size_t chart_downsample(const struct chart_point *in, size_t n, struct chart_poi
 	return o;
 }
 
-bool chart_add_series(struct chart *c, const char *label, int panel, bool dashed, const struct chart_point *p, size_t n)
+bool chart_add_series(struct chart *c, const char *label, int panel, enum chart_style style, int color,
+		      const struct chart_point *p, size_t n)
 {
 	if (c->ns >= CHART_MAX_SERIES || panel < 0 || panel >= CHART_MAX_PANELS)
 		return false;
@@ -102,7 +109,41 @@ bool chart_add_series(struct chart *c, const char *label, int panel, bool dashed
 	s->n = chart_downsample(p, n, s->p, CHART_MAX_POINTS);
 	s->label = label;
 	s->panel = panel;
-	s->dashed = dashed;
+	s->style = style;
+	s->color = color;
+	c->ns++;
+	if (panel >= c->npanels)
+		c->npanels = panel + 1;
+	return true;
+}
+
+bool chart_add_scatter(struct chart *c, const char *label, int panel, int color, const double *x, const double *y, size_t n)
+{
+	if (c->ns >= CHART_MAX_SERIES || panel < 0 || panel >= CHART_MAX_PANELS || !n)
+		return false;
+	size_t ix = 0, iy = 0;
+	for (size_t i = 1; i < n; i++) {
+		if (x[i] > x[ix])
+			ix = i;
+		if (y[i] > y[iy])
+			iy = i;
+	}
+	struct chart_series *s = &c->s[c->ns];
+	s->p = xmalloc((CHART_MAX_POINTS + 2) * sizeof *s->p);
+	size_t step = (n + CHART_MAX_POINTS - 3) / (CHART_MAX_POINTS - 2), o = 0;
+	if (step < 1)
+		step = 1;
+	for (size_t i = 0; i < n && o < CHART_MAX_POINTS - 2; i += step)
+		if (i != ix && i != iy && !isnan(x[i]) && !isnan(y[i]))
+			s->p[o++] = (struct chart_point){x[i], y[i], y[i], y[i]};
+	s->p[o++] = (struct chart_point){x[ix], y[ix], y[ix], y[ix]};
+	if (iy != ix)
+		s->p[o++] = (struct chart_point){x[iy], y[iy], y[iy], y[iy]};
+	s->n = o;
+	s->label = label;
+	s->panel = panel;
+	s->style = CS_POINTS;
+	s->color = color;
 	c->ns++;
 	if (panel >= c->npanels)
 		c->npanels = panel + 1;
@@ -147,19 +188,39 @@ static double tic_step(double span)
 	return ceil(span / 10 / 604800) * 604800;
 }
 
+static void colour(struct buf *out, const struct chart_series *s, int i)
+{
+	if (s->color == CHART_BEFORE)
+		buf_adds(out, "before_color");
+	else if (s->color == CHART_AFTER)
+		buf_adds(out, "after_color");
+	else
+		buf_printf(out, "c%d", (s->color >= 1 && s->color <= 8 ? s->color - 1 : i % 8) + 1);
+}
+
+static void sep(struct buf *out, bool *first)
+{
+	if (!*first)
+		buf_adds(out, ", \\\n     ");
+	*first = false;
+}
+
 void chart_script(const struct chart *c, const char *stem, struct buf *out)
 {
 	int np = c->npanels > 0 ? c->npanels : 1;
-	const int top = 30, gap = 42, bottom = 30, ph = 170;
+	const int top = 30, gap = 42, bottom = c->xnumeric ? 46 : 30;
+	const int ph = c->panel_height > 40 ? c->panel_height : 170;
 	int height = top + np * ph + (np - 1) * gap + bottom;
 	double span = c->t1 - c->t0 > 0 ? c->t1 - c->t0 : 1;
 	double step = tic_step(span);
 	const char *fmt = span > 2 * 86400 ? "%m-%d %H:%M" : step < 60 ? "%H:%M:%S" : "%H:%M";
 
-	buf_printf(out, "# iopsy chart: data in %s.dat (one block per series: time, mean, min, max),\n", stem);
+	buf_printf(out, "# iopsy chart: data in %s.dat (one block per series: x, mean, min, max),\n", stem);
 	buf_adds(out, "# colours and fonts in style.gp. Run 'gnuplot ");
 	buf_printf(out, "%s.gp' in this folder to redraw %s.svg.\n", stem, stem);
 	buf_adds(out, "load 'style.gp'\n");
+	buf_adds(out, "if (!exists(\"before_color\")) before_color = '#98a2b3'\n"
+		      "if (!exists(\"after_color\")) after_color = '#1f5fa8'\n");
 	buf_printf(out, "set terminal svg size %d,%d dynamic noenhanced font font_spec background bg_color\n", c->width, height);
 	buf_printf(out, "set output '%s.svg'\n", stem);
 	buf_adds(out, "set encoding utf8\n"
@@ -170,8 +231,17 @@ void chart_script(const struct chart *c, const char *stem, struct buf *out)
 		      "set key at graph 0, graph 1.0 left bottom horizontal reverse Left textcolor rgb text_color "
 		      "samplen 2 spacing 1 width -2 noopaque nobox\n"
 		      "set ylabel textcolor rgb text_color offset 1,0\n");
-	buf_printf(out, "set xrange [%.3f:%.3f]\n", c->t0, c->t1);
-	buf_printf(out, "set xtics %.0f, %.0f\n", ceil(c->t0 / step) * step, step);
+	if (c->xnumeric) {
+		if (c->xlog)
+			buf_adds(out, "set logscale x 10\nset grid xtics mxtics lc rgb grid_color lw 1 dt 1\n");
+		buf_printf(out, "set xrange [%.6g:%.6g]\n", c->t0, c->t1);
+		buf_adds(out, "set xlabel ");
+		gp_quote(out, c->xlabel);
+		buf_adds(out, " textcolor rgb text_color\n");
+	} else {
+		buf_printf(out, "set xrange [%.3f:%.3f]\n", c->t0, c->t1);
+		buf_printf(out, "set xtics %.0f, %.0f\n", ceil(c->t0 / step) * step, step);
+	}
 	if (!isnan(c->shade0) && !isnan(c->shade1) && c->shade1 > c->shade0)
 		buf_printf(out,
 			   "set object 1 rect from %.3f, graph 0 to %.3f, graph 1 behind fillcolor rgb window_color "
@@ -189,10 +259,10 @@ void chart_script(const struct chart *c, const char *stem, struct buf *out)
 				const struct chart_point *pt = &c->s[i].p[k];
 				if (pt->t < c->t0 || pt->t > c->t1)
 					continue;
-				ymax = nan_max(ymax, c->s[i].dashed ? pt->mean : nan_max(pt->max, pt->mean));
+				ymax = nan_max(ymax, c->s[i].style == CS_BAND ? nan_max(pt->max, pt->mean) : pt->mean);
 			}
 		}
-		ymax = nice_ceil(isnan(ymax) ? 1 : ymax * 1.04);
+		ymax = isnan(c->panel[p].ymax) ? nice_ceil(isnan(ymax) ? 1 : ymax * 1.04) : c->panel[p].ymax;
 		double y_top = (double)(height - top - p * (ph + gap)) / height;
 		double y_bot = (double)(height - top - p * (ph + gap) - ph) / height;
 		buf_printf(out, "# panel %d\n", p + 1);
@@ -202,45 +272,54 @@ void chart_script(const struct chart *c, const char *stem, struct buf *out)
 		gp_quote(out, c->panel[p].ylabel);
 		buf_addc(out, '\n');
 		buf_printf(out, "set yrange [0:%.6g]\n", ymax);
-		if (p == np - 1) {
+		if (p < np - 1)
+			buf_adds(out, "set format x ''\n");
+		else if (c->xnumeric)
+			buf_adds(out, "set format x '%g'\n");
+		else {
 			buf_adds(out, "set format x ");
 			gp_quote(out, fmt);
 			buf_adds(out, " timedate\n");
-		} else {
-			buf_adds(out, "set format x ''\n");
 		}
 		buf_adds(out, "plot ");
 		bool first = true;
+		int lead = -1, lines = 0;
 		for (int i = 0; i < c->ns; i++) {
 			const struct chart_series *s = &c->s[i];
 			if (s->panel != p)
 				continue;
-			int col = i % 8 + 1;
-			if (!s->dashed) {
-				buf_printf(out, "%s'%s.dat' index %d using 1:3:4 with filledcurves fc rgb c%d notitle", first ? "" : ", \\\n     ", stem, i, col);
-				first = false;
+			if (s->style == CS_BAND) {
+				sep(out, &first);
+				buf_printf(out, "'%s.dat' index %d using 1:3:4 with filledcurves fc rgb ", stem, i);
+				colour(out, s, i);
+				buf_adds(out, " notitle");
 			}
-			buf_printf(out, "%s'%s.dat' index %d using 1:2 with lines lc rgb c%d lw line_width%s title ", first ? "" : ", \\\n     ",
-				   stem, i, col, s->dashed ? " dt (5,3)" : "");
-			gp_quote(out, s->label);
-			first = false;
-		}
-		/* the panel's first series is the one the rule is about: draw it again on top */
-		int lines = 0, lead = -1;
-		for (int i = 0; i < c->ns; i++)
-			if (c->s[i].panel == p) {
+			sep(out, &first);
+			if (s->style == CS_POINTS) {
+				buf_printf(out, "'%s.dat' index %d using 1:2 with points pt 7 ps 0.35 lc rgb ", stem, i);
+				colour(out, s, i);
+			} else {
+				buf_printf(out, "'%s.dat' index %d using 1:2 with lines lc rgb ", stem, i);
+				colour(out, s, i);
+				buf_adds(out, s->style == CS_DASHED ? " lw line_width dt (5,3)" : " lw line_width");
 				lines++;
 				if (lead < 0)
 					lead = i;
 			}
-		if (lines > 1)
-			buf_printf(out, ", \\\n     '%s.dat' index %d using 1:2 with lines lc rgb c%d lw line_width%s notitle", stem, lead,
-				   lead % 8 + 1, c->s[lead].dashed ? " dt (5,3)" : "");
+			buf_adds(out, " title ");
+			gp_quote(out, s->label);
+		}
+		/* the panel's first line is the one the rule is about: draw it again on top */
+		if (lines > 1 && lead >= 0) {
+			sep(out, &first);
+			buf_printf(out, "'%s.dat' index %d using 1:2 with lines lc rgb ", stem, lead);
+			colour(out, &c->s[lead], lead);
+			buf_adds(out, c->s[lead].style == CS_DASHED ? " lw line_width dt (5,3) notitle" : " lw line_width notitle");
+		}
 		if (!isnan(c->panel[p].threshold)) {
-			buf_printf(out, "%s%.6g with lines lc rgb threshold_color lw 1.2 dt (7,4) title ", first ? "" : ", \\\n     ",
-				   c->panel[p].threshold);
+			sep(out, &first);
+			buf_printf(out, "%.6g with lines lc rgb threshold_color lw 1.2 dt (7,4) title ", c->panel[p].threshold);
 			gp_quote(out, c->panel[p].threshold_label);
-			first = false;
 		}
 		if (first) /* nothing in this panel: keep the layout */
 			buf_adds(out, "NaN notitle");

@@ -25,18 +25,31 @@ struct chart_point {
 	double mean, min, max;
 };
 
+enum chart_style {
+	CS_BAND,                 /* line of the means over a min..max band (time series) */
+	CS_LINE,                 /* line only (e.g. a CDF) */
+	CS_DASHED,               /* context series (e.g. the host's view): dashed line, no band */
+	CS_POINTS,               /* scatter: t is x, mean is y */
+};
+
+/* Series colours: 0 = by position (style.gp c1..c8); or the before/after colours of comparisons. */
+#define CHART_BEFORE 9
+#define CHART_AFTER 10
+
 struct chart_series {
 	const char *label;       /* legend text: trusted static text only (metric labels) */
 	int panel;               /* 0 .. npanels-1 */
-	bool dashed;             /* context series (e.g. the host's view), drawn dashed without a band */
+	enum chart_style style;
+	int color;
 	struct chart_point *p;   /* owned by the chart (chart_free) */
 	size_t n;
 };
 
 struct chart_panel {
-	char ylabel[32];         /* the unit, e.g. "ms" (trusted) */
+	char ylabel[48];         /* the unit, e.g. "ms" (trusted) */
 	double threshold;        /* NaN when none */
 	char threshold_label[64];
+	double ymax;             /* NaN: a round number above the data */
 };
 
 struct chart {
@@ -44,9 +57,13 @@ struct chart {
 	struct chart_panel panel[CHART_MAX_PANELS];
 	struct chart_series s[CHART_MAX_SERIES];
 	int ns;
-	double t0, t1;           /* x range (s) */
+	double t0, t1;           /* x range (s, or x units when xnumeric) */
 	double shade0, shade1;   /* the finding's window (s); NaN = none */
 	int width;               /* SVG width in pixels (default 960) */
+	int panel_height;        /* pixels per panel (default 170) */
+	bool xnumeric;           /* x is a number (xlabel), not a time of day / date */
+	bool xlog;               /* logarithmic x axis (xnumeric; values <= 0 are not drawn) */
+	char xlabel[48];         /* trusted */
 };
 
 struct chart_opts {
@@ -65,9 +82,14 @@ struct charts {
 };
 
 void chart_init(struct chart *c);
-/* Adds a series (points copied and downsampled to CHART_MAX_POINTS); false when full. */
-bool chart_add_series(struct chart *c, const char *label, int panel, bool dashed, const struct chart_point *p,
-		      size_t n);
+/* Adds a series (points copied and downsampled to CHART_MAX_POINTS); false when full or when the
+ * series has no value. */
+bool chart_add_series(struct chart *c, const char *label, int panel, enum chart_style style, int color,
+		      const struct chart_point *p, size_t n);
+/* Adds a scatter series of (x[i], y[i]); more than CHART_MAX_POINTS pairs are thinned evenly,
+ * keeping the pairs with the largest x and the largest y. */
+bool chart_add_scatter(struct chart *c, const char *label, int panel, int color, const double *x, const double *y,
+		       size_t n);
 void chart_free(struct chart *c);
 
 /* Prepares a charts session: resolves gnuplot and creates the working directory. Returns 0,

@@ -639,7 +639,7 @@ static const struct entity *chart_build(const struct analysis *a, const struct f
 		}
 		size_t n;
 		struct chart_point *pts = series_points(a, e, metrics[i], &n);
-		if (pts && chart_add_series(c, metric_info[metrics[i]].label, p, false, pts, n)) {
+		if (pts && chart_add_series(c, metric_info[metrics[i]].label, p, CS_BAND, 0, pts, n)) {
 			if (!axis)
 				axis = e;
 			if (!isnan(thr[i]) && isnan(c->panel[p].threshold)) {
@@ -662,7 +662,7 @@ static const struct entity *chart_build(const struct analysis *a, const struct f
 			size_t n;
 			struct chart_point *pts = host_latency_points(a, v, &n);
 			if (pts)
-				chart_add_series(c, "host view (esxtop)", p, true, pts, n);
+				chart_add_series(c, "host view (esxtop)", p, CS_DASHED, 0, pts, n);
 			free(pts);
 		}
 	}

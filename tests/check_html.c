@@ -238,7 +238,7 @@ START_TEST(add_series_caps_points)
 	struct chart_point *p = xmalloc(n * sizeof *p);
 	for (size_t i = 0; i < n; i++)
 		p[i] = (struct chart_point){(double)i, 1, 1, i == 2500 ? 77 : 1};
-	ck_assert(chart_add_series(&c, "x", 0, false, p, n));
+	ck_assert(chart_add_series(&c, "x", 0, CS_BAND, 0, p, n));
 	ck_assert_uint_le(c.s[0].n, CHART_MAX_POINTS);
 	double mx = 0;
 	for (size_t i = 0; i < c.s[0].n; i++)
@@ -247,7 +247,7 @@ START_TEST(add_series_caps_points)
 	/* a series with no value at all is refused (gnuplot would stop on an empty block) */
 	for (size_t i = 0; i < n; i++)
 		p[i].mean = NAN;
-	ck_assert(!chart_add_series(&c, "empty", 0, false, p, n));
+	ck_assert(!chart_add_series(&c, "empty", 0, CS_BAND, 0, p, n));
 	free(p);
 	chart_free(&c);
 }
@@ -260,8 +260,8 @@ START_TEST(script_has_only_trusted_text)
 	struct chart c;
 	chart_init(&c);
 	struct chart_point p[3] = {{1785157200, 1, 0, 2}, {1785157260, 5, 4, 9}, {1785157320, 2, 2, 2}};
-	ck_assert(chart_add_series(&c, "Avg. Disk sec/Read", 0, false, p, 3));
-	ck_assert(chart_add_series(&c, "host view (esxtop)", 0, true, p, 3));
+	ck_assert(chart_add_series(&c, "Avg. Disk sec/Read", 0, CS_BAND, 0, p, 3));
+	ck_assert(chart_add_series(&c, "host view (esxtop)", 0, CS_DASHED, 0, p, 3));
 	snprintf(c.panel[0].ylabel, sizeof c.panel[0].ylabel, "ms");
 	c.panel[0].threshold = 20;
 	snprintf(c.panel[0].threshold_label, sizeof c.panel[0].threshold_label, "threshold 20 ms");
@@ -360,7 +360,7 @@ START_TEST(hostile_names_escaped)
 	struct fixture fx;
 	fixture_load(&fx);
 	/* names the CSV reader cannot carry: newline, control and invalid bytes, patched in */
-	fx.a.f[0].summary = "first line\nsecond <line>\x01\xff";
+	fx.a.f[0].summary = "<b>first line\nsecond <line>\x01\xff";
 	char gpdir[128];
 	snprintf(gpdir, sizeof gpdir, "%s/gnuplot", fx.dir);
 	struct html_opts o = {.gnuplot_dir = gpdir};
@@ -370,7 +370,7 @@ START_TEST(hostile_names_escaped)
 	buf_init(&msg);
 	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, &msg), 0);
 	assert_inert(out.data, fx.dir);
-	ck_assert_ptr_nonnull(strstr(out.data, "first line\\x0Asecond &lt;line&gt;\\x01\\xFF"));
+	ck_assert_ptr_nonnull(strstr(out.data, "&lt;b&gt;first line\\x0Asecond &lt;line&gt;\\x01\\xFF"));
 	if (have_gnuplot()) {
 		ck_assert_int_gt(res.charts, 0);
 		ck_assert_int_eq(res.charts_failed, 0);
