@@ -306,8 +306,16 @@ void chart_script(const struct chart *c, const char *stem, struct buf *out)
 				if (lead < 0)
 					lead = i;
 			}
-			buf_adds(out, " title ");
-			gp_quote(out, s->label);
+			/* a label already in an earlier panel's key (before/after overlays) is not repeated */
+			bool seen = false;
+			for (int k = 0; k < i && !seen; k++)
+				seen = c->s[k].panel < p && strcmp(c->s[k].label, s->label) == 0;
+			if (seen) {
+				buf_adds(out, " notitle");
+			} else {
+				buf_adds(out, " title ");
+				gp_quote(out, s->label);
+			}
 		}
 		/* the panel's first line is the one the rule is about: draw it again on top */
 		if (lines > 1 && lead >= 0) {
