@@ -1,0 +1,58 @@
+#!/bin/sh
+# valgrind.sh — memcheck over the unit suites (CK_FORK=no, so the tests run in one process that
+# valgrind sees) and over every golden case (iopsy through a valgrind wrapper; its reports go to
+# log files so stdout/stderr/exit code are still compared). Any memory error or definite/indirect
+# leak fails. Needs a non-sanitized build.
+# Usage: tests/valgrind.sh BUILD_DIR     (BUILD_DIR/iopsy and BUILD_DIR/check_iopsy; default build)
+# Env:   CK_RUN_SUITE=pdh (one Check suite), VALGRIND_SKIP_UNIT=1, VALGRIND_SKIP_GOLDEN=1
+# Prints "valgrind: N passed, M failed".
+set -u
+B=${1:-build}
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 2
+case $B in /*) ;; *) B=$top/$B ;; esac
+command -v valgrind >/dev/null 2>&1 || { echo "valgrind: not installed (apt-get install valgrind)"; exit 2; }
+T=$(mktemp -d "${TMPDIR:-/tmp}/iopsy-valgrind.XXXXXX") || exit 2
+trap 'rm -rf "$T"' EXIT
+VG="valgrind -q --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=99"
+pass=0 fail=0
+
+if [ -z "${VALGRIND_SKIP_UNIT:-}" ]; then
+	# shellcheck disable=SC2086
+	CK_FORK=no IOPSY_SRCDIR=$top $VG --log-file="$T/unit.log" "$B/check_iopsy" >"$T/unit.out" 2>&1
+	rc=$?
+	tail -1 "$T/unit.out"
+	if [ $rc = 0 ] && [ ! -s "$T/unit.log" ]; then
+		pass=$((pass + 1)); echo "valgrind: unit suites: clean"
+	else
+		fail=$((fail + 1)); echo "valgrind: unit suites: FAILED (exit $rc)"
+		grep -v '^\s*$' "$T/unit.log" | head -40
+		grep -E ':[FE]:' "$T/unit.out" | head -10
+	fi
+fi
+
+if [ -z "${VALGRIND_SKIP_GOLDEN:-}" ]; then
+	mkdir -p "$T/vg"
+	cat >"$T/iopsy" <<EOF
+#!/bin/sh
+exec $VG --log-file=$T/vg/%p.log "$B/iopsy" "\$@"
+EOF
+	chmod +x "$T/iopsy"
+	sh tests/golden.sh "$T/iopsy" >"$T/golden.out" 2>&1
+	grc=$?
+	tail -1 "$T/golden.out"
+	bad=0
+	for f in "$T"/vg/*.log; do
+		[ -s "$f" ] || continue
+		bad=$((bad + 1))
+		[ $bad -le 3 ] && { echo "valgrind: report $(basename "$f"):"; head -30 "$f"; }
+	done
+	if [ $grc = 0 ] && [ $bad = 0 ]; then
+		pass=$((pass + 1)); echo "valgrind: golden cases: clean"
+	else
+		fail=$((fail + 1)); echo "valgrind: golden cases: FAILED ($bad process(es) with reports; golden exit $grc)"
+		grep '^golden: .*differs' "$T/golden.out" | head -10
+	fi
+fi
+echo "valgrind: $pass passed, $fail failed"
+[ $fail = 0 ]
