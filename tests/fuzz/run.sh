@@ -6,6 +6,7 @@
 # tests/fuzz/regress/<harness>/ and replayed as seeds, so a regression fails at once.
 # Usage: tests/fuzz/run.sh [HARNESS...]     (default: all)
 # Env:   FUZZ_SECONDS=60  CLANG=clang-14  FUZZ_BUILD_ONLY=1  FUZZ_ARGS="extra libFuzzer flags"
+#        FUZZ_COVERAGE=1 (no fuzzing: llvm-cov line/region coverage of each harness's corpora)
 # Prints one line per harness (runs, coverage) and "fuzz: N passed, M failed"; exits 1 on a crash.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -49,6 +50,29 @@ for t in $targets; do
 	$CLANG $CFLAGS -fsanitize=fuzzer -o "$B/fuzz_$t" "tests/fuzz/fuzz_$t.c" $objs $LIBS || exit 2
 done
 [ "${FUZZ_BUILD_ONLY:-0}" = 1 ] && { echo "fuzz: built $(echo $targets | wc -w) harnesses in $B/"; exit 0; }
+
+# FUZZ_COVERAGE=1: no fuzzing; replay each harness's corpora through a source-coverage build and
+# print llvm-cov's line/region coverage of the library files it exercises.
+if [ "${FUZZ_COVERAGE:-0}" = 1 ]; then
+	PROFDATA=$(command -v llvm-profdata-14 || command -v llvm-profdata)
+	LLVMCOV=$(command -v llvm-cov-14 || command -v llvm-cov)
+	COVF="-std=c11 -D_GNU_SOURCE -g -O0 -fprofile-instr-generate -fcoverage-mapping -Isrc -Iparsers -Ireports -Itests/fuzz"
+	mkdir -p "$B/cov"
+	for t in $targets; do
+		# shellcheck disable=SC2086
+		$CLANG $COVF -fsanitize=fuzzer -o "$B/cov/fuzz_$t" "tests/fuzz/fuzz_$t.c" $LIBSRC $LIBS || exit 2
+		dirs=""
+		for d in "$B/corpus/$t" "tests/fuzz/corpus/$t" "tests/fuzz/regress/$t"; do [ -d "$d" ] && dirs="$dirs $d"; done
+		# shellcheck disable=SC2086
+		LLVM_PROFILE_FILE="$B/cov/$t.profraw" "./$B/cov/fuzz_$t" -runs=0 $dirs >/dev/null 2>&1
+		"$PROFDATA" merge -sparse "$B/cov/$t.profraw" -o "$B/cov/$t.profdata" || exit 2
+		echo "fuzz: coverage of $t ($(find $dirs -type f | wc -l) inputs; TOTAL is over all library files):"
+		# shellcheck disable=SC2086
+		"$LLVMCOV" report "$B/cov/fuzz_$t" -instr-profile="$B/cov/$t.profdata" $LIBSRC 2>/dev/null |
+			awk 'NR > 2 && $0 !~ /^-/ && ($4 != "0.00%" || $1 == "TOTAL") && $2 != 0 { printf "    %-24s regions %6s  lines %6s\n", $1, $4, $10 }'
+	done
+	exit 0
+fi
 
 pass=0 fail=0
 for t in $targets; do
