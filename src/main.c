@@ -24,6 +24,7 @@ static const struct command commands[] = {
 	{.name = "counters", .summary = "list what a capture holds (format, host, span, interval, objects)", .run = cmd_counters},
 	{.name = "extract", .summary = "write a narrow CSV of the columns matching a regex", .run = cmd_extract},
 	{.name = "analyze", .summary = "say where IO waits: findings with evidence, rule, source and advice", .run = cmd_analyze},
+	{.name = "compare", .summary = "prove what a change did: before/after captures matched, with confidence intervals", .run = cmd_compare},
 	{.name = "rules", .summary = "print the threshold table with sources", .run = cmd_rules},
 	{.name = "simulate", .summary = "write realistic esxtop/perfmon captures of a scenario, with ground truth", .run = sim_main},
 	{0},

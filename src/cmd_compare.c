@@ -1,0 +1,391 @@
+/* cmd_compare.c — `iopsy compare --before CAPTURE... --after CAPTURE...`: proves what a change
+ * (e.g. LSI Logic SAS -> PVSCSI) did, from the captures of the two periods. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "compare.h"
+#include "compare_out.h"
+
+static const char compare_help[] =
+	"Usage: iopsy compare --before CAPTURE... --after CAPTURE... [OPTIONS]\n"
+	"Compare the captures of two periods (before and after a change): each side is analysed as\n"
+	"'iopsy analyze' would; entities are matched across the sides (naa ids, vmhba names,\n"
+	"VM:scsiC:T, guest disks by host and drive; world IDs do not matter); per entity and metric the\n"
+	"report gives p50/p95/p99/max and the time over each threshold on both sides, the change of the\n"
+	"median with a block-bootstrap confidence interval, and a verdict (improved / regressed /\n"
+	"unchanged; more or less work for IOPS and MB/s). Latency is also compared at equal load (IOPS\n"
+	"bins) and against outstanding IO; findings are listed as gone, still present or new.\n"
+	"CAPTURE may be gzip-compressed; '-' (stdin) may be given once.\n"
+	"\n"
+	"  --before CAPTURE...       captures of the period before the change (at least one)\n"
+	"  --after CAPTURE...        captures of the period after the change (at least one)\n"
+	"  --match-map FILE          entities renamed by the change, 'BEFORE = AFTER' per line, each\n"
+	"                            '[HOST\\]NAME' (e.g. 'SQL01:scsi0:1 = SQL01:scsi1:0',\n"
+	"                            'SQL01\\D: = SQL01\\G:', 'naa.600a...01 = naa.600a...02'); '#' comments\n"
+	"  --text PATH               write the text report to PATH instead of stdout\n"
+	"  --json PATH               write the JSON result (schema_version 1, doc/compare-json.md) to\n"
+	"                            PATH ('-' = stdout, then no text unless --text is given)\n"
+	"  --resamples N             bootstrap resamples (default 1000, 100..100000)\n"
+	"  --seed N                  bootstrap seed (default 1; same inputs and seed, same output)\n"
+	"  --confidence P            confidence level of the intervals (default 0.95)\n"
+	"  --material-pct P          smallest relative change of a median that gets a verdict\n"
+	"                            (default 10)\n"
+	"  --rules FILE              threshold overrides, 'name = value' lines (see 'iopsy rules')\n"
+	"  --before-map FILE, --after-map FILE\n"
+	"                            guest disk to virtual disk lines per side ('SQL01\\D: = SQL01:scsi0:1';\n"
+	"                            default: found by correlating IOPS)\n"
+	"  --before-vmkernel-log FILE, --after-vmkernel-log FILE\n"
+	"  --before-partitions FILE, --after-partitions FILE\n"
+	"                            as --vmkernel-log and --partitions of 'iopsy analyze', per side\n"
+	"  --array-queue-depth N     the array LU command queue depth (both sides)\n"
+	"  --no-clock-estimate       do not estimate guest clock offsets\n"
+	COMMON_HELP
+	"\nExit codes: 0 ok, 2 usage, 3 an input could not be read (the rest is still compared),\n"
+	"4 system error.\n";
+
+enum {
+	OPT_BEFORE = OPT_COMMON_END + 1,
+	OPT_AFTER,
+	OPT_MATCH_MAP,
+	OPT_TEXT,
+	OPT_JSON,
+	OPT_RESAMPLES,
+	OPT_SEED,
+	OPT_CONFIDENCE,
+	OPT_MATERIAL,
+	OPT_RULES,
+	OPT_BMAP,
+	OPT_AMAP,
+	OPT_BVMK,
+	OPT_AVMK,
+	OPT_BPARTS,
+	OPT_APARTS,
+	OPT_AQD,
+	OPT_NO_OFFSET,
+};
+
+static const struct option opts[] = {{"before", required_argument, NULL, OPT_BEFORE},
+				     {"after", required_argument, NULL, OPT_AFTER},
+				     {"match-map", required_argument, NULL, OPT_MATCH_MAP},
+				     {"text", required_argument, NULL, OPT_TEXT},
+				     {"json", required_argument, NULL, OPT_JSON},
+				     {"resamples", required_argument, NULL, OPT_RESAMPLES},
+				     {"seed", required_argument, NULL, OPT_SEED},
+				     {"confidence", required_argument, NULL, OPT_CONFIDENCE},
+				     {"material-pct", required_argument, NULL, OPT_MATERIAL},
+				     {"rules", required_argument, NULL, OPT_RULES},
+				     {"before-map", required_argument, NULL, OPT_BMAP},
+				     {"after-map", required_argument, NULL, OPT_AMAP},
+				     {"before-vmkernel-log", required_argument, NULL, OPT_BVMK},
+				     {"after-vmkernel-log", required_argument, NULL, OPT_AVMK},
+				     {"before-partitions", required_argument, NULL, OPT_BPARTS},
+				     {"after-partitions", required_argument, NULL, OPT_APARTS},
+				     {"array-queue-depth", required_argument, NULL, OPT_AQD},
+				     {"no-clock-estimate", no_argument, NULL, OPT_NO_OFFSET},
+				     {"format", required_argument, NULL, OPT_FORMAT},
+				     {"tz", required_argument, NULL, OPT_TZ},
+				     {"max-warnings", required_argument, NULL, OPT_MAX_WARNINGS},
+				     {"quiet", no_argument, NULL, 'q'},
+				     {"help", no_argument, NULL, 'h'},
+				     {0}};
+
+/* The option an argument like "--befo" or "--json=x" names (getopt's unique-prefix rule), or NULL. */
+static const struct option *long_opt(const char *arg)
+{
+	const char *name = arg + 2;
+	size_t n = strcspn(name, "=");
+	const struct option *hit = NULL;
+	int hits = 0;
+	for (const struct option *o = opts; o->name; o++) {
+		if (strncmp(o->name, name, n) != 0)
+			continue;
+		if (strlen(o->name) == n)
+			return o;
+		hit = o;
+		hits++;
+	}
+	return hits == 1 ? hit : NULL;
+}
+
+struct lists {
+	char **cap[2];
+	int ncap[2];
+	char **rest;
+	int nrest;
+};
+
+/* GNU getopt would move the captures after --before/--after away from their option: split them
+ * off first. Returns 0 or EXIT_USAGE (message printed). */
+static int split_args(int argc, char **argv, struct lists *l)
+{
+	int side = -1;
+	l->rest[l->nrest++] = argv[0];
+	for (int i = 1; i < argc; i++) {
+		char *a = argv[i];
+		if (strcmp(a, "--") == 0) {
+			if (side < 0 && i + 1 < argc)
+				return usage_error("compare", "'%s' is not after --before or --after", argv[i + 1]);
+			for (i++; i < argc; i++)
+				l->cap[side][l->ncap[side]++] = argv[i];
+			break;
+		}
+		if (a[0] == '-' && a[1] == '-' && a[2]) {
+			const struct option *o = long_opt(a);
+			bool eq = strchr(a, '=') != NULL;
+			if (o && (o->val == OPT_BEFORE || o->val == OPT_AFTER)) {
+				side = o->val == OPT_BEFORE ? 0 : 1;
+				if (eq)
+					l->cap[side][l->ncap[side]++] = strchr(a, '=') + 1;
+				continue;
+			}
+			side = -1;
+			l->rest[l->nrest++] = a;
+			if (o && o->has_arg == required_argument && !eq && i + 1 < argc)
+				l->rest[l->nrest++] = argv[++i];
+			continue;
+		}
+		if (a[0] == '-' && a[1]) {
+			side = -1;
+			l->rest[l->nrest++] = a;
+			continue;
+		}
+		if (side < 0)
+			return usage_error("compare", "'%s': captures follow --before or --after", a);
+		l->cap[side][l->ncap[side]++] = a;
+	}
+	l->rest[l->nrest] = NULL;
+	return 0;
+}
+
+static int write_out(const char *path, const struct buf *b, const char *what)
+{
+	struct afile af;
+	if (afile_open(&af, path) < 0) {
+		fprintf(stderr, "iopsy compare: cannot create %s (%s): %s\n", path, what, strerror(errno));
+		return EXIT_SYSTEM;
+	}
+	if (b->len && fwrite(b->data, 1, b->len, af.fp) != b->len) {
+		fprintf(stderr, "iopsy compare: write error on %s: %s\n", path, strerror(errno));
+		afile_abort(&af);
+		return EXIT_SYSTEM;
+	}
+	if (afile_commit(&af) < 0) {
+		fprintf(stderr, "iopsy compare: cannot write %s: %s\n", path, strerror(errno));
+		return EXIT_SYSTEM;
+	}
+	return EXIT_OK;
+}
+
+static bool parse_ulong(const char *s, unsigned long long lo, unsigned long long hi, unsigned long long *v)
+{
+	char *end;
+	errno = 0;
+	if (*s == '-' || *s == '+')
+		return false;
+	unsigned long long x = strtoull(s, &end, 10);
+	if (errno || end == s || *end || x < lo || x > hi)
+		return false;
+	*v = x;
+	return true;
+}
+
+/* Loads a side's vmkernel.log / partitions like `iopsy analyze`; returns EXIT_OK or EXIT_INPUT. */
+static int load_side_files(struct analysis *a, const char *vmk, const char *parts, const struct common_opts *co)
+{
+	int ret = EXIT_OK;
+	if (vmk) {
+		struct diag d;
+		diag_init(&d, vmk, co->max_warnings);
+		if (vmklog_read(&a->vmk, vmk, &d) < 0)
+			ret = EXIT_INPUT;
+		else
+			a->have_vmk = true;
+		diag_finish(&d);
+	}
+	if (parts) {
+		struct diag d;
+		diag_init(&d, parts, co->max_warnings);
+		if (partitions_read(&a->parts, parts, &d) < 0) {
+			partitions_free(&a->parts);
+			ret = EXIT_INPUT;
+		} else {
+			a->have_parts = true;
+		}
+		diag_finish(&d);
+	}
+	return ret;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct lists l;
+	memset(&l, 0, sizeof l);
+	size_t n = (size_t)argc + 1;
+	l.cap[0] = xcalloc(n, sizeof *l.cap[0]);
+	l.cap[1] = xcalloc(n, sizeof *l.cap[1]);
+	l.rest = xcalloc(n, sizeof *l.rest);
+	int ret = split_args(argc, argv, &l);
+	struct common_opts co;
+	common_opts_init(&co);
+	struct compare_opts o;
+	compare_opts_init(&o);
+	const char *json_path = NULL, *text_path = NULL, *map_path = NULL, *rules_path = NULL;
+	const char *map[2] = {NULL, NULL}, *vmk[2] = {NULL, NULL}, *parts[2] = {NULL, NULL};
+	struct compare c;
+	compare_init(&c);
+	struct buf err;
+	buf_init(&err);
+	if (ret)
+		goto out;
+	int ch;
+	optind = 0;
+	while ((ch = getopt_long(l.nrest, l.rest, "qh", opts, NULL)) != -1) {
+		int k = common_opt(ch, optarg, &co);
+		if (k < 0) {
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		if (k)
+			continue;
+		unsigned long long u;
+		double d;
+		switch (ch) {
+		case OPT_MATCH_MAP: map_path = optarg; break;
+		case OPT_TEXT: text_path = optarg; break;
+		case OPT_JSON: json_path = optarg; break;
+		case OPT_RESAMPLES:
+			if (!parse_ulong(optarg, 100, 100000, &u)) {
+				ret = usage_error("compare", "--resamples needs a number from 100 to 100000, not '%s'", optarg);
+				goto out;
+			}
+			o.resamples = (unsigned)u;
+			break;
+		case OPT_SEED:
+			if (!parse_ulong(optarg, 0, UINT64_MAX, &u)) {
+				ret = usage_error("compare", "--seed needs a non-negative integer, not '%s'", optarg);
+				goto out;
+			}
+			o.seed = u;
+			break;
+		case OPT_CONFIDENCE:
+			if (!parse_number(optarg, strlen(optarg), &d) || d < 0.5 || d > 0.999) {
+				ret = usage_error("compare", "--confidence needs a level from 0.5 to 0.999, not '%s'", optarg);
+				goto out;
+			}
+			o.confidence = d;
+			break;
+		case OPT_MATERIAL:
+			if (!parse_number(optarg, strlen(optarg), &d) || d < 0 || d > 1000) {
+				ret = usage_error("compare", "--material-pct needs a percentage from 0 to 1000, not '%s'", optarg);
+				goto out;
+			}
+			o.material_pct = d;
+			break;
+		case OPT_RULES: rules_path = optarg; break;
+		case OPT_BMAP: map[0] = optarg; break;
+		case OPT_AMAP: map[1] = optarg; break;
+		case OPT_BVMK: vmk[0] = optarg; break;
+		case OPT_AVMK: vmk[1] = optarg; break;
+		case OPT_BPARTS: parts[0] = optarg; break;
+		case OPT_APARTS: parts[1] = optarg; break;
+		case OPT_AQD:
+			if (!parse_ulong(optarg, 1, 1000000, &u)) {
+				ret = usage_error("compare", "--array-queue-depth needs a positive number, not '%s'", optarg);
+				goto out;
+			}
+			o.ao[0].array_queue_depth = o.ao[1].array_queue_depth = (int)u;
+			break;
+		case OPT_NO_OFFSET: o.ao[0].no_auto_offset = o.ao[1].no_auto_offset = true; break;
+		case 'h':
+			fputs(compare_help, stdout);
+			ret = EXIT_OK;
+			goto out;
+		default: ret = usage_error("compare", "unknown option"); goto out;
+		}
+	}
+	if (optind < l.nrest) {
+		ret = usage_error("compare", "'%s': captures follow --before or --after", l.rest[optind]);
+		goto out;
+	}
+	if (!l.ncap[0] || !l.ncap[1]) {
+		ret = usage_error("compare", "no capture given %s", !l.ncap[0] ? "with --before" : "with --after");
+		goto out;
+	}
+	int stdin_uses = 0;
+	for (int s = 0; s < 2; s++)
+		for (int i = 0; i < l.ncap[s]; i++)
+			stdin_uses += strcmp(l.cap[s][i], "-") == 0;
+	if (stdin_uses > 1) {
+		ret = usage_error("compare", "'-' (stdin) can be given only once");
+		goto out;
+	}
+	rules_reset();
+	if (rules_path && rules_load(rules_path, &err) < 0) {
+		fputs(err.data, stderr);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (map_path && compare_map_load(&c, map_path, &err) < 0) {
+		fputs(err.data, stderr);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	for (int s = 0; s < 2; s++) {
+		if (map[s] && diskmap_load(&c.side[s], map[s], &err) < 0) {
+			fputs(err.data, stderr);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+	}
+	for (int s = 0; s < 2; s++) {
+		int r = load_side_files(&c.side[s], vmk[s], parts[s], &co);
+		if (r > ret)
+			ret = r;
+	}
+	for (int s = 0; s < 2; s++) {
+		for (int i = 0; i < l.ncap[s]; i++) {
+			int rc = compare_add_capture(&c, (enum cmp_side)s, l.cap[s][i], &co);
+			if (rc < 0) {
+				int e = exit_code_for(rc);
+				if (e > ret)
+					ret = e;
+			}
+		}
+	}
+	struct buf warn;
+	buf_init(&warn);
+	compare_run(&c, &o, &warn);
+	if (warn.len)
+		fputs(warn.data, stderr);
+	buf_free(&warn);
+	struct buf outb;
+	buf_init(&outb);
+	if (json_path) {
+		struct json j;
+		json_init(&j, &outb, true);
+		compare_json(&c, &j);
+		buf_addc(&outb, '\n');
+		int w = write_out(json_path, &outb, "JSON");
+		if (w)
+			ret = w;
+		buf_reset(&outb);
+	}
+	if (text_path || !json_path || strcmp(json_path, "-") != 0) {
+		compare_text(&c, &outb);
+		int w = write_out(text_path ? text_path : "-", &outb, "text");
+		if (w)
+			ret = w;
+	}
+	buf_free(&outb);
+out:
+	compare_free(&c);
+	buf_free(&err);
+	free(l.cap[0]);
+	free(l.cap[1]);
+	free(l.rest);
+	return ret;
+}
