@@ -11,6 +11,8 @@
 #include <time.h>
 
 #include "analysis_out.h"
+#include "compare.h"
+#include "compare_out.h"
 #include "json.h"
 
 #ifndef IOPSY_VERSION
@@ -68,6 +70,19 @@ static void num(struct buf *b, double v)
 		buf_printf(b, "%.2f", v);
 	else
 		buf_printf(b, "%.2g", v);
+}
+
+/* A round axis end at or above v (1, 2, 2.5, 5 x 10^k). */
+static double nice_axis(double v)
+{
+	if (!(v > 0) || !isfinite(v))
+		return 1;
+	double e = pow(10, floor(log10(v * 1.04)));
+	static const double steps[] = {1, 2, 2.5, 5, 10};
+	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+		if (steps[i] * e >= v * 1.04)
+			return steps[i] * e;
+	return 10 * e;
 }
 
 /* "2026-07-27 13:04:03" (UTC) */
@@ -786,6 +801,7 @@ static const char css[] =
 	"  nav.toc{display:none}\n"
 	"  section{border:none;border-radius:0;padding:0;margin:16pt 0}\n"
 	"  h2{break-after:avoid;page-break-after:avoid}\n"
+	"  #stack,#details,#charts{break-before:page;page-break-before:always}\n"
 	"  .finding-head,.finding .where{break-after:avoid;page-break-after:avoid}\n"
 	"  .stack-block,.count,tr,dl.rule{break-inside:avoid;page-break-inside:avoid}\n"
 	"  .stack{grid-template-columns:1fr 10px 1fr 10px 1fr 10px 1fr 10px 1fr}.tier{padding:6px 7px}\n"
@@ -1514,13 +1530,742 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	return 0;
 }
 
+
+/* ==== the before/after report (compare --html) ==== */
+
+static const char *cv_class(enum cmp_verdict v)
+{
+	switch (v) {
+	case CV_IMPROVED: return "good";
+	case CV_REGRESSED: return "bad";
+	case CV_HIGHER: case CV_LOWER: return "work";
+	case CV_NOT_ASSESSED: return "na";
+	default: return "same";
+	}
+}
+
+static const char *cv_word(const struct cmp_row *r, enum cmp_verdict v)
+{
+	switch (v) {
+	case CV_IMPROVED: return "improved";
+	case CV_REGRESSED: return "regressed";
+	case CV_HIGHER: return r->spec->kind == CK_WORK ? "more work" : "higher";
+	case CV_LOWER: return r->spec->kind == CK_WORK ? "less work" : "lower";
+	case CV_NOT_ASSESSED: return "not assessed";
+	default: return "unchanged";
+	}
+}
+
+static void pct(struct buf *b, double v)
+{
+	if (isnan(v))
+		buf_adds(b, "&ndash;");
+	else if (fabs(v) >= 10)
+		buf_printf(b, "%+.0f%%", v);
+	else
+		buf_printf(b, "%+.1f%%", v);
+}
+
+static void pair_label(struct buf *b, const struct cmp_pair *p)
+{
+	char t[512];
+	compare_pair_label(p, p->name[CMP_AFTER] ? CMP_AFTER : CMP_BEFORE, t, sizeof t);
+	buf_adds(b, "<span class=\"ent\">");
+	esc(b, t);
+	buf_adds(b, "</span>");
+	if (p->name[0] && p->name[1] && strcmp(p->name[0], p->name[1]) != 0) {
+		compare_pair_label(p, CMP_BEFORE, t, sizeof t);
+		buf_adds(b, " <span class=\"muted small\">(before: <span class=\"ent\">");
+		esc(b, t);
+		buf_adds(b, "</span>)</span>");
+	}
+}
+
+static void stats_cell(struct buf *b, const struct cmp_stats *st, bool with_max)
+{
+	buf_adds(b, "<td class=\"n\">");
+	if (!st->samples || isnan(st->p50)) {
+		buf_adds(b, "&ndash;</td>");
+		return;
+	}
+	num(b, st->p50);
+	buf_adds(b, "<span class=\"sep\">/</span>");
+	num(b, st->p95);
+	buf_adds(b, "<span class=\"sep\">/</span>");
+	num(b, st->p99);
+	if (with_max) {
+		buf_adds(b, "<span class=\"sep\">/</span>");
+		num(b, st->max);
+	}
+	buf_adds(b, "</td>");
+}
+
+static void verdict_badge(struct buf *b, const struct cmp_row *r, enum cmp_verdict v)
+{
+	buf_printf(b, "<span class=\"cv %s\">%s</span>", cv_class(v), cv_word(r, v));
+}
+
+static bool row_material(const struct cmp_row *r)
+{
+	return r->verdict == CV_IMPROVED || r->verdict == CV_REGRESSED || r->verdict == CV_HIGHER || r->verdict == CV_LOWER ||
+	       (r->has_lm && r->lm.comparable && (r->lm.verdict == CV_IMPROVED || r->lm.verdict == CV_REGRESSED));
+}
+
+static bool pair_shown(const struct cmp_pair *p)
+{
+	return (p->active[0] || p->active[1]) && (p->layer != LAYER_VM || p->vm_with_disks);
+}
+
+/* The larger mean IOPS of a pair's two sides; guest disks first at equal load (what the application sees). */
+static double pair_load(const struct cmp_pair *p)
+{
+	double v = fmax(isnan(p->load_mean[0]) ? 0 : p->load_mean[0], isnan(p->load_mean[1]) ? 0 : p->load_mean[1]);
+	return v * (p->layer == LAYER_GUEST ? 1.5 : 1);
+}
+
+static void equal_load_cell(struct buf *b, const struct cmp_row *r)
+{
+	buf_adds(b, "<td class=\"small\">");
+	if (r->has_lm) {
+		if (r->lm.comparable) {
+			pct(b, r->lm.change_pct);
+			buf_adds(b, " <span class=\"muted\">[");
+			pct(b, r->lm.ci[0]);
+			buf_adds(b, " .. ");
+			pct(b, r->lm.ci[1]);
+			buf_adds(b, "]</span> ");
+			verdict_badge(b, r, r->lm.verdict);
+			buf_printf(b, "<br><span class=\"muted\">%d bins, ", r->lm.bins);
+			num(b, r->lm.load_lo);
+			buf_adds(b, "&ndash;");
+			num(b, r->lm.load_hi);
+			buf_adds(b, " IO/s</span>");
+		} else {
+			buf_adds(b, "<span class=\"muted\">not comparable");
+			if (r->lm.note) {
+				buf_adds(b, ": ");
+				esc(b, r->lm.note);
+			}
+			buf_adds(b, "</span>");
+		}
+	}
+	buf_adds(b, "</td>");
+}
+
+static void comparison_row(const struct compare *c, const struct cmp_row *r, struct buf *b, bool with_entity)
+{
+	const struct cmp_pair *p = &c->pairs[r->pair];
+	buf_adds(b, "<tr>");
+	if (with_entity) {
+		buf_adds(b, "<td>");
+		pair_label(b, p);
+		if (!isnan(p->load_mean[0]) || !isnan(p->load_mean[1])) {
+			buf_adds(b, "<br><span class=\"muted small\">");
+			num(b, p->load_mean[0]);
+			buf_adds(b, " &rarr; ");
+			num(b, p->load_mean[1]);
+			buf_adds(b, " IO/s</span>");
+		}
+		buf_adds(b, "</td>");
+	}
+	buf_printf(b, "<td>%s <span class=\"muted small\">%s</span></td>", metric_info[r->spec->metric].label,
+		   metric_info[r->spec->metric].unit);
+	stats_cell(b, &r->s[CMP_BEFORE], !with_entity);
+	stats_cell(b, &r->s[CMP_AFTER], !with_entity);
+	buf_adds(b, "<td class=\"n\"><b>");
+	pct(b, r->change_pct);
+	buf_adds(b, "</b><br><span class=\"muted small\">");
+	if (!isnan(r->ci[0])) {
+		pct(b, r->ci[0]);
+		buf_adds(b, " .. ");
+		pct(b, r->ci[1]);
+	}
+	buf_adds(b, "</span></td><td>");
+	verdict_badge(b, r, r->verdict);
+	buf_adds(b, "</td>");
+	equal_load_cell(b, r);
+	buf_adds(b, "</tr>\n");
+}
+
+/* Time of day (s since midnight UTC) of aligned ms t. */
+static double tod(int64_t t)
+{
+	int64_t d = t % 86400000;
+	if (d < 0)
+		d += 86400000;
+	return (double)d / 1000.0;
+}
+
+static struct chart_point *side_series(const struct compare *c, const struct cmp_pair *p, enum cmp_side s, enum metric m,
+				       bool time_of_day, size_t *n)
+{
+	*n = 0;
+	size_t cnt = compare_series(c, p, s, m, NULL, 0);
+	if (!cnt)
+		return NULL;
+	struct cmp_point *cp = xmalloc(cnt * sizeof *cp);
+	compare_series(c, p, s, m, cp, cnt);
+	struct chart_point *pt = xmalloc((2 * cnt + 1) * sizeof *pt);
+	size_t o = 0;
+	for (size_t i = 0; i < cnt; i++) {
+		double x = time_of_day ? tod(cp[i].t) : (double)cp[i].t / 1000.0;
+		if (o && x < pt[o - 1].t) { /* a new capture or midnight: break the line */
+			pt[o] = (struct chart_point){pt[o - 1].t, NAN, NAN, NAN};
+			o++;
+		}
+		pt[o] = (struct chart_point){x, cp[i].mean, cp[i].min, cp[i].max};
+		o++;
+	}
+	free(cp);
+	*n = o;
+	return pt;
+}
+
+static const char *const side_label[2] = {"before", "after"};
+
+/* CDF of metric m on both sides (x: value, y: % of samples at or below). */
+static bool cdf_chart(const struct compare *c, const struct cmp_pair *p, enum metric m, struct chart *ch)
+{
+	chart_init(ch);
+	ch->width = 540;
+	ch->panel_height = 230;
+	ch->xnumeric = true;
+	snprintf(ch->panel[0].ylabel, sizeof ch->panel[0].ylabel, "%% of samples <= x");
+	ch->panel[0].ymax = 100;
+	double lo = INFINITY, hi = 0;
+	struct chart_point pts[2][210];
+	size_t np[2] = {0, 0};
+	for (int s = 0; s < 2; s++) {
+		struct qsketch q;
+		compare_sketch(c, p, (enum cmp_side)s, m, &q);
+		if (q.n) {
+			for (int i = 1; i <= 202; i++) {
+				double pr = i <= 199 ? i / 200.0 : i == 200 ? 0.995 : i == 201 ? 0.999 : 1.0;
+				double x = i == 202 ? q.max : qs_quantile(&q, pr);
+				if (isnan(x))
+					continue;
+				pts[s][np[s]++] = (struct chart_point){x, pr * 100, pr * 100, pr * 100};
+				if (x > 0 && x < lo)
+					lo = x;
+				if (x > hi)
+					hi = x;
+			}
+		}
+		qs_free(&q);
+	}
+	if (!np[0] && !np[1])
+		return false;
+	ch->xlog = lo < INFINITY && hi / lo > 20;
+	if (ch->xlog) {
+		ch->t0 = pow(10, floor(log10(lo)));
+		ch->t1 = pow(10, ceil(log10(hi)));
+		for (int s = 0; s < 2; s++) /* log axis: values <= 0 cannot be drawn */
+			for (size_t i = 0; i < np[s]; i++)
+				if (pts[s][i].t <= 0)
+					pts[s][i].t = ch->t0;
+	} else {
+		ch->t0 = 0;
+		ch->t1 = nice_axis(hi);
+	}
+	snprintf(ch->xlabel, sizeof ch->xlabel, "%s%s", metric_info[m].unit, ch->xlog ? " (log scale)" : "");
+	for (int s = 0; s < 2; s++)
+		if (np[s])
+			chart_add_series(ch, side_label[s], 0, CS_LINE, s ? CHART_AFTER : CHART_BEFORE, pts[s], np[s]);
+	return ch->ns > 0;
+}
+
+/* Latency (my) against IOPS (mx), both sides. */
+static bool scatter_chart(const struct compare *c, const struct cmp_pair *p, enum metric mx, enum metric my, struct chart *ch)
+{
+	chart_init(ch);
+	ch->width = 540;
+	ch->panel_height = 230;
+	ch->xnumeric = true;
+	snprintf(ch->panel[0].ylabel, sizeof ch->panel[0].ylabel, "%s", metric_info[my].unit);
+	snprintf(ch->xlabel, sizeof ch->xlabel, "%s", metric_info[mx].unit);
+	double hi = 0;
+	for (int s = 0; s < 2; s++) {
+		size_t n = compare_xy(c, p, (enum cmp_side)s, mx, my, NULL, NULL, 0);
+		if (!n)
+			continue;
+		double *x = xmalloc(n * sizeof *x), *y = xmalloc(n * sizeof *y);
+		compare_xy(c, p, (enum cmp_side)s, mx, my, x, y, n);
+		for (size_t i = 0; i < n; i++)
+			if (x[i] > hi)
+				hi = x[i];
+		chart_add_scatter(ch, side_label[s], 0, s ? CHART_AFTER : CHART_BEFORE, x, y, n);
+		free(x);
+		free(y);
+	}
+	ch->t0 = 0;
+	ch->t1 = nice_axis(hi);
+	return ch->ns > 0;
+}
+
+/* Time-of-day overlay of metric m (and the load, when given) on both sides. */
+static bool overlay_chart(const struct compare *c, const struct cmp_pair *p, enum metric m, int load, struct chart *ch)
+{
+	chart_init(ch);
+	ch->panel_height = 150;
+	double lo = INFINITY, hi = -INFINITY;
+	const int ms[2] = {(int)m, load};
+	for (int k = 0; k < 2; k++) {
+		if (ms[k] < 0)
+			continue;
+		int panel = ch->npanels;
+		bool any = false;
+		for (int s = 0; s < 2; s++) {
+			size_t n;
+			struct chart_point *pt = side_series(c, p, (enum cmp_side)s, (enum metric)ms[k], true, &n);
+			for (size_t i = 0; i < n; i++) {
+				if (isnan(pt[i].mean))
+					continue;
+				lo = fmin(lo, pt[i].t);
+				hi = fmax(hi, pt[i].t);
+			}
+			if (pt && chart_add_series(ch, side_label[s], panel, CS_BAND, s ? CHART_AFTER : CHART_BEFORE, pt, n))
+				any = true;
+			free(pt);
+		}
+		if (any)
+			snprintf(ch->panel[panel].ylabel, sizeof ch->panel[panel].ylabel, "%s", metric_info[ms[k]].unit);
+	}
+	if (!ch->ns)
+		return false;
+	ch->t0 = lo;
+	ch->t1 = hi > lo ? hi : lo + 60;
+	return true;
+}
+
+static void bins_table(const struct compare *c, size_t row, struct buf *b)
+{
+	for (size_t i = 0; i < c->nlb; i++) {
+		const struct cmp_loadbins *lb = &c->lb[i];
+		if (lb->row != row || !lb->nbins)
+			continue;
+		const struct cmp_row *r = &c->rows[row];
+		buf_printf(b, "<h4>%s at equal load (median per IOPS bin)</h4>\n", metric_info[r->spec->metric].label);
+		buf_adds(b, "<div class=\"tablewrap\"><table class=\"bins\"><thead><tr><th class=\"n\">IO/s</th><th class=\"n\">Samples<br>"
+			    "before / after</th><th class=\"n\">p50 before</th><th class=\"n\">p50 after</th><th class=\"n\">p95 before</th>"
+			    "<th class=\"n\">p95 after</th><th>Compared</th></tr></thead><tbody>\n");
+		size_t only_n[2] = {0, 0};
+		double only_lo[2] = {INFINITY, INFINITY}, only_hi[2] = {0, 0};
+		for (size_t k = 0; k < lb->nbins; k++) {
+			const struct cmp_bin *bn = &lb->bins[k];
+			if (!bn->n[0] || !bn->n[1]) { /* load seen on one side only: summarised below */
+				int sd = bn->n[0] ? 0 : 1;
+				only_n[sd] += bn->n[sd];
+				only_lo[sd] = fmin(only_lo[sd], bn->lo);
+				only_hi[sd] = fmax(only_hi[sd], bn->hi);
+				continue;
+			}
+			buf_printf(b, "<tr%s><td class=\"n\">", bn->matched ? "" : " class=\"unmatched\"");
+			num(b, bn->lo);
+			buf_adds(b, "&ndash;");
+			num(b, bn->hi);
+			buf_printf(b, "</td><td class=\"n\">%zu / %zu</td><td class=\"n\">", bn->n[0], bn->n[1]);
+			num(b, bn->p50[0]);
+			buf_adds(b, "</td><td class=\"n\">");
+			num(b, bn->p50[1]);
+			buf_adds(b, "</td><td class=\"n\">");
+			num(b, bn->p95[0]);
+			buf_adds(b, "</td><td class=\"n\">");
+			num(b, bn->p95[1]);
+			buf_printf(b, "</td><td>%s</td></tr>\n", bn->matched ? "yes" : "<span class=\"muted\">too few samples on a side</span>");
+		}
+		buf_adds(b, "</tbody></table></div>\n");
+		for (int sd = 0; sd < 2; sd++) {
+			if (!only_n[sd])
+				continue;
+			buf_printf(b, "<p class=\"small muted\">Load seen only %s, between ", side_label[sd]);
+			num(b, only_lo[sd]);
+			buf_adds(b, " and ");
+			num(b, only_hi[sd]);
+			buf_printf(b, " IO/s (%zu sample%s), not comparable at equal load.</p>\n", only_n[sd], only_n[sd] == 1 ? "" : "s");
+		}
+		if (lb->has_slope) {
+			buf_adds(b, "<p class=\"small muted\">Latency per outstanding IO (least-squares slope): before ");
+			num(b, lb->slope[0]);
+			buf_adds(b, " ms, after ");
+			num(b, lb->slope[1]);
+			buf_adds(b, " ms per IO");
+			if (!isnan(lb->slope_change_pct)) {
+				buf_adds(b, " (");
+				pct(b, lb->slope_change_pct);
+				buf_adds(b, ")");
+			}
+			buf_adds(b, ".</p>\n");
+		}
+	}
+}
+
+/* Renders one chart into a figure; failures become notes. */
+static void figure(struct charts *cs, const struct chart *ch, const char *caption_html, const struct html_opts *o,
+		   struct html_result *res, struct notes *nt, struct buf *msg, struct buf *out)
+{
+	struct buf svg, err;
+	buf_init(&svg);
+	buf_init(&err);
+	int no = 0;
+	int rc = charts_render(cs, ch, &svg, &no, &err);
+	if (rc == 0) {
+		res->charts++;
+		buf_printf(out, "<figure class=\"chart\" id=\"chart-%d\">\n", no);
+		buf_add(out, svg.data, svg.len);
+		buf_printf(out, "<figcaption>Figure %d. %s", no, caption_html);
+		if (o->gnuplot_dir)
+			buf_printf(out, " &middot; gnuplot files: chart-%02d.gp, chart-%02d.dat", no, no);
+		buf_adds(out, "</figcaption>\n</figure>\n");
+	} else if (rc == CHARTS_NO_GNUPLOT) {
+		buf_printf(out, "<p class=\"nochart\">No chart: gnuplot is not installed; its data and script are in the gnuplot "
+				"folder as chart-%02d.dat and chart-%02d.gp.</p>\n", no, no);
+	} else {
+		res->charts_failed++;
+		buf_printf(msg, "chart %d could not be drawn: %s\n", no, err.data ? err.data : "");
+		struct buf t;
+		buf_init(&t);
+		buf_printf(&t, "Chart %d could not be drawn: ", no);
+		esc(&t, err.data);
+		note_add(nt, t.data);
+		buf_free(&t);
+		buf_adds(out, "<p class=\"nochart\">No chart: gnuplot failed (see the warnings at the end).</p>\n");
+	}
+	buf_free(&svg);
+	buf_free(&err);
+}
+
+static const char compare_css[] =
+	".cv{display:inline-block;font-size:12px;font-weight:600;padding:1px 9px;border-radius:999px;white-space:nowrap;"
+	"-webkit-print-color-adjust:exact;print-color-adjust:exact}\n"
+	".cv.good{background:var(--ok-bg);color:var(--ok)}.cv.bad{background:var(--crit-bg);color:var(--crit)}"
+	".cv.work{background:var(--info-bg);color:var(--info)}.cv.same{background:#eef0f3;color:var(--muted)}"
+	".cv.na{color:var(--faint)}\n"
+	".fs{display:inline-block;font-size:12px;font-weight:600;padding:1px 9px;border-radius:999px;white-space:nowrap;"
+	"-webkit-print-color-adjust:exact;print-color-adjust:exact}\n"
+	".fs.gone{background:var(--ok-bg);color:var(--ok)}.fs.new{background:var(--crit-bg);color:var(--crit)}"
+	".fs.still{background:var(--warn-bg);color:var(--warn)}\n"
+	".count.good b{color:var(--ok)}.count.bad b{color:var(--crit)}.count.work b{color:var(--info)}\n"
+	".pairgrid{display:grid;grid-template-columns:1fr 1fr;gap:14px}\n"
+	".pairgrid figure.chart{margin:0}\n"
+	".chartset{border-top:1px solid var(--line);padding:20px 0 6px}.chartset:first-of-type{border-top:none;padding-top:4px}\n"
+	".key-before,.key-after{display:inline-block;width:22px;height:3px;vertical-align:middle;margin:0 5px 0 8px}\n"
+	".key-before{background:#98a2b3}.key-after{background:#1f5fa8}\n"
+	"tr.group td{background:#f7f8fa;font-weight:600;border-bottom:1px solid var(--line)}\n"
+	"tr.unmatched td{color:var(--faint)}\n"
+	"@media (max-width:860px){.pairgrid{grid-template-columns:1fr}}\n"
+	"@media print{.pairgrid{grid-template-columns:1fr 1fr}.chartset{break-inside:auto}"
+	".chartset h3,.chartset p.where{break-after:avoid;page-break-after:avoid}}\n";
+
+static void side_period(const struct analysis *a, struct buf *b)
+{
+	int64_t t0 = INT64_MAX, t1 = INT64_MIN;
+	for (size_t i = 0; i < a->m.ncaps; i++) {
+		const struct capture *cp = &a->m.caps[i];
+		if (cp->failed || !cp->rows)
+			continue;
+		if (cp->start + cp->clock_offset_ms < t0)
+			t0 = cp->start + cp->clock_offset_ms;
+		if (cp->end + cp->clock_offset_ms > t1)
+			t1 = cp->end + cp->clock_offset_ms;
+	}
+	if (t0 >= t1) {
+		buf_adds(b, "no readable capture");
+		return;
+	}
+	when(b, t0);
+	buf_adds(b, " &ndash; ");
+	if (same_day(t0, t1))
+		hhmmss(b, t1);
+	else
+		when(b, t1);
+	buf_adds(b, " UTC");
+}
+
 int report_html_compare(const struct compare *c, const struct html_opts *o, struct buf *out, struct html_result *res,
 			struct buf *msg)
 {
-	(void)c;
-	(void)o;
-	(void)out;
 	memset(res, 0, sizeof *res);
-	buf_adds(msg, "compare --html: not yet available\n");
-	return ERR_USAGE;
+	struct chart_opts co = {.gnuplot = o->gnuplot, .keep_dir = o->gnuplot_dir, .timeout_s = o->timeout_s};
+	struct charts cs;
+	struct buf err;
+	buf_init(&err);
+	int crc = charts_open(&cs, &co, &err);
+	if (crc == ERR_IO) {
+		buf_printf(msg, "%s\n", err.data);
+		buf_free(&err);
+		return ERR_IO;
+	}
+	if (crc == CHARTS_NO_GNUPLOT) {
+		res->no_gnuplot = true;
+		buf_adds(msg, "gnuplot was not found: the report has no charts (install gnuplot-nox, or set IOPSY_GNUPLOT)\n");
+		if (o->require_charts) {
+			charts_close(&cs);
+			buf_free(&err);
+			return CHARTS_NO_GNUPLOT;
+		}
+	}
+	struct notes nt;
+	buf_init(&nt.items);
+	nt.n = 0;
+
+	buf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		      "<meta name=\"generator\" content=\"iopsy " IOPSY_VERSION "\">\n"
+		      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n"
+		      "<title>Before and after &ndash; ");
+	hosts_line(&c->side[CMP_AFTER].m, out);
+	buf_adds(out, "</title>\n<style>\n");
+	buf_adds(out, css);
+	buf_adds(out, compare_css);
+	buf_adds(out, "</style>\n</head>\n<body>\n");
+	buf_adds(out, "<header class=\"top\"><div class=\"wrap\">\n<p class=\"kicker\">iopsy &middot; before and after</p>\n"
+		      "<h1>What did the change do?</h1>\n<p class=\"meta\"><span>");
+	hosts_line(&c->side[CMP_AFTER].m, out);
+	buf_adds(out, "</span><span>before: ");
+	side_period(&c->side[CMP_BEFORE], out);
+	buf_adds(out, "</span><span>after: ");
+	side_period(&c->side[CMP_AFTER], out);
+	buf_adds(out, "</span><span>report of ");
+	generated_at(out);
+	buf_adds(out, "</span></p>\n</div></header>\n");
+	buf_adds(out, "<nav class=\"toc\"><div class=\"wrap\"><a href=\"#verdict\">Verdict</a><a href=\"#findings\">Findings</a>"
+		      "<a href=\"#key\">Key changes</a><a href=\"#charts\">Charts</a><a href=\"#all\">All comparisons</a>"
+		      "<a href=\"#captures\">Captures</a></div></nav>\n<main class=\"wrap\">\n");
+
+	/* verdict */
+	const struct cmp_summary *sm = &c->sum;
+	const char *vcls = sm->verdicts[CV_REGRESSED] || sm->findings[CF_NEW] ? "warn" : "ok";
+	buf_printf(out, "<section id=\"verdict\" class=\"verdict %s\">\n<h2>Verdict</h2>\n<p class=\"lead\">", vcls);
+	esc(out, c->verdict ? c->verdict : "No comparison result.");
+	buf_adds(out, "</p>\n<div class=\"counts\">");
+	buf_printf(out, "<div class=\"count good\"><b>%d</b>improved</div><div class=\"count bad\"><b>%d</b>regressed</div>"
+			"<div class=\"count\"><b>%d</b>unchanged</div><div class=\"count work\"><b>%d</b>more / less work</div>"
+			"<div class=\"count good\"><b>%d</b>findings gone</div><div class=\"count bad\"><b>%d</b>new findings</div>",
+		   sm->verdicts[CV_IMPROVED], sm->verdicts[CV_REGRESSED], sm->verdicts[CV_UNCHANGED],
+		   sm->verdicts[CV_HIGHER] + sm->verdicts[CV_LOWER], sm->findings[CF_GONE], sm->findings[CF_NEW]);
+	buf_adds(out, "</div>\n");
+	buf_printf(out, "<p class=\"small muted\">A change is called only when its %.0f%% block-bootstrap interval (%u resamples) "
+			"excludes zero and it is material; latency is also compared at equal load (IOPS bins). Medians compare "
+			"every sample of each side.</p>\n",
+		   c->o.confidence * 100, c->o.resamples);
+	if (res->no_gnuplot)
+		buf_adds(out, "<p class=\"notice\"><b>Charts are not included:</b> gnuplot was not found on the machine that made this "
+			      "report. Install gnuplot (Debian: <code>gnuplot-nox</code>) and run <code>iopsy compare --html</code> again.</p>\n");
+	buf_adds(out, "</section>\n");
+
+	/* findings before and after */
+	buf_adds(out, "<section id=\"findings\">\n<h2>Findings before and after</h2>\n");
+	if (!c->nfd) {
+		buf_adds(out, "<p>No findings on either side.</p>\n");
+	} else {
+		buf_adds(out, "<div class=\"tablewrap\"><table><thead><tr><th>Status</th><th>Finding</th><th>Where</th>"
+			      "<th>Before</th><th>After</th></tr></thead><tbody>\n");
+		for (int pass = 0; pass < 3; pass++) {
+			const enum cmp_fstatus order[3] = {CF_NEW, CF_STILL, CF_GONE};
+			for (size_t i = 0; i < c->nfd; i++) {
+				const struct cmp_fdiff *f = &c->fd[i];
+				if (f->status != order[pass])
+					continue;
+				buf_printf(out, "<tr><td><span class=\"fs %s\">%s</span></td><td>",
+					   f->status == CF_GONE ? "gone" : f->status == CF_NEW ? "new" : "still",
+					   f->status == CF_GONE ? "gone" : f->status == CF_NEW ? "new" : "still present");
+				title(out, f->kind);
+				buf_adds(out, "</td><td>");
+				entity_label(out, f->host, f->entity);
+				for (int s = 0; s < 2; s++) {
+					buf_adds(out, "<td>");
+					if (f->count[s] > 0 && f->worst[s] >= 0)
+						buf_printf(out, "<span class=\"badge %s\">%s</span> <span class=\"muted small\">%d window%s, ",
+							   sev_class(f->worst[s]), sev_word(f->worst[s]), f->count[s], f->count[s] == 1 ? "" : "s");
+					if (f->count[s] > 0) {
+						duration(out, f->sustained_s[s]);
+						buf_adds(out, "</span>");
+					} else {
+						buf_adds(out, "<span class=\"muted\">&ndash;</span>");
+					}
+					buf_adds(out, "</td>");
+				}
+				buf_adds(out, "</tr>\n");
+			}
+		}
+		buf_adds(out, "</tbody></table></div>\n");
+	}
+	buf_adds(out, "</section>\n");
+
+	/* key changes */
+	buf_adds(out, "<section id=\"key\">\n<h2>Key changes</h2>\n<p class=\"small muted\">Material changes of latency, "
+		      "queueing and penalties (the interval excludes zero and the change is large enough to matter); changes in "
+		      "the amount of work are in <a href=\"#all\">all comparisons</a>. Figures are p50 / p95 / p99; the change is "
+		      "of the median, with its interval; &ldquo;at equal load&rdquo; compares latency within matched IOPS bins.</p>\n");
+	size_t nkey = 0;
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct cmp_row *r = &c->rows[i];
+		if (!row_material(r) || !pair_shown(&c->pairs[r->pair]) || !cmp_kind_lower_is_better(r->spec->kind))
+			continue;
+		if (!nkey++)
+			buf_adds(out, "<div class=\"tablewrap\"><table class=\"cmp\"><thead><tr><th>Entity</th><th>Metric</th>"
+				      "<th class=\"n\">Before<br>p50 / p95 / p99</th><th class=\"n\">After<br>p50 / p95 / p99</th>"
+				      "<th class=\"n\">Change<br>interval</th><th>Verdict</th><th>At equal load</th></tr></thead><tbody>\n");
+		comparison_row(c, r, out, true);
+	}
+	if (nkey)
+		buf_adds(out, "</tbody></table></div>\n");
+	else
+		buf_adds(out, "<p>No material change: every comparison is unchanged or could not be assessed.</p>\n");
+	buf_adds(out, "</section>\n");
+
+	/* charts: the entities whose latency changed (or, without any, the busiest) */
+	buf_adds(out, "<section id=\"charts\">\n<h2>Charts</h2>\n<p class=\"small muted\"><span class=\"key-before\"></span>before"
+		      "<span class=\"key-after\"></span>after. Distribution: the share of samples at or below each latency "
+		      "(a curve further left is faster). Time of day: both days on one clock, line = mean, band = min to max. "
+		      "Latency against load: one dot per plotted sample.</p>\n");
+	size_t charted = 0;
+	/* busiest first: the disks the workload lives on */
+	size_t *order = xmalloc((c->npairs ? c->npairs : 1) * sizeof *order);
+	for (size_t i = 0; i < c->npairs; i++)
+		order[i] = i;
+	for (size_t i = 1; i < c->npairs; i++)
+		for (size_t k = i; k > 0 && pair_load(&c->pairs[order[k]]) > pair_load(&c->pairs[order[k - 1]]); k--) {
+			size_t t = order[k];
+			order[k] = order[k - 1];
+			order[k - 1] = t;
+		}
+	for (int pass = 0; pass < 2 && !charted; pass++) {
+		for (size_t oi = 0; oi < c->npairs && charted < 4; oi++) {
+			const struct cmp_pair *p = &c->pairs[order[oi]];
+			if (!p->name[0] || !p->name[1] || !pair_shown(p))
+				continue;
+			const struct cmp_row *lead = NULL;
+			for (size_t k = p->first_row; k < p->first_row + p->nrows && !lead; k++) {
+				const struct cmp_row *r = &c->rows[k];
+				if (r->spec->kind != CK_LATENCY)
+					continue;
+				if (pass == 1 ? r->verdict != CV_NOT_ASSESSED : row_material(r))
+					lead = r;
+			}
+			if (!lead)
+				continue;
+			charted++;
+			enum metric m = lead->spec->metric;
+			buf_adds(out, "<div class=\"chartset\">\n<h3>");
+			pair_label(out, p);
+			buf_printf(out, " &middot; %s</h3>\n<p class=\"where\">%s layer &middot; mean load ", metric_info[m].label,
+				   layer_names[p->layer]);
+			num(out, p->load_mean[0]);
+			buf_adds(out, " &rarr; ");
+			num(out, p->load_mean[1]);
+			buf_adds(out, " IO/s &middot; median ");
+			num(out, lead->s[0].p50);
+			buf_adds(out, " &rarr; ");
+			num(out, lead->s[1].p50);
+			buf_printf(out, " %s (", metric_info[m].unit);
+			pct(out, lead->change_pct);
+			buf_adds(out, ") ");
+			verdict_badge(out, lead, lead->verdict);
+			buf_adds(out, "</p>\n");
+			if (res->no_gnuplot && !o->gnuplot_dir)
+				continue;
+			struct buf cap;
+			buf_init(&cap);
+			struct chart ch;
+			buf_adds(out, "<div class=\"pairgrid\">\n");
+			if (cdf_chart(c, p, m, &ch)) {
+				buf_reset(&cap);
+				buf_printf(&cap, "Distribution of %s, before and after.", metric_info[m].label);
+				figure(&cs, &ch, cap.data, o, res, &nt, msg, out);
+			}
+			chart_free(&ch);
+			if (lead->spec->load >= 0 && scatter_chart(c, p, (enum metric)lead->spec->load, m, &ch)) {
+				buf_reset(&cap);
+				buf_printf(&cap, "%s against %s.", metric_info[m].label, metric_info[lead->spec->load].label);
+				figure(&cs, &ch, cap.data, o, res, &nt, msg, out);
+			}
+			chart_free(&ch);
+			buf_adds(out, "</div>\n");
+			if (overlay_chart(c, p, m, lead->spec->load, &ch)) {
+				buf_reset(&cap);
+				buf_printf(&cap, "%s%s%s by time of day (UTC), both days on one clock.", metric_info[m].label,
+					   lead->spec->load >= 0 ? " and " : "", lead->spec->load >= 0 ? metric_info[lead->spec->load].label : "");
+				figure(&cs, &ch, cap.data, o, res, &nt, msg, out);
+			}
+			chart_free(&ch);
+			buf_free(&cap);
+			bins_table(c, (size_t)(lead - c->rows), out);
+			buf_adds(out, "</div>\n");
+		}
+	}
+	free(order);
+	if (!charted)
+		buf_adds(out, "<p class=\"muted\">No entity with latency on both sides.</p>\n");
+	buf_adds(out, "</section>\n");
+	charts_close(&cs);
+
+	/* all comparisons */
+	buf_adds(out, "<section id=\"all\">\n<h2>All comparisons</h2>\n<div class=\"tablewrap\"><table class=\"cmp\"><thead><tr>"
+		      "<th>Metric</th><th class=\"n\">Before<br>p50 / p95 / p99 / max</th><th class=\"n\">After<br>p50 / p95 / p99 / max</th>"
+		      "<th class=\"n\">Change<br>interval</th><th>Verdict</th><th>At equal load</th></tr></thead><tbody>\n");
+	for (size_t i = 0; i < c->npairs; i++) {
+		const struct cmp_pair *p = &c->pairs[i];
+		if (!p->name[0] || !p->name[1] || !pair_shown(p) || !p->nrows)
+			continue;
+		buf_adds(out, "<tr class=\"group\"><td colspan=\"6\">");
+		pair_label(out, p);
+		buf_printf(out, " <span class=\"muted small\">%s &middot; mean ", layer_names[p->layer]);
+		num(out, p->load_mean[0]);
+		buf_adds(out, " &rarr; ");
+		num(out, p->load_mean[1]);
+		buf_adds(out, " IO/s</span></td></tr>\n");
+		for (size_t k = p->first_row; k < p->first_row + p->nrows; k++)
+			comparison_row(c, &c->rows[k], out, false);
+	}
+	buf_adds(out, "</tbody></table></div>\n");
+	/* one side only */
+	size_t one = 0;
+	for (size_t i = 0; i < c->npairs; i++) {
+		const struct cmp_pair *p = &c->pairs[i];
+		if ((p->name[0] && p->name[1]) || (p->layer == LAYER_VM && !p->vm_with_disks))
+			continue;
+		if (!one++)
+			buf_adds(out, "<h4>On one side only</h4>\n<div class=\"tablewrap\"><table><thead><tr><th>Entity</th><th>Layer</th>"
+				      "<th>Present</th><th class=\"n\">Mean IO/s</th></tr></thead><tbody>\n");
+		int sd = p->name[0] ? 0 : 1;
+		buf_adds(out, "<tr><td>");
+		pair_label(out, p);
+		buf_printf(out, "</td><td>%s</td><td>%s only</td><td class=\"n\">", layer_names[p->layer], side_label[sd]);
+		num(out, p->load_mean[sd]);
+		buf_adds(out, "</td></tr>\n");
+	}
+	if (one)
+		buf_adds(out, "</tbody></table></div>\n");
+	buf_adds(out, "</section>\n");
+
+	/* captures */
+	buf_adds(out, "<section id=\"captures\">\n<h2>Captures</h2>\n");
+	for (int s = 0; s < 2; s++) {
+		buf_printf(out, "<h4>%s</h4>\n", s ? "After" : "Before");
+		captures_section(&c->side[s], out);
+		capture_notes(&c->side[s], &nt);
+	}
+	if (res->no_gnuplot)
+		note_add(&nt, "gnuplot was not found: the report has no charts.");
+	if (nt.n) {
+		buf_adds(out, "<h4>Warnings</h4>\n<ul class=\"warnings\">\n");
+		buf_add(out, nt.items.data, nt.items.len);
+		buf_adds(out, "</ul>\n");
+	}
+	buf_adds(out, "</section>\n</main>\n");
+	if (o->extra_html)
+		buf_adds(out, o->extra_html);
+	buf_adds(out, "<footer class=\"wrap\">Made by iopsy " IOPSY_VERSION " from the captures listed above. The comparison is "
+		      "embedded below as JSON (element <code>#iopsy-data</code>, see doc/compare-json.md).</footer>\n");
+	buf_adds(out, "<script type=\"application/json\" id=\"iopsy-data\">");
+	struct json j;
+	json_init(&j, out, false);
+	compare_json(c, &j);
+	buf_adds(out, "</script>\n</body>\n</html>\n");
+	buf_free(&nt.items);
+	buf_free(&err);
+	if (o->require_charts && res->charts_failed)
+		return CHARTS_FAILED;
+	return 0;
 }
