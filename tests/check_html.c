@@ -2,6 +2,7 @@
  * captures (HTML and embedded JSON), no untrusted text in gnuplot scripts or data, min/max
  * downsampling keeps spikes, SVG inlining, and the no-gnuplot / failing / hanging gnuplot paths. */
 #include <check.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 
 #include "analysis.h"
 #include "charts.h"
+#include "compare.h"
 #include "html.h"
 
 Suite *html_suite(void);
@@ -71,13 +73,14 @@ static bool have_gnuplot(void)
 #define EVIL_HOST "EVIL</script><b>x</b>\"'`id`"
 #define EVIL_DISK "D:</script><img src=x onerror=alert(1)>\"'`system(\"touch %s/pwned\")`"
 
-/* Writes a perfmon CSV of one guest disk whose latency is 80 ms for two minutes (a finding) and
- * whose host and instance names are hostile. Returns the path (caller frees). */
-static char *write_hostile_capture(const char *dir)
+/* Writes DIR/NAME, a perfmon CSV of one guest disk whose latency is about slow_s (e.g. 0.080 s: a
+ * finding) for most of its eight minutes and whose host and instance names are hostile. Returns the path
+ * (caller frees). */
+static char *write_capture(const char *dir, const char *name, double slow_s)
 {
 	char disk[512], path[600];
 	snprintf(disk, sizeof disk, EVIL_DISK, dir);
-	snprintf(path, sizeof path, "%s/perfmon.csv", dir);
+	snprintf(path, sizeof path, "%s/%s", dir, name);
 	/* CSV quoting: every " doubled */
 	struct buf host_q, disk_q;
 	buf_init(&host_q);
@@ -103,9 +106,9 @@ static char *write_hostile_capture(const char *dir)
 	fputs("\r\n", fp);
 	for (int r = 0; r < 240; r++) {
 		int s = r * 2;
-		bool slow = r >= 60 && r < 180;
-		double lat = slow ? 0.080 + 0.01 * ((r * 7) % 5) : 0.002;
-		double q = slow ? 40 + (r % 7) : 1;
+		bool slow = r >= 20 && r < 220;
+		double lat = slow ? slow_s * (1 + 0.1 * ((r * 7) % 5)) : 0.002;
+		double q = slow && slow_s >= 0.02 ? 40 + (r % 7) : 2;
 		fprintf(fp, "\"07/27/2026 13:%02d:%02d.000\",\"%g\",\"%g\",\"%g\",\"%g\",\"%g\",\"%g\",\"%g\"\r\n", s / 60, s % 60,
 			lat, lat, lat, q, 500.0, 400.0, 100.0);
 	}
@@ -125,7 +128,7 @@ static void fixture_load(struct fixture *fx)
 {
 	snprintf(fx->dir, sizeof fx->dir, "/tmp/iopsy-html-XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(fx->dir));
-	fx->capture = write_hostile_capture(fx->dir);
+	fx->capture = write_capture(fx->dir, "perfmon.csv", 0.080);
 	analysis_init(&fx->a);
 	rules_reset();
 	struct common_opts co;
@@ -585,8 +588,16 @@ START_TEST(unreadable_capture)
 	common_opts_init(&co);
 	co.quiet = true;
 	co.max_warnings = 0;
-	ck_assert_ptr_nonnull(freopen("/dev/null", "w", stderr)); /* this test's own process (CK_FORK) */
-	ck_assert_int_lt(model_add_capture(&a.m, "/nonexistent/esxtop.csv", &co), 0);
+	/* the reader's error message is expected: keep it off the test output (also with CK_FORK=no) */
+	fflush(stderr);
+	int saved = dup(2), devnull = open("/dev/null", O_WRONLY);
+	ck_assert(saved >= 0 && devnull >= 0 && dup2(devnull, 2) == 2);
+	int rc = model_add_capture(&a.m, "/nonexistent/esxtop.csv", &co);
+	fflush(stderr);
+	ck_assert_int_eq(dup2(saved, 2), 2);
+	close(saved);
+	close(devnull);
+	ck_assert_int_lt(rc, 0);
 	struct analyze_opts ao;
 	memset(&ao, 0, sizeof ao);
 	analysis_run(&a, &ao);
@@ -600,6 +611,76 @@ START_TEST(unreadable_capture)
 	buf_free(&out);
 	buf_free(&msg);
 	analysis_free(&a);
+}
+END_TEST
+
+/* ---- the before/after report ---- */
+
+START_TEST(compare_report)
+{
+	char dir[] = "/tmp/iopsy-htmlcmp-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char *before = write_capture(dir, "before.csv", 0.080), *after = write_capture(dir, "after.csv", 0.003);
+	struct compare c;
+	compare_init(&c);
+	rules_reset();
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	co.max_warnings = 0;
+	ck_assert_int_eq(compare_add_capture(&c, CMP_BEFORE, before, &co), 0);
+	ck_assert_int_eq(compare_add_capture(&c, CMP_AFTER, after, &co), 0);
+	struct compare_opts o;
+	compare_opts_init(&o);
+	o.resamples = 200;
+	struct buf warn, out, msg;
+	buf_init(&warn);
+	buf_init(&out);
+	buf_init(&msg);
+	compare_run(&c, &o, &warn);
+	struct html_result res;
+	ck_assert_int_eq(report_html_compare(&c, &(struct html_opts){0}, &out, &res, &msg), 0);
+	/* inert: the names are text, the JSON cannot close its element */
+	ck_assert_uint_eq(count(out.data, "<script"), 1);
+	ck_assert_uint_eq(count(out.data, "</script>"), 1);
+	ck_assert_ptr_null(strstr(out.data, "<img"));
+	ck_assert_ptr_null(strstr(out.data, "<b>x</b>"));
+	ck_assert_ptr_nonnull(strstr(out.data, "EVIL&lt;/script&gt;&lt;b&gt;x&lt;/b&gt;&quot;&#39;`id`"));
+	const char *j = strstr(out.data, "id=\"iopsy-data\">");
+	ck_assert_ptr_nonnull(j);
+	for (const char *p = j + 17; p < strstr(j, "</script>"); p++)
+		ck_assert(*p != '<' && *p != '>');
+	/* the latency fell: a key change, the finding gone, and (with gnuplot) the three chart kinds */
+	ck_assert_ptr_nonnull(strstr(out.data, "<span class=\"cv good\">improved</span>"));
+	ck_assert_ptr_nonnull(strstr(out.data, "<span class=\"fs gone\">gone</span>"));
+	if (have_gnuplot()) {
+		ck_assert_int_ge(res.charts, 3);
+		ck_assert_int_eq(res.charts_failed, 0);
+		ck_assert_ptr_nonnull(strstr(out.data, "Distribution of Avg. Disk sec/"));
+		ck_assert_ptr_nonnull(strstr(out.data, "against Disk Transfers/sec"));
+		ck_assert_ptr_nonnull(strstr(out.data, "by time of day"));
+	}
+	/* without gnuplot it says so, and --require-charts makes it an error */
+	buf_reset(&out);
+	buf_reset(&msg);
+	ck_assert_int_eq(report_html_compare(&c, &(struct html_opts){.gnuplot = "/nonexistent/gnuplot"}, &out, &res, &msg), 0);
+	ck_assert(res.no_gnuplot);
+	ck_assert_ptr_nonnull(strstr(out.data, "Charts are not included"));
+	ck_assert_ptr_null(strstr(out.data, "<svg"));
+	buf_reset(&out);
+	ck_assert_int_eq(report_html_compare(&c, &(struct html_opts){.gnuplot = "/nonexistent/gnuplot", .require_charts = true},
+					     &out, &res, &msg),
+			 CHARTS_NO_GNUPLOT);
+	char pwned[128];
+	snprintf(pwned, sizeof pwned, "%s/pwned", dir);
+	ck_assert_int_ne(access(pwned, F_OK), 0);
+	buf_free(&warn);
+	buf_free(&out);
+	buf_free(&msg);
+	compare_free(&c);
+	free(before);
+	free(after);
+	rm_tree(dir);
 }
 END_TEST
 
@@ -624,6 +705,7 @@ Suite *html_suite(void)
 	tcase_add_test(tr, gnuplot_timeout);
 	tcase_add_test(tr, restyle_and_cleanup);
 	tcase_add_test(tr, unreadable_capture);
+	tcase_add_test(tr, compare_report);
 	suite_add_tcase(s, tr);
 	return s;
 }
