@@ -15,6 +15,19 @@ struct memsrc {
 	size_t len, pos;
 };
 
+/* Pipes and gzip files. gzip is inflated here rather than with gzread(): the bomb check needs the
+ * compressed bytes consumed, and gzoffset() cannot tell them on a pipe (it asks lseek). */
+#define ZSRC_IN (1u << 17)
+struct zsrc {
+	z_stream z;
+	bool inflating;          /* inflateInit2 done */
+	bool eof;                /* no more bytes from the fd */
+	bool member_end;         /* a gzip member ended: another may follow */
+	bool done;               /* end of the gzip data (trailing bytes are ignored, as gzip does) */
+	int64_t in_total;        /* bytes read from the fd */
+	unsigned char in[ZSRC_IN];
+};
+
 int source_open(struct source *s, const char *path, struct diag *d)
 {
 	memset(s, 0, sizeof *s);
@@ -50,17 +63,8 @@ int source_open(struct source *s, const char *path, struct diag *d)
 			return 0;
 		}
 	}
-	/* gzdopen reads plain files transparently; it owns the fd from here on. */
-	int fd2 = s->is_stdin ? dup(0) : s->fd;
-	gzFile gz = fd2 >= 0 ? gzdopen(fd2, "rb") : NULL;
-	if (!gz) {
-		diag_emit(d, DIAG_ERROR, 0, 0, "cannot read: %s", strerror(errno ? errno : ENOMEM));
-		if (fd2 >= 0)
-			close(fd2);
-		return ERR_IO;
-	}
-	gzbuffer(gz, 1 << 17);
-	s->gz = gz;
+	/* a pipe, stdin or a gzip file: the first read looks at the magic bytes */
+	s->z = xcalloc(1, sizeof(struct zsrc));
 	return 0;
 }
 
@@ -81,6 +85,103 @@ int source_open_mem(struct source *s, const char *name, const void *data, size_t
 static bool is_mem(const struct source *s)
 {
 	return s->mem != NULL;
+}
+
+/* Appends up to the free space of z->in from the fd; 0 at end of input, or ERR_IO. */
+static int zsrc_fill(struct source *s, struct zsrc *zs, struct diag *d)
+{
+	size_t have = zs->z.avail_in;
+	if (have && zs->z.next_in != zs->in)
+		memmove(zs->in, zs->z.next_in, have);
+	zs->z.next_in = zs->in;
+	for (;;) {
+		ssize_t r = read(s->fd, zs->in + have, ZSRC_IN - have);
+		if (r >= 0) {
+			if (r == 0)
+				zs->eof = true;
+			zs->in_total += r;
+			zs->z.avail_in = (unsigned)(have + (size_t)r);
+			return 0;
+		}
+		if (errno != EINTR) {
+			diag_emit(d, DIAG_ERROR, 0, 0, "read error: %s", strerror(errno));
+			return ERR_IO;
+		}
+	}
+}
+
+/* Looks at the first two bytes: gzip magic starts inflating, anything else passes through. */
+static int zsrc_detect(struct source *s, struct diag *d)
+{
+	struct zsrc *zs = s->z;
+	while (zs->z.avail_in < 2 && !zs->eof) {
+		int rc = zsrc_fill(s, zs, d);
+		if (rc < 0)
+			return rc;
+	}
+	if (zs->z.avail_in >= 2 && zs->in[0] == 0x1f && zs->in[1] == 0x8b) {
+		if (inflateInit2(&zs->z, 15 + 16) != Z_OK)
+			return ERR_NOMEM;
+		zs->inflating = true;
+		s->gzip = true;
+	}
+	return 0;
+}
+
+/* Decompressed (or passed-through) bytes from a pipe or gzip file: > 0, 0 at the end, or ERR_IO. */
+static long zsrc_read(struct source *s, unsigned char *out, size_t n, struct diag *d)
+{
+	struct zsrc *zs = s->z;
+	if (!zs->inflating) { /* pass-through: the bytes looked at first, then the fd */
+		if (zs->z.avail_in == 0 && !zs->eof) {
+			int rc = zsrc_fill(s, zs, d);
+			if (rc < 0)
+				return rc;
+		}
+		size_t k = zs->z.avail_in < n ? zs->z.avail_in : n;
+		memcpy(out, zs->z.next_in, k);
+		zs->z.next_in += k;
+		zs->z.avail_in -= (unsigned)k;
+		return (long)k;
+	}
+	while (!zs->done) {
+		if (zs->member_end) {
+			/* another member follows only if the next bytes are gzip magic */
+			while (zs->z.avail_in < 2 && !zs->eof) {
+				int rc = zsrc_fill(s, zs, d);
+				if (rc < 0)
+					return rc;
+			}
+			if (zs->z.avail_in < 2 || zs->z.next_in[0] != 0x1f || zs->z.next_in[1] != 0x8b) {
+				zs->done = true;
+				break;
+			}
+			inflateReset(&zs->z);
+			zs->member_end = false;
+		}
+		if (zs->z.avail_in == 0 && !zs->eof) {
+			int rc = zsrc_fill(s, zs, d);
+			if (rc < 0)
+				return rc;
+		}
+		zs->z.next_out = out;
+		zs->z.avail_out = (unsigned)n;
+		int zr = inflate(&zs->z, Z_NO_FLUSH);
+		size_t got = n - zs->z.avail_out;
+		if (zr == Z_STREAM_END)
+			zs->member_end = true;
+		else if (zr != Z_OK && zr != Z_BUF_ERROR) {
+			diag_emit(d, DIAG_ERROR, 0, 0, "corrupt gzip data: %s",
+				  zr == Z_MEM_ERROR ? "out of memory" : zs->z.msg ? zs->z.msg : "compressed data error");
+			return ERR_IO;
+		} else if (got == 0 && zs->z.avail_in == 0 && zs->eof) {
+			diag_emit(d, DIAG_ERROR, 0, 0, "corrupt gzip data: unexpected end of file");
+			return ERR_IO;
+		}
+		if (got > 0)
+			return (long)got;
+	}
+	return 0;
 }
 
 /* Raw (decompressed, undecoded) bytes. Memory sources are plain bytes (no gzip). */
@@ -110,23 +211,7 @@ static long raw_read(struct source *s, unsigned char *out, size_t n, struct diag
 			}
 		}
 	}
-	int k = gzread((gzFile)s->gz, out, (unsigned)n);
-	if (k < 0) {
-		int zerr;
-		const char *msg = gzerror((gzFile)s->gz, &zerr);
-		diag_emit(d, DIAG_ERROR, 0, 0, "%s: %s", zerr == Z_ERRNO ? "read error" : "corrupt gzip data",
-			  zerr == Z_ERRNO ? strerror(errno) : msg);
-		return ERR_IO;
-	}
-	if (k == 0 && s->gzip) {
-		int zerr;
-		const char *msg = gzerror((gzFile)s->gz, &zerr);
-		if (zerr != Z_OK && zerr != Z_STREAM_END) {
-			diag_emit(d, DIAG_ERROR, 0, 0, "corrupt gzip data: %s", msg);
-			return ERR_IO;
-		}
-	}
-	return k;
+	return zsrc_read(s, out, n, d);
 }
 
 int64_t source_offset(const struct source *s)
@@ -135,10 +220,10 @@ int64_t source_offset(const struct source *s)
 		return (int64_t)((const struct memsrc *)s->mem)->pos;
 	if (s->plain)
 		return s->plain_off;
-	if (!s->gz)
+	if (!s->z)
 		return 0;
-	z_off_t o = gzoffset((gzFile)s->gz);
-	return o < 0 ? 0 : (int64_t)o;
+	const struct zsrc *zs = s->z;
+	return zs->in_total - (int64_t)zs->z.avail_in;
 }
 
 static void put_utf8(unsigned cp, char *out, size_t *o)
@@ -255,8 +340,11 @@ long source_read(struct source *s, char *out, size_t n, struct diag *d)
 	}
 	if (!s->started) {
 		s->started = true;
-		if (s->gz)
-			s->gzip = !gzdirect((gzFile)s->gz);
+		if (s->z) {
+			int rc = zsrc_detect(s, d);
+			if (rc < 0)
+				return s->err = rc;
+		}
 		unsigned char head[4];
 		size_t hl = 0;
 		while (hl < 4) {
@@ -322,10 +410,15 @@ long source_read(struct source *s, char *out, size_t n, struct diag *d)
 void source_close(struct source *s)
 {
 	free(s->mem);
-	if (s->gz)
-		gzclose((gzFile)s->gz);
-	else if (s->plain && s->fd >= 0)
+	if (s->z) {
+		struct zsrc *zs = s->z;
+		if (zs->inflating)
+			inflateEnd(&zs->z);
+		free(zs);
+	}
+	if (!s->is_stdin && s->fd >= 0 && !s->mem)
 		close(s->fd);
 	free(s->raw);
 	memset(s, 0, sizeof *s);
+	s->fd = -1; /* a second close must not close stdin */
 }

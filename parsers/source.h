@@ -1,5 +1,6 @@
 /* source.h — a byte stream from a file, stdin or a gzip file, decoded to UTF-8-compatible bytes:
- * gzip detected by magic bytes and streamed through zlib, UTF-8 BOM stripped, UTF-16LE (with BOM)
+ * gzip detected by magic bytes and inflated with zlib (members concatenated as gzip allows),
+ * UTF-8 BOM stripped, UTF-16LE (with BOM)
  * converted to UTF-8. ANSI code-page text passes through unchanged, as bytes. */
 #ifndef IOPSY_SOURCE_H
 #define IOPSY_SOURCE_H
@@ -12,7 +13,8 @@
 #include "util.h"
 
 /* Decompressed bytes are capped at this ratio to the compressed bytes once past
- * SOURCE_BOMB_MIN_BYTES (a gzip bomb gives a clear error instead of hours of work). */
+ * SOURCE_BOMB_MIN_BYTES (a gzip bomb gives a clear error instead of hours of work), for files
+ * and pipes alike. See doc/limits.md. */
 #define SOURCE_BOMB_RATIO 1000
 #define SOURCE_BOMB_MIN_BYTES (256ull << 20)
 
@@ -20,7 +22,7 @@ enum source_encoding { SOURCE_BYTES, SOURCE_UTF8_BOM, SOURCE_UTF16LE, SOURCE_UTF
 
 struct source {
 	const char *name;           /* for messages (borrowed) */
-	void *gz;                   /* gzFile */
+	void *z;                    /* struct zsrc: pipes and gzip files (gzip inflated here) */
 	void *mem;                  /* in-memory source state, NULL for files */
 	int fd;
 	bool is_stdin, gzip;
