@@ -72,7 +72,7 @@ probe() {
     var r = figs[i].getBoundingClientRect(), cs = getComputedStyle(figs[i]);
     var drawn = 0, ps = figs[i].querySelectorAll('path');
     for (var k = 0; k < ps.length; k++) if ((ps[k].getAttribute('d') || '').length > 20) drawn++;
-    if (r.width >= 600 && r.height >= 150 && cs.display !== 'none' && cs.visibility !== 'hidden' && drawn >= 3) vis++;
+    if (r.width >= 300 && r.height >= 150 && cs.display !== 'none' && cs.visibility !== 'hidden' && drawn >= 3) vis++;
   }
   var p = document.createElement('pre');
   p.id = 'probe';
@@ -300,6 +300,14 @@ if "$BIN" compare --help >/dev/null 2>&1 && "$BIN" compare --help 2>&1 | grep -q
 			ok "compare: screenshot rendered ($msg)"
 		else
 			nok "compare: screenshot blank or missing: $msg"
+		fi
+		charts_only "$W/cmp.html" "$W/cmpcharts.html"
+		chrome "$W/ccshot.out" "$W/ccshot.err" --window-size=1280,1000 --screenshot="$W/cmpcharts.png" \
+			"file://$W/cmpcharts.html"
+		if [ -s "$W/cmpcharts.png" ] && msg=$(png_ok "$W/cmpcharts.png" 1f5fa8); then
+			ok "compare: after-side lines drawn on screen ($msg)"
+		else
+			nok "compare: chart lines not on screen: $msg"
 		fi
 	fi
 fi
