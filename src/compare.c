@@ -1018,7 +1018,7 @@ static void bootstrap(const struct boot *b, unsigned R, uint64_t seed, double co
 	size_t *cnt = xmalloc(nb * sizeof *cnt), *off = xmalloc(nb * sizeof *off);
 	double *med = xmalloc(2 * nb * sizeof *med);
 	for (unsigned it = 0; it < R; it++) {
-		double m[2], sl[2];
+		double m[2], sl[2] = {NAN, NAN};
 		for (int s = 0; s < 2; s++) {
 			size_t n = b->v[s]->n;
 			size_t at = 0;
