@@ -170,7 +170,7 @@ static double nice_ceil(double v)
 	if (!(v > 0) || !isfinite(v))
 		return 1;
 	double e = pow(10, floor(log10(v)));
-	static const double steps[] = {1, 2, 2.5, 5, 10};
+	static const double steps[] = {1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10};
 	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
 		if (steps[i] * e >= v * 0.9999)
 			return steps[i] * e;
