@@ -48,7 +48,7 @@ TEST_SRC := $(wildcard tests/check_*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/runner.o
 BIN      := $(BUILD)/iopsy
 
-.PHONY: all demo check check-unit check-golden deps lint install uninstall bench clean samples
+.PHONY: all demo check check-unit check-golden check-batch deps deps-test lint install uninstall bench clean samples
 
 all: $(BIN) iopsy
 
@@ -77,20 +77,29 @@ DEB_PKGS := gcc make libcsv-dev libpcre2-dev zlib1g-dev libsqlite3-dev libcurl4-
 deps:
 	@sh tests/ensure-deps.sh $(DEB_PKGS)
 
+# What the tests need on top: a real SMTP server and Python's email package for the mail test,
+# Chromium for the browser test, the sqlite3 shell, GNU time for the memory checks.
+TEST_PKGS := python3 python3-aiosmtpd chromium sqlite3 time
+deps-test: deps
+	@sh tests/ensure-deps.sh $(TEST_PKGS)
+
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
 	./$(BIN) counters --match 'SCSI Device|LogicalDisk' samples/healthy/esxtop.csv.gz samples/healthy/perfmon.csv.gz
 	./$(BIN) analyze samples/lsi-guest-queue-cap/esxtop.csv.gz samples/lsi-guest-queue-cap/perfmon.csv.gz
 
-check: deps
+check: deps-test
 	$(Q)$(MAKE) --no-print-directory all $(BUILD)/check_iopsy
-	$(Q)$(MAKE) --no-print-directory check-unit check-golden
+	$(Q)$(MAKE) --no-print-directory check-unit check-golden check-batch
 
 check-unit: $(BUILD)/check_iopsy
 	$(Q)IOPSY_SRCDIR=$(CURDIR) $(BUILD)/check_iopsy
 
 check-golden: $(BIN)
 	$(Q)sh tests/golden.sh $(BIN)
+
+check-batch: $(BIN)
+	$(Q)sh tests/batch.sh $(BIN)
 
 lint:
 	@! grep -nE '\b(sprintf|vsprintf|strcpy|strcat|gets|atoi|strtok)[[:space:]]*\(' src/*.c src/sim/*.c parsers/*.c reports/*.c 2>/dev/null || { echo "lint: banned function above"; exit 1; }

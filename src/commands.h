@@ -11,6 +11,8 @@ int cmd_counters(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
+int cmd_batch(int argc, char **argv);
+int cmd_history(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 
 /* Long options every reading command accepts; codes are >= 1000. */

@@ -26,6 +26,8 @@ static const struct command commands[] = {
 	{.name = "analyze", .summary = "say where IO waits: findings with evidence, rule, source and advice", .run = cmd_analyze},
 	{.name = "compare", .summary = "prove what a change did: before/after captures matched, with confidence intervals", .run = cmd_compare},
 	{.name = "rules", .summary = "print the threshold table with sources", .run = cmd_rules},
+	{.name = "batch", .summary = "weekly unattended reports over many capture sets: index, history, mail", .run = cmd_batch},
+	{.name = "history", .summary = "list the runs recorded by batch (trends week over week)", .run = cmd_history},
 	{.name = "simulate", .summary = "write realistic esxtop/perfmon captures of a scenario, with ground truth", .run = sim_main},
 	{0},
 };
@@ -61,6 +63,7 @@ int main(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
 	signal(SIGPIPE, on_signal); /* a closed pipe ends us quietly, as it does cat */
+	signal(SIGXFSZ, SIG_IGN);   /* past ulimit -f a write fails with EFBIG and is reported */
 	if (argc < 2) {
 		print_help(stderr);
 		return EXIT_USAGE;

@@ -1,0 +1,466 @@
+/* batch_out.c — index.html, summary.json, trend sections and mail bodies of `iopsy batch`.
+ * Everything from the sets (names, paths, entities, summaries) is escaped; mail HTML uses only
+ * inline styles and PNG images by cid:, which mail clients render. */
+#include "batch_out.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch_report.h"
+#include "html.h"
+
+#ifndef IOPSY_VERSION
+#define IOPSY_VERSION "0.1.0"
+#endif
+
+static int rank(const struct bset *s)
+{
+	if (s->status == BS_FAILED)
+		return 0;
+	if (s->worst == SEV_CRITICAL)
+		return 1;
+	if (s->status == BS_PARTIAL)
+		return 2;
+	if (s->worst == SEV_WARNING)
+		return 3;
+	if (s->worst == SEV_INFO)
+		return 4;
+	return 5;
+}
+
+static const struct batch *sort_b;
+static int order_cmp(const void *x, const void *y)
+{
+	const struct bset *a = &sort_b->sets[*(const size_t *)x], *b = &sort_b->sets[*(const size_t *)y];
+	if (rank(a) != rank(b))
+		return rank(a) - rank(b);
+	if (a->nf != b->nf)
+		return a->nf < b->nf ? 1 : -1;
+	return strcmp(a->dir, b->dir);
+}
+
+size_t *batch_order(const struct batch *b)
+{
+	size_t *o = xmalloc((b->nsets ? b->nsets : 1) * sizeof *o);
+	for (size_t i = 0; i < b->nsets; i++)
+		o[i] = i;
+	sort_b = b;
+	if (b->nsets)
+		qsort(o, b->nsets, sizeof *o, order_cmp);
+	return o;
+}
+
+static const char *state_label(const struct bset *s)
+{
+	if (s->status == BS_FAILED)
+		return "failed";
+	if (s->worst == SEV_CRITICAL)
+		return "critical";
+	if (s->worst == SEV_WARNING)
+		return "warning";
+	if (s->status == BS_PARTIAL)
+		return "partial";
+	return "clean";
+}
+
+static const char *state_color(const char *label)
+{
+	if (!strcmp(label, "failed"))
+		return "#6b21a8";
+	if (!strcmp(label, "critical"))
+		return "#b91c1c";
+	if (!strcmp(label, "warning") || !strcmp(label, "partial"))
+		return "#b45309";
+	return "#15803d";
+}
+
+static void esc(struct buf *b, const char *s)
+{
+	html_escape(b, s ? s : "");
+}
+
+/* A relative URL to a file under the output folder: the sanitised directory is URL-safe. */
+static void href(struct buf *b, const char *dir, const char *file)
+{
+	buf_adds(b, "./");
+	esc(b, dir);
+	buf_addc(b, '/');
+	buf_adds(b, file);
+}
+
+static void trend_counts_html(struct buf *out, const struct bset *s)
+{
+	if (!s->trend.have_previous) {
+		buf_adds(out, "first run");
+		return;
+	}
+	long n[3];
+	trend_finding_counts(s, n);
+	if (n[0] == 0 && n[2] == 0)
+		buf_printf(out, "unchanged since last run (%ld still present)", n[1]);
+	else
+		buf_printf(out, "%ld new, %ld still present, %ld resolved", n[0], n[1], n[2]);
+}
+
+static const char css[] =
+	"body{font:14px/1.45 -apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:#1f2937;margin:0;background:#f8fafc}"
+	"main{max-width:1100px;margin:0 auto;padding:24px}"
+	"h1{font-size:22px;margin:0 0 4px}.meta{color:#64748b;margin-bottom:18px}"
+	"table{border-collapse:collapse;width:100%;background:#fff;border:1px solid #e2e8f0}"
+	"th,td{text-align:left;vertical-align:top;padding:8px 10px;border-bottom:1px solid #e2e8f0}"
+	"th{background:#f1f5f9;font-weight:600;font-size:12px;text-transform:uppercase;letter-spacing:.04em;color:#475569}"
+	".badge{display:inline-block;padding:2px 8px;border-radius:10px;color:#fff;font-size:12px;font-weight:600}"
+	".small{font-size:12px;color:#64748b}ul{margin:4px 0 0 16px;padding:0}"
+	"a{color:#1d4ed8}code{font-size:12px}"
+	"@media print{body{background:#fff}main{padding:0}a{color:#000}}";
+
+void batch_index_html(const struct batch *b, const struct run_info *ri, struct buf *out)
+{
+	size_t *o = batch_order(b);
+	int counts[6] = {0};
+	for (size_t i = 0; i < b->nsets; i++)
+		counts[rank(&b->sets[i])]++;
+	buf_printf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+			"<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
+			"<title>iopsy weekly storage report</title><style>%s</style></head><body><main>\n", css);
+	buf_adds(out, "<h1>Storage analysis: all capture sets</h1>\n<div class=\"meta\">Run ");
+	esc(out, ri->started);
+	buf_adds(out, " over ");
+	esc(out, ri->input);
+	buf_printf(out, " (%s) &middot; %zu set%s: %d failed, %d critical, %d partial, %d warning, %d clean &middot; "
+			"iopsy " IOPSY_VERSION "</div>\n",
+		   ri->input_kind, b->nsets, b->nsets == 1 ? "" : "s", counts[0], counts[1], counts[2], counts[3],
+		   counts[4] + counts[5]);
+	buf_adds(out, "<table><thead><tr><th>Set</th><th>State</th><th>Top findings</th><th>Since last run</th>"
+		      "<th>Captures</th></tr></thead><tbody>\n");
+	for (size_t n = 0; n < b->nsets; n++) {
+		const struct bset *s = &b->sets[o[n]];
+		const char *label = state_label(s);
+		buf_adds(out, "<tr><td><strong>");
+		esc(out, s->name);
+		buf_adds(out, "</strong>");
+		if (s->paired)
+			buf_adds(out, " <span class=\"small\">(before/after)</span>");
+		if (s->status != BS_FAILED || s->verdict) {
+			buf_adds(out, "<br><a href=\"");
+			href(out, s->dir, "report.html");
+			buf_adds(out, "\">report</a> &middot; <a href=\"");
+			href(out, s->dir, "report.json");
+			buf_adds(out, "\">json</a>");
+		}
+		buf_printf(out, "</td><td><span class=\"badge\" style=\"background:%s\">%s</span>", state_color(label), label);
+		if (s->nf)
+			buf_printf(out, "<br><span class=\"small\">%zu finding%s</span>", s->nf, s->nf == 1 ? "" : "s");
+		buf_adds(out, "</td><td>");
+		if (s->error) {
+			buf_adds(out, "<strong>Error:</strong> ");
+			esc(out, s->error);
+			buf_adds(out, " <a href=\"");
+			href(out, s->dir, "messages.txt");
+			buf_adds(out, "\">messages</a>");
+		}
+		if (s->verdict) {
+			buf_adds(out, s->error ? "<br>" : "");
+			esc(out, s->verdict);
+		}
+		if (s->nf) {
+			buf_adds(out, "<ul>");
+			for (size_t k = 0; k < s->nf && k < 3; k++) {
+				buf_adds(out, "<li><code>");
+				esc(out, s->f[k].kind);
+				buf_adds(out, "</code> ");
+				esc(out, s->f[k].host);
+				buf_adds(out, " ");
+				esc(out, s->f[k].entity);
+				buf_adds(out, " &mdash; ");
+				esc(out, s->f[k].summary);
+				if (s->trend.have_previous && trend_finding_is_new(s, &s->f[k]))
+					buf_adds(out, " <strong>(new)</strong>");
+				buf_adds(out, "</li>");
+			}
+			buf_adds(out, "</ul>");
+		}
+		buf_adds(out, "</td><td>");
+		trend_counts_html(out, s);
+		buf_adds(out, "</td><td class=\"small\">");
+		if (s->capture_start) {
+			esc(out, s->capture_start);
+			buf_adds(out, " &ndash; ");
+			esc(out, s->capture_end);
+			buf_adds(out, "<br>");
+		}
+		size_t used = 0, ignored = 0;
+		for (size_t k = 0; k < s->nfiles; k++)
+			s->files[k].role == BF_IGNORED ? ignored++ : used++;
+		buf_printf(out, "%zu file%s used", used, used == 1 ? "" : "s");
+		if (s->warnings)
+			buf_printf(out, ", %ld parser warning%s", s->warnings, s->warnings == 1 ? "" : "s");
+		for (size_t k = 0; k < s->nfiles; k++) {
+			if (s->files[k].role != BF_IGNORED)
+				continue;
+			buf_adds(out, "<br>not used: ");
+			const char *base = strrchr(s->files[k].path, '/');
+			esc(out, base && base[1] ? base + 1 : s->files[k].path);
+			buf_adds(out, " (");
+			esc(out, s->files[k].note);
+			buf_adds(out, ")");
+		}
+		buf_adds(out, "</td></tr>\n");
+	}
+	buf_adds(out, "</tbody></table>\n<p class=\"small\">Sets are listed worst first. Each report is one "
+		      "self-contained file; <code>summary.json</code> has the same data for scripts; the history "
+		      "database keeps every run for week-over-week trends (<code>iopsy history</code>).</p>\n"
+		      "</main></body></html>\n");
+	free(o);
+}
+
+static void json_files(struct json *j, const struct bset *s)
+{
+	json_arr_begin(j);
+	for (size_t k = 0; k < s->nfiles; k++) {
+		json_obj_begin(j);
+		json_key(j, "path");
+		json_str(j, s->files[k].path);
+		json_key(j, "role");
+		json_str(j, bfile_role_names[s->files[k].role]);
+		json_key(j, "side");
+		json_str(j, s->files[k].side == 1 ? "before" : s->files[k].side == 2 ? "after" : NULL);
+		json_key(j, "note");
+		json_str(j, s->files[k].note);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+void batch_summary_json(const struct batch *b, const struct run_info *ri, struct json *j)
+{
+	size_t *o = batch_order(b);
+	json_obj_begin(j);
+	json_key(j, "schema_version");
+	json_int(j, 1);
+	json_key(j, "tool");
+	json_obj_begin(j);
+	json_key(j, "name");
+	json_str(j, "iopsy");
+	json_key(j, "version");
+	json_str(j, IOPSY_VERSION);
+	json_obj_end(j);
+	json_key(j, "started");
+	json_str(j, ri->started);
+	json_key(j, "input");
+	json_str(j, ri->input);
+	json_key(j, "input_kind");
+	json_str(j, ri->input_kind);
+	json_key(j, "history");
+	json_str(j, ri->history);
+	json_key(j, "seconds");
+	json_num(j, round(ri->seconds * 10) / 10);
+	long failed = 0;
+	for (size_t i = 0; i < b->nsets; i++)
+		failed += b->sets[i].status == BS_FAILED || b->sets[i].status == BS_PARTIAL;
+	json_key(j, "sets_failed");
+	json_int(j, failed);
+	json_key(j, "sets");
+	json_arr_begin(j);
+	for (size_t n = 0; n < b->nsets; n++) {
+		const struct bset *s = &b->sets[o[n]];
+		json_obj_begin(j);
+		json_key(j, "name");
+		json_str(j, s->name);
+		json_key(j, "dir");
+		json_str(j, s->dir);
+		json_key(j, "kind");
+		json_str(j, s->paired ? "compare" : "analyze");
+		json_key(j, "status");
+		json_str(j, bstatus_names[s->status]);
+		json_key(j, "state");
+		json_str(j, state_label(s));
+		json_key(j, "error");
+		json_str(j, s->error);
+		json_key(j, "worst");
+		json_str(j, s->worst >= 0 ? severity_names[s->worst] : NULL);
+		json_key(j, "findings");
+		json_int(j, (long long)s->nf);
+		json_key(j, "verdict");
+		json_str(j, s->verdict);
+		json_key(j, "capture_start");
+		json_str(j, s->capture_start);
+		json_key(j, "capture_end");
+		json_str(j, s->capture_end);
+		json_key(j, "warnings");
+		json_int(j, s->warnings);
+		json_key(j, "report_html");
+		struct buf p;
+		buf_init(&p);
+		buf_printf(&p, "%s/report.html", s->dir);
+		json_str(j, p.data);
+		buf_reset(&p);
+		buf_printf(&p, "%s/report.json", s->dir);
+		json_key(j, "report_json");
+		json_str(j, p.data);
+		buf_free(&p);
+		json_key(j, "files");
+		json_files(j, s);
+		json_key(j, "trend");
+		json_obj_begin(j);
+		json_key(j, "previous_run");
+		json_str(j, s->trend.have_previous ? s->trend.previous_started : NULL);
+		long c[3] = {(long)s->nf, 0, 0};
+		if (s->trend.have_previous)
+			trend_finding_counts(s, c);
+		json_key(j, "new");
+		json_int(j, c[0]);
+		json_key(j, "still_present");
+		json_int(j, c[1]);
+		json_key(j, "resolved");
+		json_int(j, c[2]);
+		json_obj_end(j);
+		json_key(j, "top_findings");
+		json_arr_begin(j);
+		for (size_t k = 0; k < s->nf && k < 5; k++) {
+			json_obj_begin(j);
+			json_key(j, "kind");
+			json_str(j, s->f[k].kind);
+			json_key(j, "severity");
+			json_str(j, s->f[k].severity);
+			json_key(j, "entity");
+			json_str(j, s->f[k].entity);
+			json_key(j, "host");
+			json_str(j, s->f[k].host[0] ? s->f[k].host : NULL);
+			json_key(j, "start");
+			json_str(j, s->f[k].start);
+			json_key(j, "end");
+			json_str(j, s->f[k].end);
+			json_key(j, "summary");
+			json_str(j, s->f[k].summary);
+			json_obj_end(j);
+		}
+		json_arr_end(j);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+	free(o);
+}
+
+void batch_trend_html(const struct analysis *a, const struct bset *s, struct buf *out)
+{
+	buf_adds(out, "<section class=\"trend\"><h2>Since the last run</h2>");
+	if (!s->trend.have_previous) {
+		buf_adds(out, "<p>This is the first run of this set: there is nothing to compare with yet.</p></section>");
+		return;
+	}
+	long n[3];
+	trend_finding_counts(s, n);
+	buf_adds(out, "<p>Previous run ");
+	esc(out, s->trend.previous_started);
+	buf_adds(out, " (captures from ");
+	esc(out, s->trend.previous_capture);
+	buf_printf(out, "). Findings: <strong>%ld new</strong>, %ld still present, <strong>%ld resolved</strong>.</p>",
+		   n[0], n[1], n[2]);
+	struct trend_row *r;
+	size_t nr = batch_trend_rows(a, s, &r);
+	size_t unchanged = 0;
+	bool table = false;
+	for (size_t i = 0; i < nr; i++) {
+		if (!r[i].have_before)
+			continue;
+		if (r[i].unchanged) {
+			unchanged++;
+			continue;
+		}
+		if (!table) {
+			buf_adds(out, "<table><thead><tr><th>Entity</th><th>Figure (p95)</th><th>Last run</th><th>Now</th>"
+				      "<th>Change</th></tr></thead><tbody>");
+			table = true;
+		}
+		buf_adds(out, "<tr><td>");
+		if (r[i].e->layer == LAYER_GUEST && r[i].e->host) {
+			esc(out, r[i].e->host);
+			buf_addc(out, ' ');
+		}
+		esc(out, r[i].e->name);
+		buf_printf(out, "</td><td>%s (%s)</td><td>%.3g</td><td>%.3g</td><td>%+.0f%%</td></tr>",
+			   metric_info[r[i].m].label, metric_info[r[i].m].unit, r[i].before, r[i].now, r[i].change_pct);
+	}
+	if (table)
+		buf_adds(out, "</tbody></table>");
+	buf_printf(out, "<p>%zu key figure%s unchanged since last run (within 5%%).</p></section>", unchanged,
+		   unchanged == 1 ? "" : "s");
+	free(r);
+}
+
+void batch_mail_html(const struct batch *b, const struct run_info *ri, const size_t *sets, size_t nsets,
+		     char *const *cids, struct buf *out)
+{
+	buf_adds(out, "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>iopsy storage report</title></head>"
+		      "<body style=\"font-family:Segoe UI,Helvetica,Arial,sans-serif;color:#1f2937;font-size:14px\">");
+	buf_adds(out, "<h2 style=\"margin:0 0 4px\">Storage analysis</h2><p style=\"color:#64748b;margin:0 0 12px\">Run ");
+	esc(out, ri->started);
+	buf_printf(out, " &middot; %zu set%s. The full reports are attached.</p>", nsets, nsets == 1 ? "" : "s");
+	for (size_t n = 0; n < nsets; n++) {
+		const struct bset *s = &b->sets[sets[n]];
+		const char *label = state_label(s);
+		buf_printf(out, "<div style=\"border:1px solid #e2e8f0;padding:10px 12px;margin:0 0 12px\">"
+				"<span style=\"background:%s;color:#fff;border-radius:10px;padding:2px 8px;font-size:12px\">%s</span> "
+				"<strong>", state_color(label), label);
+		esc(out, s->name);
+		buf_adds(out, "</strong> <span style=\"color:#64748b\">");
+		trend_counts_html(out, s);
+		buf_adds(out, "</span><p style=\"margin:6px 0\">");
+		if (s->error) {
+			buf_adds(out, "<strong>Error:</strong> ");
+			esc(out, s->error);
+			buf_adds(out, " ");
+		}
+		esc(out, s->verdict);
+		buf_adds(out, "</p>");
+		if (s->nf) {
+			buf_adds(out, "<ul style=\"margin:0 0 6px 18px;padding:0\">");
+			for (size_t k = 0; k < s->nf && k < 3; k++) {
+				buf_adds(out, "<li>");
+				esc(out, s->f[k].severity);
+				buf_adds(out, ": ");
+				esc(out, s->f[k].summary);
+				buf_adds(out, "</li>");
+			}
+			buf_adds(out, "</ul>");
+		}
+		if (cids && cids[n]) {
+			buf_adds(out, "<img alt=\"chart of the top finding\" style=\"max-width:100%\" src=\"cid:");
+			esc(out, cids[n]);
+			buf_adds(out, "\">");
+		}
+		buf_adds(out, "</div>");
+	}
+	buf_adds(out, "</body></html>\n");
+}
+
+void batch_mail_text(const struct batch *b, const struct run_info *ri, const size_t *sets, size_t nsets,
+		     struct buf *out)
+{
+	buf_printf(out, "Storage analysis, run %s: %zu set%s. The full reports are attached.\n", ri->started, nsets,
+		   nsets == 1 ? "" : "s");
+	for (size_t n = 0; n < nsets; n++) {
+		const struct bset *s = &b->sets[sets[n]];
+		buf_printf(out, "\n[%s] ", state_label(s));
+		buf_add_text_escaped(out, s->name, strlen(s->name));
+		buf_addc(out, '\n');
+		if (s->error) {
+			buf_adds(out, "  error: ");
+			buf_add_text_escaped(out, s->error, strlen(s->error));
+			buf_addc(out, '\n');
+		}
+		if (s->verdict) {
+			buf_adds(out, "  ");
+			buf_add_text_escaped(out, s->verdict, strlen(s->verdict));
+			buf_addc(out, '\n');
+		}
+		for (size_t k = 0; k < s->nf && k < 3; k++) {
+			buf_printf(out, "  - %s: ", s->f[k].severity);
+			buf_add_text_escaped(out, s->f[k].summary, strlen(s->f[k].summary));
+			buf_addc(out, '\n');
+		}
+	}
+}

@@ -1,0 +1,322 @@
+/* mail.c — MIME building and delivery (see mail.h). */
+#include "mail.h"
+
+#include <curl/curl.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+bool mail_address_valid(const char *a)
+{
+	if (!a || !*a || strlen(a) > 254)
+		return false;
+	const char *at = strchr(a, '@');
+	if (!at || at == a || !at[1] || strchr(at + 1, '@'))
+		return false;
+	for (const unsigned char *p = (const unsigned char *)a; *p; p++)
+		if (*p <= ' ' || *p >= 0x7f || strchr("<>()[]\\,;:\"", *p))
+			return false;
+	return true;
+}
+
+static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+static void base64(struct buf *out, const unsigned char *p, size_t n, bool lines)
+{
+	size_t col = 0;
+	for (size_t i = 0; i < n; i += 3) {
+		unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) | (i + 2 < n ? p[i + 2] : 0);
+		char q[4] = {b64[v >> 18 & 63], b64[v >> 12 & 63], i + 1 < n ? b64[v >> 6 & 63] : '=', i + 2 < n ? b64[v & 63] : '='};
+		buf_add(out, q, 4);
+		col += 4;
+		if (lines && col >= 76) {
+			buf_add(out, "\r\n", 2);
+			col = 0;
+		}
+	}
+	if (lines && col)
+		buf_add(out, "\r\n", 2);
+}
+
+/* Valid UTF-8 sequence length at p (1..4), 0 when invalid. */
+static size_t u8len(const unsigned char *p, size_t n)
+{
+	size_t k = *p < 0x80 ? 1 : *p >= 0xc2 && *p <= 0xdf ? 2 : *p >= 0xe0 && *p <= 0xef ? 3 : *p >= 0xf0 && *p <= 0xf4 ? 4 : 0;
+	if (!k || k > n)
+		return 0;
+	return utf8_valid((const char *)p, k) ? k : 0;
+}
+
+void mail_header(struct buf *out, const char *name, const char *value)
+{
+	/* clean: CR, LF and other controls become spaces; invalid UTF-8 bytes become '?' */
+	struct buf v;
+	buf_init(&v);
+	const unsigned char *p = (const unsigned char *)(value ? value : "");
+	size_t n = strlen((const char *)p);
+	bool ascii = true;
+	for (size_t i = 0; i < n;) {
+		size_t k = u8len(p + i, n - i);
+		if (k == 0) {
+			buf_addc(&v, '?');
+			i++;
+			continue;
+		}
+		if (k == 1 && (p[i] < 0x20 || p[i] == 0x7f)) {
+			buf_addc(&v, ' ');
+		} else {
+			if (k > 1)
+				ascii = false;
+			buf_add(&v, p + i, k);
+		}
+		i += k;
+	}
+	/* encoded words also protect '=?' look-alikes and over-long lines */
+	if (ascii && !strstr(v.data ? v.data : "", "=?") && v.len < 900) {
+		buf_printf(out, "%s: %s\r\n", name, v.data ? v.data : "");
+	} else {
+		buf_printf(out, "%s:", name);
+		const unsigned char *q = (const unsigned char *)(v.data ? v.data : "");
+		size_t m = v.len, i = 0;
+		while (i < m) {
+			/* up to 45 bytes per word, never splitting a character */
+			size_t take = 0;
+			while (i + take < m) {
+				size_t k = u8len(q + i + take, m - i - take);
+				if (!k)
+					k = 1;
+				if (take + k > 45)
+					break;
+				take += k;
+			}
+			buf_adds(out, " =?UTF-8?B?");
+			base64(out, q + i, take, false);
+			buf_adds(out, "?=\r\n");
+			i += take;
+		}
+		if (m == 0)
+			buf_adds(out, "\r\n");
+	}
+	buf_free(&v);
+}
+
+static void boundary(char *b, size_t cap, const char *tag, unsigned long long seed)
+{
+	snprintf(b, cap, "=_iopsy_%s_%016llx", tag, seed * 0x9e3779b97f4a7c15ull + (unsigned long long)cap);
+}
+
+void mail_build(const struct mail_msg *m, struct buf *out)
+{
+	char bm[64], br[64], ba[64];
+	boundary(bm, sizeof bm, "mixed", m->seed);
+	boundary(br, sizeof br, "related", m->seed + 1);
+	boundary(ba, sizeof ba, "alt", m->seed + 2);
+	char date[64];
+	if (m->date) {
+		snprintf(date, sizeof date, "%s", m->date);
+	} else {
+		time_t t = time(NULL);
+		struct tm tm;
+		gmtime_r(&t, &tm);
+		static const char *const days[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+		static const char *const mon[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+						   "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+		snprintf(date, sizeof date, "%s, %02d %s %04d %02d:%02d:%02d +0000", days[tm.tm_wday % 7], tm.tm_mday,
+			 mon[tm.tm_mon % 12], tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
+	}
+	mail_header(out, "From", m->from);
+	struct buf to;
+	buf_init(&to);
+	for (size_t i = 0; i < m->nto; i++)
+		buf_printf(&to, "%s%s", i ? ", " : "", m->to[i]);
+	mail_header(out, "To", to.data ? to.data : "");
+	buf_free(&to);
+	mail_header(out, "Subject", m->subject);
+	mail_header(out, "Date", date);
+	const char *dom = m->from ? strchr(m->from, '@') : NULL;
+	buf_printf(out, "Message-ID: <iopsy.%016llx@%s>\r\n", m->seed, dom ? dom + 1 : "localhost");
+	buf_adds(out, "MIME-Version: 1.0\r\nX-Mailer: iopsy\r\n");
+	buf_printf(out, "Content-Type: multipart/mixed; boundary=\"%s\"\r\n\r\n", bm);
+	buf_adds(out, "This is a MIME message: the report is in its HTML and text parts.\r\n");
+	/* related: alternative + images */
+	buf_printf(out, "--%s\r\nContent-Type: multipart/related; boundary=\"%s\"; type=\"multipart/alternative\"\r\n\r\n", bm, br);
+	buf_printf(out, "--%s\r\nContent-Type: multipart/alternative; boundary=\"%s\"\r\n\r\n", br, ba);
+	buf_printf(out, "--%s\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n", ba);
+	base64(out, (const unsigned char *)(m->text ? m->text : ""), m->text ? strlen(m->text) : 0, true);
+	buf_printf(out, "--%s\r\nContent-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n", ba);
+	base64(out, (const unsigned char *)(m->html ? m->html : ""), m->html ? strlen(m->html) : 0, true);
+	buf_printf(out, "--%s--\r\n", ba);
+	for (size_t i = 0; i < m->nimg; i++) {
+		buf_printf(out, "--%s\r\nContent-Type: image/png\r\nContent-Transfer-Encoding: base64\r\n"
+				"Content-ID: <%s>\r\nContent-Disposition: inline; filename=\"chart-%zu.png\"\r\n\r\n",
+			   br, m->img[i].cid, i + 1);
+		base64(out, (const unsigned char *)m->img[i].data, m->img[i].len, true);
+	}
+	buf_printf(out, "--%s--\r\n", br);
+	for (size_t i = 0; i < m->natt; i++) {
+		buf_printf(out, "--%s\r\nContent-Type: %s; name=\"%s\"\r\nContent-Transfer-Encoding: base64\r\n"
+				"Content-Disposition: attachment; filename=\"%s\"\r\n\r\n",
+			   bm, m->att[i].content_type, m->att[i].filename, m->att[i].filename);
+		base64(out, (const unsigned char *)m->att[i].data, m->att[i].len, true);
+	}
+	buf_printf(out, "--%s--\r\n", bm);
+}
+
+struct reader {
+	const struct buf *msg;
+	size_t pos;
+};
+
+static size_t read_cb(char *ptr, size_t size, size_t nmemb, void *ud)
+{
+	struct reader *r = ud;
+	size_t want = size * nmemb, left = r->msg->len - r->pos;
+	if (want > left)
+		want = left;
+	memcpy(ptr, r->msg->data + r->pos, want);
+	r->pos += want;
+	return want;
+}
+
+int mail_send_smtp(const char *url, bool starttls, const struct mail_msg *m, const struct buf *msg, struct buf *err)
+{
+	static bool inited;
+	if (!inited) {
+		curl_global_init(CURL_GLOBAL_DEFAULT);
+		inited = true;
+	}
+	CURL *c = curl_easy_init();
+	if (!c) {
+		buf_adds(err, "cannot start libcurl");
+		return ERR_IO;
+	}
+	struct curl_slist *rcpt = NULL;
+	struct buf a;
+	buf_init(&a);
+	for (size_t i = 0; i < m->nto; i++) {
+		buf_reset(&a);
+		buf_printf(&a, "<%s>", m->to[i]);
+		rcpt = curl_slist_append(rcpt, a.data);
+	}
+	buf_reset(&a);
+	buf_printf(&a, "<%s>", m->from);
+	struct reader rd = {msg, 0};
+	char ebuf[CURL_ERROR_SIZE] = "";
+	curl_easy_setopt(c, CURLOPT_URL, url);
+	curl_easy_setopt(c, CURLOPT_MAIL_FROM, a.data);
+	curl_easy_setopt(c, CURLOPT_MAIL_RCPT, rcpt);
+	curl_easy_setopt(c, CURLOPT_READFUNCTION, read_cb);
+	curl_easy_setopt(c, CURLOPT_READDATA, &rd);
+	curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, 120L);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 20L);
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, ebuf);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
+	if (starttls)
+		curl_easy_setopt(c, CURLOPT_USE_SSL, (long)CURLUSESSL_ALL);
+	const char *user = getenv("IOPSY_SMTP_USER"), *pass = getenv("IOPSY_SMTP_PASSWORD");
+	if (user && *user) {
+		curl_easy_setopt(c, CURLOPT_USERNAME, user);
+		curl_easy_setopt(c, CURLOPT_PASSWORD, pass ? pass : "");
+	}
+	CURLcode rc = curl_easy_perform(c);
+	if (rc != CURLE_OK)
+		buf_printf(err, "SMTP delivery to %s failed: %s", url, ebuf[0] ? ebuf : curl_easy_strerror(rc));
+	curl_slist_free_all(rcpt);
+	curl_easy_cleanup(c);
+	buf_free(&a);
+	return rc == CURLE_OK ? 0 : ERR_IO;
+}
+
+int mail_send_program(const char *cmd, const struct mail_msg *m, const struct buf *msg, struct buf *err)
+{
+	char *copy = xstrdup(cmd);
+	char **argv = NULL;
+	size_t n = 0;
+	char *save = NULL;
+	for (char *t = strtok_r(copy, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+		argv = xrealloc(argv, (n + 2) * sizeof *argv);
+		argv[n++] = t;
+	}
+	if (!n) {
+		free(copy);
+		free(argv);
+		buf_adds(err, "--sendmail: empty command");
+		return ERR_USAGE;
+	}
+	for (size_t i = 0; i < m->nto; i++) {
+		argv = xrealloc(argv, (n + 2) * sizeof *argv);
+		argv[n++] = m->to[i];
+	}
+	argv[n] = NULL;
+	int fds[2];
+	int rc = 0;
+	if (pipe(fds) != 0) {
+		buf_printf(err, "pipe: %s", strerror(errno));
+		rc = ERR_IO;
+		goto out;
+	}
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(fds[0], 0);
+		close(fds[0]);
+		close(fds[1]);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(fds[0]);
+	if (pid < 0) {
+		close(fds[1]);
+		buf_printf(err, "fork: %s", strerror(errno));
+		rc = ERR_IO;
+		goto out;
+	}
+	void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+	size_t off = 0;
+	while (off < msg->len) {
+		ssize_t w = write(fds[1], msg->data + off, msg->len - off);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		off += (size_t)w;
+	}
+	close(fds[1]);
+	signal(SIGPIPE, old);
+	int st;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || off < msg->len) {
+		buf_printf(err, "'%s' failed (%s %d)", argv[0], WIFEXITED(st) ? "exit status" : "signal",
+			   WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+		rc = ERR_IO;
+	}
+out:
+	free(copy);
+	free(argv);
+	return rc;
+}
+
+void mail_free_parts(struct mail_msg *m)
+{
+	for (size_t i = 0; i < m->nimg; i++) {
+		free(m->img[i].cid);
+		free(m->img[i].data);
+	}
+	free(m->img);
+	for (size_t i = 0; i < m->natt; i++) {
+		free(m->att[i].filename);
+		free(m->att[i].data);
+	}
+	free(m->att);
+	m->img = NULL;
+	m->att = NULL;
+	m->nimg = m->natt = 0;
+}

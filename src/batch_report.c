@@ -1,0 +1,416 @@
+/* batch_report.c — one batch set in its child process (see batch_report.h). */
+#include "batch_report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_out.h"
+#include "compare.h"
+#include "compare_out.h"
+#include "html.h"
+#include "batch_out.h"
+#include "json.h"
+
+const struct key_metric key_metrics[] = {
+	{LAYER_GUEST, M_G_LAT_R}, {LAYER_GUEST, M_G_LAT_W}, {LAYER_GUEST, M_G_CDQL}, {LAYER_GUEST, M_G_XFERS},
+	{LAYER_VSCSI, M_VD_LAT_R}, {LAYER_VSCSI, M_VD_LAT_W}, {LAYER_VSCSI, M_CMDS},
+	{LAYER_DEVICE, M_DAVG}, {LAYER_DEVICE, M_KAVG}, {LAYER_DEVICE, M_QUED}, {LAYER_DEVICE, M_ACTV},
+	{LAYER_DEVICE, M_CMDS}, {LAYER_ADAPTER, M_ACTV},
+};
+const size_t nkey_metrics = sizeof key_metrics / sizeof key_metrics[0];
+
+static bool entity_active(const struct entity *e)
+{
+	int io = e->layer == LAYER_GUEST ? M_G_XFERS : M_CMDS;
+	return e->sk[io].n && qs_mean(&e->sk[io]) >= rule(R_ACTIVE_IOPS);
+}
+
+static void num_tsv(struct buf *b, double v)
+{
+	if (isnan(v))
+		buf_adds(b, "\t-");
+	else
+		buf_printf(b, "\t%.6g", v);
+}
+
+void batch_stats_tsv(const struct analysis *a, struct buf *b)
+{
+	for (size_t i = 0; i < a->m.nents; i++) {
+		const struct entity *e = &a->m.ents[i];
+		if (!entity_active(e))
+			continue;
+		for (size_t k = 0; k < nkey_metrics; k++) {
+			if (key_metrics[k].layer != e->layer)
+				continue;
+			const struct qsketch *q = &e->sk[key_metrics[k].metric];
+			if (!q->n)
+				continue;
+			buf_adds(b, "stat");
+			const char *f[4] = {layer_names[e->layer], e->name, e->host ? e->host : "",
+					    metric_info[key_metrics[k].metric].name};
+			for (int x = 0; x < 4; x++) {
+				buf_addc(b, '\t');
+				for (const char *c = f[x]; *c; c++)
+					buf_addc(b, *c == '\t' || *c == '\n' || *c == '\r' ? ' ' : *c);
+			}
+			num_tsv(b, qs_quantile(q, 0.5));
+			num_tsv(b, qs_quantile(q, 0.95));
+			num_tsv(b, qs_quantile(q, 0.99));
+			num_tsv(b, q->max);
+			num_tsv(b, qs_mean(q));
+			buf_printf(b, "\t%llu\n", (unsigned long long)q->n);
+		}
+	}
+}
+
+/* ---- trend of the current analysis against the previous run ---- */
+
+static bool is_unchanged(double now, double before)
+{
+	double d = fabs(now - before);
+	return d <= fmax(0.05 * fabs(before), 0.05);
+}
+
+size_t batch_trend_rows(const struct analysis *a, const struct bset *s, struct trend_row **out)
+{
+	struct trend_row *r = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < a->m.nents; i++) {
+		const struct entity *e = &a->m.ents[i];
+		if (!entity_active(e))
+			continue;
+		for (size_t k = 0; k < nkey_metrics; k++) {
+			if (key_metrics[k].layer != e->layer || !e->sk[key_metrics[k].metric].n)
+				continue;
+			struct bstat cur = {.layer = (char *)(uintptr_t)layer_names[e->layer],
+					    .entity = (char *)(uintptr_t)e->name,
+					    .host = (char *)(uintptr_t)(e->host ? e->host : ""),
+					    .metric = (char *)(uintptr_t)metric_info[key_metrics[k].metric].name};
+			r = xrealloc(r, (n + 1) * sizeof *r);
+			struct trend_row *t = &r[n++];
+			t->e = e;
+			t->m = key_metrics[k].metric;
+			t->now = qs_quantile(&e->sk[t->m], 0.95);
+			t->have_before = trend_figure_change(s, &cur, &t->before) && !isnan(t->before);
+			t->change_pct = t->have_before && t->before != 0 ? 100 * (t->now - t->before) / t->before : NAN;
+			t->unchanged = t->have_before && is_unchanged(t->now, t->before);
+		}
+	}
+	*out = r;
+	return n;
+}
+
+static void trend_text(const struct analysis *a, const struct bset *s, struct buf *out)
+{
+	buf_adds(out, "\nTREND SINCE THE LAST RUN\n");
+	if (!s->trend.have_previous) {
+		buf_adds(out, "  first run of this set: no previous results to compare with\n");
+		return;
+	}
+	buf_printf(out, "  previous run %s (captures from %s)\n", s->trend.previous_started,
+		   s->trend.previous_capture ? s->trend.previous_capture : "?");
+	long n[3];
+	trend_finding_counts(s, n);
+	buf_printf(out, "  findings: %ld new, %ld still present, %ld resolved\n", n[0], n[1], n[2]);
+	for (size_t i = 0; i < s->nf; i++)
+		if (trend_finding_is_new(s, &s->f[i])) {
+			buf_printf(out, "    new: %s ", s->f[i].kind);
+			buf_add_text_escaped(out, s->f[i].entity, strlen(s->f[i].entity));
+			buf_addc(out, '\n');
+		}
+	for (size_t i = 0; i < s->trend.nprev_f; i++) {
+		bool still = false;
+		for (size_t k = 0; k < s->nf; k++)
+			still |= strcmp(s->f[k].kind, s->trend.prev_f[i].kind) == 0 &&
+				 strcmp(s->f[k].entity, s->trend.prev_f[i].entity) == 0;
+		if (!still) {
+			buf_printf(out, "    resolved: %s ", s->trend.prev_f[i].kind);
+			buf_add_text_escaped(out, s->trend.prev_f[i].entity, strlen(s->trend.prev_f[i].entity));
+			buf_addc(out, '\n');
+		}
+	}
+	struct trend_row *r;
+	size_t nr = batch_trend_rows(a, s, &r);
+	size_t unchanged = 0;
+	for (size_t i = 0; i < nr; i++) {
+		if (!r[i].have_before)
+			continue;
+		if (r[i].unchanged) {
+			unchanged++;
+			continue;
+		}
+		buf_adds(out, "  ");
+		buf_add_text_escaped(out, r[i].e->name, strlen(r[i].e->name));
+		buf_printf(out, " %s p95 %.3g -> %.3g %s (%+.0f%%)\n", metric_info[r[i].m].name, r[i].before, r[i].now,
+			   metric_info[r[i].m].unit, r[i].change_pct);
+	}
+	buf_printf(out, "  %zu key figure%s unchanged since last run\n", unchanged, unchanged == 1 ? "" : "s");
+	free(r);
+}
+
+struct trend_ctx {
+	const struct analysis *a;
+	const struct bset *s;
+};
+
+static void trend_json(void *ctx, struct json *j)
+{
+	const struct trend_ctx *t = ctx;
+	const struct bset *s = t->s;
+	json_key(j, "trend");
+	json_obj_begin(j);
+	json_key(j, "previous_run");
+	json_str(j, s->trend.have_previous ? s->trend.previous_started : NULL);
+	json_key(j, "previous_capture_start");
+	json_str(j, s->trend.have_previous ? s->trend.previous_capture : NULL);
+	long n[3] = {0, 0, 0};
+	if (s->trend.have_previous)
+		trend_finding_counts(s, n);
+	json_key(j, "findings_new");
+	json_int(j, s->trend.have_previous ? n[0] : (long)s->nf);
+	json_key(j, "findings_still_present");
+	json_int(j, n[1]);
+	json_key(j, "findings_resolved");
+	json_int(j, n[2]);
+	json_key(j, "figures");
+	json_arr_begin(j);
+	struct trend_row *r;
+	size_t nr = batch_trend_rows(t->a, s, &r);
+	for (size_t i = 0; i < nr; i++) {
+		json_obj_begin(j);
+		json_key(j, "layer");
+		json_str(j, layer_names[r[i].e->layer]);
+		json_key(j, "entity");
+		json_str(j, r[i].e->name);
+		json_key(j, "host");
+		json_str(j, r[i].e->host);
+		json_key(j, "metric");
+		json_str(j, metric_info[r[i].m].name);
+		json_key(j, "p95");
+		json_num(j, r[i].now);
+		json_key(j, "previous_p95");
+		json_num(j, r[i].have_before ? r[i].before : NAN);
+		json_key(j, "change_pct");
+		json_num(j, r[i].change_pct);
+		json_key(j, "trend");
+		json_str(j, !r[i].have_before ? "new" : r[i].unchanged ? "unchanged"
+						      : r[i].now < r[i].before ? "down" : "up");
+		json_obj_end(j);
+	}
+	free(r);
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+/* ---- writing ---- */
+
+static int write_file(const char *dir, const char *name, const struct buf *b)
+{
+	struct buf p;
+	buf_init(&p);
+	buf_printf(&p, "%s/%s", dir, name);
+	struct afile af;
+	int rc = afile_open(&af, p.data);
+	if (rc == 0) {
+		if (b->len && fwrite(b->data, 1, b->len, af.fp) != b->len) {
+			afile_abort(&af);
+			rc = ERR_IO;
+		} else {
+			rc = afile_commit(&af);
+		}
+	}
+	if (rc < 0)
+		fprintf(stderr, "iopsy batch: cannot write %s: %s\n", p.data, strerror(errno));
+	buf_free(&p);
+	return rc;
+}
+
+static void load_side_files(struct analysis *a, struct bset *s, int side, struct buf *errors)
+{
+	struct diag d;
+	for (size_t i = 0; i < s->nfiles; i++) {
+		struct bfile *f = &s->files[i];
+		if (f->side != side && !(side != 0 && f->side == 0 && f->role != BF_CAPTURE))
+			continue;
+		switch (f->role) {
+		case BF_VMKLOG:
+			if (a->have_vmk)
+				break;
+			diag_init(&d, f->path, 20);
+			if (vmklog_read(&a->vmk, f->path, &d) == 0)
+				a->have_vmk = true;
+			else
+				buf_printf(errors, "%s: unreadable vmkernel.log; ", f->path);
+			break;
+		case BF_PARTITIONS:
+			if (a->have_parts)
+				break;
+			diag_init(&d, f->path, 20);
+			if (partitions_read(&a->parts, f->path, &d) == 0)
+				a->have_parts = true;
+			else {
+				partitions_free(&a->parts);
+				buf_printf(errors, "%s: unreadable partitions file; ", f->path);
+			}
+			break;
+		case BF_MAP: {
+			struct buf e;
+			buf_init(&e);
+			if (diskmap_load(a, f->path, &e) < 0) {
+				fputs(e.data ? e.data : "", stderr);
+				buf_printf(errors, "%s: errors in the disk map; ", f->path);
+			}
+			buf_free(&e);
+			break;
+		}
+		default:
+			break;
+		}
+	}
+}
+
+static int single(struct bset *s, const char *setdir, const struct batch_opts *o, batch_result_fn done)
+{
+	struct analysis a;
+	analysis_init(&a);
+	rules_reset();
+	struct buf errors;
+	buf_init(&errors);
+	size_t ok = 0, tried = 0;
+	for (size_t i = 0; i < s->nfiles; i++) {
+		if (s->files[i].role != BF_CAPTURE)
+			continue;
+		tried++;
+		if (model_add_capture(&a.m, s->files[i].path, &o->co) == 0)
+			ok++;
+		else
+			buf_printf(&errors, "%s: unreadable or unrecognised capture (see messages.txt); ", s->files[i].path);
+	}
+	load_side_files(&a, s, 0, &errors);
+	struct analyze_opts ao;
+	memset(&ao, 0, sizeof ao);
+	analysis_run(&a, &ao);
+	/* the in-memory findings for the trend (the parent reads them back from the result file) */
+	s->nf = 0;
+	for (size_t i = 0; i < a.nf; i++) {
+		s->f = xrealloc(s->f, (s->nf + 1) * sizeof *s->f);
+		struct bfinding *f = &s->f[s->nf++];
+		memset(f, 0, sizeof *f);
+		f->kind = (char *)(uintptr_t)a.f[i].kind;
+		f->entity = (char *)(uintptr_t)a.f[i].entity;
+		f->host = (char *)(uintptr_t)(a.f[i].host ? a.f[i].host : "");
+	}
+	struct trend_ctx tc = {&a, s};
+	struct buf b;
+	buf_init(&b);
+	struct json j;
+	json_init(&j, &b, true);
+	analysis_json_ex(&a, &j, trend_json, &tc);
+	buf_addc(&b, '\n');
+	int rc = write_file(setdir, "report.json", &b);
+	buf_reset(&b);
+	analysis_text(&a, &b);
+	trend_text(&a, s, &b);
+	if (write_file(setdir, "report.txt", &b) < 0)
+		rc = ERR_IO;
+	buf_reset(&b);
+	struct html_opts ho;
+	memset(&ho, 0, sizeof ho);
+	struct html_result hr;
+	struct buf msg;
+	buf_init(&msg);
+	struct buf trend;
+	buf_init(&trend);
+	batch_trend_html(&a, s, &trend);
+	ho.extra_html = trend.data;
+	report_html_analysis(&a, &ho, &b, &hr, &msg);
+	if (msg.len)
+		fputs(msg.data, stderr);
+	if (write_file(setdir, "report.html", &b) < 0)
+		rc = ERR_IO;
+	buf_free(&trend);
+	buf_free(&msg);
+	buf_free(&b);
+	s->nf = 0; /* borrowed pointers: the parent rebuilds them from the result file */
+	free(s->f);
+	s->f = NULL;
+	enum bstatus st = ok == 0 ? BS_FAILED : (ok < tried || errors.len) ? BS_PARTIAL : BS_OK;
+	if (rc < 0)
+		st = BS_FAILED;
+	done(setdir, s, &a, errors.len ? errors.data : rc < 0 ? "cannot write the reports" : NULL, st);
+	buf_free(&errors);
+	analysis_free(&a);
+	return st == BS_OK ? 0 : 1;
+}
+
+static int paired(struct bset *s, const char *setdir, const struct batch_opts *o, batch_result_fn done)
+{
+	struct compare c;
+	compare_init(&c);
+	rules_reset();
+	struct buf errors;
+	buf_init(&errors);
+	size_t ok[3] = {0, 0, 0};
+	for (size_t i = 0; i < s->nfiles; i++) {
+		const struct bfile *f = &s->files[i];
+		if (f->role != BF_CAPTURE || f->side == 0)
+			continue;
+		if (compare_add_capture(&c, f->side == 1 ? CMP_BEFORE : CMP_AFTER, f->path, &o->co) == 0)
+			ok[f->side]++;
+		else
+			buf_printf(&errors, "%s: unreadable or unrecognised capture (see messages.txt); ", f->path);
+	}
+	load_side_files(&c.side[0], s, 1, &errors);
+	load_side_files(&c.side[1], s, 2, &errors);
+	struct compare_opts co;
+	compare_opts_init(&co);
+	struct buf warn;
+	buf_init(&warn);
+	compare_run(&c, &co, &warn);
+	if (warn.len)
+		fputs(warn.data, stderr);
+	buf_free(&warn);
+	struct buf b;
+	buf_init(&b);
+	struct json j;
+	json_init(&j, &b, true);
+	compare_json(&c, &j);
+	buf_addc(&b, '\n');
+	int rc = write_file(setdir, "report.json", &b);
+	buf_reset(&b);
+	compare_text(&c, &b);
+	if (write_file(setdir, "report.txt", &b) < 0)
+		rc = ERR_IO;
+	buf_reset(&b);
+	struct html_opts ho;
+	memset(&ho, 0, sizeof ho);
+	struct html_result hr;
+	struct buf msg;
+	buf_init(&msg);
+	report_html_compare(&c, &ho, &b, &hr, &msg);
+	if (msg.len)
+		fputs(msg.data, stderr);
+	if (write_file(setdir, "report.html", &b) < 0)
+		rc = ERR_IO;
+	buf_free(&msg);
+	buf_free(&b);
+	enum bstatus st = (ok[1] == 0 || ok[2] == 0) ? BS_FAILED : errors.len ? BS_PARTIAL : BS_OK;
+	if (rc < 0)
+		st = BS_FAILED;
+	/* the index shows the after side's findings and the comparison's verdict */
+	const char *verdict_saved = c.side[1].verdict;
+	c.side[1].verdict = c.verdict;
+	done(setdir, s, &c.side[1], errors.len ? errors.data : rc < 0 ? "cannot write the reports" : NULL, st);
+	c.side[1].verdict = verdict_saved;
+	buf_free(&errors);
+	compare_free(&c);
+	return st == BS_OK ? 0 : 1;
+}
+
+int batch_report_set(struct bset *s, const char *setdir, const struct batch_opts *o, batch_result_fn done)
+{
+	return s->paired ? paired(s, setdir, o, done) : single(s, setdir, o, done);
+}

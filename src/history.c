@@ -1,0 +1,350 @@
+/* history.c — SQLite history of batch runs (see history.h). */
+#include "history.h"
+
+#include <math.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct history {
+	sqlite3 *db;
+};
+
+/* Migrations: migrations[v] brings a database at user_version v to v + 1. */
+static const char *const migrations[] = {
+	"CREATE TABLE runs(id INTEGER PRIMARY KEY, started TEXT NOT NULL, input TEXT NOT NULL, "
+	"  tool_version TEXT NOT NULL);"
+	"CREATE TABLE sets(run_id INTEGER NOT NULL REFERENCES runs(id), name TEXT NOT NULL, status TEXT NOT NULL, "
+	"  error TEXT, capture_start TEXT, capture_end TEXT, worst TEXT, findings INTEGER NOT NULL, verdict TEXT, "
+	"  PRIMARY KEY(run_id, name));"
+	"CREATE INDEX sets_by_name ON sets(name, capture_start);"
+	"CREATE TABLE stats(run_id INTEGER NOT NULL, set_name TEXT NOT NULL, layer TEXT NOT NULL, entity TEXT NOT NULL, "
+	"  host TEXT NOT NULL, metric TEXT NOT NULL, p50 REAL, p95 REAL, p99 REAL, max REAL, mean REAL, samples INTEGER);"
+	"CREATE INDEX stats_by_set ON stats(set_name, run_id);"
+	"CREATE TABLE findings(run_id INTEGER NOT NULL, set_name TEXT NOT NULL, kind TEXT NOT NULL, severity TEXT NOT NULL, "
+	"  layer TEXT NOT NULL, entity TEXT NOT NULL, host TEXT NOT NULL, start TEXT, end TEXT, summary TEXT);"
+	"CREATE INDEX findings_by_set ON findings(set_name, run_id);",
+};
+#define NMIGRATIONS (int)(sizeof migrations / sizeof migrations[0])
+
+static int fail(struct history *h, struct buf *err, const char *what)
+{
+	buf_printf(err, "iopsy: history: %s: %s\n", what, sqlite3_errmsg(h->db));
+	return ERR_IO;
+}
+
+static int exec(struct history *h, const char *sql, struct buf *err)
+{
+	char *msg = NULL;
+	if (sqlite3_exec(h->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		buf_printf(err, "iopsy: history: %s\n", msg ? msg : "error");
+		sqlite3_free(msg);
+		return ERR_IO;
+	}
+	return 0;
+}
+
+static int user_version(struct history *h)
+{
+	sqlite3_stmt *st;
+	int v = -1;
+	if (sqlite3_prepare_v2(h->db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			v = sqlite3_column_int(st, 0);
+		sqlite3_finalize(st);
+	}
+	return v;
+}
+
+int history_open(struct history **out, const char *path, bool create, struct buf *err)
+{
+	struct history *h = xcalloc(1, sizeof *h);
+	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+	if (sqlite3_open_v2(path, &h->db, flags, NULL) != SQLITE_OK) {
+		buf_printf(err, "iopsy: history: cannot open %s: %s\n", path, h->db ? sqlite3_errmsg(h->db) : "out of memory");
+		sqlite3_close(h->db);
+		free(h);
+		return ERR_IO;
+	}
+	sqlite3_busy_timeout(h->db, 10000);
+	int v = user_version(h);
+	if (v < 0) {
+		int rc = fail(h, err, path);
+		history_close(h);
+		return rc == 0 ? ERR_IO : ERR_FORMAT;
+	}
+	if (v > HISTORY_SCHEMA_VERSION) {
+		buf_printf(err, "iopsy: history: %s has schema version %d, newer than this iopsy (%d); use a newer iopsy\n",
+			   path, v, HISTORY_SCHEMA_VERSION);
+		history_close(h);
+		return ERR_FORMAT;
+	}
+	/* migrate in place, all or nothing */
+	if (v < NMIGRATIONS) {
+		if (exec(h, "BEGIN IMMEDIATE", err) < 0) {
+			history_close(h);
+			return ERR_IO;
+		}
+		for (int k = v; k < NMIGRATIONS; k++) {
+			if (exec(h, migrations[k], err) < 0) {
+				exec(h, "ROLLBACK", err);
+				history_close(h);
+				return ERR_IO;
+			}
+		}
+		struct buf pv;
+		buf_init(&pv);
+		buf_printf(&pv, "PRAGMA user_version = %d", NMIGRATIONS);
+		int rc = exec(h, pv.data, err);
+		buf_free(&pv);
+		if (rc < 0 || exec(h, "COMMIT", err) < 0) {
+			exec(h, "ROLLBACK", err);
+			history_close(h);
+			return ERR_IO;
+		}
+	}
+	*out = h;
+	return 0;
+}
+
+void history_close(struct history *h)
+{
+	if (!h)
+		return;
+	sqlite3_close(h->db);
+	free(h);
+}
+
+static char *col_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+	return xstrdup(t ? (const char *)t : "");
+}
+
+int history_previous(struct history *h, struct bset *s, struct buf *err)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(h->db,
+			       "SELECT r.id, r.started, s.capture_start FROM sets s JOIN runs r ON r.id = s.run_id "
+			       "WHERE s.name = ?1 AND s.status != 'failed' ORDER BY r.id DESC LIMIT 1",
+			       -1, &st, NULL) != SQLITE_OK)
+		return fail(h, err, "query");
+	sqlite3_bind_text(st, 1, s->name, -1, SQLITE_TRANSIENT);
+	sqlite3_int64 run = -1;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		run = sqlite3_column_int64(st, 0);
+		s->trend.have_previous = true;
+		s->trend.previous_started = col_dup(st, 1);
+		s->trend.previous_capture = col_dup(st, 2);
+	}
+	sqlite3_finalize(st);
+	if (run < 0)
+		return 0;
+	if (sqlite3_prepare_v2(h->db,
+			       "SELECT layer, entity, host, metric, p50, p95, p99, max, mean, samples FROM stats "
+			       "WHERE run_id = ?1 AND set_name = ?2",
+			       -1, &st, NULL) != SQLITE_OK)
+		return fail(h, err, "query");
+	sqlite3_bind_int64(st, 1, run);
+	sqlite3_bind_text(st, 2, s->name, -1, SQLITE_TRANSIENT);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		s->trend.prev_stats = xrealloc(s->trend.prev_stats, (s->trend.nprev_stats + 1) * sizeof *s->trend.prev_stats);
+		struct bstat *b = &s->trend.prev_stats[s->trend.nprev_stats++];
+		b->layer = col_dup(st, 0);
+		b->entity = col_dup(st, 1);
+		b->host = col_dup(st, 2);
+		b->metric = col_dup(st, 3);
+		double *v[5] = {&b->p50, &b->p95, &b->p99, &b->max, &b->mean};
+		for (int k = 0; k < 5; k++)
+			*v[k] = sqlite3_column_type(st, 4 + k) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 4 + k);
+		b->samples = sqlite3_column_int64(st, 9);
+	}
+	sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(h->db,
+			       "SELECT kind, severity, layer, entity, host, start, end, summary FROM findings "
+			       "WHERE run_id = ?1 AND set_name = ?2",
+			       -1, &st, NULL) != SQLITE_OK)
+		return fail(h, err, "query");
+	sqlite3_bind_int64(st, 1, run);
+	sqlite3_bind_text(st, 2, s->name, -1, SQLITE_TRANSIENT);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		s->trend.prev_f = xrealloc(s->trend.prev_f, (s->trend.nprev_f + 1) * sizeof *s->trend.prev_f);
+		struct bfinding *f = &s->trend.prev_f[s->trend.nprev_f++];
+		f->kind = col_dup(st, 0);
+		f->severity = col_dup(st, 1);
+		f->layer = col_dup(st, 2);
+		f->entity = col_dup(st, 3);
+		f->host = col_dup(st, 4);
+		f->start = col_dup(st, 5);
+		f->end = col_dup(st, 6);
+		f->summary = col_dup(st, 7);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static void bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static void bind_num(sqlite3_stmt *st, int i, double v)
+{
+	if (isnan(v))
+		sqlite3_bind_null(st, i);
+	else
+		sqlite3_bind_double(st, i, v);
+}
+
+int history_record(struct history *h, const char *started, const char *input, const struct batch *b, struct buf *err)
+{
+	if (exec(h, "BEGIN IMMEDIATE", err) < 0)
+		return ERR_IO;
+	sqlite3_stmt *run = NULL, *set = NULL, *stat = NULL, *find = NULL;
+	int rc = 0;
+	if (sqlite3_prepare_v2(h->db, "INSERT INTO runs(started, input, tool_version) VALUES(?1, ?2, ?3)", -1, &run, NULL) ||
+	    sqlite3_prepare_v2(h->db,
+			       "INSERT INTO sets(run_id, name, status, error, capture_start, capture_end, worst, findings, "
+			       "verdict) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+			       -1, &set, NULL) ||
+	    sqlite3_prepare_v2(h->db,
+			       "INSERT INTO stats VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)", -1, &stat, NULL) ||
+	    sqlite3_prepare_v2(h->db, "INSERT INTO findings VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)", -1, &find,
+			       NULL)) {
+		rc = fail(h, err, "prepare");
+		goto out;
+	}
+	sqlite3_bind_text(run, 1, started, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(run, 2, input, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(run, 3, "0.1.0", -1, SQLITE_STATIC);
+	if (sqlite3_step(run) != SQLITE_DONE) {
+		rc = fail(h, err, "insert run");
+		goto out;
+	}
+	sqlite3_int64 id = sqlite3_last_insert_rowid(h->db);
+	for (size_t i = 0; i < b->nsets && rc == 0; i++) {
+		const struct bset *s = &b->sets[i];
+		sqlite3_reset(set);
+		sqlite3_bind_int64(set, 1, id);
+		sqlite3_bind_text(set, 2, s->name, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(set, 3, bstatus_names[s->status], -1, SQLITE_STATIC);
+		bind_text_or_null(set, 4, s->error);
+		bind_text_or_null(set, 5, s->capture_start);
+		bind_text_or_null(set, 6, s->capture_end);
+		bind_text_or_null(set, 7, s->worst >= 0 ? (s->worst == 2 ? "critical" : s->worst == 1 ? "warning" : "info") : NULL);
+		sqlite3_bind_int64(set, 8, (sqlite3_int64)s->nf);
+		bind_text_or_null(set, 9, s->verdict);
+		if (sqlite3_step(set) != SQLITE_DONE) {
+			rc = fail(h, err, "insert set");
+			break;
+		}
+		for (size_t k = 0; k < s->nstats && rc == 0; k++) {
+			const struct bstat *x = &s->stats[k];
+			sqlite3_reset(stat);
+			sqlite3_bind_int64(stat, 1, id);
+			sqlite3_bind_text(stat, 2, s->name, -1, SQLITE_TRANSIENT);
+			sqlite3_bind_text(stat, 3, x->layer, -1, SQLITE_TRANSIENT);
+			sqlite3_bind_text(stat, 4, x->entity, -1, SQLITE_TRANSIENT);
+			sqlite3_bind_text(stat, 5, x->host, -1, SQLITE_TRANSIENT);
+			sqlite3_bind_text(stat, 6, x->metric, -1, SQLITE_TRANSIENT);
+			bind_num(stat, 7, x->p50);
+			bind_num(stat, 8, x->p95);
+			bind_num(stat, 9, x->p99);
+			bind_num(stat, 10, x->max);
+			bind_num(stat, 11, x->mean);
+			sqlite3_bind_int64(stat, 12, x->samples);
+			if (sqlite3_step(stat) != SQLITE_DONE)
+				rc = fail(h, err, "insert figures");
+		}
+		for (size_t k = 0; k < s->nf && rc == 0; k++) {
+			const struct bfinding *f = &s->f[k];
+			sqlite3_reset(find);
+			sqlite3_bind_int64(find, 1, id);
+			sqlite3_bind_text(find, 2, s->name, -1, SQLITE_TRANSIENT);
+			const char *v[8] = {f->kind, f->severity, f->layer, f->entity, f->host, f->start, f->end, f->summary};
+			for (int q = 0; q < 8; q++)
+				sqlite3_bind_text(find, 3 + q, v[q], -1, SQLITE_TRANSIENT);
+			if (sqlite3_step(find) != SQLITE_DONE)
+				rc = fail(h, err, "insert finding");
+		}
+	}
+out:
+	sqlite3_finalize(run);
+	sqlite3_finalize(set);
+	sqlite3_finalize(stat);
+	sqlite3_finalize(find);
+	if (rc == 0 && exec(h, "COMMIT", err) < 0)
+		rc = ERR_IO;
+	if (rc < 0)
+		exec(h, "ROLLBACK", err);
+	return rc;
+}
+
+int history_list(struct history *h, const char *set, struct buf *out, struct buf *err)
+{
+	sqlite3_stmt *st;
+	const char *sql = "SELECT r.id, r.started, s.name, s.status, s.worst, s.findings, s.capture_start, s.error "
+			  "FROM runs r JOIN sets s ON s.run_id = r.id WHERE ?1 IS NULL OR s.name = ?1 "
+			  "ORDER BY r.id, s.name";
+	if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return fail(h, err, "query");
+	bind_text_or_null(st, 1, set);
+	buf_printf(out, "schema version %d\n%-5s %-20s %-30s %-8s %-8s %8s  %s\n", user_version(h), "run", "started",
+		   "set", "status", "worst", "findings", "capture start");
+	long rows = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		rows++;
+		buf_printf(out, "%-5lld %-20s ", (long long)sqlite3_column_int64(st, 0), sqlite3_column_text(st, 1));
+		const char *name = (const char *)sqlite3_column_text(st, 2);
+		size_t before = out->len;
+		buf_add_text_escaped(out, name, strlen(name));
+		size_t w = out->len - before;
+		buf_printf(out, "%*s %-8s %-8s %8d  %s\n", w < 30 ? (int)(30 - w) : 0, "", sqlite3_column_text(st, 3),
+			   sqlite3_column_type(st, 4) == SQLITE_NULL ? "-" : (const char *)sqlite3_column_text(st, 4),
+			   sqlite3_column_int(st, 5),
+			   sqlite3_column_type(st, 6) == SQLITE_NULL ? "-" : (const char *)sqlite3_column_text(st, 6));
+	}
+	sqlite3_finalize(st);
+	if (set) {
+		if (sqlite3_prepare_v2(h->db,
+				       "SELECT run_id, kind, severity, host, entity, start, end FROM findings WHERE set_name = ?1 "
+				       "ORDER BY run_id",
+				       -1, &st, NULL) != SQLITE_OK)
+			return fail(h, err, "query");
+		sqlite3_bind_text(st, 1, set, -1, SQLITE_TRANSIENT);
+		buf_adds(out, "\nfindings per run\n");
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			buf_printf(out, "  run %lld  %-8s %-30s ", (long long)sqlite3_column_int64(st, 0), sqlite3_column_text(st, 2),
+				   sqlite3_column_text(st, 1));
+			const char *hst = (const char *)sqlite3_column_text(st, 3), *ent = (const char *)sqlite3_column_text(st, 4);
+			if (hst && *hst) {
+				buf_add_text_escaped(out, hst, strlen(hst));
+				buf_addc(out, ' ');
+			}
+			buf_add_text_escaped(out, ent, strlen(ent));
+			buf_printf(out, "  %s .. %s\n", sqlite3_column_text(st, 5), sqlite3_column_text(st, 6));
+		}
+		sqlite3_finalize(st);
+		if (sqlite3_prepare_v2(h->db,
+				       "SELECT run_id, layer, host, entity, metric, p50, p95, max FROM stats WHERE set_name = ?1 "
+				       "ORDER BY layer, entity, metric, run_id",
+				       -1, &st, NULL) != SQLITE_OK)
+			return fail(h, err, "query");
+		sqlite3_bind_text(st, 1, set, -1, SQLITE_TRANSIENT);
+		buf_adds(out, "\nkey figures per run (p50 / p95 / max)\n");
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			buf_printf(out, "  run %lld  %-7s ", (long long)sqlite3_column_int64(st, 0), sqlite3_column_text(st, 1));
+			const char *ent = (const char *)sqlite3_column_text(st, 3);
+			buf_add_text_escaped(out, ent, strlen(ent));
+			buf_printf(out, " %s %.3g / %.3g / %.3g\n", sqlite3_column_text(st, 4), sqlite3_column_double(st, 5),
+				   sqlite3_column_double(st, 6), sqlite3_column_double(st, 7));
+		}
+		sqlite3_finalize(st);
+	}
+	if (!rows)
+		buf_adds(out, set ? "(no run recorded this set)\n" : "(no runs recorded)\n");
+	return 0;
+}
