@@ -54,48 +54,10 @@ enum {
 	OPT_REQUIRE_CHARTS,
 };
 
-static int write_out(const char *path, const struct buf *b, const char *what)
+static int render_analysis(const void *model, const struct html_opts *o, struct buf *out, struct html_result *res,
+			   struct buf *msg)
 {
-	struct afile af;
-	if (afile_open(&af, path) < 0) {
-		fprintf(stderr, "iopsy analyze: cannot create %s (%s): %s\n", path, what, strerror(errno));
-		return EXIT_SYSTEM;
-	}
-	if (b->len && fwrite(b->data, 1, b->len, af.fp) != b->len) {
-		fprintf(stderr, "iopsy analyze: write error on %s: %s\n", path, strerror(errno));
-		afile_abort(&af);
-		return EXIT_SYSTEM;
-	}
-	if (afile_commit(&af) < 0) {
-		fprintf(stderr, "iopsy analyze: cannot write %s: %s\n", path, strerror(errno));
-		return EXIT_SYSTEM;
-	}
-	return EXIT_OK;
-}
-
-/* The HTML report; charts that cannot be drawn are reported on stderr. Returns an exit code. */
-static int write_html(const struct analysis *a, const struct html_opts *ho, const char *path, struct buf *out)
-{
-	struct html_result res;
-	struct buf msg;
-	buf_init(&msg);
-	int rc = report_html_analysis(a, ho, out, &res, &msg);
-	if (msg.len) {
-		const char *p = msg.data;
-		while (*p) {
-			const char *nl = strchr(p, '\n');
-			size_t n = nl ? (size_t)(nl - p) : strlen(p);
-			fprintf(stderr, "iopsy analyze: %s: %.*s\n", rc < 0 ? "error" : "warning", (int)n, p);
-			p += n + (nl != NULL);
-		}
-	}
-	buf_free(&msg);
-	if (rc < 0) {
-		if (rc != ERR_IO)
-			fprintf(stderr, "iopsy analyze: --require-charts: no HTML report written\n");
-		return EXIT_SYSTEM;
-	}
-	return write_out(path, out, "HTML");
+	return report_html_analysis(model, o, out, res, msg);
 }
 
 int cmd_analyze(int argc, char **argv)
@@ -239,13 +201,13 @@ int cmd_analyze(int argc, char **argv)
 		json_init(&j, &out, true);
 		analysis_json(&a, &j);
 		buf_addc(&out, '\n');
-		int w = write_out(json_path, &out, "JSON");
+		int w = write_output("analyze", json_path, &out);
 		if (w)
 			ret = w;
 		buf_reset(&out);
 	}
 	if (html_path) {
-		int w = write_html(&a, &ho, html_path, &out);
+		int w = write_html_report("analyze", html_path, &ho, render_analysis, &a);
 		if (w)
 			ret = w;
 		buf_reset(&out);
@@ -253,7 +215,7 @@ int cmd_analyze(int argc, char **argv)
 	bool stdout_taken = (json_path && strcmp(json_path, "-") == 0) || (html_path && strcmp(html_path, "-") == 0);
 	if (text_path || !stdout_taken) {
 		analysis_text(&a, &out);
-		int w = write_out(text_path ? text_path : "-", &out, "text");
+		int w = write_output("analyze", text_path ? text_path : "-", &out);
 		if (w)
 			ret = w;
 	}

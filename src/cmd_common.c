@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "html.h"
 #include "pdh.h"
 
 int usage_error(const char *cmd, const char *fmt, ...)
@@ -54,4 +55,52 @@ int common_opt(int c, const char *arg, struct common_opts *co)
 	default:
 		return 0;
 	}
+}
+
+int write_output(const char *cmd, const char *path, const struct buf *b)
+{
+	struct afile af;
+	if (afile_open(&af, path) < 0) {
+		fprintf(stderr, "iopsy %s: cannot create %s: %s\n", cmd, path, strerror(errno));
+		return EXIT_SYSTEM;
+	}
+	if (b->len && fwrite(b->data, 1, b->len, af.fp) != b->len) {
+		fprintf(stderr, "iopsy %s: write error on %s: %s\n", cmd, path, strerror(errno));
+		afile_abort(&af);
+		return EXIT_SYSTEM;
+	}
+	if (afile_commit(&af) < 0) {
+		fprintf(stderr, "iopsy %s: cannot write %s: %s\n", cmd, path, strerror(errno));
+		return EXIT_SYSTEM;
+	}
+	return EXIT_OK;
+}
+
+int write_html_report(const char *cmd, const char *path, const struct html_opts *ho,
+		      int (*render)(const void *model, const struct html_opts *o, struct buf *out, struct html_result *res,
+				    struct buf *msg),
+		      const void *model)
+{
+	struct html_result res;
+	struct buf msg, out;
+	buf_init(&msg);
+	buf_init(&out);
+	int rc = render(model, ho, &out, &res, &msg);
+	for (const char *p = msg.data ? msg.data : ""; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		fprintf(stderr, "iopsy %s: %s: %.*s\n", cmd, rc < 0 ? "error" : "warning", (int)n, p);
+		p += n + (nl != NULL);
+	}
+	buf_free(&msg);
+	int ret;
+	if (rc < 0) {
+		if (rc != ERR_IO)
+			fprintf(stderr, "iopsy %s: --require-charts: no HTML report written\n", cmd);
+		ret = EXIT_SYSTEM;
+	} else {
+		ret = write_output(cmd, path, &out);
+	}
+	buf_free(&out);
+	return ret;
 }

@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "compare.h"
 #include "compare_out.h"
+#include "html.h"
 
 static const char compare_help[] =
 	"Usage: iopsy compare --before CAPTURE... --after CAPTURE... [OPTIONS]\n"
@@ -29,6 +30,10 @@ static const char compare_help[] =
 	"  --text PATH               write the text report to PATH instead of stdout\n"
 	"  --json PATH               write the JSON result (schema_version 1, doc/compare-json.md) to\n"
 	"                            PATH ('-' = stdout, then no text unless --text is given)\n"
+	"  --html PATH               write the self-contained HTML report (before/after latency CDFs,\n"
+	"                            time-of-day overlays, latency vs IOPS) to PATH\n"
+	"  --gnuplot-dir DIR         keep the charts' data and gnuplot scripts in DIR (to restyle them)\n"
+	"  --require-charts          no gnuplot, or a chart that fails, is an error (exit 4)\n"
 	"  --resamples N             bootstrap resamples (default 1000, 100..100000)\n"
 	"  --seed N                  bootstrap seed (default 1; same inputs and seed, same output)\n"
 	"  --confidence P            confidence level of the intervals (default 0.95)\n"
@@ -66,6 +71,9 @@ enum {
 	OPT_APARTS,
 	OPT_AQD,
 	OPT_NO_OFFSET,
+	OPT_HTML,
+	OPT_GNUPLOT_DIR,
+	OPT_REQUIRE_CHARTS,
 };
 
 static const struct option opts[] = {{"before", required_argument, NULL, OPT_BEFORE},
@@ -86,6 +94,9 @@ static const struct option opts[] = {{"before", required_argument, NULL, OPT_BEF
 				     {"after-partitions", required_argument, NULL, OPT_APARTS},
 				     {"array-queue-depth", required_argument, NULL, OPT_AQD},
 				     {"no-clock-estimate", no_argument, NULL, OPT_NO_OFFSET},
+				     {"html", required_argument, NULL, OPT_HTML},
+				     {"gnuplot-dir", required_argument, NULL, OPT_GNUPLOT_DIR},
+				     {"require-charts", no_argument, NULL, OPT_REQUIRE_CHARTS},
 				     {"format", required_argument, NULL, OPT_FORMAT},
 				     {"tz", required_argument, NULL, OPT_TZ},
 				     {"max-warnings", required_argument, NULL, OPT_MAX_WARNINGS},
@@ -161,23 +172,10 @@ static int split_args(int argc, char **argv, struct lists *l)
 	return 0;
 }
 
-static int write_out(const char *path, const struct buf *b, const char *what)
+static int render_compare(const void *model, const struct html_opts *o, struct buf *out, struct html_result *res,
+			  struct buf *msg)
 {
-	struct afile af;
-	if (afile_open(&af, path) < 0) {
-		fprintf(stderr, "iopsy compare: cannot create %s (%s): %s\n", path, what, strerror(errno));
-		return EXIT_SYSTEM;
-	}
-	if (b->len && fwrite(b->data, 1, b->len, af.fp) != b->len) {
-		fprintf(stderr, "iopsy compare: write error on %s: %s\n", path, strerror(errno));
-		afile_abort(&af);
-		return EXIT_SYSTEM;
-	}
-	if (afile_commit(&af) < 0) {
-		fprintf(stderr, "iopsy compare: cannot write %s: %s\n", path, strerror(errno));
-		return EXIT_SYSTEM;
-	}
-	return EXIT_OK;
+	return report_html_compare(model, o, out, res, msg);
 }
 
 static bool parse_ulong(const char *s, unsigned long long lo, unsigned long long hi, unsigned long long *v)
@@ -233,7 +231,9 @@ int cmd_compare(int argc, char **argv)
 	common_opts_init(&co);
 	struct compare_opts o;
 	compare_opts_init(&o);
-	const char *json_path = NULL, *text_path = NULL, *map_path = NULL, *rules_path = NULL;
+	const char *json_path = NULL, *text_path = NULL, *map_path = NULL, *rules_path = NULL, *html_path = NULL;
+	struct html_opts ho;
+	memset(&ho, 0, sizeof ho);
 	const char *map[2] = {NULL, NULL}, *vmk[2] = {NULL, NULL}, *parts[2] = {NULL, NULL};
 	struct compare c;
 	compare_init(&c);
@@ -257,6 +257,9 @@ int cmd_compare(int argc, char **argv)
 		case OPT_MATCH_MAP: map_path = optarg; break;
 		case OPT_TEXT: text_path = optarg; break;
 		case OPT_JSON: json_path = optarg; break;
+		case OPT_HTML: html_path = optarg; break;
+		case OPT_GNUPLOT_DIR: ho.gnuplot_dir = optarg; break;
+		case OPT_REQUIRE_CHARTS: ho.require_charts = true; break;
 		case OPT_RESAMPLES:
 			if (!parse_ulong(optarg, 100, 100000, &u)) {
 				ret = usage_error("compare", "--resamples needs a number from 100 to 100000, not '%s'", optarg);
@@ -369,14 +372,20 @@ int cmd_compare(int argc, char **argv)
 		json_init(&j, &outb, true);
 		compare_json(&c, &j);
 		buf_addc(&outb, '\n');
-		int w = write_out(json_path, &outb, "JSON");
+		int w = write_output("compare", json_path, &outb);
 		if (w)
 			ret = w;
 		buf_reset(&outb);
 	}
-	if (text_path || !json_path || strcmp(json_path, "-") != 0) {
+	if (html_path) {
+		int w = write_html_report("compare", html_path, &ho, render_compare, &c);
+		if (w)
+			ret = w;
+	}
+	bool stdout_taken = (json_path && strcmp(json_path, "-") == 0) || (html_path && strcmp(html_path, "-") == 0);
+	if (text_path || !stdout_taken) {
 		compare_text(&c, &outb);
-		int w = write_out(text_path ? text_path : "-", &outb, "text");
+		int w = write_output("compare", text_path ? text_path : "-", &outb);
 		if (w)
 			ret = w;
 	}

@@ -41,6 +41,17 @@ enum {
 /* Handles a common option; returns 1 if c was one, 0 if not, ERR_USAGE (message printed) if its
  * argument is bad. */
 int common_opt(int c, const char *arg, struct common_opts *co);
+/* Writes b to path ('-' = stdout) through a temporary file renamed when complete; errors are
+ * printed as "iopsy CMD: ..." and returned as EXIT_SYSTEM. */
+int write_output(const char *cmd, const char *path, const struct buf *b);
+/* Renders the HTML report with render(ctx, ...) (an analysis or a comparison), prints its chart
+ * messages and writes it to path. Returns an exit code. */
+struct html_opts;
+struct html_result;
+int write_html_report(const char *cmd, const char *path, const struct html_opts *ho,
+		      int (*render)(const void *model, const struct html_opts *o, struct buf *out, struct html_result *res,
+				    struct buf *msg),
+		      const void *model);
 /* Prints "iopsy CMD: msg" + "try 'iopsy CMD --help'" and returns EXIT_USAGE. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
