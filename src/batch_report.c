@@ -12,6 +12,7 @@
 #include "compare_out.h"
 #include "html.h"
 #include "batch_out.h"
+#include "commands.h"
 #include "json.h"
 
 const struct key_metric key_metrics[] = {
@@ -212,18 +213,7 @@ static int write_file(const char *dir, const char *name, const struct buf *b)
 	struct buf p;
 	buf_init(&p);
 	buf_printf(&p, "%s/%s", dir, name);
-	struct afile af;
-	int rc = afile_open(&af, p.data);
-	if (rc == 0) {
-		if (b->len && fwrite(b->data, 1, b->len, af.fp) != b->len) {
-			afile_abort(&af);
-			rc = ERR_IO;
-		} else {
-			rc = afile_commit(&af);
-		}
-	}
-	if (rc < 0)
-		fprintf(stderr, "iopsy batch: cannot write %s: %s\n", p.data, strerror(errno));
+	int rc = write_output("batch", p.data, b) == EXIT_OK ? 0 : ERR_IO;
 	buf_free(&p);
 	return rc;
 }

@@ -55,24 +55,6 @@ enum {
 	OPT_FAIL_ON,
 };
 
-static int write_atomic(const char *path, const struct buf *b)
-{
-	struct afile af;
-	if (afile_open(&af, path) < 0) {
-		fprintf(stderr, "iopsy batch: cannot create %s: %s\n", path, strerror(errno));
-		return EXIT_SYSTEM;
-	}
-	if (b->len && fwrite(b->data, 1, b->len, af.fp) != b->len) {
-		fprintf(stderr, "iopsy batch: cannot write %s: %s\n", path, strerror(errno));
-		afile_abort(&af);
-		return EXIT_SYSTEM;
-	}
-	if (afile_commit(&af) < 0) {
-		fprintf(stderr, "iopsy batch: cannot write %s: %s\n", path, strerror(errno));
-		return EXIT_SYSTEM;
-	}
-	return EXIT_OK;
-}
 
 static int slurp(const char *path, char **data, size_t *len)
 {
@@ -178,7 +160,7 @@ static int deliver(const struct batch *b, const struct run_info *ri, const struc
 		buf_printf(&path, "/%s.eml", emlname);
 	}
 	if (o->eml_dir || (!o->smtp && !o->sendmail)) {
-		rc = write_atomic(path.data, &msg) == EXIT_OK ? 0 : ERR_IO;
+		rc = write_output("batch", path.data, &msg) == EXIT_OK ? 0 : ERR_IO;
 	} else {
 		if (o->smtp)
 			rc = mail_send_smtp(o->smtp, o->smtp_starttls, &m, &msg, &err);
@@ -186,7 +168,7 @@ static int deliver(const struct batch *b, const struct run_info *ri, const struc
 			rc = mail_send_program(o->sendmail, &m, &msg, &err);
 		if (rc < 0) {
 			fprintf(stderr, "iopsy batch: mail not delivered: %s; the message is kept in %s\n", err.data, path.data);
-			write_atomic(path.data, &msg);
+			write_output("batch", path.data, &msg);
 		}
 	}
 	buf_free(&path);
@@ -353,7 +335,7 @@ int cmd_batch(int argc, char **argv)
 	struct buf p;
 	buf_init(&p);
 	buf_printf(&p, "%s/index.html", o.out);
-	if (write_atomic(p.data, &out) != EXIT_OK)
+	if (write_output("batch", p.data, &out) != EXIT_OK)
 		ret = EXIT_SYSTEM;
 	buf_reset(&out);
 	struct json j;
@@ -362,7 +344,7 @@ int cmd_batch(int argc, char **argv)
 	buf_addc(&out, '\n');
 	buf_reset(&p);
 	buf_printf(&p, "%s/summary.json", o.out);
-	if (write_atomic(p.data, &out) != EXIT_OK)
+	if (write_output("batch", p.data, &out) != EXIT_OK)
 		ret = EXIT_SYSTEM;
 	buf_free(&out);
 	buf_free(&p);
