@@ -14,6 +14,9 @@
 /* A line longer than this is damage (a runaway quote, binary data), not a record: real header
  * lines are 1-10 MB (100,000 columns), rows well under 1 MB. Bounds the line buffer. */
 #define PDH_MAX_LINE (64u << 20)
+/* Columns kept from a header: 10x the widest captures seen (100,000+ on big hosts). Each costs
+ * about 140 bytes across the reader and the commands, so a header of commas cannot take GBs. */
+#define PDH_MAX_COLUMNS 1000000u
 
 struct hfield {
 	const char *s;
@@ -40,7 +43,7 @@ struct pdh_reader {
 	/* header */
 	long header_line;
 	struct hfield *hf;
-	size_t nhf, hf_cap;
+	size_t nhf, hf_cap, nhf_over;
 	size_t nfields;          /* fields per data row */
 	struct pdh_column *cols;
 	size_t ncols;
@@ -259,6 +262,10 @@ static void *capped_realloc(void *p, size_t n)
 
 static void header_add(struct pdh_reader *r, const char *s, size_t n)
 {
+	if (r->nhf > PDH_MAX_COLUMNS) { /* counted, not kept: pdh_open reports it */
+		r->nhf_over++;
+		return;
+	}
 	if (r->nhf == r->hf_cap) {
 		r->hf_cap = r->hf_cap ? r->hf_cap * 2 : 1024;
 		r->hf = xrealloc(r->hf, r->hf_cap * sizeof *r->hf);
@@ -623,6 +630,13 @@ int pdh_open(struct pdh_reader **out, struct source *src, const struct pdh_optio
 	}
 	r->row_done = false;
 	r->in_header = false;
+	if (r->nhf_over) {
+		diag_emit(d, DIAG_ERROR, r->header_line, 0,
+			  "the header has %zu columns, more than the %u this tool reads (captures have up to a few "
+			  "100,000); is this a capture?", r->nhf + r->nhf_over - 1, PDH_MAX_COLUMNS);
+		rc = ERR_LIMIT;
+		goto fail;
+	}
 	if (r->nhf < 1) {
 		diag_emit(d, DIAG_ERROR, r->header_line, 0, "empty header");
 		rc = ERR_FORMAT;

@@ -84,6 +84,10 @@ if run cols200k-extract 0 "" extract "$T/cols200k.csv" --match 'Vcpu\(199999:' -
 	else bad cols200k-extract "wrong rows: $(head -c 200 "$T/c.csv")"; fi
 fi
 
+# a header of 4,000,000 empty columns (4 MB of commas): past the column limit, not GBs of RAM
+{ printf '%s' "$HDR"; head -c 4000000 /dev/zero | tr '\0' ','; printf '\n'; row 0; printf '\n'; } >"$T/commas.csv"
+if run columns-4m 3 "more than the 1000000 this tool reads" counters "$T/commas.csv"; then ok columns-4m "$info"; fi
+
 # ---- 2. a 20 MB header line (100,000 columns of 200-byte names) ----
 awk 'BEGIN { n = 100000; pad = sprintf("%150s", ""); gsub(/ /, "x", pad)
 	printf "\"(PDH-CSV 4.0) (UTC)(0)\""
