@@ -364,6 +364,11 @@ START_TEST(hostile_names_escaped)
 	fixture_load(&fx);
 	/* names the CSV reader cannot carry: newline, control and invalid bytes, patched in */
 	fx.a.f[0].summary = "<b>first line\nsecond <line>\x01\xff";
+	for (size_t i = 0; i < fx.a.m.nents; i++)
+		if (fx.a.m.ents[i].layer == LAYER_GUEST)
+			fx.a.m.ents[i].host = "EVIL\n<i>two lines</i>";
+	for (size_t i = 0; i < fx.a.nf; i++)
+		fx.a.f[i].host = "EVIL\n<i>two lines</i>";
 	char gpdir[128];
 	snprintf(gpdir, sizeof gpdir, "%s/gnuplot", fx.dir);
 	struct html_opts o = {.gnuplot_dir = gpdir};
@@ -374,6 +379,9 @@ START_TEST(hostile_names_escaped)
 	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, &msg), 0);
 	assert_inert(out.data, fx.dir);
 	ck_assert_ptr_nonnull(strstr(out.data, "&lt;b&gt;first line\\x0Asecond &lt;line&gt;\\x01\\xFF"));
+	ck_assert_ptr_nonnull(strstr(out.data, "EVIL\\x0A&lt;i&gt;two lines&lt;/i&gt;"));
+	ck_assert_ptr_null(strstr(out.data, "<i>two"));
+	ck_assert_ptr_null(strstr(out.data, "EVIL\n"));
 	if (have_gnuplot()) {
 		ck_assert_int_gt(res.charts, 0);
 		ck_assert_int_eq(res.charts_failed, 0);
