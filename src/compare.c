@@ -1698,6 +1698,19 @@ static int readable_caps(const struct model *m)
 	return n;
 }
 
+/* The LSI -> PVSCSI shape: the guest's latency improved and only layers below it got worse. */
+static bool guest_better_host_worse(const struct compare *c, const struct cmp_row *const *imp, size_t ni,
+				    const struct cmp_row *const *reg, size_t nr)
+{
+	bool guest = false;
+	for (size_t i = 0; i < ni; i++)
+		guest |= c->pairs[imp[i]->pair].layer == LAYER_GUEST;
+	for (size_t i = 0; i < nr; i++)
+		if (c->pairs[reg[i]->pair].layer == LAYER_GUEST)
+			return false;
+	return guest;
+}
+
 static void summarise(struct compare *c)
 {
 	struct cmp_summary *s = &c->sum;
@@ -1738,6 +1751,9 @@ static void summarise(struct compare *c)
 		buf_adds(&b, "After the change IO waits less: ");
 	else if (nr && !ni)
 		buf_adds(&b, "After the change IO waits longer: ");
+	else if (ni && nr && guest_better_host_worse(c, imp, ni, reg, nr))
+		buf_adds(&b, "After the change the guest waits far less (what the application feels), while latency "
+			     "below the guest rose. Better: ");
 	else if (ni && nr)
 		buf_adds(&b, "Mixed result: latency improved in places and regressed in others. Better: ");
 	if (ni) {
