@@ -48,7 +48,7 @@ TEST_SRC := $(wildcard tests/check_*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/runner.o
 BIN      := $(BUILD)/iopsy
 
-.PHONY: all demo check check-unit check-golden check-batch deps deps-test lint install uninstall bench clean samples
+.PHONY: all demo check check-unit check-golden check-batch check-browser deps deps-test lint install uninstall bench clean samples
 
 all: $(BIN) iopsy
 
@@ -90,7 +90,7 @@ demo: deps
 
 check: deps-test
 	$(Q)$(MAKE) --no-print-directory all $(BUILD)/check_iopsy
-	$(Q)$(MAKE) --no-print-directory check-unit check-golden check-batch
+	$(Q)$(MAKE) --no-print-directory check-unit check-golden check-batch check-browser
 
 check-unit: $(BUILD)/check_iopsy
 	$(Q)IOPSY_SRCDIR=$(CURDIR) $(BUILD)/check_iopsy
@@ -100,6 +100,9 @@ check-golden: $(BIN)
 
 check-batch: $(BIN)
 	$(Q)sh tests/batch.sh $(BIN)
+
+check-browser: $(BIN)
+	$(Q)sh tests/browser.sh $(BIN)
 
 lint:
 	@! grep -nE '\b(sprintf|vsprintf|strcpy|strcat|gets|atoi|strtok)[[:space:]]*\(' src/*.c src/sim/*.c parsers/*.c reports/*.c 2>/dev/null || { echo "lint: banned function above"; exit 1; }

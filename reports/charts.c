@@ -221,8 +221,15 @@ void chart_script(const struct chart *c, const char *stem, struct buf *out)
 	buf_adds(out, "load 'style.gp'\n");
 	buf_adds(out, "if (!exists(\"before_color\")) before_color = '#98a2b3'\n"
 		      "if (!exists(\"after_color\")) after_color = '#1f5fa8'\n");
-	buf_printf(out, "set terminal svg size %d,%d dynamic noenhanced font font_spec background bg_color\n", c->width, height);
-	buf_printf(out, "set output '%s.svg'\n", stem);
+	if (c->png) {
+		buf_printf(out, "set terminal pngcairo size %d,%d noenhanced font font_spec background bg_color\n", c->width,
+			   height);
+		buf_printf(out, "set output '%s.png'\n", stem);
+	} else {
+		buf_printf(out, "set terminal svg size %d,%d dynamic noenhanced font font_spec background bg_color\n",
+			   c->width, height);
+		buf_printf(out, "set output '%s.svg'\n", stem);
+	}
 	buf_adds(out, "set encoding utf8\n"
 		      "set border 3 lc rgb text_color\n"
 		      "set tics nomirror textcolor rgb text_color\n"
@@ -625,7 +632,7 @@ int charts_render(struct charts *cs, const struct chart *c, struct buf *svg, int
 	*number = no;
 	char stem[32];
 	snprintf(stem, sizeof stem, "chart-%02d", no);
-	const char *ext[] = {".dat", ".gp", ".svg", ".log"};
+	const char *ext[] = {".dat", ".gp", c->png ? ".png" : ".svg", ".log"};
 	char *path[4];
 	for (int i = 0; i < 4; i++) {
 		char name[48];
@@ -668,7 +675,14 @@ int charts_render(struct charts *cs, const struct chart *c, struct buf *svg, int
 		int r = file_read(path[2], &b, 64u << 20);
 		char prefix[16];
 		snprintf(prefix, sizeof prefix, "c%d-", no);
-		if (r < 0 || svg_inline(b.data ? b.data : "", b.len, prefix, svg) < 0) {
+		if (c->png) {
+			if (r < 0 || b.len < 8 || memcmp(b.data, "\x89PNG", 4) != 0) {
+				buf_printf(err, "gnuplot wrote no PNG for %s", stem);
+				rc = CHARTS_FAILED;
+			} else {
+				buf_add(svg, b.data, b.len);
+			}
+		} else if (r < 0 || svg_inline(b.data ? b.data : "", b.len, prefix, svg) < 0) {
 			buf_printf(err, "gnuplot wrote no usable SVG for %s", stem);
 			rc = CHARTS_FAILED;
 		}

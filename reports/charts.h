@@ -64,6 +64,7 @@ struct chart {
 	bool xnumeric;           /* x is a number (xlabel), not a time of day / date */
 	bool xlog;               /* logarithmic x axis (xnumeric; values <= 0 are not drawn) */
 	char xlabel[48];         /* trusted */
+	bool png;                /* render a PNG (pngcairo) instead of SVG: for mail, where SVG is not shown */
 };
 
 struct chart_opts {
@@ -96,7 +97,8 @@ void chart_free(struct chart *c);
  * CHARTS_NO_GNUPLOT (the session is still usable: with keep_dir it writes data and scripts so
  * they can be run elsewhere, otherwise it renders nothing) or ERR_IO (message in err). */
 int charts_open(struct charts *cs, const struct chart_opts *o, struct buf *err);
-/* Writes chart-NN.dat and chart-NN.gp, runs gnuplot and appends the SVG (prolog stripped, ids
+/* Writes chart-NN.dat and chart-NN.gp, runs gnuplot and appends the SVG (or, when c->png, the
+ * PNG bytes as they are) (prolog stripped, ids
  * made unique with the prefix "cNN-") to svg. Returns 0, CHARTS_NO_GNUPLOT, CHARTS_FAILED or
  * ERR_IO; the reason is appended to err. The chart number used is stored in *number. */
 int charts_render(struct charts *cs, const struct chart *c, struct buf *svg, int *number, struct buf *err);

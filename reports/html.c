@@ -1230,6 +1230,28 @@ static void hosts_line(const struct model *m, struct buf *b)
 		buf_adds(b, "no readable capture");
 }
 
+int report_finding_png(const struct analysis *a, const struct finding *f, const struct html_opts *o, struct buf *png,
+		       struct buf *msg)
+{
+	struct chart c;
+	if (!chart_build(a, f, &c)) {
+		chart_free(&c);
+		return CHARTS_FAILED;
+	}
+	c.png = true;
+	c.width = 760;
+	struct chart_opts co = {.gnuplot = o->gnuplot, .keep_dir = NULL, .timeout_s = o->timeout_s};
+	struct charts cs;
+	int rc = charts_open(&cs, &co, msg);
+	if (rc == 0) {
+		int number;
+		rc = charts_render(&cs, &c, png, &number, msg);
+	}
+	charts_close(&cs);
+	chart_free(&c);
+	return rc;
+}
+
 int report_html_analysis(const struct analysis *a, const struct html_opts *o, struct buf *out, struct html_result *res,
 			 struct buf *msg)
 {

@@ -39,6 +39,11 @@ struct compare;
 int report_html_compare(const struct compare *c, const struct html_opts *o, struct buf *out, struct html_result *res,
 			struct buf *msg);
 
+/* The chart of finding f (the counters that prove it, threshold and window) as a PNG, for mail
+ * bodies where inline SVG is not shown. Returns 0, CHARTS_NO_GNUPLOT, CHARTS_FAILED or ERR_IO. */
+int report_finding_png(const struct analysis *a, const struct finding *f, const struct html_opts *o, struct buf *png,
+		       struct buf *msg);
+
 /* Appends s escaped for HTML text and attribute values: & < > " ' as entities; control
  * characters and bytes that are not valid UTF-8 as the visible text \xNN. NULL appends nothing. */
 void html_escape(struct buf *b, const char *s);

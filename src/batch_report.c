@@ -322,6 +322,13 @@ static int single(struct bset *s, const char *setdir, const struct batch_opts *o
 	if (write_file(setdir, "report.html", &b) < 0)
 		rc = ERR_IO;
 	buf_free(&trend);
+	/* the top finding's chart as PNG for the mail body (mail clients do not show inline SVG) */
+	if (a.nf) {
+		buf_reset(&b);
+		buf_reset(&msg);
+		if (report_finding_png(&a, &a.f[0], &ho, &b, &msg) == 0 && write_file(setdir, "chart.png", &b) < 0)
+			rc = ERR_IO;
+	}
 	buf_free(&msg);
 	buf_free(&b);
 	s->nf = 0; /* borrowed pointers: the parent rebuilds them from the result file */
