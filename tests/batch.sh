@@ -135,18 +135,34 @@ assert db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 2
 PYEOF
 ok
 
-# third run: set 02 is now the PVSCSI day: its guest findings are resolved
-rm -rf "$IN/02-lsi"
+# third run: set 02 is now the PVSCSI day (its guest findings are resolved) and set 01 has
+# become a device-queue over-commit (new findings); delivered through a sendmail-like program
+rm -rf "$IN/02-lsi" "$IN/01-healthy"
 sim pvscsi-after "$IN/02-lsi"
-"$BIN" batch "$IN" --out "$OUT" -j 2 --quiet 2>"$W/run3.err"
+sim device-queue-overcommit "$IN/01-healthy"
+cat >"$W/fake-sendmail" <<'SHEOF'
+#!/bin/sh
+printf '%s\n' "$@" >"$FAKE_SENDMAIL_OUT.args"
+cat >"$FAKE_SENDMAIL_OUT.msg"
+SHEOF
+chmod +x "$W/fake-sendmail"
+FAKE_SENDMAIL_OUT=$W/sent "$BIN" batch "$IN" --out "$OUT" -j 2 --quiet --sendmail "$W/fake-sendmail -oi" \
+	--mail-to ops@example.com 2>"$W/run3.err"
+check "sendmail got the recipient as an argument" 'grep -qx "ops@example.com" "$W/sent.args" && grep -qx -- "-oi" "$W/sent.args"'
+check "sendmail got the message on stdin" 'grep -q "^Content-Type: multipart/mixed" "$W/sent.msg"'
 $PY - "$OUT" <<'PYEOF' || bad "changed set trend"
 import json, sys, os
 out = sys.argv[1]
 s = json.load(open(os.path.join(out, "summary.json")))
-t = {x["dir"]: x for x in s["sets"]}["02-lsi"]["trend"]
+sets = {x["dir"]: x for x in s["sets"]}
+t = sets["02-lsi"]["trend"]
 assert t["resolved"] >= 1 and t["still_present"] == 0, t
 txt = open(os.path.join(out, "02-lsi", "report.txt")).read()
 assert "resolved: queue.guest_vscsi_cap" in txt, txt[-800:]
+t1 = sets["01-healthy"]["trend"]
+assert t1["new"] >= 1, t1
+assert "new: queue.device_saturated" in open(os.path.join(out, "01-healthy", "report.txt")).read()
+assert "(new)" in open(os.path.join(out, "index.html")).read()
 PYEOF
 ok
 "$BIN" history --db "$OUT/history.sqlite" --set 02-lsi >"$W/hist.txt" 2>&1
