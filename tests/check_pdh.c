@@ -411,6 +411,41 @@ START_TEST(header_only_and_ansi_bytes)
 }
 END_TEST
 
+/* fuzz_source's first find: a read of fewer than 8 bytes on UTF-16 input returned 0 (= end of
+ * input), which cut files whose lines pass 1 MiB; the first read also dropped BOM-less head bytes
+ * past n. Every slicing must give the same text. */
+START_TEST(small_reads_same_text)
+{
+	static const char u16[] = "\xff\xfe\x22\x00\x28\x00\x3d\xd8\x00\xde\x0a\x00\x00\xd8\x61\x00";
+	static const char plain[] = "\"(PDH-CSV 4.0)\"\n";
+	const char *texts[] = {u16, plain};
+	size_t lens[] = {sizeof u16 - 1, sizeof plain - 1};
+	for (size_t t = 0; t < 2; t++) {
+		char whole[256], sliced[256];
+		size_t nw = 0, ns = 0;
+		struct diag d;
+		diag_init(&d, "t", -1);
+		struct source s;
+		source_open_mem(&s, "t", texts[t], lens[t], &d);
+		long k;
+		while ((k = source_read(&s, whole + nw, sizeof whole - nw, &d)) > 0)
+			nw += (size_t)k;
+		ck_assert_int_eq(k, 0);
+		source_close(&s);
+		for (size_t n = 1; n <= 8; n++) {
+			source_open_mem(&s, "t", texts[t], lens[t], &d);
+			ns = 0;
+			while ((k = source_read(&s, sliced + ns, n, &d)) > 0)
+				ns += (size_t)k;
+			ck_assert_int_eq(k, 0);
+			ck_assert_uint_eq(ns, nw);
+			ck_assert(memcmp(whole, sliced, nw) == 0);
+			source_close(&s);
+		}
+	}
+}
+END_TEST
+
 START_TEST(gzip_file)
 {
 	char path[] = "/tmp/iopsy-gz-XXXXXX";
@@ -662,6 +697,7 @@ Suite *pdh_suite(void)
 	tcase_add_test(tc, not_a_capture);
 	tcase_add_test(tc, header_only_and_ansi_bytes);
 	tcase_add_test(tc, gzip_file);
+	tcase_add_test(tc, small_reads_same_text);
 	tcase_add_test(tc, timestamps);
 	tcase_add_test(tc, fast_path_matches_libcsv);
 	suite_add_tcase(s, tc);

@@ -158,6 +158,45 @@ START_TEST(regex_limits)
 }
 END_TEST
 
+/* Reproducers of the fuzzing campaign (tests/fuzz/regress/) that only a unit test can reach. */
+START_TEST(fuzz_regressions)
+{
+	char t[32];
+	time_format_iso(INT64_MIN, true, t); /* overflowed (UBSan) */
+	ck_assert_str_eq(t, "invalid-time");
+	time_format_iso(INT64_MAX, true, t);
+	ck_assert_str_eq(t, "invalid-time");
+	time_format_iso(253402300799999LL, true, t);
+	ck_assert_str_eq(t, "9999-12-31T23:59:59.999Z");
+	struct buf b;
+	buf_init(&b);
+	struct json j;
+	json_init(&j, &b, false);
+	json_arr_begin(&j);
+	json_num(&j, 1e300); /* cast to long long before the range check (UBSan) */
+	json_num(&j, -9.3e18);
+	json_num(&j, 12);
+	json_arr_end(&j);
+	ck_assert_str_eq(b.data, "[1e+300,-9.3e+18,12]");
+	buf_free(&b);
+	buf_init(&b);
+	buf_add_text_escaped(&b, "", 0); /* printed with %s: must be a string, not NULL */
+	ck_assert_ptr_nonnull(b.data);
+	ck_assert_str_eq(b.data, "");
+	buf_free(&b);
+	/* a benign pattern on a long name ran out of JIT stack */
+	char name[5001];
+	memset(name, 'a', 5000);
+	name[5000] = '\0';
+	buf_init(&b);
+	struct matcher *m = matcher_new("(a|b)*$", false, &b);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_int_eq(matcher_match(m, name, 5000, &b), 1);
+	matcher_free(m);
+	buf_free(&b);
+}
+END_TEST
+
 Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -169,6 +208,7 @@ Suite *util_suite(void)
 	tcase_add_test(tc, arena_many);
 	tcase_add_test(tc, atomic_file);
 	tcase_add_test(tc, regex_limits);
+	tcase_add_test(tc, fuzz_regressions);
 	suite_add_tcase(s, tc);
 	return s;
 }
