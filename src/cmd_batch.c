@@ -190,7 +190,12 @@ static char *iso_now(void)
 	return xstrdup(t);
 }
 
-int cmd_batch(int argc, char **argv)
+struct recipients {
+	char **to;
+	size_t n;
+};
+
+static int run_batch(int argc, char **argv, struct recipients *rcpt)
 {
 	static const struct option opts[] = {{"out", required_argument, NULL, 'o'},
 					     {"jobs", required_argument, NULL, 'j'},
@@ -237,7 +242,11 @@ int cmd_batch(int argc, char **argv)
 			break;
 		}
 		case OPT_HISTORY: o.history = optarg; break;
-		case OPT_MAIL_TO: add_recipients(&o.mail_to, &o.nmail, optarg); break;
+		case OPT_MAIL_TO:
+			add_recipients(&rcpt->to, &rcpt->n, optarg);
+			o.mail_to = rcpt->to;
+			o.nmail = rcpt->n;
+			break;
 		case OPT_MAIL_FROM: o.mail_from = optarg; break;
 		case OPT_SUBJECT: o.subject = optarg; break;
 		case OPT_SMTP: o.smtp = optarg; break;
@@ -264,9 +273,16 @@ int cmd_batch(int argc, char **argv)
 		return usage_error("batch", "--out DIR is required");
 	o.input = argv[optind];
 	int ret = EXIT_OK;
-	for (size_t i = 0; i < o.nmail; i++)
-		if (!mail_address_valid(o.mail_to[i]))
-			return usage_error("batch", "not a plain mail address: '%s'", o.mail_to[i]);
+	for (size_t i = 0; i < o.nmail; i++) {
+		if (!mail_address_valid(o.mail_to[i])) {
+			struct buf e;
+			buf_init(&e);
+			buf_add_text_escaped(&e, o.mail_to[i], strlen(o.mail_to[i]));
+			usage_error("batch", "not a plain mail address: '%s'", e.data);
+			buf_free(&e);
+			return EXIT_USAGE;
+		}
+	}
 	if ((o.nmail || o.eml_dir) && !mail_address_valid(o.mail_from))
 		return usage_error("batch", "not a plain mail address: '%s'", o.mail_from);
 	if (o.smtp && strncmp(o.smtp, "smtp://", 7) != 0 && strncmp(o.smtp, "smtps://", 8) != 0)
@@ -419,11 +435,18 @@ int cmd_batch(int argc, char **argv)
 	free(started);
 	buf_free(&hp);
 	buf_free(&err);
-	for (size_t i = 0; i < o.nmail; i++)
-		free(o.mail_to[i]);
-	free(o.mail_to);
 	batch_free(&b);
 	return ret;
+}
+
+int cmd_batch(int argc, char **argv)
+{
+	struct recipients r = {NULL, 0};
+	int rc = run_batch(argc, argv, &r);
+	for (size_t i = 0; i < r.n; i++)
+		free(r.to[i]);
+	free(r.to);
+	return rc;
 }
 
 static const char history_help[] =
