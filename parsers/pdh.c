@@ -62,7 +62,8 @@ struct pdh_reader {
 	size_t ts_len;
 	bool ts_long;
 	/* time */
-	int64_t prev_t, interval_guess;
+	int64_t prev_t, prev_local, last_gap;
+	int fatal;               /* an error found in a row that ends the capture (ERR_*) */
 	bool have_prev;
 	int64_t shift_ms;
 	bool first_row_seen;
@@ -753,12 +754,34 @@ static bool accept_row(struct pdh_reader *r, struct pdh_row *row)
 		buf_free(&b);
 		return false;
 	}
+	int64_t local = t;
 	t += (int64_t)r->hi.bias_min * 60000 + r->shift_ms;
 	row->discontinuity = false;
+	int64_t gap = r->have_prev ? t - r->prev_t : 0;
+	int local_hour = (int)((local / 3600000) % 24), prev_hour = (int)((r->prev_local / 3600000) % 24);
+	if (r->have_prev && r->fmt->local_time && prev_hour == 1 && local_hour == 3 && gap > 3600 * 1000 &&
+	    gap - 3600 * 1000 <= (r->last_gap > 60000 ? 2 * r->last_gap : 120000)) {
+		/* spring: the wall clock jumps from 02:00 to 03:00 while the header's bias stays the
+		 * winter one, so later rows would be an hour late in UTC */
+		r->shift_ms -= 3600 * 1000;
+		t -= 3600 * 1000;
+		gap -= 3600 * 1000;
+		r->st.dst_shifts++;
+		row->discontinuity = true;
+		diag_emit(r->d, DIAG_WARNING, r->row_line, 1,
+			  "local time jumps from 01:xx to 03:xx (start of daylight saving time?): this and later rows "
+			  "shifted by -60 min so UTC stays continuous");
+	}
+	if (r->excel && r->have_prev && t == r->prev_t && ++r->st.same_time >= 2) {
+		diag_emit(r->d, DIAG_ERROR, r->row_line, 1,
+			  "several rows share the time stamp \"%s\": the spreadsheet that re-saved this file cut the "
+			  "seconds, so the rows cannot be placed in time; export the original CSV again", r->ts);
+		r->fatal = ERR_FORMAT;
+		return false;
+	}
 	if (r->have_prev && t < r->prev_t) {
 		int64_t back = r->prev_t - t;
 		row->discontinuity = true;
-		r->st.backwards++;
 		if (r->fmt->local_time && back >= 3000 * 1000 && back <= 3660 * 1000) {
 			r->shift_ms += 3600 * 1000;
 			t += 3600 * 1000;
@@ -767,6 +790,7 @@ static bool accept_row(struct pdh_reader *r, struct pdh_row *row)
 				  "local time goes back %lld min (end of daylight saving time?): this and later rows "
 				  "shifted by +60 min so UTC stays in order", (long long)(back / 60000));
 		} else {
+			r->st.backwards++;
 			char a[32], b2[32];
 			time_format_iso(r->prev_t, true, a);
 			time_format_iso(t, true, b2);
@@ -777,7 +801,10 @@ static bool accept_row(struct pdh_reader *r, struct pdh_row *row)
 		row->discontinuity = true;
 		diag_emit(r->d, DIAG_WARNING, r->row_line, 1, "time jumps forward by more than a year; discontinuity marked");
 	}
+	if (r->have_prev)
+		r->last_gap = t - r->prev_t;
 	r->prev_t = t;
+	r->prev_local = local;
 	r->have_prev = true;
 	row->t_ms = t;
 	row->line = r->row_line;
@@ -908,6 +935,8 @@ int pdh_next(struct pdh_reader *r, struct pdh_row *row)
 			r->first_row_seen = true;
 			if (accept_row(r, row))
 				return 1;
+			if (r->fatal)
+				return r->fatal;
 		}
 	}
 }

@@ -106,7 +106,7 @@ const char *pdh_text(const struct pdh_reader *r, size_t i, size_t *len);
 
 /* Counters for summaries. */
 struct pdh_stats {
-	long rows, skipped_rows, junk_lines, glitches, nonnumeric, backwards, dst_shifts;
+	long rows, skipped_rows, junk_lines, glitches, nonnumeric, backwards, dst_shifts, same_time;
 };
 const struct pdh_stats *pdh_stats(const struct pdh_reader *r);
 

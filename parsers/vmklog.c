@@ -94,7 +94,8 @@ struct parser {
 static int parser_init(struct parser *p)
 {
 	memset(p, 0, sizeof *p);
-	if (re_init(&p->ts, "^\\s*(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?)Z?") ||
+	/* an optional syslog priority ("<181>") when the log was forwarded by syslog */
+	if (re_init(&p->ts, "^\\s*(?:<\\d{1,3}>)?(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?)Z?") ||
 	    re_init(&p->fail, "to dev \"([^\"]+)\".*?[Ff]ailed:? H:0x([0-9a-fA-F]+) D:0x([0-9a-fA-F]+)") ||
 	    re_init(&p->reduce, "Reduced the queue depth for device ([^ ,]+) to (\\d+)") ||
 	    re_init(&p->det, "Device (\\S+) performance has deteriorated\\. I/O latency increased from average "
@@ -157,8 +158,11 @@ static void parse_line(struct parser *p, struct vmk_log *log, const char *s, siz
 		if (!parse_number(v, vl, &depth))
 			depth = 0;
 		add(log, t, VMK_REDUCE, g, gl, depth, 0, 0, line);
-	} else if (re_match(&p->det, s, n) || re_match(&p->imp, s, n)) {
+	} else {
 		bool det = re_match(&p->det, s, n);
+		bool imp = !det && re_match(&p->imp, s, n);
+		if (!det && !imp)
+			return;
 		struct re *r = det ? &p->det : &p->imp;
 		const char *v;
 		size_t vl;
@@ -243,8 +247,13 @@ int vmklog_read(struct vmk_log *log, const char *path, struct diag *d)
 	source_close(&src);
 	if (k < 0)
 		return (int)k;
-	if (log->lines > 0 && log->unparsed_time == log->lines)
-		diag_emit(d, DIAG_WARNING, 0, 0, "no line starts with an ISO time stamp: is this a vmkernel.log?");
+	if (log->n == 0 && log->unparsed_time > 0)
+		diag_emit(d, DIAG_WARNING, 0, 0,
+			  "%ld line%s name a device but start with no ISO time stamp: no event read (is this a "
+			  "vmkernel.log?)", log->unparsed_time, log->unparsed_time == 1 ? "" : "s");
+	if (log->dropped)
+		diag_emit(d, DIAG_WARNING, 0, 0, "more than %d events: %zu more counted but not kept", VMK_MAX_EVENTS,
+			  log->dropped);
 	return 0;
 }
 

@@ -103,7 +103,8 @@ void analysis_text(const struct analysis *a, struct buf *out)
 		if (c->warnings)
 			buf_printf(out, ", %ld warning%s", c->warnings, c->warnings == 1 ? "" : "s");
 		if (c->clock_offset_ms || c->offset_estimated) {
-			buf_printf(out, ", clock offset %+.1f s", (double)c->clock_offset_ms / 1000.0);
+			/* shown as the user gives it: guest clock minus host clock */
+			buf_printf(out, ", guest clock %+.1f s off the host's", 0.0 - (double)c->clock_offset_ms / 1000.0 + 0.0);
 			if (c->offset_estimated)
 				buf_printf(out, " (estimated from IOPS, r = %.2f%s)", c->offset_confidence,
 					   c->clock_offset_ms ? "" : ", none applied");

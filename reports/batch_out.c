@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "batch_report.h"
 #include "html.h"
@@ -290,16 +291,22 @@ void batch_summary_json(const struct batch *b, const struct run_info *ri, struct
 		json_str(j, s->capture_end);
 		json_key(j, "warnings");
 		json_int(j, s->warnings);
-		json_key(j, "report_html");
-		struct buf p;
-		buf_init(&p);
-		buf_printf(&p, "%s/report.html", s->dir);
-		json_str(j, p.data);
-		buf_reset(&p);
-		buf_printf(&p, "%s/report.json", s->dir);
-		json_key(j, "report_json");
-		json_str(j, p.data);
-		buf_free(&p);
+		/* report paths relative to the output folder, null when the set wrote none */
+		const char *names[2] = {"report.html", "report.json"}, *keys[2] = {"report_html", "report_json"};
+		for (int k = 0; k < 2; k++) {
+			struct buf p, full;
+			buf_init(&p);
+			buf_init(&full);
+			buf_printf(&p, "%s/%s", s->dir, names[k]);
+			buf_printf(&full, "%s/%s", ri->out ? ri->out : ".", p.data);
+			json_key(j, keys[k]);
+			if (access(full.data, F_OK) == 0)
+				json_str(j, p.data);
+			else
+				json_null(j);
+			buf_free(&p);
+			buf_free(&full);
+		}
 		json_key(j, "files");
 		json_files(j, s);
 		json_key(j, "trend");

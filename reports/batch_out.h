@@ -8,7 +8,7 @@
 #include "json.h"
 
 struct run_info {
-	const char *started, *input, *input_kind, *history;
+	const char *started, *input, *input_kind, *history, *out;
 	double seconds;
 };
 

@@ -363,10 +363,48 @@ static const struct finding *first(const struct analysis *a, const char *kind)
 	return NULL;
 }
 
+/* Guest and host captures that do not overlap in time cannot be correlated: usually a perfmon
+ * file without its time-zone bias. Says so in b. */
+static void overlap_note(const struct analysis *a, struct buf *b)
+{
+	int64_t g0 = INT64_MAX, g1 = INT64_MIN, h0 = INT64_MAX, h1 = INT64_MIN;
+	for (size_t i = 0; i < a->m.ncaps; i++) {
+		const struct capture *c = &a->m.caps[i];
+		if (c->failed || !c->rows || !c->format)
+			continue;
+		bool guest = strcmp(c->format, "perfmon") == 0;
+		int64_t s = c->start + c->clock_offset_ms, e = c->end + c->clock_offset_ms;
+		if (guest) {
+			g0 = s < g0 ? s : g0;
+			g1 = e > g1 ? e : g1;
+		} else {
+			h0 = s < h0 ? s : h0;
+			h1 = e > h1 ? e : h1;
+		}
+	}
+	if (g0 == INT64_MAX || h0 == INT64_MAX || (g0 <= h1 && h0 <= g1))
+		return;
+	double gap_h = (double)(g0 > h1 ? g0 - h1 : h0 - g1) / 3600000.0;
+	buf_printf(b, " The guest (perfmon) and host (esxtop) captures do not overlap in time (%.1f h apart): "
+		      "nothing could be correlated between them. If they cover the same incident, the perfmon "
+		      "time zone is wrong: give --tz (non-English Windows truncates the bias in the header).", gap_h);
+}
+
 static void verdict(struct analysis *a)
 {
 	struct buf b;
 	buf_init(&b);
+	size_t readable = 0;
+	bool have_host = false;
+	for (size_t i = 0; i < a->m.ncaps; i++) {
+		readable += !a->m.caps[i].failed;
+		have_host |= !a->m.caps[i].failed && a->m.caps[i].format && strcmp(a->m.caps[i].format, "esxtop") == 0;
+	}
+	if (!readable) {
+		a->verdict = arena_strdup(&a->arena, "No capture could be read: nothing was analysed (see the messages above).");
+		buf_free(&b);
+		return;
+	}
 	bool guest = has(a, "queue.guest_vscsi_cap") || has(a, "queue.guest_hidden");
 	bool kernel = has(a, "queue.device_saturated") || has(a, "latency.kernel") || has(a, "throttle.dsnro");
 	bool throttle = has(a, "throttle.adaptive_queue_depth") || has(a, "throttle.sioc") || has(a, "scsi.queue_full");
@@ -431,11 +469,15 @@ static void verdict(struct analysis *a)
 				   f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary);
 		}
 		buf_addc(&b, '.');
-		if (guest && !kernel && !array && !throttle)
+		if (guest && !kernel && !array && !throttle && have_host && a->nmap)
 			buf_adds(&b, " The host below is not the bottleneck: fix the guest side first.");
+		else if (guest && !have_host)
+			buf_adds(&b, " No host (esxtop) capture was given, so the layers below the guest are not "
+				     "assessed: add the host's capture of the same period to confirm.");
 		if (array && !kernel && !guest)
 			buf_adds(&b, " Nothing queues in the VMkernel: deeper queues would not help.");
 	}
+	overlap_note(a, &b);
 	a->verdict = arena_strndup(&a->arena, b.data, b.len);
 	buf_free(&b);
 }

@@ -545,9 +545,10 @@ static int mkdir_p(const char *path)
 	return rc;
 }
 
+/* The next tab-separated field (empty fields included: strsep, unlike strtok, keeps them). */
 static char *dup_field(char **save)
 {
-	char *t = strtok_r(NULL, "\t", save);
+	char *t = *save ? strsep(save, "\t") : NULL;
 	return xstrdup(t ? t : "");
 }
 
@@ -570,12 +571,12 @@ static void read_result(struct bset *s, const char *setdir)
 	while ((n = getline(&line, &cap, fp)) > 0) {
 		if (line[n - 1] == '\n')
 			line[n - 1] = '\0';
-		char *save = NULL;
-		char *key = strtok_r(line, "\t", &save);
-		if (!key)
+		char *save = line;
+		char *key = strsep(&save, "\t");
+		if (!key || !*key)
 			continue;
 		if (strcmp(key, "status") == 0) {
-			char *v = strtok_r(NULL, "\t", &save);
+			char *v = save ? strsep(&save, "\t") : NULL;
 			for (int k = 0; k < 4 && v; k++)
 				if (strcmp(v, bstatus_names[k]) == 0)
 					s->status = (enum bstatus)k;

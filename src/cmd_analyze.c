@@ -132,7 +132,7 @@ int cmd_analyze(int argc, char **argv)
 		case OPT_GNUPLOT_DIR: ho.gnuplot_dir = optarg; break;
 		case OPT_REQUIRE_CHARTS: ho.require_charts = true; break;
 		case 'h': fputs(analyze_help, stdout); return EXIT_OK;
-		default: return usage_error("analyze", "unknown option");
+		default: return usage_hint("analyze");
 		}
 	}
 	if (optind >= argc)
@@ -151,10 +151,11 @@ int cmd_analyze(int argc, char **argv)
 	rules_reset();
 	struct buf err;
 	buf_init(&err);
-	if (ao.rules && rules_load(ao.rules, &err) < 0) {
+	int rrc = ao.rules ? rules_load(ao.rules, &err) : 0;
+	if (rrc < 0) {
 		fprintf(stderr, "%s", err.data);
 		buf_free(&err);
-		return EXIT_USAGE;
+		return rrc == ERR_IO ? EXIT_INPUT : EXIT_USAGE;
 	}
 	struct analysis a;
 	analysis_init(&a);
@@ -244,7 +245,7 @@ int cmd_rules(int argc, char **argv)
 		switch (c) {
 		case 'r': path = optarg; break;
 		case 'h': fputs(rules_help, stdout); return EXIT_OK;
-		default: return usage_error("rules", "unknown option");
+		default: return usage_hint("rules");
 		}
 	}
 	if (optind < argc)
@@ -252,10 +253,11 @@ int cmd_rules(int argc, char **argv)
 	rules_reset();
 	struct buf b;
 	buf_init(&b);
-	if (path && rules_load(path, &b) < 0) {
+	int rrc = path ? rules_load(path, &b) : 0;
+	if (rrc < 0) {
 		fputs(b.data, stderr);
 		buf_free(&b);
-		return EXIT_USAGE;
+		return rrc == ERR_IO ? EXIT_INPUT : EXIT_USAGE;
 	}
 	rules_print(&b);
 	int ret = fwrite(b.data, 1, b.len, stdout) == b.len && fflush(stdout) == 0 ? EXIT_OK : EXIT_SYSTEM;

@@ -37,6 +37,7 @@ static const char batch_help[] =
 	"  --smtp-starttls         require STARTTLS\n"
 	"  --sendmail CMD          deliver by running CMD (no shell) with the recipients appended\n"
 	"  --eml DIR               write the messages as .eml files instead of sending\n"
+	"  --fail-on LEVEL         exit 1 when a set has a finding at LEVEL (warning|critical) or above\n"
 	COMMON_HELP
 	"\nExit codes: 0 all sets analysed, 1 a set has critical findings with --fail-on, 2 usage,\n"
 	"3 some sets failed (they are in the index with their error), 4 system error (output or\n"
@@ -262,7 +263,7 @@ static int run_batch(int argc, char **argv, struct recipients *rcpt)
 				return usage_error("batch", "--fail-on takes warning or critical");
 			break;
 		case 'h': fputs(batch_help, stdout); return EXIT_OK;
-		default: return usage_error("batch", "unknown option");
+		default: return usage_hint("batch");
 		}
 	}
 	if (optind >= argc)
@@ -308,6 +309,14 @@ static int run_batch(int argc, char **argv, struct recipients *rcpt)
 					b.sets[i].mail_to[k]);
 				b.sets[i].mail_to[k][0] = '\0';
 			}
+	if (o.eml_dir || o.smtp || o.sendmail) {
+		size_t any = o.nmail;
+		for (size_t i = 0; i < b.nsets; i++)
+			any += b.sets[i].nmail;
+		if (!any)
+			fprintf(stderr, "iopsy batch: --eml/--smtp/--sendmail without any recipient (--mail-to, or "
+					"mail-to in a manifest): no message will be made\n");
+	}
 	struct stat st;
 	if (mkdir(o.out, 0755) != 0 && errno != EEXIST) {
 		fprintf(stderr, "iopsy batch: cannot create %s: %s\n", o.out, strerror(errno));
@@ -342,7 +351,7 @@ static int run_batch(int argc, char **argv, struct recipients *rcpt)
 	}
 	double t0 = now_seconds();
 	batch_run(&b, &o);
-	struct run_info ri = {.started = started, .input = o.input, .input_kind = b.input_kind, .history = hp.data,
+	struct run_info ri = {.started = started, .input = o.input, .input_kind = b.input_kind, .history = hp.data, .out = o.out,
 			      .seconds = now_seconds() - t0};
 	/* index and summary */
 	struct buf out;
@@ -468,7 +477,7 @@ int cmd_history(int argc, char **argv)
 		case 'd': db = optarg; break;
 		case 's': set = optarg; break;
 		case 'h': fputs(history_help, stdout); return EXIT_OK;
-		default: return usage_error("history", "unknown option");
+		default: return usage_hint("history");
 		}
 	}
 	if (!db)
@@ -492,8 +501,10 @@ int cmd_history(int argc, char **argv)
 	int ret = history_list(h, set, &out, &err) < 0 ? EXIT_INPUT : EXIT_OK;
 	if (err.len)
 		fputs(err.data, stderr);
-	if (fwrite(out.data, 1, out.len, stdout) != out.len)
+	if (fwrite(out.data, 1, out.len, stdout) != out.len || fflush(stdout) != 0) {
+		fprintf(stderr, "iopsy history: write error on stdout: %s\n", strerror(errno));
 		ret = EXIT_SYSTEM;
+	}
 	history_close(h);
 	buf_free(&err);
 	buf_free(&out);

@@ -21,6 +21,12 @@ int usage_error(const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+int usage_hint(const char *cmd)
+{
+	fprintf(stderr, "Try 'iopsy %s --help'.\n", cmd);
+	return EXIT_USAGE;
+}
+
 int common_opt(int c, const char *arg, struct common_opts *co)
 {
 	switch (c) {

@@ -307,7 +307,7 @@ int cmd_compare(int argc, char **argv)
 			fputs(compare_help, stdout);
 			ret = EXIT_OK;
 			goto out;
-		default: ret = usage_error("compare", "unknown option"); goto out;
+		default: ret = usage_hint("compare"); goto out;
 		}
 	}
 	if (optind < l.nrest) {
@@ -327,9 +327,10 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	rules_reset();
-	if (rules_path && rules_load(rules_path, &err) < 0) {
+	int rrc = rules_path ? rules_load(rules_path, &err) : 0;
+	if (rrc < 0) {
 		fputs(err.data, stderr);
-		ret = EXIT_USAGE;
+		ret = rrc == ERR_IO ? EXIT_INPUT : EXIT_USAGE;
 		goto out;
 	}
 	if (map_path && compare_map_load(&c, map_path, &err) < 0) {

@@ -37,7 +37,7 @@ int cmd_counters(int argc, char **argv)
 		case 'm': pattern = optarg; break;
 		case 'j': json = true; break;
 		case 'h': fputs(counters_help, stdout); return EXIT_OK;
-		default: return usage_error("counters", "unknown option");
+		default: return usage_hint("counters");
 		}
 	}
 	if (optind >= argc)

@@ -51,7 +51,7 @@ int cmd_extract(int argc, char **argv)
 		case 'm': pattern = optarg; break;
 		case 'o': outpath = optarg; break;
 		case 'h': fputs(extract_help, stdout); return EXIT_OK;
-		default: return usage_error("extract", "unknown option");
+		default: return usage_hint("extract");
 		}
 	}
 	if (optind >= argc)

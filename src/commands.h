@@ -52,6 +52,8 @@ int write_html_report(const char *cmd, const char *path, const struct html_opts 
 		      int (*render)(const void *model, const struct html_opts *o, struct buf *out, struct html_result *res,
 				    struct buf *msg),
 		      const void *model);
+/* After getopt has printed its own message: "Try 'iopsy CMD --help'." and EXIT_USAGE. */
+int usage_hint(const char *cmd);
 /* Prints "iopsy CMD: msg" + "try 'iopsy CMD --help'" and returns EXIT_USAGE. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

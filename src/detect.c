@@ -637,15 +637,27 @@ static void det_guest_hidden(struct analysis *a, const struct analyze_opts *o)
 					     "for the same virtual disk %s at the same IOPS", g, h, v->name);
 			f->rule = afmt(a, "guest latency >= %gx the host's and >= %g ms more, at IOPS within 30%%, "
 					  "sustained", ratio, gap);
-			f->source = "[derived] Little's law, DOMAIN.md 5: guest sec/Transfer >> host GAVG at equal IOPS "
+			f->source = "[derived] Little's law: guest sec/Transfer >> host GAVG at equal IOPS "
 				    "means IOs wait inside the guest (vSCSI limit LSI 32 / PVSCSI 64)";
 			f->heuristic = true;
-			f->advice = afmt(a, "The wait is above the hypervisor: the guest's queue to the virtual controller "
-					    "is full. Check the controller type (LSI Logic SAS caps a disk at 32 "
-					    "outstanding IOs) and move busy disks to PVSCSI; also check guest CPU and "
-					    "filter drivers (antivirus, backup).%s",
-				       me && me->automatic ? afmt(a, " (Mapping found by correlating IOPS, r = %.2f; "
-								     "confirm with --map.)", me->correlation) : "");
+			double q = win_median(c, e, M_G_CDQL, w[j].k0, w[j].k1);
+			if (q >= rule(R_VSCSI_LSI) - 1)
+				f->advice = afmt(a, "The wait is above the hypervisor: the guest's queue to the virtual "
+						    "controller is full (Current Disk Queue Length median %.0f). Check the "
+						    "controller type (LSI Logic SAS caps a disk at 32 outstanding IOs) and move "
+						    "busy disks to PVSCSI; also check guest CPU and filter drivers (antivirus, "
+						    "backup).%s", q,
+					       me && me->automatic ? afmt(a, " (Mapping found by correlating IOPS, r = %.2f; "
+									     "confirm with --map.)", me->correlation) : "");
+			else
+				f->advice = afmt(a, "The guest queue is short (median %.0f), yet each IO takes far longer in the "
+						    "guest than on the host: the time goes to the guest's IO path or the "
+						    "virtual controller's emulation, which all disks of a controller share (LSI "
+						    "Logic SAS serialises it; a busy neighbour disk slows this one). Check the "
+						    "controller type and the busiest disk on it, guest CPU, and filter drivers.%s",
+					       q,
+					       me && me->automatic ? afmt(a, " (Mapping found by correlating IOPS, r = %.2f; "
+									     "confirm with --map.)", me->correlation) : "");
 		}
 		free(cond);
 	}
@@ -991,16 +1003,22 @@ static void det_alignment(struct analysis *a, const struct analyze_opts *o)
 		bool old_ok = p->offset % 65536 == 0;
 		/* the drive letter of "Disk #N" from the perfmon PhysicalDisk instances ("1 D:") */
 		const struct guest_disk_no *dn = p->disk >= 0 ? model_disk_no(&a->m, p->disk, NULL) : NULL;
-		struct finding *f = finding_new(a, "align.partition_misaligned", classic ? SEV_CRITICAL : SEV_WARNING,
-						LAYER_GUEST, dn ? dn->drive : p->name, dn ? dn->host : NULL);
+		/* 64 KiB-aligned: the older criterion, fine for stripes up to 64 KiB: information only */
+		struct finding *f = finding_new(a, "align.partition_misaligned",
+						classic ? SEV_CRITICAL : old_ok ? SEV_INFO : SEV_WARNING, LAYER_GUEST,
+						dn ? dn->drive : p->name, dn ? dn->host : NULL);
 		f->start = start == INT64_MAX ? 0 : start;
 		f->end = end == INT64_MIN ? 0 : end;
 		f->sustained_s = start == INT64_MAX ? 0 : (double)(end - start) / 1000.0;
-		f->summary = afmt(a, "%s%s%s starts at byte %lld, not a multiple of %lld%s: a guest IO can touch "
-				     "two back-end blocks (up to 3 back-end IOs per IO) — confirmed from offsets",
-				  p->name, dn ? " on " : "", dn ? dn->drive : "", p->offset, align,
-				  classic ? " (63 sectors: the classic Windows 2003 misalignment)"
-				  : old_ok ? " (aligned to 64 KiB, the older criterion)" : "");
+		if (old_ok)
+			f->summary = afmt(a, "%s%s%s starts at byte %lld: aligned to 64 KiB (the older criterion), not "
+					     "to %lld; fine for array stripes up to 64 KiB, suspect only with larger ones",
+					  p->name, dn ? " on " : "", dn ? dn->drive : "", p->offset, align);
+		else
+			f->summary = afmt(a, "%s%s%s starts at byte %lld, not a multiple of %lld%s: a guest IO can touch "
+					     "two back-end blocks (up to 3 back-end IOs per IO) — confirmed from offsets",
+					  p->name, dn ? " on " : "", dn ? dn->drive : "", p->offset, align,
+					  classic ? " (63 sectors: the classic Windows 2003 misalignment)" : "");
 		f->rule = afmt(a, "StartingOffset %% %lld == 0 (line %ld of the partitions file)", align, p->line);
 		f->source = "[seed][vmw] Windows 2008+ and VMFS5 align at 1 MiB; 32256 = 63 sectors is the classic bad offset";
 		f->advice = afmt(a, "Recreate the partition aligned at 1 MiB (Windows 2008+ does by default; diskpart "

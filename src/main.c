@@ -85,9 +85,15 @@ int main(int argc, char **argv)
 		printf("iopsy %s\n", IOPSY_VERSION);
 		return EXIT_OK;
 	}
-	for (const struct command *c = commands; c->name; c++)
-		if (strcmp(c->name, cmd) == 0)
+	for (const struct command *c = commands; c->name; c++) {
+		if (strcmp(c->name, cmd) == 0) {
+			/* getopt prints argv[0] in its messages: make it "iopsy COMMAND" */
+			static char name[64];
+			snprintf(name, sizeof name, "iopsy %s", c->name);
+			argv[1] = name;
 			return c->run(argc - 1, argv + 1);
+		}
+	}
 	fprintf(stderr, "iopsy: unknown command '%s'\nTry 'iopsy --help'.\n", cmd);
 	return EXIT_USAGE;
 }

@@ -25,7 +25,7 @@
 	[R_VSCSI_PVSCSI] = {"vscsi.pvscsi.disk_limit", 64, "IOs", "PVSCSI default per-disk queue limit", "[seed][vmw KB 2053145]"}, \
 	[R_VSCSI_PVSCSI_MAX] = {"vscsi.pvscsi.disk_limit_max", 254, "IOs", "PVSCSI maximum per-disk queue limit (MaxQueueDepth)", "[seed][vmw KB 2053145]"}, \
 	[R_VSCSI_PINNED_SHARE] = {"vscsi.pinned_share", 0.5, "fraction", "share of a window's samples at the limit (within 1) for 'pinned'", "[derived]"}, \
-	[R_HIDDEN_RATIO] = {"guest.hidden.ratio", 2, "x", "guest latency at least this many times the host's (GAVG) for the same disk", "[derived] Little's law, DOMAIN.md 5"}, \
+	[R_HIDDEN_RATIO] = {"guest.hidden.ratio", 2, "x", "guest latency at least this many times the host's (GAVG) for the same disk", "[derived] Little's law (outstanding IO = IOPS x latency)"}, \
 	[R_HIDDEN_MIN_MS] = {"guest.hidden.min_gap_ms", 5, "ms", "... and at least this much larger", "[derived]"}, \
 	[R_AQD_HALF_RATIO] = {"aqd.halving_ratio", 0.6, "x", "a DQLEN drop to at most this share of the previous value counts as a halving", "[vmw KB 1008113] halve on QUEUE FULL/BUSY"}, \
 	[R_AQD_MIN_STEPS] = {"aqd.min_steps", 3, "steps", "+1 recovery steps after a halving needed for the AQD signature", "[vmw KB 1008113] +1 per batch of good completions"}, \
@@ -81,7 +81,7 @@ int rules_load_text(const char *name, const char *text, size_t len, struct buf *
 		while (q < e && (text[q] == ' ' || text[q] == '\t'))
 			q++;
 		if (q == e || text[q] != '=') {
-			buf_printf(err, "%s:%ld:%zu: error: expected 'name = value'\n", name, line, q - s + 1);
+			buf_printf(err, "iopsy: %s:%ld:%zu: error: expected 'name = value'\n", name, line, q - s + 1);
 			rc = ERR_FORMAT;
 			continue;
 		}
@@ -93,7 +93,7 @@ int rules_load_text(const char *name, const char *text, size_t len, struct buf *
 			if (strcmp(rules[r].name, key) == 0)
 				id = r;
 		if (id < 0) {
-			buf_printf(err, "%s:%ld:%zu: error: unknown rule '%s' (see 'iopsy rules')\n", name, line, p - s + 1, key);
+			buf_printf(err, "iopsy: %s:%ld:%zu: error: unknown rule '%s' (see 'iopsy rules')\n", name, line, p - s + 1, key);
 			rc = ERR_FORMAT;
 			continue;
 		}
@@ -108,7 +108,7 @@ int rules_load_text(const char *name, const char *text, size_t len, struct buf *
 			ve--;
 		double v;
 		if (!parse_number(text + q, ve - q, &v) || v < 0) {
-			buf_printf(err, "%s:%ld:%zu: error: '%s' needs a non-negative number\n", name, line, q - s + 1, key);
+			buf_printf(err, "iopsy: %s:%ld:%zu: error: '%s' needs a non-negative number\n", name, line, q - s + 1, key);
 			rc = ERR_FORMAT;
 			continue;
 		}
@@ -121,7 +121,7 @@ int rules_load(const char *path, struct buf *err)
 {
 	FILE *fp = fopen(path, "r");
 	if (!fp) {
-		buf_printf(err, "%s: error: cannot open: %s\n", path, strerror(errno));
+		buf_printf(err, "iopsy: %s: error: cannot open: %s\n", path, strerror(errno));
 		return ERR_IO;
 	}
 	struct buf b;
@@ -131,7 +131,7 @@ int rules_load(const char *path, struct buf *err)
 	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0) {
 		buf_add(&b, chunk, n);
 		if (b.len > (1u << 20)) {
-			buf_printf(err, "%s: error: rules file larger than 1 MiB\n", path);
+			buf_printf(err, "iopsy: %s: error: rules file larger than 1 MiB\n", path);
 			fclose(fp);
 			buf_free(&b);
 			return ERR_FORMAT;
@@ -148,7 +148,8 @@ void rules_print(struct buf *out)
 	buf_adds(out, "# iopsy rules: name = value   (unit) what — source\n");
 	for (int r = 0; r < R_COUNT; r++) {
 		char v[64];
-		snprintf(v, sizeof v, "%g", rules[r].value);
+		/* round-trips: 'iopsy rules' output is itself a valid rules file */
+		snprintf(v, sizeof v, "%.15g", rules[r].value);
 		buf_printf(out, "%-34s = %-8s # (%s) %s — %s\n", rules[r].name, v, rules[r].unit, rules[r].what,
 			   rules[r].source);
 	}

@@ -228,12 +228,14 @@ START_TEST(vmklog_lines)
 		"2014-03-14T16:22:54.000Z esx01 vmkernel: cpu1:1)NMP: nmp_ThrottleLogForDevice:2321: Cmd 0x2a (0x412fc26ed2c0, 0) to dev \"naa.600b\" on path \"vmhba2:C0:T0:L5\" Failed: H:0x0 D:0x8 P:0x0 Valid sense data: 0x0 0x0 0x0. Act:NONE\n"
 		"2014-03-14T16:22:55.000Z esx01 vmkernel: cpu1:1)ScsiSched: 2104: Reduced the queue depth for device naa.600a to 16, due to queue full/busy conditions.\n"
 		"2014-03-14T16:22:56.000Z esx01 vmkernel: cpu1:1)WARNING: ScsiDeviceIO: 1779: Device naa.600a performance has deteriorated. I/O latency increased from average value of 1796 microseconds to 36501 microseconds.\n"
-		"garbage line without a time stamp naming a device\n";
+		"garbage line without a time stamp naming a device\n"
+		"<181>2014-03-14T16:22:57.000Z esx01 vmkernel: cpu3:1)ScsiDeviceIO: 4619: Cmd(0x1) 0x2a, CmdSN 0x1 from world 1 to dev \"naa.600c\" failed H:0x0 D:0x28 P:0x0\n";
 	struct vmk_log l;
 	struct diag d;
 	diag_init(&d, "vmk", -1);
 	ck_assert_int_eq(vmklog_parse(&l, log, sizeof log - 1, &d), 0);
-	ck_assert_uint_eq(l.n, 5);
+	ck_assert_uint_eq(l.n, 6);
+	ck_assert_str_eq(l.ev[5].device, "naa.600c"); /* syslog-forwarded line with a <priority> */
 	ck_assert_int_eq(l.ev[0].kind, VMK_QFULL); /* D:0x28, although the opcode is 0x28 (READ) too */
 	ck_assert_int_eq(l.ev[1].kind, VMK_FAILED); /* opcode 0x28 with D:0x2 is not QUEUE FULL */
 	ck_assert_int_eq(l.ev[2].kind, VMK_BUSY);

@@ -495,6 +495,37 @@ START_TEST(timestamps)
 END_TEST
 
 
+
+START_TEST(perfmon_dst_spring_forward)
+{
+	/* Spring: 01:59:45 local (PST, bias 480) is followed by 03:00:00 local (PDT). */
+	static const char t[] = "\"(PDH-CSV 4.0) (Pacific Standard Time)(480)\",\"\\\\h\\Memory\\A\"\r\n"
+				"\"03/08/2026 01:59:30.000\",\"1\"\r\n"
+				"\"03/08/2026 01:59:45.000\",\"2\"\r\n"
+				"\"03/08/2026 03:00:00.000\",\"3\"\r\n"
+				"\"03/08/2026 03:00:15.000\",\"4\"\r\n";
+	struct cap c;
+	cap_parse(&c, S(t), NULL);
+	ck_assert_uint_eq(c.nrows, 4);
+	ck_assert(c.t[2] - c.t[1] == 15000); /* UTC continues 15 s later, not 1 h 15 s */
+	ck_assert(c.t[3] == utc(2026, 3, 8, 10, 0, 15));
+	ck_assert_ptr_nonnull(strstr(c.msgs.data, "t.csv:4:1: warning: local time jumps from 01:xx to 03:xx"));
+	cap_free(&c);
+}
+END_TEST
+
+START_TEST(excel_minutes_refused)
+{
+	static const char t[] = "(PDH-CSV 4.0) (UTC)(0),\\\\h\\Memory\\A\r\n3/26/2015 22:42,1\r\n3/26/2015 22:42,2\r\n"
+				"3/26/2015 22:42,3\r\n3/26/2015 22:43,4\r\n";
+	struct cap c;
+	cap_parse(&c, S(t), NULL);
+	ck_assert_uint_le(c.nrows, 2);
+	ck_assert_ptr_nonnull(strstr(c.msgs.data, "cut the seconds"));
+	cap_free(&c);
+}
+END_TEST
+
 /* The fast line scanner must agree with libcsv on every input: same rows, times, values, texts
  * and messages. */
 START_TEST(fast_path_matches_libcsv)
@@ -690,6 +721,8 @@ Suite *pdh_suite(void)
 	tcase_add_test(tc, perfmon_tsv_lf_and_cr);
 	tcase_add_test(tc, perfmon_no_bias_tz_fallback);
 	tcase_add_test(tc, perfmon_dst_repeated_hour);
+	tcase_add_test(tc, perfmon_dst_spring_forward);
+	tcase_add_test(tc, excel_minutes_refused);
 	tcase_add_test(tc, time_backwards_esxtop);
 	tcase_add_test(tc, bom_utf8_and_utf16);
 	tcase_add_test(tc, description_column_and_lowercase);
