@@ -257,6 +257,33 @@ int vmklog_read(struct vmk_log *log, const char *path, struct diag *d)
 	return 0;
 }
 
+static int ev_cmp(const void *a, const void *b)
+{
+	const struct vmk_event *x = a, *y = b;
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+int vmklog_append(struct vmk_log *log, const char *path, struct diag *d)
+{
+	struct vmk_log more;
+	int rc = vmklog_read(&more, path, d);
+	if (rc == 0) {
+		for (size_t i = 0; i < more.n; i++) {
+			const struct vmk_event *e = &more.ev[i];
+			add(log, e->t, e->kind, e->device, strlen(e->device), e->value, e->host_status, e->dev_status, e->line);
+		}
+		log->lines += more.lines;
+		log->unparsed_time += more.unparsed_time;
+		log->dropped += more.dropped;
+		if (log->n)
+			qsort(log->ev, log->n, sizeof *log->ev, ev_cmp);
+	}
+	vmklog_free(&more);
+	return rc;
+}
+
 void vmklog_free(struct vmk_log *log)
 {
 	free(log->ev);

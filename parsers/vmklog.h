@@ -30,6 +30,9 @@ struct vmk_log {
 
 /* Reads path ("-" = stdin). Returns 0 or ERR_IO/ERR_FORMAT (message through d). */
 int vmklog_read(struct vmk_log *log, const char *path, struct diag *d);
+/* Reads one more log (a rotated vmkernel.0.gz, another host's log) into an already read log;
+ * events stay ordered by time. Returns 0 or a negative ERR_*. */
+int vmklog_append(struct vmk_log *log, const char *path, struct diag *d);
 /* Parses text already in memory (tests). */
 int vmklog_parse(struct vmk_log *log, const char *text, size_t len, struct diag *d);
 void vmklog_free(struct vmk_log *log);

@@ -6,9 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef IOPSY_VERSION
-#define IOPSY_VERSION "0.1.0"
-#endif
+#include "version.h"
 
 static void esc(struct buf *b, const char *s)
 {

@@ -11,9 +11,7 @@
 #include "batch_report.h"
 #include "html.h"
 
-#ifndef IOPSY_VERSION
-#define IOPSY_VERSION "0.1.0"
-#endif
+#include "version.h"
 
 static int rank(const struct bset *s)
 {

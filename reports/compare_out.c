@@ -7,9 +7,7 @@
 
 #include "analysis_out.h"
 
-#ifndef IOPSY_VERSION
-#define IOPSY_VERSION "0.1.0"
-#endif
+#include "version.h"
 
 static void esc(struct buf *b, const char *s)
 {

@@ -15,9 +15,7 @@
 #include "compare_out.h"
 #include "json.h"
 
-#ifndef IOPSY_VERSION
-#define IOPSY_VERSION "0.1.0"
-#endif
+#include "version.h"
 
 /* ---- escaping and formatting ---- */
 

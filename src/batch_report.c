@@ -227,13 +227,14 @@ static void load_side_files(struct analysis *a, struct bset *s, int side, struct
 			continue;
 		switch (f->role) {
 		case BF_VMKLOG:
-			if (a->have_vmk)
-				break;
 			diag_init(&d, f->path, 20);
-			if (vmklog_read(&a->vmk, f->path, &d) == 0)
+			if ((a->have_vmk ? vmklog_append(&a->vmk, f->path, &d) : vmklog_read(&a->vmk, f->path, &d)) == 0) {
 				a->have_vmk = true;
-			else
+			} else {
+				if (!a->have_vmk)
+					vmklog_free(&a->vmk);
 				buf_printf(errors, "%s: unreadable vmkernel.log; ", f->path);
+			}
 			break;
 		case BF_PARTITIONS:
 			if (a->have_parts)

@@ -369,7 +369,7 @@ struct colmap {
 	size_t col;
 	size_t ent;
 	int metric;
-	int series;     /* -1: only the sketch (duplicate column) */
+	int series;     /* index in the capture's dstore (duplicate columns are not mapped at all) */
 	double scale;
 };
 
@@ -483,8 +483,6 @@ int model_add_capture(struct model *m, const char *path, const struct common_opt
 			c->end = row.t_ms;
 		c->rows++;
 		ds_row(&c->ds, row.t_ms, row.discontinuity);
-		double davg_row = NAN;
-		(void)davg_row;
 		for (size_t k = 0; k < ncm; k++) {
 			double v;
 			if (!pdh_value(r, cm[k].col, &v))

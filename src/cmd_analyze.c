@@ -16,7 +16,8 @@ static const char analyze_help[] =
 	"their clocks, and say where IO waits: the verdict first, then findings worst first with\n"
 	"evidence, the rule and its source, and advice. CAPTURE may be gzip-compressed; '-' is stdin.\n"
 	"\n"
-	"  --vmkernel-log FILE       vmkernel.log (QUEUE FULL/BUSY, queue depth reductions)\n"
+	"  --vmkernel-log FILE       vmkernel.log (QUEUE FULL/BUSY, queue depth reductions); repeat it\n"
+	"                            for rotated logs or several hosts\n"
 	"  --partitions FILE         output of 'wmic partition get BlockSize, StartingOffset, Name, Index'\n"
 	"  --map FILE                guest disk to virtual disk lines: 'SQL01\\D: = SQL01:scsi0:1'\n"
 	"                            (default: found by correlating IOPS)\n"
@@ -82,6 +83,8 @@ int cmd_analyze(int argc, char **argv)
 	struct analyze_opts ao;
 	memset(&ao, 0, sizeof ao);
 	const char *json_path = NULL, *text_path = NULL, *html_path = NULL;
+	const char *vmk[32];
+	size_t nvmk = 0;
 	struct html_opts ho;
 	memset(&ho, 0, sizeof ho);
 	int fail_on = -1;
@@ -95,7 +98,13 @@ int cmd_analyze(int argc, char **argv)
 			continue;
 		char *end;
 		switch (c) {
-		case OPT_VMK: ao.vmklog = optarg; break;
+		case OPT_VMK:
+			if (nvmk < sizeof vmk / sizeof vmk[0])
+				vmk[nvmk++] = optarg;
+			else
+				return usage_error("analyze", "at most %zu --vmkernel-log files", sizeof vmk / sizeof vmk[0]);
+			ao.vmklog = optarg;
+			break;
 		case OPT_PARTS: ao.partitions = optarg; break;
 		case OPT_MAP: ao.map = optarg; break;
 		case OPT_RULES: ao.rules = optarg; break;
@@ -165,11 +174,15 @@ int cmd_analyze(int argc, char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (ao.vmklog) {
+	for (size_t i = 0; i < nvmk; i++) {
+		/* several logs (rotated files, several hosts) are merged in time order */
 		struct diag d;
-		diag_init(&d, ao.vmklog, co.max_warnings);
-		if (vmklog_read(&a.vmk, ao.vmklog, &d) < 0) {
+		diag_init(&d, vmk[i], co.max_warnings);
+		int r = a.have_vmk ? vmklog_append(&a.vmk, vmk[i], &d) : vmklog_read(&a.vmk, vmk[i], &d);
+		if (r < 0) {
 			ret = EXIT_INPUT;
+			if (!a.have_vmk)
+				vmklog_free(&a.vmk);
 		} else {
 			a.have_vmk = true;
 		}

@@ -1,5 +1,6 @@
 /* history.c — SQLite history of batch runs (see history.h). */
 #include "history.h"
+#include "version.h"
 
 #include <math.h>
 #include <sqlite3.h>
@@ -219,7 +220,7 @@ int history_record(struct history *h, const char *started, const char *input, co
 	}
 	sqlite3_bind_text(run, 1, started, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(run, 2, input, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(run, 3, "0.1.0", -1, SQLITE_STATIC);
+	sqlite3_bind_text(run, 3, IOPSY_VERSION, -1, SQLITE_STATIC);
 	if (sqlite3_step(run) != SQLITE_DONE) {
 		rc = fail(h, err, "insert run");
 		goto out;

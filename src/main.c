@@ -10,9 +10,7 @@
 #include "sim/simulate.h"
 #include "util.h"
 
-#ifndef IOPSY_VERSION
-#define IOPSY_VERSION "0.1.0"
-#endif
+#include "version.h"
 
 struct command {
 	const char *name;
