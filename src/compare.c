@@ -1571,6 +1571,9 @@ static void describe_row(const struct compare *c, const struct cmp_row *r, struc
 		fnum(b, r->ci_diff[1]);
 		buf_printf(b, " %s", metric_info[r->spec->metric].unit);
 	}
+	/* a regression that vanishes at equal load comes with the extra work (DOMAIN 6) */
+	if (r->verdict == CV_REGRESSED && r->has_lm && r->lm.comparable && r->lm.verdict == CV_UNCHANGED)
+		buf_adds(b, "; unchanged at equal load, so it comes with the higher load");
 	buf_addc(b, ')');
 }
 
