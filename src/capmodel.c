@@ -284,6 +284,7 @@ void model_free(struct model *m)
 	free(m->ents);
 	free(m->caps);
 	free(m->disks);
+	free(m->hidx);
 	arena_free(&m->arena);
 	memset(m, 0, sizeof *m);
 }
@@ -298,14 +299,44 @@ struct entity *model_find(struct model *m, enum layer l, const char *name, const
 	return NULL;
 }
 
+/* Entity lookup: an open-addressing hash of (capture, layer, host, name) → entity index + 1, so a
+ * header with tens of thousands of devices is resolved in linear time. */
+static uint64_t entity_hash(size_t cap_index, enum layer l, const char *name, const char *host)
+{
+	uint64_t h = 1469598103934665603ull ^ (uint64_t)cap_index * 31 ^ (uint64_t)l;
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		h = (h ^ *p) * 1099511628211ull;
+	h = (h ^ 0xff) * 1099511628211ull;
+	for (const unsigned char *p = (const unsigned char *)(host ? host : ""); *p; p++)
+		h = (h ^ *p) * 1099511628211ull;
+	return h;
+}
+
+static void hash_insert(struct model *m, size_t idx)
+{
+	const struct entity *e = &m->ents[idx];
+	size_t mask = m->hcap - 1;
+	size_t k = (size_t)entity_hash(e->capture, e->layer, e->name, e->host) & mask;
+	while (m->hidx[k])
+		k = (k + 1) & mask;
+	m->hidx[k] = idx + 1;
+}
+
+/* Returns the entity's index, creating it; SIZE_MAX when the capture reached MODEL_MAX_ENTITIES. */
 static size_t entity_get(struct model *m, size_t cap_index, enum layer l, const char *name, const char *host)
 {
 	struct capture *c = &m->caps[cap_index];
-	for (size_t i = c->first_entity; i < m->nents; i++) {
-		struct entity *e = &m->ents[i];
-		if (e->layer == l && strcmp(e->name, name) == 0 && strcmp(e->host ? e->host : "", host ? host : "") == 0)
-			return i;
+	if (m->hcap) {
+		size_t mask = m->hcap - 1;
+		for (size_t k = (size_t)entity_hash(cap_index, l, name, host) & mask; m->hidx[k]; k = (k + 1) & mask) {
+			struct entity *e = &m->ents[m->hidx[k] - 1];
+			if (e->capture == cap_index && e->layer == l && strcmp(e->name, name) == 0 &&
+			    strcmp(e->host ? e->host : "", host ? host : "") == 0)
+				return m->hidx[k] - 1;
+		}
 	}
+	if (c->nentities >= MODEL_MAX_ENTITIES)
+		return SIZE_MAX;
 	if (m->nents == m->cap_ents) {
 		m->cap_ents = m->cap_ents ? m->cap_ents * 2 : 64;
 		m->ents = xrealloc(m->ents, m->cap_ents * sizeof *m->ents);
@@ -323,7 +354,21 @@ static size_t entity_get(struct model *m, size_t cap_index, enum layer l, const 
 	e->dq_first = e->dq_last = NAN;
 	e->dq_max = 0;
 	c->nentities++;
-	return m->nents++;
+	size_t idx = m->nents++;
+	/* keep the table at most half full */
+	if (2 * m->nents > m->hcap) {
+		size_t cap = m->hcap ? m->hcap * 2 : 256;
+		while (2 * m->nents > cap)
+			cap *= 2;
+		free(m->hidx);
+		m->hidx = xcalloc(cap, sizeof *m->hidx);
+		m->hcap = cap;
+		for (size_t k = 0; k < m->nents; k++)
+			hash_insert(m, k);
+	} else {
+		hash_insert(m, idx);
+	}
+	return idx;
 }
 
 const struct guest_disk_no *model_disk_no(const struct model *m, int n, const char *host)
@@ -407,6 +452,7 @@ int model_add_capture(struct model *m, const char *path, const struct common_opt
 	size_t nseries = 0;
 	/* hosts are counted to name the capture */
 	const char *host = NULL;
+	bool too_many = false;
 	/* perfmon: LogicalDisk first so it wins over PhysicalDisk for the same drive */
 	for (int pass = 0; pass < (perfmon ? 2 : 1); pass++) {
 		for (size_t i = 0; i < n; i++) {
@@ -436,6 +482,10 @@ int model_add_capture(struct model *m, const char *path, const struct common_opt
 					continue;
 				*dash = '\0';
 				size_t dev = entity_get(m, ci, LAYER_DEVICE, name, col->path.host);
+				if (dev == SIZE_MAX) {
+					too_many = true;
+					continue;
+				}
 				wc[nwc].col = i;
 				wc[nwc].dev_series_owner = dev;
 				nwc++;
@@ -443,6 +493,10 @@ int model_add_capture(struct model *m, const char *path, const struct common_opt
 				continue;
 			}
 			size_t e = entity_get(m, ci, l, name, col->path.host);
+			if (e == SIZE_MAX) {
+				too_many = true;
+				continue;
+			}
 			struct entity *ent = &m->ents[e];
 			cm[ncm].col = i;
 			cm[ncm].ent = e;
@@ -456,6 +510,10 @@ int model_add_capture(struct model *m, const char *path, const struct common_opt
 			}
 		}
 	}
+	if (too_many)
+		diag_emit(&in.diag, DIAG_WARNING, pdh_header_line(r), 0,
+			  "more than %d storage entities (devices, adapters, virtual disks, guest disks): the rest "
+			  "are not analysed", MODEL_MAX_ENTITIES);
 	/* derived series: active worlds per device */
 	for (size_t k = 0; k < nwc; k++) {
 		struct entity *d = &m->ents[wc[k].dev_series_owner];

@@ -83,7 +83,13 @@ struct guest_disk_no {
 	int disk;
 };
 
+/* Storage entities analysed per capture; more (only in crafted or absurd headers) are ignored
+ * with a warning, which bounds memory (about 10 KB each). */
+#define MODEL_MAX_ENTITIES 20000
+
 struct model {
+	size_t *hidx;            /* entity hash: index + 1, 0 = empty (capmodel.c) */
+	size_t hcap;
 	struct guest_disk_no *disks;
 	size_t ndisks;
 	struct capture *caps;
