@@ -48,7 +48,7 @@ TEST_SRC := $(wildcard tests/check_*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/runner.o
 BIN      := $(BUILD)/iopsy
 
-.PHONY: all demo check check-unit check-golden check-batch check-browser deps deps-test lint install uninstall bench clean samples
+.PHONY: all demo check check-unit check-golden check-hostile check-batch check-browser stress valgrind fuzz deps deps-test lint install uninstall bench clean samples
 
 all: $(BIN) iopsy
 
@@ -90,7 +90,7 @@ demo: deps
 
 check: deps-test
 	$(Q)$(MAKE) --no-print-directory all $(BUILD)/check_iopsy
-	$(Q)$(MAKE) --no-print-directory check-unit check-golden check-batch check-browser
+	$(Q)$(MAKE) --no-print-directory check-unit check-golden check-hostile check-batch check-browser
 
 check-unit: $(BUILD)/check_iopsy
 	$(Q)IOPSY_SRCDIR=$(CURDIR) $(BUILD)/check_iopsy
@@ -100,6 +100,21 @@ check-golden: $(BIN)
 
 check-batch: $(BIN)
 	$(Q)sh tests/batch.sh $(BIN)
+
+check-hostile: $(BIN)
+	$(Q)sh tests/hostile.sh $(BIN)
+
+# Not part of check (minutes to hours): a 2 GB capture streamed through stdin; valgrind memcheck
+# over the unit suites and golden cases; the libFuzzer harnesses for FUZZ_SECONDS each.
+FUZZ_SECONDS ?= 60
+stress: $(BIN)
+	sh tests/stress.sh $(BIN)
+
+valgrind: all $(BUILD)/check_iopsy
+	sh tests/valgrind.sh $(BUILD)
+
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh
 
 check-browser: $(BIN)
 	$(Q)sh tests/browser.sh $(BIN)
