@@ -11,6 +11,7 @@
 #define PDH_MAX_JUNK_LINES 1000
 #define PDH_MAX_FIELD (256u << 20)   /* a single field longer than this is a runaway quote */
 #define PDH_CHUNK (1u << 20)
+#define PDH_TAIL 16              /* spare bytes after the data in the line buffer */
 /* A line longer than this is damage (a runaway quote, binary data), not a record: real header
  * lines are 1-10 MB (100,000 columns), rows well under 1 MB. Bounds the line buffer. */
 #define PDH_MAX_LINE (64u << 20)
@@ -365,23 +366,25 @@ static bool is_blank(const char *s, size_t n)
 
 static int fill(struct pdh_reader *r)
 {
-	if (r->start > 0 && (r->start == r->end || r->start > r->cap / 2 || r->end + 1 >= r->cap)) {
+	if (r->start > 0 && (r->start == r->end || r->start > r->cap / 2 || r->end + PDH_TAIL >= r->cap)) {
 		memmove(r->buf, r->buf + r->start, r->end - r->start);
 		r->end -= r->start;
 		r->scanned -= r->start;
 		r->start = 0;
 	}
-	/* one spare byte always stays free past the data: fast_row's sentinel */
-	if (r->end + 1 >= r->cap) {
+	/* PDH_TAIL spare bytes always stay free past the data: fast_row's sentinel, and the word-wide
+	 * quote search may look up to 7 bytes past it (they are zeroed: never uninitialised). */
+	if (r->end + PDH_TAIL >= r->cap) {
 		r->cap *= 2;
 		r->buf = xrealloc(r->buf, r->cap);
 	}
-	long k = source_read(r->src, r->buf + r->end, r->cap - r->end - 1, r->d);
+	long k = source_read(r->src, r->buf + r->end, r->cap - r->end - PDH_TAIL, r->d);
 	if (k < 0)
 		return (int)k;
 	if (k == 0)
 		r->eof = true;
 	r->end += (size_t)k;
+	memset(r->buf + r->end, 0, PDH_TAIL);
 	return 0;
 }
 
@@ -812,6 +815,27 @@ static bool accept_row(struct pdh_reader *r, struct pdh_row *row)
 	return true;
 }
 
+/* The next '"' at or after p; there is always one (the sentinel). Eight bytes at a time where
+ * words are little-endian: a field is a few bytes, so one or two words find its closing quote. */
+static inline char *find_quote(char *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (;;) {
+		uint64_t w;
+		memcpy(&w, p, sizeof w);
+		uint64_t x = w ^ 0x2222222222222222ull;
+		uint64_t m = (x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull;
+		if (m)
+			return p + (__builtin_ctzll(m) >> 3);
+		p += 8;
+	}
+#else
+	while (*p != '"')
+		p++;
+	return p;
+#endif
+}
+
 /* Fast path for the common, well-formed line (every field either quoted without embedded quotes
  * or unquoted without quotes): fields are found with memchr and unselected ones are skipped without
  * copying. libcsv stays the reference: anything unusual (escaped quotes, a quote in an unquoted
@@ -835,8 +859,7 @@ static bool fast_row(struct pdh_reader *r, char *line, size_t len)
 		if (*p == '"' && p < e) {
 			s = p + 1;
 			char *q = s;
-			while (*q != '"')
-				q++;
+			q = find_quote(q);
 			if (q == e || (q + 1 < e && q[1] != delim)) {
 				ok = false;
 				break;

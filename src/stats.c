@@ -24,9 +24,13 @@ void qs_init(struct qsketch *q)
  * `analyze` (one call per value). */
 static double fast_log2(double x)
 {
-	int e;
-	double m = frexp(x, &e) * 2.0; /* [1, 2) */
-	e -= 1;
+	/* x >= 1 and finite here: exponent and mantissa straight from the IEEE 754 bits */
+	uint64_t bits;
+	memcpy(&bits, &x, sizeof bits);
+	int e = (int)((bits >> 52) & 0x7ff) - 1023;
+	bits = (bits & 0x000fffffffffffffull) | 0x3ff0000000000000ull;
+	double m;
+	memcpy(&m, &bits, sizeof m); /* [1, 2) */
 	double t = m - 1.0;
 	double p = t * (1.4425449 + t * (-0.7181452 + t * (0.4575485 + t * (-0.2779042 + t * (0.1217970 - t * 0.0258411)))));
 	return (double)e + p;
@@ -163,7 +167,7 @@ static void ds_compact(struct dstore *d)
 			uint32_t ca = d->cnt[a], cb = d->cnt[b];
 			float mean, mn, mx;
 			if (ca && cb) {
-				mean = (float)(((double)d->mean[a] * ca + (double)d->mean[b] * cb) / (ca + cb));
+				mean = d->mean[a] + d->mean[b]; /* sums */
 				mn = d->min[a] < d->min[b] ? d->min[a] : d->min[b];
 				mx = d->max[a] > d->max[b] ? d->max[a] : d->max[b];
 			} else if (ca) {
@@ -208,10 +212,11 @@ void ds_set(struct dstore *d, size_t s, double v)
 	size_t i = s * d->cap + d->nb - 1;
 	uint32_t c = d->cnt[i];
 	float f = (float)v;
+	/* mean[] holds the bucket's sum until read (ds_mean divides): no division per value */
 	if (c == 0) {
 		d->mean[i] = d->min[i] = d->max[i] = f;
 	} else {
-		d->mean[i] = (float)(((double)d->mean[i] * c + v) / (c + 1));
+		d->mean[i] += f;
 		if (f < d->min[i])
 			d->min[i] = f;
 		if (f > d->max[i])
@@ -223,7 +228,7 @@ void ds_set(struct dstore *d, size_t s, double v)
 double ds_mean(const struct dstore *d, size_t s, size_t k)
 {
 	size_t i = s * d->cap + k;
-	return d->cnt[i] ? (double)d->mean[i] : NAN;
+	return d->cnt[i] ? (double)d->mean[i] / d->cnt[i] : NAN;
 }
 
 double ds_min(const struct dstore *d, size_t s, size_t k)

@@ -34,7 +34,7 @@ struct dstore {
 	size_t nseries, nb, per_bucket, fill; /* fill: rows in the current (last) bucket */
 	size_t cap;                           /* buckets per series */
 	int64_t *t0, *t1;                     /* time of the first/last row in each bucket */
-	float *mean, *min, *max;              /* [series * cap + bucket] */
+	float *mean, *min, *max;              /* [series * cap + bucket]; mean holds the sum (ds_mean) */
 	uint32_t *cnt;                        /* non-missing values per bucket */
 	bool *disc;                           /* a time discontinuity inside the bucket */
 };
