@@ -16,7 +16,7 @@ static void esc(struct buf *b, const char *s)
 
 /* Appends text wrapped at width; the first line starts with indent (e.g. "   rule: "), the next
  * ones with as many spaces. */
-static void wrap(struct buf *b, const char *indent, const char *text, size_t width)
+void text_wrap(struct buf *b, const char *indent, const char *text, size_t width)
 {
 	struct buf t;
 	buf_init(&t);
@@ -50,7 +50,7 @@ static void wrap(struct buf *b, const char *indent, const char *text, size_t wid
 	buf_free(&t);
 }
 
-static void num(struct buf *b, double v)
+void text_num(struct buf *b, double v)
 {
 	if (isnan(v))
 		buf_adds(b, "-");
@@ -82,7 +82,7 @@ void analysis_text(const struct analysis *a, struct buf *out)
 	buf_printf(out, "iopsy analyze: %zu capture%s, %zu finding%s (%d critical, %d warning, %d info)\n\n", m->ncaps,
 		   m->ncaps == 1 ? "" : "s", a->nf, a->nf == 1 ? "" : "s", crit, warn, info);
 	buf_adds(out, "VERDICT\n");
-	wrap(out, "  ", a->verdict ? a->verdict : "", 100);
+	text_wrap(out, "  ", a->verdict ? a->verdict : "", 100);
 	buf_adds(out, "\nCAPTURES\n");
 	for (size_t i = 0; i < m->ncaps; i++) {
 		const struct capture *c = &m->caps[i];
@@ -146,17 +146,17 @@ void analysis_text(const struct analysis *a, struct buf *out)
 		buf_printf(out, "   %s .. %s (", s, e);
 		duration(out, f->sustained_s);
 		buf_adds(out, ")\n");
-		wrap(out, "   ", f->summary, 100);
+		text_wrap(out, "   ", f->summary, 100);
 		for (int k = 0; k < f->nev; k++) {
 			const struct evidence *ev = &f->ev[k];
 			buf_printf(out, "   %s %s: min ", k ? "        " : "evidence", ev->label);
-			num(out, ev->min);
+			text_num(out, ev->min);
 			buf_adds(out, ", median ");
-			num(out, ev->median);
+			text_num(out, ev->median);
 			buf_adds(out, ", p95 ");
-			num(out, ev->p95);
+			text_num(out, ev->p95);
 			buf_adds(out, ", max ");
-			num(out, ev->max);
+			text_num(out, ev->max);
 			buf_printf(out, " %s", ev->unit);
 			if (ev->above >= 0)
 				buf_printf(out, "; %ld of %ld samples above %g", ev->above, ev->samples, ev->threshold);
@@ -164,10 +164,10 @@ void analysis_text(const struct analysis *a, struct buf *out)
 				buf_printf(out, "; %ld samples", ev->samples);
 			buf_addc(out, '\n');
 		}
-		wrap(out, "   rule: ", f->rule, 100);
-		wrap(out, "   source: ", f->source, 100);
+		text_wrap(out, "   rule: ", f->rule, 100);
+		text_wrap(out, "   source: ", f->source, 100);
 		if (f->advice && *f->advice)
-			wrap(out, "   advice: ", f->advice, 100);
+			text_wrap(out, "   advice: ", f->advice, 100);
 	}
 	/* busiest entities */
 	buf_adds(out, "\nENTITIES (p50 / p95 / max)\n");
@@ -194,19 +194,19 @@ void analysis_text(const struct analysis *a, struct buf *out)
 			if (ms[k] < 0 || !e->sk[ms[k]].n)
 				continue;
 			buf_printf(out, "  %s ", metric_info[ms[k]].name);
-			num(out, qs_quantile(&e->sk[ms[k]], 0.5));
+			text_num(out, qs_quantile(&e->sk[ms[k]], 0.5));
 			buf_adds(out, "/");
-			num(out, qs_quantile(&e->sk[ms[k]], 0.95));
+			text_num(out, qs_quantile(&e->sk[ms[k]], 0.95));
 			buf_adds(out, "/");
-			num(out, e->sk[ms[k]].max);
+			text_num(out, e->sk[ms[k]].max);
 		}
 		if (e->layer == LAYER_GUEST && e->sk[M_G_LAT_W].n) {
 			buf_adds(out, "  guest_write_ms ");
-			num(out, qs_quantile(&e->sk[M_G_LAT_W], 0.5));
+			text_num(out, qs_quantile(&e->sk[M_G_LAT_W], 0.5));
 			buf_adds(out, "/");
-			num(out, qs_quantile(&e->sk[M_G_LAT_W], 0.95));
+			text_num(out, qs_quantile(&e->sk[M_G_LAT_W], 0.95));
 			buf_adds(out, "/");
-			num(out, e->sk[M_G_LAT_W].max);
+			text_num(out, e->sk[M_G_LAT_W].max);
 		}
 		buf_addc(out, '\n');
 	}

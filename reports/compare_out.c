@@ -15,49 +15,8 @@ static void esc(struct buf *b, const char *s)
 		buf_add_text_escaped(b, s, strlen(s));
 }
 
-/* Appends text (escaped) wrapped at width with a hanging indent. */
-static void wrap(struct buf *b, const char *indent, const char *text, size_t width)
-{
-	struct buf t;
-	buf_init(&t);
-	esc(&t, text);
-	const char *p = t.data ? t.data : "";
-	size_t ind = strlen(indent);
-	while (*p) {
-		buf_adds(b, indent);
-		size_t n = strlen(p);
-		if (n + ind <= width) {
-			buf_adds(b, p);
-			buf_addc(b, '\n');
-			break;
-		}
-		size_t cut = width - ind;
-		while (cut > 0 && p[cut] != ' ')
-			cut--;
-		if (cut == 0)
-			cut = width - ind;
-		buf_add(b, p, cut);
-		buf_addc(b, '\n');
-		p += cut;
-		while (*p == ' ')
-			p++;
-	}
-	buf_free(&t);
-}
-
 #define LABEL_W 40
 
-static void num(struct buf *b, double v)
-{
-	if (isnan(v))
-		buf_adds(b, "-");
-	else if (fabs(v) >= 100 || v == floor(v))
-		buf_printf(b, "%.0f", v);
-	else if (fabs(v) >= 10)
-		buf_printf(b, "%.1f", v);
-	else
-		buf_printf(b, "%.2g", v);
-}
 
 static void pct(struct buf *b, double v)
 {
@@ -106,13 +65,13 @@ static void quad(struct buf *b, const struct cmp_stats *s)
 		buf_adds(b, "-");
 		return;
 	}
-	num(b, s->p50);
+	text_num(b, s->p50);
 	buf_addc(b, '/');
-	num(b, s->p95);
+	text_num(b, s->p95);
 	buf_addc(b, '/');
-	num(b, s->p99);
+	text_num(b, s->p99);
 	buf_addc(b, '/');
-	num(b, s->max);
+	text_num(b, s->max);
 }
 
 static const char *verdict_word(const struct cmp_row *r)
@@ -194,9 +153,9 @@ static void pair_head(const struct cmp_pair *p, struct buf *out)
 	}
 	if (!isnan(p->load_mean[0]) || !isnan(p->load_mean[1])) {
 		buf_adds(out, "  (mean ");
-		num(out, p->load_mean[0]);
+		text_num(out, p->load_mean[0]);
 		buf_adds(out, " -> ");
-		num(out, p->load_mean[1]);
+		text_num(out, p->load_mean[1]);
 		buf_adds(out, " IO/s)");
 	}
 	buf_addc(out, '\n');
@@ -219,7 +178,7 @@ static void row_text(const struct compare *c, const struct cmp_row *r, struct bu
 	size_t s3 = out->len;
 	if (isnan(r->change_pct) && !isnan(r->diff)) {
 		buf_adds(out, r->diff >= 0 ? "+" : "");
-		num(out, r->diff);
+		text_num(out, r->diff);
 	} else {
 		pct(out, r->change_pct);
 	}
@@ -230,9 +189,9 @@ static void row_text(const struct compare *c, const struct cmp_row *r, struct bu
 		buf_adds(out, " .. ");
 		pct(out, r->ci[1]);
 	} else if (!isnan(r->ci_diff[0])) {
-		num(out, r->ci_diff[0]);
+		text_num(out, r->ci_diff[0]);
 		buf_adds(out, " .. ");
-		num(out, r->ci_diff[1]);
+		text_num(out, r->ci_diff[1]);
 	} else {
 		buf_adds(out, "-");
 	}
@@ -259,9 +218,9 @@ static void row_text(const struct compare *c, const struct cmp_row *r, struct bu
 		const struct cmp_loadmatch *lm = &r->lm;
 		if (lm->comparable) {
 			buf_printf(out, "      at equal load (%d IOPS bin%s, ", lm->bins, lm->bins == 1 ? "" : "s");
-			num(out, lm->load_lo);
+			text_num(out, lm->load_lo);
 			buf_adds(out, "-");
-			num(out, lm->load_hi);
+			text_num(out, lm->load_hi);
 			buf_adds(out, " IO/s): ");
 			pct(out, lm->change_pct);
 			buf_adds(out, " (");
@@ -313,13 +272,13 @@ static void loadbins_text(const struct compare *c, struct buf *out)
 		esc(out, compare_pair_label(p, CMP_AFTER, l, sizeof l));
 		buf_printf(out, " %s vs %s: IOPS p50 ", metric_info[r->spec->metric].label,
 			   metric_info[r->spec->load].label);
-		num(out, lb->load_p50[0]);
+		text_num(out, lb->load_p50[0]);
 		buf_adds(out, " -> ");
-		num(out, lb->load_p50[1]);
+		text_num(out, lb->load_p50[1]);
 		buf_adds(out, ", p95 ");
-		num(out, lb->load_p95[0]);
+		text_num(out, lb->load_p95[0]);
 		buf_adds(out, " -> ");
-		num(out, lb->load_p95[1]);
+		text_num(out, lb->load_p95[1]);
 		buf_adds(out, " IO/s; ");
 		const struct cmp_loadmatch *lm = &r->lm;
 		if (lm->bins) {
@@ -339,24 +298,24 @@ static void loadbins_text(const struct compare *c, struct buf *out)
 			if (!b->matched)
 				continue;
 			buf_adds(out, "    ");
-			num(out, b->lo);
+			text_num(out, b->lo);
 			buf_adds(out, "-");
-			num(out, b->hi);
+			text_num(out, b->hi);
 			buf_printf(out, " IO/s: n %zu / %zu, p50 ", b->n[0], b->n[1]);
-			num(out, b->p50[0]);
+			text_num(out, b->p50[0]);
 			buf_adds(out, " -> ");
-			num(out, b->p50[1]);
+			text_num(out, b->p50[1]);
 			buf_adds(out, ", p95 ");
-			num(out, b->p95[0]);
+			text_num(out, b->p95[0]);
 			buf_adds(out, " -> ");
-			num(out, b->p95[1]);
+			text_num(out, b->p95[1]);
 			buf_printf(out, " %s\n", metric_info[r->spec->metric].unit);
 		}
 		if (lb->has_slope) {
 			buf_adds(out, "    vs outstanding IO: ");
-			num(out, lb->slope[0]);
+			text_num(out, lb->slope[0]);
 			buf_adds(out, " -> ");
-			num(out, lb->slope[1]);
+			text_num(out, lb->slope[1]);
 			buf_adds(out, " ms per outstanding IO (");
 			pct(out, lb->slope_change_pct);
 			buf_adds(out, ", ");
@@ -440,7 +399,7 @@ static void only_text(const struct compare *c, struct buf *out)
 			}
 			if (!isnan(p->load_mean[s])) {
 				buf_adds(out, "  mean ");
-				num(out, p->load_mean[s]);
+				text_num(out, p->load_mean[s]);
 				buf_adds(out, " IO/s");
 			}
 			buf_addc(out, '\n');
@@ -461,7 +420,7 @@ void compare_text(const struct compare *c, struct buf *out)
 		   s->verdicts[CV_IMPROVED], s->verdicts[CV_REGRESSED], s->verdicts[CV_UNCHANGED], s->verdicts[CV_HIGHER],
 		   s->verdicts[CV_LOWER], s->verdicts[CV_NOT_ASSESSED]);
 	buf_adds(out, "VERDICT\n");
-	wrap(out, "  ", c->verdict ? c->verdict : "", 100);
+	text_wrap(out, "  ", c->verdict ? c->verdict : "", 100);
 	buf_adds(out, "\nCAPTURES\n");
 	captures_text(&c->side[0].m, "before", out);
 	captures_text(&c->side[1].m, "after", out);
