@@ -147,6 +147,39 @@ static signed char *cond_alloc(const struct capture *c)
 	return xcalloc(c->ds.nb ? c->ds.nb : 1, 1);
 }
 
+/* The sustained windows where metric m of e is above thr while e is active (IOPS metric io, -1 =
+ * no activity condition). */
+static size_t above_windows(const struct analysis *a, const struct entity *e, int m, double thr, int io, struct win *w)
+{
+	const struct capture *c = cap_of(a, e);
+	signed char *cond = cond_alloc(c);
+	for (size_t k = 0; k < c->ds.nb; k++)
+		cond[k] = val(c, e, m, k) > thr && (io < 0 || active(c, e, io, k));
+	size_t n = find_windows(c, cond, w, MAXW);
+	free(cond);
+	return n;
+}
+
+/* Evidence of a finding: a metric and its threshold (NaN = context only); lists end with EV_END. */
+struct ev_spec {
+	int metric;
+	double thr;
+};
+#define EV_END {-1, 0}
+
+/* A finding of entity e over window w, with the evidence listed in ev. */
+static struct finding *window_finding(struct analysis *a, const char *kind, enum severity sev, enum layer l,
+				      const struct entity *e, const struct win *w, const struct ev_spec *ev)
+{
+	const struct capture *c = cap_of(a, e);
+	struct finding *f = finding_new(a, kind, sev, l, e->name, e->host);
+	f->capture = (long)e->capture;
+	set_window(f, c, w);
+	for (; ev->metric >= 0; ev++)
+		evidence_add(f, c, e, ev->metric, w->k0, w->k1, ev->thr);
+	return f;
+}
+
 /* ---- guest latency ---- */
 
 static void guest_latency(struct analysis *a, int metric, const char *kind, const char *what)
@@ -157,28 +190,20 @@ static void guest_latency(struct analysis *a, int metric, const char *kind, cons
 			continue;
 		const struct capture *c = cap_of(a, e);
 		int iops = metric == M_G_LAT_R ? M_G_READS : M_G_WRITES;
-		signed char *cond = cond_alloc(c);
 		double warn = rule(R_GUEST_LAT_WARN), crit = rule(R_GUEST_LAT_CRIT);
-		for (size_t k = 0; k < c->ds.nb; k++)
-			cond[k] = val(c, e, metric, k) > warn && active(c, e, iops, k);
 		struct win w[MAXW];
-		size_t n = find_windows(c, cond, w, MAXW);
+		size_t n = above_windows(a, e, metric, warn, iops, w);
 		for (size_t j = 0; j < n; j++) {
 			double med = win_median(c, e, metric, w[j].k0, w[j].k1);
-			struct finding *f = finding_new(a, kind, med > crit ? SEV_CRITICAL : SEV_WARNING, LAYER_GUEST,
-							e->name, e->host);
-			f->capture = (long)e->capture;
-			set_window(f, c, &w[j]);
-			evidence_add(f, c, e, metric, w[j].k0, w[j].k1, warn);
-			evidence_add(f, c, e, M_G_CDQL, w[j].k0, w[j].k1, NAN);
-			evidence_add(f, c, e, iops, w[j].k0, w[j].k1, NAN);
+			const struct ev_spec ev[] = {{metric, warn}, {M_G_CDQL, NAN}, {iops, NAN}, EV_END};
+			struct finding *f = window_finding(a, kind, med > crit ? SEV_CRITICAL : SEV_WARNING, LAYER_GUEST, e,
+							   &w[j], ev);
 			f->summary = afmt(a, "guest %s latency %s: median %.1f ms (bands: < 10 very good, 10-20 ok, "
 					     "20-50 slow, > 50 serious)", what, med > crit ? "serious" : "slow", med);
 			f->rule = afmt(a, "Avg. Disk sec/%s > %g ms (warning) / > %g ms (critical), sustained",
 				       metric == M_G_LAT_R ? "Read" : "Write", warn, crit);
 			f->source = "[ms] Windows/SQL latency bands; [pal] 15/25 ms";
 		}
-		free(cond);
 	}
 }
 
@@ -204,25 +229,16 @@ static void det_device_latency(struct analysis *a, const struct analyze_opts *o)
 		if (e->layer != LAYER_DEVICE || e->series[M_DAVG] < 0)
 			continue;
 		const struct capture *c = cap_of(a, e);
-		signed char *cond = cond_alloc(c);
 		double warn = rule(R_DAVG_WARN), crit = rule(R_DAVG_CRIT);
-		for (size_t k = 0; k < c->ds.nb; k++)
-			cond[k] = val(c, e, M_DAVG, k) > warn && active(c, e, M_CMDS, k);
 		struct win w[MAXW];
-		size_t n = find_windows(c, cond, w, MAXW);
+		size_t n = above_windows(a, e, M_DAVG, warn, M_CMDS, w);
 		for (size_t j = 0; j < n; j++) {
 			double med = win_median(c, e, M_DAVG, w[j].k0, w[j].k1);
 			double kavg = win_median(c, e, M_KAVG, w[j].k0, w[j].k1);
 			double qued = win_median(c, e, M_QUED, w[j].k0, w[j].k1);
-			struct finding *f = finding_new(a, "latency.device", med > crit ? SEV_CRITICAL : SEV_WARNING,
-							LAYER_DEVICE, e->name, e->host);
-			f->capture = (long)e->capture;
-			set_window(f, c, &w[j]);
-			evidence_add(f, c, e, M_DAVG, w[j].k0, w[j].k1, warn);
-			evidence_add(f, c, e, M_KAVG, w[j].k0, w[j].k1, NAN);
-			evidence_add(f, c, e, M_ACTV, w[j].k0, w[j].k1, NAN);
-			evidence_add(f, c, e, M_DQLEN, w[j].k0, w[j].k1, NAN);
-			evidence_add(f, c, e, M_CMDS, w[j].k0, w[j].k1, NAN);
+			const struct ev_spec ev[] = {{M_DAVG, warn}, {M_KAVG, NAN}, {M_ACTV, NAN}, {M_DQLEN, NAN}, {M_CMDS, NAN}, EV_END};
+			struct finding *f = window_finding(a, "latency.device", med > crit ? SEV_CRITICAL : SEV_WARNING,
+							   LAYER_DEVICE, e, &w[j], ev);
 			f->summary = afmt(a, "device latency (DAVG) median %.1f ms: IO waits below the HBA, in the fabric "
 					     "or the array", med);
 			f->rule = afmt(a, "DAVG > %g ms (warning) / > %g ms (critical), sustained", warn, crit);
@@ -239,7 +255,6 @@ static void det_device_latency(struct analysis *a, const struct analyze_opts *o)
 						    "[seed]. Reduce or spread the load (more LUNs/paths, faster tier) first.",
 						 med);
 		}
-		free(cond);
 	}
 }
 
@@ -256,25 +271,15 @@ static void det_kernel_latency(struct analysis *a, const struct analyze_opts *o)
 		if (e->series[metric] < 0)
 			continue;
 		const struct capture *c = cap_of(a, e);
-		signed char *cond = cond_alloc(c);
 		double warn = rule(R_KAVG_WARN), crit = rule(R_KAVG_CRIT);
-		for (size_t k = 0; k < c->ds.nb; k++)
-			cond[k] = val(c, e, metric, k) > warn && active(c, e, M_CMDS, k);
 		struct win w[MAXW];
-		size_t n = find_windows(c, cond, w, MAXW);
+		size_t n = above_windows(a, e, metric, warn, M_CMDS, w);
 		for (size_t j = 0; j < n; j++) {
 			double med = win_median(c, e, metric, w[j].k0, w[j].k1);
 			double davg = win_median(c, e, M_DAVG, w[j].k0, w[j].k1);
 			double dq = win_median(c, e, M_DQLEN, w[j].k0, w[j].k1);
-			struct finding *f = finding_new(a, "latency.kernel", med > crit ? SEV_CRITICAL : SEV_WARNING,
-							LAYER_DEVICE, e->name, e->host);
-			f->capture = (long)e->capture;
-			set_window(f, c, &w[j]);
-			evidence_add(f, c, e, metric, w[j].k0, w[j].k1, warn);
-			evidence_add(f, c, e, M_QUED, w[j].k0, w[j].k1, NAN);
-			evidence_add(f, c, e, M_ACTV, w[j].k0, w[j].k1, NAN);
-			evidence_add(f, c, e, M_DQLEN, w[j].k0, w[j].k1, NAN);
-			evidence_add(f, c, e, M_DAVG, w[j].k0, w[j].k1, NAN);
+			const struct ev_spec ev[] = {{metric, warn}, {M_QUED, NAN}, {M_ACTV, NAN}, {M_DQLEN, NAN}, {M_DAVG, NAN}, EV_END};
+			struct finding *f = window_finding(a, "latency.kernel", med > crit ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE, e, &w[j], ev);
 			f->summary = afmt(a, "VMkernel queueing: %s median %.2f ms (IOs wait in the host before reaching "
 					     "the device queue)", metric == M_KAVG ? "KAVG" : "QAVG", med);
 			f->rule = afmt(a, "%s > %g ms (warning) / > %g ms (critical), sustained",
@@ -294,7 +299,6 @@ static void det_kernel_latency(struct analysis *a, const struct analyze_opts *o)
 				f->advice = afmt(a, "No DAVG in the capture: check the device latency before raising "
 						    "queue depths [seed].");
 		}
-		free(cond);
 	}
 }
 
@@ -329,16 +333,11 @@ static void det_device_saturated(struct analysis *a, const struct analyze_opts *
 			double davg = win_median(c, e, M_DAVG, w[j].k0, w[j].k1);
 			double dq = win_median(c, e, M_DQLEN, w[j].k0, w[j].k1);
 			double q = win_median(c, e, M_QUED, w[j].k0, w[j].k1);
-			struct finding *f = finding_new(a, "queue.device_saturated",
-							kavg > rule(R_KAVG_CRIT) ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE,
-							e->name, e->host);
-			f->capture = (long)e->capture;
-			set_window(f, c, &w[j]);
-			evidence_add(f, c, e, M_ACTV, w[j].k0, w[j].k1, NAN);
-			evidence_add(f, c, e, M_DQLEN, w[j].k0, w[j].k1, NAN);
-			evidence_add(f, c, e, M_QUED, w[j].k0, w[j].k1, qmin - 0.5);
-			evidence_add(f, c, e, M_KAVG, w[j].k0, w[j].k1, NAN);
-			evidence_add(f, c, e, M_DAVG, w[j].k0, w[j].k1, NAN);
+			const struct ev_spec ev[] = {{M_ACTV, NAN}, {M_DQLEN, NAN}, {M_QUED, qmin - 0.5}, {M_KAVG, NAN},
+						     {M_DAVG, NAN}, EV_END};
+			struct finding *f = window_finding(a, "queue.device_saturated",
+							   kavg > rule(R_KAVG_CRIT) ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE, e,
+							   &w[j], ev);
 			f->summary = afmt(a, "device queue full: ACTV at DQLEN (%.0f) with %.0f command%s queued in the "
 					     "VMkernel (LOAD > 1)", dq, q, q == 1 ? "" : "s");
 			f->rule = afmt(a, "ACTV >= %g%% of DQLEN and QUED >= %g, sustained", rule(R_DEV_SAT_USD), qmin);
@@ -377,15 +376,8 @@ static void det_adapter_saturated(struct analysis *a, const struct analyze_opts 
 		for (size_t j = 0; j < n; j++) {
 			double aq = win_median(c, e, M_AQLEN, w[j].k0, w[j].k1);
 			double actv = win_median(c, e, M_ACTV, w[j].k0, w[j].k1);
-			struct finding *f = finding_new(a, "queue.adapter_saturated", SEV_WARNING, LAYER_ADAPTER, e->name,
-							e->host);
-			f->capture = (long)e->capture;
-			set_window(f, c, &w[j]);
-			evidence_add(f, c, e, M_ACTV, w[j].k0, w[j].k1, NAN);
-			evidence_add(f, c, e, M_AQLEN, w[j].k0, w[j].k1, NAN);
-			evidence_add(f, c, e, M_QUED, w[j].k0, w[j].k1, NAN);
-			evidence_add(f, c, e, M_DAVG, w[j].k0, w[j].k1, NAN);
-			evidence_add(f, c, e, M_CMDS, w[j].k0, w[j].k1, NAN);
+			const struct ev_spec ev[] = {{M_ACTV, NAN}, {M_AQLEN, NAN}, {M_QUED, NAN}, {M_DAVG, NAN}, {M_CMDS, NAN}, EV_END};
+			struct finding *f = window_finding(a, "queue.adapter_saturated", SEV_WARNING, LAYER_ADAPTER, e, &w[j], ev);
 			if (!isnan(aq))
 				f->summary = afmt(a, "adapter queue full: %.0f active commands against AQLEN %.0f", actv, aq);
 			else
@@ -547,15 +539,8 @@ static void det_guest_vscsi_cap(struct analysis *a, const struct analyze_opts *o
 				qs_add(&ql, guest_latency_at(c, e, k));
 			double glat = qs_quantile(&ql, 0.5);
 			qs_free(&ql);
-			struct finding *f = finding_new(a, "queue.guest_vscsi_cap",
-							glat > rule(R_GUEST_LAT_WARN) ? SEV_CRITICAL : SEV_WARNING,
-							LAYER_VSCSI, e->name, e->host);
-			f->capture = (long)e->capture;
-			set_window(f, c, &w[j]);
-			evidence_add(f, c, e, M_G_CDQL, w[j].k0, w[j].k1, L0 - 1);
-			evidence_add(f, c, e, M_G_LAT_R, w[j].k0, w[j].k1, NAN);
-			evidence_add(f, c, e, M_G_LAT_W, w[j].k0, w[j].k1, NAN);
-			evidence_add(f, c, e, M_G_XFERS, w[j].k0, w[j].k1, NAN);
+			const struct ev_spec ev[] = {{M_G_CDQL, L0 - 1}, {M_G_LAT_R, NAN}, {M_G_LAT_W, NAN}, {M_G_XFERS, NAN}, EV_END};
+			struct finding *f = window_finding(a, "queue.guest_vscsi_cap", glat > rule(R_GUEST_LAT_WARN) ? SEV_CRITICAL : SEV_WARNING, LAYER_VSCSI, e, &w[j], ev);
 			if (pinned >= 0)
 				f->summary = afmt(a, "guest disk queue pinned at %.0f, %s: IOs wait in the guest above the "
 						     "virtual SCSI controller%s%s",
@@ -626,13 +611,8 @@ static void det_guest_hidden(struct analysis *a, const struct analyze_opts *o)
 			double g = qs_quantile(&qg, 0.5), h = qs_quantile(&qh, 0.5);
 			qs_free(&qg);
 			qs_free(&qh);
-			struct finding *f = finding_new(a, "queue.guest_hidden", g - h > rule(R_GUEST_LAT_WARN) ? SEV_CRITICAL : SEV_WARNING,
-							LAYER_GUEST, e->name, e->host);
-			f->capture = (long)e->capture;
-			set_window(f, c, &w[j]);
-			evidence_add(f, c, e, M_G_LAT_T, w[j].k0, w[j].k1, NAN);
-			evidence_add(f, c, e, M_G_CDQL, w[j].k0, w[j].k1, NAN);
-			evidence_add(f, c, e, M_G_XFERS, w[j].k0, w[j].k1, NAN);
+			const struct ev_spec ev[] = {{M_G_LAT_T, NAN}, {M_G_CDQL, NAN}, {M_G_XFERS, NAN}, EV_END};
+			struct finding *f = window_finding(a, "queue.guest_hidden", g - h > rule(R_GUEST_LAT_WARN) ? SEV_CRITICAL : SEV_WARNING, LAYER_GUEST, e, &w[j], ev);
 			f->summary = afmt(a, "IOs wait inside the guest: guest latency median %.1f ms vs %.1f ms on the host "
 					     "for the same virtual disk %s at the same IOPS", g, h, v->name);
 			f->rule = afmt(a, "guest latency >= %gx the host's and >= %g ms more, at IOPS within 30%%, "
@@ -681,12 +661,8 @@ static void det_array_overcommit(struct analysis *a, const struct analyze_opts *
 		struct win w[MAXW];
 		size_t n = find_windows(c, cond, w, MAXW);
 		for (size_t j = 0; j < n; j++) {
-			struct finding *f = finding_new(a, "queue.array_overcommit", SEV_WARNING, LAYER_ARRAY, e->name, e->host);
-			f->capture = (long)e->capture;
-			set_window(f, c, &w[j]);
-			evidence_add(f, c, e, M_ACTV, w[j].k0, w[j].k1, N);
-			evidence_add(f, c, e, M_DQLEN, w[j].k0, w[j].k1, NAN);
-			evidence_add(f, c, e, M_DAVG, w[j].k0, w[j].k1, NAN);
+			const struct ev_spec ev[] = {{M_ACTV, N}, {M_DQLEN, NAN}, {M_DAVG, NAN}, EV_END};
+			struct finding *f = window_finding(a, "queue.array_overcommit", SEV_WARNING, LAYER_ARRAY, e, &w[j], ev);
 			f->summary = afmt(a, "more IOs outstanding at the LU than its command queue (%g): the array will "
 					     "answer QUEUE FULL", N);
 			f->rule = afmt(a, "ACTV > --array-queue-depth %g, sustained", N);
@@ -710,10 +686,8 @@ static void det_array_overcommit(struct analysis *a, const struct analyze_opts *
 		struct win w[MAXW];
 		size_t n = find_windows(c, cond, w, MAXW);
 		for (size_t j = 0; j < n; j++) {
-			struct finding *f = finding_new(a, "queue.array_overcommit", SEV_WARNING, LAYER_ARRAY, e->name, e->host);
-			f->capture = (long)e->capture;
-			set_window(f, c, &w[j]);
-			evidence_add(f, c, e, M_G_CDQL, w[j].k0, w[j].k1, N);
+			const struct ev_spec ev[] = {{M_G_CDQL, N}, EV_END};
+			struct finding *f = window_finding(a, "queue.array_overcommit", SEV_WARNING, LAYER_ARRAY, e, &w[j], ev);
 			f->summary = afmt(a, "the guest queues more IOs than the array LU accepts (%g)", N);
 			f->rule = afmt(a, "Current Disk Queue Length > --array-queue-depth %g, sustained", N);
 			f->source = "[seed] perfmon shows a queue length higher than the array command queue length: QFULL likely";
@@ -907,13 +881,8 @@ static void det_dsnro(struct analysis *a, const struct analyze_opts *o)
 		struct win w[MAXW];
 		size_t n = find_windows(c, cond, w, MAXW);
 		for (size_t j = 0; j < n; j++) {
-			struct finding *f = finding_new(a, "throttle.dsnro", SEV_WARNING, LAYER_DEVICE, e->name, e->host);
-			f->capture = (long)e->capture;
-			set_window(f, c, &w[j]);
-			evidence_add(f, c, e, M_DQLEN, w[j].k0, w[j].k1, NAN);
-			evidence_add(f, c, e, M_WORLDS, w[j].k0, w[j].k1, rule(R_DSNRO_WORLDS) - 0.5);
-			evidence_add(f, c, e, M_ACTV, w[j].k0, w[j].k1, NAN);
-			evidence_add(f, c, e, M_QUED, w[j].k0, w[j].k1, NAN);
+			const struct ev_spec ev[] = {{M_DQLEN, NAN}, {M_WORLDS, rule(R_DSNRO_WORLDS) - 0.5}, {M_ACTV, NAN}, {M_QUED, NAN}, EV_END};
+			struct finding *f = window_finding(a, "throttle.dsnro", SEV_WARNING, LAYER_DEVICE, e, &w[j], ev);
 			f->summary = afmt(a, "DQLEN capped at DSNRO (%g) while several VMs issue IO to the LUN; it is %.0f "
 					     "when one VM is alone", dsnro, e->dq_max);
 			f->rule = afmt(a, "DQLEN = %g with >= %g active worlds and the queue in use, and DQLEN seen higher "
@@ -955,12 +924,8 @@ static void det_split(struct analysis *a, const struct analyze_opts *o)
 		size_t n = find_windows(c, cond, w, MAXW);
 		for (size_t j = 0; j < n; j++) {
 			double s = win_median(c, e, sm, w[j].k0, w[j].k1), x = win_median(c, e, xm, w[j].k0, w[j].k1);
-			struct finding *f = finding_new(a, "io.split", SEV_WARNING, e->layer, e->name, e->host);
-			f->capture = (long)e->capture;
-			set_window(f, c, &w[j]);
-			evidence_add(f, c, e, sm, w[j].k0, w[j].k1, rule(R_SPLIT_PER_S));
-			evidence_add(f, c, e, xm, w[j].k0, w[j].k1, NAN);
-			evidence_add(f, c, e, e->layer == LAYER_GUEST ? M_G_BPT : M_DAVG, w[j].k0, w[j].k1, NAN);
+			const struct ev_spec ev[] = {{sm, rule(R_SPLIT_PER_S)}, {xm, NAN}, {e->layer == LAYER_GUEST ? M_G_BPT : M_DAVG, NAN}, EV_END};
+			struct finding *f = window_finding(a, "io.split", SEV_WARNING, e->layer, e, &w[j], ev);
 			f->summary = afmt(a, "split IO: %.0f/s, %.0f%% of %s", s, x > 0 ? 100 * s / x : NAN,
 					  e->layer == LAYER_GUEST ? "transfers (Windows split them: IO too large or a "
 								    "fragmented file)"
@@ -1047,14 +1012,8 @@ static void det_errors(struct analysis *a, const struct analyze_opts *o)
 		size_t n = find_windows(c, cond, w, MAXW);
 		for (size_t j = 0; j < n; j++) {
 			double ab = win_median(c, e, M_ABRTS, w[j].k0, w[j].k1), rs = win_median(c, e, M_RESETS, w[j].k0, w[j].k1);
-			struct finding *f = finding_new(a, "errors.aborts_resets", ab >= thr || rs >= thr ? SEV_CRITICAL : SEV_WARNING,
-							e->layer, e->name, e->host);
-			f->capture = (long)e->capture;
-			set_window(f, c, &w[j]);
-			evidence_add(f, c, e, M_ABRTS, w[j].k0, w[j].k1, thr);
-			evidence_add(f, c, e, M_RESETS, w[j].k0, w[j].k1, thr);
-			evidence_add(f, c, e, M_FAILED, w[j].k0, w[j].k1, thr);
-			evidence_add(f, c, e, M_DAVG, w[j].k0, w[j].k1, NAN);
+			const struct ev_spec ev[] = {{M_ABRTS, thr}, {M_RESETS, thr}, {M_FAILED, thr}, {M_DAVG, NAN}, EV_END};
+			struct finding *f = window_finding(a, "errors.aborts_resets", ab >= thr || rs >= thr ? SEV_CRITICAL : SEV_WARNING, e->layer, e, &w[j], ev);
 			f->summary = afmt(a, "commands aborted, reset or failed at %s/s or more, sustained",
 					  afmt(a, "%g", thr));
 			f->rule = afmt(a, "ABRTS/s, RESETS/s or failed commands/s >= %g, sustained", thr);
