@@ -1079,6 +1079,53 @@ static void det_queue_full(struct analysis *a, const struct analyze_opts *o)
 	free(done);
 }
 
+/* ---- vmkernel.log failed commands with a host status (fabric / HBA trouble) ---- */
+
+static void det_vmk_failures(struct analysis *a, const struct analyze_opts *o)
+{
+	(void)o;
+	if (!a->have_vmk || !a->vmk.n)
+		return;
+	bool *done = xcalloc(a->vmk.n, sizeof *done);
+	int64_t gap = (int64_t)(rule(R_QFULL_GAP_S) * 1000);
+	for (size_t i = 0; i < a->vmk.n; i++) {
+		const struct vmk_event *e0 = &a->vmk.ev[i];
+		/* H:0x2/0x5/0x7/0x8 and the like point to the fabric or the HBA; D:0x2 CHECK CONDITION
+		 * alone is routine and not counted */
+		if (done[i] || e0->kind != VMK_FAILED || e0->host_status == 0)
+			continue;
+		int64_t t0 = e0->t, t1 = e0->t;
+		long n = 0;
+		unsigned hs = e0->host_status;
+		for (size_t j = i; j < a->vmk.n; j++) {
+			const struct vmk_event *e = &a->vmk.ev[j];
+			if (e->kind != VMK_FAILED || e->host_status == 0 || strcmp(e->device, e0->device) != 0)
+				continue;
+			if (e->t > t1 + gap)
+				break;
+			done[j] = true;
+			n++;
+			t1 = e->t > t1 ? e->t : t1;
+		}
+		if (n < 3)
+			continue;
+		struct finding *f = finding_new(a, "errors.aborts_resets", n >= 10 ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE,
+						e0->device, NULL);
+		f->start = t0;
+		f->end = t1;
+		f->sustained_s = (double)(t1 - t0) / 1000.0;
+		f->summary = afmt(a, "%ld commands failed with host status H:0x%x (vmkernel.log): the fabric or the HBA "
+				     "dropped or aborted them", n, hs);
+		f->rule = afmt(a, "at least 3 vmkernel.log failures with a non-zero H: status for the device, less than "
+				  "%g s apart", rule(R_QFULL_GAP_S));
+		f->source = "[vmw] host status H:0x2/0x5/0x7/0x8 points to fabric/HBA trouble, not queue full";
+		f->advice = afmt(a, "Check the HBA and the fabric at these times: switch port errors, path failovers "
+				    "(esxcli storage core path list), HBA firmware and driver; these are not solved by "
+				    "queue depths.");
+	}
+	free(done);
+}
+
 const struct detector detectors[] = {
 	{"latency.guest_read", "guest read latency", LAYER_GUEST, det_guest_read},
 	{"latency.guest_write", "guest write latency", LAYER_GUEST, det_guest_write},
@@ -1096,5 +1143,6 @@ const struct detector detectors[] = {
 	{"align.partition_misaligned", "misaligned partition", LAYER_GUEST, det_alignment},
 	{"errors.aborts_resets", "aborts, resets and failed commands", LAYER_DEVICE, det_errors},
 	{"scsi.queue_full", "QUEUE FULL / BUSY in vmkernel.log", LAYER_ARRAY, det_queue_full},
+	{"errors.aborts_resets", "failed commands with a host status in vmkernel.log", LAYER_DEVICE, det_vmk_failures},
 	{NULL, NULL, 0, NULL},
 };

@@ -248,6 +248,23 @@ START_TEST(vmklog_lines)
 	time_parse_iso("2014-03-14T16:22:52.801Z", &t);
 	ck_assert(l.ev[0].t == t);
 	vmklog_free(&l);
+	/* fabric failures (H: status) become an errors.aborts_resets finding; D:0x2 alone does not */
+	static const char fab[] =
+		"2014-03-14T16:22:52.000Z e vmkernel: cpu1:1)NMP: x: Cmd 0x2a (0x1, 0) to dev \"naa.600f\" on path \"vmhba2:C0:T0:L5\" Failed: H:0x5 D:0x0 P:0x0\n"
+		"2014-03-14T16:22:53.000Z e vmkernel: cpu1:1)NMP: x: Cmd 0x2a (0x1, 0) to dev \"naa.600f\" on path \"vmhba2:C0:T0:L5\" Failed: H:0x5 D:0x0 P:0x0\n"
+		"2014-03-14T16:22:54.000Z e vmkernel: cpu1:1)NMP: x: Cmd 0x2a (0x1, 0) to dev \"naa.600f\" on path \"vmhba2:C0:T0:L5\" Failed: H:0x8 D:0x0 P:0x0\n"
+		"2014-03-14T16:22:55.000Z e vmkernel: cpu1:1)ScsiDeviceIO: 1: Cmd(0x1) 0x28, CmdSN 0x1 from world 1 to dev \"naa.600e\" failed H:0x0 D:0x2 P:0x0\n"
+		"2014-03-14T16:22:56.000Z e vmkernel: cpu1:1)ScsiDeviceIO: 1: Cmd(0x1) 0x28, CmdSN 0x1 from world 1 to dev \"naa.600e\" failed H:0x0 D:0x2 P:0x0\n"
+		"2014-03-14T16:22:57.000Z e vmkernel: cpu1:1)ScsiDeviceIO: 1: Cmd(0x1) 0x28, CmdSN 0x1 from world 1 to dev \"naa.600e\" failed H:0x0 D:0x2 P:0x0\n";
+	struct analysis a;
+	analysis_init(&a);
+	ck_assert_int_eq(vmklog_parse(&a.vmk, fab, sizeof fab - 1, &d), 0);
+	a.have_vmk = true;
+	struct analyze_opts o = {0};
+	analysis_run(&a, &o);
+	ck_assert_int_eq(count(&a, "errors.aborts_resets"), 1);
+	ck_assert_str_eq(a.f[0].entity, "naa.600f");
+	analysis_free(&a);
 }
 END_TEST
 
