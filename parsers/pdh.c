@@ -435,7 +435,7 @@ static int read_line(struct pdh_reader *r, char **line, size_t *len)
 			}
 			return 0;
 		}
-		if (r->end - r->start + 1 >= PDH_MAX_LINE) {
+		if (r->end - r->start + PDH_TAIL >= PDH_MAX_LINE) {
 			if (!r->want) { /* still looking for the header: nothing to keep */
 				diag_emit(r->d, DIAG_ERROR, r->line_no + 1, 0,
 					  "line longer than %u MiB while looking for the PDH-CSV header (real headers are a "
@@ -510,7 +510,7 @@ static int detect_terminator(struct pdh_reader *r)
 			from = i + 1;
 		}
 		/* no line end yet: LF, and read_line applies the line limit to this first line */
-		if (r->eof || r->end - r->start + 1 >= PDH_MAX_LINE) {
+		if (r->eof || r->end - r->start + PDH_TAIL >= PDH_MAX_LINE) {
 			r->term = '\n';
 			return 0;
 		}
