@@ -20,8 +20,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char iso[32];
 		time_format_iso(t, true, iso);
 		int64_t back;
-		FUZZ_CHECK(time_parse_iso(iso, &back) == 0);
-		FUZZ_CHECK(back == t);
+		if (t > 253402300799999LL) /* 12/31/9999 23:59:60 is past the last formattable time */
+			FUZZ_CHECK(strcmp(iso, "invalid-time") == 0);
+		else
+			FUZZ_CHECK(time_parse_iso(iso, &back) == 0 && back == t);
 	}
 	/* ISO time stamps and numbers take NUL-terminated / bounded copies. */
 	char *z = malloc(size + 1);
