@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int rc = rules_load_text("fuzz.rules", (const char *)data, size, &err);
 	FUZZ_CHECK(rc == 0 || rc == ERR_FORMAT);
 	if (rc < 0)
-		FUZZ_CHECK(err.len > 0 && strncmp(err.data, "fuzz.rules:", 11) == 0);
+		FUZZ_CHECK(err.len > 0 && strncmp(err.data, "iopsy: fuzz.rules:", 18) == 0);
 	else
 		FUZZ_CHECK(err.len == 0);
 	for (int r = 0; r < R_COUNT; r++)
