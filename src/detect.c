@@ -1026,6 +1026,43 @@ static void det_errors(struct analysis *a, const struct analyze_opts *o)
 	}
 }
 
+/* ---- vmkernel.log event windows ---- */
+
+static bool is_qfull(const struct vmk_event *e)
+{
+	return e->kind == VMK_QFULL || e->kind == VMK_BUSY;
+}
+
+static bool is_host_failure(const struct vmk_event *e)
+{
+	/* H:0x2/0x5/0x7/0x8 and the like point to the fabric or the HBA; D:0x2 CHECK CONDITION
+	 * alone is routine */
+	return e->kind == VMK_FAILED && e->host_status != 0;
+}
+
+/* Groups the events of event i's device that match keep and are less than the rule's gap apart
+ * (the log is in time order): marks them done, sets the window, returns how many. */
+static long vmk_window(const struct analysis *a, size_t i, bool (*keep)(const struct vmk_event *), bool *done,
+		       int64_t *t0, int64_t *t1)
+{
+	const struct vmk_event *e0 = &a->vmk.ev[i];
+	int64_t gap = (int64_t)(rule(R_QFULL_GAP_S) * 1000);
+	long n = 0;
+	*t0 = *t1 = e0->t;
+	for (size_t j = i; j < a->vmk.n; j++) {
+		const struct vmk_event *e = &a->vmk.ev[j];
+		if (!keep(e) || strcmp(e->device, e0->device) != 0)
+			continue;
+		if (e->t > *t1 + gap)
+			break;
+		done[j] = true;
+		n++;
+		if (e->t > *t1)
+			*t1 = e->t;
+	}
+	return n;
+}
+
 /* ---- vmkernel.log QUEUE FULL / BUSY ---- */
 
 static void det_queue_full(struct analysis *a, const struct analyze_opts *o)
@@ -1033,33 +1070,23 @@ static void det_queue_full(struct analysis *a, const struct analyze_opts *o)
 	(void)o;
 	if (!a->have_vmk || !a->vmk.n)
 		return;
-	/* devices in event order; cluster per device */
 	bool *done = xcalloc(a->vmk.n, sizeof *done);
-	int64_t gap = (int64_t)(rule(R_QFULL_GAP_S) * 1000);
 	for (size_t i = 0; i < a->vmk.n; i++) {
 		const struct vmk_event *e0 = &a->vmk.ev[i];
-		if (done[i] || (e0->kind != VMK_QFULL && e0->kind != VMK_BUSY))
+		if (done[i] || !is_qfull(e0))
 			continue;
-		int64_t t0 = e0->t, t1 = e0->t;
+		int64_t t0, t1;
+		vmk_window(a, i, is_qfull, done, &t0, &t1);
+		/* the host's reductions follow the last QUEUE FULL: count them up to one gap later */
+		int64_t until = t1 + (int64_t)(rule(R_QFULL_GAP_S) * 1000);
 		long qf = 0, busy = 0, reduce = 0;
-		for (size_t j = i; j < a->vmk.n; j++) {
+		for (size_t j = i; j < a->vmk.n && a->vmk.ev[j].t <= until; j++) {
 			const struct vmk_event *e = &a->vmk.ev[j];
 			if (strcmp(e->device, e0->device) != 0)
 				continue;
-			if (e->kind != VMK_QFULL && e->kind != VMK_BUSY) {
-				if (e->kind == VMK_REDUCE && e->t >= t0 && e->t <= t1 + gap)
-					reduce++;
-				continue;
-			}
-			if (e->t > t1 + gap)
-				break;
-			done[j] = true;
-			if (e->kind == VMK_QFULL)
-				qf++;
-			else
-				busy++;
-			if (e->t > t1)
-				t1 = e->t;
+			qf += e->kind == VMK_QFULL;
+			busy += e->kind == VMK_BUSY;
+			reduce += e->kind == VMK_REDUCE;
 		}
 		struct finding *f = finding_new(a, "scsi.queue_full", qf + busy >= 10 ? SEV_CRITICAL : SEV_WARNING,
 						LAYER_ARRAY, e0->device, NULL);
@@ -1087,26 +1114,13 @@ static void det_vmk_failures(struct analysis *a, const struct analyze_opts *o)
 	if (!a->have_vmk || !a->vmk.n)
 		return;
 	bool *done = xcalloc(a->vmk.n, sizeof *done);
-	int64_t gap = (int64_t)(rule(R_QFULL_GAP_S) * 1000);
 	for (size_t i = 0; i < a->vmk.n; i++) {
 		const struct vmk_event *e0 = &a->vmk.ev[i];
-		/* H:0x2/0x5/0x7/0x8 and the like point to the fabric or the HBA; D:0x2 CHECK CONDITION
-		 * alone is routine and not counted */
-		if (done[i] || e0->kind != VMK_FAILED || e0->host_status == 0)
+		if (done[i] || !is_host_failure(e0))
 			continue;
-		int64_t t0 = e0->t, t1 = e0->t;
-		long n = 0;
+		int64_t t0, t1;
 		unsigned hs = e0->host_status;
-		for (size_t j = i; j < a->vmk.n; j++) {
-			const struct vmk_event *e = &a->vmk.ev[j];
-			if (e->kind != VMK_FAILED || e->host_status == 0 || strcmp(e->device, e0->device) != 0)
-				continue;
-			if (e->t > t1 + gap)
-				break;
-			done[j] = true;
-			n++;
-			t1 = e->t > t1 ? e->t : t1;
-		}
+		long n = vmk_window(a, i, is_host_failure, done, &t0, &t1);
 		if (n < 3)
 			continue;
 		struct finding *f = finding_new(a, "errors.aborts_resets", n >= 10 ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE,
