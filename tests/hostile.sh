@@ -13,7 +13,7 @@ cd "$top" || exit 2
 export LC_ALL=C TZ=UTC
 T=$(mktemp -d "${TMPDIR:-/tmp}/iopsy-hostile.XXXXXX") || exit 2
 [ -n "${HOSTILE_KEEP:-}" ] || trap 'rm -rf "$T"' EXIT
-pass=0 fail=0 xfail=0
+pass=0 fail=0
 # Peak RSS bound for every case (doc/limits.md): the 64 MiB line buffer, libcsv's copy of the
 # longest field and the header's names, with room to spare.
 RSS_BOUND_KB=${RSS_BOUND_KB:-400000}
@@ -309,18 +309,16 @@ if [ -z "${HOSTILE_ONLY:-}" ] || [ "$HOSTILE_ONLY" = "$name" ]; then
 		fi
 		chmod 755 "$T/ro"
 	fi
-	# ulimit -f: writes past the limit raise SIGXFSZ, which kills a program that does not ignore it
+	# ulimit -f: writes past the limit raise SIGXFSZ; iopsy ignores it and reports the write error
 	mkdir -p "$T/lim" && echo "old report" >"$T/lim/out.csv"
 	(ulimit -f 100 && exec "$BIN" extract -q "$T/slow.csv" --match . -o "$T/lim/out.csv") >/dev/null 2>"$T/lim.err"
 	rc=$?
 	if [ "$(cat "$T/lim/out.csv")" != "old report" ]; then bad file-size-limit "existing output changed"
 	elif [ $rc = 4 ] && [ "$(ls "$T/lim")" = out.csv ]; then ok file-size-limit "exit 4, no temporary left"
 	elif [ $rc -gt 128 ]; then
-		xfail=$((xfail + 1))
-		echo "hostile: XFAIL file-size-limit: killed by SIGXFSZ (exit $rc), left $(ls "$T/lim" | grep -c tmp) temporary file (main.c does not ignore SIGXFSZ)"
+		bad file-size-limit "killed by a signal (exit $rc; SIGXFSZ not ignored?), left $(ls "$T/lim" | grep -c tmp) temporary file"
 	else bad file-size-limit "exit $rc: $(cat "$T/lim.err")"; fi
 fi
 
-[ $xfail = 0 ] || echo "hostile: $xfail expected failure(s) in code outside the parsers (see above)"
 echo "hostile: $pass passed, $fail failed"
 [ $fail = 0 ]
