@@ -486,28 +486,27 @@ static bool is_header_line(const char *s, size_t n)
 }
 
 /* Decides the line terminator from the first bytes: CR-only files (old Mac / some Excel saves)
- * are framed on '\r'; everything else on '\n' with a trailing '\r' dropped. */
+ * are framed on '\r'; everything else on '\n' with a trailing '\r' dropped. The line ends seen in
+ * the first buffer vote: a junk line with progress CRs before the header (stderr of resxtop or
+ * ssh mixed in with &>) must not turn an LF file into one unreadable CR-framed line. */
 static int detect_terminator(struct pdh_reader *r)
 {
-	size_t from = r->start;
+	size_t from = r->start, lf = 0, cr = 0;
 	for (;;) {
 		for (size_t i = from; i < r->end; i++) {
 			if (r->buf[i] == '\n') {
-				r->term = '\n';
-				return 0;
-			}
-			if (r->buf[i] == '\r') {
-				if (i + 1 < r->end) {
-					r->term = r->buf[i + 1] == '\n' ? '\n' : '\r';
-					return 0;
-				}
-				if (r->eof) {
-					r->term = '\r';
-					return 0;
-				}
-				break;
+				lf++;
+			} else if (r->buf[i] == '\r') {
+				if (i + 1 == r->end && !r->eof)
+					break; /* a CRLF may be cut here: look again after the next read */
+				if (i + 1 == r->end || r->buf[i + 1] != '\n')
+					cr++;
 			}
 			from = i + 1;
+		}
+		if (lf + cr > 0) {
+			r->term = cr > lf ? '\r' : '\n';
+			return 0;
 		}
 		/* no line end yet: LF, and read_line applies the line limit to this first line */
 		if (r->eof || r->end - r->start + PDH_TAIL >= PDH_MAX_LINE) {
