@@ -8,7 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "batch_report.h"
 #include "html.h"
 
 #include "version.h"

@@ -4,7 +4,7 @@
 #define IOPSY_BATCH_OUT_H
 
 #include "analysis.h"
-#include "batch.h"
+#include "batchres.h"
 #include "json.h"
 
 struct run_info {

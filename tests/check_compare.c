@@ -11,7 +11,7 @@
 
 #include "compare.h"
 #include "compare_out.h"
-#include "sim/simulate.h"
+#include "cmd_simulate.h"
 #include "suites.h"
 
 /* ---- helpers ---- */

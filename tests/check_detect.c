@@ -12,7 +12,7 @@
 #include "analysis.h"
 #include "analysis_out.h"
 #include "json.h"
-#include "sim/simulate.h"
+#include "cmd_simulate.h"
 #include "suites.h"
 
 /* ---- synthetic esxtop captures ---- */
@@ -286,8 +286,7 @@ START_TEST(partitions_wmic)
 	partitions_free(&ps);
 	struct buf msgs;
 	buf_init(&msgs);
-	d.sink = diag_sink_buf;
-	d.ctx = &msgs;
+	d.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &msgs};
 	ck_assert_int_eq(partitions_parse(&ps, "hello\n", 6, &d), ERR_FORMAT);
 	ck_assert_ptr_nonnull(strstr(msgs.data, "no 'StartingOffset' header"));
 	partitions_free(&ps);

@@ -1,5 +1,5 @@
 /* check_pdh.c — the PDH-CSV reader and its esxtop/perfmon modules, one test per real-world quirk,
- * from memory buffers, plus the real public perfmon files in ../shared/data/perfmon. */
+ * from memory buffers, plus the real public perfmon files in tests/data/perfmon. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -31,8 +31,7 @@ static void cap_parse(struct cap *c, const char *text, size_t len, const struct 
 	memset(c, 0, sizeof *c);
 	buf_init(&c->msgs);
 	diag_init(&c->d, "t.csv", -1);
-	c->d.sink = diag_sink_buf;
-	c->d.ctx = &c->msgs;
+	c->d.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &c->msgs};
 	source_open_mem(&c->src, "t.csv", text, len, &c->d);
 	struct pdh_options def = {.max_warnings = -1};
 	c->open_rc = pdh_open(&c->r, &c->src, o ? o : &def, &c->d);
@@ -458,8 +457,7 @@ START_TEST(gzip_file)
 	struct buf msgs;
 	buf_init(&msgs);
 	diag_init(&d, path, -1);
-	d.sink = diag_sink_buf;
-	d.ctx = &msgs;
+	d.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &msgs};
 	struct source src;
 	ck_assert_int_eq(source_open(&src, path, &d), 0);
 	struct pdh_reader *r;
@@ -575,8 +573,8 @@ static char *shared_path(const char *name)
 {
 	const char *top = getenv("IOPSY_SRCDIR");
 	static char p[1024];
-	snprintf(p, sizeof p, "%s/../shared/data/perfmon/%s", top ? top : ".", name);
-	ck_assert_msg(access(p, R_OK) == 0, "missing real sample %s (shared/ must sit beside the repo)", p);
+	snprintf(p, sizeof p, "%s/tests/data/perfmon/%s", top ? top : ".", name);
+	ck_assert_msg(access(p, R_OK) == 0, "missing real sample %s (tests/data/perfmon)", p);
 	return p;
 }
 
@@ -591,8 +589,7 @@ static void file_open(struct filecap *f, const char *path)
 {
 	buf_init(&f->msgs);
 	diag_init(&f->d, path, -1);
-	f->d.sink = diag_sink_buf;
-	f->d.ctx = &f->msgs;
+	f->d.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &f->msgs};
 	ck_assert_int_eq(source_open(&f->src, path, &f->d), 0);
 	struct pdh_options o = {.max_warnings = -1};
 	ck_assert_int_eq(pdh_open(&f->r, &f->src, &o, &f->d), 0);

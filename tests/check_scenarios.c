@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
-#include "sim/simulate.h"
+#include "cmd_simulate.h"
 #include "suites.h"
 
 static const char *const scenarios[] = {

@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 
-#include "sim/model.h"
+#include "model.h"
 
 struct sim_esx;
 struct sim_perf;

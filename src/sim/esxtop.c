@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/capture.h"
-#include "sim/out.h"
+#include "capture.h"
+#include "out.h"
 #include "util.h"
 
 /* Storage metrics, one snapshot slot each per storage entity. */

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/capture.h"
-#include "sim/out.h"
+#include "capture.h"
+#include "out.h"
 #include "util.h"
 
 static void short_host(const struct sim_config *c, char *out, size_t n)

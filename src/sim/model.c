@@ -10,7 +10,7 @@
  * time average that obeys Little's law by construction (outstanding = rate × latency); counts are
  * Poisson draws around the rates and point samples add counting noise. Queue-depth controllers
  * (AQD, SIOC, DSNRO) change DQLEN between steps, the way the VMkernel does. */
-#include "sim/model.h"
+#include "model.h"
 
 #include <math.h>
 #include <stdlib.h>

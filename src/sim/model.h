@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sim/rng.h"
+#include "rng.h"
 
 enum {
 	SIM_MAX_VM = 12,

@@ -1,7 +1,7 @@
 /* out.c — atomic, optionally gzip-compressed output files and the number/time formatting the
  * simulated captures need. A 20,000-column esxtop row is formatted with sim_fmt_fixed2, which is
  * several times faster than snprintf and locale-independent. */
-#include "sim/out.h"
+#include "out.h"
 
 #include <errno.h>
 #include <math.h>

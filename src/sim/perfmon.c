@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/capture.h"
-#include "sim/out.h"
+#include "capture.h"
+#include "out.h"
 #include "util.h"
 
 enum pm {

@@ -1,6 +1,6 @@
 /* rng.c — xoshiro256** (Blackman & Vigna) with splitmix64 seeding; never rand(), so the output of
  * `iopsy simulate --seed N` does not depend on the C library. */
-#include "sim/rng.h"
+#include "rng.h"
 
 #include <math.h>
 

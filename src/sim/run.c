@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/out.h"
-#include "sim/run.h"
+#include "out.h"
+#include "run.h"
 #include "util.h"
 
 void sim_opts_default(struct sim_opts *o)

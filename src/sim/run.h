@@ -6,9 +6,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sim/capture.h"
-#include "sim/model.h"
-#include "sim/scenario.h"
+#include "capture.h"
+#include "model.h"
+#include "scenario.h"
 
 struct sim_opts {
 	uint64_t seed;

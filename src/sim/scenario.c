@@ -2,7 +2,7 @@
  * SQL Server VM with C: (OS), D: (data), E: (log) and F: (tempdb) on their own LUNs unless the
  * scenario says otherwise, plus bystander VMs. Numbers follow DOMAIN.md §1–§4: the LSI per-disk
  * limit of 32, PVSCSI 64, QLogic DQLEN 64 / Emulex 32, DSNRO 32, SIOC threshold 30 ms. */
-#include "sim/scenario.h"
+#include "scenario.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
 #ifndef IOPSY_SIM_SCENARIO_H
 #define IOPSY_SIM_SCENARIO_H
 
-#include "sim/model.h"
+#include "model.h"
 
 struct sim_scenario {
 	const char *name;

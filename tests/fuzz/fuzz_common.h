@@ -37,8 +37,7 @@ static inline void fuzz_sink(void *ctx, enum diag_level lvl, const char *msg)
 static inline void fuzz_diag(struct diag *d, struct buf *msgs, long max_warnings)
 {
 	diag_init(d, "fuzz.csv", max_warnings);
-	d->sink = fuzz_sink;
-	d->ctx = msgs;
+	d->sink = (struct diag_sink){.fn = fuzz_sink, .ctx = msgs};
 }
 
 #endif

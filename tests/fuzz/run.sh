@@ -25,10 +25,10 @@ fi
 B=build-fuzz
 mkdir -p "$B/obj" "$B/corpus" "$B/artifacts" "$B/logs" || exit 2
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 $SAN -Isrc -Iparsers -Ireports -Itests/fuzz $(pkg-config --cflags libpcre2-8 zlib 2>/dev/null)"
+CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 $SAN -Isrc/base -Iparsers -Isrc/engine -Itests/fuzz $(pkg-config --cflags libpcre2-8 zlib 2>/dev/null)"
 LIBS="-lcsv $(pkg-config --libs libpcre2-8 zlib 2>/dev/null || echo -lpcre2-8 -lz) -lm"
 LIBSRC="parsers/source.c parsers/pdh.c parsers/fmt_esxtop.c parsers/fmt_perfmon.c parsers/vmklog.c
-	parsers/partitions.c src/util.c src/rules.c src/match.c reports/json.c"
+	parsers/partitions.c src/base/util.c src/engine/rules.c src/base/match.c src/base/json.c"
 
 # the library, instrumented for coverage (rebuilt when a source is newer than its object)
 objs=""
@@ -56,7 +56,7 @@ done
 if [ "${FUZZ_COVERAGE:-0}" = 1 ]; then
 	PROFDATA=$(command -v llvm-profdata-14 || command -v llvm-profdata)
 	LLVMCOV=$(command -v llvm-cov-14 || command -v llvm-cov)
-	COVF="-std=c11 -D_GNU_SOURCE -g -O0 -fprofile-instr-generate -fcoverage-mapping -Isrc -Iparsers -Ireports -Itests/fuzz"
+	COVF="-std=c11 -D_GNU_SOURCE -g -O0 -fprofile-instr-generate -fcoverage-mapping -Isrc/base -Iparsers -Isrc/engine -Itests/fuzz"
 	mkdir -p "$B/cov"
 	for t in $targets; do
 		# shellcheck disable=SC2086

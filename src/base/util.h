@@ -67,20 +67,25 @@ void buf_free(struct buf *b);
  * the text goes (stderr in main, a buffer in tests). Warnings are capped per diag (max_warnings);
  * diag_finish() reports how many were suppressed. */
 enum diag_level { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR };
+/* Where messages go: fn(ctx, level, one message without its newline). fn NULL drops them. */
+struct diag_sink {
+	void (*fn)(void *ctx, enum diag_level lvl, const char *msg);
+	void *ctx;
+};
 struct diag {
 	const char *file;            /* name shown in messages (borrowed) */
 	long max_warnings;           /* < 0: unlimited */
 	long warnings, errors, suppressed;
-	void (*sink)(void *ctx, enum diag_level lvl, const char *msg);
-	void *ctx;
+	struct diag_sink sink;
 };
+/* No sink: set d->sink before the first message. */
 void diag_init(struct diag *d, const char *file, long max_warnings);
 /* line/col 0 = unknown. Message is formatted as "iopsy: FILE:LINE:COL: level: text". */
 void diag_emit(struct diag *d, enum diag_level lvl, long line, long col, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 void diag_finish(struct diag *d);
-/* Default sink: writes the message and a newline to stderr. */
-void diag_sink_stderr(void *ctx, enum diag_level lvl, const char *msg);
+/* Sink that writes the message and a newline to the FILE * passed as ctx (the CLI passes stderr). */
+void diag_sink_file(void *ctx, enum diag_level lvl, const char *msg);
 /* Sink that appends messages (one per line) to a struct buf passed as ctx. */
 void diag_sink_buf(void *ctx, enum diag_level lvl, const char *msg);
 
@@ -98,6 +103,9 @@ int afile_open(struct afile *af, const char *path);   /* 0 or ERR_IO (errno set)
 int afile_commit(struct afile *af);                   /* 0 or ERR_IO; the temp is removed on error */
 void afile_abort(struct afile *af);
 void afile_cleanup_all(void);                         /* async-signal-safe-ish: unlink only */
+/* Writes n bytes to path atomically. 0, or ERR_IO with errno set and *what naming the step that
+ * failed ("cannot create", "write error on", "cannot write") for the caller's message. */
+int afile_write_all(const char *path, const void *data, size_t n, const char **what);
 
 /* Time: milliseconds since the Unix epoch, UTC. */
 /* Formats as 2026-07-27T13:10:00Z (adds .mmm when ms != 0 and with_ms). out must hold 32 bytes. */
@@ -114,5 +122,10 @@ bool utf8_valid(const char *s, size_t n);
 /* Number parsing: the whole of [s, s+n) (surrounding spaces allowed) must be a finite C-locale
  * number; returns true and sets *v, else false. Accepts exponents (9.03e-005). */
 bool parse_number(const char *s, size_t n, double *v);
+
+/* Maps a library error (ERR_*) to the documented exit code. */
+int exit_code_for(int err);
+/* Monotonic clock in seconds (durations, progress). */
+double now_seconds(void);
 
 #endif

@@ -21,11 +21,8 @@
 
 #include "analysis.h"
 #include "batch_report.h"
-#include "progress.h"
 #include "source.h"
 
-const char *const bfile_role_names[5] = {"capture", "vmkernel-log", "partitions", "map", "ignored"};
-const char *const bstatus_names[4] = {"pending", "ok", "partial", "failed"};
 
 /* ---- names ---- */
 
@@ -75,8 +72,7 @@ static enum bfile_role classify(const char *path, char **note)
 	diag_init(&d, path, 0);
 	struct buf msg;
 	buf_init(&msg);
-	d.sink = diag_sink_buf;
-	d.ctx = &msg;
+	d.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &msg};
 	struct source src;
 	if (source_open(&src, path, &d) < 0) {
 		*note = xstrdup(msg.data ? msg.data : "cannot open");
@@ -509,7 +505,13 @@ static void write_result(const char *setdir, const struct bset *s, const struct 
 static int run_set(struct bset *s, const char *setdir, const struct batch_opts *o)
 {
 	if (s->discovery_error) {
-		fprintf(stderr, "iopsy batch: set %s: %s\n", s->name, s->discovery_error);
+		if (o->co.sink.fn) {
+			struct buf m;
+			buf_init(&m);
+			buf_printf(&m, "iopsy batch: set %s: %s", s->name, s->discovery_error);
+			o->co.sink.fn(o->co.sink.ctx, DIAG_ERROR, m.data);
+			buf_free(&m);
+		}
 		write_result(setdir, s, NULL, s->discovery_error, BS_FAILED);
 		return 1;
 	}
@@ -629,8 +631,8 @@ static void read_result(struct bset *s, const char *setdir)
 	s->nfindings = (long)s->nf;
 }
 
-static void show_progress(bool on, size_t done, size_t total, const struct batch *b, const pid_t *pids,
-			  const size_t *which, size_t nrun, double t0)
+static void show_progress(const struct batch_opts *o, bool on, size_t done, size_t total, const struct batch *b,
+			  const pid_t *pids, const size_t *which, size_t nrun, double t0)
 {
 	if (!on)
 		return;
@@ -647,8 +649,7 @@ static void show_progress(bool on, size_t done, size_t total, const struct batch
 		shown++;
 	}
 	buf_adds(&l, "\033[K");
-	fputs(l.data, stderr);
-	fflush(stderr);
+	o->status(o->status_ctx, l.data);
 	buf_free(&l);
 }
 
@@ -659,7 +660,7 @@ void batch_run(struct batch *b, const struct batch_opts *o)
 	size_t *which = xcalloc((size_t)jobs, sizeof *which);
 	double *t_start = xcalloc((size_t)jobs, sizeof *t_start);
 	size_t next = 0, done = 0;
-	bool tty = !o->quiet && isatty(2);
+	bool tty = !o->quiet && o->status && isatty(2);
 	double t0 = now_seconds();
 	while (done < b->nsets) {
 		/* start as many as allowed */
@@ -707,7 +708,7 @@ void batch_run(struct batch *b, const struct batch_opts *o)
 			buf_free(&dir);
 			next++;
 		}
-		show_progress(tty, done, b->nsets, b, pids, which, (size_t)jobs, t0);
+		show_progress(o, tty, done, b->nsets, b, pids, which, (size_t)jobs, t0);
 		int status;
 		pid_t pid = wait(&status);
 		if (pid < 0) {
@@ -739,114 +740,9 @@ void batch_run(struct batch *b, const struct batch_opts *o)
 		}
 	}
 	if (tty)
-		fputs("\r\033[K", stderr);
+		o->status(o->status_ctx, NULL);
 	free(pids);
 	free(which);
 	free(t_start);
 }
 
-static void free_findings(struct bfinding *f, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(f[i].kind);
-		free(f[i].severity);
-		free(f[i].layer);
-		free(f[i].entity);
-		free(f[i].host);
-		free(f[i].start);
-		free(f[i].end);
-		free(f[i].summary);
-	}
-	free(f);
-}
-
-static void free_stats(struct bstat *st, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(st[i].layer);
-		free(st[i].entity);
-		free(st[i].host);
-		free(st[i].metric);
-	}
-	free(st);
-}
-
-void batch_free(struct batch *b)
-{
-	for (size_t i = 0; i < b->nsets; i++) {
-		struct bset *s = &b->sets[i];
-		free(s->name);
-		free(s->dir);
-		for (size_t k = 0; k < s->nfiles; k++) {
-			free(s->files[k].path);
-			free(s->files[k].note);
-		}
-		free(s->files);
-		for (size_t k = 0; k < s->nmail; k++)
-			free(s->mail_to[k]);
-		free(s->mail_to);
-		free(s->discovery_error);
-		free(s->error);
-		free(s->verdict);
-		free(s->capture_start);
-		free(s->capture_end);
-		free_findings(s->f, s->nf);
-		free_stats(s->stats, s->nstats);
-		free(s->trend.previous_started);
-		free(s->trend.previous_capture);
-		free_stats(s->trend.prev_stats, s->trend.nprev_stats);
-		free_findings(s->trend.prev_f, s->trend.nprev_f);
-	}
-	free(b->sets);
-	free(b->input_kind);
-	memset(b, 0, sizeof *b);
-}
-
-/* ---- trends ---- */
-
-int trend_figure_change(const struct bset *s, const struct bstat *cur, double *prev_p95)
-{
-	for (size_t i = 0; i < s->trend.nprev_stats; i++) {
-		const struct bstat *p = &s->trend.prev_stats[i];
-		if (strcmp(p->layer, cur->layer) == 0 && strcmp(p->entity, cur->entity) == 0 &&
-		    strcmp(p->host, cur->host) == 0 && strcmp(p->metric, cur->metric) == 0) {
-			*prev_p95 = p->p95;
-			return 1;
-		}
-	}
-	return 0;
-}
-
-static bool same_finding(const struct bfinding *a, const struct bfinding *b)
-{
-	return strcmp(a->kind, b->kind) == 0 && strcmp(a->entity, b->entity) == 0 && strcmp(a->host, b->host) == 0;
-}
-
-bool trend_finding_is_new(const struct bset *s, const struct bfinding *f)
-{
-	for (size_t i = 0; i < s->trend.nprev_f; i++)
-		if (same_finding(&s->trend.prev_f[i], f))
-			return false;
-	return true;
-}
-
-void trend_finding_counts(const struct bset *s, long n[3])
-{
-	n[0] = n[1] = n[2] = 0;
-	for (size_t i = 0; i < s->nf; i++) {
-		bool dup = false;
-		for (size_t k = 0; k < i; k++)
-			dup |= same_finding(&s->f[k], &s->f[i]);
-		if (!dup)
-			n[trend_finding_is_new(s, &s->f[i]) ? 0 : 1]++;
-	}
-	for (size_t i = 0; i < s->trend.nprev_f; i++) {
-		bool dup = false, still = false;
-		for (size_t k = 0; k < i; k++)
-			dup |= same_finding(&s->trend.prev_f[k], &s->trend.prev_f[i]);
-		for (size_t k = 0; k < s->nf; k++)
-			still |= same_finding(&s->f[k], &s->trend.prev_f[i]);
-		if (!dup && !still)
-			n[2]++;
-	}
-}

@@ -79,7 +79,7 @@ int cmd_analyze(int argc, char **argv)
 					     COMMON_LONG_OPTS,
 					     {0}};
 	struct common_opts co;
-	common_opts_init(&co);
+	cli_opts_init(&co);
 	struct analyze_opts ao;
 	memset(&ao, 0, sizeof ao);
 	const char *json_path = NULL, *text_path = NULL, *html_path = NULL;
@@ -178,6 +178,7 @@ int cmd_analyze(int argc, char **argv)
 		/* several logs (rotated files, several hosts) are merged in time order */
 		struct diag d;
 		diag_init(&d, vmk[i], co.max_warnings);
+		d.sink = diag_stderr();
 		int r = a.have_vmk ? vmklog_append(&a.vmk, vmk[i], &d) : vmklog_read(&a.vmk, vmk[i], &d);
 		if (r < 0) {
 			ret = EXIT_INPUT;
@@ -191,6 +192,7 @@ int cmd_analyze(int argc, char **argv)
 	if (ao.partitions) {
 		struct diag d;
 		diag_init(&d, ao.partitions, co.max_warnings);
+		d.sink = diag_stderr();
 		if (partitions_read(&a.parts, ao.partitions, &d) < 0) {
 			partitions_free(&a.parts);
 			ret = EXIT_INPUT;

@@ -37,7 +37,7 @@ int cmd_extract(int argc, char **argv)
 					     COMMON_LONG_OPTS,
 					     {0}};
 	struct common_opts co;
-	common_opts_init(&co);
+	cli_opts_init(&co);
 	const char *pattern = NULL, *outpath = "-";
 	int c;
 	optind = 0;

@@ -213,8 +213,12 @@ static int run_batch(int argc, char **argv, struct recipients *rcpt)
 					     {0}};
 	struct batch_opts o;
 	memset(&o, 0, sizeof o);
-	common_opts_init(&o.co);
+	cli_opts_init(&o.co);
 	o.co.quiet = true; /* per-file progress lines would interleave: the batch shows its own */
+	o.co.progress = NULL;
+	static bool status_shown;
+	o.status = status_line;
+	o.status_ctx = &status_shown;
 	o.mail_from = "iopsy@localhost";
 	long nproc = sysconf(_SC_NPROCESSORS_ONLN);
 	o.jobs = nproc > 0 ? (int)nproc : 1;

@@ -198,6 +198,7 @@ static int load_side_files(struct analysis *a, const char *vmk, const char *part
 	if (vmk) {
 		struct diag d;
 		diag_init(&d, vmk, co->max_warnings);
+		d.sink = diag_stderr();
 		if (vmklog_read(&a->vmk, vmk, &d) < 0)
 			ret = EXIT_INPUT;
 		else
@@ -207,6 +208,7 @@ static int load_side_files(struct analysis *a, const char *vmk, const char *part
 	if (parts) {
 		struct diag d;
 		diag_init(&d, parts, co->max_warnings);
+		d.sink = diag_stderr();
 		if (partitions_read(&a->parts, parts, &d) < 0) {
 			partitions_free(&a->parts);
 			ret = EXIT_INPUT;
@@ -228,7 +230,7 @@ int cmd_compare(int argc, char **argv)
 	l.rest = xcalloc(n, sizeof *l.rest);
 	int ret = split_args(argc, argv, &l);
 	struct common_opts co;
-	common_opts_init(&co);
+	cli_opts_init(&co);
 	struct compare_opts o;
 	compare_opts_init(&o);
 	const char *json_path = NULL, *text_path = NULL, *map_path = NULL, *rules_path = NULL, *html_path = NULL;

@@ -12,16 +12,7 @@
 #include "compare_out.h"
 #include "html.h"
 #include "batch_out.h"
-#include "commands.h"
 #include "json.h"
-
-const struct key_metric key_metrics[] = {
-	{LAYER_GUEST, M_G_LAT_R}, {LAYER_GUEST, M_G_LAT_W}, {LAYER_GUEST, M_G_CDQL}, {LAYER_GUEST, M_G_XFERS},
-	{LAYER_VSCSI, M_VD_LAT_R}, {LAYER_VSCSI, M_VD_LAT_W}, {LAYER_VSCSI, M_CMDS},
-	{LAYER_DEVICE, M_DAVG}, {LAYER_DEVICE, M_KAVG}, {LAYER_DEVICE, M_QUED}, {LAYER_DEVICE, M_ACTV},
-	{LAYER_DEVICE, M_CMDS}, {LAYER_ADAPTER, M_ACTV},
-};
-const size_t nkey_metrics = sizeof key_metrics / sizeof key_metrics[0];
 
 static bool entity_active(const struct entity *e)
 {
@@ -65,43 +56,6 @@ void batch_stats_tsv(const struct analysis *a, struct buf *b)
 			buf_printf(b, "\t%llu\n", (unsigned long long)q->n);
 		}
 	}
-}
-
-/* ---- trend of the current analysis against the previous run ---- */
-
-static bool is_unchanged(double now, double before)
-{
-	double d = fabs(now - before);
-	return d <= fmax(0.05 * fabs(before), 0.05);
-}
-
-size_t batch_trend_rows(const struct analysis *a, const struct bset *s, struct trend_row **out)
-{
-	struct trend_row *r = NULL;
-	size_t n = 0;
-	for (size_t i = 0; i < a->m.nents; i++) {
-		const struct entity *e = &a->m.ents[i];
-		if (!entity_active(e))
-			continue;
-		for (size_t k = 0; k < nkey_metrics; k++) {
-			if (key_metrics[k].layer != e->layer || !e->sk[key_metrics[k].metric].n)
-				continue;
-			struct bstat cur = {.layer = (char *)(uintptr_t)layer_names[e->layer],
-					    .entity = (char *)(uintptr_t)e->name,
-					    .host = (char *)(uintptr_t)(e->host ? e->host : ""),
-					    .metric = (char *)(uintptr_t)metric_info[key_metrics[k].metric].name};
-			r = xrealloc(r, (n + 1) * sizeof *r);
-			struct trend_row *t = &r[n++];
-			t->e = e;
-			t->m = key_metrics[k].metric;
-			t->now = qs_quantile(&e->sk[t->m], 0.95);
-			t->have_before = trend_figure_change(s, &cur, &t->before) && !isnan(t->before);
-			t->change_pct = t->have_before && t->before != 0 ? 100 * (t->now - t->before) / t->before : NAN;
-			t->unchanged = t->have_before && is_unchanged(t->now, t->before);
-		}
-	}
-	*out = r;
-	return n;
 }
 
 static void trend_text(const struct analysis *a, const struct bset *s, struct buf *out)
@@ -208,17 +162,40 @@ static void trend_json(void *ctx, struct json *j)
 
 /* ---- writing ---- */
 
-static int write_file(const char *dir, const char *name, const struct buf *b)
+/* Passes text of whole "iopsy: ..." lines to the caller's sink, one message per line. */
+static void emit_lines(const struct batch_opts *o, const char *text)
+{
+	if (!o->co.sink.fn || !text)
+		return;
+	while (*text) {
+		const char *nl = strchr(text, '\n');
+		size_t n = nl ? (size_t)(nl - text) : strlen(text);
+		char *line = xstrndup(text, n);
+		o->co.sink.fn(o->co.sink.ctx, DIAG_NOTE, line);
+		free(line);
+		text += n + (nl ? 1 : 0);
+	}
+}
+
+static int write_file(const struct batch_opts *o, const char *dir, const char *name, const struct buf *b)
 {
 	struct buf p;
 	buf_init(&p);
 	buf_printf(&p, "%s/%s", dir, name);
-	int rc = write_output("batch", p.data, b) == EXIT_OK ? 0 : ERR_IO;
+	const char *what;
+	int rc = afile_write_all(p.data, b->data, b->len, &what);
+	if (rc < 0 && o->co.sink.fn) {
+		struct buf m;
+		buf_init(&m);
+		buf_printf(&m, "iopsy batch: %s %s: %s", what, p.data, strerror(errno));
+		o->co.sink.fn(o->co.sink.ctx, DIAG_ERROR, m.data);
+		buf_free(&m);
+	}
 	buf_free(&p);
 	return rc;
 }
 
-static void load_side_files(struct analysis *a, struct bset *s, int side, struct buf *errors)
+static void load_side_files(struct analysis *a, struct bset *s, int side, const struct batch_opts *o, struct buf *errors)
 {
 	struct diag d;
 	for (size_t i = 0; i < s->nfiles; i++) {
@@ -228,6 +205,7 @@ static void load_side_files(struct analysis *a, struct bset *s, int side, struct
 		switch (f->role) {
 		case BF_VMKLOG:
 			diag_init(&d, f->path, 20);
+			d.sink = o->co.sink;
 			if ((a->have_vmk ? vmklog_append(&a->vmk, f->path, &d) : vmklog_read(&a->vmk, f->path, &d)) == 0) {
 				a->have_vmk = true;
 			} else {
@@ -240,6 +218,7 @@ static void load_side_files(struct analysis *a, struct bset *s, int side, struct
 			if (a->have_parts)
 				break;
 			diag_init(&d, f->path, 20);
+			d.sink = o->co.sink;
 			if (partitions_read(&a->parts, f->path, &d) == 0)
 				a->have_parts = true;
 			else {
@@ -251,7 +230,7 @@ static void load_side_files(struct analysis *a, struct bset *s, int side, struct
 			struct buf e;
 			buf_init(&e);
 			if (diskmap_load(a, f->path, &e) < 0) {
-				fputs(e.data ? e.data : "", stderr);
+				emit_lines(o, e.data);
 				buf_printf(errors, "%s: errors in the disk map; ", f->path);
 			}
 			buf_free(&e);
@@ -280,7 +259,7 @@ static int single(struct bset *s, const char *setdir, const struct batch_opts *o
 		else
 			buf_printf(&errors, "%s: unreadable or unrecognised capture (see messages.txt); ", s->files[i].path);
 	}
-	load_side_files(&a, s, 0, &errors);
+	load_side_files(&a, s, 0, o, &errors);
 	struct analyze_opts ao;
 	memset(&ao, 0, sizeof ao);
 	analysis_run(&a, &ao);
@@ -301,11 +280,11 @@ static int single(struct bset *s, const char *setdir, const struct batch_opts *o
 	json_init(&j, &b, true);
 	analysis_json_ex(&a, &j, trend_json, &tc);
 	buf_addc(&b, '\n');
-	int rc = write_file(setdir, "report.json", &b);
+	int rc = write_file(o, setdir, "report.json", &b);
 	buf_reset(&b);
 	analysis_text(&a, &b);
 	trend_text(&a, s, &b);
-	if (write_file(setdir, "report.txt", &b) < 0)
+	if (write_file(o, setdir, "report.txt", &b) < 0)
 		rc = ERR_IO;
 	buf_reset(&b);
 	struct html_opts ho;
@@ -319,15 +298,15 @@ static int single(struct bset *s, const char *setdir, const struct batch_opts *o
 	ho.extra_html = trend.data;
 	report_html_analysis(&a, &ho, &b, &hr, &msg);
 	if (msg.len)
-		fputs(msg.data, stderr);
-	if (write_file(setdir, "report.html", &b) < 0)
+		emit_lines(o, msg.data);
+	if (write_file(o, setdir, "report.html", &b) < 0)
 		rc = ERR_IO;
 	buf_free(&trend);
 	/* the top finding's chart as PNG for the mail body (mail clients do not show inline SVG) */
 	if (a.nf) {
 		buf_reset(&b);
 		buf_reset(&msg);
-		if (report_finding_png(&a, &a.f[0], &ho, &b, &msg) == 0 && write_file(setdir, "chart.png", &b) < 0)
+		if (report_finding_png(&a, &a.f[0], &ho, &b, &msg) == 0 && write_file(o, setdir, "chart.png", &b) < 0)
 			rc = ERR_IO;
 	}
 	buf_free(&msg);
@@ -361,15 +340,15 @@ static int paired(struct bset *s, const char *setdir, const struct batch_opts *o
 		else
 			buf_printf(&errors, "%s: unreadable or unrecognised capture (see messages.txt); ", f->path);
 	}
-	load_side_files(&c.side[0], s, 1, &errors);
-	load_side_files(&c.side[1], s, 2, &errors);
+	load_side_files(&c.side[0], s, 1, o, &errors);
+	load_side_files(&c.side[1], s, 2, o, &errors);
 	struct compare_opts co;
 	compare_opts_init(&co);
 	struct buf warn;
 	buf_init(&warn);
 	compare_run(&c, &co, &warn);
 	if (warn.len)
-		fputs(warn.data, stderr);
+		emit_lines(o, warn.data);
 	buf_free(&warn);
 	struct buf b;
 	buf_init(&b);
@@ -377,10 +356,10 @@ static int paired(struct bset *s, const char *setdir, const struct batch_opts *o
 	json_init(&j, &b, true);
 	compare_json(&c, &j);
 	buf_addc(&b, '\n');
-	int rc = write_file(setdir, "report.json", &b);
+	int rc = write_file(o, setdir, "report.json", &b);
 	buf_reset(&b);
 	compare_text(&c, &b);
-	if (write_file(setdir, "report.txt", &b) < 0)
+	if (write_file(o, setdir, "report.txt", &b) < 0)
 		rc = ERR_IO;
 	buf_reset(&b);
 	struct html_opts ho;
@@ -390,8 +369,8 @@ static int paired(struct bset *s, const char *setdir, const struct batch_opts *o
 	buf_init(&msg);
 	report_html_compare(&c, &ho, &b, &hr, &msg);
 	if (msg.len)
-		fputs(msg.data, stderr);
-	if (write_file(setdir, "report.html", &b) < 0)
+		emit_lines(o, msg.data);
+	if (write_file(o, setdir, "report.html", &b) < 0)
 		rc = ERR_IO;
 	buf_free(&msg);
 	buf_free(&b);

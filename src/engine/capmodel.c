@@ -618,6 +618,7 @@ int model_add_capture(struct model *m, const char *path, const struct common_opt
 		c->start = c->end = 0;
 		struct diag d;
 		diag_init(&d, in.diag.file, 0);
+		d.sink = co->sink;
 		diag_emit(&d, DIAG_ERROR, 0, 0, "no complete data row: nothing to analyse");
 		c->failed = ERR_FORMAT;
 		return ERR_FORMAT;

@@ -1,4 +1,4 @@
-/* input.c — opening captures for commands (see input.h). */
+/* input.c — opening captures: source, reader, diagnostics and progress hooks (see input.h). */
 #include "input.h"
 
 #include <stdlib.h>
@@ -47,17 +47,30 @@ int parse_tz(const char *s, int *bias_min)
 	return 0;
 }
 
+static void progress_end(struct input *in)
+{
+	if (in->pg && in->ph->done)
+		in->ph->done(in->pg);
+	in->pg = NULL;
+}
+
 int input_open(struct input *in, const char *path, const struct common_opts *co)
 {
 	memset(in, 0, sizeof *in);
 	in->path = path;
 	diag_init(&in->diag, strcmp(path, "-") == 0 ? "(stdin)" : path, co->max_warnings);
+	in->diag.sink = co->sink;
 	int rc = source_open(&in->src, path, &in->diag);
 	if (rc < 0)
 		return rc;
-	progress_init(&in->pg, in->diag.file, !co->quiet);
-	in->src.progress = progress_update;
-	in->src.progress_ctx = &in->pg;
+	in->ph = co->progress;
+	if (in->ph && in->ph->start) {
+		in->pg = in->ph->start(in->ph->ctx, in->diag.file, !co->quiet);
+		if (in->pg) {
+			in->src.progress = in->ph->update;
+			in->src.progress_ctx = in->pg;
+		}
+	}
 	struct pdh_options o = {
 		.format = co->format,
 		.tz_bias_min = co->tz_bias_min,
@@ -66,7 +79,7 @@ int input_open(struct input *in, const char *path, const struct common_opts *co)
 	};
 	rc = pdh_open(&in->r, &in->src, &o, &in->diag);
 	if (rc < 0) {
-		progress_done(&in->pg);
+		progress_end(in);
 		source_close(&in->src);
 		return rc;
 	}
@@ -75,22 +88,9 @@ int input_open(struct input *in, const char *path, const struct common_opts *co)
 
 void input_close(struct input *in)
 {
-	progress_done(&in->pg);
+	progress_end(in);
 	diag_finish(&in->diag);
 	pdh_close(in->r);
 	in->r = NULL;
 	source_close(&in->src);
-}
-
-int exit_code_for(int err)
-{
-	switch (err) {
-	case 0: return EXIT_OK;
-	case ERR_USAGE: return EXIT_USAGE;
-	case ERR_NOMEM: return EXIT_SYSTEM;
-	case ERR_IO:
-	case ERR_FORMAT:
-	case ERR_LIMIT: return EXIT_INPUT;
-	default: return EXIT_SYSTEM;
-	}
 }

@@ -7,7 +7,7 @@
 
 #include "commands.h"
 #include "pdh.h"
-#include "sim/simulate.h"
+#include "cmd_simulate.h"
 #include "util.h"
 
 #include "version.h"

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static void die_nomem(size_t n)
@@ -195,15 +196,14 @@ void diag_init(struct diag *d, const char *file, long max_warnings)
 	memset(d, 0, sizeof *d);
 	d->file = file;
 	d->max_warnings = max_warnings;
-	d->sink = diag_sink_stderr;
 }
 
-void diag_sink_stderr(void *ctx, enum diag_level lvl, const char *msg)
+void diag_sink_file(void *ctx, enum diag_level lvl, const char *msg)
 {
-	(void)ctx;
 	(void)lvl;
-	fputs(msg, stderr);
-	fputc('\n', stderr);
+	FILE *fp = ctx;
+	fputs(msg, fp);
+	fputc('\n', fp);
 }
 
 void diag_sink_buf(void *ctx, enum diag_level lvl, const char *msg)
@@ -241,8 +241,8 @@ void diag_emit(struct diag *d, enum diag_level lvl, long line, long col, const c
 	va_start(ap, fmt);
 	buf_vprintf(&b, fmt, ap);
 	va_end(ap);
-	if (d->sink)
-		d->sink(d->ctx, lvl, b.data);
+	if (d->sink.fn)
+		d->sink.fn(d->sink.ctx, lvl, b.data);
 	buf_free(&b);
 }
 
@@ -634,4 +634,45 @@ bool parse_number(const char *s, size_t n, double *v)
 	}
 	*v = x;
 	return true;
+}
+
+int exit_code_for(int err)
+{
+	switch (err) {
+	case 0: return EXIT_OK;
+	case ERR_USAGE: return EXIT_USAGE;
+	case ERR_NOMEM: return EXIT_SYSTEM;
+	case ERR_IO:
+	case ERR_FORMAT:
+	case ERR_LIMIT: return EXIT_INPUT;
+	default: return EXIT_SYSTEM;
+	}
+}
+
+double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int afile_write_all(const char *path, const void *data, size_t n, const char **what)
+{
+	struct afile af;
+	if (afile_open(&af, path) < 0) {
+		*what = "cannot create";
+		return ERR_IO;
+	}
+	if (n && fwrite(data, 1, n, af.fp) != n) {
+		int e = errno;
+		afile_abort(&af);
+		errno = e;
+		*what = "write error on";
+		return ERR_IO;
+	}
+	if (afile_commit(&af) < 0) {
+		*what = "cannot write";
+		return ERR_IO;
+	}
+	return 0;
 }

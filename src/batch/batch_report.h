@@ -5,7 +5,26 @@
 #define IOPSY_BATCH_REPORT_H
 
 #include "analysis.h"
-#include "batch.h"
+#include "batchres.h"
+#include "input.h"
+
+struct batch_opts {
+	const char *input, *out;
+	int jobs;
+	const char *history;       /* NULL = OUT/history.sqlite */
+	struct common_opts co;
+	bool quiet;
+	/* mail */
+	char **mail_to;
+	size_t nmail;
+	const char *mail_from, *subject, *smtp, *sendmail, *eml_dir;
+	bool smtp_starttls;
+	/* set by the caller for the child's reports */
+	const char *started;       /* ISO time of this run */
+	/* a one-line status of the running sets (NULL line: clear it); NULL = none */
+	void (*status)(void *ctx, const char *line);
+	void *status_ctx;
+};
 
 typedef void (*batch_result_fn)(const char *setdir, const struct bset *s, const struct analysis *a,
 				const char *error, enum bstatus status);
@@ -14,22 +33,4 @@ typedef void (*batch_result_fn)(const char *setdir, const struct bset *s, const 
 int batch_report_set(struct bset *s, const char *setdir, const struct batch_opts *o, batch_result_fn done);
 /* Appends the per-entity key figures of analysis a as "stat" TSV lines (see batch.c). */
 void batch_stats_tsv(const struct analysis *a, struct buf *b);
-/* Key figures tracked week over week: (layer, metric) pairs. */
-struct key_metric {
-	enum layer layer;
-	enum metric metric;
-};
-extern const struct key_metric key_metrics[];
-extern const size_t nkey_metrics;
-
-/* One key figure of the current analysis next to the previous run's (p95). */
-struct trend_row {
-	const struct entity *e;
-	enum metric m;
-	double now, before, change_pct;
-	bool unchanged, have_before;
-};
-/* The key figures of the active entities of a with their previous values (caller frees *out). */
-size_t batch_trend_rows(const struct analysis *a, const struct bset *s, struct trend_row **out);
-
 #endif

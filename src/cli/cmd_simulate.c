@@ -1,6 +1,6 @@
-/* simulate.c — the command line of `iopsy simulate`: option parsing, --list, --help, and one
+/* cmd_simulate.c — the command line of `iopsy simulate`: option parsing, --list, --help, and one
  * output folder per capture set (two, before/ and after/, for a pair). */
-#include "sim/simulate.h"
+#include "cmd_simulate.h"
 
 #include <errno.h>
 #include <limits.h>

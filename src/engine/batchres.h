@@ -1,15 +1,14 @@
-/* batch.h — unattended runs over many capture sets: discovery (a folder of set folders, or a
- * manifest), set-name sanitising, parallel per-set work in child processes (a crash or a broken
- * file fails one set, never the run), per-set reports, and the results the index, the history and
- * the mail are made from. */
-#ifndef IOPSY_BATCH_H
-#define IOPSY_BATCH_H
+/* batchres.h — the neutral data of a batch run: the capture sets found (files and their roles),
+ * each set's results (status, verdict, findings, key figures) and its week-over-week trend against
+ * the previous run. src/batch fills it, reports/ renders it, the history stores it. */
+#ifndef IOPSY_BATCHRES_H
+#define IOPSY_BATCHRES_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "input.h"
+#include "analysis.h"
 #include "util.h"
 
 enum bfile_role { BF_CAPTURE, BF_VMKLOG, BF_PARTITIONS, BF_MAP, BF_IGNORED };
@@ -71,41 +70,36 @@ struct bset {
 	double seconds;
 };
 
-struct batch_opts {
-	const char *input, *out;
-	int jobs;
-	const char *history;       /* NULL = OUT/history.sqlite */
-	struct common_opts co;
-	bool quiet;
-	/* mail */
-	char **mail_to;
-	size_t nmail;
-	const char *mail_from, *subject, *smtp, *sendmail, *eml_dir;
-	bool smtp_starttls;
-	/* set by the caller for the child's reports */
-	const char *started;       /* ISO time of this run */
-};
-
 struct batch {
 	struct bset *sets;
 	size_t nsets;
 	char *input_kind;          /* "folder" | "manifest" */
 };
-
-/* Finds the sets of INPUT (folder or manifest). Returns 0 or ERR_* with a message in err. */
-int batch_discover(struct batch *b, const char *input, struct buf *err);
-/* Runs every set (up to jobs at a time, each in a child process), filling the results. */
-void batch_run(struct batch *b, const struct batch_opts *o);
+/* Frees every set and its results (the batch itself is the caller's). */
 void batch_free(struct batch *b);
-
-/* A path component from a set name: [A-Za-z0-9._-] kept, anything else '_', no leading '.',
- * at most 80 bytes, never empty, "." or "..". Caller frees. */
-char *batch_sanitize(const char *name);
 
 /* Trend helpers used by the reports. */
 int trend_figure_change(const struct bset *s, const struct bstat *cur, double *prev_p95);
 /* "new", "still present", "resolved" lists: returns how many of each into n[3]. */
 void trend_finding_counts(const struct bset *s, long n[3]);
 bool trend_finding_is_new(const struct bset *s, const struct bfinding *f);
+
+/* Key figures tracked week over week: (layer, metric) pairs. */
+struct key_metric {
+	enum layer layer;
+	enum metric metric;
+};
+extern const struct key_metric key_metrics[];
+extern const size_t nkey_metrics;
+
+/* One key figure of the current analysis next to the previous run's (p95). */
+struct trend_row {
+	const struct entity *e;
+	enum metric m;
+	double now, before, change_pct;
+	bool unchanged, have_before;
+};
+/* The key figures of the active entities of a with their previous values (caller frees *out). */
+size_t batch_trend_rows(const struct analysis *a, const struct bset *s, struct trend_row **out);
 
 #endif

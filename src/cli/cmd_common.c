@@ -10,6 +10,13 @@
 #include "html.h"
 #include "pdh.h"
 
+void cli_opts_init(struct common_opts *co)
+{
+	common_opts_init(co);
+	co->sink = diag_stderr();
+	co->progress = &progress_stderr_hooks;
+}
+
 int usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
@@ -65,18 +72,9 @@ int common_opt(int c, const char *arg, struct common_opts *co)
 
 int write_output(const char *cmd, const char *path, const struct buf *b)
 {
-	struct afile af;
-	if (afile_open(&af, path) < 0) {
-		fprintf(stderr, "iopsy %s: cannot create %s: %s\n", cmd, path, strerror(errno));
-		return EXIT_SYSTEM;
-	}
-	if (b->len && fwrite(b->data, 1, b->len, af.fp) != b->len) {
-		fprintf(stderr, "iopsy %s: write error on %s: %s\n", cmd, path, strerror(errno));
-		afile_abort(&af);
-		return EXIT_SYSTEM;
-	}
-	if (afile_commit(&af) < 0) {
-		fprintf(stderr, "iopsy %s: cannot write %s: %s\n", cmd, path, strerror(errno));
+	const char *what;
+	if (afile_write_all(path, b->data, b->len, &what) < 0) {
+		fprintf(stderr, "iopsy %s: %s %s: %s\n", cmd, what, path, strerror(errno));
 		return EXIT_SYSTEM;
 	}
 	return EXIT_OK;

@@ -1,18 +1,12 @@
-/* progress.c — stderr progress line (see progress.h). */
+/* progress.c — the stderr progress line and diagnostics sink of the CLI (see progress.h). */
 #include "progress.h"
 
 #include <stdio.h>
-#include <time.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "util.h"
-
-double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 void progress_init(struct progress *p, const char *name, bool enabled)
 {
@@ -56,4 +50,43 @@ void progress_done(struct progress *p)
 		fflush(stderr);
 	}
 	p->shown = false;
+}
+
+static void *hook_start(void *ctx, const char *name, bool enabled)
+{
+	(void)ctx;
+	struct progress *p = xmalloc(sizeof *p);
+	progress_init(p, name, enabled);
+	return p;
+}
+
+static void hook_done(void *state)
+{
+	progress_done(state);
+	free(state);
+}
+
+const struct progress_hooks progress_stderr_hooks = {
+	.start = hook_start,
+	.update = progress_update,
+	.done = hook_done,
+};
+
+void status_line(void *ctx, const char *line)
+{
+	bool *shown = ctx;
+	if (!line) {
+		if (*shown)
+			fputs("\r\033[K", stderr);
+		*shown = false;
+		return;
+	}
+	fputs(line, stderr);
+	fflush(stderr);
+	*shown = true;
+}
+
+struct diag_sink diag_stderr(void)
+{
+	return (struct diag_sink){.fn = diag_sink_file, .ctx = stderr};
 }

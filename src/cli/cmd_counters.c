@@ -22,7 +22,7 @@ int cmd_counters(int argc, char **argv)
 	static const struct option opts[] = {
 		{"match", required_argument, NULL, 'm'}, {"json", no_argument, NULL, 'j'}, COMMON_LONG_OPTS, {0}};
 	struct common_opts co;
-	common_opts_init(&co);
+	cli_opts_init(&co);
 	const char *pattern = NULL;
 	bool json = false;
 	int c;

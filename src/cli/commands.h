@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "input.h"
+#include "progress.h"
 
 int cmd_counters(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
@@ -38,6 +39,8 @@ enum {
 	"  -q, --quiet         no progress line on stderr\n"                                          \
 	"  -h, --help          this help\n"
 
+/* common_opts_init, then the CLI's sink (stderr) and progress meter. */
+void cli_opts_init(struct common_opts *co);
 /* Handles a common option; returns 1 if c was one, 0 if not, ERR_USAGE (message printed) if its
  * argument is bad. */
 int common_opt(int c, const char *arg, struct common_opts *co);

@@ -1,0 +1,62 @@
+#!/bin/sh
+# lint.sh — `make lint`: the checks the compiler does not do.
+#  1. banned string functions (sprintf, strcpy, strcat, gets, atoi, strtok) anywhere;
+#  2. only src/cli/ prints or exits: no stderr, exit( or printf( in code outside it;
+#  3. the include graph of the project's modules has no cycle (a module is a .c/.h pair);
+#  4. no upward include between the layers base ← parsers ← engine ← reports ← batch ← cli
+#     (the build enforces it with per-layer include paths; this names the offending line).
+# Comments and string literals are ignored (gcc -fpreprocessed strips comments).
+set -u
+cd "$(dirname "$0")/.." || exit 2
+status=0
+files=$(ls src/base/*.[ch] parsers/*.[ch] src/engine/*.[ch] reports/*.[ch] src/batch/*.[ch] src/cli/*.[ch] src/sim/*.[ch] 2>/dev/null)
+
+code() { # the file without comments and with string literals emptied
+	gcc -fpreprocessed -dD -E -P -x c "$1" 2>/dev/null | sed 's/"\([^"\\]\|\\.\)*"/""/g'
+}
+
+for f in $files; do
+	c=$(code "$f")
+	if printf '%s\n' "$c" | grep -nE '\b(sprintf|vsprintf|strcpy|strcat|gets|atoi|strtok)[[:space:]]*\(' >/dev/null; then
+		echo "lint: $f: banned function: $(printf '%s\n' "$c" | grep -oE '\b(sprintf|vsprintf|strcpy|strcat|gets|atoi|strtok)[[:space:]]*\(' | head -1)"
+		status=1
+	fi
+	case $f in src/cli/*) continue ;; esac
+	hit=$(printf '%s\n' "$c" | grep -oE '\bstderr\b|\bexit[[:space:]]*\(|\bprintf[[:space:]]*\(' | sort -u | tr '\n' ' ')
+	if [ -n "$hit" ]; then
+		echo "lint: $f: only src/cli/ prints or exits: $hit"
+		status=1
+	fi
+done
+
+layer() {
+	case $1 in
+	src/base/*) echo 0 ;; parsers/*) echo 1 ;; src/engine/*) echo 2 ;; reports/*) echo 3 ;;
+	src/batch/*) echo 4 ;; src/cli/*) echo 5 ;; src/sim/*) echo 9 ;; *) echo -1 ;;
+	esac
+}
+edges=$(mktemp) || exit 2
+trap 'rm -f "$edges"' EXIT
+for f in $files; do
+	from=$(basename "$f" | sed 's/\.[ch]$//')
+	lf=$(layer "$f")
+	for h in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f"); do
+		to=$(basename "$h" .h)
+		target=$(ls src/base/"$h" parsers/"$h" src/engine/"$h" reports/"$h" src/batch/"$h" src/cli/"$h" "$(dirname "$f")/$h" 2>/dev/null | head -1)
+		[ -n "$target" ] || continue
+		lt=$(layer "$target")
+		if [ "$lf" != 9 ] && [ "$lt" -gt "$lf" ]; then
+			echo "lint: $f includes $h from a layer above it"
+			status=1
+		fi
+		[ "$from" = "$to" ] || echo "$from $to" >>"$edges"
+	done
+done
+if ! tsort "$edges" >/dev/null 2>"$edges.err"; then
+	echo "lint: the include graph has a cycle:"
+	sed 's/^/  /' "$edges.err"
+	status=1
+fi
+rm -f "$edges.err"
+[ $status -eq 0 ] && echo "lint: ok"
+exit $status
