@@ -1,8 +1,124 @@
-/* fmt_perfmon.c — the Windows perfmon format module: relog/Data Collector Set/typeperf CSV and TSV,
- * PowerShell Export-Counter, local time with the header's bias. */
+/* fmt_perfmon.c — the Windows perfmon format: relog/Data Collector Set/typeperf CSV and TSV,
+ * PowerShell Export-Counter, local time with the header's bias; its disk counters (English and
+ * the common localisations) and their classification. */
 #include "pdh.h"
 
+#include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+/* perfmon disk counters, English and the common localisations (matched case-insensitively,
+ * after cp1252 → UTF-8 when the name is not UTF-8). */
+static const struct counter_map pm_disk[] = {
+	{"Avg. Disk sec/Read", M_G_LAT_R, 1000},
+	{"Avg. Disk sec/Write", M_G_LAT_W, 1000},
+	{"Avg. Disk sec/Transfer", M_G_LAT_T, 1000},
+	{"Current Disk Queue Length", M_G_CDQL, 1},
+	{"Avg. Disk Queue Length", M_G_ADQL, 1},
+	{"Disk Transfers/sec", M_G_XFERS, 1},
+	{"Disk Reads/sec", M_G_READS, 1},
+	{"Disk Writes/sec", M_G_WRITES, 1},
+	{"Disk Bytes/sec", M_G_MBPS, 1.0 / 1048576},
+	{"Split IO/Sec", M_G_SPLIT, 1},
+	{"Avg. Disk Bytes/Transfer", M_G_BPT, 1},
+	/* German */
+	{"Mittlere Sek./Lesevorg\xc3\xa4nge", M_G_LAT_R, 1000},
+	{"Mittlere Sek./Schreibvorg\xc3\xa4nge", M_G_LAT_W, 1000},
+	{"Mittlere Sek./\xc3\x9c" "bertragung", M_G_LAT_T, 1000},
+	{"Aktuelle Warteschlangenl\xc3\xa4nge", M_G_CDQL, 1},
+	{"\xc3\x9c" "bertragungen/s", M_G_XFERS, 1},
+	{"Teil-E/A/s", M_G_SPLIT, 1},
+	/* French */
+	{"Moyenne disque s/lecture", M_G_LAT_R, 1000},
+	{"Moyenne disque s/\xc3\xa9" "criture", M_G_LAT_W, 1000},
+	{"Moyenne disque s/transfert", M_G_LAT_T, 1000},
+	{"Taille de file d'attente du disque actuelle", M_G_CDQL, 1},
+	{"Transferts disque/s", M_G_XFERS, 1},
+	{"E/S partag\xc3\xa9" "es/s", M_G_SPLIT, 1},
+	{NULL, 0, 0},
+};
+
+static const char *const pm_logical[] = {"LogicalDisk", "Logischer Datentr\xc3\xa4ger", "Disque logique", NULL};
+static const char *const pm_physical[] = {"PhysicalDisk", "Physikalischer Datentr\xc3\xa4ger", "Disque physique", NULL};
+
+/* cp1252/latin-1 → UTF-8 for matching localised names written in an ANSI code page. */
+static const char *as_utf8(const char *s, char *tmp, size_t cap)
+{
+	size_t n = strlen(s);
+	if (utf8_valid(s, n))
+		return s;
+	size_t o = 0;
+	for (size_t i = 0; i < n && o + 3 < cap; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x80) {
+			tmp[o++] = (char)c;
+		} else {
+			tmp[o++] = (char)(0xc0 | (c >> 6));
+			tmp[o++] = (char)(0x80 | (c & 0x3f));
+		}
+	}
+	tmp[o] = '\0';
+	return tmp;
+}
+
+static bool in_list(const char *const *l, const char *s)
+{
+	for (size_t i = 0; l[i]; i++)
+		if (strcasecmp(l[i], s) == 0)
+			return true;
+	return false;
+}
+
+/* PhysicalDisk "1 D: E:": disk number 1, first drive D: (for wmic's "Disk #1"). */
+static void disk_number(const struct pdh_path *p, struct counter_class *c)
+{
+	char *end;
+	long n = strtol(p->instance, &end, 10);
+	if (end == p->instance || *end != ' ' || n < 0 || n > 100000)
+		return;
+	const char *d = end + 1;
+	size_t dl = strcspn(d, " ");
+	if (dl != 2 || d[1] != ':')
+		return;
+	c->disk_no = (int)n;
+	c->disk_drive[0] = (char)toupper((unsigned char)d[0]);
+	c->disk_drive[1] = ':';
+	c->disk_drive[2] = '\0';
+}
+
+/* LogicalDisk (pass 0) wins over PhysicalDisk (pass 1) for the same drive. */
+static int perfmon_classify(const struct pdh_path *p, struct counter_class *c)
+{
+	class_init(c);
+	if (!p->ok)
+		return -1;
+	char t1[256], t2[256];
+	const char *o = as_utf8(p->object, t1, sizeof t1);
+	bool logical = in_list(pm_logical, o), physical = !logical && in_list(pm_physical, o);
+	c->pass = logical ? 0 : 1;
+	if (physical && p->instance && p->host)
+		disk_number(p, c);
+	if (!p->instance || strcasecmp(p->instance, "_Total") == 0)
+		return -1;
+	if (!logical && !physical)
+		return -1;
+	const char *in = p->instance;
+	if (physical) {
+		/* "1 D: E:" → "D:"; a disk without a drive letter keeps its number */
+		const char *sp = strchr(in, ' ');
+		if (sp && sp[1])
+			in = sp + 1;
+		const char *sp2 = strchr(in, ' ');
+		class_copy(c->entity, sizeof c->entity, in, sp2 ? (size_t)(sp2 - in) : strlen(in));
+	} else {
+		class_copy(c->entity, sizeof c->entity, in, strlen(in));
+	}
+	for (char *x = c->entity; *x; x++)
+		*x = (char)toupper((unsigned char)*x);
+	c->layer = LAYER_GUEST;
+	return c->metric = counter_lookup(pm_disk, as_utf8(p->counter, t2, sizeof t2), true, &c->scale);
+}
 
 static int perfmon_probe(const char *head, size_t n)
 {
@@ -23,11 +139,18 @@ static int perfmon_header(const char *cell, size_t len, const struct pdh_options
 	return 0;
 }
 
-const struct pdh_format pdh_format_perfmon = {
+const struct parser_ops parser_perfmon = {
 	.name = "perfmon",
 	.summary = "Windows perfmon CSV/TSV (relog, Data Collector Set, typeperf, Export-Counter), local time + bias",
+	.role = ROLE_GUEST,
 	.probe = perfmon_probe,
 	.header = perfmon_header,
 	.local_time = true,
 	.glitch_values = true,
+	.classify = perfmon_classify,
+	.open = pdh_open,
+	.next = pdh_next,
+	.value = pdh_value,
+	.text = pdh_text,
+	.close = pdh_close,
 };

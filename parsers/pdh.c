@@ -28,7 +28,7 @@ struct pdh_reader {
 	struct source *src;
 	struct diag *d;
 	struct pdh_options opt;
-	const struct pdh_format *fmt;
+	const struct parser_ops *fmt;
 	struct pdh_header_info hi;
 	struct arena arena;
 	struct csv_parser csv;
@@ -71,32 +71,6 @@ struct pdh_reader {
 	struct pdh_stats st;
 };
 
-/* ---- formats ---- */
-
-const struct pdh_format *const pdh_formats[] = {&pdh_format_esxtop, &pdh_format_perfmon, NULL};
-
-const struct pdh_format *pdh_format_find(const char *name)
-{
-	for (size_t i = 0; pdh_formats[i]; i++)
-		if (strcmp(pdh_formats[i]->name, name) == 0)
-			return pdh_formats[i];
-	return NULL;
-}
-
-const char *pdh_format_names(void)
-{
-	static char names[128];
-	if (!names[0]) {
-		size_t o = 0;
-		for (size_t i = 0; pdh_formats[i]; i++) {
-			int k = snprintf(names + o, sizeof names - o, "%s%s", i ? ", " : "", pdh_formats[i]->name);
-			if (k < 0 || (size_t)k >= sizeof names - o)
-				break;
-			o += (size_t)k;
-		}
-	}
-	return names;
-}
 
 void pdh_header_parse_bias(const char *cell, size_t len, struct pdh_header_info *hi)
 {
@@ -519,15 +493,15 @@ static int detect_terminator(struct pdh_reader *r)
 	}
 }
 
-static const struct pdh_format *probe(const char *head, size_t n, int *conf)
+static const struct parser_ops *probe(const char *head, size_t n, int *conf)
 {
-	const struct pdh_format *best = NULL;
+	const struct parser_ops *best = NULL;
 	*conf = 0;
-	for (size_t i = 0; pdh_formats[i]; i++) {
-		int c = pdh_formats[i]->probe(head, n);
+	for (size_t i = 0; parsers[i]; i++) {
+		int c = parsers[i]->probe(head, n);
 		if (c > *conf) {
 			*conf = c;
-			best = pdh_formats[i];
+			best = parsers[i];
 		}
 	}
 	return best;
@@ -574,7 +548,7 @@ int pdh_open(struct pdh_reader **out, struct source *src, const struct pdh_optio
 		if (rc == 0 || r->st.junk_lines >= PDH_MAX_JUNK_LINES) {
 			diag_emit(d, DIAG_ERROR, 0, 0,
 				  "no \"(PDH-CSV 4.0)\" header in the first %ld lines; not a capture this tool reads "
-				  "(formats: %s)", r->line_no, pdh_format_names());
+				  "(formats: %s)", r->line_no, parser_names());
 			rc = ERR_FORMAT;
 			goto fail;
 		}
@@ -595,9 +569,9 @@ int pdh_open(struct pdh_reader **out, struct source *src, const struct pdh_optio
 		r->tsv = len > 9 && memmem(line, len < 64 ? len : 64, "PDH-TSV", 7) != NULL;
 	}
 	if (o->format && strcmp(o->format, "auto") != 0) {
-		r->fmt = pdh_format_find(o->format);
+		r->fmt = parser_find(o->format);
 		if (!r->fmt) {
-			diag_emit(d, DIAG_ERROR, 0, 0, "unknown format '%s' (formats: %s)", o->format, pdh_format_names());
+			diag_emit(d, DIAG_ERROR, 0, 0, "unknown format '%s' (formats: %s)", o->format, parser_names());
 			rc = ERR_USAGE;
 			goto fail;
 		}
@@ -606,7 +580,7 @@ int pdh_open(struct pdh_reader **out, struct source *src, const struct pdh_optio
 		r->fmt = probe(line, len, &conf);
 		if (!r->fmt || conf == 0) {
 			diag_emit(d, DIAG_ERROR, r->header_line, 0, "cannot detect the capture format (formats: %s)",
-				  pdh_format_names());
+				  parser_names());
 			rc = ERR_FORMAT;
 			goto fail;
 		}
@@ -709,7 +683,7 @@ void pdh_close(struct pdh_reader *r)
 	free(r);
 }
 
-const struct pdh_format *pdh_format_of(const struct pdh_reader *r) { return r->fmt; }
+const struct parser_ops *pdh_parser(const struct pdh_reader *r) { return r->fmt; }
 const struct pdh_header_info *pdh_header_info(const struct pdh_reader *r) { return &r->hi; }
 size_t pdh_ncols(const struct pdh_reader *r) { return r->ncols; }
 const struct pdh_column *pdh_column(const struct pdh_reader *r, size_t i) { return &r->cols[i]; }

@@ -1,5 +1,6 @@
-/* pdh.h — the shared PDH-CSV/TSV reader (libcsv underneath) and its format modules (esxtop,
- * perfmon). Pull API: open reads the header and resolves column names; the caller selects the
+/* pdh.h — the PDH-CSV/TSV reader every format shares (libcsv underneath): the framing of lines,
+ * quotes and fields, the header, time stamps and values. Formats are rows of the parser table
+ * (parser.h). Pull API: open reads the header and resolves column names; the caller selects the
  * columns it needs once; next() then hands out rows whose selected cells are available as text or
  * numbers. Memory is bounded by the header, one line and the selected cells, not by the rows. */
 #ifndef IOPSY_PDH_H
@@ -9,64 +10,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "parser.h"
 #include "source.h"
 #include "util.h"
 
-/* A counter path split as DOMAIN.md §7 says: host = up to the first '\' after "\\";
- * counter = after the last '\'; object = the middle up to its first '('; instance = from there
- * to the last ')'. All strings are arena-owned; instance is NULL when the path has none.
- * ok = false when the text is not a counter path (then only counter = the whole text). */
-struct pdh_path {
-	const char *host, *object, *instance, *counter;
-	bool ok;
-};
 
 /* Splits [s, s+n) into p, copying parts into a. Never fails: a non-path gives ok = false. */
 void pdh_split_path(const char *s, size_t n, struct pdh_path *p, struct arena *a);
 
-struct pdh_column {
-	const char *name;       /* header text as in the file (arena-owned, may be non-UTF-8) */
-	size_t name_len;
-	struct pdh_path path;
-	long field;             /* 1-based CSV field number (the time stamp is field 1) */
-};
 
-struct pdh_reader;
 
-/* A format module: probe the first bytes, interpret the header's first cell. */
-struct pdh_header_info {
-	int bias_min;            /* UTC = local + bias */
-	bool bias_known;
-	char zone[96];
-};
-struct pdh_options {
-	const char *format;      /* NULL or "auto" = probe; else a format name */
-	int tz_bias_min;         /* fallback bias when the header has none (--tz); UTC = local + bias */
-	bool tz_given;
-	long max_warnings;       /* per file; < 0 unlimited */
-	bool no_fast_path;       /* tests: send every line through libcsv */
-};
-struct pdh_format {
-	const char *name;
-	const char *summary;
-	/* Confidence 0..100 that the head of a file (decoded bytes) is this format. */
-	int (*probe)(const char *head, size_t len);
-	/* Interprets the first header cell; fills hi. Returns 0 or ERR_FORMAT with a message in d. */
-	int (*header)(const char *cell, size_t len, const struct pdh_options *o, struct pdh_header_info *hi,
-		      struct diag *d);
-	/* Local-time files: detect a repeated DST hour and shift later rows by +1 h. */
-	bool local_time;
-	/* Treat 4294967295 (2^32-1) and 2^64-1 as a counter glitch (missing). */
-	bool glitch_values;
-};
 
-extern const struct pdh_format pdh_format_esxtop;
-extern const struct pdh_format pdh_format_perfmon;
-/* All formats, NULL-terminated (names in --help and errors come from here). */
-extern const struct pdh_format *const pdh_formats[];
-const struct pdh_format *pdh_format_find(const char *name);
-/* "esxtop, perfmon" (static storage). */
-const char *pdh_format_names(void);
 
 /* Shared helper for format modules: parses "(PDH-CSV 4.0) (Zone)(480)". */
 void pdh_header_parse_bias(const char *cell, size_t len, struct pdh_header_info *hi);
@@ -77,7 +31,8 @@ void pdh_header_parse_bias(const char *cell, size_t len, struct pdh_header_info 
 int pdh_open(struct pdh_reader **out, struct source *src, const struct pdh_options *o, struct diag *d);
 void pdh_close(struct pdh_reader *r);
 
-const struct pdh_format *pdh_format_of(const struct pdh_reader *r);
+/* The format the reader probed (or was given). */
+const struct parser_ops *pdh_parser(const struct pdh_reader *r);
 const struct pdh_header_info *pdh_header_info(const struct pdh_reader *r);
 size_t pdh_ncols(const struct pdh_reader *r);                     /* counter columns */
 const struct pdh_column *pdh_column(const struct pdh_reader *r, size_t i);
@@ -88,11 +43,6 @@ bool pdh_is_excel(const struct pdh_reader *r);
 /* Chooses which columns next() keeps (want[ncols]); NULL keeps all. Call before the first row. */
 void pdh_select(struct pdh_reader *r, const bool *want);
 
-struct pdh_row {
-	int64_t t_ms;            /* UTC */
-	long line;               /* line where the row starts */
-	bool discontinuity;      /* time went backwards or jumped here */
-};
 
 /* Next complete row: 1, 0 at end of input, or a negative ERR_* (message in d). Malformed rows are
  * warned about with file:line and skipped. */

@@ -403,27 +403,34 @@ START_TEST(classify_paths)
 	struct arena ar;
 	arena_init(&ar);
 	struct pdh_path p;
-	enum layer l;
-	char name[256];
-	double scale;
+	struct counter_class cl;
 	static const char a[] = "\\\\h\\Virtual Disk(SQL01 (104c07ff-3663-44fb-9d89-a563c801611c):scsi0:1)\\Average MilliSec/Read";
 	pdh_split_path(a, sizeof a - 1, &p, &ar);
-	ck_assert_int_eq(model_classify(&p, false, &l, name, sizeof name, &scale), M_VD_LAT_R);
-	ck_assert_str_eq(name, "SQL01:scsi0:1");
+	ck_assert_int_eq(parser_esxtop.classify(&p, &cl), M_VD_LAT_R);
+	ck_assert_str_eq(cl.entity, "SQL01:scsi0:1");
 	static const char b[] = "\\\\sql01\\physicaldisk(1 d: e:)\\avg. disk sec/read";
 	pdh_split_path(b, sizeof b - 1, &p, &ar);
-	ck_assert_int_eq(model_classify(&p, true, &l, name, sizeof name, &scale), M_G_LAT_R);
-	ck_assert_str_eq(name, "D:");
-	ck_assert(scale == 1000);
+	ck_assert_int_eq(parser_perfmon.classify(&p, &cl), M_G_LAT_R);
+	ck_assert_str_eq(cl.entity, "D:");
+	ck_assert(cl.scale == 1000);
+	ck_assert_int_eq(cl.disk_no, 1);
+	ck_assert_str_eq(cl.disk_drive, "D:");
+	ck_assert_int_eq(cl.pass, 1); /* PhysicalDisk after LogicalDisk */
 	static const char c[] = "\\\\sql01\\Logischer Datentr\xe4ger(D:)\\Mittlere Sek./Lesevorg\xe4nge"; /* cp1252 */
 	pdh_split_path(c, sizeof c - 1, &p, &ar);
-	ck_assert_int_eq(model_classify(&p, true, &l, name, sizeof name, &scale), M_G_LAT_R);
+	ck_assert_int_eq(parser_perfmon.classify(&p, &cl), M_G_LAT_R);
+	ck_assert_int_eq(cl.pass, 0);
 	static const char d[] = "\\\\sql01\\LogicalDisk(_Total)\\Avg. Disk sec/Read";
 	pdh_split_path(d, sizeof d - 1, &p, &ar);
-	ck_assert_int_lt(model_classify(&p, true, &l, name, sizeof name, &scale), 0); /* _Total excluded */
+	ck_assert_int_lt(parser_perfmon.classify(&p, &cl), 0); /* _Total excluded */
 	static const char e[] = "\\\\h\\Group Cpu(1234:SQL01)\\% Used";
 	pdh_split_path(e, sizeof e - 1, &p, &ar);
-	ck_assert_int_lt(model_classify(&p, false, &l, name, sizeof name, &scale), 0); /* CPU %Used is not %USD */
+	ck_assert_int_lt(parser_esxtop.classify(&p, &cl), 0); /* CPU %Used is not %USD */
+	static const char f[] = "\\\\h\\Physical Disk Per-Device-Per-World(naa.600a-12345)\\Commands/sec";
+	pdh_split_path(f, sizeof f - 1, &p, &ar);
+	ck_assert_int_eq(parser_esxtop.classify(&p, &cl), M_CMDS);
+	ck_assert_int_eq(cl.layer, LAYER_WORLD);
+	ck_assert_str_eq(cl.parent, "naa.600a");
 	arena_free(&ar);
 }
 END_TEST

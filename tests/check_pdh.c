@@ -76,7 +76,7 @@ START_TEST(esxtop_default_trailing_comma)
 	struct cap c;
 	cap_parse(&c, S(esx_default), NULL);
 	ck_assert_int_eq(c.open_rc, 0);
-	ck_assert_str_eq(pdh_format_of(c.r)->name, "esxtop");
+	ck_assert_str_eq(pdh_parser(c.r)->name, "esxtop");
 	ck_assert_uint_eq(pdh_ncols(c.r), 2); /* the trailing empty field is not a column */
 	ck_assert_uint_eq(c.nrows, 3);
 	ck_assert(c.t[0] == utc(2026, 7, 27, 13, 10, 0));
@@ -221,7 +221,7 @@ START_TEST(perfmon_bias_missing_exponent_crlf)
 	struct cap c;
 	cap_parse(&c, S(pm_csv), NULL);
 	ck_assert_int_eq(c.open_rc, 0);
-	ck_assert_str_eq(pdh_format_of(c.r)->name, "perfmon");
+	ck_assert_str_eq(pdh_parser(c.r)->name, "perfmon");
 	ck_assert_int_eq(pdh_header_info(c.r)->bias_min, 480);
 	ck_assert_str_eq(pdh_header_info(c.r)->zone, "Pacific Standard Time");
 	ck_assert_uint_eq(c.nrows, 2);
@@ -619,7 +619,7 @@ START_TEST(real_powershell_csv_and_tsv)
 	for (int k = 0; k < 2; k++) {
 		struct filecap f;
 		file_open(&f, shared_path(names[k]));
-		ck_assert_str_eq(pdh_format_of(f.r)->name, "perfmon");
+		ck_assert_str_eq(pdh_parser(f.r)->name, "perfmon");
 		ck_assert(pdh_is_tsv(f.r) == (k == 1));
 		ck_assert_uint_eq(pdh_ncols(f.r), 10);
 		ck_assert_int_eq(pdh_header_info(f.r)->bias_min, 480);
@@ -655,7 +655,7 @@ START_TEST(real_japanese_cp932)
 {
 	struct filecap f;
 	file_open(&f, shared_path("winperfcounter-ja-cp932.csv"));
-	ck_assert_str_eq(pdh_format_of(f.r)->name, "perfmon");
+	ck_assert_str_eq(pdh_parser(f.r)->name, "perfmon");
 	ck_assert(!pdh_header_info(f.r)->bias_known);
 	ck_assert_uint_eq(pdh_ncols(f.r), 107); /* 109 fields − time − description */
 	long avail = find_col(f.r, "Memory", NULL, "Available MBytes");

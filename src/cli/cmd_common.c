@@ -38,8 +38,8 @@ int common_opt(int c, const char *arg, struct common_opts *co)
 {
 	switch (c) {
 	case OPT_FORMAT:
-		if (strcmp(arg, "auto") != 0 && !pdh_format_find(arg)) {
-			fprintf(stderr, "iopsy: unknown format '%s' (formats: auto, %s)\n", arg, pdh_format_names());
+		if (strcmp(arg, "auto") != 0 && !parser_find(arg)) {
+			fprintf(stderr, "iopsy: unknown format '%s' (formats: auto, %s)\n", arg, parser_names());
 			return ERR_USAGE;
 		}
 		co->format = strcmp(arg, "auto") == 0 ? NULL : arg;

@@ -45,7 +45,7 @@ static void print_help(FILE *fp)
 		    "  2  usage error (bad option or argument)\n"
 		    "  3  unreadable or unrecognised input\n"
 		    "  4  system error (out of memory, cannot write output)\n",
-		pdh_format_names());
+		parser_names());
 }
 
 static void on_signal(int sig)

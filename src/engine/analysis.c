@@ -280,7 +280,7 @@ static void align_clocks(struct analysis *a, const struct analyze_opts *o)
 {
 	for (size_t ci = 0; ci < a->m.ncaps; ci++) {
 		struct capture *c = &a->m.caps[ci];
-		if (c->failed || !c->format || strcmp(c->format, "perfmon") != 0)
+		if (c->failed || !c->format || c->role != ROLE_GUEST)
 			continue;
 		if (o->clock_offset_given) {
 			c->clock_offset_ms = -(int64_t)llround(o->clock_offset_s * 1000);
@@ -372,7 +372,7 @@ static void overlap_note(const struct analysis *a, struct buf *b)
 		const struct capture *c = &a->m.caps[i];
 		if (c->failed || !c->rows || !c->format)
 			continue;
-		bool guest = strcmp(c->format, "perfmon") == 0;
+		bool guest = c->role == ROLE_GUEST;
 		int64_t s = c->start + c->clock_offset_ms, e = c->end + c->clock_offset_ms;
 		if (guest) {
 			g0 = s < g0 ? s : g0;
@@ -398,7 +398,7 @@ static void verdict(struct analysis *a)
 	bool have_host = false;
 	for (size_t i = 0; i < a->m.ncaps; i++) {
 		readable += !a->m.caps[i].failed;
-		have_host |= !a->m.caps[i].failed && a->m.caps[i].format && strcmp(a->m.caps[i].format, "esxtop") == 0;
+		have_host |= !a->m.caps[i].failed && a->m.caps[i].format && a->m.caps[i].role == ROLE_HOST;
 	}
 	if (!readable) {
 		a->verdict = arena_strdup(&a->arena, "No capture could be read: nothing was analysed (see the messages above).");
@@ -493,7 +493,7 @@ static void refine_advice(struct analysis *a)
 {
 	bool have_host = false;
 	for (size_t i = 0; i < a->m.ncaps; i++)
-		have_host |= !a->m.caps[i].failed && a->m.caps[i].format && strcmp(a->m.caps[i].format, "esxtop") == 0;
+		have_host |= !a->m.caps[i].failed && a->m.caps[i].format && a->m.caps[i].role == ROLE_HOST;
 	for (size_t i = 0; i < a->nf; i++) {
 		struct finding *f = &a->f[i];
 		if (strncmp(f->kind, "latency.guest_", 14) != 0)

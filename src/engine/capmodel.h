@@ -12,31 +12,7 @@
 #include "input.h"
 #include "stats.h"
 #include "util.h"
-
-enum layer { LAYER_GUEST, LAYER_VSCSI, LAYER_WORLD, LAYER_DEVICE, LAYER_ADAPTER, LAYER_ARRAY, LAYER_VM, LAYER_COUNT };
-extern const char *const layer_names[LAYER_COUNT];
-
-/* Metrics, in the units shown (perfmon seconds are converted to ms). */
-enum metric {
-	M_DAVG, M_KAVG, M_GAVG, M_QAVG,              /* ms per command */
-	M_DAVG_R, M_DAVG_W, M_KAVG_R, M_KAVG_W, M_GAVG_R, M_GAVG_W,
-	M_ACTV, M_QUED, M_DQLEN, M_USD, M_LOAD, M_AQLEN, M_WQLEN,
-	M_CMDS, M_READS, M_WRITES, M_MBR, M_MBW,     /* per second */
-	M_ABRTS, M_RESETS, M_FAILED, M_SPLIT,
-	M_WORLDS,                                    /* derived: active worlds on a device */
-	M_VD_LAT_R, M_VD_LAT_W,                      /* Virtual Disk Average MilliSec/Read|Write */
-	M_G_LAT_R, M_G_LAT_W, M_G_LAT_T,             /* guest Avg. Disk sec/Read|Write|Transfer, in ms */
-	M_G_CDQL, M_G_ADQL,                          /* Current / Avg. Disk Queue Length */
-	M_G_XFERS, M_G_READS, M_G_WRITES, M_G_MBPS, M_G_SPLIT, M_G_BPT,
-	M_RDY,                                       /* Group Cpu % Ready */
-	M_COUNT
-};
-struct metric_info {
-	const char *name;   /* JSON/text key, e.g. "davg_ms" */
-	const char *label;  /* human label, e.g. "DAVG (device latency)" */
-	const char *unit;   /* "ms", "IO/s", ... */
-};
-extern const struct metric_info metric_info[M_COUNT];
+#include "vocab.h"
 
 /* A change of a device's queue depth (DQLEN) between two consecutive samples. */
 struct dq_event {
@@ -63,7 +39,8 @@ struct entity {
 
 struct capture {
 	const char *path;        /* as given (borrowed from argv) */
-	const char *format;      /* "esxtop" | "perfmon" */
+	const char *format;      /* the parser's name: "esxtop", "perfmon" (static) */
+	enum parser_role role;   /* host or guest capture */
 	const char *host;
 	int64_t start, end;      /* UTC ms */
 	double interval_s;
@@ -110,9 +87,5 @@ struct entity *model_find(struct model *m, enum layer l, const char *name, const
 const struct guest_disk_no *model_disk_no(const struct model *m, int n, const char *host);
 /* Time of bucket k of capture c, aligned (clock offset applied): middle of the bucket. */
 int64_t model_time(const struct model *m, const struct capture *c, size_t k);
-
-/* Classifies a counter path; exposed for tests. Returns the metric or -1; fills layer and
- * entity name (written into out, cap bytes). */
-int model_classify(const struct pdh_path *p, bool perfmon, enum layer *layer, char *out, size_t cap, double *scale);
 
 #endif

@@ -136,7 +136,7 @@ int inventory_build(struct inventory *inv, struct input *in, struct matcher *m, 
 	struct pdh_reader *r = in->r;
 	const struct pdh_header_info *hi = pdh_header_info(r);
 	inv->path = in->diag.file;
-	inv->format = pdh_format_of(r)->name;
+	inv->format = pdh_parser(r)->name;
 	inv->gzip = in->src.gzip;
 	inv->tsv = pdh_is_tsv(r);
 	inv->excel = pdh_is_excel(r);
@@ -246,7 +246,7 @@ int inventory_build(struct inventory *inv, struct input *in, struct matcher *m, 
 	int64_t prev = 0;
 	inv->start = INT64_MAX;
 	inv->end = INT64_MIN;
-	while ((rc = pdh_next(r, &row)) == 1) {
+	while ((rc = pdh_parser(r)->next(r, &row)) == 1) {
 		if (inv->rows > 0 && !row.discontinuity)
 			ihist_add(&h, row.t_ms - prev);
 		prev = row.t_ms;

@@ -48,11 +48,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	buf_init(&msgs);
 	fuzz_diag(&d, &msgs, -1);
 	struct pdh_options o = {.max_warnings = -1};
-	for (size_t i = 0; pdh_formats[i]; i++) {
-		int c = pdh_formats[i]->probe(s, size);
+	for (size_t i = 0; parsers[i]; i++) {
+		int c = parsers[i]->probe(s, size);
 		FUZZ_CHECK(c >= 0 && c <= 100);
 		memset(&hi, 0x55, sizeof hi);
-		int rc = pdh_formats[i]->header(s, size, &o, &hi, &d);
+		int rc = parsers[i]->header(s, size, &o, &hi, &d);
 		FUZZ_CHECK(rc == 0 || rc == ERR_FORMAT);
 		FUZZ_CHECK(memchr(hi.zone, '\0', sizeof hi.zone) != NULL);
 	}

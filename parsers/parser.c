@@ -1,0 +1,61 @@
+/* parser.c — the table of input formats and the helpers format modules share to classify their
+ * counters (see parser.h). */
+#include "parser.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+const char *const parser_role_names[2] = {"host", "guest"};
+
+const struct parser_ops *const parsers[] = {&parser_esxtop, &parser_perfmon, NULL};
+
+const struct parser_ops *parser_find(const char *name)
+{
+	for (size_t i = 0; parsers[i]; i++)
+		if (strcmp(parsers[i]->name, name) == 0)
+			return parsers[i];
+	return NULL;
+}
+
+const char *parser_names(void)
+{
+	static char names[128];
+	if (!names[0]) {
+		size_t o = 0;
+		for (size_t i = 0; parsers[i]; i++) {
+			int k = snprintf(names + o, sizeof names - o, "%s%s", i ? ", " : "", parsers[i]->name);
+			if (k < 0 || (size_t)k >= sizeof names - o)
+				break;
+			o += (size_t)k;
+		}
+	}
+	return names;
+}
+
+int counter_lookup(const struct counter_map *t, const char *counter, bool caseless, double *scale)
+{
+	for (size_t i = 0; t[i].counter; i++) {
+		if (caseless ? strcasecmp(t[i].counter, counter) == 0 : strcmp(t[i].counter, counter) == 0) {
+			*scale = t[i].scale;
+			return t[i].metric;
+		}
+	}
+	return -1;
+}
+
+void class_copy(char *out, size_t cap, const char *s, size_t n)
+{
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(out, s, n);
+	out[n] = '\0';
+}
+
+void class_init(struct counter_class *c)
+{
+	memset(c, 0, sizeof *c);
+	c->scale = 1;
+	c->metric = -1;
+	c->disk_no = -1;
+}

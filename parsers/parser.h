@@ -1,0 +1,124 @@
+/* parser.h — the input formats: one table of parser_ops (name, summary, host/guest role, probe,
+ * header, classify and the reader), and the types every format and the PDH reader share: counter
+ * paths, header facts, reader options and rows. */
+#ifndef IOPSY_PARSER_H
+#define IOPSY_PARSER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "source.h"
+#include "util.h"
+#include "vocab.h"
+
+/* A counter path split as DOMAIN.md §7 says: host = up to the first '\' after "\\";
+ * counter = after the last '\'; object = the middle up to its first '('; instance = from there
+ * to the last ')'. All strings are arena-owned; instance is NULL when the path has none.
+ * ok = false when the text is not a counter path (then only counter = the whole text). */
+struct pdh_path {
+	const char *host, *object, *instance, *counter;
+	bool ok;
+};
+
+struct pdh_column {
+	const char *name;       /* header text as in the file (arena-owned, may be non-UTF-8) */
+	size_t name_len;
+	struct pdh_path path;
+	long field;             /* 1-based CSV field number (the time stamp is field 1) */
+};
+
+/* What a format reads from the header's first cell. */
+struct pdh_header_info {
+	int bias_min;            /* UTC = local + bias */
+	bool bias_known;
+	char zone[96];
+};
+struct pdh_options {
+	const char *format;      /* NULL or "auto" = probe; else a format name */
+	int tz_bias_min;         /* fallback bias when the header has none (--tz); UTC = local + bias */
+	bool tz_given;
+	long max_warnings;       /* per file; < 0 unlimited */
+	bool no_fast_path;       /* tests: send every line through libcsv */
+};
+
+struct pdh_row {
+	int64_t t_ms;            /* UTC */
+	long line;               /* line where the row starts */
+	bool discontinuity;      /* time went backwards or jumped here */
+};
+
+/* The PDH reader (pdh.h); opaque here. */
+struct pdh_reader;
+
+/* A capture's role: a host capture (esxtop) sees the hypervisor's layers, a guest capture
+ * (perfmon) the Windows disks. The engine decides host vs guest by this, never by a name. */
+enum parser_role { ROLE_HOST, ROLE_GUEST };
+extern const char *const parser_role_names[2]; /* "host", "guest" */
+
+/* What classify makes of a counter column: the layer, entity and metric it measures, the scale to
+ * the metric's unit (perfmon seconds → ms), and the format's extra knowledge about the entity. */
+struct counter_class {
+	enum layer layer;
+	int metric;              /* enum metric */
+	double scale;
+	char entity[256];        /* "naa.…", "vmhba2", "SQL01:scsi0:1", "D:", VM name */
+	char parent[256];        /* a per-world column: the device the world drives; "" otherwise */
+	int pass;                /* columns are resolved in pass order (0 first): the preferred source of
+	                          * an (entity, metric) wins when two columns give it */
+	int disk_no;             /* a Windows disk number this column names ("1 D:"), -1 when none */
+	char disk_drive[4];      /* and its first drive letter ("D:") */
+};
+
+/* One input format (STYLE: ops tables in one registry). Every format in this table is framed as
+ * PDH-CSV/TSV, so open/next/value/text/close are the shared PDH reader (pdh.h); a format with
+ * another framing would bring its own. Strings are static. */
+struct parser_ops {
+	const char *name;
+	const char *summary;
+	enum parser_role role;
+	/* Confidence 0..100 that the head of a file (decoded bytes) is this format. */
+	int (*probe)(const char *head, size_t len);
+	/* Interprets the first header cell; fills hi. Returns 0 or ERR_FORMAT with a message in d. */
+	int (*header)(const char *cell, size_t len, const struct pdh_options *o, struct pdh_header_info *hi,
+		      struct diag *d);
+	/* Local-time files: detect a repeated DST hour and shift later rows by +1 h. */
+	bool local_time;
+	/* Treat 4294967295 (2^32-1) and 2^64-1 as a counter glitch (missing). */
+	bool glitch_values;
+	/* Counter path → layer, entity, metric, scale. Returns the metric, or -1 when the column is
+	 * not one the capture model keeps. */
+	int (*classify)(const struct pdh_path *p, struct counter_class *out);
+	/* The reader. */
+	int (*open)(struct pdh_reader **out, struct source *src, const struct pdh_options *o, struct diag *d);
+	int (*next)(struct pdh_reader *r, struct pdh_row *row);
+	bool (*value)(struct pdh_reader *r, size_t i, double *v);
+	const char *(*text)(const struct pdh_reader *r, size_t i, size_t *len);
+	void (*close)(struct pdh_reader *r);
+};
+
+extern const struct parser_ops parser_esxtop;
+extern const struct parser_ops parser_perfmon;
+/* All formats, NULL-terminated (names in --help and errors come from here). */
+extern const struct parser_ops *const parsers[];
+/* The format named name, or NULL. */
+const struct parser_ops *parser_find(const char *name);
+/* "esxtop, perfmon" (static storage). */
+const char *parser_names(void);
+
+/* ---- helpers for the format modules' classify ---- */
+
+/* A format's counter names → metric and scale; tables end with a NULL counter. */
+struct counter_map {
+	const char *counter;
+	int metric;
+	double scale;
+};
+/* The metric of counter in t (setting *scale), or -1. */
+int counter_lookup(const struct counter_map *t, const char *counter, bool caseless, double *scale);
+/* Copies n bytes of s into out (cap bytes, truncated, NUL-terminated). */
+void class_copy(char *out, size_t cap, const char *s, size_t n);
+/* An empty class: no metric, scale 1, pass 0, no disk number. */
+void class_init(struct counter_class *c);
+
+#endif

@@ -1,0 +1,32 @@
+/* vocab.h — the neutral vocabulary every layer speaks: the layers of the IO stack, the metrics the
+ * capture model keeps and their units (perfmon seconds are converted to ms). Parsers classify
+ * counters into it, the engine computes on it, reporters name it. */
+#ifndef IOPSY_VOCAB_H
+#define IOPSY_VOCAB_H
+
+enum layer { LAYER_GUEST, LAYER_VSCSI, LAYER_WORLD, LAYER_DEVICE, LAYER_ADAPTER, LAYER_ARRAY, LAYER_VM, LAYER_COUNT };
+extern const char *const layer_names[LAYER_COUNT];
+
+/* Metrics, in the units shown (perfmon seconds are converted to ms). */
+enum metric {
+	M_DAVG, M_KAVG, M_GAVG, M_QAVG,              /* ms per command */
+	M_DAVG_R, M_DAVG_W, M_KAVG_R, M_KAVG_W, M_GAVG_R, M_GAVG_W,
+	M_ACTV, M_QUED, M_DQLEN, M_USD, M_LOAD, M_AQLEN, M_WQLEN,
+	M_CMDS, M_READS, M_WRITES, M_MBR, M_MBW,     /* per second */
+	M_ABRTS, M_RESETS, M_FAILED, M_SPLIT,
+	M_WORLDS,                                    /* derived: active worlds on a device */
+	M_VD_LAT_R, M_VD_LAT_W,                      /* Virtual Disk Average MilliSec/Read|Write */
+	M_G_LAT_R, M_G_LAT_W, M_G_LAT_T,             /* guest Avg. Disk sec/Read|Write|Transfer, in ms */
+	M_G_CDQL, M_G_ADQL,                          /* Current / Avg. Disk Queue Length */
+	M_G_XFERS, M_G_READS, M_G_WRITES, M_G_MBPS, M_G_SPLIT, M_G_BPT,
+	M_RDY,                                       /* Group Cpu % Ready */
+	M_COUNT
+};
+struct metric_info {
+	const char *name;   /* JSON/text key, e.g. "davg_ms" */
+	const char *label;  /* human label, e.g. "DAVG (device latency)" */
+	const char *unit;   /* "ms", "IO/s", ... */
+};
+extern const struct metric_info metric_info[M_COUNT];
+
+#endif
