@@ -181,7 +181,7 @@ void analysis_text(const struct analysis *a, struct buf *out)
 		case LAYER_GUEST: lat = M_G_LAT_R; io = M_G_XFERS; q = M_G_CDQL; break;
 		default: continue;
 		}
-		if (!e->sk[io].n || qs_mean(&e->sk[io]) < rule(R_ACTIVE_IOPS))
+		if (!e->sk[io].n || qs_mean(&e->sk[io]) < rule_value(&a->rules, R_ACTIVE_IOPS))
 			continue;
 		buf_printf(out, "  %-7s ", layer_names[e->layer]);
 		if (e->host && e->layer == LAYER_GUEST) {

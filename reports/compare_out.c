@@ -206,7 +206,7 @@ static void row_text(const struct compare *c, const struct cmp_row *r, struct bu
 			continue;
 		buf_adds(out, any ? "; " : "      time ");
 		any = true;
-		buf_printf(out, "%s %g %s: ", r->spec->kind == CK_LATENCY ? ">" : ">=", rule((enum rule_id)r->spec->thr[t]),
+		buf_printf(out, "%s %g %s: ", r->spec->kind == CK_LATENCY ? ">" : ">=", rule_value(&c->rules, (enum rule_id)r->spec->thr[t]),
 			   mi->unit);
 		share(out, r->s[0].over[t]);
 		buf_adds(out, " -> ");
@@ -264,7 +264,7 @@ static void loadbins_text(const struct compare *c, struct buf *out)
 		if (!head) {
 			buf_printf(out, "\nLATENCY AT EQUAL LOAD (IOPS bins x%g wide; matched: >= %d values on both sides; active: "
 					"IOPS >= %g)\n",
-				   CMP_BIN_RATIO, CMP_BIN_MIN, rule(R_ACTIVE_IOPS));
+				   CMP_BIN_RATIO, CMP_BIN_MIN, rule_value(&c->rules, R_ACTIVE_IOPS));
 			head = true;
 		}
 		char l[512];
@@ -558,9 +558,9 @@ static void row_json(const struct compare *c, const struct cmp_row *r, struct js
 			continue;
 		json_obj_begin(j);
 		json_key(j, "rule");
-		json_str(j, rules[r->spec->thr[t]].name);
+		json_str(j, rule_table[r->spec->thr[t]].name);
 		json_key(j, "value");
-		json_num(j, rules[r->spec->thr[t]].value);
+		json_num(j, rule_value(&c->rules, (enum rule_id)r->spec->thr[t]));
 		json_key(j, "above");
 		json_str(j, r->spec->kind == CK_LATENCY ? ">" : ">=");
 		json_obj_end(j);
@@ -796,7 +796,7 @@ void compare_json(const struct compare *c, struct json *j)
 	json_key(j, "min_coverage");
 	json_num(j, CMP_MIN_COVERAGE);
 	json_key(j, "active_min_iops");
-	json_num(j, rule(R_ACTIVE_IOPS));
+	json_num(j, rule_value(&c->rules, R_ACTIVE_IOPS));
 	json_obj_end(j);
 	json_key(j, "before");
 	captures_json(&c->side[0].m, j);

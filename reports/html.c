@@ -847,12 +847,6 @@ static bool vm_relevant(const struct model *m, const struct entity *vm)
 static const double P3[] = {0.5, 0.95, 0.99};
 static const double P2[] = {0.5, 0.95};
 
-static bool entity_active(const struct entity *e)
-{
-	int io = e->layer == LAYER_GUEST ? M_G_XFERS : M_CMDS;
-	return e->sk[io].n && qs_mean(&e->sk[io]) >= rule(R_ACTIVE_IOPS);
-}
-
 static void entity_tables(const struct analysis *a, struct buf *b)
 {
 	const struct model *m = &a->m;
@@ -893,7 +887,7 @@ static void entity_tables(const struct analysis *a, struct buf *b)
 			const struct entity *e = &m->ents[i];
 			if (e->layer != groups[g].l || !same_host(e->host, he->host))
 				continue;
-			if (!entity_active(e)) {
+			if (!entity_active(e, &a->rules)) {
 				idle++;
 				continue;
 			}
@@ -974,7 +968,7 @@ static void entity_tables(const struct analysis *a, struct buf *b)
 		buf_adds(b, "</tbody></table></div>\n");
 	if (idle)
 		buf_printf(b, "<p class=\"small muted\">%zu idle entit%s (below %g IO/s on average) not shown; all are in the "
-			      "embedded JSON.</p>\n", idle, idle == 1 ? "y" : "ies", rule(R_ACTIVE_IOPS));
+			      "embedded JSON.</p>\n", idle, idle == 1 ? "y" : "ies", rule_value(&a->rules, R_ACTIVE_IOPS));
 }
 
 static void captures_section(const struct analysis *a, struct buf *b)

@@ -124,7 +124,6 @@ START_TEST(migration)
 	simulate("migration", "1", out, "1200", "2");
 	snprintf(b, sizeof b, "%s/before", out);
 	snprintf(a, sizeof a, "%s/after", out);
-	rules_reset();
 	struct compare c;
 	compare_init(&c);
 	add_dir(&c, CMP_BEFORE, b);
@@ -213,7 +212,6 @@ START_TEST(seeds_unchanged)
 	snprintf(s2, sizeof s2, "%s/s2", dir);
 	simulate(same_scenarios[_i], "1", s1, "1200", "2");
 	simulate(same_scenarios[_i], "2", s2, "1200", "2");
-	rules_reset();
 	struct compare c;
 	compare_init(&c);
 	add_dir(&c, CMP_BEFORE, s1);
@@ -265,8 +263,7 @@ START_TEST(deterministic)
 	char *text[3];
 	double ci[3][2];
 	for (int k = 0; k < 3; k++) {
-		rules_reset();
-		struct compare c;
+			struct compare c;
 		compare_init(&c);
 		add_dir(&c, CMP_BEFORE, b);
 		add_dir(&c, CMP_AFTER, a);
@@ -330,7 +327,6 @@ static const struct cmp_row *synthetic(struct compare *c, const char *dir, size_
 	snprintf(pa, sizeof pa, "%s/a.csv", dir);
 	write_esx(pb, n, mb, phi, 1.0, 2 * seed);
 	write_esx(pa, n, ma, phi, 1.0, 2 * seed + 1);
-	rules_reset();
 	compare_init(c);
 	add(c, CMP_BEFORE, dir, "b.csv");
 	add(c, CMP_AFTER, dir, "a.csv");
@@ -389,14 +385,17 @@ START_TEST(map_parse)
 {
 	struct compare c;
 	compare_init(&c);
-	struct buf err;
-	buf_init(&err);
+	struct tdiag td;
+	struct matchmap mm;
 	const char *ok = "# moved to the new PVSCSI controller\n"
 			 "SQL01:scsi0:1 = SQL01:scsi1:0\r\n"
 			 "  SQL01\\d:=SQL01-NEW\\G:  \n"
 			 "\n"
 			 "APP02 (104c07ff-3663-44fb-9d89-a563c801611c):scsi0:0 = APP=3:scsi0:0\n";
-	ck_assert_int_eq(compare_map_load_text(&c, "m", ok, strlen(ok), &err), 0);
+	ck_assert_int_eq(matchmap_parse(&mm, ok, strlen(ok), tdiag_init(&td, "m")), 0);
+	compare_use_matchmap(&c, &mm);
+	matchmap_free(&mm);
+	tdiag_free(&td);
 	ck_assert_uint_eq(c.nmap, 3);
 	ck_assert_str_eq(c.map[0].name[0], "SQL01:scsi0:1");
 	ck_assert_str_eq(c.map[0].name[1], "SQL01:scsi1:0");
@@ -408,13 +407,17 @@ START_TEST(map_parse)
 	ck_assert_int_eq(c.map[1].line, 3);
 	ck_assert_str_eq(c.map[2].name[1], "APP=3:scsi0:0");
 	const char *bad = "ok = fine\nno equals sign\n = right only\nleft only =\n";
-	ck_assert_int_eq(compare_map_load_text(&c, "bad.map", bad, strlen(bad), &err), ERR_FORMAT);
-	ck_assert_ptr_nonnull(strstr(err.data, "bad.map:2:1: error:"));
-	ck_assert_ptr_nonnull(strstr(err.data, "bad.map:3:"));
-	ck_assert_ptr_nonnull(strstr(err.data, "bad.map:4:"));
-	ck_assert_ptr_null(strstr(err.data, "bad.map:1:"));
-	ck_assert_int_eq(compare_map_load(&c, "/nonexistent/x.map", &err), ERR_IO);
-	buf_free(&err);
+	ck_assert_int_eq(matchmap_parse(&mm, bad, strlen(bad), tdiag_init(&td, "bad.map")), ERR_FORMAT);
+	ck_assert_uint_eq(mm.n, 1);
+	matchmap_free(&mm);
+	ck_assert_ptr_nonnull(strstr(td.msgs.data, "bad.map:2:1: error:"));
+	ck_assert_ptr_nonnull(strstr(td.msgs.data, "bad.map:3:"));
+	ck_assert_ptr_nonnull(strstr(td.msgs.data, "bad.map:4:"));
+	ck_assert_ptr_null(strstr(td.msgs.data, "bad.map:1:"));
+	tdiag_free(&td);
+	ck_assert_int_eq(matchmap_read(&mm, "/nonexistent/x.map", tdiag_init(&td, "/nonexistent/x.map")), ERR_IO);
+	matchmap_free(&mm);
+	tdiag_free(&td);
 	compare_free(&c);
 }
 END_TEST
@@ -465,19 +468,20 @@ START_TEST(renamed_entities)
 	char b[700];
 	snprintf(b, sizeof b, "%s/before", out);
 	for (int with_map = 0; with_map < 2; with_map++) {
-		rules_reset();
-		struct compare c;
+			struct compare c;
 		compare_init(&c);
 		add(&c, CMP_BEFORE, b, "esxtop.csv");
 		add(&c, CMP_AFTER, dir, "renamed.csv");
 		if (with_map) {
-			struct buf err;
-			buf_init(&err);
+			struct tdiag td;
+			struct matchmap mm;
 			const char *m = "SQL01:scsi0:1 = SQL01:scsi1:0\n"
 					"esx01.lab.local\\naa.624a93708c1f4e2b1102000067bf1af7 = naa.624a93708c1f4e2b11ff000000000001\n"
 					"nothing = here\n";
-			ck_assert_int_eq(compare_map_load_text(&c, "m", m, strlen(m), &err), 0);
-			buf_free(&err);
+			ck_assert_int_eq(matchmap_parse(&mm, m, strlen(m), tdiag_init(&td, "m")), 0);
+			compare_use_matchmap(&c, &mm);
+			matchmap_free(&mm);
+			tdiag_free(&td);
 		}
 		struct compare_opts o;
 		compare_opts_init(&o);
@@ -522,7 +526,6 @@ START_TEST(json_schema)
 	simulate("migration", "1", out, "600", "5");
 	snprintf(b, sizeof b, "%s/before", out);
 	snprintf(a, sizeof a, "%s/after", out);
-	rules_reset();
 	struct compare c;
 	compare_init(&c);
 	add(&c, CMP_BEFORE, b, "perfmon.csv");

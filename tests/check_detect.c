@@ -29,7 +29,6 @@ static void setup(void)
 {
 	snprintf(tmpdir, sizeof tmpdir, "/tmp/iopsy-det-XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-	rules_reset();
 }
 
 static void teardown(void)
@@ -196,27 +195,31 @@ END_TEST
 
 START_TEST(rules_file_overrides_and_errors)
 {
-	struct buf err;
-	buf_init(&err);
+	struct tdiag td;
+	struct rules r;
+	rules_init(&r);
 	static const char ok[] = "# site rules\nsustain.samples = 3\n  device.davg.warning_ms=10   # tighter\n\n";
-	ck_assert_int_eq(rules_load_text("r.txt", ok, sizeof ok - 1, &err), 0);
-	ck_assert(rule(R_SUSTAIN_SAMPLES) == 3);
-	ck_assert(rule(R_DAVG_WARN) == 10);
+	ck_assert_int_eq(rules_load_text(&r, ok, sizeof ok - 1, tdiag_init(&td, "r.txt")), 0);
+	ck_assert(rule_value(&r, R_SUSTAIN_SAMPLES) == 3);
+	ck_assert(rule_value(&r, R_DAVG_WARN) == 10);
+	ck_assert(r.overridden[R_DAVG_WARN] && !r.overridden[R_DAVG_CRIT]);
+	struct rules def;
+	rules_init(&def);
+	ck_assert(rule_value(&def, R_DAVG_WARN) == 15); /* a value: loading one does not touch another */
 	static const char bad[] = "sustain.samples = 3\nno.such.rule = 1\ndevice.davg.warning_ms = fast\njunk\n";
-	ck_assert_int_eq(rules_load_text("r.txt", bad, sizeof bad - 1, &err), ERR_FORMAT);
-	ck_assert_ptr_nonnull(strstr(err.data, "r.txt:2:1: error: unknown rule 'no.such.rule'"));
-	ck_assert_ptr_nonnull(strstr(err.data, "r.txt:3:26: error: 'device.davg.warning_ms' needs a non-negative number"));
-	ck_assert_ptr_nonnull(strstr(err.data, "r.txt:4:5: error: expected 'name = value'"));
+	ck_assert_int_eq(rules_load_text(&r, bad, sizeof bad - 1, &td.d), ERR_FORMAT);
+	ck_assert_ptr_nonnull(strstr(td.msgs.data, "r.txt:2:1: error: unknown rule 'no.such.rule'"));
+	ck_assert_ptr_nonnull(strstr(td.msgs.data, "r.txt:3:26: error: 'device.davg.warning_ms' needs a non-negative number"));
+	ck_assert_ptr_nonnull(strstr(td.msgs.data, "r.txt:4:5: error: expected 'name = value'"));
+	tdiag_free(&td);
 	/* the printed table is itself a valid rules file */
 	struct buf tbl;
 	buf_init(&tbl);
-	rules_reset();
-	rules_print(&tbl);
-	buf_reset(&err);
-	ck_assert_int_eq(rules_load_text("printed", tbl.data, tbl.len, &err), 0);
+	rules_print(&def, &tbl);
+	ck_assert_int_eq(rules_load_text(&r, tbl.data, tbl.len, tdiag_init(&td, "printed")), 0);
+	ck_assert(rule_value(&r, R_DAVG_WARN) == 15);
 	buf_free(&tbl);
-	buf_free(&err);
-	rules_reset();
+	tdiag_free(&td);
 }
 END_TEST
 
@@ -384,16 +387,18 @@ START_TEST(diskmap_file)
 	fclose(fp);
 	struct analysis a;
 	analysis_init(&a);
-	struct buf err;
-	buf_init(&err);
-	ck_assert_int_eq(diskmap_load(&a, p, &err), ERR_FORMAT);
+	struct tdiag td;
+	struct diskmap dm;
+	ck_assert_int_eq(diskmap_read(&dm, p, tdiag_init(&td, p)), ERR_FORMAT);
+	analysis_use_diskmap(&a, &dm);
+	diskmap_free(&dm);
 	ck_assert_uint_eq(a.nmap, 2);
 	ck_assert_str_eq(a.map[0].guest_host, "SQL01");
 	ck_assert_str_eq(a.map[0].guest_disk, "D:");
 	ck_assert_ptr_null(a.map[1].guest_host);
-	ck_assert_ptr_nonnull(strstr(err.data, "map.txt:4:1: error"));
-	ck_assert_ptr_nonnull(strstr(err.data, "map.txt:5:"));
-	buf_free(&err);
+	ck_assert_ptr_nonnull(strstr(td.msgs.data, "map.txt:4:1: error"));
+	ck_assert_ptr_nonnull(strstr(td.msgs.data, "map.txt:5:"));
+	tdiag_free(&td);
 	analysis_free(&a);
 }
 END_TEST

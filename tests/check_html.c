@@ -130,7 +130,6 @@ static void fixture_load(struct fixture *fx)
 	ck_assert_ptr_nonnull(mkdtemp(fx->dir));
 	fx->capture = write_capture(fx->dir, "perfmon.csv", 0.080);
 	analysis_init(&fx->a);
-	rules_reset();
 	struct common_opts co;
 	common_opts_init(&co);
 	co.quiet = true;
@@ -591,7 +590,6 @@ START_TEST(unreadable_capture)
 {
 	struct analysis a;
 	analysis_init(&a);
-	rules_reset();
 	struct common_opts co;
 	common_opts_init(&co);
 	co.quiet = true;
@@ -631,7 +629,6 @@ START_TEST(compare_report)
 	char *before = write_capture(dir, "before.csv", 0.080), *after = write_capture(dir, "after.csv", 0.003);
 	struct compare c;
 	compare_init(&c);
-	rules_reset();
 	struct common_opts co;
 	common_opts_init(&co);
 	co.quiet = true;

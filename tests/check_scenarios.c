@@ -113,7 +113,6 @@ static void check_set(const char *dir, const char *scenario)
 
 	struct analysis a;
 	analysis_init(&a);
-	rules_reset();
 	struct common_opts co;
 	common_opts_init(&co);
 	co.quiet = true;

@@ -2,6 +2,22 @@
 #ifndef IOPSY_SUITES_H
 #define IOPSY_SUITES_H
 #include <check.h>
+
+#include "util.h"
+
+/* A diagnostics channel for tests: messages collected in msgs (caller frees with tdiag_free). */
+struct tdiag {
+	struct diag d;
+	struct buf msgs;
+};
+static inline struct diag *tdiag_init(struct tdiag *t, const char *file)
+{
+	buf_init(&t->msgs);
+	diag_init(&t->d, file, -1);
+	t->d.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &t->msgs};
+	return &t->d;
+}
+static inline void tdiag_free(struct tdiag *t) { buf_free(&t->msgs); }
 Suite *util_suite(void);
 Suite *pdh_suite(void);
 Suite *scenarios_suite(void);

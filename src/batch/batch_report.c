@@ -14,12 +14,6 @@
 #include "batch_out.h"
 #include "json.h"
 
-static bool entity_active(const struct entity *e)
-{
-	int io = e->layer == LAYER_GUEST ? M_G_XFERS : M_CMDS;
-	return e->sk[io].n && qs_mean(&e->sk[io]) >= rule(R_ACTIVE_IOPS);
-}
-
 static void num_tsv(struct buf *b, double v)
 {
 	if (isnan(v))
@@ -32,7 +26,7 @@ void batch_stats_tsv(const struct analysis *a, struct buf *b)
 {
 	for (size_t i = 0; i < a->m.nents; i++) {
 		const struct entity *e = &a->m.ents[i];
-		if (!entity_active(e))
+		if (!entity_active(e, &a->rules))
 			continue;
 		for (size_t k = 0; k < nkey_metrics; k++) {
 			if (key_metrics[k].layer != e->layer)
@@ -227,13 +221,13 @@ static void load_side_files(struct analysis *a, struct bset *s, int side, const 
 			}
 			break;
 		case BF_MAP: {
-			struct buf e;
-			buf_init(&e);
-			if (diskmap_load(a, f->path, &e) < 0) {
-				emit_lines(o, e.data);
+			diag_init(&d, f->path, -1);
+			d.sink = o->co.sink;
+			struct diskmap dm;
+			if (diskmap_read(&dm, f->path, &d) < 0)
 				buf_printf(errors, "%s: errors in the disk map; ", f->path);
-			}
-			buf_free(&e);
+			analysis_use_diskmap(a, &dm); /* the good lines, as before */
+			diskmap_free(&dm);
 			break;
 		}
 		default:
@@ -246,7 +240,6 @@ static int single(struct bset *s, const char *setdir, const struct batch_opts *o
 {
 	struct analysis a;
 	analysis_init(&a);
-	rules_reset();
 	struct buf errors;
 	buf_init(&errors);
 	size_t ok = 0, tried = 0;
@@ -327,7 +320,6 @@ static int paired(struct bset *s, const char *setdir, const struct batch_opts *o
 {
 	struct compare c;
 	compare_init(&c);
-	rules_reset();
 	struct buf errors;
 	buf_init(&errors);
 	size_t ok[3] = {0, 0, 0};

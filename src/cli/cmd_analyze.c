@@ -157,20 +157,17 @@ int cmd_analyze(int argc, char **argv)
 	if ((ho.gnuplot_dir || ho.require_charts) && !html_path)
 		return usage_error("analyze", "--gnuplot-dir and --require-charts go with --html");
 
-	rules_reset();
-	struct buf err;
-	buf_init(&err);
-	int rrc = ao.rules ? rules_load(ao.rules, &err) : 0;
-	if (rrc < 0) {
-		fprintf(stderr, "%s", err.data);
-		buf_free(&err);
-		return rrc == ERR_IO ? EXIT_INPUT : EXIT_USAGE;
-	}
 	struct analysis a;
 	analysis_init(&a);
 	int ret = EXIT_OK;
-	if (ao.map && diskmap_load(&a, ao.map, &err) < 0) {
-		fputs(err.data, stderr);
+	if (ao.rules) {
+		int rrc = cli_load_rules(&a.rules, ao.rules);
+		if (rrc < 0) {
+			analysis_free(&a);
+			return rrc == ERR_IO ? EXIT_INPUT : EXIT_USAGE;
+		}
+	}
+	if (ao.map && cli_load_diskmap(&a, ao.map) < 0) {
 		ret = EXIT_USAGE;
 		goto out;
 	}
@@ -240,7 +237,6 @@ int cmd_analyze(int argc, char **argv)
 		ret = EXIT_FINDINGS;
 out:
 	analysis_free(&a);
-	buf_free(&err);
 	return ret;
 }
 
@@ -265,16 +261,14 @@ int cmd_rules(int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error("rules", "unexpected argument '%s'", argv[optind]);
-	rules_reset();
+	struct rules rl;
+	rules_init(&rl);
+	int rrc = path ? cli_load_rules(&rl, path) : 0;
+	if (rrc < 0)
+		return rrc == ERR_IO ? EXIT_INPUT : EXIT_USAGE;
 	struct buf b;
 	buf_init(&b);
-	int rrc = path ? rules_load(path, &b) : 0;
-	if (rrc < 0) {
-		fputs(b.data, stderr);
-		buf_free(&b);
-		return rrc == ERR_IO ? EXIT_INPUT : EXIT_USAGE;
-	}
-	rules_print(&b);
+	rules_print(&rl, &b);
 	int ret = fwrite(b.data, 1, b.len, stdout) == b.len && fflush(stdout) == 0 ? EXIT_OK : EXIT_SYSTEM;
 	buf_free(&b);
 	return ret;

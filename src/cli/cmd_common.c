@@ -17,6 +17,27 @@ void cli_opts_init(struct common_opts *co)
 	co->progress = &progress_stderr_hooks;
 }
 
+int cli_load_rules(struct rules *r, const char *path)
+{
+	struct diag d;
+	diag_init(&d, path, -1);
+	d.sink = diag_stderr();
+	return rules_load(r, path, &d);
+}
+
+int cli_load_diskmap(struct analysis *a, const char *path)
+{
+	struct diag d;
+	diag_init(&d, path, -1);
+	d.sink = diag_stderr();
+	struct diskmap dm;
+	int rc = diskmap_read(&dm, path, &d);
+	if (rc == 0)
+		analysis_use_diskmap(a, &dm);
+	diskmap_free(&dm);
+	return rc;
+}
+
 int usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;

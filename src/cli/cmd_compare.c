@@ -328,21 +328,28 @@ int cmd_compare(int argc, char **argv)
 		ret = usage_error("compare", "'-' (stdin) can be given only once");
 		goto out;
 	}
-	rules_reset();
-	int rrc = rules_path ? rules_load(rules_path, &err) : 0;
+	int rrc = rules_path ? cli_load_rules(&c.rules, rules_path) : 0;
 	if (rrc < 0) {
-		fputs(err.data, stderr);
 		ret = rrc == ERR_IO ? EXIT_INPUT : EXIT_USAGE;
 		goto out;
 	}
-	if (map_path && compare_map_load(&c, map_path, &err) < 0) {
-		fputs(err.data, stderr);
-		ret = EXIT_USAGE;
-		goto out;
+	c.side[0].rules = c.side[1].rules = c.rules;
+	if (map_path) {
+		struct diag d;
+		diag_init(&d, map_path, -1);
+		d.sink = diag_stderr();
+		struct matchmap mm;
+		int mrc = matchmap_read(&mm, map_path, &d);
+		if (mrc == 0)
+			compare_use_matchmap(&c, &mm);
+		matchmap_free(&mm);
+		if (mrc < 0) {
+			ret = EXIT_USAGE;
+			goto out;
+		}
 	}
 	for (int s = 0; s < 2; s++) {
-		if (map[s] && diskmap_load(&c.side[s], map[s], &err) < 0) {
-			fputs(err.data, stderr);
+		if (map[s] && cli_load_diskmap(&c.side[s], map[s]) < 0) {
 			ret = EXIT_USAGE;
 			goto out;
 		}

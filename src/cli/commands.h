@@ -41,6 +41,11 @@ enum {
 
 /* common_opts_init, then the CLI's sink (stderr) and progress meter. */
 void cli_opts_init(struct common_opts *co);
+/* Reads a --rules file into r / a --map file into a; messages on stderr. 0 or ERR_*. */
+struct rules;
+struct analysis;
+int cli_load_rules(struct rules *r, const char *path);
+int cli_load_diskmap(struct analysis *a, const char *path);
 /* Handles a common option; returns 1 if c was one, 0 if not, ERR_USAGE (message printed) if its
  * argument is bad. */
 int common_opt(int c, const char *arg, struct common_opts *co);

@@ -17,6 +17,7 @@ void analysis_init(struct analysis *a)
 	memset(a, 0, sizeof *a);
 	model_init(&a->m);
 	arena_init(&a->arena);
+	rules_init(&a->rules);
 }
 
 void analysis_free(struct analysis *a)
@@ -64,6 +65,12 @@ struct finding *finding_new(struct analysis *a, const char *kind, enum severity 
 	return f;
 }
 
+bool entity_active(const struct entity *e, const struct rules *r)
+{
+	int io = e->layer == LAYER_GUEST ? M_G_XFERS : M_CMDS;
+	return e->sk[io].n && qs_mean(&e->sk[io]) >= rule_value(r, R_ACTIVE_IOPS);
+}
+
 int analysis_worst(const struct analysis *a)
 {
 	int w = -1;
@@ -87,62 +94,10 @@ static void map_add(struct analysis *a, const char *host, const char *disk, cons
 	m->correlation = r;
 }
 
-static char *trim(char *s)
+void analysis_use_diskmap(struct analysis *a, const struct diskmap *dm)
 {
-	while (*s == ' ' || *s == '\t')
-		s++;
-	size_t n = strlen(s);
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
-		s[--n] = '\0';
-	return s;
-}
-
-int diskmap_load(struct analysis *a, const char *path, struct buf *err)
-{
-	FILE *fp = fopen(path, "r");
-	if (!fp) {
-		buf_printf(err, "iopsy: %s: error: cannot open: %s\n", path, strerror(errno));
-		return ERR_IO;
-	}
-	char line[1024];
-	long ln = 0;
-	int rc = 0;
-	while (fgets(line, sizeof line, fp)) {
-		ln++;
-		line[strcspn(line, "\n")] = '\0';
-		char *s = trim(line);
-		if (!*s || *s == '#')
-			continue;
-		char *eq = strstr(s, "=");
-		if (!eq) {
-			buf_printf(err, "iopsy: %s:%ld:1: error: expected 'GUESTHOST\\D: = VM:scsi0:1'\n", path, ln);
-			rc = ERR_FORMAT;
-			continue;
-		}
-		*eq = '\0';
-		char *left = trim(s), *right = trim(eq + 1);
-		char *bs = strrchr(left, '\\');
-		const char *host = NULL, *disk = left;
-		if (bs) {
-			*bs = '\0';
-			host = left;
-			disk = bs + 1;
-		}
-		if (!*disk || !*right || !strstr(right, ":scsi")) {
-			buf_printf(err, "iopsy: %s:%ld:%ld: error: expected 'GUESTHOST\\D: = VM:scsiC:T'\n", path, ln,
-				   (long)(right - line) + 1);
-			rc = ERR_FORMAT;
-			continue;
-		}
-		char up[64];
-		size_t k = 0;
-		for (; disk[k] && k < sizeof up - 1; k++)
-			up[k] = (char)(disk[k] >= 'a' && disk[k] <= 'z' ? disk[k] - 32 : disk[k]);
-		up[k] = '\0';
-		map_add(a, host, up, right, false, NAN);
-	}
-	fclose(fp);
-	return rc;
+	for (size_t i = 0; i < dm->n; i++)
+		map_add(a, dm->l[i].guest_host, dm->l[i].guest_disk, dm->l[i].vdisk, false, NAN);
 }
 
 /* ---- resampling and correlation ---- */
@@ -242,7 +197,7 @@ static void auto_map(struct analysis *a)
 	for (size_t i = 0; i < a->m.nents; i++) {
 		struct entity *g = &a->m.ents[i];
 		if (g->layer != LAYER_GUEST || g->series[M_G_XFERS] < 0 || !g->sk[M_G_XFERS].n ||
-		    qs_mean(&g->sk[M_G_XFERS]) < rule(R_ACTIVE_IOPS))
+		    qs_mean(&g->sk[M_G_XFERS]) < rule_value(&a->rules, R_ACTIVE_IOPS))
 			continue;
 		bool mapped = false;
 		for (size_t k = 0; k < a->nmap; k++)

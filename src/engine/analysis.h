@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "capmodel.h"
+#include "maps.h"
 #include "partitions.h"
 #include "rules.h"
 #include "vmklog.h"
@@ -49,7 +50,7 @@ struct diskmap_entry {
 };
 
 struct analyze_opts {
-	const char *vmklog, *partitions, *map, *rules;
+	const char *vmklog, *partitions, *map, *rules; /* file names, for the report (the CLI reads them) */
 	int array_queue_depth;           /* 0 = not given */
 	bool clock_offset_given;
 	double clock_offset_s;           /* guest clock − host clock */
@@ -68,6 +69,7 @@ struct analysis {
 	bool have_parts;
 	const char *verdict;             /* arena */
 	int array_queue_depth;
+	struct rules rules;              /* the rules in force (defaults after analysis_init) */
 	struct arena arena;
 };
 
@@ -75,12 +77,14 @@ void analysis_init(struct analysis *a);
 void analysis_free(struct analysis *a);
 /* Runs clock alignment, disk mapping, every detector and the verdict over a loaded model. */
 void analysis_run(struct analysis *a, const struct analyze_opts *o);
-/* Reads a --map file ("GUESTHOST\D: = VM:scsi0:1" per line). 0 or ERR_* (messages in err). */
-int diskmap_load(struct analysis *a, const char *path, struct buf *err);
+/* Adds the lines of a --map file (maps.h) as the user's disk mappings. */
+void analysis_use_diskmap(struct analysis *a, const struct diskmap *dm);
 
 struct finding *finding_new(struct analysis *a, const char *kind, enum severity sev, enum layer l,
 			    const char *entity, const char *host);
 const char *afmt(struct analysis *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Whether e did real work: its mean IOPS reach the rule active.min_iops. */
+bool entity_active(const struct entity *e, const struct rules *r);
 /* Highest severity among findings, -1 when none. */
 int analysis_worst(const struct analysis *a);
 

@@ -17,12 +17,6 @@ const struct key_metric key_metrics[] = {
 };
 const size_t nkey_metrics = sizeof key_metrics / sizeof key_metrics[0];
 
-static bool entity_active(const struct entity *e)
-{
-	int io = e->layer == LAYER_GUEST ? M_G_XFERS : M_CMDS;
-	return e->sk[io].n && qs_mean(&e->sk[io]) >= rule(R_ACTIVE_IOPS);
-}
-
 static void free_findings(struct bfinding *f, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -143,7 +137,7 @@ size_t batch_trend_rows(const struct analysis *a, const struct bset *s, struct t
 	size_t n = 0;
 	for (size_t i = 0; i < a->m.nents; i++) {
 		const struct entity *e = &a->m.ents[i];
-		if (!entity_active(e))
+		if (!entity_active(e, &a->rules))
 			continue;
 		for (size_t k = 0; k < nkey_metrics; k++) {
 			if (key_metrics[k].layer != e->layer || !e->sk[key_metrics[k].metric].n)

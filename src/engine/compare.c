@@ -85,6 +85,7 @@ void compare_init(struct compare *c)
 	analysis_init(&c->side[1]);
 	arena_init(&c->arena);
 	compare_opts_init(&c->o);
+	rules_init(&c->rules);
 }
 
 void compare_free(struct compare *c)
@@ -107,105 +108,19 @@ int compare_add_capture(struct compare *c, enum cmp_side s, const char *path, co
 
 /* ---- --match-map ---- */
 
-static void trim(const char **s, const char **e)
+void compare_use_matchmap(struct compare *c, const struct matchmap *mm)
 {
-	while (*s < *e && (**s == ' ' || **s == '\t'))
-		(*s)++;
-	while (*e > *s && ((*e)[-1] == ' ' || (*e)[-1] == '\t' || (*e)[-1] == '\r'))
-		(*e)--;
-}
-
-/* "[HOST\]NAME" between s and e → host (or NULL) and name in the arena; false when empty. */
-static bool map_side(struct compare *c, const char *s, const char *e, const char **host, const char **name)
-{
-	trim(&s, &e);
-	const char *bs = NULL;
-	for (const char *p = s; p < e; p++)
-		if (*p == '\\')
-			bs = p;
-	*host = NULL;
-	if (bs) {
-		const char *hs = s, *he = bs;
-		trim(&hs, &he);
-		if (he > hs)
-			*host = arena_strndup(&c->arena, hs, (size_t)(he - hs));
-		s = bs + 1;
-		trim(&s, &e);
-	}
-	if (e <= s)
-		return false;
-	*name = arena_strndup(&c->arena, s, (size_t)(e - s));
-	return true;
-}
-
-int compare_map_load_text(struct compare *c, const char *name, const char *text, size_t len, struct buf *err)
-{
-	long line = 0;
-	size_t i = 0;
-	int rc = 0;
-	while (i < len) {
-		line++;
-		size_t s = i;
-		while (i < len && text[i] != '\n')
-			i++;
-		const char *ls = text + s, *le = text + i;
-		i++;
-		const char *p = ls, *q = le;
-		trim(&p, &q);
-		if (p == q || *p == '#')
-			continue;
-		/* "a = b": the first " = " when present (names may contain '='), else the first '=' */
-		const char *eq = NULL;
-		for (const char *t = p; t + 2 < q && !eq; t++)
-			if (t[0] == ' ' && t[1] == '=' && t[2] == ' ')
-				eq = t + 1;
-		if (!eq)
-			eq = memchr(p, '=', (size_t)(q - p));
+	for (size_t i = 0; i < mm->n; i++) {
 		struct cmp_mapline ml;
 		memset(&ml, 0, sizeof ml);
-		ml.line = line;
-		if (!eq || !map_side(c, p, eq, &ml.host[0], &ml.name[0]) || !map_side(c, eq + 1, q, &ml.host[1], &ml.name[1])) {
-			buf_printf(err, "iopsy: %s:%ld:%ld: error: expected 'BEFORE-NAME = AFTER-NAME' (e.g. "
-					"'SQL01:scsi0:1 = SQL01:scsi1:0' or 'SQL01\\D: = SQL01\\G:')\n",
-				   name, line, eq ? (long)(eq - ls) + 1 : 1L);
-			rc = ERR_FORMAT;
-			continue;
+		for (int s = 0; s < 2; s++) {
+			ml.host[s] = mm->l[i].host[s] ? arena_strdup(&c->arena, mm->l[i].host[s]) : NULL;
+			ml.name[s] = arena_strdup(&c->arena, mm->l[i].name[s]);
 		}
+		ml.line = mm->l[i].line;
 		c->map = xrealloc(c->map, (c->nmap + 1) * sizeof *c->map);
 		c->map[c->nmap++] = ml;
 	}
-	return rc;
-}
-
-int compare_map_load(struct compare *c, const char *path, struct buf *err)
-{
-	FILE *fp = fopen(path, "rb");
-	if (!fp) {
-		buf_printf(err, "iopsy: %s: error: cannot open: %s\n", path, strerror(errno));
-		return ERR_IO;
-	}
-	struct buf b;
-	buf_init(&b);
-	char chunk[4096];
-	size_t n;
-	int rc = 0;
-	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0) {
-		buf_add(&b, chunk, n);
-		if (b.len > (1u << 20)) {
-			buf_printf(err, "iopsy: %s: error: match map larger than 1 MiB\n", path);
-			rc = ERR_FORMAT;
-			break;
-		}
-	}
-	if (!rc && ferror(fp)) {
-		buf_printf(err, "iopsy: %s: error: read error: %s\n", path, strerror(errno));
-		rc = ERR_IO;
-	}
-	fclose(fp);
-	if (!rc)
-		rc = compare_map_load_text(c, path, b.data ? b.data : "", b.len, err);
-	buf_free(&b);
-	return rc;
 }
 
 /* ---- entity groups and matching ---- */
@@ -488,6 +403,9 @@ void compare_sketch(const struct compare *c, const struct cmp_pair *p, enum cmp_
 
 /* Values of one row on one side: x (the metric), load (IOPS, NaN when missing), out (outstanding
  * IO, NaN when missing), one per downsampled bucket where x has a value. */
+/* The activity threshold of the comparison (the rules given to compare). */
+#define ACTIVE_MIN(c) rule_value(&(c)->rules, R_ACTIVE_IOPS)
+
 struct vals {
 	double *x, *load, *out;
 	size_t n;
@@ -741,10 +659,10 @@ static void cbb(struct rng *r, const size_t *pos, size_t n, size_t L, size_t *ou
  * length. Returns the number of strata (1 or 2) and each value's stratum in st[]. */
 #define CMP_REGIME_RATIO 2.0
 #define CMP_REGIME_ETA 0.75
-static int regimes(const double *load, size_t n, unsigned char *st)
+static int regimes(const double *load, size_t n, unsigned char *st, double active_min)
 {
 	memset(st, 0, n);
-	double base = rule(R_ACTIVE_IOPS) > 0 ? rule(R_ACTIVE_IOPS) : 1;
+	double base = active_min > 0 ? active_min : 1;
 	/* log IOPS of the values that have one (idle ones at a common floor); values without a
 	 * load (the first perfmon row has no rates) join the stratum of their neighbour in time */
 	double *l = xmalloc((n ? n : 1) * sizeof *l);
@@ -837,11 +755,11 @@ struct strata {
 	size_t *pos[2], len[2], block[2];
 };
 
-static void strata_build(struct strata *t, const struct vals *v, bool by_load)
+static void strata_build(struct strata *t, const struct vals *v, bool by_load, double active_min)
 {
 	memset(t, 0, sizeof *t);
 	unsigned char *st = xmalloc(v->n ? v->n : 1);
-	t->n = by_load ? regimes(v->load, v->n, st) : 1;
+	t->n = by_load ? regimes(v->load, v->n, st, active_min) : 1;
 	if (t->n == 1)
 		memset(st, 0, v->n);
 	for (int k = 0; k < t->n; k++)
@@ -1096,18 +1014,18 @@ static enum cmp_verdict judge(const struct compare *c, const struct cmp_metric_s
 	return diff > 0 ? CV_HIGHER : CV_LOWER;
 }
 
-static int bin_of(double l)
+static int bin_of(double l, double active_min)
 {
-	double base = rule(R_ACTIVE_IOPS) > 0 ? rule(R_ACTIVE_IOPS) : 1;
+	double base = active_min > 0 ? active_min : 1;
 	if (!(l >= base) || !isfinite(l))
 		return -1;
 	int b = (int)floor(log(l / base) / log(CMP_BIN_RATIO));
 	return b < 0 ? 0 : (b > 200 ? 200 : b);
 }
 
-static double bin_edge(int k)
+static double bin_edge(int k, double active_min)
 {
-	double base = rule(R_ACTIVE_IOPS) > 0 ? rule(R_ACTIVE_IOPS) : 1;
+	double base = active_min > 0 ? active_min : 1;
 	return base * pow(CMP_BIN_RATIO, k);
 }
 
@@ -1121,7 +1039,7 @@ static void load_bins(struct compare *c, struct cmp_row *row, const struct vals 
 	for (int s = 0; s < 2; s++) {
 		raw[s] = xmalloc((v[s].n ? v[s].n : 1) * sizeof *raw[s]);
 		for (size_t i = 0; i < v[s].n; i++) {
-			raw[s][i] = bin_of(v[s].load[i]);
+			raw[s][i] = bin_of(v[s].load[i], ACTIVE_MIN(c));
 			if (raw[s][i] > maxb)
 				maxb = raw[s][i];
 		}
@@ -1168,8 +1086,8 @@ static void load_bins(struct compare *c, struct cmp_row *row, const struct vals 
 		if (!cnt[0][k] && !cnt[1][k])
 			continue;
 		struct cmp_bin *b = &lb->bins[lb->nbins++];
-		b->lo = bin_edge((int)k);
-		b->hi = bin_edge((int)k + 1);
+		b->lo = bin_edge((int)k, ACTIVE_MIN(c));
+		b->hi = bin_edge((int)k + 1, ACTIVE_MIN(c));
 		for (int s = 0; s < 2; s++) {
 			b->n[s] = cnt[s][k];
 			if (cnt[s][k]) {
@@ -1250,7 +1168,7 @@ static void row_compute(struct compare *c, struct cmp_row *row)
 	const struct cmp_metric_spec *sp = row->spec;
 	double thr[CMP_MAX_THR];
 	for (int t = 0; t < CMP_MAX_THR; t++)
-		thr[t] = sp->thr[t] >= 0 ? rule((enum rule_id)sp->thr[t]) : NAN;
+		thr[t] = sp->thr[t] >= 0 ? rule_value(&c->rules, (enum rule_id)sp->thr[t]) : NAN;
 	struct vals v[2];
 	for (int s = 0; s < 2; s++) {
 		gather(c, p, s, sp, thr, &v[s]);
@@ -1284,7 +1202,7 @@ static void row_compute(struct compare *c, struct cmp_row *row)
 	b.v[1] = &v[1];
 	struct strata strat[2];
 	for (int s = 0; s < 2; s++) {
-		strata_build(&strat[s], &v[s], has_load);
+		strata_build(&strat[s], &v[s], has_load, ACTIVE_MIN(c));
 		b.st[s] = &strat[s];
 		row->s[s].strata = (size_t)strat[s].n;
 		row->s[s].block = 0;
@@ -1318,7 +1236,7 @@ static void row_compute(struct compare *c, struct cmp_row *row)
 			for (int s = 0; s < 2; s++) {
 				act[s] = xmalloc((v[s].n ? v[s].n : 1) * sizeof *act[s]);
 				for (size_t i = 0; i < v[s].n; i++) {
-					act[s][i] = bin_of(v[s].load[i]) >= 0;
+					act[s][i] = bin_of(v[s].load[i], ACTIVE_MIN(c)) >= 0;
 					without[s] += act[s][i] && !isnan(v[s].out[i]);
 				}
 			}
@@ -1411,7 +1329,7 @@ static void pair_activity(struct compare *c, struct cmp_pair *p)
 		compare_sketch(c, p, (enum cmp_side)s, (enum metric)load, &q);
 		p->load_mean[s] = qs_mean(&q);
 		qs_free(&q);
-		p->active[s] = !isnan(p->load_mean[s]) && p->load_mean[s] >= rule(R_ACTIVE_IOPS);
+		p->active[s] = !isnan(p->load_mean[s]) && p->load_mean[s] >= ACTIVE_MIN(c);
 	}
 	if (p->layer == LAYER_VM) {
 		for (int s = 0; s < 2 && !p->vm_with_disks; s++)

@@ -197,6 +197,8 @@ struct compare {
 	struct cmp_summary sum;
 	const char *verdict;        /* the verdict paragraph (arena) */
 	struct compare_opts o;
+	struct rules rules;         /* the comparison's thresholds (bands, activity); defaults after
+	                             * compare_init; each side's analysis has its own */
 	struct arena arena;
 };
 
@@ -205,10 +207,8 @@ void compare_init(struct compare *c);
 void compare_free(struct compare *c);
 /* Reads one capture into a side (model_add_capture). 0 or a negative ERR_*. */
 int compare_add_capture(struct compare *c, enum cmp_side s, const char *path, const struct common_opts *co);
-/* Reads a --match-map file / text. Lines "before = after", each "[HOST\]NAME"; '#' comments.
- * 0 or ERR_IO / ERR_FORMAT with "file:line:col: error: ..." lines appended to err. */
-int compare_map_load(struct compare *c, const char *path, struct buf *err);
-int compare_map_load_text(struct compare *c, const char *name, const char *text, size_t len, struct buf *err);
+/* Adds the lines of a --match-map file (maps.h): entities renamed between the sides. */
+void compare_use_matchmap(struct compare *c, const struct matchmap *mm);
 /* Runs both analyses, matches entities, computes every comparison, bins, findings diff and the
  * verdict. Notes for the user (unused map lines, ...) are appended to warn, one per line. */
 void compare_run(struct compare *c, const struct compare_opts *o, struct buf *warn);

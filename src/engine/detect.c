@@ -15,10 +15,11 @@ struct win {
 };
 
 /* Finds sustained windows where cond[k] holds in capture c. Returns how many (≤ max). */
-static size_t find_windows(const struct capture *c, const signed char *cond, struct win *out, size_t max)
+static size_t find_windows(const struct rules *R, const struct capture *c, const signed char *cond, struct win *out,
+			   size_t max)
 {
 	const struct dstore *d = &c->ds;
-	size_t gap = (size_t)ceil(rule(R_GAP_SAMPLES) / (double)d->per_bucket);
+	size_t gap = (size_t)ceil(rule_value(R, R_GAP_SAMPLES) / (double)d->per_bucket);
 	size_t n = 0;
 	bool open = false;
 	struct win w = {0, 0, 0};
@@ -47,7 +48,7 @@ static size_t find_windows(const struct capture *c, const signed char *cond, str
 	size_t o = 0;
 	for (size_t i = 0; i < n; i++) {
 		double dur = (double)(d->t1[out[i].k1] - d->t0[out[i].k0]) / 1000.0 + c->interval_s;
-		if (out[i].true_samples >= (long)rule(R_SUSTAIN_SAMPLES) && dur >= rule(R_SUSTAIN_SECONDS))
+		if (out[i].true_samples >= (long)rule_value(R, R_SUSTAIN_SAMPLES) && dur >= rule_value(R, R_SUSTAIN_SECONDS))
 			out[o++] = out[i];
 	}
 	return o;
@@ -129,10 +130,10 @@ static void set_window(struct finding *f, const struct capture *c, const struct 
 		f->start = c->start + c->clock_offset_ms;
 }
 
-static bool active(const struct capture *c, const struct entity *e, int iops_metric, size_t k)
+static bool active(const struct rules *R, const struct capture *c, const struct entity *e, int iops_metric, size_t k)
 {
 	double v = val(c, e, iops_metric, k);
-	return isnan(v) || v >= rule(R_ACTIVE_IOPS);
+	return isnan(v) || v >= rule_value(R, R_ACTIVE_IOPS);
 }
 
 #define MAXW 64
@@ -154,8 +155,8 @@ static size_t above_windows(const struct analysis *a, const struct entity *e, in
 	const struct capture *c = cap_of(a, e);
 	signed char *cond = cond_alloc(c);
 	for (size_t k = 0; k < c->ds.nb; k++)
-		cond[k] = val(c, e, m, k) > thr && (io < 0 || active(c, e, io, k));
-	size_t n = find_windows(c, cond, w, MAXW);
+		cond[k] = val(c, e, m, k) > thr && (io < 0 || active(&a->rules, c, e, io, k));
+	size_t n = find_windows(&a->rules, c, cond, w, MAXW);
 	free(cond);
 	return n;
 }
@@ -190,7 +191,7 @@ static void guest_latency(struct analysis *a, int metric, const char *kind, cons
 			continue;
 		const struct capture *c = cap_of(a, e);
 		int iops = metric == M_G_LAT_R ? M_G_READS : M_G_WRITES;
-		double warn = rule(R_GUEST_LAT_WARN), crit = rule(R_GUEST_LAT_CRIT);
+		double warn = rule_value(&a->rules, R_GUEST_LAT_WARN), crit = rule_value(&a->rules, R_GUEST_LAT_CRIT);
 		struct win w[MAXW];
 		size_t n = above_windows(a, e, metric, warn, iops, w);
 		for (size_t j = 0; j < n; j++) {
@@ -229,7 +230,7 @@ static void det_device_latency(struct analysis *a, const struct analyze_opts *o)
 		if (e->layer != LAYER_DEVICE || e->series[M_DAVG] < 0)
 			continue;
 		const struct capture *c = cap_of(a, e);
-		double warn = rule(R_DAVG_WARN), crit = rule(R_DAVG_CRIT);
+		double warn = rule_value(&a->rules, R_DAVG_WARN), crit = rule_value(&a->rules, R_DAVG_CRIT);
 		struct win w[MAXW];
 		size_t n = above_windows(a, e, M_DAVG, warn, M_CMDS, w);
 		for (size_t j = 0; j < n; j++) {
@@ -244,7 +245,7 @@ static void det_device_latency(struct analysis *a, const struct analyze_opts *o)
 			f->rule = afmt(a, "DAVG > %g ms (warning) / > %g ms (critical), sustained", warn, crit);
 			f->source = "[vmw vSphere 6.7 monitoring guide] device latency > 15 ms is an array problem; "
 				    "[vmw-derived practitioner tables] DAVG > 25 ms";
-			if (!(kavg > rule(R_KAVG_WARN)) && !(qued >= 1))
+			if (!(kavg > rule_value(&a->rules, R_KAVG_WARN)) && !(qued >= 1))
 				f->advice = afmt(a, "The array (or the path to it) is the bottleneck and nothing queues in "
 						    "the VMkernel: do not raise queue depths — deeper queues push more IO into "
 						    "a saturated back end and raise latency further [seed]. Check the array's "
@@ -271,7 +272,7 @@ static void det_kernel_latency(struct analysis *a, const struct analyze_opts *o)
 		if (e->series[metric] < 0)
 			continue;
 		const struct capture *c = cap_of(a, e);
-		double warn = rule(R_KAVG_WARN), crit = rule(R_KAVG_CRIT);
+		double warn = rule_value(&a->rules, R_KAVG_WARN), crit = rule_value(&a->rules, R_KAVG_CRIT);
 		struct win w[MAXW];
 		size_t n = above_windows(a, e, metric, warn, M_CMDS, w);
 		for (size_t j = 0; j < n; j++) {
@@ -286,15 +287,15 @@ static void det_kernel_latency(struct analysis *a, const struct analyze_opts *o)
 				       metric == M_KAVG ? "KAVG" : "QAVG", warn, crit);
 			f->source = "[seed] KAVG constantly above 0.1 ms: the kernel is queuing; [vmw-derived practitioner "
 				    "tables] KAVG > 2 ms";
-			if (davg < rule(R_DAVG_RAISE_QD))
+			if (davg < rule_value(&a->rules, R_DAVG_RAISE_QD))
 				f->advice = afmt(a, "DAVG stays at %.1f ms (< %g ms), so the array has headroom: raise the "
 						    "device queue depth (HBA driver LUN queue depth%s, and Disk.SchedNumReqOutstanding "
 						    "if several VMs share the LUN) and re-measure [seed].",
-						 davg, rule(R_DAVG_RAISE_QD), isnan(dq) ? "" : afmt(a, ", now %.0f", dq));
+						 davg, rule_value(&a->rules, R_DAVG_RAISE_QD), isnan(dq) ? "" : afmt(a, ", now %.0f", dq));
 			else if (!isnan(davg))
 				f->advice = afmt(a, "DAVG is %.1f ms (≥ %g ms): the array is already slow, so a deeper "
 						    "queue would make latency worse [seed]; fix the back end first.",
-						 davg, rule(R_DAVG_RAISE_QD));
+						 davg, rule_value(&a->rules, R_DAVG_RAISE_QD));
 			else
 				f->advice = afmt(a, "No DAVG in the capture: check the device latency before raising "
 						    "queue depths [seed].");
@@ -317,17 +318,17 @@ static void det_device_saturated(struct analysis *a, const struct analyze_opts *
 			continue;
 		const struct capture *c = cap_of(a, e);
 		signed char *cond = cond_alloc(c);
-		double share = rule(R_DEV_SAT_USD) / 100.0, qmin = rule(R_DEV_SAT_QUED);
+		double share = rule_value(&a->rules, R_DEV_SAT_USD) / 100.0, qmin = rule_value(&a->rules, R_DEV_SAT_QUED);
 		for (size_t k = 0; k < c->ds.nb; k++) {
 			if (direct) {
 				double actv = val(c, e, M_ACTV, k), dq = val(c, e, M_DQLEN, k), q = val(c, e, M_QUED, k);
 				cond[k] = dq > 0 && actv >= share * dq && q >= qmin;
 			} else {
-				cond[k] = val(c, e, M_USD, k) >= rule(R_DEV_SAT_USD) && val(c, e, M_LOAD, k) > 1;
+				cond[k] = val(c, e, M_USD, k) >= rule_value(&a->rules, R_DEV_SAT_USD) && val(c, e, M_LOAD, k) > 1;
 			}
 		}
 		struct win w[MAXW];
-		size_t n = find_windows(c, cond, w, MAXW);
+		size_t n = find_windows(&a->rules, c, cond, w, MAXW);
 		for (size_t j = 0; j < n; j++) {
 			double kavg = win_median(c, e, M_KAVG, w[j].k0, w[j].k1);
 			double davg = win_median(c, e, M_DAVG, w[j].k0, w[j].k1);
@@ -336,17 +337,17 @@ static void det_device_saturated(struct analysis *a, const struct analyze_opts *
 			const struct ev_spec ev[] = {{M_ACTV, NAN}, {M_DQLEN, NAN}, {M_QUED, qmin - 0.5}, {M_KAVG, NAN},
 						     {M_DAVG, NAN}, EV_END};
 			struct finding *f = window_finding(a, "queue.device_saturated",
-							   kavg > rule(R_KAVG_CRIT) ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE, e,
+							   kavg > rule_value(&a->rules, R_KAVG_CRIT) ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE, e,
 							   &w[j], ev);
 			f->summary = afmt(a, "device queue full: ACTV at DQLEN (%.0f) with %.0f command%s queued in the "
 					     "VMkernel (LOAD > 1)", dq, q, q == 1 ? "" : "s");
-			f->rule = afmt(a, "ACTV >= %g%% of DQLEN and QUED >= %g, sustained", rule(R_DEV_SAT_USD), qmin);
+			f->rule = afmt(a, "ACTV >= %g%% of DQLEN and QUED >= %g, sustained", rule_value(&a->rules, R_DEV_SAT_USD), qmin);
 			f->source = "[vmw] %USD = ACTV/DQLEN, LOAD = (ACTV+QUED)/DQLEN; LOAD > 1 or QUED > 0: IOs wait in the kernel";
-			if (davg < rule(R_DAVG_RAISE_QD))
+			if (davg < rule_value(&a->rules, R_DAVG_RAISE_QD))
 				f->advice = afmt(a, "DAVG is %.1f ms (< %g ms): the LUN queue, not the array, limits "
 						    "throughput. Raise the HBA LUN queue depth (and DSNRO when several VMs share "
 						    "the LUN), or spread the VMDKs over more LUNs [seed].",
-						 davg, rule(R_DAVG_RAISE_QD));
+						 davg, rule_value(&a->rules, R_DAVG_RAISE_QD));
 			else if (!isnan(davg))
 				f->advice = afmt(a, "DAVG is %.1f ms: the array is slow too, so a deeper queue would "
 						    "add latency [seed]; spread the load or fix the back end.", davg);
@@ -366,13 +367,13 @@ static void det_adapter_saturated(struct analysis *a, const struct analyze_opts 
 			continue;
 		const struct capture *c = cap_of(a, e);
 		signed char *cond = cond_alloc(c);
-		double share = rule(R_ADP_SAT_PCT) / 100.0;
+		double share = rule_value(&a->rules, R_ADP_SAT_PCT) / 100.0;
 		for (size_t k = 0; k < c->ds.nb; k++) {
 			double actv = val(c, e, M_ACTV, k), aq = val(c, e, M_AQLEN, k), q = val(c, e, M_QUED, k);
 			cond[k] = (aq > 0 && actv >= share * aq) || q >= 1;
 		}
 		struct win w[MAXW];
-		size_t n = find_windows(c, cond, w, MAXW);
+		size_t n = find_windows(&a->rules, c, cond, w, MAXW);
 		for (size_t j = 0; j < n; j++) {
 			double aq = win_median(c, e, M_AQLEN, w[j].k0, w[j].k1);
 			double actv = win_median(c, e, M_ACTV, w[j].k0, w[j].k1);
@@ -383,7 +384,7 @@ static void det_adapter_saturated(struct analysis *a, const struct analyze_opts 
 			else
 				f->summary = afmt(a, "commands queue at the adapter (AQLEN not in the capture: use esxtop -a)");
 			f->rule = afmt(a, "sum of ACTV >= %g%% of AQLEN, or commands queued at the adapter, sustained",
-				       rule(R_ADP_SAT_PCT));
+				       rule_value(&a->rules, R_ADP_SAT_PCT));
 			f->source = "[vmw] adapter saturation: the sum of ACTV over a vmhba's devices ≈ AQLEN";
 			f->advice = afmt(a, "The HBA's queue is the limit: spread the LUNs over more HBAs/paths (path "
 					    "policy Round Robin), or raise the adapter queue depth where the driver allows.");
@@ -470,7 +471,7 @@ static double guest_latency_at(const struct capture *c, const struct entity *g, 
 static void det_guest_vscsi_cap(struct analysis *a, const struct analyze_opts *o)
 {
 	(void)o;
-	const double limits[3] = {rule(R_VSCSI_LSI), rule(R_VSCSI_PVSCSI), rule(R_VSCSI_PVSCSI_MAX)};
+	const double limits[3] = {rule_value(&a->rules, R_VSCSI_LSI), rule_value(&a->rules, R_VSCSI_PVSCSI), rule_value(&a->rules, R_VSCSI_PVSCSI_MAX)};
 	const char *names[3] = {"the LSI Logic SAS per-disk limit", "the PVSCSI default per-disk limit",
 				"the PVSCSI maximum per-disk limit"};
 	for (size_t i = 0; i < a->m.nents; i++) {
@@ -513,7 +514,7 @@ static void det_guest_vscsi_cap(struct analysis *a, const struct analyze_opts *o
 			cond[k] = at;
 		}
 		struct win w[MAXW];
-		size_t n = find_windows(c, cond, w, MAXW);
+		size_t n = find_windows(&a->rules, c, cond, w, MAXW);
 		free(cond);
 		for (size_t j = 0; j < n; j++) {
 			/* pinned: the share of samples within 1 of a controller limit */
@@ -529,7 +530,7 @@ static void det_guest_vscsi_cap(struct analysis *a, const struct analyze_opts *o
 					if (fabs(q - limits[li]) <= 1)
 						near++;
 				}
-				if (tot && (double)near / (double)tot >= rule(R_VSCSI_PINNED_SHARE))
+				if (tot && (double)near / (double)tot >= rule_value(&a->rules, R_VSCSI_PINNED_SHARE))
 					pinned = li;
 			}
 			double qmed = win_median(c, e, M_G_CDQL, w[j].k0, w[j].k1);
@@ -540,7 +541,7 @@ static void det_guest_vscsi_cap(struct analysis *a, const struct analyze_opts *o
 			double glat = qs_quantile(&ql, 0.5);
 			qs_free(&ql);
 			const struct ev_spec ev[] = {{M_G_CDQL, L0 - 1}, {M_G_LAT_R, NAN}, {M_G_LAT_W, NAN}, {M_G_XFERS, NAN}, EV_END};
-			struct finding *f = window_finding(a, "queue.guest_vscsi_cap", glat > rule(R_GUEST_LAT_WARN) ? SEV_CRITICAL : SEV_WARNING, LAYER_VSCSI, e, &w[j], ev);
+			struct finding *f = window_finding(a, "queue.guest_vscsi_cap", glat > rule_value(&a->rules, R_GUEST_LAT_WARN) ? SEV_CRITICAL : SEV_WARNING, LAYER_VSCSI, e, &w[j], ev);
 			if (pinned >= 0)
 				f->summary = afmt(a, "guest disk queue pinned at %.0f, %s: IOs wait in the guest above the "
 						     "virtual SCSI controller%s%s",
@@ -588,17 +589,17 @@ static void det_guest_hidden(struct analysis *a, const struct analyze_opts *o)
 			continue;
 		const struct capture *c = cap_of(a, e);
 		signed char *cond = cond_alloc(c);
-		double ratio = rule(R_HIDDEN_RATIO), gap = rule(R_HIDDEN_MIN_MS);
+		double ratio = rule_value(&a->rules, R_HIDDEN_RATIO), gap = rule_value(&a->rules, R_HIDDEN_MIN_MS);
 		for (size_t k = 0; k < c->ds.nb; k++) {
 			int64_t t = model_time(&a->m, c, k);
 			double gl = guest_latency_at(c, e, k), hl = vdisk_latency_at(a, v, t);
 			double gx = val(c, e, M_G_XFERS, k), hx = value_at(a, v, M_CMDS, t);
 			bool same_load = isnan(gx) || isnan(hx) || (hx > 0 && fabs(gx - hx) / hx < 0.3);
 			cond[k] = !isnan(gl) && !isnan(hl) && gl >= ratio * hl && gl - hl >= gap && same_load &&
-				  active(c, e, M_G_XFERS, k);
+				  active(&a->rules, c, e, M_G_XFERS, k);
 		}
 		struct win w[MAXW];
-		size_t n = find_windows(c, cond, w, MAXW);
+		size_t n = find_windows(&a->rules, c, cond, w, MAXW);
 		for (size_t j = 0; j < n; j++) {
 			struct qsketch qg, qh;
 			qs_init(&qg);
@@ -612,7 +613,7 @@ static void det_guest_hidden(struct analysis *a, const struct analyze_opts *o)
 			qs_free(&qg);
 			qs_free(&qh);
 			const struct ev_spec ev[] = {{M_G_LAT_T, NAN}, {M_G_CDQL, NAN}, {M_G_XFERS, NAN}, EV_END};
-			struct finding *f = window_finding(a, "queue.guest_hidden", g - h > rule(R_GUEST_LAT_WARN) ? SEV_CRITICAL : SEV_WARNING, LAYER_GUEST, e, &w[j], ev);
+			struct finding *f = window_finding(a, "queue.guest_hidden", g - h > rule_value(&a->rules, R_GUEST_LAT_WARN) ? SEV_CRITICAL : SEV_WARNING, LAYER_GUEST, e, &w[j], ev);
 			f->summary = afmt(a, "IOs wait inside the guest: guest latency median %.1f ms vs %.1f ms on the host "
 					     "for the same virtual disk %s at the same IOPS", g, h, v->name);
 			f->rule = afmt(a, "guest latency >= %gx the host's and >= %g ms more, at IOPS within 30%%, "
@@ -621,7 +622,7 @@ static void det_guest_hidden(struct analysis *a, const struct analyze_opts *o)
 				    "means IOs wait inside the guest (vSCSI limit LSI 32 / PVSCSI 64)";
 			f->heuristic = true;
 			double q = win_median(c, e, M_G_CDQL, w[j].k0, w[j].k1);
-			if (q >= rule(R_VSCSI_LSI) - 1)
+			if (q >= rule_value(&a->rules, R_VSCSI_LSI) - 1)
 				f->advice = afmt(a, "The wait is above the hypervisor: the guest's queue to the virtual "
 						    "controller is full (Current Disk Queue Length median %.0f). Check the "
 						    "controller type (LSI Logic SAS caps a disk at 32 outstanding IOs) and move "
@@ -659,7 +660,7 @@ static void det_array_overcommit(struct analysis *a, const struct analyze_opts *
 		for (size_t k = 0; k < c->ds.nb; k++)
 			cond[k] = val(c, e, M_ACTV, k) > N;
 		struct win w[MAXW];
-		size_t n = find_windows(c, cond, w, MAXW);
+		size_t n = find_windows(&a->rules, c, cond, w, MAXW);
 		for (size_t j = 0; j < n; j++) {
 			const struct ev_spec ev[] = {{M_ACTV, N}, {M_DQLEN, NAN}, {M_DAVG, NAN}, EV_END};
 			struct finding *f = window_finding(a, "queue.array_overcommit", SEV_WARNING, LAYER_ARRAY, e, &w[j], ev);
@@ -684,7 +685,7 @@ static void det_array_overcommit(struct analysis *a, const struct analyze_opts *
 		for (size_t k = 0; k < c->ds.nb; k++)
 			cond[k] = val(c, e, M_G_CDQL, k) > N;
 		struct win w[MAXW];
-		size_t n = find_windows(c, cond, w, MAXW);
+		size_t n = find_windows(&a->rules, c, cond, w, MAXW);
 		for (size_t j = 0; j < n; j++) {
 			const struct ev_spec ev[] = {{M_G_CDQL, N}, EV_END};
 			struct finding *f = window_finding(a, "queue.array_overcommit", SEV_WARNING, LAYER_ARRAY, e, &w[j], ev);
@@ -738,7 +739,7 @@ static void det_aqd(struct analysis *a, const struct analyze_opts *o)
 		size_t q = 0;
 		while (q < e->ndq) {
 			const struct dq_event *h = &e->dq[q];
-			bool halving = h->from >= 4 && h->to <= rule(R_AQD_HALF_RATIO) * h->from;
+			bool halving = h->from >= 4 && h->to <= rule_value(&a->rules, R_AQD_HALF_RATIO) * h->from;
 			if (!halving) {
 				q++;
 				continue;
@@ -749,8 +750,8 @@ static void det_aqd(struct analysis *a, const struct analyze_opts *o)
 			size_t r = q;
 			for (; r < e->ndq; r++) {
 				const struct dq_event *x = &e->dq[r];
-				bool hv = x->from >= 2 && x->to <= rule(R_AQD_HALF_RATIO) * x->from;
-				if (x->t - t1 > (int64_t)(rule(R_QFULL_GAP_S) * 1000) && r > q)
+				bool hv = x->from >= 2 && x->to <= rule_value(&a->rules, R_AQD_HALF_RATIO) * x->from;
+				if (x->t - t1 > (int64_t)(rule_value(&a->rules, R_QFULL_GAP_S) * 1000) && r > q)
 					break;
 				if (hv) {
 					halvings++;
@@ -764,7 +765,7 @@ static void det_aqd(struct analysis *a, const struct analyze_opts *o)
 				t1 = x->t;
 			}
 			q = r;
-			if (halvings < 1 || steps < (long)rule(R_AQD_MIN_STEPS))
+			if (halvings < 1 || steps < (long)rule_value(&a->rules, R_AQD_MIN_STEPS))
 				continue;
 			long reduced = vmk_count(a, e->name, VMK_REDUCE, t0 - 60000, t1 + 60000);
 			long qfull = vmk_count(a, e->name, VMK_QFULL, t0 - 60000, t1 + 60000) +
@@ -789,7 +790,7 @@ static void det_aqd(struct analysis *a, const struct analyze_opts *o)
 							     reduced, reduced == 1 ? "" : "s", qfull)
 					  : reduced == 0 ? "; vmkernel.log has no matching line" : "");
 			f->rule = afmt(a, "DQLEN drops to <= %g x its value, then rises by +1 at least %g times",
-				       rule(R_AQD_HALF_RATIO), rule(R_AQD_MIN_STEPS));
+				       rule_value(&a->rules, R_AQD_HALF_RATIO), rule_value(&a->rules, R_AQD_MIN_STEPS));
 			f->source = "[vmw KB 1008113/311232] on QUEUE FULL or BUSY the host halves the LUN queue depth, then "
 				    "raises it by +1 per batch of good completions";
 			f->heuristic = reduced <= 0;
@@ -809,7 +810,7 @@ static void det_sioc(struct analysis *a, const struct analyze_opts *o)
 		if (e->layer != LAYER_DEVICE || e->ndq == 0)
 			continue;
 		const struct capture *c = cap_of(a, e);
-		double thr = rule(R_SIOC_THRESHOLD), near = rule(R_SIOC_NEAR) * thr;
+		double thr = rule_value(&a->rules, R_SIOC_THRESHOLD), near = rule_value(&a->rules, R_SIOC_NEAR) * thr;
 		/* gradual changes: not halvings, not single +1/-1 steps */
 		long n = 0, halvings = 0;
 		int64_t t0 = 0, t1 = 0;
@@ -817,7 +818,7 @@ static void det_sioc(struct analysis *a, const struct analyze_opts *o)
 		qs_init(&qd);
 		for (size_t q = 0; q < e->ndq; q++) {
 			const struct dq_event *x = &e->dq[q];
-			if (x->from >= 4 && x->to <= rule(R_AQD_HALF_RATIO) * x->from) {
+			if (x->from >= 4 && x->to <= rule_value(&a->rules, R_AQD_HALF_RATIO) * x->from) {
 				halvings++;
 				continue;
 			}
@@ -833,7 +834,7 @@ static void det_sioc(struct analysis *a, const struct analyze_opts *o)
 		}
 		double davg = qs_quantile(&qd, 0.5);
 		qs_free(&qd);
-		if (n < (long)rule(R_SIOC_MIN_CHANGES) || halvings > n / 2 || !(davg >= near))
+		if (n < (long)rule_value(&a->rules, R_SIOC_MIN_CHANGES) || halvings > n / 2 || !(davg >= near))
 			continue;
 		struct finding *f = finding_new(a, "throttle.sioc", SEV_WARNING, LAYER_DEVICE, e->name, e->host);
 		f->capture = (long)e->capture;
@@ -850,7 +851,7 @@ static void det_sioc(struct analysis *a, const struct analyze_opts *o)
 				  f->nev ? f->ev[0].min : NAN, e->dq_max, davg, thr);
 		f->rule = afmt(a, "at least %g gradual DQLEN changes (decreases that are not halvings, increases of 2+), "
 				  "with DAVG >= %g x %g ms",
-			       rule(R_SIOC_MIN_CHANGES), rule(R_SIOC_NEAR), thr);
+			       rule_value(&a->rules, R_SIOC_MIN_CHANGES), rule_value(&a->rules, R_SIOC_NEAR), thr);
 		f->source = "[vmw] SIOC / PARDA FAST'09: per-host queue depth adjusted smoothly toward the latency "
 			    "threshold, in proportion to shares; no SCSI errors";
 		f->heuristic = true;
@@ -863,7 +864,7 @@ static void det_sioc(struct analysis *a, const struct analyze_opts *o)
 static void det_dsnro(struct analysis *a, const struct analyze_opts *o)
 {
 	(void)o;
-	double dsnro = rule(R_DSNRO);
+	double dsnro = rule_value(&a->rules, R_DSNRO);
 	for (size_t i = 0; i < a->m.nents; i++) {
 		struct entity *e = &a->m.ents[i];
 		if (e->layer != LAYER_DEVICE || e->series[M_WORLDS] < 0 || e->series[M_DQLEN] < 0)
@@ -876,17 +877,17 @@ static void det_dsnro(struct analysis *a, const struct analyze_opts *o)
 			double dq = val(c, e, M_DQLEN, k), wo = val(c, e, M_WORLDS, k);
 			double actv = val(c, e, M_ACTV, k), qd = val(c, e, M_QUED, k);
 			bool pressure = actv >= dq - 1 || qd >= 1;
-			cond[k] = fabs(dq - dsnro) < 0.5 && wo >= rule(R_DSNRO_WORLDS) && pressure;
+			cond[k] = fabs(dq - dsnro) < 0.5 && wo >= rule_value(&a->rules, R_DSNRO_WORLDS) && pressure;
 		}
 		struct win w[MAXW];
-		size_t n = find_windows(c, cond, w, MAXW);
+		size_t n = find_windows(&a->rules, c, cond, w, MAXW);
 		for (size_t j = 0; j < n; j++) {
-			const struct ev_spec ev[] = {{M_DQLEN, NAN}, {M_WORLDS, rule(R_DSNRO_WORLDS) - 0.5}, {M_ACTV, NAN}, {M_QUED, NAN}, EV_END};
+			const struct ev_spec ev[] = {{M_DQLEN, NAN}, {M_WORLDS, rule_value(&a->rules, R_DSNRO_WORLDS) - 0.5}, {M_ACTV, NAN}, {M_QUED, NAN}, EV_END};
 			struct finding *f = window_finding(a, "throttle.dsnro", SEV_WARNING, LAYER_DEVICE, e, &w[j], ev);
 			f->summary = afmt(a, "DQLEN capped at DSNRO (%g) while several VMs issue IO to the LUN; it is %.0f "
 					     "when one VM is alone", dsnro, e->dq_max);
 			f->rule = afmt(a, "DQLEN = %g with >= %g active worlds and the queue in use, and DQLEN seen higher "
-					  "at other times", dsnro, rule(R_DSNRO_WORLDS));
+					  "at other times", dsnro, rule_value(&a->rules, R_DSNRO_WORLDS));
 			f->source = "[vmw] Disk.SchedNumReqOutstanding (default 32) caps a LUN's outstanding IO when more "
 				    "than one VM is active on it; per device since 5.5; ignored when SIOC is on";
 			f->advice = afmt(a, "Raise DSNRO for this device to the HBA LUN queue depth (%.0f) with "
@@ -918,20 +919,20 @@ static void det_split(struct analysis *a, const struct analyze_opts *o)
 		signed char *cond = cond_alloc(c);
 		for (size_t k = 0; k < c->ds.nb; k++) {
 			double s = val(c, e, sm, k), x = val(c, e, xm, k);
-			cond[k] = s >= rule(R_SPLIT_PER_S) && (isnan(x) || (x > 0 && s / x >= rule(R_SPLIT_RATIO)));
+			cond[k] = s >= rule_value(&a->rules, R_SPLIT_PER_S) && (isnan(x) || (x > 0 && s / x >= rule_value(&a->rules, R_SPLIT_RATIO)));
 		}
 		struct win w[MAXW];
-		size_t n = find_windows(c, cond, w, MAXW);
+		size_t n = find_windows(&a->rules, c, cond, w, MAXW);
 		for (size_t j = 0; j < n; j++) {
 			double s = win_median(c, e, sm, w[j].k0, w[j].k1), x = win_median(c, e, xm, w[j].k0, w[j].k1);
-			const struct ev_spec ev[] = {{sm, rule(R_SPLIT_PER_S)}, {xm, NAN}, {e->layer == LAYER_GUEST ? M_G_BPT : M_DAVG, NAN}, EV_END};
+			const struct ev_spec ev[] = {{sm, rule_value(&a->rules, R_SPLIT_PER_S)}, {xm, NAN}, {e->layer == LAYER_GUEST ? M_G_BPT : M_DAVG, NAN}, EV_END};
 			struct finding *f = window_finding(a, "io.split", SEV_WARNING, e->layer, e, &w[j], ev);
 			f->summary = afmt(a, "split IO: %.0f/s, %.0f%% of %s", s, x > 0 ? 100 * s / x : NAN,
 					  e->layer == LAYER_GUEST ? "transfers (Windows split them: IO too large or a "
 								    "fragmented file)"
 								  : "commands (the VMkernel split them)");
-			f->rule = afmt(a, "split IO >= %g/s and >= %g%% of IOs, sustained", rule(R_SPLIT_PER_S),
-				       100 * rule(R_SPLIT_RATIO));
+			f->rule = afmt(a, "split IO >= %g/s and >= %g%% of IOs, sustained", rule_value(&a->rules, R_SPLIT_PER_S),
+				       100 * rule_value(&a->rules, R_SPLIT_RATIO));
 			f->source = e->layer == LAYER_GUEST ? "[ms] Split IO/Sec; Microsoft's diagnostic rule flags >= 5/s"
 							    : "[vmw] esxtop -a Split Commands/sec (e.g. PVSCSI splits IOs > 512 KiB)";
 			f->advice = afmt(a, "A symptom to correlate, not proof of misalignment [seed]: check the "
@@ -959,7 +960,7 @@ static void det_alignment(struct analysis *a, const struct analyze_opts *o)
 		if (c->end + c->clock_offset_ms > end)
 			end = c->end + c->clock_offset_ms;
 	}
-	long long align = (long long)rule(R_ALIGN_BYTES);
+	long long align = (long long)rule_value(&a->rules, R_ALIGN_BYTES);
 	for (size_t i = 0; i < a->parts.n; i++) {
 		const struct partition *p = &a->parts.p[i];
 		if (align <= 0 || p->offset % align == 0)
@@ -1005,11 +1006,11 @@ static void det_errors(struct analysis *a, const struct analyze_opts *o)
 			continue;
 		const struct capture *c = cap_of(a, e);
 		signed char *cond = cond_alloc(c);
-		double thr = rule(R_ERR_PER_S);
+		double thr = rule_value(&a->rules, R_ERR_PER_S);
 		for (size_t k = 0; k < c->ds.nb; k++)
 			cond[k] = val(c, e, M_ABRTS, k) >= thr || val(c, e, M_RESETS, k) >= thr || val(c, e, M_FAILED, k) >= thr;
 		struct win w[MAXW];
-		size_t n = find_windows(c, cond, w, MAXW);
+		size_t n = find_windows(&a->rules, c, cond, w, MAXW);
 		for (size_t j = 0; j < n; j++) {
 			double ab = win_median(c, e, M_ABRTS, w[j].k0, w[j].k1), rs = win_median(c, e, M_RESETS, w[j].k0, w[j].k1);
 			const struct ev_spec ev[] = {{M_ABRTS, thr}, {M_RESETS, thr}, {M_FAILED, thr}, {M_DAVG, NAN}, EV_END};
@@ -1046,7 +1047,7 @@ static long vmk_window(const struct analysis *a, size_t i, bool (*keep)(const st
 		       int64_t *t0, int64_t *t1)
 {
 	const struct vmk_event *e0 = &a->vmk.ev[i];
-	int64_t gap = (int64_t)(rule(R_QFULL_GAP_S) * 1000);
+	int64_t gap = (int64_t)(rule_value(&a->rules, R_QFULL_GAP_S) * 1000);
 	long n = 0;
 	*t0 = *t1 = e0->t;
 	for (size_t j = i; j < a->vmk.n; j++) {
@@ -1078,7 +1079,7 @@ static void det_queue_full(struct analysis *a, const struct analyze_opts *o)
 		int64_t t0, t1;
 		vmk_window(a, i, is_qfull, done, &t0, &t1);
 		/* the host's reductions follow the last QUEUE FULL: count them up to one gap later */
-		int64_t until = t1 + (int64_t)(rule(R_QFULL_GAP_S) * 1000);
+		int64_t until = t1 + (int64_t)(rule_value(&a->rules, R_QFULL_GAP_S) * 1000);
 		long qf = 0, busy = 0, reduce = 0;
 		for (size_t j = i; j < a->vmk.n && a->vmk.ev[j].t <= until; j++) {
 			const struct vmk_event *e = &a->vmk.ev[j];
@@ -1097,7 +1098,7 @@ static void det_queue_full(struct analysis *a, const struct analyze_opts *o)
 				  qf == 1 ? "" : "s", busy, busy == 1 ? "" : "s",
 				  reduce ? afmt(a, "; the host reduced the queue depth %ld time%s", reduce, reduce == 1 ? "" : "s") : "");
 		f->rule = afmt(a, "vmkernel.log lines with D:0x28 (TASK SET FULL) or D:0x8 (BUSY) for the device, "
-				  "grouped when less than %g s apart", rule(R_QFULL_GAP_S));
+				  "grouped when less than %g s apart", rule_value(&a->rules, R_QFULL_GAP_S));
 		f->source = "[vmw KB 1008113] SCSI device status 0x28 TASK SET FULL, 0x8 BUSY; the D: field, not the Cmd opcode";
 		f->advice = afmt(a, "The array's port or LU queue overflowed: reduce the outstanding IO the hosts "
 				    "send (LUN queue depth × LUNs × hosts ≤ array port queue [seed]), spread LUNs over "
@@ -1131,7 +1132,7 @@ static void det_vmk_failures(struct analysis *a, const struct analyze_opts *o)
 		f->summary = afmt(a, "%ld commands failed with host status H:0x%x (vmkernel.log): the fabric or the HBA "
 				     "dropped or aborted them", n, hs);
 		f->rule = afmt(a, "at least 3 vmkernel.log failures with a non-zero H: status for the device, less than "
-				  "%g s apart", rule(R_QFULL_GAP_S));
+				  "%g s apart", rule_value(&a->rules, R_QFULL_GAP_S));
 		f->source = "[vmw] host status H:0x2/0x5/0x7/0x8 points to fabric/HBA trouble, not queue full";
 		f->advice = afmt(a, "Check the HBA and the fabric at these times: switch port errors, path failovers "
 				    "(esxcli storage core path list), HBA firmware and driver; these are not solved by "

@@ -42,16 +42,16 @@
 	[R_ACTIVE_IOPS] = {"active.min_iops", 5, "IO/s", "below this a disk is idle and its latency is not judged", "[derived]"}, \
 }
 
-static const struct rule defaults[R_COUNT] = RULES_INIT;
-struct rule rules[R_COUNT] = RULES_INIT;
+const struct rule rule_table[R_COUNT] = RULES_INIT;
 
-
-void rules_reset(void)
+void rules_init(struct rules *r)
 {
-	memcpy(rules, defaults, sizeof rules);
+	memset(r, 0, sizeof *r);
+	for (int i = 0; i < R_COUNT; i++)
+		r->v[i] = rule_table[i].value;
 }
 
-int rules_load_text(const char *name, const char *text, size_t len, struct buf *err)
+int rules_load_text(struct rules *r, const char *text, size_t len, struct diag *d)
 {
 	long line = 0;
 	size_t i = 0;
@@ -81,7 +81,7 @@ int rules_load_text(const char *name, const char *text, size_t len, struct buf *
 		while (q < e && (text[q] == ' ' || text[q] == '\t'))
 			q++;
 		if (q == e || text[q] != '=') {
-			buf_printf(err, "iopsy: %s:%ld:%zu: error: expected 'name = value'\n", name, line, q - s + 1);
+			diag_emit(d, DIAG_ERROR, line, (long)(q - s + 1), "expected 'name = value'");
 			rc = ERR_FORMAT;
 			continue;
 		}
@@ -89,11 +89,11 @@ int rules_load_text(const char *name, const char *text, size_t len, struct buf *
 		while (q < e && (text[q] == ' ' || text[q] == '\t'))
 			q++;
 		int id = -1;
-		for (int r = 0; r < R_COUNT; r++)
-			if (strcmp(rules[r].name, key) == 0)
-				id = r;
+		for (int k2 = 0; k2 < R_COUNT; k2++)
+			if (strcmp(rule_table[k2].name, key) == 0)
+				id = k2;
 		if (id < 0) {
-			buf_printf(err, "iopsy: %s:%ld:%zu: error: unknown rule '%s' (see 'iopsy rules')\n", name, line, p - s + 1, key);
+			diag_emit(d, DIAG_ERROR, line, (long)(p - s + 1), "unknown rule '%s' (see 'iopsy rules')", key);
 			rc = ERR_FORMAT;
 			continue;
 		}
@@ -108,20 +108,21 @@ int rules_load_text(const char *name, const char *text, size_t len, struct buf *
 			ve--;
 		double v;
 		if (!parse_number(text + q, ve - q, &v) || v < 0) {
-			buf_printf(err, "iopsy: %s:%ld:%zu: error: '%s' needs a non-negative number\n", name, line, q - s + 1, key);
+			diag_emit(d, DIAG_ERROR, line, (long)(q - s + 1), "'%s' needs a non-negative number", key);
 			rc = ERR_FORMAT;
 			continue;
 		}
-		rules[id].value = v;
+		r->v[id] = v;
+		r->overridden[id] = true;
 	}
 	return rc;
 }
 
-int rules_load(const char *path, struct buf *err)
+int rules_load(struct rules *r, const char *path, struct diag *d)
 {
 	FILE *fp = fopen(path, "r");
 	if (!fp) {
-		buf_printf(err, "iopsy: %s: error: cannot open: %s\n", path, strerror(errno));
+		diag_emit(d, DIAG_ERROR, 0, 0, "cannot open: %s", strerror(errno));
 		return ERR_IO;
 	}
 	struct buf b;
@@ -131,26 +132,26 @@ int rules_load(const char *path, struct buf *err)
 	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0) {
 		buf_add(&b, chunk, n);
 		if (b.len > (1u << 20)) {
-			buf_printf(err, "iopsy: %s: error: rules file larger than 1 MiB\n", path);
+			diag_emit(d, DIAG_ERROR, 0, 0, "rules file larger than 1 MiB");
 			fclose(fp);
 			buf_free(&b);
 			return ERR_FORMAT;
 		}
 	}
 	fclose(fp);
-	int rc = rules_load_text(path, b.data ? b.data : "", b.len, err);
+	int rc = rules_load_text(r, b.data ? b.data : "", b.len, d);
 	buf_free(&b);
 	return rc;
 }
 
-void rules_print(struct buf *out)
+void rules_print(const struct rules *r, struct buf *out)
 {
 	buf_adds(out, "# iopsy rules: name = value   (unit) what — source\n");
-	for (int r = 0; r < R_COUNT; r++) {
+	for (int i = 0; i < R_COUNT; i++) {
 		char v[64];
 		/* round-trips: 'iopsy rules' output is itself a valid rules file */
-		snprintf(v, sizeof v, "%.15g", rules[r].value);
-		buf_printf(out, "%-34s = %-8s # (%s) %s — %s\n", rules[r].name, v, rules[r].unit, rules[r].what,
-			   rules[r].source);
+		snprintf(v, sizeof v, "%.15g", r->v[i]);
+		buf_printf(out, "%-34s = %-8s # (%s) %s — %s\n", rule_table[i].name, v, rule_table[i].unit,
+			   rule_table[i].what, rule_table[i].source);
 	}
 }

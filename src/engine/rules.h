@@ -1,5 +1,7 @@
-/* rules.h — every threshold the detectors use, in one table with its unit and source; overridable
- * with --rules FILE (lines "name = value", '#' comments) and printed by `iopsy rules`. */
+/* rules.h — every threshold the detectors use: one table of rule names, units, defaults and sources
+ * (rule_table), and the rules in force as a value (struct rules) that an analysis is given —
+ * defaults, or overridden by --rules FILE (lines "name = value", '#' comments). No global state:
+ * two analyses (the sides of a compare) can run with different rules. */
 #ifndef IOPSY_RULES_H
 #define IOPSY_RULES_H
 
@@ -45,21 +47,30 @@ enum rule_id {
 
 struct rule {
 	const char *name;       /* key in --rules files */
-	double value;
+	double value;           /* the default */
 	const char *unit;
 	const char *what;       /* one line */
 	const char *source;     /* [seed] [vmw] [ms] [pal] [derived] as in DOMAIN.md */
 };
 
-/* The effective table (defaults until rules_load changes it). */
-extern struct rule rules[R_COUNT];
-static inline double rule(enum rule_id id) { return rules[id].value; }
+/* The table: names, defaults, units and sources (static). */
+extern const struct rule rule_table[R_COUNT];
 
-/* Loads overrides; errors (file:line:col) are appended to err. Returns 0 or ERR_FORMAT/ERR_IO. */
-int rules_load(const char *path, struct buf *err);
-/* Loads overrides from text (for tests); name is used in messages. */
-int rules_load_text(const char *name, const char *text, size_t len, struct buf *err);
-void rules_reset(void);
-void rules_print(struct buf *out);
+/* The rules in force. */
+struct rules {
+	double v[R_COUNT];
+	bool overridden[R_COUNT];
+};
+static inline double rule_value(const struct rules *r, enum rule_id id) { return r->v[id]; }
+
+/* The defaults. */
+void rules_init(struct rules *r);
+/* Loads overrides from a file into r; errors (file:line:col) go through d. Returns 0 or
+ * ERR_FORMAT/ERR_IO. */
+int rules_load(struct rules *r, const char *path, struct diag *d);
+/* The same from text (d->file names it in messages). */
+int rules_load_text(struct rules *r, const char *text, size_t len, struct diag *d);
+/* Appends the table with r's values ('iopsy rules'; itself a valid rules file). */
+void rules_print(const struct rules *r, struct buf *out);
 
 #endif

@@ -8,23 +8,34 @@
 #include "fuzz_common.h"
 #include "rules.h"
 
+static void to_buf(void *ctx, enum diag_level lvl, const char *msg)
+{
+	(void)lvl;
+	buf_adds(ctx, msg);
+	buf_addc(ctx, '\n');
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	rules_reset();
+	struct rules r;
+	rules_init(&r);
 	struct buf err;
 	buf_init(&err);
-	int rc = rules_load_text("fuzz.rules", (const char *)data, size, &err);
+	struct diag d;
+	diag_init(&d, "fuzz.rules", -1);
+	d.sink = (struct diag_sink){.fn = to_buf, .ctx = &err};
+	int rc = rules_load_text(&r, (const char *)data, size, &d);
 	FUZZ_CHECK(rc == 0 || rc == ERR_FORMAT);
 	if (rc < 0)
 		FUZZ_CHECK(err.len > 0 && strncmp(err.data, "iopsy: fuzz.rules:", 18) == 0);
 	else
 		FUZZ_CHECK(err.len == 0);
-	for (int r = 0; r < R_COUNT; r++)
-		FUZZ_CHECK(isfinite(rules[r].value) && rules[r].value >= 0);
+	for (int i = 0; i < R_COUNT; i++)
+		FUZZ_CHECK(isfinite(r.v[i]) && r.v[i] >= 0);
 	struct buf out;
 	buf_init(&out);
-	rules_print(&out);
+	rules_print(&r, &out);
 	FUZZ_CHECK(out.len > 0);
 	buf_free(&out);
 	buf_free(&err);

@@ -28,7 +28,7 @@ SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-poin
 CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 $SAN -Isrc/base -Iparsers -Isrc/engine -Itests/fuzz $(pkg-config --cflags libpcre2-8 zlib 2>/dev/null)"
 LIBS="-lcsv $(pkg-config --libs libpcre2-8 zlib 2>/dev/null || echo -lpcre2-8 -lz) -lm"
 LIBSRC="parsers/source.c parsers/pdh.c parsers/fmt_esxtop.c parsers/fmt_perfmon.c parsers/vmklog.c
-	parsers/partitions.c src/base/util.c src/engine/rules.c src/base/match.c src/base/json.c"
+	parsers/partitions.c src/base/util.c src/base/vocab.c parsers/parser.c parsers/input.c parsers/maps.c src/engine/rules.c src/base/match.c src/base/json.c"
 
 # the library, instrumented for coverage (rebuilt when a source is newer than its object)
 objs=""

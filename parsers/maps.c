@@ -1,0 +1,195 @@
+/* maps.c — the disk map and the match map (see maps.h). */
+#include "maps.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *trim_line(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	size_t n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		s[--n] = '\0';
+	return s;
+}
+
+int diskmap_read(struct diskmap *m, const char *path, struct diag *d)
+{
+	memset(m, 0, sizeof *m);
+	arena_init(&m->arena);
+	FILE *fp = fopen(path, "r");
+	if (!fp) {
+		diag_emit(d, DIAG_ERROR, 0, 0, "cannot open: %s", strerror(errno));
+		return ERR_IO;
+	}
+	char line[1024];
+	long ln = 0;
+	int rc = 0;
+	while (fgets(line, sizeof line, fp)) {
+		ln++;
+		line[strcspn(line, "\n")] = '\0';
+		char *s = trim_line(line);
+		if (!*s || *s == '#')
+			continue;
+		char *eq = strstr(s, "=");
+		if (!eq) {
+			diag_emit(d, DIAG_ERROR, ln, 1, "expected 'GUESTHOST\\D: = VM:scsi0:1'");
+			rc = ERR_FORMAT;
+			continue;
+		}
+		*eq = '\0';
+		char *left = trim_line(s), *right = trim_line(eq + 1);
+		char *bs = strrchr(left, '\\');
+		const char *host = NULL, *disk = left;
+		if (bs) {
+			*bs = '\0';
+			host = left;
+			disk = bs + 1;
+		}
+		if (!*disk || !*right || !strstr(right, ":scsi")) {
+			diag_emit(d, DIAG_ERROR, ln, (long)(right - line) + 1, "expected 'GUESTHOST\\D: = VM:scsiC:T'");
+			rc = ERR_FORMAT;
+			continue;
+		}
+		char up[64];
+		size_t k = 0;
+		for (; disk[k] && k < sizeof up - 1; k++)
+			up[k] = (char)(disk[k] >= 'a' && disk[k] <= 'z' ? disk[k] - 32 : disk[k]);
+		up[k] = '\0';
+		m->l = xrealloc(m->l, (m->n + 1) * sizeof *m->l);
+		struct diskmap_line *l = &m->l[m->n++];
+		l->guest_host = host ? arena_strdup(&m->arena, host) : NULL;
+		l->guest_disk = arena_strdup(&m->arena, up);
+		l->vdisk = arena_strdup(&m->arena, right);
+		l->line = ln;
+	}
+	fclose(fp);
+	return rc;
+}
+
+static void trim(const char **s, const char **e)
+{
+	while (*s < *e && (**s == ' ' || **s == '\t'))
+		(*s)++;
+	while (*e > *s && ((*e)[-1] == ' ' || (*e)[-1] == '\t' || (*e)[-1] == '\r'))
+		(*e)--;
+}
+
+/* "[HOST\]NAME" between s and e → host (or NULL) and name in the arena; false when empty. */
+static bool map_side(struct matchmap *m, const char *s, const char *e, const char **host, const char **name)
+{
+	trim(&s, &e);
+	const char *bs = NULL;
+	for (const char *p = s; p < e; p++)
+		if (*p == '\\')
+			bs = p;
+	*host = NULL;
+	if (bs) {
+		const char *hs = s, *he = bs;
+		trim(&hs, &he);
+		if (he > hs)
+			*host = arena_strndup(&m->arena, hs, (size_t)(he - hs));
+		s = bs + 1;
+		trim(&s, &e);
+	}
+	if (e <= s)
+		return false;
+	*name = arena_strndup(&m->arena, s, (size_t)(e - s));
+	return true;
+}
+
+static int matchmap_lines(struct matchmap *m, const char *text, size_t len, struct diag *d)
+{
+	long line = 0;
+	size_t i = 0;
+	int rc = 0;
+	while (i < len) {
+		line++;
+		size_t s = i;
+		while (i < len && text[i] != '\n')
+			i++;
+		const char *ls = text + s, *le = text + i;
+		i++;
+		const char *p = ls, *q = le;
+		trim(&p, &q);
+		if (p == q || *p == '#')
+			continue;
+		/* "a = b": the first " = " when present (names may contain '='), else the first '=' */
+		const char *eq = NULL;
+		for (const char *t = p; t + 2 < q && !eq; t++)
+			if (t[0] == ' ' && t[1] == '=' && t[2] == ' ')
+				eq = t + 1;
+		if (!eq)
+			eq = memchr(p, '=', (size_t)(q - p));
+		struct matchmap_line ml;
+		memset(&ml, 0, sizeof ml);
+		ml.line = line;
+		if (!eq || !map_side(m, p, eq, &ml.host[0], &ml.name[0]) || !map_side(m, eq + 1, q, &ml.host[1], &ml.name[1])) {
+			diag_emit(d, DIAG_ERROR, line, eq ? (long)(eq - ls) + 1 : 1L,
+				  "expected 'BEFORE-NAME = AFTER-NAME' (e.g. 'SQL01:scsi0:1 = SQL01:scsi1:0' or "
+				  "'SQL01\\D: = SQL01\\G:')");
+			rc = ERR_FORMAT;
+			continue;
+		}
+		m->l = xrealloc(m->l, (m->n + 1) * sizeof *m->l);
+		m->l[m->n++] = ml;
+	}
+	return rc;
+}
+
+int matchmap_read(struct matchmap *m, const char *path, struct diag *d)
+{
+	memset(m, 0, sizeof *m);
+	arena_init(&m->arena);
+	FILE *fp = fopen(path, "rb");
+	if (!fp) {
+		diag_emit(d, DIAG_ERROR, 0, 0, "cannot open: %s", strerror(errno));
+		return ERR_IO;
+	}
+	struct buf b;
+	buf_init(&b);
+	char chunk[4096];
+	size_t n;
+	int rc = 0;
+	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0) {
+		buf_add(&b, chunk, n);
+		if (b.len > (1u << 20)) {
+			diag_emit(d, DIAG_ERROR, 0, 0, "match map larger than 1 MiB");
+			rc = ERR_FORMAT;
+			break;
+		}
+	}
+	if (!rc && ferror(fp)) {
+		diag_emit(d, DIAG_ERROR, 0, 0, "read error: %s", strerror(errno));
+		rc = ERR_IO;
+	}
+	fclose(fp);
+	if (!rc)
+		rc = matchmap_lines(m, b.data ? b.data : "", b.len, d);
+	buf_free(&b);
+	return rc;
+}
+
+int matchmap_parse(struct matchmap *m, const char *text, size_t len, struct diag *d)
+{
+	memset(m, 0, sizeof *m);
+	arena_init(&m->arena);
+	return matchmap_lines(m, text, len, d);
+}
+
+void diskmap_free(struct diskmap *m)
+{
+	free(m->l);
+	arena_free(&m->arena);
+	memset(m, 0, sizeof *m);
+}
+
+void matchmap_free(struct matchmap *m)
+{
+	free(m->l);
+	arena_free(&m->arena);
+	memset(m, 0, sizeof *m);
+}
