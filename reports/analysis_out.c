@@ -136,7 +136,7 @@ void analysis_text(const struct analysis *a, struct buf *out)
 		time_format_iso(f->start, false, s);
 		time_format_iso(f->end, false, e);
 		buf_printf(out, "\n%zu. %s  %s  ", i + 1, f->sev == SEV_CRITICAL ? "CRITICAL" : f->sev == SEV_WARNING ? "WARNING" : "INFO",
-			   f->kind);
+			   kinds[f->kind].name);
 		if (f->host) {
 			esc(out, f->host);
 			buf_addc(out, ' ');
@@ -223,7 +223,7 @@ void finding_json(const struct finding *f, struct json *j)
 {
 	json_obj_begin(j);
 	json_key(j, "kind");
-	json_str(j, f->kind);
+	json_str(j, kinds[f->kind].name);
 	json_key(j, "severity");
 	json_str(j, severity_names[f->sev]);
 	json_key(j, "layer");

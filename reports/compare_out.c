@@ -351,7 +351,7 @@ static void findings_text(const struct compare *c, struct buf *out)
 			buf_printf(out, "  %s", f->status == CF_GONE ? "gone" : f->status == CF_NEW ? "NEW" : "still present");
 			pad(out, s0, 17);
 			s0 = out->len;
-			buf_adds(out, f->kind);
+			buf_adds(out, kinds[f->kind].name);
 			pad(out, s0, 31);
 			s0 = out->len;
 			if (f->host) {
@@ -843,7 +843,7 @@ void compare_json(const struct compare *c, struct json *j)
 		const struct cmp_fdiff *f = &c->fd[k];
 		json_obj_begin(j);
 		json_key(j, "kind");
-		json_str(j, f->kind);
+		json_str(j, kinds[f->kind].name);
 		json_key(j, "title");
 		json_str(j, f->title);
 		json_key(j, "layer");

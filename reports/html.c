@@ -133,16 +133,10 @@ static void duration(struct buf *b, double s)
 static const char *sev_class(int sev) { return sev == SEV_CRITICAL ? "crit" : sev == SEV_WARNING ? "warn" : "info"; }
 static const char *sev_word(int sev) { return sev == SEV_CRITICAL ? "Critical" : sev == SEV_WARNING ? "Warning" : "Info"; }
 
-static const char *kind_title(const char *kind)
-{
-	for (const struct detector *d = detectors; d->kind; d++)
-		if (strcmp(d->kind, kind) == 0)
-			return d->title;
-	return kind;
-}
+static const char *kind_title(enum kind k) { return kinds[k].title; }
 
-/* The detector's title with a capital first letter, escaped. */
-static void title(struct buf *b, const char *kind)
+/* The kind's title with a capital first letter, escaped. */
+static void title(struct buf *b, enum kind kind)
 {
 	const char *t = kind_title(kind);
 	size_t at = b->len;
@@ -373,30 +367,13 @@ static void chain_build(const struct analysis *a, const struct entity *e, struct
 		ch->adapter = best_corr(a, ch->device, LAYER_ADAPTER, true, 0.7, &ch->r_adp);
 }
 
-enum box { BOX_GUEST, BOX_VSCSI, BOX_KERNEL, BOX_ADAPTER, BOX_ARRAY, BOX_COUNT };
-
+/* The IO-stack box of a finding (the kind table; BOX_BY_LAYER kinds go by the finding's layer). */
 static int kind_box(const struct finding *f, bool *waits)
 {
-	static const struct {
-		const char *kind;
-		int box;
-		bool waits;
-	} t[] = {
-		{"latency.guest_read", BOX_GUEST, false},       {"latency.guest_write", BOX_GUEST, false},
-		{"queue.guest_vscsi_cap", BOX_VSCSI, true},     {"queue.guest_hidden", BOX_VSCSI, true},
-		{"latency.kernel", BOX_KERNEL, true},           {"queue.device_saturated", BOX_KERNEL, true},
-		{"throttle.adaptive_queue_depth", BOX_KERNEL, true}, {"throttle.sioc", BOX_KERNEL, true},
-		{"throttle.dsnro", BOX_KERNEL, true},           {"queue.adapter_saturated", BOX_ADAPTER, true},
-		{"latency.device", BOX_ARRAY, true},            {"queue.array_overcommit", BOX_ARRAY, true},
-		{"scsi.queue_full", BOX_ARRAY, true},           {"errors.aborts_resets", BOX_ARRAY, false},
-		{"align.partition_misaligned", BOX_ARRAY, false},
-	};
-	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-		if (strcmp(t[i].kind, f->kind) == 0) {
-			*waits = t[i].waits;
-			return t[i].box;
-		}
-	*waits = false;
+	const struct kind_info *k = &kinds[f->kind];
+	*waits = k->waits;
+	if (k->box != BOX_BY_LAYER)
+		return k->box;
 	switch (f->layer) {
 	case LAYER_GUEST: case LAYER_VM: return BOX_GUEST;
 	case LAYER_VSCSI: return BOX_VSCSI;
@@ -1437,7 +1414,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 			buf_adds(out, ")");
 		}
 		buf_adds(out, " &middot; <span class=\"ent\">");
-		esc(out, f->kind);
+		esc(out, kinds[f->kind].name);
 		buf_adds(out, "</span></p>\n<p class=\"summary\">");
 		size_t at = out->len;
 		esc(out, f->summary);

@@ -102,7 +102,7 @@ static const struct cmp_row *row_of(const struct compare *c, enum layer l, const
 static const struct cmp_fdiff *fdiff_of(const struct compare *c, const char *kind, const char *entity)
 {
 	for (size_t k = 0; k < c->nfd; k++)
-		if (strcmp(c->fd[k].kind, kind) == 0 && strcmp(c->fd[k].entity, entity) == 0)
+		if (strcmp(kinds[c->fd[k].kind].name, kind) == 0 && strcmp(c->fd[k].entity, entity) == 0)
 			return &c->fd[k];
 	return NULL;
 }
@@ -175,8 +175,8 @@ START_TEST(migration)
 	ck_assert_int_eq(fdiff_of(&c, "queue.guest_hidden", "D:")->status, CF_GONE);
 	ck_assert_int_eq(fdiff_of(&c, "latency.guest_read", "D:")->status, CF_GONE);
 	for (size_t k = 0; k < c.nfd; k++)
-		ck_assert_msg(c.fd[k].status != CF_NEW || strncmp(c.fd[k].kind, "queue.guest", 11) != 0, "new %s",
-			      c.fd[k].kind);
+		ck_assert_msg(c.fd[k].status != CF_NEW || strncmp(kinds[c.fd[k].kind].name, "queue.guest", 11) != 0, "new %s",
+			      kinds[c.fd[k].kind].name);
 	ck_assert_ptr_nonnull(strstr(c.verdict, "guest queue at the vSCSI per-disk limit (SQL01 D:): gone"));
 	ck_assert_int_ge(c.sum.bottleneck, 0);
 

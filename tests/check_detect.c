@@ -86,7 +86,7 @@ static int count(const struct analysis *a, const char *kind)
 {
 	int n = 0;
 	for (size_t i = 0; i < a->nf; i++)
-		n += strcmp(a->f[i].kind, kind) == 0;
+		n += strcmp(kinds[a->f[i].kind].name, kind) == 0;
 	return n;
 }
 
@@ -111,7 +111,7 @@ START_TEST(aborts_sustained_and_spike)
 	run(&a, p, &o);
 	ck_assert_int_eq(count(&a, "errors.aborts_resets"), 1);
 	const struct finding *f = &a.f[0];
-	ck_assert_str_eq(f->kind, "errors.aborts_resets");
+	ck_assert_int_eq(f->kind, K_ERR_ABORTS_RESETS);
 	ck_assert_str_eq(f->entity, "naa.6000");
 	ck_assert_int_eq(f->sev, SEV_CRITICAL);
 	char s[32];
@@ -187,7 +187,7 @@ START_TEST(kernel_latency_advice_depends_on_davg)
 	run(&a, p, &o);
 	ck_assert_int_eq(count(&a, "latency.kernel"), 1);
 	for (size_t i = 0; i < a.nf; i++)
-		if (strcmp(a.f[i].kind, "latency.kernel") == 0)
+		if (a.f[i].kind == K_LAT_KERNEL)
 			ck_assert_ptr_nonnull(strstr(a.f[i].advice, "would make latency worse"));
 	analysis_free(&a);
 }

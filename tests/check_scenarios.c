@@ -145,7 +145,7 @@ static void check_set(const char *dir, const char *scenario)
 		bool found = false;
 		for (size_t k = 0; k < a.nf && !found; k++) {
 			const struct finding *f = &a.f[k];
-			found = strcmp(f->kind, ex[i].kind) == 0 && strcmp(f->entity, ex[i].entity) == 0 &&
+			found = strcmp(kinds[f->kind].name, ex[i].kind) == 0 && strcmp(f->entity, ex[i].entity) == 0 &&
 				(!ex[i].host[0] || (f->host && strcmp(f->host, ex[i].host) == 0)) &&
 				f->start <= ex[i].end && f->end >= ex[i].start;
 		}
@@ -153,10 +153,10 @@ static void check_set(const char *dir, const char *scenario)
 	}
 	for (size_t k = 0; k < a.nf; k++) {
 		for (size_t i = 0; i < nabsent; i++)
-			ck_assert_msg(strcmp(a.f[k].kind, absent[i]) != 0, "%s (%s): %s on %s must be absent (%s)",
-				      scenario, dir, a.f[k].kind, a.f[k].entity, a.f[k].summary);
+			ck_assert_msg(strcmp(kinds[a.f[k].kind].name, absent[i]) != 0, "%s (%s): %s on %s must be absent (%s)",
+				      scenario, dir, kinds[a.f[k].kind].name, a.f[k].entity, a.f[k].summary);
 		if (strcmp(scenario, "healthy") == 0)
-			ck_assert_msg(a.f[k].sev < SEV_WARNING, "healthy: %s %s", a.f[k].kind, a.f[k].summary);
+			ck_assert_msg(a.f[k].sev < SEV_WARNING, "healthy: %s %s", kinds[a.f[k].kind].name, a.f[k].summary);
 	}
 	for (size_t i = 0; i < a.m.ncaps; i++)
 		free((char *)(uintptr_t)a.m.caps[i].path);

@@ -475,7 +475,7 @@ static void write_result(const char *setdir, const struct bset *s, const struct 
 			time_format_iso(f->start, false, x);
 			time_format_iso(f->end, false, y);
 			buf_adds(&b, "finding");
-			tsv_field(&b, f->kind);
+			tsv_field(&b, kinds[f->kind].name);
 			tsv_field(&b, severity_names[f->sev]);
 			tsv_field(&b, layer_names[f->layer]);
 			tsv_field(&b, f->entity);

@@ -262,7 +262,7 @@ static int single(struct bset *s, const char *setdir, const struct batch_opts *o
 		s->f = xrealloc(s->f, (s->nf + 1) * sizeof *s->f);
 		struct bfinding *f = &s->f[s->nf++];
 		memset(f, 0, sizeof *f);
-		f->kind = (char *)(uintptr_t)a.f[i].kind;
+		f->kind = (char *)(uintptr_t)kinds[a.f[i].kind].name;
 		f->entity = (char *)(uintptr_t)a.f[i].entity;
 		f->host = (char *)(uintptr_t)(a.f[i].host ? a.f[i].host : "");
 	}

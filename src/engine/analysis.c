@@ -46,7 +46,7 @@ const char *afmt(struct analysis *a, const char *fmt, ...)
 	return s;
 }
 
-struct finding *finding_new(struct analysis *a, const char *kind, enum severity sev, enum layer l,
+struct finding *finding_new(struct analysis *a, enum kind kind, enum severity sev, enum layer l,
 			    const char *entity, const char *host)
 {
 	if (a->nf == a->capf) {
@@ -272,28 +272,20 @@ static void align_clocks(struct analysis *a, const struct analyze_opts *o)
 
 /* ---- ordering and verdict ---- */
 
-/* Causes before symptoms at equal severity: queues and throttling explain latency. */
-static int cause_rank(const char *kind)
-{
-	if (strncmp(kind, "latency.", 8) == 0)
-		return 2;
-	if (strncmp(kind, "io.", 3) == 0)
-		return 1;
-	return 0;
-}
-
+/* Severity first, then causes before symptoms (the kind table's cause rank): queues and throttling
+ * explain latency. */
 static int finding_cmp(const void *x, const void *y)
 {
 	const struct finding *a = x, *b = y;
 	if (a->sev != b->sev)
 		return (int)b->sev - (int)a->sev;
-	if (cause_rank(a->kind) != cause_rank(b->kind))
-		return cause_rank(a->kind) - cause_rank(b->kind);
+	if (kinds[a->kind].cause_rank != kinds[b->kind].cause_rank)
+		return kinds[a->kind].cause_rank - kinds[b->kind].cause_rank;
 	if (a->heuristic != b->heuristic)
 		return a->heuristic ? 1 : -1;
 	if (a->sustained_s != b->sustained_s)
 		return a->sustained_s < b->sustained_s ? 1 : -1;
-	int c = strcmp(a->kind, b->kind);
+	int c = strcmp(kinds[a->kind].name, kinds[b->kind].name);
 	if (c)
 		return c;
 	c = strcmp(a->entity, b->entity);
@@ -302,20 +294,25 @@ static int finding_cmp(const void *x, const void *y)
 	return (a->start > b->start) - (a->start < b->start);
 }
 
-static bool has(const struct analysis *a, const char *kind)
+/* A warning or critical finding of a kind of place p exists. */
+static bool has_place(const struct analysis *a, enum verdict_place p)
 {
 	for (size_t i = 0; i < a->nf; i++)
-		if (strcmp(a->f[i].kind, kind) == 0 && a->f[i].sev >= SEV_WARNING)
+		if (kinds[a->f[i].kind].place == p && a->f[i].sev >= SEV_WARNING)
 			return true;
 	return false;
 }
 
-static const struct finding *first(const struct analysis *a, const char *kind)
+/* The finding that names place p: of the kind first in the place's order that has one. */
+static const struct finding *first_in_place(const struct analysis *a, enum verdict_place p)
 {
-	for (size_t i = 0; i < a->nf; i++)
-		if (strcmp(a->f[i].kind, kind) == 0)
-			return &a->f[i];
-	return NULL;
+	const struct finding *best = NULL;
+	for (size_t i = 0; i < a->nf; i++) {
+		const struct kind_info *k = &kinds[a->f[i].kind];
+		if (k->place == p && (!best || k->place_order < kinds[best->kind].place_order))
+			best = &a->f[i];
+	}
+	return best;
 }
 
 /* Guest and host captures that do not overlap in time cannot be correlated: usually a perfmon
@@ -360,12 +357,8 @@ static void verdict(struct analysis *a)
 		buf_free(&b);
 		return;
 	}
-	bool guest = has(a, "queue.guest_vscsi_cap") || has(a, "queue.guest_hidden");
-	bool kernel = has(a, "queue.device_saturated") || has(a, "latency.kernel") || has(a, "throttle.dsnro");
-	bool throttle = has(a, "throttle.adaptive_queue_depth") || has(a, "throttle.sioc") || has(a, "scsi.queue_full");
-	bool array = has(a, "latency.device") || has(a, "queue.array_overcommit");
-	bool adapter = has(a, "queue.adapter_saturated");
-	bool glat = has(a, "latency.guest_read") || has(a, "latency.guest_write");
+	bool guest = has_place(a, VP_GUEST), kernel = has_place(a, VP_KERNEL), throttle = has_place(a, VP_THROTTLE);
+	bool array = has_place(a, VP_ARRAY), adapter = has_place(a, VP_ADAPTER), glat = has_place(a, VP_GUEST_LATENCY);
 	int places = guest + kernel + throttle + array + adapter;
 	if (places == 0 && !glat && !a->nf) {
 		buf_adds(&b, "No sustained queueing or latency problem: IO does not wait anywhere in the stack for "
@@ -376,49 +369,35 @@ static void verdict(struct analysis *a)
 		buf_adds(&b, "IO waits ");
 		int said = 0;
 		if (guest) {
-			const struct finding *f = first(a, "queue.guest_vscsi_cap");
-			if (!f)
-				f = first(a, "queue.guest_hidden");
+			const struct finding *f = first_in_place(a, VP_GUEST);
 			buf_printf(&b, "in the guest, above the virtual SCSI controller (%s%s%s — %s)",
 				   f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary);
 			said++;
 		}
 		if (throttle) {
-			const struct finding *f = first(a, "throttle.adaptive_queue_depth");
-			if (!f)
-				f = first(a, "throttle.sioc");
-			if (!f)
-				f = first(a, "scsi.queue_full");
+			const struct finding *f = first_in_place(a, VP_THROTTLE);
 			buf_printf(&b, "%sbehind throttling of the LUN queue (%s — %s)", said ? "; and " : "", f->entity, f->summary);
 			if (kernel)
 				buf_adds(&b, ", so IOs queue in the VMkernel");
 			said++;
 		}
 		if (kernel && !throttle) {
-			const struct finding *f = first(a, "queue.device_saturated");
-			if (!f)
-				f = first(a, "throttle.dsnro");
-			if (!f)
-				f = first(a, "latency.kernel");
+			const struct finding *f = first_in_place(a, VP_KERNEL);
 			buf_printf(&b, "%sin the VMkernel device queue (%s — %s)", said ? "; and " : "", f->entity, f->summary);
 			said++;
 		}
 		if (adapter) {
-			const struct finding *f = first(a, "queue.adapter_saturated");
+			const struct finding *f = first_in_place(a, VP_ADAPTER);
 			buf_printf(&b, "%sat the host bus adapter (%s — %s)", said ? "; and " : "", f->entity, f->summary);
 			said++;
 		}
 		if (array) {
-			const struct finding *f = first(a, "latency.device");
-			if (!f)
-				f = first(a, "queue.array_overcommit");
+			const struct finding *f = first_in_place(a, VP_ARRAY);
 			buf_printf(&b, "%sin the array or fabric below the HBA (%s — %s)", said ? "; and " : "", f->entity, f->summary);
 			said++;
 		}
 		if (!said) {
-			const struct finding *f = first(a, "latency.guest_read");
-			if (!f)
-				f = first(a, "latency.guest_write");
+			const struct finding *f = first_in_place(a, VP_GUEST_LATENCY);
 			buf_printf(&b, "somewhere below the guest: %s%s%s is slow (%s), and the host captures given do not "
 				       "show where (add the host's esxtop capture of the same period)",
 				   f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary);
@@ -451,15 +430,14 @@ static void refine_advice(struct analysis *a)
 		have_host |= !a->m.caps[i].failed && a->m.caps[i].format && a->m.caps[i].role == ROLE_HOST;
 	for (size_t i = 0; i < a->nf; i++) {
 		struct finding *f = &a->f[i];
-		if (strncmp(f->kind, "latency.guest_", 14) != 0)
+		if (kinds[f->kind].place != VP_GUEST_LATENCY)
 			continue;
 		const struct finding *cause = NULL, *below = NULL;
 		for (size_t k = 0; k < a->nf; k++) {
 			const struct finding *g = &a->f[k];
 			if (g == f || g->start > f->end || f->start > g->end)
 				continue;
-			if ((strcmp(g->kind, "queue.guest_vscsi_cap") == 0 ||
-			     (strcmp(g->kind, "queue.guest_hidden") == 0 && !cause)) &&
+			if ((g->kind == K_Q_GUEST_VSCSI_CAP || (g->kind == K_Q_GUEST_HIDDEN && !cause)) &&
 			    strcmp(g->entity, f->entity) == 0)
 				cause = g;
 			else if (g->layer == LAYER_DEVICE || g->layer == LAYER_ADAPTER || g->layer == LAYER_ARRAY)
@@ -468,10 +446,10 @@ static void refine_advice(struct analysis *a)
 		if (cause)
 			f->advice = afmt(a, "The time is spent in the guest, above the virtual controller (see the %s "
 					    "finding): fix the controller queue first; the host and the array are not the "
-					    "bottleneck for this disk.", cause->kind);
+					    "bottleneck for this disk.", kinds[cause->kind].name);
 		else if (below)
 			f->advice = afmt(a, "At the same time the host shows %s on %s: follow that finding's advice; "
-					    "the guest latency is its symptom.", below->kind, below->entity);
+					    "the guest latency is its symptom.", kinds[below->kind].name, below->entity);
 		else if (have_host)
 			f->advice = afmt(a, "The host captures show no queueing or device latency at this time: check "
 					    "the guest disk mapping (--map), guest-side filter drivers and the VM's CPU "
@@ -482,27 +460,27 @@ static void refine_advice(struct analysis *a)
 	}
 	for (size_t i = 0; i < a->nf; i++) {
 		struct finding *f = &a->f[i];
-		if (strcmp(f->kind, "latency.kernel") != 0 && strcmp(f->kind, "queue.device_saturated") != 0)
+		if (f->kind != K_LAT_KERNEL && f->kind != K_Q_DEVICE_SATURATED)
 			continue;
 		for (size_t k = 0; k < a->nf; k++) {
 			const struct finding *g = &a->f[k];
 			if (!overlaps(f, g))
 				continue;
-			if (strcmp(g->kind, "throttle.adaptive_queue_depth") == 0 || strcmp(g->kind, "scsi.queue_full") == 0) {
+			if (g->kind == K_T_AQD || g->kind == K_SCSI_QUEUE_FULL) {
 				f->advice = afmt(a, "The queue is short because adaptive queue depth cuts it: the array "
 						    "answers QUEUE FULL/BUSY (see the %s finding). Raising the HBA queue depth "
 						    "would only make the array refuse more commands; reduce what the hosts send "
 						    "to the array port/LU instead, or spread the LUNs over more ports [seed].",
-						 g->kind);
+						 kinds[g->kind].name);
 				break;
 			}
-			if (strcmp(g->kind, "throttle.sioc") == 0) {
+			if (g->kind == K_T_SIOC) {
 				f->advice = afmt(a, "Storage I/O Control is throttling this host's queue because the "
 						    "datastore's latency is at its congestion threshold: raising DQLEN has no "
 						    "effect; adjust disk shares or move load off the datastore.");
 				break;
 			}
-			if (strcmp(g->kind, "throttle.dsnro") == 0) {
+			if (g->kind == K_T_DSNRO) {
 				f->advice = afmt(a, "The queue is capped by Disk.SchedNumReqOutstanding while several VMs "
 						    "are active: raise DSNRO for this device to the HBA LUN queue depth "
 						    "(esxcli storage core device set -d %s -O N) and re-measure.", f->entity);
@@ -517,7 +495,7 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 	a->array_queue_depth = o->array_queue_depth;
 	auto_map(a);
 	align_clocks(a, o);
-	for (const struct detector *d = detectors; d->kind; d++)
+	for (const struct detector *d = detectors; d->run; d++)
 		d->run(a, o);
 	refine_advice(a);
 	if (a->nf)

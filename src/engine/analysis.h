@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "capmodel.h"
+#include "kinds.h"
 #include "maps.h"
 #include "partitions.h"
 #include "rules.h"
@@ -26,7 +27,7 @@ struct evidence {
 };
 
 struct finding {
-	const char *kind;                /* e.g. "queue.device_saturated" (static) */
+	enum kind kind;                  /* kinds[kind].name: e.g. "queue.device_saturated" */
 	enum severity sev;
 	enum layer layer;
 	const char *entity, *host;       /* arena */
@@ -80,7 +81,7 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o);
 /* Adds the lines of a --map file (maps.h) as the user's disk mappings. */
 void analysis_use_diskmap(struct analysis *a, const struct diskmap *dm);
 
-struct finding *finding_new(struct analysis *a, const char *kind, enum severity sev, enum layer l,
+struct finding *finding_new(struct analysis *a, enum kind kind, enum severity sev, enum layer l,
 			    const char *entity, const char *host);
 const char *afmt(struct analysis *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Whether e did real work: its mean IOPS reach the rule active.min_iops. */
@@ -88,11 +89,11 @@ bool entity_active(const struct entity *e, const struct rules *r);
 /* Highest severity among findings, -1 when none. */
 int analysis_worst(const struct analysis *a);
 
-/* The detectors, one table (STYLE: registry of const structs). */
+/* The detectors, one table (STYLE: registry of const structs), ended by a row without run. A
+ * kind may have several detectors (aborts from esxtop counters and from vmkernel.log). */
 struct detector {
-	const char *kind;
-	const char *title;
-	enum layer layer;
+	enum kind kind;
+	const char *title;               /* what this detector looks at */
 	void (*run)(struct analysis *a, const struct analyze_opts *o);
 };
 extern const struct detector detectors[];

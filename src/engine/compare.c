@@ -1370,14 +1370,6 @@ static void build_rows(struct compare *c)
 
 /* ---- findings ---- */
 
-static const char *detector_title(const char *kind)
-{
-	for (const struct detector *d = detectors; d->kind; d++)
-		if (strcmp(d->kind, kind) == 0)
-			return d->title;
-	return kind;
-}
-
 /* The after-side name of a before-side finding's entity (renamed through --match-map, or on
  * another host after the VM moved). */
 static void translate(const struct compare *c, const struct finding *f, const char **entity, const char **host)
@@ -1407,14 +1399,14 @@ static void findings_diff(struct compare *c)
 				translate(c, f, &e, &h);
 			size_t k = 0;
 			for (; k < c->nfd; k++)
-				if (strcmp(c->fd[k].kind, f->kind) == 0 && strcmp(c->fd[k].entity, e) == 0 && host_eq(c->fd[k].host, h))
+				if (c->fd[k].kind == f->kind && strcmp(c->fd[k].entity, e) == 0 && host_eq(c->fd[k].host, h))
 					break;
 			if (k == c->nfd) {
 				c->fd = xrealloc(c->fd, (c->nfd + 1) * sizeof *c->fd);
 				struct cmp_fdiff *d = &c->fd[c->nfd++];
 				memset(d, 0, sizeof *d);
 				d->kind = f->kind;
-				d->title = detector_title(f->kind);
+				d->title = kinds[f->kind].title;
 				d->layer = f->layer;
 				d->entity = e;
 				d->host = h;
@@ -1553,9 +1545,9 @@ static const struct cmp_row *find_row(const struct compare *c, size_t pair, enum
 	return NULL;
 }
 
-static bool is_symptom(const char *kind)
+static bool is_symptom(enum kind k)
 {
-	return strcmp(kind, "latency.guest_read") == 0 || strcmp(kind, "latency.guest_write") == 0;
+	return kinds[k].place == VP_GUEST_LATENCY;
 }
 
 /* "title (HOST e1, e2): status" groups: places of waiting first, then symptoms (guest latency),
@@ -1564,13 +1556,14 @@ static void list_findings(const struct compare *c, enum cmp_fstatus st, struct b
 {
 	size_t *ix = xmalloc((c->nfd ? c->nfd : 1) * sizeof *ix);
 	for (int pass = 0; pass < 2; pass++) {
-		for (const struct detector *d = detectors; d->kind; d++) {
-			if (is_symptom(d->kind) != (pass == 1))
+		for (int kd = 0; kd < K_COUNT; kd++) {
+			const struct kind_info *d = &kinds[kd];
+			if (is_symptom((enum kind)kd) != (pass == 1))
 				continue;
 			size_t n = 0;
 			for (size_t k = 0; k < c->nfd; k++) {
 				const struct cmp_fdiff *f = &c->fd[k];
-				if (f->status != st || strcmp(f->kind, d->kind) != 0)
+				if (f->status != st || f->kind != (enum kind)kd)
 					continue;
 				size_t j = n++;
 				for (; j > 0; j--) {

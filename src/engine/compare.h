@@ -149,7 +149,8 @@ enum cmp_fstatus { CF_GONE, CF_STILL, CF_NEW };
 extern const char *const cmp_fstatus_names[3]; /* "gone", "still_present", "new" */
 /* Findings of one (kind, entity, host) on the two sides; entity names translated through pairs. */
 struct cmp_fdiff {
-	const char *kind, *title;   /* static (detector table) */
+	enum kind kind;
+	const char *title;          /* static (kind table) */
 	enum layer layer;
 	const char *entity, *host;  /* as named on the after side when present there, else before */
 	enum cmp_fstatus status;

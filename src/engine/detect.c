@@ -169,7 +169,7 @@ struct ev_spec {
 #define EV_END {-1, 0}
 
 /* A finding of entity e over window w, with the evidence listed in ev. */
-static struct finding *window_finding(struct analysis *a, const char *kind, enum severity sev, enum layer l,
+static struct finding *window_finding(struct analysis *a, enum kind kind, enum severity sev, enum layer l,
 				      const struct entity *e, const struct win *w, const struct ev_spec *ev)
 {
 	const struct capture *c = cap_of(a, e);
@@ -183,7 +183,7 @@ static struct finding *window_finding(struct analysis *a, const char *kind, enum
 
 /* ---- guest latency ---- */
 
-static void guest_latency(struct analysis *a, int metric, const char *kind, const char *what)
+static void guest_latency(struct analysis *a, int metric, enum kind kind, const char *what)
 {
 	for (size_t i = 0; i < a->m.nents; i++) {
 		struct entity *e = &a->m.ents[i];
@@ -211,13 +211,13 @@ static void guest_latency(struct analysis *a, int metric, const char *kind, cons
 static void det_guest_read(struct analysis *a, const struct analyze_opts *o)
 {
 	(void)o;
-	guest_latency(a, M_G_LAT_R, "latency.guest_read", "read");
+	guest_latency(a, M_G_LAT_R, K_LAT_GUEST_READ, "read");
 }
 
 static void det_guest_write(struct analysis *a, const struct analyze_opts *o)
 {
 	(void)o;
-	guest_latency(a, M_G_LAT_W, "latency.guest_write", "write");
+	guest_latency(a, M_G_LAT_W, K_LAT_GUEST_WRITE, "write");
 }
 
 /* ---- device latency ---- */
@@ -238,7 +238,7 @@ static void det_device_latency(struct analysis *a, const struct analyze_opts *o)
 			double kavg = win_median(c, e, M_KAVG, w[j].k0, w[j].k1);
 			double qued = win_median(c, e, M_QUED, w[j].k0, w[j].k1);
 			const struct ev_spec ev[] = {{M_DAVG, warn}, {M_KAVG, NAN}, {M_ACTV, NAN}, {M_DQLEN, NAN}, {M_CMDS, NAN}, EV_END};
-			struct finding *f = window_finding(a, "latency.device", med > crit ? SEV_CRITICAL : SEV_WARNING,
+			struct finding *f = window_finding(a, K_LAT_DEVICE, med > crit ? SEV_CRITICAL : SEV_WARNING,
 							   LAYER_DEVICE, e, &w[j], ev);
 			f->summary = afmt(a, "device latency (DAVG) median %.1f ms: IO waits below the HBA, in the fabric "
 					     "or the array", med);
@@ -280,7 +280,7 @@ static void det_kernel_latency(struct analysis *a, const struct analyze_opts *o)
 			double davg = win_median(c, e, M_DAVG, w[j].k0, w[j].k1);
 			double dq = win_median(c, e, M_DQLEN, w[j].k0, w[j].k1);
 			const struct ev_spec ev[] = {{metric, warn}, {M_QUED, NAN}, {M_ACTV, NAN}, {M_DQLEN, NAN}, {M_DAVG, NAN}, EV_END};
-			struct finding *f = window_finding(a, "latency.kernel", med > crit ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE, e, &w[j], ev);
+			struct finding *f = window_finding(a, K_LAT_KERNEL, med > crit ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE, e, &w[j], ev);
 			f->summary = afmt(a, "VMkernel queueing: %s median %.2f ms (IOs wait in the host before reaching "
 					     "the device queue)", metric == M_KAVG ? "KAVG" : "QAVG", med);
 			f->rule = afmt(a, "%s > %g ms (warning) / > %g ms (critical), sustained",
@@ -336,7 +336,7 @@ static void det_device_saturated(struct analysis *a, const struct analyze_opts *
 			double q = win_median(c, e, M_QUED, w[j].k0, w[j].k1);
 			const struct ev_spec ev[] = {{M_ACTV, NAN}, {M_DQLEN, NAN}, {M_QUED, qmin - 0.5}, {M_KAVG, NAN},
 						     {M_DAVG, NAN}, EV_END};
-			struct finding *f = window_finding(a, "queue.device_saturated",
+			struct finding *f = window_finding(a, K_Q_DEVICE_SATURATED,
 							   kavg > rule_value(&a->rules, R_KAVG_CRIT) ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE, e,
 							   &w[j], ev);
 			f->summary = afmt(a, "device queue full: ACTV at DQLEN (%.0f) with %.0f command%s queued in the "
@@ -378,7 +378,7 @@ static void det_adapter_saturated(struct analysis *a, const struct analyze_opts 
 			double aq = win_median(c, e, M_AQLEN, w[j].k0, w[j].k1);
 			double actv = win_median(c, e, M_ACTV, w[j].k0, w[j].k1);
 			const struct ev_spec ev[] = {{M_ACTV, NAN}, {M_AQLEN, NAN}, {M_QUED, NAN}, {M_DAVG, NAN}, {M_CMDS, NAN}, EV_END};
-			struct finding *f = window_finding(a, "queue.adapter_saturated", SEV_WARNING, LAYER_ADAPTER, e, &w[j], ev);
+			struct finding *f = window_finding(a, K_Q_ADAPTER_SATURATED, SEV_WARNING, LAYER_ADAPTER, e, &w[j], ev);
 			if (!isnan(aq))
 				f->summary = afmt(a, "adapter queue full: %.0f active commands against AQLEN %.0f", actv, aq);
 			else
@@ -541,7 +541,7 @@ static void det_guest_vscsi_cap(struct analysis *a, const struct analyze_opts *o
 			double glat = qs_quantile(&ql, 0.5);
 			qs_free(&ql);
 			const struct ev_spec ev[] = {{M_G_CDQL, L0 - 1}, {M_G_LAT_R, NAN}, {M_G_LAT_W, NAN}, {M_G_XFERS, NAN}, EV_END};
-			struct finding *f = window_finding(a, "queue.guest_vscsi_cap", glat > rule_value(&a->rules, R_GUEST_LAT_WARN) ? SEV_CRITICAL : SEV_WARNING, LAYER_VSCSI, e, &w[j], ev);
+			struct finding *f = window_finding(a, K_Q_GUEST_VSCSI_CAP, glat > rule_value(&a->rules, R_GUEST_LAT_WARN) ? SEV_CRITICAL : SEV_WARNING, LAYER_VSCSI, e, &w[j], ev);
 			if (pinned >= 0)
 				f->summary = afmt(a, "guest disk queue pinned at %.0f, %s: IOs wait in the guest above the "
 						     "virtual SCSI controller%s%s",
@@ -613,7 +613,7 @@ static void det_guest_hidden(struct analysis *a, const struct analyze_opts *o)
 			qs_free(&qg);
 			qs_free(&qh);
 			const struct ev_spec ev[] = {{M_G_LAT_T, NAN}, {M_G_CDQL, NAN}, {M_G_XFERS, NAN}, EV_END};
-			struct finding *f = window_finding(a, "queue.guest_hidden", g - h > rule_value(&a->rules, R_GUEST_LAT_WARN) ? SEV_CRITICAL : SEV_WARNING, LAYER_GUEST, e, &w[j], ev);
+			struct finding *f = window_finding(a, K_Q_GUEST_HIDDEN, g - h > rule_value(&a->rules, R_GUEST_LAT_WARN) ? SEV_CRITICAL : SEV_WARNING, LAYER_GUEST, e, &w[j], ev);
 			f->summary = afmt(a, "IOs wait inside the guest: guest latency median %.1f ms vs %.1f ms on the host "
 					     "for the same virtual disk %s at the same IOPS", g, h, v->name);
 			f->rule = afmt(a, "guest latency >= %gx the host's and >= %g ms more, at IOPS within 30%%, "
@@ -663,7 +663,7 @@ static void det_array_overcommit(struct analysis *a, const struct analyze_opts *
 		size_t n = find_windows(&a->rules, c, cond, w, MAXW);
 		for (size_t j = 0; j < n; j++) {
 			const struct ev_spec ev[] = {{M_ACTV, N}, {M_DQLEN, NAN}, {M_DAVG, NAN}, EV_END};
-			struct finding *f = window_finding(a, "queue.array_overcommit", SEV_WARNING, LAYER_ARRAY, e, &w[j], ev);
+			struct finding *f = window_finding(a, K_Q_ARRAY_OVERCOMMIT, SEV_WARNING, LAYER_ARRAY, e, &w[j], ev);
 			f->summary = afmt(a, "more IOs outstanding at the LU than its command queue (%g): the array will "
 					     "answer QUEUE FULL", N);
 			f->rule = afmt(a, "ACTV > --array-queue-depth %g, sustained", N);
@@ -688,7 +688,7 @@ static void det_array_overcommit(struct analysis *a, const struct analyze_opts *
 		size_t n = find_windows(&a->rules, c, cond, w, MAXW);
 		for (size_t j = 0; j < n; j++) {
 			const struct ev_spec ev[] = {{M_G_CDQL, N}, EV_END};
-			struct finding *f = window_finding(a, "queue.array_overcommit", SEV_WARNING, LAYER_ARRAY, e, &w[j], ev);
+			struct finding *f = window_finding(a, K_Q_ARRAY_OVERCOMMIT, SEV_WARNING, LAYER_ARRAY, e, &w[j], ev);
 			f->summary = afmt(a, "the guest queues more IOs than the array LU accepts (%g)", N);
 			f->rule = afmt(a, "Current Disk Queue Length > --array-queue-depth %g, sustained", N);
 			f->source = "[seed] perfmon shows a queue length higher than the array command queue length: QFULL likely";
@@ -770,7 +770,7 @@ static void det_aqd(struct analysis *a, const struct analyze_opts *o)
 			long reduced = vmk_count(a, e->name, VMK_REDUCE, t0 - 60000, t1 + 60000);
 			long qfull = vmk_count(a, e->name, VMK_QFULL, t0 - 60000, t1 + 60000) +
 				     vmk_count(a, e->name, VMK_BUSY, t0 - 60000, t1 + 60000);
-			struct finding *f = finding_new(a, "throttle.adaptive_queue_depth",
+			struct finding *f = finding_new(a, K_T_AQD,
 							reduced > 0 || qfull > 0 ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE,
 							e->name, e->host);
 			f->capture = (long)e->capture;
@@ -836,7 +836,7 @@ static void det_sioc(struct analysis *a, const struct analyze_opts *o)
 		qs_free(&qd);
 		if (n < (long)rule_value(&a->rules, R_SIOC_MIN_CHANGES) || halvings > n / 2 || !(davg >= near))
 			continue;
-		struct finding *f = finding_new(a, "throttle.sioc", SEV_WARNING, LAYER_DEVICE, e->name, e->host);
+		struct finding *f = finding_new(a, K_T_SIOC, SEV_WARNING, LAYER_DEVICE, e->name, e->host);
 		f->capture = (long)e->capture;
 		struct win w = {bucket_of(c, t0), bucket_of(c, t1), 0};
 		f->start = t0 - (int64_t)(c->interval_s * 1000) + c->clock_offset_ms;
@@ -883,7 +883,7 @@ static void det_dsnro(struct analysis *a, const struct analyze_opts *o)
 		size_t n = find_windows(&a->rules, c, cond, w, MAXW);
 		for (size_t j = 0; j < n; j++) {
 			const struct ev_spec ev[] = {{M_DQLEN, NAN}, {M_WORLDS, rule_value(&a->rules, R_DSNRO_WORLDS) - 0.5}, {M_ACTV, NAN}, {M_QUED, NAN}, EV_END};
-			struct finding *f = window_finding(a, "throttle.dsnro", SEV_WARNING, LAYER_DEVICE, e, &w[j], ev);
+			struct finding *f = window_finding(a, K_T_DSNRO, SEV_WARNING, LAYER_DEVICE, e, &w[j], ev);
 			f->summary = afmt(a, "DQLEN capped at DSNRO (%g) while several VMs issue IO to the LUN; it is %.0f "
 					     "when one VM is alone", dsnro, e->dq_max);
 			f->rule = afmt(a, "DQLEN = %g with >= %g active worlds and the queue in use, and DQLEN seen higher "
@@ -926,7 +926,7 @@ static void det_split(struct analysis *a, const struct analyze_opts *o)
 		for (size_t j = 0; j < n; j++) {
 			double s = win_median(c, e, sm, w[j].k0, w[j].k1), x = win_median(c, e, xm, w[j].k0, w[j].k1);
 			const struct ev_spec ev[] = {{sm, rule_value(&a->rules, R_SPLIT_PER_S)}, {xm, NAN}, {e->layer == LAYER_GUEST ? M_G_BPT : M_DAVG, NAN}, EV_END};
-			struct finding *f = window_finding(a, "io.split", SEV_WARNING, e->layer, e, &w[j], ev);
+			struct finding *f = window_finding(a, K_IO_SPLIT, SEV_WARNING, e->layer, e, &w[j], ev);
 			f->summary = afmt(a, "split IO: %.0f/s, %.0f%% of %s", s, x > 0 ? 100 * s / x : NAN,
 					  e->layer == LAYER_GUEST ? "transfers (Windows split them: IO too large or a "
 								    "fragmented file)"
@@ -970,7 +970,7 @@ static void det_alignment(struct analysis *a, const struct analyze_opts *o)
 		/* the drive letter of "Disk #N" from the perfmon PhysicalDisk instances ("1 D:") */
 		const struct guest_disk_no *dn = p->disk >= 0 ? model_disk_no(&a->m, p->disk, NULL) : NULL;
 		/* 64 KiB-aligned: the older criterion, fine for stripes up to 64 KiB: information only */
-		struct finding *f = finding_new(a, "align.partition_misaligned",
+		struct finding *f = finding_new(a, K_ALIGN_MISALIGNED,
 						classic ? SEV_CRITICAL : old_ok ? SEV_INFO : SEV_WARNING, LAYER_GUEST,
 						dn ? dn->drive : p->name, dn ? dn->host : NULL);
 		f->start = start == INT64_MAX ? 0 : start;
@@ -1014,7 +1014,7 @@ static void det_errors(struct analysis *a, const struct analyze_opts *o)
 		for (size_t j = 0; j < n; j++) {
 			double ab = win_median(c, e, M_ABRTS, w[j].k0, w[j].k1), rs = win_median(c, e, M_RESETS, w[j].k0, w[j].k1);
 			const struct ev_spec ev[] = {{M_ABRTS, thr}, {M_RESETS, thr}, {M_FAILED, thr}, {M_DAVG, NAN}, EV_END};
-			struct finding *f = window_finding(a, "errors.aborts_resets", ab >= thr || rs >= thr ? SEV_CRITICAL : SEV_WARNING, e->layer, e, &w[j], ev);
+			struct finding *f = window_finding(a, K_ERR_ABORTS_RESETS, ab >= thr || rs >= thr ? SEV_CRITICAL : SEV_WARNING, e->layer, e, &w[j], ev);
 			f->summary = afmt(a, "commands aborted, reset or failed at %s/s or more, sustained",
 					  afmt(a, "%g", thr));
 			f->rule = afmt(a, "ABRTS/s, RESETS/s or failed commands/s >= %g, sustained", thr);
@@ -1089,7 +1089,7 @@ static void det_queue_full(struct analysis *a, const struct analyze_opts *o)
 			busy += e->kind == VMK_BUSY;
 			reduce += e->kind == VMK_REDUCE;
 		}
-		struct finding *f = finding_new(a, "scsi.queue_full", qf + busy >= 10 ? SEV_CRITICAL : SEV_WARNING,
+		struct finding *f = finding_new(a, K_SCSI_QUEUE_FULL, qf + busy >= 10 ? SEV_CRITICAL : SEV_WARNING,
 						LAYER_ARRAY, e0->device, NULL);
 		f->start = t0;
 		f->end = t1;
@@ -1124,7 +1124,7 @@ static void det_vmk_failures(struct analysis *a, const struct analyze_opts *o)
 		long n = vmk_window(a, i, is_host_failure, done, &t0, &t1);
 		if (n < 3)
 			continue;
-		struct finding *f = finding_new(a, "errors.aborts_resets", n >= 10 ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE,
+		struct finding *f = finding_new(a, K_ERR_ABORTS_RESETS, n >= 10 ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE,
 						e0->device, NULL);
 		f->start = t0;
 		f->end = t1;
@@ -1142,22 +1142,22 @@ static void det_vmk_failures(struct analysis *a, const struct analyze_opts *o)
 }
 
 const struct detector detectors[] = {
-	{"latency.guest_read", "guest read latency", LAYER_GUEST, det_guest_read},
-	{"latency.guest_write", "guest write latency", LAYER_GUEST, det_guest_write},
-	{"latency.device", "device latency (DAVG)", LAYER_DEVICE, det_device_latency},
-	{"latency.kernel", "VMkernel queueing (KAVG/QAVG)", LAYER_DEVICE, det_kernel_latency},
-	{"queue.device_saturated", "device queue saturated", LAYER_DEVICE, det_device_saturated},
-	{"queue.adapter_saturated", "adapter queue saturated", LAYER_ADAPTER, det_adapter_saturated},
-	{"queue.guest_vscsi_cap", "guest queue at the vSCSI per-disk limit", LAYER_VSCSI, det_guest_vscsi_cap},
-	{"queue.guest_hidden", "IOs waiting inside the guest", LAYER_GUEST, det_guest_hidden},
-	{"queue.array_overcommit", "outstanding IO above the array LU queue", LAYER_ARRAY, det_array_overcommit},
-	{"throttle.adaptive_queue_depth", "adaptive queue depth (QUEUE FULL throttling)", LAYER_DEVICE, det_aqd},
-	{"throttle.sioc", "Storage I/O Control throttling", LAYER_DEVICE, det_sioc},
-	{"throttle.dsnro", "DSNRO cap with several active VMs", LAYER_DEVICE, det_dsnro},
-	{"io.split", "split IO", LAYER_GUEST, det_split},
-	{"align.partition_misaligned", "misaligned partition", LAYER_GUEST, det_alignment},
-	{"errors.aborts_resets", "aborts, resets and failed commands", LAYER_DEVICE, det_errors},
-	{"scsi.queue_full", "QUEUE FULL / BUSY in vmkernel.log", LAYER_ARRAY, det_queue_full},
-	{"errors.aborts_resets", "failed commands with a host status in vmkernel.log", LAYER_DEVICE, det_vmk_failures},
-	{NULL, NULL, 0, NULL},
+	{.kind = K_LAT_GUEST_READ, .title = "guest read latency", .run = det_guest_read},
+	{.kind = K_LAT_GUEST_WRITE, .title = "guest write latency", .run = det_guest_write},
+	{.kind = K_LAT_DEVICE, .title = "device latency (DAVG)", .run = det_device_latency},
+	{.kind = K_LAT_KERNEL, .title = "VMkernel queueing (KAVG/QAVG)", .run = det_kernel_latency},
+	{.kind = K_Q_DEVICE_SATURATED, .title = "device queue saturated", .run = det_device_saturated},
+	{.kind = K_Q_ADAPTER_SATURATED, .title = "adapter queue saturated", .run = det_adapter_saturated},
+	{.kind = K_Q_GUEST_VSCSI_CAP, .title = "guest queue at the vSCSI per-disk limit", .run = det_guest_vscsi_cap},
+	{.kind = K_Q_GUEST_HIDDEN, .title = "IOs waiting inside the guest", .run = det_guest_hidden},
+	{.kind = K_Q_ARRAY_OVERCOMMIT, .title = "outstanding IO above the array LU queue", .run = det_array_overcommit},
+	{.kind = K_T_AQD, .title = "adaptive queue depth (QUEUE FULL throttling)", .run = det_aqd},
+	{.kind = K_T_SIOC, .title = "Storage I/O Control throttling", .run = det_sioc},
+	{.kind = K_T_DSNRO, .title = "DSNRO cap with several active VMs", .run = det_dsnro},
+	{.kind = K_IO_SPLIT, .title = "split IO", .run = det_split},
+	{.kind = K_ALIGN_MISALIGNED, .title = "misaligned partition", .run = det_alignment},
+	{.kind = K_ERR_ABORTS_RESETS, .title = "aborts, resets and failed commands", .run = det_errors},
+	{.kind = K_SCSI_QUEUE_FULL, .title = "QUEUE FULL / BUSY in vmkernel.log", .run = det_queue_full},
+	{.kind = K_ERR_ABORTS_RESETS, .title = "failed commands with a host status in vmkernel.log", .run = det_vmk_failures},
+	{.run = NULL},
 };

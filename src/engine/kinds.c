@@ -1,0 +1,55 @@
+/* kinds.c — the finding kinds (see kinds.h). Titles are the detectors' wording; the place order
+ * decides which finding the verdict quotes for its place. */
+#include "kinds.h"
+
+#include <string.h>
+
+const struct kind_info kinds[K_COUNT] = {
+	[K_LAT_GUEST_READ] = {.name = "latency.guest_read", .title = "guest read latency", .layer = LAYER_GUEST,
+			      .box = BOX_GUEST, .waits = false, .cause_rank = 2, .place = VP_GUEST_LATENCY, .place_order = 0},
+	[K_LAT_GUEST_WRITE] = {.name = "latency.guest_write", .title = "guest write latency", .layer = LAYER_GUEST,
+			       .box = BOX_GUEST, .waits = false, .cause_rank = 2, .place = VP_GUEST_LATENCY, .place_order = 1},
+	[K_LAT_DEVICE] = {.name = "latency.device", .title = "device latency (DAVG)", .layer = LAYER_DEVICE,
+			  .box = BOX_ARRAY, .waits = true, .cause_rank = 2, .place = VP_ARRAY, .place_order = 0},
+	[K_LAT_KERNEL] = {.name = "latency.kernel", .title = "VMkernel queueing (KAVG/QAVG)", .layer = LAYER_DEVICE,
+			  .box = BOX_KERNEL, .waits = true, .cause_rank = 2, .place = VP_KERNEL, .place_order = 2},
+	[K_Q_DEVICE_SATURATED] = {.name = "queue.device_saturated", .title = "device queue saturated",
+				  .layer = LAYER_DEVICE, .box = BOX_KERNEL, .waits = true, .cause_rank = 0,
+				  .place = VP_KERNEL, .place_order = 0},
+	[K_Q_ADAPTER_SATURATED] = {.name = "queue.adapter_saturated", .title = "adapter queue saturated",
+				   .layer = LAYER_ADAPTER, .box = BOX_ADAPTER, .waits = true, .cause_rank = 0,
+				   .place = VP_ADAPTER, .place_order = 0},
+	[K_Q_GUEST_VSCSI_CAP] = {.name = "queue.guest_vscsi_cap", .title = "guest queue at the vSCSI per-disk limit",
+				 .layer = LAYER_VSCSI, .box = BOX_VSCSI, .waits = true, .cause_rank = 0,
+				 .place = VP_GUEST, .place_order = 0},
+	[K_Q_GUEST_HIDDEN] = {.name = "queue.guest_hidden", .title = "IOs waiting inside the guest", .layer = LAYER_GUEST,
+			      .box = BOX_VSCSI, .waits = true, .cause_rank = 0, .place = VP_GUEST, .place_order = 1},
+	[K_Q_ARRAY_OVERCOMMIT] = {.name = "queue.array_overcommit", .title = "outstanding IO above the array LU queue",
+				  .layer = LAYER_ARRAY, .box = BOX_ARRAY, .waits = true, .cause_rank = 0,
+				  .place = VP_ARRAY, .place_order = 1},
+	[K_T_AQD] = {.name = "throttle.adaptive_queue_depth", .title = "adaptive queue depth (QUEUE FULL throttling)",
+		     .layer = LAYER_DEVICE, .box = BOX_KERNEL, .waits = true, .cause_rank = 0, .place = VP_THROTTLE,
+		     .place_order = 0},
+	[K_T_SIOC] = {.name = "throttle.sioc", .title = "Storage I/O Control throttling", .layer = LAYER_DEVICE,
+		      .box = BOX_KERNEL, .waits = true, .cause_rank = 0, .place = VP_THROTTLE, .place_order = 1},
+	[K_T_DSNRO] = {.name = "throttle.dsnro", .title = "DSNRO cap with several active VMs", .layer = LAYER_DEVICE,
+		       .box = BOX_KERNEL, .waits = true, .cause_rank = 0, .place = VP_KERNEL, .place_order = 1},
+	[K_IO_SPLIT] = {.name = "io.split", .title = "split IO", .layer = LAYER_GUEST, .box = BOX_BY_LAYER,
+			.waits = false, .cause_rank = 1, .place = VP_NONE},
+	[K_ALIGN_MISALIGNED] = {.name = "align.partition_misaligned", .title = "misaligned partition",
+				.layer = LAYER_GUEST, .box = BOX_ARRAY, .waits = false, .cause_rank = 0, .place = VP_NONE},
+	[K_ERR_ABORTS_RESETS] = {.name = "errors.aborts_resets", .title = "aborts, resets and failed commands",
+				 .layer = LAYER_DEVICE, .box = BOX_ARRAY, .waits = false, .cause_rank = 0,
+				 .place = VP_NONE},
+	[K_SCSI_QUEUE_FULL] = {.name = "scsi.queue_full", .title = "QUEUE FULL / BUSY in vmkernel.log",
+			       .layer = LAYER_ARRAY, .box = BOX_ARRAY, .waits = true, .cause_rank = 0,
+			       .place = VP_THROTTLE, .place_order = 2},
+};
+
+int kind_find(const char *name)
+{
+	for (int k = 0; k < K_COUNT; k++)
+		if (strcmp(kinds[k].name, name) == 0)
+			return k;
+	return -1;
+}

@@ -1,0 +1,56 @@
+/* kinds.h — the one table of finding kinds: each kind's name (the stable id in JSON, history and
+ * truth.json), title, the layer it names, where the IO-stack picture draws it, its rank as a cause
+ * and its place in the verdict. Detectors, the verdict, compare, the trend, every reporter, the
+ * docs and the simulator read this table; nothing else spells a kind. */
+#ifndef IOPSY_KINDS_H
+#define IOPSY_KINDS_H
+
+#include <stdbool.h>
+
+#include "vocab.h"
+
+enum kind {
+	K_LAT_GUEST_READ,
+	K_LAT_GUEST_WRITE,
+	K_LAT_DEVICE,
+	K_LAT_KERNEL,
+	K_Q_DEVICE_SATURATED,
+	K_Q_ADAPTER_SATURATED,
+	K_Q_GUEST_VSCSI_CAP,
+	K_Q_GUEST_HIDDEN,
+	K_Q_ARRAY_OVERCOMMIT,
+	K_T_AQD,
+	K_T_SIOC,
+	K_T_DSNRO,
+	K_IO_SPLIT,
+	K_ALIGN_MISALIGNED,
+	K_ERR_ABORTS_RESETS,
+	K_SCSI_QUEUE_FULL,
+	K_COUNT
+};
+
+/* The boxes of the IO-stack picture, top to bottom. BOX_BY_LAYER: the finding's own layer decides. */
+enum stack_box { BOX_GUEST, BOX_VSCSI, BOX_KERNEL, BOX_ADAPTER, BOX_ARRAY, BOX_COUNT, BOX_BY_LAYER };
+
+/* Where the verdict speaks of a kind ("IO waits in the guest, above the virtual SCSI controller",
+ * "behind throttling of the LUN queue", ...). VP_NONE: only as "see the remaining findings". */
+enum verdict_place { VP_NONE, VP_GUEST, VP_THROTTLE, VP_KERNEL, VP_ADAPTER, VP_ARRAY, VP_GUEST_LATENCY };
+
+struct kind_info {
+	const char *name;            /* "queue.device_saturated" */
+	const char *title;           /* "device queue saturated" */
+	enum layer layer;            /* the layer its findings usually name */
+	enum stack_box box;
+	bool waits;                  /* the box says "IO waits here" */
+	int cause_rank;              /* ordering at equal severity: 0 causes (queues, throttling),
+	                              * 1 IO-pattern symptoms, 2 latency symptoms */
+	enum verdict_place place;
+	int place_order;             /* which kind names its place first (lower first) */
+};
+
+/* Indexed by enum kind (static). */
+extern const struct kind_info kinds[K_COUNT];
+/* The kind called name, or -1. */
+int kind_find(const char *name);
+
+#endif
