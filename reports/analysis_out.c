@@ -6,72 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "version.h"
 
-static void esc(struct buf *b, const char *s)
-{
-	if (s)
-		buf_add_text_escaped(b, s, strlen(s));
-}
+#define esc fmt_esc
+static void duration(struct buf *b, double s) { fmt_duration(b, s, true); }
+static void text_num(struct buf *b, double v) { fmt_num(b, v, "-"); }
 
-/* Appends text wrapped at width; the first line starts with indent (e.g. "   rule: "), the next
- * ones with as many spaces. */
-void text_wrap(struct buf *b, const char *indent, const char *text, size_t width)
-{
-	struct buf t;
-	buf_init(&t);
-	esc(&t, text);
-	const char *p = t.data ? t.data : "";
-	size_t ind = strlen(indent);
-	bool first = true;
-	while (*p) {
-		if (first)
-			buf_adds(b, indent);
-		else
-			buf_printf(b, "%*s", (int)ind, "");
-		first = false;
-		size_t n = strlen(p);
-		if (n + ind <= width) {
-			buf_adds(b, p);
-			buf_addc(b, '\n');
-			break;
-		}
-		size_t cut = width - ind;
-		while (cut > 0 && p[cut] != ' ')
-			cut--;
-		if (cut == 0)
-			cut = width - ind;
-		buf_add(b, p, cut);
-		buf_addc(b, '\n');
-		p += cut;
-		while (*p == ' ')
-			p++;
-	}
-	buf_free(&t);
-}
 
-void text_num(struct buf *b, double v)
-{
-	if (isnan(v))
-		buf_adds(b, "-");
-	else if (fabs(v) >= 100 || v == floor(v))
-		buf_printf(b, "%.0f", v);
-	else if (fabs(v) >= 10)
-		buf_printf(b, "%.1f", v);
-	else
-		buf_printf(b, "%.2g", v);
-}
 
-static void duration(struct buf *b, double s)
-{
-	long x = lround(s);
-	if (x >= 3600)
-		buf_printf(b, "%ldh %02ldm %02lds", x / 3600, x / 60 % 60, x % 60);
-	else if (x >= 60)
-		buf_printf(b, "%ldm %02lds", x / 60, x % 60);
-	else
-		buf_printf(b, "%lds", x);
-}
+
 
 void analysis_text(const struct analysis *a, struct buf *out)
 {

@@ -12,11 +12,6 @@ void analysis_json(const struct analysis *a, struct json *j);
 /* The same object with extra top-level keys written by extra(ctx, j) before it closes. */
 void analysis_json_ex(const struct analysis *a, struct json *j, void (*extra)(void *ctx, struct json *j), void *ctx);
 /* Pieces reused by other reports. */
-/* Appends text (escaped for a terminal) wrapped at width; the first line starts with indent, the
- * next ones with as many spaces. */
-void text_wrap(struct buf *b, const char *indent, const char *text, size_t width);
-/* A number with the precision a table needs ("-" for NaN). */
-void text_num(struct buf *b, double v);
 void finding_json(const struct finding *f, struct json *j);
 void captures_json(const struct model *m, struct json *j);
 void entities_json(const struct model *m, struct json *j);

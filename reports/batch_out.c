@@ -73,10 +73,7 @@ static const char *state_color(const char *label)
 	return "#15803d";
 }
 
-static void esc(struct buf *b, const char *s)
-{
-	html_escape(b, s ? s : "");
-}
+static void esc(struct buf *b, const char *s) { html_escape(b, s); }
 
 /* A relative URL to a file under the output folder: the sanitised directory is URL-safe. */
 static void href(struct buf *b, const char *dir, const char *file)

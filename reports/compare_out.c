@@ -6,39 +6,16 @@
 #include <string.h>
 
 #include "analysis_out.h"
-
+#include "fmt.h"
 #include "version.h"
-
-static void esc(struct buf *b, const char *s)
-{
-	if (s)
-		buf_add_text_escaped(b, s, strlen(s));
-}
 
 #define LABEL_W 40
 
-
-static void pct(struct buf *b, double v)
-{
-	if (isnan(v))
-		buf_adds(b, "n/a");
-	else if (fabs(v) >= 10)
-		buf_printf(b, "%+.0f%%", v);
-	else
-		buf_printf(b, "%+.1f%%", v);
-}
-
-static void share(struct buf *b, double v)
-{
-	if (isnan(v))
-		buf_adds(b, "-");
-	else if (v > 0 && v < 0.005)
-		buf_adds(b, "<1%");
-	else if (v < 1 && v > 0.995)
-		buf_adds(b, ">99%");
-	else
-		buf_printf(b, "%.0f%%", v * 100);
-}
+#define esc fmt_esc
+#define share fmt_share
+static void pct(struct buf *b, double v) { fmt_pct(b, v, "n/a"); }
+static void duration(struct buf *b, double s) { fmt_duration(b, s, true); }
+static void text_num(struct buf *b, double v) { fmt_num(b, v, "-"); }
 
 static void pad(struct buf *b, size_t from, size_t width)
 {
@@ -46,17 +23,6 @@ static void pad(struct buf *b, size_t from, size_t width)
 	do
 		buf_addc(b, ' ');
 	while (++used < width);
-}
-
-static void duration(struct buf *b, double s)
-{
-	long x = lround(s);
-	if (x >= 3600)
-		buf_printf(b, "%ldh %02ldm %02lds", x / 3600, x / 60 % 60, x % 60);
-	else if (x >= 60)
-		buf_printf(b, "%ldm %02lds", x / 60, x % 60);
-	else
-		buf_printf(b, "%lds", x);
 }
 
 static void quad(struct buf *b, const struct cmp_stats *s)

@@ -13,62 +13,22 @@
 #include "analysis_out.h"
 #include "compare.h"
 #include "compare_out.h"
+#include "fmt.h"
 #include "json.h"
 
 #include "version.h"
 
 /* ---- escaping and formatting ---- */
 
-void html_escape(struct buf *b, const char *s)
-{
-	if (!s)
-		return;
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = strlen(s), i = 0;
-	while (i < n) {
-		unsigned char c = p[i];
-		if (c < 0x80) {
-			switch (c) {
-			case '&': buf_adds(b, "&amp;"); break;
-			case '<': buf_adds(b, "&lt;"); break;
-			case '>': buf_adds(b, "&gt;"); break;
-			case '"': buf_adds(b, "&quot;"); break;
-			case '\'': buf_adds(b, "&#39;"); break;
-			default:
-				if (c < 0x20 || c == 0x7f)
-					buf_printf(b, "\\x%02X", c);
-				else
-					buf_addc(b, (char)c);
-			}
-			i++;
-			continue;
-		}
-		size_t k = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
-		if (k && i + k <= n && utf8_valid(s + i, k)) {
-			buf_add(b, s + i, k);
-			i += k;
-		} else {
-			buf_printf(b, "\\x%02X", c);
-			i++;
-		}
-	}
-}
 
 static void esc(struct buf *b, const char *s) { html_escape(b, s); }
+static void num(struct buf *b, double v) { fmt_num2(b, v, "&ndash;"); }
+static void pct(struct buf *b, double v) { fmt_pct(b, v, "&ndash;"); }
+static void duration(struct buf *b, double s) { fmt_duration(b, s, false); }
+#define when fmt_when
+#define hhmmss fmt_hhmmss
+#define same_day fmt_same_day
 
-static void num(struct buf *b, double v)
-{
-	if (isnan(v))
-		buf_adds(b, "&ndash;");
-	else if (fabs(v) >= 100 || v == floor(v))
-		buf_printf(b, "%.0f", v);
-	else if (fabs(v) >= 10)
-		buf_printf(b, "%.1f", v);
-	else if (fabs(v) >= 0.1)
-		buf_printf(b, "%.2f", v);
-	else
-		buf_printf(b, "%.2g", v);
-}
 
 /* A round axis end at or above v (1, 2, 2.5, 5 x 10^k). */
 static double nice_axis(double v)
@@ -83,52 +43,9 @@ static double nice_axis(double v)
 	return 10 * e;
 }
 
-/* "2026-07-27 13:04:03" (UTC) */
-static void when(struct buf *b, int64_t t)
-{
-	char s[32];
-	time_format_iso(t, false, s);
-	char *z = strchr(s, 'Z');
-	if (z)
-		*z = '\0';
-	char *T = strchr(s, 'T');
-	if (T)
-		*T = ' ';
-	buf_adds(b, s);
-}
 
-static void hhmmss(struct buf *b, int64_t t)
-{
-	char s[32];
-	time_format_iso(t, false, s);
-	char *T = strchr(s, 'T');
-	char *z = strchr(s, 'Z');
-	if (T && z) {
-		*z = '\0';
-		buf_adds(b, T + 1);
-	} else {
-		buf_adds(b, s);
-	}
-}
 
-static bool same_day(int64_t a, int64_t b)
-{
-	char x[32], y[32];
-	time_format_iso(a, false, x);
-	time_format_iso(b, false, y);
-	return strncmp(x, y, 10) == 0;
-}
 
-static void duration(struct buf *b, double s)
-{
-	long x = lround(s);
-	if (x >= 3600)
-		buf_printf(b, "%ldh %02ldm", x / 3600, x / 60 % 60);
-	else if (x >= 60)
-		buf_printf(b, "%ldm %02lds", x / 60, x % 60);
-	else
-		buf_printf(b, "%lds", x);
-}
 
 static const char *sev_class(int sev) { return sev == SEV_CRITICAL ? "crit" : sev == SEV_WARNING ? "warn" : "info"; }
 static const char *sev_word(int sev) { return sev == SEV_CRITICAL ? "Critical" : sev == SEV_WARNING ? "Warning" : "Info"; }
@@ -1547,15 +1464,6 @@ static const char *cv_word(const struct cmp_row *r, enum cmp_verdict v)
 	}
 }
 
-static void pct(struct buf *b, double v)
-{
-	if (isnan(v))
-		buf_adds(b, "&ndash;");
-	else if (fabs(v) >= 10)
-		buf_printf(b, "%+.0f%%", v);
-	else
-		buf_printf(b, "%+.1f%%", v);
-}
 
 static void pair_label(struct buf *b, const struct cmp_pair *p)
 {

@@ -8,6 +8,7 @@
 
 #include "analysis.h"
 #include "charts.h"
+#include "fmt.h"
 
 struct html_opts {
 	const char *gnuplot;      /* gnuplot program (NULL: $IOPSY_GNUPLOT or PATH) */
@@ -44,8 +45,5 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 int report_finding_png(const struct analysis *a, const struct finding *f, const struct html_opts *o, struct buf *png,
 		       struct buf *msg);
 
-/* Appends s escaped for HTML text and attribute values: & < > " ' as entities; control
- * characters and bytes that are not valid UTF-8 as the visible text \xNN. NULL appends nothing. */
-void html_escape(struct buf *b, const char *s);
 
 #endif
