@@ -10,9 +10,11 @@
 #include <strings.h>
 #include <time.h>
 
-#include "analysis_out.h"
+#include "json_out.h"
+#include "text.h"
 #include "compare.h"
-#include "compare_out.h"
+#include "json_out.h"
+#include "text.h"
 #include "fmt.h"
 #include "json.h"
 

@@ -10,7 +10,8 @@
 #include <unistd.h>
 
 #include "compare.h"
-#include "compare_out.h"
+#include "json_out.h"
+#include "text.h"
 #include "cmd_simulate.h"
 #include "suites.h"
 

@@ -10,7 +10,8 @@
 #include <unistd.h>
 
 #include "analysis.h"
-#include "analysis_out.h"
+#include "json_out.h"
+#include "text.h"
 #include "json.h"
 #include "cmd_simulate.h"
 #include "suites.h"

@@ -227,7 +227,8 @@ void diag_emit(struct diag *d, enum diag_level lvl, long line, long col, const c
 	}
 	struct buf b;
 	buf_init(&b);
-	buf_adds(&b, "iopsy: ");
+	buf_adds(&b, d->prefix ? d->prefix : "iopsy");
+	buf_adds(&b, ": ");
 	if (d->file) {
 		buf_add_text_escaped(&b, d->file, strlen(d->file));
 		if (line > 0)

@@ -73,14 +73,16 @@ struct diag_sink {
 	void *ctx;
 };
 struct diag {
-	const char *file;            /* name shown in messages (borrowed) */
+	const char *prefix;          /* the program part, NULL = "iopsy" ("iopsy analyze" for a
+	                              * command's own messages) (borrowed) */
+	const char *file;            /* name shown in messages, NULL = none (borrowed) */
 	long max_warnings;           /* < 0: unlimited */
 	long warnings, errors, suppressed;
 	struct diag_sink sink;
 };
 /* No sink: set d->sink before the first message. */
 void diag_init(struct diag *d, const char *file, long max_warnings);
-/* line/col 0 = unknown. Message is formatted as "iopsy: FILE:LINE:COL: level: text". */
+/* line/col 0 = unknown. Message is formatted as "PREFIX: FILE:LINE:COL: level: text". */
 void diag_emit(struct diag *d, enum diag_level lvl, long line, long col, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 void diag_finish(struct diag *d);

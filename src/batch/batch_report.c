@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis_out.h"
+#include "json_out.h"
+#include "text.h"
 #include "compare.h"
-#include "compare_out.h"
+#include "json_out.h"
+#include "text.h"
 #include "html.h"
 #include "batch_out.h"
 #include "json.h"

@@ -6,7 +6,8 @@
 #include <string.h>
 
 #include "analysis.h"
-#include "analysis_out.h"
+#include "json_out.h"
+#include "text.h"
 #include "commands.h"
 #include "html.h"
 

@@ -8,7 +8,8 @@
 
 #include "commands.h"
 #include "compare.h"
-#include "compare_out.h"
+#include "json_out.h"
+#include "text.h"
 #include "html.h"
 
 static const char compare_help[] =

@@ -5,7 +5,8 @@
 
 #include "commands.h"
 #include "inventory.h"
-#include "inventory_out.h"
+#include "json_out.h"
+#include "text.h"
 #include "json.h"
 
 static const char counters_help[] =

@@ -1,21 +1,171 @@
-/* compare_out.c — a before/after comparison as text (verdict first, then the table grouped by
- * entity, latency at equal load, findings gone/new) and as JSON (doc/compare-json.md). */
-#include "compare_out.h"
+/* text.c — the text writer: the analysis (verdict first, findings worst first with evidence, rule,
+ * source and advice), the comparison (verdict first, the table by entity, latency at equal load,
+ * findings gone / new) and the capture inventory of `iopsy counters`. Names from captures pass
+ * through fmt_esc (no terminal escapes reach a screen). */
+#include "text.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "analysis_out.h"
 #include "fmt.h"
 #include "version.h"
 
-#define LABEL_W 40
-
 #define esc fmt_esc
 #define share fmt_share
-static void pct(struct buf *b, double v) { fmt_pct(b, v, "n/a"); }
 static void duration(struct buf *b, double s) { fmt_duration(b, s, true); }
 static void text_num(struct buf *b, double v) { fmt_num(b, v, "-"); }
+static void pct(struct buf *b, double v) { fmt_pct(b, v, "n/a"); }
+
+/* ---- analysis ---- */
+
+
+
+
+
+
+void analysis_text(const struct analysis *a, struct buf *out)
+{
+	const struct model *m = &a->m;
+	int crit = 0, warn = 0, info = 0;
+	for (size_t i = 0; i < a->nf; i++)
+		a->f[i].sev == SEV_CRITICAL ? crit++ : a->f[i].sev == SEV_WARNING ? warn++ : info++;
+	buf_printf(out, "iopsy analyze: %zu capture%s, %zu finding%s (%d critical, %d warning, %d info)\n\n", m->ncaps,
+		   m->ncaps == 1 ? "" : "s", a->nf, a->nf == 1 ? "" : "s", crit, warn, info);
+	buf_adds(out, "VERDICT\n");
+	text_wrap(out, "  ", a->verdict ? a->verdict : "", 100);
+	buf_adds(out, "\nCAPTURES\n");
+	for (size_t i = 0; i < m->ncaps; i++) {
+		const struct capture *c = &m->caps[i];
+		buf_adds(out, "  ");
+		esc(out, c->path);
+		if (c->failed) {
+			buf_adds(out, ": could not be read (see the messages above)\n");
+			continue;
+		}
+		char s[32], e[32];
+		time_format_iso(c->start + c->clock_offset_ms, false, s);
+		time_format_iso(c->end + c->clock_offset_ms, false, e);
+		buf_printf(out, ": %s, host ", c->format);
+		esc(out, c->host ? c->host : "?");
+		buf_printf(out, ", %s .. %s, %g s interval, %ld rows, %ld columns", s, e, c->interval_s, c->rows, c->columns);
+		if (c->warnings)
+			buf_printf(out, ", %ld warning%s", c->warnings, c->warnings == 1 ? "" : "s");
+		if (c->clock_offset_ms || c->offset_estimated) {
+			/* shown as the user gives it: guest clock minus host clock */
+			buf_printf(out, ", guest clock %+.1f s off the host's", 0.0 - (double)c->clock_offset_ms / 1000.0 + 0.0);
+			if (c->offset_estimated)
+				buf_printf(out, " (estimated from IOPS, r = %.2f%s)", c->offset_confidence,
+					   c->clock_offset_ms ? "" : ", none applied");
+			else
+				buf_adds(out, " (--clock-offset)");
+		}
+		buf_addc(out, '\n');
+	}
+	if (a->nmap) {
+		buf_adds(out, "\nDISK MAPPING (guest disk = virtual disk)\n");
+		for (size_t i = 0; i < a->nmap; i++) {
+			buf_adds(out, "  ");
+			if (a->map[i].guest_host) {
+				esc(out, a->map[i].guest_host);
+				buf_addc(out, '\\');
+			}
+			esc(out, a->map[i].guest_disk);
+			buf_adds(out, " = ");
+			esc(out, a->map[i].vdisk);
+			if (a->map[i].automatic)
+				buf_printf(out, "   (found by correlating IOPS, r = %.2f)", a->map[i].correlation);
+			buf_addc(out, '\n');
+		}
+	}
+	buf_printf(out, "\nFINDINGS%s\n", a->nf ? " (worst first)" : "");
+	if (!a->nf)
+		buf_adds(out, "  none\n");
+	for (size_t i = 0; i < a->nf; i++) {
+		const struct finding *f = &a->f[i];
+		char s[32], e[32];
+		time_format_iso(f->start, false, s);
+		time_format_iso(f->end, false, e);
+		buf_printf(out, "\n%zu. %s  %s  ", i + 1, f->sev == SEV_CRITICAL ? "CRITICAL" : f->sev == SEV_WARNING ? "WARNING" : "INFO",
+			   kinds[f->kind].name);
+		if (f->host) {
+			esc(out, f->host);
+			buf_addc(out, ' ');
+		}
+		esc(out, f->entity);
+		buf_printf(out, "  [%s]%s\n", layer_names[f->layer], f->heuristic ? "  (heuristic)" : "");
+		buf_printf(out, "   %s .. %s (", s, e);
+		duration(out, f->sustained_s);
+		buf_adds(out, ")\n");
+		text_wrap(out, "   ", f->summary, 100);
+		for (int k = 0; k < f->nev; k++) {
+			const struct evidence *ev = &f->ev[k];
+			buf_printf(out, "   %s %s: min ", k ? "        " : "evidence", ev->label);
+			text_num(out, ev->min);
+			buf_adds(out, ", median ");
+			text_num(out, ev->median);
+			buf_adds(out, ", p95 ");
+			text_num(out, ev->p95);
+			buf_adds(out, ", max ");
+			text_num(out, ev->max);
+			buf_printf(out, " %s", ev->unit);
+			if (ev->above >= 0)
+				buf_printf(out, "; %ld of %ld samples above %g", ev->above, ev->samples, ev->threshold);
+			else
+				buf_printf(out, "; %ld samples", ev->samples);
+			buf_addc(out, '\n');
+		}
+		text_wrap(out, "   rule: ", f->rule, 100);
+		text_wrap(out, "   source: ", f->source, 100);
+		if (f->advice && *f->advice)
+			text_wrap(out, "   advice: ", f->advice, 100);
+	}
+	/* busiest entities */
+	buf_adds(out, "\nENTITIES (p50 / p95 / max)\n");
+	for (size_t i = 0; i < m->nents; i++) {
+		const struct entity *e = &m->ents[i];
+		int lat = -1, io = -1, q = -1;
+		switch (e->layer) {
+		case LAYER_DEVICE: lat = M_DAVG; io = M_CMDS; q = M_ACTV; break;
+		case LAYER_ADAPTER: lat = M_DAVG; io = M_CMDS; q = M_ACTV; break;
+		case LAYER_VSCSI: lat = M_VD_LAT_R; io = M_CMDS; break;
+		case LAYER_GUEST: lat = M_G_LAT_R; io = M_G_XFERS; q = M_G_CDQL; break;
+		default: continue;
+		}
+		if (!e->sk[io].n || qs_mean(&e->sk[io]) < rule_value(&a->rules, R_ACTIVE_IOPS))
+			continue;
+		buf_printf(out, "  %-7s ", layer_names[e->layer]);
+		if (e->host && e->layer == LAYER_GUEST) {
+			esc(out, e->host);
+			buf_addc(out, ' ');
+		}
+		esc(out, e->name);
+		const int ms[3] = {io, lat, q};
+		for (int k = 0; k < 3; k++) {
+			if (ms[k] < 0 || !e->sk[ms[k]].n)
+				continue;
+			buf_printf(out, "  %s ", metric_info[ms[k]].name);
+			text_num(out, qs_quantile(&e->sk[ms[k]], 0.5));
+			buf_adds(out, "/");
+			text_num(out, qs_quantile(&e->sk[ms[k]], 0.95));
+			buf_adds(out, "/");
+			text_num(out, e->sk[ms[k]].max);
+		}
+		if (e->layer == LAYER_GUEST && e->sk[M_G_LAT_W].n) {
+			buf_adds(out, "  guest_write_ms ");
+			text_num(out, qs_quantile(&e->sk[M_G_LAT_W], 0.5));
+			buf_adds(out, "/");
+			text_num(out, qs_quantile(&e->sk[M_G_LAT_W], 0.95));
+			buf_adds(out, "/");
+			text_num(out, e->sk[M_G_LAT_W].max);
+		}
+		buf_addc(out, '\n');
+	}
+}
+
+/* ---- comparison ---- */
+
+#define LABEL_W 40
 
 static void pad(struct buf *b, size_t from, size_t width)
 {
@@ -438,401 +588,127 @@ void compare_text(const struct compare *c, struct buf *out)
 	only_text(c, out);
 }
 
-/* ---- JSON ---- */
 
-static void stats_json(const struct cmp_row *r, int s, struct json *j)
+/* ---- inventory ---- */
+
+#define TEXT_MAX_INSTANCES 12
+
+static void span_text(struct buf *b, int64_t ms)
 {
-	const struct cmp_stats *st = &r->s[s];
-	json_obj_begin(j);
-	json_key(j, "p50");
-	json_num(j, st->p50);
-	json_key(j, "p95");
-	json_num(j, st->p95);
-	json_key(j, "p99");
-	json_num(j, st->p99);
-	json_key(j, "max");
-	json_num(j, st->max);
-	json_key(j, "mean");
-	json_num(j, st->mean);
-	json_key(j, "over_threshold_share");
-	json_arr_begin(j);
-	for (int t = 0; t < CMP_MAX_THR; t++)
-		if (r->spec->thr[t] >= 0)
-			json_num(j, st->over[t]);
-	json_arr_end(j);
-	json_key(j, "samples");
-	json_int(j, st->samples);
-	json_key(j, "series_values");
-	json_int(j, (long long)st->values);
-	json_key(j, "series_median");
-	json_num(j, st->median);
-	json_key(j, "block_length");
-	json_int(j, (long long)st->block);
-	json_key(j, "strata");
-	json_int(j, (long long)st->strata);
-	json_obj_end(j);
+	long s = (long)(ms / 1000);
+	if (s >= 86400)
+		buf_printf(b, "%ldd ", s / 86400);
+	if (s >= 3600)
+		buf_printf(b, "%ldh ", s / 3600 % 24);
+	if (s >= 60)
+		buf_printf(b, "%ldm ", s / 60 % 60);
+	buf_printf(b, "%lds", s % 60);
 }
 
-static void interval_json(struct json *j, const double ci[2])
+static void fmt_secs(struct buf *b, double s)
 {
-	if (isnan(ci[0]) || isnan(ci[1])) {
-		json_null(j);
-		return;
-	}
-	json_arr_begin(j);
-	json_num(j, ci[0]);
-	json_num(j, ci[1]);
-	json_arr_end(j);
+	char t[48];
+	snprintf(t, sizeof t, "%.3f", s);
+	size_t n = strlen(t);
+	while (n && t[n - 1] == '0')
+		t[--n] = '\0';
+	if (n && t[n - 1] == '.')
+		t[--n] = '\0';
+	buf_printf(b, "%s s", t);
 }
 
-static void pair_ids_json(const struct cmp_pair *p, struct json *j)
+static bool same_counters(const struct inv_instance *a, const struct inv_instance *b)
 {
-	const char *e = p->name[0] ? p->name[0] : p->name[1];
-	const char *h = p->name[0] ? p->host[0] : p->host[1];
-	json_key(j, "entity");
-	json_str(j, e);
-	json_key(j, "host");
-	json_str(j, h);
-	json_key(j, "layer");
-	json_str(j, layer_names[p->layer]);
+	if (a->ncounters != b->ncounters)
+		return false;
+	for (size_t i = 0; i < a->ncounters; i++)
+		if (strcmp(a->counters[i], b->counters[i]) != 0)
+			return false;
+	return true;
 }
 
-static void row_json(const struct compare *c, const struct cmp_row *r, struct json *j)
+void inventory_text(const struct inventory *inv, struct buf *out)
 {
-	const struct cmp_pair *p = &c->pairs[r->pair];
-	const struct metric_info *mi = &metric_info[r->spec->metric];
-	json_obj_begin(j);
-	pair_ids_json(p, j);
-	json_key(j, "entity_after");
-	json_str(j, p->name[1]);
-	json_key(j, "host_after");
-	json_str(j, p->host[1]);
-	json_key(j, "metric");
-	json_str(j, mi->name);
-	json_key(j, "label");
-	json_str(j, mi->label);
-	json_key(j, "unit");
-	json_str(j, mi->unit);
-	json_key(j, "kind");
-	json_str(j, cmp_kind_names[r->spec->kind]);
-	json_key(j, "lower_is_better");
-	json_bool(j, cmp_kind_lower_is_better(r->spec->kind));
-	json_key(j, "thresholds");
-	json_arr_begin(j);
-	for (int t = 0; t < CMP_MAX_THR; t++) {
-		if (r->spec->thr[t] < 0)
+	buf_adds(out, "file       ");
+	esc(out, inv->path);
+	buf_printf(out, "\nformat     %s%s%s%s\n", inv->format, inv->tsv ? " (TSV)" : "", inv->gzip ? " (gzip)" : "",
+		   inv->excel ? " (re-saved by a spreadsheet)" : "");
+	buf_adds(out, "host       ");
+	esc(out, inv->host ? inv->host : "(none)");
+	for (size_t i = 0; i < inv->nhosts; i++) {
+		if (inv->hosts[i] == inv->host || strcmp(inv->hosts[i], inv->host) == 0)
 			continue;
-		json_obj_begin(j);
-		json_key(j, "rule");
-		json_str(j, rule_table[r->spec->thr[t]].name);
-		json_key(j, "value");
-		json_num(j, rule_value(&c->rules, (enum rule_id)r->spec->thr[t]));
-		json_key(j, "above");
-		json_str(j, r->spec->kind == CK_LATENCY ? ">" : ">=");
-		json_obj_end(j);
+		buf_adds(out, i ? ", " : " (also ");
+		esc(out, inv->hosts[i]);
 	}
-	json_arr_end(j);
-	json_key(j, "before");
-	stats_json(r, 0, j);
-	json_key(j, "after");
-	stats_json(r, 1, j);
-	json_key(j, "diff");
-	json_num(j, r->diff);
-	json_key(j, "ci_diff");
-	interval_json(j, r->ci_diff);
-	json_key(j, "change_pct");
-	json_num(j, r->change_pct);
-	json_key(j, "ci");
-	interval_json(j, r->ci);
-	json_key(j, "floor");
-	json_num(j, r->spec->floor);
-	json_key(j, "verdict");
-	json_str(j, cmp_verdict_names[r->verdict]);
-	json_key(j, "reason");
-	json_str(j, cmp_reason_names[r->reason]);
-	json_key(j, "load_matched");
-	if (!r->has_lm) {
-		json_null(j);
+	buf_adds(out, inv->nhosts > 1 ? ")\n" : "\n");
+	buf_printf(out, "time zone  %s%s%s (UTC = local %+d min)\n", inv->zone[0] ? "" : "",
+		   inv->zone[0] ? inv->zone : "unknown", inv->bias_known ? "" : ", no bias in header",
+		   inv->bias_min);
+	if (inv->rows > 0) {
+		char a[32], b[32];
+		time_format_iso(inv->start, true, a);
+		time_format_iso(inv->end, true, b);
+		buf_printf(out, "time span  %s .. %s (", a, b);
+		span_text(out, inv->end - inv->start);
+		buf_adds(out, ")\ninterval   ");
+		fmt_secs(out, inv->interval_median_s);
+		buf_printf(out, " median, jitter %.3g s (", inv->interval_jitter_s);
+		for (size_t i = 0; i < inv->ntop; i++) {
+			if (i)
+				buf_adds(out, ", ");
+			fmt_secs(out, (double)inv->top[i].ms / 1000.0);
+			buf_printf(out, " x%ld", inv->top[i].count);
+		}
+		buf_adds(out, ")\n");
 	} else {
-		const struct cmp_loadmatch *lm = &r->lm;
-		json_obj_begin(j);
-		json_key(j, "load_metric");
-		json_str(j, metric_info[r->spec->load].name);
-		json_key(j, "comparable");
-		json_bool(j, lm->comparable);
-		json_key(j, "note");
-		json_str(j, lm->note);
-		json_key(j, "bins");
-		json_int(j, lm->bins);
-		json_key(j, "load_range");
-		double rg[2] = {lm->load_lo, lm->load_hi};
-		interval_json(j, rg);
-		json_key(j, "coverage");
-		json_arr_begin(j);
-		json_num(j, lm->coverage[0]);
-		json_num(j, lm->coverage[1]);
-		json_arr_end(j);
-		json_key(j, "diff");
-		json_num(j, lm->diff);
-		json_key(j, "ci_diff");
-		interval_json(j, lm->ci_diff);
-		json_key(j, "change_pct");
-		json_num(j, lm->change_pct);
-		json_key(j, "ci");
-		interval_json(j, lm->ci);
-		json_key(j, "verdict");
-		json_str(j, cmp_verdict_names[lm->verdict]);
-		json_key(j, "reason");
-		json_str(j, cmp_reason_names[lm->reason]);
-		json_obj_end(j);
+		buf_adds(out, "time span  (no data rows)\n");
 	}
-	json_obj_end(j);
-}
-
-static void loadbins_json(const struct compare *c, struct json *j)
-{
-	json_arr_begin(j);
-	for (size_t i = 0; i < c->nlb; i++) {
-		const struct cmp_loadbins *lb = &c->lb[i];
-		const struct cmp_row *r = &c->rows[lb->row];
-		const struct cmp_pair *p = &c->pairs[r->pair];
-		json_obj_begin(j);
-		pair_ids_json(p, j);
-		json_key(j, "metric");
-		json_str(j, metric_info[r->spec->metric].name);
-		json_key(j, "load_metric");
-		json_str(j, metric_info[r->spec->load].name);
-		json_key(j, "active_values");
-		json_arr_begin(j);
-		json_int(j, (long long)lb->active[0]);
-		json_int(j, (long long)lb->active[1]);
-		json_arr_end(j);
-		json_key(j, "load_p50");
-		json_arr_begin(j);
-		json_num(j, lb->load_p50[0]);
-		json_num(j, lb->load_p50[1]);
-		json_arr_end(j);
-		json_key(j, "load_p95");
-		json_arr_begin(j);
-		json_num(j, lb->load_p95[0]);
-		json_num(j, lb->load_p95[1]);
-		json_arr_end(j);
-		json_key(j, "comparable");
-		json_bool(j, r->lm.comparable);
-		json_key(j, "bins");
-		json_arr_begin(j);
-		for (size_t k = 0; k < lb->nbins; k++) {
-			const struct cmp_bin *b = &lb->bins[k];
-			json_obj_begin(j);
-			json_key(j, "lo");
-			json_num(j, b->lo);
-			json_key(j, "hi");
-			json_num(j, b->hi);
-			json_key(j, "matched");
-			json_bool(j, b->matched);
-			for (int s = 0; s < 2; s++) {
-				json_key(j, cmp_side_names[s]);
-				json_obj_begin(j);
-				json_key(j, "n");
-				json_int(j, (long long)b->n[s]);
-				json_key(j, "p50");
-				json_num(j, b->p50[s]);
-				json_key(j, "p95");
-				json_num(j, b->p95[s]);
-				json_obj_end(j);
+	buf_printf(out, "rows       %ld", inv->rows);
+	if (inv->skipped_rows)
+		buf_printf(out, " (%ld skipped)", inv->skipped_rows);
+	if (inv->backwards)
+		buf_printf(out, " (time goes backwards %ld time%s)", inv->backwards, inv->backwards == 1 ? "" : "s");
+	buf_printf(out, "\ncolumns    %zu", inv->columns);
+	if (inv->matched != inv->columns)
+		buf_printf(out, " (%zu matched)", inv->matched);
+	buf_printf(out, "\nobjects    %zu\n", inv->nobjs);
+	for (size_t i = 0; i < inv->nobjs; i++) {
+		const struct inv_object *o = &inv->objs[i];
+		buf_addc(out, '\n');
+		esc(out, o->name[0] ? o->name : "(columns that are not counter paths)");
+		buf_printf(out, ": %zu instance%s, %zu counter%s, %zu column%s\n", o->ninst, o->ninst == 1 ? "" : "s",
+			   o->ncounters, o->ncounters == 1 ? "" : "s", o->ncols, o->ncols == 1 ? "" : "s");
+		/* instances with identical counter sets are listed together */
+		bool *done = xcalloc(o->ninst, sizeof *done);
+		for (size_t k = 0; k < o->ninst; k++) {
+			if (done[k])
+				continue;
+			size_t group = 0;
+			buf_adds(out, "  ");
+			for (size_t q = k; q < o->ninst; q++) {
+				if (done[q] || !same_counters(&o->inst[k], &o->inst[q]))
+					continue;
+				done[q] = true;
+				if (group < TEXT_MAX_INSTANCES) {
+					if (group)
+						buf_adds(out, ", ");
+					esc(out, o->inst[q].name ? o->inst[q].name : "(no instance)");
+				}
+				group++;
 			}
-			json_obj_end(j);
+			if (group > TEXT_MAX_INSTANCES)
+				buf_printf(out, " and %zu more", group - TEXT_MAX_INSTANCES);
+			buf_printf(out, " [%zu instance%s x %zu counter%s]\n", group, group == 1 ? "" : "s",
+				   o->inst[k].ncounters, o->inst[k].ncounters == 1 ? "" : "s");
+			buf_adds(out, "    ");
+			for (size_t c = 0; c < o->inst[k].ncounters; c++) {
+				if (c)
+					buf_adds(out, " | ");
+				esc(out, o->inst[k].counters[c]);
+			}
+			buf_addc(out, '\n');
 		}
-		json_arr_end(j);
-		json_key(j, "vs_outstanding");
-		if (!lb->has_slope) {
-			json_null(j);
-		} else {
-			json_obj_begin(j);
-			json_key(j, "outstanding_metric");
-			json_str(j, r->spec->out[1] >= 0 ? "actv+qued" : metric_info[r->spec->out[0]].name);
-			json_key(j, "slope_ms_per_io");
-			json_arr_begin(j);
-			json_num(j, lb->slope[0]);
-			json_num(j, lb->slope[1]);
-			json_arr_end(j);
-			json_key(j, "values");
-			json_arr_begin(j);
-			json_int(j, (long long)lb->slope_n[0]);
-			json_int(j, (long long)lb->slope_n[1]);
-			json_arr_end(j);
-			json_key(j, "change_pct");
-			json_num(j, lb->slope_change_pct);
-			json_key(j, "ci");
-			interval_json(j, lb->slope_ci);
-			json_obj_end(j);
-		}
-		json_obj_end(j);
+		free(done);
 	}
-	json_arr_end(j);
-}
-
-static void only_json(const struct compare *c, int s, struct json *j)
-{
-	json_arr_begin(j);
-	for (size_t i = 0; i < c->npairs; i++) {
-		const struct cmp_pair *p = &c->pairs[i];
-		if (!p->name[s] || p->name[!s])
-			continue;
-		json_obj_begin(j);
-		pair_ids_json(p, j);
-		json_key(j, "mean_iops");
-		json_num(j, p->load_mean[s]);
-		json_key(j, "active");
-		json_bool(j, p->active[s]);
-		json_obj_end(j);
-	}
-	json_arr_end(j);
-}
-
-static void findings_json(const struct analysis *a, struct json *j)
-{
-	json_arr_begin(j);
-	for (size_t i = 0; i < a->nf; i++)
-		finding_json(&a->f[i], j);
-	json_arr_end(j);
-}
-
-void compare_json(const struct compare *c, struct json *j)
-{
-	const struct cmp_summary *s = &c->sum;
-	json_obj_begin(j);
-	json_key(j, "schema_version");
-	json_int(j, COMPARE_SCHEMA_VERSION);
-	json_key(j, "tool");
-	json_obj_begin(j);
-	json_key(j, "name");
-	json_str(j, "iopsy");
-	json_key(j, "version");
-	json_str(j, IOPSY_VERSION);
-	json_obj_end(j);
-	json_key(j, "verdict");
-	json_str(j, c->verdict);
-	json_key(j, "summary");
-	json_obj_begin(j);
-	json_key(j, "comparisons");
-	json_int(j, (long long)c->nrows);
-	for (int v = 0; v < CV_COUNT; v++) {
-		json_key(j, cmp_verdict_names[v]);
-		json_int(j, s->verdicts[v]);
-	}
-	json_key(j, "latency");
-	json_obj_begin(j);
-	for (int v = 0; v < CV_COUNT; v++) {
-		json_key(j, cmp_verdict_names[v]);
-		json_int(j, s->latency[v]);
-	}
-	json_obj_end(j);
-	json_key(j, "load_not_comparable");
-	json_int(j, s->load_not_comparable);
-	json_key(j, "findings_gone");
-	json_int(j, s->findings[CF_GONE]);
-	json_key(j, "findings_still_present");
-	json_int(j, s->findings[CF_STILL]);
-	json_key(j, "findings_new");
-	json_int(j, s->findings[CF_NEW]);
-	json_key(j, "findings_compared");
-	json_bool(j, s->findings_compared);
-	json_key(j, "bottleneck");
-	json_str(j, s->bottleneck > 0 ? "moved_down" : s->bottleneck < 0 ? "moved_up" : NULL);
-	json_obj_end(j);
-	json_key(j, "method");
-	json_obj_begin(j);
-	json_key(j, "statistic");
-	json_str(j, "median of the downsampled series (bucket means)");
-	json_key(j, "bootstrap");
-	json_str(j, "circular block bootstrap, Politis-White block length, stratified by load regime, percentile interval");
-	json_key(j, "resamples");
-	json_int(j, c->o.resamples);
-	json_key(j, "seed");
-	json_int(j, (long long)c->o.seed);
-	json_key(j, "confidence");
-	json_num(j, c->o.confidence);
-	json_key(j, "material_pct");
-	json_num(j, c->o.material_pct);
-	json_key(j, "bin_ratio");
-	json_num(j, CMP_BIN_RATIO);
-	json_key(j, "bin_min_values");
-	json_int(j, CMP_BIN_MIN);
-	json_key(j, "min_coverage");
-	json_num(j, CMP_MIN_COVERAGE);
-	json_key(j, "active_min_iops");
-	json_num(j, rule_value(&c->rules, R_ACTIVE_IOPS));
-	json_obj_end(j);
-	json_key(j, "before");
-	captures_json(&c->side[0].m, j);
-	json_key(j, "after");
-	captures_json(&c->side[1].m, j);
-	json_key(j, "match_map");
-	json_arr_begin(j);
-	for (size_t i = 0; i < c->nmap; i++) {
-		const struct cmp_mapline *ml = &c->map[i];
-		json_obj_begin(j);
-		json_key(j, "line");
-		json_int(j, ml->line);
-		json_key(j, "before");
-		json_str(j, ml->name[0]);
-		json_key(j, "before_host");
-		json_str(j, ml->host[0]);
-		json_key(j, "after");
-		json_str(j, ml->name[1]);
-		json_key(j, "after_host");
-		json_str(j, ml->host[1]);
-		json_key(j, "pairs");
-		json_int(j, ml->used);
-		json_obj_end(j);
-	}
-	json_arr_end(j);
-	json_key(j, "comparisons");
-	json_arr_begin(j);
-	for (size_t i = 0; i < c->nrows; i++)
-		row_json(c, &c->rows[i], j);
-	json_arr_end(j);
-	json_key(j, "load_bins");
-	loadbins_json(c, j);
-	json_key(j, "only_before");
-	only_json(c, 0, j);
-	json_key(j, "only_after");
-	only_json(c, 1, j);
-	json_key(j, "findings_before");
-	findings_json(&c->side[0], j);
-	json_key(j, "findings_after");
-	findings_json(&c->side[1], j);
-	json_key(j, "findings_diff");
-	json_arr_begin(j);
-	for (size_t k = 0; k < c->nfd; k++) {
-		const struct cmp_fdiff *f = &c->fd[k];
-		json_obj_begin(j);
-		json_key(j, "kind");
-		json_str(j, kinds[f->kind].name);
-		json_key(j, "title");
-		json_str(j, f->title);
-		json_key(j, "layer");
-		json_str(j, layer_names[f->layer]);
-		json_key(j, "entity");
-		json_str(j, f->entity);
-		json_key(j, "host");
-		json_str(j, f->host);
-		json_key(j, "status");
-		json_str(j, cmp_fstatus_names[f->status]);
-		for (int sd = 0; sd < 2; sd++) {
-			json_key(j, cmp_side_names[sd]);
-			json_obj_begin(j);
-			json_key(j, "count");
-			json_int(j, f->count[sd]);
-			json_key(j, "worst_severity");
-			json_str(j, f->worst[sd] >= 0 ? severity_names[f->worst[sd]] : NULL);
-			json_key(j, "sustained_s");
-			json_num(j, round(f->sustained_s[sd] * 10) / 10);
-			json_obj_end(j);
-		}
-		json_obj_end(j);
-	}
-	json_arr_end(j);
-	json_obj_end(j);
 }

@@ -1,0 +1,739 @@
+/* json_out.c — the JSON writer: the analysis (schema in doc/analyze-json.md), the comparison
+ * (doc/compare-json.md) and the capture inventory, all through the one JSON writer (json.h). */
+#include "json_out.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "version.h"
+
+/* ---- analysis ---- */
+static void iso(struct json *j, int64_t t)
+{
+	char s[32];
+	time_format_iso(t, false, s);
+	json_str(j, s);
+}
+
+void finding_json(const struct finding *f, struct json *j)
+{
+	json_obj_begin(j);
+	json_key(j, "kind");
+	json_str(j, kinds[f->kind].name);
+	json_key(j, "severity");
+	json_str(j, severity_names[f->sev]);
+	json_key(j, "layer");
+	json_str(j, layer_names[f->layer]);
+	json_key(j, "entity");
+	json_str(j, f->entity);
+	json_key(j, "host");
+	json_str(j, f->host);
+	json_key(j, "start");
+	iso(j, f->start);
+	json_key(j, "end");
+	iso(j, f->end);
+	json_key(j, "sustained_s");
+	json_num(j, round(f->sustained_s * 10) / 10);
+	json_key(j, "summary");
+	json_str(j, f->summary);
+	json_key(j, "evidence");
+	json_arr_begin(j);
+	for (int k = 0; k < f->nev; k++) {
+		const struct evidence *ev = &f->ev[k];
+		json_obj_begin(j);
+		json_key(j, "metric");
+		json_str(j, ev->key);
+		json_key(j, "label");
+		json_str(j, ev->label);
+		json_key(j, "unit");
+		json_str(j, ev->unit);
+		json_key(j, "min");
+		json_num(j, ev->min);
+		json_key(j, "median");
+		json_num(j, ev->median);
+		json_key(j, "p95");
+		json_num(j, ev->p95);
+		json_key(j, "max");
+		json_num(j, ev->max);
+		json_key(j, "samples");
+		json_int(j, ev->samples);
+		json_key(j, "samples_above");
+		if (ev->above >= 0)
+			json_int(j, ev->above);
+		else
+			json_null(j);
+		json_key(j, "threshold");
+		json_num(j, ev->threshold);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_key(j, "rule");
+	json_obj_begin(j);
+	json_key(j, "text");
+	json_str(j, f->rule);
+	json_key(j, "source");
+	json_str(j, f->source);
+	json_key(j, "heuristic");
+	json_bool(j, f->heuristic);
+	json_obj_end(j);
+	json_key(j, "advice");
+	json_str(j, f->advice);
+	json_obj_end(j);
+}
+
+void captures_json(const struct model *m, struct json *j)
+{
+	json_arr_begin(j);
+	for (size_t i = 0; i < m->ncaps; i++) {
+		const struct capture *c = &m->caps[i];
+		json_obj_begin(j);
+		json_key(j, "path");
+		json_str(j, c->path);
+		json_key(j, "format");
+		json_str(j, c->format);
+		json_key(j, "host");
+		json_str(j, c->host);
+		json_key(j, "start");
+		if (c->failed || !c->rows)
+			json_null(j);
+		else
+			iso(j, c->start + c->clock_offset_ms);
+		json_key(j, "end");
+		if (c->failed || !c->rows)
+			json_null(j);
+		else
+			iso(j, c->end + c->clock_offset_ms);
+		json_key(j, "interval_s");
+		json_num(j, c->rows > 1 ? c->interval_s : NAN);
+		json_key(j, "rows");
+		json_int(j, c->rows);
+		json_key(j, "columns");
+		json_int(j, c->columns);
+		json_key(j, "warnings");
+		json_int(j, c->warnings);
+		json_key(j, "skipped_rows");
+		json_int(j, c->skipped_rows);
+		json_key(j, "clock_offset_s");
+		json_num(j, (double)c->clock_offset_ms / 1000.0);
+		json_key(j, "clock_offset_estimated");
+		json_bool(j, c->offset_estimated);
+		json_key(j, "clock_offset_confidence");
+		json_num(j, c->offset_estimated ? c->offset_confidence : NAN);
+		json_key(j, "error");
+		json_str(j, c->failed ? "unreadable or unrecognised input" : NULL);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+void entities_json(const struct model *m, struct json *j)
+{
+	json_arr_begin(j);
+	for (size_t i = 0; i < m->nents; i++) {
+		const struct entity *e = &m->ents[i];
+		bool any = false;
+		for (int k = 0; k < M_COUNT; k++)
+			any |= e->sk[k].n > 0;
+		if (!any)
+			continue;
+		json_obj_begin(j);
+		json_key(j, "layer");
+		json_str(j, layer_names[e->layer]);
+		json_key(j, "name");
+		json_str(j, e->name);
+		json_key(j, "host");
+		json_str(j, e->host);
+		json_key(j, "capture");
+		json_int(j, (long long)e->capture);
+		json_key(j, "metrics");
+		json_obj_begin(j);
+		for (int k = 0; k < M_COUNT; k++) {
+			const struct qsketch *q = &e->sk[k];
+			if (!q->n)
+				continue;
+			json_key(j, metric_info[k].name);
+			json_obj_begin(j);
+			json_key(j, "unit");
+			json_str(j, metric_info[k].unit);
+			json_key(j, "mean");
+			json_num(j, qs_mean(q));
+			json_key(j, "p50");
+			json_num(j, qs_quantile(q, 0.5));
+			json_key(j, "p95");
+			json_num(j, qs_quantile(q, 0.95));
+			json_key(j, "p99");
+			json_num(j, qs_quantile(q, 0.99));
+			json_key(j, "max");
+			json_num(j, q->max);
+			json_key(j, "samples");
+			json_int(j, (long long)q->n);
+			json_obj_end(j);
+		}
+		json_obj_end(j);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+void analysis_json(const struct analysis *a, struct json *j)
+{
+	analysis_json_ex(a, j, NULL, NULL);
+}
+
+void analysis_json_ex(const struct analysis *a, struct json *j, void (*extra)(void *ctx, struct json *j), void *ctx)
+{
+	json_obj_begin(j);
+	json_key(j, "schema_version");
+	json_int(j, ANALYSIS_SCHEMA_VERSION);
+	json_key(j, "tool");
+	json_obj_begin(j);
+	json_key(j, "name");
+	json_str(j, "iopsy");
+	json_key(j, "version");
+	json_str(j, IOPSY_VERSION);
+	json_obj_end(j);
+	json_key(j, "verdict");
+	json_str(j, a->verdict);
+	json_key(j, "summary");
+	json_obj_begin(j);
+	int c[3] = {0, 0, 0};
+	for (size_t i = 0; i < a->nf; i++)
+		c[a->f[i].sev]++;
+	json_key(j, "findings");
+	json_int(j, (long long)a->nf);
+	json_key(j, "critical");
+	json_int(j, c[SEV_CRITICAL]);
+	json_key(j, "warning");
+	json_int(j, c[SEV_WARNING]);
+	json_key(j, "info");
+	json_int(j, c[SEV_INFO]);
+	json_obj_end(j);
+	json_key(j, "captures");
+	captures_json(&a->m, j);
+	json_key(j, "disk_map");
+	json_arr_begin(j);
+	for (size_t i = 0; i < a->nmap; i++) {
+		json_obj_begin(j);
+		json_key(j, "guest_host");
+		json_str(j, a->map[i].guest_host);
+		json_key(j, "guest_disk");
+		json_str(j, a->map[i].guest_disk);
+		json_key(j, "virtual_disk");
+		json_str(j, a->map[i].vdisk);
+		json_key(j, "automatic");
+		json_bool(j, a->map[i].automatic);
+		json_key(j, "correlation");
+		json_num(j, a->map[i].automatic ? a->map[i].correlation : NAN);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_key(j, "entities");
+	entities_json(&a->m, j);
+	json_key(j, "findings");
+	json_arr_begin(j);
+	for (size_t i = 0; i < a->nf; i++)
+		finding_json(&a->f[i], j);
+	json_arr_end(j);
+	if (extra)
+		extra(ctx, j);
+	json_obj_end(j);
+}
+
+/* ---- comparison ---- */
+static void stats_json(const struct cmp_row *r, int s, struct json *j)
+{
+	const struct cmp_stats *st = &r->s[s];
+	json_obj_begin(j);
+	json_key(j, "p50");
+	json_num(j, st->p50);
+	json_key(j, "p95");
+	json_num(j, st->p95);
+	json_key(j, "p99");
+	json_num(j, st->p99);
+	json_key(j, "max");
+	json_num(j, st->max);
+	json_key(j, "mean");
+	json_num(j, st->mean);
+	json_key(j, "over_threshold_share");
+	json_arr_begin(j);
+	for (int t = 0; t < CMP_MAX_THR; t++)
+		if (r->spec->thr[t] >= 0)
+			json_num(j, st->over[t]);
+	json_arr_end(j);
+	json_key(j, "samples");
+	json_int(j, st->samples);
+	json_key(j, "series_values");
+	json_int(j, (long long)st->values);
+	json_key(j, "series_median");
+	json_num(j, st->median);
+	json_key(j, "block_length");
+	json_int(j, (long long)st->block);
+	json_key(j, "strata");
+	json_int(j, (long long)st->strata);
+	json_obj_end(j);
+}
+
+static void interval_json(struct json *j, const double ci[2])
+{
+	if (isnan(ci[0]) || isnan(ci[1])) {
+		json_null(j);
+		return;
+	}
+	json_arr_begin(j);
+	json_num(j, ci[0]);
+	json_num(j, ci[1]);
+	json_arr_end(j);
+}
+
+static void pair_ids_json(const struct cmp_pair *p, struct json *j)
+{
+	const char *e = p->name[0] ? p->name[0] : p->name[1];
+	const char *h = p->name[0] ? p->host[0] : p->host[1];
+	json_key(j, "entity");
+	json_str(j, e);
+	json_key(j, "host");
+	json_str(j, h);
+	json_key(j, "layer");
+	json_str(j, layer_names[p->layer]);
+}
+
+static void row_json(const struct compare *c, const struct cmp_row *r, struct json *j)
+{
+	const struct cmp_pair *p = &c->pairs[r->pair];
+	const struct metric_info *mi = &metric_info[r->spec->metric];
+	json_obj_begin(j);
+	pair_ids_json(p, j);
+	json_key(j, "entity_after");
+	json_str(j, p->name[1]);
+	json_key(j, "host_after");
+	json_str(j, p->host[1]);
+	json_key(j, "metric");
+	json_str(j, mi->name);
+	json_key(j, "label");
+	json_str(j, mi->label);
+	json_key(j, "unit");
+	json_str(j, mi->unit);
+	json_key(j, "kind");
+	json_str(j, cmp_kind_names[r->spec->kind]);
+	json_key(j, "lower_is_better");
+	json_bool(j, cmp_kind_lower_is_better(r->spec->kind));
+	json_key(j, "thresholds");
+	json_arr_begin(j);
+	for (int t = 0; t < CMP_MAX_THR; t++) {
+		if (r->spec->thr[t] < 0)
+			continue;
+		json_obj_begin(j);
+		json_key(j, "rule");
+		json_str(j, rule_table[r->spec->thr[t]].name);
+		json_key(j, "value");
+		json_num(j, rule_value(&c->rules, (enum rule_id)r->spec->thr[t]));
+		json_key(j, "above");
+		json_str(j, r->spec->kind == CK_LATENCY ? ">" : ">=");
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_key(j, "before");
+	stats_json(r, 0, j);
+	json_key(j, "after");
+	stats_json(r, 1, j);
+	json_key(j, "diff");
+	json_num(j, r->diff);
+	json_key(j, "ci_diff");
+	interval_json(j, r->ci_diff);
+	json_key(j, "change_pct");
+	json_num(j, r->change_pct);
+	json_key(j, "ci");
+	interval_json(j, r->ci);
+	json_key(j, "floor");
+	json_num(j, r->spec->floor);
+	json_key(j, "verdict");
+	json_str(j, cmp_verdict_names[r->verdict]);
+	json_key(j, "reason");
+	json_str(j, cmp_reason_names[r->reason]);
+	json_key(j, "load_matched");
+	if (!r->has_lm) {
+		json_null(j);
+	} else {
+		const struct cmp_loadmatch *lm = &r->lm;
+		json_obj_begin(j);
+		json_key(j, "load_metric");
+		json_str(j, metric_info[r->spec->load].name);
+		json_key(j, "comparable");
+		json_bool(j, lm->comparable);
+		json_key(j, "note");
+		json_str(j, lm->note);
+		json_key(j, "bins");
+		json_int(j, lm->bins);
+		json_key(j, "load_range");
+		double rg[2] = {lm->load_lo, lm->load_hi};
+		interval_json(j, rg);
+		json_key(j, "coverage");
+		json_arr_begin(j);
+		json_num(j, lm->coverage[0]);
+		json_num(j, lm->coverage[1]);
+		json_arr_end(j);
+		json_key(j, "diff");
+		json_num(j, lm->diff);
+		json_key(j, "ci_diff");
+		interval_json(j, lm->ci_diff);
+		json_key(j, "change_pct");
+		json_num(j, lm->change_pct);
+		json_key(j, "ci");
+		interval_json(j, lm->ci);
+		json_key(j, "verdict");
+		json_str(j, cmp_verdict_names[lm->verdict]);
+		json_key(j, "reason");
+		json_str(j, cmp_reason_names[lm->reason]);
+		json_obj_end(j);
+	}
+	json_obj_end(j);
+}
+
+static void loadbins_json(const struct compare *c, struct json *j)
+{
+	json_arr_begin(j);
+	for (size_t i = 0; i < c->nlb; i++) {
+		const struct cmp_loadbins *lb = &c->lb[i];
+		const struct cmp_row *r = &c->rows[lb->row];
+		const struct cmp_pair *p = &c->pairs[r->pair];
+		json_obj_begin(j);
+		pair_ids_json(p, j);
+		json_key(j, "metric");
+		json_str(j, metric_info[r->spec->metric].name);
+		json_key(j, "load_metric");
+		json_str(j, metric_info[r->spec->load].name);
+		json_key(j, "active_values");
+		json_arr_begin(j);
+		json_int(j, (long long)lb->active[0]);
+		json_int(j, (long long)lb->active[1]);
+		json_arr_end(j);
+		json_key(j, "load_p50");
+		json_arr_begin(j);
+		json_num(j, lb->load_p50[0]);
+		json_num(j, lb->load_p50[1]);
+		json_arr_end(j);
+		json_key(j, "load_p95");
+		json_arr_begin(j);
+		json_num(j, lb->load_p95[0]);
+		json_num(j, lb->load_p95[1]);
+		json_arr_end(j);
+		json_key(j, "comparable");
+		json_bool(j, r->lm.comparable);
+		json_key(j, "bins");
+		json_arr_begin(j);
+		for (size_t k = 0; k < lb->nbins; k++) {
+			const struct cmp_bin *b = &lb->bins[k];
+			json_obj_begin(j);
+			json_key(j, "lo");
+			json_num(j, b->lo);
+			json_key(j, "hi");
+			json_num(j, b->hi);
+			json_key(j, "matched");
+			json_bool(j, b->matched);
+			for (int s = 0; s < 2; s++) {
+				json_key(j, cmp_side_names[s]);
+				json_obj_begin(j);
+				json_key(j, "n");
+				json_int(j, (long long)b->n[s]);
+				json_key(j, "p50");
+				json_num(j, b->p50[s]);
+				json_key(j, "p95");
+				json_num(j, b->p95[s]);
+				json_obj_end(j);
+			}
+			json_obj_end(j);
+		}
+		json_arr_end(j);
+		json_key(j, "vs_outstanding");
+		if (!lb->has_slope) {
+			json_null(j);
+		} else {
+			json_obj_begin(j);
+			json_key(j, "outstanding_metric");
+			json_str(j, r->spec->out[1] >= 0 ? "actv+qued" : metric_info[r->spec->out[0]].name);
+			json_key(j, "slope_ms_per_io");
+			json_arr_begin(j);
+			json_num(j, lb->slope[0]);
+			json_num(j, lb->slope[1]);
+			json_arr_end(j);
+			json_key(j, "values");
+			json_arr_begin(j);
+			json_int(j, (long long)lb->slope_n[0]);
+			json_int(j, (long long)lb->slope_n[1]);
+			json_arr_end(j);
+			json_key(j, "change_pct");
+			json_num(j, lb->slope_change_pct);
+			json_key(j, "ci");
+			interval_json(j, lb->slope_ci);
+			json_obj_end(j);
+		}
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+static void only_json(const struct compare *c, int s, struct json *j)
+{
+	json_arr_begin(j);
+	for (size_t i = 0; i < c->npairs; i++) {
+		const struct cmp_pair *p = &c->pairs[i];
+		if (!p->name[s] || p->name[!s])
+			continue;
+		json_obj_begin(j);
+		pair_ids_json(p, j);
+		json_key(j, "mean_iops");
+		json_num(j, p->load_mean[s]);
+		json_key(j, "active");
+		json_bool(j, p->active[s]);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+static void findings_json(const struct analysis *a, struct json *j)
+{
+	json_arr_begin(j);
+	for (size_t i = 0; i < a->nf; i++)
+		finding_json(&a->f[i], j);
+	json_arr_end(j);
+}
+
+void compare_json(const struct compare *c, struct json *j)
+{
+	const struct cmp_summary *s = &c->sum;
+	json_obj_begin(j);
+	json_key(j, "schema_version");
+	json_int(j, COMPARE_SCHEMA_VERSION);
+	json_key(j, "tool");
+	json_obj_begin(j);
+	json_key(j, "name");
+	json_str(j, "iopsy");
+	json_key(j, "version");
+	json_str(j, IOPSY_VERSION);
+	json_obj_end(j);
+	json_key(j, "verdict");
+	json_str(j, c->verdict);
+	json_key(j, "summary");
+	json_obj_begin(j);
+	json_key(j, "comparisons");
+	json_int(j, (long long)c->nrows);
+	for (int v = 0; v < CV_COUNT; v++) {
+		json_key(j, cmp_verdict_names[v]);
+		json_int(j, s->verdicts[v]);
+	}
+	json_key(j, "latency");
+	json_obj_begin(j);
+	for (int v = 0; v < CV_COUNT; v++) {
+		json_key(j, cmp_verdict_names[v]);
+		json_int(j, s->latency[v]);
+	}
+	json_obj_end(j);
+	json_key(j, "load_not_comparable");
+	json_int(j, s->load_not_comparable);
+	json_key(j, "findings_gone");
+	json_int(j, s->findings[CF_GONE]);
+	json_key(j, "findings_still_present");
+	json_int(j, s->findings[CF_STILL]);
+	json_key(j, "findings_new");
+	json_int(j, s->findings[CF_NEW]);
+	json_key(j, "findings_compared");
+	json_bool(j, s->findings_compared);
+	json_key(j, "bottleneck");
+	json_str(j, s->bottleneck > 0 ? "moved_down" : s->bottleneck < 0 ? "moved_up" : NULL);
+	json_obj_end(j);
+	json_key(j, "method");
+	json_obj_begin(j);
+	json_key(j, "statistic");
+	json_str(j, "median of the downsampled series (bucket means)");
+	json_key(j, "bootstrap");
+	json_str(j, "circular block bootstrap, Politis-White block length, stratified by load regime, percentile interval");
+	json_key(j, "resamples");
+	json_int(j, c->o.resamples);
+	json_key(j, "seed");
+	json_int(j, (long long)c->o.seed);
+	json_key(j, "confidence");
+	json_num(j, c->o.confidence);
+	json_key(j, "material_pct");
+	json_num(j, c->o.material_pct);
+	json_key(j, "bin_ratio");
+	json_num(j, CMP_BIN_RATIO);
+	json_key(j, "bin_min_values");
+	json_int(j, CMP_BIN_MIN);
+	json_key(j, "min_coverage");
+	json_num(j, CMP_MIN_COVERAGE);
+	json_key(j, "active_min_iops");
+	json_num(j, rule_value(&c->rules, R_ACTIVE_IOPS));
+	json_obj_end(j);
+	json_key(j, "before");
+	captures_json(&c->side[0].m, j);
+	json_key(j, "after");
+	captures_json(&c->side[1].m, j);
+	json_key(j, "match_map");
+	json_arr_begin(j);
+	for (size_t i = 0; i < c->nmap; i++) {
+		const struct cmp_mapline *ml = &c->map[i];
+		json_obj_begin(j);
+		json_key(j, "line");
+		json_int(j, ml->line);
+		json_key(j, "before");
+		json_str(j, ml->name[0]);
+		json_key(j, "before_host");
+		json_str(j, ml->host[0]);
+		json_key(j, "after");
+		json_str(j, ml->name[1]);
+		json_key(j, "after_host");
+		json_str(j, ml->host[1]);
+		json_key(j, "pairs");
+		json_int(j, ml->used);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_key(j, "comparisons");
+	json_arr_begin(j);
+	for (size_t i = 0; i < c->nrows; i++)
+		row_json(c, &c->rows[i], j);
+	json_arr_end(j);
+	json_key(j, "load_bins");
+	loadbins_json(c, j);
+	json_key(j, "only_before");
+	only_json(c, 0, j);
+	json_key(j, "only_after");
+	only_json(c, 1, j);
+	json_key(j, "findings_before");
+	findings_json(&c->side[0], j);
+	json_key(j, "findings_after");
+	findings_json(&c->side[1], j);
+	json_key(j, "findings_diff");
+	json_arr_begin(j);
+	for (size_t k = 0; k < c->nfd; k++) {
+		const struct cmp_fdiff *f = &c->fd[k];
+		json_obj_begin(j);
+		json_key(j, "kind");
+		json_str(j, kinds[f->kind].name);
+		json_key(j, "title");
+		json_str(j, f->title);
+		json_key(j, "layer");
+		json_str(j, layer_names[f->layer]);
+		json_key(j, "entity");
+		json_str(j, f->entity);
+		json_key(j, "host");
+		json_str(j, f->host);
+		json_key(j, "status");
+		json_str(j, cmp_fstatus_names[f->status]);
+		for (int sd = 0; sd < 2; sd++) {
+			json_key(j, cmp_side_names[sd]);
+			json_obj_begin(j);
+			json_key(j, "count");
+			json_int(j, f->count[sd]);
+			json_key(j, "worst_severity");
+			json_str(j, f->worst[sd] >= 0 ? severity_names[f->worst[sd]] : NULL);
+			json_key(j, "sustained_s");
+			json_num(j, round(f->sustained_s[sd] * 10) / 10);
+			json_obj_end(j);
+		}
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+/* ---- inventory ---- */
+void inventory_json(const struct inventory *inv, struct json *j)
+{
+	char t[32];
+	json_obj_begin(j);
+	json_key(j, "path");
+	json_str(j, inv->path);
+	json_key(j, "format");
+	json_str(j, inv->format);
+	json_key(j, "gzip");
+	json_bool(j, inv->gzip);
+	json_key(j, "tsv");
+	json_bool(j, inv->tsv);
+	json_key(j, "host");
+	json_str(j, inv->host);
+	json_key(j, "hosts");
+	json_arr_begin(j);
+	for (size_t i = 0; i < inv->nhosts; i++)
+		json_str(j, inv->hosts[i]);
+	json_arr_end(j);
+	json_key(j, "time_zone");
+	json_str(j, inv->zone[0] ? inv->zone : NULL);
+	json_key(j, "bias_min");
+	json_int(j, inv->bias_min);
+	json_key(j, "bias_in_header");
+	json_bool(j, inv->bias_known);
+	json_key(j, "start");
+	if (inv->rows) {
+		time_format_iso(inv->start, true, t);
+		json_str(j, t);
+	} else {
+		json_null(j);
+	}
+	json_key(j, "end");
+	if (inv->rows) {
+		time_format_iso(inv->end, true, t);
+		json_str(j, t);
+	} else {
+		json_null(j);
+	}
+	json_key(j, "interval_s");
+	json_num(j, inv->rows > 1 ? inv->interval_median_s : NAN);
+	json_key(j, "interval_jitter_s");
+	json_num(j, inv->rows > 1 ? inv->interval_jitter_s : NAN);
+	json_key(j, "intervals");
+	json_arr_begin(j);
+	for (size_t i = 0; i < inv->ntop; i++) {
+		json_obj_begin(j);
+		json_key(j, "s");
+		json_num(j, (double)inv->top[i].ms / 1000.0);
+		json_key(j, "count");
+		json_int(j, inv->top[i].count);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_key(j, "rows");
+	json_int(j, inv->rows);
+	json_key(j, "skipped_rows");
+	json_int(j, inv->skipped_rows);
+	json_key(j, "time_backwards");
+	json_int(j, inv->backwards);
+	json_key(j, "columns");
+	json_int(j, (long long)inv->columns);
+	json_key(j, "matched_columns");
+	json_int(j, (long long)inv->matched);
+	json_key(j, "warnings");
+	json_int(j, inv->warnings);
+	json_key(j, "objects");
+	json_arr_begin(j);
+	for (size_t i = 0; i < inv->nobjs; i++) {
+		const struct inv_object *o = &inv->objs[i];
+		json_obj_begin(j);
+		json_key(j, "name");
+		json_str(j, o->name);
+		json_key(j, "columns");
+		json_int(j, (long long)o->ncols);
+		json_key(j, "instance_count");
+		json_int(j, (long long)o->ninst);
+		json_key(j, "counter_count");
+		json_int(j, (long long)o->ncounters);
+		json_key(j, "instances");
+		json_arr_begin(j);
+		for (size_t k = 0; k < o->ninst; k++) {
+			json_obj_begin(j);
+			json_key(j, "name");
+			json_str(j, o->inst[k].name);
+			json_key(j, "counters");
+			json_arr_begin(j);
+			for (size_t c = 0; c < o->inst[k].ncounters; c++)
+				json_str(j, o->inst[k].counters[c]);
+			json_arr_end(j);
+			json_obj_end(j);
+		}
+		json_arr_end(j);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}

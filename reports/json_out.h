@@ -1,0 +1,24 @@
+/* json_out.h — the JSON writer (see json_out.c). Schemas: doc/analyze-json.md, doc/compare-json.md. */
+#ifndef IOPSY_JSON_OUT_H
+#define IOPSY_JSON_OUT_H
+
+#include "analysis.h"
+#include "compare.h"
+#include "inventory.h"
+#include "json.h"
+
+#define ANALYSIS_SCHEMA_VERSION 1
+#define COMPARE_SCHEMA_VERSION 1
+
+/* Each writes one JSON value into j. extra (NULL = none) adds top-level keys at the end (a batch
+ * set adds its trend). */
+void analysis_json(const struct analysis *a, struct json *j);
+void analysis_json_ex(const struct analysis *a, struct json *j, void (*extra)(void *ctx, struct json *j), void *ctx);
+void compare_json(const struct compare *c, struct json *j);
+void inventory_json(const struct inventory *inv, struct json *j);
+/* Pieces the batch summary reuses. */
+void finding_json(const struct finding *f, struct json *j);
+void captures_json(const struct model *m, struct json *j);
+void entities_json(const struct model *m, struct json *j);
+
+#endif
