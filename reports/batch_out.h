@@ -7,11 +7,6 @@
 #include "batchres.h"
 #include "json.h"
 
-struct run_info {
-	const char *started, *input, *input_kind, *history, *out;
-	double seconds;
-};
-
 /* Sets sorted worst first (failed, critical, warning, info, clean); returns the order (caller frees). */
 size_t *batch_order(const struct batch *b);
 void batch_index_html(const struct batch *b, const struct run_info *ri, struct buf *out);

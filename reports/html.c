@@ -22,6 +22,9 @@
 
 /* ---- escaping and formatting ---- */
 
+/* With --require-charts a chart that cannot be drawn is an error, else a warning. */
+#define MSG_LEVEL(o) ((o)->require_charts ? DIAG_ERROR : DIAG_WARNING)
+
 
 static void esc(struct buf *b, const char *s) { html_escape(b, s); }
 static void num(struct buf *b, double v) { fmt_num2(b, v, "&ndash;"); }
@@ -1119,7 +1122,7 @@ static void hosts_line(const struct model *m, struct buf *b)
 }
 
 int report_finding_png(const struct analysis *a, const struct finding *f, const struct html_opts *o, struct buf *png,
-		       struct buf *msg)
+		       struct diag *d)
 {
 	struct chart c;
 	if (!chart_build(a, f, &c)) {
@@ -1130,18 +1133,23 @@ int report_finding_png(const struct analysis *a, const struct finding *f, const 
 	c.width = 760;
 	struct chart_opts co = {.gnuplot = o->gnuplot, .keep_dir = NULL, .timeout_s = o->timeout_s};
 	struct charts cs;
-	int rc = charts_open(&cs, &co, msg);
+	struct buf why;
+	buf_init(&why);
+	int rc = charts_open(&cs, &co, &why);
 	if (rc == 0) {
 		int number;
-		rc = charts_render(&cs, &c, png, &number, msg);
+		rc = charts_render(&cs, &c, png, &number, &why);
 	}
+	if (rc < 0 && why.len)
+		diag_emit(d, DIAG_WARNING, 0, 0, "the chart of the top finding: %s", why.data);
+	buf_free(&why);
 	charts_close(&cs);
 	chart_free(&c);
 	return rc;
 }
 
 int report_html_analysis(const struct analysis *a, const struct html_opts *o, struct buf *out, struct html_result *res,
-			 struct buf *msg)
+			 struct diag *d)
 {
 	memset(res, 0, sizeof *res);
 	const struct model *m = &a->m;
@@ -1151,13 +1159,13 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	buf_init(&err);
 	int crc = charts_open(&cs, &co, &err);
 	if (crc == ERR_IO) {
-		buf_printf(msg, "%s\n", err.data);
+		diag_emit(d, DIAG_ERROR, 0, 0, "%s", err.data);
 		buf_free(&err);
 		return ERR_IO;
 	}
 	if (crc == CHARTS_NO_GNUPLOT) {
 		res->no_gnuplot = true;
-		buf_adds(msg, "gnuplot was not found: the report has no charts (install gnuplot-nox, or set IOPSY_GNUPLOT)\n");
+		diag_emit(d, MSG_LEVEL(o), 0, 0, "gnuplot was not found: the report has no charts (install gnuplot-nox, or set IOPSY_GNUPLOT)");
 		if (o->require_charts) {
 			charts_close(&cs);
 			buf_free(&err);
@@ -1374,7 +1382,8 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 							"the gnuplot folder as chart-%02d.dat and chart-%02d.gp.</p>\n", no, no);
 				} else {
 					res->charts_failed++;
-					buf_printf(msg, "chart %d (finding %zu) could not be drawn: %s\n", no, i + 1, err.data ? err.data : "");
+					diag_emit(d, MSG_LEVEL(o), 0, 0, "chart %d (finding %zu) could not be drawn: %s", no, i + 1,
+						  err.data ? err.data : "");
 					struct buf t;
 					buf_init(&t);
 					buf_printf(&t, "The chart of finding %zu could not be drawn: ", i + 1);
@@ -1802,7 +1811,7 @@ static void bins_table(const struct compare *c, size_t row, struct buf *b)
 
 /* Renders one chart into a figure; failures become notes. */
 static void figure(struct charts *cs, const struct chart *ch, const char *caption_html, const struct html_opts *o,
-		   struct html_result *res, struct notes *nt, struct buf *msg, struct buf *out)
+		   struct html_result *res, struct notes *nt, struct diag *d, struct buf *out)
 {
 	struct buf svg, err;
 	buf_init(&svg);
@@ -1822,7 +1831,7 @@ static void figure(struct charts *cs, const struct chart *ch, const char *captio
 				"folder as chart-%02d.dat and chart-%02d.gp.</p>\n", no, no);
 	} else {
 		res->charts_failed++;
-		buf_printf(msg, "chart %d could not be drawn: %s\n", no, err.data ? err.data : "");
+		diag_emit(d, MSG_LEVEL(o), 0, 0, "chart %d could not be drawn: %s", no, err.data ? err.data : "");
 		struct buf t;
 		buf_init(&t);
 		buf_printf(&t, "Chart %d could not be drawn: ", no);
@@ -1883,7 +1892,7 @@ static void side_period(const struct analysis *a, struct buf *b)
 }
 
 int report_html_compare(const struct compare *c, const struct html_opts *o, struct buf *out, struct html_result *res,
-			struct buf *msg)
+			struct diag *d)
 {
 	memset(res, 0, sizeof *res);
 	struct chart_opts co = {.gnuplot = o->gnuplot, .keep_dir = o->gnuplot_dir, .timeout_s = o->timeout_s};
@@ -1892,13 +1901,13 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 	buf_init(&err);
 	int crc = charts_open(&cs, &co, &err);
 	if (crc == ERR_IO) {
-		buf_printf(msg, "%s\n", err.data);
+		diag_emit(d, DIAG_ERROR, 0, 0, "%s", err.data);
 		buf_free(&err);
 		return ERR_IO;
 	}
 	if (crc == CHARTS_NO_GNUPLOT) {
 		res->no_gnuplot = true;
-		buf_adds(msg, "gnuplot was not found: the report has no charts (install gnuplot-nox, or set IOPSY_GNUPLOT)\n");
+		diag_emit(d, MSG_LEVEL(o), 0, 0, "gnuplot was not found: the report has no charts (install gnuplot-nox, or set IOPSY_GNUPLOT)");
 		if (o->require_charts) {
 			charts_close(&cs);
 			buf_free(&err);
@@ -2073,13 +2082,13 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 			if (cdf_chart(c, p, m, &ch)) {
 				buf_reset(&cap);
 				buf_printf(&cap, "Distribution of %s, before and after.", metric_info[m].label);
-				figure(&cs, &ch, cap.data, o, res, &nt, msg, out);
+				figure(&cs, &ch, cap.data, o, res, &nt, d, out);
 			}
 			chart_free(&ch);
 			if (lead->spec->load >= 0 && scatter_chart(c, p, (enum metric)lead->spec->load, m, &ch)) {
 				buf_reset(&cap);
 				buf_printf(&cap, "%s against %s.", metric_info[m].label, metric_info[lead->spec->load].label);
-				figure(&cs, &ch, cap.data, o, res, &nt, msg, out);
+				figure(&cs, &ch, cap.data, o, res, &nt, d, out);
 			}
 			chart_free(&ch);
 			buf_adds(out, "</div>\n");
@@ -2087,7 +2096,7 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 				buf_reset(&cap);
 				buf_printf(&cap, "%s%s%s by time of day (UTC), both days on one clock.", metric_info[m].label,
 					   lead->spec->load >= 0 ? " and " : "", lead->spec->load >= 0 ? metric_info[lead->spec->load].label : "");
-				figure(&cs, &ch, cap.data, o, res, &nt, msg, out);
+				figure(&cs, &ch, cap.data, o, res, &nt, d, out);
 			}
 			chart_free(&ch);
 			buf_free(&cap);

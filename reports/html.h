@@ -27,23 +27,23 @@ struct html_result {
 };
 
 /* Renders the report of analysis a into out. Messages worth showing the user (chart failures,
- * a missing gnuplot) are appended to msg, one per line. Returns 0; CHARTS_NO_GNUPLOT or
+ * a missing gnuplot) go through d (errors with require_charts, else warnings). Returns 0; CHARTS_NO_GNUPLOT or
  * CHARTS_FAILED when o->require_charts and charts could not be drawn (out is then incomplete);
  * ERR_IO when the chart folder cannot be written. */
 int report_html_analysis(const struct analysis *a, const struct html_opts *o, struct buf *out, struct html_result *res,
-			 struct buf *msg);
+			 struct diag *d);
 
 struct compare;
 /* Renders the before/after report of a comparison (compare.h): verdict, findings gone / new,
  * latency distributions (CDF), time-of-day overlays, latency vs IOPS scatter of both sides and the
  * comparison table, with both sides' data embedded as JSON. Same returns as above. */
 int report_html_compare(const struct compare *c, const struct html_opts *o, struct buf *out, struct html_result *res,
-			struct buf *msg);
+			struct diag *d);
 
 /* The chart of finding f (the counters that prove it, threshold and window) as a PNG, for mail
  * bodies where inline SVG is not shown. Returns 0, CHARTS_NO_GNUPLOT, CHARTS_FAILED or ERR_IO. */
 int report_finding_png(const struct analysis *a, const struct finding *f, const struct html_opts *o, struct buf *png,
-		       struct buf *msg);
+		       struct diag *d);
 
 
 #endif

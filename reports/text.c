@@ -18,12 +18,6 @@ static void text_num(struct buf *b, double v) { fmt_num(b, v, "-"); }
 static void pct(struct buf *b, double v) { fmt_pct(b, v, "n/a"); }
 
 /* ---- analysis ---- */
-
-
-
-
-
-
 void analysis_text(const struct analysis *a, struct buf *out)
 {
 	const struct model *m = &a->m;

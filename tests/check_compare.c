@@ -74,7 +74,7 @@ static void run(struct compare *c, unsigned resamples, uint64_t seed)
 	o.seed = seed;
 	struct buf warn;
 	buf_init(&warn);
-	compare_run(c, &o, &warn);
+	compare_run(c, &o, DIAG_INTO(&warn));
 	buf_free(&warn);
 }
 
@@ -489,7 +489,7 @@ START_TEST(renamed_entities)
 		o.resamples = 200;
 		struct buf warn;
 		buf_init(&warn);
-		compare_run(&c, &o, &warn);
+		compare_run(&c, &o, DIAG_INTO(&warn));
 		const struct cmp_pair *vd = pair_of(&c, LAYER_VSCSI, "SQL01:scsi0:1");
 		const struct cmp_pair *lun = pair_of(&c, LAYER_DEVICE, "naa.624a93708c1f4e2b1102000067bf1af7");
 		ck_assert(vd && lun);

@@ -15,6 +15,7 @@
 #include "charts.h"
 #include "compare.h"
 #include "html.h"
+#include "suites.h"
 
 Suite *html_suite(void);
 
@@ -375,7 +376,7 @@ START_TEST(hostile_names_escaped)
 	struct buf out, msg;
 	buf_init(&out);
 	buf_init(&msg);
-	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, &msg), 0);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), 0);
 	assert_inert(out.data, fx.dir);
 	ck_assert_ptr_nonnull(strstr(out.data, "&lt;b&gt;first line\\x0Asecond &lt;line&gt;\\x01\\xFF"));
 	ck_assert_ptr_nonnull(strstr(out.data, "EVIL\\x0A&lt;i&gt;two lines&lt;/i&gt;"));
@@ -415,7 +416,7 @@ START_TEST(svg_ids_unique_in_report)
 	struct buf out, msg;
 	buf_init(&out);
 	buf_init(&msg);
-	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, &msg), 0);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), 0);
 	ck_assert_int_ge(res.charts, 2);
 	/* collect id="…" / id='…' values; no duplicates */
 	size_t n = 0, cap = 0;
@@ -455,7 +456,7 @@ START_TEST(no_gnuplot)
 	struct buf out, msg;
 	buf_init(&out);
 	buf_init(&msg);
-	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, &msg), 0);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), 0);
 	ck_assert(res.no_gnuplot);
 	ck_assert_int_eq(res.charts, 0);
 	ck_assert_ptr_nonnull(strstr(out.data, "Charts are not included"));
@@ -466,14 +467,14 @@ START_TEST(no_gnuplot)
 	buf_reset(&out);
 	buf_reset(&msg);
 	o.require_charts = true;
-	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, &msg), CHARTS_NO_GNUPLOT);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), CHARTS_NO_GNUPLOT);
 	/* with --gnuplot-dir the data and scripts are still written, to be run elsewhere */
 	char gpdir[128], p[200];
 	snprintf(gpdir, sizeof gpdir, "%s/gp", fx.dir);
 	o.require_charts = false;
 	o.gnuplot_dir = gpdir;
 	buf_reset(&out);
-	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, &msg), 0);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), 0);
 	snprintf(p, sizeof p, "%s/chart-01.gp", gpdir);
 	ck_assert_int_eq(access(p, R_OK), 0);
 	ck_assert_ptr_nonnull(strstr(out.data, "chart-01.gp"));
@@ -492,14 +493,14 @@ START_TEST(gnuplot_fails)
 	struct buf out, msg;
 	buf_init(&out);
 	buf_init(&msg);
-	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, &msg), 0);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), 0);
 	ck_assert_int_eq(res.charts, 0);
 	ck_assert_int_eq(res.charts_failed, 2);
 	ck_assert_ptr_nonnull(strstr(msg.data, "exited with status 1"));
 	ck_assert_ptr_nonnull(strstr(out.data, "could not be drawn"));
 	o.require_charts = true;
 	buf_reset(&out);
-	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, &msg), CHARTS_FAILED);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), CHARTS_FAILED);
 	buf_free(&out);
 	buf_free(&msg);
 	fixture_free(&fx);
@@ -522,7 +523,7 @@ START_TEST(gnuplot_timeout)
 	struct buf out, msg;
 	buf_init(&out);
 	buf_init(&msg);
-	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, &msg), 0);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), 0);
 	ck_assert_int_eq(res.charts_failed, 1);
 	ck_assert_ptr_nonnull(strstr(msg.data, "did not finish within 1 s"));
 	buf_free(&out);
@@ -548,7 +549,7 @@ START_TEST(restyle_and_cleanup)
 	struct buf out, msg;
 	buf_init(&out);
 	buf_init(&msg);
-	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, &msg), 0);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), 0);
 	ck_assert_int_gt(res.charts, 0);
 	ck_assert_int_eq(rmdir(tmp), 0); /* empty: nothing left behind */
 	if (old) {
@@ -563,7 +564,7 @@ START_TEST(restyle_and_cleanup)
 	ck_assert_int_eq(mkdir(gpdir, 0755), 0);
 	snprintf(style, sizeof style, "%s/style.gp", gpdir);
 	buf_reset(&out);
-	ck_assert_int_eq(report_html_analysis(&fx.a, &(struct html_opts){.gnuplot_dir = gpdir}, &out, &res, &msg), 0);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &(struct html_opts){.gnuplot_dir = gpdir}, &out, &res, DIAG_INTO(&msg)), 0);
 	char *t = slurp(style);
 	ck_assert_ptr_nonnull(t);
 	struct buf s2;
@@ -578,7 +579,7 @@ START_TEST(restyle_and_cleanup)
 	buf_free(&s2);
 	ck_assert_ptr_null(strstr(out.data, "rgb( 18,  52,  86)"));
 	buf_reset(&out);
-	ck_assert_int_eq(report_html_analysis(&fx.a, &(struct html_opts){.gnuplot_dir = gpdir}, &out, &res, &msg), 0);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &(struct html_opts){.gnuplot_dir = gpdir}, &out, &res, DIAG_INTO(&msg)), 0);
 	ck_assert_ptr_nonnull(strstr(out.data, "rgb( 18,  52,  86)"));
 	buf_free(&out);
 	buf_free(&msg);
@@ -611,7 +612,7 @@ START_TEST(unreadable_capture)
 	struct buf out, msg;
 	buf_init(&out);
 	buf_init(&msg);
-	ck_assert_int_eq(report_html_analysis(&a, &(struct html_opts){.gnuplot = "/nonexistent/gnuplot"}, &out, &res, &msg), 0);
+	ck_assert_int_eq(report_html_analysis(&a, &(struct html_opts){.gnuplot = "/nonexistent/gnuplot"}, &out, &res, DIAG_INTO(&msg)), 0);
 	ck_assert_ptr_nonnull(strstr(out.data, "could not be read"));
 	ck_assert_ptr_nonnull(strstr(out.data, "</html>"));
 	buf_free(&out);
@@ -642,9 +643,9 @@ START_TEST(compare_report)
 	buf_init(&warn);
 	buf_init(&out);
 	buf_init(&msg);
-	compare_run(&c, &o, &warn);
+	compare_run(&c, &o, DIAG_INTO(&warn));
 	struct html_result res;
-	ck_assert_int_eq(report_html_compare(&c, &(struct html_opts){0}, &out, &res, &msg), 0);
+	ck_assert_int_eq(report_html_compare(&c, &(struct html_opts){0}, &out, &res, DIAG_INTO(&msg)), 0);
 	/* inert: the names are text, the JSON cannot close its element */
 	ck_assert_uint_eq(count(out.data, "<script"), 1);
 	ck_assert_uint_eq(count(out.data, "</script>"), 1);
@@ -668,13 +669,13 @@ START_TEST(compare_report)
 	/* without gnuplot it says so, and --require-charts makes it an error */
 	buf_reset(&out);
 	buf_reset(&msg);
-	ck_assert_int_eq(report_html_compare(&c, &(struct html_opts){.gnuplot = "/nonexistent/gnuplot"}, &out, &res, &msg), 0);
+	ck_assert_int_eq(report_html_compare(&c, &(struct html_opts){.gnuplot = "/nonexistent/gnuplot"}, &out, &res, DIAG_INTO(&msg)), 0);
 	ck_assert(res.no_gnuplot);
 	ck_assert_ptr_nonnull(strstr(out.data, "Charts are not included"));
 	ck_assert_ptr_null(strstr(out.data, "<svg"));
 	buf_reset(&out);
 	ck_assert_int_eq(report_html_compare(&c, &(struct html_opts){.gnuplot = "/nonexistent/gnuplot", .require_charts = true},
-					     &out, &res, &msg),
+					     &out, &res, DIAG_INTO(&msg)),
 			 CHARTS_NO_GNUPLOT);
 	char pwned[128];
 	snprintf(pwned, sizeof pwned, "%s/pwned", dir);

@@ -18,6 +18,14 @@ static inline struct diag *tdiag_init(struct tdiag *t, const char *file)
 	return &t->d;
 }
 static inline void tdiag_free(struct tdiag *t) { buf_free(&t->msgs); }
+/* A diag (caller's storage d) whose messages are appended to b, one per line. */
+static inline struct diag *diag_into(struct diag *d, struct buf *b)
+{
+	diag_init(d, NULL, -1);
+	d->sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = b};
+	return d;
+}
+#define DIAG_INTO(b) diag_into(&(struct diag){0}, (b))
 Suite *util_suite(void);
 Suite *pdh_suite(void);
 Suite *scenarios_suite(void);

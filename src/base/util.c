@@ -237,7 +237,7 @@ void diag_emit(struct diag *d, enum diag_level lvl, long line, long col, const c
 			buf_printf(&b, ":%ld", col);
 		buf_adds(&b, ": ");
 	}
-	buf_adds(&b, lvl == DIAG_ERROR ? "error: " : lvl == DIAG_WARNING ? "warning: " : "note: ");
+	buf_adds(&b, lvl == DIAG_ERROR ? "error: " : lvl == DIAG_WARNING ? "warning: " : lvl == DIAG_NOTE ? "note: " : "");
 	va_list ap;
 	va_start(ap, fmt);
 	buf_vprintf(&b, fmt, ap);

@@ -66,7 +66,9 @@ void buf_free(struct buf *b);
 /* Diagnostics. Library code reports through a caller-owned struct diag; the sink decides where
  * the text goes (stderr in main, a buffer in tests). Warnings are capped per diag (max_warnings);
  * diag_finish() reports how many were suppressed. */
-enum diag_level { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR };
+/* DIAG_PLAIN: a message of its own wording, without a level word ("iopsy compare: match map
+ * line 3: ..."). */
+enum diag_level { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR, DIAG_PLAIN };
 /* Where messages go: fn(ctx, level, one message without its newline). fn NULL drops them. */
 struct diag_sink {
 	void (*fn)(void *ctx, enum diag_level lvl, const char *msg);

@@ -15,6 +15,7 @@
 #include "html.h"
 #include "batch_out.h"
 #include "json.h"
+#include "reporter.h"
 
 static void num_tsv(struct buf *b, double v)
 {
@@ -107,6 +108,12 @@ struct trend_ctx {
 	const struct bset *s;
 };
 
+static void trend_text_cb(void *ctx, struct buf *out)
+{
+	const struct trend_ctx *t = ctx;
+	trend_text(t->a, t->s, out);
+}
+
 static void trend_json(void *ctx, struct json *j)
 {
 	const struct trend_ctx *t = ctx;
@@ -158,21 +165,6 @@ static void trend_json(void *ctx, struct json *j)
 
 /* ---- writing ---- */
 
-/* Passes text of whole "iopsy: ..." lines to the caller's sink, one message per line. */
-static void emit_lines(const struct batch_opts *o, const char *text)
-{
-	if (!o->co.sink.fn || !text)
-		return;
-	while (*text) {
-		const char *nl = strchr(text, '\n');
-		size_t n = nl ? (size_t)(nl - text) : strlen(text);
-		char *line = xstrndup(text, n);
-		o->co.sink.fn(o->co.sink.ctx, DIAG_NOTE, line);
-		free(line);
-		text += n + (nl ? 1 : 0);
-	}
-}
-
 static int write_file(const struct batch_opts *o, const char *dir, const char *name, const struct buf *b)
 {
 	struct buf p;
@@ -188,6 +180,31 @@ static int write_file(const struct batch_opts *o, const char *dir, const char *n
 		buf_free(&m);
 	}
 	buf_free(&p);
+	return rc;
+}
+
+/* The set's reports: report.json, report.txt and report.html (what: 0 analysis, 1 comparison).
+ * Returns 0 or ERR_IO. */
+static int write_reports(const struct batch_opts *o, const char *setdir, int what, const void *model,
+			 struct report_opts *ro)
+{
+	static const char *const names[] = {"json", "text", "html"};
+	int rc = 0;
+	struct buf b;
+	buf_init(&b);
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		const struct reporter *r = reporter_find(names[i]);
+		buf_reset(&b);
+		if (what == 0)
+			r->analysis(model, ro, &b);
+		else
+			r->compare(model, ro, &b);
+		char file[32];
+		snprintf(file, sizeof file, "report.%s", r->ext);
+		if (write_file(o, setdir, file, &b) < 0)
+			rc = ERR_IO;
+	}
+	buf_free(&b);
 	return rc;
 }
 
@@ -269,43 +286,30 @@ static int single(struct bset *s, const char *setdir, const struct batch_opts *o
 		f->host = (char *)(uintptr_t)(a.f[i].host ? a.f[i].host : "");
 	}
 	struct trend_ctx tc = {&a, s};
-	struct buf b;
-	buf_init(&b);
-	struct json j;
-	json_init(&j, &b, true);
-	analysis_json_ex(&a, &j, trend_json, &tc);
-	buf_addc(&b, '\n');
-	int rc = write_file(o, setdir, "report.json", &b);
-	buf_reset(&b);
-	analysis_text(&a, &b);
-	trend_text(&a, s, &b);
-	if (write_file(o, setdir, "report.txt", &b) < 0)
-		rc = ERR_IO;
-	buf_reset(&b);
-	struct html_opts ho;
-	memset(&ho, 0, sizeof ho);
-	struct html_result hr;
-	struct buf msg;
-	buf_init(&msg);
+	struct diag d;
+	diag_init(&d, NULL, -1);
+	d.prefix = "iopsy batch";
+	d.sink = o->co.sink;
+	struct report_opts ro;
+	report_opts_init(&ro);
+	ro.d = &d;
+	ro.json_extra = trend_json;
+	ro.text_extra = trend_text_cb;
+	ro.extra_ctx = &tc;
 	struct buf trend;
 	buf_init(&trend);
 	batch_trend_html(&a, s, &trend);
-	ho.extra_html = trend.data;
-	report_html_analysis(&a, &ho, &b, &hr, &msg);
-	if (msg.len)
-		emit_lines(o, msg.data);
-	if (write_file(o, setdir, "report.html", &b) < 0)
-		rc = ERR_IO;
+	ro.html.extra_html = trend.data;
+	int rc = write_reports(o, setdir, 0, &a, &ro);
 	buf_free(&trend);
 	/* the top finding's chart as PNG for the mail body (mail clients do not show inline SVG) */
 	if (a.nf) {
-		buf_reset(&b);
-		buf_reset(&msg);
-		if (report_finding_png(&a, &a.f[0], &ho, &b, &msg) == 0 && write_file(o, setdir, "chart.png", &b) < 0)
+		struct buf b;
+		buf_init(&b);
+		if (report_finding_png(&a, &a.f[0], &ro.html, &b, &d) == 0 && write_file(o, setdir, "chart.png", &b) < 0)
 			rc = ERR_IO;
+		buf_free(&b);
 	}
-	buf_free(&msg);
-	buf_free(&b);
 	s->nf = 0; /* borrowed pointers: the parent rebuilds them from the result file */
 	free(s->f);
 	s->f = NULL;
@@ -338,36 +342,15 @@ static int paired(struct bset *s, const char *setdir, const struct batch_opts *o
 	load_side_files(&c.side[1], s, 2, o, &errors);
 	struct compare_opts co;
 	compare_opts_init(&co);
-	struct buf warn;
-	buf_init(&warn);
-	compare_run(&c, &co, &warn);
-	if (warn.len)
-		emit_lines(o, warn.data);
-	buf_free(&warn);
-	struct buf b;
-	buf_init(&b);
-	struct json j;
-	json_init(&j, &b, true);
-	compare_json(&c, &j);
-	buf_addc(&b, '\n');
-	int rc = write_file(o, setdir, "report.json", &b);
-	buf_reset(&b);
-	compare_text(&c, &b);
-	if (write_file(o, setdir, "report.txt", &b) < 0)
-		rc = ERR_IO;
-	buf_reset(&b);
-	struct html_opts ho;
-	memset(&ho, 0, sizeof ho);
-	struct html_result hr;
-	struct buf msg;
-	buf_init(&msg);
-	report_html_compare(&c, &ho, &b, &hr, &msg);
-	if (msg.len)
-		emit_lines(o, msg.data);
-	if (write_file(o, setdir, "report.html", &b) < 0)
-		rc = ERR_IO;
-	buf_free(&msg);
-	buf_free(&b);
+	struct diag d;
+	diag_init(&d, NULL, -1);
+	d.prefix = "iopsy batch";
+	d.sink = o->co.sink;
+	compare_run(&c, &co, &d);
+	struct report_opts ro;
+	report_opts_init(&ro);
+	ro.d = &d;
+	int rc = write_reports(o, setdir, 1, &c, &ro);
 	enum bstatus st = (ok[1] == 0 || ok[2] == 0) ? BS_FAILED : errors.len ? BS_PARTIAL : BS_OK;
 	if (rc < 0)
 		st = BS_FAILED;

@@ -10,6 +10,7 @@
 #include "text.h"
 #include "commands.h"
 #include "html.h"
+#include "reporter.h"
 
 static const char analyze_help[] =
 	"Usage: iopsy analyze [OPTIONS] CAPTURE...\n"
@@ -31,6 +32,7 @@ static const char analyze_help[] =
 	"  --text PATH               write the text summary to PATH instead of stdout\n"
 	"  --html PATH               write the self-contained HTML report to PATH (charts by gnuplot;\n"
 	"                            '-' = stdout, then the text summary is not printed unless --text)\n"
+	"%s"
 	"  --gnuplot-dir DIR         keep each chart's data and gnuplot script in DIR (created if\n"
 	"                            missing) to restyle it; an existing DIR/style.gp is used\n"
 	"  --require-charts          fail (exit 4, no HTML written) when gnuplot is missing or a\n"
@@ -54,13 +56,8 @@ enum {
 	OPT_HTML,
 	OPT_GNUPLOT_DIR,
 	OPT_REQUIRE_CHARTS,
+	OPT_REPORT,
 };
-
-static int render_analysis(const void *model, const struct html_opts *o, struct buf *out, struct html_result *res,
-			   struct buf *msg)
-{
-	return report_html_analysis(model, o, out, res, msg);
-}
 
 int cmd_analyze(int argc, char **argv)
 {
@@ -77,17 +74,19 @@ int cmd_analyze(int argc, char **argv)
 					     {"html", required_argument, NULL, OPT_HTML},
 					     {"gnuplot-dir", required_argument, NULL, OPT_GNUPLOT_DIR},
 					     {"require-charts", no_argument, NULL, OPT_REQUIRE_CHARTS},
+					     {"report", required_argument, NULL, OPT_REPORT},
 					     COMMON_LONG_OPTS,
 					     {0}};
 	struct common_opts co;
 	cli_opts_init(&co);
 	struct analyze_opts ao;
 	memset(&ao, 0, sizeof ao);
-	const char *json_path = NULL, *text_path = NULL, *html_path = NULL;
+	struct cli_outputs outs = {.what = 0};
 	const char *vmk[32];
 	size_t nvmk = 0;
-	struct html_opts ho;
-	memset(&ho, 0, sizeof ho);
+	struct report_opts ro;
+	report_opts_init(&ro);
+	struct html_opts *ho = &ro.html;
 	int fail_on = -1;
 	int c;
 	optind = 0;
@@ -117,8 +116,16 @@ int cmd_analyze(int argc, char **argv)
 			ao.array_queue_depth = (int)v;
 			break;
 		}
-		case OPT_JSON: json_path = optarg; break;
-		case OPT_TEXT: text_path = optarg; break;
+		case OPT_JSON:
+		case OPT_TEXT:
+		case OPT_HTML:
+			if (cli_output_add(&outs, "analyze", c == OPT_JSON ? "json" : c == OPT_TEXT ? "text" : "html", optarg))
+				return EXIT_USAGE;
+			break;
+		case OPT_REPORT:
+			if (cli_output_parse(&outs, "analyze", optarg))
+				return EXIT_USAGE;
+			break;
 		case OPT_FAILON:
 			if (strcmp(optarg, "warning") == 0)
 				fail_on = SEV_WARNING;
@@ -138,10 +145,9 @@ int cmd_analyze(int argc, char **argv)
 			break;
 		}
 		case OPT_NO_OFFSET: ao.no_auto_offset = true; break;
-		case OPT_HTML: html_path = optarg; break;
-		case OPT_GNUPLOT_DIR: ho.gnuplot_dir = optarg; break;
-		case OPT_REQUIRE_CHARTS: ho.require_charts = true; break;
-		case 'h': fputs(analyze_help, stdout); return EXIT_OK;
+		case OPT_GNUPLOT_DIR: ho->gnuplot_dir = optarg; break;
+		case OPT_REQUIRE_CHARTS: ho->require_charts = true; break;
+		case 'h': printf(analyze_help, cli_report_help(0)); return EXIT_OK;
 		default: return usage_hint("analyze");
 		}
 	}
@@ -152,10 +158,9 @@ int cmd_analyze(int argc, char **argv)
 		stdin_uses += strcmp(argv[i], "-") == 0;
 	if (stdin_uses > 1)
 		return usage_error("analyze", "'-' (stdin) can be given only once");
-	if ((json_path && strcmp(json_path, "-") == 0) + (html_path && strcmp(html_path, "-") == 0) +
-		    (text_path && strcmp(text_path, "-") == 0) > 1)
-		return usage_error("analyze", "only one of --json, --html and --text can write to stdout ('-')");
-	if ((ho.gnuplot_dir || ho.require_charts) && !html_path)
+	if (cli_outputs_finish(&outs, "analyze"))
+		return EXIT_USAGE;
+	if ((ho->gnuplot_dir || ho->require_charts) && !cli_outputs_has(&outs, "html"))
 		return usage_error("analyze", "--gnuplot-dir and --require-charts go with --html");
 
 	struct analysis a;
@@ -208,32 +213,9 @@ int cmd_analyze(int argc, char **argv)
 		}
 	}
 	analysis_run(&a, &ao);
-	struct buf out;
-	buf_init(&out);
-	if (json_path) {
-		struct json j;
-		json_init(&j, &out, true);
-		analysis_json(&a, &j);
-		buf_addc(&out, '\n');
-		int w = write_output("analyze", json_path, &out);
-		if (w)
-			ret = w;
-		buf_reset(&out);
-	}
-	if (html_path) {
-		int w = write_html_report("analyze", html_path, &ho, render_analysis, &a);
-		if (w)
-			ret = w;
-		buf_reset(&out);
-	}
-	bool stdout_taken = (json_path && strcmp(json_path, "-") == 0) || (html_path && strcmp(html_path, "-") == 0);
-	if (text_path || !stdout_taken) {
-		analysis_text(&a, &out);
-		int w = write_output("analyze", text_path ? text_path : "-", &out);
-		if (w)
-			ret = w;
-	}
-	buf_free(&out);
+	int w = cli_outputs_write(&outs, "analyze", &a, &ro);
+	if (w > ret)
+		ret = w;
 	if (ret == EXIT_OK && fail_on >= 0 && analysis_worst(&a) >= fail_on)
 		ret = EXIT_FINDINGS;
 out:

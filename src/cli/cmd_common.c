@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "html.h"
+#include "reporter.h"
 #include "pdh.h"
 
 void cli_opts_init(struct common_opts *co)
@@ -101,31 +102,102 @@ int write_output(const char *cmd, const char *path, const struct buf *b)
 	return EXIT_OK;
 }
 
-int write_html_report(const char *cmd, const char *path, const struct html_opts *ho,
-		      int (*render)(const void *model, const struct html_opts *o, struct buf *out, struct html_result *res,
-				    struct buf *msg),
-		      const void *model)
+int cli_output_add(struct cli_outputs *o, const char *cmd, const char *name, const char *path)
 {
-	struct html_result res;
-	struct buf msg, out;
-	buf_init(&msg);
+	const struct reporter *r = reporter_find(name);
+	if (!r || !(o->what == 0 ? r->analysis != NULL : r->compare != NULL))
+		return usage_error(cmd, "no report '%s' (reports: %s)", name, reporter_names(o->what));
+	if (!*path)
+		return usage_error(cmd, "report '%s' needs a file name ('-' = stdout)", name);
+	if (o->n >= CLI_MAX_OUTPUTS)
+		return usage_error(cmd, "at most %d reports", CLI_MAX_OUTPUTS);
+	o->v[o->n].r = r;
+	o->v[o->n].path = path;
+	o->n++;
+	return 0;
+}
+
+int cli_output_parse(struct cli_outputs *o, const char *cmd, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg)
+		return usage_error(cmd, "--report takes NAME=PATH (reports: %s), not '%s'", reporter_names(o->what), arg);
+	char name[32];
+	size_t n = (size_t)(eq - arg) < sizeof name - 1 ? (size_t)(eq - arg) : sizeof name - 1;
+	memcpy(name, arg, n);
+	name[n] = '\0';
+	return cli_output_add(o, cmd, name, eq + 1);
+}
+
+bool cli_outputs_has(const struct cli_outputs *o, const char *name)
+{
+	for (int i = 0; i < o->n; i++)
+		if (strcmp(o->v[i].r->name, name) == 0)
+			return true;
+	return false;
+}
+
+int cli_outputs_finish(struct cli_outputs *o, const char *cmd)
+{
+	int to_stdout = 0;
+	for (int i = 0; i < o->n; i++)
+		to_stdout += strcmp(o->v[i].path, "-") == 0;
+	if (to_stdout > 1)
+		return usage_error(cmd, "only one of --json, --html and --text can write to stdout ('-')");
+	if (!to_stdout && !cli_outputs_has(o, "text"))
+		return cli_output_add(o, cmd, "text", "-");
+	return 0;
+}
+
+int cli_outputs_write(const struct cli_outputs *o, const char *cmd, const void *model, struct report_opts *ro)
+{
+	char prefix[64];
+	snprintf(prefix, sizeof prefix, "iopsy %s", cmd);
+	struct diag d;
+	diag_init(&d, NULL, -1);
+	d.prefix = prefix;
+	d.sink = diag_stderr();
+	ro->d = &d;
+	int ret = EXIT_OK;
+	struct buf out;
 	buf_init(&out);
-	int rc = render(model, ho, &out, &res, &msg);
-	for (const char *p = msg.data ? msg.data : ""; *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		fprintf(stderr, "iopsy %s: %s: %.*s\n", cmd, rc < 0 ? "error" : "warning", (int)n, p);
-		p += n + (nl != NULL);
-	}
-	buf_free(&msg);
-	int ret;
-	if (rc < 0) {
-		if (rc != ERR_IO)
-			fprintf(stderr, "iopsy %s: --require-charts: no HTML report written\n", cmd);
-		ret = EXIT_SYSTEM;
-	} else {
-		ret = write_output(cmd, path, &out);
+	for (int i = 0; i < o->n; i++) {
+		const struct reporter *r = o->v[i].r;
+		buf_reset(&out);
+		int rc = o->what == 0 ? r->analysis(model, ro, &out) : r->compare(model, ro, &out);
+		int w;
+		if (rc < 0) {
+			if (rc != ERR_IO)
+				fprintf(stderr, "iopsy %s: --require-charts: no %s report written\n", cmd,
+					strcmp(r->name, "html") == 0 ? "HTML" : r->name);
+			w = EXIT_SYSTEM;
+		} else {
+			w = write_output(cmd, o->v[i].path, &out);
+		}
+		if (w > ret)
+			ret = w;
 	}
 	buf_free(&out);
+	ro->d = NULL;
 	return ret;
+}
+
+const char *cli_report_help(int what)
+{
+	static char help[2][1024];
+	char *h = help[what ? 1 : 0];
+	if (!h[0]) {
+		size_t o = 0;
+		int k = snprintf(h, sizeof help[0], "  --report NAME=PATH        write the report NAME to PATH ('-' = stdout); NAME is\n");
+		o = k > 0 ? (size_t)k : 0;
+		for (size_t i = 0; reporters[i] && o < sizeof help[0]; i++) {
+			const struct reporter *r = reporters[i];
+			if (!(what ? r->compare != NULL : r->analysis != NULL))
+				continue;
+			k = snprintf(h + o, sizeof help[0] - o, "                              %-5s %s\n", r->name, r->summary);
+			if (k > 0)
+				o += (size_t)k;
+		}
+	}
+	return h;
 }

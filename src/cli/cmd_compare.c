@@ -11,6 +11,7 @@
 #include "json_out.h"
 #include "text.h"
 #include "html.h"
+#include "reporter.h"
 
 static const char compare_help[] =
 	"Usage: iopsy compare --before CAPTURE... --after CAPTURE... [OPTIONS]\n"
@@ -33,6 +34,7 @@ static const char compare_help[] =
 	"                            PATH ('-' = stdout, then no text unless --text is given)\n"
 	"  --html PATH               write the self-contained HTML report (before/after latency CDFs,\n"
 	"                            time-of-day overlays, latency vs IOPS) to PATH\n"
+	"%s"
 	"  --gnuplot-dir DIR         keep the charts' data and gnuplot scripts in DIR (to restyle them)\n"
 	"  --require-charts          no gnuplot, or a chart that fails, is an error (exit 4)\n"
 	"  --resamples N             bootstrap resamples (default 1000, 100..100000)\n"
@@ -75,6 +77,7 @@ enum {
 	OPT_HTML,
 	OPT_GNUPLOT_DIR,
 	OPT_REQUIRE_CHARTS,
+	OPT_REPORT,
 };
 
 static const struct option opts[] = {{"before", required_argument, NULL, OPT_BEFORE},
@@ -98,6 +101,7 @@ static const struct option opts[] = {{"before", required_argument, NULL, OPT_BEF
 				     {"html", required_argument, NULL, OPT_HTML},
 				     {"gnuplot-dir", required_argument, NULL, OPT_GNUPLOT_DIR},
 				     {"require-charts", no_argument, NULL, OPT_REQUIRE_CHARTS},
+				     {"report", required_argument, NULL, OPT_REPORT},
 				     {"format", required_argument, NULL, OPT_FORMAT},
 				     {"tz", required_argument, NULL, OPT_TZ},
 				     {"max-warnings", required_argument, NULL, OPT_MAX_WARNINGS},
@@ -173,12 +177,6 @@ static int split_args(int argc, char **argv, struct lists *l)
 	return 0;
 }
 
-static int render_compare(const void *model, const struct html_opts *o, struct buf *out, struct html_result *res,
-			  struct buf *msg)
-{
-	return report_html_compare(model, o, out, res, msg);
-}
-
 static bool parse_ulong(const char *s, unsigned long long lo, unsigned long long hi, unsigned long long *v)
 {
 	char *end;
@@ -234,9 +232,11 @@ int cmd_compare(int argc, char **argv)
 	cli_opts_init(&co);
 	struct compare_opts o;
 	compare_opts_init(&o);
-	const char *json_path = NULL, *text_path = NULL, *map_path = NULL, *rules_path = NULL, *html_path = NULL;
-	struct html_opts ho;
-	memset(&ho, 0, sizeof ho);
+	const char *map_path = NULL, *rules_path = NULL;
+	struct cli_outputs outs = {.what = 1};
+	struct report_opts ro;
+	report_opts_init(&ro);
+	struct html_opts *ho = &ro.html;
 	const char *map[2] = {NULL, NULL}, *vmk[2] = {NULL, NULL}, *parts[2] = {NULL, NULL};
 	struct compare c;
 	compare_init(&c);
@@ -258,11 +258,22 @@ int cmd_compare(int argc, char **argv)
 		double d;
 		switch (ch) {
 		case OPT_MATCH_MAP: map_path = optarg; break;
-		case OPT_TEXT: text_path = optarg; break;
-		case OPT_JSON: json_path = optarg; break;
-		case OPT_HTML: html_path = optarg; break;
-		case OPT_GNUPLOT_DIR: ho.gnuplot_dir = optarg; break;
-		case OPT_REQUIRE_CHARTS: ho.require_charts = true; break;
+		case OPT_TEXT:
+		case OPT_JSON:
+		case OPT_HTML:
+			if (cli_output_add(&outs, "compare", ch == OPT_JSON ? "json" : ch == OPT_TEXT ? "text" : "html", optarg)) {
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			break;
+		case OPT_REPORT:
+			if (cli_output_parse(&outs, "compare", optarg)) {
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			break;
+		case OPT_GNUPLOT_DIR: ho->gnuplot_dir = optarg; break;
+		case OPT_REQUIRE_CHARTS: ho->require_charts = true; break;
 		case OPT_RESAMPLES:
 			if (!parse_ulong(optarg, 100, 100000, &u)) {
 				ret = usage_error("compare", "--resamples needs a number from 100 to 100000, not '%s'", optarg);
@@ -307,7 +318,7 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case OPT_NO_OFFSET: o.ao[0].no_auto_offset = o.ao[1].no_auto_offset = true; break;
 		case 'h':
-			fputs(compare_help, stdout);
+			printf(compare_help, cli_report_help(1));
 			ret = EXIT_OK;
 			goto out;
 		default: ret = usage_hint("compare"); goto out;
@@ -319,6 +330,10 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (!l.ncap[0] || !l.ncap[1]) {
 		ret = usage_error("compare", "no capture given %s", !l.ncap[0] ? "with --before" : "with --after");
+		goto out;
+	}
+	if (cli_outputs_finish(&outs, "compare")) {
+		ret = EXIT_USAGE;
 		goto out;
 	}
 	int stdin_uses = 0;
@@ -370,37 +385,14 @@ int cmd_compare(int argc, char **argv)
 			}
 		}
 	}
-	struct buf warn;
-	buf_init(&warn);
-	compare_run(&c, &o, &warn);
-	if (warn.len)
-		fputs(warn.data, stderr);
-	buf_free(&warn);
-	struct buf outb;
-	buf_init(&outb);
-	if (json_path) {
-		struct json j;
-		json_init(&j, &outb, true);
-		compare_json(&c, &j);
-		buf_addc(&outb, '\n');
-		int w = write_output("compare", json_path, &outb);
-		if (w)
-			ret = w;
-		buf_reset(&outb);
-	}
-	if (html_path) {
-		int w = write_html_report("compare", html_path, &ho, render_compare, &c);
-		if (w)
-			ret = w;
-	}
-	bool stdout_taken = (json_path && strcmp(json_path, "-") == 0) || (html_path && strcmp(html_path, "-") == 0);
-	if (text_path || !stdout_taken) {
-		compare_text(&c, &outb);
-		int w = write_output("compare", text_path ? text_path : "-", &outb);
-		if (w)
-			ret = w;
-	}
-	buf_free(&outb);
+	struct diag cd;
+	diag_init(&cd, NULL, -1);
+	cd.prefix = "iopsy compare";
+	cd.sink = diag_stderr();
+	compare_run(&c, &o, &cd);
+	int w = cli_outputs_write(&outs, "compare", &c, &ro);
+	if (w > ret)
+		ret = w;
 out:
 	compare_free(&c);
 	buf_free(&err);

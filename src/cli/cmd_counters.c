@@ -5,8 +5,7 @@
 
 #include "commands.h"
 #include "inventory.h"
-#include "json_out.h"
-#include "text.h"
+#include "reporter.h"
 #include "json.h"
 
 static const char counters_help[] =
@@ -58,10 +57,10 @@ int cmd_counters(int argc, char **argv)
 	int nfiles = argc - optind;
 	struct buf out;
 	buf_init(&out);
-	struct json j;
-	json_init(&j, &out, true);
-	if (json && nfiles > 1)
-		json_arr_begin(&j);
+	const struct reporter *w = reporter_find(json ? "json" : "text");
+	struct report_opts ro;
+	report_opts_init(&ro);
+	ro.count = (size_t)nfiles;
 	for (int i = optind; i < argc; i++) {
 		struct input in;
 		int rc = input_open(&in, argv[i], &co);
@@ -84,13 +83,8 @@ int cmd_counters(int argc, char **argv)
 				worst = e;
 		}
 		if (rc >= 0 || inv.columns) {
-			if (json) {
-				inventory_json(&inv, &j);
-			} else {
-				if (i > optind)
-					buf_addc(&out, '\n');
-				inventory_text(&inv, &out);
-			}
+			ro.index = (size_t)(i - optind);
+			w->inventory(&inv, &ro, &out);
 		}
 		inventory_free(&inv);
 		if (fwrite(out.data ? out.data : "", 1, out.len, stdout) != out.len) {
@@ -99,10 +93,7 @@ int cmd_counters(int argc, char **argv)
 		}
 		buf_reset(&out);
 	}
-	if (json && nfiles > 1)
-		json_arr_end(&j);
-	if (json)
-		buf_addc(&out, '\n');
+	report_inventory_end(w, &ro, &out);
 	if (fwrite(out.data ? out.data : "", 1, out.len, stdout) != out.len || fflush(stdout) != 0) {
 		fprintf(stderr, "iopsy counters: write error on stdout\n");
 		worst = EXIT_SYSTEM;

@@ -52,14 +52,32 @@ int common_opt(int c, const char *arg, struct common_opts *co);
 /* Writes b to path ('-' = stdout) through a temporary file renamed when complete; errors are
  * printed as "iopsy CMD: ..." and returned as EXIT_SYSTEM. */
 int write_output(const char *cmd, const char *path, const struct buf *b);
-/* Renders the HTML report with render(ctx, ...) (an analysis or a comparison), prints its chart
- * messages and writes it to path. Returns an exit code. */
-struct html_opts;
-struct html_result;
-int write_html_report(const char *cmd, const char *path, const struct html_opts *ho,
-		      int (*render)(const void *model, const struct html_opts *o, struct buf *out, struct html_result *res,
-				    struct buf *msg),
-		      const void *model);
+/* The reports a command writes: --report NAME=PATH (any reporter of the table), --json/--text/
+ * --html PATH as aliases. At most one goes to stdout ('-'); without one, the text report does. */
+#define CLI_MAX_OUTPUTS 16
+struct cli_outputs {
+	struct {
+		const struct reporter *r;
+		const char *path;
+	} v[CLI_MAX_OUTPUTS];
+	int n;
+	int what;                 /* 0 analysis, 1 comparison (reporter_names) */
+};
+struct reporter;
+struct report_opts;
+/* Adds reporter name → path. Returns 0 or a usage error (printed) as EXIT_USAGE. */
+int cli_output_add(struct cli_outputs *o, const char *cmd, const char *name, const char *path);
+/* --report NAME=PATH. Same returns. */
+int cli_output_parse(struct cli_outputs *o, const char *cmd, const char *arg);
+/* Checks that at most one writes to stdout and adds the default text report. */
+int cli_outputs_finish(struct cli_outputs *o, const char *cmd);
+/* true when a report of that name was asked for. */
+bool cli_outputs_has(const struct cli_outputs *o, const char *name);
+/* Renders model (an analysis or a comparison) with every requested reporter and writes each
+ * through a temporary file; messages as "iopsy CMD: ...". Returns the worst exit code. */
+int cli_outputs_write(const struct cli_outputs *o, const char *cmd, const void *model, struct report_opts *ro);
+/* Usage lines of --report for --help, from the reporter table (static storage). */
+const char *cli_report_help(int what);
 /* After getopt has printed its own message: "Try 'iopsy CMD --help'." and EXIT_USAGE. */
 int usage_hint(const char *cmd);
 /* Prints "iopsy CMD: msg" + "try 'iopsy CMD --help'" and returns EXIT_USAGE. */

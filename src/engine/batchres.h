@@ -75,6 +75,12 @@ struct batch {
 	size_t nsets;
 	char *input_kind;          /* "folder" | "manifest" */
 };
+/* A batch run as its index and summary describe it (strings borrowed). */
+struct run_info {
+	const char *started, *input, *input_kind, *history, *out;
+	double seconds;
+};
+
 /* Frees every set and its results (the batch itself is the caller's). */
 void batch_free(struct batch *b);
 

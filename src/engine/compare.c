@@ -259,7 +259,7 @@ static int pair_cmp(const void *x, const void *y)
 	return strcmp(ha ? ha : "", hb ? hb : "");
 }
 
-static void match(struct compare *c, struct buf *warn)
+static void match(struct compare *c, struct diag *d)
 {
 	struct group *g[2];
 	size_t n[2];
@@ -284,7 +284,7 @@ static void match(struct compare *c, struct buf *warn)
 			}
 		}
 		if (!ml->used)
-			buf_printf(warn, "iopsy compare: match map line %ld: '%s%s%s = %s%s%s' matches no entity present on both sides\n",
+			diag_emit(d, DIAG_PLAIN, 0, 0, "match map line %ld: '%s%s%s = %s%s%s' matches no entity present on both sides",
 				   ml->line, ml->host[0] ? ml->host[0] : "", ml->host[0] ? "\\" : "", ml->name[0],
 				   ml->host[1] ? ml->host[1] : "", ml->host[1] ? "\\" : "", ml->name[1]);
 	}
@@ -1822,7 +1822,7 @@ static void summarise(struct compare *c)
 	buf_free(&b);
 }
 
-void compare_run(struct compare *c, const struct compare_opts *o, struct buf *warn)
+void compare_run(struct compare *c, const struct compare_opts *o, struct diag *d)
 {
 	c->o = *o;
 	if (c->o.resamples < 100)
@@ -1831,7 +1831,7 @@ void compare_run(struct compare *c, const struct compare_opts *o, struct buf *wa
 		c->o.confidence = 0.95;
 	for (int s = 0; s < 2; s++)
 		analysis_run(&c->side[s], &c->o.ao[s]);
-	match(c, warn);
+	match(c, d);
 	build_rows(c);
 	if (readable_caps(&c->side[0].m) && readable_caps(&c->side[1].m))
 		findings_diff(c);

@@ -211,8 +211,8 @@ int compare_add_capture(struct compare *c, enum cmp_side s, const char *path, co
 /* Adds the lines of a --match-map file (maps.h): entities renamed between the sides. */
 void compare_use_matchmap(struct compare *c, const struct matchmap *mm);
 /* Runs both analyses, matches entities, computes every comparison, bins, findings diff and the
- * verdict. Notes for the user (unused map lines, ...) are appended to warn, one per line. */
-void compare_run(struct compare *c, const struct compare_opts *o, struct buf *warn);
+ * verdict. Notes for the user (unused map lines, ...) go through d. */
+void compare_run(struct compare *c, const struct compare_opts *o, struct diag *d);
 
 /* ---- per-side data for charts (CDFs, time-of-day overlays, latency vs IOPS scatter) ---- */
 

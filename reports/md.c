@@ -1,0 +1,190 @@
+/* md.c — the Markdown writer (`--report md=PATH`): the verdict and the findings of an analysis, or
+ * the verdict and the findings diff of a comparison, as CommonMark with GitHub tables, for tickets
+ * and wikis. Text from captures is escaped (md_text): it cannot open a link, an image, a table
+ * cell or raw HTML. */
+#include "reporter.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "fmt.h"
+
+/* Text as Markdown that renders as itself: control characters and bad UTF-8 as \xNN, the ASCII
+ * punctuation that means something inline backslash-escaped (links, emphasis, code, table cells,
+ * strike-through), & < > as entities (no raw HTML), line ends as spaces, and a first character
+ * that would start a heading, a list or a quote escaped too. */
+static void md_text(struct buf *b, const char *s)
+{
+	if (!s)
+		return;
+	struct buf t;
+	buf_init(&t);
+	for (const char *p = s; *p; p++)
+		buf_addc(&t, *p == '\n' || *p == '\r' ? ' ' : *p);
+	struct buf e;
+	buf_init(&e);
+	fmt_esc(&e, t.data ? t.data : "");
+	const char *p0 = e.data ? e.data : "";
+	if (*p0 == '#' || *p0 == '+' || *p0 == '-' || *p0 == '=' || (*p0 >= '0' && *p0 <= '9'))
+		buf_addc(b, '\\');
+	for (const char *p = p0; *p; p++) {
+		switch (*p) {
+		case '&': buf_adds(b, "&amp;"); break;
+		case '<': buf_adds(b, "&lt;"); break;
+		case '>': buf_adds(b, "&gt;"); break;
+		case '\\': case '`': case '*': case '_': case '[': case ']': case '|': case '~':
+			buf_addc(b, '\\');
+			buf_addc(b, *p);
+			break;
+		default: buf_addc(b, *p);
+		}
+	}
+	buf_free(&e);
+	buf_free(&t);
+}
+
+static void md_num(struct buf *b, double v) { fmt_num(b, v, "–"); }
+
+static const char *sev_word(enum severity s)
+{
+	return s == SEV_CRITICAL ? "critical" : s == SEV_WARNING ? "warning" : "info";
+}
+
+static void entity(struct buf *b, const char *host, const char *name)
+{
+	if (host && *host) {
+		md_text(b, host);
+		buf_addc(b, ' ');
+	}
+	md_text(b, name);
+}
+
+static void window(struct buf *b, int64_t t0, int64_t t1)
+{
+	fmt_when(b, t0);
+	buf_adds(b, " – ");
+	if (fmt_same_day(t0, t1))
+		fmt_hhmmss(b, t1);
+	else
+		fmt_when(b, t1);
+}
+
+static void finding_md(const struct finding *f, size_t no, struct buf *out)
+{
+	buf_printf(out, "\n### %zu. %s%s — ", no, kinds[f->kind].title, f->heuristic ? " (heuristic)" : "");
+	entity(out, f->host, f->entity);
+	buf_printf(out, "\n\n**%s**, ", sev_word(f->sev));
+	window(out, f->start, f->end);
+	buf_adds(out, " UTC, sustained ");
+	fmt_duration(out, f->sustained_s, true);
+	buf_adds(out, ".\n\n");
+	md_text(out, f->summary);
+	buf_adds(out, "\n");
+	if (f->nev) {
+		buf_adds(out, "\n| evidence | min | median | p95 | max | samples above threshold |\n"
+			      "|---|---:|---:|---:|---:|---|\n");
+		for (int k = 0; k < f->nev; k++) {
+			const struct evidence *ev = &f->ev[k];
+			buf_adds(out, "| ");
+			md_text(out, ev->label);
+			if (ev->unit && *ev->unit)
+				buf_printf(out, " (%s)", ev->unit);
+			buf_adds(out, " | ");
+			md_num(out, ev->min);
+			buf_adds(out, " | ");
+			md_num(out, ev->median);
+			buf_adds(out, " | ");
+			md_num(out, ev->p95);
+			buf_adds(out, " | ");
+			md_num(out, ev->max);
+			buf_adds(out, " | ");
+			if (ev->above >= 0 && !isnan(ev->threshold)) {
+				buf_printf(out, "%ld of %ld above ", ev->above, ev->samples);
+				md_num(out, ev->threshold);
+			}
+			buf_adds(out, " |\n");
+		}
+	}
+	buf_adds(out, "\n- **Rule:** ");
+	md_text(out, f->rule);
+	buf_adds(out, "\n- **Source:** ");
+	md_text(out, f->source);
+	if (f->advice && *f->advice) {
+		buf_adds(out, "\n- **Advice:** ");
+		md_text(out, f->advice);
+	}
+	buf_adds(out, "\n");
+}
+
+static int md_analysis(const struct analysis *a, struct report_opts *o, struct buf *out)
+{
+	(void)o;
+	buf_adds(out, "## iopsy analysis\n\n**Verdict.** ");
+	md_text(out, a->verdict);
+	buf_adds(out, "\n");
+	if (a->nf) {
+		buf_adds(out, "\n| # | severity | finding | entity | window (UTC) |\n|---:|---|---|---|---|\n");
+		for (size_t i = 0; i < a->nf; i++) {
+			const struct finding *f = &a->f[i];
+			buf_printf(out, "| %zu | %s | %s | ", i + 1, sev_word(f->sev), kinds[f->kind].title);
+			entity(out, f->host, f->entity);
+			buf_adds(out, " | ");
+			window(out, f->start, f->end);
+			buf_adds(out, " |\n");
+		}
+		for (size_t i = 0; i < a->nf; i++)
+			finding_md(&a->f[i], i + 1, out);
+	} else {
+		buf_adds(out, "\nNo findings.\n");
+	}
+	buf_adds(out, "\n#### Captures\n\n| file | format | host | start (UTC) | end (UTC) | rows |\n|---|---|---|---|---|---:|\n");
+	for (size_t i = 0; i < a->m.ncaps; i++) {
+		const struct capture *c = &a->m.caps[i];
+		buf_adds(out, "| ");
+		md_text(out, c->path);
+		if (c->failed) {
+			buf_adds(out, " | could not be read | | | | |\n");
+			continue;
+		}
+		buf_printf(out, " | %s | ", c->format);
+		md_text(out, c->host ? c->host : "?");
+		buf_adds(out, " | ");
+		fmt_when(out, c->start + c->clock_offset_ms);
+		buf_adds(out, " | ");
+		fmt_when(out, c->end + c->clock_offset_ms);
+		buf_printf(out, " | %ld |\n", c->rows);
+	}
+	return 0;
+}
+
+static const char *const fstatus_word[3] = {"gone", "still present", "new"};
+
+static int md_compare(const struct compare *c, struct report_opts *o, struct buf *out)
+{
+	(void)o;
+	buf_adds(out, "## iopsy comparison\n\n**Verdict.** ");
+	md_text(out, c->verdict);
+	buf_adds(out, "\n");
+	if (c->nfd) {
+		buf_adds(out, "\n| finding | entity | before | after | status |\n|---|---|---:|---:|---|\n");
+		for (int st = 0; st < 3; st++) {
+			for (size_t i = 0; i < c->nfd; i++) {
+				const struct cmp_fdiff *f = &c->fd[i];
+				if ((int)f->status != st)
+					continue;
+				buf_printf(out, "| %s | ", f->title);
+				entity(out, f->host, f->entity);
+				buf_printf(out, " | %d | %d | %s |\n", f->count[0], f->count[1], fstatus_word[st]);
+			}
+		}
+	}
+	return 0;
+}
+
+const struct reporter report_md = {
+	.name = "md",
+	.ext = "md",
+	.summary = "Markdown findings for tickets and wikis",
+	.analysis = md_analysis,
+	.compare = md_compare,
+};
