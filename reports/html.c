@@ -92,29 +92,21 @@ static int metric_by_key(const char *key)
 	return -1;
 }
 
-static bool host_eq(const char *a, const char *b) { return !a || !b || strcasecmp(a, b) == 0; }
 
-/* The entity a finding is about that has metric m (any metric when m < 0). */
-static const struct entity *finding_entity(const struct analysis *a, const struct finding *f, int m)
-{
-	const struct entity *best = NULL;
-	for (size_t i = 0; i < a->m.nents; i++) {
-		const struct entity *e = &a->m.ents[i];
-		if (strcmp(e->name, f->entity) != 0 || !host_eq(e->host, f->host))
-			continue;
-		if (f->capture >= 0 && (long)e->capture != f->capture)
-			continue;
-		if (m >= 0 && e->series[m] < 0)
-			continue;
-		if (e->layer == f->layer)
-			return e;
-		if (!best)
-			best = e;
-	}
-	return best;
-}
 
 static const struct capture *cap_of(const struct analysis *a, const struct entity *e) { return &a->m.caps[e->capture]; }
+
+static const struct entity *fentity(const struct analysis *a, const struct finding *f, int m)
+{
+	struct topo_in ti = analysis_topo(a);
+	return finding_entity(&ti, f, m);
+}
+
+static const struct entity *vdisk_of(const struct analysis *a, const struct entity *g, const struct diskmap_entry **me)
+{
+	struct topo_in ti = analysis_topo(a);
+	return topology_vdisk_of_guest(&ti, g, me);
+}
 
 /* Points of one series of an entity (aligned times). Caller frees. */
 static struct chart_point *series_points(const struct analysis *a, const struct entity *e, int m, size_t *n)
@@ -167,153 +159,17 @@ static void win_stat(const struct analysis *a, const struct entity *e, int m, in
 	qs_free(&q);
 }
 
-/* Pearson r of two series of the same capture (bucket means). NaN when fewer than 8 pairs. */
-static double pearson(const struct analysis *a, const struct entity *x, int mx, const struct entity *y, int my)
-{
-	if (!x || !y || x->capture != y->capture || x->series[mx] < 0 || y->series[my] < 0)
-		return NAN;
-	const struct dstore *d = &cap_of(a, x)->ds;
-	double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
-	size_t n = 0;
-	for (size_t k = 0; k < d->nb; k++) {
-		double u = ds_mean(d, (size_t)x->series[mx], k), v = ds_mean(d, (size_t)y->series[my], k);
-		if (isnan(u) || isnan(v))
-			continue;
-		sx += u;
-		sy += v;
-		sxx += u * u;
-		syy += v * v;
-		sxy += u * v;
-		n++;
-	}
-	if (n < 8)
-		return NAN;
-	double cov = sxy - sx * sy / (double)n, vx = sxx - sx * sx / (double)n, vy = syy - sy * sy / (double)n;
-	if (vx <= 0 || vy <= 0)
-		return NAN;
-	return cov / sqrt(vx * vy);
-}
 
-static double mean_of(const struct entity *e, int m) { return e && e->sk[m].n ? qs_mean(&e->sk[m]) : NAN; }
 
 /* ---- the IO stack of one disk: guest disk → virtual disk → device → adapter ---- */
 
-struct chain {
-	const struct entity *guest, *vdisk, *device, *adapter;
-	const struct diskmap_entry *map;
-	double r_dev, r_adp;        /* IOPS correlations used to link vdisk→device, device→adapter */
-};
 
-static const struct entity *vdisk_of_guest(const struct analysis *a, const struct entity *g, const struct diskmap_entry **me)
-{
-	for (size_t i = 0; i < a->nmap; i++) {
-		const struct diskmap_entry *m = &a->map[i];
-		if (strcmp(m->guest_disk, g->name) != 0 || !host_eq(m->guest_host, g->host))
-			continue;
-		for (size_t k = 0; k < a->m.nents; k++) {
-			const struct entity *v = &a->m.ents[k];
-			if (v->layer == LAYER_VSCSI && strcmp(v->name, m->vdisk) == 0) {
-				*me = m;
-				return v;
-			}
-		}
-	}
-	return NULL;
-}
 
-static const struct entity *guest_of_vdisk(const struct analysis *a, const struct entity *v, const struct diskmap_entry **me)
-{
-	for (size_t i = 0; i < a->nmap; i++) {
-		const struct diskmap_entry *m = &a->map[i];
-		if (strcmp(m->vdisk, v->name) != 0)
-			continue;
-		for (size_t k = 0; k < a->m.nents; k++) {
-			const struct entity *g = &a->m.ents[k];
-			if (g->layer == LAYER_GUEST && strcmp(g->name, m->guest_disk) == 0 && host_eq(m->guest_host, g->host)) {
-				*me = m;
-				return g;
-			}
-		}
-	}
-	return NULL;
-}
 
-/* The entity of layer l in x's capture whose IOPS follow x's best (r >= rmin) and carry at least
- * 90% of x's IOPS (to: x is above) or at most 110% (x is below). */
-static const struct entity *best_corr(const struct analysis *a, const struct entity *x, enum layer l, bool below,
-				      double rmin, double *r_out)
-{
-	const struct entity *best = NULL;
-	double br = rmin;
-	double xm = mean_of(x, M_CMDS);
-	for (size_t i = 0; i < a->m.nents; i++) {
-		const struct entity *e = &a->m.ents[i];
-		if (e->layer != l || e->capture != x->capture)
-			continue;
-		double em = mean_of(e, M_CMDS);
-		if (isnan(em) || isnan(xm) || (below ? em < 0.9 * xm : em > 1.1 * xm))
-			continue;
-		double r = pearson(a, x, M_CMDS, e, M_CMDS);
-		if (!isnan(r) && r >= br) {
-			br = r;
-			best = e;
-		}
-	}
-	*r_out = best ? br : NAN;
-	return best;
-}
 
-static void chain_build(const struct analysis *a, const struct entity *e, struct chain *ch)
-{
-	memset(ch, 0, sizeof *ch);
-	ch->r_dev = ch->r_adp = NAN;
-	if (!e)
-		return;
-	double r;
-	switch (e->layer) {
-	case LAYER_GUEST: ch->guest = e; ch->vdisk = vdisk_of_guest(a, e, &ch->map); break;
-	case LAYER_VSCSI: ch->vdisk = e; ch->guest = guest_of_vdisk(a, e, &ch->map); break;
-	case LAYER_DEVICE: ch->device = e; break;
-	case LAYER_ADAPTER: ch->adapter = e; break;
-	default: return;
-	}
-	if (ch->vdisk && !ch->device)
-		ch->device = best_corr(a, ch->vdisk, LAYER_DEVICE, true, 0.8, &ch->r_dev);
-	if (ch->device && !ch->vdisk && e->layer == LAYER_DEVICE) {
-		ch->vdisk = best_corr(a, ch->device, LAYER_VSCSI, false, 0.8, &r);
-		ch->r_dev = r;
-		if (ch->vdisk)
-			ch->guest = guest_of_vdisk(a, ch->vdisk, &ch->map);
-	}
-	if (ch->device && !ch->adapter)
-		ch->adapter = best_corr(a, ch->device, LAYER_ADAPTER, true, 0.7, &ch->r_adp);
-}
 
-/* The IO-stack box of a finding (the kind table; BOX_BY_LAYER kinds go by the finding's layer). */
-static int kind_box(const struct finding *f, bool *waits)
-{
-	const struct kind_info *k = &kinds[f->kind];
-	*waits = k->waits;
-	if (k->box != BOX_BY_LAYER)
-		return k->box;
-	switch (f->layer) {
-	case LAYER_GUEST: case LAYER_VM: return BOX_GUEST;
-	case LAYER_VSCSI: return BOX_VSCSI;
-	case LAYER_WORLD: case LAYER_DEVICE: return BOX_KERNEL;
-	case LAYER_ADAPTER: return BOX_ADAPTER;
-	default: return BOX_ARRAY;
-	}
-}
 
-static bool finding_on(const struct finding *f, const struct entity *e)
-{
-	return e && strcmp(f->entity, e->name) == 0 && host_eq(f->host, e->host);
-}
 
-static bool finding_on_chain(const struct finding *f, const struct chain *ch)
-{
-	return finding_on(f, ch->guest) || finding_on(f, ch->vdisk) || finding_on(f, ch->device) || finding_on(f, ch->adapter);
-}
 
 static void fig(struct buf *b, const char *label, double v, const char *unit)
 {
@@ -331,32 +187,20 @@ static void fig(struct buf *b, const char *label, double v, const char *unit)
 	buf_adds(b, "</span>");
 }
 
-static void stack_render(const struct analysis *a, const struct chain *ch, const struct finding *anchor, struct buf *b)
+static void stack_render(const struct analysis *a, const struct stack *ch, const struct finding *anchor, struct buf *b)
 {
 	int64_t t0 = anchor && anchor->end > anchor->start ? anchor->start : 0;
 	int64_t t1 = anchor && anchor->end > anchor->start ? anchor->end : 0;
+	struct box_state st[BOX_COUNT];
+	struct topo_in ti = analysis_topo(a);
+	topology_boxes(&ti, ch, st);
 	int sev[BOX_COUNT];
 	bool waits[BOX_COUNT];
 	const char *why[BOX_COUNT];
 	for (int i = 0; i < BOX_COUNT; i++) {
-		sev[i] = -1;
-		waits[i] = false;
-		why[i] = NULL;
-	}
-	for (size_t i = 0; i < a->nf; i++) {
-		const struct finding *f = &a->f[i];
-		if (!finding_on_chain(f, ch))
-			continue;
-		bool w;
-		int bx = kind_box(f, &w);
-		if ((int)f->sev > sev[bx] || (w && !waits[bx] && (int)f->sev >= sev[bx])) {
-			if ((int)f->sev > sev[bx])
-				why[bx] = kind_title(f->kind);
-			sev[bx] = (int)f->sev > sev[bx] ? (int)f->sev : sev[bx];
-			if (w)
-				why[bx] = kind_title(f->kind);
-		}
-		waits[bx] |= w && f->sev >= SEV_WARNING;
+		sev[i] = st[i].sev;
+		waits[i] = st[i].waits;
+		why[i] = st[i].why >= 0 ? kind_title((enum kind)st[i].why) : NULL;
 	}
 	static const char *const names[BOX_COUNT] = {"Guest OS", "Virtual SCSI", "VMkernel device queue",
 						     "Host bus adapter", "Array / LUN"};
@@ -516,7 +360,7 @@ static const struct entity *chart_build(const struct analysis *a, const struct f
 	}
 	if (!nm) {
 		/* findings from logs or partition tables: the entity's own counters for context */
-		const struct entity *e = finding_entity(a, f, -1);
+		const struct entity *e = fentity(a, f, -1);
 		if (!e)
 			return NULL;
 		static const int dev[] = {M_DQLEN, M_ACTV, M_QUED, M_DAVG, M_KAVG};
@@ -532,7 +376,7 @@ static const struct entity *chart_build(const struct analysis *a, const struct f
 	const char *units[CHART_MAX_PANELS];
 	int nu = 0;
 	for (int i = 0; i < nm; i++) {
-		const struct entity *e = finding_entity(a, f, metrics[i]);
+		const struct entity *e = fentity(a, f, metrics[i]);
 		if (!e)
 			continue;
 		const char *u = unit_label(metric_info[metrics[i]].unit);
@@ -567,7 +411,7 @@ static const struct entity *chart_build(const struct analysis *a, const struct f
 	/* the guest's view against the host's view of the same virtual disk */
 	if (axis->layer == LAYER_GUEST) {
 		const struct diskmap_entry *me;
-		const struct entity *v = vdisk_of_guest(a, axis, &me);
+		const struct entity *v = vdisk_of(a, axis, &me);
 		for (int p = 0; v && p < c->npanels; p++) {
 			if (strcmp(c->panel[p].ylabel, "ms") != 0)
 				continue;
@@ -807,9 +651,9 @@ static void entity_tables(const struct analysis *a, struct buf *b)
 				triple(b, &e->sk[M_G_CDQL], P2, 2, true);
 			} else {
 				buf_adds(b, "<td class=\"n\">");
-				num(b, mean_of(e, M_MBR));
+				num(b, entity_mean(e, M_MBR));
 				buf_adds(b, "<span class=\"sep\">/</span>");
-				num(b, mean_of(e, M_MBW));
+				num(b, entity_mean(e, M_MBW));
 				buf_adds(b, "</td>");
 				if (e->layer == LAYER_VSCSI) {
 					triple(b, &e->sk[M_VD_LAT_R], P3, 3, true);
@@ -1244,48 +1088,9 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 
 	/* IO stack */
 	buf_adds(out, "<section id=\"stack\">\n");
-	struct chain chains[3];
-	const struct finding *anchors[3];
-	int nch = 0;
-	for (size_t i = 0; i < a->nf && nch < 3; i++) {
-		const struct finding *f = &a->f[i];
-		if (f->sev < SEV_WARNING && worst >= SEV_WARNING)
-			continue;
-		struct chain ch;
-		chain_build(a, finding_entity(a, f, -1), &ch);
-		if (!ch.guest && !ch.vdisk && !ch.device && !ch.adapter)
-			continue;
-		bool dup = false;
-		for (int k = 0; k < nch && !dup; k++)
-			dup = chains[k].guest == ch.guest && chains[k].vdisk == ch.vdisk && chains[k].device == ch.device &&
-			      chains[k].adapter == ch.adapter;
-		if (dup)
-			continue;
-		anchors[nch] = f;
-		chains[nch++] = ch;
-	}
-	if (!nch) {
-		/* nothing found: the busiest disk, to show the whole path is calm */
-		const struct entity *busiest = NULL;
-		double bi = -1;
-		for (size_t i = 0; i < m->nents; i++) {
-			const struct entity *e = &m->ents[i];
-			int io = e->layer == LAYER_GUEST ? M_G_XFERS : e->layer == LAYER_VSCSI || e->layer == LAYER_DEVICE ? M_CMDS : -1;
-			if (io < 0 || !e->sk[io].n)
-				continue;
-			double v = qs_mean(&e->sk[io]) * (e->layer == LAYER_GUEST ? 1.01 : 1); /* prefer the guest view */
-			if (v > bi) {
-				bi = v;
-				busiest = e;
-			}
-		}
-		if (busiest) {
-			chain_build(a, busiest, &chains[0]);
-			anchors[0] = NULL;
-			nch = 1;
-		}
-	}
-	buf_printf(out, "<h2>The IO stack of the %s disk%s</h2>\n", nch && anchors[0] ? "affected" : "busiest", nch > 1 ? "s" : "");
+	int nch = (int)a->nshown;
+	buf_printf(out, "<h2>The IO stack of the %s disk%s</h2>\n", nch && a->shown[0].anchor ? "affected" : "busiest",
+		   nch > 1 ? "s" : "");
 	if (!nch) {
 		buf_adds(out, "<p class=\"muted\">No disk with counters in the captures.</p>\n");
 	} else {
@@ -1293,17 +1098,18 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 			      "window (over the whole capture when there is no finding); a marked layer is where IOs wait.</p>\n");
 		for (int k = 0; k < nch; k++) {
 			buf_adds(out, "<div class=\"stack-block\">\n<p class=\"stack-title\">");
-			if (anchors[k]) {
-				size_t idx = (size_t)(anchors[k] - a->f) + 1;
+			const struct finding *anchor = a->shown[k].anchor;
+			if (anchor) {
+				size_t idx = (size_t)(anchor - a->f) + 1;
 				buf_printf(out, "Finding <a href=\"#f%zu\">%zu</a> &middot; ", idx, idx);
-				title(out, anchors[k]->kind);
+				title(out, anchor->kind);
 				buf_adds(out, " &middot; ");
-				entity_label(out, anchors[k]->host, anchors[k]->entity);
+				entity_label(out, anchor->host, anchor->entity);
 			} else {
 				buf_adds(out, "No findings: the busiest disk, for reference");
 			}
 			buf_adds(out, "</p>\n");
-			stack_render(a, &chains[k], anchors[k], out);
+			stack_render(a, &a->shown[k].s, anchor, out);
 			buf_adds(out, "</div>\n");
 		}
 	}

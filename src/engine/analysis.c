@@ -65,6 +65,11 @@ struct finding *finding_new(struct analysis *a, enum kind kind, enum severity se
 	return f;
 }
 
+struct topo_in analysis_topo(const struct analysis *a)
+{
+	return (struct topo_in){.m = &a->m, .map = a->map, .nmap = a->nmap, .f = a->f, .nf = a->nf};
+}
+
 bool entity_active(const struct entity *e, const struct rules *r)
 {
 	int io = e->layer == LAYER_GUEST ? M_G_XFERS : M_CMDS;
@@ -501,4 +506,6 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 	if (a->nf)
 		qsort(a->f, a->nf, sizeof *a->f, finding_cmp);
 	verdict(a);
+	struct topo_in ti = analysis_topo(a);
+	a->nshown = topology_build(&ti, a->shown);
 }

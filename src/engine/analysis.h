@@ -9,46 +9,13 @@
 #include <stdint.h>
 
 #include "capmodel.h"
+#include "finding.h"
 #include "kinds.h"
+#include "topology.h"
 #include "maps.h"
 #include "partitions.h"
 #include "rules.h"
 #include "vmklog.h"
-
-enum severity { SEV_INFO, SEV_WARNING, SEV_CRITICAL };
-extern const char *const severity_names[3];
-
-#define MAX_EVIDENCE 5
-struct evidence {
-	const char *label, *unit, *key;  /* static strings (metric_info) */
-	double min, median, p95, max;
-	long samples, above;             /* samples in the window / above the threshold */
-	double threshold;                /* NaN when not a threshold metric */
-};
-
-struct finding {
-	enum kind kind;                  /* kinds[kind].name: e.g. "queue.device_saturated" */
-	enum severity sev;
-	enum layer layer;
-	const char *entity, *host;       /* arena */
-	int64_t start, end;              /* UTC ms */
-	double sustained_s;
-	struct evidence ev[MAX_EVIDENCE];
-	int nev;
-	const char *summary;             /* one line (arena) */
-	const char *rule;                /* rule with its threshold (arena) */
-	const char *source;              /* static */
-	const char *advice;              /* arena */
-	bool heuristic;                  /* [derived] rule: labelled as a heuristic */
-	long capture;                    /* capture index, -1 for none */
-};
-
-/* guest disk ↔ virtual disk */
-struct diskmap_entry {
-	const char *guest_host, *guest_disk, *vdisk; /* arena */
-	bool automatic;
-	double correlation;              /* automatic mappings: Pearson r of the IOPS series */
-};
 
 struct analyze_opts {
 	const char *vmklog, *partitions, *map, *rules; /* file names, for the report (the CLI reads them) */
@@ -71,6 +38,8 @@ struct analysis {
 	const char *verdict;             /* arena */
 	int array_queue_depth;
 	struct rules rules;              /* the rules in force (defaults after analysis_init) */
+	struct shown_stack shown[TOPO_MAX_SHOWN]; /* the IO stacks every output shows (topology.h) */
+	size_t nshown;
 	struct arena arena;
 };
 
@@ -84,6 +53,8 @@ void analysis_use_diskmap(struct analysis *a, const struct diskmap *dm);
 struct finding *finding_new(struct analysis *a, enum kind kind, enum severity sev, enum layer l,
 			    const char *entity, const char *host);
 const char *afmt(struct analysis *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* What topology.h reads of a (borrowed). */
+struct topo_in analysis_topo(const struct analysis *a);
 /* Whether e did real work: its mean IOPS reach the rule active.min_iops. */
 bool entity_active(const struct entity *e, const struct rules *r);
 /* Highest severity among findings, -1 when none. */

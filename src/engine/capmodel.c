@@ -134,6 +134,11 @@ static void note_disk_no(struct model *m, const char *host, const struct counter
 	m->ndisks++;
 }
 
+double entity_mean(const struct entity *e, int m)
+{
+	return e && e->sk[m].n ? qs_mean(&e->sk[m]) : NAN;
+}
+
 int64_t model_time(const struct model *m, const struct capture *c, size_t k)
 {
 	(void)m;

@@ -85,6 +85,8 @@ int model_add_capture(struct model *m, const char *path, const struct common_opt
 struct entity *model_find(struct model *m, enum layer l, const char *name, const char *host);
 /* The drive of Windows disk number n ("Disk #1" in wmic) on host (NULL = any host), or NULL. */
 const struct guest_disk_no *model_disk_no(const struct model *m, int n, const char *host);
+/* Mean of metric m over every row of e; NaN when e is NULL or has no value. */
+double entity_mean(const struct entity *e, int m);
 /* Time of bucket k of capture c, aligned (clock offset applied): middle of the bucket. */
 int64_t model_time(const struct model *m, const struct capture *c, size_t k);
 

@@ -1,0 +1,48 @@
+/* finding.h — what an analysis concludes: findings (kind, severity, the entity and window, the
+ * evidence, the rule and its source, advice) and the guest disk ↔ virtual disk links they rest
+ * on. Plain data: detectors fill it, topology, the verdict and every reporter read it. */
+#ifndef IOPSY_FINDING_H
+#define IOPSY_FINDING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kinds.h"
+#include "vocab.h"
+
+enum severity { SEV_INFO, SEV_WARNING, SEV_CRITICAL };
+extern const char *const severity_names[3];
+
+#define MAX_EVIDENCE 5
+struct evidence {
+	const char *label, *unit, *key;  /* static strings (metric_info) */
+	double min, median, p95, max;
+	long samples, above;             /* samples in the window / above the threshold */
+	double threshold;                /* NaN when not a threshold metric */
+};
+
+struct finding {
+	enum kind kind;                  /* kinds[kind].name: e.g. "queue.device_saturated" */
+	enum severity sev;
+	enum layer layer;
+	const char *entity, *host;       /* arena */
+	int64_t start, end;              /* UTC ms */
+	double sustained_s;
+	struct evidence ev[MAX_EVIDENCE];
+	int nev;
+	const char *summary;             /* one line (arena) */
+	const char *rule;                /* rule with its threshold (arena) */
+	const char *source;              /* static */
+	const char *advice;              /* arena */
+	bool heuristic;                  /* [derived] rule: labelled as a heuristic */
+	long capture;                    /* capture index, -1 for none */
+};
+
+/* guest disk ↔ virtual disk */
+struct diskmap_entry {
+	const char *guest_host, *guest_disk, *vdisk; /* arena */
+	bool automatic;
+	double correlation;              /* automatic mappings: Pearson r of the IOPS series */
+};
+
+#endif

@@ -1,0 +1,248 @@
+/* topology.c — the IO stack of the affected disks (see topology.h); moved here from the HTML
+ * report so that every output reads the same stacks. */
+#include "topology.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+
+/* Hosts of a finding or map line and an entity match when either is unknown, case-insensitively
+ * (Windows names); compare.c's matching across two captures has its own, stricter rule. */
+static bool host_same_or_unknown(const char *a, const char *b) { return !a || !b || strcasecmp(a, b) == 0; }
+
+static const struct capture *cap_of(const struct topo_in *a, const struct entity *e) { return &a->m->caps[e->capture]; }
+
+/* The entity a finding is about that has metric m (any metric when m < 0). */
+const struct entity *finding_entity(const struct topo_in *a, const struct finding *f, int m)
+{
+	const struct entity *best = NULL;
+	for (size_t i = 0; i < a->m->nents; i++) {
+		const struct entity *e = &a->m->ents[i];
+		if (strcmp(e->name, f->entity) != 0 || !host_same_or_unknown(e->host, f->host))
+			continue;
+		if (f->capture >= 0 && (long)e->capture != f->capture)
+			continue;
+		if (m >= 0 && e->series[m] < 0)
+			continue;
+		if (e->layer == f->layer)
+			return e;
+		if (!best)
+			best = e;
+	}
+	return best;
+}
+
+/* Pearson r of two series of the same capture (bucket means). NaN when fewer than 8 pairs. */
+static double pearson(const struct topo_in *a, const struct entity *x, int mx, const struct entity *y, int my)
+{
+	if (!x || !y || x->capture != y->capture || x->series[mx] < 0 || y->series[my] < 0)
+		return NAN;
+	const struct dstore *d = &cap_of(a, x)->ds;
+	double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
+	size_t n = 0;
+	for (size_t k = 0; k < d->nb; k++) {
+		double u = ds_mean(d, (size_t)x->series[mx], k), v = ds_mean(d, (size_t)y->series[my], k);
+		if (isnan(u) || isnan(v))
+			continue;
+		sx += u;
+		sy += v;
+		sxx += u * u;
+		syy += v * v;
+		sxy += u * v;
+		n++;
+	}
+	if (n < 8)
+		return NAN;
+	double cov = sxy - sx * sy / (double)n, vx = sxx - sx * sx / (double)n, vy = syy - sy * sy / (double)n;
+	if (vx <= 0 || vy <= 0)
+		return NAN;
+	return cov / sqrt(vx * vy);
+}
+
+
+const struct entity *topology_vdisk_of_guest(const struct topo_in *a, const struct entity *g, const struct diskmap_entry **me)
+{
+	for (size_t i = 0; i < a->nmap; i++) {
+		const struct diskmap_entry *m = &a->map[i];
+		if (strcmp(m->guest_disk, g->name) != 0 || !host_same_or_unknown(m->guest_host, g->host))
+			continue;
+		for (size_t k = 0; k < a->m->nents; k++) {
+			const struct entity *v = &a->m->ents[k];
+			if (v->layer == LAYER_VSCSI && strcmp(v->name, m->vdisk) == 0) {
+				*me = m;
+				return v;
+			}
+		}
+	}
+	return NULL;
+}
+
+static const struct entity *guest_of_vdisk(const struct topo_in *a, const struct entity *v, const struct diskmap_entry **me)
+{
+	for (size_t i = 0; i < a->nmap; i++) {
+		const struct diskmap_entry *m = &a->map[i];
+		if (strcmp(m->vdisk, v->name) != 0)
+			continue;
+		for (size_t k = 0; k < a->m->nents; k++) {
+			const struct entity *g = &a->m->ents[k];
+			if (g->layer == LAYER_GUEST && strcmp(g->name, m->guest_disk) == 0 && host_same_or_unknown(m->guest_host, g->host)) {
+				*me = m;
+				return g;
+			}
+		}
+	}
+	return NULL;
+}
+
+/* The entity of layer l in x's capture whose IOPS follow x's best (r >= rmin) and carry at least
+ * 90% of x's IOPS (to: x is above) or at most 110% (x is below). */
+static const struct entity *best_corr(const struct topo_in *a, const struct entity *x, enum layer l, bool below,
+				      double rmin, double *r_out)
+{
+	const struct entity *best = NULL;
+	double br = rmin;
+	double xm = entity_mean(x, M_CMDS);
+	for (size_t i = 0; i < a->m->nents; i++) {
+		const struct entity *e = &a->m->ents[i];
+		if (e->layer != l || e->capture != x->capture)
+			continue;
+		double em = entity_mean(e, M_CMDS);
+		if (isnan(em) || isnan(xm) || (below ? em < 0.9 * xm : em > 1.1 * xm))
+			continue;
+		double r = pearson(a, x, M_CMDS, e, M_CMDS);
+		if (!isnan(r) && r >= br) {
+			br = r;
+			best = e;
+		}
+	}
+	*r_out = best ? br : NAN;
+	return best;
+}
+
+void topology_stack(const struct topo_in *a, const struct entity *e, struct stack *ch)
+{
+	memset(ch, 0, sizeof *ch);
+	ch->r_dev = ch->r_adp = NAN;
+	if (!e)
+		return;
+	double r;
+	switch (e->layer) {
+	case LAYER_GUEST: ch->guest = e; ch->vdisk = topology_vdisk_of_guest(a, e, &ch->map); break;
+	case LAYER_VSCSI: ch->vdisk = e; ch->guest = guest_of_vdisk(a, e, &ch->map); break;
+	case LAYER_DEVICE: ch->device = e; break;
+	case LAYER_ADAPTER: ch->adapter = e; break;
+	default: return;
+	}
+	if (ch->vdisk && !ch->device)
+		ch->device = best_corr(a, ch->vdisk, LAYER_DEVICE, true, TOPO_R_VDISK_DEVICE, &ch->r_dev);
+	if (ch->device && !ch->vdisk && e->layer == LAYER_DEVICE) {
+		ch->vdisk = best_corr(a, ch->device, LAYER_VSCSI, false, TOPO_R_VDISK_DEVICE, &r);
+		ch->r_dev = r;
+		if (ch->vdisk)
+			ch->guest = guest_of_vdisk(a, ch->vdisk, &ch->map);
+	}
+	if (ch->device && !ch->adapter)
+		ch->adapter = best_corr(a, ch->device, LAYER_ADAPTER, true, TOPO_R_DEVICE_ADAPTER, &ch->r_adp);
+}
+
+/* The IO-stack box of a finding (the kind table; BOX_BY_LAYER kinds go by the finding's layer). */
+static int kind_box(const struct finding *f, bool *waits)
+{
+	const struct kind_info *k = &kinds[f->kind];
+	*waits = k->waits;
+	if (k->box != BOX_BY_LAYER)
+		return k->box;
+	switch (f->layer) {
+	case LAYER_GUEST: case LAYER_VM: return BOX_GUEST;
+	case LAYER_VSCSI: return BOX_VSCSI;
+	case LAYER_WORLD: case LAYER_DEVICE: return BOX_KERNEL;
+	case LAYER_ADAPTER: return BOX_ADAPTER;
+	default: return BOX_ARRAY;
+	}
+}
+
+static bool finding_on(const struct finding *f, const struct entity *e)
+{
+	return e && strcmp(f->entity, e->name) == 0 && host_same_or_unknown(f->host, e->host);
+}
+
+static bool finding_on_chain(const struct finding *f, const struct stack *ch)
+{
+	return finding_on(f, ch->guest) || finding_on(f, ch->vdisk) || finding_on(f, ch->device) || finding_on(f, ch->adapter);
+}
+
+void topology_boxes(const struct topo_in *a, const struct stack *ch, struct box_state st[BOX_COUNT])
+{
+	for (int i = 0; i < BOX_COUNT; i++) {
+		st[i].sev = -1;
+		st[i].waits = false;
+		st[i].why = -1;
+	}
+	for (size_t i = 0; i < a->nf; i++) {
+		const struct finding *f = &a->f[i];
+		if (!finding_on_chain(f, ch))
+			continue;
+		bool w;
+		int bx = kind_box(f, &w);
+		struct box_state *b = &st[bx];
+		if ((int)f->sev > b->sev || (w && !b->waits && (int)f->sev >= b->sev)) {
+			if ((int)f->sev > b->sev)
+				b->why = (int)f->kind;
+			b->sev = (int)f->sev > b->sev ? (int)f->sev : b->sev;
+			if (w)
+				b->why = (int)f->kind;
+		}
+		b->waits |= w && f->sev >= SEV_WARNING;
+	}
+}
+
+size_t topology_build(const struct topo_in *a, struct shown_stack shown[TOPO_MAX_SHOWN])
+{
+	size_t nshown = 0;
+	int worst = -1;
+	for (size_t i = 0; i < a->nf; i++)
+		if ((int)a->f[i].sev > worst)
+			worst = (int)a->f[i].sev;
+	for (size_t i = 0; i < a->nf && nshown < TOPO_MAX_SHOWN; i++) {
+		const struct finding *f = &a->f[i];
+		if (f->sev < SEV_WARNING && worst >= SEV_WARNING)
+			continue;
+		struct stack ch;
+		topology_stack(a, finding_entity(a, f, -1), &ch);
+		if (!ch.guest && !ch.vdisk && !ch.device && !ch.adapter)
+			continue;
+		bool dup = false;
+		for (size_t k = 0; k < nshown && !dup; k++) {
+			const struct stack *o = &shown[k].s;
+			dup = o->guest == ch.guest && o->vdisk == ch.vdisk && o->device == ch.device && o->adapter == ch.adapter;
+		}
+		if (dup)
+			continue;
+		shown[nshown].anchor = f;
+		shown[nshown++].s = ch;
+	}
+	if (nshown)
+		return nshown;
+	/* nothing found: the busiest disk, to show the whole path is calm */
+	const struct entity *busiest = NULL;
+	double bi = -1;
+	for (size_t i = 0; i < a->m->nents; i++) {
+		const struct entity *e = &a->m->ents[i];
+		int io = e->layer == LAYER_GUEST ? M_G_XFERS : e->layer == LAYER_VSCSI || e->layer == LAYER_DEVICE ? M_CMDS : -1;
+		if (io < 0 || !e->sk[io].n)
+			continue;
+		double v = qs_mean(&e->sk[io]) * (e->layer == LAYER_GUEST ? 1.01 : 1); /* prefer the guest view */
+		if (v > bi) {
+			bi = v;
+			busiest = e;
+		}
+	}
+	if (busiest) {
+		topology_stack(a, busiest, &shown[0].s);
+		shown[0].anchor = NULL;
+		nshown = 1;
+	}
+	return nshown;
+}
