@@ -82,15 +82,6 @@ static void entity_label(struct buf *b, const char *host, const char *name)
 
 /* ---- model access ---- */
 
-static int metric_by_key(const char *key)
-{
-	if (!key)
-		return -1;
-	for (int m = 0; m < M_COUNT; m++)
-		if (strcmp(metric_info[m].name, key) == 0)
-			return m;
-	return -1;
-}
 
 
 
@@ -352,11 +343,8 @@ static const struct entity *chart_build(const struct analysis *a, const struct f
 	double thr[MAX_EVIDENCE + 4];
 	int nm = 0;
 	for (int k = 0; k < f->nev; k++) {
-		int m = metric_by_key(f->ev[k].key);
-		if (m >= 0) {
-			thr[nm] = f->ev[k].threshold;
-			metrics[nm++] = m;
-		}
+		thr[nm] = f->ev[k].threshold;
+		metrics[nm++] = (int)f->ev[k].metric;
 	}
 	if (!nm) {
 		/* findings from logs or partition tables: the entity's own counters for context */
@@ -880,10 +868,10 @@ static void findings_table(const struct analysis *a, struct buf *b)
 		buf_adds(b, "</td><td class=\"small\">");
 		if (f->nev) {
 			const struct evidence *ev = &f->ev[0];
-			esc(b, ev->label);
+			esc(b, metric_info[ev->metric].label);
 			buf_adds(b, ": median <b>");
 			num(b, ev->median);
-			buf_printf(b, "</b> %s", ev->unit);
+			buf_printf(b, "</b> %s", metric_info[ev->metric].unit);
 			if (ev->above >= 0 && ev->samples)
 				buf_printf(b, " (%ld%% of samples above %g)", (long)lround(100.0 * (double)ev->above / (double)ev->samples),
 					   ev->threshold);
@@ -905,7 +893,7 @@ static void evidence_table(const struct finding *f, struct buf *b)
 	for (int k = 0; k < f->nev; k++) {
 		const struct evidence *ev = &f->ev[k];
 		buf_adds(b, "<tr><td>");
-		esc(b, ev->label);
+		esc(b, metric_info[ev->metric].label);
 		buf_adds(b, "</td><td class=\"n\">");
 		num(b, ev->min);
 		buf_adds(b, "</td><td class=\"n\">");
@@ -915,7 +903,7 @@ static void evidence_table(const struct finding *f, struct buf *b)
 		buf_adds(b, "</td><td class=\"n\">");
 		num(b, ev->max);
 		buf_adds(b, "</td><td>");
-		esc(b, ev->unit);
+		esc(b, metric_info[ev->metric].unit);
 		buf_printf(b, "</td><td class=\"n\">%ld</td><td class=\"n\">", ev->samples);
 		if (ev->above >= 0) {
 			buf_printf(b, "%ld", ev->above);

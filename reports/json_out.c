@@ -43,11 +43,11 @@ void finding_json(const struct finding *f, struct json *j)
 		const struct evidence *ev = &f->ev[k];
 		json_obj_begin(j);
 		json_key(j, "metric");
-		json_str(j, ev->key);
+		json_str(j, metric_info[ev->metric].name);
 		json_key(j, "label");
-		json_str(j, ev->label);
+		json_str(j, metric_info[ev->metric].label);
 		json_key(j, "unit");
-		json_str(j, ev->unit);
+		json_str(j, metric_info[ev->metric].unit);
 		json_key(j, "min");
 		json_num(j, ev->min);
 		json_key(j, "median");

@@ -86,9 +86,9 @@ static void finding_md(const struct finding *f, size_t no, struct buf *out)
 		for (int k = 0; k < f->nev; k++) {
 			const struct evidence *ev = &f->ev[k];
 			buf_adds(out, "| ");
-			md_text(out, ev->label);
-			if (ev->unit && *ev->unit)
-				buf_printf(out, " (%s)", ev->unit);
+			md_text(out, metric_info[ev->metric].label);
+			if (metric_info[ev->metric].unit && *metric_info[ev->metric].unit)
+				buf_printf(out, " (%s)", metric_info[ev->metric].unit);
 			buf_adds(out, " | ");
 			md_num(out, ev->min);
 			buf_adds(out, " | ");

@@ -94,7 +94,7 @@ void analysis_text(const struct analysis *a, struct buf *out)
 		text_wrap(out, "   ", f->summary, 100);
 		for (int k = 0; k < f->nev; k++) {
 			const struct evidence *ev = &f->ev[k];
-			buf_printf(out, "   %s %s: min ", k ? "        " : "evidence", ev->label);
+			buf_printf(out, "   %s %s: min ", k ? "        " : "evidence", metric_info[ev->metric].label);
 			text_num(out, ev->min);
 			buf_adds(out, ", median ");
 			text_num(out, ev->median);
@@ -102,7 +102,7 @@ void analysis_text(const struct analysis *a, struct buf *out)
 			text_num(out, ev->p95);
 			buf_adds(out, ", max ");
 			text_num(out, ev->max);
-			buf_printf(out, " %s", ev->unit);
+			buf_printf(out, " %s", metric_info[ev->metric].unit);
 			if (ev->above >= 0)
 				buf_printf(out, "; %ld of %ld samples above %g", ev->above, ev->samples, ev->threshold);
 			else

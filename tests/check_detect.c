@@ -119,7 +119,7 @@ START_TEST(aborts_sustained_and_spike)
 	time_format_iso(f->start, false, s);
 	ck_assert_str_eq(s, "2026-07-27T13:03:18Z"); /* row 100 = 13:03:20, minus the interval it averages */
 	ck_assert(f->sustained_s >= 78 && f->sustained_s <= 82);
-	ck_assert_str_eq(f->ev[0].key, "aborts_per_s");
+	ck_assert_int_eq(f->ev[0].metric, M_ABRTS);
 	ck_assert(f->ev[0].median == 4);
 	analysis_free(&a);
 

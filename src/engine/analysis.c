@@ -61,6 +61,7 @@ struct finding *finding_new(struct analysis *a, enum kind kind, enum severity se
 	f->entity = arena_strdup(&a->arena, entity);
 	f->host = host ? arena_strdup(&a->arena, host) : NULL;
 	f->capture = -1;
+	f->ent = -1;
 	f->advice = "";
 	return f;
 }

@@ -84,9 +84,7 @@ static void evidence_add(struct finding *f, const struct capture *c, const struc
 		qs_free(&q);
 		return;
 	}
-	ev->label = metric_info[metric].label;
-	ev->unit = metric_info[metric].unit;
-	ev->key = metric_info[metric].name;
+	ev->metric = (enum metric)metric;
 	ev->min = mn;
 	ev->max = mx;
 	ev->median = qs_quantile(&q, 0.5);
@@ -175,6 +173,7 @@ static struct finding *window_finding(struct analysis *a, enum kind kind, enum s
 	const struct capture *c = cap_of(a, e);
 	struct finding *f = finding_new(a, kind, sev, l, e->name, e->host);
 	f->capture = (long)e->capture;
+	f->ent = e - a->m.ents;
 	set_window(f, c, w);
 	for (; ev->metric >= 0; ev++)
 		evidence_add(f, c, e, ev->metric, w->k0, w->k1, ev->thr);
@@ -774,6 +773,7 @@ static void det_aqd(struct analysis *a, const struct analyze_opts *o)
 							reduced > 0 || qfull > 0 ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE,
 							e->name, e->host);
 			f->capture = (long)e->capture;
+			f->ent = e - a->m.ents;
 			struct win w = {bucket_of(c, t0), bucket_of(c, t1), 0};
 			f->start = t0 - (int64_t)(c->interval_s * 1000) + c->clock_offset_ms;
 			f->end = t1 + c->clock_offset_ms;
@@ -838,6 +838,7 @@ static void det_sioc(struct analysis *a, const struct analyze_opts *o)
 			continue;
 		struct finding *f = finding_new(a, K_T_SIOC, SEV_WARNING, LAYER_DEVICE, e->name, e->host);
 		f->capture = (long)e->capture;
+		f->ent = e - a->m.ents;
 		struct win w = {bucket_of(c, t0), bucket_of(c, t1), 0};
 		f->start = t0 - (int64_t)(c->interval_s * 1000) + c->clock_offset_ms;
 		f->end = t1 + c->clock_offset_ms;

@@ -15,7 +15,7 @@ extern const char *const severity_names[3];
 
 #define MAX_EVIDENCE 5
 struct evidence {
-	const char *label, *unit, *key;  /* static strings (metric_info) */
+	enum metric metric;              /* metric_info[metric]: key, label and unit */
 	double min, median, p95, max;
 	long samples, above;             /* samples in the window / above the threshold */
 	double threshold;                /* NaN when not a threshold metric */
@@ -26,6 +26,8 @@ struct finding {
 	enum severity sev;
 	enum layer layer;
 	const char *entity, *host;       /* arena */
+	long ent;                        /* the entity in the model, -1 for one only logs or partition
+	                                  * tables name (a device in vmkernel.log, "Disk #1") */
 	int64_t start, end;              /* UTC ms */
 	double sustained_s;
 	struct evidence ev[MAX_EVIDENCE];

@@ -17,6 +17,10 @@ static const struct capture *cap_of(const struct topo_in *a, const struct entity
 /* The entity a finding is about that has metric m (any metric when m < 0). */
 const struct entity *finding_entity(const struct topo_in *a, const struct finding *f, int m)
 {
+	if (f->ent >= 0 && (size_t)f->ent < a->m->nents && (m < 0 || a->m->ents[f->ent].series[m] >= 0))
+		return &a->m->ents[f->ent];
+	/* by name: findings from logs and partition tables, or another entity of the same name that
+	 * has metric m (the guest disk of a virtual-disk finding) */
 	const struct entity *best = NULL;
 	for (size_t i = 0; i < a->m->nents; i++) {
 		const struct entity *e = &a->m->ents[i];
