@@ -2,7 +2,8 @@
 # lint.sh — `make lint`: the checks the compiler does not do.
 #  1. banned string functions (sprintf, strcpy, strcat, gets, atoi, strtok) anywhere;
 #  2. only src/cli/ prints or exits: no stderr, exit( or printf( in code outside it;
-#  3. the include graph of the project's modules has no cycle (a module is a .c/.h pair);
+#  3. the include graph of the project's modules has no cycle (a module is a .c/.h pair; a
+#     private header NAME_int.h belongs to module NAME);
 #  4. no upward include between the layers base ← parsers ← engine ← reports ← batch ← cli
 #     (the build enforces it with per-layer include paths; this names the offending line).
 # Comments and string literals are ignored (gcc -fpreprocessed strips comments).
@@ -38,10 +39,10 @@ layer() {
 edges=$(mktemp) || exit 2
 trap 'rm -f "$edges"' EXIT
 for f in $files; do
-	from=$(basename "$f" | sed 's/\.[ch]$//')
+	from=$(basename "$f" | sed 's/\.[ch]$//; s/_int$//')
 	lf=$(layer "$f")
 	for h in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f"); do
-		to=$(basename "$h" .h)
+		to=$(basename "$h" .h | sed 's/_int$//')
 		target=$(ls src/base/"$h" parsers/"$h" src/engine/"$h" reports/"$h" src/batch/"$h" src/cli/"$h" "$(dirname "$f")/$h" 2>/dev/null | head -1)
 		[ -n "$target" ] || continue
 		lt=$(layer "$target")

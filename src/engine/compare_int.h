@@ -1,0 +1,49 @@
+/* compare_int.h — what the parts of the comparison share (compare.c, compare_match.c,
+ * compare_stats.c, compare_verdict.c); not for other modules. */
+#ifndef IOPSY_COMPARE_INT_H
+#define IOPSY_COMPARE_INT_H
+
+#include <stdbool.h>
+#include <strings.h>
+
+#include "compare.h"
+
+/* Fewer values than this on a side: not assessed. */
+#define CMP_MIN_VALUES 10
+/* The activity threshold of the comparison (the rules given to compare). */
+#define ACTIVE_MIN(c) rule_value(&(c)->rules, R_ACTIVE_IOPS)
+
+/* Hosts across the two captures: equal (case-insensitively) or both unknown. Stricter than
+ * topology.c's rule within one analysis, where an unknown host matches any. */
+static inline bool cmp_host_same(const char *a, const char *b)
+{
+	if (!a || !b)
+		return !a && !b;
+	return strcasecmp(a, b) == 0;
+}
+
+/* Layers top to bottom, for ordering (the VM's CPU last). */
+static inline int cmp_layer_rank(enum layer l)
+{
+	switch (l) {
+	case LAYER_GUEST: return 0;
+	case LAYER_VSCSI: return 1;
+	case LAYER_WORLD: return 2;
+	case LAYER_DEVICE: return 3;
+	case LAYER_ADAPTER: return 4;
+	case LAYER_ARRAY: return 5;
+	default: return 6;
+	}
+}
+
+/* The steps of compare_run, in order. */
+void cmp_match(struct compare *c, struct diag *d);
+void cmp_build_rows(struct compare *c);
+void cmp_findings_diff(struct compare *c);
+void cmp_summarise(struct compare *c);
+/* Readable captures of a side's model. */
+int cmp_readable_caps(const struct model *m);
+/* The entity of pair p on side s, capture k (borrowed). */
+const struct entity *cmp_ent(const struct compare *c, const struct cmp_pair *p, int s, size_t k);
+
+#endif
