@@ -3,6 +3,7 @@
  * load regimes resampled separately), and latency at equal load (IOPS bins, latency vs
  * outstanding IO). */
 #include "compare_int.h"
+#include "prng.h"
 
 #include <errno.h>
 #include <math.h>
@@ -215,21 +216,6 @@ static size_t pw_block(const double *x, size_t n)
 }
 
 /* splitmix64: small, fast, good enough for resampling; seeded per comparison. */
-struct rng {
-	uint64_t s;
-};
-static uint64_t rng_next(struct rng *r)
-{
-	uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-static size_t rng_below(struct rng *r, size_t n)
-{
-	return (size_t)((double)(rng_next(r) >> 11) * 0x1.0p-53 * (double)n);
-}
-
 static uint64_t fnv(uint64_t h, const char *s)
 {
 	for (; s && *s; s++) {
@@ -243,13 +229,13 @@ static uint64_t fnv(uint64_t h, const char *s)
 
 /* Circular block bootstrap: n indices into pos[] (a stratum's positions, in time order) from
  * blocks of length L that start anywhere and wrap around. */
-static void cbb(struct rng *r, const size_t *pos, size_t n, size_t L, size_t *out)
+static void cbb(uint64_t *r, const size_t *pos, size_t n, size_t L, size_t *out)
 {
 	if (L < 1)
 		L = 1;
 	size_t k = 0;
 	while (k < n) {
-		size_t st = rng_below(r, n);
+		size_t st = splitmix_index(r, n);
 		for (size_t j = 0; j < L && k < n; j++)
 			out[k++] = pos[(st + j) % n];
 	}
@@ -525,7 +511,7 @@ static double ranked_median(struct ranked *rk, const size_t *idx, size_t n)
 
 static void bootstrap(const struct boot *b, unsigned R, uint64_t seed, double conf, struct boot_res *res)
 {
-	struct rng r = {seed};
+	uint64_t r = seed;
 	size_t *idx[2];
 	double *scratch[2];
 	struct ranked rk[2];

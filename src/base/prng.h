@@ -1,0 +1,31 @@
+/* prng.h — the project's one random number generator, deterministic on every platform and libc
+ * (never rand()): xoshiro256** (Blackman & Vigna) seeded by splitmix64, for the simulator; and
+ * splitmix64 itself as a light stream from one 64-bit state, for the bootstrap's resampling. Same
+ * seed, same numbers. */
+#ifndef IOPSY_PRNG_H
+#define IOPSY_PRNG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The next value of the splitmix64 stream whose state is *x. */
+uint64_t splitmix64(uint64_t *x);
+/* A uniform index in [0, n) from the splitmix64 stream *x (53 bits of precision). */
+size_t splitmix_index(uint64_t *x, size_t n);
+
+struct prng {
+	uint64_t s[4];
+};
+/* Seeds r; different stream numbers give independent sequences for one seed. */
+void prng_seed(struct prng *r, uint64_t seed, uint64_t stream);
+uint64_t prng_next(struct prng *r);
+/* Uniform in [0, 1). */
+double prng_uniform(struct prng *r);
+/* Uniform integer in [0, n). */
+uint32_t prng_below(struct prng *r, uint32_t n);
+/* Standard normal deviate (Box-Muller, one of the pair). */
+double prng_normal(struct prng *r);
+/* Poisson deviate with the given mean (normal approximation above 40); a count >= 0. */
+double prng_poisson(struct prng *r, double mean);
+
+#endif
