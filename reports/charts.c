@@ -379,11 +379,11 @@ static char *path_join(const char *dir, const char *name)
 	return b.data;
 }
 
-static int file_write(const char *path, const char *data, size_t n, struct buf *err)
+static int file_write(const char *path, const char *data, size_t n, struct buf *why)
 {
 	FILE *fp = fopen(path, "w");
 	if (!fp) {
-		buf_printf(err, "cannot create %s: %s", path, strerror(errno));
+		buf_printf(why, "cannot create %s: %s", path, strerror(errno));
 		return ERR_IO;
 	}
 	bool ok = fwrite(data, 1, n, fp) == n;
@@ -393,7 +393,7 @@ static int file_write(const char *path, const char *data, size_t n, struct buf *
 		e = errno;
 	}
 	if (!ok) {
-		buf_printf(err, "cannot write %s: %s", path, strerror(e));
+		buf_printf(why, "cannot write %s: %s", path, strerror(e));
 		return ERR_IO;
 	}
 	return 0;
@@ -453,7 +453,7 @@ static char *find_program(const char *name)
 	return NULL;
 }
 
-int charts_open(struct charts *cs, const struct chart_opts *o, struct buf *err)
+int charts_open(struct charts *cs, const struct chart_opts *o, struct buf *why)
 {
 	memset(cs, 0, sizeof *cs);
 	cs->timeout_s = o->timeout_s > 0 ? o->timeout_s : 30;
@@ -461,12 +461,12 @@ int charts_open(struct charts *cs, const struct chart_opts *o, struct buf *err)
 	cs->gnuplot = find_program(prog && *prog ? prog : "gnuplot");
 	if (o->keep_dir) {
 		if (mkdir(o->keep_dir, 0777) != 0 && errno != EEXIST) {
-			buf_printf(err, "cannot create the gnuplot folder %s: %s", o->keep_dir, strerror(errno));
+			buf_printf(why, "cannot create the gnuplot folder %s: %s", o->keep_dir, strerror(errno));
 			return ERR_IO;
 		}
 		struct stat st;
 		if (stat(o->keep_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-			buf_printf(err, "%s is not a folder (--gnuplot-dir)", o->keep_dir);
+			buf_printf(why, "%s is not a folder (--gnuplot-dir)", o->keep_dir);
 			return ERR_IO;
 		}
 		cs->dir = xstrdup(o->keep_dir);
@@ -477,7 +477,7 @@ int charts_open(struct charts *cs, const struct chart_opts *o, struct buf *err)
 		const char *tmp = getenv("TMPDIR");
 		char *tmpl = path_join(tmp && *tmp == '/' ? tmp : "/tmp", "iopsy-charts-XXXXXX");
 		if (!mkdtemp(tmpl)) {
-			buf_printf(err, "cannot create a temporary folder for the charts: %s", strerror(errno));
+			buf_printf(why, "cannot create a temporary folder for the charts: %s", strerror(errno));
 			free(tmpl);
 			return ERR_IO;
 		}
@@ -487,7 +487,7 @@ int charts_open(struct charts *cs, const struct chart_opts *o, struct buf *err)
 	char *style = path_join(cs->dir, "style.gp");
 	int rc = 0;
 	if (!cs->keep || access(style, F_OK) != 0)
-		rc = file_write(style, style_gp, sizeof style_gp - 1, err);
+		rc = file_write(style, style_gp, sizeof style_gp - 1, why);
 	free(style);
 	if (rc < 0) {
 		charts_close(cs);
@@ -534,21 +534,21 @@ static char **child_env(const char *dir, char **home_out)
 }
 
 /* Runs "gnuplot SCRIPT" in the chart folder; stdout and stderr go to LOG there. */
-static int run_gnuplot(const struct charts *cs, const char *script, const char *log, struct buf *err)
+static int run_gnuplot(const struct charts *cs, const char *script, const char *log, struct buf *why)
 {
 	char *argv[] = {(char *)"gnuplot", (char *)(uintptr_t)script, NULL};
 	char *home;
 	char **env = child_env(cs->dir, &home);
 	int pfd[2];
 	if (pipe2(pfd, O_CLOEXEC) != 0) {
-		buf_printf(err, "pipe: %s", strerror(errno));
+		buf_printf(why, "pipe: %s", strerror(errno));
 		free(home);
 		free(env);
 		return ERR_IO;
 	}
 	pid_t pid = fork();
 	if (pid < 0) {
-		buf_printf(err, "cannot start gnuplot: %s", strerror(errno));
+		buf_printf(why, "cannot start gnuplot: %s", strerror(errno));
 		close(pfd[0]);
 		close(pfd[1]);
 		free(home);
@@ -592,7 +592,7 @@ static int run_gnuplot(const struct charts *cs, const char *script, const char *
 		if (w == pid)
 			break;
 		if (w < 0 && errno != EINTR) {
-			buf_printf(err, "waitpid: %s", strerror(errno));
+			buf_printf(why, "waitpid: %s", strerror(errno));
 			return ERR_IO;
 		}
 		clock_gettime(CLOCK_MONOTONIC, &now);
@@ -607,24 +607,24 @@ static int run_gnuplot(const struct charts *cs, const char *script, const char *
 		nanosleep(&ts, NULL);
 	}
 	if (r == (ssize_t)sizeof child_errno) {
-		buf_printf(err, "cannot run %s: %s", cs->gnuplot, strerror(child_errno));
+		buf_printf(why, "cannot run %s: %s", cs->gnuplot, strerror(child_errno));
 		return child_errno == ENOENT || child_errno == EACCES ? CHARTS_NO_GNUPLOT : CHARTS_FAILED;
 	}
 	if (timed_out) {
-		buf_printf(err, "gnuplot did not finish within %d s and was stopped", cs->timeout_s);
+		buf_printf(why, "gnuplot did not finish within %d s and was stopped", cs->timeout_s);
 		return CHARTS_FAILED;
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		if (WIFSIGNALED(status))
-			buf_printf(err, "gnuplot was killed by signal %d", WTERMSIG(status));
+			buf_printf(why, "gnuplot was killed by signal %d", WTERMSIG(status));
 		else
-			buf_printf(err, "gnuplot exited with status %d", WEXITSTATUS(status));
+			buf_printf(why, "gnuplot exited with status %d", WEXITSTATUS(status));
 		return CHARTS_FAILED;
 	}
 	return 0;
 }
 
-int charts_render(struct charts *cs, const struct chart *c, struct buf *svg, int *number, struct buf *err)
+int charts_render(struct charts *cs, const struct chart *c, struct buf *svg, int *number, struct buf *why)
 {
 	if (!cs->dir)
 		return CHARTS_NO_GNUPLOT;
@@ -642,11 +642,11 @@ int charts_render(struct charts *cs, const struct chart *c, struct buf *svg, int
 	struct buf b;
 	buf_init(&b);
 	write_data(c, &b);
-	int rc = file_write(path[0], b.data ? b.data : "", b.len, err);
+	int rc = file_write(path[0], b.data ? b.data : "", b.len, why);
 	if (rc == 0) {
 		buf_reset(&b);
 		chart_script(c, stem, &b);
-		rc = file_write(path[1], b.data, b.len, err);
+		rc = file_write(path[1], b.data, b.len, why);
 	}
 	if (rc == 0 && !cs->gnuplot)
 		rc = CHARTS_NO_GNUPLOT;
@@ -654,7 +654,7 @@ int charts_render(struct charts *cs, const struct chart *c, struct buf *svg, int
 		char script[48];
 		snprintf(script, sizeof script, "%s.gp", stem);
 		unlink(path[2]);
-		rc = run_gnuplot(cs, script, path[3], err);
+		rc = run_gnuplot(cs, script, path[3], why);
 		if (rc == CHARTS_FAILED) {
 			/* gnuplot's first message says why */
 			struct buf lg;
@@ -664,8 +664,8 @@ int charts_render(struct charts *cs, const struct chart *c, struct buf *svg, int
 				while (*p == '\n' || *p == ' ')
 					p++;
 				const char *nl = strchr(p, '\n');
-				buf_adds(err, ": ");
-				buf_add_text_escaped(err, p, nl ? (size_t)(nl - p) : strlen(p));
+				buf_adds(why, ": ");
+				buf_add_text_escaped(why, p, nl ? (size_t)(nl - p) : strlen(p));
 			}
 			buf_free(&lg);
 		}
@@ -677,13 +677,13 @@ int charts_render(struct charts *cs, const struct chart *c, struct buf *svg, int
 		snprintf(prefix, sizeof prefix, "c%d-", no);
 		if (c->png) {
 			if (r < 0 || b.len < 8 || memcmp(b.data, "\x89PNG", 4) != 0) {
-				buf_printf(err, "gnuplot wrote no PNG for %s", stem);
+				buf_printf(why, "gnuplot wrote no PNG for %s", stem);
 				rc = CHARTS_FAILED;
 			} else {
 				buf_add(svg, b.data, b.len);
 			}
 		} else if (r < 0 || svg_inline(b.data ? b.data : "", b.len, prefix, svg) < 0) {
-			buf_printf(err, "gnuplot wrote no usable SVG for %s", stem);
+			buf_printf(why, "gnuplot wrote no usable SVG for %s", stem);
 			rc = CHARTS_FAILED;
 		}
 	}

@@ -95,13 +95,15 @@ void chart_free(struct chart *c);
 
 /* Prepares a charts session: resolves gnuplot and creates the working directory. Returns 0,
  * CHARTS_NO_GNUPLOT (the session is still usable: with keep_dir it writes data and scripts so
- * they can be run elsewhere, otherwise it renders nothing) or ERR_IO (message in err). */
-int charts_open(struct charts *cs, const struct chart_opts *o, struct buf *err);
+ * they can be run elsewhere, otherwise it renders nothing) or ERR_IO. On failure the reason is
+ * appended to why: a value the caller words its message and the report's note with (charts print
+ * nothing themselves). */
+int charts_open(struct charts *cs, const struct chart_opts *o, struct buf *why);
 /* Writes chart-NN.dat and chart-NN.gp, runs gnuplot and appends the SVG (or, when c->png, the
  * PNG bytes as they are) (prolog stripped, ids
  * made unique with the prefix "cNN-") to svg. Returns 0, CHARTS_NO_GNUPLOT, CHARTS_FAILED or
- * ERR_IO; the reason is appended to err. The chart number used is stored in *number. */
-int charts_render(struct charts *cs, const struct chart *c, struct buf *svg, int *number, struct buf *err);
+ * ERR_IO; the reason is appended to why. The chart number used is stored in *number. */
+int charts_render(struct charts *cs, const struct chart *c, struct buf *svg, int *number, struct buf *why);
 /* Removes the private directory and everything charts_render left in it (nothing in keep_dir). */
 void charts_close(struct charts *cs);
 

@@ -138,21 +138,21 @@ START_TEST(regex_limits)
 {
 	struct buf err;
 	buf_init(&err);
-	struct matcher *m = matcher_new("average (driver|kernel) millisec", true, &err);
+	struct matcher *m = matcher_new("average (driver|kernel) millisec", true, DIAG_INTO(&err));
 	ck_assert_ptr_nonnull(m);
-	ck_assert_int_eq(matcher_match(m, "\\\\h\\Physical Disk SCSI Device(naa.1)\\Average Driver MilliSec/Command", 66, &err), 1);
-	ck_assert_int_eq(matcher_match(m, "Average Guest MilliSec", 22, &err), 0);
+	ck_assert_int_eq(matcher_match(m, "\\\\h\\Physical Disk SCSI Device(naa.1)\\Average Driver MilliSec/Command", 66, DIAG_INTO(&err)), 1);
+	ck_assert_int_eq(matcher_match(m, "Average Guest MilliSec", 22, DIAG_INTO(&err)), 0);
 	matcher_free(m);
-	m = matcher_new("(a+)+$", true, &err);
+	m = matcher_new("(a+)+$", true, DIAG_INTO(&err));
 	ck_assert_ptr_nonnull(m);
 	char s[64];
 	memset(s, 'a', 40);
 	s[40] = 'b';
-	ck_assert_int_eq(matcher_match(m, s, 41, &err), ERR_LIMIT);
+	ck_assert_int_eq(matcher_match(m, s, 41, DIAG_INTO(&err)), ERR_LIMIT);
 	ck_assert_ptr_nonnull(strstr(err.data, "regex gave up"));
 	matcher_free(m);
 	buf_reset(&err);
-	ck_assert_ptr_null(matcher_new("(unclosed", true, &err));
+	ck_assert_ptr_null(matcher_new("(unclosed", true, DIAG_INTO(&err)));
 	ck_assert_ptr_nonnull(strstr(err.data, "offset"));
 	buf_free(&err);
 }
@@ -189,9 +189,9 @@ START_TEST(fuzz_regressions)
 	memset(name, 'a', 5000);
 	name[5000] = '\0';
 	buf_init(&b);
-	struct matcher *m = matcher_new("(a|b)*$", false, &b);
+	struct matcher *m = matcher_new("(a|b)*$", false, DIAG_INTO(&b));
 	ck_assert_ptr_nonnull(m);
-	ck_assert_int_eq(matcher_match(m, name, 5000, &b), 1);
+	ck_assert_int_eq(matcher_match(m, name, 5000, DIAG_INTO(&b)), 1);
 	matcher_free(m);
 	buf_free(&b);
 }

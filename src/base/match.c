@@ -21,7 +21,7 @@ struct matcher {
 	pcre2_jit_stack *jit_stack;
 };
 
-struct matcher *matcher_new(const char *pattern, bool caseless, struct buf *err)
+struct matcher *matcher_new(const char *pattern, bool caseless, struct diag *d)
 {
 	int ec;
 	PCRE2_SIZE eo;
@@ -31,7 +31,7 @@ struct matcher *matcher_new(const char *pattern, bool caseless, struct buf *err)
 	if (!code) {
 		PCRE2_UCHAR msg[256];
 		pcre2_get_error_message(ec, msg, sizeof msg);
-		buf_printf(err, "regex error at offset %zu: %s", (size_t)eo, (const char *)msg);
+		diag_emit(d, DIAG_PLAIN, 0, 0, "regex error at offset %zu: %s", (size_t)eo, (const char *)msg);
 		return NULL;
 	}
 	pcre2_jit_compile(code, PCRE2_JIT_COMPLETE); /* optional: falls back to the interpreter */
@@ -41,7 +41,7 @@ struct matcher *matcher_new(const char *pattern, bool caseless, struct buf *err)
 	m->mctx = pcre2_match_context_create(NULL);
 	if (!m->md || !m->mctx) {
 		matcher_free(m);
-		buf_adds(err, "out of memory compiling the regex");
+		diag_emit(d, DIAG_PLAIN, 0, 0, "out of memory compiling the regex");
 		return NULL;
 	}
 	m->jit_stack = pcre2_jit_stack_create(32u << 10, JIT_STACK_MAX, NULL);
@@ -53,7 +53,7 @@ struct matcher *matcher_new(const char *pattern, bool caseless, struct buf *err)
 	return m;
 }
 
-int matcher_match(struct matcher *m, const char *s, size_t n, struct buf *err)
+int matcher_match(struct matcher *m, const char *s, size_t n, struct diag *d)
 {
 	int rc = pcre2_match(m->code, (PCRE2_SPTR)s, n, 0, 0, m->md, m->mctx);
 	if (rc >= 0)
@@ -62,7 +62,7 @@ int matcher_match(struct matcher *m, const char *s, size_t n, struct buf *err)
 		return 0;
 	PCRE2_UCHAR msg[256];
 	pcre2_get_error_message(rc, msg, sizeof msg);
-	buf_printf(err, "regex gave up (%s): simplify the pattern (nested quantifiers like (a+)+ backtrack "
+	diag_emit(d, DIAG_PLAIN, 0, 0, "regex gave up (%s): simplify the pattern (nested quantifiers like (a+)+ backtrack "
 			"catastrophically)", (const char *)msg);
 	return ERR_LIMIT;
 }

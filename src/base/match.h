@@ -10,11 +10,11 @@
 
 struct matcher;
 
-/* Compiles pattern; returns NULL and writes "regex error at offset N: ..." into err (caller's
- * buffer) on failure. Caller frees with matcher_free. */
-struct matcher *matcher_new(const char *pattern, bool caseless, struct buf *err);
-/* 1 = match, 0 = no match, ERR_LIMIT when the match/depth limit was hit (error text in err). */
-int matcher_match(struct matcher *m, const char *s, size_t n, struct buf *err);
+/* Compiles pattern; returns NULL on failure with "regex error at offset N: ..." through d (its
+ * file names the option, e.g. "--match"). Caller frees with matcher_free. */
+struct matcher *matcher_new(const char *pattern, bool caseless, struct diag *d);
+/* 1 = match, 0 = no match, ERR_LIMIT when the match/depth limit was hit (said through d). */
+int matcher_match(struct matcher *m, const char *s, size_t n, struct diag *d);
 void matcher_free(struct matcher *m);
 
 #endif

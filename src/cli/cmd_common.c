@@ -18,6 +18,14 @@ void cli_opts_init(struct common_opts *co)
 	co->progress = &progress_stderr_hooks;
 }
 
+struct diag *cli_option_diag(struct diag *d, const char *cmd_prefix, const char *option)
+{
+	diag_init(d, option, -1);
+	d->prefix = cmd_prefix;
+	d->sink = diag_stderr();
+	return d;
+}
+
 int cli_load_rules(struct rules *r, const char *path)
 {
 	struct diag d;

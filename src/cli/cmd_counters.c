@@ -43,15 +43,12 @@ int cmd_counters(int argc, char **argv)
 	if (optind >= argc)
 		return usage_error("counters", "no capture file given");
 	struct matcher *m = NULL;
-	struct buf err;
-	buf_init(&err);
+	struct diag md;
+	cli_option_diag(&md, "iopsy counters", "--match");
 	if (pattern) {
-		m = matcher_new(pattern, true, &err);
-		if (!m) {
-			int rc = usage_error("counters", "--match: %s", err.data);
-			buf_free(&err);
-			return rc;
-		}
+		m = matcher_new(pattern, true, &md);
+		if (!m)
+			return usage_hint("counters");
 	}
 	int worst = EXIT_OK;
 	int nfiles = argc - optind;
@@ -71,10 +68,7 @@ int cmd_counters(int argc, char **argv)
 			continue;
 		}
 		struct inventory inv;
-		buf_reset(&err);
-		rc = inventory_build(&inv, &in, m, &err);
-		if (rc == ERR_LIMIT && err.len)
-			fprintf(stderr, "iopsy counters: --match: %s\n", err.data);
+		rc = inventory_build(&inv, &in, m, &md);
 		input_close(&in);
 		inv.warnings = in.diag.warnings;
 		if (rc < 0) {
@@ -99,7 +93,6 @@ int cmd_counters(int argc, char **argv)
 		worst = EXIT_SYSTEM;
 	}
 	buf_free(&out);
-	buf_free(&err);
 	matcher_free(m);
 	return worst;
 }

@@ -60,19 +60,15 @@ int cmd_extract(int argc, char **argv)
 		return usage_error("extract", "one capture file at a time (got %d)", argc - optind);
 	if (!pattern)
 		return usage_error("extract", "--match REGEX is required (see 'iopsy counters FILE' for names)");
-	struct buf err;
-	buf_init(&err);
-	struct matcher *m = matcher_new(pattern, true, &err);
-	if (!m) {
-		int rc = usage_error("extract", "--match: %s", err.data);
-		buf_free(&err);
-		return rc;
-	}
+	struct diag md;
+	cli_option_diag(&md, "iopsy extract", "--match");
+	struct matcher *m = matcher_new(pattern, true, &md);
+	if (!m)
+		return usage_hint("extract");
 	struct input in;
 	int rc = input_open(&in, argv[optind], &co);
 	if (rc < 0) {
 		matcher_free(m);
-		buf_free(&err);
 		return exit_code_for(rc);
 	}
 	size_t n = pdh_ncols(in.r);
@@ -82,9 +78,8 @@ int cmd_extract(int argc, char **argv)
 	int ret = EXIT_OK;
 	for (size_t i = 0; i < n; i++) {
 		const struct pdh_column *col = pdh_column(in.r, i);
-		int k = matcher_match(m, col->name, col->name_len, &err);
+		int k = matcher_match(m, col->name, col->name_len, &md);
 		if (k < 0) {
-			fprintf(stderr, "iopsy extract: --match: %s\n", err.data);
 			ret = EXIT_USAGE;
 			goto out;
 		}
@@ -164,6 +159,5 @@ out:
 	free(want);
 	free(sel);
 	matcher_free(m);
-	buf_free(&err);
 	return ret;
 }

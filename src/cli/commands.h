@@ -46,6 +46,8 @@ struct rules;
 struct analysis;
 int cli_load_rules(struct rules *r, const char *path);
 int cli_load_diskmap(struct analysis *a, const char *path);
+/* A diag for a command's own messages about OPTION ("iopsy CMD: OPTION: ..."), on stderr. */
+struct diag *cli_option_diag(struct diag *d, const char *cmd_prefix, const char *option);
 /* Handles a common option; returns 1 if c was one, 0 if not, ERR_USAGE (message printed) if its
  * argument is bad. */
 int common_opt(int c, const char *arg, struct common_opts *co);

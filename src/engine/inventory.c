@@ -129,7 +129,7 @@ static int str_cmp(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-int inventory_build(struct inventory *inv, struct input *in, struct matcher *m, struct buf *err)
+int inventory_build(struct inventory *inv, struct input *in, struct matcher *m, struct diag *d)
 {
 	memset(inv, 0, sizeof *inv);
 	arena_init(&inv->arena);
@@ -157,7 +157,7 @@ int inventory_build(struct inventory *inv, struct input *in, struct matcher *m, 
 	for (size_t i = 0; i < n; i++) {
 		const struct pdh_column *c = pdh_column(r, i);
 		if (m) {
-			int rc = matcher_match(m, c->name, c->name_len, err);
+			int rc = matcher_match(m, c->name, c->name_len, d);
 			if (rc < 0) {
 				free(refs);
 				return rc;

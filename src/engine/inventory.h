@@ -47,7 +47,7 @@ struct inventory {
 
 /* Reads the whole capture (rows are counted, no values kept). m may be NULL (all columns).
  * Returns 0 or a negative ERR_*; inv is valid to free in both cases. */
-int inventory_build(struct inventory *inv, struct input *in, struct matcher *m, struct buf *err);
+int inventory_build(struct inventory *inv, struct input *in, struct matcher *m, struct diag *d);
 void inventory_free(struct inventory *inv);
 
 /* Interval histogram with bounded memory (distinct values, merged coarser when too many). */
