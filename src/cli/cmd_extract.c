@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "extract.h"
 #include "match.h"
 
 static const char extract_help[] =
@@ -18,17 +19,6 @@ static const char extract_help[] =
 	"  -m, --match REGEX   columns to keep (required)\n"
 	"  -o, --output PATH   output file (default stdout)\n"
 	COMMON_HELP;
-
-static void csv_quote(struct buf *b, const char *s, size_t n)
-{
-	buf_addc(b, '"');
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '"')
-			buf_addc(b, '"');
-		buf_addc(b, s[i]);
-	}
-	buf_addc(b, '"');
-}
 
 int cmd_extract(int argc, char **argv)
 {
@@ -71,22 +61,12 @@ int cmd_extract(int argc, char **argv)
 		matcher_free(m);
 		return exit_code_for(rc);
 	}
-	size_t n = pdh_ncols(in.r);
-	bool *want = xcalloc(n ? n : 1, sizeof *want);
-	size_t *sel = xmalloc((n ? n : 1) * sizeof *sel);
-	size_t nsel = 0;
+	size_t *sel = NULL;
 	int ret = EXIT_OK;
-	for (size_t i = 0; i < n; i++) {
-		const struct pdh_column *col = pdh_column(in.r, i);
-		int k = matcher_match(m, col->name, col->name_len, &md);
-		if (k < 0) {
-			ret = EXIT_USAGE;
-			goto out;
-		}
-		if (k) {
-			want[i] = true;
-			sel[nsel++] = i;
-		}
+	long nsel = extract_select(&in, m, &sel, &md);
+	if (nsel < 0) {
+		ret = EXIT_USAGE;
+		goto out;
 	}
 	if (nsel == 0) {
 		fprintf(stderr, "iopsy extract: no column of %s matches '%s' (list them with 'iopsy counters')\n",
@@ -94,69 +74,28 @@ int cmd_extract(int argc, char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	pdh_select(in.r, want);
 	struct afile af;
 	if (afile_open(&af, outpath) < 0) {
 		fprintf(stderr, "iopsy extract: cannot create %s: %s\n", outpath, strerror(errno));
 		ret = EXIT_SYSTEM;
 		goto out;
 	}
-	struct buf line;
-	buf_init(&line);
-	buf_adds(&line, "\"time\"");
-	for (size_t k = 0; k < nsel; k++) {
-		const struct pdh_column *col = pdh_column(in.r, sel[k]);
-		buf_addc(&line, ',');
-		csv_quote(&line, col->name, col->name_len);
-	}
-	buf_addc(&line, '\n');
-	struct pdh_row row;
-	int r;
-	bool werr = false;
-	while ((r = pdh_next(in.r, &row)) == 1) {
-		char t[32];
-		time_format_iso(row.t_ms, true, t);
-		buf_adds(&line, t);
-		for (size_t k = 0; k < nsel; k++) {
-			double v;
-			buf_addc(&line, ',');
-			if (pdh_value(in.r, sel[k], &v)) {
-				size_t tl;
-				const char *tx = pdh_text(in.r, sel[k], &tl);
-				while (tl && *tx == ' ')
-					tx++, tl--;
-				while (tl && tx[tl - 1] == ' ')
-					tl--;
-				buf_add(&line, tx, tl);
-			}
-		}
-		buf_addc(&line, '\n');
-		if (line.len >= (1u << 16)) {
-			if (fwrite(line.data, 1, line.len, af.fp) != line.len) {
-				werr = true;
-				break;
-			}
-			buf_reset(&line);
-		}
-	}
-	if (!werr && line.len && fwrite(line.data, 1, line.len, af.fp) != line.len)
-		werr = true;
-	buf_free(&line);
-	if (r < 0) {
-		ret = exit_code_for(r);
-		/* keep what was read: the rows before the error are valid */
-	}
+	bool werr;
+	int r = extract_write(&in, sel, (size_t)nsel, af.fp, &werr);
 	if (werr) {
 		fprintf(stderr, "iopsy extract: write error on %s: %s\n", outpath, strerror(errno));
 		afile_abort(&af);
 		ret = EXIT_SYSTEM;
-	} else if (afile_commit(&af) < 0) {
-		fprintf(stderr, "iopsy extract: cannot write %s: %s\n", outpath, strerror(errno));
-		ret = EXIT_SYSTEM;
+	} else {
+		if (r < 0)
+			ret = exit_code_for(r); /* keep what was read: the rows before the error are valid */
+		if (afile_commit(&af) < 0) {
+			fprintf(stderr, "iopsy extract: cannot write %s: %s\n", outpath, strerror(errno));
+			ret = EXIT_SYSTEM;
+		}
 	}
 out:
 	input_close(&in);
-	free(want);
 	free(sel);
 	matcher_free(m);
 	return ret;

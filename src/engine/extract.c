@@ -1,0 +1,91 @@
+/* extract.c — the narrow CSV of `iopsy extract` (see extract.h). */
+#include "extract.h"
+
+#include <stdlib.h>
+
+#include "pdh.h"
+
+static void csv_quote(struct buf *b, const char *s, size_t n)
+{
+	buf_addc(b, '"');
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '"')
+			buf_addc(b, '"');
+		buf_addc(b, s[i]);
+	}
+	buf_addc(b, '"');
+}
+
+long extract_select(struct input *in, struct matcher *m, size_t **sel, struct diag *d)
+{
+	size_t n = pdh_ncols(in->r);
+	bool *want = xcalloc(n ? n : 1, sizeof *want);
+	*sel = xmalloc((n ? n : 1) * sizeof **sel);
+	long nsel = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct pdh_column *col = pdh_column(in->r, i);
+		int k = matcher_match(m, col->name, col->name_len, d);
+		if (k < 0) {
+			free(want);
+			return ERR_LIMIT;
+		}
+		if (k) {
+			want[i] = true;
+			(*sel)[nsel++] = i;
+		}
+	}
+	if (nsel)
+		pdh_select(in->r, want);
+	free(want);
+	return nsel;
+}
+
+int extract_write(struct input *in, const size_t *sel, size_t nsel, FILE *fp, bool *write_failed)
+{
+	*write_failed = false;
+	const struct parser_ops *ops = pdh_parser(in->r);
+	struct buf line;
+	buf_init(&line);
+	buf_adds(&line, "\"time\"");
+	for (size_t k = 0; k < nsel; k++) {
+		const struct pdh_column *col = pdh_column(in->r, sel[k]);
+		buf_addc(&line, ',');
+		csv_quote(&line, col->name, col->name_len);
+	}
+	buf_addc(&line, '\n');
+	struct pdh_row row;
+	int r;
+	int rc = 0;
+	while ((r = ops->next(in->r, &row)) == 1) {
+		char t[32];
+		time_format_iso(row.t_ms, true, t);
+		buf_adds(&line, t);
+		for (size_t k = 0; k < nsel; k++) {
+			double v;
+			buf_addc(&line, ',');
+			if (ops->value(in->r, sel[k], &v)) {
+				size_t tl;
+				const char *tx = ops->text(in->r, sel[k], &tl);
+				while (tl && *tx == ' ')
+					tx++, tl--;
+				while (tl && tx[tl - 1] == ' ')
+					tl--;
+				buf_add(&line, tx, tl);
+			}
+		}
+		buf_addc(&line, '\n');
+		if (line.len >= (1u << 16)) {
+			if (fwrite(line.data, 1, line.len, fp) != line.len) {
+				*write_failed = true;
+				break;
+			}
+			buf_reset(&line);
+		}
+	}
+	if (!*write_failed && line.len && fwrite(line.data, 1, line.len, fp) != line.len)
+		*write_failed = true;
+	buf_free(&line);
+	if (r < 0)
+		rc = r;
+	return rc;
+}

@@ -1,0 +1,19 @@
+/* extract.h — `iopsy extract`: the columns of a capture that match a pattern, streamed as a
+ * narrow CSV (ISO-8601 UTC time, then the cells as the capture wrote them; missing ones empty). */
+#ifndef IOPSY_EXTRACT_H
+#define IOPSY_EXTRACT_H
+
+#include <stdio.h>
+
+#include "input.h"
+#include "match.h"
+
+/* The columns of in whose counter path m matches: their indices into sel (caller frees *sel).
+ * Returns how many, or ERR_LIMIT when the pattern gave up (said through d). */
+long extract_select(struct input *in, struct matcher *m, size_t **sel, struct diag *d);
+/* Streams the header and every row of the selected columns to fp. Returns 0, or the reader's
+ * error (the rows before it were written); *write_failed (errno set) when a write to fp failed,
+ * which stops it. */
+int extract_write(struct input *in, const size_t *sel, size_t nsel, FILE *fp, bool *write_failed);
+
+#endif
