@@ -54,15 +54,10 @@ static void progress_end(struct input *in)
 	in->pg = NULL;
 }
 
-int input_open(struct input *in, const char *path, const struct common_opts *co)
+/* Opens the reader over an opened source (progress hooks, format options); closes the source on
+ * error. */
+static int open_reader(struct input *in, const struct common_opts *co)
 {
-	memset(in, 0, sizeof *in);
-	in->path = path;
-	diag_init(&in->diag, strcmp(path, "-") == 0 ? "(stdin)" : path, co->max_warnings);
-	in->diag.sink = co->sink;
-	int rc = source_open(&in->src, path, &in->diag);
-	if (rc < 0)
-		return rc;
 	in->ph = co->progress;
 	if (in->ph && in->ph->start) {
 		in->pg = in->ph->start(in->ph->ctx, in->diag.file, !co->quiet);
@@ -77,13 +72,37 @@ int input_open(struct input *in, const char *path, const struct common_opts *co)
 		.tz_given = co->tz_given,
 		.max_warnings = co->max_warnings,
 	};
-	rc = pdh_open(&in->r, &in->src, &o, &in->diag);
+	int rc = pdh_open(&in->r, &in->src, &o, &in->diag);
 	if (rc < 0) {
 		progress_end(in);
 		source_close(&in->src);
 		return rc;
 	}
 	return 0;
+}
+
+int input_open(struct input *in, const char *path, const struct common_opts *co)
+{
+	memset(in, 0, sizeof *in);
+	in->path = path;
+	diag_init(&in->diag, strcmp(path, "-") == 0 ? "(stdin)" : path, co->max_warnings);
+	in->diag.sink = co->sink;
+	int rc = source_open(&in->src, path, &in->diag);
+	if (rc < 0)
+		return rc;
+	return open_reader(in, co);
+}
+
+int input_open_mem(struct input *in, const char *name, const void *data, size_t len, const struct common_opts *co)
+{
+	memset(in, 0, sizeof *in);
+	in->path = name;
+	diag_init(&in->diag, name, co->max_warnings);
+	in->diag.sink = co->sink;
+	int rc = source_open_mem(&in->src, name, data, len, &in->diag);
+	if (rc < 0)
+		return rc;
+	return open_reader(in, co);
 }
 
 void input_close(struct input *in)

@@ -49,6 +49,9 @@ int parse_tz(const char *s, int *bias_min);
 /* Opens path ("-" = stdin) and reads its header. Messages go to co->sink through in->diag.
  * Returns 0 or a negative ERR_*; on error nothing needs closing. */
 int input_open(struct input *in, const char *path, const struct common_opts *co);
+/* The same over len bytes in memory (borrowed; must outlive the input), shown as name: every
+ * format reads from memory as from a file (tests, fuzzing). */
+int input_open_mem(struct input *in, const char *name, const void *data, size_t len, const struct common_opts *co);
 /* Ends progress, emits the suppressed-warnings note, frees everything but in->diag's counts. */
 void input_close(struct input *in);
 

@@ -159,7 +159,10 @@ struct worldcol {
 	size_t col, dev_series_owner; /* owner = entity index of the device */
 };
 
-int model_add_capture(struct model *m, const char *path, const struct common_opts *co)
+static int model_read(struct model *m, size_t ci, struct input *in, const struct common_opts *co);
+
+/* A new capture record for path; its index. */
+static size_t capture_new(struct model *m, const char *path)
 {
 	m->caps = xrealloc(m->caps, (m->ncaps + 1) * sizeof *m->caps);
 	size_t ci = m->ncaps++;
@@ -167,18 +170,42 @@ int model_add_capture(struct model *m, const char *path, const struct common_opt
 	memset(c, 0, sizeof *c);
 	c->path = path;
 	c->first_entity = m->nents;
+	return ci;
+}
+
+static int open_failed(struct model *m, size_t ci, int rc)
+{
+	m->caps[ci].failed = rc;
+	ds_init(&m->caps[ci].ds, 0);
+	return rc;
+}
+
+int model_add_capture(struct model *m, const char *path, const struct common_opts *co)
+{
+	size_t ci = capture_new(m, path);
 	struct input in;
 	int rc = input_open(&in, path, co);
-	if (rc < 0) {
-		c->failed = rc;
-		ds_init(&c->ds, 0);
-		return rc;
-	}
-	struct pdh_reader *r = in.r;
+	return rc < 0 ? open_failed(m, ci, rc) : model_read(m, ci, &in, co);
+}
+
+int model_add_capture_mem(struct model *m, const char *name, const void *data, size_t len, const struct common_opts *co)
+{
+	size_t ci = capture_new(m, name);
+	struct input in;
+	int rc = input_open_mem(&in, name, data, len, co);
+	return rc < 0 ? open_failed(m, ci, rc) : model_read(m, ci, &in, co);
+}
+
+/* Reads the opened input into capture ci (one streaming pass); closes the input. */
+static int model_read(struct model *m, size_t ci, struct input *in, const struct common_opts *co)
+{
+	struct capture *c = &m->caps[ci];
+	int rc;
+	struct pdh_reader *r = in->r;
 	const struct parser_ops *ops = pdh_parser(r);
 	c->format = ops->name;
 	c->role = ops->role;
-	c->gzip = in.src.gzip;
+	c->gzip = in->src.gzip;
 	size_t n = pdh_ncols(r);
 	c->columns = (long)n;
 	bool *want = xcalloc(n ? n : 1, sizeof *want);
@@ -247,7 +274,7 @@ int model_add_capture(struct model *m, const char *path, const struct common_opt
 		}
 	}
 	if (too_many)
-		diag_emit(&in.diag, DIAG_WARNING, pdh_header_line(r), 0,
+		diag_emit(&in->diag, DIAG_WARNING, pdh_header_line(r), 0,
 			  "more than %d storage entities (devices, adapters, virtual disks, guest disks): the rest "
 			  "are not analysed", MODEL_MAX_ENTITIES);
 	/* derived series: active worlds per device */
@@ -343,8 +370,8 @@ int model_add_capture(struct model *m, const char *path, const struct common_opt
 	free(cm);
 	free(wc);
 	c->skipped_rows = pdh_stats(r)->skipped_rows;
-	input_close(&in);
-	c->warnings = in.diag.warnings;
+	input_close(in);
+	c->warnings = in->diag.warnings;
 	if (rc < 0) {
 		c->failed = rc;
 		return rc;
@@ -353,7 +380,7 @@ int model_add_capture(struct model *m, const char *path, const struct common_opt
 		/* a header without a complete data row: nothing to analyse */
 		c->start = c->end = 0;
 		struct diag d;
-		diag_init(&d, in.diag.file, 0);
+		diag_init(&d, in->diag.file, 0);
 		d.sink = co->sink;
 		diag_emit(&d, DIAG_ERROR, 0, 0, "no complete data row: nothing to analyse");
 		c->failed = ERR_FORMAT;

@@ -81,6 +81,9 @@ void model_free(struct model *m);
 /* Reads one capture into the model (one streaming pass). Returns 0 or a negative ERR_*; a failed
  * capture is still recorded (failed != 0) so reports can list it. */
 int model_add_capture(struct model *m, const char *path, const struct common_opts *co);
+/* The same from len bytes in memory (borrowed for the call), named name (borrowed: must outlive
+ * the model, like path). */
+int model_add_capture_mem(struct model *m, const char *name, const void *data, size_t len, const struct common_opts *co);
 /* Entity lookup by layer and name (and host when not NULL); NULL when absent. */
 struct entity *model_find(struct model *m, enum layer l, const char *name, const char *host);
 /* The drive of Windows disk number n ("Disk #1" in wmic) on host (NULL = any host), or NULL. */
