@@ -12,7 +12,7 @@
 #include "html.h"
 #include "reporter.h"
 
-static const char analyze_help[] =
+static const char analyze_help_text[] =
 	"Usage: iopsy analyze [OPTIONS] CAPTURE...\n"
 	"Read esxtop and perfmon captures of one incident (any mix, several hosts and guests), align\n"
 	"their clocks, and say where IO waits: the verdict first, then findings worst first with\n"
@@ -41,6 +41,11 @@ static const char analyze_help[] =
 	COMMON_HELP
 	"\nExit codes: 0 ok, 1 findings at or above --fail-on, 2 usage, 3 an input could not be read\n"
 	"(the others are still analysed), 4 system error.\n";
+
+void analyze_help(struct buf *out)
+{
+	buf_printf(out, analyze_help_text, cli_report_help(0));
+}
 
 enum {
 	OPT_VMK = OPT_COMMON_END + 1,
@@ -147,7 +152,7 @@ int cmd_analyze(int argc, char **argv)
 		case OPT_NO_OFFSET: ao.no_auto_offset = true; break;
 		case OPT_GNUPLOT_DIR: ho->gnuplot_dir = optarg; break;
 		case OPT_REQUIRE_CHARTS: ho->require_charts = true; break;
-		case 'h': printf(analyze_help, cli_report_help(0)); return EXIT_OK;
+		case 'h': return cli_print_help(analyze_help);
 		default: return usage_hint("analyze");
 		}
 	}
@@ -223,11 +228,16 @@ out:
 	return ret;
 }
 
-static const char rules_help[] =
+static const char rules_help_text[] =
 	"Usage: iopsy rules [--rules FILE]\n"
 	"Print the effective threshold table: name = value, unit, what it means and its source.\n"
 	"A --rules file has the same 'name = value' lines ('#' starts a comment); 'iopsy rules' output\n"
 	"is itself a valid rules file.\n";
+
+void rules_help(struct buf *out)
+{
+	buf_adds(out, rules_help_text);
+}
 
 int cmd_rules(int argc, char **argv)
 {
@@ -238,7 +248,7 @@ int cmd_rules(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "r:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'r': path = optarg; break;
-		case 'h': fputs(rules_help, stdout); return EXIT_OK;
+		case 'h': return cli_print_help(rules_help);
 		default: return usage_hint("rules");
 		}
 	}

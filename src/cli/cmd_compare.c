@@ -13,7 +13,7 @@
 #include "html.h"
 #include "reporter.h"
 
-static const char compare_help[] =
+static const char compare_help_text[] =
 	"Usage: iopsy compare --before CAPTURE... --after CAPTURE... [OPTIONS]\n"
 	"Compare the captures of two periods (before and after a change): each side is analysed as\n"
 	"'iopsy analyze' would; entities are matched across the sides (naa ids, vmhba names,\n"
@@ -54,6 +54,11 @@ static const char compare_help[] =
 	COMMON_HELP
 	"\nExit codes: 0 ok, 2 usage, 3 an input could not be read (the rest is still compared),\n"
 	"4 system error.\n";
+
+void compare_help(struct buf *out)
+{
+	buf_printf(out, compare_help_text, cli_report_help(1));
+}
 
 enum {
 	OPT_BEFORE = OPT_COMMON_END + 1,
@@ -318,8 +323,7 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case OPT_NO_OFFSET: o.ao[0].no_auto_offset = o.ao[1].no_auto_offset = true; break;
 		case 'h':
-			printf(compare_help, cli_report_help(1));
-			ret = EXIT_OK;
+			ret = cli_print_help(compare_help);
 			goto out;
 		default: ret = usage_hint("compare"); goto out;
 		}

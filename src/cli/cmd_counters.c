@@ -8,7 +8,7 @@
 #include "reporter.h"
 #include "json.h"
 
-static const char counters_help[] =
+static const char counters_help_text[] =
 	"Usage: iopsy counters [OPTIONS] FILE...\n"
 	"List what each capture holds: format, host, time span, interval (median and jitter), rows,\n"
 	"columns, then objects -> instances -> counters. FILE may be gzip-compressed; '-' is stdin.\n"
@@ -16,6 +16,11 @@ static const char counters_help[] =
 	"  -m, --match REGEX   only columns whose full counter path matches (PCRE2, case-insensitive)\n"
 	"  --json              JSON instead of text (one object per file; an array for several files)\n"
 	COMMON_HELP;
+
+void counters_help(struct buf *out)
+{
+	buf_adds(out, counters_help_text);
+}
 
 int cmd_counters(int argc, char **argv)
 {
@@ -36,7 +41,7 @@ int cmd_counters(int argc, char **argv)
 		switch (c) {
 		case 'm': pattern = optarg; break;
 		case 'j': json = true; break;
-		case 'h': fputs(counters_help, stdout); return EXIT_OK;
+		case 'h': return cli_print_help(counters_help);
 		default: return usage_hint("counters");
 		}
 	}

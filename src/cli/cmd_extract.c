@@ -9,7 +9,7 @@
 #include "extract.h"
 #include "match.h"
 
-static const char extract_help[] =
+static const char extract_help_text[] =
 	"Usage: iopsy extract [OPTIONS] FILE --match REGEX [-o OUT.csv]\n"
 	"Write a narrow CSV of the columns whose full counter path matches REGEX (PCRE2,\n"
 	"case-insensitive): first column the ISO-8601 UTC time, then one column per match; missing\n"
@@ -19,6 +19,11 @@ static const char extract_help[] =
 	"  -m, --match REGEX   columns to keep (required)\n"
 	"  -o, --output PATH   output file (default stdout)\n"
 	COMMON_HELP;
+
+void extract_help(struct buf *out)
+{
+	buf_adds(out, extract_help_text);
+}
 
 int cmd_extract(int argc, char **argv)
 {
@@ -40,7 +45,7 @@ int cmd_extract(int argc, char **argv)
 		switch (c) {
 		case 'm': pattern = optarg; break;
 		case 'o': outpath = optarg; break;
-		case 'h': fputs(extract_help, stdout); return EXIT_OK;
+		case 'h': return cli_print_help(extract_help);
 		default: return usage_hint("extract");
 		}
 	}

@@ -1,6 +1,7 @@
 /* cmd_simulate.c — the command line of `iopsy simulate`: option parsing, --list, --help, and one
  * output folder per capture set (two, before/ and after/, for a pair). */
 #include "cmd_simulate.h"
+#include "commands.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -13,31 +14,33 @@
 #include "sim/run.h"
 #include "util.h"
 
-static void usage(FILE *f)
+static const char sim_help_text[] =
+	"usage: iopsy simulate --list\n"
+	"       iopsy simulate --scenario NAME --out DIR [--seed N] [--duration SEC] [--interval SEC]\n"
+	"                      [--width N] [--start ISO] [--gzip] [--all-counters]\n"
+	"\n"
+	"Writes the files a consultant receives after a storage incident on a SQL Server VM, from a\n"
+	"queueing model of the IO stack: esxtop.csv (host, esxtop -b), perfmon.csv (guest, relog),\n"
+	"vmkernel.log and partitions.txt where the scenario involves them, disks.map (guest disk =\n"
+	"virtual disk) and truth.json (the findings a correct analysis reports, and those it must not).\n"
+	"\n"
+	"  --list            one line per scenario\n"
+	"  --scenario NAME   what to simulate (see --list); a pair writes DIR/before and DIR/after\n"
+	"  --out DIR         output folder (created if missing; files are replaced atomically)\n"
+	"  --seed N          random seed (default 1); same seed, same bytes\n"
+	"  --duration SEC    capture length (default 1200)\n"
+	"  --interval SEC    esxtop -d and perfmon sample interval (default 2)\n"
+	"  --width N         esxtop columns incl. the timestamp (default: a small host); filler\n"
+	"                    CPU, interrupt and network columns are added to reach N\n"
+	"  --start ISO       capture start, UTC (default 2026-07-27T13:00:00Z)\n"
+	"  --gzip            write esxtop.csv.gz and perfmon.csv.gz\n"
+	"  --all-counters    esxtop -a: /Read /Write latencies, errors, splits, Adapter Q Depth\n"
+	"\n"
+	"Exit status: 0 ok, 2 usage error, 4 system error.\n";
+
+void sim_help(struct buf *out)
 {
-	fputs("usage: iopsy simulate --list\n"
-	      "       iopsy simulate --scenario NAME --out DIR [--seed N] [--duration SEC] [--interval SEC]\n"
-	      "                      [--width N] [--start ISO] [--gzip] [--all-counters]\n"
-	      "\n"
-	      "Writes the files a consultant receives after a storage incident on a SQL Server VM, from a\n"
-	      "queueing model of the IO stack: esxtop.csv (host, esxtop -b), perfmon.csv (guest, relog),\n"
-	      "vmkernel.log and partitions.txt where the scenario involves them, disks.map (guest disk =\n"
-	      "virtual disk) and truth.json (the findings a correct analysis reports, and those it must not).\n"
-	      "\n"
-	      "  --list            one line per scenario\n"
-	      "  --scenario NAME   what to simulate (see --list); a pair writes DIR/before and DIR/after\n"
-	      "  --out DIR         output folder (created if missing; files are replaced atomically)\n"
-	      "  --seed N          random seed (default 1); same seed, same bytes\n"
-	      "  --duration SEC    capture length (default 1200)\n"
-	      "  --interval SEC    esxtop -d and perfmon sample interval (default 2)\n"
-	      "  --width N         esxtop columns incl. the timestamp (default: a small host); filler\n"
-	      "                    CPU, interrupt and network columns are added to reach N\n"
-	      "  --start ISO       capture start, UTC (default 2026-07-27T13:00:00Z)\n"
-	      "  --gzip            write esxtop.csv.gz and perfmon.csv.gz\n"
-	      "  --all-counters    esxtop -a: /Read /Write latencies, errors, splits, Adapter Q Depth\n"
-	      "\n"
-	      "Exit status: 0 ok, 2 usage error, 4 system error.\n",
-	      f);
+	buf_adds(out, sim_help_text);
 }
 
 static int list(void)
@@ -180,7 +183,7 @@ int sim_main(int argc, char **argv)
 		}
 		long lv;
 		if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
-			usage(stdout);
+			cli_print_help(sim_help);
 			return fflush(stdout) == 0 ? EXIT_OK : EXIT_SYSTEM;
 		} else if (!strcmp(name, "--list")) {
 			do_list = true;

@@ -16,6 +16,27 @@ int cmd_batch(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 
+/* Each command's --help text, appended to out. */
+void counters_help(struct buf *out);
+void extract_help(struct buf *out);
+void analyze_help(struct buf *out);
+void compare_help(struct buf *out);
+void rules_help(struct buf *out);
+void sim_help(struct buf *out);
+
+struct command {
+	const char *name;
+	const char *summary;
+	int (*run)(int argc, char **argv);
+	void (*help)(struct buf *out);   /* NULL: the command prints its own */
+};
+/* The subcommands, ended by a row without a name. */
+extern const struct command commands[];
+/* `iopsy --help`: the commands and the input formats. */
+void cli_main_help(struct buf *out);
+/* Writes help's text to stdout; EXIT_OK or EXIT_SYSTEM. */
+int cli_print_help(void (*help)(struct buf *out));
+
 /* Long options every reading command accepts; codes are >= 1000. */
 enum {
 	OPT_FORMAT = 1000,

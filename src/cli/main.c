@@ -7,45 +7,17 @@
 
 #include "commands.h"
 #include "pdh.h"
-#include "cmd_simulate.h"
 #include "util.h"
 
 #include "version.h"
 
-struct command {
-	const char *name;
-	const char *summary;
-	int (*run)(int argc, char **argv);
-};
-
-static const struct command commands[] = {
-	{.name = "counters", .summary = "list what a capture holds (format, host, span, interval, objects)", .run = cmd_counters},
-	{.name = "extract", .summary = "write a narrow CSV of the columns matching a regex", .run = cmd_extract},
-	{.name = "analyze", .summary = "say where IO waits: findings with evidence, rule, source and advice", .run = cmd_analyze},
-	{.name = "compare", .summary = "prove what a change did: before/after captures matched, with confidence intervals", .run = cmd_compare},
-	{.name = "rules", .summary = "print the threshold table with sources", .run = cmd_rules},
-	{.name = "batch", .summary = "weekly unattended reports over many capture sets: index, history, mail", .run = cmd_batch},
-	{.name = "history", .summary = "list the runs recorded by batch (trends week over week)", .run = cmd_history},
-	{.name = "simulate", .summary = "write realistic esxtop/perfmon captures of a scenario, with ground truth", .run = sim_main},
-	{0},
-};
-
 static void print_help(FILE *fp)
 {
-	fprintf(fp, "Usage: iopsy COMMAND [OPTIONS] ...\n"
-		    "Post-mortem analysis of VMware esxtop batch captures and Windows perfmon CSVs.\n\n"
-		    "Commands:\n");
-	for (const struct command *c = commands; c->name; c++)
-		fprintf(fp, "  %-10s %s\n", c->name, c->summary);
-	fprintf(fp, "\nInput formats (probed from the first bytes, or --format): %s.\n"
-		    "Inputs may be gzip-compressed; '-' reads stdin. 'iopsy COMMAND --help' for details.\n\n"
-		    "Exit codes:\n"
-		    "  0  success\n"
-		    "  1  findings at or above --fail-on (analysis commands)\n"
-		    "  2  usage error (bad option or argument)\n"
-		    "  3  unreadable or unrecognised input\n"
-		    "  4  system error (out of memory, cannot write output)\n",
-		parser_names());
+	struct buf b;
+	buf_init(&b);
+	cli_main_help(&b);
+	fputs(b.data, fp);
+	buf_free(&b);
 }
 
 static void on_signal(int sig)
