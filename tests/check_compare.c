@@ -12,7 +12,7 @@
 #include "compare.h"
 #include "json_out.h"
 #include "text.h"
-#include "cmd_simulate.h"
+#include "commands.h"
 #include "suites.h"
 
 /* ---- helpers ---- */

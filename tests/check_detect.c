@@ -13,7 +13,7 @@
 #include "json_out.h"
 #include "text.h"
 #include "json.h"
-#include "cmd_simulate.h"
+#include "commands.h"
 #include "suites.h"
 
 /* ---- synthetic esxtop captures ---- */

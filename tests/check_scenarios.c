@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
-#include "cmd_simulate.h"
+#include "commands.h"
 #include "suites.h"
 
 static const char *const scenarios[] = {

@@ -15,7 +15,7 @@
 #include "sim/model.h"
 #include "sim/run.h"
 #include "sim/scenario.h"
-#include "cmd_simulate.h"
+#include "commands.h"
 
 Suite *sim_suite(void);
 

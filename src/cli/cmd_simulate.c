@@ -1,6 +1,5 @@
 /* cmd_simulate.c — the command line of `iopsy simulate`: option parsing, --list, --help, and one
  * output folder per capture set (two, before/ and after/, for a pair). */
-#include "cmd_simulate.h"
 #include "commands.h"
 
 #include <errno.h>

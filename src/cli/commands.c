@@ -2,7 +2,6 @@
  * help, which lists the commands and the input formats from their tables. */
 #include "commands.h"
 
-#include "cmd_simulate.h"
 #include "parser.h"
 
 const struct command commands[] = {
