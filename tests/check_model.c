@@ -1,0 +1,141 @@
+/* check_model.c — the capture model built from memory: classification into entities and metrics,
+ * units, the derived active-world count, DQLEN change events, perfmon's LogicalDisk over
+ * PhysicalDisk and disk numbers, roles, and failures recorded as failed captures. */
+#include <math.h>
+#include <string.h>
+
+#include "capmodel.h"
+#include "memcap.h"
+#include "suites.h"
+
+static struct common_opts quiet_opts(struct buf *msgs)
+{
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	co.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = msgs};
+	return co;
+}
+
+START_TEST(esxtop_entities_and_metrics)
+{
+	static const struct mcol c[] = {
+		{"Physical Disk SCSI Device(naa.600a)\\Average Driver MilliSec/Command", mc_pulse, {2, 30, 10, 20}},
+		{"Physical Disk SCSI Device(naa.600a)\\Device Q Depth", mc_pulse, {64, 32, 10, 12}},
+		{"Physical Disk SCSI Device(naa.600a)\\Commands/sec", mc_konst, {500}},
+		{"Physical Disk Per-Device-Per-World(naa.600a-1001)\\Commands/sec", mc_konst, {300}},
+		{"Physical Disk Per-Device-Per-World(naa.600a-1002)\\Commands/sec", mc_pulse, {0, 200, 5, 30}},
+		{"Virtual Disk(SQL01 (104c07ff-3663-44fb-9d89-a563c801611c):scsi0:1)\\Average MilliSec/Read", mc_konst, {4}},
+		{"Physical Disk Adapter(vmhba2)\\Active Commands", mc_konst, {12}},
+		{"Group Cpu(1234:SQL01)\\% Ready", mc_konst, {1.5}},
+		{"Group Cpu(1234:SQL01)\\% Used", mc_konst, {50}},
+		{"Physical Cpu(0)\\% Util Time", mc_konst, {20}},
+	};
+	struct buf csv, msgs;
+	buf_init(&csv);
+	buf_init(&msgs);
+	memcap(&csv, false, "esx01", c, (int)(sizeof c / sizeof c[0]), 40, 2);
+	struct model m;
+	model_init(&m);
+	struct common_opts co = quiet_opts(&msgs);
+	ck_assert_int_eq(model_add_capture_mem(&m, "mem.csv", csv.data, csv.len, &co), 0);
+	const struct capture *cap = &m.caps[0];
+	ck_assert_str_eq(cap->format, "esxtop");
+	ck_assert_int_eq(cap->role, ROLE_HOST);
+	ck_assert_str_eq(cap->host, "esx01");
+	ck_assert_int_eq(cap->rows, 40);
+	ck_assert(cap->interval_s == 2);
+	struct entity *d = model_find(&m, LAYER_DEVICE, "naa.600a", NULL);
+	ck_assert_ptr_nonnull(d);
+	ck_assert_uint_eq(d->sk[M_DAVG].n, 40);
+	ck_assert(fabs(d->sk[M_DAVG].max - 30) < 1e-9);
+	ck_assert(fabs(qs_quantile(&d->sk[M_DAVG], 0.5) - 2) < 0.05);
+	/* two worlds drive the device while the second is active, one otherwise */
+	ck_assert(d->series[M_WORLDS] >= 0);
+	ck_assert(fabs(d->sk[M_WORLDS].max - 2) < 1e-9 && fabs(d->sk[M_WORLDS].min - 1) < 1e-9);
+	/* DQLEN 64 → 32 at row 10, back to 64 at row 12: two exact change events */
+	ck_assert_uint_eq(d->ndq, 2);
+	ck_assert(d->dq[0].from == 64 && d->dq[0].to == 32 && d->dq[1].to == 64);
+	ck_assert(d->dq_max == 64);
+	/* the VM's UUID is not part of the virtual disk's name */
+	ck_assert_ptr_nonnull(model_find(&m, LAYER_VSCSI, "SQL01:scsi0:1", NULL));
+	ck_assert_ptr_nonnull(model_find(&m, LAYER_ADAPTER, "vmhba2", NULL));
+	struct entity *vm = model_find(&m, LAYER_VM, "SQL01", NULL);
+	ck_assert_ptr_nonnull(vm);
+	ck_assert(vm->series[M_RDY] >= 0 && vm->series[M_USD] < 0); /* CPU %Used is not a storage %USD */
+	ck_assert_ptr_null(model_find(&m, LAYER_WORLD, "naa.600a-1001", NULL)); /* worlds only feed the count */
+	model_free(&m);
+	buf_free(&csv);
+	buf_free(&msgs);
+}
+END_TEST
+
+START_TEST(perfmon_logical_over_physical)
+{
+	static const struct mcol c[] = {
+		{"PhysicalDisk(1 D:)\\Avg. Disk sec/Read", mc_konst, {0.050}},
+		{"LogicalDisk(D:)\\Avg. Disk sec/Read", mc_konst, {0.010}},
+		{"PhysicalDisk(2 E:)\\Avg. Disk sec/Write", mc_konst, {0.004}},
+		{"LogicalDisk(_Total)\\Avg. Disk sec/Read", mc_konst, {0.5}},
+		{"LogicalDisk(d:)\\Disk Bytes/sec", mc_konst, {2097152}},
+		{"Memory\\Available MBytes", mc_konst, {1000}},
+	};
+	struct buf csv, msgs;
+	buf_init(&csv);
+	buf_init(&msgs);
+	memcap(&csv, true, "SQL01", c, (int)(sizeof c / sizeof c[0]), 20, 15);
+	struct model m;
+	model_init(&m);
+	struct common_opts co = quiet_opts(&msgs);
+	ck_assert_int_eq(model_add_capture_mem(&m, "pm.csv", csv.data, csv.len, &co), 0);
+	ck_assert_int_eq(m.caps[0].role, ROLE_GUEST);
+	struct entity *dd = model_find(&m, LAYER_GUEST, "D:", "SQL01");
+	ck_assert_ptr_nonnull(dd);
+	/* seconds became ms; LogicalDisk D: wins over PhysicalDisk "1 D:" */
+	ck_assert(fabs(dd->sk[M_G_LAT_R].max - 10) < 1e-6);
+	ck_assert(fabs(dd->sk[M_G_MBPS].max - 2) < 1e-4); /* bytes/s became MB/s, lower-case instance folded */
+	struct entity *ee = model_find(&m, LAYER_GUEST, "E:", "SQL01");
+	ck_assert_ptr_nonnull(ee);
+	ck_assert(fabs(ee->sk[M_G_LAT_W].max - 4) < 1e-6);
+	ck_assert_ptr_null(model_find(&m, LAYER_GUEST, "_TOTAL", NULL));
+	/* wmic's "Disk #1" is drive D: on SQL01 */
+	const struct guest_disk_no *dn = model_disk_no(&m, 1, "sql01");
+	ck_assert_ptr_nonnull(dn);
+	ck_assert_str_eq(dn->drive, "D:");
+	ck_assert_ptr_null(model_disk_no(&m, 7, NULL));
+	model_free(&m);
+	buf_free(&csv);
+	buf_free(&msgs);
+}
+END_TEST
+
+START_TEST(failures_are_recorded)
+{
+	struct buf msgs;
+	buf_init(&msgs);
+	struct common_opts co = quiet_opts(&msgs);
+	struct model m;
+	model_init(&m);
+	static const char junk[] = "this is not a capture\nat all\n";
+	ck_assert_int_lt(model_add_capture_mem(&m, "junk.txt", junk, sizeof junk - 1, &co), 0);
+	static const char header_only[] = "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\h\\Physical Disk SCSI Device(naa.1)\\Commands/sec\",\n";
+	ck_assert_int_eq(model_add_capture_mem(&m, "hdr.csv", header_only, sizeof header_only - 1, &co), ERR_FORMAT);
+	ck_assert_uint_eq(m.ncaps, 2);
+	ck_assert(m.caps[0].failed < 0 && m.caps[1].failed == ERR_FORMAT);
+	ck_assert_ptr_nonnull(strstr(msgs.data, "junk.txt"));
+	ck_assert_ptr_nonnull(strstr(msgs.data, "hdr.csv: error: no complete data row"));
+	model_free(&m);
+	buf_free(&msgs);
+}
+END_TEST
+
+Suite *model_suite(void)
+{
+	Suite *s = suite_create("model");
+	TCase *t = tcase_create("memory");
+	tcase_add_test(t, esxtop_entities_and_metrics);
+	tcase_add_test(t, perfmon_logical_over_physical);
+	tcase_add_test(t, failures_are_recorded);
+	suite_add_tcase(s, t);
+	return s;
+}

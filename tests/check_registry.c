@@ -1,0 +1,190 @@
+/* check_registry.c — the four tables (input formats, finding kinds and their detectors,
+ * reporters, commands) are complete and consistent, and --help, doc/iopsy.1 and
+ * doc/analyze-json.md name every entry, so that tables and docs cannot drift apart. Also: the
+ * Markdown writer keeps hostile names inert. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "commands.h"
+#include "parser.h"
+#include "reporter.h"
+#include "suites.h"
+
+static char *slurp(const char *rel)
+{
+	const char *top = getenv("IOPSY_SRCDIR");
+	char p[1024];
+	snprintf(p, sizeof p, "%s/%s", top ? top : ".", rel);
+	FILE *fp = fopen(p, "rb");
+	ck_assert_msg(fp != NULL, "cannot open %s", p);
+	struct buf b;
+	buf_init(&b);
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
+		buf_add(&b, chunk, n);
+	fclose(fp);
+	return b.data;
+}
+
+/* In a man page '-' is written '\-'. */
+static bool man_has(const char *man, const char *word)
+{
+	if (strstr(man, word))
+		return true;
+	struct buf b;
+	buf_init(&b);
+	for (const char *p = word; *p; p++) {
+		if (*p == '-')
+			buf_addc(&b, '\\');
+		buf_addc(&b, *p);
+	}
+	bool ok = strstr(man, b.data) != NULL;
+	buf_free(&b);
+	return ok;
+}
+
+static char *help_of(const char *cmd)
+{
+	struct buf b;
+	buf_init(&b);
+	if (!cmd) {
+		cli_main_help(&b);
+		return b.data;
+	}
+	for (const struct command *c = commands; c->name; c++)
+		if (strcmp(c->name, cmd) == 0 && c->help)
+			c->help(&b);
+	ck_assert_msg(b.len > 0, "no help for %s", cmd);
+	return b.data;
+}
+
+START_TEST(formats_table)
+{
+	char *man = slurp("doc/iopsy.1"), *main_help = help_of(NULL), *an = help_of("analyze");
+	size_t n = 0;
+	for (size_t i = 0; parsers[i]; i++, n++) {
+		const struct parser_ops *p = parsers[i];
+		ck_assert_ptr_nonnull(p->name);
+		ck_assert_ptr_nonnull(p->summary);
+		ck_assert(p->probe && p->header && p->classify && p->open && p->next && p->value && p->text && p->close);
+		ck_assert_ptr_eq(parser_find(p->name), p);
+		for (size_t k = 0; k < i; k++)
+			ck_assert_str_ne(parsers[k]->name, p->name);
+		ck_assert_msg(strstr(main_help, p->name), "iopsy --help does not list format %s", p->name);
+		ck_assert_msg(strstr(an, p->name), "--format in --help does not list %s", p->name);
+		ck_assert_msg(man_has(man, p->name), "doc/iopsy.1 does not name format %s", p->name);
+	}
+	ck_assert_uint_ge(n, 2);
+	ck_assert_ptr_null(parser_find("nmon"));
+	free(man);
+	free(main_help);
+	free(an);
+}
+END_TEST
+
+START_TEST(kinds_table)
+{
+	char *man = slurp("doc/iopsy.1"), *json = slurp("doc/analyze-json.md");
+	for (int k = 0; k < K_COUNT; k++) {
+		const struct kind_info *ki = &kinds[k];
+		ck_assert_msg(ki->name && ki->title && *ki->title, "kind %d has no name or title", k);
+		ck_assert_int_eq(kind_find(ki->name), k);
+		for (int j = 0; j < k; j++)
+			ck_assert_str_ne(kinds[j].name, ki->name);
+		ck_assert(ki->cause_rank >= 0 && ki->cause_rank <= 2);
+		ck_assert(ki->box == BOX_BY_LAYER || (ki->box >= 0 && ki->box < BOX_COUNT));
+		int detectors_of = 0;
+		for (const struct detector *d = detectors; d->run; d++)
+			detectors_of += d->kind == (enum kind)k;
+		ck_assert_msg(detectors_of >= 1, "kind %s has no detector", ki->name);
+		ck_assert_msg(strstr(json, ki->name), "doc/analyze-json.md does not list kind %s", ki->name);
+		ck_assert_msg(man_has(man, ki->name), "doc/iopsy.1 does not list kind %s", ki->name);
+	}
+	for (const struct detector *d = detectors; d->run; d++)
+		ck_assert((int)d->kind >= 0 && d->kind < K_COUNT && d->title);
+	ck_assert_int_eq(kind_find("no.such_kind"), -1);
+	free(man);
+	free(json);
+}
+END_TEST
+
+START_TEST(reporters_table)
+{
+	char *man = slurp("doc/iopsy.1"), *an = help_of("analyze"), *cmp = help_of("compare");
+	for (size_t i = 0; reporters[i]; i++) {
+		const struct reporter *r = reporters[i];
+		ck_assert(r->name && r->ext && r->summary);
+		ck_assert(r->analysis || r->compare || r->inventory || r->batch);
+		ck_assert_ptr_eq(reporter_find(r->name), r);
+		for (size_t k = 0; k < i; k++)
+			ck_assert_str_ne(reporters[k]->name, r->name);
+		if (r->analysis)
+			ck_assert_msg(strstr(an, r->name) && strstr(an, r->summary), "analyze --help does not list report %s",
+				      r->name);
+		if (r->compare)
+			ck_assert_msg(strstr(cmp, r->name), "compare --help does not list report %s", r->name);
+		ck_assert_msg(man_has(man, r->name), "doc/iopsy.1 does not name report %s", r->name);
+	}
+	ck_assert_ptr_nonnull(strstr(reporter_names(0), "md"));
+	ck_assert_ptr_null(reporter_find("pdf"));
+	free(man);
+	free(an);
+	free(cmp);
+}
+END_TEST
+
+START_TEST(commands_table)
+{
+	char *man = slurp("doc/iopsy.1"), *main_help = help_of(NULL);
+	for (const struct command *c = commands; c->name; c++) {
+		ck_assert(c->run && c->summary);
+		ck_assert_msg(strstr(main_help, c->name), "iopsy --help does not list %s", c->name);
+		ck_assert_msg(man_has(man, c->name), "doc/iopsy.1 does not document %s", c->name);
+	}
+	free(man);
+	free(main_help);
+}
+END_TEST
+
+/* A name from a capture cannot make Markdown: no raw HTML, link, table cell or heading. */
+START_TEST(markdown_names_inert)
+{
+	struct analysis a;
+	analysis_init(&a);
+	struct finding *f = finding_new(&a, K_LAT_DEVICE, SEV_WARNING, LAYER_DEVICE,
+					"naa.1|</td><script>x</script>[a](http://e.example)`*_", "# host\nnext");
+	f->summary = "evil | [link](x) <img src=x>";
+	f->rule = f->source = f->advice = "";
+	a.verdict = "## not a heading";
+	struct report_opts ro;
+	report_opts_init(&ro);
+	struct buf out;
+	buf_init(&out);
+	ck_assert_int_eq(reporter_find("md")->analysis(&a, &ro, &out), 0);
+	ck_assert_ptr_null(strstr(out.data, "<script>"));
+	ck_assert_ptr_null(strstr(out.data, "<img"));
+	for (const char *q = strstr(out.data, "]("); q; q = strstr(q + 1, "]("))
+		ck_assert_msg(q > out.data && q[-1] == '\\', "an unescaped link in: %s", out.data);
+	ck_assert_ptr_nonnull(strstr(out.data, "naa.1\\|&lt;/td&gt;&lt;script&gt;x&lt;/script&gt;\\[a\\](http://e.example)\\`\\*\\_"));
+	ck_assert_ptr_nonnull(strstr(out.data, "\\# host next")); /* the line end folded, the heading mark escaped */
+	ck_assert_ptr_nonnull(strstr(out.data, "**Verdict.** \\## not a heading"));
+	buf_free(&out);
+	analysis_free(&a);
+}
+END_TEST
+
+Suite *registry_suite(void)
+{
+	Suite *s = suite_create("registry");
+	TCase *t = tcase_create("tables");
+	tcase_add_test(t, formats_table);
+	tcase_add_test(t, kinds_table);
+	tcase_add_test(t, reporters_table);
+	tcase_add_test(t, commands_table);
+	tcase_add_test(t, markdown_names_inert);
+	suite_add_tcase(s, t);
+	return s;
+}

@@ -1,0 +1,145 @@
+/* check_topology.c — the IO stack of a disk (topology.c): guest disk → virtual disk through the
+ * disk map, virtual disk → LUN → adapter through IOPS correlation, what the findings say about
+ * each box, and no link where the evidence does not carry one. */
+#include <math.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "memcap.h"
+#include "suites.h"
+
+/* The host: SQL01's disk on LUN naa.A behind vmhba2; another LUN naa.B with its own load behind
+ * vmhba3. The guest's D: carries the same IOs as the virtual disk. */
+static void load(struct analysis *a, bool with_lun_a)
+{
+	static const struct mcol host[] = {
+		{"Virtual Disk(SQL01:scsi0:1)\\Commands/sec", mc_wave, {400, 300, 7}},
+		{"Physical Disk SCSI Device(naa.A)\\Commands/sec", mc_wave, {400, 300, 7}},
+		{"Physical Disk SCSI Device(naa.A)\\Average Driver MilliSec/Command", mc_konst, {30}},
+		{"Physical Disk SCSI Device(naa.B)\\Commands/sec", mc_wave, {300, 200, 2.3}},
+		{"Physical Disk Adapter(vmhba2)\\Commands/sec", mc_wave, {420, 300, 7}},
+		{"Physical Disk Adapter(vmhba3)\\Commands/sec", mc_wave, {300, 200, 2.3}},
+	};
+	static const struct mcol host_no_a[] = {
+		{"Virtual Disk(SQL01:scsi0:1)\\Commands/sec", mc_wave, {400, 300, 7}},
+		{"Physical Disk SCSI Device(naa.B)\\Commands/sec", mc_wave, {300, 200, 2.3}},
+		{"Physical Disk Adapter(vmhba3)\\Commands/sec", mc_wave, {300, 200, 2.3}},
+	};
+	static const struct mcol guest[] = {
+		{"LogicalDisk(D:)\\Disk Transfers/sec", mc_wave, {400, 300, 7}},
+		{"LogicalDisk(D:)\\Avg. Disk sec/Read", mc_konst, {0.040}},
+	};
+	static struct buf h, g, msgs;
+	buf_init(&msgs);
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	co.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &msgs};
+	buf_init(&h);
+	buf_init(&g);
+	if (with_lun_a)
+		memcap(&h, false, "esx01", host, 6, 200, 2);
+	else
+		memcap(&h, false, "esx01", host_no_a, 3, 200, 2);
+	memcap(&g, true, "SQL01", guest, 2, 200, 2);
+	ck_assert_int_eq(model_add_capture_mem(&a->m, "esx.csv", h.data, h.len, &co), 0);
+	ck_assert_int_eq(model_add_capture_mem(&a->m, "pm.csv", g.data, g.len, &co), 0);
+	struct analyze_opts o;
+	memset(&o, 0, sizeof o);
+	analysis_run(a, &o);
+	buf_free(&h);
+	buf_free(&g);
+	buf_free(&msgs);
+}
+
+START_TEST(stack_of_a_guest_disk)
+{
+	struct analysis a;
+	analysis_init(&a);
+	load(&a, true);
+	struct topo_in ti = analysis_topo(&a);
+	const struct entity *d = model_find(&a.m, LAYER_GUEST, "D:", "SQL01");
+	ck_assert_ptr_nonnull(d);
+	struct stack s;
+	topology_stack(&ti, d, &s);
+	ck_assert_ptr_eq(s.guest, d);
+	ck_assert_ptr_nonnull(s.vdisk);
+	ck_assert_str_eq(s.vdisk->name, "SQL01:scsi0:1");
+	ck_assert_ptr_nonnull(s.map);
+	ck_assert(s.map->automatic && s.map->correlation >= 0.7);
+	ck_assert_ptr_nonnull(s.device);
+	ck_assert_str_eq(s.device->name, "naa.A"); /* not naa.B, whose IOs are another disk's */
+	ck_assert(s.r_dev >= TOPO_R_VDISK_DEVICE);
+	ck_assert_ptr_nonnull(s.adapter);
+	ck_assert_str_eq(s.adapter->name, "vmhba2");
+	/* from the LUN upwards, the same stack */
+	struct stack u;
+	topology_stack(&ti, s.device, &u);
+	ck_assert_ptr_eq(u.vdisk, s.vdisk);
+	ck_assert_ptr_eq(u.guest, d);
+	/* every output reads the stacks analysis_run computed: the device finding's stack first */
+	ck_assert_uint_ge(a.nshown, 1);
+	ck_assert_ptr_nonnull(a.shown[0].anchor);
+	ck_assert_ptr_eq(a.shown[0].s.device, s.device);
+	analysis_free(&a);
+}
+END_TEST
+
+START_TEST(no_link_without_evidence)
+{
+	struct analysis a;
+	analysis_init(&a);
+	load(&a, false);
+	struct topo_in ti = analysis_topo(&a);
+	const struct entity *v = model_find(&a.m, LAYER_VSCSI, "SQL01:scsi0:1", NULL);
+	ck_assert_ptr_nonnull(v);
+	struct stack s;
+	topology_stack(&ti, v, &s);
+	ck_assert_ptr_eq(s.vdisk, v);
+	ck_assert_ptr_null(s.device); /* naa.B's IOPS do not follow the virtual disk's */
+	ck_assert(isnan(s.r_dev));
+	ck_assert_ptr_null(s.adapter);
+	analysis_free(&a);
+}
+END_TEST
+
+START_TEST(boxes_follow_the_findings)
+{
+	struct analysis a;
+	analysis_init(&a);
+	load(&a, true);
+	struct topo_in ti = analysis_topo(&a);
+	const struct entity *d = model_find(&a.m, LAYER_GUEST, "D:", "SQL01");
+	struct stack s;
+	topology_stack(&ti, d, &s);
+	struct finding f[3];
+	memset(f, 0, sizeof f);
+	f[0] = (struct finding){.kind = K_LAT_DEVICE, .sev = SEV_CRITICAL, .layer = LAYER_DEVICE, .entity = "naa.A",
+				.host = "esx01", .ent = -1, .capture = -1};
+	f[1] = (struct finding){.kind = K_LAT_GUEST_READ, .sev = SEV_WARNING, .layer = LAYER_GUEST, .entity = "D:",
+				.host = "SQL01", .ent = -1, .capture = -1};
+	f[2] = (struct finding){.kind = K_Q_DEVICE_SATURATED, .sev = SEV_WARNING, .layer = LAYER_DEVICE, .entity = "naa.B",
+				.host = "esx01", .ent = -1, .capture = -1};
+	ti.f = f;
+	ti.nf = 3;
+	struct box_state st[BOX_COUNT];
+	topology_boxes(&ti, &s, st);
+	ck_assert(st[BOX_ARRAY].waits && st[BOX_ARRAY].sev == SEV_CRITICAL && st[BOX_ARRAY].why == K_LAT_DEVICE);
+	ck_assert(!st[BOX_GUEST].waits && st[BOX_GUEST].sev == SEV_WARNING && st[BOX_GUEST].why == K_LAT_GUEST_READ);
+	/* naa.B is not on this disk's stack: its saturated queue is not drawn here */
+	ck_assert(!st[BOX_KERNEL].waits && st[BOX_KERNEL].sev == -1);
+	ck_assert(st[BOX_VSCSI].sev == -1 && st[BOX_ADAPTER].sev == -1);
+	analysis_free(&a);
+}
+END_TEST
+
+Suite *topology_suite(void)
+{
+	Suite *s = suite_create("topology");
+	TCase *t = tcase_create("stack");
+	tcase_add_test(t, stack_of_a_guest_disk);
+	tcase_add_test(t, no_link_without_evidence);
+	tcase_add_test(t, boxes_follow_the_findings);
+	suite_add_tcase(s, t);
+	return s;
+}
