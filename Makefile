@@ -112,7 +112,7 @@ demo: deps
 
 check: deps-test
 	$(Q)$(MAKE) --no-print-directory all $(BUILD)/check_iopsy
-	$(Q)$(MAKE) --no-print-directory check-unit check-golden check-hostile check-batch check-browser
+	$(Q)$(MAKE) --no-print-directory lint check-unit check-golden check-hostile check-batch check-browser
 
 check-unit: $(BUILD)/check_iopsy
 	$(Q)IOPSY_SRCDIR=$(CURDIR) $(BUILD)/check_iopsy
