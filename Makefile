@@ -66,7 +66,14 @@ $(BUILD)/libiopsy.a: $(LIB_OBJ)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(ALL_CFLAGS) $(if $(filter tests/%,$<),$(CHECK_CFLAGS)) -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) $(ISA_CFLAGS) $(if $(filter tests/%,$<),$(CHECK_CFLAGS)) -c -o $@ $<
+
+# The per-ISA field scanners get their instruction sets here and nowhere else: fieldscan.c calls
+# one only after the CPU check (each file is empty on other architectures).
+ifneq ($(filter x86_64%,$(shell $(CC) -dumpmachine 2>/dev/null)),)
+$(BUILD)/parsers/fieldscan_avx2.o: ISA_CFLAGS := -mavx2 -mpclmul -mpopcnt
+$(BUILD)/parsers/fieldscan_avx512.o: ISA_CFLAGS := -mavx512f -mavx512bw -mpclmul -mpopcnt
+endif
 
 $(BUILD)/check_iopsy: $(TEST_OBJ) $(BUILD)/libiopsy.a
 	@$(if $(Q),echo "  LD      $@")
