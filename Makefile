@@ -31,6 +31,18 @@ CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lpthread)
 # Debian ships no .pc for libcsv.
 LDLIBS   += -lcsv $(PKG_LIBS) -lm
+# ISA-L's inflate for gzip input when it is installed (libisal-dev), zlib's otherwise; gzip is
+# inflated in a second thread.
+ISAL_LIBS := $(shell $(PKG_CONFIG) --libs libisal 2>/dev/null)
+ifeq ($(ISAL_LIBS),)
+ISAL_LIBS := $(shell test -f /usr/include/isa-l/igzip_lib.h && echo -lisal)
+endif
+ifneq ($(ISAL_LIBS),)
+PROJ_CFLAGS += -DHAVE_ISAL
+LDLIBS   += $(ISAL_LIBS)
+endif
+PROJ_CFLAGS  += -pthread
+PROJ_LDFLAGS += -pthread
 
 ALL_CFLAGS  = $(PROJ_CFLAGS) $(PKG_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(PROJ_LDFLAGS) $(LDFLAGS)
@@ -80,7 +92,7 @@ $(BUILD)/check_iopsy: $(TEST_OBJ) $(BUILD)/libiopsy.a
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 
 # deps: install the Debian packages the build, the demo and the tests need (idempotent).
-DEB_PKGS := gcc make libcsv-dev libpcre2-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev pkg-config gnuplot-nox check
+DEB_PKGS := gcc make libcsv-dev libpcre2-dev zlib1g-dev libisal-dev libsqlite3-dev libcurl4-openssl-dev pkg-config gnuplot-nox check
 deps:
 	@sh tests/ensure-deps.sh $(DEB_PKGS)
 

@@ -17,13 +17,18 @@ bool fieldscan_scan_scalar(const struct fieldscan_plan *pl, const char *line, si
 	const char delim = pl->delim;
 	const uint32_t *w = pl->wanted;
 	size_t wi = 0, f = 0;
+	bool glued = false;
 	for (;;) {
 		const char *s, *se;
-		bool glued = false;
 		if (p < e && *p == '"') {
 			const char *q = memchr(p + 1, '"', (size_t)(e - p - 1));
 			if (!q || (q + 1 < e && q[1] != delim))
 				return false;
+			/* after a glued part libcsv is still in the unquoted field, which the next
+			 * delimiter ends even between these quotes */
+			if (glued && memchr(p + 1, delim, (size_t)(q - p - 1)))
+				return false;
+			glued = false;
 			s = p + 1;
 			se = q;
 			p = q + 1;
@@ -151,10 +156,14 @@ enum fieldscan_level fieldscan_level_best(void)
 	return (enum fieldscan_level)best;
 }
 
+static int forced = -1; /* fieldscan_set_default_level */
+
 /* The level for new plans: IOPSY_FIELDSCAN when it names an available level, else the best. */
 static enum fieldscan_level default_level(void)
 {
 	static int chosen = -1;
+	if (forced >= 0)
+		return (enum fieldscan_level)forced;
 	if (chosen < 0) {
 		int c = (int)fieldscan_level_best();
 		const char *env = getenv("IOPSY_FIELDSCAN");
@@ -165,6 +174,15 @@ static enum fieldscan_level default_level(void)
 		chosen = c;
 	}
 	return (enum fieldscan_level)chosen;
+}
+
+bool fieldscan_set_default_level(enum fieldscan_level l)
+{
+	if (!fieldscan_level_available(l))
+		return false;
+	(void)default_level(); /* read the environment first so it cannot override this later */
+	forced = (int)l;
+	return true;
 }
 
 /* ---- plan ---- */

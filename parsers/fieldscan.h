@@ -58,6 +58,11 @@ void fieldscan_plan_free(struct fieldscan_plan *p);
  * available here. */
 bool fieldscan_plan_set_level(struct fieldscan_plan *p, enum fieldscan_level l);
 
+/* Test and benchmark hook: plans made after this call use level l (process-wide, not
+ * thread-safe; call before opening readers). Returns false, changing nothing, when l is not
+ * available here. */
+bool fieldscan_set_default_level(enum fieldscan_level l);
+
 /* Scans one line with p's level (see fieldscan_fn). */
 static inline bool fieldscan_line(const struct fieldscan_plan *p, const char *line, size_t len,
 				  struct fieldscan_span *spans, size_t *nfields)

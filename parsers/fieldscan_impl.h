@@ -7,7 +7,8 @@
  *
  * Per 64-byte block: with px = prefix-XOR of the quote mask (carried across blocks), opening quotes
  * are q & px, closing ones q & ~px and separators d & ~px. The line is in the simple form exactly
- * when every opening quote starts a field (or, with glue, follows a non-blank unquoted part), every
+ * when every opening quote starts a field (or, with glue, follows a non-blank unquoted part and
+ * closes before any delimiter), every
  * closing quote is followed by a delimiter or the end, and the quotes pair up. Then field k lies
  * between boundaries k-1 and k (boundaries = separators, plus glued opening quotes, which begin the
  * next field themselves), so unwanted fields cost a popcount and wanted ones are located by
@@ -89,10 +90,16 @@ bool FS_NAME(const struct fieldscan_plan *pl, const char *line, size_t len, stru
 				return false; /* a quote inside an unquoted field, or after blanks */
 			for (uint64_t g = glued; g; g &= g - 1) {
 				size_t k = base + (size_t)__builtin_ctzll(g);
-				while (k > 0 && fs_blank(line[k - 1], delim))
-					k--;
-				if (k == 0 || line[k - 1] == delim)
+				size_t j = k;
+				while (j > 0 && fs_blank(line[j - 1], delim))
+					j--;
+				if (j == 0 || line[j - 1] == delim)
 					return false; /* only blanks before it: libcsv reads a quoted field */
+				/* libcsv ends an unquoted field at the next delimiter, quotes or not: the
+				 * glued part must not contain one (its closing quote is checked above) */
+				for (j = k + 1; j < len && line[j] != '"'; j++)
+					if (line[j] == delim)
+						return false;
 			}
 		}
 		uint64_t bounds = sep | glued;
