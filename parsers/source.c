@@ -85,7 +85,9 @@ static void gz_fail(struct gzslot *sl, int rc, const char *fmt, const char *arg)
 	snprintf(sl->msg, sizeof sl->msg, fmt, arg);
 }
 
-/* Reads more compressed bytes (keeping the unread ones): 0, 1 when stopped, or ERR_IO in sl. */
+/* Reads more compressed bytes (keeping the unread ones): 0; 1 when stopped; 2 when a pipe has
+ * nothing yet and the slot already holds data (publish it first: a reader waits for it); or
+ * ERR_IO with the message in sl. */
 static int gz_fill(struct gzpipe *g, struct gzslot *sl)
 {
 	if (g->avail_in && g->next_in != g->in)
@@ -94,13 +96,15 @@ static int gz_fill(struct gzpipe *g, struct gzslot *sl)
 	if (!g->regular && g->threaded) {
 		/* a pipe may stay silent: wait for it or for a stop, whichever comes first */
 		struct pollfd pf[2] = {{.fd = g->fd, .events = POLLIN}, {.fd = g->wake[0], .events = POLLIN}};
-		for (;;) {
-			int k = poll(pf, 2, -1);
+		for (int timeout = sl->len ? 0 : -1;;) {
+			int k = poll(pf, 2, timeout);
 			if (k > 0 && (pf[1].revents & POLLIN))
 				return 1;
 			if (k > 0)
 				break;
-			if (k < 0 && errno != EINTR)
+			if (k == 0)
+				return 2;
+			if (errno != EINTR)
 				break; /* let read() report it */
 		}
 	}
@@ -168,7 +172,8 @@ static const char *isal_error(int e)
 #endif
 
 /* One engine call over the buffered input into out: bytes made, *member_end when a member (its
- * trailer checked) ended; < 0 with the message in sl on corrupt data. */
+ * trailer checked) ended; on corrupt data sl->rc and its message are set as well (the bytes made
+ * before the damage are still handed over, then the error). */
 static long gz_engine_run(struct gzpipe *g, unsigned char *out, size_t n, bool *member_end, struct gzslot *sl)
 {
 	*member_end = false;
@@ -183,15 +188,10 @@ static long gz_engine_run(struct gzpipe *g, unsigned char *out, size_t n, bool *
 		size_t got = n - is->avail_out;
 		g->next_in = is->next_in;
 		g->avail_in = is->avail_in;
-		if (e < 0) {
+		if (e < 0 || e == ISAL_NEED_DICT)
 			gz_fail(sl, ERR_IO, "corrupt gzip data: %s", isal_error(e));
-			return ERR_IO;
-		}
-		if (e == ISAL_NEED_DICT) {
-			gz_fail(sl, ERR_IO, "corrupt gzip data: %s", isal_error(e));
-			return ERR_IO;
-		}
-		*member_end = is->block_state == ISAL_BLOCK_FINISH;
+		else
+			*member_end = is->block_state == ISAL_BLOCK_FINISH;
 		return (long)got;
 	}
 #endif
@@ -206,9 +206,8 @@ static long gz_engine_run(struct gzpipe *g, unsigned char *out, size_t n, bool *
 	if (zr == Z_STREAM_END) {
 		*member_end = true;
 	} else if (zr != Z_OK && zr != Z_BUF_ERROR) {
-		gz_fail(sl, ERR_IO, "corrupt gzip data: %s",
+		gz_fail(sl, zr == Z_MEM_ERROR ? ERR_NOMEM : ERR_IO, "corrupt gzip data: %s",
 			zr == Z_MEM_ERROR ? "out of memory" : g->z.msg ? g->z.msg : "compressed data error");
-		return zr == Z_MEM_ERROR ? ERR_NOMEM : ERR_IO;
 	}
 	return (long)got;
 }
@@ -232,9 +231,9 @@ static int gz_produce(struct gzpipe *g, struct gzslot *sl)
 			int rc = 0;
 			while (g->avail_in < 2 && !g->eof && (rc = gz_fill(g, sl)) == 0)
 				;
-			if (rc > 0)
+			if (rc == 1)
 				return 1;
-			if (rc < 0)
+			if (rc != 0)
 				break;
 			if (g->avail_in < 2 || g->next_in[0] != 0x1f || g->next_in[1] != 0x8b) {
 				g->done = true;
@@ -246,16 +245,16 @@ static int gz_produce(struct gzpipe *g, struct gzslot *sl)
 		}
 		if (g->avail_in == 0 && !g->eof) {
 			int rc = gz_fill(g, sl);
-			if (rc > 0)
+			if (rc == 1)
 				return 1;
-			if (rc < 0)
+			if (rc != 0)
 				break;
 		}
 		bool mend;
 		long got = gz_engine_run(g, sl->data + sl->len, GZ_SLOT - sl->len, &mend, sl);
-		if (got < 0)
-			break;
 		sl->len += (size_t)got;
+		if (sl->rc)
+			break;
 		if (mend)
 			g->member_end = true;
 		else if (got == 0 && g->avail_in == 0 && g->eof) {
