@@ -172,8 +172,7 @@ static const char *isal_error(int e)
 #endif
 
 /* One engine call over the buffered input into out: bytes made, *member_end when a member (its
- * trailer checked) ended; on corrupt data sl->rc and its message are set as well (the bytes made
- * before the damage are still handed over, then the error). */
+ * trailer checked) ended; on corrupt data sl->rc and its message are set as well. */
 static long gz_engine_run(struct gzpipe *g, unsigned char *out, size_t n, bool *member_end, struct gzslot *sl)
 {
 	*member_end = false;
@@ -252,9 +251,9 @@ static int gz_produce(struct gzpipe *g, struct gzslot *sl)
 		}
 		bool mend;
 		long got = gz_engine_run(g, sl->data + sl->len, GZ_SLOT - sl->len, &mend, sl);
-		sl->len += (size_t)got;
 		if (sl->rc)
-			break;
+			break; /* what the failing call made may be garbage decoded as deflate: dropped */
+		sl->len += (size_t)got;
 		if (mend)
 			g->member_end = true;
 		else if (got == 0 && g->avail_in == 0 && g->eof) {
