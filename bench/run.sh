@@ -361,6 +361,8 @@ for S in $SHAPES; do
 		ZBYTES=$(fsize "$F")
 	fi
 	t1=$(now_ns)
+	# the file was just written: let its dirty pages reach the disk now, not during the runs
+	sync
 	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$S" "$COLS" "$ROWS" "$BYTES" "$NMATCH" "$ZBYTES" >>"$WORK/shapes.tsv.new"
 	say "   generated $BYTES bytes$([ "$S" = g ] && echo " ($ZBYTES gzip-compressed)") in $(awk -v t=$((t1 - t0)) 'BEGIN {printf "%.1f", t / 1e9}') s, $NMATCH matched columns"
 	N=$RUNS
