@@ -31,6 +31,18 @@ CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lpthread)
 # Debian ships no .pc for libcsv.
 LDLIBS   += -lcsv $(PKG_LIBS) -lm
+# ISA-L's inflate for gzip input when it is installed (libisal-dev), zlib's otherwise; gzip is
+# inflated in a second thread.
+ISAL_LIBS := $(shell $(PKG_CONFIG) --libs libisal 2>/dev/null)
+ifeq ($(ISAL_LIBS),)
+ISAL_LIBS := $(shell test -f /usr/include/isa-l/igzip_lib.h && echo -lisal)
+endif
+ifneq ($(ISAL_LIBS),)
+PROJ_CFLAGS += -DHAVE_ISAL
+LDLIBS   += $(ISAL_LIBS)
+endif
+PROJ_CFLAGS  += -pthread
+PROJ_LDFLAGS += -pthread
 
 ALL_CFLAGS  = $(PROJ_CFLAGS) $(PKG_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(PROJ_LDFLAGS) $(LDFLAGS)
@@ -88,14 +100,21 @@ $(BUILD)/libiopsy.a: $(LIB_OBJ)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(LAYER_INC) $(ALL_CFLAGS) $(if $(filter tests/%,$<),$(CHECK_CFLAGS)) -c -o $@ $<
+	$(Q)$(CC) $(LAYER_INC) $(ALL_CFLAGS) $(ISA_CFLAGS) $(if $(filter tests/%,$<),$(CHECK_CFLAGS)) -c -o $@ $<
+
+# The per-ISA field scanners get their instruction sets here and nowhere else: fieldscan.c calls
+# one only after the CPU check (each file is empty on other architectures).
+ifneq ($(filter x86_64%,$(shell $(CC) -dumpmachine 2>/dev/null)),)
+$(BUILD)/parsers/fieldscan_avx2.o: ISA_CFLAGS := -mavx2 -mpclmul -mpopcnt
+$(BUILD)/parsers/fieldscan_avx512.o: ISA_CFLAGS := -mavx512f -mavx512bw -mpclmul -mpopcnt
+endif
 
 $(BUILD)/check_iopsy: $(TEST_OBJ) $(BUILD)/libiopsy.a
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 
 # deps: install the Debian packages the build, the demo and the tests need (idempotent).
-DEB_PKGS := gcc make libcsv-dev libpcre2-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev pkg-config gnuplot-nox check
+DEB_PKGS := gcc make libcsv-dev libpcre2-dev zlib1g-dev libisal-dev libsqlite3-dev libcurl4-openssl-dev pkg-config gnuplot-nox check
 deps:
 	@sh tests/ensure-deps.sh $(DEB_PKGS)
 

@@ -1,6 +1,6 @@
 /* gen_esxtop.c — deterministic generator of an esxtop-batch-shaped CSV capture for bench/.
  *
- *   gen_esxtop COLUMNS ROWS [SEED] [-o FILE]
+ *   gen_esxtop COLUMNS ROWS [SEED] [-a | -p] [-o FILE]
  *
  * Writes a PDH-CSV 4.0 capture as `esxtop -b -d 5` (default, non -a) would: one header line, ROWS data
  * lines, every field quoted, LF line ends, one empty trailing field on every line, "MM/DD/YYYY HH:MM:SS"
@@ -10,6 +10,13 @@
  * Group Cpu, Network Port, Physical Cpu, Physical Cpu Load and Memory. Instance names contain spaces,
  * nested parentheses and colons; counter names contain parentheses. One VM powers off at 2/3 of the
  * capture: its cells are empty ("") from then on, as esxtop writes them.
+ *
+ * -a adds the `PCPU Power State` block of an `esxtop -a` capture from ESXi 6.x (DOMAIN.md §7): per
+ * PCPU %C-State C0-C2, %P-State P0-P7, %T-State T0-T7, and between two PCPUs an unquoted
+ * space-padded field glued to the next quoted one without a comma (header `   -"\\h\PCPU Power
+ * State(PCPU 1)\%C-State C0"`, data `    73.1"8.93"`). -p writes the same capture (same columns,
+ * same values) with that field quoted and followed by a comma, to measure what the glue costs.
+ * The block replaces Vcpu columns, so COLUMNS stays the total.
  *
  * Same arguments => byte-identical output (own PRNG, no rand(), no locale, no time()).
  * Standalone: cc -O2 -o gen_esxtop gen_esxtop.c
@@ -54,7 +61,7 @@ enum { K_RAND = 0, K_SUM = 1 };
 struct col {
 	uint32_t lo, hi;
 	uint16_t pz, pspike;
-	uint8_t kind, integral;
+	uint8_t kind, integral, glue;
 	int32_t ref1, ref2;
 	int32_t vanish; /* first row with an empty cell (INT32_MAX: never) */
 };
@@ -62,6 +69,7 @@ static struct col *cols;
 static long ncols, maxcols;
 static const char *host = "esx01.lab.local";
 static int32_t cur_vanish = INT32_MAX; /* applied to columns added while set */
+static int power_mode;                   /* 0: no PCPU Power State block; 'a': glued; 'p': quoted */
 
 struct prof { uint32_t lo, hi; uint16_t pz, pspike; uint8_t integral; };
 #define PCT(p) ((uint16_t)((p) * 655.36)) /* percent -> 1/65536 */
@@ -94,6 +102,24 @@ static void add_col(const char *obj, const char *inst, const char *ctr, struct p
 	c->ref1 = c->ref2 = -1;
 	c->vanish = cur_vanish;
 }
+/* The -a glue column: `   -` glued to the next header cell (-a), or a plain `"-",` cell (-p). */
+static void add_glue_col(struct prof p)
+{
+	if (ncols >= maxcols)
+		return;
+	puts_(power_mode == 'a' ? "   -" : "\"-\",");
+	struct col *c = &cols[ncols++];
+	memset(c, 0, sizeof *c);
+	c->lo = p.lo;
+	c->hi = p.hi < p.lo ? p.lo : p.hi;
+	c->pz = p.pz;
+	c->pspike = p.pspike;
+	c->kind = K_RAND;
+	c->ref1 = c->ref2 = -1;
+	c->vanish = INT32_MAX;
+	c->glue = 1;
+}
+
 /* Mark the column just added as the sum of the columns at offsets a and b from it (within one instance). */
 static void make_sum(long off_a, long off_b)
 {
@@ -169,8 +195,9 @@ static long parse_long(const char *s, const char *what)
 
 static void usage(void)
 {
-	fputs("usage: gen_esxtop COLUMNS ROWS [SEED] [-o FILE]\n"
-	      "  COLUMNS counter columns (>= 500), ROWS data rows, SEED (default 1); output to stdout or FILE.\n",
+	fputs("usage: gen_esxtop COLUMNS ROWS [SEED] [-a | -p] [-o FILE]\n"
+	      "  COLUMNS counter columns (>= 500), ROWS data rows, SEED (default 1); output to stdout or FILE.\n"
+	      "  -a: esxtop -a's PCPU Power State block with its glued unquoted field; -p: the same, quoted.\n",
 	      stderr);
 	exit(2);
 }
@@ -183,6 +210,8 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			outpath = argv[++i];
+		else if (!strcmp(argv[i], "-a") || !strcmp(argv[i], "-p"))
+			power_mode = argv[i][1];
 		else if (argv[i][0] == '-' && argv[i][1])
 			usage();
 		else if (npos < 3)
@@ -266,6 +295,9 @@ int main(int argc, char **argv)
 	long used = PCL_N + (long)(ncpu + 1) * PCPU_N + MEM_N + (long)nports * NET_N + (long)(nvm + nsysgrp) * GRP_N +
 		    (long)ncookie * intr_n + (long)nhba * ADP_N + (long)nnfs * NFS_N +
 		    (long)ndev * (DEV_N + 2 * PATH_N + PART_N) + (long)npdw * PDW_N + (long)nvd * VD_N;
+	enum { PWR_N = 3 + 8 + 8 };
+	if (power_mode)
+		used += (long)ncpu * PWR_N + (ncpu - 1);
 	long vcpu_q = C - used;
 	if (vcpu_q < VCPU_N) {
 		fputs("gen_esxtop: COLUMNS too small for the column mix\n", stderr);
@@ -326,6 +358,27 @@ int main(int argc, char **argv)
 		if (i >= 3 && i != 8 && i < 14) /* near-constant large values */
 			p.hi = p.lo + (uint32_t)rnd_below(3000) * 100 + (uint32_t)rnd_below(40000) * 100, p.lo = p.hi - 500;
 		add_col("Memory", NULL, memc[i], p);
+	}
+
+	/* ---- PCPU Power State (-a / -p) */
+	if (power_mode) {
+		for (int i = 0; i < ncpu; i++) {
+			if (i > 0)
+				add_glue_col(P(40, 99, 0, 0));
+			snprintf(inst, sizeof inst, "PCPU %d", i);
+			for (int k = 0; k < 3; k++) {
+				snprintf(ctr, sizeof ctr, "%%C-State C%d", k);
+				add_col("PCPU Power State", inst, ctr, k == 0 ? P(5, 60, 0, 0) : P(0, 90, 10, 0));
+			}
+			for (int k = 0; k < 8; k++) {
+				snprintf(ctr, sizeof ctr, "%%P-State P%d", k);
+				add_col("PCPU Power State", inst, ctr, k == 0 ? P(50, 100, 0, 0) : P(0, 10, 80, 0));
+			}
+			for (int k = 0; k < 8; k++) {
+				snprintf(ctr, sizeof ctr, "%%T-State T%d", k);
+				add_col("PCPU Power State", inst, ctr, k == 0 ? P(100, 100, 0, 0) : ZERO);
+			}
+		}
 	}
 
 	/* ---- Group Cpu */
@@ -698,6 +751,16 @@ int main(int argc, char **argv)
 		}
 		for (long i = 0; i < C; i++) {
 			const struct col *c = &cols[i];
+			if (c->glue && power_mode == 'a') { /* `    73.1` right before the next quote */
+				uint64_t v = val[i];
+				p += snprintf(p, 24, "%8.1f", (double)(v / 10) / 10.0);
+				continue;
+			}
+			if (c->glue) {
+				uint64_t v = val[i];
+				p += snprintf(p, 24, "\"%.1f\",", (double)(v / 10) / 10.0);
+				continue;
+			}
 			*p++ = '"';
 			if (r < c->vanish) {
 				uint64_t v = c->kind == K_SUM ? val[c->ref1] + val[c->ref2] : val[i];

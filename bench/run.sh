@@ -1,15 +1,17 @@
 #!/bin/sh
 # bench/run.sh — time `iopsy extract` (and `iopsy analyze` when it exists) on generated esxtop-shaped
-# captures against wc -l (floor), a mawk one-liner and pandas read_csv(usecols=...), and check the
-# streaming targets of issue 2. See bench/README.md.
+# captures against cat and wc -l (floors), cut, two mawk one-liners, pandas, DuckDB, a minimal SIMD
+# scanner (the "SIMD limit") and an older iopsy (IOPSY_BEFORE), and check the targets of issue 2.
+# See bench/README.md.
 #
-#   sh bench/run.sh              full run (shapes a b c)
+#   sh bench/run.sh              full run (shapes a b c g x p)
 #   sh bench/run.sh --selfcheck  check on a tiny file that the mawk and pandas baselines (and iopsy
 #                                extract, when built) compute the same per-column count/mean/max
 #
-# Environment: IOPSY (binary, default ./iopsy), BENCH_SHAPES (default "a b c"), BENCH_ROWS_SCALE
-# (default 1), BENCH_RUNS (default 3), BENCH_KEEP=1 (keep generated files), BENCH_WORK (default
-# bench/work), BENCH_PYTHON (default /usr/bin/python3), CC (default cc).
+# Environment: IOPSY (binary, default ./iopsy), IOPSY_BEFORE (an older binary measured in the same
+# run), BENCH_SHAPES (default "a b c g x p"), BENCH_ROWS_SCALE (default 1), BENCH_RUNS (default 3),
+# BENCH_KEEP=1 (keep generated files), BENCH_WORK (default bench/work), BENCH_PYTHON (default
+# /usr/bin/python3), BENCH_DUCKDB=0 (skip DuckDB), CC (default cc).
 #
 # Exit status: 0 when everything could be measured (even if a target FAILs: this is a measurement),
 # 1 when --selfcheck finds a disagreement, 3 when something could not run (missing tool or binary,
@@ -21,22 +23,31 @@ ROOT=$(cd "$BENCH_DIR/.." && pwd)
 WORK=${BENCH_WORK:-$BENCH_DIR/work}
 RUNS=${BENCH_RUNS:-3}
 SCALE=${BENCH_ROWS_SCALE:-1}
-SHAPES=${BENCH_SHAPES:-a b c}
+SHAPES=${BENCH_SHAPES:-a b c g x p}
 KEEP=${BENCH_KEEP:-0}
 PY=${BENCH_PYTHON:-/usr/bin/python3}
 CC=${CC:-cc}
 IOPSY=${IOPSY:-./iopsy}
+IOPSY_BEFORE=${IOPSY_BEFORE:-}
+WANT_DUCKDB=${BENCH_DUCKDB:-1}
 REGEX='Average (Driver|Kernel|Guest) MilliSec/Command'
 
 # Shapes: columns rows (before BENCH_ROWS_SCALE). a: ~190 MB, ~7.3 bytes per value like real captures.
-shape_cols() { case $1 in a | c) echo 13000 ;; b) echo 50000 ;; *) echo 0 ;; esac; }
-shape_rows() { case $1 in a) echo 2000 ;; b) echo 200 ;; c) echo 20000 ;; *) echo 0 ;; esac; }
+# g: shape a gzip-compressed (MB/s are of the decompressed bytes); x: shape a as `esxtop -a` on
+# ESXi 6.x writes it (PCPU Power State block with the glued unquoted field); p: the same capture
+# with that field quoted (the twin x is compared with).
+shape_cols() { case $1 in a | c | g | x | p) echo 13000 ;; b) echo 50000 ;; *) echo 0 ;; esac; }
+shape_rows() { case $1 in a | g | x | p) echo 2000 ;; b) echo 200 ;; c) echo 20000 ;; *) echo 0 ;; esac; }
+shape_opt() { case $1 in x) echo -a ;; p) echo -p ;; *) echo '' ;; esac; }
 
 # Targets (issue 2).
 T_VS_MAWK=1
 T_VS_PANDAS=5
 T_RSS_MIB=64
 T_GROWTH_PCT=20
+T_LIMIT_PCT=60       # extract plain, 1 thread, >= 60 % of the SIMD limit
+T_GLUE_PCT=10        # extract on x within 10 % of p
+T_GZIP_MBS=1500      # extract on g: decompressed MB/s
 
 MODE=bench
 case ${1:-} in
@@ -82,6 +93,13 @@ END {
 		if (c[k]) printf "%s\t%d\t%.10g\t%.10g\n", name[k], c[k], s[k] / c[k], m[k]
 		else printf "%s\t0\tnan\tnan\n", name[k]
 }'
+
+# The lean mawk one-liner: split on `","` (no quote stripping), a cell counts when it is not empty
+# and reads as a number (a strnum compares equal to its value).
+AWK_LEAN='
+NR == 1 { for (i = 2; i <= NF; i++) if ($i ~ re) { n++; col[n] = i; name[n] = $i } next }
+{ for (k = 1; k <= n; k++) { v = $(col[k]); if (v != "" && v + 0 == v) { c[k]++; s[k] += v; if (c[k] == 1 || v + 0 > m[k]) m[k] = v + 0 } } }
+END { for (k = 1; k <= n; k++) if (c[k]) printf "%s\t%d\t%.10g\t%.10g\n", name[k], c[k], s[k] / c[k], m[k]; else printf "%s\t0\tnan\tnan\n", name[k] }'
 
 # pandas: read_csv(usecols=<names matching the regex>), then per column count / mean / max.
 PY_PROG='
@@ -136,6 +154,23 @@ if [ -x "$PY" ] && "$PY" -c 'import pandas' >/dev/null 2>&1; then
 else
 	say "bench: pandas unavailable with $PY: pandas baseline SKIPPED (apt-get install -y python3-pandas)"
 fi
+HAVE_DUCKDB=0
+if [ "$WANT_DUCKDB" = 1 ] && command -v node >/dev/null 2>&1; then
+	if [ ! -d "$WORK/npm/node_modules/@duckdb/node-api" ] && command -v npm >/dev/null 2>&1; then
+		mkdir -p "$WORK/npm"
+		say "bench: installing @duckdb/node-api into $WORK/npm (npm) ..."
+		(cd "$WORK/npm" && timeout 300 npm install --no-audit --no-fund --silent @duckdb/node-api >/dev/null 2>&1) ||
+			say "bench: npm install @duckdb/node-api failed"
+	fi
+	if [ -d "$WORK/npm/node_modules/@duckdb/node-api" ]; then
+		cp "$BENCH_DIR/duckdb_stats.mjs" "$WORK/npm/" && HAVE_DUCKDB=1
+	fi
+fi
+[ $HAVE_DUCKDB = 1 ] || say "bench: DuckDB baseline SKIPPED (needs node and the npm package @duckdb/node-api; BENCH_DUCKDB=${WANT_DUCKDB})"
+HAVE_BEFORE=0
+if [ -n "$IOPSY_BEFORE" ]; then
+	if [ -x "$IOPSY_BEFORE" ]; then HAVE_BEFORE=1; else say "bench: IOPSY_BEFORE '$IOPSY_BEFORE' is not executable: not measured"; fi
+fi
 case $IOPSY in
 /*) ;;
 *) [ -x "$IOPSY" ] || { [ "$IOPSY" = ./iopsy ] && [ -x "$ROOT/iopsy" ] && IOPSY=$ROOT/iopsy; } ;;
@@ -153,6 +188,14 @@ mkdir -p "$WORK" || fatal "cannot create $WORK"
 GEN=$WORK/gen_esxtop
 if [ ! -x "$GEN" ] || [ "$BENCH_DIR/gen_esxtop.c" -nt "$GEN" ]; then
 	"$CC" -std=c11 -O2 -o "$GEN" "$BENCH_DIR/gen_esxtop.c" || fatal "cannot compile bench/gen_esxtop.c"
+fi
+
+LIMIT=$WORK/simd_limit
+HAVE_LIMIT=0
+if "$CC" -std=c11 -O2 -march=native -o "$LIMIT" "$BENCH_DIR/simd_limit.c" 2>"$WORK/limit.err"; then
+	HAVE_LIMIT=1
+else
+	say "bench: the SIMD limit scanner does not build here (needs AVX2 + PCLMULQDQ): SKIPPED"
 fi
 
 now_ns() { date +%s%N; }
@@ -175,6 +218,19 @@ if [ "$MODE" = selfcheck ]; then
 		awk -F'\t' -v positional=0 -v fa=mawk -v fb=pandas "$CMP_PROG" "$WORK/sc-mawk.tsv" "$WORK/sc-pandas.tsv" >&2 || rc=1
 	else
 		say "selfcheck mawk vs pandas: SKIPPED (no pandas)"
+	fi
+	mawk -F'","' -v "re=$REGEX" "$AWK_LEAN" "$F" >"$WORK/sc-lean.tsv" || fatal "lean mawk baseline failed"
+	printf 'selfcheck mawk vs lean mawk: ' >&2
+	awk -F'\t' -v positional=0 -v fa=mawk -v fb=lean "$CMP_PROG" "$WORK/sc-mawk.tsv" "$WORK/sc-lean.tsv" >&2 || rc=1
+	if [ $HAVE_LIMIT = 1 ]; then
+		"$LIMIT" "$F" "$REGEX" >"$WORK/sc-limit.tsv" || fatal "simd_limit failed"
+		printf 'selfcheck mawk vs SIMD limit: ' >&2
+		awk -F'\t' -v positional=0 -v fa=mawk -v fb=limit "$CMP_PROG" "$WORK/sc-mawk.tsv" "$WORK/sc-limit.tsv" >&2 || rc=1
+	fi
+	if [ $HAVE_DUCKDB = 1 ]; then
+		(cd "$WORK/npm" && node duckdb_stats.mjs "$F" "$REGEX") >"$WORK/sc-duckdb.tsv" || fatal "DuckDB baseline failed"
+		printf 'selfcheck mawk vs DuckDB: ' >&2
+		awk -F'\t' -v positional=0 -v fa=mawk -v fb=duckdb "$CMP_PROG" "$WORK/sc-mawk.tsv" "$WORK/sc-duckdb.tsv" >&2 || rc=1
 	fi
 	if [ $HAVE_IOPSY = 1 ]; then
 		if "$IOPSY" extract "$F" --match "$REGEX" -o "$WORK/sc-extract.csv" 2>"$WORK/sc-extract.err"; then
@@ -278,33 +334,69 @@ if [ $HAVE_IOPSY = 1 ]; then
 else
 	echo "iopsy:   NOT FOUND ($IOPSY) - only the baselines are measured"
 fi
-echo "regex:   $REGEX   runs: best of $RUNS (shape c: 1 run)   rows scale: $SCALE"
+echo "regex:   $REGEX   runs: best of $RUNS (shape c: 1 run; SIMD limit and iopsy extract: 3x as many)   rows scale: $SCALE"
+[ $HAVE_BEFORE = 1 ] && echo "before:  $IOPSY_BEFORE  $("$IOPSY_BEFORE" --version 2>/dev/null | head -1)  (rows 'extract before')"
+[ $HAVE_DUCKDB = 1 ] && echo "duckdb:  @duckdb/node-api $(sed -n 's/.*"version": *"\([^"]*\)".*/\1/p' "$WORK/npm/node_modules/@duckdb/node-api/package.json" | head -1), node $(node --version), default threads"
+[ $HAVE_LIMIT = 1 ] && echo "limit:   bench/simd_limit.c ($CC -O2 -march=native): only extract's work, see its header"
 echo
 
 for S in $SHAPES; do
 	COLS=$(shape_cols "$S")
-	[ "$COLS" -gt 0 ] || fatal "unknown shape '$S' (known: a b c)"
+	[ "$COLS" -gt 0 ] || fatal "unknown shape '$S' (known: a b c g x p)"
 	ROWS=$(awk -v r="$(shape_rows "$S")" -v s="$SCALE" 'BEGIN {n = int(r * s + 0.5); print n < 1 ? 1 : n}')
 	F=$WORK/shape-$S.csv
-	say "== shape $S: $COLS columns x $ROWS rows"
+	say "== shape $S: $COLS columns x $ROWS rows $(shape_opt "$S")"
 	t0=$(now_ns)
-	"$GEN" "$COLS" "$ROWS" 1 -o "$F" || fatal "generator failed for shape $S"
-	t1=$(now_ns)
+	# shellcheck disable=SC2046
+	"$GEN" "$COLS" "$ROWS" 1 $(shape_opt "$S") -o "$F" || fatal "generator failed for shape $S"
 	BYTES=$(fsize "$F")
 	NMATCH=$(head -n 1 "$F" | tr ',' '\n' | grep -cE "$REGEX")
-	printf '%s\t%s\t%s\t%s\t%s\n' "$S" "$COLS" "$ROWS" "$BYTES" "$NMATCH" >>"$WORK/shapes.tsv.new"
-	say "   generated $BYTES bytes in $(awk -v t=$((t1 - t0)) 'BEGIN {printf "%.1f", t / 1e9}') s, $NMATCH matched columns"
+	# cut's field list: the matched columns' positions among the header's commas
+	CUTF=$(head -n 1 "$F" | tr ',' '\n' | grep -nE "$REGEX" | cut -d: -f1 | paste -sd, -)
+	ZBYTES=0
+	if [ "$S" = g ]; then
+		gzip -6 -c "$F" >"$F.gz" || fatal "gzip failed"
+		rm -f "$F"
+		F=$F.gz
+		ZBYTES=$(fsize "$F")
+	fi
+	t1=$(now_ns)
+	# the file was just written: let its dirty pages reach the disk now, not during the runs
+	sync
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$S" "$COLS" "$ROWS" "$BYTES" "$NMATCH" "$ZBYTES" >>"$WORK/shapes.tsv.new"
+	say "   generated $BYTES bytes$([ "$S" = g ] && echo " ($ZBYTES gzip-compressed)") in $(awk -v t=$((t1 - t0)) 'BEGIN {printf "%.1f", t / 1e9}') s, $NMATCH matched columns"
 	N=$RUNS
 	[ "$S" = c ] && N=1
-	measure "$S" "wc -l" "$N" wc -l "$F"
-	if [ "$S" != c ]; then
+	if [ "$S" = g ]; then
+		measure "$S" "gzip -dc" "$N" gzip -dc "$F"
+	else
+		measure "$S" "cat" "$N" cat "$F"
+		measure "$S" "wc -l" "$N" wc -l "$F"
+	fi
+	if [ "$S" != c ] && [ "$S" != g ]; then
+		measure "$S" "cut -f LIST" "$N" cut -d, -f "$CUTF" "$F"
 		measure "$S" "mawk" "$N" mawk -v "re=$REGEX" -v skip=1 -F, "$AWK_PROG" "$F"
-		if [ $HAVE_PANDAS = 1 ]; then
+		measure "$S" "mawk lean" "$N" mawk -F'","' -v "re=$REGEX" "$AWK_LEAN" "$F"
+		# pandas and DuckDB refuse the glued -a field (shape x): measured on its twin p
+		if [ $HAVE_PANDAS = 1 ] && [ "$S" != x ]; then
 			measure "$S" "pandas" "$N" "$PY" -c "$PY_PROG" "$F" "$REGEX"
 		fi
+		if [ $HAVE_DUCKDB = 1 ] && [ "$S" != x ]; then
+			measure "$S" "duckdb" "$N" sh -c 'cd "$1" && exec node duckdb_stats.mjs "$2" "$3"' sh "$WORK/npm" "$F" "$REGEX"
+		fi
+	fi
+	# the runs of these few-10-ms tools are cheap: take more, so one noisy run of the limit or of
+	# extract (the machine is shared) does not decide the limit ratio
+	NF=$N
+	[ "$S" != c ] && NF=$((N * 3))
+	if [ $HAVE_LIMIT = 1 ] && [ "$S" != g ] && [ "$S" != c ]; then
+		measure "$S" "SIMD limit" "$NF" "$LIMIT" "$F" "$REGEX"
+	fi
+	if [ $HAVE_BEFORE = 1 ]; then
+		measure "$S" "extract before" "$N" "$IOPSY_BEFORE" extract "$F" --match "$REGEX" -o "$EXTRACT_OUT"
 	fi
 	if [ $HAVE_IOPSY = 1 ]; then
-		measure "$S" "iopsy extract" "$N" "$IOPSY" extract "$F" --match "$REGEX" -o "$EXTRACT_OUT"
+		measure "$S" "iopsy extract" "$NF" "$IOPSY" extract "$F" --match "$REGEX" -o "$EXTRACT_OUT"
 		if [ $HAVE_ANALYZE = 1 ]; then
 			measure "$S" "iopsy analyze" "$N" "$IOPSY" analyze "$F" --json "$ANALYZE_OUT"
 		fi
@@ -315,38 +407,71 @@ mv "$WORK/shapes.tsv.new" "$WORK/shapes.tsv" 2>/dev/null
 
 # ---- report
 awk -F'\t' -v t_mawk=$T_VS_MAWK -v t_pandas=$T_VS_PANDAS -v t_rss=$T_RSS_MIB -v t_growth=$T_GROWTH_PCT \
+	-v t_limit=$T_LIMIT_PCT -v t_glue=$T_GLUE_PCT -v t_gzip=$T_GZIP_MBS \
 	-v have_iopsy=$HAVE_IOPSY -v have_pandas=$HAVE_PANDAS '
-FILENAME ~ /shapes/ { cols[$1] = $2; rows[$1] = $3; bytes[$1] = $4; nm[$1] = $5; order[++ns] = $1; next }
+FILENAME ~ /shapes/ { cols[$1] = $2; rows[$1] = $3; bytes[$1] = $4; nm[$1] = $5; zb[$1] = $6; order[++ns] = $1; next }
 { key = $1 SUBSEP $2; t[key] = $3; rss[key] = $4; tools[$1, ++nt[$1]] = $2 }
-function ratio(base, x) { return (base == "" || base == "FAILED" || x == "FAILED" || x == 0) ? "-" : sprintf("%.2f", base / x) }
+function ok(x) { return x != "" && x != "FAILED" }
+function ratio(base, x) { return (!ok(base) || !ok(x) || x == 0) ? "-" : sprintf("%.2f", base / x) }
+function pct(base, x) { return (!ok(base) || !ok(x) || x == 0) ? "-" : sprintf("%.0f%%", 100 * base / x) }
+function mbs(s, tool) { x = t[s SUBSEP tool]; return ok(x) ? bytes[s] * 1e3 / x : 0 }
+BEGIN { desc["a"] = "plain"; desc["b"] = "wide"; desc["c"] = "10x rows of a"; desc["g"] = "a, gzip-compressed";
+	desc["x"] = "a as esxtop -a on ESXi 6.x (glued field)"; desc["p"] = "x with the field quoted" }
 END {
-	print "times: best wall-clock seconds; MB/s = file bytes / 1e6 / seconds; vs X = time of X / time of tool"
-	print "(> 1 means faster than X); peak RSS = max of the runs (/usr/bin/time -v). Files are in the page cache."
+	print "times: best wall-clock seconds; MB/s = file bytes / 1e6 / seconds (shape g: decompressed bytes);"
+	print "limit = time of the SIMD limit / time of the tool; vs X = time of X / time of tool (> 1 means"
+	print "faster than X); peak RSS = max of the runs (/usr/bin/time -v). Files are in the page cache."
 	for (o = 1; o <= ns; o++) {
 		s = order[o]
-		printf "\nshape %s: %d columns x %d rows, %.1f MB, %d matched columns\n", s, cols[s], rows[s], bytes[s] / 1e6, nm[s]
-		printf "  %-15s %9s %9s %8s %8s %9s %13s\n", "tool", "seconds", "MB/s", "vs wc", "vs mawk", "vs pandas", "peak RSS MiB"
+		printf "\nshape %s (%s): %d columns x %d rows, %.1f MB%s, %d matched columns\n", s, desc[s], cols[s], rows[s], \
+			bytes[s] / 1e6, (zb[s] > 0 ? sprintf(" (%.1f MB gzip)", zb[s] / 1e6) : ""), nm[s]
+		printf "  %-15s %8s %8s %6s %6s %6s %7s %7s %7s %9s\n", "tool", "seconds", "MB/s", "limit", "vs cat", "vs wc", "vs mawk", \
+			"vs pand", "vs duck", "RSS MiB"
+		base_cat = (s == "g") ? t[s SUBSEP "gzip -dc"] : t[s SUBSEP "cat"]
 		for (i = 1; i <= nt[s]; i++) {
 			tool = tools[s, i]; key = s SUBSEP tool; x = t[key]
-			if (x == "FAILED") { printf "  %-15s %9s\n", tool, "FAILED"; continue }
-			printf "  %-15s %9.3f %9.1f %8s %8s %9s %13.1f\n", tool, x / 1e9, bytes[s] * 1e3 / x, \
-				ratio(t[s SUBSEP "wc -l"], x), ratio(t[s SUBSEP "mawk"], x), ratio(t[s SUBSEP "pandas"], x), rss[key] / 1024
+			if (x == "FAILED") { printf "  %-15s %8s\n", tool, "FAILED"; continue }
+			printf "  %-15s %8.3f %8.1f %6s %6s %6s %7s %7s %7s %9.1f\n", tool, x / 1e9, bytes[s] * 1e3 / x, \
+				pct(t[s SUBSEP "SIMD limit"], x), ratio(base_cat, x), ratio(t[s SUBSEP "wc -l"], x), ratio(t[s SUBSEP "mawk"], x), \
+				ratio(t[s SUBSEP "pandas"], x), ratio(t[s SUBSEP "duckdb"], x), rss[key] / 1024
 		}
 	}
 	print ""
 	if (!have_iopsy) { print "SKIP  targets: iopsy binary not available"; exit }
+	print "targets (before = IOPSY_BEFORE measured in this run, when given):"
 	for (o = 1; o <= ns; o++) {
-		s = order[o]; if (s == "c") continue
+		s = order[o]; if (s == "c" || s == "g") continue
 		x = t[s SUBSEP "iopsy extract"]
-		if (x == "" || x == "FAILED") { print "FAIL  shape " s ": iopsy extract did not run"; continue }
+		if (!ok(x)) { print "FAIL  shape " s ": iopsy extract did not run"; continue }
 		m = t[s SUBSEP "mawk"]; p = t[s SUBSEP "pandas"]
-		if (m != "" && m != "FAILED") printf "%s  shape %s: iopsy extract %.2fx mawk speed (target >= %gx)\n", (m / x >= t_mawk ? "PASS" : "FAIL"), s, m / x, t_mawk
-		if (p != "" && p != "FAILED") printf "%s  shape %s: iopsy extract %.2fx pandas speed (target >= %gx)\n", (p / x >= t_pandas ? "PASS" : "FAIL"), s, p / x, t_pandas
-		else printf "SKIP  shape %s: pandas baseline not available\n", s
+		if (ok(m)) printf "%s  shape %s: iopsy extract %.2fx mawk speed (target >= %gx)\n", (m / x >= t_mawk ? "PASS" : "FAIL"), s, m / x, t_mawk
+		if (ok(p)) printf "%s  shape %s: iopsy extract %.2fx pandas speed (target >= %gx)\n", (p / x >= t_pandas ? "PASS" : "FAIL"), s, p / x, t_pandas
+		else if (s != "x") printf "SKIP  shape %s: pandas baseline not available\n", s
 		r = rss[s SUBSEP "iopsy extract"] / 1024
 		printf "%s  shape %s: iopsy extract peak RSS %.1f MiB (target <= %g MiB)\n", (r <= t_rss ? "PASS" : "FAIL"), s, r, t_rss
 	}
-	if (("c" SUBSEP "iopsy extract") in rss && t["c" SUBSEP "iopsy extract"] != "FAILED" && (("a" SUBSEP "iopsy extract") in rss) && t["a" SUBSEP "iopsy extract"] != "FAILED") {
+	for (o = 1; o <= ns; o++) {
+		s = order[o]; if (s != "a" && s != "b") continue
+		l = t[s SUBSEP "SIMD limit"]; x = t[s SUBSEP "iopsy extract"]; bx = t[s SUBSEP "extract before"]
+		if (!ok(l) || !ok(x)) { print "SKIP  shape " s ": SIMD limit or extract missing"; continue }
+		printf "%s  shape %s: iopsy extract (1 thread) at %.0f%% of the SIMD limit (%.0f vs %.0f MB/s; target >= %g%%%s)%s\n", \
+			(s != "a" ? "INFO" : 100 * l / x >= t_limit ? "PASS" : "FAIL"), s, 100 * l / x, mbs(s, "iopsy extract"), mbs(s, "SIMD limit"), t_limit, \
+			s != "a" ? ", judged on shape a" : "", ok(bx) ? sprintf("; before %.0f%%", 100 * l / bx) : ""
+	}
+	if (ok(t["x" SUBSEP "iopsy extract"]) && ok(t["p" SUBSEP "iopsy extract"])) {
+		x = t["x" SUBSEP "iopsy extract"]; p = t["p" SUBSEP "iopsy extract"]
+		bx = t["x" SUBSEP "extract before"]; bp = t["p" SUBSEP "extract before"]
+		printf "%s  -a glued field: iopsy extract on x takes %+.0f%% of the time on p (target <= +%g%%)%s\n", \
+			(100 * (x - p) / p <= t_glue ? "PASS" : "FAIL"), 100 * (x - p) / p, t_glue, \
+			ok(bx) && ok(bp) ? sprintf("; before %+.0f%%", 100 * (bx - bp) / bp) : ""
+	} else print "SKIP  -a glued field: needs iopsy extract on shapes x and p"
+	if (ok(t["g" SUBSEP "iopsy extract"])) {
+		v = mbs("g", "iopsy extract")
+		printf "%s  gzip: iopsy extract %.0f MB/s decompressed (target >= %g MB/s)%s%s\n", (v >= t_gzip ? "PASS" : "FAIL"), v, t_gzip, \
+			ok(t["g" SUBSEP "extract before"]) ? sprintf("; before %.0f MB/s", mbs("g", "extract before")) : "", \
+			ok(t["g" SUBSEP "gzip -dc"]) ? sprintf("; gzip -dc %.0f MB/s", mbs("g", "gzip -dc")) : ""
+	} else print "SKIP  gzip: needs iopsy extract on shape g"
+	if (("c" SUBSEP "iopsy extract") in rss && ok(t["c" SUBSEP "iopsy extract"]) && (("a" SUBSEP "iopsy extract") in rss) && ok(t["a" SUBSEP "iopsy extract"])) {
 		ra = rss["a" SUBSEP "iopsy extract"]; rc = rss["c" SUBSEP "iopsy extract"]
 		g = (rc - ra) * 100 / ra
 		printf "%s  RSS growth of iopsy extract, shape a -> c (%dx rows): %.1f MiB -> %.1f MiB = %+.1f%% (target < %g%%)\n", \

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fieldscan.h"
+
 #define PDH_MAX_JUNK_LINES 1000
 #define PDH_MAX_FIELD (256u << 20)   /* a single field longer than this is a runaway quote */
 #define PDH_CHUNK (1u << 20)
@@ -58,7 +60,11 @@ struct pdh_reader {
 	size_t row_fields;
 	unsigned char *want;     /* per field */
 	struct buf rowbuf;
-	size_t *off, *len;
+	size_t *off, *len;       /* per field: text at text_base + off */
+	const char *text_base;   /* rowbuf.data (libcsv rows) or the line itself (fast rows) */
+	struct fieldscan_plan plan;
+	bool plan_ready;
+	struct fieldscan_span *spans; /* per plan.wanted */
 	char ts[64];
 	size_t ts_len;
 	bool ts_long;
@@ -313,6 +319,7 @@ static void cb_row(int c, void *ctx)
 	r->row_done = true;
 	r->row_fields = r->field;
 	r->row_started = false;
+	r->text_base = r->rowbuf.data;
 }
 
 /* libcsv ends a record at CR or LF by default; the reader frames lines itself and feeds one line
@@ -680,6 +687,9 @@ void pdh_close(struct pdh_reader *r)
 	free(r->want);
 	free(r->off);
 	free(r->len);
+	if (r->plan_ready)
+		fieldscan_plan_free(&r->plan);
+	free(r->spans);
 	free(r);
 }
 
@@ -696,6 +706,12 @@ void pdh_select(struct pdh_reader *r, const bool *want)
 {
 	for (size_t i = 0; i < r->ncols; i++)
 		r->want[r->cols[i].field - 1] = want ? want[i] : 1;
+	if (r->plan_ready) { /* the field scanner's plan is made from want at the first row */
+		fieldscan_plan_free(&r->plan);
+		r->plan_ready = false;
+		free(r->spans);
+		r->spans = NULL;
+	}
 }
 
 /* ---- rows ---- */
@@ -788,106 +804,40 @@ static bool accept_row(struct pdh_reader *r, struct pdh_row *row)
 	return true;
 }
 
-/* The next '"' at or after p; there is always one (the sentinel). Eight bytes at a time where
- * words are little-endian: a field is a few bytes, so one or two words find its closing quote. */
-static inline char *find_quote(char *p)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	for (;;) {
-		uint64_t w;
-		memcpy(&w, p, sizeof w);
-		uint64_t x = w ^ 0x2222222222222222ull;
-		uint64_t m = (x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull;
-		if (m)
-			return p + (__builtin_ctzll(m) >> 3);
-		p += 8;
-	}
-#else
-	while (*p != '"')
-		p++;
-	return p;
-#endif
-}
-
 /* Fast path for the common, well-formed line (every field either quoted without embedded quotes
- * or unquoted without quotes): fields are found with memchr and unselected ones are skipped without
- * copying. libcsv stays the reference: anything unusual (escaped quotes, a quote in an unquoted
- * field, an open quote, spaces before a quote) makes this return false and the line goes to
- * libcsv, which handles every case. The differential test in check_pdh.c holds the two equal. */
+ * or unquoted without quotes, and the -a glued field): the field scanner (fieldscan.h) finds the
+ * selected fields without visiting the others, and their text stays in the line buffer, which
+ * holds until the next read. libcsv stays the reference: anything unusual (escaped quotes, a quote
+ * in an unquoted field, an open quote, spaces before a quote) makes this return false and the line
+ * goes to libcsv, which handles every case. The differential tests in check_pdh.c and the fuzzers
+ * hold the two equal, for every dispatch level. */
 static bool fast_row(struct pdh_reader *r, char *line, size_t len)
 {
-	char *p = line, *const e = line + len;
-	const char delim = r->tsv ? '\t' : ',';
-	size_t f = 0;
-	const size_t nf = r->nfields;
-	const unsigned char *want = r->want;
-	bool ok = true;
-	/* The byte after the line (its terminator, or spare buffer space) becomes a sentinel so the
-	 * inner loops need no bounds checks; it is restored before returning. */
-	const char saved = *e;
-	*e = '"';
-	buf_reset(&r->rowbuf);
-	for (;;) {
-		char *s, *se;
-		if (*p == '"' && p < e) {
-			s = p + 1;
-			char *q = s;
-			q = find_quote(q);
-			if (q == e || (q + 1 < e && q[1] != delim)) {
-				ok = false;
-				break;
-			}
-			se = q;
-			p = q + 1;
-		} else {
-			char *q = p;
-			while (*q != '"' && *q != delim)
-				q++;
-			if (*q == '"' && q != e) {
-				ok = false;
-				break;
-			}
-			s = p;
-			se = q;
-			p = q;
-			while (s < se && (*s == ' ' || *s == '\t'))
-				s++;
-			while (se > s && (se[-1] == ' ' || se[-1] == '\t'))
-				se--;
-		}
-		if (f == 0) {
-			size_t n = (size_t)(se - s);
-			r->ts_long = n >= sizeof r->ts;
-			if (r->ts_long)
-				n = sizeof r->ts - 1;
-			memcpy(r->ts, s, n);
-			r->ts[n] = '\0';
-			r->ts_len = n;
-		} else if (f < nf && want[f]) {
-			r->off[f] = r->rowbuf.len;
-			r->len[f] = (size_t)(se - s);
-			buf_add(&r->rowbuf, s, (size_t)(se - s));
-		}
-		f++;
-		if (p >= e)
-			break;
-		p++; /* the delimiter */
-		if (p == e) {
-			/* a trailing delimiter ends with an empty field, as libcsv reports it; a
-			 * selected one must read as empty, not keep the previous row's text */
-			if (f < nf && want[f]) {
-				r->off[f] = r->rowbuf.len;
-				r->len[f] = 0;
-			}
-			f++;
-			break;
-		}
+	if (!r->plan_ready) {
+		if (fieldscan_plan_init(&r->plan, r->want, r->nfields, r->tsv ? '\t' : ',', r->glue) < 0)
+			return false;
+		r->plan_ready = true;
+		r->spans = xcalloc(r->plan.nwanted, sizeof *r->spans);
 	}
-	*e = saved;
-	if (!ok)
+	size_t nf;
+	if (!fieldscan_line(&r->plan, line, len, r->spans, &nf))
 		return false;
+	const uint32_t *w = r->plan.wanted;
+	const struct fieldscan_span *sp = r->spans;
+	size_t n = sp[0].len;
+	r->ts_long = n >= sizeof r->ts;
+	if (r->ts_long)
+		n = sizeof r->ts - 1;
+	memcpy(r->ts, line + sp[0].off, n);
+	r->ts[n] = '\0';
+	r->ts_len = n;
+	for (size_t i = 1; i < r->plan.nwanted && w[i] < nf; i++) {
+		r->off[w[i]] = sp[i].off;
+		r->len[w[i]] = sp[i].len;
+	}
+	r->text_base = line;
 	r->row_line = r->line_no;
-	r->row_fields = f;
+	r->row_fields = nf;
 	r->row_done = true;
 	return true;
 }
@@ -945,7 +895,7 @@ const char *pdh_text(const struct pdh_reader *r, size_t i, size_t *len)
 		return "";
 	}
 	*len = r->len[f];
-	return r->rowbuf.data ? r->rowbuf.data + r->off[f] : "";
+	return r->text_base ? r->text_base + r->off[f] : "";
 }
 
 bool pdh_value(struct pdh_reader *r, size_t i, double *v)

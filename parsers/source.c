@@ -1,13 +1,22 @@
-/* source.c — file/stdin/gzip/memory byte streams with encoding normalisation (see source.h). */
+/* source.c — file/stdin/gzip/memory byte streams with encoding normalisation (see source.h).
+ * gzip is inflated (ISA-L when built with it, else zlib) by a second thread into a bounded ring
+ * of buffers while the caller parses the previous ones. */
 #include "source.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+#ifdef HAVE_ISAL
+#include <isa-l/igzip_lib.h>
+#endif
 
 /* A memory source is implemented as a pipe-free reader over a borrowed buffer. */
 struct memsrc {
@@ -16,17 +25,406 @@ struct memsrc {
 };
 
 /* Pipes and gzip files. gzip is inflated here rather than with gzread(): the bomb check needs the
- * compressed bytes consumed, and gzoffset() cannot tell them on a pipe (it asks lseek). */
+ * compressed bytes consumed, and gzoffset() cannot tell them on a pipe (it asks lseek). The first
+ * bytes are looked at here; gzip then goes to a struct gzpipe, other pipes pass through. */
 #define ZSRC_IN (1u << 17)
+struct gzpipe;
 struct zsrc {
-	z_stream z;
-	bool inflating;          /* inflateInit2 done */
+	z_stream z;              /* only next_in/avail_in: the pass-through's buffer */
 	bool eof;                /* no more bytes from the fd */
-	bool member_end;         /* a gzip member ended: another may follow */
-	bool done;               /* end of the gzip data (trailing bytes are ignored, as gzip does) */
 	int64_t in_total;        /* bytes read from the fd */
+	struct gzpipe *gz;       /* gzip: the inflating thread and its ring */
 	unsigned char in[ZSRC_IN];
 };
+
+/* ---- gzip: an inflate engine (ISA-L or zlib) run by a producer thread ---- */
+
+#define GZ_SLOTS 4               /* ring of decompressed buffers between the two threads */
+#define GZ_SLOT (1u << 20)
+
+struct gzslot {
+	unsigned char *data;
+	size_t len, pos;
+	int64_t in_off;          /* compressed bytes consumed when the slot was filled */
+	int rc;                  /* after the data: 0, or the ERR_* that ends the stream (msg) */
+	bool end;                /* after the data: the end of the gzip data */
+	char msg[200];
+};
+
+struct gzpipe {
+	int fd;
+	bool regular;            /* a regular file: read() never blocks, no poll needed */
+	/* producer side (the thread, or the caller when no thread could be started) */
+	unsigned char in[ZSRC_IN];
+	unsigned char *next_in;
+	size_t avail_in;
+	bool eof, member_end, done, failed;
+	int64_t in_total;
+	bool use_isal;
+	z_stream z;
+	bool z_ready;
+#ifdef HAVE_ISAL
+	struct inflate_state *is;
+#endif
+	/* the ring */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;       /* a slot was published or released, or stop */
+	struct gzslot slot[GZ_SLOTS];
+	unsigned head, tail, count; /* producer fills slot[head]; consumer reads slot[tail] */
+	bool stop;
+	int wake[2];             /* written on stop: ends a poll() waiting on a pipe */
+	pthread_t th;
+	bool threaded, sync_ready;
+	/* consumer side */
+	int64_t cons_off;        /* in_off of the slot being read */
+};
+
+static void gz_fail(struct gzslot *sl, int rc, const char *fmt, const char *arg)
+{
+	sl->rc = rc;
+	snprintf(sl->msg, sizeof sl->msg, fmt, arg);
+}
+
+/* Reads more compressed bytes (keeping the unread ones): 0; 1 when stopped; 2 when a pipe has
+ * nothing yet and the slot already holds data (publish it first: a reader waits for it); or
+ * ERR_IO with the message in sl. */
+static int gz_fill(struct gzpipe *g, struct gzslot *sl)
+{
+	if (g->avail_in && g->next_in != g->in)
+		memmove(g->in, g->next_in, g->avail_in);
+	g->next_in = g->in;
+	if (!g->regular && g->threaded) {
+		/* a pipe may stay silent: wait for it or for a stop, whichever comes first */
+		struct pollfd pf[2] = {{.fd = g->fd, .events = POLLIN}, {.fd = g->wake[0], .events = POLLIN}};
+		for (int timeout = sl->len ? 0 : -1;;) {
+			int k = poll(pf, 2, timeout);
+			if (k > 0 && (pf[1].revents & POLLIN))
+				return 1;
+			if (k > 0)
+				break;
+			if (k == 0)
+				return 2;
+			if (errno != EINTR)
+				break; /* let read() report it */
+		}
+	}
+	for (;;) {
+		ssize_t r = read(g->fd, g->in + g->avail_in, ZSRC_IN - g->avail_in);
+		if (r >= 0) {
+			if (r == 0)
+				g->eof = true;
+			g->in_total += r;
+			g->avail_in += (size_t)r;
+			return 0;
+		}
+		if (errno != EINTR) {
+			gz_fail(sl, ERR_IO, "read error: %s", strerror(errno));
+			return ERR_IO;
+		}
+	}
+}
+
+/* Starts (or restarts, for the next member) the engine. */
+static int gz_engine_start(struct gzpipe *g, struct gzslot *sl)
+{
+#ifdef HAVE_ISAL
+	if (g->use_isal) {
+		if (!g->is) {
+			g->is = malloc(sizeof *g->is);
+			if (!g->is) {
+				gz_fail(sl, ERR_NOMEM, "%s", "out of memory");
+				return ERR_NOMEM;
+			}
+			isal_inflate_init(g->is);
+		} else {
+			isal_inflate_reset(g->is);
+		}
+		g->is->crc_flag = ISAL_GZIP;
+		return 0;
+	}
+#endif
+	if (!g->z_ready) {
+		if (inflateInit2(&g->z, 15 + 16) != Z_OK) {
+			gz_fail(sl, ERR_NOMEM, "%s", "out of memory");
+			return ERR_NOMEM;
+		}
+		g->z_ready = true;
+	} else {
+		inflateReset(&g->z);
+	}
+	return 0;
+}
+
+#ifdef HAVE_ISAL
+static const char *isal_error(int e)
+{
+	switch (e) {
+	case ISAL_INVALID_BLOCK: return "invalid block type";
+	case ISAL_INVALID_SYMBOL: return "invalid code";
+	case ISAL_INVALID_LOOKBACK: return "invalid distance too far back";
+	case ISAL_INVALID_WRAPPER: return "incorrect header check";
+	case ISAL_UNSUPPORTED_METHOD: return "unknown compression method";
+	case ISAL_INCORRECT_CHECKSUM: return "incorrect data check";
+	case ISAL_NEED_DICT: return "need dictionary";
+	default: return "compressed data error";
+	}
+}
+#endif
+
+/* One engine call over the buffered input into out: bytes made, *member_end when a member (its
+ * trailer checked) ended; on corrupt data sl->rc and its message are set as well. */
+static long gz_engine_run(struct gzpipe *g, unsigned char *out, size_t n, bool *member_end, struct gzslot *sl)
+{
+	*member_end = false;
+#ifdef HAVE_ISAL
+	if (g->use_isal) {
+		struct inflate_state *is = g->is;
+		is->next_in = g->next_in;
+		is->avail_in = (uint32_t)g->avail_in;
+		is->next_out = out;
+		is->avail_out = (uint32_t)n;
+		int e = isal_inflate(is);
+		size_t got = n - is->avail_out;
+		g->next_in = is->next_in;
+		g->avail_in = is->avail_in;
+		if (e < 0 || e == ISAL_NEED_DICT)
+			gz_fail(sl, ERR_IO, "corrupt gzip data: %s", isal_error(e));
+		else
+			*member_end = is->block_state == ISAL_BLOCK_FINISH;
+		return (long)got;
+	}
+#endif
+	g->z.next_in = g->next_in;
+	g->z.avail_in = (unsigned)g->avail_in;
+	g->z.next_out = out;
+	g->z.avail_out = (unsigned)n;
+	int zr = inflate(&g->z, Z_NO_FLUSH);
+	size_t got = n - g->z.avail_out;
+	g->next_in = g->z.next_in;
+	g->avail_in = g->z.avail_in;
+	if (zr == Z_STREAM_END) {
+		*member_end = true;
+	} else if (zr != Z_OK && zr != Z_BUF_ERROR) {
+		gz_fail(sl, zr == Z_MEM_ERROR ? ERR_NOMEM : ERR_IO, "corrupt gzip data: %s",
+			zr == Z_MEM_ERROR ? "out of memory" : g->z.msg ? g->z.msg : "compressed data error");
+	}
+	return (long)got;
+}
+
+/* Fills one slot with decompressed bytes: up to GZ_SLOT, or less before the end or an error
+ * (then sl->end / sl->rc). Returns 1 when stopped, else 0. Same stream rules as gzip: members
+ * concatenate, bytes after the last member that are not gzip magic are ignored. */
+static int gz_produce(struct gzpipe *g, struct gzslot *sl)
+{
+	sl->len = sl->pos = 0;
+	sl->rc = 0;
+	sl->end = false;
+	sl->msg[0] = '\0';
+	while (sl->len < GZ_SLOT) {
+		if (g->done) {
+			sl->end = true;
+			break;
+		}
+		if (g->member_end) {
+			/* another member follows only if the next bytes are gzip magic */
+			int rc = 0;
+			while (g->avail_in < 2 && !g->eof && (rc = gz_fill(g, sl)) == 0)
+				;
+			if (rc == 1)
+				return 1;
+			if (rc != 0)
+				break;
+			if (g->avail_in < 2 || g->next_in[0] != 0x1f || g->next_in[1] != 0x8b) {
+				g->done = true;
+				continue;
+			}
+			if (gz_engine_start(g, sl) < 0)
+				break;
+			g->member_end = false;
+		}
+		if (g->avail_in == 0 && !g->eof) {
+			int rc = gz_fill(g, sl);
+			if (rc == 1)
+				return 1;
+			if (rc != 0)
+				break;
+		}
+		bool mend;
+		long got = gz_engine_run(g, sl->data + sl->len, GZ_SLOT - sl->len, &mend, sl);
+		if (sl->rc)
+			break; /* what the failing call made may be garbage decoded as deflate: dropped */
+		sl->len += (size_t)got;
+		if (mend)
+			g->member_end = true;
+		else if (got == 0 && g->avail_in == 0 && g->eof) {
+			gz_fail(sl, ERR_IO, "%s", "corrupt gzip data: unexpected end of file");
+			break;
+		}
+	}
+	sl->in_off = g->in_total - (int64_t)g->avail_in;
+	if (sl->rc)
+		g->failed = true;
+	return 0;
+}
+
+static void *gz_thread(void *arg)
+{
+	struct gzpipe *g = arg;
+	pthread_mutex_lock(&g->mu);
+	for (;;) {
+		while (g->count == GZ_SLOTS && !g->stop)
+			pthread_cond_wait(&g->cv, &g->mu);
+		if (g->stop)
+			break;
+		struct gzslot *sl = &g->slot[g->head];
+		pthread_mutex_unlock(&g->mu);
+		int stopped = gz_produce(g, sl);
+		pthread_mutex_lock(&g->mu);
+		if (stopped)
+			break;
+		g->head = (g->head + 1) % GZ_SLOTS;
+		g->count++;
+		pthread_cond_broadcast(&g->cv);
+		if (sl->end || sl->rc)
+			break;
+	}
+	pthread_mutex_unlock(&g->mu);
+	return NULL;
+}
+
+/* Takes over the fd and the bytes already read; starts the inflating thread (or, when none can
+ * be started, inflates in the caller's reads). NULL when out of memory. */
+static struct gzpipe *gz_start(struct source *s, struct zsrc *zs)
+{
+	struct gzpipe *g = calloc(1, sizeof *g);
+	if (!g)
+		return NULL;
+	for (int i = 0; i < GZ_SLOTS; i++) {
+		g->slot[i].data = malloc(GZ_SLOT);
+		if (!g->slot[i].data) {
+			for (int k = 0; k < i; k++)
+				free(g->slot[k].data);
+			free(g);
+			return NULL;
+		}
+	}
+	g->fd = s->fd;
+	struct stat st;
+	g->regular = fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode);
+	memcpy(g->in, zs->z.next_in, zs->z.avail_in);
+	g->next_in = g->in;
+	g->avail_in = zs->z.avail_in;
+	g->eof = zs->eof;
+	g->in_total = zs->in_total;
+	g->cons_off = zs->in_total - (int64_t)zs->z.avail_in;
+	g->wake[0] = g->wake[1] = -1;
+#ifdef HAVE_ISAL
+	const char *eng = getenv("IOPSY_INFLATE"); /* "zlib": tests compare the two engines */
+	g->use_isal = !(eng && strcmp(eng, "zlib") == 0);
+#endif
+	struct gzslot *sl = &g->slot[0];
+	if (gz_engine_start(g, sl) < 0) {
+		g->failed = true; /* reported by the first read */
+		g->count = 1;
+		sl->len = 0;
+		return g;
+	}
+	pthread_mutex_init(&g->mu, NULL);
+	pthread_cond_init(&g->cv, NULL);
+	g->sync_ready = true;
+	const char *thr = getenv("IOPSY_INFLATE_THREAD"); /* "0": inflate in the reading thread */
+	if (!(thr && strcmp(thr, "0") == 0) && (g->regular || pipe2(g->wake, O_CLOEXEC) == 0)) {
+		/* the thread takes no signals: they stay with the main thread, as without it */
+		sigset_t all, old;
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		g->threaded = true;
+		if (pthread_create(&g->th, NULL, gz_thread, g) != 0)
+			g->threaded = false;
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
+	return g;
+}
+
+/* Decompressed bytes: > 0, 0 at the end, or ERR_* (message in d). */
+static long gz_read(struct gzpipe *g, unsigned char *out, size_t n, struct diag *d)
+{
+	for (;;) {
+		struct gzslot *sl;
+		if (g->threaded) {
+			pthread_mutex_lock(&g->mu);
+			while (g->count == 0)
+				pthread_cond_wait(&g->cv, &g->mu);
+			sl = &g->slot[g->tail];
+			pthread_mutex_unlock(&g->mu);
+		} else {
+			sl = &g->slot[g->tail];
+			if (g->count == 0) {
+				if (gz_produce(g, sl) != 0)
+					return 0;
+				g->count = 1;
+			}
+		}
+		g->cons_off = sl->in_off;
+		if (sl->pos < sl->len) {
+			size_t k = sl->len - sl->pos < n ? sl->len - sl->pos : n;
+			memcpy(out, sl->data + sl->pos, k);
+			sl->pos += k;
+			return (long)k;
+		}
+		if (sl->rc) {
+			diag_emit(d, DIAG_ERROR, 0, 0, "%s", sl->msg[0] ? sl->msg : "out of memory");
+			return sl->rc;
+		}
+		if (sl->end)
+			return 0;
+		if (g->threaded) {
+			pthread_mutex_lock(&g->mu);
+			g->tail = (g->tail + 1) % GZ_SLOTS;
+			g->count--;
+			pthread_cond_broadcast(&g->cv);
+			pthread_mutex_unlock(&g->mu);
+		} else {
+			g->count = 0;
+		}
+	}
+}
+
+/* Stops the thread (wherever it waits) and frees everything. */
+static void gz_free(struct gzpipe *g)
+{
+	if (!g)
+		return;
+	if (g->threaded) {
+		pthread_mutex_lock(&g->mu);
+		g->stop = true;
+		pthread_cond_broadcast(&g->cv);
+		pthread_mutex_unlock(&g->mu);
+		if (g->wake[1] >= 0) {
+			ssize_t w;
+			do
+				w = write(g->wake[1], "x", 1);
+			while (w < 0 && errno == EINTR);
+		}
+		pthread_join(g->th, NULL);
+	}
+	if (g->sync_ready) {
+		pthread_mutex_destroy(&g->mu);
+		pthread_cond_destroy(&g->cv);
+	}
+	if (g->wake[0] >= 0)
+		close(g->wake[0]);
+	if (g->wake[1] >= 0)
+		close(g->wake[1]);
+	if (g->z_ready)
+		inflateEnd(&g->z);
+#ifdef HAVE_ISAL
+	free(g->is);
+#endif
+	for (int i = 0; i < GZ_SLOTS; i++)
+		free(g->slot[i].data);
+	free(g);
+}
 
 int source_open(struct source *s, const char *path, struct diag *d)
 {
@@ -120,9 +518,10 @@ static int zsrc_detect(struct source *s, struct diag *d)
 			return rc;
 	}
 	if (zs->z.avail_in >= 2 && zs->in[0] == 0x1f && zs->in[1] == 0x8b) {
-		if (inflateInit2(&zs->z, 15 + 16) != Z_OK)
+		zs->gz = gz_start(s, zs);
+		if (!zs->gz)
 			return ERR_NOMEM;
-		zs->inflating = true;
+		zs->z.avail_in = 0;
 		s->gzip = true;
 	}
 	return 0;
@@ -132,56 +531,19 @@ static int zsrc_detect(struct source *s, struct diag *d)
 static long zsrc_read(struct source *s, unsigned char *out, size_t n, struct diag *d)
 {
 	struct zsrc *zs = s->z;
-	if (!zs->inflating) { /* pass-through: the bytes looked at first, then the fd */
-		if (zs->z.avail_in == 0 && !zs->eof) {
-			int rc = zsrc_fill(s, zs, d);
-			if (rc < 0)
-				return rc;
-		}
-		size_t k = zs->z.avail_in < n ? zs->z.avail_in : n;
-		memcpy(out, zs->z.next_in, k);
-		zs->z.next_in += k;
-		zs->z.avail_in -= (unsigned)k;
-		return (long)k;
+	if (zs->gz)
+		return gz_read(zs->gz, out, n, d);
+	/* pass-through: the bytes looked at first, then the fd */
+	if (zs->z.avail_in == 0 && !zs->eof) {
+		int rc = zsrc_fill(s, zs, d);
+		if (rc < 0)
+			return rc;
 	}
-	while (!zs->done) {
-		if (zs->member_end) {
-			/* another member follows only if the next bytes are gzip magic */
-			while (zs->z.avail_in < 2 && !zs->eof) {
-				int rc = zsrc_fill(s, zs, d);
-				if (rc < 0)
-					return rc;
-			}
-			if (zs->z.avail_in < 2 || zs->z.next_in[0] != 0x1f || zs->z.next_in[1] != 0x8b) {
-				zs->done = true;
-				break;
-			}
-			inflateReset(&zs->z);
-			zs->member_end = false;
-		}
-		if (zs->z.avail_in == 0 && !zs->eof) {
-			int rc = zsrc_fill(s, zs, d);
-			if (rc < 0)
-				return rc;
-		}
-		zs->z.next_out = out;
-		zs->z.avail_out = (unsigned)n;
-		int zr = inflate(&zs->z, Z_NO_FLUSH);
-		size_t got = n - zs->z.avail_out;
-		if (zr == Z_STREAM_END)
-			zs->member_end = true;
-		else if (zr != Z_OK && zr != Z_BUF_ERROR) {
-			diag_emit(d, DIAG_ERROR, 0, 0, "corrupt gzip data: %s",
-				  zr == Z_MEM_ERROR ? "out of memory" : zs->z.msg ? zs->z.msg : "compressed data error");
-			return ERR_IO;
-		} else if (got == 0 && zs->z.avail_in == 0 && zs->eof) {
-			diag_emit(d, DIAG_ERROR, 0, 0, "corrupt gzip data: unexpected end of file");
-			return ERR_IO;
-		}
-		if (got > 0)
-			return (long)got;
-	}
-	return 0;
+	size_t k = zs->z.avail_in < n ? zs->z.avail_in : n;
+	memcpy(out, zs->z.next_in, k);
+	zs->z.next_in += k;
+	zs->z.avail_in -= (unsigned)k;
+	return (long)k;
 }
 
 /* Raw (decompressed, undecoded) bytes. Memory sources are plain bytes (no gzip). */
@@ -223,6 +585,8 @@ int64_t source_offset(const struct source *s)
 	if (!s->z)
 		return 0;
 	const struct zsrc *zs = s->z;
+	if (zs->gz)
+		return zs->gz->cons_off;
 	return zs->in_total - (int64_t)zs->z.avail_in;
 }
 
@@ -412,8 +776,7 @@ void source_close(struct source *s)
 	free(s->mem);
 	if (s->z) {
 		struct zsrc *zs = s->z;
-		if (zs->inflating)
-			inflateEnd(&zs->z);
+		gz_free(zs->gz);
 		free(zs);
 	}
 	if (!s->is_stdin && s->fd >= 0 && !s->mem)

@@ -26,16 +26,33 @@ B=build-fuzz
 mkdir -p "$B/obj" "$B/corpus" "$B/artifacts" "$B/logs" || exit 2
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 $SAN -Isrc/base -Iparsers -Isrc/engine -Itests/fuzz $(pkg-config --cflags libpcre2-8 zlib 2>/dev/null)"
-LIBS="-lcsv $(pkg-config --libs libpcre2-8 zlib 2>/dev/null || echo -lpcre2-8 -lz) -lm"
-LIBSRC="parsers/source.c parsers/pdh.c parsers/fmt_esxtop.c parsers/fmt_perfmon.c parsers/vmklog.c
-	parsers/partitions.c src/base/util.c src/base/vocab.c parsers/parser.c parsers/input.c parsers/maps.c src/engine/rules.c src/base/match.c src/base/json.c"
+LIBS="-lcsv $(pkg-config --libs libpcre2-8 zlib 2>/dev/null || echo -lpcre2-8 -lz) -lm -pthread"
+# gzip through ISA-L when it is installed, as the Makefile builds it
+if pkg-config --exists libisal 2>/dev/null || [ -f /usr/include/isa-l/igzip_lib.h ]; then
+	CFLAGS="$CFLAGS -DHAVE_ISAL"
+	LIBS="$LIBS $(pkg-config --libs libisal 2>/dev/null || echo -lisal)"
+fi
+CFLAGS="$CFLAGS -pthread"
+LIBSRC="parsers/source.c parsers/pdh.c parsers/fieldscan.c parsers/fieldscan_sse2.c parsers/fieldscan_avx2.c
+	parsers/fieldscan_avx512.c parsers/fieldscan_neon.c parsers/fmt_esxtop.c parsers/fmt_perfmon.c parsers/vmklog.c
+	parsers/partitions.c src/base/util.c src/base/vocab.c parsers/parser.c parsers/input.c parsers/maps.c
+	src/engine/rules.c src/base/match.c src/base/json.c"
+
+# the per-ISA field scanners get their instruction sets (as in the Makefile)
+isa_flags() {
+	case $($CLANG -dumpmachine 2>/dev/null) in x86_64*) ;; *) return 0 ;; esac
+	case $1 in
+	*fieldscan_avx2.c) echo "-mavx2 -mpclmul -mpopcnt" ;;
+	*fieldscan_avx512.c) echo "-mavx512f -mavx512bw -mpclmul -mpopcnt" ;;
+	esac
+}
 
 # the library, instrumented for coverage (rebuilt when a source is newer than its object)
 objs=""
 for s in $LIBSRC; do
 	o="$B/obj/$(echo "$s" | tr / _).o"
 	if [ ! -f "$o" ] || [ "$s" -nt "$o" ] || [ "$0" -nt "$o" ] || [ -n "$(find src parsers reports -name '*.h' -newer "$o" 2>/dev/null | head -1)" ]; then
-		$CLANG $CFLAGS -fsanitize=fuzzer-no-link -c -o "$o" "$s" || exit 2
+		$CLANG $CFLAGS $(isa_flags "$s") -fsanitize=fuzzer-no-link -c -o "$o" "$s" || exit 2
 	fi
 	objs="$objs $o"
 done
@@ -58,9 +75,16 @@ if [ "${FUZZ_COVERAGE:-0}" = 1 ]; then
 	LLVMCOV=$(command -v llvm-cov-14 || command -v llvm-cov)
 	COVF="-std=c11 -D_GNU_SOURCE -g -O0 -fprofile-instr-generate -fcoverage-mapping -Isrc/base -Iparsers -Isrc/engine -Itests/fuzz"
 	mkdir -p "$B/cov"
+	covobjs=""
+	for s in $LIBSRC; do
+		o="$B/cov/$(echo "$s" | tr / _).o"
+		# shellcheck disable=SC2046
+		$CLANG $COVF $(isa_flags "$s") -c -o "$o" "$s" || exit 2
+		covobjs="$covobjs $o"
+	done
 	for t in $targets; do
 		# shellcheck disable=SC2086
-		$CLANG $COVF -fsanitize=fuzzer -o "$B/cov/fuzz_$t" "tests/fuzz/fuzz_$t.c" $LIBSRC $LIBS || exit 2
+		$CLANG $COVF -fsanitize=fuzzer -o "$B/cov/fuzz_$t" "tests/fuzz/fuzz_$t.c" $covobjs $LIBS || exit 2
 		dirs=""
 		for d in "$B/corpus/$t" "tests/fuzz/corpus/$t" "tests/fuzz/regress/$t"; do [ -d "$d" ] && dirs="$dirs $d"; done
 		# shellcheck disable=SC2086
@@ -84,7 +108,7 @@ for t in $targets; do
 	dict=""
 	[ -f "tests/fuzz/$t.dict" ] && dict="-dict=tests/fuzz/$t.dict"
 	maxlen=4096
-	case $t in pdh|gzip|source) maxlen=65536 ;; esac
+	case $t in pdh|gzip|source|fieldscan) maxlen=65536 ;; esac
 	log="$B/logs/$t.log"
 	# shellcheck disable=SC2086
 	nice -n 10 "./$B/fuzz_$t" "$B/corpus/$t" $seeds $dict -max_total_time="$SECS" -timeout=10 \
