@@ -76,6 +76,7 @@ static double pulse(int row, void *arg)
 
 static void run(struct analysis *a, const char *path, const struct analyze_opts *o)
 {
+	analysis_set_opts(a, o);
 	struct common_opts co;
 	common_opts_init(&co);
 	co.quiet = true;

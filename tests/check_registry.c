@@ -97,14 +97,17 @@ START_TEST(kinds_table)
 		ck_assert(ki->cause_rank >= 0 && ki->cause_rank <= 2);
 		ck_assert(ki->box == BOX_BY_LAYER || (ki->box >= 0 && ki->box < BOX_COUNT));
 		int detectors_of = 0;
-		for (const struct detector *d = detectors; d->run; d++)
+		for (const struct detector *d = detectors; d->title; d++)
 			detectors_of += d->kind == (enum kind)k;
 		ck_assert_msg(detectors_of >= 1, "kind %s has no detector", ki->name);
 		ck_assert_msg(strstr(json, ki->name), "doc/analyze-json.md does not list kind %s", ki->name);
 		ck_assert_msg(man_has(man, ki->name), "doc/iopsy.1 does not list kind %s", ki->name);
 	}
-	for (const struct detector *d = detectors; d->run; d++)
-		ck_assert((int)d->kind >= 0 && d->kind < K_COUNT && d->title);
+	for (const struct detector *d = detectors; d->title; d++) {
+		ck_assert((int)d->kind >= 0 && d->kind < K_COUNT);
+		ck_assert_msg((d->run != NULL) != (d->stream != NULL && d->window != NULL), "detector %s: run, or stream and window",
+			      d->title);
+	}
 	ck_assert_int_eq(kind_find("no.such_kind"), -1);
 	free(man);
 	free(json);

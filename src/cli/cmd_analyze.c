@@ -209,6 +209,7 @@ int cmd_analyze(int argc, char **argv)
 		}
 		diag_finish(&d);
 	}
+	analysis_set_opts(&a, &ao);
 	for (int i = optind; i < argc; i++) {
 		int rc = model_add_capture(&a.m, argv[i], &co);
 		if (rc < 0) {

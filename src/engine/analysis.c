@@ -18,10 +18,18 @@ void analysis_init(struct analysis *a)
 	model_init(&a->m);
 	arena_init(&a->arena);
 	rules_init(&a->rules);
+	stream_attach(a);
+}
+
+void analysis_set_opts(struct analysis *a, const struct analyze_opts *o)
+{
+	a->opts = *o;
 }
 
 void analysis_free(struct analysis *a)
 {
+	stream_detach(a);
+	free(a->sw);
 	model_free(&a->m);
 	free(a->f);
 	free(a->map);
@@ -498,11 +506,16 @@ static void refine_advice(struct analysis *a)
 
 void analysis_run(struct analysis *a, const struct analyze_opts *o)
 {
+	a->opts = *o;
 	a->array_queue_depth = o->array_queue_depth;
 	auto_map(a);
 	align_clocks(a, o);
-	for (const struct detector *d = detectors; d->run; d++)
-		d->run(a, o);
+	/* the episodes found while the captures streamed, then the detectors that need the whole
+	 * model (clocks aligned, disks mapped, logs and partition tables read) */
+	stream_findings(a);
+	for (const struct detector *d = detectors; d->title; d++)
+		if (d->run)
+			d->run(a, o);
 	refine_advice(a);
 	if (a->nf)
 		qsort(a->f, a->nf, sizeof *a->f, finding_cmp);

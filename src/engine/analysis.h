@@ -39,11 +39,18 @@ struct analysis {
 	int array_queue_depth;
 	struct rules rules;              /* the rules in force (defaults after analysis_init) */
 	struct shown_stack shown[TOPO_MAX_SHOWN]; /* the IO stacks every output shows (topology.h) */
+	struct swin *sw;                 /* episodes found while the captures streamed */
+	size_t nsw, capsw;
+	void *stream;                    /* stream.c's state while captures are read */
+	struct analyze_opts opts;        /* set before the captures are read (analysis_set_opts) */
 	size_t nshown;
 	struct arena arena;
 };
 
 void analysis_init(struct analysis *a);
+/* The options detection needs while the captures stream (the array queue depth); call before
+ * model_add_capture. analysis_run uses them too. */
+void analysis_set_opts(struct analysis *a, const struct analyze_opts *o);
 void analysis_free(struct analysis *a);
 /* Runs clock alignment, disk mapping, every detector and the verdict over a loaded model. */
 void analysis_run(struct analysis *a, const struct analyze_opts *o);
@@ -60,13 +67,40 @@ bool entity_active(const struct entity *e, const struct rules *r);
 /* Highest severity among findings, -1 when none. */
 int analysis_worst(const struct analysis *a);
 
-/* The detectors, one table (STYLE: registry of const structs), ended by a row without run. A
- * kind may have several detectors (aborts from esxtop counters and from vmkernel.log). */
+/* A condition judged on every raw row as a capture streams (stream.c): where it holds long enough
+ * (the sustain rules: samples and seconds) with its signal's mean over the window above the
+ * threshold, the detector's window function makes a finding of the episode. */
+#define STREAM_MAX_CTX SWIN_MAX_CTX
+struct stream_rule {
+	enum layer layer;                /* entities of this layer ... */
+	bool (*applies)(const struct analysis *a, const struct entity *e); /* ... that have what it needs */
+	/* The condition on the current row (entity_cur). */
+	bool (*cond)(const struct analysis *a, const struct entity *e);
+	int signal;                      /* metric whose mean over the window must exceed ... */
+	double (*signal_thr)(const struct analysis *a, const struct entity *e); /* ... this (NULL: no test) */
+	int ev[MAX_EVIDENCE];            /* evidence metrics, -1 ends */
+	int ctx[STREAM_MAX_CTX];         /* metrics whose medians the advice needs, -1 = none */
+	/* threshold of evidence k ("samples above"), NaN for context */
+	double (*ev_thr)(const struct analysis *a, const struct entity *e, int k);
+	bool any_sample;                 /* no sustain: one row is a window (aborts, resets) */
+};
+
+/* The detectors, one table (STYLE: registry of const structs), ended by a row without a title. A
+ * kind may have several detectors (aborts from esxtop counters and from vmkernel.log). A detector
+ * either streams (stream + window) or runs once over the loaded model (run). */
 struct detector {
 	enum kind kind;
 	const char *title;               /* what this detector looks at */
 	void (*run)(struct analysis *a, const struct analyze_opts *o);
+	const struct stream_rule *stream;
+	void (*window)(struct analysis *a, const struct swin *w);
 };
 extern const struct detector detectors[];
+/* Installs the streaming detection on a's model (stream.c); analysis_init calls it. */
+void stream_attach(struct analysis *a);
+/* Makes the findings of the streamed episodes (stream.c); analysis_run calls it. */
+void stream_findings(struct analysis *a);
+/* Frees the streaming state; analysis_free calls it. */
+void stream_detach(struct analysis *a);
 
 #endif

@@ -288,6 +288,10 @@ static int model_read(struct model *m, size_t ci, struct input *in, const struct
 	pdh_select(r, want);
 	free(want);
 	double *worlds = xcalloc(m->nents ? m->nents : 1, sizeof *worlds);
+	double *cur = xmalloc((nseries ? nseries : 1) * sizeof *cur);
+	c->cur = cur;
+	if (m->hooks.begin)
+		m->hooks.begin(m->hooks.ctx, m, ci);
 	struct pdh_row row;
 	struct interval_hist ih;
 	ihist_init(&ih);
@@ -295,9 +299,16 @@ static int model_read(struct model *m, size_t ci, struct input *in, const struct
 	c->start = INT64_MAX;
 	c->end = INT64_MIN;
 	while ((rc = ops->next(r, &row)) == 1) {
-		if (c->rows > 0 && !row.discontinuity)
-			ihist_add(&ih, row.t_ms - prev);
+		int64_t dt = 0;
+		if (c->rows > 0 && !row.discontinuity) {
+			dt = row.t_ms - prev;
+			ihist_add(&ih, dt);
+			if (ih.n && (c->rows < 64 || (c->rows & 63) == 0))
+				c->interval_so_far = (double)ihist_median(&ih) / 1000.0;
+		}
 		prev = row.t_ms;
+		for (size_t k = 0; k < nseries; k++)
+			cur[k] = NAN;
 		if (row.t_ms < c->start)
 			c->start = row.t_ms;
 		if (row.t_ms > c->end)
@@ -310,6 +321,7 @@ static int model_read(struct model *m, size_t ci, struct input *in, const struct
 				continue;
 			v *= cm[k].scale;
 			struct entity *e = &m->ents[cm[k].ent];
+			cur[cm[k].series] = v;
 			ds_set(&c->ds, (size_t)cm[k].series, v);
 			qs_add(&e->sk[cm[k].metric], v);
 			if (cm[k].metric == M_DQLEN) {
@@ -345,12 +357,15 @@ static int model_read(struct model *m, size_t ci, struct input *in, const struct
 				size_t d = wc[k].dev_series_owner;
 				struct entity *e = &m->ents[d];
 				if (worlds[d] >= 0) {
+					cur[e->series[M_WORLDS]] = worlds[d];
 					ds_set(&c->ds, (size_t)e->series[M_WORLDS], worlds[d]);
 					qs_add(&e->sk[M_WORLDS], worlds[d]);
 					worlds[d] = -1; /* once per device */
 				}
 			}
 		}
+		if (m->hooks.row)
+			m->hooks.row(m->hooks.ctx, m, ci, row.t_ms, dt);
 	}
 	/* DAVG at each DQLEN change, from the downsampled series (for SIOC/AQD onset evidence) */
 	for (size_t i = c->first_entity; i < m->nents; i++) {
@@ -366,6 +381,10 @@ static int model_read(struct model *m, size_t ci, struct input *in, const struct
 	}
 	c->interval_s = (double)ihist_median(&ih) / 1000.0;
 	ihist_free(&ih);
+	if (m->hooks.end)
+		m->hooks.end(m->hooks.ctx, m, ci);
+	c->cur = NULL;
+	free(cur);
 	free(worlds);
 	free(cm);
 	free(wc);

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 
 #include "input.h"
@@ -52,6 +53,9 @@ struct capture {
 	struct dstore ds;
 	size_t first_entity, nentities;
 	int failed;              /* ERR_* when the capture could not be read */
+	/* while it is read: the current row's values by series (NaN = missing), for the row hook */
+	const double *cur;
+	double interval_so_far;  /* median interval of the rows read so far (s), 0 before two rows */
 };
 
 /* perfmon PhysicalDisk instances ("1 D: E:"): Windows disk number → first drive letter. */
@@ -64,7 +68,19 @@ struct guest_disk_no {
  * with a warning, which bounds memory (about 10 KB each). */
 #define MODEL_MAX_ENTITIES 20000
 
+struct model;
+/* Called while a capture streams (the analysis detects on the raw rows): begin after the header,
+ * row after each row (t_ms: its UTC time in the capture's own clock; dt_ms: since the row before,
+ * 0 for the first or after a discontinuity), end after the last. */
+struct model_hooks {
+	void *ctx;
+	void (*begin)(void *ctx, struct model *m, size_t capture);
+	void (*row)(void *ctx, struct model *m, size_t capture, int64_t t_ms, int64_t dt_ms);
+	void (*end)(void *ctx, struct model *m, size_t capture);
+};
+
 struct model {
+	struct model_hooks hooks; /* NULL functions: none */
 	size_t *hidx;            /* entity hash: index + 1, 0 = empty (capmodel.c) */
 	size_t hcap;
 	struct guest_disk_no *disks;
@@ -88,6 +104,12 @@ int model_add_capture_mem(struct model *m, const char *name, const void *data, s
 struct entity *model_find(struct model *m, enum layer l, const char *name, const char *host);
 /* The drive of Windows disk number n ("Disk #1" in wmic) on host (NULL = any host), or NULL. */
 const struct guest_disk_no *model_disk_no(const struct model *m, int n, const char *host);
+/* The current row's value of metric m of e (NaN when missing): inside a row hook only. */
+static inline double entity_cur(const struct model *m, const struct entity *e, int metric)
+{
+	const double *cur = m->caps[e->capture].cur;
+	return e->series[metric] < 0 || !cur ? (double)NAN : cur[e->series[metric]];
+}
 /* Mean of metric m over every row of e; NaN when e is NULL or has no value. */
 double entity_mean(const struct entity *e, int m);
 /* Time of bucket k of capture c, aligned (clock offset applied): middle of the bucket. */

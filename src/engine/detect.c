@@ -146,19 +146,6 @@ static signed char *cond_alloc(const struct capture *c)
 	return xcalloc(c->ds.nb ? c->ds.nb : 1, 1);
 }
 
-/* The sustained windows where metric m of e is above thr while e is active (IOPS metric io, -1 =
- * no activity condition). */
-static size_t above_windows(const struct analysis *a, const struct entity *e, int m, double thr, int io, struct win *w)
-{
-	const struct capture *c = cap_of(a, e);
-	signed char *cond = cond_alloc(c);
-	for (size_t k = 0; k < c->ds.nb; k++)
-		cond[k] = val(c, e, m, k) > thr && (io < 0 || active(&a->rules, c, e, io, k));
-	size_t n = find_windows(&a->rules, c, cond, w, MAXW);
-	free(cond);
-	return n;
-}
-
 /* Evidence of a finding: a metric and its threshold (NaN = context only); lists end with EV_END. */
 struct ev_spec {
 	int metric;
@@ -180,216 +167,462 @@ static struct finding *window_finding(struct analysis *a, enum kind kind, enum s
 	return f;
 }
 
+/* ---- streaming detectors: conditions on the raw rows (stream.c) ---- */
+
+/* Rules and values in the stream conditions. */
+#define RV(id) rule_value(&a->rules, (id))
+#define CUR(e, met) entity_cur(&a->m, (e), (met))
+
+static bool has(const struct entity *e, int m) { return e->series[m] >= 0; }
+
+/* Doing IO at this row (a missing rate, as in the first perfmon row, counts as active). */
+static bool active_now(const struct analysis *a, const struct entity *e, int iops)
+{
+	double v = CUR(e, iops);
+	return isnan(v) || v >= RV(R_ACTIVE_IOPS);
+}
+
+static double thr_nan(const struct analysis *a, const struct entity *e, int k)
+{
+	(void)a, (void)e, (void)k;
+	return NAN;
+}
+
+/* A finding of episode w with its evidence (the entity, times aligned with its capture's clock). */
+static struct finding *episode_finding(struct analysis *a, const struct swin *w, enum severity sev, enum layer l)
+{
+	const struct entity *e = &a->m.ents[w->ent];
+	const struct capture *c = cap_of(a, e);
+	struct finding *f = finding_new(a, detectors[w->det].kind, sev, l, e->name, e->host);
+	f->capture = (long)e->capture;
+	f->ent = (long)w->ent;
+	int64_t iv = (int64_t)(c->interval_s * 1000);
+	/* a sample averages the interval before it: the window starts one interval earlier */
+	f->start = w->start - iv + c->clock_offset_ms;
+	if (f->start < c->start + c->clock_offset_ms - iv)
+		f->start = c->start + c->clock_offset_ms;
+	f->end = w->end + c->clock_offset_ms;
+	f->sustained_s = w->held_s;
+	if (w->nsub > 1) {
+		struct subwin *sub = arena_alloc(&a->arena, (size_t)w->nsub * sizeof *sub);
+		for (int k = 0; k < w->nsub; k++) {
+			sub[k].start = w->sub[k].start - iv + c->clock_offset_ms;
+			sub[k].end = w->sub[k].end + c->clock_offset_ms;
+		}
+		f->sub = sub;
+		f->nsub = w->nsub;
+	}
+	for (int k = 0; k < w->nev && f->nev < MAX_EVIDENCE; k++) {
+		const struct swin_ev *x = &w->ev[k];
+		struct evidence *ev = &f->ev[f->nev++];
+		ev->metric = x->metric;
+		ev->min = x->min;
+		ev->median = x->median;
+		ev->p95 = x->p95;
+		ev->max = x->max;
+		ev->samples = x->samples;
+		ev->above = x->above;
+		ev->threshold = x->threshold;
+	}
+	return f;
+}
+
+/* The median of evidence metric m over the episode (NaN when it is not in the evidence). */
+static double ev_median(const struct swin *w, int m)
+{
+	for (int k = 0; k < w->nev; k++)
+		if ((int)w->ev[k].metric == m)
+			return w->ev[k].median;
+	return NAN;
+}
+
 /* ---- guest latency ---- */
 
-static void guest_latency(struct analysis *a, int metric, enum kind kind, const char *what)
+static bool guest_read_applies(const struct analysis *a, const struct entity *e) { (void)a; return has(e, M_G_LAT_R); }
+static bool guest_write_applies(const struct analysis *a, const struct entity *e) { (void)a; return has(e, M_G_LAT_W); }
+static bool guest_read_cond(const struct analysis *a, const struct entity *e)
 {
-	for (size_t i = 0; i < a->m.nents; i++) {
-		struct entity *e = &a->m.ents[i];
-		if (e->layer != LAYER_GUEST || e->series[metric] < 0)
-			continue;
-		const struct capture *c = cap_of(a, e);
-		int iops = metric == M_G_LAT_R ? M_G_READS : M_G_WRITES;
-		double warn = rule_value(&a->rules, R_GUEST_LAT_WARN), crit = rule_value(&a->rules, R_GUEST_LAT_CRIT);
-		struct win w[MAXW];
-		size_t n = above_windows(a, e, metric, warn, iops, w);
-		for (size_t j = 0; j < n; j++) {
-			double med = win_median(c, e, metric, w[j].k0, w[j].k1);
-			const struct ev_spec ev[] = {{metric, warn}, {M_G_CDQL, NAN}, {iops, NAN}, EV_END};
-			struct finding *f = window_finding(a, kind, med > crit ? SEV_CRITICAL : SEV_WARNING, LAYER_GUEST, e,
-							   &w[j], ev);
-			f->summary = afmt(a, "guest %s latency %s: median %.1f ms (bands: < 10 very good, 10-20 ok, "
-					     "20-50 slow, > 50 serious)", what, med > crit ? "serious" : "slow", med);
-			f->rule = afmt(a, "Avg. Disk sec/%s > %g ms (warning) / > %g ms (critical), sustained",
-				       metric == M_G_LAT_R ? "Read" : "Write", warn, crit);
-			f->source = "[ms] Windows/SQL latency bands; [pal] 15/25 ms";
-		}
-	}
+	return CUR(e, M_G_LAT_R) > RV(R_GUEST_LAT_WARN) && active_now(a, e, M_G_READS);
+}
+static bool guest_write_cond(const struct analysis *a, const struct entity *e)
+{
+	return CUR(e, M_G_LAT_W) > RV(R_GUEST_LAT_WARN) && active_now(a, e, M_G_WRITES);
+}
+static double guest_lat_thr(const struct analysis *a, const struct entity *e) { (void)e; return RV(R_GUEST_LAT_WARN); }
+static double guest_lat_ev_thr(const struct analysis *a, const struct entity *e, int k)
+{
+	return k == 0 ? guest_lat_thr(a, e) : NAN;
 }
 
-static void det_guest_read(struct analysis *a, const struct analyze_opts *o)
-{
-	(void)o;
-	guest_latency(a, M_G_LAT_R, K_LAT_GUEST_READ, "read");
-}
+static const struct stream_rule sr_guest_read = {
+	.layer = LAYER_GUEST, .applies = guest_read_applies, .cond = guest_read_cond,
+	.signal = M_G_LAT_R, .signal_thr = guest_lat_thr, .ev = {M_G_LAT_R, M_G_CDQL, M_G_READS, -1},
+	.ctx = {-1, -1}, .ev_thr = guest_lat_ev_thr,
+};
+static const struct stream_rule sr_guest_write = {
+	.layer = LAYER_GUEST, .applies = guest_write_applies, .cond = guest_write_cond,
+	.signal = M_G_LAT_W, .signal_thr = guest_lat_thr, .ev = {M_G_LAT_W, M_G_CDQL, M_G_WRITES, -1},
+	.ctx = {-1, -1}, .ev_thr = guest_lat_ev_thr,
+};
 
-static void det_guest_write(struct analysis *a, const struct analyze_opts *o)
+static void guest_latency_window(struct analysis *a, const struct swin *w)
 {
-	(void)o;
-	guest_latency(a, M_G_LAT_W, K_LAT_GUEST_WRITE, "write");
+	bool read = detectors[w->det].kind == K_LAT_GUEST_READ;
+	int metric = read ? M_G_LAT_R : M_G_LAT_W;
+	double warn = RV(R_GUEST_LAT_WARN), crit = RV(R_GUEST_LAT_CRIT);
+	double med = ev_median(w, metric);
+	struct finding *f = episode_finding(a, w, med > crit ? SEV_CRITICAL : SEV_WARNING, LAYER_GUEST);
+	f->summary = afmt(a, "guest %s latency %s: median %.1f ms (bands: < 10 very good, 10-20 ok, "
+			     "20-50 slow, > 50 serious)", read ? "read" : "write", med > crit ? "serious" : "slow", med);
+	f->rule = afmt(a, "Avg. Disk sec/%s > %g ms (warning) / > %g ms (critical), sustained", read ? "Read" : "Write",
+		       warn, crit);
+	f->source = "[ms] Windows/SQL latency bands; [pal] 15/25 ms";
 }
 
 /* ---- device latency ---- */
 
-static void det_device_latency(struct analysis *a, const struct analyze_opts *o)
+static bool davg_applies(const struct analysis *a, const struct entity *e) { (void)a; return has(e, M_DAVG); }
+static bool davg_cond(const struct analysis *a, const struct entity *e)
 {
-	(void)o;
-	for (size_t i = 0; i < a->m.nents; i++) {
-		struct entity *e = &a->m.ents[i];
-		if (e->layer != LAYER_DEVICE || e->series[M_DAVG] < 0)
-			continue;
-		const struct capture *c = cap_of(a, e);
-		double warn = rule_value(&a->rules, R_DAVG_WARN), crit = rule_value(&a->rules, R_DAVG_CRIT);
-		struct win w[MAXW];
-		size_t n = above_windows(a, e, M_DAVG, warn, M_CMDS, w);
-		for (size_t j = 0; j < n; j++) {
-			double med = win_median(c, e, M_DAVG, w[j].k0, w[j].k1);
-			double kavg = win_median(c, e, M_KAVG, w[j].k0, w[j].k1);
-			double qued = win_median(c, e, M_QUED, w[j].k0, w[j].k1);
-			const struct ev_spec ev[] = {{M_DAVG, warn}, {M_KAVG, NAN}, {M_ACTV, NAN}, {M_DQLEN, NAN}, {M_CMDS, NAN}, EV_END};
-			struct finding *f = window_finding(a, K_LAT_DEVICE, med > crit ? SEV_CRITICAL : SEV_WARNING,
-							   LAYER_DEVICE, e, &w[j], ev);
-			f->summary = afmt(a, "device latency (DAVG) median %.1f ms: IO waits below the HBA, in the fabric "
-					     "or the array", med);
-			f->rule = afmt(a, "DAVG > %g ms (warning) / > %g ms (critical), sustained", warn, crit);
-			f->source = "[vmw vSphere 6.7 monitoring guide] device latency > 15 ms is an array problem; "
-				    "[vmw-derived practitioner tables] DAVG > 25 ms";
-			if (!(kavg > rule_value(&a->rules, R_KAVG_WARN)) && !(qued >= 1))
-				f->advice = afmt(a, "The array (or the path to it) is the bottleneck and nothing queues in "
-						    "the VMkernel: do not raise queue depths — deeper queues push more IO into "
-						    "a saturated back end and raise latency further [seed]. Check the array's "
-						    "LU/port load, RAID group and cache, and the fabric.");
-			else
-				f->advice = afmt(a, "The array is slow and IOs also queue in the VMkernel: the back end is "
-						    "the first problem; raising DQLEN while DAVG is %.0f ms would make it worse "
-						    "[seed]. Reduce or spread the load (more LUNs/paths, faster tier) first.",
-						 med);
-		}
-	}
+	return CUR(e, M_DAVG) > RV(R_DAVG_WARN) && active_now(a, e, M_CMDS);
+}
+static double davg_thr(const struct analysis *a, const struct entity *e) { (void)e; return RV(R_DAVG_WARN); }
+static double davg_ev_thr(const struct analysis *a, const struct entity *e, int k) { return k == 0 ? davg_thr(a, e) : NAN; }
+
+static const struct stream_rule sr_device_latency = {
+	.layer = LAYER_DEVICE, .applies = davg_applies, .cond = davg_cond,
+	.signal = M_DAVG, .signal_thr = davg_thr, .ev = {M_DAVG, M_KAVG, M_ACTV, M_DQLEN, M_CMDS},
+	.ctx = {M_QUED, -1}, .ev_thr = davg_ev_thr,
+};
+
+static void device_latency_window(struct analysis *a, const struct swin *w)
+{
+	double warn = RV(R_DAVG_WARN), crit = RV(R_DAVG_CRIT);
+	double med = ev_median(w, M_DAVG), kavg = ev_median(w, M_KAVG), qued = w->ctx_median[0];
+	struct finding *f = episode_finding(a, w, med > crit ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE);
+	f->summary = afmt(a, "device latency (DAVG) median %.1f ms: IO waits below the HBA, in the fabric "
+			     "or the array", med);
+	f->rule = afmt(a, "DAVG > %g ms (warning) / > %g ms (critical), sustained", warn, crit);
+	f->source = "[vmw vSphere 6.7 monitoring guide] device latency > 15 ms is an array problem; "
+		    "[vmw-derived practitioner tables] DAVG > 25 ms";
+	if (!(kavg > RV(R_KAVG_WARN)) && !(qued >= 1))
+		f->advice = afmt(a, "The array (or the path to it) is the bottleneck and nothing queues in "
+				    "the VMkernel: do not raise queue depths — deeper queues push more IO into "
+				    "a saturated back end and raise latency further [seed]. Check the array's "
+				    "LU/port load, RAID group and cache, and the fabric.");
+	else
+		f->advice = afmt(a, "The array is slow and IOs also queue in the VMkernel: the back end is "
+				    "the first problem; raising DQLEN while DAVG is %.0f ms would make it worse "
+				    "[seed]. Reduce or spread the load (more LUNs/paths, faster tier) first.",
+				 med);
 }
 
-/* ---- kernel latency ---- */
+/* ---- kernel latency (KAVG, or QAVG when the capture has no KAVG) ---- */
 
-static void det_kernel_latency(struct analysis *a, const struct analyze_opts *o)
+static bool kavg_applies(const struct analysis *a, const struct entity *e) { (void)a; return has(e, M_KAVG); }
+static bool qavg_applies(const struct analysis *a, const struct entity *e)
 {
-	(void)o;
-	for (size_t i = 0; i < a->m.nents; i++) {
-		struct entity *e = &a->m.ents[i];
-		if (e->layer != LAYER_DEVICE)
-			continue;
-		int metric = e->series[M_KAVG] >= 0 ? M_KAVG : M_QAVG;
-		if (e->series[metric] < 0)
-			continue;
-		const struct capture *c = cap_of(a, e);
-		double warn = rule_value(&a->rules, R_KAVG_WARN), crit = rule_value(&a->rules, R_KAVG_CRIT);
-		struct win w[MAXW];
-		size_t n = above_windows(a, e, metric, warn, M_CMDS, w);
-		for (size_t j = 0; j < n; j++) {
-			double med = win_median(c, e, metric, w[j].k0, w[j].k1);
-			double davg = win_median(c, e, M_DAVG, w[j].k0, w[j].k1);
-			double dq = win_median(c, e, M_DQLEN, w[j].k0, w[j].k1);
-			const struct ev_spec ev[] = {{metric, warn}, {M_QUED, NAN}, {M_ACTV, NAN}, {M_DQLEN, NAN}, {M_DAVG, NAN}, EV_END};
-			struct finding *f = window_finding(a, K_LAT_KERNEL, med > crit ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE, e, &w[j], ev);
-			f->summary = afmt(a, "VMkernel queueing: %s median %.2f ms (IOs wait in the host before reaching "
-					     "the device queue)", metric == M_KAVG ? "KAVG" : "QAVG", med);
-			f->rule = afmt(a, "%s > %g ms (warning) / > %g ms (critical), sustained",
-				       metric == M_KAVG ? "KAVG" : "QAVG", warn, crit);
-			f->source = "[seed] KAVG constantly above 0.1 ms: the kernel is queuing; [vmw-derived practitioner "
-				    "tables] KAVG > 2 ms";
-			if (davg < rule_value(&a->rules, R_DAVG_RAISE_QD))
-				f->advice = afmt(a, "DAVG stays at %.1f ms (< %g ms), so the array has headroom: raise the "
-						    "device queue depth (HBA driver LUN queue depth%s, and Disk.SchedNumReqOutstanding "
-						    "if several VMs share the LUN) and re-measure [seed].",
-						 davg, rule_value(&a->rules, R_DAVG_RAISE_QD), isnan(dq) ? "" : afmt(a, ", now %.0f", dq));
-			else if (!isnan(davg))
-				f->advice = afmt(a, "DAVG is %.1f ms (≥ %g ms): the array is already slow, so a deeper "
-						    "queue would make latency worse [seed]; fix the back end first.",
-						 davg, rule_value(&a->rules, R_DAVG_RAISE_QD));
-			else
-				f->advice = afmt(a, "No DAVG in the capture: check the device latency before raising "
-						    "queue depths [seed].");
-		}
-	}
+	(void)a;
+	return !has(e, M_KAVG) && has(e, M_QAVG);
+}
+static bool kavg_cond(const struct analysis *a, const struct entity *e)
+{
+	return CUR(e, M_KAVG) > RV(R_KAVG_WARN) && active_now(a, e, M_CMDS);
+}
+static bool qavg_cond(const struct analysis *a, const struct entity *e)
+{
+	return CUR(e, M_QAVG) > RV(R_KAVG_WARN) && active_now(a, e, M_CMDS);
+}
+static double kavg_thr(const struct analysis *a, const struct entity *e) { (void)e; return RV(R_KAVG_WARN); }
+static double kavg_ev_thr(const struct analysis *a, const struct entity *e, int k) { return k == 0 ? kavg_thr(a, e) : NAN; }
+
+static const struct stream_rule sr_kernel_kavg = {
+	.layer = LAYER_DEVICE, .applies = kavg_applies, .cond = kavg_cond,
+	.signal = M_KAVG, .signal_thr = kavg_thr, .ev = {M_KAVG, M_QUED, M_ACTV, M_DQLEN, M_DAVG},
+	.ctx = {-1, -1}, .ev_thr = kavg_ev_thr,
+};
+static const struct stream_rule sr_kernel_qavg = {
+	.layer = LAYER_DEVICE, .applies = qavg_applies, .cond = qavg_cond,
+	.signal = M_QAVG, .signal_thr = kavg_thr, .ev = {M_QAVG, M_QUED, M_ACTV, M_DQLEN, M_DAVG},
+	.ctx = {-1, -1}, .ev_thr = kavg_ev_thr,
+};
+
+static void kernel_latency_window(struct analysis *a, const struct swin *w)
+{
+	const struct entity *e = &a->m.ents[w->ent];
+	int metric = has(e, M_KAVG) ? M_KAVG : M_QAVG;
+	double warn = RV(R_KAVG_WARN), crit = RV(R_KAVG_CRIT);
+	double med = ev_median(w, metric), davg = ev_median(w, M_DAVG), dq = ev_median(w, M_DQLEN);
+	struct finding *f = episode_finding(a, w, med > crit ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE);
+	f->summary = afmt(a, "VMkernel queueing: %s median %.2f ms (IOs wait in the host before reaching "
+			     "the device queue)", metric == M_KAVG ? "KAVG" : "QAVG", med);
+	f->rule = afmt(a, "%s > %g ms (warning) / > %g ms (critical), sustained", metric == M_KAVG ? "KAVG" : "QAVG",
+		       warn, crit);
+	f->source = "[seed] KAVG constantly above 0.1 ms: the kernel is queuing; [vmw-derived practitioner "
+		    "tables] KAVG > 2 ms";
+	if (davg < RV(R_DAVG_RAISE_QD))
+		f->advice = afmt(a, "DAVG stays at %.1f ms (< %g ms), so the array has headroom: raise the "
+				    "device queue depth (HBA driver LUN queue depth%s, and Disk.SchedNumReqOutstanding "
+				    "if several VMs share the LUN) and re-measure [seed].",
+				 davg, RV(R_DAVG_RAISE_QD), isnan(dq) ? "" : afmt(a, ", now %.0f", dq));
+	else if (!isnan(davg))
+		f->advice = afmt(a, "DAVG is %.1f ms (≥ %g ms): the array is already slow, so a deeper "
+				    "queue would make latency worse [seed]; fix the back end first.",
+				 davg, RV(R_DAVG_RAISE_QD));
+	else
+		f->advice = afmt(a, "No DAVG in the capture: check the device latency before raising "
+				    "queue depths [seed].");
 }
 
 /* ---- device queue saturated ---- */
 
-static void det_device_saturated(struct analysis *a, const struct analyze_opts *o)
+static bool sat_direct(const struct entity *e) { return has(e, M_ACTV) && has(e, M_DQLEN) && has(e, M_QUED); }
+static bool sat_applies(const struct analysis *a, const struct entity *e)
 {
-	(void)o;
-	for (size_t i = 0; i < a->m.nents; i++) {
-		struct entity *e = &a->m.ents[i];
-		if (e->layer != LAYER_DEVICE)
-			continue;
-		bool direct = e->series[M_ACTV] >= 0 && e->series[M_DQLEN] >= 0 && e->series[M_QUED] >= 0;
-		bool derived = e->series[M_USD] >= 0 && e->series[M_LOAD] >= 0;
-		if (!direct && !derived)
-			continue;
-		const struct capture *c = cap_of(a, e);
-		signed char *cond = cond_alloc(c);
-		double share = rule_value(&a->rules, R_DEV_SAT_USD) / 100.0, qmin = rule_value(&a->rules, R_DEV_SAT_QUED);
-		for (size_t k = 0; k < c->ds.nb; k++) {
-			if (direct) {
-				double actv = val(c, e, M_ACTV, k), dq = val(c, e, M_DQLEN, k), q = val(c, e, M_QUED, k);
-				cond[k] = dq > 0 && actv >= share * dq && q >= qmin;
-			} else {
-				cond[k] = val(c, e, M_USD, k) >= rule_value(&a->rules, R_DEV_SAT_USD) && val(c, e, M_LOAD, k) > 1;
-			}
-		}
-		struct win w[MAXW];
-		size_t n = find_windows(&a->rules, c, cond, w, MAXW);
-		for (size_t j = 0; j < n; j++) {
-			double kavg = win_median(c, e, M_KAVG, w[j].k0, w[j].k1);
-			double davg = win_median(c, e, M_DAVG, w[j].k0, w[j].k1);
-			double dq = win_median(c, e, M_DQLEN, w[j].k0, w[j].k1);
-			double q = win_median(c, e, M_QUED, w[j].k0, w[j].k1);
-			const struct ev_spec ev[] = {{M_ACTV, NAN}, {M_DQLEN, NAN}, {M_QUED, qmin - 0.5}, {M_KAVG, NAN},
-						     {M_DAVG, NAN}, EV_END};
-			struct finding *f = window_finding(a, K_Q_DEVICE_SATURATED,
-							   kavg > rule_value(&a->rules, R_KAVG_CRIT) ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE, e,
-							   &w[j], ev);
-			f->summary = afmt(a, "device queue full: ACTV at DQLEN (%.0f) with %.0f command%s queued in the "
-					     "VMkernel (LOAD > 1)", dq, q, q == 1 ? "" : "s");
-			f->rule = afmt(a, "ACTV >= %g%% of DQLEN and QUED >= %g, sustained", rule_value(&a->rules, R_DEV_SAT_USD), qmin);
-			f->source = "[vmw] %USD = ACTV/DQLEN, LOAD = (ACTV+QUED)/DQLEN; LOAD > 1 or QUED > 0: IOs wait in the kernel";
-			if (davg < rule_value(&a->rules, R_DAVG_RAISE_QD))
-				f->advice = afmt(a, "DAVG is %.1f ms (< %g ms): the LUN queue, not the array, limits "
-						    "throughput. Raise the HBA LUN queue depth (and DSNRO when several VMs share "
-						    "the LUN), or spread the VMDKs over more LUNs [seed].",
-						 davg, rule_value(&a->rules, R_DAVG_RAISE_QD));
-			else if (!isnan(davg))
-				f->advice = afmt(a, "DAVG is %.1f ms: the array is slow too, so a deeper queue would "
-						    "add latency [seed]; spread the load or fix the back end.", davg);
-		}
-		free(cond);
+	(void)a;
+	return sat_direct(e) || (has(e, M_USD) && has(e, M_LOAD));
+}
+static bool sat_cond(const struct analysis *a, const struct entity *e)
+{
+	if (sat_direct(e)) {
+		double actv = CUR(e, M_ACTV), dq = CUR(e, M_DQLEN), q = CUR(e, M_QUED);
+		return dq > 0 && actv >= RV(R_DEV_SAT_USD) / 100.0 * dq && q >= RV(R_DEV_SAT_QUED);
 	}
+	return CUR(e, M_USD) >= RV(R_DEV_SAT_USD) && CUR(e, M_LOAD) > 1;
+}
+static double sat_ev_thr(const struct analysis *a, const struct entity *e, int k)
+{
+	(void)e;
+	return k == 2 ? RV(R_DEV_SAT_QUED) - 0.5 : NAN;
+}
+
+static const struct stream_rule sr_device_saturated = {
+	.layer = LAYER_DEVICE, .applies = sat_applies, .cond = sat_cond,
+	.signal = -1, .ev = {M_ACTV, M_DQLEN, M_QUED, M_KAVG, M_DAVG}, .ctx = {-1, -1}, .ev_thr = sat_ev_thr,
+};
+
+static void device_saturated_window(struct analysis *a, const struct swin *w)
+{
+	double qmin = RV(R_DEV_SAT_QUED);
+	double kavg = ev_median(w, M_KAVG), davg = ev_median(w, M_DAVG), dq = ev_median(w, M_DQLEN), q = ev_median(w, M_QUED);
+	struct finding *f = episode_finding(a, w, kavg > RV(R_KAVG_CRIT) ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE);
+	f->summary = afmt(a, "device queue full: ACTV at DQLEN (%.0f) with %.0f command%s queued in the "
+			     "VMkernel (LOAD > 1)", dq, q, q == 1 ? "" : "s");
+	f->rule = afmt(a, "ACTV >= %g%% of DQLEN and QUED >= %g, sustained", RV(R_DEV_SAT_USD), qmin);
+	f->source = "[vmw] %USD = ACTV/DQLEN, LOAD = (ACTV+QUED)/DQLEN; LOAD > 1 or QUED > 0: IOs wait in the kernel";
+	if (davg < RV(R_DAVG_RAISE_QD))
+		f->advice = afmt(a, "DAVG is %.1f ms (< %g ms): the LUN queue, not the array, limits "
+				    "throughput. Raise the HBA LUN queue depth (and DSNRO when several VMs share "
+				    "the LUN), or spread the VMDKs over more LUNs [seed].",
+				 davg, RV(R_DAVG_RAISE_QD));
+	else if (!isnan(davg))
+		f->advice = afmt(a, "DAVG is %.1f ms: the array is slow too, so a deeper queue would "
+				    "add latency [seed]; spread the load or fix the back end.", davg);
 }
 
 /* ---- adapter saturated ---- */
 
-static void det_adapter_saturated(struct analysis *a, const struct analyze_opts *o)
+static bool adp_applies(const struct analysis *a, const struct entity *e) { (void)a; return has(e, M_ACTV); }
+static bool adp_cond(const struct analysis *a, const struct entity *e)
 {
-	(void)o;
-	for (size_t i = 0; i < a->m.nents; i++) {
-		struct entity *e = &a->m.ents[i];
-		if (e->layer != LAYER_ADAPTER || e->series[M_ACTV] < 0)
-			continue;
-		const struct capture *c = cap_of(a, e);
-		signed char *cond = cond_alloc(c);
-		double share = rule_value(&a->rules, R_ADP_SAT_PCT) / 100.0;
-		for (size_t k = 0; k < c->ds.nb; k++) {
-			double actv = val(c, e, M_ACTV, k), aq = val(c, e, M_AQLEN, k), q = val(c, e, M_QUED, k);
-			cond[k] = (aq > 0 && actv >= share * aq) || q >= 1;
-		}
-		struct win w[MAXW];
-		size_t n = find_windows(&a->rules, c, cond, w, MAXW);
-		for (size_t j = 0; j < n; j++) {
-			double aq = win_median(c, e, M_AQLEN, w[j].k0, w[j].k1);
-			double actv = win_median(c, e, M_ACTV, w[j].k0, w[j].k1);
-			const struct ev_spec ev[] = {{M_ACTV, NAN}, {M_AQLEN, NAN}, {M_QUED, NAN}, {M_DAVG, NAN}, {M_CMDS, NAN}, EV_END};
-			struct finding *f = window_finding(a, K_Q_ADAPTER_SATURATED, SEV_WARNING, LAYER_ADAPTER, e, &w[j], ev);
-			if (!isnan(aq))
-				f->summary = afmt(a, "adapter queue full: %.0f active commands against AQLEN %.0f", actv, aq);
-			else
-				f->summary = afmt(a, "commands queue at the adapter (AQLEN not in the capture: use esxtop -a)");
-			f->rule = afmt(a, "sum of ACTV >= %g%% of AQLEN, or commands queued at the adapter, sustained",
-				       rule_value(&a->rules, R_ADP_SAT_PCT));
-			f->source = "[vmw] adapter saturation: the sum of ACTV over a vmhba's devices ≈ AQLEN";
-			f->advice = afmt(a, "The HBA's queue is the limit: spread the LUNs over more HBAs/paths (path "
-					    "policy Round Robin), or raise the adapter queue depth where the driver allows.");
-		}
-		free(cond);
+	double actv = CUR(e, M_ACTV), aq = CUR(e, M_AQLEN), q = CUR(e, M_QUED);
+	return (aq > 0 && actv >= RV(R_ADP_SAT_PCT) / 100.0 * aq) || q >= 1;
+}
+
+static const struct stream_rule sr_adapter_saturated = {
+	.layer = LAYER_ADAPTER, .applies = adp_applies, .cond = adp_cond,
+	.signal = -1, .ev = {M_ACTV, M_AQLEN, M_QUED, M_DAVG, M_CMDS}, .ctx = {-1, -1}, .ev_thr = thr_nan,
+};
+
+static void adapter_saturated_window(struct analysis *a, const struct swin *w)
+{
+	double aq = ev_median(w, M_AQLEN), actv = ev_median(w, M_ACTV);
+	struct finding *f = episode_finding(a, w, SEV_WARNING, LAYER_ADAPTER);
+	if (!isnan(aq))
+		f->summary = afmt(a, "adapter queue full: %.0f active commands against AQLEN %.0f", actv, aq);
+	else
+		f->summary = afmt(a, "commands queue at the adapter (AQLEN not in the capture: use esxtop -a)");
+	f->rule = afmt(a, "sum of ACTV >= %g%% of AQLEN, or commands queued at the adapter, sustained", RV(R_ADP_SAT_PCT));
+	f->source = "[vmw] adapter saturation: the sum of ACTV over a vmhba's devices ≈ AQLEN";
+	f->advice = afmt(a, "The HBA's queue is the limit: spread the LUNs over more HBAs/paths (path "
+			    "policy Round Robin), or raise the adapter queue depth where the driver allows.");
+}
+
+/* ---- array over-commit (--array-queue-depth) ---- */
+
+static double array_qd(const struct analysis *a) { return a->opts.array_queue_depth; }
+static bool aoc_dev_applies(const struct analysis *a, const struct entity *e) { return array_qd(a) > 0 && has(e, M_ACTV); }
+static bool aoc_guest_applies(const struct analysis *a, const struct entity *e) { return array_qd(a) > 0 && has(e, M_G_CDQL); }
+static bool aoc_dev_cond(const struct analysis *a, const struct entity *e) { return CUR(e, M_ACTV) > array_qd(a); }
+static bool aoc_guest_cond(const struct analysis *a, const struct entity *e) { return CUR(e, M_G_CDQL) > array_qd(a); }
+static double aoc_ev_thr(const struct analysis *a, const struct entity *e, int k)
+{
+	(void)e;
+	return k == 0 ? array_qd(a) : NAN;
+}
+
+static const struct stream_rule sr_array_overcommit_dev = {
+	.layer = LAYER_DEVICE, .applies = aoc_dev_applies, .cond = aoc_dev_cond,
+	.signal = -1, .ev = {M_ACTV, M_DQLEN, M_DAVG, -1}, .ctx = {-1, -1}, .ev_thr = aoc_ev_thr,
+};
+static const struct stream_rule sr_array_overcommit_guest = {
+	.layer = LAYER_GUEST, .applies = aoc_guest_applies, .cond = aoc_guest_cond,
+	.signal = -1, .ev = {M_G_CDQL, -1}, .ctx = {-1, -1}, .ev_thr = aoc_ev_thr,
+};
+
+static void array_overcommit_window(struct analysis *a, const struct swin *w)
+{
+	double N = array_qd(a);
+	struct finding *f = episode_finding(a, w, SEV_WARNING, LAYER_ARRAY);
+	if (a->m.ents[w->ent].layer == LAYER_GUEST) {
+		f->summary = afmt(a, "the guest queues more IOs than the array LU accepts (%g)", N);
+		f->rule = afmt(a, "Current Disk Queue Length > --array-queue-depth %g, sustained", N);
+		f->source = "[seed] perfmon shows a queue length higher than the array command queue length: QFULL likely";
+		f->advice = afmt(a, "Ask the SAN admin whether the array reports QUEUE FULL; align guest and host "
+				    "queue depths with the LU queue (%g).", N);
+		return;
 	}
+	f->summary = afmt(a, "more IOs outstanding at the LU than its command queue (%g): the array will "
+			     "answer QUEUE FULL", N);
+	f->rule = afmt(a, "ACTV > --array-queue-depth %g, sustained", N);
+	f->source = "[seed] if the host LUN queue depth is greater than the array LU command queue depth "
+		    "... QFULL is likely; over-commit arithmetic from VMware's Scalable Storage Performance";
+	f->advice = afmt(a, "Lower the host LUN queue depth to the array's LU queue (%g) divided by the "
+			    "hosts sharing it, or spread the data over more LUNs; ask the SAN admin for the "
+			    "port/LU queue limits [seed].", N);
+}
+
+/* ---- DSNRO cap ---- */
+
+static bool dsnro_applies(const struct analysis *a, const struct entity *e) { (void)a; return has(e, M_WORLDS) && has(e, M_DQLEN); }
+static bool dsnro_cond(const struct analysis *a, const struct entity *e)
+{
+	double dq = CUR(e, M_DQLEN), wo = CUR(e, M_WORLDS), actv = CUR(e, M_ACTV), qd = CUR(e, M_QUED);
+	bool pressure = actv >= dq - 1 || qd >= 1;
+	return fabs(dq - RV(R_DSNRO)) < 0.5 && wo >= RV(R_DSNRO_WORLDS) && pressure;
+}
+static double dsnro_ev_thr(const struct analysis *a, const struct entity *e, int k)
+{
+	(void)e;
+	return k == 1 ? RV(R_DSNRO_WORLDS) - 0.5 : NAN;
+}
+
+static const struct stream_rule sr_dsnro = {
+	.layer = LAYER_DEVICE, .applies = dsnro_applies, .cond = dsnro_cond,
+	.signal = -1, .ev = {M_DQLEN, M_WORLDS, M_ACTV, M_QUED, -1}, .ctx = {-1, -1}, .ev_thr = dsnro_ev_thr,
+};
+
+static void dsnro_window(struct analysis *a, const struct swin *w)
+{
+	const struct entity *e = &a->m.ents[w->ent];
+	double dsnro = RV(R_DSNRO);
+	if (!(e->dq_max > dsnro + 0.5))
+		return; /* never seen above DSNRO: the HBA depth itself may be 32 */
+	struct finding *f = episode_finding(a, w, SEV_WARNING, LAYER_DEVICE);
+	f->summary = afmt(a, "DQLEN capped at DSNRO (%g) while several VMs issue IO to the LUN; it is %.0f "
+			     "when one VM is alone", dsnro, e->dq_max);
+	f->rule = afmt(a, "DQLEN = %g with >= %g active worlds and the queue in use, and DQLEN seen higher "
+			  "at other times", dsnro, RV(R_DSNRO_WORLDS));
+	f->source = "[vmw] Disk.SchedNumReqOutstanding (default 32) caps a LUN's outstanding IO when more "
+		    "than one VM is active on it; per device since 5.5; ignored when SIOC is on";
+	f->advice = afmt(a, "Raise DSNRO for this device to the HBA LUN queue depth (%.0f) with "
+			    "'esxcli storage core device set -d %s -O %.0f', or enable SIOC, so that "
+			    "several VMs together can use the whole LUN queue.",
+			 e->dq_max, e->name, e->dq_max);
+}
+
+/* ---- split IO ---- */
+
+static bool split_guest_applies(const struct analysis *a, const struct entity *e) { (void)a; return has(e, M_G_SPLIT); }
+static bool split_host_applies(const struct analysis *a, const struct entity *e) { (void)a; return has(e, M_SPLIT); }
+static bool split_of(const struct analysis *a, double s, double x)
+{
+	return s >= RV(R_SPLIT_PER_S) && (isnan(x) || (x > 0 && s / x >= RV(R_SPLIT_RATIO)));
+}
+static bool split_guest_cond(const struct analysis *a, const struct entity *e)
+{
+	return split_of(a, CUR(e, M_G_SPLIT), CUR(e, M_G_XFERS));
+}
+static bool split_host_cond(const struct analysis *a, const struct entity *e)
+{
+	return split_of(a, CUR(e, M_SPLIT), CUR(e, M_CMDS));
+}
+static double split_ev_thr(const struct analysis *a, const struct entity *e, int k)
+{
+	(void)e;
+	return k == 0 ? RV(R_SPLIT_PER_S) : NAN;
+}
+
+static const struct stream_rule sr_split_guest = {
+	.layer = LAYER_GUEST, .applies = split_guest_applies, .cond = split_guest_cond,
+	.signal = -1, .ev = {M_G_SPLIT, M_G_XFERS, M_G_BPT, -1}, .ctx = {-1, -1}, .ev_thr = split_ev_thr,
+};
+static const struct stream_rule sr_split_device = {
+	.layer = LAYER_DEVICE, .applies = split_host_applies, .cond = split_host_cond,
+	.signal = -1, .ev = {M_SPLIT, M_CMDS, M_DAVG, -1}, .ctx = {-1, -1}, .ev_thr = split_ev_thr,
+};
+static const struct stream_rule sr_split_adapter = {
+	.layer = LAYER_ADAPTER, .applies = split_host_applies, .cond = split_host_cond,
+	.signal = -1, .ev = {M_SPLIT, M_CMDS, M_DAVG, -1}, .ctx = {-1, -1}, .ev_thr = split_ev_thr,
+};
+
+static void split_window(struct analysis *a, const struct swin *w)
+{
+	const struct entity *e = &a->m.ents[w->ent];
+	bool guest = e->layer == LAYER_GUEST;
+	double s = ev_median(w, guest ? M_G_SPLIT : M_SPLIT), x = ev_median(w, guest ? M_G_XFERS : M_CMDS);
+	struct finding *f = episode_finding(a, w, SEV_WARNING, e->layer);
+	f->summary = afmt(a, "split IO: %.0f/s, %.0f%% of %s", s, x > 0 ? 100 * s / x : NAN,
+			  guest ? "transfers (Windows split them: IO too large or a fragmented file)"
+				: "commands (the VMkernel split them)");
+	f->rule = afmt(a, "split IO >= %g/s and >= %g%% of IOs, sustained", RV(R_SPLIT_PER_S), 100 * RV(R_SPLIT_RATIO));
+	f->source = guest ? "[ms] Split IO/Sec; Microsoft's diagnostic rule flags >= 5/s"
+			  : "[vmw] esxtop -a Split Commands/sec (e.g. PVSCSI splits IOs > 512 KiB)";
+	f->advice = afmt(a, "A symptom to correlate, not proof of misalignment [seed]: check the "
+			    "partition offsets (give --partitions with 'wmic partition get BlockSize, "
+			    "StartingOffset, Name, Index'), file fragmentation and the IO sizes.");
+}
+
+/* ---- aborts, resets, failed commands ---- */
+
+static bool err_applies(const struct analysis *a, const struct entity *e)
+{
+	(void)a;
+	return (e->layer == LAYER_DEVICE || e->layer == LAYER_ADAPTER) &&
+	       (has(e, M_ABRTS) || has(e, M_RESETS) || has(e, M_FAILED));
+}
+static bool err_cond(const struct analysis *a, const struct entity *e)
+{
+	double thr = RV(R_ERR_PER_S);
+	return CUR(e, M_ABRTS) >= thr || CUR(e, M_RESETS) >= thr || CUR(e, M_FAILED) >= thr;
+}
+static double err_ev_thr(const struct analysis *a, const struct entity *e, int k)
+{
+	(void)e;
+	return k < 3 ? RV(R_ERR_PER_S) : NAN;
+}
+
+static const struct stream_rule sr_errors_dev = {
+	.layer = LAYER_DEVICE, .applies = err_applies, .cond = err_cond,
+	.signal = -1, .ev = {M_ABRTS, M_RESETS, M_FAILED, M_DAVG, -1}, .ctx = {-1, -1}, .ev_thr = err_ev_thr,
+};
+static const struct stream_rule sr_errors_adp = {
+	.layer = LAYER_ADAPTER, .applies = err_applies, .cond = err_cond,
+	.signal = -1, .ev = {M_ABRTS, M_RESETS, M_FAILED, M_DAVG, -1}, .ctx = {-1, -1}, .ev_thr = err_ev_thr,
+};
+
+static void errors_window(struct analysis *a, const struct swin *w)
+{
+	const struct entity *e = &a->m.ents[w->ent];
+	double thr = RV(R_ERR_PER_S);
+	double ab = ev_median(w, M_ABRTS), rs = ev_median(w, M_RESETS);
+	struct finding *f = episode_finding(a, w, ab >= thr || rs >= thr ? SEV_CRITICAL : SEV_WARNING, e->layer);
+	f->summary = afmt(a, "commands aborted, reset or failed at %s/s or more, sustained", afmt(a, "%g", thr));
+	f->rule = afmt(a, "ABRTS/s, RESETS/s or failed commands/s >= %g, sustained", thr);
+	f->source = "[vmw-derived practitioner tables] ABRTS/s > 1, RESETS/s > 1";
+	f->advice = afmt(a, "Aborts mean commands timed out in the guest or the host (often an "
+			    "overloaded array or a fabric problem): look at vmkernel.log around these times "
+			    "(give --vmkernel-log) for H: status codes, and at the array and switch logs.");
 }
 
 /* ---- guest disk ↔ host virtual disk ---- */
@@ -643,61 +876,6 @@ static void det_guest_hidden(struct analysis *a, const struct analyze_opts *o)
 	}
 }
 
-/* ---- array over-commit ---- */
-
-static void det_array_overcommit(struct analysis *a, const struct analyze_opts *o)
-{
-	if (o->array_queue_depth <= 0)
-		return;
-	double N = o->array_queue_depth;
-	for (size_t i = 0; i < a->m.nents; i++) {
-		struct entity *e = &a->m.ents[i];
-		if (e->layer != LAYER_DEVICE || e->series[M_ACTV] < 0)
-			continue;
-		const struct capture *c = cap_of(a, e);
-		signed char *cond = cond_alloc(c);
-		for (size_t k = 0; k < c->ds.nb; k++)
-			cond[k] = val(c, e, M_ACTV, k) > N;
-		struct win w[MAXW];
-		size_t n = find_windows(&a->rules, c, cond, w, MAXW);
-		for (size_t j = 0; j < n; j++) {
-			const struct ev_spec ev[] = {{M_ACTV, N}, {M_DQLEN, NAN}, {M_DAVG, NAN}, EV_END};
-			struct finding *f = window_finding(a, K_Q_ARRAY_OVERCOMMIT, SEV_WARNING, LAYER_ARRAY, e, &w[j], ev);
-			f->summary = afmt(a, "more IOs outstanding at the LU than its command queue (%g): the array will "
-					     "answer QUEUE FULL", N);
-			f->rule = afmt(a, "ACTV > --array-queue-depth %g, sustained", N);
-			f->source = "[seed] if the host LUN queue depth is greater than the array LU command queue depth "
-				    "... QFULL is likely; over-commit arithmetic from VMware's Scalable Storage Performance";
-			f->advice = afmt(a, "Lower the host LUN queue depth to the array's LU queue (%g) divided by the "
-					    "hosts sharing it, or spread the data over more LUNs; ask the SAN admin for the "
-					    "port/LU queue limits [seed].", N);
-		}
-		free(cond);
-	}
-	/* the guest side of the same rule */
-	for (size_t i = 0; i < a->m.nents; i++) {
-		struct entity *e = &a->m.ents[i];
-		if (e->layer != LAYER_GUEST || e->series[M_G_CDQL] < 0)
-			continue;
-		const struct capture *c = cap_of(a, e);
-		signed char *cond = cond_alloc(c);
-		for (size_t k = 0; k < c->ds.nb; k++)
-			cond[k] = val(c, e, M_G_CDQL, k) > N;
-		struct win w[MAXW];
-		size_t n = find_windows(&a->rules, c, cond, w, MAXW);
-		for (size_t j = 0; j < n; j++) {
-			const struct ev_spec ev[] = {{M_G_CDQL, N}, EV_END};
-			struct finding *f = window_finding(a, K_Q_ARRAY_OVERCOMMIT, SEV_WARNING, LAYER_ARRAY, e, &w[j], ev);
-			f->summary = afmt(a, "the guest queues more IOs than the array LU accepts (%g)", N);
-			f->rule = afmt(a, "Current Disk Queue Length > --array-queue-depth %g, sustained", N);
-			f->source = "[seed] perfmon shows a queue length higher than the array command queue length: QFULL likely";
-			f->advice = afmt(a, "Ask the SAN admin whether the array reports QUEUE FULL; align guest and host "
-					    "queue depths with the LU queue (%g).", N);
-		}
-		free(cond);
-	}
-}
-
 /* ---- throttling: AQD, SIOC, DSNRO ---- */
 
 static size_t bucket_of(const struct capture *c, int64_t t)
@@ -862,88 +1040,6 @@ static void det_sioc(struct analysis *a, const struct analyze_opts *o)
 	}
 }
 
-static void det_dsnro(struct analysis *a, const struct analyze_opts *o)
-{
-	(void)o;
-	double dsnro = rule_value(&a->rules, R_DSNRO);
-	for (size_t i = 0; i < a->m.nents; i++) {
-		struct entity *e = &a->m.ents[i];
-		if (e->layer != LAYER_DEVICE || e->series[M_WORLDS] < 0 || e->series[M_DQLEN] < 0)
-			continue;
-		if (!(e->dq_max > dsnro + 0.5))
-			continue; /* never seen above DSNRO: the HBA depth itself may be 32 */
-		const struct capture *c = cap_of(a, e);
-		signed char *cond = cond_alloc(c);
-		for (size_t k = 0; k < c->ds.nb; k++) {
-			double dq = val(c, e, M_DQLEN, k), wo = val(c, e, M_WORLDS, k);
-			double actv = val(c, e, M_ACTV, k), qd = val(c, e, M_QUED, k);
-			bool pressure = actv >= dq - 1 || qd >= 1;
-			cond[k] = fabs(dq - dsnro) < 0.5 && wo >= rule_value(&a->rules, R_DSNRO_WORLDS) && pressure;
-		}
-		struct win w[MAXW];
-		size_t n = find_windows(&a->rules, c, cond, w, MAXW);
-		for (size_t j = 0; j < n; j++) {
-			const struct ev_spec ev[] = {{M_DQLEN, NAN}, {M_WORLDS, rule_value(&a->rules, R_DSNRO_WORLDS) - 0.5}, {M_ACTV, NAN}, {M_QUED, NAN}, EV_END};
-			struct finding *f = window_finding(a, K_T_DSNRO, SEV_WARNING, LAYER_DEVICE, e, &w[j], ev);
-			f->summary = afmt(a, "DQLEN capped at DSNRO (%g) while several VMs issue IO to the LUN; it is %.0f "
-					     "when one VM is alone", dsnro, e->dq_max);
-			f->rule = afmt(a, "DQLEN = %g with >= %g active worlds and the queue in use, and DQLEN seen higher "
-					  "at other times", dsnro, rule_value(&a->rules, R_DSNRO_WORLDS));
-			f->source = "[vmw] Disk.SchedNumReqOutstanding (default 32) caps a LUN's outstanding IO when more "
-				    "than one VM is active on it; per device since 5.5; ignored when SIOC is on";
-			f->advice = afmt(a, "Raise DSNRO for this device to the HBA LUN queue depth (%.0f) with "
-					    "'esxcli storage core device set -d %s -O %.0f', or enable SIOC, so that "
-					    "several VMs together can use the whole LUN queue.",
-				       e->dq_max, e->name, e->dq_max);
-		}
-		free(cond);
-	}
-}
-
-/* ---- split IO ---- */
-
-static void det_split(struct analysis *a, const struct analyze_opts *o)
-{
-	(void)o;
-	for (size_t i = 0; i < a->m.nents; i++) {
-		struct entity *e = &a->m.ents[i];
-		int sm, xm;
-		if (e->layer == LAYER_GUEST)
-			sm = M_G_SPLIT, xm = M_G_XFERS;
-		else if (e->layer == LAYER_DEVICE || e->layer == LAYER_ADAPTER)
-			sm = M_SPLIT, xm = M_CMDS;
-		else
-			continue;
-		if (e->series[sm] < 0)
-			continue;
-		const struct capture *c = cap_of(a, e);
-		signed char *cond = cond_alloc(c);
-		for (size_t k = 0; k < c->ds.nb; k++) {
-			double s = val(c, e, sm, k), x = val(c, e, xm, k);
-			cond[k] = s >= rule_value(&a->rules, R_SPLIT_PER_S) && (isnan(x) || (x > 0 && s / x >= rule_value(&a->rules, R_SPLIT_RATIO)));
-		}
-		struct win w[MAXW];
-		size_t n = find_windows(&a->rules, c, cond, w, MAXW);
-		for (size_t j = 0; j < n; j++) {
-			double s = win_median(c, e, sm, w[j].k0, w[j].k1), x = win_median(c, e, xm, w[j].k0, w[j].k1);
-			const struct ev_spec ev[] = {{sm, rule_value(&a->rules, R_SPLIT_PER_S)}, {xm, NAN}, {e->layer == LAYER_GUEST ? M_G_BPT : M_DAVG, NAN}, EV_END};
-			struct finding *f = window_finding(a, K_IO_SPLIT, SEV_WARNING, e->layer, e, &w[j], ev);
-			f->summary = afmt(a, "split IO: %.0f/s, %.0f%% of %s", s, x > 0 ? 100 * s / x : NAN,
-					  e->layer == LAYER_GUEST ? "transfers (Windows split them: IO too large or a "
-								    "fragmented file)"
-								  : "commands (the VMkernel split them)");
-			f->rule = afmt(a, "split IO >= %g/s and >= %g%% of IOs, sustained", rule_value(&a->rules, R_SPLIT_PER_S),
-				       100 * rule_value(&a->rules, R_SPLIT_RATIO));
-			f->source = e->layer == LAYER_GUEST ? "[ms] Split IO/Sec; Microsoft's diagnostic rule flags >= 5/s"
-							    : "[vmw] esxtop -a Split Commands/sec (e.g. PVSCSI splits IOs > 512 KiB)";
-			f->advice = afmt(a, "A symptom to correlate, not proof of misalignment [seed]: check the "
-					    "partition offsets (give --partitions with 'wmic partition get BlockSize, "
-					    "StartingOffset, Name, Index'), file fragmentation and the IO sizes.");
-		}
-		free(cond);
-	}
-}
-
 /* ---- partition alignment ---- */
 
 static void det_alignment(struct analysis *a, const struct analyze_opts *o)
@@ -991,40 +1087,6 @@ static void det_alignment(struct analysis *a, const struct analyze_opts *o)
 		f->advice = afmt(a, "Recreate the partition aligned at 1 MiB (Windows 2008+ does by default; diskpart "
 				    "'create partition primary align=1024') and copy the data over; on the host, check "
 				    "that the VMFS datastore is VMFS5+ created, not upgraded from VMFS3.");
-	}
-}
-
-/* ---- errors ---- */
-
-static void det_errors(struct analysis *a, const struct analyze_opts *o)
-{
-	(void)o;
-	for (size_t i = 0; i < a->m.nents; i++) {
-		struct entity *e = &a->m.ents[i];
-		if (e->layer != LAYER_DEVICE && e->layer != LAYER_ADAPTER)
-			continue;
-		if (e->series[M_ABRTS] < 0 && e->series[M_RESETS] < 0 && e->series[M_FAILED] < 0)
-			continue;
-		const struct capture *c = cap_of(a, e);
-		signed char *cond = cond_alloc(c);
-		double thr = rule_value(&a->rules, R_ERR_PER_S);
-		for (size_t k = 0; k < c->ds.nb; k++)
-			cond[k] = val(c, e, M_ABRTS, k) >= thr || val(c, e, M_RESETS, k) >= thr || val(c, e, M_FAILED, k) >= thr;
-		struct win w[MAXW];
-		size_t n = find_windows(&a->rules, c, cond, w, MAXW);
-		for (size_t j = 0; j < n; j++) {
-			double ab = win_median(c, e, M_ABRTS, w[j].k0, w[j].k1), rs = win_median(c, e, M_RESETS, w[j].k0, w[j].k1);
-			const struct ev_spec ev[] = {{M_ABRTS, thr}, {M_RESETS, thr}, {M_FAILED, thr}, {M_DAVG, NAN}, EV_END};
-			struct finding *f = window_finding(a, K_ERR_ABORTS_RESETS, ab >= thr || rs >= thr ? SEV_CRITICAL : SEV_WARNING, e->layer, e, &w[j], ev);
-			f->summary = afmt(a, "commands aborted, reset or failed at %s/s or more, sustained",
-					  afmt(a, "%g", thr));
-			f->rule = afmt(a, "ABRTS/s, RESETS/s or failed commands/s >= %g, sustained", thr);
-			f->source = "[vmw-derived practitioner tables] ABRTS/s > 1, RESETS/s > 1";
-			f->advice = afmt(a, "Aborts mean commands timed out in the guest or the host (often an "
-					    "overloaded array or a fabric problem): look at vmkernel.log around these times "
-					    "(give --vmkernel-log) for H: status codes, and at the array and switch logs.");
-		}
-		free(cond);
 	}
 }
 
@@ -1143,22 +1205,34 @@ static void det_vmk_failures(struct analysis *a, const struct analyze_opts *o)
 }
 
 const struct detector detectors[] = {
-	{.kind = K_LAT_GUEST_READ, .title = "guest read latency", .run = det_guest_read},
-	{.kind = K_LAT_GUEST_WRITE, .title = "guest write latency", .run = det_guest_write},
-	{.kind = K_LAT_DEVICE, .title = "device latency (DAVG)", .run = det_device_latency},
-	{.kind = K_LAT_KERNEL, .title = "VMkernel queueing (KAVG/QAVG)", .run = det_kernel_latency},
-	{.kind = K_Q_DEVICE_SATURATED, .title = "device queue saturated", .run = det_device_saturated},
-	{.kind = K_Q_ADAPTER_SATURATED, .title = "adapter queue saturated", .run = det_adapter_saturated},
+	{.kind = K_LAT_GUEST_READ, .title = "guest read latency", .stream = &sr_guest_read, .window = guest_latency_window},
+	{.kind = K_LAT_GUEST_WRITE, .title = "guest write latency", .stream = &sr_guest_write, .window = guest_latency_window},
+	{.kind = K_LAT_DEVICE, .title = "device latency (DAVG)", .stream = &sr_device_latency, .window = device_latency_window},
+	{.kind = K_LAT_KERNEL, .title = "VMkernel queueing (KAVG)", .stream = &sr_kernel_kavg, .window = kernel_latency_window},
+	{.kind = K_LAT_KERNEL, .title = "VMkernel queueing (QAVG, no KAVG in the capture)", .stream = &sr_kernel_qavg,
+	 .window = kernel_latency_window},
+	{.kind = K_Q_DEVICE_SATURATED, .title = "device queue saturated", .stream = &sr_device_saturated,
+	 .window = device_saturated_window},
+	{.kind = K_Q_ADAPTER_SATURATED, .title = "adapter queue saturated", .stream = &sr_adapter_saturated,
+	 .window = adapter_saturated_window},
 	{.kind = K_Q_GUEST_VSCSI_CAP, .title = "guest queue at the vSCSI per-disk limit", .run = det_guest_vscsi_cap},
 	{.kind = K_Q_GUEST_HIDDEN, .title = "IOs waiting inside the guest", .run = det_guest_hidden},
-	{.kind = K_Q_ARRAY_OVERCOMMIT, .title = "outstanding IO above the array LU queue", .run = det_array_overcommit},
+	{.kind = K_Q_ARRAY_OVERCOMMIT, .title = "outstanding IO at the LU above the array LU queue",
+	 .stream = &sr_array_overcommit_dev, .window = array_overcommit_window},
+	{.kind = K_Q_ARRAY_OVERCOMMIT, .title = "guest queue above the array LU queue", .stream = &sr_array_overcommit_guest,
+	 .window = array_overcommit_window},
 	{.kind = K_T_AQD, .title = "adaptive queue depth (QUEUE FULL throttling)", .run = det_aqd},
 	{.kind = K_T_SIOC, .title = "Storage I/O Control throttling", .run = det_sioc},
-	{.kind = K_T_DSNRO, .title = "DSNRO cap with several active VMs", .run = det_dsnro},
-	{.kind = K_IO_SPLIT, .title = "split IO", .run = det_split},
+	{.kind = K_T_DSNRO, .title = "DSNRO cap with several active VMs", .stream = &sr_dsnro, .window = dsnro_window},
+	{.kind = K_IO_SPLIT, .title = "split IO in the guest", .stream = &sr_split_guest, .window = split_window},
+	{.kind = K_IO_SPLIT, .title = "split commands at a device", .stream = &sr_split_device, .window = split_window},
+	{.kind = K_IO_SPLIT, .title = "split commands at an adapter", .stream = &sr_split_adapter, .window = split_window},
 	{.kind = K_ALIGN_MISALIGNED, .title = "misaligned partition", .run = det_alignment},
-	{.kind = K_ERR_ABORTS_RESETS, .title = "aborts, resets and failed commands", .run = det_errors},
+	{.kind = K_ERR_ABORTS_RESETS, .title = "aborts, resets and failed commands at a device", .stream = &sr_errors_dev,
+	 .window = errors_window},
+	{.kind = K_ERR_ABORTS_RESETS, .title = "aborts, resets and failed commands at an adapter", .stream = &sr_errors_adp,
+	 .window = errors_window},
 	{.kind = K_SCSI_QUEUE_FULL, .title = "QUEUE FULL / BUSY in vmkernel.log", .run = det_queue_full},
 	{.kind = K_ERR_ABORTS_RESETS, .title = "failed commands with a host status in vmkernel.log", .run = det_vmk_failures},
-	{.run = NULL},
+	{.title = NULL},
 };

@@ -14,11 +14,39 @@ enum severity { SEV_INFO, SEV_WARNING, SEV_CRITICAL };
 extern const char *const severity_names[3];
 
 #define MAX_EVIDENCE 5
+#define SWIN_MAX_CTX 2
 struct evidence {
 	enum metric metric;              /* metric_info[metric]: key, label and unit */
 	double min, median, p95, max;
 	long samples, above;             /* samples in the window / above the threshold */
 	double threshold;                /* NaN when not a threshold metric */
+};
+
+/* One window of an episode: the condition held from start to end (UTC ms, aligned). */
+struct subwin {
+	int64_t start, end;
+};
+
+/* A sustained condition found on the raw rows (stream.c): one episode of one detector on one
+ * entity, in the capture's own clock; detectors turn it into a finding. */
+struct swin_ev {
+	enum metric metric;
+	double min, median, p95, max, mean;
+	long samples, above;             /* rows with a value in the episode's windows / above thr */
+	double threshold;                /* NaN: context only */
+};
+struct swin {
+	int det;                         /* row of the detector table */
+	size_t ent;                      /* the entity (model index) */
+	int64_t start, end;              /* first and last sample where the condition held */
+	double held_s;                   /* time the condition held, summed over the windows */
+	long rows, true_rows;            /* rows in the windows / where the condition held */
+	double signal_mean;              /* mean of the rule's signal over the windows */
+	struct swin_ev ev[MAX_EVIDENCE];
+	int nev;
+	double ctx_median[SWIN_MAX_CTX];  /* medians of the rule's context metrics (NaN: none) */
+	struct subwin *sub;              /* the windows (analysis arena) */
+	int nsub;
 };
 
 struct finding {
@@ -28,8 +56,10 @@ struct finding {
 	const char *entity, *host;       /* arena */
 	long ent;                        /* the entity in the model, -1 for one only logs or partition
 	                                  * tables name (a device in vmkernel.log, "Disk #1") */
-	int64_t start, end;              /* UTC ms */
-	double sustained_s;
+	int64_t start, end;              /* UTC ms: the episode, first window's start to last one's end */
+	double sustained_s;              /* time the condition held (the windows' durations summed) */
+	const struct subwin *sub;        /* the episode's windows (arena); NULL: one, start..end */
+	int nsub;
 	struct evidence ev[MAX_EVIDENCE];
 	int nev;
 	const char *summary;             /* one line (arena) */

@@ -11,6 +11,7 @@
 	[R_SUSTAIN_SAMPLES] = {"sustain.samples", 5, "samples", "a condition must hold this many samples in a row to be a finding (spikes are not)", "[seed] brief spikes are fine; sustained averages are the signal"}, \
 	[R_SUSTAIN_SECONDS] = {"sustain.seconds", 20, "s", "... and last at least this long", "[seed]"}, \
 	[R_GAP_SAMPLES] = {"sustain.gap_samples", 2, "samples", "samples below threshold tolerated inside one window", "[derived]"}, \
+	[R_EPISODE_GAP_S] = {"sustain.episode_gap_s", 120, "s", "windows of one condition on one entity closer than this (or 5 intervals) are one episode, one finding", "[derived]"}, \
 	[R_GUEST_LAT_WARN] = {"guest.latency.warning_ms", 20, "ms", "guest Avg. Disk sec/Read|Write above this: slow", "[ms] SQL bands: <10 very good, 10-20 ok, 20-50 slow, >50 serious"}, \
 	[R_GUEST_LAT_CRIT] = {"guest.latency.critical_ms", 50, "ms", "guest Avg. Disk sec/Read|Write above this: serious", "[ms] SQL bands"}, \
 	[R_DAVG_WARN] = {"device.davg.warning_ms", 15, "ms", "DAVG above this: the array/fabric is slow", "[vmw vSphere 6.7 monitoring guide] device latency > 15 ms"}, \
