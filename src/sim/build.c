@@ -15,8 +15,12 @@ void sc_copy_str(char *dst, size_t n, const char *src)
 	dst[len] = 0;
 }
 
+/* The add_* helpers stop at the table sizes (SIM_MAX_*): a scenario that needs more is a bug
+ * caught by the tests (the entity is not added; the last one's index is returned). */
 int sc_add_adapter(struct sim_config *c, const char *name, int aqlen, bool local)
 {
+	if (c->nadapter >= SIM_MAX_ADAPTER)
+		return c->nadapter - 1;
 	struct sim_adapter *a = &c->adapter[c->nadapter];
 	snprintf(a->name, sizeof a->name, "%s", name);
 	a->aqlen = aqlen;
@@ -26,6 +30,8 @@ int sc_add_adapter(struct sim_config *c, const char *name, int aqlen, bool local
 
 int sc_add_dev(struct sim_config *c, int adapter, int lun, enum sc_array kind)
 {
+	if (c->ndev >= SIM_MAX_DEV)
+		return c->ndev - 1;
 	struct sim_dev *d = &c->dev[c->ndev];
 	memset(d, 0, sizeof *d);
 	/* NAA ids depend only on the LUN number, so the two captures of a pair share them. */
@@ -75,6 +81,8 @@ int sc_add_local_boot(struct sim_config *c, int adapter)
 
 int sc_add_vm(struct sim_config *c, const char *name, const char *guest, int vcpus)
 {
+	if (c->nvm >= SIM_MAX_VM)
+		return c->nvm - 1;
 	int i = c->nvm;
 	struct sim_vm *v = &c->vm[c->nvm++];
 	memset(v, 0, sizeof *v);
@@ -92,6 +100,8 @@ int sc_add_vm(struct sim_config *c, const char *name, const char *guest, int vcp
 
 int sc_add_ctrl(struct sim_config *c, int vm, int bus, enum sim_ctrl_kind kind)
 {
+	if (c->nctrl >= SIM_MAX_CTRL)
+		return c->nctrl - 1;
 	struct sim_ctrl *k = &c->ctrl[c->nctrl];
 	memset(k, 0, sizeof *k);
 	k->vm = vm;
@@ -112,6 +122,8 @@ int sc_add_ctrl(struct sim_config *c, int vm, int bus, enum sim_ctrl_kind kind)
 struct sim_vdisk *sc_add_vdisk(struct sim_config *c, int vm, int ctrl, int target, int dev,
 				   const char *drive, int disk_no, double size_gb)
 {
+	if (c->nvdisk >= SIM_MAX_VDISK)
+		return &c->vdisk[c->nvdisk - 1];
 	struct sim_vdisk *v = &c->vdisk[c->nvdisk++];
 	memset(v, 0, sizeof *v);
 	v->vm = vm;
@@ -143,13 +155,13 @@ void sc_add_phase(struct sim_vdisk *v, double t0, double t1, double pop, double 
 {
 	struct sim_load *l = &v->load;
 	if (l->nphase < SIM_MAX_PHASE)
-		l->phase[l->nphase++] = (struct sim_phase){t0, t1, pop, think_ms};
+		l->phase[l->nphase++] = (struct sim_phase){t0, t1, pop, think_ms, false};
 }
 
 void sc_add_bg_phase(struct sim_dev *d, double t0, double t1, double mult)
 {
 	if (d->nbg_phase < SIM_MAX_PHASE)
-		d->bg_phase[d->nbg_phase++] = (struct sim_phase){t0, t1, mult, 1};
+		d->bg_phase[d->nbg_phase++] = (struct sim_phase){t0, t1, mult, 1, false};
 }
 
 void sc_expect(struct sim_config *c, const char *kind, const char *entity, const char *host, double t0,
@@ -235,4 +247,57 @@ struct sc_sql sc_sql_vm(struct sim_config *c, struct sc_host *h, const char *nam
 	sc_set_load(s.e, 1.5, 3, 0.02, 4, 24);
 	sc_set_load(s.f, 2, 10, 0.5, 64, 64);
 	return s;
+}
+
+/* ---- helpers of the newer scenarios ---- */
+
+void sc_add_phase_abs(struct sim_vdisk *v, double t0_s, double t1_s, double pop, double think_ms)
+{
+	struct sim_load *l = &v->load;
+	if (l->nphase < SIM_MAX_PHASE)
+		l->phase[l->nphase++] = (struct sim_phase){t0_s, t1_s, pop, think_ms, true};
+}
+
+void sc_add_svc_phase(struct sim_dev *d, double t0, double t1, double mult, double par_mult)
+{
+	if (d->nsvc_phase < SIM_MAX_PHASE)
+		d->svc_phase[d->nsvc_phase++] = (struct sim_phase){t0, t1, mult, par_mult, false};
+}
+
+void sc_expect_abs(struct sim_config *c, const char *kind, const char *entity, const char *host, double t0_s,
+		   double t1_s)
+{
+	int n = c->nexpect;
+	sc_expect(c, kind, entity, host, t0_s, t1_s);
+	if (c->nexpect > n)
+		c->expect[n].abs_s = true;
+}
+
+int sc_add_devev(struct sim_config *c, int dev, enum sim_devev_kind kind, double t0_s, double t1_s, double add_ms)
+{
+	if (c->ndevev >= SIM_MAX_DEVEV)
+		return -1;
+	c->devev[c->ndevev] = (struct sim_dev_event){.dev = dev, .kind = kind, .t0_s = t0_s, .t1_s = t1_s, .add_ms = add_ms};
+	return c->ndevev++;
+}
+
+void sc_add_host(struct sim_config *c, const char *name)
+{
+	if (c->nhost < 1)
+		c->nhost = 1;
+	if (c->nhost < SIM_MAX_HOST)
+		snprintf(c->host_extra[c->nhost++ - 1], sizeof c->host_extra[0], "%s", name);
+}
+
+int sc_add_nas(struct sim_config *c, const char *datastore, enum sim_dev_kind kind, enum sc_array array)
+{
+	/* the LUN number only seeds the (unused) naa; the entity name is the datastore's */
+	int d = sc_add_dev(c, 0, 60 + c->ndev, array);
+	struct sim_dev *dv = &c->dev[d];
+	snprintf(dv->naa, sizeof dv->naa, "%s", datastore);
+	dv->kind = kind;
+	dv->dqlen = 1024;       /* NFS.MaxQueueDepth is effectively unlimited since 6.x */
+	dv->dsnro = 0;
+	dv->k0 = 0.05;          /* NFS client / vSAN DOM client in the VMkernel */
+	return d;
 }

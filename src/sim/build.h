@@ -50,4 +50,41 @@ void sc_bystander(struct sim_config *c, struct sc_host *h);
 struct sc_sql sc_sql_vm(struct sim_config *c, struct sc_host *h, const char *name, enum sim_ctrl_kind kind,
 			enum sc_array data_array, int lun0);
 
+/* Newer scenarios: a phase at absolute seconds; an array service-time phase (fractions); an
+ * expected finding at absolute seconds; a device event; a second ESXi host; an NFS or vSAN
+ * datastore (device of that kind named by the datastore). */
+void sc_add_phase_abs(struct sim_vdisk *v, double t0_s, double t1_s, double pop, double think_ms);
+void sc_add_svc_phase(struct sim_dev *d, double t0, double t1, double mult, double par_mult);
+void sc_expect_abs(struct sim_config *c, const char *kind, const char *entity, const char *host, double t0_s,
+		   double t1_s);
+int sc_add_devev(struct sim_config *c, int dev, enum sim_devev_kind kind, double t0_s, double t1_s, double add_ms);
+void sc_add_host(struct sim_config *c, const char *name);
+int sc_add_nas(struct sim_config *c, const char *datastore, enum sim_dev_kind kind, enum sc_array array);
+
+/* The newer scenarios (scenario_next.c), listed in scenario.c's table. */
+void sc_build_peak_fixed(struct sim_config *c, int part);
+void sc_build_peak_missed(struct sim_config *c, int part);
+void sc_build_tail_worse(struct sim_config *c, int part);
+void sc_build_capacity_gain(struct sim_config *c, int part);
+void sc_build_worse_equal_load(struct sim_config *c, int part);
+void sc_build_unchanged_pair(struct sim_config *c, int part);
+void sc_build_too_short(struct sim_config *c, int part);
+void sc_build_day_stall(struct sim_config *c, int part);
+void sc_build_day_incident(struct sim_config *c, int part);
+void sc_build_incident(struct sim_config *c, int part);
+void sc_build_flicker(struct sim_config *c, int part);
+void sc_build_two_host_lu(struct sim_config *c, int part);
+void sc_build_sioc_flash(struct sim_config *c, int part);
+void sc_build_nfs(struct sim_config *c, int part);
+void sc_build_vsan(struct sim_config *c, int part);
+void sc_build_nfs_mixed(struct sim_config *c, int part);
+void sc_build_mixed_intervals(struct sim_config *c, int part);
+void sc_build_path_failover(struct sim_config *c, int part);
+void sc_build_backup_large_io(struct sim_config *c, int part);
+void sc_build_log_disk_slow(struct sim_config *c, int part);
+void sc_build_total_only(struct sim_config *c, int part);
+void sc_build_no_disk_counters(struct sim_config *c, int part);
+void sc_build_sql_log_cpu(struct sim_config *c, int part);
+void sc_build_sql_log_storage(struct sim_config *c, int part);
+
 #endif

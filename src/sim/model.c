@@ -86,7 +86,7 @@ int sim_kind_index(const char *kind)
 
 static double phase_weight(const struct sim_phase *p, double t, double duration)
 {
-	double a = p->t0 * duration, b = p->t1 * duration;
+	double a = p->abs_s ? p->t0 : p->t0 * duration, b = p->abs_s ? p->t1 : p->t1 * duration;
 	double ramp = PHASE_RAMP_S;
 	if (ramp > (b - a) / 4)
 		ramp = (b - a) / 4;
@@ -252,7 +252,8 @@ static void dev_eval(const struct sim_model *m, int d, double r_ms, struct dev_e
 		for (int k = 0; k < m->cfg->ndev; k++)
 			if (k != d && m->cfg->dev[k].lu_group == dc->lu_group)
 				other += m->ds[k].w_cur;
-	double util = (w + other + m->ds[d].x_bg * bg_cost(dc) * mult) / 1000.0 / dc->parallel;
+	double par = m->ds[d].par_mult > 0 ? dc->parallel * m->ds[d].par_mult : dc->parallel;
+	double util = (w + other + m->ds[d].x_bg * bg_cost(dc) * mult) / 1000.0 / par;
 	double u = x > 0 ? w / x : dc->s0_r;
 	e->x = x;
 	e->w = w;
@@ -467,13 +468,16 @@ static void update_device_events(struct sim_model *m)
 				ds->svc_mult = m->ds[lead].svc_mult;
 		}
 		if (dc->nsvc_phase > 0) {
-			double lm = 0;
+			double lm = 0, lp = 0;
 			for (int i = 0; i < dc->nsvc_phase; i++) {
 				double w = phase_weight(&dc->svc_phase[i], m->t, c->duration);
-				if (w > 0)
+				if (w > 0) {
 					lm += w * log(dc->svc_phase[i].pop);
+					lp += w * log(dc->svc_phase[i].think_ms);
+				}
 			}
 			ds->svc_mult *= exp(lm);
+			ds->par_mult = exp(lp);
 		}
 		double add = 0;
 		if (dc->spike_add_ms > 0) {
@@ -658,10 +662,12 @@ static int after_step(struct sim_model *m)
 				ds->qfull = sim_rng_poisson(&m->rng, excess * dt * 40.0);
 		}
 		if (dc->lu_group > 0) {
-			/* commands retrying against the full LU: each retry is answered QUEUE FULL */
+			/* commands retrying against the full LU: each retry (every ~2.5 ms, the driver requeues
+			 * at once) is answered QUEUE FULL, so every host with bounced commands collects its
+			 * QFullSampleSize within the same tenth of a second and cuts at the same moment */
 			double bounced = ds->x * m->lu_b_ms[dc->lu_group] / 1000.0;
 			if (bounced > 0.2)
-				ds->qfull = sim_rng_poisson(&m->xrng, bounced * dt * 40.0);
+				ds->qfull = sim_rng_poisson(&m->xrng, bounced * dt * 400.0);
 		}
 		for (int s = 0; s < m->nstream; s++)
 			m->dev_failed[s][d] += ds->qfull;

@@ -16,7 +16,7 @@ enum {
 	SIM_MAX_CTRL = 16,
 	SIM_MAX_VDISK = 40,
 	SIM_MAX_DEV = 24,
-	SIM_MAX_ADAPTER = 4,
+	SIM_MAX_ADAPTER = 8,
 	SIM_MAX_PHASE = 6,
 	SIM_MAX_WORLD = 48,
 	SIM_MAX_EXPECT = 16,
@@ -37,6 +37,7 @@ struct sim_phase {
 	double t0, t1;     /* fractions of the duration */
 	double pop;        /* thread-pool population (max outstanding IOs of the workload) */
 	double think_ms;   /* time a thread computes between two IOs */
+	bool abs_s;        /* t0, t1 are seconds since the start, not fractions */
 };
 
 /* A workload on one guest disk: a closed pool of IO-issuing threads (an ETL thread pool, SQL
@@ -106,7 +107,7 @@ struct sim_dev {
 	int lu_qdepth;          /* that LU's command queue (commands beyond it are bounced QUEUE FULL) */
 	int standby_adapter;    /* adapter of the standby path (path failover) */
 	int nsvc_phase;
-	struct sim_phase svc_phase[SIM_MAX_PHASE]; /* pop = array service-time multiplier */
+	struct sim_phase svc_phase[SIM_MAX_PHASE]; /* pop = service-time, think_ms = parallelism multiplier */
 	double spike_add_ms;    /* > 0: a train of latency spikes of spike_len_s, every gap_lo..gap_hi s */
 	double spike_len_s, spike_gap_lo_s, spike_gap_hi_s;
 };
@@ -239,6 +240,7 @@ struct sim_dev_state {
 	double lat_slow;        /* smoothed DAVG for the "performance has deteriorated" log */
 	bool deteriorated;
 	double add_ms;          /* extra latency every command pays this step (stall, spike, failover) */
+	double par_mult;        /* parallelism multiplier of a service phase (0 = none) */
 	double w_cur;           /* array work this device brings (ms of service per second) */
 	double spike_t0, spike_t1, spike_next;
 	int path_now;           /* 0 = primary path, 1 = standby (after a failover) */

@@ -114,7 +114,7 @@ int sim_run(const struct sim_config *c, const char *dir, const struct sim_hooks 
 	/* --only: the other capture is still simulated (same model, same random draws), not written */
 	for (int h = 0; !rc && h < nh; h++) {
 		sim_capture_name(c, h, esx_name[h], sizeof esx_name[h]);
-		snprintf(res->failed_buf, sizeof res->failed_buf, "%s", esx_name[h]);
+		snprintf(res->failed_buf, sizeof res->failed_buf, "%.95s", esx_name[h]);
 		*failed_file = res->failed_buf;
 		rc = join(path, sizeof path, dir, esx_name[h]);
 		if (!rc)
@@ -150,7 +150,7 @@ int sim_run(const struct sim_config *c, const char *dir, const struct sim_hooks 
 			if (m->t < next_esx[h] - 1e-9)
 				continue;
 			struct sim_rng *jr = h == 0 ? &jit : &jit_h[h];
-			snprintf(res->failed_buf, sizeof res->failed_buf, "%s", esx_name[h]);
+			snprintf(res->failed_buf, sizeof res->failed_buf, "%.95s", esx_name[h]);
 			*failed_file = res->failed_buf;
 			/* Stamp with the scheduled sample time: the step grid must not show in the stamps. */
 			rc = sim_esx_row(esx[h], next_esx[h]);
@@ -178,7 +178,7 @@ int sim_run(const struct sim_config *c, const char *dir, const struct sim_hooks 
 	for (int h = 0; h < nh; h++) {
 		if (!esx[h])
 			continue;
-		snprintf(res->failed_buf, sizeof res->failed_buf, "%s", esx_name[h]);
+		snprintf(res->failed_buf, sizeof res->failed_buf, "%.95s", esx_name[h]);
 		*failed_file = res->failed_buf;
 		int r2 = sim_esx_close(esx[h], rc == 0);
 		rc = rc ? rc : r2;
