@@ -360,7 +360,7 @@ const struct sim_scenario sim_scenarios[] = {
 	 .summary = "esxtop every 60 s, perfmon every 15 s, guest clock +0.35 s, DAVG ~22 ms on D:'s LUN",
 	 .nparts = 1, .build = sc_build_mixed_intervals, .duration = 7200, .interval = 60, .perf_interval = 15},
 	{.name = "path-failover",
-	 .summary = "the active FC path dies: ~240 aborts in 6 s, 2 LUN resets, standby path takes over (-a, vmkernel.log)",
+	 .summary = "the active FC path dies: ~220 aborts in 6 s, 2 LUN resets, standby path takes over (-a, vmkernel.log)",
 	 .nparts = 1, .build = sc_build_path_failover},
 	{.name = "backup-large-io",
 	 .summary = "nightly backup reads D: with 1 MiB IOs at ~27 ms: not a guest latency problem at that size",
