@@ -307,7 +307,7 @@ const struct sim_scenario sim_scenarios[] = {
 	 .nparts = 2, .part_dir = {"before", "after"}, .build = sc_build_peak_missed,
 	 .duration = 14400, .interval = 10, .width = 1, .busy_share = true},
 	{.name = "tail-worse",
-	 .summary = "new array with a cache: median read 8x faster, but the 14 % ETL window ~25 -> ~250 ms -> regressed",
+	 .summary = "new array with a cache: median read 8x faster, but the 14 % ETL window ~23 -> ~235 ms -> regressed",
 	 .nparts = 2, .part_dir = {"before", "after"}, .build = sc_build_tail_worse,
 	 .duration = 14400, .interval = 10, .width = 1},
 	{.name = "capacity-gain",
