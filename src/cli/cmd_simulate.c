@@ -17,6 +17,9 @@ static const char sim_help_text[] =
 	"usage: iopsy simulate --list\n"
 	"       iopsy simulate --scenario NAME --out DIR [--seed N] [--duration SEC] [--interval SEC]\n"
 	"                      [--width N] [--start ISO] [--gzip] [--all-counters]\n"
+	"                      [--perfmon-interval SEC] [--only esxtop|perfmon]\n"
+	"                      [--perfmon-disks all|total|pct-time|none] [--sql-counters]\n"
+	"                      [--sql-instance NAME] [--busy-share F]\n"
 	"\n"
 	"Writes the files a consultant receives after a storage incident on a SQL Server VM, from a\n"
 	"queueing model of the IO stack: esxtop.csv (host, esxtop -b), perfmon.csv (guest, relog),\n"
@@ -27,13 +30,22 @@ static const char sim_help_text[] =
 	"  --scenario NAME   what to simulate (see --list); a pair writes DIR/before and DIR/after\n"
 	"  --out DIR         output folder (created if missing; files are replaced atomically)\n"
 	"  --seed N          random seed (default 1); same seed, same bytes\n"
-	"  --duration SEC    capture length (default 1200)\n"
-	"  --interval SEC    esxtop -d and perfmon sample interval (default 2)\n"
+	"  --duration SEC    capture length (default 1200, or the scenario's)\n"
+	"  --interval SEC    esxtop -d and perfmon sample interval (default 2, or the scenario's)\n"
+	"  --perfmon-interval SEC  perfmon's own sample interval (default: the scenario's, else --interval)\n"
 	"  --width N         esxtop columns incl. the timestamp (default: a small host); filler\n"
 	"                    CPU, interrupt and network columns are added to reach N\n"
 	"  --start ISO       capture start, UTC (default 2026-07-27T13:00:00Z)\n"
 	"  --gzip            write esxtop.csv.gz and perfmon.csv.gz\n"
 	"  --all-counters    esxtop -a: /Read /Write latencies, errors, splits, Adapter Q Depth\n"
+	"  --only WHICH      write only the esxtop or only the perfmon capture (the set is still\n"
+	"                    simulated whole; truth.json keeps what the written half can show)\n"
+	"  --perfmon-disks SET  disk counters in the perfmon: all (default), total (LogicalDisk\n"
+	"                    _Total only), pct-time (% Disk Time only), none\n"
+	"  --sql-counters    the SQL Server counter set driven by the model (log flushes and waits\n"
+	"                    from the log disk, page IO latch waits from the data disk, batches)\n"
+	"  --sql-instance NAME  a named instance: MSSQL$NAME: objects (implies --sql-counters)\n"
+	"  --busy-share F    peak scenarios: share of the capture the busy phase covers (0.02-0.9)\n"
 	"\n"
 	"Exit status: 0 ok, 2 usage error, 4 system error.\n";
 
@@ -157,9 +169,10 @@ int sim_main(int argc, char **argv)
 		memcpy(name, a, nl);
 		name[nl] = 0;
 		bool flag = !strcmp(name, "--list") || !strcmp(name, "--gzip") || !strcmp(name, "--all-counters") ||
-			    !strcmp(name, "--help") || !strcmp(name, "-h");
+			    !strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "--sql-counters");
 		static const char *const valued[] = {"--scenario", "--out", "--seed", "--duration", "--interval",
-			"--width", "--start"};
+			"--width", "--start", "--perfmon-interval", "--only", "--perfmon-disks", "--sql-instance",
+			"--busy-share"};
 		bool known = flag;
 		for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
 			known = known || !strcmp(name, valued[k]);
@@ -190,6 +203,54 @@ int sim_main(int argc, char **argv)
 			o.gzip = true;
 		} else if (!strcmp(name, "--all-counters")) {
 			o.all_counters = true;
+		} else if (!strcmp(name, "--sql-counters")) {
+			o.sql_counters = true;
+		} else if (!strcmp(name, "--sql-instance")) {
+			size_t n = strlen(val);
+			bool ok = n > 0 && n < sizeof o.sql_instance;
+			for (size_t k = 0; ok && k < n; k++)
+				ok = (val[k] >= 'A' && val[k] <= 'Z') || (val[k] >= 'a' && val[k] <= 'z') ||
+				     (val[k] >= '0' && val[k] <= '9') || val[k] == '_';
+			if (!ok) {
+				fprintf(stderr, "iopsy: simulate: --sql-instance wants a name of 1-%zu letters, digits or _, "
+						"got '%s'\n", sizeof o.sql_instance - 1, val);
+				return EXIT_USAGE;
+			}
+			memcpy(o.sql_instance, val, n + 1);
+		} else if (!strcmp(name, "--only")) {
+			if (!strcmp(val, "esxtop"))
+				o.only = SIM_ONLY_ESXTOP;
+			else if (!strcmp(val, "perfmon"))
+				o.only = SIM_ONLY_PERFMON;
+			else {
+				fprintf(stderr, "iopsy: simulate: --only wants esxtop or perfmon, got '%s'\n", val);
+				return EXIT_USAGE;
+			}
+		} else if (!strcmp(name, "--perfmon-disks")) {
+			if (!strcmp(val, "all"))
+				o.perf_disks = SIM_PDISKS_ALL;
+			else if (!strcmp(val, "total"))
+				o.perf_disks = SIM_PDISKS_TOTAL;
+			else if (!strcmp(val, "pct-time"))
+				o.perf_disks = SIM_PDISKS_PCT_TIME;
+			else if (!strcmp(val, "none"))
+				o.perf_disks = SIM_PDISKS_NONE;
+			else {
+				fprintf(stderr, "iopsy: simulate: --perfmon-disks wants all, total, pct-time or none, got '%s'\n",
+					val);
+				return EXIT_USAGE;
+			}
+		} else if (!strcmp(name, "--busy-share")) {
+			if (!parse_double(val, 0.02, 0.9, &o.busy_share)) {
+				fprintf(stderr, "iopsy: simulate: --busy-share wants a fraction in [0.02, 0.9], got '%s'\n", val);
+				return EXIT_USAGE;
+			}
+		} else if (!strcmp(name, "--perfmon-interval")) {
+			if (!parse_double(val, 1, 3600, &o.perf_interval)) {
+				fprintf(stderr, "iopsy: simulate: --perfmon-interval wants seconds in [1, 3600], got '%s'\n", val);
+				return EXIT_USAGE;
+			}
+			o.perf_interval_set = true;
 		} else if (!strcmp(name, "--scenario")) {
 			scenario = val;
 		} else if (!strcmp(name, "--out")) {
@@ -208,11 +269,13 @@ int sim_main(int argc, char **argv)
 				fprintf(stderr, "iopsy: simulate: --duration wants seconds in [10, 604800], got '%s'\n", val);
 				return EXIT_USAGE;
 			}
+			o.duration_set = true;
 		} else if (!strcmp(name, "--interval")) {
 			if (!parse_double(val, 1, 3600, &o.interval)) {
 				fprintf(stderr, "iopsy: simulate: --interval wants seconds in [1, 3600], got '%s'\n", val);
 				return EXIT_USAGE;
 			}
+			o.interval_set = true;
 		} else if (!strcmp(name, "--width")) {
 			if (!parse_long(val, 0, 2000000, &lv)) {
 				fprintf(stderr, "iopsy: simulate: --width wants a column count in [0, 2000000], got '%s'\n",
@@ -220,6 +283,7 @@ int sim_main(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			o.width = (int)lv;
+			o.width_set = true;
 		} else if (!strcmp(name, "--start")) {
 			if (time_parse_iso(val, &o.start_ms) != 0) {
 				fprintf(stderr, "iopsy: simulate: --start wants an ISO-8601 UTC time like "
@@ -245,8 +309,15 @@ int sim_main(int argc, char **argv)
 		fputc('\n', stderr);
 		return EXIT_USAGE;
 	}
-	if (o.interval * 3 > o.duration) {
+	double duration = o.duration_set || sc->duration <= 0 ? o.duration : sc->duration;
+	double interval = o.interval_set || sc->interval <= 0 ? o.interval : sc->interval;
+	double pinterval = o.perf_interval_set ? o.perf_interval : sc->perf_interval > 0 ? sc->perf_interval : interval;
+	if (interval * 3 > duration || pinterval * 3 > duration) {
 		fprintf(stderr, "iopsy: simulate: --duration must cover at least three intervals\n");
+		return EXIT_USAGE;
+	}
+	if (o.busy_share > 0 && !sc->busy_share) {
+		fprintf(stderr, "iopsy: simulate: --busy-share applies to the peak scenarios only, not to '%s'\n", sc->name);
 		return EXIT_USAGE;
 	}
 	if (make_dir(out) != 0) {

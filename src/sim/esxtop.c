@@ -17,7 +17,7 @@ enum sm {
 	SM_DQLEN, SM_WQLEN, SM_ACTV, SM_QUED, SM_USD, SM_LOAD, SM_CMDS, SM_READS, SM_WRITES, SM_MBR, SM_MBW,
 	SM_DAVG, SM_KAVG, SM_GAVG, SM_QAVG, SM_DAVG_R, SM_DAVG_W, SM_KAVG_R, SM_KAVG_W, SM_GAVG_R, SM_GAVG_W,
 	SM_QAVG_R, SM_QAVG_W, SM_FAILED, SM_FAILED_R, SM_FAILED_W, SM_ABORTS, SM_RESETS, SM_RESV, SM_CONS,
-	SM_SPLIT, SM_SPLITC, SM_PAE, SM_AQLEN, SM_LAT_R, SM_LAT_W, SM_NM
+	SM_SPLIT, SM_SPLITC, SM_PAE, SM_AQLEN, SM_LAT_R, SM_LAT_W, SM_FAILED_MBR, SM_FAILED_MBW, SM_FAILED_RESV, SM_NM
 };
 
 static const char *const sm_name[SM_NM] = {
@@ -35,6 +35,8 @@ static const char *const sm_name[SM_NM] = {
 	[SM_RESETS] = "Resets/sec", [SM_RESV] = "Reserves/sec", [SM_CONS] = "Conflicts/sec",
 	[SM_SPLIT] = "Split Commands/sec", [SM_SPLITC] = "Split Copies/sec", [SM_PAE] = "PAE Commands/sec",
 	[SM_AQLEN] = "Adapter Q Depth", [SM_LAT_R] = "Average MilliSec/Read", [SM_LAT_W] = "Average MilliSec/Write",
+	[SM_FAILED_MBR] = "Failed MBytes Read/sec", [SM_FAILED_MBW] = "Failed MBytes Written/sec",
+	[SM_FAILED_RESV] = "Failed Reserves/sec",
 };
 
 static bool sm_is_int(int k)
@@ -60,6 +62,10 @@ static const int world_ctr[] = {SM_WQLEN, SM_ACTV, SM_QUED, SM_USD, SM_LOAD, SM_
 static const int part_ctr[] = {SM_CMDS, SM_READS, SM_WRITES, SM_MBR, SM_MBW, SM_DAVG, SM_KAVG, SM_GAVG,
 	SM_QAVG, -1, -2};
 static const int vdisk_ctr[] = {SM_CMDS, SM_READS, SM_WRITES, SM_MBR, SM_MBW, SM_LAT_R, SM_LAT_W, -1, -2};
+/* NFS volumes have guest-side latency only (no DAVG/KAVG): the counters of a published esxtop
+ * batch capture of an NFS datastore, in its order; written in default and -a captures alike. */
+static const int nfs_ctr[] = {SM_ACTV, SM_CMDS, SM_READS, SM_WRITES, SM_MBR, SM_MBW, SM_GAVG, SM_GAVG_R, SM_GAVG_W,
+	SM_FAILED, SM_FAILED_R, SM_FAILED_W, SM_FAILED_MBR, SM_FAILED_MBW, SM_FAILED_RESV, SM_ABORTS, SM_RESETS, -1, -2};
 
 static const char *const gcpu_ctr[] = {"Members", "% Used", "% Run", "% System", "% Wait", "% VmWait",
 	"% Ready", "% Idle", "% Overlap", "% CoStop", "% Max Limited", "% Swap Wait"};
@@ -116,7 +122,26 @@ struct sim_esx {
 	} world[SIM_MAX_WORLD];
 	struct sim_esx_dev_row last[SIM_MAX_DEV];
 	const char *prefix;
+	int host, stream;       /* the ESXi host this file is of, and its accumulator stream */
+	const char *hostname;
+	bool failover[SIM_MAX_DEV];             /* device with a path failover: paths get own slots */
+	uint32_t pp_base[SIM_MAX_DEV], sb_base[SIM_MAX_DEV];
 };
+
+static bool vm_here(const struct sim_esx *w, int vm)
+{
+	return w->c->vm[vm].host == w->host;
+}
+
+static bool dev_here(const struct sim_esx *w, int d)
+{
+	return w->c->dev[d].host == w->host;
+}
+
+static bool adapter_here(const struct sim_esx *w, int a)
+{
+	return w->c->adapter[a].host == w->host;
+}
 
 static bool add_col(struct sim_esx *w, struct sim_line *hdr, const char *object, const char *inst,
 		    const char *counter, uint8_t gen, uint32_t slot, bool is_int, double base)
@@ -130,7 +155,7 @@ static bool add_col(struct sim_esx *w, struct sim_line *hdr, const char *object,
 		w->capcols = n;
 	}
 	w->cols[w->ncols++] = (struct col){.slot = slot, .gen = gen, .is_int = is_int, .base = (float)base};
-	size_t lo = strlen(object), li = inst ? strlen(inst) : 0, lc = strlen(counter), lh = strlen(w->c->host);
+	size_t lo = strlen(object), li = inst ? strlen(inst) : 0, lc = strlen(counter), lh = strlen(w->hostname);
 	if (!sim_line_reserve(hdr, lo + li + lc + lh + 16))
 		return false;
 	char *p = hdr->p + hdr->len;
@@ -138,7 +163,7 @@ static bool add_col(struct sim_esx *w, struct sim_line *hdr, const char *object,
 	*p++ = '"';
 	*p++ = '\\';
 	*p++ = '\\';
-	memcpy(p, w->c->host, lh), p += lh;
+	memcpy(p, w->hostname, lh), p += lh;
 	*p++ = '\\';
 	memcpy(p, object, lo), p += lo;
 	if (inst) {
@@ -231,6 +256,14 @@ static int layout(struct sim_esx *w, struct sim_line *hdr, long budget)
 		w->ad_base[a] = alloc_slots(w, SM_NM);
 	for (int d = 0; d < c->ndev; d++)
 		w->dev_base[d] = alloc_slots(w, SM_NM);
+	for (int i = 0; i < c->ndevev; i++) {
+		int d = c->devev[i].dev;
+		if (c->devev[i].kind == SIM_DEVEV_FAILOVER && !w->failover[d]) {
+			w->failover[d] = true;
+			w->pp_base[d] = alloc_slots(w, SM_NM);
+			w->sb_base[d] = alloc_slots(w, SM_NM);
+		}
+	}
 	for (int v = 0; v < c->nvdisk; v++)
 		w->vd_base[v] = alloc_slots(w, SM_NM);
 	for (int vm = 0; vm < c->nvm; vm++) {
@@ -239,6 +272,8 @@ static int layout(struct sim_esx *w, struct sim_line *hdr, long budget)
 	}
 	/* worlds: (device, VM) pairs with IO, plus the system world on the boot device */
 	for (int d = 0; d < c->ndev; d++) {
+		if (!dev_here(w, d) || c->dev[d].kind != SIM_DEV_SCSI)
+			continue;
 		for (int vm = 0; vm < c->nvm; vm++) {
 			bool uses = false;
 			for (int v = 0; v < c->nvdisk; v++)
@@ -293,6 +328,8 @@ static int layout(struct sim_esx *w, struct sim_line *hdr, long budget)
 				     i == 0, i == 0 ? 40 + g * 7 : noise_base(w, gcpu_ctr[i])))
 				return ERR_NOMEM;
 	for (int vm = 0; vm < c->nvm; vm++) {
+		if (!vm_here(w, vm))
+			continue;
 		snprintf(inst, sizeof inst, "%d:%s", c->vm[vm].gid, c->vm[vm].name);
 		for (int i = 0; i < NGCPU; i++)
 			if (!add_col(w, hdr, "Group Cpu", inst, gcpu_ctr[i], GEN_SNAP, w->cpu_base[vm] + (uint32_t)i,
@@ -317,6 +354,8 @@ static int layout(struct sim_esx *w, struct sim_line *hdr, long budget)
 				return ERR_NOMEM;
 	for (int vm = 0; vm < c->nvm; vm++) {
 		const struct sim_vm *v = &c->vm[vm];
+		if (!vm_here(w, vm))
+			continue;
 		for (int wi = 0; wi < v->vcpus + 6; wi++) {
 			char world[SIM_NAME + 32];
 			if (wi == 0)
@@ -355,33 +394,44 @@ static int layout(struct sim_esx *w, struct sim_line *hdr, long budget)
 	}
 	/* Storage */
 	for (int a = 0; a < c->nadapter; a++)
-		if (!add_storage(w, hdr, "Physical Disk Adapter", c->adapter[a].name, adapter_ctr, w->ad_base[a]))
+		if (adapter_here(w, a) &&
+		    !add_storage(w, hdr, "Physical Disk Adapter", c->adapter[a].name, adapter_ctr, w->ad_base[a]))
 			return ERR_NOMEM;
 	if (c->all_counters)
 		for (int a = 0; a < c->nadapter; a++)
-			if (!add_storage(w, hdr, "Physical Disk", c->adapter[a].name, pdisk_hba_ctr, w->ad_base[a]))
+			if (adapter_here(w, a) &&
+			    !add_storage(w, hdr, "Physical Disk", c->adapter[a].name, pdisk_hba_ctr, w->ad_base[a]))
 				return ERR_NOMEM;
 	for (int d = 0; d < c->ndev; d++)
-		if (!add_storage(w, hdr, "Physical Disk SCSI Device", c->dev[d].naa, device_ctr, w->dev_base[d]))
+		if (dev_here(w, d) && c->dev[d].kind == SIM_DEV_SCSI &&
+		    !add_storage(w, hdr, "Physical Disk SCSI Device", c->dev[d].naa, device_ctr, w->dev_base[d]))
 			return ERR_NOMEM;
 	for (int d = 0; d < c->ndev; d++) {
 		const struct sim_dev *dv = &c->dev[d];
+		if (!dev_here(w, d) || dv->kind != SIM_DEV_SCSI)
+			continue;
 		const char *an = c->adapter[dv->adapter].name;
 		snprintf(inst, sizeof inst, "%s:C0:T%d:L%d", an, dv->path_target, dv->lun);
-		if (!add_storage(w, hdr, "Physical Disk Path", inst, path_ctr, w->dev_base[d]))
+		if (!add_storage(w, hdr, "Physical Disk Path", inst, path_ctr, w->failover[d] ? w->pp_base[d] : w->dev_base[d]))
 			return ERR_NOMEM;
 		if (!c->adapter[dv->adapter].local) {
-			/* the standby path through the other FC HBA carries nothing */
+			/* the standby path through the other FC HBA carries nothing (until a failover) */
 			const char *other = "vmhba3";
-			for (int a = 0; a < c->nadapter; a++)
-				if (a != dv->adapter && !c->adapter[a].local)
-					other = c->adapter[a].name;
+			if (w->failover[d]) {
+				other = c->adapter[dv->standby_adapter].name;
+			} else {
+				for (int a = 0; a < c->nadapter; a++)
+					if (a != dv->adapter && !c->adapter[a].local && adapter_here(w, a))
+						other = c->adapter[a].name;
+			}
 			snprintf(inst, sizeof inst, "%s:C0:T%d:L%d", other, dv->path_target + 1, dv->lun);
-			if (!add_storage(w, hdr, "Physical Disk Path", inst, path_ctr, UINT32_MAX))
+			if (!add_storage(w, hdr, "Physical Disk Path", inst, path_ctr, w->failover[d] ? w->sb_base[d] : UINT32_MAX))
 				return ERR_NOMEM;
 		}
 	}
 	for (int d = 0; d < c->ndev; d++) {
+		if (!dev_here(w, d) || c->dev[d].kind != SIM_DEV_SCSI)
+			continue;
 		if (c->dev[d].local) {
 			snprintf(inst, sizeof inst, "%s-%d", c->dev[d].naa, 2097190);
 			if (!add_storage(w, hdr, "Physical Disk Per-Device-Per-World", inst, world_ctr, UINT32_MAX))
@@ -396,11 +446,19 @@ static int layout(struct sim_esx *w, struct sim_line *hdr, long budget)
 		}
 	}
 	for (int d = 0; d < c->ndev; d++) {
+		if (!dev_here(w, d) || c->dev[d].kind != SIM_DEV_SCSI)
+			continue;
 		snprintf(inst, sizeof inst, "%s-%d", c->dev[d].naa, c->dev[d].local ? 5 : 1);
 		if (!add_storage(w, hdr, "Physical Disk Partition", inst, part_ctr, w->dev_base[d]))
 			return ERR_NOMEM;
 	}
+	for (int d = 0; d < c->ndev; d++)
+		if (dev_here(w, d) && c->dev[d].kind == SIM_DEV_NFS &&
+		    !add_storage(w, hdr, "Physical Disk NFS Volume", c->dev[d].naa, nfs_ctr, w->dev_base[d]))
+			return ERR_NOMEM;
 	for (int vm = 0; vm < c->nvm; vm++) {
+		if (!vm_here(w, vm))
+			continue;
 		if (!add_storage(w, hdr, "Virtual Disk", c->vm[vm].name, vdisk_ctr, w->vm_base[vm]))
 			return ERR_NOMEM;
 		for (int v = 0; v < c->nvdisk; v++) {
@@ -449,16 +507,21 @@ static int layout(struct sim_esx *w, struct sim_line *hdr, long budget)
 	return 0;
 }
 
-int sim_esx_open(struct sim_esx **out, const struct sim_config *c, struct sim_model *m, const char *path)
+int sim_esx_open(struct sim_esx **out, const struct sim_config *c, struct sim_model *m, int host, const char *path)
 {
 	struct sim_esx *w = calloc(1, sizeof *w);
 	if (!w)
 		return ERR_NOMEM;
 	w->c = c;
 	w->m = m;
+	w->host = host;
+	w->stream = sim_esx_stream(host);
+	w->hostname = sim_host_name(c, host);
 	/* Default captures end every line with a comma; -a captures (all counters) do not. */
 	w->trailing = !c->all_counters;
-	sim_rng_seed(&w->frng, c->seed, 7 + 16 * (uint64_t)c->part);
+	/* host 0 keeps the stream it always had; a second host's filler differs */
+	uint64_t fstream = 7 + 16 * (uint64_t)c->part + 1000 * (uint64_t)host;
+	sim_rng_seed(&w->frng, c->seed, fstream);
 	struct sim_line hdr = {0};
 	/* Lay out once without filler to count the essential columns, then again with exactly the
 	 * filler that brings the total to --width. */
@@ -472,8 +535,9 @@ int sim_esx_open(struct sim_esx **out, const struct sim_config *c, struct sim_mo
 		w->nsnap = 0;
 		w->ncols = 0;
 		w->nworld = 0;
+		memset(w->failover, 0, sizeof w->failover);
 		hdr.len = 0;
-		sim_rng_seed(&w->frng, c->seed, 7 + 16 * (uint64_t)c->part);
+		sim_rng_seed(&w->frng, c->seed, fstream);
 		rc = layout(w, &hdr, budget);
 	}
 	if (rc == 0)
@@ -490,6 +554,11 @@ int sim_esx_open(struct sim_esx **out, const struct sim_config *c, struct sim_mo
 	}
 	*out = w;
 	return 0;
+}
+
+int sim_esx_host(const struct sim_esx *w)
+{
+	return w->host;
 }
 
 long sim_esx_columns(const struct sim_esx *w)
@@ -569,7 +638,7 @@ static void fill_snapshot(struct sim_esx *w, double t)
 	const struct sim_config *c = w->c;
 	struct sim_model *m = w->m;
 	double *S = w->snap;
-	const struct sim_acc *acc = m->acc[SIM_STREAM_ESX];
+	const struct sim_acc *acc = m->acc[w->stream];
 	double secs = c->nvdisk ? acc[0].time_s : c->interval;
 	if (secs <= 0)
 		secs = c->interval;
@@ -577,6 +646,8 @@ static void fill_snapshot(struct sim_esx *w, double t)
 		S[i] = 0;
 	/* virtual disks and their VM totals */
 	for (int vm = 0; vm < c->nvm; vm++) {
+		if (!vm_here(w, vm))
+			continue;
 		struct sim_acc tot = {0};
 		for (int v = 0; v < c->nvdisk; v++) {
 			if (c->vdisk[v].vm != vm)
@@ -590,16 +661,20 @@ static void fill_snapshot(struct sim_esx *w, double t)
 	int ad_actv[SIM_MAX_ADAPTER] = {0};
 	struct sim_acc ad_acc[SIM_MAX_ADAPTER];
 	memset(ad_acc, 0, sizeof ad_acc);
-	double ad_failed[SIM_MAX_ADAPTER] = {0};
+	double ad_failed[SIM_MAX_ADAPTER] = {0}, ad_aborts[SIM_MAX_ADAPTER] = {0}, ad_resets[SIM_MAX_ADAPTER] = {0};
 	for (int d = 0; d < c->ndev; d++) {
 		const struct sim_dev *dc = &c->dev[d];
 		const struct sim_dev_state *ds = &m->ds[d];
+		if (!dev_here(w, d) || dc->kind == SIM_DEV_VSAN)
+			continue;
 		double *s = S + w->dev_base[d];
 		struct sim_acc tot = {0};
 		for (int i = 0; i < m->dev_nv[d]; i++)
 			acc_add(&tot, &acc[m->dev_v[d][i]]);
 		fill_rates(s, &tot, secs);
-		acc_add(&ad_acc[dc->adapter], &tot);
+		int adp = sim_dev_adapter(m, d);
+		if (dc->kind == SIM_DEV_SCSI)
+			acc_add(&ad_acc[adp], &tot);
 		int actv = 0, qued = 0;
 		sim_model_sample_dev(m, d, &actv, &qued);
 		s[SM_DQLEN] = ds->dqlen;
@@ -608,12 +683,30 @@ static void fill_snapshot(struct sim_esx *w, double t)
 		s[SM_QUED] = qued;
 		s[SM_USD] = 100.0 * actv / ds->dqlen;
 		s[SM_LOAD] = (double)(actv + qued) / ds->dqlen;
-		double failed = m->dev_failed[SIM_STREAM_ESX][d] / secs;
+		double failed = m->dev_failed[w->stream][d] / secs;
 		s[SM_FAILED] = failed;
 		s[SM_FAILED_R] = failed * 0.6;
 		s[SM_FAILED_W] = failed * 0.4;
-		ad_failed[dc->adapter] += failed;
-		ad_actv[dc->adapter] += actv;
+		s[SM_ABORTS] = m->dev_aborts[w->stream][d] / secs;
+		s[SM_RESETS] = m->dev_resets[w->stream][d] / secs;
+		if (dc->kind != SIM_DEV_SCSI)
+			continue;
+		ad_failed[adp] += failed;
+		ad_actv[adp] += actv;
+		ad_aborts[dc->adapter] += s[SM_ABORTS];
+		ad_resets[dc->adapter] += s[SM_RESETS];
+		if (w->failover[d]) {
+			/* IO goes down the active path; aborts and resets belong to the one that failed */
+			double *pp = S + w->pp_base[d], *sb = S + w->sb_base[d];
+			memset(pp, 0, SM_NM * sizeof *pp);
+			memset(sb, 0, SM_NM * sizeof *sb);
+			memcpy(ds->path_now ? sb : pp, s, SM_NM * sizeof *s);
+			pp[SM_ABORTS] = s[SM_ABORTS];
+			pp[SM_RESETS] = s[SM_RESETS];
+			if (ds->path_now) {
+				sb[SM_ABORTS] = sb[SM_RESETS] = 0;
+			}
+		}
 		struct sim_esx_dev_row *L = &w->last[d];
 		L->dqlen = s[SM_DQLEN], L->actv = actv, L->qued = qued, L->cmds = s[SM_CMDS];
 		L->davg = s[SM_DAVG], L->kavg = s[SM_KAVG], L->gavg = s[SM_GAVG], L->qavg = s[SM_QAVG];
@@ -656,6 +749,8 @@ static void fill_snapshot(struct sim_esx *w, double t)
 		}
 	}
 	for (int a = 0; a < c->nadapter; a++) {
+		if (!adapter_here(w, a))
+			continue;
 		double *s = S + w->ad_base[a];
 		fill_rates(s, &ad_acc[a], secs);
 		s[SM_ACTV] = ad_actv[a];
@@ -667,10 +762,14 @@ static void fill_snapshot(struct sim_esx *w, double t)
 		s[SM_FAILED] = ad_failed[a];
 		s[SM_FAILED_R] = ad_failed[a] * 0.6;
 		s[SM_FAILED_W] = ad_failed[a] * 0.4;
+		s[SM_ABORTS] = ad_aborts[a];
+		s[SM_RESETS] = ad_resets[a];
 	}
 	/* modelled VMs' CPU: more IO costs more CPU, and LSI costs more per IO than PVSCSI */
 	for (int vm = 0; vm < c->nvm; vm++) {
 		const struct sim_vm *v = &c->vm[vm];
+		if (!vm_here(w, vm))
+			continue;
 		double *g = S + w->cpu_base[vm];
 		int nwld = v->vcpus + 6;
 		if (sim_vm_off(c, vm, t)) {
@@ -695,8 +794,11 @@ static void fill_snapshot(struct sim_esx *w, double t)
 		double cap = 100.0 * v->vcpus;
 		double used = 8 + 4 * v->vcpus + iops * per_io + 3 * sim_rng_normal(&w->frng);
 		used = used < 1 ? 1 : used > cap ? cap : used;
-		double ready = v->vcpus * (0.3 + 0.2 * sim_rng_uniform(&w->frng));
-		double costop = 0.05 * v->vcpus * sim_rng_uniform(&w->frng);
+		double ready = v->ready_pct > 0 ? v->vcpus * v->ready_pct * (0.9 + 0.2 * sim_rng_uniform(&w->frng))
+						 : v->vcpus * (0.3 + 0.2 * sim_rng_uniform(&w->frng));
+		/* co-stop grows with ready time on a wide VM (its vCPUs are scheduled together) */
+		double costop = v->ready_pct > 0 ? 0.2 * ready * (0.8 + 0.4 * sim_rng_uniform(&w->frng))
+						  : 0.05 * v->vcpus * sim_rng_uniform(&w->frng);
 		double total = 100.0 * nwld;
 		g[0] = nwld;
 		g[1] = used;

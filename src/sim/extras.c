@@ -10,21 +10,22 @@
 #include "out.h"
 #include "util.h"
 
-static void short_host(const struct sim_config *c, char *out, size_t n)
+static void short_host(const char *name, char *out, size_t n)
 {
 	size_t k = 0;
-	while (c->host[k] && c->host[k] != '.' && k + 1 < n) {
-		out[k] = c->host[k];
+	while (name[k] && name[k] != '.' && k + 1 < n) {
+		out[k] = name[k];
 		k++;
 	}
 	out[k] = 0;
 }
 
 /* One vmkernel.log line at time t (seconds since start). */
-static void vmk_line(struct sim_out *o, const struct sim_config *c, double t, int cpu, int world, const char *text)
+static void vmk_line(struct sim_out *o, const struct sim_config *c, const char *hostname, double t, int cpu,
+		     int world, const char *text)
 {
 	char host[64], line[1024];
-	short_host(c, host, sizeof host);
+	short_host(hostname, host, sizeof host);
 	struct sim_tm tm;
 	sim_time_split(c->start_ms + (int64_t)floor(t * 1000.0), &tm);
 	int n = snprintf(line, sizeof line, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ %s vmkernel: cpu%d:%d)%s\n", tm.year,
@@ -33,38 +34,91 @@ static void vmk_line(struct sim_out *o, const struct sim_config *c, double t, in
 		sim_out_write(o, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
 }
 
-int sim_write_vmklog(const struct sim_config *c, const struct sim_model *m, const char *path)
+void sim_capture_name(const struct sim_config *c, int h, char *out, size_t n)
 {
+	char sh[64];
+	short_host(sim_host_name(c, h), sh, sizeof sh);
+	if (sim_nhosts(c) > 1)
+		snprintf(out, n, "esxtop-%s.csv%s", sh, c->gzip ? ".gz" : "");
+	else
+		snprintf(out, n, "esxtop.csv%s", c->gzip ? ".gz" : "");
+}
+
+void sim_vmklog_name(const struct sim_config *c, int h, char *out, size_t n)
+{
+	char sh[64];
+	short_host(sim_host_name(c, h), sh, sizeof sh);
+	if (sim_nhosts(c) > 1)
+		snprintf(out, n, "vmkernel-%s.log", sh);
+	else
+		snprintf(out, n, "vmkernel.log");
+}
+
+/* Event order for the log: the model appends events step by step; the newer event kinds (path
+ * failover, a second host) can land slightly out of order within a step, so those logs are
+ * sorted (stably) by time. */
+struct ev_ord {
+	const struct sim_event *e;
+	size_t i;
+};
+
+static int ev_cmp(const void *a, const void *b)
+{
+	const struct ev_ord *x = a, *y = b;
+	if (x->e->t != y->e->t)
+		return x->e->t < y->e->t ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+int sim_write_vmklog(const struct sim_config *c, const struct sim_model *m, int host, const char *path)
+{
+	struct ev_ord *ord = malloc((m->nev ? m->nev : 1) * sizeof *ord);
+	if (!ord)
+		return ERR_NOMEM;
+	size_t nev = 0;
+	for (size_t k = 0; k < m->nev; k++)
+		if (c->dev[m->ev[k].dev].host == host)
+			ord[nev++] = (struct ev_ord){&m->ev[k], k};
+	if (c->ndevev > 0 || sim_nhosts(c) > 1)
+		qsort(ord, nev, sizeof *ord, ev_cmp);
 	struct sim_out o;
 	int rc = sim_out_open(&o, path, false);
-	if (rc)
+	if (rc) {
+		free(ord);
 		return rc;
+	}
+	const char *hostname = sim_host_name(c, host);
 	struct sim_rng r;
-	sim_rng_seed(&r, c->seed, 11 + 16 * (uint64_t)c->part);
+	sim_rng_seed(&r, c->seed, 11 + 16 * (uint64_t)c->part + 1000 * (uint64_t)host);
 	/* Benign noise every few minutes: the ATA pass-through probe of the boot device fails with a
 	 * CHECK CONDITION (D:0x2) — a line a QUEUE FULL parser must not count. */
 	double next_benign = 20 + 200 * sim_rng_uniform(&r);
 	const char *boot = c->ndev ? c->dev[0].naa : "mpx.vmhba0:C0:T0:L0";
+	for (int d = 0; host > 0 && d < c->ndev; d++)
+		if (c->dev[d].local && c->dev[d].host == host) {
+			boot = c->dev[d].naa;
+			break;
+		}
 	char text[768];
 	unsigned cmdsn = 0x8000006a;
 	size_t i = 0;
 	double last_nmp = -1e9;
-	while (i < m->nev || next_benign < c->duration) {
-		bool take_event = i < m->nev && (next_benign >= c->duration || m->ev[i].t <= next_benign);
+	while (i < nev || next_benign < c->duration) {
+		bool take_event = i < nev && (next_benign >= c->duration || ord[i].e->t <= next_benign);
 		if (!take_event) {
 			snprintf(text, sizeof text,
 				 "ScsiDeviceIO: 4124: Cmd(0x45d98aee%04x) 0x85, CmdSN 0x%x from world 2098291 to dev \"%s\" "
 				 "failed H:0x0 D:0x2 P:0x0 Valid sense data: 0x5 0x20 0x0.",
 				 sim_rng_below(&r, 0x10000), 0x2d4 + sim_rng_below(&r, 4000), boot);
-			vmk_line(&o, c, next_benign, (int)sim_rng_below(&r, (uint32_t)c->pcpus), 2098291, text);
+			vmk_line(&o, c, hostname, next_benign, (int)sim_rng_below(&r, (uint32_t)c->pcpus), 2098291, text);
 			snprintf(text, sizeof text,
 				 "NMP: nmp_ResetDeviceLogThrottling:3776: last error status from device %s repeated 1 times",
 				 boot);
-			vmk_line(&o, c, next_benign + 0.4, (int)sim_rng_below(&r, (uint32_t)c->pcpus), 2097594, text);
+			vmk_line(&o, c, hostname, next_benign + 0.4, (int)sim_rng_below(&r, (uint32_t)c->pcpus), 2097594, text);
 			next_benign += 120 + 480 * sim_rng_uniform(&r);
 			continue;
 		}
-		const struct sim_event *e = &m->ev[i++];
+		const struct sim_event *e = ord[i++].e;
 		const struct sim_dev *d = &c->dev[e->dev];
 		int world = e->vm >= 0 ? c->vm[e->vm].wid : 2097190;
 		int cpu = (int)sim_rng_below(&r, (uint32_t)c->pcpus);
@@ -75,7 +129,7 @@ int sim_write_vmklog(const struct sim_config *c, const struct sim_model *m, cons
 				 "ScsiDeviceIO: 4619: Cmd(0x45da%08x) 0x%02x, CmdSN 0x%x from world %d to dev \"%s\" failed "
 				 "H:0x0 D:0x28 P:0x0",
 				 (unsigned)sim_rng_next(&r), op, cmdsn++, world, d->naa);
-			vmk_line(&o, c, e->t, cpu, world, text);
+			vmk_line(&o, c, hostname, e->t, cpu, world, text);
 			break;
 		case SIM_EV_BUSY:
 			/* NMP throttles its own logging: at most one line per device and second. */
@@ -87,31 +141,69 @@ int sim_write_vmklog(const struct sim_config *c, const struct sim_model *m, cons
 				 "\"%s:C0:T%d:L%d\" Failed: H:0x0 D:0x8 P:0x0 Valid sense data: 0x0 0x0 0x0. Act:NONE",
 				 op, (unsigned)(sim_rng_next(&r) & 0xffffff), d->naa, c->adapter[d->adapter].name,
 				 d->path_target, d->lun);
-			vmk_line(&o, c, e->t, cpu, 2097594, text);
+			vmk_line(&o, c, hostname, e->t, cpu, 2097594, text);
 			break;
 		case SIM_EV_REDUCE:
 			snprintf(text, sizeof text,
 				 "ScsiSched: 2104: Reduced the queue depth for device %s to %d, due to queue full/busy "
 				 "conditions. The queue depth could be reduced further if the condition persists.",
 				 d->naa, (int)e->a);
-			vmk_line(&o, c, e->t, cpu, 2097594, text);
+			vmk_line(&o, c, hostname, e->t, cpu, 2097594, text);
 			break;
 		case SIM_EV_DETERIORATE:
 			snprintf(text, sizeof text,
 				 "WARNING: ScsiDeviceIO: 1779: Device %s performance has deteriorated. I/O latency increased "
 				 "from average value of %.0f microseconds to %.0f microseconds.",
 				 d->naa, e->a, e->b);
-			vmk_line(&o, c, e->t, cpu, 2097594, text);
+			vmk_line(&o, c, hostname, e->t, cpu, 2097594, text);
 			break;
 		case SIM_EV_IMPROVE:
 			snprintf(text, sizeof text,
 				 "ScsiDeviceIO: 1755: Device %s performance has improved. I/O latency reduced from %.0f "
 				 "microseconds to %.0f microseconds.",
 				 d->naa, e->a, e->b);
-			vmk_line(&o, c, e->t, cpu, 2097594, text);
+			vmk_line(&o, c, hostname, e->t, cpu, 2097594, text);
+			break;
+		case SIM_EV_PATH_DOWN:
+			snprintf(text, sizeof text,
+				 "WARNING: NMP: nmp_DeviceRequestFastDeviceProbe:237: NMP device \"%s\" state in doubt; "
+				 "requested fast path state update...",
+				 d->naa);
+			vmk_line(&o, c, hostname, e->t, cpu, 2097594, text);
+			snprintf(text, sizeof text,
+				 "WARNING: NMP: nmp_DeviceRetryCommand:133: Device \"%s\": awaiting fast path state update "
+				 "for failover with I/O blocked. No prior reservation exists on the device.",
+				 d->naa);
+			vmk_line(&o, c, hostname, e->t + 0.001, cpu, 2097594, text);
+			break;
+		case SIM_EV_ABORT:
+			/* H:0x5 = the command was aborted (it hung on the dead path) */
+			snprintf(text, sizeof text,
+				 "NMP: nmp_ThrottleLogForDevice:3298: Cmd 0x%02x (0x45a2c%07x, %d) to dev \"%s\" on path "
+				 "\"%s:C0:T%d:L%d\" Failed: H:0x5 D:0x0 P:0x0 Invalid sense data: 0x0 0x0 0x0. Act:EVAL",
+				 op, (unsigned)(sim_rng_next(&r) & 0xfffffff), world, d->naa, c->adapter[d->adapter].name,
+				 d->path_target, d->lun);
+			vmk_line(&o, c, hostname, e->t, cpu, 2097594, text);
+			break;
+		case SIM_EV_RESET:
+			/* H:0x8 = the command was lost to a bus/LUN reset */
+			snprintf(text, sizeof text,
+				 "ScsiDeviceIO: 3463: Cmd(0x45a2%08x) 0x%02x, CmdSN 0x%x from world %d to dev \"%s\" failed "
+				 "H:0x8 D:0x0 P:0x0",
+				 (unsigned)sim_rng_next(&r), op, cmdsn++, world, d->naa);
+			vmk_line(&o, c, hostname, e->t, cpu, world, text);
+			break;
+		case SIM_EV_PATH_SWITCH:
+			snprintf(text, sizeof text,
+				 "vmw_psp_mru: psp_mruSelectPathToActivate:1097: Changing active path from %s:C0:T%d:L%d to "
+				 "%s:C0:T%d:L%d for device \"%s\".",
+				 c->adapter[d->adapter].name, d->path_target, d->lun, c->adapter[d->standby_adapter].name,
+				 d->path_target + 1, d->lun, d->naa);
+			vmk_line(&o, c, hostname, e->t, cpu, 2097594, text);
 			break;
 		}
 	}
+	free(ord);
 	return sim_out_commit(&o);
 }
 
@@ -211,6 +303,8 @@ static void json_str(struct sim_out *o, const char *s)
 	sim_out_write(o, "\"", 1);
 }
 
+static void truth_extra(struct sim_out *o, const struct sim_config *c);
+
 int sim_write_truth(const struct sim_config *c, const char *path)
 {
 	struct sim_out o;
@@ -230,8 +324,8 @@ int sim_write_truth(const struct sim_config *c, const char *path)
 	for (int i = 0; i < c->nexpect; i++) {
 		const struct sim_expect *e = &c->expect[i];
 		char t0[32], t1[32];
-		int64_t a = c->start_ms + (int64_t)floor(e->t0 * c->duration) * 1000;
-		int64_t b = c->start_ms + (int64_t)floor(e->t1 * c->duration) * 1000;
+		int64_t a = c->start_ms + (int64_t)floor(e->abs_s ? e->t0 : e->t0 * c->duration) * 1000;
+		int64_t b = c->start_ms + (int64_t)floor(e->abs_s ? e->t1 : e->t1 * c->duration) * 1000;
 		time_format_iso(a, false, t0);
 		time_format_iso(b, false, t1);
 		sim_out_puts(&o, i ? ",\n    {\"kind\": " : "\n    {\"kind\": ");
@@ -256,6 +350,174 @@ int sim_write_truth(const struct sim_config *c, const char *path)
 		sim_out_puts(&o, k++ ? ", " : "");
 		json_str(&o, sim_kinds[i]);
 	}
-	sim_out_puts(&o, "]\n}\n");
+	sim_out_puts(&o, "]");
+	truth_extra(&o, c);
+	sim_out_puts(&o, "\n}\n");
 	return sim_out_commit(&o);
+}
+
+static void layer_cov(const struct sim_config *c, int v, bool *scsi, bool *nfs, bool *vsan)
+{
+	const struct sim_dev *d = &c->dev[c->vdisk[v].dev];
+	*scsi = d->kind == SIM_DEV_SCSI;
+	*nfs = d->kind == SIM_DEV_NFS;
+	*vsan = d->kind == SIM_DEV_VSAN;
+}
+
+static const char *share(int have, int n)
+{
+	return have == 0 ? "not_assessed" : have == n ? "assessed" : "partial";
+}
+
+void sim_coverage(const struct sim_config *c, const char *out[SIM_NLAYER])
+{
+	int guest = -1;
+	for (int i = 0; i < c->nvm && guest < 0; i++)
+		if (c->vm[i].guest[0])
+			guest = i;
+	bool esx = c->only != SIM_ONLY_PERFMON;
+	bool perf = c->only != SIM_ONLY_ESXTOP && guest >= 0;
+	out[SIM_LAYER_GUEST] = !perf ? "not_assessed"
+			       : c->perf_disks == SIM_PDISKS_ALL ? "assessed"
+			       : c->perf_disks == SIM_PDISKS_TOTAL ? "partial" : "not_assessed";
+	/* the guest queue at the vSCSI limit needs each disk's Current Disk Queue Length */
+	out[SIM_LAYER_VSCSI] = perf && c->perf_disks == SIM_PDISKS_ALL ? "assessed" : "not_assessed";
+	/* host layers, for the guest's disks: a SCSI LUN shows worlds, device and adapter; NFS only
+	 * a guest-side latency of the volume (array and network together); vSAN nothing per disk */
+	int n = 0, scsi = 0, arr2 = 0;
+	for (int v = 0; v < c->nvdisk; v++) {
+		if (c->vdisk[v].vm != guest)
+			continue;
+		bool s, nf, vs;
+		layer_cov(c, v, &s, &nf, &vs);
+		n++;
+		scsi += s;
+		arr2 += s ? 2 : nf ? 1 : 0;
+	}
+	const char *dev = esx ? share(scsi, n) : "not_assessed";
+	out[SIM_LAYER_WORLD] = dev;
+	out[SIM_LAYER_DEVICE] = dev;
+	/* without -a there is no Adapter Q Depth: adapter queueing shows, saturation cannot be proven */
+	out[SIM_LAYER_ADAPTER] = !esx || scsi == 0 ? "not_assessed" : c->all_counters ? dev : "partial";
+	out[SIM_LAYER_ARRAY] = esx ? share(arr2, 2 * n) : "not_assessed";
+	if (n == 0)
+		for (int k = SIM_LAYER_WORLD; k < SIM_NLAYER; k++)
+			out[k] = "not_assessed";
+}
+
+static void put_num(struct sim_out *o, double v)
+{
+	char buf[48];
+	snprintf(buf, sizeof buf, "%.6g", v);
+	sim_out_puts(o, buf);
+}
+
+static void put_time(struct sim_out *o, const struct sim_config *c, double frac)
+{
+	char t[32];
+	time_format_iso(c->start_ms + (int64_t)floor(frac * c->duration + 1e-6) * 1000, false, t);
+	json_str(o, t);
+}
+
+/* The truth fields beyond expect/absent (see doc/simulate.md); each only when set. */
+static void truth_extra(struct sim_out *o, const struct sim_config *c)
+{
+	const struct sim_truth_x *x = &c->tx;
+	if (x->coverage) {
+		const char *cov[SIM_NLAYER];
+		sim_coverage(c, cov);
+		sim_out_puts(o, ",\n  \"coverage\": {");
+		for (int k = 0; k < SIM_NLAYER; k++) {
+			sim_out_puts(o, k ? ", " : "");
+			json_str(o, sim_layer_names[k]);
+			sim_out_puts(o, ": ");
+			json_str(o, x->cov_override[k] ? x->cov_override[k] : cov[k]);
+		}
+		sim_out_puts(o, "}");
+	}
+	if (x->clean >= 0) {
+		sim_out_puts(o, ",\n  \"clean\": ");
+		sim_out_puts(o, x->clean ? "true" : "false");
+	}
+	if (x->one_episode > 0)
+		sim_out_puts(o, ",\n  \"one_episode\": true");
+	if (x->busy) {
+		sim_out_puts(o, ",\n  \"busy\": {\"start\": ");
+		put_time(o, c, x->busy_t0);
+		sim_out_puts(o, ", \"end\": ");
+		put_time(o, c, x->busy_t1);
+		sim_out_puts(o, ", \"share\": ");
+		put_num(o, x->busy_t1 - x->busy_t0);
+		sim_out_puts(o, "}");
+	}
+	if (x->cmp_outcome) {
+		sim_out_puts(o, ",\n  \"compare\": {\"outcome\": ");
+		json_str(o, x->cmp_outcome);
+		if (x->capacity_gain >= 0) {
+			sim_out_puts(o, ", \"capacity_gain\": ");
+			sim_out_puts(o, x->capacity_gain ? "true" : "false");
+		}
+		sim_out_puts(o, ", \"why\": ");
+		json_str(o, x->cmp_why ? x->cmp_why : "");
+		sim_out_puts(o, "}");
+	}
+	if (x->sql_storage >= 0) {
+		sim_out_puts(o, ",\n  \"sql\": {\"symptom\": ");
+		json_str(o, x->sql_symptom ? x->sql_symptom : "");
+		sim_out_puts(o, ", \"storage_explains\": ");
+		sim_out_puts(o, x->sql_storage ? "true" : "false");
+		sim_out_puts(o, ", \"cause\": ");
+		json_str(o, x->sql_cause ? x->sql_cause : "");
+		if (x->sql_disk) {
+			sim_out_puts(o, ", \"disk\": ");
+			json_str(o, x->sql_disk);
+		}
+		sim_out_puts(o, ", \"why\": ");
+		json_str(o, x->sql_why ? x->sql_why : "");
+		sim_out_puts(o, "}");
+	}
+	if (x->array_lu_qdepth > 0) {
+		sim_out_puts(o, ",\n  \"array\": {\"lu_queue_depth\": ");
+		put_num(o, x->array_lu_qdepth);
+		sim_out_puts(o, ", \"hosts\": [");
+		for (int h = 0; h < sim_nhosts(c); h++) {
+			sim_out_puts(o, h ? ", " : "");
+			json_str(o, sim_host_name(c, h));
+		}
+		sim_out_puts(o, "]}");
+	}
+	if (x->clock) {
+		for (int i = 0; i < c->nvm; i++)
+			if (c->vm[i].guest[0]) {
+				sim_out_puts(o, ",\n  \"clock_offset_s\": ");
+				put_num(o, c->vm[i].clock_offset_s);
+				break;
+			}
+	}
+	if (c->perf_interval != c->interval && c->perf_interval > 0) {
+		sim_out_puts(o, ",\n  \"intervals\": {\"esxtop\": ");
+		put_num(o, c->interval);
+		sim_out_puts(o, ", \"perfmon\": ");
+		put_num(o, c->perf_interval);
+		sim_out_puts(o, "}");
+	}
+	if (sim_nhosts(c) > 1 || c->only != SIM_ONLY_ALL) {
+		sim_out_puts(o, ",\n  \"captures\": [");
+		int k = 0;
+		char name[96];
+		for (int h = 0; c->only != SIM_ONLY_PERFMON && h < sim_nhosts(c); h++) {
+			sim_capture_name(c, h, name, sizeof name);
+			sim_out_puts(o, k++ ? ", " : "");
+			json_str(o, name);
+		}
+		if (c->only != SIM_ONLY_ESXTOP) {
+			sim_out_puts(o, k++ ? ", " : "");
+			json_str(o, c->gzip ? "perfmon.csv.gz" : "perfmon.csv");
+		}
+		sim_out_puts(o, "]");
+	}
+	if (x->note) {
+		sim_out_puts(o, ",\n  \"note\": ");
+		json_str(o, x->note);
+	}
 }

@@ -38,6 +38,39 @@ const char *const sim_kinds[] = {
 };
 const int sim_nkinds = (int)(sizeof sim_kinds / sizeof sim_kinds[0]);
 
+const char *const sim_layer_names[SIM_NLAYER] = {"guest", "vscsi", "world", "device", "adapter", "array"};
+
+const char *sim_host_name(const struct sim_config *c, int h)
+{
+	return h <= 0 ? c->host : c->host_extra[h - 1];
+}
+
+int sim_nhosts(const struct sim_config *c)
+{
+	return c->nhost > 1 ? c->nhost : 1;
+}
+
+int sim_esx_stream(int h)
+{
+	return h == 0 ? SIM_STREAM_ESX : SIM_STREAM_ESX2;
+}
+
+int sim_dev_adapter(const struct sim_model *m, int d)
+{
+	const struct sim_dev *dc = &m->cfg->dev[d];
+	return m->ds[d].path_now ? dc->standby_adapter : dc->adapter;
+}
+
+/* A wait in SQL Server ends with the waiting thread runnable again; on a VM whose vCPUs are
+ * descheduled a share r of the time, each of the ~3 hand-offs of a log flush (log writer issues,
+ * completion routine, committer resumes) finds its vCPU descheduled with probability r and then
+ * waits half a 30 ms scheduling stretch on average [derived]. */
+double sim_cpu_delay_ms(const struct sim_vm *vm)
+{
+	double r = vm->ready_pct > 0 ? vm->ready_pct / 100.0 : 0.004;
+	return 3 * r * 15.0;
+}
+
 int sim_kind_index(const char *kind)
 {
 	for (int i = 0; i < sim_nkinds; i++)
@@ -53,7 +86,7 @@ int sim_kind_index(const char *kind)
 
 static double phase_weight(const struct sim_phase *p, double t, double duration)
 {
-	double a = p->t0 * duration, b = p->t1 * duration;
+	double a = p->abs_s ? p->t0 : p->t0 * duration, b = p->abs_s ? p->t1 : p->t1 * duration;
 	double ramp = PHASE_RAMP_S;
 	if (ramp > (b - a) / 4)
 		ramp = (b - a) / 4;
@@ -101,6 +134,8 @@ int sim_model_init(struct sim_model *m, const struct sim_config *c)
 	m->cfg = c;
 	sim_rng_seed(&m->rng, c->seed, 1 + 16 * (uint64_t)c->part);
 	sim_rng_seed(&m->srng, c->seed, 2 + 16 * (uint64_t)c->part);
+	sim_rng_seed(&m->xrng, c->seed, 3 + 16 * (uint64_t)c->part);
+	m->nstream = sim_nhosts(c) > 1 ? SIM_NSTREAM : SIM_STREAM_PERF + 1;
 	for (int i = 0; i < c->nctrl; i++) {
 		m->cs[i].scale = 1;
 		if (c->ctrl[i].serial)
@@ -125,6 +160,8 @@ int sim_model_init(struct sim_model *m, const struct sim_config *c)
 		ds->sioc_w = ds->sioc_bg_w = c->dev[i].dqlen;
 		ds->sioc_next = 4.0;
 		ds->r_ms = c->dev[i].s0_r + c->dev[i].k0;
+		if (c->dev[i].spike_add_ms > 0)
+			ds->spike_next = c->dev[i].spike_gap_lo_s * sim_rng_uniform(&m->xrng);
 	}
 	return 0;
 }
@@ -140,6 +177,8 @@ void sim_model_reset_acc(struct sim_model *m, int stream)
 {
 	memset(m->acc[stream], 0, sizeof m->acc[stream]);
 	memset(m->dev_failed[stream], 0, sizeof m->dev_failed[stream]);
+	memset(m->dev_aborts[stream], 0, sizeof m->dev_aborts[stream]);
+	memset(m->dev_resets[stream], 0, sizeof m->dev_resets[stream]);
 }
 
 static int add_event(struct sim_model *m, const struct sim_event *e)
@@ -179,8 +218,16 @@ static double slot_ms(const struct sim_model *m, int v, double host_ms)
 }
 
 struct dev_eval {
-	double x, util, davg, act;
+	double x, util, davg, act, w;
 };
+
+/* Extra latency every command of device d pays: stalls and spikes, and for an array LU shared
+ * by several hosts, the time commands bounced with QUEUE FULL spend being retried. */
+static double dev_extra_ms(const struct sim_model *m, int d)
+{
+	const struct sim_dev *dc = &m->cfg->dev[d];
+	return m->ds[d].add_ms + (dc->lu_group > 0 ? m->lu_b_ms[dc->lu_group] : 0);
+}
 
 static double bg_cost(const struct sim_dev *d)
 {
@@ -199,11 +246,19 @@ static void dev_eval(const struct sim_model *m, int d, double r_ms, struct dev_e
 	}
 	double mult = m->ds[d].svc_mult > 0 ? m->ds[d].svc_mult : 1;
 	w *= mult;
-	double util = (w + m->ds[d].x_bg * bg_cost(dc) * mult) / 1000.0 / dc->parallel;
+	/* An LU shared by several hosts is one processor-sharing server: the others' work counts. */
+	double other = 0;
+	if (dc->lu_group > 0)
+		for (int k = 0; k < m->cfg->ndev; k++)
+			if (k != d && m->cfg->dev[k].lu_group == dc->lu_group)
+				other += m->ds[k].w_cur;
+	double par = m->ds[d].par_mult > 0 ? dc->parallel * m->ds[d].par_mult : dc->parallel;
+	double util = (w + other + m->ds[d].x_bg * bg_cost(dc) * mult) / 1000.0 / par;
 	double u = x > 0 ? w / x : dc->s0_r;
 	e->x = x;
+	e->w = w;
 	e->util = util;
-	e->davg = util < 0.999 ? u / (1 - util) : 1e9;
+	e->davg = (util < 0.999 ? u / (1 - util) : 1e9) + dev_extra_ms(m, d);
 	e->act = x * e->davg / 1000.0;
 }
 
@@ -218,7 +273,7 @@ static bool dev_too_small(void *ctx, double r)
 	const struct sim_model *m = k->m;
 	struct dev_eval e;
 	dev_eval(m, k->d, r, &e);
-	double qa = m->as[m->cfg->dev[k->d].adapter].qa_ms;
+	double qa = m->cfg->dev[k->d].kind == SIM_DEV_SCSI ? m->as[sim_dev_adapter(m, k->d)].qa_ms : 0;
 	return e.util >= 0.999 || e.act > m->ds[k->d].cap + 1e-9 || r < e.davg + m->cfg->dev[k->d].k0 + qa;
 }
 
@@ -257,6 +312,74 @@ static void dev_solve(struct sim_model *m, int d)
 {
 	struct dev_ctx k = {m, d};
 	m->ds[d].r_ms = solve_geo(dev_too_small, &k, m->ds[d].r_ms, 1e-3, 1e7, 1e-6);
+	if (m->cfg->dev[d].lu_group > 0) {
+		struct dev_eval e;
+		dev_eval(m, d, m->ds[d].r_ms, &e);
+		m->ds[d].w_cur = e.w;
+	}
+}
+
+/* ---- an array LU shared by several hosts ----
+ * The LU holds at most lu_qdepth commands; the hosts together may issue more (each up to its own
+ * DQLEN). The excess is answered QUEUE FULL and retried by the driver, so from the host it is
+ * still an active command, and the retry time is part of DAVG (driver time). The retry time b
+ * is the smallest for which the commands in the array fit the LU queue — like the HBA's wait. */
+
+static int lu_leader(const struct sim_config *c, int g)
+{
+	for (int d = 0; d < c->ndev; d++)
+		if (c->dev[d].lu_group == g)
+			return d;
+	return -1;
+}
+
+static void lu_group_solve(struct sim_model *m, int g)
+{
+	for (int it = 0; it < 3; it++)
+		for (int d = 0; d < m->cfg->ndev; d++)
+			if (m->cfg->dev[d].lu_group == g)
+				dev_solve(m, d);
+}
+
+static double lu_in_array(const struct sim_model *m, int g)
+{
+	double n = 0;
+	for (int d = 0; d < m->cfg->ndev; d++) {
+		if (m->cfg->dev[d].lu_group != g)
+			continue;
+		struct dev_eval e;
+		dev_eval(m, d, m->ds[d].r_ms, &e);
+		n += e.x * (e.davg - dev_extra_ms(m, d)) / 1000.0 + m->ds[d].bg_out;
+	}
+	return n;
+}
+
+struct lu_ctx {
+	struct sim_model *m;
+	int g;
+	double n;
+};
+
+static bool lu_too_small(void *ctx, double b)
+{
+	struct lu_ctx *k = ctx;
+	k->m->lu_b_ms[k->g] = b;
+	lu_group_solve(k->m, k->g);
+	return lu_in_array(k->m, k->g) > k->n + 1e-6;
+}
+
+static void lu_solve(struct sim_model *m, int g)
+{
+	int lead = lu_leader(m->cfg, g);
+	double prev = m->lu_b_ms[g];
+	struct lu_ctx k = {m, g, m->cfg->dev[lead].lu_qdepth};
+	m->lu_b_ms[g] = 0;
+	lu_group_solve(m, g);
+	if (lu_in_array(m, g) <= k.n + 1e-6)
+		return;
+	double b = solve_geo(lu_too_small, &k, prev > 0 ? prev : 0.5, 1e-4, 1e7, 1e-4);
+	m->lu_b_ms[g] = b;
+	lu_group_solve(m, g);
 }
 
 struct ctrl_ctx {
@@ -300,7 +423,7 @@ static double adapter_act(struct sim_model *m, int a)
 {
 	double sum = 0;
 	for (int d = 0; d < m->cfg->ndev; d++) {
-		if (m->cfg->dev[d].adapter != a)
+		if (m->cfg->dev[d].kind != SIM_DEV_SCSI || sim_dev_adapter(m, d) != a)
 			continue;
 		dev_solve(m, d);
 		struct dev_eval e;
@@ -331,6 +454,51 @@ static void adapter_solve(struct sim_model *m, int a)
 
 /* ---- controllers acting between steps ---- */
 
+/* Newer scenarios' device behaviour: array service phases (a cache that stops hitting), one
+ * service wobble for an LU shared by hosts, latency spike trains, stalls and path failovers. */
+static void update_device_events(struct sim_model *m)
+{
+	const struct sim_config *c = m->cfg;
+	for (int d = 0; d < c->ndev; d++) {
+		const struct sim_dev *dc = &c->dev[d];
+		struct sim_dev_state *ds = &m->ds[d];
+		if (dc->lu_group > 0) {
+			int lead = lu_leader(c, dc->lu_group);
+			if (lead != d)
+				ds->svc_mult = m->ds[lead].svc_mult;
+		}
+		if (dc->nsvc_phase > 0) {
+			double lm = 0, lp = 0;
+			for (int i = 0; i < dc->nsvc_phase; i++) {
+				double w = phase_weight(&dc->svc_phase[i], m->t, c->duration);
+				if (w > 0) {
+					lm += w * log(dc->svc_phase[i].pop);
+					lp += w * log(dc->svc_phase[i].think_ms);
+				}
+			}
+			ds->svc_mult *= exp(lm);
+			ds->par_mult = exp(lp);
+		}
+		double add = 0;
+		if (dc->spike_add_ms > 0) {
+			if (m->t >= ds->spike_next) {
+				ds->spike_t0 = ds->spike_next;
+				ds->spike_t1 = ds->spike_t0 + dc->spike_len_s;
+				ds->spike_next = ds->spike_t0 + dc->spike_gap_lo_s +
+						 (dc->spike_gap_hi_s - dc->spike_gap_lo_s) * sim_rng_uniform(&m->xrng);
+			}
+			if (m->t >= ds->spike_t0 && m->t < ds->spike_t1)
+				add += dc->spike_add_ms;
+		}
+		for (int i = 0; i < c->ndevev; i++) {
+			const struct sim_dev_event *ev = &c->devev[i];
+			if (ev->dev == d && m->t >= ev->t0_s && m->t < ev->t1_s)
+				add += ev->add_ms;
+		}
+		ds->add_ms = add;
+	}
+}
+
 static void update_workload(struct sim_model *m)
 {
 	const struct sim_config *c = m->cfg;
@@ -344,6 +512,9 @@ static void update_workload(struct sim_model *m)
 		s->wob = s->wob * keep + kick * sim_rng_normal(&m->rng);
 		s->pop = sim_vm_off(c, vd->vm, m->t) ? 0 : pop;
 		s->think_ms = z * exp(vd->load.wobble * s->wob);
+		/* a CPU-starved guest issues its next IO later: the thread waits for its vCPU */
+		if (c->vm[vd->vm].ready_pct > 0)
+			s->think_ms += sim_cpu_delay_ms(&c->vm[vd->vm]);
 	}
 	/* Array service time wanders by ~12 % over a second or two (cache hit ratio, back-end
 	 * work): without it saturated queues would be unrealistically flat. */
@@ -353,6 +524,7 @@ static void update_workload(struct sim_model *m)
 		ds->svc_wob = ds->svc_wob * skeep + skick * sim_rng_normal(&m->rng);
 		ds->svc_mult = exp(0.12 * ds->svc_wob);
 	}
+	update_device_events(m);
 	for (int d = 0; d < c->ndev; d++) {
 		const struct sim_dev *dc = &c->dev[d];
 		struct sim_dev_state *ds = &m->ds[d];
@@ -415,6 +587,60 @@ static void update_dqlen(struct sim_model *m)
 	}
 }
 
+/* A path failover (KB 1027963's sequence, FC flavour): the active path dies; commands hang on it
+ * and are aborted (H:0x5) and retried about once a second; the HBA resets the LUN twice (H:0x8
+ * for the commands in flight); then the path selection policy activates the standby path. */
+static int failover_step(struct sim_model *m, const struct sim_dev_event *ev, double t)
+{
+	if (ev->kind != SIM_DEVEV_FAILOVER)
+		return 0;
+	const struct sim_config *c = m->cfg;
+	double dt = c->dt;
+	int d = ev->dev;
+	struct sim_dev_state *ds = &m->ds[d];
+	const int vm = m->dev_nv[d] ? c->vdisk[m->dev_v[d][0]].vm : -1;
+	if (t > ev->t0_s && t <= ev->t1_s) {
+		if (!ds->failing) {
+			ds->failing = true;
+			struct sim_event e = {.t = ev->t0_s + 0.002, .dev = d, .vm = -1, .kind = SIM_EV_PATH_DOWN};
+			if (add_event(m, &e))
+				return ERR_NOMEM;
+		}
+		double ab = sim_rng_poisson(&m->xrng, ds->act * dt / 1.0);
+		for (int s = 0; s < m->nstream; s++)
+			m->dev_aborts[s][d] += ab;
+		/* NMP throttles its log: about one abort in four is written */
+		for (int i = 0; i < (int)ab; i++) {
+			if (sim_rng_uniform(&m->xrng) >= 0.25)
+				continue;
+			struct sim_event e = {.t = t - dt * sim_rng_uniform(&m->xrng), .dev = d, .vm = vm,
+					      .kind = SIM_EV_ABORT, .rw = sim_rng_uniform(&m->xrng) < 0.5};
+			if (add_event(m, &e))
+				return ERR_NOMEM;
+		}
+		for (int k = 1; k <= 2; k++) {
+			double tr = ev->t0_s + 2.0 * k;
+			if (tr > t - dt && tr <= t && tr < ev->t1_s) {
+				for (int s = 0; s < m->nstream; s++)
+					m->dev_resets[s][d] += 1;
+				for (int i = 0; i < 3; i++) {
+					struct sim_event e = {.t = tr + 0.001 * (i + 1), .dev = d, .vm = vm, .kind = SIM_EV_RESET,
+							      .rw = i == 1};
+					if (add_event(m, &e))
+						return ERR_NOMEM;
+				}
+			}
+		}
+	} else if (ds->failing && t > ev->t1_s) {
+		ds->failing = false;
+		ds->path_now = 1;
+		struct sim_event e = {.t = ev->t1_s + 0.004, .dev = d, .vm = -1, .kind = SIM_EV_PATH_SWITCH};
+		if (add_event(m, &e))
+			return ERR_NOMEM;
+	}
+	return 0;
+}
+
 static int after_step(struct sim_model *m)
 {
 	const struct sim_config *c = m->cfg;
@@ -435,7 +661,15 @@ static int after_step(struct sim_model *m)
 			if (excess > 0.5)
 				ds->qfull = sim_rng_poisson(&m->rng, excess * dt * 40.0);
 		}
-		for (int s = 0; s < SIM_NSTREAM; s++)
+		if (dc->lu_group > 0) {
+			/* commands retrying against the full LU: each retry (every ~2.5 ms, the driver requeues
+			 * at once) is answered QUEUE FULL, so every host with bounced commands collects its
+			 * QFullSampleSize within the same tenth of a second and cuts at the same moment */
+			double bounced = ds->x * m->lu_b_ms[dc->lu_group] / 1000.0;
+			if (bounced > 0.2)
+				ds->qfull = sim_rng_poisson(&m->xrng, bounced * dt * 400.0);
+		}
+		for (int s = 0; s < m->nstream; s++)
 			m->dev_failed[s][d] += ds->qfull;
 		if (dc->aqd) {
 			if (ds->qfull > 0) {
@@ -499,7 +733,7 @@ static int after_step(struct sim_model *m)
 			}
 		}
 		/* vmkernel "performance has deteriorated / improved" (ScsiDeviceIO), on a slow average. */
-		if (ds->x > 1 && !dc->local) {
+		if (ds->x > 1 && !dc->local && dc->kind == SIM_DEV_SCSI) {
 			if (ds->lat_slow <= 0)
 				ds->lat_slow = ds->davg_ms;
 			double k = dt / 120.0;
@@ -518,6 +752,11 @@ static int after_step(struct sim_model *m)
 			}
 			ds->lat_slow += k * (ds->davg_ms - ds->lat_slow);
 		}
+	}
+	for (int i = 0; i < c->ndevev; i++) {
+		int rc = failover_step(m, &c->devev[i], t);
+		if (rc)
+			return rc;
 	}
 	/* DSNRO applies while more than one VM (world) keeps IO outstanding on the LUN. */
 	for (int d = 0; d < c->ndev; d++) {
@@ -554,6 +793,9 @@ int sim_model_step(struct sim_model *m)
 			if (c->ctrl[k].serial)
 				ctrl_solve(m, k);
 	}
+	for (int d = 0; d < c->ndev; d++)
+		if (c->dev[d].lu_group > 0 && lu_leader(c, c->dev[d].lu_group) == d)
+			lu_solve(m, c->dev[d].lu_group);
 	for (int a = 0; a < c->nadapter; a++)
 		adapter_solve(m, a);
 	/* Controller-wide vSCSI limit (LSI 128 / PVSCSI 256): shrink every disk's share. */
@@ -587,9 +829,13 @@ int sim_model_step(struct sim_model *m)
 		if (ds->qwait_ms < 0)
 			ds->qwait_ms = 0;
 		ds->qued = e.x * ds->qwait_ms / 1000.0;
-		double qa = m->as[dc->adapter].qa_ms;
-		m->as[dc->adapter].act += ds->act;
-		m->as[dc->adapter].qued += e.x * (qa < ds->qwait_ms ? qa : ds->qwait_ms) / 1000.0;
+		if (dc->kind == SIM_DEV_SCSI) {
+			int ad = sim_dev_adapter(m, d);
+			double qa = m->as[ad].qa_ms;
+			m->as[ad].act += ds->act;
+			m->as[ad].qued += e.x * (qa < ds->qwait_ms ? qa : ds->qwait_ms) / 1000.0;
+		}
+		double extra = dev_extra_ms(m, d);
 		double onem = e.util < 0.999 ? 1 - e.util : 0.001;
 		for (int i = 0; i < m->dev_nv[d]; i++) {
 			int v = m->dev_v[d][i];
@@ -599,8 +845,8 @@ int sim_model_step(struct sim_model *m)
 			s->x = vdisk_rate(m, v, rs);
 			s->rslot_ms = rs;
 			double mult = ds->svc_mult > 0 ? ds->svc_mult : 1;
-			s->davg_r_ms = s->ur * mult / onem;
-			s->davg_w_ms = s->uw * mult / onem;
+			s->davg_r_ms = s->ur * mult / onem + extra;
+			s->davg_w_ms = s->uw * mult / onem + extra;
 			s->host_r_ms = ds->r_ms - e.davg + s->davg_r_ms;
 			s->host_w_ms = ds->r_ms - e.davg + s->davg_w_ms;
 			s->vscsi_out = s->x * rs / 1000.0;
@@ -635,7 +881,7 @@ int sim_model_step(struct sim_model *m)
 		double vsplit = vd->vsplit_frac > 0 ? sim_rng_poisson(&m->rng, n * vd->vsplit_frac) : 0;
 		double kavg = ds->r_ms - ds->davg_ms;
 		double emu = m->cs[vd->ctrl].e_ms + s->ecost;
-		for (int st = 0; st < SIM_NSTREAM; st++) {
+		for (int st = 0; st < m->nstream; st++) {
 			struct sim_acc *a = &m->acc[st][v];
 			a->time_s += dt;
 			a->rd += nr;

@@ -16,20 +16,28 @@ enum {
 	SIM_MAX_CTRL = 16,
 	SIM_MAX_VDISK = 40,
 	SIM_MAX_DEV = 24,
-	SIM_MAX_ADAPTER = 4,
+	SIM_MAX_ADAPTER = 8,
 	SIM_MAX_PHASE = 6,
 	SIM_MAX_WORLD = 48,
 	SIM_MAX_EXPECT = 16,
 	SIM_NAME = 96,
+	SIM_MAX_HOST = 2,       /* ESXi hosts in one scenario (two share an array LU) */
+	SIM_MAX_DEVEV = 4,      /* device events (stalls, path failovers) */
 };
 
 enum sim_ctrl_kind { SIM_CTRL_LSI, SIM_CTRL_PVSCSI };
+
+/* What backs a datastore: a SCSI LUN (FC/iSCSI, esxtop SCSI Device/Path/World objects), an NFS
+ * export (esxtop "Physical Disk NFS Volume", guest-side latency only) or vSAN (no device object
+ * for the virtual disk at all). */
+enum sim_dev_kind { SIM_DEV_SCSI, SIM_DEV_NFS, SIM_DEV_VSAN };
 
 /* A time window, as fractions of the capture duration, during which a workload runs differently. */
 struct sim_phase {
 	double t0, t1;     /* fractions of the duration */
 	double pop;        /* thread-pool population (max outstanding IOs of the workload) */
 	double think_ms;   /* time a thread computes between two IOs */
+	bool abs_s;        /* t0, t1 are seconds since the start, not fractions */
 };
 
 /* A workload on one guest disk: a closed pool of IO-issuing threads (an ETL thread pool, SQL
@@ -48,6 +56,9 @@ struct sim_vm {
 	int gid, wid, vcpus;   /* Group Cpu id, VMX world id (joins Per-Device-Per-World to Vcpu) */
 	double clock_offset_s; /* guest clock minus host clock */
 	double powered_off_at; /* fraction of the duration; > 1 = stays on */
+	int host;              /* index of the ESXi host running it */
+	double ready_pct;      /* CPU ready per vCPU (%); 0 = the usual light contention */
+	bool clock_fixed;      /* clock_offset_s set by the scenario, not drawn from the seed */
 };
 
 struct sim_ctrl {
@@ -89,20 +100,70 @@ struct sim_dev {
 	int nbg_phase;
 	struct sim_phase bg_phase[SIM_MAX_PHASE]; /* pop = IOPS multiplier */
 	bool local;             /* local boot device: idle, owned by a system world */
+	/* ---- used by the newer scenarios only (zero = off) ---- */
+	int host;               /* index of the ESXi host that sees this device */
+	enum sim_dev_kind kind;
+	int lu_group;           /* > 0: devices of several hosts that are one array LU */
+	int lu_qdepth;          /* that LU's command queue (commands beyond it are bounced QUEUE FULL) */
+	int standby_adapter;    /* adapter of the standby path (path failover) */
+	int nsvc_phase;
+	struct sim_phase svc_phase[SIM_MAX_PHASE]; /* pop = service-time, think_ms = parallelism multiplier */
+	double spike_add_ms;    /* > 0: a train of latency spikes of spike_len_s, every gap_lo..gap_hi s */
+	double spike_len_s, spike_gap_lo_s, spike_gap_hi_s;
 };
 
 struct sim_adapter {
 	char name[16];
 	int aqlen;
 	bool local;
+	int host;
+};
+
+/* A device event at absolute times: a stall (every command waits add_ms longer) or a path
+ * failover (the active path dies: commands hang add_ms, are aborted and retried about once a
+ * second, then the standby path takes over at t1_s). */
+enum sim_devev_kind { SIM_DEVEV_STALL, SIM_DEVEV_FAILOVER };
+struct sim_dev_event {
+	int dev;
+	enum sim_devev_kind kind;
+	double t0_s, t1_s, add_ms;
 };
 
 /* One expected finding in truth.json. */
 struct sim_expect {
 	const char *kind;
 	char entity[SIM_NAME];
-	char host[32];          /* guest host for guest entities, "" otherwise */
-	double t0, t1;          /* fractions of the duration */
+	char host[32];          /* guest host for guest entities (or the ESXi host), "" otherwise */
+	double t0, t1;          /* fractions of the duration (seconds when abs_s) */
+	bool abs_s;
+};
+
+/* Layers whose coverage truth.json states (SIM_LAYER_* order = the JSON key order). */
+enum { SIM_LAYER_GUEST, SIM_LAYER_VSCSI, SIM_LAYER_WORLD, SIM_LAYER_DEVICE, SIM_LAYER_ADAPTER, SIM_LAYER_ARRAY,
+       SIM_NLAYER };
+extern const char *const sim_layer_names[SIM_NLAYER];
+
+/* Which captures are written (the others are still simulated, so what is written is the same
+ * bytes as in the full set). */
+enum sim_only { SIM_ONLY_ALL, SIM_ONLY_ESXTOP, SIM_ONLY_PERFMON };
+/* Which disk counters the perfmon carries. */
+enum sim_pdisks { SIM_PDISKS_ALL, SIM_PDISKS_TOTAL, SIM_PDISKS_PCT_TIME, SIM_PDISKS_NONE };
+
+/* truth.json fields beyond expect/absent, written only when set (newer scenarios, options). */
+struct sim_truth_x {
+	bool coverage;                          /* write "coverage" (sim_coverage, then overrides) */
+	const char *cov_override[SIM_NLAYER];
+	int clean;                              /* -1 = not written; 1 = no warning/critical may appear */
+	int one_episode;                        /* -1 / 1: each expected (kind, entity) is one finding */
+	const char *cmp_outcome, *cmp_why;      /* "compare" (after part of a pair) */
+	int capacity_gain;                      /* -1 = not written */
+	const char *sql_symptom, *sql_cause, *sql_disk, *sql_why;
+	int sql_storage;                        /* -1 = no "sql"; else storage explains the symptom */
+	bool busy;                              /* "busy": the side's busy phase */
+	double busy_t0, busy_t1;                /* fractions */
+	int array_lu_qdepth;                    /* > 0: "array": the LU queue and the hosts sharing it */
+	bool clock;                             /* "clock_offset_s": the guest clock's true offset */
+	const char *note;
 };
 
 struct sim_config {
@@ -116,6 +177,18 @@ struct sim_config {
 	int width;              /* esxtop columns wanted incl. the timestamp; 0 = natural */
 	bool all_counters, gzip, want_vmklog, want_partitions;
 	int pcpus;
+	/* ---- newer options and scenarios ---- */
+	int nhost;                        /* 0 or 1: one host (c->host); 2: host_extra[0] too */
+	char host_extra[SIM_MAX_HOST - 1][64];
+	double perf_interval;             /* perfmon sample interval (s) */
+	enum sim_only only;
+	enum sim_pdisks perf_disks;
+	bool sql_counters;                /* the model-driven SQL Server counter set */
+	char sql_instance[32];            /* "" = default instance (SQLServer:), else MSSQL$NAME: */
+	double busy_share;                /* peak scenarios: share of the capture that is busy */
+	int ndevev;
+	struct sim_dev_event devev[SIM_MAX_DEVEV];
+	struct sim_truth_x tx;
 	int nvm, nctrl, nvdisk, ndev, nadapter;
 	struct sim_vm vm[SIM_MAX_VM];
 	struct sim_ctrl ctrl[SIM_MAX_CTRL];
@@ -166,6 +239,12 @@ struct sim_dev_state {
 	double qfull;           /* QUEUE FULL responses this step */
 	double lat_slow;        /* smoothed DAVG for the "performance has deteriorated" log */
 	bool deteriorated;
+	double add_ms;          /* extra latency every command pays this step (stall, spike, failover) */
+	double par_mult;        /* parallelism multiplier of a service phase (0 = none) */
+	double w_cur;           /* array work this device brings (ms of service per second) */
+	double spike_t0, spike_t1, spike_next;
+	int path_now;           /* 0 = primary path, 1 = standby (after a failover) */
+	bool failing;           /* a failover is in progress */
 };
 
 struct sim_ctrl_state {
@@ -176,7 +255,8 @@ struct sim_adapter_state {
 	double qa_ms, act, qued;
 };
 
-enum sim_event_kind { SIM_EV_QFULL, SIM_EV_BUSY, SIM_EV_REDUCE, SIM_EV_DETERIORATE, SIM_EV_IMPROVE };
+enum sim_event_kind { SIM_EV_QFULL, SIM_EV_BUSY, SIM_EV_REDUCE, SIM_EV_DETERIORATE, SIM_EV_IMPROVE,
+		      SIM_EV_PATH_DOWN, SIM_EV_ABORT, SIM_EV_RESET, SIM_EV_PATH_SWITCH };
 
 struct sim_event {
 	double t;               /* seconds since start */
@@ -186,7 +266,9 @@ struct sim_event {
 	int rw;                 /* 0 read, 1 write (command opcode) */
 };
 
-enum { SIM_STREAM_ESX, SIM_STREAM_PERF, SIM_NSTREAM };
+/* Accumulator streams: one per sampling clock (host 0's esxtop, the guest's perfmon, host 1's
+ * esxtop). Single-host runs use the first two only. */
+enum { SIM_STREAM_ESX, SIM_STREAM_PERF, SIM_STREAM_ESX2, SIM_NSTREAM };
 
 struct sim_model {
 	const struct sim_config *cfg;
@@ -199,8 +281,12 @@ struct sim_model {
 	struct sim_dev_state ds[SIM_MAX_DEV];
 	struct sim_ctrl_state cs[SIM_MAX_CTRL];
 	struct sim_adapter_state as[SIM_MAX_ADAPTER];
+	struct sim_rng xrng;    /* events of the newer scenarios (spikes, aborts): own stream */
+	int nstream;            /* accumulator streams in use */
 	struct sim_acc acc[SIM_NSTREAM][SIM_MAX_VDISK];
 	double dev_failed[SIM_NSTREAM][SIM_MAX_DEV];
+	double dev_aborts[SIM_NSTREAM][SIM_MAX_DEV], dev_resets[SIM_NSTREAM][SIM_MAX_DEV];
+	double lu_b_ms[SIM_MAX_DEV];    /* per LU group: time bounced commands spend retrying */
 	/* index lists built once */
 	int dev_nv[SIM_MAX_DEV], dev_v[SIM_MAX_DEV][SIM_MAX_VDISK];
 	int ctrl_nv[SIM_MAX_CTRL], ctrl_v[SIM_MAX_CTRL][SIM_MAX_VDISK];
@@ -231,5 +317,15 @@ void sim_model_sample_dev(struct sim_model *m, int dev, int *actv, int *qued);
 int sim_model_sample_guest(struct sim_model *m, int vdisk);
 /* True when the VM is powered off at time t (its esxtop cells go empty). */
 bool sim_vm_off(const struct sim_config *c, int vm, double t);
+/* Name of ESXi host h (borrowed). */
+const char *sim_host_name(const struct sim_config *c, int h);
+/* Number of ESXi hosts (at least 1). */
+int sim_nhosts(const struct sim_config *c);
+/* The accumulator stream of host h's esxtop. */
+int sim_esx_stream(int h);
+/* The adapter a device's IO goes through now (the standby one after a failover). */
+int sim_dev_adapter(const struct sim_model *m, int dev);
+/* Extra delay (ms) a SQL Server wait pays for CPU scheduling on a VM with the given ready %. */
+double sim_cpu_delay_ms(const struct sim_vm *vm);
 
 #endif

@@ -14,6 +14,10 @@
 int sim_out_open(struct sim_out *o, const char *path, bool gz)
 {
 	memset(o, 0, sizeof *o);
+	if (!path) {
+		o->discard = o->open = true;
+		return 0;
+	}
 	if (afile_open(&o->af, path) != 0)
 		return ERR_IO;
 	o->open = true;
@@ -53,7 +57,7 @@ static void deflate_some(struct sim_out *o, int flush)
 
 void sim_out_write(struct sim_out *o, const void *p, size_t n)
 {
-	if (o->err || !n)
+	if (o->err || !n || o->discard)
 		return;
 	if (!o->gz) {
 		if (fwrite(p, 1, n, o->af.fp) != n)
@@ -81,6 +85,10 @@ int sim_out_commit(struct sim_out *o)
 {
 	if (!o->open)
 		return ERR_IO;
+	if (o->discard) {
+		o->open = false;
+		return 0;
+	}
 	if (o->gz) {
 		if (!o->err)
 			deflate_some(o, Z_FINISH);
@@ -101,6 +109,10 @@ void sim_out_abort(struct sim_out *o)
 {
 	if (!o->open)
 		return;
+	if (o->discard) {
+		o->open = false;
+		return;
+	}
 	if (o->gz) {
 		deflateEnd(&o->zs);
 		free(o->zbuf);

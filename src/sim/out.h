@@ -14,12 +14,14 @@
 struct sim_out {
 	struct afile af;
 	bool gz, open;
+	bool discard;           /* opened with path NULL: writes are dropped, commit does nothing */
 	z_stream zs;
 	unsigned char *zbuf;
 	int err;                /* first error (ERR_IO / ERR_NOMEM), sticky */
 };
 
-/* Opens PATH (".gz" is not added here). Returns 0, ERR_IO (errno set) or ERR_NOMEM. */
+/* Opens PATH (".gz" is not added here); PATH NULL = a sink that drops everything (a capture that
+ * is simulated but not written). Returns 0, ERR_IO (errno set) or ERR_NOMEM. */
 int sim_out_open(struct sim_out *o, const char *path, bool gz);
 /* Appends bytes; errors are remembered and reported by sim_out_commit. */
 void sim_out_write(struct sim_out *o, const void *p, size_t n);

@@ -19,6 +19,10 @@ enum pm {
 	PM_CPU = 100, PM_CPU_N, PM_AVAIL_MB, PM_PAGES, PM_PLE, PM_CKPT, PM_LAZY, PM_STALLS, PM_PAGE_READS,
 	PM_LOG_WAIT_TIME, PM_LOG_WAITS, PM_LOG_BYTES, PM_TEMP_LOG_BYTES, PM_WAIT_PAGEIO, PM_WAIT_LOG, PM_STOLEN,
 	PM_BALLOON,
+	/* --sql-counters: the model-driven SQL Server set */
+	PM_SQ_PLE = 200, PM_SQ_PAGE_READS, PM_SQ_PAGE_WRITES, PM_SQ_CKPT, PM_SQ_LAZY, PM_SQ_STALLS, PM_SQ_LOG_FLUSHES,
+	PM_SQ_LOG_WAITS, PM_SQ_LOG_WAIT_TIME, PM_SQ_LOG_BYTES, PM_SQ_TEMP_LOG_BYTES, PM_SQ_BATCH, PM_SQ_WAIT_PAGEIO,
+	PM_SQ_WAIT_LOG, PM_SQ_STARTED_PAGEIO, PM_SQ_STARTED_LOG,
 };
 
 static const char *const disk_ctr[PM_NDISK] = {
@@ -48,6 +52,7 @@ struct sim_perf {
 	int d_data, d_log, d_temp;  /* vdisk indexes of D:, E:, F: or -1 */
 	struct sim_rng rng;
 	double t_clock_ms;
+	double cpu_delay_ms;        /* SQL Server's extra wait per hand-off on a CPU-starved VM */
 };
 
 /* US daylight saving time (since 2007): second Sunday of March 10:00 UTC (02:00 PST) to the first
@@ -123,18 +128,25 @@ int sim_perf_open(struct sim_perf **out, const struct sim_config *c, struct sim_
 		memcpy(h.p, buf, (size_t)n);
 		h.len = (size_t)n;
 	}
+	w->cpu_delay_ms = sim_cpu_delay_ms(&c->vm[vm]);
 	/* LogicalDisk, Memory, PhysicalDisk, Processor, SQL Server, VMware Tools: relog's order of a
-	 * collector set built object by object. */
-	for (int i = 0; ok && i <= w->ndisk; i++) {
+	 * collector set built object by object. --perfmon-disks narrows the disk objects: only the
+	 * _Total instance, only % Disk Time, or none at all (a collector set without disk counters). */
+	enum sim_pdisks pd = c->perf_disks;
+	for (int i = 0; ok && pd != SIM_PDISKS_NONE && i <= w->ndisk; i++) {
+		if (pd == SIM_PDISKS_TOTAL && i < w->ndisk)
+			continue;
 		const char *inst = i < w->ndisk ? c->vdisk[w->disks[i]].drive : "_Total";
 		for (int k = 0; ok && k < PM_NDISK; k++) {
+			if (pd == SIM_PDISKS_PCT_TIME && k != PM_DISK_TIME)
+				continue;
 			snprintf(buf, sizeof buf, "LogicalDisk(%s)\\%s", inst, disk_ctr[k]);
 			ok = pcol_add(w, &h, &cap, buf, k, i < w->ndisk ? i : -1, 1);
 		}
 	}
 	ok = ok && pcol_add(w, &h, &cap, "Memory\\Available MBytes", PM_AVAIL_MB, 0, 0) &&
 	     pcol_add(w, &h, &cap, "Memory\\Pages/sec", PM_PAGES, 0, 0);
-	for (int i = 0; ok && i <= w->ndisk; i++) {
+	for (int i = 0; ok && pd == SIM_PDISKS_ALL && i <= w->ndisk; i++) {
 		char inst[64];
 		if (i < w->ndisk)
 			snprintf(inst, sizeof inst, "%d %s", c->vdisk[w->disks[i]].disk_no, c->vdisk[w->disks[i]].drive);
@@ -170,8 +182,41 @@ int sim_perf_open(struct sim_perf **out, const struct sim_config *c, struct sim_
 		{"VM Memory\\Memory Ballooned in MB", PM_BALLOON},
 		{"VM Processor(_Total)\\CPU stolen time", PM_STOLEN},
 	};
+	/* The model-driven set (--sql-counters): SQLServer: or MSSQL$NAME: for a named instance. */
+	static const struct {
+		const char *path;
+		int metric;
+	} sql[] = {
+		{"Buffer Manager\\Page life expectancy", PM_SQ_PLE},
+		{"Buffer Manager\\Page reads/sec", PM_SQ_PAGE_READS},
+		{"Buffer Manager\\Page writes/sec", PM_SQ_PAGE_WRITES},
+		{"Buffer Manager\\Checkpoint pages/sec", PM_SQ_CKPT},
+		{"Buffer Manager\\Lazy writes/sec", PM_SQ_LAZY},
+		{"Buffer Manager\\Free list stalls/sec", PM_SQ_STALLS},
+		{"Databases(ETLDB)\\Log Flushes/sec", PM_SQ_LOG_FLUSHES},
+		{"Databases(ETLDB)\\Log Flush Waits/sec", PM_SQ_LOG_WAITS},
+		{"Databases(ETLDB)\\Log Flush Wait Time", PM_SQ_LOG_WAIT_TIME},
+		{"Databases(ETLDB)\\Log Bytes Flushed/sec", PM_SQ_LOG_BYTES},
+		{"Databases(tempdb)\\Log Bytes Flushed/sec", PM_SQ_TEMP_LOG_BYTES},
+		{"SQL Statistics\\Batch Requests/sec", PM_SQ_BATCH},
+		{"Wait Statistics(Average wait time (ms))\\Page IO latch waits", PM_SQ_WAIT_PAGEIO},
+		{"Wait Statistics(Average wait time (ms))\\Log write waits", PM_SQ_WAIT_LOG},
+		{"Wait Statistics(Waits started per second)\\Page IO latch waits", PM_SQ_STARTED_PAGEIO},
+		{"Wait Statistics(Waits started per second)\\Log write waits", PM_SQ_STARTED_LOG},
+	};
+	char prefix[48];
+	if (c->sql_instance[0])
+		snprintf(prefix, sizeof prefix, "MSSQL$%s:", c->sql_instance);
+	else
+		snprintf(prefix, sizeof prefix, "SQLServer:");
+	/* relog's object order: the SQL Server objects, then VMware Tools' */
+	for (size_t i = 0; ok && c->sql_counters && i < sizeof sql / sizeof sql[0]; i++) {
+		snprintf(buf, sizeof buf, "%s%s", prefix, sql[i].path);
+		ok = pcol_add(w, &h, &cap, buf, sql[i].metric, 0, 0);
+	}
 	for (size_t i = 0; ok && i < sizeof other / sizeof other[0]; i++)
-		ok = pcol_add(w, &h, &cap, other[i].path, other[i].metric, 0, 0);
+		if (!c->sql_counters || strncmp(other[i].path, "SQLServer:", 10) != 0)
+			ok = pcol_add(w, &h, &cap, other[i].path, other[i].metric, 0, 0);
 	ok = ok && sim_line_reserve(&h, 2);
 	if (ok) {
 		h.p[h.len++] = '\r';
@@ -193,7 +238,7 @@ int sim_perf_open(struct sim_perf **out, const struct sim_config *c, struct sim_
 static bool is_instant(int metric)
 {
 	return metric == PM_FREE_PCT || metric == PM_FREE_MB || metric == PM_CDQL || metric == PM_AVAIL_MB ||
-	       metric == PM_PLE || metric == PM_BALLOON;
+	       metric == PM_PLE || metric == PM_BALLOON || metric == PM_SQ_PLE;
 }
 
 /* Per-disk perfmon values from the perfmon-clock accumulators. */
@@ -275,6 +320,13 @@ int sim_perf_row(struct sim_perf *w, double t, bool first)
 			F = vals[i];
 	}
 
+	/* SQL Server's view (--sql-counters): a log flush is one write to the log disk; each has about
+	 * 1.25 commits waiting on it (group commit); a commit's wait is the log write plus the CPU
+	 * hand-offs; a page IO latch wait is a data-file read. */
+	double log_wait_ms = L[PM_WRITES] > 0 ? L[PM_SEC_W] * 1000.0 + w->cpu_delay_ms : 0;
+	double pageio_ms = D[PM_READS] > 0 ? D[PM_SEC_R] * 1000.0 + w->cpu_delay_ms / 3 : 0;
+	double commits = L[PM_WRITES] * 1.25;
+
 	/* perfmon writes the wall clock: across an autumn DST change an hour repeats, while the
 	 * header keeps the bias the log started with. */
 	struct sim_tm tm;
@@ -340,7 +392,55 @@ int sim_perf_row(struct sim_perf *w, double t, bool first)
 				v = L[PM_SEC_W] * 1000.0;
 				break;
 			case PM_STOLEN:
-				v = vcpus * 0.4 * sim_rng_uniform(&w->rng);
+				v = vcpus * (c->vm[w->vm].ready_pct > 0 ? c->vm[w->vm].ready_pct : 0.4) *
+				    sim_rng_uniform(&w->rng);
+				break;
+			case PM_SQ_PLE:
+				v = floor(300 + 4200 * exp(-D[PM_READS] / 1500.0));
+				break;
+			case PM_SQ_PAGE_READS:
+				v = D[PM_RBYTES] / 8192.0;
+				break;
+			case PM_SQ_PAGE_WRITES:
+				v = D[PM_WBYTES] / 8192.0;
+				break;
+			case PM_SQ_CKPT:
+				v = D[PM_WBYTES] / 8192.0 * 0.8;
+				break;
+			case PM_SQ_LAZY:
+				v = D[PM_WBYTES] / 8192.0 * 0.2;
+				break;
+			case PM_SQ_STALLS:
+				v = D[PM_SEC_R] > 0.05 ? (D[PM_SEC_R] - 0.05) * 200 : 0;
+				break;
+			case PM_SQ_LOG_FLUSHES:
+				v = L[PM_WRITES];
+				break;
+			case PM_SQ_LOG_WAITS:
+			case PM_SQ_STARTED_LOG:
+				v = commits;
+				break;
+			case PM_SQ_LOG_WAIT_TIME:
+				/* ms waited per second (a bulk-count counter: perfmon shows it as a rate) */
+				v = commits * log_wait_ms;
+				break;
+			case PM_SQ_LOG_BYTES:
+				v = L[PM_WBYTES];
+				break;
+			case PM_SQ_TEMP_LOG_BYTES:
+				v = F[PM_WBYTES] * 0.1;
+				break;
+			case PM_SQ_BATCH:
+				v = commits + D[PM_READS] * 0.1;
+				break;
+			case PM_SQ_WAIT_PAGEIO:
+				v = pageio_ms;
+				break;
+			case PM_SQ_WAIT_LOG:
+				v = log_wait_ms;
+				break;
+			case PM_SQ_STARTED_PAGEIO:
+				v = D[PM_READS] * 0.6;
 				break;
 			case PM_BALLOON:
 				v = 0;

@@ -16,6 +16,14 @@ struct sim_opts {
 	double duration, interval;
 	int width;
 	bool gzip, all_counters;
+	/* given on the command line (else the scenario's default, if it has one) */
+	bool duration_set, interval_set, width_set, perf_interval_set;
+	double perf_interval;           /* --perfmon-interval */
+	enum sim_only only;             /* --only */
+	enum sim_pdisks perf_disks;     /* --perfmon-disks */
+	bool sql_counters;              /* --sql-counters */
+	char sql_instance[32];          /* --sql-instance (implies --sql-counters) */
+	double busy_share;              /* --busy-share; 0 = the scenario's default */
 };
 
 /* Observers called during sim_run (any may be NULL). */
@@ -27,8 +35,10 @@ struct sim_hooks {
 
 /* What a run produced (for diagnostics and tests). */
 struct sim_result {
-	const char *failed_file;   /* file being written when an error happened (static string) */
-	long esx_columns, esx_rows, perf_rows;
+	const char *failed_file;   /* file being written when an error happened */
+	long esx_columns, esx_rows, perf_rows;  /* esx_rows: over all hosts */
+	long esx_rows_host[SIM_MAX_HOST];
+	char failed_buf[128];
 };
 
 void sim_opts_default(struct sim_opts *o);

@@ -13,6 +13,11 @@ struct sim_scenario {
 	/* Fills the topology, workloads and truth of part `part` into c, whose run options (seed,
 	 * start, duration, interval, width, flags) are already set. May force flags on. */
 	void (*build)(struct sim_config *c, int part);
+	/* Defaults for options not given on the command line (0 = the global default; width 1 =
+	 * the essential columns only, no filler). */
+	double duration, interval, perf_interval;
+	int width;
+	bool busy_share;                      /* accepts --busy-share */
 };
 
 /* NULL-name-terminated table. */
