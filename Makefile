@@ -72,6 +72,12 @@ $(BUILD)/reports/%.o:    LAYER_INC = $(INC_reports)
 $(BUILD)/src/batch/%.o:  LAYER_INC = $(INC_batch)
 $(BUILD)/src/cli/%.o:    LAYER_INC = $(INC_cli)
 $(BUILD)/src/sim/%.o:    LAYER_INC = $(INC_sim)
+# the simulator sees the kind table and nothing else of the engine
+SIM_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard src/sim/*.c))
+$(SIM_OBJ): | $(BUILD)/inc-sim/kinds.h
+$(BUILD)/inc-sim/kinds.h: src/engine/kinds.h
+	@mkdir -p $(dir $@)
+	$(Q)cp $< $@
 $(BUILD)/tests/%.o:      LAYER_INC = $(INC_tests)
 
 LAYER_DIRS := src/base parsers src/engine reports src/batch src/cli src/sim

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kinds.h"
 #include "sim/capture.h"
 #include "sim/model.h"
 #include "sim/run.h"
@@ -501,11 +502,11 @@ static void check_capture_dir(const char *dir, const struct sim_config *c)
 		const char *b = s + 9, *e = strchr(b, '"');
 		ck_assert_ptr_nonnull(e);
 		snprintf(kind, sizeof kind, "%.*s", (int)(e - b), b);
-		ck_assert_msg(sim_kind_index(kind) >= 0, "unknown kind %s", kind);
+		ck_assert_msg(kind_find(kind) >= 0, "unknown kind %s", kind);
 	}
 	/* an expected kind is never also declared absent */
 	for (int i = 0; i < c->nexpect; i++)
-		ck_assert(!(c->absent & (1u << sim_kind_index(c->expect[i].kind))));
+		ck_assert(!(c->absent & (1u << kind_find(c->expect[i].kind))));
 	free(t);
 
 	/* esxtop: PDH-CSV header, every field quoted, LF, trailing empty field unless -a */

@@ -4,8 +4,9 @@
 #  2. only src/cli/ prints or exits: no stderr, exit( or printf( in code outside it;
 #  3. the include graph of the project's modules has no cycle (a module is a .c/.h pair; a
 #     private header NAME_int.h belongs to module NAME);
-#  4. no upward include between the layers base ← parsers ← engine ← reports ← batch ← cli
-#     (the build enforces it with per-layer include paths; this names the offending line).
+#  4. no upward include between the layers base ← parsers ← engine ← reports ← batch ← cli, and
+#     the simulator sees src/base and the kind table only (the build enforces it with per-layer
+#     include paths; this names the offending line).
 # Comments and string literals are ignored (gcc -fpreprocessed strips comments).
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -48,6 +49,11 @@ for f in $files; do
 		lt=$(layer "$target")
 		if [ "$lf" != 9 ] && [ "$lt" -gt "$lf" ]; then
 			echo "lint: $f includes $h from a layer above it"
+			status=1
+		fi
+		# the simulator: src/base and the kind table only
+		if [ "$lf" = 9 ] && [ "$lt" != 0 ] && [ "$lt" != 9 ] && [ "$h" != kinds.h ]; then
+			echo "lint: $f (simulator) includes $h: only src/base and kinds.h"
 			status=1
 		fi
 		[ "$from" = "$to" ] || echo "$from $to" >>"$edges"

@@ -16,6 +16,10 @@ static void indent(struct json *j)
 {
 	if (!j->pretty)
 		return;
+	if (j->flat[j->depth]) {
+		buf_addc(j->out, ' ');
+		return;
+	}
 	buf_addc(j->out, '\n');
 	for (int i = 0; i < j->depth; i++)
 		buf_add(j->out, "  ", 2);
@@ -28,36 +32,42 @@ static void pre_value(struct json *j)
 		j->after_key = false;
 		return;
 	}
-	if (!j->first[j->depth])
+	bool first = j->first[j->depth];
+	if (!first)
 		buf_addc(j->out, ',');
 	j->first[j->depth] = false;
-	if (j->depth > 0)
+	if (j->depth > 0 && !(first && j->flat[j->depth]))
 		indent(j);
 }
 
-static void open(struct json *j, char c)
+static void open(struct json *j, char c, bool flat)
 {
+	bool outer_flat = j->flat[j->depth];
 	pre_value(j);
 	buf_addc(j->out, c);
 	if (j->depth < JSON_MAX_DEPTH - 1)
 		j->depth++;
 	j->first[j->depth] = true;
+	j->flat[j->depth] = flat || outer_flat;
 }
 
 static void close_(struct json *j, char c)
 {
-	bool empty = j->first[j->depth];
+	bool empty = j->first[j->depth], flat = j->flat[j->depth];
+	j->flat[j->depth] = false;
 	if (j->depth > 0)
 		j->depth--;
-	if (!empty)
+	if (!empty && !flat)
 		indent(j);
 	buf_addc(j->out, c);
 }
 
-void json_obj_begin(struct json *j) { open(j, '{'); }
+void json_obj_begin(struct json *j) { open(j, '{', false); }
 void json_obj_end(struct json *j) { close_(j, '}'); }
-void json_arr_begin(struct json *j) { open(j, '['); }
+void json_arr_begin(struct json *j) { open(j, '[', false); }
 void json_arr_end(struct json *j) { close_(j, ']'); }
+void json_obj_begin_flat(struct json *j) { open(j, '{', true); }
+void json_arr_begin_flat(struct json *j) { open(j, '[', true); }
 
 void json_escape(struct buf *b, const char *s, size_t n)
 {

@@ -16,6 +16,7 @@ struct json {
 	struct buf *out;         /* output goes here (caller-owned) */
 	int depth;
 	bool first[JSON_MAX_DEPTH];
+	bool flat[JSON_MAX_DEPTH];  /* pretty output: this level on one line ("a": 1, "b": 2) */
 	bool after_key;
 	bool pretty;
 };
@@ -25,6 +26,10 @@ void json_obj_begin(struct json *j);
 void json_obj_end(struct json *j);
 void json_arr_begin(struct json *j);
 void json_arr_end(struct json *j);
+/* Pretty output: the object/array that begins next, and everything inside it, on one line
+ * ({"kind": "x", "entity": "D:"}), e.g. the rows of a table. Compact output ignores it. */
+void json_obj_begin_flat(struct json *j);
+void json_arr_begin_flat(struct json *j);
 void json_key(struct json *j, const char *k);
 void json_str(struct json *j, const char *s);           /* NULL → null */
 void json_strn(struct json *j, const char *s, size_t n);

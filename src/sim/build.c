@@ -2,6 +2,7 @@
  * vSCSI controllers, virtual disks with their workloads, and the truth (expected and absent
  * findings). Numbers follow DOMAIN.md: QLogic DQLEN 64, DSNRO 32, LSI 32/128, PVSCSI 64/256. */
 #include "build.h"
+#include "kinds.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -183,7 +184,7 @@ void sc_absent(struct sim_config *c, ...)
 	va_list ap;
 	va_start(ap, c);
 	for (const char *k; (k = va_arg(ap, const char *));) {
-		int i = sim_kind_index(k);
+		int i = kind_find(k);
 		if (i >= 0)
 			c->absent |= 1u << i;
 	}
@@ -192,7 +193,7 @@ void sc_absent(struct sim_config *c, ...)
 
 void sc_absent_all(struct sim_config *c)
 {
-	c->absent = (1u << sim_nkinds) - 1;
+	c->absent = (1u << K_COUNT) - 1;
 }
 
 /* Kinds that need a cause no scenario but their own produces. */

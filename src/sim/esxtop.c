@@ -109,7 +109,7 @@ struct sim_esx {
 	size_t ncols, capcols;
 	double *snap;
 	size_t nsnap;
-	struct sim_rng frng;    /* filler values */
+	struct prng frng;    /* filler values */
 	bool trailing;
 	uint32_t zero_slot;
 	/* snapshot bases */
@@ -236,7 +236,7 @@ static void make_plan(struct filler *f, long budget, int pcpus)
 
 static double noise_base(struct sim_esx *w, const char *counter)
 {
-	double u = sim_rng_uniform(&w->frng);
+	double u = prng_uniform(&w->frng);
 	if (strstr(counter, "Ready"))
 		return 0.05 + u * 0.8;
 	if (strstr(counter, "Idle") || strstr(counter, "Wait"))
@@ -317,7 +317,7 @@ static int layout(struct sim_esx *w, struct sim_line *hdr, long budget)
 			snprintf(inst, sizeof inst, "_Total");
 		for (int i = 0; i < 3; i++)
 			if (!add_col(w, hdr, "Physical Cpu", inst, pcpu_ctr[i], GEN_NOISE, 0, false,
-				     12 + 10 * sim_rng_uniform(&w->frng)))
+				     12 + 10 * prng_uniform(&w->frng)))
 				return ERR_NOMEM;
 	}
 	/* Group Cpu: system groups, modelled VMs, idle filler VMs */
@@ -478,7 +478,7 @@ static int layout(struct sim_esx *w, struct sim_line *hdr, long budget)
 		long cols = (k == f.ports - 1 && f.last_port_cols) ? f.last_port_cols : NNET;
 		for (int i = 0; i < NNET && cols > 0; i++, cols--)
 			if (!add_col(w, hdr, "Network Port", inst, net_ctr[i], GEN_NOISE, 0, false,
-				     i < 4 ? 50 * sim_rng_uniform(&w->frng) : 0))
+				     i < 4 ? 50 * prng_uniform(&w->frng) : 0))
 				return ERR_NOMEM;
 	}
 	for (long k = 0; k < f.cookies; k++) {
@@ -486,7 +486,7 @@ static int layout(struct sim_esx *w, struct sim_line *hdr, long budget)
 		long cols = (k == f.cookies - 1 && f.last_cookie_cols) ? f.last_cookie_cols : f.cookie_cols;
 		for (int i = 0; i < 2 && cols > 0; i++, cols--)
 			if (!add_col(w, hdr, "Interrupt Cookie", inst, cookie_base_ctr[i], GEN_NOISE, 0, false,
-				     i == 0 ? 200 * sim_rng_uniform(&w->frng) : 3 + 4 * sim_rng_uniform(&w->frng)))
+				     i == 0 ? 200 * prng_uniform(&w->frng) : 3 + 4 * prng_uniform(&w->frng)))
 				return ERR_NOMEM;
 		for (int p = 0; p < c->pcpus && cols > 0; p++) {
 			for (int i = 0; i < 2 && cols > 0; i++, cols--) {
@@ -494,7 +494,7 @@ static int layout(struct sim_esx *w, struct sim_line *hdr, long budget)
 				snprintf(ctr, sizeof ctr, "%s on CPU %d", cookie_base_ctr[i], p);
 				bool active = (p + k) % 4 == 0;
 				if (!add_col(w, hdr, "Interrupt Cookie", inst, ctr, active ? GEN_NOISE : GEN_ZERO, 0, false,
-					     active ? (i == 0 ? 40 : 4) * sim_rng_uniform(&w->frng) : 0))
+					     active ? (i == 0 ? 40 : 4) * prng_uniform(&w->frng) : 0))
 					return ERR_NOMEM;
 			}
 		}
@@ -521,7 +521,7 @@ int sim_esx_open(struct sim_esx **out, const struct sim_config *c, struct sim_mo
 	w->trailing = !c->all_counters;
 	/* host 0 keeps the stream it always had; a second host's filler differs */
 	uint64_t fstream = 7 + 16 * (uint64_t)c->part + 1000 * (uint64_t)host;
-	sim_rng_seed(&w->frng, c->seed, fstream);
+	prng_seed(&w->frng, c->seed, fstream);
 	struct sim_line hdr = {0};
 	/* Lay out once without filler to count the essential columns, then again with exactly the
 	 * filler that brings the total to --width. */
@@ -537,7 +537,7 @@ int sim_esx_open(struct sim_esx **out, const struct sim_config *c, struct sim_mo
 		w->nworld = 0;
 		memset(w->failover, 0, sizeof w->failover);
 		hdr.len = 0;
-		sim_rng_seed(&w->frng, c->seed, fstream);
+		prng_seed(&w->frng, c->seed, fstream);
 		rc = layout(w, &hdr, budget);
 	}
 	if (rc == 0)
@@ -755,7 +755,7 @@ static void fill_snapshot(struct sim_esx *w, double t)
 		fill_rates(s, &ad_acc[a], secs);
 		s[SM_ACTV] = ad_actv[a];
 		double q = m->as[a].qued;
-		s[SM_QUED] = q > 0.5 ? floor(q + sqrt(q) * 0.5 * sim_rng_normal(&m->srng) + 0.5) : 0;
+		s[SM_QUED] = q > 0.5 ? floor(q + sqrt(q) * 0.5 * prng_normal(&m->srng) + 0.5) : 0;
 		if (s[SM_QUED] < 0)
 			s[SM_QUED] = 0;
 		s[SM_AQLEN] = c->adapter[a].aqlen;
@@ -792,20 +792,20 @@ static void fill_snapshot(struct sim_esx *w, double t)
 				per_io = 0.013;
 		}
 		double cap = 100.0 * v->vcpus;
-		double used = 8 + 4 * v->vcpus + iops * per_io + 3 * sim_rng_normal(&w->frng);
+		double used = 8 + 4 * v->vcpus + iops * per_io + 3 * prng_normal(&w->frng);
 		used = used < 1 ? 1 : used > cap ? cap : used;
-		double ready = v->ready_pct > 0 ? v->vcpus * v->ready_pct * (0.9 + 0.2 * sim_rng_uniform(&w->frng))
-						 : v->vcpus * (0.3 + 0.2 * sim_rng_uniform(&w->frng));
+		double ready = v->ready_pct > 0 ? v->vcpus * v->ready_pct * (0.9 + 0.2 * prng_uniform(&w->frng))
+						 : v->vcpus * (0.3 + 0.2 * prng_uniform(&w->frng));
 		/* co-stop grows with ready time on a wide VM (its vCPUs are scheduled together) */
-		double costop = v->ready_pct > 0 ? 0.2 * ready * (0.8 + 0.4 * sim_rng_uniform(&w->frng))
-						  : 0.05 * v->vcpus * sim_rng_uniform(&w->frng);
+		double costop = v->ready_pct > 0 ? 0.2 * ready * (0.8 + 0.4 * prng_uniform(&w->frng))
+						  : 0.05 * v->vcpus * prng_uniform(&w->frng);
 		double total = 100.0 * nwld;
 		g[0] = nwld;
 		g[1] = used;
 		g[2] = used * 0.96;
 		g[3] = used * 0.04;
 		g[4] = total - used * 0.96 - ready;
-		g[5] = 0.2 * sim_rng_uniform(&w->frng);
+		g[5] = 0.2 * prng_uniform(&w->frng);
 		g[6] = ready;
 		g[7] = cap - used - ready > 0 ? cap - used - ready : 0;
 		g[8] = used * 0.01;
@@ -814,7 +814,7 @@ static void fill_snapshot(struct sim_esx *w, double t)
 		g[11] = 0;
 		for (int wi = 0; wi < nwld; wi++) {
 			double *x = g + NGCPU + wi * NVCPU;
-			double u = wi >= 6 ? used / v->vcpus : 0.2 * sim_rng_uniform(&w->frng);
+			double u = wi >= 6 ? used / v->vcpus : 0.2 * prng_uniform(&w->frng);
 			double r = wi >= 6 ? ready / v->vcpus : 0.01;
 			x[0] = u;
 			x[1] = u * 0.96;
@@ -845,7 +845,7 @@ int sim_esx_row(struct sim_esx *w, double t)
 	l->len = n > 0 ? (size_t)n : 0;
 	char *p = l->p + l->len;
 	const double *S = w->snap;
-	struct sim_rng *r = &w->frng;
+	struct prng *r = &w->frng;
 	for (size_t i = 0; i < w->ncols; i++) {
 		const struct col *k = &w->cols[i];
 		double v;
@@ -860,7 +860,7 @@ int sim_esx_row(struct sim_esx *w, double t)
 			v = k->base;
 			break;
 		default:
-			v = k->base > 0 ? k->base * (0.8 + 0.4 * sim_rng_uniform(r)) : 0;
+			v = k->base > 0 ? k->base * (0.8 + 0.4 * prng_uniform(r)) : 0;
 			break;
 		}
 		*p++ = ',';

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "capture.h"
+#include "json.h"
+#include "kinds.h"
 #include "out.h"
 #include "util.h"
 
@@ -88,11 +90,11 @@ int sim_write_vmklog(const struct sim_config *c, const struct sim_model *m, int 
 		return rc;
 	}
 	const char *hostname = sim_host_name(c, host);
-	struct sim_rng r;
-	sim_rng_seed(&r, c->seed, 11 + 16 * (uint64_t)c->part + 1000 * (uint64_t)host);
+	struct prng r;
+	prng_seed(&r, c->seed, 11 + 16 * (uint64_t)c->part + 1000 * (uint64_t)host);
 	/* Benign noise every few minutes: the ATA pass-through probe of the boot device fails with a
 	 * CHECK CONDITION (D:0x2) — a line a QUEUE FULL parser must not count. */
-	double next_benign = 20 + 200 * sim_rng_uniform(&r);
+	double next_benign = 20 + 200 * prng_uniform(&r);
 	const char *boot = c->ndev ? c->dev[0].naa : "mpx.vmhba0:C0:T0:L0";
 	for (int d = 0; host > 0 && d < c->ndev; d++)
 		if (c->dev[d].local && c->dev[d].host == host) {
@@ -109,26 +111,26 @@ int sim_write_vmklog(const struct sim_config *c, const struct sim_model *m, int 
 			snprintf(text, sizeof text,
 				 "ScsiDeviceIO: 4124: Cmd(0x45d98aee%04x) 0x85, CmdSN 0x%x from world 2098291 to dev \"%s\" "
 				 "failed H:0x0 D:0x2 P:0x0 Valid sense data: 0x5 0x20 0x0.",
-				 sim_rng_below(&r, 0x10000), 0x2d4 + sim_rng_below(&r, 4000), boot);
-			vmk_line(&o, c, hostname, next_benign, (int)sim_rng_below(&r, (uint32_t)c->pcpus), 2098291, text);
+				 prng_below(&r, 0x10000), 0x2d4 + prng_below(&r, 4000), boot);
+			vmk_line(&o, c, hostname, next_benign, (int)prng_below(&r, (uint32_t)c->pcpus), 2098291, text);
 			snprintf(text, sizeof text,
 				 "NMP: nmp_ResetDeviceLogThrottling:3776: last error status from device %s repeated 1 times",
 				 boot);
-			vmk_line(&o, c, hostname, next_benign + 0.4, (int)sim_rng_below(&r, (uint32_t)c->pcpus), 2097594, text);
-			next_benign += 120 + 480 * sim_rng_uniform(&r);
+			vmk_line(&o, c, hostname, next_benign + 0.4, (int)prng_below(&r, (uint32_t)c->pcpus), 2097594, text);
+			next_benign += 120 + 480 * prng_uniform(&r);
 			continue;
 		}
 		const struct sim_event *e = ord[i++].e;
 		const struct sim_dev *d = &c->dev[e->dev];
 		int world = e->vm >= 0 ? c->vm[e->vm].wid : 2097190;
-		int cpu = (int)sim_rng_below(&r, (uint32_t)c->pcpus);
+		int cpu = (int)prng_below(&r, (uint32_t)c->pcpus);
 		int op = e->rw ? 0x2a : 0x28;
 		switch (e->kind) {
 		case SIM_EV_QFULL:
 			snprintf(text, sizeof text,
 				 "ScsiDeviceIO: 4619: Cmd(0x45da%08x) 0x%02x, CmdSN 0x%x from world %d to dev \"%s\" failed "
 				 "H:0x0 D:0x28 P:0x0",
-				 (unsigned)sim_rng_next(&r), op, cmdsn++, world, d->naa);
+				 (unsigned)prng_next(&r), op, cmdsn++, world, d->naa);
 			vmk_line(&o, c, hostname, e->t, cpu, world, text);
 			break;
 		case SIM_EV_BUSY:
@@ -139,7 +141,7 @@ int sim_write_vmklog(const struct sim_config *c, const struct sim_model *m, int 
 			snprintf(text, sizeof text,
 				 "NMP: nmp_ThrottleLogForDevice:2321: Cmd 0x%02x (0x412fc2%06x, 0) to dev \"%s\" on path "
 				 "\"%s:C0:T%d:L%d\" Failed: H:0x0 D:0x8 P:0x0 Valid sense data: 0x0 0x0 0x0. Act:NONE",
-				 op, (unsigned)(sim_rng_next(&r) & 0xffffff), d->naa, c->adapter[d->adapter].name,
+				 op, (unsigned)(prng_next(&r) & 0xffffff), d->naa, c->adapter[d->adapter].name,
 				 d->path_target, d->lun);
 			vmk_line(&o, c, hostname, e->t, cpu, 2097594, text);
 			break;
@@ -181,7 +183,7 @@ int sim_write_vmklog(const struct sim_config *c, const struct sim_model *m, int 
 			snprintf(text, sizeof text,
 				 "NMP: nmp_ThrottleLogForDevice:3298: Cmd 0x%02x (0x45a2c%07x, %d) to dev \"%s\" on path "
 				 "\"%s:C0:T%d:L%d\" Failed: H:0x5 D:0x0 P:0x0 Invalid sense data: 0x0 0x0 0x0. Act:EVAL",
-				 op, (unsigned)(sim_rng_next(&r) & 0xfffffff), world, d->naa, c->adapter[d->adapter].name,
+				 op, (unsigned)(prng_next(&r) & 0xfffffff), world, d->naa, c->adapter[d->adapter].name,
 				 d->path_target, d->lun);
 			vmk_line(&o, c, hostname, e->t, cpu, 2097594, text);
 			break;
@@ -190,7 +192,7 @@ int sim_write_vmklog(const struct sim_config *c, const struct sim_model *m, int 
 			snprintf(text, sizeof text,
 				 "ScsiDeviceIO: 3463: Cmd(0x45a2%08x) 0x%02x, CmdSN 0x%x from world %d to dev \"%s\" failed "
 				 "H:0x8 D:0x0 P:0x0",
-				 (unsigned)sim_rng_next(&r), op, cmdsn++, world, d->naa);
+				 (unsigned)prng_next(&r), op, cmdsn++, world, d->naa);
 			vmk_line(&o, c, hostname, e->t, cpu, world, text);
 			break;
 		case SIM_EV_PATH_SWITCH:
@@ -283,77 +285,67 @@ int sim_write_disks_map(const struct sim_config *c, const char *path)
 	return sim_out_commit(&o);
 }
 
-static void json_str(struct sim_out *o, const char *s)
-{
-	sim_out_write(o, "\"", 1);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		char esc[8];
-		if (*p == '"' || *p == '\\') {
-			esc[0] = '\\';
-			esc[1] = (char)*p;
-			sim_out_write(o, esc, 2);
-		} else if (*p < 0x20) {
-			int n = snprintf(esc, sizeof esc, "\\u%04x", *p);
-			if (n > 0)
-				sim_out_write(o, esc, (size_t)n);
-		} else {
-			sim_out_write(o, p, 1);
-		}
-	}
-	sim_out_write(o, "\"", 1);
-}
+static void truth_extra(struct json *j, const struct sim_config *c);
 
-static void truth_extra(struct sim_out *o, const struct sim_config *c);
-
+/* truth.json through the project's JSON writer: the top level one key a line, each expected
+ * finding and each small object on a line of its own. */
 int sim_write_truth(const struct sim_config *c, const char *path)
 {
-	struct sim_out o;
-	int rc = sim_out_open(&o, path, false);
-	if (rc)
-		return rc;
-	char buf[128];
-	sim_out_puts(&o, "{\n  \"scenario\": ");
-	json_str(&o, c->scenario);
-	snprintf(buf, sizeof buf, ",\n  \"seed\": %llu", (unsigned long long)c->seed);
-	sim_out_puts(&o, buf);
+	struct buf b;
+	buf_init(&b);
+	struct json j;
+	json_init(&j, &b, true);
+	json_obj_begin(&j);
+	json_key(&j, "scenario");
+	json_str(&j, c->scenario);
+	json_key(&j, "seed");
+	json_int(&j, (long long)c->seed);
 	if (c->part_name[0]) {
-		sim_out_puts(&o, ",\n  \"part\": ");
-		json_str(&o, c->part_name);
+		json_key(&j, "part");
+		json_str(&j, c->part_name);
 	}
-	sim_out_puts(&o, ",\n  \"expect\": [");
+	json_key(&j, "expect");
+	json_arr_begin(&j);
 	for (int i = 0; i < c->nexpect; i++) {
 		const struct sim_expect *e = &c->expect[i];
 		char t0[32], t1[32];
 		int64_t a = c->start_ms + (int64_t)floor(e->abs_s ? e->t0 : e->t0 * c->duration) * 1000;
-		int64_t b = c->start_ms + (int64_t)floor(e->abs_s ? e->t1 : e->t1 * c->duration) * 1000;
+		int64_t b2 = c->start_ms + (int64_t)floor(e->abs_s ? e->t1 : e->t1 * c->duration) * 1000;
 		time_format_iso(a, false, t0);
-		time_format_iso(b, false, t1);
-		sim_out_puts(&o, i ? ",\n    {\"kind\": " : "\n    {\"kind\": ");
-		json_str(&o, e->kind);
-		sim_out_puts(&o, ", \"entity\": ");
-		json_str(&o, e->entity);
+		time_format_iso(b2, false, t1);
+		json_obj_begin_flat(&j);
+		json_key(&j, "kind");
+		json_str(&j, e->kind);
+		json_key(&j, "entity");
+		json_str(&j, e->entity);
 		if (e->host[0]) {
-			sim_out_puts(&o, ", \"host\": ");
-			json_str(&o, e->host);
+			json_key(&j, "host");
+			json_str(&j, e->host);
 		}
-		sim_out_puts(&o, ", \"start\": ");
-		json_str(&o, t0);
-		sim_out_puts(&o, ", \"end\": ");
-		json_str(&o, t1);
-		sim_out_puts(&o, "}");
+		json_key(&j, "start");
+		json_str(&j, t0);
+		json_key(&j, "end");
+		json_str(&j, t1);
+		json_obj_end(&j);
 	}
-	sim_out_puts(&o, c->nexpect ? "\n  ],\n  \"absent\": [" : "],\n  \"absent\": [");
-	int k = 0;
-	for (int i = 0; i < sim_nkinds; i++) {
-		if (!(c->absent & (1u << i)))
-			continue;
-		sim_out_puts(&o, k++ ? ", " : "");
-		json_str(&o, sim_kinds[i]);
+	json_arr_end(&j);
+	json_key(&j, "absent");
+	json_arr_begin_flat(&j);
+	for (int k = 0; k < K_COUNT; k++)
+		if (c->absent & (1u << k))
+			json_str(&j, kinds[k].name);
+	json_arr_end(&j);
+	truth_extra(&j, c);
+	json_obj_end(&j);
+	buf_addc(&b, '\n');
+	struct sim_out o;
+	int rc = sim_out_open(&o, path, false);
+	if (!rc) {
+		sim_out_write(&o, b.data, b.len);
+		rc = sim_out_commit(&o);
 	}
-	sim_out_puts(&o, "]");
-	truth_extra(&o, c);
-	sim_out_puts(&o, "\n}\n");
-	return sim_out_commit(&o);
+	buf_free(&b);
+	return rc;
 }
 
 static void layer_cov(const struct sim_config *c, int v, bool *scsi, bool *nfs, bool *vsan)
@@ -405,119 +397,120 @@ void sim_coverage(const struct sim_config *c, const char *out[SIM_NLAYER])
 			out[k] = "not_assessed";
 }
 
-static void put_num(struct sim_out *o, double v)
-{
-	char buf[48];
-	snprintf(buf, sizeof buf, "%.6g", v);
-	sim_out_puts(o, buf);
-}
-
-static void put_time(struct sim_out *o, const struct sim_config *c, double frac)
+static void put_time(struct json *j, const struct sim_config *c, double frac)
 {
 	char t[32];
 	time_format_iso(c->start_ms + (int64_t)floor(frac * c->duration + 1e-6) * 1000, false, t);
-	json_str(o, t);
+	json_str(j, t);
 }
 
 /* The truth fields beyond expect/absent (see doc/simulate.md); each only when set. */
-static void truth_extra(struct sim_out *o, const struct sim_config *c)
+static void truth_extra(struct json *j, const struct sim_config *c)
 {
 	const struct sim_truth_x *x = &c->tx;
 	if (x->coverage) {
 		const char *cov[SIM_NLAYER];
 		sim_coverage(c, cov);
-		sim_out_puts(o, ",\n  \"coverage\": {");
+		json_key(j, "coverage");
+		json_obj_begin_flat(j);
 		for (int k = 0; k < SIM_NLAYER; k++) {
-			sim_out_puts(o, k ? ", " : "");
-			json_str(o, sim_layer_names[k]);
-			sim_out_puts(o, ": ");
-			json_str(o, x->cov_override[k] ? x->cov_override[k] : cov[k]);
+			json_key(j, sim_layer_names[k]);
+			json_str(j, x->cov_override[k] ? x->cov_override[k] : cov[k]);
 		}
-		sim_out_puts(o, "}");
+		json_obj_end(j);
 	}
 	if (x->clean >= 0) {
-		sim_out_puts(o, ",\n  \"clean\": ");
-		sim_out_puts(o, x->clean ? "true" : "false");
+		json_key(j, "clean");
+		json_bool(j, x->clean);
 	}
-	if (x->one_episode > 0)
-		sim_out_puts(o, ",\n  \"one_episode\": true");
+	if (x->one_episode > 0) {
+		json_key(j, "one_episode");
+		json_bool(j, true);
+	}
 	if (x->busy) {
-		sim_out_puts(o, ",\n  \"busy\": {\"start\": ");
-		put_time(o, c, x->busy_t0);
-		sim_out_puts(o, ", \"end\": ");
-		put_time(o, c, x->busy_t1);
-		sim_out_puts(o, ", \"share\": ");
-		put_num(o, x->busy_t1 - x->busy_t0);
-		sim_out_puts(o, "}");
+		json_key(j, "busy");
+		json_obj_begin_flat(j);
+		json_key(j, "start");
+		put_time(j, c, x->busy_t0);
+		json_key(j, "end");
+		put_time(j, c, x->busy_t1);
+		json_key(j, "share");
+		json_num(j, x->busy_t1 - x->busy_t0);
+		json_obj_end(j);
 	}
 	if (x->cmp_outcome) {
-		sim_out_puts(o, ",\n  \"compare\": {\"outcome\": ");
-		json_str(o, x->cmp_outcome);
+		json_key(j, "compare");
+		json_obj_begin_flat(j);
+		json_key(j, "outcome");
+		json_str(j, x->cmp_outcome);
 		if (x->capacity_gain >= 0) {
-			sim_out_puts(o, ", \"capacity_gain\": ");
-			sim_out_puts(o, x->capacity_gain ? "true" : "false");
+			json_key(j, "capacity_gain");
+			json_bool(j, x->capacity_gain);
 		}
-		sim_out_puts(o, ", \"why\": ");
-		json_str(o, x->cmp_why ? x->cmp_why : "");
-		sim_out_puts(o, "}");
+		json_key(j, "why");
+		json_str(j, x->cmp_why ? x->cmp_why : "");
+		json_obj_end(j);
 	}
 	if (x->sql_storage >= 0) {
-		sim_out_puts(o, ",\n  \"sql\": {\"symptom\": ");
-		json_str(o, x->sql_symptom ? x->sql_symptom : "");
-		sim_out_puts(o, ", \"storage_explains\": ");
-		sim_out_puts(o, x->sql_storage ? "true" : "false");
-		sim_out_puts(o, ", \"cause\": ");
-		json_str(o, x->sql_cause ? x->sql_cause : "");
+		json_key(j, "sql");
+		json_obj_begin_flat(j);
+		json_key(j, "symptom");
+		json_str(j, x->sql_symptom ? x->sql_symptom : "");
+		json_key(j, "storage_explains");
+		json_bool(j, x->sql_storage);
+		json_key(j, "cause");
+		json_str(j, x->sql_cause ? x->sql_cause : "");
 		if (x->sql_disk) {
-			sim_out_puts(o, ", \"disk\": ");
-			json_str(o, x->sql_disk);
+			json_key(j, "disk");
+			json_str(j, x->sql_disk);
 		}
-		sim_out_puts(o, ", \"why\": ");
-		json_str(o, x->sql_why ? x->sql_why : "");
-		sim_out_puts(o, "}");
+		json_key(j, "why");
+		json_str(j, x->sql_why ? x->sql_why : "");
+		json_obj_end(j);
 	}
 	if (x->array_lu_qdepth > 0) {
-		sim_out_puts(o, ",\n  \"array\": {\"lu_queue_depth\": ");
-		put_num(o, x->array_lu_qdepth);
-		sim_out_puts(o, ", \"hosts\": [");
-		for (int h = 0; h < sim_nhosts(c); h++) {
-			sim_out_puts(o, h ? ", " : "");
-			json_str(o, sim_host_name(c, h));
-		}
-		sim_out_puts(o, "]}");
+		json_key(j, "array");
+		json_obj_begin_flat(j);
+		json_key(j, "lu_queue_depth");
+		json_num(j, x->array_lu_qdepth);
+		json_key(j, "hosts");
+		json_arr_begin(j);
+		for (int h = 0; h < sim_nhosts(c); h++)
+			json_str(j, sim_host_name(c, h));
+		json_arr_end(j);
+		json_obj_end(j);
 	}
 	if (x->clock) {
 		for (int i = 0; i < c->nvm; i++)
 			if (c->vm[i].guest[0]) {
-				sim_out_puts(o, ",\n  \"clock_offset_s\": ");
-				put_num(o, c->vm[i].clock_offset_s);
+				json_key(j, "clock_offset_s");
+				json_num(j, c->vm[i].clock_offset_s);
 				break;
 			}
 	}
 	if (c->perf_interval != c->interval && c->perf_interval > 0) {
-		sim_out_puts(o, ",\n  \"intervals\": {\"esxtop\": ");
-		put_num(o, c->interval);
-		sim_out_puts(o, ", \"perfmon\": ");
-		put_num(o, c->perf_interval);
-		sim_out_puts(o, "}");
+		json_key(j, "intervals");
+		json_obj_begin_flat(j);
+		json_key(j, "esxtop");
+		json_num(j, c->interval);
+		json_key(j, "perfmon");
+		json_num(j, c->perf_interval);
+		json_obj_end(j);
 	}
 	if (sim_nhosts(c) > 1 || c->only != SIM_ONLY_ALL) {
-		sim_out_puts(o, ",\n  \"captures\": [");
-		int k = 0;
+		json_key(j, "captures");
+		json_arr_begin_flat(j);
 		char name[96];
 		for (int h = 0; c->only != SIM_ONLY_PERFMON && h < sim_nhosts(c); h++) {
 			sim_capture_name(c, h, name, sizeof name);
-			sim_out_puts(o, k++ ? ", " : "");
-			json_str(o, name);
+			json_str(j, name);
 		}
-		if (c->only != SIM_ONLY_ESXTOP) {
-			sim_out_puts(o, k++ ? ", " : "");
-			json_str(o, c->gzip ? "perfmon.csv.gz" : "perfmon.csv");
-		}
-		sim_out_puts(o, "]");
+		if (c->only != SIM_ONLY_ESXTOP)
+			json_str(j, c->gzip ? "perfmon.csv.gz" : "perfmon.csv");
+		json_arr_end(j);
 	}
 	if (x->note) {
-		sim_out_puts(o, ",\n  \"note\": ");
-		json_str(o, x->note);
+		json_key(j, "note");
+		json_str(j, x->note);
 	}
 }

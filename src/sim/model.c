@@ -18,25 +18,6 @@
 
 #include "util.h"
 
-const char *const sim_kinds[] = {
-	"latency.guest_read",
-	"latency.guest_write",
-	"latency.device",
-	"latency.kernel",
-	"queue.device_saturated",
-	"queue.adapter_saturated",
-	"queue.guest_vscsi_cap",
-	"queue.guest_hidden",
-	"queue.array_overcommit",
-	"throttle.adaptive_queue_depth",
-	"throttle.sioc",
-	"throttle.dsnro",
-	"io.split",
-	"align.partition_misaligned",
-	"errors.aborts_resets",
-	"scsi.queue_full",
-};
-const int sim_nkinds = (int)(sizeof sim_kinds / sizeof sim_kinds[0]);
 
 const char *const sim_layer_names[SIM_NLAYER] = {"guest", "vscsi", "world", "device", "adapter", "array"};
 
@@ -71,13 +52,6 @@ double sim_cpu_delay_ms(const struct sim_vm *vm)
 	return 3 * r * 15.0;
 }
 
-int sim_kind_index(const char *kind)
-{
-	for (int i = 0; i < sim_nkinds; i++)
-		if (strcmp(sim_kinds[i], kind) == 0)
-			return i;
-	return -1;
-}
 
 /* Guest disk-stack cost above storport (ms): perfmon latency floor. */
 #define GUEST_G0_MS 0.03
@@ -132,9 +106,9 @@ int sim_model_init(struct sim_model *m, const struct sim_config *c)
 {
 	memset(m, 0, sizeof *m);
 	m->cfg = c;
-	sim_rng_seed(&m->rng, c->seed, 1 + 16 * (uint64_t)c->part);
-	sim_rng_seed(&m->srng, c->seed, 2 + 16 * (uint64_t)c->part);
-	sim_rng_seed(&m->xrng, c->seed, 3 + 16 * (uint64_t)c->part);
+	prng_seed(&m->rng, c->seed, 1 + 16 * (uint64_t)c->part);
+	prng_seed(&m->srng, c->seed, 2 + 16 * (uint64_t)c->part);
+	prng_seed(&m->xrng, c->seed, 3 + 16 * (uint64_t)c->part);
 	m->nstream = sim_nhosts(c) > 1 ? SIM_NSTREAM : SIM_STREAM_PERF + 1;
 	for (int i = 0; i < c->nctrl; i++) {
 		m->cs[i].scale = 1;
@@ -161,7 +135,7 @@ int sim_model_init(struct sim_model *m, const struct sim_config *c)
 		ds->sioc_next = 4.0;
 		ds->r_ms = c->dev[i].s0_r + c->dev[i].k0;
 		if (c->dev[i].spike_add_ms > 0)
-			ds->spike_next = c->dev[i].spike_gap_lo_s * sim_rng_uniform(&m->xrng);
+			ds->spike_next = c->dev[i].spike_gap_lo_s * prng_uniform(&m->xrng);
 	}
 	return 0;
 }
@@ -485,7 +459,7 @@ static void update_device_events(struct sim_model *m)
 				ds->spike_t0 = ds->spike_next;
 				ds->spike_t1 = ds->spike_t0 + dc->spike_len_s;
 				ds->spike_next = ds->spike_t0 + dc->spike_gap_lo_s +
-						 (dc->spike_gap_hi_s - dc->spike_gap_lo_s) * sim_rng_uniform(&m->xrng);
+						 (dc->spike_gap_hi_s - dc->spike_gap_lo_s) * prng_uniform(&m->xrng);
 			}
 			if (m->t >= ds->spike_t0 && m->t < ds->spike_t1)
 				add += dc->spike_add_ms;
@@ -509,7 +483,7 @@ static void update_workload(struct sim_model *m)
 		const struct sim_vdisk *vd = &c->vdisk[v];
 		double pop, z;
 		sim_load_at(&vd->load, m->t, c->duration, &pop, &z);
-		s->wob = s->wob * keep + kick * sim_rng_normal(&m->rng);
+		s->wob = s->wob * keep + kick * prng_normal(&m->rng);
 		s->pop = sim_vm_off(c, vd->vm, m->t) ? 0 : pop;
 		s->think_ms = z * exp(vd->load.wobble * s->wob);
 		/* a CPU-starved guest issues its next IO later: the thread waits for its vCPU */
@@ -521,7 +495,7 @@ static void update_workload(struct sim_model *m)
 	double skeep = exp(-dt / 1.5), skick = sqrt(1 - skeep * skeep);
 	for (int d = 0; d < c->ndev; d++) {
 		struct sim_dev_state *ds = &m->ds[d];
-		ds->svc_wob = ds->svc_wob * skeep + skick * sim_rng_normal(&m->rng);
+		ds->svc_wob = ds->svc_wob * skeep + skick * prng_normal(&m->rng);
 		ds->svc_mult = exp(0.12 * ds->svc_wob);
 	}
 	update_device_events(m);
@@ -538,7 +512,7 @@ static void update_workload(struct sim_model *m)
 			if (w > 0)
 				mult = mult + w * (dc->bg_phase[i].pop - mult);
 		}
-		ds->bg_wob = ds->bg_wob * keep + kick * sim_rng_normal(&m->rng);
+		ds->bg_wob = ds->bg_wob * keep + kick * prng_normal(&m->rng);
 		double x = dc->bg_iops * mult * exp(0.12 * ds->bg_wob);
 		double bc = bg_cost(dc);
 		/* Other hosts cannot push the LU past 95 % busy on their own. */
@@ -606,15 +580,15 @@ static int failover_step(struct sim_model *m, const struct sim_dev_event *ev, do
 			if (add_event(m, &e))
 				return ERR_NOMEM;
 		}
-		double ab = sim_rng_poisson(&m->xrng, ds->act * dt / 1.0);
+		double ab = prng_poisson(&m->xrng, ds->act * dt / 1.0);
 		for (int s = 0; s < m->nstream; s++)
 			m->dev_aborts[s][d] += ab;
 		/* NMP throttles its log: about one abort in four is written */
 		for (int i = 0; i < (int)ab; i++) {
-			if (sim_rng_uniform(&m->xrng) >= 0.25)
+			if (prng_uniform(&m->xrng) >= 0.25)
 				continue;
-			struct sim_event e = {.t = t - dt * sim_rng_uniform(&m->xrng), .dev = d, .vm = vm,
-					      .kind = SIM_EV_ABORT, .rw = sim_rng_uniform(&m->xrng) < 0.5};
+			struct sim_event e = {.t = t - dt * prng_uniform(&m->xrng), .dev = d, .vm = vm,
+					      .kind = SIM_EV_ABORT, .rw = prng_uniform(&m->xrng) < 0.5};
 			if (add_event(m, &e))
 				return ERR_NOMEM;
 		}
@@ -659,7 +633,7 @@ static int after_step(struct sim_model *m)
 				attempted = ds->dqlen;
 			double excess = attempted - (dc->array_qdepth - ds->bg_out);
 			if (excess > 0.5)
-				ds->qfull = sim_rng_poisson(&m->rng, excess * dt * 40.0);
+				ds->qfull = prng_poisson(&m->rng, excess * dt * 40.0);
 		}
 		if (dc->lu_group > 0) {
 			/* commands retrying against the full LU: each retry (every ~2.5 ms, the driver requeues
@@ -667,7 +641,7 @@ static int after_step(struct sim_model *m)
 			 * QFullSampleSize within the same tenth of a second and cuts at the same moment */
 			double bounced = ds->x * m->lu_b_ms[dc->lu_group] / 1000.0;
 			if (bounced > 0.2)
-				ds->qfull = sim_rng_poisson(&m->xrng, bounced * dt * 400.0);
+				ds->qfull = prng_poisson(&m->xrng, bounced * dt * 400.0);
 		}
 		for (int s = 0; s < m->nstream; s++)
 			m->dev_failed[s][d] += ds->qfull;
@@ -675,15 +649,15 @@ static int after_step(struct sim_model *m)
 			if (ds->qfull > 0) {
 				ds->aqd_qfull += ds->qfull;
 				ds->aqd_good = 0;
-				struct sim_event ev = {.t = t - dt * sim_rng_uniform(&m->rng), .dev = d, .vm = -1};
+				struct sim_event ev = {.t = t - dt * prng_uniform(&m->rng), .dev = d, .vm = -1};
 				int nlog = ds->qfull > 1 ? 2 : 1;
 				for (int i = 0; i < nlog; i++) {
-					ev.kind = sim_rng_uniform(&m->rng) < 0.15 ? SIM_EV_BUSY : SIM_EV_QFULL;
-					ev.rw = sim_rng_uniform(&m->rng) < 0.5;
-					ev.vm = m->dev_nv[d] ? c->vdisk[m->dev_v[d][sim_rng_below(&m->rng, (uint32_t)m->dev_nv[d])]].vm : -1;
+					ev.kind = prng_uniform(&m->rng) < 0.15 ? SIM_EV_BUSY : SIM_EV_QFULL;
+					ev.rw = prng_uniform(&m->rng) < 0.5;
+					ev.vm = m->dev_nv[d] ? c->vdisk[m->dev_v[d][prng_below(&m->rng, (uint32_t)m->dev_nv[d])]].vm : -1;
 					if (add_event(m, &ev))
 						return ERR_NOMEM;
-					ev.t += 0.001 + 0.01 * sim_rng_uniform(&m->rng);
+					ev.t += 0.001 + 0.01 * prng_uniform(&m->rng);
 				}
 				if (ds->aqd_qfull >= dc->aqd_sample) {
 					int nd = ds->aqd_depth / 2;
@@ -874,11 +848,11 @@ int sim_model_step(struct sim_model *m)
 		const struct sim_vdisk *vd = &c->vdisk[v];
 		const struct sim_dev_state *ds = &m->ds[vd->dev];
 		double fr = vd->load.read_frac;
-		double nr = sim_rng_poisson(&m->rng, s->x * fr * dt);
-		double nw = sim_rng_poisson(&m->rng, s->x * (1 - fr) * dt);
+		double nr = prng_poisson(&m->rng, s->x * fr * dt);
+		double nw = prng_poisson(&m->rng, s->x * (1 - fr) * dt);
 		double n = nr + nw;
-		double split = vd->split_frac > 0 ? sim_rng_poisson(&m->rng, n * vd->split_frac) : 0;
-		double vsplit = vd->vsplit_frac > 0 ? sim_rng_poisson(&m->rng, n * vd->vsplit_frac) : 0;
+		double split = vd->split_frac > 0 ? prng_poisson(&m->rng, n * vd->split_frac) : 0;
+		double vsplit = vd->vsplit_frac > 0 ? prng_poisson(&m->rng, n * vd->vsplit_frac) : 0;
 		double kavg = ds->r_ms - ds->davg_ms;
 		double emu = m->cs[vd->ctrl].e_ms + s->ecost;
 		for (int st = 0; st < m->nstream; st++) {
@@ -916,13 +890,13 @@ void sim_model_sample_dev(struct sim_model *m, int d, int *actv, int *qued)
 	int cap = ds->cap < ds->dqlen ? ds->cap : ds->dqlen;
 	if (q < 0.5) {
 		/* Unsaturated: the number in service fluctuates like an M/G/inf population. */
-		int k = (int)sim_rng_poisson(&m->srng, a + q);
+		int k = (int)prng_poisson(&m->srng, a + q);
 		*actv = k < cap ? k : cap;
 		*qued = k - *actv;
 	} else {
-		int k = a >= cap - 0.5 ? cap : (int)sim_rng_poisson(&m->srng, a);
+		int k = a >= cap - 0.5 ? cap : (int)prng_poisson(&m->srng, a);
 		*actv = k < cap ? k : cap;
-		double qn = floor(q + sqrt(q) * 0.5 * sim_rng_normal(&m->srng) + 0.5);
+		double qn = floor(q + sqrt(q) * 0.5 * prng_normal(&m->srng) + 0.5);
 		*qued = qn < 0 ? 0 : (int)qn;
 	}
 }
@@ -933,11 +907,11 @@ int sim_model_sample_guest(struct sim_model *m, int v)
 	double n = s->guest_out;
 	int k;
 	if (s->capped) {
-		double q = floor(n + sqrt(n) * 0.4 * sim_rng_normal(&m->srng) + 0.5);
+		double q = floor(n + sqrt(n) * 0.4 * prng_normal(&m->srng) + 0.5);
 		int lo = (int)floor(s->vscsi_out + 0.5);
 		k = q < lo ? lo : (int)q;
 	} else {
-		k = (int)sim_rng_poisson(&m->srng, n);
+		k = (int)prng_poisson(&m->srng, n);
 	}
 	int hi = (int)ceil(s->pop);
 	if (k > hi)

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rng.h"
+#include "prng.h"
 
 enum {
 	SIM_MAX_VM = 12,
@@ -197,7 +197,7 @@ struct sim_config {
 	struct sim_adapter adapter[SIM_MAX_ADAPTER];
 	int nexpect;
 	struct sim_expect expect[SIM_MAX_EXPECT];
-	uint32_t absent;        /* bit i = sim_kinds[i] must not be reported */
+	uint32_t absent;        /* bit k = kinds[k] (enum kind) must not be reported */
 };
 
 /* Interval accumulator for one guest disk (one per output stream: esxtop and perfmon sample on
@@ -272,8 +272,8 @@ enum { SIM_STREAM_ESX, SIM_STREAM_PERF, SIM_STREAM_ESX2, SIM_NSTREAM };
 
 struct sim_model {
 	const struct sim_config *cfg;
-	struct sim_rng rng;     /* workload and IO randomness */
-	struct sim_rng srng;    /* point-sample noise */
+	struct prng rng;     /* workload and IO randomness */
+	struct prng srng;    /* point-sample noise */
 	double t;               /* seconds since start (end of the last step) */
 	long step;
 	int nserial;
@@ -281,7 +281,7 @@ struct sim_model {
 	struct sim_dev_state ds[SIM_MAX_DEV];
 	struct sim_ctrl_state cs[SIM_MAX_CTRL];
 	struct sim_adapter_state as[SIM_MAX_ADAPTER];
-	struct sim_rng xrng;    /* events of the newer scenarios (spikes, aborts): own stream */
+	struct prng xrng;    /* events of the newer scenarios (spikes, aborts): own stream */
 	int nstream;            /* accumulator streams in use */
 	struct sim_acc acc[SIM_NSTREAM][SIM_MAX_VDISK];
 	double dev_failed[SIM_NSTREAM][SIM_MAX_DEV];
@@ -297,9 +297,8 @@ struct sim_model {
 };
 
 /* Finding kinds (issue 4), in a fixed order; sim_config.absent is a bit set over this table. */
-extern const char *const sim_kinds[];
-extern const int sim_nkinds;
-int sim_kind_index(const char *kind);
+/* Finding kinds come from the engine's kind table (kinds.h; the only engine header the simulator
+ * sees): sim_config.absent is a bit set over enum kind. */
 
 /* Workload population and think time at time t (seconds) for a duration; ramps phase edges. */
 void sim_load_at(const struct sim_load *l, double t, double duration, double *pop, double *think_ms);

@@ -50,7 +50,7 @@ struct sim_perf {
 	int disks[SIM_MAX_VDISK], ndisk;
 	int bias_min;
 	int d_data, d_log, d_temp;  /* vdisk indexes of D:, E:, F: or -1 */
-	struct sim_rng rng;
+	struct prng rng;
 	double t_clock_ms;
 	double cpu_delay_ms;        /* SQL Server's extra wait per hand-off on a CPU-starved VM */
 };
@@ -104,7 +104,7 @@ int sim_perf_open(struct sim_perf **out, const struct sim_config *c, struct sim_
 	w->m = m;
 	w->vm = vm;
 	w->d_data = w->d_log = w->d_temp = -1;
-	sim_rng_seed(&w->rng, c->seed, 9 + 16 * (uint64_t)c->part);
+	prng_seed(&w->rng, c->seed, 9 + 16 * (uint64_t)c->part);
 	for (int v = 0; v < c->nvdisk; v++) {
 		if (c->vdisk[v].vm != vm)
 			continue;
@@ -306,7 +306,7 @@ int sim_perf_row(struct sim_perf *w, double t, bool first)
 	for (int i = 0; i < w->ndisk; i++)
 		iops += m->vs[w->disks[i]].x;
 	int vcpus = c->vm[w->vm].vcpus;
-	double cpu = 6 + iops * 0.0012 + 2 * sim_rng_normal(&w->rng);
+	double cpu = 6 + iops * 0.0012 + 2 * prng_normal(&w->rng);
 	cpu = cpu < 0.5 ? 0.5 : cpu > 100 ? 100 : cpu;
 	const double *D = w->d_data >= 0 ? vals[0] : T;
 	for (int i = 0; i < w->ndisk; i++)
@@ -349,14 +349,14 @@ int sim_perf_row(struct sim_perf *w, double t, bool first)
 				v = cpu;
 				break;
 			case PM_CPU_N:
-				v = cpu * (0.7 + 0.6 * sim_rng_uniform(&w->rng));
+				v = cpu * (0.7 + 0.6 * prng_uniform(&w->rng));
 				v = v > 100 ? 100 : v;
 				break;
 			case PM_AVAIL_MB:
-				v = floor(2900 + 200 * sim_rng_uniform(&w->rng));
+				v = floor(2900 + 200 * prng_uniform(&w->rng));
 				break;
 			case PM_PAGES:
-				v = 5 * sim_rng_uniform(&w->rng);
+				v = 5 * prng_uniform(&w->rng);
 				break;
 			case PM_PLE:
 				v = floor(300 + 4200 * exp(-D[PM_READS] / 1500.0));
@@ -393,7 +393,7 @@ int sim_perf_row(struct sim_perf *w, double t, bool first)
 				break;
 			case PM_STOLEN:
 				v = vcpus * (c->vm[w->vm].ready_pct > 0 ? c->vm[w->vm].ready_pct : 0.4) *
-				    sim_rng_uniform(&w->rng);
+				    prng_uniform(&w->rng);
 				break;
 			case PM_SQ_PLE:
 				v = floor(300 + 4200 * exp(-D[PM_READS] / 1500.0));

@@ -67,10 +67,10 @@ void sim_config_build(struct sim_config *c, const struct sim_scenario *sc, int p
 	c->tx.clean = c->tx.one_episode = c->tx.capacity_gain = c->tx.sql_storage = -1;
 	sc->build(c, part);
 	/* The guest clock runs a little off the host's (seeded, within +-2 s). */
-	struct sim_rng r;
-	sim_rng_seed(&r, o->seed, 13 + 16 * (uint64_t)part);
+	struct prng r;
+	prng_seed(&r, o->seed, 13 + 16 * (uint64_t)part);
 	for (int i = 0; i < c->nvm; i++) {
-		double off = floor((sim_rng_uniform(&r) * 4 - 2) * 1000) / 1000;
+		double off = floor((prng_uniform(&r) * 4 - 2) * 1000) / 1000;
 		if (!c->vm[i].clock_fixed)
 			c->vm[i].clock_offset_s = off;
 	}
@@ -128,16 +128,16 @@ int sim_run(const struct sim_config *c, const char *dir, const struct sim_hooks 
 		if (!rc)
 			rc = sim_perf_open(&perf, c, m, guest, c->only == SIM_ONLY_ESXTOP ? NULL : path);
 	}
-	struct sim_rng jit, jit_h[SIM_MAX_HOST];
-	sim_rng_seed(&jit, c->seed, 17 + 16 * (uint64_t)c->part);
+	struct prng jit, jit_h[SIM_MAX_HOST];
+	prng_seed(&jit, c->seed, 17 + 16 * (uint64_t)c->part);
 	/* esxtop starts at a fraction of a second past the minute; perfmon a little later. */
 	double next_esx[SIM_MAX_HOST];
-	next_esx[0] = c->interval + 0.2 + 0.6 * sim_rng_uniform(&jit);
-	double next_perf = 0.3 + 0.6 * sim_rng_uniform(&jit);
+	next_esx[0] = c->interval + 0.2 + 0.6 * prng_uniform(&jit);
+	double next_perf = 0.3 + 0.6 * prng_uniform(&jit);
 	/* a second host's esxtop runs on its own clock */
 	for (int h = 1; h < nh; h++) {
-		sim_rng_seed(&jit_h[h], c->seed, 17 + 16 * (uint64_t)c->part + 1000 * (uint64_t)h);
-		next_esx[h] = c->interval + 0.2 + 0.6 * sim_rng_uniform(&jit_h[h]);
+		prng_seed(&jit_h[h], c->seed, 17 + 16 * (uint64_t)c->part + 1000 * (uint64_t)h);
+		next_esx[h] = c->interval + 0.2 + 0.6 * prng_uniform(&jit_h[h]);
 	}
 	bool perf_first = true;
 	while (!rc && m->t < c->duration - 1e-9) {
@@ -149,7 +149,7 @@ int sim_run(const struct sim_config *c, const char *dir, const struct sim_hooks 
 		for (int h = 0; !rc && h < nh; h++) {
 			if (m->t < next_esx[h] - 1e-9)
 				continue;
-			struct sim_rng *jr = h == 0 ? &jit : &jit_h[h];
+			struct prng *jr = h == 0 ? &jit : &jit_h[h];
 			snprintf(res->failed_buf, sizeof res->failed_buf, "%.95s", esx_name[h]);
 			*failed_file = res->failed_buf;
 			/* Stamp with the scheduled sample time: the step grid must not show in the stamps. */
@@ -160,8 +160,8 @@ int sim_run(const struct sim_config *c, const char *dir, const struct sim_hooks 
 				hooks->on_esx_row(hooks->ctx, m, esx[h], next_esx[h]);
 			sim_model_reset_acc(m, sim_esx_stream(h));
 			/* Collection takes esxtop 30-110 ms per sample; rarely a sample comes early. */
-			double step = c->interval + 0.03 + 0.08 * sim_rng_uniform(jr);
-			if (sim_rng_uniform(jr) < 0.003)
+			double step = c->interval + 0.03 + 0.08 * prng_uniform(jr);
+			if (prng_uniform(jr) < 0.003)
 				step = c->interval / 2;
 			next_esx[h] += step;
 		}

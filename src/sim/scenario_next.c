@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "build.h"
+#include "kinds.h"
 
 /* ---- shared pieces ---- */
 
@@ -580,7 +581,7 @@ void sc_build_backup_large_io(struct sim_config *c, int part)
 	c->sql_counters = true;
 	c->tx.coverage = true;
 	sc_absent_unrelated(c);
-	c->absent &= ~(1u << sim_kind_index("io.split")); /* real with --all-counters: neither expected nor absent */
+	c->absent &= ~(1u << kind_find("io.split")); /* real with --all-counters: neither expected nor absent */
 	absent_host_queues(c);
 	sc_absent(c, "latency.guest_read", NULL);
 	c->tx.note = "1 MiB reads at ~27 ms are throughput-bound, not slow (PAL: 35 ms above 64 KiB); DAVG is "
