@@ -99,12 +99,13 @@ static int perfmon_classify(const struct pdh_path *p, struct counter_class *c)
 	c->pass = logical ? 0 : 1;
 	if (physical && p->instance && p->host)
 		disk_number(p, c);
-	if (!p->instance || strcasecmp(p->instance, "_Total") == 0)
-		return -1;
-	if (!logical && !physical)
+	if (!p->instance || (!logical && !physical))
 		return -1;
 	const char *in = p->instance;
-	if (physical) {
+	if (strcasecmp(in, "_Total") == 0) {
+		c->aggregate = true;
+		class_copy(c->entity, sizeof c->entity, "_Total", 6);
+	} else if (physical) {
 		/* "1 D: E:" → "D:"; a disk without a drive letter keeps its number */
 		const char *sp = strchr(in, ' ');
 		if (sp && sp[1])
@@ -114,7 +115,7 @@ static int perfmon_classify(const struct pdh_path *p, struct counter_class *c)
 	} else {
 		class_copy(c->entity, sizeof c->entity, in, strlen(in));
 	}
-	for (char *x = c->entity; *x; x++)
+	for (char *x = c->entity; *x && !c->aggregate; x++)
 		*x = (char)toupper((unsigned char)*x);
 	c->layer = LAYER_GUEST;
 	return c->metric = counter_lookup(pm_disk, as_utf8(p->counter, t2, sizeof t2), true, &c->scale);

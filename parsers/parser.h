@@ -66,6 +66,8 @@ struct counter_class {
 	char parent[256];        /* a per-world column: the device the world drives; "" otherwise */
 	int pass;                /* columns are resolved in pass order (0 first): the preferred source of
 	                          * an (entity, metric) wins when two columns give it */
+	bool aggregate;          /* the instance is the aggregate of the others (perfmon _Total): the
+	                          * engine keeps it only when the capture has no per-instance column */
 	int disk_no;             /* a Windows disk number this column names ("1 D:"), -1 when none */
 	char disk_drive[4];      /* and its first drive letter ("D:") */
 };

@@ -178,6 +178,32 @@ static void fig(struct buf *b, const char *label, double v, const char *unit)
 	buf_adds(b, "</span>");
 }
 
+/* What the captures could show, a row per layer. */
+static void coverage_html(const struct analysis *a, struct buf *out)
+{
+	static const char *const names[COV_LAYERS] = {"Guest OS", "Virtual SCSI", "Per-VM world queue",
+						      "VMkernel device queue", "Host bus adapter", "Array / LUN"};
+	buf_adds(out, "<h3>What these captures could show</h3>\n<table class=\"cov\"><tr><th>Layer</th><th>Status</th>"
+		      "<th>Why</th></tr>\n");
+	for (int l = 0; l < COV_LAYERS; l++) {
+		const struct layer_cov *lc = &a->cov.layer[l];
+		buf_printf(out, "<tr><td>%s</td><td class=\"st%s\">%s</td><td>", names[l],
+			   lc->status == COV_ASSESSED ? "" : lc->status == COV_PARTIAL ? " pa" : " na",
+			   lc->status == COV_ASSESSED ? "assessed" : lc->status == COV_PARTIAL ? "partly assessed" : "not assessed");
+		esc(out, lc->why);
+		buf_adds(out, "</td></tr>\n");
+	}
+	buf_adds(out, "</table>\n");
+}
+
+/* A box can say "no wait found" only when its layer and its entity were assessed. */
+static bool box_assessed(const struct analysis *a, int box, const struct entity *e)
+{
+	static const enum layer layer_of[BOX_COUNT] = {LAYER_GUEST, LAYER_VSCSI, LAYER_DEVICE, LAYER_ADAPTER, LAYER_ARRAY};
+	return a->cov.layer[layer_of[box]].status != COV_NOT_ASSESSED &&
+	       coverage_entity_assessed(&a->cov, (size_t)(e - a->m.ents));
+}
+
 static void stack_render(const struct analysis *a, const struct stack *ch, const struct finding *anchor, struct buf *b)
 {
 	int64_t t0 = anchor && anchor->end > anchor->start ? anchor->start : 0;
@@ -273,8 +299,10 @@ static void stack_render(const struct analysis *a, const struct stack *ch, const
 			buf_printf(b, "<span class=\"tag symptom\">latency felt here</span><small>%s</small>", why[i]);
 		else if (e && sev[i] == SEV_INFO)
 			buf_printf(b, "<span class=\"tag info\">note</span><small>%s</small>", why[i]);
-		else if (e)
+		else if (e && box_assessed(a, i, e))
 			buf_adds(b, "<span class=\"tag ok\">no wait found</span>");
+		else if (e)
+			buf_adds(b, "<span class=\"tag info\">not assessed</span><small>see what the captures could show</small>");
 		buf_adds(b, "</div>\n</div>\n");
 	}
 	buf_adds(b, "</div>\n");
@@ -452,6 +480,8 @@ static const char css[] =
 	".lead{font-size:17px;line-height:1.55;margin:0}\n"
 	".verdict{border-left:6px solid var(--ok)}\n"
 	".verdict.crit{border-left-color:var(--crit)}.verdict.warn{border-left-color:#d98a00}.verdict.info{border-left-color:var(--info)}\n"
+	".verdict.partial{border-left-color:#8a94a6}\n"
+	"table.cov td.st{white-space:nowrap;font-weight:600}table.cov td.st.na{color:#8a2d2d}table.cov td.st.pa{color:#8a5a00}\n"
 	".counts{display:flex;gap:10px;flex-wrap:wrap;margin:16px 0 0}\n"
 	".count{border:1px solid var(--line);border-radius:8px;padding:8px 14px;min-width:110px}\n"
 	".count b{display:block;font-size:22px;line-height:1.2}\n"
@@ -1057,7 +1087,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 
 	/* verdict */
 	buf_printf(out, "<section id=\"verdict\" class=\"verdict %s\">\n<h2>Verdict</h2>\n<p class=\"lead\">",
-		   worst < 0 ? "ok" : sev_class(worst));
+		   worst >= SEV_WARNING ? sev_class(worst) : !a->cov.complete ? "partial" : worst < 0 ? "ok" : sev_class(worst));
 	esc(out, a->verdict ? a->verdict : "No analysis result.");
 	buf_adds(out, "</p>\n<div class=\"counts\">");
 	buf_printf(out, "<div class=\"count crit\"><b>%d</b>critical</div><div class=\"count warn\"><b>%d</b>warning</div>"
@@ -1067,6 +1097,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	if (res->no_gnuplot)
 		buf_adds(out, "<p class=\"notice\"><b>Charts are not included:</b> gnuplot was not found on the machine that made this "
 			      "report. Install gnuplot (Debian: <code>gnuplot-nox</code>) and run <code>iopsy analyze --html</code> again.</p>\n");
+	coverage_html(a, out);
 	buf_adds(out, "</section>\n");
 
 	/* findings table */

@@ -35,6 +35,17 @@ void finding_json(const struct finding *f, struct json *j)
 	iso(j, f->end);
 	json_key(j, "sustained_s");
 	json_num(j, round(f->sustained_s * 10) / 10);
+	json_key(j, "windows");
+	json_arr_begin(j);
+	for (int k = 0; k < (f->nsub > 1 ? f->nsub : 1); k++) {
+		json_obj_begin_flat(j);
+		json_key(j, "start");
+		iso(j, f->nsub > 1 ? f->sub[k].start : f->start);
+		json_key(j, "end");
+		iso(j, f->nsub > 1 ? f->sub[k].end : f->end);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
 	json_key(j, "summary");
 	json_str(j, f->summary);
 	json_key(j, "evidence");
@@ -181,6 +192,67 @@ void analysis_json(const struct analysis *a, struct json *j)
 	analysis_json_ex(a, j, NULL, NULL);
 }
 
+static const char *const cov_layer_keys[COV_LAYERS] = {"guest", "vscsi", "world", "device", "adapter", "array"};
+
+/* What could be assessed: per layer, then the disk-layer entities that were not (idle ones
+ * only counted). */
+static void coverage_json(const struct analysis *a, struct json *j)
+{
+	const struct coverage *c = &a->cov;
+	json_obj_begin(j);
+	json_key(j, "complete");
+	json_bool(j, c->complete);
+	json_key(j, "layers");
+	json_arr_begin(j);
+	for (int l = 0; l < COV_LAYERS; l++) {
+		const struct layer_cov *lc = &c->layer[l];
+		json_obj_begin_flat(j);
+		json_key(j, "layer");
+		json_str(j, cov_layer_keys[l]);
+		json_key(j, "status");
+		json_str(j, cov_status_names[lc->status]);
+		json_key(j, "reason");
+		json_str(j, lc->reason ? cov_reason_names[lc->reason] : NULL);
+		json_key(j, "why");
+		json_str(j, lc->why && *lc->why ? lc->why : NULL);
+		json_key(j, "assessed");
+		json_int(j, (long long)lc->assessed);
+		json_key(j, "entities");
+		json_int(j, (long long)lc->total);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_key(j, "not_assessed");
+	json_arr_begin(j);
+	size_t idle = 0;
+	for (size_t i = 0; i < c->nents; i++) {
+		const struct ent_cov *ec = &c->ents[i];
+		if (ec->status == COV_ASSESSED)
+			continue;
+		if (ec->reason == COVR_IDLE) {
+			idle++;
+			continue;
+		}
+		const struct entity *e = &a->m.ents[ec->ent];
+		json_obj_begin_flat(j);
+		json_key(j, "layer");
+		json_str(j, layer_names[e->layer]);
+		json_key(j, "entity");
+		json_str(j, e->name);
+		json_key(j, "host");
+		json_str(j, e->host);
+		json_key(j, "status");
+		json_str(j, cov_status_names[ec->status]);
+		json_key(j, "reason");
+		json_str(j, cov_reason_names[ec->reason]);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_key(j, "idle_entities");
+	json_int(j, (long long)idle);
+	json_obj_end(j);
+}
+
 void analysis_json_ex(const struct analysis *a, struct json *j, void (*extra)(void *ctx, struct json *j), void *ctx)
 {
 	json_obj_begin(j);
@@ -209,6 +281,8 @@ void analysis_json_ex(const struct analysis *a, struct json *j, void (*extra)(vo
 	json_key(j, "info");
 	json_int(j, c[SEV_INFO]);
 	json_obj_end(j);
+	json_key(j, "coverage");
+	coverage_json(a, j);
 	json_key(j, "captures");
 	captures_json(&a->m, j);
 	json_key(j, "disk_map");

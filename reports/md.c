@@ -137,6 +137,14 @@ static int md_analysis(const struct analysis *a, struct report_opts *o, struct b
 	} else {
 		buf_adds(out, "\nNo findings.\n");
 	}
+	static const char *const lw[COV_LAYERS] = {"guest", "vSCSI", "world", "device", "adapter", "array"};
+	buf_adds(out, "\n#### What these captures could show\n\n| layer | status | why |\n|---|---|---|\n");
+	for (int l = 0; l < COV_LAYERS; l++) {
+		const struct layer_cov *lc = &a->cov.layer[l];
+		buf_printf(out, "| %s | %s | ", lw[l], lc->status == COV_ASSESSED ? "assessed" : lc->status == COV_PARTIAL ? "partly assessed" : "not assessed");
+		md_text(out, lc->why);
+		buf_adds(out, " |\n");
+	}
 	buf_adds(out, "\n#### Captures\n\n| file | format | host | start (UTC) | end (UTC) | rows |\n|---|---|---|---|---|---:|\n");
 	for (size_t i = 0; i < a->m.ncaps; i++) {
 		const struct capture *c = &a->m.caps[i];

@@ -5,6 +5,7 @@
 #include "text.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,29 @@ static void text_num(struct buf *b, double v) { fmt_num(b, v, "-"); }
 static void pct(struct buf *b, double v) { fmt_pct(b, v, "n/a"); }
 
 /* ---- analysis ---- */
+
+static const char *const cov_layer_words[COV_LAYERS] = {"guest", "vSCSI", "world", "device", "adapter", "array"};
+
+/* What could be assessed, a line per layer. */
+static void coverage_text(const struct analysis *a, struct buf *out)
+{
+	buf_adds(out, "\nCOVERAGE (what these captures could show)\n");
+	for (int l = 0; l < COV_LAYERS; l++) {
+		const struct layer_cov *lc = &a->cov.layer[l];
+		struct buf line;
+		buf_init(&line);
+		buf_printf(&line, "%s", lc->status == COV_ASSESSED ? "assessed" : lc->status == COV_PARTIAL ? "partly assessed" : "not assessed");
+		if (lc->total)
+			buf_printf(&line, " (%zu of %zu active)", lc->assessed, lc->total);
+		if (lc->why && *lc->why)
+			buf_printf(&line, ": %s", lc->why);
+		char ind[16];
+		snprintf(ind, sizeof ind, "  %-8s ", cov_layer_words[l]);
+		text_wrap(out, ind, line.data, 100);
+		buf_free(&line);
+	}
+}
+
 void analysis_text(const struct analysis *a, struct buf *out)
 {
 	const struct model *m = &a->m;
@@ -28,6 +52,7 @@ void analysis_text(const struct analysis *a, struct buf *out)
 		   m->ncaps == 1 ? "" : "s", a->nf, a->nf == 1 ? "" : "s", crit, warn, info);
 	buf_adds(out, "VERDICT\n");
 	text_wrap(out, "  ", a->verdict ? a->verdict : "", 100);
+	coverage_text(a, out);
 	buf_adds(out, "\nCAPTURES\n");
 	for (size_t i = 0; i < m->ncaps; i++) {
 		const struct capture *c = &m->caps[i];
@@ -90,7 +115,18 @@ void analysis_text(const struct analysis *a, struct buf *out)
 		buf_printf(out, "  [%s]%s\n", layer_names[f->layer], f->heuristic ? "  (heuristic)" : "");
 		buf_printf(out, "   %s .. %s (", s, e);
 		duration(out, f->sustained_s);
+		buf_adds(out, f->nsub > 1 ? " held" : "");
 		buf_adds(out, ")\n");
+		if (f->nsub > 1) {
+			buf_printf(out, "   one episode of %d windows:", f->nsub);
+			for (int k = 0; k < f->nsub; k++) {
+				char a1[32], a2[32];
+				time_format_iso(f->sub[k].start, false, a1);
+				time_format_iso(f->sub[k].end, false, a2);
+				buf_printf(out, "%s %.8s-%.8s", k ? "," : "", a1 + 11, a2 + 11);
+			}
+			buf_addc(out, '\n');
+		}
 		text_wrap(out, "   ", f->summary, 100);
 		for (int k = 0; k < f->nev; k++) {
 			const struct evidence *ev = &f->ev[k];

@@ -364,7 +364,7 @@ START_TEST(clock_offset_estimated)
 	struct json j;
 	json_init(&j, &b, false);
 	analysis_json(&a, &j);
-	ck_assert_ptr_nonnull(strstr(b.data, "\"schema_version\":1"));
+	ck_assert_ptr_nonnull(strstr(b.data, "\"schema_version\":2"));
 	ck_assert_ptr_nonnull(strstr(b.data, "\"clock_offset_estimated\":true"));
 	buf_free(&b);
 	analysis_free(&a);
@@ -429,7 +429,8 @@ START_TEST(classify_paths)
 	ck_assert_int_eq(cl.pass, 0);
 	static const char d[] = "\\\\sql01\\LogicalDisk(_Total)\\Avg. Disk sec/Read";
 	pdh_split_path(d, sizeof d - 1, &p, &ar);
-	ck_assert_int_lt(parser_perfmon.classify(&p, &cl), 0); /* _Total excluded */
+	ck_assert_int_eq(parser_perfmon.classify(&p, &cl), M_G_LAT_R); /* _Total: the aggregate ... */
+	ck_assert(cl.aggregate);                                        /* ... kept only without disks */
 	static const char e[] = "\\\\h\\Group Cpu(1234:SQL01)\\% Used";
 	pdh_split_path(e, sizeof e - 1, &p, &ar);
 	ck_assert_int_lt(parser_esxtop.classify(&p, &cl), 0); /* CPU %Used is not %USD */

@@ -94,7 +94,7 @@ START_TEST(kinds_table)
 		ck_assert_int_eq(kind_find(ki->name), k);
 		for (int j = 0; j < k; j++)
 			ck_assert_str_ne(kinds[j].name, ki->name);
-		ck_assert(ki->cause_rank >= 0 && ki->cause_rank <= 2);
+		ck_assert(ki->cause_rank >= 0 && ki->cause_rank <= 3);
 		ck_assert(ki->box == BOX_BY_LAYER || (ki->box >= 0 && ki->box < BOX_COUNT));
 		int detectors_of = 0;
 		for (const struct detector *d = detectors; d->title; d++)

@@ -30,6 +30,7 @@ void analysis_free(struct analysis *a)
 {
 	stream_detach(a);
 	free(a->sw);
+	coverage_free(&a->cov);
 	model_free(&a->m);
 	free(a->f);
 	free(a->map);
@@ -210,7 +211,7 @@ static void auto_map(struct analysis *a)
 {
 	for (size_t i = 0; i < a->m.nents; i++) {
 		struct entity *g = &a->m.ents[i];
-		if (g->layer != LAYER_GUEST || g->series[M_G_XFERS] < 0 || !g->sk[M_G_XFERS].n ||
+		if (g->layer != LAYER_GUEST || g->aggregate || g->series[M_G_XFERS] < 0 || !g->sk[M_G_XFERS].n ||
 		    qs_mean(&g->sk[M_G_XFERS]) < rule_value(&a->rules, R_ACTIVE_IOPS))
 			continue;
 		bool mapped = false;
@@ -308,128 +309,6 @@ static int finding_cmp(const void *x, const void *y)
 	return (a->start > b->start) - (a->start < b->start);
 }
 
-/* A warning or critical finding of a kind of place p exists. */
-static bool has_place(const struct analysis *a, enum verdict_place p)
-{
-	for (size_t i = 0; i < a->nf; i++)
-		if (kinds[a->f[i].kind].place == p && a->f[i].sev >= SEV_WARNING)
-			return true;
-	return false;
-}
-
-/* The finding that names place p: of the kind first in the place's order that has one. */
-static const struct finding *first_in_place(const struct analysis *a, enum verdict_place p)
-{
-	const struct finding *best = NULL;
-	for (size_t i = 0; i < a->nf; i++) {
-		const struct kind_info *k = &kinds[a->f[i].kind];
-		if (k->place == p && (!best || k->place_order < kinds[best->kind].place_order))
-			best = &a->f[i];
-	}
-	return best;
-}
-
-/* Guest and host captures that do not overlap in time cannot be correlated: usually a perfmon
- * file without its time-zone bias. Says so in b. */
-static void overlap_note(const struct analysis *a, struct buf *b)
-{
-	int64_t g0 = INT64_MAX, g1 = INT64_MIN, h0 = INT64_MAX, h1 = INT64_MIN;
-	for (size_t i = 0; i < a->m.ncaps; i++) {
-		const struct capture *c = &a->m.caps[i];
-		if (c->failed || !c->rows || !c->format)
-			continue;
-		bool guest = c->role == ROLE_GUEST;
-		int64_t s = c->start + c->clock_offset_ms, e = c->end + c->clock_offset_ms;
-		if (guest) {
-			g0 = s < g0 ? s : g0;
-			g1 = e > g1 ? e : g1;
-		} else {
-			h0 = s < h0 ? s : h0;
-			h1 = e > h1 ? e : h1;
-		}
-	}
-	if (g0 == INT64_MAX || h0 == INT64_MAX || (g0 <= h1 && h0 <= g1))
-		return;
-	double gap_h = (double)(g0 > h1 ? g0 - h1 : h0 - g1) / 3600000.0;
-	buf_printf(b, " The guest (perfmon) and host (esxtop) captures do not overlap in time (%.1f h apart): "
-		      "nothing could be correlated between them. If they cover the same incident, the perfmon "
-		      "time zone is wrong: give --tz (non-English Windows truncates the bias in the header).", gap_h);
-}
-
-static void verdict(struct analysis *a)
-{
-	struct buf b;
-	buf_init(&b);
-	size_t readable = 0;
-	bool have_host = false;
-	for (size_t i = 0; i < a->m.ncaps; i++) {
-		readable += !a->m.caps[i].failed;
-		have_host |= !a->m.caps[i].failed && a->m.caps[i].format && a->m.caps[i].role == ROLE_HOST;
-	}
-	if (!readable) {
-		a->verdict = arena_strdup(&a->arena, "No capture could be read: nothing was analysed (see the messages above).");
-		buf_free(&b);
-		return;
-	}
-	bool guest = has_place(a, VP_GUEST), kernel = has_place(a, VP_KERNEL), throttle = has_place(a, VP_THROTTLE);
-	bool array = has_place(a, VP_ARRAY), adapter = has_place(a, VP_ADAPTER), glat = has_place(a, VP_GUEST_LATENCY);
-	int places = guest + kernel + throttle + array + adapter;
-	if (places == 0 && !glat && !a->nf) {
-		buf_adds(&b, "No sustained queueing or latency problem: IO does not wait anywhere in the stack for "
-			     "longer than brief spikes, at the thresholds in 'iopsy rules'.");
-	} else if (places == 0 && !glat) {
-		buf_adds(&b, "No sustained queueing or latency problem; see the remaining findings below.");
-	} else {
-		buf_adds(&b, "IO waits ");
-		int said = 0;
-		if (guest) {
-			const struct finding *f = first_in_place(a, VP_GUEST);
-			buf_printf(&b, "in the guest, above the virtual SCSI controller (%s%s%s — %s)",
-				   f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary);
-			said++;
-		}
-		if (throttle) {
-			const struct finding *f = first_in_place(a, VP_THROTTLE);
-			buf_printf(&b, "%sbehind throttling of the LUN queue (%s — %s)", said ? "; and " : "", f->entity, f->summary);
-			if (kernel)
-				buf_adds(&b, ", so IOs queue in the VMkernel");
-			said++;
-		}
-		if (kernel && !throttle) {
-			const struct finding *f = first_in_place(a, VP_KERNEL);
-			buf_printf(&b, "%sin the VMkernel device queue (%s — %s)", said ? "; and " : "", f->entity, f->summary);
-			said++;
-		}
-		if (adapter) {
-			const struct finding *f = first_in_place(a, VP_ADAPTER);
-			buf_printf(&b, "%sat the host bus adapter (%s — %s)", said ? "; and " : "", f->entity, f->summary);
-			said++;
-		}
-		if (array) {
-			const struct finding *f = first_in_place(a, VP_ARRAY);
-			buf_printf(&b, "%sin the array or fabric below the HBA (%s — %s)", said ? "; and " : "", f->entity, f->summary);
-			said++;
-		}
-		if (!said) {
-			const struct finding *f = first_in_place(a, VP_GUEST_LATENCY);
-			buf_printf(&b, "somewhere below the guest: %s%s%s is slow (%s), and the host captures given do not "
-				       "show where (add the host's esxtop capture of the same period)",
-				   f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary);
-		}
-		buf_addc(&b, '.');
-		if (guest && !kernel && !array && !throttle && have_host && a->nmap)
-			buf_adds(&b, " The host below is not the bottleneck: fix the guest side first.");
-		else if (guest && !have_host)
-			buf_adds(&b, " No host (esxtop) capture was given, so the layers below the guest are not "
-				     "assessed: add the host's capture of the same period to confirm.");
-		if (array && !kernel && !guest)
-			buf_adds(&b, " Nothing queues in the VMkernel: deeper queues would not help.");
-	}
-	overlap_note(a, &b);
-	a->verdict = arena_strndup(&a->arena, b.data, b.len);
-	buf_free(&b);
-}
-
 static bool overlaps(const struct finding *x, const struct finding *y)
 {
 	return strcmp(x->entity, y->entity) == 0 && x->start <= y->end && y->start <= x->end;
@@ -504,6 +383,37 @@ static void refine_advice(struct analysis *a)
 	}
 }
 
+/* A cause is as severe as the symptoms it explains: a queue, throttling or saturation finding
+ * takes the severity of a worse latency finding at the same time on the same disk's stack (the
+ * kind table's cause rank says which is which), and says so. */
+static void raise_causes(struct analysis *a)
+{
+	struct topo_in ti = analysis_topo(a);
+	for (size_t i = 0; i < a->nf; i++) {
+		struct finding *c = &a->f[i];
+		if (kinds[c->kind].cause_rank > 1 || kinds[c->kind].place == VP_NONE)
+			continue;
+		const struct finding *worst = NULL;
+		for (size_t k = 0; k < a->nf; k++) {
+			const struct finding *s = &a->f[k];
+			if (kinds[s->kind].cause_rank != 3 || s->sev <= c->sev || (worst && s->sev <= worst->sev))
+				continue;
+			if (s->start > c->end || c->start > s->end)
+				continue;
+			struct stack st;
+			topology_stack(&ti, finding_entity(&ti, s, -1), &st);
+			const struct entity *ce = finding_entity(&ti, c, -1);
+			if (ce && (ce == st.guest || ce == st.vdisk || ce == st.device || ce == st.adapter))
+				worst = s;
+		}
+		if (!worst)
+			continue;
+		c->sev = worst->sev;
+		c->summary = afmt(a, "%s — the cause of the %s %s on %s%s%s", c->summary, severity_names[worst->sev],
+				  kinds[worst->kind].title, worst->host ? worst->host : "", worst->host ? " " : "", worst->entity);
+	}
+}
+
 void analysis_run(struct analysis *a, const struct analyze_opts *o)
 {
 	a->opts = *o;
@@ -517,9 +427,14 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 		if (d->run)
 			d->run(a, o);
 	refine_advice(a);
+	raise_causes(a);
 	if (a->nf)
 		qsort(a->f, a->nf, sizeof *a->f, finding_cmp);
-	verdict(a);
+	struct cov_in ci = {.m = &a->m, .r = &a->rules, .have_vmklog = a->have_vmk, .have_partitions = a->have_parts,
+			    .array_queue_depth = a->opts.array_queue_depth};
+	coverage_free(&a->cov);
+	coverage_build(&ci, &a->cov);
+	analysis_verdict(a);
 	struct topo_in ti = analysis_topo(a);
 	a->nshown = topology_build(&ti, a->shown);
 }

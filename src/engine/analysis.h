@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "capmodel.h"
+#include "coverage.h"
 #include "finding.h"
 #include "kinds.h"
 #include "topology.h"
@@ -43,6 +44,7 @@ struct analysis {
 	size_t nsw, capsw;
 	void *stream;                    /* stream.c's state while captures are read */
 	struct analyze_opts opts;        /* set before the captures are read (analysis_set_opts) */
+	struct coverage cov;             /* what could be assessed (after analysis_run) */
 	size_t nshown;
 	struct arena arena;
 };
@@ -100,6 +102,8 @@ extern const struct detector detectors[];
 void stream_attach(struct analysis *a);
 /* Makes the findings of the streamed episodes (stream.c); analysis_run calls it. */
 void stream_findings(struct analysis *a);
+/* The verdict paragraph (verdict.c); analysis_run calls it after the findings and coverage. */
+void analysis_verdict(struct analysis *a);
 /* Frees the streaming state; analysis_free calls it. */
 void stream_detach(struct analysis *a);
 

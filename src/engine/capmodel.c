@@ -161,6 +161,15 @@ struct worldcol {
 
 static int model_read(struct model *m, size_t ci, struct input *in, const struct common_opts *co);
 
+static bool host_listed(const char *const *l, size_t n, const char *host)
+{
+	const char *h = host ? host : "";
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(l[i], h) == 0)
+			return true;
+	return false;
+}
+
 /* A new capture record for path; its index. */
 static size_t capture_new(struct model *m, const char *path)
 {
@@ -221,10 +230,19 @@ static int model_read(struct model *m, size_t ci, struct input *in, const struct
 	 * it wins for the same drive) */
 	struct counter_class cl;
 	int npass = 1;
+	/* an aggregate (_Total) is kept only for a host without per-instance columns */
+	const char **per_instance = xmalloc((n ? n : 1) * sizeof *per_instance);
+	size_t nper = 0;
 	for (size_t i = 0; i < n; i++) {
-		ops->classify(&pdh_column(r, i)->path, &cl);
+		const struct pdh_column *col = pdh_column(r, i);
+		int mt = ops->classify(&col->path, &cl);
 		if (cl.pass + 1 > npass)
 			npass = cl.pass + 1;
+		if (mt < 0 || cl.aggregate)
+			continue;
+		const char *h = col->path.host ? col->path.host : "";
+		if (!nper || strcmp(per_instance[nper - 1], h) != 0)
+			per_instance[nper++] = h; /* consecutive duplicates only: the list stays short */
 	}
 	for (int pass = 0; pass < npass; pass++) {
 		for (size_t i = 0; i < n; i++) {
@@ -236,7 +254,7 @@ static int model_read(struct model *m, size_t ci, struct input *in, const struct
 				continue;
 			if (cl.disk_no >= 0)
 				note_disk_no(m, col->path.host, &cl);
-			if (metric < 0)
+			if (metric < 0 || (cl.aggregate && host_listed(per_instance, nper, col->path.host)))
 				continue;
 			enum layer l = cl.layer;
 			double scale = cl.scale;
@@ -261,6 +279,7 @@ static int model_read(struct model *m, size_t ci, struct input *in, const struct
 				continue;
 			}
 			struct entity *ent = &m->ents[e];
+			ent->aggregate = cl.aggregate;
 			cm[ncm].col = i;
 			cm[ncm].ent = e;
 			cm[ncm].metric = metric;
@@ -273,6 +292,7 @@ static int model_read(struct model *m, size_t ci, struct input *in, const struct
 			}
 		}
 	}
+	free(per_instance);
 	if (too_many)
 		diag_emit(&in->diag, DIAG_WARNING, pdh_header_line(r), 0,
 			  "more than %d storage entities (devices, adapters, virtual disks, guest disks): the rest "

@@ -28,6 +28,7 @@ struct entity {
 	const char *name;        /* naa id, vmhba2, "SQL01:scsi0:1", "D:", VM name (arena) */
 	const char *host;        /* ESXi host or Windows machine (arena) */
 	const char *device;      /* world entities: their device */
+	bool aggregate;          /* perfmon _Total: the whole guest, kept when no disk of its own is there */
 	size_t capture;          /* index of the capture it came from */
 	int series[M_COUNT];     /* index in the capture's dstore, -1 when absent */
 	struct qsketch sk[M_COUNT];

@@ -452,7 +452,10 @@ static void adapter_saturated_window(struct analysis *a, const struct swin *w)
 
 static double array_qd(const struct analysis *a) { return a->opts.array_queue_depth; }
 static bool aoc_dev_applies(const struct analysis *a, const struct entity *e) { return array_qd(a) > 0 && has(e, M_ACTV); }
-static bool aoc_guest_applies(const struct analysis *a, const struct entity *e) { return array_qd(a) > 0 && has(e, M_G_CDQL); }
+static bool aoc_guest_applies(const struct analysis *a, const struct entity *e)
+{
+	return array_qd(a) > 0 && has(e, M_G_CDQL) && !e->aggregate; /* _Total's queue is every disk's */
+}
 static bool aoc_dev_cond(const struct analysis *a, const struct entity *e) { return CUR(e, M_ACTV) > array_qd(a); }
 static bool aoc_guest_cond(const struct analysis *a, const struct entity *e) { return CUR(e, M_G_CDQL) > array_qd(a); }
 static double aoc_ev_thr(const struct analysis *a, const struct entity *e, int k)
@@ -708,7 +711,7 @@ static void det_guest_vscsi_cap(struct analysis *a, const struct analyze_opts *o
 				"the PVSCSI maximum per-disk limit"};
 	for (size_t i = 0; i < a->m.nents; i++) {
 		struct entity *e = &a->m.ents[i];
-		if (e->layer != LAYER_GUEST || e->series[M_G_CDQL] < 0)
+		if (e->layer != LAYER_GUEST || e->aggregate || e->series[M_G_CDQL] < 0)
 			continue;
 		const struct capture *c = cap_of(a, e);
 		const struct diskmap_entry *me = NULL;
@@ -813,7 +816,7 @@ static void det_guest_hidden(struct analysis *a, const struct analyze_opts *o)
 	(void)o;
 	for (size_t i = 0; i < a->m.nents; i++) {
 		struct entity *e = &a->m.ents[i];
-		if (e->layer != LAYER_GUEST)
+		if (e->layer != LAYER_GUEST || e->aggregate)
 			continue;
 		const struct diskmap_entry *me = NULL;
 		struct entity *v = mapped_vdisk(a, e, &me);

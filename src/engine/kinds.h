@@ -42,8 +42,10 @@ struct kind_info {
 	enum layer layer;            /* the layer its findings usually name */
 	enum stack_box box;
 	bool waits;                  /* the box says "IO waits here" */
-	int cause_rank;              /* ordering at equal severity: 0 causes (queues, throttling),
-	                              * 1 IO-pattern symptoms, 2 latency symptoms */
+	int cause_rank;              /* ordering at equal severity, causes first: 0 root causes
+	                              * (throttling, the vSCSI limit, over-commit, misalignment,
+	                              * aborts), 1 queues full because of them, 2 IO-pattern
+	                              * symptoms, 3 latency, the symptom everything else explains */
 	enum verdict_place place;
 	int place_order;             /* which kind names its place first (lower first) */
 };

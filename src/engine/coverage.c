@@ -1,0 +1,202 @@
+/* coverage.c — what an analysis could assess (see coverage.h). A layer is assessed when its
+ * captures are there, carry the counters its rules read, last at least as long as the sustain
+ * rule needs, and at least one of its entities did real work; idle entities of an assessed layer
+ * are not held against it (an idle disk has no latency to judge). */
+#include "coverage.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *const cov_status_names[3] = {"assessed", "partial", "not_assessed"};
+const char *const cov_reason_names[COVR_COUNT] = {"", "no_capture", "no_counter", "total_only", "too_short",
+						"idle", "some_entities", "no_adapter_queue_depth", "not_scsi"};
+
+static bool has(const struct entity *e, int m) { return e->series[m] >= 0 && e->sk[m].n > 0; }
+
+static bool too_short(const struct capture *c, const struct rules *r)
+{
+	double span = (double)(c->end - c->start) / 1000.0 + c->interval_s;
+	return c->rows < (long)rule_value(r, R_SUSTAIN_SAMPLES) || span < rule_value(r, R_SUSTAIN_SECONDS);
+}
+
+static bool active(const struct entity *e, const struct rules *r)
+{
+	int io = e->layer == LAYER_GUEST ? M_G_XFERS : M_CMDS;
+	if (e->series[io] < 0 && e->layer == LAYER_GUEST && e->series[M_G_READS] >= 0)
+		io = M_G_READS;
+	if (e->series[io] < 0)
+		return true; /* no rate counter: judged on what it has */
+	return e->sk[io].n && qs_mean(&e->sk[io]) >= rule_value(r, R_ACTIVE_IOPS);
+}
+
+/* What a layer's rules read of an entity. */
+static bool measured(const struct entity *e, enum layer l)
+{
+	switch (l) {
+	case LAYER_GUEST: return has(e, M_G_LAT_R) || has(e, M_G_LAT_W) || has(e, M_G_LAT_T);
+	case LAYER_VSCSI: return e->layer == LAYER_GUEST ? has(e, M_G_CDQL) : has(e, M_VD_LAT_R) || has(e, M_VD_LAT_W);
+	case LAYER_WORLD: return has(e, M_WORLDS);
+	case LAYER_DEVICE: return has(e, M_DAVG) || has(e, M_KAVG) || has(e, M_QUED) || has(e, M_ACTV);
+	case LAYER_ADAPTER: return has(e, M_ACTV) || has(e, M_QUED);
+	case LAYER_ARRAY: return has(e, M_DAVG);
+	default: return false;
+	}
+}
+
+/* The entities a layer is judged on: guest disks for the guest and (their queue) the vSCSI layer,
+ * devices for the world, device and array layers, adapters for the adapter layer. */
+static bool judged_on(const struct entity *e, enum layer l)
+{
+	switch (l) {
+	case LAYER_GUEST:
+	case LAYER_VSCSI: return e->layer == LAYER_GUEST;
+	case LAYER_WORLD:
+	case LAYER_DEVICE:
+	case LAYER_ARRAY: return e->layer == LAYER_DEVICE;
+	case LAYER_ADAPTER: return e->layer == LAYER_ADAPTER;
+	default: return false;
+	}
+}
+
+static void set(struct layer_cov *l, enum cov_status s, enum cov_reason r, const char *why)
+{
+	l->status = s;
+	l->reason = r;
+	l->why = why;
+}
+
+void coverage_build(const struct cov_in *in, struct coverage *c)
+{
+	memset(c, 0, sizeof *c);
+	arena_init(&c->arena);
+	const struct model *m = in->m;
+	const struct rules *r = in->r;
+	bool guest_cap = false, host_cap = false, guest_long = false, host_long = false, aggregate_only = false;
+	bool any_vdisk = false, any_device = false, any_aqlen = false, any_adapter = false;
+	for (size_t i = 0; i < m->ncaps; i++) {
+		const struct capture *cp = &m->caps[i];
+		if (cp->failed || !cp->format)
+			continue;
+		bool longer = !too_short(cp, r);
+		if (cp->role == ROLE_GUEST) {
+			guest_cap = true;
+			guest_long |= longer;
+		} else {
+			host_cap = true;
+			host_long |= longer;
+		}
+	}
+	c->ents = xcalloc(m->nents ? m->nents : 1, sizeof *c->ents);
+	size_t nguest = 0, naggr = 0;
+	for (size_t i = 0; i < m->nents; i++) {
+		const struct entity *e = &m->ents[i];
+		if (e->layer == LAYER_VSCSI)
+			any_vdisk = true;
+		if (e->layer == LAYER_DEVICE)
+			any_device = true;
+		if (e->layer == LAYER_ADAPTER) {
+			any_adapter = true;
+			any_aqlen |= has(e, M_AQLEN);
+		}
+		if (e->layer == LAYER_GUEST) {
+			nguest++;
+			naggr += e->aggregate;
+		}
+		if (e->layer != LAYER_GUEST && e->layer != LAYER_VSCSI && e->layer != LAYER_DEVICE && e->layer != LAYER_ADAPTER)
+			continue;
+		struct ent_cov *ec = &c->ents[c->nents++];
+		ec->ent = i;
+		enum layer judged = e->layer == LAYER_VSCSI ? LAYER_VSCSI : e->layer;
+		if (too_short(&m->caps[e->capture], r))
+			ec->status = COV_NOT_ASSESSED, ec->reason = COVR_TOO_SHORT;
+		else if (!measured(e, judged))
+			ec->status = COV_NOT_ASSESSED, ec->reason = COVR_NO_COUNTER;
+		else if (!active(e, r))
+			ec->status = COV_NOT_ASSESSED, ec->reason = COVR_IDLE;
+		else
+			ec->status = e->aggregate ? COV_PARTIAL : COV_ASSESSED, ec->reason = e->aggregate ? COVR_TOTAL_ONLY : COVR_OK;
+	}
+	aggregate_only = nguest > 0 && naggr == nguest;
+	for (int l = 0; l < COV_LAYERS; l++) {
+		struct layer_cov *lc = &c->layer[l];
+		bool guest_side = l == LAYER_GUEST || l == LAYER_VSCSI;
+		size_t idle = 0, counted = 0, measured_n = 0;
+		for (size_t i = 0; i < m->nents; i++) {
+			const struct entity *e = &m->ents[i];
+			if (!judged_on(e, (enum layer)l))
+				continue;
+			lc->total++;
+			if (too_short(&m->caps[e->capture], r))
+				continue;
+			if (!measured(e, (enum layer)l))
+				continue;
+			measured_n++;
+			if (!active(e, r)) {
+				idle++;
+				continue;
+			}
+			counted++;
+		}
+		lc->assessed = counted;
+		if (guest_side && !guest_cap) {
+			set(lc, COV_NOT_ASSESSED, COVR_NO_CAPTURE,
+			    l == LAYER_GUEST ? "no guest capture (perfmon): the guest's own view of latency is not assessed"
+					     : "no guest capture (perfmon): esxtop cannot see guest-side queueing (the vSCSI "
+					       "per-disk limit)");
+		} else if (!guest_side && !host_cap) {
+			set(lc, COV_NOT_ASSESSED, COVR_NO_CAPTURE, "no host capture (esxtop)");
+		} else if (guest_side ? !guest_long : !host_long) {
+			set(lc, COV_NOT_ASSESSED, COVR_TOO_SHORT,
+			    arena_strdup(&c->arena, "the capture is shorter than the sustain rule needs (sustain.samples, "
+						    "sustain.seconds)"));
+		} else if (guest_side && nguest == 0) {
+			set(lc, COV_NOT_ASSESSED, COVR_NO_COUNTER,
+			    l == LAYER_GUEST ? "the perfmon has no disk latency counter (Avg. Disk sec/Read, /Write)"
+					     : "the perfmon has no Current Disk Queue Length");
+		} else if (guest_side && aggregate_only && l == LAYER_VSCSI) {
+			set(lc, COV_NOT_ASSESSED, COVR_TOTAL_ONLY,
+			    "only _Total in the perfmon: the per-disk queue to the vSCSI controller cannot be seen");
+		} else if (!guest_side && l != LAYER_WORLD && !any_device && any_vdisk) {
+			set(lc, COV_NOT_ASSESSED, COVR_NO_SCSI,
+			    "no SCSI device behind the virtual disks (NFS or vSAN): the host-side evidence is the "
+			    "virtual disk's latency");
+		} else if (measured_n == 0) {
+			set(lc, COV_NOT_ASSESSED, COVR_NO_COUNTER,
+			    l == LAYER_GUEST     ? "the perfmon has no disk latency counter (Avg. Disk sec/Read, /Write)"
+			    : l == LAYER_VSCSI   ? "the perfmon has no Current Disk Queue Length"
+			    : l == LAYER_WORLD   ? "no Per-Device-Per-World counters in the esxtop capture (DSNRO is not judged)"
+			    : l == LAYER_ADAPTER ? (any_adapter ? "the adapters have no queue counters" : "no adapter counters")
+						 : "no device latency counters in the esxtop capture");
+		} else if (counted == 0 && idle > 0) {
+			set(lc, COV_NOT_ASSESSED, COVR_IDLE, "idle: no entity did IO above active.min_iops");
+		} else if (l == LAYER_GUEST && aggregate_only) {
+			set(lc, COV_PARTIAL, COVR_TOTAL_ONLY, "only _Total in the perfmon: the guest as a whole, no per-disk view");
+		} else if (l == LAYER_ADAPTER && !any_aqlen) {
+			/* queueing at the adapter shows without -a; only saturation against AQLEN needs it */
+			set(lc, COV_ASSESSED, COVR_NO_AQLEN,
+			    "no Adapter Q Depth (esxtop -a): queueing at the adapter shows, saturation against AQLEN cannot");
+		} else if (counted + idle < lc->total) {
+			set(lc, COV_PARTIAL, COVR_SOME, "some entities have no counter for this layer");
+		} else {
+			set(lc, COV_ASSESSED, COVR_OK, "");
+		}
+	}
+	c->complete = true;
+	for (int l = 0; l < COV_LAYERS; l++)
+		c->complete &= c->layer[l].status == COV_ASSESSED;
+}
+
+bool coverage_entity_assessed(const struct coverage *c, size_t i)
+{
+	for (size_t k = 0; k < c->nents; k++)
+		if (c->ents[k].ent == i)
+			return c->ents[k].status != COV_NOT_ASSESSED;
+	return true;
+}
+
+void coverage_free(struct coverage *c)
+{
+	free(c->ents);
+	arena_free(&c->arena);
+	memset(c, 0, sizeof *c);
+}

@@ -1,0 +1,221 @@
+/* verdict.c — the verdict paragraph of an analysis: where IO waits, root causes first (the kind
+ * table's verdict places, in cause order), every critical finding reflected, and what the
+ * captures could not show stated — an all-clear only for the layers that were assessed. */
+#include <stdint.h>
+#include <string.h>
+
+#include "analysis.h"
+
+/* A warning or critical finding of a kind of place p exists. */
+static bool has_place(const struct analysis *a, enum verdict_place p)
+{
+	for (size_t i = 0; i < a->nf; i++)
+		if (kinds[a->f[i].kind].place == p && a->f[i].sev >= SEV_WARNING)
+			return true;
+	return false;
+}
+
+/* The finding that names place p: of the kind first in the place's order that has one. */
+static const struct finding *first_in_place(const struct analysis *a, enum verdict_place p)
+{
+	const struct finding *best = NULL;
+	for (size_t i = 0; i < a->nf; i++) {
+		const struct kind_info *k = &kinds[a->f[i].kind];
+		if (k->place == p && (!best || k->place_order < kinds[best->kind].place_order))
+			best = &a->f[i];
+	}
+	return best;
+}
+
+/* Guest and host captures that do not overlap in time cannot be correlated: usually a perfmon
+ * file without its time-zone bias. Says so in b. */
+static void overlap_note(const struct analysis *a, struct buf *b)
+{
+	int64_t g0 = INT64_MAX, g1 = INT64_MIN, h0 = INT64_MAX, h1 = INT64_MIN;
+	for (size_t i = 0; i < a->m.ncaps; i++) {
+		const struct capture *c = &a->m.caps[i];
+		if (c->failed || !c->rows || !c->format)
+			continue;
+		bool guest = c->role == ROLE_GUEST;
+		int64_t s = c->start + c->clock_offset_ms, e = c->end + c->clock_offset_ms;
+		if (guest) {
+			g0 = s < g0 ? s : g0;
+			g1 = e > g1 ? e : g1;
+		} else {
+			h0 = s < h0 ? s : h0;
+			h1 = e > h1 ? e : h1;
+		}
+	}
+	if (g0 == INT64_MAX || h0 == INT64_MAX || (g0 <= h1 && h0 <= g1))
+		return;
+	double gap_h = (double)(g0 > h1 ? g0 - h1 : h0 - g1) / 3600000.0;
+	buf_printf(b, " The guest (perfmon) and host (esxtop) captures do not overlap in time (%.1f h apart): "
+		      "nothing could be correlated between them. If they cover the same incident, the perfmon "
+		      "time zone is wrong: give --tz (non-English Windows truncates the bias in the header).", gap_h);
+}
+
+static const char *const layer_words[COV_LAYERS] = {"guest", "vSCSI", "world", "device", "adapter", "array"};
+
+/* "guest, device and array" of the layers whose status is st (mask: which layers). */
+static int layer_list(const struct analysis *a, enum cov_status st, bool all_but, struct buf *b)
+{
+	int n = 0, total = 0;
+	for (int l = 0; l < COV_LAYERS; l++)
+		total += (a->cov.layer[l].status == st) != all_but;
+	for (int l = 0; l < COV_LAYERS; l++) {
+		if ((a->cov.layer[l].status == st) == all_but)
+			continue;
+		n++;
+		buf_adds(b, n == 1 ? "" : n == total ? " and " : ", ");
+		buf_adds(b, layer_words[l]);
+	}
+	return n;
+}
+
+/* What could not be assessed, each reason once, with what to add. */
+static void coverage_note(const struct analysis *a, struct buf *b)
+{
+	const struct coverage *c = &a->cov;
+	bool no_guest = c->layer[LAYER_GUEST].reason == COVR_NO_CAPTURE;
+	bool no_host = c->layer[LAYER_DEVICE].reason == COVR_NO_CAPTURE;
+	if (no_guest)
+		buf_adds(b, " The guest was not captured, so its own latency and guest-side queueing (the vSCSI "
+			    "per-disk limit) cannot be seen: add the guest's perfmon of the same period.");
+	if (no_host)
+		buf_adds(b, " No host (esxtop) capture was given, so the layers below the guest (VMkernel queue, "
+			    "device, adapter, array) are not assessed: add the host's capture of the same period.");
+	/* the other reasons, grouped by their sentence */
+	bool done[COV_LAYERS] = {false};
+	for (int l = 0; l < COV_LAYERS; l++) {
+		const struct layer_cov *lc = &c->layer[l];
+		if (lc->status == COV_ASSESSED || done[l] || lc->reason == COVR_NO_CAPTURE)
+			continue;
+		buf_adds(b, lc->status == COV_PARTIAL ? " Partly assessed: " : " Not assessed: ");
+		int n = 0;
+		for (int k = l; k < COV_LAYERS; k++) {
+			const struct layer_cov *o = &c->layer[k];
+			if (done[k] || o->status != lc->status || o->reason == COVR_NO_CAPTURE || strcmp(o->why, lc->why) != 0)
+				continue;
+			done[k] = true;
+			buf_printf(b, "%s%s", n++ ? ", " : "", layer_words[k]);
+		}
+		buf_printf(b, " (%s).", lc->why);
+	}
+}
+
+/* Critical findings the places do not name (a misaligned partition, aborts and resets): root
+ * causes, stated first, each once per kind and entity. */
+static int root_causes(const struct analysis *a, struct buf *b)
+{
+	int n = 0;
+	for (size_t i = 0; i < a->nf; i++) {
+		const struct finding *f = &a->f[i];
+		if (f->sev != SEV_CRITICAL || kinds[f->kind].place != VP_NONE)
+			continue;
+		bool dup = false;
+		for (size_t k = 0; k < i && !dup; k++)
+			dup = a->f[k].kind == f->kind && strcmp(a->f[k].entity, f->entity) == 0 && a->f[k].sev == SEV_CRITICAL;
+		if (dup)
+			continue;
+		const char *t = kinds[f->kind].title;
+		buf_printf(b, "%s%c%s (%s%s%s — %s).", n ? " " : "", t[0] >= 'a' && t[0] <= 'z' ? t[0] - 'a' + 'A' : t[0], t + 1,
+			   f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary);
+		n++;
+	}
+	return n;
+}
+
+void analysis_verdict(struct analysis *a)
+{
+	struct buf b;
+	buf_init(&b);
+	size_t readable = 0;
+	bool have_host = false;
+	for (size_t i = 0; i < a->m.ncaps; i++) {
+		readable += !a->m.caps[i].failed;
+		have_host |= !a->m.caps[i].failed && a->m.caps[i].format && a->m.caps[i].role == ROLE_HOST;
+	}
+	if (!readable) {
+		a->verdict = arena_strdup(&a->arena, "No capture could be read: nothing was analysed (see the messages above).");
+		buf_free(&b);
+		return;
+	}
+	bool guest = has_place(a, VP_GUEST), kernel = has_place(a, VP_KERNEL), throttle = has_place(a, VP_THROTTLE);
+	bool array = has_place(a, VP_ARRAY), adapter = has_place(a, VP_ADAPTER), glat = has_place(a, VP_GUEST_LATENCY);
+	int places = guest + kernel + throttle + array + adapter;
+	bool warned = false;
+	for (size_t i = 0; i < a->nf; i++)
+		warned |= a->f[i].sev >= SEV_WARNING;
+	int assessed = 0;
+	for (int l = 0; l < COV_LAYERS; l++)
+		assessed += a->cov.layer[l].status != COV_NOT_ASSESSED;
+	int roots = root_causes(a, &b);
+	if (roots)
+		buf_addc(&b, ' ');
+	if (places == 0 && !glat && (!warned || roots)) {
+		if (a->cov.complete) {
+			buf_adds(&b, "No sustained queueing or latency problem: IO does not wait anywhere in the stack for "
+				     "longer than brief spikes, at the thresholds in 'iopsy rules'.");
+		} else if (!assessed) {
+			buf_adds(&b, "Nothing could be assessed, so nothing can be said about where IO waits.");
+		} else {
+			buf_adds(&b, "No sustained queueing or latency problem in the layers assessed (");
+			layer_list(a, COV_NOT_ASSESSED, true, &b);
+			buf_adds(&b, "), at the thresholds in 'iopsy rules'; the others are not covered by these captures.");
+		}
+	} else if (places == 0 && !glat) {
+		buf_adds(&b, a->cov.complete ? "No sustained queueing or latency problem; see the remaining findings below."
+					     : "No sustained queueing or latency problem in the layers assessed; see the "
+					       "remaining findings below.");
+	} else {
+		buf_adds(&b, "IO waits ");
+		int said = 0;
+		if (guest) {
+			const struct finding *f = first_in_place(a, VP_GUEST);
+			buf_printf(&b, "in the guest, above the virtual SCSI controller (%s%s%s — %s)",
+				   f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary);
+			said++;
+		}
+		if (throttle) {
+			const struct finding *f = first_in_place(a, VP_THROTTLE);
+			buf_printf(&b, "%sbehind throttling of the LUN queue (%s — %s)", said ? "; and " : "", f->entity, f->summary);
+			if (kernel)
+				buf_adds(&b, ", so IOs queue in the VMkernel");
+			said++;
+		}
+		if (kernel && !throttle) {
+			const struct finding *f = first_in_place(a, VP_KERNEL);
+			buf_printf(&b, "%sin the VMkernel device queue (%s — %s)", said ? "; and " : "", f->entity, f->summary);
+			said++;
+		}
+		if (adapter) {
+			const struct finding *f = first_in_place(a, VP_ADAPTER);
+			buf_printf(&b, "%sat the host bus adapter (%s — %s)", said ? "; and " : "", f->entity, f->summary);
+			said++;
+		}
+		if (array) {
+			const struct finding *f = first_in_place(a, VP_ARRAY);
+			buf_printf(&b, "%sin the array or fabric below the HBA (%s — %s)", said ? "; and " : "", f->entity, f->summary);
+			said++;
+		}
+		if (!said) {
+			const struct finding *f = first_in_place(a, VP_GUEST_LATENCY);
+			if (have_host)
+				buf_printf(&b, "somewhere below the guest: %s%s%s is slow (%s), and the host captures given do "
+					       "not show where",
+					   f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary);
+			else
+				buf_printf(&b, "somewhere below the guest: %s%s%s is slow (%s)", f->host ? f->host : "",
+					   f->host ? " " : "", f->entity, f->summary);
+		}
+		buf_addc(&b, '.');
+		if (guest && !kernel && !array && !throttle && have_host && a->nmap)
+			buf_adds(&b, " The host below is not the bottleneck: fix the guest side first.");
+		if (array && !kernel && !guest)
+			buf_adds(&b, " Nothing queues in the VMkernel: deeper queues would not help.");
+	}
+	coverage_note(a, &b);
+	overlap_note(a, &b);
+	a->verdict = arena_strndup(&a->arena, b.data, b.len);
+	buf_free(&b);
+}
