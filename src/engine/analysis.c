@@ -383,6 +383,69 @@ static void refine_advice(struct analysis *a)
 	}
 }
 
+/* One problem, one finding: findings of one kind on one entity of a capture closer than the
+ * episode gap (sustain.episode_gap_s, at least five intervals) are one episode. The streamed
+ * detectors make episodes as they go; this joins those of the detectors that run over the whole
+ * model (the guest queue at the vSCSI limit, hidden guest queueing, AQD, SIOC). Evidence: the
+ * extremes and counts of all windows, the quantiles of the longest. */
+static void join_episodes(struct analysis *a)
+{
+	size_t o = 0;
+	for (size_t i = 0; i < a->nf; i++) {
+		struct finding *f = &a->f[i];
+		struct finding *into = NULL;
+		if (f->capture >= 0 && f->ent >= 0) {
+			const struct capture *c = &a->m.caps[f->capture];
+			double gap = fmax(rule_value(&a->rules, R_EPISODE_GAP_S), 5 * c->interval_s) * 1000;
+			for (size_t k = 0; k < o && !into; k++) {
+				struct finding *g = &a->f[k];
+				if (g->kind == f->kind && g->ent == f->ent && g->capture == f->capture &&
+				    (double)(f->start - g->end) <= gap && (double)(g->start - f->end) <= gap)
+					into = g;
+			}
+		}
+		if (!into) {
+			if (o != i)
+				a->f[o] = *f;
+			o++;
+			continue;
+		}
+		/* the windows of both, in time order */
+		int n1 = into->nsub > 1 ? into->nsub : 1, n2 = f->nsub > 1 ? f->nsub : 1;
+		struct subwin *sub = arena_alloc(&a->arena, (size_t)(n1 + n2) * sizeof *sub);
+		for (int k = 0; k < n1; k++)
+			sub[k] = into->nsub > 1 ? into->sub[k] : (struct subwin){into->start, into->end};
+		for (int k = 0; k < n2; k++)
+			sub[n1 + k] = f->nsub > 1 ? f->sub[k] : (struct subwin){f->start, f->end};
+		for (int k = 1; k < n1 + n2; k++)
+			for (int j = k; j > 0 && sub[j].start < sub[j - 1].start; j--) {
+				struct subwin t = sub[j];
+				sub[j] = sub[j - 1];
+				sub[j - 1] = t;
+			}
+		const struct finding *longer = f->sustained_s > into->sustained_s ? f : into;
+		struct finding m = *longer;
+		m.start = into->start < f->start ? into->start : f->start;
+		m.end = into->end > f->end ? into->end : f->end;
+		m.sustained_s = into->sustained_s + f->sustained_s;
+		m.sev = into->sev > f->sev ? into->sev : f->sev;
+		m.sub = sub;
+		m.nsub = n1 + n2;
+		const struct finding *other = longer == f ? into : f;
+		for (int k = 0; k < m.nev; k++)
+			for (int j = 0; j < other->nev; j++)
+				if (other->ev[j].metric == m.ev[k].metric) {
+					m.ev[k].min = fmin(m.ev[k].min, other->ev[j].min);
+					m.ev[k].max = fmax(m.ev[k].max, other->ev[j].max);
+					m.ev[k].samples += other->ev[j].samples;
+					if (m.ev[k].above >= 0 && other->ev[j].above >= 0)
+						m.ev[k].above += other->ev[j].above;
+				}
+		*into = m;
+	}
+	a->nf = o;
+}
+
 /* A cause is as severe as the symptoms it explains: a queue, throttling or saturation finding
  * takes the severity of a worse latency finding at the same time on the same disk's stack (the
  * kind table's cause rank says which is which), and says so. */
@@ -426,6 +489,7 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 	for (const struct detector *d = detectors; d->title; d++)
 		if (d->run)
 			d->run(a, o);
+	join_episodes(a);
 	refine_advice(a);
 	raise_causes(a);
 	if (a->nf)

@@ -14,9 +14,11 @@ struct win {
 	long true_samples;
 };
 
-/* Finds sustained windows where cond[k] holds in capture c. Returns how many (≤ max). */
-static size_t find_windows(const struct rules *R, const struct capture *c, const signed char *cond, struct win *out,
-			   size_t max)
+/* Finds sustained windows where cond[k] holds in the buckets of capture c, for the detectors that
+ * need the whole model (a guest and a host capture aligned): sustained on real samples (the
+ * values of series `series` in the true buckets) and real time. Returns how many (≤ max). */
+static size_t find_windows(const struct rules *R, const struct capture *c, const signed char *cond, int series,
+			   struct win *out, size_t max)
 {
 	const struct dstore *d = &c->ds;
 	size_t gap = (size_t)ceil(rule_value(R, R_GAP_SAMPLES) / (double)d->per_bucket);
@@ -38,7 +40,7 @@ static size_t find_windows(const struct rules *R, const struct capture *c, const
 				w.k0 = w.k1 = k;
 				w.true_samples = 0;
 			}
-			w.true_samples += (long)d->per_bucket;
+			w.true_samples += series >= 0 ? (long)ds_count(d, (size_t)series, k) : (long)d->per_bucket;
 			last_true = k;
 		}
 	}
@@ -749,7 +751,7 @@ static void det_guest_vscsi_cap(struct analysis *a, const struct analyze_opts *o
 			cond[k] = at;
 		}
 		struct win w[MAXW];
-		size_t n = find_windows(&a->rules, c, cond, w, MAXW);
+		size_t n = find_windows(&a->rules, c, cond, e->series[M_G_CDQL], w, MAXW);
 		free(cond);
 		for (size_t j = 0; j < n; j++) {
 			/* pinned: the share of samples within 1 of a controller limit */
@@ -834,7 +836,7 @@ static void det_guest_hidden(struct analysis *a, const struct analyze_opts *o)
 				  active(&a->rules, c, e, M_G_XFERS, k);
 		}
 		struct win w[MAXW];
-		size_t n = find_windows(&a->rules, c, cond, w, MAXW);
+		size_t n = find_windows(&a->rules, c, cond, e->series[M_G_XFERS], w, MAXW);
 		for (size_t j = 0; j < n; j++) {
 			struct qsketch qg, qh;
 			qs_init(&qg);
