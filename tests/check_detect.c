@@ -392,7 +392,7 @@ START_TEST(diskmap_file)
 	struct tdiag td;
 	struct diskmap dm;
 	ck_assert_int_eq(diskmap_read(&dm, p, tdiag_init(&td, p)), ERR_FORMAT);
-	analysis_use_diskmap(&a, &dm);
+	analysis_use_diskmap(&a, &dm, p);
 	diskmap_free(&dm);
 	ck_assert_uint_eq(a.nmap, 2);
 	ck_assert_str_eq(a.map[0].guest_host, "SQL01");

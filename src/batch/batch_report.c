@@ -245,7 +245,7 @@ static void load_side_files(struct analysis *a, struct bset *s, int side, const 
 			struct diskmap dm;
 			if (diskmap_read(&dm, f->path, &d) < 0)
 				buf_printf(errors, "%s: errors in the disk map; ", f->path);
-			analysis_use_diskmap(a, &dm); /* the good lines, as before */
+			analysis_use_diskmap(a, &dm, f->path); /* the good lines, as before */
 			diskmap_free(&dm);
 			break;
 		}
@@ -259,6 +259,7 @@ static int single(struct bset *s, const char *setdir, const struct batch_opts *o
 {
 	struct analysis a;
 	analysis_init(&a);
+	a.sink = o->co.sink;
 	struct buf errors;
 	buf_init(&errors);
 	size_t ok = 0, tried = 0;
@@ -326,6 +327,7 @@ static int paired(struct bset *s, const char *setdir, const struct batch_opts *o
 {
 	struct compare c;
 	compare_init(&c);
+	c.side[0].sink = c.side[1].sink = o->co.sink;
 	struct buf errors;
 	buf_init(&errors);
 	size_t ok[3] = {0, 0, 0};

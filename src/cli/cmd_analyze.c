@@ -170,6 +170,7 @@ int cmd_analyze(int argc, char **argv)
 
 	struct analysis a;
 	analysis_init(&a);
+	a.sink = diag_stderr();
 	int ret = EXIT_OK;
 	if (ao.rules) {
 		int rrc = cli_load_rules(&a.rules, ao.rules);

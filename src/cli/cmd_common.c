@@ -42,7 +42,7 @@ int cli_load_diskmap(struct analysis *a, const char *path)
 	struct diskmap dm;
 	int rc = diskmap_read(&dm, path, &d);
 	if (rc == 0)
-		analysis_use_diskmap(a, &dm);
+		analysis_use_diskmap(a, &dm, path);
 	diskmap_free(&dm);
 	return rc;
 }

@@ -379,8 +379,10 @@ int cmd_compare(int argc, char **argv)
 		if (r > ret)
 			ret = r;
 	}
-	for (int s = 0; s < 2; s++)
+	for (int s = 0; s < 2; s++) {
 		analysis_set_opts(&c.side[s], &o.ao[s]);
+		c.side[s].sink = diag_stderr();
+	}
 	for (int s = 0; s < 2; s++) {
 		for (int i = 0; i < l.ncap[s]; i++) {
 			int rc = compare_add_capture(&c, (enum cmp_side)s, l.cap[s][i], &co);

@@ -102,6 +102,7 @@ static void map_add(struct analysis *a, const char *host, const char *disk, cons
 {
 	a->map = xrealloc(a->map, (a->nmap + 1) * sizeof *a->map);
 	struct diskmap_entry *m = &a->map[a->nmap++];
+	memset(m, 0, sizeof *m);
 	m->guest_host = host ? arena_strdup(&a->arena, host) : NULL;
 	m->guest_disk = arena_strdup(&a->arena, disk);
 	m->vdisk = arena_strdup(&a->arena, vdisk);
@@ -109,10 +110,13 @@ static void map_add(struct analysis *a, const char *host, const char *disk, cons
 	m->correlation = r;
 }
 
-void analysis_use_diskmap(struct analysis *a, const struct diskmap *dm)
+void analysis_use_diskmap(struct analysis *a, const struct diskmap *dm, const char *file)
 {
-	for (size_t i = 0; i < dm->n; i++)
+	for (size_t i = 0; i < dm->n; i++) {
 		map_add(a, dm->l[i].guest_host, dm->l[i].guest_disk, dm->l[i].vdisk, false, NAN);
+		a->map[a->nmap - 1].file = file ? arena_strdup(&a->arena, file) : NULL;
+		a->map[a->nmap - 1].line = dm->l[i].line;
+	}
 }
 
 /* ---- resampling and correlation ---- */
@@ -246,42 +250,158 @@ static void auto_map(struct analysis *a)
 
 /* Guest (perfmon) clocks against the host's: a --clock-offset, else the lag that best correlates
  * mapped IOPS series, applied when the correlation is convincing. */
+/* The guest disk and virtual disk of map line k in capture c, both with IOPS, or false. */
+static bool map_pair(struct analysis *a, const struct capture *c, size_t k, struct entity **g, struct entity **v)
+{
+	*g = NULL;
+	for (size_t i = c->first_entity; i < c->first_entity + c->nentities; i++) {
+		struct entity *e = &a->m.ents[i];
+		if (e->layer == LAYER_GUEST && strcmp(e->name, a->map[k].guest_disk) == 0 &&
+		    (!a->map[k].guest_host || !e->host || strcasecmp(a->map[k].guest_host, e->host) == 0))
+			*g = e;
+	}
+	*v = model_find(&a->m, LAYER_VSCSI, a->map[k].vdisk, NULL);
+	return *g && *v && (*g)->series[M_G_XFERS] >= 0 && (*v)->series[M_CMDS] >= 0;
+}
+
+static void note(struct analysis *a, const char *file, long line, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void note(struct analysis *a, const char *file, long line, const char *fmt, ...)
+{
+	struct buf b;
+	buf_init(&b);
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	struct diag d;
+	diag_init(&d, file, -1);
+	d.sink = a->sink;
+	diag_emit(&d, DIAG_WARNING, line, 0, "%s", b.data);
+	buf_free(&b);
+}
+
+/* Guest (perfmon) clocks against the host's: a --clock-offset, else the lag that best correlates
+ * mapped IOPS series, applied when the correlation is convincing. A given offset that a
+ * convincing estimate contradicts is warned, with both figures. */
 static void align_clocks(struct analysis *a, const struct analyze_opts *o)
 {
 	for (size_t ci = 0; ci < a->m.ncaps; ci++) {
 		struct capture *c = &a->m.caps[ci];
 		if (c->failed || !c->format || c->role != ROLE_GUEST)
 			continue;
-		if (o->clock_offset_given) {
-			c->clock_offset_ms = -(int64_t)llround(o->clock_offset_s * 1000);
-			continue;
-		}
-		if (o->no_auto_offset)
+		if (o->no_auto_offset && !o->clock_offset_given)
 			continue;
 		/* best mapped pair of this capture */
 		struct corr best = {NAN, NAN, 0};
+		struct entity *bg = NULL, *bv = NULL;
 		for (size_t k = 0; k < a->nmap; k++) {
-			struct entity *g = NULL;
-			for (size_t i = c->first_entity; i < c->first_entity + c->nentities; i++) {
-				struct entity *e = &a->m.ents[i];
-				if (e->layer == LAYER_GUEST && strcmp(e->name, a->map[k].guest_disk) == 0 &&
-				    (!a->map[k].guest_host || !e->host || strcasecmp(a->map[k].guest_host, e->host) == 0))
-					g = e;
-			}
-			struct entity *v = model_find(&a->m, LAYER_VSCSI, a->map[k].vdisk, NULL);
-			if (!g || !v || g->series[M_G_XFERS] < 0 || v->series[M_CMDS] < 0)
+			struct entity *g, *v;
+			if (!map_pair(a, c, k, &g, &v))
 				continue;
 			struct corr r = correlate(a, g, v, 600000);
-			if (!isnan(r.r) && (isnan(best.r) || r.r > best.r))
+			if (!isnan(r.r) && (isnan(best.r) || r.r > best.r)) {
 				best = r;
+				bg = g;
+				bv = v;
+			}
+		}
+		bool convincing = !isnan(best.r) && best.r >= 0.6 && (isnan(best.r_zero) || best.r - best.r_zero >= 0.05);
+		if (o->clock_offset_given) {
+			c->clock_offset_ms = -(int64_t)llround(o->clock_offset_s * 1000);
+			double est_s = (double)best.lag_ms / 1000.0; /* guest − host, as the user gives it */
+			double tol = 2 * fmax(c->interval_s, bv ? a->m.caps[bv->capture].interval_s : 0);
+			struct corr at = bg ? correlate(a, bg, bv, 0) : (struct corr){NAN, NAN, 0};
+			bool better = !isnan(best.r) && best.r >= 0.6 && (isnan(at.r_zero) || best.r - at.r_zero >= 0.05);
+			if (better && fabs(est_s - o->clock_offset_s) > fmax(tol, 5)) {
+				note(a, NULL, 0,
+				     "--clock-offset %g s disagrees with the estimate from correlating IOPS: %+.1f s (r = %.2f there, "
+				     "%.2f at the offset given); the given offset is used",
+				     o->clock_offset_s, est_s, best.r, at.r_zero);
+			}
+			continue;
 		}
 		if (isnan(best.r))
 			continue;
 		c->offset_confidence = best.r;
 		c->offset_estimated = true;
 		/* apply only when clearly better than no shift */
-		if (best.r >= 0.6 && best.lag_ms != 0 && (isnan(best.r_zero) || best.r - best.r_zero >= 0.05))
+		if (convincing && best.lag_ms != 0)
 			c->clock_offset_ms = -best.lag_ms;
+	}
+}
+
+/* The user's --map lines that name what the captures do not hold, or map two guest disks to one
+ * virtual disk, are warned with file:line (the automatic mapping is not checked: it comes from
+ * the captures). */
+static void verify_map(struct analysis *a)
+{
+	bool guest_cap = false, host_cap = false;
+	for (size_t i = 0; i < a->m.ncaps; i++) {
+		const struct capture *c = &a->m.caps[i];
+		if (c->failed || !c->format)
+			continue;
+		guest_cap |= c->role == ROLE_GUEST;
+		host_cap |= c->role == ROLE_HOST;
+	}
+	for (size_t k = 0; k < a->nmap; k++) {
+		const struct diskmap_entry *m = &a->map[k];
+		if (m->automatic)
+			continue;
+		bool g_found = false;
+		for (size_t i = 0; i < a->m.nents && !g_found; i++) {
+			const struct entity *e = &a->m.ents[i];
+			g_found = e->layer == LAYER_GUEST && strcasecmp(e->name, m->guest_disk) == 0 &&
+				  (!m->guest_host || !e->host || strcasecmp(m->guest_host, e->host) == 0);
+		}
+		if (guest_cap && !g_found)
+			note(a, m->file, m->line, "guest disk %s%s%s is not in the captures", m->guest_host ? m->guest_host : "",
+			     m->guest_host ? "\\" : "", m->guest_disk);
+		if (host_cap && !model_find(&a->m, LAYER_VSCSI, m->vdisk, NULL))
+			note(a, m->file, m->line, "virtual disk %s is not in the captures", m->vdisk);
+		for (size_t j = 0; j < k; j++) {
+			const struct diskmap_entry *o = &a->map[j];
+			if (!o->automatic && strcmp(o->vdisk, m->vdisk) == 0)
+				note(a, m->file, m->line, "%s%s%s and %s%s%s (line %ld) both map to virtual disk %s: one of them is wrong",
+				     m->guest_host ? m->guest_host : "", m->guest_host ? "\\" : "", m->guest_disk,
+				     o->guest_host ? o->guest_host : "", o->guest_host ? "\\" : "", o->guest_disk, o->line, m->vdisk);
+		}
+	}
+}
+
+/* vmkernel.log events outside the captures' time span (with the queue-full grouping gap as a
+ * margin) say nothing about them: they are not used, and a note says how many. */
+static void trim_vmklog(struct analysis *a)
+{
+	if (!a->have_vmk || !a->vmk.n)
+		return;
+	int64_t t0 = INT64_MAX, t1 = INT64_MIN;
+	for (size_t i = 0; i < a->m.ncaps; i++) {
+		const struct capture *c = &a->m.caps[i];
+		if (c->failed || !c->rows || c->role != ROLE_HOST)
+			continue;
+		t0 = c->start < t0 ? c->start : t0;
+		t1 = c->end > t1 ? c->end : t1;
+	}
+	if (t0 == INT64_MAX)
+		return; /* no host capture: the log stands on its own */
+	int64_t margin = (int64_t)(rule_value(&a->rules, R_QFULL_GAP_S) * 1000);
+	size_t o = 0, out = 0;
+	for (size_t i = 0; i < a->vmk.n; i++) {
+		const struct vmk_event *e = &a->vmk.ev[i];
+		if (e->t < t0 - margin || e->t > t1 + margin) {
+			out++;
+			continue;
+		}
+		a->vmk.ev[o++] = *e;
+	}
+	a->vmk.n = o;
+	a->vmk_outside = out;
+	if (out) {
+		char s[32], e[32];
+		time_format_iso(t0, false, s);
+		time_format_iso(t1, false, e);
+		note(a, a->opts.vmklog ? a->opts.vmklog : "vmkernel.log", 0, "%zu event%s outside the host captures' time span (%s .. %s) not used", out,
+		     out == 1 ? "" : "s", s, e);
 	}
 }
 
@@ -481,6 +601,8 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 {
 	a->opts = *o;
 	a->array_queue_depth = o->array_queue_depth;
+	verify_map(a);
+	trim_vmklog(a);
 	auto_map(a);
 	align_clocks(a, o);
 	/* the episodes found while the captures streamed, then the detectors that need the whole

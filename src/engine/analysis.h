@@ -45,6 +45,9 @@ struct analysis {
 	void *stream;                    /* stream.c's state while captures are read */
 	struct analyze_opts opts;        /* set before the captures are read (analysis_set_opts) */
 	struct coverage cov;             /* what could be assessed (after analysis_run) */
+	struct diag_sink sink;           /* where the analysis' own warnings go (a --map line that names
+	                                  * nothing, a contradicted --clock-offset); NULL drops them */
+	size_t vmk_outside;              /* vmkernel.log events outside the captures, not used */
 	size_t nshown;
 	struct arena arena;
 };
@@ -57,7 +60,7 @@ void analysis_free(struct analysis *a);
 /* Runs clock alignment, disk mapping, every detector and the verdict over a loaded model. */
 void analysis_run(struct analysis *a, const struct analyze_opts *o);
 /* Adds the lines of a --map file (maps.h) as the user's disk mappings. */
-void analysis_use_diskmap(struct analysis *a, const struct diskmap *dm);
+void analysis_use_diskmap(struct analysis *a, const struct diskmap *dm, const char *file);
 
 struct finding *finding_new(struct analysis *a, enum kind kind, enum severity sev, enum layer l,
 			    const char *entity, const char *host);

@@ -73,6 +73,8 @@ struct finding {
 /* guest disk ↔ virtual disk */
 struct diskmap_entry {
 	const char *guest_host, *guest_disk, *vdisk; /* arena */
+	const char *file;                /* the --map file of a user's line (arena), NULL */
+	long line;                       /* its line, 0 for automatic mappings */
 	bool automatic;
 	double correlation;              /* automatic mappings: Pearson r of the IOPS series */
 };
