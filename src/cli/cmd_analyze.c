@@ -1,6 +1,7 @@
 /* cmd_analyze.c — `iopsy analyze CAPTURE...` and `iopsy rules`. */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +41,9 @@ static const char analyze_help_text[] =
 	"  --fail-on LEVEL           exit 1 when a finding is at least LEVEL (warning|critical)\n"
 	COMMON_HELP
 	"\nExit codes: 0 ok, 1 findings at or above --fail-on, 2 usage, 3 an input could not be read\n"
-	"(the others are still analysed), 4 system error.\n";
+	"(the others are still analysed), 4 system error. 1 wins over 3 (the findings stay visible to\n"
+	"cron, the input error is on stderr), 4 over both. With no readable capture only the errors\n"
+	"are printed. No report may be written over an input (exit 2).\n";
 
 void analyze_help(struct buf *out)
 {
@@ -167,6 +170,22 @@ int cmd_analyze(int argc, char **argv)
 		return EXIT_USAGE;
 	if ((ho->gnuplot_dir || ho->require_charts) && !cli_outputs_has(&outs, "html"))
 		return usage_error("analyze", "--gnuplot-dir and --require-charts go with --html");
+	{
+		/* no report may overwrite an input: the captures, logs, partition tables, map, rules */
+		char **in = xcalloc((size_t)(argc - optind) + nvmk + 4, sizeof *in);
+		int nin = 0;
+		for (int i = optind; i < argc; i++)
+			in[nin++] = argv[i];
+		for (size_t i = 0; i < nvmk; i++)
+			in[nin++] = (char *)(uintptr_t)vmk[i];
+		in[nin++] = (char *)(uintptr_t)ao.partitions;
+		in[nin++] = (char *)(uintptr_t)ao.map;
+		in[nin++] = (char *)(uintptr_t)ao.rules;
+		int bad = cli_outputs_not_inputs(&outs, "analyze", in, nin);
+		free(in);
+		if (bad)
+			return EXIT_USAGE;
+	}
 
 	struct analysis a;
 	analysis_init(&a);
@@ -220,10 +239,17 @@ int cmd_analyze(int argc, char **argv)
 		}
 	}
 	analysis_run(&a, &ao);
+	size_t readable = 0;
+	for (size_t i = 0; i < a.m.ncaps; i++)
+		readable += !a.m.caps[i].failed;
+	if (!readable)
+		goto out; /* only the errors: no report of nothing */
 	int w = cli_outputs_write(&outs, "analyze", &a, &ro);
 	if (w > ret)
 		ret = w;
-	if (ret == EXIT_OK && fail_on >= 0 && analysis_worst(&a) >= fail_on)
+	/* findings at --fail-on win over an input error (exit 3), so that cron sees them; a system
+	 * error (4) wins over both */
+	if (ret != EXIT_SYSTEM && fail_on >= 0 && analysis_worst(&a) >= fail_on)
 		ret = EXIT_FINDINGS;
 out:
 	analysis_free(&a);

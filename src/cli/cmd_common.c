@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "html.h"
 #include "reporter.h"
@@ -143,6 +144,31 @@ bool cli_outputs_has(const struct cli_outputs *o, const char *name)
 		if (strcmp(o->v[i].r->name, name) == 0)
 			return true;
 	return false;
+}
+
+int cli_output_not_input(const char *cmd, const char *opt, const char *path, char *const *inputs, int ninputs)
+{
+	struct stat so;
+	if (!path || strcmp(path, "-") == 0 || stat(path, &so) != 0 || !S_ISREG(so.st_mode))
+		return 0;
+	for (int i = 0; i < ninputs; i++) {
+		struct stat si;
+		if (inputs[i] && strcmp(inputs[i], "-") != 0 && stat(inputs[i], &si) == 0 && si.st_dev == so.st_dev &&
+		    si.st_ino == so.st_ino)
+			return usage_error(cmd, "%s%s is the input %s: iopsy never overwrites an input", opt, path, inputs[i]);
+	}
+	return 0;
+}
+
+int cli_outputs_not_inputs(const struct cli_outputs *o, const char *cmd, char *const *inputs, int ninputs)
+{
+	for (int i = 0; i < o->n; i++) {
+		char opt[48];
+		snprintf(opt, sizeof opt, "--report %s=", o->v[i].r->name);
+		if (cli_output_not_input(cmd, opt, o->v[i].path, inputs, ninputs))
+			return EXIT_USAGE;
+	}
+	return 0;
 }
 
 int cli_outputs_finish(struct cli_outputs *o, const char *cmd)

@@ -79,6 +79,10 @@ int cmd_extract(int argc, char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
+	if (cli_output_not_input("extract", "-o ", outpath, argv + optind, 1)) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	struct afile af;
 	if (afile_open(&af, outpath) < 0) {
 		fprintf(stderr, "iopsy extract: cannot create %s: %s\n", outpath, strerror(errno));
@@ -86,8 +90,19 @@ int cmd_extract(int argc, char **argv)
 		goto out;
 	}
 	bool werr;
-	int r = extract_write(&in, sel, (size_t)nsel, af.fp, &werr);
-	if (werr) {
+	long rows;
+	int r = extract_write(&in, sel, (size_t)nsel, af.fp, &werr, &rows);
+	if (!werr && rows == 0) {
+		/* every row rejected (or none): an input error, and no file */
+		if (r >= 0) {
+			struct diag d;
+			diag_init(&d, in.diag.file, 0);
+			d.sink = diag_stderr();
+			diag_emit(&d, DIAG_ERROR, 0, 0, "no complete data row: nothing to extract");
+		}
+		afile_abort(&af);
+		ret = r < 0 ? exit_code_for(r) : EXIT_INPUT;
+	} else if (werr) {
 		fprintf(stderr, "iopsy extract: write error on %s: %s\n", outpath, strerror(errno));
 		afile_abort(&af);
 		ret = EXIT_SYSTEM;

@@ -101,6 +101,11 @@ bool cli_outputs_has(const struct cli_outputs *o, const char *name);
 /* Renders model (an analysis or a comparison) with every requested reporter and writes each
  * through a temporary file; messages as "iopsy CMD: ...". Returns the worst exit code. */
 int cli_outputs_write(const struct cli_outputs *o, const char *cmd, const void *model, struct report_opts *ro);
+/* Refuses (usage error, printed) an output path that is one of the inputs (the same file): a
+ * report never overwrites a capture or a side file. Returns 0 or EXIT_USAGE. */
+int cli_outputs_not_inputs(const struct cli_outputs *o, const char *cmd, char *const *inputs, int ninputs);
+/* The same for one output path (extract -o). */
+int cli_output_not_input(const char *cmd, const char *opt, const char *path, char *const *inputs, int ninputs);
 /* Usage lines of --report for --help, from the reporter table (static storage). */
 const char *cli_report_help(int what);
 /* After getopt has printed its own message: "Try 'iopsy CMD --help'." and EXIT_USAGE. */

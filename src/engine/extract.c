@@ -40,9 +40,10 @@ long extract_select(struct input *in, struct matcher *m, size_t **sel, struct di
 	return nsel;
 }
 
-int extract_write(struct input *in, const size_t *sel, size_t nsel, FILE *fp, bool *write_failed)
+int extract_write(struct input *in, const size_t *sel, size_t nsel, FILE *fp, bool *write_failed, long *rows)
 {
 	*write_failed = false;
+	*rows = 0;
 	const struct parser_ops *ops = pdh_parser(in->r);
 	struct buf line;
 	buf_init(&line);
@@ -74,6 +75,7 @@ int extract_write(struct input *in, const size_t *sel, size_t nsel, FILE *fp, bo
 			}
 		}
 		buf_addc(&line, '\n');
+		(*rows)++;
 		if (line.len >= (1u << 16)) {
 			if (fwrite(line.data, 1, line.len, fp) != line.len) {
 				*write_failed = true;
@@ -82,7 +84,8 @@ int extract_write(struct input *in, const size_t *sel, size_t nsel, FILE *fp, bo
 			buf_reset(&line);
 		}
 	}
-	if (!*write_failed && line.len && fwrite(line.data, 1, line.len, fp) != line.len)
+	/* no data row: not even the header (the caller reports the capture as unreadable) */
+	if (!*write_failed && *rows && line.len && fwrite(line.data, 1, line.len, fp) != line.len)
 		*write_failed = true;
 	buf_free(&line);
 	if (r < 0)

@@ -11,9 +11,9 @@
 /* The columns of in whose counter path m matches: their indices into sel (caller frees *sel).
  * Returns how many, or ERR_LIMIT when the pattern gave up (said through d). */
 long extract_select(struct input *in, struct matcher *m, size_t **sel, struct diag *d);
-/* Streams the header and every row of the selected columns to fp. Returns 0, or the reader's
- * error (the rows before it were written); *write_failed (errno set) when a write to fp failed,
- * which stops it. */
-int extract_write(struct input *in, const size_t *sel, size_t nsel, FILE *fp, bool *write_failed);
+/* Streams the header and every row of the selected columns to fp (nothing when no row is
+ * complete). Returns 0, or the reader's error (the rows before it were written); *write_failed
+ * (errno set) when a write to fp failed, which stops it; *rows the data rows written. */
+int extract_write(struct input *in, const size_t *sel, size_t nsel, FILE *fp, bool *write_failed, long *rows);
 
 #endif
