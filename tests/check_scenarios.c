@@ -289,12 +289,73 @@ START_TEST(scenario_truth)
 }
 END_TEST
 
+/* Findings do not depend on how long the capture is: the same 20 minutes in 1 h and in a 10 h
+ * capture (whose first hour is byte-identical) give the same findings, windows and evidence. */
+static void analyse_dir(struct analysis *a, const char *dir)
+{
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	static char paths[2][700];
+	snprintf(paths[0], sizeof paths[0], "%s/esxtop.csv", dir);
+	snprintf(paths[1], sizeof paths[1], "%s/perfmon.csv", dir);
+	for (int i = 0; i < 2; i++)
+		ck_assert_int_eq(model_add_capture(&a->m, xstrdup(paths[i]), &co), 0);
+	struct analyze_opts ao;
+	memset(&ao, 0, sizeof ao);
+	analysis_run(a, &ao);
+}
+
+START_TEST(longer_capture_same_findings)
+{
+	char dir[] = "/tmp/iopsy-x10-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char one[600], ten[600];
+	snprintf(one, sizeof one, "%s/one", dir);
+	snprintf(ten, sizeof ten, "%s/ten", dir);
+	char *a1[] = {"simulate", "--scenario", "incident-20min", "--out", one, NULL};
+	char *a2[] = {"simulate", "--scenario", "incident-20min-x10", "--out", ten, NULL};
+	ck_assert_int_eq(sim_main(5, a1), 0);
+	ck_assert_int_eq(sim_main(5, a2), 0);
+	struct analysis x, y;
+	analysis_init(&x);
+	analysis_init(&y);
+	analyse_dir(&x, one);
+	analyse_dir(&y, ten);
+	ck_assert_uint_ge(x.nf, 1);
+	ck_assert_uint_eq(x.nf, y.nf);
+	for (size_t i = 0; i < x.nf; i++) {
+		const struct finding *f = &x.f[i], *g = &y.f[i];
+		ck_assert_int_eq(f->kind, g->kind);
+		ck_assert_str_eq(f->entity, g->entity);
+		ck_assert_int_eq(f->sev, g->sev);
+		ck_assert(f->start == g->start && f->end == g->end);
+		ck_assert_int_eq(f->nev, g->nev);
+		for (int k = 0; k < f->nev; k++) {
+			ck_assert_int_eq(f->ev[k].samples, g->ev[k].samples);
+			ck_assert_int_eq(f->ev[k].above, g->ev[k].above);
+			ck_assert(f->ev[k].median == g->ev[k].median && f->ev[k].max == g->ev[k].max);
+		}
+	}
+	for (size_t i = 0; i < 2; i++) {
+		free((char *)(uintptr_t)x.m.caps[i].path);
+		free((char *)(uintptr_t)y.m.caps[i].path);
+	}
+	analysis_free(&x);
+	analysis_free(&y);
+	char cmd[700];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 Suite *scenarios_suite(void)
 {
 	Suite *s = suite_create("scenarios");
 	TCase *tc = tcase_create("truth");
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, scenario_truth, 0, NSCEN * NSEED);
+	tcase_add_test(tc, longer_capture_same_findings);
 	suite_add_tcase(s, tc);
 	return s;
 }
