@@ -22,6 +22,8 @@ static const struct counter_map pm_disk[] = {
 	{"Disk Bytes/sec", M_G_MBPS, 1.0 / 1048576},
 	{"Split IO/Sec", M_G_SPLIT, 1},
 	{"Avg. Disk Bytes/Transfer", M_G_BPT, 1},
+	{"Avg. Disk Bytes/Read", M_G_BPR, 1},
+	{"Avg. Disk Bytes/Write", M_G_BPW, 1},
 	/* German */
 	{"Mittlere Sek./Lesevorg\xc3\xa4nge", M_G_LAT_R, 1000},
 	{"Mittlere Sek./Schreibvorg\xc3\xa4nge", M_G_LAT_W, 1000},

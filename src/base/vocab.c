@@ -44,5 +44,7 @@ const struct metric_info metric_info[M_COUNT] = {
 	[M_G_MBPS] = {"guest_mb_per_s", "Disk Bytes/sec", "MB/s"},
 	[M_G_SPLIT] = {"guest_split_per_s", "Split IO/Sec", "/s"},
 	[M_G_BPT] = {"guest_bytes_per_io", "Avg. Disk Bytes/Transfer", "bytes"},
+	[M_G_BPR] = {"guest_bytes_per_read", "Avg. Disk Bytes/Read", "bytes"},
+	[M_G_BPW] = {"guest_bytes_per_write", "Avg. Disk Bytes/Write", "bytes"},
 	[M_RDY] = {"cpu_ready_pct", "CPU %Ready", "%"},
 };

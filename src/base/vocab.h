@@ -18,7 +18,7 @@ enum metric {
 	M_VD_LAT_R, M_VD_LAT_W,                      /* Virtual Disk Average MilliSec/Read|Write */
 	M_G_LAT_R, M_G_LAT_W, M_G_LAT_T,             /* guest Avg. Disk sec/Read|Write|Transfer, in ms */
 	M_G_CDQL, M_G_ADQL,                          /* Current / Avg. Disk Queue Length */
-	M_G_XFERS, M_G_READS, M_G_WRITES, M_G_MBPS, M_G_SPLIT, M_G_BPT,
+	M_G_XFERS, M_G_READS, M_G_WRITES, M_G_MBPS, M_G_SPLIT, M_G_BPT, M_G_BPR, M_G_BPW,
 	M_RDY,                                       /* Group Cpu % Ready */
 	M_COUNT
 };

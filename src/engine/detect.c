@@ -238,47 +238,128 @@ static double ev_median(const struct swin *w, int m)
 	return NAN;
 }
 
-/* ---- guest latency ---- */
+/* ---- guest latency: the bands know IO size and purpose ---- */
+
+/* The band a row's reads are judged by: large IOs (PAL: > 64 KiB) have more time. */
+static double guest_read_thr_now(const struct analysis *a, const struct entity *e)
+{
+	double bpr = CUR(e, M_G_BPR);
+	if (isnan(bpr))
+		bpr = CUR(e, M_G_BPT);
+	return bpr > RV(R_GUEST_LARGE_KIB) * 1024 ? RV(R_GUEST_LARGE_WARN) : RV(R_GUEST_LAT_WARN);
+}
+
+static double guest_write_thr_now(const struct analysis *a, const struct entity *e)
+{
+	double bpw = CUR(e, M_G_BPW);
+	if (isnan(bpw))
+		bpw = CUR(e, M_G_BPT);
+	return bpw > RV(R_GUEST_LARGE_KIB) * 1024 ? RV(R_GUEST_LARGE_WARN) : RV(R_GUEST_LAT_WARN);
+}
+
+/* A disk SQL Server writes its transaction log to: nearly only writes, small ones (a heuristic
+ * from the IO pattern of the whole capture). */
+static bool is_log_disk(const struct analysis *a, const struct entity *e)
+{
+	double r = entity_mean(e, M_G_READS), w = entity_mean(e, M_G_WRITES);
+	double bpw = entity_mean(e, M_G_BPW);
+	if (isnan(bpw))
+		bpw = entity_mean(e, M_G_BPT);
+	if (isnan(w) || w < RV(R_ACTIVE_IOPS) || e->aggregate)
+		return false;
+	double share = w / ((isnan(r) ? 0 : r) + w);
+	return share >= RV(R_LOG_WRITE_SHARE) && (isnan(bpw) || bpw <= RV(R_LOG_MAX_KIB) * 1024);
+}
 
 static bool guest_read_applies(const struct analysis *a, const struct entity *e) { (void)a; return has(e, M_G_LAT_R); }
 static bool guest_write_applies(const struct analysis *a, const struct entity *e) { (void)a; return has(e, M_G_LAT_W); }
 static bool guest_read_cond(const struct analysis *a, const struct entity *e)
 {
-	return CUR(e, M_G_LAT_R) > RV(R_GUEST_LAT_WARN) && active_now(a, e, M_G_READS);
+	return CUR(e, M_G_LAT_R) > guest_read_thr_now(a, e) && active_now(a, e, M_G_READS);
 }
 static bool guest_write_cond(const struct analysis *a, const struct entity *e)
 {
-	return CUR(e, M_G_LAT_W) > RV(R_GUEST_LAT_WARN) && active_now(a, e, M_G_WRITES);
+	return CUR(e, M_G_LAT_W) > guest_write_thr_now(a, e) && active_now(a, e, M_G_WRITES);
+}
+static bool log_write_cond(const struct analysis *a, const struct entity *e)
+{
+	return CUR(e, M_G_LAT_W) > RV(R_LOG_WRITE_WARN) && active_now(a, e, M_G_WRITES);
 }
 static double guest_lat_thr(const struct analysis *a, const struct entity *e) { (void)e; return RV(R_GUEST_LAT_WARN); }
 static double guest_lat_ev_thr(const struct analysis *a, const struct entity *e, int k)
 {
 	return k == 0 ? guest_lat_thr(a, e) : NAN;
 }
+static double log_thr(const struct analysis *a, const struct entity *e) { (void)e; return RV(R_LOG_WRITE_WARN); }
+static double log_ev_thr(const struct analysis *a, const struct entity *e, int k) { return k == 0 ? log_thr(a, e) : NAN; }
 
 static const struct stream_rule sr_guest_read = {
 	.layer = LAYER_GUEST, .applies = guest_read_applies, .cond = guest_read_cond,
-	.signal = M_G_LAT_R, .signal_thr = guest_lat_thr, .ev = {M_G_LAT_R, M_G_CDQL, M_G_READS, -1},
-	.ctx = {-1, -1}, .ev_thr = guest_lat_ev_thr,
+	.signal = M_G_LAT_R, .signal_thr = guest_lat_thr, .ev = {M_G_LAT_R, M_G_CDQL, M_G_READS, M_G_BPR, -1},
+	.ctx = {M_G_BPT, -1}, .ev_thr = guest_lat_ev_thr,
 };
 static const struct stream_rule sr_guest_write = {
 	.layer = LAYER_GUEST, .applies = guest_write_applies, .cond = guest_write_cond,
-	.signal = M_G_LAT_W, .signal_thr = guest_lat_thr, .ev = {M_G_LAT_W, M_G_CDQL, M_G_WRITES, -1},
-	.ctx = {-1, -1}, .ev_thr = guest_lat_ev_thr,
+	.signal = M_G_LAT_W, .signal_thr = guest_lat_thr, .ev = {M_G_LAT_W, M_G_CDQL, M_G_WRITES, M_G_BPW, -1},
+	.ctx = {M_G_BPT, -1}, .ev_thr = guest_lat_ev_thr,
 };
+static const struct stream_rule sr_guest_log_write = {
+	.layer = LAYER_GUEST, .applies = guest_write_applies, .cond = log_write_cond,
+	.signal = M_G_LAT_W, .signal_thr = log_thr, .ev = {M_G_LAT_W, M_G_CDQL, M_G_WRITES, M_G_BPW, -1},
+	.ctx = {M_G_BPT, -1}, .ev_thr = log_ev_thr,
+};
+
+/* The bands in force, for the summaries. */
+static const char *bands(struct analysis *a)
+{
+	return afmt(a, "bands in force: <= %g ms ok, %g-%g slow, > %g serious", RV(R_GUEST_LAT_WARN), RV(R_GUEST_LAT_WARN),
+		    RV(R_GUEST_LAT_CRIT), RV(R_GUEST_LAT_CRIT));
+}
 
 static void guest_latency_window(struct analysis *a, const struct swin *w)
 {
+	const struct entity *e = &a->m.ents[w->ent];
 	bool read = detectors[w->det].kind == K_LAT_GUEST_READ;
+	if (!read && is_log_disk(a, e))
+		return; /* a log disk is judged by its own band (guest_log_window) */
 	int metric = read ? M_G_LAT_R : M_G_LAT_W;
 	double warn = RV(R_GUEST_LAT_WARN), crit = RV(R_GUEST_LAT_CRIT);
 	double med = ev_median(w, metric);
+	double size = ev_median(w, read ? M_G_BPR : M_G_BPW);
+	if (isnan(size))
+		size = w->ctx_median[0];
+	bool large = size > RV(R_GUEST_LARGE_KIB) * 1024;
 	struct finding *f = episode_finding(a, w, med > crit ? SEV_CRITICAL : SEV_WARNING, LAYER_GUEST);
-	f->summary = afmt(a, "guest %s latency %s: median %.1f ms (bands: < 10 very good, 10-20 ok, "
-			     "20-50 slow, > 50 serious)", read ? "read" : "write", med > crit ? "serious" : "slow", med);
-	f->rule = afmt(a, "Avg. Disk sec/%s > %g ms (warning) / > %g ms (critical), sustained", read ? "Read" : "Write",
-		       warn, crit);
-	f->source = "[ms] Windows/SQL latency bands; [pal] 15/25 ms";
+	f->summary = afmt(a, "guest %s latency %s: median %.1f ms%s (%s)%s", read ? "read" : "write",
+			  med > crit ? "serious" : "slow", med,
+			  large ? afmt(a, " for %.0f KiB IOs", size / 1024) : "", bands(a),
+			  e->aggregate ? "; only _Total was captured: the guest as a whole, not one disk" : "");
+	f->rule = afmt(a, "Avg. Disk sec/%s > %g ms (warning) / > %g ms (critical), sustained; IOs above %g KiB: > %g ms",
+		       read ? "Read" : "Write", warn, crit, RV(R_GUEST_LARGE_KIB), RV(R_GUEST_LARGE_WARN));
+	f->source = "[ms] Windows/SQL latency bands: < 10 very good, 10-20 ok, 20-50 slow, > 50 serious; [pal] 35 ms "
+		    "for IOs above 64 KiB";
+}
+
+static void guest_log_window(struct analysis *a, const struct swin *w)
+{
+	const struct entity *e = &a->m.ents[w->ent];
+	if (!is_log_disk(a, e))
+		return;
+	double warn = RV(R_LOG_WRITE_WARN), crit = RV(R_LOG_WRITE_CRIT);
+	double med = ev_median(w, M_G_LAT_W);
+	struct finding *f = episode_finding(a, w, med > crit ? SEV_CRITICAL : SEV_WARNING, LAYER_GUEST);
+	f->heuristic = true;
+	f->summary = afmt(a, "log disk writes slow: median %.1f ms against the %g ms target for transaction log writes "
+			     "(the disk is taken for a log disk: %.0f%% of its IOs are writes of %.0f KiB on average)",
+			  med, warn,
+			  100 * entity_mean(e, M_G_WRITES) / (entity_mean(e, M_G_WRITES) + fmax(0, isnan(entity_mean(e, M_G_READS)) ? 0 : entity_mean(e, M_G_READS))),
+			  (has(e, M_G_BPW) ? entity_mean(e, M_G_BPW) : entity_mean(e, M_G_BPT)) / 1024);
+	f->rule = afmt(a, "Avg. Disk sec/Write > %g ms (warning) / > %g ms (critical), sustained, on a disk whose IOs are "
+			  ">= %g%% writes of <= %g KiB", warn, crit, 100 * RV(R_LOG_WRITE_SHARE), RV(R_LOG_MAX_KIB));
+	f->source = "[seed] log writes: target 5 ms, tolerable 10 ms; [derived] a log disk told by its IO pattern";
+	f->advice = afmt(a, "Every commit waits for this write: put the log on the fastest, least shared storage (its own "
+			    "LUN and virtual disk, write cache on), and check the array's replication or cache settings for "
+			    "it. If this is not a log disk, give the rules for it ('iopsy rules').");
 }
 
 /* ---- device latency ---- */
@@ -1212,6 +1293,8 @@ static void det_vmk_failures(struct analysis *a, const struct analyze_opts *o)
 const struct detector detectors[] = {
 	{.kind = K_LAT_GUEST_READ, .title = "guest read latency", .stream = &sr_guest_read, .window = guest_latency_window},
 	{.kind = K_LAT_GUEST_WRITE, .title = "guest write latency", .stream = &sr_guest_write, .window = guest_latency_window},
+	{.kind = K_LAT_GUEST_WRITE, .title = "log disk write latency (log target)", .stream = &sr_guest_log_write,
+	 .window = guest_log_window},
 	{.kind = K_LAT_DEVICE, .title = "device latency (DAVG)", .stream = &sr_device_latency, .window = device_latency_window},
 	{.kind = K_LAT_KERNEL, .title = "VMkernel queueing (KAVG)", .stream = &sr_kernel_kavg, .window = kernel_latency_window},
 	{.kind = K_LAT_KERNEL, .title = "VMkernel queueing (QAVG, no KAVG in the capture)", .stream = &sr_kernel_qavg,

@@ -14,6 +14,12 @@
 	[R_EPISODE_GAP_S] = {"sustain.episode_gap_s", 120, "s", "windows of one condition on one entity closer than this (or 5 intervals) are one episode, one finding", "[derived]"}, \
 	[R_GUEST_LAT_WARN] = {"guest.latency.warning_ms", 20, "ms", "guest Avg. Disk sec/Read|Write above this: slow", "[ms] SQL bands: <10 very good, 10-20 ok, 20-50 slow, >50 serious"}, \
 	[R_GUEST_LAT_CRIT] = {"guest.latency.critical_ms", 50, "ms", "guest Avg. Disk sec/Read|Write above this: serious", "[ms] SQL bands"}, \
+	[R_GUEST_LARGE_KIB] = {"guest.large_io.kib", 64, "KiB", "IOs larger than this are judged by the large-IO band", "[pal] sec/Transfer > 35 ms when IO > 64 KiB"}, \
+	[R_GUEST_LARGE_WARN] = {"guest.large_io.warning_ms", 35, "ms", "guest latency of large IOs above this: slow (a backup's 1 MiB reads at 30 ms are not)", "[pal] > 35 ms (IO > 64 KiB)"}, \
+	[R_LOG_WRITE_WARN] = {"guest.log.write.warning_ms", 5, "ms", "write latency of a log disk above this: slow", "[seed] log writes: target 5 ms"}, \
+	[R_LOG_WRITE_CRIT] = {"guest.log.write.critical_ms", 10, "ms", "write latency of a log disk above this: serious", "[seed] log writes: tolerable 10 ms"}, \
+	[R_LOG_WRITE_SHARE] = {"guest.log.write_share", 0.9, "fraction", "a disk whose IOs are at least this share writes ...", "[derived] a transaction log is written, rarely read"}, \
+	[R_LOG_MAX_KIB] = {"guest.log.max_write_kib", 64, "KiB", "... of at most this size (on average) is taken for a log disk", "[derived] log writes are 512 B-60 KiB"}, \
 	[R_DAVG_WARN] = {"device.davg.warning_ms", 15, "ms", "DAVG above this: the array/fabric is slow", "[vmw vSphere 6.7 monitoring guide] device latency > 15 ms"}, \
 	[R_DAVG_CRIT] = {"device.davg.critical_ms", 25, "ms", "DAVG above this", "[vmw-derived practitioner tables] DAVG > 25 ms"}, \
 	[R_KAVG_WARN] = {"kernel.kavg.warning_ms", 0.1, "ms", "KAVG/QAVG constantly above this: the VMkernel is queuing", "[seed] KAVG constantly above 0.1 ms"}, \
