@@ -2,6 +2,8 @@
 # Targets: all (default), demo, check, deps, lint, install, bench, clean.
 # Switches: SANITIZE=address,undefined  WERROR=1  V=1  PREFIX=/usr/local  DESTDIR=
 
+.DEFAULT_GOAL := all
+
 PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
 MANDIR   ?= $(PREFIX)/share/man
