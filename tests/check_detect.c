@@ -96,15 +96,16 @@ static int count(const struct analysis *a, const char *kind)
 
 START_TEST(aborts_sustained_and_spike)
 {
-	double zero = 0, iops = 500, davg = 3;
+	double iops = 500, davg = 3;
 	double ab[4] = {0, 4, 100, 140};    /* 4 aborts/s for 40 rows (80 s) */
-	double spike[4] = {0, 50, 200, 201}; /* one sample: not a finding */
+	double spike[4] = {0, 50, 200, 201}; /* one sample of resets, 2 min after the aborts: same episode */
+	double zero4[4] = {0, 0, 0, 0};
 	struct col cols[] = {
 		{DEV "Commands/sec", konst, &iops},
 		{DEV "Average Driver MilliSec/Command", konst, &davg},
 		{DEV "Aborts/sec", pulse, ab},
 		{DEV "Resets/sec", pulse, spike},
-		{DEV "Failed Commands/sec", konst, &zero},
+		{DEV "Failed Commands/sec", pulse, zero4},
 	};
 	char *p = write_esxtop("ab.csv", cols, 5, 300);
 	struct analysis a;
@@ -119,18 +120,50 @@ START_TEST(aborts_sustained_and_spike)
 	char s[32];
 	time_format_iso(f->start, false, s);
 	ck_assert_str_eq(s, "2026-07-27T13:03:18Z"); /* row 100 = 13:03:20, minus the interval it averages */
-	ck_assert(f->sustained_s >= 78 && f->sustained_s <= 82);
+	ck_assert(f->sustained_s >= 78 && f->sustained_s <= 84); /* 80 s of aborts + the reset sample */
 	ck_assert_int_eq(f->ev[0].metric, M_ABRTS);
 	ck_assert(f->ev[0].median == 4);
+	ck_assert_ptr_nonnull(strstr(f->rule, "any sample"));
 	analysis_free(&a);
 
-	/* negative: only the spike */
+	/* one sample of resets alone is a finding: the practitioner rule has no duration */
 	double none[4] = {0, 0, 0, 0};
 	cols[2].arg = none;
 	p = write_esxtop("ab2.csv", cols, 5, 300);
 	analysis_init(&a);
 	run(&a, p, &o);
+	ck_assert_int_eq(count(&a, "errors.aborts_resets"), 1);
+	ck_assert_int_eq(a.f[0].sev, SEV_CRITICAL);
+	ck_assert(a.f[0].sustained_s <= 2.5);
+	analysis_free(&a);
+
+	/* negative: aborts and resets at 1/s (the rule is "> 1") for the whole capture */
+	double one[4] = {1, 1, 0, 0};
+	cols[2].arg = one;
+	cols[3].arg = one;
+	p = write_esxtop("ab3.csv", cols, 5, 300);
+	analysis_init(&a);
+	run(&a, p, &o);
 	ck_assert_int_eq(count(&a, "errors.aborts_resets"), 0);
+	analysis_free(&a);
+
+	/* failed commands must be sustained: one sample is no finding, 80 s is a warning */
+	double fspike[4] = {0, 30, 200, 201}, fsust[4] = {0, 3, 100, 140};
+	cols[2].arg = none;
+	cols[3].arg = none;
+	cols[4].arg = fspike;
+	p = write_esxtop("ab4.csv", cols, 5, 300);
+	analysis_init(&a);
+	run(&a, p, &o);
+	ck_assert_int_eq(count(&a, "errors.aborts_resets"), 0);
+	analysis_free(&a);
+	cols[4].arg = fsust;
+	p = write_esxtop("ab5.csv", cols, 5, 300);
+	analysis_init(&a);
+	run(&a, p, &o);
+	ck_assert_int_eq(count(&a, "errors.aborts_resets"), 1);
+	ck_assert_int_eq(a.f[0].sev, SEV_WARNING);
+	ck_assert_ptr_nonnull(strstr(a.f[0].summary, "failed"));
 	analysis_free(&a);
 }
 END_TEST

@@ -49,6 +49,9 @@ static const struct {
 	{"day-stall", "", false},
 	{"day-incident", "", false},
 	{"mixed-intervals", "", true},
+	{"path-failover", "", true},
+	{"backup-large-io", "", true},
+	{"log-disk-slow", "", true},
 };
 #define NSCEN (int)(sizeof scenarios / sizeof scenarios[0])
 static const char *const seeds[] = {"1", "2", "3"};

@@ -566,6 +566,52 @@ static void join_episodes(struct analysis *a)
 	a->nf = o;
 }
 
+static double ev_max(const struct finding *f, enum metric m)
+{
+	for (int k = 0; k < f->nev; k++)
+		if (f->ev[k].metric == m)
+			return f->ev[k].max;
+	return NAN;
+}
+
+/* One event, one finding: a failover aborts commands on the LUNs and so on their adapter. An
+ * adapter's aborts/resets finding at the times one of its LUNs has its own (linked by the
+ * topology, or carrying at least half the adapter's peak abort rate) is folded into the LUN's,
+ * which names the adapter. */
+static void fold_adapter_errors(struct analysis *a)
+{
+	struct topo_in ti = analysis_topo(a);
+	bool *drop = xcalloc(a->nf ? a->nf : 1, sizeof *drop);
+	for (size_t i = 0; i < a->nf; i++) {
+		const struct finding *f = &a->f[i];
+		if (f->kind != K_ERR_ABORTS_RESETS || f->layer != LAYER_ADAPTER || f->capture < 0)
+			continue;
+		const struct entity *fe = finding_entity(&ti, f, -1);
+		for (size_t k = 0; k < a->nf; k++) {
+			struct finding *g = &a->f[k];
+			if (g->kind != K_ERR_ABORTS_RESETS || g->layer != LAYER_DEVICE || g->capture != f->capture ||
+			    g->start > f->end || f->start > g->end)
+				continue;
+			struct stack st;
+			topology_stack(&ti, finding_entity(&ti, g, -1), &st);
+			if (!(fe && st.adapter == fe) && !(ev_max(g, M_ABRTS) >= 0.5 * ev_max(f, M_ABRTS)))
+				continue;
+			g->summary = afmt(a, "%s; seen at adapter %s too (aborts up to %.0f/s)", g->summary, f->entity,
+					  ev_max(f, M_ABRTS));
+			if (f->sev > g->sev)
+				g->sev = f->sev;
+			drop[i] = true;
+			break;
+		}
+	}
+	size_t o = 0;
+	for (size_t i = 0; i < a->nf; i++)
+		if (!drop[i])
+			a->f[o++] = a->f[i];
+	a->nf = o;
+	free(drop);
+}
+
 /* A cause is as severe as the symptoms it explains: a queue, throttling or saturation finding
  * takes the severity of a worse latency finding at the same time on the same disk's stack (the
  * kind table's cause rank says which is which), and says so. */
@@ -612,6 +658,7 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 		if (d->run)
 			d->run(a, o);
 	join_episodes(a);
+	fold_adapter_errors(a);
 	refine_advice(a);
 	raise_causes(a);
 	if (a->nf)

@@ -671,44 +671,98 @@ static void split_window(struct analysis *a, const struct swin *w)
 
 /* ---- aborts, resets, failed commands ---- */
 
+/* Aborts and resets need no duration: ABRTS/s > 1 or RESETS/s > 1 in any sample is a finding (a
+ * 6-second path failover with 240 aborts is one); failed commands (often routine check
+ * conditions) must be sustained. */
 static bool err_applies(const struct analysis *a, const struct entity *e)
 {
 	(void)a;
-	return (e->layer == LAYER_DEVICE || e->layer == LAYER_ADAPTER) &&
-	       (has(e, M_ABRTS) || has(e, M_RESETS) || has(e, M_FAILED));
+	return (e->layer == LAYER_DEVICE || e->layer == LAYER_ADAPTER) && (has(e, M_ABRTS) || has(e, M_RESETS));
+}
+static bool failed_applies(const struct analysis *a, const struct entity *e)
+{
+	(void)a;
+	return (e->layer == LAYER_DEVICE || e->layer == LAYER_ADAPTER) && has(e, M_FAILED);
 }
 static bool err_cond(const struct analysis *a, const struct entity *e)
 {
 	double thr = RV(R_ERR_PER_S);
-	return CUR(e, M_ABRTS) >= thr || CUR(e, M_RESETS) >= thr || CUR(e, M_FAILED) >= thr;
+	return CUR(e, M_ABRTS) > thr || CUR(e, M_RESETS) > thr;
 }
+static bool failed_cond(const struct analysis *a, const struct entity *e) { return CUR(e, M_FAILED) >= RV(R_ERR_PER_S); }
 static double err_ev_thr(const struct analysis *a, const struct entity *e, int k)
 {
 	(void)e;
-	return k < 3 ? RV(R_ERR_PER_S) : NAN;
+	return k < 2 ? RV(R_ERR_PER_S) : NAN;
+}
+static double failed_ev_thr(const struct analysis *a, const struct entity *e, int k)
+{
+	(void)e;
+	return k == 0 ? RV(R_ERR_PER_S) : NAN;
 }
 
 static const struct stream_rule sr_errors_dev = {
-	.layer = LAYER_DEVICE, .applies = err_applies, .cond = err_cond,
-	.signal = -1, .ev = {M_ABRTS, M_RESETS, M_FAILED, M_DAVG, -1}, .ctx = {-1, -1}, .ev_thr = err_ev_thr,
+	.layer = LAYER_DEVICE, .applies = err_applies, .cond = err_cond, .any_sample = true,
+	.signal = -1, .ev = {M_ABRTS, M_RESETS, M_FAILED, M_DAVG, M_CMDS}, .ctx = {-1, -1}, .ev_thr = err_ev_thr,
 };
 static const struct stream_rule sr_errors_adp = {
-	.layer = LAYER_ADAPTER, .applies = err_applies, .cond = err_cond,
-	.signal = -1, .ev = {M_ABRTS, M_RESETS, M_FAILED, M_DAVG, -1}, .ctx = {-1, -1}, .ev_thr = err_ev_thr,
+	.layer = LAYER_ADAPTER, .applies = err_applies, .cond = err_cond, .any_sample = true,
+	.signal = -1, .ev = {M_ABRTS, M_RESETS, M_FAILED, M_DAVG, M_CMDS}, .ctx = {-1, -1}, .ev_thr = err_ev_thr,
 };
+static const struct stream_rule sr_failed_dev = {
+	.layer = LAYER_DEVICE, .applies = failed_applies, .cond = failed_cond,
+	.signal = -1, .ev = {M_FAILED, M_DAVG, M_CMDS, -1}, .ctx = {-1, -1}, .ev_thr = failed_ev_thr,
+};
+
+/* vmkernel.log commands failed with a host status (H:0x5 aborted, H:0x8 reset, ...) for device dev
+ * within [t0, t1] of the host clock. */
+static long vmk_host_failures(const struct analysis *a, const char *dev, int64_t t0, int64_t t1)
+{
+	if (!a->have_vmk)
+		return -1;
+	long n = 0;
+	for (size_t i = 0; i < a->vmk.n; i++) {
+		const struct vmk_event *e = &a->vmk.ev[i];
+		n += e->kind == VMK_FAILED && e->host_status != 0 && e->t >= t0 && e->t <= t1 && strcmp(e->device, dev) == 0;
+	}
+	return n;
+}
 
 static void errors_window(struct analysis *a, const struct swin *w)
 {
 	const struct entity *e = &a->m.ents[w->ent];
 	double thr = RV(R_ERR_PER_S);
-	double ab = ev_median(w, M_ABRTS), rs = ev_median(w, M_RESETS);
-	struct finding *f = episode_finding(a, w, ab >= thr || rs >= thr ? SEV_CRITICAL : SEV_WARNING, e->layer);
-	f->summary = afmt(a, "commands aborted, reset or failed at %s/s or more, sustained", afmt(a, "%g", thr));
-	f->rule = afmt(a, "ABRTS/s, RESETS/s or failed commands/s >= %g, sustained", thr);
-	f->source = "[vmw-derived practitioner tables] ABRTS/s > 1, RESETS/s > 1";
-	f->advice = afmt(a, "Aborts mean commands timed out in the guest or the host (often an "
-			    "overloaded array or a fabric problem): look at vmkernel.log around these times "
-			    "(give --vmkernel-log) for H: status codes, and at the array and switch logs.");
+	bool burst = detectors[w->det].stream->any_sample;
+	const struct swin_ev *ab = NULL, *rs = NULL;
+	for (int k = 0; k < w->nev; k++) {
+		if (w->ev[k].metric == M_ABRTS)
+			ab = &w->ev[k];
+		if (w->ev[k].metric == M_RESETS)
+			rs = &w->ev[k];
+	}
+	struct finding *f = episode_finding(a, w, burst ? SEV_CRITICAL : SEV_WARNING, e->layer);
+	const struct capture *c = cap_of(a, e);
+	long vmk = vmk_host_failures(a, e->name, w->start - (int64_t)(60000 + c->interval_s * 1000), w->end + 60000);
+	if (burst) {
+		/* the commands aborted in the episode: rate × interval summed is not kept; the peak rate is */
+		/* how many: the rates times the interval, summed over the samples */
+		double nab = ab ? ab->mean * (double)ab->samples * c->interval_s : NAN;
+		double nrs = rs ? rs->mean * (double)rs->samples * c->interval_s : NAN;
+		f->summary = afmt(a, "about %.0f commands aborted%s in %.0f s (up to %.0f/s)%s", nab,
+				  nrs >= 0.5 ? afmt(a, " and %.0f LUN reset%s", nrs, nrs >= 1.5 ? "s" : "") : "", w->held_s,
+				  ab ? ab->max : NAN,
+				  vmk > 0 ? afmt(a, "; vmkernel.log has %ld commands failed with a host status (H:) in the same minute", vmk)
+					  : vmk == 0 ? "; vmkernel.log has no matching failure" : "");
+		f->rule = afmt(a, "ABRTS/s > %g or RESETS/s > %g in any sample (no duration needed)", thr, thr);
+	} else {
+		f->summary = afmt(a, "commands failed at %g/s or more, sustained", thr);
+		f->rule = afmt(a, "failed commands/s >= %g, sustained", thr);
+	}
+	f->source = "[vmw-derived practitioner tables] ABRTS/s > 1, RESETS/s > 1; [vmw] host status H:0x5/0x8: aborts and resets";
+	f->advice = afmt(a, "Aborts mean commands timed out in the guest or the host (a path failover, an "
+			    "overloaded array or a fabric problem): look at vmkernel.log around these times%s for H: "
+			    "status codes and path state changes, and at the array and switch logs; queue depths do "
+			    "not fix this.", a->have_vmk ? "" : " (give --vmkernel-log)");
 }
 
 /* ---- guest disk ↔ host virtual disk ---- */
@@ -1273,6 +1327,15 @@ static void det_vmk_failures(struct analysis *a, const struct analyze_opts *o)
 		long n = vmk_window(a, i, is_host_failure, done, &t0, &t1);
 		if (n < 3)
 			continue;
+		/* the same failover seen in esxtop's counters is one finding: that one says the log agrees */
+		bool seen = false;
+		for (size_t k = 0; k < a->nf && !seen; k++) {
+			const struct finding *g = &a->f[k];
+			seen = g->kind == K_ERR_ABORTS_RESETS && g->capture >= 0 && strcmp(g->entity, e0->device) == 0 &&
+			       g->start <= t1 + 60000 && t0 <= g->end + 60000;
+		}
+		if (seen)
+			continue;
 		struct finding *f = finding_new(a, K_ERR_ABORTS_RESETS, n >= 10 ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE,
 						e0->device, NULL);
 		f->start = t0;
@@ -1316,9 +1379,11 @@ const struct detector detectors[] = {
 	{.kind = K_IO_SPLIT, .title = "split commands at a device", .stream = &sr_split_device, .window = split_window},
 	{.kind = K_IO_SPLIT, .title = "split commands at an adapter", .stream = &sr_split_adapter, .window = split_window},
 	{.kind = K_ALIGN_MISALIGNED, .title = "misaligned partition", .run = det_alignment},
-	{.kind = K_ERR_ABORTS_RESETS, .title = "aborts, resets and failed commands at a device", .stream = &sr_errors_dev,
+	{.kind = K_ERR_ABORTS_RESETS, .title = "aborts and resets at a device", .stream = &sr_errors_dev,
 	 .window = errors_window},
-	{.kind = K_ERR_ABORTS_RESETS, .title = "aborts, resets and failed commands at an adapter", .stream = &sr_errors_adp,
+	{.kind = K_ERR_ABORTS_RESETS, .title = "aborts and resets at an adapter", .stream = &sr_errors_adp,
+	 .window = errors_window},
+	{.kind = K_ERR_ABORTS_RESETS, .title = "failed commands at a device, sustained", .stream = &sr_failed_dev,
 	 .window = errors_window},
 	{.kind = K_SCSI_QUEUE_FULL, .title = "QUEUE FULL / BUSY in vmkernel.log", .run = det_queue_full},
 	{.kind = K_ERR_ABORTS_RESETS, .title = "failed commands with a host status in vmkernel.log", .run = det_vmk_failures},
