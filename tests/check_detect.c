@@ -15,6 +15,7 @@
 #include "json.h"
 #include "commands.h"
 #include "suites.h"
+#include "memcap.h"
 
 /* ---- synthetic esxtop captures ---- */
 
@@ -413,6 +414,93 @@ START_TEST(clock_offset_estimated)
 }
 END_TEST
 
+/* The load of the guest's D: every 15 s (a hash: no period a lag could match by chance). */
+static double load15(int k)
+{
+	if (k < 0)
+		k = 0;
+	double x = sin((double)k * 12.9898) * 43758.5453;
+	return 600 + 1200 * (x - floor(x));
+}
+static double guest15(int row, const double *arg)
+{
+	(void)arg;
+	return load15(row);
+}
+/* The host samples every 60 s: row j covers the guest's rows 4j-3 .. 4j. */
+static double host60(int row, const double *arg)
+{
+	(void)arg;
+	double s = 0;
+	for (int k = 4 * row - 3; k <= 4 * row; k++)
+		s += load15(k);
+	return s / 4;
+}
+
+START_TEST(clock_across_intervals)
+{
+	/* esxtop every 60 s, perfmon every 15 s, clocks in step: the IOPS are compared on the 60 s
+	 * grid (the guest's four samples averaged), so no shift is estimated and none applied;
+	 * comparing a 15 s sample with a 60 s average picked a lag of a whole host interval */
+	static const struct mcol host[] = {
+		{"Virtual Disk(SQL01:scsi0:1)\\Commands/sec", host60, {0}},
+		{"Physical Disk SCSI Device(naa.A)\\Commands/sec", host60, {0}},
+		{"Physical Disk SCSI Device(naa.A)\\Average Driver MilliSec/Command", mc_konst, {22}},
+	};
+	static const struct mcol guest[] = {
+		{"LogicalDisk(D:)\\Disk Transfers/sec", guest15, {0}},
+		{"LogicalDisk(D:)\\Avg. Disk sec/Read", mc_konst, {0.023}},
+		{"LogicalDisk(D:)\\Current Disk Queue Length", mc_konst, {40}},
+	};
+	for (int shift = 0; shift <= 1; shift++) {
+		struct buf h, g, msgs;
+		buf_init(&h);
+		buf_init(&g);
+		buf_init(&msgs);
+		struct common_opts co;
+		common_opts_init(&co);
+		co.quiet = true;
+		co.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &msgs};
+		memcap(&h, false, "esx01", host, 3, 120, 60);
+		memcap(&g, true, "SQL01", guest, 3, 480, 15);
+		if (shift) {
+			/* the guest's clock 120 s ahead: its rows say 13:02:00 for the host's 13:00:00 */
+			char *p = strstr(g.data, "\r\n") + 2;
+			for (; (p = strstr(p, "\"07/27/2026 ")) != NULL; p++) {
+				int hh, mm, ss;
+				ck_assert_int_eq(sscanf(p + 12, "%d:%d:%d", &hh, &mm, &ss), 3);
+				int t = hh * 3600 + mm * 60 + ss + 120;
+				char tmp[16];
+				snprintf(tmp, sizeof tmp, "%02d:%02d:%02d", t / 3600, t / 60 % 60, t % 60);
+				memcpy(p + 12, tmp, 8); /* hh:mm:ss */
+			}
+		}
+		struct analysis a;
+		analysis_init(&a);
+		ck_assert_int_eq(model_add_capture_mem(&a.m, "esx.csv", h.data, h.len, &co), 0);
+		ck_assert_int_eq(model_add_capture_mem(&a.m, "pm.csv", g.data, g.len, &co), 0);
+		struct analyze_opts o;
+		memset(&o, 0, sizeof o);
+		analysis_run(&a, &o);
+		const struct capture *c = &a.m.caps[1];
+		ck_assert(c->offset_estimated);
+		if (!shift)
+			ck_assert_msg(c->clock_offset_ms == 0, "offset applied: %lld ms", (long long)c->clock_offset_ms);
+		else
+			ck_assert_msg(llabs(c->clock_offset_ms + 120000) <= 15000, "offset %lld ms, not -120 s",
+				      (long long)c->clock_offset_ms);
+		ck_assert(c->offset_confidence > 0.9);
+		/* the guest's queue is the device's: nothing hidden in the guest */
+		ck_assert_int_eq(count(&a, "queue.guest_hidden"), 0);
+		ck_assert_int_ge(count(&a, "latency.device"), 1);
+		analysis_free(&a);
+		buf_free(&h);
+		buf_free(&g);
+		buf_free(&msgs);
+	}
+}
+END_TEST
+
 START_TEST(diskmap_file)
 {
 	char p[128];
@@ -489,6 +577,7 @@ Suite *detect_suite(void)
 	tcase_add_test(tc, vmklog_lines);
 	tcase_add_test(tc, partitions_wmic);
 	tcase_add_test(tc, clock_offset_estimated);
+	tcase_add_test(tc, clock_across_intervals);
 	tcase_add_test(tc, diskmap_file);
 	tcase_add_test(tc, classify_paths);
 	suite_add_tcase(s, tc);

@@ -121,32 +121,6 @@ void analysis_use_diskmap(struct analysis *a, const struct diskmap *dm, const ch
 
 /* ---- resampling and correlation ---- */
 
-/* Samples an entity's metric on a regular grid (aligned time), NaN where missing. */
-static double sample_at(const struct analysis *a, const struct entity *e, int metric, int64_t t, int64_t extra_offset)
-{
-	if (e->series[metric] < 0)
-		return NAN;
-	const struct capture *c = &a->m.caps[e->capture];
-	const struct dstore *d = &c->ds;
-	if (!d->nb)
-		return NAN;
-	int64_t tt = t - c->clock_offset_ms - extra_offset;
-	size_t lo = 0, hi = d->nb;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (d->t1[mid] < tt)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo >= d->nb)
-		return NAN;
-	int64_t slack = (int64_t)(c->interval_s * 1000) + 1;
-	if (tt < d->t0[lo] - slack)
-		return NAN;
-	return ds_mean(d, (size_t)e->series[metric], lo);
-}
-
 static double pearson(const double *x, const double *y, size_t n, size_t *used)
 {
 	double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
@@ -170,17 +144,58 @@ static double pearson(const double *x, const double *y, size_t n, size_t *used)
 	return cov / sqrt(vx * vy);
 }
 
+/* The mean of metric over the samples of e that cover host-clock time (t - span, t]: each sample
+ * (a bucket's rows) counts where its own interval's middle falls. extra_offset shifts e's clock
+ * as a trial lag. NaN when no sample falls there. */
+static double grid_mean(const struct analysis *a, const struct entity *e, int metric, int64_t t, int64_t span,
+			int64_t extra_offset)
+{
+	if (e->series[metric] < 0)
+		return NAN;
+	const struct capture *c = &a->m.caps[e->capture];
+	const struct dstore *d = &c->ds;
+	if (!d->nb)
+		return NAN;
+	int64_t half = (int64_t)(c->interval_s * 500);
+	int64_t lo_t = t - span - c->clock_offset_ms - extra_offset, hi_t = t - c->clock_offset_ms - extra_offset;
+	size_t lo = 0, hi = d->nb;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (d->t1[mid] - half <= lo_t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	double sum = 0;
+	double n = 0;
+	for (size_t k = lo; k < d->nb && d->t0[k] - half <= hi_t; k++) {
+		int64_t mid = (d->t0[k] + d->t1[k]) / 2 - half;
+		if (mid <= lo_t || mid > hi_t)
+			continue;
+		double v = ds_mean(d, (size_t)e->series[metric], k);
+		if (isnan(v))
+			continue;
+		double w = ds_count(d, (size_t)e->series[metric], k);
+		sum += v * w;
+		n += w;
+	}
+	return n > 0 ? sum / n : NAN;
+}
+
 struct corr {
 	double r, r_zero;
 	int64_t lag_ms;
 };
 
-/* Best correlation of guest IOPS (shifted by lag) with host IOPS over lags in [-max_lag, max_lag]. */
+/* Best correlation of guest IOPS (shifted by lag) with host IOPS over lags in [-max_lag, max_lag].
+ * Both are compared on one grid of the coarser interval, each series averaged over a grid step
+ * (a 15 s sample is not a 60 s average); lags step by the finer interval. */
 static struct corr correlate(const struct analysis *a, const struct entity *g, const struct entity *v, int64_t max_lag)
 {
 	struct corr best = {NAN, NAN, 0};
 	const struct capture *cg = &a->m.caps[g->capture], *cv = &a->m.caps[v->capture];
 	int64_t step = (int64_t)(fmax(fmax(cg->interval_s, cv->interval_s), 1.0) * 1000);
+	int64_t lag_step = (int64_t)(fmax(fmin(cg->interval_s, cv->interval_s), 1.0) * 1000);
 	int64_t s = cv->start + cv->clock_offset_ms, e = cv->end + cv->clock_offset_ms;
 	if (e <= s || step <= 0)
 		return best;
@@ -189,15 +204,17 @@ static struct corr correlate(const struct analysis *a, const struct entity *g, c
 		step = (e - s) / 20000 + 1;
 		n = (size_t)((e - s) / step) + 1;
 	}
+	if (max_lag / lag_step > 600)
+		lag_step = max_lag / 600;
 	double *hx = xmalloc(n * sizeof *hx), *gx = xmalloc(n * sizeof *gx);
 	for (size_t i = 0; i < n; i++)
-		hx[i] = sample_at(a, v, M_CMDS, s + (int64_t)i * step, 0);
-	for (int64_t lag = -max_lag; lag <= max_lag; lag += step) {
+		hx[i] = grid_mean(a, v, M_CMDS, s + (int64_t)i * step, step, 0);
+	for (int64_t lag = -(max_lag / lag_step) * lag_step; lag <= max_lag; lag += lag_step) {
 		for (size_t i = 0; i < n; i++)
-			gx[i] = sample_at(a, g, M_G_XFERS, s + (int64_t)i * step, -lag);
+			gx[i] = grid_mean(a, g, M_G_XFERS, s + (int64_t)i * step, step, -lag);
 		size_t used;
 		double r = pearson(gx, hx, n, &used);
-		if (lag == 0 || (lag < 0 && lag + step > 0))
+		if (lag == 0)
 			best.r_zero = r;
 		if (!isnan(r) && (isnan(best.r) || r > best.r)) {
 			best.r = r;
