@@ -169,6 +169,73 @@ START_TEST(aborts_sustained_and_spike)
 }
 END_TEST
 
+/* KAVG is not queueing by itself: with no command queued and free device slots the advice must not
+ * be to raise the queue depth; with the queue full and commands waiting (DAVG low) it is. */
+START_TEST(kavg_advice_needs_a_full_queue)
+{
+	double iops = 800, davg = 2, kavg = 1.2, dq = 64;
+	double idle_q = 0, idle_actv = 5, full_q = 12, full_actv = 64;
+	struct col cols[] = {
+		{DEV "Commands/sec", konst, &iops},
+		{DEV "Average Driver MilliSec/Command", konst, &davg},
+		{DEV "Average Kernel MilliSec/Command", konst, &kavg},
+		{DEV "Active Commands", konst, &idle_actv},
+		{DEV "Queued Commands", konst, &idle_q},
+		{DEV "Device Q Depth", konst, &dq},
+	};
+	char *p = write_esxtop("kavg1.csv", cols, 6, 300);
+	struct analysis a;
+	analysis_init(&a);
+	struct analyze_opts o = {0};
+	run(&a, p, &o);
+	ck_assert_int_eq(count(&a, "latency.kernel"), 1);
+	const struct finding *f = &a.f[0];
+	ck_assert_ptr_null(strstr(f->advice, "raise the device queue depth"));
+	ck_assert_ptr_nonnull(strstr(f->advice, "would not help"));
+	ck_assert_ptr_nonnull(strstr(f->summary, "59 of 64 device queue slots free"));
+	ck_assert_int_eq(count(&a, "queue.device_saturated"), 0);
+	analysis_free(&a);
+
+	cols[3].arg = &full_actv;
+	cols[4].arg = &full_q;
+	p = write_esxtop("kavg2.csv", cols, 6, 300);
+	analysis_init(&a);
+	run(&a, p, &o);
+	ck_assert_int_eq(count(&a, "latency.kernel"), 1);
+	for (size_t i = 0; i < a.nf; i++)
+		if (a.f[i].kind == K_LAT_KERNEL) {
+			ck_assert_ptr_nonnull(strstr(a.f[i].advice, "raise the device queue depth"));
+			ck_assert_ptr_nonnull(strstr(a.f[i].summary, "12 commands queued"));
+		}
+	analysis_free(&a);
+
+	/* queued but the array slow: no raise */
+	double slow = 18;
+	cols[1].arg = &slow;
+	p = write_esxtop("kavg3.csv", cols, 6, 300);
+	analysis_init(&a);
+	run(&a, p, &o);
+	for (size_t i = 0; i < a.nf; i++)
+		if (a.f[i].kind == K_LAT_KERNEL)
+			ck_assert_ptr_null(strstr(a.f[i].advice, "raise the device queue depth"));
+	analysis_free(&a);
+
+	/* commands queued with free device slots: a limit above the device queue */
+	cols[1].arg = &davg;
+	cols[3].arg = &idle_actv;
+	p = write_esxtop("kavg4.csv", cols, 6, 300);
+	analysis_init(&a);
+	run(&a, p, &o);
+	ck_assert_int_eq(count(&a, "latency.kernel"), 1);
+	for (size_t i = 0; i < a.nf; i++)
+		if (a.f[i].kind == K_LAT_KERNEL) {
+			ck_assert_ptr_null(strstr(a.f[i].advice, "raise the device queue depth"));
+			ck_assert_ptr_nonnull(strstr(a.f[i].summary, "a limit above the device queue"));
+		}
+	analysis_free(&a);
+}
+END_TEST
+
 START_TEST(array_overcommit_needs_the_option)
 {
 	double iops = 3000, davg = 4, dq = 64, qz = 0;
@@ -203,22 +270,34 @@ START_TEST(kernel_latency_advice_depends_on_davg)
 {
 	double iops = 3000, dq = 32;
 	double kavg[4] = {0.01, 3, 50, 150};
-	double lowd = 2, highd = 30;
+	double lowd = 2, highd = 30, qued = 20;
 	struct col cols[] = {
 		{DEV "Commands/sec", konst, &iops},       {DEV "Average Kernel MilliSec/Command", pulse, kavg},
 		{DEV "Average Driver MilliSec/Command", konst, &lowd}, {DEV "Device Q Depth", konst, &dq},
+		{DEV "Active Commands", konst, &dq},       {DEV "Queued Commands", konst, &qued},
 	};
-	char *p = write_esxtop("k.csv", cols, 4, 300);
+	/* without QUED and ACTV the queueing cannot be confirmed: no queue depth advice */
+	char *p = write_esxtop("k0.csv", cols, 4, 300);
 	struct analysis a;
 	analysis_init(&a);
 	struct analyze_opts o = {0};
 	run(&a, p, &o);
 	ck_assert_int_eq(count(&a, "latency.kernel"), 1);
-	ck_assert_int_eq(a.f[0].sev, SEV_CRITICAL);
-	ck_assert_ptr_nonnull(strstr(a.f[0].advice, "raise the device queue depth"));
+	ck_assert_ptr_null(strstr(a.f[0].advice, "raise the device queue depth"));
+	ck_assert_ptr_nonnull(strstr(a.f[0].summary, "cannot be confirmed"));
+	analysis_free(&a);
+	p = write_esxtop("k.csv", cols, 6, 300);
+	analysis_init(&a);
+	run(&a, p, &o);
+	ck_assert_int_eq(count(&a, "latency.kernel"), 1);
+	for (size_t i = 0; i < a.nf; i++)
+		if (a.f[i].kind == K_LAT_KERNEL) {
+			ck_assert_int_eq(a.f[i].sev, SEV_CRITICAL);
+			ck_assert_ptr_nonnull(strstr(a.f[i].advice, "raise the device queue depth"));
+		}
 	analysis_free(&a);
 	cols[2].arg = &highd;
-	p = write_esxtop("k2.csv", cols, 4, 300);
+	p = write_esxtop("k2.csv", cols, 6, 300);
 	analysis_init(&a);
 	run(&a, p, &o);
 	ck_assert_int_eq(count(&a, "latency.kernel"), 1);
@@ -578,6 +657,7 @@ Suite *detect_suite(void)
 	tcase_add_test(tc, partitions_wmic);
 	tcase_add_test(tc, clock_offset_estimated);
 	tcase_add_test(tc, clock_across_intervals);
+	tcase_add_test(tc, kavg_advice_needs_a_full_queue);
 	tcase_add_test(tc, diskmap_file);
 	tcase_add_test(tc, classify_paths);
 	suite_add_tcase(s, tc);

@@ -430,31 +430,76 @@ static const struct stream_rule sr_kernel_qavg = {
 	.ctx = {-1, -1}, .ev_thr = kavg_ev_thr,
 };
 
+/* KAVG is all the time the VMkernel holds an IO; only QAVG is queueing (DOMAIN §2). The finding is
+ * host queueing, and deeper queues can help, only while commands are queued (QUED) with the device
+ * queue full (ACTV at DQLEN); with free slots and nothing queued the time is spent elsewhere in the
+ * kernel (an IOPS limit, CPU contention, an IO filter), which no queue depth fixes. */
 static void kernel_latency_window(struct analysis *a, const struct swin *w)
 {
 	const struct entity *e = &a->m.ents[w->ent];
 	int metric = has(e, M_KAVG) ? M_KAVG : M_QAVG;
+	const char *mname = metric == M_KAVG ? "KAVG" : "QAVG";
 	double warn = RV(R_KAVG_WARN), crit = RV(R_KAVG_CRIT);
 	double med = ev_median(w, metric), davg = ev_median(w, M_DAVG), dq = ev_median(w, M_DQLEN);
+	double qued = ev_median(w, M_QUED), actv = ev_median(w, M_ACTV);
+	bool full = !isnan(dq) && dq > 0 && !isnan(actv) ? actv >= RV(R_DEV_SAT_USD) / 100.0 * dq : true;
+	bool queued = !isnan(qued) && qued >= RV(R_DEV_SAT_QUED) && full;
+	bool idle_queue = !isnan(qued) && qued < RV(R_DEV_SAT_QUED);
 	struct finding *f = episode_finding(a, w, med > crit ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE);
-	f->summary = afmt(a, "VMkernel queueing: %s median %.2f ms (IOs wait in the host before reaching "
-			     "the device queue)", metric == M_KAVG ? "KAVG" : "QAVG", med);
-	f->rule = afmt(a, "%s > %g ms (warning) / > %g ms (critical), sustained", metric == M_KAVG ? "KAVG" : "QAVG",
-		       warn, crit);
+	f->rule = afmt(a, "%s > %g ms (warning) / > %g ms (critical), sustained; queueing only with QUED >= %g and "
+			  "ACTV >= %g%% of DQLEN", mname, warn, crit, RV(R_DEV_SAT_QUED), RV(R_DEV_SAT_USD));
 	f->source = "[seed] KAVG constantly above 0.1 ms: the kernel is queuing; [vmw-derived practitioner "
-		    "tables] KAVG > 2 ms";
-	if (davg < RV(R_DAVG_RAISE_QD))
-		f->advice = afmt(a, "DAVG stays at %.1f ms (< %g ms), so the array has headroom: raise the "
-				    "device queue depth (HBA driver LUN queue depth%s, and Disk.SchedNumReqOutstanding "
-				    "if several VMs share the LUN) and re-measure [seed].",
-				 davg, RV(R_DAVG_RAISE_QD), isnan(dq) ? "" : afmt(a, ", now %.0f", dq));
-	else if (!isnan(davg))
-		f->advice = afmt(a, "DAVG is %.1f ms (≥ %g ms): the array is already slow, so a deeper "
-				    "queue would make latency worse [seed]; fix the back end first.",
-				 davg, RV(R_DAVG_RAISE_QD));
-	else
-		f->advice = afmt(a, "No DAVG in the capture: check the device latency before raising "
-				    "queue depths [seed].");
+		    "tables] KAVG > 2 ms; [vmw] QAVG is the queue part of KAVG, host queueing is QUED > 0 with "
+		    "ACTV = DQLEN";
+	if (queued || (isnan(qued) && metric == M_QAVG)) {
+		f->summary = afmt(a, "VMkernel queueing: %s median %.2f ms%s (IOs wait in the host for a device queue "
+				     "slot)", mname, med,
+				  isnan(qued) ? "" : afmt(a, ", %.0f command%s queued with ACTV %.0f of DQLEN %.0f", qued,
+							  qued == 1 ? "" : "s", actv, dq));
+		if (davg < RV(R_DAVG_RAISE_QD))
+			f->advice = afmt(a, "DAVG stays at %.1f ms (< %g ms), so the array has headroom: raise the "
+					    "device queue depth (HBA driver LUN queue depth%s, and Disk.SchedNumReqOutstanding "
+					    "if several VMs share the LUN) and re-measure [seed].",
+					 davg, RV(R_DAVG_RAISE_QD), isnan(dq) ? "" : afmt(a, ", now %.0f", dq));
+		else if (!isnan(davg))
+			f->advice = afmt(a, "DAVG is %.1f ms (≥ %g ms): the array is already slow, so a deeper "
+					    "queue would make latency worse [seed]; fix the back end first.",
+					 davg, RV(R_DAVG_RAISE_QD));
+		else
+			f->advice = afmt(a, "No DAVG in the capture: check the device latency before raising "
+					    "queue depths [seed].");
+		return;
+	}
+	if (!isnan(qued) && qued >= RV(R_DEV_SAT_QUED)) {
+		/* commands wait although the device queue has free slots: a limit above it holds them */
+		f->summary = afmt(a, "VMkernel queueing: %s median %.2f ms with %.0f command%s queued while %.0f of %.0f "
+				     "device queue slots are free: a limit above the device queue holds them", mname, med,
+				  qued, qued == 1 ? "" : "s", fmax(0, dq - actv), dq);
+		f->advice = afmt(a, "The HBA LUN queue depth is not the limit, so raising it would not help. Commands "
+				    "wait with free device slots when Disk.SchedNumReqOutstanding caps the LUN while several "
+				    "VMs are active, when SIOC or adaptive queue depth has cut the effective depth, or when a "
+				    "VM's IOPS limit holds its IOs: see those findings, and the VMs' limits and shares [vmw].");
+		return;
+	}
+	if (idle_queue) {
+		f->summary = afmt(a, "VMkernel latency: %s median %.2f ms with %.0f command%s queued%s: the time is spent "
+				     "in the kernel, not waiting for the device queue", mname, med, qued, qued == 1 ? "" : "s",
+				  isnan(actv) || isnan(dq) ? ""
+							   : afmt(a, " and %.0f of %.0f device queue slots free", fmax(0, dq - actv), dq));
+		f->advice = afmt(a, "Nothing waits for a queue slot, so a deeper device queue would not help. %s "
+				    "without queueing is time the VMkernel holds IOs for other reasons: an IOPS limit or "
+				    "shares on the VM's virtual disks (the mClock scheduler counts IOs above 32 KiB as "
+				    "several), host CPU contention, or an IO filter or snapshot on the path "
+				    "[hosterman 2018, What is the latency stat QAVG?][vmw KB 426790]. Check the VMs' IOPS "
+				    "limits and the host's CPU, then the storage driver.", mname);
+		f->source = afmt(a, "%s; [hosterman 2018] KAVG adds CPU contention and other kernel holds to QAVG", f->source);
+		return;
+	}
+	/* QUED unknown with KAVG only: the queueing cannot be confirmed */
+	f->summary = afmt(a, "VMkernel latency: %s median %.2f ms (no QUED in the capture: queueing cannot be "
+			     "confirmed)", mname, med);
+	f->advice = afmt(a, "Capture QUED, ACTV and DQLEN (esxtop's disk device view) before changing queue depths: "
+			    "only a full device queue with commands waiting is helped by a deeper one [vmw][seed].");
 }
 
 /* ---- device queue saturated ---- */
@@ -1359,7 +1404,7 @@ const struct detector detectors[] = {
 	{.kind = K_LAT_GUEST_WRITE, .title = "log disk write latency (log target)", .stream = &sr_guest_log_write,
 	 .window = guest_log_window},
 	{.kind = K_LAT_DEVICE, .title = "device latency (DAVG)", .stream = &sr_device_latency, .window = device_latency_window},
-	{.kind = K_LAT_KERNEL, .title = "VMkernel queueing (KAVG)", .stream = &sr_kernel_kavg, .window = kernel_latency_window},
+	{.kind = K_LAT_KERNEL, .title = "VMkernel latency or queueing (KAVG)", .stream = &sr_kernel_kavg, .window = kernel_latency_window},
 	{.kind = K_LAT_KERNEL, .title = "VMkernel queueing (QAVG, no KAVG in the capture)", .stream = &sr_kernel_qavg,
 	 .window = kernel_latency_window},
 	{.kind = K_Q_DEVICE_SATURATED, .title = "device queue saturated", .stream = &sr_device_saturated,
