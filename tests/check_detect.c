@@ -236,6 +236,53 @@ START_TEST(kavg_advice_needs_a_full_queue)
 }
 END_TEST
 
+/* Without the host's view the vSCSI cap needs the guest queue pinned at a controller limit; a queue
+ * that merely reaches 31 is no cap, and one above the limits is information. */
+static double around(int row, const double *a) { return a[0] + a[1] * sin((double)row / a[2]); }
+START_TEST(vscsi_cap_without_host_needs_pinned)
+{
+	struct mcol guest[] = {
+		{"LogicalDisk(D:)\\Disk Transfers/sec", mc_konst, {1200}},
+		{"LogicalDisk(D:)\\Disk Reads/sec", mc_konst, {1100}},
+		{"LogicalDisk(D:)\\Avg. Disk sec/Read", mc_konst, {0.060}},
+		{"LogicalDisk(D:)\\Current Disk Queue Length", around, {32, 0.4, 3}},
+	};
+	const struct {
+		double base, amp;
+		int want; /* -1 none, else the severity */
+	} cases[] = {{32, 0.4, SEV_CRITICAL}, {36, 5, SEV_INFO}, {31.5, 0.2, SEV_CRITICAL}, {140, 20, SEV_INFO}, {27, 3, -1}, {35, 0.3, SEV_INFO}};
+	for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+		guest[3].arg[0] = cases[ci].base;
+		guest[3].arg[1] = cases[ci].amp;
+		struct buf g, msgs;
+		buf_init(&g);
+		buf_init(&msgs);
+		struct common_opts co;
+		common_opts_init(&co);
+		co.quiet = true;
+		co.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &msgs};
+		memcap(&g, true, "SQL01", guest, 4, 200, 5);
+		struct analysis a;
+		analysis_init(&a);
+		ck_assert_int_eq(model_add_capture_mem(&a.m, "pm.csv", g.data, g.len, &co), 0);
+		struct analyze_opts o;
+		memset(&o, 0, sizeof o);
+		analysis_run(&a, &o);
+		int sev = -1;
+		for (size_t i = 0; i < a.nf; i++)
+			if (a.f[i].kind == K_Q_GUEST_VSCSI_CAP)
+				sev = (int)a.f[i].sev;
+		ck_assert_msg(sev == cases[ci].want, "queue %g +- %g: severity %d, want %d", cases[ci].base, cases[ci].amp, sev,
+			      cases[ci].want);
+		if (sev == SEV_INFO)
+			ck_assert_ptr_null(strstr(a.verdict, "above the virtual SCSI controller ("));
+		analysis_free(&a);
+		buf_free(&g);
+		buf_free(&msgs);
+	}
+}
+END_TEST
+
 START_TEST(array_overcommit_needs_the_option)
 {
 	double iops = 3000, davg = 4, dq = 64, qz = 0;
@@ -658,6 +705,7 @@ Suite *detect_suite(void)
 	tcase_add_test(tc, clock_offset_estimated);
 	tcase_add_test(tc, clock_across_intervals);
 	tcase_add_test(tc, kavg_advice_needs_a_full_queue);
+	tcase_add_test(tc, vscsi_cap_without_host_needs_pinned);
 	tcase_add_test(tc, diskmap_file);
 	tcase_add_test(tc, classify_paths);
 	suite_add_tcase(s, tc);

@@ -637,8 +637,8 @@ static void raise_causes(struct analysis *a)
 	struct topo_in ti = analysis_topo(a);
 	for (size_t i = 0; i < a->nf; i++) {
 		struct finding *c = &a->f[i];
-		if (kinds[c->kind].cause_rank > 1 || kinds[c->kind].place == VP_NONE)
-			continue;
+		if (kinds[c->kind].cause_rank > 1 || kinds[c->kind].place == VP_NONE || c->sev == SEV_INFO)
+			continue; /* information is no cause */
 		const struct finding *worst = NULL;
 		for (size_t k = 0; k < a->nf; k++) {
 			const struct finding *s = &a->f[k];

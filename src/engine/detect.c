@@ -951,6 +951,12 @@ static void det_guest_vscsi_cap(struct analysis *a, const struct analyze_opts *o
 					pinned = li;
 			}
 			double qmed = win_median(c, e, M_G_CDQL, w[j].k0, w[j].k1);
+			/* Without the host's view only a queue pinned at a limit shows the cap; a queue above
+			 * the limits may as well be in flight at a slow array (PVSCSI allows 254): said so, as
+			 * information, never as a cause. */
+			bool unconfirmed = !v && pinned < 0;
+			if (unconfirmed && !(qmed > L0 + 1))
+				continue;
 			struct qsketch ql;
 			qs_init(&ql);
 			for (size_t k = w[j].k0; k <= w[j].k1; k++)
@@ -958,7 +964,28 @@ static void det_guest_vscsi_cap(struct analysis *a, const struct analyze_opts *o
 			double glat = qs_quantile(&ql, 0.5);
 			qs_free(&ql);
 			const struct ev_spec ev[] = {{M_G_CDQL, L0 - 1}, {M_G_LAT_R, NAN}, {M_G_LAT_W, NAN}, {M_G_XFERS, NAN}, EV_END};
-			struct finding *f = window_finding(a, K_Q_GUEST_VSCSI_CAP, glat > rule_value(&a->rules, R_GUEST_LAT_WARN) ? SEV_CRITICAL : SEV_WARNING, LAYER_VSCSI, e, &w[j], ev);
+			struct finding *f = window_finding(a, K_Q_GUEST_VSCSI_CAP,
+							   unconfirmed ? SEV_INFO
+							   : glat > rule_value(&a->rules, R_GUEST_LAT_WARN) ? SEV_CRITICAL : SEV_WARNING,
+							   LAYER_VSCSI, e, &w[j], ev);
+			if (unconfirmed) {
+				f->summary = afmt(a, "guest disk queue at %.0f (median), above %s (%.0f) but not pinned at a "
+						     "controller limit, and no host capture maps this disk: whether the IOs wait "
+						     "in the guest above the controller or are in flight at the array cannot be "
+						     "told%s", qmed, names[lowest], L0,
+						  isnan(glat) ? "" : afmt(a, "; guest latency median %.1f ms", glat));
+				f->rule = afmt(a, "without the host: Current Disk Queue Length within 1 of a per-disk limit in "
+						  ">= %g%% of the samples (pinned); a queue above the limits is information",
+					       100 * rule_value(&a->rules, R_VSCSI_PINNED_SHARE));
+				f->source = "[seed] Current Disk Queue Length pinned at 32 under LSI Logic SAS: the per-disk "
+					    "vSCSI limit is hit; [vmw KB 2053145] PVSCSI 64/254";
+				f->advice = afmt(a, "Add the esxtop capture of the host for the same period (or --map this disk "
+						    "to its virtual disk): the host's IOs in flight for the virtual disk tell a "
+						    "controller cap from a slow array. If the disk is on LSI Logic SAS, every IO "
+						    "above 32 waits in the guest.");
+				f->heuristic = true;
+				continue;
+			}
 			if (pinned >= 0)
 				f->summary = afmt(a, "guest disk queue pinned at %.0f, %s: IOs wait in the guest above the "
 						     "virtual SCSI controller%s%s",

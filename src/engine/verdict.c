@@ -205,8 +205,9 @@ void analysis_verdict(struct analysis *a)
 					       "not show where",
 					   f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary);
 			else
-				buf_printf(&b, "somewhere below the guest: %s%s%s is slow (%s)", f->host ? f->host : "",
-					   f->host ? " " : "", f->entity, f->summary);
+				buf_printf(&b, "on the path of %s%s%s, which is slow (%s); from the guest alone it cannot be "
+					       "told whether in the guest's queue to the virtual controller, in the host or in "
+					       "the array", f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary);
 		}
 		buf_addc(&b, '.');
 		if (guest && !kernel && !array && !throttle && have_host && a->nmap)
