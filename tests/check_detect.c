@@ -459,6 +459,143 @@ START_TEST(partitions_wmic)
 }
 END_TEST
 
+/* Decodes bytes as partitions_read does (UTF-16LE with a BOM → UTF-8) and parses them. */
+static int parse_decoded(struct partitions *ps, const char *raw, size_t n, struct diag *d)
+{
+	struct source src;
+	ck_assert_int_eq(source_open_mem(&src, "p.txt", raw, n, d), 0);
+	struct buf text;
+	buf_init(&text);
+	char chunk[256];
+	long k;
+	while ((k = source_read(&src, chunk, sizeof chunk, d)) > 0)
+		buf_add(&text, chunk, (size_t)k);
+	ck_assert_int_eq(k, 0);
+	source_close(&src);
+	int rc = partitions_parse(ps, text.data ? text.data : "", text.len, d);
+	buf_free(&text);
+	return rc;
+}
+
+/* The other shapes wmic output arrives in: /format:list (UTF-16LE, CRCRLF), a table whose padding
+ * a mail collapsed to single spaces (after the echoed command), wmic /format:csv; then a file of
+ * which some lines are bad (each warned with its line, the rest kept) and one of which every line
+ * is bad (an error, not an empty list). */
+START_TEST(partitions_other_shapes)
+{
+	struct buf msgs;
+	buf_init(&msgs);
+	struct diag d;
+	diag_init(&d, "p.txt", -1);
+	d.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &msgs};
+	struct partitions ps;
+
+	static const char list[] = "\r\r\n\r\r\nBlockSize=512\r\r\nIndex=0\r\r\nName=Disk #0, Partition #0\r\r\n"
+				   "StartingOffset=1048576\r\r\n\r\r\n\r\r\nBlockSize=512\r\r\nIndex=1\r\r\n"
+				   "Name=Disk #1, Partition #1\r\r\nStartingOffset=32256\r\r\n\r\r\n\r\r\n";
+	struct buf u16;
+	buf_init(&u16);
+	buf_add(&u16, "\xff\xfe", 2);
+	for (size_t i = 0; i < sizeof list - 1; i++) {
+		buf_add(&u16, &list[i], 1);
+		buf_add(&u16, "", 1); /* the NUL high byte */
+	}
+	ck_assert_int_eq(parse_decoded(&ps, u16.data, u16.len, &d), 0);
+	buf_free(&u16);
+	ck_assert_uint_eq(ps.n, 2);
+	ck_assert_str_eq(ps.p[1].name, "Disk #1, Partition #1");
+	ck_assert(ps.p[1].offset == 32256 && ps.p[1].block_size == 512);
+	ck_assert_int_eq(ps.p[1].disk, 1);
+	ck_assert_int_eq(ps.p[1].index, 1);
+	ck_assert_int_eq(ps.p[1].line, 9);
+	partitions_free(&ps);
+	/* records whose blank separator lines were lost, and every property (wmic get /format:list) */
+	static const char list2[] = "Access=0\nBlockSize=512\nBootable=TRUE\nName=Disk #0, Partition #0\nSize=104857600\n"
+				    "StartingOffset=1048576\nType=Installable File System\nAccess=0\nBlockSize=512\n"
+				    "Name=Disk #2, Partition #0\nStartingOffset=65536\n";
+	ck_assert_int_eq(partitions_parse(&ps, list2, sizeof list2 - 1, &d), 0);
+	ck_assert_uint_eq(ps.n, 2);
+	ck_assert(ps.p[0].offset == 1048576 && ps.p[1].offset == 65536);
+	ck_assert_int_eq(ps.p[1].disk, 2);
+	partitions_free(&ps);
+	ck_assert_uint_eq(msgs.len, 0);
+
+	static const char collapsed[] = "C:\\>wmic partition get BlockSize, StartingOffset, Name, Index\n"
+					"BlockSize Index Name StartingOffset\n"
+					"512 0 Disk #0, Partition #0 1048576\n"
+					"512 0 Disk #1, Partition #0 32256\n"
+					"512 1 Disk #1, Partition #1 105906176\n";
+	ck_assert_int_eq(partitions_parse(&ps, collapsed, sizeof collapsed - 1, &d), 0);
+	ck_assert_uint_eq(ps.n, 3);
+	ck_assert_str_eq(ps.p[1].name, "Disk #1, Partition #0");
+	ck_assert(ps.p[1].offset == 32256 && ps.p[1].block_size == 512);
+	ck_assert_int_eq(ps.p[1].disk, 1);
+	ck_assert_int_eq(ps.p[2].index, 1);
+	ck_assert(ps.p[2].offset == 105906176);
+	ck_assert_int_eq(ps.p[2].line, 5);
+	partitions_free(&ps);
+	/* another column order, tabs */
+	static const char tabs[] = "Name\tStartingOffset\tIndex\nDisk #3, Partition #2\t32256\t2\n";
+	ck_assert_int_eq(partitions_parse(&ps, tabs, sizeof tabs - 1, &d), 0);
+	ck_assert_uint_eq(ps.n, 1);
+	ck_assert_str_eq(ps.p[0].name, "Disk #3, Partition #2");
+	ck_assert(ps.p[0].offset == 32256 && ps.p[0].index == 2 && ps.p[0].disk == 3);
+	partitions_free(&ps);
+
+	static const char csv[] = "\r\nNode,BlockSize,Index,Name,StartingOffset\r\n"
+				  "SQL01,512,0,Disk #0, Partition #0,1048576\r\n"
+				  "SQL01,512,0,Disk #1, Partition #0,32256\r\n";
+	ck_assert_int_eq(partitions_parse(&ps, csv, sizeof csv - 1, &d), 0);
+	ck_assert_uint_eq(ps.n, 2);
+	ck_assert_str_eq(ps.p[1].name, "Disk #1, Partition #0");
+	ck_assert(ps.p[1].offset == 32256);
+	partitions_free(&ps);
+	ck_assert_uint_eq(msgs.len, 0);
+
+	/* some bad lines: warned with file:line, the others kept */
+	static const char some[] = "BlockSize  Index  Name                   StartingOffset  \r\n"
+				   "512        0      Disk #0, Partition #0  1048576         \r\n"
+				   "512        0      Disk #1, Partition #0  n/a             \r\n"
+				   "512        x      Disk #1, Partition #1  105906176       \r\n"
+				   "512 1 Disk #2, Partition #1 32256\r\n";
+	ck_assert_int_eq(partitions_parse(&ps, some, sizeof some - 1, &d), 0);
+	ck_assert_uint_eq(ps.n, 2);
+	ck_assert_str_eq(ps.p[1].name, "Disk #2, Partition #1");
+	ck_assert_ptr_nonnull(strstr(msgs.data, "p.txt:3:42: warning: no StartingOffset number; line skipped"));
+	ck_assert_ptr_nonnull(strstr(msgs.data, "p.txt:4:12: warning: Index is not a number; line skipped"));
+	partitions_free(&ps);
+	buf_reset(&msgs);
+	static const char bad_list[] = "BlockSize=512\nName=Disk #0, Partition #0\n\nName=Disk #1, Partition #0\n"
+				       "StartingOffset=32256\n";
+	ck_assert_int_eq(partitions_parse(&ps, bad_list, sizeof bad_list - 1, &d), 0);
+	ck_assert_uint_eq(ps.n, 1);
+	ck_assert_int_eq(ps.p[0].line, 4);
+	ck_assert_ptr_nonnull(strstr(msgs.data, "p.txt:1: warning: partition record (from line 1): no StartingOffset= line"));
+	partitions_free(&ps);
+	buf_reset(&msgs);
+
+	/* every line bad: an error, not silence */
+	static const char none[] = "BlockSize Index Name StartingOffset\n"
+				   "512 0 Disk #0, Partition #0 1,048,576\n"
+				   "512 0 Disk #1, Partition #0 32,256\n";
+	ck_assert_int_eq(partitions_parse(&ps, none, sizeof none - 1, &d), ERR_FORMAT);
+	ck_assert_ptr_nonnull(strstr(msgs.data, "p.txt:2: warning: no StartingOffset number"));
+	ck_assert_ptr_nonnull(strstr(msgs.data, "p.txt:3: warning: no StartingOffset number"));
+	ck_assert_ptr_nonnull(strstr(msgs.data, "error: none of the 2 lines after the header could be read"));
+	partitions_free(&ps);
+	static const char none_list[] = "\r\nBlockSize=512\r\nName=Disk #0, Partition #0\r\nStartingOffset=\r\n\r\n";
+	ck_assert_int_eq(partitions_parse(&ps, none_list, sizeof none_list - 1, &d), ERR_FORMAT);
+	ck_assert_ptr_nonnull(strstr(msgs.data, "p.txt:4: warning: partition record (from line 2): no StartingOffset number"));
+	ck_assert_ptr_nonnull(strstr(msgs.data, "error: none of the 1 wmic /format:list record is a partition"));
+	partitions_free(&ps);
+	static const char header_only[] = "BlockSize  Index  Name  StartingOffset\r\n\r\n";
+	ck_assert_int_eq(partitions_parse(&ps, header_only, sizeof header_only - 1, &d), ERR_FORMAT);
+	ck_assert_ptr_nonnull(strstr(msgs.data, "no partition lines after the header"));
+	partitions_free(&ps);
+	buf_free(&msgs);
+}
+END_TEST
+
 /* Shifts every perfmon time stamp of a file by secs (a guest clock running ahead). */
 static void shift_perfmon(const char *in, const char *out, int secs)
 {
@@ -702,6 +839,7 @@ Suite *detect_suite(void)
 	tcase_add_test(tc, rules_file_overrides_and_errors);
 	tcase_add_test(tc, vmklog_lines);
 	tcase_add_test(tc, partitions_wmic);
+	tcase_add_test(tc, partitions_other_shapes);
 	tcase_add_test(tc, clock_offset_estimated);
 	tcase_add_test(tc, clock_across_intervals);
 	tcase_add_test(tc, kavg_advice_needs_a_full_queue);
