@@ -79,6 +79,12 @@ static int esxtop_classify(const struct pdh_path *p, struct counter_class *c)
 		class_copy(c->entity, sizeof c->entity, in, strlen(in));
 		return c->metric = counter_lookup(esx_disk, p->counter, false, &c->scale);
 	}
+	if (strcmp(o, "Physical Disk NFS Volume") == 0) {
+		c->layer = LAYER_DEVICE;
+		c->nfs = true;
+		class_copy(c->entity, sizeof c->entity, in, strlen(in));
+		return c->metric = counter_lookup(esx_disk, p->counter, false, &c->scale);
+	}
 	if (strcmp(o, "Physical Disk Adapter") == 0 || (strcmp(o, "Physical Disk") == 0 && !strchr(in, ':'))) {
 		c->layer = LAYER_ADAPTER;
 		class_copy(c->entity, sizeof c->entity, in, strlen(in));

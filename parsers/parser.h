@@ -68,6 +68,9 @@ struct counter_class {
 	                          * an (entity, metric) wins when two columns give it */
 	bool aggregate;          /* the instance is the aggregate of the others (perfmon _Total): the
 	                          * engine keeps it only when the capture has no per-instance column */
+	bool nfs;                /* a device that is an NFS datastore (esxtop "Physical Disk NFS
+	                          * Volume"): no VMkernel device queue, no DAVG/KAVG, only the latency
+	                          * the VMs see (Average Guest MilliSec) and rates */
 	int disk_no;             /* a Windows disk number this column names ("1 D:"), -1 when none */
 	char disk_drive[4];      /* and its first drive letter ("D:") */
 };

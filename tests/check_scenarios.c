@@ -52,6 +52,9 @@ static const struct {
 	{"path-failover", "", true},
 	{"backup-large-io", "", true},
 	{"log-disk-slow", "", true},
+	{"nfs-datastore", "", true},
+	{"vsan-datastore", "", true},
+	{"nfs-mixed", "", true},
 };
 #define NSCEN (int)(sizeof scenarios / sizeof scenarios[0])
 static const char *const seeds[] = {"1", "2", "3"};

@@ -288,6 +288,7 @@ static int model_read(struct model *m, size_t ci, struct input *in, const struct
 			}
 			struct entity *ent = &m->ents[e];
 			ent->aggregate = cl.aggregate;
+			ent->nfs = cl.nfs;
 			cm[ncm].col = i;
 			cm[ncm].ent = e;
 			cm[ncm].metric = metric;

@@ -1088,6 +1088,97 @@ static void det_guest_hidden(struct analysis *a, const struct analyze_opts *o)
 	}
 }
 
+/* ---- datastores without a SCSI device: NFS, vSAN ---- */
+
+/* A virtual disk whose IOs no SCSI device of its host carries (its stack links no LUN, or links an
+ * NFS volume) has no DAVG/KAVG to blame: the host-side evidence is the virtual disk's own latency
+ * (and the NFS volume's). Sustained above datastore.latency.*, that is the finding, named on the
+ * virtual disk with the datastore it is on. A disk with no link while a LUN of the host is slow at
+ * the same time is left to that LUN's finding (several virtual disks on one LUN correlate poorly). */
+static void det_datastore_latency(struct analysis *a, const struct analyze_opts *o)
+{
+	(void)o;
+	struct topo_in ti = analysis_topo(a);
+	double warn = rule_value(&a->rules, R_DS_LAT_WARN), crit = rule_value(&a->rules, R_DS_LAT_CRIT);
+	for (size_t i = 0; i < a->m.nents; i++) {
+		const struct entity *v = &a->m.ents[i];
+		if (v->layer != LAYER_VSCSI || (v->series[M_VD_LAT_R] < 0 && v->series[M_VD_LAT_W] < 0))
+			continue;
+		struct stack st;
+		topology_stack(&ti, v, &st);
+		const struct entity *nfs = st.device && st.device->nfs ? st.device : NULL;
+		if (st.device && !nfs)
+			continue; /* a SCSI LUN: the device detectors judge it */
+		const struct capture *c = cap_of(a, v);
+		signed char *cond = cond_alloc(c);
+		for (size_t k = 0; k < c->ds.nb; k++) {
+			double lat = vdisk_latency_at(a, v, model_time(&a->m, c, k));
+			cond[k] = lat > warn && active(&a->rules, c, v, M_CMDS, k);
+		}
+		struct win w[MAXW];
+		size_t n = find_windows(&a->rules, c, cond, v->series[M_CMDS] >= 0 ? v->series[M_CMDS] : v->series[M_VD_LAT_R], w, MAXW);
+		free(cond);
+		for (size_t j = 0; j < n; j++) {
+			int64_t t0 = c->ds.t0[w[j].k0] + c->clock_offset_ms, t1 = c->ds.t1[w[j].k1] + c->clock_offset_ms;
+			bool lun_slow = false;
+			for (size_t k = 0; k < a->nf && !nfs; k++) {
+				const struct finding *g = &a->f[k];
+				lun_slow |= g->kind == K_LAT_DEVICE && g->capture == (long)v->capture && g->start <= t1 && t0 <= g->end;
+			}
+			if (lun_slow)
+				continue;
+			struct qsketch q;
+			qs_init(&q);
+			for (size_t k = w[j].k0; k <= w[j].k1; k++)
+				qs_add(&q, vdisk_latency_at(a, v, model_time(&a->m, c, k)));
+			double med = qs_quantile(&q, 0.5);
+			qs_free(&q);
+			double mr = win_median(c, v, M_VD_LAT_R, w[j].k0, w[j].k1), mw = win_median(c, v, M_VD_LAT_W, w[j].k0, w[j].k1);
+			const char *lat = afmt(a, "virtual disk latency on the host: reads median %.1f ms, writes %.1f ms", mr, mw);
+			const struct ev_spec ev[] = {{M_VD_LAT_R, warn}, {M_VD_LAT_W, warn}, {M_CMDS, NAN}, EV_END};
+			struct finding *f = window_finding(a, K_LAT_DATASTORE, med > crit ? SEV_CRITICAL : SEV_WARNING, LAYER_ARRAY,
+							   v, &w[j], ev);
+			if (nfs) {
+				double g = win_median(c, nfs, M_GAVG, w[j].k0, w[j].k1);
+				f->summary = afmt(a, "%s, on NFS datastore %s (%sIOPS r = %.2f): the IO waits below the VMkernel, in "
+						     "the NFS server or the network to it",
+						  lat, nfs->name, isnan(g) ? "" : afmt(a, "its latency median %.1f ms, ", g), st.r_dev);
+				f->advice = afmt(a, "An NFS datastore has no device queue to tune: look at the NFS server's latency "
+						    "and load for this export, and at the network path (the VMkernel port, MTU, "
+						    "link errors and pause frames). Moving the busiest virtual disks to another "
+						    "datastore spreads the load.");
+			} else {
+				/* the host's NFS volumes: one shared by several disks correlates with none of them */
+				struct buf nb;
+				buf_init(&nb);
+				for (size_t k = c->first_entity; k < c->first_entity + c->nentities; k++)
+					if (a->m.ents[k].nfs)
+						buf_printf(&nb, "%s%s", nb.len ? ", " : "", a->m.ents[k].name);
+				f->summary = afmt(a, "%s, and no SCSI device of the host carries its IOs (no LUN's IOPS correlate at "
+						     "r >= %.1f): %s — the IO waits below the virtual disk",
+						  lat, TOPO_R_VDISK_DEVICE,
+						  nb.len ? afmt(a, "an NFS datastore shared with other virtual disks (this host has %s) "
+								   "or a vSAN datastore", nb.data)
+							 : "a vSAN datastore, or an NFS volume not in the capture");
+				f->advice = afmt(a, "%sFor vSAN, look at the vSAN performance service for this VM's objects "
+						    "(back-end latency, congestion, resync traffic) and vSAN health; esxtop's "
+						    "device view cannot show inside vSAN. If the disk is on a LUN after all, give "
+						    "--map and check that LUN's DAVG.",
+						 nb.len ? afmt(a, "If this disk is on one of the host's NFS datastores (%s), look at "
+								  "the NFS server's latency and load for it and at the network path. ",
+							       nb.data)
+							: "");
+				buf_free(&nb);
+				f->heuristic = true;
+			}
+			f->rule = afmt(a, "virtual disk latency (reads and writes weighted by IOs) > %g ms (warning) / > %g ms (critical), sustained, for a "
+					  "virtual disk whose IOs no SCSI device carries", warn, crit);
+			f->source = "[vmw vSphere 6.7 monitoring guide] device latency > 15 ms: the storage is slow; "
+				    "[vmw-derived practitioner tables] GAVG > 25 ms; [derived] NFS volumes have no DAVG/KAVG";
+		}
+	}
+}
+
 /* ---- throttling: AQD, SIOC, DSNRO ---- */
 
 static size_t bucket_of(const struct capture *c, int64_t t)
@@ -1457,6 +1548,8 @@ const struct detector detectors[] = {
 	 .window = errors_window},
 	{.kind = K_ERR_ABORTS_RESETS, .title = "failed commands at a device, sustained", .stream = &sr_failed_dev,
 	 .window = errors_window},
+	{.kind = K_LAT_DATASTORE, .title = "latency of a virtual disk no SCSI device carries (NFS, vSAN)",
+	 .run = det_datastore_latency},
 	{.kind = K_SCSI_QUEUE_FULL, .title = "QUEUE FULL / BUSY in vmkernel.log", .run = det_queue_full},
 	{.kind = K_ERR_ABORTS_RESETS, .title = "failed commands with a host status in vmkernel.log", .run = det_vmk_failures},
 	{.title = NULL},
