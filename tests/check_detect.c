@@ -412,6 +412,15 @@ START_TEST(vmklog_lines)
 	int64_t t;
 	time_parse_iso("2014-03-14T16:22:52.801Z", &t);
 	ck_assert(l.ev[0].t == t);
+	ck_assert_str_eq(l.ev[0].host, "esx01"); /* a forwarded line names its host */
+	ck_assert_str_eq(l.ev[5].host, "esx01");
+	vmklog_free(&l);
+	/* a host's own log names none */
+	static const char own[] = "2014-03-14T16:22:52.801Z cpu3:32800)ScsiDeviceIO: 4619: Cmd(0x1) 0x2a, CmdSN 0x1 from "
+				  "world 1 to dev \"naa.600a\" failed H:0x0 D:0x28 P:0x0\n";
+	ck_assert_int_eq(vmklog_parse(&l, own, sizeof own - 1, &d), 0);
+	ck_assert_uint_eq(l.n, 1);
+	ck_assert_ptr_null(l.ev[0].host);
 	vmklog_free(&l);
 	/* fabric failures (H: status) become an errors.aborts_resets finding; D:0x2 alone does not */
 	static const char fab[] =

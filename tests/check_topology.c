@@ -226,6 +226,80 @@ START_TEST(nfs_datastore_is_the_evidence)
 }
 END_TEST
 
+/* One LU (the same naa) in two host captures: the hosts' outstanding IO is summed against the
+ * LU's queue; a LUN slow from one host only is that host's path, slow from both the array. */
+static void load_two_hosts(struct analysis *a, double actv1, double actv2, double davg1, double davg2, int qd)
+{
+	struct mcol h1[] = {
+		{"Physical Disk SCSI Device(naa.S)\\Commands/sec", mc_konst, {2000}},
+		{"Physical Disk SCSI Device(naa.S)\\Active Commands", mc_konst, {actv1}},
+		{"Physical Disk SCSI Device(naa.S)\\Device Q Depth", mc_konst, {64}},
+		{"Physical Disk SCSI Device(naa.S)\\Average Driver MilliSec/Command", mc_konst, {davg1}},
+	};
+	struct mcol h2[] = {
+		{"Physical Disk SCSI Device(naa.S)\\Commands/sec", mc_konst, {3000}},
+		{"Physical Disk SCSI Device(naa.S)\\Active Commands", mc_konst, {actv2}},
+		{"Physical Disk SCSI Device(naa.S)\\Device Q Depth", mc_konst, {64}},
+		{"Physical Disk SCSI Device(naa.S)\\Average Driver MilliSec/Command", mc_konst, {davg2}},
+	};
+	struct buf b1, b2, msgs;
+	buf_init(&b1);
+	buf_init(&b2);
+	buf_init(&msgs);
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	co.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &msgs};
+	memcap(&b1, false, "esx01.lab", h1, 4, 200, 2);
+	memcap(&b2, false, "esx02.lab", h2, 4, 200, 2);
+	ck_assert_int_eq(model_add_capture_mem(&a->m, "esx01.csv", b1.data, b1.len, &co), 0);
+	ck_assert_int_eq(model_add_capture_mem(&a->m, "esx02.csv", b2.data, b2.len, &co), 0);
+	struct analyze_opts o;
+	memset(&o, 0, sizeof o);
+	o.array_queue_depth = qd;
+	analysis_run(a, &o);
+	buf_free(&b1);
+	buf_free(&b2);
+	buf_free(&msgs);
+}
+
+START_TEST(shared_lu_across_hosts)
+{
+	struct analysis a;
+	analysis_init(&a);
+	load_two_hosts(&a, 23, 49, 2, 2, 64);
+	const struct finding *f = find_kind(&a, K_Q_ARRAY_OVERCOMMIT);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_str_eq(f->entity, "naa.S");
+	ck_assert_ptr_nonnull(strstr(f->host, "esx01.lab"));
+	ck_assert_ptr_nonnull(strstr(f->host, "esx02.lab"));
+	ck_assert_ptr_nonnull(strstr(f->summary, "up to 72"));
+	ck_assert_ptr_nonnull(strstr(f->summary, "no host alone exceeds it"));
+	analysis_free(&a);
+	/* the LU's queue holds both: nothing */
+	analysis_init(&a);
+	load_two_hosts(&a, 23, 49, 2, 2, 128);
+	ck_assert_ptr_null(find_kind(&a, K_Q_ARRAY_OVERCOMMIT));
+	analysis_free(&a);
+	/* slow from esx01 only: its path */
+	analysis_init(&a);
+	load_two_hosts(&a, 10, 10, 30, 2, 0);
+	f = find_kind(&a, K_LAT_DEVICE);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_str_eq(f->host, "esx01.lab");
+	ck_assert_ptr_nonnull(strstr(f->summary, "only from this host"));
+	ck_assert_ptr_nonnull(strstr(f->advice, "paths"));
+	analysis_free(&a);
+	/* slow from both: the LU or the array */
+	analysis_init(&a);
+	load_two_hosts(&a, 10, 10, 30, 28, 0);
+	for (size_t i = 0; i < a.nf; i++)
+		if (a.f[i].kind == K_LAT_DEVICE)
+			ck_assert_ptr_nonnull(strstr(a.f[i].summary, "slow from every host"));
+	analysis_free(&a);
+}
+END_TEST
+
 Suite *topology_suite(void)
 {
 	Suite *s = suite_create("topology");
@@ -234,6 +308,7 @@ Suite *topology_suite(void)
 	tcase_add_test(t, no_link_without_evidence);
 	tcase_add_test(t, boxes_follow_the_findings);
 	tcase_add_test(t, nfs_datastore_is_the_evidence);
+	tcase_add_test(t, shared_lu_across_hosts);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -759,16 +759,27 @@ static const struct stream_rule sr_failed_dev = {
 	.signal = -1, .ev = {M_FAILED, M_DAVG, M_CMDS, -1}, .ctx = {-1, -1}, .ev_thr = failed_ev_thr,
 };
 
+/* Whether a vmkernel.log event can be host's: a forwarded line names its host ("esx01" for
+ * esx01.lab.local: the first labels compared); a host's own log names none and counts for any. */
+static bool vmk_on_host(const struct vmk_event *ev, const char *host)
+{
+	if (!ev->host || !host)
+		return true;
+	size_t a = strcspn(ev->host, "."), b = strcspn(host, ".");
+	return strcasecmp(ev->host, host) == 0 || (a == b && strncasecmp(ev->host, host, a) == 0);
+}
+
 /* vmkernel.log commands failed with a host status (H:0x5 aborted, H:0x8 reset, ...) for device dev
  * within [t0, t1] of the host clock. */
-static long vmk_host_failures(const struct analysis *a, const char *dev, int64_t t0, int64_t t1)
+static long vmk_host_failures(const struct analysis *a, const char *dev, const char *host, int64_t t0, int64_t t1)
 {
 	if (!a->have_vmk)
 		return -1;
 	long n = 0;
 	for (size_t i = 0; i < a->vmk.n; i++) {
 		const struct vmk_event *e = &a->vmk.ev[i];
-		n += e->kind == VMK_FAILED && e->host_status != 0 && e->t >= t0 && e->t <= t1 && strcmp(e->device, dev) == 0;
+		n += e->kind == VMK_FAILED && e->host_status != 0 && e->t >= t0 && e->t <= t1 && strcmp(e->device, dev) == 0 &&
+		     vmk_on_host(e, host);
 	}
 	return n;
 }
@@ -787,7 +798,7 @@ static void errors_window(struct analysis *a, const struct swin *w)
 	}
 	struct finding *f = episode_finding(a, w, burst ? SEV_CRITICAL : SEV_WARNING, e->layer);
 	const struct capture *c = cap_of(a, e);
-	long vmk = vmk_host_failures(a, e->name, w->start - (int64_t)(60000 + c->interval_s * 1000), w->end + 60000);
+	long vmk = vmk_host_failures(a, e->name, e->host, w->start - (int64_t)(60000 + c->interval_s * 1000), w->end + 60000);
 	if (burst) {
 		/* the commands aborted in the episode: rate × interval summed is not kept; the peak rate is */
 		/* how many: the rates times the interval, summed over the samples */
@@ -1194,14 +1205,14 @@ static size_t bucket_of(const struct capture *c, int64_t t)
 	return lo < c->ds.nb ? lo : (c->ds.nb ? c->ds.nb - 1 : 0);
 }
 
-static long vmk_count(const struct analysis *a, const char *dev, enum vmk_kind k, int64_t t0, int64_t t1)
+static long vmk_count(const struct analysis *a, const char *dev, const char *host, enum vmk_kind k, int64_t t0, int64_t t1)
 {
 	if (!a->have_vmk)
 		return -1;
 	long n = 0;
 	for (size_t i = 0; i < a->vmk.n; i++) {
 		const struct vmk_event *e = &a->vmk.ev[i];
-		if (e->kind == k && e->t >= t0 && e->t <= t1 && strcmp(e->device, dev) == 0)
+		if (e->kind == k && e->t >= t0 && e->t <= t1 && strcmp(e->device, dev) == 0 && vmk_on_host(e, host))
 			n++;
 	}
 	return n;
@@ -1247,9 +1258,9 @@ static void det_aqd(struct analysis *a, const struct analyze_opts *o)
 			q = r;
 			if (halvings < 1 || steps < (long)rule_value(&a->rules, R_AQD_MIN_STEPS))
 				continue;
-			long reduced = vmk_count(a, e->name, VMK_REDUCE, t0 - 60000, t1 + 60000);
-			long qfull = vmk_count(a, e->name, VMK_QFULL, t0 - 60000, t1 + 60000) +
-				     vmk_count(a, e->name, VMK_BUSY, t0 - 60000, t1 + 60000);
+			long reduced = vmk_count(a, e->name, e->host, VMK_REDUCE, t0 - 60000, t1 + 60000);
+			long qfull = vmk_count(a, e->name, e->host, VMK_QFULL, t0 - 60000, t1 + 60000) +
+				     vmk_count(a, e->name, e->host, VMK_BUSY, t0 - 60000, t1 + 60000);
 			struct finding *f = finding_new(a, K_T_AQD,
 							reduced > 0 || qfull > 0 ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE,
 							e->name, e->host);
@@ -1393,6 +1404,310 @@ static void det_alignment(struct analysis *a, const struct analyze_opts *o)
 	}
 }
 
+/* ---- one LU seen from several hosts ---- */
+
+/* The array's LU and port queues are shared by every host that uses the LU (DOMAIN §2, over-commit
+ * arithmetic [seed]): the same naa in several host captures is one LU. Its outstanding IO is the sum
+ * of the hosts' ACTV; QUEUE FULL answered while that sum, not any one host's, reaches the LU queue
+ * is an over-commit across hosts; AQD cuts at the same moments on several hosts are one array-side
+ * event; a LUN slow from every host that uses it points at the array, slow from one host only at
+ * that host's path or HBA. */
+#define SHARE_MAX_HOSTS 8
+
+static double median_of(double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && v[j] < v[j - 1]; j--) {
+			double t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static bool is_halving(const struct analysis *a, const struct dq_event *x)
+{
+	return x->from >= 4 && x->to <= rule_value(&a->rules, R_AQD_HALF_RATIO) * x->from;
+}
+
+/* Of host h's halvings, how many another host made within tol ms (*of: h's halvings). */
+static long aqd_together(const struct analysis *a, const struct entity *const *hs, int nh, int h, int64_t tol, long *of)
+{
+	long n = 0;
+	*of = 0;
+	for (size_t q = 0; q < hs[h]->ndq; q++) {
+		const struct dq_event *x = &hs[h]->dq[q];
+		if (!is_halving(a, x))
+			continue;
+		(*of)++;
+		bool with = false;
+		for (int o = 0; o < nh && !with; o++)
+			for (size_t r = 0; o != h && r < hs[o]->ndq && !with; r++)
+				with = is_halving(a, &hs[o]->dq[r]) && llabs(hs[o]->dq[r].t - x->t) <= tol;
+		n += with;
+	}
+	return n;
+}
+
+static void shared_lu_latency(struct analysis *a, const struct entity *const *hs, int nh)
+{
+	double warn = rule_value(&a->rules, R_DAVG_WARN);
+	for (size_t i = 0; i < a->nf; i++) {
+		struct finding *f = &a->f[i];
+		if (f->kind != K_LAT_DEVICE || f->ent < 0)
+			continue;
+		int me = -1;
+		for (int h = 0; h < nh; h++)
+			me = hs[h] == &a->m.ents[f->ent] ? h : me;
+		if (me < 0)
+			continue;
+		struct buf slow, fast;
+		buf_init(&slow);
+		buf_init(&fast);
+		int nslow = 0, nfast = 0;
+		for (int h = 0; h < nh; h++) {
+			if (h == me || hs[h]->series[M_DAVG] < 0)
+				continue;
+			const struct capture *c = cap_of(a, hs[h]);
+			double *v = xmalloc((c->ds.nb ? c->ds.nb : 1) * sizeof *v);
+			size_t nv = 0;
+			for (size_t k = 0; k < c->ds.nb; k++) {
+				int64_t t = model_time(&a->m, c, k);
+				double d = val(c, hs[h], M_DAVG, k);
+				if (t >= f->start && t <= f->end && !isnan(d) && active(&a->rules, c, hs[h], M_CMDS, k))
+					v[nv++] = d;
+			}
+			double med = median_of(v, nv);
+			free(v);
+			if (nv < 3)
+				continue; /* idle there, or not captured then */
+			if (med > warn) {
+				buf_printf(&slow, "%s%s %.1f ms", nslow ? ", " : "", hs[h]->host ? hs[h]->host : "?", med);
+				nslow++;
+			} else {
+				buf_printf(&fast, "%s%s %.1f ms", nfast ? ", " : "", hs[h]->host ? hs[h]->host : "?", med);
+				nfast++;
+			}
+		}
+		if (nslow && !nfast) {
+			f->summary = afmt(a, "%s; slow from every host that uses the LU (DAVG median %s): the LU or the array, "
+					     "not one host's path", f->summary, slow.data);
+		} else if (nfast && !nslow) {
+			f->summary = afmt(a, "%s; only from this host: at the same time %s on the same LU (DAVG median) — this "
+					     "host's path or HBA, not the LU", f->summary, fast.data);
+			f->advice = afmt(a, "The LU answers the other hosts quickly, so the wait is on this host's way to it: "
+					    "check its paths to the LU (esxcli storage nmp path list -d %s), the path selection "
+					    "policy, its HBA, cables and switch port errors, before touching the array.", f->entity);
+		} else if (nfast && nslow) {
+			f->summary = afmt(a, "%s; other hosts at the same time: slow %s, fast %s (DAVG median)", f->summary,
+					  slow.data, fast.data);
+		}
+		buf_free(&slow);
+		buf_free(&fast);
+	}
+}
+
+static void shared_lu(struct analysis *a, const struct entity *const *hs, int nh)
+{
+	/* the grid: the coarsest capture's samples */
+	int b = 0;
+	for (int h = 1; h < nh; h++)
+		if (cap_of(a, hs[h])->interval_s > cap_of(a, hs[b])->interval_s)
+			b = h;
+	const struct capture *cb = cap_of(a, hs[b]);
+	size_t nb = cb->ds.nb;
+	if (!nb)
+		return;
+	double *sum = xmalloc(nb * sizeof *sum), *each = xmalloc(nb * (size_t)nh * sizeof *each);
+	for (size_t k = 0; k < nb; k++) {
+		int64_t t = model_time(&a->m, cb, k);
+		sum[k] = 0;
+		for (int h = 0; h < nh; h++) {
+			double v = value_at(a, hs[h], M_ACTV, t);
+			each[k * (size_t)nh + (size_t)h] = v;
+			sum[k] = isnan(v) || isnan(sum[k]) ? NAN : sum[k] + v;
+		}
+	}
+	/* QUEUE FULL / BUSY for the LU, from any host's log: the sum of outstanding IO at those moments */
+	double *at = xmalloc((a->vmk.n ? a->vmk.n : 1) * sizeof *at);
+	size_t nat = 0;
+	long nq = 0;
+	int64_t q0 = INT64_MAX, q1 = INT64_MIN;
+	for (size_t i = 0; a->have_vmk && i < a->vmk.n; i++) {
+		const struct vmk_event *ev = &a->vmk.ev[i];
+		if ((ev->kind != VMK_QFULL && ev->kind != VMK_BUSY) || strcmp(ev->device, hs[0]->name) != 0)
+			continue;
+		nq++;
+		q0 = ev->t < q0 ? ev->t : q0;
+		q1 = ev->t > q1 ? ev->t : q1;
+		size_t k = bucket_of(cb, ev->t);
+		if (!isnan(sum[k]))
+			at[nat++] = sum[k];
+	}
+	double est = median_of(at, nat);
+	free(at);
+	/* AQD at the same moments */
+	int64_t tol = (int64_t)(fmax(2.0, 1.5 * cb->interval_s) * 1000);
+	long together = 0, halvings = 0;
+	for (int h = 0; h < nh; h++) {
+		long of;
+		together += aqd_together(a, hs, nh, h, tol, &of);
+		halvings += of;
+	}
+	/* no log: the cuts made together stand for the array's refusals; the hosts' sum just before them */
+	bool from_cuts = false;
+	if (nq == 0 && together >= 2) {
+		double *bc = xmalloc((size_t)(halvings ? halvings : 1) * sizeof *bc);
+		size_t nbc = 0;
+		for (int h = 0; h < nh; h++)
+			for (size_t q = 0; q < hs[h]->ndq && nbc < (size_t)halvings; q++) {
+				const struct dq_event *x = &hs[h]->dq[q];
+				if (!is_halving(a, x))
+					continue;
+				size_t k = bucket_of(cb, x->t);
+				if (k > 0 && !isnan(sum[k - 1]))
+					bc[nbc++] = sum[k - 1];
+				q0 = x->t < q0 ? x->t : q0;
+				q1 = x->t > q1 ? x->t : q1;
+			}
+		est = median_of(bc, nbc);
+		free(bc);
+		from_cuts = !isnan(est);
+	}
+	double given = a->opts.array_queue_depth;
+	bool evidence = given > 0 || nq > 0 || together >= 2;
+	/* the hosts' configured depths and their peaks */
+	double dq_sum = 0, peak_sum = -INFINITY;
+	size_t kpeak = 0;
+	for (int h = 0; h < nh; h++)
+		dq_sum += hs[h]->dq_max > 0 ? hs[h]->dq_max : NAN;
+	for (size_t k = 0; k < nb; k++)
+		if (!isnan(sum[k]) && sum[k] > peak_sum) {
+			peak_sum = sum[k];
+			kpeak = k;
+		}
+	struct buf hosts, parts;
+	buf_init(&hosts);
+	buf_init(&parts);
+	for (int h = 0; h < nh; h++) {
+		buf_printf(&hosts, "%s%s", h ? ", " : "", hs[h]->host ? hs[h]->host : "?");
+		buf_printf(&parts, "%s%s %.0f", h ? " + " : "", hs[h]->host ? hs[h]->host : "?", each[kpeak * (size_t)nh + (size_t)h]);
+	}
+	/* AQD findings on this LU say the cuts were one array-side event */
+	if (together >= 2)
+		for (size_t i = 0; i < a->nf; i++) {
+			struct finding *f = &a->f[i];
+			if (f->kind == K_T_AQD && strcmp(f->entity, hs[0]->name) == 0)
+				f->summary = afmt(a, "%s; %ld of the %ld halvings on the hosts sharing the LU (%s) came within %.0f s "
+						     "of another host's: one array-side event", f->summary, together, halvings,
+						  hosts.data, (double)tol / 1000);
+		}
+	double Q = given > 0 ? given : est;
+	if (evidence && !isnan(Q) && Q > 0 && isfinite(peak_sum)) {
+		/* the window: where the sum reached the LU queue, or (estimated) the QUEUE FULL span */
+		signed char *cond = cond_alloc(cb);
+		for (size_t k = 0; k < nb; k++)
+			cond[k] = !isnan(sum[k]) && (given > 0 ? sum[k] > Q : sum[k] >= Q);
+		struct win w[MAXW];
+		size_t nw = find_windows(&a->rules, cb, cond, hs[b]->series[M_ACTV], w, MAXW);
+		free(cond);
+		bool any_alone = false;
+		double alone_max = 0;
+		for (size_t k = 0; k < nb; k++)
+			for (int h = 0; h < nh; h++) {
+				double v = each[k * (size_t)nh + (size_t)h];
+				any_alone |= v > Q;
+				alone_max = v > alone_max ? v : alone_max;
+			}
+		struct win all = {0, 0, 0};
+		if (nw) {
+			all = w[0];
+			all.k1 = w[nw - 1].k1;
+		} else if (nq > 0 || from_cuts) {
+			all.k0 = bucket_of(cb, q0);
+			all.k1 = bucket_of(cb, q1);
+		}
+		if (nw || nq > 0 || from_cuts) {
+			const struct ev_spec ev[] = {{M_ACTV, NAN}, {M_DQLEN, NAN}, {M_DAVG, NAN}, EV_END};
+			struct finding *f = window_finding(a, K_Q_ARRAY_OVERCOMMIT, nq > 0 || together >= 2 ? SEV_CRITICAL : SEV_WARNING,
+							   LAYER_ARRAY, hs[b], &all, ev);
+			f->host = arena_strdup(&a->arena, hosts.data);
+			if (given > 0)
+				f->summary = afmt(a, "the %d hosts sharing this LU (%s) together keep more IOs outstanding than its "
+						     "command queue (%g): up to %.0f (%s)%s%s", nh, hosts.data, given, peak_sum, parts.data,
+						  any_alone ? "" : "; no host alone exceeds it",
+						  nq ? afmt(a, "; the array answered QUEUE FULL/BUSY %ld times", nq) : "");
+			else if (from_cuts)
+				f->summary = afmt(a, "the %d hosts sharing this LU (%s) cut their queue depth at the same moments (%ld of %ld "
+						     "halvings within %.0f s of another host's: the array refused them together): they had "
+						     "up to %.0f commands outstanding together (%s), each alone at most %.0f, and a median "
+						     "of %.0f just before the cuts — the LU's queue is below what the hosts send together "
+						     "(their device queue depths sum to %.0f)",
+						  nh, hosts.data, together, halvings, (double)tol / 1000, peak_sum, parts.data, alone_max,
+						  est, dq_sum);
+			else
+				f->summary = afmt(a, "the array answered QUEUE FULL/BUSY %ld times to the %d hosts sharing this LU (%s): "
+						     "together they had up to %.0f commands outstanding (%s), each alone at most %.0f, "
+						     "and a median of %.0f in the samples with QUEUE FULL — the LU's queue is below what "
+						     "the hosts send together (their device queue depths sum to %.0f)",
+						  nq, nh, hosts.data, peak_sum, parts.data, alone_max, est, dq_sum);
+			f->rule = given > 0 ? afmt(a, "sum over the hosts of ACTV for one naa > --array-queue-depth %g, sustained", given)
+				  : from_cuts ? afmt(a, "adaptive queue depth cuts within %.0f s of each other on %d hosts sharing an LU "
+							"(at least 2)", (double)tol / 1000, nh)
+					      : afmt(a, "QUEUE FULL/BUSY for an LU that %d host captures share; their ACTV summed at "
+							"those moments", nh);
+			f->source = "[seed, VMware Scalable Storage Performance] the LU's and the array port's queue are shared by "
+				    "every host: sum over hosts of outstanding IO must not exceed them; [vmw KB 1008113] QUEUE FULL";
+			if (given > 0)
+				f->advice = afmt(a, "Together the hosts over-commit the LU. Size the hosts' LUN queue depth (or DSNRO) "
+						    "so that their sum fits the LU queue (%g / %d hosts = %.0f each), or spread the "
+						    "data over more LUNs and array ports [seed].", given, nh, floor(given / nh));
+			else
+				f->advice = afmt(a, "Each host's queue depth looks fine on its own; together the hosts over-commit "
+						    "the LU. Ask the SAN admin for the LU's and the port's queue limits and size the "
+						    "hosts' LUN queue depth (or DSNRO) so that their sum fits them (give the LU's with "
+						    "--array-queue-depth to check it) — the array refused commands at a median of %.0f "
+						    "outstanding in these samples (interval averages: the instantaneous count was "
+						    "higher); or spread the data over more LUNs and ports [seed].", est);
+		}
+	}
+	buf_free(&hosts);
+	buf_free(&parts);
+	free(sum);
+	free(each);
+	shared_lu_latency(a, hs, nh);
+}
+
+static void det_shared_lu(struct analysis *a, const struct analyze_opts *o)
+{
+	(void)o;
+	size_t n = a->m.nents;
+	bool *done = xcalloc(n ? n : 1, sizeof *done);
+	for (size_t i = 0; i < n; i++) {
+		const struct entity *e = &a->m.ents[i];
+		if (done[i] || e->layer != LAYER_DEVICE || e->nfs || e->series[M_ACTV] < 0)
+			continue;
+		const struct entity *hs[SHARE_MAX_HOSTS];
+		int nh = 0;
+		for (size_t j = i; j < n; j++) {
+			const struct entity *x = &a->m.ents[j];
+			if (x->layer != LAYER_DEVICE || x->nfs || x->series[M_ACTV] < 0 || strcmp(x->name, e->name) != 0)
+				continue;
+			done[j] = true;
+			bool dup = false;
+			for (int k = 0; k < nh && !dup; k++)
+				dup = hs[k]->capture == x->capture || (hs[k]->host && x->host && strcasecmp(hs[k]->host, x->host) == 0);
+			if (!dup && nh < SHARE_MAX_HOSTS)
+				hs[nh++] = x;
+		}
+		if (nh >= 2)
+			shared_lu(a, hs, nh);
+	}
+	free(done);
+}
+
 /* ---- vmkernel.log event windows ---- */
 
 static bool is_qfull(const struct vmk_event *e)
@@ -1447,6 +1762,9 @@ static void det_queue_full(struct analysis *a, const struct analyze_opts *o)
 		/* the host's reductions follow the last QUEUE FULL: count them up to one gap later */
 		int64_t until = t1 + (int64_t)(rule_value(&a->rules, R_QFULL_GAP_S) * 1000);
 		long qf = 0, busy = 0, reduce = 0;
+		struct buf hosts; /* the hosts the array refused, from forwarded logs */
+		buf_init(&hosts);
+		int nhosts = 0;
 		for (size_t j = i; j < a->vmk.n && a->vmk.ev[j].t <= until; j++) {
 			const struct vmk_event *e = &a->vmk.ev[j];
 			if (strcmp(e->device, e0->device) != 0)
@@ -1454,15 +1772,29 @@ static void det_queue_full(struct analysis *a, const struct analyze_opts *o)
 			qf += e->kind == VMK_QFULL;
 			busy += e->kind == VMK_BUSY;
 			reduce += e->kind == VMK_REDUCE;
+			if (e->host && is_qfull(e)) {
+				bool seen = false;
+				for (size_t k = i; k < j && !seen; k++)
+					seen = is_qfull(&a->vmk.ev[k]) && a->vmk.ev[k].host && strcmp(a->vmk.ev[k].device, e0->device) == 0 &&
+					       strcasecmp(a->vmk.ev[k].host, e->host) == 0;
+				if (!seen) {
+					buf_printf(&hosts, "%s%s", nhosts ? ", " : "", e->host);
+					nhosts++;
+				}
+			}
 		}
 		struct finding *f = finding_new(a, K_SCSI_QUEUE_FULL, qf + busy >= 10 ? SEV_CRITICAL : SEV_WARNING,
 						LAYER_ARRAY, e0->device, NULL);
 		f->start = t0;
 		f->end = t1;
 		f->sustained_s = (double)(t1 - t0) / 1000.0;
-		f->summary = afmt(a, "the array answered QUEUE FULL %ld time%s and BUSY %ld time%s (vmkernel.log)%s", qf,
+		f->summary = afmt(a, "the array answered QUEUE FULL %ld time%s and BUSY %ld time%s (vmkernel.log%s)%s", qf,
 				  qf == 1 ? "" : "s", busy, busy == 1 ? "" : "s",
-				  reduce ? afmt(a, "; the host reduced the queue depth %ld time%s", reduce, reduce == 1 ? "" : "s") : "");
+				  nhosts > 1 ? afmt(a, " of %d hosts: %s", nhosts, hosts.data) : nhosts ? afmt(a, " of %s", hosts.data) : "",
+				  reduce ? afmt(a, "; the host%s reduced the queue depth %ld time%s", nhosts > 1 ? "s" : "", reduce,
+						reduce == 1 ? "" : "s")
+					 : "");
+		buf_free(&hosts);
 		f->rule = afmt(a, "vmkernel.log lines with D:0x28 (TASK SET FULL) or D:0x8 (BUSY) for the device, "
 				  "grouped when less than %g s apart", rule_value(&a->rules, R_QFULL_GAP_S));
 		f->source = "[vmw KB 1008113] SCSI device status 0x28 TASK SET FULL, 0x8 BUSY; the D: field, not the Cmd opcode";
@@ -1552,5 +1884,6 @@ const struct detector detectors[] = {
 	 .run = det_datastore_latency},
 	{.kind = K_SCSI_QUEUE_FULL, .title = "QUEUE FULL / BUSY in vmkernel.log", .run = det_queue_full},
 	{.kind = K_ERR_ABORTS_RESETS, .title = "failed commands with a host status in vmkernel.log", .run = det_vmk_failures},
+	{.kind = K_Q_ARRAY_OVERCOMMIT, .title = "one LU from several hosts: their outstanding IO summed", .run = det_shared_lu},
 	{.title = NULL},
 };
