@@ -283,6 +283,64 @@ START_TEST(vscsi_cap_without_host_needs_pinned)
 }
 END_TEST
 
+/* SIOC with the automatic threshold (vSphere 5.1+: the latency at 90 % of peak throughput): on
+ * flash DQLEN moves smoothly while DAVG is a few ms, well above the device's own DAVG at full depth,
+ * far below the manual 30 ms. Negative: the same DQLEN moves with DAVG flat at its baseline. */
+static double sioc_dq(int row, const double *a)
+{
+	(void)a;
+	if (row < 60 || row >= 240)
+		return 64;
+	if (row < 90)
+		return 64 - (row - 60); /* 64 -> 34 by -1 per sample: not a halving */
+	return 31 + 3 * ((row / 4) % 3); /* 31, 34, 37: steps of 3 */
+}
+static double sioc_davg(int row, const double *a) { return row >= 60 && row < 240 ? a[1] : a[0]; }
+static double sioc_qued(int row, const double *a) { (void)a; return row >= 60 && row < 240 ? 20 : 0; }
+START_TEST(sioc_on_flash)
+{
+	struct mcol cols[] = {
+		{"Physical Disk SCSI Device(naa.F)\\Commands/sec", mc_konst, {6000}},
+		{"Physical Disk SCSI Device(naa.F)\\Device Q Depth", sioc_dq, {0}},
+		{"Physical Disk SCSI Device(naa.F)\\Active Commands", sioc_dq, {0}},
+		{"Physical Disk SCSI Device(naa.F)\\Queued Commands", sioc_qued, {0}},
+		{"Physical Disk SCSI Device(naa.F)\\Average Driver MilliSec/Command", sioc_davg, {0.6, 5}},
+		{"Physical Disk SCSI Device(naa.F)\\Average Kernel MilliSec/Command", sioc_qued, {0}},
+	};
+	for (int neg = 0; neg <= 1; neg++) {
+		cols[4].arg[1] = neg ? 0.6 : 5;
+		struct buf h, msgs;
+		buf_init(&h);
+		buf_init(&msgs);
+		struct common_opts co;
+		common_opts_init(&co);
+		co.quiet = true;
+		co.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &msgs};
+		memcap(&h, false, "esx01", cols, 6, 300, 2);
+		struct analysis a;
+		analysis_init(&a);
+		ck_assert_int_eq(model_add_capture_mem(&a.m, "esx.csv", h.data, h.len, &co), 0);
+		struct analyze_opts o;
+		memset(&o, 0, sizeof o);
+		analysis_run(&a, &o);
+		ck_assert_int_eq(count(&a, "throttle.sioc"), neg ? 0 : 1);
+		ck_assert_int_eq(count(&a, "throttle.adaptive_queue_depth"), 0);
+		for (size_t i = 0; i < a.nf; i++) {
+			if (a.f[i].kind == K_T_SIOC)
+				ck_assert_ptr_nonnull(strstr(a.f[i].summary, "automatic threshold"));
+			/* nothing advises a deeper queue while SIOC sets it */
+			if (!neg)
+				ck_assert_msg(!strstr(a.f[i].advice, "raise the device queue depth") &&
+						      !strstr(a.f[i].advice, "Raise the HBA LUN queue depth"),
+					      "%s: %s", kinds[a.f[i].kind].name, a.f[i].advice);
+		}
+		analysis_free(&a);
+		buf_free(&h);
+		buf_free(&msgs);
+	}
+}
+END_TEST
+
 START_TEST(array_overcommit_needs_the_option)
 {
 	double iops = 3000, davg = 4, dq = 64, qz = 0;
@@ -853,6 +911,7 @@ Suite *detect_suite(void)
 	tcase_add_test(tc, clock_across_intervals);
 	tcase_add_test(tc, kavg_advice_needs_a_full_queue);
 	tcase_add_test(tc, vscsi_cap_without_host_needs_pinned);
+	tcase_add_test(tc, sioc_on_flash);
 	tcase_add_test(tc, diskmap_file);
 	tcase_add_test(tc, classify_paths);
 	suite_add_tcase(s, tc);

@@ -56,6 +56,7 @@ static const struct {
 	{"vsan-datastore", "", true},
 	{"nfs-mixed", "", true},
 	{"two-host-lu", "", true},
+	{"sioc-flash", "", true},
 };
 #define NSCEN (int)(sizeof scenarios / sizeof scenarios[0])
 static const char *const seeds[] = {"1", "2", "3"};

@@ -1326,7 +1326,24 @@ static void det_sioc(struct analysis *a, const struct analyze_opts *o)
 		}
 		double davg = qs_quantile(&qd, 0.5);
 		qs_free(&qd);
-		if (n < (long)rule_value(&a->rules, R_SIOC_MIN_CHANGES) || halvings > n / 2 || !(davg >= near))
+		/* the device's own latency with the queue at its full depth: since vSphere 5.1 the default
+		 * threshold is the latency at 90 % of peak throughput, a few ms on flash, not 30 ms */
+		struct qsketch qb;
+		qs_init(&qb);
+		for (size_t k = 0; k < c->ds.nb; k++) {
+			double dq = val(c, e, M_DQLEN, k), d = val(c, e, M_DAVG, k);
+			if (!isnan(d) && dq >= e->dq_max - 0.5 && active(&a->rules, c, e, M_CMDS, k))
+				qs_add(&qb, d);
+		}
+		double base = qb.n >= 5 ? qs_quantile(&qb, 0.5) : NAN;
+		qs_free(&qb);
+		bool manual = davg >= near;
+		bool relative = !isnan(base) && davg >= rule_value(&a->rules, R_SIOC_BASE_RATIO) * base && davg >= base + 1;
+		if (n < (long)rule_value(&a->rules, R_SIOC_MIN_CHANGES) || halvings > n / 2 || !(manual || relative))
+			continue;
+		/* QUEUE FULL in the log for this device at these times: adaptive queue depth, not SIOC */
+		if (vmk_count(a, e->name, e->host, VMK_QFULL, t0 - 60000, t1 + 60000) +
+			    vmk_count(a, e->name, e->host, VMK_BUSY, t0 - 60000, t1 + 60000) > 0)
 			continue;
 		struct finding *f = finding_new(a, K_T_SIOC, SEV_WARNING, LAYER_DEVICE, e->name, e->host);
 		f->capture = (long)e->capture;
@@ -1336,17 +1353,27 @@ static void det_sioc(struct analysis *a, const struct analyze_opts *o)
 		f->end = t1 + c->clock_offset_ms;
 		f->sustained_s = (double)(t1 - t0) / 1000.0 + c->interval_s;
 		evidence_add(f, c, e, M_DQLEN, w.k0, w.k1, NAN);
-		evidence_add(f, c, e, M_DAVG, w.k0, w.k1, near);
+		evidence_add(f, c, e, M_DAVG, w.k0, w.k1,
+			     manual ? near : round(10 * fmax(rule_value(&a->rules, R_SIOC_BASE_RATIO) * base, base + 1)) / 10);
 		evidence_add(f, c, e, M_ACTV, w.k0, w.k1, NAN);
 		evidence_add(f, c, e, M_QUED, w.k0, w.k1, NAN);
-		f->summary = afmt(a, "Storage I/O Control throttling: DQLEN moved smoothly %ld times (range %.0f-%.0f) "
-				     "while DAVG was %.1f ms, near the %g ms congestion threshold", n,
-				  f->nev ? f->ev[0].min : NAN, e->dq_max, davg, thr);
-		f->rule = afmt(a, "at least %g gradual DQLEN changes (decreases that are not halvings, increases of 2+), "
-				  "with DAVG >= %g x %g ms",
-			       rule_value(&a->rules, R_SIOC_MIN_CHANGES), rule_value(&a->rules, R_SIOC_NEAR), thr);
+		if (manual)
+			f->summary = afmt(a, "Storage I/O Control throttling: DQLEN moved smoothly %ld times (range %.0f-%.0f) "
+					     "while DAVG was %.1f ms, near the %g ms congestion threshold; no QUEUE FULL", n,
+					  f->nev ? f->ev[0].min : NAN, e->dq_max, davg, thr);
+		else
+			f->summary = afmt(a, "Storage I/O Control throttling: DQLEN moved smoothly %ld times (range %.0f-%.0f) "
+					     "while DAVG was %.1f ms against %.1f ms with the queue at full depth: the automatic "
+					     "threshold (latency at 90%% of peak throughput) is a few ms on fast storage; no QUEUE FULL",
+					  n, f->nev ? f->ev[0].min : NAN, e->dq_max, davg, base);
+		f->rule = afmt(a, "at least %g gradual DQLEN changes (decreases that are not halvings, increases of 2+), no "
+				  "QUEUE FULL, with DAVG >= %g x %g ms (manual threshold) or >= %g x the DAVG at full depth "
+				  "(automatic threshold)",
+			       rule_value(&a->rules, R_SIOC_MIN_CHANGES), rule_value(&a->rules, R_SIOC_NEAR), thr,
+			       rule_value(&a->rules, R_SIOC_BASE_RATIO));
 		f->source = "[vmw] SIOC / PARDA FAST'09: per-host queue depth adjusted smoothly toward the latency "
-			    "threshold, in proportion to shares; no SCSI errors";
+			    "threshold, in proportion to shares; no SCSI errors; default threshold since 5.1: latency at "
+			    "90% of peak throughput";
 		f->heuristic = true;
 		f->advice = afmt(a, "The datastore is congested and SIOC shares the queue between hosts by disk "
 				    "shares: give the SQL Server VMDKs higher shares, move noisy neighbours off the "

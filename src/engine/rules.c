@@ -41,6 +41,7 @@
 	[R_SIOC_THRESHOLD] = {"sioc.threshold_ms", 30, "ms", "SIOC congestion threshold (manual default)", "[vmw] PARDA FAST'09"}, \
 	[R_SIOC_NEAR] = {"sioc.near_share", 0.7, "x", "DAVG at least this share of the threshold while DQLEN moves", "[derived]"}, \
 	[R_SIOC_MIN_CHANGES] = {"sioc.min_changes", 3, "changes", "gradual DQLEN changes (not halvings, not +1 only) needed", "[derived] smooth proportional steps"}, \
+	[R_SIOC_BASE_RATIO] = {"sioc.baseline_ratio", 1.5, "x", "... or DAVG at least this multiple of the device's own DAVG at full queue depth (automatic threshold)", "[vmw] since vSphere 5.1 the default threshold is the latency at 90% of peak throughput; [derived] the ratio"}, \
 	[R_DSNRO] = {"dsnro.value", 32, "commands", "Disk.SchedNumReqOutstanding default", "[vmw] DSNRO default 32, applied when more than one VM is active"}, \
 	[R_DSNRO_WORLDS] = {"dsnro.min_worlds", 2, "worlds", "active worlds on the device for DSNRO to apply", "[vmw]"}, \
 	[R_SPLIT_PER_S] = {"split.per_s", 5, "/s", "split IO per second", "[ms] diagnostic rule flags >= 5/s"}, \
