@@ -44,14 +44,10 @@ void analysis_free(struct analysis *a)
 
 const char *afmt(struct analysis *a, const char *fmt, ...)
 {
-	struct buf b;
-	buf_init(&b);
 	va_list ap;
 	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
+	char *s = arena_vprintf(&a->arena, fmt, ap);
 	va_end(ap);
-	char *s = arena_strndup(&a->arena, b.data ? b.data : "", b.len);
-	buf_free(&b);
 	return s;
 }
 

@@ -4,7 +4,6 @@
  * are not held against it (an idle disk has no latency to judge). */
 #include "coverage.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,20 +56,6 @@ static bool judged_on(const struct entity *e, enum layer l)
 	case LAYER_ADAPTER: return e->layer == LAYER_ADAPTER;
 	default: return false;
 	}
-}
-
-static const char *cfmt(struct coverage *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static const char *cfmt(struct coverage *c, const char *fmt, ...)
-{
-	struct buf b;
-	buf_init(&b);
-	va_list ap;
-	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	const char *s = arena_strdup(&c->arena, b.data ? b.data : "");
-	buf_free(&b);
-	return s;
 }
 
 static void set(struct layer_cov *l, enum cov_status s, enum cov_reason r, const char *why)
@@ -183,10 +168,10 @@ void coverage_build(const struct cov_in *in, struct coverage *c)
 			const char *them = other == 1 ? "it" : "them";
 			const char *what = l == LAYER_ARRAY ? (in->vd_nfs ? "an NFS volume's latency is seen, not where in the "
 									    "server or network it arises"
-								      : cfmt(c, "no device latency for %s", them))
-							    : cfmt(c, "no SCSI device, adapter or per-world queue for %s", them);
+								      : arena_printf(&c->arena, "no device latency for %s", them))
+							    : arena_printf(&c->arena, "no SCSI device, adapter or per-world queue for %s", them);
 			set(lc, none ? COV_NOT_ASSESSED : COV_PARTIAL, COVR_NO_SCSI,
-			    cfmt(c, "%d of %d virtual disk%s judged (%s%s) %s on NFS or vSAN: %s", in->vd_n - in->vd_scsi,
+			    arena_printf(&c->arena, "%d of %d virtual disk%s judged (%s%s) %s on NFS or vSAN: %s", in->vd_n - in->vd_scsi,
 					 in->vd_n, in->vd_n == 1 ? "" : "s", in->vd_other ? in->vd_other : "",
 					 in->vd_n - in->vd_scsi > 1 ? ", ..." : "", in->vd_n - in->vd_scsi == 1 ? "is" : "are",
 					 what));
