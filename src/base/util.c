@@ -157,14 +157,21 @@ void buf_adds(struct buf *b, const char *s)
 
 void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
 {
+	/* print into the room there is; only when it does not fit, make room and print again */
+	size_t room = b->cap > b->len ? b->cap - b->len : 0;
 	va_list ap2;
 	va_copy(ap2, ap);
-	int n = vsnprintf(NULL, 0, fmt, ap2);
+	int n = vsnprintf(room ? b->data + b->len : NULL, room, fmt, ap2);
 	va_end(ap2);
-	if (n < 0)
+	if (n < 0) {
+		if (b->data)
+			b->data[b->len] = '\0';
 		return;
-	buf_reserve(b, (size_t)n);
-	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	}
+	if ((size_t)n >= room) {
+		buf_reserve(b, (size_t)n);
+		vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	}
 	b->len += (size_t)n;
 }
 
