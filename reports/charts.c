@@ -369,6 +369,15 @@ static void write_data(const struct chart *c, struct buf *out)
 
 /* ---- files ---- */
 
+#define JOB_PENDING 1            /* added, not yet run */
+
+struct chart_job {
+	int rc;                  /* JOB_PENDING, 0, CHARTS_NO_GNUPLOT, CHARTS_FAILED or ERR_IO */
+	bool png;
+	struct buf out;          /* the SVG for inlining, or the PNG */
+	struct buf why;
+};
+
 static char *path_join(const char *dir, const char *name)
 {
 	struct buf b;
@@ -504,6 +513,11 @@ void charts_close(struct charts *cs)
 		free(style);
 		rmdir(cs->dir);
 	}
+	for (int i = 0; i < cs->n; i++) {
+		buf_free(&cs->jobs[i].out);
+		buf_free(&cs->jobs[i].why);
+	}
+	free(cs->jobs);
 	free(cs->dir);
 	free(cs->gnuplot);
 	memset(cs, 0, sizeof *cs);
@@ -533,9 +547,19 @@ static char **child_env(const char *dir, char **home_out)
 	return env;
 }
 
-/* Runs "gnuplot SCRIPT" in the chart folder; stdout and stderr go to LOG there. */
-static int run_gnuplot(const struct charts *cs, const char *script, const char *log, struct buf *why)
+static double mono_now(void)
 {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Runs "gnuplot SCRIPT" in the chart folder; stdout and stderr go to LOG there. The child is
+ * killed at deadline (mono_now() seconds); *timed_out then says so and the caller words it. */
+static int run_gnuplot(const struct charts *cs, const char *script, const char *log, double deadline, bool *timed_out,
+		       struct buf *why)
+{
+	*timed_out = false;
 	char *argv[] = {(char *)"gnuplot", (char *)(uintptr_t)script, NULL};
 	char *home;
 	char **env = child_env(cs->dir, &home);
@@ -583,10 +607,9 @@ static int run_gnuplot(const struct charts *cs, const char *script, const char *
 		r = read(pfd[0], &child_errno, sizeof child_errno);
 	while (r < 0 && errno == EINTR);
 	close(pfd[0]);
-	struct timespec start, now;
-	clock_gettime(CLOCK_MONOTONIC, &start);
 	int status = 0;
-	bool timed_out = false;
+	/* poll quickly at first (gnuplot draws a chart in a few ms), then every 10 ms */
+	long nap_us = 500;
 	for (;;) {
 		pid_t w = waitpid(pid, &status, WNOHANG);
 		if (w == pid)
@@ -595,24 +618,21 @@ static int run_gnuplot(const struct charts *cs, const char *script, const char *
 			buf_printf(why, "waitpid: %s", strerror(errno));
 			return ERR_IO;
 		}
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (now.tv_sec - start.tv_sec >= cs->timeout_s) {
+		if (mono_now() >= deadline) {
 			kill(pid, SIGKILL);
 			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 				;
-			timed_out = true;
-			break;
+			*timed_out = true;
+			return CHARTS_FAILED;
 		}
-		struct timespec ts = {0, 10 * 1000 * 1000};
+		struct timespec ts = {0, nap_us * 1000};
 		nanosleep(&ts, NULL);
+		if (nap_us < 10000)
+			nap_us *= 2;
 	}
 	if (r == (ssize_t)sizeof child_errno) {
 		buf_printf(why, "cannot run %s: %s", cs->gnuplot, strerror(child_errno));
 		return child_errno == ENOENT || child_errno == EACCES ? CHARTS_NO_GNUPLOT : CHARTS_FAILED;
-	}
-	if (timed_out) {
-		buf_printf(why, "gnuplot did not finish within %d s and was stopped", cs->timeout_s);
-		return CHARTS_FAILED;
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		if (WIFSIGNALED(status))
@@ -624,78 +644,268 @@ static int run_gnuplot(const struct charts *cs, const char *script, const char *
 	return 0;
 }
 
-int charts_render(struct charts *cs, const struct chart *c, struct buf *svg, int *number, struct buf *why)
+/* ---- the charts of a session ---- */
+
+static void stem_of(int no, char *stem, size_t n)
 {
-	if (!cs->dir)
-		return CHARTS_NO_GNUPLOT;
+	snprintf(stem, n, "chart-%02d", no);
+}
+
+static char *chart_path(const struct charts *cs, int no, const char *ext)
+{
+	char name[48];
+	snprintf(name, sizeof name, "chart-%02d%s", no, ext);
+	return path_join(cs->dir, name);
+}
+
+int charts_add(struct charts *cs, const struct chart *c)
+{
 	int no = ++cs->n;
-	*number = no;
-	char stem[32];
-	snprintf(stem, sizeof stem, "chart-%02d", no);
-	const char *ext[] = {".dat", ".gp", c->png ? ".png" : ".svg", ".log"};
-	char *path[4];
-	for (int i = 0; i < 4; i++) {
-		char name[48];
-		snprintf(name, sizeof name, "%s%s", stem, ext[i]);
-		path[i] = path_join(cs->dir, name);
+	if ((size_t)no > cs->jobs_cap) {
+		cs->jobs_cap = cs->jobs_cap ? 2 * cs->jobs_cap : 16;
+		cs->jobs = xrealloc(cs->jobs, cs->jobs_cap * sizeof *cs->jobs);
 	}
+	struct chart_job *j = &cs->jobs[no - 1];
+	memset(j, 0, sizeof *j);
+	buf_init(&j->out);
+	buf_init(&j->why);
+	j->png = c->png;
+	if (!cs->dir) {
+		j->rc = CHARTS_NO_GNUPLOT;
+		return no;
+	}
+	char stem[32];
+	stem_of(no, stem, sizeof stem);
+	char *dat = chart_path(cs, no, ".dat"), *gp = chart_path(cs, no, ".gp");
 	struct buf b;
 	buf_init(&b);
 	write_data(c, &b);
-	int rc = file_write(path[0], b.data ? b.data : "", b.len, why);
+	int rc = file_write(dat, b.data ? b.data : "", b.len, &j->why);
 	if (rc == 0) {
 		buf_reset(&b);
 		chart_script(c, stem, &b);
-		rc = file_write(path[1], b.data, b.len, why);
+		rc = file_write(gp, b.data, b.len, &j->why);
 	}
-	if (rc == 0 && !cs->gnuplot)
-		rc = CHARTS_NO_GNUPLOT;
-	if (rc == 0) {
-		char script[48];
-		snprintf(script, sizeof script, "%s.gp", stem);
-		unlink(path[2]);
-		rc = run_gnuplot(cs, script, path[3], why);
-		if (rc == CHARTS_FAILED) {
-			/* gnuplot's first message says why */
-			struct buf lg;
-			buf_init(&lg);
-			if (file_read(path[3], &lg, 1 << 16) == 0 && lg.len) {
-				const char *p = lg.data;
-				while (*p == '\n' || *p == ' ')
-					p++;
-				const char *nl = strchr(p, '\n');
-				buf_adds(why, ": ");
-				buf_add_text_escaped(why, p, nl ? (size_t)(nl - p) : strlen(p));
-			}
-			buf_free(&lg);
+	buf_free(&b);
+	free(dat);
+	free(gp);
+	j->rc = rc < 0 ? rc : cs->gnuplot ? JOB_PENDING : CHARTS_NO_GNUPLOT;
+	return no;
+}
+
+/* The batch script: every pending chart from `from` on, each followed by a line in the log that
+ * says it is done. Between two charts gnuplot is brought back to the state a new process starts
+ * in, so that each SVG is byte for byte the one "gnuplot chart-NN.gp" writes alone: "reset" for
+ * the settings, and a "clear" into /dev/null for what reset leaves alone — the svg terminal keeps
+ * the last stroke colour of a chart and would write it into the first group of the next one; a
+ * new page sets it back to the default. */
+static void batch_script(const struct charts *cs, int from, int to, struct buf *out)
+{
+	buf_adds(out, "# iopsy: draws the charts of one report in one gnuplot process (each chart-NN.gp also\n"
+		      "# runs alone); 'iopsy-chart-done NN' in the log marks each chart that finished.\n");
+	bool first = true;
+	for (int no = from; no <= to; no++) {
+		if (cs->jobs[no - 1].rc != JOB_PENDING)
+			continue;
+		if (!first)
+			buf_adds(out, "set output '/dev/null'\nclear\nunset output\nreset\n");
+		first = false;
+		char stem[32];
+		stem_of(no, stem, sizeof stem);
+		buf_printf(out, "load '%s.gp'\nunset output\nprint 'iopsy-chart-done %d'\n", stem, no);
+	}
+}
+
+/* Reads the chart's output file into its job (SVG made safe to inline, or the PNG as it is). */
+static void job_finish(struct charts *cs, int no)
+{
+	struct chart_job *j = &cs->jobs[no - 1];
+	char stem[32];
+	stem_of(no, stem, sizeof stem);
+	char *path = chart_path(cs, no, j->png ? ".png" : ".svg");
+	struct buf b;
+	buf_init(&b);
+	int r = file_read(path, &b, 64u << 20);
+	free(path);
+	j->rc = 0;
+	if (j->png) {
+		if (r < 0 || b.len < 8 || memcmp(b.data, "\x89PNG", 4) != 0) {
+			buf_printf(&j->why, "gnuplot wrote no PNG for %s", stem);
+			j->rc = CHARTS_FAILED;
+		} else {
+			buf_add(&j->out, b.data, b.len);
 		}
-	}
-	if (rc == 0) {
-		buf_reset(&b);
-		int r = file_read(path[2], &b, 64u << 20);
+	} else {
 		char prefix[16];
 		snprintf(prefix, sizeof prefix, "c%d-", no);
-		if (c->png) {
-			if (r < 0 || b.len < 8 || memcmp(b.data, "\x89PNG", 4) != 0) {
-				buf_printf(why, "gnuplot wrote no PNG for %s", stem);
-				rc = CHARTS_FAILED;
-			} else {
-				buf_add(svg, b.data, b.len);
-			}
-		} else if (r < 0 || svg_inline(b.data ? b.data : "", b.len, prefix, svg) < 0) {
-			buf_printf(why, "gnuplot wrote no usable SVG for %s", stem);
-			rc = CHARTS_FAILED;
+		if (r < 0 || svg_inline(b.data ? b.data : "", b.len, prefix, &j->out) < 0) {
+			buf_reset(&j->out);
+			buf_printf(&j->why, "gnuplot wrote no usable SVG for %s", stem);
+			j->rc = CHARTS_FAILED;
 		}
 	}
 	buf_free(&b);
-	for (int i = 0; i < 4; i++) {
-		if (!cs->keep || i == 3)
-			unlink(path[i]);
-		free(path[i]);
-	}
-	return rc;
 }
 
+/* The charts the log says are done, in order from `from` on (a chart that is not pending is
+ * skipped, as the batch script skips it); *rest points past the last marker. */
+static int log_done(const struct charts *cs, const struct buf *lg, int from, int to, const char **rest)
+{
+	const char *p = lg->data ? lg->data : "", *end = p + lg->len;
+	*rest = p;
+	int next = from;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		while (next <= to && cs->jobs[next - 1].rc != JOB_PENDING)
+			next++;
+		char want[48];
+		int k = snprintf(want, sizeof want, "iopsy-chart-done %d", next);
+		if (next <= to && le - p == k && memcmp(p, want, (size_t)k) == 0) {
+			next++;
+			*rest = nl ? nl + 1 : end;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return next;
+}
+
+/* Removes the files of charts first..last in the private folder (in keep_dir they stay). */
+static void run_cleanup(struct charts *cs, int first, int last)
+{
+	if (cs->keep)
+		return;
+	static const char *const ext[] = {".dat", ".gp", ".svg", ".png"};
+	for (int no = first; no <= last; no++)
+		for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+			char *path = chart_path(cs, no, ext[i]);
+			unlink(path);
+			free(path);
+		}
+}
+
+void charts_run(struct charts *cs)
+{
+	const int first = cs->ran + 1, to = cs->n;
+	int from = first;
+	cs->ran = cs->n;
+	int pending = 0;
+	for (int no = from; no <= to; no++)
+		pending += cs->jobs[no - 1].rc == JOB_PENDING;
+	if (!pending) {
+		if (cs->dir)
+			run_cleanup(cs, first, to);
+		return;
+	}
+	const int budget = cs->timeout_s * pending;
+	const double deadline = mono_now() + budget;
+	char *script = path_join(cs->dir, "charts.gp"), *log = path_join(cs->dir, "charts.log");
+	while (from <= to) {
+		while (from <= to && cs->jobs[from - 1].rc != JOB_PENDING)
+			from++;
+		if (from > to)
+			break;
+		struct buf b, why;
+		buf_init(&b);
+		buf_init(&why);
+		batch_script(cs, from, to, &b);
+		int rc = file_write(script, b.data, b.len, &why);
+		for (int no = from; no <= to && rc == 0; no++) {
+			char *out = chart_path(cs, no, cs->jobs[no - 1].png ? ".png" : ".svg");
+			unlink(out);
+			free(out);
+		}
+		bool timed_out = false;
+		if (rc == 0) {
+			cs->runs++;
+			rc = run_gnuplot(cs, "charts.gp", log, deadline, &timed_out, &why);
+		}
+		buf_reset(&b);
+		if (file_read(log, &b, 16u << 20) == ERR_IO)
+			buf_reset(&b);
+		const char *rest;
+		int done = log_done(cs, &b, from, to, &rest);
+		for (int no = from; no < done; no++)
+			if (cs->jobs[no - 1].rc == JOB_PENDING)
+				job_finish(cs, no);
+		from = done;
+		if (rc == 0) {
+			/* gnuplot says it is done: whatever is missing was not drawn */
+			for (int no = from; no <= to; no++)
+				if (cs->jobs[no - 1].rc == JOB_PENDING)
+					job_finish(cs, no);
+			from = to + 1;
+		} else if (timed_out) {
+			for (int no = from; no <= to; no++) {
+				struct chart_job *j = &cs->jobs[no - 1];
+				if (j->rc != JOB_PENDING)
+					continue;
+				j->rc = CHARTS_FAILED;
+				if (pending > 1)
+					buf_printf(&j->why, "gnuplot did not finish within %d s (%d s for each of %d charts) and was stopped",
+						   budget, cs->timeout_s, pending);
+				else
+					buf_printf(&j->why, "gnuplot did not finish within %d s and was stopped", budget);
+			}
+			from = to + 1;
+		} else {
+			/* this chart failed: gnuplot's first message about it says why */
+			struct chart_job *j = &cs->jobs[from - 1];
+			j->rc = rc;
+			buf_add(&j->why, why.data ? why.data : "", why.len);
+			const char *p = rest, *end = b.data ? b.data + b.len : rest;
+			while (p < end && (*p == '\n' || *p == ' '))
+				p++;
+			if (rc == CHARTS_FAILED && p < end) {
+				const char *nl = memchr(p, '\n', (size_t)(end - p));
+				buf_adds(&j->why, ": ");
+				buf_add_text_escaped(&j->why, p, nl ? (size_t)(nl - p) : (size_t)(end - p));
+			}
+			from++;
+			if (rc != CHARTS_FAILED) {
+				/* gnuplot cannot be started (or the folder not written): the same for all */
+				for (int no = from; no <= to; no++) {
+					struct chart_job *k = &cs->jobs[no - 1];
+					if (k->rc != JOB_PENDING)
+						continue;
+					k->rc = rc;
+					buf_add(&k->why, why.data ? why.data : "", why.len);
+				}
+				from = to + 1;
+			}
+		}
+		buf_free(&b);
+		buf_free(&why);
+	}
+	unlink(script);
+	unlink(log);
+	free(script);
+	free(log);
+	run_cleanup(cs, first, to);
+}
+
+int charts_take(struct charts *cs, int number, struct buf *out, struct buf *why)
+{
+	if (number < 1 || number > cs->n)
+		return ERR_USAGE;
+	struct chart_job *j = &cs->jobs[number - 1];
+	if (j->rc == JOB_PENDING)
+		charts_run(cs);
+	if (j->rc == 0)
+		buf_add(out, j->out.data ? j->out.data : "", j->out.len);
+	else if (j->why.len)
+		buf_add(why, j->why.data, j->why.len);
+	buf_free(&j->out);
+	buf_free(&j->why);
+	return j->rc;
+}
+
+int charts_render(struct charts *cs, const struct chart *c, struct buf *svg, int *number, struct buf *why)
+{
+	*number = charts_add(cs, c);
+	charts_run(cs);
+	return charts_take(cs, *number, svg, why);
+}
 /* ---- SVG for inlining ---- */
 
 static const char *find_ci(const char *s, const char *end, const char *needle)

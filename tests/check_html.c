@@ -1,13 +1,17 @@
 /* check_html.c — the HTML report and its gnuplot charts: escaping of hostile names taken from
  * captures (HTML and embedded JSON), no untrusted text in gnuplot scripts or data, min/max
- * downsampling keeps spikes, SVG inlining, and the no-gnuplot / failing / hanging gnuplot paths. */
+ * downsampling keeps spikes, SVG inlining, the no-gnuplot / failing / hanging gnuplot paths, and
+ * all the charts of a report in one gnuplot process (each byte for byte as drawn alone; one failing
+ * or hanging chart costs only itself). */
 #include <check.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -532,6 +536,205 @@ START_TEST(gnuplot_timeout)
 }
 END_TEST
 
+/* ---- several charts, one gnuplot ---- */
+
+/* Writes an executable shell script DIR/NAME; returns its path (caller frees). */
+static char *write_script(const char *dir, const char *name, const char *text)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *fp = fopen(path, "w");
+	ck_assert_ptr_nonnull(fp);
+	fputs(text, fp);
+	ck_assert_int_eq(fclose(fp), 0);
+	ck_assert_int_eq(chmod(path, 0755), 0);
+	return xstrdup(path);
+}
+
+/* Lines in a file (0 when it does not exist): the wrappers below log one line per start. */
+static size_t file_lines(const char *path)
+{
+	char *t = slurp(path);
+	size_t n = t ? count(t, "\n") : 0;
+	free(t);
+	return n;
+}
+
+/* A wrapper around the real gnuplot that counts its starts in DIR/runs; extra is run first in
+ * the chart folder (e.g. to break one chart's script). */
+static char *gnuplot_wrapper(const char *dir, const char *extra)
+{
+	char text[1024];
+	snprintf(text, sizeof text, "#!/bin/sh\necho run >> %s/runs\n%s\nexec gnuplot \"$@\"\n", dir, extra);
+	return write_script(dir, "gnuplot-wrapper.sh", text);
+}
+
+/* A fake gnuplot that reads the batch script it is given: it writes a tiny SVG for each chart it
+ * loads and says so as gnuplot's print would, but fails on the second chart of every start (with
+ * hang=1 it hangs there instead). */
+static char *fake_gnuplot(const char *dir, bool hang)
+{
+	char text[2048];
+	snprintf(text, sizeof text,
+		 "#!/bin/sh\n"
+		 "echo run >> %s/runs\n"
+		 "n=0\n"
+		 "while IFS= read -r line; do\n"
+		 "  case $line in\n"
+		 "  \"load 'chart-\"*)\n"
+		 "    n=$((n + 1)); stem=${line#load \\'}; stem=${stem%%.gp\\'}\n"
+		 "    if [ $n = 2 ]; then %s; fi\n"
+		 "    printf '<svg viewBox=\"0 0 1 1\"><g id=\"fake\"/></svg>\\n' > $stem.svg ;;\n"
+		 "  \"print '\"*) p=${line#print \\'}; echo \"${p%%\\'}\" >&2 ;;\n"
+		 "  esac\n"
+		 "done < \"$1\"\n",
+		 dir, hang ? "exec sleep 30" : "echo \"\\\"$stem.gp\\\" line 1: fake failure\" >&2; exit 1");
+	return write_script(dir, "fake-gnuplot.sh", text);
+}
+
+START_TEST(charts_in_one_process)
+{
+	if (!have_gnuplot())
+		return;
+	struct fixture fx;
+	fixture_load(&fx);
+	char *prog = gnuplot_wrapper(fx.dir, ":");
+	char gpdir[128], runs[128];
+	snprintf(gpdir, sizeof gpdir, "%s/gp", fx.dir);
+	snprintf(runs, sizeof runs, "%s/runs", fx.dir);
+	struct html_opts o = {.gnuplot = prog, .gnuplot_dir = gpdir};
+	struct html_result res;
+	struct buf out, msg;
+	buf_init(&out);
+	buf_init(&msg);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), 0);
+	ck_assert_int_ge(res.charts, 2);
+	ck_assert_int_eq(res.charts_failed, 0);
+	ck_assert_uint_eq(file_lines(runs), 1);
+	/* each chart is byte for byte the one its script draws alone */
+	for (int k = 1; k <= res.charts; k++) {
+		char svg[200], alone[200], cmd[600];
+		snprintf(svg, sizeof svg, "%s/chart-%02d.svg", gpdir, k);
+		snprintf(alone, sizeof alone, "%s/alone-%02d.svg", gpdir, k);
+		char *batch = slurp(svg);
+		ck_assert_ptr_nonnull(batch);
+		snprintf(cmd, sizeof cmd, "cd %s && HOME=%s gnuplot chart-%02d.gp && mv chart-%02d.svg alone-%02d.svg", gpdir, gpdir,
+			 k, k, k);
+		ck_assert_int_eq(system(cmd), 0);
+		char *one = slurp(alone);
+		ck_assert_ptr_nonnull(one);
+		ck_assert_msg(strcmp(batch, one) == 0, "chart %d drawn in the batch differs from the chart drawn alone", k);
+		free(batch);
+		free(one);
+	}
+	/* nothing but the charts' own files is left in the folder */
+	char left[200];
+	snprintf(left, sizeof left, "%s/charts.gp", gpdir);
+	ck_assert_int_ne(access(left, F_OK), 0);
+	snprintf(left, sizeof left, "%s/charts.log", gpdir);
+	ck_assert_int_ne(access(left, F_OK), 0);
+	free(prog);
+	buf_free(&out);
+	buf_free(&msg);
+	fixture_free(&fx);
+}
+END_TEST
+
+START_TEST(one_chart_fails_of_several)
+{
+	if (!have_gnuplot())
+		return;
+	struct fixture fx;
+	fixture_load(&fx);
+	/* the second chart's script ends with an error */
+	char *prog = gnuplot_wrapper(fx.dir, "echo 'plot no_such_function(x)' >> chart-02.gp");
+	char runs[128];
+	snprintf(runs, sizeof runs, "%s/runs", fx.dir);
+	struct html_opts o = {.gnuplot = prog};
+	struct html_result res;
+	struct buf out, msg;
+	buf_init(&out);
+	buf_init(&msg);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), 0);
+	int total = res.charts + res.charts_failed;
+	ck_assert_int_ge(total, 3);
+	ck_assert_int_eq(res.charts_failed, 1);
+	ck_assert_ptr_nonnull(strstr(msg.data, "chart 2 (finding "));
+	ck_assert_ptr_nonnull(strstr(msg.data, "gnuplot exited with status 1: \"chart-02.gp\" line"));
+	ck_assert_ptr_nonnull(strstr(msg.data, "no_such_function"));
+	ck_assert_ptr_null(strstr(msg.data, "chart 1 "));
+	ck_assert_ptr_null(strstr(msg.data, "chart 3 "));
+	/* the others are drawn, the failed one is a note; one restart after the failure */
+	ck_assert_ptr_nonnull(strstr(out.data, "<figure class=\"chart\" id=\"chart-1\">"));
+	ck_assert_ptr_null(strstr(out.data, "<figure class=\"chart\" id=\"chart-2\">"));
+	ck_assert_ptr_nonnull(strstr(out.data, "<figure class=\"chart\" id=\"chart-3\">"));
+	ck_assert_ptr_nonnull(strstr(out.data, "could not be drawn"));
+	ck_assert_uint_eq(file_lines(runs), 2);
+	/* --require-charts: the failed chart is an error */
+	o.require_charts = true;
+	buf_reset(&out);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), CHARTS_FAILED);
+	free(prog);
+	buf_free(&out);
+	buf_free(&msg);
+	fixture_free(&fx);
+}
+END_TEST
+
+START_TEST(fake_gnuplot_fails_the_second_chart)
+{
+	struct fixture fx;
+	fixture_load(&fx);
+	char *prog = fake_gnuplot(fx.dir, false);
+	char runs[128];
+	snprintf(runs, sizeof runs, "%s/runs", fx.dir);
+	struct html_opts o = {.gnuplot = prog};
+	struct html_result res;
+	struct buf out, msg;
+	buf_init(&out);
+	buf_init(&msg);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), 0);
+	/* start 1 draws chart 1 and fails on 2; start 2 draws 3 (and would fail on a fourth) */
+	int total = res.charts + res.charts_failed;
+	ck_assert_int_ge(total, 3);
+	ck_assert_int_eq(res.charts_failed, total / 2);
+	ck_assert_uint_eq(file_lines(runs), (size_t)(total + 1) / 2);
+	ck_assert_ptr_nonnull(strstr(out.data, "id=\"chart-1\""));
+	ck_assert_ptr_nonnull(strstr(out.data, "id=\"chart-3\""));
+	ck_assert_ptr_nonnull(strstr(msg.data, "chart 2 (finding "));
+	ck_assert_ptr_nonnull(strstr(msg.data, "gnuplot exited with status 1: \"chart-02.gp\" line 1: fake failure"));
+	ck_assert_ptr_null(strstr(msg.data, "chart 1 "));
+	ck_assert_ptr_null(strstr(msg.data, "chart 3 "));
+	free(prog);
+	buf_free(&out);
+	buf_free(&msg);
+	fixture_free(&fx);
+}
+END_TEST
+
+START_TEST(one_chart_hangs_of_several)
+{
+	struct fixture fx;
+	fixture_load(&fx);
+	char *prog = fake_gnuplot(fx.dir, true);
+	struct html_opts o = {.gnuplot = prog, .max_charts = 2, .timeout_s = 1};
+	struct html_result res;
+	struct buf out, msg;
+	buf_init(&out);
+	buf_init(&msg);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), 0);
+	/* the time is for the whole run: 1 s per chart; the chart drawn before the hang is kept */
+	ck_assert_int_eq(res.charts, 1);
+	ck_assert_int_eq(res.charts_failed, 1);
+	ck_assert_ptr_nonnull(strstr(msg.data, "chart 2 (finding "));
+	ck_assert_ptr_nonnull(strstr(msg.data, "did not finish within 2 s (1 s for each of 2 charts)"));
+	free(prog);
+	buf_free(&out);
+	buf_free(&msg);
+	fixture_free(&fx);
+}
+END_TEST
+
 START_TEST(restyle_and_cleanup)
 {
 	if (!have_gnuplot())
@@ -709,6 +912,10 @@ Suite *html_suite(void)
 	tcase_add_test(tr, no_gnuplot);
 	tcase_add_test(tr, gnuplot_fails);
 	tcase_add_test(tr, gnuplot_timeout);
+	tcase_add_test(tr, charts_in_one_process);
+	tcase_add_test(tr, one_chart_fails_of_several);
+	tcase_add_test(tr, fake_gnuplot_fails_the_second_chart);
+	tcase_add_test(tr, one_chart_hangs_of_several);
 	tcase_add_test(tr, restyle_and_cleanup);
 	tcase_add_test(tr, unreadable_capture);
 	tcase_add_test(tr, compare_report);
