@@ -343,6 +343,142 @@ void chart_script(const struct chart *c, const char *stem, struct buf *out)
 	buf_adds(out, "unset multiplot\n");
 }
 
+/* ---- numbers for the data files ---- */
+
+static const double pow10_tab[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+				     1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* Writes the decimal digits of v, at least min digits (zero-padded); returns the end. */
+static char *put_digits(char *p, uint64_t v, int min)
+{
+	char tmp[24];
+	int n = 0;
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n < min)
+		tmp[n++] = '0';
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+/* "%.3f" of x into p (room for 32 bytes); false when the double arithmetic cannot decide the
+ * rounding. x * 1000 is one correctly rounded product, off the exact value by at most half an ulp
+ * (2^-12 below 2^42); away from the halfway point that cannot change the rounded integer. */
+static bool fixed3_fast(double x, char **pp)
+{
+	if (!isfinite(x))
+		return false;
+	double ax = fabs(x);
+	if (ax >= 4e9)
+		return false;
+	double y = ax * 1000.0, fl = floor(y), f = y - fl;
+	if (fabs(f - 0.5) <= 0x1p-10)
+		return false;
+	uint64_t k = (uint64_t)fl + (f > 0.5);
+	char *p = *pp;
+	if (signbit(x))
+		*p++ = '-';
+	p = put_digits(p, k / 1000, 1);
+	*p++ = '.';
+	p = put_digits(p, k % 1000, 3);
+	*pp = p;
+	return true;
+}
+
+/* "%.6g" of x into p (room for 32 bytes); false when it must go to printf. The six significant
+ * digits are |x| scaled by an exact power of ten (one correctly rounded operation, off by at most
+ * half an ulp, 2^-34 below 10^6), rounded to an integer unless too close to a halfway point. */
+static bool g6_fast(double x, char **pp)
+{
+	if (!isfinite(x))
+		return false;
+	char *p = *pp;
+	if (x == 0) {
+		if (signbit(x))
+			*p++ = '-';
+		*p++ = '0';
+		*pp = p;
+		return true;
+	}
+	double ax = fabs(x);
+	int e = (int)floor(log10(ax));
+	double y = 0;
+	bool ok = false;
+	for (int tries = 0; tries < 3 && !ok; tries++) {
+		int sc = 5 - e;
+		if (sc > 22 || sc < -22)
+			return false;
+		y = sc >= 0 ? ax * pow10_tab[sc] : ax / pow10_tab[-sc];
+		if (y >= 1e6)
+			e++;
+		else if (y < 1e5)
+			e--;
+		else
+			ok = true;
+	}
+	if (!ok)
+		return false;
+	double fl = floor(y), f = y - fl;
+	if (fabs(f - 0.5) <= 1e-9)
+		return false;
+	uint32_t k = (uint32_t)fl + (f > 0.5);
+	if (k == 1000000) {
+		k = 100000;
+		e++;
+	}
+	char d[6];
+	for (int i = 5; i >= 0; i--) {
+		d[i] = (char)('0' + k % 10);
+		k /= 10;
+	}
+	int nd = 6;
+	while (nd > 1 && d[nd - 1] == '0')
+		nd--;
+	if (signbit(x))
+		*p++ = '-';
+	if (e < -4 || e >= 6) {
+		*p++ = d[0];
+		if (nd > 1) {
+			*p++ = '.';
+			for (int i = 1; i < nd; i++)
+				*p++ = d[i];
+		}
+		*p++ = 'e';
+		*p++ = e < 0 ? '-' : '+';
+		p = put_digits(p, (uint64_t)(e < 0 ? -e : e), 2);
+	} else if (e >= 0) {
+		for (int i = 0; i <= e; i++)
+			*p++ = d[i];
+		if (nd > e + 1) {
+			*p++ = '.';
+			for (int i = e + 1; i < nd; i++)
+				*p++ = d[i];
+		}
+	} else {
+		*p++ = '0';
+		*p++ = '.';
+		for (int i = 0; i < -e - 1; i++)
+			*p++ = '0';
+		for (int i = 0; i < nd; i++)
+			*p++ = d[i];
+	}
+	*pp = p;
+	return true;
+}
+
+void chart_num(struct buf *b, double v, bool fixed3)
+{
+	char tmp[64], *p = tmp;
+	if (fixed3 ? fixed3_fast(v, &p) : g6_fast(v, &p)) {
+		buf_add(b, tmp, (size_t)(p - tmp));
+		return;
+	}
+	buf_printf(b, fixed3 ? "%.3f" : "%.6g", v);
+}
+
 static void write_data(const struct chart *c, struct buf *out)
 {
 	for (int i = 0; i < c->ns; i++) {
@@ -360,8 +496,15 @@ static void write_data(const struct chart *c, struct buf *out)
 				prev_data = false;
 				continue;
 			}
-			buf_printf(out, "%.3f %.6g %.6g %.6g\n", p->t, p->mean, isnan(p->min) ? p->mean : p->min,
-				   isnan(p->max) ? p->mean : p->max);
+			/* as "%.3f %.6g %.6g %.6g\n" */
+			chart_num(out, p->t, true);
+			buf_addc(out, ' ');
+			chart_num(out, p->mean, false);
+			buf_addc(out, ' ');
+			chart_num(out, isnan(p->min) ? p->mean : p->min, false);
+			buf_addc(out, ' ');
+			chart_num(out, isnan(p->max) ? p->mean : p->max, false);
+			buf_addc(out, '\n');
 			prev_data = true;
 		}
 	}
@@ -908,12 +1051,32 @@ int charts_render(struct charts *cs, const struct chart *c, struct buf *svg, int
 }
 /* ---- SVG for inlining ---- */
 
+/* The first case-insensitive occurrence of needle (which starts with '<') in [s, end). */
 static const char *find_ci(const char *s, const char *end, const char *needle)
 {
 	size_t n = strlen(needle);
-	for (const char *p = s; p + n <= end; p++)
+	for (const char *p = s; p + n <= end; p++) {
+		p = memchr(p, '<', (size_t)(end - p));
+		if (!p || p + n > end)
+			return NULL;
 		if (strncasecmp(p, needle, n) == 0)
 			return p;
+	}
+	return NULL;
+}
+
+/* The last case-insensitive occurrence of needle (starting with '<') in [s, end). */
+static const char *find_last_ci(const char *s, const char *end, const char *needle)
+{
+	size_t n = strlen(needle);
+	const char *p = end;
+	while (p > s) {
+		p = memrchr(s, '<', (size_t)(p - s));
+		if (!p)
+			return NULL;
+		if (p + n <= end && strncasecmp(p, needle, n) == 0)
+			return p;
+	}
 	return NULL;
 }
 
@@ -933,28 +1096,29 @@ static bool starts_tag(const char *p, const char *end, const char *name)
 	       (p[n + 1] == '>' || p[n + 1] == ' ' || p[n + 1] == '\n' || p[n + 1] == '\t' || p[n + 1] == '/');
 }
 
+/* The bytes where svg_inline may have something to do: a tag, the blank before an attribute,
+ * "url(#". Runs of other bytes are copied as they are. */
+static const unsigned char svg_special[256] = {['<'] = 1, [' '] = 1, ['\t'] = 1, ['\n'] = 1, ['u'] = 1};
+
 int svg_inline(const char *svg, size_t n, const char *prefix, struct buf *out)
 {
 	const char *end = svg + n;
 	const char *p = find_ci(svg, end, "<svg");
-	const char *close = NULL;
-	for (const char *q = p ? p : end; q && q < end; q++) {
-		q = find_ci(q, end, "</svg>");
-		if (!q)
-			break;
-		close = q;
-	}
+	const char *close = p ? find_last_ci(p, end, "</svg>") : NULL;
 	if (!p || !close)
 		return ERR_FORMAT;
 	end = close + 6;
+	buf_reserve(out, (size_t)(end - p) + (size_t)(end - p) / 16 + 1);
 	while (p < end) {
-		if (starts_tag(p, end, "title") || starts_tag(p, end, "desc")) {
-			p = skip_element(p, end, p[1] == 't' || p[1] == 'T' ? "title" : "desc");
-			continue;
-		}
-		if (starts_tag(p, end, "script")) {
-			p = skip_element(p, end, "script");
-			continue;
+		if (p[0] == '<') {
+			if (starts_tag(p, end, "title") || starts_tag(p, end, "desc")) {
+				p = skip_element(p, end, p[1] == 't' || p[1] == 'T' ? "title" : "desc");
+				continue;
+			}
+			if (starts_tag(p, end, "script")) {
+				p = skip_element(p, end, "script");
+				continue;
+			}
 		}
 		/* attributes: id='x' / id="x" → id='PREFIXx'; href='#x' → href='#PREFIXx'; url(#x) → url(#PREFIXx);
 		 * on...= event handlers are dropped (gnuplot writes none without the mouse option). */
@@ -992,8 +1156,12 @@ int svg_inline(const char *svg, size_t n, const char *prefix, struct buf *out)
 			p += 5;
 			continue;
 		}
-		buf_addc(out, *p);
-		p++;
+		/* this byte as it is, and the ordinary ones after it */
+		const char *q = p + 1;
+		while (q < end && !svg_special[(unsigned char)*q])
+			q++;
+		buf_add(out, p, (size_t)(q - p));
+		p = q;
 	}
 	buf_addc(out, '\n');
 	return 0;

@@ -140,6 +140,9 @@ size_t chart_downsample(const struct chart_point *in, size_t n, struct chart_poi
 /* The gnuplot script of chart c whose files are named STEM.dat / STEM.svg (stem is generated,
  * e.g. "chart-07"). */
 void chart_script(const struct chart *c, const char *stem, struct buf *out);
+/* Appends v as printf's "%.3f" (fixed3) or "%.6g" writes it, byte for byte; printf itself is
+ * only asked when the fast path cannot decide the rounding (the data files' numbers). */
+void chart_num(struct buf *b, double v, bool fixed3);
 /* Appends s as a gnuplot single-quoted string: ' doubled, control characters become spaces. */
 void gp_quote(struct buf *b, const char *s);
 /* Appends gnuplot's SVG to out for inlining in HTML: drops everything before <svg, <title> and

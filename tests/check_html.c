@@ -1,8 +1,9 @@
 /* check_html.c — the HTML report and its gnuplot charts: escaping of hostile names taken from
  * captures (HTML and embedded JSON), no untrusted text in gnuplot scripts or data, min/max
- * downsampling keeps spikes, SVG inlining, the no-gnuplot / failing / hanging gnuplot paths, and
- * all the charts of a report in one gnuplot process (each byte for byte as drawn alone; one failing
- * or hanging chart costs only itself). */
+ * downsampling keeps spikes, SVG inlining (equal to the byte-at-a-time reference), the data files'
+ * numbers (equal to printf's), the no-gnuplot / failing / hanging gnuplot paths, and all the charts
+ * of a report in one gnuplot process (each byte for byte as drawn alone; one failing or hanging
+ * chart costs only itself). */
 #include <check.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -331,6 +332,181 @@ START_TEST(svg_ids_prefixed)
 	ck_assert_ptr_null(strstr(b.data, "\"gpPt"));
 	buf_reset(&b);
 	ck_assert_int_eq(svg_inline("not an svg", 10, "c1-", &b), ERR_FORMAT);
+	buf_free(&b);
+}
+END_TEST
+
+/* The byte-at-a-time svg_inline that the one in charts.c replaced (kept as the reference its
+ * output must equal). */
+static const char *ref_find_ci(const char *s, const char *end, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (const char *p = s; p + n <= end; p++)
+		if (strncasecmp(p, needle, n) == 0)
+			return p;
+	return NULL;
+}
+
+/* Skips an element <NAME ...>...</NAME> starting at p; returns the position after it. */
+static const char *ref_skip_element(const char *p, const char *end, const char *name)
+{
+	char close[32];
+	snprintf(close, sizeof close, "</%s>", name);
+	const char *e = ref_find_ci(p, end, close);
+	return e ? e + strlen(close) : end;
+}
+
+static bool ref_starts_tag(const char *p, const char *end, const char *name)
+{
+	size_t n = strlen(name);
+	return p + n + 1 < end && p[0] == '<' && strncasecmp(p + 1, name, n) == 0 &&
+	       (p[n + 1] == '>' || p[n + 1] == ' ' || p[n + 1] == '\n' || p[n + 1] == '\t' || p[n + 1] == '/');
+}
+
+static int ref_svg_inline(const char *svg, size_t n, const char *prefix, struct buf *out)
+{
+	const char *end = svg + n;
+	const char *p = ref_find_ci(svg, end, "<svg");
+	const char *close = NULL;
+	for (const char *q = p ? p : end; q && q < end; q++) {
+		q = ref_find_ci(q, end, "</svg>");
+		if (!q)
+			break;
+		close = q;
+	}
+	if (!p || !close)
+		return ERR_FORMAT;
+	end = close + 6;
+	while (p < end) {
+		if (ref_starts_tag(p, end, "title") || ref_starts_tag(p, end, "desc")) {
+			p = ref_skip_element(p, end, p[1] == 't' || p[1] == 'T' ? "title" : "desc");
+			continue;
+		}
+		if (ref_starts_tag(p, end, "script")) {
+			p = ref_skip_element(p, end, "script");
+			continue;
+		}
+		/* attributes: id='x' / id="x" → id='PREFIXx'; href='#x' → href='#PREFIXx'; url(#x) → url(#PREFIXx);
+		 * on...= event handlers are dropped (gnuplot writes none without the mouse option). */
+		if ((p[0] == ' ' || p[0] == '\t' || p[0] == '\n') && p + 4 < end) {
+			const char *a = p + 1;
+			if (strncmp(a, "id=", 3) == 0 && (a[3] == '"' || a[3] == '\'')) {
+				buf_add(out, p, 5);
+				buf_adds(out, prefix);
+				p += 5;
+				continue;
+			}
+			if ((strncmp(a, "href=", 5) == 0 || strncmp(a, "xlink:href=", 11) == 0)) {
+				const char *v = a + (a[0] == 'h' ? 5 : 11);
+				if (v + 2 < end && (v[0] == '"' || v[0] == '\'') && v[1] == '#') {
+					buf_add(out, p, (size_t)(v + 2 - p));
+					buf_adds(out, prefix);
+					p = v + 2;
+					continue;
+				}
+			}
+			if ((a[0] == 'o' || a[0] == 'O') && (a[1] == 'n' || a[1] == 'N')) {
+				const char *eq = a + 2;
+				while (eq < end && ((*eq >= 'a' && *eq <= 'z') || (*eq >= 'A' && *eq <= 'Z')))
+					eq++;
+				if (eq < end && *eq == '=' && eq + 1 < end && (eq[1] == '"' || eq[1] == '\'')) {
+					const char *q = memchr(eq + 2, eq[1], (size_t)(end - eq - 2));
+					p = q ? q + 1 : end;
+					continue;
+				}
+			}
+		}
+		if (p + 5 <= end && strncmp(p, "url(#", 5) == 0) {
+			buf_add(out, p, 5);
+			buf_adds(out, prefix);
+			p += 5;
+			continue;
+		}
+		buf_addc(out, *p);
+		p++;
+	}
+	buf_addc(out, '\n');
+	return 0;
+}
+
+/* svg_inline on gnuplot-like SVG with random damage: the same bytes as the reference. */
+START_TEST(svg_inline_equals_reference)
+{
+	static const char *const parts[] = {
+		"<svg viewBox=\"0 0 9 9\">", "</svg>", "</SVG>", "<title>t</title>", "<TITLE>x", "<desc>d</desc>",
+		"<script>s</script>", "<script ", " id='a'", " id=\"b\"", "\tid='c'", "\nid=x", " href='#h'",
+		" xlink:href=\"#k\"", " href=\"/x\"", " onclick=\"e\"", " OnLoad='f'", " onx=", "url(#u)", "url(x)",
+		"<path d='M1,2 L3,4'/>", "<g>", "</g>", " ", "u", "<", ">", "'", "\"", "#", "=", "ti", "<svgx>", "\n"};
+	uint64_t seed = 12345;
+	struct buf in, a, b;
+	buf_init(&in);
+	buf_init(&a);
+	buf_init(&b);
+	for (int iter = 0; iter < 20000; iter++) {
+		buf_reset(&in);
+		int n = 1 + (int)(seed % 40);
+		for (int k = 0; k < n; k++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			buf_adds(&in, parts[(seed >> 33) % (sizeof parts / sizeof parts[0])]);
+		}
+		buf_reset(&a);
+		buf_reset(&b);
+		int ra = svg_inline(in.data, in.len, "c7-", &a), rb = ref_svg_inline(in.data, in.len, "c7-", &b);
+		ck_assert_int_eq(ra, rb);
+		if (ra == 0)
+			ck_assert_msg(a.len == b.len && memcmp(a.data, b.data, a.len) == 0, "svg_inline differs on: %s", in.data);
+	}
+	buf_free(&in);
+	buf_free(&a);
+	buf_free(&b);
+}
+END_TEST
+
+/* The data files' numbers: chart_num is printf's "%.3f" / "%.6g", byte for byte. */
+START_TEST(chart_num_equals_printf)
+{
+	uint64_t x = 88172645463325252ull;
+	struct buf b;
+	buf_init(&b);
+	static const double special[] = {0.0, -0.0, 1e-5, 1e-4, 999999.5, 999999.4999, 9999995, 0.5, 1.5, 2.5, 1e6, 1e5,
+					 99999.95, 123456789, 0.00012345649, 4e9, 3.9999e9, 0.0005, 0.0015, -0.0004,
+					 1e300, 5e-324, 1785157200.123, INFINITY, -INFINITY, NAN};
+	for (long i = 0; i < 400000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		double v;
+		switch (i % 6) {
+		case 0:
+			memcpy(&v, &x, sizeof v);
+			break;
+		case 1:
+			v = (double)(x % 4000000000000ull) / 1000.0; /* times in ms */
+			break;
+		case 2:
+			v = (double)(float)((double)(x % 100000000) / 1e4); /* float bucket means */
+			break;
+		case 3:
+			v = ldexp((double)(x >> 11), -(int)(x % 80));
+			break;
+		case 4: /* halfway cases */
+			v = ((double)(x % 1000000) + 0.5) * pow(10, (double)((int)((x >> 40) % 30) - 15));
+			break;
+		default:
+			v = special[(x >> 7) % (sizeof special / sizeof special[0])];
+			break;
+		}
+		if ((x >> 62) & 1)
+			v = -v;
+		for (int f = 0; f < 2; f++) {
+			char want[512];
+			snprintf(want, sizeof want, f ? "%.3f" : "%.6g", v);
+			buf_reset(&b);
+			chart_num(&b, v, f);
+			ck_assert_msg(strcmp(want, b.data) == 0, "%a as %s: printf %s, chart_num %s", v, f ? "%.3f" : "%.6g", want,
+				      b.data);
+		}
+	}
 	buf_free(&b);
 }
 END_TEST
@@ -904,6 +1080,8 @@ Suite *html_suite(void)
 	tcase_add_test(tc, add_series_caps_points);
 	tcase_add_test(tc, script_has_only_trusted_text);
 	tcase_add_test(tc, svg_ids_prefixed);
+	tcase_add_test(tc, svg_inline_equals_reference);
+	tcase_add_test(tc, chart_num_equals_printf);
 	suite_add_tcase(s, tc);
 	TCase *tr = tcase_create("report");
 	tcase_set_timeout(tr, 60);
