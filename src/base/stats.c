@@ -136,9 +136,25 @@ double qs_quantile(const struct qsketch *q, double p)
 				st[j] = st[j - 1];
 			st[j] = x;
 		}
+		/* whole blocks of 16 buckets first: only the block where the rank is reached is walked
+		 * bucket by bucket (most of a sketch's 1,280 buckets are empty) */
+		const uint32_t *b = q->b->b;
 		unsigned si = 0;
-		for (int i = 0; i < QS_BUCKETS; i++) {
-			acc += q->b->b[i];
+		int i = 0;
+		for (; i + 16 <= QS_BUCKETS; i += 16) {
+			uint64_t sum = 0;
+			for (int k = 0; k < 16; k++)
+				sum += b[i + k];
+			unsigned sj = si;
+			while (sj < ns && st[sj] < i + 16)
+				sj++;
+			if (acc + sum + (sj - si) >= need)
+				break;
+			acc += sum + (sj - si);
+			si = sj;
+		}
+		for (; i < QS_BUCKETS; i++) {
+			acc += b[i];
 			while (si < ns && st[si] == i) {
 				acc++;
 				si++;
