@@ -942,7 +942,7 @@ void charts_run(struct charts *cs)
 	}
 	const int budget = cs->timeout_s * pending;
 	const double deadline = mono_now() + budget;
-	char *script = path_join(cs->dir, "charts.gp"), *log = path_join(cs->dir, "charts.log");
+	char *script = path_join(cs->dir, "iopsy-charts.gp"), *log = path_join(cs->dir, "iopsy-charts.log");
 	while (from <= to) {
 		while (from <= to && cs->jobs[from - 1].rc != JOB_PENDING)
 			from++;
@@ -961,7 +961,7 @@ void charts_run(struct charts *cs)
 		bool timed_out = false;
 		if (rc == 0) {
 			cs->runs++;
-			rc = run_gnuplot(cs, "charts.gp", log, deadline, &timed_out, &why);
+			rc = run_gnuplot(cs, "iopsy-charts.gp", log, deadline, &timed_out, &why);
 		}
 		buf_reset(&b);
 		if (file_read(log, &b, 16u << 20) == ERR_IO)

@@ -805,9 +805,9 @@ START_TEST(charts_in_one_process)
 	}
 	/* nothing but the charts' own files is left in the folder */
 	char left[200];
-	snprintf(left, sizeof left, "%s/charts.gp", gpdir);
+	snprintf(left, sizeof left, "%s/iopsy-charts.gp", gpdir);
 	ck_assert_int_ne(access(left, F_OK), 0);
-	snprintf(left, sizeof left, "%s/charts.log", gpdir);
+	snprintf(left, sizeof left, "%s/iopsy-charts.log", gpdir);
 	ck_assert_int_ne(access(left, F_OK), 0);
 	free(prog);
 	buf_free(&out);
