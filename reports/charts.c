@@ -891,7 +891,8 @@ static void job_finish(struct charts *cs, int no)
 }
 
 /* The charts the log says are done, in order from `from` on (a chart that is not pending is
- * skipped, as the batch script skips it); *rest points past the last marker. */
+ * skipped, as the batch script skips it); returns the first pending chart not done (or to + 1),
+ * and *rest points past the last marker. */
 static int log_done(const struct charts *cs, const struct buf *lg, int from, int to, const char **rest)
 {
 	const char *p = lg->data ? lg->data : "", *end = p + lg->len;
@@ -910,6 +911,8 @@ static int log_done(const struct charts *cs, const struct buf *lg, int from, int
 		}
 		p = nl ? nl + 1 : end;
 	}
+	while (next <= to && cs->jobs[next - 1].rc != JOB_PENDING)
+		next++;
 	return next;
 }
 

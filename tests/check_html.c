@@ -746,9 +746,10 @@ static char *gnuplot_wrapper(const char *dir, const char *extra)
 }
 
 /* A fake gnuplot that reads the batch script it is given: it writes a tiny SVG for each chart it
- * loads and says so as gnuplot's print would, but fails on the second chart of every start (with
- * hang=1 it hangs there instead). */
-static char *fake_gnuplot(const char *dir, bool hang)
+ * loads and says so as gnuplot's print would, but on the second chart of every start it fails with
+ * a message (FAKE_FAIL), hangs (FAKE_HANG) or exits 1 without a word (FAKE_SILENT). */
+enum fake_mode { FAKE_FAIL, FAKE_HANG, FAKE_SILENT };
+static char *fake_gnuplot(const char *dir, enum fake_mode mode)
 {
 	char text[2048];
 	snprintf(text, sizeof text,
@@ -764,7 +765,9 @@ static char *fake_gnuplot(const char *dir, bool hang)
 		 "  \"print '\"*) p=${line#print \\'}; echo \"${p%%\\'}\" >&2 ;;\n"
 		 "  esac\n"
 		 "done < \"$1\"\n",
-		 dir, hang ? "exec sleep 30" : "echo \"\\\"$stem.gp\\\" line 1: fake failure\" >&2; exit 1");
+		 dir, mode == FAKE_HANG ? "exec sleep 30"
+		 : mode == FAKE_SILENT ? "exit 1"
+				       : "echo \"\\\"$stem.gp\\\" line 1: fake failure\" >&2; exit 1");
 	return write_script(dir, "fake-gnuplot.sh", text);
 }
 
@@ -861,7 +864,7 @@ START_TEST(fake_gnuplot_fails_the_second_chart)
 {
 	struct fixture fx;
 	fixture_load(&fx);
-	char *prog = fake_gnuplot(fx.dir, false);
+	char *prog = fake_gnuplot(fx.dir, FAKE_FAIL);
 	char runs[128];
 	snprintf(runs, sizeof runs, "%s/runs", fx.dir);
 	struct html_opts o = {.gnuplot = prog};
@@ -892,7 +895,7 @@ START_TEST(one_chart_hangs_of_several)
 {
 	struct fixture fx;
 	fixture_load(&fx);
-	char *prog = fake_gnuplot(fx.dir, true);
+	char *prog = fake_gnuplot(fx.dir, FAKE_HANG);
 	struct html_opts o = {.gnuplot = prog, .max_charts = 2, .timeout_s = 1};
 	struct html_result res;
 	struct buf out, msg;
@@ -904,6 +907,43 @@ START_TEST(one_chart_hangs_of_several)
 	ck_assert_int_eq(res.charts_failed, 1);
 	ck_assert_ptr_nonnull(strstr(msg.data, "chart 2 (finding "));
 	ck_assert_ptr_nonnull(strstr(msg.data, "did not finish within 2 s (1 s for each of 2 charts)"));
+	free(prog);
+	buf_free(&out);
+	buf_free(&msg);
+	fixture_free(&fx);
+}
+END_TEST
+
+START_TEST(unwritable_chart_among_several)
+{
+	struct fixture fx;
+	fixture_load(&fx);
+	/* chart 2's data file cannot be written: it is failed before gnuplot runs, and the batch
+	 * (charts 1 and 3, with a gnuplot that stops without a word on the second chart it loads)
+	 * reports its own failure for chart 3, not for chart 2 */
+	char *prog = fake_gnuplot(fx.dir, FAKE_SILENT);
+	char gpdir[128], blocker[200];
+	snprintf(gpdir, sizeof gpdir, "%s/gp", fx.dir);
+	ck_assert_int_eq(mkdir(gpdir, 0755), 0);
+	snprintf(blocker, sizeof blocker, "%s/chart-02.dat", gpdir);
+	ck_assert_int_eq(mkdir(blocker, 0755), 0);
+	struct html_opts o = {.gnuplot = prog, .gnuplot_dir = gpdir, .max_charts = 3};
+	struct html_result res;
+	struct buf out, msg;
+	buf_init(&out);
+	buf_init(&msg);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), 0);
+	ck_assert_int_eq(res.charts, 1);
+	ck_assert_int_eq(res.charts_failed, 2);
+	const char *c2 = strstr(msg.data, "chart 2 (finding "), *c3 = strstr(msg.data, "chart 3 (finding ");
+	ck_assert_ptr_nonnull(c2);
+	ck_assert_ptr_nonnull(c3);
+	char *line2 = xstrndup(c2, strcspn(c2, "\n"));
+	ck_assert_ptr_nonnull(strstr(line2, "cannot create"));
+	ck_assert_ptr_null(strstr(line2, "exited"));
+	free(line2);
+	ck_assert_ptr_nonnull(strstr(c3, "gnuplot exited with status 1"));
+	ck_assert_ptr_nonnull(strstr(out.data, "id=\"chart-1\""));
 	free(prog);
 	buf_free(&out);
 	buf_free(&msg);
@@ -1094,6 +1134,7 @@ Suite *html_suite(void)
 	tcase_add_test(tr, one_chart_fails_of_several);
 	tcase_add_test(tr, fake_gnuplot_fails_the_second_chart);
 	tcase_add_test(tr, one_chart_hangs_of_several);
+	tcase_add_test(tr, unwritable_chart_among_several);
 	tcase_add_test(tr, restyle_and_cleanup);
 	tcase_add_test(tr, unreadable_capture);
 	tcase_add_test(tr, compare_report);
