@@ -515,9 +515,9 @@ static void write_data(const struct chart *c, struct buf *out)
 #define JOB_PENDING 1            /* added, not yet run */
 
 struct chart_job {
-	int rc;                  /* JOB_PENDING, 0, CHARTS_NO_GNUPLOT, CHARTS_FAILED or ERR_IO */
+	int rc;                  /* JOB_PENDING, 0 (drawn: the file is read by charts_take),
+	                          * CHARTS_NO_GNUPLOT, CHARTS_FAILED or ERR_IO */
 	bool png;
-	struct buf out;          /* the SVG for inlining, or the PNG */
 	struct buf why;
 };
 
@@ -648,18 +648,26 @@ int charts_open(struct charts *cs, const struct chart_opts *o, struct buf *why)
 	return cs->gnuplot ? 0 : CHARTS_NO_GNUPLOT;
 }
 
+static char *chart_path(const struct charts *cs, int no, const char *ext);
+
 void charts_close(struct charts *cs)
 {
+	/* what charts_run and charts_take have not removed (charts never run or never taken) */
+	static const char *const ext[] = {".dat", ".gp", ".svg", ".png"};
+	for (int no = 1; cs->dir && !cs->keep && no <= cs->n; no++)
+		for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+			char *path = chart_path(cs, no, ext[i]);
+			unlink(path);
+			free(path);
+		}
 	if (cs->dir && cs->dir_made) {
 		char *style = path_join(cs->dir, "style.gp");
 		unlink(style);
 		free(style);
 		rmdir(cs->dir);
 	}
-	for (int i = 0; i < cs->n; i++) {
-		buf_free(&cs->jobs[i].out);
+	for (int i = 0; i < cs->n; i++)
 		buf_free(&cs->jobs[i].why);
-	}
 	free(cs->jobs);
 	free(cs->dir);
 	free(cs->gnuplot);
@@ -810,7 +818,6 @@ int charts_add(struct charts *cs, const struct chart *c)
 	}
 	struct chart_job *j = &cs->jobs[no - 1];
 	memset(j, 0, sizeof *j);
-	buf_init(&j->out);
 	buf_init(&j->why);
 	j->png = c->png;
 	if (!cs->dir) {
@@ -859,8 +866,9 @@ static void batch_script(const struct charts *cs, int from, int to, struct buf *
 	}
 }
 
-/* Reads the chart's output file into its job (SVG made safe to inline, or the PNG as it is). */
-static void job_finish(struct charts *cs, int no)
+/* Appends chart no's SVG (made safe to inline) or PNG to out, from the file gnuplot wrote; returns
+ * 0, or CHARTS_FAILED with the reason in the job. The file is then removed (not in keep_dir). */
+static int job_read(struct charts *cs, int no, struct buf *out)
 {
 	struct chart_job *j = &cs->jobs[no - 1];
 	char stem[32];
@@ -869,25 +877,31 @@ static void job_finish(struct charts *cs, int no)
 	struct buf b;
 	buf_init(&b);
 	int r = file_read(path, &b, 64u << 20);
+	if (!cs->keep)
+		unlink(path);
 	free(path);
-	j->rc = 0;
+	int rc = 0;
 	if (j->png) {
 		if (r < 0 || b.len < 8 || memcmp(b.data, "\x89PNG", 4) != 0) {
 			buf_printf(&j->why, "gnuplot wrote no PNG for %s", stem);
-			j->rc = CHARTS_FAILED;
+			rc = CHARTS_FAILED;
 		} else {
-			buf_add(&j->out, b.data, b.len);
+			buf_add(out, b.data, b.len);
 		}
 	} else {
 		char prefix[16];
 		snprintf(prefix, sizeof prefix, "c%d-", no);
-		if (r < 0 || svg_inline(b.data ? b.data : "", b.len, prefix, &j->out) < 0) {
-			buf_reset(&j->out);
+		size_t at = out->len;
+		if (r < 0 || svg_inline(b.data ? b.data : "", b.len, prefix, out) < 0) {
+			out->len = at;
+			if (out->data)
+				out->data[at] = '\0';
 			buf_printf(&j->why, "gnuplot wrote no usable SVG for %s", stem);
-			j->rc = CHARTS_FAILED;
+			rc = CHARTS_FAILED;
 		}
 	}
 	buf_free(&b);
+	return rc;
 }
 
 /* The charts the log says are done, in order from `from` on (a chart that is not pending is
@@ -916,12 +930,13 @@ static int log_done(const struct charts *cs, const struct buf *lg, int from, int
 	return next;
 }
 
-/* Removes the files of charts first..last in the private folder (in keep_dir they stay). */
+/* Removes the data and scripts of charts first..last in the private folder (in keep_dir they
+ * stay); a chart's SVG or PNG goes when charts_take has read it (or at charts_close). */
 static void run_cleanup(struct charts *cs, int first, int last)
 {
 	if (cs->keep)
 		return;
-	static const char *const ext[] = {".dat", ".gp", ".svg", ".png"};
+	static const char *const ext[] = {".dat", ".gp"};
 	for (int no = first; no <= last; no++)
 		for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
 			char *path = chart_path(cs, no, ext[i]);
@@ -973,13 +988,13 @@ void charts_run(struct charts *cs)
 		int done = log_done(cs, &b, from, to, &rest);
 		for (int no = from; no < done; no++)
 			if (cs->jobs[no - 1].rc == JOB_PENDING)
-				job_finish(cs, no);
+				cs->jobs[no - 1].rc = 0;
 		from = done;
 		if (rc == 0) {
-			/* gnuplot says it is done: whatever is missing was not drawn */
+			/* gnuplot says it is done: a chart without its file is found out by charts_take */
 			for (int no = from; no <= to; no++)
 				if (cs->jobs[no - 1].rc == JOB_PENDING)
-					job_finish(cs, no);
+					cs->jobs[no - 1].rc = 0;
 			from = to + 1;
 		} else if (timed_out) {
 			for (int no = from; no <= to; no++) {
@@ -1037,13 +1052,15 @@ int charts_take(struct charts *cs, int number, struct buf *out, struct buf *why)
 	struct chart_job *j = &cs->jobs[number - 1];
 	if (j->rc == JOB_PENDING)
 		charts_run(cs);
-	if (j->rc == 0)
-		buf_add(out, j->out.data ? j->out.data : "", j->out.len);
-	else if (j->why.len)
+	if (j->rc == 0 && cs->dir)
+		j->rc = job_read(cs, number, out);
+	if (j->rc != 0 && j->why.len)
 		buf_add(why, j->why.data, j->why.len);
-	buf_free(&j->out);
 	buf_free(&j->why);
-	return j->rc;
+	int rc = j->rc;
+	j->rc = CHARTS_FAILED; /* taken */
+	buf_printf(&j->why, "chart %d was already taken", number);
+	return rc;
 }
 
 int charts_render(struct charts *cs, const struct chart *c, struct buf *svg, int *number, struct buf *why)

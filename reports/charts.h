@@ -123,8 +123,9 @@ int charts_add(struct charts *cs, const struct chart *c);
 void charts_run(struct charts *cs);
 /* The result of chart number (after charts_run): 0 with its SVG appended to out (prolog stripped,
  * ids made unique with the prefix "cNN-"), or, when the chart asked for PNG, the PNG bytes as they
- * are; else CHARTS_NO_GNUPLOT, CHARTS_FAILED or ERR_IO with the reason appended to why. The
- * chart's bytes are released: take each chart once. */
+ * are; else CHARTS_NO_GNUPLOT, CHARTS_FAILED or ERR_IO with the reason appended to why. The SVG is
+ * read from gnuplot's file here, one chart at a time (then removed, except in keep_dir): take each
+ * chart once. */
 int charts_take(struct charts *cs, int number, struct buf *out, struct buf *why);
 /* One chart at once: charts_add, charts_run and charts_take. The chart number used is stored in
  * *number. Returns as charts_take. */
