@@ -422,23 +422,35 @@ mv "$WORK/shapes.tsv.new" "$WORK/shapes.tsv" 2>/dev/null
 # columns, 5 s interval) + perfmon, analyze --json, time and peak RSS.
 SAMPLES=$WORK/samples.tsv
 : >"$SAMPLES"
-# run_once JOB TOOL CMD... : one timed run appended to $SAMPLES (wall ns, peak RSS KiB).
+# CPU time too, when perf can count task-clock here (the process and its children, gnuplot
+# included): it does not grow when other jobs on the machine take the CPU, wall time does.
+HAVE_PERF=0
+command -v perf >/dev/null 2>&1 && perf stat -x, -e task-clock -o "$WORK/perf.txt" true >/dev/null 2>&1 &&
+	grep -q task-clock "$WORK/perf.txt" && HAVE_PERF=1
+# run_once JOB TOOL CMD... : one timed run appended to $SAMPLES (wall ns, peak RSS KiB, CPU ns or -).
 run_once() {
 	r_job=$1 r_tool=$2
 	shift 2
+	rm -f "$WORK/perf.txt"
 	r_t0=$(now_ns)
-	/usr/bin/time -v -o "$WORK/time.txt" "$@" >/dev/null 2>"$WORK/err.txt"
+	if [ $HAVE_PERF = 1 ]; then
+		perf stat -x, -e task-clock -o "$WORK/perf.txt" /usr/bin/time -v -o "$WORK/time.txt" "$@" >/dev/null 2>"$WORK/err.txt"
+	else
+		/usr/bin/time -v -o "$WORK/time.txt" "$@" >/dev/null 2>"$WORK/err.txt"
+	fi
 	r_rc=$?
 	r_t1=$(now_ns)
 	if [ $r_rc -ne 0 ]; then
 		say "bench: $r_tool ($r_job) FAILED (exit $r_rc): $*"
 		sed -n '1,5p' "$WORK/err.txt" | sed 's/^/    /' >&2
 		STATUS=3
-		printf '%s\t%s\tFAILED\t0\n' "$r_job" "$r_tool" >>"$SAMPLES"
+		printf '%s\t%s\tFAILED\t0\t-\n' "$r_job" "$r_tool" >>"$SAMPLES"
 		return 1
 	fi
 	r_r=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$WORK/time.txt")
-	printf '%s\t%s\t%s\t%s\n' "$r_job" "$r_tool" $((r_t1 - r_t0)) "${r_r:-0}" >>"$SAMPLES"
+	r_c=-
+	[ -f "$WORK/perf.txt" ] && r_c=$(awk -F, '$3 == "task-clock" || $3 ~ /^task-clock/ {printf "%.0f", $1 * 1e6}' "$WORK/perf.txt")
+	printf '%s\t%s\t%s\t%s\t%s\n' "$r_job" "$r_tool" $((r_t1 - r_t0)) "${r_r:-0}" "${r_c:--}" >>"$SAMPLES"
 }
 # pairs JOB N TOOL_SUFFIX ARGS... : N rounds of "before" (when given) then "after" with the same
 # arguments; the tools are named "SUFFIX before" and "SUFFIX".
@@ -503,17 +515,22 @@ for S in $SHAPES; do
 done
 # medians into the results, one row per job and tool
 awk -F'\t' '
-{ key = $1 SUBSEP $2; if (!(key in n)) order[++nk] = key; if ($3 == "FAILED") failed[key] = 1; else { v[key, ++n[key]] = $3 }
+function median(arr, m,    a, b, t) {
+	for (a = 2; a <= m; a++) { t = arr[a]; for (b = a - 1; b >= 1 && arr[b] + 0 > t + 0; b--) arr[b + 1] = arr[b]; arr[b + 1] = t }
+	return m % 2 ? arr[(m + 1) / 2] : (arr[m / 2] + arr[m / 2 + 1]) / 2
+}
+{ key = $1 SUBSEP $2; if (!(key in n)) order[++nk] = key; if ($3 == "FAILED") failed[key] = 1; else { v[key, ++n[key]] = $3; if ($5 != "-" && $5 != "") c[key, ++nc[key]] = $5 }
   if ($4 > rss[key]) rss[key] = $4 }
 END {
 	for (i = 1; i <= nk; i++) {
 		key = order[i]; split(key, kk, SUBSEP)
-		if (key in failed || !n[key]) { printf "%s\t%s\tFAILED\t0\n", kk[1], kk[2]; continue }
+		if (key in failed || !n[key]) { printf "J%s\t%s\tFAILED\t0\t0\t-\n", kk[1], kk[2]; continue }
 		m = n[key]
 		for (a = 1; a <= m; a++) x[a] = v[key, a]
-		for (a = 2; a <= m; a++) { t = x[a]; for (b = a - 1; b >= 1 && x[b] + 0 > t + 0; b--) x[b + 1] = x[b]; x[b + 1] = t }
-		med = m % 2 ? x[(m + 1) / 2] : (x[m / 2] + x[m / 2 + 1]) / 2
-		printf "J%s\t%s\t%.0f\t%s\t%d\n", kk[1], kk[2], med, rss[key], m
+		med = median(x, m)
+		cm = "-"
+		if (nc[key] == m) { for (a = 1; a <= m; a++) y[a] = c[key, a]; cm = sprintf("%.0f", median(y, m)) }
+		printf "J%s\t%s\t%.0f\t%s\t%d\t%s\n", kk[1], kk[2], med, rss[key], m, cm
 	}
 }' "$SAMPLES" >"$WORK/jobs.tsv"
 
@@ -599,84 +616,94 @@ END {
 CHARTS=$(cat "$WORK/hour-charts.txt" 2>/dev/null || echo '?')
 awk -F'\t' -v t_html=$T_HTML_X -v have_before=$HAVE_BEFORE -v charts="$CHARTS" '
 FILENAME ~ /results/ { t[$1, $2] = $3; rss[$1, $2] = $4; next }
-{ j = substr($1, 2); t[j, $2] = $3; rss[j, $2] = $4; nrun[j, $2] = $5; have[j] = 1 }
-function ok(x) { return x != "" && x != "FAILED" }
+{ j = substr($1, 2); w[j, $2] = $3; rss[j, $2] = $4; nrun[j, $2] = $5; cpu[j, $2] = $6; have[j] = 1
+  if ($6 == "-" || $6 == "") nocpu = 1 }
+function ok(x) { return x != "" && x != "FAILED" && x != "-" }
+# the figure a job is judged on: CPU (task-clock) when every run had it, else wall
+function val(j, tool) { return nocpu ? w[j, tool] : cpu[j, tool] }
 function sec(x) { return ok(x) ? sprintf("%.4f", x / 1e9) : "-" }
-function mib(j, tool) { return ok(t[j, tool]) ? sprintf("%.1f", rss[j, tool] / 1024) : "-" }
-function usc(j, what, suffix) { a = t[j, what " 50000" suffix]; b = t[j, what " 500" suffix]
+function mib(j, tool) { return ok(w[j, tool]) ? sprintf("%.1f", rss[j, tool] / 1024) : "-" }
+function usc(j, what, suffix) { a = val(j, what " 50000" suffix); b = val(j, what " 500" suffix)
 	return ok(a) && ok(b) ? sprintf("%.3f", (a - b) / 1e3 / 49500) : "-" }
 function rat(a, b) { return ok(a) && ok(b) && b > 0 ? sprintf("%.2fx", a / b) : "-" }
+function row(j, tool, label) {
+	printf "  %-22s %9s %9s %9s %9s %8s %8s  [%d]\n", label, sec(w[j, tool " before"]), sec(w[j, tool]), sec(cpu[j, tool " before"]),
+		sec(cpu[j, tool]), mib(j, tool " before"), mib(j, tool), nrun[j, tool]
+}
+function head(j) { printf "  %-22s %9s %9s %9s %9s %8s %8s  [%s]\n", "tool", "wall bef", "wall aft", "CPU bef", "CPU aft", "MiB bef", "MiB aft", "runs" }
 END {
 	if (!have["h"] && !have["r"] && !have["d"]) exit
 	print ""
-	print "issue 17 jobs: before (IOPSY_BEFORE) and after (IOPSY) run alternately; median wall seconds,"
-	print "largest peak RSS; runs per tool in brackets."
+	print "issue 17 jobs: before (IOPSY_BEFORE) and after (IOPSY) run alternately; median seconds of wall time and"
+	print "of CPU time (perf task-clock of the process and its children, gnuplot included), largest peak RSS."
+	printf "Ratios and per-column figures use %s.\n", nocpu ? "wall time (no perf here)" : "CPU time (wall time grows with the other jobs on a shared machine)"
 	if (have["h"]) {
 		print ""
-		print "job h: the header, esxtop 50,000 columns (4.4 MB) x 1 row; the floor is the same with 500 columns"
-		printf "  %-22s %10s %10s %10s %10s %12s %12s\n", "tool", "before s", "after s", "floor bef", "floor aft", "before us/col", "after us/col"
-		split("extract counters analyze", w, " ")
-		for (i = 1; i <= 3; i++)
-			printf "  %-22s %10s %10s %10s %10s %12s %12s\n", w[i] (w[i] == "extract" ? " --match" : ""), sec(t["h", w[i] " 50000 before"]),
-				sec(t["h", w[i] " 50000"]), sec(t["h", w[i] " 500 before"]), sec(t["h", w[i] " 500"]), usc("h", w[i], " before"), usc("h", w[i], "")
+		print "job h: the header, esxtop 50,000 columns (4.4 MB) x 1 row; floor: the same with 500 columns"
+		head("h")
+		split("extract counters analyze", ww, " ")
+		for (i = 1; i <= 3; i++) {
+			row("h", ww[i] " 50000", ww[i] (ww[i] == "extract" ? " --match" : "") " 50000")
+			row("h", ww[i] " 500", ww[i] (ww[i] == "extract" ? " --match" : "") " 500")
+			printf "  %-22s %9s us before, %s us after\n", "  per column", usc("h", ww[i], " before"), usc("h", ww[i], "")
+		}
 	}
 	if (have["r"]) {
 		print ""
 		printf "job r: a 1-hour capture (simulate lsi-guest-queue-cap, esxtop + perfmon, %s charts)\n", charts
-		printf "  %-22s %10s %10s %9s %9s  [%s]\n", "tool", "before s", "after s", "bef MiB", "aft MiB", "runs"
-		split("analyze|analyze --html", w, "|")
-		for (i = 1; i <= 2; i++)
-			printf "  %-22s %10s %10s %9s %9s  [%d]\n", w[i], sec(t["r", w[i] " before"]), sec(t["r", w[i]]), mib("r", w[i] " before"), mib("r", w[i]), nrun["r", w[i]]
-		printf "  %-22s %10s %10s\n", "--html / analyze", rat(t["r", "analyze --html before"], t["r", "analyze before"]), rat(t["r", "analyze --html"], t["r", "analyze"])
+		head("r")
+		row("r", "analyze", "analyze --json")
+		row("r", "analyze --html", "analyze --html")
+		printf "  %-22s %9s %9s %9s %9s\n", "--html / --json", rat(w["r", "analyze --html before"], w["r", "analyze before"]),
+			rat(w["r", "analyze --html"], w["r", "analyze"]), rat(cpu["r", "analyze --html before"], cpu["r", "analyze before"]),
+			rat(cpu["r", "analyze --html"], cpu["r", "analyze"])
 	}
 	if (have["d"]) {
 		print ""
 		print "job d: a day, esxtop 5,000 columns x 17,280 rows (5 s) + perfmon (simulate lsi-guest-queue-cap)"
-		printf "  %-22s %10s %10s %9s %9s  [%s]\n", "tool", "before s", "after s", "bef MiB", "aft MiB", "runs"
-		printf "  %-22s %10s %10s %9s %9s  [%d]\n", "analyze", sec(t["d", "analyze before"]), sec(t["d", "analyze"]), mib("d", "analyze before"), mib("d", "analyze"), nrun["d", "analyze"]
+		head("d")
+		row("d", "analyze", "analyze --json")
 	}
 	print ""
 	print "targets of issue 17 in this run (today = IOPSY_BEFORE, new = IOPSY; issue = the figure the issue was filed with):"
-	printf "  %-48s %-12s %-10s %-10s %-22s %s\n", "job", "issue", "today", "new", "target", ""
+	f = "  %-46s %-12s %-10s %-10s %-22s %s\n"
+	printf f, "job", "issue", "today", "new", "target", ""
 	if (have["r"]) {
-		b = t["r", "analyze --html before"] / t["r", "analyze before"]; a = t["r", "analyze --html"] / t["r", "analyze"]
-		printf "  %-48s %-12s %-10s %-10s %-22s %s\n", "analyze --html vs analyze, 1-hour capture", "11x",
-			have_before ? sprintf("%.2fx", b) : "-", sprintf("%.2fx", a), "<= " t_html "x", a <= t_html ? "PASS" : "FAIL"
+		b = val("r", "analyze --html before") / val("r", "analyze before"); a = val("r", "analyze --html") / val("r", "analyze")
+		printf f, "analyze --html vs analyze, 1-hour capture", "11x", have_before ? sprintf("%.2fx", b) : "-", sprintf("%.2fx", a),
+			"<= " t_html "x", a <= t_html ? "PASS" : "FAIL"
 	}
 	if (have["h"]) {
-		printf "  %-48s %-12s %-10s %-10s %-22s %s\n", "header per column, extract --match (50,000)", "0.5-0.84 us",
-			usc("h", "extract", " before") " us", usc("h", "extract", "") " us", "a lookup, not a regex", "INFO"
-		printf "  %-48s %-12s %-10s %-10s %-22s %s\n", "header per column, analyze (50,000)", "0.5-0.84 us",
-			usc("h", "analyze", " before") " us", usc("h", "analyze", "") " us", "", "INFO"
-		printf "  %-48s %-12s %-10s %-10s %-22s %s\n", "header per column, counters (50,000)", "-",
-			usc("h", "counters", " before") " us", usc("h", "counters", "") " us", "", "INFO"
+		printf f, "header per column, extract --match (50,000)", "0.5-0.84 us", usc("h", "extract", " before") " us",
+			usc("h", "extract", "") " us", "lookup, not regex", "INFO"
+		printf f, "header per column, analyze (50,000)", "0.5-0.84 us", usc("h", "analyze", " before") " us", usc("h", "analyze", "") " us", "", "INFO"
+		printf f, "header per column, counters (50,000)", "-", usc("h", "counters", " before") " us", usc("h", "counters", "") " us", "", "INFO"
 	}
 	for (k = 1; k <= 2; k++) {
 		s = k == 1 ? "a" : "b"
 		x = t[s, "iopsy analyze"]; bx = t[s, "analyze before"]
 		if (!ok(x)) continue
-		printf "  %-48s %-12s %-10s %-10s %-22s %s\n", "analyze shape " s " (sketch: 19% in cache misses)", "-",
-			ok(bx) ? sprintf("%.3f s", bx / 1e9) : "-", sprintf("%.3f s", x / 1e9), "faster", ok(bx) ? (x < bx ? "PASS" : "FAIL") : "INFO"
+		printf f, "analyze shape " s " (best wall; the sketch)", "19% misses", ok(bx) ? sprintf("%.3f s", bx / 1e9) : "-", sprintf("%.3f s", x / 1e9),
+			"faster", ok(bx) ? (x < bx ? "PASS" : "FAIL") : "INFO"
 		e = t[s, "iopsy extract"]; be = t[s, "extract before"]
 		if (ok(e))
-			printf "  %-48s %-12s %-10s %-10s %-22s %s\n", "analyze vs extract, shape " s, "1.2-1.5x", ok(bx) && ok(be) ? sprintf("%.2fx", bx / be) : "-",
+			printf f, "analyze vs extract, shape " s, "1.2-1.5x", ok(bx) && ok(be) ? sprintf("%.2fx", bx / be) : "-",
 				sprintf("%.2fx", x / e), "<= 1.3x", x / e <= 1.3 ? "PASS" : "FAIL"
 	}
 	if (have["d"]) {
-		b = t["d", "analyze before"]; a = t["d", "analyze"]
-		printf "  %-48s %-12s %-10s %-10s %-22s %s\n", "analyze of a day-long esxtop + perfmon pair", "-",
-			ok(b) ? sprintf("%.2f s", b / 1e9) : "-", ok(a) ? sprintf("%.2f s", a / 1e9) : "-", "(clock/mapping: others)", "INFO"
+		b = val("d", "analyze before"); a = val("d", "analyze")
+		printf f, "analyze of a day-long esxtop + perfmon pair", "-", ok(b) ? sprintf("%.2f s", b / 1e9) : "-",
+			ok(a) ? sprintf("%.2f s", a / 1e9) : "-", "(clock/mapping: others)", "INFO"
 		rb = rss["d", "analyze before"]; ra = rss["d", "analyze"]
-		printf "  %-48s %-12s %-10s %-10s %-22s %s\n", "peak RSS, that day-long analyze", "11-59 MiB",
-			ok(b) ? sprintf("%.1f MiB", rb / 1024) : "-", sprintf("%.1f MiB", ra / 1024), "unchanged or lower",
-			ok(b) ? (ra <= rb * 1.02 ? "PASS" : "FAIL") : "INFO"
+		printf f, "peak RSS, that day-long analyze", "11-59 MiB", ok(b) ? sprintf("%.1f MiB", rb / 1024) : "-", sprintf("%.1f MiB", ra / 1024),
+			"unchanged or lower", ok(b) ? (ra <= rb * 1.02 ? "PASS" : "FAIL") : "INFO"
 	}
 	for (k = 1; k <= 2; k++) {
 		s = k == 1 ? "a" : "b"
 		ra = rss[s, "iopsy analyze"]; rb = rss[s, "analyze before"]
 		if (ok(t[s, "iopsy analyze"]) && ok(t[s, "analyze before"]))
-			printf "  %-48s %-12s %-10s %-10s %-22s %s\n", "peak RSS, analyze shape " s, "11-59 MiB", sprintf("%.1f MiB", rb / 1024),
-				sprintf("%.1f MiB", ra / 1024), "unchanged or lower", ra <= rb * 1.02 ? "PASS" : "FAIL"
+			printf f, "peak RSS, analyze shape " s, "11-59 MiB", sprintf("%.1f MiB", rb / 1024), sprintf("%.1f MiB", ra / 1024),
+				"unchanged or lower", ra <= rb * 1.02 ? "PASS" : "FAIL"
 	}
 }' "$RESULTS" "$WORK/jobs.tsv"
 
