@@ -6,12 +6,12 @@
 # cost per column, and a day-long esxtop + perfmon analyze, before and after in paired runs.
 # See bench/README.md.
 #
-#   sh bench/run.sh              full run (shapes a b c g x p, then h r d)
+#   sh bench/run.sh              full run (shapes a b c g x p, then jobs s h r d)
 #   sh bench/run.sh --selfcheck  check on a tiny file that the mawk and pandas baselines (and iopsy
 #                                extract, when built) compute the same per-column count/mean/max
 #
 # Environment: IOPSY (binary, default ./iopsy), IOPSY_BEFORE (an older binary measured in the same
-# run), BENCH_SHAPES (default "a b c g x p h r d"), BENCH_ROWS_SCALE (default 1), BENCH_RUNS (default 3),
+# run), BENCH_SHAPES (default "a b c g x p s h r d"), BENCH_ROWS_SCALE (default 1), BENCH_RUNS (default 3),
 # BENCH_KEEP=1 (keep generated files), BENCH_WORK (default bench/work), BENCH_PYTHON (default
 # /usr/bin/python3), BENCH_DUCKDB=0 (skip DuckDB), CC (default cc).
 #
@@ -25,7 +25,7 @@ ROOT=$(cd "$BENCH_DIR/.." && pwd)
 WORK=${BENCH_WORK:-$BENCH_DIR/work}
 RUNS=${BENCH_RUNS:-3}
 SCALE=${BENCH_ROWS_SCALE:-1}
-SHAPES=${BENCH_SHAPES:-a b c g x p h r d}
+SHAPES=${BENCH_SHAPES:-a b c g x p s h r d}
 KEEP=${BENCH_KEEP:-0}
 PY=${BENCH_PYTHON:-/usr/bin/python3}
 CC=${CC:-cc}
@@ -344,9 +344,9 @@ echo "regex:   $REGEX   runs: best of $RUNS (shape c: 1 run; SIMD limit and iops
 echo
 
 for S in $SHAPES; do
-	case $S in h | r | d) continue ;; esac # issue 17's jobs: below
+	case $S in s | h | r | d) continue ;; esac # issue 17's jobs: below
 	COLS=$(shape_cols "$S")
-	[ "$COLS" -gt 0 ] || fatal "unknown shape '$S' (known: a b c g x p h r d)"
+	[ "$COLS" -gt 0 ] || fatal "unknown shape '$S' (known: a b c g x p s h r d)"
 	ROWS=$(awk -v r="$(shape_rows "$S")" -v s="$SCALE" 'BEGIN {n = int(r * s + 0.5); print n < 1 ? 1 : n}')
 	F=$WORK/shape-$S.csv
 	say "== shape $S: $COLS columns x $ROWS rows $(shape_opt "$S")"
@@ -415,7 +415,8 @@ mv "$WORK/shapes.tsv.new" "$WORK/shapes.tsv" 2>/dev/null
 # ---- issue 17: reports, the header, a day (paired runs, medians)
 # Each job runs the binaries alternately (before, after, before, ...) BENCH_RUNS times or more and
 # keeps the median wall time and the largest peak RSS of each, so a load change on the shared
-# machine hits both. h: a 50,000-column esxtop header with one row, against a 500-column one
+# machine hits both. s: analyze and extract --match on shapes a and b (the quantile sketch and
+# the downsampled series are analyze's share). h: a 50,000-column esxtop header with one row, against a 500-column one
 # (the process floor): the header's cost per column in extract --match, counters and analyze.
 # r: `iopsy simulate` 1 hour (scenario lsi-guest-queue-cap, 2 s interval: 15 findings, 15 charts),
 # analyze --json against analyze --html (one gnuplot for all charts). d: a day of esxtop (5,000
@@ -469,12 +470,27 @@ HAVE_GNUPLOT=0
 HAVE_SIM=0
 [ $HAVE_ANALYZE = 1 ] && "$IOPSY" simulate --help >/dev/null 2>&1 && HAVE_SIM=1
 for S in $SHAPES; do
-	case $S in h | r | d) ;; *) continue ;; esac
+	case $S in s | h | r | d) ;; *) continue ;; esac
 	if [ $HAVE_ANALYZE = 0 ]; then
 		say "bench: job $S SKIPPED (needs iopsy analyze)"
 		continue
 	fi
 	case $S in
+	s)
+		say "== job s: analyze and extract --match on shapes a and b, paired"
+		for z in a b; do
+			ZR=$(awk -v r="$(shape_rows "$z")" -v s="$SCALE" 'BEGIN {n = int(r * s + 0.5); print n < 1 ? 1 : n}')
+			"$GEN" "$(shape_cols "$z")" "$ZR" 1 -o "$WORK/job-s-$z.csv" || fatal "generator failed"
+		done
+		sync
+		for k in 1 2 3; do
+			for z in a b; do
+				pairs s "$RUNS" "extract $z" extract "$WORK/job-s-$z.csv" --match "$REGEX" -o "$EXTRACT_OUT"
+				pairs s "$RUNS" "analyze $z" analyze "$WORK/job-s-$z.csv" --json "$ANALYZE_OUT"
+			done
+		done
+		[ "$KEEP" = 1 ] || rm -f "$WORK/job-s-a.csv" "$WORK/job-s-b.csv"
+		;;
 	h)
 		say "== job h: the header, 50,000 columns (4.4 MB) and 500 columns, one row each"
 		"$GEN" 50000 1 1 -o "$WORK/hdr-50000.csv" && "$GEN" 500 1 1 -o "$WORK/hdr-500.csv" || fatal "generator failed"
@@ -627,16 +643,26 @@ function usc(j, what, suffix) { a = val(j, what " 50000" suffix); b = val(j, wha
 	return ok(a) && ok(b) ? sprintf("%.3f", (a - b) / 1e3 / 49500) : "-" }
 function rat(a, b) { return ok(a) && ok(b) && b > 0 ? sprintf("%.2fx", a / b) : "-" }
 function row(j, tool, label) {
-	printf "  %-22s %9s %9s %9s %9s %8s %8s  [%d]\n", label, sec(w[j, tool " before"]), sec(w[j, tool]), sec(cpu[j, tool " before"]),
+	printf "  %-26s %9s %9s %9s %9s %8s %8s  [%d]\n", label, sec(w[j, tool " before"]), sec(w[j, tool]), sec(cpu[j, tool " before"]),
 		sec(cpu[j, tool]), mib(j, tool " before"), mib(j, tool), nrun[j, tool]
 }
-function head(j) { printf "  %-22s %9s %9s %9s %9s %8s %8s  [%s]\n", "tool", "wall bef", "wall aft", "CPU bef", "CPU aft", "MiB bef", "MiB aft", "runs" }
+function head(j) { printf "  %-26s %9s %9s %9s %9s %8s %8s  [%s]\n", "tool", "wall bef", "wall aft", "CPU bef", "CPU aft", "MiB bef", "MiB aft", "runs" }
 END {
-	if (!have["h"] && !have["r"] && !have["d"]) exit
+	if (!have["s"] && !have["h"] && !have["r"] && !have["d"]) exit
 	print ""
 	print "issue 17 jobs: before (IOPSY_BEFORE) and after (IOPSY) run alternately; median seconds of wall time and"
 	print "of CPU time (perf task-clock of the process and its children, gnuplot included), largest peak RSS."
 	printf "Ratios and per-column figures use %s.\n", nocpu ? "wall time (no perf here)" : "CPU time (wall time grows with the other jobs on a shared machine)"
+	if (have["s"]) {
+		print ""
+		print "job s: shapes a (13,000 columns x 2,000 rows) and b (50,000 x 200): analyze and extract --match"
+		head("s")
+		for (k = 1; k <= 2; k++) {
+			z = k == 1 ? "a" : "b"
+			row("s", "analyze " z, "analyze, shape " z)
+			row("s", "extract " z, "extract --match, shape " z)
+		}
+	}
 	if (have["h"]) {
 		print ""
 		print "job h: the header, esxtop 50,000 columns (4.4 MB) x 1 row; floor: the same with 500 columns"
@@ -645,7 +671,7 @@ END {
 		for (i = 1; i <= 3; i++) {
 			row("h", ww[i] " 50000", ww[i] (ww[i] == "extract" ? " --match" : "") " 50000")
 			row("h", ww[i] " 500", ww[i] (ww[i] == "extract" ? " --match" : "") " 500")
-			printf "  %-22s %9s us before, %s us after\n", "  per column", usc("h", ww[i], " before"), usc("h", ww[i], "")
+			printf "  %-26s %9s us before, %s us after\n", "  per column", usc("h", ww[i], " before"), usc("h", ww[i], "")
 		}
 	}
 	if (have["r"]) {
@@ -654,7 +680,7 @@ END {
 		head("r")
 		row("r", "analyze", "analyze --json")
 		row("r", "analyze --html", "analyze --html")
-		printf "  %-22s %9s %9s %9s %9s\n", "--html / --json", rat(w["r", "analyze --html before"], w["r", "analyze before"]),
+		printf "  %-26s %9s %9s %9s %9s\n", "--html / --json", rat(w["r", "analyze --html before"], w["r", "analyze before"]),
 			rat(w["r", "analyze --html"], w["r", "analyze"]), rat(cpu["r", "analyze --html before"], cpu["r", "analyze before"]),
 			rat(cpu["r", "analyze --html"], cpu["r", "analyze"])
 	}
@@ -679,15 +705,15 @@ END {
 		printf f, "header per column, analyze (50,000)", "0.5-0.84 us", usc("h", "analyze", " before") " us", usc("h", "analyze", "") " us", "", "INFO"
 		printf f, "header per column, counters (50,000)", "-", usc("h", "counters", " before") " us", usc("h", "counters", "") " us", "", "INFO"
 	}
-	for (k = 1; k <= 2; k++) {
-		s = k == 1 ? "a" : "b"
-		x = t[s, "iopsy analyze"]; bx = t[s, "analyze before"]
+	for (k = 1; k <= 2 && have["s"]; k++) {
+		z = k == 1 ? "a" : "b"
+		x = val("s", "analyze " z); bx = val("s", "analyze " z " before")
 		if (!ok(x)) continue
-		printf f, "analyze shape " s " (best wall; the sketch)", "19% misses", ok(bx) ? sprintf("%.3f s", bx / 1e9) : "-", sprintf("%.3f s", x / 1e9),
-			"faster", ok(bx) ? (x < bx ? "PASS" : "FAIL") : "INFO"
-		e = t[s, "iopsy extract"]; be = t[s, "extract before"]
+		printf f, "analyze shape " z " (the sketch, the series)", "19% misses", ok(bx) ? sprintf("%.1f ms", bx / 1e6) : "-",
+			sprintf("%.1f ms", x / 1e6), "faster", ok(bx) ? (x < bx ? "PASS" : "FAIL") : "INFO"
+		e = val("s", "extract " z); be = val("s", "extract " z " before")
 		if (ok(e))
-			printf f, "analyze vs extract, shape " s, "1.2-1.5x", ok(bx) && ok(be) ? sprintf("%.2fx", bx / be) : "-",
+			printf f, "analyze vs extract, shape " z, "1.2-1.5x", ok(bx) && ok(be) ? sprintf("%.2fx", bx / be) : "-",
 				sprintf("%.2fx", x / e), "<= 1.3x", x / e <= 1.3 ? "PASS" : "FAIL"
 	}
 	if (have["d"]) {
