@@ -1,15 +1,17 @@
 #!/bin/sh
 # bench/run.sh — time `iopsy extract` (and `iopsy analyze` when it exists) on generated esxtop-shaped
 # captures against cat and wc -l (floors), cut, two mawk one-liners, pandas, DuckDB, a minimal SIMD
-# scanner (the "SIMD limit") and an older iopsy (IOPSY_BEFORE), and check the targets of issue 2.
+# scanner (the "SIMD limit") and an older iopsy (IOPSY_BEFORE), and check the targets of issue 2;
+# then (issue 17) `analyze --html` against `analyze` on a simulated 1-hour capture, the header's
+# cost per column, and a day-long esxtop + perfmon analyze, before and after in paired runs.
 # See bench/README.md.
 #
-#   sh bench/run.sh              full run (shapes a b c g x p)
+#   sh bench/run.sh              full run (shapes a b c g x p, then jobs s h r d)
 #   sh bench/run.sh --selfcheck  check on a tiny file that the mawk and pandas baselines (and iopsy
 #                                extract, when built) compute the same per-column count/mean/max
 #
 # Environment: IOPSY (binary, default ./iopsy), IOPSY_BEFORE (an older binary measured in the same
-# run), BENCH_SHAPES (default "a b c g x p"), BENCH_ROWS_SCALE (default 1), BENCH_RUNS (default 3),
+# run), BENCH_SHAPES (default "a b c g x p s h r d"), BENCH_ROWS_SCALE (default 1), BENCH_RUNS (default 3),
 # BENCH_KEEP=1 (keep generated files), BENCH_WORK (default bench/work), BENCH_PYTHON (default
 # /usr/bin/python3), BENCH_DUCKDB=0 (skip DuckDB), CC (default cc).
 #
@@ -23,7 +25,7 @@ ROOT=$(cd "$BENCH_DIR/.." && pwd)
 WORK=${BENCH_WORK:-$BENCH_DIR/work}
 RUNS=${BENCH_RUNS:-3}
 SCALE=${BENCH_ROWS_SCALE:-1}
-SHAPES=${BENCH_SHAPES:-a b c g x p}
+SHAPES=${BENCH_SHAPES:-a b c g x p s h r d}
 KEEP=${BENCH_KEEP:-0}
 PY=${BENCH_PYTHON:-/usr/bin/python3}
 CC=${CC:-cc}
@@ -48,12 +50,13 @@ T_GROWTH_PCT=20
 T_LIMIT_PCT=60       # extract plain, 1 thread, >= 60 % of the SIMD limit
 T_GLUE_PCT=10        # extract on x within 10 % of p
 T_GZIP_MBS=1500      # extract on g: decompressed MB/s
+T_HTML_X=2           # issue 17: analyze --html <= 2x analyze on a 1-hour capture
 
 MODE=bench
 case ${1:-} in
 --selfcheck) MODE=selfcheck ;;
 -h | --help)
-	sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
 	exit 0
 	;;
 '') ;;
@@ -335,14 +338,15 @@ else
 	echo "iopsy:   NOT FOUND ($IOPSY) - only the baselines are measured"
 fi
 echo "regex:   $REGEX   runs: best of $RUNS (shape c: 1 run; SIMD limit and iopsy extract: 3x as many)   rows scale: $SCALE"
-[ $HAVE_BEFORE = 1 ] && echo "before:  $IOPSY_BEFORE  $("$IOPSY_BEFORE" --version 2>/dev/null | head -1)  (rows 'extract before')"
+[ $HAVE_BEFORE = 1 ] && echo "before:  $IOPSY_BEFORE  $("$IOPSY_BEFORE" --version 2>/dev/null | head -1)  (rows 'extract before', 'analyze before', '... before')"
 [ $HAVE_DUCKDB = 1 ] && echo "duckdb:  @duckdb/node-api $(sed -n 's/.*"version": *"\([^"]*\)".*/\1/p' "$WORK/npm/node_modules/@duckdb/node-api/package.json" | head -1), node $(node --version), default threads"
 [ $HAVE_LIMIT = 1 ] && echo "limit:   bench/simd_limit.c ($CC -O2 -march=native): only extract's work, see its header"
 echo
 
 for S in $SHAPES; do
+	case $S in s | h | r | d) continue ;; esac # issue 17's jobs: below
 	COLS=$(shape_cols "$S")
-	[ "$COLS" -gt 0 ] || fatal "unknown shape '$S' (known: a b c g x p)"
+	[ "$COLS" -gt 0 ] || fatal "unknown shape '$S' (known: a b c g x p s h r d)"
 	ROWS=$(awk -v r="$(shape_rows "$S")" -v s="$SCALE" 'BEGIN {n = int(r * s + 0.5); print n < 1 ? 1 : n}')
 	F=$WORK/shape-$S.csv
 	say "== shape $S: $COLS columns x $ROWS rows $(shape_opt "$S")"
@@ -398,12 +402,153 @@ for S in $SHAPES; do
 	if [ $HAVE_IOPSY = 1 ]; then
 		measure "$S" "iopsy extract" "$NF" "$IOPSY" extract "$F" --match "$REGEX" -o "$EXTRACT_OUT"
 		if [ $HAVE_ANALYZE = 1 ]; then
+			if [ $HAVE_BEFORE = 1 ]; then
+				measure "$S" "analyze before" "$N" "$IOPSY_BEFORE" analyze "$F" --json "$ANALYZE_OUT"
+			fi
 			measure "$S" "iopsy analyze" "$N" "$IOPSY" analyze "$F" --json "$ANALYZE_OUT"
 		fi
 	fi
 	[ "$KEEP" = 1 ] || rm -f "$F"
 done
 mv "$WORK/shapes.tsv.new" "$WORK/shapes.tsv" 2>/dev/null
+
+# ---- issue 17: reports, the header, a day (paired runs, medians)
+# Each job runs the binaries alternately (before, after, before, ...) BENCH_RUNS times or more and
+# keeps the median wall time and the largest peak RSS of each, so a load change on the shared
+# machine hits both. s: analyze and extract --match on shapes a and b (the quantile sketch and
+# the downsampled series are analyze's share). h: a 50,000-column esxtop header with one row, against a 500-column one
+# (the process floor): the header's cost per column in extract --match, counters and analyze.
+# r: `iopsy simulate` 1 hour (scenario lsi-guest-queue-cap, 2 s interval: 15 findings, 15 charts),
+# analyze --json against analyze --html (one gnuplot for all charts). d: a day of esxtop (5,000
+# columns, 5 s interval) + perfmon, analyze --json, time and peak RSS.
+SAMPLES=$WORK/samples.tsv
+: >"$SAMPLES"
+# CPU time too, when perf can count task-clock here (the process and its children, gnuplot
+# included): it does not grow when other jobs on the machine take the CPU, wall time does.
+HAVE_PERF=0
+command -v perf >/dev/null 2>&1 && perf stat -x, -e task-clock -o "$WORK/perf.txt" true >/dev/null 2>&1 &&
+	grep -q task-clock "$WORK/perf.txt" && HAVE_PERF=1
+# run_once JOB TOOL CMD... : one timed run appended to $SAMPLES (wall ns, peak RSS KiB, CPU ns or -).
+run_once() {
+	r_job=$1 r_tool=$2
+	shift 2
+	rm -f "$WORK/perf.txt"
+	r_t0=$(now_ns)
+	if [ $HAVE_PERF = 1 ]; then
+		perf stat -x, -e task-clock -o "$WORK/perf.txt" /usr/bin/time -v -o "$WORK/time.txt" "$@" >/dev/null 2>"$WORK/err.txt"
+	else
+		/usr/bin/time -v -o "$WORK/time.txt" "$@" >/dev/null 2>"$WORK/err.txt"
+	fi
+	r_rc=$?
+	r_t1=$(now_ns)
+	if [ $r_rc -ne 0 ]; then
+		say "bench: $r_tool ($r_job) FAILED (exit $r_rc): $*"
+		sed -n '1,5p' "$WORK/err.txt" | sed 's/^/    /' >&2
+		STATUS=3
+		printf '%s\t%s\tFAILED\t0\t-\n' "$r_job" "$r_tool" >>"$SAMPLES"
+		return 1
+	fi
+	r_r=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$WORK/time.txt")
+	r_c=-
+	[ -f "$WORK/perf.txt" ] && r_c=$(awk -F, '$3 == "task-clock" || $3 ~ /^task-clock/ {printf "%.0f", $1 * 1e6}' "$WORK/perf.txt")
+	printf '%s\t%s\t%s\t%s\t%s\n' "$r_job" "$r_tool" $((r_t1 - r_t0)) "${r_r:-0}" "${r_c:--}" >>"$SAMPLES"
+}
+# pairs JOB N TOOL_SUFFIX ARGS... : N rounds of "before" (when given) then "after" with the same
+# arguments; the tools are named "SUFFIX before" and "SUFFIX".
+pairs() {
+	p_job=$1 p_n=$2 p_name=$3
+	shift 3
+	p_i=0
+	while [ $p_i -lt "$p_n" ]; do
+		p_i=$((p_i + 1))
+		[ $HAVE_BEFORE = 1 ] && run_once "$p_job" "$p_name before" "$IOPSY_BEFORE" "$@"
+		run_once "$p_job" "$p_name" "$IOPSY" "$@"
+	done
+}
+HAVE_GNUPLOT=0
+{ [ -n "${IOPSY_GNUPLOT:-}" ] && [ -x "$IOPSY_GNUPLOT" ]; } || command -v gnuplot >/dev/null 2>&1 && HAVE_GNUPLOT=1
+HAVE_SIM=0
+[ $HAVE_ANALYZE = 1 ] && "$IOPSY" simulate --help >/dev/null 2>&1 && HAVE_SIM=1
+for S in $SHAPES; do
+	case $S in s | h | r | d) ;; *) continue ;; esac
+	if [ $HAVE_ANALYZE = 0 ]; then
+		say "bench: job $S SKIPPED (needs iopsy analyze)"
+		continue
+	fi
+	case $S in
+	s)
+		say "== job s: analyze and extract --match on shapes a and b, paired"
+		for z in a b; do
+			ZR=$(awk -v r="$(shape_rows "$z")" -v s="$SCALE" 'BEGIN {n = int(r * s + 0.5); print n < 1 ? 1 : n}')
+			"$GEN" "$(shape_cols "$z")" "$ZR" 1 -o "$WORK/job-s-$z.csv" || fatal "generator failed"
+		done
+		sync
+		for k in 1 2 3; do
+			for z in a b; do
+				pairs s "$RUNS" "extract $z" extract "$WORK/job-s-$z.csv" --match "$REGEX" -o "$EXTRACT_OUT"
+				pairs s "$RUNS" "analyze $z" analyze "$WORK/job-s-$z.csv" --json "$ANALYZE_OUT"
+			done
+		done
+		[ "$KEEP" = 1 ] || rm -f "$WORK/job-s-a.csv" "$WORK/job-s-b.csv"
+		;;
+	h)
+		say "== job h: the header, 50,000 columns (4.4 MB) and 500 columns, one row each"
+		"$GEN" 50000 1 1 -o "$WORK/hdr-50000.csv" && "$GEN" 500 1 1 -o "$WORK/hdr-500.csv" || fatal "generator failed"
+		sync
+		for k in 1 2 3 4 5 6 7; do
+			for c in 500 50000; do
+				pairs h "$RUNS" "extract $c" extract "$WORK/hdr-$c.csv" --match "$REGEX" -o "$EXTRACT_OUT"
+				pairs h "$RUNS" "counters $c" counters -q "$WORK/hdr-$c.csv"
+				pairs h "$RUNS" "analyze $c" analyze "$WORK/hdr-$c.csv" --json "$ANALYZE_OUT"
+			done
+		done
+		[ "$KEEP" = 1 ] || rm -f "$WORK/hdr-50000.csv" "$WORK/hdr-500.csv"
+		;;
+	r)
+		if [ $HAVE_SIM = 0 ]; then say "bench: job r SKIPPED (needs iopsy simulate)"; continue; fi
+		if [ $HAVE_GNUPLOT = 0 ]; then say "bench: job r SKIPPED (gnuplot not found: apt-get install -y gnuplot-nox)"; continue; fi
+		say "== job r: 1-hour capture (simulate lsi-guest-queue-cap), analyze --json vs analyze --html"
+		"$IOPSY" simulate --scenario lsi-guest-queue-cap --duration 3600 --out "$WORK/hour" >/dev/null || fatal "simulate failed"
+		sync
+		for k in 1 2 3; do
+			pairs r "$RUNS" "analyze" analyze -q "$WORK/hour/esxtop.csv" "$WORK/hour/perfmon.csv" --json "$ANALYZE_OUT"
+			pairs r "$RUNS" "analyze --html" analyze -q "$WORK/hour/esxtop.csv" "$WORK/hour/perfmon.csv" --html "$WORK/hour/report.html"
+		done
+		CHARTS=$(grep -c '<figure class="chart"' "$WORK/hour/report.html" 2>/dev/null || echo 0)
+		echo "$CHARTS" >"$WORK/hour-charts.txt"
+		[ "$KEEP" = 1 ] || rm -rf "$WORK/hour"
+		;;
+	d)
+		if [ $HAVE_SIM = 0 ]; then say "bench: job d SKIPPED (needs iopsy simulate)"; continue; fi
+		say "== job d: a day, esxtop 5,000 columns x 17,280 rows (5 s) + perfmon (simulate, ~0.7 GB)"
+		"$IOPSY" simulate --scenario lsi-guest-queue-cap --duration 86400 --interval 5 --width 5000 --out "$WORK/day" >/dev/null ||
+			fatal "simulate failed"
+		sync
+		pairs d "$RUNS" "analyze" analyze -q "$WORK/day/esxtop.csv" "$WORK/day/perfmon.csv" --json "$ANALYZE_OUT"
+		[ "$KEEP" = 1 ] || rm -rf "$WORK/day"
+		;;
+	esac
+done
+# medians into the results, one row per job and tool
+awk -F'\t' '
+function median(arr, m,    a, b, t) {
+	for (a = 2; a <= m; a++) { t = arr[a]; for (b = a - 1; b >= 1 && arr[b] + 0 > t + 0; b--) arr[b + 1] = arr[b]; arr[b + 1] = t }
+	return m % 2 ? arr[(m + 1) / 2] : (arr[m / 2] + arr[m / 2 + 1]) / 2
+}
+{ key = $1 SUBSEP $2; if (!(key in n)) order[++nk] = key; if ($3 == "FAILED") failed[key] = 1; else { v[key, ++n[key]] = $3; if ($5 != "-" && $5 != "") c[key, ++nc[key]] = $5 }
+  if ($4 > rss[key]) rss[key] = $4 }
+END {
+	for (i = 1; i <= nk; i++) {
+		key = order[i]; split(key, kk, SUBSEP)
+		if (key in failed || !n[key]) { printf "J%s\t%s\tFAILED\t0\t0\t-\n", kk[1], kk[2]; continue }
+		m = n[key]
+		for (a = 1; a <= m; a++) x[a] = v[key, a]
+		med = median(x, m)
+		cm = "-"
+		if (nc[key] == m) { for (a = 1; a <= m; a++) y[a] = c[key, a]; cm = sprintf("%.0f", median(y, m)) }
+		printf "J%s\t%s\t%.0f\t%s\t%d\t%s\n", kk[1], kk[2], med, rss[key], m, cm
+	}
+}' "$SAMPLES" >"$WORK/jobs.tsv"
 
 # ---- report
 awk -F'\t' -v t_mawk=$T_VS_MAWK -v t_pandas=$T_VS_PANDAS -v t_rss=$T_RSS_MIB -v t_growth=$T_GROWTH_PCT \
@@ -482,6 +627,111 @@ END {
 		}
 	} else print "SKIP  RSS growth: needs iopsy extract on shapes a and c"
 }' "$WORK/shapes.tsv" "$RESULTS"
+
+# ---- report: issue 17's jobs and targets
+CHARTS=$(cat "$WORK/hour-charts.txt" 2>/dev/null || echo '?')
+awk -F'\t' -v t_html=$T_HTML_X -v have_before=$HAVE_BEFORE -v charts="$CHARTS" '
+FILENAME ~ /results/ { t[$1, $2] = $3; rss[$1, $2] = $4; next }
+{ j = substr($1, 2); w[j, $2] = $3; rss[j, $2] = $4; nrun[j, $2] = $5; cpu[j, $2] = $6; have[j] = 1
+  if ($6 == "-" || $6 == "") nocpu = 1 }
+function ok(x) { return x != "" && x != "FAILED" && x != "-" }
+# the figure a job is judged on: CPU (task-clock) when every run had it, else wall
+function val(j, tool) { return nocpu ? w[j, tool] : cpu[j, tool] }
+function sec(x) { return ok(x) ? sprintf("%.4f", x / 1e9) : "-" }
+function mib(j, tool) { return ok(w[j, tool]) ? sprintf("%.1f", rss[j, tool] / 1024) : "-" }
+function usc(j, what, suffix) { a = val(j, what " 50000" suffix); b = val(j, what " 500" suffix)
+	return ok(a) && ok(b) ? sprintf("%.3f", (a - b) / 1e3 / 49500) : "-" }
+function rat(a, b) { return ok(a) && ok(b) && b > 0 ? sprintf("%.2fx", a / b) : "-" }
+function row(j, tool, label) {
+	printf "  %-26s %9s %9s %9s %9s %8s %8s  [%d]\n", label, sec(w[j, tool " before"]), sec(w[j, tool]), sec(cpu[j, tool " before"]),
+		sec(cpu[j, tool]), mib(j, tool " before"), mib(j, tool), nrun[j, tool]
+}
+function head(j) { printf "  %-26s %9s %9s %9s %9s %8s %8s  [%s]\n", "tool", "wall bef", "wall aft", "CPU bef", "CPU aft", "MiB bef", "MiB aft", "runs" }
+END {
+	if (!have["s"] && !have["h"] && !have["r"] && !have["d"]) exit
+	print ""
+	print "issue 17 jobs: before (IOPSY_BEFORE) and after (IOPSY) run alternately; median seconds of wall time and"
+	print "of CPU time (perf task-clock of the process and its children, gnuplot included), largest peak RSS."
+	printf "Ratios and per-column figures use %s.\n", nocpu ? "wall time (no perf here)" : "CPU time (wall time grows with the other jobs on a shared machine)"
+	if (have["s"]) {
+		print ""
+		print "job s: shapes a (13,000 columns x 2,000 rows) and b (50,000 x 200): analyze and extract --match"
+		head("s")
+		for (k = 1; k <= 2; k++) {
+			z = k == 1 ? "a" : "b"
+			row("s", "analyze " z, "analyze, shape " z)
+			row("s", "extract " z, "extract --match, shape " z)
+		}
+	}
+	if (have["h"]) {
+		print ""
+		print "job h: the header, esxtop 50,000 columns (4.4 MB) x 1 row; floor: the same with 500 columns"
+		head("h")
+		split("extract counters analyze", ww, " ")
+		for (i = 1; i <= 3; i++) {
+			row("h", ww[i] " 50000", ww[i] (ww[i] == "extract" ? " --match" : "") " 50000")
+			row("h", ww[i] " 500", ww[i] (ww[i] == "extract" ? " --match" : "") " 500")
+			printf "  %-26s %9s us before, %s us after\n", "  per column", usc("h", ww[i], " before"), usc("h", ww[i], "")
+		}
+	}
+	if (have["r"]) {
+		print ""
+		printf "job r: a 1-hour capture (simulate lsi-guest-queue-cap, esxtop + perfmon, %s charts)\n", charts
+		head("r")
+		row("r", "analyze", "analyze --json")
+		row("r", "analyze --html", "analyze --html")
+		printf "  %-26s %9s %9s %9s %9s\n", "--html / --json", rat(w["r", "analyze --html before"], w["r", "analyze before"]),
+			rat(w["r", "analyze --html"], w["r", "analyze"]), rat(cpu["r", "analyze --html before"], cpu["r", "analyze before"]),
+			rat(cpu["r", "analyze --html"], cpu["r", "analyze"])
+	}
+	if (have["d"]) {
+		print ""
+		print "job d: a day, esxtop 5,000 columns x 17,280 rows (5 s) + perfmon (simulate lsi-guest-queue-cap)"
+		head("d")
+		row("d", "analyze", "analyze --json")
+	}
+	print ""
+	print "targets of issue 17 in this run (today = IOPSY_BEFORE, new = IOPSY; issue = the figure the issue was filed with):"
+	f = "  %-46s %-12s %-10s %-10s %-22s %s\n"
+	printf f, "job", "issue", "today", "new", "target", ""
+	if (have["r"]) {
+		b = val("r", "analyze --html before") / val("r", "analyze before"); a = val("r", "analyze --html") / val("r", "analyze")
+		printf f, "analyze --html vs analyze, 1-hour capture", "11x", have_before ? sprintf("%.2fx", b) : "-", sprintf("%.2fx", a),
+			"<= " t_html "x", a <= t_html ? "PASS" : "FAIL"
+	}
+	if (have["h"]) {
+		printf f, "header per column, extract --match (50,000)", "0.5-0.84 us", usc("h", "extract", " before") " us",
+			usc("h", "extract", "") " us", "lookup, not regex", "INFO"
+		printf f, "header per column, analyze (50,000)", "0.5-0.84 us", usc("h", "analyze", " before") " us", usc("h", "analyze", "") " us", "", "INFO"
+		printf f, "header per column, counters (50,000)", "-", usc("h", "counters", " before") " us", usc("h", "counters", "") " us", "", "INFO"
+	}
+	for (k = 1; k <= 2 && have["s"]; k++) {
+		z = k == 1 ? "a" : "b"
+		x = val("s", "analyze " z); bx = val("s", "analyze " z " before")
+		if (!ok(x)) continue
+		printf f, "analyze shape " z " (the sketch, the series)", "19% misses", ok(bx) ? sprintf("%.1f ms", bx / 1e6) : "-",
+			sprintf("%.1f ms", x / 1e6), "faster", ok(bx) ? (x < bx ? "PASS" : "FAIL") : "INFO"
+		e = val("s", "extract " z); be = val("s", "extract " z " before")
+		if (ok(e))
+			printf f, "analyze vs extract, shape " z, "1.2-1.5x", ok(bx) && ok(be) ? sprintf("%.2fx", bx / be) : "-",
+				sprintf("%.2fx", x / e), "<= 1.3x", x / e <= 1.3 ? "PASS" : "FAIL"
+	}
+	if (have["d"]) {
+		b = val("d", "analyze before"); a = val("d", "analyze")
+		printf f, "analyze of a day-long esxtop + perfmon pair", "-", ok(b) ? sprintf("%.2f s", b / 1e9) : "-",
+			ok(a) ? sprintf("%.2f s", a / 1e9) : "-", "(clock/mapping: others)", "INFO"
+		rb = rss["d", "analyze before"]; ra = rss["d", "analyze"]
+		printf f, "peak RSS, that day-long analyze", "11-59 MiB", ok(b) ? sprintf("%.1f MiB", rb / 1024) : "-", sprintf("%.1f MiB", ra / 1024),
+			"unchanged or lower", ok(b) ? (ra <= rb * 1.02 ? "PASS" : "FAIL") : "INFO"
+	}
+	for (k = 1; k <= 2; k++) {
+		s = k == 1 ? "a" : "b"
+		ra = rss[s, "iopsy analyze"]; rb = rss[s, "analyze before"]
+		if (ok(t[s, "iopsy analyze"]) && ok(t[s, "analyze before"]))
+			printf f, "peak RSS, analyze shape " s, "11-59 MiB", sprintf("%.1f MiB", rb / 1024), sprintf("%.1f MiB", ra / 1024),
+				"unchanged or lower", ra <= rb * 1.02 ? "PASS" : "FAIL"
+	}
+}' "$RESULTS" "$WORK/jobs.tsv"
 
 [ $HAVE_IOPSY = 1 ] || STATUS=3
 exit $STATUS

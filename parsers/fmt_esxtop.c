@@ -74,43 +74,49 @@ static int esxtop_classify(const struct pdh_path *p, struct counter_class *c)
 	const char *o = p->object, *in = p->instance;
 	if (!in)
 		return -1;
-	if (strcmp(o, "Physical Disk SCSI Device") == 0) {
-		c->layer = LAYER_DEVICE;
-		class_copy(c->entity, sizeof c->entity, in, strlen(in));
-		return c->metric = counter_lookup(esx_disk, p->counter, false, &c->scale);
-	}
-	if (strcmp(o, "Physical Disk NFS Volume") == 0) {
-		c->layer = LAYER_DEVICE;
-		c->nfs = true;
-		class_copy(c->entity, sizeof c->entity, in, strlen(in));
-		return c->metric = counter_lookup(esx_disk, p->counter, false, &c->scale);
-	}
-	if (strcmp(o, "Physical Disk Adapter") == 0 || (strcmp(o, "Physical Disk") == 0 && !strchr(in, ':'))) {
-		c->layer = LAYER_ADAPTER;
-		class_copy(c->entity, sizeof c->entity, in, strlen(in));
-		return c->metric = counter_lookup(esx_disk, p->counter, false, &c->scale);
-	}
-	if (strcmp(o, "Physical Disk Per-Device-Per-World") == 0) {
-		/* "<device>-<world id>" */
-		c->layer = LAYER_WORLD;
-		class_copy(c->entity, sizeof c->entity, in, strlen(in));
-		const char *dash = strrchr(in, '-');
-		if (dash)
-			class_copy(c->parent, sizeof c->parent, in, (size_t)(dash - in));
-		return c->metric = counter_lookup(esx_disk, p->counter, false, &c->scale);
-	}
-	if (strcmp(o, "Virtual Disk") == 0 && strstr(in, ":scsi")) {
-		c->layer = LAYER_VSCSI;
-		vdisk_name(in, c->entity, sizeof c->entity);
-		return c->metric = counter_lookup(esx_vdisk, p->counter, false, &c->scale);
-	}
-	if (strcmp(o, "Group Cpu") == 0 && strcmp(p->counter, "% Ready") == 0) {
-		const char *colon = strchr(in, ':');
-		if (!colon)
-			return -1;
-		c->layer = LAYER_VM;
-		class_copy(c->entity, sizeof c->entity, colon + 1, strlen(colon + 1));
-		return c->metric = M_RDY;
+	/* the first letter picks the group before any strcmp: a Vcpu column (half of a big host's)
+	 * costs one strcmp, an Interrupt Cookie or Network Port column none, instead of six each */
+	if (o[0] == 'P') {
+		if (strcmp(o, "Physical Disk SCSI Device") == 0) {
+			c->layer = LAYER_DEVICE;
+			class_copy(c->entity, sizeof c->entity, in, strlen(in));
+			return c->metric = counter_lookup(esx_disk, p->counter, false, &c->scale);
+		}
+		if (strcmp(o, "Physical Disk NFS Volume") == 0) {
+			c->layer = LAYER_DEVICE;
+			c->nfs = true;
+			class_copy(c->entity, sizeof c->entity, in, strlen(in));
+			return c->metric = counter_lookup(esx_disk, p->counter, false, &c->scale);
+		}
+		if (strcmp(o, "Physical Disk Adapter") == 0 || (strcmp(o, "Physical Disk") == 0 && !strchr(in, ':'))) {
+			c->layer = LAYER_ADAPTER;
+			class_copy(c->entity, sizeof c->entity, in, strlen(in));
+			return c->metric = counter_lookup(esx_disk, p->counter, false, &c->scale);
+		}
+		if (strcmp(o, "Physical Disk Per-Device-Per-World") == 0) {
+			/* "<device>-<world id>" */
+			c->layer = LAYER_WORLD;
+			class_copy(c->entity, sizeof c->entity, in, strlen(in));
+			const char *dash = strrchr(in, '-');
+			if (dash)
+				class_copy(c->parent, sizeof c->parent, in, (size_t)(dash - in));
+			return c->metric = counter_lookup(esx_disk, p->counter, false, &c->scale);
+		}
+	} else if (o[0] == 'V') {
+		if (strcmp(o, "Virtual Disk") == 0 && strstr(in, ":scsi")) {
+			c->layer = LAYER_VSCSI;
+			vdisk_name(in, c->entity, sizeof c->entity);
+			return c->metric = counter_lookup(esx_vdisk, p->counter, false, &c->scale);
+		}
+	} else if (o[0] == 'G') {
+		if (strcmp(o, "Group Cpu") == 0 && strcmp(p->counter, "% Ready") == 0) {
+			const char *colon = strchr(in, ':');
+			if (!colon)
+				return -1;
+			c->layer = LAYER_VM;
+			class_copy(c->entity, sizeof c->entity, colon + 1, strlen(colon + 1));
+			return c->metric = M_RDY;
+		}
 	}
 	return -1;
 }

@@ -54,8 +54,18 @@ void class_copy(char *out, size_t cap, const char *s, size_t n)
 
 void class_init(struct counter_class *c)
 {
-	memset(c, 0, sizeof *c);
-	c->scale = 1;
+	/* field by field: the names are strings, so their first byte is all that needs clearing (the
+	 * whole struct is half a KiB and classify runs twice for every column of a header) */
+	c->layer = (enum layer)0;
 	c->metric = -1;
+	c->scale = 1;
+	c->entity[0] = '\0';
+	c->parent[0] = '\0';
+	c->pass = 0;
+	c->aggregate = false;
+	c->nfs = false;
 	c->disk_no = -1;
+	c->disk_drive[0] = '\0';
+	/* every field of struct counter_class must be set here: check_pdh's class_init test compares
+	 * with a memset-cleared class */
 }

@@ -343,6 +343,142 @@ void chart_script(const struct chart *c, const char *stem, struct buf *out)
 	buf_adds(out, "unset multiplot\n");
 }
 
+/* ---- numbers for the data files ---- */
+
+static const double pow10_tab[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+				     1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* Writes the decimal digits of v, at least min digits (zero-padded); returns the end. */
+static char *put_digits(char *p, uint64_t v, int min)
+{
+	char tmp[24];
+	int n = 0;
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n < min)
+		tmp[n++] = '0';
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+/* "%.3f" of x into p (room for 32 bytes); false when the double arithmetic cannot decide the
+ * rounding. x * 1000 is one correctly rounded product, off the exact value by at most half an ulp
+ * (2^-12 below 2^42); away from the halfway point that cannot change the rounded integer. */
+static bool fixed3_fast(double x, char **pp)
+{
+	if (!isfinite(x))
+		return false;
+	double ax = fabs(x);
+	if (ax >= 4e9)
+		return false;
+	double y = ax * 1000.0, fl = floor(y), f = y - fl;
+	if (fabs(f - 0.5) <= 0x1p-10)
+		return false;
+	uint64_t k = (uint64_t)fl + (f > 0.5);
+	char *p = *pp;
+	if (signbit(x))
+		*p++ = '-';
+	p = put_digits(p, k / 1000, 1);
+	*p++ = '.';
+	p = put_digits(p, k % 1000, 3);
+	*pp = p;
+	return true;
+}
+
+/* "%.6g" of x into p (room for 32 bytes); false when it must go to printf. The six significant
+ * digits are |x| scaled by an exact power of ten (one correctly rounded operation, off by at most
+ * half an ulp, 2^-34 below 10^6), rounded to an integer unless too close to a halfway point. */
+static bool g6_fast(double x, char **pp)
+{
+	if (!isfinite(x))
+		return false;
+	char *p = *pp;
+	if (x == 0) {
+		if (signbit(x))
+			*p++ = '-';
+		*p++ = '0';
+		*pp = p;
+		return true;
+	}
+	double ax = fabs(x);
+	int e = (int)floor(log10(ax));
+	double y = 0;
+	bool ok = false;
+	for (int tries = 0; tries < 3 && !ok; tries++) {
+		int sc = 5 - e;
+		if (sc > 22 || sc < -22)
+			return false;
+		y = sc >= 0 ? ax * pow10_tab[sc] : ax / pow10_tab[-sc];
+		if (y >= 1e6)
+			e++;
+		else if (y < 1e5)
+			e--;
+		else
+			ok = true;
+	}
+	if (!ok)
+		return false;
+	double fl = floor(y), f = y - fl;
+	if (fabs(f - 0.5) <= 1e-9)
+		return false;
+	uint32_t k = (uint32_t)fl + (f > 0.5);
+	if (k == 1000000) {
+		k = 100000;
+		e++;
+	}
+	char d[6];
+	for (int i = 5; i >= 0; i--) {
+		d[i] = (char)('0' + k % 10);
+		k /= 10;
+	}
+	int nd = 6;
+	while (nd > 1 && d[nd - 1] == '0')
+		nd--;
+	if (signbit(x))
+		*p++ = '-';
+	if (e < -4 || e >= 6) {
+		*p++ = d[0];
+		if (nd > 1) {
+			*p++ = '.';
+			for (int i = 1; i < nd; i++)
+				*p++ = d[i];
+		}
+		*p++ = 'e';
+		*p++ = e < 0 ? '-' : '+';
+		p = put_digits(p, (uint64_t)(e < 0 ? -e : e), 2);
+	} else if (e >= 0) {
+		for (int i = 0; i <= e; i++)
+			*p++ = d[i];
+		if (nd > e + 1) {
+			*p++ = '.';
+			for (int i = e + 1; i < nd; i++)
+				*p++ = d[i];
+		}
+	} else {
+		*p++ = '0';
+		*p++ = '.';
+		for (int i = 0; i < -e - 1; i++)
+			*p++ = '0';
+		for (int i = 0; i < nd; i++)
+			*p++ = d[i];
+	}
+	*pp = p;
+	return true;
+}
+
+void chart_num(struct buf *b, double v, bool fixed3)
+{
+	char tmp[64], *p = tmp;
+	if (fixed3 ? fixed3_fast(v, &p) : g6_fast(v, &p)) {
+		buf_add(b, tmp, (size_t)(p - tmp));
+		return;
+	}
+	buf_printf(b, fixed3 ? "%.3f" : "%.6g", v);
+}
+
 static void write_data(const struct chart *c, struct buf *out)
 {
 	for (int i = 0; i < c->ns; i++) {
@@ -360,14 +496,30 @@ static void write_data(const struct chart *c, struct buf *out)
 				prev_data = false;
 				continue;
 			}
-			buf_printf(out, "%.3f %.6g %.6g %.6g\n", p->t, p->mean, isnan(p->min) ? p->mean : p->min,
-				   isnan(p->max) ? p->mean : p->max);
+			/* as "%.3f %.6g %.6g %.6g\n" */
+			chart_num(out, p->t, true);
+			buf_addc(out, ' ');
+			chart_num(out, p->mean, false);
+			buf_addc(out, ' ');
+			chart_num(out, isnan(p->min) ? p->mean : p->min, false);
+			buf_addc(out, ' ');
+			chart_num(out, isnan(p->max) ? p->mean : p->max, false);
+			buf_addc(out, '\n');
 			prev_data = true;
 		}
 	}
 }
 
 /* ---- files ---- */
+
+#define JOB_PENDING 1            /* added, not yet run */
+
+struct chart_job {
+	int rc;                  /* JOB_PENDING, 0 (drawn: the file is read by charts_take),
+	                          * CHARTS_NO_GNUPLOT, CHARTS_FAILED or ERR_IO */
+	bool png;
+	struct buf why;
+};
 
 static char *path_join(const char *dir, const char *name)
 {
@@ -496,14 +648,27 @@ int charts_open(struct charts *cs, const struct chart_opts *o, struct buf *why)
 	return cs->gnuplot ? 0 : CHARTS_NO_GNUPLOT;
 }
 
+static char *chart_path(const struct charts *cs, int no, const char *ext);
+
 void charts_close(struct charts *cs)
 {
+	/* what charts_run and charts_take have not removed (charts never run or never taken) */
+	static const char *const ext[] = {".dat", ".gp", ".svg", ".png"};
+	for (int no = 1; cs->dir && !cs->keep && no <= cs->n; no++)
+		for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+			char *path = chart_path(cs, no, ext[i]);
+			unlink(path);
+			free(path);
+		}
 	if (cs->dir && cs->dir_made) {
 		char *style = path_join(cs->dir, "style.gp");
 		unlink(style);
 		free(style);
 		rmdir(cs->dir);
 	}
+	for (int i = 0; i < cs->n; i++)
+		buf_free(&cs->jobs[i].why);
+	free(cs->jobs);
 	free(cs->dir);
 	free(cs->gnuplot);
 	memset(cs, 0, sizeof *cs);
@@ -533,9 +698,19 @@ static char **child_env(const char *dir, char **home_out)
 	return env;
 }
 
-/* Runs "gnuplot SCRIPT" in the chart folder; stdout and stderr go to LOG there. */
-static int run_gnuplot(const struct charts *cs, const char *script, const char *log, struct buf *why)
+static double mono_now(void)
 {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Runs "gnuplot SCRIPT" in the chart folder; stdout and stderr go to LOG there. The child is
+ * killed at deadline (mono_now() seconds); *timed_out then says so and the caller words it. */
+static int run_gnuplot(const struct charts *cs, const char *script, const char *log, double deadline, bool *timed_out,
+		       struct buf *why)
+{
+	*timed_out = false;
 	char *argv[] = {(char *)"gnuplot", (char *)(uintptr_t)script, NULL};
 	char *home;
 	char **env = child_env(cs->dir, &home);
@@ -583,10 +758,9 @@ static int run_gnuplot(const struct charts *cs, const char *script, const char *
 		r = read(pfd[0], &child_errno, sizeof child_errno);
 	while (r < 0 && errno == EINTR);
 	close(pfd[0]);
-	struct timespec start, now;
-	clock_gettime(CLOCK_MONOTONIC, &start);
 	int status = 0;
-	bool timed_out = false;
+	/* poll quickly at first (gnuplot draws a chart in a few ms), then every 10 ms */
+	long nap_us = 500;
 	for (;;) {
 		pid_t w = waitpid(pid, &status, WNOHANG);
 		if (w == pid)
@@ -595,24 +769,21 @@ static int run_gnuplot(const struct charts *cs, const char *script, const char *
 			buf_printf(why, "waitpid: %s", strerror(errno));
 			return ERR_IO;
 		}
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (now.tv_sec - start.tv_sec >= cs->timeout_s) {
+		if (mono_now() >= deadline) {
 			kill(pid, SIGKILL);
 			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 				;
-			timed_out = true;
-			break;
+			*timed_out = true;
+			return CHARTS_FAILED;
 		}
-		struct timespec ts = {0, 10 * 1000 * 1000};
+		struct timespec ts = {0, nap_us * 1000};
 		nanosleep(&ts, NULL);
+		if (nap_us < 10000)
+			nap_us *= 2;
 	}
 	if (r == (ssize_t)sizeof child_errno) {
 		buf_printf(why, "cannot run %s: %s", cs->gnuplot, strerror(child_errno));
 		return child_errno == ENOENT || child_errno == EACCES ? CHARTS_NO_GNUPLOT : CHARTS_FAILED;
-	}
-	if (timed_out) {
-		buf_printf(why, "gnuplot did not finish within %d s and was stopped", cs->timeout_s);
-		return CHARTS_FAILED;
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		if (WIFSIGNALED(status))
@@ -624,86 +795,308 @@ static int run_gnuplot(const struct charts *cs, const char *script, const char *
 	return 0;
 }
 
-int charts_render(struct charts *cs, const struct chart *c, struct buf *svg, int *number, struct buf *why)
+/* ---- the charts of a session ---- */
+
+static void stem_of(int no, char *stem, size_t n)
 {
-	if (!cs->dir)
-		return CHARTS_NO_GNUPLOT;
+	snprintf(stem, n, "chart-%02d", no);
+}
+
+static char *chart_path(const struct charts *cs, int no, const char *ext)
+{
+	char name[48];
+	snprintf(name, sizeof name, "chart-%02d%s", no, ext);
+	return path_join(cs->dir, name);
+}
+
+int charts_add(struct charts *cs, const struct chart *c)
+{
 	int no = ++cs->n;
-	*number = no;
-	char stem[32];
-	snprintf(stem, sizeof stem, "chart-%02d", no);
-	const char *ext[] = {".dat", ".gp", c->png ? ".png" : ".svg", ".log"};
-	char *path[4];
-	for (int i = 0; i < 4; i++) {
-		char name[48];
-		snprintf(name, sizeof name, "%s%s", stem, ext[i]);
-		path[i] = path_join(cs->dir, name);
+	if ((size_t)no > cs->jobs_cap) {
+		cs->jobs_cap = cs->jobs_cap ? 2 * cs->jobs_cap : 16;
+		cs->jobs = xrealloc(cs->jobs, cs->jobs_cap * sizeof *cs->jobs);
 	}
+	struct chart_job *j = &cs->jobs[no - 1];
+	memset(j, 0, sizeof *j);
+	buf_init(&j->why);
+	j->png = c->png;
+	if (!cs->dir) {
+		j->rc = CHARTS_NO_GNUPLOT;
+		return no;
+	}
+	char stem[32];
+	stem_of(no, stem, sizeof stem);
+	char *dat = chart_path(cs, no, ".dat"), *gp = chart_path(cs, no, ".gp");
 	struct buf b;
 	buf_init(&b);
 	write_data(c, &b);
-	int rc = file_write(path[0], b.data ? b.data : "", b.len, why);
+	int rc = file_write(dat, b.data ? b.data : "", b.len, &j->why);
 	if (rc == 0) {
 		buf_reset(&b);
 		chart_script(c, stem, &b);
-		rc = file_write(path[1], b.data, b.len, why);
+		rc = file_write(gp, b.data, b.len, &j->why);
 	}
-	if (rc == 0 && !cs->gnuplot)
-		rc = CHARTS_NO_GNUPLOT;
-	if (rc == 0) {
-		char script[48];
-		snprintf(script, sizeof script, "%s.gp", stem);
-		unlink(path[2]);
-		rc = run_gnuplot(cs, script, path[3], why);
-		if (rc == CHARTS_FAILED) {
-			/* gnuplot's first message says why */
-			struct buf lg;
-			buf_init(&lg);
-			if (file_read(path[3], &lg, 1 << 16) == 0 && lg.len) {
-				const char *p = lg.data;
-				while (*p == '\n' || *p == ' ')
-					p++;
-				const char *nl = strchr(p, '\n');
-				buf_adds(why, ": ");
-				buf_add_text_escaped(why, p, nl ? (size_t)(nl - p) : strlen(p));
-			}
-			buf_free(&lg);
+	buf_free(&b);
+	free(dat);
+	free(gp);
+	j->rc = rc < 0 ? rc : cs->gnuplot ? JOB_PENDING : CHARTS_NO_GNUPLOT;
+	return no;
+}
+
+/* The batch script: every pending chart from `from` on, each followed by a line in the log that
+ * says it is done. Between two charts gnuplot is brought back to the state a new process starts
+ * in, so that each SVG is byte for byte the one "gnuplot chart-NN.gp" writes alone: "reset" for
+ * the settings, and a "clear" into /dev/null for what reset leaves alone — the svg terminal keeps
+ * the last stroke colour of a chart and would write it into the first group of the next one; a
+ * new page sets it back to the default. */
+static void batch_script(const struct charts *cs, int from, int to, struct buf *out)
+{
+	buf_adds(out, "# iopsy: draws the charts of one report in one gnuplot process (each chart-NN.gp also\n"
+		      "# runs alone); 'iopsy-chart-done NN' in the log marks each chart that finished.\n");
+	bool first = true;
+	for (int no = from; no <= to; no++) {
+		if (cs->jobs[no - 1].rc != JOB_PENDING)
+			continue;
+		if (!first)
+			buf_adds(out, "set output '/dev/null'\nclear\nunset output\nreset\n");
+		first = false;
+		char stem[32];
+		stem_of(no, stem, sizeof stem);
+		buf_printf(out, "load '%s.gp'\nunset output\nprint 'iopsy-chart-done %d'\n", stem, no);
+	}
+}
+
+/* Appends chart no's SVG (made safe to inline) or PNG to out, from the file gnuplot wrote; returns
+ * 0, or CHARTS_FAILED with the reason in the job. The file is then removed (not in keep_dir). */
+static int job_read(struct charts *cs, int no, struct buf *out)
+{
+	struct chart_job *j = &cs->jobs[no - 1];
+	char stem[32];
+	stem_of(no, stem, sizeof stem);
+	char *path = chart_path(cs, no, j->png ? ".png" : ".svg");
+	struct buf b;
+	buf_init(&b);
+	int r = file_read(path, &b, 64u << 20);
+	if (!cs->keep)
+		unlink(path);
+	free(path);
+	int rc = 0;
+	if (j->png) {
+		if (r < 0 || b.len < 8 || memcmp(b.data, "\x89PNG", 4) != 0) {
+			buf_printf(&j->why, "gnuplot wrote no PNG for %s", stem);
+			rc = CHARTS_FAILED;
+		} else {
+			buf_add(out, b.data, b.len);
 		}
-	}
-	if (rc == 0) {
-		buf_reset(&b);
-		int r = file_read(path[2], &b, 64u << 20);
+	} else {
 		char prefix[16];
 		snprintf(prefix, sizeof prefix, "c%d-", no);
-		if (c->png) {
-			if (r < 0 || b.len < 8 || memcmp(b.data, "\x89PNG", 4) != 0) {
-				buf_printf(why, "gnuplot wrote no PNG for %s", stem);
-				rc = CHARTS_FAILED;
-			} else {
-				buf_add(svg, b.data, b.len);
-			}
-		} else if (r < 0 || svg_inline(b.data ? b.data : "", b.len, prefix, svg) < 0) {
-			buf_printf(why, "gnuplot wrote no usable SVG for %s", stem);
+		size_t at = out->len;
+		if (r < 0 || svg_inline(b.data ? b.data : "", b.len, prefix, out) < 0) {
+			out->len = at;
+			if (out->data)
+				out->data[at] = '\0';
+			buf_printf(&j->why, "gnuplot wrote no usable SVG for %s", stem);
 			rc = CHARTS_FAILED;
 		}
 	}
 	buf_free(&b);
-	for (int i = 0; i < 4; i++) {
-		if (!cs->keep || i == 3)
-			unlink(path[i]);
-		free(path[i]);
-	}
 	return rc;
 }
 
+/* The charts the log says are done, in order from `from` on (a chart that is not pending is
+ * skipped, as the batch script skips it); returns the first pending chart not done (or to + 1),
+ * and *rest points past the last marker. */
+static int log_done(const struct charts *cs, const struct buf *lg, int from, int to, const char **rest)
+{
+	const char *p = lg->data ? lg->data : "", *end = p + lg->len;
+	*rest = p;
+	int next = from;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		while (next <= to && cs->jobs[next - 1].rc != JOB_PENDING)
+			next++;
+		char want[48];
+		int k = snprintf(want, sizeof want, "iopsy-chart-done %d", next);
+		if (next <= to && le - p == k && memcmp(p, want, (size_t)k) == 0) {
+			next++;
+			*rest = nl ? nl + 1 : end;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	while (next <= to && cs->jobs[next - 1].rc != JOB_PENDING)
+		next++;
+	return next;
+}
+
+/* Removes the data and scripts of charts first..last in the private folder (in keep_dir they
+ * stay); a chart's SVG or PNG goes when charts_take has read it (or at charts_close). */
+static void run_cleanup(struct charts *cs, int first, int last)
+{
+	if (cs->keep)
+		return;
+	static const char *const ext[] = {".dat", ".gp"};
+	for (int no = first; no <= last; no++)
+		for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+			char *path = chart_path(cs, no, ext[i]);
+			unlink(path);
+			free(path);
+		}
+}
+
+void charts_run(struct charts *cs)
+{
+	const int first = cs->ran + 1, to = cs->n;
+	int from = first;
+	cs->ran = cs->n;
+	int pending = 0;
+	for (int no = from; no <= to; no++)
+		pending += cs->jobs[no - 1].rc == JOB_PENDING;
+	if (!pending) {
+		if (cs->dir)
+			run_cleanup(cs, first, to);
+		return;
+	}
+	const int budget = cs->timeout_s * pending;
+	const double deadline = mono_now() + budget;
+	char *script = path_join(cs->dir, "iopsy-charts.gp"), *log = path_join(cs->dir, "iopsy-charts.log");
+	while (from <= to) {
+		while (from <= to && cs->jobs[from - 1].rc != JOB_PENDING)
+			from++;
+		if (from > to)
+			break;
+		struct buf b, why;
+		buf_init(&b);
+		buf_init(&why);
+		batch_script(cs, from, to, &b);
+		int rc = file_write(script, b.data, b.len, &why);
+		for (int no = from; no <= to && rc == 0; no++) {
+			char *out = chart_path(cs, no, cs->jobs[no - 1].png ? ".png" : ".svg");
+			unlink(out);
+			free(out);
+		}
+		bool timed_out = false;
+		if (rc == 0) {
+			cs->runs++;
+			rc = run_gnuplot(cs, "iopsy-charts.gp", log, deadline, &timed_out, &why);
+		}
+		buf_reset(&b);
+		if (file_read(log, &b, 16u << 20) == ERR_IO)
+			buf_reset(&b);
+		const char *rest;
+		int done = log_done(cs, &b, from, to, &rest);
+		for (int no = from; no < done; no++)
+			if (cs->jobs[no - 1].rc == JOB_PENDING)
+				cs->jobs[no - 1].rc = 0;
+		from = done;
+		if (rc == 0) {
+			/* gnuplot says it is done: a chart without its file is found out by charts_take */
+			for (int no = from; no <= to; no++)
+				if (cs->jobs[no - 1].rc == JOB_PENDING)
+					cs->jobs[no - 1].rc = 0;
+			from = to + 1;
+		} else if (timed_out) {
+			for (int no = from; no <= to; no++) {
+				struct chart_job *j = &cs->jobs[no - 1];
+				if (j->rc != JOB_PENDING)
+					continue;
+				j->rc = CHARTS_FAILED;
+				if (pending > 1)
+					buf_printf(&j->why, "gnuplot did not finish within %d s (%d s for each of %d charts) and was stopped",
+						   budget, cs->timeout_s, pending);
+				else
+					buf_printf(&j->why, "gnuplot did not finish within %d s and was stopped", budget);
+			}
+			from = to + 1;
+		} else {
+			/* this chart failed: gnuplot's first message about it says why */
+			struct chart_job *j = &cs->jobs[from - 1];
+			j->rc = rc;
+			buf_add(&j->why, why.data ? why.data : "", why.len);
+			const char *p = rest, *end = b.data ? b.data + b.len : rest;
+			while (p < end && (*p == '\n' || *p == ' '))
+				p++;
+			if (rc == CHARTS_FAILED && p < end) {
+				const char *nl = memchr(p, '\n', (size_t)(end - p));
+				buf_adds(&j->why, ": ");
+				buf_add_text_escaped(&j->why, p, nl ? (size_t)(nl - p) : (size_t)(end - p));
+			}
+			from++;
+			if (rc != CHARTS_FAILED) {
+				/* gnuplot cannot be started (or the folder not written): the same for all */
+				for (int no = from; no <= to; no++) {
+					struct chart_job *k = &cs->jobs[no - 1];
+					if (k->rc != JOB_PENDING)
+						continue;
+					k->rc = rc;
+					buf_add(&k->why, why.data ? why.data : "", why.len);
+				}
+				from = to + 1;
+			}
+		}
+		buf_free(&b);
+		buf_free(&why);
+	}
+	unlink(script);
+	unlink(log);
+	free(script);
+	free(log);
+	run_cleanup(cs, first, to);
+}
+
+int charts_take(struct charts *cs, int number, struct buf *out, struct buf *why)
+{
+	if (number < 1 || number > cs->n)
+		return ERR_USAGE;
+	struct chart_job *j = &cs->jobs[number - 1];
+	if (j->rc == JOB_PENDING)
+		charts_run(cs);
+	if (j->rc == 0 && cs->dir)
+		j->rc = job_read(cs, number, out);
+	if (j->rc != 0 && j->why.len)
+		buf_add(why, j->why.data, j->why.len);
+	buf_free(&j->why);
+	int rc = j->rc;
+	j->rc = CHARTS_FAILED; /* taken */
+	buf_printf(&j->why, "chart %d was already taken", number);
+	return rc;
+}
+
+int charts_render(struct charts *cs, const struct chart *c, struct buf *svg, int *number, struct buf *why)
+{
+	*number = charts_add(cs, c);
+	charts_run(cs);
+	return charts_take(cs, *number, svg, why);
+}
 /* ---- SVG for inlining ---- */
 
+/* The first case-insensitive occurrence of needle (which starts with '<') in [s, end). */
 static const char *find_ci(const char *s, const char *end, const char *needle)
 {
 	size_t n = strlen(needle);
-	for (const char *p = s; p + n <= end; p++)
+	for (const char *p = s; p + n <= end; p++) {
+		p = memchr(p, '<', (size_t)(end - p));
+		if (!p || p + n > end)
+			return NULL;
 		if (strncasecmp(p, needle, n) == 0)
 			return p;
+	}
+	return NULL;
+}
+
+/* The last case-insensitive occurrence of needle (starting with '<') in [s, end). */
+static const char *find_last_ci(const char *s, const char *end, const char *needle)
+{
+	size_t n = strlen(needle);
+	const char *p = end;
+	while (p > s) {
+		p = memrchr(s, '<', (size_t)(p - s));
+		if (!p)
+			return NULL;
+		if (p + n <= end && strncasecmp(p, needle, n) == 0)
+			return p;
+	}
 	return NULL;
 }
 
@@ -723,28 +1116,29 @@ static bool starts_tag(const char *p, const char *end, const char *name)
 	       (p[n + 1] == '>' || p[n + 1] == ' ' || p[n + 1] == '\n' || p[n + 1] == '\t' || p[n + 1] == '/');
 }
 
+/* The bytes where svg_inline may have something to do: a tag, the blank before an attribute,
+ * "url(#". Runs of other bytes are copied as they are. */
+static const unsigned char svg_special[256] = {['<'] = 1, [' '] = 1, ['\t'] = 1, ['\n'] = 1, ['u'] = 1};
+
 int svg_inline(const char *svg, size_t n, const char *prefix, struct buf *out)
 {
 	const char *end = svg + n;
 	const char *p = find_ci(svg, end, "<svg");
-	const char *close = NULL;
-	for (const char *q = p ? p : end; q && q < end; q++) {
-		q = find_ci(q, end, "</svg>");
-		if (!q)
-			break;
-		close = q;
-	}
+	const char *close = p ? find_last_ci(p, end, "</svg>") : NULL;
 	if (!p || !close)
 		return ERR_FORMAT;
 	end = close + 6;
+	buf_reserve(out, (size_t)(end - p) + (size_t)(end - p) / 16 + 1);
 	while (p < end) {
-		if (starts_tag(p, end, "title") || starts_tag(p, end, "desc")) {
-			p = skip_element(p, end, p[1] == 't' || p[1] == 'T' ? "title" : "desc");
-			continue;
-		}
-		if (starts_tag(p, end, "script")) {
-			p = skip_element(p, end, "script");
-			continue;
+		if (p[0] == '<') {
+			if (starts_tag(p, end, "title") || starts_tag(p, end, "desc")) {
+				p = skip_element(p, end, p[1] == 't' || p[1] == 'T' ? "title" : "desc");
+				continue;
+			}
+			if (starts_tag(p, end, "script")) {
+				p = skip_element(p, end, "script");
+				continue;
+			}
 		}
 		/* attributes: id='x' / id="x" → id='PREFIXx'; href='#x' → href='#PREFIXx'; url(#x) → url(#PREFIXx);
 		 * on...= event handlers are dropped (gnuplot writes none without the mouse option). */
@@ -782,8 +1176,12 @@ int svg_inline(const char *svg, size_t n, const char *prefix, struct buf *out)
 			p += 5;
 			continue;
 		}
-		buf_addc(out, *p);
-		p++;
+		/* this byte as it is, and the ordinary ones after it */
+		const char *q = p + 1;
+		while (q < end && !svg_special[(unsigned char)*q])
+			q++;
+		buf_add(out, p, (size_t)(q - p));
+		p = q;
 	}
 	buf_addc(out, '\n');
 	return 0;

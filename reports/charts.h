@@ -1,6 +1,7 @@
-/* charts.h — time-series charts drawn by gnuplot at run time: data and a .gp script are written to
- * a private directory (or the --gnuplot-dir the consultant keeps), gnuplot runs as a child process
- * with an argv (never a shell) and a timeout, and its SVG comes back ready to inline in HTML.
+/* charts.h — time-series charts drawn by gnuplot at run time: data and a .gp script per chart are
+ * written to a private directory (or the --gnuplot-dir the consultant keeps), one gnuplot child
+ * process draws all the charts of a report (an argv, never a shell; a timeout), and their SVGs come
+ * back ready to inline in HTML.
  * Only trusted text (metric labels, numbers, generated file names) ever reaches gnuplot; names
  * taken from captures stay in the HTML around the chart. */
 #ifndef IOPSY_CHARTS_H
@@ -70,8 +71,11 @@ struct chart {
 struct chart_opts {
 	const char *gnuplot;     /* program; NULL = $IOPSY_GNUPLOT, else "gnuplot" found in PATH */
 	const char *keep_dir;    /* --gnuplot-dir: keep data, scripts and SVGs here (created if missing) */
-	int timeout_s;           /* per chart; 0 = 30 s */
+	int timeout_s;           /* per chart (a run of N charts gets N times this); 0 = 30 s */
 };
+
+/* A chart added to a session and its result once drawn (charts.c). */
+struct chart_job;
 
 struct charts {
 	char *dir;               /* working directory */
@@ -80,6 +84,10 @@ struct charts {
 	char *gnuplot;           /* resolved absolute program path, NULL when not found */
 	int timeout_s;
 	int n;                   /* charts written so far (file stem chart-NN) */
+	struct chart_job *jobs;  /* [n]: chart number k is jobs[k - 1] */
+	size_t jobs_cap;
+	int ran;                 /* charts already handed to charts_run */
+	int runs;                /* gnuplot processes started (tests, benchmarks) */
 };
 
 void chart_init(struct chart *c);
@@ -99,10 +107,28 @@ void chart_free(struct chart *c);
  * appended to why: a value the caller words its message and the report's note with (charts print
  * nothing themselves). */
 int charts_open(struct charts *cs, const struct chart_opts *o, struct buf *why);
-/* Writes chart-NN.dat and chart-NN.gp, runs gnuplot and appends the SVG (or, when c->png, the
- * PNG bytes as they are) (prolog stripped, ids
- * made unique with the prefix "cNN-") to svg. Returns 0, CHARTS_NO_GNUPLOT, CHARTS_FAILED or
- * ERR_IO; the reason is appended to why. The chart number used is stored in *number. */
+/* All the charts of a report are drawn by one gnuplot process: charts_add writes each chart's
+ * files and gives it its number, charts_run draws every chart added since the last run, and
+ * charts_take hands each result over. A chart gnuplot fails on costs only itself: the process is
+ * started again for the charts after it. */
+
+/* Writes chart-NN.dat and chart-NN.gp for a later charts_run and returns the chart number NN
+ * (1, 2, ...). A chart whose files cannot be written is already failed (ERR_IO; charts_take says
+ * why); without gnuplot the files are written (with keep_dir) and the result is CHARTS_NO_GNUPLOT. */
+int charts_add(struct charts *cs, const struct chart *c);
+/* Draws the charts added since the last run: one gnuplot process runs them all in order (a
+ * "reset" between two charts, so each looks as if drawn alone) within timeout_s x their number;
+ * when it fails on a chart, a new process draws the charts after that one. Never fails as a whole:
+ * each chart has its own result. */
+void charts_run(struct charts *cs);
+/* The result of chart number (after charts_run): 0 with its SVG appended to out (prolog stripped,
+ * ids made unique with the prefix "cNN-"), or, when the chart asked for PNG, the PNG bytes as they
+ * are; else CHARTS_NO_GNUPLOT, CHARTS_FAILED or ERR_IO with the reason appended to why. The SVG is
+ * read from gnuplot's file here, one chart at a time (then removed, except in keep_dir): take each
+ * chart once. */
+int charts_take(struct charts *cs, int number, struct buf *out, struct buf *why);
+/* One chart at once: charts_add, charts_run and charts_take. The chart number used is stored in
+ * *number. Returns as charts_take. */
 int charts_render(struct charts *cs, const struct chart *c, struct buf *svg, int *number, struct buf *why);
 /* Removes the private directory and everything charts_render left in it (nothing in keep_dir). */
 void charts_close(struct charts *cs);
@@ -115,6 +141,9 @@ size_t chart_downsample(const struct chart_point *in, size_t n, struct chart_poi
 /* The gnuplot script of chart c whose files are named STEM.dat / STEM.svg (stem is generated,
  * e.g. "chart-07"). */
 void chart_script(const struct chart *c, const char *stem, struct buf *out);
+/* Appends v as printf's "%.3f" (fixed3) or "%.6g" writes it, byte for byte; printf itself is
+ * only asked when the fast path cannot decide the rounding (the data files' numbers). */
+void chart_num(struct buf *b, double v, bool fixed3);
 /* Appends s as a gnuplot single-quoted string: ' doubled, control characters become spaces. */
 void gp_quote(struct buf *b, const char *s);
 /* Appends gnuplot's SVG to out for inlining in HTML: drops everything before <svg, <title> and

@@ -983,6 +983,110 @@ static void hosts_line(const struct model *m, struct buf *b)
 		buf_adds(b, "no readable capture");
 }
 
+/* ---- charts: added while a section is written, drawn by one gnuplot process, spliced in ---- */
+
+/* Where a chart goes in the section being written, and what its figure says. */
+struct fig {
+	size_t at;               /* offset in out */
+	int no;                  /* chart number */
+	size_t finding;          /* 1-based finding of an analysis report; 0 in a comparison */
+	char *caption;           /* the figcaption's HTML after "Figure N. " */
+};
+
+struct figs {
+	struct charts *cs;
+	size_t start;            /* where the section starts in out */
+	struct fig *f;
+	size_t n, cap;
+};
+
+static void figs_init(struct figs *fs, struct charts *cs, const struct buf *out)
+{
+	memset(fs, 0, sizeof *fs);
+	fs->cs = cs;
+	fs->start = out->len;
+}
+
+/* Adds chart c, whose figure goes at the end of out as it is now. */
+static void figs_add(struct figs *fs, const struct chart *c, const struct buf *out, size_t finding, const char *caption_html)
+{
+	if (fs->n == fs->cap) {
+		fs->cap = fs->cap ? 2 * fs->cap : 16;
+		fs->f = xrealloc(fs->f, fs->cap * sizeof *fs->f);
+	}
+	struct fig *f = &fs->f[fs->n++];
+	f->at = out->len;
+	f->no = charts_add(fs->cs, c);
+	f->finding = finding;
+	f->caption = xstrdup(caption_html);
+}
+
+/* The figure of one chart, or why there is none; failures become warnings and notes. */
+static void fig_html(struct figs *fs, const struct fig *f, const struct html_opts *o, struct html_result *res,
+		     struct notes *nt, struct diag *d, struct buf *out)
+{
+	struct buf svg, err;
+	buf_init(&svg);
+	buf_init(&err);
+	int no = f->no;
+	int rc = charts_take(fs->cs, no, &svg, &err);
+	if (rc == 0) {
+		res->charts++;
+		buf_printf(out, "<figure class=\"chart\" id=\"chart-%d\">\n", no);
+		buf_add(out, svg.data, svg.len);
+		buf_printf(out, "<figcaption>Figure %d. %s", no, f->caption);
+		if (o->gnuplot_dir)
+			buf_printf(out, " &middot; gnuplot files: chart-%02d.gp, chart-%02d.dat", no, no);
+		buf_adds(out, "</figcaption>\n</figure>\n");
+	} else if (rc == CHARTS_NO_GNUPLOT) {
+		buf_printf(out, "<p class=\"nochart\">No chart: gnuplot is not installed; its data and script are in the gnuplot "
+				"folder as chart-%02d.dat and chart-%02d.gp.</p>\n", no, no);
+	} else {
+		res->charts_failed++;
+		struct buf t;
+		buf_init(&t);
+		if (f->finding) {
+			diag_emit(d, MSG_LEVEL(o), 0, 0, "chart %d (finding %zu) could not be drawn: %s", no, f->finding,
+				  err.data ? err.data : "");
+			buf_printf(&t, "The chart of finding %zu could not be drawn: ", f->finding);
+		} else {
+			diag_emit(d, MSG_LEVEL(o), 0, 0, "chart %d could not be drawn: %s", no, err.data ? err.data : "");
+			buf_printf(&t, "Chart %d could not be drawn: ", no);
+		}
+		esc(&t, err.data);
+		note_add(nt, t.data);
+		buf_free(&t);
+		buf_adds(out, "<p class=\"nochart\">No chart: gnuplot failed (see the warnings at the end).</p>\n");
+	}
+	buf_free(&svg);
+	buf_free(&err);
+}
+
+/* Draws the section's charts (one gnuplot process) and puts each figure in its place. */
+static void figs_finish(struct figs *fs, struct buf *out, const struct html_opts *o, struct html_result *res,
+			struct notes *nt, struct diag *d)
+{
+	if (fs->n) {
+		charts_run(fs->cs);
+		struct buf tail;
+		buf_init(&tail);
+		buf_add(&tail, out->data + fs->start, out->len - fs->start);
+		out->len = fs->start;
+		size_t prev = 0;
+		for (size_t i = 0; i < fs->n; i++) {
+			size_t at = fs->f[i].at - fs->start;
+			buf_add(out, tail.data + prev, at - prev);
+			prev = at;
+			fig_html(fs, &fs->f[i], o, res, nt, d, out);
+			free(fs->f[i].caption);
+		}
+		buf_add(out, tail.data + prev, tail.len - prev);
+		buf_free(&tail);
+	}
+	free(fs->f);
+	memset(fs, 0, sizeof *fs);
+}
+
 int report_finding_png(const struct analysis *a, const struct finding *f, const struct html_opts *o, struct buf *png,
 		       struct diag *d)
 {
@@ -1144,6 +1248,8 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	else
 		buf_adds(out, "<p class=\"muted\">No findings.</p>\n");
 	int charts_done = 0;
+	struct figs figs;
+	figs_init(&figs, &cs, out);
 	for (size_t i = 0; i < a->nf; i++) {
 		const struct finding *f = &a->f[i];
 		buf_printf(out, "<article class=\"finding\" id=\"f%zu\">\n<div class=\"finding-head\"><span class=\"num\">%zu</span>"
@@ -1184,40 +1290,16 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 			if (!axis) {
 				buf_adds(out, "<p class=\"nochart\">No chart: the counters of this finding are not in the captures.</p>\n");
 			} else {
-				struct buf svg;
-				buf_init(&svg);
-				buf_reset(&err);
-				int no = 0;
-				int rc = charts_render(&cs, &c, &svg, &no, &err);
+				struct buf cap;
+				buf_init(&cap);
+				buf_adds(&cap, "Counters of ");
+				entity_label(&cap, axis->host, axis->name);
+				buf_adds(&cap, " from <span class=\"ent\">");
+				esc(&cap, cap_of(a, axis)->path);
+				buf_adds(&cap, "</span>");
+				figs_add(&figs, &c, out, i + 1, cap.data);
 				charts_done++;
-				if (rc == 0) {
-					res->charts++;
-					buf_printf(out, "<figure class=\"chart\" id=\"chart-%d\">\n", no);
-					buf_add(out, svg.data, svg.len);
-					buf_printf(out, "<figcaption>Figure %d. Counters of ", no);
-					entity_label(out, axis->host, axis->name);
-					buf_adds(out, " from <span class=\"ent\">");
-					esc(out, cap_of(a, axis)->path);
-					buf_adds(out, "</span>");
-					if (o->gnuplot_dir)
-						buf_printf(out, " &middot; gnuplot files: chart-%02d.gp, chart-%02d.dat", no, no);
-					buf_adds(out, "</figcaption>\n</figure>\n");
-				} else if (rc == CHARTS_NO_GNUPLOT) {
-					buf_printf(out, "<p class=\"nochart\">No chart: gnuplot is not installed; its data and script are in "
-							"the gnuplot folder as chart-%02d.dat and chart-%02d.gp.</p>\n", no, no);
-				} else {
-					res->charts_failed++;
-					diag_emit(d, MSG_LEVEL(o), 0, 0, "chart %d (finding %zu) could not be drawn: %s", no, i + 1,
-						  err.data ? err.data : "");
-					struct buf t;
-					buf_init(&t);
-					buf_printf(&t, "The chart of finding %zu could not be drawn: ", i + 1);
-					esc(&t, err.data);
-					note_add(&nt, t.data);
-					buf_free(&t);
-					buf_adds(out, "<p class=\"nochart\">No chart: gnuplot failed (see the warnings at the end).</p>\n");
-				}
-				buf_free(&svg);
+				buf_free(&cap);
 			}
 			chart_free(&c);
 		}
@@ -1234,6 +1316,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 		}
 		buf_adds(out, "</dl>\n</article>\n");
 	}
+	figs_finish(&figs, out, o, res, &nt, d);
 	buf_adds(out, "</section>\n");
 	charts_close(&cs);
 
@@ -1634,41 +1717,6 @@ static void bins_table(const struct compare *c, size_t row, struct buf *b)
 	}
 }
 
-/* Renders one chart into a figure; failures become notes. */
-static void figure(struct charts *cs, const struct chart *ch, const char *caption_html, const struct html_opts *o,
-		   struct html_result *res, struct notes *nt, struct diag *d, struct buf *out)
-{
-	struct buf svg, err;
-	buf_init(&svg);
-	buf_init(&err);
-	int no = 0;
-	int rc = charts_render(cs, ch, &svg, &no, &err);
-	if (rc == 0) {
-		res->charts++;
-		buf_printf(out, "<figure class=\"chart\" id=\"chart-%d\">\n", no);
-		buf_add(out, svg.data, svg.len);
-		buf_printf(out, "<figcaption>Figure %d. %s", no, caption_html);
-		if (o->gnuplot_dir)
-			buf_printf(out, " &middot; gnuplot files: chart-%02d.gp, chart-%02d.dat", no, no);
-		buf_adds(out, "</figcaption>\n</figure>\n");
-	} else if (rc == CHARTS_NO_GNUPLOT) {
-		buf_printf(out, "<p class=\"nochart\">No chart: gnuplot is not installed; its data and script are in the gnuplot "
-				"folder as chart-%02d.dat and chart-%02d.gp.</p>\n", no, no);
-	} else {
-		res->charts_failed++;
-		diag_emit(d, MSG_LEVEL(o), 0, 0, "chart %d could not be drawn: %s", no, err.data ? err.data : "");
-		struct buf t;
-		buf_init(&t);
-		buf_printf(&t, "Chart %d could not be drawn: ", no);
-		esc(&t, err.data);
-		note_add(nt, t.data);
-		buf_free(&t);
-		buf_adds(out, "<p class=\"nochart\">No chart: gnuplot failed (see the warnings at the end).</p>\n");
-	}
-	buf_free(&svg);
-	buf_free(&err);
-}
-
 static const char compare_css[] =
 	".cv{display:inline-block;font-size:12px;font-weight:600;padding:1px 9px;border-radius:999px;white-space:nowrap;"
 	"-webkit-print-color-adjust:exact;print-color-adjust:exact}\n"
@@ -1855,6 +1903,8 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 		      "(a curve further left is faster). Time of day: both days on one clock, line = mean, band = min to max. "
 		      "Latency against load: one dot per plotted sample.</p>\n");
 	size_t charted = 0;
+	struct figs figs;
+	figs_init(&figs, &cs, out);
 	/* busiest first: the disks the workload lives on */
 	size_t *order = xmalloc((c->npairs ? c->npairs : 1) * sizeof *order);
 	for (size_t i = 0; i < c->npairs; i++)
@@ -1907,13 +1957,13 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 			if (cdf_chart(c, p, m, &ch)) {
 				buf_reset(&cap);
 				buf_printf(&cap, "Distribution of %s, before and after.", metric_info[m].label);
-				figure(&cs, &ch, cap.data, o, res, &nt, d, out);
+				figs_add(&figs, &ch, out, 0, cap.data);
 			}
 			chart_free(&ch);
 			if (lead->spec->load >= 0 && scatter_chart(c, p, (enum metric)lead->spec->load, m, &ch)) {
 				buf_reset(&cap);
 				buf_printf(&cap, "%s against %s.", metric_info[m].label, metric_info[lead->spec->load].label);
-				figure(&cs, &ch, cap.data, o, res, &nt, d, out);
+				figs_add(&figs, &ch, out, 0, cap.data);
 			}
 			chart_free(&ch);
 			buf_adds(out, "</div>\n");
@@ -1921,7 +1971,7 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 				buf_reset(&cap);
 				buf_printf(&cap, "%s%s%s by time of day (UTC), both days on one clock.", metric_info[m].label,
 					   lead->spec->load >= 0 ? " and " : "", lead->spec->load >= 0 ? metric_info[lead->spec->load].label : "");
-				figure(&cs, &ch, cap.data, o, res, &nt, d, out);
+				figs_add(&figs, &ch, out, 0, cap.data);
 			}
 			chart_free(&ch);
 			buf_free(&cap);
@@ -1930,6 +1980,7 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 		}
 	}
 	free(order);
+	figs_finish(&figs, out, o, res, &nt, d);
 	if (!charted)
 		buf_adds(out, "<p class=\"muted\">No entity with latency on both sides.</p>\n");
 	buf_adds(out, "</section>\n");

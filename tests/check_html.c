@@ -1,13 +1,18 @@
 /* check_html.c — the HTML report and its gnuplot charts: escaping of hostile names taken from
  * captures (HTML and embedded JSON), no untrusted text in gnuplot scripts or data, min/max
- * downsampling keeps spikes, SVG inlining, and the no-gnuplot / failing / hanging gnuplot paths. */
+ * downsampling keeps spikes, SVG inlining (equal to the byte-at-a-time reference), the data files'
+ * numbers (equal to printf's), the no-gnuplot / failing / hanging gnuplot paths, and all the charts
+ * of a report in one gnuplot process (each byte for byte as drawn alone; one failing or hanging
+ * chart costs only itself). */
 #include <check.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -331,6 +336,181 @@ START_TEST(svg_ids_prefixed)
 }
 END_TEST
 
+/* The byte-at-a-time svg_inline that the one in charts.c replaced (kept as the reference its
+ * output must equal). */
+static const char *ref_find_ci(const char *s, const char *end, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (const char *p = s; p + n <= end; p++)
+		if (strncasecmp(p, needle, n) == 0)
+			return p;
+	return NULL;
+}
+
+/* Skips an element <NAME ...>...</NAME> starting at p; returns the position after it. */
+static const char *ref_skip_element(const char *p, const char *end, const char *name)
+{
+	char close[32];
+	snprintf(close, sizeof close, "</%s>", name);
+	const char *e = ref_find_ci(p, end, close);
+	return e ? e + strlen(close) : end;
+}
+
+static bool ref_starts_tag(const char *p, const char *end, const char *name)
+{
+	size_t n = strlen(name);
+	return p + n + 1 < end && p[0] == '<' && strncasecmp(p + 1, name, n) == 0 &&
+	       (p[n + 1] == '>' || p[n + 1] == ' ' || p[n + 1] == '\n' || p[n + 1] == '\t' || p[n + 1] == '/');
+}
+
+static int ref_svg_inline(const char *svg, size_t n, const char *prefix, struct buf *out)
+{
+	const char *end = svg + n;
+	const char *p = ref_find_ci(svg, end, "<svg");
+	const char *close = NULL;
+	for (const char *q = p ? p : end; q && q < end; q++) {
+		q = ref_find_ci(q, end, "</svg>");
+		if (!q)
+			break;
+		close = q;
+	}
+	if (!p || !close)
+		return ERR_FORMAT;
+	end = close + 6;
+	while (p < end) {
+		if (ref_starts_tag(p, end, "title") || ref_starts_tag(p, end, "desc")) {
+			p = ref_skip_element(p, end, p[1] == 't' || p[1] == 'T' ? "title" : "desc");
+			continue;
+		}
+		if (ref_starts_tag(p, end, "script")) {
+			p = ref_skip_element(p, end, "script");
+			continue;
+		}
+		/* attributes: id='x' / id="x" → id='PREFIXx'; href='#x' → href='#PREFIXx'; url(#x) → url(#PREFIXx);
+		 * on...= event handlers are dropped (gnuplot writes none without the mouse option). */
+		if ((p[0] == ' ' || p[0] == '\t' || p[0] == '\n') && p + 4 < end) {
+			const char *a = p + 1;
+			if (strncmp(a, "id=", 3) == 0 && (a[3] == '"' || a[3] == '\'')) {
+				buf_add(out, p, 5);
+				buf_adds(out, prefix);
+				p += 5;
+				continue;
+			}
+			if ((strncmp(a, "href=", 5) == 0 || strncmp(a, "xlink:href=", 11) == 0)) {
+				const char *v = a + (a[0] == 'h' ? 5 : 11);
+				if (v + 2 < end && (v[0] == '"' || v[0] == '\'') && v[1] == '#') {
+					buf_add(out, p, (size_t)(v + 2 - p));
+					buf_adds(out, prefix);
+					p = v + 2;
+					continue;
+				}
+			}
+			if ((a[0] == 'o' || a[0] == 'O') && (a[1] == 'n' || a[1] == 'N')) {
+				const char *eq = a + 2;
+				while (eq < end && ((*eq >= 'a' && *eq <= 'z') || (*eq >= 'A' && *eq <= 'Z')))
+					eq++;
+				if (eq < end && *eq == '=' && eq + 1 < end && (eq[1] == '"' || eq[1] == '\'')) {
+					const char *q = memchr(eq + 2, eq[1], (size_t)(end - eq - 2));
+					p = q ? q + 1 : end;
+					continue;
+				}
+			}
+		}
+		if (p + 5 <= end && strncmp(p, "url(#", 5) == 0) {
+			buf_add(out, p, 5);
+			buf_adds(out, prefix);
+			p += 5;
+			continue;
+		}
+		buf_addc(out, *p);
+		p++;
+	}
+	buf_addc(out, '\n');
+	return 0;
+}
+
+/* svg_inline on gnuplot-like SVG with random damage: the same bytes as the reference. */
+START_TEST(svg_inline_equals_reference)
+{
+	static const char *const parts[] = {
+		"<svg viewBox=\"0 0 9 9\">", "</svg>", "</SVG>", "<title>t</title>", "<TITLE>x", "<desc>d</desc>",
+		"<script>s</script>", "<script ", " id='a'", " id=\"b\"", "\tid='c'", "\nid=x", " href='#h'",
+		" xlink:href=\"#k\"", " href=\"/x\"", " onclick=\"e\"", " OnLoad='f'", " onx=", "url(#u)", "url(x)",
+		"<path d='M1,2 L3,4'/>", "<g>", "</g>", " ", "u", "<", ">", "'", "\"", "#", "=", "ti", "<svgx>", "\n"};
+	uint64_t seed = 12345;
+	struct buf in, a, b;
+	buf_init(&in);
+	buf_init(&a);
+	buf_init(&b);
+	for (int iter = 0; iter < 20000; iter++) {
+		buf_reset(&in);
+		int n = 1 + (int)(seed % 40);
+		for (int k = 0; k < n; k++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			buf_adds(&in, parts[(seed >> 33) % (sizeof parts / sizeof parts[0])]);
+		}
+		buf_reset(&a);
+		buf_reset(&b);
+		int ra = svg_inline(in.data, in.len, "c7-", &a), rb = ref_svg_inline(in.data, in.len, "c7-", &b);
+		ck_assert_int_eq(ra, rb);
+		if (ra == 0)
+			ck_assert_msg(a.len == b.len && memcmp(a.data, b.data, a.len) == 0, "svg_inline differs on: %s", in.data);
+	}
+	buf_free(&in);
+	buf_free(&a);
+	buf_free(&b);
+}
+END_TEST
+
+/* The data files' numbers: chart_num is printf's "%.3f" / "%.6g", byte for byte. */
+START_TEST(chart_num_equals_printf)
+{
+	uint64_t x = 88172645463325252ull;
+	struct buf b;
+	buf_init(&b);
+	static const double special[] = {0.0, -0.0, 1e-5, 1e-4, 999999.5, 999999.4999, 9999995, 0.5, 1.5, 2.5, 1e6, 1e5,
+					 99999.95, 123456789, 0.00012345649, 4e9, 3.9999e9, 0.0005, 0.0015, -0.0004,
+					 1e300, 5e-324, 1785157200.123, INFINITY, -INFINITY, NAN};
+	for (long i = 0; i < 400000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		double v;
+		switch (i % 6) {
+		case 0:
+			memcpy(&v, &x, sizeof v);
+			break;
+		case 1:
+			v = (double)(x % 4000000000000ull) / 1000.0; /* times in ms */
+			break;
+		case 2:
+			v = (double)(float)((double)(x % 100000000) / 1e4); /* float bucket means */
+			break;
+		case 3:
+			v = ldexp((double)(x >> 11), -(int)(x % 80));
+			break;
+		case 4: /* halfway cases */
+			v = ((double)(x % 1000000) + 0.5) * pow(10, (double)((int)((x >> 40) % 30) - 15));
+			break;
+		default:
+			v = special[(x >> 7) % (sizeof special / sizeof special[0])];
+			break;
+		}
+		if ((x >> 62) & 1)
+			v = -v;
+		for (int f = 0; f < 2; f++) {
+			char want[512];
+			snprintf(want, sizeof want, f ? "%.3f" : "%.6g", v);
+			buf_reset(&b);
+			chart_num(&b, v, f);
+			ck_assert_msg(strcmp(want, b.data) == 0, "%a as %s: printf %s, chart_num %s", v, f ? "%.3f" : "%.6g", want,
+				      b.data);
+		}
+	}
+	buf_free(&b);
+}
+END_TEST
+
 /* ---- the whole report ---- */
 
 /* Checks that the report is inert: the hostile names appear only escaped. */
@@ -532,6 +712,245 @@ START_TEST(gnuplot_timeout)
 }
 END_TEST
 
+/* ---- several charts, one gnuplot ---- */
+
+/* Writes an executable shell script DIR/NAME; returns its path (caller frees). */
+static char *write_script(const char *dir, const char *name, const char *text)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *fp = fopen(path, "w");
+	ck_assert_ptr_nonnull(fp);
+	fputs(text, fp);
+	ck_assert_int_eq(fclose(fp), 0);
+	ck_assert_int_eq(chmod(path, 0755), 0);
+	return xstrdup(path);
+}
+
+/* Lines in a file (0 when it does not exist): the wrappers below log one line per start. */
+static size_t file_lines(const char *path)
+{
+	char *t = slurp(path);
+	size_t n = t ? count(t, "\n") : 0;
+	free(t);
+	return n;
+}
+
+/* A wrapper around the real gnuplot that counts its starts in DIR/runs; extra is run first in
+ * the chart folder (e.g. to break one chart's script). */
+static char *gnuplot_wrapper(const char *dir, const char *extra)
+{
+	char text[1024];
+	snprintf(text, sizeof text, "#!/bin/sh\necho run >> %s/runs\n%s\nexec gnuplot \"$@\"\n", dir, extra);
+	return write_script(dir, "gnuplot-wrapper.sh", text);
+}
+
+/* A fake gnuplot that reads the batch script it is given: it writes a tiny SVG for each chart it
+ * loads and says so as gnuplot's print would, but on the second chart of every start it fails with
+ * a message (FAKE_FAIL), hangs (FAKE_HANG) or exits 1 without a word (FAKE_SILENT). */
+enum fake_mode { FAKE_FAIL, FAKE_HANG, FAKE_SILENT };
+static char *fake_gnuplot(const char *dir, enum fake_mode mode)
+{
+	char text[2048];
+	snprintf(text, sizeof text,
+		 "#!/bin/sh\n"
+		 "echo run >> %s/runs\n"
+		 "n=0\n"
+		 "while IFS= read -r line; do\n"
+		 "  case $line in\n"
+		 "  \"load 'chart-\"*)\n"
+		 "    n=$((n + 1)); stem=${line#load \\'}; stem=${stem%%.gp\\'}\n"
+		 "    if [ $n = 2 ]; then %s; fi\n"
+		 "    printf '<svg viewBox=\"0 0 1 1\"><g id=\"fake\"/></svg>\\n' > $stem.svg ;;\n"
+		 "  \"print '\"*) p=${line#print \\'}; echo \"${p%%\\'}\" >&2 ;;\n"
+		 "  esac\n"
+		 "done < \"$1\"\n",
+		 dir, mode == FAKE_HANG ? "exec sleep 30"
+		 : mode == FAKE_SILENT ? "exit 1"
+				       : "echo \"\\\"$stem.gp\\\" line 1: fake failure\" >&2; exit 1");
+	return write_script(dir, "fake-gnuplot.sh", text);
+}
+
+START_TEST(charts_in_one_process)
+{
+	if (!have_gnuplot())
+		return;
+	struct fixture fx;
+	fixture_load(&fx);
+	char *prog = gnuplot_wrapper(fx.dir, ":");
+	char gpdir[128], runs[128];
+	snprintf(gpdir, sizeof gpdir, "%s/gp", fx.dir);
+	snprintf(runs, sizeof runs, "%s/runs", fx.dir);
+	struct html_opts o = {.gnuplot = prog, .gnuplot_dir = gpdir};
+	struct html_result res;
+	struct buf out, msg;
+	buf_init(&out);
+	buf_init(&msg);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), 0);
+	ck_assert_int_ge(res.charts, 2);
+	ck_assert_int_eq(res.charts_failed, 0);
+	ck_assert_uint_eq(file_lines(runs), 1);
+	/* each chart is byte for byte the one its script draws alone */
+	for (int k = 1; k <= res.charts; k++) {
+		char svg[200], alone[200], cmd[600];
+		snprintf(svg, sizeof svg, "%s/chart-%02d.svg", gpdir, k);
+		snprintf(alone, sizeof alone, "%s/alone-%02d.svg", gpdir, k);
+		char *batch = slurp(svg);
+		ck_assert_ptr_nonnull(batch);
+		snprintf(cmd, sizeof cmd, "cd %s && HOME=%s gnuplot chart-%02d.gp && mv chart-%02d.svg alone-%02d.svg", gpdir, gpdir,
+			 k, k, k);
+		ck_assert_int_eq(system(cmd), 0);
+		char *one = slurp(alone);
+		ck_assert_ptr_nonnull(one);
+		ck_assert_msg(strcmp(batch, one) == 0, "chart %d drawn in the batch differs from the chart drawn alone", k);
+		free(batch);
+		free(one);
+	}
+	/* nothing but the charts' own files is left in the folder */
+	char left[200];
+	snprintf(left, sizeof left, "%s/iopsy-charts.gp", gpdir);
+	ck_assert_int_ne(access(left, F_OK), 0);
+	snprintf(left, sizeof left, "%s/iopsy-charts.log", gpdir);
+	ck_assert_int_ne(access(left, F_OK), 0);
+	free(prog);
+	buf_free(&out);
+	buf_free(&msg);
+	fixture_free(&fx);
+}
+END_TEST
+
+START_TEST(one_chart_fails_of_several)
+{
+	if (!have_gnuplot())
+		return;
+	struct fixture fx;
+	fixture_load(&fx);
+	/* the second chart's script ends with an error */
+	char *prog = gnuplot_wrapper(fx.dir, "echo 'plot no_such_function(x)' >> chart-02.gp");
+	char runs[128];
+	snprintf(runs, sizeof runs, "%s/runs", fx.dir);
+	struct html_opts o = {.gnuplot = prog};
+	struct html_result res;
+	struct buf out, msg;
+	buf_init(&out);
+	buf_init(&msg);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), 0);
+	int total = res.charts + res.charts_failed;
+	ck_assert_int_ge(total, 3);
+	ck_assert_int_eq(res.charts_failed, 1);
+	ck_assert_ptr_nonnull(strstr(msg.data, "chart 2 (finding "));
+	ck_assert_ptr_nonnull(strstr(msg.data, "gnuplot exited with status 1: \"chart-02.gp\" line"));
+	ck_assert_ptr_nonnull(strstr(msg.data, "no_such_function"));
+	ck_assert_ptr_null(strstr(msg.data, "chart 1 "));
+	ck_assert_ptr_null(strstr(msg.data, "chart 3 "));
+	/* the others are drawn, the failed one is a note; one restart after the failure */
+	ck_assert_ptr_nonnull(strstr(out.data, "<figure class=\"chart\" id=\"chart-1\">"));
+	ck_assert_ptr_null(strstr(out.data, "<figure class=\"chart\" id=\"chart-2\">"));
+	ck_assert_ptr_nonnull(strstr(out.data, "<figure class=\"chart\" id=\"chart-3\">"));
+	ck_assert_ptr_nonnull(strstr(out.data, "could not be drawn"));
+	ck_assert_uint_eq(file_lines(runs), 2);
+	/* --require-charts: the failed chart is an error */
+	o.require_charts = true;
+	buf_reset(&out);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), CHARTS_FAILED);
+	free(prog);
+	buf_free(&out);
+	buf_free(&msg);
+	fixture_free(&fx);
+}
+END_TEST
+
+START_TEST(fake_gnuplot_fails_the_second_chart)
+{
+	struct fixture fx;
+	fixture_load(&fx);
+	char *prog = fake_gnuplot(fx.dir, FAKE_FAIL);
+	char runs[128];
+	snprintf(runs, sizeof runs, "%s/runs", fx.dir);
+	struct html_opts o = {.gnuplot = prog};
+	struct html_result res;
+	struct buf out, msg;
+	buf_init(&out);
+	buf_init(&msg);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), 0);
+	/* start 1 draws chart 1 and fails on 2; start 2 draws 3 (and would fail on a fourth) */
+	int total = res.charts + res.charts_failed;
+	ck_assert_int_ge(total, 3);
+	ck_assert_int_eq(res.charts_failed, total / 2);
+	ck_assert_uint_eq(file_lines(runs), (size_t)(total + 1) / 2);
+	ck_assert_ptr_nonnull(strstr(out.data, "id=\"chart-1\""));
+	ck_assert_ptr_nonnull(strstr(out.data, "id=\"chart-3\""));
+	ck_assert_ptr_nonnull(strstr(msg.data, "chart 2 (finding "));
+	ck_assert_ptr_nonnull(strstr(msg.data, "gnuplot exited with status 1: \"chart-02.gp\" line 1: fake failure"));
+	ck_assert_ptr_null(strstr(msg.data, "chart 1 "));
+	ck_assert_ptr_null(strstr(msg.data, "chart 3 "));
+	free(prog);
+	buf_free(&out);
+	buf_free(&msg);
+	fixture_free(&fx);
+}
+END_TEST
+
+START_TEST(one_chart_hangs_of_several)
+{
+	struct fixture fx;
+	fixture_load(&fx);
+	char *prog = fake_gnuplot(fx.dir, FAKE_HANG);
+	struct html_opts o = {.gnuplot = prog, .max_charts = 2, .timeout_s = 1};
+	struct html_result res;
+	struct buf out, msg;
+	buf_init(&out);
+	buf_init(&msg);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), 0);
+	/* the time is for the whole run: 1 s per chart; the chart drawn before the hang is kept */
+	ck_assert_int_eq(res.charts, 1);
+	ck_assert_int_eq(res.charts_failed, 1);
+	ck_assert_ptr_nonnull(strstr(msg.data, "chart 2 (finding "));
+	ck_assert_ptr_nonnull(strstr(msg.data, "did not finish within 2 s (1 s for each of 2 charts)"));
+	free(prog);
+	buf_free(&out);
+	buf_free(&msg);
+	fixture_free(&fx);
+}
+END_TEST
+
+START_TEST(unwritable_chart_among_several)
+{
+	struct fixture fx;
+	fixture_load(&fx);
+	/* chart 2's data file cannot be written: it is failed before gnuplot runs, and the batch
+	 * (charts 1 and 3, with a gnuplot that stops without a word on the second chart it loads)
+	 * reports its own failure for chart 3, not for chart 2 */
+	char *prog = fake_gnuplot(fx.dir, FAKE_SILENT);
+	char gpdir[128], blocker[200];
+	snprintf(gpdir, sizeof gpdir, "%s/gp", fx.dir);
+	ck_assert_int_eq(mkdir(gpdir, 0755), 0);
+	snprintf(blocker, sizeof blocker, "%s/chart-02.dat", gpdir);
+	ck_assert_int_eq(mkdir(blocker, 0755), 0);
+	struct html_opts o = {.gnuplot = prog, .gnuplot_dir = gpdir, .max_charts = 3};
+	struct html_result res;
+	struct buf out, msg;
+	buf_init(&out);
+	buf_init(&msg);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), 0);
+	ck_assert_int_eq(res.charts, 1);
+	ck_assert_int_eq(res.charts_failed, 2);
+	const char *c2 = strstr(msg.data, "chart 2 (finding "), *c3 = strstr(msg.data, "chart 3 (finding ");
+	ck_assert_ptr_nonnull(c2);
+	ck_assert_ptr_nonnull(c3);
+	char *line2 = xstrndup(c2, strcspn(c2, "\n"));
+	ck_assert_ptr_nonnull(strstr(line2, "cannot create"));
+	ck_assert_ptr_null(strstr(line2, "exited"));
+	free(line2);
+	ck_assert_ptr_nonnull(strstr(c3, "gnuplot exited with status 1"));
+	ck_assert_ptr_nonnull(strstr(out.data, "id=\"chart-1\""));
+	free(prog);
+	buf_free(&out);
+	buf_free(&msg);
+	fixture_free(&fx);
+}
+END_TEST
+
 START_TEST(restyle_and_cleanup)
 {
 	if (!have_gnuplot())
@@ -701,6 +1120,8 @@ Suite *html_suite(void)
 	tcase_add_test(tc, add_series_caps_points);
 	tcase_add_test(tc, script_has_only_trusted_text);
 	tcase_add_test(tc, svg_ids_prefixed);
+	tcase_add_test(tc, svg_inline_equals_reference);
+	tcase_add_test(tc, chart_num_equals_printf);
 	suite_add_tcase(s, tc);
 	TCase *tr = tcase_create("report");
 	tcase_set_timeout(tr, 60);
@@ -709,6 +1130,11 @@ Suite *html_suite(void)
 	tcase_add_test(tr, no_gnuplot);
 	tcase_add_test(tr, gnuplot_fails);
 	tcase_add_test(tr, gnuplot_timeout);
+	tcase_add_test(tr, charts_in_one_process);
+	tcase_add_test(tr, one_chart_fails_of_several);
+	tcase_add_test(tr, fake_gnuplot_fails_the_second_chart);
+	tcase_add_test(tr, one_chart_hangs_of_several);
+	tcase_add_test(tr, unwritable_chart_among_several);
 	tcase_add_test(tr, restyle_and_cleanup);
 	tcase_add_test(tr, unreadable_capture);
 	tcase_add_test(tr, compare_report);

@@ -1,11 +1,14 @@
 /* check_model.c — the capture model built from memory: classification into entities and metrics,
  * units, the derived active-world count, DQLEN change events, which esxtop groups are VMs,
- * perfmon's LogicalDisk over PhysicalDisk and disk numbers, roles, and failures recorded as
- * failed captures. */
+ * perfmon's LogicalDisk over PhysicalDisk and disk numbers, roles, failures recorded as failed
+ * captures, and the inventory's listing order (objects, instances, counters sorted; equal to
+ * sorting every column). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "capmodel.h"
+#include "inventory.h"
 #include "memcap.h"
 #include "suites.h"
 
@@ -206,6 +209,97 @@ START_TEST(failures_are_recorded)
 }
 END_TEST
 
+/* A column of the listing: object, instance, counter. */
+struct lref {
+	const char *obj, *inst, *ctr;
+};
+
+static int lref_cmp(const void *a, const void *b)
+{
+	const struct lref *x = a, *y = b;
+	int c = strcmp(x->obj, y->obj);
+	if (!c)
+		c = (!x->inst || !y->inst) ? (x->inst != NULL) - (y->inst != NULL) : strcmp(x->inst, y->inst);
+	if (!c)
+		c = strcmp(x->ctr, y->ctr);
+	return c;
+}
+
+/* The inventory lists objects, instances and counters in sorted order however the header mixes
+ * them (an instance's columns apart, duplicates, instances with the same or other counters): the
+ * order and counts of sorting every column at once. */
+START_TEST(inventory_order)
+{
+	static const char *const objs[] = {"Vcpu", "Memory", "Group Cpu", "Physical Cpu", "Vcpu"};
+	static const char *const insts[] = {"1:a", "2:b", "10:c", "1:a b", NULL};
+	static const char *const ctrs[] = {"% Used", "% Run", "% Wait", "% Ready", "Members", "% Used"};
+	uint64_t x = 12345;
+	for (int round = 0; round < 40; round++) {
+		int n = 1 + round * 3;
+		struct mcol *c = calloc((size_t)n, sizeof *c);
+		struct lref *ref = calloc((size_t)n, sizeof *ref);
+		char (*paths)[96] = calloc((size_t)n, sizeof *paths);
+		ck_assert(c && ref && paths);
+		for (int i = 0; i < n; i++) {
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			/* mostly runs of one object and instance, sometimes a jump back */
+			size_t o = (size_t)(x >> 60) % 5, k = (size_t)(x >> 50) % 5, t = (size_t)(x >> 40) % 6;
+			if (i > 0 && (x >> 33) % 4 != 0) {
+				o = (size_t)(i / 7) % 5;
+				k = (size_t)(i / 3) % 5;
+			}
+			ref[i] = (struct lref){objs[o], insts[k], ctrs[t]};
+			if (insts[k])
+				snprintf(paths[i], sizeof paths[i], "%s(%s)\\%s", objs[o], insts[k], ctrs[t]);
+			else
+				snprintf(paths[i], sizeof paths[i], "%s\\%s", objs[o], ctrs[t]);
+			c[i] = (struct mcol){paths[i], mc_konst, {1}};
+		}
+		struct buf csv, msgs;
+		buf_init(&csv);
+		buf_init(&msgs);
+		memcap(&csv, false, "esx01", c, n, 3, 2);
+		struct common_opts co = quiet_opts(&msgs);
+		struct input in;
+		ck_assert_int_eq(input_open_mem(&in, "t.csv", csv.data, csv.len, &co), 0);
+		struct inventory inv;
+		ck_assert_int_eq(inventory_build(&inv, &in, NULL, &in.diag), 0);
+		qsort(ref, (size_t)n, sizeof *ref, lref_cmp);
+		/* walk the sorted reference alongside the listing */
+		size_t i = 0;
+		for (size_t ob = 0; ob < inv.nobjs; ob++) {
+			const struct inv_object *io = &inv.objs[ob];
+			size_t first = i, distinct = 0;
+			for (size_t ii = 0; ii < io->ninst; ii++) {
+				const struct inv_instance *is = &io->inst[ii];
+				for (size_t ci = 0; ci < is->ncounters; ci++, i++) {
+					ck_assert_uint_lt(i, (size_t)n);
+					ck_assert_str_eq(io->name, ref[i].obj);
+					ck_assert(is->name ? ref[i].inst && strcmp(is->name, ref[i].inst) == 0 : !ref[i].inst);
+					ck_assert_str_eq(is->counters[ci], ref[i].ctr);
+				}
+			}
+			ck_assert_uint_eq(io->ncols, i - first);
+			for (size_t q = first; q < i; q++) {
+				bool seen = false;
+				for (size_t r = first; r < q && !seen; r++)
+					seen = strcmp(ref[r].ctr, ref[q].ctr) == 0;
+				distinct += !seen;
+			}
+			ck_assert_uint_eq(io->ncounters, distinct);
+		}
+		ck_assert_uint_eq(i, (size_t)n);
+		inventory_free(&inv);
+		input_close(&in);
+		buf_free(&csv);
+		buf_free(&msgs);
+		free(c);
+		free(ref);
+		free(paths);
+	}
+}
+END_TEST
+
 Suite *model_suite(void)
 {
 	Suite *s = suite_create("model");
@@ -214,6 +308,7 @@ Suite *model_suite(void)
 	tcase_add_test(t, perfmon_logical_over_physical);
 	tcase_add_test(t, esxtop_only_vm_groups_are_vms);
 	tcase_add_test(t, failures_are_recorded);
+	tcase_add_test(t, inventory_order);
 	suite_add_tcase(s, t);
 	return s;
 }

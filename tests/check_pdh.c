@@ -638,6 +638,15 @@ static void dump_parse(struct buf *out, const char *text, size_t len, bool no_fa
 	buf_printf(out, "open %d\n", rc);
 	if (rc == 0) {
 		size_t nc = pdh_ncols(r);
+		/* the header as the reader split it */
+		for (size_t i = 0; i < nc; i++) {
+			const struct pdh_column *c = pdh_column(r, i);
+			const struct pdh_path *p = &c->path;
+			buf_printf(out, "col %ld [", c->field);
+			buf_add(out, c->name, c->name_len);
+			buf_printf(out, "] %d h[%s] o[%s] i[%s] c[%s]\n", p->ok, p->host ? p->host : "-", p->object ? p->object : "-",
+				   p->instance ? p->instance : "-", p->counter ? p->counter : "-");
+		}
 		bool *want = calloc(nc ? nc : 1, sizeof *want);
 		ck_assert_ptr_nonnull(want);
 		for (size_t i = 0; i < nc; i++)
@@ -851,6 +860,125 @@ START_TEST(fieldscan_levels_match_scalar)
 END_TEST
 
 /* The levels this build and CPU offer: scalar always; on x86_64 SSE2 too, the baseline. */
+/* The header goes through the field scanner unless it is not in the simple form: random headers of
+ * tricky cells (quotes inside, commas in quotes, blanks, the -a glue, empty names) read the same
+ * names and paths as through libcsv, or fail the same way. */
+START_TEST(header_fast_matches_libcsv)
+{
+	static const char *const names[] = {
+		"\"\\\\h\\Obj(i)\\C\"", "\"\\\\h\\Vcpu(1:a b)\\% Used\"", "\"\\\\h\\M\\B\"", "\"\\\\h\\Obj(a,b)\\C\"",
+		"\"\\\\h\\O(x)\\C \"\"q\"\"\"", "   -\"\\\\h\\PCPU Power State(PCPU 1)\\%C-State C0\"", "\"\"", "x",
+		" \"\\\\h\\P\\Q\" ", "\"\\\\h\\O(a (b) c)\\D (ms)\"", "\\\\h\\Unquoted(i)\\C", "\"\\\\h\\\\c\"",
+		"\"\\\\\\O\\C\"", "\"ab\"c", "\"\\\\h\\O(i\\j)\\C\"", "\"a\rb\"", "-\"z\"", "\"n\"x\""};
+	rng_state = 77;
+	for (int iter = 0; iter < 3000; iter++) {
+		struct buf t, a, b;
+		buf_init(&t);
+		buf_init(&a);
+		buf_init(&b);
+		bool tsv = iter % 7 == 3;
+		buf_adds(&t, tsv ? "\"(PDH-TSV 4.0) (UTC)(0)\"" : "\"(PDH-CSV 4.0) (UTC)(0)\"");
+		size_t n = 1 + rng(12);
+		for (size_t k = 0; k < n; k++) {
+			const char *c = names[rng(100) < 70 ? rng(3) : rng(sizeof names / sizeof names[0])];
+			if (c[0] != ' ' || c[1] != ' ' || c[3] != '-')
+				buf_addc(&t, tsv ? '\t' : ',');
+			buf_adds(&t, c);
+		}
+		if (rng(2))
+			buf_addc(&t, tsv ? '\t' : ',');
+		buf_adds(&t, "\n\"07/27/2026 13:10:00\"");
+		for (size_t k = 0; k < n; k++)
+			buf_adds(&t, tsv ? "\t\"1\"" : ",\"1\"");
+		buf_adds(&t, "\n");
+		dump_parse(&a, t.data, t.len, false, 0);
+		dump_parse(&b, t.data, t.len, true, 0);
+		ck_assert_msg(strcmp(a.data, b.data) == 0, "header fast path differs on:\n%s\n--- fast:\n%s\n--- libcsv:\n%s", t.data,
+			      a.data, b.data);
+		buf_free(&t);
+		buf_free(&a);
+		buf_free(&b);
+	}
+}
+END_TEST
+
+/* The splitter before it made one copy per name: four copies, the same parts (the reference). */
+static void ref_split_path(const char *s, size_t n, struct pdh_path *p, struct arena *a)
+{
+	memset(p, 0, sizeof *p);
+	if (n < 3 || s[0] != '\\' || s[1] != '\\') {
+		p->counter = arena_strndup(a, s, n);
+		return;
+	}
+	const char *h = s + 2, *end = s + n;
+	const char *hs = memchr(h, '\\', (size_t)(end - h));
+	const char *last = NULL;
+	for (const char *q = end - 1; q > h; q--)
+		if (*q == '\\') {
+			last = q;
+			break;
+		}
+	if (!hs || !last || last <= hs || last == end - 1) {
+		p->counter = arena_strndup(a, s, n);
+		return;
+	}
+	p->host = arena_strndup(a, h, (size_t)(hs - h));
+	p->counter = arena_strndup(a, last + 1, (size_t)(end - last - 1));
+	const char *m = hs + 1, *me = last;
+	const char *paren = memchr(m, '(', (size_t)(me - m));
+	const char *close = NULL;
+	if (paren)
+		for (const char *q = me - 1; q > paren; q--)
+			if (*q == ')') {
+				close = q;
+				break;
+			}
+	if (paren && close) {
+		p->object = arena_strndup(a, m, (size_t)(paren - m));
+		p->instance = arena_strndup(a, paren + 1, (size_t)(close - paren - 1));
+	} else {
+		p->object = arena_strndup(a, m, (size_t)(me - m));
+	}
+	p->ok = p->object[0] != '\0';
+	if (!p->ok) {
+		memset(p, 0, sizeof *p);
+		p->counter = arena_strndup(a, s, n);
+	}
+}
+
+static bool same_part(const char *x, const char *y)
+{
+	return (!x && !y) || (x && y && strcmp(x, y) == 0);
+}
+
+START_TEST(path_split_equals_reference)
+{
+	static const char alphabet[] = "\\\\\\()()ab :0\0";
+	struct arena ar;
+	arena_init(&ar);
+	rng_state = 4242;
+	for (int iter = 0; iter < 200000; iter++) {
+		char s[24];
+		size_t n = rng(sizeof s);
+		for (size_t i = 0; i < n; i++)
+			s[i] = alphabet[rng(sizeof alphabet - 1)];
+		if (n >= 2 && rng(4)) /* mostly paths */
+			s[0] = s[1] = '\\';
+		struct pdh_path p, q;
+		pdh_split_path(s, n, &p, &ar);
+		ref_split_path(s, n, &q, &ar);
+		ck_assert_msg(p.ok == q.ok && same_part(p.host, q.host) && same_part(p.object, q.object) &&
+				      same_part(p.instance, q.instance) && same_part(p.counter, q.counter),
+			      "split differs on %.*s", (int)n, s);
+		if (iter % 1000 == 999) {
+			arena_free(&ar);
+			arena_init(&ar);
+		}
+	}
+	arena_free(&ar);
+}
+END_TEST
+
 START_TEST(fieldscan_dispatch)
 {
 	ck_assert(fieldscan_level_available(FIELDSCAN_SCALAR));
@@ -1202,6 +1330,8 @@ Suite *pdh_suite(void)
 	tcase_add_test(tc, esxtop_all_counters_no_trailing);
 	tcase_add_test(tc, esxtop_glued_pcpu_power_state);
 	tcase_add_test(tc, path_split);
+	tcase_add_test(tc, path_split_equals_reference);
+	tcase_add_test(tc, header_fast_matches_libcsv);
 	tcase_add_test(tc, junk_before_header);
 	tcase_add_test(tc, truncated_last_line);
 	tcase_add_test(tc, wrong_field_count_skipped);

@@ -1,4 +1,5 @@
-/* check_util.c — unit tests for util (numbers, time, escaping, arena, atomic files) and json. */
+/* check_util.c — unit tests for util (numbers, time, escaping, arena, atomic files), json and stats
+ * (the staged quantile sketch against the one it replaced, the downsampled series). */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 
 #include "json.h"
 #include "match.h"
+#include "stats.h"
 #include "suites.h"
 #include "util.h"
 
@@ -197,6 +199,154 @@ START_TEST(fuzz_regressions)
 }
 END_TEST
 
+/* ---- stats ---- */
+
+/* The sketch before staging: every value counted in its bucket at once (the reference). */
+struct ref_sketch {
+	uint64_t n, zeros;
+	double min, max;
+	uint32_t b[QS_BUCKETS];
+};
+
+static double ref_log2(double x)
+{
+	uint64_t bits;
+	memcpy(&bits, &x, sizeof bits);
+	int e = (int)((bits >> 52) & 0x7ff) - 1023;
+	bits = (bits & 0x000fffffffffffffull) | 0x3ff0000000000000ull;
+	double m;
+	memcpy(&m, &bits, sizeof m);
+	double t = m - 1.0;
+	double p = t * (1.4425449 + t * (-0.7181452 + t * (0.4575485 + t * (-0.2779042 + t * (0.1217970 - t * 0.0258411)))));
+	return (double)e + p;
+}
+
+static void ref_add(struct ref_sketch *r, double v)
+{
+	if (!isfinite(v))
+		return;
+	if (v < 0)
+		v = 0;
+	r->n++;
+	if (v < r->min)
+		r->min = v;
+	if (v > r->max)
+		r->max = v;
+	if (v < 1e-4) {
+		r->zeros++;
+		return;
+	}
+	int i = (int)(ref_log2(v / 1e-4) / log2(1.02));
+	r->b[i < 0 ? 0 : i >= QS_BUCKETS ? QS_BUCKETS - 1 : i]++;
+}
+
+static double ref_quantile(const struct ref_sketch *r, double p)
+{
+	if (!r->n)
+		return NAN;
+	if (p <= 0)
+		return r->min;
+	if (p >= 1)
+		return r->max;
+	uint64_t need = (uint64_t)(p * (double)(r->n - 1)) + 1, acc = r->zeros;
+	if (acc >= need)
+		return r->min < 1e-4 ? r->min : 0;
+	for (int i = 0; i < QS_BUCKETS; i++) {
+		acc += r->b[i];
+		if (acc >= need) {
+			double v = 1e-4 * pow(1.02, i + 0.5);
+			return v < r->min ? r->min : v > r->max ? r->max : v;
+		}
+	}
+	return r->max;
+}
+
+/* Staged values are counted by every reader: quantiles equal the reference's after any number of
+ * values (flushed or not), and after merging sketches whose staging areas are partly full. */
+START_TEST(sketch_staging_exact)
+{
+	static const double ps[] = {0.001, 0.05, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 0.999};
+	uint64_t x = 0x9E3779B97F4A7C15ull;
+	for (int round = 0; round < 300; round++) {
+		struct qsketch q, parts[3];
+		qs_init(&q);
+		for (int k = 0; k < 3; k++)
+			qs_init(&parts[k]);
+		struct ref_sketch *r = calloc(1, sizeof *r);
+		ck_assert_ptr_nonnull(r);
+		r->min = INFINITY;
+		r->max = -INFINITY;
+		int n = round < 100 ? round : 100 + (round - 100) * 37;
+		double scale = pow(10, (double)(round % 9) - 4);
+		for (int i = 0; i < n; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			double v = (double)(x % 100000) / 1000.0 * scale;
+			if (x % 17 == 0)
+				v = 0;
+			if (x % 101 == 0)
+				v = -v;
+			qs_add(&q, v);
+			qs_add(&parts[x % 3], v);
+			ref_add(r, v);
+		}
+		struct qsketch m;
+		qs_init(&m);
+		for (int k = 0; k < 3; k++)
+			qs_merge(&m, &parts[k]);
+		ck_assert_uint_eq(q.n, r->n);
+		ck_assert_uint_eq(m.n, r->n);
+		for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++) {
+			double want = ref_quantile(r, ps[k]), got = qs_quantile(&q, ps[k]), merged = qs_quantile(&m, ps[k]);
+			ck_assert_msg((isnan(want) && isnan(got)) || want == got, "n=%d p=%g: %.17g, reference %.17g", n, ps[k], got,
+				      want);
+			ck_assert_msg((isnan(want) && isnan(merged)) || want == merged, "merged n=%d p=%g: %.17g, reference %.17g", n,
+				      ps[k], merged, want);
+		}
+		qs_free(&q);
+		qs_free(&m);
+		for (int k = 0; k < 3; k++)
+			qs_free(&parts[k]);
+		free(r);
+	}
+}
+END_TEST
+
+/* The downsampled series keep every value's bucket (sum/min/max/count) across compactions, the
+ * same for every series of a store. */
+START_TEST(dstore_buckets)
+{
+	struct dstore d;
+	ds_init(&d, 3);
+	size_t rows = 3 * d.cap + 7; /* two compactions */
+	for (size_t r = 0; r < rows; r++) {
+		ds_row(&d, (int64_t)r * 1000, false);
+		ds_set(&d, 0, (double)r);
+		if (r % 2)
+			ds_set(&d, 1, 1.0);
+		ds_set(&d, 2, NAN); /* missing */
+	}
+	ck_assert_uint_eq(d.per_bucket, 4);
+	uint64_t n0 = 0, n1 = 0;
+	for (size_t k = 0; k < d.nb; k++) {
+		uint32_t c = ds_count(&d, 0, k);
+		n0 += c;
+		n1 += ds_count(&d, 1, k);
+		ck_assert_uint_eq(ds_count(&d, 2, k), 0);
+		ck_assert(isnan(ds_mean(&d, 2, k)));
+		/* bucket k holds rows 4k .. 4k+c-1 of series 0 */
+		ck_assert_double_eq(ds_min(&d, 0, k), (double)(4 * k));
+		ck_assert_double_eq(ds_max(&d, 0, k), (double)(4 * k + c - 1));
+		ck_assert_double_eq_tol(ds_mean(&d, 0, k), (double)(4 * k) + (double)(c - 1) / 2, 1e-9);
+		ck_assert_int_eq(d.t0[k], (int64_t)(4 * k) * 1000);
+	}
+	ck_assert_uint_eq(n0, rows);
+	ck_assert_uint_eq(n1, rows / 2);
+	ds_free(&d);
+}
+END_TEST
+
 Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -209,6 +359,8 @@ Suite *util_suite(void)
 	tcase_add_test(tc, atomic_file);
 	tcase_add_test(tc, regex_limits);
 	tcase_add_test(tc, fuzz_regressions);
+	tcase_add_test(tc, sketch_staging_exact);
+	tcase_add_test(tc, dstore_buckets);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -48,6 +48,26 @@ static int qs_index(double v)
 	return i;
 }
 
+/* 30 staged bucket numbers and their count fill the first cache line; the counters follow. */
+#define QS_STAGE 30
+struct qs_block {
+	uint16_t nstage;
+	uint16_t stage[QS_STAGE];
+	uint32_t b[QS_BUCKETS];
+};
+
+static struct qs_block *qs_block_new(void)
+{
+	return xcalloc(1, sizeof(struct qs_block));
+}
+
+static void qs_flush(struct qs_block *k)
+{
+	for (unsigned i = 0; i < k->nstage; i++)
+		k->b[k->stage[i]]++;
+	k->nstage = 0;
+}
+
 void qs_add(struct qsketch *q, double v)
 {
 	if (!isfinite(v))
@@ -65,8 +85,11 @@ void qs_add(struct qsketch *q, double v)
 		return;
 	}
 	if (!q->b)
-		q->b = xcalloc(QS_BUCKETS, sizeof *q->b);
-	q->b[qs_index(v)]++;
+		q->b = qs_block_new();
+	struct qs_block *k = q->b;
+	if (k->nstage == QS_STAGE)
+		qs_flush(k);
+	k->stage[k->nstage++] = (uint16_t)qs_index(v);
 }
 
 void qs_merge(struct qsketch *dst, const struct qsketch *src)
@@ -82,9 +105,11 @@ void qs_merge(struct qsketch *dst, const struct qsketch *src)
 		dst->max = src->max;
 	if (src->b) {
 		if (!dst->b)
-			dst->b = xcalloc(QS_BUCKETS, sizeof *dst->b);
+			dst->b = qs_block_new();
 		for (int i = 0; i < QS_BUCKETS; i++)
-			dst->b[i] += src->b[i];
+			dst->b->b[i] += src->b->b[i];
+		for (unsigned i = 0; i < src->b->nstage; i++)
+			dst->b->b[src->b->stage[i]]++;
 	}
 }
 
@@ -100,16 +125,49 @@ double qs_quantile(const struct qsketch *q, double p)
 	uint64_t need = (uint64_t)rank + 1, acc = q->zeros;
 	if (acc >= need)
 		return q->min < QS_LO ? q->min : 0;
-	for (int i = 0; i < QS_BUCKETS && q->b; i++) {
-		acc += q->b[i];
-		if (acc >= need) {
-			/* geometric middle of the bucket, clamped to the exact extremes */
-			double v = QS_LO * pow(QS_RATIO, i + 0.5);
-			if (v < q->min)
-				v = q->min;
-			if (v > q->max)
-				v = q->max;
-			return v;
+	if (q->b) {
+		/* the staged values, in bucket order, are counted as if they were in the counters */
+		uint16_t st[QS_STAGE];
+		unsigned ns = q->b->nstage;
+		for (unsigned i = 0; i < ns; i++) {
+			uint16_t x = q->b->stage[i];
+			unsigned j = i;
+			for (; j > 0 && st[j - 1] > x; j--)
+				st[j] = st[j - 1];
+			st[j] = x;
+		}
+		/* whole blocks of 16 buckets first: only the block where the rank is reached is walked
+		 * bucket by bucket (most of a sketch's 1,280 buckets are empty) */
+		const uint32_t *b = q->b->b;
+		unsigned si = 0;
+		int i = 0;
+		for (; i + 16 <= QS_BUCKETS; i += 16) {
+			uint64_t sum = 0;
+			for (int k = 0; k < 16; k++)
+				sum += b[i + k];
+			unsigned sj = si;
+			while (sj < ns && st[sj] < i + 16)
+				sj++;
+			if (acc + sum + (sj - si) >= need)
+				break;
+			acc += sum + (sj - si);
+			si = sj;
+		}
+		for (; i < QS_BUCKETS; i++) {
+			acc += b[i];
+			while (si < ns && st[si] == i) {
+				acc++;
+				si++;
+			}
+			if (acc >= need) {
+				/* geometric middle of the bucket, clamped to the exact extremes */
+				double v = QS_LO * pow(QS_RATIO, i + 0.5);
+				if (v < q->min)
+					v = q->min;
+				if (v > q->max)
+					v = q->max;
+				return v;
+			}
 		}
 	}
 	return q->max;
@@ -128,12 +186,14 @@ void qs_free(struct qsketch *q)
 
 /* ---- dstore ---- */
 
+#define DS_PAD (64 / sizeof(struct ds_cell))
+
 void ds_init(struct dstore *d, size_t nseries)
 {
 	memset(d, 0, sizeof *d);
 	d->nseries = nseries;
 	d->per_bucket = 1;
-	size_t per = 3 * sizeof(float) + sizeof(uint32_t);
+	size_t per = sizeof(struct ds_cell);
 	size_t cap = DS_BUDGET_BYTES / ((nseries ? nseries : 1) * per);
 	if (cap > DS_MAX_BUCKETS)
 		cap = DS_MAX_BUCKETS;
@@ -141,14 +201,11 @@ void ds_init(struct dstore *d, size_t nseries)
 		cap = DS_MIN_BUCKETS;
 	cap &= ~(size_t)1; /* compaction merges pairs */
 	d->cap = cap;
-	size_t n = (nseries ? nseries : 1) * cap;
+	d->stride = cap + DS_PAD;
 	d->t0 = xcalloc(cap, sizeof *d->t0);
 	d->t1 = xcalloc(cap, sizeof *d->t1);
 	d->disc = xcalloc(cap, sizeof *d->disc);
-	d->mean = xcalloc(n, sizeof *d->mean);
-	d->min = xcalloc(n, sizeof *d->min);
-	d->max = xcalloc(n, sizeof *d->max);
-	d->cnt = xcalloc(n, sizeof *d->cnt);
+	d->cell = xcalloc((nseries ? nseries : 1) * d->stride, sizeof *d->cell);
 }
 
 /* Halves the resolution: bucket pairs (2k, 2k+1) merge into k. */
@@ -161,27 +218,24 @@ static void ds_compact(struct dstore *d)
 		d->disc[k] = d->disc[2 * k] || d->disc[2 * k + 1];
 	}
 	for (size_t s = 0; s < d->nseries; s++) {
-		size_t o = s * d->cap;
+		struct ds_cell *c = d->cell + s * d->stride;
 		for (size_t k = 0; k < half; k++) {
-			size_t a = o + 2 * k, b = a + 1, t = o + k;
-			uint32_t ca = d->cnt[a], cb = d->cnt[b];
-			float mean, mn, mx;
-			if (ca && cb) {
-				mean = d->mean[a] + d->mean[b]; /* sums */
-				mn = d->min[a] < d->min[b] ? d->min[a] : d->min[b];
-				mx = d->max[a] > d->max[b] ? d->max[a] : d->max[b];
-			} else if (ca) {
-				mean = d->mean[a], mn = d->min[a], mx = d->max[a];
+			const struct ds_cell a = c[2 * k], b = c[2 * k + 1];
+			struct ds_cell t;
+			if (a.cnt && b.cnt) {
+				t.sum = a.sum + b.sum;
+				t.min = a.min < b.min ? a.min : b.min;
+				t.max = a.max > b.max ? a.max : b.max;
+			} else if (a.cnt) {
+				t.sum = a.sum, t.min = a.min, t.max = a.max;
 			} else {
-				mean = d->mean[b], mn = d->min[b], mx = d->max[b];
+				t.sum = b.sum, t.min = b.min, t.max = b.max;
 			}
-			d->mean[t] = mean;
-			d->min[t] = mn;
-			d->max[t] = mx;
-			d->cnt[t] = ca + cb;
+			t.cnt = a.cnt + b.cnt;
+			c[k] = t;
 		}
 		for (size_t k = half; k < d->cap; k++)
-			d->cnt[o + k] = 0;
+			c[k].cnt = 0;
 	}
 	d->nb = half;
 	d->per_bucket *= 2;
@@ -209,43 +263,42 @@ void ds_set(struct dstore *d, size_t s, double v)
 {
 	if (!isfinite(v) || d->nb == 0)
 		return;
-	size_t i = s * d->cap + d->nb - 1;
-	uint32_t c = d->cnt[i];
+	struct ds_cell *c = &d->cell[s * d->stride + d->nb - 1];
 	float f = (float)v;
-	/* mean[] holds the bucket's sum until read (ds_mean divides): no division per value */
-	if (c == 0) {
-		d->mean[i] = d->min[i] = d->max[i] = f;
+	/* the cell holds the bucket's sum until read (ds_mean divides): no division per value */
+	if (c->cnt == 0) {
+		c->sum = c->min = c->max = f;
 	} else {
-		d->mean[i] += f;
-		if (f < d->min[i])
-			d->min[i] = f;
-		if (f > d->max[i])
-			d->max[i] = f;
+		c->sum += f;
+		if (f < c->min)
+			c->min = f;
+		if (f > c->max)
+			c->max = f;
 	}
-	d->cnt[i] = c + 1;
+	c->cnt++;
 }
 
 double ds_mean(const struct dstore *d, size_t s, size_t k)
 {
-	size_t i = s * d->cap + k;
-	return d->cnt[i] ? (double)d->mean[i] / d->cnt[i] : NAN;
+	const struct ds_cell *c = &d->cell[s * d->stride + k];
+	return c->cnt ? (double)c->sum / c->cnt : NAN;
 }
 
 double ds_min(const struct dstore *d, size_t s, size_t k)
 {
-	size_t i = s * d->cap + k;
-	return d->cnt[i] ? (double)d->min[i] : NAN;
+	const struct ds_cell *c = &d->cell[s * d->stride + k];
+	return c->cnt ? (double)c->min : NAN;
 }
 
 double ds_max(const struct dstore *d, size_t s, size_t k)
 {
-	size_t i = s * d->cap + k;
-	return d->cnt[i] ? (double)d->max[i] : NAN;
+	const struct ds_cell *c = &d->cell[s * d->stride + k];
+	return c->cnt ? (double)c->max : NAN;
 }
 
 uint32_t ds_count(const struct dstore *d, size_t s, size_t k)
 {
-	return d->cnt[s * d->cap + k];
+	return d->cell[s * d->stride + k].cnt;
 }
 
 void ds_free(struct dstore *d)
@@ -253,9 +306,6 @@ void ds_free(struct dstore *d)
 	free(d->t0);
 	free(d->t1);
 	free(d->disc);
-	free(d->mean);
-	free(d->min);
-	free(d->max);
-	free(d->cnt);
+	free(d->cell);
 	memset(d, 0, sizeof *d);
 }

@@ -9,12 +9,18 @@
 #include <stdint.h>
 
 /* Quantile sketch over values >= 0 (negatives are clamped to 0): exact count, sum, min, max;
- * quantiles from geometric buckets of ratio 1.02 between 1e-4 and 1e7. */
+ * quantiles from geometric buckets of ratio 1.02 between 1e-4 and 1e7. A value's bucket number
+ * is first kept in a small staging area (one cache line) and the counters are updated 30 at a
+ * time: a series' values fall into a few neighbouring buckets, so a batch touches a few lines of
+ * the 5 KiB of counters instead of one cold line per value (analyze adds one value to each of
+ * hundreds of sketches per row). Readers count the staged values too: results do not depend on
+ * when the batches are applied. */
 #define QS_BUCKETS 1280
+struct qs_block;               /* staging area + QS_BUCKETS counters (stats.c) */
 struct qsketch {
 	uint64_t n, zeros;
 	double sum, min, max;
-	uint32_t *b;               /* QS_BUCKETS counters, allocated on first add */
+	struct qs_block *b;        /* allocated on the first value >= 1e-4 */
 };
 void qs_init(struct qsketch *q);
 void qs_add(struct qsketch *q, double v);
@@ -30,12 +36,20 @@ void qs_free(struct qsketch *q);
 #define DS_MAX_BUCKETS 1024
 #define DS_MIN_BUCKETS 128
 #define DS_BUDGET_BYTES (24u << 20)
+/* One bucket of one series: what ds_set touches for a value is one 16-byte cell, not four arrays. */
+struct ds_cell {
+	float sum, min, max;
+	uint32_t cnt;                         /* non-missing values */
+};
 struct dstore {
 	size_t nseries, nb, per_bucket, fill; /* fill: rows in the current (last) bucket */
 	size_t cap;                           /* buckets per series */
+	size_t stride;                        /* cells from one series to the next: cap and a cache line
+	                                       * more, so the current bucket of every series does not
+	                                       * fall into the same cache set (cap x 16 bytes is a
+	                                       * multiple of 4 KiB) */
 	int64_t *t0, *t1;                     /* time of the first/last row in each bucket */
-	float *mean, *min, *max;              /* [series * cap + bucket]; mean holds the sum (ds_mean) */
-	uint32_t *cnt;                        /* non-missing values per bucket */
+	struct ds_cell *cell;                 /* [series * stride + bucket] */
 	bool *disc;                           /* a time discontinuity inside the bucket */
 };
 void ds_init(struct dstore *d, size_t nseries);

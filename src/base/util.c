@@ -71,7 +71,8 @@ void arena_init(struct arena *a)
 	a->used_total = 0;
 }
 
-void *arena_alloc(struct arena *a, size_t n)
+/* n bytes rounded up to 8, not cleared. */
+static char *arena_take(struct arena *a, size_t n)
 {
 	n = (n + 7) & ~(size_t)7;
 	struct arena_block *b = a->head;
@@ -83,18 +84,25 @@ void *arena_alloc(struct arena *a, size_t n)
 		b->next = a->head;
 		a->head = b;
 	}
-	void *p = b->data + b->used;
+	char *p = (char *)(b->data + b->used);
 	b->used += n;
 	a->used_total += n;
-	memset(p, 0, n);
+	return p;
+}
+
+void *arena_alloc(struct arena *a, size_t n)
+{
+	void *p = arena_take(a, n);
+	memset(p, 0, (n + 7) & ~(size_t)7);
 	return p;
 }
 
 char *arena_strndup(struct arena *a, const char *s, size_t n)
 {
-	char *p = arena_alloc(a, n + 1);
+	/* every byte is written: the copy, then NULs up to the 8-byte boundary */
+	char *p = arena_take(a, n + 1);
 	memcpy(p, s, n);
-	p[n] = '\0';
+	memset(p + n, 0, ((n + 1 + 7) & ~(size_t)7) - n);
 	return p;
 }
 
@@ -157,14 +165,21 @@ void buf_adds(struct buf *b, const char *s)
 
 void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
 {
+	/* print into the room there is; only when it does not fit, make room and print again */
+	size_t room = b->cap > b->len ? b->cap - b->len : 0;
 	va_list ap2;
 	va_copy(ap2, ap);
-	int n = vsnprintf(NULL, 0, fmt, ap2);
+	int n = vsnprintf(room ? b->data + b->len : NULL, room, fmt, ap2);
 	va_end(ap2);
-	if (n < 0)
+	if (n < 0) {
+		if (b->data)
+			b->data[b->len] = '\0';
 		return;
-	buf_reserve(b, (size_t)n);
-	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	}
+	if ((size_t)n >= room) {
+		buf_reserve(b, (size_t)n);
+		vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	}
 	b->len += (size_t)n;
 }
 

@@ -58,7 +58,7 @@ static void gather(const struct compare *c, const struct cmp_pair *p, int s, con
 			double x = ds_mean(d, si, k);
 			if (isnan(x))
 				continue;
-			double cnt = d->cnt[si * DS_MAX_BUCKETS + k];
+			double cnt = ds_count(d, si, k);
 			v->rows += cnt;
 			for (int t = 0; t < CMP_MAX_THR; t++)
 				if (!isnan(thr[t]))

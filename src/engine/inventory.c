@@ -113,20 +113,68 @@ static int strcmp_null(const char *a, const char *b)
 	return strcmp(a, b);
 }
 
-static int colref_cmp(const void *a, const void *b)
-{
-	const struct colref *x = a, *y = b;
-	int c = strcmp(x->obj, y->obj);
-	if (!c)
-		c = strcmp_null(x->inst, y->inst);
-	if (!c)
-		c = strcmp(x->ctr, y->ctr);
-	return c;
-}
-
 static int str_cmp(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int ctr_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct colref *)a)->ctr, ((const struct colref *)b)->ctr);
+}
+
+/* A run of neighbouring columns of one object and instance (same pointers). */
+struct colrun {
+	struct colref key;       /* obj and inst of the run */
+	size_t start, n;
+};
+
+/* Object and instance names shared by neighbouring columns share one pointer (inventory_build),
+ * so most comparisons settle them without a strcmp; equal pointers are equal names. */
+static int run_cmp(const void *a, const void *b)
+{
+	const struct colref *x = &((const struct colrun *)a)->key, *y = &((const struct colrun *)b)->key;
+	int c = x->obj == y->obj ? 0 : strcmp(x->obj, y->obj);
+	if (!c && x->inst != y->inst)
+		c = strcmp_null(x->inst, y->inst);
+	return c;
+}
+
+/* Sorts refs by object, then instance, then counter (strcmp; columns equal in all three are
+ * interchangeable), as one qsort over every column did: the runs of one object and instance are sorted, runs with equal
+ * names gathered, and only the counters inside each (object, instance) sorted. A capture has a
+ * few thousand runs of 10-30 counters: far fewer comparisons than sorting every column. */
+static void sort_refs(struct colref *refs, size_t nr)
+{
+	if (nr < 2)
+		return;
+	struct colrun *runs = xmalloc(nr * sizeof *runs);
+	size_t nrun = 0;
+	for (size_t i = 0; i < nr;) {
+		size_t j = i + 1;
+		while (j < nr && refs[j].obj == refs[i].obj && refs[j].inst == refs[i].inst)
+			j++;
+		runs[nrun++] = (struct colrun){.key = refs[i], .start = i, .n = j - i};
+		i = j;
+	}
+	qsort(runs, nrun, sizeof *runs, run_cmp);
+	struct colref *out = xmalloc(nr * sizeof *out);
+	size_t o = 0;
+	for (size_t k = 0; k < nrun;) {
+		size_t l = k + 1, g = o;
+		while (l < nrun && run_cmp(&runs[l], &runs[k]) == 0)
+			l++;
+		for (size_t q = k; q < l; q++) {
+			memcpy(out + o, refs + runs[q].start, runs[q].n * sizeof *out);
+			o += runs[q].n;
+		}
+		if (o - g > 1)
+			qsort(out + g, o - g, sizeof *out, ctr_cmp);
+		k = l;
+	}
+	memcpy(refs, out, nr * sizeof *refs);
+	free(out);
+	free(runs);
 }
 
 int inventory_build(struct inventory *inv, struct input *in, struct matcher *m, struct diag *d)
@@ -168,6 +216,12 @@ int inventory_build(struct inventory *inv, struct input *in, struct matcher *m, 
 		refs[nr].obj = c->path.ok ? c->path.object : "";
 		refs[nr].inst = c->path.ok ? c->path.instance : NULL;
 		refs[nr].ctr = c->path.counter;
+		/* captures list the counters of one object (and instance) side by side */
+		if (nr && refs[nr].obj != refs[nr - 1].obj && strcmp(refs[nr].obj, refs[nr - 1].obj) == 0)
+			refs[nr].obj = refs[nr - 1].obj;
+		if (nr && refs[nr].inst && refs[nr - 1].inst && refs[nr].inst != refs[nr - 1].inst &&
+		    strcmp(refs[nr].inst, refs[nr - 1].inst) == 0)
+			refs[nr].inst = refs[nr - 1].inst;
 		nr++;
 		if (c->path.host) {
 			size_t k;
@@ -192,7 +246,7 @@ int inventory_build(struct inventory *inv, struct input *in, struct matcher *m, 
 			inv->hosts[k] = arena_strdup(&inv->arena, hosts[k].h);
 		inv->nhosts = nh;
 	}
-	qsort(refs, nr, sizeof *refs, colref_cmp);
+	sort_refs(refs, nr);
 	/* objects */
 	size_t no = 0;
 	for (size_t i = 0; i < nr; i++)
@@ -211,7 +265,11 @@ int inventory_build(struct inventory *inv, struct input *in, struct matcher *m, 
 			if (k == i || strcmp_null(refs[k].inst, refs[k - 1].inst) != 0)
 				ni++;
 		o->inst = arena_alloc(&inv->arena, ni * sizeof *o->inst);
+		/* the distinct counters of the object: the union of its instances' (sorted) lists; an
+		 * instance with the very list of the one before it adds nothing, so only the lists that
+		 * differ from their predecessor are sorted together */
 		const char **ctrs = xmalloc((j - i) * sizeof *ctrs);
+		size_t nctrs = 0, pk = i, pl = i;
 		for (size_t k = i; k < j;) {
 			size_t l = k;
 			while (l < j && strcmp_null(refs[l].inst, refs[k].inst) == 0)
@@ -220,14 +278,20 @@ int inventory_build(struct inventory *inv, struct input *in, struct matcher *m, 
 			ins->name = refs[k].inst ? arena_strdup(&inv->arena, refs[k].inst) : NULL;
 			ins->ncounters = l - k;
 			ins->counters = arena_alloc(&inv->arena, (l - k) * sizeof *ins->counters);
+			bool same = l - k == pl - pk;
+			for (size_t q = k; q < l && same; q++)
+				same = strcmp(refs[q].ctr, refs[pk + (q - k)].ctr) == 0;
 			for (size_t q = k; q < l; q++) {
 				ins->counters[q - k] = arena_strdup(&inv->arena, refs[q].ctr);
-				ctrs[q - i] = refs[q].ctr;
+				if (!same)
+					ctrs[nctrs++] = refs[q].ctr;
 			}
+			pk = k;
+			pl = l;
 			k = l;
 		}
-		qsort(ctrs, j - i, sizeof *ctrs, str_cmp);
-		for (size_t q = 0; q < j - i; q++)
+		qsort(ctrs, nctrs, sizeof *ctrs, str_cmp);
+		for (size_t q = 0; q < nctrs; q++)
 			if (q == 0 || strcmp(ctrs[q], ctrs[q - 1]) != 0)
 				o->ncounters++;
 		free(ctrs);
