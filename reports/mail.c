@@ -1,15 +1,10 @@
-/* mail.c — MIME building and delivery (see mail.h). */
+/* mail.c — MIME messages: addresses, header encoding, the multipart body (see mail.h). */
 #include "mail.h"
 
-#include <curl/curl.h>
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
 bool mail_address_valid(const char *a)
 {
@@ -165,143 +160,6 @@ void mail_build(const struct mail_msg *m, struct buf *out)
 		base64(out, (const unsigned char *)m->att[i].data, m->att[i].len, true);
 	}
 	buf_printf(out, "--%s--\r\n", bm);
-}
-
-struct reader {
-	const struct buf *msg;
-	size_t pos;
-};
-
-static size_t read_cb(char *ptr, size_t size, size_t nmemb, void *ud)
-{
-	struct reader *r = ud;
-	size_t want = size * nmemb, left = r->msg->len - r->pos;
-	if (want > left)
-		want = left;
-	memcpy(ptr, r->msg->data + r->pos, want);
-	r->pos += want;
-	return want;
-}
-
-int mail_send_smtp(const char *url, bool starttls, const struct mail_msg *m, const struct buf *msg, struct buf *err)
-{
-	static bool inited;
-	if (!inited) {
-		curl_global_init(CURL_GLOBAL_DEFAULT);
-		inited = true;
-	}
-	CURL *c = curl_easy_init();
-	if (!c) {
-		buf_adds(err, "cannot start libcurl");
-		return ERR_IO;
-	}
-	struct curl_slist *rcpt = NULL;
-	struct buf a;
-	buf_init(&a);
-	for (size_t i = 0; i < m->nto; i++) {
-		buf_reset(&a);
-		buf_printf(&a, "<%s>", m->to[i]);
-		rcpt = curl_slist_append(rcpt, a.data);
-	}
-	buf_reset(&a);
-	buf_printf(&a, "<%s>", m->from);
-	struct reader rd = {msg, 0};
-	char ebuf[CURL_ERROR_SIZE] = "";
-	curl_easy_setopt(c, CURLOPT_URL, url);
-	curl_easy_setopt(c, CURLOPT_MAIL_FROM, a.data);
-	curl_easy_setopt(c, CURLOPT_MAIL_RCPT, rcpt);
-	curl_easy_setopt(c, CURLOPT_READFUNCTION, read_cb);
-	curl_easy_setopt(c, CURLOPT_READDATA, &rd);
-	curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
-	curl_easy_setopt(c, CURLOPT_TIMEOUT, 120L);
-	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 20L);
-	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, ebuf);
-	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
-	if (starttls)
-		curl_easy_setopt(c, CURLOPT_USE_SSL, (long)CURLUSESSL_ALL);
-	const char *user = getenv("IOPSY_SMTP_USER"), *pass = getenv("IOPSY_SMTP_PASSWORD");
-	if (user && *user) {
-		curl_easy_setopt(c, CURLOPT_USERNAME, user);
-		curl_easy_setopt(c, CURLOPT_PASSWORD, pass ? pass : "");
-	}
-	CURLcode rc = curl_easy_perform(c);
-	if (rc != CURLE_OK)
-		buf_printf(err, "SMTP delivery to %s failed: %s", url, ebuf[0] ? ebuf : curl_easy_strerror(rc));
-	curl_slist_free_all(rcpt);
-	curl_easy_cleanup(c);
-	buf_free(&a);
-	return rc == CURLE_OK ? 0 : ERR_IO;
-}
-
-int mail_send_program(const char *cmd, const struct mail_msg *m, const struct buf *msg, struct buf *err)
-{
-	char *copy = xstrdup(cmd);
-	char **argv = NULL;
-	size_t n = 0;
-	char *save = NULL;
-	for (char *t = strtok_r(copy, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
-		argv = xrealloc(argv, (n + 2) * sizeof *argv);
-		argv[n++] = t;
-	}
-	if (!n) {
-		free(copy);
-		free(argv);
-		buf_adds(err, "--sendmail: empty command");
-		return ERR_USAGE;
-	}
-	for (size_t i = 0; i < m->nto; i++) {
-		argv = xrealloc(argv, (n + 2) * sizeof *argv);
-		argv[n++] = m->to[i];
-	}
-	argv[n] = NULL;
-	int fds[2];
-	int rc = 0;
-	if (pipe(fds) != 0) {
-		buf_printf(err, "pipe: %s", strerror(errno));
-		rc = ERR_IO;
-		goto out;
-	}
-	pid_t pid = fork();
-	if (pid == 0) {
-		dup2(fds[0], 0);
-		close(fds[0]);
-		close(fds[1]);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	close(fds[0]);
-	if (pid < 0) {
-		close(fds[1]);
-		buf_printf(err, "fork: %s", strerror(errno));
-		rc = ERR_IO;
-		goto out;
-	}
-	void (*old)(int) = signal(SIGPIPE, SIG_IGN);
-	size_t off = 0;
-	while (off < msg->len) {
-		ssize_t w = write(fds[1], msg->data + off, msg->len - off);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		off += (size_t)w;
-	}
-	close(fds[1]);
-	signal(SIGPIPE, old);
-	int st;
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || off < msg->len) {
-		buf_printf(err, "'%s' failed (%s %d)", argv[0], WIFEXITED(st) ? "exit status" : "signal",
-			   WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
-		rc = ERR_IO;
-	}
-out:
-	free(copy);
-	free(argv);
-	return rc;
 }
 
 void mail_free_parts(struct mail_msg *m)

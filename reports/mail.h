@@ -1,7 +1,7 @@
-/* mail.h — MIME messages for the weekly reports (HTML body with PNG images by cid:, a plain-text
- * alternative, HTML reports attached) and their delivery: libcurl's SMTP client, a sendmail-style
- * program run with an argv (never a shell), or .eml files. Header fields built from capture data
- * are stripped of CR/LF and RFC 2047-encoded, so no header can be injected. */
+/* mail.h — MIME messages for the weekly reports: an HTML body with PNG images by cid:, a
+ * plain-text alternative, HTML reports attached. Header fields built from capture data are
+ * stripped of CR/LF and RFC 2047-encoded, so no header can be injected. Delivery is the batch
+ * layer's (src/batch/deliver.h). */
 #ifndef IOPSY_MAIL_H
 #define IOPSY_MAIL_H
 
@@ -43,13 +43,9 @@ bool mail_address_valid(const char *a);
 /* Appends "Name: value\r\n" with value cleaned (CR/LF → space) and encoded as RFC 2047 UTF-8
  * base64 words (folded) when it is not plain printable ASCII. */
 void mail_header(struct buf *out, const char *name, const char *value);
-/* Builds the whole RFC 5322/MIME message (CRLF line ends). */
+/* Builds the whole RFC 5322/MIME message (CRLF line ends), appended to out (caller-owned). */
 void mail_build(const struct mail_msg *m, struct buf *out);
-/* Sends through an SMTP URL (smtp://host:port or smtps://...); credentials from the environment
- * variables IOPSY_SMTP_USER and IOPSY_SMTP_PASSWORD. Returns 0 or ERR_IO (reason in err). */
-int mail_send_smtp(const char *url, bool starttls, const struct mail_msg *m, const struct buf *msg, struct buf *err);
-/* Runs cmd (split on blanks, no shell) with the recipients appended, message on stdin. */
-int mail_send_program(const char *cmd, const struct mail_msg *m, const struct buf *msg, struct buf *err);
+/* Frees the images and attachments of m (their strings and data are owned by m). */
 void mail_free_parts(struct mail_msg *m);
 
 #endif
