@@ -505,14 +505,52 @@ void batch_trend_html(const struct bresult *r, struct buf *out)
 
 /* ---- mail bodies ---- */
 
+/* "10 MiB" / "512 KiB" for the line that says why a report is not attached. */
+static void size_text(struct buf *out, size_t n)
+{
+	if (n >= (1u << 20) && n % (1u << 20) == 0)
+		buf_printf(out, "%zu MiB", n >> 20);
+	else if (n >= (1u << 20))
+		buf_printf(out, "%.1f MiB", (double)n / (1u << 20));
+	else
+		buf_printf(out, "%zu KiB", (n + 1023) >> 10);
+}
+
+/* The opening sentence about the attachments: unchanged while everything fits. */
+static void attach_intro(struct buf *out, const struct mail_part *parts, size_t nsets, size_t limit, bool html)
+{
+	size_t att = 0, linked = 0, left = 0;
+	for (size_t i = 0; parts && i < nsets; i++) {
+		att += parts[i].report == MR_ATTACHED;
+		linked += parts[i].report == MR_LINKED;
+		left += parts[i].report == MR_LEFT_OUT;
+	}
+	if (!linked && !left) {
+		buf_adds(out, "The full reports are attached.");
+		return;
+	}
+	struct buf l;
+	buf_init(&l);
+	size_text(&l, limit);
+	buf_printf(out, "%zu of %zu report%s attached; %s (this mail is limited to %s, --mail-max-size).", att, nsets,
+		   nsets == 1 ? " is" : "s are",
+		   left ? "the others are not attached: each set below says where its report is"
+			: "the others are linked below",
+		   l.data);
+	(void)html;
+	buf_free(&l);
+}
+
 void batch_mail_html(const struct batch *b, const struct run_info *ri, const size_t *sets, size_t nsets,
-		     char *const *cids, struct buf *out)
+		     const struct mail_part *parts, size_t limit, struct buf *out)
 {
 	buf_adds(out, "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>iopsy storage report</title></head>"
 		      "<body style=\"font-family:Segoe UI,Helvetica,Arial,sans-serif;color:#1f2937;font-size:14px\">");
 	buf_adds(out, "<h2 style=\"margin:0 0 4px\">Storage analysis</h2><p style=\"color:#64748b;margin:0 0 12px\">Run ");
 	esc(out, ri->started);
-	buf_printf(out, " &middot; %zu set%s. The full reports are attached.</p>", nsets, nsets == 1 ? "" : "s");
+	buf_printf(out, " &middot; %zu set%s. ", nsets, nsets == 1 ? "" : "s");
+	attach_intro(out, parts, nsets, limit, true);
+	buf_adds(out, "</p>");
 	for (size_t n = 0; n < nsets; n++) {
 		const struct bset *s = &b->sets[sets[n]];
 		struct bresult tmp;
@@ -543,11 +581,25 @@ void batch_mail_html(const struct batch *b, const struct run_info *ri, const siz
 			}
 			buf_adds(out, "</ul>");
 		}
-		if (cids && cids[n]) {
+		const struct mail_part *mp = parts ? &parts[n] : NULL;
+		if (mp && mp->cid) {
 			buf_adds(out, "<img alt=\"chart of the top finding\" style=\"max-width:100%\" src=\"cid:");
-			esc(out, cids[n]);
+			esc(out, mp->cid);
 			buf_adds(out, "\">");
 		}
+		if (mp && mp->report == MR_LINKED) {
+			buf_adds(out, "<p style=\"margin:6px 0\">Report: <a href=\"");
+			esc(out, mp->where);
+			buf_adds(out, "\">");
+			esc(out, mp->where);
+			buf_adds(out, "</a></p>");
+		} else if (mp && mp->report == MR_LEFT_OUT) {
+			buf_adds(out, "<p style=\"margin:6px 0\">Report not attached (mail size limit): <code>");
+			esc(out, mp->where);
+			buf_adds(out, "</code></p>");
+		}
+		if (mp && mp->chart_left_out)
+			buf_adds(out, "<p style=\"margin:6px 0;color:#64748b\">Chart left out (mail size limit): it is in the report.</p>");
 		buf_adds(out, "</div>");
 		if (r == &tmp)
 			bresult_free(&tmp);
@@ -556,10 +608,11 @@ void batch_mail_html(const struct batch *b, const struct run_info *ri, const siz
 }
 
 void batch_mail_text(const struct batch *b, const struct run_info *ri, const size_t *sets, size_t nsets,
-		     struct buf *out)
+		     const struct mail_part *parts, size_t limit, struct buf *out)
 {
-	buf_printf(out, "Storage analysis, run %s: %zu set%s. The full reports are attached.\n", ri->started, nsets,
-		   nsets == 1 ? "" : "s");
+	buf_printf(out, "Storage analysis, run %s: %zu set%s. ", ri->started, nsets, nsets == 1 ? "" : "s");
+	attach_intro(out, parts, nsets, limit, false);
+	buf_addc(out, '\n');
 	for (size_t n = 0; n < nsets; n++) {
 		const struct bset *s = &b->sets[sets[n]];
 		struct bresult tmp;
@@ -580,6 +633,12 @@ void batch_mail_text(const struct batch *b, const struct run_info *ri, const siz
 		for (size_t k = 0; k < r->nf && k < 3; k++) {
 			buf_printf(out, "  - %s: ", severity_names[r->f[k].sev]);
 			buf_add_text_escaped(out, r->f[k].summary, strlen(r->f[k].summary));
+			buf_addc(out, '\n');
+		}
+		const struct mail_part *mp = parts ? &parts[n] : NULL;
+		if (mp && mp->report != MR_ATTACHED) {
+			buf_adds(out, mp->report == MR_LINKED ? "  report: " : "  report not attached (mail size limit): ");
+			buf_add_text_escaped(out, mp->where, strlen(mp->where));
 			buf_addc(out, '\n');
 		}
 		if (r == &tmp)

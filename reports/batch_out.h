@@ -22,11 +22,24 @@ void batch_trend_text(const struct bresult *r, struct buf *out);
 void batch_trend_json(const struct bresult *r, struct json *j);
 void batch_trend_html(const struct bresult *r, struct buf *out);
 
-/* Mail bodies for the sets listed in sets. The HTML references images as cid:<cids[i]> for the
- * sets that have a chart (cids NULL or cids[i] NULL: none). */
+/* What a message carries of one of its sets. */
+enum mail_report {
+	MR_ATTACHED,          /* report.html attached (or the set has none) */
+	MR_LINKED,            /* past the size budget: linked at where (BASE/<set>/report.html) */
+	MR_LEFT_OUT,          /* past the size budget, no --report-url: where is its path */
+};
+struct mail_part {
+	const char *cid;      /* the chart image's Content-ID, NULL = no image */
+	enum mail_report report;
+	const char *where;    /* URL or path of the report when not attached (borrowed) */
+	bool chart_left_out;  /* the set has a chart that did not fit */
+};
+/* Mail bodies for the sets listed in sets, parts[i] saying what the message carries of each (NULL:
+ * every report attached, no images). limit: the size budget, for the line that says why a report
+ * is not attached. Both append to out (caller-owned). */
 void batch_mail_html(const struct batch *b, const struct run_info *ri, const size_t *sets, size_t nsets,
-		     char *const *cids, struct buf *out);
+		     const struct mail_part *parts, size_t limit, struct buf *out);
 void batch_mail_text(const struct batch *b, const struct run_info *ri, const size_t *sets, size_t nsets,
-		     struct buf *out);
+		     const struct mail_part *parts, size_t limit, struct buf *out);
 
 #endif

@@ -13,6 +13,9 @@ bool mail_address_valid(const char *a)
 	const char *at = strchr(a, '@');
 	if (!at || at == a || !at[1] || strchr(at + 1, '@'))
 		return false;
+	/* never an option of a sendmail-like program, whatever argv it ends up in */
+	if (a[0] == '-')
+		return false;
 	for (const unsigned char *p = (const unsigned char *)a; *p; p++)
 		if (*p <= ' ' || *p >= 0x7f || strchr("<>()[]\\,;:\"", *p))
 			return false;
@@ -105,8 +108,52 @@ static void boundary(char *b, size_t cap, const char *tag, unsigned long long se
 	snprintf(b, cap, "=_iopsy_%s_%016llx", tag, seed * 0x9e3779b97f4a7c15ull + (unsigned long long)cap);
 }
 
-void mail_build(const struct mail_msg *m, struct buf *out)
+/* Where the message goes: out (a buffer), or fp with out as the staging buffer flushed after
+ * each piece, so a message to a file holds one piece of an attachment at a time. */
+struct sink {
+	struct buf *out;
+	FILE *fp;
+	int err;
+};
+
+static void flush(struct sink *k)
 {
+	if (!k->fp || !k->out->len)
+		return;
+	if (!k->err && fwrite(k->out->data, 1, k->out->len, k->fp) != k->out->len)
+		k->err = ERR_IO;
+	buf_reset(k->out);
+}
+
+/* A part's body: data, or the file at path read 57 KiB at a time (a multiple of 57 bytes, so
+ * the base64 lines of 76 characters come out as from one piece). */
+static void part_body(struct sink *k, const char *data, size_t len, const char *path)
+{
+	if (data || !path) {
+		base64(k->out, (const unsigned char *)(data ? data : ""), data ? len : 0, true);
+		flush(k);
+		return;
+	}
+	FILE *in = fopen(path, "rb");
+	if (!in) {
+		k->err = ERR_IO;
+		return;
+	}
+	unsigned char *chunk = xmalloc(57 * 1024);
+	size_t n;
+	while ((n = fread(chunk, 1, 57 * 1024, in)) > 0) {
+		base64(k->out, chunk, n, true);
+		flush(k);
+	}
+	if (ferror(in))
+		k->err = ERR_IO;
+	fclose(in);
+	free(chunk);
+}
+
+static void build(const struct mail_msg *m, struct sink *k)
+{
+	struct buf *out = k->out;
 	char bm[64], br[64], ba[64];
 	boundary(bm, sizeof bm, "mixed", m->seed);
 	boundary(br, sizeof br, "related", m->seed + 1);
@@ -142,24 +189,48 @@ void mail_build(const struct mail_msg *m, struct buf *out)
 	buf_printf(out, "--%s\r\nContent-Type: multipart/related; boundary=\"%s\"; type=\"multipart/alternative\"\r\n\r\n", bm, br);
 	buf_printf(out, "--%s\r\nContent-Type: multipart/alternative; boundary=\"%s\"\r\n\r\n", br, ba);
 	buf_printf(out, "--%s\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n", ba);
-	base64(out, (const unsigned char *)(m->text ? m->text : ""), m->text ? strlen(m->text) : 0, true);
+	part_body(k, m->text ? m->text : "", m->text ? strlen(m->text) : 0, NULL);
 	buf_printf(out, "--%s\r\nContent-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n", ba);
-	base64(out, (const unsigned char *)(m->html ? m->html : ""), m->html ? strlen(m->html) : 0, true);
+	part_body(k, m->html ? m->html : "", m->html ? strlen(m->html) : 0, NULL);
 	buf_printf(out, "--%s--\r\n", ba);
 	for (size_t i = 0; i < m->nimg; i++) {
 		buf_printf(out, "--%s\r\nContent-Type: image/png\r\nContent-Transfer-Encoding: base64\r\n"
 				"Content-ID: <%s>\r\nContent-Disposition: inline; filename=\"chart-%zu.png\"\r\n\r\n",
 			   br, m->img[i].cid, i + 1);
-		base64(out, (const unsigned char *)m->img[i].data, m->img[i].len, true);
+		part_body(k, m->img[i].data, m->img[i].len, m->img[i].path);
 	}
 	buf_printf(out, "--%s--\r\n", br);
 	for (size_t i = 0; i < m->natt; i++) {
 		buf_printf(out, "--%s\r\nContent-Type: %s; name=\"%s\"\r\nContent-Transfer-Encoding: base64\r\n"
 				"Content-Disposition: attachment; filename=\"%s\"\r\n\r\n",
 			   bm, m->att[i].content_type, m->att[i].filename, m->att[i].filename);
-		base64(out, (const unsigned char *)m->att[i].data, m->att[i].len, true);
+		part_body(k, m->att[i].data, m->att[i].len, m->att[i].path);
 	}
 	buf_printf(out, "--%s--\r\n", bm);
+	flush(k);
+}
+
+int mail_build(const struct mail_msg *m, struct buf *out)
+{
+	struct sink k = {.out = out};
+	build(m, &k);
+	return k.err;
+}
+
+int mail_write(const struct mail_msg *m, FILE *fp)
+{
+	struct buf staging;
+	buf_init(&staging);
+	struct sink k = {.out = &staging, .fp = fp};
+	build(m, &k);
+	buf_free(&staging);
+	return k.err;
+}
+
+size_t mail_encoded_size(size_t n)
+{
+	size_t chars = 4 * ((n + 2) / 3);
+	return chars + 2 * ((chars + 75) / 76);
 }
 
 void mail_free_parts(struct mail_msg *m)
@@ -167,11 +238,13 @@ void mail_free_parts(struct mail_msg *m)
 	for (size_t i = 0; i < m->nimg; i++) {
 		free(m->img[i].cid);
 		free(m->img[i].data);
+		free(m->img[i].path);
 	}
 	free(m->img);
 	for (size_t i = 0; i < m->natt; i++) {
 		free(m->att[i].filename);
 		free(m->att[i].data);
+		free(m->att[i].path);
 	}
 	free(m->att);
 	m->img = NULL;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 #include "history.h"
 #include "mail.h"
 #include "result.h"
+#include "runner.h"
 #include "suites.h"
 
 static char dir[64];
@@ -444,6 +446,210 @@ START_TEST(record_roundtrip_and_validation)
 }
 END_TEST
 
+/* ---- the runner: a set's result is this run's, or the set is failed ---- */
+
+/* Workers that misbehave in each way a real one can. */
+static int odd_worker(const struct bset *s, const char *setdir, const struct bprev *prev, const struct batch_opts *o,
+		      uint64_t run_id)
+{
+	(void)prev;
+	(void)o;
+	struct bresult r;
+	bresult_init(&r);
+	r.status = BS_OK;
+	r.verdict = xstrdup("fine");
+	if (strcmp(s->name, "dies") == 0)
+		_exit(EXIT_SYSTEM); /* out of memory before its record, as die_nomem does */
+	if (strcmp(s->name, "crashes") == 0)
+		raise(SIGKILL); /* as the OOM killer does (ASan would catch a SIGSEGV and exit 1) */
+	if (strcmp(s->name, "hangs") == 0)
+		pause();
+	if (strcmp(s->name, "lies") == 0) {
+		result_write(setdir, &r, run_id); /* an "ok" record, then a failing exit */
+		_exit(3);
+	}
+	if (strcmp(s->name, "stale") == 0)
+		result_write(setdir, &r, run_id + 1); /* a record of another run */
+	else
+		result_write(setdir, &r, run_id);
+	bresult_free(&r);
+	return 0;
+}
+
+static struct bset *bare_set(struct batch *b, const char *name)
+{
+	b->sets = realloc(b->sets, (b->nsets + 1) * sizeof *b->sets);
+	struct bset *s = &b->sets[b->nsets++];
+	memset(s, 0, sizeof *s);
+	s->name = xstrdup(name);
+	s->dir = xstrdup(name);
+	s->worst = -1;
+	return s;
+}
+
+START_TEST(runner_results_are_this_runs)
+{
+	struct batch b;
+	memset(&b, 0, sizeof b);
+	const char *names[] = {"ok", "dies", "crashes", "hangs", "lies", "stale"};
+	for (size_t i = 0; i < 6; i++)
+		bare_set(&b, names[i]);
+	uint64_t run = 0x5eed;
+	/* last week's results are in every set's folder, "ok, 0 findings", even with this run's id */
+	struct bresult old;
+	bresult_init(&old);
+	old.status = BS_OK;
+	old.verdict = xstrdup("last week");
+	for (size_t i = 0; i < 6; i++) {
+		char p[256];
+		snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+		mkdir(p, 0755);
+		ck_assert_int_eq(result_write(p, &old, run), 0);
+	}
+	bresult_free(&old);
+	struct batch_opts o;
+	memset(&o, 0, sizeof o);
+	o.out = dir;
+	o.jobs = 3;
+	o.set_timeout_s = 2;
+	struct buf err;
+	buf_init(&err);
+	struct diag d = buf_diag(&err);
+	struct batch_loader loader;
+	batch_run(&b, &o, run, NULL, odd_worker, &loader, &d);
+	ck_assert_int_eq(b.sets[0].status, BS_OK);
+	ck_assert(b.sets[0].has_record);
+	struct bresult tmp;
+	const struct bresult *r = batch_result(&b, 0, &tmp);
+	ck_assert_str_eq(r->verdict, "fine");
+	if (r == &tmp)
+		bresult_free(&tmp);
+	for (size_t i = 1; i < 6; i++) {
+		const struct bset *s = &b.sets[i];
+		ck_assert_msg(s->status == BS_FAILED && !s->has_record, "set %s: status %d", s->name, s->status);
+		r = batch_result(&b, i, &tmp);
+		ck_assert_ptr_null(r->verdict); /* never last week's */
+		if (r == &tmp)
+			bresult_free(&tmp);
+		char p[256];
+		snprintf(p, sizeof p, "%s/%s/.result", dir, s->name);
+		ck_assert_msg(access(p, F_OK) != 0, "set %s: a record that is not this run's stays", s->name);
+	}
+	ck_assert(b.sets[1].system_error); /* exit 4: out of memory or not writable */
+	ck_assert_ptr_nonnull(strstr(b.sets[2].error, "crashed (signal 9)"));
+	ck_assert_ptr_nonnull(strstr(b.sets[3].error, "did not finish within 2 s"));
+	ck_assert_ptr_nonnull(strstr(b.sets[4].error, "exit status 3"));
+	ck_assert_ptr_nonnull(strstr(b.sets[5].error, "another run"));
+	batch_free(&b);
+	buf_free(&err);
+}
+END_TEST
+
+/* ---- discovery: names the run writes, FIFOs, devices ---- */
+
+START_TEST(discover_reserved_and_special_files)
+{
+	put("in/index.html/esxtop.csv", esx);
+	put("in/Summary.JSON/esxtop.csv", esx);
+	put("in/mail/esxtop.csv", esx);
+	put("in/sql01/esxtop.csv", esx);
+	put("in/SQL01.csv", esx);
+	char p[256];
+	snprintf(p, sizeof p, "%s/in/sql01/pipe.csv", dir);
+	ck_assert_int_eq(mkfifo(p, 0644), 0);
+	snprintf(p, sizeof p, "%s/in/sql01/null.csv", dir);
+	ck_assert_int_eq(symlink("/dev/null", p), 0);
+	char in[128];
+	snprintf(in, sizeof in, "%s/in", dir);
+	struct batch b;
+	struct buf err;
+	buf_init(&err);
+	struct diag d = buf_diag(&err);
+	ck_assert_int_eq(batch_discover(&b, in, &d), 0);
+	ck_assert_uint_eq(b.nsets, 5);
+	const char *want[] = {"Summary.JSON-2", "index.html-2", "mail-2", "sql01", "SQL01-2"};
+	for (size_t i = 0; i < 5; i++)
+		ck_assert_msg(strcmp(b.sets[i].dir, want[i]) == 0, "set %zu: %s, expected %s", i, b.sets[i].dir, want[i]);
+	const struct bset *s = &b.sets[3];
+	int fifo = 0, dev = 0;
+	for (size_t i = 0; i < s->nfiles; i++) {
+		const struct bfile *f = &s->files[i];
+		fifo += f->role == BF_IGNORED && f->note && strstr(f->note, "a FIFO") != NULL;
+		dev += f->role == BF_IGNORED && f->note && strstr(f->note, "a character device") != NULL;
+	}
+	ck_assert_int_eq(fifo, 1);
+	ck_assert_int_eq(dev, 1);
+	batch_free(&b);
+	buf_free(&err);
+	ck_assert(!mail_address_valid("-oQ/tmp/x@example.com"));
+	ck_assert(mail_address_valid("o-q@example.com"));
+}
+END_TEST
+
+/* ---- history: sets keyed by their folder names, version 1 migrated, errors said once ---- */
+
+START_TEST(history_keys_and_migration)
+{
+	char db[128], cmd[4096];
+	snprintf(db, sizeof db, "%s/v1.sqlite", dir);
+	/* a version-1 history whose run has names that sanitise alike */
+	snprintf(cmd, sizeof cmd,
+		 "sqlite3 '%s' \"CREATE TABLE runs(id INTEGER PRIMARY KEY, started TEXT NOT NULL, input TEXT NOT NULL, "
+		 "tool_version TEXT NOT NULL); CREATE TABLE sets(run_id INTEGER NOT NULL, name TEXT NOT NULL, status TEXT NOT NULL, "
+		 "error TEXT, capture_start TEXT, capture_end TEXT, worst TEXT, findings INTEGER NOT NULL, verdict TEXT, "
+		 "PRIMARY KEY(run_id, name)); CREATE TABLE stats(run_id INTEGER NOT NULL, set_name TEXT NOT NULL, layer TEXT NOT "
+		 "NULL, entity TEXT NOT NULL, host TEXT NOT NULL, metric TEXT NOT NULL, p50 REAL, p95 REAL, p99 REAL, max REAL, "
+		 "mean REAL, samples INTEGER); CREATE TABLE findings(run_id INTEGER NOT NULL, set_name TEXT NOT NULL, kind TEXT "
+		 "NOT NULL, severity TEXT NOT NULL, layer TEXT NOT NULL, entity TEXT NOT NULL, host TEXT NOT NULL, start TEXT, "
+		 "end TEXT, summary TEXT); INSERT INTO runs VALUES(1, '2026-11-22T06:00:00Z', '/in', 'x'); INSERT INTO sets "
+		 "VALUES(1, 'a b', 'ok', NULL, NULL, NULL, 'critical', 1, 'v'), (1, 'a_b', 'ok', NULL, NULL, NULL, NULL, 0, 'v'); "
+		 "INSERT INTO findings VALUES(1, 'a b', 'latency.device', 'critical', 'device', 'naa.1', 'h', "
+		 "'2026-11-22T06:00:00Z', '2026-11-22T06:10:00Z', 's'); PRAGMA user_version = 1;\" 2>/dev/null",
+		 db);
+	ck_assert_int_eq(system(cmd), 0); /* the sqlite3 shell is a test dependency (make deps-test) */
+	struct buf err;
+	buf_init(&err);
+	struct diag d = buf_diag(&err);
+	struct history *h;
+	ck_assert_int_eq(history_open(&h, db, false, &d), 0);
+	struct batch b;
+	memset(&b, 0, sizeof b);
+	fake_set(&b, "a b", -1, 1);
+	fake_set(&b, "a_b", -1, 1);
+	struct bset *s1 = &b.sets[0], *s2 = &b.sets[1]; /* (fake_set moves the array) */
+	free(s2->dir);
+	s2->dir = xstrdup("a_b-2");
+	struct bprev p;
+	ck_assert_int_eq(history_previous(h, s1, &p, &d), 0);
+	ck_assert(p.have && p.nf == 1 && p.f[0].kind == K_LAT_DEVICE); /* "a b" became a_b */
+	bprev_free(&p);
+	ck_assert_int_eq(history_previous(h, s2, &p, &d), 0);
+	ck_assert(p.have && p.nf == 0); /* "a_b" became a_b-2 */
+	bprev_free(&p);
+	/* two sets of one name in a run: both recorded */
+	free(s2->name);
+	s2->name = xstrdup("a b");
+	ck_assert_int_eq(history_record(h, "2026-11-29T06:00:00Z", "/in", &b, &d), 0);
+	history_close(h);
+	/* a broken history: the first failed lookup is said, the next ones are not */
+	snprintf(cmd, sizeof cmd, "sqlite3 '%s' 'DROP TABLE stats' 2>/dev/null", db);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(history_open(&h, db, false, &d), 0);
+	buf_reset(&err);
+	for (int i = 0; i < 5; i++) {
+		ck_assert_int_lt(history_previous(h, s1, &p, &d), 0);
+		bprev_free(&p);
+	}
+	int lines = 0;
+	for (const char *c = err.data; c && *c; c++)
+		lines += *c == '\n';
+	ck_assert_int_eq(lines, 2); /* the error, and which sets have no trend */
+	history_close(h);
+	batch_free(&b);
+	buf_free(&err);
+}
+END_TEST
+
 Suite *batch_suite(void)
 {
 	Suite *s = suite_create("batch");
@@ -458,6 +664,9 @@ Suite *batch_suite(void)
 	tcase_add_test(tc, history_unwritable_keeps_db);
 	tcase_add_test(tc, trend_one_function);
 	tcase_add_test(tc, record_roundtrip_and_validation);
+	tcase_add_test(tc, runner_results_are_this_runs);
+	tcase_add_test(tc, discover_reserved_and_special_files);
+	tcase_add_test(tc, history_keys_and_migration);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -16,6 +16,7 @@
 #include "history.h"
 #include "json.h"
 #include "mail.h"
+#include "proc.h"
 #include "runner.h"
 #include "setwork.h"
 
@@ -104,6 +105,7 @@ int batch_execute(const struct batch_opts *o)
 					  b.sets[i].mail_to[k]);
 				b.sets[i].mail_to[k][0] = '\0';
 			}
+	batch_mail_check(o, &d);
 	if (o->eml_dir || o->smtp || o->sendmail) {
 		size_t any = o->nmail;
 		for (size_t i = 0; i < b.nsets; i++)
@@ -139,6 +141,9 @@ int batch_execute(const struct batch_opts *o)
 	}
 	double t0 = now_seconds();
 	struct batch_loader loader;
+	/* from here every child is in a group a signal to the run reaches, and the scratch folder
+	 * goes on every exit path */
+	proc_begin(&d);
 	batch_run(&b, o, run_id, h, setwork_run, &loader, &hd);
 	struct run_info ri = {.started = started, .input = o->input, .input_kind = b.input_kind, .history = hp.data,
 			      .out = o->out, .seconds = now_seconds() - t0};
@@ -151,10 +156,13 @@ int batch_execute(const struct batch_opts *o)
 	}
 	if (batch_mail(&b, &ri, o, &d) < 0)
 		ret = EXIT_SYSTEM;
+	proc_end();
 	/* exit code and a short account */
 	long failed = 0, worst = -1;
 	for (size_t i = 0; i < b.nsets; i++) {
 		const struct bset *s = &b.sets[i];
+		if (s->system_error)
+			ret = EXIT_SYSTEM; /* a report or the set's folder could not be written */
 		if (s->status == BS_FAILED || s->status == BS_PARTIAL) {
 			failed++;
 			struct bresult tmp;

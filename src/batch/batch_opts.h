@@ -9,6 +9,12 @@
 
 #include "input.h"
 
+/* Defaults (doc/batch.md, doc/limits.md). */
+#define BATCH_MAIL_MAX_SIZE ((size_t)10 << 20)
+#define BATCH_MAIL_TIMEOUT_S 120
+#define BATCH_SET_TIMEOUT_S 1800
+#define BATCH_SET_MEMORY_MB 256
+
 struct batch_opts {
 	const char *input, *out;
 	int jobs;
@@ -21,6 +27,12 @@ struct batch_opts {
 	size_t nmail;
 	const char *mail_from, *subject, *smtp, *sendmail, *eml_dir;
 	bool smtp_starttls;
+	size_t mail_max_size;      /* a message's size budget in bytes (0 = BATCH_MAIL_MAX_SIZE) */
+	const char *report_url;    /* --report-url BASE: reports past the budget are linked (NULL = none) */
+	int mail_timeout_s;        /* total deadline of the whole mail step (0 = BATCH_MAIL_TIMEOUT_S) */
+	/* each set's worker */
+	int set_timeout_s;         /* its total deadline (0 = BATCH_SET_TIMEOUT_S) */
+	long set_memory_mb;        /* past this resident size it reads no more captures (0 = BATCH_SET_MEMORY_MB) */
 	/* a one-line status of the running sets (NULL line: clear it); NULL = none */
 	void (*status)(void *ctx, const char *line);
 	void *status_ctx;

@@ -9,7 +9,11 @@
 #include "batch_opts.h"
 #include "batchres.h"
 
-/* Makes and delivers every message of the run. Messages through d. Returns 0, or ERR_IO when a
+/* Warnings about the mail settings before the run starts (credentials over plain smtp://). */
+void batch_mail_check(const struct batch_opts *o, struct diag *d);
+/* Makes and delivers every message of the run, all within o->mail_timeout_s, each within
+ * o->mail_max_size (reports past it linked with o->report_url, or named by path). Replaces the
+ * .eml files an earlier run left in DIR/mail. Messages through d. Returns 0, or ERR_IO when a
  * message could not be delivered or written (its .eml is kept when it could be written). */
 int batch_mail(const struct batch *b, const struct run_info *ri, const struct batch_opts *o, struct diag *d);
 

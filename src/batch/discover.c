@@ -95,13 +95,68 @@ static enum bfile_role classify(const char *path, char **note)
 	return r;
 }
 
+/* Why a path that is not a regular file is not read (NULL: it is one). Opening a FIFO would
+ * wait for a writer, and a device may never end: neither is opened. */
+static char *not_regular(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		struct buf n;
+		buf_init(&n);
+		buf_printf(&n, "cannot be read: %s", strerror(errno));
+		return n.data;
+	}
+	if (S_ISREG(st.st_mode))
+		return NULL;
+	const char *what = S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)" : S_ISCHR(st.st_mode) ? "a character device"
+			   : S_ISBLK(st.st_mode) ? "a block device" : S_ISSOCK(st.st_mode) ? "a socket"
+			   : S_ISDIR(st.st_mode) ? "a folder" : "not a regular file";
+	struct buf n;
+	buf_init(&n);
+	buf_printf(&n, "%s, not a file: not read", what);
+	return n.data;
+}
+
 static void add_file(struct bset *s, const char *path, int side)
 {
 	s->files = xrealloc(s->files, (s->nfiles + 1) * sizeof *s->files);
 	struct bfile *f = &s->files[s->nfiles++];
 	f->path = xstrdup(path);
 	f->side = side;
-	f->role = classify(path, &f->note);
+	f->note = not_regular(path);
+	f->role = f->note ? BF_IGNORED : classify(path, &f->note);
+}
+
+/* Names the run itself writes in DIR: no set folder may take one (a customer folder called
+ * index.html would stop the index from being written). Compared without case, as on the SMB
+ * and NFS shares reports are often read from. */
+static const char *const reserved[] = {"index.html", "summary.json", "mail", "history.sqlite",
+				       "history.sqlite-journal", "history.sqlite-wal", "history.sqlite-shm"};
+
+static bool name_taken(char *const *taken, size_t ntaken, const char *dir)
+{
+	for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
+		if (strcasecmp(dir, reserved[i]) == 0)
+			return true;
+	for (size_t i = 0; i < ntaken; i++)
+		if (strcasecmp(taken[i], dir) == 0)
+			return true;
+	return false;
+}
+
+char *batch_set_key(const char *name, char *const *taken, size_t ntaken)
+{
+	char *base = batch_sanitize(name);
+	char *dir = xstrdup(base);
+	for (int k = 2; name_taken(taken, ntaken, dir); k++) {
+		free(dir);
+		struct buf t;
+		buf_init(&t);
+		buf_printf(&t, "%s-%d", base, k);
+		dir = t.data;
+	}
+	free(base);
+	return dir;
 }
 
 static struct bset *add_set(struct batch *b, const char *name)
@@ -111,23 +166,12 @@ static struct bset *add_set(struct batch *b, const char *name)
 	memset(s, 0, sizeof *s);
 	s->name = xstrdup(name);
 	s->worst = -1;
-	/* unique directory name */
-	char *base = batch_sanitize(name);
-	char *dir = xstrdup(base);
-	for (int k = 2;; k++) {
-		bool clash = false;
-		for (size_t i = 0; i + 1 < b->nsets; i++)
-			if (strcmp(b->sets[i].dir, dir) == 0)
-				clash = true;
-		if (!clash)
-			break;
-		free(dir);
-		struct buf t;
-		buf_init(&t);
-		buf_printf(&t, "%s-%d", base, k);
-		dir = t.data;
-	}
-	free(base);
+	/* unique directory name: the set's key in the history too */
+	char **taken = xcalloc(b->nsets, sizeof *taken);
+	for (size_t i = 0; i + 1 < b->nsets; i++)
+		taken[i] = b->sets[i].dir;
+	char *dir = batch_set_key(name, taken, b->nsets - 1);
+	free(taken);
 	s->dir = dir;
 	return s;
 }
@@ -137,7 +181,8 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Sorted regular files and directories of dir (names only, no dot files). */
+/* Sorted directories of dir, or (want_dirs false) everything else: files, FIFOs, devices, broken
+ * links (names only, no dot files). */
 static char **list_dir(const char *dir, bool want_dirs, size_t *n)
 {
 	*n = 0;
@@ -154,9 +199,8 @@ static char **list_dir(const char *dir, bool want_dirs, size_t *n)
 		buf_printf(&p, "%s/%s", dir, e->d_name);
 		struct stat st;
 		bool isdir = stat(p.data, &st) == 0 && S_ISDIR(st.st_mode);
-		bool isreg = stat(p.data, &st) == 0 && S_ISREG(st.st_mode);
 		buf_free(&p);
-		if ((want_dirs && isdir) || (!want_dirs && isreg)) {
+		if (want_dirs == isdir) {
 			v = xrealloc(v, (*n + 1) * sizeof *v);
 			v[(*n)++] = xstrdup(e->d_name);
 		}

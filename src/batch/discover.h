@@ -18,4 +18,10 @@ int batch_discover(struct batch *b, const char *input, struct diag *d);
  * at most 80 bytes, never empty, "." or "..". Caller frees. */
 char *batch_sanitize(const char *name);
 
+/* The folder name of a set called name when taken (ntaken names) are already used: sanitised,
+ * then "-2", "-3", ... until it differs from each of them and from the names the run writes in
+ * DIR itself (index.html, summary.json, mail, history.sqlite and its journals), ignoring case.
+ * It is the set's key in the history. Caller frees. */
+char *batch_set_key(const char *name, char *const *taken, size_t ntaken);
+
 #endif

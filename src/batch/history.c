@@ -1,6 +1,8 @@
 /* history.c — SQLite history of batch runs (see history.h): schema migrations, the previous run of
  * a set for its trend, recording a run in one transaction, listing. */
 #include "history.h"
+
+#include "discover.h"
 #include "version.h"
 
 #include <math.h>
@@ -12,24 +14,8 @@
 
 struct history {
 	sqlite3 *db;
+	bool previous_failed;     /* the first failed lookup was reported: the rest are not tried */
 };
-
-/* Migrations: migrations[v] brings a database at user_version v to v + 1. */
-static const char *const migrations[] = {
-	"CREATE TABLE runs(id INTEGER PRIMARY KEY, started TEXT NOT NULL, input TEXT NOT NULL, "
-	"  tool_version TEXT NOT NULL);"
-	"CREATE TABLE sets(run_id INTEGER NOT NULL REFERENCES runs(id), name TEXT NOT NULL, status TEXT NOT NULL, "
-	"  error TEXT, capture_start TEXT, capture_end TEXT, worst TEXT, findings INTEGER NOT NULL, verdict TEXT, "
-	"  PRIMARY KEY(run_id, name));"
-	"CREATE INDEX sets_by_name ON sets(name, capture_start);"
-	"CREATE TABLE stats(run_id INTEGER NOT NULL, set_name TEXT NOT NULL, layer TEXT NOT NULL, entity TEXT NOT NULL, "
-	"  host TEXT NOT NULL, metric TEXT NOT NULL, p50 REAL, p95 REAL, p99 REAL, max REAL, mean REAL, samples INTEGER);"
-	"CREATE INDEX stats_by_set ON stats(set_name, run_id);"
-	"CREATE TABLE findings(run_id INTEGER NOT NULL, set_name TEXT NOT NULL, kind TEXT NOT NULL, severity TEXT NOT NULL, "
-	"  layer TEXT NOT NULL, entity TEXT NOT NULL, host TEXT NOT NULL, start TEXT, end TEXT, summary TEXT);"
-	"CREATE INDEX findings_by_set ON findings(set_name, run_id);",
-};
-#define NMIGRATIONS (int)(sizeof migrations / sizeof migrations[0])
 
 static int fail(struct history *h, struct diag *d, const char *what)
 {
@@ -47,6 +33,94 @@ static int exec(struct history *h, const char *sql, struct diag *d)
 	}
 	return 0;
 }
+
+/* Version 1: runs, and per run and set (by name) the set's row, its key figures and findings. */
+static int migrate_v1(struct history *h, struct diag *d)
+{
+	return exec(h,
+		    "CREATE TABLE runs(id INTEGER PRIMARY KEY, started TEXT NOT NULL, input TEXT NOT NULL, "
+		    "  tool_version TEXT NOT NULL);"
+		    "CREATE TABLE sets(run_id INTEGER NOT NULL REFERENCES runs(id), name TEXT NOT NULL, status TEXT NOT NULL, "
+		    "  error TEXT, capture_start TEXT, capture_end TEXT, worst TEXT, findings INTEGER NOT NULL, verdict TEXT, "
+		    "  PRIMARY KEY(run_id, name));"
+		    "CREATE INDEX sets_by_name ON sets(name, capture_start);"
+		    "CREATE TABLE stats(run_id INTEGER NOT NULL, set_name TEXT NOT NULL, layer TEXT NOT NULL, entity TEXT NOT NULL, "
+		    "  host TEXT NOT NULL, metric TEXT NOT NULL, p50 REAL, p95 REAL, p99 REAL, max REAL, mean REAL, samples INTEGER);"
+		    "CREATE INDEX stats_by_set ON stats(set_name, run_id);"
+		    "CREATE TABLE findings(run_id INTEGER NOT NULL, set_name TEXT NOT NULL, kind TEXT NOT NULL, severity TEXT NOT NULL, "
+		    "  layer TEXT NOT NULL, entity TEXT NOT NULL, host TEXT NOT NULL, start TEXT, end TEXT, summary TEXT);"
+		    "CREATE INDEX findings_by_set ON findings(set_name, run_id);",
+		    d);
+}
+
+/* Version 2: a set is keyed by its sanitised, de-duplicated folder name (two sets given the same
+ * name, or names that sanitise alike, no longer collide and lose the run). Earlier runs get the
+ * key their names would get now, de-duplicated in the order they were recorded. */
+static int migrate_v2(struct history *h, struct diag *d)
+{
+	if (exec(h, "CREATE TEMP TABLE keymap(run_id INTEGER NOT NULL, name TEXT NOT NULL, key TEXT NOT NULL, "
+		    "PRIMARY KEY(run_id, name))", d) < 0)
+		return ERR_IO;
+	sqlite3_stmt *sel = NULL, *ins = NULL;
+	int rc = 0;
+	if (sqlite3_prepare_v2(h->db, "SELECT run_id, name FROM sets ORDER BY run_id, rowid", -1, &sel, NULL) ||
+	    sqlite3_prepare_v2(h->db, "INSERT INTO temp.keymap VALUES(?1, ?2, ?3)", -1, &ins, NULL)) {
+		rc = fail(h, d, "migrate to version 2");
+		goto out;
+	}
+	sqlite3_int64 run = -1;
+	char **taken = NULL;
+	size_t ntaken = 0;
+	while (rc == 0 && sqlite3_step(sel) == SQLITE_ROW) {
+		sqlite3_int64 r = sqlite3_column_int64(sel, 0);
+		const char *name = (const char *)sqlite3_column_text(sel, 1);
+		if (r != run) {
+			for (size_t i = 0; i < ntaken; i++)
+				free(taken[i]);
+			ntaken = 0;
+			run = r;
+		}
+		char *key = batch_set_key(name ? name : "", taken, ntaken);
+		sqlite3_reset(ins);
+		sqlite3_bind_int64(ins, 1, r);
+		sqlite3_bind_text(ins, 2, name ? name : "", -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(ins, 3, key, -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(ins) != SQLITE_DONE)
+			rc = fail(h, d, "migrate to version 2");
+		taken = xrealloc(taken, (ntaken + 1) * sizeof *taken);
+		taken[ntaken++] = key;
+	}
+	for (size_t i = 0; i < ntaken; i++)
+		free(taken[i]);
+	free(taken);
+out:
+	sqlite3_finalize(sel);
+	sqlite3_finalize(ins);
+	if (rc < 0)
+		return rc;
+	return exec(h,
+		    "CREATE TABLE sets_v2(run_id INTEGER NOT NULL REFERENCES runs(id), key TEXT NOT NULL, name TEXT NOT NULL, "
+		    "  status TEXT NOT NULL, error TEXT, capture_start TEXT, capture_end TEXT, worst TEXT, "
+		    "  findings INTEGER NOT NULL, verdict TEXT, PRIMARY KEY(run_id, key));"
+		    "INSERT INTO sets_v2 SELECT s.run_id, k.key, s.name, s.status, s.error, s.capture_start, s.capture_end, "
+		    "  s.worst, s.findings, s.verdict FROM sets s JOIN temp.keymap k ON k.run_id = s.run_id AND k.name = s.name "
+		    "  ORDER BY s.run_id, s.rowid;"
+		    "DROP TABLE sets;"
+		    "ALTER TABLE sets_v2 RENAME TO sets;"
+		    "CREATE INDEX sets_by_key ON sets(key, run_id);"
+		    "ALTER TABLE stats RENAME COLUMN set_name TO set_key;"
+		    "UPDATE stats SET set_key = (SELECT k.key FROM temp.keymap k WHERE k.run_id = stats.run_id "
+		    "  AND k.name = stats.set_key);"
+		    "ALTER TABLE findings RENAME COLUMN set_name TO set_key;"
+		    "UPDATE findings SET set_key = (SELECT k.key FROM temp.keymap k WHERE k.run_id = findings.run_id "
+		    "  AND k.name = findings.set_key);"
+		    "DROP TABLE temp.keymap;",
+		    d);
+}
+
+/* migrations[v] brings a database at user_version v to v + 1. */
+static int (*const migrations[])(struct history *h, struct diag *d) = {migrate_v1, migrate_v2};
+#define NMIGRATIONS (int)(sizeof migrations / sizeof migrations[0])
 
 static int user_version(struct history *h)
 {
@@ -90,7 +164,7 @@ int history_open(struct history **out, const char *path, bool create, struct dia
 			return ERR_IO;
 		}
 		for (int k = v; k < NMIGRATIONS; k++) {
-			if (exec(h, migrations[k], d) < 0) {
+			if (migrations[k](h, d) < 0) {
 				exec(h, "ROLLBACK", d);
 				history_close(h);
 				return ERR_IO;
@@ -141,16 +215,15 @@ static int64_t col_time(sqlite3_stmt *st, int i)
 	return v;
 }
 
-int history_previous(struct history *h, const struct bset *s, struct bprev *p, struct diag *d)
+static int previous(struct history *h, const struct bset *s, struct bprev *p, struct diag *d)
 {
-	memset(p, 0, sizeof *p);
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(h->db,
 			       "SELECT r.id, r.started, s.capture_start FROM sets s JOIN runs r ON r.id = s.run_id "
-			       "WHERE s.name = ?1 AND s.status != 'failed' ORDER BY r.id DESC LIMIT 1",
+			       "WHERE s.key = ?1 AND s.status != 'failed' ORDER BY r.id DESC LIMIT 1",
 			       -1, &st, NULL) != SQLITE_OK)
 		return fail(h, d, "query");
-	sqlite3_bind_text(st, 1, s->name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 1, s->dir, -1, SQLITE_TRANSIENT);
 	sqlite3_int64 run = -1;
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		run = sqlite3_column_int64(st, 0);
@@ -163,11 +236,11 @@ int history_previous(struct history *h, const struct bset *s, struct bprev *p, s
 		return 0;
 	if (sqlite3_prepare_v2(h->db,
 			       "SELECT layer, entity, host, metric, p50, p95, p99, max, mean, samples FROM stats "
-			       "WHERE run_id = ?1 AND set_name = ?2",
+			       "WHERE run_id = ?1 AND set_key = ?2",
 			       -1, &st, NULL) != SQLITE_OK)
 		return fail(h, d, "query");
 	sqlite3_bind_int64(st, 1, run);
-	sqlite3_bind_text(st, 2, s->name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, s->dir, -1, SQLITE_TRANSIENT);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int layer = col_id(st, 0, layer_find), metric = col_id(st, 3, metric_find);
 		if (layer < 0 || metric < 0)
@@ -186,11 +259,11 @@ int history_previous(struct history *h, const struct bset *s, struct bprev *p, s
 	sqlite3_finalize(st);
 	if (sqlite3_prepare_v2(h->db,
 			       "SELECT kind, severity, layer, entity, host, start, end, summary FROM findings "
-			       "WHERE run_id = ?1 AND set_name = ?2",
+			       "WHERE run_id = ?1 AND set_key = ?2",
 			       -1, &st, NULL) != SQLITE_OK)
 		return fail(h, d, "query");
 	sqlite3_bind_int64(st, 1, run);
-	sqlite3_bind_text(st, 2, s->name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, s->dir, -1, SQLITE_TRANSIENT);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int kind = col_id(st, 0, kind_find), sev = col_id(st, 1, severity_find), layer = col_id(st, 2, layer_find);
 		if (kind < 0 || sev < 0 || layer < 0)
@@ -208,6 +281,20 @@ int history_previous(struct history *h, const struct bset *s, struct bprev *p, s
 	}
 	sqlite3_finalize(st);
 	return 0;
+}
+
+int history_previous(struct history *h, const struct bset *s, struct bprev *p, struct diag *d)
+{
+	memset(p, 0, sizeof *p);
+	if (h->previous_failed)
+		return ERR_IO;
+	int rc = previous(h, s, p, d);
+	if (rc < 0) {
+		bprev_free(p);
+		h->previous_failed = true;
+		diag_emit(d, DIAG_PLAIN, 0, 0, "history: no trend for set %s and the sets after it", s->dir);
+	}
+	return rc;
 }
 
 static void bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
@@ -244,26 +331,27 @@ static int record_set(struct history *h, sqlite3_int64 id, const struct bset *s,
 {
 	sqlite3_reset(set);
 	sqlite3_bind_int64(set, 1, id);
-	sqlite3_bind_text(set, 2, s->name, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(set, 3, bstatus_names[r->status], -1, SQLITE_STATIC);
-	bind_text_or_null(set, 4, r->error);
+	sqlite3_bind_text(set, 2, s->dir, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(set, 3, s->name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(set, 4, bstatus_names[r->status], -1, SQLITE_STATIC);
+	bind_text_or_null(set, 5, r->error);
 	if (r->have_span) {
-		bind_time(set, 5, r->span_start);
-		bind_time(set, 6, r->span_end);
+		bind_time(set, 6, r->span_start);
+		bind_time(set, 7, r->span_end);
 	} else {
-		sqlite3_bind_null(set, 5);
 		sqlite3_bind_null(set, 6);
+		sqlite3_bind_null(set, 7);
 	}
-	bind_text_or_null(set, 7, s->worst >= 0 ? severity_names[s->worst] : NULL);
-	sqlite3_bind_int64(set, 8, (sqlite3_int64)r->nf);
-	bind_text_or_null(set, 9, r->verdict);
+	bind_text_or_null(set, 8, s->worst >= 0 ? severity_names[s->worst] : NULL);
+	sqlite3_bind_int64(set, 9, (sqlite3_int64)r->nf);
+	bind_text_or_null(set, 10, r->verdict);
 	if (sqlite3_step(set) != SQLITE_DONE)
 		return fail(h, d, "insert set");
 	for (size_t k = 0; k < r->nst; k++) {
 		const struct bstat *x = &r->st[k];
 		sqlite3_reset(stat);
 		sqlite3_bind_int64(stat, 1, id);
-		sqlite3_bind_text(stat, 2, s->name, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(stat, 2, s->dir, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_text(stat, 3, layer_names[x->layer], -1, SQLITE_STATIC);
 		sqlite3_bind_text(stat, 4, x->entity, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_text(stat, 5, x->host ? x->host : "", -1, SQLITE_TRANSIENT);
@@ -281,7 +369,7 @@ static int record_set(struct history *h, sqlite3_int64 id, const struct bset *s,
 		const struct bfinding *f = &r->f[k];
 		sqlite3_reset(find);
 		sqlite3_bind_int64(find, 1, id);
-		sqlite3_bind_text(find, 2, s->name, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(find, 2, s->dir, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_text(find, 3, kinds[f->kind].name, -1, SQLITE_STATIC);
 		sqlite3_bind_text(find, 4, severity_names[f->sev], -1, SQLITE_STATIC);
 		sqlite3_bind_text(find, 5, layer_names[f->layer], -1, SQLITE_STATIC);
@@ -304,8 +392,8 @@ int history_record(struct history *h, const char *started, const char *input, co
 	int rc = 0;
 	if (sqlite3_prepare_v2(h->db, "INSERT INTO runs(started, input, tool_version) VALUES(?1, ?2, ?3)", -1, &run, NULL) ||
 	    sqlite3_prepare_v2(h->db,
-			       "INSERT INTO sets(run_id, name, status, error, capture_start, capture_end, worst, findings, "
-			       "verdict) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+			       "INSERT INTO sets(run_id, key, name, status, error, capture_start, capture_end, worst, findings, "
+			       "verdict) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
 			       -1, &set, NULL) ||
 	    sqlite3_prepare_v2(h->db,
 			       "INSERT INTO stats VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)", -1, &stat, NULL) ||
@@ -345,8 +433,8 @@ int history_list(struct history *h, const char *set, struct buf *out, struct dia
 {
 	sqlite3_stmt *st;
 	const char *sql = "SELECT r.id, r.started, s.name, s.status, s.worst, s.findings, s.capture_start, s.error "
-			  "FROM runs r JOIN sets s ON s.run_id = r.id WHERE ?1 IS NULL OR s.name = ?1 "
-			  "ORDER BY r.id, s.name";
+			  "FROM runs r JOIN sets s ON s.run_id = r.id WHERE ?1 IS NULL OR s.key = ?1 OR s.name = ?1 "
+			  "ORDER BY r.id, s.name, s.key";
 	if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return fail(h, d, "query");
 	bind_text_or_null(st, 1, set);
@@ -368,8 +456,8 @@ int history_list(struct history *h, const char *set, struct buf *out, struct dia
 	sqlite3_finalize(st);
 	if (set) {
 		if (sqlite3_prepare_v2(h->db,
-				       "SELECT run_id, kind, severity, host, entity, start, end FROM findings WHERE set_name = ?1 "
-				       "ORDER BY run_id",
+				       "SELECT run_id, kind, severity, host, entity, start, end FROM findings WHERE set_key = ?1 "
+				       "OR set_key IN (SELECT key FROM sets WHERE name = ?1) ORDER BY run_id",
 				       -1, &st, NULL) != SQLITE_OK)
 			return fail(h, d, "query");
 		sqlite3_bind_text(st, 1, set, -1, SQLITE_TRANSIENT);
@@ -387,8 +475,8 @@ int history_list(struct history *h, const char *set, struct buf *out, struct dia
 		}
 		sqlite3_finalize(st);
 		if (sqlite3_prepare_v2(h->db,
-				       "SELECT run_id, layer, host, entity, metric, p50, p95, max FROM stats WHERE set_name = ?1 "
-				       "ORDER BY layer, entity, metric, run_id",
+				       "SELECT run_id, layer, host, entity, metric, p50, p95, max FROM stats WHERE set_key = ?1 "
+				       "OR set_key IN (SELECT key FROM sets WHERE name = ?1) ORDER BY layer, entity, metric, run_id",
 				       -1, &st, NULL) != SQLITE_OK)
 			return fail(h, d, "query");
 		sqlite3_bind_text(st, 1, set, -1, SQLITE_TRANSIENT);

@@ -35,6 +35,14 @@ static const char batch_help[] =
 	"  --smtp-starttls         require STARTTLS\n"
 	"  --sendmail CMD          deliver by running CMD (no shell) with the recipients appended\n"
 	"  --eml DIR               write the messages as .eml files instead of sending\n"
+	"  --mail-max-size SIZE    a message's size budget (default 10M; K, M, G suffixes): reports\n"
+	"                          past it are linked (--report-url) or named by path, never cut\n"
+	"  --report-url BASE       link reports that do not fit as BASE/<set>/report.html\n"
+	"  --mail-timeout SECONDS  total deadline of all mail delivery (default 120); what is not\n"
+	"                          delivered by then stays in DIR/mail/ as .eml\n"
+	"  --set-timeout SECONDS   a set's worker is stopped past this (default 1800)\n"
+	"  --set-memory MB         a set reads no more captures once its worker holds MB (default\n"
+	"                          256); the rest are listed as not used\n"
 	"  --fail-on LEVEL         exit 1 when a set has a finding at LEVEL (warning|critical) or above\n"
 	COMMON_HELP
 	"\nExit codes: 0 all sets analysed, 1 a set has critical findings with --fail-on, 2 usage,\n"
@@ -52,7 +60,59 @@ enum {
 	OPT_SENDMAIL,
 	OPT_EML,
 	OPT_FAIL_ON,
+	OPT_MAIL_MAX_SIZE,
+	OPT_REPORT_URL,
+	OPT_MAIL_TIMEOUT,
+	OPT_SET_TIMEOUT,
+	OPT_SET_MEMORY,
 };
+
+/* Every message of a batch run reaches stderr through here: names from customer files (set
+ * folders, capture file names, manifest keys) may hold terminal escapes or invalid UTF-8, so
+ * control characters and invalid bytes are written as \xNN. Already escaped text stays as is. */
+static void sink_escaped(void *ctx, enum diag_level lvl, const char *msg)
+{
+	(void)ctx;
+	(void)lvl;
+	struct buf b;
+	buf_init(&b);
+	buf_add_text_escaped(&b, msg, strlen(msg));
+	buf_addc(&b, '\n');
+	fputs(b.data, stderr);
+	buf_free(&b);
+}
+
+/* A size with an optional K, M or G suffix (powers of 1024). */
+static int parse_size(const char *arg, size_t *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	double mul = 1;
+	if (*end == 'k' || *end == 'K')
+		mul = 1024, end++;
+	else if (*end == 'm' || *end == 'M')
+		mul = 1024 * 1024, end++;
+	else if (*end == 'g' || *end == 'G')
+		mul = 1024.0 * 1024 * 1024, end++;
+	if (*end == 'B' || *end == 'b')
+		end++;
+	if (errno || end == arg || *end || !(v * mul >= 4096) || v * mul > 1e12)
+		return ERR_USAGE;
+	*out = (size_t)(v * mul);
+	return 0;
+}
+
+static int parse_seconds(const char *arg, long lo, long hi, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < lo || v > hi)
+		return ERR_USAGE;
+	*out = v;
+	return 0;
+}
 
 
 static void add_recipients(char ***to, size_t *n, const char *arg)
@@ -83,11 +143,17 @@ static int run_batch(int argc, char **argv, struct recipients *rcpt)
 					     {"sendmail", required_argument, NULL, OPT_SENDMAIL},
 					     {"eml", required_argument, NULL, OPT_EML},
 					     {"fail-on", required_argument, NULL, OPT_FAIL_ON},
+					     {"mail-max-size", required_argument, NULL, OPT_MAIL_MAX_SIZE},
+					     {"report-url", required_argument, NULL, OPT_REPORT_URL},
+					     {"mail-timeout", required_argument, NULL, OPT_MAIL_TIMEOUT},
+					     {"set-timeout", required_argument, NULL, OPT_SET_TIMEOUT},
+					     {"set-memory", required_argument, NULL, OPT_SET_MEMORY},
 					     COMMON_LONG_OPTS,
 					     {0}};
 	struct batch_opts o;
 	memset(&o, 0, sizeof o);
 	cli_opts_init(&o.co);
+	o.co.sink = (struct diag_sink){.fn = sink_escaped, .ctx = NULL};
 	o.co.quiet = true; /* per-file progress lines would interleave: the batch shows its own */
 	o.co.progress = NULL;
 	static bool status_shown;
@@ -132,6 +198,35 @@ static int run_batch(int argc, char **argv, struct recipients *rcpt)
 		case OPT_STARTTLS: o.smtp_starttls = true; break;
 		case OPT_SENDMAIL: o.sendmail = optarg; break;
 		case OPT_EML: o.eml_dir = optarg; break;
+		case OPT_MAIL_MAX_SIZE:
+			if (parse_size(optarg, &o.mail_max_size) < 0)
+				return usage_error("batch", "--mail-max-size takes a size of at least 4K, like 10M or 500K");
+			break;
+		case OPT_REPORT_URL: {
+			bool ok = strncmp(optarg, "https://", 8) == 0 || strncmp(optarg, "http://", 7) == 0;
+			for (const unsigned char *u = (const unsigned char *)optarg; ok && *u; u++)
+				ok = *u > ' ' && *u < 0x7f && !strchr("\"<>\\^`{|}", *u);
+			if (!ok)
+				return usage_error("batch", "--report-url takes an http:// or https:// URL without spaces or quotes");
+			o.report_url = optarg;
+			break;
+		}
+		case OPT_MAIL_TIMEOUT:
+		case OPT_SET_TIMEOUT: {
+			long v;
+			if (parse_seconds(optarg, 1, 7 * 86400, &v) < 0)
+				return usage_error("batch", "--%s takes a number of seconds from 1 to 604800",
+						   c == OPT_MAIL_TIMEOUT ? "mail-timeout" : "set-timeout");
+			*(c == OPT_MAIL_TIMEOUT ? &o.mail_timeout_s : &o.set_timeout_s) = (int)v;
+			break;
+		}
+		case OPT_SET_MEMORY: {
+			long v;
+			if (parse_seconds(optarg, 16, 1 << 20, &v) < 0)
+				return usage_error("batch", "--set-memory takes a number of MB from 16 to 1048576");
+			o.set_memory_mb = v;
+			break;
+		}
 		case OPT_FAIL_ON:
 			if (strcmp(optarg, "warning") == 0)
 				fail_on = 1;
@@ -161,8 +256,16 @@ static int run_batch(int argc, char **argv, struct recipients *rcpt)
 			return EXIT_USAGE;
 		}
 	}
-	if ((o.nmail || o.eml_dir) && !mail_address_valid(o.mail_from))
-		return usage_error("batch", "not a plain mail address: '%s'", o.mail_from);
+	/* always: recipients may come from a manifest only, and the sender reaches the Message-ID and
+	 * SMTP's MAIL FROM */
+	if (!mail_address_valid(o.mail_from)) {
+		struct buf e;
+		buf_init(&e);
+		buf_add_text_escaped(&e, o.mail_from, strlen(o.mail_from));
+		usage_error("batch", "--mail-from: not a plain mail address: '%s'", e.data);
+		buf_free(&e);
+		return EXIT_USAGE;
+	}
 	if (o.smtp && strncmp(o.smtp, "smtp://", 7) != 0 && strncmp(o.smtp, "smtps://", 8) != 0)
 		return usage_error("batch", "--smtp takes an smtp:// or smtps:// URL");
 
