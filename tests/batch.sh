@@ -195,11 +195,13 @@ F=1; [ "$SLOW" = 1 ] && F=8 # time limits scale
 sim healthy "$W/c-clean"
 CRIT=$IN/03-devq
 no_scratch() { [ -z "$(ls -A "$TMPDIR")" ]; }
-# none of the pids in FILE still runs (a killed orphan may take a moment to be reaped)
+# none of the pids in FILE still runs (a killed orphan may stay a zombie until its new parent
+# reaps it: that counts as gone)
+running() { _st=$(ps -o stat= -p "$1" 2>/dev/null); [ -n "$_st" ] && [ "${_st#Z}" = "$_st" ]; }
 all_gone() {
 	for _ in 1 2 3 4 5 6 7 8 9 10; do
 		_left=0
-		for _p in $(cat "$1"); do kill -0 "$_p" 2>/dev/null && _left=$((_left + 1)); done
+		for _p in $(cat "$1"); do running "$_p" && _left=$((_left + 1)); done
 		[ $_left -eq 0 ] && return 0
 		sleep 0.2
 	done
@@ -246,8 +248,8 @@ check "...both messages written" '[ -s "$S/eml/set-clean_one.eml" ] && [ -s "$S/
 S=$W/stuck
 mkdir -p "$S/in"
 cp -r "$CRIT" "$S/in/crit"
-printf '#!/bin/sh\nexec sleep 600\n' >"$S/noread"
-printf '#!/bin/sh\ncat >/dev/null\nexec sleep 600\n' >"$S/noexit"
+printf '#!/bin/sh\necho $$ >>"%s"\nexec sleep 600\n' "$S/pids" >"$S/noread"
+printf '#!/bin/sh\necho $$ >>"%s"\ncat >/dev/null\nexec sleep 600\n' "$S/pids" >"$S/noexit"
 chmod +x "$S/noread" "$S/noexit"
 for prog in noread noexit; do
 	t0=$(date +%s)
@@ -258,7 +260,7 @@ for prog in noread noexit; do
 		'[ $rc -eq 4 ] && [ $secs -le $((15 * F)) ]'
 	check "...the message is kept" '[ -s "$S/out-$prog/mail/index.eml" ] && grep -q "mail not delivered" "$S/$prog.err"'
 done
-check "...and no sendmail is left running" '! pgrep -f "sleep 600" >/dev/null'
+check "...and no sendmail is left running" '[ "$(wc -l <"$S/pids")" -eq 2 ] && all_gone "$S/pids"'
 
 # -- option injection: a recipient starting with '-' is refused (command line and manifest), and
 #    the recipients follow "--" in sendmail's argv; --mail-from is always checked
@@ -271,9 +273,9 @@ printf '[set one]\nfiles = caps/*\nmail-to = -X/tmp/iopsy-injected@example.com, 
 FAKE_SENDMAIL_OUT=$S/sent "$BIN" batch "$S/manifest" --out "$S/out" --quiet --sendmail "$W/fake-sendmail -oi" 2>"$S/err"
 check "a manifest recipient starting with '-' is ignored with a message" 'grep -q "not a plain mail address" "$S/err" && ! grep -q -- "-X/tmp" "$S/sent.args"'
 check "...'--' comes before the recipients: $(tr '\n' ' ' <"$S/sent.args")" '[ "$(tr "\n" " " <"$S/sent.args")" = "-oi -- dba@example.com " ]'
-"$BIN" batch "$S/manifest" --out "$S/out2" --quiet --eml "$S/eml" --mail-from 'a@b.c
+FAKE_SENDMAIL_OUT=$S/sent2 "$BIN" batch "$S/manifest" --out "$S/out2" --quiet --sendmail "$W/fake-sendmail" --mail-from 'a@b.c
 Bcc: victim@example.org' 2>/dev/null; rc=$?
-check "--mail-from with CR/LF is refused when recipients come from a manifest only, got $rc" '[ $rc -eq 2 ] && [ ! -e "$S/eml" ]'
+check "--mail-from with CR/LF is refused when recipients come from a manifest only, got $rc" '[ $rc -eq 2 ] && [ ! -e "$S/sent2.msg" ]'
 
 # -- two sets of the same name (a folder sql01/ and a loose sql01.csv; [set X] twice): both are
 #    recorded, keyed by their unique folder names

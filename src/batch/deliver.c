@@ -306,11 +306,19 @@ static int deliver(const struct mail_run *mr, const size_t *sets, size_t nsets, 
 		buf_printf(&path, "/%s.eml", emlname);
 	}
 	rc = write_eml(path.data, &m, d);
+	bool send = !o->eml_dir && (o->smtp || o->sendmail);
+	if (rc < 0 && send && proc_scratch()) {
+		/* DIR full or not writable: deliver from the run's scratch folder, which goes with the run */
+		diag_emit(d, DIAG_PLAIN, 0, 0, "%s could not be written: delivering from a temporary copy", path.data);
+		buf_reset(&path);
+		buf_printf(&path, "%s/%s.eml", proc_scratch(), emlname);
+		rc = write_eml(path.data, &m, d);
+	}
 	long long size = file_size(path.data);
 	if (rc == 0 && size > (long long)mr->limit)
 		diag_emit(d, DIAG_PLAIN, 0, 0, "warning: %s is %lld bytes with no report attached, over --mail-max-size "
 					       "(%zu): its index alone is that large", path.data, size, mr->limit);
-	if (rc == 0 && !o->eml_dir && (o->smtp || o->sendmail)) {
+	if (rc == 0 && send) {
 		if (now_seconds() >= mr->deadline) {
 			buf_printf(&why, "the mail deadline (%d s, --mail-timeout) had passed", mr->timeout_s);
 			rc = ERR_IO;

@@ -288,6 +288,10 @@ void batch_run(struct batch *b, const struct batch_opts *o, uint64_t run_id, str
 			done++;
 		}
 	}
+	/* (only if waiting failed: no set is ever left looking analysed when it was not) */
+	for (size_t i = 0; i < b->nsets; i++)
+		if (b->sets[i].status == BS_PENDING)
+			fail_set(&b->sets[i], true, "the set was not run to its end (waiting for its worker failed)");
 	if (tty)
 		o->status(o->status_ctx, NULL);
 	free(slots);
