@@ -22,9 +22,11 @@ static int rank(const struct bset *s)
 		return 2;
 	if (s->worst == SEV_WARNING)
 		return 3;
+	if (s->incomplete)
+		return 4; /* no problem found, but not every layer could be looked at */
 	if (s->worst == SEV_INFO)
-		return 4;
-	return 5;
+		return 5;
+	return 6;
 }
 
 static const struct batch *sort_b;
@@ -59,6 +61,8 @@ static const char *state_label(const struct bset *s)
 		return "warning";
 	if (s->status == BS_PARTIAL)
 		return "partial";
+	if (s->incomplete)
+		return "incomplete";
 	return "clean";
 }
 
@@ -70,6 +74,8 @@ static const char *state_color(const char *label)
 		return "#b91c1c";
 	if (!strcmp(label, "warning") || !strcmp(label, "partial"))
 		return "#b45309";
+	if (!strcmp(label, "incomplete"))
+		return "#475569";
 	return "#15803d";
 }
 
@@ -84,18 +90,34 @@ static void href(struct buf *b, const char *dir, const char *file)
 	buf_adds(b, file);
 }
 
-static void trend_counts_html(struct buf *out, const struct bset *s)
+static void trend_counts_html(struct buf *out, const struct btrend *t)
 {
-	if (!s->trend.have_previous) {
+	if (!t->have_previous) {
 		buf_adds(out, "first run");
 		return;
 	}
-	long n[3];
-	trend_finding_counts(s, n);
-	if (n[0] == 0 && n[2] == 0)
-		buf_printf(out, "unchanged since last run (%ld still present)", n[1]);
+	if (t->n_new == 0 && t->n_resolved == 0)
+		buf_printf(out, "unchanged since last run (%ld still present)", t->n_still);
 	else
-		buf_printf(out, "%ld new, %ld still present, %ld resolved", n[0], n[1], n[2]);
+		buf_printf(out, "%ld new, %ld still present, %ld resolved", t->n_new, t->n_still, t->n_resolved);
+}
+
+/* A finding's time as the index and summary show it. */
+static void iso(int64_t t, char out[32])
+{
+	time_format_iso(t, false, out);
+}
+
+/* File k of set s as this run used it: the worker's note (e.g. past the memory budget) wins. */
+static const char *file_note(const struct bset *s, const struct bresult *r, size_t k, enum bfile_role *role)
+{
+	for (size_t i = 0; i < r->nnotes; i++)
+		if (r->notes[i].file == k) {
+			*role = BF_IGNORED;
+			return r->notes[i].note;
+		}
+	*role = s->files[k].role;
+	return s->files[k].note;
 }
 
 static const char css[] =
@@ -113,7 +135,7 @@ static const char css[] =
 void batch_index_html(const struct batch *b, const struct run_info *ri, struct buf *out)
 {
 	size_t *o = batch_order(b);
-	int counts[6] = {0};
+	int counts[7] = {0};
 	for (size_t i = 0; i < b->nsets; i++)
 		counts[rank(&b->sets[i])]++;
 	buf_printf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -123,21 +145,23 @@ void batch_index_html(const struct batch *b, const struct run_info *ri, struct b
 	esc(out, ri->started);
 	buf_adds(out, " over ");
 	esc(out, ri->input);
-	buf_printf(out, " (%s) &middot; %zu set%s: %d failed, %d critical, %d partial, %d warning, %d clean &middot; "
-			"iopsy " IOPSY_VERSION "</div>\n",
-		   ri->input_kind, b->nsets, b->nsets == 1 ? "" : "s", counts[0], counts[1], counts[2], counts[3],
-		   counts[4] + counts[5]);
+	buf_printf(out, " (%s) &middot; %zu set%s: %d failed, %d critical, %d partial, %d warning, %d incomplete, %d clean "
+			"&middot; iopsy " IOPSY_VERSION "</div>\n",
+		   ri->input_kind, b->nsets, b->nsets == 1 ? "" : "s", counts[0], counts[1], counts[2], counts[3], counts[4],
+		   counts[5] + counts[6]);
 	buf_adds(out, "<table><thead><tr><th>Set</th><th>State</th><th>Top findings</th><th>Since last run</th>"
 		      "<th>Captures</th></tr></thead><tbody>\n");
 	for (size_t n = 0; n < b->nsets; n++) {
 		const struct bset *s = &b->sets[o[n]];
+		struct bresult tmp;
+		const struct bresult *r = batch_result(b, o[n], &tmp);
 		const char *label = state_label(s);
 		buf_adds(out, "<tr><td><strong>");
 		esc(out, s->name);
 		buf_adds(out, "</strong>");
 		if (s->paired)
 			buf_adds(out, " <span class=\"small\">(before/after)</span>");
-		if (s->status != BS_FAILED || s->verdict) {
+		if (s->status != BS_FAILED || r->verdict) {
 			buf_adds(out, "<br><a href=\"");
 			href(out, s->dir, "report.html");
 			buf_adds(out, "\">report</a> &middot; <a href=\"");
@@ -145,63 +169,74 @@ void batch_index_html(const struct batch *b, const struct run_info *ri, struct b
 			buf_adds(out, "\">json</a>");
 		}
 		buf_printf(out, "</td><td><span class=\"badge\" style=\"background:%s\">%s</span>", state_color(label), label);
-		if (s->nf)
-			buf_printf(out, "<br><span class=\"small\">%zu finding%s</span>", s->nf, s->nf == 1 ? "" : "s");
+		if (r->nf)
+			buf_printf(out, "<br><span class=\"small\">%zu finding%s</span>", r->nf, r->nf == 1 ? "" : "s");
 		buf_adds(out, "</td><td>");
-		if (s->error) {
+		if (r->error) {
 			buf_adds(out, "<strong>Error:</strong> ");
-			esc(out, s->error);
+			esc(out, r->error);
 			buf_adds(out, " <a href=\"");
 			href(out, s->dir, "messages.txt");
 			buf_adds(out, "\">messages</a>");
 		}
-		if (s->verdict) {
-			buf_adds(out, s->error ? "<br>" : "");
-			esc(out, s->verdict);
+		if (r->verdict) {
+			buf_adds(out, r->error ? "<br>" : "");
+			esc(out, r->verdict);
 		}
-		if (s->nf) {
+		if (r->nf) {
 			buf_adds(out, "<ul>");
-			for (size_t k = 0; k < s->nf && k < 3; k++) {
+			for (size_t k = 0; k < r->nf && k < 3; k++) {
+				const struct bfinding *f = &r->f[k];
 				buf_adds(out, "<li><code>");
-				esc(out, s->f[k].kind);
+				esc(out, kinds[f->kind].name);
 				buf_adds(out, "</code> ");
-				esc(out, s->f[k].host);
+				esc(out, f->host ? f->host : "");
 				buf_adds(out, " ");
-				esc(out, s->f[k].entity);
+				esc(out, f->entity);
 				buf_adds(out, " &mdash; ");
-				esc(out, s->f[k].summary);
-				if (s->trend.have_previous && trend_finding_is_new(s, &s->f[k]))
+				esc(out, f->summary);
+				if (r->trend.state && r->trend.state[k] == TS_NEW)
 					buf_adds(out, " <strong>(new)</strong>");
 				buf_adds(out, "</li>");
 			}
 			buf_adds(out, "</ul>");
 		}
 		buf_adds(out, "</td><td>");
-		trend_counts_html(out, s);
+		trend_counts_html(out, &r->trend);
 		buf_adds(out, "</td><td class=\"small\">");
-		if (s->capture_start) {
-			esc(out, s->capture_start);
+		if (r->have_span) {
+			char x[32], y[32];
+			iso(r->span_start, x);
+			iso(r->span_end, y);
+			esc(out, x);
 			buf_adds(out, " &ndash; ");
-			esc(out, s->capture_end);
+			esc(out, y);
 			buf_adds(out, "<br>");
 		}
 		size_t used = 0, ignored = 0;
-		for (size_t k = 0; k < s->nfiles; k++)
-			s->files[k].role == BF_IGNORED ? ignored++ : used++;
-		buf_printf(out, "%zu file%s used", used, used == 1 ? "" : "s");
-		if (s->warnings)
-			buf_printf(out, ", %ld parser warning%s", s->warnings, s->warnings == 1 ? "" : "s");
 		for (size_t k = 0; k < s->nfiles; k++) {
-			if (s->files[k].role != BF_IGNORED)
+			enum bfile_role role;
+			file_note(s, r, k, &role);
+			role == BF_IGNORED ? ignored++ : used++;
+		}
+		buf_printf(out, "%zu file%s used", used, used == 1 ? "" : "s");
+		if (r->warnings)
+			buf_printf(out, ", %ld parser warning%s", r->warnings, r->warnings == 1 ? "" : "s");
+		for (size_t k = 0; k < s->nfiles; k++) {
+			enum bfile_role role;
+			const char *note = file_note(s, r, k, &role);
+			if (role != BF_IGNORED)
 				continue;
 			buf_adds(out, "<br>not used: ");
 			const char *base = strrchr(s->files[k].path, '/');
 			esc(out, base && base[1] ? base + 1 : s->files[k].path);
 			buf_adds(out, " (");
-			esc(out, s->files[k].note);
+			esc(out, note);
 			buf_adds(out, ")");
 		}
 		buf_adds(out, "</td></tr>\n");
+		if (r == &tmp)
+			bresult_free(&tmp);
 	}
 	buf_adds(out, "</tbody></table>\n<p class=\"small\">Sets are listed worst first. Each report is one "
 		      "self-contained file; <code>summary.json</code> has the same data for scripts; the history "
@@ -210,19 +245,21 @@ void batch_index_html(const struct batch *b, const struct run_info *ri, struct b
 	free(o);
 }
 
-static void json_files(struct json *j, const struct bset *s)
+static void json_files(struct json *j, const struct bset *s, const struct bresult *r)
 {
 	json_arr_begin(j);
 	for (size_t k = 0; k < s->nfiles; k++) {
+		enum bfile_role role;
+		const char *note = file_note(s, r, k, &role);
 		json_obj_begin(j);
 		json_key(j, "path");
 		json_str(j, s->files[k].path);
 		json_key(j, "role");
-		json_str(j, bfile_role_names[s->files[k].role]);
+		json_str(j, bfile_role_names[role]);
 		json_key(j, "side");
 		json_str(j, s->files[k].side == 1 ? "before" : s->files[k].side == 2 ? "after" : NULL);
 		json_key(j, "note");
-		json_str(j, s->files[k].note);
+		json_str(j, note);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
@@ -260,6 +297,8 @@ void batch_summary_json(const struct batch *b, const struct run_info *ri, struct
 	json_arr_begin(j);
 	for (size_t n = 0; n < b->nsets; n++) {
 		const struct bset *s = &b->sets[o[n]];
+		struct bresult tmp;
+		const struct bresult *r = batch_result(b, o[n], &tmp);
 		json_obj_begin(j);
 		json_key(j, "name");
 		json_str(j, s->name);
@@ -272,19 +311,24 @@ void batch_summary_json(const struct batch *b, const struct run_info *ri, struct
 		json_key(j, "state");
 		json_str(j, state_label(s));
 		json_key(j, "error");
-		json_str(j, s->error);
+		json_str(j, r->error);
 		json_key(j, "worst");
 		json_str(j, s->worst >= 0 ? severity_names[s->worst] : NULL);
 		json_key(j, "findings");
-		json_int(j, (long long)s->nf);
+		json_int(j, (long long)r->nf);
 		json_key(j, "verdict");
-		json_str(j, s->verdict);
+		json_str(j, r->verdict);
+		json_key(j, "not_assessed");
+		json_str(j, r->not_assessed);
+		char x[32], y[32];
+		iso(r->span_start, x);
+		iso(r->span_end, y);
 		json_key(j, "capture_start");
-		json_str(j, s->capture_start);
+		json_str(j, r->have_span ? x : NULL);
 		json_key(j, "capture_end");
-		json_str(j, s->capture_end);
+		json_str(j, r->have_span ? y : NULL);
 		json_key(j, "warnings");
-		json_int(j, s->warnings);
+		json_int(j, r->warnings);
 		/* report paths relative to the output folder, null when the set wrote none */
 		const char *names[2] = {"report.html", "report.json"}, *keys[2] = {"report_html", "report_json"};
 		for (int k = 0; k < 2; k++) {
@@ -302,166 +346,310 @@ void batch_summary_json(const struct batch *b, const struct run_info *ri, struct
 			buf_free(&full);
 		}
 		json_key(j, "files");
-		json_files(j, s);
+		json_files(j, s, r);
 		json_key(j, "trend");
 		json_obj_begin(j);
 		json_key(j, "previous_run");
-		json_str(j, s->trend.have_previous ? s->trend.previous_started : NULL);
-		long c[3] = {(long)s->nf, 0, 0};
-		if (s->trend.have_previous)
-			trend_finding_counts(s, c);
+		json_str(j, r->trend.have_previous ? r->trend.previous_started : NULL);
 		json_key(j, "new");
-		json_int(j, c[0]);
+		json_int(j, r->trend.n_new);
 		json_key(j, "still_present");
-		json_int(j, c[1]);
+		json_int(j, r->trend.n_still);
 		json_key(j, "resolved");
-		json_int(j, c[2]);
+		json_int(j, r->trend.n_resolved);
 		json_obj_end(j);
 		json_key(j, "top_findings");
 		json_arr_begin(j);
-		for (size_t k = 0; k < s->nf && k < 5; k++) {
+		for (size_t k = 0; k < r->nf && k < 5; k++) {
+			const struct bfinding *f = &r->f[k];
 			json_obj_begin(j);
 			json_key(j, "kind");
-			json_str(j, s->f[k].kind);
+			json_str(j, kinds[f->kind].name);
 			json_key(j, "severity");
-			json_str(j, s->f[k].severity);
+			json_str(j, severity_names[f->sev]);
 			json_key(j, "entity");
-			json_str(j, s->f[k].entity);
+			json_str(j, f->entity);
 			json_key(j, "host");
-			json_str(j, s->f[k].host[0] ? s->f[k].host : NULL);
+			json_str(j, f->host && f->host[0] ? f->host : NULL);
+			iso(f->start, x);
+			iso(f->end, y);
 			json_key(j, "start");
-			json_str(j, s->f[k].start);
+			json_str(j, x);
 			json_key(j, "end");
-			json_str(j, s->f[k].end);
+			json_str(j, y);
 			json_key(j, "summary");
-			json_str(j, s->f[k].summary);
+			json_str(j, f->summary);
 			json_obj_end(j);
 		}
 		json_arr_end(j);
 		json_obj_end(j);
+		if (r == &tmp)
+			bresult_free(&tmp);
 	}
 	json_arr_end(j);
 	json_obj_end(j);
 	free(o);
 }
 
-void batch_trend_html(const struct analysis *a, const struct bset *s, struct buf *out)
+/* ---- a set's trend section, in each of its reports ---- */
+
+void batch_trend_text(const struct bresult *r, struct buf *out)
 {
+	const struct btrend *t = &r->trend;
+	buf_adds(out, "\nTREND SINCE THE LAST RUN\n");
+	if (!t->have_previous) {
+		buf_adds(out, "  first run of this set: no previous results to compare with\n");
+		return;
+	}
+	buf_printf(out, "  previous run %s (captures from %s)\n", t->previous_started,
+		   t->previous_capture ? t->previous_capture : "?");
+	buf_printf(out, "  findings: %ld new, %ld still present, %ld resolved\n", t->n_new, t->n_still, t->n_resolved);
+	for (size_t i = 0; i < r->nf; i++)
+		if (t->state[i] == TS_NEW) {
+			buf_printf(out, "    new: %s ", kinds[r->f[i].kind].name);
+			buf_add_text_escaped(out, r->f[i].entity, strlen(r->f[i].entity));
+			buf_addc(out, '\n');
+		}
+	for (size_t i = 0; i < t->nresolved; i++) {
+		buf_printf(out, "    resolved: %s ", kinds[t->resolved[i].kind].name);
+		buf_add_text_escaped(out, t->resolved[i].entity, strlen(t->resolved[i].entity));
+		buf_addc(out, '\n');
+	}
+	for (size_t i = 0; i < t->nfig; i++) {
+		const struct btrend_figure *g = &t->fig[i];
+		if (!g->have_before || g->trend == FT_UNCHANGED)
+			continue;
+		const struct bstat *st = &r->st[g->stat];
+		buf_adds(out, "  ");
+		buf_add_text_escaped(out, st->entity, strlen(st->entity));
+		buf_printf(out, " %s p95 %.3g -> %.3g %s (%+.0f%%)\n", metric_info[st->metric].name, g->before, g->now,
+			   metric_info[st->metric].unit, g->change_pct);
+	}
+	buf_printf(out, "  %zu key figure%s unchanged since last run\n", t->nunchanged, t->nunchanged == 1 ? "" : "s");
+}
+
+void batch_trend_json(const struct bresult *r, struct json *j)
+{
+	const struct btrend *t = &r->trend;
+	json_key(j, "trend");
+	json_obj_begin(j);
+	json_key(j, "previous_run");
+	json_str(j, t->have_previous ? t->previous_started : NULL);
+	json_key(j, "previous_capture_start");
+	json_str(j, t->have_previous ? t->previous_capture : NULL);
+	json_key(j, "findings_new");
+	json_int(j, t->n_new);
+	json_key(j, "findings_still_present");
+	json_int(j, t->n_still);
+	json_key(j, "findings_resolved");
+	json_int(j, t->n_resolved);
+	json_key(j, "figures");
+	json_arr_begin(j);
+	for (size_t i = 0; i < t->nfig; i++) {
+		const struct btrend_figure *g = &t->fig[i];
+		const struct bstat *st = &r->st[g->stat];
+		json_obj_begin(j);
+		json_key(j, "layer");
+		json_str(j, layer_names[st->layer]);
+		json_key(j, "entity");
+		json_str(j, st->entity);
+		json_key(j, "host");
+		json_str(j, st->host);
+		json_key(j, "metric");
+		json_str(j, metric_info[st->metric].name);
+		json_key(j, "p95");
+		json_num(j, g->now);
+		json_key(j, "previous_p95");
+		json_num(j, g->have_before ? g->before : NAN);
+		json_key(j, "change_pct");
+		json_num(j, g->change_pct);
+		json_key(j, "trend");
+		json_str(j, figure_trend_names[g->trend]);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+void batch_trend_html(const struct bresult *r, struct buf *out)
+{
+	const struct btrend *t = &r->trend;
 	buf_adds(out, "<section class=\"trend\"><h2>Since the last run</h2>");
-	if (!s->trend.have_previous) {
+	if (!t->have_previous) {
 		buf_adds(out, "<p>This is the first run of this set: there is nothing to compare with yet.</p></section>");
 		return;
 	}
-	long n[3];
-	trend_finding_counts(s, n);
 	buf_adds(out, "<p>Previous run ");
-	esc(out, s->trend.previous_started);
+	esc(out, t->previous_started);
 	buf_adds(out, " (captures from ");
-	esc(out, s->trend.previous_capture);
+	esc(out, t->previous_capture);
 	buf_printf(out, "). Findings: <strong>%ld new</strong>, %ld still present, <strong>%ld resolved</strong>.</p>",
-		   n[0], n[1], n[2]);
-	struct trend_row *r;
-	size_t nr = batch_trend_rows(a, s, &r);
-	size_t unchanged = 0;
+		   t->n_new, t->n_still, t->n_resolved);
 	bool table = false;
-	for (size_t i = 0; i < nr; i++) {
-		if (!r[i].have_before)
+	for (size_t i = 0; i < t->nfig; i++) {
+		const struct btrend_figure *g = &t->fig[i];
+		if (!g->have_before || g->trend == FT_UNCHANGED)
 			continue;
-		if (r[i].unchanged) {
-			unchanged++;
-			continue;
-		}
+		const struct bstat *st = &r->st[g->stat];
 		if (!table) {
 			buf_adds(out, "<table><thead><tr><th>Entity</th><th>Figure (p95)</th><th>Last run</th><th>Now</th>"
 				      "<th>Change</th></tr></thead><tbody>");
 			table = true;
 		}
 		buf_adds(out, "<tr><td>");
-		if (r[i].e->layer == LAYER_GUEST && r[i].e->host) {
-			esc(out, r[i].e->host);
+		if (st->layer == LAYER_GUEST && st->host) {
+			esc(out, st->host);
 			buf_addc(out, ' ');
 		}
-		esc(out, r[i].e->name);
+		esc(out, st->entity);
 		buf_printf(out, "</td><td>%s (%s)</td><td>%.3g</td><td>%.3g</td><td>%+.0f%%</td></tr>",
-			   metric_info[r[i].m].label, metric_info[r[i].m].unit, r[i].before, r[i].now, r[i].change_pct);
+			   metric_info[st->metric].label, metric_info[st->metric].unit, g->before, g->now, g->change_pct);
 	}
 	if (table)
 		buf_adds(out, "</tbody></table>");
-	buf_printf(out, "<p>%zu key figure%s unchanged since last run (within 5%%).</p></section>", unchanged,
-		   unchanged == 1 ? "" : "s");
-	free(r);
+	buf_printf(out, "<p>%zu key figure%s unchanged since last run (within 5%%).</p></section>", t->nunchanged,
+		   t->nunchanged == 1 ? "" : "s");
+}
+
+/* ---- mail bodies ---- */
+
+/* "10 MiB" / "512 KiB" for the line that says why a report is not attached. */
+static void size_text(struct buf *out, size_t n)
+{
+	if (n >= (1u << 20) && n % (1u << 20) == 0)
+		buf_printf(out, "%zu MiB", n >> 20);
+	else if (n >= (1u << 20))
+		buf_printf(out, "%.1f MiB", (double)n / (1u << 20));
+	else
+		buf_printf(out, "%zu KiB", (n + 1023) >> 10);
+}
+
+/* The opening sentence about the attachments: unchanged while everything fits. */
+static void attach_intro(struct buf *out, const struct mail_part *parts, size_t nsets, size_t limit, bool html)
+{
+	size_t att = 0, linked = 0, left = 0;
+	for (size_t i = 0; parts && i < nsets; i++) {
+		att += parts[i].report == MR_ATTACHED;
+		linked += parts[i].report == MR_LINKED;
+		left += parts[i].report == MR_LEFT_OUT;
+	}
+	if (!linked && !left) {
+		buf_adds(out, "The full reports are attached.");
+		return;
+	}
+	struct buf l;
+	buf_init(&l);
+	size_text(&l, limit);
+	buf_printf(out, "%zu of %zu report%s attached; %s (this mail is limited to %s, --mail-max-size).", att, nsets,
+		   nsets == 1 ? " is" : "s are",
+		   left ? "the others are not attached: each set below says where its report is"
+			: "the others are linked below",
+		   l.data);
+	(void)html;
+	buf_free(&l);
 }
 
 void batch_mail_html(const struct batch *b, const struct run_info *ri, const size_t *sets, size_t nsets,
-		     char *const *cids, struct buf *out)
+		     const struct mail_part *parts, size_t limit, struct buf *out)
 {
 	buf_adds(out, "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>iopsy storage report</title></head>"
 		      "<body style=\"font-family:Segoe UI,Helvetica,Arial,sans-serif;color:#1f2937;font-size:14px\">");
 	buf_adds(out, "<h2 style=\"margin:0 0 4px\">Storage analysis</h2><p style=\"color:#64748b;margin:0 0 12px\">Run ");
 	esc(out, ri->started);
-	buf_printf(out, " &middot; %zu set%s. The full reports are attached.</p>", nsets, nsets == 1 ? "" : "s");
+	buf_printf(out, " &middot; %zu set%s. ", nsets, nsets == 1 ? "" : "s");
+	attach_intro(out, parts, nsets, limit, true);
+	buf_adds(out, "</p>");
 	for (size_t n = 0; n < nsets; n++) {
 		const struct bset *s = &b->sets[sets[n]];
+		struct bresult tmp;
+		const struct bresult *r = batch_result(b, sets[n], &tmp);
 		const char *label = state_label(s);
 		buf_printf(out, "<div style=\"border:1px solid #e2e8f0;padding:10px 12px;margin:0 0 12px\">"
 				"<span style=\"background:%s;color:#fff;border-radius:10px;padding:2px 8px;font-size:12px\">%s</span> "
 				"<strong>", state_color(label), label);
 		esc(out, s->name);
 		buf_adds(out, "</strong> <span style=\"color:#64748b\">");
-		trend_counts_html(out, s);
+		trend_counts_html(out, &r->trend);
 		buf_adds(out, "</span><p style=\"margin:6px 0\">");
-		if (s->error) {
+		if (r->error) {
 			buf_adds(out, "<strong>Error:</strong> ");
-			esc(out, s->error);
+			esc(out, r->error);
 			buf_adds(out, " ");
 		}
-		esc(out, s->verdict);
+		esc(out, r->verdict);
 		buf_adds(out, "</p>");
-		if (s->nf) {
+		if (r->nf) {
 			buf_adds(out, "<ul style=\"margin:0 0 6px 18px;padding:0\">");
-			for (size_t k = 0; k < s->nf && k < 3; k++) {
+			for (size_t k = 0; k < r->nf && k < 3; k++) {
 				buf_adds(out, "<li>");
-				esc(out, s->f[k].severity);
+				esc(out, severity_names[r->f[k].sev]);
 				buf_adds(out, ": ");
-				esc(out, s->f[k].summary);
+				esc(out, r->f[k].summary);
 				buf_adds(out, "</li>");
 			}
 			buf_adds(out, "</ul>");
 		}
-		if (cids && cids[n]) {
+		const struct mail_part *mp = parts ? &parts[n] : NULL;
+		if (mp && mp->cid) {
 			buf_adds(out, "<img alt=\"chart of the top finding\" style=\"max-width:100%\" src=\"cid:");
-			esc(out, cids[n]);
+			esc(out, mp->cid);
 			buf_adds(out, "\">");
 		}
+		if (mp && mp->report == MR_LINKED) {
+			buf_adds(out, "<p style=\"margin:6px 0\">Report: <a href=\"");
+			esc(out, mp->where);
+			buf_adds(out, "\">");
+			esc(out, mp->where);
+			buf_adds(out, "</a></p>");
+		} else if (mp && mp->report == MR_LEFT_OUT) {
+			buf_adds(out, "<p style=\"margin:6px 0\">Report not attached (mail size limit): <code>");
+			esc(out, mp->where);
+			buf_adds(out, "</code></p>");
+		}
+		if (mp && mp->chart_left_out)
+			buf_adds(out, "<p style=\"margin:6px 0;color:#64748b\">Chart left out (mail size limit): it is in the report.</p>");
 		buf_adds(out, "</div>");
+		if (r == &tmp)
+			bresult_free(&tmp);
 	}
 	buf_adds(out, "</body></html>\n");
 }
 
 void batch_mail_text(const struct batch *b, const struct run_info *ri, const size_t *sets, size_t nsets,
-		     struct buf *out)
+		     const struct mail_part *parts, size_t limit, struct buf *out)
 {
-	buf_printf(out, "Storage analysis, run %s: %zu set%s. The full reports are attached.\n", ri->started, nsets,
-		   nsets == 1 ? "" : "s");
+	buf_printf(out, "Storage analysis, run %s: %zu set%s. ", ri->started, nsets, nsets == 1 ? "" : "s");
+	attach_intro(out, parts, nsets, limit, false);
+	buf_addc(out, '\n');
 	for (size_t n = 0; n < nsets; n++) {
 		const struct bset *s = &b->sets[sets[n]];
+		struct bresult tmp;
+		const struct bresult *r = batch_result(b, sets[n], &tmp);
 		buf_printf(out, "\n[%s] ", state_label(s));
 		buf_add_text_escaped(out, s->name, strlen(s->name));
 		buf_addc(out, '\n');
-		if (s->error) {
+		if (r->error) {
 			buf_adds(out, "  error: ");
-			buf_add_text_escaped(out, s->error, strlen(s->error));
+			buf_add_text_escaped(out, r->error, strlen(r->error));
 			buf_addc(out, '\n');
 		}
-		if (s->verdict) {
+		if (r->verdict) {
 			buf_adds(out, "  ");
-			buf_add_text_escaped(out, s->verdict, strlen(s->verdict));
+			buf_add_text_escaped(out, r->verdict, strlen(r->verdict));
 			buf_addc(out, '\n');
 		}
-		for (size_t k = 0; k < s->nf && k < 3; k++) {
-			buf_printf(out, "  - %s: ", s->f[k].severity);
-			buf_add_text_escaped(out, s->f[k].summary, strlen(s->f[k].summary));
+		for (size_t k = 0; k < r->nf && k < 3; k++) {
+			buf_printf(out, "  - %s: ", severity_names[r->f[k].sev]);
+			buf_add_text_escaped(out, r->f[k].summary, strlen(r->f[k].summary));
 			buf_addc(out, '\n');
 		}
+		const struct mail_part *mp = parts ? &parts[n] : NULL;
+		if (mp && mp->report != MR_ATTACHED) {
+			buf_adds(out, mp->report == MR_LINKED ? "  report: " : "  report not attached (mail size limit): ");
+			buf_add_text_escaped(out, mp->where, strlen(mp->where));
+			buf_addc(out, '\n');
+		}
+		if (r == &tmp)
+			bresult_free(&tmp);
 	}
 }

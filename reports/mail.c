@@ -1,15 +1,10 @@
-/* mail.c — MIME building and delivery (see mail.h). */
+/* mail.c — MIME messages: addresses, header encoding, the multipart body (see mail.h). */
 #include "mail.h"
 
-#include <curl/curl.h>
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
 bool mail_address_valid(const char *a)
 {
@@ -17,6 +12,9 @@ bool mail_address_valid(const char *a)
 		return false;
 	const char *at = strchr(a, '@');
 	if (!at || at == a || !at[1] || strchr(at + 1, '@'))
+		return false;
+	/* never an option of a sendmail-like program, whatever argv it ends up in */
+	if (a[0] == '-')
 		return false;
 	for (const unsigned char *p = (const unsigned char *)a; *p; p++)
 		if (*p <= ' ' || *p >= 0x7f || strchr("<>()[]\\,;:\"", *p))
@@ -110,8 +108,52 @@ static void boundary(char *b, size_t cap, const char *tag, unsigned long long se
 	snprintf(b, cap, "=_iopsy_%s_%016llx", tag, seed * 0x9e3779b97f4a7c15ull + (unsigned long long)cap);
 }
 
-void mail_build(const struct mail_msg *m, struct buf *out)
+/* Where the message goes: out (a buffer), or fp with out as the staging buffer flushed after
+ * each piece, so a message to a file holds one piece of an attachment at a time. */
+struct sink {
+	struct buf *out;
+	FILE *fp;
+	int err;
+};
+
+static void flush(struct sink *k)
 {
+	if (!k->fp || !k->out->len)
+		return;
+	if (!k->err && fwrite(k->out->data, 1, k->out->len, k->fp) != k->out->len)
+		k->err = ERR_IO;
+	buf_reset(k->out);
+}
+
+/* A part's body: data, or the file at path read 57 KiB at a time (a multiple of 57 bytes, so
+ * the base64 lines of 76 characters come out as from one piece). */
+static void part_body(struct sink *k, const char *data, size_t len, const char *path)
+{
+	if (data || !path) {
+		base64(k->out, (const unsigned char *)(data ? data : ""), data ? len : 0, true);
+		flush(k);
+		return;
+	}
+	FILE *in = fopen(path, "rb");
+	if (!in) {
+		k->err = ERR_IO;
+		return;
+	}
+	unsigned char *chunk = xmalloc(57 * 1024);
+	size_t n;
+	while ((n = fread(chunk, 1, 57 * 1024, in)) > 0) {
+		base64(k->out, chunk, n, true);
+		flush(k);
+	}
+	if (ferror(in))
+		k->err = ERR_IO;
+	fclose(in);
+	free(chunk);
+}
+
+static void build(const struct mail_msg *m, struct sink *k)
+{
+	struct buf *out = k->out;
 	char bm[64], br[64], ba[64];
 	boundary(bm, sizeof bm, "mixed", m->seed);
 	boundary(br, sizeof br, "related", m->seed + 1);
@@ -147,161 +189,48 @@ void mail_build(const struct mail_msg *m, struct buf *out)
 	buf_printf(out, "--%s\r\nContent-Type: multipart/related; boundary=\"%s\"; type=\"multipart/alternative\"\r\n\r\n", bm, br);
 	buf_printf(out, "--%s\r\nContent-Type: multipart/alternative; boundary=\"%s\"\r\n\r\n", br, ba);
 	buf_printf(out, "--%s\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n", ba);
-	base64(out, (const unsigned char *)(m->text ? m->text : ""), m->text ? strlen(m->text) : 0, true);
+	part_body(k, m->text ? m->text : "", m->text ? strlen(m->text) : 0, NULL);
 	buf_printf(out, "--%s\r\nContent-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n", ba);
-	base64(out, (const unsigned char *)(m->html ? m->html : ""), m->html ? strlen(m->html) : 0, true);
+	part_body(k, m->html ? m->html : "", m->html ? strlen(m->html) : 0, NULL);
 	buf_printf(out, "--%s--\r\n", ba);
 	for (size_t i = 0; i < m->nimg; i++) {
 		buf_printf(out, "--%s\r\nContent-Type: image/png\r\nContent-Transfer-Encoding: base64\r\n"
 				"Content-ID: <%s>\r\nContent-Disposition: inline; filename=\"chart-%zu.png\"\r\n\r\n",
 			   br, m->img[i].cid, i + 1);
-		base64(out, (const unsigned char *)m->img[i].data, m->img[i].len, true);
+		part_body(k, m->img[i].data, m->img[i].len, m->img[i].path);
 	}
 	buf_printf(out, "--%s--\r\n", br);
 	for (size_t i = 0; i < m->natt; i++) {
 		buf_printf(out, "--%s\r\nContent-Type: %s; name=\"%s\"\r\nContent-Transfer-Encoding: base64\r\n"
 				"Content-Disposition: attachment; filename=\"%s\"\r\n\r\n",
 			   bm, m->att[i].content_type, m->att[i].filename, m->att[i].filename);
-		base64(out, (const unsigned char *)m->att[i].data, m->att[i].len, true);
+		part_body(k, m->att[i].data, m->att[i].len, m->att[i].path);
 	}
 	buf_printf(out, "--%s--\r\n", bm);
+	flush(k);
 }
 
-struct reader {
-	const struct buf *msg;
-	size_t pos;
-};
-
-static size_t read_cb(char *ptr, size_t size, size_t nmemb, void *ud)
+int mail_build(const struct mail_msg *m, struct buf *out)
 {
-	struct reader *r = ud;
-	size_t want = size * nmemb, left = r->msg->len - r->pos;
-	if (want > left)
-		want = left;
-	memcpy(ptr, r->msg->data + r->pos, want);
-	r->pos += want;
-	return want;
+	struct sink k = {.out = out};
+	build(m, &k);
+	return k.err;
 }
 
-int mail_send_smtp(const char *url, bool starttls, const struct mail_msg *m, const struct buf *msg, struct buf *err)
+int mail_write(const struct mail_msg *m, FILE *fp)
 {
-	static bool inited;
-	if (!inited) {
-		curl_global_init(CURL_GLOBAL_DEFAULT);
-		inited = true;
-	}
-	CURL *c = curl_easy_init();
-	if (!c) {
-		buf_adds(err, "cannot start libcurl");
-		return ERR_IO;
-	}
-	struct curl_slist *rcpt = NULL;
-	struct buf a;
-	buf_init(&a);
-	for (size_t i = 0; i < m->nto; i++) {
-		buf_reset(&a);
-		buf_printf(&a, "<%s>", m->to[i]);
-		rcpt = curl_slist_append(rcpt, a.data);
-	}
-	buf_reset(&a);
-	buf_printf(&a, "<%s>", m->from);
-	struct reader rd = {msg, 0};
-	char ebuf[CURL_ERROR_SIZE] = "";
-	curl_easy_setopt(c, CURLOPT_URL, url);
-	curl_easy_setopt(c, CURLOPT_MAIL_FROM, a.data);
-	curl_easy_setopt(c, CURLOPT_MAIL_RCPT, rcpt);
-	curl_easy_setopt(c, CURLOPT_READFUNCTION, read_cb);
-	curl_easy_setopt(c, CURLOPT_READDATA, &rd);
-	curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
-	curl_easy_setopt(c, CURLOPT_TIMEOUT, 120L);
-	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 20L);
-	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, ebuf);
-	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
-	if (starttls)
-		curl_easy_setopt(c, CURLOPT_USE_SSL, (long)CURLUSESSL_ALL);
-	const char *user = getenv("IOPSY_SMTP_USER"), *pass = getenv("IOPSY_SMTP_PASSWORD");
-	if (user && *user) {
-		curl_easy_setopt(c, CURLOPT_USERNAME, user);
-		curl_easy_setopt(c, CURLOPT_PASSWORD, pass ? pass : "");
-	}
-	CURLcode rc = curl_easy_perform(c);
-	if (rc != CURLE_OK)
-		buf_printf(err, "SMTP delivery to %s failed: %s", url, ebuf[0] ? ebuf : curl_easy_strerror(rc));
-	curl_slist_free_all(rcpt);
-	curl_easy_cleanup(c);
-	buf_free(&a);
-	return rc == CURLE_OK ? 0 : ERR_IO;
+	struct buf staging;
+	buf_init(&staging);
+	struct sink k = {.out = &staging, .fp = fp};
+	build(m, &k);
+	buf_free(&staging);
+	return k.err;
 }
 
-int mail_send_program(const char *cmd, const struct mail_msg *m, const struct buf *msg, struct buf *err)
+size_t mail_encoded_size(size_t n)
 {
-	char *copy = xstrdup(cmd);
-	char **argv = NULL;
-	size_t n = 0;
-	char *save = NULL;
-	for (char *t = strtok_r(copy, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
-		argv = xrealloc(argv, (n + 2) * sizeof *argv);
-		argv[n++] = t;
-	}
-	if (!n) {
-		free(copy);
-		free(argv);
-		buf_adds(err, "--sendmail: empty command");
-		return ERR_USAGE;
-	}
-	for (size_t i = 0; i < m->nto; i++) {
-		argv = xrealloc(argv, (n + 2) * sizeof *argv);
-		argv[n++] = m->to[i];
-	}
-	argv[n] = NULL;
-	int fds[2];
-	int rc = 0;
-	if (pipe(fds) != 0) {
-		buf_printf(err, "pipe: %s", strerror(errno));
-		rc = ERR_IO;
-		goto out;
-	}
-	pid_t pid = fork();
-	if (pid == 0) {
-		dup2(fds[0], 0);
-		close(fds[0]);
-		close(fds[1]);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	close(fds[0]);
-	if (pid < 0) {
-		close(fds[1]);
-		buf_printf(err, "fork: %s", strerror(errno));
-		rc = ERR_IO;
-		goto out;
-	}
-	void (*old)(int) = signal(SIGPIPE, SIG_IGN);
-	size_t off = 0;
-	while (off < msg->len) {
-		ssize_t w = write(fds[1], msg->data + off, msg->len - off);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		off += (size_t)w;
-	}
-	close(fds[1]);
-	signal(SIGPIPE, old);
-	int st;
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || off < msg->len) {
-		buf_printf(err, "'%s' failed (%s %d)", argv[0], WIFEXITED(st) ? "exit status" : "signal",
-			   WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
-		rc = ERR_IO;
-	}
-out:
-	free(copy);
-	free(argv);
-	return rc;
+	size_t chars = 4 * ((n + 2) / 3);
+	return chars + 2 * ((chars + 75) / 76);
 }
 
 void mail_free_parts(struct mail_msg *m)
@@ -309,11 +238,13 @@ void mail_free_parts(struct mail_msg *m)
 	for (size_t i = 0; i < m->nimg; i++) {
 		free(m->img[i].cid);
 		free(m->img[i].data);
+		free(m->img[i].path);
 	}
 	free(m->img);
 	for (size_t i = 0; i < m->natt; i++) {
 		free(m->att[i].filename);
 		free(m->att[i].data);
+		free(m->att[i].path);
 	}
 	free(m->att);
 	m->img = NULL;

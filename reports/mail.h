@@ -1,19 +1,24 @@
-/* mail.h — MIME messages for the weekly reports (HTML body with PNG images by cid:, a plain-text
- * alternative, HTML reports attached) and their delivery: libcurl's SMTP client, a sendmail-style
- * program run with an argv (never a shell), or .eml files. Header fields built from capture data
- * are stripped of CR/LF and RFC 2047-encoded, so no header can be injected. */
+/* mail.h — MIME messages for the weekly reports: an HTML body with PNG images by cid:, a
+ * plain-text alternative, HTML reports attached. Header fields built from capture data are
+ * stripped of CR/LF and RFC 2047-encoded, so no header can be injected. Delivery is the batch
+ * layer's (src/batch/deliver.h). */
 #ifndef IOPSY_MAIL_H
 #define IOPSY_MAIL_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "util.h"
 
+/* An image or attachment holds its bytes (data, len) or names the file they are read from when
+ * the message is built (path, data NULL): a message written to a file then holds one piece of
+ * one file at a time. */
 struct mail_image {
 	char *cid;                  /* without <> */
 	char *data;
 	size_t len;
+	char *path;
 };
 
 struct mail_attachment {
@@ -21,6 +26,7 @@ struct mail_attachment {
 	const char *content_type;
 	char *data;
 	size_t len;
+	char *path;
 };
 
 struct mail_msg {
@@ -38,18 +44,20 @@ struct mail_msg {
 };
 
 /* true when a is a plain address "local@domain" without spaces, quotes, angle brackets or
- * control characters (what we accept on the command line and in manifests). */
+ * control characters, not starting with '-' (what we accept on the command line and in
+ * manifests). */
 bool mail_address_valid(const char *a);
 /* Appends "Name: value\r\n" with value cleaned (CR/LF → space) and encoded as RFC 2047 UTF-8
  * base64 words (folded) when it is not plain printable ASCII. */
 void mail_header(struct buf *out, const char *name, const char *value);
-/* Builds the whole RFC 5322/MIME message (CRLF line ends). */
-void mail_build(const struct mail_msg *m, struct buf *out);
-/* Sends through an SMTP URL (smtp://host:port or smtps://...); credentials from the environment
- * variables IOPSY_SMTP_USER and IOPSY_SMTP_PASSWORD. Returns 0 or ERR_IO (reason in err). */
-int mail_send_smtp(const char *url, bool starttls, const struct mail_msg *m, const struct buf *msg, struct buf *err);
-/* Runs cmd (split on blanks, no shell) with the recipients appended, message on stdin. */
-int mail_send_program(const char *cmd, const struct mail_msg *m, const struct buf *msg, struct buf *err);
+/* Builds the whole RFC 5322/MIME message (CRLF line ends), appended to out (caller-owned).
+ * Returns 0, or ERR_IO when a part's file could not be read (that part is then empty). */
+int mail_build(const struct mail_msg *m, struct buf *out);
+/* The same message written to fp, one piece at a time. 0 or ERR_IO (a file or a write failed). */
+int mail_write(const struct mail_msg *m, FILE *fp);
+/* What n bytes of a part take once base64-encoded in lines of 76 (without the part's headers). */
+size_t mail_encoded_size(size_t n);
+/* Frees the images and attachments of m (their strings, data and paths are owned by m). */
 void mail_free_parts(struct mail_msg *m);
 
 #endif

@@ -1,9 +1,11 @@
 #!/bin/sh
-# batch.sh — end-to-end test of `iopsy batch`: ten simulated capture sets (one broken, one
+# batch.sh — end-to-end test of `iopsy batch`: eleven simulated capture sets (one broken, one
 # before/after pair, one with a hostile name), delivered to a real SMTP server on 127.0.0.1
 # (Debian's python3-aiosmtpd) and parsed back with Python's email package; history over three
 # runs (unchanged, then one set changed: new and resolved findings); .eml output; exit codes.
 # Usage: sh tests/batch.sh BIN     Prints "batch: N passed, M failed".
+# Env: BATCH_SLOW=1 when BIN is slow (valgrind, tests/valgrind.sh): time limits are 8 times as
+# long, and the cases that measure memory or limit address space are left out.
 set -u
 BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 PY=${BATCH_PYTHON:-/usr/bin/python3}
@@ -27,6 +29,9 @@ sim adaptive-queue-depth "$IN/05-aqd"
 sim dsnro-cap "$IN/06-dsnro"
 sim misaligned-partition "$IN/07-align"
 sim migration "$IN/08-migration"
+# the healthy host without its guest: nothing found, but guest-side queueing is not seen (not clean)
+sim healthy "$IN/09-hostonly"
+rm -f "$IN/09-hostonly"/perfmon*
 # a hostile set name: quotes, markup, a shell substitution and CR/LF trying to add a header
 EVIL=$(printf 'evil"<b>$(touch %s)\r\nBcc: victim@example.org' "$W/pwned")
 sim healthy "$IN/$EVIL"
@@ -51,7 +56,7 @@ rc=$?
 check "first run exits 3 (a set failed), got $rc" '[ $rc -eq 3 ]'
 check "index.html written" '[ -s "$OUT/index.html" ]'
 check "summary.json written" '[ -s "$OUT/summary.json" ]'
-check "ten set folders" '[ $(find "$OUT" -mindepth 1 -maxdepth 1 -type d ! -name mail | wc -l) -eq 10 ]'
+check "eleven set folders" '[ $(find "$OUT" -mindepth 1 -maxdepth 1 -type d ! -name mail | wc -l) -eq 11 ]'
 check "no pwned file (no shell ever saw a set name)" '[ ! -e "$W/pwned" ]'
 check "no temporary files left" '[ -z "$(find "$OUT" -name "*.tmp.*")" ]'
 $PY - "$OUT" <<'PYEOF' || bad "summary/index content"
@@ -59,12 +64,14 @@ import json, sys, os, sqlite3
 out = sys.argv[1]
 s = json.load(open(os.path.join(out, "summary.json")))
 sets = {x["dir"]: x for x in s["sets"]}
-assert s["schema_version"] == 1 and len(sets) == 10, sets.keys()
+assert s["schema_version"] == 1 and len(sets) == 11, sets.keys()
 assert sets["10-broken"]["status"] == "failed" and sets["10-broken"]["error"], sets["10-broken"]
 assert s["sets"][0]["state"] == "failed", "failed sets come first"
 assert sets["08-migration"]["kind"] == "compare"
 assert any(f["kind"] == "queue.guest_vscsi_cap" for f in sets["02-lsi"]["top_findings"])
-assert sets["01-healthy"]["state"] == "clean"
+assert sets["01-healthy"]["state"] == "clean" and sets["01-healthy"]["not_assessed"] is None
+assert sets["09-hostonly"]["state"] == "incomplete", sets["09-hostonly"]
+assert sets["09-hostonly"]["findings"] == 0 and "guest" in sets["09-hostonly"]["not_assessed"]
 evil = [x for x in s["sets"] if x["name"].startswith("evil")][0]
 assert "/" not in evil["dir"] and "\n" not in evil["dir"] and "\r" not in evil["dir"], evil["dir"]
 for x in s["sets"]:
@@ -76,11 +83,11 @@ idx = open(os.path.join(out, "index.html"), encoding="utf-8").read()
 assert "10-broken" in idx or "10-broken".replace("-", "&#45;") in idx
 assert "<b>" not in idx and "$(touch" in idx.replace("&#36;", "$"), "hostile name escaped"
 db = sqlite3.connect(os.path.join(out, "history.sqlite"))
-assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+assert db.execute("PRAGMA user_version").fetchone()[0] == 2
 assert db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 1
-assert db.execute("SELECT COUNT(*) FROM sets").fetchone()[0] == 10
+assert db.execute("SELECT COUNT(*) FROM sets").fetchone()[0] == 11
 assert db.execute("SELECT COUNT(*) FROM stats").fetchone()[0] > 10
-assert db.execute("SELECT COUNT(*) FROM findings WHERE set_name='02-lsi'").fetchone()[0] >= 1
+assert db.execute("SELECT COUNT(*) FROM findings WHERE set_key='02-lsi'").fetchone()[0] >= 1
 PYEOF
 ok
 # the mail that arrived
@@ -92,7 +99,7 @@ msgs = [m for m in mailbox.Maildir(sys.argv[1], factory=None, create=False)]
 assert len(msgs) == 1, len(msgs)
 raw = msgs[0].as_bytes()
 m = email.message_from_bytes(raw, policy=email.policy.default)
-assert m["Subject"].startswith("Weekly storage: 10 sets"), m["Subject"]
+assert m["Subject"].startswith("Weekly storage: 11 sets"), m["Subject"]
 assert "Bcc" not in m and m["To"] == "ops@example.com, dba@example.com", (m["To"], m.get("Bcc"))
 assert m.get_content_type() == "multipart/mixed"
 related = m.get_payload()[0]
@@ -109,7 +116,7 @@ for c in cids:
     assert c in images and images[c].get_content_type() == "image/png" and images[c].get_content()[:4] == b"\x89PNG", c
 atts = [p for p in m.iter_attachments()]
 names = sorted(p.get_filename() for p in atts)
-assert len(names) == 9 and all(n.endswith("-report.html") for n in names), names
+assert len(names) == 10 and all(n.endswith("-report.html") for n in names), names
 assert all(p.get_content().lstrip().lower().startswith("<!doctype html") for p in atts)
 print("mail: %d inline chart(s), %d attachment(s)" % (len(cids), len(names)))
 PYEOF
@@ -181,6 +188,312 @@ check "missing --out is a usage error" '[ $rc -eq 2 ]'
 "$BIN" batch "$IN" --out "$W/o3" --mail-to 'x@y.z
 Bcc: v@w' 2>/dev/null; rc=$?
 check "an address with CR/LF is refused" '[ $rc -eq 2 ]'
+
+# ======== issue 14: never a stale result, never a hang, bounded ========
+# Each case below failed on the batch before that issue; the figures quoted are in doc/limits.md.
+export TMPDIR=$W/tmp
+mkdir -p "$TMPDIR"
+ASAN=$(ldd "$BIN" 2>/dev/null | grep -c libasan)
+SLOW=${BATCH_SLOW:-0}
+[ "$SLOW" = 1 ] && ASAN=1 # (no ulimit -v, no RSS figures either)
+F=1; [ "$SLOW" = 1 ] && F=8 # time limits scale
+sim healthy "$W/c-clean"
+CRIT=$IN/03-devq
+no_scratch() { [ -z "$(ls -A "$TMPDIR")" ]; }
+# none of the pids in FILE still runs (a killed orphan may stay a zombie until its new parent
+# reaps it: that counts as gone)
+running() { _st=$(ps -o stat= -p "$1" 2>/dev/null); [ -n "$_st" ] && [ "${_st#Z}" = "$_st" ]; }
+all_gone() {
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		_left=0
+		for _p in $(cat "$1"); do running "$_p" && _left=$((_left + 1)); done
+		[ $_left -eq 0 ] && return 0
+		sleep 0.2
+	done
+	return 1
+}
+summary() { # OUT SETDIR FIELD: a field of one set in OUT/summary.json
+	$PY -c 'import json,sys; s=json.load(open(sys.argv[1]+"/summary.json")); x=[x for x in s["sets"] if x["dir"]==sys.argv[2]][0]; print(x[sys.argv[3]])' "$1" "$2" "$3" 2>/dev/null
+}
+
+# -- a worker that dies before its result (out of memory under ulimit -v) fails its set: last
+#    run's result in the folder is not reported as this run's
+if [ "$ASAN" = 0 ]; then
+	S=$W/stale
+	mkdir -p "$S/in/sql"
+	cp "$CRIT"/* "$S/in/sql/"
+	"$BIN" batch "$S/in" --out "$S/out" -j 1 --quiet 2>/dev/null
+	n1=$(summary "$S/out" sql findings)
+	# 4,000 devices need ~90 MB to analyse; the parent fits in 50 MB of address space, the worker not
+	awk 'BEGIN { n = 4000; printf "\"(PDH-CSV 4.0) (UTC)(0)\""
+		for (i = 0; i < n; i++) printf ",\"\\\\esx01\\Physical Disk SCSI Device(naa.%08d)\\Commands/sec\",\"\\\\esx01\\Physical Disk SCSI Device(naa.%08d)\\Average Driver MilliSec/Command\"", i, i
+		printf "\n"; for (r = 0; r < 6; r++) { printf "\"07/27/2026 13:10:%02d\"", r * 5; for (i = 0; i < n; i++) printf ",\"900\",\"40\""; printf "\n" } }' >"$S/in/sql/big.csv"
+	(ulimit -v 50000; exec "$BIN" batch "$S/in" --out "$S/out" -j 1 --quiet) 2>"$S/err"
+	rc=$?
+	check "a worker out of memory fails its set (exit 4), got $rc; last run had $n1 findings: $(head -c 300 "$S/err")" '[ $rc -eq 4 ]'
+	check "...its status is failed, not last run's" '[ "$(summary "$S/out" sql status)" = failed ]'
+	check "...and the history records it failed" '[ "$(sqlite3 "$S/out/history.sqlite" "SELECT status FROM sets ORDER BY run_id DESC LIMIT 1")" = failed ]'
+else
+	echo "batch: note: ulimit -v cannot run under ASan; the stale-result case is covered by check_batch.c"
+fi
+
+# -- a clean set with its own recipients (no chart.png): deliver() freed an uninitialised pointer
+#    (ASan and valgrind see it; the run must also just work)
+S=$W/nochart
+mkdir -p "$S/caps"
+cp "$W/c-clean"/* "$S/caps/"
+printf '[set clean one]\nfiles = caps/*\nmail-to = dba@example.com\n[set broken]\nfiles = nothing-*.csv\nmail-to = ops@example.com\n' >"$S/manifest"
+"$BIN" batch "$S/manifest" --out "$S/out" --eml "$S/eml" --quiet 2>"$S/err"
+rc=$?
+check "per-set mail of a set without chart.png: exit 3 (a set failed), got $rc: $(head -c 300 "$S/err")" '[ $rc -eq 3 ]'
+check "...both messages written" '[ -s "$S/eml/set-clean_one.eml" ] && [ -s "$S/eml/set-broken.eml" ]'
+
+# -- a --sendmail that never reads its input, or never exits: the run gives up at the mail
+#    deadline and keeps the .eml
+S=$W/stuck
+mkdir -p "$S/in"
+cp -r "$CRIT" "$S/in/crit"
+printf '#!/bin/sh\necho $$ >>"%s"\nexec sleep 600\n' "$S/pids" >"$S/noread"
+printf '#!/bin/sh\necho $$ >>"%s"\ncat >/dev/null\nexec sleep 600\n' "$S/pids" >"$S/noexit"
+chmod +x "$S/noread" "$S/noexit"
+for prog in noread noexit; do
+	t0=$(date +%s)
+	timeout 120 "$BIN" batch "$S/in" --out "$S/out-$prog" --quiet --sendmail "$S/$prog" --mail-to ops@example.com \
+		--mail-timeout 4 2>"$S/$prog.err"
+	rc=$? secs=$(($(date +%s) - t0))
+	check "a sendmail that $prog: exit 4 within the deadline, got $rc after $secs s: $(head -c 300 "$S/$prog.err")" \
+		'[ $rc -eq 4 ] && [ $secs -le $((15 * F)) ]'
+	check "...the message is kept" '[ -s "$S/out-$prog/mail/index.eml" ] && grep -q "mail not delivered" "$S/$prog.err"'
+done
+check "...and no sendmail is left running" '[ "$(wc -l <"$S/pids")" -eq 2 ] && all_gone "$S/pids"'
+
+# -- option injection: a recipient starting with '-' is refused (command line and manifest), and
+#    the recipients follow "--" in sendmail's argv; --mail-from is always checked
+"$BIN" batch "$S/in" --out "$W/o4" --mail-to '-oQ/tmp/x@example.com' 2>"$W/inj.err"; rc=$?
+check "a recipient starting with '-' is refused, got $rc" '[ $rc -eq 2 ]'
+S=$W/inject
+mkdir -p "$S/caps"
+cp "$W/c-clean"/* "$S/caps/"
+printf '[set one]\nfiles = caps/*\nmail-to = -X/tmp/iopsy-injected@example.com, dba@example.com\n' >"$S/manifest"
+FAKE_SENDMAIL_OUT=$S/sent "$BIN" batch "$S/manifest" --out "$S/out" --quiet --sendmail "$W/fake-sendmail -oi" 2>"$S/err"
+check "a manifest recipient starting with '-' is ignored with a message" 'grep -q "not a plain mail address" "$S/err" && ! grep -q -- "-X/tmp" "$S/sent.args"'
+check "...'--' comes before the recipients: $(tr '\n' ' ' <"$S/sent.args")" '[ "$(tr "\n" " " <"$S/sent.args")" = "-oi -- dba@example.com " ]'
+FAKE_SENDMAIL_OUT=$S/sent2 "$BIN" batch "$S/manifest" --out "$S/out2" --quiet --sendmail "$W/fake-sendmail" --mail-from 'a@b.c
+Bcc: victim@example.org' 2>/dev/null; rc=$?
+check "--mail-from with CR/LF is refused when recipients come from a manifest only, got $rc" '[ $rc -eq 2 ] && [ ! -e "$S/sent2.msg" ]'
+
+# -- two sets of the same name (a folder sql01/ and a loose sql01.csv; [set X] twice): both are
+#    recorded, keyed by their unique folder names
+S=$W/dup
+mkdir -p "$S/in/sql01"
+cp "$W/c-clean"/* "$S/in/sql01/"
+cp "$W/c-clean/esxtop.csv.gz" "$S/in/sql01.csv.gz"
+"$BIN" batch "$S/in" --out "$S/out" --quiet 2>"$S/err"
+check "a folder and a loose file of the same name are both recorded: $(head -c 300 "$S/err")" \
+	'[ "$(sqlite3 "$S/out/history.sqlite" "SELECT group_concat(key, \" \") FROM (SELECT key FROM sets ORDER BY key)")" = "sql01 sql01-2" ]'
+printf '[set X]\nfiles = in/sql01/*\n[set X]\nfiles = in/sql01.csv.gz\n' >"$S/manifest"
+"$BIN" batch "$S/manifest" --out "$S/mout" --quiet 2>"$S/merr"
+check "[set X] twice: both recorded" '[ "$(sqlite3 "$S/mout/history.sqlite" "SELECT COUNT(*) FROM sets")" = 2 ]'
+
+# -- customer folders named index.html and summary.json cannot block the run's index and summary
+S=$W/names
+mkdir -p "$S/in/index.html" "$S/in/summary.json"
+cp "$W/c-clean"/* "$S/in/index.html/"
+cp "$W/c-clean"/* "$S/in/summary.json/"
+"$BIN" batch "$S/in" --out "$S/out" --quiet 2>"$S/err"; rc=$?
+check "sets named index.html and summary.json: exit 0, got $rc: $(head -c 300 "$S/err")" '[ $rc -eq 0 ]'
+check "...the index and summary are files, the sets elsewhere" '[ -f "$S/out/index.html" ] && $PY -c "import json,sys; s=json.load(open(sys.argv[1])); assert sorted(x[\"dir\"] for x in s[\"sets\"]) == [\"index.html-2\", \"summary.json-2\"]" "$S/out/summary.json"'
+
+# -- rerun into the same --out: last run's chart.png and report.html do not stay for a set that
+#    is now failed, and are not mailed
+S=$W/rerun
+mkdir -p "$S/in/sql"
+cp "$CRIT"/* "$S/in/sql/"
+"$BIN" batch "$S/in" --out "$S/out" --quiet 2>/dev/null
+had=$(ls "$S/out/sql")
+rm "$S/in/sql"/*
+printf 'this is not a capture\0\0' >"$S/in/sql/esxtop.csv"
+"$BIN" batch "$S/in" --out "$S/out" --quiet --eml "$S/eml" --mail-to ops@example.com 2>/dev/null
+check "a set now failed keeps no chart.png or report.html of last run (had: $(echo $had))" \
+	'[ ! -e "$S/out/sql/chart.png" ] && [ ! -e "$S/out/sql/report.html" ] && [ ! -e "$S/out/sql/report.json" ]'
+check "...and the mail attaches neither" '! grep -q "sql-report.html" "$S/eml/index.eml" && ! grep -q "image/png" "$S/eml/index.eml"'
+check "...and the summary links no report" '[ "$(summary "$S/out" sql report_html)" = None ]'
+
+# -- a report that cannot be written is a system error (exit 4), not a failed set (3)
+S=$W/unwritable
+mkdir -p "$S/in/sql" "$S/out/sql/report.html"
+cp "$W/c-clean"/* "$S/in/sql/"
+"$BIN" batch "$S/in" --out "$S/out" --quiet 2>"$S/err"; rc=$?
+check "a report that cannot be written exits 4, got $rc" '[ $rc -eq 4 ] && grep -q "report.html" "$S/err"'
+
+# -- FIFOs and device files in a set folder are listed as not used (and never opened)
+S=$W/fifo
+mkdir -p "$S/in/sql"
+cp "$W/c-clean"/* "$S/in/sql/"
+mkfifo "$S/in/sql/pipe.csv"
+ln -s /dev/zero "$S/in/sql/zero.csv"
+printf '[set m]\nfiles = in/sql/*\n' >"$S/manifest"
+timeout 60 "$BIN" batch "$S/in" --out "$S/out" --quiet 2>"$S/err"; rc=$?
+timeout 60 "$BIN" batch "$S/manifest" --out "$S/mout" --quiet 2>"$S/merr"; rc2=$?
+check "a FIFO and a device in a set: run ends, exit 0/0, got $rc/$rc2" '[ $rc -eq 0 ] && [ $rc2 -eq 0 ]'
+check "...both listed as not used" 'grep -q "not used: pipe.csv (a FIFO" "$S/out/index.html" && grep -q "not used: zero.csv (a character device" "$S/out/index.html" && grep -q "not used: pipe.csv" "$S/mout/index.html"'
+
+# -- escape codes and invalid UTF-8 from file names never reach the terminal raw
+S=$W/esc
+mkdir -p "$S/in/$(printf 'evil\033[2J\377')"
+printf 'not a capture\0\0' >"$S/in/$(printf 'evil\033[2J\377')/$(printf 'x\033]0;owned\007\376.csv')"
+cp "$W/c-clean/esxtop.csv.gz" "$S/in/$(printf 'evil\033[2J\377')/"
+printf '[set e]\nfiles = in/*/*.gz\n%s = 1\n' "$(printf 'k\033[31m')" >"$S/manifest"
+"$BIN" batch "$S/in" --out "$S/out" 2>"$S/err"
+"$BIN" batch "$S/manifest" --out "$S/mout" 2>>"$S/err"
+check "no raw escape or invalid byte on stderr" '[ -s "$S/err" ] && [ "$(tr -d "\033\007\377\376" <"$S/err" | wc -c)" = "$(wc -c <"$S/err")" ]'
+
+# -- history errors are said once, not once per set and again for every set before it
+S=$W/histerr
+"$BIN" batch "$IN" --out "$S" -j 2 --quiet 2>/dev/null
+sqlite3 "$S/history.sqlite" 'DROP TABLE stats'
+"$BIN" batch "$IN" --out "$S" -j 2 --quiet 2>"$W/histerr.err"
+n=$(grep -c 'no such table' "$W/histerr.err")
+check "a broken history is reported once per kind of failure, not per set ($n lines)" '[ $n -ge 1 ] && [ $n -le 2 ]'
+
+# -- credentials over a plain smtp:// URL without STARTTLS are warned about
+IOPSY_SMTP_USER=u IOPSY_SMTP_PASSWORD=p "$BIN" batch "$W/dup/in" --out "$W/cred" --quiet --smtp "smtp://127.0.0.1:$PORT" \
+	--mail-to ops@example.com 2>"$W/cred.err"
+check "credentials over plain smtp:// are warned about" 'grep -q "warning: IOPSY_SMTP_USER is set" "$W/cred.err"'
+
+# -- an SMTP server that never answers the final dot: every message of the run is given up at one
+#    total deadline, each kept as .eml
+cat >"$W/silent.py" <<'SILENT'
+import socket, sys, threading, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1", 0)); s.listen(8)
+print(s.getsockname()[1], flush=True)
+def serve(c):
+    f = c.makefile("rb"); c.sendall(b"220 silent ESMTP\r\n"); data = False
+    while True:
+        l = f.readline()
+        if not l: return
+        if data:
+            if l == b".\r\n": time.sleep(3600)
+            continue
+        u = l.upper()
+        if u.startswith((b"EHLO", b"HELO")): c.sendall(b"250-silent\r\n250 8BITMIME\r\n")
+        elif u.startswith(b"DATA"): c.sendall(b"354 go\r\n"); data = True
+        else: c.sendall(b"250 ok\r\n")
+while True:
+    c, _ = s.accept(); threading.Thread(target=serve, args=(c,), daemon=True).start()
+SILENT
+$PY "$W/silent.py" >"$W/silent.port" &
+SILENT_PID=$!
+i=0; while [ ! -s "$W/silent.port" ] && [ $i -lt 50 ]; do i=$((i + 1)); sleep 0.1; done
+SPORT=$(cat "$W/silent.port")
+S=$W/silent
+mkdir -p "$S/caps"
+cp "$W/c-clean"/* "$S/caps/"
+printf '[set a]\nfiles = caps/*\nmail-to = a@example.com\n[set b]\nfiles = caps/*\nmail-to = b@example.com\n' >"$S/manifest"
+t0=$(date +%s)
+timeout 200 "$BIN" batch "$S/manifest" --out "$S/out" --quiet --smtp "smtp://127.0.0.1:$SPORT" --mail-to ops@example.com \
+	--mail-timeout 5 2>"$S/err"
+rc=$? secs=$(($(date +%s) - t0))
+kill $SILENT_PID 2>/dev/null
+check "a silent SMTP server: three messages given up at one 5 s deadline (exit 4), got $rc after $secs s" '[ $rc -eq 4 ] && [ $secs -le $((15 * F)) ]'
+check "...all three kept as .eml" '[ -s "$S/out/mail/index.eml" ] && [ -s "$S/out/mail/set-a.eml" ] && [ -s "$S/out/mail/set-b.eml" ]'
+
+# -- a set whose charts never finish (a gnuplot that hangs) is stopped at --set-timeout
+cat >"$W/slow-gnuplot" <<SLOW
+#!/bin/sh
+echo \$\$ >>"$W/gnuplot.pids"
+exec sleep 300
+SLOW
+chmod +x "$W/slow-gnuplot"
+S=$W/slowset
+mkdir -p "$S/in"
+cp -r "$CRIT" "$S/in/crit"
+t0=$(date +%s)
+IOPSY_GNUPLOT=$W/slow-gnuplot timeout 120 "$BIN" batch "$S/in" --out "$S/out" --quiet --set-timeout 3 2>"$S/err"
+rc=$? secs=$(($(date +%s) - t0))
+check "a set past --set-timeout is stopped and failed: exit 3, got $rc after $secs s" '[ $rc -eq 3 ] && [ $secs -le $((15 * F)) ] && grep -q "did not finish within 3 s" "$S/err"'
+check "...its gnuplot is gone, its temporary folder too" 'all_gone "$W/gnuplot.pids" && no_scratch'
+
+# -- a signal to the batch process alone reaches every worker and its gnuplot; temporary folders
+#    and half-written outputs go
+for sig in TERM INT; do
+	: >"$W/gnuplot.pids"
+	S=$W/sig-$sig
+	mkdir -p "$S/in"
+	cp -r "$CRIT" "$S/in/a"
+	cp -r "$CRIT" "$S/in/b"
+	IOPSY_GNUPLOT=$W/slow-gnuplot "$BIN" batch "$S/in" --out "$S/out" -j 2 --quiet 2>"$S/err" &
+	bp=$!
+	i=0; while [ "$(wc -l <"$W/gnuplot.pids")" -lt 2 ] && [ $i -lt $((100 * F)) ]; do i=$((i + 1)); sleep 0.1; done
+	t0=$(date +%s)
+	kill -$sig $bp
+	wait $bp; rc=$?
+	secs=$(($(date +%s) - t0))
+	check "SIG$sig to the batch alone: it ends by the signal (exit $rc, $secs s), its workers' gnuplot too" \
+		'[ $rc -gt 128 ] && [ $secs -le $((5 * F)) ] && [ "$(wc -l <"$W/gnuplot.pids")" -eq 2 ] && all_gone "$W/gnuplot.pids"'
+	check "...no worker left, no temporary folder, no half-written output" \
+		'! pgrep -f "batch $S/in" >/dev/null && no_scratch && [ -z "$(find "$S/out" -name "*.tmp.*")" ]'
+	for p in $(cat "$W/gnuplot.pids"); do kill -9 $p 2>/dev/null; done
+done
+
+# -- the mail has a size budget: past it reports are linked (--report-url) or named by path,
+#    never cut; and the batch's memory does not grow with the number of sets
+S=$W/many
+mkdir -p "$S/in"
+NMANY=24; [ "$SLOW" = 1 ] && NMANY=8
+for k in $(seq 1 $NMANY); do cp -r "$CRIT" "$S/in/set$k"; done
+"$BIN" batch "$S/in" --out "$S/out" -j 2 --quiet --eml "$S/eml" --mail-to ops@example.com --mail-max-size 600K 2>"$S/err"
+"$BIN" batch "$S/in" --out "$S/out2" -j 2 --quiet --eml "$S/eml2" --mail-to ops@example.com --mail-max-size 600K \
+	--report-url https://reports.example.com/2026-W48 2>>"$S/err"
+$PY - "$S" "$NMANY" <<'PYEOF2' || bad "mail size budget"
+import email, email.policy, os, sys
+S, N = sys.argv[1], int(sys.argv[2])
+for eml, linked in (("eml", False), ("eml2", True)):
+    raw = open(os.path.join(S, eml, "index.eml"), "rb").read()
+    assert len(raw) <= 600 * 1024, (eml, len(raw))
+    m = email.message_from_bytes(raw, policy=email.policy.default)
+    atts = [p.get_filename() for p in m.iter_attachments()]
+    assert 0 < len(atts) < N, atts
+    text = m.get_body(preferencelist=("plain",)).get_content()
+    assert "%d of %d reports are attached" % (len(atts), N) in text, text[:300]
+    for k in range(1, N + 1):
+        if "set%d-report.html" % k in atts:
+            continue
+        if linked:
+            assert "https://reports.example.com/2026-W48/set%d/report.html" % k in text, k
+        else:
+            assert os.path.join(S, "out", "set%d" % k, "report.html") in text, k
+print("mail: %d of %d reports attached within 600 KiB" % (len(atts), N))
+PYEOF2
+ok
+if [ -x /usr/bin/time ] && [ "$ASAN" = 0 ]; then
+	# 60 small sets mail 4.7 MB of reports: the message is streamed from the files into its .eml,
+	# so the batch holds one piece of one report, whatever the number of sets
+	mkdir -p "$S/few" "$S/lots"
+	for k in 1 2 3; do cp -r "$W/c-clean" "$S/few/set$k"; done
+	for k in $(seq 1 60); do cp -r "$W/c-clean" "$S/lots/set$k"; done
+	/usr/bin/time -f %M -o "$S/rss-few" "$BIN" batch "$S/few" --out "$S/o-few" -j 2 --quiet --eml "$S/e-few" --mail-to ops@example.com 2>/dev/null
+	rc1=$?
+	/usr/bin/time -f %M -o "$S/rss-lots" "$BIN" batch "$S/lots" --out "$S/o-lots" -j 2 --quiet --eml "$S/e-lots" --mail-to ops@example.com 2>/dev/null
+	rc2=$?
+	few=$(tail -1 "$S/rss-few") lots=$(tail -1 "$S/rss-lots")
+	check "peak RSS of 60 sets ($lots KB) within 3 MB of 3 sets ($few KB), exit $rc1/$rc2" '[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ $lots -le $((few + 3072)) ]'
+	check "...and the 60 reports are all in the mail" '[ $(grep -c "filename=\"set[0-9]*-report.html\"" "$S/e-lots/index.eml") -eq 60 ]'
+fi
+
+# -- a set's memory budget: past --set-memory the captures not read yet are listed, the set is
+#    partial, the worker stays near the budget
+S=$W/budget
+mkdir -p "$S/in/big"
+for k in $(seq 1 150); do cp "$W/c-clean/esxtop.csv.gz" "$S/in/big/esx$k.csv.gz"; done
+/usr/bin/time -f %M -o "$S/rss" "$BIN" batch "$S/in" --out "$S/out" --quiet --set-memory 64 2>"$S/err"; rc=$?
+rss=$(tail -1 "$S/rss" 2>/dev/null || echo 0)
+check "150 captures past a 64 MB set budget: exit 3 (partial), got $rc" '[ $rc -eq 3 ] && [ "$(summary "$S/out" big status)" = partial ]'
+check "...the rest listed as not read" 'grep -q "not read: the set reached its memory budget (64 MiB" "$S/out/index.html"'
+if [ "$ASAN" = 0 ]; then
+	check "...peak RSS $rss KB near the budget" '[ "$rss" -le $((64 * 1024 + 60000)) ]'
+fi
+check "no temporary folder left by any run" 'no_scratch'
 
 echo "batch: $pass passed, $fail failed"
 [ $fail -eq 0 ]

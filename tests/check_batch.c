@@ -6,12 +6,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "batch.h"
+#include "batchres.h"
+#include "discover.h"
 #include "history.h"
 #include "mail.h"
+#include "result.h"
+#include "runner.h"
 #include "suites.h"
 
 static char dir[64];
@@ -44,6 +48,16 @@ static void put(const char *rel, const char *text)
 	ck_assert_ptr_nonnull(fp);
 	fputs(text, fp);
 	fclose(fp);
+}
+
+/* A diag whose messages land in b, as the CLI's would on stderr. */
+static struct diag buf_diag(struct buf *b)
+{
+	struct diag d;
+	diag_init(&d, NULL, -1);
+	d.prefix = "iopsy batch";
+	d.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = b};
+	return d;
 }
 
 static const char esx[] = "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\h\\Memory\\Free MBytes\",\n\"07/27/2026 13:10:00\",\"5\",\n";
@@ -82,7 +96,8 @@ START_TEST(discover_folder)
 	struct batch b;
 	struct buf err;
 	buf_init(&err);
-	ck_assert_int_eq(batch_discover(&b, in, &err), 0);
+	struct diag d = buf_diag(&err);
+	ck_assert_int_eq(batch_discover(&b, in, &d), 0);
 	ck_assert_uint_eq(b.nsets, 3);
 	ck_assert_str_eq(b.sets[0].name, "a");
 	ck_assert(b.sets[0].paired);
@@ -115,7 +130,8 @@ START_TEST(discover_manifest)
 	struct batch b;
 	struct buf err;
 	buf_init(&err);
-	ck_assert_int_eq(batch_discover(&b, m, &err), ERR_FORMAT);
+	struct diag d = buf_diag(&err);
+	ck_assert_int_eq(batch_discover(&b, m, &d), ERR_FORMAT);
 	ck_assert_ptr_nonnull(strstr(err.data, "manifest.txt:11:1: error: unknown key 'bogus'"));
 	ck_assert_ptr_nonnull(strstr(err.data, "manifest.txt:12:1: error: expected 'key = value'"));
 	ck_assert_uint_eq(b.nsets, 3);
@@ -179,37 +195,97 @@ START_TEST(mime_structure)
 }
 END_TEST
 
-static struct bset *fake_set(struct batch *b, const char *name, const char *kind, double p95)
+/* A set with its result in memory: one critical finding of kind (or none) and one key figure. */
+/* A message written to a file from attachment files, 57 KiB at a time, is byte for byte the
+ * message built from the same bytes in memory. */
+START_TEST(mime_streamed_from_files)
+{
+	size_t n = 200001; /* not a multiple of 57, past several chunks */
+	char *data = xmalloc(n);
+	for (size_t i = 0; i < n; i++)
+		data[i] = (char)(i * 7919 % 251);
+	char path[256], out[256];
+	snprintf(path, sizeof path, "%s/report.html", dir);
+	snprintf(out, sizeof out, "%s/m.eml", dir);
+	FILE *fp = fopen(path, "wb");
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_uint_eq(fwrite(data, 1, n, fp), n);
+	fclose(fp);
+	char *to[] = {"a@example.com"};
+	struct mail_attachment mem = {.filename = "x-report.html", .content_type = "text/html", .data = data, .len = n};
+	struct mail_attachment file = {.filename = "x-report.html", .content_type = "text/html", .path = path};
+	struct mail_msg m = {.from = "iopsy@example.com", .to = to, .nto = 1, .subject = "s", .html = "<p>x</p>", .text = "x",
+			     .att = &mem, .natt = 1, .date = "Sun, 29 Nov 2026 19:00:00 +0000", .seed = 7};
+	struct buf a;
+	buf_init(&a);
+	ck_assert_int_eq(mail_build(&m, &a), 0);
+	m.att = &file;
+	fp = fopen(out, "wb");
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_int_eq(mail_write(&m, fp), 0);
+	fclose(fp);
+	fp = fopen(out, "rb");
+	struct buf b;
+	buf_init(&b);
+	char chunk[8192];
+	size_t k;
+	while ((k = fread(chunk, 1, sizeof chunk, fp)) > 0)
+		buf_add(&b, chunk, k);
+	fclose(fp);
+	ck_assert_uint_eq(a.len, b.len);
+	ck_assert(memcmp(a.data, b.data, a.len) == 0);
+	/* the size estimate the budget uses is exact for the body of a part */
+	static const char disp[] = "filename=\"x-report.html\"\r\n\r\n";
+	const char *body = strstr(a.data, disp) + strlen(disp);
+	const char *end = strstr(body, "--=_iopsy_mixed");
+	ck_assert_uint_eq((size_t)(end - body), mail_encoded_size(n));
+	/* a file that went away is an error, not a silent empty part */
+	unlink(path);
+	fp = fopen(out, "wb");
+	ck_assert_int_eq(mail_write(&m, fp), ERR_IO);
+	fclose(fp);
+	buf_free(&a);
+	buf_free(&b);
+	free(data);
+}
+END_TEST
+
+static struct bset *fake_set(struct batch *b, const char *name, int kind, double p95)
 {
 	b->sets = realloc(b->sets, (b->nsets + 1) * sizeof *b->sets);
 	struct bset *s = &b->sets[b->nsets++];
 	memset(s, 0, sizeof *s);
 	s->name = xstrdup(name);
 	s->dir = batch_sanitize(name);
-	s->status = BS_OK;
-	s->worst = kind ? 2 : -1;
-	s->capture_start = xstrdup("2026-07-27T13:00:00Z");
-	if (kind) {
-		s->f = xcalloc(1, sizeof *s->f);
-		s->nf = 1;
-		s->f->kind = xstrdup(kind);
-		s->f->severity = xstrdup("critical");
-		s->f->layer = xstrdup("vscsi");
-		s->f->entity = xstrdup("D:");
-		s->f->host = xstrdup("SQL01");
-		s->f->start = xstrdup("2026-07-27T13:04:00Z");
-		s->f->end = xstrdup("2026-07-27T13:16:00Z");
-		s->f->summary = xstrdup("queue at 32");
+	s->res = xcalloc(1, sizeof *s->res);
+	struct bresult *r = s->res;
+	bresult_init(r);
+	r->status = BS_OK;
+	r->have_span = true;
+	time_parse_iso("2026-07-27T13:00:00Z", &r->span_start);
+	r->span_end = r->span_start + 600000;
+	if (kind >= 0) {
+		r->f = xcalloc(1, sizeof *r->f);
+		r->nf = 1;
+		r->f->kind = (enum kind)kind;
+		r->f->sev = SEV_CRITICAL;
+		r->f->layer = LAYER_VSCSI;
+		r->f->entity = xstrdup("D:");
+		r->f->host = xstrdup("SQL01");
+		r->f->start = r->span_start + 240000;
+		r->f->end = r->span_start + 960000;
+		r->f->summary = xstrdup("queue at 32");
 	}
-	s->stats = xcalloc(1, sizeof *s->stats);
-	s->nstats = 1;
-	s->stats->layer = xstrdup("guest");
-	s->stats->entity = xstrdup("D:");
-	s->stats->host = xstrdup("SQL01");
-	s->stats->metric = xstrdup("guest_read_ms");
-	s->stats->p95 = p95;
-	s->stats->p50 = s->stats->p99 = s->stats->max = s->stats->mean = p95;
-	s->stats->samples = 100;
+	r->st = xcalloc(1, sizeof *r->st);
+	r->nst = 1;
+	r->st->layer = LAYER_GUEST;
+	r->st->metric = M_G_LAT_R;
+	r->st->entity = xstrdup("D:");
+	r->st->host = xstrdup("SQL01");
+	r->st->p95 = p95;
+	r->st->p50 = r->st->p99 = r->st->max = r->st->mean = p95;
+	r->st->samples = 100;
+	bset_take_outcome(s, r);
 	return s;
 }
 
@@ -219,34 +295,42 @@ START_TEST(history_roundtrip)
 	snprintf(db, sizeof db, "%s/h.sqlite", dir);
 	struct buf err;
 	buf_init(&err);
+	struct diag d = buf_diag(&err);
 	struct history *h;
-	ck_assert_int_eq(history_open(&h, db, true, &err), 0);
+	ck_assert_int_eq(history_open(&h, db, true, &d), 0);
 	struct batch b;
 	memset(&b, 0, sizeof b);
-	fake_set(&b, "SQL01 weekly", "queue.guest_vscsi_cap", 150);
-	fake_set(&b, "quiet", NULL, 3);
-	ck_assert_int_eq(history_record(h, "2026-11-22T06:00:00Z", "/in", &b, &err), 0);
+	fake_set(&b, "SQL01 weekly", K_Q_GUEST_VSCSI_CAP, 150);
+	fake_set(&b, "quiet", -1, 3);
+	ck_assert_int_eq(history_record(h, "2026-11-22T06:00:00Z", "/in", &b, &d), 0);
 	history_close(h);
 	/* a second week: the set's previous run is found with its figures and findings */
-	ck_assert_int_eq(history_open(&h, db, false, &err), 0);
+	ck_assert_int_eq(history_open(&h, db, false, &d), 0);
 	struct batch b2;
 	memset(&b2, 0, sizeof b2);
-	struct bset *s = fake_set(&b2, "SQL01 weekly", NULL, 6);
-	ck_assert_int_eq(history_previous(h, s, &err), 0);
-	ck_assert(s->trend.have_previous);
-	ck_assert_str_eq(s->trend.previous_started, "2026-11-22T06:00:00Z");
-	ck_assert_uint_eq(s->trend.nprev_f, 1);
-	ck_assert_str_eq(s->trend.prev_f[0].kind, "queue.guest_vscsi_cap");
-	double prev;
-	ck_assert_int_eq(trend_figure_change(s, &s->stats[0], &prev), 1);
-	ck_assert(prev == 150);
-	long n[3];
-	trend_finding_counts(s, n);
-	ck_assert(n[0] == 0 && n[1] == 0 && n[2] == 1); /* resolved */
+	struct bset *s = fake_set(&b2, "SQL01 weekly", -1, 6);
+	struct bprev prev;
+	ck_assert_int_eq(history_previous(h, s, &prev, &d), 0);
+	ck_assert(prev.have);
+	ck_assert_str_eq(prev.started, "2026-11-22T06:00:00Z");
+	ck_assert_uint_eq(prev.nf, 1);
+	ck_assert_int_eq(prev.f[0].kind, K_Q_GUEST_VSCSI_CAP);
+	ck_assert_int_eq(prev.f[0].sev, SEV_CRITICAL);
+	ck_assert_uint_eq(prev.nst, 1);
+	ck_assert(prev.st[0].p95 == 150);
+	trend_compute(s->res, &prev);
+	const struct btrend *t = &s->res->trend;
+	ck_assert(t->have_previous);
+	ck_assert(t->n_new == 0 && t->n_still == 0 && t->n_resolved == 1); /* resolved */
+	ck_assert_uint_eq(t->nresolved, 1);
+	ck_assert_int_eq(t->resolved[0].kind, K_Q_GUEST_VSCSI_CAP);
+	ck_assert_uint_eq(t->nfig, 1);
+	ck_assert(t->fig[0].have_before && t->fig[0].before == 150 && t->fig[0].trend == FT_DOWN);
+	bprev_free(&prev);
 	struct buf out;
 	buf_init(&out);
-	ck_assert_int_eq(history_list(h, NULL, &out, &err), 0);
-	ck_assert_ptr_nonnull(strstr(out.data, "schema version 1"));
+	ck_assert_int_eq(history_list(h, NULL, &out, &d), 0);
+	ck_assert_ptr_nonnull(strstr(out.data, "schema version"));
 	ck_assert_ptr_nonnull(strstr(out.data, "SQL01 weekly"));
 	buf_free(&out);
 	history_close(h);
@@ -262,12 +346,13 @@ START_TEST(history_unwritable_keeps_db)
 	snprintf(db, sizeof db, "%s/h.sqlite", dir);
 	struct buf err;
 	buf_init(&err);
+	struct diag d = buf_diag(&err);
 	struct history *h;
-	ck_assert_int_eq(history_open(&h, db, true, &err), 0);
+	ck_assert_int_eq(history_open(&h, db, true, &d), 0);
 	struct batch b;
 	memset(&b, 0, sizeof b);
-	fake_set(&b, "one", "latency.device", 10);
-	ck_assert_int_eq(history_record(h, "2026-11-22T06:00:00Z", "/in", &b, &err), 0);
+	fake_set(&b, "one", K_LAT_DEVICE, 10);
+	ck_assert_int_eq(history_record(h, "2026-11-22T06:00:00Z", "/in", &b, &d), 0);
 	history_close(h);
 	/* a newer schema than this binary: refused, file untouched */
 	char cmd[512];
@@ -275,21 +360,344 @@ START_TEST(history_unwritable_keeps_db)
 	if (system(cmd) == 0) {
 		char v9[160];
 		snprintf(v9, sizeof v9, "%s.v9", db);
-		ck_assert_int_eq(history_open(&h, v9, false, &err), ERR_FORMAT);
+		ck_assert_int_eq(history_open(&h, v9, false, &d), ERR_FORMAT);
 		ck_assert_ptr_nonnull(strstr(err.data, "newer than this iopsy"));
 	}
 	/* a read-only database: recording fails cleanly, earlier runs stay */
 	if (geteuid() != 0) {
 		chmod(db, 0444);
-		ck_assert_int_eq(history_open(&h, db, false, &err), 0);
-		ck_assert_int_lt(history_record(h, "2026-11-29T06:00:00Z", "/in", &b, &err), 0);
+		ck_assert_int_eq(history_open(&h, db, false, &d), 0);
+		ck_assert_int_lt(history_record(h, "2026-11-29T06:00:00Z", "/in", &b, &d), 0);
 		history_close(h);
 		chmod(db, 0644);
 	}
-	ck_assert_int_eq(history_open(&h, db, false, &err), 0);
+	ck_assert_int_eq(history_open(&h, db, false, &d), 0);
 	struct bset *s = &b.sets[0];
-	ck_assert_int_eq(history_previous(h, s, &err), 0);
-	ck_assert(s->trend.have_previous);
+	struct bprev prev;
+	ck_assert_int_eq(history_previous(h, s, &prev, &d), 0);
+	ck_assert(prev.have);
+	bprev_free(&prev);
+	history_close(h);
+	batch_free(&b);
+	buf_free(&err);
+}
+END_TEST
+
+/* The one trend function: new, still present and resolved findings, distinct by kind, entity
+ * and host; figures within 5% unchanged; without a previous run every finding is new. */
+START_TEST(trend_one_function)
+{
+	struct batch b;
+	memset(&b, 0, sizeof b);
+	struct bset *s = fake_set(&b, "x", K_LAT_DEVICE, 10.2);
+	struct bresult *r = s->res;
+	trend_compute(r, NULL);
+	ck_assert(!r->trend.have_previous && r->trend.n_new == 1 && r->trend.state[0] == TS_FIRST_RUN);
+	ck_assert_int_eq(r->trend.fig[0].trend, FT_NEW);
+	struct bprev p;
+	memset(&p, 0, sizeof p);
+	p.have = true;
+	p.started = xstrdup("2026-11-22T06:00:00Z");
+	p.capture = xstrdup("");
+	p.f = xcalloc(3, sizeof *p.f);
+	p.nf = 3;
+	for (int i = 0; i < 3; i++) {
+		p.f[i] = r->f[0];
+		p.f[i].entity = xstrdup(i == 2 ? "E:" : "D:");
+		p.f[i].host = xstrdup("SQL01");
+		p.f[i].summary = xstrdup("old");
+	}
+	p.st = xcalloc(1, sizeof *p.st);
+	p.nst = 1;
+	p.st[0] = r->st[0];
+	p.st[0].entity = xstrdup("D:");
+	p.st[0].host = NULL; /* the history keeps "" for none: the same host */
+	free(r->st[0].host);
+	r->st[0].host = NULL;
+	p.st[0].p95 = 10;
+	trend_compute(r, &p);
+	const struct btrend *t = &r->trend;
+	ck_assert(t->have_previous && t->state[0] == TS_STILL);
+	ck_assert(t->n_new == 0 && t->n_still == 1 && t->n_resolved == 1);
+	ck_assert_str_eq(t->resolved[0].entity, "E:");
+	ck_assert(t->fig[0].trend == FT_UNCHANGED && t->nunchanged == 1);
+	bprev_free(&p);
+	batch_free(&b);
+}
+END_TEST
+
+/* The result record: what the worker writes the parent reads back exactly; anything else (cut
+ * short, a byte changed, another run, another version, an id out of its table) is refused whole. */
+START_TEST(record_roundtrip_and_validation)
+{
+	struct batch b;
+	memset(&b, 0, sizeof b);
+	struct bset *s = fake_set(&b, "SQL01", K_Q_GUEST_VSCSI_CAP, 150);
+	struct bresult *r = s->res;
+	r->status = BS_PARTIAL;
+	r->error = xstrdup("x.csv: unreadable");
+	r->verdict = xstrdup("IO waits in the guest");
+	r->warnings = 7;
+	r->notes = xcalloc(1, sizeof *r->notes);
+	r->nnotes = 1;
+	r->notes[0].note = xstrdup("left out");
+	trend_compute(r, NULL);
+	struct buf enc;
+	buf_init(&enc);
+	result_encode(r, 0x1234abcdULL, &enc);
+	struct bresult o;
+	const char *why = NULL;
+	ck_assert_int_eq(result_decode(enc.data, enc.len, 0x1234abcdULL, 1, &o, &why), 0);
+	ck_assert_int_eq(o.status, BS_PARTIAL);
+	ck_assert_str_eq(o.error, "x.csv: unreadable");
+	ck_assert_str_eq(o.verdict, "IO waits in the guest");
+	ck_assert_int_eq(o.warnings, 7);
+	ck_assert(o.have_span && o.span_start == r->span_start && o.span_end == r->span_end);
+	ck_assert_uint_eq(o.nf, 1);
+	ck_assert_int_eq(o.f[0].kind, K_Q_GUEST_VSCSI_CAP);
+	ck_assert_int_eq(o.f[0].sev, SEV_CRITICAL);
+	ck_assert_int_eq(o.f[0].layer, LAYER_VSCSI);
+	ck_assert_str_eq(o.f[0].host, "SQL01");
+	ck_assert_uint_eq(o.nst, 1);
+	ck_assert_int_eq(o.st[0].metric, M_G_LAT_R);
+	ck_assert(o.st[0].p95 == 150);
+	ck_assert(o.trend.n_new == 1 && o.trend.nfig == 1 && o.trend.state[0] == TS_FIRST_RUN);
+	ck_assert_uint_eq(o.nnotes, 1);
+	ck_assert_str_eq(o.notes[0].note, "left out");
+	bresult_free(&o);
+	/* another run's record is stale: refused */
+	ck_assert_int_eq(result_decode(enc.data, enc.len, 0x1234abceULL, 1, &o, &why), ERR_FORMAT);
+	ck_assert_str_eq(why, "a result record of another run");
+	/* every truncation and every single changed byte is refused */
+	for (size_t n = 0; n < enc.len; n++)
+		ck_assert_int_eq(result_decode(enc.data, n, 0x1234abcdULL, 1, &o, &why), ERR_FORMAT);
+	for (size_t i = 0; i < enc.len; i++) {
+		enc.data[i] ^= 0x5a;
+		ck_assert_msg(result_decode(enc.data, enc.len, 0x1234abcdULL, 1, &o, &why) == ERR_FORMAT, "byte %zu", i);
+		enc.data[i] ^= 0x5a;
+	}
+	/* a note about a file the set does not have */
+	ck_assert_int_eq(result_decode(enc.data, enc.len, 0x1234abcdULL, 0, &o, &why), ERR_FORMAT);
+	/* trailing bytes */
+	buf_addc(&enc, 0);
+	ck_assert_int_eq(result_decode(enc.data, enc.len, 0x1234abcdULL, 1, &o, &why), ERR_FORMAT);
+	buf_free(&enc);
+	/* a kind id past the kind table, with a valid checksum: refused by its range check */
+	r->f[0].kind = (enum kind)K_COUNT;
+	buf_init(&enc);
+	result_encode(r, 1, &enc);
+	ck_assert_int_eq(result_decode(enc.data, enc.len, 1, 1, &o, &why), ERR_FORMAT);
+	ck_assert_str_eq(why, "a finding kind is not in the kind table");
+	r->f[0].kind = K_Q_GUEST_VSCSI_CAP;
+	buf_free(&enc);
+	/* through the file: written atomically, read back */
+	ck_assert_int_eq(result_write(dir, r, 99), 0);
+	ck_assert_int_eq(result_read(dir, 99, 1, &o, &why), 0);
+	ck_assert_int_eq(o.status, BS_PARTIAL);
+	bresult_free(&o);
+	ck_assert_int_eq(result_read(dir, 98, 1, &o, &why), ERR_FORMAT);
+	batch_free(&b);
+}
+END_TEST
+
+/* ---- the runner: a set's result is this run's, or the set is failed ---- */
+
+/* Workers that misbehave in each way a real one can. */
+static int odd_worker(const struct bset *s, const char *setdir, const struct bprev *prev, const struct batch_opts *o,
+		      uint64_t run_id)
+{
+	(void)prev;
+	(void)o;
+	struct bresult r;
+	bresult_init(&r);
+	r.status = BS_OK;
+	r.verdict = xstrdup("fine");
+	if (strcmp(s->name, "dies") == 0)
+		_exit(EXIT_SYSTEM); /* out of memory before its record, as die_nomem does */
+	if (strcmp(s->name, "crashes") == 0)
+		raise(SIGKILL); /* as the OOM killer does (ASan would catch a SIGSEGV and exit 1) */
+	if (strcmp(s->name, "hangs") == 0)
+		pause();
+	if (strcmp(s->name, "lies") == 0) {
+		result_write(setdir, &r, run_id); /* an "ok" record, then a failing exit */
+		_exit(3);
+	}
+	if (strcmp(s->name, "stale") == 0)
+		result_write(setdir, &r, run_id + 1); /* a record of another run */
+	else
+		result_write(setdir, &r, run_id);
+	bresult_free(&r);
+	return 0;
+}
+
+static struct bset *bare_set(struct batch *b, const char *name)
+{
+	b->sets = realloc(b->sets, (b->nsets + 1) * sizeof *b->sets);
+	struct bset *s = &b->sets[b->nsets++];
+	memset(s, 0, sizeof *s);
+	s->name = xstrdup(name);
+	s->dir = xstrdup(name);
+	s->worst = -1;
+	return s;
+}
+
+START_TEST(runner_results_are_this_runs)
+{
+	struct batch b;
+	memset(&b, 0, sizeof b);
+	const char *names[] = {"ok", "dies", "crashes", "hangs", "lies", "stale"};
+	for (size_t i = 0; i < 6; i++)
+		bare_set(&b, names[i]);
+	uint64_t run = 0x5eed;
+	/* last week's results are in every set's folder, "ok, 0 findings", even with this run's id */
+	struct bresult old;
+	bresult_init(&old);
+	old.status = BS_OK;
+	old.verdict = xstrdup("last week");
+	for (size_t i = 0; i < 6; i++) {
+		char p[256];
+		snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+		mkdir(p, 0755);
+		ck_assert_int_eq(result_write(p, &old, run), 0);
+	}
+	bresult_free(&old);
+	struct batch_opts o;
+	memset(&o, 0, sizeof o);
+	o.out = dir;
+	o.jobs = 3;
+	o.set_timeout_s = 2;
+	struct buf err;
+	buf_init(&err);
+	struct diag d = buf_diag(&err);
+	struct batch_loader loader;
+	batch_run(&b, &o, run, NULL, odd_worker, &loader, &d);
+	ck_assert_int_eq(b.sets[0].status, BS_OK);
+	ck_assert(b.sets[0].has_record);
+	struct bresult tmp;
+	const struct bresult *r = batch_result(&b, 0, &tmp);
+	ck_assert_str_eq(r->verdict, "fine");
+	if (r == &tmp)
+		bresult_free(&tmp);
+	for (size_t i = 1; i < 6; i++) {
+		const struct bset *s = &b.sets[i];
+		ck_assert_msg(s->status == BS_FAILED && !s->has_record, "set %s: status %d", s->name, s->status);
+		r = batch_result(&b, i, &tmp);
+		ck_assert_ptr_null(r->verdict); /* never last week's */
+		if (r == &tmp)
+			bresult_free(&tmp);
+		char p[256];
+		snprintf(p, sizeof p, "%s/%s/.result", dir, s->name);
+		ck_assert_msg(access(p, F_OK) != 0, "set %s: a record that is not this run's stays", s->name);
+	}
+	ck_assert(b.sets[1].system_error); /* exit 4: out of memory or not writable */
+	ck_assert_ptr_nonnull(strstr(b.sets[2].error, "crashed (signal 9)"));
+	ck_assert_ptr_nonnull(strstr(b.sets[3].error, "did not finish within 2 s"));
+	ck_assert_ptr_nonnull(strstr(b.sets[4].error, "exit status 3"));
+	ck_assert_ptr_nonnull(strstr(b.sets[5].error, "another run"));
+	batch_free(&b);
+	buf_free(&err);
+}
+END_TEST
+
+/* ---- discovery: names the run writes, FIFOs, devices ---- */
+
+START_TEST(discover_reserved_and_special_files)
+{
+	put("in/index.html/esxtop.csv", esx);
+	put("in/Summary.JSON/esxtop.csv", esx);
+	put("in/mail/esxtop.csv", esx);
+	put("in/sql01/esxtop.csv", esx);
+	put("in/SQL01.csv", esx);
+	char p[256];
+	snprintf(p, sizeof p, "%s/in/sql01/pipe.csv", dir);
+	ck_assert_int_eq(mkfifo(p, 0644), 0);
+	snprintf(p, sizeof p, "%s/in/sql01/null.csv", dir);
+	ck_assert_int_eq(symlink("/dev/null", p), 0);
+	char in[128];
+	snprintf(in, sizeof in, "%s/in", dir);
+	struct batch b;
+	struct buf err;
+	buf_init(&err);
+	struct diag d = buf_diag(&err);
+	ck_assert_int_eq(batch_discover(&b, in, &d), 0);
+	ck_assert_uint_eq(b.nsets, 5);
+	const char *want[] = {"Summary.JSON-2", "index.html-2", "mail-2", "sql01", "SQL01-2"};
+	for (size_t i = 0; i < 5; i++)
+		ck_assert_msg(strcmp(b.sets[i].dir, want[i]) == 0, "set %zu: %s, expected %s", i, b.sets[i].dir, want[i]);
+	const struct bset *s = &b.sets[3];
+	int fifo = 0, dev = 0;
+	for (size_t i = 0; i < s->nfiles; i++) {
+		const struct bfile *f = &s->files[i];
+		fifo += f->role == BF_IGNORED && f->note && strstr(f->note, "a FIFO") != NULL;
+		dev += f->role == BF_IGNORED && f->note && strstr(f->note, "a character device") != NULL;
+	}
+	ck_assert_int_eq(fifo, 1);
+	ck_assert_int_eq(dev, 1);
+	batch_free(&b);
+	buf_free(&err);
+	ck_assert(!mail_address_valid("-oQ/tmp/x@example.com"));
+	ck_assert(mail_address_valid("o-q@example.com"));
+}
+END_TEST
+
+/* ---- history: sets keyed by their folder names, version 1 migrated, errors said once ---- */
+
+START_TEST(history_keys_and_migration)
+{
+	char db[128], cmd[4096];
+	snprintf(db, sizeof db, "%s/v1.sqlite", dir);
+	/* a version-1 history whose run has names that sanitise alike */
+	snprintf(cmd, sizeof cmd,
+		 "sqlite3 '%s' \"CREATE TABLE runs(id INTEGER PRIMARY KEY, started TEXT NOT NULL, input TEXT NOT NULL, "
+		 "tool_version TEXT NOT NULL); CREATE TABLE sets(run_id INTEGER NOT NULL, name TEXT NOT NULL, status TEXT NOT NULL, "
+		 "error TEXT, capture_start TEXT, capture_end TEXT, worst TEXT, findings INTEGER NOT NULL, verdict TEXT, "
+		 "PRIMARY KEY(run_id, name)); CREATE TABLE stats(run_id INTEGER NOT NULL, set_name TEXT NOT NULL, layer TEXT NOT "
+		 "NULL, entity TEXT NOT NULL, host TEXT NOT NULL, metric TEXT NOT NULL, p50 REAL, p95 REAL, p99 REAL, max REAL, "
+		 "mean REAL, samples INTEGER); CREATE TABLE findings(run_id INTEGER NOT NULL, set_name TEXT NOT NULL, kind TEXT "
+		 "NOT NULL, severity TEXT NOT NULL, layer TEXT NOT NULL, entity TEXT NOT NULL, host TEXT NOT NULL, start TEXT, "
+		 "end TEXT, summary TEXT); INSERT INTO runs VALUES(1, '2026-11-22T06:00:00Z', '/in', 'x'); INSERT INTO sets "
+		 "VALUES(1, 'a b', 'ok', NULL, NULL, NULL, 'critical', 1, 'v'), (1, 'a_b', 'ok', NULL, NULL, NULL, NULL, 0, 'v'); "
+		 "INSERT INTO findings VALUES(1, 'a b', 'latency.device', 'critical', 'device', 'naa.1', 'h', "
+		 "'2026-11-22T06:00:00Z', '2026-11-22T06:10:00Z', 's'); PRAGMA user_version = 1;\" 2>/dev/null",
+		 db);
+	ck_assert_int_eq(system(cmd), 0); /* the sqlite3 shell is a test dependency (make deps-test) */
+	struct buf err;
+	buf_init(&err);
+	struct diag d = buf_diag(&err);
+	struct history *h;
+	ck_assert_int_eq(history_open(&h, db, false, &d), 0);
+	struct batch b;
+	memset(&b, 0, sizeof b);
+	fake_set(&b, "a b", -1, 1);
+	fake_set(&b, "a_b", -1, 1);
+	struct bset *s1 = &b.sets[0], *s2 = &b.sets[1]; /* (fake_set moves the array) */
+	free(s2->dir);
+	s2->dir = xstrdup("a_b-2");
+	struct bprev p;
+	ck_assert_int_eq(history_previous(h, s1, &p, &d), 0);
+	ck_assert(p.have && p.nf == 1 && p.f[0].kind == K_LAT_DEVICE); /* "a b" became a_b */
+	bprev_free(&p);
+	ck_assert_int_eq(history_previous(h, s2, &p, &d), 0);
+	ck_assert(p.have && p.nf == 0); /* "a_b" became a_b-2 */
+	bprev_free(&p);
+	/* two sets of one name in a run: both recorded */
+	free(s2->name);
+	s2->name = xstrdup("a b");
+	ck_assert_int_eq(history_record(h, "2026-11-29T06:00:00Z", "/in", &b, &d), 0);
+	history_close(h);
+	/* a broken history: the first failed lookup is said, the next ones are not */
+	snprintf(cmd, sizeof cmd, "sqlite3 '%s' 'DROP TABLE stats' 2>/dev/null", db);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(history_open(&h, db, false, &d), 0);
+	buf_reset(&err);
+	for (int i = 0; i < 5; i++) {
+		ck_assert_int_lt(history_previous(h, s1, &p, &d), 0);
+		bprev_free(&p);
+	}
+	int lines = 0;
+	for (const char *c = err.data; c && *c; c++)
+		lines += *c == '\n';
+	ck_assert_int_eq(lines, 2); /* the error, and which sets have no trend */
 	history_close(h);
 	batch_free(&b);
 	buf_free(&err);
@@ -306,8 +714,14 @@ Suite *batch_suite(void)
 	tcase_add_test(tc, discover_manifest);
 	tcase_add_test(tc, mail_headers);
 	tcase_add_test(tc, mime_structure);
+	tcase_add_test(tc, mime_streamed_from_files);
 	tcase_add_test(tc, history_roundtrip);
 	tcase_add_test(tc, history_unwritable_keeps_db);
+	tcase_add_test(tc, trend_one_function);
+	tcase_add_test(tc, record_roundtrip_and_validation);
+	tcase_add_test(tc, runner_results_are_this_runs);
+	tcase_add_test(tc, discover_reserved_and_special_files);
+	tcase_add_test(tc, history_keys_and_migration);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -320,5 +320,23 @@ if [ -z "${HOSTILE_ONLY:-}" ] || [ "$HOSTILE_ONLY" = "$name" ]; then
 	else bad file-size-limit "exit $rc: $(cat "$T/lim.err")"; fi
 fi
 
+# ---- 13. batch: where it runs PCRE2 ----
+# `iopsy batch` takes no user regex (no --match): its only PCRE2 work is the fixed vmkernel.log
+# patterns, one match per pattern per line, a line cut at 1 MiB. Lines built to make the lazy
+# `to dev "..." .*? failed` pattern backtrack (45,000 starts, 45,000 near-misses each) stay
+# linear: a set with 18 MB of them is analysed in bounded time and memory.
+name=batch-vmklog
+if [ -z "${HOSTILE_ONLY:-}" ] || [ "$HOSTILE_ONLY" = "$name" ]; then
+	mkdir -p "$T/vb/in/set"
+	"$BIN" simulate --scenario healthy --out "$T/vb/sim" --duration 120 --interval 5 >/dev/null 2>&1
+	cp "$T/vb/sim/esxtop.csv" "$T/vb/in/set/"
+	awk 'BEGIN { for (i = 0; i < 20; i++) { printf "2026-07-27T13:10:05Z cpu1:1)ScsiDeviceIO: Cmd 0x2a "
+		for (k = 0; k < 30000; k++) printf "to dev \"a\" Failed H:0x1 D:0xZ "; printf "\n" } }' >"$T/vb/in/set/vmkernel.log"
+fi
+if run batch-vmklog 0 "" batch "$T/vb/in" --out "$T/vb/out" --quiet; then
+	if [ "$secs" -le 30 ] && grep -q '"role": "vmkernel-log"' "$T/vb/out/summary.json"; then ok batch-vmklog "$info, $(wc -c <"$T/vb/in/set/vmkernel.log") bytes of vmkernel.log"
+	else bad batch-vmklog "took $secs s or the log was not read"; fi
+fi
+
 echo "hostile: $pass passed, $fail failed"
 [ $fail = 0 ]

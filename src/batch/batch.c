@@ -1,748 +1,189 @@
-/* batch.c — set discovery, sanitising and the parallel run of `iopsy batch` (see batch.h). Each
- * set runs in its own child process: a parser failure or even a crash in one set is reported for
- * that set and the run goes on. The child writes the set's reports and a small result file the
- * parent reads back. */
+/* batch.c — one `iopsy batch` run from discovery to mail (see batch.h). */
 #include "batch.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <glob.h>
-#include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "analysis.h"
-#include "batch_report.h"
-#include "source.h"
+#include "batch_out.h"
+#include "deliver.h"
+#include "discover.h"
+#include "history.h"
+#include "json.h"
+#include "mail.h"
+#include "proc.h"
+#include "runner.h"
+#include "setwork.h"
 
-
-/* ---- names ---- */
-
-char *batch_sanitize(const char *name)
+static char *iso_now(void)
 {
-	size_t n = strlen(name);
-	char *o = xmalloc(n + 8);
-	size_t k = 0;
-	for (size_t i = 0; i < n && k < 80; i++) {
-		unsigned char c = (unsigned char)name[i];
-		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-			  c == '_' || c == '-';
-		char ch = ok ? (char)c : '_';
-		if (k == 0 && ch == '.')
-			ch = '_';
-		if (k > 0 && ch == '_' && o[k - 1] == '_')
-			continue; /* one '_' per run of replaced bytes */
-		o[k++] = ch;
-	}
-	o[k] = '\0';
-	if (k == 0 || strcmp(o, ".") == 0 || strcmp(o, "..") == 0) {
-		free(o);
-		return xstrdup("set");
-	}
-	return o;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	char t[32];
+	time_format_iso((int64_t)ts.tv_sec * 1000, false, t);
+	return xstrdup(t);
 }
 
-/* ---- file roles ---- */
-
-static bool ends_with(const char *s, const char *suffix)
+/* A run id no earlier run shares: what a set's result record must carry to count as this run's. */
+static uint64_t new_run_id(void)
 {
-	size_t a = strlen(s), b = strlen(suffix);
-	return a >= b && strcasecmp(s + a - b, suffix) == 0;
-}
-
-/* Sniffs the first decoded bytes of a file to decide what it is. */
-static enum bfile_role classify(const char *path, char **note)
-{
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	*note = NULL;
-	if (strcasecmp(base, "truth.json") == 0) {
-		*note = xstrdup("simulator ground truth, not an input");
-		return BF_IGNORED;
+	uint64_t id = 0;
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		if (read(fd, &id, sizeof id) != (ssize_t)sizeof id)
+			id = 0;
+		close(fd);
 	}
-	struct diag d;
-	diag_init(&d, path, 0);
-	struct buf msg;
-	buf_init(&msg);
-	d.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &msg};
-	struct source src;
-	if (source_open(&src, path, &d) < 0) {
-		*note = xstrdup(msg.data ? msg.data : "cannot open");
-		buf_free(&msg);
-		return BF_IGNORED;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	id ^= (uint64_t)ts.tv_sec * 1000000007u ^ (uint64_t)ts.tv_nsec ^ (uint64_t)getpid() << 32;
+	return id ? id : 1;
+}
+
+static int write_out(const char *path, const struct buf *b, struct diag *d)
+{
+	const char *what;
+	if (afile_write_all(path, b->data, b->len, &what) < 0) {
+		diag_emit(d, DIAG_PLAIN, 0, 0, "%s %s: %s", what, path, strerror(errno));
+		return ERR_IO;
 	}
-	char head[65536];
-	long n = 0, k;
-	while (n < (long)sizeof head - 1 && (k = source_read(&src, head + n, sizeof head - 1 - (size_t)n, &d)) > 0)
-		n += k;
-	source_close(&src);
-	if (n < 0)
-		n = 0;
-	head[n] = '\0';
-	enum bfile_role r = BF_IGNORED;
-	if (memmem(head, (size_t)n, "(PDH-", 5))
-		r = BF_CAPTURE;
-	else if (memmem(head, (size_t)n, "StartingOffset", 14))
-		r = BF_PARTITIONS;
-	else if (strncasecmp(base, "vmkernel", 8) == 0 || memmem(head, (size_t)n, " vmkernel: ", 11))
-		r = BF_VMKLOG;
-	else if (ends_with(base, ".map") || (memmem(head, (size_t)n, ":scsi", 5) && memmem(head, (size_t)n, " = ", 3)))
-		r = BF_MAP;
-	else if (ends_with(base, ".blg"))
-		*note = xstrdup("binary perfmon log: convert it with 'relog FILE.blg -f csv -o FILE.csv'");
-	else
-		*note = xstrdup(msg.len ? msg.data : "not a capture, vmkernel.log, partitions or disk map file");
-	buf_free(&msg);
-	return r;
-}
-
-static void add_file(struct bset *s, const char *path, int side)
-{
-	s->files = xrealloc(s->files, (s->nfiles + 1) * sizeof *s->files);
-	struct bfile *f = &s->files[s->nfiles++];
-	f->path = xstrdup(path);
-	f->side = side;
-	f->role = classify(path, &f->note);
-}
-
-static struct bset *add_set(struct batch *b, const char *name)
-{
-	b->sets = xrealloc(b->sets, (b->nsets + 1) * sizeof *b->sets);
-	struct bset *s = &b->sets[b->nsets++];
-	memset(s, 0, sizeof *s);
-	s->name = xstrdup(name);
-	s->worst = -1;
-	/* unique directory name */
-	char *base = batch_sanitize(name);
-	char *dir = xstrdup(base);
-	for (int k = 2;; k++) {
-		bool clash = false;
-		for (size_t i = 0; i + 1 < b->nsets; i++)
-			if (strcmp(b->sets[i].dir, dir) == 0)
-				clash = true;
-		if (!clash)
-			break;
-		free(dir);
-		struct buf t;
-		buf_init(&t);
-		buf_printf(&t, "%s-%d", base, k);
-		dir = t.data;
-	}
-	free(base);
-	s->dir = dir;
-	return s;
-}
-
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Sorted regular files and directories of dir (names only, no dot files). */
-static char **list_dir(const char *dir, bool want_dirs, size_t *n)
-{
-	*n = 0;
-	DIR *d = opendir(dir);
-	if (!d)
-		return NULL;
-	char **v = NULL;
-	struct dirent *e;
-	while ((e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.')
-			continue;
-		struct buf p;
-		buf_init(&p);
-		buf_printf(&p, "%s/%s", dir, e->d_name);
-		struct stat st;
-		bool isdir = stat(p.data, &st) == 0 && S_ISDIR(st.st_mode);
-		bool isreg = stat(p.data, &st) == 0 && S_ISREG(st.st_mode);
-		buf_free(&p);
-		if ((want_dirs && isdir) || (!want_dirs && isreg)) {
-			v = xrealloc(v, (*n + 1) * sizeof *v);
-			v[(*n)++] = xstrdup(e->d_name);
-		}
-	}
-	closedir(d);
-	if (*n)
-		qsort(v, *n, sizeof *v, name_cmp);
-	return v;
-}
-
-static void free_list(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
-static void add_folder_files(struct bset *s, const char *dir, int side)
-{
-	size_t n;
-	char **v = list_dir(dir, false, &n);
-	for (size_t i = 0; i < n; i++) {
-		struct buf p;
-		buf_init(&p);
-		buf_printf(&p, "%s/%s", dir, v[i]);
-		add_file(s, p.data, side);
-		buf_free(&p);
-	}
-	free_list(v, n);
-}
-
-static int discover_folder(struct batch *b, const char *input)
-{
-	size_t nd, nf;
-	char **dirs = list_dir(input, true, &nd);
-	char **files = list_dir(input, false, &nf);
-	for (size_t i = 0; i < nd; i++) {
-		struct bset *s = add_set(b, dirs[i]);
-		struct buf p;
-		buf_init(&p);
-		buf_printf(&p, "%s/%s", input, dirs[i]);
-		struct buf pb, pa;
-		buf_init(&pb);
-		buf_init(&pa);
-		buf_printf(&pb, "%s/before", p.data);
-		buf_printf(&pa, "%s/after", p.data);
-		struct stat st;
-		if (stat(pb.data, &st) == 0 && S_ISDIR(st.st_mode) && stat(pa.data, &st) == 0 && S_ISDIR(st.st_mode)) {
-			s->paired = true;
-			add_folder_files(s, pb.data, 1);
-			add_folder_files(s, pa.data, 2);
-		}
-		add_folder_files(s, p.data, 0);
-		/* other sub-folders are not read: say so rather than drop them silently */
-		size_t nsub;
-		char **sub = list_dir(p.data, true, &nsub);
-		for (size_t k = 0; k < nsub; k++) {
-			if (s->paired && (strcmp(sub[k], "before") == 0 || strcmp(sub[k], "after") == 0))
-				continue;
-			s->files = xrealloc(s->files, (s->nfiles + 1) * sizeof *s->files);
-			struct bfile *f = &s->files[s->nfiles++];
-			struct buf fp;
-			buf_init(&fp);
-			buf_printf(&fp, "%s/%s/", p.data, sub[k]);
-			f->path = fp.data;
-			f->role = BF_IGNORED;
-			f->side = 0;
-			f->note = xstrdup(s->paired ? "folder not read (only before/ and after/ are)"
-						    : "folder not read: a set is the files of one folder (use before/ and after/ for a comparison)");
-		}
-		free_list(sub, nsub);
-		buf_free(&p);
-		buf_free(&pb);
-		buf_free(&pa);
-	}
-	/* loose files: one set each, named after the file */
-	for (size_t i = 0; i < nf; i++) {
-		char *stem = xstrdup(files[i]);
-		char *dot = strchr(stem, '.');
-		if (dot && dot != stem)
-			*dot = '\0';
-		struct bset *s = add_set(b, stem);
-		free(stem);
-		struct buf p;
-		buf_init(&p);
-		buf_printf(&p, "%s/%s", input, files[i]);
-		add_file(s, p.data, 0);
-		buf_free(&p);
-	}
-	free_list(dirs, nd);
-	free_list(files, nf);
 	return 0;
 }
 
-/* ---- manifest ----
- * [set NAME]            starts a set
- * files = GLOB...       captures and companion files (roles are sniffed)
- * before = GLOB...      a comparison: the before side
- * after = GLOB...       ... and the after side
- * vmkernel-log = GLOB, partitions = GLOB, map = GLOB   (same as files, role forced)
- * mail-to = ADDR, ADDR  per-set recipients
- * Globs are relative to the manifest's folder; '#' starts a comment. */
-
-static char *trim(char *s)
+/* index.html and summary.json. 0 or ERR_IO. */
+static int write_index(const struct batch *b, const struct run_info *ri, const struct batch_opts *o, struct diag *d)
 {
-	while (*s == ' ' || *s == '\t')
-		s++;
-	size_t n = strlen(s);
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
-		s[--n] = '\0';
-	return s;
-}
-
-static void add_glob(struct bset *s, const char *base, const char *pattern, int side, int forced)
-{
-	struct buf p;
-	buf_init(&p);
-	if (pattern[0] == '/')
-		buf_adds(&p, pattern);
-	else
-		buf_printf(&p, "%s/%s", base, pattern);
-	glob_t g;
-	int rc = glob(p.data, 0, NULL, &g);
-	if (rc != 0) {
-		struct buf e;
-		buf_init(&e);
-		if (s->discovery_error)
-			buf_printf(&e, "%s; ", s->discovery_error);
-		buf_printf(&e, "'%s' matches no file", pattern);
-		free(s->discovery_error);
-		s->discovery_error = e.data;
-	} else {
-		for (size_t i = 0; i < g.gl_pathc; i++) {
-			add_file(s, g.gl_pathv[i], side);
-			if (forced >= 0 && s->files[s->nfiles - 1].role != BF_IGNORED)
-				s->files[s->nfiles - 1].role = (enum bfile_role)forced;
-		}
-		globfree(&g);
-	}
-	buf_free(&p);
-}
-
-static int discover_manifest(struct batch *b, const char *path, struct buf *err)
-{
-	FILE *fp = fopen(path, "r");
-	if (!fp) {
-		buf_printf(err, "iopsy batch: %s: cannot open: %s\n", path, strerror(errno));
-		return ERR_IO;
-	}
-	char *base = xstrdup(path);
-	char *slash = strrchr(base, '/');
-	if (slash)
-		*slash = '\0';
-	else {
-		free(base);
-		base = xstrdup(".");
-	}
-	char *line = NULL;
-	size_t cap = 0;
-	long ln = 0;
-	struct bset *cur = NULL;
 	int rc = 0;
-	while (getline(&line, &cap, fp) > 0) {
-		ln++;
-		char *hash = strchr(line, '#');
-		if (hash)
-			*hash = '\0';
-		char *s = trim(line);
-		if (!*s)
-			continue;
-		if (*s == '[') {
-			char *e = strchr(s, ']');
-			if (strncmp(s, "[set ", 5) != 0 || !e) {
-				buf_printf(err, "iopsy batch: %s:%ld:1: error: expected '[set NAME]'\n", path, ln);
-				rc = ERR_FORMAT;
-				cur = NULL;
-				continue;
-			}
-			*e = '\0';
-			cur = add_set(b, trim(s + 5));
-			continue;
-		}
-		char *eq = strchr(s, '=');
-		if (!eq || !cur) {
-			buf_printf(err, "iopsy batch: %s:%ld:1: error: %s\n", path, ln,
-				   cur ? "expected 'key = value'" : "a '[set NAME]' line must come first");
-			rc = ERR_FORMAT;
-			continue;
-		}
-		*eq = '\0';
-		char *key = trim(s), *val = trim(eq + 1);
-		int side = 0, forced = -1;
-		bool mail = false;
-		if (strcmp(key, "files") == 0)
-			side = 0;
-		else if (strcmp(key, "before") == 0)
-			side = 1;
-		else if (strcmp(key, "after") == 0)
-			side = 2;
-		else if (strcmp(key, "vmkernel-log") == 0)
-			forced = BF_VMKLOG;
-		else if (strcmp(key, "partitions") == 0)
-			forced = BF_PARTITIONS;
-		else if (strcmp(key, "map") == 0)
-			forced = BF_MAP;
-		else if (strcmp(key, "mail-to") == 0)
-			mail = true;
-		else {
-			buf_printf(err, "iopsy batch: %s:%ld:1: error: unknown key '%s' (files, before, after, "
-					"vmkernel-log, partitions, map, mail-to)\n", path, ln, key);
-			rc = ERR_FORMAT;
-			continue;
-		}
-		if (side)
-			cur->paired = true;
-		char *save = NULL;
-		for (char *tok = strtok_r(val, mail ? ", \t" : " \t", &save); tok; tok = strtok_r(NULL, mail ? ", \t" : " \t", &save)) {
-			if (mail) {
-				cur->mail_to = xrealloc(cur->mail_to, (cur->nmail + 1) * sizeof *cur->mail_to);
-				cur->mail_to[cur->nmail++] = xstrdup(tok);
-			} else {
-				add_glob(cur, base, tok, side, forced);
-			}
-		}
-	}
-	free(line);
-	free(base);
-	fclose(fp);
-	for (size_t i = 0; i < b->nsets; i++) {
-		struct bset *s = &b->sets[i];
-		if (s->paired) {
-			bool have[3] = {false, false, false};
-			for (size_t k = 0; k < s->nfiles; k++)
-				if (s->files[k].role == BF_CAPTURE)
-					have[s->files[k].side] = true;
-			if (!have[1] || !have[2]) {
-				free(s->discovery_error);
-				s->discovery_error = xstrdup("a comparison needs captures on both 'before' and 'after'");
-			}
-		}
-	}
+	struct buf out, p;
+	buf_init(&out);
+	buf_init(&p);
+	batch_index_html(b, ri, &out);
+	buf_printf(&p, "%s/index.html", o->out);
+	if (write_out(p.data, &out, d) < 0)
+		rc = ERR_IO;
+	buf_reset(&out);
+	struct json j;
+	json_init(&j, &out, true);
+	batch_summary_json(b, ri, &j);
+	buf_addc(&out, '\n');
+	buf_reset(&p);
+	buf_printf(&p, "%s/summary.json", o->out);
+	if (write_out(p.data, &out, d) < 0)
+		rc = ERR_IO;
+	buf_free(&out);
+	buf_free(&p);
 	return rc;
 }
 
-int batch_discover(struct batch *b, const char *input, struct buf *err)
+int batch_execute(const struct batch_opts *o)
 {
-	memset(b, 0, sizeof *b);
+	struct diag d;
+	diag_init(&d, NULL, -1);
+	d.prefix = "iopsy batch";
+	d.sink = o->co.sink;
+	/* the history's messages keep their own prefix ("iopsy: history: ...") */
+	struct diag hd = d;
+	hd.prefix = NULL;
+	int ret = EXIT_OK;
+	struct batch b;
+	int rc = batch_discover(&b, o->input, &d);
+	if (rc == ERR_IO) {
+		batch_free(&b);
+		return EXIT_INPUT;
+	}
+	if (rc < 0)
+		ret = EXIT_INPUT; /* manifest errors: the valid sets still run */
+	for (size_t i = 0; i < b.nsets; i++)
+		for (size_t k = 0; k < b.sets[i].nmail; k++)
+			if (!mail_address_valid(b.sets[i].mail_to[k])) {
+				diag_emit(&d, DIAG_PLAIN, 0, 0, "set %s: not a plain mail address '%s'; ignored", b.sets[i].dir,
+					  b.sets[i].mail_to[k]);
+				b.sets[i].mail_to[k][0] = '\0';
+			}
+	batch_mail_check(o, &d);
+	if (o->eml_dir || o->smtp || o->sendmail) {
+		size_t any = o->nmail;
+		for (size_t i = 0; i < b.nsets; i++)
+			any += b.sets[i].nmail;
+		if (!any)
+			diag_emit(&d, DIAG_PLAIN, 0, 0, "--eml/--smtp/--sendmail without any recipient (--mail-to, or "
+							"mail-to in a manifest): no message will be made");
+	}
 	struct stat st;
-	if (stat(input, &st) != 0) {
-		buf_printf(err, "iopsy batch: %s: %s\n", input, strerror(errno));
-		return ERR_IO;
+	if (mkdir(o->out, 0755) != 0 && errno != EEXIST) {
+		diag_emit(&d, DIAG_PLAIN, 0, 0, "cannot create %s: %s", o->out, strerror(errno));
+		batch_free(&b);
+		return EXIT_SYSTEM;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		b->input_kind = xstrdup("folder");
-		return discover_folder(b, input);
+	if (stat(o->out, &st) != 0 || !S_ISDIR(st.st_mode) || access(o->out, W_OK) != 0) {
+		diag_emit(&d, DIAG_PLAIN, 0, 0, "%s is not a writable folder", o->out);
+		batch_free(&b);
+		return EXIT_SYSTEM;
 	}
-	b->input_kind = xstrdup("manifest");
-	return discover_manifest(b, input, err);
-}
-
-/* ---- the child: one set ---- */
-
-static void tsv_field(struct buf *b, const char *s)
-{
-	buf_addc(b, '\t');
-	for (; s && *s; s++)
-		buf_addc(b, *s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s);
-}
-
-static void write_result(const char *setdir, const struct bset *s, const struct analysis *a, const char *error,
-			 enum bstatus status)
-{
-	struct buf b;
-	buf_init(&b);
-	buf_printf(&b, "status\t%s\n", bstatus_names[status]);
-	if (error) {
-		buf_adds(&b, "error");
-		tsv_field(&b, error);
-		buf_addc(&b, '\n');
+	char *started = iso_now();
+	uint64_t run_id = new_run_id();
+	struct buf hp;
+	buf_init(&hp);
+	if (o->history)
+		buf_adds(&hp, o->history);
+	else
+		buf_printf(&hp, "%s/history.sqlite", o->out);
+	struct history *h = NULL;
+	if (history_open(&h, hp.data, true, &hd) < 0) {
+		diag_emit(&d, DIAG_PLAIN, 0, 0, "running without history (no trends, nothing recorded)");
+		h = NULL;
+		ret = EXIT_SYSTEM;
 	}
-	if (a) {
-		buf_adds(&b, "verdict");
-		tsv_field(&b, a->verdict);
-		buf_addc(&b, '\n');
-		int64_t t0 = INT64_MAX, t1 = INT64_MIN;
-		long warnings = 0;
-		for (size_t i = 0; i < a->m.ncaps; i++) {
-			const struct capture *c = &a->m.caps[i];
-			warnings += c->warnings;
-			if (c->failed || !c->rows)
-				continue;
-			if (c->start + c->clock_offset_ms < t0)
-				t0 = c->start + c->clock_offset_ms;
-			if (c->end + c->clock_offset_ms > t1)
-				t1 = c->end + c->clock_offset_ms;
-		}
-		buf_printf(&b, "warnings\t%ld\n", warnings);
-		if (t0 != INT64_MAX) {
-			char x[32], y[32];
-			time_format_iso(t0, false, x);
-			time_format_iso(t1, false, y);
-			buf_printf(&b, "span\t%s\t%s\n", x, y);
-		}
-		for (size_t i = 0; i < a->nf; i++) {
-			const struct finding *f = &a->f[i];
-			char x[32], y[32];
-			time_format_iso(f->start, false, x);
-			time_format_iso(f->end, false, y);
-			buf_adds(&b, "finding");
-			tsv_field(&b, kinds[f->kind].name);
-			tsv_field(&b, severity_names[f->sev]);
-			tsv_field(&b, layer_names[f->layer]);
-			tsv_field(&b, f->entity);
-			tsv_field(&b, f->host ? f->host : "");
-			tsv_field(&b, x);
-			tsv_field(&b, y);
-			tsv_field(&b, f->summary);
-			buf_addc(&b, '\n');
-		}
-		batch_stats_tsv(a, &b);
-	}
-	(void)s;
-	struct buf p;
-	buf_init(&p);
-	buf_printf(&p, "%s/.result", setdir);
-	struct afile af;
-	if (afile_open(&af, p.data) == 0) {
-		if (fwrite(b.data, 1, b.len, af.fp) != b.len)
-			afile_abort(&af);
-		else
-			afile_commit(&af);
-	}
-	buf_free(&p);
-	buf_free(&b);
-}
-
-static int run_set(struct bset *s, const char *setdir, const struct batch_opts *o)
-{
-	if (s->discovery_error) {
-		if (o->co.sink.fn) {
-			struct buf m;
-			buf_init(&m);
-			buf_printf(&m, "iopsy batch: set %s: %s", s->name, s->discovery_error);
-			o->co.sink.fn(o->co.sink.ctx, DIAG_ERROR, m.data);
-			buf_free(&m);
-		}
-		write_result(setdir, s, NULL, s->discovery_error, BS_FAILED);
-		return 1;
-	}
-	size_t ncap = 0;
-	for (size_t i = 0; i < s->nfiles; i++)
-		ncap += s->files[i].role == BF_CAPTURE;
-	if (ncap == 0) {
-		write_result(setdir, s, NULL, "no capture file (esxtop or perfmon CSV) in this set", BS_FAILED);
-		return 1;
-	}
-	return batch_report_set(s, setdir, o, write_result);
-}
-
-/* ---- the parent ---- */
-
-static int mkdir_p(const char *path)
-{
-	struct buf p;
-	buf_init(&p);
-	buf_adds(&p, path);
-	for (char *c = p.data + 1; *c; c++) {
-		if (*c == '/') {
-			*c = '\0';
-			if (mkdir(p.data, 0755) != 0 && errno != EEXIST) {
-				buf_free(&p);
-				return ERR_IO;
-			}
-			*c = '/';
-		}
-	}
-	int rc = mkdir(p.data, 0755) != 0 && errno != EEXIST ? ERR_IO : 0;
-	buf_free(&p);
-	return rc;
-}
-
-/* The next tab-separated field (empty fields included: strsep, unlike strtok, keeps them). */
-static char *dup_field(char **save)
-{
-	char *t = *save ? strsep(save, "\t") : NULL;
-	return xstrdup(t ? t : "");
-}
-
-static void read_result(struct bset *s, const char *setdir)
-{
-	struct buf p;
-	buf_init(&p);
-	buf_printf(&p, "%s/.result", setdir);
-	FILE *fp = fopen(p.data, "r");
-	buf_free(&p);
-	if (!fp) {
-		s->status = BS_FAILED;
-		if (!s->error)
-			s->error = xstrdup("the set's worker wrote no result");
-		return;
-	}
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	while ((n = getline(&line, &cap, fp)) > 0) {
-		if (line[n - 1] == '\n')
-			line[n - 1] = '\0';
-		char *save = line;
-		char *key = strsep(&save, "\t");
-		if (!key || !*key)
-			continue;
-		if (strcmp(key, "status") == 0) {
-			char *v = save ? strsep(&save, "\t") : NULL;
-			for (int k = 0; k < 4 && v; k++)
-				if (strcmp(v, bstatus_names[k]) == 0)
-					s->status = (enum bstatus)k;
-		} else if (strcmp(key, "error") == 0) {
-			free(s->error);
-			s->error = dup_field(&save);
-		} else if (strcmp(key, "verdict") == 0) {
-			s->verdict = dup_field(&save);
-		} else if (strcmp(key, "warnings") == 0) {
-			char *v = dup_field(&save);
-			s->warnings = strtol(v, NULL, 10);
-			free(v);
-		} else if (strcmp(key, "span") == 0) {
-			s->capture_start = dup_field(&save);
-			s->capture_end = dup_field(&save);
-		} else if (strcmp(key, "finding") == 0) {
-			s->f = xrealloc(s->f, (s->nf + 1) * sizeof *s->f);
-			struct bfinding *f = &s->f[s->nf++];
-			f->kind = dup_field(&save);
-			f->severity = dup_field(&save);
-			f->layer = dup_field(&save);
-			f->entity = dup_field(&save);
-			f->host = dup_field(&save);
-			f->start = dup_field(&save);
-			f->end = dup_field(&save);
-			f->summary = dup_field(&save);
-			int sev = strcmp(f->severity, "critical") == 0 ? 2 : strcmp(f->severity, "warning") == 0 ? 1 : 0;
-			if (sev > s->worst)
-				s->worst = sev;
-		} else if (strcmp(key, "stat") == 0) {
-			s->stats = xrealloc(s->stats, (s->nstats + 1) * sizeof *s->stats);
-			struct bstat *st = &s->stats[s->nstats++];
-			st->layer = dup_field(&save);
-			st->entity = dup_field(&save);
-			st->host = dup_field(&save);
-			st->metric = dup_field(&save);
-			double *v[5] = {&st->p50, &st->p95, &st->p99, &st->max, &st->mean};
-			for (int k = 0; k < 5; k++) {
-				char *x = dup_field(&save);
-				*v[k] = strcmp(x, "-") == 0 ? NAN : strtod(x, NULL);
-				free(x);
-			}
-			char *x = dup_field(&save);
-			st->samples = strtoll(x, NULL, 10);
-			free(x);
-		}
-	}
-	free(line);
-	fclose(fp);
-	s->nfindings = (long)s->nf;
-}
-
-static void show_progress(const struct batch_opts *o, bool on, size_t done, size_t total, const struct batch *b,
-			  const pid_t *pids, const size_t *which, size_t nrun, double t0)
-{
-	if (!on)
-		return;
-	struct buf l;
-	buf_init(&l);
-	double el = now_seconds() - t0;
-	buf_printf(&l, "\riopsy batch: %zu/%zu sets done, %d:%02d elapsed", done, total, (int)el / 60, (int)el % 60);
-	size_t shown = 0;
-	for (size_t i = 0; i < nrun; i++) {
-		if (pids[i] <= 0)
-			continue;
-		buf_adds(&l, shown ? ", " : "; running ");
-		buf_add_text_escaped(&l, b->sets[which[i]].dir, strlen(b->sets[which[i]].dir));
-		shown++;
-	}
-	buf_adds(&l, "\033[K");
-	o->status(o->status_ctx, l.data);
-	buf_free(&l);
-}
-
-void batch_run(struct batch *b, const struct batch_opts *o)
-{
-	int jobs = o->jobs > 0 ? o->jobs : 1;
-	pid_t *pids = xcalloc((size_t)jobs, sizeof *pids);
-	size_t *which = xcalloc((size_t)jobs, sizeof *which);
-	double *t_start = xcalloc((size_t)jobs, sizeof *t_start);
-	size_t next = 0, done = 0;
-	bool tty = !o->quiet && o->status && isatty(2);
 	double t0 = now_seconds();
-	while (done < b->nsets) {
-		/* start as many as allowed */
-		for (int k = 0; k < jobs && next < b->nsets; k++) {
-			if (pids[k] > 0)
-				continue;
-			struct bset *s = &b->sets[next];
-			struct buf dir;
-			buf_init(&dir);
-			buf_printf(&dir, "%s/%s", o->out, s->dir);
-			if (mkdir_p(dir.data) < 0) {
-				s->status = BS_FAILED;
-				s->error = xstrdup(strerror(errno));
-				buf_free(&dir);
-				next++;
-				done++;
-				continue;
-			}
-			fflush(NULL);
-			pid_t pid = fork();
-			if (pid == 0) {
-				/* child: diagnostics of this set go to its messages.txt */
-				struct buf mp;
-				buf_init(&mp);
-				buf_printf(&mp, "%s/messages.txt", dir.data);
-				int fd = open(mp.data, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-				if (fd >= 0) {
-					dup2(fd, 2);
-					close(fd);
-				}
-				signal(SIGINT, SIG_DFL);
-				int rc = run_set(s, dir.data, o);
-				fflush(NULL);
-				_exit(rc);
-			}
-			if (pid < 0) {
-				s->status = BS_FAILED;
-				s->error = xstrdup(strerror(errno));
-				done++;
-			} else {
-				pids[k] = pid;
-				which[k] = next;
-				t_start[k] = now_seconds();
-			}
-			buf_free(&dir);
-			next++;
-		}
-		show_progress(o, tty, done, b->nsets, b, pids, which, (size_t)jobs, t0);
-		int status;
-		pid_t pid = wait(&status);
-		if (pid < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		for (int k = 0; k < jobs; k++) {
-			if (pids[k] != pid)
-				continue;
-			struct bset *s = &b->sets[which[k]];
-			struct buf dir;
-			buf_init(&dir);
-			buf_printf(&dir, "%s/%s", o->out, s->dir);
-			s->seconds = now_seconds() - t_start[k];
-			if (WIFSIGNALED(status)) {
-				s->status = BS_FAILED;
-				struct buf e;
-				buf_init(&e);
-				buf_printf(&e, "the analysis of this set crashed (signal %d); its messages are in messages.txt",
-					   WTERMSIG(status));
-				s->error = e.data;
-			} else {
-				read_result(s, dir.data);
-			}
-			buf_free(&dir);
-			pids[k] = 0;
-			done++;
-		}
+	struct batch_loader loader;
+	/* from here every child is in a group a signal to the run reaches, and the scratch folder
+	 * goes on every exit path */
+	proc_begin(&d);
+	batch_run(&b, o, run_id, h, setwork_run, &loader, &hd);
+	struct run_info ri = {.started = started, .input = o->input, .input_kind = b.input_kind, .history = hp.data,
+			      .out = o->out, .seconds = now_seconds() - t0};
+	if (write_index(&b, &ri, o, &d) < 0)
+		ret = EXIT_SYSTEM;
+	if (h) {
+		if (history_record(h, started, o->input, &b, &hd) < 0)
+			ret = EXIT_SYSTEM;
+		history_close(h);
 	}
-	if (tty)
-		o->status(o->status_ctx, NULL);
-	free(pids);
-	free(which);
-	free(t_start);
+	if (batch_mail(&b, &ri, o, &d) < 0)
+		ret = EXIT_SYSTEM;
+	proc_end();
+	/* exit code and a short account */
+	long failed = 0, worst = -1;
+	for (size_t i = 0; i < b.nsets; i++) {
+		const struct bset *s = &b.sets[i];
+		if (s->system_error)
+			ret = EXIT_SYSTEM; /* a report or the set's folder could not be written */
+		if (s->status == BS_FAILED || s->status == BS_PARTIAL) {
+			failed++;
+			struct bresult tmp;
+			const struct bresult *r = batch_result(&b, i, &tmp);
+			diag_emit(&d, DIAG_PLAIN, 0, 0, "set %s %s: %s", s->dir, bstatus_names[s->status],
+				  r->error ? r->error : "see messages.txt");
+			if (r == &tmp)
+				bresult_free(&tmp);
+		}
+		if (s->worst > worst)
+			worst = s->worst;
+	}
+	if (!o->quiet)
+		diag_emit(&d, DIAG_PLAIN, 0, 0, "%zu set%s, %ld failed, index in %s/index.html", b.nsets,
+			  b.nsets == 1 ? "" : "s", failed, o->out);
+	if (ret == EXIT_OK && failed)
+		ret = EXIT_INPUT;
+	if (ret == EXIT_OK && o->fail_on > 0 && worst >= o->fail_on)
+		ret = EXIT_FINDINGS;
+	free(started);
+	buf_free(&hp);
+	batch_free(&b);
+	return ret;
 }
-

@@ -1,5 +1,5 @@
-/* cmd_batch.c — `iopsy batch INPUT --out DIR` (weekly unattended reports, history, mail) and
- * `iopsy history --db PATH [--set NAME]`. */
+/* cmd_batch.c — the options of `iopsy batch INPUT --out DIR` (weekly unattended reports, history,
+ * mail: the run itself is src/batch/batch.h) and of `iopsy history --db PATH [--set NAME]`. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,10 +9,8 @@
 #include <unistd.h>
 
 #include "batch.h"
-#include "batch_out.h"
 #include "commands.h"
 #include "history.h"
-#include "json.h"
 #include "mail.h"
 #include "progress.h"
 
@@ -37,6 +35,14 @@ static const char batch_help[] =
 	"  --smtp-starttls         require STARTTLS\n"
 	"  --sendmail CMD          deliver by running CMD (no shell) with the recipients appended\n"
 	"  --eml DIR               write the messages as .eml files instead of sending\n"
+	"  --mail-max-size SIZE    a message's size budget (default 10M; K, M, G suffixes): reports\n"
+	"                          past it are linked (--report-url) or named by path, never cut\n"
+	"  --report-url BASE       link reports that do not fit as BASE/<set>/report.html\n"
+	"  --mail-timeout SECONDS  total deadline of all mail delivery (default 120); what is not\n"
+	"                          delivered by then stays in DIR/mail/ as .eml\n"
+	"  --set-timeout SECONDS   a set's worker is stopped past this (default 1800)\n"
+	"  --set-memory MB         a set reads no more captures once its worker holds MB (default\n"
+	"                          256); the rest are listed as not used\n"
 	"  --fail-on LEVEL         exit 1 when a set has a finding at LEVEL (warning|critical) or above\n"
 	COMMON_HELP
 	"\nExit codes: 0 all sets analysed, 1 a set has critical findings with --fail-on, 2 usage,\n"
@@ -54,30 +60,60 @@ enum {
 	OPT_SENDMAIL,
 	OPT_EML,
 	OPT_FAIL_ON,
+	OPT_MAIL_MAX_SIZE,
+	OPT_REPORT_URL,
+	OPT_MAIL_TIMEOUT,
+	OPT_SET_TIMEOUT,
+	OPT_SET_MEMORY,
 };
 
-
-static int slurp(const char *path, char **data, size_t *len)
+/* Every message of a batch run reaches stderr through here: names from customer files (set
+ * folders, capture file names, manifest keys) may hold terminal escapes or invalid UTF-8, so
+ * control characters and invalid bytes are written as \xNN. Already escaped text stays as is. */
+static void sink_escaped(void *ctx, enum diag_level lvl, const char *msg)
 {
-	FILE *fp = fopen(path, "rb");
-	if (!fp)
-		return ERR_IO;
+	(void)ctx;
+	(void)lvl;
 	struct buf b;
 	buf_init(&b);
-	char chunk[65536];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
-		buf_add(&b, chunk, n);
-	int bad = ferror(fp);
-	fclose(fp);
-	if (bad) {
-		buf_free(&b);
-		return ERR_IO;
-	}
-	*data = b.data ? b.data : xstrdup("");
-	*len = b.len;
+	buf_add_text_escaped(&b, msg, strlen(msg));
+	buf_addc(&b, '\n');
+	fputs(b.data, stderr);
+	buf_free(&b);
+}
+
+/* A size with an optional K, M or G suffix (powers of 1024). */
+static int parse_size(const char *arg, size_t *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	double mul = 1;
+	if (*end == 'k' || *end == 'K')
+		mul = 1024, end++;
+	else if (*end == 'm' || *end == 'M')
+		mul = 1024 * 1024, end++;
+	else if (*end == 'g' || *end == 'G')
+		mul = 1024.0 * 1024 * 1024, end++;
+	if (*end == 'B' || *end == 'b')
+		end++;
+	if (errno || end == arg || *end || !(v * mul >= 4096) || v * mul > 1e12)
+		return ERR_USAGE;
+	*out = (size_t)(v * mul);
 	return 0;
 }
+
+static int parse_seconds(const char *arg, long lo, long hi, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < lo || v > hi)
+		return ERR_USAGE;
+	*out = v;
+	return 0;
+}
+
 
 static void add_recipients(char ***to, size_t *n, const char *arg)
 {
@@ -87,108 +123,6 @@ static void add_recipients(char ***to, size_t *n, const char *arg)
 		(*to)[(*n)++] = xstrdup(t);
 	}
 	free(copy);
-}
-
-/* One message: the sets it covers, its recipients; HTML body + text + each set's report attached
- * + each set's chart.png inline. Delivery failures leave the .eml in DIR/mail/. */
-static int deliver(const struct batch *b, const struct run_info *ri, const struct batch_opts *o, const size_t *sets,
-		   size_t nsets, char **to, size_t nto, const char *subject, unsigned long long seed, const char *emlname)
-{
-	struct mail_msg m;
-	memset(&m, 0, sizeof m);
-	m.from = o->mail_from;
-	m.to = to;
-	m.nto = nto;
-	m.subject = subject;
-	m.seed = seed;
-	char **cids = xcalloc(nsets ? nsets : 1, sizeof *cids);
-	for (size_t i = 0; i < nsets; i++) {
-		const struct bset *s = &b->sets[sets[i]];
-		struct buf p;
-		buf_init(&p);
-		buf_printf(&p, "%s/%s/chart.png", o->out, s->dir);
-		char *data;
-		size_t len;
-		if (slurp(p.data, &data, &len) == 0 && len > 8) {
-			m.img = xrealloc(m.img, (m.nimg + 1) * sizeof *m.img);
-			struct buf cid;
-			buf_init(&cid);
-			buf_printf(&cid, "chart-%zu.%016llx@iopsy", i + 1, seed);
-			m.img[m.nimg].cid = cid.data;
-			m.img[m.nimg].data = data;
-			m.img[m.nimg].len = len;
-			cids[i] = m.img[m.nimg].cid;
-			m.nimg++;
-		} else if (len <= 8 && data) {
-			free(data);
-		}
-		buf_reset(&p);
-		buf_printf(&p, "%s/%s/report.html", o->out, s->dir);
-		if (slurp(p.data, &data, &len) == 0) {
-			m.att = xrealloc(m.att, (m.natt + 1) * sizeof *m.att);
-			struct buf fn;
-			buf_init(&fn);
-			buf_printf(&fn, "%s-report.html", s->dir);
-			m.att[m.natt].filename = fn.data;
-			m.att[m.natt].content_type = "text/html; charset=utf-8";
-			m.att[m.natt].data = data;
-			m.att[m.natt].len = len;
-			m.natt++;
-		}
-		buf_free(&p);
-	}
-	struct buf html, text, msg, err;
-	buf_init(&html);
-	buf_init(&text);
-	buf_init(&msg);
-	buf_init(&err);
-	batch_mail_html(b, ri, sets, nsets, cids, &html);
-	batch_mail_text(b, ri, sets, nsets, &text);
-	m.html = html.data;
-	m.text = text.data;
-	mail_build(&m, &msg);
-	int rc = 0;
-	struct buf path;
-	buf_init(&path);
-	if (o->eml_dir) {
-		if (mkdir(o->eml_dir, 0755) != 0 && errno != EEXIST)
-			fprintf(stderr, "iopsy batch: cannot create %s: %s\n", o->eml_dir, strerror(errno));
-		buf_printf(&path, "%s/%s.eml", o->eml_dir, emlname);
-	} else {
-		buf_printf(&path, "%s/mail", o->out);
-		if (mkdir(path.data, 0755) != 0 && errno != EEXIST)
-			fprintf(stderr, "iopsy batch: cannot create %s: %s\n", path.data, strerror(errno));
-		buf_printf(&path, "/%s.eml", emlname);
-	}
-	if (o->eml_dir || (!o->smtp && !o->sendmail)) {
-		rc = write_output("batch", path.data, &msg) == EXIT_OK ? 0 : ERR_IO;
-	} else {
-		if (o->smtp)
-			rc = mail_send_smtp(o->smtp, o->smtp_starttls, &m, &msg, &err);
-		else
-			rc = mail_send_program(o->sendmail, &m, &msg, &err);
-		if (rc < 0) {
-			fprintf(stderr, "iopsy batch: mail not delivered: %s; the message is kept in %s\n", err.data, path.data);
-			write_output("batch", path.data, &msg);
-		}
-	}
-	buf_free(&path);
-	buf_free(&html);
-	buf_free(&text);
-	buf_free(&msg);
-	buf_free(&err);
-	free(cids);
-	mail_free_parts(&m);
-	return rc;
-}
-
-static char *iso_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	char t[32];
-	time_format_iso((int64_t)ts.tv_sec * 1000, false, t);
-	return xstrdup(t);
 }
 
 struct recipients {
@@ -209,11 +143,17 @@ static int run_batch(int argc, char **argv, struct recipients *rcpt)
 					     {"sendmail", required_argument, NULL, OPT_SENDMAIL},
 					     {"eml", required_argument, NULL, OPT_EML},
 					     {"fail-on", required_argument, NULL, OPT_FAIL_ON},
+					     {"mail-max-size", required_argument, NULL, OPT_MAIL_MAX_SIZE},
+					     {"report-url", required_argument, NULL, OPT_REPORT_URL},
+					     {"mail-timeout", required_argument, NULL, OPT_MAIL_TIMEOUT},
+					     {"set-timeout", required_argument, NULL, OPT_SET_TIMEOUT},
+					     {"set-memory", required_argument, NULL, OPT_SET_MEMORY},
 					     COMMON_LONG_OPTS,
 					     {0}};
 	struct batch_opts o;
 	memset(&o, 0, sizeof o);
 	cli_opts_init(&o.co);
+	o.co.sink = (struct diag_sink){.fn = sink_escaped, .ctx = NULL};
 	o.co.quiet = true; /* per-file progress lines would interleave: the batch shows its own */
 	o.co.progress = NULL;
 	static bool status_shown;
@@ -258,6 +198,35 @@ static int run_batch(int argc, char **argv, struct recipients *rcpt)
 		case OPT_STARTTLS: o.smtp_starttls = true; break;
 		case OPT_SENDMAIL: o.sendmail = optarg; break;
 		case OPT_EML: o.eml_dir = optarg; break;
+		case OPT_MAIL_MAX_SIZE:
+			if (parse_size(optarg, &o.mail_max_size) < 0)
+				return usage_error("batch", "--mail-max-size takes a size of at least 4K, like 10M or 500K");
+			break;
+		case OPT_REPORT_URL: {
+			bool ok = strncmp(optarg, "https://", 8) == 0 || strncmp(optarg, "http://", 7) == 0;
+			for (const unsigned char *u = (const unsigned char *)optarg; ok && *u; u++)
+				ok = *u > ' ' && *u < 0x7f && !strchr("\"<>\\^`{|}", *u);
+			if (!ok)
+				return usage_error("batch", "--report-url takes an http:// or https:// URL without spaces or quotes");
+			o.report_url = optarg;
+			break;
+		}
+		case OPT_MAIL_TIMEOUT:
+		case OPT_SET_TIMEOUT: {
+			long v;
+			if (parse_seconds(optarg, 1, 7 * 86400, &v) < 0)
+				return usage_error("batch", "--%s takes a number of seconds from 1 to 604800",
+						   c == OPT_MAIL_TIMEOUT ? "mail-timeout" : "set-timeout");
+			*(c == OPT_MAIL_TIMEOUT ? &o.mail_timeout_s : &o.set_timeout_s) = (int)v;
+			break;
+		}
+		case OPT_SET_MEMORY: {
+			long v;
+			if (parse_seconds(optarg, 16, 1 << 20, &v) < 0)
+				return usage_error("batch", "--set-memory takes a number of MB from 16 to 1048576");
+			o.set_memory_mb = v;
+			break;
+		}
 		case OPT_FAIL_ON:
 			if (strcmp(optarg, "warning") == 0)
 				fail_on = 1;
@@ -277,7 +246,6 @@ static int run_batch(int argc, char **argv, struct recipients *rcpt)
 	if (!o.out)
 		return usage_error("batch", "--out DIR is required");
 	o.input = argv[optind];
-	int ret = EXIT_OK;
 	for (size_t i = 0; i < o.nmail; i++) {
 		if (!mail_address_valid(o.mail_to[i])) {
 			struct buf e;
@@ -288,168 +256,21 @@ static int run_batch(int argc, char **argv, struct recipients *rcpt)
 			return EXIT_USAGE;
 		}
 	}
-	if ((o.nmail || o.eml_dir) && !mail_address_valid(o.mail_from))
-		return usage_error("batch", "not a plain mail address: '%s'", o.mail_from);
+	/* always: recipients may come from a manifest only, and the sender reaches the Message-ID and
+	 * SMTP's MAIL FROM */
+	if (!mail_address_valid(o.mail_from)) {
+		struct buf e;
+		buf_init(&e);
+		buf_add_text_escaped(&e, o.mail_from, strlen(o.mail_from));
+		usage_error("batch", "--mail-from: not a plain mail address: '%s'", e.data);
+		buf_free(&e);
+		return EXIT_USAGE;
+	}
 	if (o.smtp && strncmp(o.smtp, "smtp://", 7) != 0 && strncmp(o.smtp, "smtps://", 8) != 0)
 		return usage_error("batch", "--smtp takes an smtp:// or smtps:// URL");
 
-	struct buf err;
-	buf_init(&err);
-	struct batch b;
-	int rc = batch_discover(&b, o.input, &err);
-	if (err.len)
-		fputs(err.data, stderr);
-	if (rc == ERR_IO) {
-		buf_free(&err);
-		batch_free(&b);
-		return EXIT_INPUT;
-	}
-	if (rc < 0)
-		ret = EXIT_INPUT; /* manifest errors: the valid sets still run */
-	for (size_t i = 0; i < b.nsets; i++)
-		for (size_t k = 0; k < b.sets[i].nmail; k++)
-			if (!mail_address_valid(b.sets[i].mail_to[k])) {
-				fprintf(stderr, "iopsy batch: set %s: not a plain mail address '%s'; ignored\n", b.sets[i].dir,
-					b.sets[i].mail_to[k]);
-				b.sets[i].mail_to[k][0] = '\0';
-			}
-	if (o.eml_dir || o.smtp || o.sendmail) {
-		size_t any = o.nmail;
-		for (size_t i = 0; i < b.nsets; i++)
-			any += b.sets[i].nmail;
-		if (!any)
-			fprintf(stderr, "iopsy batch: --eml/--smtp/--sendmail without any recipient (--mail-to, or "
-					"mail-to in a manifest): no message will be made\n");
-	}
-	struct stat st;
-	if (mkdir(o.out, 0755) != 0 && errno != EEXIST) {
-		fprintf(stderr, "iopsy batch: cannot create %s: %s\n", o.out, strerror(errno));
-		buf_free(&err);
-		batch_free(&b);
-		return EXIT_SYSTEM;
-	}
-	if (stat(o.out, &st) != 0 || !S_ISDIR(st.st_mode) || access(o.out, W_OK) != 0) {
-		fprintf(stderr, "iopsy batch: %s is not a writable folder\n", o.out);
-		buf_free(&err);
-		batch_free(&b);
-		return EXIT_SYSTEM;
-	}
-	char *started = iso_now();
-	o.started = started;
-	struct buf hp;
-	buf_init(&hp);
-	if (o.history)
-		buf_adds(&hp, o.history);
-	else
-		buf_printf(&hp, "%s/history.sqlite", o.out);
-	struct history *h = NULL;
-	buf_reset(&err);
-	if (history_open(&h, hp.data, true, &err) < 0) {
-		fputs(err.data, stderr);
-		fprintf(stderr, "iopsy batch: running without history (no trends, nothing recorded)\n");
-		ret = EXIT_SYSTEM;
-	} else {
-		for (size_t i = 0; i < b.nsets; i++)
-			if (history_previous(h, &b.sets[i], &err) < 0)
-				fputs(err.data, stderr);
-	}
-	double t0 = now_seconds();
-	batch_run(&b, &o);
-	struct run_info ri = {.started = started, .input = o.input, .input_kind = b.input_kind, .history = hp.data, .out = o.out,
-			      .seconds = now_seconds() - t0};
-	/* index and summary */
-	struct buf out;
-	buf_init(&out);
-	batch_index_html(&b, &ri, &out);
-	struct buf p;
-	buf_init(&p);
-	buf_printf(&p, "%s/index.html", o.out);
-	if (write_output("batch", p.data, &out) != EXIT_OK)
-		ret = EXIT_SYSTEM;
-	buf_reset(&out);
-	struct json j;
-	json_init(&j, &out, true);
-	batch_summary_json(&b, &ri, &j);
-	buf_addc(&out, '\n');
-	buf_reset(&p);
-	buf_printf(&p, "%s/summary.json", o.out);
-	if (write_output("batch", p.data, &out) != EXIT_OK)
-		ret = EXIT_SYSTEM;
-	buf_free(&out);
-	buf_free(&p);
-	if (h) {
-		buf_reset(&err);
-		if (history_record(h, started, o.input, &b, &err) < 0) {
-			fputs(err.data, stderr);
-			ret = EXIT_SYSTEM;
-		}
-		history_close(h);
-	}
-	/* mail: the index to --mail-to, each set with recipients its own message */
-	size_t *order = batch_order(&b);
-	unsigned long long seed = (unsigned long long)time(NULL) * 1000003ull;
-	if (o.nmail) {
-		int crit = 0, failed = 0;
-		for (size_t i = 0; i < b.nsets; i++) {
-			crit += b.sets[i].worst == 2;
-			failed += b.sets[i].status == BS_FAILED;
-		}
-		struct buf subj;
-		buf_init(&subj);
-		buf_printf(&subj, "%s: %zu set%s, %d critical, %d failed", o.subject ? o.subject : "iopsy storage report",
-			   b.nsets, b.nsets == 1 ? "" : "s", crit, failed);
-		if (deliver(&b, &ri, &o, order, b.nsets, o.mail_to, o.nmail, subj.data, seed, "index") < 0)
-			ret = EXIT_SYSTEM;
-		buf_free(&subj);
-	}
-	for (size_t i = 0; i < b.nsets; i++) {
-		struct bset *s = &b.sets[i];
-		char **to = NULL;
-		size_t nto = 0;
-		for (size_t k = 0; k < s->nmail; k++)
-			if (s->mail_to[k][0]) {
-				to = xrealloc(to, (nto + 1) * sizeof *to);
-				to[nto++] = s->mail_to[k];
-			}
-		if (nto) {
-			struct buf subj, name;
-			buf_init(&subj);
-			buf_init(&name);
-			buf_printf(&subj, "%s: %s: %s", o.subject ? o.subject : "iopsy storage report", s->name,
-				   s->status == BS_FAILED ? "failed" : s->worst == 2 ? "critical" : s->worst == 1 ? "warning" : "clean");
-			buf_printf(&name, "set-%s", s->dir);
-			if (deliver(&b, &ri, &o, &i, 1, to, nto, subj.data, seed + i + 1, name.data) < 0)
-				ret = EXIT_SYSTEM;
-			buf_free(&subj);
-			buf_free(&name);
-		}
-		free(to);
-	}
-	free(order);
-	/* exit code and a short account on stderr */
-	long failed = 0, worst = -1;
-	for (size_t i = 0; i < b.nsets; i++) {
-		const struct bset *s = &b.sets[i];
-		if (s->status == BS_FAILED || s->status == BS_PARTIAL) {
-			failed++;
-			fprintf(stderr, "iopsy batch: set %s %s: %s\n", s->dir, bstatus_names[s->status],
-				s->error ? s->error : "see messages.txt");
-		}
-		if (s->worst > worst)
-			worst = s->worst;
-	}
-	if (!o.quiet)
-		fprintf(stderr, "iopsy batch: %zu set%s, %ld failed, index in %s/index.html\n", b.nsets,
-			b.nsets == 1 ? "" : "s", failed, o.out);
-	if (ret == EXIT_OK && failed)
-		ret = EXIT_INPUT;
-	if (ret == EXIT_OK && fail_on > 0 && worst >= fail_on)
-		ret = EXIT_FINDINGS;
-	free(started);
-	buf_free(&hp);
-	buf_free(&err);
-	batch_free(&b);
-	return ret;
+	o.fail_on = fail_on;
+	return batch_execute(&o);
 }
 
 int cmd_batch(int argc, char **argv)
@@ -488,29 +309,25 @@ int cmd_history(int argc, char **argv)
 		return usage_error("history", "--db PATH is required");
 	if (optind < argc)
 		return usage_error("history", "unexpected argument '%s'", argv[optind]);
-	struct buf err, out;
-	buf_init(&err);
+	struct buf out;
 	buf_init(&out);
+	struct diag d;
+	diag_init(&d, NULL, -1);
+	d.sink = diag_stderr();
 	struct history *h;
 	if (access(db, R_OK) != 0) {
 		fprintf(stderr, "iopsy history: %s: %s\n", db, strerror(errno));
 		return EXIT_INPUT;
 	}
 	/* opening migrates an older schema in place */
-	if (history_open(&h, db, false, &err) < 0) {
-		fputs(err.data, stderr);
-		buf_free(&err);
+	if (history_open(&h, db, false, &d) < 0)
 		return EXIT_INPUT;
-	}
-	int ret = history_list(h, set, &out, &err) < 0 ? EXIT_INPUT : EXIT_OK;
-	if (err.len)
-		fputs(err.data, stderr);
+	int ret = history_list(h, set, &out, &d) < 0 ? EXIT_INPUT : EXIT_OK;
 	if (fwrite(out.data, 1, out.len, stdout) != out.len || fflush(stdout) != 0) {
 		fprintf(stderr, "iopsy history: write error on stdout: %s\n", strerror(errno));
 		ret = EXIT_SYSTEM;
 	}
 	history_close(h);
-	buf_free(&err);
 	buf_free(&out);
 	return ret;
 }

@@ -1,5 +1,5 @@
-/* batchres.c — the batch run's data: names, freeing, and the week-over-week trend of a set against
- * its previous run (see batchres.h). */
+/* batchres.c — the batch run's data: names, results from an analysis, freeing, and the one trend
+ * function (a set against its previous run, see batchres.h). */
 #include "batchres.h"
 
 #include <math.h>
@@ -8,6 +8,7 @@
 
 const char *const bfile_role_names[5] = {"capture", "vmkernel-log", "partitions", "map", "ignored"};
 const char *const bstatus_names[4] = {"pending", "ok", "partial", "failed"};
+const char *const figure_trend_names[4] = {"new", "unchanged", "down", "up"};
 
 const struct key_metric key_metrics[] = {
 	{LAYER_GUEST, M_G_LAT_R}, {LAYER_GUEST, M_G_LAT_W}, {LAYER_GUEST, M_G_CDQL}, {LAYER_GUEST, M_G_XFERS},
@@ -17,16 +18,42 @@ const struct key_metric key_metrics[] = {
 };
 const size_t nkey_metrics = sizeof key_metrics / sizeof key_metrics[0];
 
+int layer_find(const char *name)
+{
+	for (int i = 0; name && i < LAYER_COUNT; i++)
+		if (strcmp(layer_names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+int metric_find(const char *name)
+{
+	for (int i = 0; name && i < M_COUNT; i++)
+		if (strcmp(metric_info[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+int severity_find(const char *name)
+{
+	for (int i = 0; name && i <= SEV_CRITICAL; i++)
+		if (strcmp(severity_names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/* ---- freeing ---- */
+
 static void free_findings(struct bfinding *f, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		free(f[i].kind);
-		free(f[i].severity);
-		free(f[i].layer);
 		free(f[i].entity);
 		free(f[i].host);
-		free(f[i].start);
-		free(f[i].end);
 		free(f[i].summary);
 	}
 	free(f);
@@ -35,12 +62,43 @@ static void free_findings(struct bfinding *f, size_t n)
 static void free_stats(struct bstat *st, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		free(st[i].layer);
 		free(st[i].entity);
 		free(st[i].host);
-		free(st[i].metric);
 	}
 	free(st);
+}
+
+void bresult_init(struct bresult *r)
+{
+	memset(r, 0, sizeof *r);
+	r->status = BS_PENDING;
+}
+
+void bresult_free(struct bresult *r)
+{
+	free(r->error);
+	free(r->verdict);
+	free(r->not_assessed);
+	for (size_t i = 0; i < r->nnotes; i++)
+		free(r->notes[i].note);
+	free(r->notes);
+	free_findings(r->f, r->nf);
+	free_stats(r->st, r->nst);
+	free(r->trend.previous_started);
+	free(r->trend.previous_capture);
+	free(r->trend.state);
+	free_findings(r->trend.resolved, r->trend.nresolved);
+	free(r->trend.fig);
+	bresult_init(r);
+}
+
+void bprev_free(struct bprev *p)
+{
+	free(p->started);
+	free(p->capture);
+	free_findings(p->f, p->nf);
+	free_stats(p->st, p->nst);
+	memset(p, 0, sizeof *p);
 }
 
 void batch_free(struct batch *b)
@@ -59,71 +117,142 @@ void batch_free(struct batch *b)
 		free(s->mail_to);
 		free(s->discovery_error);
 		free(s->error);
-		free(s->verdict);
-		free(s->capture_start);
-		free(s->capture_end);
-		free_findings(s->f, s->nf);
-		free_stats(s->stats, s->nstats);
-		free(s->trend.previous_started);
-		free(s->trend.previous_capture);
-		free_stats(s->trend.prev_stats, s->trend.nprev_stats);
-		free_findings(s->trend.prev_f, s->trend.nprev_f);
+		if (s->res) {
+			bresult_free(s->res);
+			free(s->res);
+		}
 	}
 	free(b->sets);
 	free(b->input_kind);
 	memset(b, 0, sizeof *b);
 }
 
-/* ---- trends ---- */
+/* ---- results ---- */
 
-int trend_figure_change(const struct bset *s, const struct bstat *cur, double *prev_p95)
+const struct bresult *batch_result(const struct batch *b, size_t i, struct bresult *tmp)
 {
-	for (size_t i = 0; i < s->trend.nprev_stats; i++) {
-		const struct bstat *p = &s->trend.prev_stats[i];
-		if (strcmp(p->layer, cur->layer) == 0 && strcmp(p->entity, cur->entity) == 0 &&
-		    strcmp(p->host, cur->host) == 0 && strcmp(p->metric, cur->metric) == 0) {
-			*prev_p95 = p->p95;
-			return 1;
+	const struct bset *s = &b->sets[i];
+	if (s->res)
+		return s->res;
+	bresult_init(tmp);
+	if (s->has_record && b->load && b->load(b->load_ctx, s, tmp) == 0)
+		return tmp;
+	bresult_free(tmp);
+	tmp->status = BS_FAILED;
+	tmp->system_error = s->system_error;
+	tmp->error = xstrdup(s->error ? s->error : s->has_record ? "the set's result can no longer be read"
+							       : "the set's worker wrote no result");
+	return tmp;
+}
+
+void bset_take_outcome(struct bset *s, const struct bresult *r)
+{
+	s->status = r->status;
+	s->system_error = r->system_error;
+	s->nf = r->nf;
+	s->incomplete = r->not_assessed != NULL;
+	s->worst = -1;
+	for (size_t i = 0; i < r->nf; i++)
+		if ((int)r->f[i].sev > s->worst)
+			s->worst = (int)r->f[i].sev;
+}
+
+void bresult_from_analysis(const struct analysis *a, const char *verdict, struct bresult *r)
+{
+	r->verdict = dup_or_null(verdict);
+	/* what the captures could not show: a set without a finding is then not "clean" */
+	if (!a->cov.complete) {
+		struct buf b;
+		buf_init(&b);
+		for (int l = 0; l < COV_LAYERS; l++) {
+			const struct layer_cov *lc = &a->cov.layer[l];
+			if (lc->status == COV_ASSESSED)
+				continue;
+			buf_printf(&b, "%s%s%s%s%s", b.len ? "; " : "", layer_names[l],
+				   lc->status == COV_PARTIAL ? " (partly)" : "", lc->why && *lc->why ? ": " : "",
+				   lc->why ? lc->why : "");
+		}
+		r->not_assessed = b.len ? xstrdup(b.data) : NULL;
+		buf_free(&b);
+	}
+	int64_t t0 = INT64_MAX, t1 = INT64_MIN;
+	long warnings = 0;
+	for (size_t i = 0; i < a->m.ncaps; i++) {
+		const struct capture *c = &a->m.caps[i];
+		warnings += c->warnings;
+		if (c->failed || !c->rows)
+			continue;
+		if (c->start + c->clock_offset_ms < t0)
+			t0 = c->start + c->clock_offset_ms;
+		if (c->end + c->clock_offset_ms > t1)
+			t1 = c->end + c->clock_offset_ms;
+	}
+	r->warnings = warnings;
+	if (t0 != INT64_MAX) {
+		r->have_span = true;
+		r->span_start = t0;
+		r->span_end = t1;
+	}
+	r->f = xcalloc(a->nf ? a->nf : 1, sizeof *r->f);
+	r->nf = a->nf;
+	for (size_t i = 0; i < a->nf; i++) {
+		const struct finding *f = &a->f[i];
+		struct bfinding *o = &r->f[i];
+		o->kind = f->kind;
+		o->sev = f->sev;
+		o->layer = f->layer;
+		o->entity = xstrdup(f->entity ? f->entity : "");
+		o->host = dup_or_null(f->host);
+		o->start = f->start;
+		o->end = f->end;
+		o->summary = xstrdup(f->summary ? f->summary : "");
+	}
+	/* the key figures of the entities that did real work */
+	for (size_t i = 0; i < a->m.nents; i++) {
+		const struct entity *e = &a->m.ents[i];
+		if (!entity_active(e, &a->rules))
+			continue;
+		for (size_t k = 0; k < nkey_metrics; k++) {
+			if (key_metrics[k].layer != e->layer)
+				continue;
+			const struct qsketch *q = &e->sk[key_metrics[k].metric];
+			if (!q->n)
+				continue;
+			r->st = xrealloc(r->st, (r->nst + 1) * sizeof *r->st);
+			struct bstat *st = &r->st[r->nst++];
+			st->layer = e->layer;
+			st->metric = key_metrics[k].metric;
+			st->entity = xstrdup(e->name);
+			st->host = dup_or_null(e->host);
+			st->p50 = qs_quantile(q, 0.5);
+			st->p95 = qs_quantile(q, 0.95);
+			st->p99 = qs_quantile(q, 0.99);
+			st->max = q->max;
+			st->mean = qs_mean(q);
+			st->samples = (long long)q->n;
 		}
 	}
-	return 0;
 }
 
-static bool same_finding(const struct bfinding *a, const struct bfinding *b)
+/* ---- the trend ---- */
+
+static bool same_str(const char *a, const char *b)
 {
-	return strcmp(a->kind, b->kind) == 0 && strcmp(a->entity, b->entity) == 0 && strcmp(a->host, b->host) == 0;
+	return strcmp(a ? a : "", b ? b : "") == 0;
 }
 
-bool trend_finding_is_new(const struct bset *s, const struct bfinding *f)
+bool bfinding_same(const struct bfinding *a, const struct bfinding *b)
 {
-	for (size_t i = 0; i < s->trend.nprev_f; i++)
-		if (same_finding(&s->trend.prev_f[i], f))
-			return false;
-	return true;
+	return a->kind == b->kind && same_str(a->entity, b->entity) && same_str(a->host, b->host);
 }
 
-void trend_finding_counts(const struct bset *s, long n[3])
+static bool in_list(const struct bfinding *f, const struct bfinding *v, size_t n)
 {
-	n[0] = n[1] = n[2] = 0;
-	for (size_t i = 0; i < s->nf; i++) {
-		bool dup = false;
-		for (size_t k = 0; k < i; k++)
-			dup |= same_finding(&s->f[k], &s->f[i]);
-		if (!dup)
-			n[trend_finding_is_new(s, &s->f[i]) ? 0 : 1]++;
-	}
-	for (size_t i = 0; i < s->trend.nprev_f; i++) {
-		bool dup = false, still = false;
-		for (size_t k = 0; k < i; k++)
-			dup |= same_finding(&s->trend.prev_f[k], &s->trend.prev_f[i]);
-		for (size_t k = 0; k < s->nf; k++)
-			still |= same_finding(&s->f[k], &s->trend.prev_f[i]);
-		if (!dup && !still)
-			n[2]++;
-	}
+	for (size_t i = 0; i < n; i++)
+		if (bfinding_same(f, &v[i]))
+			return true;
+	return false;
 }
-
-/* ---- trend of the current analysis against the previous run ---- */
 
 static bool is_unchanged(double now, double before)
 {
@@ -131,32 +260,67 @@ static bool is_unchanged(double now, double before)
 	return d <= fmax(0.05 * fabs(before), 0.05);
 }
 
-size_t batch_trend_rows(const struct analysis *a, const struct bset *s, struct trend_row **out)
+static const struct bstat *prev_stat(const struct bprev *p, const struct bstat *cur)
 {
-	struct trend_row *r = NULL;
-	size_t n = 0;
-	for (size_t i = 0; i < a->m.nents; i++) {
-		const struct entity *e = &a->m.ents[i];
-		if (!entity_active(e, &a->rules))
-			continue;
-		for (size_t k = 0; k < nkey_metrics; k++) {
-			if (key_metrics[k].layer != e->layer || !e->sk[key_metrics[k].metric].n)
-				continue;
-			struct bstat cur = {.layer = (char *)(uintptr_t)layer_names[e->layer],
-					    .entity = (char *)(uintptr_t)e->name,
-					    .host = (char *)(uintptr_t)(e->host ? e->host : ""),
-					    .metric = (char *)(uintptr_t)metric_info[key_metrics[k].metric].name};
-			r = xrealloc(r, (n + 1) * sizeof *r);
-			struct trend_row *t = &r[n++];
-			t->e = e;
-			t->m = key_metrics[k].metric;
-			t->now = qs_quantile(&e->sk[t->m], 0.95);
-			t->have_before = trend_figure_change(s, &cur, &t->before) && !isnan(t->before);
-			t->change_pct = t->have_before && t->before != 0 ? 100 * (t->now - t->before) / t->before : NAN;
-			t->unchanged = t->have_before && is_unchanged(t->now, t->before);
-		}
+	for (size_t i = 0; i < p->nst; i++) {
+		const struct bstat *x = &p->st[i];
+		if (x->layer == cur->layer && x->metric == cur->metric && same_str(x->entity, cur->entity) &&
+		    same_str(x->host, cur->host))
+			return x;
 	}
-	*out = r;
-	return n;
+	return NULL;
 }
 
+void trend_compute(struct bresult *r, const struct bprev *p)
+{
+	struct btrend *t = &r->trend;
+	free(t->previous_started);
+	free(t->previous_capture);
+	free(t->state);
+	free_findings(t->resolved, t->nresolved);
+	free(t->fig);
+	memset(t, 0, sizeof *t);
+	bool prev = p && p->have;
+	t->have_previous = prev;
+	if (prev) {
+		t->previous_started = xstrdup(p->started ? p->started : "");
+		t->previous_capture = xstrdup(p->capture ? p->capture : "");
+	}
+	/* findings: new / still present (distinct), then those of last run not seen now */
+	t->state = xcalloc(r->nf ? r->nf : 1, 1);
+	for (size_t i = 0; i < r->nf; i++) {
+		bool still = prev && in_list(&r->f[i], p->f, p->nf);
+		t->state[i] = !prev ? TS_FIRST_RUN : still ? TS_STILL : TS_NEW;
+		if (prev && !in_list(&r->f[i], r->f, i))
+			still ? t->n_still++ : t->n_new++;
+	}
+	if (!prev)
+		t->n_new = (long)r->nf;
+	for (size_t i = 0; prev && i < p->nf; i++) {
+		if (in_list(&p->f[i], p->f, i) || in_list(&p->f[i], r->f, r->nf))
+			continue;
+		t->resolved = xrealloc(t->resolved, (t->nresolved + 1) * sizeof *t->resolved);
+		struct bfinding *o = &t->resolved[t->nresolved++];
+		*o = p->f[i];
+		o->entity = xstrdup(p->f[i].entity ? p->f[i].entity : "");
+		o->host = dup_or_null(p->f[i].host);
+		o->summary = xstrdup(p->f[i].summary ? p->f[i].summary : "");
+	}
+	t->n_resolved = (long)t->nresolved;
+	/* key figures: p95 now against last run's */
+	t->fig = xcalloc(r->nst ? r->nst : 1, sizeof *t->fig);
+	t->nfig = r->nst;
+	for (size_t i = 0; i < r->nst; i++) {
+		struct btrend_figure *g = &t->fig[i];
+		g->stat = i;
+		g->now = r->st[i].p95;
+		const struct bstat *x = prev ? prev_stat(p, &r->st[i]) : NULL;
+		g->have_before = x && !isnan(x->p95);
+		g->before = g->have_before ? x->p95 : NAN;
+		g->change_pct = g->have_before && g->before != 0 ? 100 * (g->now - g->before) / g->before : NAN;
+		bool unchanged = g->have_before && is_unchanged(g->now, g->before);
+		g->trend = !g->have_before ? FT_NEW : unchanged ? FT_UNCHANGED : g->now < g->before ? FT_DOWN : FT_UP;
+		if (unchanged)
+			t->nunchanged++;
+	}
+}

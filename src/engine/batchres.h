@@ -1,6 +1,8 @@
 /* batchres.h — the neutral data of a batch run: the capture sets found (files and their roles),
- * each set's results (status, verdict, findings, key figures) and its week-over-week trend against
- * the previous run. src/batch fills it, reports/ renders it, the history stores it. */
+ * each set's typed result (status, verdict, findings with their kind, severity and layer as ids,
+ * key figures) and its week-over-week trend, computed by one function (trend_compute) that the
+ * index, the reports, the mail and the history all read. src/batch fills it, reports/ renders it,
+ * the history stores it. Nothing here does I/O. */
 #ifndef IOPSY_BATCHRES_H
 #define IOPSY_BATCHRES_H
 
@@ -21,74 +23,158 @@ struct bfile {
 	char *note;               /* why ignored / unreadable (NULL when used) */
 };
 
-/* A figure kept per set for trends and history. */
+/* A key figure of a set (p50/p95/... of one metric of one active entity). */
 struct bstat {
-	char *layer, *entity, *host, *metric;
+	enum layer layer;
+	enum metric metric;
+	char *entity;
+	char *host;               /* NULL when the capture named none */
 	double p50, p95, p99, max, mean;
 	long long samples;
 };
 
+/* A finding of a set, as the index, the summary, the mail and the history keep it. */
 struct bfinding {
-	char *kind, *severity, *layer, *entity, *host, *start, *end, *summary;
+	enum kind kind;
+	enum severity sev;
+	enum layer layer;
+	char *entity;
+	char *host;               /* NULL when none */
+	int64_t start, end;       /* UTC ms */
+	char *summary;
 };
 
-/* Week-over-week comparison of a set with its previous run (from the history). */
+/* The previous run of a set, as the history gives it (history_previous). */
+struct bprev {
+	bool have;
+	char *started;            /* when that run was made */
+	char *capture;            /* its capture start ("" when unknown) */
+	struct bfinding *f;
+	size_t nf;
+	struct bstat *st;
+	size_t nst;
+};
+
+/* Where a finding of this run stands against the previous run. */
+enum trend_state { TS_FIRST_RUN, TS_NEW, TS_STILL };
+/* A key figure's p95 against the previous run's. */
+enum figure_trend { FT_NEW, FT_UNCHANGED, FT_DOWN, FT_UP };
+extern const char *const figure_trend_names[4];
+
+struct btrend_figure {
+	size_t stat;              /* index in the result's key figures */
+	double now, before;       /* p95; before NaN when !have_before */
+	double change_pct;        /* NaN when unknown */
+	bool have_before;
+	enum figure_trend trend;
+};
+
+/* A set's trend since its previous run (trend_compute). */
 struct btrend {
 	bool have_previous;
-	char *previous_started;   /* when the previous run was made */
-	char *previous_capture;   /* capture start of the previous run */
-	struct bstat *prev_stats;
-	size_t nprev_stats;
-	struct bfinding *prev_f;
-	size_t nprev_f;
+	char *previous_started, *previous_capture;
+	long n_new, n_still, n_resolved;   /* distinct (kind, entity, host); without a previous run
+	                                    * n_new is the number of findings */
+	unsigned char *state;              /* per finding of the result: enum trend_state */
+	struct bfinding *resolved;         /* distinct previous findings not found now (kind, layer,
+	                                    * entity, host, sev; times and summary as last run) */
+	size_t nresolved;
+	struct btrend_figure *fig;         /* one per key figure, in the result's order */
+	size_t nfig;
+	size_t nunchanged;                 /* figures within 5% of last run */
 };
 
 enum bstatus { BS_PENDING, BS_OK, BS_PARTIAL, BS_FAILED };
 extern const char *const bstatus_names[4];
 
+/* A note on one of the set's files from its worker (e.g. a capture left out past the set's
+ * memory budget). */
+struct bnote {
+	size_t file;              /* index in the set's files */
+	char *note;
+};
+
+/* The result of one set, as its worker hands it to the parent (src/batch/result.h). */
+struct bresult {
+	enum bstatus status;
+	bool system_error;        /* failed because an output could not be written (exit 4) */
+	char *error;              /* NULL when none */
+	char *verdict;            /* NULL when the set was not analysed */
+	char *not_assessed;       /* the layers the captures could not show ("world, device: no host
+	                           * capture (esxtop)"), NULL when every layer was assessed */
+	long warnings;
+	bool have_span;
+	int64_t span_start, span_end;   /* UTC ms, clock offsets applied */
+	struct bnote *notes;
+	size_t nnotes;
+	struct bfinding *f;       /* worst first, as the analysis ordered them */
+	size_t nf;
+	struct bstat *st;
+	size_t nst;
+	struct btrend trend;
+};
+
 struct bset {
 	char *name;               /* as given (folder or manifest), shown escaped */
-	char *dir;                /* sanitised path component, unique in the run */
+	char *dir;                /* sanitised path component, unique in the run: the set's key in
+	                           * the history */
 	struct bfile *files;
 	size_t nfiles;
 	bool paired;              /* before/after: a comparison */
 	char **mail_to;           /* per-set recipients (manifest) */
 	size_t nmail;
 	char *discovery_error;    /* e.g. a glob that matched nothing */
-	/* results */
+	/* the outcome, kept by the parent for the order and the exit code */
 	enum bstatus status;
-	char *error;
-	char *verdict;
 	int worst;                /* -1 none, else enum severity */
-	long nfindings, warnings;
-	char *capture_start, *capture_end;
-	struct bfinding *f;
 	size_t nf;
-	struct bstat *stats;
-	size_t nstats;
-	struct btrend trend;
+	bool system_error;
+	bool has_record;          /* the worker's result record is in the set's folder */
+	bool incomplete;          /* analysed, but not every layer could be assessed (never "clean") */
+	char *error;              /* the runner's reason when there is no record */
 	double seconds;
+	struct bresult *res;      /* the result in memory (owned), or NULL: read with batch_result */
 };
 
 struct batch {
 	struct bset *sets;
 	size_t nsets;
 	char *input_kind;          /* "folder" | "manifest" */
+	/* Reads the result of a set that has_record into out (0 or ERR_*); NULL = none. Results stay
+	 * on disk so the parent's memory does not grow with the number of sets. */
+	int (*load)(void *ctx, const struct bset *s, struct bresult *out);
+	void *load_ctx;
 };
+
 /* A batch run as its index and summary describe it (strings borrowed). */
 struct run_info {
 	const char *started, *input, *input_kind, *history, *out;
 	double seconds;
+	const char *report_url;    /* --report-url BASE (NULL = none) */
 };
 
+/* Set i's result: s->res (borrowed), or read into *tmp (then the return value is tmp: free it
+ * with bresult_free); a set without a readable record gets a failed result built from the
+ * runner's reason. Never NULL. */
+const struct bresult *batch_result(const struct batch *b, size_t i, struct bresult *tmp);
+/* Keeps what the parent needs of r in s (status, worst, findings, system error). */
+void bset_take_outcome(struct bset *s, const struct bresult *r);
+
+/* The result of an analysis (for a comparison: its after side, with the comparison's verdict):
+ * findings, the key figures of the active entities, warnings and capture span. Strings are
+ * copied (caller frees with bresult_free). */
+void bresult_from_analysis(const struct analysis *a, const char *verdict, struct bresult *r);
+void bresult_init(struct bresult *r);
+void bresult_free(struct bresult *r);
+void bprev_free(struct bprev *p);
 /* Frees every set and its results (the batch itself is the caller's). */
 void batch_free(struct batch *b);
 
-/* Trend helpers used by the reports. */
-int trend_figure_change(const struct bset *s, const struct bstat *cur, double *prev_p95);
-/* "new", "still present", "resolved" lists: returns how many of each into n[3]. */
-void trend_finding_counts(const struct bset *s, long n[3]);
-bool trend_finding_is_new(const struct bset *s, const struct bfinding *f);
+/* The one trend function: r's findings and key figures against the previous run p (p->have
+ * false: a first run). Fills r->trend (freed with r). */
+void trend_compute(struct bresult *r, const struct bprev *p);
+/* Whether two findings are the same one across runs: kind, entity and host. */
+bool bfinding_same(const struct bfinding *a, const struct bfinding *b);
 
 /* Key figures tracked week over week: (layer, metric) pairs. */
 struct key_metric {
@@ -98,14 +184,9 @@ struct key_metric {
 extern const struct key_metric key_metrics[];
 extern const size_t nkey_metrics;
 
-/* One key figure of the current analysis next to the previous run's (p95). */
-struct trend_row {
-	const struct entity *e;
-	enum metric m;
-	double now, before, change_pct;
-	bool unchanged, have_before;
-};
-/* The key figures of the active entities of a with their previous values (caller frees *out). */
-size_t batch_trend_rows(const struct analysis *a, const struct bset *s, struct trend_row **out);
+/* Names back to ids (history rows, records): -1 when unknown. */
+int layer_find(const char *name);
+int metric_find(const char *name);
+int severity_find(const char *name);
 
 #endif

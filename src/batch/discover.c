@@ -1,0 +1,465 @@
+/* discover.c — the sets of a batch run (see discover.h): a folder's set folders and loose files,
+ * or a manifest's [set NAME] sections with globs; each file's role sniffed from its first bytes;
+ * sanitised, unique folder names. */
+#include "discover.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "source.h"
+
+/* ---- names ---- */
+
+char *batch_sanitize(const char *name)
+{
+	size_t n = strlen(name);
+	char *o = xmalloc(n + 8);
+	size_t k = 0;
+	for (size_t i = 0; i < n && k < 80; i++) {
+		unsigned char c = (unsigned char)name[i];
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+			  c == '_' || c == '-';
+		char ch = ok ? (char)c : '_';
+		if (k == 0 && ch == '.')
+			ch = '_';
+		if (k > 0 && ch == '_' && o[k - 1] == '_')
+			continue; /* one '_' per run of replaced bytes */
+		o[k++] = ch;
+	}
+	o[k] = '\0';
+	if (k == 0 || strcmp(o, ".") == 0 || strcmp(o, "..") == 0) {
+		free(o);
+		return xstrdup("set");
+	}
+	return o;
+}
+
+/* ---- file roles ---- */
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+	return a >= b && strcasecmp(s + a - b, suffix) == 0;
+}
+
+/* Sniffs the first decoded bytes of a file to decide what it is. */
+static enum bfile_role classify(const char *path, char **note)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	*note = NULL;
+	if (strcasecmp(base, "truth.json") == 0) {
+		*note = xstrdup("simulator ground truth, not an input");
+		return BF_IGNORED;
+	}
+	struct diag d;
+	diag_init(&d, path, 0);
+	struct buf msg;
+	buf_init(&msg);
+	d.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &msg};
+	struct source src;
+	if (source_open(&src, path, &d) < 0) {
+		*note = xstrdup(msg.data ? msg.data : "cannot open");
+		buf_free(&msg);
+		return BF_IGNORED;
+	}
+	char head[65536];
+	long n = 0, k;
+	while (n < (long)sizeof head - 1 && (k = source_read(&src, head + n, sizeof head - 1 - (size_t)n, &d)) > 0)
+		n += k;
+	source_close(&src);
+	if (n < 0)
+		n = 0;
+	head[n] = '\0';
+	enum bfile_role r = BF_IGNORED;
+	if (memmem(head, (size_t)n, "(PDH-", 5))
+		r = BF_CAPTURE;
+	else if (memmem(head, (size_t)n, "StartingOffset", 14))
+		r = BF_PARTITIONS;
+	else if (strncasecmp(base, "vmkernel", 8) == 0 || memmem(head, (size_t)n, " vmkernel: ", 11))
+		r = BF_VMKLOG;
+	else if (ends_with(base, ".map") || (memmem(head, (size_t)n, ":scsi", 5) && memmem(head, (size_t)n, " = ", 3)))
+		r = BF_MAP;
+	else if (ends_with(base, ".blg"))
+		*note = xstrdup("binary perfmon log: convert it with 'relog FILE.blg -f csv -o FILE.csv'");
+	else
+		*note = xstrdup(msg.len ? msg.data : "not a capture, vmkernel.log, partitions or disk map file");
+	buf_free(&msg);
+	return r;
+}
+
+/* Why a path that is not a regular file is not read (NULL: it is one). Opening a FIFO would
+ * wait for a writer, and a device may never end: neither is opened. */
+static char *not_regular(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		struct buf n;
+		buf_init(&n);
+		buf_printf(&n, "cannot be read: %s", strerror(errno));
+		return n.data;
+	}
+	if (S_ISREG(st.st_mode))
+		return NULL;
+	const char *what = S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)" : S_ISCHR(st.st_mode) ? "a character device"
+			   : S_ISBLK(st.st_mode) ? "a block device" : S_ISSOCK(st.st_mode) ? "a socket"
+			   : S_ISDIR(st.st_mode) ? "a folder" : "not a regular file";
+	struct buf n;
+	buf_init(&n);
+	buf_printf(&n, "%s, not a file: not read", what);
+	return n.data;
+}
+
+static void add_file(struct bset *s, const char *path, int side)
+{
+	s->files = xrealloc(s->files, (s->nfiles + 1) * sizeof *s->files);
+	struct bfile *f = &s->files[s->nfiles++];
+	f->path = xstrdup(path);
+	f->side = side;
+	f->note = not_regular(path);
+	f->role = f->note ? BF_IGNORED : classify(path, &f->note);
+}
+
+/* Names the run itself writes in DIR: no set folder may take one (a customer folder called
+ * index.html would stop the index from being written). Compared without case, as on the SMB
+ * and NFS shares reports are often read from. */
+static const char *const reserved[] = {"index.html", "summary.json", "mail", "history.sqlite",
+				       "history.sqlite-journal", "history.sqlite-wal", "history.sqlite-shm"};
+
+static bool name_taken(char *const *taken, size_t ntaken, const char *dir)
+{
+	for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
+		if (strcasecmp(dir, reserved[i]) == 0)
+			return true;
+	for (size_t i = 0; i < ntaken; i++)
+		if (strcasecmp(taken[i], dir) == 0)
+			return true;
+	return false;
+}
+
+char *batch_set_key(const char *name, char *const *taken, size_t ntaken)
+{
+	char *base = batch_sanitize(name);
+	char *dir = xstrdup(base);
+	for (int k = 2; name_taken(taken, ntaken, dir); k++) {
+		free(dir);
+		struct buf t;
+		buf_init(&t);
+		buf_printf(&t, "%s-%d", base, k);
+		dir = t.data;
+	}
+	free(base);
+	return dir;
+}
+
+static struct bset *add_set(struct batch *b, const char *name)
+{
+	b->sets = xrealloc(b->sets, (b->nsets + 1) * sizeof *b->sets);
+	struct bset *s = &b->sets[b->nsets++];
+	memset(s, 0, sizeof *s);
+	s->name = xstrdup(name);
+	s->worst = -1;
+	/* unique directory name: the set's key in the history too */
+	char **taken = xcalloc(b->nsets, sizeof *taken);
+	for (size_t i = 0; i + 1 < b->nsets; i++)
+		taken[i] = b->sets[i].dir;
+	char *dir = batch_set_key(name, taken, b->nsets - 1);
+	free(taken);
+	s->dir = dir;
+	return s;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted directories of dir, or (want_dirs false) everything else: files, FIFOs, devices, broken
+ * links (names only, no dot files). */
+static char **list_dir(const char *dir, bool want_dirs, size_t *n)
+{
+	*n = 0;
+	DIR *d = opendir(dir);
+	if (!d)
+		return NULL;
+	char **v = NULL;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		struct buf p;
+		buf_init(&p);
+		buf_printf(&p, "%s/%s", dir, e->d_name);
+		struct stat st;
+		bool isdir = stat(p.data, &st) == 0 && S_ISDIR(st.st_mode);
+		buf_free(&p);
+		if (want_dirs == isdir) {
+			v = xrealloc(v, (*n + 1) * sizeof *v);
+			v[(*n)++] = xstrdup(e->d_name);
+		}
+	}
+	closedir(d);
+	if (*n)
+		qsort(v, *n, sizeof *v, name_cmp);
+	return v;
+}
+
+static void free_list(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void add_folder_files(struct bset *s, const char *dir, int side)
+{
+	size_t n;
+	char **v = list_dir(dir, false, &n);
+	for (size_t i = 0; i < n; i++) {
+		struct buf p;
+		buf_init(&p);
+		buf_printf(&p, "%s/%s", dir, v[i]);
+		add_file(s, p.data, side);
+		buf_free(&p);
+	}
+	free_list(v, n);
+}
+
+static int discover_folder(struct batch *b, const char *input)
+{
+	size_t nd, nf;
+	char **dirs = list_dir(input, true, &nd);
+	char **files = list_dir(input, false, &nf);
+	for (size_t i = 0; i < nd; i++) {
+		struct bset *s = add_set(b, dirs[i]);
+		struct buf p;
+		buf_init(&p);
+		buf_printf(&p, "%s/%s", input, dirs[i]);
+		struct buf pb, pa;
+		buf_init(&pb);
+		buf_init(&pa);
+		buf_printf(&pb, "%s/before", p.data);
+		buf_printf(&pa, "%s/after", p.data);
+		struct stat st;
+		if (stat(pb.data, &st) == 0 && S_ISDIR(st.st_mode) && stat(pa.data, &st) == 0 && S_ISDIR(st.st_mode)) {
+			s->paired = true;
+			add_folder_files(s, pb.data, 1);
+			add_folder_files(s, pa.data, 2);
+		}
+		add_folder_files(s, p.data, 0);
+		/* other sub-folders are not read: say so rather than drop them silently */
+		size_t nsub;
+		char **sub = list_dir(p.data, true, &nsub);
+		for (size_t k = 0; k < nsub; k++) {
+			if (s->paired && (strcmp(sub[k], "before") == 0 || strcmp(sub[k], "after") == 0))
+				continue;
+			s->files = xrealloc(s->files, (s->nfiles + 1) * sizeof *s->files);
+			struct bfile *f = &s->files[s->nfiles++];
+			struct buf fp;
+			buf_init(&fp);
+			buf_printf(&fp, "%s/%s/", p.data, sub[k]);
+			f->path = fp.data;
+			f->role = BF_IGNORED;
+			f->side = 0;
+			f->note = xstrdup(s->paired ? "folder not read (only before/ and after/ are)"
+						    : "folder not read: a set is the files of one folder (use before/ and after/ for a comparison)");
+		}
+		free_list(sub, nsub);
+		buf_free(&p);
+		buf_free(&pb);
+		buf_free(&pa);
+	}
+	/* loose files: one set each, named after the file */
+	for (size_t i = 0; i < nf; i++) {
+		char *stem = xstrdup(files[i]);
+		char *dot = strchr(stem, '.');
+		if (dot && dot != stem)
+			*dot = '\0';
+		struct bset *s = add_set(b, stem);
+		free(stem);
+		struct buf p;
+		buf_init(&p);
+		buf_printf(&p, "%s/%s", input, files[i]);
+		add_file(s, p.data, 0);
+		buf_free(&p);
+	}
+	free_list(dirs, nd);
+	free_list(files, nf);
+	return 0;
+}
+
+/* ---- manifest ----
+ * [set NAME]            starts a set
+ * files = GLOB...       captures and companion files (roles are sniffed)
+ * before = GLOB...      a comparison: the before side
+ * after = GLOB...       ... and the after side
+ * vmkernel-log = GLOB, partitions = GLOB, map = GLOB   (same as files, role forced)
+ * mail-to = ADDR, ADDR  per-set recipients
+ * Globs are relative to the manifest's folder; '#' starts a comment. */
+
+static char *trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	size_t n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
+		s[--n] = '\0';
+	return s;
+}
+
+static void add_glob(struct bset *s, const char *base, const char *pattern, int side, int forced)
+{
+	struct buf p;
+	buf_init(&p);
+	if (pattern[0] == '/')
+		buf_adds(&p, pattern);
+	else
+		buf_printf(&p, "%s/%s", base, pattern);
+	glob_t g;
+	int rc = glob(p.data, 0, NULL, &g);
+	if (rc != 0) {
+		struct buf e;
+		buf_init(&e);
+		if (s->discovery_error)
+			buf_printf(&e, "%s; ", s->discovery_error);
+		buf_printf(&e, "'%s' matches no file", pattern);
+		free(s->discovery_error);
+		s->discovery_error = e.data;
+	} else {
+		for (size_t i = 0; i < g.gl_pathc; i++) {
+			add_file(s, g.gl_pathv[i], side);
+			if (forced >= 0 && s->files[s->nfiles - 1].role != BF_IGNORED)
+				s->files[s->nfiles - 1].role = (enum bfile_role)forced;
+		}
+		globfree(&g);
+	}
+	buf_free(&p);
+}
+
+static int discover_manifest(struct batch *b, const char *path, const struct diag *parent)
+{
+	struct diag d = *parent;
+	d.file = path;
+	FILE *fp = fopen(path, "r");
+	if (!fp) {
+		diag_emit(&d, DIAG_PLAIN, 0, 0, "cannot open: %s", strerror(errno));
+		return ERR_IO;
+	}
+	char *base = xstrdup(path);
+	char *slash = strrchr(base, '/');
+	if (slash)
+		*slash = '\0';
+	else {
+		free(base);
+		base = xstrdup(".");
+	}
+	char *line = NULL;
+	size_t cap = 0;
+	long ln = 0;
+	struct bset *cur = NULL;
+	int rc = 0;
+	while (getline(&line, &cap, fp) > 0) {
+		ln++;
+		char *hash = strchr(line, '#');
+		if (hash)
+			*hash = '\0';
+		char *s = trim(line);
+		if (!*s)
+			continue;
+		if (*s == '[') {
+			char *e = strchr(s, ']');
+			if (strncmp(s, "[set ", 5) != 0 || !e) {
+				diag_emit(&d, DIAG_ERROR, ln, 1, "expected '[set NAME]'");
+				rc = ERR_FORMAT;
+				cur = NULL;
+				continue;
+			}
+			*e = '\0';
+			cur = add_set(b, trim(s + 5));
+			continue;
+		}
+		char *eq = strchr(s, '=');
+		if (!eq || !cur) {
+			diag_emit(&d, DIAG_ERROR, ln, 1, "%s", cur ? "expected 'key = value'" : "a '[set NAME]' line must come first");
+			rc = ERR_FORMAT;
+			continue;
+		}
+		*eq = '\0';
+		char *key = trim(s), *val = trim(eq + 1);
+		int side = 0, forced = -1;
+		bool mail = false;
+		if (strcmp(key, "files") == 0)
+			side = 0;
+		else if (strcmp(key, "before") == 0)
+			side = 1;
+		else if (strcmp(key, "after") == 0)
+			side = 2;
+		else if (strcmp(key, "vmkernel-log") == 0)
+			forced = BF_VMKLOG;
+		else if (strcmp(key, "partitions") == 0)
+			forced = BF_PARTITIONS;
+		else if (strcmp(key, "map") == 0)
+			forced = BF_MAP;
+		else if (strcmp(key, "mail-to") == 0)
+			mail = true;
+		else {
+			diag_emit(&d, DIAG_ERROR, ln, 1, "unknown key '%s' (files, before, after, vmkernel-log, partitions, map, mail-to)", key);
+			rc = ERR_FORMAT;
+			continue;
+		}
+		if (side)
+			cur->paired = true;
+		char *save = NULL;
+		for (char *tok = strtok_r(val, mail ? ", \t" : " \t", &save); tok; tok = strtok_r(NULL, mail ? ", \t" : " \t", &save)) {
+			if (mail) {
+				cur->mail_to = xrealloc(cur->mail_to, (cur->nmail + 1) * sizeof *cur->mail_to);
+				cur->mail_to[cur->nmail++] = xstrdup(tok);
+			} else {
+				add_glob(cur, base, tok, side, forced);
+			}
+		}
+	}
+	free(line);
+	free(base);
+	fclose(fp);
+	for (size_t i = 0; i < b->nsets; i++) {
+		struct bset *s = &b->sets[i];
+		if (s->paired) {
+			bool have[3] = {false, false, false};
+			for (size_t k = 0; k < s->nfiles; k++)
+				if (s->files[k].role == BF_CAPTURE)
+					have[s->files[k].side] = true;
+			if (!have[1] || !have[2]) {
+				free(s->discovery_error);
+				s->discovery_error = xstrdup("a comparison needs captures on both 'before' and 'after'");
+			}
+		}
+	}
+	return rc;
+}
+
+int batch_discover(struct batch *b, const char *input, struct diag *d)
+{
+	memset(b, 0, sizeof *b);
+	struct stat st;
+	if (stat(input, &st) != 0) {
+		struct diag di = *d;
+		di.file = input;
+		diag_emit(&di, DIAG_PLAIN, 0, 0, "%s", strerror(errno));
+		return ERR_IO;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		b->input_kind = xstrdup("folder");
+		return discover_folder(b, input);
+	}
+	b->input_kind = xstrdup("manifest");
+	return discover_manifest(b, input, d);
+}
+

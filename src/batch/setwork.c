@@ -1,0 +1,344 @@
+/* setwork.c — one batch set in its worker process (see setwork.h). */
+#include "setwork.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "batch_out.h"
+#include "compare.h"
+#include "html.h"
+#include "reporter.h"
+#include "result.h"
+
+/* The worker's resident size in MiB (/proc/self/statm), 0 when unknown. */
+static long rss_mb(void)
+{
+	FILE *fp = fopen("/proc/self/statm", "r");
+	if (!fp)
+		return 0;
+	long pages = 0, res = 0;
+	int n = fscanf(fp, "%ld %ld", &pages, &res);
+	fclose(fp);
+	long ps = sysconf(_SC_PAGESIZE);
+	return n == 2 && ps > 0 ? (long)((double)res * (double)ps / (1 << 20)) : 0;
+}
+
+/* The memory budget of a set: once the worker holds this much, the captures not read yet are
+ * listed as not used instead of read (the first capture of each side is always read). */
+struct budget {
+	long limit_mb;
+	bool over;                /* sticky: once over, the rest of the set is not read */
+	size_t skipped, tried;
+};
+
+static bool budget_left(struct budget *bu, size_t read_so_far)
+{
+	if (bu->over)
+		return false;
+	if (read_so_far == 0)
+		return true;
+	bu->over = rss_mb() >= bu->limit_mb;
+	return !bu->over;
+}
+
+static void note_skipped(struct bresult *r, size_t file, const struct budget *bu)
+{
+	r->notes = xrealloc(r->notes, (r->nnotes + 1) * sizeof *r->notes);
+	struct buf n;
+	buf_init(&n);
+	buf_printf(&n, "not read: the set reached its memory budget (%ld MiB, --set-memory) before this capture; "
+		       "split the set (one set is one incident)", bu->limit_mb);
+	r->notes[r->nnotes].file = file;
+	r->notes[r->nnotes].note = n.data;
+	r->nnotes++;
+}
+
+static void budget_error(struct buf *errors, const struct budget *bu)
+{
+	if (bu->skipped)
+		buf_printf(errors, "%zu of %zu captures not read: the set reached its memory budget (%ld MiB, --set-memory); ",
+			   bu->skipped, bu->tried, bu->limit_mb);
+}
+
+/* The trend sections a set's reports carry (report_opts' extra hooks). */
+static void trend_text_cb(void *ctx, struct buf *out)
+{
+	batch_trend_text(ctx, out);
+}
+
+static void trend_json_cb(void *ctx, struct json *j)
+{
+	batch_trend_json(ctx, j);
+}
+
+/* Writes one output of the set; a failure is said in messages.txt and in the set's error. */
+static int write_file(const struct batch_opts *o, const char *dir, const char *name, const struct buf *b,
+		      struct buf *errors)
+{
+	struct buf p;
+	buf_init(&p);
+	buf_printf(&p, "%s/%s", dir, name);
+	const char *what;
+	int rc = afile_write_all(p.data, b->data, b->len, &what);
+	if (rc < 0) {
+		int e = errno;
+		if (o->co.sink.fn) {
+			struct buf m;
+			buf_init(&m);
+			buf_printf(&m, "iopsy batch: %s %s: %s", what, p.data, strerror(e));
+			o->co.sink.fn(o->co.sink.ctx, DIAG_ERROR, m.data);
+			buf_free(&m);
+		}
+		buf_printf(errors, "%s %s: %s; ", what, name, strerror(e));
+	}
+	buf_free(&p);
+	return rc;
+}
+
+/* The set's reports: report.json, report.txt and report.html (what: 0 analysis, 1 comparison).
+ * Returns 0 or ERR_IO. */
+static int write_reports(const struct batch_opts *o, const char *setdir, int what, const void *model,
+			 struct report_opts *ro, struct buf *errors)
+{
+	static const char *const names[] = {"json", "text", "html"};
+	int rc = 0;
+	struct buf b;
+	buf_init(&b);
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		const struct reporter *r = reporter_find(names[i]);
+		buf_reset(&b);
+		if (what == 0)
+			r->analysis(model, ro, &b);
+		else
+			r->compare(model, ro, &b);
+		char file[32];
+		snprintf(file, sizeof file, "report.%s", r->ext);
+		if (write_file(o, setdir, file, &b, errors) < 0)
+			rc = ERR_IO;
+	}
+	buf_free(&b);
+	return rc;
+}
+
+static void load_side_files(struct analysis *a, const struct bset *s, int side, const struct batch_opts *o,
+			    struct buf *errors)
+{
+	struct diag d;
+	for (size_t i = 0; i < s->nfiles; i++) {
+		const struct bfile *f = &s->files[i];
+		if (f->side != side && !(side != 0 && f->side == 0 && f->role != BF_CAPTURE))
+			continue;
+		switch (f->role) {
+		case BF_VMKLOG:
+			diag_init(&d, f->path, 20);
+			d.sink = o->co.sink;
+			if ((a->have_vmk ? vmklog_append(&a->vmk, f->path, &d) : vmklog_read(&a->vmk, f->path, &d)) == 0) {
+				a->have_vmk = true;
+			} else {
+				if (!a->have_vmk)
+					vmklog_free(&a->vmk);
+				buf_printf(errors, "%s: unreadable vmkernel.log; ", f->path);
+			}
+			break;
+		case BF_PARTITIONS:
+			if (a->have_parts)
+				break;
+			diag_init(&d, f->path, 20);
+			d.sink = o->co.sink;
+			if (partitions_read(&a->parts, f->path, &d) == 0)
+				a->have_parts = true;
+			else {
+				partitions_free(&a->parts);
+				buf_printf(errors, "%s: unreadable partitions file; ", f->path);
+			}
+			break;
+		case BF_MAP: {
+			diag_init(&d, f->path, -1);
+			d.sink = o->co.sink;
+			struct diskmap dm;
+			if (diskmap_read(&dm, f->path, &d) < 0)
+				buf_printf(errors, "%s: errors in the disk map; ", f->path);
+			analysis_use_diskmap(a, &dm, f->path); /* the good lines, as before */
+			diskmap_free(&dm);
+			break;
+		}
+		default:
+			break;
+		}
+	}
+}
+
+/* The outcome of the set into r: status from what could be read and written. */
+static void finish(struct bresult *r, enum bstatus st, int write_rc, const struct buf *errors)
+{
+	if (write_rc < 0) {
+		st = BS_FAILED;
+		r->system_error = true;
+	}
+	r->status = st;
+	free(r->error);
+	r->error = errors->len ? xstrdup(errors->data) : write_rc < 0 ? xstrdup("cannot write the reports") : NULL;
+}
+
+static void single(const struct bset *s, const char *setdir, const struct bprev *prev, const struct batch_opts *o,
+		   struct bresult *r)
+{
+	struct analysis a;
+	analysis_init(&a);
+	a.sink = o->co.sink;
+	struct buf errors;
+	buf_init(&errors);
+	size_t ok = 0, tried = 0;
+	struct budget bu = {.limit_mb = o->set_memory_mb > 0 ? o->set_memory_mb : BATCH_SET_MEMORY_MB};
+	size_t *skipped = NULL;
+	for (size_t i = 0; i < s->nfiles; i++) {
+		if (s->files[i].role != BF_CAPTURE)
+			continue;
+		bu.tried++;
+		if (!budget_left(&bu, ok)) {
+			skipped = xrealloc(skipped, (bu.skipped + 1) * sizeof *skipped);
+			skipped[bu.skipped++] = i;
+			continue;
+		}
+		tried++;
+		if (model_add_capture(&a.m, s->files[i].path, &o->co) == 0)
+			ok++;
+		else
+			buf_printf(&errors, "%s: unreadable or unrecognised capture (see messages.txt); ", s->files[i].path);
+	}
+	budget_error(&errors, &bu);
+	load_side_files(&a, s, 0, o, &errors);
+	struct analyze_opts ao;
+	memset(&ao, 0, sizeof ao);
+	analysis_run(&a, &ao);
+	bresult_from_analysis(&a, a.verdict, r);
+	for (size_t i = 0; i < bu.skipped; i++)
+		note_skipped(r, skipped[i], &bu);
+	free(skipped);
+	trend_compute(r, prev);
+	struct diag d;
+	diag_init(&d, NULL, -1);
+	d.prefix = "iopsy batch";
+	d.sink = o->co.sink;
+	struct report_opts ro;
+	report_opts_init(&ro);
+	ro.d = &d;
+	ro.json_extra = trend_json_cb;
+	ro.text_extra = trend_text_cb;
+	ro.extra_ctx = r;
+	struct buf trend;
+	buf_init(&trend);
+	batch_trend_html(r, &trend);
+	ro.html.extra_html = trend.data;
+	int rc = write_reports(o, setdir, 0, &a, &ro, &errors);
+	buf_free(&trend);
+	/* the top finding's chart as PNG for the mail body (mail clients do not show inline SVG) */
+	if (a.nf) {
+		struct buf b;
+		buf_init(&b);
+		if (report_finding_png(&a, &a.f[0], &ro.html, &b, &d) == 0 && write_file(o, setdir, "chart.png", &b, &errors) < 0)
+			rc = ERR_IO;
+		buf_free(&b);
+	}
+	finish(r, ok == 0 ? BS_FAILED : (ok < tried || errors.len) ? BS_PARTIAL : BS_OK, rc, &errors);
+	buf_free(&errors);
+	analysis_free(&a);
+}
+
+static void paired(const struct bset *s, const char *setdir, const struct bprev *prev, const struct batch_opts *o,
+		   struct bresult *r)
+{
+	struct compare c;
+	compare_init(&c);
+	c.side[0].sink = c.side[1].sink = o->co.sink;
+	struct buf errors;
+	buf_init(&errors);
+	size_t ok[3] = {0, 0, 0};
+	struct budget bu = {.limit_mb = o->set_memory_mb > 0 ? o->set_memory_mb : BATCH_SET_MEMORY_MB};
+	size_t *skipped = NULL;
+	for (size_t i = 0; i < s->nfiles; i++) {
+		const struct bfile *f = &s->files[i];
+		if (f->role != BF_CAPTURE || f->side == 0)
+			continue;
+		bu.tried++;
+		bu.over = false; /* each side gets its first capture: checked capture by capture */
+		if (!budget_left(&bu, ok[f->side])) {
+			skipped = xrealloc(skipped, (bu.skipped + 1) * sizeof *skipped);
+			skipped[bu.skipped++] = i;
+			continue;
+		}
+		if (compare_add_capture(&c, f->side == 1 ? CMP_BEFORE : CMP_AFTER, f->path, &o->co) == 0)
+			ok[f->side]++;
+		else
+			buf_printf(&errors, "%s: unreadable or unrecognised capture (see messages.txt); ", f->path);
+	}
+	budget_error(&errors, &bu);
+	load_side_files(&c.side[0], s, 1, o, &errors);
+	load_side_files(&c.side[1], s, 2, o, &errors);
+	struct compare_opts co;
+	compare_opts_init(&co);
+	struct diag d;
+	diag_init(&d, NULL, -1);
+	d.prefix = "iopsy batch";
+	d.sink = o->co.sink;
+	compare_run(&c, &co, &d);
+	struct report_opts ro;
+	report_opts_init(&ro);
+	ro.d = &d;
+	int rc = write_reports(o, setdir, 1, &c, &ro, &errors);
+	/* the index shows the after side's findings and the comparison's verdict */
+	bresult_from_analysis(&c.side[1], c.verdict, r);
+	for (size_t i = 0; i < bu.skipped; i++)
+		note_skipped(r, skipped[i], &bu);
+	free(skipped);
+	trend_compute(r, prev);
+	finish(r, (ok[1] == 0 || ok[2] == 0) ? BS_FAILED : errors.len ? BS_PARTIAL : BS_OK, rc, &errors);
+	buf_free(&errors);
+	compare_free(&c);
+}
+
+int setwork_run(const struct bset *s, const char *setdir, const struct bprev *prev, const struct batch_opts *o,
+		uint64_t run_id)
+{
+	struct bresult r;
+	bresult_init(&r);
+	size_t ncap = 0;
+	for (size_t i = 0; i < s->nfiles; i++)
+		ncap += s->files[i].role == BF_CAPTURE;
+	if (s->discovery_error) {
+		if (o->co.sink.fn) {
+			struct buf m;
+			buf_init(&m);
+			buf_printf(&m, "iopsy batch: set %s: %s", s->name, s->discovery_error);
+			o->co.sink.fn(o->co.sink.ctx, DIAG_ERROR, m.data);
+			buf_free(&m);
+		}
+		r.status = BS_FAILED;
+		r.error = xstrdup(s->discovery_error);
+		trend_compute(&r, prev);
+	} else if (ncap == 0) {
+		r.status = BS_FAILED;
+		r.error = xstrdup("no capture file (esxtop or perfmon CSV) in this set");
+		trend_compute(&r, prev);
+	} else if (s->paired) {
+		paired(s, setdir, prev, o, &r);
+	} else {
+		single(s, setdir, prev, o, &r);
+	}
+	int rc = r.status == BS_OK ? 0 : 1;
+	if (result_write(setdir, &r, run_id) < 0) {
+		if (o->co.sink.fn) {
+			struct buf m;
+			buf_init(&m);
+			buf_printf(&m, "iopsy batch: cannot write the result of set %s: %s", s->dir, strerror(errno));
+			o->co.sink.fn(o->co.sink.ctx, DIAG_ERROR, m.data);
+			buf_free(&m);
+		}
+		rc = EXIT_SYSTEM;
+	}
+	bresult_free(&r);
+	return rc;
+}
