@@ -427,13 +427,14 @@ struct shape {
 
 /* An esxtop capture of one device, n rows of 10 s, shaped by sh: DAVG, GAVG (= DAVG + 0.01, so the
  * outstanding IO is IOPS x GAVG) and Commands/sec. */
-static void write_shape(const char *path, size_t n, const struct shape *sh, uint64_t seed)
+static void write_dev(const char *path, const char *dev, size_t n, const struct shape *sh, uint64_t seed)
 {
 	FILE *fp = fopen(path, "w");
 	ck_assert_ptr_nonnull(fp);
-	fprintf(fp, "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\esx\\Physical Disk SCSI Device(naa.600b)\\Average Driver "
-		    "MilliSec/Command\",\"\\\\esx\\Physical Disk SCSI Device(naa.600b)\\Average Guest MilliSec/Command\","
-		    "\"\\\\esx\\Physical Disk SCSI Device(naa.600b)\\Commands/sec\"\n");
+	fprintf(fp, "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\esx\\Physical Disk SCSI Device(%s)\\Average Driver "
+		    "MilliSec/Command\",\"\\\\esx\\Physical Disk SCSI Device(%s)\\Average Guest MilliSec/Command\","
+		    "\"\\\\esx\\Physical Disk SCSI Device(%s)\\Commands/sec\"\n",
+		dev, dev, dev);
 	struct gen g = {seed * 0x9e3779b97f4a7c15ULL + 7};
 	size_t b0 = (size_t)(sh->busy_from * (double)n), b1 = b0 + (size_t)(sh->busy_share * (double)n);
 	for (size_t i = 0; i < n; i++) {
@@ -446,6 +447,11 @@ static void write_shape(const char *path, size_t n, const struct shape *sh, uint
 			ms + 0.01, fmax(0, io));
 	}
 	ck_assert_int_eq(fclose(fp), 0);
+}
+
+static void write_shape(const char *path, size_t n, const struct shape *sh, uint64_t seed)
+{
+	write_dev(path, "naa.600b", n, sh, seed);
 }
 
 static const struct cmp_row *shaped(struct compare *c, const char *dir, size_t n, const struct shape *b,
@@ -599,6 +605,40 @@ START_TEST(heavy_tail)
 	r = shaped(&c, dir, 60, &sh, &a, 5, 300);
 	ck_assert_int_eq(r->fig[CF_BUSY_P50].verdict, CV_REGRESSED);
 	ck_assert_int_eq(r->verdict, CV_REGRESSED);
+	done(&c);
+	rmrf(dir);
+}
+END_TEST
+
+/* Two disks: one fixed, one made slower: mixed, and the headline says which is better and which
+ * worse. */
+START_TEST(mixed_outcome)
+{
+	char dir[] = "/tmp/iopsy-cmp-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	const struct shape b = {.busy_share = 0.1, .busy_from = 0.3, .idle_iops = 40, .busy_iops = 900,
+				.idle_ms = 2, .busy_ms = 30, .sigma = 0.25};
+	struct shape fixed = b, slower = b;
+	fixed.busy_ms = 8;
+	slower.busy_ms = 60;
+	const char *names[4] = {"b1.csv", "b2.csv", "a1.csv", "a2.csv"};
+	char p[4][600];
+	for (int i = 0; i < 4; i++)
+		snprintf(p[i], sizeof p[i], "%s/%s", dir, names[i]);
+	write_dev(p[0], "naa.600b", 720, &b, 11);
+	write_dev(p[1], "naa.600c", 720, &b, 12);
+	write_dev(p[2], "naa.600b", 720, &fixed, 13);
+	write_dev(p[3], "naa.600c", 720, &slower, 14);
+	struct compare c;
+	compare_init(&c);
+	for (int i = 0; i < 4; i++)
+		add(&c, i < 2 ? CMP_BEFORE : CMP_AFTER, dir, names[i]);
+	run(&c, 300, 1);
+	ck_assert_int_eq(row_of(&c, LAYER_DEVICE, "naa.600b", M_DAVG)->verdict, CV_IMPROVED);
+	ck_assert_int_eq(row_of(&c, LAYER_DEVICE, "naa.600c", M_DAVG)->verdict, CV_REGRESSED);
+	ck_assert_int_eq(c.sum.outcome, CO_MIXED);
+	ck_assert_ptr_nonnull(strstr(c.headline, "Mixed: better: naa.600b DAVG "));
+	ck_assert_ptr_nonnull(strstr(c.headline, "; worse: naa.600c DAVG "));
 	done(&c);
 	rmrf(dir);
 }
@@ -860,6 +900,7 @@ Suite *compare_suite(void)
 	tcase_add_test(tc, bimodal_null);
 	tcase_add_test(tc, bimodal_fixed);
 	tcase_add_test(tc, heavy_tail);
+	tcase_add_test(tc, mixed_outcome);
 	tcase_add_test(tc, not_assessed_after);
 	suite_add_tcase(s, tc);
 	return s;
