@@ -246,12 +246,13 @@ static void reason_text(struct buf *b, enum cmp_reason r, const struct cmp_metri
 {
 	switch (r) {
 	case CR_CI_HAS_ZERO: buf_adds(b, " (interval contains 0)"); break;
-	case CR_BELOW_PCT: buf_printf(b, " (< %g%%)", material_pct); break;
+	case CR_BELOW_PCT: buf_printf(b, " (interval not beyond %g%%)", material_pct); break;
 	case CR_BELOW_FLOOR:
 		if (share_fig)
-			buf_printf(b, " (< %g point)", CMP_SHARE_FLOOR * 100);
+			buf_printf(b, " (interval not beyond %g point)", CMP_SHARE_FLOOR * 100);
 		else
-			buf_printf(b, " (< %g %s)", sp->floor, sp->kind == CK_QUEUE ? "ms per IO" : metric_info[sp->metric].unit);
+			buf_printf(b, " (interval not beyond %g %s)", sp->floor,
+				   sp->kind == CK_QUEUE ? "ms per IO" : metric_info[sp->metric].unit);
 		break;
 	case CR_NO_BEFORE: buf_adds(b, " (no values before)"); break;
 	case CR_NO_AFTER: buf_adds(b, " (no values after)"); break;

@@ -907,9 +907,9 @@ static void equal_load_text(const struct compare *c, const struct cmp_row *head,
 	fpct(b, lm->ci[1]);
 	buf_printf(b, "): %s", cmp_verdict_names[lm->verdict]);
 	if (lm->reason == CR_BELOW_FLOOR)
-		buf_printf(b, " (the difference is below the %g ms floor)", head->spec->floor);
+		buf_printf(b, " (its interval does not clear the %g ms floor)", head->spec->floor);
 	else if (lm->reason == CR_BELOW_PCT)
-		buf_printf(b, " (less than %g%%)", c->o.material_pct);
+		buf_printf(b, " (its interval does not clear %g%%)", c->o.material_pct);
 	else if (lm->reason == CR_DEGENERATE)
 		buf_adds(b, " (its interval degenerates)");
 	if (lm->verdict == CV_UNCHANGED && (head->better || head->worse) && low)
