@@ -41,8 +41,9 @@ static const char style_gp[] =
 	"c8 = '#4b5563'\n"
 	"band_alpha = 0.16\n"
 	"line_width = 1.5\n"
-	"# comparisons: the before and after sides\n"
-	"before_color = '#98a2b3'\n"
+	"# comparisons: the before and after sides (before is also dashed, with open points, so the two\n"
+	"# stay apart in greyscale and print: light orange against dark blue)\n"
+	"before_color = '#e69f00'\n"
 	"after_color = '#1f5fa8'\n";
 
 void chart_init(struct chart *c)
@@ -219,7 +220,7 @@ void chart_script(const struct chart *c, const char *stem, struct buf *out)
 	buf_adds(out, "# colours and fonts in style.gp. Run 'gnuplot ");
 	buf_printf(out, "%s.gp' in this folder to redraw %s.svg.\n", stem, stem);
 	buf_adds(out, "load 'style.gp'\n");
-	buf_adds(out, "if (!exists(\"before_color\")) before_color = '#98a2b3'\n"
+	buf_adds(out, "if (!exists(\"before_color\")) before_color = '#e69f00'\n"
 		      "if (!exists(\"after_color\")) after_color = '#1f5fa8'\n");
 	if (c->png) {
 		buf_printf(out, "set terminal pngcairo size %d,%d noenhanced font font_spec background bg_color\n", c->width,
@@ -303,12 +304,14 @@ void chart_script(const struct chart *c, const char *stem, struct buf *out)
 			}
 			sep(out, &first);
 			if (s->style == CS_POINTS) {
-				buf_printf(out, "'%s.dat' index %d using 1:2 with points pt 7 ps 0.35 lc rgb ", stem, i);
+				buf_printf(out, "'%s.dat' index %d using 1:2 with points pt %d ps 0.35 lc rgb ", stem, i,
+					   s->color == CHART_BEFORE ? 6 : 7);
 				colour(out, s, i);
 			} else {
 				buf_printf(out, "'%s.dat' index %d using 1:2 with lines lc rgb ", stem, i);
 				colour(out, s, i);
-				buf_adds(out, s->style == CS_DASHED ? " lw line_width dt (5,3)" : " lw line_width");
+				buf_adds(out, s->style == CS_DASHED ? " lw line_width dt (5,3)"
+					      : s->color == CHART_BEFORE ? " lw line_width dt (7,3)" : " lw line_width");
 				lines++;
 				if (lead < 0)
 					lead = i;
@@ -329,7 +332,9 @@ void chart_script(const struct chart *c, const char *stem, struct buf *out)
 			sep(out, &first);
 			buf_printf(out, "'%s.dat' index %d using 1:2 with lines lc rgb ", stem, lead);
 			colour(out, &c->s[lead], lead);
-			buf_adds(out, c->s[lead].style == CS_DASHED ? " lw line_width dt (5,3) notitle" : " lw line_width notitle");
+			buf_adds(out, c->s[lead].style == CS_DASHED	     ? " lw line_width dt (5,3) notitle"
+				      : c->s[lead].color == CHART_BEFORE ? " lw line_width dt (7,3) notitle"
+									 : " lw line_width notitle");
 		}
 		if (!isnan(c->panel[p].threshold)) {
 			sep(out, &first);

@@ -1365,8 +1365,9 @@ static const char *cv_class(enum cmp_verdict v)
 	switch (v) {
 	case CV_IMPROVED: return "good";
 	case CV_REGRESSED: return "bad";
+	case CV_MIXED: return "mixed";
 	case CV_HIGHER: case CV_LOWER: return "work";
-	case CV_NOT_ASSESSED: return "na";
+	case CV_NOT_ASSESSED: case CV_NOT_COMPARABLE: return "na";
 	default: return "same";
 	}
 }
@@ -1376,12 +1377,16 @@ static const char *cv_word(const struct cmp_row *r, enum cmp_verdict v)
 	switch (v) {
 	case CV_IMPROVED: return "improved";
 	case CV_REGRESSED: return "regressed";
+	case CV_MIXED: return "mixed";
 	case CV_HIGHER: return r->spec->kind == CK_WORK ? "more work" : "higher";
 	case CV_LOWER: return r->spec->kind == CK_WORK ? "less work" : "lower";
 	case CV_NOT_ASSESSED: return "not assessed";
+	case CV_NOT_COMPARABLE: return "not comparable";
 	default: return "unchanged";
 	}
 }
+
+static const char *const co_class[CO_COUNT] = {"good", "bad", "mixed", "same", "na"};
 
 
 static void pair_label(struct buf *b, const struct cmp_pair *p)
@@ -1425,8 +1430,52 @@ static void verdict_badge(struct buf *b, const struct cmp_row *r, enum cmp_verdi
 
 static bool row_material(const struct cmp_row *r)
 {
-	return r->verdict == CV_IMPROVED || r->verdict == CV_REGRESSED || r->verdict == CV_HIGHER || r->verdict == CV_LOWER ||
+	return r->verdict == CV_IMPROVED || r->verdict == CV_REGRESSED || r->verdict == CV_MIXED || r->verdict == CV_HIGHER ||
+	       r->verdict == CV_LOWER || r->verdict == CV_NOT_COMPARABLE ||
 	       (r->has_lm && r->lm.comparable && (r->lm.verdict == CV_IMPROVED || r->lm.verdict == CV_REGRESSED));
+}
+
+/* The figures that decided a row: "p95 &minus;93%, time &gt; 50 ms 10% &rarr; 0%, busy median &minus;93%". */
+static void deciding_cell(const struct compare *c, const struct cmp_row *r, struct buf *b)
+{
+	static const char *const name[CF_COUNT] = {"median", "p95", "p99", "time &gt; ", "time &gt; ",
+						   "busy median", "busy p95", "busy p99", "busy time &gt; ", "busy time &gt; "};
+	buf_adds(b, "<td class=\"small\">");
+	int n = 0;
+	for (int f = 0; f < CF_COUNT; f++) {
+		const struct cmp_figure *g = &r->fig[f];
+		if (!g->used || !g->decides || (g->verdict != CV_IMPROVED && g->verdict != CV_REGRESSED && g->verdict != CV_HIGHER &&
+						 g->verdict != CV_LOWER))
+			continue;
+		if (n++)
+			buf_adds(b, "<br>");
+		buf_printf(b, "<span class=\"%s\">%s", g->verdict == CV_IMPROVED ? "dgood" : g->verdict == CV_REGRESSED ? "dbad" : "",
+			   name[f]);
+		if (cmp_fig_is_share((enum cmp_fig)f)) {
+			int t = f == CF_OVER0 || f == CF_BUSY_OVER0 ? 0 : 1;
+			num(b, rule_value(&c->rules, (enum rule_id)r->spec->thr[t]));
+			buf_printf(b, " %s ", metric_info[r->spec->metric].unit);
+			fmt_share(b, g->v[0]);
+			buf_adds(b, " &rarr; ");
+			fmt_share(b, g->v[1]);
+		} else {
+			buf_addc(b, ' ');
+			num(b, g->v[0]);
+			buf_adds(b, " &rarr; ");
+			num(b, g->v[1]);
+			buf_adds(b, " <span class=\"muted\">(");
+			pct(b, g->change_pct);
+			buf_adds(b, ")</span>");
+		}
+		buf_adds(b, "</span>");
+		if (n == 3)
+			break;
+	}
+	if (!n)
+		buf_adds(b, r->verdict == CV_NOT_COMPARABLE ? "<span class=\"muted\">the after side's busy phase does not reach the "
+							       "before side's load</span>"
+							     : "<span class=\"muted\">&ndash;</span>");
+	buf_adds(b, "</td>");
 }
 
 static bool pair_shown(const struct cmp_pair *p)
@@ -1498,8 +1547,12 @@ static void comparison_row(const struct compare *c, const struct cmp_row *r, str
 		buf_adds(b, " .. ");
 		pct(b, r->ci[1]);
 	}
-	buf_adds(b, "</span></td><td>");
+	buf_adds(b, "</span></td>");
+	deciding_cell(c, r, b);
+	buf_adds(b, "<td>");
 	verdict_badge(b, r, r->verdict);
+	if (r->decisive && r->verdict != CV_NOT_ASSESSED)
+		buf_adds(b, " <span class=\"muted small\" title=\"decides the outcome\">&#9733;</span>");
 	buf_adds(b, "</td>");
 	equal_load_cell(b, r);
 	buf_adds(b, "</tr>\n");
@@ -1655,6 +1708,46 @@ static bool overlay_chart(const struct compare *c, const struct cmp_pair *p, enu
 	return true;
 }
 
+/* Metric m over each side's busy phase (its longest busy stretch), against the minutes since
+ * that stretch began: the two busy periods side by side, whatever their time of day. */
+static bool busy_chart(const struct compare *c, const struct cmp_pair *p, enum metric m, struct chart *ch)
+{
+	chart_init(ch);
+	ch->panel_height = 170;
+	ch->xnumeric = true;
+	snprintf(ch->xlabel, sizeof ch->xlabel, "minutes into the busy phase");
+	snprintf(ch->panel[0].ylabel, sizeof ch->panel[0].ylabel, "%s", metric_info[m].unit);
+	double hi = 0;
+	for (int s = 0; s < 2; s++) {
+		const struct cmp_busy *bz = &p->busy[s];
+		if (!bz->has || !(bz->end > bz->start))
+			continue;
+		size_t cnt = compare_series(c, p, (enum cmp_side)s, m, NULL, 0);
+		if (!cnt)
+			continue;
+		struct cmp_point *cp = xmalloc(cnt * sizeof *cp);
+		compare_series(c, p, (enum cmp_side)s, m, cp, cnt);
+		struct chart_point *pt = xmalloc(cnt * sizeof *pt);
+		size_t n = 0;
+		for (size_t i = 0; i < cnt; i++) {
+			if (cp[i].t < bz->start || cp[i].t > bz->end)
+				continue;
+			double x = (double)(cp[i].t - bz->start) / 60000.0;
+			pt[n++] = (struct chart_point){x, cp[i].busy ? cp[i].mean : NAN, cp[i].min, cp[i].max};
+			hi = fmax(hi, x);
+		}
+		if (n)
+			chart_add_series(ch, side_label[s], 0, CS_BAND, s ? CHART_AFTER : CHART_BEFORE, pt, n);
+		free(pt);
+		free(cp);
+	}
+	if (!ch->ns)
+		return false;
+	ch->t0 = 0;
+	ch->t1 = hi > 0 ? hi : 1;
+	return true;
+}
+
 static void bins_table(const struct compare *c, size_t row, struct buf *b)
 {
 	for (size_t i = 0; i < c->nlb; i++) {
@@ -1731,8 +1824,19 @@ static const char compare_css[] =
 	".pairgrid{display:grid;grid-template-columns:1fr 1fr;gap:14px}\n"
 	".pairgrid figure.chart{margin:0}\n"
 	".chartset{border-top:1px solid var(--line);padding:20px 0 6px}.chartset:first-of-type{border-top:none;padding-top:4px}\n"
-	".key-before,.key-after{display:inline-block;width:22px;height:3px;vertical-align:middle;margin:0 5px 0 8px}\n"
-	".key-before{background:#98a2b3}.key-after{background:#1f5fa8}\n"
+	".key-before,.key-after{display:inline-block;width:24px;height:0;vertical-align:middle;margin:0 5px 0 8px;"
+	"-webkit-print-color-adjust:exact;print-color-adjust:exact}\n"
+	".key-before{border-top:3px dashed #e69f00}.key-after{border-top:3px solid #1f5fa8}\n"
+	".cv.mixed{background:var(--warn-bg);color:var(--warn)}.fs.na{background:#eef0f3;color:var(--muted)}\n"
+	".dgood{color:var(--ok)}.dbad{color:var(--crit)}\n"
+	".outcome{display:inline-block;font-size:22px;font-weight:700;padding:2px 16px;border-radius:8px;margin:0 0 10px;"
+	"-webkit-print-color-adjust:exact;print-color-adjust:exact;border:2px solid currentColor}\n"
+	".outcome.good{color:var(--ok);background:var(--ok-bg)}.outcome.bad{color:var(--crit);background:var(--crit-bg)}"
+	".outcome.mixed{color:var(--warn);background:var(--warn-bg)}.outcome.same{color:var(--muted);background:#eef0f3}"
+	".outcome.na{color:#5d4a00;background:var(--warn-bg)}\n"
+	".headline{font-size:19px;line-height:1.5;font-weight:600;margin:0 0 12px}\n"
+	".verdict.bad{border-left-color:var(--crit)}.verdict.mixed{border-left-color:#d98a00}.verdict.same{border-left-color:#8a94a6}"
+	".verdict.na{border-left-color:#d98a00}\n"
 	"tr.group td{background:#f7f8fa;font-weight:600;border-bottom:1px solid var(--line)}\n"
 	"tr.unmatched td{color:var(--faint)}\n"
 	"@media (max-width:860px){.pairgrid{grid-template-columns:1fr}}\n"
@@ -1815,22 +1919,33 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 		      "<a href=\"#key\">Key changes</a><a href=\"#charts\">Charts</a><a href=\"#all\">All comparisons</a>"
 		      "<a href=\"#captures\">Captures</a></div></nav>\n<main class=\"wrap\">\n");
 
-	/* verdict */
+	/* the outcome and the headline first: what a manager reads in ten seconds */
 	const struct cmp_summary *sm = &c->sum;
-	const char *vcls = sm->verdicts[CV_REGRESSED] || sm->findings[CF_NEW] ? "warn" : "ok";
-	buf_printf(out, "<section id=\"verdict\" class=\"verdict %s\">\n<h2>Verdict</h2>\n<p class=\"lead\">", vcls);
-	esc(out, c->verdict ? c->verdict : "No comparison result.");
+	const char *vcls = sm->outcome == CO_IMPROVED && sm->findings[FD_NEW] ? "mixed" : co_class[sm->outcome];
+	if (sm->outcome == CO_IMPROVED && !sm->findings[FD_NEW])
+		vcls = "ok";
+	buf_printf(out, "<section id=\"verdict\" class=\"verdict %s\">\n<h2>Verdict</h2>\n", vcls);
+	buf_printf(out, "<p><span class=\"outcome %s\">%s%s</span></p>\n<p class=\"headline\">", co_class[sm->outcome],
+		   cmp_outcome_words[sm->outcome], sm->capacity_gain ? " &middot; capacity gain" : "");
+	esc(out, c->headline ? c->headline : "No comparison result.");
+	buf_adds(out, "</p>\n<p class=\"lead small\">");
+	esc(out, c->detail ? c->detail : "");
 	buf_adds(out, "</p>\n<div class=\"counts\">");
 	buf_printf(out, "<div class=\"count good\"><b>%d</b>improved</div><div class=\"count bad\"><b>%d</b>regressed</div>"
-			"<div class=\"count\"><b>%d</b>unchanged</div><div class=\"count work\"><b>%d</b>more / less work</div>"
+			"<div class=\"count\"><b>%d</b>mixed</div><div class=\"count\"><b>%d</b>unchanged</div>"
+			"<div class=\"count\"><b>%d</b>not comparable</div><div class=\"count work\"><b>%d</b>more / less work</div>"
 			"<div class=\"count good\"><b>%d</b>findings gone</div><div class=\"count bad\"><b>%d</b>new findings</div>",
-		   sm->verdicts[CV_IMPROVED], sm->verdicts[CV_REGRESSED], sm->verdicts[CV_UNCHANGED],
-		   sm->verdicts[CV_HIGHER] + sm->verdicts[CV_LOWER], sm->findings[CF_GONE], sm->findings[CF_NEW]);
+		   sm->verdicts[CV_IMPROVED], sm->verdicts[CV_REGRESSED], sm->verdicts[CV_MIXED], sm->verdicts[CV_UNCHANGED],
+		   sm->verdicts[CV_NOT_COMPARABLE], sm->verdicts[CV_HIGHER] + sm->verdicts[CV_LOWER], sm->findings[FD_GONE],
+		   sm->findings[FD_NEW]);
 	buf_adds(out, "</div>\n");
-	buf_printf(out, "<p class=\"small muted\">A change is called only when its %.0f%% block-bootstrap interval (%u resamples) "
-			"excludes zero and it is material; latency is also compared at equal load (IOPS bins). Medians compare "
-			"every sample of each side.</p>\n",
-		   c->o.confidence * 100, c->o.resamples);
+	buf_printf(out, "<p class=\"small muted\">The outcome reads the latency at the top of each IO stack (&#9733;): a row is "
+			"improved when its tail (p95, p99), its time above a band of the rules or its busy phase improved with a "
+			"whole %.0f%% block-bootstrap interval (%u resamples) beyond the material change (%g%% and the metric's "
+			"floor) that does not degenerate, and nothing regressed; regressed the other way, mixed when both. The median is the typical IO "
+			"and does not decide. A fix is only called when the after side's busy phase reaches the before side's "
+			"load (half its IOPS or its outstanding IO); latency is also compared at equal load (IOPS bins).</p>\n",
+		   c->o.confidence * 100, c->o.resamples, c->o.material_pct);
 	if (res->no_gnuplot)
 		buf_adds(out, "<p class=\"notice\"><b>Charts are not included:</b> gnuplot was not found on the machine that made this "
 			      "report. Install gnuplot (Debian: <code>gnuplot-nox</code>) and run <code>iopsy compare --html</code> again.</p>\n");
@@ -1843,16 +1958,21 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 	} else {
 		buf_adds(out, "<div class=\"tablewrap\"><table><thead><tr><th>Status</th><th>Finding</th><th>Where</th>"
 			      "<th>Before</th><th>After</th></tr></thead><tbody>\n");
-		for (int pass = 0; pass < 3; pass++) {
-			const enum cmp_fstatus order[3] = {CF_NEW, CF_STILL, CF_GONE};
+		static const char *const fcls[FD_COUNT] = {"gone", "still", "new", "na", "na"};
+		static const char *const fword[FD_COUNT] = {"gone", "still present", "new", "not assessed after", "not assessed before"};
+		for (int pass = 0; pass < FD_COUNT; pass++) {
+			const enum cmp_fstatus order[FD_COUNT] = {FD_NEW, FD_STILL, FD_GONE, FD_NOT_ASSESSED_AFTER, FD_NOT_ASSESSED_BEFORE};
 			for (size_t i = 0; i < c->nfd; i++) {
 				const struct cmp_fdiff *f = &c->fd[i];
 				if (f->status != order[pass])
 					continue;
-				buf_printf(out, "<tr><td><span class=\"fs %s\">%s</span></td><td>",
-					   f->status == CF_GONE ? "gone" : f->status == CF_NEW ? "new" : "still",
-					   f->status == CF_GONE ? "gone" : f->status == CF_NEW ? "new" : "still present");
+				buf_printf(out, "<tr><td><span class=\"fs %s\">%s</span></td><td>", fcls[f->status], fword[f->status]);
 				title(out, f->kind);
+				if (f->why) {
+					buf_adds(out, "<br><span class=\"muted small\">");
+					esc(out, f->why);
+					buf_adds(out, "</span>");
+				}
 				buf_adds(out, "</td><td>");
 				entity_label(out, f->host, f->entity);
 				for (int s = 0; s < 2; s++) {
@@ -1877,9 +1997,10 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 
 	/* key changes */
 	buf_adds(out, "<section id=\"key\">\n<h2>Key changes</h2>\n<p class=\"small muted\">Material changes of latency, "
-		      "queueing and penalties (the interval excludes zero and the change is large enough to matter); changes in "
-		      "the amount of work are in <a href=\"#all\">all comparisons</a>. Figures are p50 / p95 / p99; the change is "
-		      "of the median, with its interval; &ldquo;at equal load&rdquo; compares latency within matched IOPS bins.</p>\n");
+		      "queueing (per unit of load) and penalties; changes in the amount of work are in <a href=\"#all\">all "
+		      "comparisons</a>. Figures are p50 / p95 / p99 of every sample; &ldquo;median&rdquo; is the change of the "
+		      "typical IO with its interval; &ldquo;deciding figures&rdquo; are those that moved materially; &ldquo;at "
+		      "equal load&rdquo; compares latency within matched IOPS bins.</p>\n");
 	size_t nkey = 0;
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct cmp_row *r = &c->rows[i];
@@ -1888,7 +2009,8 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 		if (!nkey++)
 			buf_adds(out, "<div class=\"tablewrap\"><table class=\"cmp\"><thead><tr><th>Entity</th><th>Metric</th>"
 				      "<th class=\"n\">Before<br>p50 / p95 / p99</th><th class=\"n\">After<br>p50 / p95 / p99</th>"
-				      "<th class=\"n\">Change<br>interval</th><th>Verdict</th><th>At equal load</th></tr></thead><tbody>\n");
+				      "<th class=\"n\">Median<br>interval</th><th>Deciding figures</th><th>Outcome</th><th>At equal load</th>"
+				      "</tr></thead><tbody>\n");
 		comparison_row(c, r, out, true);
 	}
 	if (nkey)
@@ -1898,10 +2020,11 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 	buf_adds(out, "</section>\n");
 
 	/* charts: the entities whose latency changed (or, without any, the busiest) */
-	buf_adds(out, "<section id=\"charts\">\n<h2>Charts</h2>\n<p class=\"small muted\"><span class=\"key-before\"></span>before"
-		      "<span class=\"key-after\"></span>after. Distribution: the share of samples at or below each latency "
-		      "(a curve further left is faster). Time of day: both days on one clock, line = mean, band = min to max. "
-		      "Latency against load: one dot per plotted sample.</p>\n");
+	buf_adds(out, "<section id=\"charts\">\n<h2>Charts</h2>\n<p class=\"small muted\"><span class=\"key-before\"></span>before "
+		      "(orange, dashed, open dots)<span class=\"key-after\"></span>after (dark blue, solid, filled dots). "
+		      "Distribution: the share of samples at or below each latency (a curve further left is faster). Busy phase: "
+		      "each side's busy period from its own start, line = mean, band = min to max. Time of day: both days on "
+		      "one clock. Latency against load: one dot per plotted sample.</p>\n");
 	size_t charted = 0;
 	struct figs figs;
 	figs_init(&figs, &cs, out);
@@ -1939,13 +2062,15 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 			num(out, p->load_mean[0]);
 			buf_adds(out, " &rarr; ");
 			num(out, p->load_mean[1]);
-			buf_adds(out, " IO/s &middot; median ");
+			buf_adds(out, " IO/s &middot; p95 ");
+			num(out, lead->s[0].p95);
+			buf_adds(out, " &rarr; ");
+			num(out, lead->s[1].p95);
+			buf_printf(out, " %s &middot; median ", metric_info[m].unit);
 			num(out, lead->s[0].p50);
 			buf_adds(out, " &rarr; ");
 			num(out, lead->s[1].p50);
-			buf_printf(out, " %s (", metric_info[m].unit);
-			pct(out, lead->change_pct);
-			buf_adds(out, ") ");
+			buf_printf(out, " %s ", metric_info[m].unit);
 			verdict_badge(out, lead, lead->verdict);
 			buf_adds(out, "</p>\n");
 			if (res->no_gnuplot && !o->gnuplot_dir)
@@ -1967,6 +2092,12 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 			}
 			chart_free(&ch);
 			buf_adds(out, "</div>\n");
+			if ((p->busy[0].distinct || p->busy[1].distinct) && busy_chart(c, p, m, &ch)) {
+				buf_reset(&cap);
+				buf_printf(&cap, "%s during the busy phase of each side, from its start.", metric_info[m].label);
+				figs_add(&figs, &ch, out, 0, cap.data);
+			}
+			chart_free(&ch);
 			if (overlay_chart(c, p, m, lead->spec->load, &ch)) {
 				buf_reset(&cap);
 				buf_printf(&cap, "%s%s%s by time of day (UTC), both days on one clock.", metric_info[m].label,
@@ -1989,12 +2120,13 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 	/* all comparisons */
 	buf_adds(out, "<section id=\"all\">\n<h2>All comparisons</h2>\n<div class=\"tablewrap\"><table class=\"cmp\"><thead><tr>"
 		      "<th>Metric</th><th class=\"n\">Before<br>p50 / p95 / p99 / max</th><th class=\"n\">After<br>p50 / p95 / p99 / max</th>"
-		      "<th class=\"n\">Change<br>interval</th><th>Verdict</th><th>At equal load</th></tr></thead><tbody>\n");
+		      "<th class=\"n\">Median<br>interval</th><th>Deciding figures</th><th>Outcome</th><th>At equal load</th></tr>"
+		      "</thead><tbody>\n");
 	for (size_t i = 0; i < c->npairs; i++) {
 		const struct cmp_pair *p = &c->pairs[i];
 		if (!p->name[0] || !p->name[1] || !pair_shown(p) || !p->nrows)
 			continue;
-		buf_adds(out, "<tr class=\"group\"><td colspan=\"6\">");
+		buf_adds(out, "<tr class=\"group\"><td colspan=\"7\">");
 		pair_label(out, p);
 		buf_printf(out, " <span class=\"muted small\">%s &middot; mean ", layer_names[p->layer]);
 		num(out, p->load_mean[0]);

@@ -372,6 +372,44 @@ static void pair_ids_json(const struct cmp_pair *p, struct json *j)
 	json_str(j, layer_names[p->layer]);
 }
 
+static void busy_json(const struct cmp_busy *b, struct json *j)
+{
+	if (!b->has) {
+		json_null(j);
+		return;
+	}
+	json_obj_begin(j);
+	json_key(j, "measure");
+	json_str(j, b->measure);
+	json_key(j, "from");
+	json_str(j, b->from);
+	json_key(j, "distinct");
+	json_bool(j, b->distinct);
+	json_key(j, "threshold");
+	json_num(j, b->cut);
+	json_key(j, "buckets");
+	json_int(j, (long long)b->values);
+	json_key(j, "busy_buckets");
+	json_int(j, (long long)b->busy);
+	json_key(j, "share");
+	json_num(j, b->share);
+	json_key(j, "start");
+	if (b->end > b->start)
+		iso(j, b->start);
+	else
+		json_null(j);
+	json_key(j, "end");
+	if (b->end > b->start)
+		iso(j, b->end);
+	else
+		json_null(j);
+	json_key(j, "iops_p50");
+	json_num(j, b->iops);
+	json_key(j, "outstanding_p50");
+	json_num(j, b->outstanding);
+	json_obj_end(j);
+}
+
 static void row_json(const struct compare *c, const struct cmp_row *r, struct json *j)
 {
 	const struct cmp_pair *p = &c->pairs[r->pair];
@@ -407,21 +445,62 @@ static void row_json(const struct compare *c, const struct cmp_row *r, struct js
 		json_obj_end(j);
 	}
 	json_arr_end(j);
+	json_key(j, "per_unit_of_load");
+	json_bool(j, r->per_load);
+	json_key(j, "decisive");
+	json_bool(j, r->decisive);
 	json_key(j, "before");
 	stats_json(r, 0, j);
 	json_key(j, "after");
 	stats_json(r, 1, j);
-	json_key(j, "diff");
-	json_num(j, r->diff);
-	json_key(j, "ci_diff");
-	interval_json(j, r->ci_diff);
-	json_key(j, "change_pct");
-	json_num(j, r->change_pct);
-	json_key(j, "ci");
-	interval_json(j, r->ci);
+	json_key(j, "busy");
+	json_obj_begin(j);
+	for (int s = 0; s < 2; s++) {
+		json_key(j, cmp_side_names[s]);
+		busy_json(&p->busy[s], j);
+	}
+	json_key(j, "comparable");
+	json_bool(j, p->comparable);
+	json_obj_end(j);
 	json_key(j, "floor");
 	json_num(j, r->spec->floor);
-	json_key(j, "verdict");
+	json_key(j, "figures");
+	json_arr_begin(j);
+	for (int f = 0; f < CF_COUNT; f++) {
+		const struct cmp_figure *g = &r->fig[f];
+		if (!g->used)
+			continue;
+		bool share = cmp_fig_is_share((enum cmp_fig)f);
+		json_obj_begin(j);
+		json_key(j, "figure");
+		json_str(j, cmp_fig_names[f]);
+		json_key(j, "threshold");
+		if (share)
+			json_num(j, rule_value(&c->rules, (enum rule_id)r->spec->thr[f == CF_OVER0 || f == CF_BUSY_OVER0 ? 0 : 1]));
+		else
+			json_null(j);
+		json_key(j, "decides");
+		json_bool(j, g->decides);
+		json_key(j, "before");
+		json_num(j, g->v[0]);
+		json_key(j, "after");
+		json_num(j, g->v[1]);
+		json_key(j, "diff");
+		json_num(j, g->diff);
+		json_key(j, "ci_diff");
+		interval_json(j, g->ci_diff);
+		json_key(j, "change_pct");
+		json_num(j, g->change_pct);
+		json_key(j, "ci");
+		interval_json(j, g->ci);
+		json_key(j, "verdict");
+		json_str(j, cmp_verdict_names[g->verdict]);
+		json_key(j, "reason");
+		json_str(j, cmp_reason_names[g->reason]);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_key(j, "outcome");
 	json_str(j, cmp_verdict_names[r->verdict]);
 	json_key(j, "reason");
 	json_str(j, cmp_reason_names[r->reason]);
@@ -586,6 +665,12 @@ void compare_json(const struct compare *c, struct json *j)
 	json_key(j, "version");
 	json_str(j, IOPSY_VERSION);
 	json_obj_end(j);
+	json_key(j, "outcome");
+	json_str(j, cmp_outcome_names[s->outcome]);
+	json_key(j, "capacity_gain");
+	json_bool(j, s->capacity_gain);
+	json_key(j, "headline");
+	json_str(j, c->headline);
 	json_key(j, "verdict");
 	json_str(j, c->verdict);
 	json_key(j, "summary");
@@ -603,14 +688,35 @@ void compare_json(const struct compare *c, struct json *j)
 		json_int(j, s->latency[v]);
 	}
 	json_obj_end(j);
+	json_key(j, "decisive");
+	json_obj_begin(j);
+	for (int v = 0; v < CV_COUNT; v++) {
+		if (v == CV_HIGHER || v == CV_LOWER)
+			continue;
+		json_key(j, cmp_verdict_names[v]);
+		json_int(j, s->decisive[v]);
+	}
+	json_obj_end(j);
+	json_key(j, "headline_rows");
+	json_arr_begin(j);
+	for (int k = 0; k < 2; k++)
+		if (s->head[k] && (k == 0 || s->head[1] != s->head[0]))
+			json_int(j, (long long)(s->head[k] - c->rows));
+	json_arr_end(j);
+	json_key(j, "not_comparable_why");
+	json_str(j, s->outcome == CO_NOT_COMPARABLE && !s->head[0] ? s->outcome_why : NULL);
 	json_key(j, "load_not_comparable");
 	json_int(j, s->load_not_comparable);
 	json_key(j, "findings_gone");
-	json_int(j, s->findings[CF_GONE]);
+	json_int(j, s->findings[FD_GONE]);
 	json_key(j, "findings_still_present");
-	json_int(j, s->findings[CF_STILL]);
+	json_int(j, s->findings[FD_STILL]);
 	json_key(j, "findings_new");
-	json_int(j, s->findings[CF_NEW]);
+	json_int(j, s->findings[FD_NEW]);
+	json_key(j, "findings_not_assessed_after");
+	json_int(j, s->findings[FD_NOT_ASSESSED_AFTER]);
+	json_key(j, "findings_not_assessed_before");
+	json_int(j, s->findings[FD_NOT_ASSESSED_BEFORE]);
 	json_key(j, "findings_compared");
 	json_bool(j, s->findings_compared);
 	json_key(j, "bottleneck");
@@ -618,10 +724,15 @@ void compare_json(const struct compare *c, struct json *j)
 	json_obj_end(j);
 	json_key(j, "method");
 	json_obj_begin(j);
-	json_key(j, "statistic");
-	json_str(j, "median of the downsampled series (bucket means)");
+	json_key(j, "statistics");
+	json_str(j, "median, p95, p99 and the share of time above each band of the rules, over every value and over the "
+		    "busy phase, of the downsampled series (bucket means); queues per unit of load (queue / IOPS)");
 	json_key(j, "bootstrap");
-	json_str(j, "circular block bootstrap, Politis-White block length, stratified by load regime, percentile interval");
+	json_str(j, "circular block bootstrap, Politis-White block length, idle and busy phases resampled separately, "
+		    "one set of resamples for every figure of a row, percentile interval");
+	json_key(j, "busy_phase");
+	json_str(j, "the upper group of Otsu's split of log outstanding IO (IOPS x latency) when it is clearly bimodal, "
+		    "else every bucket with IOPS >= active.min_iops");
 	json_key(j, "resamples");
 	json_int(j, c->o.resamples);
 	json_key(j, "seed");
@@ -630,10 +741,24 @@ void compare_json(const struct compare *c, struct json *j)
 	json_num(j, c->o.confidence);
 	json_key(j, "material_pct");
 	json_num(j, c->o.material_pct);
+	json_key(j, "share_floor");
+	json_num(j, CMP_SHARE_FLOOR);
+	json_key(j, "tail_min_values");
+	json_int(j, CMP_TAIL_MIN);
+	json_key(j, "busy_min_share");
+	json_num(j, CMP_BUSY_MIN_SHARE);
+	json_key(j, "regime_ratio");
+	json_num(j, CMP_REGIME_RATIO);
+	json_key(j, "regime_eta");
+	json_num(j, CMP_REGIME_ETA);
+	json_key(j, "comparable_ratio");
+	json_num(j, CMP_COMPARABLE_RATIO);
 	json_key(j, "bin_ratio");
 	json_num(j, CMP_BIN_RATIO);
 	json_key(j, "bin_min_values");
 	json_int(j, CMP_BIN_MIN);
+	json_key(j, "bin_min_share");
+	json_num(j, CMP_BIN_SHARE);
 	json_key(j, "min_coverage");
 	json_num(j, CMP_MIN_COVERAGE);
 	json_key(j, "active_min_iops");
@@ -695,6 +820,8 @@ void compare_json(const struct compare *c, struct json *j)
 		json_str(j, f->host);
 		json_key(j, "status");
 		json_str(j, cmp_fstatus_names[f->status]);
+		json_key(j, "why");
+		json_str(j, f->why);
 		for (int sd = 0; sd < 2; sd++) {
 			json_key(j, cmp_side_names[sd]);
 			json_obj_begin(j);

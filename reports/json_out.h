@@ -8,7 +8,7 @@
 #include "json.h"
 
 #define ANALYSIS_SCHEMA_VERSION 2
-#define COMPARE_SCHEMA_VERSION 1
+#define COMPARE_SCHEMA_VERSION 2
 
 /* Each writes one JSON value into j. extra (NULL = none) adds top-level keys at the end (a batch
  * set adds its trend). */

@@ -165,24 +165,34 @@ static int md_analysis(const struct analysis *a, struct report_opts *o, struct b
 	return 0;
 }
 
-static const char *const fstatus_word[3] = {"gone", "still present", "new"};
 
 static int md_compare(const struct compare *c, struct report_opts *o, struct buf *out)
 {
 	(void)o;
-	buf_adds(out, "## iopsy comparison\n\n**Verdict.** ");
-	md_text(out, c->verdict);
+	static const char *const word[FD_COUNT] = {"gone", "still present", "new", "not assessed after", "not assessed before"};
+	buf_adds(out, "## iopsy comparison\n\n**Outcome.** ");
+	md_text(out, c->headline);
+	buf_adds(out, "\n\n**Verdict.** ");
+	md_text(out, c->detail);
 	buf_adds(out, "\n");
 	if (c->nfd) {
 		buf_adds(out, "\n| finding | entity | before | after | status |\n|---|---|---:|---:|---|\n");
-		for (int st = 0; st < 3; st++) {
+		static const enum cmp_fstatus order[FD_COUNT] = {FD_GONE, FD_STILL, FD_NEW, FD_NOT_ASSESSED_AFTER,
+								 FD_NOT_ASSESSED_BEFORE};
+		for (int k = 0; k < FD_COUNT; k++) {
 			for (size_t i = 0; i < c->nfd; i++) {
 				const struct cmp_fdiff *f = &c->fd[i];
-				if ((int)f->status != st)
+				if (f->status != order[k])
 					continue;
 				buf_printf(out, "| %s | ", f->title);
 				entity(out, f->host, f->entity);
-				buf_printf(out, " | %d | %d | %s |\n", f->count[0], f->count[1], fstatus_word[st]);
+				buf_printf(out, " | %d | %d | %s", f->count[0], f->count[1], word[f->status]);
+				if (f->why) {
+					buf_adds(out, " (");
+					md_text(out, f->why);
+					buf_addc(out, ')');
+				}
+				buf_adds(out, " |\n");
 			}
 		}
 	}

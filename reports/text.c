@@ -13,7 +13,7 @@
 #include "version.h"
 
 #define esc fmt_esc
-#define share fmt_share
+#define share(b, v) fmt_share(b, v)
 static void duration(struct buf *b, double s) { fmt_duration(b, s, true); }
 static void text_num(struct buf *b, double v) { fmt_num(b, v, "-"); }
 static void pct(struct buf *b, double v) { fmt_pct(b, v, "n/a"); }
@@ -197,6 +197,15 @@ void analysis_text(const struct analysis *a, struct buf *out)
 
 #define LABEL_W 40
 
+/* "13:48" (UTC). */
+static void hhmm(struct buf *b, int64_t t)
+{
+	int64_t m = (t / 60000) % 1440;
+	if (m < 0)
+		m += 1440;
+	buf_printf(b, "%02d:%02d", (int)(m / 60), (int)(m % 60));
+}
+
 static void pad(struct buf *b, size_t from, size_t width)
 {
 	size_t used = b->len - from;
@@ -220,25 +229,30 @@ static void quad(struct buf *b, const struct cmp_stats *s)
 	text_num(b, s->max);
 }
 
-static const char *verdict_word(const struct cmp_row *r)
+static const char *verdict_word(const struct cmp_row *r, enum cmp_verdict v)
 {
-	if (r->verdict == CV_HIGHER)
-		return r->spec->kind == CK_WORK ? "more work" : "higher";
-	if (r->verdict == CV_LOWER)
-		return r->spec->kind == CK_WORK ? "less work" : "lower";
-	if (r->verdict == CV_NOT_ASSESSED)
-		return "not assessed";
-	return cmp_verdict_names[r->verdict];
+	switch (v) {
+	case CV_HIGHER: return r->spec->kind == CK_WORK ? "more work" : "higher";
+	case CV_LOWER: return r->spec->kind == CK_WORK ? "less work" : "lower";
+	case CV_NOT_ASSESSED: return "not assessed";
+	case CV_NOT_COMPARABLE: return "not comparable";
+	default: return cmp_verdict_names[v];
+	}
 }
 
 /* A short reason for an unchanged or not-assessed verdict. */
-static void reason_text(struct buf *b, enum cmp_reason r, const struct cmp_metric_spec *sp, double material_pct)
+static void reason_text(struct buf *b, enum cmp_reason r, const struct cmp_metric_spec *sp, double material_pct,
+			bool share_fig)
 {
 	switch (r) {
 	case CR_CI_HAS_ZERO: buf_adds(b, " (interval contains 0)"); break;
-	case CR_BELOW_PCT: buf_printf(b, " (< %g%%)", material_pct); break;
+	case CR_BELOW_PCT: buf_printf(b, " (interval not beyond %g%%)", material_pct); break;
 	case CR_BELOW_FLOOR:
-		buf_printf(b, " (< %g %s)", sp->floor, metric_info[sp->metric].unit);
+		if (share_fig)
+			buf_printf(b, " (interval not beyond %g point)", CMP_SHARE_FLOOR * 100);
+		else
+			buf_printf(b, " (interval not beyond %g %s)", sp->floor,
+				   sp->kind == CK_QUEUE ? "ms per IO" : metric_info[sp->metric].unit);
 		break;
 	case CR_NO_BEFORE: buf_adds(b, " (no values before)"); break;
 	case CR_NO_AFTER: buf_adds(b, " (no values after)"); break;
@@ -246,6 +260,10 @@ static void reason_text(struct buf *b, enum cmp_reason r, const struct cmp_metri
 	case CR_IDLE_BOTH: buf_adds(b, " (idle on both sides)"); break;
 	case CR_IDLE_ONE: buf_adds(b, " (idle on one side: latency not judged)"); break;
 	case CR_NO_INTERVAL: buf_adds(b, " (no interval)"); break;
+	case CR_DEGENERATE: buf_adds(b, " (interval degenerates)"); break;
+	case CR_FEW_TAIL: buf_adds(b, " (too few values for this quantile)"); break;
+	case CR_NOT_COMPARABLE: buf_adds(b, " (the after side's busy phase does not reach the before side's load)"); break;
+	case CR_WITH_LOAD: buf_adds(b, " (it moved with the load: unchanged at equal load)"); break;
 	default: break;
 	}
 }
@@ -305,6 +323,105 @@ static void pair_head(const struct cmp_pair *p, struct buf *out)
 		buf_adds(out, " IO/s)");
 	}
 	buf_addc(out, '\n');
+	if (p->busy[0].has && p->busy[1].has && (p->busy[0].distinct || p->busy[1].distinct)) {
+		buf_adds(out, "  busy phase");
+		for (int s = 0; s < 2; s++) {
+			const struct cmp_busy *b = &p->busy[s];
+			buf_printf(out, "%s %s ", s ? ";" : "", cmp_side_names[s]);
+			if (b->distinct && b->end > b->start) {
+				hhmm(out, b->start);
+				buf_adds(out, "-");
+				hhmm(out, b->end);
+				buf_adds(out, ", ");
+			} else if (!b->distinct) {
+				buf_adds(out, "none distinct (every active bucket), ");
+			}
+			share(out, b->share);
+			buf_adds(out, " of the time, ");
+			text_num(out, b->iops);
+			buf_adds(out, " IO/s");
+			if (!b->from_iops) {
+				buf_adds(out, " with ");
+				text_num(out, b->outstanding);
+				buf_adds(out, " outstanding");
+			}
+		}
+		buf_printf(out, "%s\n", p->comparable ? "" : "; NOT COMPARABLE");
+	}
+}
+
+/* One figure: "p95 163 -> 8.0 (-95% .. -95%) improved". */
+static void fig_item(const struct compare *c, const struct cmp_row *r, enum cmp_fig f, struct buf *out)
+{
+	const struct cmp_figure *g = &r->fig[f];
+	bool sh = cmp_fig_is_share(f);
+	if (sh) {
+		int t = f == CF_OVER0 || f == CF_BUSY_OVER0 ? 0 : 1;
+		buf_printf(out, "time %s %g %s ", r->spec->kind == CK_LATENCY ? ">" : ">=",
+			   rule_value(&c->rules, (enum rule_id)r->spec->thr[t]), metric_info[r->spec->metric].unit);
+		share(out, g->v[0]);
+		buf_adds(out, " -> ");
+		share(out, g->v[1]);
+		if (g->v[0] == 0 && g->v[1] == 0)
+			return; /* never above it on either side */
+		if (!isnan(g->ci_diff[0])) {
+			buf_adds(out, " (");
+			buf_printf(out, "%+.1f .. %+.1f points", g->ci_diff[0] * 100, g->ci_diff[1] * 100);
+			buf_addc(out, ')');
+		}
+	} else {
+		static const char *const qn[CF_COUNT] = {"median", "p95", "p99", "", "", "median", "p95", "p99", "", ""};
+		buf_printf(out, "%s ", qn[f]);
+		text_num(out, g->v[0]);
+		buf_adds(out, " -> ");
+		text_num(out, g->v[1]);
+		if (!isnan(g->ci[0])) {
+			buf_adds(out, " (");
+			pct(out, g->ci[0]);
+			buf_adds(out, " .. ");
+			pct(out, g->ci[1]);
+			buf_addc(out, ')');
+		} else if (!isnan(g->ci_diff[0])) {
+			buf_adds(out, " (");
+			text_num(out, g->ci_diff[0]);
+			buf_adds(out, " .. ");
+			text_num(out, g->ci_diff[1]);
+			buf_addc(out, ')');
+		}
+	}
+	if (g->verdict == CV_NOT_ASSESSED && g->reason == CR_FEW_TAIL) {
+		buf_adds(out, " not judged (too few values)");
+	} else if (g->verdict == CV_NOT_ASSESSED && g->reason == CR_DEGENERATE) {
+		buf_adds(out, " not judged (interval degenerates)");
+	} else {
+		buf_printf(out, " %s", verdict_word(r, g->verdict));
+		if (g->verdict == CV_UNCHANGED || g->verdict == CV_NOT_ASSESSED)
+			reason_text(out, g->reason, r->spec, c->o.material_pct, sh);
+	}
+	if (!g->decides && g->used)
+		buf_adds(out, " [does not decide]");
+}
+
+/* The figure lines of a row: the tail, the bands, the busy phase (not for occupancy rows, whose
+ * median is the line above). */
+static void figures_text(const struct compare *c, const struct cmp_row *r, struct buf *out)
+{
+	static const enum cmp_fig groups[3][5] = {{CF_P95, CF_P99, CF_COUNT},
+						  {CF_OVER0, CF_OVER1, CF_COUNT},
+						  {CF_BUSY_P50, CF_BUSY_P95, CF_BUSY_P99, CF_BUSY_OVER0, CF_BUSY_OVER1}};
+	static const char *const head[3] = {"      tail: ", "      ", "      busy phase: "};
+	for (int gi = 0; gi < 3; gi++) {
+		int n = 0;
+		for (int k = 0; k < 5 && groups[gi][k] != CF_COUNT; k++) {
+			enum cmp_fig f = groups[gi][k];
+			if (!r->fig[f].used || (gi == 2 && k > 2 && !r->fig[f].used))
+				continue;
+			buf_adds(out, n++ ? "; " : head[gi]);
+			fig_item(c, r, f, out);
+		}
+		if (n)
+			buf_addc(out, '\n');
+	}
 }
 
 static void row_text(const struct compare *c, const struct cmp_row *r, struct buf *out)
@@ -342,12 +459,20 @@ static void row_text(const struct compare *c, const struct cmp_row *r, struct bu
 		buf_adds(out, "-");
 	}
 	pad(out, s4, 20);
-	buf_adds(out, verdict_word(r));
-	reason_text(out, r->reason, r->spec, c->o.material_pct);
+	buf_adds(out, verdict_word(r, r->verdict));
+	if (r->verdict == CV_UNCHANGED || r->verdict == CV_NOT_ASSESSED)
+		reason_text(out, r->reason, r->spec, c->o.material_pct, false);
+	if (r->verdict == CV_MIXED || (r->verdict == CV_IMPROVED && r->worse) || (r->verdict == CV_REGRESSED && r->better))
+		buf_adds(out, " (see the figures)");
+	if (r->decisive && r->verdict != CV_NOT_ASSESSED)
+		buf_adds(out, " *");
 	buf_addc(out, '\n');
-	/* thresholds */
+	if (r->per_load)
+		buf_adds(out, "      per unit of load (queue / IOPS, ms per IO: Little's law)\n");
+	/* the raw shares above the thresholds when no figure judges them (queues, occupancy) */
+	bool figs = r->fig[CF_OVER0].used || r->fig[CF_OVER1].used;
 	bool any = false;
-	for (int t = 0; t < CMP_MAX_THR; t++) {
+	for (int t = 0; t < CMP_MAX_THR && !figs; t++) {
 		if (r->spec->thr[t] < 0)
 			continue;
 		buf_adds(out, any ? "; " : "      time ");
@@ -360,6 +485,8 @@ static void row_text(const struct compare *c, const struct cmp_row *r, struct bu
 	}
 	if (any)
 		buf_addc(out, '\n');
+	if (r->verdict != CV_NOT_ASSESSED || r->reason == CR_DEGENERATE || r->reason == CR_NO_INTERVAL)
+		figures_text(c, r, out);
 	if (r->has_lm && r->verdict != CV_NOT_ASSESSED) {
 		const struct cmp_loadmatch *lm = &r->lm;
 		if (lm->comparable) {
@@ -374,7 +501,7 @@ static void row_text(const struct compare *c, const struct cmp_row *r, struct bu
 			buf_adds(out, " .. ");
 			pct(out, lm->ci[1]);
 			buf_printf(out, ") %s", cmp_verdict_names[lm->verdict]);
-			reason_text(out, lm->reason, r->spec, c->o.material_pct);
+			reason_text(out, lm->reason, r->spec, c->o.material_pct, false);
 			buf_addc(out, '\n');
 		} else {
 			buf_printf(out, "      at equal load: not comparable (%s)\n", lm->note ? lm->note : "");
@@ -487,14 +614,14 @@ static void findings_text(const struct compare *c, struct buf *out)
 		buf_adds(out, "  none on either side\n");
 		return;
 	}
-	static const enum cmp_fstatus order[3] = {CF_GONE, CF_NEW, CF_STILL};
+	static const enum cmp_fstatus order[3] = {FD_GONE, FD_NEW, FD_STILL};
 	for (int o = 0; o < 3; o++) {
 		for (size_t k = 0; k < c->nfd; k++) {
 			const struct cmp_fdiff *f = &c->fd[k];
 			if (f->status != order[o])
 				continue;
 			size_t s0 = out->len;
-			buf_printf(out, "  %s", f->status == CF_GONE ? "gone" : f->status == CF_NEW ? "NEW" : "still present");
+			buf_printf(out, "  %s", f->status == FD_GONE ? "gone" : f->status == FD_NEW ? "NEW" : "still present");
 			pad(out, s0, 17);
 			s0 = out->len;
 			buf_adds(out, kinds[f->kind].name);
@@ -560,20 +687,27 @@ static void only_text(const struct compare *c, struct buf *out)
 void compare_text(const struct compare *c, struct buf *out)
 {
 	const struct cmp_summary *s = &c->sum;
-	buf_printf(out, "iopsy compare: %zu capture%s before, %zu after; %zu comparisons (%d improved, %d regressed, "
-			"%d unchanged, %d more, %d less, %d not assessed)\n\n",
+	buf_printf(out, "iopsy compare: %zu capture%s before, %zu after; %zu comparisons (%d improved, %d regressed, %d mixed, "
+			"%d unchanged, %d not comparable, %d more, %d less, %d not assessed)\n\n",
 		   c->side[0].m.ncaps, c->side[0].m.ncaps == 1 ? "" : "s", c->side[1].m.ncaps, c->nrows,
-		   s->verdicts[CV_IMPROVED], s->verdicts[CV_REGRESSED], s->verdicts[CV_UNCHANGED], s->verdicts[CV_HIGHER],
-		   s->verdicts[CV_LOWER], s->verdicts[CV_NOT_ASSESSED]);
-	buf_adds(out, "VERDICT\n");
-	text_wrap(out, "  ", c->verdict ? c->verdict : "", 100);
+		   s->verdicts[CV_IMPROVED], s->verdicts[CV_REGRESSED], s->verdicts[CV_MIXED], s->verdicts[CV_UNCHANGED],
+		   s->verdicts[CV_NOT_COMPARABLE], s->verdicts[CV_HIGHER], s->verdicts[CV_LOWER], s->verdicts[CV_NOT_ASSESSED]);
+	buf_adds(out, "OUTCOME\n");
+	text_wrap(out, "  ", c->headline ? c->headline : "", 100);
+	buf_adds(out, "\nVERDICT\n");
+	text_wrap(out, "  ", c->detail ? c->detail : "", 100);
 	buf_adds(out, "\nCAPTURES\n");
 	captures_text(&c->side[0].m, "before", out);
 	captures_text(&c->side[1].m, "after", out);
-	buf_printf(out, "\nCOMPARISONS (change of the median, %.0f%% block bootstrap interval, %u resamples, "
-			"seed %llu;\n  a verdict needs the interval to exclude 0 and a change of at least %g%% and the "
-			"metric's floor)\n",
-		   c->o.confidence * 100, c->o.resamples, (unsigned long long)c->o.seed, c->o.material_pct);
+	buf_printf(out, "\nCOMPARISONS (per figure after - before with its %.0f%% block bootstrap interval, %u resamples, seed "
+			"%llu; a row is improved\n  when a deciding figure - the tail (p95, p99), the time above a band, the busy "
+			"phase - improved with a whole\n  interval beyond %g%% and the metric's floor (shares: %g point and %g%% of "
+			"the larger share) that does not\n  degenerate, and none regressed; regressed the other way, mixed when both. "
+			"The median is the typical IO:\n  its change is the column below, it does not decide (except for occupancy, "
+			"and captures too short for\n  the tail). * = a decisive row: the latency at the top of its IO stack, which "
+			"the outcome reads)\n",
+		   c->o.confidence * 100, c->o.resamples, (unsigned long long)c->o.seed, c->o.material_pct, CMP_SHARE_FLOOR * 100,
+		   c->o.material_pct);
 	size_t s0 = out->len;
 	buf_adds(out, "  metric");
 	pad(out, s0, LABEL_W);
@@ -584,12 +718,12 @@ void compare_text(const struct compare *c, struct buf *out)
 	buf_adds(out, "after p50/p95/p99/max");
 	pad(out, s0, 24);
 	s0 = out->len;
-	buf_adds(out, "change");
+	buf_adds(out, "median");
 	pad(out, s0, 8);
 	s0 = out->len;
 	buf_printf(out, "%.0f%% interval", c->o.confidence * 100);
 	pad(out, s0, 20);
-	buf_adds(out, "verdict\n");
+	buf_adds(out, "outcome\n");
 	size_t hidden = 0, zero = 0;
 	for (size_t i = 0; i < c->npairs; i++) {
 		const struct cmp_pair *p = &c->pairs[i];

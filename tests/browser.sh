@@ -152,6 +152,55 @@ EOF
 	fi
 }
 
+# grey_apart FILE RRGGBB RRGGBB: a greyscale PNG in which both colours' greys (CSS grayscale():
+# 0.2126 R + 0.7152 G + 0.0722 B) cover at least 150 pixels each, at least 40 levels apart.
+grey_apart() {
+	command -v python3 >/dev/null 2>&1 || { echo "no python3"; return 0; }
+	python3 - "$1" "$2" "$3" <<'EOF'
+import struct, sys, zlib
+d = open(sys.argv[1], 'rb').read()
+w, h, depth, ctype = struct.unpack('>IIBB', d[16:26])
+pos, idat = 8, b''
+while pos < len(d):
+    n, t = struct.unpack('>I4s', d[pos:pos + 8])
+    if t == b'IDAT':
+        idat += d[pos + 8:pos + 8 + n]
+    pos += 12 + n
+raw = zlib.decompress(idat)
+bpp = 3 if ctype == 2 else 4
+stride = w * bpp + 1
+prev = bytearray(w * bpp)
+def grey(hexc):
+    r, g, b = bytes.fromhex(hexc)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+levels = [grey(sys.argv[2]), grey(sys.argv[3])]
+hits = [0, 0]
+for y in range(h):
+    f, line = raw[y * stride], bytearray(raw[y * stride + 1:(y + 1) * stride])
+    for i in range(len(line)):
+        a = line[i - bpp] if i >= bpp else 0
+        b, c = prev[i], (prev[i - bpp] if i >= bpp else 0)
+        if f == 1: line[i] = (line[i] + a) & 255
+        elif f == 2: line[i] = (line[i] + b) & 255
+        elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    prev = line
+    for x in range(0, len(line), bpp):
+        r, g, b = line[x], line[x + 1], line[x + 2]
+        if abs(r - g) > 3 or abs(g - b) > 3:
+            continue
+        for k in range(2):
+            if abs(r - levels[k]) <= 4:
+                hits[k] += 1
+msg = 'greys %.0f and %.0f: %d and %d pixels' % (levels[0], levels[1], hits[0], hits[1])
+if abs(levels[0] - levels[1]) < 40 or min(hits) < 150:
+    sys.exit(msg)
+print(msg)
+EOF
+}
+
 # charts_only FILE OUT: a copy of a report showing only its charts section (to look at pixels).
 charts_only() {
 	sed -e 's#</head>#<style>header.top,nav.toc,main>section:not(\#details):not(\#charts){display:none}</style></head>#' "$1" >"$2"
@@ -308,6 +357,41 @@ if "$BIN" compare --help >/dev/null 2>&1 && "$BIN" compare --help 2>&1 | grep -q
 			ok "compare: after-side lines drawn on screen ($msg)"
 		else
 			nok "compare: chart lines not on screen: $msg"
+		fi
+		if [ -s "$W/cmpcharts.png" ] && msg=$(png_ok "$W/cmpcharts.png" e69f00); then
+			ok "compare: before-side lines drawn on screen ($msg)"
+		else
+			nok "compare: before-side lines not on screen: $msg"
+		fi
+		# in greyscale (a black-and-white printer) the two sides stay two different greys
+		sed -e 's#</head>#<style>html{filter:grayscale(1)}</style></head>#' "$W/cmpcharts.html" >"$W/cmpgrey.html"
+		chrome "$W/cgshot.out" "$W/cgshot.err" --window-size=1280,1000 --screenshot="$W/cmpgrey.png" \
+			"file://$W/cmpgrey.html"
+		if [ -s "$W/cmpgrey.png" ] && msg=$(grey_apart "$W/cmpgrey.png" e69f00 1f5fa8); then
+			ok "compare: before and after apart in greyscale ($msg)"
+		else
+			nok "compare: before and after not apart in greyscale: $msg"
+		fi
+		# the report leads with the outcome and the headline, in the first screenful
+		sed -e 's/<meta http-equiv="Content-Security-Policy"[^>]*>//' "$W/cmp.html" >"$W/cmpprobe.html"
+		cat >>"$W/cmpprobe.html" <<'EOF'
+<script>
+(function () {
+  var s = document.querySelector('main section'), o = document.querySelector('#verdict .outcome'),
+      h = document.querySelector('#verdict .headline'), p = document.createElement('pre');
+  p.textContent = 'LEAD first=' + (s ? s.id : '') + ' outcome=' + (o ? o.textContent.split(' ')[0] : '') +
+    ' bottom=' + (h ? Math.round(h.getBoundingClientRect().bottom) : -1) + ' END';
+  document.body.appendChild(p);
+})();
+</script>
+EOF
+		chrome "$W/lead.out" "$W/lead.err" --window-size=1280,1000 --dump-dom "file://$W/cmpprobe.html"
+		lead=$(sed -n 's/.*LEAD \(.*\) END.*/\1/p' "$W/lead.out")
+		if [ "$(field "$lead" first)" = verdict ] && [ "$(field "$lead" outcome)" = Improved ] &&
+			[ "$(field "$lead" bottom)" -gt 0 ] && [ "$(field "$lead" bottom)" -le 1000 ]; then
+			ok "compare: the report leads with the outcome and its headline ($lead)"
+		else
+			nok "compare: the outcome does not lead: ${lead:-none}"
 		fi
 	fi
 else

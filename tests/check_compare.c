@@ -1,7 +1,10 @@
 /* check_compare.c — `iopsy compare` against known truth: the simulator's LSI -> PVSCSI migration
- * pair (DOMAIN.md §1 figures, findings gone, no false improvement where nothing changed), two
- * seeds of one scenario (unchanged), bootstrap determinism and interval coverage on synthetic
- * autocorrelated series, --match-map parsing and renamed entities, and the JSON schema. */
+ * pair (DOMAIN.md §1 figures, the outcome and its headline, findings gone, no false improvement
+ * where nothing changed), two seeds of one scenario (unchanged), bootstrap determinism and interval
+ * coverage on synthetic autocorrelated series, the figures on bimodal (idle + busy) and
+ * heavy-tailed series (false calls under the null, power, the busy phase, not comparable,
+ * degenerate intervals), findings not assessed on a side without the input, --match-map parsing
+ * and renamed entities, and the JSON schema. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -172,14 +175,41 @@ START_TEST(migration)
 	/* findings */
 	const struct cmp_fdiff *cap = fdiff_of(&c, "queue.guest_vscsi_cap", "D:");
 	ck_assert_ptr_nonnull(cap);
-	ck_assert_int_eq(cap->status, CF_GONE);
-	ck_assert_int_eq(fdiff_of(&c, "queue.guest_hidden", "D:")->status, CF_GONE);
-	ck_assert_int_eq(fdiff_of(&c, "latency.guest_read", "D:")->status, CF_GONE);
+	ck_assert_int_eq(cap->status, FD_GONE);
+	ck_assert_int_eq(fdiff_of(&c, "queue.guest_hidden", "D:")->status, FD_GONE);
+	ck_assert_int_eq(fdiff_of(&c, "latency.guest_read", "D:")->status, FD_GONE);
 	for (size_t k = 0; k < c.nfd; k++)
-		ck_assert_msg(c.fd[k].status != CF_NEW || strncmp(kinds[c.fd[k].kind].name, "queue.guest", 11) != 0, "new %s",
+		ck_assert_msg(c.fd[k].status != FD_NEW || strncmp(kinds[c.fd[k].kind].name, "queue.guest", 11) != 0, "new %s",
 			      kinds[c.fd[k].kind].name);
 	ck_assert_ptr_nonnull(strstr(c.verdict, "guest queue at the vSCSI per-disk limit (SQL01 D:): gone"));
 	ck_assert_int_ge(c.sum.bottleneck, 0);
+
+	/* the outcome, and a headline that proves it with the tail and the time above 50 ms */
+	ck_assert_int_eq(c.sum.outcome, CO_IMPROVED);
+	ck_assert_ptr_eq(c.sum.head[0], rd);
+	ck_assert(rd->decisive);
+	ck_assert_ptr_nonnull(strstr(c.headline, "Improved: SQL01 D: reads p95 "));
+	ck_assert_ptr_nonnull(strstr(c.headline, "time above 50 ms 59% -> 0%"));
+	ck_assert(strncmp(c.verdict, c.headline, strlen(c.headline)) == 0);
+	ck_assert_int_eq(rd->fig[CF_P95].verdict, CV_IMPROVED);
+	ck_assert_double_ge(rd->fig[CF_P95].v[0], 150);
+	ck_assert_double_lt(rd->fig[CF_P95].v[1], 16);
+	ck_assert_int_eq(rd->fig[CF_OVER1].verdict, CV_IMPROVED);
+	ck_assert(!rd->fig[CF_MEDIAN].decides);
+	/* the ETL is the busy phase on both sides, and the after side did it: comparable */
+	const struct cmp_pair *dp = &c.pairs[rd->pair];
+	ck_assert(dp->busy[0].distinct && dp->busy[1].distinct && dp->comparable);
+	ck_assert_double_ge(dp->busy[1].iops, 2 * dp->busy[0].iops);
+	ck_assert_int_eq(rd->fig[CF_BUSY_P50].verdict, CV_IMPROVED);
+	/* the guest queue per unit of load (Little's law) improved too */
+	ck_assert(q->per_load);
+	/* the host side of D: rose with the load and only explains: it does not decide */
+	for (size_t r = 0; r < c.nrows; r++) {
+		const struct cmp_row *row = &c.rows[r];
+		if (row->spec->kind == CK_LATENCY && c.pairs[row->pair].layer != LAYER_GUEST && c.pairs[row->pair].active[0] &&
+		    c.pairs[row->pair].load_mean[0] > 500)
+			ck_assert_msg(!row->decisive, "%s decides", c.pairs[row->pair].name[0]);
+	}
 
 	/* no false improvement where the scenario kept things equal: the array and the host side of
 	 * every disk (the wait was in the guest), and the bystander VM APP02 altogether */
@@ -226,14 +256,18 @@ START_TEST(seeds_unchanged)
 		if (row->spec->kind != CK_LATENCY)
 			continue;
 		assessed += row->verdict == CV_UNCHANGED;
-		ck_assert_msg(row->verdict != CV_IMPROVED && row->verdict != CV_REGRESSED, "%s: %s %s %s (%.1f%%)",
+		ck_assert_msg(row->verdict != CV_IMPROVED && row->verdict != CV_REGRESSED && row->verdict != CV_MIXED,
+			      "%s: %s %s %s (%.1f%%)",
 			      same_scenarios[_i], layer_names[p->layer], p->name[0], metric_info[row->spec->metric].name,
 			      row->change_pct);
 		ck_assert_msg(!row->has_lm || (row->lm.verdict != CV_IMPROVED && row->lm.verdict != CV_REGRESSED),
 			      "%s: %s %s at equal load", same_scenarios[_i], p->name[0], metric_info[row->spec->metric].name);
 	}
 	ck_assert_int_ge(assessed, 5);
-	ck_assert_int_eq(c.sum.latency[CV_IMPROVED] + c.sum.latency[CV_REGRESSED], 0);
+	ck_assert_int_eq(c.sum.latency[CV_IMPROVED] + c.sum.latency[CV_REGRESSED] + c.sum.latency[CV_MIXED], 0);
+	ck_assert_int_eq(c.sum.outcome, CO_UNCHANGED);
+	ck_assert(!c.sum.capacity_gain);
+	ck_assert_ptr_nonnull(strstr(c.headline, "Unchanged: "));
 	ck_assert_ptr_nonnull(strstr(c.verdict, "No material change in latency"));
 	done(&c);
 	rmrf(dir);
@@ -376,6 +410,280 @@ START_TEST(power)
 	/* work: the same 500 IO/s on both sides */
 	ck_assert_int_eq(row_of(&c, LAYER_DEVICE, "naa.600a", M_CMDS)->verdict, CV_UNCHANGED);
 	done(&c);
+	rmrf(dir);
+}
+END_TEST
+
+/* ---- the figures on bimodal and heavy-tailed series ---- */
+
+/* One row of a synthetic device: its IO/s and DAVG (ms). */
+struct shape {
+	double busy_share, busy_from;  /* the busy phase: its share of the rows and where it starts (0..1) */
+	double idle_iops, busy_iops;
+	double idle_ms, busy_ms;       /* the latency's median in each phase */
+	double sigma;                  /* log-normal spread of the latency (heavy tail when large) */
+	double busy_sigma;             /* ... in the busy phase (0: sigma) */
+};
+
+/* An esxtop capture of one device, n rows of 10 s, shaped by sh: DAVG, GAVG (= DAVG + 0.01, so the
+ * outstanding IO is IOPS x GAVG) and Commands/sec. */
+static void write_dev(const char *path, const char *dev, size_t n, const struct shape *sh, uint64_t seed)
+{
+	FILE *fp = fopen(path, "w");
+	ck_assert_ptr_nonnull(fp);
+	fprintf(fp, "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\esx\\Physical Disk SCSI Device(%s)\\Average Driver "
+		    "MilliSec/Command\",\"\\\\esx\\Physical Disk SCSI Device(%s)\\Average Guest MilliSec/Command\","
+		    "\"\\\\esx\\Physical Disk SCSI Device(%s)\\Commands/sec\"\n",
+		dev, dev, dev);
+	struct gen g = {seed * 0x9e3779b97f4a7c15ULL + 7};
+	size_t b0 = (size_t)(sh->busy_from * (double)n), b1 = b0 + (size_t)(sh->busy_share * (double)n);
+	for (size_t i = 0; i < n; i++) {
+		bool busy = i >= b0 && i < b1;
+		double io = (busy ? sh->busy_iops : sh->idle_iops) * (1 + 0.05 * gauss(&g));
+		double sg = busy && sh->busy_sigma > 0 ? sh->busy_sigma : sh->sigma;
+		double ms = (busy ? sh->busy_ms : sh->idle_ms) * exp(sg * gauss(&g));
+		long t = (long)i * 10;
+		fprintf(fp, "\"07/27/2026 %02ld:%02ld:%02ld\",\"%.3f\",\"%.3f\",\"%.1f\"\n", 8 + t / 3600, t / 60 % 60, t % 60, ms,
+			ms + 0.01, fmax(0, io));
+	}
+	ck_assert_int_eq(fclose(fp), 0);
+}
+
+static void write_shape(const char *path, size_t n, const struct shape *sh, uint64_t seed)
+{
+	write_dev(path, "naa.600b", n, sh, seed);
+}
+
+static const struct cmp_row *shaped(struct compare *c, const char *dir, size_t n, const struct shape *b,
+				    const struct shape *a, uint64_t seed, unsigned resamples)
+{
+	char pb[600], pa[600];
+	snprintf(pb, sizeof pb, "%s/b.csv", dir);
+	snprintf(pa, sizeof pa, "%s/a.csv", dir);
+	write_shape(pb, n, b, 2 * seed);
+	write_shape(pa, n, a, 2 * seed + 1);
+	compare_init(c);
+	add(c, CMP_BEFORE, dir, "b.csv");
+	add(c, CMP_AFTER, dir, "a.csv");
+	run(c, resamples, seed);
+	const struct cmp_row *r = row_of(c, LAYER_DEVICE, "naa.600b", M_DAVG);
+	ck_assert_ptr_nonnull(r);
+	return r;
+}
+
+static bool called(const struct cmp_row *r)
+{
+	return r->verdict == CV_IMPROVED || r->verdict == CV_REGRESSED || r->verdict == CV_MIXED;
+}
+
+/* An ETL-like day: a 10% busy phase at 30 ms over a 2 ms trickle. The same on both sides (other
+ * draws): the busy phase is found on both sides, resampled apart from the idle rest, and no
+ * figure calls a change more often than by chance. */
+START_TEST(bimodal_null)
+{
+	char dir[] = "/tmp/iopsy-cmp-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	const struct shape sh = {.busy_share = 0.1, .busy_from = 0.3, .idle_iops = 40, .busy_iops = 900,
+				 .idle_ms = 2, .busy_ms = 30, .sigma = 0.25};
+	int calls = 0, trials = 25, figcalls[CF_COUNT] = {0};
+	for (int k = 0; k < trials; k++) {
+		struct compare c;
+		const struct cmp_row *r = shaped(&c, dir, 720, &sh, &sh, (uint64_t)k + 1, 300);
+		const struct cmp_pair *p = &c.pairs[r->pair];
+		for (int s = 0; s < 2; s++) {
+			ck_assert(p->busy[s].distinct);
+			ck_assert_double_lt(fabs(p->busy[s].share - 0.1), 0.02);
+			ck_assert_uint_eq(r->s[s].strata, 2);
+		}
+		ck_assert(p->comparable);
+		ck_assert(r->fig[CF_BUSY_P50].used && r->fig[CF_OVER0].used);
+		calls += called(r);
+		for (int f = 0; f < CF_COUNT; f++) {
+			figcalls[f] += r->fig[f].verdict == CV_IMPROVED || r->fig[f].verdict == CV_REGRESSED;
+			if (getenv("CMP_DEBUG") && (r->fig[f].verdict == CV_IMPROVED || r->fig[f].verdict == CV_REGRESSED))
+				fprintf(stderr, "trial %d %s %g -> %g ci %g..%g (%g..%g%%)\n", k, cmp_fig_names[f], r->fig[f].v[0],
+					r->fig[f].v[1], r->fig[f].ci_diff[0], r->fig[f].ci_diff[1], r->fig[f].ci[0], r->fig[f].ci[1]);
+		}
+		done(&c);
+	}
+	/* the row reads several figures; each at a nominal 5% and a material change */
+	ck_assert_msg(calls <= 2, "%d of %d null comparisons called a change", calls, trials);
+	for (int f = 0; f < CF_COUNT; f++)
+		ck_assert_msg(figcalls[f] <= 3, "figure %s called %d of %d times", cmp_fig_names[f], figcalls[f], trials);
+	rmrf(dir);
+}
+END_TEST
+
+/* The busy phase fixed (30 -> 8 ms) while the idle 90% stays at 2 ms: the median does not move
+ * and does not decide; the tail, the time above the bands and the busy phase improve. Then the
+ * after side without the busy phase: not comparable, never improved. */
+START_TEST(bimodal_fixed)
+{
+	char dir[] = "/tmp/iopsy-cmp-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	const struct shape b = {.busy_share = 0.1, .busy_from = 0.3, .idle_iops = 40, .busy_iops = 900,
+				.idle_ms = 2, .busy_ms = 30, .sigma = 0.25};
+	struct shape a = b;
+	a.busy_ms = 8;
+	struct compare c;
+	const struct cmp_row *r = shaped(&c, dir, 720, &b, &a, 5, 500);
+	ck_assert_int_eq(r->verdict, CV_IMPROVED);
+	ck_assert(!r->fig[CF_MEDIAN].decides);
+	ck_assert_int_ne(r->fig[CF_MEDIAN].verdict, CV_IMPROVED);
+	ck_assert_int_eq(r->fig[CF_P95].verdict, CV_IMPROVED);
+	ck_assert_int_eq(r->fig[CF_OVER1].verdict, CV_IMPROVED); /* > 25 ms (device.davg.critical_ms) */
+	ck_assert_int_eq(r->fig[CF_BUSY_P50].verdict, CV_IMPROVED);
+	ck_assert(r->ci_diff[0] <= r->diff && r->diff <= r->ci_diff[1]);
+	ck_assert_int_eq(c.sum.outcome, CO_IMPROVED);
+	ck_assert_ptr_nonnull(strstr(c.headline, "Improved: naa.600b DAVG p95 "));
+	done(&c);
+	/* the after capture missed the busy phase */
+	a.busy_share = 0;
+	r = shaped(&c, dir, 720, &b, &a, 6, 300);
+	ck_assert(!c.pairs[r->pair].comparable);
+	ck_assert_int_eq(r->verdict, CV_NOT_COMPARABLE);
+	ck_assert_int_eq(c.sum.outcome, CO_NOT_COMPARABLE);
+	ck_assert_ptr_nonnull(strstr(c.headline, "Not comparable: the after capture has no busy period like the before "
+						 "capture's 08:36-08:4"));
+	ck_assert_ptr_nonnull(strstr(c.headline, " on naa.600b (busy phase before: "));
+	done(&c);
+	/* 2.5x the work in the busy phase at the same latency: unchanged, a capacity gain */
+	a = b;
+	a.busy_iops = 2250;
+	r = shaped(&c, dir, 720, &b, &a, 7, 300);
+	ck_assert_int_eq(r->verdict, CV_UNCHANGED);
+	ck_assert_int_eq(c.sum.outcome, CO_UNCHANGED);
+	ck_assert(c.sum.capacity_gain);
+	ck_assert_int_eq(row_of(&c, LAYER_DEVICE, "naa.600b", M_CMDS)->verdict, CV_HIGHER);
+	done(&c);
+	rmrf(dir);
+}
+END_TEST
+
+/* Heavy tails: log-normal latency with sigma 1 (p99 ~10x the median). The same on both sides: few
+ * false calls; a tail that gets heavier at the same median (sigma 1 -> 1.4) is regressed by the
+ * tail while the median is unchanged. */
+START_TEST(heavy_tail)
+{
+	char dir[] = "/tmp/iopsy-cmp-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	const struct shape sh = {.busy_share = 0, .idle_iops = 300, .busy_iops = 300, .idle_ms = 5, .busy_ms = 5, .sigma = 1.0};
+	int calls = 0, trials = 25;
+	for (int k = 0; k < trials; k++) {
+		struct compare c;
+		const struct cmp_row *r = shaped(&c, dir, 720, &sh, &sh, (uint64_t)k + 100, 300);
+		/* a steady load has no busy phase of its own: every active bucket is, and only its median
+		 * (the typical IO of the work) is added */
+		ck_assert(!c.pairs[r->pair].busy[0].distinct);
+		ck_assert(r->fig[CF_BUSY_P50].used && r->fig[CF_BUSY_P50].decides && !r->fig[CF_BUSY_P95].used);
+		ck_assert_uint_eq(r->s[0].strata, 1);
+		calls += called(r);
+		/* p99 of 720 values has 7 beyond it: judged; a degenerate interval never decides */
+		for (int f = 0; f < CF_COUNT; f++)
+			if (r->fig[f].reason == CR_DEGENERATE)
+				ck_assert_int_eq(r->fig[f].verdict, CV_NOT_ASSESSED);
+		done(&c);
+	}
+	ck_assert_msg(calls <= 2, "%d of %d null comparisons of heavy tails called a change", calls, trials);
+	struct shape a = sh;
+	a.sigma = 1.4;
+	struct compare c;
+	const struct cmp_row *r = shaped(&c, dir, 720, &sh, &a, 3, 500);
+	ck_assert_int_eq(r->verdict, CV_REGRESSED);
+	ck_assert_int_eq(r->fig[CF_P95].verdict, CV_REGRESSED);
+	ck_assert_int_ne(r->fig[CF_MEDIAN].verdict, CV_REGRESSED);
+	ck_assert_int_eq(c.sum.outcome, CO_REGRESSED);
+	done(&c);
+	/* too short for the tail (60 values: a p95 needs 100): the busy (= active) median and the bands
+	 * decide; the median doubled is regressed */
+	r = shaped(&c, dir, 60, &sh, &sh, 4, 300);
+	ck_assert_int_eq(r->fig[CF_P95].reason, CR_FEW_TAIL);
+	ck_assert(r->fig[CF_BUSY_P50].decides && r->fig[CF_OVER0].decides);
+	done(&c);
+	a = sh;
+	a.idle_ms = a.busy_ms = 10;
+	r = shaped(&c, dir, 60, &sh, &a, 5, 300);
+	ck_assert_int_eq(r->fig[CF_BUSY_P50].verdict, CV_REGRESSED);
+	ck_assert_int_eq(r->verdict, CV_REGRESSED);
+	done(&c);
+	rmrf(dir);
+}
+END_TEST
+
+/* Two disks: one fixed, one made slower: mixed, and the headline says which is better and which
+ * worse. */
+START_TEST(mixed_outcome)
+{
+	char dir[] = "/tmp/iopsy-cmp-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	const struct shape b = {.busy_share = 0.1, .busy_from = 0.3, .idle_iops = 40, .busy_iops = 900,
+				.idle_ms = 2, .busy_ms = 30, .sigma = 0.25};
+	struct shape fixed = b, slower = b;
+	fixed.busy_ms = 8;
+	slower.busy_ms = 60;
+	const char *names[4] = {"b1.csv", "b2.csv", "a1.csv", "a2.csv"};
+	char p[4][600];
+	for (int i = 0; i < 4; i++)
+		snprintf(p[i], sizeof p[i], "%s/%s", dir, names[i]);
+	write_dev(p[0], "naa.600b", 720, &b, 11);
+	write_dev(p[1], "naa.600c", 720, &b, 12);
+	write_dev(p[2], "naa.600b", 720, &fixed, 13);
+	write_dev(p[3], "naa.600c", 720, &slower, 14);
+	struct compare c;
+	compare_init(&c);
+	for (int i = 0; i < 4; i++)
+		add(&c, i < 2 ? CMP_BEFORE : CMP_AFTER, dir, names[i]);
+	run(&c, 300, 1);
+	ck_assert_int_eq(row_of(&c, LAYER_DEVICE, "naa.600b", M_DAVG)->verdict, CV_IMPROVED);
+	ck_assert_int_eq(row_of(&c, LAYER_DEVICE, "naa.600c", M_DAVG)->verdict, CV_REGRESSED);
+	ck_assert_int_eq(c.sum.outcome, CO_MIXED);
+	ck_assert_ptr_nonnull(strstr(c.headline, "Mixed: better: naa.600b DAVG "));
+	ck_assert_ptr_nonnull(strstr(c.headline, "; worse: naa.600c DAVG "));
+	done(&c);
+	rmrf(dir);
+}
+END_TEST
+
+/* A misaligned partition found before (--before-partitions) with no partitions file after is
+ * not gone: it was not assessed after. With the file after, it is still present. */
+START_TEST(not_assessed_after)
+{
+	char dir[] = "/tmp/iopsy-cmp-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char out[600], parts[700];
+	snprintf(out, sizeof out, "%s/m", dir);
+	simulate("misaligned-partition", "1", out, "600", "5");
+	snprintf(parts, sizeof parts, "%s/partitions.txt", out);
+	for (int with_after = 0; with_after < 2; with_after++) {
+		struct compare c;
+		compare_init(&c);
+		add_dir(&c, CMP_BEFORE, out);
+		add_dir(&c, CMP_AFTER, out);
+		struct tdiag td;
+		for (int s = 0; s < 1 + with_after; s++) {
+			ck_assert_int_eq(partitions_read(&c.side[s].parts, parts, tdiag_init(&td, parts)), 0);
+			c.side[s].have_parts = true;
+			tdiag_free(&td);
+		}
+		run(&c, 200, 1);
+		const struct cmp_fdiff *f = NULL;
+		for (size_t k = 0; k < c.nfd; k++)
+			if (c.fd[k].kind == K_ALIGN_MISALIGNED)
+				f = &c.fd[k];
+		ck_assert_ptr_nonnull(f);
+		if (with_after) {
+			ck_assert_int_eq(f->status, FD_STILL);
+		} else {
+			ck_assert_int_eq(f->status, FD_NOT_ASSESSED_AFTER);
+			ck_assert_ptr_nonnull(strstr(f->why, "no partitions file after"));
+			ck_assert_ptr_nonnull(strstr(c.verdict, "misaligned partition ("));
+			ck_assert_ptr_nonnull(strstr(c.verdict, "): not assessed after (no partitions file after"));
+			ck_assert_int_eq(c.sum.findings[FD_GONE], 0);
+		}
+		/* the same captures on both sides: nothing changed */
+		ck_assert_int_eq(c.sum.outcome, CO_UNCHANGED);
+		done(&c);
+	}
 	rmrf(dir);
 }
 END_TEST
@@ -534,8 +842,10 @@ START_TEST(json_schema)
 	run(&c, 200, 1);
 	char *j = json_of(&c);
 	static const char *const keys[] = {
-		"\"schema_version\": 1", "\"tool\": {", "\"verdict\": \"After the change IO waits less",
-		"\"summary\": {", "\"method\": {", "\"before\": [", "\"after\": [", "\"match_map\": [",
+		"\"schema_version\": 2", "\"tool\": {", "\"outcome\": \"improved\"", "\"capacity_gain\": false",
+		"\"headline\": \"Improved: SQL01 D: reads p95 ", "\"verdict\": \"Improved: SQL01 D: reads p95 ",
+		"\"summary\": {", "\"decisive\": {", "\"method\": {", "\"busy_phase\": ", "\"before\": [", "\"after\": [",
+		"\"match_map\": [",
 		"\"comparisons\": [", "\"load_bins\": [", "\"only_before\": [", "\"only_after\": [",
 		"\"findings_before\": [", "\"findings_after\": [", "\"findings_diff\": [",
 	};
@@ -547,9 +857,14 @@ START_TEST(json_schema)
 	}
 	/* one comparison has every documented field */
 	const char *cmpk[] = {"\"entity\": \"D:\"", "\"host\": \"SQL01\"", "\"layer\": \"guest\"",
-			      "\"metric\": \"guest_read_ms\"", "\"before\": {", "\"p50\": ", "\"p95\": ", "\"p99\": ",
+			      "\"metric\": \"guest_read_ms\"", "\"per_unit_of_load\": false", "\"decisive\": true",
+			      "\"before\": {", "\"p50\": ", "\"p95\": ", "\"p99\": ",
 			      "\"max\": ", "\"over_threshold_share\": [", "\"samples\": ", "\"after\": {",
-			      "\"change_pct\": -", "\"ci\": [", "\"verdict\": \"improved\"", "\"load_matched\": {"};
+			      "\"busy\": {", "\"measure\": \"outstanding_io\"", "\"comparable\": true", "\"figures\": [",
+			      "\"figure\": \"median\"", "\"decides\": false", "\"change_pct\": -", "\"ci\": [",
+			      "\"figure\": \"p95\"", "\"decides\": true", "\"verdict\": \"improved\"",
+			      "\"figure\": \"time_above\"", "\"threshold\": 20", "\"figure\": \"busy_p50\"",
+			      "\"outcome\": \"improved\"", "\"load_matched\": {"};
 	p = strstr(j, "\"metric\": \"guest_read_ms\"");
 	ck_assert_ptr_nonnull(p);
 	while (p > j && strncmp(p, "\"entity\": ", 10) != 0)
@@ -584,6 +899,11 @@ Suite *compare_suite(void)
 	tcase_add_test(tc, map_parse);
 	tcase_add_test(tc, renamed_entities);
 	tcase_add_test(tc, json_schema);
+	tcase_add_test(tc, bimodal_null);
+	tcase_add_test(tc, bimodal_fixed);
+	tcase_add_test(tc, heavy_tail);
+	tcase_add_test(tc, mixed_outcome);
+	tcase_add_test(tc, not_assessed_after);
 	suite_add_tcase(s, tc);
 	return s;
 }

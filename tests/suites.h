@@ -34,8 +34,9 @@ Suite *batch_suite(void);
 Suite *sim_suite(void);
 Suite *html_suite(void);
 Suite *compare_suite(void);
+Suite *compare_scenarios_suite(void);
 Suite *model_suite(void);
 Suite *topology_suite(void);
 Suite *registry_suite(void);
-#define SUITE_LIST util_suite, pdh_suite, model_suite, topology_suite, registry_suite, detect_suite, batch_suite, html_suite, compare_suite, sim_suite, scenarios_suite
+#define SUITE_LIST util_suite, pdh_suite, model_suite, topology_suite, registry_suite, detect_suite, batch_suite, html_suite, compare_suite, compare_scenarios_suite, sim_suite, scenarios_suite
 #endif

@@ -18,10 +18,12 @@ static const char compare_help_text[] =
 	"Compare the captures of two periods (before and after a change): each side is analysed as\n"
 	"'iopsy analyze' would; entities are matched across the sides (naa ids, vmhba names,\n"
 	"VM:scsiC:T, guest disks by host and drive; world IDs do not matter); per entity and metric the\n"
-	"report gives p50/p95/p99/max and the time over each threshold on both sides, the change of the\n"
-	"median with a block-bootstrap confidence interval, and a verdict (improved / regressed /\n"
-	"unchanged; more or less work for IOPS and MB/s). Latency is also compared at equal load (IOPS\n"
-	"bins) and against outstanding IO; findings are listed as gone, still present or new.\n"
+	"report compares the median, the tail (p95, p99), the time above each band of the rules and the\n"
+	"same over each side's busy phase, each with a block-bootstrap confidence interval. It starts\n"
+	"with the outcome - improved / regressed / mixed / unchanged / not comparable (the after side\n"
+	"has no busy period like the before side's) - and the figures that prove it. Queues are judged\n"
+	"per unit of load; latency is also compared at equal load (IOPS bins) and against outstanding\n"
+	"IO; findings are gone, still present, new, or not assessed on the side that lacked the input.\n"
 	"CAPTURE may be gzip-compressed; '-' (stdin) may be given once.\n"
 	"\n"
 	"  --before CAPTURE...       captures of the period before the change (at least one)\n"
@@ -30,7 +32,7 @@ static const char compare_help_text[] =
 	"                            '[HOST\\]NAME' (e.g. 'SQL01:scsi0:1 = SQL01:scsi1:0',\n"
 	"                            'SQL01\\D: = SQL01\\G:', 'naa.600a...01 = naa.600a...02'); '#' comments\n"
 	"  --text PATH               write the text report to PATH instead of stdout\n"
-	"  --json PATH               write the JSON result (schema_version 1, doc/compare-json.md) to\n"
+	"  --json PATH               write the JSON result (schema_version 2, doc/compare-json.md) to\n"
 	"                            PATH ('-' = stdout, then no text unless --text is given)\n"
 	"  --html PATH               write the self-contained HTML report (before/after latency CDFs,\n"
 	"                            time-of-day overlays, latency vs IOPS) to PATH\n"
@@ -51,9 +53,11 @@ static const char compare_help_text[] =
 	"                            as --vmkernel-log and --partitions of 'iopsy analyze', per side\n"
 	"  --array-queue-depth N     the array LU command queue depth (both sides)\n"
 	"  --no-clock-estimate       do not estimate guest clock offsets\n"
+	"  --fail-on OUTCOME         exit 1 when the outcome is regressed (regressed), or regressed or\n"
+	"                            mixed (mixed): for CI-style use\n"
 	COMMON_HELP
-	"\nExit codes: 0 ok, 2 usage, 3 an input could not be read (the rest is still compared),\n"
-	"4 system error.\n";
+	"\nExit codes: 0 ok, 1 the outcome is at --fail-on, 2 usage, 3 an input could not be read (the\n"
+	"rest is still compared), 4 system error.\n";
 
 void compare_help(struct buf *out)
 {
@@ -83,6 +87,7 @@ enum {
 	OPT_GNUPLOT_DIR,
 	OPT_REQUIRE_CHARTS,
 	OPT_REPORT,
+	OPT_FAILON,
 };
 
 static const struct option opts[] = {{"before", required_argument, NULL, OPT_BEFORE},
@@ -107,6 +112,7 @@ static const struct option opts[] = {{"before", required_argument, NULL, OPT_BEF
 				     {"gnuplot-dir", required_argument, NULL, OPT_GNUPLOT_DIR},
 				     {"require-charts", no_argument, NULL, OPT_REQUIRE_CHARTS},
 				     {"report", required_argument, NULL, OPT_REPORT},
+				     {"fail-on", required_argument, NULL, OPT_FAILON},
 				     {"format", required_argument, NULL, OPT_FORMAT},
 				     {"tz", required_argument, NULL, OPT_TZ},
 				     {"max-warnings", required_argument, NULL, OPT_MAX_WARNINGS},
@@ -243,6 +249,7 @@ int cmd_compare(int argc, char **argv)
 	report_opts_init(&ro);
 	struct html_opts *ho = &ro.html;
 	const char *map[2] = {NULL, NULL}, *vmk[2] = {NULL, NULL}, *parts[2] = {NULL, NULL};
+	int fail_on = -1; /* CO_REGRESSED: regressed; CO_MIXED: regressed or mixed */
 	struct compare c;
 	compare_init(&c);
 	struct buf err;
@@ -322,6 +329,16 @@ int cmd_compare(int argc, char **argv)
 			o.ao[0].array_queue_depth = o.ao[1].array_queue_depth = (int)u;
 			break;
 		case OPT_NO_OFFSET: o.ao[0].no_auto_offset = o.ao[1].no_auto_offset = true; break;
+		case OPT_FAILON:
+			if (strcmp(optarg, "regressed") == 0) {
+				fail_on = CO_REGRESSED;
+			} else if (strcmp(optarg, "mixed") == 0) {
+				fail_on = CO_MIXED;
+			} else {
+				ret = usage_error("compare", "--fail-on takes regressed or mixed, not '%s'", optarg);
+				goto out;
+			}
+			break;
 		case 'h':
 			ret = cli_print_help(compare_help);
 			goto out;
@@ -401,6 +418,10 @@ int cmd_compare(int argc, char **argv)
 	int w = cli_outputs_write(&outs, "compare", &c, &ro);
 	if (w > ret)
 		ret = w;
+	/* CI use: a regression (or, with mixed, any regression) fails the run */
+	if (ret == EXIT_OK && fail_on >= 0 &&
+	    (c.sum.outcome == CO_REGRESSED || (fail_on == CO_MIXED && c.sum.outcome == CO_MIXED)))
+		ret = EXIT_FINDINGS;
 out:
 	compare_free(&c);
 	buf_free(&err);

@@ -1,6 +1,6 @@
 /* compare.c — the before/after comparison (see compare.h): the metric table, the comparison's
- * life cycle and its run (match, statistics, verdict: compare_match.c, compare_stats.c,
- * compare_verdict.c), and the per-side series the charts read. */
+ * life cycle and its run (match, busy phases, statistics, verdict: compare_match.c,
+ * compare_busy.c, compare_stats.c, compare_verdict.c), and the per-side series the charts read. */
 #include "compare_int.h"
 
 #include <errno.h>
@@ -12,20 +12,36 @@
 
 const char *const cmp_side_names[2] = {"before", "after"};
 const char *const cmp_kind_names[5] = {"latency", "queue", "penalty", "work", "occupancy"};
-const char *const cmp_verdict_names[CV_COUNT] = {"improved", "regressed", "unchanged", "higher", "lower", "not_assessed"};
-const char *const cmp_fstatus_names[3] = {"gone", "still_present", "new"};
-const char *const cmp_reason_names[CR_COUNT] = {NULL, "interval_contains_zero", "below_material_pct", "below_floor",
-						"no_values_before", "no_values_after", "too_few_values", "idle_both_sides",
-						"idle_one_side", "no_interval"};
+const char *const cmp_verdict_names[CV_COUNT] = {"improved", "regressed",    "unchanged", "higher",
+						 "lower",    "not_assessed", "mixed",     "not_comparable"};
+const char *const cmp_fstatus_names[FD_COUNT] = {"gone", "still_present", "new", "not_assessed_after", "not_assessed_before"};
+const char *const cmp_reason_names[CR_COUNT] = {NULL,
+						"interval_contains_zero",
+						"below_material_pct",
+						"below_floor",
+						"no_values_before",
+						"no_values_after",
+						"too_few_values",
+						"idle_both_sides",
+						"idle_one_side",
+						"no_interval",
+						"interval_degenerate",
+						"too_few_values_for_quantile",
+						"not_comparable",
+						"changed_with_the_load"};
+const char *const cmp_outcome_names[CO_COUNT] = {"improved", "regressed", "mixed", "unchanged", "not_comparable"};
+const char *const cmp_outcome_words[CO_COUNT] = {"Improved", "Regressed", "Mixed", "Unchanged", "Not comparable"};
 
 #define NO {-1, -1}
 #define T1(a) {a, -1}
 #define T2(a, b) {a, b}
 #define OUT_DEV {M_ACTV, M_QUED}
 
-/* Floors: the smallest change of the median that matters in practice — 1 ms for guest latency,
- * 0.5 ms for host latency, 0.05 ms for KAVG (its warning level is 0.1 ms), one IO for queues,
- * 5 IO/s for IOPS (active.min_iops), 1 MB/s, 5 points of %USD, 1 split/s, 1 point of %Ready. */
+/* Floors: the smallest change of a quantile that matters in practice — 1 ms for guest latency,
+ * 0.5 ms for host latency, 0.05 ms for KAVG (its warning level is 0.1 ms), for queues (judged per
+ * unit of load: the wait per IO, Little's law) 1 ms in the guest and 0.05 ms for QUED (QAVG is
+ * part of KAVG), 5 IO/s for IOPS (active.min_iops), 1 MB/s, one command of ACTV and DQLEN, 5
+ * points of %USD, 1 split/s, 1 point of %Ready. */
 const struct cmp_metric_spec cmp_metrics[] = {
 	{LAYER_GUEST, M_G_LAT_R, CK_LATENCY, 1.0, T2(R_GUEST_LAT_WARN, R_GUEST_LAT_CRIT), M_G_XFERS, {M_G_CDQL, -1}},
 	{LAYER_GUEST, M_G_LAT_W, CK_LATENCY, 1.0, T2(R_GUEST_LAT_WARN, R_GUEST_LAT_CRIT), M_G_XFERS, {M_G_CDQL, -1}},
@@ -42,7 +58,7 @@ const struct cmp_metric_spec cmp_metrics[] = {
 	{LAYER_DEVICE, M_KAVG, CK_LATENCY, 0.05, T2(R_KAVG_WARN, R_KAVG_CRIT), M_CMDS, OUT_DEV},
 	{LAYER_DEVICE, M_GAVG, CK_LATENCY, 0.5, T2(R_GUEST_LAT_WARN, R_GUEST_LAT_CRIT), M_CMDS, OUT_DEV},
 	{LAYER_DEVICE, M_ACTV, CK_OCCUPANCY, 1.0, NO, M_CMDS, NO},
-	{LAYER_DEVICE, M_QUED, CK_QUEUE, 1.0, T1(R_DEV_SAT_QUED), M_CMDS, NO},
+	{LAYER_DEVICE, M_QUED, CK_QUEUE, 0.05, T1(R_DEV_SAT_QUED), M_CMDS, NO},
 	{LAYER_DEVICE, M_USD, CK_OCCUPANCY, 5.0, T1(R_DEV_SAT_USD), M_CMDS, NO},
 	{LAYER_DEVICE, M_DQLEN, CK_OCCUPANCY, 1.0, NO, M_CMDS, NO},
 	{LAYER_DEVICE, M_CMDS, CK_WORK, 5.0, NO, M_CMDS, NO},
@@ -53,7 +69,7 @@ const struct cmp_metric_spec cmp_metrics[] = {
 	{LAYER_ADAPTER, M_KAVG, CK_LATENCY, 0.05, T2(R_KAVG_WARN, R_KAVG_CRIT), M_CMDS, OUT_DEV},
 	{LAYER_ADAPTER, M_GAVG, CK_LATENCY, 0.5, T2(R_GUEST_LAT_WARN, R_GUEST_LAT_CRIT), M_CMDS, OUT_DEV},
 	{LAYER_ADAPTER, M_ACTV, CK_OCCUPANCY, 1.0, NO, M_CMDS, NO},
-	{LAYER_ADAPTER, M_QUED, CK_QUEUE, 1.0, T1(R_DEV_SAT_QUED), M_CMDS, NO},
+	{LAYER_ADAPTER, M_QUED, CK_QUEUE, 0.05, T1(R_DEV_SAT_QUED), M_CMDS, NO},
 	{LAYER_ADAPTER, M_CMDS, CK_WORK, 5.0, NO, M_CMDS, NO},
 	{LAYER_ADAPTER, M_MBR, CK_WORK, 1.0, NO, M_CMDS, NO},
 	{LAYER_ADAPTER, M_MBW, CK_WORK, 1.0, NO, M_CMDS, NO},
@@ -147,6 +163,7 @@ size_t compare_series(const struct compare *c, const struct cmp_pair *p, enum cm
 				out[n].mean = v;
 				out[n].min = ds_min(&cp->ds, (size_t)e->series[m], k);
 				out[n].max = ds_max(&cp->ds, (size_t)e->series[m], k);
+				out[n].busy = cmp_bucket_busy(c, p, s, e, k);
 			}
 			n++;
 		}
@@ -184,8 +201,6 @@ void compare_sketch(const struct compare *c, const struct cmp_pair *p, enum cmp_
 		qs_merge(out, &cmp_ent(c, p, s, i)->sk[m]);
 }
 
-/* Values of one row on one side: x (the metric), load (IOPS, NaN when missing), out (outstanding
- * IO, NaN when missing), one per downsampled bucket where x has a value. */
 void compare_run(struct compare *c, const struct compare_opts *o, struct diag *d)
 {
 	c->o = *o;
@@ -197,6 +212,7 @@ void compare_run(struct compare *c, const struct compare_opts *o, struct diag *d
 		analysis_run(&c->side[s], &c->o.ao[s]);
 	cmp_match(c, d);
 	cmp_build_rows(c);
+	cmp_decide_rows(c);
 	if (cmp_readable_caps(&c->side[0].m) && cmp_readable_caps(&c->side[1].m))
 		cmp_findings_diff(c);
 	cmp_summarise(c);

@@ -1,9 +1,12 @@
 /* compare.h — the before/after comparison model of `iopsy compare`: one full analysis per side,
- * entities matched across the sides, per entity and metric the distribution figures of each side,
- * the change of the median with a block-bootstrap confidence interval and a verdict, latency at
- * equal load (IOPS bins, latency vs outstanding IO), and findings gone / still present / new.
- * No formatting here: reports/compare_out.c renders text and JSON from this model, and the HTML
- * report reads the same model (per-side series: compare_series(), compare_xy(), compare_sketch()). */
+ * entities matched across the sides, each side's busy phase per entity (from the outstanding IO),
+ * per entity and metric the figures the question needs (median, p95/p99, time above each band of
+ * the rules, the same over the busy phase), each as a difference with a block-bootstrap interval,
+ * the row's outcome and the comparison's (improved / regressed / mixed / unchanged / not
+ * comparable) with a headline, latency at equal load (IOPS bins, latency vs outstanding IO), and
+ * findings gone / still present / new / not assessed on a side. No formatting here: reports/
+ * (text.c, json_out.c, md.c, html.c) render this model; the HTML report reads the per-side series
+ * too (compare_series(), compare_xy(), compare_sketch()). */
 #ifndef IOPSY_COMPARE_H
 #define IOPSY_COMPARE_H
 
@@ -28,16 +31,22 @@ extern const char *const cmp_kind_names[5];
 /* true for the kinds where lower is better (latency, queue, penalty). */
 bool cmp_kind_lower_is_better(enum cmp_kind k);
 
+/* The outcome of a figure, a row and the comparison. A figure is improved / regressed when its
+ * interval excludes 0 (and does not degenerate) and the change is material; a row (lower-is-better
+ * kinds) is improved when a deciding figure improved and none regressed, regressed the other way,
+ * mixed when both; neutral kinds (work, occupancy) are higher / lower. */
 enum cmp_verdict {
-	CV_IMPROVED,     /* lower-is-better metric, interval excludes 0, change material, down */
-	CV_REGRESSED,    /* ... up */
-	CV_UNCHANGED,    /* the interval contains 0, or the change is not material */
-	CV_HIGHER,       /* neutral metric (work, occupancy) materially up: "more work" for IOPS, MB/s */
-	CV_LOWER,        /* ... down */
-	CV_NOT_ASSESSED, /* too few values, idle disk (latency not judged), or absent on a side */
+	CV_IMPROVED,       /* lower-is-better: down */
+	CV_REGRESSED,      /* ... up */
+	CV_UNCHANGED,      /* no deciding figure changed materially */
+	CV_HIGHER,         /* neutral metric (work, occupancy) materially up: "more work" for IOPS, MB/s */
+	CV_LOWER,          /* ... down */
+	CV_NOT_ASSESSED,   /* too few values, idle disk (latency not judged), or absent on a side */
+	CV_MIXED,          /* a row: some deciding figures improved, others regressed */
+	CV_NOT_COMPARABLE, /* a row: the after side's busy phase does not reach the before side's load */
 	CV_COUNT
 };
-extern const char *const cmp_verdict_names[CV_COUNT]; /* "improved", ..., "not_assessed" */
+extern const char *const cmp_verdict_names[CV_COUNT]; /* "improved", ..., "not_comparable" */
 
 /* Why a verdict is unchanged or not assessed. */
 enum cmp_reason {
@@ -51,6 +60,12 @@ enum cmp_reason {
 	CR_IDLE_BOTH,     /* ... the entity is idle on both sides */
 	CR_IDLE_ONE,      /* ... latency of a disk idle on one side is not judged */
 	CR_NO_INTERVAL,   /* ... too few resamples gave a value */
+	CR_DEGENERATE,    /* ... the interval has a bound at the estimate (a figure of too few distinct
+	                   * values, e.g. a p99 that is the maximum): it decides nothing */
+	CR_FEW_TAIL,      /* ... fewer than CMP_TAIL_MIN values beyond a quantile on a side */
+	CR_NOT_COMPARABLE,/* not comparable: the after side has no busy period like the before side's */
+	CR_WITH_LOAD,     /* unchanged: latency rose with materially more work (or fell with less) and is
+	                   * not so at equal load: the load moved it, not the change (Little's law) */
 	CR_COUNT
 };
 extern const char *const cmp_reason_names[CR_COUNT]; /* NULL, "interval_contains_zero", ... */
@@ -61,7 +76,8 @@ struct cmp_metric_spec {
 	enum layer layer;
 	enum metric metric;
 	enum cmp_kind kind;
-	double floor;            /* smallest change of the median that counts (metric unit) */
+	double floor;            /* smallest change of a quantile that counts (metric unit; queue
+	                          * rows: of the wait per IO, ms) */
 	int thr[CMP_MAX_THR];    /* rule ids (rules.h) whose values are the thresholds; -1 = none */
 	int load;                /* the layer's IOPS metric: activity, and load bins for latency; -1 */
 	int out[2];              /* CK_LATENCY: metrics summed into outstanding IO; -1 = none */
@@ -81,11 +97,79 @@ struct cmp_stats {
 	                             * largest of the strata's) */
 };
 
+/* The figures a row is judged on, each the difference after - before of a statistic of the
+ * series values (bucket means) with its block-bootstrap interval. The median is the typical IO and
+ * never decides; the tail, the time above each band and the busy phase decide (doc/compare-json.md). */
+enum cmp_fig {
+	CF_MEDIAN,       /* all values */
+	CF_P95,
+	CF_P99,
+	CF_OVER0,        /* share of rows above the metric's first threshold (spec->thr[0]) */
+	CF_OVER1,        /* ... the second */
+	CF_BUSY_P50,     /* the same over the busy phase's values */
+	CF_BUSY_P95,
+	CF_BUSY_P99,
+	CF_BUSY_OVER0,
+	CF_BUSY_OVER1,
+	CF_COUNT
+};
+extern const char *const cmp_fig_names[CF_COUNT]; /* "median", "p95", ..., "busy_time_above" */
+/* Whether figure f is a share of time (shares differ in points, not percent). */
+bool cmp_fig_is_share(enum cmp_fig f);
+
+/* A change is material when |diff| >= the metric's floor and |change| >= --material-pct;
+ * for a share of time, when it moved by at least CMP_SHARE_FLOOR (a point of the capture) and by
+ * at least --material-pct of the larger share. A quantile q is judged only with at least
+ * CMP_TAIL_MIN values beyond it on each side (p95: 100 values, p99: 500). */
+#define CMP_SHARE_FLOOR 0.01
+#define CMP_TAIL_MIN 5
+struct cmp_figure {
+	bool used;                  /* computed for this row */
+	bool decides;               /* the row's outcome reads it */
+	double v[2];                /* the statistic on each side (shares 0..1) */
+	double diff, ci_diff[2];    /* after - before and its interval */
+	double change_pct, ci[2];   /* the same in percent of before (NaN for shares, or before == 0) */
+	enum cmp_verdict verdict;   /* improved / regressed / unchanged / higher / lower / not_assessed */
+	enum cmp_reason reason;
+};
+
+/* The busy phase of an entity on one side: the buckets where it does real work. The load is the
+ * outstanding IO (Little's law: IOPS x latency, e.g. perfmon's Avg. Disk Queue Length; DOMAIN §5):
+ * a thread pool keeps its IOs outstanding whether the stack is fast or slow, so the phase is found
+ * the same way before and after a change, while the IOPS it reaches depend on the latency. When
+ * log outstanding IO is clearly bimodal (Otsu's threshold: two groups of at least CMP_BUSY_MIN_SHARE
+ * of the values, median loads CMP_REGIME_RATIO apart, CMP_REGIME_ETA of the variance between the
+ * groups), the busy phase is the upper group; otherwise it is every active bucket (IOPS >=
+ * active.min_iops) and not distinct. */
+#define CMP_BUSY_MIN_SHARE 0.02
+#define CMP_REGIME_RATIO 2.0
+#define CMP_REGIME_ETA 0.75
+/* Comparable: the after side's busy phase reaches at least this share of the before side's busy
+ * load, in IOPS or in outstanding IO (a slower stack reaches fewer IOPS with the same threads). */
+#define CMP_COMPARABLE_RATIO 0.5
+struct cmp_busy {
+	bool has;                   /* a load measure exists on this side */
+	bool distinct;              /* bimodal: the busy phase is the upper group, not every bucket */
+	bool from_iops;             /* no outstanding IO in the captures: split on IOPS */
+	const char *measure;        /* static: "outstanding_io" or "iops" */
+	const char *from;           /* static: the counters the load comes from */
+	double cut;                 /* outstanding IO (or IO/s) at and above which a bucket is busy
+	                             * (distinct), else active.min_iops */
+	double cut_log;             /* the same as the split compares it (log load) */
+	size_t values, busy;        /* buckets with a load / busy ones */
+	double share;               /* busy rows / rows with a load */
+	int64_t start, end;         /* the longest busy stretch (aligned UTC ms), 0 when none */
+	double iops, outstanding;   /* medians over the busy buckets (NaN when unknown) */
+};
+
 /* Latency at equal load: IOPS bins (geometric, ratio CMP_BIN_RATIO from active.min_iops) with at
- * least CMP_BIN_MIN values on both sides; the change is sum(w (after - before)) / sum(w before)
- * over those bins with w = min(n_before, n_after), bin medians. */
+ * least CMP_BIN_MIN values and CMP_BIN_SHARE of the active values on both sides (a bin the load
+ * only passes through while ramping up is not matched); the change is
+ * sum(w (after - before)) / sum(w before) over those bins with w = min(n_before, n_after), bin
+ * medians. */
 #define CMP_BIN_RATIO 1.25
 #define CMP_BIN_MIN 5
+#define CMP_BIN_SHARE 0.02
 #define CMP_MIN_COVERAGE 0.10
 struct cmp_loadmatch {
 	bool comparable;            /* matched bins exist and cover >= CMP_MIN_COVERAGE of both sides */
@@ -104,10 +188,19 @@ struct cmp_row {
 	size_t pair;                /* index in compare.pairs */
 	const struct cmp_metric_spec *spec;
 	struct cmp_stats s[2];      /* [CMP_BEFORE], [CMP_AFTER] */
-	double diff, ci_diff[2];    /* median(after) - median(before) and its interval (metric unit) */
+	double diff, ci_diff[2];    /* median(after) - median(before) and its interval (metric unit;
+	                             * = fig[CF_MEDIAN]) */
 	double change_pct, ci[2];   /* the same in percent of median(before); NaN when that is 0 */
-	enum cmp_verdict verdict;
-	enum cmp_reason reason;     /* why unchanged or not assessed; CR_NONE otherwise */
+	bool per_load;              /* queue rows: the figures are of queue / IOPS (ms per IO: Little's
+	                             * law), so a queue that grows with the load at equal latency is
+	                             * not a regression */
+	struct cmp_figure fig[CF_COUNT];
+	enum cmp_verdict verdict;   /* the row's outcome */
+	enum cmp_reason reason;     /* why unchanged, not assessed or not comparable; CR_NONE otherwise */
+	unsigned better, worse;     /* bit f: figure f improved / regressed (deciding figures) */
+	bool decisive;              /* a latency row at the top of its IO stack: the comparison's
+	                             * outcome reads it (guest disks; virtual disks and devices with no
+	                             * compared disk above them) */
 	bool has_lm;                /* latency rows with a load metric on both sides */
 	struct cmp_loadmatch lm;
 };
@@ -142,11 +235,17 @@ struct cmp_pair {
 	double load_mean[2];        /* mean IOPS (NaN when the layer has none) */
 	bool active[2];             /* load_mean >= active.min_iops, or no load metric */
 	bool vm_with_disks;         /* VM layer: the VM has virtual disks in the captures */
+	struct cmp_busy busy[2];    /* each side's busy phase */
+	bool comparable;            /* the after side's busy phase reaches the before side's load */
 	size_t first_row, nrows;
 };
 
-enum cmp_fstatus { CF_GONE, CF_STILL, CF_NEW };
-extern const char *const cmp_fstatus_names[3]; /* "gone", "still_present", "new" */
+/* A finding is gone only when the after side had the inputs and the coverage that could show it
+ * (the vmkernel.log, the partitions file, the layer and the entity assessed), else it is not
+ * assessed after; likewise new and not assessed before. */
+enum cmp_fstatus { FD_GONE, FD_STILL, FD_NEW, FD_NOT_ASSESSED_AFTER, FD_NOT_ASSESSED_BEFORE, FD_COUNT };
+extern const char *const cmp_fstatus_names[FD_COUNT]; /* "gone", "still_present", "new",
+                                                       * "not_assessed_after", "not_assessed_before" */
 /* Findings of one (kind, entity, host) on the two sides; entity names translated through pairs. */
 struct cmp_fdiff {
 	enum kind kind;
@@ -154,6 +253,7 @@ struct cmp_fdiff {
 	enum layer layer;
 	const char *entity, *host;  /* as named on the after side when present there, else before */
 	enum cmp_fstatus status;
+	const char *why;            /* static: why not assessed on the other side, else NULL */
 	int count[2];               /* findings (windows) per side */
 	int worst[2];               /* enum severity, -1 when none */
 	double sustained_s[2];
@@ -174,13 +274,28 @@ struct compare_opts {
 	struct analyze_opts ao[2];  /* per-side analysis options */
 };
 
+/* The comparison's outcome, from the decisive latency rows: not comparable when a side has no
+ * readable capture, no decisive row could be assessed, or a decisive row whose before side was
+ * slow (busy-phase p95 above its first band) is not comparable; otherwise improved when a
+ * decisive row improved and none regressed, regressed the other way, mixed when both (or a row is
+ * mixed), unchanged when none changed. */
+enum cmp_outcome { CO_IMPROVED, CO_REGRESSED, CO_MIXED, CO_UNCHANGED, CO_NOT_COMPARABLE, CO_COUNT };
+extern const char *const cmp_outcome_names[CO_COUNT]; /* "improved", ..., "not_comparable" */
+extern const char *const cmp_outcome_words[CO_COUNT]; /* "Improved", ..., "Not comparable" */
+
 struct cmp_summary {
 	int verdicts[CV_COUNT];     /* assessed rows by verdict (active entities) */
 	int latency[CV_COUNT];      /* latency rows only */
-	int findings[3];            /* fdiff by status */
+	int decisive[CV_COUNT];     /* decisive latency rows by outcome */
+	int findings[FD_COUNT];     /* fdiff by status */
 	int bottleneck;             /* +1 moved down the stack, -1 up, 0 neither or unclear */
 	int load_not_comparable;    /* latency rows whose load does not overlap */
 	bool findings_compared;     /* false when a side has no readable capture */
+	enum cmp_outcome outcome;
+	bool capacity_gain;         /* the after side did materially more work in the busy phase of a
+	                             * decisive entity whose latency did not get worse */
+	const char *outcome_why;    /* static or arena: for not comparable, the reason */
+	const struct cmp_row *head[2]; /* the rows the headline quotes (NULL when none) */
 };
 
 struct compare {
@@ -196,7 +311,9 @@ struct compare {
 	struct cmp_fdiff *fd;
 	size_t nfd;
 	struct cmp_summary sum;
-	const char *verdict;        /* the verdict paragraph (arena) */
+	const char *headline;       /* one sentence: the outcome word and the figures that prove it */
+	const char *verdict;        /* the headline, then the detail (arena) */
+	const char *detail;         /* the detail alone (points into verdict) */
 	struct compare_opts o;
 	struct rules rules;         /* the comparison's thresholds (bands, activity); defaults after
 	                             * compare_init; each side's analysis has its own */
@@ -219,6 +336,7 @@ void compare_run(struct compare *c, const struct compare_opts *o, struct diag *d
 struct cmp_point {
 	int64_t t;                  /* aligned UTC ms (middle of the bucket); t % 86400000 = time of day */
 	double mean, min, max;      /* bucket mean, min and max (spikes survive in max) */
+	bool busy;                  /* the bucket is in the pair's busy phase on that side */
 };
 /* The downsampled series of metric m of pair p on side s, captures in order. Writes at most cap
  * points to out and returns how many exist (call with cap 0 to size the buffer). */

@@ -1,5 +1,9 @@
-/* compare_verdict.c — what a comparison concludes: findings gone / still present / new (each
- * side's analysis, entity names translated through the matching) and the verdict paragraph. */
+/* compare_verdict.c — what a comparison concludes: findings gone / still present / new / not
+ * assessed on a side (each side's analysis, entity names translated through the matching, the
+ * inputs and coverage of the other side), latency changes the load explains, which rows decide
+ * (the top of each IO stack), the outcome (improved / regressed / mixed / unchanged / not
+ * comparable) from them, the headline that proves it in two or three figures, and the detail
+ * paragraph. */
 #include "compare_int.h"
 
 #include <errno.h>
@@ -29,10 +33,47 @@ static void translate(const struct compare *c, const struct finding *f, const ch
 	}
 }
 
+/* Why side o could not have shown finding f of side s (NULL: it could). A finding from the
+ * partitions file needs one on the other side, one from vmkernel.log a vmkernel.log; one from the
+ * captures needs the layer assessed there and its entity present and assessed. */
+static const char *unseen_why(const struct compare *c, const long *pe, const struct finding *f, int s, int o)
+{
+	const struct analysis *a = &c->side[o];
+	if (f->kind == K_ALIGN_MISALIGNED)
+		return a->have_parts ? NULL : o ? "no partitions file after (--after-partitions)"
+						 : "no partitions file before (--before-partitions)";
+	if (f->kind == K_SCSI_QUEUE_FULL || (f->kind == K_ERR_ABORTS_RESETS && f->capture < 0))
+		return a->have_vmk ? NULL : o ? "no vmkernel.log after (--after-vmkernel-log)"
+					       : "no vmkernel.log before (--before-vmkernel-log)";
+	if (!cmp_readable_caps(&a->m))
+		return "no readable capture";
+	if ((int)f->layer < COV_LAYERS && a->cov.layer[f->layer].status == COV_NOT_ASSESSED)
+		return a->cov.layer[f->layer].why && *a->cov.layer[f->layer].why ? a->cov.layer[f->layer].why
+										   : "the layer is not assessed";
+	if (f->ent < 0 || (size_t)f->ent >= c->side[s].m.nents || pe[f->ent] < 0)
+		return NULL;
+	const struct cmp_pair *p = &c->pairs[pe[f->ent]];
+	if (!p->name[o])
+		return "the entity is not in those captures";
+	for (size_t k = 0; k < p->nents[o]; k++)
+		if (coverage_entity_assessed(&a->cov, p->ents[o][k]))
+			return NULL;
+	return "the entity is not assessed there (idle, too short or without the counters)";
+}
+
 void cmp_findings_diff(struct compare *c)
 {
+	bool *seen[2] = {NULL, NULL};
+	const char **why[2] = {NULL, NULL};
 	for (int s = 0; s < 2; s++) {
 		const struct analysis *a = &c->side[s];
+		size_t ne = a->m.nents;
+		long *pe = xmalloc((ne ? ne : 1) * sizeof *pe);
+		for (size_t i = 0; i < ne; i++)
+			pe[i] = -1;
+		for (size_t i = 0; i < c->npairs; i++)
+			for (size_t k = 0; k < c->pairs[i].nents[s]; k++)
+				pe[c->pairs[i].ents[s][k]] = (long)i;
 		for (size_t i = 0; i < a->nf; i++) {
 			const struct finding *f = &a->f[i];
 			const char *e = f->entity, *h = f->host;
@@ -44,6 +85,12 @@ void cmp_findings_diff(struct compare *c)
 					break;
 			if (k == c->nfd) {
 				c->fd = xrealloc(c->fd, (c->nfd + 1) * sizeof *c->fd);
+				for (int t = 0; t < 2; t++) {
+					seen[t] = xrealloc(seen[t], (c->nfd + 1) * sizeof *seen[t]);
+					why[t] = xrealloc(why[t], (c->nfd + 1) * sizeof *why[t]);
+					seen[t][c->nfd] = false;
+					why[t][c->nfd] = NULL;
+				}
 				struct cmp_fdiff *d = &c->fd[c->nfd++];
 				memset(d, 0, sizeof *d);
 				d->kind = f->kind;
@@ -58,26 +105,149 @@ void cmp_findings_diff(struct compare *c)
 			if ((int)f->sev > d->worst[s])
 				d->worst[s] = (int)f->sev;
 			d->sustained_s[s] += f->sustained_s;
+			const char *w = unseen_why(c, pe, f, s, !s);
+			if (!w)
+				seen[s][k] = true;
+			else if (!why[s][k])
+				why[s][k] = w;
 			if (s == 1) {
 				d->entity = f->entity;
 				d->host = f->host;
 			}
 		}
+		free(pe);
 	}
 	for (size_t k = 0; k < c->nfd; k++) {
 		struct cmp_fdiff *d = &c->fd[k];
-		d->status = d->count[0] && d->count[1] ? CF_STILL : d->count[0] ? CF_GONE : CF_NEW;
+		if (d->count[0] && d->count[1])
+			d->status = FD_STILL;
+		else if (d->count[0])
+			d->status = seen[0][k] ? FD_GONE : FD_NOT_ASSESSED_AFTER;
+		else
+			d->status = seen[1][k] ? FD_NEW : FD_NOT_ASSESSED_BEFORE;
+		d->why = d->status == FD_NOT_ASSESSED_AFTER ? why[0][k] : d->status == FD_NOT_ASSESSED_BEFORE ? why[1][k] : NULL;
+	}
+	for (int t = 0; t < 2; t++) {
+		free(seen[t]);
+		free(why[t]);
 	}
 }
 
-/* ---- verdict paragraph ---- */
+/* ---- which rows decide ---- */
+
+static bool pair_latency_assessed(const struct compare *c, const struct cmp_pair *p)
+{
+	if (!p->name[0] || !p->name[1])
+		return false;
+	for (size_t r = p->first_row; r < p->first_row + p->nrows; r++)
+		if (c->rows[r].spec->kind == CK_LATENCY && c->rows[r].verdict != CV_NOT_ASSESSED)
+			return true;
+	return false;
+}
+
+/* The pair an entity (model index e of side s) belongs to, through the index pe[s]. */
+static const struct cmp_pair *pair_of_ent(const struct compare *c, long *const pe[2], int s, const struct entity *e)
+{
+	if (!e)
+		return NULL;
+	long k = pe[s][e - c->side[s].m.ents];
+	return k >= 0 ? &c->pairs[k] : NULL;
+}
+
+/* A latency row decides the comparison when nothing compared sits above it in its IO stack:
+ * guest disks always; a virtual disk when its guest disk (the disk map) is not compared; a device
+ * when neither its virtual disk (IOPS correlation, topology.c) nor that one's guest disk is; an
+ * adapter only when no guest disk, virtual disk or device is compared (its latency is its
+ * devices'). Below a compared disk, latency explains (the bottleneck moved down a layer,
+ * DOMAIN §6); it does not decide. */
+static void mark_decisive(struct compare *c)
+{
+	long *pe[2];
+	for (int s = 0; s < 2; s++) {
+		size_t n = c->side[s].m.nents;
+		pe[s] = xmalloc((n ? n : 1) * sizeof *pe[s]);
+		for (size_t i = 0; i < n; i++)
+			pe[s][i] = -1;
+	}
+	for (size_t i = 0; i < c->npairs; i++)
+		for (int s = 0; s < 2; s++)
+			for (size_t k = 0; k < c->pairs[i].nents[s]; k++)
+				pe[s][c->pairs[i].ents[s][k]] = (long)i;
+	bool any_upper = false;
+	for (size_t i = 0; i < c->npairs; i++) {
+		enum layer l = c->pairs[i].layer;
+		if ((l == LAYER_GUEST || l == LAYER_VSCSI || l == LAYER_DEVICE) && pair_latency_assessed(c, &c->pairs[i]))
+			any_upper = true;
+	}
+	for (size_t i = 0; i < c->npairs; i++) {
+		const struct cmp_pair *p = &c->pairs[i];
+		if (!p->nrows || !p->name[0] || !p->name[1])
+			continue;
+		bool covered = false;
+		if (p->layer == LAYER_ADAPTER) {
+			covered = any_upper;
+		} else if (p->layer == LAYER_VSCSI || p->layer == LAYER_DEVICE) {
+			for (int s = 0; s < 2 && !covered; s++) {
+				struct topo_in ti = analysis_topo(&c->side[s]);
+				struct stack st;
+				topology_stack(&ti, cmp_ent(c, p, s, 0), &st);
+				const struct cmp_pair *g = pair_of_ent(c, pe, s, st.guest);
+				const struct cmp_pair *vd = p->layer == LAYER_DEVICE ? pair_of_ent(c, pe, s, st.vdisk) : NULL;
+				covered = (g && g != p && pair_latency_assessed(c, g)) || (vd && vd != p && pair_latency_assessed(c, vd));
+			}
+		} else if (p->layer != LAYER_GUEST) {
+			continue;
+		}
+		for (size_t r = p->first_row; r < p->first_row + p->nrows; r++)
+			c->rows[r].decisive = c->rows[r].spec->kind == CK_LATENCY && !covered;
+	}
+	free(pe[0]);
+	free(pe[1]);
+}
+
+/* A latency change the load explains: a row regressed while its entity did materially more work
+ * in the busy phase (or improved with materially less), and at equal load (comparable bins) the
+ * latency did not move that way. Little's law: the queue, hence the wait, grows with the work
+ * at the same service; the change did not make IO slower per unit of load. It is unchanged, with
+ * the figures that moved kept (better/worse) for the detail. */
+static void load_explained(struct compare *c)
+{
+	for (size_t i = 0; i < c->nrows; i++) {
+		struct cmp_row *r = &c->rows[i];
+		if (r->spec->kind != CK_LATENCY || r->spec->load < 0 || !r->has_lm || !r->lm.comparable)
+			continue;
+		if (r->verdict != CV_REGRESSED && r->verdict != CV_IMPROVED)
+			continue;
+		const struct cmp_pair *p = &c->pairs[r->pair];
+		const struct cmp_row *io = NULL;
+		for (size_t k = p->first_row; k < p->first_row + p->nrows && !io; k++)
+			if (c->rows[k].spec->metric == (enum metric)r->spec->load)
+				io = &c->rows[k];
+		if (!io)
+			continue;
+		const struct cmp_figure *w = io->fig[CF_BUSY_P50].used ? &io->fig[CF_BUSY_P50] : &io->fig[CF_MEDIAN];
+		enum cmp_verdict lm = r->lm.verdict;
+		bool up = r->verdict == CV_REGRESSED && w->verdict == CV_HIGHER && (lm == CV_UNCHANGED || lm == CV_IMPROVED);
+		bool down = r->verdict == CV_IMPROVED && w->verdict == CV_LOWER && (lm == CV_UNCHANGED || lm == CV_REGRESSED);
+		if (up || down) {
+			r->verdict = CV_UNCHANGED;
+			r->reason = CR_WITH_LOAD;
+		}
+	}
+}
+
+void cmp_decide_rows(struct compare *c)
+{
+	load_explained(c);
+	mark_decisive(c);
+}
+
+/* ---- numbers ---- */
 
 static void fnum(struct buf *b, double v)
 {
 	if (isnan(v))
 		buf_adds(b, "-");
-	else if (fabs(v) >= 1000)
-		buf_printf(b, "%.0f", v);
 	else if (fabs(v) >= 100 || v == floor(v))
 		buf_printf(b, "%.0f", v);
 	else if (fabs(v) >= 10)
@@ -96,36 +266,219 @@ static void fpct(struct buf *b, double v)
 		buf_printf(b, "%+.1f%%", v);
 }
 
+/* A share of time (0..1) as a percentage: "0%", "8.3%", "14%". */
+static void fshare(struct buf *b, double v)
+{
+	double p = v * 100;
+	if (isnan(v))
+		buf_adds(b, "-");
+	else if (p == 0)
+		buf_adds(b, "0%");
+	else if (p < 0.05)
+		buf_adds(b, "<0.1%");
+	else if (p < 10)
+		buf_printf(b, "%.1f%%", p);
+	else if (p > 99.5 && p < 100)
+		buf_adds(b, ">99%");
+	else
+		buf_printf(b, "%.0f%%", p);
+}
+
+/* A difference of shares in points. */
+static void fpoints(struct buf *b, double v)
+{
+	if (isnan(v))
+		buf_adds(b, "-");
+	else
+		buf_printf(b, fabs(v) >= 0.1 ? "%+.0f" : "%+.1f", v * 100);
+}
+
+static void hhmm(struct buf *b, int64_t t)
+{
+	int64_t m = (t / 60000) % 1440;
+	if (m < 0)
+		m += 1440;
+	buf_printf(b, "%02d:%02d", (int)(m / 60), (int)(m % 60));
+}
+
+/* ---- rows ---- */
+
 static const char *entity_label(const struct compare *c, const struct cmp_row *r, char *out, size_t cap)
 {
 	return compare_pair_label(&c->pairs[r->pair], CMP_AFTER, out, cap);
 }
 
-/* "SQL01 D: Avg. Disk sec/Read -95% (median 119 -> 6.4 ms, 95% CI -96% .. -94%)" */
-static void describe_row(const struct compare *c, const struct cmp_row *r, struct buf *b)
+/* The short name of a metric in a headline: "reads", "writes", "DAVG", ... */
+static const char *short_label(enum metric m)
+{
+	switch (m) {
+	case M_G_LAT_R: case M_VD_LAT_R: return "reads";
+	case M_G_LAT_W: case M_VD_LAT_W: return "writes";
+	case M_DAVG: return "DAVG";
+	case M_KAVG: return "KAVG";
+	case M_GAVG: return "GAVG";
+	case M_G_CDQL: return "guest queue per IO";
+	case M_QUED: return "queued commands per IO";
+	default: return metric_info[m].label;
+	}
+}
+
+static double thr_value(const struct compare *c, const struct cmp_row *r, int t)
+{
+	return r->spec->thr[t] >= 0 ? rule_value(&c->rules, (enum rule_id)r->spec->thr[t]) : NAN;
+}
+
+static const char *qname(enum cmp_fig f)
+{
+	switch (f) {
+	case CF_MEDIAN: case CF_BUSY_P50: return "median";
+	case CF_P95: case CF_BUSY_P95: return "p95";
+	default: return "p99";
+	}
+}
+
+static bool is_busy_fig(enum cmp_fig f)
+{
+	return f >= CF_BUSY_P50;
+}
+
+static const char *unit_of(const struct cmp_row *r)
+{
+	return r->per_load ? "ms per IO" : metric_info[r->spec->metric].unit;
+}
+
+/* The busy phase of a row's pair on the before side, " (HH:MM-HH:MM)", when it is distinct. */
+static void busy_when(const struct compare *c, const struct cmp_row *r, struct buf *b)
+{
+	const struct cmp_pair *p = &c->pairs[r->pair];
+	const struct cmp_busy *bz = p->busy[0].distinct ? &p->busy[0] : &p->busy[1];
+	if (!bz->distinct || bz->end <= bz->start)
+		return;
+	buf_adds(b, " (");
+	hhmm(b, bz->start);
+	buf_adds(b, "-");
+	hhmm(b, bz->end);
+	buf_addc(b, ')');
+}
+
+/* "p95 142 -> 10.4 ms during the busy phase (13:48-14:12)" or "time above 50 ms 10% -> 0%". */
+static void fig_text(const struct compare *c, const struct cmp_row *r, enum cmp_fig f, bool with_ci, bool when,
+		     struct buf *b)
+{
+	const struct cmp_figure *g = &r->fig[f];
+	double conf = c->o.confidence * 100;
+	if (cmp_fig_is_share(f)) {
+		int t = f == CF_OVER0 || f == CF_BUSY_OVER0 ? 0 : 1;
+		buf_adds(b, "time above ");
+		fnum(b, thr_value(c, r, t));
+		buf_printf(b, " %s ", metric_info[r->spec->metric].unit);
+		if (is_busy_fig(f))
+			buf_adds(b, "in the busy phase ");
+		fshare(b, g->v[0]);
+		buf_adds(b, " -> ");
+		fshare(b, g->v[1]);
+		if (with_ci && !isnan(g->ci_diff[0])) {
+			buf_printf(b, " (%.0f%% CI ", conf);
+			fpoints(b, g->ci_diff[0]);
+			buf_adds(b, " .. ");
+			fpoints(b, g->ci_diff[1]);
+			buf_adds(b, " points)");
+		}
+		return;
+	}
+	buf_printf(b, "%s ", qname(f));
+	fnum(b, g->v[0]);
+	buf_adds(b, " -> ");
+	fnum(b, g->v[1]);
+	buf_printf(b, " %s", unit_of(r));
+	if (with_ci && !isnan(g->ci[0])) {
+		buf_printf(b, " (%.0f%% CI ", conf);
+		fpct(b, g->ci[0]);
+		buf_adds(b, " .. ");
+		fpct(b, g->ci[1]);
+		buf_addc(b, ')');
+	} else if (with_ci && !isnan(g->ci_diff[0])) {
+		buf_printf(b, " (%.0f%% CI ", conf);
+		fnum(b, g->ci_diff[0]);
+		buf_adds(b, " .. ");
+		fnum(b, g->ci_diff[1]);
+		buf_printf(b, " %s)", unit_of(r));
+	}
+	if (is_busy_fig(f)) {
+		buf_adds(b, " during the busy phase");
+		if (when)
+			busy_when(c, r, b);
+	}
+}
+
+/* The figures that prove a row's verdict v (or, for unchanged, that show it): a quantile and a
+ * band. Returns how many were written (0, 1 or 2) into out. */
+static int proof_figs(const struct cmp_row *r, enum cmp_verdict v, enum cmp_fig out[2])
+{
+	static const enum cmp_fig qs[] = {CF_BUSY_P95, CF_P95, CF_BUSY_P50, CF_P99, CF_BUSY_P99, CF_MEDIAN};
+	static const enum cmp_fig bands[] = {CF_OVER1, CF_OVER0, CF_BUSY_OVER1, CF_BUSY_OVER0};
+	static const enum cmp_fig bands_same[] = {CF_OVER0, CF_OVER1};
+	int n = 0;
+	for (size_t k = 0; k < sizeof qs / sizeof qs[0] && !n; k++) {
+		const struct cmp_figure *g = &r->fig[qs[k]];
+		if (g->used && g->decides && (v == CV_UNCHANGED ? g->verdict != CV_NOT_ASSESSED : g->verdict == v))
+			out[n++] = qs[k];
+	}
+	if (!n && v == CV_UNCHANGED)
+		out[n++] = CF_MEDIAN;
+	const enum cmp_fig *bl = v == CV_UNCHANGED ? bands_same : bands;
+	size_t nb = v == CV_UNCHANGED ? 2 : 4;
+	for (size_t k = 0; k < nb; k++) {
+		const struct cmp_figure *g = &r->fig[bl[k]];
+		if (g->used && g->decides && (v == CV_UNCHANGED ? g->verdict != CV_NOT_ASSESSED : g->verdict == v)) {
+			out[n++] = bl[k];
+			break;
+		}
+	}
+	return n;
+}
+
+/* "SQL01 D: reads p95 142 -> 10.4 ms during the busy phase (13:48-14:12), time above 50 ms 10% -> 0%" */
+static void proof_text(const struct compare *c, const struct cmp_row *r, enum cmp_verdict v, struct buf *b)
 {
 	char l[512];
-	buf_printf(b, "%s %s ", entity_label(c, r, l, sizeof l), metric_info[r->spec->metric].label);
-	fpct(b, r->change_pct);
-	buf_adds(b, " (median ");
-	fnum(b, r->s[0].median);
-	buf_adds(b, " -> ");
-	fnum(b, r->s[1].median);
-	buf_printf(b, " %s, %.0f%% CI ", metric_info[r->spec->metric].unit, c->o.confidence * 100);
-	if (!isnan(r->ci[0])) {
-		fpct(b, r->ci[0]);
-		buf_adds(b, " .. ");
-		fpct(b, r->ci[1]);
-	} else {
-		fnum(b, r->ci_diff[0]);
-		buf_adds(b, " .. ");
-		fnum(b, r->ci_diff[1]);
-		buf_printf(b, " %s", metric_info[r->spec->metric].unit);
+	buf_printf(b, "%s %s ", entity_label(c, r, l, sizeof l), short_label(r->spec->metric));
+	enum cmp_fig f[2];
+	int n = proof_figs(r, v, f);
+	for (int i = 0; i < n; i++) {
+		if (i)
+			buf_adds(b, ", ");
+		fig_text(c, r, f[i], false, true, b);
+	}
+}
+
+/* "SQL01 D: Avg. Disk sec/Read: p95 ... (CI); time above ...; the median (typical IO) ..." */
+static void describe_row(const struct compare *c, const struct cmp_row *r, enum cmp_verdict v, struct buf *b)
+{
+	char l[512];
+	buf_printf(b, "%s %s%s: ", entity_label(c, r, l, sizeof l), metric_info[r->spec->metric].label,
+		   r->per_load ? " per unit of load" : "");
+	int n = 0;
+	for (int f = 0; f < CF_COUNT && n < 3; f++) {
+		const struct cmp_figure *g = &r->fig[f];
+		if (!g->used || !g->decides || g->verdict != v)
+			continue;
+		if (n++)
+			buf_adds(b, ", ");
+		fig_text(c, r, (enum cmp_fig)f, true, n == 1, b);
+	}
+	if (!n)
+		fig_text(c, r, CF_MEDIAN, true, false, b);
+	else if (!r->fig[CF_MEDIAN].decides && r->fig[CF_MEDIAN].used) {
+		buf_adds(b, "; typical IO (median) ");
+		fnum(b, r->fig[CF_MEDIAN].v[0]);
+		buf_adds(b, " -> ");
+		fnum(b, r->fig[CF_MEDIAN].v[1]);
+		buf_printf(b, " %s", unit_of(r));
 	}
 	/* a regression that vanishes at equal load comes with the extra work (DOMAIN 6) */
-	if (r->verdict == CV_REGRESSED && r->has_lm && r->lm.comparable && r->lm.verdict == CV_UNCHANGED)
-		buf_adds(b, "; unchanged at equal load, so it comes with the higher load");
-	buf_addc(b, ')');
+	if (v == CV_REGRESSED && r->has_lm && r->lm.comparable && r->lm.verdict == CV_UNCHANGED)
+		buf_adds(b, " (unchanged at equal load, so it comes with the higher load)");
 }
 
 static double pair_load(const struct cmp_pair *p)
@@ -154,25 +507,44 @@ static int row_rank_cmp(const struct compare *c, const struct cmp_row *a, const 
 	return (a->spec > b->spec) - (a->spec < b->spec);
 }
 
-/* Up to max latency rows with verdict v, the most telling first (upper layers, larger changes). */
-static size_t top_rows(const struct compare *c, enum cmp_verdict v, bool latency_only, const struct cmp_row **out, size_t max)
+/* Which rows a list wants. */
+enum pick { PICK_BETTER, PICK_WORSE, PICK_UNCHANGED, PICK_NOT_COMPARABLE, PICK_BELOW_WORSE };
+
+static bool picked(const struct cmp_row *r, enum pick k)
+{
+	if (r->spec->kind != CK_LATENCY)
+		return false;
+	switch (k) {
+	case PICK_BETTER: return r->decisive && (r->verdict == CV_IMPROVED || (r->verdict == CV_MIXED && r->better));
+	case PICK_WORSE: return r->decisive && (r->verdict == CV_REGRESSED || (r->verdict == CV_MIXED && r->worse));
+	case PICK_UNCHANGED: return r->decisive && r->verdict == CV_UNCHANGED;
+	case PICK_NOT_COMPARABLE: return r->decisive && r->verdict == CV_NOT_COMPARABLE;
+	case PICK_BELOW_WORSE:
+		return !r->decisive && r->worse &&
+		       (r->verdict == CV_REGRESSED || r->verdict == CV_MIXED || (r->verdict == CV_UNCHANGED && r->reason == CR_WITH_LOAD));
+	}
+	return false;
+}
+
+/* Up to max rows of a kind, the most telling first. */
+static size_t top_rows(const struct compare *c, enum pick k, const struct cmp_row **out, size_t max)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct cmp_row *r = &c->rows[i];
-		if (r->verdict != v || (latency_only && r->spec->kind != CK_LATENCY))
+		if (!picked(r, k))
 			continue;
-		size_t k = n < max ? n++ : max;
-		if (k == max) {
+		size_t j = n < max ? n++ : max;
+		if (j == max) {
 			if (row_rank_cmp(c, r, out[max - 1]) >= 0)
 				continue;
-			k = max - 1;
+			j = max - 1;
 		}
-		while (k > 0 && row_rank_cmp(c, r, out[k - 1]) < 0) {
-			out[k] = out[k - 1];
-			k--;
+		while (j > 0 && row_rank_cmp(c, r, out[j - 1]) < 0) {
+			out[j] = out[j - 1];
+			j--;
 		}
-		out[k] = r;
+		out[j] = r;
 	}
 	return n;
 }
@@ -186,6 +558,27 @@ static const struct cmp_row *find_row(const struct compare *c, size_t pair, enum
 	return NULL;
 }
 
+/* The work row of a latency row's entity (its IOPS), or NULL. */
+static const struct cmp_row *work_row(const struct compare *c, const struct cmp_row *r)
+{
+	return r->spec->load >= 0 ? find_row(c, r->pair, (enum metric)r->spec->load) : NULL;
+}
+
+/* The deciding figure of a work row (busy median, else median). */
+static const struct cmp_figure *work_fig(const struct cmp_row *io)
+{
+	return io->fig[CF_BUSY_P50].used ? &io->fig[CF_BUSY_P50] : &io->fig[CF_MEDIAN];
+}
+
+/* The before side was slow where the row is: its busy-phase (or whole) p95 above the first band. */
+static bool before_slow(const struct compare *c, const struct cmp_row *r)
+{
+	double t = thr_value(c, r, 0);
+	const struct cmp_figure *g = r->fig[CF_BUSY_P95].used ? &r->fig[CF_BUSY_P95] : &r->fig[CF_P95];
+	double v = g->used ? g->v[0] : r->s[0].p95;
+	return isnan(t) || isnan(v) || v > t;
+}
+
 static bool is_symptom(enum kind k)
 {
 	return kinds[k].place == VP_GUEST_LATENCY;
@@ -195,6 +588,7 @@ static bool is_symptom(enum kind k)
  * each in detector order; entities sorted by host and name. */
 static void list_findings(const struct compare *c, enum cmp_fstatus st, struct buf *b, int *groups)
 {
+	static const char *const word[FD_COUNT] = {"gone", "still present", "new", "not assessed after", "not assessed before"};
 	size_t *ix = xmalloc((c->nfd ? c->nfd : 1) * sizeof *ix);
 	for (int pass = 0; pass < 2; pass++) {
 		for (int kd = 0; kd < K_COUNT; kd++) {
@@ -231,7 +625,9 @@ static void list_findings(const struct compare *c, enum cmp_fstatus st, struct b
 				last = show_host ? f->host : NULL;
 				buf_adds(b, f->entity);
 			}
-			buf_printf(b, "): %s", st == CF_GONE ? "gone" : st == CF_NEW ? "new" : "still present");
+			buf_printf(b, "): %s", word[st]);
+			if (c->fd[ix[0]].why)
+				buf_printf(b, " (%s)", c->fd[ix[0]].why);
 		}
 	}
 	free(ix);
@@ -253,17 +649,272 @@ int cmp_readable_caps(const struct model *m)
 	return n;
 }
 
-/* The LSI -> PVSCSI shape: the guest's latency improved and only layers below it got worse. */
-static bool guest_better_host_worse(const struct compare *c, const struct cmp_row *const *imp, size_t ni,
-				    const struct cmp_row *const *reg, size_t nr)
+/* ---- the outcome ---- */
+
+static void decide(struct compare *c)
 {
-	bool guest = false;
-	for (size_t i = 0; i < ni; i++)
-		guest |= c->pairs[imp[i]->pair].layer == LAYER_GUEST;
-	for (size_t i = 0; i < nr; i++)
-		if (c->pairs[reg[i]->pair].layer == LAYER_GUEST)
-			return false;
-	return guest;
+	struct cmp_summary *s = &c->sum;
+	s->head[0] = s->head[1] = NULL;
+	s->capacity_gain = false;
+	s->outcome_why = NULL;
+	int readable[2] = {cmp_readable_caps(&c->side[0].m), cmp_readable_caps(&c->side[1].m)};
+	if (!readable[0] || !readable[1]) {
+		s->outcome = CO_NOT_COMPARABLE;
+		s->outcome_why = !readable[0] && !readable[1] ? "no capture of the before or the after side could be read"
+				 : !readable[0]                ? "no capture of the before side could be read"
+							       : "no capture of the after side could be read";
+		return;
+	}
+	int assessed = 0;
+	for (int v = 0; v < CV_COUNT; v++)
+		if (v != CV_NOT_ASSESSED)
+			assessed += s->decisive[v];
+	if (!assessed) {
+		s->outcome = CO_NOT_COMPARABLE;
+		s->outcome_why = "no busy entity has latency values on both sides";
+		return;
+	}
+	/* the after side must hold the work that was slow before */
+	const struct cmp_row *nc[8];
+	size_t nn = top_rows(c, PICK_NOT_COMPARABLE, nc, 8);
+	for (size_t i = 0; i < nn; i++)
+		if (before_slow(c, nc[i])) {
+			s->outcome = CO_NOT_COMPARABLE;
+			s->head[0] = nc[i];
+			return;
+		}
+	const struct cmp_row *b1[1], *w1[1];
+	size_t nb = top_rows(c, PICK_BETTER, b1, 1), nw = top_rows(c, PICK_WORSE, w1, 1);
+	if (nb && nw) {
+		s->outcome = CO_MIXED;
+		s->head[0] = b1[0];
+		s->head[1] = w1[0];
+	} else if (nb) {
+		s->outcome = CO_IMPROVED;
+		s->head[0] = b1[0];
+	} else if (nw) {
+		s->outcome = CO_REGRESSED;
+		s->head[0] = w1[0];
+	} else {
+		s->outcome = CO_UNCHANGED;
+		const struct cmp_row *u[1];
+		if (top_rows(c, PICK_UNCHANGED, u, 1))
+			s->head[0] = u[0];
+	}
+	/* more work at the same latency: a capacity gain (the busiest such entity is the head) */
+	if (s->outcome == CO_UNCHANGED) {
+		const struct cmp_row *u[16];
+		size_t n = top_rows(c, PICK_UNCHANGED, u, 16);
+		for (size_t i = 0; i < n && !s->capacity_gain; i++) {
+			const struct cmp_row *io = work_row(c, u[i]);
+			if (io && work_fig(io)->verdict == CV_HIGHER) {
+				s->capacity_gain = true;
+				s->head[0] = u[i];
+			}
+		}
+	}
+}
+
+/* The not-comparable sentence: "the after capture has no busy period like the before capture's
+ * 13:48-14:12 on SQL01 D: (...)". */
+static void not_comparable_text(const struct compare *c, const struct cmp_row *r, struct buf *b)
+{
+	const struct cmp_pair *p = &c->pairs[r->pair];
+	const struct cmp_busy *bb = &p->busy[0], *ba = &p->busy[1];
+	char l[512];
+	buf_adds(b, "the after capture has no busy period like the before capture's");
+	if (bb->distinct && bb->end > bb->start) {
+		buf_addc(b, ' ');
+		hhmm(b, bb->start);
+		buf_adds(b, "-");
+		hhmm(b, bb->end);
+	} else {
+		buf_adds(b, " load");
+	}
+	buf_printf(b, " on %s (busy phase before: ", compare_pair_label(p, CMP_BEFORE, l, sizeof l));
+	fnum(b, bb->iops);
+	buf_adds(b, " IO/s with ");
+	fnum(b, bb->outstanding);
+	buf_adds(b, " IOs outstanding; after: ");
+	fnum(b, ba->iops);
+	buf_adds(b, " IO/s with ");
+	fnum(b, ba->outstanding);
+	buf_addc(b, ')');
+}
+
+static void headline(struct compare *c, struct buf *b)
+{
+	const struct cmp_summary *s = &c->sum;
+	buf_printf(b, "%s", cmp_outcome_words[s->outcome]);
+	if (s->outcome == CO_UNCHANGED && s->capacity_gain)
+		buf_adds(b, ", with a capacity gain");
+	buf_adds(b, ": ");
+	const struct cmp_row *h = s->head[0];
+	switch (s->outcome) {
+	case CO_NOT_COMPARABLE:
+		if (h)
+			not_comparable_text(c, h, b);
+		else
+			buf_adds(b, s->outcome_why ? s->outcome_why : "nothing to compare");
+		buf_adds(b, h ? ", so it cannot show whether the change fixed the slow period." : ".");
+		return;
+	case CO_IMPROVED: proof_text(c, h, CV_IMPROVED, b); break;
+	case CO_REGRESSED: proof_text(c, h, CV_REGRESSED, b); break;
+	case CO_MIXED:
+		buf_adds(b, "better: ");
+		proof_text(c, h, CV_IMPROVED, b);
+		buf_adds(b, "; worse: ");
+		proof_text(c, s->head[1], CV_REGRESSED, b);
+		break;
+	case CO_UNCHANGED:
+		if (!h) {
+			buf_adds(b, "no latency changed materially.");
+			return;
+		}
+		if (s->capacity_gain) {
+			const struct cmp_row *io = work_row(c, h);
+			const struct cmp_figure *g = work_fig(io);
+			char l[512];
+			buf_printf(b, "%s did ", entity_label(c, h, l, sizeof l));
+			if (g->v[0] > 0)
+				buf_printf(b, "%.1fx ", g->v[1] / g->v[0]);
+			buf_printf(b, "the IO%s (", g == &io->fig[CF_BUSY_P50] ? " in the busy phase" : "");
+			fnum(b, g->v[0]);
+			buf_adds(b, " -> ");
+			fnum(b, g->v[1]);
+			buf_adds(b, " IO/s)");
+			if (h->reason == CR_WITH_LOAD) {
+				buf_printf(b, " with %s unchanged at equal load (", short_label(h->spec->metric));
+				enum cmp_fig f[2];
+				if (proof_figs(h, CV_REGRESSED, f) >= 1)
+					fig_text(c, h, f[0], false, false, b);
+				buf_adds(b, " as the load rose)");
+			} else {
+				buf_printf(b, " at the same latency: %s ", short_label(h->spec->metric));
+				enum cmp_fig f[2];
+				int n = proof_figs(h, CV_UNCHANGED, f);
+				for (int i = 0; i < n; i++) {
+					if (i)
+						buf_adds(b, ", ");
+					fig_text(c, h, f[i], false, true, b);
+				}
+			}
+			break;
+		}
+		proof_text(c, h, CV_UNCHANGED, b);
+		break;
+	default: break;
+	}
+	buf_addc(b, '.');
+}
+
+/* The LSI -> PVSCSI shape: the guest's latency improved and only layers below it got worse. */
+static bool guest_improved(const struct compare *c)
+{
+	for (size_t i = 0; i < c->nrows; i++)
+		if (c->rows[i].better && c->rows[i].decisive && c->pairs[c->rows[i].pair].layer == LAYER_GUEST &&
+		    c->rows[i].spec->kind == CK_LATENCY)
+			return true;
+	return false;
+}
+
+/* The work done, for the headline entity: "The after side did more work in its busy phase (...)". */
+static void work_text(const struct compare *c, const struct cmp_row *head, struct buf *b)
+{
+	const struct cmp_row *io = work_row(c, head);
+	if (!io || io->verdict == CV_NOT_ASSESSED)
+		return;
+	const struct cmp_figure *g = work_fig(io);
+	if (!(g->v[0] > 0))
+		return;
+	char l[512];
+	compare_pair_label(&c->pairs[head->pair], CMP_AFTER, l, sizeof l);
+	bool more = g->verdict == CV_HIGHER, less = g->verdict == CV_LOWER;
+	bool busy = g == &io->fig[CF_BUSY_P50];
+	buf_printf(b, " The after side did %s%s (%s, median ", more ? "more work" : less ? "less work" : "about the same work",
+		   busy ? " in its busy phase" : "", l);
+	fnum(b, g->v[0]);
+	buf_adds(b, " -> ");
+	fnum(b, g->v[1]);
+	buf_adds(b, " IO/s");
+	if (more || less)
+		buf_printf(b, ", %.1fx", g->v[1] / g->v[0]);
+	buf_addc(b, ')');
+	bool better = head->better != 0, worse = head->worse != 0;
+	if (more && better && !worse)
+		buf_adds(b, ": lower latency at higher load, so the amount of work does not explain the change.");
+	else if (less && worse && !better)
+		buf_adds(b, ": higher latency at lower load, so the amount of work does not explain the change.");
+	else if (more && !better && !worse)
+		buf_adds(b, " at the same latency: a capacity gain.");
+	else if (more || less)
+		buf_adds(b, ", which may explain part of the change: see latency at equal load.");
+	else
+		buf_addc(b, '.');
+}
+
+/* A queue that grew with the work while the wait per IO did not (Little's law, DOMAIN §5). */
+static void queue_text(const struct compare *c, const struct cmp_row *head, struct buf *b)
+{
+	const struct cmp_pair *p = &c->pairs[head->pair];
+	for (size_t i = p->first_row; i < p->first_row + p->nrows; i++) {
+		const struct cmp_row *q = &c->rows[i];
+		if (!q->per_load || q->verdict == CV_NOT_ASSESSED || q->worse)
+			continue;
+		double b95 = q->s[0].p95, a95 = q->s[1].p95;
+		if (!(a95 > 1.2 * b95 && a95 - b95 >= 1))
+			continue;
+		buf_printf(b, " %s grew (p95 ", metric_info[q->spec->metric].label);
+		fnum(b, b95);
+		buf_adds(b, " -> ");
+		fnum(b, a95);
+		buf_printf(b, " %s), but per unit of load it is %s (Little's law: queue = IOPS x latency), so the queue grew "
+			      "with the work, not with the wait.",
+			   metric_info[q->spec->metric].unit, q->better ? "lower" : "unchanged");
+	}
+}
+
+/* Latency at equal load of the headline row. */
+static void equal_load_text(const struct compare *c, const struct cmp_row *head, struct buf *b)
+{
+	const struct cmp_loadbins *lb = bins_of_row(c, head);
+	if (!head->has_lm || !lb)
+		return;
+	const struct cmp_loadmatch *lm = &head->lm;
+	double conf = c->o.confidence * 100;
+	if (!lm->comparable) {
+		buf_printf(b, " The load differs too much to compare latency at equal load (%s).", lm->note);
+		return;
+	}
+	buf_printf(b, " At equal load (%d IOPS bin%s, ", lm->bins, lm->bins == 1 ? "" : "s");
+	fnum(b, lm->load_lo);
+	buf_adds(b, "-");
+	fnum(b, lm->load_hi);
+	buf_adds(b, " IO/s");
+	bool low = lm->load_hi <= lb->load_p50[0] && lm->load_hi <= lb->load_p50[1];
+	if (low) {
+		buf_adds(b, ", below both sides' median load of ");
+		fnum(b, lb->load_p50[0]);
+		buf_adds(b, " and ");
+		fnum(b, lb->load_p50[1]);
+		buf_adds(b, " IO/s");
+	}
+	buf_adds(b, ") the median changed ");
+	fpct(b, lm->change_pct);
+	buf_printf(b, " (%.0f%% CI ", conf);
+	fpct(b, lm->ci[0]);
+	buf_adds(b, " .. ");
+	fpct(b, lm->ci[1]);
+	buf_printf(b, "): %s", cmp_verdict_names[lm->verdict]);
+	if (lm->reason == CR_BELOW_FLOOR)
+		buf_printf(b, " (its interval does not clear the %g ms floor)", head->spec->floor);
+	else if (lm->reason == CR_BELOW_PCT)
+		buf_printf(b, " (its interval does not clear %g%%)", c->o.material_pct);
+	else if (lm->reason == CR_DEGENERATE)
+		buf_adds(b, " (its interval degenerates)");
+	if (lm->verdict == CV_UNCHANGED && (head->better || head->worse) && low)
+		buf_adds(b, " - the difference is made at the higher loads, where the two sides do not overlap");
+	buf_addc(b, '.');
 }
 
 void cmp_summarise(struct compare *c)
@@ -275,6 +926,8 @@ void cmp_summarise(struct compare *c)
 		s->verdicts[r->verdict]++;
 		if (r->spec->kind == CK_LATENCY) {
 			s->latency[r->verdict]++;
+			if (r->decisive)
+				s->decisive[r->verdict]++;
 			if (r->has_lm && !r->lm.comparable && r->verdict != CV_NOT_ASSESSED)
 				s->load_not_comparable++;
 		}
@@ -289,176 +942,144 @@ void cmp_summarise(struct compare *c)
 		if (is_symptom(f->kind) || f->layer == LAYER_VM)
 			continue;
 		int r = cmp_layer_rank(f->layer);
-		if (f->status == CF_GONE && r < top_gone)
+		if (f->status == FD_GONE && r < top_gone)
 			top_gone = r;
-		if (f->status == CF_NEW && r < top_new)
+		if (f->status == FD_NEW && r < top_new)
 			top_new = r;
 	}
 	if (top_gone < 99 && top_new < 99)
 		s->bottleneck = top_new > top_gone ? 1 : top_new < top_gone ? -1 : 0;
+	decide(c);
 
-	struct buf b;
+	struct buf h, b;
+	buf_init(&h);
 	buf_init(&b);
+	headline(c, &h);
+	bool readable = s->findings_compared;
+	/* the rows behind the outcome */
 	const struct cmp_row *imp[3], *reg[3];
-	size_t ni = top_rows(c, CV_IMPROVED, true, imp, 3), nr = top_rows(c, CV_REGRESSED, true, reg, 3);
-	double conf = c->o.confidence * 100;
-	if (ni && !nr)
-		buf_adds(&b, "After the change IO waits less: ");
-	else if (nr && !ni)
-		buf_adds(&b, "After the change IO waits longer: ");
-	else if (ni && nr && guest_better_host_worse(c, imp, ni, reg, nr))
-		buf_adds(&b, "After the change the guest waits far less (what the application feels), while latency "
-			     "below the guest rose. Better: ");
-	else if (ni && nr)
-		buf_adds(&b, "Mixed result: latency improved in places and regressed in others. Better: ");
+	size_t ni = top_rows(c, PICK_BETTER, imp, 3), nr = top_rows(c, PICK_WORSE, reg, 3);
 	if (ni) {
+		buf_adds(&b, "Better: ");
 		for (size_t i = 0; i < ni; i++) {
 			if (i)
 				buf_adds(&b, "; ");
-			describe_row(c, imp[i], &b);
+			describe_row(c, imp[i], CV_IMPROVED, &b);
 		}
 		buf_addc(&b, '.');
 	}
 	if (nr) {
-		buf_adds(&b, ni ? " Worse: " : "");
+		buf_adds(&b, ni ? " Worse: " : "Worse: ");
 		for (size_t i = 0; i < nr; i++) {
 			if (i)
 				buf_adds(&b, "; ");
-			describe_row(c, reg[i], &b);
+			describe_row(c, reg[i], CV_REGRESSED, &b);
 		}
 		buf_addc(&b, '.');
 	}
-	int readable[2] = {cmp_readable_caps(&c->side[0].m), cmp_readable_caps(&c->side[1].m)};
-	if (!readable[0] || !readable[1]) {
-		buf_printf(&b, "Nothing to compare: no capture of the %s side could be read.",
-			   !readable[0] && !readable[1] ? "before or the after" : !readable[0] ? "before" : "after");
-	} else if (!ni && !nr) {
-		if (s->latency[CV_UNCHANGED])
-			buf_printf(&b, "No material change in latency: every assessed latency comparison (%d) is unchanged "
-				       "(the %.0f%% interval of the median difference contains 0, or the change is below "
-				       "%g%% or its absolute floor).",
-				   s->latency[CV_UNCHANGED], conf, c->o.material_pct);
-		else
-			buf_adds(&b, "No latency could be compared: no busy entity has latency values on both sides.");
+	if (!readable) {
+		buf_printf(&b, "%sNothing to compare: %s.", b.len ? " " : "", s->outcome_why ? s->outcome_why : "");
+	} else if (!ni && !nr && s->outcome == CO_UNCHANGED) {
+		buf_printf(&b, "%sNo material change in latency: every assessed decisive latency comparison (%d) is unchanged "
+			       "(no deciding figure - the tail, the time above the bands, the busy phase - has a %.0f%% "
+			       "interval that lies beyond %g%% and its absolute floor, or the load explains the change).",
+			   b.len ? " " : "", s->decisive[CV_UNCHANGED], c->o.confidence * 100, c->o.material_pct);
+	} else if (s->outcome == CO_NOT_COMPARABLE && !s->head[0]) {
+		buf_printf(&b, "%sNo latency could be compared: %s.", b.len ? " " : "", s->outcome_why ? s->outcome_why : "");
 	}
-	/* the work done, for the headline entity */
-	const struct cmp_row *head = ni ? imp[0] : nr ? reg[0] : NULL;
-	if (head) {
-		const struct cmp_pair *p = &c->pairs[head->pair];
-		const struct cmp_metric_spec *sp = head->spec;
-		const struct cmp_row *io = sp->load >= 0 ? find_row(c, head->pair, (enum metric)sp->load) : NULL;
-		if (io && io->verdict != CV_NOT_ASSESSED && io->s[0].median > 0) {
+	/* not comparable rows */
+	const struct cmp_row *ncr[4];
+	size_t nnc = top_rows(c, PICK_NOT_COMPARABLE, ncr, 4);
+	if (nnc) {
+		buf_printf(&b, "%sNot comparable: ", b.len ? " " : "");
+		for (size_t i = 0; i < nnc; i++) {
 			char l[512];
-			compare_pair_label(p, CMP_AFTER, l, sizeof l);
-			bool more = io->verdict == CV_HIGHER, less = io->verdict == CV_LOWER;
-			buf_printf(&b, " The after side did %s (%s, median ", more ? "more work" : less ? "less work" : "about the same work", l);
-			fnum(&b, io->s[0].median);
-			buf_adds(&b, " -> ");
-			fnum(&b, io->s[1].median);
-			buf_adds(&b, " IO/s");
-			if (more || less)
-				buf_printf(&b, ", %.1fx", io->s[1].median / io->s[0].median);
-			buf_addc(&b, ')');
-			if ((more && head->verdict == CV_IMPROVED) || (less && head->verdict == CV_REGRESSED))
-				buf_printf(&b, ": %s latency at %s load, so the amount of work does not explain the change.",
-					   head->verdict == CV_IMPROVED ? "lower" : "higher", more ? "higher" : "lower");
-			else if (more || less)
-				buf_adds(&b, ", which may explain part of the change: see latency at equal load.");
-			else
-				buf_addc(&b, '.');
-			const struct cmp_loadbins *lb = bins_of_row(c, head);
-			if (head->has_lm && lb) {
-				const struct cmp_loadmatch *lm = &head->lm;
-				if (lm->comparable) {
-					buf_printf(&b, " At equal load (%d IOPS bin%s, ", lm->bins, lm->bins == 1 ? "" : "s");
-					fnum(&b, lm->load_lo);
-					buf_adds(&b, "-");
-					fnum(&b, lm->load_hi);
-					buf_adds(&b, " IO/s");
-					if (lm->load_hi <= lb->load_p50[0] && lm->load_hi <= lb->load_p50[1]) {
-						buf_adds(&b, ", below both sides' median load of ");
-						fnum(&b, lb->load_p50[0]);
-						buf_adds(&b, " and ");
-						fnum(&b, lb->load_p50[1]);
-						buf_adds(&b, " IO/s");
-					}
-					buf_adds(&b, ") the change is ");
-					fpct(&b, lm->change_pct);
-					buf_printf(&b, " (%.0f%% CI ", conf);
-					fpct(&b, lm->ci[0]);
-					buf_adds(&b, " .. ");
-					fpct(&b, lm->ci[1]);
-					buf_printf(&b, "): %s", cmp_verdict_names[lm->verdict]);
-					if (lm->reason == CR_BELOW_FLOOR)
-						buf_printf(&b, " (the difference is below the %g ms floor)", sp->floor);
-					else if (lm->reason == CR_BELOW_PCT)
-						buf_printf(&b, " (less than %g%%)", c->o.material_pct);
-					if (lm->verdict == CV_UNCHANGED && head->verdict != CV_UNCHANGED &&
-					    lm->load_hi <= lb->load_p50[0] && lm->load_hi <= lb->load_p50[1])
-						buf_adds(&b, " - the difference is made at the higher loads, where the two sides "
-							     "do not overlap");
-					buf_addc(&b, '.');
-				} else {
-					buf_printf(&b, " The load differs too much to compare latency at equal load (%s).", lm->note);
-				}
+			if (i)
+				buf_adds(&b, "; ");
+			buf_printf(&b, "%s %s", entity_label(c, ncr[i], l, sizeof l), short_label(ncr[i]->spec->metric));
+			if (i == 0 || ncr[i]->pair != ncr[i - 1]->pair) {
+				buf_adds(&b, " - ");
+				not_comparable_text(c, ncr[i], &b);
 			}
 		}
+		buf_addc(&b, '.');
+	}
+	const struct cmp_row *head = s->head[0];
+	if (head && s->outcome != CO_NOT_COMPARABLE) {
+		work_text(c, head, &b);
+		queue_text(c, head, &b);
+		equal_load_text(c, head, &b);
+	}
+	/* DOMAIN.md 6: device latency does not improve by itself and may rise as deeper guest queues
+	 * push more IO down */
+	const struct cmp_row *below[2];
+	size_t nbw = top_rows(c, PICK_BELOW_WORSE, below, 2);
+	if (nbw && guest_improved(c)) {
+		buf_adds(&b, " Latency below the guest rose while the guest's fell: ");
+		for (size_t i = 0; i < nbw; i++) {
+			if (i)
+				buf_adds(&b, "; ");
+			describe_row(c, below[i], CV_REGRESSED, &b);
+		}
+		buf_adds(&b, " - the deeper guest queue now pushes more IO down to the device and array (the bottleneck "
+			     "moved down a layer); check the array before raising queue depths further.");
+		if (!s->bottleneck)
+			s->bottleneck = 1;
+	} else if (nbw) {
+		buf_adds(&b, " Below the disks compared, latency rose: ");
+		for (size_t i = 0; i < nbw; i++) {
+			if (i)
+				buf_adds(&b, "; ");
+			describe_row(c, below[i], CV_REGRESSED, &b);
+		}
+		buf_addc(&b, '.');
 	}
 	/* findings */
-	if (!readable[0] || !readable[1]) {
+	if (!readable) {
 		buf_adds(&b, " Findings cannot be compared without a readable capture of each side.");
 	} else if (c->nfd) {
 		buf_adds(&b, " Findings: ");
 		int groups = 0;
-		list_findings(c, CF_GONE, &b, &groups);
-		list_findings(c, CF_NEW, &b, &groups);
+		list_findings(c, FD_GONE, &b, &groups);
+		list_findings(c, FD_NEW, &b, &groups);
 		if (s->bottleneck > 0)
 			buf_adds(&b, " - the bottleneck moved down a layer");
 		else if (s->bottleneck < 0)
 			buf_adds(&b, " - the bottleneck moved up a layer");
-		if (!s->findings[CF_NEW] && s->findings[CF_GONE])
+		if (!s->findings[FD_NEW] && s->findings[FD_GONE])
 			buf_printf(&b, "%sno new finding", groups ? "; " : "");
-		list_findings(c, CF_STILL, &b, &groups);
+		list_findings(c, FD_STILL, &b, &groups);
+		list_findings(c, FD_NOT_ASSESSED_AFTER, &b, &groups);
+		list_findings(c, FD_NOT_ASSESSED_BEFORE, &b, &groups);
 		buf_addc(&b, '.');
 	} else {
 		buf_adds(&b, " No findings on either side.");
 	}
-	/* DOMAIN.md 6: device latency does not improve by itself and may rise as deeper guest queues
-	 * push more IO down */
-	bool guest_better = false;
-	for (size_t i = 0; i < c->nrows; i++)
-		if (c->rows[i].verdict == CV_IMPROVED && c->pairs[c->rows[i].pair].layer == LAYER_GUEST &&
-		    c->rows[i].spec->kind == CK_LATENCY)
-			guest_better = true;
-	if (guest_better) {
-		for (size_t i = 0; i < c->nrows; i++) {
-			const struct cmp_row *r = &c->rows[i];
-			if (r->verdict == CV_REGRESSED && r->spec->kind == CK_LATENCY &&
-			    (c->pairs[r->pair].layer == LAYER_DEVICE || c->pairs[r->pair].layer == LAYER_ADAPTER)) {
-				buf_adds(&b, " Device latency rose while the guest's fell: ");
-				describe_row(c, r, &b);
-				buf_adds(&b, " - the deeper guest queue now pushes more IO down to the device and array; "
-					     "check the array before raising queue depths further.");
-				if (!s->bottleneck)
-					s->bottleneck = 1;
-				break;
-			}
-		}
-	}
 	bool guest = false;
 	for (size_t i = 0; i < c->npairs && !guest; i++)
 		guest = c->pairs[i].layer == LAYER_GUEST;
-	if (!guest && readable[0] && readable[1])
+	if (!guest && readable)
 		buf_adds(&b, " Only host captures were compared: IOs waiting inside the guest, above the virtual SCSI "
 			     "controller, do not show in esxtop - add the guests' perfmon captures of both periods.");
 	int assessed = 0;
 	for (int v = 0; v < CV_COUNT; v++)
 		if (v != CV_NOT_ASSESSED)
 			assessed += s->verdicts[v];
-	buf_printf(&b, " Of %d assessed comparisons: %d improved, %d regressed, %d unchanged, %d more/%d less "
-		       "(work or queue occupancy, neither better nor worse); %d not assessed.",
-		   assessed, s->verdicts[CV_IMPROVED], s->verdicts[CV_REGRESSED], s->verdicts[CV_UNCHANGED],
-		   s->verdicts[CV_HIGHER], s->verdicts[CV_LOWER], s->verdicts[CV_NOT_ASSESSED]);
-	c->verdict = arena_strndup(&c->arena, b.data ? b.data : "", b.len);
+	buf_printf(&b, " Of %d assessed comparisons: %d improved, %d regressed, %d mixed, %d unchanged, %d not comparable, "
+		       "%d more/%d less (work or queue occupancy, neither better nor worse); %d not assessed.",
+		   assessed, s->verdicts[CV_IMPROVED], s->verdicts[CV_REGRESSED], s->verdicts[CV_MIXED],
+		   s->verdicts[CV_UNCHANGED], s->verdicts[CV_NOT_COMPARABLE], s->verdicts[CV_HIGHER], s->verdicts[CV_LOWER],
+		   s->verdicts[CV_NOT_ASSESSED]);
+	const char *detail = b.data ? b.data : "";
+	while (*detail == ' ')
+		detail++;
+	c->headline = arena_strndup(&c->arena, h.data ? h.data : "", h.len);
+	struct buf all;
+	buf_init(&all);
+	buf_printf(&all, "%s %s", c->headline, detail);
+	c->verdict = arena_strndup(&c->arena, all.data, all.len);
+	c->detail = c->verdict + strlen(c->headline) + 1;
+	buf_free(&all);
+	buf_free(&h);
 	buf_free(&b);
 }

@@ -1,0 +1,207 @@
+/* check_compare_scenarios.c — `iopsy compare` against the simulator's compare pairs, three seeds
+ * each: the outcome of the after part's truth.json ("compare": {"outcome", ["capacity_gain"]}),
+ * simulated to a temporary directory and compared in-process. A peak-only problem fixed at 10%,
+ * 30% and 45% of the capture is improved; the same with an after capture that missed the busy
+ * period is not comparable; a median that improves while the tail gets worse is regressed;
+ * 2.5x the work at the same latency is unchanged with a capacity gain; worse at equal load is
+ * regressed; two captures of the same system are unchanged with no decisive row called; and the
+ * LSI -> PVSCSI migration pair reads improved with DOMAIN.md §1's figures. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compare.h"
+#include "commands.h"
+#include "suites.h"
+
+/* Each: the scenario, extra simulate options, and the outcome when truth.json has none (the
+ * migration pair predates the compare truth). The 4 h and 2 h pairs run for one hour, as the
+ * other scenario tests shorten long captures; their busy phases are fractions of the capture. */
+static const struct {
+	const char *name, *args, *outcome;
+} cases[] = {
+	{"peak-fixed", "--busy-share 0.1 --duration 3600", NULL},
+	{"peak-fixed", "--busy-share 0.3 --duration 3600", NULL},
+	{"peak-fixed", "--busy-share 0.45 --duration 3600", NULL},
+	{"peak-missed", "--duration 3600", NULL},
+	{"tail-worse", "--duration 3600", NULL},
+	{"capacity-gain", "--duration 3600", NULL},
+	{"worse-at-equal-load", "", NULL},
+	{"unchanged-pair", "--duration 3600", NULL},
+	{"migration", "", "improved"},
+};
+#define NCASES (int)(sizeof cases / sizeof cases[0])
+static const char *const seeds[] = {"1", "2", "3"};
+#define NSEEDS 3
+
+static char *slurp(const char *path)
+{
+	FILE *fp = fopen(path, "rb");
+	if (!fp)
+		return NULL;
+	struct buf b;
+	buf_init(&b);
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
+		buf_add(&b, chunk, n);
+	fclose(fp);
+	return b.data ? b.data : xstrdup("");
+}
+
+/* Paths handed to the model are borrowed: kept until the comparison is freed. */
+static char *paths[8];
+static int npaths;
+
+static void add(struct compare *c, enum cmp_side s, const char *dir, const char *file)
+{
+	char p[700];
+	snprintf(p, sizeof p, "%s/%s", dir, file);
+	if (access(p, R_OK) != 0)
+		return;
+	ck_assert_int_lt(npaths, 8);
+	paths[npaths] = xstrdup(p);
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	co.max_warnings = 0;
+	ck_assert_int_eq(compare_add_capture(c, s, paths[npaths], &co), 0);
+	npaths++;
+}
+
+static enum cmp_outcome outcome_of(const char *name)
+{
+	for (int o = 0; o < CO_COUNT; o++)
+		if (strcmp(cmp_outcome_names[o], name) == 0)
+			return (enum cmp_outcome)o;
+	ck_abort_msg("unknown outcome '%s' in truth.json", name);
+	return CO_COUNT;
+}
+
+START_TEST(scenario_outcome)
+{
+	int k = _i / NSEEDS, seed = _i % NSEEDS;
+	char dir[] = "/tmp/iopsy-cmpscen-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char out[600];
+	snprintf(out, sizeof out, "%s/set", dir);
+	char *argv[16] = {"simulate", "--scenario", (char *)(uintptr_t)cases[k].name, "--out", out, "--seed",
+			  (char *)(uintptr_t)seeds[seed]};
+	int argc = 7;
+	char extra[128];
+	snprintf(extra, sizeof extra, "%s", cases[k].args);
+	for (char *tok = extra, *save; argc < 15 && (tok = strtok_r(tok, " ", &save)) != NULL; tok = NULL)
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	ck_assert_int_eq(sim_main(argc, argv), 0);
+
+	/* what truth.json says the comparison must conclude */
+	char before[700], after[700], truth[720];
+	snprintf(before, sizeof before, "%s/before", out);
+	snprintf(after, sizeof after, "%s/after", out);
+	snprintf(truth, sizeof truth, "%s/truth.json", after);
+	char *text = slurp(truth);
+	ck_assert_ptr_nonnull(text);
+	char want[32] = "";
+	bool capacity = false;
+	const char *cmp = strstr(text, "\"compare\": {\"outcome\": \"");
+	if (cmp) {
+		cmp += strlen("\"compare\": {\"outcome\": \"");
+		snprintf(want, sizeof want, "%.*s", (int)strcspn(cmp, "\""), cmp);
+		const char *end = strchr(cmp, '}');
+		const char *cg = strstr(cmp, "\"capacity_gain\": true");
+		capacity = cg && end && cg < end;
+	} else {
+		ck_assert_msg(cases[k].outcome != NULL, "%s: truth.json has no compare outcome", cases[k].name);
+		snprintf(want, sizeof want, "%s", cases[k].outcome);
+	}
+	free(text);
+
+	struct compare c;
+	compare_init(&c);
+	add(&c, CMP_BEFORE, before, "esxtop.csv");
+	add(&c, CMP_BEFORE, before, "perfmon.csv");
+	add(&c, CMP_AFTER, after, "esxtop.csv");
+	add(&c, CMP_AFTER, after, "perfmon.csv");
+	ck_assert_int_eq(npaths, 4);
+	struct compare_opts o;
+	compare_opts_init(&o);
+	struct buf warn;
+	buf_init(&warn);
+	compare_run(&c, &o, DIAG_INTO(&warn));
+	buf_free(&warn);
+
+	const char *what = cases[k].args[0] ? cases[k].args : "defaults";
+	enum cmp_outcome w = outcome_of(want);
+	ck_assert_msg(c.sum.outcome == w, "%s (%s, seed %s): outcome %s, truth %s: %s", cases[k].name, what, seeds[seed],
+		      cmp_outcome_names[c.sum.outcome], want, c.headline);
+	ck_assert_msg(c.sum.capacity_gain == capacity, "%s (seed %s): capacity gain %d, truth %d: %s", cases[k].name,
+		      seeds[seed], c.sum.capacity_gain, capacity, c.headline);
+	/* the headline starts with the outcome word, then the figures that prove it */
+	ck_assert_msg(strncmp(c.headline, cmp_outcome_words[w], strlen(cmp_outcome_words[w])) == 0, "%s", c.headline);
+	ck_assert(strncmp(c.verdict, c.headline, strlen(c.headline)) == 0);
+	const struct cmp_row *h = c.sum.head[0];
+	ck_assert_msg(h != NULL && h->decisive, "%s: no decisive headline row", cases[k].name);
+	/* every scenario's problem, or its absence, is on the guest's data disk D: */
+	ck_assert_str_eq(c.pairs[h->pair].name[0], "D:");
+	switch (w) {
+	case CO_IMPROVED:
+		ck_assert(h->better && !h->worse);
+		ck_assert_ptr_nonnull(strstr(c.headline, " reads p95 "));
+		ck_assert_ptr_nonnull(strstr(c.headline, "time above 50 ms"));
+		break;
+	case CO_REGRESSED:
+		ck_assert(h->worse && !h->better);
+		break;
+	case CO_NOT_COMPARABLE:
+		ck_assert_int_eq(h->verdict, CV_NOT_COMPARABLE);
+		ck_assert(!c.pairs[h->pair].comparable);
+		ck_assert_ptr_nonnull(strstr(c.headline, "no busy period like the before capture's"));
+		break;
+	case CO_UNCHANGED:
+		/* the null case: no decisive row calls a change */
+		ck_assert_int_eq(c.sum.decisive[CV_IMPROVED] + c.sum.decisive[CV_REGRESSED] + c.sum.decisive[CV_MIXED] +
+					 c.sum.decisive[CV_NOT_COMPARABLE],
+				 0);
+		break;
+	default: break;
+	}
+	if (strcmp(cases[k].name, "tail-worse") == 0) {
+		/* regressed, not mixed: the median read got faster, and does not decide */
+		ck_assert_int_eq(h->fig[CF_MEDIAN].verdict, CV_IMPROVED);
+		ck_assert(!h->fig[CF_MEDIAN].decides);
+		ck_assert_int_eq(h->fig[CF_OVER1].verdict, CV_REGRESSED);
+	}
+	if (strcmp(cases[k].name, "peak-fixed") == 0) {
+		/* the whole-capture median hardly moves; the busy phase and the tail do */
+		ck_assert(!h->fig[CF_MEDIAN].decides);
+		ck_assert_int_eq(h->fig[CF_BUSY_P50].verdict, CV_IMPROVED);
+		ck_assert(c.pairs[h->pair].busy[0].distinct && c.pairs[h->pair].busy[1].distinct);
+	}
+	if (strcmp(cases[k].name, "migration") == 0) {
+		/* DOMAIN.md §1: reads often over 150 ms before, under 16 ms after */
+		ck_assert_double_ge(h->s[0].p95, 150);
+		ck_assert_double_lt(h->s[1].p99, 16);
+	}
+	compare_free(&c);
+	for (int i = 0; i < npaths; i++)
+		free(paths[i]);
+	npaths = 0;
+	char cmd[700];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+Suite *compare_scenarios_suite(void)
+{
+	Suite *s = suite_create("compare_scenarios");
+	TCase *tc = tcase_create("outcome");
+	tcase_set_timeout(tc, 300);
+	tcase_add_loop_test(tc, scenario_outcome, 0, NCASES * NSEEDS);
+	suite_add_tcase(s, tc);
+	return s;
+}
