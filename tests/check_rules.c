@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "memcap.h"
 #include "suites.h"
 
 /* Loads text as the file "site.rules" into r (defaults first); the messages go to td. */
@@ -275,6 +276,118 @@ START_TEST(printed_rules_read_back)
 }
 END_TEST
 
+/* ---- scoped rules in the analysis ---- */
+
+/* SQL01's D: and L:, both written at 8 ms (reads at 2 ms, half the IOs: not a log disk), and
+ * esx01's LUNs naa.1 and naa.2, both at DAVG 8 ms; analysed with the rules text (NULL: none). */
+static void analyse(struct analysis *a, const char *rules)
+{
+	static const struct mcol guest[] = {
+#define DISK(d) {"LogicalDisk(" d ")\\Avg. Disk sec/Write", mc_konst, {0.008}}, \
+		{"LogicalDisk(" d ")\\Avg. Disk sec/Read", mc_konst, {0.002}}, \
+		{"LogicalDisk(" d ")\\Disk Writes/sec", mc_konst, {200}}, \
+		{"LogicalDisk(" d ")\\Disk Reads/sec", mc_konst, {200}}, \
+		{"LogicalDisk(" d ")\\Avg. Disk Bytes/Write", mc_konst, {8192}}
+		DISK("D:"), DISK("L:"),
+#undef DISK
+	};
+	static const struct mcol host[] = {
+		{"Physical Disk SCSI Device(naa.1)\\Commands/sec", mc_konst, {300}},
+		{"Physical Disk SCSI Device(naa.1)\\Average Driver MilliSec/Command", mc_konst, {8}},
+		{"Physical Disk SCSI Device(naa.2)\\Commands/sec", mc_konst, {300}},
+		{"Physical Disk SCSI Device(naa.2)\\Average Driver MilliSec/Command", mc_konst, {8}},
+	};
+	analysis_init(a);
+	if (rules) {
+		struct tdiag td;
+		ck_assert_int_eq(rules_load_text(&a->rules, rules, strlen(rules), tdiag_init(&td, "site.rules")), 0);
+		tdiag_free(&td);
+	}
+	struct analyze_opts o;
+	memset(&o, 0, sizeof o);
+	analysis_set_opts(a, &o);
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	static struct buf g, h;
+	memcap(&g, true, "SQL01", guest, 10, 120, 5);
+	memcap(&h, false, "esx01.lab.local", host, 4, 120, 5);
+	ck_assert_int_eq(model_add_capture_mem(&a->m, "pm.csv", g.data, g.len, &co), 0);
+	ck_assert_int_eq(model_add_capture_mem(&a->m, "esx.csv", h.data, h.len, &co), 0);
+	analysis_run(a, &o);
+	buf_free(&g);
+	buf_free(&h);
+}
+
+/* The finding of kind on entity name, NULL when there is none. */
+static const struct finding *finding_on(const struct analysis *a, enum kind kind, const char *name)
+{
+	for (size_t i = 0; i < a->nf; i++)
+		if (a->f[i].kind == kind && strcmp(a->f[i].entity, name) == 0)
+			return &a->f[i];
+	return NULL;
+}
+
+START_TEST(scoped_rule_applies_to_its_disk_only)
+{
+	struct analysis a;
+	analyse(&a, NULL);
+	ck_assert_uint_eq(a.nf, 0); /* 8 ms is fine by the defaults */
+	analysis_free(&a);
+
+	analyse(&a, "[disk SQL01 L:]  # the log disk\nguest.latency.warning_ms = 5 ms\nguest.latency.critical_ms = 7\n");
+	const struct finding *f = finding_on(&a, K_LAT_GUEST_WRITE, "L:");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(f->sev, SEV_CRITICAL);
+	/* the rule and the bands cite the values applied to this disk */
+	ck_assert_ptr_nonnull(strstr(f->rule, "Avg. Disk sec/Write > 5 ms (warning) / > 7 ms (critical)"));
+	ck_assert_ptr_nonnull(strstr(f->summary, "bands in force: <= 5 ms ok, 5-7 slow, > 7 serious"));
+	ck_assert(f->ev[0].threshold == 5);
+	ck_assert_ptr_null(finding_on(&a, K_LAT_GUEST_WRITE, "D:"));
+	ck_assert_ptr_null(finding_on(&a, K_LAT_GUEST_READ, "L:")); /* reads at 2 ms */
+	ck_assert_uint_eq(a.nf, 1);
+	analysis_free(&a);
+
+	/* [disk L:] is that drive on any guest; another drive is not */
+	analyse(&a, "[disk l:]\nguest.latency.warning_ms = 5\n[disk SQL02 D:]\nguest.latency.warning_ms = 5\n");
+	ck_assert_ptr_nonnull(finding_on(&a, K_LAT_GUEST_WRITE, "L:"));
+	ck_assert_ptr_null(finding_on(&a, K_LAT_GUEST_WRITE, "D:"));
+	analysis_free(&a);
+}
+END_TEST
+
+START_TEST(scoped_most_specific_in_the_analysis)
+{
+	struct analysis a;
+	/* the VM's value for both disks, the disk's own for L: */
+	analyse(&a, "guest.latency.warning_ms = 30\n[vm SQL01]\nguest.latency.warning_ms = 6\n[disk SQL01 L:]\n"
+		    "guest.latency.warning_ms = 10\n");
+	const struct finding *d = finding_on(&a, K_LAT_GUEST_WRITE, "D:");
+	ck_assert_ptr_nonnull(d);
+	ck_assert_ptr_nonnull(strstr(d->rule, "> 6 ms (warning)"));
+	ck_assert_ptr_null(finding_on(&a, K_LAT_GUEST_WRITE, "L:"));
+	analysis_free(&a);
+	/* devices: by name, and a host section for the host's other devices */
+	analyse(&a, "[device naa.1]\ndevice.davg.warning_ms = 5\n");
+	const struct finding *n1 = finding_on(&a, K_LAT_DEVICE, "naa.1");
+	ck_assert_ptr_nonnull(n1);
+	ck_assert_ptr_nonnull(strstr(n1->rule, "DAVG > 5 ms (warning) / > 25 ms (critical)"));
+	ck_assert_ptr_null(finding_on(&a, K_LAT_DEVICE, "naa.2"));
+	analysis_free(&a);
+	analyse(&a, "[host esx01]\ndevice.davg.warning_ms = 5\n[device naa.1]\ndevice.davg.warning_ms = 9\n");
+	ck_assert_ptr_null(finding_on(&a, K_LAT_DEVICE, "naa.1"));
+	ck_assert_ptr_nonnull(finding_on(&a, K_LAT_DEVICE, "naa.2"));
+	ck_assert_ptr_null(finding_on(&a, K_LAT_GUEST_WRITE, "D:")); /* SQL01 is not on a host section */
+	analysis_free(&a);
+	/* a host section applies to a guest machine's disks too */
+	analyse(&a, "[host sql01]\nguest.latency.warning_ms = 5\n");
+	ck_assert_ptr_nonnull(finding_on(&a, K_LAT_GUEST_WRITE, "D:"));
+	ck_assert_ptr_nonnull(finding_on(&a, K_LAT_GUEST_WRITE, "L:"));
+	ck_assert_ptr_null(finding_on(&a, K_LAT_DEVICE, "naa.1"));
+	analysis_free(&a);
+}
+END_TEST
+
 Suite *rules_suite(void)
 {
 	Suite *s = suite_create("rules");
@@ -286,6 +399,8 @@ Suite *rules_suite(void)
 	tcase_add_test(t, set_twice_warns);
 	tcase_add_test(t, most_specific_wins);
 	tcase_add_test(t, printed_rules_read_back);
+	tcase_add_test(t, scoped_rule_applies_to_its_disk_only);
+	tcase_add_test(t, scoped_most_specific_in_the_analysis);
 	suite_add_tcase(s, t);
 	return s;
 }
