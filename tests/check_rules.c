@@ -6,8 +6,12 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "html.h"
+#include "json_out.h"
 #include "memcap.h"
+#include "reporter.h"
 #include "suites.h"
+#include "text.h"
 
 /* Loads text as the file "site.rules" into r (defaults first); the messages go to td. */
 static int load(struct rules *r, struct tdiag *td, const char *text)
@@ -388,6 +392,73 @@ START_TEST(scoped_most_specific_in_the_analysis)
 }
 END_TEST
 
+/* ---- provenance: every output names what the rules file changed, and only then ---- */
+
+START_TEST(provenance_in_every_output)
+{
+	static const char rules[] = "device.davg.warning_ms = 10\nguest.latency.warning_ms = 20   # the default\n"
+				    "[disk SQL01 \"L:\"]\nguest.latency.warning_ms = 5\n[device \"naa.<i>1\"]\n"
+				    "device.davg.critical_ms = 30\n";
+	for (int with = 0; with < 2; with++) {
+		struct analysis a;
+		analyse(&a, with ? rules : NULL);
+		struct buf out;
+		buf_init(&out);
+		analysis_text(&a, &out);
+		if (with)
+			ck_assert_ptr_nonnull(strstr(out.data, "\nRULES (overridden)\n"
+							       "  device.davg.warning_ms = 10 (default 15) from site.rules:1\n"
+							       "  guest.latency.warning_ms = 5 (default 20) from site.rules:4, for [disk SQL01 L:]\n"
+							       "  device.davg.critical_ms = 30 (default 25) from site.rules:6, for [device naa.<i>1]\n\n"));
+		else
+			ck_assert_ptr_null(strstr(out.data, "RULES"));
+		ck_assert_ptr_null(strstr(out.data, "guest.latency.warning_ms = 20")); /* the default again is no change */
+		buf_reset(&out);
+		struct json j;
+		json_init(&j, &out, true);
+		analysis_json(&a, &j);
+		if (with) {
+			ck_assert_ptr_nonnull(strstr(out.data, "\"rules_overridden\": [\n"));
+			ck_assert_ptr_nonnull(strstr(out.data, "{\"name\": \"guest.latency.warning_ms\", \"value\": 5, \"default\": 20, "
+							       "\"unit\": \"ms\", \"file\": \"site.rules\", \"line\": 4, \"scope\": "
+							       "\"disk SQL01 L:\"}"));
+			ck_assert_ptr_nonnull(strstr(out.data, "\"line\": 1, \"scope\": \"global\"}"));
+			ck_assert_ptr_nonnull(strstr(out.data, "\"scope\": \"device naa.\\u003ci\\u003e1\"}"));
+		} else {
+			ck_assert_ptr_null(strstr(out.data, "rules_overridden"));
+		}
+		buf_reset(&out);
+		struct report_opts ro;
+		report_opts_init(&ro);
+		ck_assert_int_eq(reporter_find("md")->analysis(&a, &ro, &out), 0);
+		if (with) {
+			ck_assert_ptr_nonnull(strstr(out.data, "\n#### Rules overridden\n\n- device.davg.warning\\_ms = 10 (default 15) from "
+							       "site.rules:1\n"));
+			ck_assert_ptr_nonnull(strstr(out.data, "for \\[device naa.&lt;i&gt;1\\]\n"));
+		} else {
+			ck_assert_ptr_null(strstr(out.data, "Rules"));
+		}
+		buf_reset(&out);
+		struct html_opts ho = {.gnuplot = "/nonexistent/gnuplot"};
+		struct html_result res;
+		struct buf msg;
+		buf_init(&msg);
+		ck_assert_int_eq(report_html_analysis(&a, &ho, &out, &res, DIAG_INTO(&msg)), 0);
+		if (with) {
+			ck_assert_ptr_nonnull(strstr(out.data, "<h4>Rules overridden</h4>\n<ul class=\"rules\">\n<li>device.davg.warning_ms = "
+							       "10 (default 15) from site.rules:1</li>\n"));
+			ck_assert_ptr_nonnull(strstr(out.data, "for [device naa.&lt;i&gt;1]</li>"));
+			ck_assert_ptr_null(strstr(out.data, "<i>1"));
+		} else {
+			ck_assert_ptr_null(strstr(out.data, "Rules overridden"));
+		}
+		buf_free(&msg);
+		buf_free(&out);
+		analysis_free(&a);
+	}
+}
+END_TEST
+
 Suite *rules_suite(void)
 {
 	Suite *s = suite_create("rules");
@@ -401,6 +472,7 @@ Suite *rules_suite(void)
 	tcase_add_test(t, printed_rules_read_back);
 	tcase_add_test(t, scoped_rule_applies_to_its_disk_only);
 	tcase_add_test(t, scoped_most_specific_in_the_analysis);
+	tcase_add_test(t, provenance_in_every_output);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -146,6 +146,7 @@ struct rule_override {
 	const char *file;            /* borrowed, NULL = none */
 	long line;
 };
+#define RULES_MAX_OVERRIDES (R_COUNT + RULES_MAX_SCOPED)
 /* The overrides: global ones in table order, then the scoped lines in file order. Writes at most
  * max to out (NULL with max 0 counts) and returns how many there are. */
 size_t rules_overrides(const struct rules *r, struct rule_override *out, size_t max);
