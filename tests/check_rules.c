@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "compare.h"
 #include "html.h"
 #include "json_out.h"
 #include "memcap.h"
@@ -283,14 +284,14 @@ END_TEST
 /* ---- scoped rules in the analysis ---- */
 
 /* SQL01's D: and L:, both written at 8 ms (reads at 2 ms, half the IOs: not a log disk), and
- * esx01's LUNs naa.1 and naa.2, both at DAVG 8 ms; analysed with the rules text (NULL: none). */
-static void analyse(struct analysis *a, const char *rules)
+ * esx01's LUNs naa.1 and naa.2, both at DAVG 8 ms, read into model m. */
+static void load_captures(struct model *m)
 {
 	static const struct mcol guest[] = {
 #define DISK(d) {"LogicalDisk(" d ")\\Avg. Disk sec/Write", mc_konst, {0.008}}, \
 		{"LogicalDisk(" d ")\\Avg. Disk sec/Read", mc_konst, {0.002}}, \
-		{"LogicalDisk(" d ")\\Disk Writes/sec", mc_konst, {200}}, \
-		{"LogicalDisk(" d ")\\Disk Reads/sec", mc_konst, {200}}, \
+		{"LogicalDisk(" d ")\\Disk Writes/sec", mc_wave, {200, 50, 5}}, \
+		{"LogicalDisk(" d ")\\Disk Reads/sec", mc_wave, {200, 50, 5}}, \
 		{"LogicalDisk(" d ")\\Avg. Disk Bytes/Write", mc_konst, {8192}}
 		DISK("D:"), DISK("L:"),
 #undef DISK
@@ -301,26 +302,40 @@ static void analyse(struct analysis *a, const char *rules)
 		{"Physical Disk SCSI Device(naa.2)\\Commands/sec", mc_konst, {300}},
 		{"Physical Disk SCSI Device(naa.2)\\Average Driver MilliSec/Command", mc_konst, {8}},
 	};
-	analysis_init(a);
-	if (rules) {
-		struct tdiag td;
-		ck_assert_int_eq(rules_load_text(&a->rules, rules, strlen(rules), tdiag_init(&td, "site.rules")), 0);
-		tdiag_free(&td);
-	}
-	struct analyze_opts o;
-	memset(&o, 0, sizeof o);
-	analysis_set_opts(a, &o);
 	struct common_opts co;
 	common_opts_init(&co);
 	co.quiet = true;
-	static struct buf g, h;
+	struct buf g, h;
+	buf_init(&g);
+	buf_init(&h);
 	memcap(&g, true, "SQL01", guest, 10, 120, 5);
 	memcap(&h, false, "esx01.lab.local", host, 4, 120, 5);
-	ck_assert_int_eq(model_add_capture_mem(&a->m, "pm.csv", g.data, g.len, &co), 0);
-	ck_assert_int_eq(model_add_capture_mem(&a->m, "esx.csv", h.data, h.len, &co), 0);
-	analysis_run(a, &o);
+	ck_assert_int_eq(model_add_capture_mem(m, "pm.csv", g.data, g.len, &co), 0);
+	ck_assert_int_eq(model_add_capture_mem(m, "esx.csv", h.data, h.len, &co), 0);
 	buf_free(&g);
 	buf_free(&h);
+}
+
+/* Loads a rules text (NULL: none) as "site.rules" into r. */
+static void rules_text_into(struct rules *r, const char *name, const char *text)
+{
+	if (!text)
+		return;
+	struct tdiag td;
+	ck_assert_int_eq(rules_load_text(r, text, strlen(text), tdiag_init(&td, name)), 0);
+	tdiag_free(&td);
+}
+
+/* The analysis of those captures with the rules text (NULL: none). */
+static void analyse(struct analysis *a, const char *rules)
+{
+	analysis_init(a);
+	rules_text_into(&a->rules, "site.rules", rules);
+	struct analyze_opts o;
+	memset(&o, 0, sizeof o);
+	analysis_set_opts(a, &o);
+	load_captures(&a->m);
+	analysis_run(a, &o);
 }
 
 /* The finding of kind on entity name, NULL when there is none. */
@@ -459,6 +474,75 @@ START_TEST(provenance_in_every_output)
 }
 END_TEST
 
+/* Each side of a comparison has its own rules; the report names both. */
+START_TEST(compare_sides_have_their_rules)
+{
+	struct compare c;
+	compare_init(&c);
+	rules_text_into(&c.side[0].rules, "before.rules", "[disk SQL01 L:]\nguest.latency.warning_ms = 5\n");
+	rules_text_into(&c.side[1].rules, "after.rules", "device.davg.warning_ms = 7\n");
+	for (int s = 0; s < 2; s++) {
+		struct analyze_opts o;
+		memset(&o, 0, sizeof o);
+		analysis_set_opts(&c.side[s], &o);
+		load_captures(&c.side[s].m);
+	}
+	struct compare_opts o;
+	compare_opts_init(&o);
+	o.resamples = 100;
+	struct buf warn;
+	buf_init(&warn);
+	compare_run(&c, &o, DIAG_INTO(&warn));
+	buf_free(&warn);
+	/* the same captures, judged by each side's rules */
+	ck_assert_ptr_nonnull(finding_on(&c.side[0], K_LAT_GUEST_WRITE, "L:"));
+	ck_assert_ptr_null(finding_on(&c.side[0], K_LAT_DEVICE, "naa.1"));
+	ck_assert_ptr_null(finding_on(&c.side[1], K_LAT_GUEST_WRITE, "L:"));
+	ck_assert_ptr_nonnull(finding_on(&c.side[1], K_LAT_DEVICE, "naa.1"));
+	ck_assert_ptr_nonnull(finding_on(&c.side[1], K_LAT_DEVICE, "naa.2"));
+	/* the comparison's own bands are the defaults: --rules was not given */
+	ck_assert(rule_value(&c.rules, R_DAVG_WARN) == 15);
+	struct buf out;
+	buf_init(&out);
+	compare_text(&c, &out);
+	ck_assert_ptr_nonnull(strstr(out.data, "\nRULES before (overridden)\n"
+					       "  guest.latency.warning_ms = 5 (default 20) from before.rules:2, for [disk SQL01 L:]\n"
+					       "\nRULES after (overridden)\n"
+					       "  device.davg.warning_ms = 7 (default 15) from after.rules:1\n"));
+	buf_reset(&out);
+	struct json j;
+	json_init(&j, &out, true);
+	compare_json(&c, &j);
+	ck_assert_ptr_nonnull(strstr(out.data, "\"rules_overridden_before\": [\n    {\"name\": \"guest.latency.warning_ms\", "
+					       "\"value\": 5, \"default\": 20, \"unit\": \"ms\", \"file\": \"before.rules\", \"line\": 2, "
+					       "\"scope\": \"disk SQL01 L:\"}\n  ],"));
+	ck_assert_ptr_nonnull(strstr(out.data, "\"rules_overridden_after\": [\n    {\"name\": \"device.davg.warning_ms\", "
+					       "\"value\": 7, \"default\": 15, \"unit\": \"ms\", \"file\": \"after.rules\", \"line\": 1, "
+					       "\"scope\": \"global\"}\n  ],"));
+	compare_free(&c);
+	/* without rules files: no RULES section, no key */
+	compare_init(&c);
+	for (int s = 0; s < 2; s++) {
+		struct analyze_opts ao;
+		memset(&ao, 0, sizeof ao);
+		analysis_set_opts(&c.side[s], &ao);
+		load_captures(&c.side[s].m);
+	}
+	buf_init(&warn);
+	compare_run(&c, &o, DIAG_INTO(&warn));
+	buf_free(&warn);
+	buf_reset(&out);
+	compare_text(&c, &out);
+	ck_assert_ptr_null(strstr(out.data, "RULES"));
+	buf_reset(&out);
+	json_init(&j, &out, true);
+	compare_json(&c, &j);
+	ck_assert_ptr_null(strstr(out.data, "rules_overridden"));
+	buf_free(&out);
+	compare_free(&c);
+}
+END_TEST
+
 Suite *rules_suite(void)
 {
 	Suite *s = suite_create("rules");
@@ -473,6 +557,7 @@ Suite *rules_suite(void)
 	tcase_add_test(t, scoped_rule_applies_to_its_disk_only);
 	tcase_add_test(t, scoped_most_specific_in_the_analysis);
 	tcase_add_test(t, provenance_in_every_output);
+	tcase_add_test(t, compare_sides_have_their_rules);
 	suite_add_tcase(s, t);
 	return s;
 }
