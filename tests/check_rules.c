@@ -281,6 +281,31 @@ START_TEST(printed_rules_read_back)
 }
 END_TEST
 
+/* What a report says of each override: the rules that changed, with file and line; a line that
+ * repeats the default is not one. */
+START_TEST(overrides_listed)
+{
+	struct rules r;
+	struct tdiag td;
+	ck_assert_int_eq(load(&r, &td, "align.bytes = 65536\nsustain.samples = 5\n[vm SQL01]\nguest.hidden.ratio = 3\n"), 0);
+	struct rule_override o[RULES_MAX_OVERRIDES];
+	ck_assert_uint_eq(rules_overrides(&r, o, RULES_MAX_OVERRIDES), 2);
+	struct buf b;
+	buf_init(&b);
+	rules_override_text(&r, &o[0], &b);
+	ck_assert_str_eq(b.data, "align.bytes = 65536 (default 1048576) from site.rules:1");
+	buf_reset(&b);
+	rules_override_text(&r, &o[1], &b);
+	ck_assert_str_eq(b.data, "guest.hidden.ratio = 3 (default 2) from site.rules:4, for [vm SQL01]");
+	ck_assert_uint_eq(rules_overrides(&r, NULL, 0), 2);
+	ck_assert_uint_eq(rules_overrides(&r, o, 1), 2); /* counts past max, writes one */
+	buf_free(&b);
+	tdiag_free(&td);
+	rules_init(&r);
+	ck_assert_uint_eq(rules_overrides(&r, o, RULES_MAX_OVERRIDES), 0);
+}
+END_TEST
+
 /* ---- scoped rules in the analysis ---- */
 
 /* SQL01's D: and L:, both written at 8 ms (reads at 2 ms, half the IOs: not a log disk), and
@@ -519,6 +544,13 @@ START_TEST(compare_sides_have_their_rules)
 	ck_assert_ptr_nonnull(strstr(out.data, "\"rules_overridden_after\": [\n    {\"name\": \"device.davg.warning_ms\", "
 					       "\"value\": 7, \"default\": 15, \"unit\": \"ms\", \"file\": \"after.rules\", \"line\": 1, "
 					       "\"scope\": \"global\"}\n  ],"));
+	buf_reset(&out);
+	struct report_opts ro;
+	report_opts_init(&ro);
+	ck_assert_int_eq(reporter_find("md")->compare(&c, &ro, &out), 0);
+	ck_assert_ptr_nonnull(strstr(out.data, "\n#### Rules overridden before\n\n- guest.latency.warning\\_ms = 5 (default 20) "
+					       "from before.rules:2, for \\[disk SQL01 L:\\]\n"));
+	ck_assert_ptr_nonnull(strstr(out.data, "\n#### Rules overridden after\n\n- device.davg.warning\\_ms = 7"));
 	compare_free(&c);
 	/* without rules files: no RULES section, no key */
 	compare_init(&c);
@@ -554,6 +586,7 @@ Suite *rules_suite(void)
 	tcase_add_test(t, set_twice_warns);
 	tcase_add_test(t, most_specific_wins);
 	tcase_add_test(t, printed_rules_read_back);
+	tcase_add_test(t, overrides_listed);
 	tcase_add_test(t, scoped_rule_applies_to_its_disk_only);
 	tcase_add_test(t, scoped_most_specific_in_the_analysis);
 	tcase_add_test(t, provenance_in_every_output);

@@ -702,7 +702,7 @@ void rules_print(const struct rules *r, struct buf *out)
 			}
 			char v[64];
 			snprintf(v, sizeof v, "%.15g", s->v);
-			buf_printf(out, "%-34s = %-8s # (%s) default %g\n", rule_table[s->id].name, v, rule_table[s->id].unit,
+			buf_printf(out, "%-34s = %-8s # (%s) default %.15g\n", rule_table[s->id].name, v, rule_table[s->id].unit,
 				   rule_table[s->id].value);
 		}
 	}
@@ -732,7 +732,7 @@ size_t rules_overrides(const struct rules *r, struct rule_override *out, size_t 
 
 void rules_override_text(const struct rules *r, const struct rule_override *o, struct buf *out)
 {
-	buf_printf(out, "%s = %.15g (default %g) from ", rule_table[o->id].name, o->value, rule_table[o->id].value);
+	buf_printf(out, "%s = %.15g (default %.15g) from ", rule_table[o->id].name, o->value, rule_table[o->id].value);
 	if (o->file)
 		buf_printf(out, "%s:", o->file);
 	else
