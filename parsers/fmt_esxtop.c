@@ -1,7 +1,9 @@
-/* fmt_esxtop.c — the esxtop/resxtop batch-mode format (`esxtop -b [-a]`): probe, header and the
- * storage counters of the hypervisor layers (devices, adapters, worlds, virtual disks, VM CPU). */
+/* fmt_esxtop.c — the esxtop/resxtop batch-mode format (`esxtop -b [-a]`): probe, header, the
+ * storage counters of the hypervisor layers (devices, adapters, worlds, virtual disks, VM CPU) and
+ * the header pass that tells VM groups from the host's own (prepare). */
 #include "pdh.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* esxtop storage counters (devices, adapters); names as esxtop -b writes them. */
@@ -77,6 +79,12 @@ static int esxtop_classify(const struct pdh_path *p, struct counter_class *c)
 		class_copy(c->entity, sizeof c->entity, in, strlen(in));
 		return c->metric = counter_lookup(esx_disk, p->counter, false, &c->scale);
 	}
+	if (strcmp(o, "Physical Disk NFS Volume") == 0) {
+		c->layer = LAYER_DEVICE;
+		c->nfs = true;
+		class_copy(c->entity, sizeof c->entity, in, strlen(in));
+		return c->metric = counter_lookup(esx_disk, p->counter, false, &c->scale);
+	}
 	if (strcmp(o, "Physical Disk Adapter") == 0 || (strcmp(o, "Physical Disk") == 0 && !strchr(in, ':'))) {
 		c->layer = LAYER_ADAPTER;
 		class_copy(c->entity, sizeof c->entity, in, strlen(in));
@@ -105,6 +113,138 @@ static int esxtop_classify(const struct pdh_path *p, struct counter_class *c)
 		return c->metric = M_RDY;
 	}
 	return -1;
+}
+
+/* ---- which Group Cpu groups are VMs ---- */
+
+/* A world only a VM's group has: the VMX world and its helpers, "vmx", "vmx-vcpu-0:NAME",
+ * "vmx-mks:NAME", "vmx-svga:NAME", "vmx-vthread-N" (ESXi 5 and later; the simulator also writes
+ * "vmx:NAME"), "vmware-vmx" and the vCPUs' "vmm0:NAME" (ESX 3.5 and 4). */
+static bool is_vmx_world(const char *w)
+{
+	if (strncmp(w, "vmx", 3) == 0 && (w[3] == '\0' || w[3] == '-' || w[3] == ':'))
+		return true;
+	if (strncmp(w, "vmware-vmx", 10) == 0 && (w[10] == '\0' || w[10] == ':'))
+		return true;
+	if (strncmp(w, "vmm", 3) == 0 && w[3] >= '0' && w[3] <= '9') {
+		const char *q = w + 3;
+		while (*q >= '0' && *q <= '9')
+			q++;
+		return *q == ':' || *q == '\0';
+	}
+	return false;
+}
+
+/* Groups of the host itself, by the names esxtop shows them under (ESXi 5-8), and the user-world
+ * daemons' groups ("hostd" or "hostd.2099001"): the fallback for a capture that shows no world of
+ * a group. */
+static const char *const system_groups[] = {
+	"host", "system", "idle", "helper", "drivers", "vmotion", "ft", "vim", "user", "iofilters", "opt",
+	"hostd", "vpxa", "vpxa-worker", "fdm", "sfcb", "sfcbd", "slpd", "dcui", "sh", "ssh", "sshd",
+	"busybox", "init", "vobd", "vmsyslogd", "rhttpproxy", "lwsmd", "ntpd", "snmpd", "nscd", "smartd",
+	"storageRM", "sdrsInjector", "vmkiscsid", "net-lbt", "hostdCgiServer", "vsanvpd", "vsanmgmtd",
+	"swapobjd", "openwsmand", "sensord", "lacpd", "vmfstraced", "settingsd", "envoy", "vsfwd", "nfcd",
+	NULL,
+};
+
+static bool is_system_group(const char *name)
+{
+	for (size_t i = 0; system_groups[i]; i++) {
+		size_t k = strlen(system_groups[i]);
+		if (strncmp(name, system_groups[i], k) != 0)
+			continue;
+		const char *q = name + k;
+		if (*q == '\0')
+			return true;
+		if (*q == '.' && q[1] >= '0' && q[1] <= '9') {
+			while (*++q >= '0' && *q <= '9')
+				;
+			if (*q == '\0')
+				return true;
+		}
+	}
+	return false;
+}
+
+struct group {
+	const char *inst;        /* "GID:NAME" (the column's, borrowed) */
+	bool worlds, vmx;        /* the capture shows worlds of it; one of them is a VMX world */
+};
+
+static int group_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct group *)a)->inst, ((const struct group *)b)->inst);
+}
+
+/* The group of a Vcpu instance "GID:NAME:WID:WORLD" (NAME and WORLD may hold colons): each
+ * split where ":WID:" could start is tried against the groups g[ng] (sorted). Sets *world. */
+static struct group *vcpu_group(const char *in, struct group *g, size_t ng, const char **world)
+{
+	const char *c = strchr(in, ':');
+	if (!c || c == in || !c[1])
+		return NULL;
+	for (const char *q = strchr(c + 2, ':'); q; q = strchr(q + 1, ':')) {
+		const char *w = q + 1;
+		while (*w >= '0' && *w <= '9')
+			w++;
+		size_t k = (size_t)(q - in);
+		if (w == q + 1 || *w != ':' || k >= 256)
+			continue;
+		char key[256];
+		memcpy(key, in, k);
+		key[k] = '\0';
+		struct group *hit = bsearch(&(struct group){.inst = key}, g, ng, sizeof *g, group_cmp);
+		if (hit) {
+			*world = w + 1;
+			return hit;
+		}
+	}
+	return NULL;
+}
+
+/* A group is a VM when the capture shows a VMX world in it (Vcpu columns); when it shows no world
+ * of the group at all (no Vcpu columns, or an entity-filtered capture), unless its name is one of
+ * the host's own groups. The % Ready of the others is skipped. */
+static void esxtop_prepare(const struct pdh_reader *r, bool *skip)
+{
+	size_t n = pdh_ncols(r), ng = 0;
+	struct group *g = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct pdh_path *p = &pdh_column(r, i)->path;
+		if (p->ok && p->instance && strcmp(p->object, "Group Cpu") == 0 && strcmp(p->counter, "% Ready") == 0) {
+			if (!g)
+				g = xmalloc(n * sizeof *g);
+			g[ng++] = (struct group){.inst = p->instance};
+		}
+	}
+	if (!ng)
+		return;
+	qsort(g, ng, sizeof *g, group_cmp);
+	const char *prev = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct pdh_path *p = &pdh_column(r, i)->path;
+		if (!p->ok || !p->instance || strcmp(p->object, "Vcpu") != 0)
+			continue;
+		if (prev && strcmp(prev, p->instance) == 0)
+			continue; /* the next counter of the same world */
+		prev = p->instance;
+		const char *world;
+		struct group *hit = vcpu_group(p->instance, g, ng, &world);
+		if (hit) {
+			hit->worlds = true;
+			hit->vmx = hit->vmx || is_vmx_world(world);
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct pdh_path *p = &pdh_column(r, i)->path;
+		if (!p->ok || !p->instance || strcmp(p->object, "Group Cpu") != 0 || strcmp(p->counter, "% Ready") != 0)
+			continue;
+		const struct group *hit = bsearch(&(struct group){.inst = p->instance}, g, ng, sizeof *g, group_cmp);
+		const char *colon = strchr(p->instance, ':');
+		const char *name = colon ? colon + 1 : p->instance;
+		skip[i] = hit->worlds ? !hit->vmx : is_system_group(name);
+	}
+	free(g);
 }
 
 static int esxtop_probe(const char *head, size_t n)
@@ -147,6 +287,7 @@ const struct parser_ops parser_esxtop = {
 	.local_time = false,
 	.glitch_values = false,
 	.classify = esxtop_classify,
+	.prepare = esxtop_prepare,
 	.open = pdh_open,
 	.next = pdh_next,
 	.value = pdh_value,

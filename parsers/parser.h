@@ -68,6 +68,9 @@ struct counter_class {
 	                          * an (entity, metric) wins when two columns give it */
 	bool aggregate;          /* the instance is the aggregate of the others (perfmon _Total): the
 	                          * engine keeps it only when the capture has no per-instance column */
+	bool nfs;                /* a device that is an NFS datastore (esxtop "Physical Disk NFS
+	                          * Volume"): no VMkernel device queue, no DAVG/KAVG, only the latency
+	                          * the VMs see (Average Guest MilliSec) and rates */
 	int disk_no;             /* a Windows disk number this column names ("1 D:"), -1 when none */
 	char disk_drive[4];      /* and its first drive letter ("D:") */
 };
@@ -91,6 +94,13 @@ struct parser_ops {
 	/* Counter path → layer, entity, metric, scale. Returns the metric, or -1 when the column is
 	 * not one the capture model keeps. */
 	int (*classify)(const struct pdh_path *p, struct counter_class *out);
+	/* Optional (NULL: none): one pass over all the columns of an opened capture, before any
+	 * classify, for what a column's name alone cannot tell. It sets skip[i] (pdh_ncols(r)
+	 * entries, all false on entry) for the columns classify would take that the rest of the
+	 * header shows are not what their names say; the capture model calls it once per capture
+	 * and leaves those columns out. esxtop: a Group Cpu is a VM only when the capture shows a
+	 * VMX world in it, so the % Ready of system groups (system, helper, hostd, ...) is skipped. */
+	void (*prepare)(const struct pdh_reader *r, bool *skip);
 	/* The reader. */
 	int (*open)(struct pdh_reader **out, struct source *src, const struct pdh_options *o, struct diag *d);
 	int (*next)(struct pdh_reader *r, struct pdh_row *row);

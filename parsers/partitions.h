@@ -1,5 +1,7 @@
 /* partitions.h — partition offsets as `wmic partition get BlockSize, StartingOffset, Name, Index`
- * prints them (fixed-width columns, often UTF-16LE when redirected to a file). */
+ * prints them: its fixed-width table, the same with the padding collapsed to single spaces (copied
+ * through a mail or a ticket), /format:csv and /format:list (Key=Value blocks); often UTF-16LE
+ * with CRLF or CRCRLF when redirected to a file. */
 #ifndef IOPSY_PARTITIONS_H
 #define IOPSY_PARTITIONS_H
 
@@ -12,7 +14,7 @@ struct partition {
 	const char *name;        /* "Disk #1, Partition #0" (arena) */
 	long long offset, block_size;
 	int index, disk;         /* disk -1 when the name has no "Disk #N" */
-	long line;
+	long line;               /* of the table row, or of the record's first Key=Value line */
 };
 
 struct partitions {
@@ -21,7 +23,10 @@ struct partitions {
 	struct arena arena;
 };
 
-/* Reads path; returns 0 or ERR_IO/ERR_FORMAT with messages (file:line) through d. */
+/* Reads path; returns 0 or ERR_IO/ERR_FORMAT with messages (file:line) through d. A line or
+ * record that is not a partition is warned about and skipped; ERR_FORMAT when there is no header
+ * (or Key=Value line) or when not one partition could be read. ps is the caller's to free with
+ * partitions_free, also on error. */
 int partitions_read(struct partitions *ps, const char *path, struct diag *d);
 int partitions_parse(struct partitions *ps, const char *text, size_t len, struct diag *d);
 void partitions_free(struct partitions *ps);

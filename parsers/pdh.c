@@ -500,6 +500,72 @@ static int detect_terminator(struct pdh_reader *r)
 	}
 }
 
+/* Data Collector Sets may add their description as a last header column whose values are always
+ * " " (DOMAIN.md §8); a last column whose name is not a counter path but which holds numbers is a
+ * counter all the same. The header is read before the rows, so this looks ahead at the first data
+ * lines without consuming them: PDH_PEEK_ROWS lines (the first row of a rate counter is " ", so
+ * one is not enough), reading more only while less than PDH_PEEK_BYTES are buffered after the
+ * header. Only whole lines with the header's field count are judged. Returns 1 when the last
+ * field of one of them is a number, 0 when none is (all blank, text, or no whole line), or a
+ * negative ERR_* from the source (message in d). */
+#define PDH_PEEK_ROWS 16
+#define PDH_PEEK_BYTES (4u << 20)
+
+static int last_field_has_numbers(struct pdh_reader *r)
+{
+	const char delim = r->tsv ? '\t' : ',';
+	size_t at = 0; /* offset from r->start of the next line to look at (fill may move the data) */
+	for (int rows = 0; rows < PDH_PEEK_ROWS;) {
+		const char *base = r->buf + r->start;
+		size_t avail = r->end - r->start;
+		const char *nl = at < avail ? memchr(base + at, r->term, avail - at) : NULL;
+		if (!nl) {
+			if (r->eof || avail >= PDH_PEEK_BYTES)
+				return 0;
+			int rc = fill(r);
+			if (rc < 0)
+				return rc;
+			continue;
+		}
+		const char *l = base + at;
+		size_t n = (size_t)(nl - l);
+		at += n + 1;
+		if (r->term == '\n' && n && l[n - 1] == '\r')
+			n--;
+		if (n == 0 || is_blank(l, n))
+			continue;
+		rows++;
+		size_t nf = 1, last = 0;
+		bool quoted = false;
+		for (size_t i = 0; i < n; i++) {
+			if (l[i] == '"')
+				quoted = !quoted;
+			else if (l[i] == delim && !quoted) {
+				nf++;
+				last = i + 1;
+			}
+		}
+		if (quoted || nf != r->nhf)
+			continue;
+		const char *v = l + last;
+		size_t vn = n - last;
+		while (vn && *v == ' ') {
+			v++;
+			vn--;
+		}
+		while (vn && v[vn - 1] == ' ')
+			vn--;
+		if (vn >= 2 && v[0] == '"' && v[vn - 1] == '"') {
+			v++;
+			vn -= 2;
+		}
+		double x;
+		if (vn && parse_number(v, vn, &x))
+			return 1;
+	}
+	return 0;
+}
+
 static const struct parser_ops *probe(const char *head, size_t n, int *conf)
 {
 	const struct parser_ops *best = NULL;
@@ -642,9 +708,15 @@ int pdh_open(struct pdh_reader **out, struct source *src, const struct pdh_optio
 		last--; /* esxtop: every line ends with a comma */
 	} else if (last > 1 && r->fmt->local_time && !(r->hf[last - 1].n >= 2 && r->hf[last - 1].s[0] == '\\' &&
 							 r->hf[last - 1].s[1] == '\\')) {
-		diag_emit(d, DIAG_NOTE, r->header_line, (long)last,
-			  "last header column is not a counter path (a Data Collector Set description); ignored");
-		last--;
+		/* a Data Collector Set description, unless its values are numbers */
+		rc = last_field_has_numbers(r);
+		if (rc < 0)
+			goto fail;
+		if (rc == 0) {
+			diag_emit(d, DIAG_NOTE, r->header_line, (long)last,
+				  "last header column is not a counter path (a Data Collector Set description); ignored");
+			last--;
+		}
 	}
 	r->ncols = last - 1;
 	r->cols = xcalloc(r->ncols ? r->ncols : 1, sizeof *r->cols);

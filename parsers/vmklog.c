@@ -66,8 +66,8 @@ static unsigned hexval(const char *p, size_t n)
 	return v;
 }
 
-static void add(struct vmk_log *log, int64_t t, enum vmk_kind k, const char *dev, size_t dl, double value,
-		unsigned hs, unsigned ds, long line)
+static void add(struct vmk_log *log, int64_t t, enum vmk_kind k, const char *dev, size_t dl, const char *host,
+		size_t hl, double value, unsigned hs, unsigned ds, long line)
 {
 	if (log->n >= VMK_MAX_EVENTS) {
 		log->dropped++;
@@ -81,6 +81,7 @@ static void add(struct vmk_log *log, int64_t t, enum vmk_kind k, const char *dev
 	e->t = t;
 	e->kind = k;
 	e->device = arena_strndup(&log->arena, dev, dl);
+	e->host = host && hl ? arena_strndup(&log->arena, host, hl) : NULL;
 	e->value = value;
 	e->host_status = hs;
 	e->dev_status = ds;
@@ -95,7 +96,9 @@ static int parser_init(struct parser *p)
 {
 	memset(p, 0, sizeof *p);
 	/* an optional syslog priority ("<181>") when the log was forwarded by syslog */
-	if (re_init(&p->ts, "^\\s*(?:<\\d{1,3}>)?(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?)Z?") ||
+	/* and the host name a forwarded line carries before "vmkernel:" */
+	if (re_init(&p->ts, "^\\s*(?:<\\d{1,3}>)?(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?)Z?"
+			    "(?:[+-]\\d{2}:?\\d{2})?(?:\\s+([A-Za-z0-9][A-Za-z0-9._-]*)\\s+vmkernel:)?") ||
 	    re_init(&p->fail, "to dev \"([^\"]+)\".*?[Ff]ailed:? H:0x([0-9a-fA-F]+) D:0x([0-9a-fA-F]+)") ||
 	    re_init(&p->reduce, "Reduced the queue depth for device ([^ ,]+) to (\\d+)") ||
 	    re_init(&p->det, "Device (\\S+) performance has deteriorated\\. I/O latency increased from average "
@@ -122,10 +125,14 @@ static void parse_line(struct parser *p, struct vmk_log *log, const char *s, siz
 	if (!memmem(s, n, "dev", 3) && !memmem(s, n, "Device", 6) && !memmem(s, n, "device", 6))
 		return;
 	int64_t t = 0;
+	const char *host = NULL;
+	size_t hostl = 0;
 	if (re_match(&p->ts, s, n)) {
 		const char *ts;
 		size_t tl;
 		group(&p->ts, s, 1, &ts, &tl);
+		if (pcre2_get_ovector_pointer(p->ts.md)[4] != PCRE2_UNSET)
+			group(&p->ts, s, 2, &host, &hostl);
 		char tmp[40];
 		size_t k = tl < sizeof tmp - 1 ? tl : sizeof tmp - 1;
 		memcpy(tmp, ts, k);
@@ -148,7 +155,7 @@ static void parse_line(struct parser *p, struct vmk_log *log, const char *s, siz
 		group(&p->fail, s, 3, &ds, &dl);
 		unsigned h = hexval(hs, hl), d = hexval(ds, dl);
 		enum vmk_kind k = d == 0x28 ? VMK_QFULL : d == 0x8 ? VMK_BUSY : VMK_FAILED;
-		add(log, t, k, g, gl, 0, h, d, line);
+		add(log, t, k, g, gl, host, hostl, 0, h, d, line);
 	} else if (re_match(&p->reduce, s, n)) {
 		const char *v;
 		size_t vl;
@@ -157,7 +164,7 @@ static void parse_line(struct parser *p, struct vmk_log *log, const char *s, siz
 		double depth;
 		if (!parse_number(v, vl, &depth))
 			depth = 0;
-		add(log, t, VMK_REDUCE, g, gl, depth, 0, 0, line);
+		add(log, t, VMK_REDUCE, g, gl, host, hostl, depth, 0, 0, line);
 	} else {
 		bool det = re_match(&p->det, s, n);
 		bool imp = !det && re_match(&p->imp, s, n);
@@ -171,7 +178,7 @@ static void parse_line(struct parser *p, struct vmk_log *log, const char *s, siz
 		double us;
 		if (!parse_number(v, vl, &us))
 			us = 0;
-		add(log, t, det ? VMK_DETERIORATE : VMK_IMPROVE, g, gl, us, 0, 0, line);
+		add(log, t, det ? VMK_DETERIORATE : VMK_IMPROVE, g, gl, host, hostl, us, 0, 0, line);
 	}
 }
 
@@ -272,7 +279,8 @@ int vmklog_append(struct vmk_log *log, const char *path, struct diag *d)
 	if (rc == 0) {
 		for (size_t i = 0; i < more.n; i++) {
 			const struct vmk_event *e = &more.ev[i];
-			add(log, e->t, e->kind, e->device, strlen(e->device), e->value, e->host_status, e->dev_status, e->line);
+			add(log, e->t, e->kind, e->device, strlen(e->device), e->host, e->host ? strlen(e->host) : 0, e->value,
+			    e->host_status, e->dev_status, e->line);
 		}
 		log->lines += more.lines;
 		log->unparsed_time += more.unparsed_time;

@@ -16,6 +16,8 @@ struct vmk_event {
 	int64_t t;               /* UTC ms */
 	enum vmk_kind kind;
 	const char *device;      /* arena */
+	const char *host;        /* the host a syslog-forwarded line names ("<ts> esx01 vmkernel:"),
+	                          * NULL for a host's own log, whose lines name none (arena) */
 	double value;            /* REDUCE: new depth; DETERIORATE: new latency in µs */
 	unsigned host_status, dev_status;
 	long line;

@@ -283,6 +283,64 @@ START_TEST(vscsi_cap_without_host_needs_pinned)
 }
 END_TEST
 
+/* SIOC with the automatic threshold (vSphere 5.1+: the latency at 90 % of peak throughput): on
+ * flash DQLEN moves smoothly while DAVG is a few ms, well above the device's own DAVG at full depth,
+ * far below the manual 30 ms. Negative: the same DQLEN moves with DAVG flat at its baseline. */
+static double sioc_dq(int row, const double *a)
+{
+	(void)a;
+	if (row < 60 || row >= 240)
+		return 64;
+	if (row < 90)
+		return 64 - (row - 60); /* 64 -> 34 by -1 per sample: not a halving */
+	return 31 + 3 * ((row / 4) % 3); /* 31, 34, 37: steps of 3 */
+}
+static double sioc_davg(int row, const double *a) { return row >= 60 && row < 240 ? a[1] : a[0]; }
+static double sioc_qued(int row, const double *a) { (void)a; return row >= 60 && row < 240 ? 20 : 0; }
+START_TEST(sioc_on_flash)
+{
+	struct mcol cols[] = {
+		{"Physical Disk SCSI Device(naa.F)\\Commands/sec", mc_konst, {6000}},
+		{"Physical Disk SCSI Device(naa.F)\\Device Q Depth", sioc_dq, {0}},
+		{"Physical Disk SCSI Device(naa.F)\\Active Commands", sioc_dq, {0}},
+		{"Physical Disk SCSI Device(naa.F)\\Queued Commands", sioc_qued, {0}},
+		{"Physical Disk SCSI Device(naa.F)\\Average Driver MilliSec/Command", sioc_davg, {0.6, 5}},
+		{"Physical Disk SCSI Device(naa.F)\\Average Kernel MilliSec/Command", sioc_qued, {0}},
+	};
+	for (int neg = 0; neg <= 1; neg++) {
+		cols[4].arg[1] = neg ? 0.6 : 5;
+		struct buf h, msgs;
+		buf_init(&h);
+		buf_init(&msgs);
+		struct common_opts co;
+		common_opts_init(&co);
+		co.quiet = true;
+		co.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &msgs};
+		memcap(&h, false, "esx01", cols, 6, 300, 2);
+		struct analysis a;
+		analysis_init(&a);
+		ck_assert_int_eq(model_add_capture_mem(&a.m, "esx.csv", h.data, h.len, &co), 0);
+		struct analyze_opts o;
+		memset(&o, 0, sizeof o);
+		analysis_run(&a, &o);
+		ck_assert_int_eq(count(&a, "throttle.sioc"), neg ? 0 : 1);
+		ck_assert_int_eq(count(&a, "throttle.adaptive_queue_depth"), 0);
+		for (size_t i = 0; i < a.nf; i++) {
+			if (a.f[i].kind == K_T_SIOC)
+				ck_assert_ptr_nonnull(strstr(a.f[i].summary, "automatic threshold"));
+			/* nothing advises a deeper queue while SIOC sets it */
+			if (!neg)
+				ck_assert_msg(!strstr(a.f[i].advice, "raise the device queue depth") &&
+						      !strstr(a.f[i].advice, "Raise the HBA LUN queue depth"),
+					      "%s: %s", kinds[a.f[i].kind].name, a.f[i].advice);
+		}
+		analysis_free(&a);
+		buf_free(&h);
+		buf_free(&msgs);
+	}
+}
+END_TEST
+
 START_TEST(array_overcommit_needs_the_option)
 {
 	double iops = 3000, davg = 4, dq = 64, qz = 0;
@@ -412,6 +470,15 @@ START_TEST(vmklog_lines)
 	int64_t t;
 	time_parse_iso("2014-03-14T16:22:52.801Z", &t);
 	ck_assert(l.ev[0].t == t);
+	ck_assert_str_eq(l.ev[0].host, "esx01"); /* a forwarded line names its host */
+	ck_assert_str_eq(l.ev[5].host, "esx01");
+	vmklog_free(&l);
+	/* a host's own log names none */
+	static const char own[] = "2014-03-14T16:22:52.801Z cpu3:32800)ScsiDeviceIO: 4619: Cmd(0x1) 0x2a, CmdSN 0x1 from "
+				  "world 1 to dev \"naa.600a\" failed H:0x0 D:0x28 P:0x0\n";
+	ck_assert_int_eq(vmklog_parse(&l, own, sizeof own - 1, &d), 0);
+	ck_assert_uint_eq(l.n, 1);
+	ck_assert_ptr_null(l.ev[0].host);
 	vmklog_free(&l);
 	/* fabric failures (H: status) become an errors.aborts_resets finding; D:0x2 alone does not */
 	static const char fab[] =
@@ -454,6 +521,143 @@ START_TEST(partitions_wmic)
 	d.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &msgs};
 	ck_assert_int_eq(partitions_parse(&ps, "hello\n", 6, &d), ERR_FORMAT);
 	ck_assert_ptr_nonnull(strstr(msgs.data, "no 'StartingOffset' header"));
+	partitions_free(&ps);
+	buf_free(&msgs);
+}
+END_TEST
+
+/* Decodes bytes as partitions_read does (UTF-16LE with a BOM → UTF-8) and parses them. */
+static int parse_decoded(struct partitions *ps, const char *raw, size_t n, struct diag *d)
+{
+	struct source src;
+	ck_assert_int_eq(source_open_mem(&src, "p.txt", raw, n, d), 0);
+	struct buf text;
+	buf_init(&text);
+	char chunk[256];
+	long k;
+	while ((k = source_read(&src, chunk, sizeof chunk, d)) > 0)
+		buf_add(&text, chunk, (size_t)k);
+	ck_assert_int_eq(k, 0);
+	source_close(&src);
+	int rc = partitions_parse(ps, text.data ? text.data : "", text.len, d);
+	buf_free(&text);
+	return rc;
+}
+
+/* The other shapes wmic output arrives in: /format:list (UTF-16LE, CRCRLF), a table whose padding
+ * a mail collapsed to single spaces (after the echoed command), wmic /format:csv; then a file of
+ * which some lines are bad (each warned with its line, the rest kept) and one of which every line
+ * is bad (an error, not an empty list). */
+START_TEST(partitions_other_shapes)
+{
+	struct buf msgs;
+	buf_init(&msgs);
+	struct diag d;
+	diag_init(&d, "p.txt", -1);
+	d.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &msgs};
+	struct partitions ps;
+
+	static const char list[] = "\r\r\n\r\r\nBlockSize=512\r\r\nIndex=0\r\r\nName=Disk #0, Partition #0\r\r\n"
+				   "StartingOffset=1048576\r\r\n\r\r\n\r\r\nBlockSize=512\r\r\nIndex=1\r\r\n"
+				   "Name=Disk #1, Partition #1\r\r\nStartingOffset=32256\r\r\n\r\r\n\r\r\n";
+	struct buf u16;
+	buf_init(&u16);
+	buf_add(&u16, "\xff\xfe", 2);
+	for (size_t i = 0; i < sizeof list - 1; i++) {
+		buf_add(&u16, &list[i], 1);
+		buf_add(&u16, "", 1); /* the NUL high byte */
+	}
+	ck_assert_int_eq(parse_decoded(&ps, u16.data, u16.len, &d), 0);
+	buf_free(&u16);
+	ck_assert_uint_eq(ps.n, 2);
+	ck_assert_str_eq(ps.p[1].name, "Disk #1, Partition #1");
+	ck_assert(ps.p[1].offset == 32256 && ps.p[1].block_size == 512);
+	ck_assert_int_eq(ps.p[1].disk, 1);
+	ck_assert_int_eq(ps.p[1].index, 1);
+	ck_assert_int_eq(ps.p[1].line, 9);
+	partitions_free(&ps);
+	/* records whose blank separator lines were lost, and every property (wmic get /format:list) */
+	static const char list2[] = "Access=0\nBlockSize=512\nBootable=TRUE\nName=Disk #0, Partition #0\nSize=104857600\n"
+				    "StartingOffset=1048576\nType=Installable File System\nAccess=0\nBlockSize=512\n"
+				    "Name=Disk #2, Partition #0\nStartingOffset=65536\n";
+	ck_assert_int_eq(partitions_parse(&ps, list2, sizeof list2 - 1, &d), 0);
+	ck_assert_uint_eq(ps.n, 2);
+	ck_assert(ps.p[0].offset == 1048576 && ps.p[1].offset == 65536);
+	ck_assert_int_eq(ps.p[1].disk, 2);
+	partitions_free(&ps);
+	ck_assert_uint_eq(msgs.len, 0);
+
+	static const char collapsed[] = "C:\\>wmic partition get BlockSize, StartingOffset, Name, Index\n"
+					"BlockSize Index Name StartingOffset\n"
+					"512 0 Disk #0, Partition #0 1048576\n"
+					"512 0 Disk #1, Partition #0 32256\n"
+					"512 1 Disk #1, Partition #1 105906176\n";
+	ck_assert_int_eq(partitions_parse(&ps, collapsed, sizeof collapsed - 1, &d), 0);
+	ck_assert_uint_eq(ps.n, 3);
+	ck_assert_str_eq(ps.p[1].name, "Disk #1, Partition #0");
+	ck_assert(ps.p[1].offset == 32256 && ps.p[1].block_size == 512);
+	ck_assert_int_eq(ps.p[1].disk, 1);
+	ck_assert_int_eq(ps.p[2].index, 1);
+	ck_assert(ps.p[2].offset == 105906176);
+	ck_assert_int_eq(ps.p[2].line, 5);
+	partitions_free(&ps);
+	/* another column order, tabs */
+	static const char tabs[] = "Name\tStartingOffset\tIndex\nDisk #3, Partition #2\t32256\t2\n";
+	ck_assert_int_eq(partitions_parse(&ps, tabs, sizeof tabs - 1, &d), 0);
+	ck_assert_uint_eq(ps.n, 1);
+	ck_assert_str_eq(ps.p[0].name, "Disk #3, Partition #2");
+	ck_assert(ps.p[0].offset == 32256 && ps.p[0].index == 2 && ps.p[0].disk == 3);
+	partitions_free(&ps);
+
+	static const char csv[] = "\r\nNode,BlockSize,Index,Name,StartingOffset\r\n"
+				  "SQL01,512,0,Disk #0, Partition #0,1048576\r\n"
+				  "SQL01,512,0,Disk #1, Partition #0,32256\r\n";
+	ck_assert_int_eq(partitions_parse(&ps, csv, sizeof csv - 1, &d), 0);
+	ck_assert_uint_eq(ps.n, 2);
+	ck_assert_str_eq(ps.p[1].name, "Disk #1, Partition #0");
+	ck_assert(ps.p[1].offset == 32256);
+	partitions_free(&ps);
+	ck_assert_uint_eq(msgs.len, 0);
+
+	/* some bad lines: warned with file:line, the others kept */
+	static const char some[] = "BlockSize  Index  Name                   StartingOffset  \r\n"
+				   "512        0      Disk #0, Partition #0  1048576         \r\n"
+				   "512        0      Disk #1, Partition #0  n/a             \r\n"
+				   "512        x      Disk #1, Partition #1  105906176       \r\n"
+				   "512 1 Disk #2, Partition #1 32256\r\n";
+	ck_assert_int_eq(partitions_parse(&ps, some, sizeof some - 1, &d), 0);
+	ck_assert_uint_eq(ps.n, 2);
+	ck_assert_str_eq(ps.p[1].name, "Disk #2, Partition #1");
+	ck_assert_ptr_nonnull(strstr(msgs.data, "p.txt:3:42: warning: no StartingOffset number; line skipped"));
+	ck_assert_ptr_nonnull(strstr(msgs.data, "p.txt:4:12: warning: Index is not a number; line skipped"));
+	partitions_free(&ps);
+	buf_reset(&msgs);
+	static const char bad_list[] = "BlockSize=512\nName=Disk #0, Partition #0\n\nName=Disk #1, Partition #0\n"
+				       "StartingOffset=32256\n";
+	ck_assert_int_eq(partitions_parse(&ps, bad_list, sizeof bad_list - 1, &d), 0);
+	ck_assert_uint_eq(ps.n, 1);
+	ck_assert_int_eq(ps.p[0].line, 4);
+	ck_assert_ptr_nonnull(strstr(msgs.data, "p.txt:1: warning: partition record (from line 1): no StartingOffset= line"));
+	partitions_free(&ps);
+	buf_reset(&msgs);
+
+	/* every line bad: an error, not silence */
+	static const char none[] = "BlockSize Index Name StartingOffset\n"
+				   "512 0 Disk #0, Partition #0 1,048,576\n"
+				   "512 0 Disk #1, Partition #0 32,256\n";
+	ck_assert_int_eq(partitions_parse(&ps, none, sizeof none - 1, &d), ERR_FORMAT);
+	ck_assert_ptr_nonnull(strstr(msgs.data, "p.txt:2: warning: no StartingOffset number"));
+	ck_assert_ptr_nonnull(strstr(msgs.data, "p.txt:3: warning: no StartingOffset number"));
+	ck_assert_ptr_nonnull(strstr(msgs.data, "error: none of the 2 lines after the header could be read"));
+	partitions_free(&ps);
+	static const char none_list[] = "\r\nBlockSize=512\r\nName=Disk #0, Partition #0\r\nStartingOffset=\r\n\r\n";
+	ck_assert_int_eq(partitions_parse(&ps, none_list, sizeof none_list - 1, &d), ERR_FORMAT);
+	ck_assert_ptr_nonnull(strstr(msgs.data, "p.txt:4: warning: partition record (from line 2): no StartingOffset number"));
+	ck_assert_ptr_nonnull(strstr(msgs.data, "error: none of the 1 wmic /format:list record is a partition"));
+	partitions_free(&ps);
+	static const char header_only[] = "BlockSize  Index  Name  StartingOffset\r\n\r\n";
+	ck_assert_int_eq(partitions_parse(&ps, header_only, sizeof header_only - 1, &d), ERR_FORMAT);
+	ck_assert_ptr_nonnull(strstr(msgs.data, "no partition lines after the header"));
 	partitions_free(&ps);
 	buf_free(&msgs);
 }
@@ -702,10 +906,12 @@ Suite *detect_suite(void)
 	tcase_add_test(tc, rules_file_overrides_and_errors);
 	tcase_add_test(tc, vmklog_lines);
 	tcase_add_test(tc, partitions_wmic);
+	tcase_add_test(tc, partitions_other_shapes);
 	tcase_add_test(tc, clock_offset_estimated);
 	tcase_add_test(tc, clock_across_intervals);
 	tcase_add_test(tc, kavg_advice_needs_a_full_queue);
 	tcase_add_test(tc, vscsi_cap_without_host_needs_pinned);
+	tcase_add_test(tc, sioc_on_flash);
 	tcase_add_test(tc, diskmap_file);
 	tcase_add_test(tc, classify_paths);
 	suite_add_tcase(s, tc);

@@ -1,6 +1,7 @@
 /* check_model.c — the capture model built from memory: classification into entities and metrics,
- * units, the derived active-world count, DQLEN change events, perfmon's LogicalDisk over
- * PhysicalDisk and disk numbers, roles, and failures recorded as failed captures. */
+ * units, the derived active-world count, DQLEN change events, which esxtop groups are VMs,
+ * perfmon's LogicalDisk over PhysicalDisk and disk numbers, roles, and failures recorded as
+ * failed captures. */
 #include <math.h>
 #include <string.h>
 
@@ -109,6 +110,82 @@ START_TEST(perfmon_logical_over_physical)
 }
 END_TEST
 
+static size_t count_vms(const struct model *m)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < m->nents; i++)
+		k += m->ents[i].layer == LAYER_VM;
+	return k;
+}
+
+/* Group Cpu exists for the host's own groups too: only a group the capture shows a VMX world in
+ * (Vcpu columns, as ESXi 5+ and the simulator write them, or ESX 4's vmm0 worlds) is a VM; a group
+ * without Vcpu columns is one unless its name is the host's own (system, helper, hostd.N, ...). */
+START_TEST(esxtop_only_vm_groups_are_vms)
+{
+	static const struct mcol c[] = {
+		{"Group Cpu(1:system)\\% Ready", mc_konst, {0.1}},
+		{"Group Cpu(2:vim)\\% Ready", mc_konst, {0.2}},
+		{"Group Cpu(5:helper)\\% Ready", mc_konst, {0.3}},
+		{"Group Cpu(6:drivers)\\% Ready", mc_konst, {0.3}},
+		{"Group Cpu(1234:SQL01)\\% Ready", mc_konst, {1.5}},
+		{"Group Cpu(1234:SQL01)\\% Used", mc_konst, {50}},
+		{"Group Cpu(2345:WEB01)\\% Ready", mc_konst, {2.5}},
+		{"Group Cpu(3456:app:1:b)\\% Ready", mc_konst, {3.5}},
+		{"Group Cpu(8000:NEWVM)\\% Ready", mc_konst, {4.5}},
+		{"Group Cpu(9000:vmk-agent)\\% Ready", mc_konst, {0.1}},
+		{"Vcpu(1:system:2097152:idle1)\\% Used", mc_konst, {90}},
+		{"Vcpu(2:vim:2099001:hostd)\\% Used", mc_konst, {1}},
+		{"Vcpu(2:vim:2099311:vpxa)\\% Ready", mc_konst, {1}},
+		{"Vcpu(1234:SQL01:5001:vmx)\\% Used", mc_konst, {1}},
+		{"Vcpu(1234:SQL01:5007:vmx-vcpu-0:SQL01)\\% Used", mc_konst, {40}},
+		{"Vcpu(2345:WEB01:6001:vmm0:WEB01)\\% Used", mc_konst, {30}},
+		{"Vcpu(3456:app:1:b:7000:vmx)\\% Used", mc_konst, {1}},
+		{"Vcpu(9000:vmk-agent:9001:vmk-agent)\\% Used", mc_konst, {1}},
+		{"Physical Disk SCSI Device(naa.600a)\\Commands/sec", mc_konst, {500}},
+	};
+	struct buf csv, msgs;
+	buf_init(&csv);
+	buf_init(&msgs);
+	memcap(&csv, false, "esx01", c, (int)(sizeof c / sizeof c[0]), 10, 5);
+	struct model m;
+	model_init(&m);
+	struct common_opts co = quiet_opts(&msgs);
+	ck_assert_int_eq(model_add_capture_mem(&m, "mem.csv", csv.data, csv.len, &co), 0);
+	static const char *const vms[] = {"SQL01", "WEB01", "app:1:b", "NEWVM"};
+	for (size_t i = 0; i < 4; i++) {
+		struct entity *vm = model_find(&m, LAYER_VM, vms[i], NULL);
+		ck_assert_msg(vm != NULL, "%s is a VM", vms[i]);
+		ck_assert(vm->series[M_RDY] >= 0);
+	}
+	ck_assert(fabs(model_find(&m, LAYER_VM, "app:1:b", NULL)->sk[M_RDY].max - 3.5) < 1e-9);
+	ck_assert_uint_eq(count_vms(&m), 4); /* not system, vim, helper, drivers, vmk-agent */
+	ck_assert_ptr_nonnull(model_find(&m, LAYER_DEVICE, "naa.600a", NULL));
+	model_free(&m);
+
+	/* no Vcpu columns at all: the host's own group names are not VMs */
+	static const struct mcol c2[] = {
+		{"Group Cpu(0:host)\\% Ready", mc_konst, {0.1}},
+		{"Group Cpu(1:system)\\% Ready", mc_konst, {0.1}},
+		{"Group Cpu(2:idle)\\% Ready", mc_konst, {0.1}},
+		{"Group Cpu(4:ft)\\% Ready", mc_konst, {0.1}},
+		{"Group Cpu(9:vmotion)\\% Ready", mc_konst, {0.1}},
+		{"Group Cpu(2099001:hostd.2099001)\\% Ready", mc_konst, {0.1}},
+		{"Group Cpu(1234:SQL01)\\% Ready", mc_konst, {1.5}},
+		{"Group Cpu(1235:hostdb01)\\% Ready", mc_konst, {1.5}},
+	};
+	memcap(&csv, false, "esx01", c2, (int)(sizeof c2 / sizeof c2[0]), 10, 5);
+	model_init(&m);
+	ck_assert_int_eq(model_add_capture_mem(&m, "mem2.csv", csv.data, csv.len, &co), 0);
+	ck_assert_ptr_nonnull(model_find(&m, LAYER_VM, "SQL01", NULL));
+	ck_assert_ptr_nonnull(model_find(&m, LAYER_VM, "hostdb01", NULL));
+	ck_assert_uint_eq(count_vms(&m), 2);
+	model_free(&m);
+	buf_free(&csv);
+	buf_free(&msgs);
+}
+END_TEST
+
 START_TEST(failures_are_recorded)
 {
 	struct buf msgs;
@@ -135,6 +212,7 @@ Suite *model_suite(void)
 	TCase *t = tcase_create("memory");
 	tcase_add_test(t, esxtop_entities_and_metrics);
 	tcase_add_test(t, perfmon_logical_over_physical);
+	tcase_add_test(t, esxtop_only_vm_groups_are_vms);
 	tcase_add_test(t, failures_are_recorded);
 	suite_add_tcase(s, t);
 	return s;

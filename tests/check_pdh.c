@@ -359,6 +359,56 @@ START_TEST(description_column_and_lowercase)
 }
 END_TEST
 
+/* A last column whose name is not a counter path is a Data Collector Set description only when
+ * its values are blank: one with numbers is a counter, kept under its header name, even when its
+ * first row is " " (rate counters) and the rows are not yet buffered when the header is read. */
+START_TEST(numeric_last_column_kept)
+{
+	static const char t[] = "\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\",\"\\\\h\\LogicalDisk(C:)\\Avg. Disk sec/Read\",\"Available MBytes\"\r\n"
+				"\"01/02/2026 00:00:00.000\",\" \",\" \"\r\n"
+				"\"01/02/2026 00:00:15.000\",\"0.004\",\"812\"\r\n";
+	struct cap c;
+	cap_parse(&c, S(t), NULL);
+	ck_assert_int_eq(c.open_rc, 0);
+	ck_assert_str_eq(pdh_parser(c.r)->name, "perfmon");
+	ck_assert_uint_eq(pdh_ncols(c.r), 2);
+	ck_assert_str_eq(pdh_column(c.r, 1)->name, "Available MBytes");
+	ck_assert(!pdh_column(c.r, 1)->path.ok);
+	ck_assert_uint_eq(c.nrows, 2);
+	ck_assert(isnan(c.v[0][1]) && c.v[1][1] == 812);
+	ck_assert_ptr_null(strstr(c.msgs.data ? c.msgs.data : "", "Data Collector Set description"));
+	cap_free(&c);
+
+	/* 50,000 columns: the header passes the first 1 MiB read, the rows come in later reads; the
+	 * last value is a number only in the ninth row, past the first 2 MiB. Then the same with
+	 * blank values only. */
+	for (int numeric = 1; numeric >= 0; numeric--) {
+		struct buf b;
+		buf_init(&b);
+		const int ncol = 50000;
+		buf_adds(&b, "\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\"");
+		for (int i = 0; i < ncol - 1; i++)
+			buf_printf(&b, ",\"\\\\h\\Memory\\Counter %d\"", i);
+		buf_adds(&b, ",\"Last column\"\r\n");
+		for (int row = 0; row < 10; row++) {
+			buf_printf(&b, "\"01/02/2026 00:%02d:%02d.000\"", row * 15 / 60, row * 15 % 60);
+			for (int i = 0; i < ncol - 1; i++)
+				buf_adds(&b, ",\" \"");
+			buf_adds(&b, numeric && row == 8 ? ",\"7\"\r\n" : ",\" \"\r\n");
+		}
+		cap_parse(&c, b.data, b.len, NULL);
+		ck_assert_int_eq(c.open_rc, 0);
+		ck_assert_uint_eq(pdh_ncols(c.r), (size_t)(numeric ? ncol : ncol - 1));
+		ck_assert_uint_eq(c.nrows, 10);
+		ck_assert(numeric == !strstr(c.msgs.data ? c.msgs.data : "", "Data Collector Set description"));
+		if (numeric)
+			ck_assert_str_eq(pdh_column(c.r, (size_t)ncol - 1)->name, "Last column");
+		cap_free(&c);
+		buf_free(&b);
+	}
+}
+END_TEST
+
 START_TEST(excel_resaved)
 {
 	static const char ok[] = "(PDH-CSV 4.0) (,\\\\h\\Memory\\A,\\\\h\\Memory\\B\r\n3/26/2015 22:42,2.20E+12, \r\n";
@@ -1164,6 +1214,7 @@ Suite *pdh_suite(void)
 	tcase_add_test(tc, time_backwards_esxtop);
 	tcase_add_test(tc, bom_utf8_and_utf16);
 	tcase_add_test(tc, description_column_and_lowercase);
+	tcase_add_test(tc, numeric_last_column_kept);
 	tcase_add_test(tc, excel_resaved);
 	tcase_add_test(tc, not_a_capture);
 	tcase_add_test(tc, header_only_and_ansi_bytes);

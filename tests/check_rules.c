@@ -114,6 +114,7 @@ START_TEST(warning_not_above_critical)
 		"site.rules:1:26: error: device.davg.warning_ms (30, line 1) is above device.davg.critical_ms (25, the default)");
 	rejects("kernel.kavg.critical_ms = 0.05\n", "kernel.kavg.warning_ms (0.1, the default) is above kernel.kavg.critical_ms (0.05, line 1)");
 	rejects("guest.latency.warning_ms = 60\n", "guest.latency.warning_ms (60, line 1) is above guest.latency.critical_ms (50, the default)");
+	rejects("datastore.latency.warning_ms = 30\n", "datastore.latency.warning_ms (30, line 1) is above datastore.latency.critical_ms (25, the default)");
 	rejects("guest.log.write.critical_ms = 4\n", "guest.log.write.warning_ms (5, the default) is above guest.log.write.critical_ms (4, line 1)");
 	rejects("vscsi.pvscsi.disk_limit = 300\n", "vscsi.pvscsi.disk_limit (300, line 1) is above vscsi.pvscsi.disk_limit_max (254, the "
 						   "default): the default limit cannot exceed the maximum");

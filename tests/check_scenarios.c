@@ -52,6 +52,11 @@ static const struct {
 	{"path-failover", "", true},
 	{"backup-large-io", "", true},
 	{"log-disk-slow", "", true},
+	{"nfs-datastore", "", true},
+	{"vsan-datastore", "", true},
+	{"nfs-mixed", "", true},
+	{"two-host-lu", "", true},
+	{"sioc-flash", "", true},
 };
 #define NSCEN (int)(sizeof scenarios / sizeof scenarios[0])
 static const char *const seeds[] = {"1", "2", "3"};
@@ -194,8 +199,8 @@ static void check_set(const char *dir, const char *scenario)
 	int ncap = 0;
 	DIR *dd = opendir(dir);
 	ck_assert_ptr_nonnull(dd);
-	char names[16][128];
-	int nn = 0;
+	char names[16][128], logs[8][128];
+	int nn = 0, nl = 0;
 	struct dirent *de;
 	while ((de = readdir(dd)) != NULL && nn < 16) {
 		const char *nm = de->d_name;
@@ -203,6 +208,9 @@ static void check_set(const char *dir, const char *scenario)
 		bool csv = (l > 4 && strcmp(nm + l - 4, ".csv") == 0) || (l > 7 && strcmp(nm + l - 7, ".csv.gz") == 0);
 		if (csv && (strncmp(nm, "esxtop", 6) == 0 || strncmp(nm, "perfmon", 7) == 0))
 			snprintf(names[nn++], sizeof names[0], "%s", nm);
+		/* vmkernel.log, or vmkernel-HOST.log for each host */
+		if (strncmp(nm, "vmkernel", 8) == 0 && l > 4 && strcmp(nm + l - 4, ".log") == 0 && nl < 8)
+			snprintf(logs[nl++], sizeof logs[0], "%s", nm);
 	}
 	closedir(dd);
 	qsort(names, (size_t)nn, sizeof names[0], (int (*)(const void *, const void *))strcmp);
@@ -217,8 +225,10 @@ static void check_set(const char *dir, const char *scenario)
 		ck_assert_int_eq(a.m.caps[i].warnings, 0); /* the simulator's files parse without warnings */
 	struct diag d;
 	diag_init(&d, "sim", 0);
-	if (exists(dir, "vmkernel.log", path, sizeof path)) {
-		ck_assert_int_eq(vmklog_read(&a.vmk, path, &d), 0);
+	qsort(logs, (size_t)nl, sizeof logs[0], (int (*)(const void *, const void *))strcmp);
+	for (int i = 0; i < nl; i++) {
+		snprintf(path, sizeof path, "%s/%.127s", dir, logs[i]);
+		ck_assert_int_eq(a.have_vmk ? vmklog_append(&a.vmk, path, &d) : vmklog_read(&a.vmk, path, &d), 0);
 		a.have_vmk = true;
 	}
 	if (exists(dir, "partitions.txt", path, sizeof path)) {

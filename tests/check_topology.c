@@ -133,6 +133,173 @@ START_TEST(boxes_follow_the_findings)
 }
 END_TEST
 
+/* A guest disk on an NFS datastore: the host-side evidence is the virtual disk's (and the NFS
+ * volume's) latency, the finding names the datastore, the guest's advice points at it and not at an
+ * unrelated slow LUN, and the layers with no SCSI device are not assessed. On a SCSI LUN the same
+ * virtual disk latency is the device detectors' (no datastore finding). */
+static void load_nas(struct analysis *a, bool nfs)
+{
+	static const struct mcol host_nfs[] = {
+		{"Virtual Disk(SQL01:scsi0:1)\\Commands/sec", mc_wave, {400, 300, 7}},
+		{"Virtual Disk(SQL01:scsi0:1)\\Average MilliSec/Read", mc_konst, {40}},
+		{"Physical Disk NFS Volume(NFS1)\\Commands/sec", mc_wave, {400, 300, 7}},
+		{"Physical Disk NFS Volume(NFS1)\\Average Guest MilliSec/Command", mc_konst, {40}},
+		{"Physical Disk SCSI Device(naa.B)\\Commands/sec", mc_wave, {300, 200, 2.3}},
+		{"Physical Disk SCSI Device(naa.B)\\Average Driver MilliSec/Command", mc_konst, {30}},
+	};
+	static const struct mcol host_scsi[] = {
+		{"Virtual Disk(SQL01:scsi0:1)\\Commands/sec", mc_wave, {400, 300, 7}},
+		{"Virtual Disk(SQL01:scsi0:1)\\Average MilliSec/Read", mc_konst, {40}},
+		{"Physical Disk SCSI Device(naa.A)\\Commands/sec", mc_wave, {400, 300, 7}},
+		{"Physical Disk SCSI Device(naa.A)\\Average Driver MilliSec/Command", mc_konst, {39}},
+	};
+	static const struct mcol guest[] = {
+		{"LogicalDisk(D:)\\Disk Transfers/sec", mc_wave, {400, 300, 7}},
+		{"LogicalDisk(D:)\\Disk Reads/sec", mc_wave, {400, 300, 7}},
+		{"LogicalDisk(D:)\\Avg. Disk sec/Read", mc_konst, {0.040}},
+	};
+	struct buf h, g, msgs;
+	buf_init(&h);
+	buf_init(&g);
+	buf_init(&msgs);
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	co.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &msgs};
+	if (nfs)
+		memcap(&h, false, "esx01", host_nfs, 6, 200, 2);
+	else
+		memcap(&h, false, "esx01", host_scsi, 4, 200, 2);
+	memcap(&g, true, "SQL01", guest, 3, 200, 2);
+	ck_assert_int_eq(model_add_capture_mem(&a->m, "esx.csv", h.data, h.len, &co), 0);
+	ck_assert_int_eq(model_add_capture_mem(&a->m, "pm.csv", g.data, g.len, &co), 0);
+	struct analyze_opts o;
+	memset(&o, 0, sizeof o);
+	analysis_run(a, &o);
+	buf_free(&h);
+	buf_free(&g);
+	buf_free(&msgs);
+}
+
+static const struct finding *find_kind(const struct analysis *a, enum kind k)
+{
+	for (size_t i = 0; i < a->nf; i++)
+		if (a->f[i].kind == k)
+			return &a->f[i];
+	return NULL;
+}
+
+START_TEST(nfs_datastore_is_the_evidence)
+{
+	struct analysis a;
+	analysis_init(&a);
+	load_nas(&a, true);
+	const struct entity *nfs = model_find(&a.m, LAYER_DEVICE, "NFS1", NULL);
+	ck_assert_ptr_nonnull(nfs);
+	ck_assert(nfs->nfs);
+	const struct finding *ds = find_kind(&a, K_LAT_DATASTORE);
+	ck_assert_ptr_nonnull(ds);
+	ck_assert_str_eq(ds->entity, "SQL01:scsi0:1");
+	ck_assert_ptr_nonnull(strstr(ds->summary, "NFS datastore NFS1"));
+	ck_assert_int_eq(ds->sev, SEV_CRITICAL);
+	ck_assert_ptr_nonnull(find_kind(&a, K_LAT_DEVICE)); /* naa.B is slow, but not D:'s */
+	const struct finding *g = find_kind(&a, K_LAT_GUEST_READ);
+	ck_assert_ptr_nonnull(g);
+	ck_assert_ptr_nonnull(strstr(g->advice, "latency.datastore"));
+	ck_assert_ptr_null(strstr(g->advice, "naa.B"));
+	ck_assert_ptr_nonnull(strstr(a.verdict, "in the datastore below the VMkernel"));
+	/* D:'s stack has no SCSI device: its device queue is not assessed */
+	ck_assert_int_eq(a.cov.layer[LAYER_DEVICE].status, COV_NOT_ASSESSED);
+	ck_assert_int_eq(a.cov.layer[LAYER_DEVICE].reason, COVR_NO_SCSI);
+	ck_assert_int_eq(a.cov.layer[LAYER_ARRAY].status, COV_PARTIAL);
+	analysis_free(&a);
+
+	analysis_init(&a);
+	load_nas(&a, false);
+	ck_assert_ptr_null(find_kind(&a, K_LAT_DATASTORE));
+	ck_assert_ptr_nonnull(find_kind(&a, K_LAT_DEVICE));
+	g = find_kind(&a, K_LAT_GUEST_READ);
+	ck_assert_ptr_nonnull(g);
+	ck_assert_ptr_nonnull(strstr(g->advice, "latency.device on naa.A"));
+	ck_assert_int_ne(a.cov.layer[LAYER_DEVICE].status, COV_NOT_ASSESSED);
+	analysis_free(&a);
+}
+END_TEST
+
+/* One LU (the same naa) in two host captures: the hosts' outstanding IO is summed against the
+ * LU's queue; a LUN slow from one host only is that host's path, slow from both the array. */
+static void load_two_hosts(struct analysis *a, double actv1, double actv2, double davg1, double davg2, int qd)
+{
+	struct mcol h1[] = {
+		{"Physical Disk SCSI Device(naa.S)\\Commands/sec", mc_konst, {2000}},
+		{"Physical Disk SCSI Device(naa.S)\\Active Commands", mc_konst, {actv1}},
+		{"Physical Disk SCSI Device(naa.S)\\Device Q Depth", mc_konst, {64}},
+		{"Physical Disk SCSI Device(naa.S)\\Average Driver MilliSec/Command", mc_konst, {davg1}},
+	};
+	struct mcol h2[] = {
+		{"Physical Disk SCSI Device(naa.S)\\Commands/sec", mc_konst, {3000}},
+		{"Physical Disk SCSI Device(naa.S)\\Active Commands", mc_konst, {actv2}},
+		{"Physical Disk SCSI Device(naa.S)\\Device Q Depth", mc_konst, {64}},
+		{"Physical Disk SCSI Device(naa.S)\\Average Driver MilliSec/Command", mc_konst, {davg2}},
+	};
+	struct buf b1, b2, msgs;
+	buf_init(&b1);
+	buf_init(&b2);
+	buf_init(&msgs);
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	co.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &msgs};
+	memcap(&b1, false, "esx01.lab", h1, 4, 200, 2);
+	memcap(&b2, false, "esx02.lab", h2, 4, 200, 2);
+	ck_assert_int_eq(model_add_capture_mem(&a->m, "esx01.csv", b1.data, b1.len, &co), 0);
+	ck_assert_int_eq(model_add_capture_mem(&a->m, "esx02.csv", b2.data, b2.len, &co), 0);
+	struct analyze_opts o;
+	memset(&o, 0, sizeof o);
+	o.array_queue_depth = qd;
+	analysis_run(a, &o);
+	buf_free(&b1);
+	buf_free(&b2);
+	buf_free(&msgs);
+}
+
+START_TEST(shared_lu_across_hosts)
+{
+	struct analysis a;
+	analysis_init(&a);
+	load_two_hosts(&a, 23, 49, 2, 2, 64);
+	const struct finding *f = find_kind(&a, K_Q_ARRAY_OVERCOMMIT);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_str_eq(f->entity, "naa.S");
+	ck_assert_ptr_nonnull(strstr(f->host, "esx01.lab"));
+	ck_assert_ptr_nonnull(strstr(f->host, "esx02.lab"));
+	ck_assert_ptr_nonnull(strstr(f->summary, "up to 72"));
+	ck_assert_ptr_nonnull(strstr(f->summary, "no host alone exceeds it"));
+	analysis_free(&a);
+	/* the LU's queue holds both: nothing */
+	analysis_init(&a);
+	load_two_hosts(&a, 23, 49, 2, 2, 128);
+	ck_assert_ptr_null(find_kind(&a, K_Q_ARRAY_OVERCOMMIT));
+	analysis_free(&a);
+	/* slow from esx01 only: its path */
+	analysis_init(&a);
+	load_two_hosts(&a, 10, 10, 30, 2, 0);
+	f = find_kind(&a, K_LAT_DEVICE);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_str_eq(f->host, "esx01.lab");
+	ck_assert_ptr_nonnull(strstr(f->summary, "only from this host"));
+	ck_assert_ptr_nonnull(strstr(f->advice, "paths"));
+	analysis_free(&a);
+	/* slow from both: the LU or the array */
+	analysis_init(&a);
+	load_two_hosts(&a, 10, 10, 30, 28, 0);
+	for (size_t i = 0; i < a.nf; i++)
+		if (a.f[i].kind == K_LAT_DEVICE)
+			ck_assert_ptr_nonnull(strstr(a.f[i].summary, "slow from every host"));
+	analysis_free(&a);
+}
+END_TEST
+
 Suite *topology_suite(void)
 {
 	Suite *s = suite_create("topology");
@@ -140,6 +307,8 @@ Suite *topology_suite(void)
 	tcase_add_test(t, stack_of_a_guest_disk);
 	tcase_add_test(t, no_link_without_evidence);
 	tcase_add_test(t, boxes_follow_the_findings);
+	tcase_add_test(t, nfs_datastore_is_the_evidence);
+	tcase_add_test(t, shared_lu_across_hosts);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -168,6 +168,25 @@ void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
 	b->len += (size_t)n;
 }
 
+char *arena_vprintf(struct arena *a, const char *fmt, va_list ap)
+{
+	struct buf b;
+	buf_init(&b);
+	buf_vprintf(&b, fmt, ap);
+	char *s = arena_strndup(a, b.data ? b.data : "", b.len);
+	buf_free(&b);
+	return s;
+}
+
+char *arena_printf(struct arena *a, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = arena_vprintf(a, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
 void buf_printf(struct buf *b, const char *fmt, ...)
 {
 	va_list ap;

@@ -46,6 +46,9 @@ void arena_init(struct arena *a);
 void *arena_alloc(struct arena *a, size_t n);               /* 8-byte aligned, zeroed */
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 char *arena_strdup(struct arena *a, const char *s);
+/* printf into the arena */
+char *arena_printf(struct arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+char *arena_vprintf(struct arena *a, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 void arena_free(struct arena *a);
 
 /* Growable byte buffer, always NUL-terminated. */

@@ -44,14 +44,10 @@ void analysis_free(struct analysis *a)
 
 const char *afmt(struct analysis *a, const char *fmt, ...)
 {
-	struct buf b;
-	buf_init(&b);
 	va_list ap;
 	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
+	char *s = arena_vprintf(&a->arena, fmt, ap);
 	va_end(ap);
-	char *s = arena_strndup(&a->arena, b.data ? b.data : "", b.len);
-	buf_free(&b);
 	return s;
 }
 
@@ -458,19 +454,30 @@ static void refine_advice(struct analysis *a)
 	bool have_host = false;
 	for (size_t i = 0; i < a->m.ncaps; i++)
 		have_host |= !a->m.caps[i].failed && a->m.caps[i].format && a->m.caps[i].role == ROLE_HOST;
+	struct topo_in ti = analysis_topo(a);
 	for (size_t i = 0; i < a->nf; i++) {
 		struct finding *f = &a->f[i];
 		if (kinds[f->kind].place != VP_GUEST_LATENCY)
 			continue;
 		const struct finding *cause = NULL, *below = NULL;
+		/* below: a host finding on this disk's own stack (its virtual disk, LUN or adapter), never
+		 * one on another disk's LUN */
+		struct stack st;
+		topology_stack(&ti, finding_entity(&ti, f, -1), &st);
 		for (size_t k = 0; k < a->nf; k++) {
 			const struct finding *g = &a->f[k];
 			if (g == f || g->start > f->end || f->start > g->end)
 				continue;
 			if ((g->kind == K_Q_GUEST_VSCSI_CAP || (g->kind == K_Q_GUEST_HIDDEN && !cause)) &&
-			    strcmp(g->entity, f->entity) == 0)
+			    strcmp(g->entity, f->entity) == 0) {
 				cause = g;
-			else if (g->layer == LAYER_DEVICE || g->layer == LAYER_ADAPTER || g->layer == LAYER_ARRAY)
+				continue;
+			}
+			if (g->layer != LAYER_DEVICE && g->layer != LAYER_ADAPTER && g->layer != LAYER_ARRAY)
+				continue;
+			const struct entity *ge = finding_entity(&ti, g, -1);
+			if (ge && (ge == st.vdisk || ge == st.device || ge == st.adapter) &&
+			    (!below || g->sev > below->sev))
 				below = g;
 		}
 		if (cause)
@@ -480,10 +487,15 @@ static void refine_advice(struct analysis *a)
 		else if (below)
 			f->advice = afmt(a, "At the same time the host shows %s on %s: follow that finding's advice; "
 					    "the guest latency is its symptom.", kinds[below->kind].name, below->entity);
+		else if (have_host && !st.vdisk)
+			f->advice = afmt(a, "No virtual disk of the host captures is tied to this guest disk (no --map line, "
+					    "and no virtual disk's IOPS correlate with it): the host's findings cannot be read "
+					    "for it. Give --map, and check that the captures cover the host that runs this VM.");
 		else if (have_host)
-			f->advice = afmt(a, "The host captures show no queueing or device latency at this time: check "
-					    "the guest disk mapping (--map), guest-side filter drivers and the VM's CPU "
-					    "(%%Ready), and whether the capture covers the host that runs this VM.");
+			f->advice = afmt(a, "The host captures show no queueing or latency on this disk's virtual disk (%s)%s at "
+					    "this time: check the guest disk mapping (--map), guest-side filter drivers and the "
+					    "VM's CPU (%%Ready).", st.vdisk->name,
+					 st.device ? afmt(a, " or its %s %s", st.device->nfs ? "NFS datastore" : "LUN", st.device->name) : "");
 		else
 			f->advice = afmt(a, "Only the guest's view is available: add the esxtop capture of the host "
 					    "for the same period to see where below the guest the IO waits.");
@@ -660,6 +672,36 @@ static void raise_causes(struct analysis *a)
 	}
 }
 
+/* What backs the virtual disks the host layers are judged for (coverage): those mapped to guest
+ * disks, else every active one; each on a SCSI LUN, an NFS volume, or nothing the capture shows. */
+static void vdisk_backing(struct analysis *a, struct cov_in *ci)
+{
+	struct topo_in ti = analysis_topo(a);
+	for (int pass = 0; pass < 2 && ci->vd_n == 0; pass++) {
+		for (size_t i = 0; i < a->m.nents; i++) {
+			const struct entity *v = &a->m.ents[i];
+			if (v->layer != LAYER_VSCSI || v->series[M_CMDS] < 0 || !v->sk[M_CMDS].n ||
+			    qs_mean(&v->sk[M_CMDS]) < rule_value(&a->rules, R_ACTIVE_IOPS))
+				continue;
+			bool mapped = false;
+			for (size_t k = 0; k < a->nmap && !mapped; k++)
+				mapped = strcmp(a->map[k].vdisk, v->name) == 0;
+			if (pass == 0 && !mapped)
+				continue;
+			struct stack st;
+			topology_stack(&ti, v, &st);
+			ci->vd_n++;
+			if (st.device && !st.device->nfs) {
+				ci->vd_scsi++;
+				continue;
+			}
+			ci->vd_nfs += st.device != NULL;
+			if (!ci->vd_other)
+				ci->vd_other = v->name;
+		}
+	}
+}
+
 void analysis_run(struct analysis *a, const struct analyze_opts *o)
 {
 	a->opts = *o;
@@ -682,6 +724,7 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 		qsort(a->f, a->nf, sizeof *a->f, finding_cmp);
 	struct cov_in ci = {.m = &a->m, .r = &a->rules, .have_vmklog = a->have_vmk, .have_partitions = a->have_parts,
 			    .array_queue_depth = a->opts.array_queue_depth};
+	vdisk_backing(a, &ci);
 	coverage_free(&a->cov);
 	coverage_build(&ci, &a->cov);
 	analysis_verdict(a);

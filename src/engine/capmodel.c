@@ -233,8 +233,14 @@ static int model_read(struct model *m, size_t ci, struct input *in, const struct
 	/* an aggregate (_Total) is kept only for a host without per-instance columns */
 	const char **per_instance = xmalloc((n ? n : 1) * sizeof *per_instance);
 	size_t nper = 0;
+	/* what the whole header tells about some columns (esxtop: system groups are not VMs) */
+	bool *skip = xcalloc(n ? n : 1, sizeof *skip);
+	if (ops->prepare)
+		ops->prepare(r, skip);
 	for (size_t i = 0; i < n; i++) {
 		const struct pdh_column *col = pdh_column(r, i);
+		if (skip[i])
+			continue;
 		int mt = ops->classify(&col->path, &cl);
 		if (cl.pass + 1 > npass)
 			npass = cl.pass + 1;
@@ -249,6 +255,8 @@ static int model_read(struct model *m, size_t ci, struct input *in, const struct
 			const struct pdh_column *col = pdh_column(r, i);
 			if (!host && col->path.host)
 				host = col->path.host;
+			if (skip[i])
+				continue;
 			int metric = ops->classify(&col->path, &cl);
 			if (cl.pass != pass)
 				continue;
@@ -280,6 +288,7 @@ static int model_read(struct model *m, size_t ci, struct input *in, const struct
 			}
 			struct entity *ent = &m->ents[e];
 			ent->aggregate = cl.aggregate;
+			ent->nfs = cl.nfs;
 			cm[ncm].col = i;
 			cm[ncm].ent = e;
 			cm[ncm].metric = metric;
@@ -293,6 +302,7 @@ static int model_read(struct model *m, size_t ci, struct input *in, const struct
 		}
 	}
 	free(per_instance);
+	free(skip);
 	if (too_many)
 		diag_emit(&in->diag, DIAG_WARNING, pdh_header_line(r), 0,
 			  "more than %d storage entities (devices, adapters, virtual disks, guest disks): the rest "

@@ -29,6 +29,7 @@ struct entity {
 	const char *host;        /* ESXi host or Windows machine (arena) */
 	const char *device;      /* world entities: their device */
 	bool aggregate;          /* perfmon _Total: the whole guest, kept when no disk of its own is there */
+	bool nfs;                /* a device that is an NFS datastore: latency is GAVG only, no queue */
 	size_t capture;          /* index of the capture it came from */
 	int series[M_COUNT];     /* index in the capture's dstore, -1 when absent */
 	struct qsketch sk[M_COUNT];

@@ -38,7 +38,7 @@ static bool measured(const struct entity *e, enum layer l)
 	case LAYER_WORLD: return has(e, M_WORLDS);
 	case LAYER_DEVICE: return has(e, M_DAVG) || has(e, M_KAVG) || has(e, M_QUED) || has(e, M_ACTV);
 	case LAYER_ADAPTER: return has(e, M_ACTV) || has(e, M_QUED);
-	case LAYER_ARRAY: return has(e, M_DAVG);
+	case LAYER_ARRAY: return has(e, M_DAVG) || (e->nfs && has(e, M_GAVG));
 	default: return false;
 	}
 }
@@ -51,7 +51,7 @@ static bool judged_on(const struct entity *e, enum layer l)
 	case LAYER_GUEST:
 	case LAYER_VSCSI: return e->layer == LAYER_GUEST;
 	case LAYER_WORLD:
-	case LAYER_DEVICE:
+	case LAYER_DEVICE: return e->layer == LAYER_DEVICE && !e->nfs; /* an NFS volume has no device queue */
 	case LAYER_ARRAY: return e->layer == LAYER_DEVICE;
 	case LAYER_ADAPTER: return e->layer == LAYER_ADAPTER;
 	default: return false;
@@ -160,6 +160,21 @@ void coverage_build(const struct cov_in *in, struct coverage *c)
 			set(lc, COV_NOT_ASSESSED, COVR_NO_SCSI,
 			    "no SCSI device behind the virtual disks (NFS or vSAN): the host-side evidence is the "
 			    "virtual disk's latency");
+		} else if (!guest_side && in->vd_n > 0 && in->vd_scsi < in->vd_n) {
+			/* the disks judged are (partly) on NFS or vSAN: no LUN, adapter or worlds for them; the
+			 * array is seen through an NFS volume's latency (array and network together) */
+			bool none = in->vd_scsi == 0 && (l != LAYER_ARRAY || in->vd_nfs == 0);
+			int other = in->vd_n - in->vd_scsi;
+			const char *them = other == 1 ? "it" : "them";
+			const char *what = l == LAYER_ARRAY ? (in->vd_nfs ? "an NFS volume's latency is seen, not where in the "
+									    "server or network it arises"
+								      : arena_printf(&c->arena, "no device latency for %s", them))
+							    : arena_printf(&c->arena, "no SCSI device, adapter or per-world queue for %s", them);
+			set(lc, none ? COV_NOT_ASSESSED : COV_PARTIAL, COVR_NO_SCSI,
+			    arena_printf(&c->arena, "%d of %d virtual disk%s judged (%s%s) %s on NFS or vSAN: %s", in->vd_n - in->vd_scsi,
+					 in->vd_n, in->vd_n == 1 ? "" : "s", in->vd_other ? in->vd_other : "",
+					 in->vd_n - in->vd_scsi > 1 ? ", ..." : "", in->vd_n - in->vd_scsi == 1 ? "is" : "are",
+					 what));
 		} else if (measured_n == 0) {
 			set(lc, COV_NOT_ASSESSED, COVR_NO_COUNTER,
 			    l == LAYER_GUEST     ? "the perfmon has no disk latency counter (Avg. Disk sec/Read, /Write)"

@@ -58,6 +58,10 @@ struct cov_in {
 	const struct rules *r;
 	bool have_vmklog, have_partitions;
 	int array_queue_depth;
+	/* The virtual disks the host layers are judged for (those mapped to guest disks, else every
+	 * active one) and what backs them: a SCSI LUN, an NFS volume, nothing the capture shows. */
+	int vd_n, vd_scsi, vd_nfs;
+	const char *vd_other;   /* the first one not on a SCSI LUN, NULL when none */
 };
 
 /* Fills c (initialised here; free with coverage_free). */

@@ -785,16 +785,27 @@ static const struct stream_rule sr_failed_dev = {
 	.signal = -1, .ev = {M_FAILED, M_DAVG, M_CMDS, -1}, .ctx = {-1, -1}, .ev_thr = failed_ev_thr,
 };
 
+/* Whether a vmkernel.log event can be host's: a forwarded line names its host ("esx01" for
+ * esx01.lab.local: the first labels compared); a host's own log names none and counts for any. */
+static bool vmk_on_host(const struct vmk_event *ev, const char *host)
+{
+	if (!ev->host || !host)
+		return true;
+	size_t a = strcspn(ev->host, "."), b = strcspn(host, ".");
+	return strcasecmp(ev->host, host) == 0 || (a == b && strncasecmp(ev->host, host, a) == 0);
+}
+
 /* vmkernel.log commands failed with a host status (H:0x5 aborted, H:0x8 reset, ...) for device dev
  * within [t0, t1] of the host clock. */
-static long vmk_host_failures(const struct analysis *a, const char *dev, int64_t t0, int64_t t1)
+static long vmk_host_failures(const struct analysis *a, const char *dev, const char *host, int64_t t0, int64_t t1)
 {
 	if (!a->have_vmk)
 		return -1;
 	long n = 0;
 	for (size_t i = 0; i < a->vmk.n; i++) {
 		const struct vmk_event *e = &a->vmk.ev[i];
-		n += e->kind == VMK_FAILED && e->host_status != 0 && e->t >= t0 && e->t <= t1 && strcmp(e->device, dev) == 0;
+		n += e->kind == VMK_FAILED && e->host_status != 0 && e->t >= t0 && e->t <= t1 && strcmp(e->device, dev) == 0 &&
+		     vmk_on_host(e, host);
 	}
 	return n;
 }
@@ -813,7 +824,7 @@ static void errors_window(struct analysis *a, const struct swin *w)
 	}
 	struct finding *f = episode_finding(a, w, burst ? SEV_CRITICAL : SEV_WARNING, e->layer);
 	const struct capture *c = cap_of(a, e);
-	long vmk = vmk_host_failures(a, e->name, w->start - (int64_t)(60000 + c->interval_s * 1000), w->end + 60000);
+	long vmk = vmk_host_failures(a, e->name, e->host, w->start - (int64_t)(60000 + c->interval_s * 1000), w->end + 60000);
 	if (burst) {
 		/* the commands aborted in the episode: rate × interval summed is not kept; the peak rate is */
 		/* how many: the rates times the interval, summed over the samples */
@@ -1114,6 +1125,97 @@ static void det_guest_hidden(struct analysis *a, const struct analyze_opts *o)
 	}
 }
 
+/* ---- datastores without a SCSI device: NFS, vSAN ---- */
+
+/* A virtual disk whose IOs no SCSI device of its host carries (its stack links no LUN, or links an
+ * NFS volume) has no DAVG/KAVG to blame: the host-side evidence is the virtual disk's own latency
+ * (and the NFS volume's). Sustained above datastore.latency.*, that is the finding, named on the
+ * virtual disk with the datastore it is on. A disk with no link while a LUN of the host is slow at
+ * the same time is left to that LUN's finding (several virtual disks on one LUN correlate poorly). */
+static void det_datastore_latency(struct analysis *a, const struct analyze_opts *o)
+{
+	(void)o;
+	struct topo_in ti = analysis_topo(a);
+	for (size_t i = 0; i < a->m.nents; i++) {
+		const struct entity *v = &a->m.ents[i];
+		if (v->layer != LAYER_VSCSI || (v->series[M_VD_LAT_R] < 0 && v->series[M_VD_LAT_W] < 0))
+			continue;
+		double warn = RVE(v, R_DS_LAT_WARN), crit = RVE(v, R_DS_LAT_CRIT);
+		struct stack st;
+		topology_stack(&ti, v, &st);
+		const struct entity *nfs = st.device && st.device->nfs ? st.device : NULL;
+		if (st.device && !nfs)
+			continue; /* a SCSI LUN: the device detectors judge it */
+		const struct capture *c = cap_of(a, v);
+		signed char *cond = cond_alloc(c);
+		for (size_t k = 0; k < c->ds.nb; k++) {
+			double lat = vdisk_latency_at(a, v, model_time(&a->m, c, k));
+			cond[k] = lat > warn && active(&a->rules, c, v, M_CMDS, k);
+		}
+		struct win w[MAXW];
+		size_t n = find_windows(&a->rules, c, cond, v->series[M_CMDS] >= 0 ? v->series[M_CMDS] : v->series[M_VD_LAT_R], w, MAXW);
+		free(cond);
+		for (size_t j = 0; j < n; j++) {
+			int64_t t0 = c->ds.t0[w[j].k0] + c->clock_offset_ms, t1 = c->ds.t1[w[j].k1] + c->clock_offset_ms;
+			bool lun_slow = false;
+			for (size_t k = 0; k < a->nf && !nfs; k++) {
+				const struct finding *g = &a->f[k];
+				lun_slow |= g->kind == K_LAT_DEVICE && g->capture == (long)v->capture && g->start <= t1 && t0 <= g->end;
+			}
+			if (lun_slow)
+				continue;
+			struct qsketch q;
+			qs_init(&q);
+			for (size_t k = w[j].k0; k <= w[j].k1; k++)
+				qs_add(&q, vdisk_latency_at(a, v, model_time(&a->m, c, k)));
+			double med = qs_quantile(&q, 0.5);
+			qs_free(&q);
+			double mr = win_median(c, v, M_VD_LAT_R, w[j].k0, w[j].k1), mw = win_median(c, v, M_VD_LAT_W, w[j].k0, w[j].k1);
+			const char *lat = afmt(a, "virtual disk latency on the host: reads median %.1f ms, writes %.1f ms", mr, mw);
+			const struct ev_spec ev[] = {{M_VD_LAT_R, warn}, {M_VD_LAT_W, warn}, {M_CMDS, NAN}, EV_END};
+			struct finding *f = window_finding(a, K_LAT_DATASTORE, med > crit ? SEV_CRITICAL : SEV_WARNING, LAYER_ARRAY,
+							   v, &w[j], ev);
+			if (nfs) {
+				double g = win_median(c, nfs, M_GAVG, w[j].k0, w[j].k1);
+				f->summary = afmt(a, "%s, on NFS datastore %s (%sIOPS r = %.2f): the IO waits below the VMkernel, in "
+						     "the NFS server or the network to it",
+						  lat, nfs->name, isnan(g) ? "" : afmt(a, "its latency median %.1f ms, ", g), st.r_dev);
+				f->advice = afmt(a, "An NFS datastore has no device queue to tune: look at the NFS server's latency "
+						    "and load for this export, and at the network path (the VMkernel port, MTU, "
+						    "link errors and pause frames). Moving the busiest virtual disks to another "
+						    "datastore spreads the load.");
+			} else {
+				/* the host's NFS volumes: one shared by several disks correlates with none of them */
+				struct buf nb;
+				buf_init(&nb);
+				for (size_t k = c->first_entity; k < c->first_entity + c->nentities; k++)
+					if (a->m.ents[k].nfs)
+						buf_printf(&nb, "%s%s", nb.len ? ", " : "", a->m.ents[k].name);
+				f->summary = afmt(a, "%s, and no SCSI device of the host carries its IOs (no LUN's IOPS correlate at "
+						     "r >= %.1f): %s — the IO waits below the virtual disk",
+						  lat, TOPO_R_VDISK_DEVICE,
+						  nb.len ? afmt(a, "an NFS datastore shared with other virtual disks (this host has %s) "
+								   "or a vSAN datastore", nb.data)
+							 : "a vSAN datastore, or an NFS volume not in the capture");
+				f->advice = afmt(a, "%sFor vSAN, look at the vSAN performance service for this VM's objects "
+						    "(back-end latency, congestion, resync traffic) and vSAN health; esxtop's "
+						    "device view cannot show inside vSAN. If the disk is on a LUN after all, give "
+						    "--map and check that LUN's DAVG.",
+						 nb.len ? afmt(a, "If this disk is on one of the host's NFS datastores (%s), look at "
+								  "the NFS server's latency and load for it and at the network path. ",
+							       nb.data)
+							: "");
+				buf_free(&nb);
+				f->heuristic = true;
+			}
+			f->rule = afmt(a, "virtual disk latency (reads and writes weighted by IOs) > %g ms (warning) / > %g ms (critical), sustained, for a "
+					  "virtual disk whose IOs no SCSI device carries", warn, crit);
+			f->source = "[vmw vSphere 6.7 monitoring guide] device latency > 15 ms: the storage is slow; "
+				    "[vmw-derived practitioner tables] GAVG > 25 ms; [derived] NFS volumes have no DAVG/KAVG";
+		}
+	}
+}
+
 /* ---- throttling: AQD, SIOC, DSNRO ---- */
 
 static size_t bucket_of(const struct capture *c, int64_t t)
@@ -1129,14 +1231,14 @@ static size_t bucket_of(const struct capture *c, int64_t t)
 	return lo < c->ds.nb ? lo : (c->ds.nb ? c->ds.nb - 1 : 0);
 }
 
-static long vmk_count(const struct analysis *a, const char *dev, enum vmk_kind k, int64_t t0, int64_t t1)
+static long vmk_count(const struct analysis *a, const char *dev, const char *host, enum vmk_kind k, int64_t t0, int64_t t1)
 {
 	if (!a->have_vmk)
 		return -1;
 	long n = 0;
 	for (size_t i = 0; i < a->vmk.n; i++) {
 		const struct vmk_event *e = &a->vmk.ev[i];
-		if (e->kind == k && e->t >= t0 && e->t <= t1 && strcmp(e->device, dev) == 0)
+		if (e->kind == k && e->t >= t0 && e->t <= t1 && strcmp(e->device, dev) == 0 && vmk_on_host(e, host))
 			n++;
 	}
 	return n;
@@ -1182,9 +1284,9 @@ static void det_aqd(struct analysis *a, const struct analyze_opts *o)
 			q = r;
 			if (halvings < 1 || steps < (long)RVE(e, R_AQD_MIN_STEPS))
 				continue;
-			long reduced = vmk_count(a, e->name, VMK_REDUCE, t0 - 60000, t1 + 60000);
-			long qfull = vmk_count(a, e->name, VMK_QFULL, t0 - 60000, t1 + 60000) +
-				     vmk_count(a, e->name, VMK_BUSY, t0 - 60000, t1 + 60000);
+			long reduced = vmk_count(a, e->name, e->host, VMK_REDUCE, t0 - 60000, t1 + 60000);
+			long qfull = vmk_count(a, e->name, e->host, VMK_QFULL, t0 - 60000, t1 + 60000) +
+				     vmk_count(a, e->name, e->host, VMK_BUSY, t0 - 60000, t1 + 60000);
 			struct finding *f = finding_new(a, K_T_AQD,
 							reduced > 0 || qfull > 0 ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE,
 							e->name, e->host);
@@ -1250,7 +1352,24 @@ static void det_sioc(struct analysis *a, const struct analyze_opts *o)
 		}
 		double davg = qs_quantile(&qd, 0.5);
 		qs_free(&qd);
-		if (n < (long)RVE(e, R_SIOC_MIN_CHANGES) || halvings > n / 2 || !(davg >= near))
+		/* the device's own latency with the queue at its full depth: since vSphere 5.1 the default
+		 * threshold is the latency at 90 % of peak throughput, a few ms on flash, not 30 ms */
+		struct qsketch qb;
+		qs_init(&qb);
+		for (size_t k = 0; k < c->ds.nb; k++) {
+			double dq = val(c, e, M_DQLEN, k), d = val(c, e, M_DAVG, k);
+			if (!isnan(d) && dq >= e->dq_max - 0.5 && active(&a->rules, c, e, M_CMDS, k))
+				qs_add(&qb, d);
+		}
+		double base = qb.n >= 5 ? qs_quantile(&qb, 0.5) : NAN;
+		qs_free(&qb);
+		bool manual = davg >= near;
+		bool relative = !isnan(base) && davg >= RVE(e, R_SIOC_BASE_RATIO) * base && davg >= base + 1;
+		if (n < (long)RVE(e, R_SIOC_MIN_CHANGES) || halvings > n / 2 || !(manual || relative))
+			continue;
+		/* QUEUE FULL in the log for this device at these times: adaptive queue depth, not SIOC */
+		if (vmk_count(a, e->name, e->host, VMK_QFULL, t0 - 60000, t1 + 60000) +
+			    vmk_count(a, e->name, e->host, VMK_BUSY, t0 - 60000, t1 + 60000) > 0)
 			continue;
 		struct finding *f = finding_new(a, K_T_SIOC, SEV_WARNING, LAYER_DEVICE, e->name, e->host);
 		f->capture = (long)e->capture;
@@ -1260,17 +1379,27 @@ static void det_sioc(struct analysis *a, const struct analyze_opts *o)
 		f->end = t1 + c->clock_offset_ms;
 		f->sustained_s = (double)(t1 - t0) / 1000.0 + c->interval_s;
 		evidence_add(f, c, e, M_DQLEN, w.k0, w.k1, NAN);
-		evidence_add(f, c, e, M_DAVG, w.k0, w.k1, near);
+		evidence_add(f, c, e, M_DAVG, w.k0, w.k1,
+			     manual ? near : round(10 * fmax(RVE(e, R_SIOC_BASE_RATIO) * base, base + 1)) / 10);
 		evidence_add(f, c, e, M_ACTV, w.k0, w.k1, NAN);
 		evidence_add(f, c, e, M_QUED, w.k0, w.k1, NAN);
-		f->summary = afmt(a, "Storage I/O Control throttling: DQLEN moved smoothly %ld times (range %.0f-%.0f) "
-				     "while DAVG was %.1f ms, near the %g ms congestion threshold", n,
-				  f->nev ? f->ev[0].min : NAN, e->dq_max, davg, thr);
-		f->rule = afmt(a, "at least %g gradual DQLEN changes (decreases that are not halvings, increases of 2+), "
-				  "with DAVG >= %g x %g ms",
-			       RVE(e, R_SIOC_MIN_CHANGES), RVE(e, R_SIOC_NEAR), thr);
+		if (manual)
+			f->summary = afmt(a, "Storage I/O Control throttling: DQLEN moved smoothly %ld times (range %.0f-%.0f) "
+					     "while DAVG was %.1f ms, near the %g ms congestion threshold; no QUEUE FULL", n,
+					  f->nev ? f->ev[0].min : NAN, e->dq_max, davg, thr);
+		else
+			f->summary = afmt(a, "Storage I/O Control throttling: DQLEN moved smoothly %ld times (range %.0f-%.0f) "
+					     "while DAVG was %.1f ms against %.1f ms with the queue at full depth: the automatic "
+					     "threshold (latency at 90%% of peak throughput) is a few ms on fast storage; no QUEUE FULL",
+					  n, f->nev ? f->ev[0].min : NAN, e->dq_max, davg, base);
+		f->rule = afmt(a, "at least %g gradual DQLEN changes (decreases that are not halvings, increases of 2+), no "
+				  "QUEUE FULL, with DAVG >= %g x %g ms (manual threshold) or >= %g x the DAVG at full depth "
+				  "(automatic threshold)",
+			       RVE(e, R_SIOC_MIN_CHANGES), RVE(e, R_SIOC_NEAR), thr,
+			       RVE(e, R_SIOC_BASE_RATIO));
 		f->source = "[vmw] SIOC / PARDA FAST'09: per-host queue depth adjusted smoothly toward the latency "
-			    "threshold, in proportion to shares; no SCSI errors";
+			    "threshold, in proportion to shares; no SCSI errors; default threshold since 5.1: latency at "
+			    "90% of peak throughput";
 		f->heuristic = true;
 		f->advice = afmt(a, "The datastore is congested and SIOC shares the queue between hosts by disk "
 				    "shares: give the SQL Server VMDKs higher shares, move noisy neighbours off the "
@@ -1328,6 +1457,310 @@ static void det_alignment(struct analysis *a, const struct analyze_opts *o)
 	}
 }
 
+/* ---- one LU seen from several hosts ---- */
+
+/* The array's LU and port queues are shared by every host that uses the LU (DOMAIN §2, over-commit
+ * arithmetic [seed]): the same naa in several host captures is one LU. Its outstanding IO is the sum
+ * of the hosts' ACTV; QUEUE FULL answered while that sum, not any one host's, reaches the LU queue
+ * is an over-commit across hosts; AQD cuts at the same moments on several hosts are one array-side
+ * event; a LUN slow from every host that uses it points at the array, slow from one host only at
+ * that host's path or HBA. */
+#define SHARE_MAX_HOSTS 8
+
+static double median_of(double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && v[j] < v[j - 1]; j--) {
+			double t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* A halving of device e's queue depth (the rule may be set for the device or its host). */
+static bool is_halving(const struct analysis *a, const struct entity *e, const struct dq_event *x)
+{
+	return x->from >= 4 && x->to <= RVE(e, R_AQD_HALF_RATIO) * x->from;
+}
+
+/* Of host h's halvings, how many another host made within tol ms (*of: h's halvings). */
+static long aqd_together(const struct analysis *a, const struct entity *const *hs, int nh, int h, int64_t tol, long *of)
+{
+	long n = 0;
+	*of = 0;
+	for (size_t q = 0; q < hs[h]->ndq; q++) {
+		const struct dq_event *x = &hs[h]->dq[q];
+		if (!is_halving(a, hs[h], x))
+			continue;
+		(*of)++;
+		bool with = false;
+		for (int o = 0; o < nh && !with; o++)
+			for (size_t r = 0; o != h && r < hs[o]->ndq && !with; r++)
+				with = is_halving(a, hs[o], &hs[o]->dq[r]) && llabs(hs[o]->dq[r].t - x->t) <= tol;
+		n += with;
+	}
+	return n;
+}
+
+static void shared_lu_latency(struct analysis *a, const struct entity *const *hs, int nh)
+{
+	for (size_t i = 0; i < a->nf; i++) {
+		struct finding *f = &a->f[i];
+		if (f->kind != K_LAT_DEVICE || f->ent < 0)
+			continue;
+		int me = -1;
+		for (int h = 0; h < nh; h++)
+			me = hs[h] == &a->m.ents[f->ent] ? h : me;
+		if (me < 0)
+			continue;
+		struct buf slow, fast;
+		buf_init(&slow);
+		buf_init(&fast);
+		int nslow = 0, nfast = 0;
+		for (int h = 0; h < nh; h++) {
+			if (h == me || hs[h]->series[M_DAVG] < 0)
+				continue;
+			const struct capture *c = cap_of(a, hs[h]);
+			double *v = xmalloc((c->ds.nb ? c->ds.nb : 1) * sizeof *v);
+			size_t nv = 0;
+			for (size_t k = 0; k < c->ds.nb; k++) {
+				int64_t t = model_time(&a->m, c, k);
+				double d = val(c, hs[h], M_DAVG, k);
+				if (t >= f->start && t <= f->end && !isnan(d) && active(&a->rules, c, hs[h], M_CMDS, k))
+					v[nv++] = d;
+			}
+			double med = median_of(v, nv);
+			free(v);
+			if (nv < 3)
+				continue; /* idle there, or not captured then */
+			if (med > RVE(hs[h], R_DAVG_WARN)) { /* slow by that host's own band */
+				buf_printf(&slow, "%s%s %.1f ms", nslow ? ", " : "", hs[h]->host ? hs[h]->host : "?", med);
+				nslow++;
+			} else {
+				buf_printf(&fast, "%s%s %.1f ms", nfast ? ", " : "", hs[h]->host ? hs[h]->host : "?", med);
+				nfast++;
+			}
+		}
+		if (nslow && !nfast) {
+			f->summary = afmt(a, "%s; slow from every host that uses the LU (DAVG median %s): the LU or the array, "
+					     "not one host's path", f->summary, slow.data);
+		} else if (nfast && !nslow) {
+			f->summary = afmt(a, "%s; only from this host: at the same time %s on the same LU (DAVG median) — this "
+					     "host's path or HBA, not the LU", f->summary, fast.data);
+			f->advice = afmt(a, "The LU answers the other hosts quickly, so the wait is on this host's way to it: "
+					    "check its paths to the LU (esxcli storage nmp path list -d %s), the path selection "
+					    "policy, its HBA, cables and switch port errors, before touching the array.", f->entity);
+		} else if (nfast && nslow) {
+			f->summary = afmt(a, "%s; other hosts at the same time: slow %s, fast %s (DAVG median)", f->summary,
+					  slow.data, fast.data);
+		}
+		buf_free(&slow);
+		buf_free(&fast);
+	}
+}
+
+static void shared_lu(struct analysis *a, const struct entity *const *hs, int nh)
+{
+	/* the grid: the coarsest capture's samples */
+	int b = 0;
+	for (int h = 1; h < nh; h++)
+		if (cap_of(a, hs[h])->interval_s > cap_of(a, hs[b])->interval_s)
+			b = h;
+	const struct capture *cb = cap_of(a, hs[b]);
+	size_t nb = cb->ds.nb;
+	if (!nb)
+		return;
+	double *sum = xmalloc(nb * sizeof *sum), *each = xmalloc(nb * (size_t)nh * sizeof *each);
+	for (size_t k = 0; k < nb; k++) {
+		int64_t t = model_time(&a->m, cb, k);
+		sum[k] = 0;
+		for (int h = 0; h < nh; h++) {
+			double v = value_at(a, hs[h], M_ACTV, t);
+			each[k * (size_t)nh + (size_t)h] = v;
+			sum[k] = isnan(v) || isnan(sum[k]) ? NAN : sum[k] + v;
+		}
+	}
+	/* QUEUE FULL / BUSY for the LU, from any host's log: the sum of outstanding IO at those moments */
+	double *at = xmalloc((a->vmk.n ? a->vmk.n : 1) * sizeof *at);
+	size_t nat = 0;
+	long nq = 0;
+	int64_t q0 = INT64_MAX, q1 = INT64_MIN;
+	for (size_t i = 0; a->have_vmk && i < a->vmk.n; i++) {
+		const struct vmk_event *ev = &a->vmk.ev[i];
+		if ((ev->kind != VMK_QFULL && ev->kind != VMK_BUSY) || strcmp(ev->device, hs[0]->name) != 0)
+			continue;
+		nq++;
+		q0 = ev->t < q0 ? ev->t : q0;
+		q1 = ev->t > q1 ? ev->t : q1;
+		size_t k = bucket_of(cb, ev->t);
+		if (!isnan(sum[k]))
+			at[nat++] = sum[k];
+	}
+	double est = median_of(at, nat);
+	free(at);
+	/* AQD at the same moments */
+	int64_t tol = (int64_t)(fmax(2.0, 1.5 * cb->interval_s) * 1000);
+	long together = 0, halvings = 0;
+	for (int h = 0; h < nh; h++) {
+		long of;
+		together += aqd_together(a, hs, nh, h, tol, &of);
+		halvings += of;
+	}
+	/* no log: the cuts made together stand for the array's refusals; the hosts' sum just before them */
+	bool from_cuts = false;
+	if (nq == 0 && together >= 2) {
+		double *bc = xmalloc((size_t)(halvings ? halvings : 1) * sizeof *bc);
+		size_t nbc = 0;
+		for (int h = 0; h < nh; h++)
+			for (size_t q = 0; q < hs[h]->ndq && nbc < (size_t)halvings; q++) {
+				const struct dq_event *x = &hs[h]->dq[q];
+				if (!is_halving(a, hs[h], x))
+					continue;
+				size_t k = bucket_of(cb, x->t);
+				if (k > 0 && !isnan(sum[k - 1]))
+					bc[nbc++] = sum[k - 1];
+				q0 = x->t < q0 ? x->t : q0;
+				q1 = x->t > q1 ? x->t : q1;
+			}
+		est = median_of(bc, nbc);
+		free(bc);
+		from_cuts = !isnan(est);
+	}
+	double given = a->opts.array_queue_depth;
+	bool evidence = given > 0 || nq > 0 || together >= 2;
+	/* the hosts' configured depths and their peaks */
+	double dq_sum = 0, peak_sum = -INFINITY;
+	size_t kpeak = 0;
+	for (int h = 0; h < nh; h++)
+		dq_sum += hs[h]->dq_max > 0 ? hs[h]->dq_max : NAN;
+	for (size_t k = 0; k < nb; k++)
+		if (!isnan(sum[k]) && sum[k] > peak_sum) {
+			peak_sum = sum[k];
+			kpeak = k;
+		}
+	struct buf hosts, parts;
+	buf_init(&hosts);
+	buf_init(&parts);
+	for (int h = 0; h < nh; h++) {
+		buf_printf(&hosts, "%s%s", h ? ", " : "", hs[h]->host ? hs[h]->host : "?");
+		buf_printf(&parts, "%s%s %.0f", h ? " + " : "", hs[h]->host ? hs[h]->host : "?", each[kpeak * (size_t)nh + (size_t)h]);
+	}
+	/* AQD findings on this LU say the cuts were one array-side event */
+	if (together >= 2)
+		for (size_t i = 0; i < a->nf; i++) {
+			struct finding *f = &a->f[i];
+			if (f->kind == K_T_AQD && strcmp(f->entity, hs[0]->name) == 0)
+				f->summary = afmt(a, "%s; %ld of the %ld halvings on the hosts sharing the LU (%s) came within %.0f s "
+						     "of another host's: one array-side event", f->summary, together, halvings,
+						  hosts.data, (double)tol / 1000);
+		}
+	double Q = given > 0 ? given : est;
+	if (evidence && !isnan(Q) && Q > 0 && isfinite(peak_sum)) {
+		/* the window: where the sum reached the LU queue, or (estimated) the QUEUE FULL span */
+		signed char *cond = cond_alloc(cb);
+		for (size_t k = 0; k < nb; k++)
+			cond[k] = !isnan(sum[k]) && (given > 0 ? sum[k] > Q : sum[k] >= Q);
+		struct win w[MAXW];
+		size_t nw = find_windows(&a->rules, cb, cond, hs[b]->series[M_ACTV], w, MAXW);
+		free(cond);
+		bool any_alone = false;
+		double alone_max = 0;
+		for (size_t k = 0; k < nb; k++)
+			for (int h = 0; h < nh; h++) {
+				double v = each[k * (size_t)nh + (size_t)h];
+				any_alone |= v > Q;
+				alone_max = v > alone_max ? v : alone_max;
+			}
+		struct win all = {0, 0, 0};
+		if (nw) {
+			all = w[0];
+			all.k1 = w[nw - 1].k1;
+		} else if (nq > 0 || from_cuts) {
+			all.k0 = bucket_of(cb, q0);
+			all.k1 = bucket_of(cb, q1);
+		}
+		if (nw || nq > 0 || from_cuts) {
+			const struct ev_spec ev[] = {{M_ACTV, NAN}, {M_DQLEN, NAN}, {M_DAVG, NAN}, EV_END};
+			struct finding *f = window_finding(a, K_Q_ARRAY_OVERCOMMIT, nq > 0 || together >= 2 ? SEV_CRITICAL : SEV_WARNING,
+							   LAYER_ARRAY, hs[b], &all, ev);
+			f->host = arena_strdup(&a->arena, hosts.data);
+			if (given > 0)
+				f->summary = afmt(a, "the %d hosts sharing this LU (%s) together keep more IOs outstanding than its "
+						     "command queue (%g): up to %.0f (%s)%s%s", nh, hosts.data, given, peak_sum, parts.data,
+						  any_alone ? "" : "; no host alone exceeds it",
+						  nq ? afmt(a, "; the array answered QUEUE FULL/BUSY %ld times", nq) : "");
+			else if (from_cuts)
+				f->summary = afmt(a, "the %d hosts sharing this LU (%s) cut their queue depth at the same moments (%ld of %ld "
+						     "halvings within %.0f s of another host's: the array refused them together): they had "
+						     "up to %.0f commands outstanding together (%s), each alone at most %.0f, and a median "
+						     "of %.0f just before the cuts — the LU's queue is below what the hosts send together "
+						     "(their device queue depths sum to %.0f)",
+						  nh, hosts.data, together, halvings, (double)tol / 1000, peak_sum, parts.data, alone_max,
+						  est, dq_sum);
+			else
+				f->summary = afmt(a, "the array answered QUEUE FULL/BUSY %ld times to the %d hosts sharing this LU (%s): "
+						     "together they had up to %.0f commands outstanding (%s), each alone at most %.0f, "
+						     "and a median of %.0f in the samples with QUEUE FULL — the LU's queue is below what "
+						     "the hosts send together (their device queue depths sum to %.0f)",
+						  nq, nh, hosts.data, peak_sum, parts.data, alone_max, est, dq_sum);
+			f->rule = given > 0 ? afmt(a, "sum over the hosts of ACTV for one naa > --array-queue-depth %g, sustained", given)
+				  : from_cuts ? afmt(a, "adaptive queue depth cuts within %.0f s of each other on %d hosts sharing an LU "
+							"(at least 2)", (double)tol / 1000, nh)
+					      : afmt(a, "QUEUE FULL/BUSY for an LU that %d host captures share; their ACTV summed at "
+							"those moments", nh);
+			f->source = "[seed, VMware Scalable Storage Performance] the LU's and the array port's queue are shared by "
+				    "every host: sum over hosts of outstanding IO must not exceed them; [vmw KB 1008113] QUEUE FULL";
+			if (given > 0)
+				f->advice = afmt(a, "Together the hosts over-commit the LU. Size the hosts' LUN queue depth (or DSNRO) "
+						    "so that their sum fits the LU queue (%g / %d hosts = %.0f each), or spread the "
+						    "data over more LUNs and array ports [seed].", given, nh, floor(given / nh));
+			else
+				f->advice = afmt(a, "Each host's queue depth looks fine on its own; together the hosts over-commit "
+						    "the LU. Ask the SAN admin for the LU's and the port's queue limits and size the "
+						    "hosts' LUN queue depth (or DSNRO) so that their sum fits them (give the LU's with "
+						    "--array-queue-depth to check it) — the array refused commands at a median of %.0f "
+						    "outstanding in these samples (interval averages: the instantaneous count was "
+						    "higher); or spread the data over more LUNs and ports [seed].", est);
+		}
+	}
+	buf_free(&hosts);
+	buf_free(&parts);
+	free(sum);
+	free(each);
+	shared_lu_latency(a, hs, nh);
+}
+
+static void det_shared_lu(struct analysis *a, const struct analyze_opts *o)
+{
+	(void)o;
+	size_t n = a->m.nents;
+	bool *done = xcalloc(n ? n : 1, sizeof *done);
+	for (size_t i = 0; i < n; i++) {
+		const struct entity *e = &a->m.ents[i];
+		if (done[i] || e->layer != LAYER_DEVICE || e->nfs || e->series[M_ACTV] < 0)
+			continue;
+		const struct entity *hs[SHARE_MAX_HOSTS];
+		int nh = 0;
+		for (size_t j = i; j < n; j++) {
+			const struct entity *x = &a->m.ents[j];
+			if (x->layer != LAYER_DEVICE || x->nfs || x->series[M_ACTV] < 0 || strcmp(x->name, e->name) != 0)
+				continue;
+			done[j] = true;
+			bool dup = false;
+			for (int k = 0; k < nh && !dup; k++)
+				dup = hs[k]->capture == x->capture || (hs[k]->host && x->host && strcasecmp(hs[k]->host, x->host) == 0);
+			if (!dup && nh < SHARE_MAX_HOSTS)
+				hs[nh++] = x;
+		}
+		if (nh >= 2)
+			shared_lu(a, hs, nh);
+	}
+	free(done);
+}
+
 /* ---- vmkernel.log event windows ---- */
 
 static bool is_qfull(const struct vmk_event *e)
@@ -1382,6 +1815,9 @@ static void det_queue_full(struct analysis *a, const struct analyze_opts *o)
 		/* the host's reductions follow the last QUEUE FULL: count them up to one gap later */
 		int64_t until = t1 + (int64_t)(rule_value(&a->rules, R_QFULL_GAP_S) * 1000);
 		long qf = 0, busy = 0, reduce = 0;
+		struct buf hosts; /* the hosts the array refused, from forwarded logs */
+		buf_init(&hosts);
+		int nhosts = 0;
 		for (size_t j = i; j < a->vmk.n && a->vmk.ev[j].t <= until; j++) {
 			const struct vmk_event *e = &a->vmk.ev[j];
 			if (strcmp(e->device, e0->device) != 0)
@@ -1389,15 +1825,29 @@ static void det_queue_full(struct analysis *a, const struct analyze_opts *o)
 			qf += e->kind == VMK_QFULL;
 			busy += e->kind == VMK_BUSY;
 			reduce += e->kind == VMK_REDUCE;
+			if (e->host && is_qfull(e)) {
+				bool seen = false;
+				for (size_t k = i; k < j && !seen; k++)
+					seen = is_qfull(&a->vmk.ev[k]) && a->vmk.ev[k].host && strcmp(a->vmk.ev[k].device, e0->device) == 0 &&
+					       strcasecmp(a->vmk.ev[k].host, e->host) == 0;
+				if (!seen) {
+					buf_printf(&hosts, "%s%s", nhosts ? ", " : "", e->host);
+					nhosts++;
+				}
+			}
 		}
 		struct finding *f = finding_new(a, K_SCSI_QUEUE_FULL, qf + busy >= 10 ? SEV_CRITICAL : SEV_WARNING,
 						LAYER_ARRAY, e0->device, NULL);
 		f->start = t0;
 		f->end = t1;
 		f->sustained_s = (double)(t1 - t0) / 1000.0;
-		f->summary = afmt(a, "the array answered QUEUE FULL %ld time%s and BUSY %ld time%s (vmkernel.log)%s", qf,
+		f->summary = afmt(a, "the array answered QUEUE FULL %ld time%s and BUSY %ld time%s (vmkernel.log%s)%s", qf,
 				  qf == 1 ? "" : "s", busy, busy == 1 ? "" : "s",
-				  reduce ? afmt(a, "; the host reduced the queue depth %ld time%s", reduce, reduce == 1 ? "" : "s") : "");
+				  nhosts > 1 ? afmt(a, " of %d hosts: %s", nhosts, hosts.data) : nhosts ? afmt(a, " of %s", hosts.data) : "",
+				  reduce ? afmt(a, "; the host%s reduced the queue depth %ld time%s", nhosts > 1 ? "s" : "", reduce,
+						reduce == 1 ? "" : "s")
+					 : "");
+		buf_free(&hosts);
 		f->rule = afmt(a, "vmkernel.log lines with D:0x28 (TASK SET FULL) or D:0x8 (BUSY) for the device, "
 				  "grouped when less than %g s apart", rule_value(&a->rules, R_QFULL_GAP_S));
 		f->source = "[vmw KB 1008113] SCSI device status 0x28 TASK SET FULL, 0x8 BUSY; the D: field, not the Cmd opcode";
@@ -1483,7 +1933,10 @@ const struct detector detectors[] = {
 	 .window = errors_window},
 	{.kind = K_ERR_ABORTS_RESETS, .title = "failed commands at a device, sustained", .stream = &sr_failed_dev,
 	 .window = errors_window},
+	{.kind = K_LAT_DATASTORE, .title = "latency of a virtual disk no SCSI device carries (NFS, vSAN)",
+	 .run = det_datastore_latency},
 	{.kind = K_SCSI_QUEUE_FULL, .title = "QUEUE FULL / BUSY in vmkernel.log", .run = det_queue_full},
 	{.kind = K_ERR_ABORTS_RESETS, .title = "failed commands with a host status in vmkernel.log", .run = det_vmk_failures},
+	{.kind = K_Q_ARRAY_OVERCOMMIT, .title = "one LU from several hosts: their outstanding IO summed", .run = det_shared_lu},
 	{.title = NULL},
 };

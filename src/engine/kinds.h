@@ -26,6 +26,7 @@ enum kind {
 	K_ALIGN_MISALIGNED,
 	K_ERR_ABORTS_RESETS,
 	K_SCSI_QUEUE_FULL,
+	K_LAT_DATASTORE,
 	K_COUNT
 };
 
@@ -34,7 +35,8 @@ enum stack_box { BOX_GUEST, BOX_VSCSI, BOX_KERNEL, BOX_ADAPTER, BOX_ARRAY, BOX_C
 
 /* Where the verdict speaks of a kind ("IO waits in the guest, above the virtual SCSI controller",
  * "behind throttling of the LUN queue", ...). VP_NONE: only as "see the remaining findings". */
-enum verdict_place { VP_NONE, VP_GUEST, VP_THROTTLE, VP_KERNEL, VP_ADAPTER, VP_ARRAY, VP_GUEST_LATENCY };
+enum verdict_place { VP_NONE, VP_GUEST, VP_THROTTLE, VP_KERNEL, VP_ADAPTER, VP_ARRAY, VP_GUEST_LATENCY,
+		     VP_DATASTORE };
 
 struct kind_info {
 	const char *name;            /* "queue.device_saturated" */

@@ -25,6 +25,8 @@
 	[R_LOG_MAX_KIB] = {"guest.log.max_write_kib", 64, "KiB", "... of at most this size (on average) is taken for a log disk", "[derived] log writes are 512 B-60 KiB"}, \
 	[R_DAVG_WARN] = {"device.davg.warning_ms", 15, "ms", "DAVG above this: the array/fabric is slow", "[vmw vSphere 6.7 monitoring guide] device latency > 15 ms"}, \
 	[R_DAVG_CRIT] = {"device.davg.critical_ms", 25, "ms", "DAVG above this", "[vmw-derived practitioner tables] DAVG > 25 ms"}, \
+	[R_DS_LAT_WARN] = {"datastore.latency.warning_ms", 15, "ms", "a virtual disk with no SCSI device (NFS, vSAN): its host-side latency above this", "[vmw vSphere 6.7 monitoring guide] device latency > 15 ms: the storage is slow"}, \
+	[R_DS_LAT_CRIT] = {"datastore.latency.critical_ms", 25, "ms", "... and above this", "[vmw-derived practitioner tables] GAVG > 25 ms"}, \
 	[R_KAVG_WARN] = {"kernel.kavg.warning_ms", 0.1, "ms", "KAVG/QAVG constantly above this: the VMkernel is queuing", "[seed] KAVG constantly above 0.1 ms"}, \
 	[R_KAVG_CRIT] = {"kernel.kavg.critical_ms", 2, "ms", "KAVG/QAVG above this", "[vmw-derived practitioner tables] KAVG > 2 ms"}, \
 	[R_DAVG_RAISE_QD] = {"advice.davg_max_to_raise_qd_ms", 10, "ms", "raise a queue depth only while DAVG stays below this", "[seed] raise the device queue depth only if DAVG < 10 ms"}, \
@@ -42,6 +44,7 @@
 	[R_SIOC_THRESHOLD] = {"sioc.threshold_ms", 30, "ms", "SIOC congestion threshold (manual default)", "[vmw] PARDA FAST'09"}, \
 	[R_SIOC_NEAR] = {"sioc.near_share", 0.7, "x", "DAVG at least this share of the threshold while DQLEN moves", "[derived]"}, \
 	[R_SIOC_MIN_CHANGES] = {"sioc.min_changes", 3, "changes", "gradual DQLEN changes (not halvings, not +1 only) needed", "[derived] smooth proportional steps"}, \
+	[R_SIOC_BASE_RATIO] = {"sioc.baseline_ratio", 1.5, "x", "... or DAVG at least this multiple of the device's own DAVG at full queue depth (automatic threshold)", "[vmw] since vSphere 5.1 the default threshold is the latency at 90% of peak throughput; [derived] the ratio"}, \
 	[R_DSNRO] = {"dsnro.value", 32, "commands", "Disk.SchedNumReqOutstanding default", "[vmw] DSNRO default 32, applied when more than one VM is active"}, \
 	[R_DSNRO_WORLDS] = {"dsnro.min_worlds", 2, "worlds", "active worlds on the device for DSNRO to apply", "[vmw]"}, \
 	[R_SPLIT_PER_S] = {"split.per_s", 5, "/s", "split IO per second", "[ms] diagnostic rule flags >= 5/s"}, \
@@ -111,6 +114,7 @@ static const struct rule_pair {
 	{R_GUEST_LAT_WARN, R_GUEST_LAT_CRIT, "a warning threshold cannot exceed its critical one"},
 	{R_LOG_WRITE_WARN, R_LOG_WRITE_CRIT, "a warning threshold cannot exceed its critical one"},
 	{R_DAVG_WARN, R_DAVG_CRIT, "a warning threshold cannot exceed its critical one"},
+	{R_DS_LAT_WARN, R_DS_LAT_CRIT, "a warning threshold cannot exceed its critical one"},
 	{R_KAVG_WARN, R_KAVG_CRIT, "a warning threshold cannot exceed its critical one"},
 	{R_VSCSI_PVSCSI, R_VSCSI_PVSCSI_MAX, "the default limit cannot exceed the maximum"},
 };

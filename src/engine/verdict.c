@@ -142,7 +142,8 @@ void analysis_verdict(struct analysis *a)
 	}
 	bool guest = has_place(a, VP_GUEST), kernel = has_place(a, VP_KERNEL), throttle = has_place(a, VP_THROTTLE);
 	bool array = has_place(a, VP_ARRAY), adapter = has_place(a, VP_ADAPTER), glat = has_place(a, VP_GUEST_LATENCY);
-	int places = guest + kernel + throttle + array + adapter;
+	bool datastore = has_place(a, VP_DATASTORE);
+	int places = guest + kernel + throttle + array + adapter + datastore;
 	bool warned = false;
 	for (size_t i = 0; i < a->nf; i++)
 		warned |= a->f[i].sev >= SEV_WARNING;
@@ -198,6 +199,12 @@ void analysis_verdict(struct analysis *a)
 			buf_printf(&b, "%sin the array or fabric below the HBA (%s — %s)", said ? "; and " : "", f->entity, f->summary);
 			said++;
 		}
+		if (datastore) {
+			const struct finding *f = first_in_place(a, VP_DATASTORE);
+			buf_printf(&b, "%sin the datastore below the VMkernel, which has no SCSI device queue (%s%s%s — %s)",
+				   said ? "; and " : "", f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary);
+			said++;
+		}
 		if (!said) {
 			const struct finding *f = first_in_place(a, VP_GUEST_LATENCY);
 			if (have_host)
@@ -212,7 +219,7 @@ void analysis_verdict(struct analysis *a)
 		buf_addc(&b, '.');
 		if (guest && !kernel && !array && !throttle && have_host && a->nmap)
 			buf_adds(&b, " The host below is not the bottleneck: fix the guest side first.");
-		if (array && !kernel && !guest)
+		if ((array || datastore) && !kernel && !guest)
 			buf_adds(&b, " Nothing queues in the VMkernel: deeper queues would not help.");
 	}
 	coverage_note(a, &b);

@@ -478,6 +478,8 @@ static void nas_vm(struct sim_config *c, enum sim_dev_kind kind, bool mixed)
 	c->sql_counters = true;
 	c->tx.coverage = true;
 	sc_expect(c, "latency.guest_read", "D:", "SQL01", 0.2, 0.8);
+	/* the host-side evidence: D:'s virtual disk, on a datastore with no SCSI device */
+	sc_expect(c, "latency.datastore", "SQL01:scsi0:1", NULL, 0.2, 0.8);
 	/* tempdb shares the slow datastore unless only D: moved */
 	if (!mixed)
 		sc_expect(c, "latency.guest_read", "F:", "SQL01", 0.2, 0.8);
