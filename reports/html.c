@@ -17,6 +17,7 @@
 #include "text.h"
 #include "fmt.h"
 #include "json.h"
+#include "rules_out.h"
 
 #include "version.h"
 
@@ -800,6 +801,7 @@ static void captures_section(const struct analysis *a, struct buf *b)
 	if (a->have_vmk || a->have_parts)
 		buf_printf(b, "<p class=\"small muted\">Also read: %s%s%s.</p>\n", a->have_vmk ? "vmkernel.log" : "",
 			   a->have_vmk && a->have_parts ? ", " : "", a->have_parts ? "partition offsets" : "");
+	rules_out_lines(&a->rules, b, "<h4>Rules overridden</h4>\n<ul class=\"rules\">\n", "<li>", "</li>\n", "</ul>\n", esc);
 }
 
 /* Report-level warnings collected while rendering. */

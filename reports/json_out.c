@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules_out.h"
 #include "version.h"
 
 /* ---- analysis ---- */
@@ -285,6 +286,7 @@ void analysis_json_ex(const struct analysis *a, struct json *j, void (*extra)(vo
 	coverage_json(a, j);
 	json_key(j, "captures");
 	captures_json(&a->m, j);
+	rules_out_json(&a->rules, "rules_overridden", j);
 	json_key(j, "disk_map");
 	json_arr_begin(j);
 	for (size_t i = 0; i < a->nmap; i++) {
@@ -768,6 +770,8 @@ void compare_json(const struct compare *c, struct json *j)
 	captures_json(&c->side[0].m, j);
 	json_key(j, "after");
 	captures_json(&c->side[1].m, j);
+	rules_out_json(&c->side[0].rules, "rules_overridden_before", j);
+	rules_out_json(&c->side[1].rules, "rules_overridden_after", j);
 	json_key(j, "match_map");
 	json_arr_begin(j);
 	for (size_t i = 0; i < c->nmap; i++) {

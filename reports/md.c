@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "rules_out.h"
 
 /* Text as Markdown that renders as itself: control characters and bad UTF-8 as \xNN, the ASCII
  * punctuation that means something inline backslash-escaped (links, emphasis, code, table cells,
@@ -162,6 +163,7 @@ static int md_analysis(const struct analysis *a, struct report_opts *o, struct b
 		fmt_when(out, c->end + c->clock_offset_ms);
 		buf_printf(out, " | %ld |\n", c->rows);
 	}
+	rules_out_lines(&a->rules, out, "\n#### Rules overridden\n\n", "- ", "\n", "", md_text);
 	return 0;
 }
 
@@ -196,6 +198,8 @@ static int md_compare(const struct compare *c, struct report_opts *o, struct buf
 			}
 		}
 	}
+	rules_out_lines(&c->side[0].rules, out, "\n#### Rules overridden before\n\n", "- ", "\n", "", md_text);
+	rules_out_lines(&c->side[1].rules, out, "\n#### Rules overridden after\n\n", "- ", "\n", "", md_text);
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "rules_out.h"
 #include "version.h"
 
 #define esc fmt_esc
@@ -81,6 +82,7 @@ void analysis_text(const struct analysis *a, struct buf *out)
 		}
 		buf_addc(out, '\n');
 	}
+	rules_out_lines(&a->rules, out, "\nRULES (overridden)\n", "  ", "\n", "", esc);
 	if (a->nmap) {
 		buf_adds(out, "\nDISK MAPPING (guest disk = virtual disk)\n");
 		for (size_t i = 0; i < a->nmap; i++) {
@@ -699,6 +701,8 @@ void compare_text(const struct compare *c, struct buf *out)
 	buf_adds(out, "\nCAPTURES\n");
 	captures_text(&c->side[0].m, "before", out);
 	captures_text(&c->side[1].m, "after", out);
+	rules_out_lines(&c->side[0].rules, out, "\nRULES before (overridden)\n", "  ", "\n", "", esc);
+	rules_out_lines(&c->side[1].rules, out, "\nRULES after (overridden)\n", "  ", "\n", "", esc);
 	buf_printf(out, "\nCOMPARISONS (per figure after - before with its %.0f%% block bootstrap interval, %u resamples, seed "
 			"%llu; a row is improved\n  when a deciding figure - the tail (p95, p99), the time above a band, the busy "
 			"phase - improved with a whole\n  interval beyond %g%% and the metric's floor (shares: %g point and %g%% of "

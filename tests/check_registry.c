@@ -179,6 +179,28 @@ START_TEST(markdown_names_inert)
 }
 END_TEST
 
+/* The rules file's sections and the per-side rules options are in --help and the man page. */
+START_TEST(rules_documented)
+{
+	char *man = slurp("doc/iopsy.1"), *rh = help_of("rules"), *cmp = help_of("compare"), *an = help_of("analyze");
+	for (int k = 0; k < SCOPE_COUNT; k++) {
+		char head[32];
+		snprintf(head, sizeof head, "[%s", rule_scope_names[k]);
+		ck_assert_msg(strstr(rh, head), "rules --help does not show section %s", head);
+		ck_assert_msg(man_has(man, head), "doc/iopsy.1 does not show section %s", head);
+	}
+	for (const char *const *o = (const char *const[]){"--before-rules", "--after-rules", NULL}; *o; o++) {
+		ck_assert_msg(strstr(cmp, *o), "compare --help does not list %s", *o);
+		ck_assert_msg(man_has(man, *o), "doc/iopsy.1 does not document %s", *o);
+	}
+	ck_assert(strstr(an, "--rules") && man_has(man, "--rules"));
+	free(man);
+	free(rh);
+	free(cmp);
+	free(an);
+}
+END_TEST
+
 Suite *registry_suite(void)
 {
 	Suite *s = suite_create("registry");
@@ -188,6 +210,7 @@ Suite *registry_suite(void)
 	tcase_add_test(t, reporters_table);
 	tcase_add_test(t, commands_table);
 	tcase_add_test(t, markdown_names_inert);
+	tcase_add_test(t, rules_documented);
 	suite_add_tcase(s, t);
 	return s;
 }

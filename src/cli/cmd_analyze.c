@@ -24,7 +24,9 @@ static const char analyze_help_text[] =
 	"  --partitions FILE         output of 'wmic partition get BlockSize, StartingOffset, Name, Index'\n"
 	"  --map FILE                guest disk to virtual disk lines: 'SQL01\\D: = SQL01:scsi0:1'\n"
 	"                            (default: found by correlating IOPS)\n"
-	"  --rules FILE              threshold overrides, 'name = value' lines (see 'iopsy rules')\n"
+	"  --rules FILE              threshold overrides: 'name = value [unit]' lines, sections\n"
+	"                            [host|vm|device NAME] and [disk [HOST] NAME] for one entity\n"
+	"                            (see 'iopsy rules --help'); the reports list what it changed\n"
 	"  --array-queue-depth N     the array LU command queue depth, to check over-commit\n"
 	"  --clock-offset SEC        guest clock minus host clock (default: estimated from IOPS)\n"
 	"  --no-clock-estimate       do not estimate the guest clock offset\n"
@@ -258,9 +260,25 @@ out:
 
 static const char rules_help_text[] =
 	"Usage: iopsy rules [--rules FILE]\n"
-	"Print the effective threshold table: name = value, unit, what it means and its source.\n"
-	"A --rules file has the same 'name = value' lines ('#' starts a comment); 'iopsy rules' output\n"
-	"is itself a valid rules file.\n";
+	"Print the effective threshold table: name = value, unit, what it means and its source; with\n"
+	"--rules FILE the values in force, then the file's sections. The output is itself a valid rules\n"
+	"file.\n"
+	"\n"
+	"A rules file has 'name = value' lines, the value optionally with the rule's unit ('= 10 ms',\n"
+	"'= 95 %'); '#' starts a comment. Values are checked against their unit (a percentage 0-100, a\n"
+	"fraction 0-1, a count a whole number >= 1, nothing negative, no other unit), and a warning\n"
+	"threshold may not exceed its critical one in any section; errors are FILE:LINE:COL (exit 2).\n"
+	"A section header applies the lines after it only to what it names:\n"
+	"  [host NAME]               an ESXi host's or a guest machine's entities\n"
+	"  [vm NAME]                 the VM's guest disks and virtual disks (NAME:scsi0:1)\n"
+	"  [disk NAME]               a guest disk (drive, mount point) on any guest, or a virtual disk\n"
+	"  [disk HOST NAME]          ... on that host only\n"
+	"  [device NAME]             a SCSI device (naa...) or an adapter (vmhbaN)\n"
+	"  [global]                  back to the global lines\n"
+	"The most specific wins: disk or device, then vm, then host, then global. Rules marked\n"
+	"'global only' apply to the whole analysis and cannot be set in a section. Example:\n"
+	"  [disk SQL01 L:]\n"
+	"  guest.latency.warning_ms = 5 ms\n";
 
 void rules_help(struct buf *out)
 {

@@ -45,6 +45,9 @@ static const char compare_help_text[] =
 	"  --material-pct P          smallest relative change of a median that gets a verdict\n"
 	"                            (default 10)\n"
 	"  --rules FILE              threshold overrides, 'name = value' lines (see 'iopsy rules')\n"
+	"  --before-rules FILE, --after-rules FILE\n"
+	"                            overrides for one side's analysis, read after --rules (the\n"
+	"                            comparison's own bands keep --rules)\n"
 	"  --before-map FILE, --after-map FILE\n"
 	"                            guest disk to virtual disk lines per side ('SQL01\\D: = SQL01:scsi0:1';\n"
 	"                            default: found by correlating IOPS)\n"
@@ -88,6 +91,8 @@ enum {
 	OPT_REQUIRE_CHARTS,
 	OPT_REPORT,
 	OPT_FAILON,
+	OPT_BRULES,
+	OPT_ARULES,
 };
 
 static const struct option opts[] = {{"before", required_argument, NULL, OPT_BEFORE},
@@ -100,6 +105,8 @@ static const struct option opts[] = {{"before", required_argument, NULL, OPT_BEF
 				     {"confidence", required_argument, NULL, OPT_CONFIDENCE},
 				     {"material-pct", required_argument, NULL, OPT_MATERIAL},
 				     {"rules", required_argument, NULL, OPT_RULES},
+				     {"before-rules", required_argument, NULL, OPT_BRULES},
+				     {"after-rules", required_argument, NULL, OPT_ARULES},
 				     {"before-map", required_argument, NULL, OPT_BMAP},
 				     {"after-map", required_argument, NULL, OPT_AMAP},
 				     {"before-vmkernel-log", required_argument, NULL, OPT_BVMK},
@@ -250,6 +257,7 @@ int cmd_compare(int argc, char **argv)
 	struct html_opts *ho = &ro.html;
 	const char *map[2] = {NULL, NULL}, *vmk[2] = {NULL, NULL}, *parts[2] = {NULL, NULL};
 	int fail_on = -1; /* CO_REGRESSED: regressed; CO_MIXED: regressed or mixed */
+	const char *side_rules[2] = {NULL, NULL};
 	struct compare c;
 	compare_init(&c);
 	struct buf err;
@@ -315,6 +323,8 @@ int cmd_compare(int argc, char **argv)
 			o.material_pct = d;
 			break;
 		case OPT_RULES: rules_path = optarg; break;
+		case OPT_BRULES: side_rules[0] = optarg; break;
+		case OPT_ARULES: side_rules[1] = optarg; break;
 		case OPT_BMAP: map[0] = optarg; break;
 		case OPT_AMAP: map[1] = optarg; break;
 		case OPT_BVMK: vmk[0] = optarg; break;
@@ -366,11 +376,13 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	int rrc = rules_path ? cli_load_rules(&c.rules, rules_path) : 0;
+	c.side[0].rules = c.side[1].rules = c.rules;
+	for (int s = 0; s < 2 && rrc >= 0; s++) /* a side's own file on top of --rules */
+		rrc = side_rules[s] ? cli_load_rules(&c.side[s].rules, side_rules[s]) : 0;
 	if (rrc < 0) {
 		ret = rrc == ERR_IO ? EXIT_INPUT : EXIT_USAGE;
 		goto out;
 	}
-	c.side[0].rules = c.side[1].rules = c.rules;
 	if (map_path) {
 		struct diag d;
 		diag_init(&d, map_path, -1);

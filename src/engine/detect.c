@@ -171,8 +171,36 @@ static struct finding *window_finding(struct analysis *a, enum kind kind, enum s
 
 /* ---- streaming detectors: conditions on the raw rows (stream.c) ---- */
 
-/* Rules and values in the stream conditions. */
+/* The rules' view of an entity (rules.h knows no model): a guest disk belongs to the VM its guest
+ * machine is, a virtual disk to the VM its name starts with ("SQL01:scsi0:1"). */
+static struct entity_ref ref_of(const struct entity *e)
+{
+	struct entity_ref w = {.layer = e->layer, .host = e->host, .name = e->name};
+	if (e->layer == LAYER_GUEST) {
+		w.vm = e->host;
+	} else if (e->layer == LAYER_VSCSI) {
+		w.vm = e->name;
+		w.vm_len = strcspn(e->name, ":");
+	} else if (e->layer == LAYER_VM) {
+		w.vm = e->name;
+	}
+	return w;
+}
+
+/* The value of rule id in force for e: a section of the rules file may set it for e's disk,
+ * device, VM or host. Called on every row, so a rule no section sets costs a load. */
+static double rule_of_entity(const struct rules *r, const struct entity *e, enum rule_id id)
+{
+	if (!r->scoped[id])
+		return r->v[id];
+	struct entity_ref w = ref_of(e);
+	return rules_for(r, id, &w);
+}
+
+/* Rules and values in the stream conditions: RV is a rule of the whole analysis (activity),
+ * RVE(e, id) the value for entity e, which every finding about one entity uses. */
 #define RV(id) rule_value(&a->rules, (id))
+#define RVE(e, id) rule_of_entity(&a->rules, (e), (id))
 #define CUR(e, met) entity_cur(&a->m, (e), (met))
 
 static bool has(const struct entity *e, int m) { return e->series[m] >= 0; }
@@ -246,7 +274,7 @@ static double guest_read_thr_now(const struct analysis *a, const struct entity *
 	double bpr = CUR(e, M_G_BPR);
 	if (isnan(bpr))
 		bpr = CUR(e, M_G_BPT);
-	return bpr > RV(R_GUEST_LARGE_KIB) * 1024 ? RV(R_GUEST_LARGE_WARN) : RV(R_GUEST_LAT_WARN);
+	return bpr > RVE(e, R_GUEST_LARGE_KIB) * 1024 ? RVE(e, R_GUEST_LARGE_WARN) : RVE(e, R_GUEST_LAT_WARN);
 }
 
 static double guest_write_thr_now(const struct analysis *a, const struct entity *e)
@@ -254,7 +282,7 @@ static double guest_write_thr_now(const struct analysis *a, const struct entity 
 	double bpw = CUR(e, M_G_BPW);
 	if (isnan(bpw))
 		bpw = CUR(e, M_G_BPT);
-	return bpw > RV(R_GUEST_LARGE_KIB) * 1024 ? RV(R_GUEST_LARGE_WARN) : RV(R_GUEST_LAT_WARN);
+	return bpw > RVE(e, R_GUEST_LARGE_KIB) * 1024 ? RVE(e, R_GUEST_LARGE_WARN) : RVE(e, R_GUEST_LAT_WARN);
 }
 
 /* A disk SQL Server writes its transaction log to: nearly only writes, small ones (a heuristic
@@ -268,7 +296,7 @@ static bool is_log_disk(const struct analysis *a, const struct entity *e)
 	if (isnan(w) || w < RV(R_ACTIVE_IOPS) || e->aggregate)
 		return false;
 	double share = w / ((isnan(r) ? 0 : r) + w);
-	return share >= RV(R_LOG_WRITE_SHARE) && (isnan(bpw) || bpw <= RV(R_LOG_MAX_KIB) * 1024);
+	return share >= RVE(e, R_LOG_WRITE_SHARE) && (isnan(bpw) || bpw <= RVE(e, R_LOG_MAX_KIB) * 1024);
 }
 
 static bool guest_read_applies(const struct analysis *a, const struct entity *e) { (void)a; return has(e, M_G_LAT_R); }
@@ -283,14 +311,14 @@ static bool guest_write_cond(const struct analysis *a, const struct entity *e)
 }
 static bool log_write_cond(const struct analysis *a, const struct entity *e)
 {
-	return CUR(e, M_G_LAT_W) > RV(R_LOG_WRITE_WARN) && active_now(a, e, M_G_WRITES);
+	return CUR(e, M_G_LAT_W) > RVE(e, R_LOG_WRITE_WARN) && active_now(a, e, M_G_WRITES);
 }
-static double guest_lat_thr(const struct analysis *a, const struct entity *e) { (void)e; return RV(R_GUEST_LAT_WARN); }
+static double guest_lat_thr(const struct analysis *a, const struct entity *e) { return RVE(e, R_GUEST_LAT_WARN); }
 static double guest_lat_ev_thr(const struct analysis *a, const struct entity *e, int k)
 {
 	return k == 0 ? guest_lat_thr(a, e) : NAN;
 }
-static double log_thr(const struct analysis *a, const struct entity *e) { (void)e; return RV(R_LOG_WRITE_WARN); }
+static double log_thr(const struct analysis *a, const struct entity *e) { return RVE(e, R_LOG_WRITE_WARN); }
 static double log_ev_thr(const struct analysis *a, const struct entity *e, int k) { return k == 0 ? log_thr(a, e) : NAN; }
 
 static const struct stream_rule sr_guest_read = {
@@ -309,11 +337,11 @@ static const struct stream_rule sr_guest_log_write = {
 	.ctx = {M_G_BPT, -1}, .ev_thr = log_ev_thr,
 };
 
-/* The bands in force, for the summaries. */
-static const char *bands(struct analysis *a)
+/* The bands in force for e, for the summaries. */
+static const char *bands(struct analysis *a, const struct entity *e)
 {
-	return afmt(a, "bands in force: <= %g ms ok, %g-%g slow, > %g serious", RV(R_GUEST_LAT_WARN), RV(R_GUEST_LAT_WARN),
-		    RV(R_GUEST_LAT_CRIT), RV(R_GUEST_LAT_CRIT));
+	return afmt(a, "bands in force: <= %g ms ok, %g-%g slow, > %g serious", RVE(e, R_GUEST_LAT_WARN), RVE(e, R_GUEST_LAT_WARN),
+		    RVE(e, R_GUEST_LAT_CRIT), RVE(e, R_GUEST_LAT_CRIT));
 }
 
 static void guest_latency_window(struct analysis *a, const struct swin *w)
@@ -323,19 +351,19 @@ static void guest_latency_window(struct analysis *a, const struct swin *w)
 	if (!read && is_log_disk(a, e))
 		return; /* a log disk is judged by its own band (guest_log_window) */
 	int metric = read ? M_G_LAT_R : M_G_LAT_W;
-	double warn = RV(R_GUEST_LAT_WARN), crit = RV(R_GUEST_LAT_CRIT);
+	double warn = RVE(e, R_GUEST_LAT_WARN), crit = RVE(e, R_GUEST_LAT_CRIT);
 	double med = ev_median(w, metric);
 	double size = ev_median(w, read ? M_G_BPR : M_G_BPW);
 	if (isnan(size))
 		size = w->ctx_median[0];
-	bool large = size > RV(R_GUEST_LARGE_KIB) * 1024;
+	bool large = size > RVE(e, R_GUEST_LARGE_KIB) * 1024;
 	struct finding *f = episode_finding(a, w, med > crit ? SEV_CRITICAL : SEV_WARNING, LAYER_GUEST);
 	f->summary = afmt(a, "guest %s latency %s: median %.1f ms%s (%s)%s", read ? "read" : "write",
 			  med > crit ? "serious" : "slow", med,
-			  large ? afmt(a, " for %.0f KiB IOs", size / 1024) : "", bands(a),
+			  large ? afmt(a, " for %.0f KiB IOs", size / 1024) : "", bands(a, e),
 			  e->aggregate ? "; only _Total was captured: the guest as a whole, not one disk" : "");
 	f->rule = afmt(a, "Avg. Disk sec/%s > %g ms (warning) / > %g ms (critical), sustained; IOs above %g KiB: > %g ms",
-		       read ? "Read" : "Write", warn, crit, RV(R_GUEST_LARGE_KIB), RV(R_GUEST_LARGE_WARN));
+		       read ? "Read" : "Write", warn, crit, RVE(e, R_GUEST_LARGE_KIB), RVE(e, R_GUEST_LARGE_WARN));
 	f->source = "[ms] Windows/SQL latency bands: < 10 very good, 10-20 ok, 20-50 slow, > 50 serious; [pal] 35 ms "
 		    "for IOs above 64 KiB";
 }
@@ -345,7 +373,7 @@ static void guest_log_window(struct analysis *a, const struct swin *w)
 	const struct entity *e = &a->m.ents[w->ent];
 	if (!is_log_disk(a, e))
 		return;
-	double warn = RV(R_LOG_WRITE_WARN), crit = RV(R_LOG_WRITE_CRIT);
+	double warn = RVE(e, R_LOG_WRITE_WARN), crit = RVE(e, R_LOG_WRITE_CRIT);
 	double med = ev_median(w, M_G_LAT_W);
 	struct finding *f = episode_finding(a, w, med > crit ? SEV_CRITICAL : SEV_WARNING, LAYER_GUEST);
 	f->heuristic = true;
@@ -355,7 +383,7 @@ static void guest_log_window(struct analysis *a, const struct swin *w)
 			  100 * entity_mean(e, M_G_WRITES) / (entity_mean(e, M_G_WRITES) + fmax(0, isnan(entity_mean(e, M_G_READS)) ? 0 : entity_mean(e, M_G_READS))),
 			  (has(e, M_G_BPW) ? entity_mean(e, M_G_BPW) : entity_mean(e, M_G_BPT)) / 1024);
 	f->rule = afmt(a, "Avg. Disk sec/Write > %g ms (warning) / > %g ms (critical), sustained, on a disk whose IOs are "
-			  ">= %g%% writes of <= %g KiB", warn, crit, 100 * RV(R_LOG_WRITE_SHARE), RV(R_LOG_MAX_KIB));
+			  ">= %g%% writes of <= %g KiB", warn, crit, 100 * RVE(e, R_LOG_WRITE_SHARE), RVE(e, R_LOG_MAX_KIB));
 	f->source = "[seed] log writes: target 5 ms, tolerable 10 ms; [derived] a log disk told by its IO pattern";
 	f->advice = afmt(a, "Every commit waits for this write: put the log on the fastest, least shared storage (its own "
 			    "LUN and virtual disk, write cache on), and check the array's replication or cache settings for "
@@ -367,9 +395,9 @@ static void guest_log_window(struct analysis *a, const struct swin *w)
 static bool davg_applies(const struct analysis *a, const struct entity *e) { (void)a; return has(e, M_DAVG); }
 static bool davg_cond(const struct analysis *a, const struct entity *e)
 {
-	return CUR(e, M_DAVG) > RV(R_DAVG_WARN) && active_now(a, e, M_CMDS);
+	return CUR(e, M_DAVG) > RVE(e, R_DAVG_WARN) && active_now(a, e, M_CMDS);
 }
-static double davg_thr(const struct analysis *a, const struct entity *e) { (void)e; return RV(R_DAVG_WARN); }
+static double davg_thr(const struct analysis *a, const struct entity *e) { return RVE(e, R_DAVG_WARN); }
 static double davg_ev_thr(const struct analysis *a, const struct entity *e, int k) { return k == 0 ? davg_thr(a, e) : NAN; }
 
 static const struct stream_rule sr_device_latency = {
@@ -380,7 +408,8 @@ static const struct stream_rule sr_device_latency = {
 
 static void device_latency_window(struct analysis *a, const struct swin *w)
 {
-	double warn = RV(R_DAVG_WARN), crit = RV(R_DAVG_CRIT);
+	const struct entity *e = &a->m.ents[w->ent];
+	double warn = RVE(e, R_DAVG_WARN), crit = RVE(e, R_DAVG_CRIT);
 	double med = ev_median(w, M_DAVG), kavg = ev_median(w, M_KAVG), qued = w->ctx_median[0];
 	struct finding *f = episode_finding(a, w, med > crit ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE);
 	f->summary = afmt(a, "device latency (DAVG) median %.1f ms: IO waits below the HBA, in the fabric "
@@ -388,7 +417,7 @@ static void device_latency_window(struct analysis *a, const struct swin *w)
 	f->rule = afmt(a, "DAVG > %g ms (warning) / > %g ms (critical), sustained", warn, crit);
 	f->source = "[vmw vSphere 6.7 monitoring guide] device latency > 15 ms is an array problem; "
 		    "[vmw-derived practitioner tables] DAVG > 25 ms";
-	if (!(kavg > RV(R_KAVG_WARN)) && !(qued >= 1))
+	if (!(kavg > RVE(e, R_KAVG_WARN)) && !(qued >= 1))
 		f->advice = afmt(a, "The array (or the path to it) is the bottleneck and nothing queues in "
 				    "the VMkernel: do not raise queue depths — deeper queues push more IO into "
 				    "a saturated back end and raise latency further [seed]. Check the array's "
@@ -410,13 +439,13 @@ static bool qavg_applies(const struct analysis *a, const struct entity *e)
 }
 static bool kavg_cond(const struct analysis *a, const struct entity *e)
 {
-	return CUR(e, M_KAVG) > RV(R_KAVG_WARN) && active_now(a, e, M_CMDS);
+	return CUR(e, M_KAVG) > RVE(e, R_KAVG_WARN) && active_now(a, e, M_CMDS);
 }
 static bool qavg_cond(const struct analysis *a, const struct entity *e)
 {
-	return CUR(e, M_QAVG) > RV(R_KAVG_WARN) && active_now(a, e, M_CMDS);
+	return CUR(e, M_QAVG) > RVE(e, R_KAVG_WARN) && active_now(a, e, M_CMDS);
 }
-static double kavg_thr(const struct analysis *a, const struct entity *e) { (void)e; return RV(R_KAVG_WARN); }
+static double kavg_thr(const struct analysis *a, const struct entity *e) { return RVE(e, R_KAVG_WARN); }
 static double kavg_ev_thr(const struct analysis *a, const struct entity *e, int k) { return k == 0 ? kavg_thr(a, e) : NAN; }
 
 static const struct stream_rule sr_kernel_kavg = {
@@ -439,15 +468,15 @@ static void kernel_latency_window(struct analysis *a, const struct swin *w)
 	const struct entity *e = &a->m.ents[w->ent];
 	int metric = has(e, M_KAVG) ? M_KAVG : M_QAVG;
 	const char *mname = metric == M_KAVG ? "KAVG" : "QAVG";
-	double warn = RV(R_KAVG_WARN), crit = RV(R_KAVG_CRIT);
+	double warn = RVE(e, R_KAVG_WARN), crit = RVE(e, R_KAVG_CRIT);
 	double med = ev_median(w, metric), davg = ev_median(w, M_DAVG), dq = ev_median(w, M_DQLEN);
 	double qued = ev_median(w, M_QUED), actv = ev_median(w, M_ACTV);
-	bool full = !isnan(dq) && dq > 0 && !isnan(actv) ? actv >= RV(R_DEV_SAT_USD) / 100.0 * dq : true;
-	bool queued = !isnan(qued) && qued >= RV(R_DEV_SAT_QUED) && full;
-	bool idle_queue = !isnan(qued) && qued < RV(R_DEV_SAT_QUED);
+	bool full = !isnan(dq) && dq > 0 && !isnan(actv) ? actv >= RVE(e, R_DEV_SAT_USD) / 100.0 * dq : true;
+	bool queued = !isnan(qued) && qued >= RVE(e, R_DEV_SAT_QUED) && full;
+	bool idle_queue = !isnan(qued) && qued < RVE(e, R_DEV_SAT_QUED);
 	struct finding *f = episode_finding(a, w, med > crit ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE);
 	f->rule = afmt(a, "%s > %g ms (warning) / > %g ms (critical), sustained; queueing only with QUED >= %g and "
-			  "ACTV >= %g%% of DQLEN", mname, warn, crit, RV(R_DEV_SAT_QUED), RV(R_DEV_SAT_USD));
+			  "ACTV >= %g%% of DQLEN", mname, warn, crit, RVE(e, R_DEV_SAT_QUED), RVE(e, R_DEV_SAT_USD));
 	f->source = "[seed] KAVG constantly above 0.1 ms: the kernel is queuing; [vmw-derived practitioner "
 		    "tables] KAVG > 2 ms; [vmw] QAVG is the queue part of KAVG, host queueing is QUED > 0 with "
 		    "ACTV = DQLEN";
@@ -456,21 +485,21 @@ static void kernel_latency_window(struct analysis *a, const struct swin *w)
 				     "slot)", mname, med,
 				  isnan(qued) ? "" : afmt(a, ", %.0f command%s queued with ACTV %.0f of DQLEN %.0f", qued,
 							  qued == 1 ? "" : "s", actv, dq));
-		if (davg < RV(R_DAVG_RAISE_QD))
+		if (davg < RVE(e, R_DAVG_RAISE_QD))
 			f->advice = afmt(a, "DAVG stays at %.1f ms (< %g ms), so the array has headroom: raise the "
 					    "device queue depth (HBA driver LUN queue depth%s, and Disk.SchedNumReqOutstanding "
 					    "if several VMs share the LUN) and re-measure [seed].",
-					 davg, RV(R_DAVG_RAISE_QD), isnan(dq) ? "" : afmt(a, ", now %.0f", dq));
+					 davg, RVE(e, R_DAVG_RAISE_QD), isnan(dq) ? "" : afmt(a, ", now %.0f", dq));
 		else if (!isnan(davg))
 			f->advice = afmt(a, "DAVG is %.1f ms (≥ %g ms): the array is already slow, so a deeper "
 					    "queue would make latency worse [seed]; fix the back end first.",
-					 davg, RV(R_DAVG_RAISE_QD));
+					 davg, RVE(e, R_DAVG_RAISE_QD));
 		else
 			f->advice = afmt(a, "No DAVG in the capture: check the device latency before raising "
 					    "queue depths [seed].");
 		return;
 	}
-	if (!isnan(qued) && qued >= RV(R_DEV_SAT_QUED)) {
+	if (!isnan(qued) && qued >= RVE(e, R_DEV_SAT_QUED)) {
 		/* commands wait although the device queue has free slots: a limit above it holds them */
 		f->summary = afmt(a, "VMkernel queueing: %s median %.2f ms with %.0f command%s queued while %.0f of %.0f "
 				     "device queue slots are free: a limit above the device queue holds them", mname, med,
@@ -514,14 +543,13 @@ static bool sat_cond(const struct analysis *a, const struct entity *e)
 {
 	if (sat_direct(e)) {
 		double actv = CUR(e, M_ACTV), dq = CUR(e, M_DQLEN), q = CUR(e, M_QUED);
-		return dq > 0 && actv >= RV(R_DEV_SAT_USD) / 100.0 * dq && q >= RV(R_DEV_SAT_QUED);
+		return dq > 0 && actv >= RVE(e, R_DEV_SAT_USD) / 100.0 * dq && q >= RVE(e, R_DEV_SAT_QUED);
 	}
-	return CUR(e, M_USD) >= RV(R_DEV_SAT_USD) && CUR(e, M_LOAD) > 1;
+	return CUR(e, M_USD) >= RVE(e, R_DEV_SAT_USD) && CUR(e, M_LOAD) > 1;
 }
 static double sat_ev_thr(const struct analysis *a, const struct entity *e, int k)
 {
-	(void)e;
-	return k == 2 ? RV(R_DEV_SAT_QUED) - 0.5 : NAN;
+	return k == 2 ? RVE(e, R_DEV_SAT_QUED) - 0.5 : NAN;
 }
 
 static const struct stream_rule sr_device_saturated = {
@@ -531,18 +559,19 @@ static const struct stream_rule sr_device_saturated = {
 
 static void device_saturated_window(struct analysis *a, const struct swin *w)
 {
-	double qmin = RV(R_DEV_SAT_QUED);
+	const struct entity *e = &a->m.ents[w->ent];
+	double qmin = RVE(e, R_DEV_SAT_QUED);
 	double kavg = ev_median(w, M_KAVG), davg = ev_median(w, M_DAVG), dq = ev_median(w, M_DQLEN), q = ev_median(w, M_QUED);
-	struct finding *f = episode_finding(a, w, kavg > RV(R_KAVG_CRIT) ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE);
+	struct finding *f = episode_finding(a, w, kavg > RVE(e, R_KAVG_CRIT) ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE);
 	f->summary = afmt(a, "device queue full: ACTV at DQLEN (%.0f) with %.0f command%s queued in the "
 			     "VMkernel (LOAD > 1)", dq, q, q == 1 ? "" : "s");
-	f->rule = afmt(a, "ACTV >= %g%% of DQLEN and QUED >= %g, sustained", RV(R_DEV_SAT_USD), qmin);
+	f->rule = afmt(a, "ACTV >= %g%% of DQLEN and QUED >= %g, sustained", RVE(e, R_DEV_SAT_USD), qmin);
 	f->source = "[vmw] %USD = ACTV/DQLEN, LOAD = (ACTV+QUED)/DQLEN; LOAD > 1 or QUED > 0: IOs wait in the kernel";
-	if (davg < RV(R_DAVG_RAISE_QD))
+	if (davg < RVE(e, R_DAVG_RAISE_QD))
 		f->advice = afmt(a, "DAVG is %.1f ms (< %g ms): the LUN queue, not the array, limits "
 				    "throughput. Raise the HBA LUN queue depth (and DSNRO when several VMs share "
 				    "the LUN), or spread the VMDKs over more LUNs [seed].",
-				 davg, RV(R_DAVG_RAISE_QD));
+				 davg, RVE(e, R_DAVG_RAISE_QD));
 	else if (!isnan(davg))
 		f->advice = afmt(a, "DAVG is %.1f ms: the array is slow too, so a deeper queue would "
 				    "add latency [seed]; spread the load or fix the back end.", davg);
@@ -554,7 +583,7 @@ static bool adp_applies(const struct analysis *a, const struct entity *e) { (voi
 static bool adp_cond(const struct analysis *a, const struct entity *e)
 {
 	double actv = CUR(e, M_ACTV), aq = CUR(e, M_AQLEN), q = CUR(e, M_QUED);
-	return (aq > 0 && actv >= RV(R_ADP_SAT_PCT) / 100.0 * aq) || q >= 1;
+	return (aq > 0 && actv >= RVE(e, R_ADP_SAT_PCT) / 100.0 * aq) || q >= 1;
 }
 
 static const struct stream_rule sr_adapter_saturated = {
@@ -564,13 +593,14 @@ static const struct stream_rule sr_adapter_saturated = {
 
 static void adapter_saturated_window(struct analysis *a, const struct swin *w)
 {
+	const struct entity *e = &a->m.ents[w->ent];
 	double aq = ev_median(w, M_AQLEN), actv = ev_median(w, M_ACTV);
 	struct finding *f = episode_finding(a, w, SEV_WARNING, LAYER_ADAPTER);
 	if (!isnan(aq))
 		f->summary = afmt(a, "adapter queue full: %.0f active commands against AQLEN %.0f", actv, aq);
 	else
 		f->summary = afmt(a, "commands queue at the adapter (AQLEN not in the capture: use esxtop -a)");
-	f->rule = afmt(a, "sum of ACTV >= %g%% of AQLEN, or commands queued at the adapter, sustained", RV(R_ADP_SAT_PCT));
+	f->rule = afmt(a, "sum of ACTV >= %g%% of AQLEN, or commands queued at the adapter, sustained", RVE(e, R_ADP_SAT_PCT));
 	f->source = "[vmw] adapter saturation: the sum of ACTV over a vmhba's devices ≈ AQLEN";
 	f->advice = afmt(a, "The HBA's queue is the limit: spread the LUNs over more HBAs/paths (path "
 			    "policy Round Robin), or raise the adapter queue depth where the driver allows.");
@@ -630,12 +660,11 @@ static bool dsnro_cond(const struct analysis *a, const struct entity *e)
 {
 	double dq = CUR(e, M_DQLEN), wo = CUR(e, M_WORLDS), actv = CUR(e, M_ACTV), qd = CUR(e, M_QUED);
 	bool pressure = actv >= dq - 1 || qd >= 1;
-	return fabs(dq - RV(R_DSNRO)) < 0.5 && wo >= RV(R_DSNRO_WORLDS) && pressure;
+	return fabs(dq - RVE(e, R_DSNRO)) < 0.5 && wo >= RVE(e, R_DSNRO_WORLDS) && pressure;
 }
 static double dsnro_ev_thr(const struct analysis *a, const struct entity *e, int k)
 {
-	(void)e;
-	return k == 1 ? RV(R_DSNRO_WORLDS) - 0.5 : NAN;
+	return k == 1 ? RVE(e, R_DSNRO_WORLDS) - 0.5 : NAN;
 }
 
 static const struct stream_rule sr_dsnro = {
@@ -646,14 +675,14 @@ static const struct stream_rule sr_dsnro = {
 static void dsnro_window(struct analysis *a, const struct swin *w)
 {
 	const struct entity *e = &a->m.ents[w->ent];
-	double dsnro = RV(R_DSNRO);
+	double dsnro = RVE(e, R_DSNRO);
 	if (!(e->dq_max > dsnro + 0.5))
 		return; /* never seen above DSNRO: the HBA depth itself may be 32 */
 	struct finding *f = episode_finding(a, w, SEV_WARNING, LAYER_DEVICE);
 	f->summary = afmt(a, "DQLEN capped at DSNRO (%g) while several VMs issue IO to the LUN; it is %.0f "
 			     "when one VM is alone", dsnro, e->dq_max);
 	f->rule = afmt(a, "DQLEN = %g with >= %g active worlds and the queue in use, and DQLEN seen higher "
-			  "at other times", dsnro, RV(R_DSNRO_WORLDS));
+			  "at other times", dsnro, RVE(e, R_DSNRO_WORLDS));
 	f->source = "[vmw] Disk.SchedNumReqOutstanding (default 32) caps a LUN's outstanding IO when more "
 		    "than one VM is active on it; per device since 5.5; ignored when SIOC is on";
 	f->advice = afmt(a, "Raise DSNRO for this device to the HBA LUN queue depth (%.0f) with "
@@ -666,22 +695,21 @@ static void dsnro_window(struct analysis *a, const struct swin *w)
 
 static bool split_guest_applies(const struct analysis *a, const struct entity *e) { (void)a; return has(e, M_G_SPLIT); }
 static bool split_host_applies(const struct analysis *a, const struct entity *e) { (void)a; return has(e, M_SPLIT); }
-static bool split_of(const struct analysis *a, double s, double x)
+static bool split_of(const struct analysis *a, const struct entity *e, double s, double x)
 {
-	return s >= RV(R_SPLIT_PER_S) && (isnan(x) || (x > 0 && s / x >= RV(R_SPLIT_RATIO)));
+	return s >= RVE(e, R_SPLIT_PER_S) && (isnan(x) || (x > 0 && s / x >= RVE(e, R_SPLIT_RATIO)));
 }
 static bool split_guest_cond(const struct analysis *a, const struct entity *e)
 {
-	return split_of(a, CUR(e, M_G_SPLIT), CUR(e, M_G_XFERS));
+	return split_of(a, e, CUR(e, M_G_SPLIT), CUR(e, M_G_XFERS));
 }
 static bool split_host_cond(const struct analysis *a, const struct entity *e)
 {
-	return split_of(a, CUR(e, M_SPLIT), CUR(e, M_CMDS));
+	return split_of(a, e, CUR(e, M_SPLIT), CUR(e, M_CMDS));
 }
 static double split_ev_thr(const struct analysis *a, const struct entity *e, int k)
 {
-	(void)e;
-	return k == 0 ? RV(R_SPLIT_PER_S) : NAN;
+	return k == 0 ? RVE(e, R_SPLIT_PER_S) : NAN;
 }
 
 static const struct stream_rule sr_split_guest = {
@@ -706,7 +734,7 @@ static void split_window(struct analysis *a, const struct swin *w)
 	f->summary = afmt(a, "split IO: %.0f/s, %.0f%% of %s", s, x > 0 ? 100 * s / x : NAN,
 			  guest ? "transfers (Windows split them: IO too large or a fragmented file)"
 				: "commands (the VMkernel split them)");
-	f->rule = afmt(a, "split IO >= %g/s and >= %g%% of IOs, sustained", RV(R_SPLIT_PER_S), 100 * RV(R_SPLIT_RATIO));
+	f->rule = afmt(a, "split IO >= %g/s and >= %g%% of IOs, sustained", RVE(e, R_SPLIT_PER_S), 100 * RVE(e, R_SPLIT_RATIO));
 	f->source = guest ? "[ms] Split IO/Sec; Microsoft's diagnostic rule flags >= 5/s"
 			  : "[vmw] esxtop -a Split Commands/sec (e.g. PVSCSI splits IOs > 512 KiB)";
 	f->advice = afmt(a, "A symptom to correlate, not proof of misalignment [seed]: check the "
@@ -731,19 +759,17 @@ static bool failed_applies(const struct analysis *a, const struct entity *e)
 }
 static bool err_cond(const struct analysis *a, const struct entity *e)
 {
-	double thr = RV(R_ERR_PER_S);
+	double thr = RVE(e, R_ERR_PER_S);
 	return CUR(e, M_ABRTS) > thr || CUR(e, M_RESETS) > thr;
 }
-static bool failed_cond(const struct analysis *a, const struct entity *e) { return CUR(e, M_FAILED) >= RV(R_ERR_PER_S); }
+static bool failed_cond(const struct analysis *a, const struct entity *e) { return CUR(e, M_FAILED) >= RVE(e, R_ERR_PER_S); }
 static double err_ev_thr(const struct analysis *a, const struct entity *e, int k)
 {
-	(void)e;
-	return k < 2 ? RV(R_ERR_PER_S) : NAN;
+	return k < 2 ? RVE(e, R_ERR_PER_S) : NAN;
 }
 static double failed_ev_thr(const struct analysis *a, const struct entity *e, int k)
 {
-	(void)e;
-	return k == 0 ? RV(R_ERR_PER_S) : NAN;
+	return k == 0 ? RVE(e, R_ERR_PER_S) : NAN;
 }
 
 static const struct stream_rule sr_errors_dev = {
@@ -787,7 +813,7 @@ static long vmk_host_failures(const struct analysis *a, const char *dev, const c
 static void errors_window(struct analysis *a, const struct swin *w)
 {
 	const struct entity *e = &a->m.ents[w->ent];
-	double thr = RV(R_ERR_PER_S);
+	double thr = RVE(e, R_ERR_PER_S);
 	bool burst = detectors[w->det].stream->any_sample;
 	const struct swin_ev *ab = NULL, *rs = NULL;
 	for (int k = 0; k < w->nev; k++) {
@@ -899,13 +925,13 @@ static double guest_latency_at(const struct capture *c, const struct entity *g, 
 static void det_guest_vscsi_cap(struct analysis *a, const struct analyze_opts *o)
 {
 	(void)o;
-	const double limits[3] = {rule_value(&a->rules, R_VSCSI_LSI), rule_value(&a->rules, R_VSCSI_PVSCSI), rule_value(&a->rules, R_VSCSI_PVSCSI_MAX)};
 	const char *names[3] = {"the LSI Logic SAS per-disk limit", "the PVSCSI default per-disk limit",
 				"the PVSCSI maximum per-disk limit"};
 	for (size_t i = 0; i < a->m.nents; i++) {
 		struct entity *e = &a->m.ents[i];
 		if (e->layer != LAYER_GUEST || e->aggregate || e->series[M_G_CDQL] < 0)
 			continue;
+		const double limits[3] = {RVE(e, R_VSCSI_LSI), RVE(e, R_VSCSI_PVSCSI), RVE(e, R_VSCSI_PVSCSI_MAX)};
 		const struct capture *c = cap_of(a, e);
 		const struct diskmap_entry *me = NULL;
 		struct entity *v = mapped_vdisk(a, e, &me);
@@ -958,7 +984,7 @@ static void det_guest_vscsi_cap(struct analysis *a, const struct analyze_opts *o
 					if (fabs(q - limits[li]) <= 1)
 						near++;
 				}
-				if (tot && (double)near / (double)tot >= rule_value(&a->rules, R_VSCSI_PINNED_SHARE))
+				if (tot && (double)near / (double)tot >= RVE(e, R_VSCSI_PINNED_SHARE))
 					pinned = li;
 			}
 			double qmed = win_median(c, e, M_G_CDQL, w[j].k0, w[j].k1);
@@ -977,7 +1003,7 @@ static void det_guest_vscsi_cap(struct analysis *a, const struct analyze_opts *o
 			const struct ev_spec ev[] = {{M_G_CDQL, L0 - 1}, {M_G_LAT_R, NAN}, {M_G_LAT_W, NAN}, {M_G_XFERS, NAN}, EV_END};
 			struct finding *f = window_finding(a, K_Q_GUEST_VSCSI_CAP,
 							   unconfirmed ? SEV_INFO
-							   : glat > rule_value(&a->rules, R_GUEST_LAT_WARN) ? SEV_CRITICAL : SEV_WARNING,
+							   : glat > RVE(e, R_GUEST_LAT_WARN) ? SEV_CRITICAL : SEV_WARNING,
 							   LAYER_VSCSI, e, &w[j], ev);
 			if (unconfirmed) {
 				f->summary = afmt(a, "guest disk queue at %.0f (median), above %s (%.0f) but not pinned at a "
@@ -987,7 +1013,7 @@ static void det_guest_vscsi_cap(struct analysis *a, const struct analyze_opts *o
 						  isnan(glat) ? "" : afmt(a, "; guest latency median %.1f ms", glat));
 				f->rule = afmt(a, "without the host: Current Disk Queue Length within 1 of a per-disk limit in "
 						  ">= %g%% of the samples (pinned); a queue above the limits is information",
-					       100 * rule_value(&a->rules, R_VSCSI_PINNED_SHARE));
+					       100 * RVE(e, R_VSCSI_PINNED_SHARE));
 				f->source = "[seed] Current Disk Queue Length pinned at 32 under LSI Logic SAS: the per-disk "
 					    "vSCSI limit is hit; [vmw KB 2053145] PVSCSI 64/254";
 				f->advice = afmt(a, "Add the esxtop capture of the host for the same period (or --map this disk "
@@ -1044,7 +1070,7 @@ static void det_guest_hidden(struct analysis *a, const struct analyze_opts *o)
 			continue;
 		const struct capture *c = cap_of(a, e);
 		signed char *cond = cond_alloc(c);
-		double ratio = rule_value(&a->rules, R_HIDDEN_RATIO), gap = rule_value(&a->rules, R_HIDDEN_MIN_MS);
+		double ratio = RVE(e, R_HIDDEN_RATIO), gap = RVE(e, R_HIDDEN_MIN_MS);
 		for (size_t k = 0; k < c->ds.nb; k++) {
 			int64_t t = model_time(&a->m, c, k);
 			double gl = guest_latency_at(c, e, k), hl = vdisk_latency_at(a, v, t);
@@ -1068,7 +1094,7 @@ static void det_guest_hidden(struct analysis *a, const struct analyze_opts *o)
 			qs_free(&qg);
 			qs_free(&qh);
 			const struct ev_spec ev[] = {{M_G_LAT_T, NAN}, {M_G_CDQL, NAN}, {M_G_XFERS, NAN}, EV_END};
-			struct finding *f = window_finding(a, K_Q_GUEST_HIDDEN, g - h > rule_value(&a->rules, R_GUEST_LAT_WARN) ? SEV_CRITICAL : SEV_WARNING, LAYER_GUEST, e, &w[j], ev);
+			struct finding *f = window_finding(a, K_Q_GUEST_HIDDEN, g - h > RVE(e, R_GUEST_LAT_WARN) ? SEV_CRITICAL : SEV_WARNING, LAYER_GUEST, e, &w[j], ev);
 			f->summary = afmt(a, "IOs wait inside the guest: guest latency median %.1f ms vs %.1f ms on the host "
 					     "for the same virtual disk %s at the same IOPS", g, h, v->name);
 			f->rule = afmt(a, "guest latency >= %gx the host's and >= %g ms more, at IOPS within 30%%, "
@@ -1077,7 +1103,7 @@ static void det_guest_hidden(struct analysis *a, const struct analyze_opts *o)
 				    "means IOs wait inside the guest (vSCSI limit LSI 32 / PVSCSI 64)";
 			f->heuristic = true;
 			double q = win_median(c, e, M_G_CDQL, w[j].k0, w[j].k1);
-			if (q >= rule_value(&a->rules, R_VSCSI_LSI) - 1)
+			if (q >= RVE(e, R_VSCSI_LSI) - 1)
 				f->advice = afmt(a, "The wait is above the hypervisor: the guest's queue to the virtual "
 						    "controller is full (Current Disk Queue Length median %.0f). Check the "
 						    "controller type (LSI Logic SAS caps a disk at 32 outstanding IOs) and move "
@@ -1110,11 +1136,11 @@ static void det_datastore_latency(struct analysis *a, const struct analyze_opts 
 {
 	(void)o;
 	struct topo_in ti = analysis_topo(a);
-	double warn = rule_value(&a->rules, R_DS_LAT_WARN), crit = rule_value(&a->rules, R_DS_LAT_CRIT);
 	for (size_t i = 0; i < a->m.nents; i++) {
 		const struct entity *v = &a->m.ents[i];
 		if (v->layer != LAYER_VSCSI || (v->series[M_VD_LAT_R] < 0 && v->series[M_VD_LAT_W] < 0))
 			continue;
+		double warn = RVE(v, R_DS_LAT_WARN), crit = RVE(v, R_DS_LAT_CRIT);
 		struct stack st;
 		topology_stack(&ti, v, &st);
 		const struct entity *nfs = st.device && st.device->nfs ? st.device : NULL;
@@ -1230,7 +1256,7 @@ static void det_aqd(struct analysis *a, const struct analyze_opts *o)
 		size_t q = 0;
 		while (q < e->ndq) {
 			const struct dq_event *h = &e->dq[q];
-			bool halving = h->from >= 4 && h->to <= rule_value(&a->rules, R_AQD_HALF_RATIO) * h->from;
+			bool halving = h->from >= 4 && h->to <= RVE(e, R_AQD_HALF_RATIO) * h->from;
 			if (!halving) {
 				q++;
 				continue;
@@ -1241,7 +1267,7 @@ static void det_aqd(struct analysis *a, const struct analyze_opts *o)
 			size_t r = q;
 			for (; r < e->ndq; r++) {
 				const struct dq_event *x = &e->dq[r];
-				bool hv = x->from >= 2 && x->to <= rule_value(&a->rules, R_AQD_HALF_RATIO) * x->from;
+				bool hv = x->from >= 2 && x->to <= RVE(e, R_AQD_HALF_RATIO) * x->from;
 				if (x->t - t1 > (int64_t)(rule_value(&a->rules, R_QFULL_GAP_S) * 1000) && r > q)
 					break;
 				if (hv) {
@@ -1256,7 +1282,7 @@ static void det_aqd(struct analysis *a, const struct analyze_opts *o)
 				t1 = x->t;
 			}
 			q = r;
-			if (halvings < 1 || steps < (long)rule_value(&a->rules, R_AQD_MIN_STEPS))
+			if (halvings < 1 || steps < (long)RVE(e, R_AQD_MIN_STEPS))
 				continue;
 			long reduced = vmk_count(a, e->name, e->host, VMK_REDUCE, t0 - 60000, t1 + 60000);
 			long qfull = vmk_count(a, e->name, e->host, VMK_QFULL, t0 - 60000, t1 + 60000) +
@@ -1282,7 +1308,7 @@ static void det_aqd(struct analysis *a, const struct analyze_opts *o)
 							     reduced, reduced == 1 ? "" : "s", qfull)
 					  : reduced == 0 ? "; vmkernel.log has no matching line" : "");
 			f->rule = afmt(a, "DQLEN drops to <= %g x its value, then rises by +1 at least %g times",
-				       rule_value(&a->rules, R_AQD_HALF_RATIO), rule_value(&a->rules, R_AQD_MIN_STEPS));
+				       RVE(e, R_AQD_HALF_RATIO), RVE(e, R_AQD_MIN_STEPS));
 			f->source = "[vmw KB 1008113/311232] on QUEUE FULL or BUSY the host halves the LUN queue depth, then "
 				    "raises it by +1 per batch of good completions";
 			f->heuristic = reduced <= 0;
@@ -1302,7 +1328,7 @@ static void det_sioc(struct analysis *a, const struct analyze_opts *o)
 		if (e->layer != LAYER_DEVICE || e->ndq == 0)
 			continue;
 		const struct capture *c = cap_of(a, e);
-		double thr = rule_value(&a->rules, R_SIOC_THRESHOLD), near = rule_value(&a->rules, R_SIOC_NEAR) * thr;
+		double thr = RVE(e, R_SIOC_THRESHOLD), near = RVE(e, R_SIOC_NEAR) * thr;
 		/* gradual changes: not halvings, not single +1/-1 steps */
 		long n = 0, halvings = 0;
 		int64_t t0 = 0, t1 = 0;
@@ -1310,7 +1336,7 @@ static void det_sioc(struct analysis *a, const struct analyze_opts *o)
 		qs_init(&qd);
 		for (size_t q = 0; q < e->ndq; q++) {
 			const struct dq_event *x = &e->dq[q];
-			if (x->from >= 4 && x->to <= rule_value(&a->rules, R_AQD_HALF_RATIO) * x->from) {
+			if (x->from >= 4 && x->to <= RVE(e, R_AQD_HALF_RATIO) * x->from) {
 				halvings++;
 				continue;
 			}
@@ -1338,8 +1364,8 @@ static void det_sioc(struct analysis *a, const struct analyze_opts *o)
 		double base = qb.n >= 5 ? qs_quantile(&qb, 0.5) : NAN;
 		qs_free(&qb);
 		bool manual = davg >= near;
-		bool relative = !isnan(base) && davg >= rule_value(&a->rules, R_SIOC_BASE_RATIO) * base && davg >= base + 1;
-		if (n < (long)rule_value(&a->rules, R_SIOC_MIN_CHANGES) || halvings > n / 2 || !(manual || relative))
+		bool relative = !isnan(base) && davg >= RVE(e, R_SIOC_BASE_RATIO) * base && davg >= base + 1;
+		if (n < (long)RVE(e, R_SIOC_MIN_CHANGES) || halvings > n / 2 || !(manual || relative))
 			continue;
 		/* QUEUE FULL in the log for this device at these times: adaptive queue depth, not SIOC */
 		if (vmk_count(a, e->name, e->host, VMK_QFULL, t0 - 60000, t1 + 60000) +
@@ -1354,7 +1380,7 @@ static void det_sioc(struct analysis *a, const struct analyze_opts *o)
 		f->sustained_s = (double)(t1 - t0) / 1000.0 + c->interval_s;
 		evidence_add(f, c, e, M_DQLEN, w.k0, w.k1, NAN);
 		evidence_add(f, c, e, M_DAVG, w.k0, w.k1,
-			     manual ? near : round(10 * fmax(rule_value(&a->rules, R_SIOC_BASE_RATIO) * base, base + 1)) / 10);
+			     manual ? near : round(10 * fmax(RVE(e, R_SIOC_BASE_RATIO) * base, base + 1)) / 10);
 		evidence_add(f, c, e, M_ACTV, w.k0, w.k1, NAN);
 		evidence_add(f, c, e, M_QUED, w.k0, w.k1, NAN);
 		if (manual)
@@ -1369,8 +1395,8 @@ static void det_sioc(struct analysis *a, const struct analyze_opts *o)
 		f->rule = afmt(a, "at least %g gradual DQLEN changes (decreases that are not halvings, increases of 2+), no "
 				  "QUEUE FULL, with DAVG >= %g x %g ms (manual threshold) or >= %g x the DAVG at full depth "
 				  "(automatic threshold)",
-			       rule_value(&a->rules, R_SIOC_MIN_CHANGES), rule_value(&a->rules, R_SIOC_NEAR), thr,
-			       rule_value(&a->rules, R_SIOC_BASE_RATIO));
+			       RVE(e, R_SIOC_MIN_CHANGES), RVE(e, R_SIOC_NEAR), thr,
+			       RVE(e, R_SIOC_BASE_RATIO));
 		f->source = "[vmw] SIOC / PARDA FAST'09: per-host queue depth adjusted smoothly toward the latency "
 			    "threshold, in proportion to shares; no SCSI errors; default threshold since 5.1: latency at "
 			    "90% of peak throughput";
@@ -1454,9 +1480,10 @@ static double median_of(double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static bool is_halving(const struct analysis *a, const struct dq_event *x)
+/* A halving of device e's queue depth (the rule may be set for the device or its host). */
+static bool is_halving(const struct analysis *a, const struct entity *e, const struct dq_event *x)
 {
-	return x->from >= 4 && x->to <= rule_value(&a->rules, R_AQD_HALF_RATIO) * x->from;
+	return x->from >= 4 && x->to <= RVE(e, R_AQD_HALF_RATIO) * x->from;
 }
 
 /* Of host h's halvings, how many another host made within tol ms (*of: h's halvings). */
@@ -1466,13 +1493,13 @@ static long aqd_together(const struct analysis *a, const struct entity *const *h
 	*of = 0;
 	for (size_t q = 0; q < hs[h]->ndq; q++) {
 		const struct dq_event *x = &hs[h]->dq[q];
-		if (!is_halving(a, x))
+		if (!is_halving(a, hs[h], x))
 			continue;
 		(*of)++;
 		bool with = false;
 		for (int o = 0; o < nh && !with; o++)
 			for (size_t r = 0; o != h && r < hs[o]->ndq && !with; r++)
-				with = is_halving(a, &hs[o]->dq[r]) && llabs(hs[o]->dq[r].t - x->t) <= tol;
+				with = is_halving(a, hs[o], &hs[o]->dq[r]) && llabs(hs[o]->dq[r].t - x->t) <= tol;
 		n += with;
 	}
 	return n;
@@ -1480,7 +1507,6 @@ static long aqd_together(const struct analysis *a, const struct entity *const *h
 
 static void shared_lu_latency(struct analysis *a, const struct entity *const *hs, int nh)
 {
-	double warn = rule_value(&a->rules, R_DAVG_WARN);
 	for (size_t i = 0; i < a->nf; i++) {
 		struct finding *f = &a->f[i];
 		if (f->kind != K_LAT_DEVICE || f->ent < 0)
@@ -1510,7 +1536,7 @@ static void shared_lu_latency(struct analysis *a, const struct entity *const *hs
 			free(v);
 			if (nv < 3)
 				continue; /* idle there, or not captured then */
-			if (med > warn) {
+			if (med > RVE(hs[h], R_DAVG_WARN)) { /* slow by that host's own band */
 				buf_printf(&slow, "%s%s %.1f ms", nslow ? ", " : "", hs[h]->host ? hs[h]->host : "?", med);
 				nslow++;
 			} else {
@@ -1591,7 +1617,7 @@ static void shared_lu(struct analysis *a, const struct entity *const *hs, int nh
 		for (int h = 0; h < nh; h++)
 			for (size_t q = 0; q < hs[h]->ndq && nbc < (size_t)halvings; q++) {
 				const struct dq_event *x = &hs[h]->dq[q];
-				if (!is_halving(a, x))
+				if (!is_halving(a, hs[h], x))
 					continue;
 				size_t k = bucket_of(cb, x->t);
 				if (k > 0 && !isnan(sum[k - 1]))

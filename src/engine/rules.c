@@ -1,4 +1,6 @@
-/* rules.c — the threshold table (see rules.h). Sources are DOMAIN.md's tags. */
+/* rules.c — the threshold table (see rules.h), the rules file reader with its checks (names,
+ * numbers, units and their ranges, warning <= critical per scope), the scoped lookup and the
+ * provenance the reports print. Sources are DOMAIN.md's tags. */
 #include "rules.h"
 
 #include <errno.h>
@@ -6,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define RULES_INIT { \
 	[R_SUSTAIN_SAMPLES] = {"sustain.samples", 5, "samples", "a condition must hold this many samples in a row to be a finding (spikes are not)", "[seed] brief spikes are fine; sustained averages are the signal"}, \
@@ -54,6 +57,68 @@
 
 const struct rule rule_table[R_COUNT] = RULES_INIT;
 
+const char *const rule_scope_names[SCOPE_COUNT] = {"global", "host", "vm", "disk", "device"};
+
+/* Rules that apply to the whole analysis (how long a condition must hold, what is one episode,
+ * which entities are idle, the vmkernel.log grouping, partition offsets): the streams, the
+ * coverage and the reports read one value, so a section cannot set them. */
+static const enum rule_id global_only[] = {R_SUSTAIN_SAMPLES, R_SUSTAIN_SECONDS, R_GAP_SAMPLES, R_EPISODE_GAP_S,
+					   R_QFULL_GAP_S, R_ALIGN_BYTES, R_ACTIVE_IOPS};
+
+bool rule_scopable(enum rule_id id)
+{
+	for (size_t i = 0; i < sizeof global_only / sizeof global_only[0]; i++)
+		if (global_only[i] == id)
+			return false;
+	return true;
+}
+
+/* What a value may be, by the rule's unit: a share of 0..100 or 0..1, a whole count, or a
+ * non-negative amount. The upper bounds keep every value castable to the integers it becomes
+ * (samples, milliseconds). */
+struct unit_range {
+	const char *unit;
+	double min, max;
+	bool whole;
+	const char *what;            /* for messages: "a percentage"; NULL: a count or an amount */
+};
+static const struct unit_range unit_ranges[] = {
+	{"%", 0, 100, false, "a percentage"},
+	{"fraction", 0, 1, false, "a fraction"},
+	{"samples", 1, 1e6, true, NULL},
+	{"commands", 1, 1e6, true, NULL},
+	{"IOs", 1, 1e6, true, NULL},
+	{"steps", 1, 1e6, true, NULL},
+	{"changes", 1, 1e6, true, NULL},
+	{"worlds", 1, 1e6, true, NULL},
+	{"bytes", 0, 1e12, true, NULL},
+};
+static const struct unit_range amount_range = {NULL, 0, 1e9, false, NULL};
+
+static struct unit_range range_of(enum rule_id id)
+{
+	struct unit_range u = amount_range;
+	for (size_t i = 0; i < sizeof unit_ranges / sizeof unit_ranges[0]; i++)
+		if (strcmp(unit_ranges[i].unit, rule_table[id].unit) == 0)
+			u = unit_ranges[i];
+	if (id == R_GAP_SAMPLES)
+		u.min = 0; /* no gap tolerated is a choice, not a mistake */
+	return u;
+}
+
+/* Pairs whose first value must not exceed the second, in every scope. */
+static const struct rule_pair {
+	enum rule_id lo, hi;
+	const char *why;
+} rule_pairs[] = {
+	{R_GUEST_LAT_WARN, R_GUEST_LAT_CRIT, "a warning threshold cannot exceed its critical one"},
+	{R_LOG_WRITE_WARN, R_LOG_WRITE_CRIT, "a warning threshold cannot exceed its critical one"},
+	{R_DAVG_WARN, R_DAVG_CRIT, "a warning threshold cannot exceed its critical one"},
+	{R_DS_LAT_WARN, R_DS_LAT_CRIT, "a warning threshold cannot exceed its critical one"},
+	{R_KAVG_WARN, R_KAVG_CRIT, "a warning threshold cannot exceed its critical one"},
+	{R_VSCSI_PVSCSI, R_VSCSI_PVSCSI_MAX, "the default limit cannot exceed the maximum"},
+};
+
 void rules_init(struct rules *r)
 {
 	memset(r, 0, sizeof *r);
@@ -61,71 +126,500 @@ void rules_init(struct rules *r)
 		r->v[i] = rule_table[i].value;
 }
 
-int rules_load_text(struct rules *r, const char *text, size_t len, struct diag *d)
+/* ---- matching an entity ---- */
+
+/* Host names: equal ignoring case, or the short name of a FQDN ("esx01" and "esx01.lab.local"). */
+static bool host_is(const char *want, const char *h)
 {
-	long line = 0;
-	size_t i = 0;
-	int rc = 0;
-	while (i < len) {
-		line++;
-		size_t s = i;
-		while (i < len && text[i] != '\n')
-			i++;
-		size_t e = i;
-		i++;
-		if (e > s && text[e - 1] == '\r')
-			e--;
-		size_t p = s;
-		while (p < e && (text[p] == ' ' || text[p] == '\t'))
-			p++;
-		if (p == e || text[p] == '#')
+	if (!h || !*h || !*want)
+		return false;
+	if (strcasecmp(want, h) == 0)
+		return true;
+	size_t a = strcspn(want, "."), b = strcspn(h, ".");
+	bool one_short = !want[a] || !h[b];
+	return one_short && a == b && strncasecmp(want, h, a) == 0;
+}
+
+static bool name_is(const char *want, const char *name) { return name && strcasecmp(want, name) == 0; }
+
+/* How specifically section s names entity w: 0 not at all, 1 its host, 2 its VM, 3 the disk or
+ * device, 4 the disk on its host. */
+static int scope_rank(const struct rule_section *s, const struct entity_ref *w)
+{
+	switch (s->kind) {
+	case SCOPE_HOST: return host_is(s->name, w->host) ? 1 : 0;
+	case SCOPE_VM: {
+		if (!w->vm)
+			return 0;
+		size_t n = w->vm_len ? w->vm_len : strlen(w->vm);
+		return strlen(s->name) == n && strncasecmp(s->name, w->vm, n) == 0 ? 2 : 0;
+	}
+	case SCOPE_DISK:
+		if ((w->layer != LAYER_GUEST && w->layer != LAYER_VSCSI) || !name_is(s->name, w->name))
+			return 0;
+		if (!s->host[0])
+			return 3;
+		return host_is(s->host, w->host) ? 4 : 0;
+	case SCOPE_DEVICE:
+		return (w->layer == LAYER_DEVICE || w->layer == LAYER_ADAPTER) && name_is(s->name, w->name) ? 3 : 0;
+	default: return 0;
+	}
+}
+
+/* The value of id for w and the setting it comes from (-1: the global value). */
+static int lookup(const struct rules *r, enum rule_id id, const struct entity_ref *w, double *v)
+{
+	*v = r->v[id];
+	if (!w || !r->scoped[id])
+		return -1;
+	int best = -1, rank = 0;
+	for (int i = 0; i < r->nset; i++) {
+		const struct rule_setting *s = &r->set[i];
+		if (s->id != id)
 			continue;
-		size_t k = p;
-		while (k < e && text[k] != '=' && text[k] != ' ' && text[k] != '\t')
-			k++;
-		char key[96];
-		size_t kl = k - p < sizeof key - 1 ? k - p : sizeof key - 1;
-		memcpy(key, text + p, kl);
-		key[kl] = '\0';
-		size_t q = k;
-		while (q < e && (text[q] == ' ' || text[q] == '\t'))
+		int k = scope_rank(&r->sec[s->section], w);
+		if (k > rank || (k && k == rank && s->section > r->set[best].section)) {
+			rank = k;
+			best = i;
+		}
+	}
+	if (best >= 0)
+		*v = r->set[best].v;
+	return best;
+}
+
+double rules_for(const struct rules *r, enum rule_id id, const struct entity_ref *who)
+{
+	double v;
+	lookup(r, id, who, &v);
+	return v;
+}
+
+/* The entity a section names, as a neutral reference: what the pair check judges the section's
+ * values on (with the wider sections that cover it). */
+static struct entity_ref section_ref(const struct rule_section *s)
+{
+	struct entity_ref w = {.layer = LAYER_COUNT};
+	switch (s->kind) {
+	case SCOPE_HOST: w.host = s->name; break;
+	case SCOPE_VM: w = (struct entity_ref){.layer = LAYER_GUEST, .host = s->name, .vm = s->name}; break;
+	case SCOPE_DISK:
+		w = (struct entity_ref){.layer = LAYER_GUEST, .name = s->name, .host = s->host[0] ? s->host : NULL,
+					.vm = s->host[0] ? s->host : NULL};
+		break;
+	case SCOPE_DEVICE: w = (struct entity_ref){.layer = LAYER_DEVICE, .name = s->name}; break;
+	default: break;
+	}
+	return w;
+}
+
+/* ---- reading a rules file ---- */
+
+struct reader {
+	struct rules *r;
+	struct diag *d;
+	const char *text;
+	size_t s, e;                 /* the current line, without its line end */
+	long line;
+	int cur;                     /* the section lines go to, -1 = global */
+	bool skip;                   /* after a bad section header: check lines, keep none */
+	int rc;
+	struct buf msg[2];           /* shown text for messages */
+};
+
+static bool is_ws(char c) { return c == ' ' || c == '\t'; }
+
+/* Text from the file as it may appear in a message: escaped, at most 80 bytes. */
+static const char *shown(struct reader *rd, int k, size_t from, size_t to)
+{
+	struct buf *b = &rd->msg[k];
+	buf_reset(b);
+	size_t n = to - from;
+	buf_add_text_escaped(b, rd->text + from, n > 80 ? 80 : n);
+	if (n > 80)
+		buf_adds(b, "...");
+	return b->data;
+}
+
+static long col_of(const struct reader *rd, size_t p) { return (long)(p - rd->s + 1); }
+
+static void fail(struct reader *rd, size_t p, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fail(struct reader *rd, size_t p, const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	diag_emit(rd->d, DIAG_ERROR, rd->line, col_of(rd, p), "%s", msg);
+	rd->rc = ERR_FORMAT;
+}
+
+/* One name of a section header at p: "quoted" or up to a blank or ']'. Sets [*a, *b) to it and
+ * returns the position after it, or 0 after an error. */
+static size_t header_token(struct reader *rd, size_t p, size_t *a, size_t *b)
+{
+	const char *t = rd->text;
+	if (t[p] == '"') {
+		size_t q = p + 1;
+		while (q < rd->e && t[q] != '"')
 			q++;
-		if (q == e || text[q] != '=') {
-			diag_emit(d, DIAG_ERROR, line, (long)(q - s + 1), "expected 'name = value'");
-			rc = ERR_FORMAT;
-			continue;
+		if (q >= rd->e) {
+			fail(rd, p, "a quoted name needs its closing '\"'");
+			return 0;
+		}
+		*a = p + 1;
+		*b = q;
+		return q + 1;
+	}
+	size_t q = p;
+	while (q < rd->e && !is_ws(t[q]) && t[q] != ']') {
+		if (t[q] == '"') {
+			fail(rd, q, "a '\"' inside a name: quote the whole name (\"E:\\SQL DATA\")");
+			return 0;
 		}
 		q++;
-		while (q < e && (text[q] == ' ' || text[q] == '\t'))
+	}
+	*a = p;
+	*b = q;
+	return q;
+}
+
+static bool same_section(const struct rule_section *x, const struct rule_section *y)
+{
+	return x->kind == y->kind && strcasecmp(x->host, y->host) == 0 && strcasecmp(x->name, y->name) == 0;
+}
+
+/* "[kind NAME...]": makes it the current section (one already seen is reused). */
+static void read_section(struct reader *rd, size_t p)
+{
+	const char *t = rd->text;
+	rd->skip = true;
+	size_t tok[3][2];
+	int n = 0;
+	size_t q = p + 1;
+	for (;;) {
+		while (q < rd->e && is_ws(t[q]))
 			q++;
-		int id = -1;
-		for (int k2 = 0; k2 < R_COUNT; k2++)
-			if (strcmp(rule_table[k2].name, key) == 0)
-				id = k2;
-		if (id < 0) {
-			diag_emit(d, DIAG_ERROR, line, (long)(p - s + 1), "unknown rule '%s' (see 'iopsy rules')", key);
-			rc = ERR_FORMAT;
-			continue;
+		if (q >= rd->e) {
+			fail(rd, p, "the section header '%s' is not closed with ']'", shown(rd, 0, p, rd->e));
+			return;
 		}
-		size_t ve = e;
-		while (ve > q && (text[ve - 1] == ' ' || text[ve - 1] == '\t'))
-			ve--;
-		size_t hash = q;
-		while (hash < ve && text[hash] != '#')
-			hash++;
-		ve = hash;
-		while (ve > q && (text[ve - 1] == ' ' || text[ve - 1] == '\t'))
-			ve--;
-		double v;
-		if (!parse_number(text + q, ve - q, &v) || v < 0) {
-			diag_emit(d, DIAG_ERROR, line, (long)(q - s + 1), "'%s' needs a non-negative number", key);
-			rc = ERR_FORMAT;
-			continue;
+		if (t[q] == ']')
+			break;
+		if (n == 3) {
+			fail(rd, q, "too many names in the section header (at most [disk HOST NAME])");
+			return;
 		}
+		size_t a, b;
+		size_t next = header_token(rd, q, &a, &b);
+		if (!next)
+			return;
+		if (a == b) {
+			fail(rd, q, "an empty name in the section header");
+			return;
+		}
+		tok[n][0] = a;
+		tok[n][1] = b;
+		n++;
+		q = next;
+	}
+	size_t after = q + 1;
+	while (after < rd->e && is_ws(t[after]))
+		after++;
+	if (after < rd->e && t[after] != '#') {
+		fail(rd, after, "text after the section header: '%s'", shown(rd, 0, after, rd->e));
+		return;
+	}
+	if (!n) {
+		fail(rd, p, "an empty section header: [global], [host NAME], [vm NAME], [disk [HOST] NAME] or [device NAME]");
+		return;
+	}
+	struct rule_section sec;
+	memset(&sec, 0, sizeof sec);
+	int kind = -1;
+	for (int k = 0; k < SCOPE_COUNT; k++)
+		if (tok[0][1] - tok[0][0] == strlen(rule_scope_names[k]) &&
+		    strncasecmp(t + tok[0][0], rule_scope_names[k], tok[0][1] - tok[0][0]) == 0)
+			kind = k;
+	if (kind < 0) {
+		fail(rd, tok[0][0], "unknown section '%s': [global], [host NAME], [vm NAME], [disk [HOST] NAME] or [device NAME]",
+		     shown(rd, 0, tok[0][0], tok[0][1]));
+		return;
+	}
+	static const char *const takes[SCOPE_COUNT] = {
+		"no name", "one name: the ESXi host or the guest machine ([host esx01.lab.local])",
+		"one name: the VM ([vm SQL01])",
+		"a disk, or a host and a disk ([disk L:], [disk SQL01 L:], [disk SQL01:scsi0:1])",
+		"one name: the device ([device naa.600a...])"};
+	int want_min = kind == SCOPE_GLOBAL ? 0 : 1, want_max = kind == SCOPE_GLOBAL ? 0 : kind == SCOPE_DISK ? 2 : 1;
+	if (n - 1 < want_min || n - 1 > want_max) {
+		fail(rd, n > want_max + 1 ? tok[want_max + 1][0] : tok[0][0], "[%s] takes %s", rule_scope_names[kind], takes[kind]);
+		return;
+	}
+	sec.kind = (enum rule_scope)kind;
+	for (int k = 1; k < n; k++) {
+		if (tok[k][1] - tok[k][0] >= RULES_NAME_MAX) {
+			fail(rd, tok[k][0], "a name longer than %d bytes in the section header", RULES_NAME_MAX - 1);
+			return;
+		}
+	}
+	if (kind == SCOPE_GLOBAL) {
+		rd->cur = -1;
+		rd->skip = false;
+		return;
+	}
+	int last = n - 1;
+	memcpy(sec.name, t + tok[last][0], tok[last][1] - tok[last][0]);
+	if (n == 3)
+		memcpy(sec.host, t + tok[1][0], tok[1][1] - tok[1][0]);
+	for (int k = 0; k < rd->r->nsec; k++) {
+		if (same_section(&rd->r->sec[k], &sec)) {
+			rd->cur = k;
+			rd->skip = false;
+			return;
+		}
+	}
+	if (rd->r->nsec == RULES_MAX_SECTIONS) {
+		fail(rd, p, "too many sections (at most %d)", RULES_MAX_SECTIONS);
+		return;
+	}
+	rd->r->sec[rd->r->nsec] = sec;
+	rd->cur = rd->r->nsec++;
+	rd->skip = false;
+}
+
+static bool unit_is(const char *unit, const char *s, size_t n)
+{
+	size_t u = strlen(unit);
+	if (n == u && strncasecmp(unit, s, n) == 0)
+		return true;
+	/* "1 sample", "1 command": the singular of a count */
+	return u > 2 && unit[u - 1] == 's' && n == u - 1 && strncasecmp(unit, s, n) == 0;
+}
+
+static bool is_numch(char c) { return (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E'; }
+
+/* The value of rule id at [q, ve): a number, optionally followed by the rule's unit, within the
+ * range of the unit. */
+static bool read_value(struct reader *rd, enum rule_id id, size_t k, size_t q, size_t ve, double *out)
+{
+	(void)k;
+	const char *t = rd->text, *name = rule_table[id].name;
+	const char *unit = rule_table[id].unit;
+	size_t n = q;
+	while (n < ve && is_numch(t[n]))
+		n++;
+	double v;
+	if (q == ve || !parse_number(t + q, n - q, &v)) {
+		fail(rd, q, "'%s' needs a number, not '%s'", name, shown(rd, 0, q, ve));
+		return false;
+	}
+	size_t u = n;
+	while (u < ve && is_ws(t[u]))
+		u++;
+	if (u < ve && !unit_is(unit, t + u, ve - u)) {
+		if (strcmp(unit, "fraction") == 0 && ve - u == 1 && t[u] == '%')
+			fail(rd, u, "'%s' is a fraction from 0 to 1, not a percentage: write %g for %g %%", name, v / 100, v);
+		else
+			fail(rd, u, "'%s' is in %s: '%s' is not its unit (write '= %g' or '= %g %s')", name, unit,
+			     shown(rd, 0, u, ve), v, v, unit);
+		return false;
+	}
+	struct unit_range r = range_of(id);
+	bool ok = v >= r.min && v <= r.max && (!r.whole || v == floor(v));
+	if (ok) {
+		*out = v;
+		return true;
+	}
+	if (r.whole)
+		fail(rd, q, "'%s' counts %s: a whole number from %.15g to %.15g, not %g", name, unit, r.min, r.max, v);
+	else if (r.what)
+		fail(rd, q, "'%s' is %s: %.15g to %.15g, not %g", name, r.what, r.min, r.max, v);
+	else if (v < 0)
+		fail(rd, q, "'%s' cannot be negative (%g %s)", name, v, unit);
+	else
+		fail(rd, q, "'%s' is out of range: at most %.15g %s, not %g", name, r.max, unit, v);
+	return false;
+}
+
+/* Stores rule id = v from the current line, globally or in the current section. */
+static void store(struct reader *rd, enum rule_id id, double v, size_t k, size_t vcol)
+{
+	struct rules *r = rd->r;
+	struct rule_origin at = {.file = rd->d->file, .line = rd->line, .col = col_of(rd, vcol)};
+	if (rd->cur < 0) {
+		if (r->overridden[id] && r->at[id].file == at.file)
+			diag_emit(rd->d, DIAG_WARNING, rd->line, col_of(rd, k), "'%s' is set again (line %ld too): this value is used",
+				  rule_table[id].name, r->at[id].line);
 		r->v[id] = v;
 		r->overridden[id] = true;
+		r->at[id] = at;
+		return;
 	}
-	return rc;
+	if (!rule_scopable(id)) {
+		struct buf sc;
+		buf_init(&sc);
+		rules_scope_text(r, rd->cur, &sc);
+		fail(rd, k, "'%s' applies to the whole analysis: it cannot be set in [%s]", rule_table[id].name, sc.data);
+		buf_free(&sc);
+		return;
+	}
+	for (int i = 0; i < r->nset; i++) {
+		struct rule_setting *s = &r->set[i];
+		if (s->section != rd->cur || s->id != id)
+			continue;
+		if (s->at.file == at.file)
+			diag_emit(rd->d, DIAG_WARNING, rd->line, col_of(rd, k),
+				  "'%s' is set again in this section (line %ld too): this value is used", rule_table[id].name,
+				  s->at.line);
+		s->v = v;
+		s->at = at;
+		return;
+	}
+	if (r->nset == RULES_MAX_SCOPED) {
+		fail(rd, k, "too many lines in sections (at most %d)", RULES_MAX_SCOPED);
+		return;
+	}
+	r->set[r->nset++] = (struct rule_setting){.v = v, .at = at, .section = rd->cur, .id = id};
+	r->scoped[id] = true;
+}
+
+/* "name = value [unit] [# comment]" */
+static void read_setting(struct reader *rd, size_t p)
+{
+	const char *t = rd->text;
+	size_t k = p;
+	while (k < rd->e && t[k] != '=' && !is_ws(t[k]))
+		k++;
+	size_t q = k;
+	while (q < rd->e && is_ws(t[q]))
+		q++;
+	if (q == rd->e || t[q] != '=') {
+		fail(rd, q, "expected 'name = value' or a section header ([disk SQL01 L:])");
+		return;
+	}
+	int id = -1;
+	for (int i = 0; i < R_COUNT; i++)
+		if (strlen(rule_table[i].name) == k - p && memcmp(rule_table[i].name, t + p, k - p) == 0)
+			id = i;
+	if (id < 0) {
+		fail(rd, p, "unknown rule '%s' (see 'iopsy rules')", shown(rd, 0, p, k));
+		return;
+	}
+	q++;
+	while (q < rd->e && is_ws(t[q]))
+		q++;
+	size_t ve = q;
+	while (ve < rd->e && t[ve] != '#')
+		ve++;
+	while (ve > q && is_ws(t[ve - 1]))
+		ve--;
+	double v;
+	if (!read_value(rd, (enum rule_id)id, p, q, ve, &v) || rd->skip)
+		return;
+	store(rd, (enum rule_id)id, v, p, q);
+}
+
+/* Where the value of id in force for w comes from, for a message: "line 3", "line 3 in [vm SQL01]",
+ * "the default". */
+static void origin_text(const struct rules *r, enum rule_id id, const struct entity_ref *w, int here, struct buf *out)
+{
+	double v;
+	int s = lookup(r, id, w, &v);
+	buf_printf(out, "%g, ", v);
+	if (s >= 0) {
+		buf_printf(out, "line %ld", r->set[s].at.line);
+		if (r->set[s].section != here) {
+			buf_adds(out, " in [");
+			rules_scope_text(r, r->set[s].section, out);
+			buf_addc(out, ']');
+		}
+	} else if (r->overridden[id]) {
+		buf_printf(out, "line %ld", r->at[id].line);
+	} else {
+		buf_adds(out, "the default");
+	}
+}
+
+/* Where id was set in scope sec (-1: global); NULL when it was not. */
+static const struct rule_origin *set_at(const struct rules *r, enum rule_id id, int sec)
+{
+	if (sec < 0)
+		return r->overridden[id] ? &r->at[id] : NULL;
+	for (int i = 0; i < r->nset; i++)
+		if (r->set[i].section == sec && r->set[i].id == id)
+			return &r->set[i].at;
+	return NULL;
+}
+
+/* warning <= critical (and the other pairs) with the values in force in each scope that sets one
+ * of them: globally, and for the entity each section names. */
+static void check_pairs(struct reader *rd)
+{
+	struct rules *r = rd->r;
+	for (int sec = -1; sec < r->nsec; sec++) {
+		struct entity_ref w = sec >= 0 ? section_ref(&r->sec[sec]) : (struct entity_ref){.layer = LAYER_COUNT};
+		const struct entity_ref *who = sec >= 0 ? &w : NULL;
+		for (size_t i = 0; i < sizeof rule_pairs / sizeof rule_pairs[0]; i++) {
+			const struct rule_pair *pr = &rule_pairs[i];
+			const struct rule_origin *o1 = set_at(r, pr->lo, sec), *o2 = set_at(r, pr->hi, sec);
+			if (!o1 && !o2)
+				continue;
+			/* the message points at the later of the two lines */
+			const struct rule_origin *at = !o1 ? o2 : !o2 ? o1 : o2->line > o1->line ? o2 : o1;
+			if (!(rules_for(r, pr->lo, who) > rules_for(r, pr->hi, who)))
+				continue;
+			struct buf a, b, sc;
+			buf_init(&a);
+			buf_init(&b);
+			buf_init(&sc);
+			origin_text(r, pr->lo, who, sec, &a);
+			origin_text(r, pr->hi, who, sec, &b);
+			if (sec >= 0) {
+				buf_adds(&sc, " in [");
+				rules_scope_text(r, sec, &sc);
+				buf_addc(&sc, ']');
+			}
+			diag_emit(rd->d, DIAG_ERROR, at->line, at->col, "%s (%s) is above %s (%s)%s: %s", rule_table[pr->lo].name,
+				  a.data, rule_table[pr->hi].name, b.data, sc.data ? sc.data : "", pr->why);
+			rd->rc = ERR_FORMAT;
+			buf_free(&a);
+			buf_free(&b);
+			buf_free(&sc);
+		}
+	}
+}
+
+int rules_load_text(struct rules *r, const char *text, size_t len, struct diag *d)
+{
+	struct reader rd = {.r = r, .d = d, .text = text, .cur = -1};
+	buf_init(&rd.msg[0]);
+	buf_init(&rd.msg[1]);
+	size_t i = 0;
+	while (i < len) {
+		rd.line++;
+		rd.s = i;
+		while (i < len && text[i] != '\n')
+			i++;
+		rd.e = i;
+		i++;
+		if (rd.e > rd.s && text[rd.e - 1] == '\r')
+			rd.e--;
+		size_t p = rd.s;
+		while (p < rd.e && is_ws(text[p]))
+			p++;
+		if (p == rd.e || text[p] == '#')
+			continue;
+		if (text[p] == '[')
+			read_section(&rd, p);
+		else
+			read_setting(&rd, p);
+	}
+	check_pairs(&rd);
+	buf_free(&rd.msg[0]);
+	buf_free(&rd.msg[1]);
+	return rd.rc;
 }
 
 int rules_load(struct rules *r, const char *path, struct diag *d)
@@ -154,6 +648,35 @@ int rules_load(struct rules *r, const char *path, struct diag *d)
 	return rc;
 }
 
+/* A name of a section header as it must be written to read back: quoted when it has a blank
+ * or a ']'. */
+static void header_name(struct buf *out, const char *s)
+{
+	bool q = strpbrk(s, " \t]") != NULL;
+	if (q)
+		buf_addc(out, '"');
+	buf_adds(out, s);
+	if (q)
+		buf_addc(out, '"');
+}
+
+void rules_scope_text(const struct rules *r, int section, struct buf *out)
+{
+	buf_add(out, "", 0);
+	if (section < 0 || section >= r->nsec) {
+		buf_adds(out, rule_scope_names[SCOPE_GLOBAL]);
+		return;
+	}
+	const struct rule_section *s = &r->sec[section];
+	buf_adds(out, rule_scope_names[s->kind]);
+	if (s->host[0]) {
+		buf_addc(out, ' ');
+		header_name(out, s->host);
+	}
+	buf_addc(out, ' ');
+	header_name(out, s->name);
+}
+
 void rules_print(const struct rules *r, struct buf *out)
 {
 	buf_adds(out, "# iopsy rules: name = value   (unit) what — source\n");
@@ -161,7 +684,67 @@ void rules_print(const struct rules *r, struct buf *out)
 		char v[64];
 		/* round-trips: 'iopsy rules' output is itself a valid rules file */
 		snprintf(v, sizeof v, "%.15g", r->v[i]);
-		buf_printf(out, "%-34s = %-8s # (%s) %s — %s\n", rule_table[i].name, v, rule_table[i].unit,
-			   rule_table[i].what, rule_table[i].source);
+		buf_printf(out, "%-34s = %-8s # (%s%s) %s — %s\n", rule_table[i].name, v, rule_table[i].unit,
+			   rule_scopable((enum rule_id)i) ? "" : ", global only", rule_table[i].what, rule_table[i].source);
+	}
+	bool any = false;
+	for (int sec = 0; sec < r->nsec; sec++) {
+		bool head = false;
+		for (int i = 0; i < r->nset; i++) {
+			const struct rule_setting *s = &r->set[i];
+			if (s->section != sec)
+				continue;
+			if (!any)
+				buf_adds(out, "\n# Sections: their lines apply only to the entities they name; the most specific wins\n"
+					      "# (disk or device, then vm, then host, then the lines above).\n");
+			any = true;
+			if (!head) {
+				buf_adds(out, "\n[");
+				rules_scope_text(r, sec, out);
+				buf_adds(out, "]\n");
+				head = true;
+			}
+			char v[64];
+			snprintf(v, sizeof v, "%.15g", s->v);
+			buf_printf(out, "%-34s = %-8s # (%s) default %.15g\n", rule_table[s->id].name, v, rule_table[s->id].unit,
+				   rule_table[s->id].value);
+		}
+	}
+}
+
+size_t rules_overrides(const struct rules *r, struct rule_override *out, size_t max)
+{
+	size_t n = 0;
+	for (int i = 0; i < R_COUNT; i++) {
+		/* a line that repeats the default ('iopsy rules' output used as a file) changes nothing */
+		if (!r->overridden[i] || r->v[i] == rule_table[i].value)
+			continue;
+		if (n < max)
+			out[n] = (struct rule_override){.id = (enum rule_id)i, .value = r->v[i], .section = -1,
+							.file = r->at[i].file, .line = r->at[i].line};
+		n++;
+	}
+	for (int i = 0; i < r->nset; i++) {
+		const struct rule_setting *s = &r->set[i];
+		if (n < max)
+			out[n] = (struct rule_override){.id = s->id, .value = s->v, .section = s->section, .file = s->at.file,
+							.line = s->at.line};
+		n++;
+	}
+	return n;
+}
+
+void rules_override_text(const struct rules *r, const struct rule_override *o, struct buf *out)
+{
+	buf_printf(out, "%s = %.15g (default %.15g) from ", rule_table[o->id].name, o->value, rule_table[o->id].value);
+	if (o->file)
+		buf_printf(out, "%s:", o->file);
+	else
+		buf_adds(out, "line ");
+	buf_printf(out, "%ld", o->line);
+	if (o->section >= 0) {
+		buf_adds(out, ", for [");
+		rules_scope_text(r, o->section, out);
+		buf_addc(out, ']');
 	}
 }
