@@ -1,9 +1,11 @@
 /* fmt_perfmon.c — the Windows perfmon format: relog/Data Collector Set/typeperf CSV and TSV,
  * PowerShell Export-Counter, local time with the header's bias; its disk counters (English and
  * the common localisations) and their classification. */
+#include "guestdisk.h"
 #include "pdh.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -89,6 +91,28 @@ static void disk_number(const struct pdh_path *p, struct counter_class *c)
 	c->disk_drive[2] = '\0';
 }
 
+/* The guest disk a PhysicalDisk instance names: its first drive letter ("1 D: E:" → "D:", merged
+ * with LogicalDisk D:), "Disk 2" for a disk with no drive letter ("2"), what follows the number
+ * when it is not a drive letter (a mount path, were one ever listed: "2 E:\SQL DATA" → "E:\SQL
+ * DATA"), else the word after the first space as before. */
+static void physical_name(const char *in, char *out, size_t cap)
+{
+	char *end;
+	long n = strtol(in, &end, 10);
+	bool numbered = in[0] >= '0' && in[0] <= '9' && end != in && n >= 0;
+	if (numbered && *end == '\0') {
+		snprintf(out, cap, "Disk %ld", n);
+		return;
+	}
+	const char *sp = strchr(in, ' ');
+	if (sp && sp[1])
+		in = sp + 1;
+	size_t tok = strcspn(in, " ");
+	if (numbered && *end == ' ' && guest_disk_form(in, tok) != GD_DRIVE)
+		tok = strlen(in);
+	guest_disk_norm(in, tok, out, cap);
+}
+
 /* LogicalDisk (pass 0) wins over PhysicalDisk (pass 1) for the same drive. */
 static int perfmon_classify(const struct pdh_path *p, struct counter_class *c)
 {
@@ -108,17 +132,11 @@ static int perfmon_classify(const struct pdh_path *p, struct counter_class *c)
 		c->aggregate = true;
 		class_copy(c->entity, sizeof c->entity, "_Total", 6);
 	} else if (physical) {
-		/* "1 D: E:" → "D:"; a disk without a drive letter keeps its number */
-		const char *sp = strchr(in, ' ');
-		if (sp && sp[1])
-			in = sp + 1;
-		const char *sp2 = strchr(in, ' ');
-		class_copy(c->entity, sizeof c->entity, in, sp2 ? (size_t)(sp2 - in) : strlen(in));
+		physical_name(in, c->entity, sizeof c->entity);
 	} else {
-		class_copy(c->entity, sizeof c->entity, in, strlen(in));
+		/* "D:", "E:\SQLDATA", "HarddiskVolume5": the volume as Windows names it */
+		guest_disk_norm(in, strlen(in), c->entity, sizeof c->entity);
 	}
-	for (char *x = c->entity; *x && !c->aggregate; x++)
-		*x = (char)toupper((unsigned char)*x);
 	c->layer = LAYER_GUEST;
 	return c->metric = counter_lookup(pm_disk, as_utf8(p->counter, t2, sizeof t2), true, &c->scale);
 }

@@ -9,6 +9,7 @@
 #include <zlib.h>
 
 #include "fieldscan.h"
+#include "guestdisk.h"
 #include "pdh.h"
 #include "source.h"
 #include "suites.h"
@@ -1194,11 +1195,84 @@ START_TEST(real_excel_resaved)
 }
 END_TEST
 
+/* ---- guest disk names: mount points, letterless volumes and disks ---- */
+
+static const char *gnorm(const char *s, enum gd_form *f)
+{
+	static char out[256];
+	*f = guest_disk_norm(s, strlen(s), out, sizeof out);
+	return out;
+}
+
+START_TEST(guest_disk_names)
+{
+	enum gd_form f;
+	ck_assert_str_eq(gnorm("d:", &f), "D:");
+	ck_assert_int_eq(f, GD_DRIVE);
+	ck_assert_str_eq(gnorm("E:\\", &f), "E:"); /* the root of E: is the drive */
+	ck_assert_int_eq(f, GD_DRIVE);
+	ck_assert_str_eq(gnorm("e:\\SqlData\\", &f), "E:\\SQLDATA");
+	ck_assert_int_eq(f, GD_MOUNT);
+	ck_assert_str_eq(gnorm("C:\\ClusterStorage\\Volume 1", &f), "C:\\CLUSTERSTORAGE\\VOLUME 1");
+	ck_assert_int_eq(f, GD_MOUNT);
+	ck_assert_str_eq(gnorm("harddiskvolume5", &f), "HarddiskVolume5");
+	ck_assert_int_eq(f, GD_VOLUME);
+	ck_assert_str_eq(gnorm("\\\\?\\Volume{6A1E3C2B-0000-0000-0000-100000000000}\\", &f),
+			 "\\\\?\\Volume{6a1e3c2b-0000-0000-0000-100000000000}");
+	ck_assert_int_eq(f, GD_VOLUME);
+	ck_assert_str_eq(gnorm("Volume{6a1e3c2b-0000-0000-0000-100000000000}", &f),
+			 "\\\\?\\Volume{6a1e3c2b-0000-0000-0000-100000000000}");
+	ck_assert_str_eq(gnorm("disk #02", &f), "Disk 2");
+	ck_assert_int_eq(f, GD_DISKNO);
+	ck_assert_str_eq(gnorm("_total", &f), "_Total");
+	ck_assert_int_eq(f, GD_TOTAL);
+	/* not a form of its own: upper case, as before */
+	ck_assert_str_eq(gnorm("E:SQLDATA", &f), "E:SQLDATA");
+	ck_assert_int_eq(f, GD_OTHER);
+	ck_assert_str_eq(gnorm("HarddiskVolumeX", &f), "HARDDISKVOLUMEX");
+	ck_assert_int_eq(f, GD_OTHER);
+	ck_assert_int_eq(guest_disk_form("2", 1), GD_OTHER);
+	ck_assert_int_eq(guest_disk_form("SQL01\\E:\\SQLDATA", 16), GD_OTHER);
+	char small[6];
+	guest_disk_norm("E:\\SQLDATA", 10, small, sizeof small); /* truncated, terminated */
+	ck_assert_str_eq(small, "E:\\SQ");
+
+	/* what the perfmon classifier makes of the instances */
+	struct arena ar;
+	arena_init(&ar);
+	static const struct {
+		const char *path, *entity;
+		int pass, disk_no;
+	} t[] = {
+		{"\\\\SQL01\\LogicalDisk(E:\\SQLDATA)\\Avg. Disk sec/Read", "E:\\SQLDATA", 0, -1},
+		{"\\\\sql01\\logicaldisk(e:\\sqldata\\)\\avg. disk sec/read", "E:\\SQLDATA", 0, -1},
+		{"\\\\SQL01\\LogicalDisk(HarddiskVolume5)\\Avg. Disk sec/Read", "HarddiskVolume5", 0, -1},
+		{"\\\\SQL01\\LogicalDisk(\\\\?\\Volume{abc}\\)\\Avg. Disk sec/Read", "\\\\?\\Volume{abc}", 0, -1},
+		{"\\\\SQL01\\PhysicalDisk(0 C:)\\Avg. Disk sec/Read", "C:", 1, 0},
+		{"\\\\SQL01\\PhysicalDisk(1 D: E:)\\Avg. Disk sec/Read", "D:", 1, 1},
+		{"\\\\SQL01\\PhysicalDisk(2)\\Avg. Disk sec/Read", "Disk 2", 1, -1},
+		{"\\\\SQL01\\PhysicalDisk(3 E:\\SQL DATA)\\Avg. Disk sec/Read", "E:\\SQL DATA", 1, -1},
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		struct pdh_path p;
+		struct counter_class cl;
+		pdh_split_path(t[i].path, strlen(t[i].path), &p, &ar);
+		ck_assert_int_eq(parser_perfmon.classify(&p, &cl), M_G_LAT_R);
+		ck_assert_msg(strcmp(cl.entity, t[i].entity) == 0, "%s: entity '%s', not '%s'", t[i].path, cl.entity,
+			      t[i].entity);
+		ck_assert_int_eq(cl.pass, t[i].pass);
+		ck_assert_int_eq(cl.disk_no, t[i].disk_no);
+	}
+	arena_free(&ar);
+}
+END_TEST
+
 Suite *pdh_suite(void)
 {
 	Suite *s = suite_create("pdh");
 	TCase *tc = tcase_create("quirks");
 	tcase_add_test(tc, esxtop_default_trailing_comma);
+	tcase_add_test(tc, guest_disk_names);
 	tcase_add_test(tc, esxtop_all_counters_no_trailing);
 	tcase_add_test(tc, esxtop_glued_pcpu_power_state);
 	tcase_add_test(tc, path_split);
