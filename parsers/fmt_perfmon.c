@@ -1,6 +1,7 @@
 /* fmt_perfmon.c — the Windows perfmon format: relog/Data Collector Set/typeperf CSV and TSV,
  * PowerShell Export-Counter, local time with the header's bias; its disk counters (English and
- * the common localisations) and their classification. */
+ * the common localisations), their classification, and the header pass that keeps one view of
+ * each guest disk (prepare). */
 #include "guestdisk.h"
 #include "pdh.h"
 
@@ -141,6 +142,54 @@ static int perfmon_classify(const struct pdh_path *p, struct counter_class *c)
 	return c->metric = counter_lookup(pm_disk, as_utf8(p->counter, t2, sizeof t2), true, &c->scale);
 }
 
+static bool host_in(const char *const *l, size_t n, const char *h)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(l[i], h) == 0)
+			return true;
+	return false;
+}
+
+/* One view of each guest disk. LogicalDisk is the guest disk view: Windows names its instances by
+ * drive letter or mount point [ms: "Windows Performance Monitor Disk Counters Explained", AskCore
+ * 2012], and a volume with neither is HarddiskVolumeN; PhysicalDisk counts a whole disk, the sum of
+ * its volumes, and names it by number and drive letters only ("0 C:", "1 D: E:"; a disk whose
+ * volumes have no letter is "2" [obs: real captures list "1" .. "8" beside "9 H: I: J: K:"]).
+ * - A PhysicalDisk instance with a drive letter is the entity of its first letter: LogicalDisk
+ *   wins counter by counter (pass order), PhysicalDisk fills only the counters LogicalDisk lacks.
+ * - A PhysicalDisk instance with no letter cannot be told apart from the mount points or
+ *   letterless volumes on it: when the same host's LogicalDisk columns count a volume that is not
+ *   a drive letter (E:\SQLDATA, HarddiskVolume5, \\?\Volume{GUID}), the letterless disk is (or
+ *   may be) one of those volumes counted again under a number, and its columns are skipped.
+ * - With no such LogicalDisk volume (only letters, or no LogicalDisk at all) it is the only view
+ *   of that disk and stays, named "Disk 2".
+ * The disk-number → drive table for wmic's "Disk #N" comes from lettered instances only, so
+ * nothing skipped here carries one. */
+static void perfmon_prepare(const struct pdh_reader *r, bool *skip)
+{
+	size_t n = pdh_ncols(r), nh = 0;
+	const char **hosts = NULL;
+	struct counter_class c;
+	for (size_t i = 0; i < n; i++) {
+		const struct pdh_path *p = &pdh_column(r, i)->path;
+		if (perfmon_classify(p, &c) < 0 || c.pass != 0 || c.aggregate ||
+		    guest_disk_form(c.entity, strlen(c.entity)) == GD_DRIVE)
+			continue;
+		const char *h = p->host ? p->host : "";
+		if (host_in(hosts, nh, h))
+			continue;
+		hosts = xrealloc(hosts, (nh + 1) * sizeof *hosts);
+		hosts[nh++] = h;
+	}
+	for (size_t i = 0; i < n && nh; i++) {
+		const struct pdh_path *p = &pdh_column(r, i)->path;
+		if (perfmon_classify(p, &c) >= 0 && c.pass == 1 && !c.aggregate &&
+		    guest_disk_form(c.entity, strlen(c.entity)) == GD_DISKNO && host_in(hosts, nh, p->host ? p->host : ""))
+			skip[i] = true;
+	}
+	free(hosts);
+}
+
 static int perfmon_probe(const char *head, size_t n)
 {
 	size_t lim = n < 4096 ? n : 4096;
@@ -169,6 +218,7 @@ const struct parser_ops parser_perfmon = {
 	.local_time = true,
 	.glitch_values = true,
 	.classify = perfmon_classify,
+	.prepare = perfmon_prepare,
 	.open = pdh_open,
 	.next = pdh_next,
 	.value = pdh_value,

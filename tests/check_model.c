@@ -1,8 +1,9 @@
 /* check_model.c — the capture model built from memory: classification into entities and metrics,
  * units, the derived active-world count, DQLEN change events, which esxtop groups are VMs,
- * perfmon's LogicalDisk over PhysicalDisk and disk numbers, roles, and failures recorded as
- * failed captures. */
+ * perfmon's LogicalDisk over PhysicalDisk and disk numbers, one view of mount-point volumes and
+ * letterless disks, roles, and failures recorded as failed captures. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "capmodel.h"
@@ -206,12 +207,160 @@ START_TEST(failures_are_recorded)
 }
 END_TEST
 
+/* The guest disks of host (NULL: any) in the model, "|"-joined in entity order (aggregates left
+ * out), e.g. "C:|E:\SQLDATA". */
+static const char *guest_names(const struct model *m, const char *host)
+{
+	static char out[512];
+	size_t o = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < m->nents; i++) {
+		const struct entity *e = &m->ents[i];
+		if (e->layer != LAYER_GUEST || e->aggregate || (host && strcmp(e->host, host) != 0))
+			continue;
+		int k = snprintf(out + o, sizeof out - o, "%s%s", o ? "|" : "", e->name);
+		if (k > 0 && (size_t)k < sizeof out - o)
+			o += (size_t)k;
+	}
+	return out;
+}
+
+static void load_pm(struct model *m, const struct mcol *c, int n, struct buf *msgs)
+{
+	struct buf csv;
+	buf_init(&csv);
+	memcap(&csv, true, "SQL01", c, n, 20, 15);
+	struct common_opts co = quiet_opts(msgs);
+	ck_assert_int_eq(model_add_capture_mem(m, "pm.csv", csv.data, csv.len, &co), 0);
+	buf_free(&csv);
+}
+
+/* A volume mounted in a folder is one guest disk: LogicalDisk(E:\SQLDATA), not again as the
+ * letterless PhysicalDisk(1) the same IOs are counted on; without LogicalDisk, PhysicalDisk is the
+ * only view and every disk stays. */
+START_TEST(perfmon_mount_point_once)
+{
+	static const struct mcol c[] = {
+		{"LogicalDisk(C:)\\Avg. Disk sec/Read", mc_konst, {0.002}},
+		{"LogicalDisk(C:)\\Disk Transfers/sec", mc_konst, {50}},
+		{"LogicalDisk(E:\\SQLDATA)\\Avg. Disk sec/Read", mc_konst, {0.020}},
+		{"LogicalDisk(E:\\SQLDATA)\\Disk Transfers/sec", mc_konst, {800}},
+		{"LogicalDisk(_Total)\\Disk Transfers/sec", mc_konst, {850}},
+		{"PhysicalDisk(0 C:)\\Avg. Disk sec/Read", mc_konst, {0.003}},
+		{"PhysicalDisk(0 C:)\\Current Disk Queue Length", mc_konst, {1}},
+		{"PhysicalDisk(1)\\Avg. Disk sec/Read", mc_konst, {0.020}},
+		{"PhysicalDisk(1)\\Disk Transfers/sec", mc_konst, {800}},
+		{"PhysicalDisk(1)\\Current Disk Queue Length", mc_konst, {12}},
+		{"PhysicalDisk(_Total)\\Disk Transfers/sec", mc_konst, {850}},
+	};
+	struct buf msgs;
+	buf_init(&msgs);
+	struct model m;
+	model_init(&m);
+	load_pm(&m, c, (int)(sizeof c / sizeof c[0]), &msgs);
+	ck_assert_str_eq(guest_names(&m, NULL), "C:|E:\\SQLDATA");
+	struct entity *e = model_find(&m, LAYER_GUEST, "E:\\SQLDATA", "SQL01");
+	ck_assert_ptr_nonnull(e);
+	ck_assert(fabs(e->sk[M_G_LAT_R].max - 20) < 1e-6 && fabs(e->sk[M_G_XFERS].max - 800) < 1e-6);
+	ck_assert(e->series[M_G_CDQL] < 0); /* the letterless disk's queue is not the volume's */
+	struct entity *cc = model_find(&m, LAYER_GUEST, "C:", "SQL01");
+	ck_assert(fabs(cc->sk[M_G_LAT_R].max - 2) < 1e-6); /* LogicalDisk C: wins ... */
+	ck_assert(fabs(cc->sk[M_G_CDQL].max - 1) < 1e-6); /* ... PhysicalDisk "0 C:" fills what it lacks */
+	/* the disk-number → drive table still has disk 0 (for wmic's "Disk #0") */
+	const struct guest_disk_no *dn = model_disk_no(&m, 0, "SQL01");
+	ck_assert_ptr_nonnull(dn);
+	ck_assert_str_eq(dn->drive, "C:");
+	ck_assert_ptr_null(model_disk_no(&m, 1, NULL));
+	model_free(&m);
+
+	/* the same capture without LogicalDisk: "0 C:" and "1" are the only views, both kept */
+	model_init(&m);
+	load_pm(&m, c + 5, 6, &msgs);
+	ck_assert_str_eq(guest_names(&m, NULL), "C:|Disk 1");
+	e = model_find(&m, LAYER_GUEST, "Disk 1", "SQL01");
+	ck_assert(fabs(e->sk[M_G_CDQL].max - 12) < 1e-6);
+	ck_assert_str_eq(model_disk_no(&m, 0, NULL)->drive, "C:");
+	model_free(&m);
+	buf_free(&msgs);
+}
+END_TEST
+
+/* HarddiskVolume5 (no letter, no mount path) and a volume GUID are letterless volumes as well;
+ * LogicalDisk with drive letters only says nothing about a letterless disk (offline, raw), nor
+ * does a LogicalDisk mount point with no IO counter (% Free Space only): then it stays. */
+START_TEST(perfmon_letterless_volumes)
+{
+	struct buf msgs;
+	buf_init(&msgs);
+	struct model m;
+	static const struct mcol hv[] = {
+		{"LogicalDisk(C:)\\Disk Transfers/sec", mc_konst, {50}},
+		{"LogicalDisk(HarddiskVolume5)\\Disk Transfers/sec", mc_konst, {300}},
+		{"PhysicalDisk(0 C:)\\Disk Transfers/sec", mc_konst, {50}},
+		{"PhysicalDisk(1)\\Disk Transfers/sec", mc_konst, {300}},
+	};
+	model_init(&m);
+	load_pm(&m, hv, 4, &msgs);
+	ck_assert_str_eq(guest_names(&m, NULL), "C:|HarddiskVolume5");
+	model_free(&m);
+
+	static const struct mcol guid[] = {
+		{"LogicalDisk(\\\\?\\Volume{6a1e3c2b-0000-0000-0000-100000000000}\\)\\Disk Transfers/sec", mc_konst, {300}},
+		{"PhysicalDisk(3)\\Disk Transfers/sec", mc_konst, {300}},
+	};
+	model_init(&m);
+	load_pm(&m, guid, 2, &msgs);
+	ck_assert_str_eq(guest_names(&m, NULL), "\\\\?\\Volume{6a1e3c2b-0000-0000-0000-100000000000}");
+	model_free(&m);
+
+	static const struct mcol letters[] = {
+		{"LogicalDisk(C:)\\Disk Transfers/sec", mc_konst, {50}},
+		{"LogicalDisk(D:)\\Disk Transfers/sec", mc_konst, {300}},
+		{"LogicalDisk(E:\\SQLDATA)\\% Free Space", mc_konst, {40}},
+		{"PhysicalDisk(0 C:)\\Disk Transfers/sec", mc_konst, {50}},
+		{"PhysicalDisk(1 D:)\\Disk Transfers/sec", mc_konst, {300}},
+		{"PhysicalDisk(2)\\Disk Transfers/sec", mc_konst, {90}},
+	};
+	model_init(&m);
+	load_pm(&m, letters, 6, &msgs);
+	ck_assert_str_eq(guest_names(&m, NULL), "C:|D:|Disk 2");
+	ck_assert_str_eq(model_disk_no(&m, 1, "SQL01")->drive, "D:");
+	model_free(&m);
+	buf_free(&msgs);
+}
+END_TEST
+
+/* relog merges machines into one file: a mount point on SQL01 says nothing about SQL02's disks. */
+START_TEST(perfmon_mount_point_per_host)
+{
+	static const char csv[] =
+		"\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\","
+		"\"\\\\SQL01\\LogicalDisk(E:\\SQLDATA)\\Disk Transfers/sec\",\"\\\\SQL01\\PhysicalDisk(1)\\Disk Transfers/sec\","
+		"\"\\\\SQL02\\LogicalDisk(D:)\\Disk Transfers/sec\",\"\\\\SQL02\\PhysicalDisk(1)\\Disk Transfers/sec\"\r\n"
+		"\"07/27/2026 13:00:00.000\",\"100\",\"100\",\"200\",\"50\"\r\n"
+		"\"07/27/2026 13:00:15.000\",\"110\",\"110\",\"210\",\"55\"\r\n";
+	struct buf msgs;
+	buf_init(&msgs);
+	struct common_opts co = quiet_opts(&msgs);
+	struct model m;
+	model_init(&m);
+	ck_assert_int_eq(model_add_capture_mem(&m, "two.csv", csv, sizeof csv - 1, &co), 0);
+	ck_assert_str_eq(guest_names(&m, "SQL01"), "E:\\SQLDATA");
+	ck_assert_str_eq(guest_names(&m, "SQL02"), "D:|Disk 1");
+	model_free(&m);
+	buf_free(&msgs);
+}
+END_TEST
+
 Suite *model_suite(void)
 {
 	Suite *s = suite_create("model");
 	TCase *t = tcase_create("memory");
 	tcase_add_test(t, esxtop_entities_and_metrics);
 	tcase_add_test(t, perfmon_logical_over_physical);
+	tcase_add_test(t, perfmon_mount_point_once);
+	tcase_add_test(t, perfmon_letterless_volumes);
+	tcase_add_test(t, perfmon_mount_point_per_host);
 	tcase_add_test(t, esxtop_only_vm_groups_are_vms);
 	tcase_add_test(t, failures_are_recorded);
 	suite_add_tcase(s, t);
