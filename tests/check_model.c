@@ -1,14 +1,21 @@
 /* check_model.c — the capture model built from memory: classification into entities and metrics,
  * units, the derived active-world count, DQLEN change events, which esxtop groups are VMs,
  * perfmon's LogicalDisk over PhysicalDisk and disk numbers, one view of mount-point volumes and
- * letterless disks, roles, and failures recorded as failed captures. */
+ * letterless disks (and their disk maps), roles, and failures recorded as failed captures. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "analysis.h"
 #include "capmodel.h"
+#include "json.h"
+#include "json_out.h"
+#include "maps.h"
 #include "memcap.h"
 #include "suites.h"
+#include "text.h"
 
 static struct common_opts quiet_opts(struct buf *msgs)
 {
@@ -352,6 +359,125 @@ START_TEST(perfmon_mount_point_per_host)
 }
 END_TEST
 
+/* Mount-point disks are mapped like drive letters: by IOPS correlation (auto_map) and by --map
+ * lines "SQL01\E:\SQLDATA = ..."; the letterless PhysicalDisk under them is never mapped, and the
+ * outputs carry the name as it is (JSON-escaped). */
+static void load_mounts(struct analysis *a, const char *map_text, struct buf *msgs)
+{
+	static const struct mcol host[] = {
+		{"Virtual Disk(SQL01:scsi0:1)\\Commands/sec", mc_wave, {400, 300, 7}},
+		{"Virtual Disk(SQL01:scsi0:2)\\Commands/sec", mc_wave, {300, 200, 2.3}},
+		{"Virtual Disk(SQL01:scsi0:2)\\Average MilliSec/Read", mc_konst, {2}},
+	};
+	static const struct mcol guest[] = {
+		{"LogicalDisk(E:)\\Disk Transfers/sec", mc_konst, {0}},
+		{"LogicalDisk(E:\\SQLDATA)\\Disk Transfers/sec", mc_wave, {400, 300, 7}},
+		{"LogicalDisk(E:\\SQLDATA)\\Avg. Disk sec/Read", mc_konst, {0.060}},
+		{"LogicalDisk(E:\\SQLLOG)\\Disk Transfers/sec", mc_wave, {300, 200, 2.3}},
+		{"PhysicalDisk(1)\\Disk Transfers/sec", mc_wave, {400, 300, 7}},
+		{"PhysicalDisk(1)\\Avg. Disk sec/Read", mc_konst, {0.060}},
+		{"PhysicalDisk(2)\\Disk Transfers/sec", mc_wave, {300, 200, 2.3}},
+		{"PhysicalDisk(3 E:)\\Disk Transfers/sec", mc_konst, {0}},
+	};
+	struct buf h, g;
+	buf_init(&h);
+	buf_init(&g);
+	struct common_opts co = quiet_opts(msgs);
+	memcap(&h, false, "esx01", host, 3, 200, 2);
+	memcap(&g, true, "SQL01", guest, 8, 200, 2);
+	ck_assert_int_eq(model_add_capture_mem(&a->m, "esx.csv", h.data, h.len, &co), 0);
+	ck_assert_int_eq(model_add_capture_mem(&a->m, "pm.csv", g.data, g.len, &co), 0);
+	if (map_text) {
+		char p[64] = "/tmp/iopsy-mnt-XXXXXX";
+		int fd = mkstemp(p);
+		ck_assert_int_ge(fd, 0);
+		ck_assert(write(fd, map_text, strlen(map_text)) == (ssize_t)strlen(map_text));
+		close(fd);
+		struct diskmap dm;
+		ck_assert_int_eq(diskmap_read(&dm, p, DIAG_INTO(msgs)), 0);
+		analysis_use_diskmap(a, &dm, "m.map");
+		diskmap_free(&dm);
+		unlink(p);
+	}
+	a->sink = co.sink;
+	struct analyze_opts o;
+	memset(&o, 0, sizeof o);
+	analysis_run(a, &o);
+	buf_free(&h);
+	buf_free(&g);
+}
+
+static const struct diskmap_entry *map_of(const struct analysis *a, const char *disk)
+{
+	for (size_t i = 0; i < a->nmap; i++)
+		if (strcmp(a->map[i].guest_disk, disk) == 0)
+			return &a->map[i];
+	return NULL;
+}
+
+START_TEST(mount_point_maps)
+{
+	struct buf msgs;
+	buf_init(&msgs);
+	struct analysis a;
+	analysis_init(&a);
+	load_mounts(&a, NULL, &msgs);
+	ck_assert_str_eq(guest_names(&a.m, NULL), "E:|E:\\SQLDATA|E:\\SQLLOG");
+	const struct diskmap_entry *d = map_of(&a, "E:\\SQLDATA"), *l = map_of(&a, "E:\\SQLLOG");
+	ck_assert_ptr_nonnull(d);
+	ck_assert(d->automatic && d->correlation >= 0.7);
+	ck_assert_str_eq(d->vdisk, "SQL01:scsi0:1");
+	ck_assert_ptr_nonnull(l);
+	ck_assert_str_eq(l->vdisk, "SQL01:scsi0:2");
+	ck_assert_ptr_null(map_of(&a, "Disk 1"));
+	struct topo_in ti = analysis_topo(&a);
+	struct stack s;
+	topology_stack(&ti, model_find(&a.m, LAYER_GUEST, "E:\\SQLDATA", "SQL01"), &s);
+	ck_assert_ptr_nonnull(s.vdisk);
+	ck_assert_str_eq(s.vdisk->name, "SQL01:scsi0:1");
+	/* the 60 ms reads are a finding on SQL01 E:\SQLDATA, once */
+	size_t on = 0;
+	for (size_t i = 0; i < a.nf; i++)
+		if (strcmp(kinds[a.f[i].kind].name, "latency.guest_read") == 0) {
+			ck_assert_str_eq(a.f[i].entity, "E:\\SQLDATA");
+			ck_assert_str_eq(a.f[i].host, "SQL01");
+			on++;
+		}
+	ck_assert_uint_eq(on, 1);
+	struct buf out;
+	buf_init(&out);
+	analysis_text(&a, &out);
+	ck_assert_ptr_nonnull(strstr(out.data, "SQL01 E:\\SQLDATA"));
+	ck_assert_ptr_nonnull(strstr(out.data, "SQL01\\E:\\SQLDATA = SQL01:scsi0:1"));
+	buf_reset(&out);
+	struct json j;
+	json_init(&j, &out, false);
+	analysis_json(&a, &j);
+	ck_assert_ptr_nonnull(strstr(out.data, "\"E:\\\\SQLDATA\""));
+	buf_free(&out);
+	analysis_free(&a);
+
+	/* --map: the file's line wins over the correlation, and names no disk "not in the captures" */
+	buf_reset(&msgs);
+	analysis_init(&a);
+	load_mounts(&a, "SQL01\\e:\\sqldata\\ = SQL01:scsi0:1\nE:\\SQLLOG = SQL01:scsi0:2\n", &msgs);
+	d = map_of(&a, "E:\\SQLDATA");
+	l = map_of(&a, "E:\\SQLLOG");
+	ck_assert_ptr_nonnull(d);
+	ck_assert(!d->automatic);
+	ck_assert_str_eq(d->guest_host, "SQL01");
+	ck_assert_ptr_nonnull(l);
+	ck_assert(!l->automatic && !l->guest_host);
+	ck_assert_uint_eq(a.nmap, 2); /* nothing left to correlate */
+	ti = analysis_topo(&a);
+	topology_stack(&ti, model_find(&a.m, LAYER_GUEST, "E:\\SQLLOG", "SQL01"), &s);
+	ck_assert_ptr_eq(s.map, l);
+	ck_assert_ptr_null(msgs.data ? strstr(msgs.data, "not in the captures") : NULL);
+	analysis_free(&a);
+	buf_free(&msgs);
+}
+END_TEST
+
 Suite *model_suite(void)
 {
 	Suite *s = suite_create("model");
@@ -361,6 +487,7 @@ Suite *model_suite(void)
 	tcase_add_test(t, perfmon_mount_point_once);
 	tcase_add_test(t, perfmon_letterless_volumes);
 	tcase_add_test(t, perfmon_mount_point_per_host);
+	tcase_add_test(t, mount_point_maps);
 	tcase_add_test(t, esxtop_only_vm_groups_are_vms);
 	tcase_add_test(t, failures_are_recorded);
 	suite_add_tcase(s, t);

@@ -10,6 +10,7 @@
 
 #include "fieldscan.h"
 #include "guestdisk.h"
+#include "maps.h"
 #include "pdh.h"
 #include "source.h"
 #include "suites.h"
@@ -1267,12 +1268,105 @@ START_TEST(guest_disk_names)
 }
 END_TEST
 
+static int write_tmp(char *path, size_t cap, const char *text)
+{
+	snprintf(path, cap, "/tmp/iopsy-map-XXXXXX");
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	FILE *fp = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(fp);
+	fputs(text, fp);
+	return fclose(fp);
+}
+
+/* --map lines with mount paths: the host ends at the first backslash when a disk follows it, a
+ * line may name no host, and what is not a guest disk is an error at its file:line:col. */
+START_TEST(diskmap_mount_paths)
+{
+	char p[64];
+	ck_assert_int_eq(write_tmp(p, sizeof p,
+				   "SQL01\\E:\\SQLDATA = SQL01:scsi0:2\n"
+				   "E:\\SQLLOG\\ = SQL01:scsi0:3\n"
+				   "sql01\\harddiskvolume5 = SQL01:scsi0:4\n"
+				   "SQL01\\2 = SQL01:scsi0:5\n"
+				   "SQL01\\Disk 3 = SQL01:scsi0:6\n"
+				   "SQL01\\\\\\?\\Volume{ABC}\\ = SQL01:scsi0:7\n"
+				   "HarddiskVolume6 = SQL01:scsi0:8\n"
+				   "SQL01\\d: = SQL01:scsi0:1\n"
+				   "SQL01\\SQLDATA = SQL01:scsi0:9\n"       /* a folder without its drive */
+				   "\\E:\\SQLDATA = SQL01:scsi0:9\n"        /* an empty host */
+				   "SQL01\\ = SQL01:scsi0:9\n"              /* no disk */
+				   "SQL01\\HOST2\\E: = SQL01:scsi0:9\n"     /* two hosts */
+				   "E:SQLDATA = SQL01:scsi0:9\n"            /* the backslash missing */
+				   "SQL01\\E:\\SQLDATA = nonsense\n"),
+			 0);
+	struct tdiag td;
+	struct diskmap dm;
+	ck_assert_int_eq(diskmap_read(&dm, p, tdiag_init(&td, p)), ERR_FORMAT);
+	static const struct {
+		const char *host, *disk, *vdisk;
+	} want[] = {
+		{"SQL01", "E:\\SQLDATA", "SQL01:scsi0:2"},
+		{NULL, "E:\\SQLLOG", "SQL01:scsi0:3"},
+		{"sql01", "HarddiskVolume5", "SQL01:scsi0:4"},
+		{"SQL01", "Disk 2", "SQL01:scsi0:5"},
+		{"SQL01", "Disk 3", "SQL01:scsi0:6"},
+		{"SQL01", "\\\\?\\Volume{abc}", "SQL01:scsi0:7"},
+		{NULL, "HarddiskVolume6", "SQL01:scsi0:8"},
+		{"SQL01", "D:", "SQL01:scsi0:1"},
+	};
+	ck_assert_uint_eq(dm.n, sizeof want / sizeof want[0]);
+	for (size_t i = 0; i < dm.n; i++) {
+		if (want[i].host)
+			ck_assert_str_eq(dm.l[i].guest_host, want[i].host);
+		else
+			ck_assert_ptr_null(dm.l[i].guest_host);
+		ck_assert_str_eq(dm.l[i].guest_disk, want[i].disk);
+		ck_assert_str_eq(dm.l[i].vdisk, want[i].vdisk);
+		ck_assert_int_eq(dm.l[i].line, (long)i + 1);
+	}
+	const char *m = td.msgs.data;
+	char x[128];
+	static const char *const bad[] = {":9:7: error: 'SQL01\\SQLDATA' is not a guest disk",
+					  ":10:1: error: '\\E:\\SQLDATA' has no guest host",
+					  ":11:7: error: 'SQL01\\' has no disk after the guest host",
+					  ":12:7: error: 'SQL01\\HOST2\\E:' is not a guest disk",
+					  ":13:1: error: 'E:SQLDATA' is not a guest disk", ":14:"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		snprintf(x, sizeof x, "%s%s", p, bad[i]);
+		ck_assert_msg(strstr(m, x) != NULL, "no '%s' in:\n%s", x, m);
+	}
+	for (int ln = 1; ln <= 8; ln++) {
+		snprintf(x, sizeof x, "%s:%d:", p, ln);
+		ck_assert_ptr_null(strstr(m, x));
+	}
+	diskmap_free(&dm);
+	tdiag_free(&td);
+	unlink(p);
+
+	/* compare's --match-map splits the same way before a guest disk */
+	struct matchmap mm;
+	static const char mt[] = "SQL01\\E:\\SQLDATA = SQL01-NEW\\F:\\SQLDATA\nSQL01\\D: = naa.1\n";
+	ck_assert_int_eq(matchmap_parse(&mm, mt, sizeof mt - 1, tdiag_init(&td, "m")), 0);
+	ck_assert_uint_eq(mm.n, 2);
+	ck_assert_str_eq(mm.l[0].host[0], "SQL01");
+	ck_assert_str_eq(mm.l[0].name[0], "E:\\SQLDATA");
+	ck_assert_str_eq(mm.l[0].host[1], "SQL01-NEW");
+	ck_assert_str_eq(mm.l[0].name[1], "F:\\SQLDATA");
+	ck_assert_str_eq(mm.l[1].host[0], "SQL01");
+	ck_assert_str_eq(mm.l[1].name[0], "D:");
+	matchmap_free(&mm);
+	tdiag_free(&td);
+}
+END_TEST
+
 Suite *pdh_suite(void)
 {
 	Suite *s = suite_create("pdh");
 	TCase *tc = tcase_create("quirks");
 	tcase_add_test(tc, esxtop_default_trailing_comma);
 	tcase_add_test(tc, guest_disk_names);
+	tcase_add_test(tc, diskmap_mount_paths);
 	tcase_add_test(tc, esxtop_all_counters_no_trailing);
 	tcase_add_test(tc, esxtop_glued_pcpu_power_state);
 	tcase_add_test(tc, path_split);
