@@ -1,9 +1,12 @@
 /* fmt_perfmon.c — the Windows perfmon format: relog/Data Collector Set/typeperf CSV and TSV,
  * PowerShell Export-Counter, local time with the header's bias; its disk counters (English and
- * the common localisations) and their classification. */
+ * the common localisations), their classification, and the header pass that keeps one view of
+ * each guest disk (prepare). */
+#include "guestdisk.h"
 #include "pdh.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -89,6 +92,28 @@ static void disk_number(const struct pdh_path *p, struct counter_class *c)
 	c->disk_drive[2] = '\0';
 }
 
+/* The guest disk a PhysicalDisk instance names: its first drive letter ("1 D: E:" → "D:", merged
+ * with LogicalDisk D:), "Disk 2" for a disk with no drive letter ("2"), what follows the number
+ * when it is not a drive letter (a mount path, were one ever listed: "2 E:\SQL DATA" → "E:\SQL
+ * DATA"), else the word after the first space as before. */
+static void physical_name(const char *in, char *out, size_t cap)
+{
+	char *end;
+	long n = strtol(in, &end, 10);
+	bool numbered = in[0] >= '0' && in[0] <= '9' && end != in && n >= 0;
+	if (numbered && *end == '\0') {
+		snprintf(out, cap, "Disk %ld", n);
+		return;
+	}
+	const char *sp = strchr(in, ' ');
+	if (sp && sp[1])
+		in = sp + 1;
+	size_t tok = strcspn(in, " ");
+	if (numbered && *end == ' ' && guest_disk_form(in, tok) != GD_DRIVE)
+		tok = strlen(in);
+	guest_disk_norm(in, tok, out, cap);
+}
+
 /* LogicalDisk (pass 0) wins over PhysicalDisk (pass 1) for the same drive. */
 static int perfmon_classify(const struct pdh_path *p, struct counter_class *c)
 {
@@ -108,19 +133,61 @@ static int perfmon_classify(const struct pdh_path *p, struct counter_class *c)
 		c->aggregate = true;
 		class_copy(c->entity, sizeof c->entity, "_Total", 6);
 	} else if (physical) {
-		/* "1 D: E:" → "D:"; a disk without a drive letter keeps its number */
-		const char *sp = strchr(in, ' ');
-		if (sp && sp[1])
-			in = sp + 1;
-		const char *sp2 = strchr(in, ' ');
-		class_copy(c->entity, sizeof c->entity, in, sp2 ? (size_t)(sp2 - in) : strlen(in));
+		physical_name(in, c->entity, sizeof c->entity);
 	} else {
-		class_copy(c->entity, sizeof c->entity, in, strlen(in));
+		/* "D:", "E:\SQLDATA", "HarddiskVolume5": the volume as Windows names it */
+		guest_disk_norm(in, strlen(in), c->entity, sizeof c->entity);
 	}
-	for (char *x = c->entity; *x && !c->aggregate; x++)
-		*x = (char)toupper((unsigned char)*x);
 	c->layer = LAYER_GUEST;
 	return c->metric = counter_lookup(pm_disk, as_utf8(p->counter, t2, sizeof t2), true, &c->scale);
+}
+
+static bool host_in(const char *const *l, size_t n, const char *h)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(l[i], h) == 0)
+			return true;
+	return false;
+}
+
+/* One view of each guest disk. LogicalDisk is the guest disk view: Windows names its instances by
+ * drive letter or mount point [ms: "Windows Performance Monitor Disk Counters Explained", AskCore
+ * 2012], and a volume with neither is HarddiskVolumeN; PhysicalDisk counts a whole disk, the sum of
+ * its volumes, and names it by number and drive letters only ("0 C:", "1 D: E:"; a disk whose
+ * volumes have no letter is "2" [obs: real captures list "1" .. "8" beside "9 H: I: J: K:"]).
+ * - A PhysicalDisk instance with a drive letter is the entity of its first letter: LogicalDisk
+ *   wins counter by counter (pass order), PhysicalDisk fills only the counters LogicalDisk lacks.
+ * - A PhysicalDisk instance with no letter cannot be told apart from the mount points or
+ *   letterless volumes on it: when the same host's LogicalDisk columns count a volume that is not
+ *   a drive letter (E:\SQLDATA, HarddiskVolume5, \\?\Volume{GUID}), the letterless disk is (or
+ *   may be) one of those volumes counted again under a number, and its columns are skipped.
+ * - With no such LogicalDisk volume (only letters, or no LogicalDisk at all) it is the only view
+ *   of that disk and stays, named "Disk 2".
+ * The disk-number → drive table for wmic's "Disk #N" comes from lettered instances only, so
+ * nothing skipped here carries one. */
+static void perfmon_prepare(const struct pdh_reader *r, bool *skip)
+{
+	size_t n = pdh_ncols(r), nh = 0;
+	const char **hosts = NULL;
+	struct counter_class c;
+	for (size_t i = 0; i < n; i++) {
+		const struct pdh_path *p = &pdh_column(r, i)->path;
+		if (perfmon_classify(p, &c) < 0 || c.pass != 0 || c.aggregate ||
+		    guest_disk_form(c.entity, strlen(c.entity)) == GD_DRIVE)
+			continue;
+		const char *h = p->host ? p->host : "";
+		if (host_in(hosts, nh, h))
+			continue;
+		hosts = xrealloc(hosts, (nh + 1) * sizeof *hosts);
+		hosts[nh++] = h;
+	}
+	for (size_t i = 0; i < n && nh; i++) {
+		const struct pdh_path *p = &pdh_column(r, i)->path;
+		if (perfmon_classify(p, &c) >= 0 && c.pass == 1 && !c.aggregate &&
+		    guest_disk_form(c.entity, strlen(c.entity)) == GD_DISKNO && host_in(hosts, nh, p->host ? p->host : ""))
+			skip[i] = true;
+	}
+	free(hosts);
 }
 
 static int perfmon_probe(const char *head, size_t n)
@@ -151,6 +218,7 @@ const struct parser_ops parser_perfmon = {
 	.local_time = true,
 	.glitch_values = true,
 	.classify = perfmon_classify,
+	.prepare = perfmon_prepare,
 	.open = pdh_open,
 	.next = pdh_next,
 	.value = pdh_value,

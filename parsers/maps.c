@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "guestdisk.h"
+
 static char *trim_line(char *s)
 {
 	while (*s == ' ' || *s == '\t')
@@ -14,6 +16,58 @@ static char *trim_line(char *s)
 	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
 		s[--n] = '\0';
 	return s;
+}
+
+/* s as a guest disk in the spelling entities are keyed by (guestdisk.h), into out; false when it
+ * is none of the forms a guest disk has. A bare number is the disk number ("2" → "Disk 2"): a
+ * letterless PhysicalDisk was once named by its number alone. */
+static bool guest_disk(const char *s, char *out, size_t cap)
+{
+	size_t n = strlen(s);
+	bool num = n > 0 && strspn(s, "0123456789") == n;
+	char tmp[32];
+	if (num && n < sizeof tmp - 6) {
+		snprintf(tmp, sizeof tmp, "Disk %s", s);
+		s = tmp;
+		n = strlen(tmp);
+	}
+	enum gd_form f = guest_disk_norm(s, n, out, cap);
+	return guest_disk_named(f) || f == GD_TOTAL;
+}
+
+/* The guest side of a disk map line: "[GUESTHOST\]DISK". A guest host name has no backslash, a
+ * disk may ("E:\SQLDATA"), so the host is what comes before the first backslash, and only when the
+ * whole side is not already a disk ("E:\SQLDATA" alone is that disk on any guest). Returns the
+ * host (NULL = any; in s) and writes the disk to out; NULL with *err set when the side is not
+ * one, *col the 0-based offset of the bad part in s. */
+static bool guest_side(char *s, const char **host, char *out, size_t cap, const char **err, size_t *col)
+{
+	*host = NULL;
+	*col = 0;
+	if (guest_disk(s, out, cap))
+		return true;
+	char *bs = strchr(s, '\\');
+	if (!bs) {
+		*err = "is not a guest disk";
+		return false;
+	}
+	*bs = '\0';
+	char *h = trim_line(s), *disk = trim_line(bs + 1);
+	if (!*h) {
+		*err = "has no guest host before the backslash";
+		return false;
+	}
+	*host = h;
+	*col = (size_t)(disk - s);
+	if (!*disk) {
+		*err = "has no disk after the guest host";
+		return false;
+	}
+	if (!guest_disk(disk, out, cap)) {
+		*err = "is not a guest disk";
+		return false;
+	}
+	return true;
 }
 
 int diskmap_read(struct diskmap *m, const char *path, struct diag *d)
@@ -42,27 +96,30 @@ int diskmap_read(struct diskmap *m, const char *path, struct diag *d)
 		}
 		*eq = '\0';
 		char *left = trim_line(s), *right = trim_line(eq + 1);
-		char *bs = strrchr(left, '\\');
-		const char *host = NULL, *disk = left;
-		if (bs) {
-			*bs = '\0';
-			host = left;
-			disk = bs + 1;
-		}
-		if (!*disk || !*right || !strstr(right, ":scsi")) {
+		if (!*left || !*right || !strstr(right, ":scsi")) {
 			diag_emit(d, DIAG_ERROR, ln, (long)(right - line) + 1, "expected 'GUESTHOST\\D: = VM:scsiC:T'");
 			rc = ERR_FORMAT;
 			continue;
 		}
-		char up[64];
-		size_t k = 0;
-		for (; disk[k] && k < sizeof up - 1; k++)
-			up[k] = (char)(disk[k] >= 'a' && disk[k] <= 'z' ? disk[k] - 32 : disk[k]);
-		up[k] = '\0';
+		struct buf shown;
+		buf_init(&shown);
+		buf_add_text_escaped(&shown, left, strlen(left));
+		const char *host, *err;
+		size_t col;
+		char disk[256];
+		if (!guest_side(left, &host, disk, sizeof disk, &err, &col)) {
+			diag_emit(d, DIAG_ERROR, ln, (long)(left + col - line) + 1,
+				  "'%s' %s: expected [GUESTHOST\\]DISK with DISK a drive letter (D:), a mount path "
+				  "(E:\\SQLDATA), HarddiskVolumeN, a volume GUID or Disk N", shown.data, err);
+			buf_free(&shown);
+			rc = ERR_FORMAT;
+			continue;
+		}
+		buf_free(&shown);
 		m->l = xrealloc(m->l, (m->n + 1) * sizeof *m->l);
 		struct diskmap_line *l = &m->l[m->n++];
 		l->guest_host = host ? arena_strdup(&m->arena, host) : NULL;
-		l->guest_disk = arena_strdup(&m->arena, up);
+		l->guest_disk = arena_strdup(&m->arena, disk);
 		l->vdisk = arena_strdup(&m->arena, right);
 		l->line = ln;
 	}
@@ -78,14 +135,23 @@ static void trim(const char **s, const char **e)
 		(*e)--;
 }
 
-/* "[HOST\]NAME" between s and e → host (or NULL) and name in the arena; false when empty. */
+/* "[HOST\]NAME" between s and e → host (or NULL) and name in the arena; false when empty. The
+ * host ends at the last backslash (names of host-side entities have none), except before a guest
+ * disk with backslashes of its own: "SQL01\E:\SQLDATA" is E:\SQLDATA on SQL01. */
 static bool map_side(struct matchmap *m, const char *s, const char *e, const char **host, const char **name)
 {
 	trim(&s, &e);
-	const char *bs = NULL;
+	const char *bs = NULL, *first = NULL;
 	for (const char *p = s; p < e; p++)
-		if (*p == '\\')
+		if (*p == '\\') {
 			bs = p;
+			first = first ? first : p;
+		}
+	if (first && first != bs && guest_disk_form(s, (size_t)(e - s)) == GD_OTHER) {
+		enum gd_form f = guest_disk_form(first + 1, (size_t)(e - first - 1));
+		if (guest_disk_named(f))
+			bs = first;
+	}
 	*host = NULL;
 	if (bs) {
 		const char *hs = s, *he = bs;

@@ -1,7 +1,8 @@
 /* maps.h — the user's mapping files, read into neutral lists: the disk map of analyze (--map:
- * "GUESTHOST\D: = VM:scsi0:1", a guest disk and the virtual disk behind it) and the match map of
- * compare (--match-map: "[HOST\]NAME = [HOST\]NAME", an entity renamed between the captures).
- * Errors are file:line:col through the caller's diag; the lines read are kept with their number. */
+ * "GUESTHOST\D: = VM:scsi0:1", a guest disk and the virtual disk behind it; the disk may be a mount
+ * path, "SQL01\E:\SQLDATA", and the host may be left out) and the match map of compare
+ * (--match-map: "[HOST\]NAME = [HOST\]NAME", an entity renamed between the captures). Errors are
+ * file:line:col through the caller's diag; the lines read are kept with their number. */
 #ifndef IOPSY_MAPS_H
 #define IOPSY_MAPS_H
 
@@ -11,7 +12,8 @@
 
 struct diskmap_line {
 	const char *guest_host;  /* NULL = any host (arena) */
-	const char *guest_disk;  /* upper case, "D:" (arena) */
+	const char *guest_disk;  /* spelt as entities are (guest_disk_norm): "D:", "E:\SQLDATA",
+	                          * "HarddiskVolume5", "Disk 2" (arena) */
 	const char *vdisk;       /* "VM:scsi0:1" (arena) */
 	long line;
 };

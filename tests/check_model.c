@@ -1,16 +1,23 @@
 /* check_model.c — the capture model built from memory: classification into entities and metrics,
  * units, the derived active-world count, DQLEN change events, which esxtop groups are VMs,
- * perfmon's LogicalDisk over PhysicalDisk and disk numbers, roles, failures recorded as failed
- * captures, and the inventory's listing order (objects, instances, counters sorted; equal to
- * sorting every column). */
+ * perfmon's LogicalDisk over PhysicalDisk and disk numbers, one view of mount-point volumes and
+ * letterless disks (and their disk maps), roles, failures recorded as failed captures, and the
+ * inventory's listing order (objects, instances, counters sorted; equal to sorting every column). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "analysis.h"
 #include "capmodel.h"
 #include "inventory.h"
+#include "json.h"
+#include "json_out.h"
+#include "maps.h"
 #include "memcap.h"
 #include "suites.h"
+#include "text.h"
 
 static struct common_opts quiet_opts(struct buf *msgs)
 {
@@ -300,12 +307,280 @@ START_TEST(inventory_order)
 }
 END_TEST
 
+/* The guest disks of host (NULL: any) in the model, "|"-joined in entity order (aggregates left
+ * out), e.g. "C:|E:\SQLDATA". */
+static const char *guest_names(const struct model *m, const char *host)
+{
+	static char out[512];
+	size_t o = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < m->nents; i++) {
+		const struct entity *e = &m->ents[i];
+		if (e->layer != LAYER_GUEST || e->aggregate || (host && strcmp(e->host, host) != 0))
+			continue;
+		int k = snprintf(out + o, sizeof out - o, "%s%s", o ? "|" : "", e->name);
+		if (k > 0 && (size_t)k < sizeof out - o)
+			o += (size_t)k;
+	}
+	return out;
+}
+
+static void load_pm(struct model *m, const struct mcol *c, int n, struct buf *msgs)
+{
+	struct buf csv;
+	buf_init(&csv);
+	memcap(&csv, true, "SQL01", c, n, 20, 15);
+	struct common_opts co = quiet_opts(msgs);
+	ck_assert_int_eq(model_add_capture_mem(m, "pm.csv", csv.data, csv.len, &co), 0);
+	buf_free(&csv);
+}
+
+/* A volume mounted in a folder is one guest disk: LogicalDisk(E:\SQLDATA), not again as the
+ * letterless PhysicalDisk(1) the same IOs are counted on; without LogicalDisk, PhysicalDisk is the
+ * only view and every disk stays. */
+START_TEST(perfmon_mount_point_once)
+{
+	static const struct mcol c[] = {
+		{"LogicalDisk(C:)\\Avg. Disk sec/Read", mc_konst, {0.002}},
+		{"LogicalDisk(C:)\\Disk Transfers/sec", mc_konst, {50}},
+		{"LogicalDisk(E:\\SQLDATA)\\Avg. Disk sec/Read", mc_konst, {0.020}},
+		{"LogicalDisk(E:\\SQLDATA)\\Disk Transfers/sec", mc_konst, {800}},
+		{"LogicalDisk(_Total)\\Disk Transfers/sec", mc_konst, {850}},
+		{"PhysicalDisk(0 C:)\\Avg. Disk sec/Read", mc_konst, {0.003}},
+		{"PhysicalDisk(0 C:)\\Current Disk Queue Length", mc_konst, {1}},
+		{"PhysicalDisk(1)\\Avg. Disk sec/Read", mc_konst, {0.020}},
+		{"PhysicalDisk(1)\\Disk Transfers/sec", mc_konst, {800}},
+		{"PhysicalDisk(1)\\Current Disk Queue Length", mc_konst, {12}},
+		{"PhysicalDisk(_Total)\\Disk Transfers/sec", mc_konst, {850}},
+	};
+	struct buf msgs;
+	buf_init(&msgs);
+	struct model m;
+	model_init(&m);
+	load_pm(&m, c, (int)(sizeof c / sizeof c[0]), &msgs);
+	ck_assert_str_eq(guest_names(&m, NULL), "C:|E:\\SQLDATA");
+	struct entity *e = model_find(&m, LAYER_GUEST, "E:\\SQLDATA", "SQL01");
+	ck_assert_ptr_nonnull(e);
+	ck_assert(fabs(e->sk[M_G_LAT_R].max - 20) < 1e-6 && fabs(e->sk[M_G_XFERS].max - 800) < 1e-6);
+	ck_assert(e->series[M_G_CDQL] < 0); /* the letterless disk's queue is not the volume's */
+	struct entity *cc = model_find(&m, LAYER_GUEST, "C:", "SQL01");
+	ck_assert(fabs(cc->sk[M_G_LAT_R].max - 2) < 1e-6); /* LogicalDisk C: wins ... */
+	ck_assert(fabs(cc->sk[M_G_CDQL].max - 1) < 1e-6); /* ... PhysicalDisk "0 C:" fills what it lacks */
+	/* the disk-number → drive table still has disk 0 (for wmic's "Disk #0") */
+	const struct guest_disk_no *dn = model_disk_no(&m, 0, "SQL01");
+	ck_assert_ptr_nonnull(dn);
+	ck_assert_str_eq(dn->drive, "C:");
+	ck_assert_ptr_null(model_disk_no(&m, 1, NULL));
+	model_free(&m);
+
+	/* the same capture without LogicalDisk: "0 C:" and "1" are the only views, both kept */
+	model_init(&m);
+	load_pm(&m, c + 5, 6, &msgs);
+	ck_assert_str_eq(guest_names(&m, NULL), "C:|Disk 1");
+	e = model_find(&m, LAYER_GUEST, "Disk 1", "SQL01");
+	ck_assert(fabs(e->sk[M_G_CDQL].max - 12) < 1e-6);
+	ck_assert_str_eq(model_disk_no(&m, 0, NULL)->drive, "C:");
+	model_free(&m);
+	buf_free(&msgs);
+}
+END_TEST
+
+/* HarddiskVolume5 (no letter, no mount path) and a volume GUID are letterless volumes as well;
+ * LogicalDisk with drive letters only says nothing about a letterless disk (offline, raw), nor
+ * does a LogicalDisk mount point with no IO counter (% Free Space only): then it stays. */
+START_TEST(perfmon_letterless_volumes)
+{
+	struct buf msgs;
+	buf_init(&msgs);
+	struct model m;
+	static const struct mcol hv[] = {
+		{"LogicalDisk(C:)\\Disk Transfers/sec", mc_konst, {50}},
+		{"LogicalDisk(HarddiskVolume5)\\Disk Transfers/sec", mc_konst, {300}},
+		{"PhysicalDisk(0 C:)\\Disk Transfers/sec", mc_konst, {50}},
+		{"PhysicalDisk(1)\\Disk Transfers/sec", mc_konst, {300}},
+	};
+	model_init(&m);
+	load_pm(&m, hv, 4, &msgs);
+	ck_assert_str_eq(guest_names(&m, NULL), "C:|HarddiskVolume5");
+	model_free(&m);
+
+	static const struct mcol guid[] = {
+		{"LogicalDisk(\\\\?\\Volume{6a1e3c2b-0000-0000-0000-100000000000}\\)\\Disk Transfers/sec", mc_konst, {300}},
+		{"PhysicalDisk(3)\\Disk Transfers/sec", mc_konst, {300}},
+	};
+	model_init(&m);
+	load_pm(&m, guid, 2, &msgs);
+	ck_assert_str_eq(guest_names(&m, NULL), "\\\\?\\Volume{6a1e3c2b-0000-0000-0000-100000000000}");
+	model_free(&m);
+
+	static const struct mcol letters[] = {
+		{"LogicalDisk(C:)\\Disk Transfers/sec", mc_konst, {50}},
+		{"LogicalDisk(D:)\\Disk Transfers/sec", mc_konst, {300}},
+		{"LogicalDisk(E:\\SQLDATA)\\% Free Space", mc_konst, {40}},
+		{"PhysicalDisk(0 C:)\\Disk Transfers/sec", mc_konst, {50}},
+		{"PhysicalDisk(1 D:)\\Disk Transfers/sec", mc_konst, {300}},
+		{"PhysicalDisk(2)\\Disk Transfers/sec", mc_konst, {90}},
+	};
+	model_init(&m);
+	load_pm(&m, letters, 6, &msgs);
+	ck_assert_str_eq(guest_names(&m, NULL), "C:|D:|Disk 2");
+	ck_assert_str_eq(model_disk_no(&m, 1, "SQL01")->drive, "D:");
+	model_free(&m);
+	buf_free(&msgs);
+}
+END_TEST
+
+/* relog merges machines into one file: a mount point on SQL01 says nothing about SQL02's disks. */
+START_TEST(perfmon_mount_point_per_host)
+{
+	static const char csv[] =
+		"\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\","
+		"\"\\\\SQL01\\LogicalDisk(E:\\SQLDATA)\\Disk Transfers/sec\",\"\\\\SQL01\\PhysicalDisk(1)\\Disk Transfers/sec\","
+		"\"\\\\SQL02\\LogicalDisk(D:)\\Disk Transfers/sec\",\"\\\\SQL02\\PhysicalDisk(1)\\Disk Transfers/sec\"\r\n"
+		"\"07/27/2026 13:00:00.000\",\"100\",\"100\",\"200\",\"50\"\r\n"
+		"\"07/27/2026 13:00:15.000\",\"110\",\"110\",\"210\",\"55\"\r\n";
+	struct buf msgs;
+	buf_init(&msgs);
+	struct common_opts co = quiet_opts(&msgs);
+	struct model m;
+	model_init(&m);
+	ck_assert_int_eq(model_add_capture_mem(&m, "two.csv", csv, sizeof csv - 1, &co), 0);
+	ck_assert_str_eq(guest_names(&m, "SQL01"), "E:\\SQLDATA");
+	ck_assert_str_eq(guest_names(&m, "SQL02"), "D:|Disk 1");
+	model_free(&m);
+	buf_free(&msgs);
+}
+END_TEST
+
+/* Mount-point disks are mapped like drive letters: by IOPS correlation (auto_map) and by --map
+ * lines "SQL01\E:\SQLDATA = ..."; the letterless PhysicalDisk under them is never mapped, and the
+ * outputs carry the name as it is (JSON-escaped). */
+static void load_mounts(struct analysis *a, const char *map_text, struct buf *msgs)
+{
+	static const struct mcol host[] = {
+		{"Virtual Disk(SQL01:scsi0:1)\\Commands/sec", mc_wave, {400, 300, 7}},
+		{"Virtual Disk(SQL01:scsi0:2)\\Commands/sec", mc_wave, {300, 200, 2.3}},
+		{"Virtual Disk(SQL01:scsi0:2)\\Average MilliSec/Read", mc_konst, {2}},
+	};
+	static const struct mcol guest[] = {
+		{"LogicalDisk(E:)\\Disk Transfers/sec", mc_konst, {0}},
+		{"LogicalDisk(E:\\SQLDATA)\\Disk Transfers/sec", mc_wave, {400, 300, 7}},
+		{"LogicalDisk(E:\\SQLDATA)\\Avg. Disk sec/Read", mc_konst, {0.060}},
+		{"LogicalDisk(E:\\SQLLOG)\\Disk Transfers/sec", mc_wave, {300, 200, 2.3}},
+		{"PhysicalDisk(1)\\Disk Transfers/sec", mc_wave, {400, 300, 7}},
+		{"PhysicalDisk(1)\\Avg. Disk sec/Read", mc_konst, {0.060}},
+		{"PhysicalDisk(2)\\Disk Transfers/sec", mc_wave, {300, 200, 2.3}},
+		{"PhysicalDisk(3 E:)\\Disk Transfers/sec", mc_konst, {0}},
+	};
+	struct buf h, g;
+	buf_init(&h);
+	buf_init(&g);
+	struct common_opts co = quiet_opts(msgs);
+	memcap(&h, false, "esx01", host, 3, 200, 2);
+	memcap(&g, true, "SQL01", guest, 8, 200, 2);
+	ck_assert_int_eq(model_add_capture_mem(&a->m, "esx.csv", h.data, h.len, &co), 0);
+	ck_assert_int_eq(model_add_capture_mem(&a->m, "pm.csv", g.data, g.len, &co), 0);
+	if (map_text) {
+		char p[64] = "/tmp/iopsy-mnt-XXXXXX";
+		int fd = mkstemp(p);
+		ck_assert_int_ge(fd, 0);
+		ck_assert(write(fd, map_text, strlen(map_text)) == (ssize_t)strlen(map_text));
+		close(fd);
+		struct diskmap dm;
+		ck_assert_int_eq(diskmap_read(&dm, p, DIAG_INTO(msgs)), 0);
+		analysis_use_diskmap(a, &dm, "m.map");
+		diskmap_free(&dm);
+		unlink(p);
+	}
+	a->sink = co.sink;
+	struct analyze_opts o;
+	memset(&o, 0, sizeof o);
+	analysis_run(a, &o);
+	buf_free(&h);
+	buf_free(&g);
+}
+
+static const struct diskmap_entry *map_of(const struct analysis *a, const char *disk)
+{
+	for (size_t i = 0; i < a->nmap; i++)
+		if (strcmp(a->map[i].guest_disk, disk) == 0)
+			return &a->map[i];
+	return NULL;
+}
+
+START_TEST(mount_point_maps)
+{
+	struct buf msgs;
+	buf_init(&msgs);
+	struct analysis a;
+	analysis_init(&a);
+	load_mounts(&a, NULL, &msgs);
+	ck_assert_str_eq(guest_names(&a.m, NULL), "E:|E:\\SQLDATA|E:\\SQLLOG");
+	const struct diskmap_entry *d = map_of(&a, "E:\\SQLDATA"), *l = map_of(&a, "E:\\SQLLOG");
+	ck_assert_ptr_nonnull(d);
+	ck_assert(d->automatic && d->correlation >= 0.7);
+	ck_assert_str_eq(d->vdisk, "SQL01:scsi0:1");
+	ck_assert_ptr_nonnull(l);
+	ck_assert_str_eq(l->vdisk, "SQL01:scsi0:2");
+	ck_assert_ptr_null(map_of(&a, "Disk 1"));
+	struct topo_in ti = analysis_topo(&a);
+	struct stack s;
+	topology_stack(&ti, model_find(&a.m, LAYER_GUEST, "E:\\SQLDATA", "SQL01"), &s);
+	ck_assert_ptr_nonnull(s.vdisk);
+	ck_assert_str_eq(s.vdisk->name, "SQL01:scsi0:1");
+	/* the 60 ms reads are a finding on SQL01 E:\SQLDATA, once */
+	size_t on = 0;
+	for (size_t i = 0; i < a.nf; i++)
+		if (strcmp(kinds[a.f[i].kind].name, "latency.guest_read") == 0) {
+			ck_assert_str_eq(a.f[i].entity, "E:\\SQLDATA");
+			ck_assert_str_eq(a.f[i].host, "SQL01");
+			on++;
+		}
+	ck_assert_uint_eq(on, 1);
+	struct buf out;
+	buf_init(&out);
+	analysis_text(&a, &out);
+	ck_assert_ptr_nonnull(strstr(out.data, "SQL01 E:\\SQLDATA"));
+	ck_assert_ptr_nonnull(strstr(out.data, "SQL01\\E:\\SQLDATA = SQL01:scsi0:1"));
+	buf_reset(&out);
+	struct json j;
+	json_init(&j, &out, false);
+	analysis_json(&a, &j);
+	ck_assert_ptr_nonnull(strstr(out.data, "\"E:\\\\SQLDATA\""));
+	buf_free(&out);
+	analysis_free(&a);
+
+	/* --map: the file's line wins over the correlation, and names no disk "not in the captures" */
+	buf_reset(&msgs);
+	analysis_init(&a);
+	load_mounts(&a, "SQL01\\e:\\sqldata\\ = SQL01:scsi0:1\nE:\\SQLLOG = SQL01:scsi0:2\n", &msgs);
+	d = map_of(&a, "E:\\SQLDATA");
+	l = map_of(&a, "E:\\SQLLOG");
+	ck_assert_ptr_nonnull(d);
+	ck_assert(!d->automatic);
+	ck_assert_str_eq(d->guest_host, "SQL01");
+	ck_assert_ptr_nonnull(l);
+	ck_assert(!l->automatic && !l->guest_host);
+	ck_assert_uint_eq(a.nmap, 2); /* nothing left to correlate */
+	ti = analysis_topo(&a);
+	topology_stack(&ti, model_find(&a.m, LAYER_GUEST, "E:\\SQLLOG", "SQL01"), &s);
+	ck_assert_ptr_eq(s.map, l);
+	ck_assert_ptr_null(msgs.data ? strstr(msgs.data, "not in the captures") : NULL);
+	analysis_free(&a);
+	buf_free(&msgs);
+}
+END_TEST
+
 Suite *model_suite(void)
 {
 	Suite *s = suite_create("model");
 	TCase *t = tcase_create("memory");
 	tcase_add_test(t, esxtop_entities_and_metrics);
 	tcase_add_test(t, perfmon_logical_over_physical);
+	tcase_add_test(t, perfmon_mount_point_once);
+	tcase_add_test(t, perfmon_letterless_volumes);
+	tcase_add_test(t, perfmon_mount_point_per_host);
+	tcase_add_test(t, mount_point_maps);
 	tcase_add_test(t, esxtop_only_vm_groups_are_vms);
 	tcase_add_test(t, failures_are_recorded);
 	tcase_add_test(t, inventory_order);

@@ -9,6 +9,8 @@
 #include <zlib.h>
 
 #include "fieldscan.h"
+#include "guestdisk.h"
+#include "maps.h"
 #include "pdh.h"
 #include "source.h"
 #include "suites.h"
@@ -1322,11 +1324,177 @@ START_TEST(real_excel_resaved)
 }
 END_TEST
 
+/* ---- guest disk names: mount points, letterless volumes and disks ---- */
+
+static const char *gnorm(const char *s, enum gd_form *f)
+{
+	static char out[256];
+	*f = guest_disk_norm(s, strlen(s), out, sizeof out);
+	return out;
+}
+
+START_TEST(guest_disk_names)
+{
+	enum gd_form f;
+	ck_assert_str_eq(gnorm("d:", &f), "D:");
+	ck_assert_int_eq(f, GD_DRIVE);
+	ck_assert_str_eq(gnorm("E:\\", &f), "E:"); /* the root of E: is the drive */
+	ck_assert_int_eq(f, GD_DRIVE);
+	ck_assert_str_eq(gnorm("e:\\SqlData\\", &f), "E:\\SQLDATA");
+	ck_assert_int_eq(f, GD_MOUNT);
+	ck_assert_str_eq(gnorm("C:\\ClusterStorage\\Volume 1", &f), "C:\\CLUSTERSTORAGE\\VOLUME 1");
+	ck_assert_int_eq(f, GD_MOUNT);
+	ck_assert_str_eq(gnorm("harddiskvolume5", &f), "HarddiskVolume5");
+	ck_assert_int_eq(f, GD_VOLUME);
+	ck_assert_str_eq(gnorm("\\\\?\\Volume{6A1E3C2B-0000-0000-0000-100000000000}\\", &f),
+			 "\\\\?\\Volume{6a1e3c2b-0000-0000-0000-100000000000}");
+	ck_assert_int_eq(f, GD_VOLUME);
+	ck_assert_str_eq(gnorm("Volume{6a1e3c2b-0000-0000-0000-100000000000}", &f),
+			 "\\\\?\\Volume{6a1e3c2b-0000-0000-0000-100000000000}");
+	ck_assert_str_eq(gnorm("disk #02", &f), "Disk 2");
+	ck_assert_int_eq(f, GD_DISKNO);
+	ck_assert_str_eq(gnorm("_total", &f), "_Total");
+	ck_assert_int_eq(f, GD_TOTAL);
+	/* not a form of its own: upper case, as before */
+	ck_assert_str_eq(gnorm("E:SQLDATA", &f), "E:SQLDATA");
+	ck_assert_int_eq(f, GD_OTHER);
+	ck_assert_str_eq(gnorm("HarddiskVolumeX", &f), "HARDDISKVOLUMEX");
+	ck_assert_int_eq(f, GD_OTHER);
+	ck_assert_int_eq(guest_disk_form("2", 1), GD_OTHER);
+	ck_assert_int_eq(guest_disk_form("SQL01\\E:\\SQLDATA", 16), GD_OTHER);
+	char small[6];
+	guest_disk_norm("E:\\SQLDATA", 10, small, sizeof small); /* truncated, terminated */
+	ck_assert_str_eq(small, "E:\\SQ");
+
+	/* what the perfmon classifier makes of the instances */
+	struct arena ar;
+	arena_init(&ar);
+	static const struct {
+		const char *path, *entity;
+		int pass, disk_no;
+	} t[] = {
+		{"\\\\SQL01\\LogicalDisk(E:\\SQLDATA)\\Avg. Disk sec/Read", "E:\\SQLDATA", 0, -1},
+		{"\\\\sql01\\logicaldisk(e:\\sqldata\\)\\avg. disk sec/read", "E:\\SQLDATA", 0, -1},
+		{"\\\\SQL01\\LogicalDisk(HarddiskVolume5)\\Avg. Disk sec/Read", "HarddiskVolume5", 0, -1},
+		{"\\\\SQL01\\LogicalDisk(\\\\?\\Volume{abc}\\)\\Avg. Disk sec/Read", "\\\\?\\Volume{abc}", 0, -1},
+		{"\\\\SQL01\\PhysicalDisk(0 C:)\\Avg. Disk sec/Read", "C:", 1, 0},
+		{"\\\\SQL01\\PhysicalDisk(1 D: E:)\\Avg. Disk sec/Read", "D:", 1, 1},
+		{"\\\\SQL01\\PhysicalDisk(2)\\Avg. Disk sec/Read", "Disk 2", 1, -1},
+		{"\\\\SQL01\\PhysicalDisk(3 E:\\SQL DATA)\\Avg. Disk sec/Read", "E:\\SQL DATA", 1, -1},
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		struct pdh_path p;
+		struct counter_class cl;
+		pdh_split_path(t[i].path, strlen(t[i].path), &p, &ar);
+		ck_assert_int_eq(parser_perfmon.classify(&p, &cl), M_G_LAT_R);
+		ck_assert_msg(strcmp(cl.entity, t[i].entity) == 0, "%s: entity '%s', not '%s'", t[i].path, cl.entity,
+			      t[i].entity);
+		ck_assert_int_eq(cl.pass, t[i].pass);
+		ck_assert_int_eq(cl.disk_no, t[i].disk_no);
+	}
+	arena_free(&ar);
+}
+END_TEST
+
+static int write_tmp(char *path, size_t cap, const char *text)
+{
+	snprintf(path, cap, "/tmp/iopsy-map-XXXXXX");
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	FILE *fp = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(fp);
+	fputs(text, fp);
+	return fclose(fp);
+}
+
+/* --map lines with mount paths: the host ends at the first backslash when a disk follows it, a
+ * line may name no host, and what is not a guest disk is an error at its file:line:col. */
+START_TEST(diskmap_mount_paths)
+{
+	char p[64];
+	ck_assert_int_eq(write_tmp(p, sizeof p,
+				   "SQL01\\E:\\SQLDATA = SQL01:scsi0:2\n"
+				   "E:\\SQLLOG\\ = SQL01:scsi0:3\n"
+				   "sql01\\harddiskvolume5 = SQL01:scsi0:4\n"
+				   "SQL01\\2 = SQL01:scsi0:5\n"
+				   "SQL01\\Disk 3 = SQL01:scsi0:6\n"
+				   "SQL01\\\\\\?\\Volume{ABC}\\ = SQL01:scsi0:7\n"
+				   "HarddiskVolume6 = SQL01:scsi0:8\n"
+				   "SQL01\\d: = SQL01:scsi0:1\n"
+				   "SQL01\\SQLDATA = SQL01:scsi0:9\n"       /* a folder without its drive */
+				   "\\E:\\SQLDATA = SQL01:scsi0:9\n"        /* an empty host */
+				   "SQL01\\ = SQL01:scsi0:9\n"              /* no disk */
+				   "SQL01\\HOST2\\E: = SQL01:scsi0:9\n"     /* two hosts */
+				   "E:SQLDATA = SQL01:scsi0:9\n"            /* the backslash missing */
+				   "SQL01\\E:\\SQLDATA = nonsense\n"),
+			 0);
+	struct tdiag td;
+	struct diskmap dm;
+	ck_assert_int_eq(diskmap_read(&dm, p, tdiag_init(&td, p)), ERR_FORMAT);
+	static const struct {
+		const char *host, *disk, *vdisk;
+	} want[] = {
+		{"SQL01", "E:\\SQLDATA", "SQL01:scsi0:2"},
+		{NULL, "E:\\SQLLOG", "SQL01:scsi0:3"},
+		{"sql01", "HarddiskVolume5", "SQL01:scsi0:4"},
+		{"SQL01", "Disk 2", "SQL01:scsi0:5"},
+		{"SQL01", "Disk 3", "SQL01:scsi0:6"},
+		{"SQL01", "\\\\?\\Volume{abc}", "SQL01:scsi0:7"},
+		{NULL, "HarddiskVolume6", "SQL01:scsi0:8"},
+		{"SQL01", "D:", "SQL01:scsi0:1"},
+	};
+	ck_assert_uint_eq(dm.n, sizeof want / sizeof want[0]);
+	for (size_t i = 0; i < dm.n; i++) {
+		if (want[i].host)
+			ck_assert_str_eq(dm.l[i].guest_host, want[i].host);
+		else
+			ck_assert_ptr_null(dm.l[i].guest_host);
+		ck_assert_str_eq(dm.l[i].guest_disk, want[i].disk);
+		ck_assert_str_eq(dm.l[i].vdisk, want[i].vdisk);
+		ck_assert_int_eq(dm.l[i].line, (long)i + 1);
+	}
+	const char *m = td.msgs.data;
+	char x[128];
+	static const char *const bad[] = {":9:7: error: 'SQL01\\SQLDATA' is not a guest disk",
+					  ":10:1: error: '\\E:\\SQLDATA' has no guest host",
+					  ":11:7: error: 'SQL01\\' has no disk after the guest host",
+					  ":12:7: error: 'SQL01\\HOST2\\E:' is not a guest disk",
+					  ":13:1: error: 'E:SQLDATA' is not a guest disk", ":14:"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		snprintf(x, sizeof x, "%s%s", p, bad[i]);
+		ck_assert_msg(strstr(m, x) != NULL, "no '%s' in:\n%s", x, m);
+	}
+	for (int ln = 1; ln <= 8; ln++) {
+		snprintf(x, sizeof x, "%s:%d:", p, ln);
+		ck_assert_ptr_null(strstr(m, x));
+	}
+	diskmap_free(&dm);
+	tdiag_free(&td);
+	unlink(p);
+
+	/* compare's --match-map splits the same way before a guest disk */
+	struct matchmap mm;
+	static const char mt[] = "SQL01\\E:\\SQLDATA = SQL01-NEW\\F:\\SQLDATA\nSQL01\\D: = naa.1\n";
+	ck_assert_int_eq(matchmap_parse(&mm, mt, sizeof mt - 1, tdiag_init(&td, "m")), 0);
+	ck_assert_uint_eq(mm.n, 2);
+	ck_assert_str_eq(mm.l[0].host[0], "SQL01");
+	ck_assert_str_eq(mm.l[0].name[0], "E:\\SQLDATA");
+	ck_assert_str_eq(mm.l[0].host[1], "SQL01-NEW");
+	ck_assert_str_eq(mm.l[0].name[1], "F:\\SQLDATA");
+	ck_assert_str_eq(mm.l[1].host[0], "SQL01");
+	ck_assert_str_eq(mm.l[1].name[0], "D:");
+	matchmap_free(&mm);
+	tdiag_free(&td);
+}
+END_TEST
+
 Suite *pdh_suite(void)
 {
 	Suite *s = suite_create("pdh");
 	TCase *tc = tcase_create("quirks");
 	tcase_add_test(tc, esxtop_default_trailing_comma);
+	tcase_add_test(tc, guest_disk_names);
+	tcase_add_test(tc, diskmap_mount_paths);
 	tcase_add_test(tc, esxtop_all_counters_no_trailing);
 	tcase_add_test(tc, esxtop_glued_pcpu_power_state);
 	tcase_add_test(tc, path_split);

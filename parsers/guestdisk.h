@@ -1,0 +1,44 @@
+/* guestdisk.h — the names Windows gives the disks and volumes perfmon counts, and the one spelling
+ * iopsy keys a guest disk by. The perfmon classifier and the --map reader both go through
+ * guest_disk_norm, so a map line finds the entity whatever case or trailing backslash either side
+ * was written with.
+ *
+ * What Windows writes [ms]: LogicalDisk names a volume by its drive letter ("D:") or, for a volume
+ * mounted in a folder, by the mount path ("E:\SQLDATA"); a volume with neither is
+ * "HarddiskVolume5" (the System Reserved partition is the usual one). PhysicalDisk names a disk by
+ * its number followed by the drive letters of its volumes ("0 C:", "1 D: E:"); mount paths are not
+ * listed, so a disk whose volumes are all mounted in folders is its number alone ("2"). */
+#ifndef IOPSY_GUESTDISK_H
+#define IOPSY_GUESTDISK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum gd_form {
+	GD_OTHER,                /* none of the forms below (kept, upper case) */
+	GD_DRIVE,                /* "D:" */
+	GD_MOUNT,                /* "E:\SQLDATA": a volume mounted in a folder */
+	GD_VOLUME,               /* "HarddiskVolume5", "\\?\Volume{GUID}\": no letter, no mount path */
+	GD_DISKNO,               /* "Disk 2": a PhysicalDisk instance with no drive letter */
+	GD_TOTAL,                /* "_Total" */
+};
+
+/* The form of the n bytes at s (no trimming; case-insensitive). "Disk 2" and "Disk #2" are
+ * GD_DISKNO; a bare number is GD_OTHER here (only the --map reader reads it as a disk number). */
+enum gd_form guest_disk_form(const char *s, size_t n);
+
+/* s (n bytes) in the spelling entities are keyed by, into out (cap bytes, truncated,
+ * NUL-terminated); returns its form. Drive letters and mount paths upper case without a trailing
+ * backslash ("e:\SqlData\" → "E:\SQLDATA"), "HarddiskVolume5", "\\?\Volume{guid}" (lower-case
+ * hex, no trailing backslash, also from "Volume{GUID}"), "Disk 2", "_Total"; anything else upper
+ * case, as drive letters always were. */
+enum gd_form guest_disk_norm(const char *s, size_t n, char *out, size_t cap);
+
+/* A form a volume or disk of its own has: a drive letter, mount path, letterless volume or disk
+ * number (not _Total, not GD_OTHER). */
+static inline bool guest_disk_named(enum gd_form f)
+{
+	return f == GD_DRIVE || f == GD_MOUNT || f == GD_VOLUME || f == GD_DISKNO;
+}
+
+#endif
