@@ -261,8 +261,51 @@ static double ref_quantile(const struct ref_sketch *r, double p)
 	return r->max;
 }
 
+static int dcmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Type-7 quantile of n values (sorted in place). */
+static double exact_quantile(double *v, size_t n, double p)
+{
+	qsort(v, n, sizeof *v, dcmp);
+	if (p <= 0)
+		return v[0];
+	if (p >= 1)
+		return v[n - 1];
+	double h = p * (double)(n - 1);
+	size_t lo = (size_t)h;
+	double f = h - (double)lo;
+	return lo + 1 < n ? v[lo] * (1 - f) + v[lo + 1] * f : v[n - 1];
+}
+
+/* A few samples have exact quantiles: the p95 of 4 lies between the 3rd and the 4th, never below
+ * the 3rd (a bucket middle could be), and the median of 4 is the middle of the two middle ones. */
+START_TEST(sketch_few_exact)
+{
+	struct qsketch q;
+	qs_init(&q);
+	static const double v[] = {12.2, 991, 4.3, 1000};
+	for (int i = 0; i < 4; i++)
+		qs_add(&q, v[i]);
+	ck_assert(fabs(qs_quantile(&q, 0.95) - (991 + 0.85 * 9)) < 1e-9);
+	ck_assert(qs_quantile(&q, 0.95) >= 991);
+	ck_assert(fabs(qs_quantile(&q, 0.5) - (12.2 + 991) / 2) < 1e-9);
+	ck_assert(qs_quantile(&q, 0) == 4.3 && qs_quantile(&q, 1) == 1000);
+	/* past QS_EXACT values the sketch's bucket estimate takes over (within its 1 %) */
+	for (int i = 0; i < QS_EXACT; i++)
+		qs_add(&q, 500);
+	ck_assert(q.n == 4 + QS_EXACT && q.few == NULL);
+	ck_assert(fabs(qs_quantile(&q, 0.5) - 500) / 500 < 0.02);
+	qs_free(&q);
+}
+END_TEST
+
 /* Staged values are counted by every reader: quantiles equal the reference's after any number of
- * values (flushed or not), and after merging sketches whose staging areas are partly full. */
+ * values (flushed or not), and after merging sketches whose staging areas are partly full; up to
+ * QS_EXACT values they are the exact ones. */
 START_TEST(sketch_staging_exact)
 {
 	static const double ps[] = {0.001, 0.05, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 0.999};
@@ -277,6 +320,8 @@ START_TEST(sketch_staging_exact)
 		r->min = INFINITY;
 		r->max = -INFINITY;
 		int n = round < 100 ? round : 100 + (round - 100) * 37;
+		double *vals = malloc((size_t)(n ? n : 1) * sizeof *vals);
+		ck_assert_ptr_nonnull(vals);
 		double scale = pow(10, (double)(round % 9) - 4);
 		for (int i = 0; i < n; i++) {
 			x ^= x << 13;
@@ -290,6 +335,7 @@ START_TEST(sketch_staging_exact)
 			qs_add(&q, v);
 			qs_add(&parts[x % 3], v);
 			ref_add(r, v);
+			vals[i] = v < 0 ? 0 : v;
 		}
 		struct qsketch m;
 		qs_init(&m);
@@ -298,12 +344,14 @@ START_TEST(sketch_staging_exact)
 		ck_assert_uint_eq(q.n, r->n);
 		ck_assert_uint_eq(m.n, r->n);
 		for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++) {
-			double want = ref_quantile(r, ps[k]), got = qs_quantile(&q, ps[k]), merged = qs_quantile(&m, ps[k]);
+			double want = n > 0 && n <= QS_EXACT ? exact_quantile(vals, (size_t)n, ps[k]) : ref_quantile(r, ps[k]);
+			double got = qs_quantile(&q, ps[k]), merged = qs_quantile(&m, ps[k]);
 			ck_assert_msg((isnan(want) && isnan(got)) || want == got, "n=%d p=%g: %.17g, reference %.17g", n, ps[k], got,
 				      want);
 			ck_assert_msg((isnan(want) && isnan(merged)) || want == merged, "merged n=%d p=%g: %.17g, reference %.17g", n,
 				      ps[k], merged, want);
 		}
+		free(vals);
 		qs_free(&q);
 		qs_free(&m);
 		for (int k = 0; k < 3; k++)
@@ -360,6 +408,7 @@ Suite *util_suite(void)
 	tcase_add_test(tc, regex_limits);
 	tcase_add_test(tc, fuzz_regressions);
 	tcase_add_test(tc, sketch_staging_exact);
+	tcase_add_test(tc, sketch_few_exact);
 	tcase_add_test(tc, dstore_buckets);
 	suite_add_tcase(s, tc);
 	return s;

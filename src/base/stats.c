@@ -75,6 +75,14 @@ void qs_add(struct qsketch *q, double v)
 	if (v < 0)
 		v = 0;
 	q->n++;
+	if (q->n <= QS_EXACT) {
+		if (!q->few)
+			q->few = xmalloc(QS_EXACT * sizeof *q->few);
+		q->few[q->n - 1] = v;
+	} else if (q->few) {
+		free(q->few);
+		q->few = NULL;
+	}
 	q->sum += v;
 	if (v < q->min)
 		q->min = v;
@@ -96,6 +104,15 @@ void qs_merge(struct qsketch *dst, const struct qsketch *src)
 {
 	if (!src->n)
 		return;
+	/* the exact values survive a merge that stays within QS_EXACT */
+	if (dst->n + src->n <= QS_EXACT && src->few) {
+		if (!dst->few)
+			dst->few = xmalloc(QS_EXACT * sizeof *dst->few);
+		memcpy(dst->few + dst->n, src->few, src->n * sizeof *src->few);
+	} else {
+		free(dst->few);
+		dst->few = NULL;
+	}
 	dst->n += src->n;
 	dst->zeros += src->zeros;
 	dst->sum += src->sum;
@@ -113,6 +130,12 @@ void qs_merge(struct qsketch *dst, const struct qsketch *src)
 	}
 }
 
+static int dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
 double qs_quantile(const struct qsketch *q, double p)
 {
 	if (!q->n)
@@ -121,6 +144,16 @@ double qs_quantile(const struct qsketch *q, double p)
 		return q->min;
 	if (p >= 1)
 		return q->max;
+	if (q->few && q->n <= QS_EXACT) {
+		double x[QS_EXACT];
+		size_t n = (size_t)q->n;
+		memcpy(x, q->few, n * sizeof *x);
+		qsort(x, n, sizeof *x, dbl_cmp);
+		double h = p * (double)(n - 1);
+		size_t lo = (size_t)h;
+		double f = h - (double)lo; /* the weighted form cannot overflow near DBL_MAX */
+		return lo + 1 < n ? x[lo] * (1 - f) + x[lo + 1] * f : x[n - 1];
+	}
 	double rank = p * (double)(q->n - 1);
 	uint64_t need = (uint64_t)rank + 1, acc = q->zeros;
 	if (acc >= need)
@@ -182,6 +215,8 @@ void qs_free(struct qsketch *q)
 {
 	free(q->b);
 	q->b = NULL;
+	free(q->few);
+	q->few = NULL;
 }
 
 /* ---- dstore ---- */

@@ -16,11 +16,16 @@
  * hundreds of sketches per row). Readers count the staged values too: results do not depend on
  * when the batches are applied. */
 #define QS_BUCKETS 1280
+/* Up to QS_EXACT values are also kept as they are, and their quantiles are exact (linear between
+ * the order statistics, as R's type 7 and numpy's default): a window of 4 samples is not
+ * summarised by bucket middles (its p95 lies between the 3rd and 4th value, never below the 3rd). */
+#define QS_EXACT 64
 struct qs_block;               /* staging area + QS_BUCKETS counters (stats.c) */
 struct qsketch {
 	uint64_t n, zeros;
 	double sum, min, max;
 	struct qs_block *b;        /* allocated on the first value >= 1e-4 */
+	double *few;               /* the values while n <= QS_EXACT, then NULL */
 };
 void qs_init(struct qsketch *q);
 void qs_add(struct qsketch *q, double v);
