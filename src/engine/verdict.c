@@ -207,7 +207,15 @@ void analysis_verdict(struct analysis *a)
 		}
 		if (!said) {
 			const struct finding *f = first_in_place(a, VP_GUEST_LATENCY);
-			if (have_host)
+			struct topo_in ti = analysis_topo(a);
+			struct stack st;
+			topology_stack(&ti, finding_entity(&ti, f, -1), &st);
+			if (have_host && !st.vdisk)
+				buf_printf(&b, "on the path of %s%s%s, which is slow (%s); no virtual disk of the host captures "
+					       "is tied to it, so whether it waits in the guest's queue to the virtual "
+					       "controller, in the host or in the array cannot be told",
+					   f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary);
+			else if (have_host)
 				buf_printf(&b, "somewhere below the guest: %s%s%s is slow (%s), and the host captures given do "
 					       "not show where",
 					   f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary);
