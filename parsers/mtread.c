@@ -291,8 +291,8 @@ int mtread_open(struct mtread **out, const struct mtread_opts *o, const struct m
 		q->o.chunk = 1;
 	q->src = *src;
 	q->d = d;
-	/* one chunk being handed out, one being read and one more per thread being scanned */
-	q->nslot = q->o.threads + 2;
+	/* one chunk being handed out and one being read or scanned by each thread */
+	q->nslot = q->o.threads + 1;
 	q->slot = xcalloc((size_t)q->nslot, sizeof *q->slot);
 	pthread_mutex_init(&q->mu, NULL);
 	pthread_cond_init(&q->cv, NULL);

@@ -25,9 +25,9 @@
  * threads (a smaller one is done before the threads would pay; gzip input already inflates in a
  * thread of its own). Chunks of about PDH_MT_CHUNK_ROWS rows, within the bounds. */
 #define PDH_MT_AUTO_MIN (16u << 20)
-#define PDH_MT_CHUNK_ROWS 16
-#define PDH_MT_CHUNK_MIN (1u << 20)
-#define PDH_MT_CHUNK_MAX (8u << 20)
+#define PDH_MT_CHUNK_ROWS 8
+#define PDH_MT_CHUNK_MIN (512u << 10)
+#define PDH_MT_CHUNK_MAX (4u << 20)
 
 struct hfield {
 	const char *s;
