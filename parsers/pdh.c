@@ -1082,11 +1082,15 @@ static void mt_start(struct pdh_reader *r)
 	if (!r->val)
 		r->val = xcalloc(r->nfields, sizeof *r->val);
 	struct mtread_src src = {.pull = mt_pull, .pos = mt_pos, .progress = r->src->progress ? mt_progress : NULL, .ctx = r};
-	if (mtread_open(&r->mt, &o, &src, r->d) < 0)
-		return; /* no thread: one reads */
+	/* a reading thread must not call the caller's meter: mtread calls it on this thread (set
+	 * before the threads start, which read the source at once) */
 	r->progress = r->src->progress;
 	r->progress_ctx = r->src->progress_ctx;
-	r->src->progress = NULL; /* a reading thread must not call the caller's meter */
+	r->src->progress = NULL;
+	if (mtread_open(&r->mt, &o, &src, r->d) < 0) { /* no thread: one reads */
+		r->src->progress = r->progress;
+		r->src->progress_ctx = r->progress_ctx;
+	}
 }
 
 /* A line too long for chunks: the rest of the input goes back to the one-thread reader. */
