@@ -146,6 +146,7 @@ check-unit: $(BUILD)/check_iopsy
 
 check-golden: $(BIN)
 	$(Q)sh tests/golden.sh $(BIN)
+	$(Q)sh tests/golden.sh $(BIN) --threads
 
 check-batch: $(BIN)
 	$(Q)sh tests/batch.sh $(BIN)

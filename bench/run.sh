@@ -3,15 +3,16 @@
 # captures against cat and wc -l (floors), cut, two mawk one-liners, pandas, DuckDB, a minimal SIMD
 # scanner (the "SIMD limit") and an older iopsy (IOPSY_BEFORE), and check the targets of issue 2;
 # then (issue 17) `analyze --html` against `analyze` on a simulated 1-hour capture, the header's
-# cost per column, and a day-long esxtop + perfmon analyze, before and after in paired runs.
+# cost per column, a day-long esxtop + perfmon analyze (and the clock/mapping share of it), one
+# thread against two, and a batch of 20 sets (where its CPU goes), before and after in paired runs.
 # See bench/README.md.
 #
-#   sh bench/run.sh              full run (shapes a b c g x p, then jobs s h r d)
+#   sh bench/run.sh              full run (shapes a b c g x p, then jobs s h r d t n)
 #   sh bench/run.sh --selfcheck  check on a tiny file that the mawk and pandas baselines (and iopsy
 #                                extract, when built) compute the same per-column count/mean/max
 #
 # Environment: IOPSY (binary, default ./iopsy), IOPSY_BEFORE (an older binary measured in the same
-# run), BENCH_SHAPES (default "a b c g x p s h r d"), BENCH_ROWS_SCALE (default 1), BENCH_RUNS (default 3),
+# run), BENCH_SHAPES (default "a b c g x p s h r d t n"), BENCH_ROWS_SCALE (default 1), BENCH_RUNS (default 3),
 # BENCH_KEEP=1 (keep generated files), BENCH_WORK (default bench/work), BENCH_PYTHON (default
 # /usr/bin/python3), BENCH_DUCKDB=0 (skip DuckDB), CC (default cc).
 #
@@ -25,7 +26,7 @@ ROOT=$(cd "$BENCH_DIR/.." && pwd)
 WORK=${BENCH_WORK:-$BENCH_DIR/work}
 RUNS=${BENCH_RUNS:-3}
 SCALE=${BENCH_ROWS_SCALE:-1}
-SHAPES=${BENCH_SHAPES:-a b c g x p s h r d}
+SHAPES=${BENCH_SHAPES:-a b c g x p s h r d t n}
 KEEP=${BENCH_KEEP:-0}
 PY=${BENCH_PYTHON:-/usr/bin/python3}
 CC=${CC:-cc}
@@ -51,6 +52,11 @@ T_LIMIT_PCT=60       # extract plain, 1 thread, >= 60 % of the SIMD limit
 T_GLUE_PCT=10        # extract on x within 10 % of p
 T_GZIP_MBS=1500      # extract on g: decompressed MB/s
 T_HTML_X=2           # issue 17: analyze --html <= 2x analyze on a 1-hour capture
+T_CAT_PCT=50         # issue 17: extract / counters with 2 threads >= 50 % of cat's speed
+T_AX=1.3             # issue 17: analyze <= 1.3x extract on the same file
+T_AMAWK=8            # issue 17: analyze >= 8x the lean mawk one-liner
+T_CLOCK_PCT=10       # issue 17: clock estimate + IOPS mapping <= 10 % of a day-long analyze
+T_PARSE_PCT=40       # issue 17: batch of 20 sets, >= 40 % of the CPU in parsing
 
 MODE=bench
 case ${1:-} in
@@ -180,9 +186,14 @@ case $IOPSY in
 esac
 HAVE_IOPSY=0
 HAVE_ANALYZE=0
+HAVE_THREADS=0
+T1=''
 if [ -x "$IOPSY" ]; then
 	HAVE_IOPSY=1
 	"$IOPSY" analyze --help >/dev/null 2>&1 && HAVE_ANALYZE=1
+	# --threads: the shapes' extract and analyze rows are one thread (the SIMD limit is one
+	# thread); the rows "... 2 thr" and job t are two
+	"$IOPSY" extract --help 2>/dev/null | grep -q -- '--threads' && HAVE_THREADS=1 && T1='--threads 1' 
 else
 	say "bench: iopsy binary not found at '$IOPSY' (build with 'make', or set IOPSY=/path/to/iopsy)"
 fi
@@ -344,9 +355,9 @@ echo "regex:   $REGEX   runs: best of $RUNS (shape c: 1 run; SIMD limit and iops
 echo
 
 for S in $SHAPES; do
-	case $S in s | h | r | d) continue ;; esac # issue 17's jobs: below
+	case $S in s | h | r | d | t | n) continue ;; esac # issue 17's jobs: below
 	COLS=$(shape_cols "$S")
-	[ "$COLS" -gt 0 ] || fatal "unknown shape '$S' (known: a b c g x p s h r d)"
+	[ "$COLS" -gt 0 ] || fatal "unknown shape '$S' (known: a b c g x p s h r d t n)"
 	ROWS=$(awk -v r="$(shape_rows "$S")" -v s="$SCALE" 'BEGIN {n = int(r * s + 0.5); print n < 1 ? 1 : n}')
 	F=$WORK/shape-$S.csv
 	say "== shape $S: $COLS columns x $ROWS rows $(shape_opt "$S")"
@@ -400,12 +411,22 @@ for S in $SHAPES; do
 		measure "$S" "extract before" "$N" "$IOPSY_BEFORE" extract "$F" --match "$REGEX" -o "$EXTRACT_OUT"
 	fi
 	if [ $HAVE_IOPSY = 1 ]; then
-		measure "$S" "iopsy extract" "$NF" "$IOPSY" extract "$F" --match "$REGEX" -o "$EXTRACT_OUT"
+		# shellcheck disable=SC2086  # T1 is empty or two words
+		measure "$S" "iopsy extract" "$NF" "$IOPSY" extract "$F" --match "$REGEX" -o "$EXTRACT_OUT" $T1
+		if [ $HAVE_THREADS = 1 ] && { [ "$S" = a ] || [ "$S" = b ]; }; then
+			measure "$S" "extract 2 thr" "$NF" "$IOPSY" extract "$F" --match "$REGEX" -o "$EXTRACT_OUT" --threads 2
+			measure "$S" "counters" "$NF" "$IOPSY" counters -q "$F" --threads 1
+			measure "$S" "counters 2 thr" "$NF" "$IOPSY" counters -q "$F" --threads 2
+		fi
 		if [ $HAVE_ANALYZE = 1 ]; then
 			if [ $HAVE_BEFORE = 1 ]; then
 				measure "$S" "analyze before" "$N" "$IOPSY_BEFORE" analyze "$F" --json "$ANALYZE_OUT"
 			fi
-			measure "$S" "iopsy analyze" "$N" "$IOPSY" analyze "$F" --json "$ANALYZE_OUT"
+			# shellcheck disable=SC2086
+			measure "$S" "iopsy analyze" "$N" "$IOPSY" analyze "$F" --json "$ANALYZE_OUT" $T1
+			if [ $HAVE_THREADS = 1 ] && { [ "$S" = a ] || [ "$S" = b ]; }; then
+				measure "$S" "analyze 2 thr" "$N" "$IOPSY" analyze "$F" --json "$ANALYZE_OUT" --threads 2
+			fi
 		fi
 	fi
 	[ "$KEEP" = 1 ] || rm -f "$F"
@@ -454,23 +475,56 @@ run_once() {
 	printf '%s\t%s\t%s\t%s\t%s\n' "$r_job" "$r_tool" $((r_t1 - r_t0)) "${r_r:-0}" "${r_c:--}" >>"$SAMPLES"
 }
 # pairs JOB N TOOL_SUFFIX ARGS... : N rounds of "before" (when given) then "after" with the same
-# arguments; the tools are named "SUFFIX before" and "SUFFIX".
+# arguments; the tools are named "SUFFIX before" and "SUFFIX". The jobs compare CPU time, so both
+# read with one thread (IOPSY_THREADS=1: job t measures the threads; an older binary ignores it).
 pairs() {
 	p_job=$1 p_n=$2 p_name=$3
 	shift 3
 	p_i=0
 	while [ $p_i -lt "$p_n" ]; do
 		p_i=$((p_i + 1))
-		[ $HAVE_BEFORE = 1 ] && run_once "$p_job" "$p_name before" "$IOPSY_BEFORE" "$@"
-		run_once "$p_job" "$p_name" "$IOPSY" "$@"
+		[ $HAVE_BEFORE = 1 ] && run_once "$p_job" "$p_name before" env IOPSY_THREADS=1 "$IOPSY_BEFORE" "$@"
+		run_once "$p_job" "$p_name" env IOPSY_THREADS=1 "$IOPSY" "$@"
 	done
+}
+# Where a run's CPU goes, from one `perf record` (the process and its children): share_record
+# JOB WHO CMD... appends "JOB WHO CATEGORY PERCENT" lines to $SHARES. Categories: parsing
+# (inflate, read, the field scanner, numbers, the rows into the model), clock (the guest-clock
+# estimate and the IOPS-correlation mapping), bootstrap (compare's statistics), gnuplot (its
+# processes), other.
+SHARES=$WORK/shares.tsv
+: >"$SHARES"
+HAVE_RECORD=0
+command -v perf >/dev/null 2>&1 && perf record -q -o "$WORK/rec-probe.data" true >/dev/null 2>&1 && HAVE_RECORD=1
+rm -f "$WORK/rec-probe.data"
+share_record() {
+	s_job=$1 s_who=$2
+	shift 2
+	[ $HAVE_RECORD = 1 ] || return 0
+	perf record -q -F 1999 -o "$WORK/rec.data" -- "$@" >/dev/null 2>&1 || { say "bench: perf record of $s_who ($s_job) failed"; return 0; }
+	perf report -i "$WORK/rec.data" --no-children --sort comm,dso,sym --stdio -g none 2>/dev/null |
+		awk -v job="$s_job" -v who="$s_who" '
+		/^#/ || !/%/ { next }
+		{
+			pct = $1; sub(/%/, "", pct); comm = $2
+			line = $0; dso = $3
+			sym = line; sub(/^.*\] /, "", sym)
+			if (comm !~ /^iopsy/) { c = (comm ~ /gnuplot|pango|Fc/) ? "gnuplot" : "other" }
+			else if (dso ~ /libisal|libz/ || sym ~ /fieldscan|pdh_|parse_number|strtod|str_to_mpn|round_and_return|source_|mtread|chunk_|csv_|model_read|ds_set|ds_row|qs_add|qs_flush|gz_|inflate|crc32|memchr|fast_apply|mt_pull|utf16|raw_read|read_line|_copy_to_iter|filemap|copy_page_to_iter|value_at|__memmove/) c = "parsing"
+			else if (sym ~ /correlate|grid_mean|grid_cell|pearson|gser_|auto_map|align_clocks|best_corr|ds_mean|ds_count/) c = "clock"
+			else if (sym ~ /side_figures|row_compute|splitmix|count_quantiles|ols_slope|select_q|select_k|rank_cmp|msort|dcmp|cbb|pw_block|bootstrap|sorted_q|median_of|bin_order_stat/) c = "bootstrap"
+			else c = "other"
+			tot[c] += pct; all += pct
+		}
+		END { for (c in tot) printf "%s\t%s\t%s\t%.1f\n", job, who, c, all > 0 ? 100 * tot[c] / all : 0 }' >>"$SHARES"
+	rm -f "$WORK/rec.data"
 }
 HAVE_GNUPLOT=0
 { [ -n "${IOPSY_GNUPLOT:-}" ] && [ -x "$IOPSY_GNUPLOT" ]; } || command -v gnuplot >/dev/null 2>&1 && HAVE_GNUPLOT=1
 HAVE_SIM=0
 [ $HAVE_ANALYZE = 1 ] && "$IOPSY" simulate --help >/dev/null 2>&1 && HAVE_SIM=1
 for S in $SHAPES; do
-	case $S in s | h | r | d) ;; *) continue ;; esac
+	case $S in s | h | r | d | t | n) ;; *) continue ;; esac
 	if [ $HAVE_ANALYZE = 0 ]; then
 		say "bench: job $S SKIPPED (needs iopsy analyze)"
 		continue
@@ -525,7 +579,69 @@ for S in $SHAPES; do
 			fatal "simulate failed"
 		sync
 		pairs d "$RUNS" "analyze" analyze -q "$WORK/day/esxtop.csv" "$WORK/day/perfmon.csv" --json "$ANALYZE_OUT"
+		if [ $HAVE_THREADS = 1 ]; then
+			k=0
+			while [ $k -lt "$RUNS" ]; do
+				k=$((k + 1))
+				run_once d "analyze 2 thr" "$IOPSY" analyze -q "$WORK/day/esxtop.csv" "$WORK/day/perfmon.csv" --json "$ANALYZE_OUT" --threads 2
+			done
+		fi
+		[ $HAVE_BEFORE = 1 ] && share_record d before env IOPSY_THREADS=1 "$IOPSY_BEFORE" analyze -q "$WORK/day/esxtop.csv" "$WORK/day/perfmon.csv" --json "$ANALYZE_OUT"
+		share_record d after env IOPSY_THREADS=1 "$IOPSY" analyze -q "$WORK/day/esxtop.csv" "$WORK/day/perfmon.csv" --json "$ANALYZE_OUT"
 		[ "$KEEP" = 1 ] || rm -rf "$WORK/day"
+		;;
+	t)
+		if [ $HAVE_THREADS = 0 ]; then say "bench: job t SKIPPED (iopsy has no --threads)"; continue; fi
+		say "== job t: one thread against two, shapes a and b: cat, extract, counters, analyze (paired)"
+		for z in a b; do
+			ZR=$(awk -v r="$(shape_rows "$z")" -v s="$SCALE" 'BEGIN {n = int(r * s + 0.5); print n < 1 ? 1 : n}')
+			"$GEN" "$(shape_cols "$z")" "$ZR" 1 -o "$WORK/job-t-$z.csv" || fatal "generator failed"
+		done
+		sync
+		k=0
+		while [ $k -lt $((3 * RUNS)) ]; do
+			k=$((k + 1))
+			for z in a b; do
+				F=$WORK/job-t-$z.csv
+				run_once t "cat $z" cat "$F"
+				if [ $HAVE_BEFORE = 1 ]; then
+					run_once t "extract $z before" "$IOPSY_BEFORE" extract "$F" --match "$REGEX" -o "$EXTRACT_OUT"
+					run_once t "counters $z before" "$IOPSY_BEFORE" counters -q "$F"
+				fi
+				for th in 1 2; do
+					run_once t "extract $z $th" "$IOPSY" extract "$F" --match "$REGEX" -o "$EXTRACT_OUT" --threads $th
+					run_once t "counters $z $th" "$IOPSY" counters -q "$F" --threads $th
+					run_once t "analyze $z $th" "$IOPSY" analyze "$F" --json "$ANALYZE_OUT" --threads $th
+				done
+			done
+		done
+		[ "$KEEP" = 1 ] || rm -f "$WORK/job-t-a.csv" "$WORK/job-t-b.csv"
+		;;
+	n)
+		if [ $HAVE_SIM = 0 ]; then say "bench: job n SKIPPED (needs iopsy simulate)"; continue; fi
+		"$IOPSY" batch --help >/dev/null 2>&1 || { say "bench: job n SKIPPED (needs iopsy batch)"; continue; }
+		say "== job n: batch of 20 sets (simulate, 1 h at 5 s, esxtop 3,000 columns, gzip; two before/after pairs)"
+		rm -rf "$WORK/b20"
+		i=0
+		for sc in healthy lsi-guest-queue-cap pvscsi-after device-queue-overcommit backend-saturated adaptive-queue-depth \
+			sioc-throttle dsnro-cap adapter-overcommit split-io misaligned-partition incident-20min flicker two-host-lu \
+			sioc-flash nfs-datastore log-disk-slow sql-log-wait-storage migration unchanged-pair; do
+			i=$((i + 1))
+			"$IOPSY" simulate --scenario "$sc" --out "$(printf '%s/b20/%02d-%s' "$WORK" $i "$sc")" --duration 3600 --interval 5 \
+				--width 3000 --gzip --seed $i >/dev/null || fatal "simulate $sc failed"
+		done
+		sync
+		# a fresh --out each run (the history would grow); -j 2 as on this machine's two cores
+		BATCH='rm -rf "$1"; exec "$2" batch "$3" --out "$1" -j 2 -q'
+		k=0
+		while [ $k -lt "$RUNS" ]; do
+			k=$((k + 1))
+			[ $HAVE_BEFORE = 1 ] && run_once n "batch before" sh -c "$BATCH" sh "$WORK/b20out" "$IOPSY_BEFORE" "$WORK/b20"
+			run_once n "batch" sh -c "$BATCH" sh "$WORK/b20out" "$IOPSY" "$WORK/b20"
+		done
+		[ $HAVE_BEFORE = 1 ] && share_record n before sh -c "$BATCH" sh "$WORK/b20out" "$IOPSY_BEFORE" "$WORK/b20"
+		share_record n after sh -c "$BATCH" sh "$WORK/b20out" "$IOPSY" "$WORK/b20"
+		[ "$KEEP" = 1 ] || rm -rf "$WORK/b20" "$WORK/b20out"
 		;;
 	esac
 done
@@ -551,6 +667,7 @@ END {
 }' "$SAMPLES" >"$WORK/jobs.tsv"
 
 # ---- report
+[ -f "$WORK/shapes.tsv" ] || : >"$WORK/shapes.tsv"
 awk -F'\t' -v t_mawk=$T_VS_MAWK -v t_pandas=$T_VS_PANDAS -v t_rss=$T_RSS_MIB -v t_growth=$T_GROWTH_PCT \
 	-v t_limit=$T_LIMIT_PCT -v t_glue=$T_GLUE_PCT -v t_gzip=$T_GZIP_MBS \
 	-v have_iopsy=$HAVE_IOPSY -v have_pandas=$HAVE_PANDAS '
@@ -630,8 +747,12 @@ END {
 
 # ---- report: issue 17's jobs and targets
 CHARTS=$(cat "$WORK/hour-charts.txt" 2>/dev/null || echo '?')
-awk -F'\t' -v t_html=$T_HTML_X -v have_before=$HAVE_BEFORE -v charts="$CHARTS" '
+awk -F'\t' -v t_html=$T_HTML_X -v t_cat=$T_CAT_PCT -v t_ax=$T_AX -v t_amawk=$T_AMAWK -v t_clock=$T_CLOCK_PCT \
+	-v t_parse=$T_PARSE_PCT -v t_limit=$T_LIMIT_PCT -v t_glue=$T_GLUE_PCT -v t_gzip=$T_GZIP_MBS \
+	-v have_before=$HAVE_BEFORE -v charts="$CHARTS" '
 FILENAME ~ /results/ { t[$1, $2] = $3; rss[$1, $2] = $4; next }
+FILENAME ~ /shares/ { sh[$1, $2, $3] = $4; hsh[$1, $2] = 1; next }
+FILENAME ~ /shapes/ { bytes[$1] = $4; next }
 { j = substr($1, 2); w[j, $2] = $3; rss[j, $2] = $4; nrun[j, $2] = $5; cpu[j, $2] = $6; have[j] = 1
   if ($6 == "-" || $6 == "") nocpu = 1 }
 function ok(x) { return x != "" && x != "FAILED" && x != "-" }
@@ -642,17 +763,27 @@ function mib(j, tool) { return ok(w[j, tool]) ? sprintf("%.1f", rss[j, tool] / 1
 function usc(j, what, suffix) { a = val(j, what " 50000" suffix); b = val(j, what " 500" suffix)
 	return ok(a) && ok(b) ? sprintf("%.3f", (a - b) / 1e3 / 49500) : "-" }
 function rat(a, b) { return ok(a) && ok(b) && b > 0 ? sprintf("%.2fx", a / b) : "-" }
+function pc(a, b) { return ok(a) && ok(b) && b > 0 ? sprintf("%.0f%%", 100 * a / b) : "-" }
 function row(j, tool, label) {
 	printf "  %-26s %9s %9s %9s %9s %8s %8s  [%d]\n", label, sec(w[j, tool " before"]), sec(w[j, tool]), sec(cpu[j, tool " before"]),
 		sec(cpu[j, tool]), mib(j, tool " before"), mib(j, tool), nrun[j, tool]
 }
 function head(j) { printf "  %-26s %9s %9s %9s %9s %8s %8s  [%s]\n", "tool", "wall bef", "wall aft", "CPU bef", "CPU aft", "MiB bef", "MiB aft", "runs" }
+function shares(j, who,    c, n, out) {
+	if (!hsh[j, who]) return "-"
+	split("parsing clock bootstrap gnuplot other", cs, " ")
+	out = ""
+	for (n = 1; n <= 5; n++) { c = cs[n]; if ((j SUBSEP who SUBSEP c) in sh) out = out sprintf("%s%s %s%%", out == "" ? "" : ", ", c, sh[j, who, c]) }
+	return out
+}
+function share(j, who, c) { return hsh[j, who] ? ((j SUBSEP who SUBSEP c) in sh ? sh[j, who, c] + 0 : 0) : -1 }
 END {
-	if (!have["s"] && !have["h"] && !have["r"] && !have["d"]) exit
+	if (!have["s"] && !have["h"] && !have["r"] && !have["d"] && !have["t"] && !have["n"]) exit
 	print ""
 	print "issue 17 jobs: before (IOPSY_BEFORE) and after (IOPSY) run alternately; median seconds of wall time and"
 	print "of CPU time (perf task-clock of the process and its children, gnuplot included), largest peak RSS."
-	printf "Ratios and per-column figures use %s.\n", nocpu ? "wall time (no perf here)" : "CPU time (wall time grows with the other jobs on a shared machine)"
+	printf "Ratios and per-column figures use %s. Jobs s h r d n read with one\n", nocpu ? "wall time (no perf here)" : "CPU time (wall time grows with the other jobs on a shared machine)"
+	print "thread (IOPSY_THREADS=1); job t (and d'"'"'s \"2 thr\" row) measure the threads, by wall time."
 	if (have["s"]) {
 		print ""
 		print "job s: shapes a (13,000 columns x 2,000 rows) and b (50,000 x 200): analyze and extract --match"
@@ -689,15 +820,113 @@ END {
 		print "job d: a day, esxtop 5,000 columns x 17,280 rows (5 s) + perfmon (simulate lsi-guest-queue-cap)"
 		head("d")
 		row("d", "analyze", "analyze --json")
+		if (("d" SUBSEP "analyze 2 thr") in w) row("d", "analyze 2 thr", "analyze --json, 2 threads")
+		printf "  %-26s before: %s\n", "where the CPU goes", shares("d", "before")
+		printf "  %-26s after:  %s\n", "", shares("d", "after")
+		print "  (clock = the guest-clock estimate and the IOPS-correlation mapping: correlate and what it calls, topology'"'"'s best_corr)"
+	}
+	if (have["t"]) {
+		print ""
+		print "job t: one thread against two (the same binary), median wall / CPU seconds, % of cat = cat'"'"'s wall time / the tool'"'"'s"
+		printf "  %-26s %9s %9s %9s %9s %8s %8s  %s\n", "tool", "wall 1", "wall 2", "CPU 1", "CPU 2", "MiB 1", "MiB 2", "% of cat 1 -> 2 (before)"
+		for (k = 1; k <= 2; k++) {
+			z = k == 1 ? "a" : "b"
+			printf "  %-26s %9s %9s %9s %9s %8s %8s\n", "cat, shape " z, sec(w["t", "cat " z]), "", sec(cpu["t", "cat " z]), "", mib("t", "cat " z), ""
+			split("extract counters analyze", ww, " ")
+			for (i = 1; i <= 3; i++) {
+				a = ww[i] " " z " 1"; b = ww[i] " " z " 2"
+				printf "  %-26s %9s %9s %9s %9s %8s %8s  %s -> %s%s\n", ww[i] ", shape " z, sec(w["t", a]), sec(w["t", b]), sec(cpu["t", a]),
+					sec(cpu["t", b]), mib("t", a), mib("t", b), pc(w["t", "cat " z], w["t", a]), pc(w["t", "cat " z], w["t", b]),
+					ok(w["t", ww[i] " " z " before"]) ? " (" pc(w["t", "cat " z], w["t", ww[i] " " z " before"]) ")" : ""
+			}
+		}
+	}
+	if (have["n"]) {
+		print ""
+		print "job n: batch of 20 sets (simulate, 1 h at 5 s, esxtop 3,000 columns + perfmon, gzip; 2 of them before/after pairs), -j 2"
+		head("n")
+		row("n", "batch", "batch")
+		printf "  %-26s before: %s\n", "where the CPU goes", shares("n", "before")
+		printf "  %-26s after:  %s\n", "", shares("n", "after")
+		print "  (parsing = inflate, read, field scanner, numbers, rows into the model; bootstrap = compare'"'"'s statistics)"
 	}
 	print ""
 	print "targets of issue 17 in this run (today = IOPSY_BEFORE, new = IOPSY; issue = the figure the issue was filed with):"
 	f = "  %-46s %-12s %-10s %-10s %-22s %s\n"
 	printf f, "job", "issue", "today", "new", "target", ""
+	if (ok(t["a", "SIMD limit"]) && ok(t["a", "iopsy extract"])) {
+		l = t["a", "SIMD limit"]
+		printf f, "extract, plain capture, 1 thread (shape a)", "24% limit", ok(t["a", "extract before"]) ? sprintf("%.0f%%", 100 * l / t["a", "extract before"]) : "-",
+			sprintf("%.0f%%", 100 * l / t["a", "iopsy extract"]), ">= " t_limit "% of limit", (100 * l / t["a", "iopsy extract"] >= t_limit ? "PASS" : "FAIL")
+	}
+	if (have["t"]) {
+		split("extract counters", ww, " ")
+		for (i = 1; i <= 2; i++) {
+			c2 = w["t", ww[i] " a 2"]; cb = w["t", ww[i] " a before"]; ca = w["t", "cat a"]
+			if (!ok(c2) || !ok(ca)) continue
+			printf f, ww[i] ", 2 threads, shape a (% of cat)", "-", pc(ca, cb), pc(ca, c2), ">= " t_cat "% of cat", (100 * ca / c2 >= t_cat ? "PASS" : "FAIL")
+		}
+	}
+	if (ok(t["x", "iopsy extract"]) && ok(t["p", "iopsy extract"])) {
+		x = t["x", "iopsy extract"]; p = t["p", "iopsy extract"]; bx = t["x", "extract before"]; bp = t["p", "extract before"]
+		printf f, "extract on -a (x) vs without the glued field (p)", "+220%", ok(bx) && ok(bp) ? sprintf("%+.0f%%", 100 * (bx - bp) / bp) : "-",
+			sprintf("%+.0f%%", 100 * (x - p) / p), "<= +" t_glue "%", 100 * (x - p) / p <= t_glue ? "PASS" : "FAIL"
+	}
+	for (k = 1; k <= 2 && have["s"]; k++) {
+		z = k == 1 ? "a" : "b"
+		x = val("s", "analyze " z); bx = val("s", "analyze " z " before")
+		e = val("s", "extract " z); be = val("s", "extract " z " before")
+		if (ok(x) && ok(e))
+			printf f, "analyze vs extract, shape " z " (CPU, 1 thread)", "1.2-1.5x", ok(bx) && ok(be) ? sprintf("%.2fx", bx / be) : "-",
+				sprintf("%.2fx", x / e), "<= " t_ax "x", x / e <= t_ax ? "PASS" : "FAIL"
+	}
+	for (k = 1; k <= 2; k++) {
+		z = k == 1 ? "a" : "b"
+		m = t[z, "mawk lean"]; a2 = t[z, "analyze 2 thr"]; a1 = t[z, "iopsy analyze"]; ab = t[z, "analyze before"]
+		a = ok(a2) ? a2 : a1
+		if (ok(m) && ok(a))
+			printf f, "analyze vs lean mawk, shape " z " (" (ok(a2) ? "2 thr" : "1 thr") ", wall)", "-", ok(ab) ? sprintf("%.1fx", m / ab) : "-",
+				sprintf("%.1fx", m / a), ">= " t_amawk "x", (m / a >= t_amawk ? (z == "a" ? "PASS" : "INFO") : (z == "a" ? "FAIL" : "INFO"))
+	}
+	for (k = 1; k <= 2 && have["s"]; k++) {
+		z = k == 1 ? "a" : "b"
+		x = val("s", "analyze " z); bx = val("s", "analyze " z " before")
+		if (ok(x))
+			printf f, "analyze shape " z " (CPU, 1 thread)", "19% misses", ok(bx) ? sprintf("%.1f ms", bx / 1e6) : "-",
+				sprintf("%.1f ms", x / 1e6), "faster", ok(bx) ? (x < bx ? "PASS" : "FAIL") : "INFO"
+	}
+	if (have["d"]) {
+		b = val("d", "analyze before"); a = val("d", "analyze")
+		printf f, "analyze of a day-long esxtop + perfmon pair", "-", ok(b) ? sprintf("%.2f s", b / 1e9) : "-",
+			ok(a) ? sprintf("%.2f s", a / 1e9) : "-", "(CPU, 1 thread)", "INFO"
+		cb = share("d", "before", "clock"); ca = share("d", "after", "clock")
+		if (ca >= 0)
+			printf f, "  its clock estimate and IOPS mapping", "39%", (cb >= 0 ? sprintf("%.1f%%", cb) : "-"), sprintf("%.1f%%", ca),
+				"<= " t_clock "%", ca <= t_clock ? "PASS" : "FAIL"
+		if (("d" SUBSEP "analyze 2 thr") in w)
+			printf f, "  with 2 threads (wall)", "-", sprintf("%.2f s", w["d", "analyze"] / 1e9) " (1)", sprintf("%.2f s", w["d", "analyze 2 thr"] / 1e9), "", "INFO"
+		rb = rss["d", "analyze before"]; ra = rss["d", "analyze"]
+		printf f, "peak RSS, that day-long analyze", "11-59 MiB", ok(b) ? sprintf("%.1f MiB", rb / 1024) : "-", sprintf("%.1f MiB", ra / 1024),
+			"unchanged or lower", ok(b) ? (ra <= rb * 1.02 ? "PASS" : "FAIL") : "INFO"
+	}
+	if (ok(t["g", "iopsy extract"]) && bytes["g"] > 0) {
+		v = bytes["g"] * 1e3 / t["g", "iopsy extract"]
+		printf f, "gzip capture, decompressed MB/s", "650", ok(t["g", "extract before"]) ? sprintf("%.0f", bytes["g"] * 1e3 / t["g", "extract before"]) : "-",
+			sprintf("%.0f", v), ">= " t_gzip, (v >= t_gzip ? "PASS" : "FAIL")
+	}
 	if (have["r"]) {
 		b = val("r", "analyze --html before") / val("r", "analyze before"); a = val("r", "analyze --html") / val("r", "analyze")
 		printf f, "analyze --html vs analyze, 1-hour capture", "11x", have_before ? sprintf("%.2fx", b) : "-", sprintf("%.2fx", a),
 			"<= " t_html "x", a <= t_html ? "PASS" : "FAIL"
+	}
+	if (have["n"]) {
+		pb = share("n", "before", "parsing"); pa = share("n", "after", "parsing")
+		if (pa >= 0)
+			printf f, "batch of 20 sets: share of CPU in parsing", "6%", (pb >= 0 ? sprintf("%.0f%%", pb) : "-"), sprintf("%.0f%%", pa),
+				">= " t_parse "%", (pa >= t_parse ? "PASS" : "FAIL")
+		b = val("n", "batch before"); a = val("n", "batch")
+		printf f, "  its CPU time (children included)", "-", ok(b) ? sprintf("%.2f s", b / 1e9) : "-", ok(a) ? sprintf("%.2f s", a / 1e9) : "-",
+			"lower", ok(b) ? (a < b ? "PASS" : "FAIL") : "INFO"
 	}
 	if (have["h"]) {
 		printf f, "header per column, extract --match (50,000)", "0.5-0.84 us", usc("h", "extract", " before") " us",
@@ -705,33 +934,18 @@ END {
 		printf f, "header per column, analyze (50,000)", "0.5-0.84 us", usc("h", "analyze", " before") " us", usc("h", "analyze", "") " us", "", "INFO"
 		printf f, "header per column, counters (50,000)", "-", usc("h", "counters", " before") " us", usc("h", "counters", "") " us", "", "INFO"
 	}
-	for (k = 1; k <= 2 && have["s"]; k++) {
-		z = k == 1 ? "a" : "b"
-		x = val("s", "analyze " z); bx = val("s", "analyze " z " before")
-		if (!ok(x)) continue
-		printf f, "analyze shape " z " (the sketch, the series)", "19% misses", ok(bx) ? sprintf("%.1f ms", bx / 1e6) : "-",
-			sprintf("%.1f ms", x / 1e6), "faster", ok(bx) ? (x < bx ? "PASS" : "FAIL") : "INFO"
-		e = val("s", "extract " z); be = val("s", "extract " z " before")
-		if (ok(e))
-			printf f, "analyze vs extract, shape " z, "1.2-1.5x", ok(bx) && ok(be) ? sprintf("%.2fx", bx / be) : "-",
-				sprintf("%.2fx", x / e), "<= 1.3x", x / e <= 1.3 ? "PASS" : "FAIL"
-	}
-	if (have["d"]) {
-		b = val("d", "analyze before"); a = val("d", "analyze")
-		printf f, "analyze of a day-long esxtop + perfmon pair", "-", ok(b) ? sprintf("%.2f s", b / 1e9) : "-",
-			ok(a) ? sprintf("%.2f s", a / 1e9) : "-", "(clock/mapping: others)", "INFO"
-		rb = rss["d", "analyze before"]; ra = rss["d", "analyze"]
-		printf f, "peak RSS, that day-long analyze", "11-59 MiB", ok(b) ? sprintf("%.1f MiB", rb / 1024) : "-", sprintf("%.1f MiB", ra / 1024),
-			"unchanged or lower", ok(b) ? (ra <= rb * 1.02 ? "PASS" : "FAIL") : "INFO"
-	}
 	for (k = 1; k <= 2; k++) {
 		s = k == 1 ? "a" : "b"
 		ra = rss[s, "iopsy analyze"]; rb = rss[s, "analyze before"]
 		if (ok(t[s, "iopsy analyze"]) && ok(t[s, "analyze before"]))
-			printf f, "peak RSS, analyze shape " s, "11-59 MiB", sprintf("%.1f MiB", rb / 1024), sprintf("%.1f MiB", ra / 1024),
+			printf f, "peak RSS, analyze shape " s " (1 thread)", "11-59 MiB", sprintf("%.1f MiB", rb / 1024), sprintf("%.1f MiB", ra / 1024),
 				"unchanged or lower", ra <= rb * 1.02 ? "PASS" : "FAIL"
+		r2 = rss[s, "analyze 2 thr"]
+		if (ok(t[s, "analyze 2 thr"]) && ok(t[s, "analyze before"]))
+			printf f, "peak RSS, analyze shape " s " (2 threads)", "11-59 MiB", sprintf("%.1f MiB", rb / 1024), sprintf("%.1f MiB", r2 / 1024),
+				"unchanged or lower", r2 <= rb * 1.02 ? "PASS" : "FAIL"
 	}
-}' "$RESULTS" "$WORK/jobs.tsv"
+}' "$RESULTS" "$WORK/shapes.tsv" "$SHARES" "$WORK/jobs.tsv"
 
 [ $HAVE_IOPSY = 1 ] || STATUS=3
 exit $STATUS

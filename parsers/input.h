@@ -27,6 +27,7 @@ struct common_opts {
 	bool tz_given;
 	long max_warnings;       /* default 20 */
 	bool quiet;
+	int threads;             /* threads reading each capture's rows (--threads): 0 = auto, 1 = one */
 	struct diag_sink sink;   /* where per-file messages go; a NULL function drops them */
 	const struct progress_hooks *progress; /* NULL = no meter */
 };

@@ -40,6 +40,9 @@ struct pdh_options {
 	bool tz_given;
 	long max_warnings;       /* per file; < 0 unlimited */
 	bool no_fast_path;       /* tests: send every line through libcsv */
+	int threads;             /* threads reading the rows (mtread.h): 0 = auto (two for an
+	                          * uncompressed file of PDH_MT_AUTO_MIN bytes and more, when there
+	                          * are two CPUs), 1 = the caller's only */
 };
 
 struct pdh_row {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fieldscan.h"
+#include "mtread.h"
 
 #define PDH_MAX_JUNK_LINES 1000
 #define PDH_MAX_FIELD (256u << 20)   /* a single field longer than this is a runaway quote */
@@ -20,6 +21,13 @@
 /* Columns kept from a header: 10x the widest captures seen (100,000+ on big hosts). Each costs
  * about 140 bytes across the reader and the commands, so a header of commas cannot take GBs. */
 #define PDH_MAX_COLUMNS 1000000u
+/* --threads auto: an uncompressed file this big or bigger is read by mtread_auto_threads()
+ * threads (a smaller one is done before the threads would pay; gzip input already inflates in a
+ * thread of its own). Chunks of about PDH_MT_CHUNK_ROWS rows, within the bounds. */
+#define PDH_MT_AUTO_MIN (16u << 20)
+#define PDH_MT_CHUNK_ROWS 8
+#define PDH_MT_CHUNK_MIN (512u << 10)
+#define PDH_MT_CHUNK_MAX (4u << 20)
 
 struct hfield {
 	const char *s;
@@ -61,6 +69,9 @@ struct pdh_reader {
 	unsigned char *want;     /* per field */
 	struct buf rowbuf;
 	size_t *off, *len;       /* per field: text at text_base + off */
+	double *val;             /* per field, when row_vals: the number read by a thread (mtread.h:
+	                          * NaN empty, +inf not a number) */
+	bool row_vals;
 	const char *text_base;   /* rowbuf.data (libcsv rows) or the line itself (fast rows) */
 	struct fieldscan_plan plan;
 	bool plan_ready;
@@ -68,6 +79,11 @@ struct pdh_reader {
 	char ts[64];
 	size_t ts_len;
 	bool ts_long;
+	/* rows read by threads (pdh_next): NULL = this thread reads */
+	struct mtread *mt;
+	bool mt_tried;
+	void (*progress)(void *ctx, int64_t done, int64_t total); /* the source's, while mt reads */
+	void *progress_ctx;
 	/* time */
 	int64_t prev_t, prev_local, last_gap;
 	int fatal;               /* an error found in a row that ends the capture (ERR_*) */
@@ -312,6 +328,7 @@ static void cb_row(int c, void *ctx)
 	r->row_fields = r->field;
 	r->row_started = false;
 	r->text_base = r->rowbuf.data;
+	r->row_vals = false;
 }
 
 /* libcsv ends a record at CR or LF by default; the reader frames lines itself and feeds one line
@@ -442,6 +459,8 @@ static int feed(struct pdh_reader *r, const char *line, size_t len)
 	}
 	return 0;
 }
+
+static void mt_stop(struct pdh_reader *r);
 
 /* ---- open ---- */
 
@@ -804,6 +823,7 @@ void pdh_close(struct pdh_reader *r)
 {
 	if (!r)
 		return;
+	mt_stop(r);
 	if (r->csv_ready)
 		csv_free(&r->csv);
 	arena_free(&r->arena);
@@ -814,6 +834,7 @@ void pdh_close(struct pdh_reader *r)
 	free(r->want);
 	free(r->off);
 	free(r->len);
+	free(r->val);
 	if (r->plan_ready)
 		fieldscan_plan_free(&r->plan);
 	free(r->spans);
@@ -938,7 +959,7 @@ static bool accept_row(struct pdh_reader *r, struct pdh_row *row)
  * in an unquoted field, an open quote, spaces before a quote) makes this return false and the line
  * goes to libcsv, which handles every case. The differential tests in check_pdh.c and the fuzzers
  * hold the two equal, for every dispatch level. */
-static bool fast_row(struct pdh_reader *r, char *line, size_t len)
+static bool fast_plan(struct pdh_reader *r)
 {
 	if (!r->plan_ready) {
 		if (fieldscan_plan_init(&r->plan, r->want, r->nfields, r->tsv ? '\t' : ',', r->glue) < 0)
@@ -946,11 +967,14 @@ static bool fast_row(struct pdh_reader *r, char *line, size_t len)
 		r->plan_ready = true;
 		r->spans = xcalloc(r->plan.nwanted, sizeof *r->spans);
 	}
-	size_t nf;
-	if (!fieldscan_line(&r->plan, line, len, r->spans, &nf))
-		return false;
+	return true;
+}
+
+/* The row of a line the field scanner took (spans of the plan's fields, nf fields). */
+static void fast_apply(struct pdh_reader *r, const char *line, const struct fieldscan_span *sp, size_t nf,
+		       const double *vals)
+{
 	const uint32_t *w = r->plan.wanted;
-	const struct fieldscan_span *sp = r->spans;
 	size_t n = sp[0].len;
 	r->ts_long = n >= sizeof r->ts;
 	if (r->ts_long)
@@ -958,28 +982,174 @@ static bool fast_row(struct pdh_reader *r, char *line, size_t len)
 	memcpy(r->ts, line + sp[0].off, n);
 	r->ts[n] = '\0';
 	r->ts_len = n;
-	for (size_t i = 1; i < r->plan.nwanted && w[i] < nf; i++) {
-		r->off[w[i]] = sp[i].off;
-		r->len[w[i]] = sp[i].len;
+	if (vals) {
+		for (size_t i = 1; i < r->plan.nwanted && w[i] < nf; i++) {
+			r->off[w[i]] = sp[i].off;
+			r->len[w[i]] = sp[i].len;
+			r->val[w[i]] = vals[i];
+		}
+	} else {
+		for (size_t i = 1; i < r->plan.nwanted && w[i] < nf; i++) {
+			r->off[w[i]] = sp[i].off;
+			r->len[w[i]] = sp[i].len;
+		}
 	}
+	r->row_vals = vals != NULL;
 	r->text_base = line;
 	r->row_line = r->line_no;
 	r->row_fields = nf;
 	r->row_done = true;
+}
+
+static bool fast_row(struct pdh_reader *r, char *line, size_t len)
+{
+	if (!fast_plan(r))
+		return false;
+	size_t nf;
+	if (!fieldscan_line(&r->plan, line, len, r->spans, &nf))
+		return false;
+	fast_apply(r, line, r->spans, nf, NULL);
 	return true;
+}
+
+/* ---- rows read by threads (mtread.h) ---- */
+
+/* mtread's input: what the header left in the buffer, then the source. */
+static long mt_pull(void *ctx, char *out, size_t n, struct diag *d)
+{
+	struct pdh_reader *r = ctx;
+	if (r->start < r->end) {
+		size_t k = r->end - r->start < n ? r->end - r->start : n;
+		memcpy(out, r->buf + r->start, k);
+		r->start += k;
+		return (long)k;
+	}
+	if (r->eof)
+		return 0;
+	long k = source_read(r->src, out, n, d);
+	if (k == 0)
+		r->eof = true;
+	return k;
+}
+
+static int64_t mt_pos(void *ctx)
+{
+	const struct pdh_reader *r = ctx;
+	return source_offset(r->src);
+}
+
+static void mt_progress(void *ctx, int64_t pos)
+{
+	struct pdh_reader *r = ctx;
+	r->progress(r->progress_ctx, pos, r->src->total);
+}
+
+static void mt_stop(struct pdh_reader *r)
+{
+	if (!r->mt)
+		return;
+	mtread_close(r->mt);
+	r->mt = NULL;
+	r->src->progress = r->progress;
+	r->src->progress_ctx = r->progress_ctx;
+}
+
+/* At the first row: threads when asked for (or, on auto, for a big uncompressed file), the
+ * source is a file (a thread is never stuck in a read), and the fast path is on. */
+static void mt_start(struct pdh_reader *r)
+{
+	r->mt_tried = true;
+	int n = r->opt.threads;
+	if (n == 0)
+		n = r->src->plain && r->src->total >= (int64_t)PDH_MT_AUTO_MIN ? mtread_auto_threads() : 1;
+	if (n < 2 || r->opt.no_fast_path || !source_never_blocks(r->src) || !fast_plan(r))
+		return;
+	/* about PDH_MT_CHUNK_ROWS rows a chunk, from the first row's length */
+	size_t row = 0;
+	const char *nl = r->end > r->start ? memchr(r->buf + r->start, r->term, r->end - r->start) : NULL;
+	row = nl ? (size_t)(nl - (r->buf + r->start)) + 1 : r->end - r->start;
+	size_t chunk = row * PDH_MT_CHUNK_ROWS;
+	chunk = chunk < PDH_MT_CHUNK_MIN ? PDH_MT_CHUNK_MIN : chunk > PDH_MT_CHUNK_MAX ? PDH_MT_CHUNK_MAX : chunk;
+	/* tests: small chunks put chunk ends everywhere in small files */
+	const char *env = getenv("IOPSY_THREAD_CHUNK");
+	if (env && *env) {
+		char *end;
+		unsigned long long v = strtoull(env, &end, 10);
+		if (!*end && v >= 1 && v <= PDH_MT_CHUNK_MAX)
+			chunk = (size_t)v;
+	}
+	struct mtread_opts o = {.threads = n, .chunk = chunk, .term = r->term, .plan = &r->plan, .values = true};
+	if (!r->val)
+		r->val = xcalloc(r->nfields, sizeof *r->val);
+	struct mtread_src src = {.pull = mt_pull, .pos = mt_pos, .progress = r->src->progress ? mt_progress : NULL, .ctx = r};
+	/* a reading thread must not call the caller's meter: mtread calls it on this thread (set
+	 * before the threads start, which read the source at once) */
+	r->progress = r->src->progress;
+	r->progress_ctx = r->src->progress_ctx;
+	r->src->progress = NULL;
+	if (mtread_open(&r->mt, &o, &src, r->d) < 0) { /* no thread: one reads */
+		r->src->progress = r->progress;
+		r->src->progress_ctx = r->progress_ctx;
+	}
+}
+
+/* A line too long for chunks: the rest of the input goes back to the one-thread reader. */
+static void mt_rest(struct pdh_reader *r)
+{
+	size_t n;
+	const char *rest = mtread_rest(r->mt, &n);
+	if (r->cap < n + PDH_TAIL + 1) {
+		r->cap = n + PDH_TAIL + 1;
+		r->buf = xrealloc(r->buf, r->cap);
+	}
+	memcpy(r->buf, rest, n);
+	r->start = r->scanned = 0;
+	r->end = n;
+	memset(r->buf + r->end, 0, PDH_TAIL);
+	mt_stop(r);
 }
 
 int pdh_next(struct pdh_reader *r, struct pdh_row *row)
 {
+	if (!r->mt_tried)
+		mt_start(r);
 	for (;;) {
 		char *line;
 		size_t len;
-		int rc = read_line(r, &line, &len);
-		if (rc <= 0)
-			return rc;
-		if (len == 0 || is_blank(line, len))
-			continue; /* blank lines are not records (libcsv reports none for them either) */
-		if (r->opt.no_fast_path || !fast_row(r, line, len)) {
+		int rc;
+		struct mtread_line ml;
+		bool scanned = false;
+		if (r->mt) {
+			rc = mtread_next(r->mt, &ml);
+			if (rc == MTREAD_REST) {
+				mt_rest(r);
+				continue;
+			}
+			if (rc <= 0)
+				return rc;
+			line = ml.s;
+			len = ml.len;
+			r->line_no++;
+			if (ml.unterminated)
+				r->last_unterminated = true;
+			if (ml.blank)
+				continue;
+			scanned = true;
+		} else {
+			rc = read_line(r, &line, &len);
+			if (rc <= 0)
+				return rc;
+			if (len == 0 || is_blank(line, len))
+				continue; /* blank lines are not records (libcsv reports none for them either) */
+		}
+		bool fast = false;
+		if (scanned && ml.fast) {
+			fast_apply(r, line, ml.spans, ml.nfields, ml.values);
+			fast = true;
+		} else if (!scanned && !r->opt.no_fast_path) {
+			fast = fast_row(r, line, len);
+		}
+		if (!fast) {
 			rc = feed(r, line, len);
 			if (rc < 0)
 				return rc;
@@ -1027,6 +1197,20 @@ const char *pdh_text(const struct pdh_reader *r, size_t i, size_t *len)
 
 bool pdh_value(struct pdh_reader *r, size_t i, double *v)
 {
+	if (r->row_vals) { /* read by a thread already; a value that is not a number is warned below */
+		size_t f = (size_t)r->cols[i].field - 1;
+		double x = r->val[f];
+		if (!r->want[f] || isnan(x))
+			return false;
+		if (!isinf(x)) {
+			if (r->fmt->glitch_values && (x == 4294967295.0 || x == 18446744073709551615.0)) {
+				r->st.glitches++;
+				return false;
+			}
+			*v = x;
+			return true;
+		}
+	}
 	size_t n;
 	const char *s = pdh_text(r, i, &n);
 	if (n == 0 || is_blank(s, n))

@@ -546,6 +546,11 @@ static long zsrc_read(struct source *s, unsigned char *out, size_t n, struct dia
 	return (long)k;
 }
 
+bool source_never_blocks(const struct source *s)
+{
+	return !s->is_stdin && (is_mem(s) || s->total >= 0);
+}
+
 /* Raw (decompressed, undecoded) bytes. Memory sources are plain bytes (no gzip). */
 static long raw_read(struct source *s, unsigned char *out, size_t n, struct diag *d)
 {

@@ -51,6 +51,9 @@ int source_open_mem(struct source *s, const char *name, const void *data, size_t
 /* Reads up to n (>= 1) decoded bytes. Returns bytes read, 0 only at the end, or a negative ERR_*
  * (message in d). */
 long source_read(struct source *s, char *out, size_t n, struct diag *d);
+/* True when a read never waits for a writer (a regular file, gzip'd or not, or memory; not
+ * stdin or a pipe): a thread blocked in it can always be joined. */
+bool source_never_blocks(const struct source *s);
 /* Compressed bytes consumed so far (for progress). */
 int64_t source_offset(const struct source *s);
 void source_close(struct source *s);

@@ -1126,6 +1126,11 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	struct buf err;
 	buf_init(&err);
 	int crc = charts_open(&cs, &co, &err);
+	if (o->top_png) { /* no finding: 1; no chart session: why not */
+		res->top_png = a->nf && crc != 0 ? crc : 1;
+		if (a->nf && crc != 0)
+			buf_add(o->top_png_why, err.data ? err.data : "", err.len);
+	}
 	if (crc == ERR_IO) {
 		diag_emit(d, DIAG_ERROR, 0, 0, "%s", err.data);
 		buf_free(&err);
@@ -1318,7 +1323,25 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 		}
 		buf_adds(out, "</dl>\n</article>\n");
 	}
+	/* the top finding's PNG for mail: after every SVG (their numbers do not change), drawn by the
+	 * same gnuplot run (a process less per report) */
+	int png_no = 0;
+	if (o->top_png && a->nf && crc == 0) {
+		struct chart c;
+		if (chart_build(a, &a->f[0], &c)) {
+			c.png = true;
+			c.width = 760;
+			png_no = charts_add(&cs, &c);
+		} else {
+			res->top_png = CHARTS_FAILED;
+		}
+		chart_free(&c);
+	}
 	figs_finish(&figs, out, o, res, &nt, d);
+	if (png_no > 0) {
+		charts_run(&cs); /* already drawn with the figures when there were any */
+		res->top_png = charts_take(&cs, png_no, o->top_png, o->top_png_why);
+	}
 	buf_adds(out, "</section>\n");
 	charts_close(&cs);
 

@@ -18,12 +18,19 @@ struct html_opts {
 	int max_charts;           /* 0 = 40; findings beyond it get no chart */
 	const char *extra_html;   /* trusted HTML the caller built (and escaped), e.g. a batch trend
 	                           * section; inserted before the captures section. NULL = none */
+	struct buf *top_png;      /* not NULL: an analysis report also draws its top finding's chart as
+	                           * a PNG into *top_png (as report_finding_png does, for mail), by the
+	                           * same gnuplot process as its SVG charts; html_result.top_png says
+	                           * how it went and *top_png_why (not NULL then) why it failed */
+	struct buf *top_png_why;
 };
 
 struct html_result {
 	int charts;               /* charts drawn */
 	int charts_failed;
 	bool no_gnuplot;
+	int top_png;              /* with html_opts.top_png: 0 drawn, 1 no finding, else as
+	                           * report_finding_png returns */
 };
 
 /* Renders the report of analysis a into out. Messages worth showing the user (chart failures,

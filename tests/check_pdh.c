@@ -11,6 +11,7 @@
 #include "fieldscan.h"
 #include "guestdisk.h"
 #include "maps.h"
+#include "mtread.h"
 #include "pdh.h"
 #include "source.h"
 #include "suites.h"
@@ -625,6 +626,8 @@ END_TEST
 /* Everything a user could see of a parse, as text: open status, every row's time, line and
  * discontinuity, every selected column's raw text and value, the row/skip counts and all
  * messages. Columns are selected by sel (bit i % 8 of sel keeps column i; 0 keeps all). */
+static int dump_threads; /* --threads of the dumps (0: auto, which is one for memory) */
+
 static void dump_parse(struct buf *out, const char *text, size_t len, bool no_fast, uint8_t sel)
 {
 	struct buf msgs;
@@ -634,7 +637,7 @@ static void dump_parse(struct buf *out, const char *text, size_t len, bool no_fa
 	d.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &msgs};
 	struct source src;
 	source_open_mem(&src, "t.csv", text, len, &d);
-	struct pdh_options o = {.max_warnings = -1, .no_fast_path = no_fast};
+	struct pdh_options o = {.max_warnings = -1, .no_fast_path = no_fast, .threads = dump_threads};
 	struct pdh_reader *r;
 	int rc = pdh_open(&r, &src, &o, &d);
 	buf_printf(out, "open %d\n", rc);
@@ -1042,7 +1045,7 @@ static void dump_file(struct buf *out, const char *path)
 	d.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &msgs};
 	struct source src;
 	ck_assert_int_eq(source_open(&src, path, &d), 0);
-	struct pdh_options o = {.max_warnings = -1};
+	struct pdh_options o = {.max_warnings = -1, .threads = dump_threads};
 	struct pdh_reader *r;
 	int rc = pdh_open(&r, &src, &o, &d);
 	buf_printf(out, "open %d gzip %d\n", rc, src.gzip);
@@ -1488,6 +1491,159 @@ START_TEST(diskmap_mount_paths)
 }
 END_TEST
 
+
+/* ---- several threads (mtread.h) ---- */
+
+/* What one thread reads, every thread count reads: rows, lines, texts, values, skipped rows and
+ * every message in the same order, for chunks from one byte (every line its own chunk, a
+ * chunk end inside every line) to the default, on the scanner's shapes, blank and unterminated
+ * lines, CR-only files, UTF-16 and a line too long for chunks (the one-thread reader takes over
+ * there); and from files: gzip members, truncated and corrupt gzip (the error after the same
+ * rows). */
+static void threads_same(const char *what, const char *text, size_t len, uint8_t sel, bool all_chunks)
+{
+	static const char *const chunks[] = {"1", "7", "64", "1000", "100000", NULL};
+	struct buf ref;
+	buf_init(&ref);
+	dump_threads = 1;
+	unsetenv("IOPSY_THREAD_CHUNK");
+	dump_parse(&ref, text, len, false, sel);
+	ck_assert_msg(strncmp(ref.data, "open 0", 6) == 0, "%s: not opened: %.300s", what, ref.data);
+	for (int th = 2; th <= 3; th++) {
+		for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++) {
+			if (!all_chunks && chunks[c] && strcmp(chunks[c], "1000") != 0)
+				continue;
+			if (chunks[c])
+				setenv("IOPSY_THREAD_CHUNK", chunks[c], 1);
+			else
+				unsetenv("IOPSY_THREAD_CHUNK");
+			dump_threads = th;
+			struct buf got;
+			buf_init(&got);
+			dump_parse(&got, text, len, false, sel);
+			ck_assert_msg(ref.len == got.len && memcmp(ref.data, got.data, ref.len) == 0,
+				      "%s: %d threads, chunk %s differ from one thread:\n%.600s\n---\n%.600s", what, th,
+				      chunks[c] ? chunks[c] : "default", ref.data, got.data);
+			buf_free(&got);
+		}
+	}
+	dump_threads = 0;
+	unsetenv("IOPSY_THREAD_CHUNK");
+	buf_free(&ref);
+}
+
+START_TEST(threads_match_one_thread)
+{
+	struct {
+		size_t ncols, nrows;
+		bool glue, tsv, crlf;
+		unsigned tricky;
+	} shapes[] = {
+		{12, 200, false, false, false, 0}, {40, 300, true, false, true, 8}, {7, 400, true, true, false, 10},
+		{3000, 6, true, false, false, 1},  {90, 200, true, false, false, 40},
+	};
+	for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+		rng_state = 4000 + k;
+		struct buf cap;
+		buf_init(&cap);
+		make_capture(&cap, shapes[k].ncols, shapes[k].nrows, shapes[k].glue, shapes[k].tsv, shapes[k].crlf,
+			     shapes[k].tricky);
+		char what[32];
+		snprintf(what, sizeof what, "shape %zu", k);
+		threads_same(what, cap.data, cap.len, 0, true);
+		threads_same(what, cap.data, cap.len, 0x24, false);
+		/* cut short inside the last line (no terminator), and inside a quote */
+		threads_same(what, cap.data, cap.len - 3, 0, true);
+		buf_free(&cap);
+	}
+	static const char *const texts[] = {
+		/* blank lines, blanks only, an empty time stamp, CRLF */
+		"\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\h\\M\\A\",\"\\\\h\\M\\B\"\r\n\r\n   \r\n"
+		"\"07/27/2026 13:10:00\",\"1\",\"2\"\r\n\t\r\n\"07/27/2026 13:10:01\",\"3\",\"x\"\r\n\r\n"
+		"\"\",\"5\",\"6\"\r\n\"07/27/2026 13:10:03\",\"7\",\"8\"\r\n\r\n",
+		/* CR-only, an open quote, a row too long, the last one unterminated */
+		"\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\h\\M\\A\",\"\\\\h\\M\\B\"\r\"07/27/2026 13:10:00\",\"1\",\"2\"\r"
+		"\"07/27/2026 13:10:01\",\"3,\"4\"\r\"07/27/2026 13:10:02\",\"5\",\"6\",\"7\"\r\"07/27/2026 13:10:03\",\"9\",\"9",
+		/* UTF-16LE with a BOM */
+		"\xff\xfe\"\0(\0P\0D\0H\0-\0C\0S\0V\0 \0004\0.\0000\0)\0\"\0,\0\"\0\\\0\\\0h\0\\\0M\0\\\0A\0\"\0\n\0"
+		"\"\0000\0007\0/\0002\0007\0/\0002\0000\0002\0006\0 \0001\0003\0:\0001\0000\0:\0000\0000\0\"\0,\0\"\0001\0\"\0\n\0",
+	};
+	static const size_t text_len[] = {0, 0, 88};
+	for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++) {
+		char what[32];
+		snprintf(what, sizeof what, "text %zu", k);
+		threads_same(what, texts[k], text_len[k] ? text_len[k] : strlen(texts[k]), 0, true);
+	}
+	/* a line longer than MTREAD_MAX_LINE between ordinary rows: the rest of the input is read by
+	 * one thread from that line on */
+	struct buf big;
+	buf_init(&big);
+	buf_adds(&big, "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\h\\M\\A\",\"\\\\h\\M\\B\"\n");
+	for (int i = 0; i < 50; i++)
+		buf_printf(&big, "\"07/27/2026 13:10:%02d\",\"%d\",\"2\"\n", i, i);
+	buf_adds(&big, "\"07/27/2026 13:11:00\",\"");
+	size_t at = big.len;
+	buf_reserve(&big, MTREAD_MAX_LINE + 64);
+	memset(big.data + at, '7', MTREAD_MAX_LINE + 16);
+	big.len += MTREAD_MAX_LINE + 16;
+	buf_adds(&big, "\",\"1\"\n");
+	for (int i = 0; i < 50; i++)
+		buf_printf(&big, "\"07/27/2026 13:12:%02d\",\"%d\",\"2\"\n", i, i);
+	threads_same("long line", big.data, big.len, 0x02, false);
+	buf_free(&big);
+}
+END_TEST
+
+/* Files with several threads: gzip members and damaged gzip give the rows and the error of one
+ * thread (the pulls' messages come after the same rows). */
+START_TEST(threads_files_match_one_thread)
+{
+	struct buf cap;
+	buf_init(&cap);
+	rng_state = 9;
+	make_capture(&cap, 200, 1500, true, false, false, 1);
+	size_t cut = cap.len / 3 + 17;
+	struct buf gz[4];
+	for (int k = 0; k < 4; k++)
+		buf_init(&gz[k]);
+	buf_add(&gz[0], cap.data, cap.len);
+	gz_member(&gz[1], cap.data, cut, 6);
+	gz_member(&gz[1], cap.data + cut, cap.len - cut, 1);
+	gz_member(&gz[2], cap.data, cap.len, 6);
+	gz[2].len = gz[2].len * 2 / 3;
+	gz_member(&gz[3], cap.data, cap.len, 6);
+	memset(gz[3].data + gz[3].len / 2, 0xff, 64);
+	for (int k = 0; k < 4; k++) {
+		char *path = write_temp(gz[k].data, gz[k].len);
+		struct buf ref;
+		buf_init(&ref);
+		dump_threads = 1;
+		dump_file(&ref, path);
+		static const char *const chunks[] = {"1", "333", "65536", NULL};
+		for (size_t c = 0; c < 4; c++) {
+			if (chunks[c])
+				setenv("IOPSY_THREAD_CHUNK", chunks[c], 1);
+			else
+				unsetenv("IOPSY_THREAD_CHUNK");
+			dump_threads = 2;
+			struct buf got;
+			buf_init(&got);
+			dump_file(&got, path);
+			ck_assert_msg(strcmp(ref.data, got.data) == 0, "file %d, chunk %s: two threads differ", k,
+				      chunks[c] ? chunks[c] : "default");
+			buf_free(&got);
+		}
+		dump_threads = 0;
+		unsetenv("IOPSY_THREAD_CHUNK");
+		buf_free(&ref);
+		unlink(path);
+	}
+	for (int k = 0; k < 4; k++)
+		buf_free(&gz[k]);
+	buf_free(&cap);
+}
+END_TEST
+
 Suite *pdh_suite(void)
 {
 	Suite *s = suite_create("pdh");
@@ -1525,6 +1681,8 @@ Suite *pdh_suite(void)
 	tcase_add_test(tc, fieldscan_dispatch);
 	tcase_add_test(tc, gzip_engines_and_thread_agree);
 	tcase_add_test(tc, gzip_pipe_close_early);
+	tcase_add_test(tc, threads_match_one_thread);
+	tcase_add_test(tc, threads_files_match_one_thread);
 	suite_add_tcase(s, tc);
 	TCase *real = tcase_create("real-files");
 	tcase_add_test(real, real_powershell_csv_and_tsv);

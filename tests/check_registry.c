@@ -201,6 +201,22 @@ START_TEST(rules_documented)
 }
 END_TEST
 
+/* --threads: in the --help of every command that reads captures, and in the man page with its
+ * environment variable. */
+START_TEST(threads_documented)
+{
+	char *man = slurp("doc/iopsy.1");
+	for (const char *const *c = (const char *const[]){"counters", "extract", "analyze", "compare", NULL}; *c; c++) {
+		char *h = help_of(*c);
+		ck_assert_msg(strstr(h, "--threads N") && strstr(h, "IOPSY_THREADS"), "%s --help does not document --threads", *c);
+		free(h);
+	}
+	ck_assert_msg(man_has(man, "--threads") && man_has(man, "IOPSY_THREADS") && man_has(man, "IOPSY_THREAD_CHUNK"),
+		      "doc/iopsy.1 does not document --threads and its environment variables");
+	free(man);
+}
+END_TEST
+
 Suite *registry_suite(void)
 {
 	Suite *s = suite_create("registry");
@@ -209,6 +225,7 @@ Suite *registry_suite(void)
 	tcase_add_test(t, kinds_table);
 	tcase_add_test(t, reporters_table);
 	tcase_add_test(t, commands_table);
+	tcase_add_test(t, threads_documented);
 	tcase_add_test(t, markdown_names_inert);
 	tcase_add_test(t, rules_documented);
 	suite_add_tcase(s, t);

@@ -1,6 +1,9 @@
 #!/bin/sh
 # golden.sh — runs iopsy on every sample and broken input and compares stdout, stderr and the
-# exit code with tests/golden/. Usage: tests/golden.sh BIN [--update]
+# exit code with tests/golden/. Usage: tests/golden.sh BIN [--update | --threads]
+# --threads: every case runs twice, with IOPSY_THREADS=1 (one thread) and with IOPSY_THREADS=2 and
+# small chunks (IOPSY_THREAD_CHUNK, so chunk ends fall everywhere in these small files), and both
+# must equal the golden: the output does not depend on the threads.
 # Cases: each file in tests/inputs/ and samples/ with `counters --json` and `extract --match .`,
 # plus the explicit cases in tests/golden/cases.txt (NAME|ARGS, run through the same harness).
 set -u
@@ -15,6 +18,15 @@ trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
 
 run_case() { # name, then the iopsy arguments; stdin from /dev/null unless IN is set
+	if [ "$UPDATE" = "--threads" ]; then
+		IOPSY_THREADS=1 run_one "$@"
+		IOPSY_THREADS=2 IOPSY_THREAD_CHUNK=${GOLDEN_CHUNK:-577} run_one "$@"
+	else
+		run_one "$@"
+	fi
+}
+
+run_one() {
 	name=$1; shift
 	if [ -n "${IN:-}" ]; then
 		"$BIN" "$@" <"$IN" >"$tmp/out" 2>"$tmp/err"
@@ -32,7 +44,8 @@ run_case() { # name, then the iopsy arguments; stdin from /dev/null unless IN is
 		if [ ! -f "$G/$name.$k" ]; then
 			echo "golden: $name: missing $G/$name.$k (run: make golden-update)"; ok=0
 		elif ! cmp -s "$tmp/$k" "$G/$name.$k"; then
-			echo "golden: $name: $k differs:"; diff -u "$G/$name.$k" "$tmp/$k" | head -20; ok=0
+			echo "golden: $name${IOPSY_THREADS:+ (IOPSY_THREADS=$IOPSY_THREADS)}: $k differs:"
+			diff -u "$G/$name.$k" "$tmp/$k" | head -20; ok=0
 		fi
 	done
 	if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi

@@ -4,19 +4,6 @@
 
 #include <math.h>
 
-uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
-size_t splitmix_index(uint64_t *x, size_t n)
-{
-	return (size_t)((double)(splitmix64(x) >> 11) * 0x1.0p-53 * (double)n);
-}
-
 void prng_seed(struct prng *r, uint64_t seed, uint64_t stream)
 {
 	uint64_t x = seed ^ (stream * 0xD1B54A32D192ED03ull);

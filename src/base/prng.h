@@ -8,10 +8,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The next value of the splitmix64 stream whose state is *x. */
-uint64_t splitmix64(uint64_t *x);
+/* The next value of the splitmix64 stream whose state is *x. (Inline: the bootstrap draws
+ * hundreds of millions of them.) */
+static inline uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
 /* A uniform index in [0, n) from the splitmix64 stream *x (53 bits of precision). */
-size_t splitmix_index(uint64_t *x, size_t n);
+static inline size_t splitmix_index(uint64_t *x, size_t n)
+{
+	return (size_t)((double)(splitmix64(x) >> 11) * 0x1.0p-53 * (double)n);
+}
 
 struct prng {
 	uint64_t s[4];

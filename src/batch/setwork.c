@@ -233,16 +233,25 @@ static void single(const struct bset *s, const char *setdir, const struct bprev 
 	buf_init(&trend);
 	batch_trend_html(r, &trend);
 	ro.html.extra_html = trend.data;
+	/* the top finding's chart as PNG for the mail body (mail clients do not show inline SVG),
+	 * drawn with the HTML report's charts */
+	struct buf png, why;
+	buf_init(&png);
+	buf_init(&why);
+	ro.html.top_png = &png;
+	ro.html.top_png_why = &why;
+	ro.res.top_png = 1;
 	int rc = write_reports(o, setdir, 0, &a, &ro, &errors);
 	buf_free(&trend);
-	/* the top finding's chart as PNG for the mail body (mail clients do not show inline SVG) */
 	if (a.nf) {
-		struct buf b;
-		buf_init(&b);
-		if (report_finding_png(&a, &a.f[0], &ro.html, &b, &d) == 0 && write_file(o, setdir, "chart.png", &b, &errors) < 0)
+		int prc = ro.res.top_png;
+		if (prc < 0 && why.len)
+			diag_emit(&d, DIAG_WARNING, 0, 0, "the chart of the top finding: %s", why.data);
+		if (prc == 0 && write_file(o, setdir, "chart.png", &png, &errors) < 0)
 			rc = ERR_IO;
-		buf_free(&b);
 	}
+	buf_free(&png);
+	buf_free(&why);
 	finish(r, ok == 0 ? BS_FAILED : (ok < tried || errors.len) ? BS_PARTIAL : BS_OK, rc, &errors);
 	buf_free(&errors);
 	analysis_free(&a);

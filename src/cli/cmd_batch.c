@@ -25,7 +25,8 @@ static const char batch_help[] =
 	"its error and the run goes on.\n"
 	"\n"
 	"  -o, --out DIR           output folder (created; reports are replaced atomically)\n"
-	"  -j, --jobs N            sets analysed in parallel (default: the number of cores)\n"
+	"  -j, --jobs N            sets analysed in parallel (default: the number of cores); with as\n"
+	"                          many sets as cores, --threads auto reads each set with one thread\n"
 	"  --history PATH          SQLite history (default DIR/history.sqlite)\n"
 	"  --mail-to ADDR          send the index to ADDR (repeat or comma-separate)\n"
 	"  --mail-from ADDR        sender (default iopsy@localhost)\n"
@@ -246,6 +247,10 @@ static int run_batch(int argc, char **argv, struct recipients *rcpt)
 	if (!o.out)
 		return usage_error("batch", "--out DIR is required");
 	o.input = argv[optind];
+	/* --threads auto: the sets already run in parallel; a set's reader gets two threads only when
+	 * fewer sets than cores run at once */
+	if (o.co.threads == 0 && o.jobs >= (nproc > 0 ? nproc : 1))
+		o.co.threads = 1;
 	for (size_t i = 0; i < o.nmail; i++) {
 		if (!mail_address_valid(o.mail_to[i])) {
 			struct buf e;

@@ -10,6 +10,7 @@
 
 #include "html.h"
 #include "reporter.h"
+#include "mtread.h"
 #include "pdh.h"
 
 void cli_opts_init(struct common_opts *co)
@@ -17,6 +18,25 @@ void cli_opts_init(struct common_opts *co)
 	common_opts_init(co);
 	co->sink = diag_stderr();
 	co->progress = &progress_stderr_hooks;
+	/* IOPSY_THREADS: the default of --threads (the tests run everything with 1 and with 2) */
+	const char *env = getenv("IOPSY_THREADS");
+	if (env && *env)
+		(void)cli_parse_threads(env, &co->threads);
+}
+
+int cli_parse_threads(const char *s, int *threads)
+{
+	if (strcmp(s, "auto") == 0) {
+		*threads = 0;
+		return 0;
+	}
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || *end || end == s || v < 0 || v > MTREAD_MAX_THREADS)
+		return ERR_USAGE;
+	*threads = (int)v;
+	return 0;
 }
 
 struct diag *cli_option_diag(struct diag *d, const char *cmd_prefix, const char *option)
@@ -95,6 +115,13 @@ int common_opt(int c, const char *arg, struct common_opts *co)
 	}
 	case 'q':
 		co->quiet = true;
+		return 1;
+	case OPT_THREADS:
+		if (cli_parse_threads(arg, &co->threads) < 0) {
+			fprintf(stderr, "iopsy: bad --threads '%s' (a number from 1 to %d, or 0 or auto)\n", arg,
+				MTREAD_MAX_THREADS);
+			return ERR_USAGE;
+		}
 		return 1;
 	default:
 		return 0;

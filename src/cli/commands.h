@@ -46,12 +46,14 @@ enum {
 	OPT_MAX_WARNINGS,
 	OPT_QUIET,
 	OPT_HELP,
+	OPT_THREADS,
 	OPT_COMMON_END
 };
 #define COMMON_LONG_OPTS                                                                               \
 	{"format", required_argument, NULL, OPT_FORMAT}, {"tz", required_argument, NULL, OPT_TZ},        \
 		{"max-warnings", required_argument, NULL, OPT_MAX_WARNINGS},                             \
-		{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'}
+		{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},                     \
+		{"threads", required_argument, NULL, OPT_THREADS}
 
 #define COMMON_HELP                                                                                    \
 	"  --format NAME       force the input format (auto, esxtop, perfmon; default: probe)\n"      \
@@ -59,11 +61,17 @@ enum {
 	"                      (e.g. +09:00, -0500, UTC; default UTC)\n"                              \
 	"  --max-warnings N    warnings shown per file before they are only counted (default 20,\n"  \
 	"                      -1 = all)\n"                                                            \
+	"  --threads N         threads reading each capture (default: auto = two on an uncompressed\n" \
+	"                      capture of 16 MB or more when there are two CPUs; 1 = one; the\n"    \
+	"                      environment variable IOPSY_THREADS sets the default); the output\n"   \
+	"                      is the same with any N\n"                                             \
 	"  -q, --quiet         no progress line on stderr\n"                                          \
 	"  -h, --help          this help\n"
 
-/* common_opts_init, then the CLI's sink (stderr) and progress meter. */
+/* common_opts_init, then the CLI's sink (stderr) and progress meter, and IOPSY_THREADS. */
 void cli_opts_init(struct common_opts *co);
+/* A --threads value: "auto" or 0 (auto), or 1 to MTREAD_MAX_THREADS. 0 or ERR_USAGE. */
+int cli_parse_threads(const char *s, int *threads);
 /* Reads a --rules file into r / a --map file into a; messages on stderr. 0 or ERR_*. */
 struct rules;
 struct analysis;

@@ -183,9 +183,104 @@ struct corr {
 	int64_t lag_ms;
 };
 
+/* A series' buckets for correlate(), read once: the time each counts at (the middle of its
+ * interval, as grid_mean places it, in host-clock time), its mean and its count. Buckets without
+ * a value are left out. ordered = the buckets' times never go back (t0 and t1 nondecreasing,
+ * t0 <= t1), so that placing each bucket in its grid step visits the buckets grid_mean would,
+ * in the same order; false: correlate falls back to grid_mean. */
+struct gser {
+	int64_t *t;
+	double *v, *w;
+	size_t n;
+	bool ordered;
+};
+
+static void gser_read(const struct analysis *a, const struct entity *e, int metric, struct gser *g)
+{
+	memset(g, 0, sizeof *g);
+	g->ordered = true;
+	if (e->series[metric] < 0)
+		return;
+	const struct capture *c = &a->m.caps[e->capture];
+	const struct dstore *d = &c->ds;
+	int64_t half = (int64_t)(c->interval_s * 500);
+	g->t = xmalloc((d->nb ? d->nb : 1) * sizeof *g->t);
+	g->v = xmalloc((d->nb ? d->nb : 1) * sizeof *g->v);
+	g->w = xmalloc((d->nb ? d->nb : 1) * sizeof *g->w);
+	for (size_t k = 0; k < d->nb; k++) {
+		if (d->t0[k] > d->t1[k] || (k && (d->t0[k] < d->t0[k - 1] || d->t1[k] < d->t1[k - 1])))
+			g->ordered = false;
+		double v = ds_mean(d, (size_t)e->series[metric], k);
+		if (isnan(v))
+			continue;
+		g->t[g->n] = (d->t0[k] + d->t1[k]) / 2 - half + c->clock_offset_ms;
+		g->v[g->n] = v;
+		g->w[g->n] = ds_count(d, (size_t)e->series[metric], k);
+		g->n++;
+	}
+}
+
+static void gser_free(struct gser *g)
+{
+	free(g->t);
+	free(g->v);
+	free(g->w);
+}
+
+/* The grid step of time t shifted by shift: step i covers (s + (i - 1) step, s + i step]; -1
+ * outside [0, n). */
+static ptrdiff_t grid_cell(int64_t t, int64_t s, int64_t step, size_t n)
+{
+	int64_t x = t - s;
+	int64_t i = x > 0 ? (x + step - 1) / step : -(-x / step);
+	return i >= 0 && i < (int64_t)n ? (ptrdiff_t)i : -1;
+}
+
+/* Pearson's r of g's buckets, shifted by lag (a bucket at t counts at t - lag, as grid_mean
+ * with extra_offset -lag places it) and averaged over each grid step, against the host
+ * grid hx: the same sums, in the same order, as pearson() over grid_mean's series (the steps no
+ * bucket falls in are NaN there and skipped), in one pass over g's buckets. */
+static double pearson_shifted(const struct gser *g, int64_t lag, const double *hx, int64_t s, int64_t step, size_t n)
+{
+	double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
+	size_t m = 0;
+	ptrdiff_t cell = -1;
+	double sum = 0, cnt = 0;
+	for (size_t k = 0; k <= g->n; k++) {
+		ptrdiff_t i = k < g->n ? grid_cell(g->t[k] - lag, s, step, n) : -2;
+		if (i == -1)
+			continue;
+		if (i != cell) {
+			if (cell >= 0 && !isnan(hx[cell])) {
+				double x = sum / cnt, y = hx[cell];
+				sx += x;
+				sy += y;
+				sxx += x * x;
+				syy += y * y;
+				sxy += x * y;
+				m++;
+			}
+			cell = i;
+			sum = cnt = 0;
+		}
+		if (i >= 0) {
+			sum += g->v[k] * g->w[k];
+			cnt += g->w[k];
+		}
+	}
+	if (m < 10)
+		return NAN;
+	double cov = sxy - sx * sy / (double)m, vx = sxx - sx * sx / (double)m, vy = syy - sy * sy / (double)m;
+	if (vx <= 0 || vy <= 0)
+		return NAN;
+	return cov / sqrt(vx * vy);
+}
+
 /* Best correlation of guest IOPS (shifted by lag) with host IOPS over lags in [-max_lag, max_lag].
  * Both are compared on one grid of the coarser interval, each series averaged over a grid step
- * (a 15 s sample is not a 60 s average); lags step by the finer interval. */
+ * (a 15 s sample is not a 60 s average); lags step by the finer interval. Each series is read
+ * once (gser_read) and a lag only moves the guest's buckets between grid steps, so a lag costs
+ * one pass over the guest's buckets (at most DS_MAX_BUCKETS), not a search per grid point. */
 static struct corr correlate(const struct analysis *a, const struct entity *g, const struct entity *v, int64_t max_lag)
 {
 	struct corr best = {NAN, NAN, 0};
@@ -202,14 +297,40 @@ static struct corr correlate(const struct analysis *a, const struct entity *g, c
 	}
 	if (max_lag / lag_step > 600)
 		lag_step = max_lag / 600;
-	double *hx = xmalloc(n * sizeof *hx), *gx = xmalloc(n * sizeof *gx);
-	for (size_t i = 0; i < n; i++)
-		hx[i] = grid_mean(a, v, M_CMDS, s + (int64_t)i * step, step, 0);
-	for (int64_t lag = -(max_lag / lag_step) * lag_step; lag <= max_lag; lag += lag_step) {
+	struct gser hs, gs;
+	gser_read(a, v, M_CMDS, &hs);
+	gser_read(a, g, M_G_XFERS, &gs);
+	double *hx = xmalloc(n * sizeof *hx), *gx = NULL;
+	if (hs.ordered) {
+		double *hw = xcalloc(n, sizeof *hw);
 		for (size_t i = 0; i < n; i++)
-			gx[i] = grid_mean(a, g, M_G_XFERS, s + (int64_t)i * step, step, -lag);
-		size_t used;
-		double r = pearson(gx, hx, n, &used);
+			hx[i] = 0;
+		for (size_t k = 0; k < hs.n; k++) {
+			ptrdiff_t i = grid_cell(hs.t[k], s, step, n);
+			if (i >= 0) {
+				hx[i] += hs.v[k] * hs.w[k];
+				hw[i] += hs.w[k];
+			}
+		}
+		for (size_t i = 0; i < n; i++)
+			hx[i] = hw[i] > 0 ? hx[i] / hw[i] : NAN;
+		free(hw);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			hx[i] = grid_mean(a, v, M_CMDS, s + (int64_t)i * step, step, 0);
+	}
+	if (!gs.ordered)
+		gx = xmalloc(n * sizeof *gx);
+	for (int64_t lag = -(max_lag / lag_step) * lag_step; lag <= max_lag; lag += lag_step) {
+		double r;
+		if (gs.ordered) {
+			r = pearson_shifted(&gs, lag, hx, s, step, n);
+		} else {
+			for (size_t i = 0; i < n; i++)
+				gx[i] = grid_mean(a, g, M_G_XFERS, s + (int64_t)i * step, step, -lag);
+			size_t used;
+			r = pearson(gx, hx, n, &used);
+		}
 		if (lag == 0)
 			best.r_zero = r;
 		if (!isnan(r) && (isnan(best.r) || r > best.r)) {
@@ -217,6 +338,8 @@ static struct corr correlate(const struct analysis *a, const struct entity *g, c
 			best.lag_ms = lag;
 		}
 	}
+	gser_free(&hs);
+	gser_free(&gs);
 	free(hx);
 	free(gx);
 	return best;

@@ -503,7 +503,7 @@ struct side {
 	size_t *lrank;           /* each value's place in the bin-sorted values, nl when none */
 	double *lsorted;
 	size_t *loff;            /* bin b is lsorted[loff[b] .. loff[b + 1]) */
-	uint32_t *cntl;
+	uint32_t *cntl, *blkl;   /* per place, per block of CMP_LBLK places */
 	size_t *bintot;
 };
 
@@ -532,6 +532,26 @@ static int wanted_q(const struct want *wt, bool busy, double ps[MAXQ], int fig[M
 	return n;
 }
 
+/* The first place r in [r, end) of the bin-sorted counts where the running count (*acc, the
+ * count before r) passes t; whole blocks of CMP_LBLK places inside [r, end) are skipped by their
+ * block count. end when it does not. */
+#define CMP_LBLK_BITS 3
+#define CMP_LBLK (1u << CMP_LBLK_BITS)
+static size_t bin_order_stat(const struct side *sd, size_t r, size_t end, size_t *acc, size_t t)
+{
+	while (r < end) {
+		if ((r & (CMP_LBLK - 1)) == 0 && r + CMP_LBLK <= end && *acc + sd->blkl[r >> CMP_LBLK_BITS] <= t) {
+			*acc += sd->blkl[r >> CMP_LBLK_BITS];
+			r += CMP_LBLK;
+			continue;
+		}
+		if (*acc + sd->cntl[r] > t)
+			return r;
+		*acc += sd->cntl[r++];
+	}
+	return end;
+}
+
 /* The figures of one side over the values idx[0..n) (a resample; NULL: every value): fig[f]
  * (NaN when not computed or not computable), and the bin medians med[0..nbins). */
 static void side_figures(struct side *sd, const struct want *wt, const size_t *idx, size_t n, double fig[CF_COUNT],
@@ -549,6 +569,7 @@ static void side_figures(struct side *sd, const struct want *wt, const size_t *i
 	}
 	if (bins) {
 		memset(sd->cntl, 0, (sd->loff[wt->nbins] + 1) * sizeof *sd->cntl);
+		memset(sd->blkl, 0, ((sd->loff[wt->nbins] >> CMP_LBLK_BITS) + 1) * sizeof *sd->blkl);
 		memset(sd->bintot, 0, ((size_t)wt->nbins + 1) * sizeof *sd->bintot);
 	}
 	double W = 0, S0 = 0, S1 = 0, WB = 0, SB0 = 0, SB1 = 0;
@@ -582,7 +603,9 @@ static void side_figures(struct side *sd, const struct want *wt, const size_t *i
 				sd->blkb[br >> CMP_BLK_BITS]++;
 			}
 			if (bins) {
-				sd->cntl[sd->lrank[i]]++;
+				size_t lr = sd->lrank[i];
+				sd->cntl[lr]++;
+				sd->blkl[lr >> CMP_LBLK_BITS]++;
 				sd->bintot[sd->binx[i]]++;
 			}
 		}
@@ -612,26 +635,25 @@ static void side_figures(struct side *sd, const struct want *wt, const size_t *i
 		}
 	}
 	if (bins) {
-		/* each bin's median: the two middle order statistics within its own segment */
+		/* each bin's median: the two middle order statistics within its own segment (the
+		 * segment holds tot values, so both are found) */
 		for (int b = 0; b < wt->nbins; b++) {
 			size_t tot = sd->bintot[b];
 			med[b] = NAN;
 			if (tot < 2)
 				continue;
-			size_t t1 = (tot - 1) / 2, t2 = tot / 2, acc = 0;
-			double lo = NAN;
-			for (size_t r = sd->loff[b]; r < sd->loff[b + 1]; r++) {
-				uint32_t c = sd->cntl[r];
-				if (!c)
+			size_t t1 = (tot - 1) / 2, t2 = tot / 2, acc = 0, end = sd->loff[b + 1];
+			size_t r1 = bin_order_stat(sd, sd->loff[b], end, &acc, t1);
+			if (r1 >= end)
+				continue;
+			size_t r2 = r1;
+			if (acc + sd->cntl[r1] <= t2) {
+				acc += sd->cntl[r1];
+				r2 = bin_order_stat(sd, r1 + 1, end, &acc, t2);
+				if (r2 >= end)
 					continue;
-				acc += c;
-				if (isnan(lo) && t1 < acc)
-					lo = sd->lsorted[r];
-				if (t2 < acc) {
-					med[b] = (lo + sd->lsorted[r]) / 2;
-					break;
-				}
 			}
+			med[b] = (sd->lsorted[r1] + sd->lsorted[r2]) / 2;
 		}
 	}
 }
@@ -713,6 +735,7 @@ static void side_init(struct side *sd, const struct vals *v, bool split, int nbi
 		sd->binx = xmalloc(m * sizeof *sd->binx);
 		sd->lsorted = xmalloc((nl ? nl : 1) * sizeof *sd->lsorted);
 		sd->cntl = xmalloc((nl + 1) * sizeof *sd->cntl);
+		sd->blkl = xmalloc(((nl >> CMP_LBLK_BITS) + 1) * sizeof *sd->blkl);
 		for (size_t r = 0; r < n; r++) {
 			size_t i = sd->rk.ord[r];
 			sd->lrank[i] = nl;
@@ -744,6 +767,7 @@ static void side_free(struct side *sd)
 	free(sd->binx);
 	free(sd->lsorted);
 	free(sd->cntl);
+	free(sd->blkl);
 	free(sd->bintot);
 }
 
