@@ -25,6 +25,7 @@ struct common_opts {
 	const char *format;      /* NULL = probe */
 	int tz_bias_min;
 	bool tz_given;
+	const struct tz *tz;     /* --tz (borrowed); NULL = not given */
 	long max_warnings;       /* default 20 */
 	bool quiet;
 	struct diag_sink sink;   /* where per-file messages go; a NULL function drops them */

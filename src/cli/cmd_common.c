@@ -75,13 +75,23 @@ int common_opt(int c, const char *arg, struct common_opts *co)
 		}
 		co->format = strcmp(arg, "auto") == 0 ? NULL : arg;
 		return 1;
-	case OPT_TZ:
-		if (parse_tz(arg, &co->tz_bias_min) < 0) {
-			fprintf(stderr, "iopsy: bad --tz '%s' (use an offset like +09:00, -0500 or UTC)\n", arg);
+	case OPT_TZ: {
+		static struct tz given; /* the one --tz of this process */
+		struct buf why;
+		buf_init(&why);
+		tz_free(&given);
+		if (tz_parse(&given, arg, &why) < 0) {
+			fprintf(stderr, "iopsy: bad --tz '%s': %s (use an offset like +09:00, -0500 or UTC, or a zone "
+					"name like Europe/Berlin)\n", arg, why.data ? why.data : "");
+			buf_free(&why);
 			return ERR_USAGE;
 		}
+		buf_free(&why);
+		co->tz_bias_min = given.fixed ? -given.off / 60 : 0;
+		co->tz = &given;
 		co->tz_given = true;
 		return 1;
+	}
 	case OPT_MAX_WARNINGS: {
 		char *end;
 		errno = 0;

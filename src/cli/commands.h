@@ -55,8 +55,10 @@ enum {
 
 #define COMMON_HELP                                                                                    \
 	"  --format NAME       force the input format (auto, esxtop, perfmon; default: probe)\n"      \
-	"  --tz OFFSET         UTC offset of perfmon local time when the header has no bias\n"        \
-	"                      (e.g. +09:00, -0500, UTC; default UTC)\n"                              \
+	"  --tz ZONE           the customer's time zone: an IANA name (Europe/Berlin, DST per time\n" \
+	"                      stamp) or an offset (+09:00, -0500, UTC); reports show times in it\n"  \
+	"                      beside UTC, and perfmon local time without a header bias is read in\n" \
+	"                      it (default: the perfmon bias, else UTC)\n"                           \
 	"  --max-warnings N    warnings shown per file before they are only counted (default 20,\n"  \
 	"                      -1 = all)\n"                                                            \
 	"  -q, --quiet         no progress line on stderr\n"                                          \
