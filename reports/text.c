@@ -11,6 +11,7 @@
 
 #include "fmt.h"
 #include "ltime.h"
+#include "summary.h"
 #include "rules_out.h"
 #include "version.h"
 
@@ -44,6 +45,45 @@ static void coverage_text(const struct analysis *a, struct buf *out)
 	}
 }
 
+/* The executive summary and the recommended actions (summary.h). */
+static void summary_text(const struct exec_summary *es, struct buf *out)
+{
+	buf_adds(out, "SUMMARY\n");
+	struct buf p;
+	buf_init(&p);
+	for (int i = 0; i < es->nsentences; i++) {
+		if (i)
+			buf_addc(&p, ' ');
+		buf_adds(&p, es->sentence[i]);
+	}
+	text_wrap(out, "  ", p.data ? p.data : "", 100);
+	buf_free(&p);
+	if (!es->nactions)
+		return;
+	buf_adds(out, "\nRECOMMENDED ACTIONS (in this order)\n");
+	for (int i = 0; i < es->nactions; i++) {
+		const struct action *ac = &es->act[i];
+		char ind[16];
+		snprintf(ind, sizeof ind, "  %d. ", i + 1);
+		text_wrap(out, ind, ac->what, 100);
+		text_wrap(out, "     effect: ", ac->effect, 100);
+		struct buf w;
+		buf_init(&w);
+		if (ac->nwhy) {
+			buf_printf(&w, "finding%s ", ac->nwhy > 1 ? "s" : "");
+			for (int k = 0; k < ac->nwhy; k++)
+				buf_printf(&w, "%s%zu", k ? ", " : "", ac->why[k]);
+			buf_adds(&w, " (");
+			buf_adds(&w, ac->because);
+			buf_adds(&w, ")");
+		} else {
+			buf_adds(&w, ac->because);
+		}
+		text_wrap(out, "     why: ", w.data, 100);
+		buf_free(&w);
+	}
+}
+
 void analysis_text(const struct analysis *a, struct buf *out)
 {
 	const struct model *m = &a->m;
@@ -64,7 +104,11 @@ void analysis_text(const struct analysis *a, struct buf *out)
 		buf_addc(out, '\n');
 		buf_free(&z);
 	}
-	buf_adds(out, "VERDICT\n");
+	struct exec_summary es;
+	summary_of_analysis(a, &lt, &es);
+	summary_text(&es, out);
+	summary_free(&es);
+	buf_adds(out, "\nVERDICT\n");
 	text_wrap(out, "  ", a->verdict ? a->verdict : "", 100);
 	coverage_text(a, out);
 	buf_adds(out, "\nCAPTURES\n");
@@ -738,7 +782,11 @@ void compare_text(const struct compare *c, struct buf *out)
 		buf_addc(out, '\n');
 		buf_free(&z);
 	}
-	buf_adds(out, "OUTCOME\n");
+	struct exec_summary es;
+	summary_of_compare(c, &lt, &es);
+	summary_text(&es, out);
+	summary_free(&es);
+	buf_adds(out, "\nOUTCOME\n");
 	text_wrap(out, "  ", c->headline ? c->headline : "", 100);
 	buf_adds(out, "\nVERDICT\n");
 	text_wrap(out, "  ", c->detail ? c->detail : "", 100);
