@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "analysis.h"
+#include "brand.h"
 #include "charts.h"
 #include "fmt.h"
 
@@ -18,6 +19,8 @@ struct html_opts {
 	int max_charts;           /* 0 = 40; findings beyond it get no chart */
 	const char *extra_html;   /* trusted HTML the caller built (and escaped), e.g. a batch trend
 	                           * section; inserted before the captures section. NULL = none */
+	const struct report_brand *brand; /* title, customer, prepared by, logo; NULL = none */
+	const char *paper;        /* the print layout's page: "A4" (NULL) or "letter" */
 };
 
 struct html_result {
