@@ -219,6 +219,33 @@ static void footer_html(struct buf *out, const struct html_opts *o)
 	buf_adds(out, "analysis by iopsy " IOPSY_VERSION " from the captures listed above.</footer>\n");
 }
 
+/* Engine text (a finding's summary or advice) for the customer: a rule id it names
+ * ("queue.guest_vscsi_cap") said as the finding's title; the ids are in the appendix. */
+static void esc_words(struct buf *b, const char *s)
+{
+	if (!s)
+		return;
+	struct buf t;
+	buf_init(&t);
+	buf_adds(&t, s);
+	for (int k = 0; k < K_COUNT; k++) {
+		const char *id = kinds[k].name;
+		size_t n = strlen(id);
+		char *p;
+		while (t.data && (p = strstr(t.data, id)) != NULL) {
+			struct buf u;
+			buf_init(&u);
+			buf_add(&u, t.data, (size_t)(p - t.data));
+			buf_printf(&u, "\"%s\"", kinds[k].title);
+			buf_adds(&u, p + n);
+			buf_free(&t);
+			t = u;
+		}
+	}
+	esc(b, t.data);
+	buf_free(&t);
+}
+
 /* ---- model access ---- */
 
 
@@ -757,7 +784,7 @@ static const char css[] =
 	"  a{color:inherit;text-decoration:none}\n"
 	"  .tablewrap{overflow:visible}\n"
 	"  table{font-size:8.5pt}th,td{padding:4px 5px}\n"
-	"  #verdict{break-before:page;page-break-before:always}\n"
+
 	"  #summary{border:none;border-left:5px solid var(--ok);padding-left:12pt}\n"
 	"  #summary.crit{border-left-color:var(--crit)}#summary.warn{border-left-color:#d98a00}\n"
 	"  .summary .headline{font-size:15pt}.lead{font-size:11pt}ol.actions li{break-inside:avoid}\n"
@@ -1515,7 +1542,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 		buf_adds(out, "<p class=\"small muted\">In each chart: <span class=\"legend-key lk-band\"></span>the line is the mean "
 			      "of each plotted point and the band its minimum to maximum, so short spikes stay visible; "
 			      "<span class=\"legend-key lk-win\"></span>the finding's window; <span class=\"legend-key lk-thr\"></span>the "
-			      "rule's threshold. Times are UTC, guest clocks aligned to the host.</p>\n");
+			      "rule's threshold. Time axes show UTC and, below it, the customer's local time; guest clocks are aligned to the host.</p>\n");
 	else
 		buf_adds(out, "<p class=\"muted\">No findings.</p>\n");
 	int charts_done = 0;
@@ -1538,7 +1565,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 		}
 		buf_adds(out, "</p>\n<p class=\"summary\">");
 		size_t at = out->len;
-		esc(out, f->summary);
+		esc_words(out, f->summary);
 		if (out->len > at && out->data[at] >= 'a' && out->data[at] <= 'z')
 			out->data[at] = (char)(out->data[at] - 'a' + 'A');
 		buf_adds(out, "</p>\n");
@@ -1575,7 +1602,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 		buf_adds(out, "</dd>");
 		if (f->advice && *f->advice) {
 			buf_adds(out, "<dt>Advice</dt><dd class=\"advice\">");
-			esc(out, f->advice);
+			esc_words(out, f->advice);
 			buf_adds(out, "</dd>");
 		}
 		buf_adds(out, "</dl>\n</article>\n");

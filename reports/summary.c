@@ -434,7 +434,9 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 	const struct finding *mf = main_finding(a);
 	if (mf && mf->sev >= SEV_WARNING) {
 		s->headline = fmtx("Storage IO waits %s", where_words(mf->kind));
-		buf_printf(&b, "Storage IO waited %s: %s on ", where_words(mf->kind), kinds[mf->kind].title);
+		buf_adds(&b, "The worst: ");
+		buf_adds(&b, kinds[mf->kind].title);
+		buf_adds(&b, " on ");
 		entity_words(&b, mf);
 		buf_adds(&b, " for ");
 		plain_duration(&b, mf->sustained_s);

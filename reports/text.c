@@ -51,6 +51,10 @@ static void summary_text(const struct exec_summary *es, struct buf *out)
 	buf_adds(out, "SUMMARY\n");
 	struct buf p;
 	buf_init(&p);
+	if (es->headline) {
+		buf_adds(&p, es->headline);
+		buf_adds(&p, ". ");
+	}
 	for (int i = 0; i < es->nsentences; i++) {
 		if (i)
 			buf_addc(&p, ' ');
