@@ -9,6 +9,7 @@
 
 #include "fmt.h"
 #include "ltime.h"
+#include "summary.h"
 #include "rules_out.h"
 
 /* Text as Markdown that renders as itself: control characters and bad UTF-8 as \xNN, the ASCII
@@ -121,12 +122,56 @@ static void finding_md(const struct finding *f, const struct ltime *lt, size_t n
 	buf_adds(out, "\n");
 }
 
+/* The executive summary and the recommended actions (summary.h). */
+static void summary_md(const struct exec_summary *es, struct buf *out)
+{
+	buf_adds(out, "**Summary.** ");
+	if (es->headline) {
+		md_text(out, es->headline);
+		buf_adds(out, ". ");
+	}
+	for (int i = 0; i < es->nsentences; i++) {
+		if (i)
+			buf_addc(out, ' ');
+		md_text(out, es->sentence[i]);
+	}
+	buf_adds(out, "\n\n");
+	if (!es->nactions)
+		return;
+	buf_adds(out, "**Recommended actions, in this order:**\n\n");
+	for (int i = 0; i < es->nactions; i++) {
+		const struct action *ac = &es->act[i];
+		buf_printf(out, "%d. ", i + 1);
+		md_text(out, ac->what);
+		buf_adds(out, " *Expected effect:* ");
+		md_text(out, ac->effect);
+		buf_adds(out, " *Why:* ");
+		if (ac->nwhy) {
+			buf_printf(out, "finding%s ", ac->nwhy > 1 ? "s" : "");
+			for (int k = 0; k < ac->nwhy; k++)
+				buf_printf(out, "%s%zu", k ? ", " : "", ac->why[k]);
+			buf_adds(out, " (");
+			md_text(out, ac->because);
+			buf_adds(out, ")");
+		} else {
+			md_text(out, ac->because);
+		}
+		buf_adds(out, "\n");
+	}
+	buf_adds(out, "\n");
+}
+
 static int md_analysis(const struct analysis *a, struct report_opts *o, struct buf *out)
 {
 	(void)o;
 	struct ltime lt;
 	ltime_init(&lt, &a->m, NULL);
-	buf_adds(out, "## iopsy analysis\n\n**Verdict.** ");
+	buf_adds(out, "## iopsy analysis\n\n");
+	struct exec_summary es;
+	summary_of_analysis(a, &lt, &es);
+	summary_md(&es, out);
+	summary_free(&es);
+	buf_adds(out, "**Verdict.** ");
 	md_text(out, a->verdict);
 	buf_adds(out, "\n");
 	if (a->nf) {
@@ -179,7 +224,14 @@ static int md_compare(const struct compare *c, struct report_opts *o, struct buf
 {
 	(void)o;
 	static const char *const word[FD_COUNT] = {"gone", "still present", "new", "not assessed after", "not assessed before"};
-	buf_adds(out, "## iopsy comparison\n\n**Outcome.** ");
+	struct ltime lt;
+	ltime_init(&lt, &c->side[CMP_AFTER].m, &c->side[CMP_BEFORE].m);
+	buf_adds(out, "## iopsy comparison\n\n");
+	struct exec_summary es;
+	summary_of_compare(c, &lt, &es);
+	summary_md(&es, out);
+	summary_free(&es);
+	buf_adds(out, "**Outcome.** ");
 	md_text(out, c->headline);
 	buf_adds(out, "\n\n**Verdict.** ");
 	md_text(out, c->detail);
