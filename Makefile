@@ -96,7 +96,7 @@ TEST_SRC := $(wildcard tests/check_*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/runner.o
 BIN      := $(BUILD)/iopsy
 
-.PHONY: all demo check check-unit check-golden check-hostile check-batch check-browser stress valgrind fuzz deps deps-test lint install uninstall bench clean samples
+.PHONY: all demo check check-unit check-golden check-hostile check-batch check-browser check-deliverable stress valgrind fuzz deps deps-test lint install uninstall bench clean samples
 
 all: $(BIN) iopsy
 
@@ -146,7 +146,7 @@ demo: deps
 
 check: deps-test
 	$(Q)$(MAKE) --no-print-directory all $(BUILD)/check_iopsy
-	$(Q)$(MAKE) --no-print-directory lint check-unit check-golden check-hostile check-batch check-browser
+	$(Q)$(MAKE) --no-print-directory lint check-unit check-golden check-hostile check-batch check-browser check-deliverable
 
 check-unit: $(BUILD)/check_iopsy
 	$(Q)IOPSY_SRCDIR=$(CURDIR) $(BUILD)/check_iopsy
@@ -174,6 +174,10 @@ fuzz:
 
 check-browser: $(BIN)
 	$(Q)sh tests/browser.sh $(BIN)
+
+# the PDF (Chromium, poppler-utils), the xlsx workbook and hostile engagement fields (issue 15)
+check-deliverable: $(BIN)
+	$(Q)sh tests/deliverable.sh $(BIN)
 
 lint:
 	@sh tests/lint.sh

@@ -119,12 +119,14 @@ static void page_header(struct buf *out, const struct html_opts *o, const char *
 	if (br && br->logo)
 		brand_logo_html(br, out);
 	buf_adds(out, "<p class=\"kicker\">");
-	if (br && br->customer) {
-		esc(out, br->customer);
-		buf_adds(out, " &middot; ");
-	}
 	buf_adds(out, kicker);
-	buf_adds(out, "</p>\n<h1>");
+	buf_adds(out, "</p>\n");
+	if (br && br->customer) {
+		buf_adds(out, "<p class=\"customer\">");
+		esc(out, br->customer);
+		buf_adds(out, "</p>\n");
+	}
+	buf_adds(out, "<h1>");
 	if (br && br->title)
 		esc(out, br->title);
 	else
@@ -754,6 +756,7 @@ static const char css[] =
 	".tablewrap{overflow-x:auto}\n"
 	"ul.warnings{margin:0;padding-left:20px}ul.warnings li{margin:4px 0}\n"
 	"footer{color:var(--faint);font-size:12.5px;padding:0 0 40px}\n"
+	"header.top .customer{margin:0 0 4px;font-size:16px;font-weight:600;opacity:.95}\n"
 	"header.top img.logo{float:right;max-height:64px;max-width:220px;margin:0 0 8px 18px;background:#fff;border-radius:6px;padding:4px}\n"
 	".summary .headline{font-size:20px;font-weight:650;margin:0 0 10px}\n"
 	".summary h3{margin:18px 0 8px}\n"
