@@ -2180,7 +2180,7 @@ static const char compare_css[] =
 	".chartset{border-top:1px solid var(--line);padding:20px 0 6px}.chartset:first-of-type{border-top:none;padding-top:4px}\n"
 	".key-before,.key-after{display:inline-block;width:24px;height:0;vertical-align:middle;margin:0 5px 0 8px;"
 	"-webkit-print-color-adjust:exact;print-color-adjust:exact}\n"
-	".key-before{border-top:3px dashed #e69f00}.key-after{border-top:3px solid #1f5fa8}\n"
+	".key-before{border-top:4px dashed #c0392b}.key-after{border-top:3px solid #0b3d91}\n"
 	".cv.mixed{background:var(--warn-bg);color:var(--warn)}.fs.na{background:#eef0f3;color:var(--muted)}\n"
 	".dgood{color:var(--ok)}.dbad{color:var(--crit)}\n"
 	".outcome{display:inline-block;font-size:22px;font-weight:700;padding:2px 16px;border-radius:8px;margin:0 0 10px;"
@@ -2385,7 +2385,7 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 
 	/* charts: the entities whose latency changed (or, without any, the busiest) */
 	buf_adds(out, "<section id=\"charts\">\n<h2>Charts</h2>\n<p class=\"small muted\"><span class=\"key-before\"></span>before "
-		      "(orange, dashed, open dots)<span class=\"key-after\"></span>after (dark blue, solid, filled dots). "
+		      "(vermillion, dashed and thicker, open dots)<span class=\"key-after\"></span>after (dark blue, solid, filled dots). "
 		      "Distribution: the share of samples at or below each latency (a curve further left is faster). Busy phase: "
 		      "each side's busy period from its own start, line = mean, band = min to max. Time of day: both days on "
 		      "one clock. Latency against load: one dot per plotted sample.</p>\n");

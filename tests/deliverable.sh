@@ -247,5 +247,35 @@ else
 	nok "big logo: rc $rc $(cat big.err)"
 fi
 
+# ---- batch: the manifest's engagement keys, report.pdf per set, attached instead of the HTML ----
+mkdir -p b
+cat >b/sets.ini <<EOF
+[set lsi case]
+files = ../lsi-guest-queue-cap/*.csv.gz
+customer = $EVIL
+prepared-by = Example Consulting
+title = Weekly storage review
+logo = ../evil.svg
+EOF
+"$BIN" batch b/sets.ini --out b/out --quiet --eml b/eml --mail-to ops@example.com --mail-from iopsy@example.com \
+	>/dev/null 2>b.err
+rc=$?
+set_html=$(ls b/out/*/report.html 2>/dev/null | head -1)
+if [ -n "$set_html" ] && grep -q 'Weekly storage review' "$set_html" && grep -q '&lt;script&gt;alert(1)' "$set_html" &&
+	! grep -q '<script>alert' "$set_html" && ! grep -q "$W" "$set_html" && grep -q 'src="data:image/svg+xml;base64,' "$set_html"; then
+	ok "batch: manifest title, customer, logo on the set's report, escaped, base names only"
+else
+	nok "batch: engagement keys (rc $rc): $(head -3 b.err)"
+fi
+if [ -n "$CHROME" ]; then
+	set_pdf=$(ls b/out/*/report.pdf 2>/dev/null | head -1)
+	if [ -n "$set_pdf" ] && grep -q 'Content-Type: application/pdf' b/eml/*.eml && grep -q 'report.pdf' b/eml/*.eml &&
+		! grep -q 'filename="[^"]*-report.html"' b/eml/*.eml; then
+		ok "batch: report.pdf per set, attached to the mail instead of the HTML"
+	else
+		nok "batch: no report.pdf or not attached (rc $rc): $(ls b/out/*/ 2>/dev/null | tr '\n' ' ')"
+	fi
+fi
+
 echo "deliverable: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
