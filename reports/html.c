@@ -790,6 +790,7 @@ static const char css[] =
 
 	"  #summary{border:none;border-left:5px solid var(--ok);padding-left:12pt}\n"
 	"  #summary.crit{border-left-color:var(--crit)}#summary.warn{border-left-color:#d98a00}\n"
+	"  section.verdict{padding-left:10pt}\n"
 	"  .summary .headline{font-size:15pt}.lead{font-size:11pt}ol.actions li{break-inside:avoid}\n"
 	"  .ent{overflow-wrap:break-word;word-break:normal;hyphens:none}.host{white-space:nowrap}\n"
 	"  .stack{grid-template-columns:1fr}.arrow{height:14px}.arrow .ar{transform:rotate(90deg)}\n"

@@ -126,7 +126,7 @@ static void finding_md(const struct finding *f, const struct ltime *lt, size_t n
 static void summary_md(const struct exec_summary *es, struct buf *out)
 {
 	buf_adds(out, "**Summary.** ");
-	if (es->headline) {
+	if (es->headline && !(es->nsentences && strncmp(es->sentence[0], es->headline, strlen(es->headline)) == 0)) {
 		md_text(out, es->headline);
 		buf_adds(out, ". ");
 	}

@@ -537,6 +537,31 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 	actions_of_analysis(a, s);
 }
 
+/* The engine's headline with its UTC clock times ("(13:04-13:15)") said in both zones:
+ * "(13:04-13:15 UTC, 06:04-06:15 local)"; the offset is the one at the start of m's captures. */
+static char *local_clock_note(const char *h, const struct ltime *lt, const struct model *m)
+{
+	struct buf b;
+	buf_init(&b);
+	int64_t t0, t1;
+	span_of(m, &t0, &t1);
+	int32_t off = lt->known && t0 < t1 ? tz_offset_at(&lt->z, t0 / 1000, NULL) : 0;
+	for (const char *p = h; *p; p++) {
+		int a, bb, c, d;
+		char close;
+		if (lt->known && p[0] == '(' && strlen(p) >= 13 && p[3] == ':' && p[6] == '-' && p[9] == ':' &&
+		    sscanf(p, "(%2d:%2d-%2d:%2d%c", &a, &bb, &c, &d, &close) == 5 && close == ')') {
+			int l0 = ((a * 60 + bb + off / 60) % 1440 + 1440) % 1440, l1 = ((c * 60 + d + off / 60) % 1440 + 1440) % 1440;
+			buf_printf(&b, "(%02d:%02d-%02d:%02d UTC, %02d:%02d-%02d:%02d local)", a, bb, c, d, l0 / 60, l0 % 60, l1 / 60,
+				   l1 % 60);
+			p += 12;
+			continue;
+		}
+		buf_addc(&b, *p);
+	}
+	return b.data ? b.data : xstrdup("");
+}
+
 void summary_of_compare(const struct compare *c, const struct ltime *lt, struct exec_summary *s)
 {
 	memset(s, 0, sizeof *s);
@@ -544,7 +569,7 @@ void summary_of_compare(const struct compare *c, const struct ltime *lt, struct 
 	s->tone = sm->outcome == CO_IMPROVED ? -1 : sm->outcome == CO_REGRESSED ? SEV_CRITICAL : SEV_WARNING;
 	s->headline = fmtx("%s", cmp_outcome_words[sm->outcome]);
 	if (c->headline)
-		add_sentence(s, xstrdup(c->headline));
+		add_sentence(s, local_clock_note(c->headline, lt, &c->side[CMP_BEFORE].m));
 	struct buf b;
 	buf_init(&b);
 	int64_t t0, t1;

@@ -51,7 +51,7 @@ static void summary_text(const struct exec_summary *es, struct buf *out)
 	buf_adds(out, "SUMMARY\n");
 	struct buf p;
 	buf_init(&p);
-	if (es->headline) {
+	if (es->headline && !(es->nsentences && strncmp(es->sentence[0], es->headline, strlen(es->headline)) == 0)) {
 		buf_adds(&p, es->headline);
 		buf_adds(&p, ". ");
 	}
