@@ -43,8 +43,8 @@ static const char style_gp[] =
 	"line_width = 1.5\n"
 	"# comparisons: the before and after sides (before is also dashed, thicker, with open points, so\n"
 	"# the two stay apart in greyscale and print: mid-tone vermillion against dark blue)\n"
-	"before_color = '#c0392b'\n"
-	"after_color = '#0b3d91'\n";
+	"before_color = '#d55e00'\n"
+	"after_color = '#08306b'\n";
 
 void chart_init(struct chart *c)
 {
@@ -292,8 +292,8 @@ void chart_script(const struct chart *c, const char *stem, struct buf *out)
 	buf_adds(out, "# colours and fonts in style.gp. Run 'gnuplot ");
 	buf_printf(out, "%s.gp' in this folder to redraw %s.svg.\n", stem, stem);
 	buf_adds(out, "load 'style.gp'\n");
-	buf_adds(out, "if (!exists(\"before_color\")) before_color = '#c0392b'\n"
-		      "if (!exists(\"after_color\")) after_color = '#0b3d91'\n");
+	buf_adds(out, "if (!exists(\"before_color\")) before_color = '#d55e00'\n"
+		      "if (!exists(\"after_color\")) after_color = '#08306b'\n");
 	if (c->png) {
 		buf_printf(out, "set terminal pngcairo size %d,%d noenhanced font font_spec background bg_color\n", c->width,
 			   height);

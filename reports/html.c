@@ -2181,7 +2181,7 @@ static const char compare_css[] =
 	".chartset{border-top:1px solid var(--line);padding:20px 0 6px}.chartset:first-of-type{border-top:none;padding-top:4px}\n"
 	".key-before,.key-after{display:inline-block;width:24px;height:0;vertical-align:middle;margin:0 5px 0 8px;"
 	"-webkit-print-color-adjust:exact;print-color-adjust:exact}\n"
-	".key-before{border-top:4px dashed #c0392b}.key-after{border-top:3px solid #0b3d91}\n"
+	".key-before{border-top:4px dashed #d55e00}.key-after{border-top:3px solid #08306b}\n"
 	".cv.mixed{background:var(--warn-bg);color:var(--warn)}.fs.na{background:#eef0f3;color:var(--muted)}\n"
 	".dgood{color:var(--ok)}.dbad{color:var(--crit)}\n"
 	".outcome{display:inline-block;font-size:22px;font-weight:700;padding:2px 16px;border-radius:8px;margin:0 0 10px;"

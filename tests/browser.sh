@@ -353,12 +353,12 @@ if "$BIN" compare --help >/dev/null 2>&1 && "$BIN" compare --help 2>&1 | grep -q
 		charts_only "$W/cmp.html" "$W/cmpcharts.html"
 		chrome "$W/ccshot.out" "$W/ccshot.err" --window-size=1280,1000 --screenshot="$W/cmpcharts.png" \
 			"file://$W/cmpcharts.html"
-		if [ -s "$W/cmpcharts.png" ] && msg=$(png_ok "$W/cmpcharts.png" 0b3d91); then
+		if [ -s "$W/cmpcharts.png" ] && msg=$(png_ok "$W/cmpcharts.png" 08306b); then
 			ok "compare: after-side lines drawn on screen ($msg)"
 		else
 			nok "compare: chart lines not on screen: $msg"
 		fi
-		if [ -s "$W/cmpcharts.png" ] && msg=$(png_ok "$W/cmpcharts.png" c0392b); then
+		if [ -s "$W/cmpcharts.png" ] && msg=$(png_ok "$W/cmpcharts.png" d55e00); then
 			ok "compare: before-side lines drawn on screen ($msg)"
 		else
 			nok "compare: before-side lines not on screen: $msg"
@@ -367,7 +367,7 @@ if "$BIN" compare --help >/dev/null 2>&1 && "$BIN" compare --help 2>&1 | grep -q
 		sed -e 's#</head>#<style>html{filter:grayscale(1)}</style></head>#' "$W/cmpcharts.html" >"$W/cmpgrey.html"
 		chrome "$W/cgshot.out" "$W/cgshot.err" --window-size=1280,1000 --screenshot="$W/cmpgrey.png" \
 			"file://$W/cmpgrey.html"
-		if [ -s "$W/cmpgrey.png" ] && msg=$(grey_apart "$W/cmpgrey.png" c0392b 0b3d91); then
+		if [ -s "$W/cmpgrey.png" ] && msg=$(grey_apart "$W/cmpgrey.png" d55e00 08306b); then
 			ok "compare: before and after apart in greyscale ($msg)"
 		else
 			nok "compare: before and after not apart in greyscale: $msg"
