@@ -646,7 +646,7 @@ static bool overview_chart(const struct analysis *a, const struct entity *e, str
 	snprintf(c->panel[0].threshold2_label, sizeof c->panel[0].threshold2_label, "critical %g ms", cr);
 	size_t n;
 	struct chart_point *pts = series_points(a, e, guest ? M_G_XFERS : M_CMDS, &n);
-	if (pts && chart_add_series(c, guest ? "IO/s (Disk Transfers/sec)" : "IO/s (Commands/sec)", 1, CS_BAND, 3, pts, n))
+	if (pts && chart_add_series(c, guest ? "IO/s (Disk Transfers/sec)" : "IO/s (Commands/sec)", 1, CS_LINE, 3, pts, n))
 		snprintf(c->panel[1].ylabel, sizeof c->panel[1].ylabel, "IO/s");
 	free(pts);
 	const struct capture *cp = cap_of(a, e);
@@ -1620,7 +1620,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 		int np = 0;
 		for (int pass = 0; pass < 2; pass++) {
 			int want = pass ? LAYER_DEVICE : LAYER_GUEST, metric = pass ? M_CMDS : M_G_XFERS, got = 0;
-			for (int k = 0; k < 4 && np < 8; k++) {
+			for (int k = 0; k < 3 && np < 6; k++) {
 				const struct entity *best = NULL;
 				for (size_t i = 0; i < m->nents; i++) {
 					const struct entity *e = &m->ents[i];
