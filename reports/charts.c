@@ -281,7 +281,7 @@ static void time_xlabel(const struct chart *c, struct buf *out)
 void chart_script(const struct chart *c, const char *stem, struct buf *out)
 {
 	int np = c->npanels > 0 ? c->npanels : 1;
-	const int top = 30, gap = 42, bottom = c->xnumeric ? 50 : c->ltz ? 84 : 56;
+	const int top = 30, gap = 42, bottom = c->xnumeric ? 58 : c->ltz ? 84 : 56;
 	const int ph = c->panel_height > 40 ? c->panel_height : 170;
 	int height = top + np * ph + (np - 1) * gap + bottom;
 	double span = c->t1 - c->t0 > 0 ? c->t1 - c->t0 : 1;
