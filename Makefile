@@ -43,6 +43,12 @@ ifneq ($(ISAL_LIBS),)
 PROJ_CFLAGS += -DHAVE_ISAL
 LDLIBS   += $(ISAL_LIBS)
 endif
+# libxlsxwriter for --xlsx (libxlsxwriter-dev); without it the xlsx report says so.
+XLSX_LIBS := $(shell $(PKG_CONFIG) --libs xlsxwriter 2>/dev/null)
+ifneq ($(XLSX_LIBS),)
+PROJ_CFLAGS += -DHAVE_XLSXWRITER
+LDLIBS   += $(XLSX_LIBS)
+endif
 PROJ_CFLAGS  += -pthread
 PROJ_LDFLAGS += -pthread
 
@@ -90,7 +96,7 @@ TEST_SRC := $(wildcard tests/check_*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/runner.o
 BIN      := $(BUILD)/iopsy
 
-.PHONY: all demo check check-unit check-golden check-hostile check-batch check-browser stress valgrind fuzz deps deps-test lint install uninstall bench clean samples
+.PHONY: all demo check check-unit check-golden check-hostile check-batch check-browser check-deliverable stress valgrind fuzz deps deps-test lint install uninstall bench clean samples
 
 all: $(BIN) iopsy
 
@@ -122,13 +128,14 @@ $(BUILD)/check_iopsy: $(TEST_OBJ) $(BUILD)/libiopsy.a
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 
 # deps: install the Debian packages the build, the demo and the tests need (idempotent).
-DEB_PKGS := gcc make libcsv-dev libpcre2-dev zlib1g-dev libisal-dev libsqlite3-dev libcurl4-openssl-dev pkg-config gnuplot-nox check
+DEB_PKGS := gcc make libcsv-dev libpcre2-dev zlib1g-dev libisal-dev libsqlite3-dev libcurl4-openssl-dev libxlsxwriter-dev pkg-config gnuplot-nox check tzdata
 deps:
 	@sh tests/ensure-deps.sh $(DEB_PKGS)
 
 # What the tests need on top: a real SMTP server and Python's email package for the mail test,
-# Chromium for the browser test, the sqlite3 shell, GNU time for the memory checks.
-TEST_PKGS := python3 python3-aiosmtpd chromium sqlite3 time
+# Chromium for the browser test (and --pdf), poppler-utils (pdftotext, pdftoppm) for the PDF test,
+# the sqlite3 shell, GNU time for the memory checks.
+TEST_PKGS := python3 python3-aiosmtpd chromium poppler-utils sqlite3 time
 deps-test: deps
 	@sh tests/ensure-deps.sh $(TEST_PKGS)
 
@@ -139,7 +146,7 @@ demo: deps
 
 check: deps-test
 	$(Q)$(MAKE) --no-print-directory all $(BUILD)/check_iopsy
-	$(Q)$(MAKE) --no-print-directory lint check-unit check-golden check-hostile check-batch check-browser
+	$(Q)$(MAKE) --no-print-directory lint check-unit check-golden check-hostile check-batch check-browser check-deliverable
 
 check-unit: $(BUILD)/check_iopsy
 	$(Q)IOPSY_SRCDIR=$(CURDIR) $(BUILD)/check_iopsy
@@ -168,6 +175,10 @@ fuzz:
 
 check-browser: $(BIN)
 	$(Q)sh tests/browser.sh $(BIN)
+
+# the PDF (Chromium, poppler-utils), the xlsx workbook and hostile engagement fields (issue 15)
+check-deliverable: $(BIN)
+	$(Q)sh tests/deliverable.sh $(BIN)
 
 lint:
 	@sh tests/lint.sh

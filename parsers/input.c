@@ -70,6 +70,7 @@ static int open_reader(struct input *in, const struct common_opts *co)
 		.format = co->format,
 		.tz_bias_min = co->tz_bias_min,
 		.tz_given = co->tz_given,
+		.tz = co->tz,
 		.max_warnings = co->max_warnings,
 		.threads = co->threads,
 	};

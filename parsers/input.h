@@ -25,6 +25,7 @@ struct common_opts {
 	const char *format;      /* NULL = probe */
 	int tz_bias_min;
 	bool tz_given;
+	const struct tz *tz;     /* --tz (borrowed); NULL = not given */
 	long max_warnings;       /* default 20 */
 	bool quiet;
 	int threads;             /* threads reading each capture's rows (--threads): 0 = auto, 1 = one */

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "source.h"
+#include "tz.h"
 #include "util.h"
 #include "vocab.h"
 
@@ -38,6 +39,8 @@ struct pdh_options {
 	const char *format;      /* NULL or "auto" = probe; else a format name */
 	int tz_bias_min;         /* fallback bias when the header has none (--tz); UTC = local + bias */
 	bool tz_given;
+	const struct tz *tz;     /* --tz as an IANA zone (borrowed): perfmon local times without a
+	                          * header bias get the offset in force at each time stamp */
 	long max_warnings;       /* per file; < 0 unlimited */
 	bool no_fast_path;       /* tests: send every line through libcsv */
 	int threads;             /* threads reading the rows (mtread.h): 0 = auto (two for an

@@ -895,7 +895,10 @@ static bool accept_row(struct pdh_reader *r, struct pdh_row *row)
 		return false;
 	}
 	int64_t local = t;
-	t += (int64_t)r->hi.bias_min * 60000 + r->shift_ms;
+	if (r->opt.tz && !r->opt.tz->fixed && !r->hi.bias_known && r->fmt->local_time)
+		t = tz_local_to_utc_ms(r->opt.tz, local, r->have_prev ? r->prev_t : INT64_MIN) + r->shift_ms;
+	else
+		t += (int64_t)r->hi.bias_min * 60000 + r->shift_ms;
 	row->discontinuity = false;
 	int64_t gap = r->have_prev ? t - r->prev_t : 0;
 	int local_hour = (int)((local / 3600000) % 24), prev_hour = (int)((r->prev_local / 3600000) % 24);

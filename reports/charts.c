@@ -25,7 +25,7 @@ static const char style_gp[] =
 	"# Every chart-NN.gp loads this file: edit it, then run 'gnuplot chart-NN.gp' in this folder to\n"
 	"# redraw chart-NN.svg, or re-run 'iopsy analyze --gnuplot-dir THIS-FOLDER ...': an existing\n"
 	"# style.gp is kept and used for every chart of the new report.\n"
-	"font_spec = 'Helvetica,11'\n"
+	"font_spec = 'Helvetica,13'\n"
 	"bg_color = '#ffffff'\n"
 	"text_color = '#4a5366'\n"
 	"grid_color = '#e6e9ef'\n"
@@ -41,10 +41,10 @@ static const char style_gp[] =
 	"c8 = '#4b5563'\n"
 	"band_alpha = 0.16\n"
 	"line_width = 1.5\n"
-	"# comparisons: the before and after sides (before is also dashed, with open points, so the two\n"
-	"# stay apart in greyscale and print: light orange against dark blue)\n"
-	"before_color = '#e69f00'\n"
-	"after_color = '#1f5fa8'\n";
+	"# comparisons: the before and after sides (before is also dashed, thicker, with open points, so\n"
+	"# the two stay apart in greyscale and print: mid-tone vermillion against dark blue)\n"
+	"before_color = '#d55e00'\n"
+	"after_color = '#08306b'\n";
 
 void chart_init(struct chart *c)
 {
@@ -53,6 +53,8 @@ void chart_init(struct chart *c)
 		c->panel[i].threshold = NAN;
 	for (int i = 0; i < CHART_MAX_PANELS; i++)
 		c->panel[i].ymax = NAN;
+	for (int i = 0; i < CHART_MAX_PANELS; i++)
+		c->panel[i].threshold2 = NAN;
 	c->shade0 = c->shade1 = NAN;
 	c->width = 960;
 	c->panel_height = 170;
@@ -206,22 +208,92 @@ static void sep(struct buf *out, bool *first)
 	*first = false;
 }
 
+/* "13:05" or "07-27 13:05" of UTC seconds t shifted by off seconds. */
+static void tic_text(struct buf *out, double t, int32_t off, bool with_date, bool with_seconds)
+{
+	char s[32];
+	time_format_iso((int64_t)llround(t) * 1000 + (int64_t)off * 1000, false, s);
+	if (with_date)
+		buf_printf(out, "%.5s ", s + 5);
+	buf_printf(out, "%.*s", with_seconds ? 8 : 5, s + 11);
+}
+
+/* The time axis' tics as an explicit list: UTC on the first line and, with a local zone, the local
+ * time below (each tic with the offset in force at it, so a DST change shows); labels only on the
+ * bottom panel. Only digits, colons and dashes reach gnuplot here. */
+static void time_tics(const struct chart *c, double step, bool labels, bool with_date, bool with_seconds, struct buf *out)
+{
+	buf_adds(out, "set xtics (");
+	double t = ceil(c->t0 / step) * step;
+	for (int n = 0; t <= c->t1 + 1e-6 && n < 64; t += step, n++) {
+		buf_adds(out, n ? ", \"" : "\"");
+		if (labels) {
+			tic_text(out, t, 0, with_date, with_seconds);
+			if (c->ltz) {
+				buf_adds(out, "\\n");
+				int64_t at = c->time_of_day ? c->tod_ref_s : (int64_t)llround(t);
+				tic_text(out, t, tz_offset_at(c->ltz, at, NULL), with_date, with_seconds);
+			}
+		}
+		buf_printf(out, "\" %.0f", t);
+	}
+	buf_adds(out, ")\n");
+}
+
+/* "27 Jul 2026, UTC (top) and local time UTC-07:00 (below)": the date and the zones of a time axis. */
+static void time_xlabel(const struct chart *c, struct buf *out)
+{
+	static const char *const mon[12] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+	char a[32], b[32];
+	time_format_iso((int64_t)llround(c->t0) * 1000, false, a);
+	time_format_iso((int64_t)llround(c->t1) * 1000, false, b);
+	struct buf l;
+	buf_init(&l);
+	int y = 0, m = 1, d = 1, y2 = 0, m2 = 1, d2 = 1;
+	if (c->time_of_day)
+		buf_adds(&l, "time of day");
+	else if (sscanf(a, "%d-%d-%d", &y, &m, &d) == 3 && sscanf(b, "%d-%d-%d", &y2, &m2, &d2) == 3 && m >= 1 && m <= 12 &&
+	    m2 >= 1 && m2 <= 12) {
+		buf_printf(&l, "%d %s %d", d, mon[m - 1], y);
+		if (strncmp(a, b, 10) != 0)
+			buf_printf(&l, " - %d %s %d", d2, mon[m2 - 1], y2);
+	}
+	if (c->ltz) {
+		const char *ab = "";
+		char zb[24];
+		int32_t off = tz_offset_at(c->ltz, c->time_of_day ? c->tod_ref_s : (int64_t)llround(c->t0), &ab);
+		if (c->ltz_label[0])
+			snprintf(zb, sizeof zb, "%s", c->ltz_label);
+		else if (ab && ab[0] >= 'A' && ab[0] <= 'Z')
+			snprintf(zb, sizeof zb, "%.15s", ab);
+		else
+			snprintf(zb, sizeof zb, "UTC%c%02d:%02d", off < 0 ? '-' : '+', abs(off) / 3600 % 100, abs(off) % 3600 / 60);
+		buf_printf(&l, ": UTC above, local time (%s) below", zb);
+	} else {
+		buf_adds(&l, " (UTC)");
+	}
+	buf_adds(out, "set xlabel ");
+	gp_quote(out, l.data);
+	buf_printf(out, " offset 0,%s textcolor rgb text_color\n", c->ltz ? "-0.9" : "-0.2");
+	buf_free(&l);
+}
+
 void chart_script(const struct chart *c, const char *stem, struct buf *out)
 {
 	int np = c->npanels > 0 ? c->npanels : 1;
-	const int top = 30, gap = 42, bottom = c->xnumeric ? 46 : 30;
+	const int top = 30, gap = 42, bottom = c->xnumeric ? 58 : c->ltz ? 84 : 56;
 	const int ph = c->panel_height > 40 ? c->panel_height : 170;
 	int height = top + np * ph + (np - 1) * gap + bottom;
 	double span = c->t1 - c->t0 > 0 ? c->t1 - c->t0 : 1;
 	double step = tic_step(span);
-	const char *fmt = span > 2 * 86400 ? "%m-%d %H:%M" : step < 60 ? "%H:%M:%S" : "%H:%M";
+	bool tic_date = span > 2 * 86400, tic_secs = step < 60;
 
 	buf_printf(out, "# iopsy chart: data in %s.dat (one block per series: x, mean, min, max),\n", stem);
 	buf_adds(out, "# colours and fonts in style.gp. Run 'gnuplot ");
 	buf_printf(out, "%s.gp' in this folder to redraw %s.svg.\n", stem, stem);
 	buf_adds(out, "load 'style.gp'\n");
-	buf_adds(out, "if (!exists(\"before_color\")) before_color = '#e69f00'\n"
-		      "if (!exists(\"after_color\")) after_color = '#1f5fa8'\n");
+	buf_adds(out, "if (!exists(\"before_color\")) before_color = '#d55e00'\n"
+		      "if (!exists(\"after_color\")) after_color = '#08306b'\n");
 	if (c->png) {
 		buf_printf(out, "set terminal pngcairo size %d,%d noenhanced font font_spec background bg_color\n", c->width,
 			   height);
@@ -248,7 +320,6 @@ void chart_script(const struct chart *c, const char *stem, struct buf *out)
 		buf_adds(out, " textcolor rgb text_color\n");
 	} else {
 		buf_printf(out, "set xrange [%.3f:%.3f]\n", c->t0, c->t1);
-		buf_printf(out, "set xtics %.0f, %.0f\n", ceil(c->t0 / step) * step, step);
 	}
 	if (!isnan(c->shade0) && !isnan(c->shade1) && c->shade1 > c->shade0)
 		buf_printf(out,
@@ -259,7 +330,7 @@ void chart_script(const struct chart *c, const char *stem, struct buf *out)
 	const double W = c->width;
 	for (int p = 0; p < np; p++) {
 		/* y range: 0 .. a round number above the data and the threshold */
-		double ymax = c->panel[p].threshold;
+		double ymax = nan_max(c->panel[p].threshold, c->panel[p].threshold2);
 		for (int i = 0; i < c->ns; i++) {
 			if (c->s[i].panel != p)
 				continue;
@@ -280,15 +351,16 @@ void chart_script(const struct chart *c, const char *stem, struct buf *out)
 		gp_quote(out, c->panel[p].ylabel);
 		buf_addc(out, '\n');
 		buf_printf(out, "set yrange [0:%.6g]\n", ymax);
-		if (p < np - 1)
+		if (!c->xnumeric)
+			time_tics(c, step, p == np - 1, tic_date, tic_secs, out);
+		else if (p < np - 1)
 			buf_adds(out, "set format x ''\n");
-		else if (c->xnumeric)
+		else
 			buf_adds(out, "set format x '%g'\n");
-		else {
-			buf_adds(out, "set format x ");
-			gp_quote(out, fmt);
-			buf_adds(out, " timedate\n");
-		}
+		if (!c->xnumeric && p < np - 1)
+			buf_adds(out, "unset xlabel\n");
+		else if (!c->xnumeric)
+			time_xlabel(c, out);
 		buf_adds(out, "plot ");
 		bool first = true;
 		int lead = -1, lines = 0;
@@ -311,7 +383,7 @@ void chart_script(const struct chart *c, const char *stem, struct buf *out)
 				buf_printf(out, "'%s.dat' index %d using 1:2 with lines lc rgb ", stem, i);
 				colour(out, s, i);
 				buf_adds(out, s->style == CS_DASHED ? " lw line_width dt (5,3)"
-					      : s->color == CHART_BEFORE ? " lw line_width dt (7,3)" : " lw line_width");
+					      : s->color == CHART_BEFORE ? " lw line_width*1.6 dt (7,3)" : " lw line_width");
 				lines++;
 				if (lead < 0)
 					lead = i;
@@ -333,13 +405,18 @@ void chart_script(const struct chart *c, const char *stem, struct buf *out)
 			buf_printf(out, "'%s.dat' index %d using 1:2 with lines lc rgb ", stem, lead);
 			colour(out, &c->s[lead], lead);
 			buf_adds(out, c->s[lead].style == CS_DASHED	     ? " lw line_width dt (5,3) notitle"
-				      : c->s[lead].color == CHART_BEFORE ? " lw line_width dt (7,3) notitle"
+				      : c->s[lead].color == CHART_BEFORE ? " lw line_width*1.6 dt (7,3) notitle"
 									 : " lw line_width notitle");
 		}
 		if (!isnan(c->panel[p].threshold)) {
 			sep(out, &first);
 			buf_printf(out, "%.6g with lines lc rgb threshold_color lw 1.2 dt (7,4) title ", c->panel[p].threshold);
 			gp_quote(out, c->panel[p].threshold_label);
+		}
+		if (!isnan(c->panel[p].threshold2)) {
+			sep(out, &first);
+			buf_printf(out, "%.6g with lines lc rgb threshold_color lw 1.6 dt (2,3) title ", c->panel[p].threshold2);
+			gp_quote(out, c->panel[p].threshold2_label);
 		}
 		if (first) /* nothing in this panel: keep the layout */
 			buf_adds(out, "NaN notitle");

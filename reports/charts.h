@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "tz.h"
 #include "util.h"
 
 /* Return codes besides 0 and the ERR_* of util.h. */
@@ -50,6 +51,8 @@ struct chart_panel {
 	char ylabel[48];         /* the unit, e.g. "ms" (trusted) */
 	double threshold;        /* NaN when none */
 	char threshold_label[64];
+	double threshold2;       /* a second band (e.g. critical above warning); NaN when none */
+	char threshold2_label[64];
 	double ymax;             /* NaN: a round number above the data */
 };
 
@@ -66,6 +69,10 @@ struct chart {
 	bool xlog;               /* logarithmic x axis (xnumeric; values <= 0 are not drawn) */
 	char xlabel[48];         /* trusted */
 	bool png;                /* render a PNG (pngcairo) instead of SVG: for mail, where SVG is not shown */
+	const struct tz *ltz;    /* time axes: tics in UTC and, below, in this local zone (NULL: UTC only) */
+	char ltz_label[24];      /* the zone's name for the axis label ("UTC-07:00"; empty: from ltz) */
+	bool time_of_day;        /* x is seconds since midnight UTC (overlays of several days) ... */
+	int64_t tod_ref_s;       /* ... and the local offset is the one in force at this UTC time */
 };
 
 struct chart_opts {

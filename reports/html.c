@@ -18,6 +18,8 @@
 #include "fmt.h"
 #include "json.h"
 #include "rules_out.h"
+#include "ltime.h"
+#include "summary.h"
 
 #include "version.h"
 
@@ -79,6 +81,171 @@ static void entity_label(struct buf *b, const char *host, const char *name)
 	buf_adds(b, "<span class=\"ent\">");
 	esc(b, name);
 	buf_adds(b, "</span>");
+}
+
+/* " (local 06:03:59 &ndash; 06:15:54 UTC-07:00)" in a muted span; nothing without a zone. */
+static void local_span(struct buf *b, const struct ltime *lt, int64_t t0, int64_t t1)
+{
+	if (!lt->known)
+		return;
+	struct buf t;
+	buf_init(&t);
+	ltime_span_note(&t, lt, t0, t1, "-");
+	buf_adds(b, "<span class=\"local\">");
+	esc(b, t.data);
+	buf_adds(b, "</span>");
+	buf_free(&t);
+}
+
+/* A period in UTC with its local time: "2026-07-27 13:00:05 &ndash; 13:19:56 UTC (local ...)". */
+static void period_html(struct buf *b, const struct ltime *lt, int64_t t0, int64_t t1)
+{
+	fmt_when(b, t0);
+	buf_adds(b, " &ndash; ");
+	if (fmt_same_day(t0, t1))
+		fmt_hhmmss(b, t1);
+	else
+		fmt_when(b, t1);
+	buf_adds(b, " UTC");
+	local_span(b, lt, t0, t1);
+}
+
+/* The page header: logo, kicker, title, then customer, prepared by, hosts and the periods. */
+static void page_header(struct buf *out, const struct html_opts *o, const char *kicker, const char *title,
+			const char *meta_html)
+{
+	const struct report_brand *br = o->brand;
+	buf_adds(out, "<header class=\"top\"><div class=\"wrap\">\n");
+	if (br && br->logo)
+		brand_logo_html(br, out);
+	buf_adds(out, "<p class=\"kicker\">");
+	buf_adds(out, kicker);
+	buf_adds(out, "</p>\n");
+	if (br && br->customer) {
+		buf_adds(out, "<p class=\"customer\">");
+		esc(out, br->customer);
+		buf_adds(out, "</p>\n");
+	}
+	buf_adds(out, "<h1>");
+	if (br && br->title)
+		esc(out, br->title);
+	else
+		buf_adds(out, title);
+	buf_adds(out, "</h1>\n<p class=\"meta\">");
+	if (br && br->prepared_by) {
+		buf_adds(out, "<span>prepared by ");
+		esc(out, br->prepared_by);
+		buf_adds(out, "</span>");
+	}
+	buf_adds(out, meta_html);
+	buf_adds(out, "</p>\n</div></header>\n");
+}
+
+/* The executive summary: the headline, the sentences, the recommended actions in order. Findings
+ * are linked when link is set (an analysis report). */
+static void summary_html(struct buf *out, const struct exec_summary *es, bool link, const struct ltime *lt)
+{
+	const char *tone = es->tone >= SEV_WARNING ? sev_class(es->tone) : "ok";
+	buf_printf(out, "<section id=\"summary\" class=\"summary verdict %s\">\n<h2>Summary</h2>\n", tone);
+	if (es->headline) {
+		buf_adds(out, "<p class=\"headline\">");
+		esc(out, es->headline);
+		buf_adds(out, "</p>\n");
+	}
+	buf_adds(out, "<p class=\"lead\">");
+	for (int i = 0; i < es->nsentences; i++) {
+		if (i)
+			buf_addc(out, ' ');
+		esc(out, es->sentence[i]);
+	}
+	buf_adds(out, "</p>\n");
+	if (es->nactions) {
+		buf_adds(out, "<h3>Recommended actions, in this order</h3>\n<ol class=\"actions\">\n");
+		for (int i = 0; i < es->nactions; i++) {
+			const struct action *ac = &es->act[i];
+			buf_adds(out, "<li><p class=\"what\">");
+			esc(out, ac->what);
+			buf_adds(out, "</p><p class=\"effect\"><b>Expected effect:</b> ");
+			esc(out, ac->effect);
+			buf_adds(out, "</p><p class=\"why\"><b>Why:</b> ");
+			if (ac->nwhy && link) {
+				buf_printf(out, "finding%s ", ac->nwhy > 1 ? "s" : "");
+				for (int k = 0; k < ac->nwhy; k++)
+					buf_printf(out, "%s<a href=\"#f%zu\">%zu</a>", k ? ", " : "", ac->why[k], ac->why[k]);
+				buf_adds(out, " &mdash; ");
+			}
+			esc(out, ac->because);
+			buf_adds(out, "</p></li>\n");
+		}
+		buf_adds(out, "</ol>\n");
+	}
+	buf_adds(out, "<p class=\"small muted\">Times are UTC");
+	if (lt->known) {
+		struct buf t;
+		buf_init(&t);
+		buf_adds(&t, ", with the customer's ");
+		ltime_describe(&t, lt);
+		esc(out, t.data);
+		buf_free(&t);
+	} else {
+		buf_adds(out, "; the customer's local time is not known (give <code>--tz</code>)");
+	}
+	buf_adds(out, ".</p>\n</section>\n");
+}
+
+/* The print page: A4 or US Letter (--paper). */
+static void print_page_css(struct buf *out, const struct html_opts *o)
+{
+	bool letter = o->paper && strcasecmp(o->paper, "letter") == 0;
+	buf_printf(out, "<style>@media print{@page{size:%s;margin:14mm 12mm 16mm}}</style>\n", letter ? "letter" : "A4");
+}
+
+/* The footer: who prepared the report for whom, and the tool. */
+static void footer_html(struct buf *out, const struct html_opts *o)
+{
+	const struct report_brand *br = o->brand;
+	buf_adds(out, "<footer class=\"wrap\">");
+	if (br && br->prepared_by) {
+		buf_adds(out, "Prepared by ");
+		esc(out, br->prepared_by);
+		if (br->customer) {
+			buf_adds(out, " for ");
+			esc(out, br->customer);
+		}
+		buf_adds(out, " &middot; ");
+	} else if (br && br->customer) {
+		buf_adds(out, "Prepared for ");
+		esc(out, br->customer);
+		buf_adds(out, " &middot; ");
+	}
+	buf_adds(out, "analysis by iopsy " IOPSY_VERSION " from the captures listed above.</footer>\n");
+}
+
+/* Engine text (a finding's summary or advice) for the customer: a rule id it names
+ * ("queue.guest_vscsi_cap") said as the finding's title; the ids are in the appendix. */
+static void esc_words(struct buf *b, const char *s)
+{
+	if (!s)
+		return;
+	struct buf t;
+	buf_init(&t);
+	buf_adds(&t, s);
+	for (int k = 0; k < K_COUNT; k++) {
+		const char *id = kinds[k].name;
+		size_t n = strlen(id);
+		char *p;
+		while (t.data && (p = strstr(t.data, id)) != NULL) {
+			struct buf u;
+			buf_init(&u);
+			buf_add(&u, t.data, (size_t)(p - t.data));
+			buf_printf(&u, "\"%s\"", kinds[k].title);
+			buf_adds(&u, p + n);
+			buf_free(&t);
+			t = u;
+		}
+	}
+	esc(b, t.data);
+	buf_free(&t);
 }
 
 /* ---- model access ---- */
@@ -237,7 +404,7 @@ static void stack_render(const struct analysis *a, const struct stack *ch, const
 		if (!e)
 			cls = "absent";
 		if (i)
-			buf_adds(b, "<div class=\"arrow\" aria-hidden=\"true\"><span>&#8594;</span></div>\n");
+			buf_adds(b, "<div class=\"arrow\" aria-hidden=\"true\"><span class=\"ar\"></span></div>\n");
 		buf_printf(b, "<div class=\"tier tier-%s\">\n<div class=\"tier-name\">%s</div><div class=\"tier-role\">%s</div>\n",
 			   cls, names[i], roles[i]);
 		if (!e) {
@@ -451,6 +618,45 @@ static const struct entity *chart_build(const struct analysis *a, const struct f
 	return axis;
 }
 
+/* The overview chart of entity e (a guest disk or a device): its latency over the whole capture
+ * against the rule's warning and critical bands, and its load below. false when it has none. */
+static bool overview_chart(const struct analysis *a, const struct entity *e, struct chart *c)
+{
+	chart_init(c);
+	bool guest = e->layer == LAYER_GUEST;
+	static const int gm[2] = {M_G_LAT_R, M_G_LAT_W}, dm[2] = {M_DAVG, M_KAVG};
+	static const char *const gl[2] = {"reads (Avg. Disk sec/Read)", "writes (Avg. Disk sec/Write)"};
+	static const char *const dl[2] = {"device latency, reads and writes (DAVG)", "kernel queueing (KAVG)"};
+	for (int k = 0; k < 2; k++) {
+		size_t n;
+		struct chart_point *pts = series_points(a, e, guest ? gm[k] : dm[k], &n);
+		if (pts)
+			chart_add_series(c, guest ? gl[k] : dl[k], 0, CS_BAND, 0, pts, n);
+		free(pts);
+	}
+	if (!c->ns)
+		return false;
+	snprintf(c->panel[0].ylabel, sizeof c->panel[0].ylabel, "ms");
+	struct entity_ref who = {.layer = e->layer, .host = e->host, .name = e->name};
+	double w = rules_for(&a->rules, guest ? R_GUEST_LAT_WARN : R_DAVG_WARN, &who);
+	double cr = rules_for(&a->rules, guest ? R_GUEST_LAT_CRIT : R_DAVG_CRIT, &who);
+	c->panel[0].threshold = w;
+	snprintf(c->panel[0].threshold_label, sizeof c->panel[0].threshold_label, "warning %g ms", w);
+	c->panel[0].threshold2 = cr;
+	snprintf(c->panel[0].threshold2_label, sizeof c->panel[0].threshold2_label, "critical %g ms", cr);
+	size_t n;
+	struct chart_point *pts = series_points(a, e, guest ? M_G_XFERS : M_CMDS, &n);
+	if (pts && chart_add_series(c, guest ? "IO/s (Disk Transfers/sec)" : "IO/s (Commands/sec)", 1, CS_LINE, 3, pts, n))
+		snprintf(c->panel[1].ylabel, sizeof c->panel[1].ylabel, "IO/s");
+	free(pts);
+	const struct capture *cp = cap_of(a, e);
+	c->t0 = (double)(cp->start + cp->clock_offset_ms) / 1000.0;
+	c->t1 = (double)(cp->end + cp->clock_offset_ms) / 1000.0;
+	if (c->t1 <= c->t0)
+		c->t1 = c->t0 + 1;
+	return true;
+}
+
 /* ---- sections ---- */
 
 static const char css[] =
@@ -550,7 +756,19 @@ static const char css[] =
 	".tablewrap{overflow-x:auto}\n"
 	"ul.warnings{margin:0;padding-left:20px}ul.warnings li{margin:4px 0}\n"
 	"footer{color:var(--faint);font-size:12.5px;padding:0 0 40px}\n"
-	"@media (max-width:860px){.stack{grid-template-columns:1fr}.arrow span{display:inline-block;transform:rotate(90deg)}"
+	"header.top .customer{margin:0 0 4px;font-size:16px;font-weight:600;opacity:.95}\n"
+	"header.top img.logo{float:right;max-height:64px;max-width:220px;margin:0 0 8px 18px;background:#fff;border-radius:6px;padding:4px}\n"
+	".summary .headline{font-size:20px;font-weight:650;margin:0 0 10px}\n"
+	".summary h3{margin:18px 0 8px}\n"
+	"ol.actions{margin:0;padding-left:22px}ol.actions li{margin:0 0 12px}ol.actions p{margin:0 0 3px}\n"
+	"ol.actions .what{font-weight:600}ol.actions .effect,ol.actions .why{font-size:14px}ol.actions .why{color:var(--muted)}\n"
+	".local{color:var(--muted);font-size:.92em}td .local{white-space:nowrap}\n"
+	".ar{display:inline-block;position:relative;width:12px;height:2px;background:var(--faint);"
+	"-webkit-print-color-adjust:exact;print-color-adjust:exact}\n"
+	".ar:after{content:'';position:absolute;right:-3px;top:-4px;border-left:7px solid var(--faint);border-top:5px solid transparent;"
+	"border-bottom:5px solid transparent}\n"
+	"table.refs td{font-size:12.5px}\n"
+	"@media (max-width:860px){.stack{grid-template-columns:1fr}.arrow{height:16px}.arrow .ar{transform:rotate(90deg)}"
 	".tier-role{min-height:0}}\n"
 	"@media print{\n"
 	"  @page{size:A4;margin:14mm 12mm}\n"
@@ -569,6 +787,19 @@ static const char css[] =
 	"  a{color:inherit;text-decoration:none}\n"
 	"  .tablewrap{overflow:visible}\n"
 	"  table{font-size:8.5pt}th,td{padding:4px 5px}\n"
+
+	"  #summary{border:none;border-left:5px solid var(--ok);padding-left:12pt}\n"
+	"  #summary.crit{border-left-color:var(--crit)}#summary.warn{border-left-color:#d98a00}\n"
+	"  section.verdict{padding-left:10pt}\n"
+	"  .summary .headline{font-size:15pt}.lead{font-size:11pt}ol.actions li{break-inside:avoid}\n"
+	"  .ent{overflow-wrap:break-word;word-break:normal;hyphens:none}.host{white-space:nowrap}\n"
+	"  .stack{grid-template-columns:1fr}.arrow{height:14px}.arrow .ar{transform:rotate(90deg)}\n"
+	"  .tier{display:grid;grid-template-columns:30% 30% 1fr 20%;grid-template-areas:'name ent figs tag' 'role ent figs tag';"
+	"column-gap:10px;padding:6px 9px}\n"
+	"  .tier-name{grid-area:name}.tier-role{grid-area:role;min-height:0;margin:0}.tier-ent{grid-area:ent;font-size:8.5pt}"
+	".figs{grid-area:figs;flex-direction:row;flex-wrap:wrap;gap:0 12px}.tier-tag{grid-area:tag;margin:0;padding:0}\n"
+	"  appendix,#appendix{break-before:page;page-break-before:always}\n"
+	"  header.top img.logo{max-height:48px}\n"
 	"}\n";
 
 static void triple(struct buf *b, const struct qsketch *q, const double *ps, int n, bool with_max)
@@ -733,10 +964,10 @@ static void entity_tables(const struct analysis *a, struct buf *b)
 			      "embedded JSON.</p>\n", idle, idle == 1 ? "y" : "ies", rule_value(&a->rules, R_ACTIVE_IOPS));
 }
 
-static void captures_section(const struct analysis *a, struct buf *b)
+static void captures_section(const struct analysis *a, const struct ltime *lt, struct buf *b)
 {
 	const struct model *m = &a->m;
-	buf_adds(b, "<div class=\"tablewrap\"><table><thead><tr><th>File</th><th>Format</th><th>Host</th><th>Period (UTC)</th>"
+	buf_adds(b, "<div class=\"tablewrap\"><table><thead><tr><th>File</th><th>Format</th><th>Host</th><th>Period</th>"
 		    "<th class=\"n\">Interval</th><th class=\"n\">Rows</th><th class=\"n\">Columns</th><th class=\"n\">Warnings</th>"
 		    "<th>Clock</th></tr></thead><tbody>\n");
 	for (size_t i = 0; i < m->ncaps; i++) {
@@ -755,14 +986,8 @@ static void captures_section(const struct analysis *a, struct buf *b)
 		buf_adds(b, "</td><td class=\"ent\">");
 		esc(b, c->host ? c->host : "?");
 		buf_adds(b, "</td><td>");
-		if (c->rows) {
-			when(b, c->start + c->clock_offset_ms);
-			buf_adds(b, " &ndash; ");
-			if (same_day(c->start, c->end))
-				hhmmss(b, c->end + c->clock_offset_ms);
-			else
-				when(b, c->end + c->clock_offset_ms);
-		}
+		if (c->rows)
+			period_html(b, lt, c->start + c->clock_offset_ms, c->end + c->clock_offset_ms);
 		buf_adds(b, "</td><td class=\"n\">");
 		if (c->rows > 1)
 			buf_printf(b, "%g s", c->interval_s);
@@ -871,14 +1096,14 @@ static void capture_notes(const struct analysis *a, struct notes *nt)
 	buf_free(&t);
 }
 
-static void findings_table(const struct analysis *a, struct buf *b)
+static void findings_table(const struct analysis *a, const struct ltime *lt, struct buf *b)
 {
 	if (!a->nf) {
 		buf_adds(b, "<p>No findings: nothing in the captures crosses a threshold for long enough to matter.</p>\n");
 		return;
 	}
 	buf_adds(b, "<div class=\"tablewrap\"><table class=\"findings\"><thead><tr><th>#</th><th>Severity</th><th>Finding</th>"
-		    "<th>Where</th><th>When (UTC)</th><th>Evidence</th></tr></thead><tbody>\n");
+		    "<th>Where</th><th>When</th><th>Evidence</th></tr></thead><tbody>\n");
 	for (size_t i = 0; i < a->nf; i++) {
 		const struct finding *f = &a->f[i];
 		buf_printf(b, "<tr><td>%zu</td><td><span class=\"badge %s\">%s</span></td><td><a href=\"#f%zu\">", i + 1,
@@ -891,6 +1116,17 @@ static void findings_table(const struct analysis *a, struct buf *b)
 			hhmmss(b, f->start);
 			buf_adds(b, "&ndash;");
 			hhmmss(b, f->end);
+			buf_adds(b, " UTC");
+			if (lt->known) {
+				char ab[16];
+				buf_adds(b, "<br><span class=\"local\">");
+				ltime_local(b, lt, f->start, false);
+				buf_adds(b, "&ndash;");
+				ltime_local(b, lt, f->end, false);
+				buf_addc(b, ' ');
+				esc(b, ltime_abbr(lt, f->end, ab));
+				buf_adds(b, "</span>");
+			}
 			buf_adds(b, "<br><span class=\"muted small\">");
 			duration(b, f->sustained_s);
 			buf_adds(b, "</span>");
@@ -1037,8 +1273,6 @@ static void fig_html(struct figs *fs, const struct fig *f, const struct html_opt
 		buf_printf(out, "<figure class=\"chart\" id=\"chart-%d\">\n", no);
 		buf_add(out, svg.data, svg.len);
 		buf_printf(out, "<figcaption>Figure %d. %s", no, f->caption);
-		if (o->gnuplot_dir)
-			buf_printf(out, " &middot; gnuplot files: chart-%02d.gp, chart-%02d.dat", no, no);
 		buf_adds(out, "</figcaption>\n</figure>\n");
 	} else if (rc == CHARTS_NO_GNUPLOT) {
 		buf_printf(out, "<p class=\"nochart\">No chart: gnuplot is not installed; its data and script are in the gnuplot "
@@ -1087,6 +1321,61 @@ static void figs_finish(struct figs *fs, struct buf *out, const struct html_opts
 	}
 	free(fs->f);
 	memset(fs, 0, sizeof *fs);
+}
+
+/* Which figure shows which finding (0: a comparison chart), kept for the appendix. */
+struct figlist {
+	int no[256];
+	size_t finding[256];
+	size_t n;
+};
+
+static void figlist_take(struct figlist *fl, const struct figs *fs)
+{
+	for (size_t i = 0; i < fs->n && fl->n < sizeof fl->no / sizeof fl->no[0]; i++) {
+		fl->no[fl->n] = fs->f[i].no;
+		fl->finding[fl->n++] = fs->f[i].finding;
+	}
+}
+
+/* The appendix: what the main text leaves out for the customer but a colleague needs to check it —
+ * each finding's rule id, rule and source, the chart files of --gnuplot-dir, the embedded JSON. */
+static void appendix_html(struct buf *out, const struct analysis *a, const struct figlist *fl, const struct html_opts *o,
+			  const char *json_doc)
+{
+	buf_adds(out, "<section id=\"appendix\" class=\"appendix\">\n<h2>Appendix: technical references</h2>\n");
+	if (a && a->nf) {
+		buf_adds(out, "<div class=\"tablewrap\"><table class=\"refs\"><thead><tr><th>#</th><th>Finding</th><th>Rule id</th>"
+			      "<th>Rule</th><th>Source</th></tr></thead><tbody>\n");
+		for (size_t i = 0; i < a->nf; i++) {
+			const struct finding *f = &a->f[i];
+			buf_printf(out, "<tr><td><a href=\"#f%zu\">%zu</a></td><td>", i + 1, i + 1);
+			title(out, f->kind);
+			buf_adds(out, "</td><td class=\"ent\">");
+			esc(out, kinds[f->kind].name);
+			buf_adds(out, "</td><td class=\"small\">");
+			esc(out, f->rule);
+			buf_adds(out, "</td><td class=\"small\">");
+			esc(out, f->source);
+			buf_adds(out, "</td></tr>\n");
+		}
+		buf_adds(out, "</tbody></table></div>\n");
+	}
+	if (fl->n && o->gnuplot_dir) {
+		buf_adds(out, "<h4>Chart files (--gnuplot-dir)</h4>\n<ul class=\"refs\">\n");
+		for (size_t i = 0; i < fl->n; i++) {
+			buf_printf(out, "<li>Figure %d", fl->no[i]);
+			if (fl->finding[i])
+				buf_printf(out, " (finding %zu)", fl->finding[i]);
+			buf_printf(out, ": <span class=\"ent\">chart-%02d.gp</span>, <span class=\"ent\">chart-%02d.dat</span>, "
+					"<span class=\"ent\">chart-%02d.svg</span></li>\n", fl->no[i], fl->no[i], fl->no[i]);
+		}
+		buf_adds(out, "</ul>\n<p class=\"small muted\">Restyle a chart: edit its script or <code>style.gp</code> in that "
+			      "folder and run <code>gnuplot chart-NN.gp</code> there.</p>\n");
+	}
+	buf_printf(out, "<p class=\"small muted\">Made by iopsy " IOPSY_VERSION ". Thresholds and their sources: <code>iopsy "
+			"rules</code>. The %s is embedded in this file as JSON (element <code>#iopsy-data</code>, %s).</p>\n"
+			"</section>\n", a ? "analysis" : "comparison", json_doc);
 }
 
 int report_finding_png(const struct analysis *a, const struct finding *f, const struct html_opts *o, struct buf *png,
@@ -1165,6 +1454,8 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	for (size_t i = 0; i < a->nf; i++)
 		cnt[a->f[i].sev]++;
 
+	struct ltime lt;
+	ltime_init(&lt, m, NULL);
 	/* head */
 	buf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -1174,27 +1465,36 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	hosts_line(m, out);
 	buf_adds(out, "</title>\n<style>\n");
 	buf_adds(out, css);
-	buf_adds(out, "</style>\n</head>\n<body>\n");
-	buf_adds(out, "<header class=\"top\"><div class=\"wrap\">\n<p class=\"kicker\">iopsy &middot; storage latency analysis</p>\n"
-		      "<h1>Where does storage IO wait?</h1>\n<p class=\"meta\"><span>");
-	hosts_line(m, out);
-	buf_adds(out, "</span>");
-	if (t_first < t_last) {
-		buf_adds(out, "<span>");
-		when(out, t_first);
-		buf_adds(out, " &ndash; ");
-		if (same_day(t_first, t_last))
-			hhmmss(out, t_last);
-		else
-			when(out, t_last);
-		buf_adds(out, " UTC</span>");
+	buf_adds(out, "</style>\n");
+	print_page_css(out, o);
+	buf_adds(out, "</head>\n<body>\n");
+	{
+		struct buf meta;
+		buf_init(&meta);
+		buf_adds(&meta, "<span>");
+		hosts_line(m, &meta);
+		buf_adds(&meta, "</span>");
+		if (t_first < t_last) {
+			buf_adds(&meta, "<span>");
+			period_html(&meta, &lt, t_first, t_last);
+			buf_adds(&meta, "</span>");
+		}
+		buf_printf(&meta, "<span>%zu capture%s</span><span>report of ", m->ncaps, m->ncaps == 1 ? "" : "s");
+		generated_at(&meta);
+		buf_adds(&meta, "</span>");
+		page_header(out, o, "storage latency analysis", "Where does storage IO wait?", meta.data);
+		buf_free(&meta);
 	}
-	buf_printf(out, "<span>%zu capture%s</span><span>report of ", m->ncaps, m->ncaps == 1 ? "" : "s");
-	generated_at(out);
-	buf_adds(out, "</span></p>\n</div></header>\n");
-	buf_adds(out, "<nav class=\"toc\"><div class=\"wrap\"><a href=\"#verdict\">Verdict</a><a href=\"#findings\">Findings</a>"
-		      "<a href=\"#stack\">IO stack</a><a href=\"#details\">Evidence and charts</a><a href=\"#entities\">Disks and LUNs</a>"
-		      "<a href=\"#captures\">Captures</a></div></nav>\n<main class=\"wrap\">\n");
+	buf_adds(out, "<nav class=\"toc\"><div class=\"wrap\"><a href=\"#summary\">Summary</a><a href=\"#verdict\">Verdict</a>"
+		      "<a href=\"#findings\">Findings</a><a href=\"#stack\">IO stack</a><a href=\"#details\">Evidence and charts</a>"
+		      "<a href=\"#entities\">Disks and LUNs</a><a href=\"#captures\">Captures</a><a href=\"#appendix\">Appendix</a>"
+		      "</div></nav>\n<main class=\"wrap\">\n");
+	{
+		struct exec_summary es;
+		summary_of_analysis(a, &lt, &es);
+		summary_html(out, &es, true, &lt);
+		summary_free(&es);
+	}
 
 	/* verdict */
 	buf_printf(out, "<section id=\"verdict\" class=\"verdict %s\">\n<h2>Verdict</h2>\n<p class=\"lead\">",
@@ -1213,7 +1513,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 
 	/* findings table */
 	buf_adds(out, "<section id=\"findings\">\n<h2>Findings, worst first</h2>\n");
-	findings_table(a, out);
+	findings_table(a, &lt, out);
 	buf_adds(out, "</section>\n");
 
 	/* IO stack */
@@ -1251,7 +1551,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 		buf_adds(out, "<p class=\"small muted\">In each chart: <span class=\"legend-key lk-band\"></span>the line is the mean "
 			      "of each plotted point and the band its minimum to maximum, so short spikes stay visible; "
 			      "<span class=\"legend-key lk-win\"></span>the finding's window; <span class=\"legend-key lk-thr\"></span>the "
-			      "rule's threshold. Times are UTC, guest clocks aligned to the host.</p>\n");
+			      "rule's threshold. Time axes show UTC and, below it, the customer's local time; guest clocks are aligned to the host.</p>\n");
 	else
 		buf_adds(out, "<p class=\"muted\">No findings.</p>\n");
 	int charts_done = 0;
@@ -1268,21 +1568,13 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 		buf_printf(out, " &middot; layer: %s", layer_names[f->layer]);
 		if (f->end > f->start) {
 			buf_adds(out, " &middot; ");
-			when(out, f->start);
-			buf_adds(out, " &ndash; ");
-			if (same_day(f->start, f->end))
-				hhmmss(out, f->end);
-			else
-				when(out, f->end);
-			buf_adds(out, " UTC (sustained ");
+			period_html(out, &lt, f->start, f->end);
+			buf_adds(out, " &middot; sustained ");
 			duration(out, f->sustained_s);
-			buf_adds(out, ")");
 		}
-		buf_adds(out, " &middot; <span class=\"ent\">");
-		esc(out, kinds[f->kind].name);
-		buf_adds(out, "</span></p>\n<p class=\"summary\">");
+		buf_adds(out, "</p>\n<p class=\"summary\">");
 		size_t at = out->len;
-		esc(out, f->summary);
+		esc_words(out, f->summary);
 		if (out->len > at && out->data[at] >= 'a' && out->data[at] <= 'z')
 			out->data[at] = (char)(out->data[at] - 'a' + 'A');
 		buf_adds(out, "</p>\n");
@@ -1294,6 +1586,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 		} else {
 			struct chart c;
 			const struct entity *axis = chart_build(a, f, &c);
+			c.ltz = lt.known ? &lt.z : NULL;
 			if (!axis) {
 				buf_adds(out, "<p class=\"nochart\">No chart: the counters of this finding are not in the captures.</p>\n");
 			} else {
@@ -1318,10 +1611,54 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 		buf_adds(out, "</dd>");
 		if (f->advice && *f->advice) {
 			buf_adds(out, "<dt>Advice</dt><dd class=\"advice\">");
-			esc(out, f->advice);
+			esc_words(out, f->advice);
 			buf_adds(out, "</dd>");
 		}
 		buf_adds(out, "</dl>\n</article>\n");
+	}
+	if (worst < SEV_WARNING && !(res->no_gnuplot && !o->gnuplot_dir)) {
+		/* no problem found: show the evidence of health, busiest disks and LUNs first */
+		buf_adds(out, "<h3 id=\"overview\">Overview: latency over time against the bands</h3>\n<p class=\"small muted\">"
+			      "Each active guest disk and LUN over the whole capture: the line is the mean, the band its minimum "
+			      "to maximum; the dashed lines are the rule's warning and critical latency.</p>\n");
+		const struct entity *pick[8];
+		int np = 0;
+		for (int pass = 0; pass < 2; pass++) {
+			int want = pass ? LAYER_DEVICE : LAYER_GUEST, metric = pass ? M_CMDS : M_G_XFERS, got = 0;
+			for (int k = 0; k < 3 && np < 6; k++) {
+				const struct entity *best = NULL;
+				for (size_t i = 0; i < m->nents; i++) {
+					const struct entity *e = &m->ents[i];
+					if ((int)e->layer != want || !entity_active(e, &a->rules) || !e->sk[metric].n)
+						continue;
+					bool taken = false;
+					for (int j = 0; j < np; j++)
+						taken |= pick[j] == e;
+					if (!taken && (!best || qs_mean(&e->sk[metric]) > qs_mean(&best->sk[metric])))
+						best = e;
+				}
+				if (!best)
+					break;
+				pick[np++] = best;
+				got++;
+			}
+			(void)got;
+		}
+		for (int k = 0; k < np && charts_done < max_charts; k++) {
+			struct chart c;
+			if (overview_chart(a, pick[k], &c)) {
+				c.ltz = lt.known ? &lt.z : NULL;
+				struct buf cap;
+				buf_init(&cap);
+				buf_adds(&cap, pick[k]->layer == LAYER_GUEST ? "Guest disk " : "LUN ");
+				entity_label(&cap, pick[k]->host, pick[k]->name);
+				buf_adds(&cap, ": latency against the bands, and its load.");
+				figs_add(&figs, &c, out, 0, cap.data);
+				charts_done++;
+				buf_free(&cap);
+			}
+			chart_free(&c);
+		}
 	}
 	/* the top finding's PNG for mail: after every SVG (their numbers do not change), drawn by the
 	 * same gnuplot run (a process less per report) */
@@ -1337,6 +1674,8 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 		}
 		chart_free(&c);
 	}
+	struct figlist fl = {.n = 0};
+	figlist_take(&fl, &figs);
 	figs_finish(&figs, out, o, res, &nt, d);
 	if (png_no > 0) {
 		charts_run(&cs); /* already drawn with the figures when there were any */
@@ -1356,7 +1695,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 
 	/* captures and warnings */
 	buf_adds(out, "<section id=\"captures\">\n<h2>Captures</h2>\n");
-	captures_section(a, out);
+	captures_section(a, &lt, out);
 	capture_notes(a, &nt);
 	if (res->no_gnuplot)
 		note_add(&nt, "gnuplot was not found: the report has no charts.");
@@ -1365,10 +1704,10 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 		buf_add(out, nt.items.data, nt.items.len);
 		buf_adds(out, "</ul>\n");
 	}
-	buf_adds(out, "</section>\n</main>\n");
-	buf_adds(out, "<footer class=\"wrap\">Made by iopsy " IOPSY_VERSION " from the captures listed above. Thresholds and "
-		      "their sources: <code>iopsy rules</code>. The analysis is embedded below as JSON (schema_version 1, "
-		      "element <code>#iopsy-data</code>).</footer>\n");
+	buf_adds(out, "</section>\n");
+	appendix_html(out, a, &fl, o, "schema_version 2, doc/analyze-json.md");
+	buf_adds(out, "</main>\n");
+	footer_html(out, o);
 	/* the data, for tools: json.c escapes < > & so the element cannot be closed early */
 	buf_adds(out, "<script type=\"application/json\" id=\"iopsy-data\">");
 	struct json j;
@@ -1619,6 +1958,19 @@ static struct chart_point *side_series(const struct compare *c, const struct cmp
 
 static const char *const side_label[2] = {"before", "after"};
 
+/* The legend of a side: "before (reads)" for read latency, so a printed chart says what it shows. */
+static const char *side_legend(enum metric m, int s)
+{
+	static const char *const rd[2] = {"before (reads)", "after (reads)"}, *const wr[2] = {"before (writes)", "after (writes)"};
+	const char *l = metric_info[m].label;
+	size_t n = strlen(l);
+	if (n >= 4 && strcasecmp(l + n - 4, "Read") == 0)
+		return rd[s];
+	if (n >= 5 && strcasecmp(l + n - 5, "Write") == 0)
+		return wr[s];
+	return side_label[s];
+}
+
 /* CDF of metric m on both sides (x: value, y: % of samples at or below). */
 static bool cdf_chart(const struct compare *c, const struct cmp_pair *p, enum metric m, struct chart *ch)
 {
@@ -1666,7 +2018,7 @@ static bool cdf_chart(const struct compare *c, const struct cmp_pair *p, enum me
 	snprintf(ch->xlabel, sizeof ch->xlabel, "%s%s", metric_info[m].unit, ch->xlog ? " (log scale)" : "");
 	for (int s = 0; s < 2; s++)
 		if (np[s])
-			chart_add_series(ch, side_label[s], 0, CS_LINE, s ? CHART_AFTER : CHART_BEFORE, pts[s], np[s]);
+			chart_add_series(ch, side_legend(m, s), 0, CS_LINE, s ? CHART_AFTER : CHART_BEFORE, pts[s], np[s]);
 	return ch->ns > 0;
 }
 
@@ -1689,7 +2041,7 @@ static bool scatter_chart(const struct compare *c, const struct cmp_pair *p, enu
 		for (size_t i = 0; i < n; i++)
 			if (x[i] > hi)
 				hi = x[i];
-		chart_add_scatter(ch, side_label[s], 0, s ? CHART_AFTER : CHART_BEFORE, x, y, n);
+		chart_add_scatter(ch, side_legend(my, s), 0, s ? CHART_AFTER : CHART_BEFORE, x, y, n);
 		free(x);
 		free(y);
 	}
@@ -1719,7 +2071,8 @@ static bool overlay_chart(const struct compare *c, const struct cmp_pair *p, enu
 				lo = fmin(lo, pt[i].t);
 				hi = fmax(hi, pt[i].t);
 			}
-			if (pt && chart_add_series(ch, side_label[s], panel, CS_BAND, s ? CHART_AFTER : CHART_BEFORE, pt, n))
+			if (pt && chart_add_series(ch, k ? side_label[s] : side_legend(m, s), panel, CS_BAND,
+						   s ? CHART_AFTER : CHART_BEFORE, pt, n))
 				any = true;
 			free(pt);
 		}
@@ -1762,7 +2115,7 @@ static bool busy_chart(const struct compare *c, const struct cmp_pair *p, enum m
 			hi = fmax(hi, x);
 		}
 		if (n)
-			chart_add_series(ch, side_label[s], 0, CS_BAND, s ? CHART_AFTER : CHART_BEFORE, pt, n);
+			chart_add_series(ch, side_legend(m, s), 0, CS_BAND, s ? CHART_AFTER : CHART_BEFORE, pt, n);
 		free(pt);
 		free(cp);
 	}
@@ -1851,7 +2204,7 @@ static const char compare_css[] =
 	".chartset{border-top:1px solid var(--line);padding:20px 0 6px}.chartset:first-of-type{border-top:none;padding-top:4px}\n"
 	".key-before,.key-after{display:inline-block;width:24px;height:0;vertical-align:middle;margin:0 5px 0 8px;"
 	"-webkit-print-color-adjust:exact;print-color-adjust:exact}\n"
-	".key-before{border-top:3px dashed #e69f00}.key-after{border-top:3px solid #1f5fa8}\n"
+	".key-before{border-top:4px dashed #d55e00}.key-after{border-top:3px solid #08306b}\n"
 	".cv.mixed{background:var(--warn-bg);color:var(--warn)}.fs.na{background:#eef0f3;color:var(--muted)}\n"
 	".dgood{color:var(--ok)}.dbad{color:var(--crit)}\n"
 	".outcome{display:inline-block;font-size:22px;font-weight:700;padding:2px 16px;border-radius:8px;margin:0 0 10px;"
@@ -1868,7 +2221,7 @@ static const char compare_css[] =
 	"@media print{.pairgrid{grid-template-columns:1fr 1fr}.chartset{break-inside:auto}"
 	".chartset h3,.chartset p.where{break-after:avoid;page-break-after:avoid}}\n";
 
-static void side_period(const struct analysis *a, struct buf *b)
+static void side_period(const struct analysis *a, const struct ltime *lt, struct buf *b)
 {
 	int64_t t0 = INT64_MAX, t1 = INT64_MIN;
 	for (size_t i = 0; i < a->m.ncaps; i++) {
@@ -1884,13 +2237,7 @@ static void side_period(const struct analysis *a, struct buf *b)
 		buf_adds(b, "no readable capture");
 		return;
 	}
-	when(b, t0);
-	buf_adds(b, " &ndash; ");
-	if (same_day(t0, t1))
-		hhmmss(b, t1);
-	else
-		when(b, t1);
-	buf_adds(b, " UTC");
+	period_html(b, lt, t0, t1);
 }
 
 int report_html_compare(const struct compare *c, const struct html_opts *o, struct buf *out, struct html_result *res,
@@ -1919,6 +2266,8 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 	struct notes nt;
 	buf_init(&nt.items);
 	nt.n = 0;
+	struct ltime lt;
+	ltime_init(&lt, &c->side[CMP_AFTER].m, &c->side[CMP_BEFORE].m);
 
 	buf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -1929,20 +2278,34 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 	buf_adds(out, "</title>\n<style>\n");
 	buf_adds(out, css);
 	buf_adds(out, compare_css);
-	buf_adds(out, "</style>\n</head>\n<body>\n");
-	buf_adds(out, "<header class=\"top\"><div class=\"wrap\">\n<p class=\"kicker\">iopsy &middot; before and after</p>\n"
-		      "<h1>What did the change do?</h1>\n<p class=\"meta\"><span>");
-	hosts_line(&c->side[CMP_AFTER].m, out);
-	buf_adds(out, "</span><span>before: ");
-	side_period(&c->side[CMP_BEFORE], out);
-	buf_adds(out, "</span><span>after: ");
-	side_period(&c->side[CMP_AFTER], out);
-	buf_adds(out, "</span><span>report of ");
-	generated_at(out);
-	buf_adds(out, "</span></p>\n</div></header>\n");
-	buf_adds(out, "<nav class=\"toc\"><div class=\"wrap\"><a href=\"#verdict\">Verdict</a><a href=\"#findings\">Findings</a>"
-		      "<a href=\"#key\">Key changes</a><a href=\"#charts\">Charts</a><a href=\"#all\">All comparisons</a>"
-		      "<a href=\"#captures\">Captures</a></div></nav>\n<main class=\"wrap\">\n");
+	buf_adds(out, "</style>\n");
+	print_page_css(out, o);
+	buf_adds(out, "</head>\n<body>\n");
+	{
+		struct buf meta;
+		buf_init(&meta);
+		buf_adds(&meta, "<span>");
+		hosts_line(&c->side[CMP_AFTER].m, &meta);
+		buf_adds(&meta, "</span><span>before: ");
+		side_period(&c->side[CMP_BEFORE], &lt, &meta);
+		buf_adds(&meta, "</span><span>after: ");
+		side_period(&c->side[CMP_AFTER], &lt, &meta);
+		buf_adds(&meta, "</span><span>report of ");
+		generated_at(&meta);
+		buf_adds(&meta, "</span>");
+		page_header(out, o, "before and after", "What did the change do?", meta.data);
+		buf_free(&meta);
+	}
+	buf_adds(out, "<nav class=\"toc\"><div class=\"wrap\"><a href=\"#summary\">Summary</a><a href=\"#verdict\">Verdict</a>"
+		      "<a href=\"#findings\">Findings</a><a href=\"#key\">Key changes</a><a href=\"#charts\">Charts</a>"
+		      "<a href=\"#all\">All comparisons</a><a href=\"#captures\">Captures</a><a href=\"#appendix\">Appendix</a>"
+		      "</div></nav>\n<main class=\"wrap\">\n");
+	{
+		struct exec_summary es;
+		summary_of_compare(c, &lt, &es);
+		summary_html(out, &es, false, &lt);
+		summary_free(&es);
+	}
 
 	/* the outcome and the headline first: what a manager reads in ten seconds */
 	const struct cmp_summary *sm = &c->sum;
@@ -2046,7 +2409,7 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 
 	/* charts: the entities whose latency changed (or, without any, the busiest) */
 	buf_adds(out, "<section id=\"charts\">\n<h2>Charts</h2>\n<p class=\"small muted\"><span class=\"key-before\"></span>before "
-		      "(orange, dashed, open dots)<span class=\"key-after\"></span>after (dark blue, solid, filled dots). "
+		      "(vermillion, dashed and thicker, open dots)<span class=\"key-after\"></span>after (dark blue, solid, filled dots). "
 		      "Distribution: the share of samples at or below each latency (a curve further left is faster). Busy phase: "
 		      "each side's busy period from its own start, line = mean, band = min to max. Time of day: both days on "
 		      "one clock. Latency against load: one dot per plotted sample.</p>\n");
@@ -2124,8 +2487,15 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 			}
 			chart_free(&ch);
 			if (overlay_chart(c, p, m, lead->spec->load, &ch)) {
+				ch.time_of_day = true;
+				ch.ltz = lt.known ? &lt.z : NULL;
+				for (size_t k = 0; k < c->side[CMP_AFTER].m.ncaps; k++)
+					if (!c->side[CMP_AFTER].m.caps[k].failed && c->side[CMP_AFTER].m.caps[k].rows) {
+						ch.tod_ref_s = c->side[CMP_AFTER].m.caps[k].start / 1000;
+						break;
+					}
 				buf_reset(&cap);
-				buf_printf(&cap, "%s%s%s by time of day (UTC), both days on one clock.", metric_info[m].label,
+				buf_printf(&cap, "%s%s%s by time of day, both days on one clock.", metric_info[m].label,
 					   lead->spec->load >= 0 ? " and " : "", lead->spec->load >= 0 ? metric_info[lead->spec->load].label : "");
 				figs_add(&figs, &ch, out, 0, cap.data);
 			}
@@ -2136,6 +2506,8 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 		}
 	}
 	free(order);
+	struct figlist fl = {.n = 0};
+	figlist_take(&fl, &figs);
 	figs_finish(&figs, out, o, res, &nt, d);
 	if (!charted)
 		buf_adds(out, "<p class=\"muted\">No entity with latency on both sides.</p>\n");
@@ -2186,7 +2558,7 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 	buf_adds(out, "<section id=\"captures\">\n<h2>Captures</h2>\n");
 	for (int s = 0; s < 2; s++) {
 		buf_printf(out, "<h4>%s</h4>\n", s ? "After" : "Before");
-		captures_section(&c->side[s], out);
+		captures_section(&c->side[s], &lt, out);
 		capture_notes(&c->side[s], &nt);
 	}
 	if (res->no_gnuplot)
@@ -2196,11 +2568,12 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 		buf_add(out, nt.items.data, nt.items.len);
 		buf_adds(out, "</ul>\n");
 	}
-	buf_adds(out, "</section>\n</main>\n");
+	buf_adds(out, "</section>\n");
 	if (o->extra_html)
 		buf_adds(out, o->extra_html);
-	buf_adds(out, "<footer class=\"wrap\">Made by iopsy " IOPSY_VERSION " from the captures listed above. The comparison is "
-		      "embedded below as JSON (element <code>#iopsy-data</code>, see doc/compare-json.md).</footer>\n");
+	appendix_html(out, NULL, &fl, o, "doc/compare-json.md");
+	buf_adds(out, "</main>\n");
+	footer_html(out, o);
 	buf_adds(out, "<script type=\"application/json\" id=\"iopsy-data\">");
 	struct json j;
 	json_init(&j, out, false);

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "analysis.h"
+#include "brand.h"
 #include "charts.h"
 #include "fmt.h"
 
@@ -23,6 +24,8 @@ struct html_opts {
 	                           * same gnuplot process as its SVG charts; html_result.top_png says
 	                           * how it went and *top_png_why (not NULL then) why it failed */
 	struct buf *top_png_why;
+	const struct report_brand *brand; /* title, customer, prepared by, logo; NULL = none */
+	const char *paper;        /* the print layout's page: "A4" (NULL) or "letter" */
 };
 
 struct html_result {

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "ltime.h"
+#include "summary.h"
 #include "rules_out.h"
 
 /* Text as Markdown that renders as itself: control characters and bad UTF-8 as \xNN, the ASCII
@@ -60,7 +62,8 @@ static void entity(struct buf *b, const char *host, const char *name)
 	md_text(b, name);
 }
 
-static void window(struct buf *b, int64_t t0, int64_t t1)
+/* "2026-07-27 13:04:03 – 13:16:00 UTC (local 06:04:03 – 06:16:00 UTC-07:00)" */
+static void window(struct buf *b, const struct ltime *lt, int64_t t0, int64_t t1)
 {
 	fmt_when(b, t0);
 	buf_adds(b, " – ");
@@ -68,15 +71,17 @@ static void window(struct buf *b, int64_t t0, int64_t t1)
 		fmt_hhmmss(b, t1);
 	else
 		fmt_when(b, t1);
+	buf_adds(b, " UTC");
+	ltime_span_note(b, lt, t0, t1, "–");
 }
 
-static void finding_md(const struct finding *f, size_t no, struct buf *out)
+static void finding_md(const struct finding *f, const struct ltime *lt, size_t no, struct buf *out)
 {
 	buf_printf(out, "\n### %zu. %s%s — ", no, kinds[f->kind].title, f->heuristic ? " (heuristic)" : "");
 	entity(out, f->host, f->entity);
 	buf_printf(out, "\n\n**%s**, ", sev_word(f->sev));
-	window(out, f->start, f->end);
-	buf_adds(out, " UTC, sustained ");
+	window(out, lt, f->start, f->end);
+	buf_adds(out, ", sustained ");
 	fmt_duration(out, f->sustained_s, true);
 	buf_adds(out, ".\n\n");
 	md_text(out, f->summary);
@@ -117,24 +122,70 @@ static void finding_md(const struct finding *f, size_t no, struct buf *out)
 	buf_adds(out, "\n");
 }
 
+/* The executive summary and the recommended actions (summary.h). */
+static void summary_md(const struct exec_summary *es, struct buf *out)
+{
+	buf_adds(out, "**Summary.** ");
+	if (es->headline && !(es->nsentences && strncmp(es->sentence[0], es->headline, strlen(es->headline)) == 0)) {
+		md_text(out, es->headline);
+		buf_adds(out, ". ");
+	}
+	for (int i = 0; i < es->nsentences; i++) {
+		if (i)
+			buf_addc(out, ' ');
+		md_text(out, es->sentence[i]);
+	}
+	buf_adds(out, "\n\n");
+	if (!es->nactions)
+		return;
+	buf_adds(out, "**Recommended actions, in this order:**\n\n");
+	for (int i = 0; i < es->nactions; i++) {
+		const struct action *ac = &es->act[i];
+		buf_printf(out, "%d. ", i + 1);
+		md_text(out, ac->what);
+		buf_adds(out, " *Expected effect:* ");
+		md_text(out, ac->effect);
+		buf_adds(out, " *Why:* ");
+		if (ac->nwhy) {
+			buf_printf(out, "finding%s ", ac->nwhy > 1 ? "s" : "");
+			for (int k = 0; k < ac->nwhy; k++)
+				buf_printf(out, "%s%zu", k ? ", " : "", ac->why[k]);
+			buf_adds(out, " (");
+			md_text(out, ac->because);
+			buf_adds(out, ")");
+		} else {
+			md_text(out, ac->because);
+		}
+		buf_adds(out, "\n");
+	}
+	buf_adds(out, "\n");
+}
+
 static int md_analysis(const struct analysis *a, struct report_opts *o, struct buf *out)
 {
 	(void)o;
-	buf_adds(out, "## iopsy analysis\n\n**Verdict.** ");
+	struct ltime lt;
+	ltime_init(&lt, &a->m, NULL);
+	buf_adds(out, "## iopsy analysis\n\n");
+	struct exec_summary es;
+	summary_of_analysis(a, &lt, &es);
+	summary_md(&es, out);
+	summary_free(&es);
+	buf_adds(out, "**Verdict.** ");
 	md_text(out, a->verdict);
 	buf_adds(out, "\n");
 	if (a->nf) {
-		buf_adds(out, "\n| # | severity | finding | entity | window (UTC) |\n|---:|---|---|---|---|\n");
+		buf_adds(out, "\n| # | severity | finding | entity | window |\n|---:|---|---|---|---|\n");
 		for (size_t i = 0; i < a->nf; i++) {
 			const struct finding *f = &a->f[i];
 			buf_printf(out, "| %zu | %s | %s | ", i + 1, sev_word(f->sev), kinds[f->kind].title);
 			entity(out, f->host, f->entity);
 			buf_adds(out, " | ");
-			window(out, f->start, f->end);
+			window(out, &lt, f->start, f->end);
 			buf_adds(out, " |\n");
 		}
 		for (size_t i = 0; i < a->nf; i++)
-			finding_md(&a->f[i], i + 1, out);
+			finding_md(&a->f[i], &lt, i + 1, out);
 	} else {
 		buf_adds(out, "\nNo findings.\n");
 	}
@@ -161,6 +212,7 @@ static int md_analysis(const struct analysis *a, struct report_opts *o, struct b
 		fmt_when(out, c->start + c->clock_offset_ms);
 		buf_adds(out, " | ");
 		fmt_when(out, c->end + c->clock_offset_ms);
+		ltime_span_note(out, &lt, c->start + c->clock_offset_ms, c->end + c->clock_offset_ms, "–");
 		buf_printf(out, " | %ld |\n", c->rows);
 	}
 	rules_out_lines(&a->rules, out, "\n#### Rules overridden\n\n", "- ", "\n", "", md_text);
@@ -172,7 +224,14 @@ static int md_compare(const struct compare *c, struct report_opts *o, struct buf
 {
 	(void)o;
 	static const char *const word[FD_COUNT] = {"gone", "still present", "new", "not assessed after", "not assessed before"};
-	buf_adds(out, "## iopsy comparison\n\n**Outcome.** ");
+	struct ltime lt;
+	ltime_init(&lt, &c->side[CMP_AFTER].m, &c->side[CMP_BEFORE].m);
+	buf_adds(out, "## iopsy comparison\n\n");
+	struct exec_summary es;
+	summary_of_compare(c, &lt, &es);
+	summary_md(&es, out);
+	summary_free(&es);
+	buf_adds(out, "**Outcome.** ");
 	md_text(out, c->headline);
 	buf_adds(out, "\n\n**Verdict.** ");
 	md_text(out, c->detail);

@@ -130,12 +130,64 @@ static const struct reporter report_html = {
 	.batch = html_batch,
 };
 
+/* ---- PDF: the HTML report's print layout through headless Chromium (pdf.c) ---- */
+
+static int pdf_of_html(struct report_opts *o, int rc, struct buf *html, struct buf *out)
+{
+	if (rc < 0) {
+		buf_free(html);
+		return rc;
+	}
+	struct buf why;
+	buf_init(&why);
+	rc = pdf_render(html->data ? html->data : "", html->len, &o->pdf, out, &why);
+	buf_free(html);
+	if (rc < 0) {
+		if (o->pdf.require) {
+			diag_emit(o->d, DIAG_ERROR, 0, 0, "no PDF: %s", why.data ? why.data : "");
+		} else {
+			diag_emit(o->d, DIAG_WARNING, 0, 0, "no PDF: %s (the other reports are written; --require-pdf makes "
+							   "this an error)", why.data ? why.data : "");
+			rc = REPORT_SKIPPED;
+		}
+	}
+	buf_free(&why);
+	return rc;
+}
+
+static int pdf_analysis(const struct analysis *a, struct report_opts *o, struct buf *out)
+{
+	struct buf h;
+	buf_init(&h);
+	struct html_result res;
+	int rc = report_html_analysis(a, &o->html, &h, &res, o->d);
+	return pdf_of_html(o, rc, &h, out);
+}
+
+static int pdf_compare(const struct compare *c, struct report_opts *o, struct buf *out)
+{
+	struct buf h;
+	buf_init(&h);
+	struct html_result res;
+	int rc = report_html_compare(c, &o->html, &h, &res, o->d);
+	return pdf_of_html(o, rc, &h, out);
+}
+
+static const struct reporter report_pdf = {
+	.name = "pdf",
+	.ext = "pdf",
+	.summary = "the HTML report's print layout as PDF (headless Chromium)",
+	.analysis = pdf_analysis,
+	.compare = pdf_compare,
+};
+
 /* ---- the table ---- */
 
 /* Writers in files of their own. */
-extern const struct reporter report_md; /* md.c */
+extern const struct reporter report_md;   /* md.c */
+extern const struct reporter report_xlsx; /* xlsx.c */
 
-const struct reporter *const reporters[] = {&report_text, &report_json, &report_html, &report_md, NULL};
+const struct reporter *const reporters[] = {&report_text, &report_json, &report_html, &report_md, &report_pdf, &report_xlsx, NULL};
 
 const struct reporter *reporter_find(const char *name)
 {

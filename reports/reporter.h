@@ -15,6 +15,7 @@
 #include "html.h"
 #include "inventory.h"
 #include "json.h"
+#include "pdf.h"
 #include "util.h"
 
 /* What a caller adds to a report, and what a reporter tells back. */
@@ -29,14 +30,20 @@ struct report_opts {
 	size_t index, count;              /* inventories: this file's place among count files; call
 	                                   * with the same out each time (it may be reset between) */
 	struct json js;                   /* the JSON writer's state across those calls */
+	struct pdf_opts pdf;              /* the PDF writer's renderer (Chromium) */
 };
+
+/* A writer's "nothing to write" (a PDF without Chromium and without --require-pdf: the warning is
+ * given, the other reports are written). */
+#define REPORT_SKIPPED 1
 
 struct reporter {
 	const char *name;                 /* "text", "json", "html", "md" */
 	const char *ext;                  /* file extension: "txt", "json", ... */
 	const char *summary;              /* one line for --help */
-	/* Each appends to out and returns 0, or a negative code: ERR_IO, CHARTS_NO_GNUPLOT or
-	 * CHARTS_FAILED (HTML with --require-charts: out is then incomplete). */
+	/* Each appends to out and returns 0, REPORT_SKIPPED, or a negative code: ERR_IO,
+	 * CHARTS_NO_GNUPLOT or CHARTS_FAILED (HTML with --require-charts: out is then incomplete),
+	 * PDF_NO_CHROMIUM or PDF_FAILED (PDF with --require-pdf). */
 	int (*analysis)(const struct analysis *a, struct report_opts *o, struct buf *out);
 	int (*compare)(const struct compare *c, struct report_opts *o, struct buf *out);
 	int (*inventory)(const struct inventory *inv, struct report_opts *o, struct buf *out);

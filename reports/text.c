@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "ltime.h"
+#include "summary.h"
 #include "rules_out.h"
 #include "version.h"
 
@@ -43,6 +45,49 @@ static void coverage_text(const struct analysis *a, struct buf *out)
 	}
 }
 
+/* The executive summary and the recommended actions (summary.h). */
+static void summary_text(const struct exec_summary *es, struct buf *out)
+{
+	buf_adds(out, "SUMMARY\n");
+	struct buf p;
+	buf_init(&p);
+	if (es->headline && !(es->nsentences && strncmp(es->sentence[0], es->headline, strlen(es->headline)) == 0)) {
+		buf_adds(&p, es->headline);
+		buf_adds(&p, ". ");
+	}
+	for (int i = 0; i < es->nsentences; i++) {
+		if (i)
+			buf_addc(&p, ' ');
+		buf_adds(&p, es->sentence[i]);
+	}
+	text_wrap(out, "  ", p.data ? p.data : "", 100);
+	buf_free(&p);
+	if (!es->nactions)
+		return;
+	buf_adds(out, "\nRECOMMENDED ACTIONS (in this order)\n");
+	for (int i = 0; i < es->nactions; i++) {
+		const struct action *ac = &es->act[i];
+		char ind[16];
+		snprintf(ind, sizeof ind, "  %d. ", i + 1);
+		text_wrap(out, ind, ac->what, 100);
+		text_wrap(out, "     effect: ", ac->effect, 100);
+		struct buf w;
+		buf_init(&w);
+		if (ac->nwhy) {
+			buf_printf(&w, "finding%s ", ac->nwhy > 1 ? "s" : "");
+			for (int k = 0; k < ac->nwhy; k++)
+				buf_printf(&w, "%s%zu", k ? ", " : "", ac->why[k]);
+			buf_adds(&w, " (");
+			buf_adds(&w, ac->because);
+			buf_adds(&w, ")");
+		} else {
+			buf_adds(&w, ac->because);
+		}
+		text_wrap(out, "     why: ", w.data, 100);
+		buf_free(&w);
+	}
+}
+
 void analysis_text(const struct analysis *a, struct buf *out)
 {
 	const struct model *m = &a->m;
@@ -51,7 +96,23 @@ void analysis_text(const struct analysis *a, struct buf *out)
 		a->f[i].sev == SEV_CRITICAL ? crit++ : a->f[i].sev == SEV_WARNING ? warn++ : info++;
 	buf_printf(out, "iopsy analyze: %zu capture%s, %zu finding%s (%d critical, %d warning, %d info)\n\n", m->ncaps,
 		   m->ncaps == 1 ? "" : "s", a->nf, a->nf == 1 ? "" : "s", crit, warn, info);
-	buf_adds(out, "VERDICT\n");
+	struct ltime lt;
+	ltime_init(&lt, m, NULL);
+	{
+		struct buf z;
+		buf_init(&z);
+		buf_adds(&z, "Times are UTC; ");
+		ltime_describe(&z, &lt);
+		buf_adds(&z, ".");
+		text_wrap(out, "", z.data, 100);
+		buf_addc(out, '\n');
+		buf_free(&z);
+	}
+	struct exec_summary es;
+	summary_of_analysis(a, &lt, &es);
+	summary_text(&es, out);
+	summary_free(&es);
+	buf_adds(out, "\nVERDICT\n");
 	text_wrap(out, "  ", a->verdict ? a->verdict : "", 100);
 	coverage_text(a, out);
 	buf_adds(out, "\nCAPTURES\n");
@@ -68,7 +129,9 @@ void analysis_text(const struct analysis *a, struct buf *out)
 		time_format_iso(c->end + c->clock_offset_ms, false, e);
 		buf_printf(out, ": %s, host ", c->format);
 		esc(out, c->host ? c->host : "?");
-		buf_printf(out, ", %s .. %s, %g s interval, %ld rows, %ld columns", s, e, c->interval_s, c->rows, c->columns);
+		buf_printf(out, ", %s .. %s", s, e);
+		ltime_span_note(out, &lt, c->start + c->clock_offset_ms, c->end + c->clock_offset_ms, "..");
+		buf_printf(out, ", %g s interval, %ld rows, %ld columns", c->interval_s, c->rows, c->columns);
 		if (c->warnings)
 			buf_printf(out, ", %ld warning%s", c->warnings, c->warnings == 1 ? "" : "s");
 		if (c->clock_offset_ms || c->offset_estimated) {
@@ -115,7 +178,9 @@ void analysis_text(const struct analysis *a, struct buf *out)
 		}
 		esc(out, f->entity);
 		buf_printf(out, "  [%s]%s\n", layer_names[f->layer], f->heuristic ? "  (heuristic)" : "");
-		buf_printf(out, "   %s .. %s (", s, e);
+		buf_printf(out, "   %s .. %s", s, e);
+		ltime_span_note(out, &lt, f->start, f->end, "..");
+		buf_adds(out, " (");
 		duration(out, f->sustained_s);
 		buf_adds(out, f->nsub > 1 ? " held" : "");
 		buf_adds(out, ")\n");
@@ -272,6 +337,8 @@ static void reason_text(struct buf *b, enum cmp_reason r, const struct cmp_metri
 
 static void captures_text(const struct model *m, const char *side, struct buf *out)
 {
+	struct ltime lt;
+	ltime_init(&lt, m, NULL);
 	for (size_t i = 0; i < m->ncaps; i++) {
 		const struct capture *c = &m->caps[i];
 		buf_printf(out, "  %-7s ", side);
@@ -285,7 +352,9 @@ static void captures_text(const struct model *m, const char *side, struct buf *o
 		time_format_iso(c->end + c->clock_offset_ms, false, e);
 		buf_printf(out, ": %s, host ", c->format);
 		esc(out, c->host ? c->host : "?");
-		buf_printf(out, ", %s .. %s, %g s interval, %ld rows", s, e, c->interval_s, c->rows);
+		buf_printf(out, ", %s .. %s", s, e);
+		ltime_span_note(out, &lt, c->start + c->clock_offset_ms, c->end + c->clock_offset_ms, "..");
+		buf_printf(out, ", %g s interval, %ld rows", c->interval_s, c->rows);
 		if (c->warnings)
 			buf_printf(out, ", %ld warning%s", c->warnings, c->warnings == 1 ? "" : "s");
 		buf_addc(out, '\n');
@@ -299,7 +368,7 @@ static bool pair_shown(const struct cmp_pair *p)
 	return p->active[0] || p->active[1];
 }
 
-static void pair_head(const struct cmp_pair *p, struct buf *out)
+static void pair_head(const struct cmp_pair *p, const struct ltime *lt, struct buf *out)
 {
 	char l[512];
 	buf_printf(out, "\n%s ", layer_names[p->layer]);
@@ -334,6 +403,17 @@ static void pair_head(const struct cmp_pair *p, struct buf *out)
 				hhmm(out, b->start);
 				buf_adds(out, "-");
 				hhmm(out, b->end);
+				buf_adds(out, " UTC");
+				if (lt && lt->known) {
+					struct buf lb;
+					buf_init(&lb);
+					ltime_local(&lb, lt, b->start, false);
+					buf_printf(out, " (local %.5s-", lb.data);
+					buf_reset(&lb);
+					ltime_local(&lb, lt, b->end, false);
+					buf_printf(out, "%.5s)", lb.data);
+					buf_free(&lb);
+				}
 				buf_adds(out, ", ");
 			} else if (!b->distinct) {
 				buf_adds(out, "none distinct (every active bucket), ");
@@ -694,7 +774,23 @@ void compare_text(const struct compare *c, struct buf *out)
 		   c->side[0].m.ncaps, c->side[0].m.ncaps == 1 ? "" : "s", c->side[1].m.ncaps, c->nrows,
 		   s->verdicts[CV_IMPROVED], s->verdicts[CV_REGRESSED], s->verdicts[CV_MIXED], s->verdicts[CV_UNCHANGED],
 		   s->verdicts[CV_NOT_COMPARABLE], s->verdicts[CV_HIGHER], s->verdicts[CV_LOWER], s->verdicts[CV_NOT_ASSESSED]);
-	buf_adds(out, "OUTCOME\n");
+	struct ltime lt;
+	ltime_init(&lt, &c->side[1].m, &c->side[0].m);
+	{
+		struct buf z;
+		buf_init(&z);
+		buf_adds(&z, "Times are UTC; ");
+		ltime_describe(&z, &lt);
+		buf_adds(&z, ".");
+		text_wrap(out, "", z.data, 100);
+		buf_addc(out, '\n');
+		buf_free(&z);
+	}
+	struct exec_summary es;
+	summary_of_compare(c, &lt, &es);
+	summary_text(&es, out);
+	summary_free(&es);
+	buf_adds(out, "\nOUTCOME\n");
 	text_wrap(out, "  ", c->headline ? c->headline : "", 100);
 	buf_adds(out, "\nVERDICT\n");
 	text_wrap(out, "  ", c->detail ? c->detail : "", 100);
@@ -737,7 +833,7 @@ void compare_text(const struct compare *c, struct buf *out)
 			hidden++;
 			continue;
 		}
-		pair_head(p, out);
+		pair_head(p, &lt, out);
 		for (size_t r = p->first_row; r < p->first_row + p->nrows; r++) {
 			const struct cmp_row *row = &c->rows[r];
 			if (row->s[0].max == 0 && row->s[1].max == 0) {

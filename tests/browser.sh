@@ -353,12 +353,12 @@ if "$BIN" compare --help >/dev/null 2>&1 && "$BIN" compare --help 2>&1 | grep -q
 		charts_only "$W/cmp.html" "$W/cmpcharts.html"
 		chrome "$W/ccshot.out" "$W/ccshot.err" --window-size=1280,1000 --screenshot="$W/cmpcharts.png" \
 			"file://$W/cmpcharts.html"
-		if [ -s "$W/cmpcharts.png" ] && msg=$(png_ok "$W/cmpcharts.png" 1f5fa8); then
+		if [ -s "$W/cmpcharts.png" ] && msg=$(png_ok "$W/cmpcharts.png" 08306b); then
 			ok "compare: after-side lines drawn on screen ($msg)"
 		else
 			nok "compare: chart lines not on screen: $msg"
 		fi
-		if [ -s "$W/cmpcharts.png" ] && msg=$(png_ok "$W/cmpcharts.png" e69f00); then
+		if [ -s "$W/cmpcharts.png" ] && msg=$(png_ok "$W/cmpcharts.png" d55e00); then
 			ok "compare: before-side lines drawn on screen ($msg)"
 		else
 			nok "compare: before-side lines not on screen: $msg"
@@ -367,17 +367,18 @@ if "$BIN" compare --help >/dev/null 2>&1 && "$BIN" compare --help 2>&1 | grep -q
 		sed -e 's#</head>#<style>html{filter:grayscale(1)}</style></head>#' "$W/cmpcharts.html" >"$W/cmpgrey.html"
 		chrome "$W/cgshot.out" "$W/cgshot.err" --window-size=1280,1000 --screenshot="$W/cmpgrey.png" \
 			"file://$W/cmpgrey.html"
-		if [ -s "$W/cmpgrey.png" ] && msg=$(grey_apart "$W/cmpgrey.png" e69f00 1f5fa8); then
+		if [ -s "$W/cmpgrey.png" ] && msg=$(grey_apart "$W/cmpgrey.png" d55e00 08306b); then
 			ok "compare: before and after apart in greyscale ($msg)"
 		else
 			nok "compare: before and after not apart in greyscale: $msg"
 		fi
-		# the report leads with the outcome and the headline, in the first screenful
+		# the report leads with the summary, whose headline is the outcome, and the verdict's headline
+		# follows in the first screenful
 		sed -e 's/<meta http-equiv="Content-Security-Policy"[^>]*>//' "$W/cmp.html" >"$W/cmpprobe.html"
 		cat >>"$W/cmpprobe.html" <<'EOF'
 <script>
 (function () {
-  var s = document.querySelector('main section'), o = document.querySelector('#verdict .outcome'),
+  var s = document.querySelector('main section'), o = document.querySelector('#summary .headline'),
       h = document.querySelector('#verdict .headline'), p = document.createElement('pre');
   p.textContent = 'LEAD first=' + (s ? s.id : '') + ' outcome=' + (o ? o.textContent.split(' ')[0] : '') +
     ' bottom=' + (h ? Math.round(h.getBoundingClientRect().bottom) : -1) + ' END';
@@ -387,7 +388,7 @@ if "$BIN" compare --help >/dev/null 2>&1 && "$BIN" compare --help 2>&1 | grep -q
 EOF
 		chrome "$W/lead.out" "$W/lead.err" --window-size=1280,1000 --dump-dom "file://$W/cmpprobe.html"
 		lead=$(sed -n 's/.*LEAD \(.*\) END.*/\1/p' "$W/lead.out")
-		if [ "$(field "$lead" first)" = verdict ] && [ "$(field "$lead" outcome)" = Improved ] &&
+		if [ "$(field "$lead" first)" = summary ] && [ "$(field "$lead" outcome)" = Improved ] &&
 			[ "$(field "$lead" bottom)" -gt 0 ] && [ "$(field "$lead" bottom)" -le 1000 ]; then
 			ok "compare: the report leads with the outcome and its headline ($lead)"
 		else

@@ -771,6 +771,25 @@ static char *fake_gnuplot(const char *dir, enum fake_mode mode)
 	return write_script(dir, "fake-gnuplot.sh", text);
 }
 
+/* s without its <title> elements (tooltips: after another chart in the same process, gnuplot
+ * names an untitled plot's group by the last tic label instead of its id; nothing else differs,
+ * and the report's inlined SVG drops titles anyway). */
+static void strip_titles(char *s)
+{
+	char *w = s;
+	for (char *r = s; *r;) {
+		if (strncmp(r, "<title>", 7) == 0) {
+			char *e = strstr(r, "</title>");
+			if (e) {
+				r = e + 8;
+				continue;
+			}
+		}
+		*w++ = *r++;
+	}
+	*w = '\0';
+}
+
 START_TEST(charts_in_one_process)
 {
 	if (!have_gnuplot())
@@ -802,6 +821,8 @@ START_TEST(charts_in_one_process)
 		ck_assert_int_eq(system(cmd), 0);
 		char *one = slurp(alone);
 		ck_assert_ptr_nonnull(one);
+		strip_titles(batch);
+		strip_titles(one);
 		ck_assert_msg(strcmp(batch, one) == 0, "chart %d drawn in the batch differs from the chart drawn alone", k);
 		free(batch);
 		free(one);

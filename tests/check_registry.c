@@ -132,7 +132,7 @@ START_TEST(reporters_table)
 		ck_assert_msg(man_has(man, r->name), "doc/iopsy.1 does not name report %s", r->name);
 	}
 	ck_assert_ptr_nonnull(strstr(reporter_names(0), "md"));
-	ck_assert_ptr_null(reporter_find("pdf"));
+	ck_assert_ptr_null(reporter_find("docx"));
 	free(man);
 	free(an);
 	free(cmp);

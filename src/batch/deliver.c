@@ -227,15 +227,22 @@ static void fill_parts(const struct mail_run *mr, const size_t *sets, size_t nse
 		} else if (sz > 8) {
 			parts[i].chart_left_out = true;
 		}
+		/* the PDF when the set has one (what a customer opens), else the HTML */
 		buf_reset(&p);
-		buf_printf(&p, "%s/%s/report.html", o->out, s->dir);
+		buf_printf(&p, "%s/%s/report.pdf", o->out, s->dir);
+		bool pdf = file_size(p.data) > 0;
+		if (!pdf) {
+			buf_reset(&p);
+			buf_printf(&p, "%s/%s/report.html", o->out, s->dir);
+		}
 		sz = file_size(p.data);
 		if (sz >= 0 && used + part_size((size_t)sz) <= mr->limit) {
 			m->att = xrealloc(m->att, (m->natt + 1) * sizeof *m->att);
 			struct buf fn;
 			buf_init(&fn);
-			buf_printf(&fn, "%s-report.html", s->dir);
-			m->att[m->natt] = (struct mail_attachment){.filename = fn.data, .content_type = "text/html; charset=utf-8",
+			buf_printf(&fn, "%s-report.%s", s->dir, pdf ? "pdf" : "html");
+			m->att[m->natt] = (struct mail_attachment){.filename = fn.data,
+								   .content_type = pdf ? "application/pdf" : "text/html; charset=utf-8",
 								   .path = xstrdup(p.data)};
 			m->natt++;
 			used += part_size((size_t)sz);
@@ -245,8 +252,8 @@ static void fill_parts(const struct mail_run *mr, const size_t *sets, size_t nse
 			if (o->report_url) {
 				parts[i].report = MR_LINKED;
 				size_t k = strlen(o->report_url);
-				buf_printf(&w, "%s%s%s/report.html", o->report_url, k && o->report_url[k - 1] == '/' ? "" : "/",
-					   s->dir);
+				buf_printf(&w, "%s%s%s/report.%s", o->report_url, k && o->report_url[k - 1] == '/' ? "" : "/",
+					   s->dir, pdf ? "pdf" : "html");
 			} else {
 				parts[i].report = MR_LEFT_OUT;
 				buf_adds(&w, p.data);

@@ -343,6 +343,27 @@ static void add_glob(struct bset *s, const char *base, const char *pattern, int 
 	buf_free(&p);
 }
 
+
+/* The report's engagement keys of a manifest set: title, customer, prepared-by (text) and logo (a
+ * file, relative to the manifest). true when key was one of them. */
+static bool manifest_brand(struct bset *s, const char *key, const char *val, const char *base)
+{
+	char **slot = strcmp(key, "title") == 0 ? &s->title : strcmp(key, "customer") == 0 ? &s->customer
+		      : strcmp(key, "prepared-by") == 0 ? &s->prepared_by : strcmp(key, "logo") == 0 ? &s->logo : NULL;
+	if (!slot)
+		return false;
+	free(*slot);
+	if (slot == &s->logo && val[0] != '/' && base && *base) {
+		struct buf p;
+		buf_init(&p);
+		buf_printf(&p, "%s/%s", base, val);
+		*slot = p.data;
+	} else {
+		*slot = xstrdup(val);
+	}
+	return true;
+}
+
 static int discover_manifest(struct batch *b, const char *path, const struct diag *parent)
 {
 	struct diag d = *parent;
@@ -409,8 +430,11 @@ static int discover_manifest(struct batch *b, const char *path, const struct dia
 			forced = BF_MAP;
 		else if (strcmp(key, "mail-to") == 0)
 			mail = true;
+		else if (manifest_brand(cur, key, val, base))
+			continue;
 		else {
-			diag_emit(&d, DIAG_ERROR, ln, 1, "unknown key '%s' (files, before, after, vmkernel-log, partitions, map, mail-to)", key);
+			diag_emit(&d, DIAG_ERROR, ln, 1, "unknown key '%s' (files, before, after, vmkernel-log, partitions, map, "
+							 "mail-to, title, customer, prepared-by, logo)", key);
 			rc = ERR_FORMAT;
 			continue;
 		}

@@ -103,7 +103,7 @@ static void worker(const struct bset *s, char *dir, char *tmpdir, struct bprev *
 }
 
 /* What the set's folder holds of an earlier run: this run writes each again or it stays away. */
-static const char *const set_outputs[] = {RESULT_FILE, "report.html", "report.json", "report.txt", "chart.png",
+static const char *const set_outputs[] = {RESULT_FILE, "report.html", "report.json", "report.txt", "report.pdf", "chart.png",
 					  "messages.txt"};
 
 static void remove_stale(const char *dir)

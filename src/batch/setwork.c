@@ -98,22 +98,45 @@ static int write_file(const struct batch_opts *o, const char *dir, const char *n
 	return rc;
 }
 
+/* What a customer's report of set s shows: file names by their base name (a batch runs over the
+ * consultant's folders), and the set's engagement fields from the manifest. */
+static void set_deliverable(const struct bset *s, struct model *m, struct report_brand *br, struct report_opts *ro,
+			    struct buf *errors)
+{
+	for (size_t i = 0; i < m->ncaps; i++) {
+		const char *b = m->caps[i].path ? strrchr(m->caps[i].path, '/') : NULL;
+		if (b && b[1])
+			m->caps[i].path = b + 1;
+	}
+	memset(br, 0, sizeof *br);
+	br->title = s->title;
+	br->customer = s->customer;
+	br->prepared_by = s->prepared_by;
+	if (s->logo) {
+		struct buf why;
+		buf_init(&why);
+		if (brand_logo_load(br, s->logo, &why) < 0)
+			buf_printf(errors, "logo %s: %s; ", s->logo, why.data ? why.data : "");
+		buf_free(&why);
+	}
+	ro->html.brand = br;
+}
+
 /* The set's reports: report.json, report.txt and report.html (what: 0 analysis, 1 comparison).
  * Returns 0 or ERR_IO. */
 static int write_reports(const struct batch_opts *o, const char *setdir, int what, const void *model,
 			 struct report_opts *ro, struct buf *errors)
 {
-	static const char *const names[] = {"json", "text", "html"};
+	static const char *const names[] = {"json", "text", "html", "pdf"};
 	int rc = 0;
 	struct buf b;
 	buf_init(&b);
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		const struct reporter *r = reporter_find(names[i]);
 		buf_reset(&b);
-		if (what == 0)
-			r->analysis(model, ro, &b);
-		else
-			r->compare(model, ro, &b);
+		int wr = what == 0 ? r->analysis(model, ro, &b) : r->compare(model, ro, &b);
+		if (wr == REPORT_SKIPPED || (wr < 0 && i == 3))
+			continue; /* no PDF (no Chromium): said in messages.txt, the HTML is there */
 		char file[32];
 		snprintf(file, sizeof file, "report.%s", r->ext);
 		if (write_file(o, setdir, file, &b, errors) < 0)
@@ -241,7 +264,10 @@ static void single(const struct bset *s, const char *setdir, const struct bprev 
 	ro.html.top_png = &png;
 	ro.html.top_png_why = &why;
 	ro.res.top_png = 1;
+	struct report_brand br;
+	set_deliverable(s, &a.m, &br, &ro, &errors);
 	int rc = write_reports(o, setdir, 0, &a, &ro, &errors);
+	brand_free(&br);
 	buf_free(&trend);
 	if (a.nf) {
 		int prc = ro.res.top_png;
@@ -297,7 +323,11 @@ static void paired(const struct bset *s, const char *setdir, const struct bprev 
 	struct report_opts ro;
 	report_opts_init(&ro);
 	ro.d = &d;
+	struct report_brand br;
+	set_deliverable(s, &c.side[0].m, &br, &ro, &errors);
+	set_deliverable(s, &c.side[1].m, &br, &ro, &errors);
 	int rc = write_reports(o, setdir, 1, &c, &ro, &errors);
+	brand_free(&br);
 	/* the index shows the after side's findings and the comparison's verdict */
 	bresult_from_analysis(&c.side[1], c.verdict, r);
 	for (size_t i = 0; i < bu.skipped; i++)

@@ -36,6 +36,7 @@ static const char analyze_help_text[] =
 	"  --html PATH               write the self-contained HTML report to PATH (charts by gnuplot;\n"
 	"                            '-' = stdout, then the text summary is not printed unless --text)\n"
 	"%s"
+	DELIV_HELP
 	"  --gnuplot-dir DIR         keep each chart's data and gnuplot script in DIR (created if\n"
 	"                            missing) to restyle it; an existing DIR/style.gp is used\n"
 	"  --require-charts          fail (exit 4, no HTML written) when gnuplot is missing or a\n"
@@ -86,7 +87,9 @@ int cmd_analyze(int argc, char **argv)
 					     {"require-charts", no_argument, NULL, OPT_REQUIRE_CHARTS},
 					     {"report", required_argument, NULL, OPT_REPORT},
 					     COMMON_LONG_OPTS,
+					     DELIV_LONG_OPTS,
 					     {0}};
+	struct deliv_opts dv = {0};
 	struct common_opts co;
 	cli_opts_init(&co);
 	struct analyze_opts ao;
@@ -106,6 +109,11 @@ int cmd_analyze(int argc, char **argv)
 			return EXIT_USAGE;
 		if (k)
 			continue;
+		if ((k = deliv_opt(c, optarg, &dv, &outs, "analyze")) != 0) {
+			if (k == EXIT_USAGE)
+				return deliv_free(&dv), EXIT_USAGE;
+			continue;
+		}
 		char *end;
 		switch (c) {
 		case OPT_VMK:
@@ -183,12 +191,16 @@ int cmd_analyze(int argc, char **argv)
 		in[nin++] = (char *)(uintptr_t)ao.partitions;
 		in[nin++] = (char *)(uintptr_t)ao.map;
 		in[nin++] = (char *)(uintptr_t)ao.rules;
+		in[nin++] = (char *)(uintptr_t)dv.logo;
 		int bad = cli_outputs_not_inputs(&outs, "analyze", in, nin);
 		free(in);
 		if (bad)
 			return EXIT_USAGE;
 	}
 
+	int drc = deliv_finish(&dv, &ro, "analyze");
+	if (drc)
+		return deliv_free(&dv), drc;
 	struct analysis a;
 	analysis_init(&a);
 	a.sink = diag_stderr();
@@ -197,6 +209,7 @@ int cmd_analyze(int argc, char **argv)
 		int rrc = cli_load_rules(&a.rules, ao.rules);
 		if (rrc < 0) {
 			analysis_free(&a);
+			deliv_free(&dv);
 			return rrc == ERR_IO ? EXIT_INPUT : EXIT_USAGE;
 		}
 	}
@@ -246,6 +259,7 @@ int cmd_analyze(int argc, char **argv)
 		readable += !a.m.caps[i].failed;
 	if (!readable)
 		goto out; /* only the errors: no report of nothing */
+	deliv_paths(&a.m, dv.redact);
 	int w = cli_outputs_write(&outs, "analyze", &a, &ro);
 	if (w > ret)
 		ret = w;
@@ -255,6 +269,7 @@ int cmd_analyze(int argc, char **argv)
 		ret = EXIT_FINDINGS;
 out:
 	analysis_free(&a);
+	deliv_free(&dv);
 	return ret;
 }
 

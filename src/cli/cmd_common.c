@@ -6,12 +6,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "html.h"
 #include "reporter.h"
 #include "mtread.h"
 #include "pdh.h"
+#include "brand.h"
+#include "capmodel.h"
+#include <unistd.h>
 
 void cli_opts_init(struct common_opts *co)
 {
@@ -95,13 +99,23 @@ int common_opt(int c, const char *arg, struct common_opts *co)
 		}
 		co->format = strcmp(arg, "auto") == 0 ? NULL : arg;
 		return 1;
-	case OPT_TZ:
-		if (parse_tz(arg, &co->tz_bias_min) < 0) {
-			fprintf(stderr, "iopsy: bad --tz '%s' (use an offset like +09:00, -0500 or UTC)\n", arg);
+	case OPT_TZ: {
+		static struct tz given; /* the one --tz of this process */
+		struct buf why;
+		buf_init(&why);
+		tz_free(&given);
+		if (tz_parse(&given, arg, &why) < 0) {
+			fprintf(stderr, "iopsy: bad --tz '%s': %s (use an offset like +09:00, -0500 or UTC, or a zone "
+					"name like Europe/Berlin)\n", arg, why.data ? why.data : "");
+			buf_free(&why);
 			return ERR_USAGE;
 		}
+		buf_free(&why);
+		co->tz_bias_min = given.fixed ? -given.off / 60 : 0;
+		co->tz = &given;
 		co->tz_given = true;
 		return 1;
+	}
 	case OPT_MAX_WARNINGS: {
 		char *end;
 		errno = 0;
@@ -227,8 +241,12 @@ int cli_outputs_write(const struct cli_outputs *o, const char *cmd, const void *
 		buf_reset(&out);
 		int rc = o->what == 0 ? r->analysis(model, ro, &out) : r->compare(model, ro, &out);
 		int w;
-		if (rc < 0) {
-			if (rc != ERR_IO)
+		if (rc == REPORT_SKIPPED) {
+			continue; /* said why already (a PDF without Chromium) */
+		} else if (rc < 0) {
+			if (rc == PDF_NO_CHROMIUM || rc == PDF_FAILED)
+				fprintf(stderr, "iopsy %s: --require-pdf: no PDF written\n", cmd);
+			else if (rc != ERR_IO)
 				fprintf(stderr, "iopsy %s: --require-charts: no %s report written\n", cmd,
 					strcmp(r->name, "html") == 0 ? "HTML" : r->name);
 			w = EXIT_SYSTEM;
@@ -261,4 +279,100 @@ const char *cli_report_help(int what)
 		}
 	}
 	return h;
+}
+
+/* ---- the deliverable's options ---- */
+
+static struct report_brand *brand_of(struct deliv_opts *d)
+{
+	if (!d->brand)
+		d->brand = xcalloc(1, sizeof *d->brand);
+	return d->brand;
+}
+
+/* Engagement text: one line, at most 200 bytes (it goes on a title page). */
+static int brand_text(const char *cmd, const char *opt, const char *arg)
+{
+	if (!*arg || strlen(arg) > 200)
+		return usage_error(cmd, "%s needs a text of 1 to 200 bytes", opt);
+	return 0;
+}
+
+int deliv_opt(int c, const char *arg, struct deliv_opts *d, struct cli_outputs *outs, const char *cmd)
+{
+	switch (c) {
+	case OPT_PDF: return cli_output_add(outs, cmd, "pdf", arg) ? EXIT_USAGE : 1;
+	case OPT_XLSX: return cli_output_add(outs, cmd, "xlsx", arg) ? EXIT_USAGE : 1;
+	case OPT_PAPER:
+		if (strcasecmp(arg, "a4") != 0 && strcasecmp(arg, "letter") != 0)
+			return usage_error(cmd, "--paper takes a4 or letter, not '%s'", arg);
+		d->paper = arg;
+		return 1;
+	case OPT_REQUIRE_PDF: d->require_pdf = true; return 1;
+	case OPT_TITLE:
+		if (brand_text(cmd, "--title", arg))
+			return EXIT_USAGE;
+		brand_of(d)->title = arg;
+		return 1;
+	case OPT_CUSTOMER:
+		if (brand_text(cmd, "--customer", arg))
+			return EXIT_USAGE;
+		brand_of(d)->customer = arg;
+		return 1;
+	case OPT_PREPARED_BY:
+		if (brand_text(cmd, "--prepared-by", arg))
+			return EXIT_USAGE;
+		brand_of(d)->prepared_by = arg;
+		return 1;
+	case OPT_LOGO: d->logo = arg; return 1;
+	case OPT_REDACT_PATHS: d->redact = true; return 1;
+	default: return 0;
+	}
+}
+
+int deliv_finish(struct deliv_opts *d, struct report_opts *ro, const char *cmd)
+{
+	if (d->logo) {
+		struct buf why;
+		buf_init(&why);
+		int rc = brand_logo_load(brand_of(d), d->logo, &why);
+		if (rc < 0) {
+			fprintf(stderr, "iopsy %s: --logo %s: %s\n", cmd, d->logo, why.data ? why.data : "");
+			buf_free(&why);
+			return rc == ERR_IO ? EXIT_INPUT : EXIT_USAGE;
+		}
+		buf_free(&why);
+	}
+	ro->html.brand = d->brand;
+	ro->html.paper = d->paper;
+	ro->pdf.require = d->require_pdf;
+	return EXIT_OK;
+}
+
+void deliv_paths(struct model *m, bool redact)
+{
+	char cwd[4096];
+	bool have_cwd = getcwd(cwd, sizeof cwd) != NULL;
+	size_t cl = have_cwd ? strlen(cwd) : 0;
+	for (size_t i = 0; i < m->ncaps; i++) {
+		const char *p = m->caps[i].path;
+		if (!p || strcmp(p, "-") == 0)
+			continue;
+		if (redact) {
+			const char *b = strrchr(p, '/');
+			if (b && b[1])
+				m->caps[i].path = b + 1;
+		} else if (have_cwd && p[0] == '/' && cl > 1 && strncmp(p, cwd, cl) == 0 && p[cl] == '/' && p[cl + 1]) {
+			m->caps[i].path = p + cl + 1;
+		}
+	}
+}
+
+void deliv_free(struct deliv_opts *d)
+{
+	if (d->brand) {
+		brand_free(d->brand);
+		free(d->brand);
+		d->brand = NULL;
+	}
 }

@@ -37,6 +37,7 @@ static const char compare_help_text[] =
 	"  --html PATH               write the self-contained HTML report (before/after latency CDFs,\n"
 	"                            time-of-day overlays, latency vs IOPS) to PATH\n"
 	"%s"
+	DELIV_HELP
 	"  --gnuplot-dir DIR         keep the charts' data and gnuplot scripts in DIR (to restyle them)\n"
 	"  --require-charts          no gnuplot, or a chart that fails, is an error (exit 4)\n"
 	"  --resamples N             bootstrap resamples (default 1000, 100..100000)\n"
@@ -125,6 +126,7 @@ static const struct option opts[] = {{"before", required_argument, NULL, OPT_BEF
 				     {"max-warnings", required_argument, NULL, OPT_MAX_WARNINGS},
 				     {"quiet", no_argument, NULL, 'q'},
 				     {"help", no_argument, NULL, 'h'},
+				     DELIV_LONG_OPTS,
 				     {0}};
 
 /* The option an argument like "--befo" or "--json=x" names (getopt's unique-prefix rule), or NULL. */
@@ -262,6 +264,7 @@ int cmd_compare(int argc, char **argv)
 	compare_init(&c);
 	struct buf err;
 	buf_init(&err);
+	struct deliv_opts dv = {0};
 	if (ret)
 		goto out;
 	int ch;
@@ -274,6 +277,13 @@ int cmd_compare(int argc, char **argv)
 		}
 		if (k)
 			continue;
+		if ((k = deliv_opt(ch, optarg, &dv, &outs, "compare")) != 0) {
+			if (k == EXIT_USAGE) {
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			continue;
+		}
 		unsigned long long u;
 		double d;
 		switch (ch) {
@@ -375,6 +385,8 @@ int cmd_compare(int argc, char **argv)
 		ret = usage_error("compare", "'-' (stdin) can be given only once");
 		goto out;
 	}
+	if ((ret = deliv_finish(&dv, &ro, "compare")) != 0)
+		goto out;
 	int rrc = rules_path ? cli_load_rules(&c.rules, rules_path) : 0;
 	c.side[0].rules = c.side[1].rules = c.rules;
 	for (int s = 0; s < 2 && rrc >= 0; s++) /* a side's own file on top of --rules */
@@ -427,6 +439,8 @@ int cmd_compare(int argc, char **argv)
 	cd.prefix = "iopsy compare";
 	cd.sink = diag_stderr();
 	compare_run(&c, &o, &cd);
+	for (int s = 0; s < 2; s++)
+		deliv_paths(&c.side[s].m, dv.redact);
 	int w = cli_outputs_write(&outs, "compare", &c, &ro);
 	if (w > ret)
 		ret = w;
@@ -435,6 +449,7 @@ int cmd_compare(int argc, char **argv)
 	    (c.sum.outcome == CO_REGRESSED || (fail_on == CO_MIXED && c.sum.outcome == CO_MIXED)))
 		ret = EXIT_FINDINGS;
 out:
+	deliv_free(&dv);
 	compare_free(&c);
 	buf_free(&err);
 	free(l.cap[0]);

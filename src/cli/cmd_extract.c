@@ -18,6 +18,9 @@ static const char extract_help_text[] =
 	"\n"
 	"  -m, --match REGEX   columns to keep (required)\n"
 	"  -o, --output PATH   output file (default stdout)\n"
+	"  --time-format FMT   the time column: iso (2026-07-27T13:00:00.644Z, the default), excel\n"
+	"                      (2026-07-27 13:00:00.644 UTC, read by spreadsheets as a date-time) or\n"
+	"                      local (the same in local time: --tz, else the perfmon header's bias)\n"
 	COMMON_HELP;
 
 void extract_help(struct buf *out)
@@ -29,11 +32,13 @@ int cmd_extract(int argc, char **argv)
 {
 	static const struct option opts[] = {{"match", required_argument, NULL, 'm'},
 					     {"output", required_argument, NULL, 'o'},
+					     {"time-format", required_argument, NULL, 't'},
 					     COMMON_LONG_OPTS,
 					     {0}};
 	struct common_opts co;
 	cli_opts_init(&co);
 	const char *pattern = NULL, *outpath = "-";
+	enum extract_time tf = XT_ISO;
 	int c;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "m:o:qh", opts, NULL)) != -1) {
@@ -45,6 +50,16 @@ int cmd_extract(int argc, char **argv)
 		switch (c) {
 		case 'm': pattern = optarg; break;
 		case 'o': outpath = optarg; break;
+		case 't':
+			if (strcmp(optarg, "iso") == 0)
+				tf = XT_ISO;
+			else if (strcmp(optarg, "excel") == 0)
+				tf = XT_EXCEL;
+			else if (strcmp(optarg, "local") == 0)
+				tf = XT_LOCAL;
+			else
+				return usage_error("extract", "--time-format takes iso, excel or local, not '%s'", optarg);
+			break;
 		case 'h': return cli_print_help(extract_help);
 		default: return usage_hint("extract");
 		}
@@ -91,7 +106,13 @@ int cmd_extract(int argc, char **argv)
 	}
 	bool werr;
 	long rows;
-	int r = extract_write(&in, sel, (size_t)nsel, af.fp, &werr, &rows);
+	int r = extract_write_time(&in, sel, (size_t)nsel, af.fp, &werr, &rows, tf, co.tz);
+	if (r == ERR_USAGE) {
+		afile_abort(&af);
+		fprintf(stderr, "iopsy extract: --time-format local: %s has no time-zone bias; give --tz\n", in.diag.file);
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	if (!werr && rows == 0) {
 		/* every row rejected (or none): an input error, and no file */
 		if (r >= 0) {

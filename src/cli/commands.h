@@ -57,8 +57,10 @@ enum {
 
 #define COMMON_HELP                                                                                    \
 	"  --format NAME       force the input format (auto, esxtop, perfmon; default: probe)\n"      \
-	"  --tz OFFSET         UTC offset of perfmon local time when the header has no bias\n"        \
-	"                      (e.g. +09:00, -0500, UTC; default UTC)\n"                              \
+	"  --tz ZONE           the customer's time zone: an IANA name (Europe/Berlin, DST per time\n" \
+	"                      stamp) or an offset (+09:00, -0500, UTC); reports show times in it\n"  \
+	"                      beside UTC, and perfmon local time without a header bias is read in\n" \
+	"                      it (default: the perfmon bias, else UTC)\n"                           \
 	"  --max-warnings N    warnings shown per file before they are only counted (default 20,\n"  \
 	"                      -1 = all)\n"                                                            \
 	"  --threads N         threads reading each capture (default: auto = two on an uncompressed\n" \
@@ -67,6 +69,59 @@ enum {
 	"                      is the same with any N\n"                                             \
 	"  -q, --quiet         no progress line on stderr\n"                                          \
 	"  -h, --help          this help\n"
+
+/* The deliverable's options of analyze and compare (cmd_common.c): --pdf/--xlsx PATH (aliases
+ * of --report pdf=/xlsx=), the paper, the engagement fields and logo, path redaction. */
+enum {
+	OPT_PDF = 1100,
+	OPT_XLSX,
+	OPT_PAPER,
+	OPT_REQUIRE_PDF,
+	OPT_TITLE,
+	OPT_CUSTOMER,
+	OPT_PREPARED_BY,
+	OPT_LOGO,
+	OPT_REDACT_PATHS,
+};
+#define DELIV_LONG_OPTS                                                                                \
+	{"pdf", required_argument, NULL, OPT_PDF}, {"xlsx", required_argument, NULL, OPT_XLSX},          \
+		{"paper", required_argument, NULL, OPT_PAPER},                                           \
+		{"require-pdf", no_argument, NULL, OPT_REQUIRE_PDF},                                     \
+		{"title", required_argument, NULL, OPT_TITLE},                                           \
+		{"customer", required_argument, NULL, OPT_CUSTOMER},                                     \
+		{"prepared-by", required_argument, NULL, OPT_PREPARED_BY},                               \
+		{"logo", required_argument, NULL, OPT_LOGO},                                             \
+		{"redact-paths", no_argument, NULL, OPT_REDACT_PATHS}
+#define DELIV_HELP                                                                                     \
+	"  --pdf PATH                write the report as PDF (the HTML's print layout, by headless\n"     \
+	"                            Chromium; without Chromium a warning and no PDF)\n"                 \
+	"  --paper a4|letter         the PDF's and the print layout's page size (default a4)\n"         \
+	"  --require-pdf             fail (exit 4, no PDF) when the PDF cannot be made\n"               \
+	"  --xlsx PATH               write an Excel workbook: summary, findings with evidence,\n"       \
+	"                            entities and the series behind each finding, real date-times\n"    \
+	"  --title TEXT              the report's title (default: the question it answers)\n"          \
+	"  --customer TEXT           the customer or engagement, on the title and in the footer\n"     \
+	"  --prepared-by TEXT        the consultant or company that prepared the report\n"             \
+	"  --logo FILE               a PNG or SVG logo (at most 512 KiB) embedded in the report\n"     \
+	"  --redact-paths            show capture files by their base name only\n"
+struct report_brand;
+struct cli_outputs;
+struct deliv_opts {
+	const char *paper, *logo;
+	bool redact, require_pdf;
+	struct report_brand *brand; /* allocated by deliv_opt; NULL when no field was given */
+};
+struct report_opts;
+struct model;
+/* Handles a deliverable option: 1 when c was one, 0 when not, EXIT_USAGE (printed) when bad. */
+int deliv_opt(int c, const char *arg, struct deliv_opts *d, struct cli_outputs *outs, const char *cmd);
+/* Loads the logo and hands everything to the reporters. Returns EXIT_OK or EXIT_USAGE/EXIT_INPUT
+ * (printed). */
+int deliv_finish(struct deliv_opts *d, struct report_opts *ro, const char *cmd);
+/* The capture file names the reports show: as given, relative to the working directory when an
+ * absolute path lies below it, or the base name with redact. */
+void deliv_paths(struct model *m, bool redact);
+void deliv_free(struct deliv_opts *d);
 
 /* common_opts_init, then the CLI's sink (stderr) and progress meter, and IOPSY_THREADS. */
 void cli_opts_init(struct common_opts *co);

@@ -116,6 +116,10 @@ void batch_free(struct batch *b)
 			free(s->mail_to[k]);
 		free(s->mail_to);
 		free(s->discovery_error);
+		free(s->title);
+		free(s->customer);
+		free(s->prepared_by);
+		free(s->logo);
 		free(s->error);
 		if (s->res) {
 			bresult_free(s->res);

@@ -124,6 +124,7 @@ struct bset {
 	char **mail_to;           /* per-set recipients (manifest) */
 	size_t nmail;
 	char *discovery_error;    /* e.g. a glob that matched nothing */
+	char *title, *customer, *prepared_by, *logo; /* the report's engagement fields (manifest), NULL */
 	/* the outcome, kept by the parent for the order and the exit code */
 	enum bstatus status;
 	int worst;                /* -1 none, else enum severity */

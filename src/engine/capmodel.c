@@ -211,10 +211,19 @@ static int model_read(struct model *m, size_t ci, struct input *in, const struct
 	struct capture *c = &m->caps[ci];
 	int rc;
 	struct pdh_reader *r = in->r;
+	if (co->tz)
+		m->tz = co->tz;
 	const struct parser_ops *ops = pdh_parser(r);
 	c->format = ops->name;
 	c->role = ops->role;
 	c->gzip = in->src.gzip;
+	{ /* the local time of a perfmon capture, for reports (UTC = local + bias) */
+		const struct pdh_header_info *hi = pdh_header_info(r);
+		c->local_time = ops->local_time;
+		c->bias_known = hi->bias_known && ops->local_time;
+		c->bias_min = hi->bias_min;
+		c->zone = hi->zone[0] ? arena_strdup(&m->arena, hi->zone) : NULL;
+	}
 	size_t n = pdh_ncols(r);
 	c->columns = (long)n;
 	bool *want = xcalloc(n ? n : 1, sizeof *want);

@@ -49,6 +49,10 @@ struct capture {
 	double interval_s;
 	long rows, columns, warnings, skipped_rows;
 	bool gzip;
+	bool local_time;         /* the format writes local time (perfmon) */
+	bool bias_known;         /* ... and the header said its bias: UTC = local + bias_min */
+	int bias_min;
+	const char *zone;        /* the header's zone name ("Pacific Daylight Time"), NULL */
 	int64_t clock_offset_ms; /* added to this capture's times to align it (perfmon: guest − host) */
 	bool offset_estimated;
 	double offset_confidence;
@@ -91,6 +95,7 @@ struct model {
 	size_t ncaps;
 	struct entity *ents;
 	size_t nents, cap_ents;
+	const struct tz *tz;     /* --tz (borrowed from the options), NULL: not given */
 	struct arena arena;
 };
 

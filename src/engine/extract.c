@@ -2,6 +2,7 @@
 #include "extract.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "pdh.h"
 
@@ -42,12 +43,31 @@ long extract_select(struct input *in, struct matcher *m, size_t **sel, struct di
 
 int extract_write(struct input *in, const size_t *sel, size_t nsel, FILE *fp, bool *write_failed, long *rows)
 {
+	return extract_write_time(in, sel, nsel, fp, write_failed, rows, XT_ISO, NULL);
+}
+
+int extract_write_time(struct input *in, const size_t *sel, size_t nsel, FILE *fp, bool *write_failed, long *rows,
+		       enum extract_time tf, const struct tz *tz)
+{
 	*write_failed = false;
 	*rows = 0;
 	const struct parser_ops *ops = pdh_parser(in->r);
+	const struct pdh_header_info *hi = pdh_header_info(in->r);
+	struct tz fixed;
+	if (tf == XT_LOCAL && !tz) {
+		if (!(ops->local_time && hi->bias_known))
+			return ERR_USAGE;
+		tz_fixed(&fixed, -hi->bias_min * 60, NULL);
+		tz = &fixed;
+	}
 	struct buf line;
 	buf_init(&line);
-	buf_adds(&line, "\"time\"");
+	if (tf == XT_ISO)
+		buf_adds(&line, "\"time\"");
+	else if (tf == XT_EXCEL)
+		buf_adds(&line, "\"time (UTC)\"");
+	else
+		buf_printf(&line, "\"time (local, %s)\"", tz->name);
 	for (size_t k = 0; k < nsel; k++) {
 		const struct pdh_column *col = pdh_column(in->r, sel[k]);
 		buf_addc(&line, ',');
@@ -59,7 +79,14 @@ int extract_write(struct input *in, const size_t *sel, size_t nsel, FILE *fp, bo
 	int rc = 0;
 	while ((r = ops->next(in->r, &row)) == 1) {
 		char t[32];
-		time_format_iso(row.t_ms, true, t);
+		int64_t tt = tf == XT_LOCAL ? row.t_ms + (int64_t)tz_offset_at(tz, row.t_ms / 1000, NULL) * 1000 : row.t_ms;
+		time_format_iso(tt, true, t);
+		if (tf != XT_ISO) { /* "2026-07-27 13:00:00.644": what spreadsheets read as a date-time */
+			t[10] = ' ';
+			char *z = strchr(t, 'Z');
+			if (z)
+				*z = '\0';
+		}
 		buf_adds(&line, t);
 		for (size_t k = 0; k < nsel; k++) {
 			double v;

@@ -1,0 +1,293 @@
+/* pdf.c — PDF by headless Chromium's print-to-PDF (see pdf.h). */
+#include "pdf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static bool is_exec(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+/* Resolves name like execvp would (PATH), never through a shell. */
+static char *find_in_path(const char *name)
+{
+	if (strchr(name, '/'))
+		return is_exec(name) ? xstrdup(name) : NULL;
+	const char *path = getenv("PATH");
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	while (*path) {
+		const char *colon = strchr(path, ':');
+		size_t len = colon ? (size_t)(colon - path) : strlen(path);
+		if (len) {
+			struct buf f;
+			buf_init(&f);
+			buf_add(&f, path, len);
+			buf_addc(&f, '/');
+			buf_adds(&f, name);
+			if (is_exec(f.data))
+				return f.data;
+			buf_free(&f);
+		}
+		path += len;
+		if (*path == ':')
+			path++;
+	}
+	return NULL;
+}
+
+char *pdf_find_chromium(const char *given)
+{
+	if (given && *given)
+		return find_in_path(given);
+	const char *env = getenv("IOPSY_CHROMIUM");
+	if (env && *env)
+		return find_in_path(env);
+	static const char *const names[] = {"chromium", "chromium-browser", "google-chrome", NULL};
+	for (int i = 0; names[i]; i++) {
+		char *p = find_in_path(names[i]);
+		if (p)
+			return p;
+	}
+	return NULL;
+}
+
+static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(p);
+	return 0;
+}
+
+static double mono(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int write_file(const char *path, const char *data, size_t n)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return ERR_IO;
+	size_t done = 0;
+	while (done < n) {
+		ssize_t w = write(fd, data + done, n - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			close(fd);
+			return ERR_IO;
+		}
+		done += (size_t)w;
+	}
+	return close(fd) == 0 ? 0 : ERR_IO;
+}
+
+static int read_file(const char *path, struct buf *out, size_t limit)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return ERR_IO;
+	char chunk[65536];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0 && out->len < limit)
+		buf_add(out, chunk, n);
+	bool err = ferror(f);
+	fclose(f);
+	return err ? ERR_IO : 0;
+}
+
+extern char **environ;
+
+int pdf_render(const char *html, size_t n, const struct pdf_opts *o, struct buf *pdf, struct buf *why)
+{
+	char *prog = pdf_find_chromium(o->chromium);
+	if (!prog) {
+		buf_adds(why, "Chromium was not found (Debian: apt-get install chromium; or set IOPSY_CHROMIUM)");
+		return PDF_NO_CHROMIUM;
+	}
+	const char *tmp = getenv("TMPDIR");
+	struct buf dir;
+	buf_init(&dir);
+	buf_printf(&dir, "%s/iopsy-pdf.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir.data)) {
+		buf_printf(why, "cannot create a temporary folder: %s", strerror(errno));
+		buf_free(&dir);
+		free(prog);
+		return ERR_IO;
+	}
+	struct buf in, out, log, prof, url, a_prof, a_pdf;
+	buf_init(&in);
+	buf_init(&out);
+	buf_init(&log);
+	buf_init(&prof);
+	buf_init(&url);
+	buf_init(&a_prof);
+	buf_init(&a_pdf);
+	buf_printf(&in, "%s/report.html", dir.data);
+	buf_printf(&out, "%s/report.pdf", dir.data);
+	buf_printf(&log, "%s/chromium.log", dir.data);
+	buf_printf(&prof, "%s/profile", dir.data);
+	buf_printf(&url, "file://%s", in.data);
+	buf_printf(&a_prof, "--user-data-dir=%s", prof.data);
+	buf_printf(&a_pdf, "--print-to-pdf=%s", out.data);
+	int rc = 0;
+	if (mkdir(prof.data, 0700) != 0 || write_file(in.data, html, n) < 0) {
+		buf_printf(why, "cannot write the temporary HTML: %s", strerror(errno));
+		rc = ERR_IO;
+		goto done;
+	}
+	{
+		/* the argument vector: our own paths only; no network (names resolve to nothing, no proxy
+		 * lookups, no background services), no first-run, no extensions */
+		const char *argv[32];
+		int k = 0;
+		argv[k++] = "chromium";
+		argv[k++] = "--headless";
+		if (geteuid() == 0)
+			argv[k++] = "--no-sandbox"; /* Chromium refuses to run as root with its sandbox */
+		argv[k++] = "--disable-gpu";
+		argv[k++] = "--no-first-run";
+		argv[k++] = "--no-default-browser-check";
+		argv[k++] = "--disable-background-networking";
+		argv[k++] = "--disable-component-update";
+		argv[k++] = "--disable-sync";
+		argv[k++] = "--disable-extensions";
+		argv[k++] = "--disable-default-apps";
+		argv[k++] = "--disable-quic";
+		argv[k++] = "--no-proxy-server";
+		argv[k++] = "--host-resolver-rules=MAP * ~NOTFOUND";
+		argv[k++] = "--mute-audio";
+		argv[k++] = "--hide-scrollbars";
+		argv[k++] = "--no-pdf-header-footer";
+		argv[k++] = "--run-all-compositor-stages-before-draw";
+		argv[k++] = a_prof.data;
+		argv[k++] = a_pdf.data;
+		argv[k++] = url.data;
+		argv[k] = NULL;
+		/* the environment: HOME and caches in the private folder */
+		size_t ne = 0;
+		while (environ && environ[ne])
+			ne++;
+		char **env = xcalloc(ne + 5, sizeof *env);
+		size_t eo = 0;
+		for (size_t i = 0; i < ne; i++)
+			if (strncmp(environ[i], "HOME=", 5) && strncmp(environ[i], "XDG_CONFIG_HOME=", 16) &&
+			    strncmp(environ[i], "XDG_CACHE_HOME=", 15) && strncmp(environ[i], "TMPDIR=", 7))
+				env[eo++] = environ[i];
+		struct buf eh, ec, ek, et;
+		buf_init(&eh);
+		buf_init(&ec);
+		buf_init(&ek);
+		buf_init(&et);
+		buf_printf(&eh, "HOME=%s", dir.data);
+		buf_printf(&ec, "XDG_CONFIG_HOME=%s", dir.data);
+		buf_printf(&ek, "XDG_CACHE_HOME=%s", dir.data);
+		buf_printf(&et, "TMPDIR=%s", dir.data);
+		env[eo++] = eh.data;
+		env[eo++] = ec.data;
+		env[eo++] = ek.data;
+		env[eo++] = et.data;
+		env[eo] = NULL;
+		pid_t pid = fork();
+		if (pid < 0) {
+			buf_printf(why, "cannot start Chromium: %s", strerror(errno));
+			rc = ERR_IO;
+		} else if (pid == 0) {
+			setpgid(0, 0); /* its helpers in one group, killed together on a timeout */
+			int dn = open("/dev/null", O_RDONLY);
+			int lg = open(log.data, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+			if (chdir(dir.data) == 0 && dn >= 0 && lg >= 0 && dup2(dn, 0) >= 0 && dup2(lg, 1) >= 0 && dup2(lg, 2) >= 0)
+				execve(prog, (char *const *)(uintptr_t)argv, env);
+			_exit(127);
+		} else {
+			setpgid(pid, pid);
+			double deadline = mono() + (o->timeout_s > 0 ? o->timeout_s : 120);
+			int status = 0;
+			long nap = 2000;
+			for (;;) {
+				pid_t w = waitpid(pid, &status, WNOHANG);
+				if (w == pid)
+					break;
+				if (w < 0 && errno != EINTR) {
+					buf_printf(why, "waitpid: %s", strerror(errno));
+					rc = ERR_IO;
+					break;
+				}
+				if (mono() >= deadline) {
+					kill(-pid, SIGKILL);
+					kill(pid, SIGKILL);
+					while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+						;
+					buf_printf(why, "Chromium did not finish within %d s", o->timeout_s > 0 ? o->timeout_s : 120);
+					rc = PDF_FAILED;
+					break;
+				}
+				struct timespec ts = {0, nap * 1000};
+				nanosleep(&ts, NULL);
+				if (nap < 50000)
+					nap *= 2;
+			}
+			kill(-pid, SIGKILL); /* helpers left behind */
+			if (rc == 0) {
+				size_t before = pdf->len;
+				if (read_file(out.data, pdf, (size_t)1 << 30) < 0 || pdf->len - before < 5 ||
+				    memcmp(pdf->data + before, "%PDF-", 5) != 0) {
+					pdf->len = before;
+					struct buf lg;
+					buf_init(&lg);
+					read_file(log.data, &lg, 4096);
+					/* the last line of Chromium's log says why */
+					const char *last = "";
+					if (lg.data) {
+						while (lg.len && (lg.data[lg.len - 1] == '\n' || lg.data[lg.len - 1] == '\r'))
+							lg.data[--lg.len] = '\0';
+						const char *nl = strrchr(lg.data, '\n');
+						last = nl ? nl + 1 : lg.data;
+					}
+					if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && !*last)
+						buf_printf(why, "cannot run %s", prog);
+					else
+						buf_printf(why, "Chromium wrote no PDF (%s %d)%s%.200s",
+							   WIFSIGNALED(status) ? "signal" : "exit status",
+							   WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status), *last ? ": " : "", last);
+					buf_free(&lg);
+					rc = PDF_FAILED;
+				}
+			}
+		}
+		free(env);
+		buf_free(&eh);
+		buf_free(&ec);
+		buf_free(&ek);
+		buf_free(&et);
+	}
+done:
+	nftw(dir.data, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	buf_free(&in);
+	buf_free(&out);
+	buf_free(&log);
+	buf_free(&prof);
+	buf_free(&url);
+	buf_free(&a_prof);
+	buf_free(&a_pdf);
+	buf_free(&dir);
+	free(prog);
+	return rc;
+}

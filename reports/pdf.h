@@ -1,0 +1,29 @@
+/* pdf.h — the PDF of a report: the HTML report's print layout rendered by headless Chromium
+ * (print-to-PDF), the renderer made for exactly that. Chromium runs as a child process with an
+ * argument vector (never a shell), in a private temporary folder that holds the HTML (a file name
+ * of ours, never a name from a capture), a fresh profile, HOME and caches, with no network (every
+ * host name resolves to nothing, no proxy, no background services) and a timeout. */
+#ifndef IOPSY_PDF_H
+#define IOPSY_PDF_H
+
+#include <stdbool.h>
+
+#include "util.h"
+
+#define PDF_NO_CHROMIUM (-22)  /* no Chromium found */
+#define PDF_FAILED (-23)       /* Chromium ran but wrote no PDF (or timed out) */
+
+struct pdf_opts {
+	const char *chromium;      /* program; NULL = $IOPSY_CHROMIUM, else chromium / chromium-browser /
+	                            * google-chrome in PATH */
+	int timeout_s;             /* 0 = 120 s */
+	bool require;              /* --require-pdf: a PDF that cannot be made is an error */
+};
+
+/* Renders the HTML document html (n bytes) to PDF bytes appended to pdf. Returns 0, PDF_NO_CHROMIUM,
+ * PDF_FAILED or ERR_IO, the reason appended to why. */
+int pdf_render(const char *html, size_t n, const struct pdf_opts *o, struct buf *pdf, struct buf *why);
+/* The Chromium program that would be used (caller frees), NULL when none is found. */
+char *pdf_find_chromium(const char *given);
+
+#endif

@@ -1,0 +1,639 @@
+/* summary.c — the executive summary and the recommended actions (see summary.h). The actions are
+ * the findings' advice said as one step each: findings of one cause on one machine share a step
+ * (a VM's disks on LSI Logic SAS are one move to PVSCSI), a symptom (guest latency) joins the
+ * step of its cause on the same machine, and the steps keep the order of their worst finding. */
+#include "summary.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+
+static char *fmtx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *fmtx(const char *fmt, ...)
+{
+	struct buf b;
+	buf_init(&b);
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	return b.data ? b.data : xstrdup("");
+}
+
+/* "20 minutes", "2.5 hours", "3 days": a length a manager reads. */
+static void plain_duration(struct buf *b, double sec)
+{
+	if (sec < 90)
+		buf_printf(b, "%.0f second%s", sec, lround(sec) == 1 ? "" : "s");
+	else if (sec < 90 * 60)
+		buf_printf(b, "%ld minute%s", lround(sec / 60), lround(sec / 60) == 1 ? "" : "s");
+	else if (sec < 48 * 3600)
+		buf_printf(b, "%.1f hours", sec / 3600);
+	else
+		buf_printf(b, "%.1f days", sec / 86400);
+}
+
+static void add_sentence(struct exec_summary *s, char *t)
+{
+	if (s->nsentences < SUMMARY_MAX_SENTENCES)
+		s->sentence[s->nsentences++] = t;
+	else
+		free(t);
+}
+
+void summary_free(struct exec_summary *s)
+{
+	free(s->headline);
+	for (int i = 0; i < s->nsentences; i++)
+		free(s->sentence[i]);
+	for (int i = 0; i < s->nactions; i++) {
+		free(s->act[i].what);
+		free(s->act[i].effect);
+		free(s->act[i].because);
+	}
+	memset(s, 0, sizeof *s);
+}
+
+static const char *const month_names[12] = {"January", "February", "March",     "April",   "May",      "June",
+					     "July",    "August",   "September", "October", "November", "December"};
+
+/* "27 July 2026, 06:00 to 06:20 local time (13:00 to 13:20 UTC)"; without a zone only UTC. */
+static void period_words(struct buf *b, const struct ltime *lt, int64_t t0, int64_t t1)
+{
+	struct buf d;
+	buf_init(&d);
+	if (lt->known)
+		ltime_local(&d, lt, t0, true);
+	else
+		fmt_when(&d, t0);
+	int y = 0, mo = 1, day = 1;
+	if (d.data && sscanf(d.data, "%d-%d-%d", &y, &mo, &day) == 3 && mo >= 1 && mo <= 12)
+		buf_printf(b, "%d %s %d, ", day, month_names[mo - 1], y);
+	buf_free(&d);
+	struct buf x;
+	buf_init(&x);
+	if (lt->known) {
+		char ab[16];
+		ltime_local(&x, lt, t0, false);
+		buf_printf(b, "%.5s to ", x.data);
+		buf_reset(&x);
+		ltime_local(&x, lt, t1, !ltime_same_day(lt, t0, t0) || (t1 - t0) > 86400000);
+		buf_printf(b, "%.*s local time (%s; ", (int)(x.len > 5 ? x.len - 3 : x.len), x.data, ltime_abbr(lt, t1, ab));
+	}
+	buf_reset(&x);
+	fmt_hhmmss(&x, t0);
+	buf_printf(b, "%.5s to ", x.data);
+	buf_reset(&x);
+	fmt_hhmmss(&x, t1);
+	buf_printf(b, "%.5s UTC%s", x.data, lt->known ? ")" : "");
+	buf_free(&x);
+}
+
+static void span_of(const struct model *m, int64_t *t0, int64_t *t1)
+{
+	*t0 = INT64_MAX;
+	*t1 = INT64_MIN;
+	for (size_t i = 0; i < m->ncaps; i++) {
+		const struct capture *c = &m->caps[i];
+		if (c->failed || !c->rows)
+			continue;
+		if (c->start + c->clock_offset_ms < *t0)
+			*t0 = c->start + c->clock_offset_ms;
+		if (c->end + c->clock_offset_ms > *t1)
+			*t1 = c->end + c->clock_offset_ms;
+	}
+}
+
+/* "the ESXi host esx01 and the Windows guest SQL01" (up to three names of each). */
+static void machines(struct buf *b, const struct model *m)
+{
+	int said = 0;
+	for (int role = 0; role < 2; role++) {
+		const char *names[4];
+		int n = 0, more = 0;
+		for (size_t i = 0; i < m->ncaps; i++) {
+			const struct capture *c = &m->caps[i];
+			if (c->failed || !c->host || (int)c->role != (role ? ROLE_GUEST : ROLE_HOST))
+				continue;
+			bool dup = false;
+			for (int k = 0; k < n; k++)
+				dup |= strcmp(names[k], c->host) == 0;
+			if (dup)
+				continue;
+			if (n < 3)
+				names[n++] = c->host;
+			else
+				more = 1;
+		}
+		if (!n)
+			continue;
+		buf_printf(b, "%s%s%s ", said++ ? " and " : "", role ? "the Windows guest" : "the ESXi host", n > 1 ? "s" : "");
+		for (int k = 0; k < n; k++)
+			buf_printf(b, "%s%s", k ? ", " : "", names[k]);
+		if (more)
+			buf_adds(b, " and others");
+	}
+	if (!said)
+		buf_adds(b, "machines the captures do not name");
+}
+
+/* Where IO waits, said for a manager, by the box of the kind. */
+static const char *where_words(enum kind k)
+{
+	switch (kinds[k].box) {
+	case BOX_GUEST: return "inside the SQL Server VM";
+	case BOX_VSCSI: return "inside the SQL Server VM, at its virtual disk controller";
+	case BOX_KERNEL: return "in the ESXi host's queue for the storage LUN";
+	case BOX_ADAPTER: return "at the ESXi host's storage adapter (HBA)";
+	case BOX_ARRAY: return "in the storage array or the fabric to it";
+	default: return "in the storage path";
+	}
+}
+
+static void entity_words(struct buf *b, const struct finding *f)
+{
+	if (f->host && *f->host) {
+		buf_adds(b, f->host);
+		buf_addc(b, ' ');
+	}
+	buf_adds(b, f->entity ? f->entity : "");
+}
+
+/* ---- actions ---- */
+
+enum act_key {
+	AK_PVSCSI, AK_GUEST_PATH, AK_DEVICE_QUEUE, AK_ADAPTER, AK_ARRAY, AK_QFULL, AK_SIOC, AK_DSNRO, AK_SPLIT, AK_ALIGN,
+	AK_PATHS, AK_DATASTORE, AK_SYMPTOM, AK_COUNT
+};
+
+static enum act_key key_of(const struct analysis *a, const struct finding *f)
+{
+	switch (f->kind) {
+	case K_Q_GUEST_VSCSI_CAP: return AK_PVSCSI;
+	case K_Q_GUEST_HIDDEN:
+		/* the same machine pinned at the vSCSI limit: one move to PVSCSI fixes both */
+		for (size_t i = 0; i < a->nf; i++)
+			if (a->f[i].kind == K_Q_GUEST_VSCSI_CAP && a->f[i].host && f->host && strcmp(a->f[i].host, f->host) == 0)
+				return AK_PVSCSI;
+		return AK_GUEST_PATH;
+	case K_LAT_KERNEL:
+	case K_Q_DEVICE_SATURATED: return AK_DEVICE_QUEUE;
+	case K_Q_ADAPTER_SATURATED: return AK_ADAPTER;
+	case K_LAT_DEVICE: return AK_ARRAY;
+	case K_Q_ARRAY_OVERCOMMIT:
+	case K_T_AQD:
+	case K_SCSI_QUEUE_FULL: return AK_QFULL;
+	case K_T_SIOC: return AK_SIOC;
+	case K_T_DSNRO: return AK_DSNRO;
+	case K_IO_SPLIT: return AK_SPLIT;
+	case K_ALIGN_MISALIGNED: return AK_ALIGN;
+	case K_ERR_ABORTS_RESETS: return AK_PATHS;
+	case K_LAT_DATASTORE: return AK_DATASTORE;
+	default: return AK_SYMPTOM;
+	}
+}
+
+/* The scope an action is said for: the machine for guest-side steps, the entity otherwise. */
+static bool same_scope(enum act_key k, const struct finding *x, const struct finding *y)
+{
+	bool hosts = (!x->host && !y->host) || (x->host && y->host && strcmp(x->host, y->host) == 0);
+	if (k != AK_PVSCSI && k != AK_GUEST_PATH && k != AK_SYMPTOM && k != AK_SPLIT && k != AK_ALIGN)
+		hosts = !x->host || !y->host || strcmp(x->host, y->host) == 0; /* vmkernel.log names no host */
+	if (k == AK_PVSCSI || k == AK_GUEST_PATH || k == AK_SYMPTOM || k == AK_SPLIT || k == AK_ALIGN)
+		return hosts;
+	return hosts && x->entity && y->entity && strcmp(x->entity, y->entity) == 0;
+}
+
+/* The disks (entities) of the findings of key k on f's machine: "D:, E:". */
+static void disks_of(const struct analysis *a, enum act_key k, const struct finding *f, struct buf *b)
+{
+	int n = 0;
+	for (size_t i = 0; i < a->nf; i++) {
+		const struct finding *g = &a->f[i];
+		if (key_of(a, g) != k || !same_scope(k, f, g) || !g->entity)
+			continue;
+		bool dup = false;
+		for (size_t j = 0; j < i; j++)
+			dup |= key_of(a, &a->f[j]) == k && same_scope(k, f, &a->f[j]) && a->f[j].entity &&
+			       strcmp(a->f[j].entity, g->entity) == 0;
+		if (dup)
+			continue;
+		buf_printf(b, "%s%s", n++ ? ", " : "", g->entity);
+	}
+}
+
+static double ev_median(const struct finding *f, enum metric m)
+{
+	for (int k = 0; k < f->nev; k++)
+		if (f->ev[k].metric == m)
+			return f->ev[k].median;
+	return NAN;
+}
+
+static void action_text(const struct analysis *a, enum act_key k, const struct finding *f, struct action *ac)
+{
+	struct buf who, ds;
+	buf_init(&who);
+	buf_init(&ds);
+	buf_adds(&who, f->entity ? f->entity : "");
+	if (f->host && *f->host && f->layer != LAYER_GUEST && f->layer != LAYER_VSCSI)
+		buf_printf(&who, " on host %s", f->host);
+	disks_of(a, k, f, &ds);
+	const char *host = f->host && *f->host ? f->host : "the VM";
+	const char *ent = who.data ? who.data : "";
+	const char *disks = ds.data ? ds.data : "";
+	switch (k) {
+	case AK_PVSCSI:
+		ac->what = fmtx("Move the busy disks of %s (%s) from the LSI Logic SAS controller to VMware Paravirtual "
+				"(PVSCSI), ideally one controller per busy disk.", host, disks);
+		ac->effect = fmtx("The per-disk queue grows from 32 to 64 IOs (254 with MaxQueueDepth), so IOs stop waiting "
+				  "inside the VM and its disk latency falls toward what the host sees; then check that the "
+				  "LUN queue and the array absorb the deeper queue.");
+		break;
+	case AK_GUEST_PATH:
+		ac->what = fmtx("Check the IO path inside %s (%s): the virtual controller type and its busiest disk, guest "
+				"CPU, and filter drivers such as antivirus or backup agents.", host, disks);
+		ac->effect = fmtx("Removes the time IOs spend inside the VM before they reach the host, which the host "
+				  "does not see.");
+		break;
+	case AK_DEVICE_QUEUE: {
+		double davg = ev_median(f, M_DAVG);
+		if (!isnan(davg) && davg >= 10)
+			ac->what = fmtx("Spread the busy virtual disks of LUN %s over more LUNs (the array answers slowly, so "
+					"a deeper queue would not help).", ent);
+		else
+			ac->what = fmtx("Raise the queue depth of LUN %s (the HBA driver's per-LUN depth, DQLEN) or spread "
+					"its busy virtual disks over more LUNs.", ent);
+		ac->effect = fmtx("IOs stop queueing in the ESXi kernel (KAVG back near 0 ms); do this only while the "
+				  "array's latency (DAVG) stays under 10 ms.");
+		break;
+	}
+	case AK_ADAPTER:
+		ac->what = fmtx("Spread the LUNs of adapter %s over more HBAs or paths, or raise the adapter queue depth.", ent);
+		ac->effect = fmtx("The host stops queueing IOs at the adapter shared by all its LUNs.");
+		break;
+	case AK_ARRAY:
+		ac->what = fmtx("Ask the storage team to check the array behind LUN %s: its service time (DAVG) is high.", ent);
+		ac->effect = fmtx("Lower latency for every VM on that LUN; do not raise queue depths while the array is slow "
+				  "(deeper queues make it worse).");
+		break;
+	case AK_QFULL:
+		ac->what = fmtx("Ask the storage team why the array returns QUEUE FULL for %s, and lower the outstanding IO "
+				"per LU (queue depths, busy VMs per LUN) to what the array port accepts.", ent);
+		ac->effect = fmtx("The host stops halving its queue depth and waiting for it to climb back.");
+		break;
+	case AK_SIOC:
+		ac->what = fmtx("Review the other workloads on the datastore of %s and its Storage I/O Control threshold and "
+				"shares.", ent);
+		ac->effect = fmtx("SIOC stops throttling the queue of this host's VMs.");
+		break;
+	case AK_DSNRO:
+		ac->what = fmtx("Raise Disk.SchedNumReqOutstanding (DSNRO) of %s to its queue depth, or place the busy VMs "
+				"on separate LUNs.", ent);
+		ac->effect = fmtx("The LUN's queue is no longer capped at 32 IOs while several VMs are active.");
+		break;
+	case AK_SPLIT:
+		ac->what = fmtx("Check the IO size and fragmentation of %s (%s): Windows splits its IOs.", host, disks);
+		ac->effect = fmtx("Fewer, larger back-end IOs for the same work.");
+		break;
+	case AK_ALIGN:
+		ac->what = fmtx("Move the data of %s (%s) to a new partition aligned at 1 MiB.", host, disks);
+		ac->effect = fmtx("One back-end IO per guest IO instead of two; lower latency under load.");
+		break;
+	case AK_PATHS:
+		ac->what = fmtx("Check the paths, the HBA and the fabric of %s: commands were aborted or reset.", ent);
+		ac->effect = fmtx("No more IOs lost to aborts and resets (each costs seconds).");
+		break;
+	case AK_DATASTORE:
+		ac->what = fmtx("Ask the storage team to check the datastore of %s (NFS or vSAN): its latency is high.", ent);
+		ac->effect = fmtx("Lower latency for the VMs on that datastore.");
+		break;
+	default: {
+		bool host_side = false;
+		for (size_t i = 0; i < a->m.ncaps; i++)
+			host_side |= !a->m.caps[i].failed && a->m.caps[i].role == ROLE_HOST;
+		if (host_side)
+			ac->what = fmtx("Find where the IO of %s (%s) waits below the VM: the host captures show no queue "
+					"there, so check the datastore and the array with the storage team.", host, disks);
+		else
+			ac->what = fmtx("Capture esxtop on the ESXi host of %s at the same time as perfmon, to see where its IO "
+					"waits (%s).", host, disks);
+		ac->effect = fmtx("Tells which layer to fix; the guest's latency alone cannot.");
+		break;
+	}
+	}
+	struct buf bc;
+	buf_init(&bc);
+	buf_adds(&bc, kinds[f->kind].title);
+	buf_adds(&bc, " on ");
+	entity_words(&bc, f);
+	ac->because = bc.data;
+	buf_free(&who);
+	buf_free(&ds);
+}
+
+static void actions_of_analysis(const struct analysis *a, struct exec_summary *s)
+{
+	int lead[SUMMARY_MAX_ACTIONS];
+	enum act_key keys[SUMMARY_MAX_ACTIONS];
+	/* causes first (each finding's step), then symptoms join a cause on their machine */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < a->nf; i++) {
+			const struct finding *f = &a->f[i];
+			if (f->sev < SEV_WARNING && pass == 0)
+				continue;
+			enum act_key k = key_of(a, f);
+			if ((k == AK_SYMPTOM) != (pass == 1))
+				continue;
+			int hit = -1;
+			for (int j = 0; j < s->nactions && hit < 0; j++) {
+				const struct finding *g = &a->f[lead[j]];
+				if (keys[j] == k && same_scope(k, f, g))
+					hit = j;
+				/* a full device queue while the array returns QUEUE FULL is its consequence:
+				 * a deeper queue would make it worse */
+				if (hit < 0 && k == AK_DEVICE_QUEUE && keys[j] == AK_QFULL && same_scope(AK_QFULL, f, g))
+					hit = j;
+				/* a symptom joins the cause on the same machine */
+				if (hit < 0 && k == AK_SYMPTOM && keys[j] != AK_SYMPTOM && f->host && g->host &&
+				    strcmp(f->host, g->host) == 0 && (keys[j] == AK_PVSCSI || keys[j] == AK_GUEST_PATH))
+					hit = j;
+			}
+			if (hit >= 0) {
+				struct action *ac = &s->act[hit];
+				if (ac->nwhy < SUMMARY_MAX_WHY)
+					ac->why[ac->nwhy++] = i + 1;
+				continue;
+			}
+			if (s->nactions == SUMMARY_MAX_ACTIONS || f->sev < SEV_WARNING)
+				continue;
+			struct action *ac = &s->act[s->nactions];
+			memset(ac, 0, sizeof *ac);
+			action_text(a, k, f, ac);
+			ac->why[ac->nwhy++] = i + 1;
+			lead[s->nactions] = (int)i;
+			keys[s->nactions] = k;
+			s->nactions++;
+		}
+	}
+	/* findings are worst first; keep that order, and the why lists ascending */
+	for (int j = 0; j < s->nactions; j++) {
+		struct action *ac = &s->act[j];
+		for (int x = 1; x < ac->nwhy; x++)
+			for (int y = x; y > 0 && ac->why[y] < ac->why[y - 1]; y--) {
+				size_t t = ac->why[y];
+				ac->why[y] = ac->why[y - 1];
+				ac->why[y - 1] = t;
+			}
+	}
+}
+
+/* The finding that says where IO waits: the worst of those that wait, by cause rank. */
+static const struct finding *main_finding(const struct analysis *a)
+{
+	const struct finding *best = NULL;
+	int worst = analysis_worst(a);
+	for (size_t i = 0; i < a->nf; i++) {
+		const struct finding *f = &a->f[i];
+		if ((int)f->sev != worst)
+			continue;
+		if (!best || (kinds[f->kind].waits && !kinds[best->kind].waits) ||
+		    (kinds[f->kind].waits == kinds[best->kind].waits && kinds[f->kind].cause_rank < kinds[best->kind].cause_rank))
+			best = f;
+	}
+	return best;
+}
+
+static const char *const layer_words[COV_LAYERS] = {"the Windows guest", "the virtual SCSI controller",
+						    "the per-VM queue", "the ESXi device queue",
+						    "the host's storage adapter", "the array"};
+
+void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struct exec_summary *s)
+{
+	memset(s, 0, sizeof *s);
+	const struct model *m = &a->m;
+	int64_t t0, t1;
+	span_of(m, &t0, &t1);
+	s->tone = analysis_worst(a);
+	struct buf b;
+	buf_init(&b);
+	if (t0 < t1) {
+		buf_adds(&b, "The captures cover ");
+		plain_duration(&b, (double)(t1 - t0) / 1000.0);
+		buf_adds(&b, " on ");
+		period_words(&b, lt, t0, t1);
+		buf_adds(&b, ", from ");
+		machines(&b, m);
+		buf_adds(&b, ".");
+		add_sentence(s, b.data);
+		buf_init(&b);
+	}
+	const struct finding *mf = main_finding(a);
+	if (mf && mf->sev >= SEV_WARNING) {
+		s->headline = fmtx("Storage IO waits %s", where_words(mf->kind));
+		buf_adds(&b, "The worst: ");
+		buf_adds(&b, kinds[mf->kind].title);
+		buf_adds(&b, " on ");
+		entity_words(&b, mf);
+		buf_adds(&b, " for ");
+		plain_duration(&b, mf->sustained_s);
+		if (mf->end > mf->start && lt->known) {
+			struct buf x;
+			buf_init(&x);
+			ltime_local(&x, lt, mf->start, false);
+			buf_printf(&b, " from %.5s local time", x.data);
+			buf_free(&x);
+		}
+		if (mf->nev) {
+			const struct evidence *ev = &mf->ev[0];
+			buf_printf(&b, ", %s at a median of ", metric_info[ev->metric].label);
+			fmt_num(&b, ev->median, "-");
+			buf_printf(&b, " %s", metric_info[ev->metric].unit);
+			if (!isnan(ev->threshold)) {
+				buf_adds(&b, " where the rule allows ");
+				fmt_num(&b, ev->threshold, "-");
+			}
+		}
+		buf_adds(&b, ".");
+		add_sentence(s, b.data);
+		buf_init(&b);
+		int crit = 0, warn = 0;
+		for (size_t i = 0; i < a->nf; i++)
+			crit += a->f[i].sev == SEV_CRITICAL, warn += a->f[i].sev == SEV_WARNING;
+		/* what the application felt: the worst guest latency */
+		const struct finding *gl = NULL;
+		for (size_t i = 0; i < a->nf && !gl; i++)
+			if (a->f[i].kind == K_LAT_GUEST_READ || a->f[i].kind == K_LAT_GUEST_WRITE)
+				gl = &a->f[i];
+		buf_printf(&b, "In all there %s %zu finding%s (%d critical, %d warning%s)", a->nf == 1 ? "is" : "are", a->nf,
+			   a->nf == 1 ? "" : "s", crit, warn, warn == 1 ? "" : "s");
+		if (gl && gl->nev) {
+			buf_printf(&b, "; SQL Server felt it as %s latency of ", gl->kind == K_LAT_GUEST_READ ? "read" : "write");
+			fmt_num(&b, gl->ev[0].median, "-");
+			buf_printf(&b, " %s (median) on ", metric_info[gl->ev[0].metric].unit);
+			entity_words(&b, gl);
+			buf_adds(&b, ", where under 20 ms is acceptable");
+		}
+		buf_adds(&b, ".");
+		add_sentence(s, b.data);
+		buf_init(&b);
+		/* the layers below the wait that were fine */
+		int box = kinds[mf->kind].box;
+		bool below_ok = box <= BOX_VSCSI;
+		for (size_t i = 0; i < a->nf && below_ok; i++)
+			below_ok = a->f[i].sev < SEV_WARNING || kinds[a->f[i].kind].box <= BOX_VSCSI || kinds[a->f[i].kind].box == BOX_BY_LAYER;
+		if (below_ok && a->cov.layer[LAYER_DEVICE].status != COV_NOT_ASSESSED &&
+		    a->cov.layer[LAYER_ARRAY].status != COV_NOT_ASSESSED)
+			add_sentence(s, fmtx("The ESXi host, its storage adapter and the array were not the bottleneck: their "
+					     "queues and latency stayed within the rules, so the fix is inside the VM."));
+	} else {
+		s->headline = fmtx(a->cov.complete ? "No storage bottleneck found" : "No storage bottleneck found in what the captures show");
+		buf_adds(&b, "No storage problem was found: latency and queues stayed within the rules at every layer the "
+			     "captures cover");
+		if (a->nshown && !a->shown[0].anchor && a->shown[0].s.guest) {
+			const struct entity *g = a->shown[0].s.guest;
+			buf_adds(&b, "; the busiest disk, ");
+			if (g->host) {
+				buf_adds(&b, g->host);
+				buf_addc(&b, ' ');
+			}
+			buf_adds(&b, g->name);
+			if (g->sk[M_G_XFERS].n) {
+				buf_adds(&b, ", did ");
+				fmt_num(&b, qs_quantile(&g->sk[M_G_XFERS], 0.5), "-");
+				buf_adds(&b, " IO/s");
+			}
+			if (g->sk[M_G_LAT_R].n) {
+				buf_adds(&b, " with reads at ");
+				fmt_num(&b, qs_quantile(&g->sk[M_G_LAT_R], 0.5), "-");
+				buf_adds(&b, " ms (median, p95 ");
+				fmt_num(&b, qs_quantile(&g->sk[M_G_LAT_R], 0.95), "-");
+				buf_adds(&b, " ms)");
+			}
+		}
+		buf_adds(&b, ".");
+		add_sentence(s, b.data);
+		buf_init(&b);
+		if (a->nf)
+			add_sentence(s, fmtx("%zu note%s of information only.", a->nf, a->nf == 1 ? " is" : "s are"));
+	}
+	/* what the captures could not show */
+	int nna = 0;
+	for (int l = 0; l < COV_LAYERS; l++)
+		if (a->cov.layer[l].status == COV_NOT_ASSESSED)
+			buf_printf(&b, "%s%s", nna++ ? ", " : "", layer_words[l]);
+	if (nna) {
+		char *t = fmtx("These captures could not show %s, so no finding there does not mean no problem there.", b.data);
+		buf_free(&b);
+		add_sentence(s, t);
+	} else {
+		buf_free(&b);
+		if (a->cov.complete)
+			add_sentence(s, fmtx("The captures show every layer from Windows down to the array."));
+	}
+	actions_of_analysis(a, s);
+}
+
+/* The engine's headline with its UTC clock times ("(13:04-13:15)") said in both zones:
+ * "(13:04-13:15 UTC, 06:04-06:15 local)"; the offset is the one at the start of m's captures. */
+static char *local_clock_note(const char *h, const struct ltime *lt, const struct model *m)
+{
+	struct buf b;
+	buf_init(&b);
+	int64_t t0, t1;
+	span_of(m, &t0, &t1);
+	int32_t off = lt->known && t0 < t1 ? tz_offset_at(&lt->z, t0 / 1000, NULL) : 0;
+	for (const char *p = h; *p; p++) {
+		int a, bb, c, d;
+		char close;
+		if (lt->known && p[0] == '(' && strlen(p) >= 13 && p[3] == ':' && p[6] == '-' && p[9] == ':' &&
+		    sscanf(p, "(%2d:%2d-%2d:%2d%c", &a, &bb, &c, &d, &close) == 5 && close == ')') {
+			int l0 = ((a * 60 + bb + off / 60) % 1440 + 1440) % 1440, l1 = ((c * 60 + d + off / 60) % 1440 + 1440) % 1440;
+			buf_printf(&b, "(%02d:%02d-%02d:%02d UTC, %02d:%02d-%02d:%02d local)", a, bb, c, d, l0 / 60, l0 % 60, l1 / 60,
+				   l1 % 60);
+			p += 12;
+			continue;
+		}
+		buf_addc(&b, *p);
+	}
+	return b.data ? b.data : xstrdup("");
+}
+
+void summary_of_compare(const struct compare *c, const struct ltime *lt, struct exec_summary *s)
+{
+	memset(s, 0, sizeof *s);
+	const struct cmp_summary *sm = &c->sum;
+	s->tone = sm->outcome == CO_IMPROVED ? -1 : sm->outcome == CO_REGRESSED ? SEV_CRITICAL : SEV_WARNING;
+	s->headline = fmtx("%s", cmp_outcome_words[sm->outcome]);
+	if (c->headline)
+		add_sentence(s, local_clock_note(c->headline, lt, &c->side[CMP_BEFORE].m));
+	struct buf b;
+	buf_init(&b);
+	int64_t t0, t1;
+	for (int side = 0; side < 2; side++) {
+		span_of(&c->side[side].m, &t0, &t1);
+		if (t0 >= t1)
+			continue;
+		buf_adds(&b, side ? "; after: " : "Before: ");
+		plain_duration(&b, (double)(t1 - t0) / 1000.0);
+		buf_adds(&b, " on ");
+		period_words(&b, lt, t0, t1);
+	}
+	if (b.len) {
+		buf_adds(&b, ".");
+		add_sentence(s, b.data);
+		buf_init(&b);
+	}
+	if (sm->findings_compared) {
+		buf_printf(&b, "Findings: %d gone, %d still present, %d new.", sm->findings[FD_GONE], sm->findings[FD_STILL],
+			   sm->findings[FD_NEW]);
+		add_sentence(s, b.data);
+		buf_init(&b);
+	}
+	if (sm->capacity_gain)
+		add_sentence(s, fmtx("The after side did materially more work in its busy phase at no worse latency: a capacity "
+				     "gain."));
+	if (sm->outcome == CO_NOT_COMPARABLE && sm->outcome_why)
+		add_sentence(s, fmtx("The captures cannot show a fix: %s.", sm->outcome_why));
+	buf_free(&b);
+	/* what to do next */
+	if (sm->outcome == CO_NOT_COMPARABLE) {
+		struct action *ac = &s->act[s->nactions++];
+		memset(ac, 0, sizeof *ac);
+		ac->what = fmtx("Capture the after side again during a busy period like the before side's (the same batch or "
+				"ETL window), then compare again.");
+		ac->effect = fmtx("Shows whether the change fixed the slow period; this pair cannot.");
+		ac->because = fmtx("the after capture has no busy phase like the before capture's");
+	}
+	struct exec_summary after;
+	summary_of_analysis(&c->side[CMP_AFTER], lt, &after);
+	for (int i = 0; i < after.nactions && s->nactions < SUMMARY_MAX_ACTIONS; i++) {
+		s->act[s->nactions] = after.act[i];
+		s->act[s->nactions].nwhy = 0; /* finding numbers belong to the after side's own report */
+		char *bc = s->act[s->nactions].because;
+		s->act[s->nactions].because = fmtx("after the change: %s", bc);
+		free(bc);
+		after.act[i].what = after.act[i].effect = after.act[i].because = NULL;
+		s->nactions++;
+	}
+	for (int i = 0; i < after.nactions; i++) {
+		free(after.act[i].what);
+		free(after.act[i].effect);
+		free(after.act[i].because);
+	}
+	after.nactions = 0;
+	summary_free(&after);
+	if (!s->nactions && (sm->outcome == CO_IMPROVED || sm->outcome == CO_UNCHANGED)) {
+		struct action *ac = &s->act[s->nactions++];
+		memset(ac, 0, sizeof *ac);
+		ac->what = fmtx(sm->outcome == CO_IMPROVED ? "Keep the change, and capture the next busy period (month-end, the "
+							      "nightly batch) the same way to confirm it holds."
+							    : "Look elsewhere for the slow period: this change did not move its latency.");
+		ac->effect = fmtx(sm->outcome == CO_IMPROVED ? "Confirms the improvement under the heaviest load."
+							     : "Avoids more changes of the same kind that cannot help.");
+		ac->because = fmtx("the outcome: %s", cmp_outcome_words[sm->outcome]);
+	}
+}
