@@ -3,6 +3,7 @@
  * affected disks, per-entity summary tables, capture metadata and warnings, and the analysis JSON.
  * Every string that came from a capture passes through html_escape(). */
 #include "html.h"
+#include "text.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -1195,7 +1196,22 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	buf_printf(out, "<section id=\"verdict\" class=\"verdict %s\">\n<h2>Verdict</h2>\n<p class=\"lead\">",
 		   worst >= SEV_WARNING ? sev_class(worst) : !a->cov.complete ? "partial" : worst < 0 ? "ok" : sev_class(worst));
 	esc(out, a->verdict ? a->verdict : "No analysis result.");
-	buf_adds(out, "</p>\n<div class=\"counts\">");
+	buf_adds(out, "</p>\n");
+	{
+		struct buf ws[2];
+		buf_init(&ws[0]);
+		buf_init(&ws[1]);
+		workflow_sentences(a, &ws[0], &ws[1]);
+		for (int k = 0; k < 2; k++) {
+			if (!ws[k].len)
+				continue;
+			buf_adds(out, "<p class=\"notice\">");
+			esc(out, ws[k].data);
+			buf_adds(out, "</p>\n");
+			buf_free(&ws[k]);
+		}
+	}
+	buf_adds(out, "<div class=\"counts\">");
 	buf_printf(out, "<div class=\"count crit\"><b>%d</b>critical</div><div class=\"count warn\"><b>%d</b>warning</div>"
 			"<div class=\"count info\"><b>%d</b>info</div>",
 		   cnt[SEV_CRITICAL], cnt[SEV_WARNING], cnt[SEV_INFO]);

@@ -126,6 +126,10 @@ void captures_json(const struct model *m, struct json *j)
 		json_int(j, c->warnings);
 		json_key(j, "skipped_rows");
 		json_int(j, c->skipped_rows);
+		if (c->windowed) {
+			json_key(j, "rows_outside_window");
+			json_int(j, c->outside_rows);
+		}
 		json_key(j, "clock_offset_s");
 		json_num(j, (double)c->clock_offset_ms / 1000.0);
 		json_key(j, "clock_offset_estimated");
@@ -254,6 +258,75 @@ static void coverage_json(const struct analysis *a, struct json *j)
 	json_obj_end(j);
 }
 
+void workflow_json(const struct analysis *a, struct json *j)
+{
+	if (a->window.on) {
+		const struct twin *w = &a->window;
+		json_key(j, "window");
+		json_obj_begin(j);
+		json_key(j, "from");
+		if (w->from == INT64_MIN)
+			json_null(j);
+		else
+			iso(j, w->from);
+		json_key(j, "to");
+		if (w->to == INT64_MAX)
+			json_null(j);
+		else
+			iso(j, w->to);
+		json_key(j, "from_given");
+		json_str(j, w->text[TW_FROM]);
+		json_key(j, "to_given");
+		json_str(j, w->text[TW_TO]);
+		json_key(j, "local_time_of");
+		json_str(j, w->ref);
+		json_key(j, "utc_offset_min");
+		if (w->ref) {
+			json_arr_begin(j);
+			json_int(j, w->offset_min[0]);
+			json_int(j, w->offset_min[1]);
+			json_arr_end(j);
+		} else {
+			json_null(j);
+		}
+		json_key(j, "notes");
+		json_arr_begin(j);
+		for (int k = 0; k < 2; k++)
+			if (w->note[k][0])
+				json_str(j, w->note[k]);
+		json_arr_end(j);
+		json_obj_end(j);
+	}
+	if (ef_on(a->m.filter)) {
+		const struct ent_filter *f = a->m.filter;
+		static const char *const keys[EF_KINDS] = {"host", "vm", "disk"};
+		json_key(j, "selection");
+		json_obj_begin(j);
+		for (int k = 0; k < EF_KINDS; k++) {
+			json_key(j, keys[k]);
+			json_arr_begin(j);
+			for (int i = 0; i < f->n[k]; i++)
+				json_str(j, f->p[k][i].text);
+			json_arr_end(j);
+		}
+		for (int w = 0; w < 2; w++) {
+			json_key(j, w ? "left_out" : "kept");
+			json_obj_begin(j);
+			for (int l = 0; l < LAYER_COUNT; l++) {
+				long n = w ? f->dropped[l] : f->kept[l];
+				if (!n)
+					continue;
+				json_key(j, layer_names[l]);
+				json_int(j, n);
+			}
+			json_obj_end(j);
+		}
+		json_key(j, "devices_unlinked");
+		json_bool(j, f->devices_unlinked);
+		json_obj_end(j);
+	}
+}
+
 void analysis_json_ex(const struct analysis *a, struct json *j, void (*extra)(void *ctx, struct json *j), void *ctx)
 {
 	json_obj_begin(j);
@@ -286,6 +359,7 @@ void analysis_json_ex(const struct analysis *a, struct json *j, void (*extra)(vo
 	coverage_json(a, j);
 	json_key(j, "captures");
 	captures_json(&a->m, j);
+	workflow_json(a, j);
 	rules_out_json(&a->rules, "rules_overridden", j);
 	json_key(j, "disk_map");
 	json_arr_begin(j);
@@ -770,6 +844,18 @@ void compare_json(const struct compare *c, struct json *j)
 	captures_json(&c->side[0].m, j);
 	json_key(j, "after");
 	captures_json(&c->side[1].m, j);
+	if (c->side[0].window.on || c->side[1].window.on || ef_on(c->side[0].m.filter)) {
+		/* each side's window and selection (doc/compare-json.md) */
+		json_key(j, "workflow");
+		json_obj_begin(j);
+		for (int sd = 0; sd < 2; sd++) {
+			json_key(j, cmp_side_names[sd]);
+			json_obj_begin(j);
+			workflow_json(&c->side[sd], j);
+			json_obj_end(j);
+		}
+		json_obj_end(j);
+	}
 	rules_out_json(&c->side[0].rules, "rules_overridden_before", j);
 	rules_out_json(&c->side[1].rules, "rules_overridden_after", j);
 	json_key(j, "match_map");
@@ -900,6 +986,10 @@ void inventory_json(const struct inventory *inv, struct json *j)
 	json_arr_end(j);
 	json_key(j, "rows");
 	json_int(j, inv->rows);
+	if (inv->windowed) {
+		json_key(j, "rows_outside_window");
+		json_int(j, inv->outside);
+	}
 	json_key(j, "skipped_rows");
 	json_int(j, inv->skipped_rows);
 	json_key(j, "time_backwards");

@@ -20,5 +20,7 @@ void inventory_json(const struct inventory *inv, struct json *j);
 void finding_json(const struct finding *f, struct json *j);
 void captures_json(const struct model *m, struct json *j);
 void entities_json(const struct model *m, struct json *j);
+/* The "window" and "selection" keys of an analysis (none when neither was given). */
+void workflow_json(const struct analysis *a, struct json *j);
 
 #endif

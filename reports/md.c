@@ -9,6 +9,7 @@
 
 #include "fmt.h"
 #include "rules_out.h"
+#include "text.h"
 
 /* Text as Markdown that renders as itself: control characters and bad UTF-8 as \xNN, the ASCII
  * punctuation that means something inline backslash-escaped (links, emphasis, code, table cells,
@@ -123,6 +124,18 @@ static int md_analysis(const struct analysis *a, struct report_opts *o, struct b
 	buf_adds(out, "## iopsy analysis\n\n**Verdict.** ");
 	md_text(out, a->verdict);
 	buf_adds(out, "\n");
+	struct buf ws[2];
+	buf_init(&ws[0]);
+	buf_init(&ws[1]);
+	workflow_sentences(a, &ws[0], &ws[1]);
+	for (int k = 0; k < 2; k++) {
+		if (!ws[k].len)
+			continue;
+		buf_adds(out, "\n");
+		md_text(out, ws[k].data);
+		buf_adds(out, "\n");
+		buf_free(&ws[k]);
+	}
 	if (a->nf) {
 		buf_adds(out, "\n| # | severity | finding | entity | window (UTC) |\n|---:|---|---|---|---|\n");
 		for (size_t i = 0; i < a->nf; i++) {

@@ -26,7 +26,15 @@ static const char *const cov_layer_words[COV_LAYERS] = {"guest", "vSCSI", "world
 /* What could be assessed, a line per layer. */
 static void coverage_text(const struct analysis *a, struct buf *out)
 {
-	buf_adds(out, "\nCOVERAGE (what these captures could show)\n");
+	if (ef_on(a->m.filter)) {
+		struct buf o;
+		buf_init(&o);
+		ef_options_text(a->m.filter, &o);
+		buf_printf(out, "\nCOVERAGE (of the selection %s: what these captures could show)\n", o.data);
+		buf_free(&o);
+	} else {
+		buf_adds(out, "\nCOVERAGE (what these captures could show)\n");
+	}
 	for (int l = 0; l < COV_LAYERS; l++) {
 		const struct layer_cov *lc = &a->cov.layer[l];
 		struct buf line;
@@ -43,6 +51,58 @@ static void coverage_text(const struct analysis *a, struct buf *out)
 	}
 }
 
+/* "guest disks 4, virtual disks 4, ..." of the per-layer counts n (nothing when all are 0). */
+static void layer_counts(const long *n, struct buf *out)
+{
+	static const char *const what[LAYER_COUNT][2] = {
+		{"guest disk", "guest disks"}, {"virtual disk", "virtual disks"}, {"world", "worlds"},
+		{"device", "devices"},         {"adapter", "adapters"},           {"array", "arrays"},
+		{"VM", "VMs"},                 {"SQL Server object", "SQL Server objects"}};
+	int k = 0;
+	for (int l = 0; l < LAYER_COUNT; l++)
+		if (n[l])
+			buf_printf(out, "%s%ld %s", k++ ? ", " : "", n[l], what[l][n[l] != 1]);
+	if (!k)
+		buf_adds(out, "nothing");
+}
+
+/* The window and the selection of an analysis as sentences, unescaped (each writer escapes). */
+void workflow_sentences(const struct analysis *a, struct buf *win, struct buf *sel)
+{
+	if (a->window.on) {
+		buf_adds(win, "Window: ");
+		twin_describe(&a->window, win, NULL);
+		buf_adds(win, "; only its rows were read.");
+	}
+	if (ef_on(a->m.filter)) {
+		const struct ent_filter *f = a->m.filter;
+		buf_adds(sel, "Selection: ");
+		ef_options_text(f, sel);
+		buf_adds(sel, ": kept ");
+		layer_counts(f->kept, sel);
+		buf_adds(sel, "; left out ");
+		layer_counts(f->dropped, sel);
+		buf_adds(sel, f->devices_unlinked ? "; an esxtop capture without per-world columns keeps all its devices (it "
+						    "does not show which VM drives them)." : ".");
+	}
+}
+
+void workflow_text(const struct analysis *a, struct buf *out)
+{
+	struct buf w, s;
+	buf_init(&w);
+	buf_init(&s);
+	workflow_sentences(a, &w, &s);
+	if (w.len)
+		text_wrap(out, "", w.data, 100);
+	if (s.len)
+		text_wrap(out, "", s.data, 100);
+	if (w.len || s.len)
+		buf_addc(out, '\n');
+	buf_free(&w);
+	buf_free(&s);
+}
+
 void analysis_text(const struct analysis *a, struct buf *out)
 {
 	const struct model *m = &a->m;
@@ -51,6 +111,7 @@ void analysis_text(const struct analysis *a, struct buf *out)
 		a->f[i].sev == SEV_CRITICAL ? crit++ : a->f[i].sev == SEV_WARNING ? warn++ : info++;
 	buf_printf(out, "iopsy analyze: %zu capture%s, %zu finding%s (%d critical, %d warning, %d info)\n\n", m->ncaps,
 		   m->ncaps == 1 ? "" : "s", a->nf, a->nf == 1 ? "" : "s", crit, warn, info);
+	workflow_text(a, out);
 	buf_adds(out, "VERDICT\n");
 	text_wrap(out, "  ", a->verdict ? a->verdict : "", 100);
 	coverage_text(a, out);
@@ -71,6 +132,8 @@ void analysis_text(const struct analysis *a, struct buf *out)
 		buf_printf(out, ", %s .. %s, %g s interval, %ld rows, %ld columns", s, e, c->interval_s, c->rows, c->columns);
 		if (c->warnings)
 			buf_printf(out, ", %ld warning%s", c->warnings, c->warnings == 1 ? "" : "s");
+		if (a->window.on)
+			buf_printf(out, ", %ld row%s outside the window", c->outside_rows, c->outside_rows == 1 ? "" : "s");
 		if (c->clock_offset_ms || c->offset_estimated) {
 			/* shown as the user gives it: guest clock minus host clock */
 			buf_printf(out, ", guest clock %+.1f s off the host's", 0.0 - (double)c->clock_offset_ms / 1000.0 + 0.0);
@@ -701,6 +764,20 @@ void compare_text(const struct compare *c, struct buf *out)
 	buf_adds(out, "\nCAPTURES\n");
 	captures_text(&c->side[0].m, "before", out);
 	captures_text(&c->side[1].m, "after", out);
+	for (int sd = 0; sd < 2; sd++) {
+		struct buf w, sel;
+		buf_init(&w);
+		buf_init(&sel);
+		workflow_sentences(&c->side[sd], &w, &sel);
+		char ind[16];
+		snprintf(ind, sizeof ind, "  %-7s ", cmp_side_names[sd]);
+		if (w.len)
+			text_wrap(out, ind, w.data, 100);
+		if (sel.len)
+			text_wrap(out, ind, sel.data, 100);
+		buf_free(&w);
+		buf_free(&sel);
+	}
 	rules_out_lines(&c->side[0].rules, out, "\nRULES before (overridden)\n", "  ", "\n", "", esc);
 	rules_out_lines(&c->side[1].rules, out, "\nRULES after (overridden)\n", "  ", "\n", "", esc);
 	buf_printf(out, "\nCOMPARISONS (per figure after - before with its %.0f%% block bootstrap interval, %u resamples, seed "
@@ -835,6 +912,8 @@ void inventory_text(const struct inventory *inv, struct buf *out)
 	buf_printf(out, "rows       %ld", inv->rows);
 	if (inv->skipped_rows)
 		buf_printf(out, " (%ld skipped)", inv->skipped_rows);
+	if (inv->windowed)
+		buf_printf(out, ", %ld outside the window (--from/--to)", inv->outside);
 	if (inv->backwards)
 		buf_printf(out, " (time goes backwards %ld time%s)", inv->backwards, inv->backwards == 1 ? "" : "s");
 	buf_printf(out, "\ncolumns    %zu", inv->columns);

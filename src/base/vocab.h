@@ -4,7 +4,7 @@
 #ifndef IOPSY_VOCAB_H
 #define IOPSY_VOCAB_H
 
-enum layer { LAYER_GUEST, LAYER_VSCSI, LAYER_WORLD, LAYER_DEVICE, LAYER_ADAPTER, LAYER_ARRAY, LAYER_VM, LAYER_COUNT };
+enum layer { LAYER_GUEST, LAYER_VSCSI, LAYER_WORLD, LAYER_DEVICE, LAYER_ADAPTER, LAYER_ARRAY, LAYER_VM, LAYER_SQL, LAYER_COUNT };
 extern const char *const layer_names[LAYER_COUNT];
 
 /* Metrics, in the units shown (perfmon seconds are converted to ms). */

@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "html.h"
 #include "reporter.h"
+#include "window.h"
 
 static const char analyze_help_text[] =
 	"Usage: iopsy analyze [OPTIONS] CAPTURE...\n"
@@ -41,6 +42,8 @@ static const char analyze_help_text[] =
 	"  --require-charts          fail (exit 4, no HTML written) when gnuplot is missing or a\n"
 	"                            chart cannot be drawn\n"
 	"  --fail-on LEVEL           exit 1 when a finding is at least LEVEL (warning|critical)\n"
+	WINDOW_HELP
+	FILTER_HELP
 	COMMON_HELP
 	"\nExit codes: 0 ok, 1 findings at or above --fail-on, 2 usage, 3 an input could not be read\n"
 	"(the others are still analysed), 4 system error. 1 wins over 3 (the findings stay visible to\n"
@@ -69,7 +72,18 @@ enum {
 	OPT_REPORT,
 };
 
+static int analyze_run(int argc, char **argv, struct ent_filter *filt);
+
 int cmd_analyze(int argc, char **argv)
+{
+	struct ent_filter filt;
+	ef_init(&filt);
+	int rc = analyze_run(argc, argv, &filt);
+	ef_free(&filt);
+	return rc;
+}
+
+static int analyze_run(int argc, char **argv, struct ent_filter *filt)
 {
 	static const struct option opts[] = {{"vmkernel-log", required_argument, NULL, OPT_VMK},
 					     {"partitions", required_argument, NULL, OPT_PARTS},
@@ -85,6 +99,8 @@ int cmd_analyze(int argc, char **argv)
 					     {"gnuplot-dir", required_argument, NULL, OPT_GNUPLOT_DIR},
 					     {"require-charts", no_argument, NULL, OPT_REQUIRE_CHARTS},
 					     {"report", required_argument, NULL, OPT_REPORT},
+					     WINDOW_LONG_OPTS,
+					     FILTER_LONG_OPTS,
 					     COMMON_LONG_OPTS,
 					     {0}};
 	struct common_opts co;
@@ -98,10 +114,14 @@ int cmd_analyze(int argc, char **argv)
 	report_opts_init(&ro);
 	struct html_opts *ho = &ro.html;
 	int fail_on = -1;
+	struct twin_spec win[3];
+	memset(win, 0, sizeof win);
 	int c;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
 		int k = common_opt(c, optarg, &co);
+		if (!k)
+			k = cli_flow_opt("analyze", c, optarg, win, filt);
 		if (k < 0)
 			return EXIT_USAGE;
 		if (k)
@@ -189,9 +209,14 @@ int cmd_analyze(int argc, char **argv)
 			return EXIT_USAGE;
 	}
 
+	struct twin tw;
+	if (cli_window("analyze", &win[0], argv + optind, (size_t)(argc - optind), &co, &tw))
+		return EXIT_USAGE;
 	struct analysis a;
 	analysis_init(&a);
 	a.sink = diag_stderr();
+	a.window = tw;
+	a.m.filter = ef_on(filt) ? filt : NULL;
 	int ret = EXIT_OK;
 	if (ao.rules) {
 		int rrc = cli_load_rules(&a.rules, ao.rules);
@@ -239,6 +264,10 @@ int cmd_analyze(int argc, char **argv)
 			if (e > ret)
 				ret = e;
 		}
+	}
+	if (cli_filter_check("analyze", a.m.filter, NULL)) {
+		ret = EXIT_USAGE;
+		goto out;
 	}
 	analysis_run(&a, &ao);
 	size_t readable = 0;

@@ -723,7 +723,7 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 	if (a->nf)
 		qsort(a->f, a->nf, sizeof *a->f, finding_cmp);
 	struct cov_in ci = {.m = &a->m, .r = &a->rules, .have_vmklog = a->have_vmk, .have_partitions = a->have_parts,
-			    .array_queue_depth = a->opts.array_queue_depth};
+			    .array_queue_depth = a->opts.array_queue_depth, .filter = a->m.filter};
 	vdisk_backing(a, &ci);
 	coverage_free(&a->cov);
 	coverage_build(&ci, &a->cov);

@@ -17,6 +17,7 @@
 #include "partitions.h"
 #include "rules.h"
 #include "vmklog.h"
+#include "window.h"
 
 struct analyze_opts {
 	const char *vmklog, *partitions, *map, *rules; /* file names, for the report (the CLI reads them) */
@@ -48,6 +49,7 @@ struct analysis {
 	struct diag_sink sink;           /* where the analysis' own warnings go (a --map line that names
 	                                  * nothing, a contradicted --clock-offset); NULL drops them */
 	size_t vmk_outside;              /* vmkernel.log events outside the captures, not used */
+	struct twin window;              /* the time window the captures were read in (off: all) */
 	size_t nshown;
 	struct arena arena;
 };

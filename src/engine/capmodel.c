@@ -161,6 +161,191 @@ struct worldcol {
 
 static int model_read(struct model *m, size_t ci, struct input *in, const struct common_opts *co);
 
+/* ---- the entity filters (entfilter.h) on one capture ---- */
+
+struct fsel {
+	struct ent_filter *f;    /* NULL: keep everything */
+	bool host_cap;
+	bool worlds;             /* the capture names per-world IO: devices are tied to VMs */
+	const char **devs;       /* devices a selected VM's worlds issue IO to */
+	size_t ndev;
+	struct fdec {
+		uint64_t h;
+		const char *key;
+		bool keep;
+	} *tab;                  /* decisions per entity: open addressing, at most half full */
+	size_t cap, n;
+	struct arena a;
+};
+
+static uint64_t fnv(const char *s, uint64_t h)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		h = (h ^ *p) * 1099511628211ull;
+	return (h ^ 0x1f) * 1099511628211ull;
+}
+
+/* The cached decision of (layer, host, name), or NULL; *slot where a new one goes. */
+static struct fdec *fsel_find(struct fsel *fs, const char *key, uint64_t h, size_t *slot)
+{
+	if (2 * (fs->n + 1) > fs->cap) {
+		size_t cap = fs->cap ? 2 * fs->cap : 256;
+		struct fdec *t = xcalloc(cap, sizeof *t);
+		for (size_t i = 0; i < fs->cap; i++) {
+			if (!fs->tab[i].key)
+				continue;
+			size_t k = (size_t)fs->tab[i].h & (cap - 1);
+			while (t[k].key)
+				k = (k + 1) & (cap - 1);
+			t[k] = fs->tab[i];
+		}
+		free(fs->tab);
+		fs->tab = t;
+		fs->cap = cap;
+	}
+	size_t k = (size_t)h & (fs->cap - 1);
+	for (; fs->tab[k].key; k = (k + 1) & (fs->cap - 1))
+		if (fs->tab[k].h == h && strcmp(fs->tab[k].key, key) == 0)
+			return &fs->tab[k];
+	*slot = k;
+	return NULL;
+}
+
+static bool fsel_has_dev(const struct fsel *fs, const char *name)
+{
+	for (size_t i = 0; i < fs->ndev; i++)
+		if (strcmp(fs->devs[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* Whether entity (l, name, host) is in the selection; every filter that judges it is asked (so
+ * each pattern's hits are counted), once per entity. */
+static bool fsel_keep(struct fsel *fs, enum layer l, const char *name, const char *host)
+{
+	if (!fs->f)
+		return true;
+	char lk[4] = {(char)('a' + l), '\x1f', 0, 0};
+	uint64_t h = fnv(name, fnv(host ? host : "", fnv(lk, 1469598103934665603ull)));
+	struct buf key;
+	buf_init(&key);
+	buf_printf(&key, "%c\x1f%s\x1f%s", 'a' + l, host ? host : "", name);
+	size_t slot = 0;
+	struct fdec *d = fsel_find(fs, key.data, h, &slot);
+	if (d) {
+		buf_free(&key);
+		return d->keep;
+	}
+	struct ent_filter *f = fs->f;
+	bool keep = true;
+	if (fs->host_cap && ef_kind_on(f, EF_HOST))
+		keep &= ef_match(f, EF_HOST, host);
+	bool vm = ef_kind_on(f, EF_VM), disk = ef_kind_on(f, EF_DISK);
+	switch (l) {
+	case LAYER_GUEST:
+		if (vm)
+			keep &= ef_match(f, EF_VM, host);
+		if (disk)
+			keep &= ef_match(f, EF_DISK, name);
+		break;
+	case LAYER_SQL:
+		if (vm)
+			keep &= ef_match(f, EF_VM, host);
+		break;
+	case LAYER_VM:
+		if (vm)
+			keep &= ef_match(f, EF_VM, name);
+		break;
+	case LAYER_VSCSI:
+		if (vm) {
+			/* "SQL01:scsi0:1": the VM is what comes before the last ":scsi" */
+			const char *sc = NULL;
+			for (const char *q = strstr(name, ":scsi"); q; q = strstr(q + 1, ":scsi"))
+				sc = q;
+			char v[256];
+			size_t n = sc ? (size_t)(sc - name) : strlen(name);
+			n = n < sizeof v - 1 ? n : sizeof v - 1;
+			memcpy(v, name, n);
+			v[n] = '\0';
+			keep &= ef_match(f, EF_VM, v);
+		}
+		if (disk)
+			keep &= ef_match(f, EF_DISK, name);
+		break;
+	case LAYER_DEVICE:
+		if (vm) {
+			if (!fs->worlds)
+				f->devices_unlinked = true;
+			else
+				keep &= fsel_has_dev(fs, name);
+		}
+		if (disk)
+			keep &= ef_match(f, EF_DISK, name);
+		break;
+	default:
+		break;
+	}
+	fs->tab[slot] = (struct fdec){h, arena_strdup(&fs->a, key.data), keep};
+	fs->n++;
+	buf_free(&key);
+	if (l < LAYER_COUNT) {
+		if (keep)
+			f->kept[l]++;
+		else
+			f->dropped[l]++;
+	}
+	return keep;
+}
+
+/* --vm on a host capture: the devices the selected VMs' worlds issue IO to, from the header's
+ * world columns (Vcpu gives a world's VM, Per-Device-Per-World the world's devices). */
+static void fsel_worlds(struct fsel *fs, const struct parser_ops *ops, struct pdh_reader *r)
+{
+	if (!fs->f || !ef_kind_on(fs->f, EF_VM) || !fs->host_cap || !ops->world_of)
+		return;
+	size_t n = pdh_ncols(r);
+	long *sel = NULL;
+	size_t nsel = 0, capsel = 0;
+	char vm[256];
+	long wid;
+	for (size_t i = 0; i < n; i++) {
+		const struct pdh_column *col = pdh_column(r, i);
+		if (!ops->world_of(&col->path, &wid, vm, sizeof vm) || !vm[0])
+			continue;
+		if (nsel && sel[nsel - 1] == wid)
+			continue; /* the next counter of the same world */
+		if (!fsel_keep(fs, LAYER_VM, vm, col->path.host))
+			continue;
+		if (nsel == capsel) {
+			capsel = capsel ? 2 * capsel : 64;
+			sel = xrealloc(sel, capsel * sizeof *sel);
+		}
+		sel[nsel++] = wid;
+	}
+	struct counter_class cl;
+	for (size_t i = 0; i < n; i++) {
+		const struct pdh_column *col = pdh_column(r, i);
+		if (!ops->world_of(&col->path, &wid, vm, sizeof vm) || vm[0])
+			continue;
+		fs->worlds = true;
+		bool mine = false;
+		for (size_t k = 0; k < nsel && !mine; k++)
+			mine = sel[k] == wid;
+		if (!mine || ops->classify(&col->path, &cl) < 0 || !cl.parent[0] || fsel_has_dev(fs, cl.parent))
+			continue;
+		fs->devs = xrealloc(fs->devs, (fs->ndev + 1) * sizeof *fs->devs);
+		fs->devs[fs->ndev++] = arena_strdup(&fs->a, cl.parent);
+	}
+	free(sel);
+}
+
+static void fsel_free(struct fsel *fs)
+{
+	free(fs->tab);
+	free(fs->devs);
+	arena_free(&fs->a);
+}
+
 static bool host_listed(const char *const *l, size_t n, const char *host)
 {
 	const char *h = host ? host : "";
@@ -237,6 +422,9 @@ static int model_read(struct model *m, size_t ci, struct input *in, const struct
 	bool *skip = xcalloc(n ? n : 1, sizeof *skip);
 	if (ops->prepare)
 		ops->prepare(r, skip);
+	struct fsel fs = {.f = m->filter, .host_cap = ops->role == ROLE_HOST};
+	arena_init(&fs.a);
+	fsel_worlds(&fs, ops, r);
 	for (size_t i = 0; i < n; i++) {
 		const struct pdh_column *col = pdh_column(r, i);
 		if (skip[i])
@@ -268,7 +456,7 @@ static int model_read(struct model *m, size_t ci, struct input *in, const struct
 			double scale = cl.scale;
 			if (l == LAYER_WORLD) {
 				/* only Commands/sec, for the device's active-world count */
-				if (metric != M_CMDS || !cl.parent[0])
+				if (metric != M_CMDS || !cl.parent[0] || !fsel_keep(&fs, LAYER_DEVICE, cl.parent, col->path.host))
 					continue;
 				size_t dev = entity_get(m, ci, LAYER_DEVICE, cl.parent, col->path.host);
 				if (dev == SIZE_MAX) {
@@ -281,6 +469,8 @@ static int model_read(struct model *m, size_t ci, struct input *in, const struct
 				want[i] = true;
 				continue;
 			}
+			if (!fsel_keep(&fs, l, cl.entity, col->path.host))
+				continue;
 			size_t e = entity_get(m, ci, l, cl.entity, col->path.host);
 			if (e == SIZE_MAX) {
 				too_many = true;
@@ -303,6 +493,7 @@ static int model_read(struct model *m, size_t ci, struct input *in, const struct
 	}
 	free(per_instance);
 	free(skip);
+	fsel_free(&fs);
 	if (too_many)
 		diag_emit(&in->diag, DIAG_WARNING, pdh_header_line(r), 0,
 			  "more than %d storage entities (devices, adapters, virtual disks, guest disks): the rest "
@@ -419,6 +610,10 @@ static int model_read(struct model *m, size_t ci, struct input *in, const struct
 	free(cm);
 	free(wc);
 	c->skipped_rows = pdh_stats(r)->skipped_rows;
+	c->outside_rows = pdh_stats(r)->outside;
+	c->windowed = co->win_on;
+	bool have_t = pdh_stats(r)->have_t;
+	int64_t t_min = pdh_stats(r)->t_min, t_max = pdh_stats(r)->t_max;
 	input_close(in);
 	c->warnings = in->diag.warnings;
 	if (rc < 0) {
@@ -431,6 +626,21 @@ static int model_read(struct model *m, size_t ci, struct input *in, const struct
 		struct diag d;
 		diag_init(&d, in->diag.file, 0);
 		d.sink = co->sink;
+		if (c->outside_rows && have_t) {
+			/* the rows are there, the window misses them: the user's window, not the file */
+			char a[32], b[32];
+			time_format_iso(t_min, false, a);
+			time_format_iso(t_max, false, b);
+			char f[32] = "(start)", t[32] = "(end)";
+			if (co->win_from != INT64_MIN)
+				time_format_iso(co->win_from, false, f);
+			if (co->win_to != INT64_MAX)
+				time_format_iso(co->win_to, false, t);
+			diag_emit(&d, DIAG_ERROR, 0, 0, "no row in the time window %s .. %s (--from/--to): the capture covers %s .. %s",
+				  f, t, a, b);
+			c->failed = ERR_USAGE;
+			return ERR_USAGE;
+		}
 		diag_emit(&d, DIAG_ERROR, 0, 0, "no complete data row: nothing to analyse");
 		c->failed = ERR_FORMAT;
 		return ERR_FORMAT;

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "entfilter.h"
 #include "input.h"
 #include "stats.h"
 #include "util.h"
@@ -48,6 +49,8 @@ struct capture {
 	int64_t start, end;      /* UTC ms */
 	double interval_s;
 	long rows, columns, warnings, skipped_rows;
+	long outside_rows;       /* rows outside the time window (--from/--to), not read */
+	bool windowed;           /* read with a time window */
 	bool gzip;
 	int64_t clock_offset_ms; /* added to this capture's times to align it (perfmon: guest − host) */
 	bool offset_estimated;
@@ -91,6 +94,8 @@ struct model {
 	size_t ncaps;
 	struct entity *ents;
 	size_t nents, cap_ents;
+	struct ent_filter *filter; /* --host/--vm/--disk (borrowed; NULL = every entity): applied as each
+	                          * header is read, so a left-out entity's columns are never read */
 	struct arena arena;
 };
 

@@ -1,0 +1,143 @@
+/* entfilter.c — --host/--vm/--disk (see entfilter.h). */
+#include "entfilter.h"
+
+#include <string.h>
+
+const char *const ef_option[EF_KINDS] = {"--host", "--vm", "--disk"};
+static const char *const ef_subject[EF_KINDS] = {"ESXi host", "VM", "disk"};
+
+void ef_init(struct ent_filter *f)
+{
+	memset(f, 0, sizeof *f);
+	arena_init(&f->arena);
+}
+
+void ef_free(struct ent_filter *f)
+{
+	for (int k = 0; k < EF_KINDS; k++)
+		for (int i = 0; i < f->n[k]; i++)
+			matcher_free(f->p[k][i].m);
+	arena_free(&f->arena);
+	memset(f, 0, sizeof *f);
+}
+
+int ef_add(struct ent_filter *f, int kind, const char *text, struct diag *d)
+{
+	if (f->n[kind] >= EF_MAX) {
+		diag_emit(d, DIAG_PLAIN, 0, 0, "at most %d %s patterns (join them with '|')", EF_MAX, ef_option[kind]);
+		return ERR_USAGE;
+	}
+	struct matcher *m = matcher_new(text, true, d);
+	if (!m)
+		return ERR_USAGE;
+	f->p[kind][f->n[kind]].text = text;
+	f->p[kind][f->n[kind]].m = m;
+	f->p[kind][f->n[kind]].hits = 0;
+	f->n[kind]++;
+	return 0;
+}
+
+bool ef_on(const struct ent_filter *f)
+{
+	return f && (f->n[EF_HOST] || f->n[EF_VM] || f->n[EF_DISK]);
+}
+
+bool ef_kind_on(const struct ent_filter *f, int kind)
+{
+	return f && f->n[kind] > 0;
+}
+
+bool ef_match(struct ent_filter *f, int kind, const char *s)
+{
+	if (!f->n[kind])
+		return true;
+	if (!s)
+		s = "";
+	bool any = false;
+	struct diag quiet;
+	diag_init(&quiet, NULL, 0);
+	for (int i = 0; i < f->n[kind]; i++) {
+		if (matcher_match(f->p[kind][i].m, s, strlen(s), &quiet) == 1) {
+			f->p[kind][i].hits++;
+			any = true;
+		}
+	}
+	bool known = false;
+	for (int i = 0; i < f->nseen[kind] && !known; i++)
+		known = strcmp(f->seen[kind][i], s) == 0;
+	if (!known && f->nseen[kind] < EF_SEEN)
+		f->seen[kind][f->nseen[kind]++] = arena_strdup(&f->arena, s);
+	return any;
+}
+
+int ef_copy(struct ent_filter *dst, const struct ent_filter *src, struct diag *d)
+{
+	ef_init(dst);
+	for (int k = 0; k < EF_KINDS; k++)
+		for (int i = 0; i < src->n[k]; i++)
+			if (ef_add(dst, k, src->p[k][i].text, d) < 0)
+				return ERR_USAGE;
+	return 0;
+}
+
+int ef_check(const struct ent_filter *f, const char *whose, struct diag *d)
+{
+	if (!whose)
+		whose = "the captures";
+	if (!ef_on(f))
+		return 0;
+	int rc = 0;
+	for (int k = 0; k < EF_KINDS; k++) {
+		for (int i = 0; i < f->n[k]; i++) {
+			if (f->p[k][i].hits)
+				continue;
+			struct buf b;
+			buf_init(&b);
+			buf_add_text_escaped(&b, f->p[k][i].text, strlen(f->p[k][i].text));
+			struct buf seen;
+			buf_init(&seen);
+			for (int j = 0; j < f->nseen[k]; j++) {
+				buf_adds(&seen, j ? ", " : "");
+				buf_add_text_escaped(&seen, f->seen[k][j], strlen(f->seen[k][j]));
+			}
+			if (f->nseen[k] == EF_SEEN)
+				buf_adds(&seen, ", ...");
+			diag_emit(d, DIAG_PLAIN, 0, 0, "%s '%s' matches no %s of %s%s%s%s", ef_option[k], b.data,
+				  ef_subject[k], whose, f->nseen[k] ? " (they have: " : " (they have none)", seen.data ? seen.data : "",
+				  f->nseen[k] ? ")" : "");
+			buf_free(&b);
+			buf_free(&seen);
+			rc = ERR_USAGE;
+		}
+	}
+	long kept = 0;
+	for (int l = 0; l < LAYER_COUNT; l++)
+		kept += f->kept[l];
+	if (!rc && !kept) {
+		struct buf o;
+		buf_init(&o);
+		ef_options_text(f, &o);
+		diag_emit(d, DIAG_PLAIN, 0, 0, "the filters %s leave nothing of %s to analyse (each matches something, but no "
+			  "entity passes all of them)", o.data, whose);
+		buf_free(&o);
+		rc = ERR_USAGE;
+	}
+	return rc;
+}
+
+void ef_options_text(const struct ent_filter *f, struct buf *b)
+{
+	int n = 0;
+	for (int k = 0; k < EF_KINDS; k++) {
+		for (int i = 0; i < f->n[k]; i++) {
+			const char *t = f->p[k][i].text;
+			buf_printf(b, "%s%s ", n++ ? " " : "", ef_option[k]);
+			bool q = strpbrk(t, " \t'\"|\\$*?()[]") != NULL;
+			if (q)
+				buf_addc(b, '\'');
+			buf_add_text_escaped(b, t, strlen(t));
+			if (q)
+				buf_addc(b, '\'');
+		}
+	}
+}
