@@ -138,6 +138,48 @@ void captures_json(const struct model *m, struct json *j)
 		json_num(j, c->offset_estimated ? c->offset_confidence : NAN);
 		json_key(j, "error");
 		json_str(j, c->failed ? "unreadable or unrecognised input" : NULL);
+		if (c->nparts >= 2) {
+			/* several files of one host, merged (doc/analyze-json.md) */
+			json_key(j, "files");
+			json_arr_begin(j);
+			for (size_t k = 0; k < c->nparts; k++) {
+				const struct capture_part *p = &c->parts[k];
+				json_obj_begin(j);
+				json_key(j, "path");
+				json_str(j, p->path);
+				json_key(j, "start");
+				if (p->rows)
+					iso(j, p->start + c->clock_offset_ms);
+				else
+					json_null(j);
+				json_key(j, "end");
+				if (p->rows)
+					iso(j, p->end + c->clock_offset_ms);
+				else
+					json_null(j);
+				json_key(j, "rows");
+				json_int(j, p->rows);
+				json_key(j, "gap_before_s");
+				json_num(j, k ? (double)p->gap_ms / 1000.0 : NAN);
+				json_key(j, "gap_marked");
+				json_bool(j, p->gap);
+				json_key(j, "overlap_rows");
+				json_int(j, p->overlap_rows);
+				json_key(j, "overlap_lines");
+				if (p->overlap_rows) {
+					json_arr_begin(j);
+					json_int(j, p->overlap_line0);
+					json_int(j, p->overlap_line1);
+					json_arr_end(j);
+				} else {
+					json_null(j);
+				}
+				json_key(j, "warnings");
+				json_int(j, p->warnings);
+				json_obj_end(j);
+			}
+			json_arr_end(j);
+		}
 		json_obj_end(j);
 	}
 	json_arr_end(j);

@@ -51,6 +51,47 @@ static void coverage_text(const struct analysis *a, struct buf *out)
 	}
 }
 
+/* The files merged into capture c, one line each (nothing when it is one file). */
+static void parts_text(const struct capture *c, const char *indent, struct buf *out)
+{
+	if (c->nparts < 2)
+		return;
+	buf_printf(out, "%s%zu files of one host, merged in time order:\n", indent, c->nparts);
+	for (size_t k = 0; k < c->nparts; k++) {
+		const struct capture_part *p = &c->parts[k];
+		struct buf l;
+		buf_init(&l);
+		buf_printf(&l, "%zu. %s: ", k + 1, p->path);
+		if (p->rows) {
+			char s[32], e[32];
+			time_format_iso(p->start + c->clock_offset_ms, false, s);
+			time_format_iso(p->end + c->clock_offset_ms, false, e);
+			buf_printf(&l, "%s .. %s, %ld rows", s, e, p->rows);
+		} else {
+			buf_adds(&l, "no row used");
+		}
+		if (k && p->gap && p->rows) {
+			buf_adds(&l, ", after a gap of ");
+			duration(&l, (double)p->gap_ms / 1000.0);
+			buf_adds(&l, " (marked)");
+		}
+		if (p->overlap_rows) {
+			char s[32], e[32];
+			time_format_iso(p->overlap_t0 + c->clock_offset_ms, false, s);
+			time_format_iso(p->overlap_t1 + c->clock_offset_ms, false, e);
+			buf_printf(&l, "; %ld row%s overlapping the files before (lines %ld-%ld, %s .. %s) skipped, not "
+				       "counted twice", p->overlap_rows, p->overlap_rows == 1 ? "" : "s", p->overlap_line0,
+				   p->overlap_line1, s, e);
+		}
+		if (p->warnings)
+			buf_printf(&l, ", %ld warning%s", p->warnings, p->warnings == 1 ? "" : "s");
+		char ind[32];
+		snprintf(ind, sizeof ind, "%s  ", indent);
+		text_wrap(out, ind, l.data, 100);
+		buf_free(&l);
+	}
+}
+
 /* "guest disks 4, virtual disks 4, ..." of the per-layer counts n (nothing when all are 0). */
 static void layer_counts(const long *n, struct buf *out)
 {
@@ -144,6 +185,7 @@ void analysis_text(const struct analysis *a, struct buf *out)
 				buf_adds(out, " (--clock-offset)");
 		}
 		buf_addc(out, '\n');
+		parts_text(c, "    ", out);
 	}
 	rules_out_lines(&a->rules, out, "\nRULES (overridden)\n", "  ", "\n", "", esc);
 	if (a->nmap) {
@@ -352,6 +394,7 @@ static void captures_text(const struct model *m, const char *side, struct buf *o
 		if (c->warnings)
 			buf_printf(out, ", %ld warning%s", c->warnings, c->warnings == 1 ? "" : "s");
 		buf_addc(out, '\n');
+		parts_text(c, "          ", out);
 	}
 }
 

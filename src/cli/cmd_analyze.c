@@ -257,7 +257,12 @@ static int analyze_run(int argc, char **argv, struct ent_filter *filt)
 		diag_finish(&d);
 	}
 	analysis_set_opts(&a, &ao);
-	for (int i = optind; i < argc; i++) {
+	/* files of one host and format one after the other, in time order: they are merged */
+	size_t ncap = (size_t)(argc - optind);
+	size_t *order = xcalloc(ncap, sizeof *order);
+	capture_order(argv + optind, ncap, &co, order);
+	for (size_t oi = 0; oi < ncap; oi++) {
+		int i = optind + (int)order[oi];
 		int rc = model_add_capture(&a.m, argv[i], &co);
 		if (rc < 0) {
 			int e = exit_code_for(rc);
@@ -265,6 +270,7 @@ static int analyze_run(int argc, char **argv, struct ent_filter *filt)
 				ret = e;
 		}
 	}
+	free(order);
 	if (cli_filter_check("analyze", a.m.filter, NULL)) {
 		ret = EXIT_USAGE;
 		goto out;

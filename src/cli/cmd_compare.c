@@ -453,7 +453,10 @@ int cmd_compare(int argc, char **argv)
 		c.side[1].m.filter = &filt[1];
 	}
 	for (int s = 0; s < 2; s++) {
-		for (int i = 0; i < l.ncap[s]; i++) {
+		size_t *order = xcalloc((size_t)l.ncap[s], sizeof *order);
+		capture_order(l.cap[s], (size_t)l.ncap[s], &sco[s], order);
+		for (int oi = 0; oi < l.ncap[s]; oi++) {
+			int i = (int)order[oi];
 			int rc = compare_add_capture(&c, (enum cmp_side)s, l.cap[s][i], &sco[s]);
 			if (rc < 0) {
 				int e = exit_code_for(rc);
@@ -461,6 +464,7 @@ int cmd_compare(int argc, char **argv)
 					ret = e;
 			}
 		}
+		free(order);
 	}
 	if (cli_filter_check("compare", c.side[0].m.filter, "the before captures") |
 	    cli_filter_check("compare", c.side[1].m.filter, "the after captures")) {
