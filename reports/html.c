@@ -1344,6 +1344,34 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	entity_tables(a, out);
 	buf_adds(out, "</section>\n");
 
+	/* SQL Server while the storage waited */
+	for (size_t i = 0; a->sql && i < a->sql->n; i++) {
+		const struct sql_instance *si = &a->sql->in[i];
+		if (!i)
+			buf_adds(out, "<section id=\"sql\">\n<h2>SQL Server while the storage waited</h2>\n");
+		buf_adds(out, "<p>");
+		esc(out, si->summary);
+		buf_adds(out, "</p>\n<ul>\n");
+		for (size_t k = 0; k < si->nplace; k++) {
+			buf_adds(out, "<li>");
+			esc(out, si->place[k].text);
+			buf_adds(out, "</li>\n");
+		}
+		for (size_t k = 0; k < si->nep; k++) {
+			buf_adds(out, "<li>");
+			esc(out, si->ep[k].text);
+			buf_adds(out, "</li>\n");
+		}
+		for (size_t k = 0; k < si->nsym; k++) {
+			buf_adds(out, "<li><b>Without a storage cause:</b> ");
+			esc(out, si->sym[k].text);
+			buf_adds(out, "</li>\n");
+		}
+		buf_adds(out, "</ul>\n");
+		if (i + 1 == a->sql->n)
+			buf_adds(out, "</section>\n");
+	}
+
 	if (o->extra_html)
 		buf_adds(out, o->extra_html);
 
@@ -1948,7 +1976,13 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 	esc(out, c->headline ? c->headline : "No comparison result.");
 	buf_adds(out, "</p>\n<p class=\"lead small\">");
 	esc(out, c->detail ? c->detail : "");
-	buf_adds(out, "</p>\n<div class=\"counts\">");
+	buf_adds(out, "</p>\n");
+	for (size_t i = 0; i < c->nsql; i++) {
+		buf_adds(out, "<p class=\"lead small\"><b>SQL Server:</b> ");
+		esc(out, c->sql[i].text);
+		buf_adds(out, "</p>\n");
+	}
+	buf_adds(out, "<div class=\"counts\">");
 	buf_printf(out, "<div class=\"count good\"><b>%d</b>improved</div><div class=\"count bad\"><b>%d</b>regressed</div>"
 			"<div class=\"count\"><b>%d</b>mixed</div><div class=\"count\"><b>%d</b>unchanged</div>"
 			"<div class=\"count\"><b>%d</b>not comparable</div><div class=\"count work\"><b>%d</b>more / less work</div>"

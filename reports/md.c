@@ -177,6 +177,27 @@ static int md_analysis(const struct analysis *a, struct report_opts *o, struct b
 		buf_printf(out, " | %ld |\n", c->rows);
 	}
 	rules_out_lines(&a->rules, out, "\n#### Rules overridden\n\n", "- ", "\n", "", md_text);
+	for (size_t i = 0; a->sql && i < a->sql->n; i++) {
+		const struct sql_instance *si = &a->sql->in[i];
+		buf_adds(out, i ? "\n" : "\n#### SQL Server while the storage waited\n\n");
+		md_text(out, si->summary);
+		buf_adds(out, "\n\n");
+		for (size_t k = 0; k < si->nplace; k++) {
+			buf_adds(out, "- Files: ");
+			md_text(out, si->place[k].text);
+			buf_adds(out, "\n");
+		}
+		for (size_t k = 0; k < si->nep; k++) {
+			buf_adds(out, "- Episode: ");
+			md_text(out, si->ep[k].text);
+			buf_adds(out, "\n");
+		}
+		for (size_t k = 0; k < si->nsym; k++) {
+			buf_adds(out, "- **Without a storage cause:** ");
+			md_text(out, si->sym[k].text);
+			buf_adds(out, "\n");
+		}
+	}
 	return 0;
 }
 
@@ -190,6 +211,11 @@ static int md_compare(const struct compare *c, struct report_opts *o, struct buf
 	buf_adds(out, "\n\n**Verdict.** ");
 	md_text(out, c->detail);
 	buf_adds(out, "\n");
+	for (size_t i = 0; i < c->nsql; i++) {
+		buf_adds(out, "\n**SQL Server.** ");
+		md_text(out, c->sql[i].text);
+		buf_adds(out, "\n");
+	}
 	if (c->nfd) {
 		buf_adds(out, "\n| finding | entity | before | after | status |\n|---|---|---:|---:|---|\n");
 		static const enum cmp_fstatus order[FD_COUNT] = {FD_GONE, FD_STILL, FD_NEW, FD_NOT_ASSESSED_AFTER,

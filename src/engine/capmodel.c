@@ -174,12 +174,6 @@ struct fsel {
 	bool worlds;             /* the capture names per-world IO: devices are tied to VMs */
 	const char **devs;       /* devices a selected VM's worlds issue IO to */
 	size_t ndev;
-	struct fdec {
-		uint64_t h;
-		const char *key;
-		bool keep;
-	} *tab;                  /* decisions per entity: open addressing, at most half full */
-	size_t cap, n;
 	struct arena a;
 };
 
@@ -190,28 +184,29 @@ static uint64_t fnv(const char *s, uint64_t h)
 	return (h ^ 0x1f) * 1099511628211ull;
 }
 
-/* The cached decision of (layer, host, name), or NULL; *slot where a new one goes. */
-static struct fdec *fsel_find(struct fsel *fs, const char *key, uint64_t h, size_t *slot)
+/* The decision of (layer, host, name) made before (in any capture), or NULL; *slot where a new
+ * one goes. */
+static struct ef_dec *fsel_find(struct ent_filter *f, const char *key, uint64_t h, size_t *slot)
 {
-	if (2 * (fs->n + 1) > fs->cap) {
-		size_t cap = fs->cap ? 2 * fs->cap : 256;
-		struct fdec *t = xcalloc(cap, sizeof *t);
-		for (size_t i = 0; i < fs->cap; i++) {
-			if (!fs->tab[i].key)
+	if (2 * (f->tn + 1) > f->tcap) {
+		size_t cap = f->tcap ? 2 * f->tcap : 256;
+		struct ef_dec *t = xcalloc(cap, sizeof *t);
+		for (size_t i = 0; i < f->tcap; i++) {
+			if (!f->tab[i].key)
 				continue;
-			size_t k = (size_t)fs->tab[i].h & (cap - 1);
+			size_t k = (size_t)f->tab[i].h & (cap - 1);
 			while (t[k].key)
 				k = (k + 1) & (cap - 1);
-			t[k] = fs->tab[i];
+			t[k] = f->tab[i];
 		}
-		free(fs->tab);
-		fs->tab = t;
-		fs->cap = cap;
+		free(f->tab);
+		f->tab = t;
+		f->tcap = cap;
 	}
-	size_t k = (size_t)h & (fs->cap - 1);
-	for (; fs->tab[k].key; k = (k + 1) & (fs->cap - 1))
-		if (fs->tab[k].h == h && strcmp(fs->tab[k].key, key) == 0)
-			return &fs->tab[k];
+	size_t k = (size_t)h & (f->tcap - 1);
+	for (; f->tab[k].key; k = (k + 1) & (f->tcap - 1))
+		if (f->tab[k].h == h && strcmp(f->tab[k].key, key) == 0)
+			return &f->tab[k];
 	*slot = k;
 	return NULL;
 }
@@ -236,7 +231,7 @@ static bool fsel_keep(struct fsel *fs, enum layer l, const char *name, const cha
 	buf_init(&key);
 	buf_printf(&key, "%c\x1f%s\x1f%s", 'a' + l, host ? host : "", name);
 	size_t slot = 0;
-	struct fdec *d = fsel_find(fs, key.data, h, &slot);
+	struct ef_dec *d = fsel_find(fs->f, key.data, h, &slot);
 	if (d) {
 		buf_free(&key);
 		return d->keep;
@@ -290,8 +285,8 @@ static bool fsel_keep(struct fsel *fs, enum layer l, const char *name, const cha
 	default:
 		break;
 	}
-	fs->tab[slot] = (struct fdec){h, arena_strdup(&fs->a, key.data), keep};
-	fs->n++;
+	fs->f->tab[slot] = (struct ef_dec){h, arena_strdup(&fs->f->arena, key.data), keep};
+	fs->f->tn++;
 	buf_free(&key);
 	if (l < LAYER_COUNT) {
 		if (keep)
@@ -319,7 +314,8 @@ static void fsel_worlds(struct fsel *fs, const struct parser_ops *ops, struct pd
 			continue;
 		if (nsel && sel[nsel - 1] == wid)
 			continue; /* the next counter of the same world */
-		if (!fsel_keep(fs, LAYER_VM, vm, col->path.host))
+		/* the VM's own entity (Group Cpu) is judged and counted; a world only tested */
+		if ((fs->host_cap && !ef_test(fs->f, EF_HOST, col->path.host)) || !ef_test(fs->f, EF_VM, vm))
 			continue;
 		if (nsel == capsel) {
 			capsel = capsel ? 2 * capsel : 64;
@@ -346,7 +342,6 @@ static void fsel_worlds(struct fsel *fs, const struct parser_ops *ops, struct pd
 
 static void fsel_free(struct fsel *fs)
 {
-	free(fs->tab);
 	free(fs->devs);
 	arena_free(&fs->a);
 }
@@ -414,15 +409,37 @@ static const char *first_host(struct pdh_reader *r)
 	return NULL;
 }
 
+/* Whether a column of r names an entity capture ci already has (the same disks, devices, ...). */
+static bool shares_entities(struct model *m, size_t ci, const struct parser_ops *ops, struct pdh_reader *r)
+{
+	struct counter_class cl;
+	for (size_t i = 0; i < pdh_ncols(r); i++) {
+		const struct pdh_column *col = pdh_column(r, i);
+		if (ops->classify(&col->path, &cl) < 0 || cl.layer == LAYER_WORLD || !m->hcap)
+			continue;
+		size_t mask = m->hcap - 1;
+		const char *host = col->path.host;
+		for (size_t k = (size_t)entity_hash(ci, cl.layer, cl.entity, host) & mask; m->hidx[k]; k = (k + 1) & mask) {
+			const struct entity *e = &m->ents[m->hidx[k] - 1];
+			if (e->capture == ci && e->layer == cl.layer && strcmp(e->name, cl.entity) == 0 &&
+			    strcmp(e->host ? e->host : "", host ? host : "") == 0)
+				return true;
+		}
+	}
+	return false;
+}
+
 /* The capture the file being opened continues: the last one, when it has the same format and
- * host and was read; SIZE_MAX otherwise. */
-static size_t merge_target(const struct model *m, const struct parser_ops *ops, const char *host)
+ * host, was read, and shares entities with the file (two files of one host at the same time with
+ * different entities, e.g. split by an esxtop entity filter, stay two captures); SIZE_MAX
+ * otherwise. */
+static size_t merge_target(struct model *m, const struct parser_ops *ops, struct pdh_reader *r, const char *host)
 {
 	if (m->no_merge || !m->ncaps || !host)
 		return SIZE_MAX;
 	const struct capture *l = &m->caps[m->ncaps - 1];
 	if (l->failed || !l->format || !l->rows || strcmp(l->format, ops->name) != 0 || !l->host ||
-	    strcmp(l->host, host) != 0)
+	    strcmp(l->host, host) != 0 || !shares_entities(m, m->ncaps - 1, ops, r))
 		return SIZE_MAX;
 	return m->ncaps - 1;
 }
@@ -483,7 +500,7 @@ static int model_read(struct model *m, const char *path, struct input *in, const
 	int rc;
 	struct pdh_reader *r = in->r;
 	const struct parser_ops *ops = pdh_parser(r);
-	size_t ci = merge_target(m, ops, first_host(r));
+	size_t ci = merge_target(m, ops, r, first_host(r));
 	bool merging = ci != SIZE_MAX;
 	if (!merging)
 		ci = capture_new(m, path);
@@ -547,8 +564,8 @@ static int model_read(struct model *m, const char *path, struct input *in, const
 		int mt = ops->classify(&col->path, &cl);
 		if (cl.pass + 1 > npass)
 			npass = cl.pass + 1;
-		if (mt < 0 || cl.aggregate)
-			continue;
+		if (mt < 0 || cl.aggregate || cl.layer == LAYER_SQL)
+			continue; /* SQL Server's counters are no disk of the host */
 		const char *h = col->path.host ? col->path.host : "";
 		if (!nper || strcmp(per_instance[nper - 1], h) != 0)
 			per_instance[nper++] = h; /* consecutive duplicates only: the list stays short */

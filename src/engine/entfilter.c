@@ -1,6 +1,7 @@
 /* entfilter.c — --host/--vm/--disk (see entfilter.h). */
 #include "entfilter.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 const char *const ef_option[EF_KINDS] = {"--host", "--vm", "--disk"};
@@ -17,8 +18,21 @@ void ef_free(struct ent_filter *f)
 	for (int k = 0; k < EF_KINDS; k++)
 		for (int i = 0; i < f->n[k]; i++)
 			matcher_free(f->p[k][i].m);
+	free(f->tab);
 	arena_free(&f->arena);
 	memset(f, 0, sizeof *f);
+}
+
+bool ef_test(const struct ent_filter *f, int kind, const char *s)
+{
+	if (!f->n[kind])
+		return true;
+	struct diag quiet;
+	diag_init(&quiet, NULL, 0);
+	for (int i = 0; i < f->n[kind]; i++)
+		if (matcher_match(f->p[kind][i].m, s ? s : "", strlen(s ? s : ""), &quiet) == 1)
+			return true;
+	return false;
 }
 
 int ef_add(struct ent_filter *f, int kind, const char *text, struct diag *d)

@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "match.h"
 #include "util.h"
@@ -38,6 +39,14 @@ struct ent_filter {
 	int nseen[EF_KINDS];
 	long kept[LAYER_COUNT], dropped[LAYER_COUNT]; /* entities kept / left out per layer */
 	bool devices_unlinked;    /* a host capture had no per-world columns: its devices were kept */
+	/* the decision per entity (layer, host, name) across the captures, so that each is judged and
+	 * counted once (capmodel.c); open addressing, at most half full */
+	struct ef_dec {
+		uint64_t h;
+		const char *key;
+		bool keep;
+	} *tab;
+	size_t tcap, tn;
 	struct arena arena;
 };
 
@@ -51,6 +60,8 @@ bool ef_kind_on(const struct ent_filter *f, int kind);
 /* Whether subject s passes kind's patterns (true when kind has none); counts each pattern's hits
  * (all of them are tried). */
 bool ef_match(struct ent_filter *f, int kind, const char *s);
+/* Whether s matches one of kind's patterns, without counting (true when kind has none). */
+bool ef_test(const struct ent_filter *f, int kind, const char *s);
 /* ERR_USAGE (each reason through d: "--vm 'SQL99' matches no VM of the captures (seen: ...)")
  * when a pattern matched nothing, or when the filters left no entity; else 0. whose names the
  * captures ("the before captures"; NULL: "the captures"). */
