@@ -117,6 +117,14 @@ void batch_free(struct batch *b)
 		free(s->mail_to);
 		free(s->discovery_error);
 		free(s->error);
+		free(s->opts.rules);
+		for (int k = 0; k < 3; k++) {
+			free(s->opts.win[k][0]);
+			free(s->opts.win[k][1]);
+			for (size_t j = 0; j < s->opts.nfilter[k]; j++)
+				free(s->opts.filter[k][j]);
+			free(s->opts.filter[k]);
+		}
 		if (s->res) {
 			bresult_free(s->res);
 			free(s->res);
