@@ -39,5 +39,6 @@ Suite *model_suite(void);
 Suite *topology_suite(void);
 Suite *registry_suite(void);
 Suite *rules_suite(void);
-#define SUITE_LIST util_suite, pdh_suite, model_suite, topology_suite, registry_suite, rules_suite, detect_suite, batch_suite, html_suite, compare_suite, compare_scenarios_suite, sim_suite, scenarios_suite
+Suite *flow_suite(void);
+#define SUITE_LIST util_suite, pdh_suite, model_suite, topology_suite, registry_suite, rules_suite, flow_suite, detect_suite, batch_suite, html_suite, compare_suite, compare_scenarios_suite, sim_suite, scenarios_suite
 #endif
