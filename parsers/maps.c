@@ -96,15 +96,16 @@ static int db_line(struct diskmap *m, char *left, char *right, const char *line,
 		diag_emit(d, DIAG_ERROR, ln, (long)(right - line) + 1, "expected a guest disk after '=' ([GUESTHOST\\]DISK: D:, E:\\SQLLOG, ...)");
 		return ERR_FORMAT;
 	}
+	struct buf shown;
+	buf_init(&shown);
+	buf_add_text_escaped(&shown, right, strlen(right));
 	if (!guest_side(right, &host, disk, sizeof disk, &err, &col)) {
-		struct buf shown;
-		buf_init(&shown);
-		buf_add_text_escaped(&shown, right, strlen(right));
 		diag_emit(d, DIAG_ERROR, ln, (long)(right + col - line) + 1,
 			  "'%s' %s: a database's files are on a guest disk ([GUESTHOST\\]DISK: D:, E:\\SQLLOG, ...)", shown.data, err);
 		buf_free(&shown);
 		return ERR_FORMAT;
 	}
+	buf_free(&shown);
 	const char *colon = strchr(name, ':');
 	m->db = xrealloc(m->db, (m->ndb + 1) * sizeof *m->db);
 	struct dbmap_line *l = &m->db[m->ndb++];

@@ -239,22 +239,22 @@ static bool fsel_keep(struct fsel *fs, enum layer l, const char *name, const cha
 	struct ent_filter *f = fs->f;
 	bool keep = true;
 	if (fs->host_cap && ef_kind_on(f, EF_HOST))
-		keep &= ef_match(f, EF_HOST, host);
+		keep &= ef_match(f, EF_HOST, l, host);
 	bool vm = ef_kind_on(f, EF_VM), disk = ef_kind_on(f, EF_DISK);
 	switch (l) {
 	case LAYER_GUEST:
 		if (vm)
-			keep &= ef_match(f, EF_VM, host);
+			keep &= ef_match(f, EF_VM, l, host);
 		if (disk)
-			keep &= ef_match(f, EF_DISK, name);
+			keep &= ef_match(f, EF_DISK, l, name);
 		break;
 	case LAYER_SQL:
 		if (vm)
-			keep &= ef_match(f, EF_VM, host);
+			keep &= ef_match(f, EF_VM, l, host);
 		break;
 	case LAYER_VM:
 		if (vm)
-			keep &= ef_match(f, EF_VM, name);
+			keep &= ef_match(f, EF_VM, l, name);
 		break;
 	case LAYER_VSCSI:
 		if (vm) {
@@ -267,10 +267,10 @@ static bool fsel_keep(struct fsel *fs, enum layer l, const char *name, const cha
 			n = n < sizeof v - 1 ? n : sizeof v - 1;
 			memcpy(v, name, n);
 			v[n] = '\0';
-			keep &= ef_match(f, EF_VM, v);
+			keep &= ef_match(f, EF_VM, l, v);
 		}
 		if (disk)
-			keep &= ef_match(f, EF_DISK, name);
+			keep &= ef_match(f, EF_DISK, l, name);
 		break;
 	case LAYER_DEVICE:
 		if (vm) {
@@ -280,7 +280,7 @@ static bool fsel_keep(struct fsel *fs, enum layer l, const char *name, const cha
 				keep &= fsel_has_dev(fs, name);
 		}
 		if (disk)
-			keep &= ef_match(f, EF_DISK, name);
+			keep &= ef_match(f, EF_DISK, l, name);
 		break;
 	default:
 		break;

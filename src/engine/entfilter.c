@@ -61,7 +61,7 @@ bool ef_kind_on(const struct ent_filter *f, int kind)
 	return f && f->n[kind] > 0;
 }
 
-bool ef_match(struct ent_filter *f, int kind, const char *s)
+bool ef_match(struct ent_filter *f, int kind, enum layer l, const char *s)
 {
 	if (!f->n[kind])
 		return true;
@@ -77,10 +77,13 @@ bool ef_match(struct ent_filter *f, int kind, const char *s)
 		}
 	}
 	bool known = false;
-	for (int i = 0; i < f->nseen[kind] && !known; i++)
-		known = strcmp(f->seen[kind][i], s) == 0;
-	if (!known && f->nseen[kind] < EF_SEEN)
-		f->seen[kind][f->nseen[kind]++] = arena_strdup(&f->arena, s);
+	int *ns = &f->nseen[kind][l];
+	for (int i = 0; i < *ns && i < EF_SEEN && !known; i++)
+		known = strcmp(f->seen[kind][l][i], s) == 0;
+	if (!known && *ns < EF_SEEN)
+		f->seen[kind][l][(*ns)++] = arena_strdup(&f->arena, s);
+	else if (!known && *ns == EF_SEEN)
+		(*ns)++; /* more than shown */
 	return any;
 }
 
@@ -108,17 +111,42 @@ int ef_check(const struct ent_filter *f, const char *whose, struct diag *d)
 			struct buf b;
 			buf_init(&b);
 			buf_add_text_escaped(&b, f->p[k][i].text, strlen(f->p[k][i].text));
+			static const char *const lw[LAYER_COUNT] = {"guest disks", "virtual disks", "worlds", "devices", "adapters",
+								    "arrays", "VMs", "SQL Server"};
 			struct buf seen;
 			buf_init(&seen);
-			for (int j = 0; j < f->nseen[k]; j++) {
-				buf_adds(&seen, j ? ", " : "");
-				buf_add_text_escaped(&seen, f->seen[k][j], strlen(f->seen[k][j]));
+			int groups = 0;
+			bool more = false;
+			const char *shown[LAYER_COUNT * EF_SEEN];
+			int nshown = 0;
+			for (int l = 0; l < LAYER_COUNT; l++) {
+				int ns = f->nseen[k][l];
+				if (!ns)
+					continue;
+				more |= ns > EF_SEEN;
+				if (k == EF_DISK)
+					buf_printf(&seen, "%s%s ", groups ? "; " : "", lw[l]);
+				int in_group = 0;
+				for (int j = 0; j < ns && j < EF_SEEN; j++) {
+					const char *x = f->seen[k][l][j];
+					bool dup = false;
+					for (int q = 0; k != EF_DISK && q < nshown && !dup; q++)
+						dup = strcmp(shown[q], x) == 0;
+					if (dup)
+						continue;
+					shown[nshown++] = x;
+					buf_adds(&seen, in_group++ || (k != EF_DISK && groups) ? ", " : "");
+					buf_add_text_escaped(&seen, x, strlen(x));
+					groups++;
+				}
+				if (k == EF_DISK && ns > EF_SEEN)
+					buf_adds(&seen, ", ...");
 			}
-			if (f->nseen[k] == EF_SEEN)
+			if (k != EF_DISK && more)
 				buf_adds(&seen, ", ...");
 			diag_emit(d, DIAG_PLAIN, 0, 0, "%s '%s' matches no %s of %s%s%s%s", ef_option[k], b.data,
-				  ef_subject[k], whose, f->nseen[k] ? " (they have: " : " (they have none)", seen.data ? seen.data : "",
-				  f->nseen[k] ? ")" : "");
+				  ef_subject[k], whose, groups ? " (they have: " : " (they have none)", seen.data ? seen.data : "",
+				  groups ? ")" : "");
 			buf_free(&b);
 			buf_free(&seen);
 			rc = ERR_USAGE;

@@ -27,7 +27,7 @@ enum { EF_HOST, EF_VM, EF_DISK, EF_KINDS };
 extern const char *const ef_option[EF_KINDS]; /* "--host", "--vm", "--disk" */
 
 #define EF_MAX 16
-#define EF_SEEN 6
+#define EF_SEEN 3
 struct ent_filter {
 	struct {
 		const char *text;     /* as given (borrowed) */
@@ -35,8 +35,8 @@ struct ent_filter {
 		long hits;            /* subjects it matched */
 	} p[EF_KINDS][EF_MAX];
 	int n[EF_KINDS];
-	const char *seen[EF_KINDS][EF_SEEN]; /* some subjects seen, for the error (arena) */
-	int nseen[EF_KINDS];
+	const char *seen[EF_KINDS][LAYER_COUNT][EF_SEEN]; /* some subjects seen per layer, for the error */
+	int nseen[EF_KINDS][LAYER_COUNT];
 	long kept[LAYER_COUNT], dropped[LAYER_COUNT]; /* entities kept / left out per layer */
 	bool devices_unlinked;    /* a host capture had no per-world columns: its devices were kept */
 	/* the decision per entity (layer, host, name) across the captures, so that each is judged and
@@ -57,9 +57,9 @@ void ef_free(struct ent_filter *f);
 int ef_add(struct ent_filter *f, int kind, const char *text, struct diag *d);
 bool ef_on(const struct ent_filter *f);
 bool ef_kind_on(const struct ent_filter *f, int kind);
-/* Whether subject s passes kind's patterns (true when kind has none); counts each pattern's hits
- * (all of them are tried). */
-bool ef_match(struct ent_filter *f, int kind, const char *s);
+/* Whether subject s (of an entity of layer l) passes kind's patterns (true when kind has none);
+ * counts each pattern's hits (all of them are tried). */
+bool ef_match(struct ent_filter *f, int kind, enum layer l, const char *s);
 /* Whether s matches one of kind's patterns, without counting (true when kind has none). */
 bool ef_test(const struct ent_filter *f, int kind, const char *s);
 /* ERR_USAGE (each reason through d: "--vm 'SQL99' matches no VM of the captures (seen: ...)")

@@ -194,6 +194,13 @@ static int64_t to_utc(const struct clockmap *cm, int64_t L, char *note, size_t c
 				again = i;
 		}
 	}
+	/* a clock that went back (autumn) repeats the local times just after the change, whether or
+	 * not the capture's rows reach the second one */
+	for (size_t i = 1; i < cm->n && again == cm->n; i++) {
+		int64_t back = cm->s[i].off - cm->s[i - 1].off;
+		if (back > 0 && L >= cm->s[i].l0 && L < cm->s[i].l0 + back && L <= cm->s[i - 1].l1 && hit < cm->n)
+			again = i;
+	}
 	if (hit < cm->n) {
 		*off_min = (int)(-cm->s[hit].off / 60000);
 		if (again < cm->n)
@@ -308,8 +315,9 @@ int twin_resolve(const struct twin_spec *sp, char *const *paths, size_t n, const
 		char a[32], b[32];
 		time_format_iso(w->from, true, a);
 		time_format_iso(w->to, true, b);
-		diag_emit(d, DIAG_PLAIN, 0, 0, "the window is empty: --from %s (%s) is after --to %s (%s)", sp->b[0].text, a,
-			  sp->b[1].text, b);
+		diag_emit(d, DIAG_PLAIN, 0, 0, "the window is empty: --from %s%s%s%s is after --to %s%s%s%s", sp->b[0].text,
+			  sp->b[0].zoned ? "" : " (", sp->b[0].zoned ? "" : a, sp->b[0].zoned ? "" : ")", sp->b[1].text,
+			  sp->b[1].zoned ? "" : " (", sp->b[1].zoned ? "" : b, sp->b[1].zoned ? "" : ")");
 		return ERR_USAGE;
 	}
 	return 0;
@@ -344,13 +352,11 @@ void twin_describe(const struct twin *w, struct buf *b, void (*esc)(struct buf *
 		time_format_iso(w->to, true, s);
 		buf_adds(b, s);
 	}
-	buf_adds(b, " (");
-	const char *const opt[2] = {"--from ", "--to "};
-	int shown = 0;
+	buf_adds(b, " (given as");
+	const char *const opt[2] = {" from ", " to "};
 	for (int k = 0; k < 2; k++) {
 		if (!w->text[k])
 			continue;
-		buf_adds(b, shown++ ? " " : "");
 		buf_adds(b, opt[k]);
 		if (esc)
 			esc(b, w->text[k]);
@@ -358,7 +364,7 @@ void twin_describe(const struct twin *w, struct buf *b, void (*esc)(struct buf *
 			buf_adds(b, w->text[k]);
 	}
 	if (w->ref) {
-		buf_adds(b, ", local time of ");
+		buf_adds(b, ", the local time of ");
 		if (esc)
 			esc(b, w->ref);
 		else

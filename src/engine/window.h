@@ -56,7 +56,8 @@ int twin_resolve(const struct twin_spec *sp, char *const *paths, size_t n, const
 		 struct twin *w, struct diag *d);
 /* Puts the window into co (rows outside it are not handed out). */
 void twin_apply(const struct twin *w, struct common_opts *co);
-/* "2026-07-27T20:00:00Z .. 2026-07-27T22:00:00Z (--from 13:00 --to 15:00, local time of X: UTC-07:00)"
+/* "2026-07-27T20:00:00Z .. 2026-07-27T22:00:00Z (given as from 13:00 to 15:00, the local time of X:
+ * UTC-07:00)"
  * appended to b; a NULL esc appends names as they are, else through esc (the writer's escaping). */
 void twin_describe(const struct twin *w, struct buf *b, void (*esc)(struct buf *b, const char *s));
 
