@@ -2215,6 +2215,18 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 		buf_printf(out, "<h4>%s</h4>\n", s ? "After" : "Before");
 		captures_section(&c->side[s], out);
 		capture_notes(&c->side[s], &nt);
+		struct buf ws[2];
+		buf_init(&ws[0]);
+		buf_init(&ws[1]);
+		workflow_sentences(&c->side[s], &ws[0], &ws[1]);
+		for (int k = 0; k < 2; k++) {
+			if (!ws[k].len)
+				continue;
+			buf_adds(out, "<p class=\"notice\">");
+			esc(out, ws[k].data);
+			buf_adds(out, "</p>\n");
+			buf_free(&ws[k]);
+		}
 	}
 	if (res->no_gnuplot)
 		note_add(&nt, "gnuplot was not found: the report has no charts.");

@@ -216,6 +216,20 @@ static int md_compare(const struct compare *c, struct report_opts *o, struct buf
 		md_text(out, c->sql[i].text);
 		buf_adds(out, "\n");
 	}
+	for (int sd = 0; sd < 2; sd++) {
+		struct buf ws[2];
+		buf_init(&ws[0]);
+		buf_init(&ws[1]);
+		workflow_sentences(&c->side[sd], &ws[0], &ws[1]);
+		for (int k = 0; k < 2; k++) {
+			if (!ws[k].len)
+				continue;
+			buf_printf(out, "\n**%s.** ", sd ? "After" : "Before");
+			md_text(out, ws[k].data);
+			buf_adds(out, "\n");
+			buf_free(&ws[k]);
+		}
+	}
 	if (c->nfd) {
 		buf_adds(out, "\n| finding | entity | before | after | status |\n|---|---|---:|---:|---|\n");
 		static const enum cmp_fstatus order[FD_COUNT] = {FD_GONE, FD_STILL, FD_NEW, FD_NOT_ASSESSED_AFTER,
