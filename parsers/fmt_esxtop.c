@@ -253,6 +253,43 @@ static void esxtop_prepare(const struct pdh_reader *r, bool *skip)
 	free(g);
 }
 
+/* Vcpu(GID:VM:WID:WORLD): the VM and the world id (the first ":digits:" after the group id; a VM
+ * name with such a run in it is not told apart); Per-Device-Per-World(DEVICE-WID): the id. */
+static bool esxtop_world_of(const struct pdh_path *p, long *wid, char *vm, size_t vmcap)
+{
+	if (!p->ok || !p->instance)
+		return false;
+	const char *in = p->instance;
+	if (strcmp(p->object, "Physical Disk Per-Device-Per-World") == 0) {
+		const char *dash = strrchr(in, '-');
+		char *end;
+		if (!dash || !dash[1])
+			return false;
+		long w = strtol(dash + 1, &end, 10);
+		if (*end)
+			return false;
+		*wid = w;
+		vm[0] = '\0';
+		return true;
+	}
+	if (strcmp(p->object, "Vcpu") != 0)
+		return false;
+	const char *c = strchr(in, ':');
+	if (!c || c == in || !c[1])
+		return false;
+	for (const char *q = strchr(c + 2, ':'); q; q = strchr(q + 1, ':')) {
+		const char *w = q + 1;
+		while (*w >= '0' && *w <= '9')
+			w++;
+		if (w == q + 1 || *w != ':')
+			continue;
+		*wid = strtol(q + 1, NULL, 10);
+		class_copy(vm, vmcap, c + 1, (size_t)(q - c - 1));
+		return true;
+	}
+	return false;
+}
+
 static int esxtop_probe(const char *head, size_t n)
 {
 	static const char sig[] = "(PDH-CSV 4.0) (UTC)(0)";
@@ -294,6 +331,7 @@ const struct parser_ops parser_esxtop = {
 	.glitch_values = false,
 	.classify = esxtop_classify,
 	.prepare = esxtop_prepare,
+	.world_of = esxtop_world_of,
 	.open = pdh_open,
 	.next = pdh_next,
 	.value = pdh_value,

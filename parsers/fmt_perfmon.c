@@ -114,12 +114,108 @@ static void physical_name(const char *in, char *out, size_t cap)
 	guest_disk_norm(in, tok, out, cap);
 }
 
+/* ---- SQL Server's counters ----
+ * Objects "SQLServer:OBJECT" (the default instance) or "MSSQL$NAME:OBJECT" (a named one),
+ * matched without case (Export-Counter writes lowercase). Entities: the instance ("SQLServer",
+ * "MSSQL$PROD": Buffer Manager, SQL Statistics, Wait Statistics) and each database
+ * ("SQLServer:ETLDB", "SQLServer:_Total": the Databases object). Log Flush Wait Time is a
+ * bulk count of milliseconds: perfmon shows it per second. Wait Statistics' instances are the
+ * statistic ("Average wait time (ms)", "Waits in progress", "Cumulative wait time (ms) per
+ * second", "Waits started per second"), its counters the wait type [ms: SQL Server, Wait
+ * Statistics object]. */
+static const struct counter_map sql_buffer[] = {
+	{"Page life expectancy", M_SQL_PLE, 1},
+	{"Page reads/sec", M_SQL_PAGE_READS, 1},
+	{NULL, 0, 0},
+};
+static const struct counter_map sql_stats[] = {
+	{"Batch Requests/sec", M_SQL_BATCH, 1},
+	{NULL, 0, 0},
+};
+static const struct counter_map sql_db[] = {
+	{"Log Flush Wait Time", M_SQL_FLUSH_WAIT_MS, 1},
+	{"Log Flush Waits/sec", M_SQL_FLUSH_WAITS, 1},
+	{"Log Flushes/sec", M_SQL_FLUSHES, 1},
+	{"Log Bytes Flushed/sec", M_SQL_LOG_MBPS, 1.0 / 1048576},
+	{NULL, 0, 0},
+};
+static const struct {
+	const char *instance;
+	int pio, lw;
+} sql_waits[] = {
+	{"Average wait time (ms)", M_SQL_PIO_AVG, M_SQL_LW_AVG},
+	{"Waits in progress", M_SQL_PIO_PROG, M_SQL_LW_PROG},
+	{"Cumulative wait time (ms) per second", M_SQL_PIO_CUM, M_SQL_LW_CUM},
+	{"Waits started per second", M_SQL_PIO_START, M_SQL_LW_START},
+};
+
+/* a and b equal without case, '[' and ']' standing for '(' and ')' (perfmon's spelling of
+ * parentheses in instance names). */
+static bool same_bracketed(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++) {
+		char x = *a == '[' ? '(' : *a == ']' ? ')' : (char)tolower((unsigned char)*a);
+		char y = *b == '[' ? '(' : *b == ']' ? ')' : (char)tolower((unsigned char)*b);
+		if (x != y)
+			return false;
+	}
+	return !*a && !*b;
+}
+
+static int sql_classify(const struct pdh_path *p, struct counter_class *c)
+{
+	const char *o = p->object, *colon = strchr(o, ':');
+	if (!colon)
+		return -1;
+	size_t pl = (size_t)(colon - o);
+	char inst[128];
+	if (pl == 9 && strncasecmp(o, "SQLServer", 9) == 0) {
+		snprintf(inst, sizeof inst, "SQLServer");
+	} else if (pl > 6 && pl < 100 && strncasecmp(o, "MSSQL$", 6) == 0) {
+		memcpy(inst, "MSSQL$", 6);
+		for (size_t i = 6; i < pl; i++)
+			inst[i] = (char)toupper((unsigned char)o[i]);
+		inst[pl] = '\0';
+	} else {
+		return -1;
+	}
+	const char *obj = colon + 1;
+	c->layer = LAYER_SQL;
+	int mt = -1;
+	if (strcasecmp(obj, "Buffer Manager") == 0 && !p->instance) {
+		mt = counter_lookup(sql_buffer, p->counter, true, &c->scale);
+	} else if (strcasecmp(obj, "SQL Statistics") == 0 && !p->instance) {
+		mt = counter_lookup(sql_stats, p->counter, true, &c->scale);
+	} else if (strcasecmp(obj, "Databases") == 0 && p->instance) {
+		mt = counter_lookup(sql_db, p->counter, true, &c->scale);
+		if (mt >= 0) {
+			snprintf(c->entity, sizeof c->entity, "%s:%s", inst, p->instance);
+			return c->metric = mt;
+		}
+		return -1;
+	} else if (strcasecmp(obj, "Wait Statistics") == 0 && p->instance) {
+		bool pio = strcasecmp(p->counter, "Page IO latch waits") == 0, lw = strcasecmp(p->counter, "Log write waits") == 0;
+		for (size_t i = 0; (pio || lw) && i < sizeof sql_waits / sizeof sql_waits[0]; i++)
+			if (same_bracketed(p->instance, sql_waits[i].instance))
+				mt = pio ? sql_waits[i].pio : sql_waits[i].lw;
+	}
+	if (mt < 0)
+		return -1;
+	class_copy(c->entity, sizeof c->entity, inst, strlen(inst));
+	return c->metric = mt;
+}
+
 /* LogicalDisk (pass 0) wins over PhysicalDisk (pass 1) for the same drive. */
 static int perfmon_classify(const struct pdh_path *p, struct counter_class *c)
 {
 	class_init(c);
 	if (!p->ok)
 		return -1;
+	if (p->object[0] == 'S' || p->object[0] == 's' || p->object[0] == 'M' || p->object[0] == 'm') {
+		int mt = sql_classify(p, c);
+		if (mt >= 0 || strchr(p->object, ':'))
+			return mt;
+	}
 	char t1[256], t2[256];
 	const char *o = as_utf8(p->object, t1, sizeof t1);
 	bool logical = in_list(pm_logical, o), physical = !logical && in_list(pm_physical, o);

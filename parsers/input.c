@@ -73,6 +73,9 @@ static int open_reader(struct input *in, const struct common_opts *co)
 		.tz = co->tz,
 		.max_warnings = co->max_warnings,
 		.threads = co->threads,
+		.win_on = co->win_on,
+		.win_from = co->win_from,
+		.win_to = co->win_to,
 	};
 	int rc = pdh_open(&in->r, &in->src, &o, &in->diag);
 	if (rc < 0) {

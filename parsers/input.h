@@ -31,6 +31,10 @@ struct common_opts {
 	int threads;             /* threads reading each capture's rows (--threads): 0 = auto, 1 = one */
 	struct diag_sink sink;   /* where per-file messages go; a NULL function drops them */
 	const struct progress_hooks *progress; /* NULL = no meter */
+	/* A time window (--from/--to resolved to UTC ms, src/engine/window.h): rows outside
+	 * [win_from, win_to] are not handed out. */
+	bool win_on;
+	int64_t win_from, win_to;
 };
 
 struct input {

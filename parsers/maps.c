@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "guestdisk.h"
 
@@ -70,6 +71,53 @@ static bool guest_side(char *s, const char **host, char *out, size_t cap, const 
 	return true;
 }
 
+/* "database [INSTANCE:]DB log|data = [GUESTHOST\]DISK" (left and right split at '=', trimmed;
+ * line is the whole line, for the columns). */
+static int db_line(struct diskmap *m, char *left, char *right, const char *line, long ln, struct diag *d)
+{
+	char *name = trim_line(left + 8);
+	char *sp = name + strlen(name);
+	while (sp > name && sp[-1] != ' ' && sp[-1] != '\t')
+		sp--;
+	char *role = sp;
+	if (sp > name)
+		sp[-1] = '\0';
+	name = trim_line(name);
+	bool data = strcasecmp(role, "data") == 0;
+	if (!*name || role == name || (!data && strcasecmp(role, "log") != 0)) {
+		diag_emit(d, DIAG_ERROR, ln, (long)(role - line) + 1,
+			  "expected 'database [INSTANCE:]DB log|data = [GUESTHOST\\]DISK' (e.g. 'database ETLDB log = SQL01\\E:')");
+		return ERR_FORMAT;
+	}
+	const char *host, *err;
+	size_t col;
+	char disk[256];
+	if (!*right) {
+		diag_emit(d, DIAG_ERROR, ln, (long)(right - line) + 1, "expected a guest disk after '=' ([GUESTHOST\\]DISK: D:, E:\\SQLLOG, ...)");
+		return ERR_FORMAT;
+	}
+	struct buf shown;
+	buf_init(&shown);
+	buf_add_text_escaped(&shown, right, strlen(right));
+	if (!guest_side(right, &host, disk, sizeof disk, &err, &col)) {
+		diag_emit(d, DIAG_ERROR, ln, (long)(right + col - line) + 1,
+			  "'%s' %s: a database's files are on a guest disk ([GUESTHOST\\]DISK: D:, E:\\SQLLOG, ...)", shown.data, err);
+		buf_free(&shown);
+		return ERR_FORMAT;
+	}
+	buf_free(&shown);
+	const char *colon = strchr(name, ':');
+	m->db = xrealloc(m->db, (m->ndb + 1) * sizeof *m->db);
+	struct dbmap_line *l = &m->db[m->ndb++];
+	l->instance = colon ? arena_strndup(&m->arena, name, (size_t)(colon - name)) : NULL;
+	l->db = arena_strdup(&m->arena, colon ? colon + 1 : name);
+	l->data = data;
+	l->guest_host = host ? arena_strdup(&m->arena, host) : NULL;
+	l->guest_disk = arena_strdup(&m->arena, disk);
+	l->line = ln;
+	return 0;
+}
+
 int diskmap_read(struct diskmap *m, const char *path, struct diag *d)
 {
 	memset(m, 0, sizeof *m);
@@ -96,6 +144,11 @@ int diskmap_read(struct diskmap *m, const char *path, struct diag *d)
 		}
 		*eq = '\0';
 		char *left = trim_line(s), *right = trim_line(eq + 1);
+		if (strncasecmp(left, "database", 8) == 0 && (left[8] == ' ' || left[8] == '\t')) {
+			if (db_line(m, left, right, line, ln, d) < 0)
+				rc = ERR_FORMAT;
+			continue;
+		}
 		if (!*left || !*right || !strstr(right, ":scsi")) {
 			diag_emit(d, DIAG_ERROR, ln, (long)(right - line) + 1, "expected 'GUESTHOST\\D: = VM:scsiC:T'");
 			rc = ERR_FORMAT;
@@ -249,6 +302,7 @@ int matchmap_parse(struct matchmap *m, const char *text, size_t len, struct diag
 void diskmap_free(struct diskmap *m)
 {
 	free(m->l);
+	free(m->db);
 	arena_free(&m->arena);
 	memset(m, 0, sizeof *m);
 }

@@ -17,13 +17,26 @@ struct diskmap_line {
 	const char *vdisk;       /* "VM:scsi0:1" (arena) */
 	long line;
 };
+/* "database [INSTANCE:]DB log|data = [GUESTHOST\]DISK": where a SQL Server database's log or
+ * data files are (the SQL Server impact of analyze; INSTANCE "SQLServer" or "MSSQL$NAME"). */
+struct dbmap_line {
+	const char *instance;    /* NULL = any instance (arena) */
+	const char *db;          /* database name as SQL Server names it (arena) */
+	bool data;               /* data files (else the log) */
+	const char *guest_host;  /* NULL = any host (arena) */
+	const char *guest_disk;  /* spelt as entities are (arena) */
+	long line;
+};
 struct diskmap {
 	struct diskmap_line *l;
 	size_t n;
+	struct dbmap_line *db;   /* the database lines */
+	size_t ndb;
 	struct arena arena;
 };
-/* Reads path into m (initialised here; free with diskmap_free even on error). Returns 0, or
- * ERR_IO (cannot open) / ERR_FORMAT (bad lines: each reported, the good ones kept). */
+/* Reads path into m (initialised here; free with diskmap_free even on error): guest disk lines
+ * and database lines. Returns 0, or ERR_IO (cannot open) / ERR_FORMAT (bad lines: each reported,
+ * the good ones kept). */
 int diskmap_read(struct diskmap *m, const char *path, struct diag *d);
 void diskmap_free(struct diskmap *m);
 

@@ -46,10 +46,16 @@ struct pdh_options {
 	int threads;             /* threads reading the rows (mtread.h): 0 = auto (two for an
 	                          * uncompressed file of PDH_MT_AUTO_MIN bytes and more, when there
 	                          * are two CPUs), 1 = the caller's only */
+	/* A time window (--from/--to, resolved to UTC by the engine): rows whose time stamp is
+	 * outside [win_from, win_to] are read (the DST and order checks see them) but not handed
+	 * out; pdh_stats counts them. */
+	bool win_on;
+	int64_t win_from, win_to;
 };
 
 struct pdh_row {
 	int64_t t_ms;            /* UTC */
+	int64_t local_ms;        /* the wall clock the file wrote (t_ms minus bias and DST shifts) */
 	long line;               /* line where the row starts */
 	bool discontinuity;      /* time went backwards or jumped here */
 };
@@ -107,6 +113,11 @@ struct parser_ops {
 	 * and leaves those columns out. esxtop: a Group Cpu is a VM only when the capture shows a
 	 * VMX world in it, so the % Ready of system groups (system, helper, hostd, ...) is skipped. */
 	void (*prepare)(const struct pdh_reader *r, bool *skip);
+	/* Optional (NULL: the format names no worlds): the world a column names, for --vm to find
+	 * the devices a VM drives. A world of a VM (esxtop Vcpu(GID:VM:WID:WORLD)) gives its id and
+	 * the VM's name in vm; a per-world IO column (Per-Device-Per-World(DEVICE-WID)) its id and
+	 * vm = "". Returns false for other columns. */
+	bool (*world_of)(const struct pdh_path *p, long *wid, char *vm, size_t vmcap);
 	/* The reader. */
 	int (*open)(struct pdh_reader **out, struct source *src, const struct pdh_options *o, struct diag *d);
 	int (*next)(struct pdh_reader *r, struct pdh_row *row);

@@ -950,6 +950,7 @@ static bool accept_row(struct pdh_reader *r, struct pdh_row *row)
 	r->prev_local = local;
 	r->have_prev = true;
 	row->t_ms = t;
+	row->local_ms = local;
 	row->line = r->row_line;
 	r->st.rows++;
 	return true;
@@ -1179,8 +1180,19 @@ int pdh_next(struct pdh_reader *r, struct pdh_row *row)
 				return ERR_FORMAT;
 			}
 			r->first_row_seen = true;
-			if (accept_row(r, row))
-				return 1;
+			if (accept_row(r, row)) {
+				/* the time window: every row is read, only those inside it are handed out */
+				if (!r->st.have_t || row->t_ms < r->st.t_min)
+					r->st.t_min = row->t_ms;
+				if (!r->st.have_t || row->t_ms > r->st.t_max)
+					r->st.t_max = row->t_ms;
+				r->st.have_t = true;
+				if (!r->opt.win_on || (row->t_ms >= r->opt.win_from && row->t_ms <= r->opt.win_to))
+					return 1;
+				r->st.outside++;
+				r->st.rows--;
+				continue;
+			}
 			if (r->fatal)
 				return r->fatal;
 		}

@@ -57,6 +57,9 @@ const char *pdh_text(const struct pdh_reader *r, size_t i, size_t *len);
 /* Counters for summaries. */
 struct pdh_stats {
 	long rows, skipped_rows, junk_lines, glitches, nonnumeric, backwards, dst_shifts, same_time;
+	long outside;            /* rows outside the time window (pdh_options.win_*), not handed out */
+	bool have_t;
+	int64_t t_min, t_max;    /* UTC span of every row read, the window's outside ones too */
 };
 const struct pdh_stats *pdh_stats(const struct pdh_reader *r);
 

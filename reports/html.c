@@ -3,6 +3,7 @@
  * affected disks, per-entity summary tables, capture metadata and warnings, and the analysis JSON.
  * Every string that came from a capture passes through html_escape(). */
 #include "html.h"
+#include "text.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -1500,7 +1501,22 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	buf_printf(out, "<section id=\"verdict\" class=\"verdict %s\">\n<h2>Verdict</h2>\n<p class=\"lead\">",
 		   worst >= SEV_WARNING ? sev_class(worst) : !a->cov.complete ? "partial" : worst < 0 ? "ok" : sev_class(worst));
 	esc(out, a->verdict ? a->verdict : "No analysis result.");
-	buf_adds(out, "</p>\n<div class=\"counts\">");
+	buf_adds(out, "</p>\n");
+	{
+		struct buf ws[2];
+		buf_init(&ws[0]);
+		buf_init(&ws[1]);
+		workflow_sentences(a, &ws[0], &ws[1]);
+		for (int k = 0; k < 2; k++) {
+			if (!ws[k].len)
+				continue;
+			buf_adds(out, "<p class=\"notice\">");
+			esc(out, ws[k].data);
+			buf_adds(out, "</p>\n");
+			buf_free(&ws[k]);
+		}
+	}
+	buf_adds(out, "<div class=\"counts\">");
 	buf_printf(out, "<div class=\"count crit\"><b>%d</b>critical</div><div class=\"count warn\"><b>%d</b>warning</div>"
 			"<div class=\"count info\"><b>%d</b>info</div>",
 		   cnt[SEV_CRITICAL], cnt[SEV_WARNING], cnt[SEV_INFO]);
@@ -1689,6 +1705,34 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 		      "distributions of the sampled values (p50 / p95 / p99 / max). Latency in ms; queue figures in outstanding IOs.</p>\n");
 	entity_tables(a, out);
 	buf_adds(out, "</section>\n");
+
+	/* SQL Server while the storage waited */
+	for (size_t i = 0; a->sql && i < a->sql->n; i++) {
+		const struct sql_instance *si = &a->sql->in[i];
+		if (!i)
+			buf_adds(out, "<section id=\"sql\">\n<h2>SQL Server while the storage waited</h2>\n");
+		buf_adds(out, "<p>");
+		esc(out, si->summary);
+		buf_adds(out, "</p>\n<ul>\n");
+		for (size_t k = 0; k < si->nplace; k++) {
+			buf_adds(out, "<li>");
+			esc(out, si->place[k].text);
+			buf_adds(out, "</li>\n");
+		}
+		for (size_t k = 0; k < si->nep; k++) {
+			buf_adds(out, "<li>");
+			esc(out, si->ep[k].text);
+			buf_adds(out, "</li>\n");
+		}
+		for (size_t k = 0; k < si->nsym; k++) {
+			buf_adds(out, "<li><b>Without a storage cause:</b> ");
+			esc(out, si->sym[k].text);
+			buf_adds(out, "</li>\n");
+		}
+		buf_adds(out, "</ul>\n");
+		if (i + 1 == a->sql->n)
+			buf_adds(out, "</section>\n");
+	}
 
 	if (o->extra_html)
 		buf_adds(out, o->extra_html);
@@ -2318,7 +2362,13 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 	esc(out, c->headline ? c->headline : "No comparison result.");
 	buf_adds(out, "</p>\n<p class=\"lead small\">");
 	esc(out, c->detail ? c->detail : "");
-	buf_adds(out, "</p>\n<div class=\"counts\">");
+	buf_adds(out, "</p>\n");
+	for (size_t i = 0; i < c->nsql; i++) {
+		buf_adds(out, "<p class=\"lead small\"><b>SQL Server:</b> ");
+		esc(out, c->sql[i].text);
+		buf_adds(out, "</p>\n");
+	}
+	buf_adds(out, "<div class=\"counts\">");
 	buf_printf(out, "<div class=\"count good\"><b>%d</b>improved</div><div class=\"count bad\"><b>%d</b>regressed</div>"
 			"<div class=\"count\"><b>%d</b>mixed</div><div class=\"count\"><b>%d</b>unchanged</div>"
 			"<div class=\"count\"><b>%d</b>not comparable</div><div class=\"count work\"><b>%d</b>more / less work</div>"
@@ -2560,6 +2610,18 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 		buf_printf(out, "<h4>%s</h4>\n", s ? "After" : "Before");
 		captures_section(&c->side[s], &lt, out);
 		capture_notes(&c->side[s], &nt);
+		struct buf ws[2];
+		buf_init(&ws[0]);
+		buf_init(&ws[1]);
+		workflow_sentences(&c->side[s], &ws[0], &ws[1]);
+		for (int k = 0; k < 2; k++) {
+			if (!ws[k].len)
+				continue;
+			buf_adds(out, "<p class=\"notice\">");
+			esc(out, ws[k].data);
+			buf_adds(out, "</p>\n");
+			buf_free(&ws[k]);
+		}
 	}
 	if (res->no_gnuplot)
 		note_add(&nt, "gnuplot was not found: the report has no charts.");

@@ -126,6 +126,10 @@ void captures_json(const struct model *m, struct json *j)
 		json_int(j, c->warnings);
 		json_key(j, "skipped_rows");
 		json_int(j, c->skipped_rows);
+		if (c->windowed) {
+			json_key(j, "rows_outside_window");
+			json_int(j, c->outside_rows);
+		}
 		json_key(j, "clock_offset_s");
 		json_num(j, (double)c->clock_offset_ms / 1000.0);
 		json_key(j, "clock_offset_estimated");
@@ -134,6 +138,48 @@ void captures_json(const struct model *m, struct json *j)
 		json_num(j, c->offset_estimated ? c->offset_confidence : NAN);
 		json_key(j, "error");
 		json_str(j, c->failed ? "unreadable or unrecognised input" : NULL);
+		if (c->nparts >= 2) {
+			/* several files of one host, merged (doc/analyze-json.md) */
+			json_key(j, "files");
+			json_arr_begin(j);
+			for (size_t k = 0; k < c->nparts; k++) {
+				const struct capture_part *p = &c->parts[k];
+				json_obj_begin(j);
+				json_key(j, "path");
+				json_str(j, p->path);
+				json_key(j, "start");
+				if (p->rows)
+					iso(j, p->start + c->clock_offset_ms);
+				else
+					json_null(j);
+				json_key(j, "end");
+				if (p->rows)
+					iso(j, p->end + c->clock_offset_ms);
+				else
+					json_null(j);
+				json_key(j, "rows");
+				json_int(j, p->rows);
+				json_key(j, "gap_before_s");
+				json_num(j, k ? (double)p->gap_ms / 1000.0 : NAN);
+				json_key(j, "gap_marked");
+				json_bool(j, p->gap);
+				json_key(j, "overlap_rows");
+				json_int(j, p->overlap_rows);
+				json_key(j, "overlap_lines");
+				if (p->overlap_rows) {
+					json_arr_begin(j);
+					json_int(j, p->overlap_line0);
+					json_int(j, p->overlap_line1);
+					json_arr_end(j);
+				} else {
+					json_null(j);
+				}
+				json_key(j, "warnings");
+				json_int(j, p->warnings);
+				json_obj_end(j);
+			}
+			json_arr_end(j);
+		}
 		json_obj_end(j);
 	}
 	json_arr_end(j);
@@ -144,6 +190,8 @@ void entities_json(const struct model *m, struct json *j)
 	json_arr_begin(j);
 	for (size_t i = 0; i < m->nents; i++) {
 		const struct entity *e = &m->ents[i];
+		if (e->layer == LAYER_SQL)
+			continue; /* SQL Server's figures are in "sql" */
 		bool any = false;
 		for (int k = 0; k < M_COUNT; k++)
 			any |= e->sk[k].n > 0;
@@ -254,6 +302,206 @@ static void coverage_json(const struct analysis *a, struct json *j)
 	json_obj_end(j);
 }
 
+void workflow_json(const struct analysis *a, struct json *j)
+{
+	if (a->window.on) {
+		const struct twin *w = &a->window;
+		json_key(j, "window");
+		json_obj_begin(j);
+		json_key(j, "from");
+		if (w->from == INT64_MIN)
+			json_null(j);
+		else
+			iso(j, w->from);
+		json_key(j, "to");
+		if (w->to == INT64_MAX)
+			json_null(j);
+		else
+			iso(j, w->to);
+		json_key(j, "from_given");
+		json_str(j, w->text[TW_FROM]);
+		json_key(j, "to_given");
+		json_str(j, w->text[TW_TO]);
+		json_key(j, "local_time_of");
+		json_str(j, w->ref);
+		json_key(j, "utc_offset_min");
+		if (w->ref) {
+			json_arr_begin(j);
+			json_int(j, w->offset_min[0]);
+			json_int(j, w->offset_min[1]);
+			json_arr_end(j);
+		} else {
+			json_null(j);
+		}
+		json_key(j, "notes");
+		json_arr_begin(j);
+		for (int k = 0; k < 2; k++)
+			if (w->note[k][0])
+				json_str(j, w->note[k]);
+		json_arr_end(j);
+		json_obj_end(j);
+	}
+	if (ef_on(a->m.filter)) {
+		const struct ent_filter *f = a->m.filter;
+		static const char *const keys[EF_KINDS] = {"host", "vm", "disk"};
+		json_key(j, "selection");
+		json_obj_begin(j);
+		for (int k = 0; k < EF_KINDS; k++) {
+			json_key(j, keys[k]);
+			json_arr_begin(j);
+			for (int i = 0; i < f->n[k]; i++)
+				json_str(j, f->p[k][i].text);
+			json_arr_end(j);
+		}
+		for (int w = 0; w < 2; w++) {
+			json_key(j, w ? "left_out" : "kept");
+			json_obj_begin(j);
+			for (int l = 0; l < LAYER_COUNT; l++) {
+				long n = w ? f->dropped[l] : f->kept[l];
+				if (!n)
+					continue;
+				json_key(j, layer_names[l]);
+				json_int(j, n);
+			}
+			json_obj_end(j);
+		}
+		json_key(j, "devices_unlinked");
+		json_bool(j, f->devices_unlinked);
+		json_obj_end(j);
+	}
+}
+
+static void sql_figs_json(const struct sql_figs *f, struct json *j)
+{
+	json_obj_begin(j);
+	json_key(j, "batch_requests_per_s");
+	json_num(j, f->batch);
+	json_key(j, "log_flush_wait_ms");
+	json_num(j, f->flush_wait_ms);
+	json_key(j, "log_write_wait_ms");
+	json_num(j, f->log_write_ms);
+	json_key(j, "page_io_latch_wait_ms");
+	json_num(j, f->pageio_ms);
+	json_key(j, "page_life_expectancy_s");
+	json_num(j, f->ple_median);
+	json_key(j, "page_life_expectancy_min_s");
+	json_num(j, f->ple_min);
+	json_key(j, "disk_latency_ms");
+	json_num(j, f->disk_ms);
+	json_key(j, "buckets");
+	json_int(j, f->buckets);
+	json_obj_end(j);
+}
+
+/* "sql": what SQL Server did while the storage waited (only when the captures have its counters). */
+void sql_json(const struct sql_report *r, struct json *j)
+{
+	if (!r || !r->n)
+		return;
+	json_key(j, "sql");
+	json_arr_begin(j);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct sql_instance *si = &r->in[i];
+		json_obj_begin(j);
+		json_key(j, "host");
+		json_str(j, si->host);
+		json_key(j, "instance");
+		json_str(j, si->name);
+		json_key(j, "summary");
+		json_str(j, si->summary);
+		json_key(j, "figures");
+		sql_figs_json(&si->all, j);
+		json_key(j, "files");
+		json_arr_begin(j);
+		for (size_t k = 0; k < si->nplace; k++) {
+			const struct sql_place *p = &si->place[k];
+			json_obj_begin(j);
+			json_key(j, "role");
+			json_str(j, sql_role_names[p->role]);
+			json_key(j, "database");
+			json_str(j, p->db);
+			json_key(j, "disk");
+			json_str(j, p->disk ? p->disk->name : NULL);
+			json_key(j, "how");
+			json_str(j, p->disk ? sql_how_names[p->how] : sql_how_names[SQLH_NONE]);
+			json_key(j, "correlation");
+			json_num(j, p->how == SQLH_EVIDENCE ? p->r : NAN);
+			json_key(j, "share");
+			json_num(j, p->how == SQLH_EVIDENCE ? p->share : NAN);
+			json_key(j, "map_line");
+			if (p->map_line)
+				json_int(j, p->map_line);
+			else
+				json_null(j);
+			json_key(j, "text");
+			json_str(j, p->text);
+			json_obj_end(j);
+		}
+		json_arr_end(j);
+		json_key(j, "episodes");
+		json_arr_begin(j);
+		for (size_t k = 0; k < si->nep; k++) {
+			const struct sql_episode *e = &si->ep[k];
+			json_obj_begin(j);
+			json_key(j, "disk");
+			json_str(j, e->disk->name);
+			json_key(j, "role");
+			json_str(j, sql_role_names[e->role]);
+			json_key(j, "start");
+			iso(j, e->start);
+			json_key(j, "end");
+			iso(j, e->end);
+			json_key(j, "severity");
+			json_str(j, severity_names[e->sev]);
+			json_key(j, "kinds");
+			json_str(j, e->kinds);
+			json_key(j, "during");
+			sql_figs_json(&e->during, j);
+			json_key(j, "outside");
+			sql_figs_json(&e->outside, j);
+			json_key(j, "storage_explains");
+			if (e->explains < 0)
+				json_null(j);
+			else
+				json_bool(j, e->explains == 1);
+			json_key(j, "disk_share_of_wait");
+			json_num(j, e->share);
+			json_key(j, "text");
+			json_str(j, e->text);
+			json_obj_end(j);
+		}
+		json_arr_end(j);
+		json_key(j, "waits_without_storage_cause");
+		json_arr_begin(j);
+		for (size_t k = 0; k < si->nsym; k++) {
+			const struct sql_symptom *y = &si->sym[k];
+			json_obj_begin(j);
+			json_key(j, "wait");
+			json_str(j, y->role == SQLR_LOG ? "log_write" : "page_io_latch");
+			json_key(j, "start");
+			iso(j, y->start);
+			json_key(j, "end");
+			iso(j, y->end);
+			json_key(j, "held_s");
+			json_num(j, y->held_s);
+			json_key(j, "wait_ms");
+			json_num(j, y->sql_ms);
+			json_key(j, "disk");
+			json_str(j, y->disk ? y->disk->name : NULL);
+			json_key(j, "disk_latency_ms");
+			json_num(j, y->disk_ms);
+			json_key(j, "cpu_ready_pct");
+			json_num(j, y->ready_pct);
+			json_key(j, "text");
+			json_str(j, y->text);
+			json_obj_end(j);
+		}
+		json_arr_end(j);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
 void analysis_json_ex(const struct analysis *a, struct json *j, void (*extra)(void *ctx, struct json *j), void *ctx)
 {
 	json_obj_begin(j);
@@ -286,6 +534,7 @@ void analysis_json_ex(const struct analysis *a, struct json *j, void (*extra)(vo
 	coverage_json(a, j);
 	json_key(j, "captures");
 	captures_json(&a->m, j);
+	workflow_json(a, j);
 	rules_out_json(&a->rules, "rules_overridden", j);
 	json_key(j, "disk_map");
 	json_arr_begin(j);
@@ -311,6 +560,7 @@ void analysis_json_ex(const struct analysis *a, struct json *j, void (*extra)(vo
 	for (size_t i = 0; i < a->nf; i++)
 		finding_json(&a->f[i], j);
 	json_arr_end(j);
+	sql_json(a->sql, j);
 	if (extra)
 		extra(ctx, j);
 	json_obj_end(j);
@@ -770,6 +1020,44 @@ void compare_json(const struct compare *c, struct json *j)
 	captures_json(&c->side[0].m, j);
 	json_key(j, "after");
 	captures_json(&c->side[1].m, j);
+	if (c->nsql) {
+		/* SQL Server before and after (doc/compare-json.md) */
+		json_key(j, "sql");
+		json_arr_begin(j);
+		for (size_t i = 0; i < c->nsql; i++) {
+			const struct cmp_sql *q = &c->sql[i];
+			json_obj_begin(j);
+			json_key(j, "host");
+			json_str(j, q->host);
+			json_key(j, "instance");
+			json_str(j, q->name);
+			for (int sd = 0; sd < 3; sd++) {
+				json_key(j, sd == 2 ? "change_pct" : cmp_side_names[sd]);
+				json_obj_begin(j);
+				for (int f = 0; f < CSQL_COUNT; f++) {
+					json_key(j, cmp_sql_fig_names[f]);
+					json_num(j, sd == 2 ? q->change_pct[f] : q->fig[sd][f]);
+				}
+				json_obj_end(j);
+			}
+			json_key(j, "text");
+			json_str(j, q->text);
+			json_obj_end(j);
+		}
+		json_arr_end(j);
+	}
+	if (c->side[0].window.on || c->side[1].window.on || ef_on(c->side[0].m.filter)) {
+		/* each side's window and selection (doc/compare-json.md) */
+		json_key(j, "workflow");
+		json_obj_begin(j);
+		for (int sd = 0; sd < 2; sd++) {
+			json_key(j, cmp_side_names[sd]);
+			json_obj_begin(j);
+			workflow_json(&c->side[sd], j);
+			json_obj_end(j);
+		}
+		json_obj_end(j);
+	}
 	rules_out_json(&c->side[0].rules, "rules_overridden_before", j);
 	rules_out_json(&c->side[1].rules, "rules_overridden_after", j);
 	json_key(j, "match_map");
@@ -900,6 +1188,10 @@ void inventory_json(const struct inventory *inv, struct json *j)
 	json_arr_end(j);
 	json_key(j, "rows");
 	json_int(j, inv->rows);
+	if (inv->windowed) {
+		json_key(j, "rows_outside_window");
+		json_int(j, inv->outside);
+	}
 	json_key(j, "skipped_rows");
 	json_int(j, inv->skipped_rows);
 	json_key(j, "time_backwards");

@@ -20,5 +20,9 @@ void inventory_json(const struct inventory *inv, struct json *j);
 void finding_json(const struct finding *f, struct json *j);
 void captures_json(const struct model *m, struct json *j);
 void entities_json(const struct model *m, struct json *j);
+/* The "window" and "selection" keys of an analysis (none when neither was given). */
+void workflow_json(const struct analysis *a, struct json *j);
+/* The "sql" key of an analysis (none without SQL Server counters). */
+void sql_json(const struct sql_report *r, struct json *j);
 
 #endif

@@ -11,6 +11,7 @@
 #include "ltime.h"
 #include "summary.h"
 #include "rules_out.h"
+#include "text.h"
 
 /* Text as Markdown that renders as itself: control characters and bad UTF-8 as \xNN, the ASCII
  * punctuation that means something inline backslash-escaped (links, emphasis, code, table cells,
@@ -174,6 +175,18 @@ static int md_analysis(const struct analysis *a, struct report_opts *o, struct b
 	buf_adds(out, "**Verdict.** ");
 	md_text(out, a->verdict);
 	buf_adds(out, "\n");
+	struct buf ws[2];
+	buf_init(&ws[0]);
+	buf_init(&ws[1]);
+	workflow_sentences(a, &ws[0], &ws[1]);
+	for (int k = 0; k < 2; k++) {
+		if (!ws[k].len)
+			continue;
+		buf_adds(out, "\n");
+		md_text(out, ws[k].data);
+		buf_adds(out, "\n");
+		buf_free(&ws[k]);
+	}
 	if (a->nf) {
 		buf_adds(out, "\n| # | severity | finding | entity | window |\n|---:|---|---|---|---|\n");
 		for (size_t i = 0; i < a->nf; i++) {
@@ -216,6 +229,27 @@ static int md_analysis(const struct analysis *a, struct report_opts *o, struct b
 		buf_printf(out, " | %ld |\n", c->rows);
 	}
 	rules_out_lines(&a->rules, out, "\n#### Rules overridden\n\n", "- ", "\n", "", md_text);
+	for (size_t i = 0; a->sql && i < a->sql->n; i++) {
+		const struct sql_instance *si = &a->sql->in[i];
+		buf_adds(out, i ? "\n" : "\n#### SQL Server while the storage waited\n\n");
+		md_text(out, si->summary);
+		buf_adds(out, "\n\n");
+		for (size_t k = 0; k < si->nplace; k++) {
+			buf_adds(out, "- Files: ");
+			md_text(out, si->place[k].text);
+			buf_adds(out, "\n");
+		}
+		for (size_t k = 0; k < si->nep; k++) {
+			buf_adds(out, "- Episode: ");
+			md_text(out, si->ep[k].text);
+			buf_adds(out, "\n");
+		}
+		for (size_t k = 0; k < si->nsym; k++) {
+			buf_adds(out, "- **Without a storage cause:** ");
+			md_text(out, si->sym[k].text);
+			buf_adds(out, "\n");
+		}
+	}
 	return 0;
 }
 
@@ -236,6 +270,25 @@ static int md_compare(const struct compare *c, struct report_opts *o, struct buf
 	buf_adds(out, "\n\n**Verdict.** ");
 	md_text(out, c->detail);
 	buf_adds(out, "\n");
+	for (size_t i = 0; i < c->nsql; i++) {
+		buf_adds(out, "\n**SQL Server.** ");
+		md_text(out, c->sql[i].text);
+		buf_adds(out, "\n");
+	}
+	for (int sd = 0; sd < 2; sd++) {
+		struct buf ws[2];
+		buf_init(&ws[0]);
+		buf_init(&ws[1]);
+		workflow_sentences(&c->side[sd], &ws[0], &ws[1]);
+		for (int k = 0; k < 2; k++) {
+			if (!ws[k].len)
+				continue;
+			buf_printf(out, "\n**%s.** ", sd ? "After" : "Before");
+			md_text(out, ws[k].data);
+			buf_adds(out, "\n");
+			buf_free(&ws[k]);
+		}
+	}
 	if (c->nfd) {
 		buf_adds(out, "\n| finding | entity | before | after | status |\n|---|---|---:|---:|---|\n");
 		static const enum cmp_fstatus order[FD_COUNT] = {FD_GONE, FD_STILL, FD_NEW, FD_NOT_ASSESSED_AFTER,

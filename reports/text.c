@@ -28,7 +28,15 @@ static const char *const cov_layer_words[COV_LAYERS] = {"guest", "vSCSI", "world
 /* What could be assessed, a line per layer. */
 static void coverage_text(const struct analysis *a, struct buf *out)
 {
-	buf_adds(out, "\nCOVERAGE (what these captures could show)\n");
+	if (ef_on(a->m.filter)) {
+		struct buf o;
+		buf_init(&o);
+		ef_options_text(a->m.filter, &o);
+		buf_printf(out, "\nCOVERAGE (of the selection %s: what these captures could show)\n", o.data);
+		buf_free(&o);
+	} else {
+		buf_adds(out, "\nCOVERAGE (what these captures could show)\n");
+	}
 	for (int l = 0; l < COV_LAYERS; l++) {
 		const struct layer_cov *lc = &a->cov.layer[l];
 		struct buf line;
@@ -88,6 +96,126 @@ static void summary_text(const struct exec_summary *es, struct buf *out)
 	}
 }
 
+/* What SQL Server did while the storage waited (only when the perfmon has its counters). */
+static void sql_text(const struct analysis *a, struct buf *out)
+{
+	if (!a->sql || !a->sql->n)
+		return;
+	buf_adds(out, "\nSQL SERVER (what it did while the storage waited)\n");
+	for (size_t i = 0; i < a->sql->n; i++) {
+		const struct sql_instance *si = &a->sql->in[i];
+		text_wrap(out, "  ", si->summary, 100);
+		for (size_t k = 0; k < si->nplace; k++)
+			text_wrap(out, "    files: ", si->place[k].text, 100);
+		if (!si->nplace)
+			text_wrap(out, "    files: ", "no database's files are tied to a disk (the capture has no Log Bytes Flushed/sec "
+					 "or Page reads/sec that follows one, and no --map database line)", 100);
+		if (si->nep)
+			buf_adds(out, "    during the storage episodes:\n");
+		for (size_t k = 0; k < si->nep; k++)
+			text_wrap(out, "    - ", si->ep[k].text, 100);
+		if (si->nsym)
+			buf_adds(out, "    SQL Server waits without a storage cause:\n");
+		for (size_t k = 0; k < si->nsym; k++)
+			text_wrap(out, "    - ", si->sym[k].text, 100);
+		if (!si->nep && !si->nsym)
+			text_wrap(out, "    ", "no storage episode on its disks and no SQL Server wait above its target.", 100);
+	}
+}
+
+/* The files merged into capture c, one line each (nothing when it is one file). */
+static void parts_text(const struct capture *c, const char *indent, struct buf *out)
+{
+	if (c->nparts < 2)
+		return;
+	buf_printf(out, "%s%zu files of one host, merged in time order:\n", indent, c->nparts);
+	for (size_t k = 0; k < c->nparts; k++) {
+		const struct capture_part *p = &c->parts[k];
+		struct buf l;
+		buf_init(&l);
+		buf_printf(&l, "%zu. %s: ", k + 1, p->path);
+		if (p->rows) {
+			char s[32], e[32];
+			time_format_iso(p->start + c->clock_offset_ms, false, s);
+			time_format_iso(p->end + c->clock_offset_ms, false, e);
+			buf_printf(&l, "%s .. %s, %ld rows", s, e, p->rows);
+		} else {
+			buf_adds(&l, "no row used");
+		}
+		if (k && p->gap && p->rows) {
+			buf_adds(&l, ", after a gap of ");
+			duration(&l, (double)p->gap_ms / 1000.0);
+			buf_adds(&l, " (marked)");
+		}
+		if (p->overlap_rows) {
+			char s[32], e[32];
+			time_format_iso(p->overlap_t0 + c->clock_offset_ms, false, s);
+			time_format_iso(p->overlap_t1 + c->clock_offset_ms, false, e);
+			buf_printf(&l, "; %ld row%s overlapping the files before (lines %ld-%ld, %s .. %s) skipped, not "
+				       "counted twice", p->overlap_rows, p->overlap_rows == 1 ? "" : "s", p->overlap_line0,
+				   p->overlap_line1, s, e);
+		}
+		if (p->warnings)
+			buf_printf(&l, ", %ld warning%s", p->warnings, p->warnings == 1 ? "" : "s");
+		char ind[32];
+		snprintf(ind, sizeof ind, "%s  ", indent);
+		text_wrap(out, ind, l.data, 100);
+		buf_free(&l);
+	}
+}
+
+/* "guest disks 4, virtual disks 4, ..." of the per-layer counts n (nothing when all are 0). */
+static void layer_counts(const long *n, struct buf *out)
+{
+	static const char *const what[LAYER_COUNT][2] = {
+		{"guest disk", "guest disks"}, {"virtual disk", "virtual disks"}, {"world", "worlds"},
+		{"device", "devices"},         {"adapter", "adapters"},           {"array", "arrays"},
+		{"VM", "VMs"},                 {"SQL Server object", "SQL Server objects"}};
+	int k = 0;
+	for (int l = 0; l < LAYER_COUNT; l++)
+		if (n[l])
+			buf_printf(out, "%s%ld %s", k++ ? ", " : "", n[l], what[l][n[l] != 1]);
+	if (!k)
+		buf_adds(out, "nothing");
+}
+
+/* The window and the selection of an analysis as sentences, unescaped (each writer escapes). */
+void workflow_sentences(const struct analysis *a, struct buf *win, struct buf *sel)
+{
+	if (a->window.on) {
+		buf_adds(win, "Window: ");
+		twin_describe(&a->window, win, NULL);
+		buf_adds(win, "; only its rows were read.");
+	}
+	if (ef_on(a->m.filter)) {
+		const struct ent_filter *f = a->m.filter;
+		buf_adds(sel, "Selection: ");
+		ef_options_text(f, sel);
+		buf_adds(sel, ": kept ");
+		layer_counts(f->kept, sel);
+		buf_adds(sel, "; left out ");
+		layer_counts(f->dropped, sel);
+		buf_adds(sel, f->devices_unlinked ? "; an esxtop capture without per-world columns keeps all its devices (it "
+						    "does not show which VM drives them)." : ".");
+	}
+}
+
+void workflow_text(const struct analysis *a, struct buf *out)
+{
+	struct buf w, s;
+	buf_init(&w);
+	buf_init(&s);
+	workflow_sentences(a, &w, &s);
+	if (w.len)
+		text_wrap(out, "", w.data, 100);
+	if (s.len)
+		text_wrap(out, "", s.data, 100);
+	if (w.len || s.len)
+		buf_addc(out, '\n');
+	buf_free(&w);
+	buf_free(&s);
+}
+
 void analysis_text(const struct analysis *a, struct buf *out)
 {
 	const struct model *m = &a->m;
@@ -108,6 +236,7 @@ void analysis_text(const struct analysis *a, struct buf *out)
 		buf_addc(out, '\n');
 		buf_free(&z);
 	}
+	workflow_text(a, out);
 	struct exec_summary es;
 	summary_of_analysis(a, &lt, &es);
 	summary_text(&es, out);
@@ -134,6 +263,8 @@ void analysis_text(const struct analysis *a, struct buf *out)
 		buf_printf(out, ", %g s interval, %ld rows, %ld columns", c->interval_s, c->rows, c->columns);
 		if (c->warnings)
 			buf_printf(out, ", %ld warning%s", c->warnings, c->warnings == 1 ? "" : "s");
+		if (a->window.on)
+			buf_printf(out, ", %ld row%s outside the window", c->outside_rows, c->outside_rows == 1 ? "" : "s");
 		if (c->clock_offset_ms || c->offset_estimated) {
 			/* shown as the user gives it: guest clock minus host clock */
 			buf_printf(out, ", guest clock %+.1f s off the host's", 0.0 - (double)c->clock_offset_ms / 1000.0 + 0.0);
@@ -144,6 +275,7 @@ void analysis_text(const struct analysis *a, struct buf *out)
 				buf_adds(out, " (--clock-offset)");
 		}
 		buf_addc(out, '\n');
+		parts_text(c, "    ", out);
 	}
 	rules_out_lines(&a->rules, out, "\nRULES (overridden)\n", "  ", "\n", "", esc);
 	if (a->nmap) {
@@ -217,6 +349,7 @@ void analysis_text(const struct analysis *a, struct buf *out)
 		if (f->advice && *f->advice)
 			text_wrap(out, "   advice: ", f->advice, 100);
 	}
+	sql_text(a, out);
 	/* busiest entities */
 	buf_adds(out, "\nENTITIES (p50 / p95 / max)\n");
 	for (size_t i = 0; i < m->nents; i++) {
@@ -358,6 +491,7 @@ static void captures_text(const struct model *m, const char *side, struct buf *o
 		if (c->warnings)
 			buf_printf(out, ", %ld warning%s", c->warnings, c->warnings == 1 ? "" : "s");
 		buf_addc(out, '\n');
+		parts_text(c, "          ", out);
 	}
 }
 
@@ -794,9 +928,28 @@ void compare_text(const struct compare *c, struct buf *out)
 	text_wrap(out, "  ", c->headline ? c->headline : "", 100);
 	buf_adds(out, "\nVERDICT\n");
 	text_wrap(out, "  ", c->detail ? c->detail : "", 100);
+	if (c->nsql) {
+		buf_adds(out, "\nSQL SERVER (before -> after, means over each side)\n");
+		for (size_t i = 0; i < c->nsql; i++)
+			text_wrap(out, "  ", c->sql[i].text, 100);
+	}
 	buf_adds(out, "\nCAPTURES\n");
 	captures_text(&c->side[0].m, "before", out);
 	captures_text(&c->side[1].m, "after", out);
+	for (int sd = 0; sd < 2; sd++) {
+		struct buf w, sel;
+		buf_init(&w);
+		buf_init(&sel);
+		workflow_sentences(&c->side[sd], &w, &sel);
+		char ind[16];
+		snprintf(ind, sizeof ind, "  %-7s ", cmp_side_names[sd]);
+		if (w.len)
+			text_wrap(out, ind, w.data, 100);
+		if (sel.len)
+			text_wrap(out, ind, sel.data, 100);
+		buf_free(&w);
+		buf_free(&sel);
+	}
 	rules_out_lines(&c->side[0].rules, out, "\nRULES before (overridden)\n", "  ", "\n", "", esc);
 	rules_out_lines(&c->side[1].rules, out, "\nRULES after (overridden)\n", "  ", "\n", "", esc);
 	buf_printf(out, "\nCOMPARISONS (per figure after - before with its %.0f%% block bootstrap interval, %u resamples, seed "
@@ -931,6 +1084,8 @@ void inventory_text(const struct inventory *inv, struct buf *out)
 	buf_printf(out, "rows       %ld", inv->rows);
 	if (inv->skipped_rows)
 		buf_printf(out, " (%ld skipped)", inv->skipped_rows);
+	if (inv->windowed)
+		buf_printf(out, ", %ld outside the window (--from/--to)", inv->outside);
 	if (inv->backwards)
 		buf_printf(out, " (time goes backwards %ld time%s)", inv->backwards, inv->backwards == 1 ? "" : "s");
 	buf_printf(out, "\ncolumns    %zu", inv->columns);

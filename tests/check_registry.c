@@ -217,6 +217,50 @@ START_TEST(threads_documented)
 }
 END_TEST
 
+/* The workflow options (time window, filters) are in each command's --help and in the man page,
+ * and the man page has the sections that explain them. */
+START_TEST(workflow_documented)
+{
+	char *man = slurp("doc/iopsy.1");
+	static const struct {
+		const char *cmd;
+		const char *const opts[10];
+	} t[] = {
+		{"analyze", {"--from", "--to", "--host", "--vm", "--disk", NULL}},
+		{"compare", {"--from", "--to", "--before-from", "--before-to", "--after-from", "--after-to", "--host", "--vm", "--disk", NULL}},
+		{"counters", {"--from", "--to", NULL}},
+		{"extract", {"--from", "--to", NULL}},
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		char *h = help_of(t[i].cmd);
+		for (size_t k = 0; t[i].opts[k]; k++) {
+			ck_assert_msg(strstr(h, t[i].opts[k]), "%s --help does not list %s", t[i].cmd, t[i].opts[k]);
+			ck_assert_msg(man_has(man, t[i].opts[k]), "doc/iopsy.1 does not document %s", t[i].opts[k]);
+		}
+		free(h);
+	}
+	for (const char *const *sec = (const char *const[]){".SH TIME WINDOWS", ".SH FILTERS", ".SH SEVERAL FILES OF ONE HOST",
+							   ".SH SQL SERVER", NULL}; *sec; sec++)
+		ck_assert_msg(strstr(man, *sec), "doc/iopsy.1 has no section %s", *sec + 4);
+	/* the manifest keys and the SQL Server counters are named where users look */
+	char *batch = slurp("doc/batch.md"), *readme = slurp("README.md");
+	for (const char *const *k = (const char *const[]){"rules", "tz", "array-queue-depth", "clock-offset", "from", "to",
+							  "before-from", "after-to", "host", "vm", "disk", NULL}; *k; k++) {
+		char key[48];
+		snprintf(key, sizeof key, "\n%s = ", *k);
+		ck_assert_msg(strstr(batch, key), "doc/batch.md shows no manifest key %s", *k);
+	}
+	for (const char *const *c = (const char *const[]){"Log Flush Wait Time", "Page IO latch waits", "Log write waits",
+							  "Batch Requests/sec", "Page life expectancy", "MSSQL$", NULL}; *c; c++) {
+		ck_assert_msg(man_has(man, *c), "doc/iopsy.1 does not name %s", *c);
+		ck_assert_msg(strstr(readme, *c), "README.md does not name %s", *c);
+	}
+	free(batch);
+	free(readme);
+	free(man);
+}
+END_TEST
+
 Suite *registry_suite(void)
 {
 	Suite *s = suite_create("registry");
@@ -228,6 +272,7 @@ Suite *registry_suite(void)
 	tcase_add_test(t, threads_documented);
 	tcase_add_test(t, markdown_names_inert);
 	tcase_add_test(t, rules_documented);
+	tcase_add_test(t, workflow_documented);
 	suite_add_tcase(s, t);
 	return s;
 }

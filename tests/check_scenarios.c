@@ -57,6 +57,10 @@ static const struct {
 	{"nfs-mixed", "", true},
 	{"two-host-lu", "", true},
 	{"sioc-flash", "", true},
+	{"sql-log-wait-cpu", "", true},
+	{"sql-log-wait-storage", "", true},
+	{"sql-log-wait-storage", "--sql-instance PROD", false},
+	{"sql-log-wait-cpu", "--sql-instance PROD", false},
 };
 #define NSCEN (int)(sizeof scenarios / sizeof scenarios[0])
 static const char *const seeds[] = {"1", "2", "3"};
@@ -170,6 +174,44 @@ static void check_coverage(const struct analysis *a, const char *cov, const char
 	}
 }
 
+/* truth's "sql": whether the storage explains SQL Server's log waits, on which disk. */
+static void check_sql(const struct analysis *a, const char *sql, const char *what)
+{
+	bool explains = strstr(sql, "\"storage_explains\": true") != NULL;
+	const char *dk = strstr(sql, "\"disk\": \"");
+	char disk[32] = "";
+	if (dk)
+		snprintf(disk, sizeof disk, "%.*s", (int)strcspn(dk + 9, "\""), dk + 9);
+	ck_assert_msg(a->sql && a->sql->n == 1, "%s: %zu SQL Server instances, expected one", what, a->sql ? a->sql->n : 0);
+	const struct sql_instance *si = &a->sql->in[0];
+	bool log_placed = false;
+	for (size_t i = 0; i < si->nplace; i++)
+		log_placed |= si->place[i].role == SQLR_LOG && si->place[i].disk && strcmp(si->place[i].disk->name, disk) == 0;
+	ck_assert_msg(log_placed, "%s: the log was not placed on %s by the capture's evidence", what, disk);
+	int explained = 0, not_explained = 0;
+	for (size_t i = 0; i < si->nep; i++) {
+		const struct sql_episode *e = &si->ep[i];
+		if (e->role != SQLR_LOG || strcmp(e->disk->name, disk) != 0)
+			continue;
+		explained += e->explains == 1;
+		not_explained += e->explains == 0;
+	}
+	size_t log_sym = 0;
+	for (size_t i = 0; i < si->nsym; i++)
+		log_sym += si->sym[i].role == SQLR_LOG;
+	if (explains) {
+		ck_assert_msg(explained > 0 && !not_explained, "%s: no storage episode on %s explains the log waits", what, disk);
+		ck_assert_msg(!log_sym, "%s: a log wait without a storage cause: %s", what, si->sym[0].text);
+	} else {
+		ck_assert_msg(!explained, "%s: a storage episode on %s is said to explain the log waits", what, disk);
+		ck_assert_msg(log_sym == 1, "%s: the log waits without a storage cause were not flagged", what);
+		if (strstr(sql, "\"cause\": \"cpu_ready\""))
+			ck_assert_msg(strstr(si->sym[0].text, "physical CPU") != NULL, "%s: CPU ready not named: %s", what,
+				      si->sym[0].text);
+		ck_assert_msg(strstr(a->verdict, "look elsewhere") != NULL, "%s: the verdict does not say so: %s", what, a->verdict);
+	}
+}
+
 static void check_set(const char *dir, const char *scenario)
 {
 	char path[1024], truth[1024];
@@ -181,8 +223,9 @@ static void check_set(const char *dir, const char *scenario)
 	char absent[32][64];
 	size_t nabsent;
 	size_t nex = parse_truth(text, ex, 32, absent, &nabsent);
-	char cov[512], clean[32], one[32];
+	char cov[512], clean[32], one[32], sql[1024];
 	bool have_cov = truth_field(text, "coverage", cov, sizeof cov) != NULL;
+	bool have_sql = truth_field(text, "sql", sql, sizeof sql) != NULL;
 	bool is_clean = truth_field(text, "clean", clean, sizeof clean) && strncmp(clean, "true", 4) == 0;
 	bool one_episode = truth_field(text, "one_episode", one, sizeof one) && strncmp(one, "true", 4) == 0;
 	free(text);
@@ -251,6 +294,8 @@ static void check_set(const char *dir, const char *scenario)
 	}
 	if (have_cov)
 		check_coverage(&a, cov, scenario);
+	if (have_sql)
+		check_sql(&a, sql, scenario);
 	/* never an all-clear for what was not assessed */
 	if (!a.cov.complete)
 		ck_assert_msg(!strstr(a.verdict, "does not wait anywhere"), "%s: all-clear with a layer not assessed: %s", scenario,

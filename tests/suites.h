@@ -40,5 +40,6 @@ Suite *topology_suite(void);
 Suite *registry_suite(void);
 Suite *rules_suite(void);
 Suite *deliv_suite(void);
-#define SUITE_LIST util_suite, pdh_suite, model_suite, topology_suite, registry_suite, rules_suite, deliv_suite, detect_suite, batch_suite, html_suite, compare_suite, compare_scenarios_suite, sim_suite, scenarios_suite
+Suite *flow_suite(void);
+#define SUITE_LIST util_suite, pdh_suite, model_suite, topology_suite, registry_suite, rules_suite, deliv_suite, flow_suite, detect_suite, batch_suite, html_suite, compare_suite, compare_scenarios_suite, sim_suite, scenarios_suite
 #endif

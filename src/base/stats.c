@@ -243,6 +243,19 @@ void ds_init(struct dstore *d, size_t nseries)
 	d->cell = xcalloc((nseries ? nseries : 1) * d->stride, sizeof *d->cell);
 }
 
+void ds_grow(struct dstore *d, size_t nseries)
+{
+	if (nseries <= d->nseries)
+		return;
+	size_t old = (d->nseries ? d->nseries : 1) * d->stride;
+	d->cell = xrealloc(d->cell, nseries * d->stride * sizeof *d->cell);
+	if (nseries * d->stride > old)
+		memset(d->cell + old, 0, (nseries * d->stride - old) * sizeof *d->cell);
+	if (!d->nseries)
+		memset(d->cell, 0, d->stride * sizeof *d->cell);
+	d->nseries = nseries;
+}
+
 /* Halves the resolution: bucket pairs (2k, 2k+1) merge into k. */
 static void ds_compact(struct dstore *d)
 {

@@ -62,6 +62,9 @@ void ds_init(struct dstore *d, size_t nseries);
 void ds_row(struct dstore *d, int64_t t, bool discontinuity);
 void ds_set(struct dstore *d, size_t series, double v);
 void ds_free(struct dstore *d);
+/* Adds series up to nseries (no-op when it has as many): empty in the buckets so far (a capture
+ * continued by a file with more columns). */
+void ds_grow(struct dstore *d, size_t nseries);
 /* Bucket mean of series s at bucket k, NaN when the bucket had no value. */
 double ds_mean(const struct dstore *d, size_t s, size_t k);
 double ds_min(const struct dstore *d, size_t s, size_t k);

@@ -1,7 +1,7 @@
 /* vocab.c — names, labels and units of the layers and metrics (see vocab.h). */
 #include "vocab.h"
 
-const char *const layer_names[LAYER_COUNT] = {"guest", "vscsi", "world", "device", "adapter", "array", "vm"};
+const char *const layer_names[LAYER_COUNT] = {"guest", "vscsi", "world", "device", "adapter", "array", "vm", "sql"};
 
 const struct metric_info metric_info[M_COUNT] = {
 	[M_DAVG] = {"davg_ms", "DAVG (device latency)", "ms"},
@@ -47,4 +47,19 @@ const struct metric_info metric_info[M_COUNT] = {
 	[M_G_BPR] = {"guest_bytes_per_read", "Avg. Disk Bytes/Read", "bytes"},
 	[M_G_BPW] = {"guest_bytes_per_write", "Avg. Disk Bytes/Write", "bytes"},
 	[M_RDY] = {"cpu_ready_pct", "CPU %Ready", "%"},
+	[M_SQL_PLE] = {"sql_page_life_expectancy_s", "Page life expectancy", "s"},
+	[M_SQL_BATCH] = {"sql_batch_requests_per_s", "Batch Requests/sec", "/s"},
+	[M_SQL_PAGE_READS] = {"sql_page_reads_per_s", "Page reads/sec", "pages/s"},
+	[M_SQL_FLUSH_WAIT_MS] = {"sql_log_flush_wait_ms_per_s", "Log Flush Wait Time", "ms/s"},
+	[M_SQL_FLUSH_WAITS] = {"sql_log_flush_waits_per_s", "Log Flush Waits/sec", "/s"},
+	[M_SQL_FLUSHES] = {"sql_log_flushes_per_s", "Log Flushes/sec", "/s"},
+	[M_SQL_LOG_MBPS] = {"sql_log_mb_flushed_per_s", "Log Bytes Flushed/sec", "MB/s"},
+	[M_SQL_PIO_AVG] = {"sql_page_io_latch_wait_ms", "Page IO latch waits: Average wait time (ms)", "ms"},
+	[M_SQL_PIO_PROG] = {"sql_page_io_latch_waiting", "Page IO latch waits: Waits in progress", "waits"},
+	[M_SQL_PIO_CUM] = {"sql_page_io_latch_wait_ms_per_s", "Page IO latch waits: Cumulative wait time (ms) per second", "ms/s"},
+	[M_SQL_PIO_START] = {"sql_page_io_latch_waits_per_s", "Page IO latch waits: Waits started per second", "/s"},
+	[M_SQL_LW_AVG] = {"sql_log_write_wait_ms", "Log write waits: Average wait time (ms)", "ms"},
+	[M_SQL_LW_PROG] = {"sql_log_write_waiting", "Log write waits: Waits in progress", "waits"},
+	[M_SQL_LW_CUM] = {"sql_log_write_wait_ms_per_s", "Log write waits: Cumulative wait time (ms) per second", "ms/s"},
+	[M_SQL_LW_START] = {"sql_log_write_waits_per_s", "Log write waits: Waits started per second", "/s"},
 };

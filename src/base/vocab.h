@@ -4,7 +4,9 @@
 #ifndef IOPSY_VOCAB_H
 #define IOPSY_VOCAB_H
 
-enum layer { LAYER_GUEST, LAYER_VSCSI, LAYER_WORLD, LAYER_DEVICE, LAYER_ADAPTER, LAYER_ARRAY, LAYER_VM, LAYER_COUNT };
+/* LAYER_SQL: SQL Server's own counters in a guest's perfmon (not a layer of the IO stack: what
+ * the database did while the storage waited). */
+enum layer { LAYER_GUEST, LAYER_VSCSI, LAYER_WORLD, LAYER_DEVICE, LAYER_ADAPTER, LAYER_ARRAY, LAYER_VM, LAYER_SQL, LAYER_COUNT };
 extern const char *const layer_names[LAYER_COUNT];
 
 /* Metrics, in the units shown (perfmon seconds are converted to ms). */
@@ -20,6 +22,13 @@ enum metric {
 	M_G_CDQL, M_G_ADQL,                          /* Current / Avg. Disk Queue Length */
 	M_G_XFERS, M_G_READS, M_G_WRITES, M_G_MBPS, M_G_SPLIT, M_G_BPT, M_G_BPR, M_G_BPW,
 	M_RDY,                                       /* Group Cpu % Ready */
+	/* SQL Server (perfmon SQLServer: / MSSQL$NAME: objects), on LAYER_SQL entities: an instance
+	 * ("SQLServer", "MSSQL$PROD") and its databases ("SQLServer:ETLDB") */
+	M_SQL_PLE, M_SQL_BATCH, M_SQL_PAGE_READS,    /* Page life expectancy (s), Batch Requests/sec, Page reads/sec */
+	M_SQL_FLUSH_WAIT_MS, M_SQL_FLUSH_WAITS,      /* Log Flush Wait Time (ms waited per second), Log Flush Waits/sec */
+	M_SQL_FLUSHES, M_SQL_LOG_MBPS,               /* Log Flushes/sec, Log Bytes Flushed/sec (MB/s) */
+	M_SQL_PIO_AVG, M_SQL_PIO_PROG, M_SQL_PIO_CUM, M_SQL_PIO_START, /* Wait Statistics: Page IO latch waits */
+	M_SQL_LW_AVG, M_SQL_LW_PROG, M_SQL_LW_CUM, M_SQL_LW_START,     /* ... Log write waits */
 	M_COUNT
 };
 struct metric_info {

@@ -13,7 +13,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "input.h"
+#include "match.h"
 #include "source.h"
+#include "tz.h"
+#include "window.h"
 
 /* ---- names ---- */
 
@@ -343,7 +347,6 @@ static void add_glob(struct bset *s, const char *base, const char *pattern, int 
 	buf_free(&p);
 }
 
-
 /* The report's engagement keys of a manifest set: title, customer, prepared-by (text) and logo (a
  * file, relative to the manifest). true when key was one of them. */
 static bool manifest_brand(struct bset *s, const char *key, const char *val, const char *base)
@@ -362,6 +365,124 @@ static bool manifest_brand(struct bset *s, const char *key, const char *val, con
 		*slot = xstrdup(val);
 	}
 	return true;
+}
+
+/* ---- a set's analysis options ---- */
+
+static const char set_option_names[] = "rules, tz, array-queue-depth, clock-offset, from, to, before-from, before-to, "
+				       "after-from, after-to, host, vm, disk";
+
+static int opt_error(struct diag *d, long ln, long col, const char *key, const char *val, const char *why)
+{
+	struct buf v;
+	buf_init(&v);
+	buf_add_text_escaped(&v, val, strlen(val));
+	diag_emit(d, DIAG_ERROR, ln, col, "%s = '%s': %s", key, v.data, why);
+	buf_free(&v);
+	return -1;
+}
+
+/* A manifest key of the set's analysis options: 1 taken, 0 not one, -1 a bad value (reported at
+ * ln:vcol; kcol is the key's column). */
+static int set_option(struct bset *s, const char *base, const char *key, const char *val, struct diag *d, long ln,
+		      long kcol, long vcol)
+{
+	(void)kcol;
+	struct bset_opts *o = &s->opts;
+	static const char *const wins[6] = {"from", "to", "before-from", "before-to", "after-from", "after-to"};
+	static const char *const filters[3] = {"host", "vm", "disk"};
+	if (strcmp(key, "rules") == 0) {
+		if (!*val)
+			return opt_error(d, ln, vcol, key, val, "needs a rules file");
+		struct buf p;
+		buf_init(&p);
+		if (val[0] == '/')
+			buf_adds(&p, val);
+		else
+			buf_printf(&p, "%s/%s", base, val);
+		free(o->rules);
+		o->rules = p.data;
+		return 1;
+	}
+	if (strcmp(key, "tz") == 0) {
+		struct tz *z = xcalloc(1, sizeof *z);
+		struct buf why;
+		buf_init(&why);
+		if (tz_parse(z, val, &why) < 0) {
+			struct buf m;
+			buf_init(&m);
+			buf_printf(&m, "%s (an offset like +09:00, -0500 or UTC, or a zone name like Europe/Berlin)",
+				   why.data ? why.data : "not a time zone");
+			opt_error(d, ln, vcol, key, val, m.data);
+			buf_free(&m);
+			buf_free(&why);
+			tz_free(z);
+			free(z);
+			return -1;
+		}
+		buf_free(&why);
+		if (o->tz) {
+			tz_free(o->tz);
+			free(o->tz);
+		}
+		o->tz = z;
+		o->tz_bias_min = z->fixed ? -z->off / 60 : 0;
+		o->tz_given = true;
+		return 1;
+	}
+	if (strcmp(key, "array-queue-depth") == 0) {
+		char *end;
+		long v = strtol(val, &end, 10);
+		if (end == val || *end || v < 1 || v > 1000000)
+			return opt_error(d, ln, vcol, key, val, "a positive number");
+		o->array_queue_depth = (int)v;
+		return 1;
+	}
+	if (strcmp(key, "clock-offset") == 0) {
+		double v;
+		if (!parse_number(val, strlen(val), &v) || v < -172800 || v > 172800)
+			return opt_error(d, ln, vcol, key, val, "seconds, guest clock minus host clock (e.g. -3.5)");
+		o->clock_offset_s = v;
+		o->clock_offset_given = true;
+		return 1;
+	}
+	for (int k = 0; k < 6; k++) {
+		if (strcmp(key, wins[k]) != 0)
+			continue;
+		struct twin_bound tb;
+		const char *why;
+		if (twin_parse(val, &tb, &why) < 0)
+			return opt_error(d, ln, vcol, key, val, why);
+		free(o->win[k / 2][k % 2]);
+		o->win[k / 2][k % 2] = xstrdup(val);
+		return 1;
+	}
+	for (int k = 0; k < 3; k++) {
+		if (strcmp(key, filters[k]) != 0)
+			continue;
+		/* one pattern per line, spaces and all */
+		struct diag q = *d;
+		struct buf msg;
+		buf_init(&msg);
+		q.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &msg};
+		q.file = NULL;
+		q.prefix = "";
+		struct matcher *m = matcher_new(val, true, &q);
+		if (!m) {
+			if (msg.len && msg.data[msg.len - 1] == '\n')
+				msg.data[--msg.len] = '\0';
+			const char *why = msg.data ? strstr(msg.data, "regex") : NULL;
+			opt_error(d, ln, vcol, key, val, why ? why : "not a regular expression");
+			buf_free(&msg);
+			return -1;
+		}
+		matcher_free(m);
+		buf_free(&msg);
+		o->filter[k] = xrealloc(o->filter[k], (o->nfilter[k] + 1) * sizeof *o->filter[k]);
+		o->filter[k][o->nfilter[k]++] = xstrdup(val);
+		return 1;
+	}
+	return 0;
 }
 
 static int discover_manifest(struct batch *b, const char *path, const struct diag *parent)
@@ -408,12 +529,20 @@ static int discover_manifest(struct batch *b, const char *path, const struct dia
 		}
 		char *eq = strchr(s, '=');
 		if (!eq || !cur) {
-			diag_emit(&d, DIAG_ERROR, ln, 1, "%s", cur ? "expected 'key = value'" : "a '[set NAME]' line must come first");
+			diag_emit(&d, DIAG_ERROR, ln, (long)(s - line) + 1, "%s",
+				  cur ? "expected 'key = value'" : "a '[set NAME]' line must come first");
 			rc = ERR_FORMAT;
 			continue;
 		}
 		*eq = '\0';
 		char *key = trim(s), *val = trim(eq + 1);
+		/* the set's own analysis options (set_option: rules, tz, array-queue-depth, clock-offset,
+		 * from/to, host/vm/disk; issue 15's report keys go there too) */
+		int so = set_option(cur, base, key, val, &d, ln, (long)(key - line) + 1, (long)(val - line) + 1);
+		if (so < 0)
+			rc = ERR_FORMAT;
+		if (so)
+			continue;
 		int side = 0, forced = -1;
 		bool mail = false;
 		if (strcmp(key, "files") == 0)
@@ -433,8 +562,13 @@ static int discover_manifest(struct batch *b, const char *path, const struct dia
 		else if (manifest_brand(cur, key, val, base))
 			continue;
 		else {
-			diag_emit(&d, DIAG_ERROR, ln, 1, "unknown key '%s' (files, before, after, vmkernel-log, partitions, map, "
-							 "mail-to, title, customer, prepared-by, logo)", key);
+			struct buf kb;
+			buf_init(&kb);
+			buf_add_text_escaped(&kb, key, strlen(key));
+			diag_emit(&d, DIAG_ERROR, ln, (long)(key - line) + 1,
+				  "unknown key '%s' (files, before, after, vmkernel-log, partitions, map, mail-to, title, customer, prepared-by, logo, %s)", kb.data,
+				  set_option_names);
+			buf_free(&kb);
 			rc = ERR_FORMAT;
 			continue;
 		}

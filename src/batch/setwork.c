@@ -206,6 +206,137 @@ static void finish(struct bresult *r, enum bstatus st, int write_rc, const struc
 	r->error = errors->len ? xstrdup(errors->data) : write_rc < 0 ? xstrdup("cannot write the reports") : NULL;
 }
 
+/* ---- the set's own options (manifest keys: struct bset_opts) ---- */
+
+/* A message of the set's options, into messages.txt (the sink) and the set's errors. */
+static void opt_msg(const struct batch_opts *o, struct buf *errors, const char *msg)
+{
+	if (o->co.sink.fn)
+		o->co.sink.fn(o->co.sink.ctx, DIAG_ERROR, msg);
+	if (strncmp(msg, "iopsy batch: ", 13) == 0)
+		msg += 13; /* the set's error is shown with the set */
+	buf_printf(errors, "%s; ", msg);
+}
+
+/* The side's options (0 the set, 1 before, 2 after) into co, ao, a's rules, window and filter f.
+ * Returns 0, or -1 with the reason in errors (the set fails: nothing is analysed on a wrong
+ * premise). */
+static int set_options(const struct bset *s, int side, const struct batch_opts *o, struct analysis *a,
+		       struct common_opts *co, struct analyze_opts *ao, struct ent_filter *f, struct buf *errors)
+{
+	const struct bset_opts *so = &s->opts;
+	*co = o->co;
+	memset(ao, 0, sizeof *ao);
+	if (so->tz_given) {
+		co->tz_given = true;
+		co->tz_bias_min = so->tz_bias_min;
+		co->tz = so->tz;
+	}
+	ao->array_queue_depth = so->array_queue_depth;
+	ao->clock_offset_given = so->clock_offset_given;
+	ao->clock_offset_s = so->clock_offset_s;
+	struct buf msg;
+	buf_init(&msg);
+	struct diag d;
+	diag_init(&d, NULL, -1);
+	d.prefix = "iopsy batch";
+	d.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &msg};
+	int rc = 0;
+	if (so->rules) {
+		ao->rules = so->rules;
+		struct diag rd = d;
+		rd.file = so->rules;
+		if (rules_load(&a->rules, so->rules, &rd) < 0)
+			rc = -1;
+	}
+	for (int k = 0; k < EF_KINDS && rc == 0; k++)
+		for (size_t i = 0; i < so->nfilter[k] && rc == 0; i++)
+			rc = ef_add(f, k, so->filter[k][i], &d) < 0 ? -1 : 0;
+	if (rc == 0) {
+		struct twin_spec sp;
+		memset(&sp, 0, sizeof sp);
+		const char *why;
+		for (int e = 0; e < 2 && rc == 0; e++) {
+			const char *t = side && so->win[side][e] ? so->win[side][e] : so->win[0][e];
+			if (t && twin_parse(t, &sp.b[e], &why) < 0)
+				rc = -1;
+		}
+		char **paths = xcalloc(s->nfiles + 1, sizeof *paths);
+		size_t np = 0;
+		for (size_t i = 0; i < s->nfiles; i++)
+			if (s->files[i].role == BF_CAPTURE && s->files[i].side == side)
+				paths[np++] = s->files[i].path;
+		struct diag wd = d;
+		wd.file = "from/to";
+		if (rc == 0 && twin_resolve(&sp, paths, np, co, &a->window, &wd) < 0)
+			rc = -1;
+		free(paths);
+		twin_apply(&a->window, co);
+		for (int k = 0; k < 2 && rc == 0; k++)
+			if (a->window.note[k][0] && o->co.sink.fn)
+				o->co.sink.fn(o->co.sink.ctx, DIAG_WARNING, a->window.note[k]);
+	}
+	if (ef_on(f))
+		a->m.filter = f;
+	analysis_set_opts(a, ao);
+	if (msg.len) {
+		/* each message is a line of its own */
+		for (char *line = msg.data, *nl; line && *line; line = nl) {
+			nl = strchr(line, '\n');
+			if (nl)
+				*nl++ = '\0';
+			opt_msg(o, errors, line);
+		}
+	}
+	buf_free(&msg);
+	return rc;
+}
+
+/* A filter that matched nothing (or left nothing): the set fails with the reason. */
+static bool filter_failed(const struct analysis *a, const char *whose, const struct batch_opts *o, struct buf *errors)
+{
+	if (!a->m.filter)
+		return false;
+	struct buf msg;
+	buf_init(&msg);
+	struct diag d;
+	diag_init(&d, NULL, -1);
+	d.prefix = "iopsy batch";
+	d.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &msg};
+	bool bad = ef_check(a->m.filter, whose, &d) < 0;
+	for (char *line = msg.data, *nl; line && *line; line = nl) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl++ = '\0';
+		opt_msg(o, errors, line);
+	}
+	buf_free(&msg);
+	return bad;
+}
+
+/* The set's captures of side in the order they are read (one host's files together, in time order). */
+static size_t *capture_plan(const struct bset *s, int side, const struct common_opts *co, size_t *n)
+{
+	char **paths = xcalloc(s->nfiles + 1, sizeof *paths);
+	size_t *idx = xcalloc(s->nfiles + 1, sizeof *idx);
+	size_t np = 0;
+	for (size_t i = 0; i < s->nfiles; i++)
+		if (s->files[i].role == BF_CAPTURE && s->files[i].side == side) {
+			idx[np] = i;
+			paths[np++] = s->files[i].path;
+		}
+	size_t *order = xcalloc(np + 1, sizeof *order);
+	capture_order(paths, np, co, order);
+	size_t *out = xcalloc(np + 1, sizeof *out);
+	for (size_t k = 0; k < np; k++)
+		out[k] = idx[order[k]];
+	free(paths);
+	free(idx);
+	free(order);
+	*n = np;
+	return out;
+}
+
 static void single(const struct bset *s, const char *setdir, const struct bprev *prev, const struct batch_opts *o,
 		   struct bresult *r)
 {
@@ -214,12 +345,26 @@ static void single(const struct bset *s, const char *setdir, const struct bprev 
 	a.sink = o->co.sink;
 	struct buf errors;
 	buf_init(&errors);
+	struct common_opts co;
+	struct analyze_opts ao;
+	struct ent_filter filt;
+	ef_init(&filt);
+	if (set_options(s, 0, o, &a, &co, &ao, &filt, &errors) < 0) {
+		r->status = BS_FAILED;
+		r->error = xstrdup(errors.data ? errors.data : "bad set options");
+		trend_compute(r, prev);
+		buf_free(&errors);
+		analysis_free(&a);
+		ef_free(&filt);
+		return;
+	}
 	size_t ok = 0, tried = 0;
 	struct budget bu = {.limit_mb = o->set_memory_mb > 0 ? o->set_memory_mb : BATCH_SET_MEMORY_MB};
 	size_t *skipped = NULL;
-	for (size_t i = 0; i < s->nfiles; i++) {
-		if (s->files[i].role != BF_CAPTURE)
-			continue;
+	size_t nplan;
+	size_t *plan = capture_plan(s, 0, &co, &nplan);
+	for (size_t pi = 0; pi < nplan; pi++) {
+		size_t i = plan[pi];
 		bu.tried++;
 		if (!budget_left(&bu, ok)) {
 			skipped = xrealloc(skipped, (bu.skipped + 1) * sizeof *skipped);
@@ -227,15 +372,24 @@ static void single(const struct bset *s, const char *setdir, const struct bprev 
 			continue;
 		}
 		tried++;
-		if (model_add_capture(&a.m, s->files[i].path, &o->co) == 0)
+		if (model_add_capture(&a.m, s->files[i].path, &co) == 0)
 			ok++;
 		else
 			buf_printf(&errors, "%s: unreadable or unrecognised capture (see messages.txt); ", s->files[i].path);
 	}
+	free(plan);
 	budget_error(&errors, &bu);
 	load_side_files(&a, s, 0, o, &errors);
-	struct analyze_opts ao;
-	memset(&ao, 0, sizeof ao);
+	if (filter_failed(&a, "the set's captures", o, &errors)) {
+		r->status = BS_FAILED;
+		r->error = xstrdup(errors.data);
+		trend_compute(r, prev);
+		free(skipped);
+		buf_free(&errors);
+		analysis_free(&a);
+		ef_free(&filt);
+		return;
+	}
 	analysis_run(&a, &ao);
 	bresult_from_analysis(&a, a.verdict, r);
 	for (size_t i = 0; i < bu.skipped; i++)
@@ -281,6 +435,7 @@ static void single(const struct bset *s, const char *setdir, const struct bprev 
 	finish(r, ok == 0 ? BS_FAILED : (ok < tried || errors.len) ? BS_PARTIAL : BS_OK, rc, &errors);
 	buf_free(&errors);
 	analysis_free(&a);
+	ef_free(&filt);
 }
 
 static void paired(const struct bset *s, const char *setdir, const struct bprev *prev, const struct batch_opts *o,
@@ -291,30 +446,64 @@ static void paired(const struct bset *s, const char *setdir, const struct bprev 
 	c.side[0].sink = c.side[1].sink = o->co.sink;
 	struct buf errors;
 	buf_init(&errors);
+	struct common_opts sco[2];
+	struct compare_opts co;
+	compare_opts_init(&co);
+	struct ent_filter filt[2];
+	ef_init(&filt[0]);
+	ef_init(&filt[1]);
+	int bad = 0;
+	for (int sd = 0; sd < 2; sd++)
+		bad |= set_options(s, sd + 1, o, &c.side[sd], &sco[sd], &co.ao[sd], &filt[sd], &errors) < 0;
+	if (bad) {
+		r->status = BS_FAILED;
+		r->error = xstrdup(errors.data ? errors.data : "bad set options");
+		trend_compute(r, prev);
+		buf_free(&errors);
+		compare_free(&c);
+		ef_free(&filt[0]);
+		ef_free(&filt[1]);
+		return;
+	}
+	c.rules = c.side[0].rules; /* the comparison's bands: the set's rules */
 	size_t ok[3] = {0, 0, 0};
 	struct budget bu = {.limit_mb = o->set_memory_mb > 0 ? o->set_memory_mb : BATCH_SET_MEMORY_MB};
 	size_t *skipped = NULL;
-	for (size_t i = 0; i < s->nfiles; i++) {
-		const struct bfile *f = &s->files[i];
-		if (f->role != BF_CAPTURE || f->side == 0)
-			continue;
-		bu.tried++;
-		bu.over = false; /* each side gets its first capture: checked capture by capture */
-		if (!budget_left(&bu, ok[f->side])) {
-			skipped = xrealloc(skipped, (bu.skipped + 1) * sizeof *skipped);
-			skipped[bu.skipped++] = i;
-			continue;
+	for (int sd = 1; sd <= 2; sd++) {
+		size_t nplan;
+		size_t *plan = capture_plan(s, sd, &sco[sd - 1], &nplan);
+		for (size_t pi = 0; pi < nplan; pi++) {
+			size_t i = plan[pi];
+			const struct bfile *f = &s->files[i];
+			bu.tried++;
+			bu.over = false; /* each side gets its first capture: checked capture by capture */
+			if (!budget_left(&bu, ok[f->side])) {
+				skipped = xrealloc(skipped, (bu.skipped + 1) * sizeof *skipped);
+				skipped[bu.skipped++] = i;
+				continue;
+			}
+			if (compare_add_capture(&c, f->side == 1 ? CMP_BEFORE : CMP_AFTER, f->path, &sco[sd - 1]) == 0)
+				ok[f->side]++;
+			else
+				buf_printf(&errors, "%s: unreadable or unrecognised capture (see messages.txt); ", f->path);
 		}
-		if (compare_add_capture(&c, f->side == 1 ? CMP_BEFORE : CMP_AFTER, f->path, &o->co) == 0)
-			ok[f->side]++;
-		else
-			buf_printf(&errors, "%s: unreadable or unrecognised capture (see messages.txt); ", f->path);
+		free(plan);
 	}
 	budget_error(&errors, &bu);
 	load_side_files(&c.side[0], s, 1, o, &errors);
 	load_side_files(&c.side[1], s, 2, o, &errors);
-	struct compare_opts co;
-	compare_opts_init(&co);
+	if (filter_failed(&c.side[0], "the before captures", o, &errors) |
+	    filter_failed(&c.side[1], "the after captures", o, &errors)) {
+		r->status = BS_FAILED;
+		r->error = xstrdup(errors.data);
+		trend_compute(r, prev);
+		free(skipped);
+		buf_free(&errors);
+		compare_free(&c);
+		ef_free(&filt[0]);
+		ef_free(&filt[1]);
+		return;
+	}
 	struct diag d;
 	diag_init(&d, NULL, -1);
 	d.prefix = "iopsy batch";
@@ -337,6 +526,8 @@ static void paired(const struct bset *s, const char *setdir, const struct bprev 
 	finish(r, (ok[1] == 0 || ok[2] == 0) ? BS_FAILED : errors.len ? BS_PARTIAL : BS_OK, rc, &errors);
 	buf_free(&errors);
 	compare_free(&c);
+	ef_free(&filt[0]);
+	ef_free(&filt[1]);
 }
 
 int setwork_run(const struct bset *s, const char *setdir, const struct bprev *prev, const struct batch_opts *o,

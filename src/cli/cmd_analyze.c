@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "html.h"
 #include "reporter.h"
+#include "window.h"
 
 static const char analyze_help_text[] =
 	"Usage: iopsy analyze [OPTIONS] CAPTURE...\n"
@@ -42,6 +43,8 @@ static const char analyze_help_text[] =
 	"  --require-charts          fail (exit 4, no HTML written) when gnuplot is missing or a\n"
 	"                            chart cannot be drawn\n"
 	"  --fail-on LEVEL           exit 1 when a finding is at least LEVEL (warning|critical)\n"
+	WINDOW_HELP
+	FILTER_HELP
 	COMMON_HELP
 	"\nExit codes: 0 ok, 1 findings at or above --fail-on, 2 usage, 3 an input could not be read\n"
 	"(the others are still analysed), 4 system error. 1 wins over 3 (the findings stay visible to\n"
@@ -70,7 +73,18 @@ enum {
 	OPT_REPORT,
 };
 
+static int analyze_run(int argc, char **argv, struct ent_filter *filt);
+
 int cmd_analyze(int argc, char **argv)
+{
+	struct ent_filter filt;
+	ef_init(&filt);
+	int rc = analyze_run(argc, argv, &filt);
+	ef_free(&filt);
+	return rc;
+}
+
+static int analyze_run(int argc, char **argv, struct ent_filter *filt)
 {
 	static const struct option opts[] = {{"vmkernel-log", required_argument, NULL, OPT_VMK},
 					     {"partitions", required_argument, NULL, OPT_PARTS},
@@ -86,6 +100,8 @@ int cmd_analyze(int argc, char **argv)
 					     {"gnuplot-dir", required_argument, NULL, OPT_GNUPLOT_DIR},
 					     {"require-charts", no_argument, NULL, OPT_REQUIRE_CHARTS},
 					     {"report", required_argument, NULL, OPT_REPORT},
+					     WINDOW_LONG_OPTS,
+					     FILTER_LONG_OPTS,
 					     COMMON_LONG_OPTS,
 					     DELIV_LONG_OPTS,
 					     {0}};
@@ -101,10 +117,14 @@ int cmd_analyze(int argc, char **argv)
 	report_opts_init(&ro);
 	struct html_opts *ho = &ro.html;
 	int fail_on = -1;
+	struct twin_spec win[3];
+	memset(win, 0, sizeof win);
 	int c;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
 		int k = common_opt(c, optarg, &co);
+		if (!k)
+			k = cli_flow_opt("analyze", c, optarg, win, filt);
 		if (k < 0)
 			return EXIT_USAGE;
 		if (k)
@@ -201,9 +221,14 @@ int cmd_analyze(int argc, char **argv)
 	int drc = deliv_finish(&dv, &ro, "analyze");
 	if (drc)
 		return deliv_free(&dv), drc;
+	struct twin tw;
+	if (cli_window("analyze", &win[0], argv + optind, (size_t)(argc - optind), &co, &tw))
+		return deliv_free(&dv), EXIT_USAGE;
 	struct analysis a;
 	analysis_init(&a);
 	a.sink = diag_stderr();
+	a.window = tw;
+	a.m.filter = ef_on(filt) ? filt : NULL;
 	int ret = EXIT_OK;
 	if (ao.rules) {
 		int rrc = cli_load_rules(&a.rules, ao.rules);
@@ -245,13 +270,23 @@ int cmd_analyze(int argc, char **argv)
 		diag_finish(&d);
 	}
 	analysis_set_opts(&a, &ao);
-	for (int i = optind; i < argc; i++) {
+	/* files of one host and format one after the other, in time order: they are merged */
+	size_t ncap = (size_t)(argc - optind);
+	size_t *order = xcalloc(ncap, sizeof *order);
+	capture_order(argv + optind, ncap, &co, order);
+	for (size_t oi = 0; oi < ncap; oi++) {
+		int i = optind + (int)order[oi];
 		int rc = model_add_capture(&a.m, argv[i], &co);
 		if (rc < 0) {
 			int e = exit_code_for(rc);
 			if (e > ret)
 				ret = e;
 		}
+	}
+	free(order);
+	if (cli_filter_check("analyze", a.m.filter, NULL)) {
+		ret = EXIT_USAGE;
+		goto out;
 	}
 	analysis_run(&a, &ao);
 	size_t readable = 0;

@@ -12,6 +12,7 @@
 #include "text.h"
 #include "html.h"
 #include "reporter.h"
+#include "window.h"
 
 static const char compare_help_text[] =
 	"Usage: iopsy compare --before CAPTURE... --after CAPTURE... [OPTIONS]\n"
@@ -59,6 +60,12 @@ static const char compare_help_text[] =
 	"  --no-clock-estimate       do not estimate guest clock offsets\n"
 	"  --fail-on OUTCOME         exit 1 when the outcome is regressed (regressed), or regressed or\n"
 	"                            mixed (mixed): for CI-style use\n"
+	WINDOW_HELP
+	"  --before-from TIME, --before-to TIME, --after-from TIME, --after-to TIME\n"
+	"                            the window of one side (its bound replaces --from/--to there),\n"
+	"                            read on that side's captures' clock (e.g. the ETL hours of each day)\n"
+	FILTER_HELP
+	"                            (both sides: a pattern must match on each)\n"
 	COMMON_HELP
 	"\nExit codes: 0 ok, 1 the outcome is at --fail-on, 2 usage, 3 an input could not be read (the\n"
 	"rest is still compared), 4 system error.\n";
@@ -121,6 +128,9 @@ static const struct option opts[] = {{"before", required_argument, NULL, OPT_BEF
 				     {"require-charts", no_argument, NULL, OPT_REQUIRE_CHARTS},
 				     {"report", required_argument, NULL, OPT_REPORT},
 				     {"fail-on", required_argument, NULL, OPT_FAILON},
+				     WINDOW_LONG_OPTS,
+				     SIDE_WINDOW_LONG_OPTS,
+				     FILTER_LONG_OPTS,
 				     {"format", required_argument, NULL, OPT_FORMAT},
 				     {"tz", required_argument, NULL, OPT_TZ},
 				     {"max-warnings", required_argument, NULL, OPT_MAX_WARNINGS},
@@ -265,12 +275,19 @@ int cmd_compare(int argc, char **argv)
 	struct buf err;
 	buf_init(&err);
 	struct deliv_opts dv = {0};
+	struct twin_spec win[3];
+	memset(win, 0, sizeof win);
+	struct ent_filter filt[2];
+	ef_init(&filt[0]);
+	ef_init(&filt[1]);
 	if (ret)
 		goto out;
 	int ch;
 	optind = 0;
 	while ((ch = getopt_long(l.nrest, l.rest, "qh", opts, NULL)) != -1) {
 		int k = common_opt(ch, optarg, &co);
+		if (!k)
+			k = cli_flow_opt("compare", ch, optarg, win, &filt[0]);
 		if (k < 0) {
 			ret = EXIT_USAGE;
 			goto out;
@@ -424,15 +441,47 @@ int cmd_compare(int argc, char **argv)
 		analysis_set_opts(&c.side[s], &o.ao[s]);
 		c.side[s].sink = diag_stderr();
 	}
+	/* each side's window (its own bounds over --from/--to) and the filters, on both sides */
+	struct common_opts sco[2] = {co, co};
 	for (int s = 0; s < 2; s++) {
-		for (int i = 0; i < l.ncap[s]; i++) {
-			int rc = compare_add_capture(&c, (enum cmp_side)s, l.cap[s][i], &co);
+		struct twin_spec sp = win[0];
+		for (int k = 0; k < 2; k++)
+			if (win[1 + s].b[k].set)
+				sp.b[k] = win[1 + s].b[k];
+		if (cli_window("compare", &sp, l.cap[s], (size_t)l.ncap[s], &sco[s], &c.side[s].window)) {
+			ret = EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (ef_on(&filt[0])) {
+		struct diag fd;
+		cli_option_diag(&fd, "iopsy compare", "--host/--vm/--disk");
+		ef_free(&filt[1]);
+		if (ef_copy(&filt[1], &filt[0], &fd) < 0) {
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		c.side[0].m.filter = &filt[0];
+		c.side[1].m.filter = &filt[1];
+	}
+	for (int s = 0; s < 2; s++) {
+		size_t *order = xcalloc((size_t)l.ncap[s], sizeof *order);
+		capture_order(l.cap[s], (size_t)l.ncap[s], &sco[s], order);
+		for (int oi = 0; oi < l.ncap[s]; oi++) {
+			int i = (int)order[oi];
+			int rc = compare_add_capture(&c, (enum cmp_side)s, l.cap[s][i], &sco[s]);
 			if (rc < 0) {
 				int e = exit_code_for(rc);
 				if (e > ret)
 					ret = e;
 			}
 		}
+		free(order);
+	}
+	if (cli_filter_check("compare", c.side[0].m.filter, "the before captures") |
+	    cli_filter_check("compare", c.side[1].m.filter, "the after captures")) {
+		ret = EXIT_USAGE;
+		goto out;
 	}
 	struct diag cd;
 	diag_init(&cd, NULL, -1);
@@ -451,6 +500,8 @@ int cmd_compare(int argc, char **argv)
 out:
 	deliv_free(&dv);
 	compare_free(&c);
+	ef_free(&filt[0]);
+	ef_free(&filt[1]);
 	buf_free(&err);
 	free(l.cap[0]);
 	free(l.cap[1]);

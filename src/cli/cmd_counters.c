@@ -7,6 +7,7 @@
 #include "inventory.h"
 #include "reporter.h"
 #include "json.h"
+#include "window.h"
 
 static const char counters_help_text[] =
 	"Usage: iopsy counters [OPTIONS] FILE...\n"
@@ -15,6 +16,7 @@ static const char counters_help_text[] =
 	"\n"
 	"  -m, --match REGEX   only columns whose full counter path matches (PCRE2, case-insensitive)\n"
 	"  --json              JSON instead of text (one object per file; an array for several files)\n"
+	WINDOW_HELP
 	COMMON_HELP;
 
 void counters_help(struct buf *out)
@@ -25,15 +27,19 @@ void counters_help(struct buf *out)
 int cmd_counters(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"match", required_argument, NULL, 'm'}, {"json", no_argument, NULL, 'j'}, COMMON_LONG_OPTS, {0}};
+		{"match", required_argument, NULL, 'm'}, {"json", no_argument, NULL, 'j'}, WINDOW_LONG_OPTS, COMMON_LONG_OPTS, {0}};
 	struct common_opts co;
 	cli_opts_init(&co);
 	const char *pattern = NULL;
 	bool json = false;
+	struct twin_spec win[3];
+	memset(win, 0, sizeof win);
 	int c;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "m:qh", opts, NULL)) != -1) {
 		int k = common_opt(c, optarg, &co);
+		if (!k)
+			k = cli_flow_opt("counters", c, optarg, win, NULL);
 		if (k < 0)
 			return EXIT_USAGE;
 		if (k)
@@ -47,6 +53,9 @@ int cmd_counters(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return usage_error("counters", "no capture file given");
+	struct twin tw;
+	if (cli_window("counters", &win[0], argv + optind, (size_t)(argc - optind), &co, &tw))
+		return EXIT_USAGE;
 	struct matcher *m = NULL;
 	struct diag md;
 	cli_option_diag(&md, "iopsy counters", "--match");
@@ -76,6 +85,7 @@ int cmd_counters(int argc, char **argv)
 		rc = inventory_build(&inv, &in, m, &md);
 		input_close(&in);
 		inv.warnings = in.diag.warnings;
+		inv.windowed = co.win_on;
 		if (rc < 0) {
 			int e = exit_code_for(rc);
 			if (e > worst)

@@ -8,6 +8,8 @@
 #include "commands.h"
 #include "extract.h"
 #include "match.h"
+#include "pdh.h"
+#include "window.h"
 
 static const char extract_help_text[] =
 	"Usage: iopsy extract [OPTIONS] FILE --match REGEX [-o OUT.csv]\n"
@@ -21,6 +23,7 @@ static const char extract_help_text[] =
 	"  --time-format FMT   the time column: iso (2026-07-27T13:00:00.644Z, the default), excel\n"
 	"                      (2026-07-27 13:00:00.644 UTC, read by spreadsheets as a date-time) or\n"
 	"                      local (the same in local time: --tz, else the perfmon header's bias)\n"
+	WINDOW_HELP
 	COMMON_HELP;
 
 void extract_help(struct buf *out)
@@ -33,16 +36,21 @@ int cmd_extract(int argc, char **argv)
 	static const struct option opts[] = {{"match", required_argument, NULL, 'm'},
 					     {"output", required_argument, NULL, 'o'},
 					     {"time-format", required_argument, NULL, 't'},
+					     WINDOW_LONG_OPTS,
 					     COMMON_LONG_OPTS,
 					     {0}};
 	struct common_opts co;
 	cli_opts_init(&co);
 	const char *pattern = NULL, *outpath = "-";
 	enum extract_time tf = XT_ISO;
+	struct twin_spec win[3];
+	memset(win, 0, sizeof win);
 	int c;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "m:o:qh", opts, NULL)) != -1) {
 		int k = common_opt(c, optarg, &co);
+		if (!k)
+			k = cli_flow_opt("extract", c, optarg, win, NULL);
 		if (k < 0)
 			return EXIT_USAGE;
 		if (k)
@@ -70,6 +78,9 @@ int cmd_extract(int argc, char **argv)
 		return usage_error("extract", "one capture file at a time (got %d)", argc - optind);
 	if (!pattern)
 		return usage_error("extract", "--match REGEX is required (see 'iopsy counters FILE' for names)");
+	struct twin tw;
+	if (cli_window("extract", &win[0], argv + optind, 1, &co, &tw))
+		return EXIT_USAGE;
 	struct diag md;
 	cli_option_diag(&md, "iopsy extract", "--match");
 	struct matcher *m = matcher_new(pattern, true, &md);
@@ -119,10 +130,14 @@ int cmd_extract(int argc, char **argv)
 			struct diag d;
 			diag_init(&d, in.diag.file, 0);
 			d.sink = diag_stderr();
-			diag_emit(&d, DIAG_ERROR, 0, 0, "no complete data row: nothing to extract");
+			if (pdh_stats(in.r)->outside)
+				diag_emit(&d, DIAG_ERROR, 0, 0, "no row in the time window (--from/--to): %ld rows outside it",
+					  pdh_stats(in.r)->outside);
+			else
+				diag_emit(&d, DIAG_ERROR, 0, 0, "no complete data row: nothing to extract");
 		}
 		afile_abort(&af);
-		ret = r < 0 ? exit_code_for(r) : EXIT_INPUT;
+		ret = r < 0 ? exit_code_for(r) : pdh_stats(in.r)->outside ? EXIT_USAGE : EXIT_INPUT;
 	} else if (werr) {
 		fprintf(stderr, "iopsy extract: write error on %s: %s\n", outpath, strerror(errno));
 		afile_abort(&af);

@@ -123,6 +123,44 @@ int deliv_finish(struct deliv_opts *d, struct report_opts *ro, const char *cmd);
 void deliv_paths(struct model *m, bool redact);
 void deliv_free(struct deliv_opts *d);
 
+/* The consultant's workflow options (cli_flow.c): a time window (--from/--to; compare also per
+ * side) and entity filters (--host/--vm/--disk). Codes are >= 1200. */
+enum { OPT_FROM = 1200, OPT_TO, OPT_BFROM, OPT_BTO, OPT_AFROM, OPT_ATO, OPT_FHOST, OPT_FVM, OPT_FDISK };
+#define WINDOW_LONG_OPTS {"from", required_argument, NULL, OPT_FROM}, {"to", required_argument, NULL, OPT_TO}
+#define SIDE_WINDOW_LONG_OPTS                                                                          \
+	{"before-from", required_argument, NULL, OPT_BFROM}, {"before-to", required_argument, NULL, OPT_BTO}, \
+		{"after-from", required_argument, NULL, OPT_AFROM}, {"after-to", required_argument, NULL, OPT_ATO}
+#define FILTER_LONG_OPTS                                                                               \
+	{"host", required_argument, NULL, OPT_FHOST}, {"vm", required_argument, NULL, OPT_FVM},          \
+		{"disk", required_argument, NULL, OPT_FDISK}
+#define WINDOW_HELP                                                                                    \
+	"  --from TIME, --to TIME    read only the rows of this window (both ends included): ISO with Z\n" \
+	"                            or an offset (2026-07-27T20:00:00Z), or the captures' local time\n"  \
+	"                            (13:00, 2026-07-27 13:00): the clock of the first perfmon given,\n"  \
+	"                            else esxtop's UTC; a time alone is on the day that capture starts\n"
+#define FILTER_HELP                                                                                    \
+	"  --host REGEX              only the ESXi hosts that match (PCRE2, case-insensitive, like\n"     \
+	"                            --match); --host, --vm and --disk repeat, a pattern that matches\n" \
+	"                            nothing is an error (exit 2)\n"                                      \
+	"  --vm REGEX                only the VMs that match: their guest disks and SQL Server, virtual\n" \
+	"                            disks, CPU, and the devices their worlds issue IO to (adapters stay)\n" \
+	"  --disk REGEX              only the disks that match: guest disks (D:, E:\\SQLDATA), virtual\n" \
+	"                            disks (SQL01:scsi0:1), devices (naa...)\n"
+struct twin_spec;
+struct twin;
+struct ent_filter;
+/* Handles a workflow option: the window options into sp[0] (--from/--to), sp[1] (--before-*),
+ * sp[2] (--after-*), the filters into f (NULL: not taken). Returns 1 if c was one, 0 if not,
+ * ERR_USAGE (message printed) when its argument is bad. */
+int cli_flow_opt(const char *cmd, int c, const char *arg, struct twin_spec *sp, struct ent_filter *f);
+/* Resolves sp over the captures paths[n] and puts it into co; a repeated or missing local time
+ * is said on stderr. Returns EXIT_OK or EXIT_USAGE (message printed). */
+int cli_window(const char *cmd, const struct twin_spec *sp, char *const *paths, size_t n, struct common_opts *co,
+	       struct twin *w);
+/* After the captures are read: a filter pattern that matched nothing, or filters that left
+ * nothing, is an error (printed). EXIT_OK or EXIT_USAGE. */
+int cli_filter_check(const char *cmd, const struct ent_filter *f, const char *whose);
+
 /* common_opts_init, then the CLI's sink (stderr) and progress meter, and IOPSY_THREADS. */
 void cli_opts_init(struct common_opts *co);
 /* A --threads value: "auto" or 0 (auto), or 1 to MTREAD_MAX_THREADS. 0 or ERR_USAGE. */

@@ -30,6 +30,8 @@ void analysis_free(struct analysis *a)
 {
 	stream_detach(a);
 	free(a->sw);
+	free(a->sql);
+	free(a->dbmap);
 	coverage_free(&a->cov);
 	model_free(&a->m);
 	free(a->f);
@@ -112,6 +114,17 @@ void analysis_use_diskmap(struct analysis *a, const struct diskmap *dm, const ch
 		map_add(a, dm->l[i].guest_host, dm->l[i].guest_disk, dm->l[i].vdisk, false, NAN);
 		a->map[a->nmap - 1].file = file ? arena_strdup(&a->arena, file) : NULL;
 		a->map[a->nmap - 1].line = dm->l[i].line;
+	}
+	for (size_t i = 0; i < dm->ndb; i++) {
+		const struct dbmap_line *l = &dm->db[i];
+		a->dbmap = xrealloc(a->dbmap, (a->ndbmap + 1) * sizeof *a->dbmap);
+		struct dbmap_line *o = &a->dbmap[a->ndbmap++];
+		o->instance = l->instance ? arena_strdup(&a->arena, l->instance) : NULL;
+		o->db = arena_strdup(&a->arena, l->db);
+		o->data = l->data;
+		o->guest_host = l->guest_host ? arena_strdup(&a->arena, l->guest_host) : NULL;
+		o->guest_disk = arena_strdup(&a->arena, l->guest_disk);
+		o->line = l->line;
 	}
 }
 
@@ -846,11 +859,22 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 	if (a->nf)
 		qsort(a->f, a->nf, sizeof *a->f, finding_cmp);
 	struct cov_in ci = {.m = &a->m, .r = &a->rules, .have_vmklog = a->have_vmk, .have_partitions = a->have_parts,
-			    .array_queue_depth = a->opts.array_queue_depth};
+			    .array_queue_depth = a->opts.array_queue_depth, .filter = a->m.filter};
 	vdisk_backing(a, &ci);
 	coverage_free(&a->cov);
 	coverage_build(&ci, &a->cov);
 	analysis_verdict(a);
 	struct topo_in ti = analysis_topo(a);
 	a->nshown = topology_build(&ti, a->shown);
+	/* SQL Server's side of the storage episodes (sqlimpact.h) */
+	struct sql_in si = {.m = &a->m, .ti = ti, .r = &a->rules, .db = a->dbmap, .ndb = a->ndbmap};
+	if (!a->sql)
+		a->sql = xcalloc(1, sizeof *a->sql);
+	sql_build(&si, a->sql, &a->arena);
+	/* a SQL Server wait the storage does not explain belongs in the verdict: look elsewhere */
+	for (size_t i = 0; i < a->sql->n; i++) {
+		const struct sql_instance *in = &a->sql->in[i];
+		for (size_t k = 0; k < in->nsym; k++)
+			a->verdict = afmt(a, "%s SQL Server (%s, %s): %s", a->verdict, in->host, in->label, in->sym[k].text);
+	}
 }

@@ -16,7 +16,9 @@
 #include "maps.h"
 #include "partitions.h"
 #include "rules.h"
+#include "sqlimpact.h"
 #include "vmklog.h"
+#include "window.h"
 
 struct analyze_opts {
 	const char *vmklog, *partitions, *map, *rules; /* file names, for the report (the CLI reads them) */
@@ -48,6 +50,11 @@ struct analysis {
 	struct diag_sink sink;           /* where the analysis' own warnings go (a --map line that names
 	                                  * nothing, a contradicted --clock-offset); NULL drops them */
 	size_t vmk_outside;              /* vmkernel.log events outside the captures, not used */
+	struct twin window;              /* the time window the captures were read in (off: all) */
+	struct dbmap_line *dbmap;        /* --map database lines (arena strings) */
+	size_t ndbmap;
+	struct sql_report *sql;          /* what SQL Server did meanwhile (after analysis_run; n = 0 when
+	                                  * the captures have no SQL Server counters) */
 	size_t nshown;
 	struct arena arena;
 };

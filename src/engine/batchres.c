@@ -2,6 +2,8 @@
  * function (a set against its previous run, see batchres.h). */
 #include "batchres.h"
 
+#include "tz.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +123,18 @@ void batch_free(struct batch *b)
 		free(s->prepared_by);
 		free(s->logo);
 		free(s->error);
+		free(s->opts.rules);
+		if (s->opts.tz) {
+			tz_free(s->opts.tz);
+			free(s->opts.tz);
+		}
+		for (int k = 0; k < 3; k++) {
+			free(s->opts.win[k][0]);
+			free(s->opts.win[k][1]);
+			for (size_t j = 0; j < s->opts.nfilter[k]; j++)
+				free(s->opts.filter[k][j]);
+			free(s->opts.filter[k]);
+		}
 		if (s->res) {
 			bresult_free(s->res);
 			free(s->res);

@@ -114,8 +114,24 @@ struct bresult {
 	struct btrend trend;
 };
 
+/* A set's own analysis options (manifest keys, doc/batch.md): what differs per customer. Strings
+ * owned; NULL / false when not given (the run's defaults). */
+struct bset_opts {
+	char *rules;              /* rules file (relative to the manifest resolved) */
+	bool tz_given;
+	int tz_bias_min;          /* UTC = local + bias (a fixed offset; 0 for a zone) */
+	struct tz *tz;            /* the zone or offset of the tz key (owned), NULL: not given */
+	int array_queue_depth;    /* 0 = not given */
+	bool clock_offset_given;
+	double clock_offset_s;
+	char *win[3][2];          /* from/to as given: [0] both sides or the set, [1] before, [2] after */
+	char **filter[3];         /* host, vm, disk patterns (EF_HOST, EF_VM, EF_DISK) */
+	size_t nfilter[3];
+};
+
 struct bset {
 	char *name;               /* as given (folder or manifest), shown escaped */
+	struct bset_opts opts;    /* manifest keys */
 	char *dir;                /* sanitised path component, unique in the run: the set's key in
 	                           * the history */
 	struct bfile *files;

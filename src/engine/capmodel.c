@@ -8,6 +8,9 @@
 #include <strings.h>
 
 #include "inventory.h"
+#include "parser.h"
+#include "pdh.h"
+#include "source.h"
 
 void model_init(struct model *m)
 {
@@ -22,8 +25,10 @@ void model_free(struct model *m)
 			qs_free(&m->ents[i].sk[k]);
 		free(m->ents[i].dq);
 	}
-	for (size_t i = 0; i < m->ncaps; i++)
+	for (size_t i = 0; i < m->ncaps; i++) {
 		ds_free(&m->caps[i].ds);
+		free(m->caps[i].parts);
+	}
 	free(m->ents);
 	free(m->caps);
 	free(m->disks);
@@ -159,7 +164,187 @@ struct worldcol {
 	size_t col, dev_series_owner; /* owner = entity index of the device */
 };
 
-static int model_read(struct model *m, size_t ci, struct input *in, const struct common_opts *co);
+static int model_read(struct model *m, const char *path, struct input *in, const struct common_opts *co);
+
+/* ---- the entity filters (entfilter.h) on one capture ---- */
+
+struct fsel {
+	struct ent_filter *f;    /* NULL: keep everything */
+	bool host_cap;
+	bool worlds;             /* the capture names per-world IO: devices are tied to VMs */
+	const char **devs;       /* devices a selected VM's worlds issue IO to */
+	size_t ndev;
+	struct arena a;
+};
+
+static uint64_t fnv(const char *s, uint64_t h)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		h = (h ^ *p) * 1099511628211ull;
+	return (h ^ 0x1f) * 1099511628211ull;
+}
+
+/* The decision of (layer, host, name) made before (in any capture), or NULL; *slot where a new
+ * one goes. */
+static struct ef_dec *fsel_find(struct ent_filter *f, const char *key, uint64_t h, size_t *slot)
+{
+	if (2 * (f->tn + 1) > f->tcap) {
+		size_t cap = f->tcap ? 2 * f->tcap : 256;
+		struct ef_dec *t = xcalloc(cap, sizeof *t);
+		for (size_t i = 0; i < f->tcap; i++) {
+			if (!f->tab[i].key)
+				continue;
+			size_t k = (size_t)f->tab[i].h & (cap - 1);
+			while (t[k].key)
+				k = (k + 1) & (cap - 1);
+			t[k] = f->tab[i];
+		}
+		free(f->tab);
+		f->tab = t;
+		f->tcap = cap;
+	}
+	size_t k = (size_t)h & (f->tcap - 1);
+	for (; f->tab[k].key; k = (k + 1) & (f->tcap - 1))
+		if (f->tab[k].h == h && strcmp(f->tab[k].key, key) == 0)
+			return &f->tab[k];
+	*slot = k;
+	return NULL;
+}
+
+static bool fsel_has_dev(const struct fsel *fs, const char *name)
+{
+	for (size_t i = 0; i < fs->ndev; i++)
+		if (strcmp(fs->devs[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* Whether entity (l, name, host) is in the selection; every filter that judges it is asked (so
+ * each pattern's hits are counted), once per entity. */
+static bool fsel_keep(struct fsel *fs, enum layer l, const char *name, const char *host)
+{
+	if (!fs->f)
+		return true;
+	char lk[4] = {(char)('a' + l), '\x1f', 0, 0};
+	uint64_t h = fnv(name, fnv(host ? host : "", fnv(lk, 1469598103934665603ull)));
+	struct buf key;
+	buf_init(&key);
+	buf_printf(&key, "%c\x1f%s\x1f%s", 'a' + l, host ? host : "", name);
+	size_t slot = 0;
+	struct ef_dec *d = fsel_find(fs->f, key.data, h, &slot);
+	if (d) {
+		buf_free(&key);
+		return d->keep;
+	}
+	struct ent_filter *f = fs->f;
+	bool keep = true;
+	if (fs->host_cap && ef_kind_on(f, EF_HOST))
+		keep &= ef_match(f, EF_HOST, l, host);
+	bool vm = ef_kind_on(f, EF_VM), disk = ef_kind_on(f, EF_DISK);
+	switch (l) {
+	case LAYER_GUEST:
+		if (vm)
+			keep &= ef_match(f, EF_VM, l, host);
+		if (disk)
+			keep &= ef_match(f, EF_DISK, l, name);
+		break;
+	case LAYER_SQL:
+		if (vm)
+			keep &= ef_match(f, EF_VM, l, host);
+		break;
+	case LAYER_VM:
+		if (vm)
+			keep &= ef_match(f, EF_VM, l, name);
+		break;
+	case LAYER_VSCSI:
+		if (vm) {
+			/* "SQL01:scsi0:1": the VM is what comes before the last ":scsi" */
+			const char *sc = NULL;
+			for (const char *q = strstr(name, ":scsi"); q; q = strstr(q + 1, ":scsi"))
+				sc = q;
+			char v[256];
+			size_t n = sc ? (size_t)(sc - name) : strlen(name);
+			n = n < sizeof v - 1 ? n : sizeof v - 1;
+			memcpy(v, name, n);
+			v[n] = '\0';
+			keep &= ef_match(f, EF_VM, l, v);
+		}
+		if (disk)
+			keep &= ef_match(f, EF_DISK, l, name);
+		break;
+	case LAYER_DEVICE:
+		if (vm) {
+			if (!fs->worlds)
+				f->devices_unlinked = true;
+			else
+				keep &= fsel_has_dev(fs, name);
+		}
+		if (disk)
+			keep &= ef_match(f, EF_DISK, l, name);
+		break;
+	default:
+		break;
+	}
+	fs->f->tab[slot] = (struct ef_dec){h, arena_strdup(&fs->f->arena, key.data), keep};
+	fs->f->tn++;
+	buf_free(&key);
+	if (l < LAYER_COUNT) {
+		if (keep)
+			f->kept[l]++;
+		else
+			f->dropped[l]++;
+	}
+	return keep;
+}
+
+/* --vm on a host capture: the devices the selected VMs' worlds issue IO to, from the header's
+ * world columns (Vcpu gives a world's VM, Per-Device-Per-World the world's devices). */
+static void fsel_worlds(struct fsel *fs, const struct parser_ops *ops, struct pdh_reader *r)
+{
+	if (!fs->f || !ef_kind_on(fs->f, EF_VM) || !fs->host_cap || !ops->world_of)
+		return;
+	size_t n = pdh_ncols(r);
+	long *sel = NULL;
+	size_t nsel = 0, capsel = 0;
+	char vm[256];
+	long wid;
+	for (size_t i = 0; i < n; i++) {
+		const struct pdh_column *col = pdh_column(r, i);
+		if (!ops->world_of(&col->path, &wid, vm, sizeof vm) || !vm[0])
+			continue;
+		if (nsel && sel[nsel - 1] == wid)
+			continue; /* the next counter of the same world */
+		/* the VM's own entity (Group Cpu) is judged and counted; a world only tested */
+		if ((fs->host_cap && !ef_test(fs->f, EF_HOST, col->path.host)) || !ef_test(fs->f, EF_VM, vm))
+			continue;
+		if (nsel == capsel) {
+			capsel = capsel ? 2 * capsel : 64;
+			sel = xrealloc(sel, capsel * sizeof *sel);
+		}
+		sel[nsel++] = wid;
+	}
+	struct counter_class cl;
+	for (size_t i = 0; i < n; i++) {
+		const struct pdh_column *col = pdh_column(r, i);
+		if (!ops->world_of(&col->path, &wid, vm, sizeof vm) || vm[0])
+			continue;
+		fs->worlds = true;
+		bool mine = false;
+		for (size_t k = 0; k < nsel && !mine; k++)
+			mine = sel[k] == wid;
+		if (!mine || ops->classify(&col->path, &cl) < 0 || !cl.parent[0] || fsel_has_dev(fs, cl.parent))
+			continue;
+		fs->devs = xrealloc(fs->devs, (fs->ndev + 1) * sizeof *fs->devs);
+		fs->devs[fs->ndev++] = arena_strdup(&fs->a, cl.parent);
+	}
+	free(sel);
+}
+
+static void fsel_free(struct fsel *fs)
+{
+	free(fs->devs);
+	arena_free(&fs->a);
+}
 
 static bool host_listed(const char *const *l, size_t n, const char *host)
 {
@@ -191,32 +376,156 @@ static int open_failed(struct model *m, size_t ci, int rc)
 
 int model_add_capture(struct model *m, const char *path, const struct common_opts *co)
 {
-	size_t ci = capture_new(m, path);
 	struct input in;
 	int rc = input_open(&in, path, co);
-	return rc < 0 ? open_failed(m, ci, rc) : model_read(m, ci, &in, co);
+	return rc < 0 ? open_failed(m, capture_new(m, path), rc) : model_read(m, path, &in, co);
 }
 
 int model_add_capture_mem(struct model *m, const char *name, const void *data, size_t len, const struct common_opts *co)
 {
-	size_t ci = capture_new(m, name);
 	struct input in;
 	int rc = input_open_mem(&in, name, data, len, co);
-	return rc < 0 ? open_failed(m, ci, rc) : model_read(m, ci, &in, co);
+	return rc < 0 ? open_failed(m, capture_new(m, name), rc) : model_read(m, name, &in, co);
 }
 
-/* Reads the opened input into capture ci (one streaming pass); closes the input. */
-static int model_read(struct model *m, size_t ci, struct input *in, const struct common_opts *co)
+/* "20m 05s" (no formatting layer here: the reports have their own). */
+static void fmt_gap(struct buf *b, double s)
 {
-	struct capture *c = &m->caps[ci];
+	long t = (long)(s + 0.5);
+	if (t >= 3600)
+		buf_printf(b, "%ldh %02ldm", t / 3600, (t / 60) % 60);
+	else if (t >= 60)
+		buf_printf(b, "%ldm %02lds", t / 60, t % 60);
+	else
+		buf_printf(b, "%lds", t);
+}
+
+/* The host a capture's header names first (NULL when none). */
+static const char *first_host(struct pdh_reader *r)
+{
+	for (size_t i = 0; i < pdh_ncols(r); i++)
+		if (pdh_column(r, i)->path.host)
+			return pdh_column(r, i)->path.host;
+	return NULL;
+}
+
+/* Whether a column of r names an entity capture ci already has (the same disks, devices, ...). */
+static bool shares_entities(struct model *m, size_t ci, const struct parser_ops *ops, struct pdh_reader *r)
+{
+	struct counter_class cl;
+	for (size_t i = 0; i < pdh_ncols(r); i++) {
+		const struct pdh_column *col = pdh_column(r, i);
+		if (ops->classify(&col->path, &cl) < 0 || cl.layer == LAYER_WORLD || !m->hcap)
+			continue;
+		size_t mask = m->hcap - 1;
+		const char *host = col->path.host;
+		for (size_t k = (size_t)entity_hash(ci, cl.layer, cl.entity, host) & mask; m->hidx[k]; k = (k + 1) & mask) {
+			const struct entity *e = &m->ents[m->hidx[k] - 1];
+			if (e->capture == ci && e->layer == cl.layer && strcmp(e->name, cl.entity) == 0 &&
+			    strcmp(e->host ? e->host : "", host ? host : "") == 0)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* The capture the file being opened continues: the last one, when it has the same format and
+ * host, was read, and shares entities with the file (two files of one host at the same time with
+ * different entities, e.g. split by an esxtop entity filter, stay two captures); SIZE_MAX
+ * otherwise. */
+static size_t merge_target(struct model *m, const struct parser_ops *ops, struct pdh_reader *r, const char *host)
+{
+	if (m->no_merge || !m->ncaps || !host)
+		return SIZE_MAX;
+	const struct capture *l = &m->caps[m->ncaps - 1];
+	if (l->failed || !l->format || !l->rows || strcmp(l->format, ops->name) != 0 || !l->host ||
+	    strcmp(l->host, host) != 0 || !shares_entities(m, m->ncaps - 1, ops, r))
+		return SIZE_MAX;
+	return m->ncaps - 1;
+}
+
+/* parts[0] of a capture about to be continued: what its first file gave. */
+static void part_first(struct capture *c)
+{
+	c->parts = xcalloc(2, sizeof *c->parts);
+	c->nparts = 1;
+	struct capture_part *p = &c->parts[0];
+	p->path = c->path;
+	p->start = c->start;
+	p->end = c->end;
+	p->rows = c->rows;
+	p->columns = c->columns;
+	p->warnings = c->warnings;
+	p->skipped_rows = c->skipped_rows;
+	p->outside_rows = c->outside_rows;
+	p->gzip = c->gzip;
+}
+
+/* What continuing capture c with a file found: its overlap (file:line, skipped rows) and its gap. */
+static void merge_report(const struct capture *c, const struct capture_part *part, struct input *in, int64_t prev_end,
+			 const struct common_opts *co)
+{
+	struct diag d;
+	diag_init(&d, in->diag.file, -1);
+	d.sink = co->sink;
+	char a[32], b[32], e[32];
+	time_format_iso(prev_end, false, e);
+	struct buf first;
+	buf_init(&first);
+	buf_add_text_escaped(&first, c->parts[0].path, strlen(c->parts[0].path));
+	if (part->overlap_rows) {
+		time_format_iso(part->overlap_t0, false, a);
+		time_format_iso(part->overlap_t1, false, b);
+		diag_emit(&d, DIAG_WARNING, part->overlap_line0, 1,
+			  "%ld row%s (lines %ld-%ld, %s .. %s) at times the capture of %s already has (up to %s): skipped, "
+			  "not counted twice", part->overlap_rows, part->overlap_rows == 1 ? "" : "s", part->overlap_line0,
+			  part->overlap_line1, a, b, first.data, e);
+	}
+	if (part->rows && part->gap) {
+		time_format_iso(part->start, false, b);
+		struct buf g;
+		buf_init(&g);
+		fmt_gap(&g, (double)part->gap_ms / 1000.0);
+		diag_emit(&d, DIAG_NOTE, 0, 0, "continues the capture of %s after a gap of %s (%s .. %s), marked as a "
+			  "discontinuity", first.data, g.data, e, b);
+		buf_free(&g);
+	}
+	buf_free(&first);
+}
+
+/* Reads the opened input (one streaming pass) into a new capture, or into the one it continues;
+ * closes the input. */
+static int model_read(struct model *m, const char *path, struct input *in, const struct common_opts *co)
+{
 	int rc;
 	struct pdh_reader *r = in->r;
 	if (co->tz)
 		m->tz = co->tz;
 	const struct parser_ops *ops = pdh_parser(r);
+	size_t ci = merge_target(m, ops, r, first_host(r));
+	bool merging = ci != SIZE_MAX;
+	if (!merging)
+		ci = capture_new(m, path);
+	struct capture *c = &m->caps[ci];
+	struct capture_part *part = NULL;
+	/* what the capture had before this file */
+	int64_t prev_end = c->end;
+	long prev_rows = c->rows;
+	size_t prev_series = merging ? c->ds.nseries : 0;
+	if (merging) {
+		if (!c->parts)
+			part_first(c);
+		else
+			c->parts = xrealloc(c->parts, (c->nparts + 1) * sizeof *c->parts);
+		part = &c->parts[c->nparts++];
+		memset(part, 0, sizeof *part);
+		part->path = path;
+		part->gzip = in->src.gzip;
+		part->start = INT64_MAX;
+		part->end = INT64_MIN;
+	}
 	c->format = ops->name;
 	c->role = ops->role;
-	c->gzip = in->src.gzip;
 	{ /* the local time of a perfmon capture, for reports (UTC = local + bias) */
 		const struct pdh_header_info *hi = pdh_header_info(r);
 		c->local_time = ops->local_time;
@@ -225,13 +534,21 @@ static int model_read(struct model *m, size_t ci, struct input *in, const struct
 		c->zone = hi->zone[0] ? arena_strdup(&m->arena, hi->zone) : NULL;
 	}
 	size_t n = pdh_ncols(r);
-	c->columns = (long)n;
+	if (!merging) {
+		c->gzip = in->src.gzip;
+		c->columns = (long)n;
+	} else {
+		part->columns = (long)n;
+		if ((long)n > c->columns)
+			c->columns = (long)n;
+	}
 	bool *want = xcalloc(n ? n : 1, sizeof *want);
 	struct colmap *cm = xmalloc((n ? n : 1) * sizeof *cm);
 	size_t ncm = 0;
 	struct worldcol *wc = xmalloc((n ? n : 1) * sizeof *wc);
 	size_t nwc = 0;
-	size_t nseries = 0;
+	size_t nseries = prev_series;
+	bool *taken = xcalloc(prev_series ? prev_series : 1, sizeof *taken); /* series this file gives */
 	/* hosts are counted to name the capture */
 	const char *host = NULL;
 	bool too_many = false;
@@ -246,6 +563,9 @@ static int model_read(struct model *m, size_t ci, struct input *in, const struct
 	bool *skip = xcalloc(n ? n : 1, sizeof *skip);
 	if (ops->prepare)
 		ops->prepare(r, skip);
+	struct fsel fs = {.f = m->filter, .host_cap = ops->role == ROLE_HOST};
+	arena_init(&fs.a);
+	fsel_worlds(&fs, ops, r);
 	for (size_t i = 0; i < n; i++) {
 		const struct pdh_column *col = pdh_column(r, i);
 		if (skip[i])
@@ -253,8 +573,8 @@ static int model_read(struct model *m, size_t ci, struct input *in, const struct
 		int mt = ops->classify(&col->path, &cl);
 		if (cl.pass + 1 > npass)
 			npass = cl.pass + 1;
-		if (mt < 0 || cl.aggregate)
-			continue;
+		if (mt < 0 || cl.aggregate || cl.layer == LAYER_SQL)
+			continue; /* SQL Server's counters are no disk of the host */
 		const char *h = col->path.host ? col->path.host : "";
 		if (!nper || strcmp(per_instance[nper - 1], h) != 0)
 			per_instance[nper++] = h; /* consecutive duplicates only: the list stays short */
@@ -277,7 +597,7 @@ static int model_read(struct model *m, size_t ci, struct input *in, const struct
 			double scale = cl.scale;
 			if (l == LAYER_WORLD) {
 				/* only Commands/sec, for the device's active-world count */
-				if (metric != M_CMDS || !cl.parent[0])
+				if (metric != M_CMDS || !cl.parent[0] || !fsel_keep(&fs, LAYER_DEVICE, cl.parent, col->path.host))
 					continue;
 				size_t dev = entity_get(m, ci, LAYER_DEVICE, cl.parent, col->path.host);
 				if (dev == SIZE_MAX) {
@@ -290,6 +610,8 @@ static int model_read(struct model *m, size_t ci, struct input *in, const struct
 				want[i] = true;
 				continue;
 			}
+			if (!fsel_keep(&fs, l, cl.entity, col->path.host))
+				continue;
 			size_t e = entity_get(m, ci, l, cl.entity, col->path.host);
 			if (e == SIZE_MAX) {
 				too_many = true;
@@ -307,11 +629,19 @@ static int model_read(struct model *m, size_t ci, struct input *in, const struct
 				cm[ncm].series = ent->series[metric];
 				ncm++;
 				want[i] = true;
+			} else if ((size_t)ent->series[metric] < prev_series && !taken[ent->series[metric]]) {
+				/* a file continuing the capture: its first column of a series the capture has */
+				taken[ent->series[metric]] = true;
+				cm[ncm].series = ent->series[metric];
+				ncm++;
+				want[i] = true;
 			}
 		}
 	}
 	free(per_instance);
 	free(skip);
+	free(taken);
+	fsel_free(&fs);
 	if (too_many)
 		diag_emit(&in->diag, DIAG_WARNING, pdh_header_line(r), 0,
 			  "more than %d storage entities (devices, adapters, virtual disks, guest disks): the rest "
@@ -322,27 +652,61 @@ static int model_read(struct model *m, size_t ci, struct input *in, const struct
 		if (d->series[M_WORLDS] < 0)
 			d->series[M_WORLDS] = (int)nseries++;
 	}
-	c->host = host ? arena_strdup(&m->arena, host) : NULL;
-	ds_init(&c->ds, nseries);
+	if (!merging) {
+		c->host = host ? arena_strdup(&m->arena, host) : NULL;
+		ds_init(&c->ds, nseries);
+	} else {
+		ds_grow(&c->ds, nseries);
+	}
 	pdh_select(r, want);
 	free(want);
 	double *worlds = xcalloc(m->nents ? m->nents : 1, sizeof *worlds);
 	double *cur = xmalloc((nseries ? nseries : 1) * sizeof *cur);
 	c->cur = cur;
-	if (m->hooks.begin)
+	if (m->hooks.begin && !merging)
 		m->hooks.begin(m->hooks.ctx, m, ci);
 	struct pdh_row row;
 	struct interval_hist ih;
 	ihist_init(&ih);
 	int64_t prev = 0;
-	c->start = INT64_MAX;
-	c->end = INT64_MIN;
+	if (!merging) {
+		c->start = INT64_MAX;
+		c->end = INT64_MIN;
+	}
 	while ((rc = ops->next(r, &row)) == 1) {
+		bool disc = row.discontinuity;
+		if (merging) {
+			if (row.t_ms <= prev_end) {
+				/* a time the capture already has: an overlap of the files, or the same rows twice */
+				if (!part->overlap_rows) {
+					part->overlap_line0 = row.line;
+					part->overlap_t0 = row.t_ms;
+				}
+				part->overlap_rows++;
+				part->overlap_line1 = row.line;
+				part->overlap_t1 = row.t_ms;
+				continue;
+			}
+			if (!part->rows) {
+				/* the file boundary: a restart, a discontinuity; a gap when it is long */
+				double iv = c->interval_s > 0 ? c->interval_s : 60;
+				part->gap_ms = row.t_ms - prev_end;
+				part->gap = (double)part->gap_ms > 2.5 * iv * 1000;
+				disc = disc || part->gap;
+				if (m->hooks.resume)
+					m->hooks.resume(m->hooks.ctx, m, ci, part->gap);
+			}
+			part->rows++;
+			if (row.t_ms < part->start)
+				part->start = row.t_ms;
+			if (row.t_ms > part->end)
+				part->end = row.t_ms;
+		}
 		int64_t dt = 0;
-		if (c->rows > 0 && !row.discontinuity) {
+		if (c->rows > 0 && !disc) {
 			dt = row.t_ms - prev;
 			ihist_add(&ih, dt);
-			if (ih.n && (c->rows < 64 || (c->rows & 63) == 0))
+			if (ih.n && (c->rows < 64 || (c->rows & 63) == 0) && !merging)
 				c->interval_so_far = (double)ihist_median(&ih) / 1000.0;
 		}
 		prev = row.t_ms;
@@ -353,7 +717,7 @@ static int model_read(struct model *m, size_t ci, struct input *in, const struct
 		if (row.t_ms > c->end)
 			c->end = row.t_ms;
 		c->rows++;
-		ds_row(&c->ds, row.t_ms, row.discontinuity);
+		ds_row(&c->ds, row.t_ms, disc);
 		for (size_t k = 0; k < ncm; k++) {
 			double v;
 			if (!ops->value(r, cm[k].col, &v))
@@ -418,7 +782,8 @@ static int model_read(struct model *m, size_t ci, struct input *in, const struct
 			e->dq[q].davg = (float)ds_mean(&c->ds, (size_t)e->series[M_DAVG], k);
 		}
 	}
-	c->interval_s = (double)ihist_median(&ih) / 1000.0;
+	if (!merging || !(c->interval_s > 0))
+		c->interval_s = (double)ihist_median(&ih) / 1000.0;
 	ihist_free(&ih);
 	if (m->hooks.end)
 		m->hooks.end(m->hooks.ctx, m, ci);
@@ -427,8 +792,35 @@ static int model_read(struct model *m, size_t ci, struct input *in, const struct
 	free(worlds);
 	free(cm);
 	free(wc);
-	c->skipped_rows = pdh_stats(r)->skipped_rows;
+	long skipped = pdh_stats(r)->skipped_rows, outside = pdh_stats(r)->outside;
+	c->windowed = co->win_on;
+	bool have_t = pdh_stats(r)->have_t;
+	int64_t t_min = pdh_stats(r)->t_min, t_max = pdh_stats(r)->t_max;
+	if (merging)
+		merge_report(c, part, in, prev_end, co);
 	input_close(in);
+	if (merging) {
+		part->skipped_rows = skipped;
+		part->outside_rows = outside;
+		part->warnings = in->diag.warnings;
+		c->skipped_rows += skipped;
+		c->outside_rows += outside;
+		c->warnings += in->diag.warnings;
+		/* a file that adds nothing does not fail the capture it continues */
+		if (rc < 0)
+			return rc;
+		if (c->rows == prev_rows && !part->overlap_rows) {
+			struct diag d;
+			diag_init(&d, in->diag.file, 0);
+			d.sink = co->sink;
+			diag_emit(&d, DIAG_ERROR, 0, 0, "%s", outside ? "no row in the time window (--from/--to)"
+								 : "no complete data row: nothing to analyse");
+			return outside ? ERR_USAGE : ERR_FORMAT;
+		}
+		return 0;
+	}
+	c->skipped_rows = skipped;
+	c->outside_rows = outside;
 	c->warnings = in->diag.warnings;
 	if (rc < 0) {
 		c->failed = rc;
@@ -440,9 +832,148 @@ static int model_read(struct model *m, size_t ci, struct input *in, const struct
 		struct diag d;
 		diag_init(&d, in->diag.file, 0);
 		d.sink = co->sink;
+		if (c->outside_rows && have_t) {
+			/* the rows are there, the window misses them: the user's window, not the file */
+			char a[32], b[32];
+			time_format_iso(t_min, false, a);
+			time_format_iso(t_max, false, b);
+			char f[32] = "(start)", t[32] = "(end)";
+			if (co->win_from != INT64_MIN)
+				time_format_iso(co->win_from, false, f);
+			if (co->win_to != INT64_MAX)
+				time_format_iso(co->win_to, false, t);
+			diag_emit(&d, DIAG_ERROR, 0, 0, "no row in the time window %s .. %s (--from/--to): the capture covers %s .. %s",
+				  f, t, a, b);
+			c->failed = ERR_USAGE;
+			return ERR_USAGE;
+		}
 		diag_emit(&d, DIAG_ERROR, 0, 0, "no complete data row: nothing to analyse");
 		c->failed = ERR_FORMAT;
 		return ERR_FORMAT;
 	}
 	return 0;
+}
+
+/* ---- the order of a command line's captures (capture_order) ---- */
+
+struct cap_head {
+	const char *format;      /* NULL: unknown (stdin, unreadable, not a capture) */
+	char host[256];
+	bool have_t;
+	int64_t t0;
+};
+
+/* Format and first host of path from its first bytes, as the reader would probe them. */
+static void head_of(const char *path, struct cap_head *h)
+{
+	memset(h, 0, sizeof *h);
+	if (strcmp(path, "-") == 0)
+		return;
+	struct diag d;
+	diag_init(&d, path, 0);
+	struct source src;
+	if (source_open(&src, path, &d) < 0)
+		return;
+	enum { HEAD = 65536 };
+	char *buf = xmalloc(HEAD + 1);
+	long len = 0, k;
+	while (len < HEAD && (k = source_read(&src, buf + len, HEAD - (size_t)len, &d)) > 0)
+		len += k;
+	source_close(&src);
+	if (len <= 0) {
+		free(buf);
+		return;
+	}
+	buf[len] = '\0';
+	int best = 0;
+	for (size_t i = 0; parsers[i]; i++) {
+		int p = parsers[i]->probe(buf, (size_t)len);
+		if (p > best) {
+			best = p;
+			h->format = parsers[i]->name;
+		}
+	}
+	const char *pdh = memmem(buf, (size_t)len, "(PDH-", 5);
+	const char *bs = pdh ? strstr(pdh, "\\\\") : NULL;
+	if (h->format && bs) {
+		bs += 2;
+		size_t n = strcspn(bs, "\\\"\r\n,");
+		if (n && n < sizeof h->host && bs[n] == '\\')
+			memcpy(h->host, bs, n);
+	}
+	if (!h->host[0])
+		h->format = NULL;
+	free(buf);
+}
+
+/* The UTC time of path's first row (read silently), or false. */
+static bool first_time(const char *path, const struct common_opts *co, int64_t *t)
+{
+	struct common_opts q = *co;
+	q.sink = (struct diag_sink){0};
+	q.progress = NULL;
+	q.max_warnings = 0;
+	struct input in;
+	if (input_open(&in, path, &q) < 0)
+		return false;
+	size_t nc = pdh_ncols(in.r);
+	bool *want = xcalloc(nc ? nc : 1, sizeof *want);
+	pdh_select(in.r, want);
+	free(want);
+	struct pdh_row row;
+	bool ok = pdh_parser(in.r)->next(in.r, &row) == 1;
+	if (ok)
+		*t = row.t_ms;
+	input_close(&in);
+	return ok;
+}
+
+void capture_order(char *const *paths, size_t n, const struct common_opts *co, size_t *order)
+{
+	struct cap_head *h = xcalloc(n ? n : 1, sizeof *h);
+	for (size_t i = 0; i < n; i++)
+		head_of(paths[i], &h[i]);
+	/* the first row's time only of the files that share a host and format */
+	for (size_t i = 0; i < n; i++) {
+		if (!h[i].format)
+			continue;
+		for (size_t j = 0; j < n; j++) {
+			if (j == i || !h[j].format || strcmp(h[i].format, h[j].format) != 0 ||
+			    strcmp(h[i].host, h[j].host) != 0)
+				continue;
+			h[i].have_t = first_time(paths[i], co, &h[i].t0);
+			break;
+		}
+	}
+	bool *done = xcalloc(n ? n : 1, sizeof *done);
+	size_t o = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (done[i])
+			continue;
+		size_t g0 = o;
+		order[o++] = i;
+		done[i] = true;
+		if (!h[i].format)
+			continue;
+		for (size_t j = i + 1; j < n; j++) {
+			if (done[j] || !h[j].format || strcmp(h[i].format, h[j].format) != 0 || strcmp(h[i].host, h[j].host) != 0)
+				continue;
+			order[o++] = j;
+			done[j] = true;
+		}
+		/* the group in the time order of the first rows (stable; unknown times last) */
+		for (size_t a = g0 + 1; a < o; a++) {
+			for (size_t b = a; b > g0; b--) {
+				const struct cap_head *x = &h[order[b - 1]], *y = &h[order[b]];
+				bool swap = y->have_t && (!x->have_t || y->t0 < x->t0);
+				if (!swap)
+					break;
+				size_t t = order[b - 1];
+				order[b - 1] = order[b];
+				order[b] = t;
+			}
+		}
+	}
+	free(done);
+	free(h);
 }

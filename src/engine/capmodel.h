@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "entfilter.h"
 #include "input.h"
 #include "stats.h"
 #include "util.h"
@@ -40,6 +41,20 @@ struct entity {
 	double dq_last;
 };
 
+/* One file of a capture continued by more files of the same host and format (model_add_capture
+ * merges them): what each gave. */
+struct capture_part {
+	const char *path;        /* as given (borrowed) */
+	int64_t start, end;      /* UTC ms of the rows used; start > end when none */
+	long rows, columns, warnings, skipped_rows, outside_rows;
+	long overlap_rows;       /* rows at times the capture already had: skipped, not counted twice */
+	long overlap_line0, overlap_line1;
+	int64_t overlap_t0, overlap_t1;
+	int64_t gap_ms;          /* from the previous file's last row to this file's first (0: first part) */
+	bool gap;                /* more than the gap rule: marked as a discontinuity */
+	bool gzip;
+};
+
 struct capture {
 	const char *path;        /* as given (borrowed from argv) */
 	const char *format;      /* the parser's name: "esxtop", "perfmon" (static) */
@@ -48,6 +63,8 @@ struct capture {
 	int64_t start, end;      /* UTC ms */
 	double interval_s;
 	long rows, columns, warnings, skipped_rows;
+	long outside_rows;       /* rows outside the time window (--from/--to), not read */
+	bool windowed;           /* read with a time window */
 	bool gzip;
 	bool local_time;         /* the format writes local time (perfmon) */
 	bool bias_known;         /* ... and the header said its bias: UTC = local + bias_min */
@@ -59,6 +76,8 @@ struct capture {
 	struct dstore ds;
 	size_t first_entity, nentities;
 	int failed;              /* ERR_* when the capture could not be read */
+	struct capture_part *parts; /* nparts >= 2 when files were merged into it (parts[0] is path) */
+	size_t nparts;
 	/* while it is read: the current row's values by series (NaN = missing), for the row hook */
 	const double *cur;
 	double interval_so_far;  /* median interval of the rows read so far (s), 0 before two rows */
@@ -77,12 +96,16 @@ struct guest_disk_no {
 struct model;
 /* Called while a capture streams (the analysis detects on the raw rows): begin after the header,
  * row after each row (t_ms: its UTC time in the capture's own clock; dt_ms: since the row before,
- * 0 for the first or after a discontinuity), end after the last. */
+ * 0 for the first or after a discontinuity), end after the last row of each file, resume before
+ * the first row of a file that continues the capture. */
 struct model_hooks {
 	void *ctx;
 	void (*begin)(void *ctx, struct model *m, size_t capture);
 	void (*row)(void *ctx, struct model *m, size_t capture, int64_t t_ms, int64_t dt_ms);
 	void (*end)(void *ctx, struct model *m, size_t capture);
+	/* a capture continued by another file (model_add_capture), before its first row: after a
+	 * gap (the state so far should close) or contiguous; entities may have been added */
+	void (*resume)(void *ctx, struct model *m, size_t capture, bool gap);
 };
 
 struct model {
@@ -96,13 +119,24 @@ struct model {
 	struct entity *ents;
 	size_t nents, cap_ents;
 	const struct tz *tz;     /* --tz (borrowed from the options), NULL: not given */
+	struct ent_filter *filter; /* --host/--vm/--disk (borrowed; NULL = every entity): applied as each
+	                          * header is read, so a left-out entity's columns are never read */
+	bool no_merge;           /* keep every file a capture of its own (tests) */
 	struct arena arena;
 };
 
 void model_init(struct model *m);
 void model_free(struct model *m);
 /* Reads one capture into the model (one streaming pass). Returns 0 or a negative ERR_*; a failed
- * capture is still recorded (failed != 0) so reports can list it. */
+ * capture is still recorded (failed != 0) so reports can list it.
+ * Several files of one host: a file of the same format and host as the capture read just before
+ * (not failed) continues it — a capture restarted, or split per day — instead of becoming a
+ * capture of its own: its columns map onto the same entities (new ones are added), its rows follow
+ * in time order. Rows at times the capture already has (an overlap, or the same file twice) are
+ * skipped and reported with file:line, never counted twice; a time gap between the files longer
+ * than the episode gap is marked as a discontinuity and reported. The detectors' windows close at
+ * the end of each file. Give the files of one host one after the other (capture_order sorts a
+ * command line so). The capture keeps the first file's path and lists every file in parts. */
 int model_add_capture(struct model *m, const char *path, const struct common_opts *co);
 /* The same from len bytes in memory (borrowed for the call), named name (borrowed: must outlive
  * the model, like path). */
@@ -119,6 +153,11 @@ static inline double entity_cur(const struct model *m, const struct entity *e, i
 }
 /* Mean of metric m over every row of e; NaN when e is NULL or has no value. */
 double entity_mean(const struct entity *e, int m);
+/* The order to read paths[n] in (order[n] receives indexes into paths): the files of one host and
+ * format next to each other, in the time order of their first rows, at the place of the first of
+ * them; everything else keeps its place. Reads each file's head (and the first row of those that
+ * share a host), silently; '-' and unreadable files keep their place. */
+void capture_order(char *const *paths, size_t n, const struct common_opts *co, size_t *order);
 /* Time of bucket k of capture c, aligned (clock offset applied): middle of the bucket. */
 int64_t model_time(const struct model *m, const struct capture *c, size_t k);
 

@@ -216,4 +216,5 @@ void compare_run(struct compare *c, const struct compare_opts *o, struct diag *d
 	if (cmp_readable_caps(&c->side[0].m) && cmp_readable_caps(&c->side[1].m))
 		cmp_findings_diff(c);
 	cmp_summarise(c);
+	cmp_sql_compare(c);
 }

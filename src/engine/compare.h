@@ -298,8 +298,22 @@ struct cmp_summary {
 	const struct cmp_row *head[2]; /* the rows the headline quotes (NULL when none) */
 };
 
+/* SQL Server before and after (an instance found on both sides: same machine, same instance):
+ * the business outcome of the change ("Batch Requests/sec +40 % at lower log flush wait"). */
+enum cmp_sql_fig { CSQL_BATCH, CSQL_FLUSH, CSQL_LOGWRITE, CSQL_PAGEIO, CSQL_PLE, CSQL_COUNT };
+extern const char *const cmp_sql_fig_names[CSQL_COUNT]; /* JSON keys */
+struct cmp_sql {
+	const char *host, *name, *label;
+	double fig[2][CSQL_COUNT];  /* before, after: the means over each side (sqlimpact.h) */
+	double change_pct[CSQL_COUNT]; /* after vs before, NaN when a side lacks it */
+	const char *text;           /* one sentence (arena) */
+};
+#define CMP_MAX_SQL 8
+
 struct compare {
 	struct analysis side[2];
+	struct cmp_sql sql[CMP_MAX_SQL]; /* filled by compare_run; nsql = 0 without SQL Server counters */
+	size_t nsql;
 	struct cmp_mapline *map;
 	size_t nmap;
 	struct cmp_pair *pairs;

@@ -42,6 +42,7 @@ void cmp_build_rows(struct compare *c);    /* compare_stats.c; calls cmp_pair_bu
 void cmp_decide_rows(struct compare *c);   /* compare_verdict.c: load-explained changes, decisive rows */
 void cmp_findings_diff(struct compare *c);
 void cmp_summarise(struct compare *c);
+void cmp_sql_compare(struct compare *c);   /* compare_sql.c: SQL Server before and after */
 
 /* ---- the busy phase (compare_busy.c) ---- */
 /* Fills p->busy[] and p->comparable. */

@@ -9,7 +9,8 @@
 
 const char *const cov_status_names[3] = {"assessed", "partial", "not_assessed"};
 const char *const cov_reason_names[COVR_COUNT] = {"", "no_capture", "no_counter", "total_only", "too_short",
-						"idle", "some_entities", "no_adapter_queue_depth", "not_scsi"};
+						"idle", "some_entities", "no_adapter_queue_depth", "not_scsi",
+						"outside_selection"};
 
 static bool has(const struct entity *e, int m) { return e->series[m] >= 0 && e->sk[m].n > 0; }
 
@@ -117,6 +118,17 @@ void coverage_build(const struct cov_in *in, struct coverage *c)
 			ec->status = e->aggregate ? COV_PARTIAL : COV_ASSESSED, ec->reason = e->aggregate ? COVR_TOTAL_ONLY : COVR_OK;
 	}
 	aggregate_only = nguest > 0 && naggr == nguest;
+	/* the selection: a layer whose entities the filters all left out is not assessed for it */
+	const struct ent_filter *f = ef_on(in->filter) ? in->filter : NULL;
+	bool devs_dropped = f && f->dropped[LAYER_DEVICE] > 0;
+	const char *sel_why = NULL;
+	if (f) {
+		struct buf o;
+		buf_init(&o);
+		ef_options_text(f, &o);
+		sel_why = arena_printf(&c->arena, "outside the selection (%s)", o.data);
+		buf_free(&o);
+	}
 	for (int l = 0; l < COV_LAYERS; l++) {
 		struct layer_cov *lc = &c->layer[l];
 		bool guest_side = l == LAYER_GUEST || l == LAYER_VSCSI;
@@ -138,7 +150,10 @@ void coverage_build(const struct cov_in *in, struct coverage *c)
 			counted++;
 		}
 		lc->assessed = counted;
-		if (guest_side && !guest_cap) {
+		enum layer judged_layer = guest_side ? LAYER_GUEST : l == LAYER_ADAPTER ? LAYER_ADAPTER : LAYER_DEVICE;
+		if (f && lc->total == 0 && f->dropped[judged_layer] > 0) {
+			set(lc, COV_NOT_ASSESSED, COVR_FILTERED, sel_why);
+		} else if (guest_side && !guest_cap) {
 			set(lc, COV_NOT_ASSESSED, COVR_NO_CAPTURE,
 			    l == LAYER_GUEST ? "no guest capture (perfmon): the guest's own view of latency is not assessed"
 					     : "no guest capture (perfmon): esxtop cannot see guest-side queueing (the vSCSI "
@@ -156,11 +171,11 @@ void coverage_build(const struct cov_in *in, struct coverage *c)
 		} else if (guest_side && aggregate_only && l == LAYER_VSCSI) {
 			set(lc, COV_NOT_ASSESSED, COVR_TOTAL_ONLY,
 			    "only _Total in the perfmon: the per-disk queue to the vSCSI controller cannot be seen");
-		} else if (!guest_side && l != LAYER_WORLD && !any_device && any_vdisk) {
+		} else if (!guest_side && l != LAYER_WORLD && !any_device && any_vdisk && !devs_dropped) {
 			set(lc, COV_NOT_ASSESSED, COVR_NO_SCSI,
 			    "no SCSI device behind the virtual disks (NFS or vSAN): the host-side evidence is the "
 			    "virtual disk's latency");
-		} else if (!guest_side && in->vd_n > 0 && in->vd_scsi < in->vd_n) {
+		} else if (!guest_side && in->vd_n > 0 && in->vd_scsi < in->vd_n && !devs_dropped) {
 			/* the disks judged are (partly) on NFS or vSAN: no LUN, adapter or worlds for them; the
 			 * array is seen through an NFS volume's latency (array and network together) */
 			bool none = in->vd_scsi == 0 && (l != LAYER_ARRAY || in->vd_nfs == 0);

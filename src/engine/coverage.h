@@ -24,6 +24,7 @@ enum cov_reason {
 	COVR_SOME,            /* some entities assessed, others not (see the entities) */
 	COVR_NO_AQLEN,        /* adapters without Adapter Q Depth (esxtop -a): saturation not provable */
 	COVR_NO_SCSI,         /* the disks are on NFS or vSAN: no SCSI device, adapter or LUN to judge */
+	COVR_FILTERED,        /* --host/--vm/--disk left out every entity the layer is judged on */
 	COVR_COUNT
 };
 extern const char *const cov_reason_names[COVR_COUNT]; /* "", "no_capture", ... (JSON) */
@@ -62,6 +63,7 @@ struct cov_in {
 	 * active one) and what backs them: a SCSI LUN, an NFS volume, nothing the capture shows. */
 	int vd_n, vd_scsi, vd_nfs;
 	const char *vd_other;   /* the first one not on a SCSI LUN, NULL when none */
+	const struct ent_filter *filter; /* the selection the captures were read with, NULL = all */
 };
 
 /* Fills c (initialised here; free with coverage_free). */

@@ -323,6 +323,7 @@ int inventory_build(struct inventory *inv, struct input *in, struct matcher *m, 
 	const struct pdh_stats *st = pdh_stats(r);
 	inv->skipped_rows = st->skipped_rows;
 	inv->backwards = st->backwards;
+	inv->outside = st->outside;
 	inv->interval_median_s = (double)ihist_median(&h) / 1000.0;
 	inv->interval_jitter_s = ihist_stddev(&h);
 	if (h.n)

@@ -36,6 +36,8 @@ struct inventory {
 	bool bias_known;
 	int64_t start, end;      /* UTC ms; start > end when no rows */
 	long rows, skipped_rows, warnings, backwards;
+	long outside;            /* rows outside the time window (--from/--to): counted, not listed */
+	bool windowed;
 	size_t columns, matched;
 	double interval_median_s, interval_jitter_s;
 	struct interval_bin top[5];

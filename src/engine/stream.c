@@ -49,6 +49,7 @@ struct inst {
 struct stream {
 	struct analysis *a;
 	size_t cap;                      /* the capture being read */
+	size_t built_to;                 /* entities below this index have their instances */
 	int64_t last_dt;                 /* the interval before the current row (ms) */
 	struct inst *in;
 	size_t nin;
@@ -245,16 +246,25 @@ static void win_close(struct stream *st, struct inst *x)
 	x->pend = c;
 }
 
-static void on_begin(void *ctx, struct model *m, size_t ci)
+/* Closes every window and episode of the capture read last (its files may have been continued:
+ * the state is kept until the next capture begins or the findings are made). */
+static void finalize(struct stream *st)
 {
-	struct stream *st = ctx;
-	st->cap = ci;
+	for (size_t i = 0; i < st->nin; i++) {
+		win_close(st, &st->in[i]);
+		pend_finish(st, &st->in[i]);
+	}
 	free(st->in);
 	st->in = NULL;
 	st->nin = 0;
-	const struct capture *c = &m->caps[ci];
-	size_t capn = 0;
-	for (size_t i = c->first_entity; i < m->nents; i++) {
+}
+
+/* Instances for the entities from index `from` of capture ci (every streaming detector that
+ * applies to each). */
+static void build(struct stream *st, struct model *m, size_t from)
+{
+	size_t capn = st->nin;
+	for (size_t i = from; i < m->nents; i++) {
 		const struct entity *e = &m->ents[i];
 		for (int d = 0; detectors[d].title; d++) {
 			const struct stream_rule *r = detectors[d].stream;
@@ -272,6 +282,29 @@ static void on_begin(void *ctx, struct model *m, size_t ci)
 				x->nev++;
 		}
 	}
+	st->built_to = m->nents;
+}
+
+static void on_begin(void *ctx, struct model *m, size_t ci)
+{
+	struct stream *st = ctx;
+	finalize(st);
+	st->cap = ci;
+	build(st, m, m->caps[ci].first_entity);
+}
+
+/* A file continues capture ci: after a gap its windows close first; either way the entities the
+ * file added get their instances. */
+static void on_resume(void *ctx, struct model *m, size_t ci, bool gap)
+{
+	struct stream *st = ctx;
+	if (gap || st->cap != ci) {
+		finalize(st);
+		st->cap = ci;
+		build(st, m, m->caps[ci].first_entity);
+		return;
+	}
+	build(st, m, st->built_to);
 }
 
 static void on_row(void *ctx, struct model *m, size_t ci, int64_t t, int64_t dt)
@@ -322,16 +355,10 @@ static void on_row(void *ctx, struct model *m, size_t ci, int64_t t, int64_t dt)
 
 static void on_end(void *ctx, struct model *m, size_t ci)
 {
-	struct stream *st = ctx;
+	/* the windows stay open: another file may continue this capture (finalize closes them) */
+	(void)ctx;
 	(void)m;
 	(void)ci;
-	for (size_t i = 0; i < st->nin; i++) {
-		win_close(st, &st->in[i]);
-		pend_finish(st, &st->in[i]);
-	}
-	free(st->in);
-	st->in = NULL;
-	st->nin = 0;
 }
 
 void stream_attach(struct analysis *a)
@@ -339,7 +366,7 @@ void stream_attach(struct analysis *a)
 	struct stream *st = xcalloc(1, sizeof *st);
 	st->a = a;
 	a->stream = st;
-	a->m.hooks = (struct model_hooks){.ctx = st, .begin = on_begin, .row = on_row, .end = on_end};
+	a->m.hooks = (struct model_hooks){.ctx = st, .begin = on_begin, .row = on_row, .end = on_end, .resume = on_resume};
 }
 
 void stream_detach(struct analysis *a)
@@ -359,6 +386,8 @@ void stream_detach(struct analysis *a)
 
 void stream_findings(struct analysis *a)
 {
+	if (a->stream)
+		finalize(a->stream);
 	for (size_t i = 0; i < a->nsw; i++) {
 		const struct swin *w = &a->sw[i];
 		detectors[w->det].window(a, w);

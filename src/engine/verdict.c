@@ -150,6 +150,12 @@ void analysis_verdict(struct analysis *a)
 	int assessed = 0;
 	for (int l = 0; l < COV_LAYERS; l++)
 		assessed += a->cov.layer[l].status != COV_NOT_ASSESSED;
+	if (ef_on(a->m.filter)) {
+		/* the verdict speaks of the selection only, and says so */
+		buf_adds(&b, "For the selection (");
+		ef_options_text(a->m.filter, &b);
+		buf_adds(&b, ") only: ");
+	}
 	int roots = root_causes(a, &b);
 	if (roots)
 		buf_addc(&b, ' ');
