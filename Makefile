@@ -43,6 +43,13 @@ ifneq ($(ISAL_LIBS),)
 PROJ_CFLAGS += -DHAVE_ISAL
 LDLIBS   += $(ISAL_LIBS)
 endif
+# PostgreSQL history (--history postgresql://...) when libpq is installed (libpq-dev); without
+# it such a history is refused with a clear error and SQLite works as always.
+PQ_LIBS := $(shell $(PKG_CONFIG) --libs libpq 2>/dev/null)
+ifneq ($(PQ_LIBS),)
+PROJ_CFLAGS += -DHAVE_LIBPQ $(shell $(PKG_CONFIG) --cflags libpq 2>/dev/null)
+LDLIBS   += $(PQ_LIBS)
+endif
 PROJ_CFLAGS  += -pthread
 PROJ_LDFLAGS += -pthread
 
@@ -122,7 +129,7 @@ $(BUILD)/check_iopsy: $(TEST_OBJ) $(BUILD)/libiopsy.a
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 
 # deps: install the Debian packages the build, the demo and the tests need (idempotent).
-DEB_PKGS := gcc make libcsv-dev libpcre2-dev zlib1g-dev libisal-dev libsqlite3-dev libcurl4-openssl-dev pkg-config gnuplot-nox check
+DEB_PKGS := gcc make libcsv-dev libpcre2-dev zlib1g-dev libisal-dev libsqlite3-dev libcurl4-openssl-dev libpq-dev pkg-config gnuplot-nox check
 deps:
 	@sh tests/ensure-deps.sh $(DEB_PKGS)
 

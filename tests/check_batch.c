@@ -302,7 +302,7 @@ START_TEST(history_roundtrip)
 	memset(&b, 0, sizeof b);
 	fake_set(&b, "SQL01 weekly", K_Q_GUEST_VSCSI_CAP, 150);
 	fake_set(&b, "quiet", -1, 3);
-	ck_assert_int_eq(history_record(h, "2026-11-22T06:00:00Z", "/in", &b, &d), 0);
+	ck_assert_int_eq(history_record(h, "2026-11-22T06:00:00Z", "/in", NULL, &b, &d), 0);
 	history_close(h);
 	/* a second week: the set's previous run is found with its figures and findings */
 	ck_assert_int_eq(history_open(&h, db, false, &d), 0);
@@ -352,7 +352,7 @@ START_TEST(history_unwritable_keeps_db)
 	struct batch b;
 	memset(&b, 0, sizeof b);
 	fake_set(&b, "one", K_LAT_DEVICE, 10);
-	ck_assert_int_eq(history_record(h, "2026-11-22T06:00:00Z", "/in", &b, &d), 0);
+	ck_assert_int_eq(history_record(h, "2026-11-22T06:00:00Z", "/in", NULL, &b, &d), 0);
 	history_close(h);
 	/* a newer schema than this binary: refused, file untouched */
 	char cmd[512];
@@ -367,7 +367,7 @@ START_TEST(history_unwritable_keeps_db)
 	if (geteuid() != 0) {
 		chmod(db, 0444);
 		ck_assert_int_eq(history_open(&h, db, false, &d), 0);
-		ck_assert_int_lt(history_record(h, "2026-11-29T06:00:00Z", "/in", &b, &d), 0);
+		ck_assert_int_lt(history_record(h, "2026-11-29T06:00:00Z", "/in", NULL, &b, &d), 0);
 		history_close(h);
 		chmod(db, 0644);
 	}
@@ -683,7 +683,7 @@ START_TEST(history_keys_and_migration)
 	/* two sets of one name in a run: both recorded */
 	free(s2->name);
 	s2->name = xstrdup("a b");
-	ck_assert_int_eq(history_record(h, "2026-11-29T06:00:00Z", "/in", &b, &d), 0);
+	ck_assert_int_eq(history_record(h, "2026-11-29T06:00:00Z", "/in", NULL, &b, &d), 0);
 	history_close(h);
 	/* a broken history: the first failed lookup is said, the next ones are not */
 	snprintf(cmd, sizeof cmd, "sqlite3 '%s' 'DROP TABLE stats' 2>/dev/null", db);

@@ -150,7 +150,7 @@ int batch_execute(const struct batch_opts *o)
 	if (write_index(&b, &ri, o, &d) < 0)
 		ret = EXIT_SYSTEM;
 	if (h) {
-		if (history_record(h, started, o->input, &b, &hd) < 0)
+		if (history_record(h, started, o->input, NULL, &b, &hd) < 0)
 			ret = EXIT_SYSTEM;
 		history_close(h);
 	}
