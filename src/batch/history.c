@@ -509,7 +509,7 @@ int history_list(struct history *h, const char *set, struct buf *out, struct dia
 {
 	struct hq *q = hq_prepare(h->db, "SELECT r.id, r.started, s.name, s.status, s.worst, s.findings, s.capture_start, "
 					 "s.error, r.run_key FROM runs r JOIN sets s ON s.run_id = r.id "
-					 "WHERE ?1 IS NULL OR s.key = ?1 OR s.name = ?1 ORDER BY r.id, s.name, s.key");
+					 "WHERE CAST(?1 AS TEXT) IS NULL OR s.key = ?1 OR s.name = ?1 ORDER BY r.id, s.name, s.key");
 	if (!q)
 		return fail(h, d, "query");
 	hq_text(q, 1, set);
