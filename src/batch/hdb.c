@@ -210,7 +210,11 @@ int hdb_version(struct hdb *db)
 		}
 		return v;
 	}
-	struct hq *q = hq_prepare(db, "SELECT to_regclass('iopsy_schema') IS NOT NULL");
+	/* pg_class read with the statement's snapshot, not to_regclass(): that looks in the
+	 * session's catalog cache, which still says "no such table" after another session made it
+	 * while this one waited for the migration lock */
+	struct hq *q = hq_prepare(db, "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n "
+				      "ON n.oid = c.relnamespace WHERE c.relname = 'iopsy_schema' AND n.nspname = current_schema())");
 	if (!q)
 		return -1;
 	int v = -1;
