@@ -1,5 +1,5 @@
 # iopsy — post-mortem analysis of esxtop and perfmon storage captures.
-# Targets: all (default), demo, check, deps, lint, install, bench, clean.
+# Targets: all (default), demo, check, check-slurm, deps, lint, install, bench, clean.
 # Switches: SANITIZE=address,undefined  WERROR=1  V=1  PREFIX=/usr/local  DESTDIR=
 
 .DEFAULT_GOAL := all
@@ -97,7 +97,7 @@ TEST_SRC := $(wildcard tests/check_*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/runner.o
 BIN      := $(BUILD)/iopsy
 
-.PHONY: all demo check check-unit check-golden check-hostile check-batch check-browser stress valgrind fuzz deps deps-test lint install uninstall bench clean samples
+.PHONY: all demo check check-unit check-golden check-hostile check-batch check-shard check-pg check-slurm check-browser stress valgrind fuzz deps deps-test lint install uninstall bench clean samples
 
 all: $(BIN) iopsy
 
@@ -134,8 +134,10 @@ deps:
 	@sh tests/ensure-deps.sh $(DEB_PKGS)
 
 # What the tests need on top: a real SMTP server and Python's email package for the mail test,
-# Chromium for the browser test, the sqlite3 shell, GNU time for the memory checks.
-TEST_PKGS := python3 python3-aiosmtpd chromium sqlite3 time
+# Chromium for the browser test, the sqlite3 shell, GNU time for the memory checks, a PostgreSQL
+# server for the PostgreSQL history (a throwaway cluster, tests/pgtmp.sh), PyYAML for the
+# Kubernetes manifests' test.
+TEST_PKGS := python3 python3-aiosmtpd chromium sqlite3 time postgresql python3-yaml
 deps-test: deps
 	@sh tests/ensure-deps.sh $(TEST_PKGS)
 
@@ -146,7 +148,7 @@ demo: deps
 
 check: deps-test
 	$(Q)$(MAKE) --no-print-directory all $(BUILD)/check_iopsy
-	$(Q)$(MAKE) --no-print-directory lint check-unit check-golden check-hostile check-batch check-browser
+	$(Q)$(MAKE) --no-print-directory lint check-unit check-golden check-hostile check-batch check-shard check-pg check-browser
 
 check-unit: $(BUILD)/check_iopsy
 	$(Q)IOPSY_SRCDIR=$(CURDIR) $(BUILD)/check_iopsy
@@ -156,6 +158,20 @@ check-golden: $(BIN)
 
 check-batch: $(BIN)
 	$(Q)sh tests/batch.sh $(BIN)
+
+# sharded runs (--shard, --finish) with the SQLite history, the Kubernetes manifests
+check-shard: $(BIN)
+	$(Q)sh tests/shard.sh $(BIN)
+
+# the PostgreSQL history on a throwaway cluster (skipped, saying so, without PostgreSQL)
+check-pg: $(BIN)
+	$(Q)sh tests/pg.sh $(BIN)
+
+# Not part of check (needs root, starts daemons): a single-node Slurm cluster (slurm-wlm and
+# munge, installed here when missing) runs contrib/slurm over 30 simulator sets.
+check-slurm: $(BIN)
+	@sh tests/ensure-deps.sh slurm-wlm munge
+	$(Q)sh tests/slurm.sh $(BIN)
 
 check-hostile: $(BIN)
 	$(Q)sh tests/hostile.sh $(BIN)
