@@ -62,6 +62,11 @@ static const char batch_help[] =
 	"A shard exits 0 once its sets' results are in DIR (failed sets too: --finish reports them),\n"
 	"2 on usage, 4 when DIR or a record could not be written.\n";
 
+void batch_help_out(struct buf *out)
+{
+	buf_adds(out, batch_help);
+}
+
 enum {
 	OPT_OUT = OPT_COMMON_END + 1,
 	OPT_HISTORY,
@@ -336,6 +341,11 @@ static const char history_help[] =
 	"with --set, also that set's findings and key figures per run. The history is a SQLite file or\n"
 	"a PostgreSQL database (postgresql://[user@]host[:port]/db; the password from PGPASSFILE or\n"
 	"~/.pgpass, never in the URI).\n";
+
+void history_help_out(struct buf *out)
+{
+	buf_adds(out, history_help);
+}
 
 int cmd_history(int argc, char **argv)
 {
