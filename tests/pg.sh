@@ -83,14 +83,16 @@ for r in a b; do
 done
 pg_psql conc -c "SELECT 1" >/dev/null
 # hold both at their first write: a third session locks the runs table until they both wait
-pg_psql conc -c "BEGIN; LOCK TABLE runs IN EXCLUSIVE MODE; SELECT pg_sleep(3); COMMIT;" >/dev/null 2>&1 &
-lock=$!
+pg_psql conc -c "BEGIN; LOCK TABLE runs IN EXCLUSIVE MODE; SELECT pg_sleep(8); COMMIT;" >/dev/null 2>&1 &
 sleep 0.5
 for r in a b; do
 	"$BIN" batch "$IN" --out "$W/c$r" --history "$(pg_uri conc)" --finish --run-id "c$r" -q 2>>"$W/conc.err" &
 done
-sleep 1.5
-waiting=$(pg_psql conc -At -c "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'iopsy' AND wait_event_type = 'Lock'")
+i=0 waiting=0
+while [ "$waiting" != 2 ] && [ $i -lt 30 ]; do
+	sleep 0.2; i=$((i + 1))
+	waiting=$(pg_psql conc -At -c "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'iopsy' AND wait_event_type = 'Lock'")
+done
 wait
 check "both finish steps were waiting at once (2 sessions in a lock wait, got $waiting)" '[ "$waiting" = 2 ]'
 check "two runs recorded at once: both whole (10 sets each)" \
