@@ -1,5 +1,5 @@
 # iopsy — post-mortem analysis of esxtop and perfmon storage captures.
-# Targets: all (default), demo, check, deps, lint, install, bench, clean.
+# Targets: all (default), demo, check, check-slurm, deps, lint, install, bench, clean.
 # Switches: SANITIZE=address,undefined  WERROR=1  V=1  PREFIX=/usr/local  DESTDIR=
 
 .DEFAULT_GOAL := all
@@ -49,6 +49,13 @@ ifneq ($(XLSX_LIBS),)
 PROJ_CFLAGS += -DHAVE_XLSXWRITER
 LDLIBS   += $(XLSX_LIBS)
 endif
+# PostgreSQL history (--history postgresql://...) when libpq is installed (libpq-dev); without
+# it such a history is refused with a clear error and SQLite works as always.
+PQ_LIBS := $(shell $(PKG_CONFIG) --libs libpq 2>/dev/null)
+ifneq ($(PQ_LIBS),)
+PROJ_CFLAGS += -DHAVE_LIBPQ $(shell $(PKG_CONFIG) --cflags libpq 2>/dev/null)
+LDLIBS   += $(PQ_LIBS)
+endif
 PROJ_CFLAGS  += -pthread
 PROJ_LDFLAGS += -pthread
 
@@ -96,7 +103,7 @@ TEST_SRC := $(wildcard tests/check_*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/runner.o
 BIN      := $(BUILD)/iopsy
 
-.PHONY: all demo check check-unit check-golden check-hostile check-batch check-browser check-deliverable stress valgrind fuzz deps deps-test lint install uninstall bench clean samples
+.PHONY: all demo check check-unit check-golden check-hostile check-batch check-shard check-pg check-slurm check-browser check-deliverable stress valgrind fuzz deps deps-test lint install uninstall bench clean samples
 
 all: $(BIN) iopsy
 
@@ -128,14 +135,15 @@ $(BUILD)/check_iopsy: $(TEST_OBJ) $(BUILD)/libiopsy.a
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 
 # deps: install the Debian packages the build, the demo and the tests need (idempotent).
-DEB_PKGS := gcc make libcsv-dev libpcre2-dev zlib1g-dev libisal-dev libsqlite3-dev libcurl4-openssl-dev libxlsxwriter-dev pkg-config gnuplot-nox check tzdata
+DEB_PKGS := gcc make libcsv-dev libpcre2-dev zlib1g-dev libisal-dev libsqlite3-dev libcurl4-openssl-dev libxlsxwriter-dev libpq-dev pkg-config gnuplot-nox check tzdata
 deps:
 	@sh tests/ensure-deps.sh $(DEB_PKGS)
 
 # What the tests need on top: a real SMTP server and Python's email package for the mail test,
 # Chromium for the browser test (and --pdf), poppler-utils (pdftotext, pdftoppm) for the PDF test,
-# the sqlite3 shell, GNU time for the memory checks.
-TEST_PKGS := python3 python3-aiosmtpd chromium poppler-utils sqlite3 time
+# the sqlite3 shell, GNU time for the memory checks, a PostgreSQL server for the PostgreSQL
+# history (a throwaway cluster, tests/pgtmp.sh), PyYAML for the Kubernetes manifests' test.
+TEST_PKGS := python3 python3-aiosmtpd chromium poppler-utils sqlite3 time postgresql python3-yaml
 deps-test: deps
 	@sh tests/ensure-deps.sh $(TEST_PKGS)
 
@@ -146,7 +154,7 @@ demo: deps
 
 check: deps-test
 	$(Q)$(MAKE) --no-print-directory all $(BUILD)/check_iopsy
-	$(Q)$(MAKE) --no-print-directory lint check-unit check-golden check-hostile check-batch check-browser check-deliverable
+	$(Q)$(MAKE) --no-print-directory lint check-unit check-golden check-hostile check-batch check-shard check-pg check-browser check-deliverable
 
 check-unit: $(BUILD)/check_iopsy
 	$(Q)IOPSY_SRCDIR=$(CURDIR) $(BUILD)/check_iopsy
@@ -157,6 +165,20 @@ check-golden: $(BIN)
 
 check-batch: $(BIN)
 	$(Q)sh tests/batch.sh $(BIN)
+
+# sharded runs (--shard, --finish) with the SQLite history, the Kubernetes manifests
+check-shard: $(BIN)
+	$(Q)sh tests/shard.sh $(BIN)
+
+# the PostgreSQL history on a throwaway cluster (skipped, saying so, without PostgreSQL)
+check-pg: $(BIN)
+	$(Q)sh tests/pg.sh $(BIN)
+
+# Not part of check (needs root, starts daemons): a single-node Slurm cluster (slurm-wlm and
+# munge, installed here when missing) runs contrib/slurm over 30 simulator sets.
+check-slurm: $(BIN)
+	@sh tests/ensure-deps.sh slurm-wlm munge
+	$(Q)sh tests/slurm.sh $(BIN)
 
 check-hostile: $(BIN)
 	$(Q)sh tests/hostile.sh $(BIN)

@@ -12,10 +12,12 @@
 
 #include "batchres.h"
 #include "discover.h"
+#include "hdb.h"
 #include "history.h"
 #include "mail.h"
 #include "result.h"
 #include "runner.h"
+#include "shard.h"
 #include "suites.h"
 
 static char dir[64];
@@ -302,7 +304,7 @@ START_TEST(history_roundtrip)
 	memset(&b, 0, sizeof b);
 	fake_set(&b, "SQL01 weekly", K_Q_GUEST_VSCSI_CAP, 150);
 	fake_set(&b, "quiet", -1, 3);
-	ck_assert_int_eq(history_record(h, "2026-11-22T06:00:00Z", "/in", &b, &d), 0);
+	ck_assert_int_eq(history_record(h, "2026-11-22T06:00:00Z", "/in", NULL, &b, &d), 0);
 	history_close(h);
 	/* a second week: the set's previous run is found with its figures and findings */
 	ck_assert_int_eq(history_open(&h, db, false, &d), 0);
@@ -352,7 +354,7 @@ START_TEST(history_unwritable_keeps_db)
 	struct batch b;
 	memset(&b, 0, sizeof b);
 	fake_set(&b, "one", K_LAT_DEVICE, 10);
-	ck_assert_int_eq(history_record(h, "2026-11-22T06:00:00Z", "/in", &b, &d), 0);
+	ck_assert_int_eq(history_record(h, "2026-11-22T06:00:00Z", "/in", NULL, &b, &d), 0);
 	history_close(h);
 	/* a newer schema than this binary: refused, file untouched */
 	char cmd[512];
@@ -367,7 +369,7 @@ START_TEST(history_unwritable_keeps_db)
 	if (geteuid() != 0) {
 		chmod(db, 0444);
 		ck_assert_int_eq(history_open(&h, db, false, &d), 0);
-		ck_assert_int_lt(history_record(h, "2026-11-29T06:00:00Z", "/in", &b, &d), 0);
+		ck_assert_int_lt(history_record(h, "2026-11-29T06:00:00Z", "/in", NULL, &b, &d), 0);
 		history_close(h);
 		chmod(db, 0644);
 	}
@@ -683,7 +685,7 @@ START_TEST(history_keys_and_migration)
 	/* two sets of one name in a run: both recorded */
 	free(s2->name);
 	s2->name = xstrdup("a b");
-	ck_assert_int_eq(history_record(h, "2026-11-29T06:00:00Z", "/in", &b, &d), 0);
+	ck_assert_int_eq(history_record(h, "2026-11-29T06:00:00Z", "/in", NULL, &b, &d), 0);
 	history_close(h);
 	/* a broken history: the first failed lookup is said, the next ones are not */
 	snprintf(cmd, sizeof cmd, "sqlite3 '%s' 'DROP TABLE stats' 2>/dev/null", db);
@@ -698,6 +700,159 @@ START_TEST(history_keys_and_migration)
 	for (const char *c = err.data; c && *c; c++)
 		lines += *c == '\n';
 	ck_assert_int_eq(lines, 2); /* the error, and which sets have no trend */
+	history_close(h);
+	batch_free(&b);
+	buf_free(&err);
+}
+END_TEST
+
+
+/* The documented shard assignment (FNV-1a 64 of the key mod N), --shard and --run-id parsing. */
+START_TEST(shard_assignment)
+{
+	ck_assert(shard_fnv1a64("", 0) == 0xcbf29ce484222325ull);
+	ck_assert(shard_fnv1a64("a", 1) == 0xaf63dc4c8601ec8cull);
+	ck_assert(shard_fnv1a64("foobar", 6) == 0x85944171f73967e8ull);
+	ck_assert_uint_eq(shard_of("foobar", 7), (unsigned)(0x85944171f73967e8ull % 7));
+	size_t count[3] = {0};
+	for (int i = 0; i < 300; i++) {
+		char k[16];
+		snprintf(k, sizeof k, "set-%d", i);
+		unsigned a = shard_of(k, 3);
+		ck_assert_uint_lt(a, 3);
+		ck_assert_uint_eq(a, shard_of(k, 3)); /* stable */
+		count[a]++;
+	}
+	for (int i = 0; i < 3; i++)
+		ck_assert_uint_gt(count[i], 70); /* spread */
+	unsigned k, n;
+	ck_assert_int_eq(shard_parse("0/3", &k, &n), 0);
+	ck_assert(k == 0 && n == 3);
+	ck_assert_int_eq(shard_parse("2/3", &k, &n), 0);
+	ck_assert(k == 2 && n == 3);
+	ck_assert_int_eq(shard_parse("0/1", &k, &n), 0);
+	const char *bad[] = {"3/3", "1", "/3", "1/", "-1/3", "0/0", "1/-3", " 0/3", "0/3 ", "0/100001", "1/2/3", "a/3", "99999999/1"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		ck_assert_msg(shard_parse(bad[i], &k, &n) == ERR_USAGE, "--shard %s accepted", bad[i]);
+	ck_assert(run_id_valid("a") && run_id_valid("2026-W48_1:x+y@z.1") && run_id_valid("12345"));
+	char longid[RUN_ID_MAX + 2];
+	memset(longid, 'x', sizeof longid - 1);
+	longid[sizeof longid - 1] = '\0';
+	const char *badid[] = {"", "-x", "a b", "a/b", "a\nb", "a'b", "$(x)", longid};
+	for (size_t i = 0; i < sizeof badid / sizeof badid[0]; i++)
+		ck_assert_msg(!run_id_valid(badid[i]), "--run-id %s accepted", badid[i]);
+	longid[RUN_ID_MAX] = '\0';
+	ck_assert(run_id_valid(longid));
+	ck_assert(run_id_number("w1") != run_id_number("w2"));
+	ck_assert(run_id_number("w1") == run_id_number("w1"));
+}
+END_TEST
+
+/* The run's markers: the first shard makes .run, the others join it; another N is refused,
+ * another run id replaces it; a shard's end marker is read back for its run only. */
+START_TEST(shard_markers)
+{
+	struct buf why;
+	buf_init(&why);
+	char *started = NULL;
+	unsigned n = 0;
+	ck_assert_int_eq(run_marker_read(dir, "r1", &n, &started), ERR_IO);
+	ck_assert_int_eq(run_marker_join(dir, "r1", 3, "2026-11-30T06:00:00Z", &started, &why), 0);
+	ck_assert_str_eq(started, "2026-11-30T06:00:00Z");
+	free(started);
+	ck_assert_int_eq(run_marker_join(dir, "r1", 3, "2026-11-30T06:05:00Z", &started, &why), 0);
+	ck_assert_str_eq(started, "2026-11-30T06:00:00Z"); /* the first shard's start */
+	free(started);
+	ck_assert_int_eq(run_marker_join(dir, "r1", 4, "2026-11-30T06:05:00Z", &started, &why), ERR_USAGE);
+	ck_assert_ptr_nonnull(strstr(why.data, "started with 3 shards, not 4"));
+	ck_assert_ptr_null(started);
+	ck_assert_int_eq(run_marker_read(dir, "r1", &n, &started), 0);
+	ck_assert(n == 3 && strcmp(started, "2026-11-30T06:00:00Z") == 0);
+	free(started);
+	ck_assert_int_eq(run_marker_read(dir, "r2", &n, &started), ERR_IO);
+	ck_assert_int_eq(run_marker_join(dir, "r2", 2, "2026-12-07T06:00:00Z", &started, &why), 0);
+	ck_assert_str_eq(started, "2026-12-07T06:00:00Z"); /* last week's marker replaced */
+	free(started);
+	ck_assert_int_eq(run_marker_read(dir, "r1", &n, &started), ERR_IO);
+	/* not a marker at all: replaced too */
+	put(".run", "garbage\n");
+	ck_assert_int_eq(run_marker_join(dir, "r3", 2, "2026-12-14T06:00:00Z", &started, &why), 0);
+	free(started);
+	uint64_t fp = 0;
+	ck_assert_int_eq(shard_marker_read(dir, "r3", 1, 2, &fp), ERR_IO);
+	ck_assert_int_eq(shard_marker_write(dir, "r3", 1, 2, 0x0123456789abcdefull, 7), 0);
+	ck_assert_int_eq(shard_marker_read(dir, "r3", 1, 2, &fp), 0);
+	ck_assert(fp == 0x0123456789abcdefull);
+	ck_assert_int_eq(shard_marker_read(dir, "r4", 1, 2, &fp), ERR_IO);
+	ck_assert_int_eq(shard_marker_read(dir, "r3", 0, 2, &fp), ERR_IO);
+	char p[256];
+	snprintf(p, sizeof p, "%s/.shard-1-of-2", dir);
+	struct stat st;
+	ck_assert_int_eq(stat(p, &st), 0);
+	ck_assert_int_eq(st.st_mode & 0777, 0644);
+	run_markers_remove(dir);
+	ck_assert_int_ne(stat(p, &st), 0);
+	ck_assert_int_eq(run_marker_read(dir, "r3", &n, &started), ERR_IO);
+	buf_free(&why);
+}
+END_TEST
+
+/* A history URI with a password is refused before anything is opened; files and URIs without
+ * one pass. */
+START_TEST(history_uri_password)
+{
+	struct buf why;
+	buf_init(&why);
+	ck_assert_int_eq(hdb_uri_check("/srv/reports/history.sqlite", &why), 0);
+	ck_assert_int_eq(hdb_uri_check("postgresql://iopsy@db.example.com:5432/iopsy?sslmode=require", &why), 0);
+	ck_assert_int_eq(hdb_uri_check("postgresql:///iopsy?host=/tmp/x&user=iopsy", &why), 0);
+	ck_assert(hdb_is_uri("postgres://h/db") && hdb_is_uri("postgresql://h/db") && !hdb_is_uri("postgresql.sqlite"));
+	const char *bad[] = {"postgresql://iopsy:secret@db.example.com/iopsy", "postgres://u:p@/db",
+			     "postgresql://db.example.com/iopsy?password=secret", "postgresql://h/db?sslmode=disable&password=x"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		buf_reset(&why);
+		ck_assert_msg(hdb_uri_check(bad[i], &why) == ERR_USAGE, "%s accepted", bad[i]);
+		ck_assert_ptr_nonnull(strstr(why.data, "password"));
+	}
+	struct hdb *db;
+	buf_reset(&why);
+	ck_assert_int_eq(hdb_open(&db, "postgresql://u:p@localhost/db", true, &why), ERR_IO);
+	ck_assert_ptr_nonnull(strstr(why.data, "holds a password"));
+	buf_free(&why);
+}
+END_TEST
+
+/* A run id recorded again replaces that run's rows (its finish step run twice). */
+START_TEST(history_run_key_replaces)
+{
+	char db[128];
+	snprintf(db, sizeof db, "%s/h.sqlite", dir);
+	struct buf err;
+	buf_init(&err);
+	struct diag d = buf_diag(&err);
+	struct history *h;
+	ck_assert_int_eq(history_open(&h, db, true, &d), 0);
+	struct batch b;
+	memset(&b, 0, sizeof b);
+	fake_set(&b, "a", 2, 1);
+	fake_set(&b, "b", -1, 1);
+	ck_assert_int_eq(history_record(h, "2026-11-22T06:00:00Z", "/in", "w47", &b, &d), 0);
+	ck_assert_int_eq(history_record(h, "2026-11-29T06:00:00Z", "/in", "w48", &b, &d), 0);
+	ck_assert_int_eq(history_record(h, "2026-11-29T07:00:00Z", "/in", "w48", &b, &d), 0);
+	ck_assert_int_eq(history_record(h, "2026-11-29T08:00:00Z", "/in", NULL, &b, &d), 0);
+	ck_assert_int_eq(history_record(h, "2026-11-29T09:00:00Z", "/in", NULL, &b, &d), 0);
+	struct buf out;
+	buf_init(&out);
+	ck_assert_int_eq(history_list(h, NULL, &out, &d), 0);
+	int w48 = 0, rows = 0;
+	for (const char *l = strchr(out.data, '\n'); l && l[1]; l = strchr(l + 1, '\n')) {
+		rows++;
+		w48 += strncmp(l + 1, "2     2026-11-29T07:00:00Z", 26) == 0;
+	}
+	ck_assert_int_eq(rows, 1 + 4 * 2); /* the header line, then 4 runs of 2 sets */
+	ck_assert_int_eq(w48, 2);          /* run 2 kept its id, with the second recording's start */
+	ck_assert_ptr_null(strstr(out.data, "2026-11-29T06:00:00Z"));
+	buf_free(&out);
 	history_close(h);
 	batch_free(&b);
 	buf_free(&err);
@@ -722,6 +877,10 @@ Suite *batch_suite(void)
 	tcase_add_test(tc, runner_results_are_this_runs);
 	tcase_add_test(tc, discover_reserved_and_special_files);
 	tcase_add_test(tc, history_keys_and_migration);
+	tcase_add_test(tc, shard_assignment);
+	tcase_add_test(tc, shard_markers);
+	tcase_add_test(tc, history_uri_password);
+	tcase_add_test(tc, history_run_key_replaces);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -261,6 +261,25 @@ START_TEST(workflow_documented)
 }
 END_TEST
 
+/* The sharded-run options and the PostgreSQL history are in batch --help, the man page and
+ * doc/batch.md; history --help names both kinds of history. */
+START_TEST(batch_sharding_documented)
+{
+	char *man = slurp("doc/iopsy.1"), *md = slurp("doc/batch.md"), *bh = help_of("batch"), *hh = help_of("history");
+	for (const char *const *o = (const char *const[]){"--shard", "--finish", "--run-id", "postgresql://", NULL}; *o; o++) {
+		ck_assert_msg(strstr(bh, *o), "batch --help does not list %s", *o);
+		ck_assert_msg(man_has(man, *o), "doc/iopsy.1 does not document %s", *o);
+		ck_assert_msg(strstr(md, *o), "doc/batch.md does not document %s", *o);
+	}
+	ck_assert(strstr(hh, "postgresql://") && strstr(hh, "PGPASSFILE"));
+	ck_assert(strstr(md, "FNV-1a") && strstr(md, "SLURM_ARRAY_TASK_ID") && strstr(md, "JOB_COMPLETION_INDEX"));
+	free(man);
+	free(md);
+	free(bh);
+	free(hh);
+}
+END_TEST
+
 Suite *registry_suite(void)
 {
 	Suite *s = suite_create("registry");
@@ -273,6 +292,7 @@ Suite *registry_suite(void)
 	tcase_add_test(t, markdown_names_inert);
 	tcase_add_test(t, rules_documented);
 	tcase_add_test(t, workflow_documented);
+	tcase_add_test(t, batch_sharding_documented);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -13,12 +13,15 @@
 #include "batch_out.h"
 #include "deliver.h"
 #include "discover.h"
+#include "hdb.h"
 #include "history.h"
 #include "json.h"
 #include "mail.h"
 #include "proc.h"
+#include "result.h"
 #include "runner.h"
 #include "setwork.h"
+#include "shard.h"
 
 static char *iso_now(void)
 {
@@ -80,6 +83,135 @@ static int write_index(const struct batch *b, const struct run_info *ri, const s
 	return rc;
 }
 
+/* The history a shard reads its sets' previous runs from (their trends), or NULL: a SQLite file
+ * that does not exist yet is a first run (the finish step makes it), as in a one-machine run. A
+ * shard records nothing; it may bring an older schema up to date. */
+static int open_for_trends(struct history **h, const char *where, struct diag *hd)
+{
+	*h = NULL;
+	if (!hdb_is_uri(where) && access(where, F_OK) != 0 && errno == ENOENT)
+		return 0;
+	return history_open(h, where, hdb_is_uri(where), hd);
+}
+
+/* Keeps only the sets of shard o->shard_k in b (the others are freed). */
+static void keep_shard(struct batch *b, const struct batch_opts *o)
+{
+	struct batch other;
+	memset(&other, 0, sizeof other);
+	other.sets = xcalloc(b->nsets ? b->nsets : 1, sizeof *other.sets);
+	size_t kept = 0;
+	for (size_t i = 0; i < b->nsets; i++) {
+		if (shard_of(b->sets[i].dir, o->shard_n) == o->shard_k)
+			b->sets[kept++] = b->sets[i];
+		else
+			other.sets[other.nsets++] = b->sets[i];
+	}
+	b->nsets = kept;
+	batch_free(&other);
+}
+
+/* A set the shard's runner failed (crashed, stopped, its record refused) gets a record of that
+ * failure, so the finish step shows the same error as a one-machine run. */
+static void record_failures(struct batch *b, const struct batch_opts *o, uint64_t run_id, struct diag *d)
+{
+	for (size_t i = 0; i < b->nsets; i++) {
+		struct bset *s = &b->sets[i];
+		if (s->has_record || s->status != BS_FAILED)
+			continue;
+		struct bresult r;
+		bresult_init(&r);
+		r.status = BS_FAILED;
+		r.system_error = s->system_error;
+		r.error = xstrdup(s->error ? s->error : "the set's worker wrote no result");
+		struct buf p;
+		buf_init(&p);
+		buf_printf(&p, "%s/%s", o->out, s->dir);
+		if (result_write(p.data, &r, run_id) == 0)
+			s->has_record = true;
+		else
+			diag_emit(d, DIAG_PLAIN, 0, 0, "cannot write the result of set %s: %s", s->dir, strerror(errno));
+		buf_free(&p);
+		bresult_free(&r);
+	}
+}
+
+/* The finish step's view of every set: its record of this run, or "failed: no result" with
+ * what is known of its shard. Returns EXIT_OK, or EXIT_INPUT when a shard saw another input. */
+static int load_records(struct batch *b, const struct batch_opts *o, uint64_t rid, struct batch_loader *loader,
+			struct diag *d)
+{
+	int ret = EXIT_OK;
+	loader->out = o->out;
+	loader->run_id = rid;
+	b->load = batch_load_record;
+	b->load_ctx = loader;
+	unsigned n = 0;
+	char *started = NULL;
+	bool have_run = run_marker_read(o->out, o->run_id, &n, &started) == 0;
+	free(started);
+	bool *done = xcalloc(n ? n : 1, sizeof *done);
+	uint64_t fp = batch_fingerprint(b);
+	for (unsigned k = 0; have_run && k < n; k++) {
+		uint64_t seen;
+		done[k] = shard_marker_read(o->out, o->run_id, k, n, &seen) == 0;
+		if (done[k] && seen != fp) {
+			diag_emit(d, DIAG_PLAIN, 0, 0,
+				  "shard %u/%u saw another input than this finish step (a set added, removed or renamed during "
+				  "the run): the index lists the input as it is now",
+				  k, n);
+			ret = EXIT_INPUT;
+		}
+	}
+	if (!have_run)
+		diag_emit(d, DIAG_PLAIN, 0, 0, "no shard of run %s wrote to %s (no %s/%s of that run): every set is failed", o->run_id,
+			  o->out, o->out, RUN_MARKER);
+	for (size_t i = 0; i < b->nsets; i++) {
+		struct bset *s = &b->sets[i];
+		struct buf p;
+		buf_init(&p);
+		buf_printf(&p, "%s/%s", o->out, s->dir);
+		struct bresult r;
+		const char *why = "";
+		int rr = result_read(p.data, rid, s->nfiles, &r, &why);
+		if (rr == 0) {
+			bset_take_outcome(s, &r);
+			s->has_record = true;
+			bresult_free(&r);
+			buf_free(&p);
+			continue;
+		}
+		struct buf e;
+		buf_init(&e);
+		buf_printf(&e, "no result of run %s: ", o->run_id);
+		if (have_run) {
+			unsigned k = shard_of(s->dir, n);
+			if (!done[k])
+				buf_printf(&e, "its shard %u/%u did not finish (the job died, was cancelled or has not run; run that "
+					       "shard again with the same --run-id, then --finish)", k, n);
+			else
+				buf_printf(&e, "its shard %u/%u ended without it", k, n);
+		} else {
+			buf_adds(&e, "no shard of this run wrote to the output folder");
+		}
+		if (rr == ERR_FORMAT)
+			buf_printf(&e, "; the record in its folder is refused (%s)", why);
+		s->status = BS_FAILED;
+		s->has_record = false;
+		s->worst = -1;
+		s->nf = 0;
+		free(s->error);
+		s->error = e.data;
+		/* what the folder holds is an earlier run's: gone, as a one-machine run removes it — but
+		 * only when this run's shards did write to DIR (a mistyped --run-id removes nothing) */
+		if (have_run)
+			batch_remove_outputs(p.data);
+		buf_free(&p);
+	}
+	free(done);
+	return ret;
+}
+
 int batch_execute(const struct batch_opts *o)
 {
 	struct diag d;
@@ -89,6 +221,7 @@ int batch_execute(const struct batch_opts *o)
 	/* the history's messages keep their own prefix ("iopsy: history: ...") */
 	struct diag hd = d;
 	hd.prefix = NULL;
+	bool shard = o->shard_n > 0;
 	int ret = EXIT_OK;
 	struct batch b;
 	int rc = batch_discover(&b, o->input, &d);
@@ -101,18 +234,21 @@ int batch_execute(const struct batch_opts *o)
 	for (size_t i = 0; i < b.nsets; i++)
 		for (size_t k = 0; k < b.sets[i].nmail; k++)
 			if (!mail_address_valid(b.sets[i].mail_to[k])) {
-				diag_emit(&d, DIAG_PLAIN, 0, 0, "set %s: not a plain mail address '%s'; ignored", b.sets[i].dir,
-					  b.sets[i].mail_to[k]);
+				if (!shard)
+					diag_emit(&d, DIAG_PLAIN, 0, 0, "set %s: not a plain mail address '%s'; ignored", b.sets[i].dir,
+						  b.sets[i].mail_to[k]);
 				b.sets[i].mail_to[k][0] = '\0';
 			}
-	batch_mail_check(o, &d);
-	if (o->eml_dir || o->smtp || o->sendmail) {
-		size_t any = o->nmail;
-		for (size_t i = 0; i < b.nsets; i++)
-			any += b.sets[i].nmail;
-		if (!any)
-			diag_emit(&d, DIAG_PLAIN, 0, 0, "--eml/--smtp/--sendmail without any recipient (--mail-to, or "
-							"mail-to in a manifest): no message will be made");
+	if (!shard) {
+		batch_mail_check(o, &d);
+		if (o->eml_dir || o->smtp || o->sendmail) {
+			size_t any = o->nmail;
+			for (size_t i = 0; i < b.nsets; i++)
+				any += b.sets[i].nmail;
+			if (!any)
+				diag_emit(&d, DIAG_PLAIN, 0, 0, "--eml/--smtp/--sendmail without any recipient (--mail-to, or "
+								"mail-to in a manifest): no message will be made");
+		}
 	}
 	struct stat st;
 	if (mkdir(o->out, 0755) != 0 && errno != EEXIST) {
@@ -126,16 +262,49 @@ int batch_execute(const struct batch_opts *o)
 		return EXIT_SYSTEM;
 	}
 	char *started = iso_now();
-	uint64_t run_id = new_run_id();
+	uint64_t run_id = o->run_id ? run_id_number(o->run_id) : new_run_id();
 	struct buf hp;
 	buf_init(&hp);
 	if (o->history)
 		buf_adds(&hp, o->history);
 	else
 		buf_printf(&hp, "%s/history.sqlite", o->out);
+	uint64_t fingerprint = batch_fingerprint(&b);
+	size_t total = b.nsets;
+	if (shard) {
+		struct buf why;
+		buf_init(&why);
+		char *first = NULL;
+		int jr = run_marker_join(o->out, o->run_id, o->shard_n, started, &first, &why);
+		if (jr < 0) {
+			if (jr == ERR_USAGE)
+				diag_emit(&d, DIAG_PLAIN, 0, 0, "%s", why.data);
+			else
+				diag_emit(&d, DIAG_PLAIN, 0, 0, "cannot write %s/%s: %s", o->out, RUN_MARKER, strerror(errno));
+			buf_free(&why);
+			free(started);
+			buf_free(&hp);
+			batch_free(&b);
+			return jr == ERR_USAGE ? EXIT_USAGE : EXIT_SYSTEM;
+		}
+		buf_free(&why);
+		free(first);
+		keep_shard(&b, o);
+	} else if (o->finish) {
+		unsigned n;
+		char *first = NULL;
+		if (run_marker_read(o->out, o->run_id, &n, &first) == 0) {
+			free(started);
+			started = first; /* the run started with its first shard */
+		}
+	} else {
+		run_markers_remove(o->out); /* a sharded run's markers are not this run's */
+	}
 	struct history *h = NULL;
-	if (history_open(&h, hp.data, true, &hd) < 0) {
-		diag_emit(&d, DIAG_PLAIN, 0, 0, "running without history (no trends, nothing recorded)");
+	int hr = shard ? open_for_trends(&h, hp.data, &hd) : history_open(&h, hp.data, true, &hd);
+	if (hr < 0) {
+		diag_emit(&d, DIAG_PLAIN, 0, 0, shard ? "running without history (no trends)"
+						      : "running without history (no trends, nothing recorded)");
 		h = NULL;
 		ret = EXIT_SYSTEM;
 	}
@@ -144,18 +313,43 @@ int batch_execute(const struct batch_opts *o)
 	/* from here every child is in a group a signal to the run reaches, and the scratch folder
 	 * goes on every exit path */
 	proc_begin(&d);
-	batch_run(&b, o, run_id, h, setwork_run, &loader, &hd);
-	struct run_info ri = {.started = started, .input = o->input, .input_kind = b.input_kind, .history = hp.data,
-			      .out = o->out, .seconds = now_seconds() - t0};
-	if (write_index(&b, &ri, o, &d) < 0)
-		ret = EXIT_SYSTEM;
-	if (h) {
-		if (history_record(h, started, o->input, &b, &hd) < 0)
-			ret = EXIT_SYSTEM;
-		history_close(h);
+	if (o->finish) {
+		int lr = load_records(&b, o, run_id, &loader, &d);
+		if (lr != EXIT_OK && ret == EXIT_OK)
+			ret = lr;
+	} else {
+		batch_run(&b, o, run_id, h, setwork_run, &loader, &hd);
 	}
-	if (batch_mail(&b, &ri, o, &d) < 0)
-		ret = EXIT_SYSTEM;
+	double seconds = now_seconds() - t0;
+	if (o->finish) {
+		int64_t t_start, t_now;
+		char *now = iso_now();
+		if (time_parse_iso(started, &t_start) == 0 && time_parse_iso(now, &t_now) == 0 && t_now >= t_start)
+			seconds = (double)(t_now - t_start) / 1000;
+		free(now);
+	}
+	struct run_info ri = {.started = started, .input = o->input, .input_kind = b.input_kind, .history = hp.data,
+			      .out = o->out, .seconds = seconds};
+	if (shard) {
+		record_failures(&b, o, run_id, &d);
+		if (shard_marker_write(o->out, o->run_id, o->shard_k, o->shard_n, fingerprint, b.nsets) < 0) {
+			diag_emit(&d, DIAG_PLAIN, 0, 0, "cannot write the end of shard %u/%u in %s: %s", o->shard_k, o->shard_n,
+				  o->out, strerror(errno));
+			ret = EXIT_SYSTEM;
+		}
+		history_close(h);
+		h = NULL;
+	} else {
+		if (write_index(&b, &ri, o, &d) < 0)
+			ret = EXIT_SYSTEM;
+		if (h) {
+			if (history_record(h, started, o->input, o->run_id, &b, &hd) < 0)
+				ret = EXIT_SYSTEM;
+			history_close(h);
+		}
+		if (batch_mail(&b, &ri, o, &d) < 0)
+			ret = EXIT_SYSTEM;
+	}
 	proc_end();
 	/* exit code and a short account */
 	long failed = 0, worst = -1;
@@ -175,13 +369,24 @@ int batch_execute(const struct batch_opts *o)
 		if (s->worst > worst)
 			worst = s->worst;
 	}
-	if (!o->quiet)
-		diag_emit(&d, DIAG_PLAIN, 0, 0, "%zu set%s, %ld failed, index in %s/index.html", b.nsets,
-			  b.nsets == 1 ? "" : "s", failed, o->out);
-	if (ret == EXIT_OK && failed)
-		ret = EXIT_INPUT;
-	if (ret == EXIT_OK && o->fail_on > 0 && worst >= o->fail_on)
-		ret = EXIT_FINDINGS;
+	if (shard) {
+		/* a shard succeeds when its sets' results are in DIR, failed sets included: the finish
+		 * step lists them and makes the run's exit code */
+		if (!o->quiet)
+			diag_emit(&d, DIAG_PLAIN, 0, 0, "shard %u/%u of run %s: %zu of %zu set%s, %ld failed; results in %s "
+							"(--finish writes the index)",
+				  o->shard_k, o->shard_n, o->run_id, b.nsets, total, total == 1 ? "" : "s", failed, o->out);
+		if (ret != EXIT_SYSTEM)
+			ret = EXIT_OK;
+	} else {
+		if (!o->quiet)
+			diag_emit(&d, DIAG_PLAIN, 0, 0, "%zu set%s, %ld failed, index in %s/index.html", b.nsets,
+				  b.nsets == 1 ? "" : "s", failed, o->out);
+		if (ret == EXIT_OK && failed)
+			ret = EXIT_INPUT;
+		if (ret == EXIT_OK && o->fail_on > 0 && worst >= o->fail_on)
+			ret = EXIT_FINDINGS;
+	}
 	free(started);
 	buf_free(&hp);
 	batch_free(&b);

@@ -33,6 +33,10 @@ struct batch_opts {
 	/* each set's worker */
 	int set_timeout_s;         /* its total deadline (0 = BATCH_SET_TIMEOUT_S) */
 	long set_memory_mb;        /* past this resident size it reads no more captures (0 = BATCH_SET_MEMORY_MB) */
+	/* a run split over machines (shard.h, doc/batch.md "Sharded runs") */
+	const char *run_id;        /* --run-id ID (NULL: a random id of this process's run) */
+	unsigned shard_k, shard_n; /* --shard K/N (shard_n 0: not a shard) */
+	bool finish;               /* --finish: the index, history and mail of the shards' results */
 	/* a one-line status of the running sets (NULL line: clear it); NULL = none */
 	void (*status)(void *ctx, const char *line);
 	void *status_ctx;

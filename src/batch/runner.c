@@ -42,7 +42,7 @@ static char *set_dir(const struct batch_opts *o, const struct bset *s)
 	return p.data;
 }
 
-static int load_record(void *ctx, const struct bset *s, struct bresult *out)
+int batch_load_record(void *ctx, const struct bset *s, struct bresult *out)
 {
 	const struct batch_loader *l = ctx;
 	struct buf p;
@@ -106,7 +106,7 @@ static void worker(const struct bset *s, char *dir, char *tmpdir, struct bprev *
 static const char *const set_outputs[] = {RESULT_FILE, "report.html", "report.json", "report.txt", "report.pdf", "chart.png",
 					  "messages.txt"};
 
-static void remove_stale(const char *dir)
+void batch_remove_outputs(const char *dir)
 {
 	for (size_t i = 0; i < sizeof set_outputs / sizeof set_outputs[0]; i++) {
 		struct buf p;
@@ -191,7 +191,7 @@ void batch_run(struct batch *b, const struct batch_opts *o, uint64_t run_id, str
 {
 	loader->out = o->out;
 	loader->run_id = run_id;
-	b->load = load_record;
+	b->load = batch_load_record;
 	b->load_ctx = loader;
 	int jobs = o->jobs > 0 ? o->jobs : 1;
 	int timeout_s = o->set_timeout_s > 0 ? o->set_timeout_s : BATCH_SET_TIMEOUT_S;
@@ -215,7 +215,7 @@ void batch_run(struct batch *b, const struct batch_opts *o, uint64_t run_id, str
 				done++;
 				continue;
 			}
-			remove_stale(dir);
+			batch_remove_outputs(dir);
 			struct bprev prev;
 			memset(&prev, 0, sizeof prev);
 			if (h && history_previous(h, s, &prev, d) < 0)

@@ -23,6 +23,10 @@ struct batch_loader {
 	const char *out;
 	uint64_t run_id;
 };
+/* loader's reader of a set's record (b->load with a struct batch_loader as ctx). */
+int batch_load_record(void *ctx, const struct bset *s, struct bresult *out);
+/* Removes what a set's folder holds of an earlier run (its record, reports, chart, messages). */
+void batch_remove_outputs(const char *setdir);
 void batch_run(struct batch *b, const struct batch_opts *o, uint64_t run_id, struct history *h, batch_work_fn work,
 	       struct batch_loader *loader, struct diag *d);
 

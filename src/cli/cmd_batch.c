@@ -10,9 +10,11 @@
 
 #include "batch.h"
 #include "commands.h"
+#include "hdb.h"
 #include "history.h"
 #include "mail.h"
 #include "progress.h"
+#include "shard.h"
 
 static const char batch_help[] =
 	"Usage: iopsy batch INPUT --out DIR [OPTIONS]\n"
@@ -29,7 +31,16 @@ static const char batch_help[] =
 	"  -o, --out DIR           output folder (created; reports are replaced atomically)\n"
 	"  -j, --jobs N            sets analysed in parallel (default: the number of cores); with as\n"
 	"                          many sets as cores, --threads auto reads each set with one thread\n"
-	"  --history PATH          SQLite history (default DIR/history.sqlite)\n"
+	"  --history PATH|URI      the history: a SQLite file (default DIR/history.sqlite) or a\n"
+	"                          PostgreSQL database, postgresql://[user@]host[:port]/db (password\n"
+	"                          from PGPASSFILE or ~/.pgpass, never in the URI)\n"
+	"  --shard K/N             analyse only the sets of shard K of N (K from 0, as\n"
+	"                          SLURM_ARRAY_TASK_ID and JOB_COMPLETION_INDEX count): reports and\n"
+	"                          result records into the shared DIR, no index, history or mail\n"
+	"  --finish                after every shard: read the results of the run from DIR, record\n"
+	"                          it in the history, write the index and summary, send the mail\n"
+	"  --run-id ID             the run's id, the same for its shards and finish step (required\n"
+	"                          with --shard and --finish; A-Z a-z 0-9 . _ : + @ -)\n"
 	"  --mail-to ADDR          send the index to ADDR (repeat or comma-separate)\n"
 	"  --mail-from ADDR        sender (default iopsy@localhost)\n"
 	"  --subject TEXT          subject prefix (default 'iopsy storage report')\n"
@@ -50,7 +61,14 @@ static const char batch_help[] =
 	COMMON_HELP
 	"\nExit codes: 0 all sets analysed, 1 a set has critical findings with --fail-on, 2 usage,\n"
 	"3 some sets failed (they are in the index with their error), 4 system error (output or\n"
-	"history not writable, or mail not delivered: the .eml files are kept in DIR/mail/).\n";
+	"history not writable, or mail not delivered: the .eml files are kept in DIR/mail/).\n"
+	"A shard exits 0 once its sets' results are in DIR (failed sets too: --finish reports them),\n"
+	"2 on usage, 4 when DIR or a record could not be written.\n";
+
+void batch_help_out(struct buf *out)
+{
+	buf_adds(out, batch_help);
+}
 
 enum {
 	OPT_OUT = OPT_COMMON_END + 1,
@@ -68,6 +86,9 @@ enum {
 	OPT_MAIL_TIMEOUT,
 	OPT_SET_TIMEOUT,
 	OPT_SET_MEMORY,
+	OPT_SHARD,
+	OPT_FINISH,
+	OPT_RUN_ID,
 };
 
 /* Every message of a batch run reaches stderr through here: names from customer files (set
@@ -151,6 +172,9 @@ static int run_batch(int argc, char **argv, struct recipients *rcpt)
 					     {"mail-timeout", required_argument, NULL, OPT_MAIL_TIMEOUT},
 					     {"set-timeout", required_argument, NULL, OPT_SET_TIMEOUT},
 					     {"set-memory", required_argument, NULL, OPT_SET_MEMORY},
+					     {"shard", required_argument, NULL, OPT_SHARD},
+					     {"finish", no_argument, NULL, OPT_FINISH},
+					     {"run-id", required_argument, NULL, OPT_RUN_ID},
 					     COMMON_LONG_OPTS,
 					     {0}};
 	struct batch_opts o;
@@ -230,6 +254,18 @@ static int run_batch(int argc, char **argv, struct recipients *rcpt)
 			o.set_memory_mb = v;
 			break;
 		}
+		case OPT_SHARD:
+			if (shard_parse(optarg, &o.shard_k, &o.shard_n) < 0)
+				return usage_error("batch", "--shard takes K/N with N from 1 to %d and K from 0 to N-1 (the "
+							    "shards of 3 are 0/3, 1/3 and 2/3)", SHARD_MAX);
+			break;
+		case OPT_FINISH: o.finish = true; break;
+		case OPT_RUN_ID:
+			if (!run_id_valid(optarg))
+				return usage_error("batch", "--run-id takes 1 to %d characters of A-Z a-z 0-9 . _ : + @ - (not "
+							    "starting with -), e.g. the Slurm job id or a time stamp", RUN_ID_MAX);
+			o.run_id = optarg;
+			break;
 		case OPT_FAIL_ON:
 			if (strcmp(optarg, "warning") == 0)
 				fail_on = 1;
@@ -273,6 +309,22 @@ static int run_batch(int argc, char **argv, struct recipients *rcpt)
 		buf_free(&e);
 		return EXIT_USAGE;
 	}
+	if (o.shard_n && o.finish)
+		return usage_error("batch", "--shard and --finish are two steps: each shard runs with --shard K/N, then "
+					    "one --finish");
+	if ((o.shard_n || o.finish) && !o.run_id)
+		return usage_error("batch", "%s needs --run-id ID, the same for every shard and the finish step of the run",
+				   o.finish ? "--finish" : "--shard");
+	if (o.history) {
+		struct buf why;
+		buf_init(&why);
+		if (hdb_uri_check(o.history, &why) < 0) {
+			usage_error("batch", "--history: %s", why.data);
+			buf_free(&why);
+			return EXIT_USAGE;
+		}
+		buf_free(&why);
+	}
 	if (o.smtp && strncmp(o.smtp, "smtp://", 7) != 0 && strncmp(o.smtp, "smtps://", 8) != 0)
 		return usage_error("batch", "--smtp takes an smtp:// or smtps:// URL");
 
@@ -291,9 +343,16 @@ int cmd_batch(int argc, char **argv)
 }
 
 static const char history_help[] =
-	"Usage: iopsy history --db PATH [--set NAME]\n"
-	"List the runs recorded by 'iopsy batch' (sets, status, worst finding, capture start); with\n"
-	"--set, also that set's findings and key figures per run.\n";
+	"Usage: iopsy history --db PATH|URI [--set NAME]\n"
+	"List the runs recorded by 'iopsy batch' (sets, status, worst finding, capture start, run id);\n"
+	"with --set, also that set's findings and key figures per run. The history is a SQLite file or\n"
+	"a PostgreSQL database (postgresql://[user@]host[:port]/db; the password from PGPASSFILE or\n"
+	"~/.pgpass, never in the URI).\n";
+
+void history_help_out(struct buf *out)
+{
+	buf_adds(out, history_help);
+}
 
 int cmd_history(int argc, char **argv)
 {
@@ -322,7 +381,15 @@ int cmd_history(int argc, char **argv)
 	diag_init(&d, NULL, -1);
 	d.sink = diag_stderr();
 	struct history *h;
-	if (access(db, R_OK) != 0) {
+	struct buf why;
+	buf_init(&why);
+	if (hdb_uri_check(db, &why) < 0) {
+		usage_error("history", "--db: %s", why.data);
+		buf_free(&why);
+		return EXIT_USAGE;
+	}
+	buf_free(&why);
+	if (!hdb_is_uri(db) && access(db, R_OK) != 0) {
 		fprintf(stderr, "iopsy history: %s: %s\n", db, strerror(errno));
 		return EXIT_INPUT;
 	}

@@ -25,6 +25,8 @@ void analyze_help(struct buf *out);
 void compare_help(struct buf *out);
 void rules_help(struct buf *out);
 void sim_help(struct buf *out);
+void batch_help_out(struct buf *out);
+void history_help_out(struct buf *out);
 
 struct command {
 	const char *name;

@@ -1,0 +1,494 @@
+/* hdb.c — the history's SQL engines: SQLite and PostgreSQL (libpq) behind hdb.h. */
+#include "hdb.h"
+
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef HAVE_LIBPQ
+#include <libpq-fe.h>
+#endif
+
+/* The advisory lock key of iopsy's schema migrations in PostgreSQL ("iopsyhdb"). */
+#define PG_MIGRATION_LOCK 0x696f70737968646bLL
+#define HQ_MAX_PARAMS 16
+
+struct hdb {
+	enum hdb_kind kind;
+	sqlite3 *lite;
+#ifdef HAVE_LIBPQ
+	PGconn *pg;
+	int nstmt;                /* prepared statements made (their names) */
+#endif
+	char *err;                /* the last error (PostgreSQL, and failures before a handle) */
+};
+
+struct hq {
+	struct hdb *db;
+	sqlite3_stmt *st;
+#ifdef HAVE_LIBPQ
+	char *sql;                /* with $N */
+	char name[24];
+	bool prepared;
+	int nparams;
+	char *params[HQ_MAX_PARAMS];
+	PGresult *res;
+	int row, nrows;           /* row: the current row, -1 before the first */
+#endif
+};
+
+bool hdb_is_uri(const char *where)
+{
+	return strncmp(where, "postgresql://", 13) == 0 || strncmp(where, "postgres://", 11) == 0;
+}
+
+static void set_err(struct hdb *db, const char *msg)
+{
+	free(db->err);
+	db->err = xstrdup(msg ? msg : "error");
+	size_t n = strlen(db->err);
+	while (n && (db->err[n - 1] == '\n' || db->err[n - 1] == ' '))
+		db->err[--n] = '\0';
+}
+
+int hdb_uri_check(const char *where, struct buf *why)
+{
+	if (!hdb_is_uri(where))
+		return 0;
+#ifdef HAVE_LIBPQ
+	char *err = NULL;
+	PQconninfoOption *opts = PQconninfoParse(where, &err);
+	if (!opts) {
+		buf_printf(why, "not a valid PostgreSQL URI: %s", err ? err : "out of memory");
+		PQfreemem(err);
+		return ERR_USAGE;
+	}
+	bool pw = false;
+	for (PQconninfoOption *o = opts; o->keyword; o++)
+		if (strcmp(o->keyword, "password") == 0 && o->val && *o->val)
+			pw = true;
+	PQconninfoFree(opts);
+	if (pw) {
+		buf_adds(why, "the PostgreSQL URI holds a password: every user of this machine can read a command line "
+			      "(ps) and it stays in shell histories and job scripts; give the password the libpq way "
+			      "instead (PGPASSFILE or ~/.pgpass, a service file, or PGPASSWORD in the job's environment)");
+		return ERR_USAGE;
+	}
+	return 0;
+#else
+	/* no parser without libpq: the user info of the URI, up to '@' before the host part */
+	const char *p = strstr(where, "://") + 3;
+	const char *end = p + strcspn(p, "/?");
+	const char *at = memchr(p, '@', (size_t)(end - p));
+	if ((at && memchr(p, ':', (size_t)(at - p))) || strstr(where, "password=")) {
+		buf_adds(why, "the PostgreSQL URI holds a password: give it the libpq way (PGPASSFILE or ~/.pgpass)");
+		return ERR_USAGE;
+	}
+	return 0;
+#endif
+}
+
+#ifdef HAVE_LIBPQ
+static void pg_quiet(void *arg, const char *msg)
+{
+	(void)arg;
+	(void)msg; /* NOTICEs ("relation already exists, skipping") are not the user's business */
+}
+#endif
+
+int hdb_open(struct hdb **out, const char *where, bool create, struct buf *why)
+{
+	*out = NULL;
+	struct hdb *db = xcalloc(1, sizeof *db);
+	if (hdb_is_uri(where)) {
+		db->kind = HDB_POSTGRES;
+		if (hdb_uri_check(where, why) < 0) {
+			free(db);
+			return ERR_IO;
+		}
+#ifdef HAVE_LIBPQ
+		const char *const keys[] = {"dbname", "fallback_application_name", NULL};
+		const char *const vals[] = {where, "iopsy", NULL};
+		db->pg = PQconnectdbParams(keys, vals, 1);
+		if (!db->pg || PQstatus(db->pg) != CONNECTION_OK) {
+			const char *m = db->pg ? PQerrorMessage(db->pg) : "out of memory";
+			buf_adds(why, m);
+			while (why->len && (why->data[why->len - 1] == '\n' || why->data[why->len - 1] == ' '))
+				why->data[--why->len] = '\0';
+			PQfinish(db->pg);
+			free(db);
+			return ERR_IO;
+		}
+		PQsetNoticeProcessor(db->pg, pg_quiet, NULL);
+		*out = db;
+		return 0;
+#else
+		(void)create;
+		buf_adds(why, "this iopsy was built without PostgreSQL support (install libpq-dev and rebuild)");
+		free(db);
+		return ERR_IO;
+#endif
+	}
+	db->kind = HDB_SQLITE;
+	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+	if (sqlite3_open_v2(where, &db->lite, flags, NULL) != SQLITE_OK) {
+		buf_adds(why, db->lite ? sqlite3_errmsg(db->lite) : "out of memory");
+		sqlite3_close(db->lite);
+		free(db);
+		return ERR_IO;
+	}
+	sqlite3_busy_timeout(db->lite, 10000);
+	*out = db;
+	return 0;
+}
+
+void hdb_close(struct hdb *db)
+{
+	if (!db)
+		return;
+	if (db->lite)
+		sqlite3_close(db->lite);
+#ifdef HAVE_LIBPQ
+	if (db->pg)
+		PQfinish(db->pg);
+#endif
+	free(db->err);
+	free(db);
+}
+
+enum hdb_kind hdb_kind(const struct hdb *db)
+{
+	return db->kind;
+}
+
+const char *hdb_error(const struct hdb *db)
+{
+	if (db->kind == HDB_SQLITE && db->lite)
+		return db->err ? db->err : sqlite3_errmsg(db->lite);
+	return db->err ? db->err : "error";
+}
+
+int hdb_exec(struct hdb *db, const char *sql)
+{
+	if (db->kind == HDB_SQLITE) {
+		char *msg = NULL;
+		free(db->err);
+		db->err = NULL;
+		if (sqlite3_exec(db->lite, sql, NULL, NULL, &msg) != SQLITE_OK) {
+			set_err(db, msg ? msg : sqlite3_errmsg(db->lite));
+			sqlite3_free(msg);
+			return ERR_IO;
+		}
+		return 0;
+	}
+#ifdef HAVE_LIBPQ
+	PGresult *r = PQexec(db->pg, sql);
+	ExecStatusType st = PQresultStatus(r);
+	int rc = 0;
+	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+		set_err(db, PQerrorMessage(db->pg));
+		rc = ERR_IO;
+	}
+	PQclear(r);
+	return rc;
+#else
+	return ERR_IO;
+#endif
+}
+
+int hdb_version(struct hdb *db)
+{
+	if (db->kind == HDB_SQLITE) {
+		sqlite3_stmt *st;
+		int v = -1;
+		if (sqlite3_prepare_v2(db->lite, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK) {
+			if (sqlite3_step(st) == SQLITE_ROW)
+				v = sqlite3_column_int(st, 0);
+			sqlite3_finalize(st);
+		}
+		return v;
+	}
+	/* pg_class read with the statement's snapshot, not to_regclass(): that looks in the
+	 * session's catalog cache, which still says "no such table" after another session made it
+	 * while this one waited for the migration lock */
+	struct hq *q = hq_prepare(db, "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n "
+				      "ON n.oid = c.relnamespace WHERE c.relname = 'iopsy_schema' AND n.nspname = current_schema())");
+	if (!q)
+		return -1;
+	int v = -1;
+	if (hq_step(q) == 1)
+		v = strcmp(hq_col_text(q, 0), "t") == 0 ? 1 : 0;
+	hq_free(q);
+	if (v != 1)
+		return v;
+	q = hq_prepare(db, "SELECT max(version) FROM iopsy_schema");
+	if (!q)
+		return -1;
+	v = hq_step(q) == 1 ? (hq_null(q, 0) ? 0 : (int)hq_col_int(q, 0)) : -1;
+	hq_free(q);
+	return v;
+}
+
+int hdb_set_version(struct hdb *db, int v)
+{
+	char sql[128];
+	if (db->kind == HDB_SQLITE) {
+		snprintf(sql, sizeof sql, "PRAGMA user_version = %d", v);
+		return hdb_exec(db, sql);
+	}
+	snprintf(sql, sizeof sql,
+		 "CREATE TABLE IF NOT EXISTS iopsy_schema(version INTEGER NOT NULL);"
+		 "DELETE FROM iopsy_schema; INSERT INTO iopsy_schema VALUES(%d)",
+		 v);
+	return hdb_exec(db, sql);
+}
+
+int hdb_begin(struct hdb *db, bool lock)
+{
+	if (db->kind == HDB_SQLITE)
+		return hdb_exec(db, "BEGIN IMMEDIATE");
+	if (hdb_exec(db, "BEGIN") < 0)
+		return ERR_IO;
+	if (lock) {
+		char sql[64];
+		snprintf(sql, sizeof sql, "SELECT pg_advisory_xact_lock(%lld)", (long long)PG_MIGRATION_LOCK);
+		if (hdb_exec(db, sql) < 0) {
+			hdb_exec(db, "ROLLBACK");
+			return ERR_IO;
+		}
+	}
+	return 0;
+}
+
+/* ---- statements ---- */
+
+#ifdef HAVE_LIBPQ
+/* "?N" to "$N" outside quoted text. */
+static char *pg_sql(const char *sql)
+{
+	struct buf b;
+	buf_init(&b);
+	char quote = 0;
+	for (const char *p = sql; *p; p++) {
+		if (quote) {
+			if (*p == quote)
+				quote = 0;
+		} else if (*p == '\'' || *p == '"') {
+			quote = *p;
+		} else if (*p == '?' && p[1] >= '0' && p[1] <= '9') {
+			buf_addc(&b, '$');
+			continue;
+		}
+		buf_addc(&b, *p);
+	}
+	if (!b.data)
+		buf_adds(&b, "");
+	return b.data;
+}
+#endif
+
+struct hq *hq_prepare(struct hdb *db, const char *sql)
+{
+	struct hq *q = xcalloc(1, sizeof *q);
+	q->db = db;
+	if (db->kind == HDB_SQLITE) {
+		free(db->err);
+		db->err = NULL;
+		if (sqlite3_prepare_v2(db->lite, sql, -1, &q->st, NULL) != SQLITE_OK) {
+			free(q);
+			return NULL;
+		}
+		return q;
+	}
+#ifdef HAVE_LIBPQ
+	q->sql = pg_sql(sql);
+	snprintf(q->name, sizeof q->name, "iopsy_%d", db->nstmt++);
+	q->row = -1;
+	return q;
+#else
+	free(q);
+	return NULL;
+#endif
+}
+
+#ifdef HAVE_LIBPQ
+static void pg_param(struct hq *q, int i, char *v)
+{
+	if (i < 1 || i > HQ_MAX_PARAMS) {
+		free(v);
+		return;
+	}
+	free(q->params[i - 1]);
+	q->params[i - 1] = v;
+	if (i > q->nparams)
+		q->nparams = i;
+}
+#endif
+
+void hq_text(struct hq *q, int i, const char *s)
+{
+	if (q->st) {
+		if (s)
+			sqlite3_bind_text(q->st, i, s, -1, SQLITE_TRANSIENT);
+		else
+			sqlite3_bind_null(q->st, i);
+		return;
+	}
+#ifdef HAVE_LIBPQ
+	pg_param(q, i, s ? xstrdup(s) : NULL);
+#endif
+}
+
+void hq_int(struct hq *q, int i, int64_t v)
+{
+	if (q->st) {
+		sqlite3_bind_int64(q->st, i, (sqlite3_int64)v);
+		return;
+	}
+#ifdef HAVE_LIBPQ
+	char x[32];
+	snprintf(x, sizeof x, "%lld", (long long)v);
+	pg_param(q, i, xstrdup(x));
+#endif
+}
+
+void hq_real(struct hq *q, int i, double v)
+{
+	if (q->st) {
+		if (isnan(v))
+			sqlite3_bind_null(q->st, i);
+		else
+			sqlite3_bind_double(q->st, i, v);
+		return;
+	}
+#ifdef HAVE_LIBPQ
+	if (isnan(v)) {
+		pg_param(q, i, NULL);
+		return;
+	}
+	char x[40];
+	snprintf(x, sizeof x, "%.17g", v); /* read back as the same double */
+	pg_param(q, i, xstrdup(x));
+#endif
+}
+
+int hq_step(struct hq *q)
+{
+	if (q->st) {
+		int rc = sqlite3_step(q->st);
+		if (rc == SQLITE_ROW)
+			return 1;
+		if (rc == SQLITE_DONE)
+			return 0;
+		return ERR_IO;
+	}
+#ifdef HAVE_LIBPQ
+	struct hdb *db = q->db;
+	if (!q->res) {
+		if (!q->prepared) {
+			PGresult *r = PQprepare(db->pg, q->name, q->sql, 0, NULL);
+			bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+			PQclear(r);
+			if (!ok) {
+				set_err(db, PQerrorMessage(db->pg));
+				return ERR_IO;
+			}
+			q->prepared = true;
+		}
+		q->res = PQexecPrepared(db->pg, q->name, q->nparams, (const char *const *)q->params, NULL, NULL, 0);
+		ExecStatusType st = PQresultStatus(q->res);
+		if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK) {
+			set_err(db, PQerrorMessage(db->pg));
+			PQclear(q->res);
+			q->res = NULL;
+			return ERR_IO;
+		}
+		q->nrows = st == PGRES_TUPLES_OK ? PQntuples(q->res) : 0;
+		q->row = -1;
+	}
+	if (q->row + 1 < q->nrows) {
+		q->row++;
+		return 1;
+	}
+	q->row = q->nrows;
+	return 0;
+#else
+	return ERR_IO;
+#endif
+}
+
+void hq_reset(struct hq *q)
+{
+	if (q->st) {
+		sqlite3_reset(q->st);
+		return;
+	}
+#ifdef HAVE_LIBPQ
+	PQclear(q->res);
+	q->res = NULL;
+	q->row = -1;
+	q->nrows = 0;
+#endif
+}
+
+bool hq_null(struct hq *q, int col)
+{
+	if (q->st)
+		return sqlite3_column_type(q->st, col) == SQLITE_NULL;
+#ifdef HAVE_LIBPQ
+	return !q->res || q->row < 0 || q->row >= q->nrows || col >= PQnfields(q->res) ||
+	       PQgetisnull(q->res, q->row, col);
+#else
+	return true;
+#endif
+}
+
+const char *hq_col_text(struct hq *q, int col)
+{
+	if (q->st)
+		return (const char *)sqlite3_column_text(q->st, col);
+#ifdef HAVE_LIBPQ
+	return hq_null(q, col) ? NULL : PQgetvalue(q->res, q->row, col);
+#else
+	return NULL;
+#endif
+}
+
+int64_t hq_col_int(struct hq *q, int col)
+{
+	if (q->st)
+		return sqlite3_column_int64(q->st, col);
+	const char *t = hq_col_text(q, col);
+	return t ? strtoll(t, NULL, 10) : 0;
+}
+
+double hq_col_real(struct hq *q, int col)
+{
+	if (q->st)
+		return sqlite3_column_type(q->st, col) == SQLITE_NULL ? NAN : sqlite3_column_double(q->st, col);
+	const char *t = hq_col_text(q, col);
+	return t ? strtod(t, NULL) : NAN;
+}
+
+void hq_free(struct hq *q)
+{
+	if (!q)
+		return;
+	if (q->st)
+		sqlite3_finalize(q->st);
+#ifdef HAVE_LIBPQ
+	PQclear(q->res);
+	if (q->prepared) {
+		char sql[48];
+		snprintf(sql, sizeof sql, "DEALLOCATE %s", q->name);
+		PGresult *r = PQexec(q->db->pg, sql);
+		PQclear(r);
+	}
+	for (int i = 0; i < HQ_MAX_PARAMS; i++)
+		free(q->params[i]);
+	free(q->sql);
+#endif
+	free(q);
+}
