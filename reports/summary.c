@@ -57,6 +57,56 @@ void summary_free(struct exec_summary *s)
 	memset(s, 0, sizeof *s);
 }
 
+/* What SQL Server's own counters say it felt (sqlimpact.h): the worst storage episode that explains
+ * its log flush waits and the worst that explains its page IO latch waits, appended to b as "; SQL
+ * Server felt it: ...". false (nothing added) when no episode explains a SQL Server wait. */
+static bool sql_felt(const struct analysis *a, struct buf *b)
+{
+	if (!a->sql)
+		return false;
+	const struct sql_episode *best[2] = {NULL, NULL};
+	const struct sql_instance *in[2] = {NULL, NULL};
+	for (size_t i = 0; i < a->sql->n; i++) {
+		const struct sql_instance *si = &a->sql->in[i];
+		for (size_t k = 0; k < si->nep; k++) {
+			const struct sql_episode *ep = &si->ep[k];
+			int r = ep->role == SQLR_LOG ? 0 : 1;
+			double v = r == 0 ? ep->during.flush_wait_ms : ep->during.pageio_ms;
+			if (ep->explains != 1 || !ep->disk || isnan(v))
+				continue;
+			double w = best[r] ? (r == 0 ? best[r]->during.flush_wait_ms : best[r]->during.pageio_ms) : -1;
+			if (v > w)
+				best[r] = ep, in[r] = si;
+		}
+	}
+	if (!best[0] && !best[1])
+		return false;
+	buf_adds(b, "; SQL Server felt it");
+	if (in[0] && in[1] && in[0] != in[1])
+		in[0] = NULL; /* two instances: each part names its own */
+	const struct sql_instance *one = best[0] ? in[0] ? in[0] : NULL : in[1];
+	if (one && one->host)
+		buf_printf(b, " (%s, %s)", one->host, one->label ? one->label : one->name);
+	buf_adds(b, ":");
+	for (int r = 0; r < 2; r++) {
+		const struct sql_episode *ep = best[r];
+		if (!ep)
+			continue;
+		double v = r == 0 ? ep->during.flush_wait_ms : ep->during.pageio_ms;
+		double o = r == 0 ? ep->outside.flush_wait_ms : ep->outside.pageio_ms;
+		buf_adds(b, r && best[0] ? " and" : "");
+		buf_adds(b, r == 0 ? " its log flushes waited " : " its page reads waited ");
+		fmt_num(b, v, "-");
+		buf_printf(b, " ms per wait while %s was slow", ep->disk->name);
+		if (!isnan(o)) {
+			buf_adds(b, " (");
+			fmt_num(b, o, "-");
+			buf_adds(b, " ms the rest of the time)");
+		}
+	}
+	return true;
+}
+
 static const char *const month_names[12] = {"January", "February", "March",     "April",   "May",      "June",
 					     "July",    "August",   "September", "October", "November", "December"};
 
@@ -470,8 +520,8 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 				gl = &a->f[i];
 		buf_printf(&b, "In all there %s %zu finding%s (%d critical, %d warning%s)", a->nf == 1 ? "is" : "are", a->nf,
 			   a->nf == 1 ? "" : "s", crit, warn, warn == 1 ? "" : "s");
-		if (gl && gl->nev) {
-			buf_printf(&b, "; SQL Server felt it as %s latency of ", gl->kind == K_LAT_GUEST_READ ? "read" : "write");
+		if (!sql_felt(a, &b) && gl && gl->nev) {
+			buf_printf(&b, "; the guest felt it as %s latency of ", gl->kind == K_LAT_GUEST_READ ? "read" : "write");
 			fmt_num(&b, gl->ev[0].median, "-");
 			buf_printf(&b, " %s (median) on ", metric_info[gl->ev[0].metric].unit);
 			entity_words(&b, gl);
