@@ -643,6 +643,9 @@ void summary_of_compare(const struct compare *c, const struct ltime *lt, struct 
 		add_sentence(s, b.data);
 		buf_init(&b);
 	}
+	/* the business side of the change, from SQL Server's own counters (the first instance) */
+	if (c->nsql && c->sql[0].text)
+		add_sentence(s, fmtx("SQL Server, %s", c->sql[0].text));
 	if (sm->capacity_gain)
 		add_sentence(s, fmtx("The after side did materially more work in its busy phase at no worse latency: a capacity "
 				     "gain."));
