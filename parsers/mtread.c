@@ -120,7 +120,8 @@ static void chunk_read(struct mtread *q, struct chunk *c)
 	c->err = 0;
 	size_t want = q->o.chunk > q->carry_len ? q->o.chunk : q->carry_len + 1;
 	chunk_reserve(c, want);
-	memcpy(c->buf, q->carry, q->carry_len);
+	if (q->carry_len) /* no carry yet: q->carry may be NULL */
+		memcpy(c->buf, q->carry, q->carry_len);
 	c->len = q->carry_len;
 	size_t searched = c->len; /* the carry holds no terminator */
 	for (;;) {
@@ -159,7 +160,8 @@ static void chunk_read(struct mtread *q, struct chunk *c)
 				q->carry_cap = q->carry_len > 2 * q->carry_cap ? q->carry_len : 2 * q->carry_cap;
 				q->carry = xrealloc(q->carry, q->carry_cap);
 			}
-			memcpy(q->carry, c->buf + c->lines_end, q->carry_len);
+			if (q->carry_len)
+				memcpy(q->carry, c->buf + c->lines_end, q->carry_len);
 		}
 	}
 	c->pos = q->src.pos ? q->src.pos(q->src.ctx) : 0;
