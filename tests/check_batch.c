@@ -143,7 +143,10 @@ START_TEST(discover_manifest)
 	ck_assert_str_eq(b.sets[1].dir, "_._.._etc");
 	ck_assert_ptr_nonnull(strstr(b.sets[1].discovery_error, "matches no file"));
 	ck_assert(b.sets[2].paired);
-	ck_assert_ptr_null(b.sets[2].discovery_error);
+	/* a set with a wrong line fails rather than run without what the line asked for */
+	ck_assert_ptr_nonnull(b.sets[2].discovery_error);
+	ck_assert_ptr_nonnull(strstr(b.sets[2].discovery_error, "'bogus' ("));
+	ck_assert_ptr_nonnull(strstr(b.sets[2].discovery_error, ":11) is not a manifest key"));
 	batch_free(&b);
 	buf_free(&err);
 }

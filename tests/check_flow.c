@@ -539,6 +539,11 @@ START_TEST(manifest_set_options)
 	ck_assert_str_eq(o->filter[EF_VM][0], "SQL 01|SQL02");
 	ck_assert_uint_eq(o->nfilter[EF_DISK], 2);
 	ck_assert_ptr_nonnull(strstr(err.data, "manifest.ini:14:3: error: unknown key 'colour'"));
+	/* set b fails with its first wrong line; sets a and c run */
+	ck_assert_ptr_null(b.sets[0].discovery_error);
+	ck_assert_ptr_nonnull(b.sets[1].discovery_error);
+	ck_assert_ptr_nonnull(strstr(b.sets[1].discovery_error, "'colour'"));
+	ck_assert_ptr_null(b.sets[2].discovery_error);
 	ck_assert_ptr_nonnull(strstr(err.data, "manifest.ini:15:6: error: tz = 'Mars'"));
 	ck_assert_ptr_nonnull(strstr(err.data, "manifest.ini:16:21: error: array-queue-depth = 'many'"));
 	ck_assert_ptr_nonnull(strstr(err.data, "manifest.ini:17:8: error: from = '1pm'"));

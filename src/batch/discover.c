@@ -485,6 +485,21 @@ static int set_option(struct bset *s, const char *base, const char *key, const c
 	return 0;
 }
 
+/* A set whose manifest lines are wrong fails with the reason (never analysed without what it
+ * asked for: a window, a filter, its rules); the line's own error was printed at its column. */
+static void set_bad_key(struct bset *s, const char *path, long ln, const char *key, const char *why)
+{
+	if (s->discovery_error)
+		return; /* the first reason is enough */
+	struct buf e, k;
+	buf_init(&e);
+	buf_init(&k);
+	buf_add_text_escaped(&k, key, strlen(key));
+	buf_printf(&e, "the manifest's '%s' (%s:%ld) %s, so the set was not analysed", k.data, path, ln, why);
+	buf_free(&k);
+	s->discovery_error = e.data;
+}
+
 static int discover_manifest(struct batch *b, const char *path, const struct diag *parent)
 {
 	struct diag d = *parent;
@@ -539,8 +554,10 @@ static int discover_manifest(struct batch *b, const char *path, const struct dia
 		/* the set's own analysis options (set_option: rules, tz, array-queue-depth, clock-offset,
 		 * from/to, host/vm/disk; issue 15's report keys go there too) */
 		int so = set_option(cur, base, key, val, &d, ln, (long)(key - line) + 1, (long)(val - line) + 1);
-		if (so < 0)
+		if (so < 0) {
 			rc = ERR_FORMAT;
+			set_bad_key(cur, path, ln, key, "has a bad value");
+		}
 		if (so)
 			continue;
 		int side = 0, forced = -1;
@@ -569,6 +586,7 @@ static int discover_manifest(struct batch *b, const char *path, const struct dia
 				  "unknown key '%s' (files, before, after, vmkernel-log, partitions, map, mail-to, title, customer, prepared-by, logo, %s)", kb.data,
 				  set_option_names);
 			buf_free(&kb);
+			set_bad_key(cur, path, ln, key, "is not a manifest key");
 			rc = ERR_FORMAT;
 			continue;
 		}
