@@ -2,36 +2,108 @@
 #include "ltime.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-static bool from_model(struct ltime *lt, const struct model *m)
+/* One perfmon capture's bias: from its start on (aligned UTC, seconds). */
+struct pbias {
+	int64_t start;
+	int bias_min;
+	const struct capture *c;
+};
+
+static void biases_of(const struct model *m, struct pbias *pb, size_t *n, size_t cap)
 {
-	if (!m)
-		return false;
-	if (m->tz) {
-		lt->known = true;
-		lt->z = *m->tz;
-		snprintf(lt->source, sizeof lt->source, "--tz");
-		return true;
-	}
-	for (size_t i = 0; i < m->ncaps; i++) {
+	for (size_t i = 0; m && i < m->ncaps && *n < cap; i++) {
 		const struct capture *c = &m->caps[i];
-		if (c->failed || !c->bias_known)
+		if (c->failed || !c->bias_known || !c->rows)
 			continue;
-		lt->known = true;
-		tz_fixed(&lt->z, -c->bias_min * 60, NULL);
+		pb[(*n)++] = (struct pbias){(c->start + c->clock_offset_ms) / 1000, c->bias_min, c};
+	}
+}
+
+static int pbias_cmp(const void *a, const void *b)
+{
+	const struct pbias *x = a, *y = b;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static void off_name(char *out, size_t n, int32_t off)
+{
+	int32_t a = off < 0 ? -off : off;
+	if (!off)
+		snprintf(out, n, "UTC");
+	else
+		snprintf(out, n, "UTC%c%02d:%02d", off < 0 ? '-' : '+', (int)(a / 3600) % 100, (int)(a % 3600 / 60));
+}
+
+/* The perfmon headers' biases of m and m2 in time order: one fixed offset when they agree, else a
+ * zone that changes offset at the start of each capture with another bias (each time is shown in
+ * the offset its own capture's clock used). */
+static bool from_biases(struct ltime *lt, const struct model *m, const struct model *m2)
+{
+	struct pbias pb[128];
+	size_t n = 0;
+	biases_of(m, pb, &n, 64);
+	biases_of(m2, pb, &n, 128);
+	if (!n)
+		return false;
+	qsort(pb, n, sizeof pb[0], pbias_cmp);
+	lt->known = true;
+	const struct capture *c = pb[0].c;
+	size_t nt = 0; /* transitions: a capture whose bias differs from the one before it */
+	for (size_t i = 1; i < n; i++)
+		nt += pb[i].bias_min != pb[i - 1].bias_min;
+	if (!nt || nt >= LTIME_MAX_BIASES) {
+		tz_fixed(&lt->z, -pb[0].bias_min * 60, NULL);
 		snprintf(lt->source, sizeof lt->source, "the perfmon header of %s%s%s%s", c->host ? c->host : "the guest",
 			 c->zone ? " (" : "", c->zone ? c->zone : "", c->zone ? ")" : "");
 		return true;
 	}
-	return false;
+	memset(&lt->z, 0, sizeof lt->z);
+	size_t k = 0;
+	lt->ptypes[0].off = -pb[0].bias_min * 60;
+	off_name(lt->ptypes[0].abbr, sizeof lt->ptypes[0].abbr, lt->ptypes[0].off);
+	struct buf names;
+	buf_init(&names);
+	buf_adds(&names, lt->ptypes[0].abbr);
+	for (size_t i = 1; i < n; i++) {
+		if (pb[i].bias_min == pb[i - 1].bias_min)
+			continue;
+		k++;
+		lt->ptypes[k].off = -pb[i].bias_min * 60;
+		off_name(lt->ptypes[k].abbr, sizeof lt->ptypes[k].abbr, lt->ptypes[k].off);
+		lt->ptrans[k - 1] = pb[i].start;
+		lt->ptype[k - 1] = (uint8_t)k;
+		buf_printf(&names, ", then %s", lt->ptypes[k].abbr);
+	}
+	lt->z.types = lt->ptypes;
+	lt->z.ntypes = k + 1;
+	lt->z.trans = lt->ptrans;
+	lt->z.trans_type = lt->ptype;
+	lt->z.ntrans = k;
+	snprintf(lt->z.name, sizeof lt->z.name, "%s", names.data);
+	buf_free(&names);
+	snprintf(lt->source, sizeof lt->source, "the perfmon headers of %s, each capture in its own header's bias",
+		 c->host ? c->host : "the guest");
+	return true;
+}
+
+static bool from_tz(struct ltime *lt, const struct model *m)
+{
+	if (!m || !m->tz)
+		return false;
+	lt->known = true;
+	lt->z = *m->tz;
+	snprintf(lt->source, sizeof lt->source, "--tz");
+	return true;
 }
 
 void ltime_init(struct ltime *lt, const struct model *m, const struct model *m2)
 {
 	memset(lt, 0, sizeof *lt);
-	if (!from_model(lt, m))
-		from_model(lt, m2);
+	if (!from_tz(lt, m) && !from_tz(lt, m2))
+		from_biases(lt, m, m2);
 }
 
 const char *ltime_abbr(const struct ltime *lt, int64_t t_ms, char buf[16])

@@ -11,11 +11,19 @@
 #include "tz.h"
 #include "util.h"
 
+#define LTIME_MAX_BIASES 8
+
 struct ltime {
 	bool known;              /* a local zone is known (else only UTC is shown) */
 	struct tz z;             /* a fixed offset, or a shallow copy of --tz (its arrays borrowed) */
 	char source[160];        /* "--tz Europe/Berlin", "perfmon header of SQL01 (Pacific Daylight Time)";
 	                          * raw header text: escape it */
+	/* perfmon headers with different biases (a before side in summer time, an after side in
+	 * winter time): z is a zone of its own whose offset changes at the start of each capture with
+	 * another bias; its tables live here (so an ltime is not copied once initialised) */
+	int64_t ptrans[LTIME_MAX_BIASES];
+	uint8_t ptype[LTIME_MAX_BIASES];
+	struct tz_type ptypes[LTIME_MAX_BIASES];
 };
 
 /* The local zone of the captures of m (and m2 when not NULL, e.g. the after side). Needs no

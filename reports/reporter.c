@@ -95,7 +95,7 @@ static int json_batch(const struct batch *b, const struct run_info *ri, struct r
 static const struct reporter report_json = {
 	.name = "json",
 	.ext = "json",
-	.summary = "JSON with a stable schema (doc/analyze-json.md)",
+	.summary = "JSON with a stable schema (doc/analyze-json.md, compare: doc/compare-json.md)",
 	.analysis = json_analysis,
 	.compare = json_compare,
 	.inventory = json_inventory,

@@ -107,6 +107,15 @@ static bool sql_felt(const struct analysis *a, struct buf *b)
 	return true;
 }
 
+/* SQL Server's first wait without a storage cause (sqlimpact.h), NULL when none. */
+static const struct sql_symptom *sql_symptom(const struct analysis *a)
+{
+	for (size_t i = 0; a->sql && i < a->sql->n; i++)
+		if (a->sql->in[i].nsym)
+			return &a->sql->in[i].sym[0];
+	return NULL;
+}
+
 static const char *const month_names[12] = {"January", "February", "March",     "April",   "May",      "June",
 					     "July",    "August",   "September", "October", "November", "December"};
 
@@ -126,12 +135,17 @@ static void period_words(struct buf *b, const struct ltime *lt, int64_t t0, int6
 	struct buf x;
 	buf_init(&x);
 	if (lt->known) {
-		char ab[16];
+		char ab0[16], ab1[16];
+		const char *z0 = ltime_abbr(lt, t0, ab0), *z1 = ltime_abbr(lt, t1, ab1);
+		bool change = strcmp(z0, z1) != 0; /* DST (or another capture's bias) in between: each end its own */
 		ltime_local(&x, lt, t0, false);
-		buf_printf(b, "%.5s to ", x.data);
+		buf_printf(b, "%.5s%s%s to ", x.data, change ? " " : "", change ? z0 : "");
 		buf_reset(&x);
 		ltime_local(&x, lt, t1, !ltime_same_day(lt, t0, t0) || (t1 - t0) > 86400000);
-		buf_printf(b, "%.*s local time (%s; ", (int)(x.len > 5 ? x.len - 3 : x.len), x.data, ltime_abbr(lt, t1, ab));
+		if (change)
+			buf_printf(b, "%.*s %s local time (", (int)(x.len > 5 ? x.len - 3 : x.len), x.data, z1);
+		else
+			buf_printf(b, "%.*s local time (%s; ", (int)(x.len > 5 ? x.len - 3 : x.len), x.data, z1);
 	}
 	buf_reset(&x);
 	fmt_hhmmss(&x, t0);
@@ -191,11 +205,12 @@ static void machines(struct buf *b, const struct model *m)
 }
 
 /* Where IO waits, said for a manager, by the box of the kind. */
-static const char *where_words(enum kind k)
+static const char *where_words(enum kind k, bool sql)
 {
 	switch (kinds[k].box) {
-	case BOX_GUEST: return "inside the SQL Server VM";
-	case BOX_VSCSI: return "inside the SQL Server VM, at its virtual disk controller";
+	case BOX_GUEST: return sql ? "inside the SQL Server VM" : "inside the VM";
+	case BOX_VSCSI: return sql ? "inside the SQL Server VM, at its virtual disk controller"
+				   : "inside the VM, at its virtual disk controller";
 	case BOX_KERNEL: return "in the ESXi host's queue for the storage LUN";
 	case BOX_ADAPTER: return "at the ESXi host's storage adapter (HBA)";
 	case BOX_ARRAY: return "in the storage array or the fabric to it";
@@ -471,19 +486,45 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 	struct buf b;
 	buf_init(&b);
 	if (t0 < t1) {
-		buf_adds(&b, "The captures cover ");
+		buf_adds(&b, a->window.on ? "The window analysed (--from/--to) covers " : "The captures cover ");
 		plain_duration(&b, (double)(t1 - t0) / 1000.0);
 		buf_adds(&b, " on ");
 		period_words(&b, lt, t0, t1);
 		buf_adds(&b, ", from ");
 		machines(&b, m);
+		if (ef_on(m->filter)) {
+			buf_adds(&b, ", for the selection ");
+			ef_options_text(m->filter, &b);
+			buf_adds(&b, " only");
+		}
 		buf_adds(&b, ".");
 		add_sentence(s, b.data);
 		buf_init(&b);
 	}
 	const struct finding *mf = main_finding(a);
+	/* the headline says what the verdict says (where IO waits, or that it cannot be told) */
+	const struct finding *vf = a->verdict_first >= 0 && (size_t)a->verdict_first < a->nf ? &a->f[a->verdict_first] : NULL;
+	bool sql = a->sql && a->sql->n;
 	if (mf && mf->sev >= SEV_WARNING) {
-		s->headline = fmtx("Storage IO waits %s", where_words(mf->kind));
+		struct buf h;
+		buf_init(&h);
+		if (a->verdict_where == VW_PLACES && vf) {
+			buf_printf(&h, "Storage IO waits %s", where_words(vf->kind, sql));
+		} else if ((a->verdict_where == VW_BELOW_GUEST || a->verdict_where == VW_UNTOLD) && vf) {
+			buf_adds(&h, "Storage IO is slow on ");
+			entity_words(&h, vf);
+			buf_adds(&h, a->verdict_where == VW_BELOW_GUEST ? "; it waits below the guest, and these captures do not show where"
+								  : "; where it waits cannot be told from these captures");
+		} else {
+			/* findings to act on, but no IO wait in the stack (a misaligned partition, errors) */
+			buf_adds(&h, "No IO wait found in the stack; to act on: ");
+			const char *t = kinds[mf->kind].title;
+			buf_addc(&h, t[0] >= 'A' && t[0] <= 'Z' && !(t[1] >= 'A' && t[1] <= 'Z') ? (char)(t[0] - 'A' + 'a') : t[0]);
+			buf_adds(&h, t + 1);
+			buf_adds(&h, " on ");
+			entity_words(&h, mf);
+		}
+		s->headline = h.data;
 		buf_adds(&b, "The worst: ");
 		buf_adds(&b, kinds[mf->kind].title);
 		buf_adds(&b, " on ");
@@ -535,7 +576,8 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 		bool below_ok = box <= BOX_VSCSI;
 		for (size_t i = 0; i < a->nf && below_ok; i++)
 			below_ok = a->f[i].sev < SEV_WARNING || kinds[a->f[i].kind].box <= BOX_VSCSI || kinds[a->f[i].kind].box == BOX_BY_LAYER;
-		if (below_ok && a->cov.layer[LAYER_DEVICE].status != COV_NOT_ASSESSED &&
+		if (below_ok && a->verdict_where == VW_PLACES && a->verdict_places == (1u << VP_GUEST) &&
+		    a->cov.layer[LAYER_DEVICE].status != COV_NOT_ASSESSED &&
 		    a->cov.layer[LAYER_ARRAY].status != COV_NOT_ASSESSED)
 			add_sentence(s, fmtx("The ESXi host, its storage adapter and the array were not the bottleneck: their "
 					     "queues and latency stayed within the rules, so the fix is inside the VM."));
@@ -567,24 +609,63 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 		buf_adds(&b, ".");
 		add_sentence(s, b.data);
 		buf_init(&b);
-		if (a->nf)
+		const struct sql_symptom *sy = sql_symptom(a);
+		if (sy) {
+			/* the storage is fine but SQL Server waits: the one thing to act on */
+			free(s->headline);
+			s->headline = fmtx("No storage bottleneck found, but SQL Server waits for something else");
+			add_sentence(s, fmtx("But SQL Server waited without a storage cause: %s", sy->text));
+		} else if (a->nf) {
 			add_sentence(s, fmtx("%zu note%s of information only.", a->nf, a->nf == 1 ? " is" : "s are"));
+		}
 	}
-	/* what the captures could not show */
-	int nna = 0;
-	for (int l = 0; l < COV_LAYERS; l++)
-		if (a->cov.layer[l].status == COV_NOT_ASSESSED)
+	/* what the captures could not show, and what the selection left out */
+	int nna = 0, nfl = 0;
+	struct buf fl;
+	buf_init(&fl);
+	for (int l = 0; l < COV_LAYERS; l++) {
+		if (a->cov.layer[l].status != COV_NOT_ASSESSED)
+			continue;
+		if (a->cov.layer[l].reason == COVR_FILTERED)
+			buf_printf(&fl, "%s%s", nfl++ ? ", " : "", layer_words[l]);
+		else
 			buf_printf(&b, "%s%s", nna++ ? ", " : "", layer_words[l]);
-	if (nna) {
-		char *t = fmtx("These captures could not show %s, so no finding there does not mean no problem there.", b.data);
+	}
+	if (nna || nfl) {
+		struct buf t;
+		buf_init(&t);
+		if (nfl && nna)
+			buf_printf(&t, "The selection leaves out %s; these captures could not show %s, so no finding there does "
+				       "not mean no problem there.", fl.data, b.data);
+		else if (nfl)
+			buf_printf(&t, "The selection leaves out %s: not analysed.", fl.data);
+		else
+			buf_printf(&t, "These captures could not show %s, so no finding there does not mean no problem there.",
+				   b.data);
 		buf_free(&b);
-		add_sentence(s, t);
+		buf_free(&fl);
+		add_sentence(s, t.data);
 	} else {
+		buf_free(&fl);
 		buf_free(&b);
 		if (a->cov.complete)
 			add_sentence(s, fmtx("The captures show every layer from Windows down to the array."));
 	}
 	actions_of_analysis(a, s);
+	const struct sql_symptom *sy = sql_symptom(a);
+	if (sy && s->nactions < SUMMARY_MAX_ACTIONS) {
+		struct action *ac = &s->act[s->nactions++];
+		memset(ac, 0, sizeof *ac);
+		if (!isnan(sy->ready_pct) && sy->ready_pct >= 10)
+			ac->what = fmtx("Look outside the storage for SQL Server's %s: the VM's vCPUs wait for a physical CPU "
+					"(%%Ready %.0f%%) — check the host's CPU over-commit, the VM's vCPU count and CPU limits.",
+					sy->role == SQLR_LOG ? "log write waits" : "page IO latch waits", sy->ready_pct);
+		else
+			ac->what = fmtx("Look outside the storage for SQL Server's %s (CPU, memory, the instance's own waits).",
+					sy->role == SQLR_LOG ? "log write waits" : "page IO latch waits");
+		ac->effect = fmtx("Storage changes would not shorten these waits: the disk answers within its target.");
+		ac->because = fmtx("SQL Server's wait counters against the disk's latency (SQL SERVER section)");
+	}
 }
 
 /* The engine's headline with its UTC clock times ("(13:04-13:15)") said in both zones:
@@ -629,10 +710,19 @@ void summary_of_compare(const struct compare *c, const struct ltime *lt, struct 
 			continue;
 		buf_adds(&b, side ? "; after: " : "Before: ");
 		plain_duration(&b, (double)(t1 - t0) / 1000.0);
+		if (c->side[side].window.on)
+			buf_adds(&b, " (its --from/--to window)");
 		buf_adds(&b, " on ");
 		period_words(&b, lt, t0, t1);
 	}
 	if (b.len) {
+		const struct ent_filter *f = c->side[CMP_BEFORE].m.filter;
+		if (ef_on(f)) {
+			/* both sides are read with the same selection */
+			buf_adds(&b, "; for the selection ");
+			ef_options_text(f, &b);
+			buf_adds(&b, " only");
+		}
 		buf_adds(&b, ".");
 		add_sentence(s, b.data);
 		buf_init(&b);

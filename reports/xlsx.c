@@ -27,6 +27,7 @@
 #include "fmt.h"
 #include "ltime.h"
 #include "summary.h"
+#include "text.h"
 #include "version.h"
 
 #ifdef HAVE_XLSXWRITER
@@ -78,8 +79,9 @@ static void header_row(struct xl *x, lxw_worksheet *ws, lxw_row_t r, const char 
 static const char *sev_word(int s) { return s == SEV_CRITICAL ? "critical" : s == SEV_WARNING ? "warning" : "info"; }
 
 static void summary_sheet(struct xl *x, const struct report_brand *br, const struct exec_summary *es, const char *verdict,
-			  const struct model *m, const struct model *m2)
+			  const struct analysis *a1, const struct analysis *a2)
 {
+	const struct model *m = &a1->m, *m2 = a2 ? &a2->m : NULL;
 	lxw_worksheet *ws = workbook_add_worksheet(x->wb, "Summary");
 	worksheet_set_column(ws, 0, 0, 22, x->bold);
 	worksheet_set_column(ws, 1, 1, 110, x->wrap);
@@ -101,6 +103,29 @@ static void summary_sheet(struct xl *x, const struct report_brand *br, const str
 	put_str(x, ws, r, 0, "Times", x->bold);
 	put_str(x, ws, r++, 1, t.data, x->wrap);
 	buf_free(&t);
+	/* what was analysed: each side's window and selection (as the text report says them) */
+	for (int side = 0; side < 2; side++) {
+		const struct analysis *an = side ? a2 : a1;
+		if (!an)
+			continue;
+		struct buf w, sel;
+		buf_init(&w);
+		buf_init(&sel);
+		workflow_sentences(an, &w, &sel);
+		const char *lab[2][2] = {{"Window", "Selection"}, {"Window (after)", "Selection (after)"}};
+		if (a2 && !side)
+			lab[0][0] = "Window (before)", lab[0][1] = "Selection (before)";
+		if (w.len) {
+			put_str(x, ws, r, 0, lab[side][0], x->bold);
+			put_str(x, ws, r++, 1, w.data, x->wrap);
+		}
+		if (sel.len) {
+			put_str(x, ws, r, 0, lab[side][1], x->bold);
+			put_str(x, ws, r++, 1, sel.data, x->wrap);
+		}
+		buf_free(&w);
+		buf_free(&sel);
+	}
 	r++;
 	put_str(x, ws, r, 0, "Summary", x->bold);
 	put_str(x, ws, r++, 1, es->headline ? es->headline : "", x->bold);
@@ -135,7 +160,7 @@ static void summary_sheet(struct xl *x, const struct report_brand *br, const str
 	/* the captures: file, host, start and end in UTC and local time */
 	r++;
 	static const char *const cols[] = {"File", "Format", "Host", "Start (UTC)", "End (UTC)", "Start (local)", "End (local)",
-					   "Rows", NULL};
+					   "Rows", "Rows outside the window", NULL};
 	lxw_worksheet *cs = workbook_add_worksheet(x->wb, "Captures");
 	header_row(x, cs, 0, cols);
 	worksheet_set_column(cs, 0, 0, 40, NULL);
@@ -156,7 +181,8 @@ static void summary_sheet(struct xl *x, const struct report_brand *br, const str
 			put_time(x, cs, cr, 4, c->end + c->clock_offset_ms, 0);
 			put_local(x, cs, cr, 5, c->start + c->clock_offset_ms);
 			put_local(x, cs, cr, 6, c->end + c->clock_offset_ms);
-			put_num(x, cs, cr++, 7, (double)c->rows);
+			put_num(x, cs, cr, 7, (double)c->rows);
+			put_num(x, cs, cr++, 8, (double)c->outside_rows);
 		}
 	}
 }
@@ -411,7 +437,7 @@ static int xlsx_analysis(const struct analysis *a, struct report_opts *o, struct
 	ltime_init(&x.lt, &a->m, NULL);
 	struct exec_summary es;
 	summary_of_analysis(a, &x.lt, &es);
-	summary_sheet(&x, o->html.brand, &es, a->verdict, &a->m, NULL);
+	summary_sheet(&x, o->html.brand, &es, a->verdict, a, NULL);
 	summary_free(&es);
 	findings_sheets(&x, a, "");
 	entities_sheet(&x, a, "");
@@ -432,7 +458,7 @@ static int xlsx_compare(const struct compare *c, struct report_opts *o, struct b
 	ltime_init(&x.lt, &c->side[CMP_AFTER].m, &c->side[CMP_BEFORE].m);
 	struct exec_summary es;
 	summary_of_compare(c, &x.lt, &es);
-	summary_sheet(&x, o->html.brand, &es, c->detail, &c->side[CMP_BEFORE].m, &c->side[CMP_AFTER].m);
+	summary_sheet(&x, o->html.brand, &es, c->detail, &c->side[CMP_BEFORE], &c->side[CMP_AFTER]);
 	summary_free(&es);
 	/* every comparison row */
 	lxw_worksheet *ws = workbook_add_worksheet(x.wb, "Comparisons");

@@ -164,10 +164,28 @@ START_TEST(window_analysis)
 		ck_assert_int_gt(c->outside_rows, 100);
 		ck_assert_int_eq(c->rows + c->outside_rows, i ? 240 : 237);
 	}
+	/* findings are said within the window asked for (the first row's interval began before it) */
 	for (size_t i = 0; i < a.nf; i++)
-		ck_assert(a.f[i].start >= w.from - 10000 && a.f[i].end <= w.to + 10000);
+		ck_assert(a.f[i].start >= w.from && a.f[i].end <= w.to);
 	ck_assert_uint_ge(a.nf, 1);
 	analysis_free(&a);
+	/* with --tz the local times are the zone's (the reports' local time), not the perfmon's clock */
+	struct tz berlin;
+	struct buf tzwhy;
+	buf_init(&tzwhy);
+	ck_assert_int_eq(tz_parse(&berlin, "Europe/Berlin", &tzwhy), 0);
+	co.tz = &berlin;
+	memset(&sp, 0, sizeof sp);
+	ck_assert_int_eq(twin_parse("15:05", &sp.b[TW_FROM], &why), 0);
+	ck_assert_int_eq(twin_parse("15:10", &sp.b[TW_TO], &why), 0);
+	ck_assert_int_eq(twin_resolve(&sp, paths, 2, &co, &w, tdiag_init(&td, "t")), 0);
+	ck_assert_ptr_null(w.ref);
+	ck_assert_str_eq(w.zone, "Europe/Berlin");
+	ck_assert_int_eq(w.from, 1785157500000LL); /* 2026-07-27T13:05:00Z: CEST is UTC+2 */
+	ck_assert_int_eq(w.to, 1785157800000LL);
+	ck_assert_int_eq(w.offset_min[TW_FROM], 120);
+	tz_free(&berlin);
+	buf_free(&tzwhy);
 	tdiag_free(&td);
 	free(e);
 	free(g);
@@ -539,8 +557,10 @@ START_TEST(manifest_set_options)
 	ck_assert_str_eq(o->filter[EF_VM][0], "SQL 01|SQL02");
 	ck_assert_uint_eq(o->nfilter[EF_DISK], 2);
 	ck_assert_ptr_nonnull(strstr(err.data, "manifest.ini:14:3: error: unknown key 'colour'"));
-	/* set b fails with its first wrong line; sets a and c run */
-	ck_assert_ptr_null(b.sets[0].discovery_error);
+	/* set b fails with its first wrong line; set a has one side's window without sides (it would
+	 * run without it) and fails too; set c runs */
+	ck_assert_ptr_nonnull(b.sets[0].discovery_error);
+	ck_assert_ptr_nonnull(strstr(b.sets[0].discovery_error, "are for a comparison"));
 	ck_assert_ptr_nonnull(b.sets[1].discovery_error);
 	ck_assert_ptr_nonnull(strstr(b.sets[1].discovery_error, "'colour'"));
 	ck_assert_ptr_null(b.sets[2].discovery_error);

@@ -257,7 +257,7 @@ prepared-by = Example Consulting
 title = Weekly storage review
 logo = ../evil.svg
 EOF
-"$BIN" batch b/sets.ini --out b/out --quiet --eml b/eml --mail-to ops@example.com --mail-from iopsy@example.com \
+"$BIN" batch b/sets.ini --out b/out --pdf --quiet --eml b/eml --mail-to ops@example.com --mail-from iopsy@example.com \
 	>/dev/null 2>b.err
 rc=$?
 set_html=$(ls b/out/*/report.html 2>/dev/null | head -1)

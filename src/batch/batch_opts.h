@@ -37,6 +37,8 @@ struct batch_opts {
 	const char *run_id;        /* --run-id ID (NULL: a random id of this process's run) */
 	unsigned shard_k, shard_n; /* --shard K/N (shard_n 0: not a shard) */
 	bool finish;               /* --finish: the index, history and mail of the shards' results */
+	bool pdf;                  /* --pdf: report.pdf per set (headless Chromium, ~1-2 s of CPU per set) */
+	const char *paper;         /* --paper: "a4" (NULL) or "letter" */
 	/* a one-line status of the running sets (NULL line: clear it); NULL = none */
 	void (*status)(void *ctx, const char *line);
 	void *status_ctx;

@@ -617,6 +617,11 @@ static int discover_manifest(struct batch *b, const char *path, const struct dia
 				s->discovery_error = xstrdup("a comparison needs captures on both 'before' and 'after'");
 			}
 		}
+		if (!s->paired && !s->discovery_error &&
+		    (s->opts.win[1][0] || s->opts.win[1][1] || s->opts.win[2][0] || s->opts.win[2][1]))
+			/* a window of one side on a set without sides: never analysed without it */
+			s->discovery_error = xstrdup("before-from, before-to, after-from and after-to are for a comparison (a set "
+						     "with 'before' and 'after' files); this set has neither side: use from and to");
 	}
 	return rc;
 }

@@ -100,14 +100,10 @@ static int write_file(const struct batch_opts *o, const char *dir, const char *n
 
 /* What a customer's report of set s shows: file names by their base name (a batch runs over the
  * consultant's folders), and the set's engagement fields from the manifest. */
-static void set_deliverable(const struct bset *s, struct model *m, struct report_brand *br, struct report_opts *ro,
-			    struct buf *errors)
+static void set_deliverable(const struct bset *s, const struct batch_opts *o, struct analysis *a,
+			    struct report_brand *br, struct report_opts *ro, struct buf *errors)
 {
-	for (size_t i = 0; i < m->ncaps; i++) {
-		const char *b = m->caps[i].path ? strrchr(m->caps[i].path, '/') : NULL;
-		if (b && b[1])
-			m->caps[i].path = b + 1;
-	}
+	analysis_display_paths(a, true, NULL);
 	memset(br, 0, sizeof *br);
 	br->title = s->title;
 	br->customer = s->customer;
@@ -120,6 +116,7 @@ static void set_deliverable(const struct bset *s, struct model *m, struct report
 		buf_free(&why);
 	}
 	ro->html.brand = br;
+	ro->html.paper = o->paper;
 }
 
 /* The set's reports: report.json, report.txt and report.html (what: 0 analysis, 1 comparison).
@@ -132,6 +129,8 @@ static int write_reports(const struct batch_opts *o, const char *setdir, int wha
 	struct buf b;
 	buf_init(&b);
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		if (i == 3 && !o->pdf)
+			continue; /* a PDF per set only when asked for (batch --pdf): Chromium costs a second or two */
 		const struct reporter *r = reporter_find(names[i]);
 		buf_reset(&b);
 		int wr = what == 0 ? r->analysis(model, ro, &b) : r->compare(model, ro, &b);
@@ -204,6 +203,24 @@ static void finish(struct bresult *r, enum bstatus st, int write_rc, const struc
 	r->status = st;
 	free(r->error);
 	r->error = errors->len ? xstrdup(errors->data) : write_rc < 0 ? xstrdup("cannot write the reports") : NULL;
+	if (r->error) { /* the reasons are joined by "; ": none after the last */
+		size_t n = strlen(r->error);
+		while (n && (r->error[n - 1] == ' ' || r->error[n - 1] == ';'))
+			r->error[--n] = '\0';
+	}
+}
+
+/* Why a capture of the set gave nothing: no row in the set's window, or unreadable. */
+static void capture_error(const struct model *m, const char *path, struct buf *errors)
+{
+	const struct capture *c = NULL;
+	for (size_t i = m->ncaps; i-- > 0 && !c;)
+		if (m->caps[i].path && strcmp(m->caps[i].path, path) == 0)
+			c = &m->caps[i];
+	if (c && c->windowed && !c->rows && c->outside_rows > 0)
+		buf_printf(errors, "%s: no row in the set's time window (from/to; see messages.txt for what it covers); ", path);
+	else
+		buf_printf(errors, "%s: unreadable or unrecognised capture (see messages.txt); ", path);
 }
 
 /* ---- the set's own options (manifest keys: struct bset_opts) ---- */
@@ -375,7 +392,7 @@ static void single(const struct bset *s, const char *setdir, const struct bprev 
 		if (model_add_capture(&a.m, s->files[i].path, &co) == 0)
 			ok++;
 		else
-			buf_printf(&errors, "%s: unreadable or unrecognised capture (see messages.txt); ", s->files[i].path);
+			capture_error(&a.m, s->files[i].path, &errors);
 	}
 	free(plan);
 	budget_error(&errors, &bu);
@@ -419,7 +436,7 @@ static void single(const struct bset *s, const char *setdir, const struct bprev 
 	ro.html.top_png_why = &why;
 	ro.res.top_png = 1;
 	struct report_brand br;
-	set_deliverable(s, &a.m, &br, &ro, &errors);
+	set_deliverable(s, o, &a, &br, &ro, &errors);
 	int rc = write_reports(o, setdir, 0, &a, &ro, &errors);
 	brand_free(&br);
 	buf_free(&trend);
@@ -485,7 +502,7 @@ static void paired(const struct bset *s, const char *setdir, const struct bprev 
 			if (compare_add_capture(&c, f->side == 1 ? CMP_BEFORE : CMP_AFTER, f->path, &sco[sd - 1]) == 0)
 				ok[f->side]++;
 			else
-				buf_printf(&errors, "%s: unreadable or unrecognised capture (see messages.txt); ", f->path);
+				capture_error(&c.side[f->side == 1 ? CMP_BEFORE : CMP_AFTER].m, f->path, &errors);
 		}
 		free(plan);
 	}
@@ -513,8 +530,12 @@ static void paired(const struct bset *s, const char *setdir, const struct bprev 
 	report_opts_init(&ro);
 	ro.d = &d;
 	struct report_brand br;
-	set_deliverable(s, &c.side[0].m, &br, &ro, &errors);
-	set_deliverable(s, &c.side[1].m, &br, &ro, &errors);
+	set_deliverable(s, o, &c.side[0], &br, &ro, &errors);
+	set_deliverable(s, o, &c.side[1], &br, &ro, &errors);
+	for (int k = 0; k < R_COUNT; k++)
+		c.rules.at[k].file = display_path(c.rules.at[k].file, true, NULL);
+	for (int k = 0; k < c.rules.nset; k++)
+		c.rules.set[k].at.file = display_path(c.rules.set[k].at.file, true, NULL);
 	int rc = write_reports(o, setdir, 1, &c, &ro, &errors);
 	brand_free(&br);
 	/* the index shows the after side's findings and the comparison's verdict */

@@ -294,7 +294,7 @@ static int analyze_run(int argc, char **argv, struct ent_filter *filt)
 		readable += !a.m.caps[i].failed;
 	if (!readable)
 		goto out; /* only the errors: no report of nothing */
-	deliv_paths(&a.m, dv.redact);
+	deliv_paths(&a, dv.redact);
 	int w = cli_outputs_write(&outs, "analyze", &a, &ro);
 	if (w > ret)
 		ret = w;

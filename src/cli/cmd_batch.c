@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,7 +22,8 @@ static const char batch_help[] =
 	"Analyse every capture set of INPUT unattended: a folder with one sub-folder per set (every\n"
 	"esxtop/perfmon/vmkernel.log/partitions/map file in it, .gz included; before/ and after/\n"
 	"sub-folders make a comparison; loose files are a set each), or a manifest file (see\n"
-	"doc/batch.md). Writes DIR/<set>/report.html, report.json, report.txt, messages.txt, then\n"
+	"doc/batch.md). Writes DIR/<set>/report.html, report.json, report.txt, messages.txt (and\n"
+	"report.pdf with --pdf), then\n"
 	"DIR/index.html (worst first) and DIR/summary.json, records the run in the history database\n"
 	"and shows the trend against the previous run of each set. A set that fails is listed with\n"
 	"its error and the run goes on. A manifest's set may carry what differs per customer: rules,\n"
@@ -29,6 +31,9 @@ static const char batch_help[] =
 	"(one pattern a line); an unknown key or a bad value is an error at MANIFEST:LINE:COL.\n"
 	"\n"
 	"  -o, --out DIR           output folder (created; reports are replaced atomically)\n"
+	"  --pdf                   also report.pdf per set (headless Chromium, a second or two of CPU\n"
+	"                          per set), attached to the mail instead of the HTML\n"
+	"  --paper a4|letter       the PDFs' page size (default a4)\n"
 	"  -j, --jobs N            sets analysed in parallel (default: the number of cores); with as\n"
 	"                          many sets as cores, --threads auto reads each set with one thread\n"
 	"  --history PATH|URI      the history: a SQLite file (default DIR/history.sqlite) or a\n"
@@ -89,6 +94,8 @@ enum {
 	OPT_SHARD,
 	OPT_FINISH,
 	OPT_RUN_ID,
+	OPT_BPDF,
+	OPT_BPAPER,
 };
 
 /* Every message of a batch run reaches stderr through here: names from customer files (set
@@ -175,6 +182,8 @@ static int run_batch(int argc, char **argv, struct recipients *rcpt)
 					     {"shard", required_argument, NULL, OPT_SHARD},
 					     {"finish", no_argument, NULL, OPT_FINISH},
 					     {"run-id", required_argument, NULL, OPT_RUN_ID},
+					     {"pdf", no_argument, NULL, OPT_BPDF},
+					     {"paper", required_argument, NULL, OPT_BPAPER},
 					     COMMON_LONG_OPTS,
 					     {0}};
 	struct batch_opts o;
@@ -260,6 +269,12 @@ static int run_batch(int argc, char **argv, struct recipients *rcpt)
 							    "shards of 3 are 0/3, 1/3 and 2/3)", SHARD_MAX);
 			break;
 		case OPT_FINISH: o.finish = true; break;
+		case OPT_BPDF: o.pdf = true; break;
+		case OPT_BPAPER:
+			if (strcasecmp(optarg, "a4") != 0 && strcasecmp(optarg, "letter") != 0)
+				return usage_error("batch", "--paper takes a4 or letter, not '%s'", optarg);
+			o.paper = optarg;
+			break;
 		case OPT_RUN_ID:
 			if (!run_id_valid(optarg))
 				return usage_error("batch", "--run-id takes 1 to %d characters of A-Z a-z 0-9 . _ : + @ - (not "

@@ -339,7 +339,8 @@ int deliv_finish(struct deliv_opts *d, struct report_opts *ro, const char *cmd)
 		if (rc < 0) {
 			fprintf(stderr, "iopsy %s: --logo %s: %s\n", cmd, d->logo, why.data ? why.data : "");
 			buf_free(&why);
-			return rc == ERR_IO ? EXIT_INPUT : EXIT_USAGE;
+			/* a bad option: nothing was analysed (exit 3 means the other inputs were) */
+			return EXIT_USAGE;
 		}
 		buf_free(&why);
 	}
@@ -349,23 +350,10 @@ int deliv_finish(struct deliv_opts *d, struct report_opts *ro, const char *cmd)
 	return EXIT_OK;
 }
 
-void deliv_paths(struct model *m, bool redact)
+void deliv_paths(struct analysis *a, bool redact)
 {
 	char cwd[4096];
-	bool have_cwd = getcwd(cwd, sizeof cwd) != NULL;
-	size_t cl = have_cwd ? strlen(cwd) : 0;
-	for (size_t i = 0; i < m->ncaps; i++) {
-		const char *p = m->caps[i].path;
-		if (!p || strcmp(p, "-") == 0)
-			continue;
-		if (redact) {
-			const char *b = strrchr(p, '/');
-			if (b && b[1])
-				m->caps[i].path = b + 1;
-		} else if (have_cwd && p[0] == '/' && cl > 1 && strncmp(p, cwd, cl) == 0 && p[cl] == '/' && p[cl + 1]) {
-			m->caps[i].path = p + cl + 1;
-		}
-	}
+	analysis_display_paths(a, redact, getcwd(cwd, sizeof cwd) ? cwd : NULL);
 }
 
 void deliv_free(struct deliv_opts *d)

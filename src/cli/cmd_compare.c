@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "compare.h"
@@ -489,7 +490,15 @@ int cmd_compare(int argc, char **argv)
 	cd.sink = diag_stderr();
 	compare_run(&c, &o, &cd);
 	for (int s = 0; s < 2; s++)
-		deliv_paths(&c.side[s].m, dv.redact);
+		deliv_paths(&c.side[s], dv.redact);
+	{ /* the comparison's own rules (the before side's, for the bands) */
+		char cwd[4096];
+		const char *wd = getcwd(cwd, sizeof cwd) ? cwd : NULL;
+		for (int r = 0; r < R_COUNT; r++)
+			c.rules.at[r].file = display_path(c.rules.at[r].file, dv.redact, wd);
+		for (int k = 0; k < c.rules.nset; k++)
+			c.rules.set[k].at.file = display_path(c.rules.set[k].at.file, dv.redact, wd);
+	}
 	int w = cli_outputs_write(&outs, "compare", &c, &ro);
 	if (w > ret)
 		ret = w;

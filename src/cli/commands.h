@@ -115,14 +115,15 @@ struct deliv_opts {
 };
 struct report_opts;
 struct model;
+struct analysis;
 /* Handles a deliverable option: 1 when c was one, 0 when not, EXIT_USAGE (printed) when bad. */
 int deliv_opt(int c, const char *arg, struct deliv_opts *d, struct cli_outputs *outs, const char *cmd);
 /* Loads the logo and hands everything to the reporters. Returns EXIT_OK or EXIT_USAGE/EXIT_INPUT
  * (printed). */
 int deliv_finish(struct deliv_opts *d, struct report_opts *ro, const char *cmd);
-/* The capture file names the reports show: as given, relative to the working directory when an
- * absolute path lies below it, or the base name with redact. */
-void deliv_paths(struct model *m, bool redact);
+/* The file names the reports of a show (analysis_display_paths): as given, relative to the
+ * working directory when an absolute path lies below it, or the base name with redact. */
+void deliv_paths(struct analysis *a, bool redact);
 void deliv_free(struct deliv_opts *d);
 
 /* The consultant's workflow options (cli_flow.c): a time window (--from/--to; compare also per
@@ -138,8 +139,9 @@ enum { OPT_FROM = 1200, OPT_TO, OPT_BFROM, OPT_BTO, OPT_AFROM, OPT_ATO, OPT_FHOS
 #define WINDOW_HELP                                                                                    \
 	"  --from TIME, --to TIME    read only the rows of this window (both ends included): ISO with Z\n" \
 	"                            or an offset (2026-07-27T20:00:00Z), or the captures' local time\n"  \
-	"                            (13:00, 2026-07-27 13:00): the clock of the first perfmon given,\n"  \
-	"                            else esxtop's UTC; a time alone is on the day that capture starts\n"
+	"                            (13:00, 2026-07-27 13:00): in the --tz zone when given, else on the\n" \
+	"                            clock of the first perfmon given, else esxtop's UTC; a time alone\n" \
+	"                            is on the day the first capture starts\n"
 #define FILTER_HELP                                                                                    \
 	"  --host REGEX              only the ESXi hosts that match (PCRE2, case-insensitive, like\n"     \
 	"                            --match); --host, --vm and --disk repeat, a pattern that matches\n" \

@@ -502,11 +502,13 @@ static void verify_map(struct analysis *a)
 			g_found = e->layer == LAYER_GUEST && strcasecmp(e->name, m->guest_disk) == 0 &&
 				  (!m->guest_host || !e->host || strcasecmp(m->guest_host, e->host) == 0);
 		}
+		/* with --host/--vm/--disk a disk left out is not missing */
+		const char *where = ef_on(a->m.filter) ? "in the selection" : "in the captures";
 		if (guest_cap && !g_found)
-			note(a, m->file, m->line, "guest disk %s%s%s is not in the captures", m->guest_host ? m->guest_host : "",
-			     m->guest_host ? "\\" : "", m->guest_disk);
+			note(a, m->file, m->line, "guest disk %s%s%s is not %s", m->guest_host ? m->guest_host : "",
+			     m->guest_host ? "\\" : "", m->guest_disk, where);
 		if (host_cap && !model_find(&a->m, LAYER_VSCSI, m->vdisk, NULL))
-			note(a, m->file, m->line, "virtual disk %s is not in the captures", m->vdisk);
+			note(a, m->file, m->line, "virtual disk %s is not %s", m->vdisk, where);
 		for (size_t j = 0; j < k; j++) {
 			const struct diskmap_entry *o = &a->map[j];
 			if (!o->automatic && strcmp(o->vdisk, m->vdisk) == 0)
@@ -853,6 +855,17 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 		if (d->run)
 			d->run(a, o);
 	join_episodes(a);
+	if (a->window.on) {
+		/* the first row inside a window measures the interval before it, which may begin before
+		 * the window: a finding is said within the window the user asked for */
+		for (size_t i = 0; i < a->nf; i++) {
+			struct finding *f = &a->f[i];
+			if (f->start < a->window.from && f->end > a->window.from)
+				f->start = a->window.from;
+			if (f->end > a->window.to && f->start < a->window.to)
+				f->end = a->window.to;
+		}
+	}
 	fold_adapter_errors(a);
 	refine_advice(a);
 	raise_causes(a);
@@ -877,4 +890,34 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 		for (size_t k = 0; k < in->nsym; k++)
 			a->verdict = afmt(a, "%s SQL Server (%s, %s): %s", a->verdict, in->host, in->label, in->sym[k].text);
 	}
+}
+
+const char *display_path(const char *p, bool base_only, const char *cwd)
+{
+	if (!p || strcmp(p, "-") == 0)
+		return p;
+	if (base_only) {
+		const char *b = strrchr(p, '/');
+		return b && b[1] ? b + 1 : p;
+	}
+	size_t cl = cwd ? strlen(cwd) : 0;
+	if (cl > 1 && p[0] == '/' && strncmp(p, cwd, cl) == 0 && p[cl] == '/' && p[cl + 1])
+		return p + cl + 1;
+	return p;
+}
+
+void analysis_display_paths(struct analysis *a, bool base_only, const char *cwd)
+{
+	struct model *m = &a->m;
+	for (size_t i = 0; i < m->ncaps; i++) {
+		struct capture *c = &m->caps[i];
+		c->path = display_path(c->path, base_only, cwd);
+		for (size_t k = 0; k < c->nparts; k++)
+			c->parts[k].path = display_path(c->parts[k].path, base_only, cwd);
+	}
+	a->window.ref = display_path(a->window.ref, base_only, cwd);
+	for (int r = 0; r < R_COUNT; r++)
+		a->rules.at[r].file = display_path(a->rules.at[r].file, base_only, cwd);
+	for (int k = 0; k < a->rules.nset; k++)
+		a->rules.set[k].at.file = display_path(a->rules.set[k].at.file, base_only, cwd);
 }

@@ -39,6 +39,17 @@ struct analysis {
 	struct partitions parts;
 	bool have_parts;
 	const char *verdict;             /* arena */
+	/* what the verdict concluded, for every output that restates it (the summary) */
+	enum verdict_where {
+		VW_NOTHING_READ,         /* no capture could be read */
+		VW_NO_WAIT,              /* no wait found (in what was assessed; see coverage) */
+		VW_PLACES,               /* IO waits at the places of verdict_places */
+		VW_BELOW_GUEST,          /* a guest disk is slow; the host captures do not show where */
+		VW_UNTOLD,               /* a guest disk is slow; where it waits cannot be told */
+	} verdict_where;
+	unsigned verdict_places;         /* 1u << VP_x of each place the verdict names */
+	long verdict_first;              /* index in f of the finding naming the first place said (or
+	                                  * the slow guest disk's), -1 none */
 	int array_queue_depth;
 	struct rules rules;              /* the rules in force (defaults after analysis_init) */
 	struct shown_stack shown[TOPO_MAX_SHOWN]; /* the IO stacks every output shows (topology.h) */
@@ -60,6 +71,12 @@ struct analysis {
 };
 
 void analysis_init(struct analysis *a);
+/* The file names the reports of a show (captures, their merged files, the window's reference
+ * capture, the rules files): as given, relative to cwd when an absolute name lies below it
+ * (cwd NULL: not), or only the base name with base_only. Call after analysis_run. */
+void analysis_display_paths(struct analysis *a, bool base_only, const char *cwd);
+/* The same transformation of one name (a pointer into p). */
+const char *display_path(const char *p, bool base_only, const char *cwd);
 /* The options detection needs while the captures stream (the array queue depth); call before
  * model_add_capture. analysis_run uses them too. */
 void analysis_set_opts(struct analysis *a, const struct analyze_opts *o);

@@ -259,6 +259,9 @@ static void place_files(const struct sql_in *in, struct sql_instance *si, const 
 				p.text = arena_printf(ar, "the log of %s is on %s (its Log Bytes Flushed/sec follows %s's write bytes, "
 							  "r = %.2f, and is %.0f%% of them)", name, p.disk->name, p.disk->name, p.r,
 						      100 * p.share);
+			} else if (ef_on(m->filter)) {
+				p.text = arena_printf(ar, "the log of %s is not tied to a disk of the selection: its disk may be "
+							  "outside --host/--vm/--disk", name);
 			} else {
 				p.text = arena_printf(ar, "the log of %s is not mapped: no disk's writes follow its Log Bytes "
 							  "Flushed/sec (give --map 'database %s log = DISK')", name, name);
@@ -293,7 +296,9 @@ static void place_files(const struct sql_in *in, struct sql_instance *si, const 
 			p.text = arena_printf(ar, "the data is on %s (Page reads/sec x 8 KiB follows %s's read bytes, r = %.2f, "
 						  "and is %.0f%% of them)", p.disk->name, p.disk->name, p.r, 100 * p.share);
 		} else {
-			p.text = arena_printf(ar, "the data files are not mapped: no disk's reads follow Page reads/sec "
+			p.text = ef_on(m->filter) ? arena_printf(ar, "the data files are not tied to a disk of the selection: "
+										 "their disk may be outside --host/--vm/--disk")
+						  : arena_printf(ar, "the data files are not mapped: no disk's reads follow Page reads/sec "
 						  "(give --map 'database DB data = DISK')");
 		}
 		add_place(si, p);
@@ -727,9 +732,14 @@ static void symptoms(const struct sql_in *in, struct sql_instance *si, const str
 					buf_printf(&b, ": check the VM's CPU (%% Ready in esxtop: no host capture of %s here), %s.", si->host,
 						   also);
 			} else {
-				buf_printf(&b, ": no disk of %s is tied to the %s by the capture or --map, so the storage can neither be "
-					       "blamed nor cleared (give --map 'database DB %s = DISK').", si->host, log ? "log" : "data",
-					   log ? "log" : "data");
+				if (ef_on(in->m->filter))
+					buf_printf(&b, ": no disk of %s in the selection is tied to the %s, so the storage can neither be "
+						       "blamed nor cleared here (its disk may be outside --host/--vm/--disk).", si->host,
+						   log ? "log" : "data");
+				else
+					buf_printf(&b, ": no disk of %s is tied to the %s by the capture or --map, so the storage can "
+						       "neither be blamed nor cleared (give --map 'database DB %s = DISK').", si->host,
+						   log ? "log" : "data", log ? "log" : "data");
 			}
 			y->text = arena_strndup(ar, b.data, b.len);
 			buf_free(&b);

@@ -135,6 +135,9 @@ void analysis_verdict(struct analysis *a)
 		readable += !a->m.caps[i].failed;
 		have_host |= !a->m.caps[i].failed && a->m.caps[i].format && a->m.caps[i].role == ROLE_HOST;
 	}
+	a->verdict_where = VW_NOTHING_READ;
+	a->verdict_places = 0;
+	a->verdict_first = -1;
 	if (!readable) {
 		a->verdict = arena_strdup(&a->arena, "No capture could be read: nothing was analysed (see the messages above).");
 		buf_free(&b);
@@ -159,6 +162,8 @@ void analysis_verdict(struct analysis *a)
 	int roots = root_causes(a, &b);
 	if (roots)
 		buf_addc(&b, ' ');
+	if (places == 0 && !glat)
+		a->verdict_where = VW_NO_WAIT;
 	if (places == 0 && !glat && (!warned || roots)) {
 		if (a->cov.complete) {
 			buf_adds(&b, "No sustained queueing or latency problem: IO does not wait anywhere in the stack for "
@@ -177,6 +182,17 @@ void analysis_verdict(struct analysis *a)
 	} else {
 		buf_adds(&b, "IO waits ");
 		int said = 0;
+		a->verdict_where = VW_PLACES;
+		a->verdict_places = (guest ? 1u << VP_GUEST : 0) | (throttle ? 1u << VP_THROTTLE : 0) |
+				    (kernel && !throttle ? 1u << VP_KERNEL : 0) | (adapter ? 1u << VP_ADAPTER : 0) |
+				    (array ? 1u << VP_ARRAY : 0) | (datastore ? 1u << VP_DATASTORE : 0);
+		{
+			static const enum verdict_place order[] = {VP_GUEST, VP_THROTTLE, VP_KERNEL, VP_ADAPTER, VP_ARRAY,
+								   VP_DATASTORE};
+			for (size_t k = 0; k < sizeof order / sizeof order[0] && a->verdict_first < 0; k++)
+				if (a->verdict_places & (1u << order[k]))
+					a->verdict_first = first_in_place(a, order[k]) - a->f;
+		}
 		if (guest) {
 			const struct finding *f = first_in_place(a, VP_GUEST);
 			buf_printf(&b, "in the guest, above the virtual SCSI controller (%s%s%s — %s)",
@@ -216,6 +232,8 @@ void analysis_verdict(struct analysis *a)
 			struct topo_in ti = analysis_topo(a);
 			struct stack st;
 			topology_stack(&ti, finding_entity(&ti, f, -1), &st);
+			a->verdict_first = f - a->f;
+			a->verdict_where = have_host && st.vdisk ? VW_BELOW_GUEST : VW_UNTOLD;
 			if (have_host && !st.vdisk)
 				buf_printf(&b, "on the path of %s%s%s, which is slow (%s); no virtual disk of the host captures "
 					       "is tied to it, so whether it waits in the guest's queue to the virtual "

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "pdh.h"
+#include "tz.h"
 
 #define DAY_MS (86400LL * 1000)
 
@@ -234,6 +235,59 @@ static int64_t to_utc(const struct clockmap *cm, int64_t L, char *note, size_t c
 	return u;
 }
 
+/* The window's zoneless bounds read in zone z (the first capture starts at UTC u0); zoned bounds
+ * as given. A local time the zone repeats is its first occurrence, one it skips the moment of the
+ * jump, each noted. */
+static int zone_window(const struct twin_spec *sp, const struct tz *z, int64_t u0, struct twin *w, struct diag *d)
+{
+	w->zone = z->name;
+	w->ref = NULL;
+	int64_t l0 = u0 + (int64_t)tz_offset_at(z, u0 / 1000, NULL) * 1000;
+	int64_t day = l0 - ((l0 % DAY_MS) + DAY_MS) % DAY_MS;
+	int64_t L[2] = {0, 0};
+	for (int k = 0; k < 2; k++)
+		if (sp->b[k].set && !sp->b[k].zoned)
+			L[k] = sp->b[k].dated ? sp->b[k].ms : day + sp->b[k].ms;
+	if (sp->b[0].set && sp->b[1].set && !sp->b[0].zoned && !sp->b[1].zoned && !sp->b[0].dated && !sp->b[1].dated &&
+	    L[1] < L[0])
+		L[1] += DAY_MS; /* 22:00 .. 02:00: across midnight */
+	for (int k = 0; k < 2; k++) {
+		if (!sp->b[k].set)
+			continue;
+		if (sp->b[k].zoned) {
+			if (k == TW_FROM)
+				w->from = sp->b[k].ms;
+			else
+				w->to = sp->b[k].ms;
+			continue;
+		}
+		int64_t ls = L[k] / 1000;
+		int32_t oa = tz_offset_at(z, ls - 86400, NULL), ob = tz_offset_at(z, ls + 86400, NULL);
+		bool va = tz_offset_at(z, ls - oa, NULL) == oa, vb = tz_offset_at(z, ls - ob, NULL) == ob;
+		int64_t u = tz_local_to_utc_ms(z, L[k], INT64_MIN);
+		if (oa != ob && va && vb)
+			snprintf(w->note[k], sizeof w->note[k], "%.30s occurs twice in %.40s (the clock goes back, end of DST): "
+				 "the first is used; give an ISO time with its UTC offset for the second",
+				 sp->b[k].text, z->name);
+		else if (oa != ob && !va && !vb)
+			snprintf(w->note[k], sizeof w->note[k], "%.30s does not exist in %.40s (the clock jumps forward, start "
+				 "of DST): the moment of the jump is used", sp->b[k].text, z->name);
+		w->offset_min[k] = tz_offset_at(z, u / 1000, NULL) / 60;
+		if (k == TW_FROM)
+			w->from = u;
+		else
+			w->to = u;
+	}
+	if (w->from > w->to) {
+		char a[32], b[32];
+		time_format_iso(w->from, true, a);
+		time_format_iso(w->to, true, b);
+		diag_emit(d, DIAG_PLAIN, 0, 0, "the window ends before it starts (%s .. %s, read in --tz %s)", a, b, z->name);
+		return ERR_USAGE;
+	}
+	return 0;
+}
+
 int twin_resolve(const struct twin_spec *sp, char *const *paths, size_t n, const struct common_opts *co,
 		 struct twin *w, struct diag *d)
 {
@@ -268,6 +322,15 @@ int twin_resolve(const struct twin_spec *sp, char *const *paths, size_t n, const
 		if (!w->ref) {
 			w->ref = host_ref;
 			first_local = host_first;
+		}
+		if (w->ref && co->tz) {
+			/* --tz names the customer's zone: its local times are the window's (the reports show
+			 * them), on the day the first capture starts there */
+			struct clockmap t = {0};
+			int g = scan_clock(w->ref, co, &t, 0);
+			int64_t u0 = g >= 0 && t.n ? t.s[0].l0 + t.s[0].off : 0;
+			free(t.s);
+			return zone_window(sp, co->tz, u0, w, d);
 		}
 		if (!w->ref) {
 			const char *t = sp->b[0].set && !sp->b[0].zoned ? sp->b[0].text : sp->b[1].text;
@@ -363,12 +426,12 @@ void twin_describe(const struct twin *w, struct buf *b, void (*esc)(struct buf *
 		else
 			buf_adds(b, w->text[k]);
 	}
-	if (w->ref) {
-		buf_adds(b, ", the local time of ");
+	if (w->ref || w->zone) {
+		buf_adds(b, w->ref ? ", the local time of " : ", the local time of --tz ");
 		if (esc)
-			esc(b, w->ref);
+			esc(b, w->ref ? w->ref : w->zone);
 		else
-			buf_adds(b, w->ref);
+			buf_adds(b, w->ref ? w->ref : w->zone);
 		buf_adds(b, ": ");
 		int k = w->text[0] ? 0 : 1;
 		offset_text(b, w->offset_min[k]);

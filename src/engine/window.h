@@ -44,6 +44,7 @@ struct twin {
 	int64_t from, to;        /* UTC ms; INT64_MIN / INT64_MAX when that bound is open */
 	const char *text[2];     /* the bounds as given, NULL when not (borrowed) */
 	const char *ref;         /* the capture whose clock read a zoneless bound (borrowed), NULL */
+	const char *zone;        /* ... or the --tz zone that did ("Europe/Berlin"; borrowed), NULL */
 	int offset_min[2];       /* that clock's UTC offset at each bound (local − UTC, minutes) */
 	char note[2][200];       /* a repeated or missing local time, "" when none */
 };
