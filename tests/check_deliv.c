@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ltime.h"
 #include "pdh.h"
 #include "source.h"
 #include "suites.h"
@@ -165,6 +166,49 @@ START_TEST(tz_perfmon_across_dst)
 }
 END_TEST
 
+/* Perfmon headers with different biases (a before side in summer time, an after side in winter
+ * time): each capture's times are said in its own header's offset, and the zone names both. */
+START_TEST(ltime_per_capture_bias)
+{
+	struct capture cb = {0}, ca = {0};
+	cb.host = "SQL01";
+	cb.rows = 10;
+	cb.bias_known = true;
+	cb.bias_min = 420; /* PDT: UTC-07:00 */
+	cb.start = 1793455200000LL; /* 2026-10-31T14:00:00Z */
+	cb.end = cb.start + 600000;
+	ca = cb;
+	ca.bias_min = 480; /* PST */
+	ca.start = 1793541600000LL; /* 2026-11-01T14:00:00Z */
+	ca.end = ca.start + 600000;
+	struct model before = {0}, after = {0};
+	before.caps = &cb;
+	before.ncaps = 1;
+	after.caps = &ca;
+	after.ncaps = 1;
+	struct ltime lt;
+	ltime_init(&lt, &after, &before); /* as compare's reports call it */
+	ck_assert(lt.known);
+	ck_assert_int_eq(tz_offset_at(&lt.z, cb.start / 1000, NULL), -7 * 3600);
+	ck_assert_int_eq(tz_offset_at(&lt.z, cb.end / 1000, NULL), -7 * 3600);
+	ck_assert_int_eq(tz_offset_at(&lt.z, ca.start / 1000, NULL), -8 * 3600);
+	ck_assert_str_eq(lt.z.name, "UTC-07:00, then UTC-08:00");
+	struct buf b;
+	buf_init(&b);
+	ltime_local(&b, &lt, cb.start, false);
+	ck_assert_str_eq(b.data, "07:00:00");
+	buf_reset(&b);
+	ltime_local(&b, &lt, ca.start, false);
+	ck_assert_str_eq(b.data, "06:00:00");
+	buf_free(&b);
+	/* one bias: one fixed offset, as before */
+	ca.bias_min = 420;
+	ltime_init(&lt, &after, &before);
+	ck_assert(lt.z.fixed);
+	ck_assert_int_eq(tz_offset_at(&lt.z, ca.start / 1000, NULL), -7 * 3600);
+}
+END_TEST
+
 Suite *deliv_suite(void)
 {
 	Suite *s = suite_create("deliv");
@@ -173,6 +217,7 @@ Suite *deliv_suite(void)
 	tcase_add_test(tc, tz_posix_rule);
 	tcase_add_test(tc, tz_berlin_dst);
 	tcase_add_test(tc, tz_perfmon_across_dst);
+	tcase_add_test(tc, ltime_per_capture_bias);
 	suite_add_tcase(s, tc);
 	return s;
 }

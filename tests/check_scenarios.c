@@ -17,7 +17,9 @@
 
 #include "analysis.h"
 #include "commands.h"
+#include "ltime.h"
 #include "suites.h"
+#include "summary.h"
 
 /* Each: the scenario and extra simulate options (space-separated), and whether every seed runs
  * (long captures: seed 1 only). */
@@ -300,6 +302,22 @@ static void check_set(const char *dir, const char *scenario)
 	if (!a.cov.complete)
 		ck_assert_msg(!strstr(a.verdict, "does not wait anywhere"), "%s: all-clear with a layer not assessed: %s", scenario,
 			      a.verdict);
+	/* the summary's headline (page one of the PDF) says what the verdict says */
+	{
+		struct ltime lt;
+		ltime_init(&lt, &a.m, NULL);
+		struct exec_summary es;
+		summary_of_analysis(&a, &lt, &es);
+		const char *h = es.headline ? es.headline : "";
+		bool claims_place = strncmp(h, "Storage IO waits ", 17) == 0;
+		ck_assert_msg(claims_place == (a.verdict_where == VW_PLACES), "%s: headline '%s' against the verdict '%s'",
+			      scenario, h, a.verdict);
+		if (a.verdict_where != VW_PLACES || !(a.verdict_places & (1u << VP_GUEST)))
+			for (int i = 0; i < es.nsentences; i++)
+				ck_assert_msg(!strstr(es.sentence[i], "the fix is inside the VM"), "%s: '%s' though the verdict says '%s'",
+					      scenario, es.sentence[i], a.verdict);
+		summary_free(&es);
+	}
 	for (size_t k = 0; k < a.nf; k++) {
 		for (size_t i = 0; i < nabsent; i++)
 			ck_assert_msg(strcmp(kinds[a.f[k].kind].name, absent[i]) != 0, "%s (%s): %s on %s must be absent (%s)",
