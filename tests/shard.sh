@@ -48,6 +48,10 @@ finish par w1
 check "week 1: three shards at once + finish = one machine" 'cmp_runs one par >"$W/cmp" 2>&1 || { cat "$W/cmp"; false; }'
 check "the run marker names the run and its shards" 'grep -q "^run-id w1$" "$W/seq/.run" && grep -q "^shards 3$" "$W/seq/.run"'
 check "each shard left its end marker" '[ -f "$W/seq/.shard-0-of-3" ] && [ -f "$W/seq/.shard-1-of-3" ] && [ -f "$W/seq/.shard-2-of-3" ]'
+cp "$W/seq.sqlite" "$W/typo.sqlite"
+"$BIN" batch "$IN" --out "$W/seq" --history "$W/typo.sqlite" --finish --run-id w1x -q 2>"$W/typo.err"; rc=$?
+check "a finish step with another run's id (a typo) is refused, exit 2, nothing recorded, got $rc" \
+	'[ $rc -eq 2 ] && grep -q "belongs to run w1, not w1x" "$W/typo.err" && cmp -s "$W/seq.sqlite" "$W/typo.sqlite"'
 
 # the documented assignment: FNV-1a 64 of the key, mod N; every set in exactly one shard
 "$BIN" batch "$IN" --out "$W/only1" --history "$W/only1.sqlite" --shard 1/3 --run-id a1 -q 2>>"$W/err"

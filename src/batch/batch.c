@@ -293,6 +293,18 @@ int batch_execute(const struct batch_opts *o)
 	} else if (o->finish) {
 		unsigned n;
 		char *first = NULL;
+		char *other = run_marker_id(o->out);
+		if (other && strcmp(other, o->run_id) != 0) {
+			/* DIR is another run's: a mistyped --run-id would record every set as failed */
+			diag_emit(&d, DIAG_PLAIN, 0, 0, "%s belongs to run %s, not %s: give the run id its shards were started with "
+				  "(nothing recorded)", o->out, other, o->run_id);
+			free(other);
+			free(started);
+			buf_free(&hp);
+			batch_free(&b);
+			return EXIT_USAGE;
+		}
+		free(other);
 		if (run_marker_read(o->out, o->run_id, &n, &first) == 0) {
 			free(started);
 			started = first; /* the run started with its first shard */

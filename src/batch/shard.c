@@ -260,6 +260,16 @@ int run_marker_join(const char *out, const char *id, unsigned n, const char *now
 	return rc;
 }
 
+char *run_marker_id(const char *out)
+{
+	char *id = NULL, *started = NULL;
+	unsigned n;
+	if (parse_run(out, &id, &n, &started) < 0)
+		return NULL;
+	free(started);
+	return id;
+}
+
 int run_marker_read(const char *out, const char *id, unsigned *n, char **started)
 {
 	char *oid = NULL;

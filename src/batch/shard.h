@@ -51,6 +51,8 @@ int run_marker_join(const char *out, const char *id, unsigned n, const char *now
 /* DIR/.run of run id: 0 with *n and *started (caller frees) filled, ERR_IO when there is none
  * (or it is another run's). */
 int run_marker_read(const char *out, const char *id, unsigned *n, char **started);
+/* The run id of OUT's run marker (free it), NULL when there is none or it cannot be read. */
+char *run_marker_id(const char *out);
 /* DIR/.shard-K-of-N for shard k of n of run id. 0 or ERR_IO (errno). */
 int shard_marker_write(const char *out, const char *id, unsigned k, unsigned n, uint64_t fingerprint, size_t nsets);
 /* 0 when shard k of n of run id ended (its input's fingerprint in *fingerprint), ERR_IO when

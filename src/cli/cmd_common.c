@@ -218,7 +218,7 @@ int cli_outputs_finish(struct cli_outputs *o, const char *cmd)
 	for (int i = 0; i < o->n; i++)
 		to_stdout += strcmp(o->v[i].path, "-") == 0;
 	if (to_stdout > 1)
-		return usage_error(cmd, "only one of --json, --html and --text can write to stdout ('-')");
+		return usage_error(cmd, "only one report can write to stdout ('-'): --json, --html, --text, --pdf, --xlsx or a --report");
 	if (!to_stdout && !cli_outputs_has(o, "text"))
 		return cli_output_add(o, cmd, "text", "-");
 	return 0;
