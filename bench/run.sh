@@ -501,7 +501,11 @@ share_record() {
 	s_job=$1 s_who=$2
 	shift 2
 	[ $HAVE_RECORD = 1 ] || return 0
-	perf record -q -F 1999 -o "$WORK/rec.data" -- "$@" >/dev/null 2>&1 || { say "bench: perf record of $s_who ($s_job) failed"; return 0; }
+	# the tool's own exit status is not perf's failure (analyze exits 1 when it finds something,
+	# batch 3 when a set fails): only a missing recording is
+	rm -f "$WORK/rec.data"
+	perf record -q -F 1999 -o "$WORK/rec.data" -- "$@" >/dev/null 2>&1
+	[ -s "$WORK/rec.data" ] || { say "bench: perf record of $s_who ($s_job) failed"; return 0; }
 	perf report -i "$WORK/rec.data" --no-children --sort comm,dso,sym --stdio -g none 2>/dev/null |
 		awk -v job="$s_job" -v who="$s_who" '
 		/^#/ || !/%/ { next }
@@ -516,7 +520,7 @@ share_record() {
 			else c = "other"
 			tot[c] += pct; all += pct
 		}
-		END { for (c in tot) printf "%s\t%s\t%s\t%.1f\n", job, who, c, all > 0 ? 100 * tot[c] / all : 0 }' >>"$SHARES"
+		END { for (c in tot) printf "%s\t%s\t%s\t%.1f\n", job, who, c, (all > 0 ? 100 * tot[c] / all : 0) }' >>"$SHARES"
 	rm -f "$WORK/rec.data"
 }
 HAVE_GNUPLOT=0
