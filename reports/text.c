@@ -216,6 +216,19 @@ void workflow_text(const struct analysis *a, struct buf *out)
 	buf_free(&s);
 }
 
+/* "Times are UTC; local time ..." and a blank line. */
+static void times_line(const struct ltime *lt, struct buf *out)
+{
+	struct buf z;
+	buf_init(&z);
+	buf_adds(&z, "Times are UTC; ");
+	ltime_describe(&z, lt);
+	buf_adds(&z, ".");
+	text_wrap(out, "", z.data, 100);
+	buf_addc(out, '\n');
+	buf_free(&z);
+}
+
 void analysis_text(const struct analysis *a, struct buf *out)
 {
 	const struct model *m = &a->m;
@@ -226,16 +239,7 @@ void analysis_text(const struct analysis *a, struct buf *out)
 		   m->ncaps == 1 ? "" : "s", a->nf, a->nf == 1 ? "" : "s", crit, warn, info);
 	struct ltime lt;
 	ltime_init(&lt, m, NULL);
-	{
-		struct buf z;
-		buf_init(&z);
-		buf_adds(&z, "Times are UTC; ");
-		ltime_describe(&z, &lt);
-		buf_adds(&z, ".");
-		text_wrap(out, "", z.data, 100);
-		buf_addc(out, '\n');
-		buf_free(&z);
-	}
+	times_line(&lt, out);
 	workflow_text(a, out);
 	struct exec_summary es;
 	summary_of_analysis(a, &lt, &es);
@@ -910,16 +914,7 @@ void compare_text(const struct compare *c, struct buf *out)
 		   s->verdicts[CV_NOT_COMPARABLE], s->verdicts[CV_HIGHER], s->verdicts[CV_LOWER], s->verdicts[CV_NOT_ASSESSED]);
 	struct ltime lt;
 	ltime_init(&lt, &c->side[1].m, &c->side[0].m);
-	{
-		struct buf z;
-		buf_init(&z);
-		buf_adds(&z, "Times are UTC; ");
-		ltime_describe(&z, &lt);
-		buf_adds(&z, ".");
-		text_wrap(out, "", z.data, 100);
-		buf_addc(out, '\n');
-		buf_free(&z);
-	}
+	times_line(&lt, out);
 	struct exec_summary es;
 	summary_of_compare(c, &lt, &es);
 	summary_text(&es, out);
