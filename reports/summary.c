@@ -107,12 +107,15 @@ static bool sql_felt(const struct analysis *a, struct buf *b)
 	return true;
 }
 
-/* SQL Server's first wait without a storage cause (sqlimpact.h), NULL when none. */
+/* SQL Server's first wait without a storage cause (sqlimpact.h) whose disk was measured, so that
+ * the storage is cleared (a wait on a disk the captures do not tie or time clears nothing); NULL
+ * when none. */
 static const struct sql_symptom *sql_symptom(const struct analysis *a)
 {
 	for (size_t i = 0; a->sql && i < a->sql->n; i++)
-		if (a->sql->in[i].nsym)
-			return &a->sql->in[i].sym[0];
+		for (size_t k = 0; k < a->sql->in[i].nsym; k++)
+			if (a->sql->in[i].sym[k].disk && !isnan(a->sql->in[i].sym[k].disk_ms))
+				return &a->sql->in[i].sym[k];
 	return NULL;
 }
 
@@ -134,25 +137,36 @@ static void period_words(struct buf *b, const struct ltime *lt, int64_t t0, int6
 	buf_free(&d);
 	struct buf x;
 	buf_init(&x);
+	bool secs = t1 - t0 < 120000; /* under two minutes: the seconds tell start from end */
+	int w = secs ? 8 : 5, cut = secs ? 0 : 3;
 	if (lt->known) {
 		char ab0[16], ab1[16];
 		const char *z0 = ltime_abbr(lt, t0, ab0), *z1 = ltime_abbr(lt, t1, ab1);
 		bool change = strcmp(z0, z1) != 0; /* DST (or another capture's bias) in between: each end its own */
 		ltime_local(&x, lt, t0, false);
-		buf_printf(b, "%.5s%s%s to ", x.data, change ? " " : "", change ? z0 : "");
+		buf_printf(b, "%.*s%s%s to ", w, x.data, change ? " " : "", change ? z0 : "");
 		buf_reset(&x);
-		ltime_local(&x, lt, t1, !ltime_same_day(lt, t0, t0) || (t1 - t0) > 86400000);
+		struct buf d0, d1; /* the end's local date when it is another day than the start's */
+		buf_init(&d0);
+		buf_init(&d1);
+		ltime_local(&d0, lt, t0, true);
+		ltime_local(&d1, lt, t1, true);
+		bool other_day = strncmp(d0.data, d1.data, 10) != 0;
+		buf_free(&d0);
+		buf_free(&d1);
+		ltime_local(&x, lt, t1, other_day || (t1 - t0) > 86400000);
+		int n = (int)(x.len > 5 ? x.len - (size_t)cut : x.len);
 		if (change)
-			buf_printf(b, "%.*s %s local time (", (int)(x.len > 5 ? x.len - 3 : x.len), x.data, z1);
+			buf_printf(b, "%.*s %s local time (", n, x.data, z1);
 		else
-			buf_printf(b, "%.*s local time (%s; ", (int)(x.len > 5 ? x.len - 3 : x.len), x.data, z1);
+			buf_printf(b, "%.*s local time (%s; ", n, x.data, z1);
 	}
 	buf_reset(&x);
 	fmt_hhmmss(&x, t0);
-	buf_printf(b, "%.5s to ", x.data);
+	buf_printf(b, "%.*s to ", w, x.data);
 	buf_reset(&x);
 	fmt_hhmmss(&x, t1);
-	buf_printf(b, "%.5s UTC%s", x.data, lt->known ? ")" : "");
+	buf_printf(b, "%.*s UTC%s", w, x.data, lt->known ? ")" : "");
 	buf_free(&x);
 }
 
@@ -380,7 +394,10 @@ static void action_text(const struct analysis *a, enum act_key k, const struct f
 		bool host_side = false;
 		for (size_t i = 0; i < a->m.ncaps; i++)
 			host_side |= !a->m.caps[i].failed && a->m.caps[i].role == ROLE_HOST;
-		if (host_side)
+		if (host_side && a->verdict_where == VW_UNTOLD)
+			ac->what = fmtx("Tie the slow disks of %s (%s) to their virtual disks (per-disk LogicalDisk counters in "
+					"perfmon, or a --map line), so the captures can show where their IO waits.", host, disks);
+		else if (host_side)
 			ac->what = fmtx("Find where the IO of %s (%s) waits below the VM: the host captures show no queue "
 					"there, so check the datastore and the array with the storage team.", host, disks);
 		else
@@ -400,18 +417,31 @@ static void action_text(const struct analysis *a, enum act_key k, const struct f
 	buf_free(&ds);
 }
 
+/* Whether cause g is on the IO stack of symptom f's disk (its virtual disk, LUN or adapter). */
+static bool on_stack(const struct topo_in *ti, const struct finding *f, const struct finding *g)
+{
+	struct stack st;
+	topology_stack(ti, finding_entity(ti, f, -1), &st);
+	const struct entity *e = finding_entity(ti, g, -1);
+	return e && (e == st.vdisk || e == st.device || e == st.adapter);
+}
+
 static void actions_of_analysis(const struct analysis *a, struct exec_summary *s)
 {
 	int lead[SUMMARY_MAX_ACTIONS];
 	enum act_key keys[SUMMARY_MAX_ACTIONS];
-	/* causes first (each finding's step), then symptoms join a cause on their machine */
-	for (int pass = 0; pass < 2; pass++) {
+	/* causes first (each finding's step) — what sets a LUN's queue depth (the array's QUEUE FULL,
+	 * SIOC, DSNRO) before the queue it sets —, then symptoms join a cause on their machine or
+	 * their disk's stack */
+	struct topo_in ti = analysis_topo(a);
+	for (int pass = 0; pass < 3; pass++) {
 		for (size_t i = 0; i < a->nf; i++) {
 			const struct finding *f = &a->f[i];
-			if (f->sev < SEV_WARNING && pass == 0)
+			if (f->sev < SEV_WARNING && pass < 2)
 				continue;
 			enum act_key k = key_of(a, f);
-			if ((k == AK_SYMPTOM) != (pass == 1))
+			bool sets_depth = k == AK_QFULL || k == AK_SIOC || k == AK_DSNRO;
+			if ((k == AK_SYMPTOM) != (pass == 2) || (pass == 0 && !sets_depth) || (pass == 1 && sets_depth))
 				continue;
 			int hit = -1;
 			for (int j = 0; j < s->nactions && hit < 0; j++) {
@@ -422,9 +452,15 @@ static void actions_of_analysis(const struct analysis *a, struct exec_summary *s
 				 * a deeper queue would make it worse */
 				if (hit < 0 && k == AK_DEVICE_QUEUE && keys[j] == AK_QFULL && same_scope(AK_QFULL, f, g))
 					hit = j;
-				/* a symptom joins the cause on the same machine */
+				/* ... as is one that SIOC or DSNRO holds down: raising DQLEN has no effect */
+				if (hit < 0 && k == AK_DEVICE_QUEUE && (keys[j] == AK_SIOC || keys[j] == AK_DSNRO) &&
+				    same_scope(keys[j], f, g))
+					hit = j;
+				/* a symptom joins the cause on the same machine, or on its disk's stack below */
 				if (hit < 0 && k == AK_SYMPTOM && keys[j] != AK_SYMPTOM && f->host && g->host &&
 				    strcmp(f->host, g->host) == 0 && (keys[j] == AK_PVSCSI || keys[j] == AK_GUEST_PATH))
+					hit = j;
+				if (hit < 0 && k == AK_SYMPTOM && keys[j] != AK_SYMPTOM && on_stack(&ti, f, g))
 					hit = j;
 			}
 			if (hit >= 0) {
@@ -509,7 +545,9 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 		struct buf h;
 		buf_init(&h);
 		if (a->verdict_where == VW_PLACES && vf) {
-			buf_printf(&h, "Storage IO waits %s", where_words(vf->kind, sql));
+			buf_printf(&h, "Storage IO waits %s", kinds[vf->kind].place == VP_DATASTORE
+								   ? "in the datastore below the ESXi host (NFS or vSAN)"
+								   : where_words(vf->kind, sql));
 		} else if ((a->verdict_where == VW_BELOW_GUEST || a->verdict_where == VW_UNTOLD) && vf) {
 			buf_adds(&h, "Storage IO is slow on ");
 			entity_words(&h, vf);
@@ -582,9 +620,19 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 			add_sentence(s, fmtx("The ESXi host, its storage adapter and the array were not the bottleneck: their "
 					     "queues and latency stayed within the rules, so the fix is inside the VM."));
 	} else {
-		s->headline = fmtx(a->cov.complete ? "No storage bottleneck found" : "No storage bottleneck found in what the captures show");
-		buf_adds(&b, "No storage problem was found: latency and queues stayed within the rules at every layer the "
-			     "captures cover");
+		int assessed = 0;
+		for (int l = 0; l < COV_LAYERS; l++)
+			assessed += a->cov.layer[l].status != COV_NOT_ASSESSED;
+		if (!assessed) {
+			/* no all-clear: nothing was judged (too short, no counters) */
+			s->headline = fmtx("Nothing could be assessed");
+			buf_printf(&b, "No layer could be judged (%s), so these captures neither show a problem nor clear one",
+				   a->cov.layer[0].why && *a->cov.layer[0].why ? a->cov.layer[0].why : "see the coverage");
+		} else {
+			s->headline = fmtx(a->cov.complete ? "No storage bottleneck found"
+							  : "No storage bottleneck found in what the captures show");
+			buf_adds(&b, "Latency and queues stayed within the rules at every layer the captures cover");
+		}
 		if (a->nshown && !a->shown[0].anchor && a->shown[0].s.guest) {
 			const struct entity *g = a->shown[0].s.guest;
 			buf_adds(&b, "; the busiest disk, ");
@@ -610,6 +658,12 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 		add_sentence(s, b.data);
 		buf_init(&b);
 		const struct sql_symptom *sy = sql_symptom(a);
+		const struct sql_symptom *su = NULL; /* a SQL Server wait on a disk the captures do not time */
+		for (size_t i = 0; !sy && a->sql && i < a->sql->n && !su; i++)
+			if (a->sql->in[i].nsym)
+				su = &a->sql->in[i].sym[0];
+		if (su)
+			add_sentence(s, fmtx("SQL Server waited, though: %s", su->text));
 		if (sy) {
 			/* the storage is fine but SQL Server waits: the one thing to act on */
 			free(s->headline);
@@ -727,7 +781,14 @@ void summary_of_compare(const struct compare *c, const struct ltime *lt, struct 
 		add_sentence(s, b.data);
 		buf_init(&b);
 	}
-	if (sm->findings_compared) {
+	if (sm->findings_compared && sm->outcome == CO_NOT_COMPARABLE) {
+		/* an after side without the busy period cannot show the before side's findings gone */
+		buf_printf(&b, "Findings: %d before, %d after; the after side did not see the load they came with, so "
+			       "they are not shown to be gone.", sm->findings[FD_GONE] + sm->findings[FD_STILL],
+			   sm->findings[FD_STILL] + sm->findings[FD_NEW]);
+		add_sentence(s, b.data);
+		buf_init(&b);
+	} else if (sm->findings_compared) {
 		buf_printf(&b, "Findings: %d gone, %d still present, %d new.", sm->findings[FD_GONE], sm->findings[FD_STILL],
 			   sm->findings[FD_NEW]);
 		add_sentence(s, b.data);

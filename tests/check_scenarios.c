@@ -316,6 +316,21 @@ static void check_set(const char *dir, const char *scenario)
 			for (int i = 0; i < es.nsentences; i++)
 				ck_assert_msg(!strstr(es.sentence[i], "the fix is inside the VM"), "%s: '%s' though the verdict says '%s'",
 					      scenario, es.sentence[i], a.verdict);
+		/* no all-clear when nothing was judged */
+		int assessed = 0;
+		for (int l = 0; l < COV_LAYERS; l++)
+			assessed += a.cov.layer[l].status != COV_NOT_ASSESSED;
+		if (!assessed)
+			ck_assert_msg(!strstr(h, "No storage bottleneck"), "%s: '%s' with no layer assessed", scenario, h);
+		/* what sets the LUN's depth (SIOC, DSNRO, the array's QUEUE FULL) is the action, never a
+		 * deeper queue */
+		bool throttled = false;
+		for (size_t k = 0; k < a.nf; k++)
+			throttled |= a.f[k].sev >= SEV_WARNING && (a.f[k].kind == K_T_SIOC || a.f[k].kind == K_T_DSNRO ||
+								   a.f[k].kind == K_SCSI_QUEUE_FULL || a.f[k].kind == K_T_AQD);
+		for (int i = 0; throttled && i < es.nactions; i++)
+			ck_assert_msg(!strstr(es.act[i].what, "Raise the queue depth of LUN"), "%s: action '%s' while the depth is set "
+				      "from outside", scenario, es.act[i].what);
 		summary_free(&es);
 	}
 	for (size_t k = 0; k < a.nf; k++) {
