@@ -394,7 +394,11 @@ static void action_text(const struct analysis *a, enum act_key k, const struct f
 		bool host_side = false;
 		for (size_t i = 0; i < a->m.ncaps; i++)
 			host_side |= !a->m.caps[i].failed && a->m.caps[i].role == ROLE_HOST;
-		if (host_side && a->verdict_where == VW_UNTOLD)
+		if (host_side && a->verdict_where == VW_BELOW_HBA)
+			ac->what = fmtx("Ask the storage team why the LUN of %s (%s) answers slowly: the time is spent below "
+					"the ESXi host's HBA (the array's write cache, replication, the LUN's load or the "
+					"fabric), though under the device rule.", host, disks);
+		else if (host_side && a->verdict_where == VW_UNTOLD)
 			ac->what = fmtx("Tie the slow disks of %s (%s) to their virtual disks (per-disk LogicalDisk counters in "
 					"perfmon, or a --map line), so the captures can show where their IO waits.", host, disks);
 		else if (host_side)
@@ -403,7 +407,9 @@ static void action_text(const struct analysis *a, enum act_key k, const struct f
 		else
 			ac->what = fmtx("Capture esxtop on the ESXi host of %s at the same time as perfmon, to see where its IO "
 					"waits (%s).", host, disks);
-		ac->effect = fmtx("Tells which layer to fix; the guest's latency alone cannot.");
+		ac->effect = a->verdict_where == VW_BELOW_HBA
+				     ? fmtx("The guest's latency falls with the LUN's; nothing in the VM or the host would shorten it.")
+				     : fmtx("Tells which layer to fix; the guest's latency alone cannot.");
 		break;
 	}
 	}
@@ -548,6 +554,10 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 			buf_printf(&h, "Storage IO waits %s", kinds[vf->kind].place == VP_DATASTORE
 								   ? "in the datastore below the ESXi host (NFS or vSAN)"
 								   : where_words(vf->kind, sql));
+		} else if (a->verdict_where == VW_BELOW_HBA && vf) {
+			buf_adds(&h, "Storage IO is slow on ");
+			entity_words(&h, vf);
+			buf_adds(&h, "; most of its time is spent below the ESXi host's HBA, in the array or the fabric");
 		} else if ((a->verdict_where == VW_BELOW_GUEST || a->verdict_where == VW_UNTOLD) && vf) {
 			buf_adds(&h, "Storage IO is slow on ");
 			entity_words(&h, vf);

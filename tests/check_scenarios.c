@@ -230,6 +230,12 @@ static void check_set(const char *dir, const char *scenario)
 	bool have_sql = truth_field(text, "sql", sql, sizeof sql) != NULL;
 	bool is_clean = truth_field(text, "clean", clean, sizeof clean) && strncmp(clean, "true", 4) == 0;
 	bool one_episode = truth_field(text, "one_episode", one, sizeof one) && strncmp(one, "true", 4) == 0;
+	char where[32] = "";
+	if (truth_field(text, "where", where, sizeof where)) { /* "below_hba", -> below_hba */
+		size_t n = strspn(where, "\"");
+		memmove(where, where + n, strlen(where + n) + 1);
+		where[strcspn(where, "\",")] = '\0';
+	}
 	free(text);
 
 	struct analysis a;
@@ -302,6 +308,14 @@ static void check_set(const char *dir, const char *scenario)
 	if (!a.cov.complete)
 		ck_assert_msg(!strstr(a.verdict, "does not wait anywhere"), "%s: all-clear with a layer not assessed: %s", scenario,
 			      a.verdict);
+	/* what the verdict concludes, where truth.json says it */
+	{
+		static const char *const vw[] = {"nothing_read", "no_wait", "places", "below_guest", "untold", "below_hba"};
+		if (where[0])
+			ck_assert_msg((size_t)a.verdict_where < sizeof vw / sizeof vw[0] && strcmp(vw[a.verdict_where], where) == 0,
+				      "%s: the verdict concludes %s, truth.json %s: %s", scenario,
+				      (size_t)a.verdict_where < sizeof vw / sizeof vw[0] ? vw[a.verdict_where] : "?", where, a.verdict);
+	}
 	/* the summary's headline (page one of the PDF) says what the verdict says */
 	{
 		struct ltime lt;

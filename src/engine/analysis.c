@@ -601,6 +601,7 @@ static void refine_advice(struct analysis *a)
 		/* below: a host finding on this disk's own stack (its virtual disk, LUN or adapter), never
 		 * one on another disk's LUN */
 		struct stack st;
+		double davg;
 		topology_stack(&ti, finding_entity(&ti, f, -1), &st);
 		for (size_t k = 0; k < a->nf; k++) {
 			const struct finding *g = &a->f[k];
@@ -629,6 +630,12 @@ static void refine_advice(struct analysis *a)
 			f->advice = afmt(a, "No virtual disk of the host captures is tied to this guest disk (no --map line, "
 					    "and no virtual disk's IOPS correlate with it): the host's findings cannot be read "
 					    "for it. Give --map, and check that the captures cover the host that runs this VM.");
+		else if (have_host && below_hba_share(a, f, &st, &davg) >= BELOW_HBA_SHARE)
+			f->advice = afmt(a, "Its LUN %s answers in %.1f ms (DAVG, mean over this time), %.0f%% of the guest's "
+					    "latency: under the device rule, but the time is spent below the HBA, in the array or the "
+					    "fabric. Ask the storage team about the array's write cache, replication and the LUN's "
+					    "load; deeper queues would not help.", st.device->name, davg,
+					 100 * davg / f->ev[0].median);
 		else if (have_host)
 			f->advice = afmt(a, "The host captures show no queueing or latency on this disk's virtual disk (%s)%s at "
 					    "this time: check the guest disk mapping (--map), guest-side filter drivers and the "
@@ -920,4 +927,27 @@ void analysis_display_paths(struct analysis *a, bool base_only, const char *cwd)
 		a->rules.at[r].file = display_path(a->rules.at[r].file, base_only, cwd);
 	for (int k = 0; k < a->rules.nset; k++)
 		a->rules.set[k].at.file = display_path(a->rules.set[k].at.file, base_only, cwd);
+}
+
+double below_hba_share(const struct analysis *a, const struct finding *f, const struct stack *st, double *davg)
+{
+	*davg = NAN;
+	const struct entity *d = st->device;
+	if (!d || d->nfs || d->series[M_DAVG] < 0 || !f->nev || !(f->ev[0].median > 0))
+		return NAN;
+	const struct capture *c = &a->m.caps[d->capture];
+	double sum = 0;
+	long n = 0;
+	for (size_t k = 0; k < c->ds.nb; k++) {
+		int64_t t = model_time(&a->m, c, k);
+		if (t < f->start || t > f->end)
+			continue;
+		double v = ds_mean(&c->ds, (size_t)d->series[M_DAVG], k);
+		if (!isnan(v))
+			sum += v, n++;
+	}
+	if (!n)
+		return NAN;
+	*davg = sum / (double)n;
+	return *davg / f->ev[0].median;
 }

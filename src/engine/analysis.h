@@ -46,6 +46,8 @@ struct analysis {
 		VW_PLACES,               /* IO waits at the places of verdict_places */
 		VW_BELOW_GUEST,          /* a guest disk is slow; the host captures do not show where */
 		VW_UNTOLD,               /* a guest disk is slow; where it waits cannot be told */
+		VW_BELOW_HBA,            /* a guest disk is slow, no rule fires below it, but its LUN's DAVG is
+		                          * most of the guest's latency: the time is spent below the HBA */
 	} verdict_where;
 	unsigned verdict_places;         /* 1u << VP_x of each place the verdict names */
 	long verdict_first;              /* index in f of the finding naming the first place said (or
@@ -71,6 +73,14 @@ struct analysis {
 };
 
 void analysis_init(struct analysis *a);
+/* For a slow guest disk's finding f on stack st: its LUN's mean DAVG over f's time (ms, into
+ * *davg) as a share of the guest's latency (f's first evidence median); NaN when the stack has no
+ * SCSI LUN with DAVG then. */
+double below_hba_share(const struct analysis *a, const struct finding *f, const struct stack *st, double *davg);
+/* The share of the guest's latency from which its LUN's DAVG is "most of it" (GAVG = KAVG + DAVG
+ * [vmw]: with more than half of the guest's time in DAVG, the wait is below the HBA even when DAVG
+ * is under the device rule; a log disk's 5 ms target is far under the device rule's 15 ms). */
+#define BELOW_HBA_SHARE 0.5
 /* The file names the reports of a show (captures, their merged files, the window's reference
  * capture, the rules files): as given, relative to cwd when an absolute name lies below it
  * (cwd NULL: not), or only the base name with base_only. Call after analysis_run. */

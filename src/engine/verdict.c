@@ -1,6 +1,7 @@
 /* verdict.c — the verdict paragraph of an analysis: where IO waits, root causes first (the kind
  * table's verdict places, in cause order), every critical finding reflected, and what the
  * captures could not show stated — an all-clear only for the layers that were assessed. */
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -234,7 +235,15 @@ void analysis_verdict(struct analysis *a)
 			topology_stack(&ti, finding_entity(&ti, f, -1), &st);
 			a->verdict_first = f - a->f;
 			a->verdict_where = have_host && st.vdisk ? VW_BELOW_GUEST : VW_UNTOLD;
-			if (have_host && !st.vdisk)
+			double davg = NAN;
+			if (have_host && st.vdisk && below_hba_share(a, f, &st, &davg) >= BELOW_HBA_SHARE) {
+				/* no rule fires below it, yet its LUN's device latency is most of the wait */
+				a->verdict_where = VW_BELOW_HBA;
+				buf_printf(&b, "below the HBA, in the array or the fabric: %s%s%s is slow (%s), and its LUN %s "
+					       "answers in %.1f ms (DAVG), %.0f%% of that — under the device rule, but where "
+					       "the time goes", f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary,
+					   st.device->name, davg, 100 * davg / f->ev[0].median);
+			} else if (have_host && !st.vdisk)
 				buf_printf(&b, "on the path of %s%s%s, which is slow (%s); no virtual disk of the host captures "
 					       "is tied to it, so whether it waits in the guest's queue to the virtual "
 					       "controller, in the host or in the array cannot be told",

@@ -509,6 +509,10 @@ static void truth_extra(struct json *j, const struct sim_config *c)
 			json_str(j, c->gzip ? "perfmon.csv.gz" : "perfmon.csv");
 		json_arr_end(j);
 	}
+	if (x->where) {
+		json_key(j, "where");
+		json_str(j, x->where);
+	}
 	if (x->note) {
 		json_key(j, "note");
 		json_str(j, x->note);

@@ -163,6 +163,8 @@ struct sim_truth_x {
 	double busy_t0, busy_t1;                /* fractions */
 	int array_lu_qdepth;                    /* > 0: "array": the LU queue and the hosts sharing it */
 	bool clock;                             /* "clock_offset_s": the guest clock's true offset */
+	const char *where;                      /* "where": what the verdict should conclude (below_hba,
+	                                         * untold, ...), NULL = not written */
 	const char *note;
 };
 

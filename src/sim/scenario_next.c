@@ -612,6 +612,7 @@ void sc_build_log_disk_slow(struct sim_config *c, int part)
 	c->tx.sql_symptom = "log_flush_wait";
 	c->tx.sql_cause = "log_disk_write_latency";
 	c->tx.sql_disk = "E:";
+	c->tx.where = "below_hba"; /* DAVG ~ the guest's 8 ms: under the device rule, but the whole wait */
 	c->tx.sql_why = "Log write waits ~8 ms follow E:'s Avg. Disk sec/Write (~8 ms, synchronous replication); "
 			"log writes should take <= 5 ms";
 }
@@ -627,6 +628,7 @@ void sc_build_total_only(struct sim_config *c, int part)
 	sc_expect(c, "latency.guest_read", "_Total", "SQL01", 0.2, 0.8);
 	sc_absent_unrelated(c);
 	sc_absent(c, "latency.device", "latency.kernel", "queue.device_saturated", NULL);
+	c->tx.where = "untold"; /* no virtual disk is tied to _Total */
 	c->tx.note = "only LogicalDisk(_Total): the guest's reads average ~140 ms, which disk cannot be said; a "
 		     "finding on _Total (or a coverage gap) is right, an all-clear is wrong";
 }
