@@ -592,7 +592,7 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 			fmt_num(&b, ev->median, "-");
 			buf_printf(&b, " %s", metric_info[ev->metric].unit);
 			if (!isnan(ev->threshold)) {
-				buf_adds(&b, " where the rule allows ");
+				buf_adds(&b, " against the rule's threshold of ");
 				fmt_num(&b, ev->threshold, "-");
 			}
 		}
