@@ -864,6 +864,17 @@ void pdh_select(struct pdh_reader *r, const bool *want)
 
 /* ---- rows ---- */
 
+/* A DST change at the row of UTC time t and local time local: recorded for the reports' local
+ * time (pdh_stats.dst_*). */
+static void dst_note(struct pdh_reader *r, int64_t t, int64_t local)
+{
+	if (r->st.ndst < PDH_MAX_DST) {
+		r->st.dst_at[r->st.ndst] = t;
+		r->st.dst_off_min[r->st.ndst] = (int)((local - t) / 60000);
+		r->st.ndst++;
+	}
+}
+
 static bool accept_row(struct pdh_reader *r, struct pdh_row *row)
 {
 	bool open_quote = r->open_quote;
@@ -910,6 +921,7 @@ static bool accept_row(struct pdh_reader *r, struct pdh_row *row)
 		t -= 3600 * 1000;
 		gap -= 3600 * 1000;
 		r->st.dst_shifts++;
+		dst_note(r, t, local);
 		row->discontinuity = true;
 		diag_emit(r->d, DIAG_WARNING, r->row_line, 1,
 			  "local time jumps from 01:xx to 03:xx (start of daylight saving time?): this and later rows "
@@ -929,6 +941,7 @@ static bool accept_row(struct pdh_reader *r, struct pdh_row *row)
 			r->shift_ms += 3600 * 1000;
 			t += 3600 * 1000;
 			r->st.dst_shifts++;
+			dst_note(r, t, local);
 			diag_emit(r->d, DIAG_WARNING, r->row_line, 1,
 				  "local time goes back %lld min (end of daylight saving time?): this and later rows "
 				  "shifted by +60 min so UTC stays in order", (long long)(back / 60000));

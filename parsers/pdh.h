@@ -55,9 +55,15 @@ bool pdh_value(struct pdh_reader *r, size_t i, double *v);
 const char *pdh_text(const struct pdh_reader *r, size_t i, size_t *len);
 
 /* Counters for summaries. */
+#define PDH_MAX_DST 8
 struct pdh_stats {
 	long rows, skipped_rows, junk_lines, glitches, nonnumeric, backwards, dst_shifts, same_time;
 	long outside;            /* rows outside the time window (pdh_options.win_*), not handed out */
+	/* the DST changes found in a local-time file (the clock jumped or went back): from the UTC
+	 * time dst_at[k] on, its local time is UTC + dst_off_min[k] minutes (the first PDH_MAX_DST) */
+	int ndst;
+	int64_t dst_at[PDH_MAX_DST];
+	int dst_off_min[PDH_MAX_DST];
 	bool have_t;
 	int64_t t_min, t_max;    /* UTC span of every row read, the window's outside ones too */
 };

@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One perfmon capture's bias: from its start on (aligned UTC, seconds). */
+/* One perfmon capture's bias from its start on, or a DST change its clock made (aligned UTC,
+ * seconds); bias_min as in the header (UTC = local + bias). */
 struct pbias {
 	int64_t start;
 	int bias_min;
@@ -19,6 +20,9 @@ static void biases_of(const struct model *m, struct pbias *pb, size_t *n, size_t
 		if (c->failed || !c->bias_known || !c->rows)
 			continue;
 		pb[(*n)++] = (struct pbias){(c->start + c->clock_offset_ms) / 1000, c->bias_min, c};
+		/* the clock went back or jumped inside the file: its local time changes offset there */
+		for (int k = 0; k < c->ndst && *n < cap; k++)
+			pb[(*n)++] = (struct pbias){(c->dst_at[k] + c->clock_offset_ms) / 1000, -c->dst_off_min[k], c};
 	}
 }
 
@@ -84,8 +88,8 @@ static bool from_biases(struct ltime *lt, const struct model *m, const struct mo
 	lt->z.ntrans = k;
 	snprintf(lt->z.name, sizeof lt->z.name, "%s", names.data);
 	buf_free(&names);
-	snprintf(lt->source, sizeof lt->source, "the perfmon headers of %s, each capture in its own header's bias",
-		 c->host ? c->host : "the guest");
+	snprintf(lt->source, sizeof lt->source, "the perfmon clock of %s: each capture in its header's bias, and "
+		 "the offset changed where its clock did (DST)", c->host ? c->host : "the guest");
 	return true;
 }
 

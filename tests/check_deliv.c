@@ -201,6 +201,15 @@ START_TEST(ltime_per_capture_bias)
 	ltime_local(&b, &lt, ca.start, false);
 	ck_assert_str_eq(b.data, "06:00:00");
 	buf_free(&b);
+	/* a clock that goes back inside one file (pdh_stats.dst_*): the offset changes there */
+	cb.ndst = 1;
+	cb.dst_at[0] = cb.start + 300000;
+	cb.dst_off_min[0] = -480;
+	ca.bias_min = 420;
+	ltime_init(&lt, &before, NULL);
+	ck_assert_int_eq(tz_offset_at(&lt.z, cb.start / 1000, NULL), -7 * 3600);
+	ck_assert_int_eq(tz_offset_at(&lt.z, cb.end / 1000, NULL), -8 * 3600);
+	cb.ndst = 0;
 	/* one bias: one fixed offset, as before */
 	ca.bias_min = 420;
 	ltime_init(&lt, &after, &before);

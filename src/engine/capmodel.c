@@ -793,6 +793,10 @@ static int model_read(struct model *m, const char *path, struct input *in, const
 	free(cm);
 	free(wc);
 	long skipped = pdh_stats(r)->skipped_rows, outside = pdh_stats(r)->outside;
+	for (int k = 0; k < pdh_stats(r)->ndst && c->ndst < (int)(sizeof c->dst_at / sizeof c->dst_at[0]); k++) {
+		c->dst_at[c->ndst] = pdh_stats(r)->dst_at[k];
+		c->dst_off_min[c->ndst++] = pdh_stats(r)->dst_off_min[k];
+	}
 	c->windowed = co->win_on;
 	bool have_t = pdh_stats(r)->have_t;
 	int64_t t_min = pdh_stats(r)->t_min, t_max = pdh_stats(r)->t_max;

@@ -69,6 +69,10 @@ struct capture {
 	bool local_time;         /* the format writes local time (perfmon) */
 	bool bias_known;         /* ... and the header said its bias: UTC = local + bias_min */
 	int bias_min;
+	int ndst;                /* DST changes the file's local clock made (pdh_stats): from dst_at[k]
+	                          * (UTC ms, unaligned) on, local time = UTC + dst_off_min[k] */
+	int64_t dst_at[8];
+	int dst_off_min[8];
 	const char *zone;        /* the header's zone name ("Pacific Daylight Time"), NULL */
 	int64_t clock_offset_ms; /* added to this capture's times to align it (perfmon: guest − host) */
 	bool offset_estimated;
