@@ -1,6 +1,6 @@
 /* fuzz_rules.c — libFuzzer harness for the --rules file loader (rules_load_text). Checks: every
  * value stays a finite non-negative number, every error line names the file, and the table
- * prints. */
+ * prints; a file that loads says at most warnings. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -29,8 +29,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(rc == 0 || rc == ERR_FORMAT);
 	if (rc < 0)
 		FUZZ_CHECK(err.len > 0 && strncmp(err.data, "iopsy: fuzz.rules:", 18) == 0);
-	else
-		FUZZ_CHECK(err.len == 0);
+	else /* loaded: at most warnings (a value set twice), each naming the file and line */
+		FUZZ_CHECK(err.len == 0 || (strncmp(err.data, "iopsy: fuzz.rules:", 18) == 0 && strstr(err.data, ": warning: ") &&
+					    !strstr(err.data, ": error: ")));
 	for (int i = 0; i < R_COUNT; i++)
 		FUZZ_CHECK(isfinite(r.v[i]) && r.v[i] >= 0);
 	struct buf out;
