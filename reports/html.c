@@ -31,6 +31,23 @@
 
 
 static void esc(struct buf *b, const char *s) { html_escape(b, s); }
+
+/* The window and the selection an analysis was read with, as notices (nothing when neither). */
+static void workflow_notices(const struct analysis *a, struct buf *out)
+{
+	struct buf ws[2];
+	buf_init(&ws[0]);
+	buf_init(&ws[1]);
+	workflow_sentences(a, &ws[0], &ws[1]);
+	for (int k = 0; k < 2; k++) {
+		if (ws[k].len) {
+			buf_adds(out, "<p class=\"notice\">");
+			esc(out, ws[k].data);
+			buf_adds(out, "</p>\n");
+		}
+		buf_free(&ws[k]);
+	}
+}
 static void num(struct buf *b, double v) { fmt_num2(b, v, "&ndash;"); }
 static void pct(struct buf *b, double v) { fmt_pct(b, v, "&ndash;"); }
 static void duration(struct buf *b, double s) { fmt_duration(b, s, false); }
@@ -1502,20 +1519,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 		   worst >= SEV_WARNING ? sev_class(worst) : !a->cov.complete ? "partial" : worst < 0 ? "ok" : sev_class(worst));
 	esc(out, a->verdict ? a->verdict : "No analysis result.");
 	buf_adds(out, "</p>\n");
-	{
-		struct buf ws[2];
-		buf_init(&ws[0]);
-		buf_init(&ws[1]);
-		workflow_sentences(a, &ws[0], &ws[1]);
-		for (int k = 0; k < 2; k++) {
-			if (!ws[k].len)
-				continue;
-			buf_adds(out, "<p class=\"notice\">");
-			esc(out, ws[k].data);
-			buf_adds(out, "</p>\n");
-			buf_free(&ws[k]);
-		}
-	}
+	workflow_notices(a, out);
 	buf_adds(out, "<div class=\"counts\">");
 	buf_printf(out, "<div class=\"count crit\"><b>%d</b>critical</div><div class=\"count warn\"><b>%d</b>warning</div>"
 			"<div class=\"count info\"><b>%d</b>info</div>",
@@ -2610,18 +2614,7 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 		buf_printf(out, "<h4>%s</h4>\n", s ? "After" : "Before");
 		captures_section(&c->side[s], &lt, out);
 		capture_notes(&c->side[s], &nt);
-		struct buf ws[2];
-		buf_init(&ws[0]);
-		buf_init(&ws[1]);
-		workflow_sentences(&c->side[s], &ws[0], &ws[1]);
-		for (int k = 0; k < 2; k++) {
-			if (!ws[k].len)
-				continue;
-			buf_adds(out, "<p class=\"notice\">");
-			esc(out, ws[k].data);
-			buf_adds(out, "</p>\n");
-			buf_free(&ws[k]);
-		}
+		workflow_notices(&c->side[s], out);
 	}
 	if (res->no_gnuplot)
 		note_add(&nt, "gnuplot was not found: the report has no charts.");

@@ -107,14 +107,14 @@ static bool sql_felt(const struct analysis *a, struct buf *b)
 	return true;
 }
 
-/* SQL Server's first wait without a storage cause (sqlimpact.h) whose disk was measured, so that
- * the storage is cleared (a wait on a disk the captures do not tie or time clears nothing); NULL
- * when none. */
-static const struct sql_symptom *sql_symptom(const struct analysis *a)
+/* SQL Server's first wait without a storage cause (sqlimpact.h); with measured, the first whose
+ * disk the captures time, so that the storage is cleared (a wait on a disk the captures do not tie
+ * or time clears nothing). NULL when none. */
+static const struct sql_symptom *sql_symptom(const struct analysis *a, bool measured)
 {
 	for (size_t i = 0; a->sql && i < a->sql->n; i++)
 		for (size_t k = 0; k < a->sql->in[i].nsym; k++)
-			if (a->sql->in[i].sym[k].disk && !isnan(a->sql->in[i].sym[k].disk_ms))
+			if (!measured || (a->sql->in[i].sym[k].disk && !isnan(a->sql->in[i].sym[k].disk_ms)))
 				return &a->sql->in[i].sym[k];
 	return NULL;
 }
@@ -667,11 +667,9 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 		buf_adds(&b, ".");
 		add_sentence(s, b.data);
 		buf_init(&b);
-		const struct sql_symptom *sy = sql_symptom(a);
-		const struct sql_symptom *su = NULL; /* a SQL Server wait on a disk the captures do not time */
-		for (size_t i = 0; !sy && a->sql && i < a->sql->n && !su; i++)
-			if (a->sql->in[i].nsym)
-				su = &a->sql->in[i].sym[0];
+		const struct sql_symptom *sy = sql_symptom(a, true);
+		/* else a SQL Server wait on a disk the captures do not time */
+		const struct sql_symptom *su = sy ? NULL : sql_symptom(a, false);
 		if (su)
 			add_sentence(s, fmtx("SQL Server waited, though: %s", su->text));
 		if (sy) {
@@ -716,7 +714,7 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 			add_sentence(s, fmtx("The captures show every layer from Windows down to the array."));
 	}
 	actions_of_analysis(a, s);
-	const struct sql_symptom *sy = sql_symptom(a);
+	const struct sql_symptom *sy = sql_symptom(a, true);
 	if (sy && s->nactions < SUMMARY_MAX_ACTIONS) {
 		struct action *ac = &s->act[s->nactions++];
 		memset(ac, 0, sizeof *ac);

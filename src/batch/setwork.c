@@ -532,10 +532,7 @@ static void paired(const struct bset *s, const char *setdir, const struct bprev 
 	struct report_brand br;
 	set_deliverable(s, o, &c.side[0], &br, &ro, &errors);
 	set_deliverable(s, o, &c.side[1], &br, &ro, &errors);
-	for (int k = 0; k < R_COUNT; k++)
-		c.rules.at[k].file = display_path(c.rules.at[k].file, true, NULL);
-	for (int k = 0; k < c.rules.nset; k++)
-		c.rules.set[k].at.file = display_path(c.rules.set[k].at.file, true, NULL);
+	rules_display_paths(&c.rules, true, NULL);
 	int rc = write_reports(o, setdir, 1, &c, &ro, &errors);
 	brand_free(&br);
 	/* the index shows the after side's findings and the comparison's verdict */

@@ -493,11 +493,7 @@ int cmd_compare(int argc, char **argv)
 		deliv_paths(&c.side[s], dv.redact);
 	{ /* the comparison's own rules (the before side's, for the bands) */
 		char cwd[4096];
-		const char *wd = getcwd(cwd, sizeof cwd) ? cwd : NULL;
-		for (int r = 0; r < R_COUNT; r++)
-			c.rules.at[r].file = display_path(c.rules.at[r].file, dv.redact, wd);
-		for (int k = 0; k < c.rules.nset; k++)
-			c.rules.set[k].at.file = display_path(c.rules.set[k].at.file, dv.redact, wd);
+		rules_display_paths(&c.rules, dv.redact, getcwd(cwd, sizeof cwd) ? cwd : NULL);
 	}
 	int w = cli_outputs_write(&outs, "compare", &c, &ro);
 	if (w > ret)

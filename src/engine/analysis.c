@@ -923,10 +923,15 @@ void analysis_display_paths(struct analysis *a, bool base_only, const char *cwd)
 			c->parts[k].path = display_path(c->parts[k].path, base_only, cwd);
 	}
 	a->window.ref = display_path(a->window.ref, base_only, cwd);
-	for (int r = 0; r < R_COUNT; r++)
-		a->rules.at[r].file = display_path(a->rules.at[r].file, base_only, cwd);
-	for (int k = 0; k < a->rules.nset; k++)
-		a->rules.set[k].at.file = display_path(a->rules.set[k].at.file, base_only, cwd);
+	rules_display_paths(&a->rules, base_only, cwd);
+}
+
+void rules_display_paths(struct rules *r, bool base_only, const char *cwd)
+{
+	for (int i = 0; i < R_COUNT; i++)
+		r->at[i].file = display_path(r->at[i].file, base_only, cwd);
+	for (int k = 0; k < r->nset; k++)
+		r->set[k].at.file = display_path(r->set[k].at.file, base_only, cwd);
 }
 
 double below_hba_share(const struct analysis *a, const struct finding *f, const struct stack *st, double *davg)

@@ -87,6 +87,8 @@ double below_hba_share(const struct analysis *a, const struct finding *f, const 
 void analysis_display_paths(struct analysis *a, bool base_only, const char *cwd);
 /* The same transformation of one name (a pointer into p). */
 const char *display_path(const char *p, bool base_only, const char *cwd);
+/* The same for the files a rules value or section line came from (a comparison's own rules). */
+void rules_display_paths(struct rules *r, bool base_only, const char *cwd);
 /* The options detection needs while the captures stream (the array queue depth); call before
  * model_add_capture. analysis_run uses them too. */
 void analysis_set_opts(struct analysis *a, const struct analyze_opts *o);
