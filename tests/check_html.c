@@ -1134,6 +1134,9 @@ Suite *html_suite(void)
 {
 	Suite *s = suite_create("html");
 	TCase *tc = tcase_create("pieces");
+	/* chart_num_equals_printf compares ~10^5 numbers: seconds under ASan on a loaded machine
+	 * (it hit check's default 4 s with two sanitizer runs on two cores) */
+	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, escape_table, 0, (int)(sizeof esc_cases / sizeof esc_cases[0]));
 	tcase_add_test(tc, gp_quoting);
 	tcase_add_test(tc, downsample_keeps_spikes);
