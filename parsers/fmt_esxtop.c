@@ -93,6 +93,15 @@ static int esxtop_classify(const struct pdh_path *p, struct counter_class *c)
 			class_copy(c->entity, sizeof c->entity, in, strlen(in));
 			return c->metric = counter_lookup(esx_disk, p->counter, false, &c->scale);
 		}
+		if (strcmp(o, "Physical Disk Path") == 0) {
+			/* "vmhba2:C0:T1:L3", or "<device>-vmhba2:C0:T1:L3": the device is then named */
+			c->layer = LAYER_PATH;
+			class_copy(c->entity, sizeof c->entity, in, strlen(in));
+			const char *v = strstr(in, "-vmhba");
+			if (v && v > in)
+				class_copy(c->parent, sizeof c->parent, in, (size_t)(v - in));
+			return c->metric = counter_lookup(esx_disk, p->counter, false, &c->scale);
+		}
 		if (strcmp(o, "Physical Disk Per-Device-Per-World") == 0) {
 			/* "<device>-<world id>" */
 			c->layer = LAYER_WORLD;
@@ -114,7 +123,7 @@ static int esxtop_classify(const struct pdh_path *p, struct counter_class *c)
 			if (!colon)
 				return -1;
 			c->layer = LAYER_VM;
-			class_copy(c->entity, sizeof c->entity, colon + 1, strlen(colon + 1));
+			class_copy(c->entity, sizeof c->entity, colon + 1, vm_name_core(colon + 1, strlen(colon + 1)));
 			return c->metric = M_RDY;
 		}
 	}
@@ -284,7 +293,7 @@ static bool esxtop_world_of(const struct pdh_path *p, long *wid, char *vm, size_
 		if (w == q + 1 || *w != ':')
 			continue;
 		*wid = strtol(q + 1, NULL, 10);
-		class_copy(vm, vmcap, c + 1, (size_t)(q - c - 1));
+		class_copy(vm, vmcap, c + 1, vm_name_core(c + 1, (size_t)(q - c - 1)));
 		return true;
 	}
 	return false;

@@ -340,6 +340,16 @@ static void action_text(const struct analysis *a, enum act_key k, const struct f
 		break;
 	case AK_DEVICE_QUEUE: {
 		double davg = ev_median(f, M_DAVG);
+		if (f->driver && f->victims) {
+			/* a neighbour fills the LUN: separate the workloads first */
+			ac->what = fmtx("Separate %s from %s on LUN %s: move one of them to another LUN, or give %s its own "
+					"LUN (%s issues %.0f%% of the LUN's commands while %s waits).", f->victims, f->driver, ent,
+					f->victim_vdisk ? f->victim_vdisk : f->victims, f->driver, 100 * f->driver_share,
+					f->victims);
+			ac->effect = fmtx("%s no longer waits behind %s's IO in the LUN's queue; a deeper queue alone would let "
+					  "%s take more of it.", f->victims, f->driver, f->driver);
+			break;
+		}
 		if (!isnan(davg) && davg >= 10)
 			ac->what = fmtx("Spread the busy virtual disks of LUN %s over more LUNs (the array answers slowly, so "
 					"a deeper queue would not help).", ent);
@@ -370,8 +380,13 @@ static void action_text(const struct analysis *a, enum act_key k, const struct f
 		ac->effect = fmtx("SIOC stops throttling the queue of this host's VMs.");
 		break;
 	case AK_DSNRO:
-		ac->what = fmtx("Raise Disk.SchedNumReqOutstanding (DSNRO) of %s to its queue depth, or place the busy VMs "
-				"on separate LUNs.", ent);
+		if (f->driver && f->victims)
+			ac->what = fmtx("Place %s and %s on separate LUNs (%s issues %.0f%% of the commands of %s), or raise "
+					"Disk.SchedNumReqOutstanding (DSNRO) of %s to its queue depth.", f->driver, f->victims,
+					f->driver, 100 * f->driver_share, ent, ent);
+		else
+			ac->what = fmtx("Raise Disk.SchedNumReqOutstanding (DSNRO) of %s to its queue depth, or place the busy VMs "
+					"on separate LUNs.", ent);
 		ac->effect = fmtx("The LUN's queue is no longer capped at 32 IOs while several VMs are active.");
 		break;
 	case AK_SPLIT:
@@ -387,7 +402,7 @@ static void action_text(const struct analysis *a, enum act_key k, const struct f
 		ac->effect = fmtx("No more IOs lost to aborts and resets (each costs seconds).");
 		break;
 	case AK_DATASTORE:
-		ac->what = fmtx("Ask the storage team to check the datastore of %s (NFS or vSAN): its latency is high.", ent);
+		ac->what = fmtx("Ask the storage team to check the datastore of %s: its latency is high.", ent);
 		ac->effect = fmtx("Lower latency for the VMs on that datastore.");
 		break;
 	default: {
@@ -552,7 +567,7 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 		buf_init(&h);
 		if (a->verdict_where == VW_PLACES && vf) {
 			buf_printf(&h, "Storage IO waits %s", kinds[vf->kind].place == VP_DATASTORE
-								   ? "in the datastore below the ESXi host (NFS or vSAN)"
+								   ? "in the datastore below the ESXi host"
 								   : where_words(vf->kind, sql));
 		} else if (a->verdict_where == VW_BELOW_HBA && vf) {
 			buf_adds(&h, "Storage IO is slow on ");

@@ -170,7 +170,7 @@ static void layer_counts(const long *n, struct buf *out)
 	static const char *const what[LAYER_COUNT][2] = {
 		{"guest disk", "guest disks"}, {"virtual disk", "virtual disks"}, {"world", "worlds"},
 		{"device", "devices"},         {"adapter", "adapters"},           {"array", "arrays"},
-		{"VM", "VMs"},                 {"SQL Server object", "SQL Server objects"}};
+		{"VM", "VMs"},                 {"SQL Server object", "SQL Server objects"}, {"path", "paths"}};
 	int k = 0;
 	for (int l = 0; l < LAYER_COUNT; l++)
 		if (n[l])

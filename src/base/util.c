@@ -711,3 +711,17 @@ int afile_write_all(const char *path, const void *data, size_t n, const char **w
 	}
 	return 0;
 }
+
+size_t vm_name_core(const char *s, size_t n)
+{
+	/* " (" + 36 characters of hex digits and dashes + ")" */
+	if (n < 40 || s[n - 1] != ')' || s[n - 38] != '(' || s[n - 39] != ' ')
+		return n;
+	for (size_t i = n - 37; i < n - 1; i++) {
+		char c = s[i];
+		bool hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+		if (!hex && c != '-')
+			return n;
+	}
+	return n - 39;
+}

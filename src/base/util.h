@@ -129,6 +129,9 @@ bool utf8_valid(const char *s, size_t n);
 /* Number parsing: the whole of [s, s+n) (surrounding spaces allowed) must be a finite C-locale
  * number; returns true and sets *v, else false. Accepts exponents (9.03e-005). */
 bool parse_number(const char *s, size_t n, double *v);
+/* The length of a VM name without the " (UUID)" esxtop may append ("APP02 (104c07ff-3663-44fb-9d89-
+ * a563c801611c)" → 5): n when it has none. */
+size_t vm_name_core(const char *s, size_t n);
 
 /* Maps a library error (ERR_*) to the documented exit code. */
 int exit_code_for(int err);

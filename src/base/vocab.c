@@ -1,7 +1,7 @@
 /* vocab.c — names, labels and units of the layers and metrics (see vocab.h). */
 #include "vocab.h"
 
-const char *const layer_names[LAYER_COUNT] = {"guest", "vscsi", "world", "device", "adapter", "array", "vm", "sql"};
+const char *const layer_names[LAYER_COUNT] = {"guest", "vscsi", "world", "device", "adapter", "array", "vm", "sql", "path"};
 
 const struct metric_info metric_info[M_COUNT] = {
 	[M_DAVG] = {"davg_ms", "DAVG (device latency)", "ms"},

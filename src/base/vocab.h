@@ -5,8 +5,10 @@
 #define IOPSY_VOCAB_H
 
 /* LAYER_SQL: SQL Server's own counters in a guest's perfmon (not a layer of the IO stack: what
- * the database did while the storage waited). */
-enum layer { LAYER_GUEST, LAYER_VSCSI, LAYER_WORLD, LAYER_DEVICE, LAYER_ADAPTER, LAYER_ARRAY, LAYER_VM, LAYER_SQL, LAYER_COUNT };
+ * the database did while the storage waited). LAYER_PATH: a multipath path of a device through an
+ * adapter (esxtop Physical Disk Path, "vmhba2:C0:T1:L3"); worlds and paths are kept apart from
+ * the other entities (the model's io-path entities, capmodel.h). */
+enum layer { LAYER_GUEST, LAYER_VSCSI, LAYER_WORLD, LAYER_DEVICE, LAYER_ADAPTER, LAYER_ARRAY, LAYER_VM, LAYER_SQL, LAYER_PATH, LAYER_COUNT };
 extern const char *const layer_names[LAYER_COUNT];
 
 /* Metrics, in the units shown (perfmon seconds are converted to ms). */

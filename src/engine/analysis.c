@@ -33,6 +33,7 @@ void analysis_free(struct analysis *a)
 	free(a->sql);
 	free(a->dbmap);
 	coverage_free(&a->cov);
+	iopath_free(&a->iop);
 	model_free(&a->m);
 	free(a->f);
 	free(a->map);
@@ -70,12 +71,13 @@ struct finding *finding_new(struct analysis *a, enum kind kind, enum severity se
 	f->capture = -1;
 	f->ent = -1;
 	f->advice = "";
+	f->driver_share = NAN;
 	return f;
 }
 
 struct topo_in analysis_topo(const struct analysis *a)
 {
-	return (struct topo_in){.m = &a->m, .map = a->map, .nmap = a->nmap, .f = a->f, .nf = a->nf};
+	return (struct topo_in){.m = &a->m, .map = a->map, .nmap = a->nmap, .f = a->f, .nf = a->nf, .iop = &a->iop};
 }
 
 bool entity_active(const struct entity *e, const struct rules *r)
@@ -841,6 +843,7 @@ static void vdisk_backing(struct analysis *a, struct cov_in *ci)
 				continue;
 			}
 			ci->vd_nfs += st.device != NULL;
+			ci->vd_unknown += !st.device && st.back == BACK_UNKNOWN;
 			if (!ci->vd_other)
 				ci->vd_other = v->name;
 		}
@@ -851,6 +854,8 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 {
 	a->opts = *o;
 	a->array_queue_depth = o->array_queue_depth;
+	iopath_free(&a->iop);
+	iopath_build(&a->iop, &a->m);
 	verify_map(a);
 	trim_vmklog(a);
 	auto_map(a);
@@ -876,6 +881,7 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 	fold_adapter_errors(a);
 	refine_advice(a);
 	raise_causes(a);
+	analysis_shared_load(a);
 	if (a->nf)
 		qsort(a->f, a->nf, sizeof *a->f, finding_cmp);
 	struct cov_in ci = {.m = &a->m, .r = &a->rules, .have_vmklog = a->have_vmk, .have_partitions = a->have_parts,

@@ -55,6 +55,7 @@ struct analysis {
 	int array_queue_depth;
 	struct rules rules;              /* the rules in force (defaults after analysis_init) */
 	struct shown_stack shown[TOPO_MAX_SHOWN]; /* the IO stacks every output shows (topology.h) */
+	struct iopath iop;               /* the IO path graph (iopath.h), built first in analysis_run */
 	struct swin *sw;                 /* episodes found while the captures streamed */
 	size_t nsw, capsw;
 	void *stream;                    /* stream.c's state while captures are read */
@@ -143,6 +144,9 @@ void stream_attach(struct analysis *a);
 void stream_findings(struct analysis *a);
 /* The verdict paragraph (verdict.c); analysis_run calls it after the findings and coverage. */
 void analysis_verdict(struct analysis *a);
+/* shared.c: the load of each device finding's LUN by VM, and the neighbour that drives it while
+ * another VM waits (finding.load, .driver, .victims). */
+void analysis_shared_load(struct analysis *a);
 /* Frees the streaming state; analysis_free calls it. */
 void stream_detach(struct analysis *a);
 

@@ -29,6 +29,12 @@ void model_free(struct model *m)
 		ds_free(&m->caps[i].ds);
 		free(m->caps[i].parts);
 	}
+	for (size_t i = 0; i < m->naux; i++)
+		for (int k = 0; k < M_COUNT; k++)
+			qs_free(&m->aux[i].sk[k]);
+	free(m->aux);
+	free(m->ahidx);
+	free(m->wvm);
 	free(m->ents);
 	free(m->caps);
 	free(m->disks);
@@ -60,36 +66,48 @@ static uint64_t entity_hash(size_t cap_index, enum layer l, const char *name, co
 	return h;
 }
 
-static void hash_insert(struct model *m, size_t idx)
+/* One table of entities and its hash: the model's ents, or its io-path entities (aux). */
+struct etab {
+	struct entity **ents;
+	size_t *n, *cap;
+	size_t **hidx, *hcap;
+};
+
+static struct etab tab_main(struct model *m) { return (struct etab){&m->ents, &m->nents, &m->cap_ents, &m->hidx, &m->hcap}; }
+static struct etab tab_aux(struct model *m) { return (struct etab){&m->aux, &m->naux, &m->cap_aux, &m->ahidx, &m->ahcap}; }
+
+static void hash_insert(const struct etab *t, size_t idx)
 {
-	const struct entity *e = &m->ents[idx];
-	size_t mask = m->hcap - 1;
+	const struct entity *e = &(*t->ents)[idx];
+	size_t mask = *t->hcap - 1;
 	size_t k = (size_t)entity_hash(e->capture, e->layer, e->name, e->host) & mask;
-	while (m->hidx[k])
+	while ((*t->hidx)[k])
 		k = (k + 1) & mask;
-	m->hidx[k] = idx + 1;
+	(*t->hidx)[k] = idx + 1;
 }
 
-/* Returns the entity's index, creating it; SIZE_MAX when the capture reached MODEL_MAX_ENTITIES. */
-static size_t entity_get(struct model *m, size_t cap_index, enum layer l, const char *name, const char *host)
+/* Returns the entity's index in table t, creating it; SIZE_MAX when the capture reached
+ * MODEL_MAX_ENTITIES in that table. */
+static size_t tab_get(struct model *m, const struct etab *t, size_t cap_index, enum layer l, const char *name, const char *host)
 {
 	struct capture *c = &m->caps[cap_index];
-	if (m->hcap) {
-		size_t mask = m->hcap - 1;
-		for (size_t k = (size_t)entity_hash(cap_index, l, name, host) & mask; m->hidx[k]; k = (k + 1) & mask) {
-			struct entity *e = &m->ents[m->hidx[k] - 1];
+	if (*t->hcap) {
+		size_t mask = *t->hcap - 1;
+		for (size_t k = (size_t)entity_hash(cap_index, l, name, host) & mask; (*t->hidx)[k]; k = (k + 1) & mask) {
+			struct entity *e = &(*t->ents)[(*t->hidx)[k] - 1];
 			if (e->capture == cap_index && e->layer == l && strcmp(e->name, name) == 0 &&
 			    strcmp(e->host ? e->host : "", host ? host : "") == 0)
-				return m->hidx[k] - 1;
+				return (*t->hidx)[k] - 1;
 		}
 	}
-	if (c->nentities >= MODEL_MAX_ENTITIES)
+	bool aux = t->ents == &m->aux;
+	if ((aux ? c->naux : c->nentities) >= MODEL_MAX_ENTITIES)
 		return SIZE_MAX;
-	if (m->nents == m->cap_ents) {
-		m->cap_ents = m->cap_ents ? m->cap_ents * 2 : 64;
-		m->ents = xrealloc(m->ents, m->cap_ents * sizeof *m->ents);
+	if (*t->n == *t->cap) {
+		*t->cap = *t->cap ? *t->cap * 2 : 64;
+		*t->ents = xrealloc(*t->ents, *t->cap * sizeof **t->ents);
 	}
-	struct entity *e = &m->ents[m->nents];
+	struct entity *e = &(*t->ents)[*t->n];
 	memset(e, 0, sizeof *e);
 	e->layer = l;
 	e->name = arena_strdup(&m->arena, name);
@@ -101,22 +119,80 @@ static size_t entity_get(struct model *m, size_t cap_index, enum layer l, const 
 	}
 	e->dq_first = e->dq_last = NAN;
 	e->dq_max = 0;
-	c->nentities++;
-	size_t idx = m->nents++;
+	e->wid = -1;
+	if (aux)
+		c->naux++;
+	else
+		c->nentities++;
+	size_t idx = (*t->n)++;
 	/* keep the table at most half full */
-	if (2 * m->nents > m->hcap) {
-		size_t cap = m->hcap ? m->hcap * 2 : 256;
-		while (2 * m->nents > cap)
+	if (2 * *t->n > *t->hcap) {
+		size_t cap = *t->hcap ? *t->hcap * 2 : 256;
+		while (2 * *t->n > cap)
 			cap *= 2;
-		free(m->hidx);
-		m->hidx = xcalloc(cap, sizeof *m->hidx);
-		m->hcap = cap;
-		for (size_t k = 0; k < m->nents; k++)
-			hash_insert(m, k);
+		free(*t->hidx);
+		*t->hidx = xcalloc(cap, sizeof **t->hidx);
+		*t->hcap = cap;
+		for (size_t k = 0; k < *t->n; k++)
+			hash_insert(t, k);
 	} else {
-		hash_insert(m, idx);
+		hash_insert(t, idx);
 	}
 	return idx;
+}
+
+static size_t entity_get(struct model *m, size_t cap_index, enum layer l, const char *name, const char *host)
+{
+	struct etab t = tab_main(m);
+	return tab_get(m, &t, cap_index, l, name, host);
+}
+
+static size_t aux_get(struct model *m, size_t cap_index, enum layer l, const char *name, const char *host)
+{
+	struct etab t = tab_aux(m);
+	return tab_get(m, &t, cap_index, l, name, host);
+}
+
+/* The metrics kept of a world's IO to a device: its load (a big host has thousands of worlds). */
+static bool world_metric(int m)
+{
+	switch (m) {
+	case M_CMDS: case M_READS: case M_WRITES: case M_MBR: case M_MBW: case M_ACTV: case M_QUED: case M_DAVG: case M_GAVG:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The worlds whose VM the header names (Vcpu columns), once per world. */
+static void note_world_vms(struct model *m, size_t ci, const struct parser_ops *ops, struct pdh_reader *r)
+{
+	if (!ops->world_of)
+		return;
+	char vm[256];
+	long wid, prev = -1;
+	for (size_t i = 0; i < pdh_ncols(r); i++) {
+		const struct pdh_column *col = pdh_column(r, i);
+		if (!ops->world_of(&col->path, &wid, vm, sizeof vm) || !vm[0] || wid == prev)
+			continue;
+		prev = wid;
+		bool known = false;
+		for (size_t k = m->nwvm; k-- > 0 && !known && m->wvm[k].capture == ci;)
+			known = m->wvm[k].wid == wid;
+		if (known)
+			continue;
+		if ((m->nwvm & (m->nwvm + 1)) == 0 || !m->wvm)
+			m->wvm = xrealloc(m->wvm, (2 * m->nwvm + 2) * sizeof *m->wvm);
+		/* the world's name is after ":WID:" in the instance */
+		const char *in = col->path.instance, *w = NULL;
+		char key[32];
+		snprintf(key, sizeof key, ":%ld:", wid);
+		const char *q = strstr(in, key);
+		if (q)
+			w = q + strlen(key);
+		bool vcpu = w && (strncmp(w, "vmx-vcpu-", 9) == 0 || (strncmp(w, "vmm", 3) == 0 && w[3] >= '0' && w[3] <= '9'));
+		m->wvm[m->nwvm++] = (struct world_vm){ci, wid, arena_strdup(&m->arena, vm), vcpu};
+	}
 }
 
 const struct guest_disk_no *model_disk_no(const struct model *m, int n, const char *host)
@@ -153,7 +229,8 @@ int64_t model_time(const struct model *m, const struct capture *c, size_t k)
 /* Per selected column: where its values go. */
 struct colmap {
 	size_t col;
-	size_t ent;
+	size_t ent;     /* index in ents, or in aux when aux */
+	bool aux;
 	int metric;
 	int series;     /* index in the capture's dstore (duplicate columns are not mapped at all) */
 	double scale;
@@ -364,6 +441,7 @@ static size_t capture_new(struct model *m, const char *path)
 	memset(c, 0, sizeof *c);
 	c->path = path;
 	c->first_entity = m->nents;
+	c->first_aux = m->naux;
 	return ci;
 }
 
@@ -566,6 +644,8 @@ static int model_read(struct model *m, const char *path, struct input *in, const
 	struct fsel fs = {.f = m->filter, .host_cap = ops->role == ROLE_HOST};
 	arena_init(&fs.a);
 	fsel_worlds(&fs, ops, r);
+	if (ops->role == ROLE_HOST)
+		note_world_vms(m, ci, ops, r);
 	for (size_t i = 0; i < n; i++) {
 		const struct pdh_column *col = pdh_column(r, i);
 		if (skip[i])
@@ -595,18 +675,45 @@ static int model_read(struct model *m, const char *path, struct input *in, const
 				continue;
 			enum layer l = cl.layer;
 			double scale = cl.scale;
-			if (l == LAYER_WORLD) {
-				/* only Commands/sec, for the device's active-world count */
-				if (metric != M_CMDS || !cl.parent[0] || !fsel_keep(&fs, LAYER_DEVICE, cl.parent, col->path.host))
+			if (l == LAYER_WORLD || l == LAYER_PATH) {
+				/* io-path entities: a world's IO to a device, a device's path */
+				if (cl.parent[0] && !fsel_keep(&fs, LAYER_DEVICE, cl.parent, col->path.host))
 					continue;
-				size_t dev = entity_get(m, ci, LAYER_DEVICE, cl.parent, col->path.host);
-				if (dev == SIZE_MAX) {
+				if (l == LAYER_WORLD && (!cl.parent[0] || !world_metric(metric)))
+					continue;
+				if (l == LAYER_WORLD && metric == M_CMDS) {
+					/* the device's active-world count */
+					size_t dev = entity_get(m, ci, LAYER_DEVICE, cl.parent, col->path.host);
+					if (dev == SIZE_MAX) {
+						too_many = true;
+						continue;
+					}
+					wc[nwc].col = i;
+					wc[nwc].dev_series_owner = dev;
+					nwc++;
+					want[i] = true;
+				}
+				size_t e = aux_get(m, ci, l, cl.entity, col->path.host);
+				if (e == SIZE_MAX) {
 					too_many = true;
 					continue;
 				}
-				wc[nwc].col = i;
-				wc[nwc].dev_series_owner = dev;
-				nwc++;
+				struct entity *ent = &m->aux[e];
+				if (cl.parent[0] && !ent->device)
+					ent->device = arena_strdup(&m->arena, cl.parent);
+				if (l == LAYER_WORLD && ent->wid < 0) {
+					const char *dash = strrchr(cl.entity, '-');
+					ent->wid = dash ? strtol(dash + 1, NULL, 10) : -1;
+				}
+				if (ent->series[metric] >= 0 && !((size_t)ent->series[metric] < prev_series && !taken[ent->series[metric]]))
+					continue;
+				if (ent->series[metric] < 0)
+					ent->series[metric] = (int)nseries++;
+				else
+					taken[ent->series[metric]] = true;
+				cm[ncm] = (struct colmap){.col = i, .ent = e, .aux = true, .metric = metric, .scale = scale,
+							  .series = ent->series[metric]};
+				ncm++;
 				want[i] = true;
 				continue;
 			}
@@ -622,6 +729,7 @@ static int model_read(struct model *m, const char *path, struct input *in, const
 			ent->nfs = cl.nfs;
 			cm[ncm].col = i;
 			cm[ncm].ent = e;
+			cm[ncm].aux = false;
 			cm[ncm].metric = metric;
 			cm[ncm].scale = scale;
 			if (ent->series[metric] < 0) {
@@ -723,7 +831,7 @@ static int model_read(struct model *m, const char *path, struct input *in, const
 			if (!ops->value(r, cm[k].col, &v))
 				continue;
 			v *= cm[k].scale;
-			struct entity *e = &m->ents[cm[k].ent];
+			struct entity *e = cm[k].aux ? &m->aux[cm[k].ent] : &m->ents[cm[k].ent];
 			cur[cm[k].series] = v;
 			ds_set(&c->ds, (size_t)cm[k].series, v);
 			qs_add(&e->sk[cm[k].metric], v);

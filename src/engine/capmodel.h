@@ -28,7 +28,9 @@ struct entity {
 	enum layer layer;
 	const char *name;        /* naa id, vmhba2, "SQL01:scsi0:1", "D:", VM name (arena) */
 	const char *host;        /* ESXi host or Windows machine (arena) */
-	const char *device;      /* world entities: their device */
+	const char *device;      /* world entities: their device; path entities: the device their name
+	                          * gives ("<device>-vmhba2:C0:T1:L3"), NULL when it names none */
+	long wid;                /* world entities: the world id (Per-Device-Per-World(DEVICE-WID)) */
 	bool aggregate;          /* perfmon _Total: the whole guest, kept when no disk of its own is there */
 	bool nfs;                /* a device that is an NFS datastore: latency is GAVG only, no queue */
 	size_t capture;          /* index of the capture it came from */
@@ -79,6 +81,7 @@ struct capture {
 	double offset_confidence;
 	struct dstore ds;
 	size_t first_entity, nentities;
+	size_t first_aux, naux;  /* its io-path entities (model.aux) */
 	int failed;              /* ERR_* when the capture could not be read */
 	struct capture_part *parts; /* nparts >= 2 when files were merged into it (parts[0] is path) */
 	size_t nparts;
@@ -112,8 +115,25 @@ struct model_hooks {
 	void (*resume)(void *ctx, struct model *m, size_t capture, bool gap);
 };
 
+/* A world of a VM, from the capture's own identifiers: esxtop's Vcpu(GID:VM:WID:WORLD) columns name
+ * the VM of world WID (the same id as in Per-Device-Per-World(DEVICE-WID)). */
+struct world_vm {
+	size_t capture;
+	long wid;
+	const char *vm;          /* the VM's name without esxtop's " (UUID)" (arena) */
+	bool vcpu;               /* a vCPU world (vmx-vcpu-N, vmmN) */
+};
+
 struct model {
 	struct model_hooks hooks; /* NULL functions: none */
+	/* The io-path entities: worlds' IO to each device (LAYER_WORLD, "naa...-WID") and the
+	 * devices' paths (LAYER_PATH, "vmhba2:C0:T1:L3"), kept apart from ents so that only the IO
+	 * path graph (iopath.h) reads them; their series are in their capture's dstore. */
+	struct entity *aux;
+	size_t naux, cap_aux;
+	size_t *ahidx, ahcap;
+	struct world_vm *wvm;    /* the worlds the captures name a VM of */
+	size_t nwvm;
 	size_t *hidx;            /* entity hash: index + 1, 0 = empty (capmodel.c) */
 	size_t hcap;
 	struct guest_disk_no *disks;

@@ -173,7 +173,7 @@ void coverage_build(const struct cov_in *in, struct coverage *c)
 			    "only _Total in the perfmon: the per-disk queue to the vSCSI controller cannot be seen");
 		} else if (!guest_side && l != LAYER_WORLD && !any_device && any_vdisk && !devs_dropped) {
 			set(lc, COV_NOT_ASSESSED, COVR_NO_SCSI,
-			    "no SCSI device behind the virtual disks (NFS or vSAN): the host-side evidence is the "
+			    "the capture has no SCSI device behind the virtual disks: the host-side evidence is the "
 			    "virtual disk's latency");
 		} else if (!guest_side && in->vd_n > 0 && in->vd_scsi < in->vd_n && !devs_dropped) {
 			/* the disks judged are (partly) on NFS or vSAN: no LUN, adapter or worlds for them; the
@@ -185,11 +185,15 @@ void coverage_build(const struct cov_in *in, struct coverage *c)
 									    "server or network it arises"
 								      : arena_printf(&c->arena, "no device latency for %s", them))
 							    : arena_printf(&c->arena, "no SCSI device, adapter or per-world queue for %s", them);
+			int nfs = in->vd_nfs, unknown = in->vd_unknown, elsewhere = other - nfs - unknown;
+			const char *where = nfs == other ? "on an NFS volume"
+					    : unknown == other ? "on no LUN the capture identifies"
+					    : elsewhere == other ? "on no SCSI device of the capture"
+								 : "on an NFS volume or on no LUN the capture identifies";
 			set(lc, none ? COV_NOT_ASSESSED : COV_PARTIAL, COVR_NO_SCSI,
-			    arena_printf(&c->arena, "%d of %d virtual disk%s judged (%s%s) %s on NFS or vSAN: %s", in->vd_n - in->vd_scsi,
+			    arena_printf(&c->arena, "%d of %d virtual disk%s judged (%s%s) %s %s: %s", other,
 					 in->vd_n, in->vd_n == 1 ? "" : "s", in->vd_other ? in->vd_other : "",
-					 in->vd_n - in->vd_scsi > 1 ? ", ..." : "", in->vd_n - in->vd_scsi == 1 ? "is" : "are",
-					 what));
+					 other > 1 ? ", ..." : "", other == 1 ? "is" : "are", where, what));
 		} else if (measured_n == 0) {
 			set(lc, COV_NOT_ASSESSED, COVR_NO_COUNTER,
 			    l == LAYER_GUEST     ? "the perfmon has no disk latency counter (Avg. Disk sec/Read, /Write)"

@@ -62,6 +62,8 @@ struct cov_in {
 	/* The virtual disks the host layers are judged for (those mapped to guest disks, else every
 	 * active one) and what backs them: a SCSI LUN, an NFS volume, nothing the capture shows. */
 	int vd_n, vd_scsi, vd_nfs;
+	int vd_unknown;         /* of those on no SCSI LUN: not tied to one, though nothing shows they
+	                         * are elsewhere (their LUN is not identified) */
 	const char *vd_other;   /* the first one not on a SCSI LUN, NULL when none */
 	const struct ent_filter *filter; /* the selection the captures were read with, NULL = all */
 };

@@ -1191,22 +1191,27 @@ static void det_datastore_latency(struct analysis *a, const struct analyze_opts 
 				for (size_t k = c->first_entity; k < c->first_entity + c->nentities; k++)
 					if (a->m.ents[k].nfs)
 						buf_printf(&nb, "%s%s", nb.len ? ", " : "", a->m.ents[k].name);
-				f->summary = afmt(a, "%s, and no SCSI device of the host carries its IOs (no LUN's IOPS correlate at "
-						     "r >= %.1f): %s — the IO waits below the virtual disk",
-						  lat, TOPO_R_VDISK_DEVICE,
-						  nb.len ? afmt(a, "an NFS datastore shared with other virtual disks (this host has %s) "
-								   "or a vSAN datastore", nb.data)
-							 : "a vSAN datastore, or an NFS volume not in the capture");
-				f->advice = afmt(a, "%sFor vSAN, look at the vSAN performance service for this VM's objects "
-						    "(back-end latency, congestion, resync traffic) and vSAN health; esxtop's "
-						    "device view cannot show inside vSAN. If the disk is on a LUN after all, give "
-						    "--map and check that LUN's DAVG.",
-						 nb.len ? afmt(a, "If this disk is on one of the host's NFS datastores (%s), look at "
-								  "the NFS server's latency and load for it and at the network path. ",
-							       nb.data)
-							: "");
+				/* what the capture shows of where it is: on none of its SCSI devices (the VM's
+				 * worlds' IO, or no device at all), or nothing either way */
+				const char *where = st.back == BACK_NOT_SHOWN
+							    ? afmt(a, "and the capture shows it on none of its SCSI devices (%s): the IO "
+								      "waits below the virtual disk, in a datastore the capture does "
+								      "not show%s", st.l_dev.why ? st.l_dev.why : "no LUN carries it",
+								   nb.len ? afmt(a, " as a LUN (this host has NFS volumes: %s)", nb.data) : "")
+							    : afmt(a, "and the capture does not tie it to a LUN (it has no per-world IO "
+								      "columns, and no LUN's IOPS follow it at r >= %.1f): the LUN or "
+								      "datastore it waits on is not identified", TOPO_R_VDISK_DEVICE);
+				f->summary = afmt(a, "%s, %s", lat, where);
+				f->advice = afmt(a, "Find this virtual disk's datastore (the VM's hard disk in the vSphere "
+						    "Client). %sOn vSAN, look at the vSAN performance service for this VM's "
+						    "objects (back-end latency, congestion, resync traffic); esxtop's device view "
+						    "cannot show inside vSAN. On a LUN, give --map for its guest disk and capture "
+						    "with per-world columns (esxtop's default) so the LUN's DAVG can be judged.",
+						 nb.len ? afmt(a, "On one of the host's NFS datastores (%s), look at the NFS server's "
+								  "latency and load for it and at the network path. ", nb.data)
+							: "On an NFS datastore, its NFS volume would show in the capture. ");
 				buf_free(&nb);
-				f->heuristic = true;
+				f->heuristic = st.back != BACK_NOT_SHOWN;
 			}
 			f->rule = afmt(a, "virtual disk latency (reads and writes weighted by IOs) > %g ms (warning) / > %g ms (critical), sustained, for a "
 					  "virtual disk whose IOs no SCSI device carries", warn, crit);
@@ -1933,7 +1938,7 @@ const struct detector detectors[] = {
 	 .window = errors_window},
 	{.kind = K_ERR_ABORTS_RESETS, .title = "failed commands at a device, sustained", .stream = &sr_failed_dev,
 	 .window = errors_window},
-	{.kind = K_LAT_DATASTORE, .title = "latency of a virtual disk no SCSI device carries (NFS, vSAN)",
+	{.kind = K_LAT_DATASTORE, .title = "latency of a virtual disk on no SCSI device the capture shows",
 	 .run = det_datastore_latency},
 	{.kind = K_SCSI_QUEUE_FULL, .title = "QUEUE FULL / BUSY in vmkernel.log", .run = det_queue_full},
 	{.kind = K_ERR_ABORTS_RESETS, .title = "failed commands with a host status in vmkernel.log", .run = det_vmk_failures},

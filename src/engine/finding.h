@@ -68,6 +68,13 @@ struct finding {
 	const char *advice;              /* arena */
 	bool heuristic;                  /* [derived] rule: labelled as a heuristic */
 	long capture;                    /* capture index, -1 for none */
+	/* a device's finding: who loads it over the finding's time (its worlds' IO, iopath.h) */
+	const char *load;                /* "APP03 95% of its commands, SQL01 5%" (arena), NULL */
+	const char *driver;              /* the VM that issues most of them while another VM on the LUN
+	                                  * waits: the neighbour (arena), NULL when none */
+	const char *victims;             /* those other VMs ("SQL01", arena), NULL */
+	const char *victim_vdisk;        /* the first victim's virtual disk on the LUN (arena), NULL */
+	double driver_share;             /* the driver's share of the commands (0..1), NaN */
 };
 
 /* guest disk ↔ virtual disk */

@@ -44,7 +44,7 @@ const struct kind_info kinds[K_COUNT] = {
 	[K_SCSI_QUEUE_FULL] = {.name = "scsi.queue_full", .title = "QUEUE FULL / BUSY in vmkernel.log",
 			       .layer = LAYER_ARRAY, .box = BOX_ARRAY, .waits = true, .cause_rank = 0,
 			       .place = VP_THROTTLE, .place_order = 2},
-	[K_LAT_DATASTORE] = {.name = "latency.datastore", .title = "datastore latency without a SCSI device (NFS, vSAN)",
+	[K_LAT_DATASTORE] = {.name = "latency.datastore", .title = "datastore latency of a virtual disk on no SCSI device the capture shows",
 			     .layer = LAYER_ARRAY, .box = BOX_ARRAY, .waits = true, .cause_rank = 3,
 			     .place = VP_DATASTORE, .place_order = 0},
 };

@@ -125,10 +125,66 @@ static const struct entity *best_corr(const struct topo_in *a, const struct enti
 	return best;
 }
 
+static struct io_link corr_link(double r, const char *why)
+{
+	return (struct io_link){LINK_CORR, r, why};
+}
+
+/* The device's adapters from its paths (busiest path first): the first and a second one. */
+static void adapters_by_paths(const struct topo_in *a, struct stack *ch)
+{
+	const struct iop_path *p[16];
+	size_t n = iopath_device_paths(a->iop, ch->device, p, 16);
+	if (n > 16)
+		n = 16;
+	const struct iop_path *best = NULL, *second = NULL;
+	double bm = -1, sm = -1;
+	for (size_t i = 0; i < n; i++) {
+		if (!p[i]->adp)
+			continue;
+		double c = entity_mean(p[i]->p, M_CMDS);
+		c = isnan(c) ? 0 : c;
+		if (c > bm) {
+			if (best && best->adp != p[i]->adp) {
+				second = best;
+				sm = bm;
+			}
+			best = p[i];
+			bm = c;
+		} else if (c > sm && p[i]->adp != best->adp) {
+			second = p[i];
+			sm = c;
+		}
+	}
+	if (!best)
+		return;
+	ch->adapter = best->adp;
+	ch->adapter2 = second ? second->adp : NULL;
+	ch->l_adp = best->link.how == LINK_ID ? (struct io_link){LINK_ID, NAN, "its paths' names give the adapter"}
+					      : (struct io_link){LINK_CORR, best->link.r, best->link.why};
+}
+
+/* The busiest virtual disk the graph puts on device d. */
+static const struct iop_vdisk *vdisk_on(const struct topo_in *a, const struct entity *d)
+{
+	const struct iop_vdisk *best = NULL;
+	double bm = -1;
+	for (size_t i = 0; a->iop && i < a->iop->nvd; i++) {
+		const struct iop_vdisk *v = &a->iop->vd[i];
+		double c = entity_mean(v->v, M_CMDS);
+		if (v->dev == d && !isnan(c) && c > bm) {
+			bm = c;
+			best = v;
+		}
+	}
+	return best;
+}
+
 void topology_stack(const struct topo_in *a, const struct entity *e, struct stack *ch)
 {
 	memset(ch, 0, sizeof *ch);
 	ch->r_dev = ch->r_adp = NAN;
+	ch->l_dev = ch->l_adp = (struct io_link){LINK_NONE, NAN, NULL};
 	if (!e)
 		return;
 	double r;
@@ -139,16 +195,46 @@ void topology_stack(const struct topo_in *a, const struct entity *e, struct stac
 	case LAYER_ADAPTER: ch->adapter = e; break;
 	default: return;
 	}
-	if (ch->vdisk && !ch->device)
-		ch->device = best_corr(a, ch->vdisk, LAYER_DEVICE, true, TOPO_R_VDISK_DEVICE, &ch->r_dev);
+	if (ch->vdisk && !ch->device) {
+		const struct iop_vdisk *g = iopath_vdisk(a->iop, ch->vdisk);
+		if (g) {
+			ch->back = g->back;
+			ch->device = g->dev;
+			ch->l_dev = g->link;
+			ch->r_dev = g->dev && g->link.how == LINK_CORR ? g->link.r : NAN;
+		} else {
+			ch->device = best_corr(a, ch->vdisk, LAYER_DEVICE, true, TOPO_R_VDISK_DEVICE, &ch->r_dev);
+			if (ch->device) {
+				ch->l_dev = corr_link(ch->r_dev, "the LUN's IOPS follow it");
+				ch->back = ch->device->nfs ? BACK_NFS : BACK_LUN;
+			}
+		}
+	}
 	if (ch->device && !ch->vdisk && e->layer == LAYER_DEVICE) {
-		ch->vdisk = best_corr(a, ch->device, LAYER_VSCSI, false, TOPO_R_VDISK_DEVICE, &r);
-		ch->r_dev = r;
+		const struct iop_vdisk *g = a->iop ? vdisk_on(a, ch->device) : NULL;
+		if (g) {
+			ch->vdisk = g->v;
+			ch->back = g->back;
+			ch->l_dev = g->link;
+			ch->r_dev = g->link.how == LINK_CORR ? g->link.r : NAN;
+		} else if (!a->iop) {
+			ch->vdisk = best_corr(a, ch->device, LAYER_VSCSI, false, TOPO_R_VDISK_DEVICE, &r);
+			ch->r_dev = r;
+			if (ch->vdisk) {
+				ch->l_dev = corr_link(r, "the LUN's IOPS follow it");
+				ch->back = BACK_LUN;
+			}
+		}
 		if (ch->vdisk)
 			ch->guest = guest_of_vdisk(a, ch->vdisk, &ch->map);
 	}
-	if (ch->device && !ch->adapter)
+	if (ch->device && !ch->adapter && a->iop)
+		adapters_by_paths(a, ch);
+	if (ch->device && !ch->adapter) {
 		ch->adapter = best_corr(a, ch->device, LAYER_ADAPTER, true, TOPO_R_DEVICE_ADAPTER, &ch->r_adp);
+		if (ch->adapter)
+			ch->l_adp = corr_link(ch->r_adp, "the adapter's IOPS follow the LUN's");
+	}
 }
 
 /* The IO-stack box of a finding (the kind table; BOX_BY_LAYER kinds go by the finding's layer). */

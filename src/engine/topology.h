@@ -11,6 +11,7 @@
 
 #include "capmodel.h"
 #include "finding.h"
+#include "iopath.h"
 #include "kinds.h"
 
 /* What topology reads: the model, the disk map and the findings (borrowed from an analysis). */
@@ -20,6 +21,7 @@ struct topo_in {
 	size_t nmap;
 	const struct finding *f;
 	size_t nf;
+	const struct iopath *iop;        /* the IO path graph; NULL: links by IOPS correlation only */
 };
 
 /* Links below the virtual disk are made by IOPS correlation within one capture, at these r: a
@@ -34,6 +36,11 @@ struct stack {
 	const struct entity *guest, *vdisk, *device, *adapter;
 	const struct diskmap_entry *map; /* the guest ↔ virtual disk link used, NULL when none */
 	double r_dev, r_adp;             /* IOPS correlations of the lower links; NaN when not linked so */
+	struct io_link l_dev, l_adp;     /* how the virtual disk's device and the device's adapter are
+	                                  * known (LINK_NONE: not linked) */
+	enum vd_backing back;            /* what carries the virtual disk (the graph's, BACK_UNKNOWN
+	                                  * without one) */
+	const struct entity *adapter2;   /* a second adapter the device's paths use, NULL */
 };
 
 /* What the findings on a stack say about each box (enum stack_box). */

@@ -195,6 +195,31 @@ static void build_dsnro(struct sim_config *c, int part)
 	       "align.partition_misaligned", "errors.aborts_resets", "queue.adapter_saturated", NULL);
 }
 
+/* A noisy neighbour: APP03's batch job lands on SQL01's data LUN (depth 32) and issues ~95 % of
+ * its commands; the LUN's queue fills and SQL01's data disk waits behind it. */
+static void build_neighbour(struct sim_config *c, int part)
+{
+	(void)part;
+	struct sc_host h = sc_host_base(c);
+	struct sc_sql s = sc_sql_vm(c, &h, "SQL01", SIM_CTRL_PVSCSI, SC_ARRAY_FLASH, 1);
+	c->dev[s.dev_d].dqlen = 32;
+	c->dev[s.dev_d].s0_r = 1.0;
+	c->dev[s.dev_d].s0_w = 0.6;
+	sc_set_load(s.d, 4, 8, 0.7, 8, 8);
+	int vm2 = sc_add_vm(c, "APP03", "", 4);
+	int k2 = sc_add_ctrl(c, vm2, 0, SIM_CTRL_PVSCSI);
+	int d2c = sc_add_dev(c, h.hba3, 7, SC_ARRAY_FLASH);
+	struct sim_vdisk *v2c = sc_add_vdisk(c, vm2, k2, 0, d2c, "C:", 0, 80);
+	sc_set_load(v2c, 1, 60, 0.4, 16, 8);
+	struct sim_vdisk *v2 = sc_add_vdisk(c, vm2, k2, 1, s.dev_d, "D:", 1, 1024);
+	sc_set_load(v2, 0.05, 200, 0.7, 8, 8);
+	sc_add_phase(v2, 0.3, 0.7, 96, 0.05);
+	sc_bystander(c, &h);
+	sc_expect(c, "queue.device_saturated", c->dev[s.dev_d].naa, NULL, 0.3, 0.7);
+	sc_absent_unrelated(c);
+	sc_absent(c, "latency.datastore", "queue.guest_vscsi_cap", "latency.device", NULL);
+}
+
 static void build_adapter(struct sim_config *c, int part)
 {
 	(void)part;
@@ -285,6 +310,9 @@ const struct sim_scenario sim_scenarios[] = {
 	{.name = "dsnro-cap",
 	 .summary = "a second VM becomes active on the LUN: DQLEN drops to DSNRO 32",
 	 .nparts = 1, .build = build_dsnro},
+	{.name = "noisy-neighbour",
+	 .summary = "APP03's batch issues ~95 % of the commands of SQL01's data LUN (depth 32): the queue fills, SQL01 waits",
+	 .nparts = 1, .build = build_neighbour},
 	{.name = "adapter-overcommit",
 	 .summary = "eight busy LUNs behind an HBA with AQLEN 192: sum of ACTV pinned at AQLEN",
 	 .nparts = 1, .build = build_adapter},

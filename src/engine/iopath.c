@@ -1,0 +1,508 @@
+/* iopath.c — the IO path graph (see iopath.h). */
+#include "iopath.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const link_how_names[3] = {"none", "identifiers", "correlation"};
+
+/* A virtual disk and a world's IO to a device carry the same commands when their IOPS follow each
+ * other at this r (the same bar as a virtual disk and its LUN in topology.h). */
+#define IOP_R_LINK 0.8
+/* A device's paths carry its commands: their sum within 5% of the device's, following it. */
+#define IOP_R_PATHS 0.9
+
+static const char *astr(struct arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static const char *astr(struct arena *a, const char *fmt, ...)
+{
+	struct buf b;
+	buf_init(&b);
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	const char *s = arena_strdup(a, b.data ? b.data : "");
+	buf_free(&b);
+	return s;
+}
+
+void iop_vdisk_vm(const char *vdisk, char *out, size_t cap)
+{
+	const char *sc = NULL;
+	for (const char *q = strstr(vdisk, ":scsi"); q; q = strstr(q + 1, ":scsi"))
+		sc = q;
+	size_t n = sc ? (size_t)(sc - vdisk) : strlen(vdisk);
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(out, vdisk, n);
+	out[n] = '\0';
+}
+
+double iop_pearson(const struct model *m, const struct entity *x, int mx, const struct entity *y, int my)
+{
+	if (!x || !y || x->capture != y->capture || x->series[mx] < 0 || y->series[my] < 0)
+		return NAN;
+	const struct dstore *d = &m->caps[x->capture].ds;
+	double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
+	size_t n = 0;
+	for (size_t k = 0; k < d->nb; k++) {
+		double u = ds_mean(d, (size_t)x->series[mx], k), v = ds_mean(d, (size_t)y->series[my], k);
+		if (isnan(u) || isnan(v))
+			continue;
+		sx += u;
+		sy += v;
+		sxx += u * u;
+		syy += v * v;
+		sxy += u * v;
+		n++;
+	}
+	if (n < 8)
+		return NAN;
+	double cov = sxy - sx * sy / (double)n, vx = sxx - sx * sx / (double)n, vy = syy - sy * sy / (double)n;
+	if (vx <= 1e-12 * (sxx + 1) || vy <= 1e-12 * (syy + 1))
+		return NAN;
+	return cov / sqrt(vx * vy);
+}
+
+double iop_window_mean(const struct model *m, const struct entity *e, int mt, int64_t t0, int64_t t1)
+{
+	if (!e || e->series[mt] < 0)
+		return NAN;
+	const struct capture *c = &m->caps[e->capture];
+	double s = 0;
+	size_t n = 0;
+	for (size_t k = 0; k < c->ds.nb; k++) {
+		int64_t a = c->ds.t0[k] + c->clock_offset_ms, b = c->ds.t1[k] + c->clock_offset_ms;
+		if (b < t0 || a > t1)
+			continue;
+		double v = ds_mean(&c->ds, (size_t)e->series[mt], k);
+		if (!isnan(v)) {
+			s += v;
+			n++;
+		}
+	}
+	return n ? s / (double)n : (double)NAN;
+}
+
+static double mean_of(const struct entity *e, int mt) { return e && e->sk[mt].n ? qs_mean(&e->sk[mt]) : (double)NAN; }
+
+/* The entity of layer l named name in capture ci (ents), NULL when none. */
+static const struct entity *find_in(const struct model *m, size_t ci, enum layer l, const char *name)
+{
+	const struct capture *c = &m->caps[ci];
+	for (size_t i = c->first_entity; i < m->nents && i < c->first_entity + c->nentities; i++) {
+		const struct entity *e = &m->ents[i];
+		if (e->capture == ci && e->layer == l && strcmp(e->name, name) == 0)
+			return e;
+	}
+	return NULL;
+}
+
+/* The world's VM by the capture's ids: the Vcpu columns of its capture name world wid. */
+static const char *joined_vm(const struct model *m, size_t ci, long wid)
+{
+	for (size_t k = 0; k < m->nwvm; k++)
+		if (m->wvm[k].capture == ci && m->wvm[k].wid == wid)
+			return m->wvm[k].vm;
+	return NULL;
+}
+
+/* ---- worlds ---- */
+
+static void build_worlds(struct iopath *g, const struct model *m)
+{
+	g->w = xcalloc(m->naux ? m->naux : 1, sizeof *g->w);
+	for (size_t i = 0; i < m->naux; i++) {
+		const struct entity *e = &m->aux[i];
+		if (e->layer != LAYER_WORLD || !e->device)
+			continue;
+		struct iop_world *w = &g->w[g->nw++];
+		w->w = e;
+		w->dev = find_in(m, e->capture, LAYER_DEVICE, e->device);
+		w->vm = e->wid >= 0 ? joined_vm(m, e->capture, e->wid) : NULL;
+		w->vm_link = w->vm ? (struct io_link){LINK_ID, NAN, astr(&g->arena, "world %ld is %s's (the capture's Vcpu "
+										   "columns name it)", e->wid, w->vm)}
+				   : (struct io_link){LINK_NONE, NAN, NULL};
+	}
+}
+
+/* ---- virtual disks ---- */
+
+/* The device among dev-layer entities of v's capture whose own IOPS follow v's (no world data):
+ * the correlation fallback (r >= IOP_R_LINK, at least 90% of v's commands). */
+static const struct entity *device_by_corr(const struct model *m, const struct entity *v, double *r_out)
+{
+	const struct entity *best = NULL;
+	double br = IOP_R_LINK, vm = mean_of(v, M_CMDS);
+	for (size_t i = 0; i < m->nents; i++) {
+		const struct entity *e = &m->ents[i];
+		if (e->layer != LAYER_DEVICE || e->capture != v->capture)
+			continue;
+		double em = mean_of(e, M_CMDS);
+		if (isnan(em) || isnan(vm) || em < 0.9 * vm)
+			continue;
+		double r = iop_pearson(m, v, M_CMDS, e, M_CMDS);
+		if (!isnan(r) && r >= br) {
+			br = r;
+			best = e;
+		}
+	}
+	*r_out = best ? br : NAN;
+	return best;
+}
+
+/* The world (of vm's worlds when vm_only) whose IO to its device carries v's commands: no more
+ * than 110% of the world's, following it at r >= IOP_R_LINK (or, when neither moves, within 10%
+ * of it). Sets *r, *ndev (how many distinct devices the candidate worlds have IO on). */
+static const struct iop_world *world_for_vdisk(const struct iopath *g, const struct model *m, const struct entity *v,
+					       const char *vm, bool vm_only, double *r_out, int *ndev)
+{
+	const struct iop_world *best = NULL;
+	double br = -2, vmean = mean_of(v, M_CMDS);
+	const struct entity *devs[64];
+	*ndev = 0;
+	for (size_t i = 0; i < g->nw; i++) {
+		const struct iop_world *w = &g->w[i];
+		if (w->w->capture != v->capture || !w->dev || (vm_only && (!w->vm || strcmp(w->vm, vm) != 0)))
+			continue;
+		double wm = mean_of(w->w, M_CMDS);
+		if (isnan(wm) || wm <= 0)
+			continue;
+		bool seen = false;
+		for (int k = 0; k < *ndev && !seen; k++)
+			seen = devs[k] == w->dev;
+		if (!seen && *ndev < 64)
+			devs[(*ndev)++] = w->dev;
+		if (isnan(vmean) || vmean > 1.1 * wm + 0.5)
+			continue;
+		double r = iop_pearson(m, v, M_CMDS, w->w, M_CMDS);
+		double score = r;
+		if (isnan(r)) {
+			/* flat series: the volumes must agree */
+			if (fabs(vmean - wm) > 0.1 * wm + 0.5)
+				continue;
+			score = 0.8;
+		} else if (r < IOP_R_LINK) {
+			continue;
+		}
+		if (score > br) {
+			br = score;
+			best = w;
+			*r_out = r;
+		}
+	}
+	return best;
+}
+
+static void build_vdisks(struct iopath *g, const struct model *m)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < m->nents; i++)
+		n += m->ents[i].layer == LAYER_VSCSI;
+	g->vd = xcalloc(n ? n : 1, sizeof *g->vd);
+	for (size_t i = 0; i < m->nents; i++) {
+		const struct entity *v = &m->ents[i];
+		if (v->layer != LAYER_VSCSI)
+			continue;
+		struct iop_vdisk *d = &g->vd[g->nvd++];
+		char vm[256];
+		iop_vdisk_vm(v->name, vm, sizeof vm);
+		d->v = v;
+		d->vm = arena_strdup(&g->arena, vm);
+		d->link = (struct io_link){LINK_NONE, NAN, NULL};
+		if (v->series[M_CMDS] < 0 || !v->sk[M_CMDS].n)
+			continue;
+		bool vm_worlds = false, any_world = false;
+		for (size_t k = 0; k < g->nw; k++) {
+			if (g->w[k].w->capture != v->capture)
+				continue;
+			any_world = true;
+			vm_worlds |= g->w[k].vm && strcmp(g->w[k].vm, vm) == 0;
+		}
+		double r = NAN;
+		int ndev = 0;
+		const struct iop_world *w = NULL;
+		if (vm_worlds) {
+			w = world_for_vdisk(g, m, v, vm, true, &r, &ndev);
+			if (w) {
+				d->back = BACK_LUN;
+				d->dev = w->dev;
+				d->world = w;
+				if (ndev == 1)
+					d->link = (struct io_link){LINK_ID, NAN, astr(&g->arena, "%s's worlds issue IO to this LUN only "
+										      "(Per-Device-Per-World, world %ld; Vcpu names the VM)", vm, w->w->wid)};
+				else
+					d->link = (struct io_link){LINK_CORR, r, astr(&g->arena, "one of %d LUNs %s's worlds issue IO to "
+										     "(Per-Device-Per-World; Vcpu names the VM); this one by "
+										     "its world's IOPS%s", ndev, vm,
+										     isnan(r) ? " (equal volumes)" : astr(&g->arena, ", r = %.2f", r))};
+				continue;
+			}
+		} else if (any_world) {
+			w = world_for_vdisk(g, m, v, vm, false, &r, &ndev);
+			if (w) {
+				d->back = BACK_LUN;
+				d->dev = w->dev;
+				d->world = w;
+				d->link = (struct io_link){LINK_CORR, r, astr(&g->arena, "world %ld's IO to this LUN follows its IOPS "
+									     "(Per-Device-Per-World%s; the capture does not name the world's VM)",
+									     w->w->wid, isnan(r) ? ", equal volumes" : astr(&g->arena, ", r = %.2f", r))};
+				continue;
+			}
+		}
+		/* no world's IO carries it: an NFS volume, or (without per-world columns) a LUN by its
+		 * own IOPS */
+		const struct entity *e = device_by_corr(m, v, &r);
+		if (e && (e->nfs || !any_world)) {
+			d->back = e->nfs ? BACK_NFS : BACK_LUN;
+			d->dev = e;
+			d->link = (struct io_link){LINK_CORR, r, astr(&g->arena, "the %s's IOPS follow it (r = %.2f)%s",
+								     e->nfs ? "NFS volume" : "LUN", r,
+								     e->nfs ? "" : "; the capture has no per-world IO to tell")};
+			continue;
+		}
+		bool any_scsi = false;
+		for (size_t k = 0; k < m->nents && !any_scsi; k++)
+			any_scsi = m->ents[k].layer == LAYER_DEVICE && m->ents[k].capture == v->capture && !m->ents[k].nfs;
+		double act = mean_of(v, M_CMDS);
+		if (!any_scsi) {
+			d->back = BACK_NOT_SHOWN;
+			d->link = (struct io_link){LINK_ID, NAN, "the capture has no SCSI device"};
+		} else if (any_world && act >= 1) {
+			d->back = BACK_NOT_SHOWN;
+			d->link = (struct io_link){LINK_CORR, NAN, vm_worlds ? astr(&g->arena, "none of %s's worlds' IO to the "
+											 "capture's LUNs carries it (Per-Device-Per-World)", vm)
+									 : "no world's IO to the capture's LUNs carries it (Per-Device-Per-World)"};
+		}
+	}
+	/* a world that carries a virtual disk by correlation is that disk's VM's (a guess) */
+	for (size_t i = 0; i < g->nvd; i++) {
+		const struct iop_vdisk *d = &g->vd[i];
+		if (!d->world || d->world->vm)
+			continue;
+		long wid = d->world->w->wid;
+		for (size_t k = 0; k < g->nw; k++) {
+			struct iop_world *w = &g->w[k];
+			if (w->w->capture == d->v->capture && w->w->wid == wid && !w->vm) {
+				w->vm = d->vm;
+				w->vm_link = (struct io_link){LINK_CORR, d->link.r,
+							      astr(&g->arena, "world %ld carries %s's IO (correlation)", wid, d->v->name)};
+			}
+		}
+	}
+}
+
+/* ---- paths ---- */
+
+static void parse_path(struct iopath *g, struct iop_path *p)
+{
+	const char *nm = p->p->name;
+	const char *v = strstr(nm, "-vmhba");
+	const char *a = v ? v + 1 : nm;
+	const char *colon = strchr(a, ':');
+	p->adapter = arena_strndup(&g->arena, a, colon ? (size_t)(colon - a) : strlen(a));
+	const char *l = strrchr(a, ':');
+	p->lun = l && l[1] == 'L' && l[2] >= '0' && l[2] <= '9' ? (int)strtol(l + 2, NULL, 10) : -1;
+}
+
+/* Paths whose names give no device: the paths of one LUN number whose commands add up to a
+ * device's (within 5%, following it at r >= IOP_R_PATHS). */
+static void paths_by_sum(struct iopath *g, const struct model *m, size_t ci)
+{
+	const struct capture *c = &m->caps[ci];
+	size_t nb = c->ds.nb;
+	if (!nb)
+		return;
+	double *sum = xcalloc(nb, sizeof *sum);
+	for (size_t i = c->first_entity; i < m->nents && i < c->first_entity + c->nentities; i++) {
+		const struct entity *dv = &m->ents[i];
+		if (dv->layer != LAYER_DEVICE || dv->nfs || dv->series[M_CMDS] < 0 || dv->capture != ci)
+			continue;
+		double dm = mean_of(dv, M_CMDS);
+		if (isnan(dm) || dm < 1)
+			continue;
+		int best_lun = -2;
+		double best_r = -2;
+		bool tie = false;
+		for (size_t a = 0; a < g->np; a++) {
+			const struct iop_path *pa = &g->p[a];
+			if (pa->p->capture != ci || pa->dev || pa->lun < 0 || pa->p->series[M_CMDS] < 0)
+				continue;
+			bool first = true;
+			for (size_t b = 0; b < a && first; b++)
+				first = !(g->p[b].p->capture == ci && !g->p[b].dev && g->p[b].lun == pa->lun);
+			if (!first)
+				continue;
+			/* the sum of this LUN number's paths, bucket by bucket */
+			double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
+			size_t n = 0;
+			for (size_t k = 0; k < nb; k++) {
+				double s = 0;
+				bool any = false;
+				for (size_t q = a; q < g->np; q++) {
+					const struct iop_path *pq = &g->p[q];
+					if (pq->p->capture != ci || pq->dev || pq->lun != pa->lun || pq->p->series[M_CMDS] < 0)
+						continue;
+					double x = ds_mean(&c->ds, (size_t)pq->p->series[M_CMDS], k);
+					if (!isnan(x)) {
+						s += x;
+						any = true;
+					}
+				}
+				double y = ds_mean(&c->ds, (size_t)dv->series[M_CMDS], k);
+				sum[k] = any ? s : NAN;
+				if (!any || isnan(y))
+					continue;
+				sx += s;
+				sy += y;
+				sxx += s * s;
+				syy += y * y;
+				sxy += s * y;
+				n++;
+			}
+			if (n < 2 || fabs(sx - sy) > 0.05 * sy)
+				continue;
+			double vx = sxx - sx * sx / (double)n, vy = syy - sy * sy / (double)n;
+			double r = n >= 8 && vx > 1e-9 && vy > 1e-9 ? (sxy - sx * sy / (double)n) / sqrt(vx * vy) : NAN;
+			double score = isnan(r) ? 0.9 : r;
+			if (!isnan(r) && r < IOP_R_PATHS)
+				continue;
+			if (score > best_r + 1e-9) {
+				best_r = score;
+				best_lun = pa->lun;
+				tie = false;
+			} else if (fabs(score - best_r) <= 1e-9) {
+				tie = true;
+			}
+		}
+		if (best_lun < -1 || tie)
+			continue;
+		for (size_t q = 0; q < g->np; q++) {
+			struct iop_path *pq = &g->p[q];
+			if (pq->p->capture == ci && !pq->dev && pq->lun == best_lun) {
+				pq->dev = dv;
+				pq->link = (struct io_link){LINK_CORR, best_r >= 0.9 && best_r < 1.000001 ? best_r : NAN,
+							   astr(&g->arena, "the commands of the paths to LUN number %d add up to this "
+								   "device's (the path names give no device)", best_lun)};
+			}
+		}
+	}
+	free(sum);
+}
+
+static void build_paths(struct iopath *g, const struct model *m)
+{
+	g->p = xcalloc(m->naux ? m->naux : 1, sizeof *g->p);
+	for (size_t i = 0; i < m->naux; i++) {
+		const struct entity *e = &m->aux[i];
+		if (e->layer != LAYER_PATH)
+			continue;
+		struct iop_path *p = &g->p[g->np++];
+		p->p = e;
+		parse_path(g, p);
+		p->adp = find_in(m, e->capture, LAYER_ADAPTER, p->adapter);
+		p->link = (struct io_link){LINK_NONE, NAN, NULL};
+		if (e->device && (p->dev = find_in(m, e->capture, LAYER_DEVICE, e->device)))
+			p->link = (struct io_link){LINK_ID, NAN, "the path's name gives its device"};
+	}
+	for (size_t ci = 0; ci < m->ncaps; ci++)
+		paths_by_sum(g, m, ci);
+}
+
+void iopath_build(struct iopath *g, const struct model *m)
+{
+	memset(g, 0, sizeof *g);
+	arena_init(&g->arena);
+	build_worlds(g, m);
+	build_vdisks(g, m);
+	build_paths(g, m);
+}
+
+void iopath_free(struct iopath *g)
+{
+	free(g->w);
+	free(g->vd);
+	free(g->p);
+	arena_free(&g->arena);
+	memset(g, 0, sizeof *g);
+}
+
+const struct iop_vdisk *iopath_vdisk(const struct iopath *g, const struct entity *v)
+{
+	for (size_t i = 0; g && i < g->nvd; i++)
+		if (g->vd[i].v == v)
+			return &g->vd[i];
+	return NULL;
+}
+
+size_t iopath_device_paths(const struct iopath *g, const struct entity *d, const struct iop_path **out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; g && i < g->np; i++)
+		if (g->p[i].dev == d) {
+			if (n < max)
+				out[n] = &g->p[i];
+			n++;
+		}
+	return n;
+}
+
+static int share_cmp(const void *x, const void *y)
+{
+	const struct iop_share *a = x, *b = y;
+	return a->cmds < b->cmds ? 1 : a->cmds > b->cmds ? -1 : strcmp(a->who, b->who);
+}
+
+size_t iopath_device_load(const struct iopath *g, const struct model *m, const struct entity *d, int64_t t0, int64_t t1,
+			  struct iop_share *out, size_t max, struct arena *a)
+{
+	if (!g || !d || !max)
+		return 0;
+	struct iop_share *s = xcalloc(g->nw ? g->nw : 1, sizeof *s);
+	double *actv = xcalloc(g->nw ? g->nw : 1, sizeof *actv), *mb = xcalloc(g->nw ? g->nw : 1, sizeof *mb);
+	size_t n = 0;
+	double tot = 0, tot_actv = 0, tot_mb = 0;
+	bool have_actv = false, have_mb = false;
+	for (size_t i = 0; i < g->nw; i++) {
+		const struct iop_world *w = &g->w[i];
+		if (w->dev != d)
+			continue;
+		double c = iop_window_mean(m, w->w, M_CMDS, t0, t1);
+		if (isnan(c))
+			continue;
+		double q = iop_window_mean(m, w->w, M_ACTV, t0, t1);
+		double r = iop_window_mean(m, w->w, M_MBR, t0, t1), wr = iop_window_mean(m, w->w, M_MBW, t0, t1);
+		double b = (isnan(r) ? 0 : r) + (isnan(wr) ? 0 : wr);
+		have_actv |= !isnan(q);
+		have_mb |= !isnan(r) || !isnan(wr);
+		const char *who = w->vm ? w->vm : astr(a, "world %ld", w->w->wid);
+		size_t k = 0;
+		while (k < n && strcmp(s[k].who, who) != 0)
+			k++;
+		if (k == n) {
+			s[n] = (struct iop_share){.who = who, .is_vm = w->vm != NULL, .how = w->vm ? w->vm_link.how : LINK_NONE};
+			n++;
+		}
+		s[k].cmds += c;
+		actv[k] += isnan(q) ? 0 : q;
+		mb[k] += b;
+		tot += c;
+		tot_actv += isnan(q) ? 0 : q;
+		tot_mb += b;
+	}
+	for (size_t k = 0; k < n; k++) {
+		s[k].share = tot > 0 ? s[k].cmds / tot : NAN;
+		s[k].actv_share = have_actv && tot_actv > 0 ? actv[k] / tot_actv : NAN;
+		s[k].mb_share = have_mb && tot_mb > 0 ? mb[k] / tot_mb : NAN;
+	}
+	qsort(s, n, sizeof *s, share_cmp);
+	size_t k = n < max ? n : max;
+	memcpy(out, s, k * sizeof *s);
+	free(s);
+	free(actv);
+	free(mb);
+	return tot > 0 ? k : 0;
+}

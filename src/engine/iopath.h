@@ -1,0 +1,105 @@
+/* iopath.h — the IO path graph of an analysis, built once (analysis_run, before the detectors)
+ * from the capture's own evidence and read by the topology, the detectors, the verdict and the
+ * writers: VM → its worlds (esxtop Vcpu(GID:VM:WID:WORLD)), world → device (Physical Disk
+ * Per-Device-Per-World(DEVICE-WID)), virtual disk → device, device → paths → adapters (Physical
+ * Disk Path(vmhbaN:C:T:L)). Every edge says how it is known: from the capture's identifiers (a
+ * fact), from correlating IOPS (a guess, with its r), or not at all (doc/io-path.md). */
+#ifndef IOPSY_IOPATH_H
+#define IOPSY_IOPATH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "capmodel.h"
+
+enum link_how {
+	LINK_NONE,               /* not known */
+	LINK_ID,                 /* read from the capture's identifiers */
+	LINK_CORR,               /* inferred from IOPS correlation (r) */
+};
+extern const char *const link_how_names[3]; /* "none", "identifiers", "correlation" */
+
+struct io_link {
+	enum link_how how;
+	double r;                /* LINK_CORR: the correlation; NaN otherwise */
+	const char *why;         /* one clause saying how (arena), NULL for LINK_NONE */
+};
+
+/* What carries a virtual disk's IO. */
+enum vd_backing {
+	BACK_UNKNOWN,            /* nothing in the capture ties it, nor shows it is elsewhere */
+	BACK_LUN,                /* a SCSI device of the capture */
+	BACK_NFS,                /* an NFS volume of the capture */
+	BACK_NOT_SHOWN,          /* the capture shows it on none of its SCSI devices: its VM's worlds
+	                          * issue no matching IO to any of them, or it has no SCSI device */
+};
+
+struct iop_world {           /* one world's IO to one device */
+	const struct entity *w;  /* model aux entity "naa...-WID" */
+	const struct entity *dev; /* the device (model ents), NULL when not in the capture */
+	const char *vm;          /* its VM, NULL when not known */
+	struct io_link vm_link;
+};
+
+struct iop_vdisk {
+	const struct entity *v;
+	const char *vm;          /* the VM part of "SQL01:scsi0:1" (arena) */
+	enum vd_backing back;
+	const struct entity *dev; /* BACK_LUN / BACK_NFS */
+	const struct iop_world *world; /* the world whose IO to dev carries it, NULL when not by world */
+	struct io_link link;     /* how dev is known (BACK_NOT_SHOWN: why it is on none) */
+};
+
+struct iop_path {
+	const struct entity *p;  /* model aux entity */
+	const char *adapter;     /* "vmhba2" (arena) */
+	const struct entity *adp; /* the adapter entity, NULL when the capture has none of that name */
+	int lun;                 /* the L of C:T:L, -1 when the name has none */
+	const struct entity *dev;
+	struct io_link link;     /* how dev is known */
+};
+
+struct iopath {
+	struct iop_world *w;
+	size_t nw;
+	struct iop_vdisk *vd;
+	size_t nvd;
+	struct iop_path *p;
+	size_t np;
+	struct arena arena;
+};
+
+/* Builds g from m (g zeroed or freed before). */
+void iopath_build(struct iopath *g, const struct model *m);
+void iopath_free(struct iopath *g);
+/* The graph's record of virtual disk v, NULL when none (g NULL: none). */
+const struct iop_vdisk *iopath_vdisk(const struct iopath *g, const struct entity *v);
+/* The paths of device d (up to max into out); returns how many there are. */
+size_t iopath_device_paths(const struct iopath *g, const struct entity *d, const struct iop_path **out, size_t max);
+
+/* The load on device d over [t0, t1] (aligned UTC ms) from its worlds' IO, by VM (worlds of one VM
+ * summed; a world whose VM is not known by its id), busiest first. */
+struct iop_share {
+	const char *who;         /* the VM's name, or "world 2098765" (arena) */
+	bool is_vm;
+	enum link_how how;       /* how the world's VM is known */
+	double cmds, share;      /* commands/s, and the share of the worlds' commands */
+	double actv_share, mb_share; /* shares of outstanding commands and of bytes; NaN when the
+	                          * capture has no such per-world counter */
+};
+#define IOP_MAX_SHARES 8
+/* Returns how many (at most max) into out; 0 when the capture has no per-world IO for d. */
+size_t iopath_device_load(const struct iopath *g, const struct model *m, const struct entity *d, int64_t t0, int64_t t1,
+			  struct iop_share *out, size_t max, struct arena *a);
+
+/* Mean of metric mt of e over the buckets of its capture that overlap [t0, t1] (aligned UTC ms);
+ * NaN when none has a value. */
+double iop_window_mean(const struct model *m, const struct entity *e, int mt, int64_t t0, int64_t t1);
+/* Pearson r of two series of one capture over its buckets; NaN with fewer than 8 pairs or no
+ * variance. */
+double iop_pearson(const struct model *m, const struct entity *x, int mx, const struct entity *y, int my);
+/* The VM a virtual disk's name gives ("SQL01:scsi0:1" → "SQL01"), into out. */
+void iop_vdisk_vm(const char *vdisk, char *out, size_t cap);
+
+#endif

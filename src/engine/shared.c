@@ -1,0 +1,132 @@
+/* shared.c — who loads a shared LUN: for each finding on a device, the load of its worlds' IO over
+ * the finding's time by VM (the IO path graph, iopath.h), the VM that drives it and the VMs that
+ * wait behind it (analysis_shared_load in analysis.h). A world's VM is read from the capture's
+ * Vcpu columns when it has them, else guessed from IOPS and said so. */
+#include "analysis.h"
+
+#include <math.h>
+#include <string.h>
+
+/* A VM drives a shared LUN when it issues at least this share of its commands while another VM
+ * on the LUN waits ([derived]: twice as many as all the others together). */
+#define DRIVER_SHARE (2.0 / 3.0)
+
+static bool load_kind(enum kind k)
+{
+	switch (k) {
+	case K_LAT_DEVICE: case K_LAT_KERNEL: case K_Q_DEVICE_SATURATED: case K_T_AQD: case K_T_SIOC: case K_T_DSNRO:
+	case K_Q_ARRAY_OVERCOMMIT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static const char *pct(struct analysis *a, double x) { return afmt(a, "%.0f%%", 100 * x); }
+
+/* Latency of virtual disk v over [t0, t1]: the larger direction's mean (ms), NaN without one. */
+static double vd_lat(const struct analysis *a, const struct entity *v, int64_t t0, int64_t t1)
+{
+	double r = iop_window_mean(&a->m, v, M_VD_LAT_R, t0, t1), w = iop_window_mean(&a->m, v, M_VD_LAT_W, t0, t1);
+	return isnan(r) ? w : isnan(w) ? r : r > w ? r : w;
+}
+
+/* Whether VM vm's virtual disks on device d wait during [t0, t1]: one's latency then is at least
+ * 1.3 times and 0.5 ms above its latency over the rest of the capture; sets *vd, *in, *out. */
+static bool vm_waits(const struct analysis *a, const struct entity *d, const char *vm, int64_t t0, int64_t t1,
+		     const struct entity **vd, double *in, double *out)
+{
+	const struct capture *c = &a->m.caps[d->capture];
+	int64_t cs = c->start + c->clock_offset_ms, ce = c->end + c->clock_offset_ms;
+	bool any = false;
+	for (size_t i = 0; i < a->iop.nvd; i++) {
+		const struct iop_vdisk *g = &a->iop.vd[i];
+		if (g->dev != d || strcmp(g->vm, vm) != 0)
+			continue;
+		double li = vd_lat(a, g->v, t0, t1);
+		/* the rest of the capture: before and after the window, weighted by their lengths */
+		double lb = t0 > cs ? vd_lat(a, g->v, cs, t0 - 1) : NAN, la = t1 < ce ? vd_lat(a, g->v, t1 + 1, ce) : NAN;
+		double wb = isnan(lb) ? 0 : (double)(t0 - cs), wa = isnan(la) ? 0 : (double)(ce - t1);
+		double lo = wb + wa > 0 ? ((isnan(lb) ? 0 : lb * wb) + (isnan(la) ? 0 : la * wa)) / (wb + wa) : NAN;
+		if (!*vd) {
+			*vd = g->v;
+			*in = li;
+			*out = lo;
+		}
+		if (!isnan(li) && !isnan(lo) && li >= 1.3 * lo && li >= lo + 0.5) {
+			*vd = g->v;
+			*in = li;
+			*out = lo;
+			any = true;
+		}
+	}
+	return any;
+}
+
+void analysis_shared_load(struct analysis *a)
+{
+	for (size_t i = 0; i < a->nf; i++) {
+		struct finding *f = &a->f[i];
+		if (!load_kind(f->kind) || f->ent < 0 || (size_t)f->ent >= a->m.nents)
+			continue;
+		const struct entity *d = &a->m.ents[f->ent];
+		if (d->layer != LAYER_DEVICE || d->nfs)
+			continue;
+		struct iop_share s[IOP_MAX_SHARES];
+		size_t n = iopath_device_load(&a->iop, &a->m, d, f->start, f->end, s, IOP_MAX_SHARES, &a->arena);
+		if (n < 2 && !(n == 1 && s[0].share < 0.999))
+			continue; /* one world alone: nobody to share with */
+		struct buf b;
+		buf_init(&b);
+		bool guessed = false;
+		for (size_t k = 0; k < n && k < 4; k++) {
+			buf_printf(&b, "%s%s %s", k ? ", " : "", s[k].who, pct(a, s[k].share));
+			if (k == 0) {
+				buf_adds(&b, " of its commands");
+				if (!isnan(s[k].actv_share))
+					buf_printf(&b, " (%s of those outstanding)", pct(a, s[k].actv_share));
+			}
+			guessed |= s[k].is_vm && s[k].how == LINK_CORR;
+		}
+		if (n > 4)
+			buf_adds(&b, ", ...");
+		buf_adds(&b, guessed ? " (per-world IO; a world's VM guessed from IOPS where the capture does not name it)"
+				     : " (per-world IO)");
+		f->load = afmt(a, "%s", b.data);
+		buf_free(&b);
+		/* the neighbour: a VM with most of the commands while another VM on the LUN waits */
+		if (!s[0].is_vm || s[0].share < DRIVER_SHARE)
+			continue;
+		struct buf v;
+		buf_init(&v);
+		const struct entity *first_vd = NULL;
+		double first_in = NAN, first_out = NAN;
+		for (size_t k = 1; k < n; k++) {
+			if (!s[k].is_vm)
+				continue;
+			const struct entity *vd = NULL;
+			double in = NAN, out = NAN;
+			if (!vm_waits(a, d, s[k].who, f->start, f->end, &vd, &in, &out))
+				continue;
+			buf_printf(&v, "%s%s", v.len ? ", " : "", s[k].who);
+			if (!first_vd) {
+				first_vd = vd;
+				first_in = in;
+				first_out = out;
+			}
+		}
+		if (v.len) {
+			f->driver = s[0].who;
+			f->driver_share = s[0].share;
+			f->victims = afmt(a, "%s", v.data);
+			f->victim_vdisk = first_vd ? first_vd->name : NULL;
+			f->summary = afmt(a, "%s; %s issues %s of the LUN's commands while %s waits (%s: %.1f ms, %.1f ms the "
+					     "rest of the capture)", f->summary, f->driver, pct(a, f->driver_share), f->victims,
+					  first_vd->name, first_in, first_out);
+			f->advice = afmt(a, "The LUN is shared: %s drives it (%s) and %s waits behind it. Move one of them to "
+					    "another LUN, or give %s its own LUN; a deeper queue would let %s take still more "
+					    "of it. %s", f->driver, f->load, f->victims, first_vd->name, f->driver, f->advice);
+		}
+		buf_free(&v);
+	}
+}
