@@ -1906,6 +1906,282 @@ static void det_vmk_failures(struct analysis *a, const struct analyze_opts *o)
 	free(done);
 }
 
+
+/* ---- paths and HBAs (the IO path graph's paths, iopath.h; doc/io-path.md) ---- */
+
+/* A path's DAVG at bucket k: its own, or its device's when it is the device's only busy path. */
+static double path_davg(const struct capture *c, const struct iop_path *p, size_t k)
+{
+	double d = val(c, p->p, M_DAVG, k);
+	return isnan(d) && p->dev ? val(c, p->dev, M_DAVG, k) : d;
+}
+
+static bool path_busy(const struct analysis *a, const struct capture *c, const struct iop_path *p, size_t k)
+{
+	double v = val(c, p->p, M_CMDS, k);
+	return !isnan(v) && v >= RV(R_ACTIVE_IOPS);
+}
+
+/* Removes the findings of kind k on device d that overlap [t0, t1] (starting no earlier than
+ * from); their entities are listed into b. */
+static void fold_device_findings(struct analysis *a, enum kind k, const struct entity *d, int64_t from, int64_t t1,
+				 struct buf *b)
+{
+	size_t o = 0;
+	for (size_t i = 0; i < a->nf; i++) {
+		const struct finding *g = &a->f[i];
+		bool fold = g->kind == k && g->ent >= 0 && &a->m.ents[g->ent] == d && g->start >= from && g->start <= t1;
+		if (fold) {
+			if (!strstr(b->data ? b->data : "", d->name))
+				buf_printf(b, "%s%s", b->len ? ", " : "", d->name);
+			continue;
+		}
+		a->f[o++] = a->f[i];
+	}
+	a->nf = o;
+}
+
+/* One HBA slow: every busy path through adapter A answers above the device rule while the busy
+ * paths through the other adapters of the host answer in under half of it, on at least two LUNs
+ * (or one LUN that the other adapter also serves fast). A component shared by exactly the slow
+ * paths — the HBA, its cable/SFP, its fabric port — not the LUNs; one finding on the adapter, the
+ * LUNs' device-latency findings folded into it. */
+static void det_hba_latency(struct analysis *a, const struct analyze_opts *o)
+{
+	(void)o;
+	const struct iopath *g = &a->iop;
+	for (size_t ci = 0; ci < a->m.ncaps; ci++) {
+		const struct capture *c = &a->m.caps[ci];
+		/* the adapters of this capture's linked paths */
+		const char *ad[32];
+		size_t nad = 0;
+		for (size_t i = 0; i < g->np; i++) {
+			const struct iop_path *p = &g->p[i];
+			if (p->p->capture != ci || !p->dev)
+				continue;
+			bool seen = false;
+			for (size_t k = 0; k < nad && !seen; k++)
+				seen = strcmp(ad[k], p->adapter) == 0;
+			if (!seen && nad < 32)
+				ad[nad++] = p->adapter;
+		}
+		if (nad < 2)
+			continue;
+		double warn = RV(R_DAVG_WARN), crit = RV(R_DAVG_CRIT);
+		for (size_t x = 0; x < nad; x++) {
+			signed char *cond = cond_alloc(c);
+			for (size_t k = 0; k < c->ds.nb; k++) {
+				const struct entity *slow_dev[2] = {NULL, NULL};
+				double cm_slow = 0, cm_all = 0;
+				bool other_fast = false, other_slow = false, shared_fast = false;
+				for (size_t i = 0; i < g->np; i++) {
+					const struct iop_path *p = &g->p[i];
+					if (p->p->capture != ci || !p->dev || !path_busy(a, c, p, k))
+						continue;
+					double d = path_davg(c, p, k), cm = val(c, p->p, M_CMDS, k);
+					if (isnan(d))
+						continue;
+					if (strcmp(p->adapter, ad[x]) == 0) {
+						cm_all += cm;
+						if (d > warn) {
+							cm_slow += cm;
+							if (!slow_dev[0] || slow_dev[0] == p->dev)
+								slow_dev[0] = p->dev;
+							else
+								slow_dev[1] = p->dev;
+						}
+					} else {
+						other_fast |= d < warn / 2;
+						other_slow |= d > warn;
+					}
+				}
+				/* a slow LUN also served fast through another adapter at the same time */
+				for (size_t i = 0; slow_dev[0] && !slow_dev[1] && i < g->np && !shared_fast; i++) {
+					const struct iop_path *p = &g->p[i];
+					shared_fast = p->p->capture == ci && p->dev == slow_dev[0] && strcmp(p->adapter, ad[x]) != 0 &&
+						      path_busy(a, c, p, k) && path_davg(c, p, k) < warn / 2;
+				}
+				cond[k] = cm_all > 0 && cm_slow >= 0.75 * cm_all && other_fast && !other_slow &&
+					  (slow_dev[1] || shared_fast);
+			}
+			struct win w[MAXW];
+			size_t n = find_windows(&a->rules, c, cond, -1, w, MAXW);
+			free(cond);
+			for (size_t j = 0; j < n; j++) {
+				/* the slow and the fast paths over the window */
+				struct qsketch qs, qf;
+				qs_init(&qs);
+				qs_init(&qf);
+				struct buf paths;
+				buf_init(&paths);
+				for (size_t i = 0; i < g->np; i++) {
+					const struct iop_path *p = &g->p[i];
+					if (p->p->capture != ci || !p->dev)
+						continue;
+					bool mine = strcmp(p->adapter, ad[x]) == 0, busy = false;
+					for (size_t k = w[j].k0; k <= w[j].k1; k++) {
+						if (!path_busy(a, c, p, k))
+							continue;
+						busy = true;
+						qs_add(mine ? &qs : &qf, path_davg(c, p, k));
+					}
+					if (mine && busy && paths.len < 400)
+						buf_printf(&paths, "%s%s (%s)", paths.len ? ", " : "", p->p->name, p->dev->name);
+				}
+				double ms = qs_quantile(&qs, 0.5), mf = qs_quantile(&qf, 0.5);
+				qs_free(&qs);
+				qs_free(&qf);
+				const struct entity *adp = NULL;
+				for (size_t i = 0; i < g->np && !adp; i++)
+					if (g->p[i].p->capture == ci && strcmp(g->p[i].adapter, ad[x]) == 0)
+						adp = g->p[i].adp;
+				enum severity sev = ms > crit ? SEV_CRITICAL : SEV_WARNING;
+				struct finding *f;
+				if (adp) {
+					const struct ev_spec ev[] = {{M_DAVG, warn}, {M_CMDS, NAN}, EV_END};
+					f = window_finding(a, K_LAT_HBA, sev, LAYER_ADAPTER, adp, &w[j], ev);
+				} else {
+					f = finding_new(a, K_LAT_HBA, sev, LAYER_ADAPTER, ad[x], c->host);
+					f->capture = (long)ci;
+					set_window(f, c, &w[j]);
+				}
+				/* the LUNs' device-latency findings in this window are this one */
+				struct buf folded;
+				buf_init(&folded);
+				for (size_t i = 0; i < g->np; i++) {
+					const struct iop_path *p = &g->p[i];
+					if (p->p->capture == ci && p->dev && strcmp(p->adapter, ad[x]) == 0)
+						fold_device_findings(a, K_LAT_DEVICE, p->dev, f->start - (int64_t)(c->interval_s * 2000),
+								     f->end, &folded);
+				}
+				f = &a->f[a->nf - 1]; /* folding moves findings; this one is the last */
+				f->summary = afmt(a, "every busy path through %s is slow (DAVG median %.1f ms: %s) while the paths "
+						     "through the host's other adapters answer in %.1f ms: the HBA, its cable or "
+						     "SFP, or its fabric port — not the LUNs%s", ad[x], ms, paths.data ? paths.data : "",
+						  mf, folded.len ? afmt(a, " (the device latency of %s is this)", folded.data) : "");
+				f->rule = afmt(a, "the busy paths of one adapter (>= 75%% of its commands) above %g ms (DAVG) while "
+						  "every busy path of the other adapters is under %g ms, on two or more LUNs (or one "
+						  "LUN the other adapter serves fast), sustained", warn, warn / 2);
+				f->source = "[vmw vSphere 6.7 monitoring guide] device latency > 15 ms; [derived] a component "
+					    "shared by exactly the slow paths (doc/io-path.md)";
+				f->advice = afmt(a, "Check %s's side of the fabric: the switch port's error counters (CRC errors, "
+						    "link resets, buffer credits), the SFP and the cable, the HBA's firmware and "
+						    "driver. Until then take its paths out of service (esxcli storage core path set "
+						    "--state=off --path=...) so the IO uses the healthy adapter. Not an array problem: "
+						    "moving the LUNs or raising queue depths will not help.", ad[x]);
+				buf_free(&paths);
+				buf_free(&folded);
+			}
+		}
+	}
+}
+
+/* A path change inside the capture: a device's IO moves from one path to another (the first one
+ * idle from then on) — a failover, or a path selection change. With the device's DAVG stepping up
+ * at that moment the new path is the slower one, as an ALUA non-optimised path (through the other
+ * controller) is: said with the time and both paths, the device-latency findings after it folded
+ * in; without a step, noted as information. */
+static void det_path_change(struct analysis *a, const struct analyze_opts *o)
+{
+	(void)o;
+	const struct iopath *g = &a->iop;
+	double warn = RV(R_DAVG_WARN), crit = RV(R_DAVG_CRIT);
+	for (size_t di = 0; di < a->m.nents; di++) {
+		const struct entity *d = &a->m.ents[di];
+		if (d->layer != LAYER_DEVICE || d->nfs)
+			continue;
+		const struct iop_path *p[16];
+		size_t np = iopath_device_paths(g, d, p, 16);
+		if (np < 2 || np > 16)
+			continue;
+		const struct capture *c = cap_of(a, d);
+		size_t nb = c->ds.nb;
+		int *dom = xmalloc((nb ? nb : 1) * sizeof *dom);
+		for (size_t k = 0; k < nb; k++) {
+			double tot = 0, best = 0;
+			int bi = -1;
+			for (size_t i = 0; i < np; i++) {
+				double v = val(c, p[i]->p, M_CMDS, k);
+				if (isnan(v))
+					continue;
+				tot += v;
+				if (v > best) {
+					best = v;
+					bi = (int)i;
+				}
+			}
+			dom[k] = tot >= RV(R_ACTIVE_IOPS) && best >= 0.8 * tot ? bi : -1;
+		}
+		/* the first change of the dominant path between two runs of at least 5 buckets */
+		size_t min_run = 5;
+		for (size_t k = min_run; k + min_run <= nb; k++) {
+			if (dom[k] < 0 || dom[k - 1] < 0 || dom[k] == dom[k - 1])
+				continue;
+			bool before = true, after = true;
+			for (size_t q = k - min_run; q < k && before; q++)
+				before = dom[q] == dom[k - 1] || dom[q] < 0;
+			size_t end = k;
+			while (end < nb && (dom[end] == dom[k] || dom[end] < 0))
+				end++;
+			after = end - k >= min_run;
+			if (!before || !after)
+				continue;
+			const struct iop_path *from = p[dom[k - 1]], *to = p[dom[k]];
+			struct qsketch qb, qa;
+			qs_init(&qb);
+			qs_init(&qa);
+			for (size_t q = 0; q < k; q++)
+				if (dom[q] == dom[k - 1])
+					qs_add(&qb, val(c, d, M_DAVG, q));
+			for (size_t q = k; q < end; q++)
+				qs_add(&qa, val(c, d, M_DAVG, q));
+			double mb = qs_quantile(&qb, 0.5), ma = qs_quantile(&qa, 0.5);
+			qs_free(&qb);
+			qs_free(&qa);
+			bool step = !isnan(ma) && !isnan(mb) && ma > warn && ma >= 2 * mb;
+			bool small = !step && !isnan(ma) && !isnan(mb) && ma >= 2 * mb && ma >= mb + 1;
+			struct win w = {k, end - 1, (long)(end - k) * (long)c->ds.per_bucket};
+			const struct ev_spec ev[] = {{M_DAVG, step ? warn : NAN}, {M_CMDS, NAN}, EV_END};
+			struct finding *f = window_finding(a, K_PATH_CHANGE, step ? (ma > crit ? SEV_CRITICAL : SEV_WARNING) : SEV_INFO,
+							   LAYER_DEVICE, d, &w, ev);
+			int64_t t = f->start;
+			struct buf folded;
+			buf_init(&folded);
+			if (step) {
+				fold_device_findings(a, K_LAT_DEVICE, d, t - (int64_t)(c->interval_s * 2000), f->end, &folded);
+				f = &a->f[a->nf - 1];
+			}
+			char ts[32];
+			time_format_iso(t, false, ts);
+			f->summary = step ? afmt(a, "since %s its IO goes through %s instead of %s (idle since), and its DAVG "
+						    "rose from %.1f to %.1f ms at that moment: it is served through a slower path, "
+						    "as an ALUA non-optimised path (through the array's other controller) is%s",
+						 ts, to->p->name, from->p->name, mb, ma,
+						 folded.len ? " (its device-latency finding is this)" : "")
+					  : afmt(a, "since %s its IO goes through %s instead of %s (idle since); its DAVG %s %.1f ms "
+						    "(%.1f ms before)%s", ts, to->p->name, from->p->name, small ? "rose to" : "stayed at",
+						 ma, mb, small ? ", still under the device rule: a slower path, as an ALUA "
+								 "non-optimised one is" : "");
+			f->rule = afmt(a, "a path carrying >= 80%% of the device's commands for %zu buckets or more, then "
+					  "another one; a latency step when DAVG after it is above %g ms and twice DAVG before",
+				       min_run, warn);
+			f->source = "[vmw] NMP moves a device's IO to another path on a path failure or a path selection "
+				    "change; ALUA non-optimised paths answer slower (doc/io-path.md)";
+			f->advice = step ? afmt(a, "Restore the optimised path: find why %s stopped carrying IO (its state: "
+						   "esxcli storage nmp path list -d %s; vmkernel.log NMP lines), repair it, and "
+						   "check the LUN's path selection policy and the array's ALUA state. The array is "
+						   "not the cause unless the LUN is also slow through its optimised path.",
+						from->p->name, d->name)
+					 : "A path change without a latency step: check why the first path stopped carrying IO "
+					   "(a failover leaves one path fewer until it is repaired).";
+			f->heuristic = true;
+			buf_free(&folded);
+			break;
+		}
+		free(dom);
+	}
+}
+
 const struct detector detectors[] = {
 	{.kind = K_LAT_GUEST_READ, .title = "guest read latency", .stream = &sr_guest_read, .window = guest_latency_window},
 	{.kind = K_LAT_GUEST_WRITE, .title = "guest write latency", .stream = &sr_guest_write, .window = guest_latency_window},
@@ -1943,5 +2219,7 @@ const struct detector detectors[] = {
 	{.kind = K_SCSI_QUEUE_FULL, .title = "QUEUE FULL / BUSY in vmkernel.log", .run = det_queue_full},
 	{.kind = K_ERR_ABORTS_RESETS, .title = "failed commands with a host status in vmkernel.log", .run = det_vmk_failures},
 	{.kind = K_Q_ARRAY_OVERCOMMIT, .title = "one LU from several hosts: their outstanding IO summed", .run = det_shared_lu},
+	{.kind = K_LAT_HBA, .title = "one HBA's paths slow while the other adapters' are fast", .run = det_hba_latency},
+	{.kind = K_PATH_CHANGE, .title = "a device's IO moved to another path", .run = det_path_change},
 	{.title = NULL},
 };

@@ -47,6 +47,11 @@ const struct kind_info kinds[K_COUNT] = {
 	[K_LAT_DATASTORE] = {.name = "latency.datastore", .title = "datastore latency of a virtual disk on no SCSI device the capture shows",
 			     .layer = LAYER_ARRAY, .box = BOX_ARRAY, .waits = true, .cause_rank = 3,
 			     .place = VP_DATASTORE, .place_order = 0},
+	[K_LAT_HBA] = {.name = "latency.hba", .title = "one HBA's paths slow while the other adapters' are fast",
+		       .layer = LAYER_ADAPTER, .box = BOX_ADAPTER, .waits = true, .cause_rank = 0, .place = VP_ADAPTER,
+		       .place_order = 0},
+	[K_PATH_CHANGE] = {.name = "path.change", .title = "a device's IO moved to another path", .layer = LAYER_DEVICE,
+			   .box = BOX_ADAPTER, .waits = true, .cause_rank = 0, .place = VP_ADAPTER, .place_order = 1},
 };
 
 int kind_find(const char *name)

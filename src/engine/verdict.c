@@ -214,7 +214,8 @@ void analysis_verdict(struct analysis *a)
 		}
 		if (adapter) {
 			const struct finding *f = first_in_place(a, VP_ADAPTER);
-			buf_printf(&b, "%sat the host bus adapter (%s — %s)", said ? "; and " : "", f->entity, f->summary);
+			buf_printf(&b, "%s%s (%s — %s)", said ? "; and " : "",
+				   f->kind == K_PATH_CHANGE ? "on the path to the LUN" : "at the host bus adapter", f->entity, f->summary);
 			said++;
 		}
 		if (array) {

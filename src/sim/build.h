@@ -78,6 +78,8 @@ void sc_build_sioc_flash(struct sim_config *c, int part);
 void sc_build_nfs(struct sim_config *c, int part);
 void sc_build_vsan(struct sim_config *c, int part);
 void sc_build_nfs_mixed(struct sim_config *c, int part);
+void sc_build_alua_failover(struct sim_config *c, int part);
+void sc_build_slow_hba(struct sim_config *c, int part);
 void sc_build_mixed_intervals(struct sim_config *c, int part);
 void sc_build_path_failover(struct sim_config *c, int part);
 void sc_build_backup_large_io(struct sim_config *c, int part);

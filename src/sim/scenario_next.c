@@ -564,6 +564,50 @@ void sc_build_path_failover(struct sim_config *c, int part)
 		     "a sustained latency finding";
 }
 
+/* The failover of path-failover, but the standby path leads to the array's other controller (ALUA
+ * active/non-optimised): after the switch the LUN answers through the slower path (DAVG ~0.4 -> ~20 ms) for the rest of
+ * the capture (KB 1027963's sequence, then the array's internal hop). */
+void sc_build_alua_failover(struct sim_config *c, int part)
+{
+	(void)part;
+	struct sc_host h = sc_host_base(c);
+	struct sc_sql s = sc_sql_vm(c, &h, "SQL01", SIM_CTRL_PVSCSI, SC_ARRAY_FLASH, 1);
+	struct sim_dev *d = &c->dev[s.dev_d];
+	d->standby_adapter = h.hba3;
+	sc_set_load(s.d, 40, 4, 0.8, 16, 8);
+	double t0 = floor(0.4 * c->duration) + 0.35;
+	sc_add_devev(c, s.dev_d, SIM_DEVEV_FAILOVER, t0, t0 + 6, 1000);
+	sc_add_svc_phase(d, (t0 + 6) / c->duration, 1.0, 40, 1);
+	sc_bystander(c, &h);
+	c->all_counters = true;
+	c->want_vmklog = true;
+	sc_expect_abs(c, "path.change", d->naa, NULL, t0 + 6, c->duration);
+	sc_expect_abs(c, "errors.aborts_resets", d->naa, NULL, t0, t0 + 6);
+	sc_absent(c, "throttle.adaptive_queue_depth", "throttle.sioc", "throttle.dsnro", "scsi.queue_full", "io.split",
+		  "align.partition_misaligned", "queue.adapter_saturated", "latency.device", "latency.datastore", NULL);
+	c->tx.note = "the standby path is non-optimised: DAVG steps up at the switch and stays up; the path change "
+		     "is the cause, not the array's service time";
+}
+
+/* One HBA slow: vmhba2 (its SFP, cable or switch port) adds ~30 ms to every IO through it, so C:'s
+ * and D:'s LUNs are slow while E:'s and F:'s through vmhba3 stay fast — one finding on the HBA, not
+ * one per LUN. */
+void sc_build_slow_hba(struct sim_config *c, int part)
+{
+	(void)part;
+	struct sc_host h = sc_host_base(c);
+	struct sc_sql s = sc_sql_vm(c, &h, "SQL01", SIM_CTRL_PVSCSI, SC_ARRAY_FLASH, 1);
+	sc_set_load(s.c, 4, 20, 0.5, 8, 8);
+	sc_set_load(s.d, 12, 8, 0.7, 8, 8);
+	sc_add_svc_phase(&c->dev[s.dev_c], 0.3, 0.7, 100, 1);
+	sc_add_svc_phase(&c->dev[s.dev_d], 0.3, 0.7, 100, 1);
+	sc_bystander(c, &h);
+	sc_expect(c, "latency.hba", c->adapter[h.hba2].name, NULL, 0.3, 0.7);
+	sc_absent(c, "throttle.adaptive_queue_depth", "throttle.sioc", "throttle.dsnro", "scsi.queue_full", "io.split",
+		  "align.partition_misaligned", "queue.adapter_saturated", "latency.device", "latency.datastore", NULL);
+	c->tx.note = "every LUN behind vmhba2 is slow, every LUN behind vmhba3 fast: the HBA's side of the fabric";
+}
+
 /* ---- IO size and the log disk ---- */
 
 /* A nightly full backup reads D: with 1 MiB IOs at ~27 ms: normal for that size (PAL allows
