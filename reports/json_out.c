@@ -91,6 +91,104 @@ void finding_json(const struct finding *f, struct json *j)
 	json_obj_end(j);
 	json_key(j, "advice");
 	json_str(j, f->advice);
+	if (f->load) {
+		json_key(j, "load");
+		json_str(j, f->load);
+	}
+	if (f->driver) {
+		json_key(j, "neighbour");
+		json_obj_begin(j);
+		json_key(j, "driver");
+		json_str(j, f->driver);
+		json_key(j, "share");
+		json_num(j, f->driver_share);
+		json_key(j, "victims");
+		json_str(j, f->victims);
+		json_key(j, "victim_virtual_disk");
+		json_str(j, f->victim_vdisk);
+		json_obj_end(j);
+	}
+	json_obj_end(j);
+}
+
+static void link_json(const struct io_link *l, struct json *j)
+{
+	json_key(j, "link");
+	json_obj_begin(j);
+	json_key(j, "how");
+	json_str(j, link_how_names[l->how]);
+	json_key(j, "r");
+	json_num(j, l->r);
+	json_key(j, "why");
+	json_str(j, l->why);
+	json_obj_end(j);
+}
+
+/* The IO path graph: each virtual disk's backing and each path's device, with how it is known. */
+static void iopath_json(const struct analysis *a, struct json *j)
+{
+	static const char *const back[] = {"unknown", "lun", "nfs", "not_shown"};
+	const struct iopath *g = &a->iop;
+	json_key(j, "io_path");
+	json_obj_begin(j);
+	json_key(j, "virtual_disks");
+	json_arr_begin(j);
+	for (size_t i = 0; i < g->nvd; i++) {
+		const struct iop_vdisk *d = &g->vd[i];
+		if (!d->v->sk[M_CMDS].n)
+			continue;
+		json_obj_begin(j);
+		json_key(j, "name");
+		json_str(j, d->v->name);
+		json_key(j, "host");
+		json_str(j, d->v->host);
+		json_key(j, "vm");
+		json_str(j, d->vm);
+		json_key(j, "backing");
+		json_str(j, back[d->back]);
+		json_key(j, "device");
+		json_str(j, d->dev ? d->dev->name : NULL);
+		link_json(&d->link, j);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_key(j, "paths");
+	json_arr_begin(j);
+	for (size_t i = 0; i < g->np; i++) {
+		const struct iop_path *p = &g->p[i];
+		json_obj_begin(j);
+		json_key(j, "name");
+		json_str(j, p->p->name);
+		json_key(j, "host");
+		json_str(j, p->p->host);
+		json_key(j, "adapter");
+		json_str(j, p->adapter);
+		json_key(j, "device");
+		json_str(j, p->dev ? p->dev->name : NULL);
+		json_key(j, "commands_per_s");
+		json_num(j, entity_mean(p->p, M_CMDS));
+		link_json(&p->link, j);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_key(j, "worlds");
+	json_arr_begin(j);
+	for (size_t i = 0; i < g->nw; i++) {
+		const struct iop_world *w = &g->w[i];
+		json_obj_begin(j);
+		json_key(j, "world");
+		json_int(j, w->w->wid);
+		json_key(j, "device");
+		json_str(j, w->w->device);
+		json_key(j, "vm");
+		json_str(j, w->vm);
+		json_key(j, "vm_link");
+		json_str(j, link_how_names[w->vm_link.how]);
+		json_key(j, "commands_per_s");
+		json_num(j, entity_mean(w->w, M_CMDS));
+		json_obj_end(j);
+	}
+	json_arr_end(j);
 	json_obj_end(j);
 }
 
@@ -553,6 +651,7 @@ void analysis_json_ex(const struct analysis *a, struct json *j, void (*extra)(vo
 		json_obj_end(j);
 	}
 	json_arr_end(j);
+	iopath_json(a, j);
 	json_key(j, "entities");
 	entities_json(&a->m, j);
 	json_key(j, "findings");

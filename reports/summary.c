@@ -245,7 +245,7 @@ static void entity_words(struct buf *b, const struct finding *f)
 
 enum act_key {
 	AK_PVSCSI, AK_GUEST_PATH, AK_DEVICE_QUEUE, AK_ADAPTER, AK_ARRAY, AK_QFULL, AK_SIOC, AK_DSNRO, AK_SPLIT, AK_ALIGN,
-	AK_PATHS, AK_DATASTORE, AK_SYMPTOM, AK_COUNT
+	AK_PATHS, AK_DATASTORE, AK_HBA, AK_PATH_RESTORE, AK_SYMPTOM, AK_COUNT
 };
 
 static enum act_key key_of(const struct analysis *a, const struct finding *f)
@@ -271,6 +271,8 @@ static enum act_key key_of(const struct analysis *a, const struct finding *f)
 	case K_ALIGN_MISALIGNED: return AK_ALIGN;
 	case K_ERR_ABORTS_RESETS: return AK_PATHS;
 	case K_LAT_DATASTORE: return AK_DATASTORE;
+	case K_LAT_HBA: return AK_HBA;
+	case K_PATH_CHANGE: return f->sev >= SEV_WARNING ? AK_PATH_RESTORE : AK_SYMPTOM;
 	default: return AK_SYMPTOM;
 	}
 }
@@ -400,6 +402,17 @@ static void action_text(const struct analysis *a, enum act_key k, const struct f
 	case AK_PATHS:
 		ac->what = fmtx("Check the paths, the HBA and the fabric of %s: commands were aborted or reset.", ent);
 		ac->effect = fmtx("No more IOs lost to aborts and resets (each costs seconds).");
+		break;
+	case AK_HBA:
+		ac->what = fmtx("Check the HBA %s, its cable and SFP and its fabric switch port (error counters), and take its "
+				"paths out of service until it is repaired: its paths are slow while the other adapters' are "
+				"fast.", ent);
+		ac->effect = fmtx("IO to the LUNs behind it is served at the healthy adapter's latency; no change to the "
+				  "array or the LUNs is needed.");
+		break;
+	case AK_PATH_RESTORE:
+		ac->what = fmtx("Restore the optimised path of LUN %s: its IO moved to a slower path during the capture.", ent);
+		ac->effect = fmtx("The LUN's latency returns to what it was before the path change.");
 		break;
 	case AK_DATASTORE:
 		ac->what = fmtx("Ask the storage team to check the datastore of %s: its latency is high.", ent);

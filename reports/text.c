@@ -164,6 +164,79 @@ static void parts_text(const struct capture *c, const char *indent, struct buf *
 	}
 }
 
+/* The IO path below the virtual disks, each link with how it is known (iopath.h): the active
+ * virtual disks' LUNs and the paths of those LUNs. Nothing when the captures show no virtual disk. */
+static void iopath_text(const struct analysis *a, struct buf *out)
+{
+	const struct iopath *g = &a->iop;
+	double act = rule_value(&a->rules, R_ACTIVE_IOPS);
+	bool head = false;
+	for (size_t i = 0; i < g->nvd; i++) {
+		const struct iop_vdisk *d = &g->vd[i];
+		double c = entity_mean(d->v, M_CMDS);
+		if (isnan(c) || c < act)
+			continue;
+		if (!head) {
+			buf_adds(out, "\nIO PATH (virtual disk = LUN; fact: read from the capture's names, guess: from IOPS)\n");
+			head = true;
+		}
+		struct buf l;
+		buf_init(&l);
+		esc(&l, d->v->name);
+		buf_adds(&l, " = ");
+		switch (d->back) {
+		case BACK_LUN: case BACK_NFS:
+			buf_adds(&l, d->back == BACK_NFS ? "NFS volume " : "");
+			esc(&l, d->dev->name);
+			break;
+		case BACK_NOT_SHOWN: buf_adds(&l, "no SCSI device of the capture"); break;
+		default: buf_adds(&l, "not identified"); break;
+		}
+		if (d->link.why) {
+			buf_printf(&l, "   [%s: ", d->link.how == LINK_ID ? "fact" : "guess");
+			esc(&l, d->link.why);
+			buf_addc(&l, ']');
+		} else if (d->back == BACK_UNKNOWN) {
+			buf_adds(&l, "   [no per-world IO columns, and no LUN's IOPS follow it]");
+		}
+		text_wrap(out, "  ", l.data, 100);
+		buf_free(&l);
+		if (!d->dev || d->back != BACK_LUN)
+			continue;
+		/* the LUN's paths, once */
+		bool said = false;
+		for (size_t k = 0; k < i && !said; k++)
+			said = g->vd[k].dev == d->dev && g->vd[k].back == BACK_LUN && !isnan(entity_mean(g->vd[k].v, M_CMDS)) &&
+			       entity_mean(g->vd[k].v, M_CMDS) >= act;
+		const struct iop_path *p[16];
+		size_t np = iopath_device_paths(g, d->dev, p, 16);
+		if (said || !np)
+			continue;
+		buf_init(&l);
+		buf_adds(&l, "paths: ");
+		double tot = 0;
+		for (size_t k = 0; k < np && k < 16; k++) {
+			double v = entity_mean(p[k]->p, M_CMDS);
+			tot += isnan(v) ? 0 : v;
+		}
+		for (size_t k = 0; k < np && k < 16; k++) {
+			double v = entity_mean(p[k]->p, M_CMDS);
+			buf_adds(&l, k ? ", " : "");
+			esc(&l, p[k]->p->name);
+			buf_addc(&l, ' ');
+			if (tot > 0 && !isnan(v) && v >= 0.005 * tot)
+				fmt_share(&l, v / tot);
+			else
+				buf_adds(&l, "idle");
+		}
+		buf_printf(&l, "   [%s: ", p[0]->link.how == LINK_ID ? "fact" : "guess");
+		esc(&l, p[0]->link.why);
+		buf_adds(&l, "; adapters from the path names]");
+		text_wrap(out, "    ", l.data, 100);
+		buf_free(&l);
+	}
+}
+
 /* "guest disks 4, virtual disks 4, ..." of the per-layer counts n (nothing when all are 0). */
 static void layer_counts(const long *n, struct buf *out)
 {
@@ -298,6 +371,7 @@ void analysis_text(const struct analysis *a, struct buf *out)
 			buf_addc(out, '\n');
 		}
 	}
+	iopath_text(a, out);
 	buf_printf(out, "\nFINDINGS%s\n", a->nf ? " (worst first)" : "");
 	if (!a->nf)
 		buf_adds(out, "  none\n");
@@ -347,6 +421,13 @@ void analysis_text(const struct analysis *a, struct buf *out)
 			else
 				buf_printf(out, "; %ld samples", ev->samples);
 			buf_addc(out, '\n');
+		}
+		if (f->load) {
+			struct buf l;
+			buf_init(&l);
+			esc(&l, f->load);
+			text_wrap(out, "   load: ", l.data, 100);
+			buf_free(&l);
 		}
 		text_wrap(out, "   rule: ", f->rule, 100);
 		text_wrap(out, "   source: ", f->source, 100);

@@ -123,8 +123,7 @@ static void build_worlds(struct iopath *g, const struct model *m)
 		w->w = e;
 		w->dev = find_in(m, e->capture, LAYER_DEVICE, e->device);
 		w->vm = e->wid >= 0 ? joined_vm(m, e->capture, e->wid) : NULL;
-		w->vm_link = w->vm ? (struct io_link){LINK_ID, NAN, astr(&g->arena, "world %ld is %s's (the capture's Vcpu "
-										   "columns name it)", e->wid, w->vm)}
+		w->vm_link = w->vm ? (struct io_link){LINK_ID, NAN, astr(&g->arena, "Vcpu names world %ld's VM", e->wid)}
 				   : (struct io_link){LINK_NONE, NAN, NULL};
 	}
 }
@@ -232,13 +231,12 @@ static void build_vdisks(struct iopath *g, const struct model *m)
 				d->dev = w->dev;
 				d->world = w;
 				if (ndev == 1)
-					d->link = (struct io_link){LINK_ID, NAN, astr(&g->arena, "%s's worlds issue IO to this LUN only "
-										      "(Per-Device-Per-World, world %ld; Vcpu names the VM)", vm, w->w->wid)};
+					d->link = (struct io_link){LINK_ID, NAN, astr(&g->arena, "the only LUN %s's worlds do IO to "
+										      "(per-world IO of world %ld, its VM named by Vcpu)", vm, w->w->wid)};
 				else
-					d->link = (struct io_link){LINK_CORR, r, astr(&g->arena, "one of %d LUNs %s's worlds issue IO to "
-										     "(Per-Device-Per-World; Vcpu names the VM); this one by "
-										     "its world's IOPS%s", ndev, vm,
-										     isnan(r) ? " (equal volumes)" : astr(&g->arena, ", r = %.2f", r))};
+					d->link = (struct io_link){LINK_CORR, r, astr(&g->arena, "one of the %d LUNs %s's worlds do IO "
+										     "to (per-world IO, VM named by Vcpu), matched by IOPS%s",
+										     ndev, vm, isnan(r) ? " (equal volumes)" : astr(&g->arena, ", r = %.2f", r))};
 				continue;
 			}
 		} else if (any_world) {
@@ -247,9 +245,9 @@ static void build_vdisks(struct iopath *g, const struct model *m)
 				d->back = BACK_LUN;
 				d->dev = w->dev;
 				d->world = w;
-				d->link = (struct io_link){LINK_CORR, r, astr(&g->arena, "world %ld's IO to this LUN follows its IOPS "
-									     "(Per-Device-Per-World%s; the capture does not name the world's VM)",
-									     w->w->wid, isnan(r) ? ", equal volumes" : astr(&g->arena, ", r = %.2f", r))};
+				d->link = (struct io_link){LINK_CORR, r, astr(&g->arena, "world %ld's IO to this LUN matches its IOPS%s "
+									     "(per-world IO; the capture does not name the world's VM)",
+									     w->w->wid, isnan(r) ? " (equal volumes)" : astr(&g->arena, ", r = %.2f", r))};
 				continue;
 			}
 		}
@@ -385,8 +383,8 @@ static void paths_by_sum(struct iopath *g, const struct model *m, size_t ci)
 			if (pq->p->capture == ci && !pq->dev && pq->lun == best_lun) {
 				pq->dev = dv;
 				pq->link = (struct io_link){LINK_CORR, best_r >= 0.9 && best_r < 1.000001 ? best_r : NAN,
-							   astr(&g->arena, "the commands of the paths to LUN number %d add up to this "
-								   "device's (the path names give no device)", best_lun)};
+							   astr(&g->arena, "the paths to LUN number %d add up to its commands (path "
+								   "names give no device)", best_lun)};
 			}
 		}
 	}
