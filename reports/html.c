@@ -849,6 +849,8 @@ static bool vm_relevant(const struct model *m, const struct entity *vm)
 	size_t n = strlen(vm->name);
 	for (size_t i = 0; i < m->nents; i++) {
 		const struct entity *e = &m->ents[i];
+		if (e->outside)
+			continue;
 		if (e->layer == LAYER_VSCSI && strncmp(e->name, vm->name, n) == 0 && strncmp(e->name + n, ":scsi", 5) == 0)
 			return true;
 	}
@@ -961,6 +963,8 @@ static void entity_tables(const struct analysis *a, struct buf *b)
 	size_t vms = 0;
 	for (size_t i = 0; i < m->nents; i++) {
 		const struct entity *e = &m->ents[i];
+		if (e->outside)
+			continue;
 		if (e->layer != LAYER_VM || !e->sk[M_RDY].n || !vm_relevant(m, e))
 			continue;
 		if (!vms++)
@@ -1103,6 +1107,8 @@ static void capture_notes(const struct analysis *a, struct notes *nt)
 			     "<code>--map</code> file (the table above lists them).");
 	for (size_t i = 0; i < a->m.nents; i++) {
 		const struct entity *e = &a->m.ents[i];
+		if (e->outside)
+			continue;
 		if (e->dq_dropped) {
 			buf_reset(&t);
 			buf_printf(&t, "Queue depth changes of <span class=\"ent\">");
@@ -1649,6 +1655,8 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 				const struct entity *best = NULL;
 				for (size_t i = 0; i < m->nents; i++) {
 					const struct entity *e = &m->ents[i];
+					if (e->outside)
+						continue;
 					if ((int)e->layer != want || !entity_active(e, &a->rules) || !e->sk[metric].n)
 						continue;
 					bool taken = false;

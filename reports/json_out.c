@@ -135,7 +135,7 @@ static void iopath_json(const struct analysis *a, struct json *j)
 	json_arr_begin(j);
 	for (size_t i = 0; i < g->nvd; i++) {
 		const struct iop_vdisk *d = &g->vd[i];
-		if (!d->v->sk[M_CMDS].n)
+		if (!d->v->sk[M_CMDS].n || d->v->outside)
 			continue;
 		json_obj_begin(j);
 		json_key(j, "name");
@@ -288,6 +288,8 @@ void entities_json(const struct model *m, struct json *j)
 	json_arr_begin(j);
 	for (size_t i = 0; i < m->nents; i++) {
 		const struct entity *e = &m->ents[i];
+		if (e->outside)
+			continue;
 		if (e->layer == LAYER_SQL)
 			continue; /* SQL Server's figures are in "sql" */
 		bool any = false;

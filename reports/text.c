@@ -174,7 +174,7 @@ static void iopath_text(const struct analysis *a, struct buf *out)
 	for (size_t i = 0; i < g->nvd; i++) {
 		const struct iop_vdisk *d = &g->vd[i];
 		double c = entity_mean(d->v, M_CMDS);
-		if (isnan(c) || c < act)
+		if (isnan(c) || c < act || d->v->outside)
 			continue;
 		if (!head) {
 			buf_adds(out, "\nIO PATH (virtual disk = LUN; fact: read from the capture's names, guess: from IOPS)\n");
@@ -439,6 +439,8 @@ void analysis_text(const struct analysis *a, struct buf *out)
 	buf_adds(out, "\nENTITIES (p50 / p95 / max)\n");
 	for (size_t i = 0; i < m->nents; i++) {
 		const struct entity *e = &m->ents[i];
+		if (e->outside)
+			continue;
 		int lat = -1, io = -1, q = -1;
 		switch (e->layer) {
 		case LAYER_DEVICE: lat = M_DAVG; io = M_CMDS; q = M_ACTV; break;

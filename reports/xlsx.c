@@ -261,6 +261,8 @@ static void entities_sheet(struct xl *x, const struct analysis *a, const char *s
 	lxw_row_t r = 1;
 	for (size_t i = 0; i < a->m.nents; i++) {
 		const struct entity *e = &a->m.ents[i];
+		if (e->outside)
+			continue;
 		int io, lat, lat2 = -1, q = -1;
 		switch (e->layer) {
 		case LAYER_GUEST: io = M_G_XFERS; lat = M_G_LAT_R; lat2 = M_G_LAT_W; q = M_G_CDQL; break;

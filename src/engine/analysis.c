@@ -827,7 +827,7 @@ static void vdisk_backing(struct analysis *a, struct cov_in *ci)
 	for (int pass = 0; pass < 2 && ci->vd_n == 0; pass++) {
 		for (size_t i = 0; i < a->m.nents; i++) {
 			const struct entity *v = &a->m.ents[i];
-			if (v->layer != LAYER_VSCSI || v->series[M_CMDS] < 0 || !v->sk[M_CMDS].n ||
+			if (v->layer != LAYER_VSCSI || v->outside || v->series[M_CMDS] < 0 || !v->sk[M_CMDS].n ||
 			    qs_mean(&v->sk[M_CMDS]) < rule_value(&a->rules, R_ACTIVE_IOPS))
 				continue;
 			bool mapped = false;
@@ -850,6 +850,65 @@ static void vdisk_backing(struct analysis *a, struct cov_in *ci)
 	}
 }
 
+/* --disk on host captures: their virtual disks and devices were read whole; keep those the pattern
+ * names and those on a selected disk's path (its virtual disk by the disk map, that one's LUN by
+ * the IO path graph), leave out the rest (entity.outside, the selection's counts). */
+static void select_stacks(struct analysis *a)
+{
+	struct ent_filter *f = a->m.filter;
+	if (!ef_kind_on(f, EF_DISK))
+		return;
+	size_t n = a->m.nents;
+	bool pending = false;
+	for (size_t i = 0; i < n && !pending; i++)
+		pending = a->m.ents[i].disk_match >= 0;
+	if (!pending)
+		return;
+	bool *sel = xcalloc(n ? n : 1, sizeof *sel);
+	for (size_t i = 0; i < n; i++)
+		sel[i] = a->m.ents[i].disk_match == 1;
+	for (size_t k = 0; k < a->nmap; k++) {
+		const struct diskmap_entry *me = &a->map[k];
+		bool guest = false;
+		for (size_t i = 0; i < n && !guest; i++) {
+			const struct entity *g = &a->m.ents[i];
+			guest = g->layer == LAYER_GUEST && strcmp(g->name, me->guest_disk) == 0 &&
+				(!me->guest_host || !g->host || strcasecmp(me->guest_host, g->host) == 0);
+		}
+		for (size_t i = 0; guest && i < n; i++)
+			if (a->m.ents[i].layer == LAYER_VSCSI && strcmp(a->m.ents[i].name, me->vdisk) == 0)
+				sel[i] = true;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct entity *v = &a->m.ents[i];
+		const struct iop_vdisk *g = sel[i] && v->layer == LAYER_VSCSI ? iopath_vdisk(&a->iop, v) : NULL;
+		if (g && g->dev)
+			sel[g->dev - a->m.ents] = true;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct entity *e = &a->m.ents[i];
+		if (e->disk_match < 0 || sel[i])
+			continue;
+		e->outside = true;
+		f->kept[e->layer]--;
+		f->dropped[e->layer]++;
+	}
+	free(sel);
+}
+
+/* Whether finding f is about an entity outside the selection. */
+static bool finding_outside(const struct analysis *a, const struct finding *f)
+{
+	if (f->ent >= 0 && (size_t)f->ent < a->m.nents)
+		return a->m.ents[f->ent].outside;
+	for (size_t i = 0; i < a->m.nents; i++) {
+		const struct entity *e = &a->m.ents[i];
+		if (e->outside && strcmp(e->name, f->entity) == 0)
+			return true;
+	}
+	return false;
+}
+
 void analysis_run(struct analysis *a, const struct analyze_opts *o)
 {
 	a->opts = *o;
@@ -859,6 +918,7 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 	verify_map(a);
 	trim_vmklog(a);
 	auto_map(a);
+	select_stacks(a);
 	align_clocks(a, o);
 	/* the episodes found while the captures streamed, then the detectors that need the whole
 	 * model (clocks aligned, disks mapped, logs and partition tables read) */
@@ -866,6 +926,13 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 	for (const struct detector *d = detectors; d->title; d++)
 		if (d->run)
 			d->run(a, o);
+	{
+		size_t k = 0;
+		for (size_t i = 0; i < a->nf; i++)
+			if (!finding_outside(a, &a->f[i]))
+				a->f[k++] = a->f[i];
+		a->nf = k;
+	}
 	join_episodes(a);
 	if (a->window.on) {
 		/* the first row inside a window measures the interval before it, which may begin before

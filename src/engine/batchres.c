@@ -228,6 +228,8 @@ void bresult_from_analysis(const struct analysis *a, const char *verdict, struct
 	/* the key figures of the entities that did real work */
 	for (size_t i = 0; i < a->m.nents; i++) {
 		const struct entity *e = &a->m.ents[i];
+		if (e->outside)
+			continue;
 		if (!entity_active(e, &a->rules))
 			continue;
 		for (size_t k = 0; k < nkey_metrics; k++) {

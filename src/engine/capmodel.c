@@ -120,6 +120,7 @@ static size_t tab_get(struct model *m, const struct etab *t, size_t cap_index, e
 	e->dq_first = e->dq_last = NAN;
 	e->dq_max = 0;
 	e->wid = -1;
+	e->disk_match = -1;
 	if (aux)
 		c->naux++;
 	else
@@ -248,6 +249,7 @@ static int model_read(struct model *m, const char *path, struct input *in, const
 struct fsel {
 	struct ent_filter *f;    /* NULL: keep everything */
 	bool host_cap;
+	signed char last_dm;     /* fsel_keep's last entity: its --disk match when pending (ef_dec.dm) */
 	bool worlds;             /* the capture names per-world IO: devices are tied to VMs */
 	const char **devs;       /* devices a selected VM's worlds issue IO to */
 	size_t ndev;
@@ -309,10 +311,13 @@ static bool fsel_keep(struct fsel *fs, enum layer l, const char *name, const cha
 	buf_printf(&key, "%c\x1f%s\x1f%s", 'a' + l, host ? host : "", name);
 	size_t slot = 0;
 	struct ef_dec *d = fsel_find(fs->f, key.data, h, &slot);
+	fs->last_dm = -1;
 	if (d) {
 		buf_free(&key);
+		fs->last_dm = d->dm;
 		return d->keep;
 	}
+	signed char dm = -1;
 	struct ent_filter *f = fs->f;
 	bool keep = true;
 	if (fs->host_cap && ef_kind_on(f, EF_HOST))
@@ -346,7 +351,9 @@ static bool fsel_keep(struct fsel *fs, enum layer l, const char *name, const cha
 			v[n] = '\0';
 			keep &= ef_match(f, EF_VM, l, v);
 		}
-		if (disk)
+		if (disk && fs->host_cap)
+			dm = ef_match(f, EF_DISK, l, name); /* decided on the disks' paths after mapping */
+		else if (disk)
 			keep &= ef_match(f, EF_DISK, l, name);
 		break;
 	case LAYER_DEVICE:
@@ -356,13 +363,16 @@ static bool fsel_keep(struct fsel *fs, enum layer l, const char *name, const cha
 			else
 				keep &= fsel_has_dev(fs, name);
 		}
-		if (disk)
+		if (disk && fs->host_cap)
+			dm = ef_match(f, EF_DISK, l, name);
+		else if (disk)
 			keep &= ef_match(f, EF_DISK, l, name);
 		break;
 	default:
 		break;
 	}
-	fs->f->tab[slot] = (struct ef_dec){h, arena_strdup(&fs->f->arena, key.data), keep};
+	fs->f->tab[slot] = (struct ef_dec){h, arena_strdup(&fs->f->arena, key.data), keep, dm};
+	fs->last_dm = dm;
 	fs->f->tn++;
 	buf_free(&key);
 	if (l < LAYER_COUNT) {
@@ -725,6 +735,7 @@ static int model_read(struct model *m, const char *path, struct input *in, const
 				continue;
 			}
 			struct entity *ent = &m->ents[e];
+			ent->disk_match = fs.last_dm;
 			ent->aggregate = cl.aggregate;
 			ent->nfs = cl.nfs;
 			cm[ncm].col = i;

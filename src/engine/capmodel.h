@@ -33,6 +33,11 @@ struct entity {
 	long wid;                /* world entities: the world id (Per-Device-Per-World(DEVICE-WID)) */
 	bool aggregate;          /* perfmon _Total: the whole guest, kept when no disk of its own is there */
 	bool nfs;                /* a device that is an NFS datastore: latency is GAVG only, no queue */
+	signed char disk_match;  /* --disk on a host capture's virtual disk or device: the pattern names
+	                          * it (1) or not (0) — kept while the captures are read, then left
+	                          * out unless it is on a selected disk's path (analysis.c); -1 */
+	bool outside;            /* outside the selection (--disk), decided after the disks are
+	                          * mapped: read, but no finding, table or coverage counts it */
 	size_t capture;          /* index of the capture it came from */
 	int series[M_COUNT];     /* index in the capture's dstore, -1 when absent */
 	struct qsketch sk[M_COUNT];

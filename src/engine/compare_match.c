@@ -43,6 +43,8 @@ static void groups_build(const struct model *m, struct group **out, size_t *nout
 	size_t n = 0;
 	for (size_t i = 0; i < m->nents; i++) {
 		const struct entity *e = &m->ents[i];
+		if (e->outside)
+			continue;
 		if (!spec_layer(e->layer) || !has_data(e))
 			continue;
 		size_t k = 0;

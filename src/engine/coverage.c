@@ -91,6 +91,8 @@ void coverage_build(const struct cov_in *in, struct coverage *c)
 	size_t nguest = 0, naggr = 0;
 	for (size_t i = 0; i < m->nents; i++) {
 		const struct entity *e = &m->ents[i];
+		if (e->outside)
+			continue;
 		if (e->layer == LAYER_VSCSI)
 			any_vdisk = true;
 		if (e->layer == LAYER_DEVICE)
@@ -135,6 +137,8 @@ void coverage_build(const struct cov_in *in, struct coverage *c)
 		size_t idle = 0, counted = 0, measured_n = 0;
 		for (size_t i = 0; i < m->nents; i++) {
 			const struct entity *e = &m->ents[i];
+			if (e->outside)
+				continue;
 			if (!judged_on(e, (enum layer)l))
 				continue;
 			lc->total++;

@@ -45,6 +45,8 @@ struct ent_filter {
 		uint64_t h;
 		const char *key;
 		bool keep;
+		signed char dm;          /* a host capture's virtual disk or device under --disk: whether
+		                          * the pattern names it (1/0), -1 otherwise (capmodel.c) */
 	} *tab;
 	size_t tcap, tn;
 	struct arena arena;
