@@ -1,0 +1,354 @@
+/* check_iopath.c — the IO path graph (iopath.c) and what stands on it: each edge kind read from
+ * the capture's identifiers, its correlation fallback, and no link where neither holds; the
+ * neighbour on a shared LUN, one slow HBA, a path change; --disk keeping a disk's stack. */
+#include <math.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "memcap.h"
+#include "suites.h"
+
+/* Reads the host capture (and the guest's when g is not NULL) and runs the analysis, with filter
+ * f (NULL: none). */
+static void run(struct analysis *a, const struct mcol *h, int nh, const struct mcol *g, int ng, struct ent_filter *f)
+{
+	struct buf hb, gb, msgs;
+	buf_init(&hb);
+	buf_init(&gb);
+	buf_init(&msgs);
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	co.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &msgs};
+	a->m.filter = f;
+	memcap(&hb, false, "esx01", h, nh, 200, 2);
+	ck_assert_int_eq(model_add_capture_mem(&a->m, "esx.csv", hb.data, hb.len, &co), 0);
+	if (g) {
+		memcap(&gb, true, "SQL01", g, ng, 200, 2);
+		ck_assert_int_eq(model_add_capture_mem(&a->m, "pm.csv", gb.data, gb.len, &co), 0);
+	}
+	struct analyze_opts o;
+	memset(&o, 0, sizeof o);
+	analysis_run(a, &o);
+	buf_free(&hb);
+	buf_free(&gb);
+	buf_free(&msgs);
+}
+
+static const struct finding *find_kind(const struct analysis *a, enum kind k, const char *entity)
+{
+	for (size_t i = 0; i < a->nf; i++)
+		if (a->f[i].kind == k && (!entity || strcmp(a->f[i].entity, entity) == 0))
+			return &a->f[i];
+	return NULL;
+}
+
+static const struct iop_vdisk *vd(struct analysis *a, const char *name)
+{
+	const struct entity *v = model_find(&a->m, LAYER_VSCSI, name, NULL);
+	ck_assert_ptr_nonnull(v);
+	return iopath_vdisk(&a->iop, v);
+}
+
+/* APP03's batch issues most of naa.A's commands; SQL01's disk on the same LUN waits in its full
+ * queue (rows 50-150). The LUN's own IOPS follow APP03's, not SQL01's. */
+#define SHARED_LUN(vcpu)                                                                                          \
+	{"Virtual Disk(SQL01:scsi0:1)\\Commands/sec", mc_wave, {30, 20, 5}},                                      \
+	{"Virtual Disk(SQL01:scsi0:1)\\Average MilliSec/Read", mc_pulse, {1.5, 14, 50, 150}},                     \
+	{"Virtual Disk(APP03 (104c07ff-3663-44fb-9d89-a563c801611d):scsi0:1)\\Commands/sec", mc_wave, {900, 500, 13}}, \
+	{"Physical Disk SCSI Device(naa.A)\\Commands/sec", mc_wave, {930, 500, 13}},                             \
+	{"Physical Disk SCSI Device(naa.A)\\Active Commands", mc_pulse, {10, 32, 50, 150}},                       \
+	{"Physical Disk SCSI Device(naa.A)\\Queued Commands", mc_pulse, {0, 40, 50, 150}},                        \
+	{"Physical Disk SCSI Device(naa.A)\\Device Q Depth", mc_konst, {32}},                                     \
+	{"Physical Disk SCSI Device(naa.A)\\Average Driver MilliSec/Command", mc_konst, {1.2}},                  \
+	{"Physical Disk Per-Device-Per-World(naa.A-1001)\\Commands/sec", mc_wave, {30, 20, 5}},                  \
+	{"Physical Disk Per-Device-Per-World(naa.A-2002)\\Commands/sec", mc_wave, {900, 500, 13}},               \
+	{vcpu ? "Vcpu(55:SQL01:1001:vmx)\\% Used" : "Memory\\Free MBytes", mc_konst, {5}},                        \
+	{vcpu ? "Vcpu(66:APP03 (104c07ff-3663-44fb-9d89-a563c801611d):2002:vmx)\\% Used" : "Memory\\Kernel MBytes", \
+	 mc_konst, {5}}
+
+START_TEST(neighbour_read_from_the_capture)
+{
+	static const struct mcol h[] = {SHARED_LUN(1)};
+	struct analysis a;
+	analysis_init(&a);
+	run(&a, h, 12, NULL, 0, NULL);
+	/* the world's VM from Vcpu (a fact), the virtual disk on its VM's only LUN (a fact) */
+	const struct iop_vdisk *s = vd(&a, "SQL01:scsi0:1");
+	ck_assert_ptr_nonnull(s);
+	ck_assert_int_eq(s->back, BACK_LUN);
+	ck_assert_str_eq(s->dev->name, "naa.A");
+	ck_assert_int_eq(s->link.how, LINK_ID);
+	ck_assert_str_eq(s->world->vm, "SQL01");
+	ck_assert_int_eq(s->world->vm_link.how, LINK_ID);
+	/* the stack says so too */
+	struct topo_in ti = analysis_topo(&a);
+	struct stack st;
+	topology_stack(&ti, s->v, &st);
+	ck_assert_ptr_eq(st.device, s->dev);
+	ck_assert_int_eq(st.l_dev.how, LINK_ID);
+	/* the queue finding names the neighbour and the VM that waits; no datastore is invented */
+	const struct finding *f = find_kind(&a, K_Q_DEVICE_SATURATED, "naa.A");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(f->driver);
+	ck_assert_str_eq(f->driver, "APP03");
+	ck_assert_str_eq(f->victims, "SQL01");
+	ck_assert(f->driver_share > 0.9);
+	ck_assert_ptr_nonnull(strstr(f->load, "APP03 9"));
+	ck_assert_ptr_nonnull(strstr(a.verdict, "APP03 issues"));
+	ck_assert_ptr_null(find_kind(&a, K_LAT_DATASTORE, NULL));
+	ck_assert_ptr_null(strstr(a.verdict, "NFS"));
+	ck_assert_ptr_null(strstr(a.verdict, "vSAN"));
+	analysis_free(&a);
+}
+END_TEST
+
+START_TEST(neighbour_guessed_without_vcpu)
+{
+	static const struct mcol h[] = {SHARED_LUN(0)};
+	struct analysis a;
+	analysis_init(&a);
+	run(&a, h, 12, NULL, 0, NULL);
+	/* no Vcpu columns: the world that carries the disk is found by IOPS, and labelled so */
+	const struct iop_vdisk *s = vd(&a, "SQL01:scsi0:1");
+	ck_assert_int_eq(s->back, BACK_LUN);
+	ck_assert_str_eq(s->dev->name, "naa.A");
+	ck_assert_int_eq(s->link.how, LINK_CORR);
+	ck_assert(s->link.r >= 0.8);
+	ck_assert_int_eq(s->world->vm_link.how, LINK_CORR);
+	const struct finding *f = find_kind(&a, K_Q_DEVICE_SATURATED, "naa.A");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_str_eq(f->driver, "APP03");
+	ck_assert_ptr_nonnull(strstr(f->load, "guessed from IOPS"));
+	analysis_free(&a);
+}
+END_TEST
+
+/* A slow virtual disk no device carries: with per-world IO on the host's LUNs the capture shows it
+ * on none of them; without per-world IO nothing ties it, and nothing is said to be NFS or vSAN. */
+START_TEST(no_lun_shown_or_not_identified)
+{
+	static const struct mcol with_worlds[] = {
+		{"Virtual Disk(SQL01:scsi0:1)\\Commands/sec", mc_wave, {400, 300, 7}},
+		{"Virtual Disk(SQL01:scsi0:1)\\Average MilliSec/Read", mc_konst, {40}},
+		{"Virtual Disk(SQL01:scsi0:0)\\Commands/sec", mc_wave, {50, 30, 3}},
+		{"Physical Disk SCSI Device(naa.C)\\Commands/sec", mc_wave, {50, 30, 3}},
+		{"Physical Disk Per-Device-Per-World(naa.C-1001)\\Commands/sec", mc_wave, {50, 30, 3}},
+		{"Vcpu(55:SQL01:1001:vmx)\\% Used", mc_konst, {5}},
+	};
+	struct analysis a;
+	analysis_init(&a);
+	run(&a, with_worlds, 6, NULL, 0, NULL);
+	ck_assert_int_eq(vd(&a, "SQL01:scsi0:0")->link.how, LINK_ID);
+	const struct iop_vdisk *s = vd(&a, "SQL01:scsi0:1");
+	ck_assert_int_eq(s->back, BACK_NOT_SHOWN);
+	ck_assert_ptr_null(s->dev);
+	const struct finding *f = find_kind(&a, K_LAT_DATASTORE, "SQL01:scsi0:1");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(strstr(f->summary, "none of its SCSI devices"));
+	ck_assert_ptr_null(strstr(f->summary, "vSAN"));
+	analysis_free(&a);
+
+	static const struct mcol no_worlds[] = {
+		{"Virtual Disk(SQL01:scsi0:1)\\Commands/sec", mc_wave, {400, 300, 7}},
+		{"Virtual Disk(SQL01:scsi0:1)\\Average MilliSec/Read", mc_konst, {40}},
+		{"Physical Disk SCSI Device(naa.C)\\Commands/sec", mc_wave, {50, 30, 3}},
+	};
+	analysis_init(&a);
+	run(&a, no_worlds, 3, NULL, 0, NULL);
+	s = vd(&a, "SQL01:scsi0:1");
+	ck_assert_int_eq(s->back, BACK_UNKNOWN);
+	ck_assert_int_eq(s->link.how, LINK_NONE);
+	f = find_kind(&a, K_LAT_DATASTORE, "SQL01:scsi0:1");
+	ck_assert_ptr_nonnull(f);
+	ck_assert(f->heuristic);
+	ck_assert_ptr_nonnull(strstr(f->summary, "not identified"));
+	ck_assert_ptr_null(strstr(f->summary, "vSAN"));
+	ck_assert_ptr_null(strstr(f->summary, "NFS"));
+	analysis_free(&a);
+}
+END_TEST
+
+/* Paths: named with their device (a fact), or plain runtime names whose commands add up to a
+ * device's (a guess); the adapter always from the name. */
+START_TEST(paths_by_name_and_by_sum)
+{
+	static const struct mcol h[] = {
+		{"Physical Disk SCSI Device(naa.A)\\Commands/sec", mc_wave, {400, 300, 7}},
+		{"Physical Disk SCSI Device(naa.B)\\Commands/sec", mc_wave, {200, 100, 3}},
+		{"Physical Disk Adapter(vmhba2)\\Commands/sec", mc_wave, {600, 300, 7}},
+		{"Physical Disk Path(naa.A-vmhba2:C0:T0:L1)\\Commands/sec", mc_wave, {400, 300, 7}},
+		{"Physical Disk Path(vmhba2:C0:T0:L7)\\Commands/sec", mc_wave, {100, 50, 3}},
+		{"Physical Disk Path(vmhba3:C0:T1:L7)\\Commands/sec", mc_wave, {100, 50, 3}},
+		{"Physical Disk Path(vmhba3:C0:T1:L9)\\Commands/sec", mc_wave, {77, 10, 11}},
+	};
+	struct analysis a;
+	analysis_init(&a);
+	run(&a, h, 7, NULL, 0, NULL);
+	ck_assert_uint_eq(a.iop.np, 4);
+	int seen = 0;
+	for (size_t i = 0; i < a.iop.np; i++) {
+		const struct iop_path *p = &a.iop.p[i];
+		if (strcmp(p->p->name, "naa.A-vmhba2:C0:T0:L1") == 0) {
+			ck_assert_str_eq(p->adapter, "vmhba2");
+			ck_assert_ptr_nonnull(p->adp);
+			ck_assert_str_eq(p->dev->name, "naa.A");
+			ck_assert_int_eq(p->link.how, LINK_ID);
+			seen++;
+		} else if (p->lun == 7) {
+			ck_assert_str_eq(p->dev->name, "naa.B");
+			ck_assert_int_eq(p->link.how, LINK_CORR);
+			seen++;
+		} else {
+			ck_assert_int_eq(p->lun, 9);
+			ck_assert_ptr_null(p->dev); /* its commands are no device's */
+			ck_assert_int_eq(p->link.how, LINK_NONE);
+			ck_assert_str_eq(p->adapter, "vmhba3");
+			ck_assert_ptr_null(p->adp); /* the capture has no vmhba3 adapter */
+			seen++;
+		}
+	}
+	ck_assert_int_eq(seen, 4);
+	/* a device's adapter from its paths: by their names */
+	const struct entity *d = model_find(&a.m, LAYER_DEVICE, "naa.A", NULL);
+	struct topo_in ti = analysis_topo(&a);
+	struct stack st;
+	topology_stack(&ti, d, &st);
+	ck_assert_ptr_nonnull(st.adapter);
+	ck_assert_str_eq(st.adapter->name, "vmhba2");
+	ck_assert_int_eq(st.l_adp.how, LINK_ID);
+	analysis_free(&a);
+}
+END_TEST
+
+/* vmhba2's paths to two LUNs answer in 39 ms, vmhba3's path to a third in 0.9 ms: one finding on
+ * the HBA, the LUNs' device-latency findings folded into it. */
+START_TEST(one_slow_hba_is_one_finding)
+{
+	static const struct mcol h[] = {
+		{"Physical Disk SCSI Device(naa.A)\\Commands/sec", mc_wave, {400, 100, 7}},
+		{"Physical Disk SCSI Device(naa.A)\\Average Driver MilliSec/Command", mc_konst, {39}},
+		{"Physical Disk SCSI Device(naa.B)\\Commands/sec", mc_wave, {300, 100, 3}},
+		{"Physical Disk SCSI Device(naa.B)\\Average Driver MilliSec/Command", mc_konst, {39}},
+		{"Physical Disk SCSI Device(naa.C)\\Commands/sec", mc_wave, {200, 100, 5}},
+		{"Physical Disk SCSI Device(naa.C)\\Average Driver MilliSec/Command", mc_konst, {0.9}},
+		{"Physical Disk Adapter(vmhba2)\\Commands/sec", mc_wave, {700, 100, 7}},
+		{"Physical Disk Adapter(vmhba2)\\Average Driver MilliSec/Command", mc_konst, {39}},
+		{"Physical Disk Adapter(vmhba3)\\Commands/sec", mc_wave, {200, 100, 5}},
+		{"Physical Disk Path(naa.A-vmhba2:C0:T0:L1)\\Commands/sec", mc_wave, {400, 100, 7}},
+		{"Physical Disk Path(naa.A-vmhba2:C0:T0:L1)\\Average Driver MilliSec/Command", mc_konst, {39}},
+		{"Physical Disk Path(naa.B-vmhba2:C0:T0:L2)\\Commands/sec", mc_wave, {300, 100, 3}},
+		{"Physical Disk Path(naa.B-vmhba2:C0:T0:L2)\\Average Driver MilliSec/Command", mc_konst, {39}},
+		{"Physical Disk Path(naa.C-vmhba3:C0:T1:L3)\\Commands/sec", mc_wave, {200, 100, 5}},
+		{"Physical Disk Path(naa.C-vmhba3:C0:T1:L3)\\Average Driver MilliSec/Command", mc_konst, {0.9}},
+	};
+	struct analysis a;
+	analysis_init(&a);
+	run(&a, h, 15, NULL, 0, NULL);
+	int hba = 0;
+	for (size_t i = 0; i < a.nf; i++) {
+		ck_assert_int_ne(a.f[i].kind, K_LAT_DEVICE);
+		if (a.f[i].kind == K_LAT_HBA) {
+			hba++;
+			ck_assert_str_eq(a.f[i].entity, "vmhba2");
+			ck_assert_int_eq(a.f[i].sev, SEV_CRITICAL);
+			ck_assert_ptr_nonnull(strstr(a.f[i].summary, "naa.A"));
+			ck_assert_ptr_nonnull(strstr(a.f[i].summary, "naa.B"));
+		}
+	}
+	ck_assert_int_eq(hba, 1);
+	ck_assert_ptr_nonnull(strstr(a.verdict, "host bus adapter (vmhba2"));
+	analysis_free(&a);
+}
+END_TEST
+
+/* At row 100 naa.A's IO moves from vmhba2's path to vmhba3's and DAVG steps from 0.5 to 24 ms:
+ * a path change with its time and both paths, not the array's service time. */
+START_TEST(path_change_with_a_latency_step)
+{
+	static const struct mcol h[] = {
+		{"Physical Disk SCSI Device(naa.A)\\Commands/sec", mc_konst, {500}},
+		{"Physical Disk SCSI Device(naa.A)\\Average Driver MilliSec/Command", mc_pulse, {0.5, 24, 100, 1000}},
+		{"Physical Disk Path(naa.A-vmhba2:C0:T0:L1)\\Commands/sec", mc_pulse, {500, 0, 100, 1000}},
+		{"Physical Disk Path(naa.A-vmhba3:C0:T1:L1)\\Commands/sec", mc_pulse, {0, 500, 100, 1000}},
+	};
+	struct analysis a;
+	analysis_init(&a);
+	run(&a, h, 4, NULL, 0, NULL);
+	const struct finding *f = find_kind(&a, K_PATH_CHANGE, "naa.A");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_ge(f->sev, SEV_WARNING);
+	ck_assert_ptr_nonnull(strstr(f->summary, "through naa.A-vmhba3:C0:T1:L1 instead of naa.A-vmhba2:C0:T0:L1"));
+	/* the row of 13:03:20 averages the interval from 13:03:18, when the IO moved */
+	ck_assert_ptr_nonnull(strstr(f->summary, "since 2026-07-27T13:03:18Z"));
+	ck_assert_ptr_null(find_kind(&a, K_LAT_DEVICE, "naa.A"));
+	analysis_free(&a);
+}
+END_TEST
+
+/* --disk D: keeps D:'s virtual disk and its LUN (read whole, decided on the disk's path after the
+ * mapping), and leaves the other LUN out. */
+START_TEST(disk_filter_keeps_the_stack)
+{
+	static const struct mcol h[] = {
+		{"Virtual Disk(SQL01:scsi0:1)\\Commands/sec", mc_wave, {400, 300, 7}},
+		{"Virtual Disk(SQL01:scsi0:2)\\Commands/sec", mc_wave, {100, 50, 3}},
+		{"Physical Disk SCSI Device(naa.A)\\Commands/sec", mc_wave, {400, 300, 7}},
+		{"Physical Disk SCSI Device(naa.A)\\Average Driver MilliSec/Command", mc_konst, {30}},
+		{"Physical Disk SCSI Device(naa.B)\\Commands/sec", mc_wave, {100, 50, 3}},
+		{"Physical Disk SCSI Device(naa.B)\\Average Driver MilliSec/Command", mc_konst, {30}},
+		{"Physical Disk Per-Device-Per-World(naa.A-1001)\\Commands/sec", mc_wave, {400, 300, 7}},
+		{"Physical Disk Per-Device-Per-World(naa.B-1001)\\Commands/sec", mc_wave, {100, 50, 3}},
+		{"Vcpu(55:SQL01:1001:vmx)\\% Used", mc_konst, {5}},
+	};
+	static const struct mcol g[] = {
+		{"LogicalDisk(D:)\\Disk Transfers/sec", mc_wave, {400, 300, 7}},
+		{"LogicalDisk(D:)\\Avg. Disk sec/Read", mc_konst, {0.040}},
+		{"LogicalDisk(E:)\\Disk Transfers/sec", mc_wave, {100, 50, 3}},
+	};
+	struct ent_filter f;
+	ef_init(&f);
+	struct tdiag td;
+	ck_assert_int_eq(ef_add(&f, EF_DISK, "^D:$", tdiag_init(&td, "--disk")), 0);
+	struct analysis a;
+	analysis_init(&a);
+	run(&a, h, 9, g, 3, &f);
+	const struct entity *v1 = model_find(&a.m, LAYER_VSCSI, "SQL01:scsi0:1", NULL);
+	const struct entity *v2 = model_find(&a.m, LAYER_VSCSI, "SQL01:scsi0:2", NULL);
+	const struct entity *da = model_find(&a.m, LAYER_DEVICE, "naa.A", NULL);
+	const struct entity *db = model_find(&a.m, LAYER_DEVICE, "naa.B", NULL);
+	ck_assert(!v1->outside && !da->outside);
+	ck_assert(v2->outside && db->outside);
+	ck_assert_ptr_nonnull(find_kind(&a, K_LAT_DEVICE, "naa.A"));
+	ck_assert_ptr_null(find_kind(&a, K_LAT_DEVICE, "naa.B"));
+	ck_assert_int_eq(f.kept[LAYER_VSCSI], 1);
+	ck_assert_int_eq(f.dropped[LAYER_DEVICE], 1);
+	analysis_free(&a);
+	ef_free(&f);
+	tdiag_free(&td);
+}
+END_TEST
+
+START_TEST(vm_names_without_uuid)
+{
+	ck_assert_uint_eq(vm_name_core("APP02 (104c07ff-3663-44fb-9d89-a563c801611c)", 44), 5);
+	ck_assert_uint_eq(vm_name_core("APP02 (not a uuid, but 36 characters!)", 38), 38);
+	ck_assert_uint_eq(vm_name_core("SQL01", 5), 5);
+}
+END_TEST
+
+Suite *iopath_suite(void)
+{
+	Suite *s = suite_create("iopath");
+	TCase *t = tcase_create("graph");
+	tcase_add_test(t, neighbour_read_from_the_capture);
+	tcase_add_test(t, neighbour_guessed_without_vcpu);
+	tcase_add_test(t, no_lun_shown_or_not_identified);
+	tcase_add_test(t, paths_by_name_and_by_sum);
+	tcase_add_test(t, one_slow_hba_is_one_finding);
+	tcase_add_test(t, path_change_with_a_latency_step);
+	tcase_add_test(t, disk_filter_keeps_the_stack);
+	tcase_add_test(t, vm_names_without_uuid);
+	suite_add_tcase(s, t);
+	return s;
+}
