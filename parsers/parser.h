@@ -13,7 +13,7 @@
 #include "util.h"
 #include "vocab.h"
 
-/* A counter path split as DOMAIN.md §7 says: host = up to the first '\' after "\\";
+/* A counter path split as doc/domain.md §7 says: host = up to the first '\' after "\\";
  * counter = after the last '\'; object = the middle up to its first '('; instance = from there
  * to the last ')'. All strings are arena-owned; instance is NULL when the path has none.
  * ok = false when the text is not a counter path (then only counter = the whole text). */

@@ -512,7 +512,7 @@ static int detect_terminator(struct pdh_reader *r)
 }
 
 /* Data Collector Sets may add their description as a last header column whose values are always
- * " " (DOMAIN.md §8); a last column whose name is not a counter path but which holds numbers is a
+ * " " (doc/domain.md §8); a last column whose name is not a counter path but which holds numbers is a
  * counter all the same. The header is read before the rows, so this looks ahead at the first data
  * lines without consuming them: PDH_PEEK_ROWS lines (the first row of a rate counter is " ", so
  * one is not enough), reading more only while less than PDH_PEEK_BYTES are buffered after the

@@ -1,5 +1,5 @@
 /* check_compare.c — `iopsy compare` against known truth: the simulator's LSI -> PVSCSI migration
- * pair (DOMAIN.md §1 figures, the outcome and its headline, findings gone, no false improvement
+ * pair (doc/domain.md §1 figures, the outcome and its headline, findings gone, no false improvement
  * where nothing changed), two seeds of one scenario (unchanged), bootstrap determinism and interval
  * coverage on synthetic autocorrelated series, the figures on bimodal (idle + busy) and
  * heavy-tailed series (false calls under the null, power, the busy phase, not comparable,
@@ -117,7 +117,7 @@ static bool name_starts(const struct cmp_pair *p, const char *prefix)
 	return strncmp(n, prefix, strlen(prefix)) == 0;
 }
 
-/* ---- the migration pair (DOMAIN.md §1) ---- */
+/* ---- the migration pair (doc/domain.md §1) ---- */
 
 START_TEST(migration)
 {

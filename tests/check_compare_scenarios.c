@@ -5,7 +5,7 @@
  * period is not comparable; a median that improves while the tail gets worse is regressed;
  * 2.5x the work at the same latency is unchanged with a capacity gain; worse at equal load is
  * regressed; two captures of the same system are unchanged with no decisive row called; and the
- * LSI -> PVSCSI migration pair reads improved with DOMAIN.md §1's figures. */
+ * LSI -> PVSCSI migration pair reads improved with doc/domain.md §1's figures. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -182,7 +182,7 @@ START_TEST(scenario_outcome)
 		ck_assert(c.pairs[h->pair].busy[0].distinct && c.pairs[h->pair].busy[1].distinct);
 	}
 	if (strcmp(cases[k].name, "migration") == 0) {
-		/* DOMAIN.md §1: reads often over 150 ms before, under 16 ms after */
+		/* doc/domain.md §1: reads often over 150 ms before, under 16 ms after */
 		ck_assert_double_ge(h->s[0].p95, 150);
 		ck_assert_double_lt(h->s[1].p99, 16);
 	}

@@ -134,7 +134,7 @@ struct cmp_figure {
 };
 
 /* The busy phase of an entity on one side: the buckets where it does real work. The load is the
- * outstanding IO (Little's law: IOPS x latency, e.g. perfmon's Avg. Disk Queue Length; DOMAIN §5):
+ * outstanding IO (Little's law: IOPS x latency, e.g. perfmon's Avg. Disk Queue Length; doc/domain.md §5):
  * a thread pool keeps its IOs outstanding whether the stack is fast or slow, so the phase is found
  * the same way before and after a change, while the IOPS it reaches depend on the latency. When
  * log outstanding IO is clearly bimodal (Otsu's threshold: two groups of at least CMP_BUSY_MIN_SHARE

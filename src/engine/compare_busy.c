@@ -31,7 +31,7 @@ double cmp_dsv(const struct entity *e, const struct dstore *d, int m, size_t k)
 	return m >= 0 && e->series[m] >= 0 ? ds_mean(d, (size_t)e->series[m], k) : NAN;
 }
 
-/* The outstanding IO of bucket k of entity e (Little's law, DOMAIN §5) from the best counters its
+/* The outstanding IO of bucket k of entity e (Little's law, doc/domain.md §5) from the best counters its
  * layer has: guest Avg. Disk Queue Length, else Transfers/s x sec/Transfer, else reads and writes
  * x their latency, else Current Disk Queue Length (a point sample); virtual disk reads and writes
  * x their latency; device and adapter Commands/s x GAVG, else ACTV + QUED. NaN when none; *from
@@ -298,7 +298,7 @@ bool cmp_bucket_busy(const struct compare *c, const struct cmp_pair *p, int s, c
 }
 
 /* Comparable: the after side's busy phase reaches CMP_COMPARABLE_RATIO of the before side's load
- * in IOPS or in outstanding IO (DOMAIN §6: only call a fix when the after side did the work). */
+ * in IOPS or in outstanding IO (doc/domain.md §6: only call a fix when the after side did the work). */
 static void pair_comparable(struct cmp_pair *p)
 {
 	const struct cmp_busy *b = &p->busy[0], *a = &p->busy[1];

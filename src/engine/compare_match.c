@@ -1,6 +1,6 @@
 /* compare_match.c — which entity of the before side is which of the after side: naa ids, vmhba
  * names and VM:scsiC:T names are stable, guest disks are matched by host and drive, --match-map
- * renames first; world and group ids are never part of a name (DOMAIN §6). */
+ * renames first; world and group ids are never part of a name (doc/domain.md §6). */
 #include "compare_int.h"
 
 #include <errno.h>

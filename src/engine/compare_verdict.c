@@ -159,7 +159,7 @@ static const struct cmp_pair *pair_of_ent(const struct compare *c, long *const p
  * when neither its virtual disk (IOPS correlation, topology.c) nor that one's guest disk is; an
  * adapter only when no guest disk, virtual disk or device is compared (its latency is its
  * devices'). Below a compared disk, latency explains (the bottleneck moved down a layer,
- * DOMAIN §6); it does not decide. */
+ * doc/domain.md §6); it does not decide. */
 static void mark_decisive(struct compare *c)
 {
 	long *pe[2];
@@ -476,7 +476,7 @@ static void describe_row(const struct compare *c, const struct cmp_row *r, enum 
 		fnum(b, r->fig[CF_MEDIAN].v[1]);
 		buf_printf(b, " %s", unit_of(r));
 	}
-	/* a regression that vanishes at equal load comes with the extra work (DOMAIN 6) */
+	/* a regression that vanishes at equal load comes with the extra work (doc/domain.md 6) */
 	if (v == CV_REGRESSED && r->has_lm && r->lm.comparable && r->lm.verdict == CV_UNCHANGED)
 		buf_adds(b, " (unchanged at equal load, so it comes with the higher load)");
 }
@@ -853,7 +853,7 @@ static void work_text(const struct compare *c, const struct cmp_row *head, struc
 		buf_addc(b, '.');
 }
 
-/* A queue that grew with the work while the wait per IO did not (Little's law, DOMAIN §5). */
+/* A queue that grew with the work while the wait per IO did not (Little's law, doc/domain.md §5). */
 static void queue_text(const struct compare *c, const struct cmp_row *head, struct buf *b)
 {
 	const struct cmp_pair *p = &c->pairs[head->pair];
@@ -1010,7 +1010,7 @@ void cmp_summarise(struct compare *c)
 		queue_text(c, head, &b);
 		equal_load_text(c, head, &b);
 	}
-	/* DOMAIN.md 6: device latency does not improve by itself and may rise as deeper guest queues
+	/* doc/domain.md 6: device latency does not improve by itself and may rise as deeper guest queues
 	 * push more IO down */
 	const struct cmp_row *below[2];
 	size_t nbw = top_rows(c, PICK_BELOW_WORSE, below, 2);

@@ -459,7 +459,7 @@ static const struct stream_rule sr_kernel_qavg = {
 	.ctx = {-1, -1}, .ev_thr = kavg_ev_thr,
 };
 
-/* KAVG is all the time the VMkernel holds an IO; only QAVG is queueing (DOMAIN §2). The finding is
+/* KAVG is all the time the VMkernel holds an IO; only QAVG is queueing (doc/domain.md §2). The finding is
  * host queueing, and deeper queues can help, only while commands are queued (QUED) with the device
  * queue full (ACTV at DQLEN); with free slots and nothing queued the time is spent elsewhere in the
  * kernel (an IOPS limit, CPU contention, an IO filter), which no queue depth fixes. */
@@ -1464,7 +1464,7 @@ static void det_alignment(struct analysis *a, const struct analyze_opts *o)
 
 /* ---- one LU seen from several hosts ---- */
 
-/* The array's LU and port queues are shared by every host that uses the LU (DOMAIN §2, over-commit
+/* The array's LU and port queues are shared by every host that uses the LU (doc/domain.md §2, over-commit
  * arithmetic [seed]): the same naa in several host captures is one LU. Its outstanding IO is the sum
  * of the hosts' ACTV; QUEUE FULL answered while that sum, not any one host's, reaches the LU queue
  * is an over-commit across hosts; AQD cuts at the same moments on several hosts are one array-side

@@ -1,6 +1,6 @@
 /* rules.c — the threshold table (see rules.h), the rules file reader with its checks (names,
  * numbers, units and their ranges, warning <= critical per scope), the scoped lookup and the
- * provenance the reports print. Sources are DOMAIN.md's tags. */
+ * provenance the reports print. Sources are doc/domain.md's tags. */
 #include "rules.h"
 
 #include <errno.h>

@@ -63,7 +63,7 @@ struct rule {
 	double value;           /* the default */
 	const char *unit;
 	const char *what;       /* one line */
-	const char *source;     /* [seed] [vmw] [ms] [pal] [derived] as in DOMAIN.md */
+	const char *source;     /* [seed] [vmw] [ms] [pal] [derived] as in doc/domain.md */
 };
 
 /* The table: names, defaults, units and sources (static). */

@@ -1,6 +1,6 @@
 /* build.c — the building blocks scenarios are made of: adapters, LUNs with array presets, VMs,
  * vSCSI controllers, virtual disks with their workloads, and the truth (expected and absent
- * findings). Numbers follow DOMAIN.md: QLogic DQLEN 64, DSNRO 32, LSI 32/128, PVSCSI 64/256. */
+ * findings). Numbers follow doc/domain.md: QLogic DQLEN 64, DSNRO 32, LSI 32/128, PVSCSI 64/256. */
 #include "build.h"
 #include "kinds.h"
 

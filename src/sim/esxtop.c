@@ -1,4 +1,4 @@
-/* esxtop.c — the esxtop batch CSV writer (`esxtop -b [-a] -d N`), DOMAIN.md §7: PDH-CSV 4.0 with
+/* esxtop.c — the esxtop batch CSV writer (`esxtop -b [-a] -d N`), doc/domain.md §7: PDH-CSV 4.0 with
  * "(PDH-CSV 4.0) (UTC)(0)", every field quoted, LF, a trailing empty field on every line of default
  * captures, "MM/DD/YYYY HH:MM:SS" UTC stamps. Columns are laid out once: each is either a slot of
  * the per-sample snapshot the model fills (storage, the modelled VMs' CPU) or filler (idle VMs'

@@ -1,4 +1,4 @@
-/* extras.c — the side files of a simulated capture set: vmkernel.log (DOMAIN.md §3 line shapes),
+/* extras.c — the side files of a simulated capture set: vmkernel.log (doc/domain.md §3 line shapes),
  * partitions.txt (as `wmic partition get BlockSize, StartingOffset, Name, Index` prints it),
  * disks.map (guest disk = virtual disk) and truth.json (what a correct analysis must report). */
 #include <math.h>

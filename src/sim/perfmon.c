@@ -1,4 +1,4 @@
-/* perfmon.c — the guest's perfmon log as `relog -f csv` writes it (DOMAIN.md §8): header cell
+/* perfmon.c — the guest's perfmon log as `relog -f csv` writes it (doc/domain.md §8): header cell
  * "(PDH-CSV 4.0) (Pacific Daylight Time)(420)" with the bias of the start date, local timestamps
  * "MM/dd/yyyy HH:mm:ss.fff", every field quoted, CRLF, " " for the first sample of rate and
  * average counters, latencies in seconds, Current Disk Queue Length as an instant sample. */

@@ -1,6 +1,6 @@
 /* scenario.c — the scenario table. Every scenario is one host (esx01) running SQL01, a Windows
  * SQL Server VM with C: (OS), D: (data), E: (log) and F: (tempdb) on their own LUNs unless the
- * scenario says otherwise, plus bystander VMs. Numbers follow DOMAIN.md §1–§4: the LSI per-disk
+ * scenario says otherwise, plus bystander VMs. Numbers follow doc/domain.md §1–§4: the LSI per-disk
  * limit of 32, PVSCSI 64, QLogic DQLEN 64 / Emulex 32, DSNRO 32, SIOC threshold 30 ms. */
 #include "scenario.h"
 
@@ -21,7 +21,7 @@ static void build_healthy(struct sim_config *c, int part)
 	sc_absent_all(c);
 }
 
-/* The ETL day of DOMAIN.md §1: a thread pool reading 64 KiB extents from D: while loading rows
+/* The ETL day of doc/domain.md §1: a thread pool reading 64 KiB extents from D: while loading rows
  * into the log (E:) and tempdb (F:). heavy = the seed's figures (migration), else a milder peak. */
 static struct sc_sql etl_day(struct sim_config *c, enum sim_ctrl_kind kind, bool heavy, int day)
 {
@@ -131,7 +131,7 @@ static void build_aqd(struct sim_config *c, int part)
 	struct sc_host h = sc_host_base(c);
 	struct sc_sql s = sc_sql_vm(c, &h, "SQL01", SIM_CTRL_PVSCSI, SC_ARRAY_HYBRID, 1);
 	struct sim_dev *d = &c->dev[s.dev_d];
-	/* The array gives the LU 32 commands (less than the host's DQLEN of 64, DOMAIN.md §2); another
+	/* The array gives the LU 32 commands (less than the host's DQLEN of 64, doc/domain.md §2); another
 	 * host keeps a few of them busy. */
 	d->array_qdepth = 32;
 	d->aqd = true;
@@ -323,7 +323,7 @@ const struct sim_scenario sim_scenarios[] = {
 	 .summary = "D: starts at 32256 bytes: two back-end IOs per guest IO (partitions.txt)",
 	 .nparts = 1, .build = build_misaligned},
 	{.name = "migration",
-	 .summary = "the LSI->PVSCSI engagement of DOMAIN.md section 1: before/ and after/ on two days",
+	 .summary = "the LSI->PVSCSI engagement of doc/domain.md section 1: before/ and after/ on two days",
 	 .nparts = 2, .part_dir = {"before", "after"}, .build = build_migration},
 	/* ---- scenarios for compare, coverage and rules (scenario_next.c, doc/simulate.md) ---- */
 	{.name = "peak-fixed",

@@ -24,7 +24,7 @@ static void absent_host_queues(struct sim_config *c)
 	sc_absent(c, "latency.kernel", "queue.device_saturated", "queue.guest_vscsi_cap", "queue.guest_hidden", NULL);
 }
 
-/* The ETL day of DOMAIN.md section 1 with the busy phase at [t0, t1]: a 254-thread pool reading
+/* The ETL day of doc/domain.md section 1 with the busy phase at [t0, t1]: a 254-thread pool reading
  * 128 KiB extents from D: (heavy, the migration's figures), loading the log (E:) and tempdb (F:);
  * an OLTP trickle the rest of the time. etl = false: the capture missed the ETL. */
 static struct sc_sql etl_side(struct sim_config *c, enum sim_ctrl_kind kind, double t0, double t1, bool etl)
