@@ -171,11 +171,26 @@ static void iopath_text(const struct analysis *a, struct buf *out)
 	const struct iopath *g = &a->iop;
 	double act = rule_value(&a->rules, R_ACTIVE_IOPS);
 	bool head = false;
+	/* a big host has hundreds: those on a finding's LUN first, at most IOPATH_TEXT_MAX */
+	enum { IOPATH_TEXT_MAX = 12 };
+	size_t shown = 0, more = 0;
+	for (int pass = 0; pass < 2; pass++)
 	for (size_t i = 0; i < g->nvd; i++) {
 		const struct iop_vdisk *d = &g->vd[i];
 		double c = entity_mean(d->v, M_CMDS);
 		if (isnan(c) || c < act || d->v->outside)
 			continue;
+		bool hot = false;
+		for (size_t k = 0; k < a->nf && !hot; k++)
+			hot = a->f[k].sev >= SEV_WARNING && a->f[k].ent >= 0 &&
+			      (&a->m.ents[a->f[k].ent] == d->v || (d->dev && &a->m.ents[a->f[k].ent] == d->dev));
+		if (hot != (pass == 0))
+			continue;
+		if (shown == IOPATH_TEXT_MAX) {
+			more++;
+			continue;
+		}
+		shown++;
 		if (!head) {
 			buf_adds(out, "\nIO PATH (virtual disk = LUN; fact: read from the capture's names, guess: from IOPS)\n");
 			head = true;
@@ -235,6 +250,8 @@ static void iopath_text(const struct analysis *a, struct buf *out)
 		text_wrap(out, "    ", l.data, 100);
 		buf_free(&l);
 	}
+	if (more)
+		buf_printf(out, "  (%zu more virtual disk%s: see --json, io_path)\n", more, more == 1 ? "" : "s");
 }
 
 /* "guest disks 4, virtual disks 4, ..." of the per-layer counts n (nothing when all are 0). */

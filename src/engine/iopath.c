@@ -307,14 +307,52 @@ static void parse_path(struct iopath *g, struct iop_path *p)
 }
 
 /* Paths whose names give no device: the paths of one LUN number whose commands add up to a
- * device's (within 5%, following it at r >= IOP_R_PATHS). */
+ * device's (within 5%, following it at r >= IOP_R_PATHS). The sums per LUN number are made once
+ * (a big host has hundreds of LUNs and paths). */
 static void paths_by_sum(struct iopath *g, const struct model *m, size_t ci)
 {
 	const struct capture *c = &m->caps[ci];
 	size_t nb = c->ds.nb;
 	if (!nb)
 		return;
-	double *sum = xcalloc(nb, sizeof *sum);
+	/* the LUN numbers of the paths not tied by name, and their sums bucket by bucket */
+	int *lun = xmalloc((g->np ? g->np : 1) * sizeof *lun);
+	size_t nl = 0;
+	for (size_t a = 0; a < g->np; a++) {
+		const struct iop_path *pa = &g->p[a];
+		if (pa->p->capture != ci || pa->dev || pa->lun < 0 || pa->p->series[M_CMDS] < 0)
+			continue;
+		size_t k = 0;
+		while (k < nl && lun[k] != pa->lun)
+			k++;
+		if (k == nl)
+			lun[nl++] = pa->lun;
+	}
+	if (!nl) {
+		free(lun);
+		return;
+	}
+	double *sum = xmalloc(nl * nb * sizeof *sum);
+	for (size_t k = 0; k < nl * nb; k++)
+		sum[k] = NAN;
+	for (size_t a = 0; a < g->np; a++) {
+		const struct iop_path *pa = &g->p[a];
+		if (pa->p->capture != ci || pa->dev || pa->lun < 0 || pa->p->series[M_CMDS] < 0)
+			continue;
+		size_t l = 0;
+		while (lun[l] != pa->lun)
+			l++;
+		for (size_t k = 0; k < nb; k++) {
+			double x = ds_mean(&c->ds, (size_t)pa->p->series[M_CMDS], k);
+			if (!isnan(x))
+				sum[l * nb + k] = isnan(sum[l * nb + k]) ? x : sum[l * nb + k] + x;
+		}
+	}
+	int *owner = xmalloc(nl * sizeof *owner); /* how many devices a LUN number matched: ties stay untied */
+	const struct entity **dev = xcalloc(nl, sizeof *dev);
+	double *rr = xmalloc(nl * sizeof *rr);
+	for (size_t l = 0; l < nl; l++)
+		owner[l] = 0;
 	for (size_t i = c->first_entity; i < m->nents && i < c->first_entity + c->nentities; i++) {
 		const struct entity *dv = &m->ents[i];
 		if (dv->layer != LAYER_DEVICE || dv->nfs || dv->series[M_CMDS] < 0 || dv->capture != ci)
@@ -322,37 +360,15 @@ static void paths_by_sum(struct iopath *g, const struct model *m, size_t ci)
 		double dm = mean_of(dv, M_CMDS);
 		if (isnan(dm) || dm < 1)
 			continue;
-		int best_lun = -2;
+		long best = -1;
 		double best_r = -2;
 		bool tie = false;
-		for (size_t a = 0; a < g->np; a++) {
-			const struct iop_path *pa = &g->p[a];
-			if (pa->p->capture != ci || pa->dev || pa->lun < 0 || pa->p->series[M_CMDS] < 0)
-				continue;
-			bool first = true;
-			for (size_t b = 0; b < a && first; b++)
-				first = !(g->p[b].p->capture == ci && !g->p[b].dev && g->p[b].lun == pa->lun);
-			if (!first)
-				continue;
-			/* the sum of this LUN number's paths, bucket by bucket */
+		for (size_t l = 0; l < nl; l++) {
 			double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
 			size_t n = 0;
 			for (size_t k = 0; k < nb; k++) {
-				double s = 0;
-				bool any = false;
-				for (size_t q = a; q < g->np; q++) {
-					const struct iop_path *pq = &g->p[q];
-					if (pq->p->capture != ci || pq->dev || pq->lun != pa->lun || pq->p->series[M_CMDS] < 0)
-						continue;
-					double x = ds_mean(&c->ds, (size_t)pq->p->series[M_CMDS], k);
-					if (!isnan(x)) {
-						s += x;
-						any = true;
-					}
-				}
-				double y = ds_mean(&c->ds, (size_t)dv->series[M_CMDS], k);
-				sum[k] = any ? s : NAN;
-				if (!any || isnan(y))
+				double s = sum[l * nb + k], y = ds_mean(&c->ds, (size_t)dv->series[M_CMDS], k);
+				if (isnan(s) || isnan(y))
 					continue;
 				sx += s;
 				sy += y;
@@ -370,25 +386,36 @@ static void paths_by_sum(struct iopath *g, const struct model *m, size_t ci)
 				continue;
 			if (score > best_r + 1e-9) {
 				best_r = score;
-				best_lun = pa->lun;
+				best = (long)l;
 				tie = false;
 			} else if (fabs(score - best_r) <= 1e-9) {
 				tie = true;
 			}
 		}
-		if (best_lun < -1 || tie)
+		if (best < 0 || tie)
 			continue;
+		owner[best]++;
+		dev[best] = dv;
+		rr[best] = best_r;
+	}
+	for (size_t l = 0; l < nl; l++) {
+		if (owner[l] != 1)
+			continue; /* no device, or two devices whose sums it matches: not told */
 		for (size_t q = 0; q < g->np; q++) {
 			struct iop_path *pq = &g->p[q];
-			if (pq->p->capture == ci && !pq->dev && pq->lun == best_lun) {
-				pq->dev = dv;
-				pq->link = (struct io_link){LINK_CORR, best_r >= 0.9 && best_r < 1.000001 ? best_r : NAN,
+			if (pq->p->capture == ci && !pq->dev && pq->lun == lun[l]) {
+				pq->dev = dev[l];
+				pq->link = (struct io_link){LINK_CORR, rr[l] < 1.000001 && rr[l] != 0.9 ? rr[l] : NAN,
 							   astr(&g->arena, "the paths to LUN number %d add up to its commands (path "
-								   "names give no device)", best_lun)};
+								   "names give no device)", lun[l])};
 			}
 		}
 	}
+	free(lun);
 	free(sum);
+	free(owner);
+	free(dev);
+	free(rr);
 }
 
 static void build_paths(struct iopath *g, const struct model *m)
