@@ -501,10 +501,20 @@ static void stack_render(const struct analysis *a, const struct stack *ch, const
 		else
 			buf_adds(&how, "<span>guest disk = virtual disk from the --map file</span>");
 	}
-	if (ch->vdisk && ch->device && !isnan(ch->r_dev))
-		buf_printf(&how, "<span>virtual disk on this LUN by IOPS correlation (r = %.2f)</span>", ch->r_dev);
-	if (ch->device && ch->adapter && !isnan(ch->r_adp))
-		buf_printf(&how, "<span>LUN most likely behind this adapter (IOPS correlation r = %.2f)</span>", ch->r_adp);
+	if (ch->vdisk && ch->device && ch->l_dev.why) {
+		buf_printf(&how, "<span>virtual disk on this LUN: %s, ", ch->l_dev.how == LINK_ID ? "a fact" : "a guess");
+		esc(&how, ch->l_dev.why);
+		buf_adds(&how, "</span>");
+	} else if (ch->vdisk && !ch->device && ch->back == BACK_NOT_SHOWN && ch->l_dev.why) {
+		buf_adds(&how, "<span>virtual disk on no SCSI device of the capture: ");
+		esc(&how, ch->l_dev.why);
+		buf_adds(&how, "</span>");
+	}
+	if (ch->device && ch->adapter && ch->l_adp.why) {
+		buf_printf(&how, "<span>LUN behind this adapter: %s, ", ch->l_adp.how == LINK_ID ? "a fact" : "a guess");
+		esc(&how, ch->l_adp.why);
+		buf_adds(&how, "</span>");
+	}
 	if (how.len) {
 		buf_adds(b, "<p class=\"how\">Layers matched: ");
 		buf_add(b, how.data, how.len);
@@ -1630,7 +1640,13 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 			chart_free(&c);
 		}
 		evidence_table(f, out);
-		buf_adds(out, "<dl class=\"rule\"><dt>Rule</dt><dd>");
+		buf_adds(out, "<dl class=\"rule\">");
+		if (f->load) {
+			buf_adds(out, "<dt>Load on the LUN</dt><dd>");
+			esc(out, f->load);
+			buf_adds(out, "</dd>");
+		}
+		buf_adds(out, "<dt>Rule</dt><dd>");
 		esc(out, f->rule);
 		buf_adds(out, "</dd><dt>Source</dt><dd>");
 		esc(out, f->source);

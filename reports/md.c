@@ -112,6 +112,10 @@ static void finding_md(const struct finding *f, const struct ltime *lt, size_t n
 			buf_adds(out, " |\n");
 		}
 	}
+	if (f->load) {
+		buf_adds(out, "\n- **Load on the LUN:** ");
+		md_text(out, f->load);
+	}
 	buf_adds(out, "\n- **Rule:** ");
 	md_text(out, f->rule);
 	buf_adds(out, "\n- **Source:** ");
