@@ -1464,6 +1464,31 @@ static void det_alignment(struct analysis *a, const struct analyze_opts *o)
 
 /* ---- one LU seen from several hosts ---- */
 
+/* The paths that carried device d's IO over [t0, t1] with their shares ("vmhba2:C0:T0:L2 100%"),
+ * NULL when the capture has none tied to it. */
+static const char *busy_paths(struct analysis *a, const struct entity *d, int64_t t0, int64_t t1)
+{
+	const struct iop_path *p[16];
+	size_t n = iopath_device_paths(&a->iop, d, p, 16);
+	if (!n || n > 16)
+		return NULL;
+	double c[16], tot = 0;
+	for (size_t i = 0; i < n; i++) {
+		c[i] = iop_window_mean(&a->m, p[i]->p, M_CMDS, t0, t1);
+		tot += isnan(c[i]) ? 0 : c[i];
+	}
+	if (!(tot > 0))
+		return NULL;
+	struct buf b;
+	buf_init(&b);
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(c[i]) && c[i] >= 0.05 * tot)
+			buf_printf(&b, "%s%s %.0f%%", b.len ? ", " : "", p[i]->p->name, 100 * c[i] / tot);
+	const char *r = b.len ? afmt(a, "%s", b.data) : NULL;
+	buf_free(&b);
+	return r;
+}
+
 /* The array's LU and port queues are shared by every host that uses the LU (doc/domain.md §2, over-commit
  * arithmetic [seed]): the same naa in several host captures is one LU. Its outstanding IO is the sum
  * of the hosts' ACTV; QUEUE FULL answered while that sum, not any one host's, reaches the LU queue
@@ -1553,8 +1578,10 @@ static void shared_lu_latency(struct analysis *a, const struct entity *const *hs
 			f->summary = afmt(a, "%s; slow from every host that uses the LU (DAVG median %s): the LU or the array, "
 					     "not one host's path", f->summary, slow.data);
 		} else if (nfast && !nslow) {
+			const char *via = f->ent >= 0 ? busy_paths(a, &a->m.ents[f->ent], f->start, f->end) : NULL;
 			f->summary = afmt(a, "%s; only from this host: at the same time %s on the same LU (DAVG median) — this "
-					     "host's path or HBA, not the LU", f->summary, fast.data);
+					     "host's path or HBA, not the LU%s", f->summary, fast.data,
+					  via ? afmt(a, " (its IO went through %s)", via) : "");
 			f->advice = afmt(a, "The LU answers the other hosts quickly, so the wait is on this host's way to it: "
 					    "check its paths to the LU (esxcli storage nmp path list -d %s), the path selection "
 					    "policy, its HBA, cables and switch port errors, before touching the array.", f->entity);
