@@ -329,6 +329,31 @@ START_TEST(disk_filter_keeps_the_stack)
 }
 END_TEST
 
+/* A snapshot (or CBT, or an IO filter) doubles the device commands of one virtual disk: the LUN's
+ * IOPS are twice the disk's, its world issues them all; the disk stays on its LUN (by its VM's
+ * per-world IO), nothing is said to be on a datastore the capture does not show. */
+START_TEST(more_device_commands_than_guest_ios)
+{
+	static const struct mcol h[] = {
+		{"Virtual Disk(SQL01:scsi0:2)\\Commands/sec", mc_wave, {400, 300, 7}},
+		{"Virtual Disk(SQL01:scsi0:2)\\Average MilliSec/Write", mc_konst, {23}},
+		{"Physical Disk SCSI Device(naa.E)\\Commands/sec", mc_wave, {800, 600, 7}},
+		{"Physical Disk SCSI Device(naa.E)\\Average Driver MilliSec/Command", mc_konst, {1.5}},
+		{"Physical Disk Per-Device-Per-World(naa.E-1001)\\Commands/sec", mc_wave, {800, 600, 7}},
+		{"Vcpu(55:SQL01:1001:vmx)\\% Used", mc_konst, {5}},
+	};
+	struct analysis a;
+	analysis_init(&a);
+	run(&a, h, 6, NULL, 0, NULL);
+	const struct iop_vdisk *s = vd(&a, "SQL01:scsi0:2");
+	ck_assert_int_eq(s->back, BACK_LUN);
+	ck_assert_str_eq(s->dev->name, "naa.E");
+	ck_assert_int_eq(s->link.how, LINK_ID);
+	ck_assert_ptr_null(find_kind(&a, K_LAT_DATASTORE, NULL));
+	analysis_free(&a);
+}
+END_TEST
+
 START_TEST(vm_names_without_uuid)
 {
 	ck_assert_uint_eq(vm_name_core("APP02 (104c07ff-3663-44fb-9d89-a563c801611c)", 44), 5);
@@ -348,6 +373,7 @@ Suite *iopath_suite(void)
 	tcase_add_test(t, one_slow_hba_is_one_finding);
 	tcase_add_test(t, path_change_with_a_latency_step);
 	tcase_add_test(t, disk_filter_keeps_the_stack);
+	tcase_add_test(t, more_device_commands_than_guest_ios);
 	tcase_add_test(t, vm_names_without_uuid);
 	suite_add_tcase(s, t);
 	return s;
