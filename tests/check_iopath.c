@@ -124,6 +124,37 @@ START_TEST(neighbour_guessed_without_vcpu)
 }
 END_TEST
 
+/* The batch lasts the whole capture: no quiet time to compare SQL01's latency with, so it waits
+ * with the LUN's own commands (its latency about DAVG + KAVG of the full queue). */
+START_TEST(neighbour_over_the_whole_capture)
+{
+	static const struct mcol h[] = {
+		{"Virtual Disk(SQL01:scsi0:1)\\Commands/sec", mc_wave, {30, 20, 5}},
+		{"Virtual Disk(SQL01:scsi0:1)\\Average MilliSec/Read", mc_konst, {14}},
+		{"Virtual Disk(APP03:scsi0:1)\\Commands/sec", mc_wave, {900, 500, 13}},
+		{"Physical Disk SCSI Device(naa.A)\\Commands/sec", mc_wave, {930, 500, 13}},
+		{"Physical Disk SCSI Device(naa.A)\\Active Commands", mc_konst, {32}},
+		{"Physical Disk SCSI Device(naa.A)\\Queued Commands", mc_konst, {40}},
+		{"Physical Disk SCSI Device(naa.A)\\Device Q Depth", mc_konst, {32}},
+		{"Physical Disk SCSI Device(naa.A)\\Average Driver MilliSec/Command", mc_konst, {1.2}},
+		{"Physical Disk SCSI Device(naa.A)\\Average Kernel MilliSec/Command", mc_konst, {12}},
+		{"Physical Disk Per-Device-Per-World(naa.A-1001)\\Commands/sec", mc_wave, {30, 20, 5}},
+		{"Physical Disk Per-Device-Per-World(naa.A-2002)\\Commands/sec", mc_wave, {900, 500, 13}},
+		{"Vcpu(55:SQL01:1001:vmx)\\% Used", mc_konst, {5}},
+		{"Vcpu(66:APP03:2002:vmx)\\% Used", mc_konst, {5}},
+	};
+	struct analysis a;
+	analysis_init(&a);
+	run(&a, h, 13, NULL, 0, NULL);
+	const struct finding *f = find_kind(&a, K_Q_DEVICE_SATURATED, "naa.A");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(f->driver);
+	ck_assert_str_eq(f->driver, "APP03");
+	ck_assert_str_eq(f->victims, "SQL01");
+	analysis_free(&a);
+}
+END_TEST
+
 /* A slow virtual disk no device carries: with per-world IO on the host's LUNs the capture shows it
  * on none of them; without per-world IO nothing ties it, and nothing is said to be NFS or vSAN. */
 START_TEST(no_lun_shown_or_not_identified)
@@ -368,6 +399,7 @@ Suite *iopath_suite(void)
 	TCase *t = tcase_create("graph");
 	tcase_add_test(t, neighbour_read_from_the_capture);
 	tcase_add_test(t, neighbour_guessed_without_vcpu);
+	tcase_add_test(t, neighbour_over_the_whole_capture);
 	tcase_add_test(t, no_lun_shown_or_not_identified);
 	tcase_add_test(t, paths_by_name_and_by_sum);
 	tcase_add_test(t, one_slow_hba_is_one_finding);

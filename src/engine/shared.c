@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <strings.h>
 
 /* A VM drives a shared LUN when it issues at least this share of its commands while another VM
  * on the LUN waits ([derived]: twice as many as all the others together). */
@@ -31,6 +32,25 @@ static double vd_lat(const struct analysis *a, const struct entity *v, int64_t t
 	return isnan(r) ? w : isnan(w) ? r : r > w ? r : w;
 }
 
+/* Whether a guest disk mapped to virtual disk v has a latency or guest-queue finding (a warning or
+ * worse) overlapping [t0, t1]. */
+static bool guest_waits(const struct analysis *a, const struct entity *v, int64_t t0, int64_t t1)
+{
+	for (size_t i = 0; i < a->nmap; i++) {
+		if (strcmp(a->map[i].vdisk, v->name) != 0)
+			continue;
+		for (size_t k = 0; k < a->nf; k++) {
+			const struct finding *f = &a->f[k];
+			bool guest_kind = f->kind == K_LAT_GUEST_READ || f->kind == K_LAT_GUEST_WRITE || f->kind == K_Q_GUEST_HIDDEN;
+			if (guest_kind && f->sev >= SEV_WARNING && f->start <= t1 && t0 <= f->end &&
+			    strcmp(f->entity, a->map[i].guest_disk) == 0 &&
+			    (!f->host || !a->map[i].guest_host || strcasecmp(f->host, a->map[i].guest_host) == 0))
+				return true;
+		}
+	}
+	return false;
+}
+
 /* Whether VM vm's virtual disks on device d wait during [t0, t1]: one's latency then is at least
  * 1.3 times and 0.5 ms above its latency over the rest of the capture; sets *vd, *in, *out. */
 static bool vm_waits(const struct analysis *a, const struct entity *d, const char *vm, int64_t t0, int64_t t1,
@@ -53,7 +73,13 @@ static bool vm_waits(const struct analysis *a, const struct entity *d, const cha
 			*in = li;
 			*out = lo;
 		}
-		if (!isnan(li) && !isnan(lo) && li >= 1.3 * lo && li >= lo + 0.5) {
+		/* without the rest of the capture to compare with (the load lasts the whole capture),
+		 * a disk that waits about as long as the LUN's commands do (DAVG + KAVG) waits with them */
+		double lun = iop_window_mean(&a->m, d, M_DAVG, t0, t1), k = iop_window_mean(&a->m, d, M_KAVG, t0, t1);
+		double lun_lat = (isnan(lun) ? 0 : lun) + (isnan(k) ? 0 : k);
+		bool rose = !isnan(li) && !isnan(lo) && li >= 1.3 * lo && li >= lo + 0.5;
+		bool with_lun = !isnan(li) && isnan(lo) && lun_lat >= 2 && li >= 0.5 * lun_lat;
+		if (rose || with_lun || guest_waits(a, g->v, t0, t1)) {
 			*vd = g->v;
 			*in = li;
 			*out = lo;
