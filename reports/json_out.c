@@ -467,6 +467,19 @@ void workflow_json(const struct analysis *a, struct json *j)
 		}
 		json_key(j, "devices_unlinked");
 		json_bool(j, f->devices_unlinked);
+		json_key(j, "shared_with");
+		json_arr_begin(j);
+		for (size_t i = 0; i < a->nshared; i++) {
+			json_obj_begin(j);
+			json_key(j, "device");
+			json_str(j, a->shared[i].device);
+			json_key(j, "vm");
+			json_str(j, a->shared[i].vm);
+			json_key(j, "share");
+			json_num(j, a->shared[i].share);
+			json_obj_end(j);
+		}
+		json_arr_end(j);
 		json_obj_end(j);
 	}
 }

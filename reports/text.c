@@ -287,6 +287,13 @@ void workflow_sentences(const struct analysis *a, struct buf *win, struct buf *s
 		layer_counts(f->dropped, sel);
 		buf_adds(sel, f->devices_unlinked ? "; an esxtop capture without per-world columns keeps all its devices (it "
 						    "does not show which VM drives them)." : ".");
+		if (a->nshared) {
+			buf_adds(sel, " Shared with VMs outside the selection (their per-world IO over the capture): ");
+			for (size_t i = 0; i < a->nshared && i < 8; i++)
+				buf_printf(sel, "%s%s uses %s (%.0f%% of its commands)", i ? "; " : "", a->shared[i].vm,
+					   a->shared[i].device, 100 * a->shared[i].share);
+			buf_adds(sel, a->nshared > 8 ? "; ..." : ".");
+		}
 	}
 }
 

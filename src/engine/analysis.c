@@ -30,6 +30,7 @@ void analysis_free(struct analysis *a)
 {
 	stream_detach(a);
 	free(a->sw);
+	free(a->shared);
 	free(a->sql);
 	free(a->dbmap);
 	coverage_free(&a->cov);
@@ -896,6 +897,34 @@ static void select_stacks(struct analysis *a)
 	free(sel);
 }
 
+/* The selection's LUNs that VMs outside it use too: a VM whose worlds do IO to a kept device while
+ * none of its virtual disks the graph puts there is kept. */
+static void selection_shared(struct analysis *a)
+{
+	if (!ef_on(a->m.filter))
+		return;
+	for (size_t i = 0; i < a->m.nents; i++) {
+		const struct entity *d = &a->m.ents[i];
+		if (d->layer != LAYER_DEVICE || d->outside || d->nfs)
+			continue;
+		const struct capture *c = &a->m.caps[d->capture];
+		struct iop_share s[IOP_MAX_SHARES];
+		size_t n = iopath_device_load(&a->iop, &a->m, d, c->start + c->clock_offset_ms, c->end + c->clock_offset_ms, s,
+					      IOP_MAX_SHARES, &a->arena);
+		for (size_t k = 0; k < n; k++) {
+			if (!s[k].is_vm || s[k].share < 0.01)
+				continue;
+			bool kept = false;
+			for (size_t v = 0; v < a->iop.nvd && !kept; v++)
+				kept = a->iop.vd[v].dev == d && !a->iop.vd[v].v->outside && strcmp(a->iop.vd[v].vm, s[k].who) == 0;
+			if (kept)
+				continue;
+			a->shared = xrealloc(a->shared, (a->nshared + 1) * sizeof *a->shared);
+			a->shared[a->nshared++] = (struct sel_shared){d->name, s[k].who, s[k].share};
+		}
+	}
+}
+
 /* Whether finding f is about an entity outside the selection. */
 static bool finding_outside(const struct analysis *a, const struct finding *f)
 {
@@ -919,6 +948,10 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 	trim_vmklog(a);
 	auto_map(a);
 	select_stacks(a);
+	free(a->shared);
+	a->shared = NULL;
+	a->nshared = 0;
+	selection_shared(a);
 	align_clocks(a, o);
 	/* the episodes found while the captures streamed, then the detectors that need the whole
 	 * model (clocks aligned, disks mapped, logs and partition tables read) */

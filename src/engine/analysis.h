@@ -56,6 +56,13 @@ struct analysis {
 	struct rules rules;              /* the rules in force (defaults after analysis_init) */
 	struct shown_stack shown[TOPO_MAX_SHOWN]; /* the IO stacks every output shows (topology.h) */
 	struct iopath iop;               /* the IO path graph (iopath.h), built first in analysis_run */
+	/* --host/--vm/--disk: the selection's LUNs that VMs outside it also use (their worlds' IO over
+	 * the capture), for the selection's sentence */
+	struct sel_shared {
+		const char *device, *vm; /* arena */
+		double share;            /* of the LUN's commands */
+	} *shared;
+	size_t nshared;
 	struct swin *sw;                 /* episodes found while the captures streamed */
 	size_t nsw, capsw;
 	void *stream;                    /* stream.c's state while captures are read */
