@@ -293,6 +293,32 @@ START_TEST(one_slow_hba_is_one_finding)
 }
 END_TEST
 
+/* The same without path columns: the LUNs' adapter by IOPS, the adapters' own DAVG (a guess). */
+START_TEST(one_slow_hba_without_paths)
+{
+	static const struct mcol h[] = {
+		{"Physical Disk SCSI Device(naa.A)\\Commands/sec", mc_wave, {400, 300, 7}},
+		{"Physical Disk SCSI Device(naa.A)\\Average Driver MilliSec/Command", mc_konst, {39}},
+		{"Physical Disk SCSI Device(naa.B)\\Commands/sec", mc_wave, {300, 200, 7}},
+		{"Physical Disk SCSI Device(naa.B)\\Average Driver MilliSec/Command", mc_konst, {39}},
+		{"Physical Disk SCSI Device(naa.C)\\Commands/sec", mc_wave, {200, 100, 3}},
+		{"Physical Disk SCSI Device(naa.C)\\Average Driver MilliSec/Command", mc_konst, {0.9}},
+		{"Physical Disk Adapter(vmhba2)\\Commands/sec", mc_wave, {700, 500, 7}},
+		{"Physical Disk Adapter(vmhba2)\\Average Driver MilliSec/Command", mc_konst, {39}},
+		{"Physical Disk Adapter(vmhba3)\\Commands/sec", mc_wave, {200, 100, 3}},
+		{"Physical Disk Adapter(vmhba3)\\Average Driver MilliSec/Command", mc_konst, {0.9}},
+	};
+	struct analysis a;
+	analysis_init(&a);
+	run(&a, h, 10, NULL, 0, NULL);
+	const struct finding *f = find_kind(&a, K_LAT_HBA, "vmhba2");
+	ck_assert_ptr_nonnull(f);
+	ck_assert(f->heuristic);
+	ck_assert_ptr_null(find_kind(&a, K_LAT_DEVICE, NULL));
+	analysis_free(&a);
+}
+END_TEST
+
 /* At row 100 naa.A's IO moves from vmhba2's path to vmhba3's and DAVG steps from 0.5 to 24 ms:
  * a path change with its time and both paths, not the array's service time. */
 START_TEST(path_change_with_a_latency_step)
@@ -403,6 +429,7 @@ Suite *iopath_suite(void)
 	tcase_add_test(t, no_lun_shown_or_not_identified);
 	tcase_add_test(t, paths_by_name_and_by_sum);
 	tcase_add_test(t, one_slow_hba_is_one_finding);
+	tcase_add_test(t, one_slow_hba_without_paths);
 	tcase_add_test(t, path_change_with_a_latency_step);
 	tcase_add_test(t, disk_filter_keeps_the_stack);
 	tcase_add_test(t, more_device_commands_than_guest_ios);

@@ -1936,6 +1936,10 @@ static void det_vmk_failures(struct analysis *a, const struct analyze_opts *o)
 
 /* ---- paths and HBAs (the IO path graph's paths, iopath.h; doc/io-path.md) ---- */
 
+/* A device on the host's own controller: esxtop names local disks without a SAN id "mpx.vmhbaN:..."
+ * (ESXi's naming of devices that report no unique identifier). */
+static bool local_device(const struct entity *d) { return d && strncmp(d->name, "mpx.", 4) == 0; }
+
 /* A path's DAVG at bucket k: its own, or its device's when it is the device's only busy path. */
 static double path_davg(const struct capture *c, const struct iop_path *p, size_t k)
 {
@@ -2017,7 +2021,8 @@ static void det_hba_latency(struct analysis *a, const struct analyze_opts *o)
 							else
 								slow_dev[1] = p->dev;
 						}
-					} else {
+					} else if (!local_device(p->dev)) {
+						/* a local boot disk through another adapter says nothing of the fabric */
 						other_fast |= d < warn / 2;
 						other_slow |= d > warn;
 					}
@@ -2100,6 +2105,116 @@ static void det_hba_latency(struct analysis *a, const struct analyze_opts *o)
 				buf_free(&folded);
 			}
 		}
+	}
+}
+
+/* One HBA slow, seen without path columns: the LUNs' device-latency findings of one time whose
+ * stacks put them behind one adapter (by its IOPS, a guess), that adapter's own DAVG above the
+ * device rule, another adapter serving a SAN LUN fast at the same time: one finding on the HBA,
+ * labelled a heuristic, the device findings folded into it. */
+static void det_hba_by_adapters(struct analysis *a, const struct analyze_opts *o)
+{
+	(void)o;
+	struct topo_in ti = analysis_topo(a);
+	double warn = RV(R_DAVG_WARN), crit = RV(R_DAVG_CRIT);
+	for (size_t ai = 0; ai < a->m.nents; ai++) {
+		const struct entity *A = &a->m.ents[ai];
+		if (A->layer != LAYER_ADAPTER || A->series[M_DAVG] < 0)
+			continue;
+		bool paths = false;
+		for (size_t i = 0; i < a->iop.np && !paths; i++)
+			paths = a->iop.p[i].adp == A && a->iop.p[i].dev;
+		if (paths)
+			continue; /* det_hba_latency judges it by its paths */
+		/* the device-latency findings behind A, and their common time */
+		const struct finding *fs[64];
+		size_t nfs = 0;
+		int64_t t0 = INT64_MIN, t1 = INT64_MAX;
+		for (size_t i = 0; i < a->nf && nfs < 64; i++) {
+			const struct finding *f = &a->f[i];
+			if (f->kind != K_LAT_DEVICE || f->ent < 0 || f->sev < SEV_WARNING)
+				continue;
+			const struct entity *d = &a->m.ents[f->ent];
+			if (d->capture != A->capture || local_device(d))
+				continue;
+			struct stack st;
+			topology_stack(&ti, d, &st);
+			if (st.adapter != A)
+				continue;
+			fs[nfs++] = f;
+			t0 = f->start > t0 ? f->start : t0;
+			t1 = f->end < t1 ? f->end : t1;
+		}
+		if (nfs < 2 || t0 >= t1)
+			continue;
+		double da = iop_window_mean(&a->m, A, M_DAVG, t0, t1);
+		if (isnan(da) || da <= warn)
+			continue;
+		/* another adapter serving a SAN LUN fast then */
+		const struct entity *fast = NULL;
+		double df = NAN;
+		for (size_t bi = 0; bi < a->m.nents && !fast; bi++) {
+			const struct entity *B = &a->m.ents[bi];
+			if (B == A || B->layer != LAYER_ADAPTER || B->capture != A->capture || B->series[M_DAVG] < 0)
+				continue;
+			double db = iop_window_mean(&a->m, B, M_DAVG, t0, t1), cb = iop_window_mean(&a->m, B, M_CMDS, t0, t1);
+			if (isnan(db) || db >= warn / 2 || isnan(cb) || cb < RV(R_ACTIVE_IOPS))
+				continue;
+			for (size_t di = 0; di < a->m.nents && !fast; di++) {
+				const struct entity *d = &a->m.ents[di];
+				if (d->layer != LAYER_DEVICE || d->capture != A->capture || local_device(d) || d->nfs)
+					continue;
+				struct stack st;
+				topology_stack(&ti, d, &st);
+				double cd = iop_window_mean(&a->m, d, M_CMDS, t0, t1);
+				if (st.adapter == B && !isnan(cd) && cd >= RV(R_ACTIVE_IOPS)) {
+					fast = B;
+					df = db;
+				}
+			}
+		}
+		if (!fast)
+			continue;
+		struct buf luns;
+		buf_init(&luns);
+		for (size_t k = 0; k < nfs; k++)
+			buf_printf(&luns, "%s%s", k ? ", " : "", fs[k]->entity);
+		/* fold the device findings, then the HBA's own */
+		char *names = xmalloc(luns.len + 1);
+		memcpy(names, luns.data, luns.len + 1);
+		size_t o2 = 0;
+		for (size_t i = 0; i < a->nf; i++) {
+			bool fold = false;
+			for (size_t k = 0; k < nfs && !fold; k++)
+				fold = &a->f[i] == fs[k];
+			if (!fold)
+				a->f[o2++] = a->f[i];
+		}
+		a->nf = o2;
+		const struct capture *c = cap_of(a, A);
+		struct finding *f = finding_new(a, K_LAT_HBA, da > crit ? SEV_CRITICAL : SEV_WARNING, LAYER_ADAPTER, A->name, A->host);
+		f->capture = (long)A->capture;
+		f->ent = A - a->m.ents;
+		f->start = t0;
+		f->end = t1;
+		f->sustained_s = (double)(t1 - t0) / 1000.0;
+		(void)c;
+		f->summary = afmt(a, "the LUNs behind %s are slow together (%s; the adapter's DAVG %.1f ms) while %s serves "
+				     "its LUNs in %.1f ms: the HBA, its cable or SFP, or its fabric port — not the LUNs (their "
+				     "device-latency findings are this)", A->name, names, da, fast->name, df);
+		f->rule = afmt(a, "two or more LUNs tied to one adapter (by IOPS) with device latency findings at the same "
+				  "time, the adapter's DAVG above %g ms, another adapter serving a SAN LUN under %g ms", warn,
+			       warn / 2);
+		f->source = "[vmw vSphere 6.7 monitoring guide] device latency > 15 ms; [derived] a component shared by "
+			    "exactly the slow LUNs (doc/io-path.md); the LUNs' adapter from IOPS correlation";
+		f->advice = afmt(a, "Capture the paths (esxtop's disk path view is in the batch output by default) to confirm. "
+				    "Check %s's side of the fabric: the switch port's error counters (CRC errors, link "
+				    "resets, buffer credits), the SFP and the cable, the HBA's firmware and driver; take its "
+				    "paths out of service meanwhile. Not an array problem unless the LUNs are slow through "
+				    "%s too.", A->name, fast->name);
+		f->heuristic = true;
+		free(names);
+		buf_free(&luns);
 	}
 }
 
@@ -2247,6 +2362,7 @@ const struct detector detectors[] = {
 	{.kind = K_ERR_ABORTS_RESETS, .title = "failed commands with a host status in vmkernel.log", .run = det_vmk_failures},
 	{.kind = K_Q_ARRAY_OVERCOMMIT, .title = "one LU from several hosts: their outstanding IO summed", .run = det_shared_lu},
 	{.kind = K_LAT_HBA, .title = "one HBA's paths slow while the other adapters' are fast", .run = det_hba_latency},
+	{.kind = K_LAT_HBA, .title = "one HBA's LUNs slow together, without path columns", .run = det_hba_by_adapters},
 	{.kind = K_PATH_CHANGE, .title = "a device's IO moved to another path", .run = det_path_change},
 	{.title = NULL},
 };
