@@ -66,6 +66,19 @@ static void vdisk_name(const char *inst, char *out, size_t cap)
 	}
 }
 
+/* The Group Cpu counters kept of a VM: its CPU waits (esxtop's CPU view, summed over its worlds). */
+static int group_metric(const char *counter)
+{
+	static const struct {
+		const char *name;
+		int metric;
+	} g[] = {{"% Ready", M_RDY}, {"% CoStop", M_CSTP}, {"% Max Limited", M_MLMTD}, {"% Swap Wait", M_SWPWT}};
+	for (size_t i = 0; i < sizeof g / sizeof g[0]; i++)
+		if (strcmp(counter, g[i].name) == 0)
+			return g[i].metric;
+	return -1;
+}
+
 static int esxtop_classify(const struct pdh_path *p, struct counter_class *c)
 {
 	class_init(c);
@@ -118,13 +131,14 @@ static int esxtop_classify(const struct pdh_path *p, struct counter_class *c)
 			return c->metric = counter_lookup(esx_vdisk, p->counter, false, &c->scale);
 		}
 	} else if (o[0] == 'G') {
-		if (strcmp(o, "Group Cpu") == 0 && strcmp(p->counter, "% Ready") == 0) {
+		int gm = strcmp(o, "Group Cpu") == 0 ? group_metric(p->counter) : -1;
+		if (gm >= 0) {
 			const char *colon = strchr(in, ':');
 			if (!colon)
 				return -1;
 			c->layer = LAYER_VM;
 			class_copy(c->entity, sizeof c->entity, colon + 1, vm_name_core(colon + 1, strlen(colon + 1)));
-			return c->metric = M_RDY;
+			return c->metric = gm;
 		}
 	}
 	return -1;
@@ -252,12 +266,12 @@ static void esxtop_prepare(const struct pdh_reader *r, bool *skip)
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct pdh_path *p = &pdh_column(r, i)->path;
-		if (!p->ok || !p->instance || strcmp(p->object, "Group Cpu") != 0 || strcmp(p->counter, "% Ready") != 0)
+		if (!p->ok || !p->instance || strcmp(p->object, "Group Cpu") != 0 || group_metric(p->counter) < 0)
 			continue;
 		const struct group *hit = bsearch(&(struct group){.inst = p->instance}, g, ng, sizeof *g, group_cmp);
 		const char *colon = strchr(p->instance, ':');
 		const char *name = colon ? colon + 1 : p->instance;
-		skip[i] = hit->worlds ? !hit->vmx : is_system_group(name);
+		skip[i] = hit && hit->worlds ? !hit->vmx : is_system_group(name);
 	}
 	free(g);
 }

@@ -605,6 +605,12 @@ void sql_json(const struct sql_report *r, struct json *j)
 			json_num(j, y->disk_ms);
 			json_key(j, "cpu_ready_pct");
 			json_num(j, y->ready_pct);
+			json_key(j, "cpu_ready_per_vcpu_pct");
+			json_num(j, y->ready_vcpu);
+			json_key(j, "cpu_costop_per_vcpu_pct");
+			json_num(j, y->costop_vcpu);
+			json_key(j, "cpu_is_a_cause");
+			json_bool(j, y->cpu_cause);
 			json_key(j, "text");
 			json_str(j, y->text);
 			json_obj_end(j);

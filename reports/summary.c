@@ -245,7 +245,7 @@ static void entity_words(struct buf *b, const struct finding *f)
 
 enum act_key {
 	AK_PVSCSI, AK_GUEST_PATH, AK_DEVICE_QUEUE, AK_ADAPTER, AK_ARRAY, AK_QFULL, AK_SIOC, AK_DSNRO, AK_SPLIT, AK_ALIGN,
-	AK_PATHS, AK_DATASTORE, AK_HBA, AK_PATH_RESTORE, AK_SYMPTOM, AK_COUNT
+	AK_PATHS, AK_DATASTORE, AK_HBA, AK_PATH_RESTORE, AK_CPU, AK_SYMPTOM, AK_COUNT
 };
 
 static enum act_key key_of(const struct analysis *a, const struct finding *f)
@@ -272,6 +272,7 @@ static enum act_key key_of(const struct analysis *a, const struct finding *f)
 	case K_ERR_ABORTS_RESETS: return AK_PATHS;
 	case K_LAT_DATASTORE: return AK_DATASTORE;
 	case K_LAT_HBA: return AK_HBA;
+	case K_CPU_CONTENTION: return AK_CPU;
 	case K_PATH_CHANGE: return f->sev >= SEV_WARNING ? AK_PATH_RESTORE : AK_SYMPTOM;
 	default: return AK_SYMPTOM;
 	}
@@ -402,6 +403,12 @@ static void action_text(const struct analysis *a, enum act_key k, const struct f
 	case AK_PATHS:
 		ac->what = fmtx("Check the paths, the HBA and the fabric of %s: commands were aborted or reset.", ent);
 		ac->effect = fmtx("No more IOs lost to aborts and resets (each costs seconds).");
+		break;
+	case AK_CPU:
+		ac->what = fmtx("Give the vCPUs of %s CPU time on its host: fewer vCPUs for it or its neighbours (co-stop), "
+				"move VMs off the host or add CPU capacity (ready), remove a CPU limit.", ent);
+		ac->effect = fmtx("IO completions and everything else in the VM stop waiting for a physical CPU; storage "
+				  "changes would not help.");
 		break;
 	case AK_HBA:
 		ac->what = fmtx("Check the HBA %s, its cable and SFP and its fabric switch port (error counters), and take its "
@@ -578,7 +585,10 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 	if (mf && mf->sev >= SEV_WARNING) {
 		struct buf h;
 		buf_init(&h);
-		if (a->verdict_where == VW_PLACES && vf) {
+		if (a->verdict_where == VW_PLACES && vf && kinds[vf->kind].place == VP_CPU) {
+			buf_printf(&h, "The %s waits for CPU, not for storage: its vCPUs wait for a physical CPU of the ESXi host",
+				   sql ? "SQL Server VM" : "VM");
+		} else if (a->verdict_where == VW_PLACES && vf) {
 			buf_printf(&h, "Storage IO waits %s", kinds[vf->kind].place == VP_DATASTORE
 								   ? "in the datastore below the ESXi host"
 								   : where_words(vf->kind, sql));
@@ -746,10 +756,10 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 	if (sy && s->nactions < SUMMARY_MAX_ACTIONS) {
 		struct action *ac = &s->act[s->nactions++];
 		memset(ac, 0, sizeof *ac);
-		if (!isnan(sy->ready_pct) && sy->ready_pct >= 10)
+		if (sy->cpu_cause)
 			ac->what = fmtx("Look outside the storage for SQL Server's %s: the VM's vCPUs wait for a physical CPU "
-					"(%%Ready %.0f%%) — check the host's CPU over-commit, the VM's vCPU count and CPU limits.",
-					sy->role == SQLR_LOG ? "log write waits" : "page IO latch waits", sy->ready_pct);
+					"(%%RDY %.1f%% per vCPU) — check the host's CPU over-commit, the VM's vCPU count and CPU "
+					"limits.", sy->role == SQLR_LOG ? "log write waits" : "page IO latch waits", sy->ready_vcpu);
 		else
 			ac->what = fmtx("Look outside the storage for SQL Server's %s (CPU, memory, the instance's own waits).",
 					sy->role == SQLR_LOG ? "log write waits" : "page IO latch waits");

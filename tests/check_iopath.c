@@ -411,6 +411,66 @@ START_TEST(more_device_commands_than_guest_ios)
 }
 END_TEST
 
+/* SQL01 (8 vCPUs: 8 vmx-vcpu worlds) at %RDY 240 (30% per vCPU) while its D: reads take 23 ms in
+ * the guest and 0.8 ms at its virtual disk: the CPU, not a queue in the guest. */
+#define VCPU8(vm, gid)                                                                                            \
+	{"Vcpu(" gid ":" vm ":1001:vmx)\\% Used", mc_konst, {5}}, {"Vcpu(" gid ":" vm ":1010:vmx-vcpu-0:" vm ")\\% Used", mc_konst, {5}}, \
+	{"Vcpu(" gid ":" vm ":1011:vmx-vcpu-1:" vm ")\\% Used", mc_konst, {5}}, {"Vcpu(" gid ":" vm ":1012:vmx-vcpu-2:" vm ")\\% Used", mc_konst, {5}}, \
+	{"Vcpu(" gid ":" vm ":1013:vmx-vcpu-3:" vm ")\\% Used", mc_konst, {5}}, {"Vcpu(" gid ":" vm ":1014:vmx-vcpu-4:" vm ")\\% Used", mc_konst, {5}}, \
+	{"Vcpu(" gid ":" vm ":1015:vmx-vcpu-5:" vm ")\\% Used", mc_konst, {5}}, {"Vcpu(" gid ":" vm ":1016:vmx-vcpu-6:" vm ")\\% Used", mc_konst, {5}}, \
+	{"Vcpu(" gid ":" vm ":1017:vmx-vcpu-7:" vm ")\\% Used", mc_konst, {5}}
+
+START_TEST(cpu_ready_is_the_cause)
+{
+	static const struct mcol h[] = {
+		{"Virtual Disk(SQL01:scsi0:1)\\Commands/sec", mc_wave, {400, 300, 7}},
+		{"Virtual Disk(SQL01:scsi0:1)\\Average MilliSec/Read", mc_konst, {0.8}},
+		{"Group Cpu(55:SQL01)\\% Ready", mc_pulse, {8, 240, 50, 150}},
+		{"Group Cpu(55:SQL01)\\% CoStop", mc_pulse, {0, 16, 50, 150}},
+		VCPU8("SQL01", "55"),
+	};
+	static const struct mcol g[] = {
+		{"LogicalDisk(D:)\\Disk Transfers/sec", mc_wave, {400, 300, 7}},
+		{"LogicalDisk(D:)\\Disk Reads/sec", mc_wave, {400, 300, 7}},
+		{"LogicalDisk(D:)\\Avg. Disk sec/Read", mc_pulse, {0.001, 0.023, 50, 150}},
+		{"LogicalDisk(D:)\\Current Disk Queue Length", mc_pulse, {1, 9, 50, 150}},
+	};
+	struct analysis a;
+	analysis_init(&a);
+	run(&a, h, 13, g, 4, NULL);
+	const struct finding *f = find_kind(&a, K_CPU_CONTENTION, "SQL01");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(f->sev, SEV_CRITICAL);
+	ck_assert_ptr_nonnull(strstr(f->summary, "30.0% per vCPU"));
+	/* the wait the host does not see is the CPU's: explained, information */
+	const struct finding *h2 = find_kind(&a, K_Q_GUEST_HIDDEN, "D:");
+	ck_assert_ptr_nonnull(h2);
+	ck_assert_int_eq(h2->sev, SEV_INFO);
+	const struct finding *lat = find_kind(&a, K_LAT_GUEST_READ, "D:");
+	ck_assert_ptr_nonnull(lat);
+	ck_assert_ptr_nonnull(strstr(lat->advice, "CPU scheduling, not a storage queue"));
+	ck_assert_ptr_nonnull(strstr(a.verdict, "for CPU, not storage"));
+	ck_assert_ptr_null(strstr(a.verdict, "the fix is inside the VM"));
+	analysis_free(&a);
+}
+END_TEST
+
+/* 8 vCPUs at 1.5% each, flat all day: the group's 12% is no contention (summed, it would pass the 5% rule). */
+START_TEST(flat_low_ready_is_not_blamed)
+{
+	static const struct mcol h[] = {
+		{"Virtual Disk(SQL01:scsi0:1)\\Commands/sec", mc_wave, {400, 300, 7}},
+		{"Group Cpu(55:SQL01)\\% Ready", mc_konst, {12}},
+		VCPU8("SQL01", "55"),
+	};
+	struct analysis a;
+	analysis_init(&a);
+	run(&a, h, 11, NULL, 0, NULL);
+	ck_assert_ptr_null(find_kind(&a, K_CPU_CONTENTION, NULL)); /* 1.5% per vCPU */
+	analysis_free(&a);
+}
+END_TEST
+
 START_TEST(vm_names_without_uuid)
 {
 	ck_assert_uint_eq(vm_name_core("APP02 (104c07ff-3663-44fb-9d89-a563c801611c)", 44), 5);
@@ -433,6 +493,8 @@ Suite *iopath_suite(void)
 	tcase_add_test(t, path_change_with_a_latency_step);
 	tcase_add_test(t, disk_filter_keeps_the_stack);
 	tcase_add_test(t, more_device_commands_than_guest_ios);
+	tcase_add_test(t, cpu_ready_is_the_cause);
+	tcase_add_test(t, flat_low_ready_is_not_blamed);
 	tcase_add_test(t, vm_names_without_uuid);
 	suite_add_tcase(s, t);
 	return s;

@@ -23,7 +23,8 @@ enum metric {
 	M_G_LAT_R, M_G_LAT_W, M_G_LAT_T,             /* guest Avg. Disk sec/Read|Write|Transfer, in ms */
 	M_G_CDQL, M_G_ADQL,                          /* Current / Avg. Disk Queue Length */
 	M_G_XFERS, M_G_READS, M_G_WRITES, M_G_MBPS, M_G_SPLIT, M_G_BPT, M_G_BPR, M_G_BPW,
-	M_RDY,                                       /* Group Cpu % Ready */
+	M_RDY,                                       /* Group Cpu % Ready (summed over the VM's worlds) */
+	M_CSTP, M_MLMTD, M_SWPWT,                    /* Group Cpu % CoStop, % Max Limited, % Swap Wait */
 	/* SQL Server (perfmon SQLServer: / MSSQL$NAME: objects), on LAYER_SQL entities: an instance
 	 * ("SQLServer", "MSSQL$PROD") and its databases ("SQLServer:ETLDB") */
 	M_SQL_PLE, M_SQL_BATCH, M_SQL_PAGE_READS,    /* Page life expectancy (s), Batch Requests/sec, Page reads/sec */

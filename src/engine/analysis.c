@@ -981,6 +981,7 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 	fold_adapter_errors(a);
 	refine_advice(a);
 	raise_causes(a);
+	analysis_cpu_explains(a);
 	analysis_shared_load(a);
 	if (a->nf)
 		qsort(a->f, a->nf, sizeof *a->f, finding_cmp);

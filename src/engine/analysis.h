@@ -154,6 +154,10 @@ void analysis_verdict(struct analysis *a);
 /* shared.c: the load of each device finding's LUN by VM, and the neighbour that drives it while
  * another VM waits (finding.load, .driver, .victims). */
 void analysis_shared_load(struct analysis *a);
+/* detect.c: a guest disk's wait the host does not see while its VM waits for CPU (cpu.contention)
+ * is the CPU's: its advice says so, queue.guest_hidden becomes information. After the advice and
+ * the causes' severities are settled. */
+void analysis_cpu_explains(struct analysis *a);
 /* Frees the streaming state; analysis_free calls it. */
 void stream_detach(struct analysis *a);
 

@@ -216,6 +216,14 @@ static void note_disk_no(struct model *m, const char *host, const struct counter
 	m->ndisks++;
 }
 
+int model_vm_vcpus(const struct model *m, size_t ci, const char *vm)
+{
+	int n = 0;
+	for (size_t k = 0; k < m->nwvm; k++)
+		n += m->wvm[k].capture == ci && m->wvm[k].vcpu && strcmp(m->wvm[k].vm, vm) == 0;
+	return n;
+}
+
 double entity_mean(const struct entity *e, int m)
 {
 	return e && e->sk[m].n ? qs_mean(&e->sk[m]) : NAN;

@@ -180,6 +180,9 @@ static inline double entity_cur(const struct model *m, const struct entity *e, i
 	const double *cur = m->caps[e->capture].cur;
 	return e->series[metric] < 0 || !cur ? (double)NAN : cur[e->series[metric]];
 }
+/* The vCPUs of VM vm in capture ci: its vCPU worlds the Vcpu columns name (vmx-vcpu-N, vmmN);
+ * 0 when the capture names none. */
+int model_vm_vcpus(const struct model *m, size_t ci, const char *vm);
 /* Mean of metric m over every row of e; NaN when e is NULL or has no value. */
 double entity_mean(const struct entity *e, int m);
 /* The order to read paths[n] in (order[n] receives indexes into paths): the files of one host and

@@ -52,6 +52,9 @@ const struct kind_info kinds[K_COUNT] = {
 		       .place_order = 0},
 	[K_PATH_CHANGE] = {.name = "path.change", .title = "a device's IO moved to another path", .layer = LAYER_DEVICE,
 			   .box = BOX_ADAPTER, .waits = true, .cause_rank = 0, .place = VP_ADAPTER, .place_order = 1},
+	[K_CPU_CONTENTION] = {.name = "cpu.contention", .title = "the VM's vCPUs wait for a physical CPU (ready, co-stop)",
+			      .layer = LAYER_VM, .box = BOX_GUEST, .waits = true, .cause_rank = 0, .place = VP_CPU,
+			      .place_order = 0},
 };
 
 int kind_find(const char *name)

@@ -29,6 +29,7 @@ enum kind {
 	K_LAT_DATASTORE,
 	K_LAT_HBA,
 	K_PATH_CHANGE,
+	K_CPU_CONTENTION,
 	K_COUNT
 };
 
@@ -38,7 +39,7 @@ enum stack_box { BOX_GUEST, BOX_VSCSI, BOX_KERNEL, BOX_ADAPTER, BOX_ARRAY, BOX_C
 /* Where the verdict speaks of a kind ("IO waits in the guest, above the virtual SCSI controller",
  * "behind throttling of the LUN queue", ...). VP_NONE: only as "see the remaining findings". */
 enum verdict_place { VP_NONE, VP_GUEST, VP_THROTTLE, VP_KERNEL, VP_ADAPTER, VP_ARRAY, VP_GUEST_LATENCY,
-		     VP_DATASTORE };
+		     VP_DATASTORE, VP_CPU };
 
 struct kind_info {
 	const char *name;            /* "queue.device_saturated" */

@@ -53,6 +53,10 @@
 	[R_QFULL_GAP_S] = {"qfull.window_gap_s", 120, "s", "QUEUE FULL/BUSY events closer than this form one window", "[derived]"}, \
 	[R_ALIGN_BYTES] = {"align.bytes", 1048576, "bytes", "partition offsets must be a multiple of this", "[seed][vmw] Windows 2008+ and VMFS5 align at 1 MiB"}, \
 	[R_ACTIVE_IOPS] = {"active.min_iops", 5, "IO/s", "below this a disk is idle and its latency is not judged", "[derived]"}, \
+	[R_CPU_RDY_WARN] = {"cpu.ready.warning_pct", 5, "%", "a VM's %RDY per vCPU (the group's over its vCPUs) above this, sustained: its vCPUs wait for a physical CPU", "[vmw KB 1017926, 2002181] ready under 5% per vCPU is no issue; practitioner tables: 5-10% contention"}, \
+	[R_CPU_RDY_CRIT] = {"cpu.ready.critical_pct", 10, "%", "... above this: serious", "[vmw KB 2002181] 10% per vCPU and more: significant impact"}, \
+	[R_CPU_CSTP_WARN] = {"cpu.costop.warning_pct", 3, "%", "a VM's %CSTP per vCPU above this, sustained: its vCPUs wait to be co-scheduled", "[vmw KB 1017926] %CSTP high against %RUN: too many vCPUs for the host; practitioner tables: 3%"}, \
+	[R_CPU_HOST_FAST_MS] = {"cpu.host_fast_ms", 5, "ms", "a guest disk's virtual disk answering under this (and under a third of the guest's latency) while the VM waits for CPU: the guest's wait is the CPU's", "[derived] GAVG excludes the time the completion waits for the vCPU"}, \
 }
 
 const struct rule rule_table[R_COUNT] = RULES_INIT;
@@ -116,6 +120,7 @@ static const struct rule_pair {
 	{R_DAVG_WARN, R_DAVG_CRIT, "a warning threshold cannot exceed its critical one"},
 	{R_DS_LAT_WARN, R_DS_LAT_CRIT, "a warning threshold cannot exceed its critical one"},
 	{R_KAVG_WARN, R_KAVG_CRIT, "a warning threshold cannot exceed its critical one"},
+	{R_CPU_RDY_WARN, R_CPU_RDY_CRIT, "a warning threshold cannot exceed its critical one"},
 	{R_VSCSI_PVSCSI, R_VSCSI_PVSCSI_MAX, "the default limit cannot exceed the maximum"},
 };
 

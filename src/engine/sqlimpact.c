@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -700,6 +701,13 @@ static void symptoms(const struct sql_in *in, struct sql_instance *si, const str
 			y->disk_ms = median(dv, nd_v);
 			y->disk = worst ? worst : nd ? disks[0] : NULL;
 			y->ready_pct = ie->vm ? span_mean(m, ie->vm, M_RDY, t0, t1, true, NULL) : NAN;
+			y->vcpus = ie->vm ? model_vm_vcpus(m, ie->vm->capture, ie->vm->name) : 0;
+			y->ready_vcpu = y->vcpus ? y->ready_pct / y->vcpus : NAN;
+			y->costop_vcpu = y->vcpus && ie->vm->series[M_CSTP] >= 0
+						 ? span_mean(m, ie->vm, M_CSTP, t0, t1, true, NULL) / y->vcpus
+						 : NAN;
+			y->cpu_cause = (!isnan(y->ready_vcpu) && y->ready_vcpu > rule_value(in->r, R_CPU_RDY_WARN)) ||
+				       (!isnan(y->costop_vcpu) && y->costop_vcpu > rule_value(in->r, R_CPU_CSTP_WARN));
 			struct buf b;
 			buf_init(&b);
 			buf_adds(&b, log ? "Log write waits" : "Page IO latch waits");
@@ -722,12 +730,20 @@ static void symptoms(const struct sql_in *in, struct sql_instance *si, const str
 				buf_printf(&b, ": the disk explains %.0f%% of it - look elsewhere", 100 * y->disk_ms / y->sql_ms);
 				const char *also = log ? "log buffer waits, synchronous replicas (Always On) and guest CPU"
 						       : "latch contention, guest CPU and memory pressure";
-				if (!isnan(y->ready_pct) && y->ready_pct >= 10)
-					buf_printf(&b, ": %s's vCPUs wait for a physical CPU (esxtop Group Cpu %% Ready %.0f%%, summed over "
-						       "its vCPUs), which delays every hand-off of a %s; also check %s.", si->host,
-						   y->ready_pct, log ? "log flush" : "page read", also);
+				char cst[48] = "";
+				if (!isnan(y->costop_vcpu))
+					snprintf(cst, sizeof cst, ", %%CSTP %.1f%%", y->costop_vcpu);
+				if (y->cpu_cause)
+					buf_printf(&b, ": %s's vCPUs wait for a physical CPU (esxtop %%RDY %.1f%% per vCPU%s over %d "
+						       "vCPUs), which delays every hand-off of a %s; also check %s.", si->host,
+						   y->ready_vcpu, cst,
+						   y->vcpus, log ? "log flush" : "page read", also);
+				else if (!isnan(y->ready_vcpu))
+					buf_printf(&b, " (%s's %%RDY is %.1f%% per vCPU, not the cause): check %s.", si->host, y->ready_vcpu,
+						   also);
 				else if (!isnan(y->ready_pct))
-					buf_printf(&b, " (%s's %% Ready is %.0f%%, not the cause): check %s.", si->host, y->ready_pct, also);
+					buf_printf(&b, " (%s's %%RDY is %.0f%% summed over its vCPUs; the capture does not name its vCPU "
+						       "count, so it is not judged): check the VM's CPU, %s.", si->host, y->ready_pct, also);
 				else
 					buf_printf(&b, ": check the VM's CPU (%% Ready in esxtop: no host capture of %s here), %s.", si->host,
 						   also);

@@ -79,6 +79,9 @@ struct sql_symptom {
 	double held_s;
 	double sql_ms, disk_ms;          /* medians over the samples where it held; disk NaN: no disk */
 	double ready_pct;                /* the VM's Group Cpu % Ready then (NaN: no esxtop of it) */
+	int vcpus;                       /* its vCPUs (the capture's vCPU worlds), 0 unknown */
+	double ready_vcpu, costop_vcpu;  /* % Ready and % CoStop per vCPU then, NaN unknown */
+	bool cpu_cause;                  /* either above its rule (cpu.ready.warning_pct, cpu.costop.*) */
 	const struct entity *disk;       /* the disk compared with, NULL: none mapped */
 	const char *text;
 };

@@ -146,8 +146,8 @@ void analysis_verdict(struct analysis *a)
 	}
 	bool guest = has_place(a, VP_GUEST), kernel = has_place(a, VP_KERNEL), throttle = has_place(a, VP_THROTTLE);
 	bool array = has_place(a, VP_ARRAY), adapter = has_place(a, VP_ADAPTER), glat = has_place(a, VP_GUEST_LATENCY);
-	bool datastore = has_place(a, VP_DATASTORE);
-	int places = guest + kernel + throttle + array + adapter + datastore;
+	bool datastore = has_place(a, VP_DATASTORE), cpu = has_place(a, VP_CPU);
+	int places = guest + kernel + throttle + array + adapter + datastore + cpu;
 	bool warned = false;
 	for (size_t i = 0; i < a->nf; i++)
 		warned |= a->f[i].sev >= SEV_WARNING;
@@ -186,17 +186,22 @@ void analysis_verdict(struct analysis *a)
 		a->verdict_where = VW_PLACES;
 		a->verdict_places = (guest ? 1u << VP_GUEST : 0) | (throttle ? 1u << VP_THROTTLE : 0) |
 				    (kernel && !throttle ? 1u << VP_KERNEL : 0) | (adapter ? 1u << VP_ADAPTER : 0) |
-				    (array ? 1u << VP_ARRAY : 0) | (datastore ? 1u << VP_DATASTORE : 0);
+				    (array ? 1u << VP_ARRAY : 0) | (datastore ? 1u << VP_DATASTORE : 0) | (cpu ? 1u << VP_CPU : 0);
 		{
-			static const enum verdict_place order[] = {VP_GUEST, VP_THROTTLE, VP_KERNEL, VP_ADAPTER, VP_ARRAY,
+			static const enum verdict_place order[] = {VP_CPU, VP_GUEST, VP_THROTTLE, VP_KERNEL, VP_ADAPTER, VP_ARRAY,
 								   VP_DATASTORE};
 			for (size_t k = 0; k < sizeof order / sizeof order[0] && a->verdict_first < 0; k++)
 				if (a->verdict_places & (1u << order[k]))
 					a->verdict_first = first_in_place(a, order[k]) - a->f;
 		}
+		if (cpu) {
+			const struct finding *f = first_in_place(a, VP_CPU);
+			buf_printf(&b, "for CPU, not storage: %s — %s; IO completions wait for a vCPU to run", f->entity, f->summary);
+			said++;
+		}
 		if (guest) {
 			const struct finding *f = first_in_place(a, VP_GUEST);
-			buf_printf(&b, "in the guest, above the virtual SCSI controller (%s%s%s — %s)",
+			buf_printf(&b, "%sin the guest, above the virtual SCSI controller (%s%s%s — %s)", said ? "; and " : "",
 				   f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary);
 			said++;
 		}
