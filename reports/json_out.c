@@ -659,6 +659,8 @@ static void busy_json(const struct cmp_busy *b, struct json *j)
 	json_num(j, b->iops);
 	json_key(j, "outstanding_p50");
 	json_num(j, b->outstanding);
+	json_key(j, "edge");
+	json_bool(j, b->edge);
 	json_obj_end(j);
 }
 
@@ -713,6 +715,8 @@ static void row_json(const struct compare *c, const struct cmp_row *r, struct js
 	}
 	json_key(j, "comparable");
 	json_bool(j, p->comparable);
+	json_key(j, "shares_comparable");
+	json_bool(j, p->shares_comparable);
 	json_obj_end(j);
 	json_key(j, "floor");
 	json_num(j, r->spec->floor);
@@ -766,6 +770,8 @@ static void row_json(const struct compare *c, const struct cmp_row *r, struct js
 		json_str(j, metric_info[r->spec->load].name);
 		json_key(j, "comparable");
 		json_bool(j, lm->comparable);
+		json_key(j, "busy_only");
+		json_bool(j, lm->busy_only);
 		json_key(j, "note");
 		json_str(j, lm->note);
 		json_key(j, "bins");

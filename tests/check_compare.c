@@ -79,6 +79,9 @@ static void run(struct compare *c, unsigned resamples, uint64_t seed)
 	buf_init(&warn);
 	compare_run(c, &o, DIAG_INTO(&warn));
 	buf_free(&warn);
+	/* issue 24: the outcome never contradicts the report's own statements */
+	const char *why = compare_contradiction(c);
+	ck_assert_msg(why == NULL, "%s: %s", why, c->headline);
 }
 
 static const struct cmp_pair *pair_of(const struct compare *c, enum layer l, const char *name)
@@ -798,6 +801,7 @@ START_TEST(renamed_entities)
 		struct buf warn;
 		buf_init(&warn);
 		compare_run(&c, &o, DIAG_INTO(&warn));
+		ck_assert_ptr_null(compare_contradiction(&c));
 		const struct cmp_pair *vd = pair_of(&c, LAYER_VSCSI, "SQL01:scsi0:1");
 		const struct cmp_pair *lun = pair_of(&c, LAYER_DEVICE, "naa.624a93708c1f4e2b1102000067bf1af7");
 		ck_assert(vd && lun);
