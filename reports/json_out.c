@@ -659,6 +659,8 @@ static void busy_json(const struct cmp_busy *b, struct json *j)
 	json_num(j, b->iops);
 	json_key(j, "outstanding_p50");
 	json_num(j, b->outstanding);
+	json_key(j, "bucket_s");
+	json_num(j, b->bucket_s);
 	json_key(j, "edge");
 	json_bool(j, b->edge);
 	json_obj_end(j);
@@ -715,8 +717,12 @@ static void row_json(const struct compare *c, const struct cmp_row *r, struct js
 	}
 	json_key(j, "comparable");
 	json_bool(j, p->comparable);
+	json_key(j, "before_missing");
+	json_bool(j, p->before_missing);
 	json_key(j, "shares_comparable");
 	json_bool(j, p->shares_comparable);
+	json_key(j, "widths_comparable");
+	json_bool(j, p->widths_comparable);
 	json_obj_end(j);
 	json_key(j, "floor");
 	json_num(j, r->spec->floor);

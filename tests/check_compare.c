@@ -485,6 +485,48 @@ static bool called(const struct cmp_row *r)
 	return r->verdict == CV_IMPROVED || r->verdict == CV_REGRESSED || r->verdict == CV_MIXED;
 }
 
+/* issue 24: the same busy phase (512 rows of 10 s at 30 ms over a 2 ms trickle) in a capture of
+ * 1,024 rows and in one of 4,096. The longer one is kept at 40 s per value (the downsampler merges
+ * pairwise past 1,024 buckets), so its tails are of means over four times as many rows, not the
+ * same statistic. Neither the whole capture's figures (busy 50 % vs 12.5 % of the time) nor the
+ * tails decide; the busy median and bands do, and nothing changed. */
+START_TEST(lengths_and_widths)
+{
+	char dir[] = "/tmp/iopsy-cmp-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	const struct shape b = {.busy_share = 0.5, .busy_from = 0.25, .idle_iops = 40, .busy_iops = 900,
+				.idle_ms = 2, .busy_ms = 30, .sigma = 0.25};
+	struct shape a = b;
+	a.busy_share = 0.125, a.busy_from = 0.0625;
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		char pb[600], pa[600];
+		snprintf(pb, sizeof pb, "%s/b.csv", dir);
+		snprintf(pa, sizeof pa, "%s/a.csv", dir);
+		write_shape(pb, 1024, &b, 2 * seed);
+		write_shape(pa, 4096, &a, 2 * seed + 1);
+		struct compare c;
+		compare_init(&c);
+		add(&c, CMP_BEFORE, dir, "b.csv");
+		add(&c, CMP_AFTER, dir, "a.csv");
+		run(&c, 300, seed);
+		const struct cmp_row *r = row_of(&c, LAYER_DEVICE, "naa.600b", M_DAVG);
+		ck_assert_ptr_nonnull(r);
+		const struct cmp_pair *p = &c.pairs[r->pair];
+		ck_assert(p->busy[0].distinct && p->busy[1].distinct);
+		ck_assert(!p->shares_comparable && !p->widths_comparable);
+		ck_assert_double_eq_tol(p->busy[1].bucket_s, 4 * p->busy[0].bucket_s, 1);
+		for (int f = CF_P95; f <= CF_OVER1; f++)
+			ck_assert(!r->fig[f].decides);
+		ck_assert(!r->fig[CF_BUSY_P95].decides && !r->fig[CF_BUSY_P99].decides);
+		ck_assert(r->fig[CF_BUSY_P50].decides && r->fig[CF_BUSY_OVER0].decides);
+		ck_assert_msg(!called(r), "seed %d: %s", (int)seed, c.headline);
+		ck_assert_int_eq(c.sum.outcome, CO_UNCHANGED);
+		done(&c);
+	}
+	rmrf(dir);
+}
+END_TEST
+
 /* An ETL-like day: a 10% busy phase at 30 ms over a 2 ms trickle. The same on both sides (other
  * draws): the busy phase is found on both sides, resampled apart from the idle rest, and no
  * figure calls a change more often than by chance. */
@@ -916,6 +958,7 @@ Suite *compare_suite(void)
 	tcase_add_test(tc, bimodal_null);
 	tcase_add_test(tc, bimodal_fixed);
 	tcase_add_test(tc, heavy_tail);
+	tcase_add_test(tc, lengths_and_widths);
 	tcase_add_test(tc, mixed_outcome);
 	tcase_add_test(tc, not_assessed_after);
 	suite_add_tcase(s, tc);

@@ -160,6 +160,7 @@ struct cmp_busy {
 	double share;               /* busy rows / rows with a load */
 	int64_t start, end;         /* the longest busy stretch (aligned UTC ms), 0 when none */
 	double iops, outstanding;   /* medians over the busy buckets (NaN when unknown) */
+	double bucket_s;            /* median duration of a downsampled bucket (s), NaN when unknown */
 	bool edge;                  /* distinct, and one of the first or last three buckets with a load
 	                             * of a capture is busy: the capture or its window starts or ends
 	                             * inside the busy phase */
@@ -244,11 +245,20 @@ struct cmp_pair {
 	bool active[2];             /* load_mean >= active.min_iops, or no load metric */
 	bool vm_with_disks;         /* VM layer: the VM has virtual disks in the captures */
 	struct cmp_busy busy[2];    /* each side's busy phase */
-	bool comparable;            /* the after side's busy phase reaches the before side's load */
+	bool comparable;            /* the after side's busy phase reaches the before side's load, and
+	                             * the before side holds a period like the after side's */
+	bool before_missing;        /* not comparable the other way: only the after side has a distinct
+	                             * busy phase and the before side's load does not reach half of it
+	                             * (a before capture or window that holds only idle time) */
 	bool shares_comparable;     /* the two sides spend comparable shares of their time busy (the
 	                             * busy shares differ by less than --material-pct of the larger,
 	                             * or a side has no load measure): only then may whole-capture
 	                             * figures (tail, time above a band) decide; else they are context */
+	bool widths_comparable;     /* the sides' buckets span comparable time (less than twice as long
+	                             * one way or the other; the downsampler merges pairwise, so a
+	                             * longer capture's buckets are 2, 4, ... times as long): only then
+	                             * do tails of bucket means (p95, p99, busy p95, busy p99) decide,
+	                             * as a mean over a longer bucket has a narrower tail */
 	size_t first_row, nrows;
 };
 

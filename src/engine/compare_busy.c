@@ -165,7 +165,7 @@ static void side_busy(const struct compare *c, struct cmp_pair *p, int s)
 {
 	struct cmp_busy *b = &p->busy[s];
 	memset(b, 0, sizeof *b);
-	b->cut = b->cut_log = b->iops = b->outstanding = NAN;
+	b->cut = b->cut_log = b->iops = b->outstanding = b->bucket_s = NAN;
 	if (!p->name[s] || p->layer == LAYER_VM)
 		return;
 	int lm = cmp_layer_load(p->layer);
@@ -202,6 +202,15 @@ static void side_busy(const struct compare *c, struct cmp_pair *p, int s)
 		}
 	}
 	double amin = ACTIVE_MIN(c);
+	if (n > 1) {
+		double *dt = xmalloc(n * sizeof *dt);
+		size_t nd = 0;
+		for (size_t i = 1; i < n; i++)
+			if (capno[i] == capno[i - 1] && t[i] > t[i - 1])
+				dt[nd++] = (double)(t[i] - t[i - 1]) / 1000;
+		b->bucket_s = median_of(dt, nd);
+		free(dt);
+	}
 	if (n) {
 		b->has = true;
 		b->from_iops = ndem == 0;
@@ -326,6 +335,19 @@ static void pair_comparable(struct cmp_pair *p)
 	if (isnan(b->iops) && isnan(b->outstanding))
 		return;
 	p->comparable = (!isnan(b->iops) && iops_ok) || (!isnan(b->outstanding) && out_ok);
+	/* the other way: only the after side found a busy phase, and the before side's work (its
+	 * active buckets) does not reach half of it — the before capture, or its window, missed the
+	 * period the after side shows. Both sides with a busy phase stay comparable whatever their
+	 * amounts of work (a capacity gain). */
+	if (p->comparable && a->distinct && !b->distinct) {
+		bool bi = !isnan(a->iops) && !isnan(b->iops) && b->iops >= CMP_COMPARABLE_RATIO * a->iops;
+		bool bo = !isnan(a->outstanding) && !isnan(b->outstanding) &&
+			  b->outstanding >= CMP_COMPARABLE_RATIO * a->outstanding;
+		if (!bi && !bo && (!isnan(a->iops) || !isnan(a->outstanding))) {
+			p->comparable = false;
+			p->before_missing = true;
+		}
+	}
 }
 
 /* Comparable shares of busy time: the whole capture's tail and time above a band mix the busy
@@ -350,4 +372,6 @@ void cmp_pair_busy(const struct compare *c, struct cmp_pair *p)
 		side_busy(c, p, s);
 	pair_comparable(p);
 	pair_shares(c, p);
+	double w0 = p->busy[0].bucket_s, w1 = p->busy[1].bucket_s;
+	p->widths_comparable = isnan(w0) || isnan(w1) || (w0 < 2 * w1 && w1 < 2 * w0);
 }

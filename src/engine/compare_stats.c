@@ -1142,7 +1142,8 @@ static void row_outcome(const struct compare *c, struct cmp_row *row, const stru
 		if (lower)
 			/* a queue per unit of load is compared on its central figures: the tail of an
 			 * instantaneous queue sample over an interval's rate is not a Little's-law quantity */
-			g->decides = f != CF_MEDIAN && (fig_busy((enum cmp_fig)f) || whole) && !(row->per_load && tail);
+			g->decides = f != CF_MEDIAN && (fig_busy((enum cmp_fig)f) || whole) && !(row->per_load && tail) &&
+				     !(tail && !p->widths_comparable);
 		else if (sp->kind == CK_WORK)
 			g->decides = row->fig[CF_BUSY_P50].used ? f == CF_BUSY_P50 : f == CF_MEDIAN;
 		else

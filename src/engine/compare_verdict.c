@@ -726,7 +726,7 @@ static void decide(struct compare *c)
 	const struct cmp_row *nc[8];
 	size_t nn = top_rows(c, PICK_NOT_COMPARABLE, nc, 8);
 	for (size_t i = 0; i < nn; i++)
-		if (before_slow(c, nc[i])) {
+		if (before_slow(c, nc[i]) || c->pairs[nc[i]->pair].before_missing) {
 			s->outcome = CO_NOT_COMPARABLE;
 			s->head[0] = nc[i];
 			return;
@@ -770,6 +770,26 @@ static void not_comparable_text(const struct compare *c, const struct cmp_row *r
 	const struct cmp_pair *p = &c->pairs[r->pair];
 	const struct cmp_busy *bb = &p->busy[0], *ba = &p->busy[1];
 	char l[512];
+	if (p->before_missing) {
+		/* the mirror: a before capture (or window) of idle time only */
+		buf_adds(b, "the before capture has no busy period like the after capture's");
+		if (ba->end > ba->start) {
+			buf_addc(b, ' ');
+			hhmm(b, ba->start);
+			buf_adds(b, "-");
+			hhmm(b, ba->end);
+		}
+		buf_printf(b, " on %s (busy phase after: ", compare_pair_label(p, CMP_AFTER, l, sizeof l));
+		fnum(b, ba->iops);
+		buf_adds(b, " IO/s with ");
+		fnum(b, ba->outstanding);
+		buf_adds(b, " IOs outstanding; before: ");
+		fnum(b, bb->iops);
+		buf_adds(b, " IO/s with ");
+		fnum(b, bb->outstanding);
+		buf_addc(b, ')');
+		return;
+	}
 	buf_adds(b, "the after capture has no busy period like the before capture's");
 	if (bb->distinct && bb->end > bb->start) {
 		buf_addc(b, ' ');
@@ -984,6 +1004,11 @@ static void shares_text(const struct compare *c, const struct cmp_row *head, str
 		buf_adds(b, " after): the whole capture's tail and time above the bands follow the capture's length and "
 			    "window, so they are context; the busy phases decide.");
 	}
+	if (!p->widths_comparable)
+		buf_printf(b, " The two sides' series are kept at different resolutions (%.0f s and %.0f s per value on %s, "
+			      "from their lengths): a tail of means over longer buckets is narrower, so the tails are context "
+			      "and the medians and the bands decide.",
+			   p->busy[0].bucket_s, p->busy[1].bucket_s, l);
 	if (p->busy[0].edge && p->busy[1].edge)
 		buf_printf(b, " Both captures (or their windows) start or end inside the busy phase of %s, so each is judged "
 			      "on the part of the busy phase it holds.",
@@ -1257,6 +1282,9 @@ const char *compare_contradiction(struct compare *c)
 			if (r->per_load && q > 0)
 				buf_printf(&b, "%s %s per unit of load: its tail (%s) decides", l, metric_info[r->spec->metric].name,
 					   cmp_fig_names[f]);
+			if (!p->widths_comparable && q > 0 && !b.len)
+				buf_printf(&b, "%s %s: its tail (%s) decides although the sides' buckets differ in length", l,
+					   metric_info[r->spec->metric].name, cmp_fig_names[f]);
 		}
 		if (b.len || !r->decisive || r->spec->kind != CK_LATENCY || !r->has_lm || !r->lm.comparable)
 			continue;
