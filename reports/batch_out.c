@@ -8,9 +8,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compare.h"
 #include "html.h"
 
 #include "version.h"
+
+/* Whether set s is a comparison with an outcome (not a failed one). */
+static bool compared(const struct bset *s)
+{
+	return s->has_outcome && s->status != BS_FAILED && s->outcome >= 0 && s->outcome < CO_COUNT;
+}
 
 static int rank(const struct bset *s)
 {
@@ -20,7 +27,8 @@ static int rank(const struct bset *s)
 		return 1;
 	if (s->status == BS_PARTIAL)
 		return 2;
-	if (s->worst == SEV_WARNING)
+	/* a comparison that got worse is listed with the warnings, whatever its after side shows */
+	if (s->worst == SEV_WARNING || (compared(s) && s->outcome == CO_REGRESSED))
 		return 3;
 	if (s->incomplete)
 		return 4; /* no problem found, but not every layer could be looked at */
@@ -77,6 +85,36 @@ static const char *state_color(const char *label)
 	if (!strcmp(label, "incomplete"))
 		return "#475569";
 	return "#15803d";
+}
+
+/* A comparison's badge: its outcome, coloured by it (improved green, regressed red, mixed amber,
+ * unchanged slate, not comparable grey): a regressed set is never green, whatever its after side's
+ * findings. Anything else: its state. */
+static const char *outcome_color(int o)
+{
+	switch (o) {
+	case CO_IMPROVED: return "#15803d";
+	case CO_REGRESSED: return "#b91c1c";
+	case CO_MIXED: return "#b45309";
+	case CO_UNCHANGED: return "#475569";
+	default: return "#6b7280";
+	}
+}
+
+static const char *badge_label(const struct bset *s)
+{
+	return compared(s) ? cmp_outcome_names[s->outcome] : state_label(s);
+}
+
+static const char *badge_color(const struct bset *s)
+{
+	return compared(s) ? outcome_color(s->outcome) : state_color(state_label(s));
+}
+
+/* What a set's row says in words: a comparison's headline, else the verdict. */
+static const char *set_words(const struct bset *s, const struct bresult *r)
+{
+	return compared(s) && r->headline ? r->headline : r->verdict;
 }
 
 static void esc(struct buf *b, const char *s) { html_escape(b, s); }
@@ -168,7 +206,10 @@ void batch_index_html(const struct batch *b, const struct run_info *ri, struct b
 			href(out, s->dir, "report.json");
 			buf_adds(out, "\">json</a>");
 		}
-		buf_printf(out, "</td><td><span class=\"badge\" style=\"background:%s\">%s</span>", state_color(label), label);
+		buf_printf(out, "</td><td><span class=\"badge\" style=\"background:%s\">%s</span>", badge_color(s),
+			   badge_label(s));
+		if (compared(s))
+			buf_printf(out, "<br><span class=\"small\">after: %s</span>", label);
 		if (r->nf)
 			buf_printf(out, "<br><span class=\"small\">%zu finding%s</span>", r->nf, r->nf == 1 ? "" : "s");
 		buf_adds(out, "</td><td>");
@@ -179,9 +220,9 @@ void batch_index_html(const struct batch *b, const struct run_info *ri, struct b
 			href(out, s->dir, "messages.txt");
 			buf_adds(out, "\">messages</a>");
 		}
-		if (r->verdict) {
+		if (set_words(s, r)) {
 			buf_adds(out, r->error ? "<br>" : "");
-			esc(out, r->verdict);
+			esc(out, set_words(s, r));
 		}
 		if (r->nf) {
 			buf_adds(out, "<ul>");
@@ -318,6 +359,10 @@ void batch_summary_json(const struct batch *b, const struct run_info *ri, struct
 		json_int(j, (long long)r->nf);
 		json_key(j, "verdict");
 		json_str(j, r->verdict);
+		json_key(j, "outcome");
+		json_str(j, r->outcome >= 0 && r->outcome < CO_COUNT ? cmp_outcome_names[r->outcome] : NULL);
+		json_key(j, "headline");
+		json_str(j, r->headline);
 		json_key(j, "not_assessed");
 		json_str(j, r->not_assessed);
 		char x[32], y[32];
@@ -563,10 +608,9 @@ void batch_mail_html(const struct batch *b, const struct run_info *ri, const siz
 		const struct bset *s = &b->sets[sets[n]];
 		struct bresult tmp;
 		const struct bresult *r = batch_result(b, sets[n], &tmp);
-		const char *label = state_label(s);
 		buf_printf(out, "<div style=\"border:1px solid #e2e8f0;padding:10px 12px;margin:0 0 12px\">"
 				"<span style=\"background:%s;color:#fff;border-radius:10px;padding:2px 8px;font-size:12px\">%s</span> "
-				"<strong>", state_color(label), label);
+				"<strong>", badge_color(s), badge_label(s));
 		esc(out, s->name);
 		buf_adds(out, "</strong> <span style=\"color:#64748b\">");
 		trend_counts_html(out, &r->trend);
@@ -576,7 +620,7 @@ void batch_mail_html(const struct batch *b, const struct run_info *ri, const siz
 			esc(out, r->error);
 			buf_adds(out, " ");
 		}
-		esc(out, r->verdict);
+		esc(out, set_words(s, r));
 		buf_adds(out, "</p>");
 		if (r->nf) {
 			buf_adds(out, "<ul style=\"margin:0 0 6px 18px;padding:0\">");
@@ -625,7 +669,7 @@ void batch_mail_text(const struct batch *b, const struct run_info *ri, const siz
 		const struct bset *s = &b->sets[sets[n]];
 		struct bresult tmp;
 		const struct bresult *r = batch_result(b, sets[n], &tmp);
-		buf_printf(out, "\n[%s] ", state_label(s));
+		buf_printf(out, "\n[%s] ", badge_label(s));
 		buf_add_text_escaped(out, s->name, strlen(s->name));
 		buf_addc(out, '\n');
 		if (r->error) {
@@ -633,9 +677,10 @@ void batch_mail_text(const struct batch *b, const struct run_info *ri, const siz
 			buf_add_text_escaped(out, r->error, strlen(r->error));
 			buf_addc(out, '\n');
 		}
-		if (r->verdict) {
+		const char *words = set_words(s, r);
+		if (words) {
 			buf_adds(out, "  ");
-			buf_add_text_escaped(out, r->verdict, strlen(r->verdict));
+			buf_add_text_escaped(out, words, strlen(words));
 			buf_addc(out, '\n');
 		}
 		for (size_t k = 0; k < r->nf && k < 3; k++) {

@@ -779,6 +779,10 @@ static void busy_json(const struct cmp_busy *b, struct json *j)
 	json_num(j, b->iops);
 	json_key(j, "outstanding_p50");
 	json_num(j, b->outstanding);
+	json_key(j, "bucket_s");
+	json_num(j, b->bucket_s);
+	json_key(j, "edge");
+	json_bool(j, b->edge);
 	json_obj_end(j);
 }
 
@@ -833,6 +837,12 @@ static void row_json(const struct compare *c, const struct cmp_row *r, struct js
 	}
 	json_key(j, "comparable");
 	json_bool(j, p->comparable);
+	json_key(j, "before_missing");
+	json_bool(j, p->before_missing);
+	json_key(j, "shares_comparable");
+	json_bool(j, p->shares_comparable);
+	json_key(j, "widths_comparable");
+	json_bool(j, p->widths_comparable);
 	json_obj_end(j);
 	json_key(j, "floor");
 	json_num(j, r->spec->floor);
@@ -886,6 +896,8 @@ static void row_json(const struct compare *c, const struct cmp_row *r, struct js
 		json_str(j, metric_info[r->spec->load].name);
 		json_key(j, "comparable");
 		json_bool(j, lm->comparable);
+		json_key(j, "busy_only");
+		json_bool(j, lm->busy_only);
 		json_key(j, "note");
 		json_str(j, lm->note);
 		json_key(j, "bins");

@@ -821,7 +821,7 @@ static void row_text(const struct compare *c, const struct cmp_row *r, struct bu
 			text_num(out, lm->load_lo);
 			buf_adds(out, "-");
 			text_num(out, lm->load_hi);
-			buf_adds(out, " IO/s): ");
+			buf_adds(out, lm->busy_only ? " IO/s in the busy phase): " : " IO/s): ");
 			pct(out, lm->change_pct);
 			buf_adds(out, " (");
 			pct(out, lm->ci[0]);

@@ -73,6 +73,10 @@ assert s["schema_version"] == 1 and len(sets) == 11, sets.keys()
 assert sets["10-broken"]["status"] == "failed" and sets["10-broken"]["error"], sets["10-broken"]
 assert s["sets"][0]["state"] == "failed", "failed sets come first"
 assert sets["08-migration"]["kind"] == "compare"
+# issue 24: a before/after set carries its comparison's outcome and headline; an analysis none
+assert sets["08-migration"]["outcome"] == "improved", sets["08-migration"]
+assert sets["08-migration"]["headline"].startswith("Improved: "), sets["08-migration"]["headline"]
+assert sets["02-lsi"]["outcome"] is None and sets["02-lsi"]["headline"] is None
 assert any(f["kind"] == "queue.guest_vscsi_cap" for f in sets["02-lsi"]["top_findings"])
 assert sets["01-healthy"]["state"] == "clean" and sets["01-healthy"]["not_assessed"] is None
 assert sets["09-hostonly"]["state"] == "incomplete", sets["09-hostonly"]
@@ -88,11 +92,16 @@ idx = open(os.path.join(out, "index.html"), encoding="utf-8").read()
 assert "10-broken" in idx or "10-broken".replace("-", "&#45;") in idx
 assert "<b>" not in idx and "$(touch" in idx.replace("&#36;", "$"), "hostile name escaped"
 db = sqlite3.connect(os.path.join(out, "history.sqlite"))
-assert db.execute("PRAGMA user_version").fetchone()[0] == 3
+assert db.execute("PRAGMA user_version").fetchone()[0] == 4
 assert db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 1
 assert db.execute("SELECT COUNT(*) FROM sets").fetchone()[0] == 11
 assert db.execute("SELECT COUNT(*) FROM stats").fetchone()[0] > 10
 assert db.execute("SELECT COUNT(*) FROM findings WHERE set_key='02-lsi'").fetchone()[0] >= 1
+assert db.execute("SELECT outcome FROM sets WHERE key='08-migration'").fetchone()[0] == "improved"
+assert db.execute("SELECT outcome FROM sets WHERE key='02-lsi'").fetchone()[0] is None
+import re
+row = [r for r in idx.split("<tr>") if "08-migration" in r][0]
+assert re.search(r'background:#15803d">improved</span>', row), row[:600]
 PYEOF
 ok
 # the mail that arrived

@@ -10,7 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "batch_out.h"
 #include "batchres.h"
+#include "compare.h"
+#include "json.h"
 #include "discover.h"
 #include "hdb.h"
 #include "history.h"
@@ -294,6 +297,67 @@ static struct bset *fake_set(struct batch *b, const char *name, int kind, double
 	return s;
 }
 
+/* issue 24: a before/after set carries its comparison's outcome and headline into summary.json,
+ * the index and the mail, coloured by the outcome: a regressed set whose after side has no
+ * finding ("clean") is never green. */
+START_TEST(outcome_in_index)
+{
+	struct batch b;
+	memset(&b, 0, sizeof b);
+	static const struct {
+		const char *name;
+		int outcome;
+		const char *color;
+	} sets[] = {{"worse", CO_REGRESSED, "#b91c1c"}, {"better", CO_IMPROVED, "#15803d"}, {"same", CO_UNCHANGED, "#475569"}};
+	for (size_t i = 0; i < 3; i++) {
+		struct bset *s = fake_set(&b, sets[i].name, -1, 10);
+		s->paired = true;
+		s->res->outcome = sets[i].outcome;
+		s->res->verdict = xstrdup("thirty lines of detail");
+		char h[64];
+		snprintf(h, sizeof h, "%s: the headline of %s.", cmp_outcome_words[sets[i].outcome], sets[i].name);
+		s->res->headline = xstrdup(h);
+		bset_take_outcome(s, s->res);
+	}
+	struct run_info ri = {.started = "2026-12-02T06:00:00Z", .input = "/in", .input_kind = "folder"};
+	struct buf idx;
+	buf_init(&idx);
+	batch_index_html(&b, &ri, &idx);
+	for (size_t i = 0; i < 3; i++) {
+		char want[128];
+		snprintf(want, sizeof want, "background:%s\">%s</span>", sets[i].color, cmp_outcome_names[sets[i].outcome]);
+		const char *row = strstr(idx.data, sets[i].name);
+		ck_assert_ptr_nonnull(row);
+		const char *end = strstr(row, "</tr>");
+		const char *badge = strstr(row, want);
+		ck_assert_msg(badge && badge < end, "%s: no %s badge", sets[i].name, want);
+		ck_assert_ptr_nonnull(strstr(row, "the headline of"));
+		if (sets[i].outcome == CO_REGRESSED) {
+			const char *green = strstr(row, "#15803d");
+			ck_assert_msg(!green || green > end, "a regressed set shows green");
+		}
+	}
+	/* the regressed set is listed before the clean ones */
+	ck_assert(strstr(idx.data, "worse") < strstr(idx.data, "better"));
+	ck_assert_ptr_null(strstr(idx.data, "thirty lines"));
+	struct buf js;
+	buf_init(&js);
+	struct json j;
+	json_init(&j, &js, false);
+	batch_summary_json(&b, &ri, &j);
+	ck_assert_ptr_nonnull(strstr(js.data, "\"outcome\":\"regressed\",\"headline\":\"Regressed: the headline of worse.\""));
+	struct buf mail;
+	buf_init(&mail);
+	size_t all[3] = {0, 1, 2};
+	batch_mail_text(&b, &ri, all, 3, NULL, 0, &mail);
+	ck_assert_ptr_nonnull(strstr(mail.data, "[regressed] worse\n  Regressed: the headline of worse."));
+	buf_free(&idx);
+	buf_free(&js);
+	buf_free(&mail);
+	batch_free(&b);
+}
+END_TEST
+
 START_TEST(history_roundtrip)
 {
 	char db[128];
@@ -453,6 +517,17 @@ START_TEST(record_roundtrip_and_validation)
 	struct bresult o;
 	const char *why = NULL;
 	ck_assert_int_eq(result_decode(enc.data, enc.len, 0x1234abcdULL, 1, &o, &why), 0);
+	ck_assert_int_eq(o.outcome, -1); /* an analysis: no comparison outcome */
+	ck_assert_ptr_null(o.headline);
+	bresult_free(&o);
+	r->outcome = CO_REGRESSED;
+	r->headline = xstrdup("Regressed: SQL01 D: reads p95 5 -> 50 ms.");
+	buf_free(&enc);
+	buf_init(&enc);
+	result_encode(r, 0x1234abcdULL, &enc);
+	ck_assert_int_eq(result_decode(enc.data, enc.len, 0x1234abcdULL, 1, &o, &why), 0);
+	ck_assert_int_eq(o.outcome, CO_REGRESSED);
+	ck_assert_str_eq(o.headline, "Regressed: SQL01 D: reads p95 5 -> 50 ms.");
 	ck_assert_int_eq(o.status, BS_PARTIAL);
 	ck_assert_str_eq(o.error, "x.csv: unreadable");
 	ck_assert_str_eq(o.verdict, "IO waits in the guest");
@@ -877,6 +952,7 @@ Suite *batch_suite(void)
 	tcase_add_test(tc, history_unwritable_keeps_db);
 	tcase_add_test(tc, trend_one_function);
 	tcase_add_test(tc, record_roundtrip_and_validation);
+	tcase_add_test(tc, outcome_in_index);
 	tcase_add_test(tc, runner_results_are_this_runs);
 	tcase_add_test(tc, discover_reserved_and_special_files);
 	tcase_add_test(tc, history_keys_and_migration);

@@ -4,6 +4,7 @@
 #include "history.h"
 
 #include "discover.h"
+#include "compare.h"
 #include "hdb.h"
 #include "version.h"
 
@@ -149,8 +150,15 @@ static int migrate_v3(struct history *h, struct diag *d)
 		    d);
 }
 
+/* Version 4: a before/after set's comparison outcome (improved, regressed, mixed, unchanged,
+ * not_comparable; NULL for an analysis and for runs recorded before), week over week. */
+static int migrate_v4(struct history *h, struct diag *d)
+{
+	return exec(h, "ALTER TABLE sets ADD COLUMN outcome TEXT;", d);
+}
+
 /* migrations[v] brings a database at version v to v + 1. */
-static int (*const migrations[])(struct history *h, struct diag *d) = {migrate_v1, migrate_v2, migrate_v3};
+static int (*const migrations[])(struct history *h, struct diag *d) = {migrate_v1, migrate_v2, migrate_v3, migrate_v4};
 #define NMIGRATIONS (int)(sizeof migrations / sizeof migrations[0])
 _Static_assert(NMIGRATIONS == HISTORY_SCHEMA_VERSION, "one migration per schema version");
 
@@ -366,6 +374,7 @@ static int record_set(struct history *h, int64_t id, const struct bset *s, const
 	hq_text(set, 8, s->worst >= 0 ? severity_names[s->worst] : NULL);
 	hq_int(set, 9, (int64_t)r->nf);
 	hq_text(set, 10, r->verdict);
+	hq_text(set, 11, r->outcome >= 0 && r->outcome < CO_COUNT ? cmp_outcome_names[r->outcome] : NULL);
 	if (hq_step(set) < 0)
 		return fail(h, d, "insert set");
 	for (size_t k = 0; k < r->nst; k++) {
@@ -470,7 +479,7 @@ int history_record(struct history *h, const char *started, const char *input, co
 	if (rc < 0)
 		goto out;
 	set = hq_prepare(h->db, "INSERT INTO sets(run_id, key, name, status, error, capture_start, capture_end, worst, "
-				"findings, verdict) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
+				"findings, verdict, outcome) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
 	stat = hq_prepare(h->db, "INSERT INTO stats(run_id, set_key, layer, entity, host, metric, p50, p95, p99, max, mean, "
 				 "samples) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
 	find = hq_prepare(h->db, "INSERT INTO findings(run_id, set_key, kind, severity, layer, entity, host, start, \"end\", "
@@ -508,13 +517,13 @@ static void pad_escaped(struct buf *out, const char *s, int width)
 int history_list(struct history *h, const char *set, struct buf *out, struct diag *d)
 {
 	struct hq *q = hq_prepare(h->db, "SELECT r.id, r.started, s.name, s.status, s.worst, s.findings, s.capture_start, "
-					 "s.error, r.run_key FROM runs r JOIN sets s ON s.run_id = r.id "
+					 "s.error, r.run_key, s.outcome FROM runs r JOIN sets s ON s.run_id = r.id "
 					 "WHERE CAST(?1 AS TEXT) IS NULL OR s.key = ?1 OR s.name = ?1 ORDER BY r.id, s.name, s.key");
 	if (!q)
 		return fail(h, d, "query");
 	hq_text(q, 1, set);
-	buf_printf(out, "schema version %d\n%-5s %-20s %-30s %-8s %-8s %8s  %-20s  %s\n", hdb_version(h->db), "run",
-		   "started", "set", "status", "worst", "findings", "capture start", "run id");
+	buf_printf(out, "schema version %d\n%-5s %-20s %-30s %-8s %-8s %8s  %-20s  %-14s  %s\n", hdb_version(h->db), "run",
+		   "started", "set", "status", "worst", "findings", "capture start", "outcome", "run id");
 	long rows = 0;
 	int st;
 	while ((st = hq_step(q)) == 1) {
@@ -524,6 +533,7 @@ int history_list(struct history *h, const char *set, struct buf *out, struct dia
 		pad_escaped(out, name ? name : "", 30);
 		buf_printf(out, " %-8s %-8s %8lld  %-20s  ", hq_col_text(q, 3), hq_null(q, 4) ? "-" : hq_col_text(q, 4),
 			   (long long)hq_col_int(q, 5), hq_null(q, 6) ? "-" : hq_col_text(q, 6));
+		buf_printf(out, "%-14s  ", hq_null(q, 9) ? "-" : hq_col_text(q, 9));
 		if (key)
 			buf_add_text_escaped(out, key, strlen(key));
 		else

@@ -14,7 +14,7 @@
 #include "batchres.h"
 #include "util.h"
 
-#define HISTORY_SCHEMA_VERSION 3
+#define HISTORY_SCHEMA_VERSION 4
 
 struct history;
 

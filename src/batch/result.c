@@ -61,6 +61,8 @@ void result_encode(const struct bresult *r, uint64_t run_id, struct buf *out)
 	put_u(&p, r->system_error, 1);
 	put_str(&p, r->error);
 	put_str(&p, r->verdict);
+	put_u(&p, (uint64_t)(r->outcome + 1), 1);
+	put_str(&p, r->headline);
 	put_str(&p, r->not_assessed);
 	put_u(&p, (uint64_t)(int64_t)r->warnings, 8);
 	put_u(&p, r->have_span, 1);
@@ -228,6 +230,8 @@ static void decode_payload(struct rd *r, size_t nfiles, struct bresult *o)
 	o->system_error = get_enum(r, 1, 2, "a flag is out of range") != 0;
 	o->error = get_str(r, true);
 	o->verdict = get_str(r, true);
+	o->outcome = (int)get_enum(r, 1, CO_COUNT + 1, "the outcome is out of range") - 1;
+	o->headline = get_str(r, true);
 	o->not_assessed = get_str(r, true);
 	o->warnings = (long)get_i64(r);
 	o->have_span = get_enum(r, 1, 2, "a flag is out of range") != 0;

@@ -8,7 +8,8 @@
  *   u64 n         payload length in bytes
  *   u32 crc32     zlib CRC-32 of the payload
  *   payload, n bytes, exactly:
- *     u8 status (enum bstatus), u8 system_error, str error, str verdict, str not_assessed,
+ *     u8 status (enum bstatus), u8 system_error, str error, str verdict, u8 outcome (enum
+ *     cmp_outcome + 1, 0 = not a comparison), str headline, str not_assessed,
  *     i64 warnings,
  *     u8 have_span, i64 span_start, i64 span_end (UTC ms),
  *     u32 count, then per note:     u32 file index, str note
@@ -31,9 +32,10 @@
 #include <stdint.h>
 
 #include "batchres.h"
+#include "compare.h"
 #include "util.h"
 
-#define RESULT_VERSION 2
+#define RESULT_VERSION 3
 #define RESULT_FILE ".result"
 /* A record is refused past this size (a set's findings and figures take a few hundred KB). */
 #define RESULT_MAX_BYTES (256u << 20)

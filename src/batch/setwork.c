@@ -537,6 +537,8 @@ static void paired(const struct bset *s, const char *setdir, const struct bprev 
 	brand_free(&br);
 	/* the index shows the after side's findings and the comparison's verdict */
 	bresult_from_analysis(&c.side[1], c.verdict, r);
+	r->outcome = (int)c.sum.outcome;
+	r->headline = xstrdup(c.headline);
 	for (size_t i = 0; i < bu.skipped; i++)
 		note_skipped(r, skipped[i], &bu);
 	free(skipped);

@@ -74,12 +74,14 @@ void bresult_init(struct bresult *r)
 {
 	memset(r, 0, sizeof *r);
 	r->status = BS_PENDING;
+	r->outcome = -1;
 }
 
 void bresult_free(struct bresult *r)
 {
 	free(r->error);
 	free(r->verdict);
+	free(r->headline);
 	free(r->not_assessed);
 	for (size_t i = 0; i < r->nnotes; i++)
 		free(r->notes[i].note);
@@ -169,6 +171,8 @@ void bset_take_outcome(struct bset *s, const struct bresult *r)
 	s->system_error = r->system_error;
 	s->nf = r->nf;
 	s->incomplete = r->not_assessed != NULL;
+	s->has_outcome = r->outcome >= 0;
+	s->outcome = r->outcome;
 	s->worst = -1;
 	for (size_t i = 0; i < r->nf; i++)
 		if ((int)r->f[i].sev > s->worst)

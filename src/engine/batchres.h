@@ -100,6 +100,10 @@ struct bresult {
 	bool system_error;        /* failed because an output could not be written (exit 4) */
 	char *error;              /* NULL when none */
 	char *verdict;            /* NULL when the set was not analysed */
+	int outcome;              /* a comparison's enum cmp_outcome (compare.h), -1 for an analysis
+	                           * or a set not compared */
+	char *headline;           /* a comparison's headline (the outcome and the figures that prove
+	                           * it), NULL otherwise */
 	char *not_assessed;       /* the layers the captures could not show ("world, device: no host
 	                           * capture (esxtop)"), NULL when every layer was assessed */
 	long warnings;
@@ -148,6 +152,8 @@ struct bset {
 	bool system_error;
 	bool has_record;          /* the worker's result record is in the set's folder */
 	bool incomplete;          /* analysed, but not every layer could be assessed (never "clean") */
+	bool has_outcome;         /* compared: outcome is the comparison's (bresult.outcome) */
+	int outcome;
 	char *error;              /* the runner's reason when there is no record */
 	double seconds;
 	struct bresult *res;      /* the result in memory (owned), or NULL: read with batch_result */
@@ -174,7 +180,7 @@ struct run_info {
  * with bresult_free); a set without a readable record gets a failed result built from the
  * runner's reason. Never NULL. */
 const struct bresult *batch_result(const struct batch *b, size_t i, struct bresult *tmp);
-/* Keeps what the parent needs of r in s (status, worst, findings, system error). */
+/* Keeps what the parent needs of r in s (status, worst, findings, system error, outcome). */
 void bset_take_outcome(struct bset *s, const struct bresult *r);
 
 /* The result of an analysis (for a comparison: its after side, with the comparison's verdict):

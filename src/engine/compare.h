@@ -160,19 +160,27 @@ struct cmp_busy {
 	double share;               /* busy rows / rows with a load */
 	int64_t start, end;         /* the longest busy stretch (aligned UTC ms), 0 when none */
 	double iops, outstanding;   /* medians over the busy buckets (NaN when unknown) */
+	double bucket_s;            /* median duration of a downsampled bucket (s), NaN when unknown */
+	bool edge;                  /* distinct, and one of the first or last three buckets with a load
+	                             * of a capture is busy: the capture or its window starts or ends
+	                             * inside the busy phase */
 };
 
 /* Latency at equal load: IOPS bins (geometric, ratio CMP_BIN_RATIO from active.min_iops) with at
  * least CMP_BIN_MIN values and CMP_BIN_SHARE of the active values on both sides (a bin the load
  * only passes through while ramping up is not matched); the change is
  * sum(w (after - before)) / sum(w before) over those bins with w = min(n_before, n_after), bin
- * medians. */
+ * medians. When either side has a distinct busy phase only the busy values are binned (the
+ * equal-load comparison is of the load the question is about, not of the idle hours). When
+ * comparable, its verdict decides the row like a figure (bit CMP_LM_BIT of better / worse). */
+#define CMP_LM_BIT CF_COUNT
 #define CMP_BIN_RATIO 1.25
 #define CMP_BIN_MIN 5
 #define CMP_BIN_SHARE 0.02
 #define CMP_MIN_COVERAGE 0.10
 struct cmp_loadmatch {
 	bool comparable;            /* matched bins exist and cover >= CMP_MIN_COVERAGE of both sides */
+	bool busy_only;             /* only the busy phase's values were binned */
 	const char *note;           /* static: why not comparable, else NULL */
 	int bins;                   /* matched bins */
 	double coverage[2];         /* share of each side's active values inside the matched bins */
@@ -197,7 +205,8 @@ struct cmp_row {
 	struct cmp_figure fig[CF_COUNT];
 	enum cmp_verdict verdict;   /* the row's outcome */
 	enum cmp_reason reason;     /* why unchanged, not assessed or not comparable; CR_NONE otherwise */
-	unsigned better, worse;     /* bit f: figure f improved / regressed (deciding figures) */
+	unsigned better, worse;     /* bit f: figure f improved / regressed (deciding figures); bit
+	                             * CMP_LM_BIT: latency at equal load (lm) improved / regressed */
 	bool decisive;              /* a latency row at the top of its IO stack: the comparison's
 	                             * outcome reads it (guest disks; virtual disks and devices with no
 	                             * compared disk above them) */
@@ -236,7 +245,20 @@ struct cmp_pair {
 	bool active[2];             /* load_mean >= active.min_iops, or no load metric */
 	bool vm_with_disks;         /* VM layer: the VM has virtual disks in the captures */
 	struct cmp_busy busy[2];    /* each side's busy phase */
-	bool comparable;            /* the after side's busy phase reaches the before side's load */
+	bool comparable;            /* the after side's busy phase reaches the before side's load, and
+	                             * the before side holds a period like the after side's */
+	bool before_missing;        /* not comparable the other way: only the after side has a distinct
+	                             * busy phase and the before side's load does not reach half of it
+	                             * (a before capture or window that holds only idle time) */
+	bool shares_comparable;     /* the two sides spend comparable shares of their time busy (the
+	                             * busy shares differ by less than --material-pct of the larger,
+	                             * or a side has no load measure): only then may whole-capture
+	                             * figures (tail, time above a band) decide; else they are context */
+	bool widths_comparable;     /* the sides' buckets span comparable time (less than twice as long
+	                             * one way or the other; the downsampler merges pairwise, so a
+	                             * longer capture's buckets are 2, 4, ... times as long): only then
+	                             * do tails of bucket means (p95, p99, busy p95, busy p99) decide,
+	                             * as a mean over a longer bucket has a narrower tail */
 	size_t first_row, nrows;
 };
 
@@ -344,6 +366,15 @@ void compare_use_matchmap(struct compare *c, const struct matchmap *mm);
 /* Runs both analyses, matches entities, computes every comparison, bins, findings diff and the
  * verdict. Notes for the user (unused map lines, ...) go through d. */
 void compare_run(struct compare *c, const struct compare_opts *o, struct diag *d);
+
+/* Whether a comparison's outcome agrees with its own statements (issue 24): latency at equal load
+ * of every decisive row (improved is never set against a regression there, nor unchanged against
+ * either), the headline rows' figures, the busy phases (no whole-capture figure decides a row
+ * whose sides are busy for different shares of their time; no tail decides a queue per unit of
+ * load) and the finding diff of the headline entity (improved: its guest latency finding of the
+ * same direction is not new; regressed: not gone; unchanged: neither). NULL when it agrees, else
+ * what contradicts (arena-owned). The compare tests check it on every comparison they run. */
+const char *compare_contradiction(struct compare *c);
 
 /* ---- per-side data for charts (CDFs, time-of-day overlays, latency vs IOPS scatter) ---- */
 

@@ -165,7 +165,7 @@ static void side_busy(const struct compare *c, struct cmp_pair *p, int s)
 {
 	struct cmp_busy *b = &p->busy[s];
 	memset(b, 0, sizeof *b);
-	b->cut = b->cut_log = b->iops = b->outstanding = NAN;
+	b->cut = b->cut_log = b->iops = b->outstanding = b->bucket_s = NAN;
 	if (!p->name[s] || p->layer == LAYER_VM)
 		return;
 	int lm = cmp_layer_load(p->layer);
@@ -202,6 +202,15 @@ static void side_busy(const struct compare *c, struct cmp_pair *p, int s)
 		}
 	}
 	double amin = ACTIVE_MIN(c);
+	if (n > 1) {
+		double *dt = xmalloc(n * sizeof *dt);
+		size_t nd = 0;
+		for (size_t i = 1; i < n; i++)
+			if (capno[i] == capno[i - 1] && t[i] > t[i - 1])
+				dt[nd++] = (double)(t[i] - t[i - 1]) / 1000;
+		b->bucket_s = median_of(dt, nd);
+		free(dt);
+	}
 	if (n) {
 		b->has = true;
 		b->from_iops = ndem == 0;
@@ -274,6 +283,17 @@ static void side_busy(const struct compare *c, struct cmp_pair *p, int s)
 		}
 		if (in && run1 - run0 > best)
 			best = run1 - run0, b->start = run0, b->end = run1;
+		/* a capture (or its window) that starts or ends busy holds only part of the phase: a
+		 * busy bucket among its first or last three (as a stretch, dips of up to two buckets
+		 * do not count: the first row of a capture often has no rates yet) */
+		for (size_t a = 0; a < n && b->distinct && !b->edge;) {
+			size_t z = a;
+			while (z + 1 < n && capno[z + 1] == capno[a])
+				z++;
+			for (size_t i = a; i <= z && !b->edge; i++)
+				b->edge = fl[i] && (i - a <= 2 || z - i <= 2);
+			a = z + 1;
+		}
 		b->values = n;
 		b->share = all_rows > 0 ? busy_rows / all_rows : 0;
 		b->iops = median_of(bi, nbi);
@@ -315,6 +335,35 @@ static void pair_comparable(struct cmp_pair *p)
 	if (isnan(b->iops) && isnan(b->outstanding))
 		return;
 	p->comparable = (!isnan(b->iops) && iops_ok) || (!isnan(b->outstanding) && out_ok);
+	/* the other way: only the after side found a busy phase, and the before side's work (its
+	 * active buckets) does not reach half of it — the before capture, or its window, missed the
+	 * period the after side shows. Both sides with a busy phase stay comparable whatever their
+	 * amounts of work (a capacity gain). */
+	if (p->comparable && a->distinct && !b->distinct) {
+		bool bi = !isnan(a->iops) && !isnan(b->iops) && b->iops >= CMP_COMPARABLE_RATIO * a->iops;
+		bool bo = !isnan(a->outstanding) && !isnan(b->outstanding) &&
+			  b->outstanding >= CMP_COMPARABLE_RATIO * a->outstanding;
+		if (!bi && !bo && (!isnan(a->iops) || !isnan(a->outstanding))) {
+			p->comparable = false;
+			p->before_missing = true;
+		}
+	}
+}
+
+/* Comparable shares of busy time: the whole capture's tail and time above a band mix the busy
+ * phase and the idle rest in the proportion of the busy share, so two captures whose busy shares
+ * differ by the material change (--material-pct of the larger) can differ in those figures by that
+ * much from the capture length or window alone (the same busy phase in a 2 h and an 8 h capture:
+ * 50 % and 12 % of the time above a band). Without a load measure on a side there is nothing to
+ * tell them apart: comparable. */
+static void pair_shares(const struct compare *c, struct cmp_pair *p)
+{
+	const struct cmp_busy *b = &p->busy[0], *a = &p->busy[1];
+	p->shares_comparable = true;
+	if (!b->has || !a->has)
+		return;
+	double hi = fmax(b->share, a->share);
+	p->shares_comparable = fabs(a->share - b->share) < c->o.material_pct / 100 * hi;
 }
 
 void cmp_pair_busy(const struct compare *c, struct cmp_pair *p)
@@ -322,4 +371,7 @@ void cmp_pair_busy(const struct compare *c, struct cmp_pair *p)
 	for (int s = 0; s < 2; s++)
 		side_busy(c, p, s);
 	pair_comparable(p);
+	pair_shares(c, p);
+	double w0 = p->busy[0].bucket_s, w1 = p->busy[1].bucket_s;
+	p->widths_comparable = isnan(w0) || isnan(w1) || (w0 < 2 * w1 && w1 < 2 * w0);
 }

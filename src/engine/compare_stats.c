@@ -956,10 +956,13 @@ static void load_bins(struct compare *c, struct cmp_row *row, const struct vals 
 {
 	int maxb = -1;
 	int *raw[2];
+	const struct cmp_pair *p = &c->pairs[row->pair];
+	bool busy_only = p->busy[0].has && p->busy[1].has && (p->busy[0].distinct || p->busy[1].distinct);
+	row->lm.busy_only = busy_only;
 	for (int s = 0; s < 2; s++) {
 		raw[s] = xmalloc((v[s].n ? v[s].n : 1) * sizeof *raw[s]);
 		for (size_t i = 0; i < v[s].n; i++) {
-			raw[s][i] = bin_of(v[s].load[i], ACTIVE_MIN(c));
+			raw[s][i] = busy_only && !v[s].busy[i] ? -1 : bin_of(v[s].load[i], ACTIVE_MIN(c));
 			if (raw[s][i] > maxb)
 				maxb = raw[s][i];
 		}
@@ -1048,11 +1051,13 @@ static void load_bins(struct compare *c, struct cmp_row *row, const struct vals 
 	lm->change_pct = den > 0 ? 100 * num / den : NAN;
 	lm->comparable = nm > 0 && lm->coverage[0] >= CMP_MIN_COVERAGE && lm->coverage[1] >= CMP_MIN_COVERAGE;
 	if (!lb->active[0] || !lb->active[1])
-		lm->note = "idle on one side";
+		lm->note = busy_only ? "no active busy-phase values on one side" : "idle on one side";
 	else if (!nm)
-		lm->note = "the loads do not overlap: no IOPS bin has enough samples on both sides";
+		lm->note = busy_only ? "the busy phases' loads do not overlap: no IOPS bin has enough busy-phase samples on both sides"
+				     : "the loads do not overlap: no IOPS bin has enough samples on both sides";
 	else if (!lm->comparable)
-		lm->note = "the loads barely overlap: the matched IOPS bins hold too little of one side's time";
+		lm->note = busy_only ? "the busy phases' loads barely overlap: the matched IOPS bins hold too little of one side's busy phase"
+				     : "the loads barely overlap: the matched IOPS bins hold too little of one side's time";
 	*nmatched = nm;
 	for (int s = 0; s < 2; s++) {
 		for (size_t k = 0; k < nb; k++)
@@ -1096,7 +1101,9 @@ static void row_figures_wanted(const struct cmp_row *row, const struct cmp_pair 
 	 * median is the typical IO of the work (no idle hours to drown it) and decides; its tail and
 	 * bands would repeat the whole capture's */
 	bool has = p->busy[0].has && p->busy[1].has;
-	bool busy = has && (p->busy[0].distinct || p->busy[1].distinct);
+	/* ... unless the sides are busy for different shares of their time: then the whole capture's
+	 * figures are context and the busy phase's tail and bands are what decides */
+	bool busy = has && (p->busy[0].distinct || p->busy[1].distinct || !p->shares_comparable);
 	wt->q[CF_MEDIAN] = true;
 	if (cmp_kind_lower_is_better(sp->kind)) {
 		wt->q[CF_P95] = wt->q[CF_P99] = true;
@@ -1123,13 +1130,20 @@ static void row_outcome(const struct compare *c, struct cmp_row *row, const stru
 {
 	const struct cmp_metric_spec *sp = row->spec;
 	bool lower = cmp_kind_lower_is_better(sp->kind);
+	/* the whole capture's figures decide only when both sides spend comparable shares of their
+	 * time busy, or when there is no busy phase to judge instead (compare.h) */
+	bool whole = p->shares_comparable || !row->fig[CF_BUSY_P50].used;
 	for (int f = 0; f < CF_COUNT; f++) {
 		struct cmp_figure *g = &row->fig[f];
 		g->decides = false;
 		if (!g->used)
 			continue;
+		bool tail = !isnan(fig_q((enum cmp_fig)f)) && fig_q((enum cmp_fig)f) > 0.5;
 		if (lower)
-			g->decides = f != CF_MEDIAN;
+			/* a queue per unit of load is compared on its central figures: the tail of an
+			 * instantaneous queue sample over an interval's rate is not a Little's-law quantity */
+			g->decides = f != CF_MEDIAN && (fig_busy((enum cmp_fig)f) || whole) && !(row->per_load && tail) &&
+				     !(tail && !p->widths_comparable);
 		else if (sp->kind == CK_WORK)
 			g->decides = row->fig[CF_BUSY_P50].used ? f == CF_BUSY_P50 : f == CF_MEDIAN;
 		else
@@ -1153,6 +1167,12 @@ static void row_outcome(const struct compare *c, struct cmp_row *row, const stru
 		row->worse |= (unsigned)(g->verdict == CV_REGRESSED) << f;
 		higher |= g->verdict == CV_HIGHER;
 		lowr |= g->verdict == CV_LOWER;
+	}
+	/* latency at equal load decides like a figure (the outcome never contradicts it) */
+	if (lower && row->has_lm && row->lm.comparable) {
+		any_assessed |= row->lm.verdict != CV_NOT_ASSESSED;
+		row->better |= (unsigned)(row->lm.verdict == CV_IMPROVED) << CMP_LM_BIT;
+		row->worse |= (unsigned)(row->lm.verdict == CV_REGRESSED) << CMP_LM_BIT;
 	}
 	/* the figure whose reason the row gives: the busy tail, the tail, the busy median, the median */
 	static const enum cmp_fig prim[] = {CF_BUSY_P95, CF_P95, CF_BUSY_P50, CF_MEDIAN};
@@ -1376,16 +1396,16 @@ static void row_compute(struct compare *c, struct cmp_row *row)
 		row->ci[0] = g->ci[0];
 		row->ci[1] = g->ci[1];
 	}
+	if (row->has_lm && row->lm.comparable) {
+		struct cmp_loadmatch *lm = &row->lm;
+		lm->ci_diff[0] = res.lm_ci_diff[0];
+		lm->ci_diff[1] = res.lm_ci_diff[1];
+		lm->ci[0] = res.lm_ci_pct[0];
+		lm->ci[1] = res.lm_ci_pct[1];
+		lm->verdict = judge(c, sp, lm->diff, lm->change_pct, lm->ci_diff, lm->ci, &lm->reason);
+	}
 	row_outcome(c, row, p);
 	if (row->has_lm) {
-		struct cmp_loadmatch *lm = &row->lm;
-		if (lm->comparable) {
-			lm->ci_diff[0] = res.lm_ci_diff[0];
-			lm->ci_diff[1] = res.lm_ci_diff[1];
-			lm->ci[0] = res.lm_ci_pct[0];
-			lm->ci[1] = res.lm_ci_pct[1];
-			lm->verdict = judge(c, sp, lm->diff, lm->change_pct, lm->ci_diff, lm->ci, &lm->reason);
-		}
 		lb.slope_ci[0] = res.slope_ci_pct[0];
 		lb.slope_ci[1] = res.slope_ci_pct[1];
 		if (!lb.has_slope)

@@ -212,11 +212,14 @@ static void mark_decisive(struct compare *c)
  * the figures that moved kept (better/worse) for the detail. */
 static void load_explained(struct compare *c)
 {
+	const unsigned lmbit = 1u << CMP_LM_BIT;
 	for (size_t i = 0; i < c->nrows; i++) {
 		struct cmp_row *r = &c->rows[i];
 		if (r->spec->kind != CK_LATENCY || r->spec->load < 0 || !r->has_lm || !r->lm.comparable)
 			continue;
-		if (r->verdict != CV_REGRESSED && r->verdict != CV_IMPROVED)
+		/* the figures moved one way only (equal load may have moved the other: it stays) */
+		unsigned fb = r->better & ~lmbit, fw = r->worse & ~lmbit;
+		if (!(fw && !fb) && !(fb && !fw))
 			continue;
 		const struct cmp_pair *p = &c->pairs[r->pair];
 		const struct cmp_row *io = NULL;
@@ -227,9 +230,18 @@ static void load_explained(struct compare *c)
 			continue;
 		const struct cmp_figure *w = io->fig[CF_BUSY_P50].used ? &io->fig[CF_BUSY_P50] : &io->fig[CF_MEDIAN];
 		enum cmp_verdict lm = r->lm.verdict;
-		bool up = r->verdict == CV_REGRESSED && w->verdict == CV_HIGHER && (lm == CV_UNCHANGED || lm == CV_IMPROVED);
-		bool down = r->verdict == CV_IMPROVED && w->verdict == CV_LOWER && (lm == CV_UNCHANGED || lm == CV_REGRESSED);
-		if (up || down) {
+		bool up = fw && w->verdict == CV_HIGHER && (lm == CV_UNCHANGED || lm == CV_IMPROVED);
+		bool down = fb && w->verdict == CV_LOWER && (lm == CV_UNCHANGED || lm == CV_REGRESSED);
+		if (!up && !down)
+			continue;
+		/* what is left is latency at equal load: it decides, or nothing changed */
+		if (up && lm == CV_IMPROVED) {
+			r->verdict = CV_IMPROVED;
+			r->reason = CR_NONE;
+		} else if (down && lm == CV_REGRESSED) {
+			r->verdict = CV_REGRESSED;
+			r->reason = CR_NONE;
+		} else {
 			r->verdict = CV_UNCHANGED;
 			r->reason = CR_WITH_LOAD;
 		}
@@ -438,11 +450,43 @@ static int proof_figs(const struct cmp_row *r, enum cmp_verdict v, enum cmp_fig 
 	return n;
 }
 
+/* "at equal load -12% (3 IOPS bins, 347-678 IO/s in the busy phase)" (with the interval when
+ * with_ci). */
+static void lm_phrase(const struct compare *c, const struct cmp_row *r, bool with_ci, struct buf *b)
+{
+	const struct cmp_loadmatch *lm = &r->lm;
+	buf_adds(b, "at equal load ");
+	fpct(b, lm->change_pct);
+	if (with_ci && !isnan(lm->ci[0])) {
+		buf_printf(b, " (%.0f%% CI ", c->o.confidence * 100);
+		fpct(b, lm->ci[0]);
+		buf_adds(b, " .. ");
+		fpct(b, lm->ci[1]);
+		buf_addc(b, ')');
+	}
+	buf_printf(b, " over %d IOPS bin%s, ", lm->bins, lm->bins == 1 ? "" : "s");
+	fnum(b, lm->load_lo);
+	buf_adds(b, "-");
+	fnum(b, lm->load_hi);
+	buf_printf(b, " IO/s%s", lm->busy_only ? " in the busy phase" : "");
+}
+
+/* Whether equal load alone carries a row's verdict v (no figure of the row moved that way). */
+static bool lm_only(const struct cmp_row *r, enum cmp_verdict v)
+{
+	unsigned m = v == CV_IMPROVED ? r->better : v == CV_REGRESSED ? r->worse : 0;
+	return m == 1u << CMP_LM_BIT;
+}
+
 /* "SQL01 D: reads p95 142 -> 10.4 ms during the busy phase (13:48-14:12), time above 50 ms 10% -> 0%" */
 static void proof_text(const struct compare *c, const struct cmp_row *r, enum cmp_verdict v, struct buf *b)
 {
 	char l[512];
 	buf_printf(b, "%s %s ", entity_label(c, r, l, sizeof l), short_label(r->spec->metric));
+	if (lm_only(r, v)) {
+		lm_phrase(c, r, false, b);
+		return;
+	}
 	enum cmp_fig f[2];
 	int n = proof_figs(r, v, f);
 	for (int i = 0; i < n; i++) {
@@ -466,6 +510,10 @@ static void describe_row(const struct compare *c, const struct cmp_row *r, enum 
 		if (n++)
 			buf_adds(b, ", ");
 		fig_text(c, r, (enum cmp_fig)f, true, n == 1, b);
+	}
+	if (lm_only(r, v)) {
+		lm_phrase(c, r, true, b);
+		buf_adds(b, "; ");
 	}
 	if (!n)
 		fig_text(c, r, CF_MEDIAN, true, false, b);
@@ -678,7 +726,7 @@ static void decide(struct compare *c)
 	const struct cmp_row *nc[8];
 	size_t nn = top_rows(c, PICK_NOT_COMPARABLE, nc, 8);
 	for (size_t i = 0; i < nn; i++)
-		if (before_slow(c, nc[i])) {
+		if (before_slow(c, nc[i]) || c->pairs[nc[i]->pair].before_missing) {
 			s->outcome = CO_NOT_COMPARABLE;
 			s->head[0] = nc[i];
 			return;
@@ -722,6 +770,26 @@ static void not_comparable_text(const struct compare *c, const struct cmp_row *r
 	const struct cmp_pair *p = &c->pairs[r->pair];
 	const struct cmp_busy *bb = &p->busy[0], *ba = &p->busy[1];
 	char l[512];
+	if (p->before_missing) {
+		/* the mirror: a before capture (or window) of idle time only */
+		buf_adds(b, "the before capture has no busy period like the after capture's");
+		if (ba->end > ba->start) {
+			buf_addc(b, ' ');
+			hhmm(b, ba->start);
+			buf_adds(b, "-");
+			hhmm(b, ba->end);
+		}
+		buf_printf(b, " on %s (busy phase after: ", compare_pair_label(p, CMP_AFTER, l, sizeof l));
+		fnum(b, ba->iops);
+		buf_adds(b, " IO/s with ");
+		fnum(b, ba->outstanding);
+		buf_adds(b, " IOs outstanding; before: ");
+		fnum(b, bb->iops);
+		buf_adds(b, " IO/s with ");
+		fnum(b, bb->outstanding);
+		buf_addc(b, ')');
+		return;
+	}
 	buf_adds(b, "the after capture has no busy period like the before capture's");
 	if (bb->distinct && bb->end > bb->start) {
 		buf_addc(b, ' ');
@@ -808,14 +876,61 @@ static void headline(struct compare *c, struct buf *b)
 	buf_addc(b, '.');
 }
 
-/* The LSI -> PVSCSI shape: the guest's latency improved and only layers below it got worse. */
-static bool guest_improved(const struct compare *c)
+/* The direction of IO a latency metric is of: 'r', 'w', or 0 (reads and writes together). */
+static int io_direction(enum metric m)
 {
-	for (size_t i = 0; i < c->nrows; i++)
-		if (c->rows[i].better && c->rows[i].decisive && c->pairs[c->rows[i].pair].layer == LAYER_GUEST &&
-		    c->rows[i].spec->kind == CK_LATENCY)
-			return true;
-	return false;
+	switch (m) {
+	case M_G_LAT_R: case M_VD_LAT_R: case M_DAVG_R: case M_KAVG_R: case M_GAVG_R: return 'r';
+	case M_G_LAT_W: case M_VD_LAT_W: case M_DAVG_W: case M_KAVG_W: case M_GAVG_W: return 'w';
+	default: return 0;
+	}
+}
+
+/* The guest disk pair above pair p in its IO stack (topology, either side), or NULL. */
+static const struct cmp_pair *guest_above(const struct compare *c, const struct cmp_pair *p)
+{
+	for (int s = 0; s < 2; s++) {
+		if (!p->nents[s])
+			continue;
+		struct topo_in ti = analysis_topo(&c->side[s]);
+		struct stack st;
+		topology_stack(&ti, cmp_ent(c, p, s, 0), &st);
+		if (!st.guest)
+			continue;
+		size_t e = (size_t)(st.guest - c->side[s].m.ents);
+		for (size_t i = 0; i < c->npairs; i++)
+			for (size_t k = 0; k < c->pairs[i].nents[s]; k++)
+				if (c->pairs[i].ents[s][k] == e)
+					return &c->pairs[i];
+	}
+	return NULL;
+}
+
+/* DOMAIN.md 6, "the bottleneck moved down a layer": latency row r below the guest rose while the
+ * guest's wait fell for the same direction of IO (reads with reads, writes with writes; a
+ * latency of both directions only when the guest's fell and none of its directions rose), and
+ * the IO went down: the lower layer holds materially more outstanding IO in its busy phase
+ * (--material-pct). Never a read gain set against a write loss. The guest rows are those of the
+ * guest disk above r (topology), else every decisive guest row. */
+static bool moved_down(const struct compare *c, const struct cmp_row *r)
+{
+	const struct cmp_pair *p = &c->pairs[r->pair];
+	double ob = p->busy[0].outstanding, oa = p->busy[1].outstanding;
+	if (!(ob > 0) || !(oa >= ob * (1 + c->o.material_pct / 100)))
+		return false;
+	const struct cmp_pair *g = guest_above(c, p);
+	int d = io_direction(r->spec->metric);
+	bool fell = false, rose = false;
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct cmp_row *q = &c->rows[i];
+		if (!q->decisive || q->spec->kind != CK_LATENCY || c->pairs[q->pair].layer != LAYER_GUEST)
+			continue;
+		if ((g && &c->pairs[q->pair] != g) || (d && io_direction(q->spec->metric) != d))
+			continue;
+		fell |= q->verdict == CV_IMPROVED;
+		rose |= q->verdict == CV_REGRESSED || q->verdict == CV_MIXED;
+	}
+	return fell && !rose;
 }
 
 /* The work done, for the headline entity: "The after side did more work in its busy phase (...)". */
@@ -874,6 +989,36 @@ static void queue_text(const struct compare *c, const struct cmp_row *head, stru
 	}
 }
 
+/* Why the whole capture's figures of the headline row are context, and a busy phase a capture or
+ * window cut. */
+static void shares_text(const struct compare *c, const struct cmp_row *head, struct buf *b)
+{
+	const struct cmp_pair *p = &c->pairs[head->pair];
+	char l[512];
+	compare_pair_label(p, CMP_AFTER, l, sizeof l);
+	if (!p->shares_comparable && head->fig[CF_BUSY_P50].used) {
+		buf_printf(b, " The two sides are busy for different shares of their time (on %s, ", l);
+		fshare(b, p->busy[0].share);
+		buf_adds(b, " before, ");
+		fshare(b, p->busy[1].share);
+		buf_adds(b, " after): the whole capture's tail and time above the bands follow the capture's length and "
+			    "window, so they are context; the busy phases decide.");
+	}
+	if (!p->widths_comparable)
+		buf_printf(b, " The two sides' series are kept at different resolutions (%.0f s and %.0f s per value on %s, "
+			      "from their lengths): a tail of means over longer buckets is narrower, so the tails are context "
+			      "and the medians and the bands decide.",
+			   p->busy[0].bucket_s, p->busy[1].bucket_s, l);
+	if (p->busy[0].edge && p->busy[1].edge)
+		buf_printf(b, " Both captures (or their windows) start or end inside the busy phase of %s, so each is judged "
+			      "on the part of the busy phase it holds.",
+			   l);
+	else if (p->busy[0].edge || p->busy[1].edge)
+		buf_printf(b, " The %s capture (or its window) starts or ends inside the busy phase of %s, so it is judged on "
+			      "the part of the busy phase it holds.",
+			   cmp_side_names[p->busy[1].edge], l);
+}
+
 /* Latency at equal load of the headline row. */
 static void equal_load_text(const struct compare *c, const struct cmp_row *head, struct buf *b)
 {
@@ -890,7 +1035,7 @@ static void equal_load_text(const struct compare *c, const struct cmp_row *head,
 	fnum(b, lm->load_lo);
 	buf_adds(b, "-");
 	fnum(b, lm->load_hi);
-	buf_adds(b, " IO/s");
+	buf_adds(b, lm->busy_only ? " IO/s in the busy phase" : " IO/s");
 	bool low = lm->load_hi <= lb->load_p50[0] && lm->load_hi <= lb->load_p50[1];
 	if (low) {
 		buf_adds(b, ", below both sides' median load of ");
@@ -1009,28 +1154,38 @@ void cmp_summarise(struct compare *c)
 		work_text(c, head, &b);
 		queue_text(c, head, &b);
 		equal_load_text(c, head, &b);
+		shares_text(c, head, &b);
 	}
 	/* doc/domain.md 6: device latency does not improve by itself and may rise as deeper guest queues
 	 * push more IO down */
-	const struct cmp_row *below[2];
-	size_t nbw = top_rows(c, PICK_BELOW_WORSE, below, 2);
-	if (nbw && guest_improved(c)) {
-		buf_adds(&b, " Latency below the guest rose while the guest's fell: ");
-		for (size_t i = 0; i < nbw; i++) {
+	const struct cmp_row *below[16], *down[2], *rest[2];
+	size_t nbw = top_rows(c, PICK_BELOW_WORSE, below, 16), nd = 0, nrest = 0;
+	for (size_t i = 0; i < nbw; i++) {
+		if (moved_down(c, below[i])) {
+			if (nd < 2)
+				down[nd++] = below[i];
+		} else if (nrest < 2) {
+			rest[nrest++] = below[i];
+		}
+	}
+	if (nd) {
+		buf_adds(&b, " Latency below the guest rose while the guest's fell for the same IO: ");
+		for (size_t i = 0; i < nd; i++) {
 			if (i)
 				buf_adds(&b, "; ");
-			describe_row(c, below[i], CV_REGRESSED, &b);
+			describe_row(c, down[i], CV_REGRESSED, &b);
 		}
 		buf_adds(&b, " - the deeper guest queue now pushes more IO down to the device and array (the bottleneck "
 			     "moved down a layer); check the array before raising queue depths further.");
 		if (!s->bottleneck)
 			s->bottleneck = 1;
-	} else if (nbw) {
-		buf_adds(&b, " Below the disks compared, latency rose: ");
-		for (size_t i = 0; i < nbw; i++) {
+	}
+	if (nrest) {
+		buf_adds(&b, nd ? " Below the disks compared, latency also rose: " : " Below the disks compared, latency rose: ");
+		for (size_t i = 0; i < nrest; i++) {
 			if (i)
 				buf_adds(&b, "; ");
-			describe_row(c, below[i], CV_REGRESSED, &b);
+			describe_row(c, rest[i], CV_REGRESSED, &b);
 		}
 		buf_addc(&b, '.');
 	}
@@ -1082,4 +1237,92 @@ void cmp_summarise(struct compare *c)
 	buf_free(&all);
 	buf_free(&h);
 	buf_free(&b);
+}
+
+/* ---- the outcome against the report's own statements ---- */
+
+static bool is_whole_fig(enum cmp_fig f)
+{
+	return f == CF_P95 || f == CF_P99 || f == CF_OVER0 || f == CF_OVER1;
+}
+
+/* The finding diff entry of kind k on pair p's after-side entity, or NULL. */
+static const struct cmp_fdiff *fdiff_of(const struct compare *c, const struct cmp_pair *p, enum kind k)
+{
+	for (size_t i = 0; i < c->nfd; i++) {
+		const struct cmp_fdiff *f = &c->fd[i];
+		int s = p->name[1] ? 1 : 0;
+		if (f->kind == k && p->name[s] && strcmp(f->entity, p->name[s]) == 0 && cmp_host_same(f->host, p->host[s]))
+			return f;
+	}
+	return NULL;
+}
+
+const char *compare_contradiction(struct compare *c)
+{
+	const struct cmp_summary *s = &c->sum;
+	struct buf b;
+	buf_init(&b);
+	char l[512];
+	for (size_t i = 0; i < c->nrows && !b.len; i++) {
+		const struct cmp_row *r = &c->rows[i];
+		const struct cmp_pair *p = &c->pairs[r->pair];
+		if (r->spec->kind != CK_LATENCY && !r->per_load)
+			continue;
+		entity_label(c, r, l, sizeof l);
+		for (int f = 0; f < CF_COUNT && !b.len; f++) {
+			const struct cmp_figure *g = &r->fig[f];
+			if (!g->decides)
+				continue;
+			if (is_whole_fig((enum cmp_fig)f) && !p->shares_comparable && r->fig[CF_BUSY_P50].used)
+				buf_printf(&b, "%s %s: the whole capture's %s decides although the sides are busy for different "
+					       "shares of their time",
+					   l, metric_info[r->spec->metric].name, cmp_fig_names[f]);
+			double q = f == CF_P95 || f == CF_BUSY_P95 ? 0.95 : f == CF_P99 || f == CF_BUSY_P99 ? 0.99 : 0;
+			if (r->per_load && q > 0)
+				buf_printf(&b, "%s %s per unit of load: its tail (%s) decides", l, metric_info[r->spec->metric].name,
+					   cmp_fig_names[f]);
+			if (!p->widths_comparable && q > 0 && !b.len)
+				buf_printf(&b, "%s %s: its tail (%s) decides although the sides' buckets differ in length", l,
+					   metric_info[r->spec->metric].name, cmp_fig_names[f]);
+		}
+		if (b.len || !r->decisive || r->spec->kind != CK_LATENCY || !r->has_lm || !r->lm.comparable)
+			continue;
+		enum cmp_verdict lm = r->lm.verdict;
+		bool clash = (s->outcome == CO_IMPROVED && lm == CV_REGRESSED) || (s->outcome == CO_REGRESSED && lm == CV_IMPROVED) ||
+			     (s->outcome == CO_UNCHANGED && (lm == CV_IMPROVED || lm == CV_REGRESSED));
+		if (clash)
+			buf_printf(&b, "outcome %s, but %s %s is %s at equal load", cmp_outcome_names[s->outcome], l,
+				   metric_info[r->spec->metric].name, cmp_verdict_names[lm]);
+	}
+	const struct cmp_row *h0 = s->head[0], *h1 = s->head[1];
+	if (!b.len) {
+		if (s->outcome == CO_IMPROVED && !(h0 && h0->better))
+			buf_adds(&b, "outcome improved without an improved headline row");
+		else if (s->outcome == CO_REGRESSED && !(h0 && h0->worse))
+			buf_adds(&b, "outcome regressed without a regressed headline row");
+		else if (s->outcome == CO_MIXED && !(h0 && h0->better && h1 && h1->worse))
+			buf_adds(&b, "outcome mixed without a better and a worse headline row");
+	}
+	for (int k = 0; k < 2 && !b.len && s->findings_compared; k++) {
+		const struct cmp_row *h = s->head[k];
+		if (!h || c->pairs[h->pair].layer != LAYER_GUEST)
+			continue;
+		int d = io_direction(h->spec->metric);
+		if (!d)
+			continue;
+		const struct cmp_fdiff *f = fdiff_of(c, &c->pairs[h->pair], d == 'r' ? K_LAT_GUEST_READ : K_LAT_GUEST_WRITE);
+		if (!f)
+			continue;
+		bool better = s->outcome == CO_IMPROVED || (s->outcome == CO_MIXED && k == 0);
+		bool worse = s->outcome == CO_REGRESSED || (s->outcome == CO_MIXED && k == 1);
+		bool clash = (better && f->status == FD_NEW) || (worse && f->status == FD_GONE) ||
+			     (s->outcome == CO_UNCHANGED && (f->status == FD_NEW || f->status == FD_GONE));
+		if (clash)
+			buf_printf(&b, "outcome %s, but the finding '%s' on %s is %s", cmp_outcome_names[s->outcome], f->title,
+				   entity_label(c, h, l, sizeof l), cmp_fstatus_names[f->status]);
+	}
+	const char *why = b.len ? arena_strndup(&c->arena, b.data, b.len) : NULL;
+	buf_free(&b);
+	return why;
 }

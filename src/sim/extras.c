@@ -447,6 +447,10 @@ static void truth_extra(struct json *j, const struct sim_config *c)
 			json_key(j, "capacity_gain");
 			json_bool(j, x->capacity_gain);
 		}
+		if (x->moved_down >= 0) {
+			json_key(j, "moved_down");
+			json_bool(j, x->moved_down);
+		}
 		json_key(j, "why");
 		json_str(j, x->cmp_why ? x->cmp_why : "");
 		json_obj_end(j);

@@ -157,6 +157,8 @@ struct sim_truth_x {
 	int one_episode;                        /* -1 / 1: each expected (kind, entity) is one finding */
 	const char *cmp_outcome, *cmp_why;      /* "compare" (after part of a pair) */
 	int capacity_gain;                      /* -1 = not written */
+	int moved_down;                         /* -1 = not written; 0/1: "the bottleneck moved down a
+	                                         * layer" must not / must be said */
 	const char *sql_symptom, *sql_cause, *sql_disk, *sql_why;
 	int sql_storage;                        /* -1 = no "sql"; else storage explains the symptom */
 	bool busy;                              /* "busy": the side's busy phase */

@@ -66,7 +66,7 @@ void sim_config_build(struct sim_config *c, const struct sim_scenario *sc, int p
 	c->sql_counters = o->sql_counters || o->sql_instance[0];
 	snprintf(c->sql_instance, sizeof c->sql_instance, "%s", o->sql_instance);
 	c->busy_share = o->busy_share;
-	c->tx.clean = c->tx.one_episode = c->tx.capacity_gain = c->tx.sql_storage = -1;
+	c->tx.clean = c->tx.one_episode = c->tx.capacity_gain = c->tx.moved_down = c->tx.sql_storage = -1;
 	sc->build(c, part);
 	/* The guest clock runs a little off the host's (seeded, within +-2 s). */
 	struct prng r;
