@@ -906,7 +906,7 @@ static const struct cmp_pair *guest_above(const struct compare *c, const struct 
 	return NULL;
 }
 
-/* DOMAIN.md 6, "the bottleneck moved down a layer": latency row r below the guest rose while the
+/* doc/domain.md §6, "the bottleneck moved down a layer": latency row r below the guest rose while the
  * guest's wait fell for the same direction of IO (reads with reads, writes with writes; a
  * latency of both directions only when the guest's fell and none of its directions rose), and
  * the IO went down: the lower layer holds materially more outstanding IO in its busy phase
