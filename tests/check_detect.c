@@ -500,6 +500,102 @@ START_TEST(vmklog_lines)
 }
 END_TEST
 
+/* Every line family of an ESXi 7/8 vmkernel.log: the NMP "Failed:" and "failed on physical path"
+ * shapes with their path, H:0x5/H:0x8, "repeated N times" counted with the kind of the device's
+ * last error, NMP active path changes, "state in doubt", failover and ALUA states as typed events. */
+START_TEST(vmklog_families)
+{
+	static const char log[] =
+		"2026-07-27T13:05:01.100Z In(182) vmkernel: cpu2:1)NMP: nmp_ThrottleLogForDevice:3867: Cmd 0x2a (0x45b8c1e3f340, 2099516) to dev \"naa.60a\" on path \"vmhba2:C0:T0:L1\" Failed: H:0x0 D:0x8 P:0x0 Valid sense data: 0x0 0x0 0x0. Act:NONE\n"
+		"2026-07-27T13:06:00.000Z In(182) vmkernel: cpu4:1)NMP: nmp_ResetDeviceLogThrottling:3776: last error status from device naa.60a repeated 10 times\n"
+		"2026-07-27T13:07:00.000Z In(182) vmkernel: cpu4:1)ScsiDeviceIO: 4176: Cmd(0x45b8c1e3f340) 0x28, CmdSN 0x1 from world 0 to dev \"naa.60a\" failed H:0x5 D:0x0 P:0x0 Cancelled from path layer. Cmd count Active:1 Queued:0\n"
+		"2026-07-27T13:07:01.000Z In(182) vmkernel: cpu1:1)NMP: nmp_CompleteCommandForPath:2190: Command 0x28 (0x41000716a200) to NMP device \"naa.60a\" failed on physical path \"vmhba3:C0:T1:L7\" H:0x8 D:0x0 P:0x0 Possible sense data: 0x2 0x3a 0x1.\n"
+		"2026-07-27T13:07:02.000Z In(182) vmkernel: cpu1:1)WARNING: NMP: nmp_DeviceRetryCommand:133: Device \"naa.60a\": awaiting fast path state update for failover with I/O blocked. No prior reservation exists on the device.\n"
+		"2026-07-27T13:07:03.000Z In(182) vmkernel: cpu1:1)vmw_psp_mru: psp_mruSelectPathToActivate:120: Changing active path from vmhba3:C0:T1:L7 to vmhba3:C0:T0:L7 for NMP device \"naa.60a\".\n"
+		"2026-07-27T13:07:04.000Z In(182) vmkernel: cpu1:1)vmw_satp_alua: satp_alua_issueCommandOnPath:1176: Path \"vmhba3:C0:T0:L7\" (UP) command 0xa3 failed with status Transient storage condition, suspect path.\n"
+		"2026-07-27T13:07:05.000Z In(182) vmkernel: cpu1:1)WARNING: NMP: nmp_DeviceRequestFastDeviceProbe:237:NMP device \"naa.60a\" state in doubt; requested fast path state update...\n"
+		"2026-07-27T13:08:00.000Z In(182) vmkernel: cpu4:1)NMP: nmp_ResetDeviceLogThrottling:3776: last error status from device naa.60a repeated 40 times\n"
+		"2026-07-27T13:08:01.000Z In(182) vmkernel: cpu4:1)NMP: nmp_ResetDeviceLogThrottling:3776: last error status from device naa.61b repeated 20 times\n";
+	struct vmk_log l;
+	struct diag d;
+	diag_init(&d, "vmk", -1);
+	ck_assert_int_eq(vmklog_parse(&l, log, sizeof log - 1, &d), 0);
+	ck_assert_uint_eq(l.n, 10);
+	ck_assert_int_eq(l.ev[0].kind, VMK_BUSY);
+	ck_assert_str_eq(l.ev[0].path, "vmhba2:C0:T0:L1");
+	ck_assert_ptr_null(l.ev[0].host); /* "In(182)" is ESXi 8's log level, not a host */
+	ck_assert_int_eq(l.ev[1].kind, VMK_BUSY); /* the repeat of the BUSY before it */
+	ck_assert(l.ev[1].repeat && l.ev[1].count == 10);
+	ck_assert_int_eq(l.ev[2].kind, VMK_FAILED);
+	ck_assert_uint_eq(l.ev[2].host_status, 5);
+	ck_assert_int_eq(l.ev[3].kind, VMK_FAILED);
+	ck_assert_uint_eq(l.ev[3].host_status, 8);
+	ck_assert_str_eq(l.ev[3].path, "vmhba3:C0:T1:L7");
+	ck_assert_int_eq(l.ev[4].kind, VMK_PATH);
+	ck_assert_str_eq(l.ev[4].state, "awaiting failover");
+	ck_assert_int_eq(l.ev[5].kind, VMK_PATH);
+	ck_assert_str_eq(l.ev[5].device, "naa.60a");
+	ck_assert_str_eq(l.ev[5].path, "vmhba3:C0:T0:L7");
+	ck_assert_str_eq(l.ev[5].state, "active path from vmhba3:C0:T1:L7");
+	ck_assert_int_eq(l.ev[6].kind, VMK_ALUA);
+	ck_assert_str_eq(l.ev[6].path, "vmhba3:C0:T0:L7");
+	ck_assert_int_eq(l.ev[7].kind, VMK_PATH);
+	ck_assert_str_eq(l.ev[7].state, "state in doubt");
+	ck_assert_int_eq(l.ev[8].kind, VMK_FAILED); /* repeats the H:0x8 */
+	ck_assert(l.ev[8].count == 40 && l.ev[8].host_status == 8);
+	ck_assert_int_eq(l.ev[9].kind, VMK_REPEAT); /* no earlier error of naa.61b */
+	for (size_t i = 0; i < l.n; i++)
+		ck_assert(vmk_kind_name(l.ev[i].kind)[0] != '?');
+	vmklog_free(&l);
+}
+END_TEST
+
+/* Log events count toward a cause only with a symptom in the capture then: two BUSY lines over a
+ * healthy capture (DAVG 0.4 ms) are context (info), no verdict and no action; the same lines over
+ * DAVG 30 ms count toward the cause. */
+START_TEST(vmklog_weighed_against_capture)
+{
+	double iops = 500, davg = 0.4, zero = 0, dq = 64;
+	struct col cols[] = {
+		{DEV "Commands/sec", konst, &iops},
+		{DEV "Average Driver MilliSec/Command", konst, &davg},
+		{DEV "Queued Commands", konst, &zero},
+		{DEV "Queue Depth", konst, &dq},
+	};
+	static const char two_busy[] =
+		"2026-07-27T13:04:01.000Z In(182) vmkernel: cpu1:1)NMP: nmp_ThrottleLogForDevice:3867: Cmd 0x2a (0x1, 0) to dev \"naa.6000\" on path \"vmhba2:C0:T0:L5\" Failed: H:0x0 D:0x8 P:0x0 Act:NONE\n"
+		"2026-07-27T13:04:03.000Z In(182) vmkernel: cpu1:1)NMP: nmp_ThrottleLogForDevice:3867: Cmd 0x2a (0x1, 0) to dev \"naa.6000\" on path \"vmhba2:C0:T0:L5\" Failed: H:0x0 D:0x8 P:0x0 Act:NONE\n";
+	for (int slow = 0; slow < 2; slow++) {
+		davg = slow ? 30 : 0.4;
+		char *p = write_esxtop(slow ? "busy-slow.csv" : "busy-healthy.csv", cols, 4, 300);
+		struct analysis a;
+		analysis_init(&a);
+		struct diag d;
+		diag_init(&d, "vmk", -1);
+		ck_assert_int_eq(vmklog_parse(&a.vmk, two_busy, sizeof two_busy - 1, &d), 0);
+		a.have_vmk = true;
+		struct analyze_opts o = {0};
+		run(&a, p, &o);
+		const struct finding *q = NULL;
+		for (size_t i = 0; i < a.nf; i++)
+			if (a.f[i].kind == K_SCSI_QUEUE_FULL)
+				q = &a.f[i];
+		ck_assert_ptr_nonnull(q);
+		if (!slow) {
+			ck_assert_int_eq(q->sev, SEV_INFO);
+			ck_assert_ptr_nonnull(strstr(q->summary, "context only"));
+			ck_assert_ptr_nonnull(strstr(q->summary, "DAVG at most 0.4 ms"));
+			ck_assert_ptr_null(strstr(a.verdict, "throttling"));
+			ck_assert_ptr_nonnull(strstr(a.verdict, "No sustained queueing"));
+		} else {
+			ck_assert_int_ge(q->sev, SEV_WARNING); /* a cause (raised to the critical DAVG it explains) */
+			ck_assert_ptr_nonnull(strstr(q->summary, "in the host capture at that time: DAVG"));
+		}
+		analysis_free(&a);
+	}
+}
+END_TEST
+
 START_TEST(partitions_wmic)
 {
 	static const char w[] = "BlockSize  Index  Name                   StartingOffset  \r\n"
@@ -905,6 +1001,8 @@ Suite *detect_suite(void)
 	tcase_add_test(tc, kernel_latency_advice_depends_on_davg);
 	tcase_add_test(tc, rules_file_overrides_and_errors);
 	tcase_add_test(tc, vmklog_lines);
+	tcase_add_test(tc, vmklog_families);
+	tcase_add_test(tc, vmklog_weighed_against_capture);
 	tcase_add_test(tc, partitions_wmic);
 	tcase_add_test(tc, partitions_other_shapes);
 	tcase_add_test(tc, clock_offset_estimated);
