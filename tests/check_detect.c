@@ -596,6 +596,125 @@ START_TEST(vmklog_weighed_against_capture)
 }
 END_TEST
 
+/* Runs the analysis of a sample's esxtop and perfmon with a partitions listing (and a disk map
+ * text, NULL for none). */
+static void run_parts(struct analysis *a, const char *sample, const char *parts, const char *map)
+{
+	char es[256], pm[256];
+	const char *src = getenv("IOPSY_SRCDIR") ? getenv("IOPSY_SRCDIR") : ".";
+	snprintf(es, sizeof es, "%s/samples/%s/esxtop.csv.gz", src, sample);
+	snprintf(pm, sizeof pm, "%s/samples/%s/perfmon.csv.gz", src, sample);
+	analysis_init(a);
+	struct diag d;
+	diag_init(&d, "p.txt", -1);
+	ck_assert_int_eq(partitions_parse(&a->parts, parts, strlen(parts), &d), 0);
+	a->have_parts = true;
+	if (map) {
+		char mp[128];
+		snprintf(mp, sizeof mp, "%s/tie.map", tmpdir);
+		FILE *fp = fopen(mp, "w");
+		ck_assert_ptr_nonnull(fp);
+		fputs(map, fp);
+		ck_assert_int_eq(fclose(fp), 0);
+		struct diskmap dm;
+		ck_assert_int_eq(diskmap_read(&dm, mp, &d), 0);
+		analysis_use_diskmap(a, &dm, mp);
+		diskmap_free(&dm);
+	}
+	struct analyze_opts o = {0};
+	analysis_set_opts(a, &o);
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	ck_assert_int_eq(model_add_capture(&a->m, es, &co), 0);
+	ck_assert_int_eq(model_add_capture(&a->m, pm, &co), 0);
+	analysis_run(a, &o);
+}
+
+static const struct finding *find_kind(const struct analysis *a, enum kind k)
+{
+	for (size_t i = 0; i < a->nf; i++)
+		if (a->f[i].kind == k)
+			return &a->f[i];
+	return NULL;
+}
+
+/* A partitions listing must be the analysed guest's: by its SystemName (or /format:csv's Node), or
+ * a --map line 'partitions = HOST'; another machine's, or one that names none, is not applied and
+ * the verdict says so. A 4 KiB-aligned offset is aligned; a misalignment's severity follows its
+ * disk's symptom: 32256 on a healthy D: is a warning, on the LSI day's slow D: critical. */
+START_TEST(partitions_tied_to_guest)
+{
+	static const char foreign[] = "BlockSize  Index  Name                   StartingOffset  SystemName  \r\n"
+				      "512        0      Disk #1, Partition #0  32256           GEMORPC     \r\n";
+	static const char ours[] = "BlockSize  Index  Name                   StartingOffset  SystemName  \r\n"
+				   "512        0      Disk #1, Partition #0  32256           SQL01       \r\n";
+	static const char aligned4k[] = "Node,BlockSize,Index,Name,StartingOffset\r\n"
+					"SQL01,512,0,Disk #1, Partition #0,121178238976\r\n";
+	static const char nameless[] = "BlockSize  Index  Name                   StartingOffset  \r\n"
+				       "512        0      Disk #1, Partition #0  32256           \r\n";
+	struct analysis a;
+	run_parts(&a, "healthy", foreign, NULL);
+	ck_assert_ptr_null(find_kind(&a, K_ALIGN_MISALIGNED));
+	ck_assert_ptr_nonnull(strstr(a.verdict, "taken on GEMORPC (SystemName), not on a guest of this analysis"));
+	analysis_free(&a);
+
+	run_parts(&a, "healthy", nameless, NULL);
+	ck_assert_ptr_null(find_kind(&a, K_ALIGN_MISALIGNED));
+	ck_assert_ptr_nonnull(strstr(a.verdict, "does not say which machine it is from"));
+	analysis_free(&a);
+
+	run_parts(&a, "healthy", nameless, "partitions = SQL01\n");
+	const struct finding *f = find_kind(&a, K_ALIGN_MISALIGNED);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(f->sev, SEV_WARNING); /* no symptom: a risk, not a cause */
+	ck_assert_ptr_nonnull(strstr(f->summary, "no latency or split-IO finding on its disk"));
+	ck_assert_ptr_null(a.parts_note);
+	analysis_free(&a);
+
+	run_parts(&a, "healthy", aligned4k, NULL);
+	ck_assert_ptr_null(find_kind(&a, K_ALIGN_MISALIGNED));
+	ck_assert_ptr_null(a.parts_note);
+	analysis_free(&a);
+
+	/* the LSI day's D: is slow because its IOs queue above the controller: not misalignment's */
+	run_parts(&a, "lsi-guest-queue-cap", ours, NULL);
+	f = find_kind(&a, K_ALIGN_MISALIGNED);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_str_eq(f->entity, "D:");
+	ck_assert_int_eq(f->sev, SEV_WARNING);
+	analysis_free(&a);
+
+	/* D:'s LUN slow (DAVG): the symptom, and its severity */
+	char out[128];
+	snprintf(out, sizeof out, "%s/backend", tmpdir);
+	char *argv[] = {"simulate", "--scenario", "backend-saturated", "--out", out, "--gzip", NULL};
+	ck_assert_int_eq(sim_main(6, argv), 0);
+	char es[256], pm[256];
+	snprintf(es, sizeof es, "%s/esxtop.csv.gz", out);
+	snprintf(pm, sizeof pm, "%s/perfmon.csv.gz", out);
+	analysis_init(&a);
+	struct diag d;
+	diag_init(&d, "p.txt", -1);
+	ck_assert_int_eq(partitions_parse(&a.parts, ours, strlen(ours), &d), 0);
+	a.have_parts = true;
+	struct analyze_opts o = {0};
+	analysis_set_opts(&a, &o);
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	ck_assert_int_eq(model_add_capture(&a.m, es, &co), 0);
+	ck_assert_int_eq(model_add_capture(&a.m, pm, &co), 0);
+	analysis_run(&a, &o);
+	f = find_kind(&a, K_ALIGN_MISALIGNED);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(f->sev, find_kind(&a, K_LAT_DEVICE)->sev >= find_kind(&a, K_LAT_GUEST_READ)->sev
+					 ? find_kind(&a, K_LAT_DEVICE)->sev : find_kind(&a, K_LAT_GUEST_READ)->sev);
+	ck_assert_ptr_nonnull(strstr(f->summary, "its disk shows the symptom"));
+	analysis_free(&a);
+}
+END_TEST
+
 START_TEST(partitions_wmic)
 {
 	static const char w[] = "BlockSize  Index  Name                   StartingOffset  \r\n"
@@ -1005,6 +1124,7 @@ Suite *detect_suite(void)
 	tcase_add_test(tc, vmklog_weighed_against_capture);
 	tcase_add_test(tc, partitions_wmic);
 	tcase_add_test(tc, partitions_other_shapes);
+	tcase_add_test(tc, partitions_tied_to_guest);
 	tcase_add_test(tc, clock_offset_estimated);
 	tcase_add_test(tc, clock_across_intervals);
 	tcase_add_test(tc, kavg_advice_needs_a_full_queue);

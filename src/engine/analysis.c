@@ -115,6 +115,8 @@ void analysis_use_diskmap(struct analysis *a, const struct diskmap *dm, const ch
 		a->map[a->nmap - 1].file = file ? arena_strdup(&a->arena, file) : NULL;
 		a->map[a->nmap - 1].line = dm->l[i].line;
 	}
+	if (dm->partitions_host)
+		a->parts_host = arena_strdup(&a->arena, dm->partitions_host);
 	for (size_t i = 0; i < dm->ndb; i++) {
 		const struct dbmap_line *l = &dm->db[i];
 		a->dbmap = xrealloc(a->dbmap, (a->ndbmap + 1) * sizeof *a->dbmap);

@@ -63,6 +63,9 @@ struct analysis {
 	struct diag_sink sink;           /* where the analysis' own warnings go (a --map line that names
 	                                  * nothing, a contradicted --clock-offset); NULL drops them */
 	size_t vmk_outside;              /* vmkernel.log events outside the captures, not used */
+	const char *parts_host;          /* --map "partitions = HOST": the guest the partitions file is of */
+	const char *parts_note;          /* why the partitions file was not applied (the verdict says it),
+	                                  * NULL when it was or none was given (arena) */
 	struct twin window;              /* the time window the captures were read in (off: all) */
 	struct dbmap_line *dbmap;        /* --map database lines (arena strings) */
 	size_t ndbmap;

@@ -1410,11 +1410,91 @@ static void det_sioc(struct analysis *a, const struct analyze_opts *o)
 
 /* ---- partition alignment ---- */
 
+/* Host names: equal ignoring case, or one the short name of the other ("sql01" and
+ * "SQL01.corp.local"). */
+static bool same_machine(const char *x, const char *y)
+{
+	if (!x || !y)
+		return false;
+	size_t a = strcspn(x, "."), b = strcspn(y, ".");
+	return strcasecmp(x, y) == 0 || ((!x[a] || !y[b]) && a == b && strncasecmp(x, y, a) == 0);
+}
+
+/* The guest a partitions file is of: the machine it names (SystemName) or the --map
+ * "partitions = HOST" line, if that is a guest of the analysis; NULL (and a->parts_note says why)
+ * when it names another machine or none: its offsets are then not applied. */
+static const char *partitions_guest(struct analysis *a)
+{
+	struct buf guests;
+	buf_init(&guests);
+	const char *want = a->parts.system ? a->parts.system : a->parts_host, *hit = NULL;
+	for (size_t i = 0; i < a->m.ncaps; i++) {
+		const struct capture *c = &a->m.caps[i];
+		if (c->failed || c->role != ROLE_GUEST || !c->host)
+			continue;
+		if (!strstr(guests.data ? guests.data : "", c->host))
+			buf_printf(&guests, "%s%s", guests.len ? ", " : "", c->host);
+		if (!hit && same_machine(want, c->host))
+			hit = c->host;
+	}
+	const char *file = a->opts.partitions ? a->opts.partitions : "the partitions file";
+	const char *gs = guests.len ? afmt(a, "the guest%s captured: %s", strchr(guests.data, ',') ? "s" : "", guests.data)
+				    : "no guest (perfmon) capture was given";
+	if (!hit && a->parts.system)
+		a->parts_note = afmt(a, "The partition listing %s was taken on %s (SystemName), not on a guest of this "
+					"analysis (%s): its offsets were not checked.", file, a->parts.system, gs);
+	else if (!hit && a->parts_host)
+		a->parts_note = afmt(a, "The --map line 'partitions = %s' names no guest of this analysis (%s): the "
+					"partition offsets of %s were not checked.", a->parts_host, gs, file);
+	else if (!hit)
+		a->parts_note = afmt(a, "The partition listing %s does not say which machine it is from (no SystemName "
+					"column): its offsets were not checked. Take it with 'wmic partition get BlockSize, "
+					"StartingOffset, Name, Index, SystemName', or tie it to its guest with a --map line "
+					"'partitions = HOST'.", file);
+	buf_free(&guests);
+	return hit;
+}
+
+/* The symptom a misaligned partition's disk shows: the worst split-IO finding on the guest disk or
+ * its LUN, latency of its LUN (DAVG: the extra back-end IOs), or the guest disk's latency unless a
+ * guest-side queue finding on the disk explains it (the IOs wait above the controller, not in the
+ * back end). */
+static const struct finding *alignment_symptom(struct analysis *a, const struct entity *g)
+{
+	if (!g)
+		return NULL;
+	struct topo_in ti = analysis_topo(a);
+	struct stack st;
+	topology_stack(&ti, g, &st);
+	const struct finding *worst = NULL;
+	bool queued_above = false;
+	for (size_t i = 0; i < a->nf; i++)
+		queued_above |= (a->f[i].kind == K_Q_GUEST_HIDDEN || a->f[i].kind == K_Q_GUEST_VSCSI_CAP) &&
+				a->f[i].ent == g - a->m.ents && a->f[i].sev >= SEV_WARNING;
+	for (size_t i = 0; i < a->nf; i++) {
+		const struct finding *f = &a->f[i];
+		bool lat = f->kind == K_LAT_GUEST_READ || f->kind == K_LAT_GUEST_WRITE;
+		bool on_disk = ((lat && !queued_above) || f->kind == K_IO_SPLIT) && f->ent == g - a->m.ents;
+		bool on_lun = (f->kind == K_LAT_DEVICE || f->kind == K_IO_SPLIT) && st.device && f->ent == st.device - a->m.ents;
+		if ((on_disk || on_lun) && f->sev >= SEV_WARNING && (!worst || f->sev > worst->sev))
+			worst = f;
+	}
+	return worst;
+}
+
 static void det_alignment(struct analysis *a, const struct analyze_opts *o)
 {
 	(void)o;
 	if (!a->have_parts)
 		return;
+	const char *guest = partitions_guest(a);
+	if (!guest) {
+		struct diag d;
+		diag_init(&d, a->opts.partitions ? a->opts.partitions : "partitions", -1);
+		d.sink = a->sink;
+		diag_emit(&d, DIAG_WARNING, 0, 0, "%s", a->parts_note);
+		return;
+	}
 	int64_t start = INT64_MAX, end = INT64_MIN;
 	for (size_t i = 0; i < a->m.ncaps; i++) {
 		const struct capture *c = &a->m.caps[i];
@@ -1426,35 +1506,41 @@ static void det_alignment(struct analysis *a, const struct analyze_opts *o)
 			end = c->end + c->clock_offset_ms;
 	}
 	long long align = (long long)rule_value(&a->rules, R_ALIGN_BYTES);
+	long long min_align = (long long)rule_value(&a->rules, R_ALIGN_MIN_BYTES);
 	for (size_t i = 0; i < a->parts.n; i++) {
 		const struct partition *p = &a->parts.p[i];
-		if (align <= 0 || p->offset % align == 0)
-			continue;
+		if (align <= 0 || p->offset % align == 0 || (min_align > 0 && p->offset % min_align == 0))
+			continue; /* a multiple of 4 KiB: no back-end block or flash page is straddled */
 		bool classic = p->offset == 32256;
-		bool old_ok = p->offset % 65536 == 0;
-		/* the drive letter of "Disk #N" from the perfmon PhysicalDisk instances ("1 D:") */
-		const struct guest_disk_no *dn = p->disk >= 0 ? model_disk_no(&a->m, p->disk, NULL) : NULL;
-		/* 64 KiB-aligned: the older criterion, fine for stripes up to 64 KiB: information only */
-		struct finding *f = finding_new(a, K_ALIGN_MISALIGNED,
-						classic ? SEV_CRITICAL : old_ok ? SEV_INFO : SEV_WARNING, LAYER_GUEST,
-						dn ? dn->drive : p->name, dn ? dn->host : NULL);
+		/* the drive of "Disk #N" from the perfmon PhysicalDisk instances ("1 D:") */
+		const struct guest_disk_no *dn = p->disk >= 0 ? model_disk_no(&a->m, p->disk, guest) : NULL;
+		const struct entity *g = dn ? model_find(&a->m, LAYER_GUEST, dn->drive, dn->host) : NULL;
+		const struct finding *sym = alignment_symptom(a, g);
+		/* the severity follows the symptom; without one it is a risk to fix, not a cause */
+		struct finding *f = finding_new(a, K_ALIGN_MISALIGNED, sym ? sym->sev : SEV_WARNING, LAYER_GUEST,
+						dn ? dn->drive : p->name, dn ? dn->host : guest);
 		f->start = start == INT64_MAX ? 0 : start;
 		f->end = end == INT64_MIN ? 0 : end;
 		f->sustained_s = start == INT64_MAX ? 0 : (double)(end - start) / 1000.0;
-		if (old_ok)
-			f->summary = afmt(a, "%s%s%s starts at byte %lld: aligned to 64 KiB (the older criterion), not "
-					     "to %lld; fine for array stripes up to 64 KiB, suspect only with larger ones",
-					  p->name, dn ? " on " : "", dn ? dn->drive : "", p->offset, align);
-		else
-			f->summary = afmt(a, "%s%s%s starts at byte %lld, not a multiple of %lld%s: a guest IO can touch "
-					     "two back-end blocks (up to 3 back-end IOs per IO) — confirmed from offsets",
-					  p->name, dn ? " on " : "", dn ? dn->drive : "", p->offset, align,
-					  classic ? " (63 sectors: the classic Windows 2003 misalignment)" : "");
-		f->rule = afmt(a, "StartingOffset %% %lld == 0 (line %ld of the partitions file)", align, p->line);
-		f->source = "[seed][vmw] Windows 2008+ and VMFS5 align at 1 MiB; 32256 = 63 sectors is the classic bad offset";
+		f->summary = afmt(a, "%s%s%s starts at byte %lld, not a multiple of %lld (not even of %lld)%s: a guest IO "
+				     "can straddle two back-end blocks — confirmed from offsets; %s",
+				  p->name, dn ? " on " : "", dn ? dn->drive : "", p->offset, align, min_align,
+				  classic ? " (63 sectors: the classic Windows 2003 misalignment)" : "",
+				  sym ? afmt(a, "its disk shows the symptom: %s %s (%s)", severity_names[sym->sev],
+					     kinds[sym->kind].title, sym->summary)
+				      : "no latency or split-IO finding on its disk in these captures, so it costs nothing "
+					"measurable here");
+		f->rule = afmt(a, "StartingOffset %% %lld != 0 and %% %lld != 0 (line %ld of the partitions file); the "
+				  "severity of the disk's latency or split-IO finding, else a warning",
+			       min_align, align, p->line);
+		f->source = "[seed][vmw] Windows 2008+ and VMFS5 align at 1 MiB; 32256 = 63 sectors is the classic bad "
+			    "offset; [ms] 4 KiB (512e/4Kn sector) alignment: an offset that is a multiple of 4096 "
+			    "straddles no physical sector";
+		f->heuristic = !sym;
 		f->advice = afmt(a, "Recreate the partition aligned at 1 MiB (Windows 2008+ does by default; diskpart "
 				    "'create partition primary align=1024') and copy the data over; on the host, check "
-				    "that the VMFS datastore is VMFS5+ created, not upgraded from VMFS3.");
+				    "that the VMFS datastore is VMFS5+ created, not upgraded from VMFS3.%s",
+				 sym ? "" : " Not urgent: no symptom in these captures.");
 	}
 }
 

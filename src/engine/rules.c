@@ -52,6 +52,7 @@
 	[R_ERR_PER_S] = {"errors.per_s", 1, "/s", "aborts, resets or failed commands per second", "[vmw-derived practitioner tables] ABRTS/s > 1, RESETS/s > 1"}, \
 	[R_QFULL_GAP_S] = {"qfull.window_gap_s", 120, "s", "QUEUE FULL/BUSY events closer than this form one window", "[derived]"}, \
 	[R_ALIGN_BYTES] = {"align.bytes", 1048576, "bytes", "partition offsets must be a multiple of this", "[seed][vmw] Windows 2008+ and VMFS5 align at 1 MiB"}, \
+	[R_ALIGN_MIN_BYTES] = {"align.min_bytes", 4096, "bytes", "... an offset that is a multiple of this is aligned all the same (no finding)", "[ms] 4 KiB sectors (512e/4Kn): a 4096-multiple offset straddles no physical sector or flash page"}, \
 	[R_ACTIVE_IOPS] = {"active.min_iops", 5, "IO/s", "below this a disk is idle and its latency is not judged", "[derived]"}, \
 }
 
@@ -63,7 +64,7 @@ const char *const rule_scope_names[SCOPE_COUNT] = {"global", "host", "vm", "disk
  * which entities are idle, the vmkernel.log grouping, partition offsets): the streams, the
  * coverage and the reports read one value, so a section cannot set them. */
 static const enum rule_id global_only[] = {R_SUSTAIN_SAMPLES, R_SUSTAIN_SECONDS, R_GAP_SAMPLES, R_EPISODE_GAP_S,
-					   R_QFULL_GAP_S, R_ALIGN_BYTES, R_ACTIVE_IOPS};
+					   R_QFULL_GAP_S, R_ALIGN_BYTES, R_ALIGN_MIN_BYTES, R_ACTIVE_IOPS};
 
 bool rule_scopable(enum rule_id id)
 {

@@ -54,6 +54,7 @@ enum rule_id {
 	R_ERR_PER_S,
 	R_QFULL_GAP_S,
 	R_ALIGN_BYTES,
+	R_ALIGN_MIN_BYTES,
 	R_ACTIVE_IOPS,
 	R_COUNT
 };
