@@ -715,6 +715,64 @@ START_TEST(partitions_tied_to_guest)
 }
 END_TEST
 
+/* The device rule knows IO size and non-data commands: 1 MiB commands at DAVG 25 ms are within the
+ * large-IO band (no finding), 64 KiB ones at 25 ms are not; Commands/s 2,776 against reads +
+ * writes 1,300 while DAVG goes 1 -> 22 ms names UNMAP/ATS as the likely cause. */
+START_TEST(device_io_size_and_nondata)
+{
+	double davg = 25, cmds = 400, mbr = 400, zero = 0;
+	struct col cols[] = {
+		{DEV "Commands/sec", konst, &cmds},
+		{DEV "Reads/sec", konst, &cmds},
+		{DEV "Writes/sec", konst, &zero},
+		{DEV "MBytes Read/sec", konst, &mbr},
+		{DEV "MBytes Written/sec", konst, &zero},
+		{DEV "Average Driver MilliSec/Command", konst, &davg},
+	};
+	struct analyze_opts o = {0};
+	struct analysis a;
+	char *p = write_esxtop("big.csv", cols, 6, 300); /* 1 MiB per command */
+	analysis_init(&a);
+	run(&a, p, &o);
+	ck_assert_int_eq(count(&a, "latency.device"), 0);
+	analysis_free(&a);
+	mbr = 25; /* 64 KiB per command: the normal band */
+	p = write_esxtop("small.csv", cols, 6, 300);
+	analysis_init(&a);
+	run(&a, p, &o);
+	ck_assert_int_eq(count(&a, "latency.device"), 1);
+	ck_assert_ptr_null(strstr(a.f[0].summary, "neither reads nor writes"));
+	analysis_free(&a);
+	mbr = 400;
+	davg = 40; /* 1 MiB above the large-IO band: a finding that says the size */
+	p = write_esxtop("big-slow.csv", cols, 6, 300);
+	analysis_init(&a);
+	run(&a, p, &o);
+	ck_assert_int_eq(count(&a, "latency.device"), 1);
+	ck_assert_ptr_nonnull(strstr(a.f[0].summary, "for 1024 KiB commands"));
+	analysis_free(&a);
+
+	/* the UNMAP storm */
+	double storm_cmds[4] = {1300, 2776, 100, 200}, storm_davg[4] = {1, 22, 100, 200}, rd = 650, mb = 10;
+	struct col unmap[] = {
+		{DEV "Commands/sec", pulse, storm_cmds},
+		{DEV "Reads/sec", konst, &rd},
+		{DEV "Writes/sec", konst, &rd},
+		{DEV "MBytes Read/sec", konst, &mb},
+		{DEV "MBytes Written/sec", konst, &mb},
+		{DEV "Average Driver MilliSec/Command", pulse, storm_davg},
+	};
+	p = write_esxtop("unmap.csv", unmap, 6, 300);
+	analysis_init(&a);
+	run(&a, p, &o);
+	ck_assert_int_eq(count(&a, "latency.device"), 1);
+	ck_assert_ptr_nonnull(strstr(a.f[0].summary, "1476 commands/s are neither reads nor writes (Commands/s 2776 vs reads + writes 1300; 0/s the rest"));
+	ck_assert_ptr_nonnull(strstr(a.f[0].summary, "UNMAP"));
+	ck_assert_ptr_nonnull(strstr(a.f[0].advice, "space reclamation"));
+	analysis_free(&a);
+}
+END_TEST
+
 START_TEST(partitions_wmic)
 {
 	static const char w[] = "BlockSize  Index  Name                   StartingOffset  \r\n"
@@ -1125,6 +1183,7 @@ Suite *detect_suite(void)
 	tcase_add_test(tc, partitions_wmic);
 	tcase_add_test(tc, partitions_other_shapes);
 	tcase_add_test(tc, partitions_tied_to_guest);
+	tcase_add_test(tc, device_io_size_and_nondata);
 	tcase_add_test(tc, clock_offset_estimated);
 	tcase_add_test(tc, clock_across_intervals);
 	tcase_add_test(tc, kavg_advice_needs_a_full_queue);

@@ -392,6 +392,16 @@ static void guest_log_window(struct analysis *a, const struct swin *w)
 
 /* ---- device latency ---- */
 
+/* Large IOs take longer to transfer: above guest.large_io.kib a command is judged by the guest's
+ * large-IO band (PAL: 35 ms above 64 KiB) — the same allowance at the device and virtual disk as
+ * in the guest, so a backup's 1 MiB reads at 25 ms are not an array problem. The device judges
+ * an episode by its bytes per command (MBREAD/s + MBWRTN/s over Commands/s, esxtop's MB are
+ * MiB) over the episode, not row by row: sizes near the boundary would cut it into pieces. */
+static bool large_io(const struct analysis *a, const struct entity *e, double bytes)
+{
+	return bytes > RVE(e, R_GUEST_LARGE_KIB) * 1024;
+}
+
 static bool davg_applies(const struct analysis *a, const struct entity *e) { (void)a; return has(e, M_DAVG); }
 static bool davg_cond(const struct analysis *a, const struct entity *e)
 {
@@ -406,18 +416,95 @@ static const struct stream_rule sr_device_latency = {
 	.ctx = {M_QUED, -1}, .ev_thr = davg_ev_thr,
 };
 
+/* Sums of e's bucket means over the buckets of capture times [t0, t1] (inside) and the others
+ * where e is active (outside): Commands/s, Reads/s + Writes/s, MB/s, and the bucket counts. */
+struct io_mix {
+	double cmds, rw, mb;
+	long n, nrw, nmb;
+};
+
+static void io_mix_of(const struct analysis *a, const struct entity *e, int64_t t0, int64_t t1, struct io_mix *in,
+		      struct io_mix *out)
+{
+	memset(in, 0, sizeof *in);
+	memset(out, 0, sizeof *out);
+	if (e->series[M_CMDS] < 0)
+		return;
+	const struct capture *c = cap_of(a, e);
+	for (size_t k = 0; k < c->ds.nb; k++) {
+		double x = val(c, e, M_CMDS, k);
+		if (isnan(x) || x < RV(R_ACTIVE_IOPS))
+			continue;
+		struct io_mix *m = c->ds.t1[k] >= t0 && c->ds.t0[k] <= t1 ? in : out;
+		m->cmds += x;
+		m->n++;
+		double r = val(c, e, M_READS, k), w = val(c, e, M_WRITES, k);
+		if (!isnan(r) && !isnan(w)) {
+			m->rw += r + w;
+			m->nrw++;
+		}
+		double br = val(c, e, M_MBR, k), bw = val(c, e, M_MBW, k);
+		if (!isnan(br) || !isnan(bw)) {
+			m->mb += (isnan(br) ? 0 : br) + (isnan(bw) ? 0 : bw);
+			m->nmb++;
+		}
+	}
+}
+
+/* Non-data commands (Commands/s − Reads/s − Writes/s: UNMAP, ATS, WRITE SAME, XCOPY, TUR ...) per
+ * second over a mix, NaN when reads and writes are not in the capture. */
+static double nondata_of(const struct io_mix *m)
+{
+	return m->nrw && m->nrw == m->n ? (m->cmds - m->rw) / (double)m->n : NAN;
+}
+
 static void device_latency_window(struct analysis *a, const struct swin *w)
 {
 	const struct entity *e = &a->m.ents[w->ent];
 	double warn = RVE(e, R_DAVG_WARN), crit = RVE(e, R_DAVG_CRIT);
 	double med = ev_median(w, M_DAVG), kavg = ev_median(w, M_KAVG), qued = w->ctx_median[0];
-	struct finding *f = episode_finding(a, w, med > crit ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE);
-	f->summary = afmt(a, "device latency (DAVG) median %.1f ms: IO waits below the HBA, in the fabric "
-			     "or the array", med);
-	f->rule = afmt(a, "DAVG > %g ms (warning) / > %g ms (critical), sustained", warn, crit);
+	struct io_mix in, out;
+	io_mix_of(a, e, w->start, w->end, &in, &out);
+	double bytes = in.nmb == in.n && in.cmds > 0 ? in.mb * 1048576.0 / in.cmds : NAN;
+	bool large = large_io(a, e, bytes);
+	double lcrit = fmax(crit, RVE(e, R_GUEST_LAT_CRIT));
+	/* non-data commands that rose with the latency: Commands/s well above reads + writes in the
+	 * window, and above what they are the rest of the capture */
+	double nd_in = nondata_of(&in), nd_out = nondata_of(&out);
+	double cmds_in = in.n ? in.cmds / (double)in.n : NAN, rw_in = in.nrw ? in.rw / (double)in.nrw : NAN;
+	bool nondata = !isnan(nd_in) && nd_in >= RVE(e, R_NONDATA_SHARE) * cmds_in &&
+		       (isnan(nd_out) || out.n < 3 || nd_in >= RVE(e, R_NONDATA_RISE) * fmax(nd_out, 1));
+	if (large && !(med > fmax(warn, RVE(e, R_GUEST_LARGE_WARN))) && !nondata)
+		return; /* large commands within the large-IO band: throughput, not a slow array */
+	struct finding *f = episode_finding(a, w, med > (large ? lcrit : crit) ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE);
+	f->summary = afmt(a, "device latency (DAVG) median %.1f ms%s: IO waits below the HBA, in the fabric "
+			     "or the array", med,
+			  large ? afmt(a, " for %.0f KiB commands (above the large-IO band, %g ms)", bytes / 1024,
+				       RVE(e, R_GUEST_LARGE_WARN))
+				: "");
+	if (nondata)
+		f->summary = afmt(a, "%s; %.0f commands/s are neither reads nor writes (Commands/s %.0f vs reads + writes "
+				     "%.0f; %s the rest of the capture): UNMAP (space reclamation), ATS or other non-data "
+				     "commands rose with the latency — the likely cause",
+				  f->summary, nd_in, cmds_in, rw_in,
+				  isnan(nd_out) || out.n < 3 ? "no other time in" : afmt(a, "%.0f/s", fmax(0, nd_out)));
+	f->rule = afmt(a, "DAVG > %g ms (warning) / > %g ms (critical), sustained; an episode of commands above %g KiB "
+			  "(MBREAD/s + MBWRTN/s over Commands/s): median > %g ms / > %g ms; non-data commands (Commands/s - Reads/s - "
+			  "Writes/s) >= %g%% of Commands/s and >= %gx the rest of the capture name the cause",
+		       warn, crit, RVE(e, R_GUEST_LARGE_KIB), fmax(warn, RVE(e, R_GUEST_LARGE_WARN)), lcrit,
+		       100 * RVE(e, R_NONDATA_SHARE), RVE(e, R_NONDATA_RISE));
 	f->source = "[vmw vSphere 6.7 monitoring guide] device latency > 15 ms is an array problem; "
-		    "[vmw-derived practitioner tables] DAVG > 25 ms";
-	if (!(kavg > RVE(e, R_KAVG_WARN)) && !(qued >= 1))
+		    "[vmw-derived practitioner tables] DAVG > 25 ms; [pal] 35 ms for IOs above 64 KiB; [vmw] esxtop "
+		    "Commands/s counts every SCSI command, Reads/s and Writes/s the data ones (UNMAP, ATS, WRITE SAME, "
+		    "XCOPY are the rest)";
+	if (nondata) {
+		f->advice = afmt(a, "The latency came with a storm of non-read/write commands. On VMFS6 check automatic "
+				    "space reclamation (esxcli storage vmfs reclaim config get -l DATASTORE: the UNMAP "
+				    "priority and rate) and in-guest TRIM/UNMAP (Optimize-Volume, a database shrink, "
+				    "sdelete); ATS storms point to VMFS heartbeats or locking (many hosts, snapshots); "
+				    "XCOPY/WRITE SAME to clones, Storage vMotion or eager-zeroing. Reschedule or throttle "
+				    "them before touching queue depths or the array.");
+	} else if (!(kavg > RVE(e, R_KAVG_WARN)) && !(qued >= 1))
 		f->advice = afmt(a, "The array (or the path to it) is the bottleneck and nothing queues in "
 				    "the VMkernel: do not raise queue depths — deeper queues push more IO into "
 				    "a saturated back end and raise latency further [seed]. Check the array's "
@@ -1151,7 +1238,12 @@ static void det_datastore_latency(struct analysis *a, const struct analyze_opts 
 		signed char *cond = cond_alloc(c);
 		for (size_t k = 0; k < c->ds.nb; k++) {
 			double lat = vdisk_latency_at(a, v, model_time(&a->m, c, k));
-			cond[k] = lat > warn && active(&a->rules, c, v, M_CMDS, k);
+			/* the large-IO band above guest.large_io.kib, as at the device and in the guest */
+			double x = val(c, v, M_CMDS, k), br = val(c, v, M_MBR, k), bw = val(c, v, M_MBW, k);
+			double bytes = x > 0 && !(isnan(br) && isnan(bw)) ? ((isnan(br) ? 0 : br) + (isnan(bw) ? 0 : bw)) * 1048576.0 / x
+									  : NAN;
+			double thr = large_io(a, v, bytes) ? fmax(warn, RVE(v, R_GUEST_LARGE_WARN)) : warn;
+			cond[k] = lat > thr && active(&a->rules, c, v, M_CMDS, k);
 		}
 		struct win w[MAXW];
 		size_t n = find_windows(&a->rules, c, cond, v->series[M_CMDS] >= 0 ? v->series[M_CMDS] : v->series[M_VD_LAT_R], w, MAXW);
@@ -1210,9 +1302,11 @@ static void det_datastore_latency(struct analysis *a, const struct analyze_opts 
 				f->heuristic = true;
 			}
 			f->rule = afmt(a, "virtual disk latency (reads and writes weighted by IOs) > %g ms (warning) / > %g ms (critical), sustained, for a "
-					  "virtual disk whose IOs no SCSI device carries", warn, crit);
+					  "virtual disk whose IOs no SCSI device carries; commands above %g KiB: > %g ms", warn, crit,
+				       RVE(v, R_GUEST_LARGE_KIB), fmax(warn, RVE(v, R_GUEST_LARGE_WARN)));
 			f->source = "[vmw vSphere 6.7 monitoring guide] device latency > 15 ms: the storage is slow; "
-				    "[vmw-derived practitioner tables] GAVG > 25 ms; [derived] NFS volumes have no DAVG/KAVG";
+				    "[vmw-derived practitioner tables] GAVG > 25 ms; [pal] 35 ms for IOs above 64 KiB; [derived] "
+				    "NFS volumes have no DAVG/KAVG";
 		}
 	}
 }

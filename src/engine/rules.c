@@ -25,6 +25,8 @@
 	[R_LOG_MAX_KIB] = {"guest.log.max_write_kib", 64, "KiB", "... of at most this size (on average) is taken for a log disk", "[derived] log writes are 512 B-60 KiB"}, \
 	[R_DAVG_WARN] = {"device.davg.warning_ms", 15, "ms", "DAVG above this: the array/fabric is slow", "[vmw vSphere 6.7 monitoring guide] device latency > 15 ms"}, \
 	[R_DAVG_CRIT] = {"device.davg.critical_ms", 25, "ms", "DAVG above this", "[vmw-derived practitioner tables] DAVG > 25 ms"}, \
+	[R_NONDATA_SHARE] = {"device.nondata.share", 0.25, "fraction", "a slow device whose non-data commands (Commands/s - Reads/s - Writes/s: UNMAP, ATS, ...) are at least this share of its commands ...", "[vmw] esxtop Commands/s counts every SCSI command, Reads/s and Writes/s only the data ones; [derived] the share"}, \
+	[R_NONDATA_RISE] = {"device.nondata.rise", 2, "x", "... and at least this many times their rate the rest of the capture: they are named as the likely cause", "[derived] rising with the latency, not a constant background"}, \
 	[R_DS_LAT_WARN] = {"datastore.latency.warning_ms", 15, "ms", "a virtual disk with no SCSI device (NFS, vSAN): its host-side latency above this", "[vmw vSphere 6.7 monitoring guide] device latency > 15 ms: the storage is slow"}, \
 	[R_DS_LAT_CRIT] = {"datastore.latency.critical_ms", 25, "ms", "... and above this", "[vmw-derived practitioner tables] GAVG > 25 ms"}, \
 	[R_KAVG_WARN] = {"kernel.kavg.warning_ms", 0.1, "ms", "KAVG/QAVG constantly above this: the VMkernel is queuing", "[seed] KAVG constantly above 0.1 ms"}, \
