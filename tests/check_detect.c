@@ -773,6 +773,47 @@ START_TEST(device_io_size_and_nondata)
 }
 END_TEST
 
+static double wave(int row, void *arg)
+{
+	double *a = arg;
+	return a[0] + a[1] * sin((double)row / 7.0);
+}
+
+/* Adapter QUED that is the sum of its devices' QUED (their full LUN queues) is not adapter
+ * saturation; commands queued beyond them are. */
+START_TEST(adapter_beyond_its_devices)
+{
+	double cmds[2] = {3000, 800}, actv = 32, dq = 32, qd = 20, qa = 20, davg = 2;
+	struct col cols[] = {
+		{DEV "Commands/sec", wave, cmds},
+		{DEV "Active Commands", konst, &actv},
+		{DEV "Queued Commands", konst, &qd},
+		{DEV "Device Q Depth", konst, &dq},
+		{DEV "Average Driver MilliSec/Command", konst, &davg},
+		{"Physical Disk Adapter(vmhba2)\\Commands/sec", wave, cmds},
+		{"Physical Disk Adapter(vmhba2)\\Active Commands", konst, &actv},
+		{"Physical Disk Adapter(vmhba2)\\Queued Commands", konst, &qa},
+	};
+	struct analyze_opts o = {0};
+	struct analysis a;
+	char *p = write_esxtop("adp-sum.csv", cols, 8, 300);
+	analysis_init(&a);
+	run(&a, p, &o);
+	ck_assert_int_eq(count(&a, "queue.device_saturated"), 1);
+	ck_assert_int_eq(count(&a, "queue.adapter_saturated"), 0);
+	analysis_free(&a);
+	qa = 45; /* 25 more than its LUN holds: queued at the adapter */
+	p = write_esxtop("adp-beyond.csv", cols, 8, 300);
+	analysis_init(&a);
+	run(&a, p, &o);
+	ck_assert_int_eq(count(&a, "queue.adapter_saturated"), 1);
+	for (size_t i = 0; i < a.nf; i++)
+		if (a.f[i].kind == K_Q_ADAPTER_SATURATED)
+			ck_assert_ptr_nonnull(strstr(a.f[i].summary, "45 queued at the adapter, 20 of them in its 1 device's queue"));
+	analysis_free(&a);
+}
+END_TEST
+
 START_TEST(partitions_wmic)
 {
 	static const char w[] = "BlockSize  Index  Name                   StartingOffset  \r\n"
@@ -1184,6 +1225,7 @@ Suite *detect_suite(void)
 	tcase_add_test(tc, partitions_other_shapes);
 	tcase_add_test(tc, partitions_tied_to_guest);
 	tcase_add_test(tc, device_io_size_and_nondata);
+	tcase_add_test(tc, adapter_beyond_its_devices);
 	tcase_add_test(tc, clock_offset_estimated);
 	tcase_add_test(tc, clock_across_intervals);
 	tcase_add_test(tc, kavg_advice_needs_a_full_queue);

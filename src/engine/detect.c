@@ -392,6 +392,8 @@ static void guest_log_window(struct analysis *a, const struct swin *w)
 
 /* ---- device latency ---- */
 
+#define LARGE_IO_MARGIN 1.1 /* [derived] bytes per command from rates: 10 % above the boundary */
+
 /* Large IOs take longer to transfer: above guest.large_io.kib a command is judged by the guest's
  * large-IO band (PAL: 35 ms above 64 KiB) — the same allowance at the device and virtual disk as
  * in the guest, so a backup's 1 MiB reads at 25 ms are not an array problem. The device judges
@@ -399,7 +401,8 @@ static void guest_log_window(struct analysis *a, const struct swin *w)
  * MiB) over the episode, not row by row: sizes near the boundary would cut it into pieces. */
 static bool large_io(const struct analysis *a, const struct entity *e, double bytes)
 {
-	return bytes > RVE(e, R_GUEST_LARGE_KIB) * 1024;
+	/* an average from MB/s rounded to 0.01: 64 KiB commands come out a little above 64 KiB */
+	return bytes > LARGE_IO_MARGIN * RVE(e, R_GUEST_LARGE_KIB) * 1024;
 }
 
 static bool davg_applies(const struct analysis *a, const struct entity *e) { (void)a; return has(e, M_DAVG); }
@@ -678,17 +681,84 @@ static const struct stream_rule sr_adapter_saturated = {
 	.signal = -1, .ev = {M_ACTV, M_AQLEN, M_QUED, M_DAVG, M_CMDS}, .ctx = {-1, -1}, .ev_thr = thr_nan,
 };
 
+/* The commands adapter e's devices queue (the sum of their QUED, by bucket) against the adapter's
+ * own QUED over capture times [t0, t1]: medians over the buckets, *ndev the devices behind it (by
+ * the topology: the path or the IOPS correlation). esxtop's adapter QUED counts the commands its
+ * devices hold in their own queues (a full LUN queue), which no adapter depth relieves. */
+static void adapter_vs_devices(struct analysis *a, const struct entity *e, int64_t t0, int64_t t1, double *adp,
+			       double *devs, int *ndev)
+{
+	*adp = *devs = NAN;
+	*ndev = 0;
+	const struct capture *c = cap_of(a, e);
+	if (e->series[M_QUED] < 0 || !c->ds.nb)
+		return;
+	struct topo_in ti = analysis_topo(a);
+	size_t cap = c->nentities ? c->nentities : 1;
+	const struct entity **d = xmalloc(cap * sizeof *d);
+	for (size_t i = c->first_entity; i < c->first_entity + c->nentities; i++) {
+		const struct entity *x = &a->m.ents[i];
+		if (x->layer != LAYER_DEVICE || x->nfs || x->series[M_QUED] < 0)
+			continue;
+		struct stack st;
+		topology_stack(&ti, x, &st);
+		if (st.adapter == e)
+			d[(*ndev)++] = x;
+	}
+	if (*ndev) {
+		struct qsketch qa, qd;
+		qs_init(&qa);
+		qs_init(&qd);
+		for (size_t k = 0; k < c->ds.nb; k++) {
+			if (c->ds.t1[k] < t0 || c->ds.t0[k] > t1)
+				continue;
+			double q = val(c, e, M_QUED, k), sum = 0;
+			for (int j = 0; j < *ndev && !isnan(sum); j++)
+				sum += val(c, d[j], M_QUED, k);
+			if (isnan(q) || isnan(sum))
+				continue;
+			qs_add(&qa, q);
+			qs_add(&qd, sum);
+		}
+		if (qa.n) {
+			*adp = qs_quantile(&qa, 0.5);
+			*devs = qs_quantile(&qd, 0.5);
+		}
+		qs_free(&qa);
+		qs_free(&qd);
+	}
+	free(d);
+}
+
 static void adapter_saturated_window(struct analysis *a, const struct swin *w)
 {
 	const struct entity *e = &a->m.ents[w->ent];
 	double aq = ev_median(w, M_AQLEN), actv = ev_median(w, M_ACTV);
+	bool full = !isnan(aq) && aq > 0 && actv >= RVE(e, R_ADP_SAT_PCT) / 100.0 * aq;
+	double qa, qd;
+	int ndev;
+	adapter_vs_devices(a, e, w->start, w->end, &qa, &qd, &ndev);
+	double beyond = qa - qd;
+	/* queueing the devices' own queues account for is theirs (the device queue findings say so):
+	 * the adapter is saturated only when full, or with commands queued beyond its LUNs' */
+	if (!full && !isnan(beyond) && beyond < fmax(1, RVE(e, R_ADP_BEYOND_SHARE) * qa))
+		return;
 	struct finding *f = episode_finding(a, w, SEV_WARNING, LAYER_ADAPTER);
-	if (!isnan(aq))
+	if (full)
 		f->summary = afmt(a, "adapter queue full: %.0f active commands against AQLEN %.0f", actv, aq);
+	else if (!isnan(beyond))
+		f->summary = afmt(a, "commands queue at the adapter beyond its LUNs' own queues: %.0f queued at the adapter, "
+				     "%.0f of them in its %d device%s queue%s (median)%s",
+				  qa, qd, ndev, ndev == 1 ? "'s" : "s'", ndev == 1 ? "" : "s",
+				  isnan(aq) ? " (AQLEN not in the capture: use esxtop -a)" : "");
 	else
 		f->summary = afmt(a, "commands queue at the adapter (AQLEN not in the capture: use esxtop -a)");
-	f->rule = afmt(a, "sum of ACTV >= %g%% of AQLEN, or commands queued at the adapter, sustained", RVE(e, R_ADP_SAT_PCT));
-	f->source = "[vmw] adapter saturation: the sum of ACTV over a vmhba's devices ≈ AQLEN";
+	f->rule = afmt(a, "sum of ACTV >= %g%% of AQLEN, or commands queued at the adapter beyond the sum of its "
+			  "devices' QUED (at least 1 and %g%% of the adapter's), sustained",
+		       RVE(e, R_ADP_SAT_PCT), 100 * RVE(e, R_ADP_BEYOND_SHARE));
+	f->source = "[vmw] adapter saturation: the sum of ACTV over a vmhba's devices ≈ AQLEN; [vmw] esxtop's adapter "
+		    "QUED includes the commands its devices queue for a full LUN queue (they wait for the device, "
+		    "not the HBA)";
 	f->advice = afmt(a, "The HBA's queue is the limit: spread the LUNs over more HBAs/paths (path "
 			    "policy Round Robin), or raise the adapter queue depth where the driver allows.");
 }

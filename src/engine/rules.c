@@ -35,6 +35,7 @@
 	[R_DEV_SAT_USD] = {"device.saturated.usd_pct", 90, "%", "ACTV at or above this share of DQLEN ...", "[vmw] %USD = ACTV/DQLEN"}, \
 	[R_DEV_SAT_QUED] = {"device.saturated.qued", 1, "commands", "... with at least this many commands queued in the VMkernel (LOAD > 1)", "[vmw] LOAD > 1 or QUED > 0 means IOs wait in the kernel"}, \
 	[R_ADP_SAT_PCT] = {"adapter.saturated.pct", 90, "%", "sum of ACTV on an adapter at or above this share of AQLEN", "[vmw]"}, \
+	[R_ADP_BEYOND_SHARE] = {"adapter.saturated.beyond_share", 0.1, "fraction", "... or commands queued at the adapter beyond the sum of its devices' QUED, by at least 1 and this share of the adapter's", "[vmw] the adapter's QUED counts what its devices queue; [derived] the share"}, \
 	[R_VSCSI_LSI] = {"vscsi.lsi.disk_limit", 32, "IOs", "LSI Logic SAS per-disk queue limit", "[seed] adapter 128, per disk 32; [pal] warns at >= 32"}, \
 	[R_VSCSI_PVSCSI] = {"vscsi.pvscsi.disk_limit", 64, "IOs", "PVSCSI default per-disk queue limit", "[seed][vmw KB 2053145]"}, \
 	[R_VSCSI_PVSCSI_MAX] = {"vscsi.pvscsi.disk_limit_max", 254, "IOs", "PVSCSI maximum per-disk queue limit (MaxQueueDepth)", "[seed][vmw KB 2053145]"}, \
