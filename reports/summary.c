@@ -340,6 +340,14 @@ static void action_text(const struct analysis *a, enum act_key k, const struct f
 		break;
 	case AK_DEVICE_QUEUE: {
 		double davg = ev_median(f, M_DAVG);
+		if (f->done) {
+			/* the capture shows the queue depth raised and the queueing ended */
+			ac->what = fmtx("Keep the queue depth of LUN %s where it was raised during the capture: the queueing "
+					"ended with it (see the queue depth change finding).", ent);
+			ac->effect = fmtx("Nothing more to raise; check that the array's latency (DAVG) stays low at the "
+					  "higher load.");
+			break;
+		}
 		if (!isnan(davg) && davg >= 10)
 			ac->what = fmtx("Spread the busy virtual disks of LUN %s over more LUNs (the array answers slowly, so "
 					"a deeper queue would not help).", ent);
@@ -351,6 +359,12 @@ static void action_text(const struct analysis *a, enum act_key k, const struct f
 		break;
 	}
 	case AK_ADAPTER:
+		if (f->done) {
+			ac->what = fmtx("Keep the queue depth of adapter %s where it was raised during the capture: the "
+					"queueing ended with it.", ent);
+			ac->effect = fmtx("Nothing more to raise.");
+			break;
+		}
 		ac->what = fmtx("Spread the LUNs of adapter %s over more HBAs or paths, or raise the adapter queue depth.", ent);
 		ac->effect = fmtx("The host stops queueing IOs at the adapter shared by all its LUNs.");
 		break;

@@ -814,6 +814,58 @@ START_TEST(adapter_beyond_its_devices)
 }
 END_TEST
 
+/* DQLEN 32 -> 64 in the middle of the capture, the queue full before and empty after: the change is
+ * said with its time, the queue finding ends there, and its advice is not to raise the queue depth
+ * (already done); a device queue finding spanning a step is split at it. */
+START_TEST(queue_depth_step)
+{
+	double dq[4] = {32, 64, 200, 400}, actv[4] = {32, 40, 200, 400}, qued[4] = {20, 0, 200, 400};
+	double cmds[4] = {20000, 30000, 200, 400}, davg = 1.5, kavg[4] = {1, 0.02, 200, 400};
+	struct col cols[] = {
+		{DEV "Commands/sec", pulse, cmds},
+		{DEV "Active Commands", pulse, actv},
+		{DEV "Queued Commands", pulse, qued},
+		{DEV "Device Q Depth", pulse, dq},
+		{DEV "Average Driver MilliSec/Command", konst, &davg},
+		{DEV "Average Kernel MilliSec/Command", pulse, kavg},
+	};
+	struct analyze_opts o = {0};
+	struct analysis a;
+	char *p = write_esxtop("qd-step.csv", cols, 6, 400);
+	analysis_init(&a);
+	run(&a, p, &o);
+	ck_assert_int_eq(count(&a, "config.queue_depth_change"), 1);
+	const struct finding *c = find_kind(&a, K_CFG_QDEPTH);
+	ck_assert_int_eq(c->sev, SEV_INFO);
+	ck_assert_ptr_nonnull(strstr(c->summary, "DQLEN raised from 32 to 64 at 2026-07-27T13:06:40Z"));
+	ck_assert_ptr_nonnull(strstr(c->summary, "commands queued (QUED median) 20 before, 0 after"));
+	const struct finding *q = find_kind(&a, K_Q_DEVICE_SATURATED);
+	ck_assert_ptr_nonnull(q);
+	ck_assert(q->done);
+	ck_assert_ptr_nonnull(strstr(q->advice, "Already done"));
+	ck_assert_ptr_null(strstr(q->advice, "Raise"));
+	ck_assert_ptr_nonnull(strstr(q->summary, "before DQLEN went from 32 to 64"));
+	analysis_free(&a);
+
+	/* the queue stays full after the raise (more IO came): split at the step, no "already done" */
+	double qued2[4] = {20, 30, 200, 400}, actv2[4] = {32, 64, 200, 400}, kavg2[4] = {1, 1, 200, 400};
+	cols[1].arg = actv2;
+	cols[2].arg = qued2;
+	cols[5].arg = kavg2;
+	p = write_esxtop("qd-step-full.csv", cols, 6, 400);
+	analysis_init(&a);
+	run(&a, p, &o);
+	ck_assert_int_eq(count(&a, "config.queue_depth_change"), 1);
+	ck_assert_int_eq(count(&a, "queue.device_saturated"), 2);
+	for (size_t i = 0; i < a.nf; i++)
+		if (a.f[i].kind == K_Q_DEVICE_SATURATED) {
+			ck_assert(!a.f[i].done);
+			ck_assert(strstr(a.f[i].summary, "before DQLEN went") || strstr(a.f[i].summary, "after DQLEN went"));
+		}
+	analysis_free(&a);
+}
+END_TEST
+
 START_TEST(partitions_wmic)
 {
 	static const char w[] = "BlockSize  Index  Name                   StartingOffset  \r\n"
@@ -1226,6 +1278,7 @@ Suite *detect_suite(void)
 	tcase_add_test(tc, partitions_tied_to_guest);
 	tcase_add_test(tc, device_io_size_and_nondata);
 	tcase_add_test(tc, adapter_beyond_its_devices);
+	tcase_add_test(tc, queue_depth_step);
 	tcase_add_test(tc, clock_offset_estimated);
 	tcase_add_test(tc, clock_across_intervals);
 	tcase_add_test(tc, kavg_advice_needs_a_full_queue);

@@ -864,6 +864,7 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 		if (d->run)
 			d->run(a, o);
 	join_episodes(a);
+	split_at_qdepth_steps(a);
 	if (a->window.on) {
 		/* the first row inside a window measures the interval before it, which may begin before
 		 * the window: a finding is said within the window the user asked for */

@@ -47,6 +47,8 @@ const struct kind_info kinds[K_COUNT] = {
 	[K_LAT_DATASTORE] = {.name = "latency.datastore", .title = "datastore latency without a SCSI device (NFS, vSAN)",
 			     .layer = LAYER_ARRAY, .box = BOX_ARRAY, .waits = true, .cause_rank = 3,
 			     .place = VP_DATASTORE, .place_order = 0},
+	[K_CFG_QDEPTH] = {.name = "config.queue_depth_change", .title = "queue depth changed during the capture",
+			  .layer = LAYER_DEVICE, .box = BOX_BY_LAYER, .waits = false, .cause_rank = 2, .place = VP_NONE},
 };
 
 int kind_find(const char *name)

@@ -44,6 +44,7 @@
 	[R_HIDDEN_MIN_MS] = {"guest.hidden.min_gap_ms", 5, "ms", "... and at least this much larger", "[derived]"}, \
 	[R_AQD_HALF_RATIO] = {"aqd.halving_ratio", 0.6, "x", "a DQLEN drop to at most this share of the previous value counts as a halving", "[vmw KB 1008113] halve on QUEUE FULL/BUSY"}, \
 	[R_AQD_MIN_STEPS] = {"aqd.min_steps", 3, "steps", "+1 recovery steps after a halving needed for the AQD signature", "[vmw KB 1008113] +1 per batch of good completions"}, \
+	[R_QD_STEP_HOLD_S] = {"qdepth.step_hold_s", 300, "s", "a DQLEN/AQLEN that holds one value this long, steps by 2+ and holds the new one as long is a setting changed during the capture", "[derived] a configuration change holds; AQD and SIOC move again within minutes"}, \
 	[R_SIOC_THRESHOLD] = {"sioc.threshold_ms", 30, "ms", "SIOC congestion threshold (manual default)", "[vmw] PARDA FAST'09"}, \
 	[R_SIOC_NEAR] = {"sioc.near_share", 0.7, "x", "DAVG at least this share of the threshold while DQLEN moves", "[derived]"}, \
 	[R_SIOC_MIN_CHANGES] = {"sioc.min_changes", 3, "changes", "gradual DQLEN changes (not halvings, not +1 only) needed", "[derived] smooth proportional steps"}, \
