@@ -1133,6 +1133,79 @@ static double host60(int row, const double *arg)
 	return s / 4;
 }
 
+/* A copy of perfmon file in without the bias in its header ("(Pacific Daylight Time)(420)" ->
+ * "(Pacific Daylight Time)"): its local times are taken as UTC. */
+static void strip_bias(const char *in, const char *out)
+{
+	FILE *fi = fopen(in, "r"), *fo = fopen(out, "w");
+	ck_assert(fi && fo);
+	char *line = NULL;
+	size_t cap = 0;
+	bool first = true;
+	while (getline(&line, &cap, fi) > 0) {
+		char *b = first ? strstr(line, ")(420)") : NULL;
+		if (b)
+			memmove(b + 1, b + 6, strlen(b + 6) + 1);
+		fputs(line, fo);
+		first = false;
+	}
+	free(line);
+	fclose(fi);
+	ck_assert_int_eq(fclose(fo), 0);
+}
+
+static void run_pair(struct analysis *a, const char *esx, const char *pm, const char *map)
+{
+	analysis_init(a);
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	ck_assert_int_eq(model_add_capture(&a->m, esx, &co), 0);
+	ck_assert_int_eq(model_add_capture(&a->m, pm, &co), 0);
+	struct diag d;
+	diag_init(&d, map, -1);
+	struct diskmap dm;
+	ck_assert_int_eq(diskmap_read(&dm, map, &d), 0);
+	analysis_use_diskmap(a, &dm, map);
+	diskmap_free(&dm);
+	struct analyze_opts o = {0};
+	analysis_run(a, &o);
+}
+
+/* A perfmon header without a bias (the zone assumed): a whole-hour shift that makes the IOPS agree
+ * is found and applied; with none, no guest-vs-host finding (hidden queueing, the vSCSI cap
+ * against the host) is made and the verdict says why. */
+START_TEST(clock_zone_assumed)
+{
+	char set[128], esx[160], pm[160], nob[160], off[160], map[160];
+	snprintf(set, sizeof set, "%s/set", tmpdir);
+	char *argv[] = {"simulate", "--scenario", "lsi-guest-queue-cap", "--out", set, NULL};
+	ck_assert_int_eq(sim_main(5, argv), 0);
+	snprintf(esx, sizeof esx, "%s/esxtop.csv", set);
+	snprintf(pm, sizeof pm, "%s/perfmon.csv", set);
+	snprintf(map, sizeof map, "%s/disks.map", set);
+	snprintf(nob, sizeof nob, "%s/nobias.csv", set);
+	snprintf(off, sizeof off, "%s/nobias-13min.csv", set);
+	strip_bias(pm, nob);
+	shift_perfmon(nob, off, 13 * 60);
+	struct analysis a;
+	run_pair(&a, esx, nob, map);
+	ck_assert(llabs(a.m.caps[1].clock_offset_ms - 7 * 3600000LL) <= 10000);
+	ck_assert_ptr_nonnull(strstr(a.verdict, "shifted by +7.0 h: that shift is applied"));
+	ck_assert_int_ge(count(&a, "queue.guest_hidden"), 1);
+	analysis_free(&a);
+
+	run_pair(&a, esx, off, map);
+	ck_assert(analysis_clock_untrusted(&a, 1));
+	ck_assert_int_eq(count(&a, "queue.guest_hidden"), 0);
+	for (size_t i = 0; i < a.nf; i++)
+		if (a.f[i].kind == K_Q_GUEST_VSCSI_CAP)
+			ck_assert_int_eq(a.f[i].sev, SEV_INFO);
+	ck_assert_ptr_nonnull(strstr(a.verdict, "no guest-vs-host conclusion"));
+	analysis_free(&a);
+}
+END_TEST
+
 START_TEST(clock_across_intervals)
 {
 	/* esxtop every 60 s, perfmon every 15 s, clocks in step: the IOPS are compared on the 60 s
@@ -1281,6 +1354,7 @@ Suite *detect_suite(void)
 	tcase_add_test(tc, queue_depth_step);
 	tcase_add_test(tc, clock_offset_estimated);
 	tcase_add_test(tc, clock_across_intervals);
+	tcase_add_test(tc, clock_zone_assumed);
 	tcase_add_test(tc, kavg_advice_needs_a_full_queue);
 	tcase_add_test(tc, vscsi_cap_without_host_needs_pinned);
 	tcase_add_test(tc, sioc_on_flash);

@@ -69,6 +69,10 @@ struct analysis {
 		double from, to;
 	} *steps;
 	size_t nsteps;
+	const char *clock_note;          /* the verdict's word on a guest clock the IOPS do not confirm (or
+	                                  * that a whole/half-hour shift fixed), NULL (arena) */
+	bool *clock_untrusted;           /* by capture: a guest whose clock cannot be aligned with the
+	                                  * hosts' (zone assumed, IOPS disagree); NULL = none (arena) */
 	const char *parts_host;          /* --map "partitions = HOST": the guest the partitions file is of */
 	const char *parts_note;          /* why the partitions file was not applied (the verdict says it),
 	                                  * NULL when it was or none was given (arena) */
@@ -154,6 +158,9 @@ void stream_findings(struct analysis *a);
  * a raised depth ended the queueing (detect.c); analysis_run calls it after the episodes are
  * joined. */
 void split_at_qdepth_steps(struct analysis *a);
+/* Whether capture i is a guest whose clock could not be aligned with the hosts' (no guest-vs-host
+ * finding is made from it). */
+bool analysis_clock_untrusted(const struct analysis *a, size_t capture);
 /* The verdict paragraph (verdict.c); analysis_run calls it after the findings and coverage. */
 void analysis_verdict(struct analysis *a);
 /* Frees the streaming state; analysis_free calls it. */

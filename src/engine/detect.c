@@ -1092,7 +1092,8 @@ static void det_guest_vscsi_cap(struct analysis *a, const struct analyze_opts *o
 		const double limits[3] = {RVE(e, R_VSCSI_LSI), RVE(e, R_VSCSI_PVSCSI), RVE(e, R_VSCSI_PVSCSI_MAX)};
 		const struct capture *c = cap_of(a, e);
 		const struct diskmap_entry *me = NULL;
-		struct entity *v = mapped_vdisk(a, e, &me);
+		/* a guest clock that cannot be aligned: judged without the host's view */
+		struct entity *v = analysis_clock_untrusted(a, e->capture) ? NULL : mapped_vdisk(a, e, &me);
 		/* The lowest limit the controller can have: when the host ever holds clearly more IOs in
 		 * flight for this disk than 32, the controller is not capping it at 32. */
 		int lowest = 0;
@@ -1224,8 +1225,8 @@ static void det_guest_hidden(struct analysis *a, const struct analyze_opts *o)
 			continue;
 		const struct diskmap_entry *me = NULL;
 		struct entity *v = mapped_vdisk(a, e, &me);
-		if (!v)
-			continue;
+		if (!v || analysis_clock_untrusted(a, e->capture))
+			continue; /* no host view, or none at the same time */
 		const struct capture *c = cap_of(a, e);
 		signed char *cond = cond_alloc(c);
 		double ratio = RVE(e, R_HIDDEN_RATIO), gap = RVE(e, R_HIDDEN_MIN_MS);
