@@ -1080,208 +1080,371 @@ static double guest_latency_at(const struct capture *c, const struct entity *g, 
 
 /* ---- guest vSCSI cap ---- */
 
-static void det_guest_vscsi_cap(struct analysis *a, const struct analyze_opts *o)
+/* The lowest per-disk limit the controller of guest disk e can have: when the host ever holds
+ * clearly more IOs in flight for its virtual disk v than 32, the controller is not capping it at
+ * 32 (0 LSI 32, 1 PVSCSI 64, 2 PVSCSI 254). */
+static int vscsi_lowest(struct analysis *a, const struct entity *e, const struct entity *v, const double *limits)
 {
-	(void)o;
-	const char *names[3] = {"the LSI Logic SAS per-disk limit", "the PVSCSI default per-disk limit",
-				"the PVSCSI maximum per-disk limit"};
-	for (size_t i = 0; i < a->m.nents; i++) {
-		struct entity *e = &a->m.ents[i];
-		if (e->layer != LAYER_GUEST || e->aggregate || e->series[M_G_CDQL] < 0)
-			continue;
-		const double limits[3] = {RVE(e, R_VSCSI_LSI), RVE(e, R_VSCSI_PVSCSI), RVE(e, R_VSCSI_PVSCSI_MAX)};
-		const struct capture *c = cap_of(a, e);
-		const struct diskmap_entry *me = NULL;
-		/* a guest clock that cannot be aligned: judged without the host's view */
-		struct entity *v = analysis_clock_untrusted(a, e->capture) ? NULL : mapped_vdisk(a, e, &me);
-		/* The lowest limit the controller can have: when the host ever holds clearly more IOs in
-		 * flight for this disk than 32, the controller is not capping it at 32. */
-		int lowest = 0;
-		if (v) {
-			struct qsketch qi;
-			qs_init(&qi);
-			for (size_t k = 0; k < c->ds.nb; k++) {
+	int lowest = 0;
+	if (!v)
+		return 0;
+	const struct capture *c = cap_of(a, e);
+	struct qsketch qi;
+	qs_init(&qi);
+	for (size_t k = 0; k < c->ds.nb; k++) {
+		int64_t t = model_time(&a->m, c, k);
+		qs_add(&qi, value_at(a, v, M_CMDS, t) * vdisk_latency_at(a, v, t) / 1000.0);
+	}
+	double p99 = qs_quantile(&qi, 0.99);
+	qs_free(&qi);
+	while (lowest < 2 && p99 > 1.25 * limits[lowest])
+		lowest++;
+	return lowest;
+}
+
+/* On the raw guest rows: Current Disk Queue Length at the lowest per-disk limit there is (LSI
+ * Logic SAS 32, less one), sustained; each window of the episode is then judged against the
+ * controller limit the host's view allows and the IOs the host has in flight (guest_vscsi_window).
+ * A queue that reaches 32 in one sample of a day-long capture is no cap. */
+static bool vscsi_applies(const struct analysis *a, const struct entity *e)
+{
+	(void)a;
+	return !e->aggregate && has(e, M_G_CDQL); /* _Total's queue is every disk's */
+}
+static bool vscsi_cond(const struct analysis *a, const struct entity *e)
+{
+	return CUR(e, M_G_CDQL) >= RVE(e, R_VSCSI_LSI) - 1;
+}
+static double vscsi_ev_thr(const struct analysis *a, const struct entity *e, int k)
+{
+	return k == 0 ? RVE(e, R_VSCSI_LSI) - 1 : NAN;
+}
+
+static const struct stream_rule sr_guest_vscsi_cap = {
+	.layer = LAYER_GUEST, .applies = vscsi_applies, .cond = vscsi_cond,
+	.signal = M_G_CDQL, .signal_thr = NULL, .ev = {M_G_CDQL, M_G_LAT_R, M_G_LAT_W, M_G_XFERS, -1}, .ctx = {-1, -1},
+	.ev_thr = vscsi_ev_thr,
+};
+
+/* The finding of guest disk e for the buckets of wj (its virtual disk v, NULL without the host's
+ * view; lowest the lowest limit the host's view allows). */
+static void vscsi_cap_finding(struct analysis *a, const struct entity *e, const struct entity *v,
+			      const struct diskmap_entry *me, int lowest, const double *limits, const char *const *names,
+			      const struct win *wj)
+{
+	const struct capture *c = cap_of(a, e);
+	const double L0 = limits[lowest];
+	(void)me;
+	/* pinned: the share of samples within 1 of a controller limit */
+	int pinned = -1;
+	size_t s = (size_t)e->series[M_G_CDQL];
+	for (int li = lowest; li < 3 && pinned < 0; li++) {
+		long near = 0, tot = 0;
+		for (size_t k = wj->k0; k <= wj->k1; k++) {
+			double q = ds_mean(&c->ds, s, k);
+			if (isnan(q))
+				continue;
+			tot++;
+			if (fabs(q - limits[li]) <= 1)
+				near++;
+		}
+		if (tot && (double)near / (double)tot >= RVE(e, R_VSCSI_PINNED_SHARE))
+			pinned = li;
+	}
+	double qmed = win_median(c, e, M_G_CDQL, wj->k0, wj->k1);
+	/* Without the host's view only a queue pinned at a limit shows the cap; a queue above
+	 * the limits may as well be in flight at a slow array (PVSCSI allows 254): said so, as
+	 * information, never as a cause. */
+	bool unconfirmed = !v && pinned < 0;
+	if (unconfirmed && !(qmed > L0 + 1))
+		return;
+	struct qsketch ql;
+	qs_init(&ql);
+	for (size_t k = wj->k0; k <= wj->k1; k++)
+		qs_add(&ql, guest_latency_at(c, e, k));
+	double glat = qs_quantile(&ql, 0.5);
+	qs_free(&ql);
+	const struct ev_spec ev[] = {{M_G_CDQL, L0 - 1}, {M_G_LAT_R, NAN}, {M_G_LAT_W, NAN}, {M_G_XFERS, NAN}, EV_END};
+	struct finding *f = window_finding(a, K_Q_GUEST_VSCSI_CAP,
+					   unconfirmed ? SEV_INFO
+					   : glat > RVE(e, R_GUEST_LAT_WARN) ? SEV_CRITICAL : SEV_WARNING,
+					   LAYER_VSCSI, e, wj, ev);
+	if (unconfirmed) {
+		f->summary = afmt(a, "guest disk queue at %.0f (median), above %s (%.0f) but not pinned at a "
+				     "controller limit, and no host capture maps this disk: whether the IOs wait "
+				     "in the guest above the controller or are in flight at the array cannot be "
+				     "told%s", qmed, names[lowest], L0,
+				  isnan(glat) ? "" : afmt(a, "; guest latency median %.1f ms", glat));
+		f->rule = afmt(a, "without the host: Current Disk Queue Length within 1 of a per-disk limit in "
+				  ">= %g%% of the samples (pinned); a queue above the limits is information",
+			       100 * RVE(e, R_VSCSI_PINNED_SHARE));
+		f->source = "[seed] Current Disk Queue Length pinned at 32 under LSI Logic SAS: the per-disk "
+			    "vSCSI limit is hit; [vmw KB 2053145] PVSCSI 64/254";
+		f->advice = afmt(a, "Add the esxtop capture of the host for the same period (or --map this disk "
+				    "to its virtual disk): the host's IOs in flight for the virtual disk tell a "
+				    "controller cap from a slow array. If the disk is on LSI Logic SAS, every IO "
+				    "above 32 waits in the guest.");
+		f->heuristic = true;
+		return;
+	}
+	if (pinned >= 0)
+		f->summary = afmt(a, "guest disk queue pinned at %.0f, %s: IOs wait in the guest above the "
+				     "virtual SCSI controller%s%s",
+				  limits[pinned], names[pinned], v ? afmt(a, " (virtual disk %s)", v->name) : "",
+				  isnan(glat) ? "" : afmt(a, "; guest latency median %.1f ms", glat));
+	else
+		f->summary = afmt(a, "guest disk queue at %.0f (median), above %s (%.0f): IOs wait in the "
+				     "guest above the virtual SCSI controller%s%s",
+				  qmed, names[lowest], L0, v ? afmt(a, " (virtual disk %s)", v->name) : "",
+				  isnan(glat) ? "" : afmt(a, "; guest latency median %.1f ms", glat));
+	f->rule = afmt(a, "Current Disk Queue Length >= %g sustained%s", L0 - 1,
+		       v ? afmt(a, " and at least %g IOs more than the host has in flight for the "
+				   "virtual disk (host IOPS x latency)", fmax(2, 0.25 * L0))
+			 : " (no host capture mapped: not confirmed on the host side)");
+	f->source = "[seed] Current Disk Queue Length pinned at 32 under LSI Logic SAS: the per-disk "
+		    "vSCSI limit is hit; [pal] warns at >= 32; [vmw KB 2053145] PVSCSI 64/254";
+	if (pinned <= 0 && lowest == 0)
+		f->advice = afmt(a, "If this disk is on an LSI Logic SAS controller (per-disk queue 32, "
+				    "adapter 128, not changeable), move it to PVSCSI (per-disk 64, up to 254 "
+				    "with MaxQueueDepth; adapter 256, up to 1024), ideally one controller per "
+				    "busy disk; then check that the device queue (DQLEN) and the array absorb "
+				    "the deeper queue [seed]. If it already is PVSCSI, raise MaxQueueDepth.");
+	else
+		f->advice = afmt(a, "Raise the PVSCSI queue limits (MaxQueueDepth up to 254, "
+				    "RequestRingPages 32 for 1024 per adapter) [vmw KB 2053145], and spread "
+				    "the busiest files over more virtual disks and controllers.");
+	if (!v)
+		f->heuristic = true;
+}
+
+static void guest_vscsi_window(struct analysis *a, const struct swin *w)
+{
+	const struct entity *e = &a->m.ents[w->ent];
+	static const char *const names[3] = {"the LSI Logic SAS per-disk limit", "the PVSCSI default per-disk limit",
+					     "the PVSCSI maximum per-disk limit"};
+	const double limits[3] = {RVE(e, R_VSCSI_LSI), RVE(e, R_VSCSI_PVSCSI), RVE(e, R_VSCSI_PVSCSI_MAX)};
+	const struct capture *c = cap_of(a, e);
+	const struct diskmap_entry *me = NULL;
+	/* a guest clock that cannot be aligned: judged without the host's view */
+	const struct entity *v = analysis_clock_untrusted(a, e->capture) ? NULL : mapped_vdisk(a, e, &me);
+	int lowest = vscsi_lowest(a, e, v, limits);
+	const double L0 = limits[lowest];
+	/* the windows of the episode at the limit the host allows, with IOs waiting above what the
+	 * host has in flight (Little: host IOPS x host latency): a guest queue the host absorbs is no cap */
+	int nsub = w->nsub > 1 ? w->nsub : 1;
+	size_t kk0 = SIZE_MAX, kk1 = 0;
+	double held = 0;
+	for (int j = 0; j < nsub; j++) {
+		int64_t s0 = w->nsub > 1 ? w->sub[j].start : w->start, s1 = w->nsub > 1 ? w->sub[j].end : w->end;
+		struct qsketch qq, qi;
+		qs_init(&qq);
+		qs_init(&qi);
+		size_t k0 = SIZE_MAX, k1 = 0;
+		for (size_t k = 0; k < c->ds.nb; k++) {
+			if (c->ds.t1[k] < s0 || c->ds.t0[k] > s1)
+				continue;
+			qs_add(&qq, val(c, e, M_G_CDQL, k));
+			if (v) {
 				int64_t t = model_time(&a->m, c, k);
 				qs_add(&qi, value_at(a, v, M_CMDS, t) * vdisk_latency_at(a, v, t) / 1000.0);
 			}
-			double p99 = qs_quantile(&qi, 0.99);
-			qs_free(&qi);
-			while (lowest < 2 && p99 > 1.25 * limits[lowest])
-				lowest++;
+			k0 = k < k0 ? k : k0;
+			k1 = k > k1 ? k : k1;
 		}
-		const double L0 = limits[lowest];
-		signed char *cond = cond_alloc(c);
-		for (size_t k = 0; k < c->ds.nb; k++) {
-			double q = val(c, e, M_G_CDQL, k);
-			bool at = q >= L0 - 1;
-			if (at && v) {
-				/* With the host's view: the guest must hold more IOs than the host has in flight
-				 * for this virtual disk (Little: host IOPS × host latency), i.e. IOs wait above
-				 * the controller; a guest queue the host fully absorbs is no cap. */
-				int64_t t = model_time(&a->m, c, k);
-				double x = value_at(a, v, M_CMDS, t), lat = vdisk_latency_at(a, v, t);
-				double inside = x * lat / 1000.0;
-				if (!isnan(inside) && q - inside < fmax(2, 0.25 * L0))
-					at = false;
-			}
-			cond[k] = at;
-		}
-		struct win w[MAXW];
-		size_t n = find_windows(&a->rules, c, cond, e->series[M_G_CDQL], w, MAXW);
-		free(cond);
-		for (size_t j = 0; j < n; j++) {
-			/* pinned: the share of samples within 1 of a controller limit */
-			int pinned = -1;
-			size_t s = (size_t)e->series[M_G_CDQL];
-			for (int li = lowest; li < 3 && pinned < 0; li++) {
-				long near = 0, tot = 0;
-				for (size_t k = w[j].k0; k <= w[j].k1; k++) {
-					double q = ds_mean(&c->ds, s, k);
-					if (isnan(q))
-						continue;
-					tot++;
-					if (fabs(q - limits[li]) <= 1)
-						near++;
-				}
-				if (tot && (double)near / (double)tot >= RVE(e, R_VSCSI_PINNED_SHARE))
-					pinned = li;
-			}
-			double qmed = win_median(c, e, M_G_CDQL, w[j].k0, w[j].k1);
-			/* Without the host's view only a queue pinned at a limit shows the cap; a queue above
-			 * the limits may as well be in flight at a slow array (PVSCSI allows 254): said so, as
-			 * information, never as a cause. */
-			bool unconfirmed = !v && pinned < 0;
-			if (unconfirmed && !(qmed > L0 + 1))
-				continue;
-			struct qsketch ql;
-			qs_init(&ql);
-			for (size_t k = w[j].k0; k <= w[j].k1; k++)
-				qs_add(&ql, guest_latency_at(c, e, k));
-			double glat = qs_quantile(&ql, 0.5);
-			qs_free(&ql);
-			const struct ev_spec ev[] = {{M_G_CDQL, L0 - 1}, {M_G_LAT_R, NAN}, {M_G_LAT_W, NAN}, {M_G_XFERS, NAN}, EV_END};
-			struct finding *f = window_finding(a, K_Q_GUEST_VSCSI_CAP,
-							   unconfirmed ? SEV_INFO
-							   : glat > RVE(e, R_GUEST_LAT_WARN) ? SEV_CRITICAL : SEV_WARNING,
-							   LAYER_VSCSI, e, &w[j], ev);
-			if (unconfirmed) {
-				f->summary = afmt(a, "guest disk queue at %.0f (median), above %s (%.0f) but not pinned at a "
-						     "controller limit, and no host capture maps this disk: whether the IOs wait "
-						     "in the guest above the controller or are in flight at the array cannot be "
-						     "told%s", qmed, names[lowest], L0,
-						  isnan(glat) ? "" : afmt(a, "; guest latency median %.1f ms", glat));
-				f->rule = afmt(a, "without the host: Current Disk Queue Length within 1 of a per-disk limit in "
-						  ">= %g%% of the samples (pinned); a queue above the limits is information",
-					       100 * RVE(e, R_VSCSI_PINNED_SHARE));
-				f->source = "[seed] Current Disk Queue Length pinned at 32 under LSI Logic SAS: the per-disk "
-					    "vSCSI limit is hit; [vmw KB 2053145] PVSCSI 64/254";
-				f->advice = afmt(a, "Add the esxtop capture of the host for the same period (or --map this disk "
-						    "to its virtual disk): the host's IOs in flight for the virtual disk tell a "
-						    "controller cap from a slow array. If the disk is on LSI Logic SAS, every IO "
-						    "above 32 waits in the guest.");
-				f->heuristic = true;
-				continue;
-			}
-			if (pinned >= 0)
-				f->summary = afmt(a, "guest disk queue pinned at %.0f, %s: IOs wait in the guest above the "
-						     "virtual SCSI controller%s%s",
-						  limits[pinned], names[pinned], v ? afmt(a, " (virtual disk %s)", v->name) : "",
-						  isnan(glat) ? "" : afmt(a, "; guest latency median %.1f ms", glat));
-			else
-				f->summary = afmt(a, "guest disk queue at %.0f (median), above %s (%.0f): IOs wait in the "
-						     "guest above the virtual SCSI controller%s%s",
-						  qmed, names[lowest], L0, v ? afmt(a, " (virtual disk %s)", v->name) : "",
-						  isnan(glat) ? "" : afmt(a, "; guest latency median %.1f ms", glat));
-			f->rule = afmt(a, "Current Disk Queue Length >= %g sustained%s", L0 - 1,
-				       v ? afmt(a, " and at least %g IOs more than the host has in flight for the "
-						   "virtual disk (host IOPS x latency)", fmax(2, 0.25 * L0))
-					 : " (no host capture mapped: not confirmed on the host side)");
-			f->source = "[seed] Current Disk Queue Length pinned at 32 under LSI Logic SAS: the per-disk "
-				    "vSCSI limit is hit; [pal] warns at >= 32; [vmw KB 2053145] PVSCSI 64/254";
-			if (pinned <= 0 && lowest == 0)
-				f->advice = afmt(a, "If this disk is on an LSI Logic SAS controller (per-disk queue 32, "
-						    "adapter 128, not changeable), move it to PVSCSI (per-disk 64, up to 254 "
-						    "with MaxQueueDepth; adapter 256, up to 1024), ideally one controller per "
-						    "busy disk; then check that the device queue (DQLEN) and the array absorb "
-						    "the deeper queue [seed]. If it already is PVSCSI, raise MaxQueueDepth.");
-			else
-				f->advice = afmt(a, "Raise the PVSCSI queue limits (MaxQueueDepth up to 254, "
-						    "RequestRingPages 32 for 1024 per adapter) [vmw KB 2053145], and spread "
-						    "the busiest files over more virtual disks and controllers.");
-			if (!v)
-				f->heuristic = true;
-		}
+		double q = qq.n ? qs_quantile(&qq, 0.5) : NAN, inside = qi.n ? qs_quantile(&qi, 0.5) : NAN;
+		qs_free(&qq);
+		qs_free(&qi);
+		if (isnan(q) || q < L0 - 1 || (!isnan(inside) && q - inside < fmax(2, 0.25 * L0)))
+			continue;
+		held += (double)(s1 - s0) / 1000.0 + c->interval_s;
+		kk0 = k0 < kk0 ? k0 : kk0;
+		kk1 = k1 > kk1 ? k1 : kk1;
 	}
+	if (kk0 == SIZE_MAX || held < RV(R_SUSTAIN_SECONDS))
+		return;
+	struct win wj = {kk0, kk1, 0};
+	vscsi_cap_finding(a, e, v, me, lowest, limits, names, &wj);
 }
 
 /* ---- hidden guest queueing ---- */
 
-static void det_guest_hidden(struct analysis *a, const struct analyze_opts *o)
+/* The guest's latency at this row: Avg. Disk sec/Transfer, else reads and writes weighted by IOs. */
+static double guest_latency_now(const struct analysis *a, const struct entity *e)
 {
-	(void)o;
-	for (size_t i = 0; i < a->m.nents; i++) {
-		struct entity *e = &a->m.ents[i];
-		if (e->layer != LAYER_GUEST || e->aggregate)
+	double t = CUR(e, M_G_LAT_T);
+	if (!isnan(t))
+		return t;
+	double r = CUR(e, M_G_READS), w = CUR(e, M_G_WRITES), lr = CUR(e, M_G_LAT_R), lw = CUR(e, M_G_LAT_W);
+	if (isnan(r) || isnan(w) || r + w <= 0)
+		return !isnan(lr) ? lr : lw;
+	double num = (isnan(lr) ? 0 : r * lr) + (isnan(lw) ? 0 : w * lw);
+	double den = (isnan(lr) ? 0 : r) + (isnan(lw) ? 0 : w);
+	return den > 0 ? num / den : NAN;
+}
+
+/* On the raw guest rows: the guest's latency at least guest.hidden.min_gap_ms (what the host must
+ * then fall short of), sustained, while the disk is busy; the episode is then compared with the
+ * host's view of its virtual disk over the same time (guest_hidden_window), so a 4 s stall in a
+ * day-long capture, or a backup's edges in downsampled buckets, are no hidden queue. */
+static bool hidden_applies(const struct analysis *a, const struct entity *e)
+{
+	(void)a;
+	return !e->aggregate && has(e, M_G_XFERS) && (has(e, M_G_LAT_T) || has(e, M_G_LAT_R) || has(e, M_G_LAT_W));
+}
+static bool hidden_cond(const struct analysis *a, const struct entity *e)
+{
+	return guest_latency_now(a, e) >= RVE(e, R_HIDDEN_MIN_MS) && active_now(a, e, M_G_XFERS);
+}
+
+static const struct stream_rule sr_guest_hidden = {
+	.layer = LAYER_GUEST, .applies = hidden_applies, .cond = hidden_cond,
+	.signal = -1, .ev = {M_G_LAT_T, M_G_CDQL, M_G_XFERS, M_G_LAT_R, M_G_LAT_W}, .ctx = {-1, -1}, .ev_thr = thr_nan,
+};
+
+/* The guest's and the host's medians over the guest buckets that meet capture times [s0, s1]
+ * (guest latency, host virtual disk latency, guest transfers, host commands). */
+static void hidden_medians(struct analysis *a, const struct entity *e, const struct entity *v, int64_t s0, int64_t s1,
+			   double *g, double *h, double *gx, double *hx, size_t *k0, size_t *k1)
+{
+	const struct capture *c = cap_of(a, e);
+	struct qsketch q[4];
+	for (int j = 0; j < 4; j++)
+		qs_init(&q[j]);
+	*k0 = SIZE_MAX;
+	*k1 = 0;
+	for (size_t k = 0; k < c->ds.nb; k++) {
+		if (c->ds.t1[k] < s0 || c->ds.t0[k] > s1)
 			continue;
-		const struct diskmap_entry *me = NULL;
-		struct entity *v = mapped_vdisk(a, e, &me);
-		if (!v || analysis_clock_untrusted(a, e->capture))
-			continue; /* no host view, or none at the same time */
-		const struct capture *c = cap_of(a, e);
-		signed char *cond = cond_alloc(c);
-		double ratio = RVE(e, R_HIDDEN_RATIO), gap = RVE(e, R_HIDDEN_MIN_MS);
-		for (size_t k = 0; k < c->ds.nb; k++) {
-			int64_t t = model_time(&a->m, c, k);
-			double gl = guest_latency_at(c, e, k), hl = vdisk_latency_at(a, v, t);
-			double gx = val(c, e, M_G_XFERS, k), hx = value_at(a, v, M_CMDS, t);
-			bool same_load = isnan(gx) || isnan(hx) || (hx > 0 && fabs(gx - hx) / hx < 0.3);
-			cond[k] = !isnan(gl) && !isnan(hl) && gl >= ratio * hl && gl - hl >= gap && same_load &&
-				  active(&a->rules, c, e, M_G_XFERS, k);
-		}
-		struct win w[MAXW];
-		size_t n = find_windows(&a->rules, c, cond, e->series[M_G_XFERS], w, MAXW);
-		for (size_t j = 0; j < n; j++) {
-			struct qsketch qg, qh;
-			qs_init(&qg);
-			qs_init(&qh);
-			for (size_t k = w[j].k0; k <= w[j].k1; k++) {
-				int64_t t = model_time(&a->m, c, k);
-				qs_add(&qg, guest_latency_at(c, e, k));
-				qs_add(&qh, vdisk_latency_at(a, v, t));
-			}
-			double g = qs_quantile(&qg, 0.5), h = qs_quantile(&qh, 0.5);
-			qs_free(&qg);
-			qs_free(&qh);
-			const struct ev_spec ev[] = {{M_G_LAT_T, NAN}, {M_G_CDQL, NAN}, {M_G_XFERS, NAN}, EV_END};
-			struct finding *f = window_finding(a, K_Q_GUEST_HIDDEN, g - h > RVE(e, R_GUEST_LAT_WARN) ? SEV_CRITICAL : SEV_WARNING, LAYER_GUEST, e, &w[j], ev);
-			f->summary = afmt(a, "IOs wait inside the guest: guest latency median %.1f ms vs %.1f ms on the host "
-					     "for the same virtual disk %s at the same IOPS", g, h, v->name);
-			f->rule = afmt(a, "guest latency >= %gx the host's and >= %g ms more, at IOPS within 30%%, "
-					  "sustained", ratio, gap);
-			f->source = "[derived] Little's law: guest sec/Transfer >> host GAVG at equal IOPS "
-				    "means IOs wait inside the guest (vSCSI limit LSI 32 / PVSCSI 64)";
-			f->heuristic = true;
-			double q = win_median(c, e, M_G_CDQL, w[j].k0, w[j].k1);
-			if (q >= RVE(e, R_VSCSI_LSI) - 1)
-				f->advice = afmt(a, "The wait is above the hypervisor: the guest's queue to the virtual "
-						    "controller is full (Current Disk Queue Length median %.0f). Check the "
-						    "controller type (LSI Logic SAS caps a disk at 32 outstanding IOs) and move "
-						    "busy disks to PVSCSI; also check guest CPU and filter drivers (antivirus, "
-						    "backup).%s", q,
-					       me && me->automatic ? afmt(a, " (Mapping found by correlating IOPS, r = %.2f; "
-									     "confirm with --map.)", me->correlation) : "");
-			else
-				f->advice = afmt(a, "The guest queue is short (median %.0f), yet each IO takes far longer in the "
-						    "guest than on the host: the time goes to the guest's IO path or the "
-						    "virtual controller's emulation, which all disks of a controller share (LSI "
-						    "Logic SAS serialises it; a busy neighbour disk slows this one). Check the "
-						    "controller type and the busiest disk on it, guest CPU, and filter drivers.%s",
-					       q,
-					       me && me->automatic ? afmt(a, " (Mapping found by correlating IOPS, r = %.2f; "
-									     "confirm with --map.)", me->correlation) : "");
-		}
-		free(cond);
+		int64_t t = model_time(&a->m, c, k);
+		qs_add(&q[0], guest_latency_at(c, e, k));
+		qs_add(&q[1], vdisk_latency_at(a, v, t));
+		qs_add(&q[2], val(c, e, M_G_XFERS, k));
+		qs_add(&q[3], value_at(a, v, M_CMDS, t));
+		*k0 = k < *k0 ? k : *k0;
+		*k1 = k > *k1 ? k : *k1;
 	}
+	double *out[4] = {g, h, gx, hx};
+	for (int j = 0; j < 4; j++) {
+		*out[j] = q[j].n ? qs_quantile(&q[j], 0.5) : NAN;
+		qs_free(&q[j]);
+	}
+}
+
+static bool hidden_holds(const struct analysis *a, const struct entity *e, double g, double h, double gx, double hx)
+{
+	bool same_load = isnan(gx) || isnan(hx) || (hx > 0 && fabs(gx - hx) / hx < 0.3);
+	return !isnan(g) && !isnan(h) && g >= RVE(e, R_HIDDEN_RATIO) * h && g - h >= RVE(e, R_HIDDEN_MIN_MS) && same_load;
+}
+
+static void guest_hidden_window(struct analysis *a, const struct swin *w)
+{
+	const struct entity *e = &a->m.ents[w->ent];
+	const struct diskmap_entry *me = NULL;
+	struct entity *v = mapped_vdisk(a, e, &me);
+	if (!v || analysis_clock_untrusted(a, e->capture))
+		return; /* no host view, or none at the same time */
+	const struct capture *c = cap_of(a, e);
+	double ratio = RVE(e, R_HIDDEN_RATIO), gap = RVE(e, R_HIDDEN_MIN_MS);
+	/* each window of the episode against the host's view of its virtual disk over the same time:
+	 * the windows where the guest is not that much slower than the host are left out */
+	int nsub = w->nsub > 1 ? w->nsub : 1, kept = 0;
+	bool cut = false;
+	struct subwin *sub = arena_alloc(&a->arena, (size_t)nsub * sizeof *sub);
+	double held = 0;
+	size_t kk0 = SIZE_MAX, kk1 = 0;
+	for (int j = 0; j < nsub; j++) {
+		int64_t s0 = w->nsub > 1 ? w->sub[j].start : w->start, s1 = w->nsub > 1 ? w->sub[j].end : w->end;
+		/* the first and last bucket where the guest is that much slower than the host (a long slow
+		 * stretch may be slow on the host too at its ends) */
+		size_t first = SIZE_MAX, last = 0;
+		for (size_t k = 0; k < c->ds.nb; k++) {
+			if (c->ds.t1[k] < s0 || c->ds.t0[k] > s1)
+				continue;
+			int64_t t = model_time(&a->m, c, k);
+			if (hidden_holds(a, e, guest_latency_at(c, e, k), vdisk_latency_at(a, v, t), val(c, e, M_G_XFERS, k),
+					 value_at(a, v, M_CMDS, t))) {
+				first = k < first ? k : first;
+				last = k;
+			}
+		}
+		if (first == SIZE_MAX)
+			continue;
+		/* judged over the whole window (a backup's edges in buckets of unequal phase are not a
+		 * hidden queue), then said for the part where it holds */
+		double g, h, gx, hx;
+		size_t k0, k1;
+		hidden_medians(a, e, v, s0, s1, &g, &h, &gx, &hx, &k0, &k1);
+		if (!hidden_holds(a, e, g, h, gx, hx))
+			continue;
+		s0 = c->ds.t0[first] > s0 ? c->ds.t0[first] : s0;
+		s1 = c->ds.t1[last] < s1 ? c->ds.t1[last] : s1;
+		if ((double)(s1 - s0) / 1000.0 + c->interval_s < RV(R_SUSTAIN_SECONDS))
+			continue;
+		hidden_medians(a, e, v, s0, s1, &g, &h, &gx, &hx, &k0, &k1);
+		bool trimmed = s0 != (w->nsub > 1 ? w->sub[j].start : w->start) || s1 != (w->nsub > 1 ? w->sub[j].end : w->end);
+		cut |= trimmed;
+		sub[kept].start = s0;
+		sub[kept].end = s1;
+		kept++;
+		held += (double)(s1 - s0) / 1000.0 + c->interval_s;
+		kk0 = k0 < kk0 ? k0 : kk0;
+		kk1 = k1 > kk1 ? k1 : kk1;
+	}
+	if (!kept || held < RV(R_SUSTAIN_SECONDS))
+		return;
+	int64_t s0 = sub[0].start, s1 = sub[kept - 1].end;
+	double g, h, gx, hx;
+	size_t k0, k1;
+	hidden_medians(a, e, v, s0, s1, &g, &h, &gx, &hx, &k0, &k1);
+	if (kept == nsub && !cut) { /* the whole episode: the raw rows' guest figures */
+		double gr = ev_median(w, M_G_LAT_T);
+		g = isnan(gr) ? g : gr;
+	}
+	(void)ratio;
+	(void)gap;
+	struct finding *f = episode_finding(a, w, g - h > RVE(e, R_GUEST_LAT_WARN) ? SEV_CRITICAL : SEV_WARNING, LAYER_GUEST);
+	if (kept < nsub || cut) {
+		/* windows left out or trimmed: the finding is what was kept, its evidence from its buckets */
+		int64_t iv = (int64_t)(c->interval_s * 1000);
+		f->start = s0 - iv + c->clock_offset_ms;
+		f->end = s1 + c->clock_offset_ms;
+		f->sustained_s = held;
+		for (int j = 0; j < kept; j++) {
+			sub[j].start += c->clock_offset_ms - iv;
+			sub[j].end += c->clock_offset_ms;
+		}
+		f->sub = kept > 1 ? sub : NULL;
+		f->nsub = kept > 1 ? kept : 0;
+		f->nev = 0;
+		const int m[3] = {M_G_LAT_T, M_G_CDQL, M_G_XFERS};
+		for (int j = 0; j < 3; j++)
+			evidence_add(f, c, e, m[j], kk0, kk1, NAN);
+	}
+	f->summary = afmt(a, "IOs wait inside the guest: guest latency median %.1f ms vs %.1f ms on the host "
+			     "for the same virtual disk %s at the same IOPS", g, h, v->name);
+	f->rule = afmt(a, "guest latency >= %g ms sustained on the guest's rows, and over that time >= %gx the host's and "
+			  ">= %g ms more, at IOPS within 30%% (medians)", gap, ratio, gap);
+	f->source = "[derived] Little's law: guest sec/Transfer >> host GAVG at equal IOPS "
+		    "means IOs wait inside the guest (vSCSI limit LSI 32 / PVSCSI 64)";
+	f->heuristic = true;
+	double q = kept < nsub || cut ? win_median(c, e, M_G_CDQL, kk0, kk1) : ev_median(w, M_G_CDQL);
+	if (q >= RVE(e, R_VSCSI_LSI) - 1)
+		f->advice = afmt(a, "The wait is above the hypervisor: the guest's queue to the virtual "
+				    "controller is full (Current Disk Queue Length median %.0f). Check the "
+				    "controller type (LSI Logic SAS caps a disk at 32 outstanding IOs) and move "
+				    "busy disks to PVSCSI; also check guest CPU and filter drivers (antivirus, "
+				    "backup).%s", q,
+			       me && me->automatic ? afmt(a, " (Mapping found by correlating IOPS, r = %.2f; "
+							     "confirm with --map.)", me->correlation) : "");
+	else
+		f->advice = afmt(a, "The guest queue is short (median %.0f), yet each IO takes far longer in the "
+				    "guest than on the host: the time goes to the guest's IO path or the "
+				    "virtual controller's emulation, which all disks of a controller share (LSI "
+				    "Logic SAS serialises it; a busy neighbour disk slows this one). Check the "
+				    "controller type and the busiest disk on it, guest CPU, and filter drivers.%s",
+			       q,
+			       me && me->automatic ? afmt(a, " (Mapping found by correlating IOPS, r = %.2f; "
+							     "confirm with --map.)", me->correlation) : "");
 }
 
 /* ---- datastores without a SCSI device: NFS, vSAN ---- */
@@ -2539,8 +2702,10 @@ const struct detector detectors[] = {
 	 .window = device_saturated_window},
 	{.kind = K_Q_ADAPTER_SATURATED, .title = "adapter queue saturated", .stream = &sr_adapter_saturated,
 	 .window = adapter_saturated_window},
-	{.kind = K_Q_GUEST_VSCSI_CAP, .title = "guest queue at the vSCSI per-disk limit", .run = det_guest_vscsi_cap},
-	{.kind = K_Q_GUEST_HIDDEN, .title = "IOs waiting inside the guest", .run = det_guest_hidden},
+	{.kind = K_Q_GUEST_VSCSI_CAP, .title = "guest queue at the vSCSI per-disk limit", .stream = &sr_guest_vscsi_cap,
+	 .window = guest_vscsi_window},
+	{.kind = K_Q_GUEST_HIDDEN, .title = "IOs waiting inside the guest", .stream = &sr_guest_hidden,
+	 .window = guest_hidden_window},
 	{.kind = K_Q_ARRAY_OVERCOMMIT, .title = "outstanding IO at the LU above the array LU queue",
 	 .stream = &sr_array_overcommit_dev, .window = array_overcommit_window},
 	{.kind = K_Q_ARRAY_OVERCOMMIT, .title = "guest queue above the array LU queue", .stream = &sr_array_overcommit_guest,
