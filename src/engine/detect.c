@@ -497,8 +497,8 @@ static void device_latency_window(struct analysis *a, const struct swin *w)
 		       warn, crit, RVE(e, R_GUEST_LARGE_KIB), fmax(warn, RVE(e, R_GUEST_LARGE_WARN)), lcrit,
 		       100 * RVE(e, R_NONDATA_SHARE), RVE(e, R_NONDATA_RISE));
 	f->source = "[vmw vSphere 6.7 monitoring guide] device latency > 15 ms is an array problem; "
-		    "[vmw-derived practitioner tables] DAVG > 25 ms; [pal] 35 ms for IOs above 64 KiB; [vmw] esxtop "
-		    "Commands/s counts every SCSI command, Reads/s and Writes/s the data ones (UNMAP, ATS, WRITE SAME, "
+		    "[vmw-derived practitioner tables] DAVG > 25 ms; [pal] 35 ms for IOs above 64 KiB; [vmw Interpreting "
+		    "esxtop Statistics] CMDS/s counts every command, READS/s and WRITES/s the data ones (UNMAP, ATS, WRITE SAME, "
 		    "XCOPY are the rest)";
 	if (nondata) {
 		f->advice = afmt(a, "The latency came with a storm of non-read/write commands. On VMFS6 check automatic "
@@ -756,9 +756,9 @@ static void adapter_saturated_window(struct analysis *a, const struct swin *w)
 	f->rule = afmt(a, "sum of ACTV >= %g%% of AQLEN, or commands queued at the adapter beyond the sum of its "
 			  "devices' QUED (at least 1 and %g%% of the adapter's), sustained",
 		       RVE(e, R_ADP_SAT_PCT), 100 * RVE(e, R_ADP_BEYOND_SHARE));
-	f->source = "[vmw] adapter saturation: the sum of ACTV over a vmhba's devices ≈ AQLEN; [vmw] esxtop's adapter "
-		    "QUED includes the commands its devices queue for a full LUN queue (they wait for the device, "
-		    "not the HBA)";
+	f->source = "[vmw] adapter saturation: the sum of ACTV over a vmhba's devices ≈ AQLEN; [vmw Interpreting esxtop "
+		    "Statistics §4.1] the adapter screen aggregates its devices' and paths' statistics, so its QUED "
+		    "holds what they queue for their own full LUN queues; [derived] only the excess is the HBA's";
 	f->advice = afmt(a, "The HBA's queue is the limit: spread the LUNs over more HBAs/paths (path "
 			    "policy Round Robin), or raise the adapter queue depth where the driver allows.");
 }
@@ -1862,7 +1862,7 @@ static void det_alignment(struct analysis *a, const struct analyze_opts *o)
 				  "severity of the disk's latency or split-IO finding, else a warning",
 			       min_align, align, p->line);
 		f->source = "[seed][vmw] Windows 2008+ and VMFS5 align at 1 MiB; 32256 = 63 sectors is the classic bad "
-			    "offset; [ms] 4 KiB (512e/4Kn sector) alignment: an offset that is a multiple of 4096 "
+			    "offset; [derived] Advanced Format (512e/4Kn) and flash pages are 4 KiB: an offset that is a multiple of 4096 "
 			    "straddles no physical sector";
 		f->heuristic = !sym;
 		f->advice = afmt(a, "Recreate the partition aligned at 1 MiB (Windows 2008+ does by default; diskpart "
@@ -2280,7 +2280,8 @@ static long vmk_path_events(const struct analysis *a, const char *dev, const cha
 	return n;
 }
 
-/* The SCSI host status names (H:0x..) [vmw KB 1029039, the Linux DID_* codes it follows]. */
+/* The SCSI host status names (H:0x..): the VMkernel's host-side codes, numbered as Linux's DID_*
+ * ([vmw] "Understanding SCSI host-side NMP errors/conditions", referenced from Broadcom KB 338435). */
 static const char *host_status_name(unsigned h)
 {
 	static const char *const names[] = {"OK", "NO_CONNECT", "BUS_BUSY", "TIMEOUT", "BAD_TARGET", "ABORT",
@@ -2676,8 +2677,8 @@ static void det_vmk_failures(struct analysis *a, const struct analyze_opts *o)
 				  "N times\" line counts N), less than %g s apart, with a symptom in the host capture within a "
 				  "minute (DAVG, queueing, a DQLEN change, aborts or resets); else context",
 			       rule_value(&a->rules, R_QFULL_GAP_S));
-		f->source = "[vmw] host status H:0x2/0x5/0x7/0x8 points to fabric/HBA trouble, not queue full; [vmw KB "
-			    "1029039] host status codes (0x5 ABORT, 0x8 RESET)";
+		f->source = "[vmw] host status H:0x2/0x5/0x7/0x8 points to fabric/HBA trouble, not queue full; [vmw] "
+			    "host-side NMP codes 0x5 ABORT, 0x8 RESET (Broadcom KB 338435, KB 321364: the failover sequence)";
 		if (!cause)
 			f->advice = afmt(a, "Listed as context: the capture shows no effect at that time. If it recurs, check "
 					    "the paths (esxcli storage core path list) and the HBA's and switch port's errors.");
