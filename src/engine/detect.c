@@ -1344,7 +1344,7 @@ static void guest_hidden_window(struct analysis *a, const struct swin *w)
 	if (!v || analysis_clock_untrusted(a, e->capture))
 		return; /* no host view, or none at the same time */
 	const struct capture *c = cap_of(a, e);
-	double ratio = RVE(e, R_HIDDEN_RATIO), gap = RVE(e, R_HIDDEN_MIN_MS);
+	double ratio = RVE(e, R_HIDDEN_RATIO), gap = RVE(e, R_HIDDEN_MIN_MS); /* for the rule's text */
 	/* each window of the episode against the host's view of its virtual disk over the same time:
 	 * the windows where the guest is not that much slower than the host are left out */
 	int nsub = w->nsub > 1 ? w->nsub : 1, kept = 0;
@@ -1400,8 +1400,6 @@ static void guest_hidden_window(struct analysis *a, const struct swin *w)
 		double gr = ev_median(w, M_G_LAT_T);
 		g = isnan(gr) ? g : gr;
 	}
-	(void)ratio;
-	(void)gap;
 	struct finding *f = episode_finding(a, w, g - h > RVE(e, R_GUEST_LAT_WARN) ? SEV_CRITICAL : SEV_WARNING, LAYER_GUEST);
 	if (kept < nsub || cut) {
 		/* windows left out or trimmed: the finding is what was kept, its evidence from its buckets */
@@ -2414,8 +2412,6 @@ static void split_finding(struct analysis *a, size_t i, const struct capture *c,
 	struct finding old = a->f[i];
 	struct finding *g = finding_new(a, old.kind, old.sev, old.layer, old.entity, old.host);
 	struct finding *f = &a->f[i];
-	int64_t gent = g->ent;
-	(void)gent;
 	*g = old;
 	g->start = t;
 	f->end = t;
