@@ -369,6 +369,14 @@ static void action_text(const struct analysis *a, enum act_key k, const struct f
 		ac->effect = fmtx("The host stops queueing IOs at the adapter shared by all its LUNs.");
 		break;
 	case AK_ARRAY:
+		if (f->nondata) {
+			ac->what = fmtx("Find what sends LUN %s its non-read/write commands while it is slow (UNMAP space "
+					"reclamation, ATS, XCOPY/WRITE SAME: esxtop's VAAI statistics, the VMFS6 reclamation "
+					"settings, guest TRIM) and reschedule or throttle it.", ent);
+			ac->effect = fmtx("The LUN answers as fast as without them; queue depths and the array's data path are not "
+					  "the problem.");
+			break;
+		}
 		ac->what = fmtx("Ask the storage team to check the array behind LUN %s: its service time (DAVG) is high.", ent);
 		ac->effect = fmtx("Lower latency for every VM on that LUN; do not raise queue depths while the array is slow "
 				  "(deeper queues make it worse).");

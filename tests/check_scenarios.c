@@ -54,6 +54,7 @@ static const struct {
 	{"path-failover", "", true},
 	{"backup-large-io", "", true},
 	{"queue-depth-raised", "", true},
+	{"unmap-storm", "", true},
 	{"log-disk-slow", "", true},
 	{"nfs-datastore", "", true},
 	{"vsan-datastore", "", true},

@@ -485,6 +485,7 @@ static void device_latency_window(struct analysis *a, const struct swin *w)
 			  large ? afmt(a, " for %.0f KiB commands (above the large-IO band, %g ms)", bytes / 1024,
 				       RVE(e, R_GUEST_LARGE_WARN))
 				: "");
+	f->nondata = nondata;
 	if (nondata)
 		f->summary = afmt(a, "%s; %.0f commands/s are neither reads nor writes (Commands/s %.0f vs reads + writes "
 				     "%.0f; %s the rest of the capture): UNMAP (space reclamation), ATS or other non-data "

@@ -672,6 +672,15 @@ static void fill_snapshot(struct sim_esx *w, double t)
 		for (int i = 0; i < m->dev_nv[d]; i++)
 			acc_add(&tot, &acc[m->dev_v[d][i]]);
 		fill_rates(s, &tot, secs);
+		/* non-data commands (an UNMAP storm): in Commands/sec, not in Reads/sec or Writes/sec */
+		for (int i = 0; i < c->ndevev; i++) {
+			const struct sim_dev_event *ev = &c->devev[i];
+			if (ev->dev != d || ev->kind != SIM_DEVEV_UNMAP)
+				continue;
+			double lo = fmax(ev->t0_s, t - secs), hi = fmin(ev->t1_s, t);
+			if (hi > lo)
+				s[SM_CMDS] += ev->rate * (hi - lo) / secs;
+		}
 		int adp = sim_dev_adapter(m, d);
 		if (dc->kind == SIM_DEV_SCSI)
 			acc_add(&ad_acc[adp], &tot);

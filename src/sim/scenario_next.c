@@ -595,6 +595,29 @@ void sc_build_queue_depth_raised(struct sim_config *c, int part)
 		     "and no advice is to raise the queue depth";
 }
 
+/* Space reclamation runs on D:'s LUN from 40 to 70 %: ~1,450 UNMAP commands/s on top of ~1,300
+ * reads and writes (Commands/s ~2,750), and the LUN answers ~20 ms slower meanwhile (DAVG 1 -> ~22
+ * ms). The device latency finding must name the non-data commands as the likely cause. */
+void sc_build_unmap_storm(struct sim_config *c, int part)
+{
+	(void)part;
+	struct sc_host h = sc_host_base(c);
+	struct sc_sql s = sc_sql_vm(c, &h, "SQL01", SIM_CTRL_PVSCSI, SC_ARRAY_FLASH, 1);
+	sc_set_load(s.d, 24, 2, 0.7, 8, 8);
+	double t0 = floor(0.4 * c->duration), t1 = floor(0.7 * c->duration);
+	int k = sc_add_devev(c, s.dev_d, SIM_DEVEV_UNMAP, t0, t1, 20);
+	if (k >= 0)
+		c->devev[k].rate = 1450;
+	sc_bystander(c, &h);
+	c->tx.coverage = true;
+	sc_expect_abs(c, "latency.device", c->dev[s.dev_d].naa, NULL, t0, t1);
+	sc_absent(c, "queue.guest_vscsi_cap", "queue.guest_hidden", "throttle.adaptive_queue_depth", "throttle.sioc",
+		  "throttle.dsnro", "scsi.queue_full", "queue.adapter_saturated", "errors.aborts_resets", "io.split",
+		  "align.partition_misaligned", NULL);
+	c->tx.note = "Commands/s well above Reads/s + Writes/s while DAVG rises: the device finding names UNMAP/ATS "
+		     "(non-data commands) as the likely cause (not expressible as a kind)";
+}
+
 /* ---- IO size and the log disk ---- */
 
 /* A nightly full backup reads D: with 1 MiB IOs at ~27 ms: normal for that size (PAL allows
