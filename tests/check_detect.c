@@ -863,6 +863,24 @@ START_TEST(queue_depth_step)
 			ck_assert(strstr(a.f[i].summary, "before DQLEN went") || strstr(a.f[i].summary, "after DQLEN went"));
 		}
 	analysis_free(&a);
+
+	/* an adapter's AQLEN raised from 128 to 256 while it was full: said, and its finding is done */
+	double aq[4] = {128, 256, 200, 400}, aactv[4] = {126, 150, 200, 400}, aqd[4] = {30, 0, 200, 400};
+	struct col adp[] = {
+		{"Physical Disk Adapter(vmhba2)\\Commands/sec", pulse, cmds},
+		{"Physical Disk Adapter(vmhba2)\\Active Commands", pulse, aactv},
+		{"Physical Disk Adapter(vmhba2)\\Queued Commands", pulse, aqd},
+		{"Physical Disk Adapter(vmhba2)\\Adapter Q Depth", pulse, aq},
+	};
+	p = write_esxtop("aq-step.csv", adp, 4, 400);
+	analysis_init(&a);
+	run(&a, p, &o);
+	ck_assert_int_eq(count(&a, "config.queue_depth_change"), 1);
+	ck_assert_ptr_nonnull(strstr(find_kind(&a, K_CFG_QDEPTH)->summary, "AQLEN raised from 128 to 256"));
+	const struct finding *ad = find_kind(&a, K_Q_ADAPTER_SATURATED);
+	ck_assert_ptr_nonnull(ad);
+	ck_assert(ad->done);
+	analysis_free(&a);
 }
 END_TEST
 
