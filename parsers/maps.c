@@ -144,6 +144,19 @@ int diskmap_read(struct diskmap *m, const char *path, struct diag *d)
 		}
 		*eq = '\0';
 		char *left = trim_line(s), *right = trim_line(eq + 1);
+		if (strcasecmp(left, "partitions") == 0) {
+			/* "partitions = GUESTHOST": the --partitions file is that guest's (its listing
+			 * names no SystemName) */
+			if (!*right || strpbrk(right, " \t\\:")) {
+				diag_emit(d, DIAG_ERROR, ln, (long)(right - line) + 1,
+					  "expected 'partitions = GUESTHOST' (the machine the --partitions file was taken on)");
+				rc = ERR_FORMAT;
+				continue;
+			}
+			m->partitions_host = arena_strdup(&m->arena, right);
+			m->partitions_line = ln;
+			continue;
+		}
 		if (strncasecmp(left, "database", 8) == 0 && (left[8] == ' ' || left[8] == '\t')) {
 			if (db_line(m, left, right, line, ln, d) < 0)
 				rc = ERR_FORMAT;

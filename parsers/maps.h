@@ -2,7 +2,8 @@
  * "GUESTHOST\D: = VM:scsi0:1", a guest disk and the virtual disk behind it; the disk may be a mount
  * path, "SQL01\E:\SQLDATA", and the host may be left out) and the match map of compare
  * (--match-map: "[HOST\]NAME = [HOST\]NAME", an entity renamed between the captures). Errors are
- * file:line:col through the caller's diag; the lines read are kept with their number. */
+ * file:line:col through the caller's diag; the lines read are kept with their number. A disk map
+ * may also say which guest a partitions file is from: "partitions = SQL01". */
 #ifndef IOPSY_MAPS_H
 #define IOPSY_MAPS_H
 
@@ -32,6 +33,9 @@ struct diskmap {
 	size_t n;
 	struct dbmap_line *db;   /* the database lines */
 	size_t ndb;
+	const char *partitions_host; /* "partitions = GUESTHOST": the machine the --partitions file was
+	                              * taken on, NULL when no such line (arena) */
+	long partitions_line;
 	struct arena arena;
 };
 /* Reads path into m (initialised here; free with diskmap_free even on error): guest disk lines

@@ -11,8 +11,10 @@
 
 #include "source.h"
 
-enum { COL_BLOCK, COL_INDEX, COL_NAME, COL_OFFSET, NCOL };
-static const char *const col_names[NCOL] = {"BlockSize", "Index", "Name", "StartingOffset"};
+/* SystemName: the machine wmic ran on (a table or /format:list with it asked for, `list full`);
+ * Node: the same, first column of /format:csv */
+enum { COL_BLOCK, COL_INDEX, COL_NAME, COL_OFFSET, COL_SYSTEM, COL_NODE, NCOL };
+static const char *const col_names[NCOL] = {"BlockSize", "Index", "Name", "StartingOffset", "SystemName", "Node"};
 
 /* Columns of a table header: wmic `get *` prints about 35; more is not a header. */
 #define PART_MAX_COLS 64
@@ -241,6 +243,8 @@ static const char *const bad_what[NCOL + 1] = {
 	[COL_INDEX] = "Index is not a number",
 	[COL_NAME] = "no Name",
 	[COL_OFFSET] = "no StartingOffset number",
+	[COL_SYSTEM] = "no SystemName",
+	[COL_NODE] = "no Node",
 	[BAD_SHAPE] = "fewer fields than the header has columns",
 };
 
@@ -256,9 +260,11 @@ static int row_check(const struct row *r, long long *off, long long *bs, long lo
 	return -1;
 }
 
-static void add_partition(struct partitions *ps, size_t *cap, const char *name, size_t name_len, long long off,
-			  long long bs, long long idx, long line)
+static void add_partition(struct partitions *ps, size_t *cap, const struct row *r, long long off, long long bs,
+			  long long idx, long line)
 {
+	const char *name = r->f[COL_NAME];
+	size_t name_len = r->n[COL_NAME];
 	if (ps->n == *cap) {
 		*cap = *cap ? *cap * 2 : 16;
 		ps->p = xrealloc(ps->p, *cap * sizeof *ps->p);
@@ -270,6 +276,10 @@ static void add_partition(struct partitions *ps, size_t *cap, const char *name, 
 	p->index = idx > 0x7fffffff ? 0x7fffffff : (int)idx;
 	p->line = line;
 	p->disk = -1;
+	int sc = r->n[COL_SYSTEM] ? COL_SYSTEM : r->n[COL_NODE] ? COL_NODE : -1;
+	p->system = sc >= 0 ? arena_strndup(&ps->arena, r->f[sc], r->n[sc]) : NULL;
+	if (p->system && !ps->system)
+		ps->system = p->system;
 	const char *dn = strstr(p->name, "Disk #");
 	if (dn) {
 		long v = strtol(dn + 6, NULL, 10);
@@ -305,7 +315,7 @@ static void record_flush(struct partitions *ps, size_t *cap, struct record *rec,
 	if (why)
 		diag_emit(d, DIAG_WARNING, at, 0, "partition record (from line %ld): %s; record skipped", rec->line, why);
 	else
-		add_partition(ps, cap, rec->r.f[COL_NAME], rec->r.n[COL_NAME], off, bs, idx, rec->line);
+		add_partition(ps, cap, &rec->r, off, bs, idx, rec->line);
 	memset(rec, 0, sizeof *rec);
 }
 
@@ -416,7 +426,7 @@ int partitions_parse(struct partitions *ps, const char *text, size_t len, struct
 			diag_emit(d, DIAG_WARNING, line, col, "%s; line skipped", bad_what[bad]);
 			continue;
 		}
-		add_partition(ps, &cap, r.f[COL_NAME], r.n[COL_NAME], off, bs, idx, line);
+		add_partition(ps, &cap, &r, off, bs, idx, line);
 	}
 	if (mode == LIST)
 		record_flush(ps, &cap, &rec, &records, d);

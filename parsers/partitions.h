@@ -14,12 +14,15 @@ struct partition {
 	const char *name;        /* "Disk #1, Partition #0" (arena) */
 	long long offset, block_size;
 	int index, disk;         /* disk -1 when the name has no "Disk #N" */
+	const char *system;      /* the machine it is on (SystemName, or /format:csv's Node), NULL when
+	                          * the listing does not say (arena) */
 	long line;               /* of the table row, or of the record's first Key=Value line */
 };
 
 struct partitions {
 	struct partition *p;
 	size_t n;
+	const char *system;      /* the first partition's machine, NULL when none names one */
 	struct arena arena;
 };
 

@@ -17,6 +17,9 @@ const char *vmk_kind_name(enum vmk_kind k)
 	case VMK_REDUCE: return "queue depth reduced";
 	case VMK_DETERIORATE: return "performance deteriorated";
 	case VMK_IMPROVE: return "performance improved";
+	case VMK_REPEAT: return "error repeated";
+	case VMK_PATH: return "path change";
+	case VMK_ALUA: return "ALUA path state";
 	}
 	return "?";
 }
@@ -66,8 +69,20 @@ static unsigned hexval(const char *p, size_t n)
 	return v;
 }
 
-static void add(struct vmk_log *log, int64_t t, enum vmk_kind k, const char *dev, size_t dl, const char *host,
-		size_t hl, double value, unsigned hs, unsigned ds, long line)
+/* An event being added: what parse_line found (strings not yet copied). */
+struct draft {
+	int64_t t;
+	enum vmk_kind kind;
+	const char *dev, *host, *path, *state;
+	size_t dl, hl, pl, sl;
+	double value;
+	unsigned hs, ds;
+	long count;
+	bool repeat;
+	long line;
+};
+
+static void add(struct vmk_log *log, const struct draft *x)
 {
 	if (log->n >= VMK_MAX_EVENTS) {
 		log->dropped++;
@@ -78,18 +93,32 @@ static void add(struct vmk_log *log, int64_t t, enum vmk_kind k, const char *dev
 		log->ev = xrealloc(log->ev, log->cap * sizeof *log->ev);
 	}
 	struct vmk_event *e = &log->ev[log->n++];
-	e->t = t;
-	e->kind = k;
-	e->device = arena_strndup(&log->arena, dev, dl);
-	e->host = host && hl ? arena_strndup(&log->arena, host, hl) : NULL;
-	e->value = value;
-	e->host_status = hs;
-	e->dev_status = ds;
-	e->line = line;
+	e->t = x->t;
+	e->kind = x->kind;
+	e->device = arena_strndup(&log->arena, x->dev ? x->dev : "", x->dev ? x->dl : 0);
+	e->host = x->host && x->hl ? arena_strndup(&log->arena, x->host, x->hl) : NULL;
+	e->path = x->path && x->pl ? arena_strndup(&log->arena, x->path, x->pl) : NULL;
+	e->state = x->state && x->sl ? arena_strndup(&log->arena, x->state, x->sl) : NULL;
+	e->value = x->value;
+	e->host_status = x->hs;
+	e->dev_status = x->ds;
+	e->count = x->count > 0 ? x->count : 1;
+	e->repeat = x->repeat;
+	e->line = x->line;
 }
 
+/* The last error of each device, for the "repeated N times" lines that follow it. */
+#define VMK_LAST_ERRORS 64
+struct last_error {
+	char dev[128];
+	enum vmk_kind kind;
+	unsigned hs, ds;
+};
+
 struct parser {
-	struct re ts, fail, reduce, det, imp;
+	struct re ts, fail, reduce, det, imp, rep, active, doubt, dead, alua, dev, pathre;
+	struct last_error last[VMK_LAST_ERRORS];
+	int nlast, next;
 };
 
 static int parser_init(struct parser *p)
@@ -99,7 +128,21 @@ static int parser_init(struct parser *p)
 	/* and the host name a forwarded line carries before "vmkernel:" */
 	if (re_init(&p->ts, "^\\s*(?:<\\d{1,3}>)?(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?)Z?"
 			    "(?:[+-]\\d{2}:?\\d{2})?(?:\\s+([A-Za-z0-9][A-Za-z0-9._-]*)\\s+vmkernel:)?") ||
-	    re_init(&p->fail, "to dev \"([^\"]+)\".*?[Ff]ailed:? H:0x([0-9a-fA-F]+) D:0x([0-9a-fA-F]+)") ||
+	    /* ScsiDeviceIO "to dev \"X\" failed H:", NMP throttle "to dev \"X\" on path \"P\" Failed: H:",
+	     * NMP completion "to NMP device \"X\" failed on physical path \"P\" H:" */
+	    re_init(&p->fail, "to (?:NMP )?dev(?:ice)? \"([^\"]+)\"(?: on path \"([^\"]+)\")?.*?[Ff]ailed:?"
+			      "(?: on physical path \"([^\"]+)\")? H:0x([0-9a-fA-F]+) D:0x([0-9a-fA-F]+)") ||
+	    re_init(&p->rep, "last error status from device \"?([^\"\\s]+?)\"? repeated (\\d+) times") ||
+	    re_init(&p->active, "[Cc]hanging active path from \"?([^\"\\s]+?)\"? to \"?([^\"\\s]+?)\"? for (?:NMP )?"
+				"device \"?([^\"\\s]+?)\"?\\.?(?:\\s|$)") ||
+	    re_init(&p->doubt, "[Dd]evice \"([^\"]+)\"[^\\n]*?(state in doubt|awaiting fast path state update for "
+			       "failover|is blocked)") ||
+	    re_init(&p->dead, "[Pp]ath \"?(vmhba\\d+:C\\d+:T\\d+:L\\d+)\"?[^\\n]*?\\b(?:state|is now|marked|changed)\\b[^\\n]*?"
+			      "\\b(dead|DEAD|Dead|off|OFF|standby|STANDBY|active|ACTIVE)\\b") ||
+	    re_init(&p->alua, "(?i:satp_alua|alua)[^\\n]*?\\b(AO|ANO|STANDBY|UNAVAILABLE|TRANSITIONING|[Tt]ransitioning|"
+			      "[Aa]ctive/[Oo]ptimized|[Aa]ctive/[Nn]on-[Oo]ptimized|[Tt]ransient storage condition)\\b") ||
+	    re_init(&p->pathre, "(vmhba\\d+:C\\d+:T\\d+:L\\d+)") ||
+	    re_init(&p->dev, "((?:naa|eui|t10|mpx)\\.[A-Za-z0-9_:.-]*[A-Za-z0-9_])") ||
 	    re_init(&p->reduce, "Reduced the queue depth for device ([^ ,]+) to (\\d+)") ||
 	    re_init(&p->det, "Device (\\S+) performance has deteriorated\\. I/O latency increased from average "
 			     "value of (\\d+) microseconds to (\\d+) microseconds") ||
@@ -116,13 +159,48 @@ static void parser_free(struct parser *p)
 	re_free(&p->reduce);
 	re_free(&p->det);
 	re_free(&p->imp);
+	re_free(&p->rep);
+	re_free(&p->active);
+	re_free(&p->doubt);
+	re_free(&p->dead);
+	re_free(&p->alua);
+	re_free(&p->dev);
+	re_free(&p->pathre);
+}
+
+static void remember(struct parser *p, const char *dev, size_t dl, enum vmk_kind k, unsigned hs, unsigned ds)
+{
+	if (dl >= sizeof p->last[0].dev)
+		dl = sizeof p->last[0].dev - 1;
+	int at = -1;
+	for (int i = 0; i < p->nlast && at < 0; i++)
+		if (strlen(p->last[i].dev) == dl && memcmp(p->last[i].dev, dev, dl) == 0)
+			at = i;
+	if (at < 0) {
+		at = p->nlast < VMK_LAST_ERRORS ? p->nlast++ : p->next;
+		p->next = (p->next + 1) % VMK_LAST_ERRORS;
+		memcpy(p->last[at].dev, dev, dl);
+		p->last[at].dev[dl] = '\0';
+	}
+	p->last[at].kind = k;
+	p->last[at].hs = hs;
+	p->last[at].ds = ds;
+}
+
+static const struct last_error *recall(const struct parser *p, const char *dev, size_t dl)
+{
+	for (int i = 0; i < p->nlast; i++)
+		if (strlen(p->last[i].dev) == dl && memcmp(p->last[i].dev, dev, dl) == 0)
+			return &p->last[i];
+	return NULL;
 }
 
 static void parse_line(struct parser *p, struct vmk_log *log, const char *s, size_t n, long line)
 {
 	log->lines++;
-	/* cheap prefilter: every interesting line names a device */
-	if (!memmem(s, n, "dev", 3) && !memmem(s, n, "Device", 6) && !memmem(s, n, "device", 6))
+	/* cheap prefilter: every interesting line names a device or a path */
+	if (!memmem(s, n, "dev", 3) && !memmem(s, n, "Device", 6) && !memmem(s, n, "device", 6) &&
+	    !memmem(s, n, "path", 4) && !memmem(s, n, "Path", 4) && !memmem(s, n, "alua", 4) && !memmem(s, n, "ALUA", 4))
 		return;
 	int64_t t = 0;
 	const char *host = NULL;
@@ -145,26 +223,75 @@ static void parse_line(struct parser *p, struct vmk_log *log, const char *s, siz
 		log->unparsed_time++;
 		return;
 	}
-	const char *g;
-	size_t gl;
+	struct draft x = {.t = t, .host = host, .hl = hostl, .line = line, .count = 1};
 	if (re_match(&p->fail, s, n)) {
 		const char *hs, *ds;
 		size_t hl, dl;
-		group(&p->fail, s, 1, &g, &gl);
-		group(&p->fail, s, 2, &hs, &hl);
-		group(&p->fail, s, 3, &ds, &dl);
-		unsigned h = hexval(hs, hl), d = hexval(ds, dl);
-		enum vmk_kind k = d == 0x28 ? VMK_QFULL : d == 0x8 ? VMK_BUSY : VMK_FAILED;
-		add(log, t, k, g, gl, host, hostl, 0, h, d, line);
+		group(&p->fail, s, 1, &x.dev, &x.dl);
+		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(p->fail.md);
+		if (ov[4] != PCRE2_UNSET)
+			group(&p->fail, s, 2, &x.path, &x.pl);
+		else if (ov[6] != PCRE2_UNSET)
+			group(&p->fail, s, 3, &x.path, &x.pl);
+		group(&p->fail, s, 4, &hs, &hl);
+		group(&p->fail, s, 5, &ds, &dl);
+		x.hs = hexval(hs, hl);
+		x.ds = hexval(ds, dl);
+		x.kind = x.ds == 0x28 ? VMK_QFULL : x.ds == 0x8 ? VMK_BUSY : VMK_FAILED;
+		remember(p, x.dev, x.dl, x.kind, x.hs, x.ds);
+		add(log, &x);
+	} else if (re_match(&p->rep, s, n)) {
+		const char *v;
+		size_t vl;
+		group(&p->rep, s, 1, &x.dev, &x.dl);
+		group(&p->rep, s, 2, &v, &vl);
+		double k;
+		x.count = parse_number(v, vl, &k) && k >= 1 && k < 1e9 ? (long)k : 1;
+		const struct last_error *le = recall(p, x.dev, x.dl);
+		x.kind = le ? le->kind : VMK_REPEAT;
+		x.hs = le ? le->hs : 0;
+		x.ds = le ? le->ds : 0;
+		x.repeat = true;
+		add(log, &x);
 	} else if (re_match(&p->reduce, s, n)) {
 		const char *v;
 		size_t vl;
-		group(&p->reduce, s, 1, &g, &gl);
+		group(&p->reduce, s, 1, &x.dev, &x.dl);
 		group(&p->reduce, s, 2, &v, &vl);
-		double depth;
-		if (!parse_number(v, vl, &depth))
-			depth = 0;
-		add(log, t, VMK_REDUCE, g, gl, host, hostl, depth, 0, 0, line);
+		if (!parse_number(v, vl, &x.value))
+			x.value = 0;
+		x.kind = VMK_REDUCE;
+		add(log, &x);
+	} else if (re_match(&p->active, s, n)) {
+		const char *from;
+		size_t fl;
+		group(&p->active, s, 1, &from, &fl);
+		group(&p->active, s, 2, &x.path, &x.pl);
+		group(&p->active, s, 3, &x.dev, &x.dl);
+		char tmp[160];
+		int k = snprintf(tmp, sizeof tmp, "active path from %.*s", (int)(fl < 100 ? fl : 100), from);
+		x.state = tmp;
+		x.sl = k > 0 ? (size_t)k : 0;
+		x.kind = VMK_PATH;
+		add(log, &x);
+	} else if (re_match(&p->doubt, s, n)) {
+		group(&p->doubt, s, 1, &x.dev, &x.dl);
+		group(&p->doubt, s, 2, &x.state, &x.sl);
+		if (x.sl > 12 && memcmp(x.state, "awaiting", 8) == 0) {
+			x.state = "awaiting failover";
+			x.sl = strlen(x.state);
+		}
+		x.kind = VMK_PATH;
+		add(log, &x);
+	} else if (re_match(&p->dead, s, n) || re_match(&p->alua, s, n)) {
+		struct re *r = re_match(&p->dead, s, n) ? &p->dead : &p->alua;
+		x.kind = r == &p->dead ? VMK_PATH : VMK_ALUA;
+		group(r, s, r == &p->dead ? 2 : 1, &x.state, &x.sl);
+		if (re_match(&p->pathre, s, n))
+			group(&p->pathre, s, 1, &x.path, &x.pl);
+		if (re_match(&p->dev, s, n))
+			group(&p->dev, s, 1, &x.dev, &x.dl);
+		add(log, &x);
 	} else {
 		bool det = re_match(&p->det, s, n);
 		bool imp = !det && re_match(&p->imp, s, n);
@@ -173,12 +300,12 @@ static void parse_line(struct parser *p, struct vmk_log *log, const char *s, siz
 		struct re *r = det ? &p->det : &p->imp;
 		const char *v;
 		size_t vl;
-		group(r, s, 1, &g, &gl);
+		group(r, s, 1, &x.dev, &x.dl);
 		group(r, s, 3, &v, &vl);
-		double us;
-		if (!parse_number(v, vl, &us))
-			us = 0;
-		add(log, t, det ? VMK_DETERIORATE : VMK_IMPROVE, g, gl, host, hostl, us, 0, 0, line);
+		if (!parse_number(v, vl, &x.value))
+			x.value = 0;
+		x.kind = det ? VMK_DETERIORATE : VMK_IMPROVE;
+		add(log, &x);
 	}
 }
 
@@ -279,8 +406,12 @@ int vmklog_append(struct vmk_log *log, const char *path, struct diag *d)
 	if (rc == 0) {
 		for (size_t i = 0; i < more.n; i++) {
 			const struct vmk_event *e = &more.ev[i];
-			add(log, e->t, e->kind, e->device, strlen(e->device), e->host, e->host ? strlen(e->host) : 0, e->value,
-			    e->host_status, e->dev_status, e->line);
+			struct draft x = {.t = e->t, .kind = e->kind, .dev = e->device, .dl = strlen(e->device), .host = e->host,
+					  .hl = e->host ? strlen(e->host) : 0, .path = e->path, .pl = e->path ? strlen(e->path) : 0,
+					  .state = e->state, .sl = e->state ? strlen(e->state) : 0, .value = e->value,
+					  .hs = e->host_status, .ds = e->dev_status, .count = e->count, .repeat = e->repeat,
+					  .line = e->line};
+			add(log, &x);
 		}
 		log->lines += more.lines;
 		log->unparsed_time += more.unparsed_time;

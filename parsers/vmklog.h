@@ -1,15 +1,25 @@
 /* vmklog.h — the vmkernel.log lines that matter for storage queueing (PCRE2, keyed on the D:
- * status field: 0x28 TASK SET FULL, 0x8 BUSY; "Reduced the queue depth"; "performance has
- * deteriorated"). Plain or gzip; bounded: events beyond VMK_MAX_EVENTS are only counted. */
+ * status field: 0x28 TASK SET FULL, 0x8 BUSY; the H: host status of failed commands, 0x5 ABORT,
+ * 0x8 RESET, in the ScsiDeviceIO and NMP line shapes; "last error status ... repeated N times";
+ * "Reduced the queue depth"; "performance has deteriorated"; NMP path changes and ALUA path
+ * states). Plain or gzip; bounded: events beyond VMK_MAX_EVENTS are only counted. */
 #ifndef IOPSY_VMKLOG_H
 #define IOPSY_VMKLOG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "util.h"
 
-enum vmk_kind { VMK_QFULL, VMK_BUSY, VMK_FAILED, VMK_REDUCE, VMK_DETERIORATE, VMK_IMPROVE };
+enum vmk_kind {
+	VMK_QFULL, VMK_BUSY, VMK_FAILED, VMK_REDUCE, VMK_DETERIORATE, VMK_IMPROVE,
+	VMK_REPEAT,      /* "last error status from device X repeated N times" with no earlier error of X
+	                  * in the log to repeat (one that has one takes its kind, with repeat set) */
+	VMK_PATH,        /* NMP: the active path changed ("Changing active path from A to B"), a path
+	                  * marked dead, a device "state in doubt" or awaiting a path failover */
+	VMK_ALUA,        /* an ALUA (SATP) path state: AO, ANO, STANDBY, UNAVAILABLE, TRANSITIONING */
+};
 #define VMK_MAX_EVENTS 200000
 
 struct vmk_event {
@@ -20,6 +30,13 @@ struct vmk_event {
 	                          * NULL for a host's own log, whose lines name none (arena) */
 	double value;            /* REDUCE: new depth; DETERIORATE: new latency in µs */
 	unsigned host_status, dev_status;
+	long count;              /* commands the line stands for: 1, or N of "repeated N times" */
+	bool repeat;             /* a "repeated N times" line: kind and status are those of the
+	                          * device's previous error in the log */
+	const char *path;        /* the path the line names ("vmhba2:C0:T0:L5"), NULL if none (arena);
+	                          * VMK_PATH with an active path change: the new path */
+	const char *state;       /* VMK_PATH / VMK_ALUA: the state or change the line says ("dead",
+	                          * "in doubt", "failover", "from vmhba2:C0:T0:L5", "STANDBY") (arena) */
 	long line;
 };
 

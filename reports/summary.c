@@ -343,6 +343,14 @@ static void action_text(const struct analysis *a, enum act_key k, const struct f
 		break;
 	case AK_DEVICE_QUEUE: {
 		double davg = ev_median(f, M_DAVG);
+		if (f->done) {
+			/* the capture shows the queue depth raised and the queueing ended */
+			ac->what = fmtx("Keep the queue depth of LUN %s where it was raised during the capture: the queueing "
+					"ended with it (see the queue depth change finding).", ent);
+			ac->effect = fmtx("Nothing more to raise; check that the array's latency (DAVG) stays low at the "
+					  "higher load.");
+			break;
+		}
 		if (f->driver && f->victims) {
 			/* a neighbour fills the LUN: separate the workloads first */
 			ac->what = fmtx("Separate %s from %s on LUN %s: move one of them to another LUN, or give %s its own "
@@ -364,10 +372,24 @@ static void action_text(const struct analysis *a, enum act_key k, const struct f
 		break;
 	}
 	case AK_ADAPTER:
+		if (f->done) {
+			ac->what = fmtx("Keep the queue depth of adapter %s where it was raised during the capture: the "
+					"queueing ended with it.", ent);
+			ac->effect = fmtx("Nothing more to raise.");
+			break;
+		}
 		ac->what = fmtx("Spread the LUNs of adapter %s over more HBAs or paths, or raise the adapter queue depth.", ent);
 		ac->effect = fmtx("The host stops queueing IOs at the adapter shared by all its LUNs.");
 		break;
 	case AK_ARRAY:
+		if (f->nondata) {
+			ac->what = fmtx("Find what sends LUN %s its non-read/write commands while it is slow (UNMAP space "
+					"reclamation, ATS, XCOPY/WRITE SAME: esxtop's VAAI statistics, the VMFS6 reclamation "
+					"settings, guest TRIM) and reschedule or throttle it.", ent);
+			ac->effect = fmtx("The LUN answers as fast as without them; queue depths and the array's data path are not "
+					  "the problem.");
+			break;
+		}
 		ac->what = fmtx("Ask the storage team to check the array behind LUN %s: its service time (DAVG) is high.", ent);
 		ac->effect = fmtx("Lower latency for every VM on that LUN; do not raise queue depths while the array is slow "
 				  "(deeper queues make it worse).");

@@ -500,6 +500,390 @@ START_TEST(vmklog_lines)
 }
 END_TEST
 
+/* Every line family of an ESXi 7/8 vmkernel.log: the NMP "Failed:" and "failed on physical path"
+ * shapes with their path, H:0x5/H:0x8, "repeated N times" counted with the kind of the device's
+ * last error, NMP active path changes, "state in doubt", failover and ALUA states as typed events. */
+START_TEST(vmklog_families)
+{
+	static const char log[] =
+		"2026-07-27T13:05:01.100Z In(182) vmkernel: cpu2:1)NMP: nmp_ThrottleLogForDevice:3867: Cmd 0x2a (0x45b8c1e3f340, 2099516) to dev \"naa.60a\" on path \"vmhba2:C0:T0:L1\" Failed: H:0x0 D:0x8 P:0x0 Valid sense data: 0x0 0x0 0x0. Act:NONE\n"
+		"2026-07-27T13:06:00.000Z In(182) vmkernel: cpu4:1)NMP: nmp_ResetDeviceLogThrottling:3776: last error status from device naa.60a repeated 10 times\n"
+		"2026-07-27T13:07:00.000Z In(182) vmkernel: cpu4:1)ScsiDeviceIO: 4176: Cmd(0x45b8c1e3f340) 0x28, CmdSN 0x1 from world 0 to dev \"naa.60a\" failed H:0x5 D:0x0 P:0x0 Cancelled from path layer. Cmd count Active:1 Queued:0\n"
+		"2026-07-27T13:07:01.000Z In(182) vmkernel: cpu1:1)NMP: nmp_CompleteCommandForPath:2190: Command 0x28 (0x41000716a200) to NMP device \"naa.60a\" failed on physical path \"vmhba3:C0:T1:L7\" H:0x8 D:0x0 P:0x0 Possible sense data: 0x2 0x3a 0x1.\n"
+		"2026-07-27T13:07:02.000Z In(182) vmkernel: cpu1:1)WARNING: NMP: nmp_DeviceRetryCommand:133: Device \"naa.60a\": awaiting fast path state update for failover with I/O blocked. No prior reservation exists on the device.\n"
+		"2026-07-27T13:07:03.000Z In(182) vmkernel: cpu1:1)vmw_psp_mru: psp_mruSelectPathToActivate:120: Changing active path from vmhba3:C0:T1:L7 to vmhba3:C0:T0:L7 for NMP device \"naa.60a\".\n"
+		"2026-07-27T13:07:04.000Z In(182) vmkernel: cpu1:1)vmw_satp_alua: satp_alua_issueCommandOnPath:1176: Path \"vmhba3:C0:T0:L7\" (UP) command 0xa3 failed with status Transient storage condition, suspect path.\n"
+		"2026-07-27T13:07:05.000Z In(182) vmkernel: cpu1:1)WARNING: NMP: nmp_DeviceRequestFastDeviceProbe:237:NMP device \"naa.60a\" state in doubt; requested fast path state update...\n"
+		"2026-07-27T13:08:00.000Z In(182) vmkernel: cpu4:1)NMP: nmp_ResetDeviceLogThrottling:3776: last error status from device naa.60a repeated 40 times\n"
+		"2026-07-27T13:08:01.000Z In(182) vmkernel: cpu4:1)NMP: nmp_ResetDeviceLogThrottling:3776: last error status from device naa.61b repeated 20 times\n";
+	struct vmk_log l;
+	struct diag d;
+	diag_init(&d, "vmk", -1);
+	ck_assert_int_eq(vmklog_parse(&l, log, sizeof log - 1, &d), 0);
+	ck_assert_uint_eq(l.n, 10);
+	ck_assert_int_eq(l.ev[0].kind, VMK_BUSY);
+	ck_assert_str_eq(l.ev[0].path, "vmhba2:C0:T0:L1");
+	ck_assert_ptr_null(l.ev[0].host); /* "In(182)" is ESXi 8's log level, not a host */
+	ck_assert_int_eq(l.ev[1].kind, VMK_BUSY); /* the repeat of the BUSY before it */
+	ck_assert(l.ev[1].repeat && l.ev[1].count == 10);
+	ck_assert_int_eq(l.ev[2].kind, VMK_FAILED);
+	ck_assert_uint_eq(l.ev[2].host_status, 5);
+	ck_assert_int_eq(l.ev[3].kind, VMK_FAILED);
+	ck_assert_uint_eq(l.ev[3].host_status, 8);
+	ck_assert_str_eq(l.ev[3].path, "vmhba3:C0:T1:L7");
+	ck_assert_int_eq(l.ev[4].kind, VMK_PATH);
+	ck_assert_str_eq(l.ev[4].state, "awaiting failover");
+	ck_assert_int_eq(l.ev[5].kind, VMK_PATH);
+	ck_assert_str_eq(l.ev[5].device, "naa.60a");
+	ck_assert_str_eq(l.ev[5].path, "vmhba3:C0:T0:L7");
+	ck_assert_str_eq(l.ev[5].state, "active path from vmhba3:C0:T1:L7");
+	ck_assert_int_eq(l.ev[6].kind, VMK_ALUA);
+	ck_assert_str_eq(l.ev[6].path, "vmhba3:C0:T0:L7");
+	ck_assert_int_eq(l.ev[7].kind, VMK_PATH);
+	ck_assert_str_eq(l.ev[7].state, "state in doubt");
+	ck_assert_int_eq(l.ev[8].kind, VMK_FAILED); /* repeats the H:0x8 */
+	ck_assert(l.ev[8].count == 40 && l.ev[8].host_status == 8);
+	ck_assert_int_eq(l.ev[9].kind, VMK_REPEAT); /* no earlier error of naa.61b */
+	for (size_t i = 0; i < l.n; i++)
+		ck_assert(vmk_kind_name(l.ev[i].kind)[0] != '?');
+	vmklog_free(&l);
+}
+END_TEST
+
+/* Log events count toward a cause only with a symptom in the capture then: two BUSY lines over a
+ * healthy capture (DAVG 0.4 ms) are context (info), no verdict and no action; the same lines over
+ * DAVG 30 ms count toward the cause. */
+START_TEST(vmklog_weighed_against_capture)
+{
+	double iops = 500, davg = 0.4, zero = 0, dq = 64;
+	struct col cols[] = {
+		{DEV "Commands/sec", konst, &iops},
+		{DEV "Average Driver MilliSec/Command", konst, &davg},
+		{DEV "Queued Commands", konst, &zero},
+		{DEV "Queue Depth", konst, &dq},
+	};
+	static const char two_busy[] =
+		"2026-07-27T13:04:01.000Z In(182) vmkernel: cpu1:1)NMP: nmp_ThrottleLogForDevice:3867: Cmd 0x2a (0x1, 0) to dev \"naa.6000\" on path \"vmhba2:C0:T0:L5\" Failed: H:0x0 D:0x8 P:0x0 Act:NONE\n"
+		"2026-07-27T13:04:03.000Z In(182) vmkernel: cpu1:1)NMP: nmp_ThrottleLogForDevice:3867: Cmd 0x2a (0x1, 0) to dev \"naa.6000\" on path \"vmhba2:C0:T0:L5\" Failed: H:0x0 D:0x8 P:0x0 Act:NONE\n";
+	for (int slow = 0; slow < 2; slow++) {
+		davg = slow ? 30 : 0.4;
+		char *p = write_esxtop(slow ? "busy-slow.csv" : "busy-healthy.csv", cols, 4, 300);
+		struct analysis a;
+		analysis_init(&a);
+		struct diag d;
+		diag_init(&d, "vmk", -1);
+		ck_assert_int_eq(vmklog_parse(&a.vmk, two_busy, sizeof two_busy - 1, &d), 0);
+		a.have_vmk = true;
+		struct analyze_opts o = {0};
+		run(&a, p, &o);
+		const struct finding *q = NULL;
+		for (size_t i = 0; i < a.nf; i++)
+			if (a.f[i].kind == K_SCSI_QUEUE_FULL)
+				q = &a.f[i];
+		ck_assert_ptr_nonnull(q);
+		if (!slow) {
+			ck_assert_int_eq(q->sev, SEV_INFO);
+			ck_assert_ptr_nonnull(strstr(q->summary, "context only"));
+			ck_assert_ptr_nonnull(strstr(q->summary, "DAVG at most 0.4 ms"));
+			ck_assert_ptr_null(strstr(a.verdict, "throttling"));
+			ck_assert_ptr_nonnull(strstr(a.verdict, "No sustained queueing"));
+		} else {
+			ck_assert_int_ge(q->sev, SEV_WARNING); /* a cause (raised to the critical DAVG it explains) */
+			ck_assert_ptr_nonnull(strstr(q->summary, "in the host capture at that time: DAVG"));
+		}
+		analysis_free(&a);
+	}
+}
+END_TEST
+
+/* Runs the analysis of a sample's esxtop and perfmon with a partitions listing (and a disk map
+ * text, NULL for none). */
+static void run_parts(struct analysis *a, const char *sample, const char *parts, const char *map)
+{
+	char es[256], pm[256];
+	const char *src = getenv("IOPSY_SRCDIR") ? getenv("IOPSY_SRCDIR") : ".";
+	snprintf(es, sizeof es, "%s/samples/%s/esxtop.csv.gz", src, sample);
+	snprintf(pm, sizeof pm, "%s/samples/%s/perfmon.csv.gz", src, sample);
+	analysis_init(a);
+	struct diag d;
+	diag_init(&d, "p.txt", -1);
+	ck_assert_int_eq(partitions_parse(&a->parts, parts, strlen(parts), &d), 0);
+	a->have_parts = true;
+	if (map) {
+		char mp[128];
+		snprintf(mp, sizeof mp, "%s/tie.map", tmpdir);
+		FILE *fp = fopen(mp, "w");
+		ck_assert_ptr_nonnull(fp);
+		fputs(map, fp);
+		ck_assert_int_eq(fclose(fp), 0);
+		struct diskmap dm;
+		ck_assert_int_eq(diskmap_read(&dm, mp, &d), 0);
+		analysis_use_diskmap(a, &dm, mp);
+		diskmap_free(&dm);
+	}
+	struct analyze_opts o = {0};
+	analysis_set_opts(a, &o);
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	ck_assert_int_eq(model_add_capture(&a->m, es, &co), 0);
+	ck_assert_int_eq(model_add_capture(&a->m, pm, &co), 0);
+	analysis_run(a, &o);
+}
+
+static const struct finding *find_kind(const struct analysis *a, enum kind k)
+{
+	for (size_t i = 0; i < a->nf; i++)
+		if (a->f[i].kind == k)
+			return &a->f[i];
+	return NULL;
+}
+
+/* A partitions listing must be the analysed guest's: by its SystemName (or /format:csv's Node), or
+ * a --map line 'partitions = HOST'; another machine's, or one that names none, is not applied and
+ * the verdict says so. A 4 KiB-aligned offset is aligned; a misalignment's severity follows its
+ * disk's symptom: 32256 on a healthy D: is a warning, on the LSI day's slow D: critical. */
+START_TEST(partitions_tied_to_guest)
+{
+	static const char foreign[] = "BlockSize  Index  Name                   StartingOffset  SystemName  \r\n"
+				      "512        0      Disk #1, Partition #0  32256           GEMORPC     \r\n";
+	static const char ours[] = "BlockSize  Index  Name                   StartingOffset  SystemName  \r\n"
+				   "512        0      Disk #1, Partition #0  32256           SQL01       \r\n";
+	static const char aligned4k[] = "Node,BlockSize,Index,Name,StartingOffset\r\n"
+					"SQL01,512,0,Disk #1, Partition #0,121178238976\r\n";
+	static const char nameless[] = "BlockSize  Index  Name                   StartingOffset  \r\n"
+				       "512        0      Disk #1, Partition #0  32256           \r\n";
+	struct analysis a;
+	run_parts(&a, "healthy", foreign, NULL);
+	ck_assert_ptr_null(find_kind(&a, K_ALIGN_MISALIGNED));
+	ck_assert_ptr_nonnull(strstr(a.verdict, "taken on GEMORPC (SystemName), not on a guest of this analysis"));
+	analysis_free(&a);
+
+	run_parts(&a, "healthy", nameless, NULL);
+	ck_assert_ptr_null(find_kind(&a, K_ALIGN_MISALIGNED));
+	ck_assert_ptr_nonnull(strstr(a.verdict, "does not say which machine it is from"));
+	analysis_free(&a);
+
+	run_parts(&a, "healthy", nameless, "partitions = SQL01\n");
+	const struct finding *f = find_kind(&a, K_ALIGN_MISALIGNED);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(f->sev, SEV_WARNING); /* no symptom: a risk, not a cause */
+	ck_assert_ptr_nonnull(strstr(f->summary, "no latency or split-IO finding on its disk"));
+	ck_assert_ptr_null(a.parts_note);
+	analysis_free(&a);
+
+	run_parts(&a, "healthy", aligned4k, NULL);
+	ck_assert_ptr_null(find_kind(&a, K_ALIGN_MISALIGNED));
+	ck_assert_ptr_null(a.parts_note);
+	analysis_free(&a);
+
+	/* the LSI day's D: is slow because its IOs queue above the controller: not misalignment's */
+	run_parts(&a, "lsi-guest-queue-cap", ours, NULL);
+	f = find_kind(&a, K_ALIGN_MISALIGNED);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_str_eq(f->entity, "D:");
+	ck_assert_int_eq(f->sev, SEV_WARNING);
+	analysis_free(&a);
+
+	/* D:'s LUN slow (DAVG): the symptom, and its severity */
+	char out[128];
+	snprintf(out, sizeof out, "%s/backend", tmpdir);
+	char *argv[] = {"simulate", "--scenario", "backend-saturated", "--out", out, "--gzip", NULL};
+	ck_assert_int_eq(sim_main(6, argv), 0);
+	char es[256], pm[256];
+	snprintf(es, sizeof es, "%s/esxtop.csv.gz", out);
+	snprintf(pm, sizeof pm, "%s/perfmon.csv.gz", out);
+	analysis_init(&a);
+	struct diag d;
+	diag_init(&d, "p.txt", -1);
+	ck_assert_int_eq(partitions_parse(&a.parts, ours, strlen(ours), &d), 0);
+	a.have_parts = true;
+	struct analyze_opts o = {0};
+	analysis_set_opts(&a, &o);
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	ck_assert_int_eq(model_add_capture(&a.m, es, &co), 0);
+	ck_assert_int_eq(model_add_capture(&a.m, pm, &co), 0);
+	analysis_run(&a, &o);
+	f = find_kind(&a, K_ALIGN_MISALIGNED);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(f->sev, find_kind(&a, K_LAT_DEVICE)->sev >= find_kind(&a, K_LAT_GUEST_READ)->sev
+					 ? find_kind(&a, K_LAT_DEVICE)->sev : find_kind(&a, K_LAT_GUEST_READ)->sev);
+	ck_assert_ptr_nonnull(strstr(f->summary, "its disk shows the symptom"));
+	analysis_free(&a);
+}
+END_TEST
+
+/* The device rule knows IO size and non-data commands: 1 MiB commands at DAVG 25 ms are within the
+ * large-IO band (no finding), 64 KiB ones at 25 ms are not; Commands/s 2,776 against reads +
+ * writes 1,300 while DAVG goes 1 -> 22 ms names UNMAP/ATS as the likely cause. */
+START_TEST(device_io_size_and_nondata)
+{
+	double davg = 25, cmds = 400, mbr = 400, zero = 0;
+	struct col cols[] = {
+		{DEV "Commands/sec", konst, &cmds},
+		{DEV "Reads/sec", konst, &cmds},
+		{DEV "Writes/sec", konst, &zero},
+		{DEV "MBytes Read/sec", konst, &mbr},
+		{DEV "MBytes Written/sec", konst, &zero},
+		{DEV "Average Driver MilliSec/Command", konst, &davg},
+	};
+	struct analyze_opts o = {0};
+	struct analysis a;
+	char *p = write_esxtop("big.csv", cols, 6, 300); /* 1 MiB per command */
+	analysis_init(&a);
+	run(&a, p, &o);
+	ck_assert_int_eq(count(&a, "latency.device"), 0);
+	analysis_free(&a);
+	mbr = 25; /* 64 KiB per command: the normal band */
+	p = write_esxtop("small.csv", cols, 6, 300);
+	analysis_init(&a);
+	run(&a, p, &o);
+	ck_assert_int_eq(count(&a, "latency.device"), 1);
+	ck_assert_ptr_null(strstr(a.f[0].summary, "neither reads nor writes"));
+	analysis_free(&a);
+	mbr = 400;
+	davg = 40; /* 1 MiB above the large-IO band: a finding that says the size */
+	p = write_esxtop("big-slow.csv", cols, 6, 300);
+	analysis_init(&a);
+	run(&a, p, &o);
+	ck_assert_int_eq(count(&a, "latency.device"), 1);
+	ck_assert_ptr_nonnull(strstr(a.f[0].summary, "for 1024 KiB commands"));
+	analysis_free(&a);
+
+	/* the UNMAP storm */
+	double storm_cmds[4] = {1300, 2776, 100, 200}, storm_davg[4] = {1, 22, 100, 200}, rd = 650, mb = 10;
+	struct col unmap[] = {
+		{DEV "Commands/sec", pulse, storm_cmds},
+		{DEV "Reads/sec", konst, &rd},
+		{DEV "Writes/sec", konst, &rd},
+		{DEV "MBytes Read/sec", konst, &mb},
+		{DEV "MBytes Written/sec", konst, &mb},
+		{DEV "Average Driver MilliSec/Command", pulse, storm_davg},
+	};
+	p = write_esxtop("unmap.csv", unmap, 6, 300);
+	analysis_init(&a);
+	run(&a, p, &o);
+	ck_assert_int_eq(count(&a, "latency.device"), 1);
+	ck_assert_ptr_nonnull(strstr(a.f[0].summary, "1476 commands/s are neither reads nor writes (Commands/s 2776 vs reads + writes 1300; 0/s the rest"));
+	ck_assert_ptr_nonnull(strstr(a.f[0].summary, "UNMAP"));
+	ck_assert_ptr_nonnull(strstr(a.f[0].advice, "space reclamation"));
+	analysis_free(&a);
+}
+END_TEST
+
+static double wave(int row, void *arg)
+{
+	double *a = arg;
+	return a[0] + a[1] * sin((double)row / 7.0);
+}
+
+/* Adapter QUED that is the sum of its devices' QUED (their full LUN queues) is not adapter
+ * saturation; commands queued beyond them are. */
+START_TEST(adapter_beyond_its_devices)
+{
+	double cmds[2] = {3000, 800}, actv = 32, dq = 32, qd = 20, qa = 20, davg = 2;
+	struct col cols[] = {
+		{DEV "Commands/sec", wave, cmds},
+		{DEV "Active Commands", konst, &actv},
+		{DEV "Queued Commands", konst, &qd},
+		{DEV "Device Q Depth", konst, &dq},
+		{DEV "Average Driver MilliSec/Command", konst, &davg},
+		{"Physical Disk Adapter(vmhba2)\\Commands/sec", wave, cmds},
+		{"Physical Disk Adapter(vmhba2)\\Active Commands", konst, &actv},
+		{"Physical Disk Adapter(vmhba2)\\Queued Commands", konst, &qa},
+	};
+	struct analyze_opts o = {0};
+	struct analysis a;
+	char *p = write_esxtop("adp-sum.csv", cols, 8, 300);
+	analysis_init(&a);
+	run(&a, p, &o);
+	ck_assert_int_eq(count(&a, "queue.device_saturated"), 1);
+	ck_assert_int_eq(count(&a, "queue.adapter_saturated"), 0);
+	analysis_free(&a);
+	qa = 45; /* 25 more than its LUN holds: queued at the adapter */
+	p = write_esxtop("adp-beyond.csv", cols, 8, 300);
+	analysis_init(&a);
+	run(&a, p, &o);
+	ck_assert_int_eq(count(&a, "queue.adapter_saturated"), 1);
+	for (size_t i = 0; i < a.nf; i++)
+		if (a.f[i].kind == K_Q_ADAPTER_SATURATED)
+			ck_assert_ptr_nonnull(strstr(a.f[i].summary, "45 queued at the adapter, 20 of them in its 1 device's queue"));
+	analysis_free(&a);
+}
+END_TEST
+
+/* DQLEN 32 -> 64 in the middle of the capture, the queue full before and empty after: the change is
+ * said with its time, the queue finding ends there, and its advice is not to raise the queue depth
+ * (already done); a device queue finding spanning a step is split at it. */
+START_TEST(queue_depth_step)
+{
+	double dq[4] = {32, 64, 200, 400}, actv[4] = {32, 40, 200, 400}, qued[4] = {20, 0, 200, 400};
+	double cmds[4] = {20000, 30000, 200, 400}, davg = 1.5, kavg[4] = {1, 0.02, 200, 400};
+	struct col cols[] = {
+		{DEV "Commands/sec", pulse, cmds},
+		{DEV "Active Commands", pulse, actv},
+		{DEV "Queued Commands", pulse, qued},
+		{DEV "Device Q Depth", pulse, dq},
+		{DEV "Average Driver MilliSec/Command", konst, &davg},
+		{DEV "Average Kernel MilliSec/Command", pulse, kavg},
+	};
+	struct analyze_opts o = {0};
+	struct analysis a;
+	char *p = write_esxtop("qd-step.csv", cols, 6, 400);
+	analysis_init(&a);
+	run(&a, p, &o);
+	ck_assert_int_eq(count(&a, "config.queue_depth_change"), 1);
+	const struct finding *c = find_kind(&a, K_CFG_QDEPTH);
+	ck_assert_int_eq(c->sev, SEV_INFO);
+	ck_assert_ptr_nonnull(strstr(c->summary, "DQLEN raised from 32 to 64 at 2026-07-27T13:06:40Z"));
+	ck_assert_ptr_nonnull(strstr(c->summary, "commands queued (QUED median) 20 before, 0 after"));
+	const struct finding *q = find_kind(&a, K_Q_DEVICE_SATURATED);
+	ck_assert_ptr_nonnull(q);
+	ck_assert(q->done);
+	ck_assert_ptr_nonnull(strstr(q->advice, "Already done"));
+	ck_assert_ptr_null(strstr(q->advice, "Raise"));
+	ck_assert_ptr_nonnull(strstr(q->summary, "before DQLEN went from 32 to 64"));
+	analysis_free(&a);
+
+	/* the queue stays full after the raise (more IO came): split at the step, no "already done" */
+	double qued2[4] = {20, 30, 200, 400}, actv2[4] = {32, 64, 200, 400}, kavg2[4] = {1, 1, 200, 400};
+	cols[1].arg = actv2;
+	cols[2].arg = qued2;
+	cols[5].arg = kavg2;
+	p = write_esxtop("qd-step-full.csv", cols, 6, 400);
+	analysis_init(&a);
+	run(&a, p, &o);
+	ck_assert_int_eq(count(&a, "config.queue_depth_change"), 1);
+	ck_assert_int_eq(count(&a, "queue.device_saturated"), 2);
+	for (size_t i = 0; i < a.nf; i++)
+		if (a.f[i].kind == K_Q_DEVICE_SATURATED) {
+			ck_assert(!a.f[i].done);
+			ck_assert(strstr(a.f[i].summary, "before DQLEN went") || strstr(a.f[i].summary, "after DQLEN went"));
+		}
+	analysis_free(&a);
+
+	/* an adapter's AQLEN raised from 128 to 256 while it was full: said, and its finding is done */
+	double aq[4] = {128, 256, 200, 400}, aactv[4] = {126, 150, 200, 400}, aqd[4] = {30, 0, 200, 400};
+	struct col adp[] = {
+		{"Physical Disk Adapter(vmhba2)\\Commands/sec", pulse, cmds},
+		{"Physical Disk Adapter(vmhba2)\\Active Commands", pulse, aactv},
+		{"Physical Disk Adapter(vmhba2)\\Queued Commands", pulse, aqd},
+		{"Physical Disk Adapter(vmhba2)\\Adapter Q Depth", pulse, aq},
+	};
+	p = write_esxtop("aq-step.csv", adp, 4, 400);
+	analysis_init(&a);
+	run(&a, p, &o);
+	ck_assert_int_eq(count(&a, "config.queue_depth_change"), 1);
+	ck_assert_ptr_nonnull(strstr(find_kind(&a, K_CFG_QDEPTH)->summary, "AQLEN raised from 128 to 256"));
+	const struct finding *ad = find_kind(&a, K_Q_ADAPTER_SATURATED);
+	ck_assert_ptr_nonnull(ad);
+	ck_assert(ad->done);
+	analysis_free(&a);
+}
+END_TEST
+
 START_TEST(partitions_wmic)
 {
 	static const char w[] = "BlockSize  Index  Name                   StartingOffset  \r\n"
@@ -767,6 +1151,79 @@ static double host60(int row, const double *arg)
 	return s / 4;
 }
 
+/* A copy of perfmon file in without the bias in its header ("(Pacific Daylight Time)(420)" ->
+ * "(Pacific Daylight Time)"): its local times are taken as UTC. */
+static void strip_bias(const char *in, const char *out)
+{
+	FILE *fi = fopen(in, "r"), *fo = fopen(out, "w");
+	ck_assert(fi && fo);
+	char *line = NULL;
+	size_t cap = 0;
+	bool first = true;
+	while (getline(&line, &cap, fi) > 0) {
+		char *b = first ? strstr(line, ")(420)") : NULL;
+		if (b)
+			memmove(b + 1, b + 6, strlen(b + 6) + 1);
+		fputs(line, fo);
+		first = false;
+	}
+	free(line);
+	fclose(fi);
+	ck_assert_int_eq(fclose(fo), 0);
+}
+
+static void run_pair(struct analysis *a, const char *esx, const char *pm, const char *map)
+{
+	analysis_init(a);
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	ck_assert_int_eq(model_add_capture(&a->m, esx, &co), 0);
+	ck_assert_int_eq(model_add_capture(&a->m, pm, &co), 0);
+	struct diag d;
+	diag_init(&d, map, -1);
+	struct diskmap dm;
+	ck_assert_int_eq(diskmap_read(&dm, map, &d), 0);
+	analysis_use_diskmap(a, &dm, map);
+	diskmap_free(&dm);
+	struct analyze_opts o = {0};
+	analysis_run(a, &o);
+}
+
+/* A perfmon header without a bias (the zone assumed): a whole-hour shift that makes the IOPS agree
+ * is found and applied; with none, no guest-vs-host finding (hidden queueing, the vSCSI cap
+ * against the host) is made and the verdict says why. */
+START_TEST(clock_zone_assumed)
+{
+	char set[128], esx[160], pm[160], nob[160], off[160], map[160];
+	snprintf(set, sizeof set, "%s/set", tmpdir);
+	char *argv[] = {"simulate", "--scenario", "lsi-guest-queue-cap", "--out", set, NULL};
+	ck_assert_int_eq(sim_main(5, argv), 0);
+	snprintf(esx, sizeof esx, "%s/esxtop.csv", set);
+	snprintf(pm, sizeof pm, "%s/perfmon.csv", set);
+	snprintf(map, sizeof map, "%s/disks.map", set);
+	snprintf(nob, sizeof nob, "%s/nobias.csv", set);
+	snprintf(off, sizeof off, "%s/nobias-13min.csv", set);
+	strip_bias(pm, nob);
+	shift_perfmon(nob, off, 13 * 60);
+	struct analysis a;
+	run_pair(&a, esx, nob, map);
+	ck_assert(llabs(a.m.caps[1].clock_offset_ms - 7 * 3600000LL) <= 10000);
+	ck_assert_ptr_nonnull(strstr(a.verdict, "shifted by +7.0 h: that shift is applied"));
+	ck_assert_int_ge(count(&a, "queue.guest_hidden"), 1);
+	analysis_free(&a);
+
+	run_pair(&a, esx, off, map);
+	ck_assert(analysis_clock_untrusted(&a, 1));
+	ck_assert_int_eq(count(&a, "queue.guest_hidden"), 0);
+	for (size_t i = 0; i < a.nf; i++)
+		if (a.f[i].kind == K_Q_GUEST_VSCSI_CAP)
+			ck_assert_int_eq(a.f[i].sev, SEV_INFO);
+	ck_assert_ptr_nonnull(strstr(a.verdict, "no guest-vs-host conclusion"));
+	analysis_free(&a);
+}
+END_TEST
+
 START_TEST(clock_across_intervals)
 {
 	/* esxtop every 60 s, perfmon every 15 s, clocks in step: the IOPS are compared on the 60 s
@@ -905,10 +1362,17 @@ Suite *detect_suite(void)
 	tcase_add_test(tc, kernel_latency_advice_depends_on_davg);
 	tcase_add_test(tc, rules_file_overrides_and_errors);
 	tcase_add_test(tc, vmklog_lines);
+	tcase_add_test(tc, vmklog_families);
+	tcase_add_test(tc, vmklog_weighed_against_capture);
 	tcase_add_test(tc, partitions_wmic);
 	tcase_add_test(tc, partitions_other_shapes);
+	tcase_add_test(tc, partitions_tied_to_guest);
+	tcase_add_test(tc, device_io_size_and_nondata);
+	tcase_add_test(tc, adapter_beyond_its_devices);
+	tcase_add_test(tc, queue_depth_step);
 	tcase_add_test(tc, clock_offset_estimated);
 	tcase_add_test(tc, clock_across_intervals);
+	tcase_add_test(tc, clock_zone_assumed);
 	tcase_add_test(tc, kavg_advice_needs_a_full_queue);
 	tcase_add_test(tc, vscsi_cap_without_host_needs_pinned);
 	tcase_add_test(tc, sioc_on_flash);

@@ -53,6 +53,8 @@ static const struct {
 	{"mixed-intervals", "", true},
 	{"path-failover", "", true},
 	{"backup-large-io", "", true},
+	{"queue-depth-raised", "", true},
+	{"unmap-storm", "", true},
 	{"log-disk-slow", "", true},
 	{"nfs-datastore", "", true},
 	{"vsan-datastore", "", true},

@@ -118,6 +118,8 @@ void analysis_use_diskmap(struct analysis *a, const struct diskmap *dm, const ch
 		a->map[a->nmap - 1].file = file ? arena_strdup(&a->arena, file) : NULL;
 		a->map[a->nmap - 1].line = dm->l[i].line;
 	}
+	if (dm->partitions_host)
+		a->parts_host = arena_strdup(&a->arena, dm->partitions_host);
 	for (size_t i = 0; i < dm->ndb; i++) {
 		const struct dbmap_line *l = &dm->db[i];
 		a->dbmap = xrealloc(a->dbmap, (a->ndbmap + 1) * sizeof *a->dbmap);
@@ -445,11 +447,15 @@ static void align_clocks(struct analysis *a, const struct analyze_opts *o)
 			continue;
 		/* best mapped pair of this capture */
 		struct corr best = {NAN, NAN, 0};
-		struct entity *bg = NULL, *bv = NULL;
+		struct entity *bg = NULL, *bv = NULL, *fg = NULL, *fv = NULL;
 		for (size_t k = 0; k < a->nmap; k++) {
 			struct entity *g, *v;
 			if (!map_pair(a, c, k, &g, &v))
 				continue;
+			if (!fg) {
+				fg = g;
+				fv = v;
+			}
 			struct corr r = correlate(a, g, v, 600000);
 			if (!isnan(r.r) && (isnan(best.r) || r.r > best.r)) {
 				best = r;
@@ -472,14 +478,73 @@ static void align_clocks(struct analysis *a, const struct analyze_opts *o)
 			}
 			continue;
 		}
-		if (isnan(best.r))
+		if (!isnan(best.r)) {
+			c->offset_confidence = best.r;
+			c->offset_estimated = true;
+			/* apply only when clearly better than no shift */
+			if (convincing && best.lag_ms != 0)
+				c->clock_offset_ms = -best.lag_ms;
+		}
+		if (!bg) { /* no pair correlates within minutes (the captures may not even overlap) */
+			bg = fg;
+			bv = fv;
+		}
+		if (convincing || !bg || !c->local_time || c->bias_known || a->m.tz)
 			continue;
-		c->offset_confidence = best.r;
-		c->offset_estimated = true;
-		/* apply only when clearly better than no shift */
-		if (convincing && best.lag_ms != 0)
-			c->clock_offset_ms = -best.lag_ms;
+		/* The zone was assumed (no bias in the header, no --tz) and the clocks do not agree
+		 * within minutes: a wrong zone is off by whole or half hours. Search those; with no
+		 * convincing one, nothing guest-vs-host is concluded from this capture. */
+		struct corr zbest = {NAN, NAN, 0};
+		int64_t zoff = 0;
+		int64_t slack = (int64_t)(2 * fmax(c->interval_s, a->m.caps[bv->capture].interval_s) * 1000 + 1000);
+		for (int k = -28; k <= 28; k++) {
+			if (!k)
+				continue;
+			c->clock_offset_ms = (int64_t)k * 1800000;
+			struct corr r = correlate(a, bg, bv, slack);
+			if (!isnan(r.r) && (isnan(zbest.r) || r.r > zbest.r)) {
+				zbest = r;
+				zoff = c->clock_offset_ms - r.lag_ms;
+			}
+		}
+		c->clock_offset_ms = 0;
+		double r0 = isnan(best.r_zero) ? best.r : best.r_zero;
+		if (!isnan(zbest.r) && zbest.r >= 0.6 && (isnan(r0) || zbest.r - r0 >= 0.1)) {
+			c->clock_offset_ms = zoff;
+			c->offset_confidence = zbest.r;
+			c->offset_estimated = true;
+			const char *there = isnan(r0) ? "do not even overlap the host's in time there"
+						      : afmt(a, "correlate with the host's at r = %.2f only there", r0);
+			a->clock_note = afmt(a, "%s%sThe perfmon header of %s has no time-zone bias, so its clock was taken as UTC; "
+						"its IOPS %s, and at r = %.2f with the guest clock shifted by %+.1f h: that shift "
+						"is applied (give --tz to set the zone).",
+					     a->clock_note ? a->clock_note : "", a->clock_note ? " " : "", c->host ? c->host : c->path,
+					     there, zbest.r, (double)zoff / 3600000.0);
+			note(a, c->path, 0, "no time-zone bias in the header and the IOPS %s: the guest clock is shifted by %+.1f h "
+					    "(r = %.2f there)", there, (double)zoff / 3600000.0, zbest.r);
+			continue;
+		}
+		if (!a->clock_untrusted) {
+			a->clock_untrusted = arena_alloc(&a->arena, a->m.ncaps * sizeof *a->clock_untrusted);
+			memset(a->clock_untrusted, 0, a->m.ncaps * sizeof *a->clock_untrusted);
+		}
+		for (size_t j = 0; j < a->m.ncaps; j++)
+			a->clock_untrusted[j] = a->clock_untrusted[j] || j == ci;
+		const char *why = isnan(r0) ? "its IOPS do not overlap the host's in time"
+					    : afmt(a, "its IOPS correlate with the host's at r = %.2f, below 0.6", r0);
+		a->clock_note = afmt(a, "%s%sThe perfmon header of %s has no time-zone bias, so its clock was taken as UTC, and "
+					"nothing confirms it (%s, and no whole- or half-hour shift does better): no "
+					"guest-vs-host conclusion (hidden guest queueing, the vSCSI cap against the host's IOs) is "
+					"drawn from it. Give --tz with the guest's zone.",
+				     a->clock_note ? a->clock_note : "", a->clock_note ? " " : "", c->host ? c->host : c->path, why);
+		note(a, c->path, 0, "no time-zone bias in the header, %s, and no whole- or half-hour shift does better: no "
+				    "guest-vs-host finding is made (give --tz)", why);
 	}
+}
+
+bool analysis_clock_untrusted(const struct analysis *a, size_t capture)
+{
+	return a->clock_untrusted && capture < a->m.ncaps && a->clock_untrusted[capture];
 }
 
 /* The user's --map lines that name what the captures do not hold, or map two guest disks to one
@@ -967,6 +1032,7 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 		a->nf = k;
 	}
 	join_episodes(a);
+	split_at_qdepth_steps(a);
 	if (a->window.on) {
 		/* the first row inside a window measures the interval before it, which may begin before
 		 * the window: a finding is said within the window the user asked for */

@@ -71,6 +71,19 @@ struct analysis {
 	struct diag_sink sink;           /* where the analysis' own warnings go (a --map line that names
 	                                  * nothing, a contradicted --clock-offset); NULL drops them */
 	size_t vmk_outside;              /* vmkernel.log events outside the captures, not used */
+	struct qd_step {                 /* a DQLEN/AQLEN step inside a capture (config.queue_depth_change) */
+		size_t ent;
+		int64_t t;               /* capture clock, ms */
+		double from, to;
+	} *steps;
+	size_t nsteps;
+	const char *clock_note;          /* the verdict's word on a guest clock the IOPS do not confirm (or
+	                                  * that a whole/half-hour shift fixed), NULL (arena) */
+	bool *clock_untrusted;           /* by capture: a guest whose clock cannot be aligned with the
+	                                  * hosts' (zone assumed, IOPS disagree); NULL = none (arena) */
+	const char *parts_host;          /* --map "partitions = HOST": the guest the partitions file is of */
+	const char *parts_note;          /* why the partitions file was not applied (the verdict says it),
+	                                  * NULL when it was or none was given (arena) */
 	struct twin window;              /* the time window the captures were read in (off: all) */
 	struct dbmap_line *dbmap;        /* --map database lines (arena strings) */
 	size_t ndbmap;
@@ -149,6 +162,13 @@ extern const struct detector detectors[];
 void stream_attach(struct analysis *a);
 /* Makes the findings of the streamed episodes (stream.c); analysis_run calls it. */
 void stream_findings(struct analysis *a);
+/* Splits the queue findings of an entity at its queue depth steps and says when the capture shows
+ * a raised depth ended the queueing (detect.c); analysis_run calls it after the episodes are
+ * joined. */
+void split_at_qdepth_steps(struct analysis *a);
+/* Whether capture i is a guest whose clock could not be aligned with the hosts' (no guest-vs-host
+ * finding is made from it). */
+bool analysis_clock_untrusted(const struct analysis *a, size_t capture);
 /* The verdict paragraph (verdict.c); analysis_run calls it after the findings and coverage. */
 void analysis_verdict(struct analysis *a);
 /* shared.c: the load of each device finding's LUN by VM, and the neighbour that drives it while

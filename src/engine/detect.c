@@ -392,6 +392,19 @@ static void guest_log_window(struct analysis *a, const struct swin *w)
 
 /* ---- device latency ---- */
 
+#define LARGE_IO_MARGIN 1.1 /* [derived] bytes per command from rates: 10 % above the boundary */
+
+/* Large IOs take longer to transfer: above guest.large_io.kib a command is judged by the guest's
+ * large-IO band (PAL: 35 ms above 64 KiB) — the same allowance at the device and virtual disk as
+ * in the guest, so a backup's 1 MiB reads at 25 ms are not an array problem. The device judges
+ * an episode by its bytes per command (MBREAD/s + MBWRTN/s over Commands/s, esxtop's MB are
+ * MiB) over the episode, not row by row: sizes near the boundary would cut it into pieces. */
+static bool large_io(const struct analysis *a, const struct entity *e, double bytes)
+{
+	/* an average from MB/s rounded to 0.01: 64 KiB commands come out a little above 64 KiB */
+	return bytes > LARGE_IO_MARGIN * RVE(e, R_GUEST_LARGE_KIB) * 1024;
+}
+
 static bool davg_applies(const struct analysis *a, const struct entity *e) { (void)a; return has(e, M_DAVG); }
 static bool davg_cond(const struct analysis *a, const struct entity *e)
 {
@@ -406,18 +419,96 @@ static const struct stream_rule sr_device_latency = {
 	.ctx = {M_QUED, -1}, .ev_thr = davg_ev_thr,
 };
 
+/* Sums of e's bucket means over the buckets of capture times [t0, t1] (inside) and the others
+ * where e is active (outside): Commands/s, Reads/s + Writes/s, MB/s, and the bucket counts. */
+struct io_mix {
+	double cmds, rw, mb;
+	long n, nrw, nmb;
+};
+
+static void io_mix_of(const struct analysis *a, const struct entity *e, int64_t t0, int64_t t1, struct io_mix *in,
+		      struct io_mix *out)
+{
+	memset(in, 0, sizeof *in);
+	memset(out, 0, sizeof *out);
+	if (e->series[M_CMDS] < 0)
+		return;
+	const struct capture *c = cap_of(a, e);
+	for (size_t k = 0; k < c->ds.nb; k++) {
+		double x = val(c, e, M_CMDS, k);
+		if (isnan(x) || x < RV(R_ACTIVE_IOPS))
+			continue;
+		struct io_mix *m = c->ds.t1[k] >= t0 && c->ds.t0[k] <= t1 ? in : out;
+		m->cmds += x;
+		m->n++;
+		double r = val(c, e, M_READS, k), w = val(c, e, M_WRITES, k);
+		if (!isnan(r) && !isnan(w)) {
+			m->rw += r + w;
+			m->nrw++;
+		}
+		double br = val(c, e, M_MBR, k), bw = val(c, e, M_MBW, k);
+		if (!isnan(br) || !isnan(bw)) {
+			m->mb += (isnan(br) ? 0 : br) + (isnan(bw) ? 0 : bw);
+			m->nmb++;
+		}
+	}
+}
+
+/* Non-data commands (Commands/s − Reads/s − Writes/s: UNMAP, ATS, WRITE SAME, XCOPY, TUR ...) per
+ * second over a mix, NaN when reads and writes are not in the capture. */
+static double nondata_of(const struct io_mix *m)
+{
+	return m->nrw && m->nrw == m->n ? (m->cmds - m->rw) / (double)m->n : NAN;
+}
+
 static void device_latency_window(struct analysis *a, const struct swin *w)
 {
 	const struct entity *e = &a->m.ents[w->ent];
 	double warn = RVE(e, R_DAVG_WARN), crit = RVE(e, R_DAVG_CRIT);
 	double med = ev_median(w, M_DAVG), kavg = ev_median(w, M_KAVG), qued = w->ctx_median[0];
-	struct finding *f = episode_finding(a, w, med > crit ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE);
-	f->summary = afmt(a, "device latency (DAVG) median %.1f ms: IO waits below the HBA, in the fabric "
-			     "or the array", med);
-	f->rule = afmt(a, "DAVG > %g ms (warning) / > %g ms (critical), sustained", warn, crit);
+	struct io_mix in, out;
+	io_mix_of(a, e, w->start, w->end, &in, &out);
+	double bytes = in.nmb == in.n && in.cmds > 0 ? in.mb * 1048576.0 / in.cmds : NAN;
+	bool large = large_io(a, e, bytes);
+	double lcrit = fmax(crit, RVE(e, R_GUEST_LAT_CRIT));
+	/* non-data commands that rose with the latency: Commands/s well above reads + writes in the
+	 * window, and above what they are the rest of the capture */
+	double nd_in = nondata_of(&in), nd_out = nondata_of(&out);
+	double cmds_in = in.n ? in.cmds / (double)in.n : NAN, rw_in = in.nrw ? in.rw / (double)in.nrw : NAN;
+	bool nondata = !isnan(nd_in) && nd_in >= RVE(e, R_NONDATA_SHARE) * cmds_in &&
+		       (isnan(nd_out) || out.n < 3 || nd_in >= RVE(e, R_NONDATA_RISE) * fmax(nd_out, 1));
+	if (large && !(med > fmax(warn, RVE(e, R_GUEST_LARGE_WARN))) && !nondata)
+		return; /* large commands within the large-IO band: throughput, not a slow array */
+	struct finding *f = episode_finding(a, w, med > (large ? lcrit : crit) ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE);
+	f->summary = afmt(a, "device latency (DAVG) median %.1f ms%s: IO waits below the HBA, in the fabric "
+			     "or the array", med,
+			  large ? afmt(a, " for %.0f KiB commands (above the large-IO band, %g ms)", bytes / 1024,
+				       RVE(e, R_GUEST_LARGE_WARN))
+				: "");
+	f->nondata = nondata;
+	if (nondata)
+		f->summary = afmt(a, "%s; %.0f commands/s are neither reads nor writes (Commands/s %.0f vs reads + writes "
+				     "%.0f; %s the rest of the capture): UNMAP (space reclamation), ATS or other non-data "
+				     "commands rose with the latency — the likely cause",
+				  f->summary, nd_in, cmds_in, rw_in,
+				  isnan(nd_out) || out.n < 3 ? "no other time in" : afmt(a, "%.0f/s", fmax(0, nd_out)));
+	f->rule = afmt(a, "DAVG > %g ms (warning) / > %g ms (critical), sustained; an episode of commands above %g KiB "
+			  "(MBREAD/s + MBWRTN/s over Commands/s): median > %g ms / > %g ms; non-data commands (Commands/s - Reads/s - "
+			  "Writes/s) >= %g%% of Commands/s and >= %gx the rest of the capture name the cause",
+		       warn, crit, RVE(e, R_GUEST_LARGE_KIB), fmax(warn, RVE(e, R_GUEST_LARGE_WARN)), lcrit,
+		       100 * RVE(e, R_NONDATA_SHARE), RVE(e, R_NONDATA_RISE));
 	f->source = "[vmw vSphere 6.7 monitoring guide] device latency > 15 ms is an array problem; "
-		    "[vmw-derived practitioner tables] DAVG > 25 ms";
-	if (!(kavg > RVE(e, R_KAVG_WARN)) && !(qued >= 1))
+		    "[vmw-derived practitioner tables] DAVG > 25 ms; [pal] 35 ms for IOs above 64 KiB; [vmw Interpreting "
+		    "esxtop Statistics] CMDS/s counts every command, READS/s and WRITES/s the data ones (UNMAP, ATS, WRITE SAME, "
+		    "XCOPY are the rest)";
+	if (nondata) {
+		f->advice = afmt(a, "The latency came with a storm of non-read/write commands. On VMFS6 check automatic "
+				    "space reclamation (esxcli storage vmfs reclaim config get -l DATASTORE: the UNMAP "
+				    "priority and rate) and in-guest TRIM/UNMAP (Optimize-Volume, a database shrink, "
+				    "sdelete); ATS storms point to VMFS heartbeats or locking (many hosts, snapshots); "
+				    "XCOPY/WRITE SAME to clones, Storage vMotion or eager-zeroing. Reschedule or throttle "
+				    "them before touching queue depths or the array.");
+	} else if (!(kavg > RVE(e, R_KAVG_WARN)) && !(qued >= 1))
 		f->advice = afmt(a, "The array (or the path to it) is the bottleneck and nothing queues in "
 				    "the VMkernel: do not raise queue depths — deeper queues push more IO into "
 				    "a saturated back end and raise latency further [seed]. Check the array's "
@@ -591,17 +682,84 @@ static const struct stream_rule sr_adapter_saturated = {
 	.signal = -1, .ev = {M_ACTV, M_AQLEN, M_QUED, M_DAVG, M_CMDS}, .ctx = {-1, -1}, .ev_thr = thr_nan,
 };
 
+/* The commands adapter e's devices queue (the sum of their QUED, by bucket) against the adapter's
+ * own QUED over capture times [t0, t1]: medians over the buckets, *ndev the devices behind it (by
+ * the topology: the path or the IOPS correlation). esxtop's adapter QUED counts the commands its
+ * devices hold in their own queues (a full LUN queue), which no adapter depth relieves. */
+static void adapter_vs_devices(struct analysis *a, const struct entity *e, int64_t t0, int64_t t1, double *adp,
+			       double *devs, int *ndev)
+{
+	*adp = *devs = NAN;
+	*ndev = 0;
+	const struct capture *c = cap_of(a, e);
+	if (e->series[M_QUED] < 0 || !c->ds.nb)
+		return;
+	struct topo_in ti = analysis_topo(a);
+	size_t cap = c->nentities ? c->nentities : 1;
+	const struct entity **d = xmalloc(cap * sizeof *d);
+	for (size_t i = c->first_entity; i < c->first_entity + c->nentities; i++) {
+		const struct entity *x = &a->m.ents[i];
+		if (x->layer != LAYER_DEVICE || x->nfs || x->series[M_QUED] < 0)
+			continue;
+		struct stack st;
+		topology_stack(&ti, x, &st);
+		if (st.adapter == e)
+			d[(*ndev)++] = x;
+	}
+	if (*ndev) {
+		struct qsketch qa, qd;
+		qs_init(&qa);
+		qs_init(&qd);
+		for (size_t k = 0; k < c->ds.nb; k++) {
+			if (c->ds.t1[k] < t0 || c->ds.t0[k] > t1)
+				continue;
+			double q = val(c, e, M_QUED, k), sum = 0;
+			for (int j = 0; j < *ndev && !isnan(sum); j++)
+				sum += val(c, d[j], M_QUED, k);
+			if (isnan(q) || isnan(sum))
+				continue;
+			qs_add(&qa, q);
+			qs_add(&qd, sum);
+		}
+		if (qa.n) {
+			*adp = qs_quantile(&qa, 0.5);
+			*devs = qs_quantile(&qd, 0.5);
+		}
+		qs_free(&qa);
+		qs_free(&qd);
+	}
+	free(d);
+}
+
 static void adapter_saturated_window(struct analysis *a, const struct swin *w)
 {
 	const struct entity *e = &a->m.ents[w->ent];
 	double aq = ev_median(w, M_AQLEN), actv = ev_median(w, M_ACTV);
+	bool full = !isnan(aq) && aq > 0 && actv >= RVE(e, R_ADP_SAT_PCT) / 100.0 * aq;
+	double qa, qd;
+	int ndev;
+	adapter_vs_devices(a, e, w->start, w->end, &qa, &qd, &ndev);
+	double beyond = qa - qd;
+	/* queueing the devices' own queues account for is theirs (the device queue findings say so):
+	 * the adapter is saturated only when full, or with commands queued beyond its LUNs' */
+	if (!full && !isnan(beyond) && beyond < fmax(1, RVE(e, R_ADP_BEYOND_SHARE) * qa))
+		return;
 	struct finding *f = episode_finding(a, w, SEV_WARNING, LAYER_ADAPTER);
-	if (!isnan(aq))
+	if (full)
 		f->summary = afmt(a, "adapter queue full: %.0f active commands against AQLEN %.0f", actv, aq);
+	else if (!isnan(beyond))
+		f->summary = afmt(a, "commands queue at the adapter beyond its LUNs' own queues: %.0f queued at the adapter, "
+				     "%.0f of them in its %d device%s queue%s (median)%s",
+				  qa, qd, ndev, ndev == 1 ? "'s" : "s'", ndev == 1 ? "" : "s",
+				  isnan(aq) ? " (AQLEN not in the capture: use esxtop -a)" : "");
 	else
 		f->summary = afmt(a, "commands queue at the adapter (AQLEN not in the capture: use esxtop -a)");
-	f->rule = afmt(a, "sum of ACTV >= %g%% of AQLEN, or commands queued at the adapter, sustained", RVE(e, R_ADP_SAT_PCT));
-	f->source = "[vmw] adapter saturation: the sum of ACTV over a vmhba's devices ≈ AQLEN";
+	f->rule = afmt(a, "sum of ACTV >= %g%% of AQLEN, or commands queued at the adapter beyond the sum of its "
+			  "devices' QUED (at least 1 and %g%% of the adapter's), sustained",
+		       RVE(e, R_ADP_SAT_PCT), 100 * RVE(e, R_ADP_BEYOND_SHARE));
+	f->source = "[vmw] adapter saturation: the sum of ACTV over a vmhba's devices ≈ AQLEN; [vmw Interpreting esxtop "
+		    "Statistics §4.1] the adapter screen aggregates its devices' and paths' statistics, so its QUED "
+		    "holds what they queue for their own full LUN queues; [derived] only the excess is the HBA's";
 	f->advice = afmt(a, "The HBA's queue is the limit: spread the LUNs over more HBAs/paths (path "
 			    "policy Round Robin), or raise the adapter queue depth where the driver allows.");
 }
@@ -804,8 +962,9 @@ static long vmk_host_failures(const struct analysis *a, const char *dev, const c
 	long n = 0;
 	for (size_t i = 0; i < a->vmk.n; i++) {
 		const struct vmk_event *e = &a->vmk.ev[i];
-		n += e->kind == VMK_FAILED && e->host_status != 0 && e->t >= t0 && e->t <= t1 && strcmp(e->device, dev) == 0 &&
-		     vmk_on_host(e, host);
+		if (e->kind == VMK_FAILED && e->host_status != 0 && e->t >= t0 && e->t <= t1 && strcmp(e->device, dev) == 0 &&
+		    vmk_on_host(e, host))
+			n += e->count;
 	}
 	return n;
 }
@@ -922,207 +1081,369 @@ static double guest_latency_at(const struct capture *c, const struct entity *g, 
 
 /* ---- guest vSCSI cap ---- */
 
-static void det_guest_vscsi_cap(struct analysis *a, const struct analyze_opts *o)
+/* The lowest per-disk limit the controller of guest disk e can have: when the host ever holds
+ * clearly more IOs in flight for its virtual disk v than 32, the controller is not capping it at
+ * 32 (0 LSI 32, 1 PVSCSI 64, 2 PVSCSI 254). */
+static int vscsi_lowest(struct analysis *a, const struct entity *e, const struct entity *v, const double *limits)
 {
-	(void)o;
-	const char *names[3] = {"the LSI Logic SAS per-disk limit", "the PVSCSI default per-disk limit",
-				"the PVSCSI maximum per-disk limit"};
-	for (size_t i = 0; i < a->m.nents; i++) {
-		struct entity *e = &a->m.ents[i];
-		if (e->layer != LAYER_GUEST || e->aggregate || e->series[M_G_CDQL] < 0)
-			continue;
-		const double limits[3] = {RVE(e, R_VSCSI_LSI), RVE(e, R_VSCSI_PVSCSI), RVE(e, R_VSCSI_PVSCSI_MAX)};
-		const struct capture *c = cap_of(a, e);
-		const struct diskmap_entry *me = NULL;
-		struct entity *v = mapped_vdisk(a, e, &me);
-		/* The lowest limit the controller can have: when the host ever holds clearly more IOs in
-		 * flight for this disk than 32, the controller is not capping it at 32. */
-		int lowest = 0;
-		if (v) {
-			struct qsketch qi;
-			qs_init(&qi);
-			for (size_t k = 0; k < c->ds.nb; k++) {
+	int lowest = 0;
+	if (!v)
+		return 0;
+	const struct capture *c = cap_of(a, e);
+	struct qsketch qi;
+	qs_init(&qi);
+	for (size_t k = 0; k < c->ds.nb; k++) {
+		int64_t t = model_time(&a->m, c, k);
+		qs_add(&qi, value_at(a, v, M_CMDS, t) * vdisk_latency_at(a, v, t) / 1000.0);
+	}
+	double p99 = qs_quantile(&qi, 0.99);
+	qs_free(&qi);
+	while (lowest < 2 && p99 > 1.25 * limits[lowest])
+		lowest++;
+	return lowest;
+}
+
+/* On the raw guest rows: Current Disk Queue Length at the lowest per-disk limit there is (LSI
+ * Logic SAS 32, less one), sustained; each window of the episode is then judged against the
+ * controller limit the host's view allows and the IOs the host has in flight (guest_vscsi_window).
+ * A queue that reaches 32 in one sample of a day-long capture is no cap. */
+static bool vscsi_applies(const struct analysis *a, const struct entity *e)
+{
+	(void)a;
+	return !e->aggregate && has(e, M_G_CDQL); /* _Total's queue is every disk's */
+}
+static bool vscsi_cond(const struct analysis *a, const struct entity *e)
+{
+	return CUR(e, M_G_CDQL) >= RVE(e, R_VSCSI_LSI) - 1;
+}
+static double vscsi_ev_thr(const struct analysis *a, const struct entity *e, int k)
+{
+	return k == 0 ? RVE(e, R_VSCSI_LSI) - 1 : NAN;
+}
+
+static const struct stream_rule sr_guest_vscsi_cap = {
+	.layer = LAYER_GUEST, .applies = vscsi_applies, .cond = vscsi_cond,
+	.signal = M_G_CDQL, .signal_thr = NULL, .ev = {M_G_CDQL, M_G_LAT_R, M_G_LAT_W, M_G_XFERS, -1}, .ctx = {-1, -1},
+	.ev_thr = vscsi_ev_thr,
+};
+
+/* The finding of guest disk e for the buckets of wj (its virtual disk v, NULL without the host's
+ * view; lowest the lowest limit the host's view allows). */
+static void vscsi_cap_finding(struct analysis *a, const struct entity *e, const struct entity *v,
+			      const struct diskmap_entry *me, int lowest, const double *limits, const char *const *names,
+			      const struct win *wj)
+{
+	const struct capture *c = cap_of(a, e);
+	const double L0 = limits[lowest];
+	(void)me;
+	/* pinned: the share of samples within 1 of a controller limit */
+	int pinned = -1;
+	size_t s = (size_t)e->series[M_G_CDQL];
+	for (int li = lowest; li < 3 && pinned < 0; li++) {
+		long near = 0, tot = 0;
+		for (size_t k = wj->k0; k <= wj->k1; k++) {
+			double q = ds_mean(&c->ds, s, k);
+			if (isnan(q))
+				continue;
+			tot++;
+			if (fabs(q - limits[li]) <= 1)
+				near++;
+		}
+		if (tot && (double)near / (double)tot >= RVE(e, R_VSCSI_PINNED_SHARE))
+			pinned = li;
+	}
+	double qmed = win_median(c, e, M_G_CDQL, wj->k0, wj->k1);
+	/* Without the host's view only a queue pinned at a limit shows the cap; a queue above
+	 * the limits may as well be in flight at a slow array (PVSCSI allows 254): said so, as
+	 * information, never as a cause. */
+	bool unconfirmed = !v && pinned < 0;
+	if (unconfirmed && !(qmed > L0 + 1))
+		return;
+	struct qsketch ql;
+	qs_init(&ql);
+	for (size_t k = wj->k0; k <= wj->k1; k++)
+		qs_add(&ql, guest_latency_at(c, e, k));
+	double glat = qs_quantile(&ql, 0.5);
+	qs_free(&ql);
+	const struct ev_spec ev[] = {{M_G_CDQL, L0 - 1}, {M_G_LAT_R, NAN}, {M_G_LAT_W, NAN}, {M_G_XFERS, NAN}, EV_END};
+	struct finding *f = window_finding(a, K_Q_GUEST_VSCSI_CAP,
+					   unconfirmed ? SEV_INFO
+					   : glat > RVE(e, R_GUEST_LAT_WARN) ? SEV_CRITICAL : SEV_WARNING,
+					   LAYER_VSCSI, e, wj, ev);
+	if (unconfirmed) {
+		f->summary = afmt(a, "guest disk queue at %.0f (median), above %s (%.0f) but not pinned at a "
+				     "controller limit, and no host capture maps this disk: whether the IOs wait "
+				     "in the guest above the controller or are in flight at the array cannot be "
+				     "told%s", qmed, names[lowest], L0,
+				  isnan(glat) ? "" : afmt(a, "; guest latency median %.1f ms", glat));
+		f->rule = afmt(a, "without the host: Current Disk Queue Length within 1 of a per-disk limit in "
+				  ">= %g%% of the samples (pinned); a queue above the limits is information",
+			       100 * RVE(e, R_VSCSI_PINNED_SHARE));
+		f->source = "[seed] Current Disk Queue Length pinned at 32 under LSI Logic SAS: the per-disk "
+			    "vSCSI limit is hit; [vmw KB 2053145] PVSCSI 64/254";
+		f->advice = afmt(a, "Add the esxtop capture of the host for the same period (or --map this disk "
+				    "to its virtual disk): the host's IOs in flight for the virtual disk tell a "
+				    "controller cap from a slow array. If the disk is on LSI Logic SAS, every IO "
+				    "above 32 waits in the guest.");
+		f->heuristic = true;
+		return;
+	}
+	if (pinned >= 0)
+		f->summary = afmt(a, "guest disk queue pinned at %.0f, %s: IOs wait in the guest above the "
+				     "virtual SCSI controller%s%s",
+				  limits[pinned], names[pinned], v ? afmt(a, " (virtual disk %s)", v->name) : "",
+				  isnan(glat) ? "" : afmt(a, "; guest latency median %.1f ms", glat));
+	else
+		f->summary = afmt(a, "guest disk queue at %.0f (median), above %s (%.0f): IOs wait in the "
+				     "guest above the virtual SCSI controller%s%s",
+				  qmed, names[lowest], L0, v ? afmt(a, " (virtual disk %s)", v->name) : "",
+				  isnan(glat) ? "" : afmt(a, "; guest latency median %.1f ms", glat));
+	f->rule = afmt(a, "Current Disk Queue Length >= %g sustained%s", L0 - 1,
+		       v ? afmt(a, " and at least %g IOs more than the host has in flight for the "
+				   "virtual disk (host IOPS x latency)", fmax(2, 0.25 * L0))
+			 : " (no host capture mapped: not confirmed on the host side)");
+	f->source = "[seed] Current Disk Queue Length pinned at 32 under LSI Logic SAS: the per-disk "
+		    "vSCSI limit is hit; [pal] warns at >= 32; [vmw KB 2053145] PVSCSI 64/254";
+	if (pinned <= 0 && lowest == 0)
+		f->advice = afmt(a, "If this disk is on an LSI Logic SAS controller (per-disk queue 32, "
+				    "adapter 128, not changeable), move it to PVSCSI (per-disk 64, up to 254 "
+				    "with MaxQueueDepth; adapter 256, up to 1024), ideally one controller per "
+				    "busy disk; then check that the device queue (DQLEN) and the array absorb "
+				    "the deeper queue [seed]. If it already is PVSCSI, raise MaxQueueDepth.");
+	else
+		f->advice = afmt(a, "Raise the PVSCSI queue limits (MaxQueueDepth up to 254, "
+				    "RequestRingPages 32 for 1024 per adapter) [vmw KB 2053145], and spread "
+				    "the busiest files over more virtual disks and controllers.");
+	if (!v)
+		f->heuristic = true;
+}
+
+static void guest_vscsi_window(struct analysis *a, const struct swin *w)
+{
+	const struct entity *e = &a->m.ents[w->ent];
+	static const char *const names[3] = {"the LSI Logic SAS per-disk limit", "the PVSCSI default per-disk limit",
+					     "the PVSCSI maximum per-disk limit"};
+	const double limits[3] = {RVE(e, R_VSCSI_LSI), RVE(e, R_VSCSI_PVSCSI), RVE(e, R_VSCSI_PVSCSI_MAX)};
+	const struct capture *c = cap_of(a, e);
+	const struct diskmap_entry *me = NULL;
+	/* a guest clock that cannot be aligned: judged without the host's view */
+	const struct entity *v = analysis_clock_untrusted(a, e->capture) ? NULL : mapped_vdisk(a, e, &me);
+	int lowest = vscsi_lowest(a, e, v, limits);
+	const double L0 = limits[lowest];
+	/* the windows of the episode at the limit the host allows, with IOs waiting above what the
+	 * host has in flight (Little: host IOPS x host latency): a guest queue the host absorbs is no cap */
+	int nsub = w->nsub > 1 ? w->nsub : 1;
+	size_t kk0 = SIZE_MAX, kk1 = 0;
+	double held = 0;
+	for (int j = 0; j < nsub; j++) {
+		int64_t s0 = w->nsub > 1 ? w->sub[j].start : w->start, s1 = w->nsub > 1 ? w->sub[j].end : w->end;
+		struct qsketch qq, qi;
+		qs_init(&qq);
+		qs_init(&qi);
+		size_t k0 = SIZE_MAX, k1 = 0;
+		for (size_t k = 0; k < c->ds.nb; k++) {
+			if (c->ds.t1[k] < s0 || c->ds.t0[k] > s1)
+				continue;
+			qs_add(&qq, val(c, e, M_G_CDQL, k));
+			if (v) {
 				int64_t t = model_time(&a->m, c, k);
 				qs_add(&qi, value_at(a, v, M_CMDS, t) * vdisk_latency_at(a, v, t) / 1000.0);
 			}
-			double p99 = qs_quantile(&qi, 0.99);
-			qs_free(&qi);
-			while (lowest < 2 && p99 > 1.25 * limits[lowest])
-				lowest++;
+			k0 = k < k0 ? k : k0;
+			k1 = k > k1 ? k : k1;
 		}
-		const double L0 = limits[lowest];
-		signed char *cond = cond_alloc(c);
-		for (size_t k = 0; k < c->ds.nb; k++) {
-			double q = val(c, e, M_G_CDQL, k);
-			bool at = q >= L0 - 1;
-			if (at && v) {
-				/* With the host's view: the guest must hold more IOs than the host has in flight
-				 * for this virtual disk (Little: host IOPS × host latency), i.e. IOs wait above
-				 * the controller; a guest queue the host fully absorbs is no cap. */
-				int64_t t = model_time(&a->m, c, k);
-				double x = value_at(a, v, M_CMDS, t), lat = vdisk_latency_at(a, v, t);
-				double inside = x * lat / 1000.0;
-				if (!isnan(inside) && q - inside < fmax(2, 0.25 * L0))
-					at = false;
-			}
-			cond[k] = at;
-		}
-		struct win w[MAXW];
-		size_t n = find_windows(&a->rules, c, cond, e->series[M_G_CDQL], w, MAXW);
-		free(cond);
-		for (size_t j = 0; j < n; j++) {
-			/* pinned: the share of samples within 1 of a controller limit */
-			int pinned = -1;
-			size_t s = (size_t)e->series[M_G_CDQL];
-			for (int li = lowest; li < 3 && pinned < 0; li++) {
-				long near = 0, tot = 0;
-				for (size_t k = w[j].k0; k <= w[j].k1; k++) {
-					double q = ds_mean(&c->ds, s, k);
-					if (isnan(q))
-						continue;
-					tot++;
-					if (fabs(q - limits[li]) <= 1)
-						near++;
-				}
-				if (tot && (double)near / (double)tot >= RVE(e, R_VSCSI_PINNED_SHARE))
-					pinned = li;
-			}
-			double qmed = win_median(c, e, M_G_CDQL, w[j].k0, w[j].k1);
-			/* Without the host's view only a queue pinned at a limit shows the cap; a queue above
-			 * the limits may as well be in flight at a slow array (PVSCSI allows 254): said so, as
-			 * information, never as a cause. */
-			bool unconfirmed = !v && pinned < 0;
-			if (unconfirmed && !(qmed > L0 + 1))
-				continue;
-			struct qsketch ql;
-			qs_init(&ql);
-			for (size_t k = w[j].k0; k <= w[j].k1; k++)
-				qs_add(&ql, guest_latency_at(c, e, k));
-			double glat = qs_quantile(&ql, 0.5);
-			qs_free(&ql);
-			const struct ev_spec ev[] = {{M_G_CDQL, L0 - 1}, {M_G_LAT_R, NAN}, {M_G_LAT_W, NAN}, {M_G_XFERS, NAN}, EV_END};
-			struct finding *f = window_finding(a, K_Q_GUEST_VSCSI_CAP,
-							   unconfirmed ? SEV_INFO
-							   : glat > RVE(e, R_GUEST_LAT_WARN) ? SEV_CRITICAL : SEV_WARNING,
-							   LAYER_VSCSI, e, &w[j], ev);
-			if (unconfirmed) {
-				f->summary = afmt(a, "guest disk queue at %.0f (median), above %s (%.0f) but not pinned at a "
-						     "controller limit, and no host capture maps this disk: whether the IOs wait "
-						     "in the guest above the controller or are in flight at the array cannot be "
-						     "told%s", qmed, names[lowest], L0,
-						  isnan(glat) ? "" : afmt(a, "; guest latency median %.1f ms", glat));
-				f->rule = afmt(a, "without the host: Current Disk Queue Length within 1 of a per-disk limit in "
-						  ">= %g%% of the samples (pinned); a queue above the limits is information",
-					       100 * RVE(e, R_VSCSI_PINNED_SHARE));
-				f->source = "[seed] Current Disk Queue Length pinned at 32 under LSI Logic SAS: the per-disk "
-					    "vSCSI limit is hit; [vmw KB 2053145] PVSCSI 64/254";
-				f->advice = afmt(a, "Add the esxtop capture of the host for the same period (or --map this disk "
-						    "to its virtual disk): the host's IOs in flight for the virtual disk tell a "
-						    "controller cap from a slow array. If the disk is on LSI Logic SAS, every IO "
-						    "above 32 waits in the guest.");
-				f->heuristic = true;
-				continue;
-			}
-			if (pinned >= 0)
-				f->summary = afmt(a, "guest disk queue pinned at %.0f, %s: IOs wait in the guest above the "
-						     "virtual SCSI controller%s%s",
-						  limits[pinned], names[pinned], v ? afmt(a, " (virtual disk %s)", v->name) : "",
-						  isnan(glat) ? "" : afmt(a, "; guest latency median %.1f ms", glat));
-			else
-				f->summary = afmt(a, "guest disk queue at %.0f (median), above %s (%.0f): IOs wait in the "
-						     "guest above the virtual SCSI controller%s%s",
-						  qmed, names[lowest], L0, v ? afmt(a, " (virtual disk %s)", v->name) : "",
-						  isnan(glat) ? "" : afmt(a, "; guest latency median %.1f ms", glat));
-			f->rule = afmt(a, "Current Disk Queue Length >= %g sustained%s", L0 - 1,
-				       v ? afmt(a, " and at least %g IOs more than the host has in flight for the "
-						   "virtual disk (host IOPS x latency)", fmax(2, 0.25 * L0))
-					 : " (no host capture mapped: not confirmed on the host side)");
-			f->source = "[seed] Current Disk Queue Length pinned at 32 under LSI Logic SAS: the per-disk "
-				    "vSCSI limit is hit; [pal] warns at >= 32; [vmw KB 2053145] PVSCSI 64/254";
-			if (pinned <= 0 && lowest == 0)
-				f->advice = afmt(a, "If this disk is on an LSI Logic SAS controller (per-disk queue 32, "
-						    "adapter 128, not changeable), move it to PVSCSI (per-disk 64, up to 254 "
-						    "with MaxQueueDepth; adapter 256, up to 1024), ideally one controller per "
-						    "busy disk; then check that the device queue (DQLEN) and the array absorb "
-						    "the deeper queue [seed]. If it already is PVSCSI, raise MaxQueueDepth.");
-			else
-				f->advice = afmt(a, "Raise the PVSCSI queue limits (MaxQueueDepth up to 254, "
-						    "RequestRingPages 32 for 1024 per adapter) [vmw KB 2053145], and spread "
-						    "the busiest files over more virtual disks and controllers.");
-			if (!v)
-				f->heuristic = true;
-		}
+		double q = qq.n ? qs_quantile(&qq, 0.5) : NAN, inside = qi.n ? qs_quantile(&qi, 0.5) : NAN;
+		qs_free(&qq);
+		qs_free(&qi);
+		if (isnan(q) || q < L0 - 1 || (!isnan(inside) && q - inside < fmax(2, 0.25 * L0)))
+			continue;
+		held += (double)(s1 - s0) / 1000.0 + c->interval_s;
+		kk0 = k0 < kk0 ? k0 : kk0;
+		kk1 = k1 > kk1 ? k1 : kk1;
 	}
+	if (kk0 == SIZE_MAX || held < RV(R_SUSTAIN_SECONDS))
+		return;
+	struct win wj = {kk0, kk1, 0};
+	vscsi_cap_finding(a, e, v, me, lowest, limits, names, &wj);
 }
 
 /* ---- hidden guest queueing ---- */
 
-static void det_guest_hidden(struct analysis *a, const struct analyze_opts *o)
+/* The guest's latency at this row: Avg. Disk sec/Transfer, else reads and writes weighted by IOs. */
+static double guest_latency_now(const struct analysis *a, const struct entity *e)
 {
-	(void)o;
-	for (size_t i = 0; i < a->m.nents; i++) {
-		struct entity *e = &a->m.ents[i];
-		if (e->layer != LAYER_GUEST || e->aggregate)
+	double t = CUR(e, M_G_LAT_T);
+	if (!isnan(t))
+		return t;
+	double r = CUR(e, M_G_READS), w = CUR(e, M_G_WRITES), lr = CUR(e, M_G_LAT_R), lw = CUR(e, M_G_LAT_W);
+	if (isnan(r) || isnan(w) || r + w <= 0)
+		return !isnan(lr) ? lr : lw;
+	double num = (isnan(lr) ? 0 : r * lr) + (isnan(lw) ? 0 : w * lw);
+	double den = (isnan(lr) ? 0 : r) + (isnan(lw) ? 0 : w);
+	return den > 0 ? num / den : NAN;
+}
+
+/* On the raw guest rows: the guest's latency at least guest.hidden.min_gap_ms (what the host must
+ * then fall short of), sustained, while the disk is busy; the episode is then compared with the
+ * host's view of its virtual disk over the same time (guest_hidden_window), so a 4 s stall in a
+ * day-long capture, or a backup's edges in downsampled buckets, are no hidden queue. */
+static bool hidden_applies(const struct analysis *a, const struct entity *e)
+{
+	(void)a;
+	return !e->aggregate && has(e, M_G_XFERS) && (has(e, M_G_LAT_T) || has(e, M_G_LAT_R) || has(e, M_G_LAT_W));
+}
+static bool hidden_cond(const struct analysis *a, const struct entity *e)
+{
+	return guest_latency_now(a, e) >= RVE(e, R_HIDDEN_MIN_MS) && active_now(a, e, M_G_XFERS);
+}
+
+static const struct stream_rule sr_guest_hidden = {
+	.layer = LAYER_GUEST, .applies = hidden_applies, .cond = hidden_cond,
+	.signal = -1, .ev = {M_G_LAT_T, M_G_CDQL, M_G_XFERS, M_G_LAT_R, M_G_LAT_W}, .ctx = {-1, -1}, .ev_thr = thr_nan,
+};
+
+/* The guest's and the host's medians over the guest buckets that meet capture times [s0, s1]
+ * (guest latency, host virtual disk latency, guest transfers, host commands). */
+static void hidden_medians(struct analysis *a, const struct entity *e, const struct entity *v, int64_t s0, int64_t s1,
+			   double *g, double *h, double *gx, double *hx, size_t *k0, size_t *k1)
+{
+	const struct capture *c = cap_of(a, e);
+	struct qsketch q[4];
+	for (int j = 0; j < 4; j++)
+		qs_init(&q[j]);
+	*k0 = SIZE_MAX;
+	*k1 = 0;
+	for (size_t k = 0; k < c->ds.nb; k++) {
+		if (c->ds.t1[k] < s0 || c->ds.t0[k] > s1)
 			continue;
-		const struct diskmap_entry *me = NULL;
-		struct entity *v = mapped_vdisk(a, e, &me);
-		if (!v)
-			continue;
-		const struct capture *c = cap_of(a, e);
-		signed char *cond = cond_alloc(c);
-		double ratio = RVE(e, R_HIDDEN_RATIO), gap = RVE(e, R_HIDDEN_MIN_MS);
-		for (size_t k = 0; k < c->ds.nb; k++) {
-			int64_t t = model_time(&a->m, c, k);
-			double gl = guest_latency_at(c, e, k), hl = vdisk_latency_at(a, v, t);
-			double gx = val(c, e, M_G_XFERS, k), hx = value_at(a, v, M_CMDS, t);
-			bool same_load = isnan(gx) || isnan(hx) || (hx > 0 && fabs(gx - hx) / hx < 0.3);
-			cond[k] = !isnan(gl) && !isnan(hl) && gl >= ratio * hl && gl - hl >= gap && same_load &&
-				  active(&a->rules, c, e, M_G_XFERS, k);
-		}
-		struct win w[MAXW];
-		size_t n = find_windows(&a->rules, c, cond, e->series[M_G_XFERS], w, MAXW);
-		for (size_t j = 0; j < n; j++) {
-			struct qsketch qg, qh;
-			qs_init(&qg);
-			qs_init(&qh);
-			for (size_t k = w[j].k0; k <= w[j].k1; k++) {
-				int64_t t = model_time(&a->m, c, k);
-				qs_add(&qg, guest_latency_at(c, e, k));
-				qs_add(&qh, vdisk_latency_at(a, v, t));
-			}
-			double g = qs_quantile(&qg, 0.5), h = qs_quantile(&qh, 0.5);
-			qs_free(&qg);
-			qs_free(&qh);
-			const struct ev_spec ev[] = {{M_G_LAT_T, NAN}, {M_G_CDQL, NAN}, {M_G_XFERS, NAN}, EV_END};
-			struct finding *f = window_finding(a, K_Q_GUEST_HIDDEN, g - h > RVE(e, R_GUEST_LAT_WARN) ? SEV_CRITICAL : SEV_WARNING, LAYER_GUEST, e, &w[j], ev);
-			f->summary = afmt(a, "IOs wait inside the guest: guest latency median %.1f ms vs %.1f ms on the host "
-					     "for the same virtual disk %s at the same IOPS", g, h, v->name);
-			f->rule = afmt(a, "guest latency >= %gx the host's and >= %g ms more, at IOPS within 30%%, "
-					  "sustained", ratio, gap);
-			f->source = "[derived] Little's law: guest sec/Transfer >> host GAVG at equal IOPS "
-				    "means IOs wait inside the guest (vSCSI limit LSI 32 / PVSCSI 64)";
-			f->heuristic = true;
-			double q = win_median(c, e, M_G_CDQL, w[j].k0, w[j].k1);
-			if (q >= RVE(e, R_VSCSI_LSI) - 1)
-				f->advice = afmt(a, "The wait is above the hypervisor: the guest's queue to the virtual "
-						    "controller is full (Current Disk Queue Length median %.0f). Check the "
-						    "controller type (LSI Logic SAS caps a disk at 32 outstanding IOs) and move "
-						    "busy disks to PVSCSI; also check guest CPU and filter drivers (antivirus, "
-						    "backup).%s", q,
-					       me && me->automatic ? afmt(a, " (Mapping found by correlating IOPS, r = %.2f; "
-									     "confirm with --map.)", me->correlation) : "");
-			else
-				f->advice = afmt(a, "The guest queue is short (median %.0f), yet each IO takes far longer in the "
-						    "guest than on the host: the time goes to the guest's IO path or the "
-						    "virtual controller's emulation, which all disks of a controller share (LSI "
-						    "Logic SAS serialises it; a busy neighbour disk slows this one). Check the "
-						    "controller type and the busiest disk on it, guest CPU, and filter drivers.%s",
-					       q,
-					       me && me->automatic ? afmt(a, " (Mapping found by correlating IOPS, r = %.2f; "
-									     "confirm with --map.)", me->correlation) : "");
-		}
-		free(cond);
+		int64_t t = model_time(&a->m, c, k);
+		qs_add(&q[0], guest_latency_at(c, e, k));
+		qs_add(&q[1], vdisk_latency_at(a, v, t));
+		qs_add(&q[2], val(c, e, M_G_XFERS, k));
+		qs_add(&q[3], value_at(a, v, M_CMDS, t));
+		*k0 = k < *k0 ? k : *k0;
+		*k1 = k > *k1 ? k : *k1;
 	}
+	double *out[4] = {g, h, gx, hx};
+	for (int j = 0; j < 4; j++) {
+		*out[j] = q[j].n ? qs_quantile(&q[j], 0.5) : NAN;
+		qs_free(&q[j]);
+	}
+}
+
+static bool hidden_holds(const struct analysis *a, const struct entity *e, double g, double h, double gx, double hx)
+{
+	bool same_load = isnan(gx) || isnan(hx) || (hx > 0 && fabs(gx - hx) / hx < 0.3);
+	return !isnan(g) && !isnan(h) && g >= RVE(e, R_HIDDEN_RATIO) * h && g - h >= RVE(e, R_HIDDEN_MIN_MS) && same_load;
+}
+
+static void guest_hidden_window(struct analysis *a, const struct swin *w)
+{
+	const struct entity *e = &a->m.ents[w->ent];
+	const struct diskmap_entry *me = NULL;
+	struct entity *v = mapped_vdisk(a, e, &me);
+	if (!v || analysis_clock_untrusted(a, e->capture))
+		return; /* no host view, or none at the same time */
+	const struct capture *c = cap_of(a, e);
+	double ratio = RVE(e, R_HIDDEN_RATIO), gap = RVE(e, R_HIDDEN_MIN_MS); /* for the rule's text */
+	/* each window of the episode against the host's view of its virtual disk over the same time:
+	 * the windows where the guest is not that much slower than the host are left out */
+	int nsub = w->nsub > 1 ? w->nsub : 1, kept = 0;
+	bool cut = false;
+	struct subwin *sub = arena_alloc(&a->arena, (size_t)nsub * sizeof *sub);
+	double held = 0;
+	size_t kk0 = SIZE_MAX, kk1 = 0;
+	for (int j = 0; j < nsub; j++) {
+		int64_t s0 = w->nsub > 1 ? w->sub[j].start : w->start, s1 = w->nsub > 1 ? w->sub[j].end : w->end;
+		/* the first and last bucket where the guest is that much slower than the host (a long slow
+		 * stretch may be slow on the host too at its ends) */
+		size_t first = SIZE_MAX, last = 0;
+		for (size_t k = 0; k < c->ds.nb; k++) {
+			if (c->ds.t1[k] < s0 || c->ds.t0[k] > s1)
+				continue;
+			int64_t t = model_time(&a->m, c, k);
+			if (hidden_holds(a, e, guest_latency_at(c, e, k), vdisk_latency_at(a, v, t), val(c, e, M_G_XFERS, k),
+					 value_at(a, v, M_CMDS, t))) {
+				first = k < first ? k : first;
+				last = k;
+			}
+		}
+		if (first == SIZE_MAX)
+			continue;
+		/* judged over the whole window (a backup's edges in buckets of unequal phase are not a
+		 * hidden queue), then said for the part where it holds */
+		double g, h, gx, hx;
+		size_t k0, k1;
+		hidden_medians(a, e, v, s0, s1, &g, &h, &gx, &hx, &k0, &k1);
+		if (!hidden_holds(a, e, g, h, gx, hx))
+			continue;
+		s0 = c->ds.t0[first] > s0 ? c->ds.t0[first] : s0;
+		s1 = c->ds.t1[last] < s1 ? c->ds.t1[last] : s1;
+		if ((double)(s1 - s0) / 1000.0 + c->interval_s < RV(R_SUSTAIN_SECONDS))
+			continue;
+		hidden_medians(a, e, v, s0, s1, &g, &h, &gx, &hx, &k0, &k1);
+		bool trimmed = s0 != (w->nsub > 1 ? w->sub[j].start : w->start) || s1 != (w->nsub > 1 ? w->sub[j].end : w->end);
+		cut |= trimmed;
+		sub[kept].start = s0;
+		sub[kept].end = s1;
+		kept++;
+		held += (double)(s1 - s0) / 1000.0 + c->interval_s;
+		kk0 = k0 < kk0 ? k0 : kk0;
+		kk1 = k1 > kk1 ? k1 : kk1;
+	}
+	if (!kept || held < RV(R_SUSTAIN_SECONDS))
+		return;
+	int64_t s0 = sub[0].start, s1 = sub[kept - 1].end;
+	double g, h, gx, hx;
+	size_t k0, k1;
+	hidden_medians(a, e, v, s0, s1, &g, &h, &gx, &hx, &k0, &k1);
+	if (kept == nsub && !cut) { /* the whole episode: the raw rows' guest figures */
+		double gr = ev_median(w, M_G_LAT_T);
+		g = isnan(gr) ? g : gr;
+	}
+	struct finding *f = episode_finding(a, w, g - h > RVE(e, R_GUEST_LAT_WARN) ? SEV_CRITICAL : SEV_WARNING, LAYER_GUEST);
+	if (kept < nsub || cut) {
+		/* windows left out or trimmed: the finding is what was kept, its evidence from its buckets */
+		int64_t iv = (int64_t)(c->interval_s * 1000);
+		f->start = s0 - iv + c->clock_offset_ms;
+		f->end = s1 + c->clock_offset_ms;
+		f->sustained_s = held;
+		for (int j = 0; j < kept; j++) {
+			sub[j].start += c->clock_offset_ms - iv;
+			sub[j].end += c->clock_offset_ms;
+		}
+		f->sub = kept > 1 ? sub : NULL;
+		f->nsub = kept > 1 ? kept : 0;
+		f->nev = 0;
+		const int m[3] = {M_G_LAT_T, M_G_CDQL, M_G_XFERS};
+		for (int j = 0; j < 3; j++)
+			evidence_add(f, c, e, m[j], kk0, kk1, NAN);
+	}
+	f->summary = afmt(a, "IOs wait inside the guest: guest latency median %.1f ms vs %.1f ms on the host "
+			     "for the same virtual disk %s at the same IOPS", g, h, v->name);
+	f->rule = afmt(a, "guest latency >= %g ms sustained on the guest's rows, and over that time >= %gx the host's and "
+			  ">= %g ms more, at IOPS within 30%% (medians)", gap, ratio, gap);
+	f->source = "[derived] Little's law: guest sec/Transfer >> host GAVG at equal IOPS "
+		    "means IOs wait inside the guest (vSCSI limit LSI 32 / PVSCSI 64)";
+	f->heuristic = true;
+	double q = kept < nsub || cut ? win_median(c, e, M_G_CDQL, kk0, kk1) : ev_median(w, M_G_CDQL);
+	if (q >= RVE(e, R_VSCSI_LSI) - 1)
+		f->advice = afmt(a, "The wait is above the hypervisor: the guest's queue to the virtual "
+				    "controller is full (Current Disk Queue Length median %.0f). Check the "
+				    "controller type (LSI Logic SAS caps a disk at 32 outstanding IOs) and move "
+				    "busy disks to PVSCSI; also check guest CPU and filter drivers (antivirus, "
+				    "backup).%s", q,
+			       me && me->automatic ? afmt(a, " (Mapping found by correlating IOPS, r = %.2f; "
+							     "confirm with --map.)", me->correlation) : "");
+	else
+		f->advice = afmt(a, "The guest queue is short (median %.0f), yet each IO takes far longer in the "
+				    "guest than on the host: the time goes to the guest's IO path or the "
+				    "virtual controller's emulation, which all disks of a controller share (LSI "
+				    "Logic SAS serialises it; a busy neighbour disk slows this one). Check the "
+				    "controller type and the busiest disk on it, guest CPU, and filter drivers.%s",
+			       q,
+			       me && me->automatic ? afmt(a, " (Mapping found by correlating IOPS, r = %.2f; "
+							     "confirm with --map.)", me->correlation) : "");
 }
 
 /* ---- datastores without a SCSI device: NFS, vSAN ---- */
@@ -1150,7 +1471,12 @@ static void det_datastore_latency(struct analysis *a, const struct analyze_opts 
 		signed char *cond = cond_alloc(c);
 		for (size_t k = 0; k < c->ds.nb; k++) {
 			double lat = vdisk_latency_at(a, v, model_time(&a->m, c, k));
-			cond[k] = lat > warn && active(&a->rules, c, v, M_CMDS, k);
+			/* the large-IO band above guest.large_io.kib, as at the device and in the guest */
+			double x = val(c, v, M_CMDS, k), br = val(c, v, M_MBR, k), bw = val(c, v, M_MBW, k);
+			double bytes = x > 0 && !(isnan(br) && isnan(bw)) ? ((isnan(br) ? 0 : br) + (isnan(bw) ? 0 : bw)) * 1048576.0 / x
+									  : NAN;
+			double thr = large_io(a, v, bytes) ? fmax(warn, RVE(v, R_GUEST_LARGE_WARN)) : warn;
+			cond[k] = lat > thr && active(&a->rules, c, v, M_CMDS, k);
 		}
 		struct win w[MAXW];
 		size_t n = find_windows(&a->rules, c, cond, v->series[M_CMDS] >= 0 ? v->series[M_CMDS] : v->series[M_VD_LAT_R], w, MAXW);
@@ -1214,9 +1540,11 @@ static void det_datastore_latency(struct analysis *a, const struct analyze_opts 
 				f->heuristic = st.back != BACK_NOT_SHOWN;
 			}
 			f->rule = afmt(a, "virtual disk latency (reads and writes weighted by IOs) > %g ms (warning) / > %g ms (critical), sustained, for a "
-					  "virtual disk whose IOs no SCSI device carries", warn, crit);
+					  "virtual disk whose IOs no SCSI device carries; commands above %g KiB: > %g ms", warn, crit,
+				       RVE(v, R_GUEST_LARGE_KIB), fmax(warn, RVE(v, R_GUEST_LARGE_WARN)));
 			f->source = "[vmw vSphere 6.7 monitoring guide] device latency > 15 ms: the storage is slow; "
-				    "[vmw-derived practitioner tables] GAVG > 25 ms; [derived] NFS volumes have no DAVG/KAVG";
+				    "[vmw-derived practitioner tables] GAVG > 25 ms; [pal] 35 ms for IOs above 64 KiB; [derived] "
+				    "NFS volumes have no DAVG/KAVG";
 		}
 	}
 }
@@ -1244,7 +1572,7 @@ static long vmk_count(const struct analysis *a, const char *dev, const char *hos
 	for (size_t i = 0; i < a->vmk.n; i++) {
 		const struct vmk_event *e = &a->vmk.ev[i];
 		if (e->kind == k && e->t >= t0 && e->t <= t1 && strcmp(e->device, dev) == 0 && vmk_on_host(e, host))
-			n++;
+			n += e->count;
 	}
 	return n;
 }
@@ -1414,11 +1742,91 @@ static void det_sioc(struct analysis *a, const struct analyze_opts *o)
 
 /* ---- partition alignment ---- */
 
+/* Host names: equal ignoring case, or one the short name of the other ("sql01" and
+ * "SQL01.corp.local"). */
+static bool same_machine(const char *x, const char *y)
+{
+	if (!x || !y)
+		return false;
+	size_t a = strcspn(x, "."), b = strcspn(y, ".");
+	return strcasecmp(x, y) == 0 || ((!x[a] || !y[b]) && a == b && strncasecmp(x, y, a) == 0);
+}
+
+/* The guest a partitions file is of: the machine it names (SystemName) or the --map
+ * "partitions = HOST" line, if that is a guest of the analysis; NULL (and a->parts_note says why)
+ * when it names another machine or none: its offsets are then not applied. */
+static const char *partitions_guest(struct analysis *a)
+{
+	struct buf guests;
+	buf_init(&guests);
+	const char *want = a->parts.system ? a->parts.system : a->parts_host, *hit = NULL;
+	for (size_t i = 0; i < a->m.ncaps; i++) {
+		const struct capture *c = &a->m.caps[i];
+		if (c->failed || c->role != ROLE_GUEST || !c->host)
+			continue;
+		if (!strstr(guests.data ? guests.data : "", c->host))
+			buf_printf(&guests, "%s%s", guests.len ? ", " : "", c->host);
+		if (!hit && same_machine(want, c->host))
+			hit = c->host;
+	}
+	const char *file = a->opts.partitions ? a->opts.partitions : "the partitions file";
+	const char *gs = guests.len ? afmt(a, "the guest%s captured: %s", strchr(guests.data, ',') ? "s" : "", guests.data)
+				    : "no guest (perfmon) capture was given";
+	if (!hit && a->parts.system)
+		a->parts_note = afmt(a, "The partition listing %s was taken on %s (SystemName), not on a guest of this "
+					"analysis (%s): its offsets were not checked.", file, a->parts.system, gs);
+	else if (!hit && a->parts_host)
+		a->parts_note = afmt(a, "The --map line 'partitions = %s' names no guest of this analysis (%s): the "
+					"partition offsets of %s were not checked.", a->parts_host, gs, file);
+	else if (!hit)
+		a->parts_note = afmt(a, "The partition listing %s does not say which machine it is from (no SystemName "
+					"column): its offsets were not checked. Take it with 'wmic partition get BlockSize, "
+					"StartingOffset, Name, Index, SystemName', or tie it to its guest with a --map line "
+					"'partitions = HOST'.", file);
+	buf_free(&guests);
+	return hit;
+}
+
+/* The symptom a misaligned partition's disk shows: the worst split-IO finding on the guest disk or
+ * its LUN, latency of its LUN (DAVG: the extra back-end IOs), or the guest disk's latency unless a
+ * guest-side queue finding on the disk explains it (the IOs wait above the controller, not in the
+ * back end). */
+static const struct finding *alignment_symptom(struct analysis *a, const struct entity *g)
+{
+	if (!g)
+		return NULL;
+	struct topo_in ti = analysis_topo(a);
+	struct stack st;
+	topology_stack(&ti, g, &st);
+	const struct finding *worst = NULL;
+	bool queued_above = false;
+	for (size_t i = 0; i < a->nf; i++)
+		queued_above |= (a->f[i].kind == K_Q_GUEST_HIDDEN || a->f[i].kind == K_Q_GUEST_VSCSI_CAP) &&
+				a->f[i].ent == g - a->m.ents && a->f[i].sev >= SEV_WARNING;
+	for (size_t i = 0; i < a->nf; i++) {
+		const struct finding *f = &a->f[i];
+		bool lat = f->kind == K_LAT_GUEST_READ || f->kind == K_LAT_GUEST_WRITE;
+		bool on_disk = ((lat && !queued_above) || f->kind == K_IO_SPLIT) && f->ent == g - a->m.ents;
+		bool on_lun = (f->kind == K_LAT_DEVICE || f->kind == K_IO_SPLIT) && st.device && f->ent == st.device - a->m.ents;
+		if ((on_disk || on_lun) && f->sev >= SEV_WARNING && (!worst || f->sev > worst->sev))
+			worst = f;
+	}
+	return worst;
+}
+
 static void det_alignment(struct analysis *a, const struct analyze_opts *o)
 {
 	(void)o;
 	if (!a->have_parts)
 		return;
+	const char *guest = partitions_guest(a);
+	if (!guest) {
+		struct diag d;
+		diag_init(&d, a->opts.partitions ? a->opts.partitions : "partitions", -1);
+		d.sink = a->sink;
+		diag_emit(&d, DIAG_WARNING, 0, 0, "%s", a->parts_note);
+		return;
+	}
 	int64_t start = INT64_MAX, end = INT64_MIN;
 	for (size_t i = 0; i < a->m.ncaps; i++) {
 		const struct capture *c = &a->m.caps[i];
@@ -1430,35 +1838,41 @@ static void det_alignment(struct analysis *a, const struct analyze_opts *o)
 			end = c->end + c->clock_offset_ms;
 	}
 	long long align = (long long)rule_value(&a->rules, R_ALIGN_BYTES);
+	long long min_align = (long long)rule_value(&a->rules, R_ALIGN_MIN_BYTES);
 	for (size_t i = 0; i < a->parts.n; i++) {
 		const struct partition *p = &a->parts.p[i];
-		if (align <= 0 || p->offset % align == 0)
-			continue;
+		if (align <= 0 || p->offset % align == 0 || (min_align > 0 && p->offset % min_align == 0))
+			continue; /* a multiple of 4 KiB: no back-end block or flash page is straddled */
 		bool classic = p->offset == 32256;
-		bool old_ok = p->offset % 65536 == 0;
-		/* the drive letter of "Disk #N" from the perfmon PhysicalDisk instances ("1 D:") */
-		const struct guest_disk_no *dn = p->disk >= 0 ? model_disk_no(&a->m, p->disk, NULL) : NULL;
-		/* 64 KiB-aligned: the older criterion, fine for stripes up to 64 KiB: information only */
-		struct finding *f = finding_new(a, K_ALIGN_MISALIGNED,
-						classic ? SEV_CRITICAL : old_ok ? SEV_INFO : SEV_WARNING, LAYER_GUEST,
-						dn ? dn->drive : p->name, dn ? dn->host : NULL);
+		/* the drive of "Disk #N" from the perfmon PhysicalDisk instances ("1 D:") */
+		const struct guest_disk_no *dn = p->disk >= 0 ? model_disk_no(&a->m, p->disk, guest) : NULL;
+		const struct entity *g = dn ? model_find(&a->m, LAYER_GUEST, dn->drive, dn->host) : NULL;
+		const struct finding *sym = alignment_symptom(a, g);
+		/* the severity follows the symptom; without one it is a risk to fix, not a cause */
+		struct finding *f = finding_new(a, K_ALIGN_MISALIGNED, sym ? sym->sev : SEV_WARNING, LAYER_GUEST,
+						dn ? dn->drive : p->name, dn ? dn->host : guest);
 		f->start = start == INT64_MAX ? 0 : start;
 		f->end = end == INT64_MIN ? 0 : end;
 		f->sustained_s = start == INT64_MAX ? 0 : (double)(end - start) / 1000.0;
-		if (old_ok)
-			f->summary = afmt(a, "%s%s%s starts at byte %lld: aligned to 64 KiB (the older criterion), not "
-					     "to %lld; fine for array stripes up to 64 KiB, suspect only with larger ones",
-					  p->name, dn ? " on " : "", dn ? dn->drive : "", p->offset, align);
-		else
-			f->summary = afmt(a, "%s%s%s starts at byte %lld, not a multiple of %lld%s: a guest IO can touch "
-					     "two back-end blocks (up to 3 back-end IOs per IO) — confirmed from offsets",
-					  p->name, dn ? " on " : "", dn ? dn->drive : "", p->offset, align,
-					  classic ? " (63 sectors: the classic Windows 2003 misalignment)" : "");
-		f->rule = afmt(a, "StartingOffset %% %lld == 0 (line %ld of the partitions file)", align, p->line);
-		f->source = "[seed][vmw] Windows 2008+ and VMFS5 align at 1 MiB; 32256 = 63 sectors is the classic bad offset";
+		f->summary = afmt(a, "%s%s%s starts at byte %lld, not a multiple of %lld (not even of %lld)%s: a guest IO "
+				     "can straddle two back-end blocks — confirmed from offsets; %s",
+				  p->name, dn ? " on " : "", dn ? dn->drive : "", p->offset, align, min_align,
+				  classic ? " (63 sectors: the classic Windows 2003 misalignment)" : "",
+				  sym ? afmt(a, "its disk shows the symptom: %s %s (%s)", severity_names[sym->sev],
+					     kinds[sym->kind].title, sym->summary)
+				      : "no latency or split-IO finding on its disk in these captures, so it costs nothing "
+					"measurable here");
+		f->rule = afmt(a, "StartingOffset %% %lld != 0 and %% %lld != 0 (line %ld of the partitions file); the "
+				  "severity of the disk's latency or split-IO finding, else a warning",
+			       min_align, align, p->line);
+		f->source = "[seed][vmw] Windows 2008+ and VMFS5 align at 1 MiB; 32256 = 63 sectors is the classic bad "
+			    "offset; [derived] Advanced Format (512e/4Kn) and flash pages are 4 KiB: an offset that is a multiple of 4096 "
+			    "straddles no physical sector";
+		f->heuristic = !sym;
 		f->advice = afmt(a, "Recreate the partition aligned at 1 MiB (Windows 2008+ does by default; diskpart "
 				    "'create partition primary align=1024') and copy the data over; on the host, check "
-				    "that the VMFS datastore is VMFS5+ created, not upgraded from VMFS3.");
+				    "that the VMFS datastore is VMFS5+ created, not upgraded from VMFS3.%s",
+				 sym ? "" : " Not urgent: no symptom in these captures.");
 	}
 }
 
@@ -1624,7 +2038,7 @@ static void shared_lu(struct analysis *a, const struct entity *const *hs, int nh
 		const struct vmk_event *ev = &a->vmk.ev[i];
 		if ((ev->kind != VMK_QFULL && ev->kind != VMK_BUSY) || strcmp(ev->device, hs[0]->name) != 0)
 			continue;
-		nq++;
+		nq += ev->count;
 		q0 = ev->t < q0 ? ev->t : q0;
 		q1 = ev->t > q1 ? ev->t : q1;
 		size_t k = bucket_of(cb, ev->t);
@@ -1793,6 +2207,328 @@ static void det_shared_lu(struct analysis *a, const struct analyze_opts *o)
 	free(done);
 }
 
+/* ---- vmkernel.log events weighed against the captures ---- */
+
+/* What the host captures show of device dev (on host, NULL = any) around [t0, t1] (log times,
+ * UTC ms): a log event counts toward a cause only with a symptom there — DAVG above the device
+ * rule, commands queued with KAVG above its rule, a DQLEN change, aborts, resets or failed
+ * commands. A log line alone is context: two BUSY answers over a healthy capture are not the
+ * array's queue overflowing. */
+struct log_symptom {
+	int state;                       /* 1 a symptom, 0 a capture covers the time and shows none,
+	                                  * -1 no capture has the device then */
+	const char *what;                /* the symptom, or what the capture shows instead (arena) */
+};
+
+static struct log_symptom capture_symptom(struct analysis *a, const char *dev, const char *host, int64_t t0, int64_t t1)
+{
+	struct log_symptom r = {-1, NULL};
+	double davg_max = -1, qued_max = -1, kavg_max = -1, err_max = -1;
+	bool covered = false;
+	for (size_t i = 0; i < a->m.nents; i++) {
+		const struct entity *e = &a->m.ents[i];
+		if (e->layer != LAYER_DEVICE || strcmp(e->name, dev) != 0)
+			continue;
+		struct vmk_event hx = {.host = host};
+		if (host && e->host && !vmk_on_host(&hx, e->host))
+			continue;
+		const struct capture *c = cap_of(a, e);
+		if (c->failed || !c->ds.nb)
+			continue;
+		int64_t iv = (int64_t)(c->interval_s * 1000);
+		int64_t lo = t0 - 60000 - iv - c->clock_offset_ms, hi = t1 + 60000 + iv - c->clock_offset_ms;
+		if (hi < c->ds.t0[0] || lo > c->ds.t1[c->ds.nb - 1])
+			continue;
+		covered = true;
+		for (size_t k = bucket_of(c, lo); k < c->ds.nb && c->ds.t0[k] <= hi; k++) {
+			if (c->ds.t1[k] < lo)
+				continue;
+			double d = e->series[M_DAVG] >= 0 ? ds_max(&c->ds, (size_t)e->series[M_DAVG], k) : NAN;
+			if (!isnan(d) && active(&a->rules, c, e, M_CMDS, k)) {
+				davg_max = fmax(davg_max, d);
+				if (d > RVE(e, R_DAVG_WARN) && r.state < 1) {
+					r.state = 1;
+					r.what = afmt(a, "DAVG %.1f ms (above %g)", d, RVE(e, R_DAVG_WARN));
+				}
+			}
+			double q = e->series[M_QUED] >= 0 ? ds_max(&c->ds, (size_t)e->series[M_QUED], k) : NAN;
+			double kv = e->series[M_KAVG] >= 0 ? ds_max(&c->ds, (size_t)e->series[M_KAVG], k) : NAN;
+			qued_max = isnan(q) ? qued_max : fmax(qued_max, q);
+			kavg_max = isnan(kv) ? kavg_max : fmax(kavg_max, kv);
+			if (q >= RVE(e, R_DEV_SAT_QUED) && kv > RVE(e, R_KAVG_WARN) && r.state < 1) {
+				r.state = 1;
+				r.what = afmt(a, "%.0f command%s queued in the VMkernel (KAVG %.2f ms)", q, q == 1 ? "" : "s", kv);
+			}
+			const int em[3] = {M_ABRTS, M_RESETS, M_FAILED};
+			for (int j = 0; j < 3; j++) {
+				double x = e->series[em[j]] >= 0 ? ds_max(&c->ds, (size_t)e->series[em[j]], k) : NAN;
+				err_max = isnan(x) ? err_max : fmax(err_max, x);
+				if (x > 0 && j < 2 && r.state < 1) {
+					r.state = 1;
+					r.what = afmt(a, "%s %.1f/s in the capture", j == 0 ? "aborts" : "resets", x);
+				}
+			}
+		}
+		for (size_t q = 0; q < e->ndq && r.state < 1; q++)
+			if (e->dq[q].t >= lo && e->dq[q].t <= hi) {
+				r.state = 1;
+				r.what = afmt(a, "DQLEN %.0f -> %.0f", (double)e->dq[q].from, (double)e->dq[q].to);
+			}
+	}
+	if (r.state < 1 && covered) {
+		r.state = 0;
+		struct buf b;
+		buf_init(&b);
+		buf_adds(&b, "the host capture shows no symptom then");
+		if (davg_max >= 0)
+			buf_printf(&b, ": DAVG at most %.1f ms", davg_max);
+		if (qued_max >= 0)
+			buf_printf(&b, "%s%.0f queued at most", davg_max >= 0 ? ", " : ": ", qued_max);
+		buf_adds(&b, ", DQLEN unchanged");
+		r.what = arena_strdup(&a->arena, b.data);
+		buf_free(&b);
+	} else if (r.state < 0) {
+		r.what = "no host capture has this device at that time";
+	}
+	return r;
+}
+
+/* How many path and ALUA events the log has for dev within [t0, t1] (and the first's text). */
+static long vmk_path_events(const struct analysis *a, const char *dev, const char *host, int64_t t0, int64_t t1,
+			    const struct vmk_event **first)
+{
+	long n = 0;
+	*first = NULL;
+	for (size_t i = 0; a->have_vmk && i < a->vmk.n; i++) {
+		const struct vmk_event *e = &a->vmk.ev[i];
+		if ((e->kind == VMK_PATH || e->kind == VMK_ALUA) && e->t >= t0 && e->t <= t1 &&
+		    (strcmp(e->device, dev) == 0 || !*e->device) && vmk_on_host(e, host)) {
+			if (!n)
+				*first = e;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* The SCSI host status names (H:0x..): the VMkernel's host-side codes, numbered as Linux's DID_*
+ * ([vmw] "Understanding SCSI host-side NMP errors/conditions", referenced from Broadcom KB 338435). */
+static const char *host_status_name(unsigned h)
+{
+	static const char *const names[] = {"OK", "NO_CONNECT", "BUS_BUSY", "TIMEOUT", "BAD_TARGET", "ABORT",
+					    "PARITY", "ERROR", "RESET", "BAD_INTR"};
+	return h < sizeof names / sizeof names[0] ? names[h] : "other";
+}
+
+/* ---- queue depth changed inside the capture ---- */
+
+static struct qd_step *arena_realloc_steps(struct analysis *a, struct qd_step *old, size_t n)
+{
+	struct qd_step *p = arena_alloc(&a->arena, (n + 1) * sizeof *p);
+	if (n)
+		memcpy(p, old, n * sizeof *p);
+	return p;
+}
+
+/* A run of buckets where the queue depth held one value. */
+struct qd_seg {
+	size_t k0, k1;
+	double level;
+};
+
+static bool overlapping_throttle(const struct analysis *a, const struct entity *e, int64_t t0, int64_t t1)
+{
+	for (size_t i = 0; i < a->nf; i++) {
+		const struct finding *f = &a->f[i];
+		if ((f->kind == K_T_AQD || f->kind == K_T_SIOC || f->kind == K_T_DSNRO) && f->ent == e - a->m.ents &&
+		    f->start <= t1 && t0 <= f->end)
+			return true;
+	}
+	return false;
+}
+
+/* The median of e's metric over the buckets [k0, k1] (NaN when absent). */
+static double seg_median(const struct capture *c, const struct entity *e, int metric, size_t k0, size_t k1)
+{
+	return win_median(c, e, metric, k0, k1);
+}
+
+/* A DQLEN (device) or AQLEN (adapter) step: the depth held one value for at least
+ * qdepth.step_hold_s, changed by 2 or more within two samples, and held the new one as long — a
+ * setting changed by hand (or a driver reload), unlike adaptive queue depth (halvings, then +1
+ * steps), SIOC (many smooth moves) or DSNRO (down to it while several VMs are active), which their
+ * detectors read. Said as information with its time; split_at_qdepth_steps splits the queue
+ * findings at it. */
+static void det_qdepth_steps(struct analysis *a, const struct analyze_opts *o)
+{
+	(void)o;
+	for (size_t i = 0; i < a->m.nents; i++) {
+		const struct entity *e = &a->m.ents[i];
+		int metric = e->layer == LAYER_DEVICE ? M_DQLEN : e->layer == LAYER_ADAPTER ? M_AQLEN : -1;
+		if (metric < 0 || e->series[metric] < 0 || e->nfs)
+			continue;
+		const struct capture *c = cap_of(a, e);
+		size_t nb = c->ds.nb, s = (size_t)e->series[metric];
+		if (nb < 4)
+			continue;
+		double hold = fmax(RVE(e, R_QD_STEP_HOLD_S), 10 * c->interval_s);
+		struct qd_seg *seg = xmalloc(nb * sizeof *seg);
+		size_t ns = 0;
+		for (size_t k = 0; k < nb; k++) {
+			double lo = ds_min(&c->ds, s, k), hi = ds_max(&c->ds, s, k), m = ds_mean(&c->ds, s, k);
+			if (isnan(m) || hi - lo >= 0.5)
+				continue; /* the depth moved inside the bucket */
+			if (ns && seg[ns - 1].k1 + 1 == k && fabs(seg[ns - 1].level - m) < 0.5)
+				seg[ns - 1].k1 = k;
+			else
+				seg[ns++] = (struct qd_seg){k, k, m};
+		}
+		for (size_t j = 0; j + 1 < ns; j++) {
+			const struct qd_seg *x = &seg[j], *y = &seg[j + 1];
+			double dx = (double)(c->ds.t1[x->k1] - c->ds.t0[x->k0]) / 1000.0 + c->interval_s;
+			double dy = (double)(c->ds.t1[y->k1] - c->ds.t0[y->k0]) / 1000.0 + c->interval_s;
+			if (dx < hold || dy < hold || y->k0 - x->k1 > 3 || fabs(y->level - x->level) < 2)
+				continue;
+			/* DSNRO: down to Disk.SchedNumReqOutstanding while several worlds are active */
+			double lowlev = fmin(x->level, y->level);
+			const struct qd_seg *low = x->level < y->level ? x : y;
+			if (metric == M_DQLEN && fabs(lowlev - RVE(e, R_DSNRO)) < 0.5 && e->series[M_WORLDS] >= 0 &&
+			    seg_median(c, e, M_WORLDS, low->k0, low->k1) >= RVE(e, R_DSNRO_WORLDS))
+				continue;
+			/* the time: the DQLEN change the capture recorded between the two runs, else the
+			 * first sample of the new value */
+			int64_t t = c->ds.t0[x->k1 + 1 < nb ? x->k1 + 1 : x->k1];
+			for (size_t q = 0; metric == M_DQLEN && q < e->ndq; q++)
+				if (e->dq[q].t > c->ds.t0[x->k1] && e->dq[q].t <= c->ds.t1[y->k0] && fabs(e->dq[q].to - y->level) < 0.5) {
+					t = e->dq[q].t;
+					break;
+				}
+			int64_t off = c->clock_offset_ms;
+			if (overlapping_throttle(a, e, t + off - (int64_t)(hold * 1000), t + off + (int64_t)(hold * 1000)))
+				continue;
+			a->steps = arena_realloc_steps(a, a->steps, a->nsteps);
+			a->steps[a->nsteps++] = (struct qd_step){i, t, x->level, y->level};
+			const char *what = metric == M_DQLEN ? "DQLEN" : "AQLEN";
+			double qb = seg_median(c, e, M_QUED, x->k0, x->k1), qa = seg_median(c, e, M_QUED, y->k0, y->k1);
+			double cb = seg_median(c, e, M_CMDS, x->k0, x->k1), ca = seg_median(c, e, M_CMDS, y->k0, y->k1);
+			struct win w = {x->k0, y->k1, 0};
+			const struct ev_spec ev[] = {{metric, NAN}, {M_QUED, NAN}, {M_ACTV, NAN}, {M_CMDS, NAN}, EV_END};
+			struct finding *f = window_finding(a, K_CFG_QDEPTH, SEV_INFO, e->layer, e, &w, ev);
+			f->start = t + off;
+			f->end = t + off;
+			f->sustained_s = 0; /* a moment, said with its time */
+			char when[32];
+			time_format_iso(t + off, false, when);
+			f->summary = afmt(a, "%s %s from %.0f to %.0f at %s and stayed there (%.0f min before, %.0f min after): "
+					     "a setting changed during the capture, not adaptive queue depth or SIOC%s%s",
+					  what, y->level > x->level ? "raised" : "lowered", x->level, y->level, when, dx / 60, dy / 60,
+					  isnan(qb) || isnan(qa) ? "" : afmt(a, "; commands queued (QUED median) %.0f before, %.0f after", qb, qa),
+					  isnan(cb) || isnan(ca) || cb <= 0 ? ""
+									   : afmt(a, "; Commands/s median %.0f before, %.0f after (%.1fx)", cb, ca, ca / cb));
+			f->rule = afmt(a, "%s held one value for >= %g s (or 10 samples), moved by >= 2 within 3 samples and held "
+					  "the new one as long; not during an adaptive queue depth, SIOC or DSNRO finding", what, hold);
+			f->source = "[vmw KB 323119] the HBA driver's LUN queue depth is a module parameter the administrator sets; "
+				    "[vmw KB 1008113] adaptive queue depth halves and climbs back +1; [derived] a step that holds";
+			f->heuristic = true;
+			f->advice = afmt(a, "The findings of %s are split at %s: compare the two halves before changing the %s "
+					    "again.", e->name, when, what);
+		}
+		free(seg);
+	}
+}
+
+/* A copy of finding i for [t, its end] (capture c's clock + offset); finding i ends at t. The
+ * evidence of both is recomputed from the buckets; the windows are cut at t. */
+static void split_finding(struct analysis *a, size_t i, const struct capture *c, const struct entity *e, int64_t t,
+			  const char *note_before, const char *note_after)
+{
+	struct finding old = a->f[i];
+	struct finding *g = finding_new(a, old.kind, old.sev, old.layer, old.entity, old.host);
+	struct finding *f = &a->f[i];
+	*g = old;
+	g->start = t;
+	f->end = t;
+	int64_t off = c->clock_offset_ms;
+	size_t kt = bucket_of(c, t - off);
+	size_t k0 = bucket_of(c, old.start - off), k1 = bucket_of(c, old.end - off);
+	struct finding *parts[2] = {f, g};
+	size_t ranges[2][2] = {{k0, kt > k0 ? kt - 1 : k0}, {kt, k1 > kt ? k1 : kt}};
+	for (int p = 0; p < 2; p++) {
+		struct finding *x = parts[p];
+		x->nev = 0;
+		for (int k = 0; k < old.nev; k++)
+			evidence_add(x, c, e, old.ev[k].metric, ranges[p][0], ranges[p][1], old.ev[k].threshold);
+		/* the windows on this side, cut at t */
+		struct subwin *sub = old.nsub ? arena_alloc(&a->arena, (size_t)old.nsub * sizeof *sub) : NULL;
+		int n = 0;
+		double held = 0;
+		for (int k = 0; k < old.nsub; k++) {
+			int64_t s0 = old.sub[k].start, s1 = old.sub[k].end;
+			if (p == 0 ? s0 >= t : s1 <= t)
+				continue;
+			sub[n].start = p == 0 ? s0 : (s0 > t ? s0 : t);
+			sub[n].end = p == 0 ? (s1 < t ? s1 : t) : s1;
+			held += (double)(sub[n].end - sub[n].start) / 1000.0;
+			n++;
+		}
+		x->sub = n > 1 ? sub : NULL;
+		x->nsub = n > 1 ? n : 0;
+		x->sustained_s = old.nsub ? held : (double)(x->end - x->start) / 1000.0;
+		x->summary = afmt(a, "%s; %s", old.summary, p == 0 ? note_before : note_after);
+	}
+}
+
+void split_at_qdepth_steps(struct analysis *a)
+{
+	for (size_t s = 0; s < a->nsteps; s++) {
+		const struct qd_step *st = &a->steps[s];
+		const struct entity *e = &a->m.ents[st->ent];
+		const struct capture *c = cap_of(a, e);
+		int64_t t = st->t + c->clock_offset_ms, iv = (int64_t)(c->interval_s * 1000);
+		const char *what = e->layer == LAYER_DEVICE ? "DQLEN" : "AQLEN";
+		char when[32];
+		time_format_iso(t, false, when);
+		const char *before = afmt(a, "before %s went from %.0f to %.0f at %s", what, st->from, st->to, when);
+		const char *after = afmt(a, "after %s went from %.0f to %.0f at %s", what, st->from, st->to, when);
+		size_t nf = a->nf;
+		for (size_t i = 0; i < nf; i++) {
+			const struct finding *f = &a->f[i];
+			bool queue = f->kind == K_Q_DEVICE_SATURATED || f->kind == K_LAT_KERNEL || f->kind == K_LAT_DEVICE ||
+				     f->kind == K_Q_ADAPTER_SATURATED || f->kind == K_T_DSNRO;
+			if (!queue || f->ent != (long)st->ent)
+				continue;
+			if (f->start < t - iv && f->end > t + iv)
+				split_finding(a, i, c, e, t, before, after);
+			else if (f->end <= t + iv)
+				a->f[i].summary = afmt(a, "%s; %s", f->summary, before);
+			else if (f->start >= t - iv)
+				a->f[i].summary = afmt(a, "%s; %s", f->summary, after);
+		}
+		if (!(st->to > st->from))
+			continue;
+		/* a raise that ended the queueing: the fix was made, no advice to make it again */
+		bool after_q = false;
+		for (size_t i = 0; i < a->nf; i++) {
+			const struct finding *f = &a->f[i];
+			after_q |= (f->kind == K_Q_DEVICE_SATURATED || f->kind == K_LAT_KERNEL || f->kind == K_Q_ADAPTER_SATURATED) &&
+				   f->ent == (long)st->ent && f->start >= t - iv && f->sev >= SEV_WARNING;
+		}
+		if (after_q)
+			continue;
+		for (size_t i = 0; i < a->nf; i++) {
+			struct finding *f = &a->f[i];
+			if ((f->kind != K_Q_DEVICE_SATURATED && f->kind != K_LAT_KERNEL && f->kind != K_Q_ADAPTER_SATURATED) ||
+			    f->ent != (long)st->ent || f->end > t + iv)
+				continue;
+			f->done = true;
+			f->advice = afmt(a, "Already done: the capture shows %s raised from %.0f to %.0f at %s, and commands no "
+					    "longer queued after it (see config.queue_depth_change). Keep the new depth and watch "
+					    "the device latency (DAVG) at the higher load; there is nothing more to raise for this.",
+					 what, st->from, st->to, when);
+		}
+	}
+}
+
 /* ---- vmkernel.log event windows ---- */
 
 static bool is_qfull(const struct vmk_event *e)
@@ -1823,7 +2559,7 @@ static long vmk_window(const struct analysis *a, size_t i, bool (*keep)(const st
 		if (e->t > *t1 + gap)
 			break;
 		done[j] = true;
-		n++;
+		n += e->count;
 		if (e->t > *t1)
 			*t1 = e->t;
 	}
@@ -1854,8 +2590,8 @@ static void det_queue_full(struct analysis *a, const struct analyze_opts *o)
 			const struct vmk_event *e = &a->vmk.ev[j];
 			if (strcmp(e->device, e0->device) != 0)
 				continue;
-			qf += e->kind == VMK_QFULL;
-			busy += e->kind == VMK_BUSY;
+			qf += e->kind == VMK_QFULL ? e->count : 0;
+			busy += e->kind == VMK_BUSY ? e->count : 0;
 			reduce += e->kind == VMK_REDUCE;
 			if (e->host && is_qfull(e)) {
 				bool seen = false;
@@ -1868,7 +2604,9 @@ static void det_queue_full(struct analysis *a, const struct analyze_opts *o)
 				}
 			}
 		}
-		struct finding *f = finding_new(a, K_SCSI_QUEUE_FULL, qf + busy >= 10 ? SEV_CRITICAL : SEV_WARNING,
+		struct log_symptom sym = capture_symptom(a, e0->device, e0->host, t0, t1);
+		struct finding *f = finding_new(a, K_SCSI_QUEUE_FULL,
+						sym.state < 1 ? SEV_INFO : qf + busy >= 10 ? SEV_CRITICAL : SEV_WARNING,
 						LAYER_ARRAY, e0->device, NULL);
 		f->start = t0;
 		f->end = t1;
@@ -1880,12 +2618,23 @@ static void det_queue_full(struct analysis *a, const struct analyze_opts *o)
 						reduce == 1 ? "" : "s")
 					 : "");
 		buf_free(&hosts);
-		f->rule = afmt(a, "vmkernel.log lines with D:0x28 (TASK SET FULL) or D:0x8 (BUSY) for the device, "
-				  "grouped when less than %g s apart", rule_value(&a->rules, R_QFULL_GAP_S));
-		f->source = "[vmw KB 1008113] SCSI device status 0x28 TASK SET FULL, 0x8 BUSY; the D: field, not the Cmd opcode";
-		f->advice = afmt(a, "The array's port or LU queue overflowed: reduce the outstanding IO the hosts "
-				    "send (LUN queue depth × LUNs × hosts ≤ array port queue [seed]), spread LUNs over "
-				    "ports, and check adaptive queue depth (Disk.QFullSampleSize) is enabled.");
+		f->summary = afmt(a, "%s; %s%s", f->summary, sym.state == 1 ? "in the host capture at that time: " : "context only: ",
+				  sym.what);
+		f->rule = afmt(a, "vmkernel.log lines with D:0x28 (TASK SET FULL) or D:0x8 (BUSY) for the device (a "
+				  "\"repeated N times\" line counts N), grouped when less than %g s apart; a cause only with a "
+				  "symptom in the host capture within a minute (DAVG > device.davg.warning_ms, commands "
+				  "queued with KAVG > kernel.kavg.warning_ms, a DQLEN change, aborts or resets), else context",
+			       rule_value(&a->rules, R_QFULL_GAP_S));
+		f->source = "[vmw KB 1008113] SCSI device status 0x28 TASK SET FULL, 0x8 BUSY; the D: field, not the Cmd "
+			    "opcode; [derived] a log line is evidence of a cause only where the capture shows its effect";
+		if (sym.state < 1)
+			f->advice = afmt(a, "Listed as context: the array refused a few commands, but the capture shows no "
+					    "latency, queueing or queue-depth cut at that time, so it is not why IO waited. "
+					    "Watch for it recurring under load.");
+		else
+			f->advice = afmt(a, "The array's port or LU queue overflowed: reduce the outstanding IO the hosts "
+					    "send (LUN queue depth × LUNs × hosts ≤ array port queue [seed]), spread LUNs over "
+					    "ports, and check adaptive queue depth (Disk.QFullSampleSize) is enabled.");
 	}
 	free(done);
 }
@@ -1903,10 +2652,19 @@ static void det_vmk_failures(struct analysis *a, const struct analyze_opts *o)
 		if (done[i] || !is_host_failure(e0))
 			continue;
 		int64_t t0, t1;
-		unsigned hs = e0->host_status;
 		long n = vmk_window(a, i, is_host_failure, done, &t0, &t1);
-		if (n < 3)
-			continue;
+		/* by host status: aborts (0x5), resets (0x8), the others */
+		long by[3] = {0, 0, 0};
+		unsigned other = 0;
+		for (size_t j = i; j < a->vmk.n && a->vmk.ev[j].t <= t1; j++) {
+			const struct vmk_event *e = &a->vmk.ev[j];
+			if (!is_host_failure(e) || strcmp(e->device, e0->device) != 0)
+				continue;
+			int slot = e->host_status == 0x5 ? 0 : e->host_status == 0x8 ? 1 : 2;
+			by[slot] += e->count;
+			if (slot == 2 && !other)
+				other = e->host_status;
+		}
 		/* the same failover seen in esxtop's counters is one finding: that one says the log agrees */
 		bool seen = false;
 		for (size_t k = 0; k < a->nf && !seen; k++) {
@@ -1916,19 +2674,47 @@ static void det_vmk_failures(struct analysis *a, const struct analyze_opts *o)
 		}
 		if (seen)
 			continue;
-		struct finding *f = finding_new(a, K_ERR_ABORTS_RESETS, n >= 10 ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE,
-						e0->device, NULL);
+		struct log_symptom sym = capture_symptom(a, e0->device, e0->host, t0, t1);
+		bool cause = n >= 3 && sym.state == 1;
+		struct finding *f = finding_new(a, K_ERR_ABORTS_RESETS, !cause ? SEV_INFO : n >= 10 ? SEV_CRITICAL : SEV_WARNING,
+						LAYER_DEVICE, e0->device, NULL);
 		f->start = t0;
 		f->end = t1;
 		f->sustained_s = (double)(t1 - t0) / 1000.0;
-		f->summary = afmt(a, "%ld commands failed with host status H:0x%x (vmkernel.log): the fabric or the HBA "
-				     "dropped or aborted them", n, hs);
-		f->rule = afmt(a, "at least 3 vmkernel.log failures with a non-zero H: status for the device, less than "
-				  "%g s apart", rule_value(&a->rules, R_QFULL_GAP_S));
-		f->source = "[vmw] host status H:0x2/0x5/0x7/0x8 points to fabric/HBA trouble, not queue full";
-		f->advice = afmt(a, "Check the HBA and the fabric at these times: switch port errors, path failovers "
-				    "(esxcli storage core path list), HBA firmware and driver; these are not solved by "
-				    "queue depths.");
+		struct buf st;
+		buf_init(&st);
+		if (by[0])
+			buf_printf(&st, "%ld aborted (H:0x5 ABORT)", by[0]);
+		if (by[1])
+			buf_printf(&st, "%s%ld reset (H:0x8 RESET)", st.len ? ", " : "", by[1]);
+		if (by[2])
+			buf_printf(&st, "%s%ld other (H:0x%x %s%s)", st.len ? ", " : "", by[2], other, host_status_name(other),
+				   by[2] > 1 ? " and others" : "");
+		const struct vmk_event *pe;
+		long np = vmk_path_events(a, e0->device, e0->host, t0 - 60000, t1 + 60000, &pe);
+		f->summary = afmt(a, "%ld command%s failed with a host status in vmkernel.log (%s): the fabric, the HBA or "
+				     "the path dropped or aborted them%s; %s%s",
+				  n, n == 1 ? "" : "s", st.data, np ? afmt(a, "; %ld path or ALUA state change%s in the log "
+									   "then (first: %s %s)", np, np == 1 ? "" : "s",
+									   pe->path ? pe->path : e0->device,
+									   pe->state ? pe->state : vmk_kind_name(pe->kind))
+								: "",
+				  sym.state == 1 ? "in the host capture at that time: " : "context only: ",
+				  n < 3 && sym.state == 1 ? afmt(a, "%s (fewer than 3 failures)", sym.what) : sym.what);
+		buf_free(&st);
+		f->rule = afmt(a, "at least 3 vmkernel.log failures with a non-zero H: status for the device (a \"repeated "
+				  "N times\" line counts N), less than %g s apart, with a symptom in the host capture within a "
+				  "minute (DAVG, queueing, a DQLEN change, aborts or resets); else context",
+			       rule_value(&a->rules, R_QFULL_GAP_S));
+		f->source = "[vmw] host status H:0x2/0x5/0x7/0x8 points to fabric/HBA trouble, not queue full; [vmw] "
+			    "host-side NMP codes 0x5 ABORT, 0x8 RESET (Broadcom KB 338435, KB 321364: the failover sequence)";
+		if (!cause)
+			f->advice = afmt(a, "Listed as context: the capture shows no effect at that time. If it recurs, check "
+					    "the paths (esxcli storage core path list) and the HBA's and switch port's errors.");
+		else
+			f->advice = afmt(a, "Check the HBA and the fabric at these times: switch port errors, path failovers "
+					    "(esxcli storage core path list), HBA firmware and driver; these are not solved by "
+					    "queue depths.");
 	}
 	free(done);
 }
@@ -2430,8 +3216,10 @@ const struct detector detectors[] = {
 	 .window = device_saturated_window},
 	{.kind = K_Q_ADAPTER_SATURATED, .title = "adapter queue saturated", .stream = &sr_adapter_saturated,
 	 .window = adapter_saturated_window},
-	{.kind = K_Q_GUEST_VSCSI_CAP, .title = "guest queue at the vSCSI per-disk limit", .run = det_guest_vscsi_cap},
-	{.kind = K_Q_GUEST_HIDDEN, .title = "IOs waiting inside the guest", .run = det_guest_hidden},
+	{.kind = K_Q_GUEST_VSCSI_CAP, .title = "guest queue at the vSCSI per-disk limit", .stream = &sr_guest_vscsi_cap,
+	 .window = guest_vscsi_window},
+	{.kind = K_Q_GUEST_HIDDEN, .title = "IOs waiting inside the guest", .stream = &sr_guest_hidden,
+	 .window = guest_hidden_window},
 	{.kind = K_Q_ARRAY_OVERCOMMIT, .title = "outstanding IO at the LU above the array LU queue",
 	 .stream = &sr_array_overcommit_dev, .window = array_overcommit_window},
 	{.kind = K_Q_ARRAY_OVERCOMMIT, .title = "guest queue above the array LU queue", .stream = &sr_array_overcommit_guest,
@@ -2453,6 +3241,7 @@ const struct detector detectors[] = {
 	 .run = det_datastore_latency},
 	{.kind = K_SCSI_QUEUE_FULL, .title = "QUEUE FULL / BUSY in vmkernel.log", .run = det_queue_full},
 	{.kind = K_ERR_ABORTS_RESETS, .title = "failed commands with a host status in vmkernel.log", .run = det_vmk_failures},
+	{.kind = K_CFG_QDEPTH, .title = "a DQLEN or AQLEN step inside the capture", .run = det_qdepth_steps},
 	{.kind = K_Q_ARRAY_OVERCOMMIT, .title = "one LU from several hosts: their outstanding IO summed", .run = det_shared_lu},
 	{.kind = K_LAT_HBA, .title = "one HBA's paths slow while the other adapters' are fast", .run = det_hba_latency},
 	{.kind = K_LAT_HBA, .title = "one HBA's LUNs slow together, without path columns", .run = det_hba_by_adapters},

@@ -67,6 +67,10 @@ struct finding {
 	const char *source;              /* static */
 	const char *advice;              /* arena */
 	bool heuristic;                  /* [derived] rule: labelled as a heuristic */
+	bool nondata;                    /* a device latency that came with non-read/write commands
+	                                  * (UNMAP, ATS, ...): they, not the array's data path, are the cause */
+	bool done;                       /* the capture shows its fix was made and worked (a queue depth
+	                                  * raised inside the capture): no action to make it again */
 	long capture;                    /* capture index, -1 for none */
 	/* a device's finding: who loads it over the finding's time (its worlds' IO, iopath.h) */
 	const char *load;                /* "APP03 95% of its commands, SQL01 5%" (arena), NULL */

@@ -55,6 +55,8 @@ const struct kind_info kinds[K_COUNT] = {
 	[K_CPU_CONTENTION] = {.name = "cpu.contention", .title = "the VM's vCPUs wait for a physical CPU (ready, co-stop)",
 			      .layer = LAYER_VM, .box = BOX_GUEST, .waits = true, .cause_rank = 0, .place = VP_CPU,
 			      .place_order = 0},
+	[K_CFG_QDEPTH] = {.name = "config.queue_depth_change", .title = "queue depth changed during the capture",
+			  .layer = LAYER_DEVICE, .box = BOX_BY_LAYER, .waits = false, .cause_rank = 2, .place = VP_NONE},
 };
 
 int kind_find(const char *name)

@@ -30,6 +30,7 @@ enum kind {
 	K_LAT_HBA,
 	K_PATH_CHANGE,
 	K_CPU_CONTENTION,
+	K_CFG_QDEPTH,
 	K_COUNT
 };
 

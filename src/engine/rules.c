@@ -25,6 +25,8 @@
 	[R_LOG_MAX_KIB] = {"guest.log.max_write_kib", 64, "KiB", "... of at most this size (on average) is taken for a log disk", "[derived] log writes are 512 B-60 KiB"}, \
 	[R_DAVG_WARN] = {"device.davg.warning_ms", 15, "ms", "DAVG above this: the array/fabric is slow", "[vmw vSphere 6.7 monitoring guide] device latency > 15 ms"}, \
 	[R_DAVG_CRIT] = {"device.davg.critical_ms", 25, "ms", "DAVG above this", "[vmw-derived practitioner tables] DAVG > 25 ms"}, \
+	[R_NONDATA_SHARE] = {"device.nondata.share", 0.25, "fraction", "a slow device whose non-data commands (Commands/s - Reads/s - Writes/s: UNMAP, ATS, ...) are at least this share of its commands ...", "[vmw Interpreting esxtop Statistics §4.2.1, §4.2.8] CMDS/s counts every command, READS/s and WRITES/s the data ones (ATS, UNMAP/DELETE are VAAI statistics of their own); [derived] the share"}, \
+	[R_NONDATA_RISE] = {"device.nondata.rise", 2, "x", "... and at least this many times their rate the rest of the capture: they are named as the likely cause", "[derived] rising with the latency, not a constant background"}, \
 	[R_DS_LAT_WARN] = {"datastore.latency.warning_ms", 15, "ms", "a virtual disk the capture shows on no SCSI device (an NFS volume, or none shown): its host-side latency above this", "[vmw vSphere 6.7 monitoring guide] device latency > 15 ms: the storage is slow"}, \
 	[R_DS_LAT_CRIT] = {"datastore.latency.critical_ms", 25, "ms", "... and above this", "[vmw-derived practitioner tables] GAVG > 25 ms"}, \
 	[R_KAVG_WARN] = {"kernel.kavg.warning_ms", 0.1, "ms", "KAVG/QAVG constantly above this: the VMkernel is queuing", "[seed] KAVG constantly above 0.1 ms"}, \
@@ -33,6 +35,7 @@
 	[R_DEV_SAT_USD] = {"device.saturated.usd_pct", 90, "%", "ACTV at or above this share of DQLEN ...", "[vmw] %USD = ACTV/DQLEN"}, \
 	[R_DEV_SAT_QUED] = {"device.saturated.qued", 1, "commands", "... with at least this many commands queued in the VMkernel (LOAD > 1)", "[vmw] LOAD > 1 or QUED > 0 means IOs wait in the kernel"}, \
 	[R_ADP_SAT_PCT] = {"adapter.saturated.pct", 90, "%", "sum of ACTV on an adapter at or above this share of AQLEN", "[vmw]"}, \
+	[R_ADP_BEYOND_SHARE] = {"adapter.saturated.beyond_share", 0.1, "fraction", "... or commands queued at the adapter beyond the sum of its devices' QUED, by at least 1 and this share of the adapter's", "[vmw Interpreting esxtop Statistics §4.1] the adapter screen aggregates its devices' statistics; [derived] the share"}, \
 	[R_VSCSI_LSI] = {"vscsi.lsi.disk_limit", 32, "IOs", "LSI Logic SAS per-disk queue limit", "[seed] adapter 128, per disk 32; [pal] warns at >= 32"}, \
 	[R_VSCSI_PVSCSI] = {"vscsi.pvscsi.disk_limit", 64, "IOs", "PVSCSI default per-disk queue limit", "[seed][vmw KB 2053145]"}, \
 	[R_VSCSI_PVSCSI_MAX] = {"vscsi.pvscsi.disk_limit_max", 254, "IOs", "PVSCSI maximum per-disk queue limit (MaxQueueDepth)", "[seed][vmw KB 2053145]"}, \
@@ -41,6 +44,7 @@
 	[R_HIDDEN_MIN_MS] = {"guest.hidden.min_gap_ms", 5, "ms", "... and at least this much larger", "[derived]"}, \
 	[R_AQD_HALF_RATIO] = {"aqd.halving_ratio", 0.6, "x", "a DQLEN drop to at most this share of the previous value counts as a halving", "[vmw KB 1008113] halve on QUEUE FULL/BUSY"}, \
 	[R_AQD_MIN_STEPS] = {"aqd.min_steps", 3, "steps", "+1 recovery steps after a halving needed for the AQD signature", "[vmw KB 1008113] +1 per batch of good completions"}, \
+	[R_QD_STEP_HOLD_S] = {"qdepth.step_hold_s", 300, "s", "a DQLEN/AQLEN that holds one value this long, steps by 2+ and holds the new one as long is a setting changed during the capture", "[derived] a configuration change holds; AQD and SIOC move again within minutes"}, \
 	[R_SIOC_THRESHOLD] = {"sioc.threshold_ms", 30, "ms", "SIOC congestion threshold (manual default)", "[vmw] PARDA FAST'09"}, \
 	[R_SIOC_NEAR] = {"sioc.near_share", 0.7, "x", "DAVG at least this share of the threshold while DQLEN moves", "[derived]"}, \
 	[R_SIOC_MIN_CHANGES] = {"sioc.min_changes", 3, "changes", "gradual DQLEN changes (not halvings, not +1 only) needed", "[derived] smooth proportional steps"}, \
@@ -52,6 +56,7 @@
 	[R_ERR_PER_S] = {"errors.per_s", 1, "/s", "aborts, resets or failed commands per second", "[vmw-derived practitioner tables] ABRTS/s > 1, RESETS/s > 1"}, \
 	[R_QFULL_GAP_S] = {"qfull.window_gap_s", 120, "s", "QUEUE FULL/BUSY events closer than this form one window", "[derived]"}, \
 	[R_ALIGN_BYTES] = {"align.bytes", 1048576, "bytes", "partition offsets must be a multiple of this", "[seed][vmw] Windows 2008+ and VMFS5 align at 1 MiB"}, \
+	[R_ALIGN_MIN_BYTES] = {"align.min_bytes", 4096, "bytes", "... an offset that is a multiple of this is aligned all the same (no finding)", "[derived] Advanced Format (512e/4Kn) sectors and flash pages are 4 KiB: a 4096-multiple offset straddles none; VMFS6 aligns its metadata at 4096 [vmw KB 374191]"}, \
 	[R_ACTIVE_IOPS] = {"active.min_iops", 5, "IO/s", "below this a disk is idle and its latency is not judged", "[derived]"}, \
 	[R_CPU_RDY_WARN] = {"cpu.ready.warning_pct", 5, "%", "a VM's %RDY per vCPU (the group's over its vCPUs) above this, sustained: its vCPUs wait for a physical CPU", "[vmw KB 1017926, 2002181] ready under 5% per vCPU is no issue; practitioner tables: 5-10% contention"}, \
 	[R_CPU_RDY_CRIT] = {"cpu.ready.critical_pct", 10, "%", "... above this: serious", "[vmw KB 2002181] 10% per vCPU and more: significant impact"}, \
@@ -67,7 +72,7 @@ const char *const rule_scope_names[SCOPE_COUNT] = {"global", "host", "vm", "disk
  * which entities are idle, the vmkernel.log grouping, partition offsets): the streams, the
  * coverage and the reports read one value, so a section cannot set them. */
 static const enum rule_id global_only[] = {R_SUSTAIN_SAMPLES, R_SUSTAIN_SECONDS, R_GAP_SAMPLES, R_EPISODE_GAP_S,
-					   R_QFULL_GAP_S, R_ALIGN_BYTES, R_ACTIVE_IOPS};
+					   R_QFULL_GAP_S, R_ALIGN_BYTES, R_ALIGN_MIN_BYTES, R_ACTIVE_IOPS};
 
 bool rule_scopable(enum rule_id id)
 {

@@ -271,6 +271,10 @@ void analysis_verdict(struct analysis *a)
 	}
 	coverage_note(a, &b);
 	overlap_note(a, &b);
+	if (a->parts_note)
+		buf_printf(&b, " %s", a->parts_note);
+	if (a->clock_note)
+		buf_printf(&b, " %s", a->clock_note);
 	a->verdict = arena_strndup(&a->arena, b.data, b.len);
 	buf_free(&b);
 }

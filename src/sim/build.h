@@ -86,6 +86,8 @@ void sc_build_slow_hba(struct sim_config *c, int part);
 void sc_build_mixed_intervals(struct sim_config *c, int part);
 void sc_build_path_failover(struct sim_config *c, int part);
 void sc_build_backup_large_io(struct sim_config *c, int part);
+void sc_build_queue_depth_raised(struct sim_config *c, int part);
+void sc_build_unmap_storm(struct sim_config *c, int part);
 void sc_build_log_disk_slow(struct sim_config *c, int part);
 void sc_build_total_only(struct sim_config *c, int part);
 void sc_build_no_disk_counters(struct sim_config *c, int part);

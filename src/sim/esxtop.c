@@ -672,6 +672,18 @@ static void fill_snapshot(struct sim_esx *w, double t)
 		for (int i = 0; i < m->dev_nv[d]; i++)
 			acc_add(&tot, &acc[m->dev_v[d][i]]);
 		fill_rates(s, &tot, secs);
+		/* non-data commands (an UNMAP storm): in Commands/sec, not in Reads/sec or Writes/sec;
+		 * they occupy device queue slots for as long as the others (Little: rate x DAVG) */
+		double nd_rate = 0;
+		for (int i = 0; i < c->ndevev; i++) {
+			const struct sim_dev_event *ev = &c->devev[i];
+			if (ev->dev != d || ev->kind != SIM_DEVEV_UNMAP)
+				continue;
+			double lo = fmax(ev->t0_s, t - secs), hi = fmin(ev->t1_s, t);
+			if (hi > lo)
+				nd_rate += ev->rate * (hi - lo) / secs;
+		}
+		s[SM_CMDS] += nd_rate;
 		int adp = sim_dev_adapter(m, d);
 		if (dc->kind == SIM_DEV_SCSI)
 			acc_add(&ad_acc[adp], &tot);
@@ -679,6 +691,8 @@ static void fill_snapshot(struct sim_esx *w, double t)
 		sim_model_sample_dev(m, d, &actv, &qued);
 		s[SM_DQLEN] = ds->dqlen;
 		s[SM_WQLEN] = dc->dsnro > 0 ? dc->dsnro : dc->dqlen;
+		if (nd_rate > 0) /* the non-data commands in flight, a whole number as esxtop samples them */
+			actv += (int)floor(nd_rate * s[SM_DAVG] / 1000.0 + prng_uniform(&m->srng));
 		s[SM_ACTV] = actv;
 		s[SM_QUED] = qued;
 		s[SM_USD] = 100.0 * actv / ds->dqlen;

@@ -1,5 +1,5 @@
 /* extras.c — the side files of a simulated capture set: vmkernel.log (doc/domain.md §3 line shapes),
- * partitions.txt (as `wmic partition get BlockSize, StartingOffset, Name, Index` prints it),
+ * partitions.txt (as `wmic partition get BlockSize, StartingOffset, Name, Index, SystemName` prints it),
  * disks.map (guest disk = virtual disk) and truth.json (what a correct analysis must report). */
 #include <math.h>
 #include <stdio.h>
@@ -246,17 +246,21 @@ int sim_write_partitions(const struct sim_config *c, int vm, const char *path)
 	int rc = sim_out_open(&o, path, false);
 	if (rc)
 		return rc;
-	/* wmic sorts the columns by name and pads every one, the last included, with two spaces. */
-	char line[256];
-	int len = snprintf(line, sizeof line, "%-11s%-7s%-*s%-16s\r\n", "BlockSize", "Index", (int)wname + 2, "Name",
-			   "StartingOffset");
+	/* wmic sorts the columns by name and pads every one, the last included, with two spaces;
+	 * SystemName asked for too ('get BlockSize, StartingOffset, Name, Index, SystemName'), so the
+	 * listing says which machine it is from. */
+	const char *sys = c->vm[vm].guest[0] ? c->vm[vm].guest : c->vm[vm].name;
+	int wsys = (int)strlen(sys) > 10 ? (int)strlen(sys) : 10;
+	char line[320];
+	int len = snprintf(line, sizeof line, "%-11s%-7s%-*s%-16s%-*s\r\n", "BlockSize", "Index", (int)wname + 2, "Name",
+			   "StartingOffset", wsys + 2, "SystemName");
 	if (len > 0)
 		sim_out_write(&o, line, (size_t)len);
 	for (int i = 0; i < n; i++) {
 		char off[32];
 		snprintf(off, sizeof off, "%lld", rows[i].offset);
-		len = snprintf(line, sizeof line, "%-11s%-7d%-*s%-16s\r\n", "512", rows[i].index, (int)wname + 2,
-			       rows[i].name, off);
+		len = snprintf(line, sizeof line, "%-11s%-7d%-*s%-16s%-*s\r\n", "512", rows[i].index, (int)wname + 2,
+			       rows[i].name, off, wsys + 2, sys);
 		if (len > 0)
 			sim_out_write(&o, line, (size_t)len);
 	}

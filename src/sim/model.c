@@ -466,7 +466,7 @@ static void update_device_events(struct sim_model *m)
 		}
 		for (int i = 0; i < c->ndevev; i++) {
 			const struct sim_dev_event *ev = &c->devev[i];
-			if (ev->dev == d && m->t >= ev->t0_s && m->t < ev->t1_s)
+			if (ev->dev == d && ev->kind != SIM_DEVEV_DQLEN && m->t >= ev->t0_s && m->t < ev->t1_s)
 				add += ev->add_ms;
 		}
 		ds->add_ms = add;
@@ -538,6 +538,9 @@ static void update_dqlen(struct sim_model *m)
 		const struct sim_dev *dc = &c->dev[d];
 		struct sim_dev_state *ds = &m->ds[d];
 		int e = dc->dqlen;
+		for (int i = 0; i < c->ndevev; i++) /* the administrator's change of the LUN queue depth */
+			if (c->devev[i].dev == d && c->devev[i].kind == SIM_DEVEV_DQLEN && m->t >= c->devev[i].t0_s)
+				e = (int)c->devev[i].add_ms;
 		if (dc->aqd && ds->aqd_depth < e)
 			e = ds->aqd_depth;
 		if (dc->sioc) {

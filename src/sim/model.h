@@ -121,12 +121,17 @@ struct sim_adapter {
 
 /* A device event at absolute times: a stall (every command waits add_ms longer) or a path
  * failover (the active path dies: commands hang add_ms, are aborted and retried about once a
- * second, then the standby path takes over at t1_s). */
-enum sim_devev_kind { SIM_DEVEV_STALL, SIM_DEVEV_FAILOVER };
+ * second, then the standby path takes over at t1_s), or a queue depth change (the administrator
+ * sets the HBA LUN queue depth to add_ms commands at t0_s; t1_s unused), or an UNMAP storm
+ * (rate non-data commands per second on top of the IO, every command add_ms slower). */
+enum sim_devev_kind { SIM_DEVEV_STALL, SIM_DEVEV_FAILOVER, SIM_DEVEV_DQLEN, SIM_DEVEV_UNMAP };
 struct sim_dev_event {
 	int dev;
 	enum sim_devev_kind kind;
 	double t0_s, t1_s, add_ms;
+	double rate;            /* SIM_DEVEV_UNMAP: non-data commands per second (UNMAP, space
+	                         * reclamation) the device is sent besides the reads and writes, which
+	                         * wait add_ms longer meanwhile */
 };
 
 /* One expected finding in truth.json. */
