@@ -35,6 +35,20 @@ static void run(struct analysis *a, const struct mcol *h, int nh, const struct m
 	buf_free(&msgs);
 }
 
+/* run() with a vmkernel.log (text) read first. */
+static void run_vmk(struct analysis *a, const struct mcol *h, int nh, const char *vmk)
+{
+	struct buf msgs;
+	buf_init(&msgs);
+	struct diag d;
+	diag_init(&d, "vmkernel.log", -1);
+	d.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &msgs};
+	ck_assert_int_eq(vmklog_parse(&a->vmk, vmk, strlen(vmk), &d), 0);
+	a->have_vmk = true;
+	run(a, h, nh, NULL, 0, NULL);
+	buf_free(&msgs);
+}
+
 static const struct finding *find_kind(const struct analysis *a, enum kind k, const char *entity)
 {
 	for (size_t i = 0; i < a->nf; i++)
@@ -343,6 +357,33 @@ START_TEST(path_change_with_a_latency_step)
 }
 END_TEST
 
+/* The same change with vmkernel.log: NMP names the change, the SATP the new path's ALUA state
+ * (ANO): served through the non-optimised path, a fact of the log, not a guess. */
+START_TEST(path_change_to_an_ano_path)
+{
+	static const struct mcol h[] = {
+		{"Physical Disk SCSI Device(naa.A)\\Commands/sec", mc_konst, {500}},
+		{"Physical Disk SCSI Device(naa.A)\\Average Driver MilliSec/Command", mc_pulse, {0.5, 24, 100, 1000}},
+		{"Physical Disk Path(vmhba2:C0:T0:L1)\\Commands/sec", mc_pulse, {500, 0, 100, 1000}},
+		{"Physical Disk Path(vmhba3:C0:T1:L1)\\Commands/sec", mc_pulse, {0, 500, 100, 1000}},
+	};
+	static const char vmk[] =
+		"2026-07-27T13:03:19.004Z cpu3:2097594)vmw_psp_mru: psp_mruSelectPathToActivate:1097: Changing active path "
+		"from vmhba2:C0:T0:L1 to vmhba3:C0:T1:L1 for device \"naa.A\".\n"
+		"2026-07-27T13:03:19.005Z cpu3:2097594)vmw_satp_alua: satp_alua_updatePathStates:1153: Path "
+		"\"vmhba3:C0:T1:L1\" for device \"naa.A\": target port group in ALUA ANO (non-optimized).\n";
+	struct analysis a;
+	analysis_init(&a);
+	run_vmk(&a, h, 4, vmk);
+	const struct finding *f = find_kind(&a, K_PATH_CHANGE, "naa.A");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(strstr(f->summary, "ALUA non-optimised path vmhba3:C0:T1:L1"));
+	ck_assert_ptr_nonnull(strstr(f->summary, "the active path changed from vmhba2:C0:T0:L1 to vmhba3:C0:T1:L1"));
+	ck_assert(!f->heuristic);
+	analysis_free(&a);
+}
+END_TEST
+
 /* --disk D: keeps D:'s virtual disk and its LUN (read whole, decided on the disk's path after the
  * mapping), and leaves the other LUN out. */
 START_TEST(disk_filter_keeps_the_stack)
@@ -491,6 +532,7 @@ Suite *iopath_suite(void)
 	tcase_add_test(t, one_slow_hba_is_one_finding);
 	tcase_add_test(t, one_slow_hba_without_paths);
 	tcase_add_test(t, path_change_with_a_latency_step);
+	tcase_add_test(t, path_change_to_an_ano_path);
 	tcase_add_test(t, disk_filter_keeps_the_stack);
 	tcase_add_test(t, more_device_commands_than_guest_ios);
 	tcase_add_test(t, cpu_ready_is_the_cause);

@@ -2722,6 +2722,13 @@ static void det_vmk_failures(struct analysis *a, const struct analyze_opts *o)
 
 /* ---- paths and HBAs (the IO path graph's paths, iopath.h; doc/io-path.md) ---- */
 
+/* Two path names for the same runtime path ("naa.X-vmhba2:C0:T0:L1" and "vmhba2:C0:T0:L1"). */
+static bool same_runtime(const char *x, const char *y)
+{
+	const char *a = strstr(x, "vmhba"), *b = strstr(y, "vmhba");
+	return a && b && strcmp(a, b) == 0;
+}
+
 /* A device on the host's own controller: esxtop names local disks without a SAN id "mpx.vmhbaN:..."
  * (ESXi's naming of devices that report no unique identifier). */
 static bool local_device(const struct entity *d) { return d && strncmp(d->name, "mpx.", 4) == 0; }
@@ -3081,6 +3088,34 @@ static void det_path_change(struct analysis *a, const struct analyze_opts *o)
 			}
 			char ts[32];
 			time_format_iso(t, false, ts);
+			/* vmkernel.log at that moment: NMP's active path change, the new path's ALUA state */
+			const char *vmk = NULL;
+			bool ano = false;
+			for (size_t q = 0; a->have_vmk && q < a->vmk.n; q++) {
+				const struct vmk_event *ve = &a->vmk.ev[q];
+				if ((ve->kind != VMK_PATH && ve->kind != VMK_ALUA) || ve->t < t - 120000 || ve->t > t + 120000)
+					continue;
+				bool mine = (ve->device && strcmp(ve->device, d->name) == 0) ||
+					    (ve->path && (same_runtime(ve->path, to->p->name) || same_runtime(ve->path, from->p->name)));
+				if (!mine)
+					continue;
+				char et[32];
+				time_format_iso(ve->t, false, et);
+				if (ve->kind == VMK_PATH && ve->state && strncmp(ve->state, "active path from ", 17) == 0 && !vmk)
+					vmk = afmt(a, "vmkernel.log at %.8s: the active path changed %s to %s", et + 11, ve->state + 12,
+						   ve->path ? ve->path : "another");
+				if (ve->kind == VMK_ALUA && ve->state && ve->path && same_runtime(ve->path, to->p->name) &&
+				    (strcmp(ve->state, "ANO") == 0 || strcasestr(ve->state, "non-optimized")))
+					ano = true;
+			}
+			if (step && ano) {
+				f->summary = afmt(a, "since %s it is served through the ALUA non-optimised path %s instead of %s (%s; "
+						     "the SATP reports %s as ANO), and its DAVG rose from %.1f to %.1f ms at that "
+						     "moment: the IO crosses to the array's other controller%s",
+						  ts, to->p->name, from->p->name, vmk ? vmk : "vmkernel.log", to->p->name, mb, ma,
+						  folded.len ? " (its device-latency finding is this)" : "");
+				f->heuristic = false;
+			} else
 			f->summary = step ? afmt(a, "since %s its IO goes through %s instead of %s (idle since), and its DAVG "
 						    "rose from %.1f to %.1f ms at that moment: it is served through a slower path, "
 						    "as an ALUA non-optimised path (through the array's other controller) is%s",
@@ -3095,6 +3130,8 @@ static void det_path_change(struct analysis *a, const struct analyze_opts *o)
 				       min_run, warn);
 			f->source = "[vmw] NMP moves a device's IO to another path on a path failure or a path selection "
 				    "change; ALUA non-optimised paths answer slower (doc/io-path.md)";
+			if (vmk && !ano)
+				f->summary = afmt(a, "%s; %s", f->summary, vmk);
 			f->advice = step ? afmt(a, "Restore the optimised path: find why %s stopped carrying IO (its state: "
 						   "esxcli storage nmp path list -d %s; vmkernel.log NMP lines), repair it, and "
 						   "check the LUN's path selection policy and the array's ALUA state. The array is "
@@ -3102,7 +3139,7 @@ static void det_path_change(struct analysis *a, const struct analyze_opts *o)
 						from->p->name, d->name)
 					 : "A path change without a latency step: check why the first path stopped carrying IO "
 					   "(a failover leaves one path fewer until it is repaired).";
-			f->heuristic = true;
+			f->heuristic = !(step && ano);
 			buf_free(&folded);
 			break;
 		}

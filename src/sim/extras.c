@@ -202,6 +202,14 @@ int sim_write_vmklog(const struct sim_config *c, const struct sim_model *m, int 
 				 c->adapter[d->adapter].name, d->path_target, d->lun, c->adapter[d->standby_adapter].name,
 				 d->path_target + 1, d->lun, d->naa);
 			vmk_line(&o, c, hostname, e->t, cpu, 2097594, text);
+			if (d->standby_ano) {
+				/* the SATP reports the new path's ALUA state (our shape of the satp_alua lines) */
+				snprintf(text, sizeof text,
+					 "vmw_satp_alua: satp_alua_updatePathStates:1153: Path \"%s:C0:T%d:L%d\" for device \"%s\": "
+					 "target port group in ALUA ANO (non-optimized).",
+					 c->adapter[d->standby_adapter].name, d->path_target + 1, d->lun, d->naa);
+				vmk_line(&o, c, hostname, e->t + 0.001, cpu, 2097594, text);
+			}
 			break;
 		}
 	}

@@ -106,6 +106,7 @@ struct sim_dev {
 	int lu_group;           /* > 0: devices of several hosts that are one array LU */
 	int lu_qdepth;          /* that LU's command queue (commands beyond it are bounced QUEUE FULL) */
 	int standby_adapter;    /* adapter of the standby path (path failover) */
+	bool standby_ano;       /* the standby path is ALUA active/non-optimised (the other controller) */
 	int nsvc_phase;
 	struct sim_phase svc_phase[SIM_MAX_PHASE]; /* pop = service-time, think_ms = parallelism multiplier */
 	double spike_add_ms;    /* > 0: a train of latency spikes of spike_len_s, every gap_lo..gap_hi s */

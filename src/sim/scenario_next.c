@@ -641,6 +641,7 @@ void sc_build_alua_failover(struct sim_config *c, int part)
 	struct sc_sql s = sc_sql_vm(c, &h, "SQL01", SIM_CTRL_PVSCSI, SC_ARRAY_FLASH, 1);
 	struct sim_dev *d = &c->dev[s.dev_d];
 	d->standby_adapter = h.hba3;
+	d->standby_ano = true;
 	sc_set_load(s.d, 40, 4, 0.8, 16, 8);
 	double t0 = floor(0.4 * c->duration) + 0.35;
 	sc_add_devev(c, s.dev_d, SIM_DEVEV_FAILOVER, t0, t0 + 6, 1000);
