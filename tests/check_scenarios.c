@@ -325,7 +325,11 @@ static void check_set(const char *dir, const char *scenario)
 		struct exec_summary es;
 		summary_of_analysis(&a, &lt, &es);
 		const char *h = es.headline ? es.headline : "";
-		bool claims_place = strncmp(h, "Storage IO waits ", 17) == 0;
+		/* a place of the stack, or the VM's CPU (it waits for a vCPU, not for storage) */
+		bool claims_place = strncmp(h, "Storage IO waits ", 17) == 0 || strstr(h, "waits for CPU, not for storage");
+		if (a.verdict_where == VW_PLACES && (a.verdict_places & (1u << VP_CPU)))
+			ck_assert_msg(strstr(h, "waits for CPU") && strstr(a.verdict, "for CPU, not storage"),
+				      "%s: the CPU is the verdict's first place, headline '%s'", scenario, h);
 		ck_assert_msg(claims_place == (a.verdict_where == VW_PLACES), "%s: headline '%s' against the verdict '%s'",
 			      scenario, h, a.verdict);
 		if (a.verdict_where != VW_PLACES || !(a.verdict_places & (1u << VP_GUEST)))
