@@ -29,6 +29,20 @@ struct re {
 	pcre2_match_data *md;
 };
 
+/* Every pattern runs with a bounded match (lines are up to 1 MiB and a log is the customer's text):
+ * a line that would make a pattern backtrack past this many steps does not match it. */
+#define VMK_MATCH_LIMIT 2000000
+static pcre2_match_context *match_ctx(void)
+{
+	static pcre2_match_context *mc;
+	if (!mc) {
+		mc = pcre2_match_context_create(NULL);
+		if (mc)
+			pcre2_set_match_limit(mc, VMK_MATCH_LIMIT);
+	}
+	return mc;
+}
+
 static int re_init(struct re *r, const char *pat)
 {
 	int ec;
@@ -49,7 +63,13 @@ static void re_free(struct re *r)
 
 static bool re_match(struct re *r, const char *s, size_t n)
 {
-	return pcre2_match(r->code, (PCRE2_SPTR)s, n, 0, 0, r->md, NULL) >= 0;
+	return pcre2_match(r->code, (PCRE2_SPTR)s, n, 0, 0, r->md, match_ctx()) >= 0;
+}
+
+/* The same from offset off of s (the groups stay offsets into s). */
+static bool re_match_from(struct re *r, const char *s, size_t n, size_t off)
+{
+	return off <= n && pcre2_match(r->code, (PCRE2_SPTR)s, n, off, 0, r->md, match_ctx()) >= 0;
 }
 
 static void group(struct re *r, const char *s, int g, const char **p, size_t *n)
@@ -116,7 +136,7 @@ struct last_error {
 };
 
 struct parser {
-	struct re ts, fail, reduce, det, imp, rep, active, doubt, dead, alua, dev, pathre;
+	struct re ts, fail, fail_tail, reduce, det, imp, rep, active, doubt, dead, alua, dev, pathre;
 	struct last_error last[VMK_LAST_ERRORS];
 	int nlast, next;
 };
@@ -130,8 +150,10 @@ static int parser_init(struct parser *p)
 			    "(?:[+-]\\d{2}:?\\d{2})?(?:\\s+([A-Za-z0-9][A-Za-z0-9._-]*)\\s+vmkernel:)?") ||
 	    /* ScsiDeviceIO "to dev \"X\" failed H:", NMP throttle "to dev \"X\" on path \"P\" Failed: H:",
 	     * NMP completion "to NMP device \"X\" failed on physical path \"P\" H:" */
-	    re_init(&p->fail, "to (?:NMP )?dev(?:ice)? \"([^\"]+)\"(?: on path \"([^\"]+)\")?.*?[Ff]ailed:?"
-			      "(?: on physical path \"([^\"]+)\")? H:0x([0-9a-fA-F]+) D:0x([0-9a-fA-F]+)") ||
+	    /* in two steps (the device, then its failure after it), each a linear scan: one pattern with
+	     * ".*?" between them backtracks quadratically on a line of many near-misses */
+	    re_init(&p->fail, "to (?:NMP )?dev(?:ice)? \"([^\"]+)\"(?: on path \"([^\"]+)\")?") ||
+	    re_init(&p->fail_tail, "[Ff]ailed:?(?: on physical path \"([^\"]+)\")? H:0x([0-9a-fA-F]+) D:0x([0-9a-fA-F]+)") ||
 	    re_init(&p->rep, "last error status from device \"?([^\"\\s]+?)\"? repeated (\\d+) times") ||
 	    re_init(&p->active, "[Cc]hanging active path from \"?([^\"\\s]+?)\"? to \"?([^\"\\s]+?)\"? for (?:NMP )?"
 				"device \"?([^\"\\s]+?)\"?\\.?(?:\\s|$)") ||
@@ -156,6 +178,7 @@ static void parser_free(struct parser *p)
 {
 	re_free(&p->ts);
 	re_free(&p->fail);
+	re_free(&p->fail_tail);
 	re_free(&p->reduce);
 	re_free(&p->det);
 	re_free(&p->imp);
@@ -224,17 +247,17 @@ static void parse_line(struct parser *p, struct vmk_log *log, const char *s, siz
 		return;
 	}
 	struct draft x = {.t = t, .host = host, .hl = hostl, .line = line, .count = 1};
-	if (re_match(&p->fail, s, n)) {
+	if (re_match(&p->fail, s, n) && re_match_from(&p->fail_tail, s, n, pcre2_get_ovector_pointer(p->fail.md)[1])) {
 		const char *hs, *ds;
 		size_t hl, dl;
 		group(&p->fail, s, 1, &x.dev, &x.dl);
-		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(p->fail.md);
+		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(p->fail.md), *tv = pcre2_get_ovector_pointer(p->fail_tail.md);
 		if (ov[4] != PCRE2_UNSET)
 			group(&p->fail, s, 2, &x.path, &x.pl);
-		else if (ov[6] != PCRE2_UNSET)
-			group(&p->fail, s, 3, &x.path, &x.pl);
-		group(&p->fail, s, 4, &hs, &hl);
-		group(&p->fail, s, 5, &ds, &dl);
+		else if (tv[2] != PCRE2_UNSET)
+			group(&p->fail_tail, s, 1, &x.path, &x.pl);
+		group(&p->fail_tail, s, 2, &hs, &hl);
+		group(&p->fail_tail, s, 3, &ds, &dl);
 		x.hs = hexval(hs, hl);
 		x.ds = hexval(ds, dl);
 		x.kind = x.ds == 0x28 ? VMK_QFULL : x.ds == 0x8 ? VMK_BUSY : VMK_FAILED;
