@@ -93,7 +93,7 @@ static void href(struct buf *b, const char *dir, const char *file)
 static void trend_counts_html(struct buf *out, const struct btrend *t)
 {
 	if (!t->have_previous) {
-		buf_adds(out, "first run");
+		buf_adds(out, t->unavailable ? "trend unavailable (the history could not be read)" : "first run");
 		return;
 	}
 	if (t->n_new == 0 && t->n_resolved == 0)
@@ -351,6 +351,8 @@ void batch_summary_json(const struct batch *b, const struct run_info *ri, struct
 		json_obj_begin(j);
 		json_key(j, "previous_run");
 		json_str(j, r->trend.have_previous ? r->trend.previous_started : NULL);
+		json_key(j, "unavailable");
+		json_bool(j, r->trend.unavailable);
 		json_key(j, "new");
 		json_int(j, r->trend.n_new);
 		json_key(j, "still_present");
@@ -398,7 +400,9 @@ void batch_trend_text(const struct bresult *r, struct buf *out)
 	const struct btrend *t = &r->trend;
 	buf_adds(out, "\nTREND SINCE THE LAST RUN\n");
 	if (!t->have_previous) {
-		buf_adds(out, "  first run of this set: no previous results to compare with\n");
+		buf_adds(out, t->unavailable ? "  trend unavailable: the history could not be read (see the run's messages), so "
+					       "this run is not compared with the previous one\n"
+					     : "  first run of this set: no previous results to compare with\n");
 		return;
 	}
 	buf_printf(out, "  previous run %s (captures from %s)\n", t->previous_started,
@@ -437,6 +441,8 @@ void batch_trend_json(const struct bresult *r, struct json *j)
 	json_str(j, t->have_previous ? t->previous_started : NULL);
 	json_key(j, "previous_capture_start");
 	json_str(j, t->have_previous ? t->previous_capture : NULL);
+	json_key(j, "unavailable");
+	json_bool(j, t->unavailable);
 	json_key(j, "findings_new");
 	json_int(j, t->n_new);
 	json_key(j, "findings_still_present");
@@ -476,7 +482,9 @@ void batch_trend_html(const struct bresult *r, struct buf *out)
 	const struct btrend *t = &r->trend;
 	buf_adds(out, "<section class=\"trend\"><h2>Since the last run</h2>");
 	if (!t->have_previous) {
-		buf_adds(out, "<p>This is the first run of this set: there is nothing to compare with yet.</p></section>");
+		buf_adds(out, t->unavailable ? "<p>Trend unavailable: the history could not be read, so this run is not compared "
+					       "with the previous one.</p></section>"
+					     : "<p>This is the first run of this set: there is nothing to compare with yet.</p></section>");
 		return;
 	}
 	buf_adds(out, "<p>Previous run ");

@@ -506,5 +506,55 @@ if [ "$ASAN" = 0 ]; then
 fi
 check "no temporary folder left by any run" 'no_scratch'
 
+# ======== issue 28 ========
+# -- a rerun under the same run id is the same run: it compares with the run before it, never
+#    with its own first attempt
+S=$W/rerun28
+mkdir -p "$S/in"
+cp -r "$CRIT" "$S/in/crit"
+prev_of() { $PY -c "import json,sys; print(json.load(open(sys.argv[1]))['sets'][0]['trend']['previous_run'])" "$1/summary.json"; }
+started_of() { $PY -c "import json,sys; print(json.load(open(sys.argv[1]))['started'])" "$1/summary.json"; }
+"$BIN" batch "$S/in" --out "$S/out" --run-id W1 -q 2>"$S/err"
+"$BIN" batch "$S/in" --out "$S/out" --run-id W1 -q 2>>"$S/err"
+check "a rerun of the first week under its run id is still a first run (previous: $(prev_of "$S/out"))" \
+	'[ "$(prev_of "$S/out")" = None ] && grep -q "first run of this set" "$S/out/crit/report.txt"'
+w1=$(started_of "$S/out")
+"$BIN" batch "$S/in" --out "$S/out" --run-id W2 -q 2>>"$S/err"
+"$BIN" batch "$S/in" --out "$S/out" --run-id W2 -q 2>>"$S/err"
+check "a rerun of week 2 under its run id compares with week 1 ($w1), not itself ($(prev_of "$S/out"))" \
+	'[ "$(prev_of "$S/out")" = "$w1" ] && grep -q "still present" "$S/out/crit/report.txt"'
+# -- a history that cannot be read: every report says the trend is unavailable, never "first run"
+echo "not a database" >"$S/bad.sqlite"
+"$BIN" batch "$S/in" --out "$S/bad" --history "$S/bad.sqlite" -q 2>"$S/bad.err"; rc=$?
+check "an unreadable history: exit 4, the trend unavailable in report, index and summary, got $rc" \
+	'[ $rc -eq 4 ] && grep -q "trend unavailable" "$S/bad/crit/report.txt" && grep -q "Trend unavailable" "$S/bad/crit/report.html" && grep -q "trend unavailable" "$S/bad/index.html" && ! grep -q "first run" "$S/bad/crit/report.txt" "$S/bad/index.html" && $PY -c "import json,sys; t=json.load(open(sys.argv[1]))[\"sets\"][0][\"trend\"]; assert t[\"unavailable\"] is True and t[\"new\"] == 0, t" "$S/bad/summary.json"'
+# -- one run per output folder: a second run (or a shard, or a finish step) on a folder a run
+#    is working in is refused with exit 4 and writes nothing; the first run is unharmed
+cat >"$W/gp-slow3" <<SLOW3
+#!/bin/sh
+sleep 3
+exit 1
+SLOW3
+chmod +x "$W/gp-slow3"
+S=$W/lock
+mkdir -p "$S/in1" "$S/in2"
+cp -r "$CRIT" "$S/in1/a"
+cp -r "$W/c-clean" "$S/in2/b"
+IOPSY_GNUPLOT=$W/gp-slow3 "$BIN" batch "$S/in1" --out "$S/out" -q 2>"$S/a.err" &
+ap=$!
+i=0; while [ ! -e "$S/out/.lock" ] && [ $i -lt 100 ]; do i=$((i + 1)); sleep 0.05; done
+sleep 0.3
+"$BIN" batch "$S/in2" --out "$S/out" -q 2>"$S/b.err"; rcb=$?
+"$BIN" batch "$S/in2" --out "$S/out" --shard 0/1 --run-id x -q 2>"$S/c.err"; rcc=$?
+"$BIN" batch "$S/in2" --out "$S/out" --finish --run-id x -q 2>"$S/d.err"; rcd=$?
+wait $ap; rca=$?
+check "a second run on a folder in use is refused: exit 4, got $rcb: $(head -c 300 "$S/b.err")" \
+	'[ $rcb -eq 4 ] && grep -q "is in use by another iopsy batch run (pid [0-9]* on " "$S/b.err"'
+check "...so are a shard and a finish step (exit 4), got $rcc/$rcd" '[ $rcc -eq 4 ] && [ $rcd -eq 4 ]'
+check "...and the first run is unharmed: exit 0, only its set in its index, got $rca" \
+	'[ $rca -eq 0 ] && [ ! -d "$S/out/b" ] && $PY -c "import json,sys; s=json.load(open(sys.argv[1])); assert [x[\"dir\"] for x in s[\"sets\"]] == [\"a\"]" "$S/out/summary.json"'
+"$BIN" batch "$S/in2" --out "$S/out" -q 2>"$S/e.err"; rc=$?
+check "once it has ended the folder takes the next run, got $rc" '[ $rc -eq 0 ]'
+
 echo "batch: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -302,7 +302,7 @@ START_TEST(history_roundtrip)
 	buf_init(&err);
 	struct diag d = buf_diag(&err);
 	struct history *h;
-	ck_assert_int_eq(history_open(&h, db, true, &d), 0);
+	ck_assert_int_eq(history_open(&h, db, true, 0, &d), 0);
 	struct batch b;
 	memset(&b, 0, sizeof b);
 	fake_set(&b, "SQL01 weekly", K_Q_GUEST_VSCSI_CAP, 150);
@@ -310,12 +310,12 @@ START_TEST(history_roundtrip)
 	ck_assert_int_eq(history_record(h, "2026-11-22T06:00:00Z", "/in", NULL, &b, &d), 0);
 	history_close(h);
 	/* a second week: the set's previous run is found with its figures and findings */
-	ck_assert_int_eq(history_open(&h, db, false, &d), 0);
+	ck_assert_int_eq(history_open(&h, db, false, 0, &d), 0);
 	struct batch b2;
 	memset(&b2, 0, sizeof b2);
 	struct bset *s = fake_set(&b2, "SQL01 weekly", -1, 6);
 	struct bprev prev;
-	ck_assert_int_eq(history_previous(h, s, &prev, &d), 0);
+	ck_assert_int_eq(history_previous(h, s, NULL, &prev, &d), 0);
 	ck_assert(prev.have);
 	ck_assert_str_eq(prev.started, "2026-11-22T06:00:00Z");
 	ck_assert_uint_eq(prev.nf, 1);
@@ -353,7 +353,7 @@ START_TEST(history_unwritable_keeps_db)
 	buf_init(&err);
 	struct diag d = buf_diag(&err);
 	struct history *h;
-	ck_assert_int_eq(history_open(&h, db, true, &d), 0);
+	ck_assert_int_eq(history_open(&h, db, true, 0, &d), 0);
 	struct batch b;
 	memset(&b, 0, sizeof b);
 	fake_set(&b, "one", K_LAT_DEVICE, 10);
@@ -365,21 +365,21 @@ START_TEST(history_unwritable_keeps_db)
 	if (system(cmd) == 0) {
 		char v9[160];
 		snprintf(v9, sizeof v9, "%s.v9", db);
-		ck_assert_int_eq(history_open(&h, v9, false, &d), ERR_FORMAT);
+		ck_assert_int_eq(history_open(&h, v9, false, 0, &d), ERR_FORMAT);
 		ck_assert_ptr_nonnull(strstr(err.data, "newer than this iopsy"));
 	}
 	/* a read-only database: recording fails cleanly, earlier runs stay */
 	if (geteuid() != 0) {
 		chmod(db, 0444);
-		ck_assert_int_eq(history_open(&h, db, false, &d), 0);
+		ck_assert_int_eq(history_open(&h, db, false, 0, &d), 0);
 		ck_assert_int_lt(history_record(h, "2026-11-29T06:00:00Z", "/in", NULL, &b, &d), 0);
 		history_close(h);
 		chmod(db, 0644);
 	}
-	ck_assert_int_eq(history_open(&h, db, false, &d), 0);
+	ck_assert_int_eq(history_open(&h, db, false, 0, &d), 0);
 	struct bset *s = &b.sets[0];
 	struct bprev prev;
-	ck_assert_int_eq(history_previous(h, s, &prev, &d), 0);
+	ck_assert_int_eq(history_previous(h, s, NULL, &prev, &d), 0);
 	ck_assert(prev.have);
 	bprev_free(&prev);
 	history_close(h);
@@ -670,7 +670,7 @@ START_TEST(history_keys_and_migration)
 	buf_init(&err);
 	struct diag d = buf_diag(&err);
 	struct history *h;
-	ck_assert_int_eq(history_open(&h, db, false, &d), 0);
+	ck_assert_int_eq(history_open(&h, db, false, 0, &d), 0);
 	struct batch b;
 	memset(&b, 0, sizeof b);
 	fake_set(&b, "a b", -1, 1);
@@ -679,10 +679,10 @@ START_TEST(history_keys_and_migration)
 	free(s2->dir);
 	s2->dir = xstrdup("a_b-2");
 	struct bprev p;
-	ck_assert_int_eq(history_previous(h, s1, &p, &d), 0);
+	ck_assert_int_eq(history_previous(h, s1, NULL, &p, &d), 0);
 	ck_assert(p.have && p.nf == 1 && p.f[0].kind == K_LAT_DEVICE); /* "a b" became a_b */
 	bprev_free(&p);
-	ck_assert_int_eq(history_previous(h, s2, &p, &d), 0);
+	ck_assert_int_eq(history_previous(h, s2, NULL, &p, &d), 0);
 	ck_assert(p.have && p.nf == 0); /* "a_b" became a_b-2 */
 	bprev_free(&p);
 	/* two sets of one name in a run: both recorded */
@@ -693,10 +693,10 @@ START_TEST(history_keys_and_migration)
 	/* a broken history: the first failed lookup is said, the next ones are not */
 	snprintf(cmd, sizeof cmd, "sqlite3 '%s' 'DROP TABLE stats' 2>/dev/null", db);
 	ck_assert_int_eq(system(cmd), 0);
-	ck_assert_int_eq(history_open(&h, db, false, &d), 0);
+	ck_assert_int_eq(history_open(&h, db, false, 0, &d), 0);
 	buf_reset(&err);
 	for (int i = 0; i < 5; i++) {
-		ck_assert_int_lt(history_previous(h, s1, &p, &d), 0);
+		ck_assert_int_lt(history_previous(h, s1, NULL, &p, &d), 0);
 		bprev_free(&p);
 	}
 	int lines = 0;
@@ -752,7 +752,8 @@ START_TEST(shard_assignment)
 END_TEST
 
 /* The run's markers: the first shard makes .run, the others join it; another N is refused,
- * another run id replaces it; a shard's end marker is read back for its run only. */
+ * another run id replaces it only once it is finished; a shard's end marker is read back for its
+ * run only. */
 START_TEST(shard_markers)
 {
 	struct buf why;
@@ -773,8 +774,22 @@ START_TEST(shard_markers)
 	ck_assert(n == 3 && strcmp(started, "2026-11-30T06:00:00Z") == 0);
 	free(started);
 	ck_assert_int_eq(run_marker_read(dir, "r2", &n, &started), ERR_IO);
+	/* issue 28: another run id never takes over a run that has not finished ... */
+	buf_reset(&why);
+	ck_assert_int_eq(run_marker_join(dir, "r2", 2, "2026-12-07T06:00:00Z", &started, &why), ERR_USAGE);
+	ck_assert_ptr_nonnull(strstr(why.data, "belongs to run r1"));
+	ck_assert_ptr_null(started);
+	ck_assert_int_eq(run_marker_read(dir, "r1", &n, &started), 0);
+	free(started);
+	/* ... and takes over one whose finish step marked it finished (a finish step of another id
+	 * marks nothing) */
+	ck_assert_int_eq(run_marker_finish(dir, "r2", "2026-11-30T07:00:00Z"), ERR_IO);
+	ck_assert_int_eq(run_marker_finish(dir, "r1", "2026-11-30T07:00:00Z"), 0);
+	ck_assert_int_eq(run_marker_read(dir, "r1", &n, &started), 0); /* still read as r1's */
+	ck_assert(n == 3 && strcmp(started, "2026-11-30T06:00:00Z") == 0);
+	free(started);
 	ck_assert_int_eq(run_marker_join(dir, "r2", 2, "2026-12-07T06:00:00Z", &started, &why), 0);
-	ck_assert_str_eq(started, "2026-12-07T06:00:00Z"); /* last week's marker replaced */
+	ck_assert_str_eq(started, "2026-12-07T06:00:00Z"); /* last week's finished marker replaced */
 	free(started);
 	ck_assert_int_eq(run_marker_read(dir, "r1", &n, &started), ERR_IO);
 	/* not a marker at all: replaced too */
@@ -819,7 +834,7 @@ START_TEST(history_uri_password)
 	}
 	struct hdb *db;
 	buf_reset(&why);
-	ck_assert_int_eq(hdb_open(&db, "postgresql://u:p@localhost/db", true, &why), ERR_IO);
+	ck_assert_int_eq(hdb_open(&db, "postgresql://u:p@localhost/db", true, 0, &why), ERR_IO);
 	ck_assert_ptr_nonnull(strstr(why.data, "holds a password"));
 	buf_free(&why);
 }
@@ -834,7 +849,7 @@ START_TEST(history_run_key_replaces)
 	buf_init(&err);
 	struct diag d = buf_diag(&err);
 	struct history *h;
-	ck_assert_int_eq(history_open(&h, db, true, &d), 0);
+	ck_assert_int_eq(history_open(&h, db, true, 0, &d), 0);
 	struct batch b;
 	memset(&b, 0, sizeof b);
 	fake_set(&b, "a", 2, 1);
@@ -862,6 +877,60 @@ START_TEST(history_run_key_replaces)
 }
 END_TEST
 
+/* Issue 28: a run recorded again under its run id (a rerun, shards resubmitted after the finish
+ * step) compares with the run before it, never with its own earlier attempt; a rerun of an older
+ * week compares with the week before that one. */
+START_TEST(history_previous_skips_the_run_being_recorded)
+{
+	char db[128];
+	snprintf(db, sizeof db, "%s/h.sqlite", dir);
+	struct buf err;
+	buf_init(&err);
+	struct diag d = buf_diag(&err);
+	struct history *h;
+	ck_assert_int_eq(history_open(&h, db, true, 0, &d), 0);
+	struct batch b;
+	memset(&b, 0, sizeof b);
+	struct bset *s = fake_set(&b, "a", 2, 1);
+	ck_assert_int_eq(history_record(h, "2026-11-22T06:00:00Z", "/in", "W1", &b, &d), 0);
+	ck_assert_int_eq(history_record(h, "2026-11-29T06:00:00Z", "/in", "W2", &b, &d), 0);
+	struct bprev p;
+	ck_assert_int_eq(history_previous(h, s, "W2", &p, &d), 0);
+	ck_assert(p.have && !p.unavailable);
+	ck_assert_str_eq(p.started, "2026-11-22T06:00:00Z"); /* W1, not W2's first attempt */
+	bprev_free(&p);
+	ck_assert_int_eq(history_previous(h, s, "W1", &p, &d), 0);
+	ck_assert(!p.have); /* nothing before W1 */
+	bprev_free(&p);
+	ck_assert_int_eq(history_previous(h, s, "W3", &p, &d), 0); /* a new id: the latest */
+	ck_assert(p.have);
+	ck_assert_str_eq(p.started, "2026-11-29T06:00:00Z");
+	bprev_free(&p);
+	ck_assert_int_eq(history_previous(h, s, NULL, &p, &d), 0);
+	ck_assert(p.have);
+	ck_assert_str_eq(p.started, "2026-11-29T06:00:00Z");
+	bprev_free(&p);
+	history_close(h);
+	/* a history that cannot be read: the previous run is unavailable, not absent */
+	FILE *fp = fopen(db, "r+b");
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_int_eq(fseek(fp, 100, SEEK_SET), 0);
+	for (int i = 0; i < 8000; i++)
+		fputc(0x5a, fp);
+	fclose(fp);
+	if (history_open(&h, db, false, 0, &d) == 0) {
+		ck_assert_int_lt(history_previous(h, s, "W3", &p, &d), 0);
+		ck_assert(p.unavailable && !p.have);
+		trend_compute(s->res, &p);
+		ck_assert(s->res->trend.unavailable && !s->res->trend.have_previous);
+		bprev_free(&p);
+		history_close(h);
+	}
+	batch_free(&b);
+	buf_free(&err);
+}
+END_TEST
+
 Suite *batch_suite(void)
 {
 	Suite *s = suite_create("batch");
@@ -884,6 +953,7 @@ Suite *batch_suite(void)
 	tcase_add_test(tc, shard_markers);
 	tcase_add_test(tc, history_uri_password);
 	tcase_add_test(tc, history_run_key_replaces);
+	tcase_add_test(tc, history_previous_skips_the_run_being_recorded);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -192,12 +192,12 @@ static int migrate(struct history *h, const char *where, struct diag *d)
 	return rc;
 }
 
-int history_open(struct history **out, const char *where, bool create, struct diag *d)
+int history_open(struct history **out, const char *where, bool create, int timeout_s, struct diag *d)
 {
 	struct history *h = xcalloc(1, sizeof *h);
 	struct buf why;
 	buf_init(&why);
-	if (hdb_open(&h->db, where, create, &why) < 0) {
+	if (hdb_open(&h->db, where, create, timeout_s, &why) < 0) {
 		diag_emit(d, DIAG_PLAIN, 0, 0, "history: cannot open %s: %s", where, why.data ? why.data : "error");
 		buf_free(&why);
 		free(h);
@@ -243,13 +243,18 @@ static int64_t col_time(struct hq *q, int i)
 	return v;
 }
 
-static int previous(struct history *h, const struct bset *s, struct bprev *p, struct diag *d)
+/* The run before the one being recorded: a run id recorded before (a rerun, shards run again
+ * after their finish step) is that run, whose row keeps its place — its previous run is the one
+ * before it, never itself. */
+static int previous(struct history *h, const struct bset *s, const char *run_key, struct bprev *p, struct diag *d)
 {
 	struct hq *q = hq_prepare(h->db, "SELECT r.id, r.started, s.capture_start FROM sets s JOIN runs r ON r.id = s.run_id "
-					 "WHERE s.key = ?1 AND s.status != 'failed' ORDER BY r.id DESC LIMIT 1");
+					 "WHERE s.key = ?1 AND s.status != 'failed' AND r.id < COALESCE((SELECT x.id FROM runs x "
+					 "WHERE x.run_key = CAST(?2 AS TEXT)), 9223372036854775807) ORDER BY r.id DESC LIMIT 1");
 	if (!q)
 		return fail(h, d, "query");
 	hq_text(q, 1, s->dir);
+	hq_text(q, 2, run_key);
 	int64_t run = -1;
 	int st = hq_step(q);
 	if (st == 1) {
@@ -312,14 +317,29 @@ static int previous(struct history *h, const struct bset *s, struct bprev *p, st
 	return st < 0 ? fail(h, d, "query") : 0;
 }
 
-int history_previous(struct history *h, const struct bset *s, struct bprev *p, struct diag *d)
+int history_previous(struct history *h, const struct bset *s, const char *run_key, struct bprev *p, struct diag *d)
 {
 	memset(p, 0, sizeof *p);
-	if (h->previous_failed)
+	if (h->previous_failed) {
+		p->unavailable = true;
 		return ERR_IO;
-	int rc = previous(h, s, p, d);
+	}
+	/* a lost connection (the server restarted, the session was ended) is tried once more on a
+	 * new one; the first attempt's message is said only when there is no retry */
+	struct diag quiet;
+	diag_init(&quiet, NULL, -1);
+	int rc = previous(h, s, run_key, p, &quiet);
+	if (rc < 0 && hdb_reconnect(h->db)) {
+		bprev_free(p);
+		memset(p, 0, sizeof *p);
+		rc = previous(h, s, run_key, p, d);
+	} else if (rc < 0) {
+		diag_emit(d, DIAG_PLAIN, 0, 0, "history: query: %s", hdb_error(h->db));
+	}
 	if (rc < 0) {
 		bprev_free(p);
+		memset(p, 0, sizeof *p);
+		p->unavailable = true;
 		h->previous_failed = true;
 		diag_emit(d, DIAG_PLAIN, 0, 0, "history: no trend for set %s and the sets after it", s->dir);
 	}
@@ -459,8 +479,19 @@ static int run_row(struct history *h, const char *started, const char *input, co
 	return 0;
 }
 
-int history_record(struct history *h, const char *started, const char *input, const char *run_key,
-		   const struct batch *b, struct diag *d)
+/* Says again through d what a quiet attempt said (lines "iopsy: ..." of diag_sink_buf). */
+static void replay(struct diag *d, const struct buf *said)
+{
+	for (const char *l = said->data; l && *l;) {
+		size_t n = strcspn(l, "\n");
+		const char *t = strncmp(l, "iopsy: ", 7) == 0 ? l + 7 : l;
+		diag_emit(d, DIAG_PLAIN, 0, 0, "%.*s", (int)(n - (size_t)(t - l)), t);
+		l += n + (l[n] == '\n');
+	}
+}
+
+static int record_once(struct history *h, const char *started, const char *input, const char *run_key,
+		       const struct batch *b, struct diag *d)
 {
 	if (hdb_begin(h->db, false) < 0)
 		return fail(h, d, "begin");
@@ -494,6 +525,25 @@ out:
 		rc = ERR_IO;
 	if (rc < 0)
 		hdb_exec(h->db, "ROLLBACK");
+	return rc;
+}
+
+int history_record(struct history *h, const char *started, const char *input, const char *run_key,
+		   const struct batch *b, struct diag *d)
+{
+	/* the transaction is whole or nothing, so a connection lost during it is recorded again,
+	 * once, on a new one */
+	struct buf first;
+	buf_init(&first);
+	struct diag quiet;
+	diag_init(&quiet, NULL, -1);
+	quiet.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &first};
+	int rc = record_once(h, started, input, run_key, b, &quiet);
+	if (rc < 0 && hdb_reconnect(h->db))
+		rc = record_once(h, started, input, run_key, b, d);
+	else if (rc < 0)
+		replay(d, &first);
+	buf_free(&first);
 	return rc;
 }
 

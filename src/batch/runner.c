@@ -218,8 +218,10 @@ void batch_run(struct batch *b, const struct batch_opts *o, uint64_t run_id, str
 			batch_remove_outputs(dir);
 			struct bprev prev;
 			memset(&prev, 0, sizeof prev);
-			if (h && history_previous(h, s, &prev, d) < 0)
-				bprev_free(&prev);
+			if (h)
+				history_previous(h, s, o->run_id, &prev, d); /* failed: prev.unavailable */
+			else if (b->history_unavailable)
+				prev.unavailable = true;
 			char *tmpdir = NULL;
 			if (proc_scratch()) {
 				struct buf t;

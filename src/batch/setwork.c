@@ -12,6 +12,7 @@
 #include "html.h"
 #include "reporter.h"
 #include "result.h"
+#include "shard.h"
 
 /* The worker's resident size in MiB (/proc/self/statm), 0 when unknown. */
 static long rss_mb(void)
@@ -553,6 +554,7 @@ int setwork_run(const struct bset *s, const char *setdir, const struct bprev *pr
 {
 	struct bresult r;
 	bresult_init(&r);
+	uint64_t digest = batch_set_digest(s); /* the input as it is when the worker starts reading */
 	size_t ncap = 0;
 	for (size_t i = 0; i < s->nfiles; i++)
 		ncap += s->files[i].role == BF_CAPTURE;
@@ -577,6 +579,7 @@ int setwork_run(const struct bset *s, const char *setdir, const struct bprev *pr
 		single(s, setdir, prev, o, &r);
 	}
 	int rc = r.status == BS_OK ? 0 : 1;
+	r.input_digest = digest;
 	if (result_write(setdir, &r, run_id) < 0) {
 		if (o->co.sink.fn) {
 			struct buf m;
