@@ -103,6 +103,31 @@ void mail_header(struct buf *out, const char *name, const char *value)
 	buf_free(&v);
 }
 
+void mail_address_header(struct buf *out, const char *name, char *const *addr, size_t n)
+{
+	size_t col = strlen(name) + 1;
+	buf_printf(out, "%s:", name);
+	bool first = true;
+	for (size_t i = 0; i < n; i++) {
+		if (!mail_address_valid(addr[i]))
+			continue;
+		size_t len = strlen(addr[i]);
+		if (!first) {
+			buf_addc(out, ',');
+			col++;
+		}
+		if (!first && col + 1 + len > 78) {
+			buf_adds(out, "\r\n");
+			col = 0;
+		}
+		buf_addc(out, ' ');
+		buf_adds(out, addr[i]);
+		col += 1 + len;
+		first = false;
+	}
+	buf_adds(out, "\r\n");
+}
+
 static void boundary(char *b, size_t cap, const char *tag, unsigned long long seed)
 {
 	snprintf(b, cap, "=_iopsy_%s_%016llx", tag, seed * 0x9e3779b97f4a7c15ull + (unsigned long long)cap);
@@ -172,12 +197,7 @@ static void build(const struct mail_msg *m, struct sink *k)
 			 mon[tm.tm_mon % 12], tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
 	}
 	mail_header(out, "From", m->from);
-	struct buf to;
-	buf_init(&to);
-	for (size_t i = 0; i < m->nto; i++)
-		buf_printf(&to, "%s%s", i ? ", " : "", m->to[i]);
-	mail_header(out, "To", to.data ? to.data : "");
-	buf_free(&to);
+	mail_address_header(out, "To", m->to, m->nto);
 	mail_header(out, "Subject", m->subject);
 	mail_header(out, "Date", date);
 	const char *dom = m->from ? strchr(m->from, '@') : NULL;

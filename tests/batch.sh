@@ -556,5 +556,29 @@ check "...and the first run is unharmed: exit 0, only its set in its index, got 
 "$BIN" batch "$S/in2" --out "$S/out" -q 2>"$S/e.err"; rc=$?
 check "once it has ended the folder takes the next run, got $rc" '[ $rc -eq 0 ]'
 
+# -- a manifest saved with a BOM, or as UTF-16, runs its sets; a '[Set X]' or '[set]' line fails
+#    a set of its own, visibly (index, summary), never dropped
+S=$W/manifest28
+mkdir -p "$S"
+cp -r "$W/c-clean" "$S/caps"
+printf '\357\273\277[set bom one]\nfiles = caps/*.csv.gz\n[Set SQL02]\nfiles = caps/*.csv.gz\n[set]\nfiles = caps/*.csv.gz\n' >"$S/m.ini"
+"$BIN" batch "$S/m.ini" --out "$S/out" -q 2>"$S/err"; rc=$?
+check "a manifest with a BOM and two bad section lines: exit 3, three sets, errors at LINE:COL, got $rc: $(head -c 300 "$S/err")" \
+	'[ $rc -eq 3 ] && grep -q "m.ini:3:1: error: expected .\[set NAME\]" "$S/err" && grep -q "m.ini:5:1: error" "$S/err" && $PY -c "
+import json, sys
+s = {x[\"name\"]: x for x in json.load(open(sys.argv[1]))[\"sets\"]}
+assert sorted(s) == [\"SQL02\", \"bom one\", \"manifest line 5\"], sorted(s)
+assert s[\"bom one\"][\"status\"] == \"ok\", s[\"bom one\"]
+assert s[\"SQL02\"][\"status\"] == \"failed\" and \"is not .[set NAME].\".replace(\".\", \"\x27\") in s[\"SQL02\"][\"error\"], s[\"SQL02\"]
+" "$S/out/summary.json" && grep -q "SQL02" "$S/out/index.html"'
+$PY -c "import sys; open(sys.argv[2], 'wb').write(open(sys.argv[1], encoding='utf-8-sig').read().encode('utf-16'))" "$S/m.ini" "$S/m16.ini"
+"$BIN" batch "$S/m16.ini" --out "$S/out16" -q 2>"$S/err16"; rc=$?
+check "...the same manifest in UTF-16: the same three sets, got $rc" \
+	'[ $rc -eq 3 ] && [ "$($PY -c "import json,sys; print(len(json.load(open(sys.argv[1]))[\"sets\"]))" "$S/out16/summary.json")" = 3 ]'
+# -- a password (or any user info) in the --smtp URL is refused, and never printed
+"$BIN" batch "$S/m.ini" --out "$S/smtp" --smtp "smtp://ops:s3cr3t-pw@127.0.0.1:25" --mail-to a@example.com -q 2>"$S/smtp.err"; rc=$?
+check "--smtp with a password in the URL is refused (exit 2) without echoing it, got $rc" \
+	'[ $rc -eq 2 ] && grep -q "IOPSY_SMTP_PASSWORD" "$S/smtp.err" && ! grep -q "s3cr3t" "$S/smtp.err" && [ ! -d "$S/smtp" ]'
+
 echo "batch: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -152,6 +152,73 @@ START_TEST(discover_manifest)
 }
 END_TEST
 
+/* Issue 28: a manifest saved with a UTF-8 BOM or as UTF-16 (Notepad) is read like a UTF-8 one;
+ * a section line that is not '[set NAME]' is an error at its column and a failed set of its own
+ * (its lines are never dropped, nor given to the set before). */
+START_TEST(discover_manifest_encodings_and_sections)
+{
+	put("e/caps/esx1.csv", esx);
+	const char *text = "[set SQL01]\nfiles = caps/esx1.csv\n";
+	char m[160];
+	struct buf err;
+	buf_init(&err);
+	struct diag d = buf_diag(&err);
+	struct batch b;
+	for (int enc = 0; enc < 3; enc++) {
+		snprintf(m, sizeof m, "%s/e/manifest%d.ini", dir, enc);
+		FILE *fp = fopen(m, "wb");
+		ck_assert_ptr_nonnull(fp);
+		if (enc == 0)
+			fputs("\xEF\xBB\xBF", fp);
+		if (enc == 1)
+			fputs("\xFF\xFE", fp);
+		for (const char *c = text; *c; c++) {
+			if (enc == 0) {
+				fputc(*c, fp);
+			} else if (enc == 1) { /* UTF-16LE with its BOM */
+				fputc(*c, fp);
+				fputc(0, fp);
+			} else { /* UTF-16BE without one */
+				fputc(0, fp);
+				fputc(*c, fp);
+			}
+		}
+		fclose(fp);
+		buf_reset(&err);
+		ck_assert_msg(batch_discover(&b, m, &d) == 0, "encoding %d: %s", enc, err.data ? err.data : "");
+		ck_assert_uint_eq(b.nsets, 1);
+		ck_assert_str_eq(b.sets[0].name, "SQL01");
+		ck_assert_uint_eq(b.sets[0].nfiles, 1);
+		ck_assert_ptr_null(b.sets[0].discovery_error);
+		batch_free(&b);
+	}
+	put("e/sections.ini", "[set good]\nfiles = caps/esx1.csv\n  [Set SQL02]\nfiles = caps/esx1.csv\n[set]\n"
+			      "files = caps/esx1.csv\n[set  ]\n[sets X\n");
+	snprintf(m, sizeof m, "%s/e/sections.ini", dir);
+	buf_reset(&err);
+	ck_assert_int_eq(batch_discover(&b, m, &d), ERR_FORMAT);
+	ck_assert_ptr_nonnull(strstr(err.data, "sections.ini:3:3: error: expected '[set NAME]'"));
+	ck_assert_ptr_nonnull(strstr(err.data, "sections.ini:5:1: error: expected '[set NAME]'"));
+	ck_assert_ptr_nonnull(strstr(err.data, "sections.ini:7:1: error"));
+	ck_assert_ptr_nonnull(strstr(err.data, "sections.ini:8:1: error"));
+	ck_assert_ptr_null(strstr(err.data, "must come first"));
+	ck_assert_uint_eq(b.nsets, 5);
+	ck_assert_str_eq(b.sets[0].name, "good");
+	ck_assert_uint_eq(b.sets[0].nfiles, 1); /* the next section's files are not the set's before */
+	ck_assert_ptr_null(b.sets[0].discovery_error);
+	ck_assert_str_eq(b.sets[1].name, "SQL02");
+	ck_assert_ptr_nonnull(strstr(b.sets[1].discovery_error, "section line '[Set SQL02]' ("));
+	ck_assert_ptr_nonnull(strstr(b.sets[1].discovery_error, "sections.ini:3:3) is not '[set NAME]'"));
+	ck_assert_str_eq(b.sets[2].name, "manifest line 5");
+	ck_assert_ptr_nonnull(b.sets[2].discovery_error);
+	ck_assert_str_eq(b.sets[4].name, "sets X");
+	ck_assert_str_eq(b.sets[3].name, "manifest line 7");
+	ck_assert_ptr_nonnull(b.sets[4].discovery_error);
+	batch_free(&b);
+	buf_free(&err);
+}
+END_TEST
+
 START_TEST(mail_headers)
 {
 	struct buf b;
@@ -173,6 +240,28 @@ START_TEST(mail_headers)
 	ck_assert(!mail_address_valid("<dba@example.com>"));
 	ck_assert(!mail_address_valid("no-at-sign"));
 	ck_assert(!mail_address_valid("a b@c"));
+	/* issue 28: a long To: is folded, never encoded words (invalid for addresses) */
+	char *to[60];
+	for (int i = 0; i < 60; i++) {
+		char a[64];
+		snprintf(a, sizeof a, "storage-team-%02d@example.com", i);
+		to[i] = strdup(a);
+	}
+	buf_init(&b);
+	mail_address_header(&b, "To", to, 60);
+	ck_assert_ptr_null(strstr(b.data, "=?"));
+	ck_assert_int_eq(strncmp(b.data, "To: storage-team-00@example.com, storage-team-01@example.com,\r\n ", 64), 0);
+	for (int i = 0; i < 60; i++) {
+		ck_assert_ptr_nonnull(strstr(b.data, to[i]));
+		free(to[i]);
+	}
+	for (const char *l = b.data; *l;) {
+		const char *e = strstr(l, "\r\n");
+		ck_assert_ptr_nonnull(e);
+		ck_assert_int_le(e - l, 78);
+		l = e + 2;
+	}
+	buf_free(&b);
 }
 END_TEST
 
@@ -939,6 +1028,7 @@ Suite *batch_suite(void)
 	tcase_add_test(tc, sanitize);
 	tcase_add_test(tc, discover_folder);
 	tcase_add_test(tc, discover_manifest);
+	tcase_add_test(tc, discover_manifest_encodings_and_sections);
 	tcase_add_test(tc, mail_headers);
 	tcase_add_test(tc, mime_structure);
 	tcase_add_test(tc, mime_streamed_from_files);

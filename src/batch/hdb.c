@@ -56,13 +56,31 @@ bool hdb_is_uri(const char *where)
 	return strncmp(where, "postgresql://", 13) == 0 || strncmp(where, "postgres://", 11) == 0;
 }
 
+/* libpq's messages span lines ("...failed: Connection refused\n\tIs the server running..."):
+ * one line, the parts joined by "; ", no trailing newline. Caller frees. */
+static char *one_line(const char *m)
+{
+	struct buf b;
+	buf_init(&b);
+	for (const char *r = m; *r;) {
+		if (*r == '\n') {
+			while (*r == '\n' || *r == '\t' || *r == ' ')
+				r++;
+			if (*r)
+				buf_adds(&b, "; ");
+			continue;
+		}
+		buf_addc(&b, *r++);
+	}
+	while (b.len && b.data[b.len - 1] == ' ')
+		b.data[--b.len] = '\0';
+	return b.data ? b.data : xstrdup("");
+}
+
 static void set_err(struct hdb *db, const char *msg)
 {
 	free(db->err);
-	db->err = xstrdup(msg ? msg : "error");
-	size_t n = strlen(db->err);
-	while (n && (db->err[n - 1] == '\n' || db->err[n - 1] == ' '))
-		db->err[--n] = '\0';
+	db->err = one_line(msg && *msg ? msg : "error");
 }
 
 int hdb_uri_check(const char *where, struct buf *why)
@@ -111,9 +129,9 @@ static void pg_quiet(void *arg, const char *msg)
 
 static void pg_why(PGconn *c, struct buf *why)
 {
-	buf_adds(why, c ? PQerrorMessage(c) : "out of memory");
-	while (why->len && (why->data[why->len - 1] == '\n' || why->data[why->len - 1] == ' '))
-		why->data[--why->len] = '\0';
+	char *m = one_line(c ? PQerrorMessage(c) : "out of memory");
+	buf_adds(why, m);
+	free(m);
 }
 
 static PGresult *pg_collect(struct hdb *db);

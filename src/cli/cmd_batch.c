@@ -11,6 +11,7 @@
 
 #include "batch.h"
 #include "commands.h"
+#include "deliver.h"
 #include "hdb.h"
 #include "history.h"
 #include "mail.h"
@@ -352,8 +353,16 @@ static int run_batch(int argc, char **argv, struct recipients *rcpt)
 		}
 		buf_free(&why);
 	}
-	if (o.smtp && strncmp(o.smtp, "smtp://", 7) != 0 && strncmp(o.smtp, "smtps://", 8) != 0)
-		return usage_error("batch", "--smtp takes an smtp:// or smtps:// URL");
+	if (o.smtp) {
+		struct buf why;
+		buf_init(&why);
+		if (deliver_url_check(o.smtp, &why) < 0) {
+			usage_error("batch", "%s", why.data);
+			buf_free(&why);
+			return EXIT_USAGE;
+		}
+		buf_free(&why);
+	}
 
 	o.fail_on = fail_on;
 	return batch_execute(&o);
