@@ -210,14 +210,16 @@ int pdf_render(const char *html, size_t n, const struct pdf_opts *o, struct buf 
 			buf_printf(why, "cannot start Chromium: %s", strerror(errno));
 			rc = ERR_IO;
 		} else if (pid == 0) {
-			setpgid(0, 0); /* its helpers in one group, killed together on a timeout */
+			if (!o->caller_group)
+				setpgid(0, 0); /* its helpers in one group, killed together on a timeout */
 			int dn = open("/dev/null", O_RDONLY);
 			int lg = open(log.data, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 			if (chdir(dir.data) == 0 && dn >= 0 && lg >= 0 && dup2(dn, 0) >= 0 && dup2(lg, 1) >= 0 && dup2(lg, 2) >= 0)
 				execve(prog, (char *const *)(uintptr_t)argv, env);
 			_exit(127);
 		} else {
-			setpgid(pid, pid);
+			if (!o->caller_group)
+				setpgid(pid, pid);
 			double deadline = mono() + (o->timeout_s > 0 ? o->timeout_s : 120);
 			int status = 0;
 			long nap = 2000;
@@ -231,7 +233,8 @@ int pdf_render(const char *html, size_t n, const struct pdf_opts *o, struct buf 
 					break;
 				}
 				if (mono() >= deadline) {
-					kill(-pid, SIGKILL);
+					if (!o->caller_group)
+						kill(-pid, SIGKILL);
 					kill(pid, SIGKILL);
 					while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 						;
@@ -244,7 +247,8 @@ int pdf_render(const char *html, size_t n, const struct pdf_opts *o, struct buf 
 				if (nap < 50000)
 					nap *= 2;
 			}
-			kill(-pid, SIGKILL); /* helpers left behind */
+			if (!o->caller_group)
+				kill(-pid, SIGKILL); /* helpers left behind (in the caller's group: killed with it) */
 			if (rc == 0) {
 				size_t before = pdf->len;
 				if (read_file(out.data, pdf, (size_t)1 << 30) < 0 || pdf->len - before < 5 ||

@@ -580,5 +580,46 @@ check "...the same manifest in UTF-16: the same three sets, got $rc" \
 check "--smtp with a password in the URL is refused (exit 2) without echoing it, got $rc" \
 	'[ $rc -eq 2 ] && grep -q "IOPSY_SMTP_PASSWORD" "$S/smtp.err" && ! grep -q "s3cr3t" "$S/smtp.err" && [ ! -d "$S/smtp" ]'
 
+# -- a Chromium that hangs (and its helper) is in the worker's group: stopped with it at
+#    --set-timeout, and its temporary folder (with the customer's report) goes too
+cat >"$W/hung-chromium" <<HUNGC
+#!/bin/sh
+echo \$\$ >>"$W/chromium.pids"
+sleep 300 &
+echo \$! >>"$W/chromium.pids"
+wait
+HUNGC
+chmod +x "$W/hung-chromium"
+: >"$W/chromium.pids"
+S=$W/pdf28
+mkdir -p "$S/in"
+cp -r "$W/c-clean" "$S/in/a"
+t0=$(date +%s)
+IOPSY_CHROMIUM=$W/hung-chromium timeout 120 "$BIN" batch "$S/in" --out "$S/out" --pdf --set-timeout 4 -q 2>"$S/err"; rc=$?
+secs=$(($(date +%s) - t0))
+check "a hung Chromium: the set is stopped at --set-timeout 4 (exit 3 after $secs s), got $rc" \
+	'[ $rc -eq 3 ] && [ $secs -le $((20 * F)) ] && grep -q "did not finish within 4 s" "$S/err"'
+check "...Chromium and its helper are gone ($(tr "\n" " " <"$W/chromium.pids")), no temporary folder is left" \
+	'[ "$(wc -l <"$W/chromium.pids")" -eq 2 ] && all_gone "$W/chromium.pids" && no_scratch'
+
+# -- SIGKILL leaves the run's scratch folder; the next run removes it (its owner is dead) and
+#    keeps a live run's
+S=$W/stale28
+mkdir -p "$S/in"
+cp -r "$W/c-clean" "$S/in/a"
+IOPSY_GNUPLOT=$W/gp-slow3 "$BIN" batch "$S/in" --out "$S/out" -q 2>/dev/null &
+kp=$!
+i=0; while [ -z "$(ls "$TMPDIR" | grep '^iopsy-batch-')" ] && [ $i -lt 100 ]; do i=$((i + 1)); sleep 0.05; done
+sleep 0.3
+kill -9 $kp; wait $kp 2>/dev/null
+sleep 0.5
+left=$(ls "$TMPDIR" | grep -c '^iopsy-batch-')
+mkdir -p "$TMPDIR/iopsy-batch-live"
+echo "$$ $(cut -d' ' -f22 /proc/$$/stat) $(hostname)" >"$TMPDIR/iopsy-batch-live/.owner"
+"$BIN" batch "$S/in" --out "$S/out2" -q 2>"$S/err"; rc=$?
+check "a SIGKILLed run's scratch folder ($left left) is removed by the next run, a live one's kept, got $rc" \
+	'[ $rc -eq 0 ] && [ "$left" -ge 1 ] && [ "$(ls "$TMPDIR")" = iopsy-batch-live ]'
+rm -rf "$TMPDIR/iopsy-batch-live"
+
 echo "batch: $pass passed, $fail failed"
 [ $fail -eq 0 ]

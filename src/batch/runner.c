@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -274,6 +275,9 @@ void batch_run(struct batch *b, const struct batch_opts *o, uint64_t run_id, str
 			char *dir = set_dir(o, s);
 			if (sl->pid == pid) {
 				s->seconds = now_seconds() - sl->start;
+				/* whatever the worker left in its group (a Chromium helper, a gnuplot) goes with it:
+				 * the group's id cannot be reused while a member is alive */
+				kill(-pid, SIGKILL);
 				reap(s, dir, status, run_id);
 			} else if (now_seconds() >= sl->deadline) {
 				int st;

@@ -118,6 +118,9 @@ static void set_deliverable(const struct bset *s, const struct batch_opts *o, st
 	}
 	ro->html.brand = br;
 	ro->html.paper = o->paper;
+	/* Chromium in the worker's group: the set's deadline and a signal to the run reach it, and
+	 * nothing of it outlives the worker (the runner kills what is left of the group) */
+	ro->pdf.caller_group = true;
 }
 
 /* The set's reports: report.json, report.txt and report.html (what: 0 analysis, 1 comparison).
