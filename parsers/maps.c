@@ -122,9 +122,10 @@ int diskmap_read(struct diskmap *m, const char *path, struct diag *d)
 {
 	memset(m, 0, sizeof *m);
 	arena_init(&m->arena);
-	FILE *fp = fopen(path, "r");
+	char why[160];
+	FILE *fp = fopen_regular(path, why, sizeof why); /* a FIFO is never opened: it would wait */
 	if (!fp) {
-		diag_emit(d, DIAG_ERROR, 0, 0, "cannot open: %s", strerror(errno));
+		diag_emit(d, DIAG_ERROR, 0, 0, "cannot open: %s", why);
 		return ERR_IO;
 	}
 	char line[1024];
@@ -263,9 +264,10 @@ int matchmap_read(struct matchmap *m, const char *path, struct diag *d)
 {
 	memset(m, 0, sizeof *m);
 	arena_init(&m->arena);
-	FILE *fp = fopen(path, "rb");
+	char why[160];
+	FILE *fp = fopen_regular(path, why, sizeof why);
 	if (!fp) {
-		diag_emit(d, DIAG_ERROR, 0, 0, "cannot open: %s", strerror(errno));
+		diag_emit(d, DIAG_ERROR, 0, 0, "cannot open: %s", why);
 		return ERR_IO;
 	}
 	struct buf b;

@@ -3,6 +3,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -710,4 +711,45 @@ int afile_write_all(const char *path, const void *data, size_t n, const char **w
 		return ERR_IO;
 	}
 	return 0;
+}
+
+int open_regular(const char *path, char *why, size_t cap)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		snprintf(why, cap, "%s", strerror(errno));
+		return -1;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
+		snprintf(why, cap, "%s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, cap, "%s, not a regular file%s",
+			 S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a folder" : S_ISCHR(st.st_mode) ? "a character device"
+			 : S_ISBLK(st.st_mode) ? "a block device" : S_ISSOCK(st.st_mode) ? "a socket" : "a special file",
+			 S_ISFIFO(st.st_mode) ? " (it would wait for a writer)" : "");
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	return fd;
+}
+
+FILE *fopen_regular(const char *path, char *why, size_t cap)
+{
+	int fd = open_regular(path, why, cap);
+	if (fd < 0)
+		return NULL;
+	FILE *f = fdopen(fd, "rb");
+	if (!f) {
+		snprintf(why, cap, "%s", strerror(errno));
+		close(fd);
+	}
+	return f;
 }

@@ -114,6 +114,15 @@ void afile_cleanup_all(void);                         /* async-signal-safe-ish: 
  * failed ("cannot create", "write error on", "cannot write") for the caller's message. */
 int afile_write_all(const char *path, const void *data, size_t n, const char **what);
 
+/* Opens path for reading only when it is a regular file: a FIFO would wait for a writer (forever,
+ * in an unattended run), a device might never end. The open itself never waits (O_NONBLOCK,
+ * cleared once the file is known to be regular). Returns the fd (O_CLOEXEC), or -1 with the
+ * reason in why ("No such file or directory", "a FIFO, not a regular file (it would wait for a
+ * writer)", ...). */
+int open_regular(const char *path, char *why, size_t cap);
+/* The same as a stdio stream ("rb"); NULL with the reason in why. */
+FILE *fopen_regular(const char *path, char *why, size_t cap);
+
 /* Time: milliseconds since the Unix epoch, UTC. */
 /* Formats as 2026-07-27T13:10:00Z (adds .mmm when ms != 0 and with_ms). out must hold 32 bytes. */
 void time_format_iso(int64_t t_ms, bool with_ms, char out[32]);
