@@ -655,5 +655,16 @@ timeout 60 "$BIN" batch "$S/m.ini" --out "$S/out" -q --set-timeout 30 2>"$S/err"
 check "a manifest naming a FIFO as rules and logo: the run ends (exit 3), got $rc" \
 	'[ $rc -eq 3 ] && grep -q "a FIFO" "$S/out/f/messages.txt" "$S/out/index.html" && ! grep -q "did not finish within" "$S/err"'
 
+# -- extract: an output file is the whole export or none (an Excel re-save whose rows share one
+#    time stamp fails after the first rows)
+S=$W/extract28
+mkdir -p "$S"
+{ printf '(PDH-CSV 4.0) (Pacific Standard Time)(480),\\\\SQL01\\Memory\\Available MBytes\n'
+  for m in 40 41 42; do printf '3/26/2015 22:%s,1\n' $m; done
+  for k in 1 2 3; do printf '3/26/2015 22:43,2\n'; done; } >"$S/xl.csv"
+"$BIN" extract "$S/xl.csv" --match Memory -o "$S/out.csv" 2>"$S/err"; rc=$?
+check "extract failing after some rows: exit 3, no output file, said so, got $rc" \
+	'[ $rc -eq 3 ] && [ ! -e "$S/out.csv" ] && grep -q "not written: the input failed after 5 rows" "$S/err" && [ -z "$(ls "$S" | grep tmp)" ]'
+
 echo "batch: $pass passed, $fail failed"
 [ $fail -eq 0 ]

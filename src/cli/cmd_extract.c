@@ -142,9 +142,16 @@ int cmd_extract(int argc, char **argv)
 		fprintf(stderr, "iopsy extract: write error on %s: %s\n", outpath, strerror(errno));
 		afile_abort(&af);
 		ret = EXIT_SYSTEM;
+	} else if (r < 0 && !af.is_stdout && !af.in_place) {
+		/* an output file is the whole export or none: the first rows alone would pass for the
+		 * capture with a script that misses the exit code */
+		afile_abort(&af);
+		fprintf(stderr, "iopsy extract: %s not written: the input failed after %ld row%s (above); a partial export "
+				"is not kept\n", outpath, rows, rows == 1 ? "" : "s");
+		ret = exit_code_for(r);
 	} else {
 		if (r < 0)
-			ret = exit_code_for(r); /* keep what was read: the rows before the error are valid */
+			ret = exit_code_for(r); /* to stdout or a FIFO the rows are already out: the exit code says */
 		if (afile_commit(&af) < 0) {
 			fprintf(stderr, "iopsy extract: cannot write %s: %s\n", outpath, strerror(errno));
 			ret = EXIT_SYSTEM;
