@@ -88,7 +88,7 @@ idx = open(os.path.join(out, "index.html"), encoding="utf-8").read()
 assert "10-broken" in idx or "10-broken".replace("-", "&#45;") in idx
 assert "<b>" not in idx and "$(touch" in idx.replace("&#36;", "$"), "hostile name escaped"
 db = sqlite3.connect(os.path.join(out, "history.sqlite"))
-assert db.execute("PRAGMA user_version").fetchone()[0] == 3
+assert db.execute("PRAGMA user_version").fetchone()[0] == 4
 assert db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 1
 assert db.execute("SELECT COUNT(*) FROM sets").fetchone()[0] == 11
 assert db.execute("SELECT COUNT(*) FROM stats").fetchone()[0] > 10
@@ -295,7 +295,7 @@ cp "$W/c-clean"/* "$S/in/sql01/"
 cp "$W/c-clean/esxtop.csv.gz" "$S/in/sql01.csv.gz"
 "$BIN" batch "$S/in" --out "$S/out" --quiet 2>"$S/err"
 check "a folder and a loose file of the same name are both recorded: $(head -c 300 "$S/err")" \
-	'[ "$(sqlite3 "$S/out/history.sqlite" "SELECT group_concat(key, \" \") FROM (SELECT key FROM sets ORDER BY key)")" = "sql01 sql01-2" ]'
+	'[ "$(sqlite3 "$S/out/history.sqlite" "SELECT group_concat(key, \" \") FROM (SELECT key FROM sets ORDER BY key)")" = "sql01 sql01-65362f84" ]'
 printf '[set X]\nfiles = in/sql01/*\n[set X]\nfiles = in/sql01.csv.gz\n' >"$S/manifest"
 "$BIN" batch "$S/manifest" --out "$S/mout" --quiet 2>"$S/merr"
 check "[set X] twice: both recorded" '[ "$(sqlite3 "$S/mout/history.sqlite" "SELECT COUNT(*) FROM sets")" = 2 ]'
@@ -665,6 +665,35 @@ mkdir -p "$S"
 "$BIN" extract "$S/xl.csv" --match Memory -o "$S/out.csv" 2>"$S/err"; rc=$?
 check "extract failing after some rows: exit 3, no output file, said so, got $rc" \
 	'[ $rc -eq 3 ] && [ ! -e "$S/out.csv" ] && grep -q "not written: the input failed after 5 rows" "$S/err" && [ -z "$(ls "$S" | grep tmp)" ]'
+
+# -- set keys are stable: a set called "dup set" appearing beside last week's "dup_set" takes
+#    neither its key nor its trend; and a history of schema 3 gets the keys of today
+S=$W/keys28
+mkdir -p "$S/in"
+cp -r "$CRIT" "$S/in/dup_set"
+"$BIN" batch "$S/in" --out "$S/out" -q 2>"$S/err"
+cp -r "$W/c-clean" "$S/in/dup set"
+"$BIN" batch "$S/in" --out "$S/out" -q 2>>"$S/err"
+check "week 2 with a colliding name: dup_set keeps its key and trend, 'dup set' is a first run under its own key" '$PY - "$S/out/summary.json" <<EOF
+import json, sys
+s = {x["name"]: x for x in json.load(open(sys.argv[1]))["sets"]}
+assert s["dup_set"]["dir"] == "dup_set" and s["dup_set"]["trend"]["previous_run"], s["dup_set"]
+assert s["dup set"]["dir"] == "dup_set-b08b0d62" and s["dup set"]["trend"]["previous_run"] is None, s["dup set"]
+EOF'
+sqlite3 "$S/old.sqlite" "CREATE TABLE runs(id INTEGER PRIMARY KEY, started TEXT NOT NULL, input TEXT NOT NULL, tool_version TEXT NOT NULL, run_key TEXT);
+CREATE UNIQUE INDEX runs_by_key ON runs(run_key);
+CREATE TABLE sets(run_id INTEGER NOT NULL REFERENCES runs(id), key TEXT NOT NULL, name TEXT NOT NULL, status TEXT NOT NULL, error TEXT, capture_start TEXT, capture_end TEXT, worst TEXT, findings INTEGER NOT NULL, verdict TEXT, PRIMARY KEY(run_id, key));
+CREATE INDEX sets_by_key ON sets(key, run_id);
+CREATE TABLE stats(run_id INTEGER NOT NULL, set_key TEXT NOT NULL, layer TEXT NOT NULL, entity TEXT NOT NULL, host TEXT NOT NULL, metric TEXT NOT NULL, p50 REAL, p95 REAL, p99 REAL, max REAL, mean REAL, samples BIGINT);
+CREATE TABLE findings(run_id INTEGER NOT NULL, set_key TEXT NOT NULL, kind TEXT NOT NULL, severity TEXT NOT NULL, layer TEXT NOT NULL, entity TEXT NOT NULL, host TEXT NOT NULL, start TEXT, \"end\" TEXT, summary TEXT);
+INSERT INTO runs VALUES(1, '2026-11-22T06:00:00Z', '/in', 'x', NULL);
+INSERT INTO sets VALUES(1, 'dup_set', 'dup set', 'ok', NULL, NULL, NULL, 'critical', 1, 'v');
+INSERT INTO sets VALUES(1, 'dup_set-2', 'dup_set', 'ok', NULL, NULL, NULL, NULL, 0, 'v');
+INSERT INTO findings VALUES(1, 'dup_set', 'latency.device', 'critical', 'device', 'naa.1', 'h', '2026-11-22T06:00:00Z', '2026-11-22T06:10:00Z', 's');
+PRAGMA user_version = 3;"
+"$BIN" history --db "$S/old.sqlite" --set "dup set" >"$S/old.txt" 2>&1; rc=$?
+check "a schema-3 history is migrated to 4 with the keys of today, its findings with them, got $rc" \
+	'[ $rc -eq 0 ] && grep -q "^schema version 4" "$S/old.txt" && grep -q "latency.device" "$S/old.txt" && [ "$(sqlite3 "$S/old.sqlite" "SELECT group_concat(name || \"=\" || key, \",\") FROM (SELECT * FROM sets ORDER BY name)")" = "dup set=dup_set-b08b0d62,dup_set=dup_set" ] && [ "$(sqlite3 "$S/old.sqlite" "SELECT set_key FROM findings")" = dup_set-b08b0d62 ]'
 
 echo "batch: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -219,6 +219,39 @@ START_TEST(discover_manifest_encodings_and_sections)
 }
 END_TEST
 
+/* Issue 28: a set's key depends on its own name only: "dup set" and "dup_set" get the same keys
+ * whichever comes first, and the exact name keeps its key whether the other is there or not. */
+START_TEST(set_keys_are_stable)
+{
+	const char *orders[3][3] = {{"dup_set", NULL}, {"dup_set", "dup set", NULL}, {"dup set", "dup_set", NULL}};
+	char *dup_set_key = NULL, *dup_space_key = NULL;
+	for (int o = 0; o < 3; o++) {
+		struct batch b;
+		memset(&b, 0, sizeof b);
+		for (int i = 0; orders[o][i]; i++) {
+			b.sets = xrealloc(b.sets, (b.nsets + 1) * sizeof *b.sets);
+			memset(&b.sets[b.nsets], 0, sizeof *b.sets);
+			b.sets[b.nsets++].name = xstrdup(orders[o][i]);
+		}
+		batch_assign_keys(&b);
+		for (size_t i = 0; i < b.nsets; i++) {
+			if (strcmp(b.sets[i].name, "dup_set") == 0)
+				ck_assert_str_eq(b.sets[i].dir, "dup_set");
+			if (strcmp(b.sets[i].name, "dup set") == 0) {
+				if (!dup_space_key)
+					dup_space_key = xstrdup(b.sets[i].dir);
+				ck_assert_str_eq(b.sets[i].dir, dup_space_key);
+				ck_assert_int_eq(strncmp(b.sets[i].dir, "dup_set-", 8), 0);
+				ck_assert_uint_eq(strlen(b.sets[i].dir), 16);
+			}
+		}
+		batch_free(&b);
+	}
+	free(dup_set_key);
+	free(dup_space_key);
+}
+END_TEST
+
 START_TEST(mail_headers)
 {
 	struct buf b;
@@ -715,7 +748,9 @@ START_TEST(discover_reserved_and_special_files)
 	struct diag d = buf_diag(&err);
 	ck_assert_int_eq(batch_discover(&b, in, &d), 0);
 	ck_assert_uint_eq(b.nsets, 5);
-	const char *want[] = {"Summary.JSON-2", "index.html-2", "mail-2", "sql01", "SQL01-2"};
+	/* issue 28: of sql01/ and SQL01.csv the bytewise first exact name keeps its key, the other gets
+	 * the hash of its own name (FNV-1a 64 of "sql01", low 32 bits) */
+	const char *want[] = {"Summary.JSON-2", "index.html-2", "mail-2", "sql01-65362f84", "SQL01"};
 	for (size_t i = 0; i < 5; i++)
 		ck_assert_msg(strcmp(b.sets[i].dir, want[i]) == 0, "set %zu: %s, expected %s", i, b.sets[i].dir, want[i]);
 	const struct bset *s = &b.sets[3];
@@ -1029,6 +1064,7 @@ Suite *batch_suite(void)
 	tcase_add_test(tc, discover_folder);
 	tcase_add_test(tc, discover_manifest);
 	tcase_add_test(tc, discover_manifest_encodings_and_sections);
+	tcase_add_test(tc, set_keys_are_stable);
 	tcase_add_test(tc, mail_headers);
 	tcase_add_test(tc, mime_structure);
 	tcase_add_test(tc, mime_streamed_from_files);

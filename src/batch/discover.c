@@ -163,6 +163,97 @@ char *batch_set_key(const char *name, char *const *taken, size_t ntaken)
 	return dir;
 }
 
+/* FNV-1a 64 (as shard.h's), here for the keys' collision suffix. */
+static uint64_t name_hash(const char *name)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (const unsigned char *c = (const unsigned char *)name; *c; c++) {
+		h ^= *c;
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+struct key_ord {
+	size_t set;
+	char *k0;                 /* the sanitised name (reserved names already given "-2") */
+	bool exact;               /* the name is its own sanitised form */
+};
+
+static int key_ord_cmp(const void *x, const void *y)
+{
+	const struct key_ord *a = x, *b = y;
+	int c = strcasecmp(a->k0, b->k0);
+	if (c)
+		return c;
+	if (a->exact != b->exact)
+		return a->exact ? -1 : 1;
+	return (a->set > b->set) - (a->set < b->set);
+}
+
+void batch_assign_keys(struct batch *b)
+{
+	struct key_ord *o = xcalloc(b->nsets ? b->nsets : 1, sizeof *o);
+	for (size_t i = 0; i < b->nsets; i++) {
+		char *k0 = batch_sanitize(b->sets[i].name);
+		if (name_taken(NULL, 0, k0)) { /* a name the run writes itself */
+			struct buf t;
+			buf_init(&t);
+			buf_printf(&t, "%s-2", k0);
+			free(k0);
+			k0 = t.data;
+		}
+		o[i] = (struct key_ord){.set = i, .k0 = k0, .exact = strcmp(k0, b->sets[i].name) == 0};
+	}
+	qsort(o, b->nsets, sizeof *o, key_ord_cmp);
+	for (size_t i = 0; i < b->nsets; i++) {
+		free(b->sets[i].dir);
+		b->sets[i].dir = NULL;
+	}
+	/* the exact name (the bytewise first of those) keeps its key; every other set of a group that
+	 * differs only in case or sanitising gets the hash of its own full name: the same every week,
+	 * whoever else is there */
+	bool *hashed = xcalloc(b->nsets ? b->nsets : 1, sizeof *hashed);
+	for (size_t i = 0; i < b->nsets;) {
+		size_t j = i + 1;
+		while (j < b->nsets && strcasecmp(o[j].k0, o[i].k0) == 0)
+			j++;
+		size_t keep = i;
+		for (size_t k = i + 1; k < j; k++)
+			if (o[k].exact && o[keep].exact && strcmp(b->sets[o[k].set].name, b->sets[o[keep].set].name) < 0)
+				keep = k;
+		b->sets[o[keep].set].dir = xstrdup(o[keep].k0);
+		for (size_t k = i; k < j; k++)
+			hashed[k] = k != keep;
+		i = j;
+	}
+	for (size_t k = 0; k < b->nsets; k++) {
+		if (!hashed[k])
+			continue;
+		struct bset *st = &b->sets[o[k].set];
+		unsigned long long h = (unsigned long long)(name_hash(st->name) & 0xffffffffu);
+		struct buf t;
+		buf_init(&t);
+		buf_printf(&t, "%s-%08llx", o[k].k0, h);
+		/* the same full name twice in one run (a folder and a loose file, [set X] twice), or a
+		 * set literally named like another's key: then the order decides, as it must */
+		for (int n = 2;; n++) {
+			bool clash = false;
+			for (size_t q = 0; q < b->nsets && !clash; q++)
+				clash = b->sets[q].dir && strcasecmp(b->sets[q].dir, t.data) == 0;
+			if (!clash)
+				break;
+			buf_reset(&t);
+			buf_printf(&t, "%s-%08llx-%d", o[k].k0, h, n);
+		}
+		st->dir = t.data;
+	}
+	free(hashed);
+	for (size_t i = 0; i < b->nsets; i++)
+		free(o[i].k0);
+	free(o);
+}
+
 static struct bset *add_set(struct batch *b, const char *name)
 {
 	b->sets = xrealloc(b->sets, (b->nsets + 1) * sizeof *b->sets);
@@ -775,11 +866,15 @@ int batch_discover(struct batch *b, const char *input, struct diag *d)
 		diag_emit(&di, DIAG_PLAIN, 0, 0, "%s", strerror(errno));
 		return ERR_IO;
 	}
+	int rc;
 	if (S_ISDIR(st.st_mode)) {
 		b->input_kind = xstrdup("folder");
-		return discover_folder(b, input);
+		rc = discover_folder(b, input);
+	} else {
+		b->input_kind = xstrdup("manifest");
+		rc = discover_manifest(b, input, d);
 	}
-	b->input_kind = xstrdup("manifest");
-	return discover_manifest(b, input, d);
+	batch_assign_keys(b);
+	return rc;
 }
 

@@ -1,7 +1,8 @@
 /* history.h — the week-over-week history of batch runs in SQLite (a file, the default) or
  * PostgreSQL (a postgresql:// URI, hdb.h): per run and set the status, verdict, findings and key
- * figures, keyed by the set's sanitised, de-duplicated folder name (its key: unique in a run,
- * whatever names the customer gave). The schema is the same in both, versioned (SQLite's
+ * figures, keyed by the set's sanitised folder name made unique from its own name (its key,
+ * batch_assign_keys: unique in a run, whatever names the customer gave); a set's previous run
+ * is found by its name. The schema is the same in both, versioned (SQLite's
  * PRAGMA user_version, PostgreSQL's table iopsy_schema) and migrated in place by the same
  * migrations; every run is recorded in one transaction, so a failure (disk full, a lost
  * connection) leaves the database as it was, and several iopsy may record runs at once. Errors
@@ -14,7 +15,7 @@
 #include "batchres.h"
 #include "util.h"
 
-#define HISTORY_SCHEMA_VERSION 3
+#define HISTORY_SCHEMA_VERSION 4
 
 struct history;
 

@@ -3,7 +3,8 @@
  * files they leave in the shared output folder DIR.
  *
  * Assignment: a set's stable id is the 64-bit FNV-1a hash (offset basis 0xcbf29ce484222325,
- * prime 0x100000001b3) of its key — the sanitised, de-duplicated folder name, DIR/<key> — and
+ * prime 0x100000001b3) of its key — the sanitised folder name made unique from the set's own
+ * name, DIR/<key> — and
  * the set is in shard (id mod N), counted from 0 as Slurm's SLURM_ARRAY_TASK_ID and Kubernetes'
  * JOB_COMPLETION_INDEX count. Every shard discovers the whole input, so every shard computes the
  * same keys; a set is in exactly one shard.
