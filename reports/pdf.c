@@ -105,12 +105,18 @@ static int read_file(const char *path, struct buf *out, size_t limit)
 	if (!f)
 		return ERR_IO;
 	char chunk[65536];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0 && out->len < limit)
+	size_t n, start = out->len;
+	bool over = false;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+		if (out->len - start + n > limit) { /* never a cut PDF (or log) passed for a whole one */
+			over = true;
+			break;
+		}
 		buf_add(out, chunk, n);
+	}
 	bool err = ferror(f);
 	fclose(f);
-	return err ? ERR_IO : 0;
+	return err ? ERR_IO : over ? ERR_LIMIT : 0;
 }
 
 extern char **environ;
@@ -251,12 +257,16 @@ int pdf_render(const char *html, size_t n, const struct pdf_opts *o, struct buf 
 				kill(-pid, SIGKILL); /* helpers left behind (in the caller's group: killed with it) */
 			if (rc == 0) {
 				size_t before = pdf->len;
-				if (read_file(out.data, pdf, (size_t)1 << 30) < 0 || pdf->len - before < 5 ||
-				    memcmp(pdf->data + before, "%PDF-", 5) != 0) {
+				int rr = read_file(out.data, pdf, (size_t)1 << 30);
+				if (rr == ERR_LIMIT) {
+					pdf->len = before;
+					buf_adds(why, "Chromium wrote a PDF larger than 1 GiB: not kept (a cut PDF would pass for the report)");
+					rc = PDF_FAILED;
+				} else if (rr < 0 || pdf->len - before < 5 || memcmp(pdf->data + before, "%PDF-", 5) != 0) {
 					pdf->len = before;
 					struct buf lg;
 					buf_init(&lg);
-					read_file(log.data, &lg, 4096);
+					read_file(log.data, &lg, (size_t)1 << 20); /* past 1 MiB: what was read */
 					/* the last line of Chromium's log says why */
 					const char *last = "";
 					if (lg.data) {

@@ -252,6 +252,31 @@ START_TEST(set_keys_are_stable)
 }
 END_TEST
 
+/* Issue 28 (low): 2026-02-29 is no day (it was read as 1 March); 2028-02-29 is one. */
+START_TEST(manifest_no_such_date)
+{
+	put("d/caps/esx1.csv", esx);
+	put("d/m.ini", "[set a]\nfiles = caps/esx1.csv\nfrom = 2026-02-29 10:00\n[set b]\nfiles = caps/esx1.csv\n"
+		       "from = 2028-02-29 10:00\n");
+	char m[160];
+	snprintf(m, sizeof m, "%s/d/m.ini", dir);
+	struct buf err;
+	buf_init(&err);
+	struct diag d = buf_diag(&err);
+	struct batch b;
+	ck_assert_int_eq(batch_discover(&b, m, &d), ERR_FORMAT);
+	ck_assert_ptr_nonnull(strstr(err.data, "m.ini:3:8: error"));
+	ck_assert_ptr_nonnull(strstr(err.data, "no such date"));
+	ck_assert_ptr_nonnull(b.sets[0].discovery_error);
+	ck_assert_ptr_null(b.sets[1].discovery_error);
+	int64_t t;
+	ck_assert_int_eq(time_parse_iso("2026-02-29T10:00:00Z", &t), ERR_FORMAT);
+	ck_assert_int_eq(time_parse_iso("2028-02-29T10:00:00Z", &t), 0);
+	batch_free(&b);
+	buf_free(&err);
+}
+END_TEST
+
 START_TEST(mail_headers)
 {
 	struct buf b;
@@ -1065,6 +1090,7 @@ Suite *batch_suite(void)
 	tcase_add_test(tc, discover_manifest);
 	tcase_add_test(tc, discover_manifest_encodings_and_sections);
 	tcase_add_test(tc, set_keys_are_stable);
+	tcase_add_test(tc, manifest_no_such_date);
 	tcase_add_test(tc, mail_headers);
 	tcase_add_test(tc, mime_structure);
 	tcase_add_test(tc, mime_streamed_from_files);

@@ -435,6 +435,15 @@ void afile_cleanup_all(void)
 
 /* ---- time ---- */
 
+bool date_valid(int y, int mo, int d)
+{
+	static const int mdays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	if (mo < 1 || mo > 12 || d < 1)
+		return false;
+	bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+	return d <= mdays[mo - 1] + (mo == 2 && leap);
+}
+
 /* Howard Hinnant's days_from_civil: proleptic Gregorian date → days since 1970-01-01. */
 int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
 {
@@ -534,7 +543,7 @@ int time_parse_iso(const char *s, int64_t *t_ms)
 		s++;
 	if (*s)
 		return ERR_FORMAT;
-	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60)
+	if (!date_valid(y, mo, d) || h > 23 || mi > 59 || se > 60)
 		return ERR_FORMAT;
 	*t_ms = ((days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400) + h * 3600 + mi * 60 + se) * 1000 + ms;
 	return 0;

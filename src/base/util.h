@@ -129,6 +129,8 @@ void time_format_iso(int64_t t_ms, bool with_ms, char out[32]);
 /* Parses 2026-07-27T13:10:00Z / 2026-07-27 13:10:00 (UTC assumed); returns 0 or ERR_FORMAT. */
 int time_parse_iso(const char *s, int64_t *t_ms);
 int64_t days_from_civil(int64_t y, unsigned m, unsigned d);
+/* Whether y-mo-d is a day of the Gregorian calendar (2026-02-29 is not; 2028-02-29 is). */
+bool date_valid(int y, int mo, int d);
 
 /* Escape bytes for a terminal line: printable UTF-8 kept, control characters and invalid UTF-8
  * bytes written as \xNN. */

@@ -20,7 +20,10 @@ struct history {
 
 static int fail(struct history *h, struct diag *d, const char *what)
 {
-	diag_emit(d, DIAG_PLAIN, 0, 0, "history: %s: %s", what, hdb_error(h->db));
+	const char *e = hdb_error(h->db);
+	if (strcmp(e, "not an error") == 0) /* SQLite's text when the step failed without an error of its own */
+		e = "the database gave no reason (SQLite: 'not an error'); nothing was changed";
+	diag_emit(d, DIAG_PLAIN, 0, 0, "history: %s: %s", what, e);
 	return ERR_IO;
 }
 
