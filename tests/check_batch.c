@@ -252,7 +252,8 @@ START_TEST(set_keys_are_stable)
 }
 END_TEST
 
-/* Issue 28 (low): 2026-02-29 is no day (it was read as 1 March); 2028-02-29 is one. */
+/* Issue 28 (low): 2026-02-29 is no day (it was read as 1 March); 2028-02-29 is one. A report key
+ * given twice is warned; a title is bounded. */
 START_TEST(manifest_no_such_date)
 {
 	put("d/caps/esx1.csv", esx);
@@ -269,6 +270,23 @@ START_TEST(manifest_no_such_date)
 	ck_assert_ptr_nonnull(strstr(err.data, "no such date"));
 	ck_assert_ptr_nonnull(b.sets[0].discovery_error);
 	ck_assert_ptr_null(b.sets[1].discovery_error);
+	batch_free(&b);
+	/* a report key given twice is warned (the later is used); a title past 200 bytes fails its set */
+	char longt[400];
+	memset(longt, 'T', sizeof longt - 1);
+	longt[sizeof longt - 1] = '\0';
+	char text[600];
+	snprintf(text, sizeof text, "[set a]\nfiles = caps/esx1.csv\ntitle = one\ntitle = two\n[set b]\nfiles = caps/esx1.csv\n"
+				    "title = %s\n", longt);
+	put("d/t.ini", text);
+	snprintf(m, sizeof m, "%s/d/t.ini", dir);
+	buf_reset(&err);
+	ck_assert_int_eq(batch_discover(&b, m, &d), ERR_FORMAT);
+	ck_assert_ptr_nonnull(strstr(err.data, "t.ini:4:1: warning: 'title' is given twice in set a"));
+	ck_assert_str_eq(b.sets[0].title, "two");
+	ck_assert_ptr_null(b.sets[0].discovery_error);
+	ck_assert_ptr_nonnull(strstr(err.data, "t.ini:7:9: error: 'title' is 399 bytes long"));
+	ck_assert_ptr_nonnull(b.sets[1].discovery_error);
 	int64_t t;
 	ck_assert_int_eq(time_parse_iso("2026-02-29T10:00:00Z", &t), ERR_FORMAT);
 	ck_assert_int_eq(time_parse_iso("2028-02-29T10:00:00Z", &t), 0);

@@ -440,10 +440,18 @@ static void add_glob(struct bset *s, const char *base, const char *pattern, int 
 
 /* The report's engagement keys of a manifest set: title, customer, prepared-by (text) and logo (a
  * file, relative to the manifest). true when key was one of them. */
+#define MANIFEST_TEXT_MAX 200
+
+/* Where a report key of the manifest goes in s (NULL: not a report key). */
+static char **brand_slot(struct bset *s, const char *key)
+{
+	return strcmp(key, "title") == 0 ? &s->title : strcmp(key, "customer") == 0 ? &s->customer
+	       : strcmp(key, "prepared-by") == 0 ? &s->prepared_by : strcmp(key, "logo") == 0 ? &s->logo : NULL;
+}
+
 static bool manifest_brand(struct bset *s, const char *key, const char *val, const char *base)
 {
-	char **slot = strcmp(key, "title") == 0 ? &s->title : strcmp(key, "customer") == 0 ? &s->customer
-		      : strcmp(key, "prepared-by") == 0 ? &s->prepared_by : strcmp(key, "logo") == 0 ? &s->logo : NULL;
+	char **slot = brand_slot(s, key);
 	if (!slot)
 		return false;
 	free(*slot);
@@ -804,7 +812,19 @@ static int discover_manifest(struct batch *b, const char *path, const struct dia
 			forced = BF_MAP;
 		else if (strcmp(key, "mail-to") == 0)
 			mail = true;
-		else if (manifest_brand(cur, key, val, base))
+		else if (brand_slot(cur, key) && strcmp(key, "logo") != 0 && strlen(val) > MANIFEST_TEXT_MAX) {
+			/* a title, customer or prepared-by goes on every report and into mail subjects */
+			diag_emit(&d, DIAG_ERROR, ln, (long)(val - line) + 1, "'%s' is %zu bytes long, more than the %d a report "
+				  "heading takes", key, strlen(val), MANIFEST_TEXT_MAX);
+			set_bad_key(cur, path, ln, key, "is too long");
+			rc = ERR_FORMAT;
+			continue;
+		} else if (brand_slot(cur, key) && *brand_slot(cur, key)) {
+			diag_emit(&d, DIAG_WARNING, ln, (long)(key - line) + 1, "'%s' is given twice in set %s: this later one is "
+				  "used", key, cur->name);
+			manifest_brand(cur, key, val, base);
+			continue;
+		} else if (manifest_brand(cur, key, val, base))
 			continue;
 		else {
 			struct buf kb;
