@@ -79,7 +79,30 @@ static const char *state_color(const char *label)
 	return "#15803d";
 }
 
-static void esc(struct buf *b, const char *s) { html_escape(b, s); }
+/* HTML-escaped, with bidi controls (U+200E/F, U+202A-E, U+2066-9) from set and file names shown
+ * as U+FFFD: in the index they would reorder what a reader sees around them. */
+static void esc(struct buf *b, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t from = 0, i = 0;
+	struct buf part;
+	buf_init(&part);
+	for (; p[i]; i++) {
+		bool bidi = p[i] == 0xe2 && p[i + 1] &&
+			    ((p[i + 1] == 0x80 && (p[i + 2] == 0x8e || p[i + 2] == 0x8f || (p[i + 2] >= 0xaa && p[i + 2] <= 0xae))) ||
+			     (p[i + 1] == 0x81 && p[i + 2] >= 0xa6 && p[i + 2] <= 0xa9));
+		if (!bidi)
+			continue;
+		buf_reset(&part);
+		buf_add(&part, s + from, i - from);
+		html_escape(b, part.data ? part.data : "");
+		buf_adds(b, "\xef\xbf\xbd");
+		i += 2;
+		from = i + 1;
+	}
+	html_escape(b, s + from);
+	buf_free(&part);
+}
 
 /* A relative URL to a file under the output folder: the sanitised directory is URL-safe. */
 static void href(struct buf *b, const char *dir, const char *file)

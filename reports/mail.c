@@ -67,6 +67,12 @@ void mail_header(struct buf *out, const char *name, const char *value)
 		}
 		if (k == 1 && (p[i] < 0x20 || p[i] == 0x7f)) {
 			buf_addc(&v, ' ');
+		} else if (k == 3 && p[i] == 0xe2 && ((p[i + 1] == 0x80 && (p[i + 2] == 0x8e || p[i + 2] == 0x8f ||
+									       (p[i + 2] >= 0xaa && p[i + 2] <= 0xae))) ||
+						      (p[i + 1] == 0x81 && p[i + 2] >= 0xa6 && p[i + 2] <= 0xa9))) {
+			/* bidi controls (U+200E/F, U+202A-E, U+2066-9) would reorder the subject as shown:
+			 * "report: ok" could read as something else */
+			buf_addc(&v, '?');
 		} else {
 			if (k > 1)
 				ascii = false;

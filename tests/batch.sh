@@ -695,5 +695,13 @@ PRAGMA user_version = 3;"
 check "a schema-3 history is migrated to 4 with the keys of today, its findings with them, got $rc" \
 	'[ $rc -eq 0 ] && grep -q "^schema version 4" "$S/old.txt" && grep -q "latency.device" "$S/old.txt" && [ "$(sqlite3 "$S/old.sqlite" "SELECT group_concat(name || \"=\" || key, \",\") FROM (SELECT * FROM sets ORDER BY name)")" = "dup set=dup_set-b08b0d62,dup_set=dup_set" ] && [ "$(sqlite3 "$S/old.sqlite" "SELECT set_key FROM findings")" = dup_set-b08b0d62 ]'
 
+# -- bidi controls in a set name never reach the index or a subject raw
+S=$W/bidi28
+mkdir -p "$S/in"
+cp -r "$W/c-clean" "$S/in/$(printf 'sql\342\200\256lmth.exe')"
+"$BIN" batch "$S/in" --out "$S/out" --eml "$S/eml" --mail-to a@example.com -q 2>"$S/err"; rc=$?
+check "a set name with U+202E: exit 0, the index shows U+FFFD instead, got $rc" \
+	'[ $rc -eq 0 ] && ! grep -q "$(printf "\342\200\256")" "$S/out/index.html" && grep -q "$(printf "sql\357\277\275lmth")" "$S/out/index.html"'
+
 echo "batch: $pass passed, $fail failed"
 [ $fail -eq 0 ]

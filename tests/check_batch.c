@@ -316,6 +316,12 @@ START_TEST(mail_headers)
 	ck_assert(!mail_address_valid("<dba@example.com>"));
 	ck_assert(!mail_address_valid("no-at-sign"));
 	ck_assert(!mail_address_valid("a b@c"));
+	/* issue 28 (low): bidi controls never reach a subject */
+	buf_init(&b);
+	mail_header(&b, "Subject", "set \xe2\x80\xaegnp.exe ok \xe2\x81\xa6x");
+	ck_assert_ptr_null(strstr(b.data, "=?"));
+	ck_assert_str_eq(b.data, "Subject: set ?gnp.exe ok ?x\r\n");
+	buf_free(&b);
 	/* issue 28: a long To: is folded, never encoded words (invalid for addresses) */
 	char *to[60];
 	for (int i = 0; i < 60; i++) {
