@@ -665,6 +665,11 @@ mkdir -p "$S"
 "$BIN" extract "$S/xl.csv" --match Memory -o "$S/out.csv" 2>"$S/err"; rc=$?
 check "extract failing after some rows: exit 3, no output file, said so, got $rc" \
 	'[ $rc -eq 3 ] && [ ! -e "$S/out.csv" ] && grep -q "not written: the input failed after 5 rows" "$S/err" && [ -z "$(ls "$S" | grep tmp)" ]'
+EVILF=$(printf '%s/x\033]0;pwned\007.csv' "$S")
+cp "$S/xl.csv" "$EVILF"
+"$BIN" extract "$EVILF" --match "$(printf 'no\033thing')" 2>"$S/err2"; rc=$?
+check "extract's messages never put escape bytes from names on the terminal, got $rc" \
+	'[ $rc -eq 2 ] && grep -q "no column of" "$S/err2" && [ "$(tr -d "\033\007" <"$S/err2" | wc -c)" = "$(wc -c <"$S/err2")" ]'
 
 # -- set keys are stable: a set called "dup set" appearing beside last week's "dup_set" takes
 #    neither its key nor its trend; and a history of schema 3 gets the keys of today
