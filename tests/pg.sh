@@ -208,6 +208,21 @@ check "a connection lost mid-run: one retry, exit 0, got $rc ($(grep -c t "$T/ki
 check "...every set compared with the previous run, and the run recorded" \
 	'[ "$(trend_of "$T/lost/summary.json")" = prev ] && [ "$(pg_psql lockt -At -c "SELECT count(*) FROM runs")" = 2 ]'
 
+# -- the server stops answering mid-run (its backend stopped: no statement timeout can fire):
+#    the client's own deadline (--history-timeout + 5 s) gives the history up; the run ends
+IOPSY_GNUPLOT=$T/slow-gnuplot "$BIN" batch "$T/in" --out "$T/stopped" --history "$(pg_uri lockt)" --history-timeout 2 -j 1 -q 2>"$T/stopped.err" &
+BP=$!
+sleep 1.5
+BPID=$(pg_psql lockt -At -c "SELECT pid FROM pg_stat_activity WHERE application_name = 'iopsy' LIMIT 1")
+[ -n "$BPID" ] && kill -STOP "$BPID"
+t0=$(date +%s)
+i=0; while kill -0 $BP 2>/dev/null && [ $i -lt 600 ]; do i=$((i + 1)); sleep 0.1; done
+secs=$(($(date +%s) - t0))
+[ -n "$BPID" ] && kill -CONT "$BPID"
+wait $BP; rc=$?
+check "a backend that stops answering: the run ends by its own deadline (exit 4 after $secs s, got $rc): $(head -c 300 "$T/stopped.err")" \
+	'[ -n "$BPID" ] && [ $rc -eq 4 ] && [ $secs -le 60 ] && grep -q "did not answer within 7 s" "$T/stopped.err"'
+
 check "no unexpected messages" '! grep -v -e "^iopsy batch: set [^ ]* failed: " -e "^iopsy batch: set [^ ]* partial: " "$W/err"' || cat "$W/err"
 
 echo "pg: $pass passed, $fail failed"
