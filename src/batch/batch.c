@@ -281,6 +281,9 @@ int batch_execute(const struct batch_opts *o)
 		struct buf why;
 		buf_init(&why);
 		int lr = run_lock(o->out, !shard, o->run_id, started, &lock_fd, &why);
+		if (lr == 1)
+			diag_emit(&d, DIAG_WARNING, 0, 0, "%s/%s cannot be locked (%s): a second run on this folder is not "
+				  "prevented", o->out, RUN_LOCK, strerror(errno));
 		if (lr < 0) {
 			if (lr == ERR_LIMIT)
 				diag_emit(&d, DIAG_PLAIN, 0, 0, "%s", why.data);
@@ -316,7 +319,8 @@ int batch_execute(const struct batch_opts *o)
 			free(started);
 			buf_free(&hp);
 			batch_free(&b);
-			close(lock_fd);
+			if (lock_fd >= 0)
+				close(lock_fd);
 			return jr == ERR_USAGE ? EXIT_USAGE : EXIT_SYSTEM;
 		}
 		buf_free(&why);
@@ -334,7 +338,8 @@ int batch_execute(const struct batch_opts *o)
 			free(started);
 			buf_free(&hp);
 			batch_free(&b);
-			close(lock_fd);
+			if (lock_fd >= 0)
+				close(lock_fd);
 			return EXIT_USAGE;
 		}
 		free(other);
@@ -445,6 +450,7 @@ int batch_execute(const struct batch_opts *o)
 	free(started);
 	buf_free(&hp);
 	batch_free(&b);
-	close(lock_fd);
+	if (lock_fd >= 0)
+		close(lock_fd);
 	return ret;
 }

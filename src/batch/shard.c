@@ -447,6 +447,13 @@ int run_lock(const char *out, bool exclusive, const char *id, const char *now, i
 		return 0;
 	}
 	int e = errno;
+	if (e == ENOLCK || e == EOPNOTSUPP || e == ENOTSUP || e == EINVAL) {
+		/* a file system without locks (NFS mounted nolock): the run goes on unguarded */
+		close(f);
+		free(p);
+		errno = e;
+		return 1;
+	}
 	if (e != EWOULDBLOCK) {
 		close(f);
 		free(p);

@@ -74,8 +74,10 @@ int shard_marker_read(const char *out, const char *id, unsigned k, unsigned n, u
  * shards of a run work in DIR at once; a one-machine run or a finish step never works beside
  * them). The holder of the exclusive lock writes who it is into the file (pid, host, start, run
  * id), which the refusal quotes. Returns 0 with *fd (the lock: keep it open; it goes with the
- * process), ERR_LIMIT when another run holds it (the reason in why), ERR_IO when the file cannot
- * be made (errno). The file stays in DIR (removing it would let a third run lock another). */
+ * process), 1 when the file system has no locks (NFS mounted nolock: errno says why; the run
+ * goes on unguarded), ERR_LIMIT when another run holds it (the reason in why), ERR_IO when the
+ * file cannot be made (errno). The file stays in DIR (removing it would let a third run lock
+ * another). */
 int run_lock(const char *out, bool exclusive, const char *id, const char *now, int *fd, struct buf *why);
 /* Removes DIR/.run and every DIR/.shard-* (a run that is not sharded leaves none of a run before). */
 void run_markers_remove(const char *out);
