@@ -83,6 +83,8 @@ static const char *state_color(const char *label)
  * as U+FFFD: in the index they would reorder what a reader sees around them. */
 static void esc(struct buf *b, const char *s)
 {
+	if (!s)
+		return; /* as html_escape: nothing */
 	const unsigned char *p = (const unsigned char *)s;
 	size_t from = 0, i = 0;
 	struct buf part;
