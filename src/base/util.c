@@ -37,6 +37,13 @@ void *xcalloc(size_t n, size_t m)
 	return p;
 }
 
+void *xgrow(void *p, size_t n, size_t size)
+{
+	if (n && (n & (n - 1)))
+		return p; /* room left: the capacity is the next power of two */
+	return xrealloc(p, (n ? 2 * n : 1) * size);
+}
+
 void *xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);

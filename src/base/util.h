@@ -32,6 +32,10 @@ enum err_code {
  * Used for small bookkeeping where recovery is not meaningful. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t m);
+/* Room for element n of an array of n elements of size bytes that grows only through here:
+ * doubled when n is 0 or a power of two, so appending n elements costs O(n) copying (realloc of
+ * n + 1 each time is quadratic where realloc moves, as under ASan). Never NULL. */
+void *xgrow(void *p, size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);

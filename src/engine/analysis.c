@@ -98,7 +98,7 @@ int analysis_worst(const struct analysis *a)
 static void map_add(struct analysis *a, const char *host, const char *disk, const char *vdisk, bool automatic,
 		    double r)
 {
-	a->map = xrealloc(a->map, (a->nmap + 1) * sizeof *a->map);
+	a->map = xgrow(a->map, a->nmap, sizeof *a->map);
 	struct diskmap_entry *m = &a->map[a->nmap++];
 	memset(m, 0, sizeof *m);
 	m->guest_host = host ? arena_strdup(&a->arena, host) : NULL;
@@ -117,7 +117,7 @@ void analysis_use_diskmap(struct analysis *a, const struct diskmap *dm, const ch
 	}
 	for (size_t i = 0; i < dm->ndb; i++) {
 		const struct dbmap_line *l = &dm->db[i];
-		a->dbmap = xrealloc(a->dbmap, (a->ndbmap + 1) * sizeof *a->dbmap);
+		a->dbmap = xgrow(a->dbmap, a->ndbmap, sizeof *a->dbmap);
 		struct dbmap_line *o = &a->dbmap[a->ndbmap++];
 		o->instance = l->instance ? arena_strdup(&a->arena, l->instance) : NULL;
 		o->db = arena_strdup(&a->arena, l->db);
