@@ -107,7 +107,7 @@ static int db_line(struct diskmap *m, char *left, char *right, const char *line,
 	}
 	buf_free(&shown);
 	const char *colon = strchr(name, ':');
-	m->db = xrealloc(m->db, (m->ndb + 1) * sizeof *m->db);
+	m->db = xgrow(m->db, m->ndb, sizeof *m->db);
 	struct dbmap_line *l = &m->db[m->ndb++];
 	l->instance = colon ? arena_strndup(&m->arena, name, (size_t)(colon - name)) : NULL;
 	l->db = arena_strdup(&m->arena, colon ? colon + 1 : name);
@@ -122,9 +122,10 @@ int diskmap_read(struct diskmap *m, const char *path, struct diag *d)
 {
 	memset(m, 0, sizeof *m);
 	arena_init(&m->arena);
-	FILE *fp = fopen(path, "r");
+	char why[160];
+	FILE *fp = fopen_regular(path, why, sizeof why); /* a FIFO is never opened: it would wait */
 	if (!fp) {
-		diag_emit(d, DIAG_ERROR, 0, 0, "cannot open: %s", strerror(errno));
+		diag_emit(d, DIAG_ERROR, 0, 0, "cannot open: %s", why);
 		return ERR_IO;
 	}
 	char line[1024];
@@ -182,7 +183,7 @@ int diskmap_read(struct diskmap *m, const char *path, struct diag *d)
 			continue;
 		}
 		buf_free(&shown);
-		m->l = xrealloc(m->l, (m->n + 1) * sizeof *m->l);
+		m->l = xgrow(m->l, m->n, sizeof *m->l);
 		struct diskmap_line *l = &m->l[m->n++];
 		l->guest_host = host ? arena_strdup(&m->arena, host) : NULL;
 		l->guest_disk = arena_strdup(&m->arena, disk);
@@ -266,7 +267,7 @@ static int matchmap_lines(struct matchmap *m, const char *text, size_t len, stru
 			rc = ERR_FORMAT;
 			continue;
 		}
-		m->l = xrealloc(m->l, (m->n + 1) * sizeof *m->l);
+		m->l = xgrow(m->l, m->n, sizeof *m->l);
 		m->l[m->n++] = ml;
 	}
 	return rc;
@@ -276,9 +277,10 @@ int matchmap_read(struct matchmap *m, const char *path, struct diag *d)
 {
 	memset(m, 0, sizeof *m);
 	arena_init(&m->arena);
-	FILE *fp = fopen(path, "rb");
+	char why[160];
+	FILE *fp = fopen_regular(path, why, sizeof why);
 	if (!fp) {
-		diag_emit(d, DIAG_ERROR, 0, 0, "cannot open: %s", strerror(errno));
+		diag_emit(d, DIAG_ERROR, 0, 0, "cannot open: %s", why);
 		return ERR_IO;
 	}
 	struct buf b;

@@ -460,7 +460,7 @@ int partitions_parse(struct partitions *ps, const char *text, size_t len, struct
 int partitions_read(struct partitions *ps, const char *path, struct diag *d)
 {
 	struct source src;
-	int rc = source_open(&src, path, d);
+	int rc = source_open_regular(&src, path, d);
 	if (rc < 0) {
 		memset(ps, 0, sizeof *ps);
 		arena_init(&ps->arena);

@@ -234,8 +234,7 @@ int pdh_parse_time(const char *s, size_t n, int64_t *t_ms)
 	}
 	if (s != e)
 		return ERR_FORMAT;
-	static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-	if (mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] || h > 23 || mi > 59 || se > 60 || y < 1970)
+	if (!date_valid(y, mo, d) || h > 23 || mi > 59 || se > 60 || y < 1970)
 		return ERR_FORMAT;
 	*t_ms = (days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400 + h * 3600 + mi * 60 + se) * 1000 + ms;
 	return 0;

@@ -426,12 +426,19 @@ static void gz_free(struct gzpipe *g)
 	free(g);
 }
 
-int source_open(struct source *s, const char *path, struct diag *d)
+static int source_open_any(struct source *s, const char *path, bool regular, struct diag *d)
 {
 	memset(s, 0, sizeof *s);
 	s->name = path;
 	s->total = -1;
-	if (strcmp(path, "-") == 0) {
+	if (regular) {
+		char why[160];
+		s->fd = open_regular(path, why, sizeof why);
+		if (s->fd < 0) {
+			diag_emit(d, DIAG_ERROR, 0, 0, "cannot open: %s", why);
+			return ERR_IO;
+		}
+	} else if (strcmp(path, "-") == 0) {
 		s->fd = 0;
 		s->is_stdin = true;
 	} else {
@@ -464,6 +471,16 @@ int source_open(struct source *s, const char *path, struct diag *d)
 	/* a pipe, stdin or a gzip file: the first read looks at the magic bytes */
 	s->z = xcalloc(1, sizeof(struct zsrc));
 	return 0;
+}
+
+int source_open(struct source *s, const char *path, struct diag *d)
+{
+	return source_open_any(s, path, false, d);
+}
+
+int source_open_regular(struct source *s, const char *path, struct diag *d)
+{
+	return source_open_any(s, path, true, d);
 }
 
 int source_open_mem(struct source *s, const char *name, const void *data, size_t len, struct diag *d)

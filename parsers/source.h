@@ -46,6 +46,9 @@ struct source {
 
 /* Opens PATH ("-" = stdin). Returns 0, or ERR_IO with a message in d. */
 int source_open(struct source *s, const char *path, struct diag *d);
+/* The same for a side file (vmkernel.log, partitions): only a regular file is opened (a FIFO
+ * would wait for a writer); "-" is not stdin. */
+int source_open_regular(struct source *s, const char *path, struct diag *d);
 /* Opens an in-memory buffer (borrowed; must outlive the source), for tests and fuzzing. */
 int source_open_mem(struct source *s, const char *name, const void *data, size_t len, struct diag *d);
 /* Reads up to n (>= 1) decoded bytes. Returns bytes read, 0 only at the end, or a negative ERR_*

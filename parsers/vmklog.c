@@ -361,7 +361,7 @@ int vmklog_read(struct vmk_log *log, const char *path, struct diag *d)
 	memset(log, 0, sizeof *log);
 	arena_init(&log->arena);
 	struct source src;
-	int rc = source_open(&src, path, d);
+	int rc = source_open_regular(&src, path, d);
 	if (rc < 0)
 		return rc;
 	struct parser p;

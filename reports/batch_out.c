@@ -117,7 +117,32 @@ static const char *set_words(const struct bset *s, const struct bresult *r)
 	return compared(s) && r->headline ? r->headline : r->verdict;
 }
 
-static void esc(struct buf *b, const char *s) { html_escape(b, s); }
+/* HTML-escaped, with bidi controls (U+200E/F, U+202A-E, U+2066-9) from set and file names shown
+ * as U+FFFD: in the index they would reorder what a reader sees around them. */
+static void esc(struct buf *b, const char *s)
+{
+	if (!s)
+		return; /* as html_escape: nothing */
+	const unsigned char *p = (const unsigned char *)s;
+	size_t from = 0, i = 0;
+	struct buf part;
+	buf_init(&part);
+	for (; p[i]; i++) {
+		bool bidi = p[i] == 0xe2 && p[i + 1] &&
+			    ((p[i + 1] == 0x80 && (p[i + 2] == 0x8e || p[i + 2] == 0x8f || (p[i + 2] >= 0xaa && p[i + 2] <= 0xae))) ||
+			     (p[i + 1] == 0x81 && p[i + 2] >= 0xa6 && p[i + 2] <= 0xa9));
+		if (!bidi)
+			continue;
+		buf_reset(&part);
+		buf_add(&part, s + from, i - from);
+		html_escape(b, part.data ? part.data : "");
+		buf_adds(b, "\xef\xbf\xbd");
+		i += 2;
+		from = i + 1;
+	}
+	html_escape(b, s + from);
+	buf_free(&part);
+}
 
 /* A relative URL to a file under the output folder: the sanitised directory is URL-safe. */
 static void href(struct buf *b, const char *dir, const char *file)
@@ -131,7 +156,7 @@ static void href(struct buf *b, const char *dir, const char *file)
 static void trend_counts_html(struct buf *out, const struct btrend *t)
 {
 	if (!t->have_previous) {
-		buf_adds(out, "first run");
+		buf_adds(out, t->unavailable ? "trend unavailable (the history could not be read)" : "first run");
 		return;
 	}
 	if (t->n_new == 0 && t->n_resolved == 0)
@@ -396,6 +421,8 @@ void batch_summary_json(const struct batch *b, const struct run_info *ri, struct
 		json_obj_begin(j);
 		json_key(j, "previous_run");
 		json_str(j, r->trend.have_previous ? r->trend.previous_started : NULL);
+		json_key(j, "unavailable");
+		json_bool(j, r->trend.unavailable);
 		json_key(j, "new");
 		json_int(j, r->trend.n_new);
 		json_key(j, "still_present");
@@ -443,7 +470,9 @@ void batch_trend_text(const struct bresult *r, struct buf *out)
 	const struct btrend *t = &r->trend;
 	buf_adds(out, "\nTREND SINCE THE LAST RUN\n");
 	if (!t->have_previous) {
-		buf_adds(out, "  first run of this set: no previous results to compare with\n");
+		buf_adds(out, t->unavailable ? "  trend unavailable: the history could not be read (see the run's messages), so "
+					       "this run is not compared with the previous one\n"
+					     : "  first run of this set: no previous results to compare with\n");
 		return;
 	}
 	buf_printf(out, "  previous run %s (captures from %s)\n", t->previous_started,
@@ -482,6 +511,8 @@ void batch_trend_json(const struct bresult *r, struct json *j)
 	json_str(j, t->have_previous ? t->previous_started : NULL);
 	json_key(j, "previous_capture_start");
 	json_str(j, t->have_previous ? t->previous_capture : NULL);
+	json_key(j, "unavailable");
+	json_bool(j, t->unavailable);
 	json_key(j, "findings_new");
 	json_int(j, t->n_new);
 	json_key(j, "findings_still_present");
@@ -521,7 +552,9 @@ void batch_trend_html(const struct bresult *r, struct buf *out)
 	const struct btrend *t = &r->trend;
 	buf_adds(out, "<section class=\"trend\"><h2>Since the last run</h2>");
 	if (!t->have_previous) {
-		buf_adds(out, "<p>This is the first run of this set: there is nothing to compare with yet.</p></section>");
+		buf_adds(out, t->unavailable ? "<p>Trend unavailable: the history could not be read, so this run is not compared "
+					       "with the previous one.</p></section>"
+					     : "<p>This is the first run of this set: there is nothing to compare with yet.</p></section>");
 		return;
 	}
 	buf_adds(out, "<p>Previous run ");

@@ -71,9 +71,10 @@ int brand_logo_mem(struct report_brand *b, const void *data, size_t n, struct bu
 
 int brand_logo_load(struct report_brand *b, const char *path, struct buf *why)
 {
-	FILE *f = fopen(path, "rb");
+	char e[160];
+	FILE *f = fopen_regular(path, e, sizeof e); /* a FIFO is never opened: it would wait */
 	if (!f) {
-		buf_printf(why, "cannot open the logo: %s", strerror(errno));
+		buf_printf(why, "cannot open the logo: %s", e);
 		return ERR_IO;
 	}
 	struct buf d;

@@ -67,6 +67,12 @@ void mail_header(struct buf *out, const char *name, const char *value)
 		}
 		if (k == 1 && (p[i] < 0x20 || p[i] == 0x7f)) {
 			buf_addc(&v, ' ');
+		} else if (k == 3 && p[i] == 0xe2 && ((p[i + 1] == 0x80 && (p[i + 2] == 0x8e || p[i + 2] == 0x8f ||
+									       (p[i + 2] >= 0xaa && p[i + 2] <= 0xae))) ||
+						      (p[i + 1] == 0x81 && p[i + 2] >= 0xa6 && p[i + 2] <= 0xa9))) {
+			/* bidi controls (U+200E/F, U+202A-E, U+2066-9) would reorder the subject as shown:
+			 * "report: ok" could read as something else */
+			buf_addc(&v, '?');
 		} else {
 			if (k > 1)
 				ascii = false;
@@ -101,6 +107,31 @@ void mail_header(struct buf *out, const char *name, const char *value)
 			buf_adds(out, "\r\n");
 	}
 	buf_free(&v);
+}
+
+void mail_address_header(struct buf *out, const char *name, char *const *addr, size_t n)
+{
+	size_t col = strlen(name) + 1;
+	buf_printf(out, "%s:", name);
+	bool first = true;
+	for (size_t i = 0; i < n; i++) {
+		if (!mail_address_valid(addr[i]))
+			continue;
+		size_t len = strlen(addr[i]);
+		if (!first) {
+			buf_addc(out, ',');
+			col++;
+		}
+		if (!first && col + 1 + len > 78) {
+			buf_adds(out, "\r\n");
+			col = 0;
+		}
+		buf_addc(out, ' ');
+		buf_adds(out, addr[i]);
+		col += 1 + len;
+		first = false;
+	}
+	buf_adds(out, "\r\n");
 }
 
 static void boundary(char *b, size_t cap, const char *tag, unsigned long long seed)
@@ -172,12 +203,7 @@ static void build(const struct mail_msg *m, struct sink *k)
 			 mon[tm.tm_mon % 12], tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
 	}
 	mail_header(out, "From", m->from);
-	struct buf to;
-	buf_init(&to);
-	for (size_t i = 0; i < m->nto; i++)
-		buf_printf(&to, "%s%s", i ? ", " : "", m->to[i]);
-	mail_header(out, "To", to.data ? to.data : "");
-	buf_free(&to);
+	mail_address_header(out, "To", m->to, m->nto);
 	mail_header(out, "Subject", m->subject);
 	mail_header(out, "Date", date);
 	const char *dom = m->from ? strchr(m->from, '@') : NULL;

@@ -50,6 +50,11 @@ bool mail_address_valid(const char *a);
 /* Appends "Name: value\r\n" with value cleaned (CR/LF → space) and encoded as RFC 2047 UTF-8
  * base64 words (folded) when it is not plain printable ASCII. */
 void mail_header(struct buf *out, const char *name, const char *value);
+/* Appends "Name: a@x, b@y\r\n" for address headers: never encoded words (RFC 2047 forbids them in
+ * addresses), folded before an address that would take a line past 78 characters. Addresses that
+ * are not mail_address_valid are left out (none reaches here: they are refused or dropped
+ * before). */
+void mail_address_header(struct buf *out, const char *name, char *const *addr, size_t n);
 /* Builds the whole RFC 5322/MIME message (CRLF line ends), appended to out (caller-owned).
  * Returns 0, or ERR_IO when a part's file could not be read (that part is then empty). */
 int mail_build(const struct mail_msg *m, struct buf *out);

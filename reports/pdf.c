@@ -105,12 +105,18 @@ static int read_file(const char *path, struct buf *out, size_t limit)
 	if (!f)
 		return ERR_IO;
 	char chunk[65536];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0 && out->len < limit)
+	size_t n, start = out->len;
+	bool over = false;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+		if (out->len - start + n > limit) { /* never a cut PDF (or log) passed for a whole one */
+			over = true;
+			break;
+		}
 		buf_add(out, chunk, n);
+	}
 	bool err = ferror(f);
 	fclose(f);
-	return err ? ERR_IO : 0;
+	return err ? ERR_IO : over ? ERR_LIMIT : 0;
 }
 
 extern char **environ;
@@ -210,14 +216,16 @@ int pdf_render(const char *html, size_t n, const struct pdf_opts *o, struct buf 
 			buf_printf(why, "cannot start Chromium: %s", strerror(errno));
 			rc = ERR_IO;
 		} else if (pid == 0) {
-			setpgid(0, 0); /* its helpers in one group, killed together on a timeout */
+			if (!o->caller_group)
+				setpgid(0, 0); /* its helpers in one group, killed together on a timeout */
 			int dn = open("/dev/null", O_RDONLY);
 			int lg = open(log.data, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 			if (chdir(dir.data) == 0 && dn >= 0 && lg >= 0 && dup2(dn, 0) >= 0 && dup2(lg, 1) >= 0 && dup2(lg, 2) >= 0)
 				execve(prog, (char *const *)(uintptr_t)argv, env);
 			_exit(127);
 		} else {
-			setpgid(pid, pid);
+			if (!o->caller_group)
+				setpgid(pid, pid);
 			double deadline = mono() + (o->timeout_s > 0 ? o->timeout_s : 120);
 			int status = 0;
 			long nap = 2000;
@@ -231,7 +239,8 @@ int pdf_render(const char *html, size_t n, const struct pdf_opts *o, struct buf 
 					break;
 				}
 				if (mono() >= deadline) {
-					kill(-pid, SIGKILL);
+					if (!o->caller_group)
+						kill(-pid, SIGKILL);
 					kill(pid, SIGKILL);
 					while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 						;
@@ -244,15 +253,20 @@ int pdf_render(const char *html, size_t n, const struct pdf_opts *o, struct buf 
 				if (nap < 50000)
 					nap *= 2;
 			}
-			kill(-pid, SIGKILL); /* helpers left behind */
+			if (!o->caller_group)
+				kill(-pid, SIGKILL); /* helpers left behind (in the caller's group: killed with it) */
 			if (rc == 0) {
 				size_t before = pdf->len;
-				if (read_file(out.data, pdf, (size_t)1 << 30) < 0 || pdf->len - before < 5 ||
-				    memcmp(pdf->data + before, "%PDF-", 5) != 0) {
+				int rr = read_file(out.data, pdf, (size_t)1 << 30);
+				if (rr == ERR_LIMIT) {
+					pdf->len = before;
+					buf_adds(why, "Chromium wrote a PDF larger than 1 GiB: not kept (a cut PDF would pass for the report)");
+					rc = PDF_FAILED;
+				} else if (rr < 0 || pdf->len - before < 5 || memcmp(pdf->data + before, "%PDF-", 5) != 0) {
 					pdf->len = before;
 					struct buf lg;
 					buf_init(&lg);
-					read_file(log.data, &lg, 4096);
+					read_file(log.data, &lg, (size_t)1 << 20); /* past 1 MiB: what was read */
 					/* the last line of Chromium's log says why */
 					const char *last = "";
 					if (lg.data) {

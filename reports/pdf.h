@@ -18,6 +18,10 @@ struct pdf_opts {
 	                            * google-chrome in PATH */
 	int timeout_s;             /* 0 = 120 s */
 	bool require;              /* --require-pdf: a PDF that cannot be made is an error */
+	bool caller_group;         /* Chromium stays in the caller's process group (a batch worker's):
+	                            * a kill of that group (its deadline, a signal to the run) takes
+	                            * Chromium and its helpers too; false: a group of its own, killed
+	                            * whole at the timeout */
 };
 
 /* Renders the HTML document html (n bytes) to PDF bytes appended to pdf. Returns 0, PDF_NO_CHROMIUM,

@@ -304,7 +304,7 @@ cp "$W/c-clean"/* "$S/in/sql01/"
 cp "$W/c-clean/esxtop.csv.gz" "$S/in/sql01.csv.gz"
 "$BIN" batch "$S/in" --out "$S/out" --quiet 2>"$S/err"
 check "a folder and a loose file of the same name are both recorded: $(head -c 300 "$S/err")" \
-	'[ "$(sqlite3 "$S/out/history.sqlite" "SELECT group_concat(key, \" \") FROM (SELECT key FROM sets ORDER BY key)")" = "sql01 sql01-2" ]'
+	'[ "$(sqlite3 "$S/out/history.sqlite" "SELECT group_concat(key, \" \") FROM (SELECT key FROM sets ORDER BY key)")" = "sql01 sql01-65362f84" ]'
 printf '[set X]\nfiles = in/sql01/*\n[set X]\nfiles = in/sql01.csv.gz\n' >"$S/manifest"
 "$BIN" batch "$S/manifest" --out "$S/mout" --quiet 2>"$S/merr"
 check "[set X] twice: both recorded" '[ "$(sqlite3 "$S/mout/history.sqlite" "SELECT COUNT(*) FROM sets")" = 2 ]'
@@ -514,6 +514,208 @@ if [ "$ASAN" = 0 ]; then
 	check "...peak RSS $rss KB near the budget" '[ "$rss" -le $((64 * 1024 + 60000)) ]'
 fi
 check "no temporary folder left by any run" 'no_scratch'
+
+# ======== issue 28 ========
+# -- a rerun under the same run id is the same run: it compares with the run before it, never
+#    with its own first attempt
+S=$W/rerun28
+mkdir -p "$S/in"
+cp -r "$CRIT" "$S/in/crit"
+prev_of() { $PY -c "import json,sys; print(json.load(open(sys.argv[1]))['sets'][0]['trend']['previous_run'])" "$1/summary.json"; }
+started_of() { $PY -c "import json,sys; print(json.load(open(sys.argv[1]))['started'])" "$1/summary.json"; }
+"$BIN" batch "$S/in" --out "$S/out" --run-id W1 -q 2>"$S/err"
+"$BIN" batch "$S/in" --out "$S/out" --run-id W1 -q 2>>"$S/err"
+check "a rerun of the first week under its run id is still a first run (previous: $(prev_of "$S/out"))" \
+	'[ "$(prev_of "$S/out")" = None ] && grep -q "first run of this set" "$S/out/crit/report.txt"'
+w1=$(started_of "$S/out")
+"$BIN" batch "$S/in" --out "$S/out" --run-id W2 -q 2>>"$S/err"
+"$BIN" batch "$S/in" --out "$S/out" --run-id W2 -q 2>>"$S/err"
+check "a rerun of week 2 under its run id compares with week 1 ($w1), not itself ($(prev_of "$S/out"))" \
+	'[ "$(prev_of "$S/out")" = "$w1" ] && grep -q "still present" "$S/out/crit/report.txt"'
+# -- a history that cannot be read: every report says the trend is unavailable, never "first run"
+echo "not a database" >"$S/bad.sqlite"
+"$BIN" batch "$S/in" --out "$S/bad" --history "$S/bad.sqlite" -q 2>"$S/bad.err"; rc=$?
+check "an unreadable history: exit 4, the trend unavailable in report, index and summary, got $rc" \
+	'[ $rc -eq 4 ] && grep -q "trend unavailable" "$S/bad/crit/report.txt" && grep -q "Trend unavailable" "$S/bad/crit/report.html" && grep -q "trend unavailable" "$S/bad/index.html" && ! grep -q "first run" "$S/bad/crit/report.txt" "$S/bad/index.html" && $PY -c "import json,sys; t=json.load(open(sys.argv[1]))[\"sets\"][0][\"trend\"]; assert t[\"unavailable\"] is True and t[\"new\"] == 0, t" "$S/bad/summary.json"'
+# -- one run per output folder: a second run (or a shard, or a finish step) on a folder a run
+#    is working in is refused with exit 4 and writes nothing; the first run is unharmed
+cat >"$W/gp-slow3" <<SLOW3
+#!/bin/sh
+sleep 3
+exit 1
+SLOW3
+chmod +x "$W/gp-slow3"
+S=$W/lock
+mkdir -p "$S/in1" "$S/in2"
+cp -r "$CRIT" "$S/in1/a"
+cp -r "$W/c-clean" "$S/in2/b"
+IOPSY_GNUPLOT=$W/gp-slow3 "$BIN" batch "$S/in1" --out "$S/out" -q 2>"$S/a.err" &
+ap=$!
+i=0; while [ ! -e "$S/out/.lock" ] && [ $i -lt 100 ]; do i=$((i + 1)); sleep 0.05; done
+sleep 0.3
+"$BIN" batch "$S/in2" --out "$S/out" -q 2>"$S/b.err"; rcb=$?
+"$BIN" batch "$S/in2" --out "$S/out" --shard 0/1 --run-id x -q 2>"$S/c.err"; rcc=$?
+"$BIN" batch "$S/in2" --out "$S/out" --finish --run-id x -q 2>"$S/d.err"; rcd=$?
+wait $ap; rca=$?
+check "a second run on a folder in use is refused: exit 4, got $rcb: $(head -c 300 "$S/b.err")" \
+	'[ $rcb -eq 4 ] && grep -q "is in use by another iopsy batch run (pid [0-9]* on " "$S/b.err"'
+check "...so are a shard and a finish step (exit 4), got $rcc/$rcd" '[ $rcc -eq 4 ] && [ $rcd -eq 4 ]'
+check "...and the first run is unharmed: exit 0, only its set in its index, got $rca" \
+	'[ $rca -eq 0 ] && [ ! -d "$S/out/b" ] && $PY -c "import json,sys; s=json.load(open(sys.argv[1])); assert [x[\"dir\"] for x in s[\"sets\"]] == [\"a\"]" "$S/out/summary.json"'
+"$BIN" batch "$S/in2" --out "$S/out" -q 2>"$S/e.err"; rc=$?
+check "once it has ended the folder takes the next run, got $rc" '[ $rc -eq 0 ]'
+
+# -- a manifest saved with a BOM, or as UTF-16, runs its sets; a '[Set X]' or '[set]' line fails
+#    a set of its own, visibly (index, summary), never dropped
+S=$W/manifest28
+mkdir -p "$S"
+cp -r "$W/c-clean" "$S/caps"
+printf '\357\273\277[set bom one]\nfiles = caps/*.csv.gz\n[Set SQL02]\nfiles = caps/*.csv.gz\n[set]\nfiles = caps/*.csv.gz\n' >"$S/m.ini"
+"$BIN" batch "$S/m.ini" --out "$S/out" -q 2>"$S/err"; rc=$?
+check "a manifest with a BOM and two bad section lines: exit 3, three sets, errors at LINE:COL, got $rc: $(head -c 300 "$S/err")" \
+	'[ $rc -eq 3 ] && grep -q "m.ini:3:1: error: expected .\[set NAME\]" "$S/err" && grep -q "m.ini:5:1: error" "$S/err" && $PY -c "
+import json, sys
+s = {x[\"name\"]: x for x in json.load(open(sys.argv[1]))[\"sets\"]}
+assert sorted(s) == [\"SQL02\", \"bom one\", \"manifest line 5\"], sorted(s)
+assert s[\"bom one\"][\"status\"] == \"ok\", s[\"bom one\"]
+assert s[\"SQL02\"][\"status\"] == \"failed\" and \"is not .[set NAME].\".replace(\".\", \"\x27\") in s[\"SQL02\"][\"error\"], s[\"SQL02\"]
+" "$S/out/summary.json" && grep -q "SQL02" "$S/out/index.html"'
+$PY -c "import sys; open(sys.argv[2], 'wb').write(open(sys.argv[1], encoding='utf-8-sig').read().encode('utf-16'))" "$S/m.ini" "$S/m16.ini"
+"$BIN" batch "$S/m16.ini" --out "$S/out16" -q 2>"$S/err16"; rc=$?
+check "...the same manifest in UTF-16: the same three sets, got $rc" \
+	'[ $rc -eq 3 ] && [ "$($PY -c "import json,sys; print(len(json.load(open(sys.argv[1]))[\"sets\"]))" "$S/out16/summary.json")" = 3 ]'
+# -- a password (or any user info) in the --smtp URL is refused, and never printed
+"$BIN" batch "$S/m.ini" --out "$S/smtp" --smtp "smtp://ops:s3cr3t-pw@127.0.0.1:25" --mail-to a@example.com -q 2>"$S/smtp.err"; rc=$?
+check "--smtp with a password in the URL is refused (exit 2) without echoing it, got $rc" \
+	'[ $rc -eq 2 ] && grep -q "IOPSY_SMTP_PASSWORD" "$S/smtp.err" && ! grep -q "s3cr3t" "$S/smtp.err" && [ ! -d "$S/smtp" ]'
+
+# -- a Chromium that hangs (and its helper) is in the worker's group: stopped with it at
+#    --set-timeout, and its temporary folder (with the customer's report) goes too
+cat >"$W/hung-chromium" <<HUNGC
+#!/bin/sh
+echo \$\$ >>"$W/chromium.pids"
+sleep 300 &
+echo \$! >>"$W/chromium.pids"
+wait
+HUNGC
+chmod +x "$W/hung-chromium"
+: >"$W/chromium.pids"
+S=$W/pdf28
+mkdir -p "$S/in"
+cp -r "$W/c-clean" "$S/in/a"
+t0=$(date +%s)
+IOPSY_CHROMIUM=$W/hung-chromium timeout 120 "$BIN" batch "$S/in" --out "$S/out" --pdf --set-timeout 4 -q 2>"$S/err"; rc=$?
+secs=$(($(date +%s) - t0))
+check "a hung Chromium: the set is stopped at --set-timeout 4 (exit 3 after $secs s), got $rc" \
+	'[ $rc -eq 3 ] && [ $secs -le $((20 * F)) ] && grep -q "did not finish within 4 s" "$S/err"'
+check "...Chromium and its helper are gone ($(tr "\n" " " <"$W/chromium.pids")), no temporary folder is left" \
+	'[ "$(wc -l <"$W/chromium.pids")" -eq 2 ] && all_gone "$W/chromium.pids" && no_scratch'
+
+# -- SIGKILL leaves the run's scratch folder; the next run removes it (its owner is dead) and
+#    keeps a live run's
+S=$W/stale28
+mkdir -p "$S/in"
+cp -r "$W/c-clean" "$S/in/a"
+IOPSY_GNUPLOT=$W/gp-slow3 "$BIN" batch "$S/in" --out "$S/out" -q 2>/dev/null &
+kp=$!
+i=0; while [ -z "$(ls "$TMPDIR" | grep '^iopsy-batch-')" ] && [ $i -lt 100 ]; do i=$((i + 1)); sleep 0.05; done
+sleep 0.3
+kill -9 $kp; wait $kp 2>/dev/null
+sleep 0.5
+left=$(ls "$TMPDIR" | grep -c '^iopsy-batch-')
+mkdir -p "$TMPDIR/iopsy-batch-live"
+echo "$$ $(cut -d' ' -f22 /proc/$$/stat) $(hostname)" >"$TMPDIR/iopsy-batch-live/.owner"
+"$BIN" batch "$S/in" --out "$S/out2" -q 2>"$S/err"; rc=$?
+check "a SIGKILLed run's scratch folder ($left left) is removed by the next run, a live one's kept, got $rc" \
+	'[ $rc -eq 0 ] && [ "$left" -ge 1 ] && [ "$(ls "$TMPDIR")" = iopsy-batch-live ]'
+rm -rf "$TMPDIR/iopsy-batch-live"
+
+# -- a disk map of 100,000 lines (every line naming what the captures do not hold, 50,000 pairs
+#    on one virtual disk) is checked in linear time: before, ~33 s of pairwise comparisons
+S=$W/map28
+mkdir -p "$S/in/a"
+cp "$W/c-clean"/*.csv.gz "$S/in/a/"
+$PY -c "
+import sys
+with open(sys.argv[1], 'w') as f:
+    for i in range(100000):
+        f.write('GUEST%d\\\\D: = VM%d:scsi0:1\n' % (i, i // 2))
+" "$S/in/a/big.map"
+t0=$(date +%s)
+timeout 120 "$BIN" batch "$S/in" --out "$S/out" -q 2>"$S/err"; rc=$?
+secs=$(($(date +%s) - t0))
+check "a 100,000-line disk map is checked in $secs s (at most $((12 * F))), exit $rc" \
+	'[ $rc -eq 0 ] && [ $secs -le $((12 * F)) ] && [ "$(grep -c "both map to virtual disk" "$S/out/a/messages.txt")" -eq 50000 ]'
+
+# -- a FIFO given as a companion file (--rules, --map, --partitions, --vmkernel-log, --logo, or a
+#    manifest's rules / logo) is refused at once, never opened: it would wait for a writer
+S=$W/fifo28
+mkdir -p "$S/caps"
+cp "$W/c-clean"/*.csv.gz "$S/caps/"
+mkfifo "$S/ff"
+hung=""
+for o in --rules --map --partitions --vmkernel-log --logo; do
+	timeout 20 "$BIN" analyze "$S/caps/esxtop.csv.gz" $o "$S/ff" -q >/dev/null 2>"$S/e"; rc=$?
+	{ [ $rc -eq 124 ] || ! grep -q "a FIFO, not a regular file" "$S/e"; } && hung="$hung $o($rc)"
+done
+check "analyze with a FIFO as each companion file ends at once, saying so (hung or silent:$hung)" '[ -z "$hung" ]'
+printf '[set f]\nfiles = caps/*.csv.gz\nrules = ff\n[set g]\nfiles = caps/*.csv.gz\nlogo = ff\n' >"$S/m.ini"
+timeout 60 "$BIN" batch "$S/m.ini" --out "$S/out" -q --set-timeout 30 2>"$S/err"; rc=$?
+check "a manifest naming a FIFO as rules and logo: the run ends (exit 3), got $rc" \
+	'[ $rc -eq 3 ] && grep -q "a FIFO" "$S/out/f/messages.txt" "$S/out/index.html" && ! grep -q "did not finish within" "$S/err"'
+
+# -- extract: an output file is the whole export or none (an Excel re-save whose rows share one
+#    time stamp fails after the first rows)
+S=$W/extract28
+mkdir -p "$S"
+{ printf '(PDH-CSV 4.0) (Pacific Standard Time)(480),\\\\SQL01\\Memory\\Available MBytes\n'
+  for m in 40 41 42; do printf '3/26/2015 22:%s,1\n' $m; done
+  for k in 1 2 3; do printf '3/26/2015 22:43,2\n'; done; } >"$S/xl.csv"
+"$BIN" extract "$S/xl.csv" --match Memory -o "$S/out.csv" 2>"$S/err"; rc=$?
+check "extract failing after some rows: exit 3, no output file, said so, got $rc" \
+	'[ $rc -eq 3 ] && [ ! -e "$S/out.csv" ] && grep -q "not written: the input failed after 5 rows" "$S/err" && [ -z "$(ls "$S" | grep tmp)" ]'
+EVILF=$(printf '%s/x\033]0;pwned\007.csv' "$S")
+cp "$S/xl.csv" "$EVILF"
+"$BIN" extract "$EVILF" --match "$(printf 'no\033thing')" 2>"$S/err2"; rc=$?
+check "extract's messages never put escape bytes from names on the terminal, got $rc" \
+	'[ $rc -eq 2 ] && grep -q "no column of" "$S/err2" && [ "$(tr -d "\033\007" <"$S/err2" | wc -c)" = "$(wc -c <"$S/err2")" ]'
+
+# -- set keys are stable: a set called "dup set" appearing beside last week's "dup_set" takes
+#    neither its key nor its trend; and a history of schema 3 gets the keys of today
+S=$W/keys28
+mkdir -p "$S/in"
+cp -r "$CRIT" "$S/in/dup_set"
+"$BIN" batch "$S/in" --out "$S/out" -q 2>"$S/err"
+cp -r "$W/c-clean" "$S/in/dup set"
+"$BIN" batch "$S/in" --out "$S/out" -q 2>>"$S/err"
+check "week 2 with a colliding name: dup_set keeps its key and trend, 'dup set' is a first run under its own key" '$PY - "$S/out/summary.json" <<EOF
+import json, sys
+s = {x["name"]: x for x in json.load(open(sys.argv[1]))["sets"]}
+assert s["dup_set"]["dir"] == "dup_set" and s["dup_set"]["trend"]["previous_run"], s["dup_set"]
+assert s["dup set"]["dir"] == "dup_set-b08b0d62" and s["dup set"]["trend"]["previous_run"] is None, s["dup set"]
+EOF'
+sqlite3 "$S/old.sqlite" "CREATE TABLE runs(id INTEGER PRIMARY KEY, started TEXT NOT NULL, input TEXT NOT NULL, tool_version TEXT NOT NULL, run_key TEXT);
+CREATE UNIQUE INDEX runs_by_key ON runs(run_key);
+CREATE TABLE sets(run_id INTEGER NOT NULL REFERENCES runs(id), key TEXT NOT NULL, name TEXT NOT NULL, status TEXT NOT NULL, error TEXT, capture_start TEXT, capture_end TEXT, worst TEXT, findings INTEGER NOT NULL, verdict TEXT, PRIMARY KEY(run_id, key));
+CREATE INDEX sets_by_key ON sets(key, run_id);
+CREATE TABLE stats(run_id INTEGER NOT NULL, set_key TEXT NOT NULL, layer TEXT NOT NULL, entity TEXT NOT NULL, host TEXT NOT NULL, metric TEXT NOT NULL, p50 REAL, p95 REAL, p99 REAL, max REAL, mean REAL, samples BIGINT);
+CREATE TABLE findings(run_id INTEGER NOT NULL, set_key TEXT NOT NULL, kind TEXT NOT NULL, severity TEXT NOT NULL, layer TEXT NOT NULL, entity TEXT NOT NULL, host TEXT NOT NULL, start TEXT, \"end\" TEXT, summary TEXT);
+INSERT INTO runs VALUES(1, '2026-11-22T06:00:00Z', '/in', 'x', NULL);
+INSERT INTO sets VALUES(1, 'dup_set', 'dup set', 'ok', NULL, NULL, NULL, 'critical', 1, 'v');
+INSERT INTO sets VALUES(1, 'dup_set-2', 'dup_set', 'ok', NULL, NULL, NULL, NULL, 0, 'v');
+INSERT INTO findings VALUES(1, 'dup_set', 'latency.device', 'critical', 'device', 'naa.1', 'h', '2026-11-22T06:00:00Z', '2026-11-22T06:10:00Z', 's');
+PRAGMA user_version = 3;"
+"$BIN" history --db "$S/old.sqlite" --set "dup set" >"$S/old.txt" 2>&1; rc=$?
+check "a schema-3 history is migrated to 5 with the keys of today, its findings with them, got $rc" \
+	'[ $rc -eq 0 ] && grep -q "^schema version 5" "$S/old.txt" && grep -q "latency.device" "$S/old.txt" && [ "$(sqlite3 "$S/old.sqlite" "SELECT group_concat(name || \"=\" || key, \",\") FROM (SELECT * FROM sets ORDER BY name)")" = "dup set=dup_set-b08b0d62,dup_set=dup_set" ] && [ "$(sqlite3 "$S/old.sqlite" "SELECT set_key FROM findings")" = dup_set-b08b0d62 ]'
+
+# -- bidi controls in a set name never reach the index or a subject raw
+S=$W/bidi28
+mkdir -p "$S/in"
+cp -r "$W/c-clean" "$S/in/$(printf 'sql\342\200\256lmth.exe')"
+"$BIN" batch "$S/in" --out "$S/out" --eml "$S/eml" --mail-to a@example.com -q 2>"$S/err"; rc=$?
+check "a set name with U+202E: exit 0, the index shows U+FFFD instead, got $rc" \
+	'[ $rc -eq 0 ] && ! grep -q "$(printf "\342\200\256")" "$S/out/index.html" && grep -q "$(printf "sql\357\277\275lmth")" "$S/out/index.html"'
 
 echo "batch: $pass passed, $fail failed"
 [ $fail -eq 0 ]

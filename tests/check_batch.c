@@ -155,6 +155,149 @@ START_TEST(discover_manifest)
 }
 END_TEST
 
+/* Issue 28: a manifest saved with a UTF-8 BOM or as UTF-16 (Notepad) is read like a UTF-8 one;
+ * a section line that is not '[set NAME]' is an error at its column and a failed set of its own
+ * (its lines are never dropped, nor given to the set before). */
+START_TEST(discover_manifest_encodings_and_sections)
+{
+	put("e/caps/esx1.csv", esx);
+	const char *text = "[set SQL01]\nfiles = caps/esx1.csv\n";
+	char m[160];
+	struct buf err;
+	buf_init(&err);
+	struct diag d = buf_diag(&err);
+	struct batch b;
+	for (int enc = 0; enc < 3; enc++) {
+		snprintf(m, sizeof m, "%s/e/manifest%d.ini", dir, enc);
+		FILE *fp = fopen(m, "wb");
+		ck_assert_ptr_nonnull(fp);
+		if (enc == 0)
+			fputs("\xEF\xBB\xBF", fp);
+		if (enc == 1)
+			fputs("\xFF\xFE", fp);
+		for (const char *c = text; *c; c++) {
+			if (enc == 0) {
+				fputc(*c, fp);
+			} else if (enc == 1) { /* UTF-16LE with its BOM */
+				fputc(*c, fp);
+				fputc(0, fp);
+			} else { /* UTF-16BE without one */
+				fputc(0, fp);
+				fputc(*c, fp);
+			}
+		}
+		fclose(fp);
+		buf_reset(&err);
+		ck_assert_msg(batch_discover(&b, m, &d) == 0, "encoding %d: %s", enc, err.data ? err.data : "");
+		ck_assert_uint_eq(b.nsets, 1);
+		ck_assert_str_eq(b.sets[0].name, "SQL01");
+		ck_assert_uint_eq(b.sets[0].nfiles, 1);
+		ck_assert_ptr_null(b.sets[0].discovery_error);
+		batch_free(&b);
+	}
+	put("e/sections.ini", "[set good]\nfiles = caps/esx1.csv\n  [Set SQL02]\nfiles = caps/esx1.csv\n[set]\n"
+			      "files = caps/esx1.csv\n[set  ]\n[sets X\n");
+	snprintf(m, sizeof m, "%s/e/sections.ini", dir);
+	buf_reset(&err);
+	ck_assert_int_eq(batch_discover(&b, m, &d), ERR_FORMAT);
+	ck_assert_ptr_nonnull(strstr(err.data, "sections.ini:3:3: error: expected '[set NAME]'"));
+	ck_assert_ptr_nonnull(strstr(err.data, "sections.ini:5:1: error: expected '[set NAME]'"));
+	ck_assert_ptr_nonnull(strstr(err.data, "sections.ini:7:1: error"));
+	ck_assert_ptr_nonnull(strstr(err.data, "sections.ini:8:1: error"));
+	ck_assert_ptr_null(strstr(err.data, "must come first"));
+	ck_assert_uint_eq(b.nsets, 5);
+	ck_assert_str_eq(b.sets[0].name, "good");
+	ck_assert_uint_eq(b.sets[0].nfiles, 1); /* the next section's files are not the set's before */
+	ck_assert_ptr_null(b.sets[0].discovery_error);
+	ck_assert_str_eq(b.sets[1].name, "SQL02");
+	ck_assert_ptr_nonnull(strstr(b.sets[1].discovery_error, "section line '[Set SQL02]' ("));
+	ck_assert_ptr_nonnull(strstr(b.sets[1].discovery_error, "sections.ini:3:3) is not '[set NAME]'"));
+	ck_assert_str_eq(b.sets[2].name, "manifest line 5");
+	ck_assert_ptr_nonnull(b.sets[2].discovery_error);
+	ck_assert_str_eq(b.sets[4].name, "sets X");
+	ck_assert_str_eq(b.sets[3].name, "manifest line 7");
+	ck_assert_ptr_nonnull(b.sets[4].discovery_error);
+	batch_free(&b);
+	buf_free(&err);
+}
+END_TEST
+
+/* Issue 28: a set's key depends on its own name only: "dup set" and "dup_set" get the same keys
+ * whichever comes first, and the exact name keeps its key whether the other is there or not. */
+START_TEST(set_keys_are_stable)
+{
+	const char *orders[3][3] = {{"dup_set", NULL}, {"dup_set", "dup set", NULL}, {"dup set", "dup_set", NULL}};
+	char *dup_set_key = NULL, *dup_space_key = NULL;
+	for (int o = 0; o < 3; o++) {
+		struct batch b;
+		memset(&b, 0, sizeof b);
+		for (int i = 0; orders[o][i]; i++) {
+			b.sets = xrealloc(b.sets, (b.nsets + 1) * sizeof *b.sets);
+			memset(&b.sets[b.nsets], 0, sizeof *b.sets);
+			b.sets[b.nsets++].name = xstrdup(orders[o][i]);
+		}
+		batch_assign_keys(&b);
+		for (size_t i = 0; i < b.nsets; i++) {
+			if (strcmp(b.sets[i].name, "dup_set") == 0)
+				ck_assert_str_eq(b.sets[i].dir, "dup_set");
+			if (strcmp(b.sets[i].name, "dup set") == 0) {
+				if (!dup_space_key)
+					dup_space_key = xstrdup(b.sets[i].dir);
+				ck_assert_str_eq(b.sets[i].dir, dup_space_key);
+				ck_assert_int_eq(strncmp(b.sets[i].dir, "dup_set-", 8), 0);
+				ck_assert_uint_eq(strlen(b.sets[i].dir), 16);
+			}
+		}
+		batch_free(&b);
+	}
+	free(dup_set_key);
+	free(dup_space_key);
+}
+END_TEST
+
+/* Issue 28 (low): 2026-02-29 is no day (it was read as 1 March); 2028-02-29 is one. A report key
+ * given twice is warned; a title is bounded. */
+START_TEST(manifest_no_such_date)
+{
+	put("d/caps/esx1.csv", esx);
+	put("d/m.ini", "[set a]\nfiles = caps/esx1.csv\nfrom = 2026-02-29 10:00\n[set b]\nfiles = caps/esx1.csv\n"
+		       "from = 2028-02-29 10:00\n");
+	char m[160];
+	snprintf(m, sizeof m, "%s/d/m.ini", dir);
+	struct buf err;
+	buf_init(&err);
+	struct diag d = buf_diag(&err);
+	struct batch b;
+	ck_assert_int_eq(batch_discover(&b, m, &d), ERR_FORMAT);
+	ck_assert_ptr_nonnull(strstr(err.data, "m.ini:3:8: error"));
+	ck_assert_ptr_nonnull(strstr(err.data, "no such date"));
+	ck_assert_ptr_nonnull(b.sets[0].discovery_error);
+	ck_assert_ptr_null(b.sets[1].discovery_error);
+	batch_free(&b);
+	/* a report key given twice is warned (the later is used); a title past 200 bytes fails its set */
+	char longt[400];
+	memset(longt, 'T', sizeof longt - 1);
+	longt[sizeof longt - 1] = '\0';
+	char text[600];
+	snprintf(text, sizeof text, "[set a]\nfiles = caps/esx1.csv\ntitle = one\ntitle = two\n[set b]\nfiles = caps/esx1.csv\n"
+				    "title = %s\n", longt);
+	put("d/t.ini", text);
+	snprintf(m, sizeof m, "%s/d/t.ini", dir);
+	buf_reset(&err);
+	ck_assert_int_eq(batch_discover(&b, m, &d), ERR_FORMAT);
+	ck_assert_ptr_nonnull(strstr(err.data, "t.ini:4:1: warning: 'title' is given twice in set a"));
+	ck_assert_str_eq(b.sets[0].title, "two");
+	ck_assert_ptr_null(b.sets[0].discovery_error);
+	ck_assert_ptr_nonnull(strstr(err.data, "t.ini:7:9: error: 'title' is 399 bytes long"));
+	ck_assert_ptr_nonnull(b.sets[1].discovery_error);
+	int64_t t;
+	ck_assert_int_eq(time_parse_iso("2026-02-29T10:00:00Z", &t), ERR_FORMAT);
+	ck_assert_int_eq(time_parse_iso("2028-02-29T10:00:00Z", &t), 0);
+	batch_free(&b);
+	buf_free(&err);
+}
+END_TEST
+
 START_TEST(mail_headers)
 {
 	struct buf b;
@@ -176,6 +319,34 @@ START_TEST(mail_headers)
 	ck_assert(!mail_address_valid("<dba@example.com>"));
 	ck_assert(!mail_address_valid("no-at-sign"));
 	ck_assert(!mail_address_valid("a b@c"));
+	/* issue 28 (low): bidi controls never reach a subject */
+	buf_init(&b);
+	mail_header(&b, "Subject", "set \xe2\x80\xaegnp.exe ok \xe2\x81\xa6x");
+	ck_assert_ptr_null(strstr(b.data, "=?"));
+	ck_assert_str_eq(b.data, "Subject: set ?gnp.exe ok ?x\r\n");
+	buf_free(&b);
+	/* issue 28: a long To: is folded, never encoded words (invalid for addresses) */
+	char *to[60];
+	for (int i = 0; i < 60; i++) {
+		char a[64];
+		snprintf(a, sizeof a, "storage-team-%02d@example.com", i);
+		to[i] = strdup(a);
+	}
+	buf_init(&b);
+	mail_address_header(&b, "To", to, 60);
+	ck_assert_ptr_null(strstr(b.data, "=?"));
+	ck_assert_int_eq(strncmp(b.data, "To: storage-team-00@example.com, storage-team-01@example.com,\r\n ", 64), 0);
+	for (int i = 0; i < 60; i++) {
+		ck_assert_ptr_nonnull(strstr(b.data, to[i]));
+		free(to[i]);
+	}
+	for (const char *l = b.data; *l;) {
+		const char *e = strstr(l, "\r\n");
+		ck_assert_ptr_nonnull(e);
+		ck_assert_int_le(e - l, 78);
+		l = e + 2;
+	}
+	buf_free(&b);
 }
 END_TEST
 
@@ -366,7 +537,7 @@ START_TEST(history_roundtrip)
 	buf_init(&err);
 	struct diag d = buf_diag(&err);
 	struct history *h;
-	ck_assert_int_eq(history_open(&h, db, true, &d), 0);
+	ck_assert_int_eq(history_open(&h, db, true, 0, &d), 0);
 	struct batch b;
 	memset(&b, 0, sizeof b);
 	fake_set(&b, "SQL01 weekly", K_Q_GUEST_VSCSI_CAP, 150);
@@ -374,12 +545,12 @@ START_TEST(history_roundtrip)
 	ck_assert_int_eq(history_record(h, "2026-11-22T06:00:00Z", "/in", NULL, &b, &d), 0);
 	history_close(h);
 	/* a second week: the set's previous run is found with its figures and findings */
-	ck_assert_int_eq(history_open(&h, db, false, &d), 0);
+	ck_assert_int_eq(history_open(&h, db, false, 0, &d), 0);
 	struct batch b2;
 	memset(&b2, 0, sizeof b2);
 	struct bset *s = fake_set(&b2, "SQL01 weekly", -1, 6);
 	struct bprev prev;
-	ck_assert_int_eq(history_previous(h, s, &prev, &d), 0);
+	ck_assert_int_eq(history_previous(h, s, NULL, &prev, &d), 0);
 	ck_assert(prev.have);
 	ck_assert_str_eq(prev.started, "2026-11-22T06:00:00Z");
 	ck_assert_uint_eq(prev.nf, 1);
@@ -417,7 +588,7 @@ START_TEST(history_unwritable_keeps_db)
 	buf_init(&err);
 	struct diag d = buf_diag(&err);
 	struct history *h;
-	ck_assert_int_eq(history_open(&h, db, true, &d), 0);
+	ck_assert_int_eq(history_open(&h, db, true, 0, &d), 0);
 	struct batch b;
 	memset(&b, 0, sizeof b);
 	fake_set(&b, "one", K_LAT_DEVICE, 10);
@@ -429,21 +600,21 @@ START_TEST(history_unwritable_keeps_db)
 	if (system(cmd) == 0) {
 		char v9[160];
 		snprintf(v9, sizeof v9, "%s.v9", db);
-		ck_assert_int_eq(history_open(&h, v9, false, &d), ERR_FORMAT);
+		ck_assert_int_eq(history_open(&h, v9, false, 0, &d), ERR_FORMAT);
 		ck_assert_ptr_nonnull(strstr(err.data, "newer than this iopsy"));
 	}
 	/* a read-only database: recording fails cleanly, earlier runs stay */
 	if (geteuid() != 0) {
 		chmod(db, 0444);
-		ck_assert_int_eq(history_open(&h, db, false, &d), 0);
+		ck_assert_int_eq(history_open(&h, db, false, 0, &d), 0);
 		ck_assert_int_lt(history_record(h, "2026-11-29T06:00:00Z", "/in", NULL, &b, &d), 0);
 		history_close(h);
 		chmod(db, 0644);
 	}
-	ck_assert_int_eq(history_open(&h, db, false, &d), 0);
+	ck_assert_int_eq(history_open(&h, db, false, 0, &d), 0);
 	struct bset *s = &b.sets[0];
 	struct bprev prev;
-	ck_assert_int_eq(history_previous(h, s, &prev, &d), 0);
+	ck_assert_int_eq(history_previous(h, s, NULL, &prev, &d), 0);
 	ck_assert(prev.have);
 	bprev_free(&prev);
 	history_close(h);
@@ -701,7 +872,9 @@ START_TEST(discover_reserved_and_special_files)
 	struct diag d = buf_diag(&err);
 	ck_assert_int_eq(batch_discover(&b, in, &d), 0);
 	ck_assert_uint_eq(b.nsets, 5);
-	const char *want[] = {"Summary.JSON-2", "index.html-2", "mail-2", "sql01", "SQL01-2"};
+	/* issue 28: of sql01/ and SQL01.csv the bytewise first exact name keeps its key, the other gets
+	 * the hash of its own name (FNV-1a 64 of "sql01", low 32 bits) */
+	const char *want[] = {"Summary.JSON-2", "index.html-2", "mail-2", "sql01-65362f84", "SQL01"};
 	for (size_t i = 0; i < 5; i++)
 		ck_assert_msg(strcmp(b.sets[i].dir, want[i]) == 0, "set %zu: %s, expected %s", i, b.sets[i].dir, want[i]);
 	const struct bset *s = &b.sets[3];
@@ -745,7 +918,7 @@ START_TEST(history_keys_and_migration)
 	buf_init(&err);
 	struct diag d = buf_diag(&err);
 	struct history *h;
-	ck_assert_int_eq(history_open(&h, db, false, &d), 0);
+	ck_assert_int_eq(history_open(&h, db, false, 0, &d), 0);
 	struct batch b;
 	memset(&b, 0, sizeof b);
 	fake_set(&b, "a b", -1, 1);
@@ -754,10 +927,10 @@ START_TEST(history_keys_and_migration)
 	free(s2->dir);
 	s2->dir = xstrdup("a_b-2");
 	struct bprev p;
-	ck_assert_int_eq(history_previous(h, s1, &p, &d), 0);
+	ck_assert_int_eq(history_previous(h, s1, NULL, &p, &d), 0);
 	ck_assert(p.have && p.nf == 1 && p.f[0].kind == K_LAT_DEVICE); /* "a b" became a_b */
 	bprev_free(&p);
-	ck_assert_int_eq(history_previous(h, s2, &p, &d), 0);
+	ck_assert_int_eq(history_previous(h, s2, NULL, &p, &d), 0);
 	ck_assert(p.have && p.nf == 0); /* "a_b" became a_b-2 */
 	bprev_free(&p);
 	/* two sets of one name in a run: both recorded */
@@ -768,10 +941,10 @@ START_TEST(history_keys_and_migration)
 	/* a broken history: the first failed lookup is said, the next ones are not */
 	snprintf(cmd, sizeof cmd, "sqlite3 '%s' 'DROP TABLE stats' 2>/dev/null", db);
 	ck_assert_int_eq(system(cmd), 0);
-	ck_assert_int_eq(history_open(&h, db, false, &d), 0);
+	ck_assert_int_eq(history_open(&h, db, false, 0, &d), 0);
 	buf_reset(&err);
 	for (int i = 0; i < 5; i++) {
-		ck_assert_int_lt(history_previous(h, s1, &p, &d), 0);
+		ck_assert_int_lt(history_previous(h, s1, NULL, &p, &d), 0);
 		bprev_free(&p);
 	}
 	int lines = 0;
@@ -827,7 +1000,8 @@ START_TEST(shard_assignment)
 END_TEST
 
 /* The run's markers: the first shard makes .run, the others join it; another N is refused,
- * another run id replaces it; a shard's end marker is read back for its run only. */
+ * another run id replaces it only once it is finished; a shard's end marker is read back for its
+ * run only. */
 START_TEST(shard_markers)
 {
 	struct buf why;
@@ -848,8 +1022,22 @@ START_TEST(shard_markers)
 	ck_assert(n == 3 && strcmp(started, "2026-11-30T06:00:00Z") == 0);
 	free(started);
 	ck_assert_int_eq(run_marker_read(dir, "r2", &n, &started), ERR_IO);
+	/* issue 28: another run id never takes over a run that has not finished ... */
+	buf_reset(&why);
+	ck_assert_int_eq(run_marker_join(dir, "r2", 2, "2026-12-07T06:00:00Z", &started, &why), ERR_USAGE);
+	ck_assert_ptr_nonnull(strstr(why.data, "belongs to run r1"));
+	ck_assert_ptr_null(started);
+	ck_assert_int_eq(run_marker_read(dir, "r1", &n, &started), 0);
+	free(started);
+	/* ... and takes over one whose finish step marked it finished (a finish step of another id
+	 * marks nothing) */
+	ck_assert_int_eq(run_marker_finish(dir, "r2", "2026-11-30T07:00:00Z"), ERR_IO);
+	ck_assert_int_eq(run_marker_finish(dir, "r1", "2026-11-30T07:00:00Z"), 0);
+	ck_assert_int_eq(run_marker_read(dir, "r1", &n, &started), 0); /* still read as r1's */
+	ck_assert(n == 3 && strcmp(started, "2026-11-30T06:00:00Z") == 0);
+	free(started);
 	ck_assert_int_eq(run_marker_join(dir, "r2", 2, "2026-12-07T06:00:00Z", &started, &why), 0);
-	ck_assert_str_eq(started, "2026-12-07T06:00:00Z"); /* last week's marker replaced */
+	ck_assert_str_eq(started, "2026-12-07T06:00:00Z"); /* last week's finished marker replaced */
 	free(started);
 	ck_assert_int_eq(run_marker_read(dir, "r1", &n, &started), ERR_IO);
 	/* not a marker at all: replaced too */
@@ -894,7 +1082,7 @@ START_TEST(history_uri_password)
 	}
 	struct hdb *db;
 	buf_reset(&why);
-	ck_assert_int_eq(hdb_open(&db, "postgresql://u:p@localhost/db", true, &why), ERR_IO);
+	ck_assert_int_eq(hdb_open(&db, "postgresql://u:p@localhost/db", true, 0, &why), ERR_IO);
 	ck_assert_ptr_nonnull(strstr(why.data, "holds a password"));
 	buf_free(&why);
 }
@@ -909,7 +1097,7 @@ START_TEST(history_run_key_replaces)
 	buf_init(&err);
 	struct diag d = buf_diag(&err);
 	struct history *h;
-	ck_assert_int_eq(history_open(&h, db, true, &d), 0);
+	ck_assert_int_eq(history_open(&h, db, true, 0, &d), 0);
 	struct batch b;
 	memset(&b, 0, sizeof b);
 	fake_set(&b, "a", 2, 1);
@@ -937,6 +1125,60 @@ START_TEST(history_run_key_replaces)
 }
 END_TEST
 
+/* Issue 28: a run recorded again under its run id (a rerun, shards resubmitted after the finish
+ * step) compares with the run before it, never with its own earlier attempt; a rerun of an older
+ * week compares with the week before that one. */
+START_TEST(history_previous_skips_the_run_being_recorded)
+{
+	char db[128];
+	snprintf(db, sizeof db, "%s/h.sqlite", dir);
+	struct buf err;
+	buf_init(&err);
+	struct diag d = buf_diag(&err);
+	struct history *h;
+	ck_assert_int_eq(history_open(&h, db, true, 0, &d), 0);
+	struct batch b;
+	memset(&b, 0, sizeof b);
+	struct bset *s = fake_set(&b, "a", 2, 1);
+	ck_assert_int_eq(history_record(h, "2026-11-22T06:00:00Z", "/in", "W1", &b, &d), 0);
+	ck_assert_int_eq(history_record(h, "2026-11-29T06:00:00Z", "/in", "W2", &b, &d), 0);
+	struct bprev p;
+	ck_assert_int_eq(history_previous(h, s, "W2", &p, &d), 0);
+	ck_assert(p.have && !p.unavailable);
+	ck_assert_str_eq(p.started, "2026-11-22T06:00:00Z"); /* W1, not W2's first attempt */
+	bprev_free(&p);
+	ck_assert_int_eq(history_previous(h, s, "W1", &p, &d), 0);
+	ck_assert(!p.have); /* nothing before W1 */
+	bprev_free(&p);
+	ck_assert_int_eq(history_previous(h, s, "W3", &p, &d), 0); /* a new id: the latest */
+	ck_assert(p.have);
+	ck_assert_str_eq(p.started, "2026-11-29T06:00:00Z");
+	bprev_free(&p);
+	ck_assert_int_eq(history_previous(h, s, NULL, &p, &d), 0);
+	ck_assert(p.have);
+	ck_assert_str_eq(p.started, "2026-11-29T06:00:00Z");
+	bprev_free(&p);
+	history_close(h);
+	/* a history that cannot be read: the previous run is unavailable, not absent */
+	FILE *fp = fopen(db, "r+b");
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_int_eq(fseek(fp, 100, SEEK_SET), 0);
+	for (int i = 0; i < 8000; i++)
+		fputc(0x5a, fp);
+	fclose(fp);
+	if (history_open(&h, db, false, 0, &d) == 0) {
+		ck_assert_int_lt(history_previous(h, s, "W3", &p, &d), 0);
+		ck_assert(p.unavailable && !p.have);
+		trend_compute(s->res, &p);
+		ck_assert(s->res->trend.unavailable && !s->res->trend.have_previous);
+		bprev_free(&p);
+		history_close(h);
+	}
+	batch_free(&b);
+	buf_free(&err);
+}
+END_TEST
+
 Suite *batch_suite(void)
 {
 	Suite *s = suite_create("batch");
@@ -945,6 +1187,9 @@ Suite *batch_suite(void)
 	tcase_add_test(tc, sanitize);
 	tcase_add_test(tc, discover_folder);
 	tcase_add_test(tc, discover_manifest);
+	tcase_add_test(tc, discover_manifest_encodings_and_sections);
+	tcase_add_test(tc, set_keys_are_stable);
+	tcase_add_test(tc, manifest_no_such_date);
 	tcase_add_test(tc, mail_headers);
 	tcase_add_test(tc, mime_structure);
 	tcase_add_test(tc, mime_streamed_from_files);
@@ -960,6 +1205,7 @@ Suite *batch_suite(void)
 	tcase_add_test(tc, shard_markers);
 	tcase_add_test(tc, history_uri_password);
 	tcase_add_test(tc, history_run_key_replaces);
+	tcase_add_test(tc, history_previous_skips_the_run_being_recorded);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -64,7 +64,7 @@ def fnv(s):
     return h
 keys = [x["dir"] for x in json.load(open(sys.argv[1]))["sets"]]
 assert fnv("") == 0xcbf29ce484222325 and fnv("a") == 0xaf63dc4c8601ec8c, "FNV-1a 64 test vectors"
-assert "dup_set" in keys and "dup_set-2" in keys, keys
+assert "dup_set" in keys and "dup_set-b08b0d62" in keys, keys
 mine = sorted(k for k in keys if fnv(k) % 3 == 1)
 done = sorted(d for d in os.listdir(sys.argv[2]) if os.path.exists(os.path.join(sys.argv[2], d, ".result")))
 assert mine == done, (mine, done)
@@ -135,6 +135,38 @@ done = [x for x in s if x["status"] != "failed" or not x["error"].startswith("no
 assert nores and done, (len(nores), len(done))
 EOF'
 check "no end marker for the killed shard" '[ ! -e "$W/kill/.shard-0-of-1" ]'
+
+# ======== issue 28 ========
+# -- a shard of another run id never takes over a folder whose run has not finished: refused
+#    (exit 2), and that run's finish step still finds every report
+"$BIN" batch "$IN" --out "$W/take" --history "$W/take.sqlite" --shard 0/2 --run-id ra -j 2 -q 2>>"$W/err"
+"$BIN" batch "$IN" --out "$W/take" --history "$W/take.sqlite" --shard 1/2 --run-id ra -j 2 -q 2>>"$W/err"
+"$BIN" batch "$IN" --out "$W/take" --history "$W/take.sqlite" --shard 0/3 --run-id rb -q 2>"$W/take.err"; rc=$?
+check "a shard of run rb in run ra's unfinished folder is refused (exit 2), got $rc: $(head -c 300 "$W/take.err")" \
+	'[ $rc -eq 2 ] && grep -q "belongs to run ra .*which has not finished" "$W/take.err" && grep -q "^run-id ra$" "$W/take/.run"'
+finish take ra; rc=$?
+check "...run ra's finish step then reports every set as its shards left it (exit 3: the broken set), got $rc" \
+	'[ $rc -eq 3 ] && [ "$($PY -c "import json,sys; print(sum(1 for x in json.load(open(sys.argv[1]))[\"sets\"] if x[\"report_html\"]))" "$W/take/summary.json")" -ge 10 ] && ! grep -q "no result of run" "$W/take/summary.json"'
+check "...and marks the run finished" 'grep -q "^finished " "$W/take/.run"'
+"$BIN" batch "$IN" --out "$W/take" --history "$W/take.sqlite" --shard 0/1 --run-id rb -q 2>"$W/take2.err"; rc=$?
+check "a finished run's folder is taken by the next run's shard (exit 0), got $rc" '[ $rc -eq 0 ] && grep -q "^run-id rb$" "$W/take/.run"'
+# -- a finish step counts a record only when the set's input is the one its shard read: a set
+#    whose files changed after its shard ran is failed with the reason, the others count
+"$BIN" batch "$IN" --out "$W/dig" --history "$W/dig.sqlite" --shard 0/1 --run-id d1 -j 2 -q 2>>"$W/err"
+f=$(ls "$IN/00-healthy"/* | head -1)
+cp -p "$f" "$W/saved"
+printf '\n' >>"$f"
+finish dig d1 2>"$W/dig.err"; rc=$?
+cp -p "$W/saved" "$f"
+check "finish after a set's file changed: exit 3, got $rc" '[ $rc -eq 3 ]'
+check "...that set is failed with the reason, in the summary and the index" '$PY - "$W/dig/summary.json" <<EOF
+import json, sys
+s = {x["dir"]: x for x in json.load(open(sys.argv[1]))["sets"]}
+e = s["00-healthy"]
+assert e["status"] == "failed" and "read another input than this finish step" in e["error"], e
+assert s["01-lsi-guest-queue-cap"]["status"] == "ok", s["01-lsi-guest-queue-cap"]
+EOF' && grep -q "read another input than this finish step" "$W/dig/index.html"
+check "...and the history records it failed" '[ "$(sqlite3 "$W/dig.sqlite" "SELECT status FROM sets WHERE key = '"'00-healthy'"'")" = failed ]'
 
 # usage errors and a run of another shape
 u() { "$BIN" batch "$IN" --out "$W/u" "$@" >/dev/null 2>"$W/u.err"; echo $?; }

@@ -1,7 +1,7 @@
 # simsets.sh — sourced by the sharding tests: sim_sets BIN DIR COUNT writes COUNT capture sets
 # into DIR from `iopsy simulate` (short captures, scenarios in turn, each its own seed): one
 # before/after pair, one broken set (a capture cut in its header) and two names that sanitise
-# alike ("dup set" and "dup_set": keys dup_set and dup_set-2, which every shard must agree on).
+# alike ("dup set" and "dup_set": keys dup_set-b08b0d62 and dup_set, which every shard must agree on).
 SIM_SCENARIOS="healthy lsi-guest-queue-cap device-queue-overcommit backend-saturated adaptive-queue-depth
 dsnro-cap misaligned-partition sioc-throttle adapter-overcommit split-io log-disk-slow nfs-datastore"
 

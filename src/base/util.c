@@ -3,6 +3,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,13 @@ void *xcalloc(size_t n, size_t m)
 	if (!p)
 		die_nomem(n * m);
 	return p;
+}
+
+void *xgrow(void *p, size_t n, size_t size)
+{
+	if (n && (n & (n - 1)))
+		return p; /* room left: the capacity is the next power of two */
+	return xrealloc(p, (n ? 2 * n : 1) * size);
 }
 
 void *xrealloc(void *p, size_t n)
@@ -434,6 +442,15 @@ void afile_cleanup_all(void)
 
 /* ---- time ---- */
 
+bool date_valid(int y, int mo, int d)
+{
+	static const int mdays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	if (mo < 1 || mo > 12 || d < 1)
+		return false;
+	bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+	return d <= mdays[mo - 1] + (mo == 2 && leap);
+}
+
 /* Howard Hinnant's days_from_civil: proleptic Gregorian date → days since 1970-01-01. */
 int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
 {
@@ -533,7 +550,7 @@ int time_parse_iso(const char *s, int64_t *t_ms)
 		s++;
 	if (*s)
 		return ERR_FORMAT;
-	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60)
+	if (!date_valid(y, mo, d) || h > 23 || mi > 59 || se > 60)
 		return ERR_FORMAT;
 	*t_ms = ((days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400) + h * 3600 + mi * 60 + se) * 1000 + ms;
 	return 0;
@@ -724,4 +741,45 @@ size_t vm_name_core(const char *s, size_t n)
 			return n;
 	}
 	return n - 39;
+}
+
+int open_regular(const char *path, char *why, size_t cap)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		snprintf(why, cap, "%s", strerror(errno));
+		return -1;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
+		snprintf(why, cap, "%s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, cap, "%s, not a regular file%s",
+			 S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a folder" : S_ISCHR(st.st_mode) ? "a character device"
+			 : S_ISBLK(st.st_mode) ? "a block device" : S_ISSOCK(st.st_mode) ? "a socket" : "a special file",
+			 S_ISFIFO(st.st_mode) ? " (it would wait for a writer)" : "");
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	return fd;
+}
+
+FILE *fopen_regular(const char *path, char *why, size_t cap)
+{
+	int fd = open_regular(path, why, cap);
+	if (fd < 0)
+		return NULL;
+	FILE *f = fdopen(fd, "rb");
+	if (!f) {
+		snprintf(why, cap, "%s", strerror(errno));
+		close(fd);
+	}
+	return f;
 }

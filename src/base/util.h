@@ -32,6 +32,10 @@ enum err_code {
  * Used for small bookkeeping where recovery is not meaningful. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t m);
+/* Room for element n of an array of n elements of size bytes that grows only through here:
+ * doubled when n is 0 or a power of two, so appending n elements costs O(n) copying (realloc of
+ * n + 1 each time is quadratic where realloc moves, as under ASan). Never NULL. */
+void *xgrow(void *p, size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
@@ -114,12 +118,23 @@ void afile_cleanup_all(void);                         /* async-signal-safe-ish: 
  * failed ("cannot create", "write error on", "cannot write") for the caller's message. */
 int afile_write_all(const char *path, const void *data, size_t n, const char **what);
 
+/* Opens path for reading only when it is a regular file: a FIFO would wait for a writer (forever,
+ * in an unattended run), a device might never end. The open itself never waits (O_NONBLOCK,
+ * cleared once the file is known to be regular). Returns the fd (O_CLOEXEC), or -1 with the
+ * reason in why ("No such file or directory", "a FIFO, not a regular file (it would wait for a
+ * writer)", ...). */
+int open_regular(const char *path, char *why, size_t cap);
+/* The same as a stdio stream ("rb"); NULL with the reason in why. */
+FILE *fopen_regular(const char *path, char *why, size_t cap);
+
 /* Time: milliseconds since the Unix epoch, UTC. */
 /* Formats as 2026-07-27T13:10:00Z (adds .mmm when ms != 0 and with_ms). out must hold 32 bytes. */
 void time_format_iso(int64_t t_ms, bool with_ms, char out[32]);
 /* Parses 2026-07-27T13:10:00Z / 2026-07-27 13:10:00 (UTC assumed); returns 0 or ERR_FORMAT. */
 int time_parse_iso(const char *s, int64_t *t_ms);
 int64_t days_from_civil(int64_t y, unsigned m, unsigned d);
+/* Whether y-mo-d is a day of the Gregorian calendar (2026-02-29 is not; 2028-02-29 is). */
+bool date_valid(int y, int mo, int d);
 
 /* Escape bytes for a terminal line: printable UTF-8 kept, control characters and invalid UTF-8
  * bytes written as \xNN. */

@@ -86,12 +86,12 @@ static int write_index(const struct batch *b, const struct run_info *ri, const s
 /* The history a shard reads its sets' previous runs from (their trends), or NULL: a SQLite file
  * that does not exist yet is a first run (the finish step makes it), as in a one-machine run. A
  * shard records nothing; it may bring an older schema up to date. */
-static int open_for_trends(struct history **h, const char *where, struct diag *hd)
+static int open_for_trends(struct history **h, const char *where, int timeout_s, struct diag *hd)
 {
 	*h = NULL;
 	if (!hdb_is_uri(where) && access(where, F_OK) != 0 && errno == ENOENT)
 		return 0;
-	return history_open(h, where, hdb_is_uri(where), hd);
+	return history_open(h, where, hdb_is_uri(where), timeout_s, hd);
 }
 
 /* Keeps only the sets of shard o->shard_k in b (the others are freed). */
@@ -124,6 +124,7 @@ static void record_failures(struct batch *b, const struct batch_opts *o, uint64_
 		r.status = BS_FAILED;
 		r.system_error = s->system_error;
 		r.error = xstrdup(s->error ? s->error : "the set's worker wrote no result");
+		r.input_digest = batch_set_digest(s);
 		struct buf p;
 		buf_init(&p);
 		buf_printf(&p, "%s/%s", o->out, s->dir);
@@ -174,7 +175,10 @@ static int load_records(struct batch *b, const struct batch_opts *o, uint64_t ri
 		struct bresult r;
 		const char *why = "";
 		int rr = result_read(p.data, rid, s->nfiles, &r, &why);
-		if (rr == 0) {
+		bool other_input = rr == 0 && r.input_digest != batch_set_digest(s);
+		if (other_input)
+			bresult_free(&r);
+		if (rr == 0 && !other_input) {
 			bset_take_outcome(s, &r);
 			s->has_record = true;
 			bresult_free(&r);
@@ -184,7 +188,16 @@ static int load_records(struct batch *b, const struct batch_opts *o, uint64_t ri
 		struct buf e;
 		buf_init(&e);
 		buf_printf(&e, "no result of run %s: ", o->run_id);
-		if (have_run) {
+		if (other_input) {
+			buf_reset(&e);
+			buf_printf(&e, "the result of run %s read another input than this finish step: the set's files were added, "
+				       "removed or rewritten after its shard ran; run ", o->run_id);
+			if (have_run)
+				buf_printf(&e, "shard %u/%u", shard_of(s->dir, n), n);
+			else
+				buf_adds(&e, "its shard");
+			buf_adds(&e, " again with the same --run-id, then --finish");
+		} else if (have_run) {
 			unsigned k = shard_of(s->dir, n);
 			if (!done[k])
 				buf_printf(&e, "its shard %u/%u did not finish (the job died, was cancelled or has not run; run that "
@@ -262,6 +275,27 @@ int batch_execute(const struct batch_opts *o)
 		return EXIT_SYSTEM;
 	}
 	char *started = iso_now();
+	/* one run per output folder: held to the end of the process */
+	int lock_fd = -1;
+	{
+		struct buf why;
+		buf_init(&why);
+		int lr = run_lock(o->out, !shard, o->run_id, started, &lock_fd, &why);
+		if (lr == 1)
+			diag_emit(&d, DIAG_WARNING, 0, 0, "%s/%s cannot be locked (%s): a second run on this folder is not "
+				  "prevented", o->out, RUN_LOCK, strerror(errno));
+		if (lr < 0) {
+			if (lr == ERR_LIMIT)
+				diag_emit(&d, DIAG_PLAIN, 0, 0, "%s", why.data);
+			else
+				diag_emit(&d, DIAG_PLAIN, 0, 0, "cannot lock %s/%s: %s", o->out, RUN_LOCK, strerror(errno));
+			buf_free(&why);
+			free(started);
+			batch_free(&b);
+			return EXIT_SYSTEM;
+		}
+		buf_free(&why);
+	}
 	uint64_t run_id = o->run_id ? run_id_number(o->run_id) : new_run_id();
 	struct buf hp;
 	buf_init(&hp);
@@ -285,6 +319,8 @@ int batch_execute(const struct batch_opts *o)
 			free(started);
 			buf_free(&hp);
 			batch_free(&b);
+			if (lock_fd >= 0)
+				close(lock_fd);
 			return jr == ERR_USAGE ? EXIT_USAGE : EXIT_SYSTEM;
 		}
 		buf_free(&why);
@@ -302,6 +338,8 @@ int batch_execute(const struct batch_opts *o)
 			free(started);
 			buf_free(&hp);
 			batch_free(&b);
+			if (lock_fd >= 0)
+				close(lock_fd);
 			return EXIT_USAGE;
 		}
 		free(other);
@@ -313,8 +351,10 @@ int batch_execute(const struct batch_opts *o)
 		run_markers_remove(o->out); /* a sharded run's markers are not this run's */
 	}
 	struct history *h = NULL;
-	int hr = shard ? open_for_trends(&h, hp.data, &hd) : history_open(&h, hp.data, true, &hd);
+	int hr = shard ? open_for_trends(&h, hp.data, o->history_timeout_s, &hd)
+		       : history_open(&h, hp.data, true, o->history_timeout_s, &hd);
 	if (hr < 0) {
+		b.history_unavailable = true; /* the reports say so, never "first run" */
 		diag_emit(&d, DIAG_PLAIN, 0, 0, shard ? "running without history (no trends)"
 						      : "running without history (no trends, nothing recorded)");
 		h = NULL;
@@ -361,6 +401,14 @@ int batch_execute(const struct batch_opts *o)
 		}
 		if (batch_mail(&b, &ri, o, &d) < 0)
 			ret = EXIT_SYSTEM;
+		if (o->finish) {
+			/* the index is written: a shard of another run may take the folder now */
+			char *now = iso_now();
+			if (run_marker_finish(o->out, o->run_id, now) < 0 && errno != ENOENT)
+				diag_emit(&d, DIAG_PLAIN, 0, 0, "cannot mark run %s finished in %s/%s: %s", o->run_id, o->out,
+					  RUN_MARKER, strerror(errno));
+			free(now);
+		}
 	}
 	proc_end();
 	/* exit code and a short account */
@@ -402,5 +450,7 @@ int batch_execute(const struct batch_opts *o)
 	free(started);
 	buf_free(&hp);
 	batch_free(&b);
+	if (lock_fd >= 0)
+		close(lock_fd);
 	return ret;
 }

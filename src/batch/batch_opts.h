@@ -14,11 +14,13 @@
 #define BATCH_MAIL_TIMEOUT_S 120
 #define BATCH_SET_TIMEOUT_S 1800
 #define BATCH_SET_MEMORY_MB 256
+#define BATCH_HISTORY_TIMEOUT_S 30
 
 struct batch_opts {
 	const char *input, *out;
 	int jobs;
 	const char *history;       /* NULL = OUT/history.sqlite */
+	int history_timeout_s;     /* connect, statement and lock deadline (0 = BATCH_HISTORY_TIMEOUT_S) */
 	struct common_opts co;     /* per-file options; co.sink: where every message goes */
 	bool quiet;
 	int fail_on;               /* -1 none, else the enum severity that makes exit 1 */

@@ -377,6 +377,25 @@ static void remove_stale_eml(const char *out)
 	buf_free(&p);
 }
 
+int deliver_url_check(const char *url, struct buf *why)
+{
+	const char *p = strncmp(url, "smtp://", 7) == 0 ? url + 7 : strncmp(url, "smtps://", 8) == 0 ? url + 8 : NULL;
+	if (!p) {
+		buf_adds(why, "--smtp takes an smtp:// or smtps:// URL");
+		return ERR_USAGE;
+	}
+	size_t host = strcspn(p, "/?#");
+	const char *at = memchr(p, '@', host);
+	if (at) {
+		bool pw = memchr(p, ':', (size_t)(at - p)) != NULL;
+		buf_printf(why, "--smtp: the URL holds %s: every user of this machine can read a command line (ps) and it "
+				"stays in shell histories and job scripts; give the credentials in the environment instead "
+				"(IOPSY_SMTP_USER and IOPSY_SMTP_PASSWORD)", pw ? "a password" : "a user name");
+		return ERR_USAGE;
+	}
+	return 0;
+}
+
 void batch_mail_check(const struct batch_opts *o, struct diag *d)
 {
 	const char *user = getenv("IOPSY_SMTP_USER");

@@ -9,6 +9,11 @@
 #include "batch_opts.h"
 #include "batchres.h"
 
+/* 0 when url may be given to --smtp: smtp:// or smtps://, no user info (a password there is seen
+ * by every user of the machine in ps, and lands in shell histories and job scripts; credentials
+ * come from IOPSY_SMTP_USER and IOPSY_SMTP_PASSWORD). Otherwise ERR_USAGE with the reason in why
+ * (caller-owned), which never repeats the URL. */
+int deliver_url_check(const char *url, struct buf *why);
 /* Warnings about the mail settings before the run starts (credentials over plain smtp://). */
 void batch_mail_check(const struct batch_opts *o, struct diag *d);
 /* Makes and delivers every message of the run, all within o->mail_timeout_s, each within

@@ -163,6 +163,97 @@ char *batch_set_key(const char *name, char *const *taken, size_t ntaken)
 	return dir;
 }
 
+/* FNV-1a 64 (as shard.h's), here for the keys' collision suffix. */
+static uint64_t name_hash(const char *name)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (const unsigned char *c = (const unsigned char *)name; *c; c++) {
+		h ^= *c;
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+struct key_ord {
+	size_t set;
+	char *k0;                 /* the sanitised name (reserved names already given "-2") */
+	bool exact;               /* the name is its own sanitised form */
+};
+
+static int key_ord_cmp(const void *x, const void *y)
+{
+	const struct key_ord *a = x, *b = y;
+	int c = strcasecmp(a->k0, b->k0);
+	if (c)
+		return c;
+	if (a->exact != b->exact)
+		return a->exact ? -1 : 1;
+	return (a->set > b->set) - (a->set < b->set);
+}
+
+void batch_assign_keys(struct batch *b)
+{
+	struct key_ord *o = xcalloc(b->nsets ? b->nsets : 1, sizeof *o);
+	for (size_t i = 0; i < b->nsets; i++) {
+		char *k0 = batch_sanitize(b->sets[i].name);
+		if (name_taken(NULL, 0, k0)) { /* a name the run writes itself */
+			struct buf t;
+			buf_init(&t);
+			buf_printf(&t, "%s-2", k0);
+			free(k0);
+			k0 = t.data;
+		}
+		o[i] = (struct key_ord){.set = i, .k0 = k0, .exact = strcmp(k0, b->sets[i].name) == 0};
+	}
+	qsort(o, b->nsets, sizeof *o, key_ord_cmp);
+	for (size_t i = 0; i < b->nsets; i++) {
+		free(b->sets[i].dir);
+		b->sets[i].dir = NULL;
+	}
+	/* the exact name (the bytewise first of those) keeps its key; every other set of a group that
+	 * differs only in case or sanitising gets the hash of its own full name: the same every week,
+	 * whoever else is there */
+	bool *hashed = xcalloc(b->nsets ? b->nsets : 1, sizeof *hashed);
+	for (size_t i = 0; i < b->nsets;) {
+		size_t j = i + 1;
+		while (j < b->nsets && strcasecmp(o[j].k0, o[i].k0) == 0)
+			j++;
+		size_t keep = i;
+		for (size_t k = i + 1; k < j; k++)
+			if (o[k].exact && o[keep].exact && strcmp(b->sets[o[k].set].name, b->sets[o[keep].set].name) < 0)
+				keep = k;
+		b->sets[o[keep].set].dir = xstrdup(o[keep].k0);
+		for (size_t k = i; k < j; k++)
+			hashed[k] = k != keep;
+		i = j;
+	}
+	for (size_t k = 0; k < b->nsets; k++) {
+		if (!hashed[k])
+			continue;
+		struct bset *st = &b->sets[o[k].set];
+		unsigned long long h = (unsigned long long)(name_hash(st->name) & 0xffffffffu);
+		struct buf t;
+		buf_init(&t);
+		buf_printf(&t, "%s-%08llx", o[k].k0, h);
+		/* the same full name twice in one run (a folder and a loose file, [set X] twice), or a
+		 * set literally named like another's key: then the order decides, as it must */
+		for (int n = 2;; n++) {
+			bool clash = false;
+			for (size_t q = 0; q < b->nsets && !clash; q++)
+				clash = b->sets[q].dir && strcasecmp(b->sets[q].dir, t.data) == 0;
+			if (!clash)
+				break;
+			buf_reset(&t);
+			buf_printf(&t, "%s-%08llx-%d", o[k].k0, h, n);
+		}
+		st->dir = t.data;
+	}
+	free(hashed);
+	for (size_t i = 0; i < b->nsets; i++)
+		free(o[i].k0);
+	free(o);
+}
+
 static struct bset *add_set(struct batch *b, const char *name)
 {
 	b->sets = xrealloc(b->sets, (b->nsets + 1) * sizeof *b->sets);
@@ -349,10 +440,18 @@ static void add_glob(struct bset *s, const char *base, const char *pattern, int 
 
 /* The report's engagement keys of a manifest set: title, customer, prepared-by (text) and logo (a
  * file, relative to the manifest). true when key was one of them. */
+#define MANIFEST_TEXT_MAX 200
+
+/* Where a report key of the manifest goes in s (NULL: not a report key). */
+static char **brand_slot(struct bset *s, const char *key)
+{
+	return strcmp(key, "title") == 0 ? &s->title : strcmp(key, "customer") == 0 ? &s->customer
+	       : strcmp(key, "prepared-by") == 0 ? &s->prepared_by : strcmp(key, "logo") == 0 ? &s->logo : NULL;
+}
+
 static bool manifest_brand(struct bset *s, const char *key, const char *val, const char *base)
 {
-	char **slot = strcmp(key, "title") == 0 ? &s->title : strcmp(key, "customer") == 0 ? &s->customer
-		      : strcmp(key, "prepared-by") == 0 ? &s->prepared_by : strcmp(key, "logo") == 0 ? &s->logo : NULL;
+	char **slot = brand_slot(s, key);
 	if (!slot)
 		return false;
 	free(*slot);
@@ -500,13 +599,146 @@ static void set_bad_key(struct bset *s, const char *path, long ln, const char *k
 	s->discovery_error = e.data;
 }
 
+#define MANIFEST_MAX_BYTES (16u << 20)
+
+static void put_utf8(struct buf *o, unsigned long c)
+{
+	if (c < 0x80) {
+		buf_addc(o, (char)c);
+	} else if (c < 0x800) {
+		buf_addc(o, (char)(0xC0 | (c >> 6)));
+		buf_addc(o, (char)(0x80 | (c & 0x3F)));
+	} else if (c < 0x10000) {
+		buf_addc(o, (char)(0xE0 | (c >> 12)));
+		buf_addc(o, (char)(0x80 | ((c >> 6) & 0x3F)));
+		buf_addc(o, (char)(0x80 | (c & 0x3F)));
+	} else {
+		buf_addc(o, (char)(0xF0 | (c >> 18)));
+		buf_addc(o, (char)(0x80 | ((c >> 12) & 0x3F)));
+		buf_addc(o, (char)(0x80 | ((c >> 6) & 0x3F)));
+		buf_addc(o, (char)(0x80 | (c & 0x3F)));
+	}
+}
+
+/* The manifest's text as UTF-8 in out: a UTF-8 BOM dropped, UTF-16 (LE or BE, with its BOM, or
+ * without one when the file starts with an ASCII character and a NUL — Notepad's "Unicode")
+ * converted; an unpaired surrogate becomes U+FFFD. */
+static void manifest_text(const unsigned char *p, size_t n, struct buf *out)
+{
+	int be = -1;
+	if (n >= 2 && p[0] == 0xFF && p[1] == 0xFE)
+		be = 0, p += 2, n -= 2;
+	else if (n >= 2 && p[0] == 0xFE && p[1] == 0xFF)
+		be = 1, p += 2, n -= 2;
+	else if (n >= 2 && p[0] && p[0] < 0x80 && !p[1])
+		be = 0;
+	else if (n >= 2 && !p[0] && p[1] && p[1] < 0x80)
+		be = 1;
+	if (be < 0) {
+		if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF)
+			p += 3, n -= 3;
+		buf_add(out, p, n);
+		buf_adds(out, "");
+		return;
+	}
+	for (size_t i = 0; i + 1 < n; i += 2) {
+		unsigned long c = be ? (unsigned long)p[i] << 8 | p[i + 1] : (unsigned long)p[i + 1] << 8 | p[i];
+		if (c >= 0xD800 && c < 0xDC00 && i + 3 < n) {
+			unsigned long c2 = be ? (unsigned long)p[i + 2] << 8 | p[i + 3] : (unsigned long)p[i + 3] << 8 | p[i + 2];
+			if (c2 >= 0xDC00 && c2 < 0xE000) {
+				c = 0x10000 + ((c - 0xD800) << 10) + (c2 - 0xDC00);
+				i += 2;
+			} else {
+				c = 0xFFFD;
+			}
+		} else if (c >= 0xD800 && c < 0xE000) {
+			c = 0xFFFD;
+		}
+		if (c == 0xFEFF && i == 0)
+			continue;
+		put_utf8(out, c);
+	}
+	buf_adds(out, "");
+}
+
+/* A section line that is not "[set NAME]" ("[Set X]", "[set]", "[sets X]", no ']'): an error at
+ * its column, and a set of that name that fails with the reason — its lines are never dropped
+ * or taken for the set before. */
+static struct bset *bad_section(struct batch *b, const char *path, long ln, const char *s, struct diag *d, long col)
+{
+	diag_emit(d, DIAG_ERROR, ln, col, "expected '[set NAME]' (lower-case 'set', a space, then the set's name)");
+	const char *in = s + 1;
+	size_t n = strcspn(in, "]");
+	char *name = xstrndup(in, n);
+	char *t = name;
+	while (*t == ' ' || *t == '\t')
+		t++;
+	if (strncasecmp(t, "set", 3) == 0 && (t[3] == ' ' || t[3] == '\t' || !t[3]))
+		t += 3;
+	while (*t == ' ' || *t == '\t')
+		t++;
+	size_t m = strlen(t);
+	while (m && (t[m - 1] == ' ' || t[m - 1] == '\t'))
+		t[--m] = '\0';
+	struct buf nm, line, e;
+	buf_init(&nm);
+	buf_init(&line);
+	buf_init(&e);
+	if (*t)
+		buf_adds(&nm, t);
+	else
+		buf_printf(&nm, "manifest line %ld", ln);
+	buf_add_text_escaped(&line, s, strlen(s));
+	struct bset *set = add_set(b, nm.data);
+	buf_printf(&e, "the manifest's section line '%s' (%s:%ld:%ld) is not '[set NAME]', so the set was not analysed",
+		   line.data, path, ln, col);
+	set->discovery_error = e.data;
+	buf_free(&nm);
+	buf_free(&line);
+	free(name);
+	return set;
+}
+
 static int discover_manifest(struct batch *b, const char *path, const struct diag *parent)
 {
 	struct diag d = *parent;
 	d.file = path;
-	FILE *fp = fopen(path, "r");
-	if (!fp) {
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* a FIFO would wait for a writer, a device might never end */
+		diag_emit(&d, DIAG_PLAIN, 0, 0, "not a regular file (a manifest is a text file; a folder of sets is a folder)");
+		return ERR_IO;
+	}
+	if (stat(path, &st) == 0 && (size_t)st.st_size > MANIFEST_MAX_BYTES) {
+		diag_emit(&d, DIAG_PLAIN, 0, 0, "a manifest of %lld bytes is past the %u MiB a manifest may have",
+			  (long long)st.st_size, MANIFEST_MAX_BYTES >> 20);
+		return ERR_IO;
+	}
+	FILE *raw = fopen(path, "rb");
+	if (!raw) {
 		diag_emit(&d, DIAG_PLAIN, 0, 0, "cannot open: %s", strerror(errno));
+		return ERR_IO;
+	}
+	struct buf bytes, text;
+	buf_init(&bytes);
+	buf_init(&text);
+	char chunk[65536];
+	size_t got;
+	while ((got = fread(chunk, 1, sizeof chunk, raw)) > 0 && bytes.len <= MANIFEST_MAX_BYTES)
+		buf_add(&bytes, chunk, got);
+	bool rerr = ferror(raw);
+	fclose(raw);
+	if (rerr) {
+		diag_emit(&d, DIAG_PLAIN, 0, 0, "cannot read: %s", strerror(errno));
+		buf_free(&bytes);
+		return ERR_IO;
+	}
+	manifest_text((const unsigned char *)(bytes.data ? bytes.data : ""), bytes.len, &text);
+	buf_free(&bytes);
+	FILE *fp = text.len ? fmemopen(text.data, text.len, "r") : NULL; /* NULL: an empty manifest */
+	if (text.len && !fp) {
+		diag_emit(&d, DIAG_PLAIN, 0, 0, "cannot read: %s", strerror(errno));
+		buf_free(&text);
 		return ERR_IO;
 	}
 	char *base = xstrdup(path);
@@ -522,7 +754,7 @@ static int discover_manifest(struct batch *b, const char *path, const struct dia
 	long ln = 0;
 	struct bset *cur = NULL;
 	int rc = 0;
-	while (getline(&line, &cap, fp) > 0) {
+	while (fp && getline(&line, &cap, fp) > 0) {
 		ln++;
 		char *hash = strchr(line, '#');
 		if (hash)
@@ -532,10 +764,14 @@ static int discover_manifest(struct batch *b, const char *path, const struct dia
 			continue;
 		if (*s == '[') {
 			char *e = strchr(s, ']');
-			if (strncmp(s, "[set ", 5) != 0 || !e) {
-				diag_emit(&d, DIAG_ERROR, ln, 1, "expected '[set NAME]'");
+			long col = (long)(s - line) + 1;
+			const char *q = s + 5;
+			bool named = strncmp(s, "[set ", 5) == 0 && e && e > q;
+			while (named && q < e && (*q == ' ' || *q == '\t'))
+				q++;
+			if (!named || q >= e) {
+				cur = bad_section(b, path, ln, s, &d, col);
 				rc = ERR_FORMAT;
-				cur = NULL;
 				continue;
 			}
 			*e = '\0';
@@ -576,7 +812,19 @@ static int discover_manifest(struct batch *b, const char *path, const struct dia
 			forced = BF_MAP;
 		else if (strcmp(key, "mail-to") == 0)
 			mail = true;
-		else if (manifest_brand(cur, key, val, base))
+		else if (brand_slot(cur, key) && strcmp(key, "logo") != 0 && strlen(val) > MANIFEST_TEXT_MAX) {
+			/* a title, customer or prepared-by goes on every report and into mail subjects */
+			diag_emit(&d, DIAG_ERROR, ln, (long)(val - line) + 1, "'%s' is %zu bytes long, more than the %d a report "
+				  "heading takes", key, strlen(val), MANIFEST_TEXT_MAX);
+			set_bad_key(cur, path, ln, key, "is too long");
+			rc = ERR_FORMAT;
+			continue;
+		} else if (brand_slot(cur, key) && *brand_slot(cur, key)) {
+			diag_emit(&d, DIAG_WARNING, ln, (long)(key - line) + 1, "'%s' is given twice in set %s: this later one is "
+				  "used", key, cur->name);
+			manifest_brand(cur, key, val, base);
+			continue;
+		} else if (manifest_brand(cur, key, val, base))
 			continue;
 		else {
 			struct buf kb;
@@ -604,7 +852,9 @@ static int discover_manifest(struct batch *b, const char *path, const struct dia
 	}
 	free(line);
 	free(base);
-	fclose(fp);
+	if (fp)
+		fclose(fp);
+	buf_free(&text);
 	for (size_t i = 0; i < b->nsets; i++) {
 		struct bset *s = &b->sets[i];
 		if (s->paired) {
@@ -636,11 +886,15 @@ int batch_discover(struct batch *b, const char *input, struct diag *d)
 		diag_emit(&di, DIAG_PLAIN, 0, 0, "%s", strerror(errno));
 		return ERR_IO;
 	}
+	int rc;
 	if (S_ISDIR(st.st_mode)) {
 		b->input_kind = xstrdup("folder");
-		return discover_folder(b, input);
+		rc = discover_folder(b, input);
+	} else {
+		b->input_kind = xstrdup("manifest");
+		rc = discover_manifest(b, input, d);
 	}
-	b->input_kind = xstrdup("manifest");
-	return discover_manifest(b, input, d);
+	batch_assign_keys(b);
+	return rc;
 }
 

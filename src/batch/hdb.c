@@ -1,7 +1,9 @@
 /* hdb.c — the history's SQL engines: SQLite and PostgreSQL (libpq) behind hdb.h. */
 #include "hdb.h"
 
+#include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,13 +16,22 @@
 /* The advisory lock key of iopsy's schema migrations in PostgreSQL ("iopsyhdb"). */
 #define PG_MIGRATION_LOCK 0x696f70737968646bLL
 #define HQ_MAX_PARAMS 16
+/* The client waits this much longer than the server's statement and lock timeouts, so that the
+ * server's own error ("canceling statement due to lock timeout") is what the user reads; past
+ * it the server is not answering at all and the connection is dropped. */
+#define PG_ANSWER_SLACK_S 5
 
 struct hdb {
 	enum hdb_kind kind;
 	sqlite3 *lite;
+	int timeout_s;            /* connect, statement and lock deadline */
 #ifdef HAVE_LIBPQ
-	PGconn *pg;
+	PGconn *pg;               /* NULL once given up (no answer in time) */
+	char *where;              /* the URI, to connect again once after a lost connection */
 	int nstmt;                /* prepared statements made (their names) */
+	unsigned gen;             /* connection generation: statements prepared on an earlier one are
+	                           * prepared again */
+	bool gave_up;             /* the server did not answer in time: no retry */
 #endif
 	char *err;                /* the last error (PostgreSQL, and failures before a handle) */
 };
@@ -32,6 +43,7 @@ struct hq {
 	char *sql;                /* with $N */
 	char name[24];
 	bool prepared;
+	unsigned gen;             /* db->gen it was prepared on */
 	int nparams;
 	char *params[HQ_MAX_PARAMS];
 	PGresult *res;
@@ -44,13 +56,31 @@ bool hdb_is_uri(const char *where)
 	return strncmp(where, "postgresql://", 13) == 0 || strncmp(where, "postgres://", 11) == 0;
 }
 
+/* libpq's messages span lines ("...failed: Connection refused\n\tIs the server running..."):
+ * one line, the parts joined by "; ", no trailing newline. Caller frees. */
+static char *one_line(const char *m)
+{
+	struct buf b;
+	buf_init(&b);
+	for (const char *r = m; *r;) {
+		if (*r == '\n') {
+			while (*r == '\n' || *r == '\t' || *r == ' ')
+				r++;
+			if (*r)
+				buf_adds(&b, "; ");
+			continue;
+		}
+		buf_addc(&b, *r++);
+	}
+	while (b.len && b.data[b.len - 1] == ' ')
+		b.data[--b.len] = '\0';
+	return b.data ? b.data : xstrdup("");
+}
+
 static void set_err(struct hdb *db, const char *msg)
 {
 	free(db->err);
-	db->err = xstrdup(msg ? msg : "error");
-	size_t n = strlen(db->err);
-	while (n && (db->err[n - 1] == '\n' || db->err[n - 1] == ' '))
-		db->err[--n] = '\0';
+	db->err = one_line(msg && *msg ? msg : "error");
 }
 
 int hdb_uri_check(const char *where, struct buf *why)
@@ -96,12 +126,127 @@ static void pg_quiet(void *arg, const char *msg)
 	(void)arg;
 	(void)msg; /* NOTICEs ("relation already exists, skipping") are not the user's business */
 }
+
+static void pg_why(PGconn *c, struct buf *why)
+{
+	char *m = one_line(c ? PQerrorMessage(c) : "out of memory");
+	buf_adds(why, m);
+	free(m);
+}
+
+static PGresult *pg_collect(struct hdb *db);
+
+/* Sends sql (no parameters) and waits for its answer within the deadline: 0 or ERR_IO
+ * (db->err). */
+static int pg_exec(struct hdb *db, const char *sql)
+{
+	if (!db->pg)
+		return ERR_IO;
+	if (!PQsendQuery(db->pg, sql)) {
+		set_err(db, PQerrorMessage(db->pg));
+		return ERR_IO;
+	}
+	PGresult *r = pg_collect(db);
+	if (!r)
+		return ERR_IO;
+	ExecStatusType st = PQresultStatus(r);
+	int rc = 0;
+	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+		set_err(db, PQresultErrorMessage(r));
+		rc = ERR_IO;
+	}
+	PQclear(r);
+	return rc;
+}
+
+/* Connects to db->where. connect_timeout comes before the URI's own parameters, so a
+ * connect_timeout in the URI wins; the session's statement_timeout and lock_timeout are set
+ * when the URI, the role or the server set none. 0 or ERR_IO (reason in why). */
+static int pg_connect(struct hdb *db, struct buf *why)
+{
+	char t[24];
+	snprintf(t, sizeof t, "%d", db->timeout_s);
+	const char *const keys[] = {"connect_timeout", "dbname", "fallback_application_name", NULL};
+	const char *const vals[] = {t, db->where, "iopsy", NULL};
+	db->pg = PQconnectdbParams(keys, vals, 1);
+	if (!db->pg || PQstatus(db->pg) != CONNECTION_OK) {
+		pg_why(db->pg, why);
+		PQfinish(db->pg);
+		db->pg = NULL;
+		return ERR_IO;
+	}
+	PQsetNoticeProcessor(db->pg, pg_quiet, NULL);
+	db->gen++;
+	char sql[320];
+	snprintf(sql, sizeof sql,
+		 "SELECT set_config('statement_timeout', '%d', false) WHERE current_setting('statement_timeout') = '0';"
+		 "SELECT set_config('lock_timeout', '%d', false) WHERE current_setting('lock_timeout') = '0'",
+		 db->timeout_s * 1000, db->timeout_s * 1000);
+	if (pg_exec(db, sql) < 0) {
+		buf_adds(why, db->err ? db->err : "cannot set the session's timeouts");
+		PQfinish(db->pg);
+		db->pg = NULL;
+		return ERR_IO;
+	}
+	return 0;
+}
+
+/* Waits for every result of what was sent: the last one (the first error, when one failed),
+ * or NULL with db->err set. A server that does not answer within the deadline (the statement
+ * and lock timeouts plus PG_ANSWER_SLACK_S) is given up: the connection is closed and every
+ * later call fails at once. */
+static PGresult *pg_collect(struct hdb *db)
+{
+	double deadline = now_seconds() + db->timeout_s + PG_ANSWER_SLACK_S;
+	PGresult *keep = NULL;
+	for (;;) {
+		while (PQisBusy(db->pg)) {
+			double left = deadline - now_seconds();
+			if (left <= 0) {
+				char m[160];
+				snprintf(m, sizeof m, "the server did not answer within %d s (--history-timeout %d); the history "
+						      "is given up for this run", db->timeout_s + PG_ANSWER_SLACK_S, db->timeout_s);
+				set_err(db, m);
+				PQclear(keep);
+				PQfinish(db->pg);
+				db->pg = NULL;
+				db->gave_up = true;
+				return NULL;
+			}
+			struct pollfd pf = {.fd = PQsocket(db->pg), .events = POLLIN};
+			int n = poll(&pf, 1, (int)(left * 1000) + 1);
+			if (n < 0 && errno != EINTR) {
+				set_err(db, strerror(errno));
+				PQclear(keep);
+				return NULL;
+			}
+			if (n > 0 && !PQconsumeInput(db->pg)) {
+				set_err(db, PQerrorMessage(db->pg));
+				PQclear(keep);
+				return NULL;
+			}
+		}
+		PGresult *r = PQgetResult(db->pg);
+		if (!r)
+			break;
+		if (keep && PQresultStatus(keep) == PGRES_FATAL_ERROR) {
+			PQclear(r);
+		} else {
+			PQclear(keep);
+			keep = r;
+		}
+	}
+	if (!keep)
+		set_err(db, PQerrorMessage(db->pg));
+	return keep;
+}
 #endif
 
-int hdb_open(struct hdb **out, const char *where, bool create, struct buf *why)
+int hdb_open(struct hdb **out, const char *where, bool create, int timeout_s, struct buf *why)
 {
 	*out = NULL;
 	struct hdb *db = xcalloc(1, sizeof *db);
+	db->timeout_s = timeout_s > 0 ? timeout_s : HDB_TIMEOUT_S;
 	if (hdb_is_uri(where)) {
 		db->kind = HDB_POSTGRES;
 		if (hdb_uri_check(where, why) < 0) {
@@ -109,19 +254,14 @@ int hdb_open(struct hdb **out, const char *where, bool create, struct buf *why)
 			return ERR_IO;
 		}
 #ifdef HAVE_LIBPQ
-		const char *const keys[] = {"dbname", "fallback_application_name", NULL};
-		const char *const vals[] = {where, "iopsy", NULL};
-		db->pg = PQconnectdbParams(keys, vals, 1);
-		if (!db->pg || PQstatus(db->pg) != CONNECTION_OK) {
-			const char *m = db->pg ? PQerrorMessage(db->pg) : "out of memory";
-			buf_adds(why, m);
-			while (why->len && (why->data[why->len - 1] == '\n' || why->data[why->len - 1] == ' '))
-				why->data[--why->len] = '\0';
-			PQfinish(db->pg);
+		(void)create;
+		db->where = xstrdup(where);
+		if (pg_connect(db, why) < 0) {
+			free(db->where);
+			free(db->err);
 			free(db);
 			return ERR_IO;
 		}
-		PQsetNoticeProcessor(db->pg, pg_quiet, NULL);
 		*out = db;
 		return 0;
 #else
@@ -139,7 +279,7 @@ int hdb_open(struct hdb **out, const char *where, bool create, struct buf *why)
 		free(db);
 		return ERR_IO;
 	}
-	sqlite3_busy_timeout(db->lite, 10000);
+	sqlite3_busy_timeout(db->lite, db->timeout_s * 1000);
 	*out = db;
 	return 0;
 }
@@ -153,9 +293,32 @@ void hdb_close(struct hdb *db)
 #ifdef HAVE_LIBPQ
 	if (db->pg)
 		PQfinish(db->pg);
+	free(db->where);
 #endif
 	free(db->err);
 	free(db);
+}
+
+bool hdb_reconnect(struct hdb *db)
+{
+#ifdef HAVE_LIBPQ
+	if (db->kind != HDB_POSTGRES || db->gave_up || !db->pg || PQstatus(db->pg) != CONNECTION_BAD)
+		return false;
+	PQfinish(db->pg);
+	db->pg = NULL;
+	struct buf why;
+	buf_init(&why);
+	int rc = pg_connect(db, &why);
+	if (rc < 0) {
+		set_err(db, why.data);
+		db->gave_up = true; /* one retry */
+	}
+	buf_free(&why);
+	return rc == 0;
+#else
+	(void)db;
+	return false;
+#endif
 }
 
 enum hdb_kind hdb_kind(const struct hdb *db)
@@ -184,15 +347,7 @@ int hdb_exec(struct hdb *db, const char *sql)
 		return 0;
 	}
 #ifdef HAVE_LIBPQ
-	PGresult *r = PQexec(db->pg, sql);
-	ExecStatusType st = PQresultStatus(r);
-	int rc = 0;
-	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
-		set_err(db, PQerrorMessage(db->pg));
-		rc = ERR_IO;
-	}
-	PQclear(r);
-	return rc;
+	return pg_exec(db, sql);
 #else
 	return ERR_IO;
 #endif
@@ -387,20 +542,33 @@ int hq_step(struct hq *q)
 #ifdef HAVE_LIBPQ
 	struct hdb *db = q->db;
 	if (!q->res) {
-		if (!q->prepared) {
-			PGresult *r = PQprepare(db->pg, q->name, q->sql, 0, NULL);
-			bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
-			PQclear(r);
-			if (!ok) {
+		if (!db->pg)
+			return ERR_IO;
+		if (!q->prepared || q->gen != db->gen) {
+			PGresult *r = NULL;
+			if (!PQsendPrepare(db->pg, q->name, q->sql, 0, NULL))
 				set_err(db, PQerrorMessage(db->pg));
+			else
+				r = pg_collect(db);
+			bool ok = r && PQresultStatus(r) == PGRES_COMMAND_OK;
+			if (r && !ok)
+				set_err(db, PQresultErrorMessage(r));
+			PQclear(r);
+			if (!ok)
 				return ERR_IO;
-			}
 			q->prepared = true;
+			q->gen = db->gen;
 		}
-		q->res = PQexecPrepared(db->pg, q->name, q->nparams, (const char *const *)q->params, NULL, NULL, 0);
+		if (!PQsendQueryPrepared(db->pg, q->name, q->nparams, (const char *const *)q->params, NULL, NULL, 0)) {
+			set_err(db, PQerrorMessage(db->pg));
+			return ERR_IO;
+		}
+		q->res = pg_collect(db);
+		if (!q->res)
+			return ERR_IO;
 		ExecStatusType st = PQresultStatus(q->res);
 		if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK) {
-			set_err(db, PQerrorMessage(db->pg));
+			set_err(db, PQresultErrorMessage(q->res));
 			PQclear(q->res);
 			q->res = NULL;
 			return ERR_IO;
@@ -480,11 +648,13 @@ void hq_free(struct hq *q)
 		sqlite3_finalize(q->st);
 #ifdef HAVE_LIBPQ
 	PQclear(q->res);
-	if (q->prepared) {
+	if (q->prepared && q->gen == q->db->gen && q->db->pg && PQstatus(q->db->pg) == CONNECTION_OK) {
 		char sql[48];
 		snprintf(sql, sizeof sql, "DEALLOCATE %s", q->name);
-		PGresult *r = PQexec(q->db->pg, sql);
-		PQclear(r);
+		char *keep = q->db->err ? xstrdup(q->db->err) : NULL; /* the error the caller reports */
+		pg_exec(q->db, sql);
+		free(q->db->err);
+		q->db->err = keep;
 	}
 	for (int i = 0; i < HQ_MAX_PARAMS; i++)
 		free(q->params[i]);

@@ -17,6 +17,9 @@
 
 enum hdb_kind { HDB_SQLITE, HDB_POSTGRES };
 
+/* The default deadline of the history, seconds (--history-timeout). */
+#define HDB_TIMEOUT_S 30
+
 struct hdb;
 struct hq;
 
@@ -28,10 +31,21 @@ bool hdb_is_uri(const char *where);
 int hdb_uri_check(const char *where, struct buf *why);
 
 /* Opens the history database at where. create: a missing SQLite file is made (a PostgreSQL
- * database must exist; its tables are made by the migrations either way). Returns 0, or ERR_IO
- * with the reason in why (caller-owned). *db is the caller's to close. */
-int hdb_open(struct hdb **db, const char *where, bool create, struct buf *why);
+ * database must exist; its tables are made by the migrations either way). timeout_s (0 =
+ * HDB_TIMEOUT_S) bounds every wait: SQLite's wait for another writer's lock; PostgreSQL's
+ * connect (connect_timeout, unless the URI gives one), each statement and lock wait (the
+ * session's statement_timeout and lock_timeout, unless the URI's options, the role or the
+ * server set them), and the wait for any answer (that plus 5 s: a server that accepts and
+ * never answers is given up, and every later call fails at once). Returns 0, or ERR_IO with the
+ * reason in why (caller-owned). *db is the caller's to close. */
+int hdb_open(struct hdb **db, const char *where, bool create, int timeout_s, struct buf *why);
 void hdb_close(struct hdb *db);
+/* After a failed call: when the PostgreSQL connection was lost (the server restarted, the
+ * session was terminated), connects once more and returns true — the caller then runs its
+ * statements (or its whole transaction) again; statements prepared before are prepared again.
+ * false when the connection was not lost, was given up, or the new connection failed (then no
+ * more retries). */
+bool hdb_reconnect(struct hdb *db);
 enum hdb_kind hdb_kind(const struct hdb *db);
 /* The last error's message (valid until the next call on db). */
 const char *hdb_error(const struct hdb *db);

@@ -21,7 +21,10 @@ struct history {
 
 static int fail(struct history *h, struct diag *d, const char *what)
 {
-	diag_emit(d, DIAG_PLAIN, 0, 0, "history: %s: %s", what, hdb_error(h->db));
+	const char *e = hdb_error(h->db);
+	if (strcmp(e, "not an error") == 0) /* SQLite's text when the step failed without an error of its own */
+		e = "the database gave no reason (SQLite: 'not an error'); nothing was changed";
+	diag_emit(d, DIAG_PLAIN, 0, 0, "history: %s: %s", what, e);
 	return ERR_IO;
 }
 
@@ -150,15 +153,117 @@ static int migrate_v3(struct history *h, struct diag *d)
 		    d);
 }
 
-/* Version 4: a before/after set's comparison outcome (improved, regressed, mixed, unchanged,
- * not_comparable; NULL for an analysis and for runs recorded before), week over week. */
+static char *col_dup(struct hq *q, int i)
+{
+	const char *t = hq_col_text(q, i);
+	return xstrdup(t ? t : "");
+}
+
+/* The new keys of one recorded run's sets (in recorded order), into keymap. */
+static int rekey_run(struct history *h, int64_t run, struct batch *b, struct hq *ins, struct diag *d)
+{
+	char **old = xcalloc(b->nsets ? b->nsets : 1, sizeof *old);
+	for (size_t i = 0; i < b->nsets; i++)
+		old[i] = b->sets[i].dir; /* the key as recorded */
+	for (size_t i = 0; i < b->nsets; i++)
+		b->sets[i].dir = NULL;
+	batch_assign_keys(b);
+	int rc = 0;
+	for (size_t i = 0; i < b->nsets && rc == 0; i++) {
+		hq_reset(ins);
+		hq_int(ins, 1, run);
+		hq_text(ins, 2, old[i]);
+		hq_text(ins, 3, b->sets[i].dir);
+		if (hq_step(ins) < 0)
+			rc = fail(h, d, "migrate to version 4");
+	}
+	for (size_t i = 0; i < b->nsets; i++)
+		free(old[i]);
+	free(old);
+	batch_free(b);
+	memset(b, 0, sizeof *b);
+	return rc;
+}
+
+/* Version 4 (issue 28): stable keys. A set's key comes from its own name (batch_assign_keys: of
+ * names that sanitise alike, the exact one keeps it and the others get a hash of their full
+ * name), so a key no longer moves when a colliding name appears; earlier runs get the keys their
+ * names get now. Sets are also found by name (an index on it): the previous run of a set is the
+ * latest that recorded its name. */
 static int migrate_v4(struct history *h, struct diag *d)
+{
+	if (exec(h, "CREATE TEMP TABLE keymap4(run_id INTEGER NOT NULL, old TEXT NOT NULL, key TEXT NOT NULL, "
+		    "PRIMARY KEY(run_id, old))", d) < 0)
+		return ERR_IO;
+	struct hq *sel = hq_prepare(h->db, pg(h) ? "SELECT run_id, name, key FROM sets ORDER BY run_id, ctid"
+						  : "SELECT run_id, name, key FROM sets ORDER BY run_id, rowid");
+	struct hq *ins = hq_prepare(h->db, "INSERT INTO keymap4 VALUES(?1, ?2, ?3)");
+	int rc = 0;
+	if (!sel || !ins) {
+		rc = fail(h, d, "migrate to version 4");
+		goto out;
+	}
+	struct batch b;
+	memset(&b, 0, sizeof b);
+	int64_t run = -1;
+	int st;
+	while (rc == 0 && (st = hq_step(sel)) == 1) {
+		int64_t r = hq_col_int(sel, 0);
+		if (r != run && b.nsets)
+			rc = rekey_run(h, run, &b, ins, d);
+		run = r;
+		b.sets = xrealloc(b.sets, (b.nsets + 1) * sizeof *b.sets);
+		struct bset *x = &b.sets[b.nsets++];
+		memset(x, 0, sizeof *x);
+		x->name = col_dup(sel, 1);
+		x->dir = col_dup(sel, 2);
+	}
+	if (rc == 0 && st < 0)
+		rc = fail(h, d, "migrate to version 4");
+	if (rc == 0 && b.nsets)
+		rc = rekey_run(h, run, &b, ins, d);
+	batch_free(&b);
+out:
+	hq_free(sel);
+	hq_free(ins);
+	if (rc < 0)
+		return rc;
+	struct buf sql;
+	buf_init(&sql);
+	buf_printf(&sql,
+		   "CREATE TABLE sets_v4(run_id INTEGER NOT NULL REFERENCES runs(id), key TEXT NOT NULL, name TEXT NOT NULL, "
+		   "  status TEXT NOT NULL, error TEXT, capture_start TEXT, capture_end TEXT, worst TEXT, "
+		   "  findings INTEGER NOT NULL, verdict TEXT, PRIMARY KEY(run_id, key));"
+		   "INSERT INTO sets_v4 SELECT s.run_id, k.key, s.name, s.status, s.error, s.capture_start, s.capture_end, "
+		   "  s.worst, s.findings, s.verdict FROM sets s JOIN keymap4 k ON k.run_id = s.run_id AND k.old = s.key "
+		   "  ORDER BY s.run_id, s.%s;"
+		   "DROP TABLE sets;"
+		   "ALTER TABLE sets_v4 RENAME TO sets;"
+		   "CREATE INDEX sets_by_key ON sets(key, run_id);"
+		   "CREATE INDEX sets_by_name ON sets(name, run_id);"
+		   "UPDATE stats SET set_key = (SELECT k.key FROM keymap4 k WHERE k.run_id = stats.run_id "
+		   "  AND k.old = stats.set_key) WHERE EXISTS (SELECT 1 FROM keymap4 k WHERE k.run_id = stats.run_id "
+		   "  AND k.old = stats.set_key);"
+		   "UPDATE findings SET set_key = (SELECT k.key FROM keymap4 k WHERE k.run_id = findings.run_id "
+		   "  AND k.old = findings.set_key) WHERE EXISTS (SELECT 1 FROM keymap4 k WHERE k.run_id = findings.run_id "
+		   "  AND k.old = findings.set_key);"
+		   "DROP TABLE keymap4;",
+		   pg(h) ? "ctid" : "rowid");
+	rc = exec(h, sql.data, d);
+	buf_free(&sql);
+	return rc;
+}
+
+/* Version 5: a before/after set's comparison outcome (improved, regressed, mixed, unchanged,
+ * not_comparable; NULL for an analysis and for runs recorded before), week over week. */
+static int migrate_v5(struct history *h, struct diag *d)
 {
 	return exec(h, "ALTER TABLE sets ADD COLUMN outcome TEXT;", d);
 }
 
 /* migrations[v] brings a database at version v to v + 1. */
-static int (*const migrations[])(struct history *h, struct diag *d) = {migrate_v1, migrate_v2, migrate_v3, migrate_v4};
+static int (*const migrations[])(struct history *h, struct diag *d) = {migrate_v1, migrate_v2, migrate_v3, migrate_v4,
+									    migrate_v5};
 #define NMIGRATIONS (int)(sizeof migrations / sizeof migrations[0])
 _Static_assert(NMIGRATIONS == HISTORY_SCHEMA_VERSION, "one migration per schema version");
 
@@ -200,12 +305,12 @@ static int migrate(struct history *h, const char *where, struct diag *d)
 	return rc;
 }
 
-int history_open(struct history **out, const char *where, bool create, struct diag *d)
+int history_open(struct history **out, const char *where, bool create, int timeout_s, struct diag *d)
 {
 	struct history *h = xcalloc(1, sizeof *h);
 	struct buf why;
 	buf_init(&why);
-	if (hdb_open(&h->db, where, create, &why) < 0) {
+	if (hdb_open(&h->db, where, create, timeout_s, &why) < 0) {
 		diag_emit(d, DIAG_PLAIN, 0, 0, "history: cannot open %s: %s", where, why.data ? why.data : "error");
 		buf_free(&why);
 		free(h);
@@ -229,11 +334,6 @@ void history_close(struct history *h)
 	free(h);
 }
 
-static char *col_dup(struct hq *q, int i)
-{
-	const char *t = hq_col_text(q, i);
-	return xstrdup(t ? t : "");
-}
 
 /* Text columns back to ids; -1 when this iopsy does not know the name (a newer kind). */
 static int col_id(struct hq *q, int i, int (*find)(const char *))
@@ -251,32 +351,56 @@ static int64_t col_time(struct hq *q, int i)
 	return v;
 }
 
-static int previous(struct history *h, const struct bset *s, struct bprev *p, struct diag *d)
+static int previous_rows(struct history *h, int64_t run, const char *key, struct bprev *p, struct diag *d);
+
+/* The run before the one being recorded: a run id recorded before (a rerun, shards run again
+ * after their finish step) is that run, whose row keeps its place — its previous run is the one
+ * before it, never itself. */
+static int previous(struct history *h, const struct bset *s, const char *run_key, struct bprev *p, struct diag *d)
 {
-	struct hq *q = hq_prepare(h->db, "SELECT r.id, r.started, s.capture_start FROM sets s JOIN runs r ON r.id = s.run_id "
-					 "WHERE s.key = ?1 AND s.status != 'failed' ORDER BY r.id DESC LIMIT 1");
+	/* by the set's own name (a key may have been another set's: "dup_set" was "dup set"'s until
+	 * a set called dup_set appeared, issue 28); of two sets of one name in that run, the one with
+	 * this set's key */
+	struct hq *q = hq_prepare(h->db, "SELECT r.id, r.started, s.capture_start, s.key FROM sets s JOIN runs r ON r.id = s.run_id "
+					 "WHERE s.name = ?1 AND s.status != 'failed' AND r.id < COALESCE((SELECT x.id FROM runs x "
+					 "WHERE x.run_key = CAST(?2 AS TEXT)), 9223372036854775807) "
+					 "ORDER BY r.id DESC, CASE WHEN s.key = ?3 THEN 0 ELSE 1 END, s.key LIMIT 1");
 	if (!q)
 		return fail(h, d, "query");
-	hq_text(q, 1, s->dir);
+	hq_text(q, 1, s->name);
+	hq_text(q, 2, run_key);
+	hq_text(q, 3, s->dir);
 	int64_t run = -1;
+	char *key = NULL;
 	int st = hq_step(q);
 	if (st == 1) {
 		run = hq_col_int(q, 0);
 		p->have = true;
 		p->started = col_dup(q, 1);
 		p->capture = col_dup(q, 2);
+		key = col_dup(q, 3);
 	}
 	hq_free(q);
 	if (st < 0)
 		return fail(h, d, "query");
 	if (run < 0)
 		return 0;
+	int rc = previous_rows(h, run, key, p, d);
+	free(key);
+	return rc;
+}
+
+/* The key figures and findings of set key in run run, into p. */
+static int previous_rows(struct history *h, int64_t run, const char *key, struct bprev *p, struct diag *d)
+{
+	int st;
+	struct hq *q;
 	q = hq_prepare(h->db, "SELECT layer, entity, host, metric, p50, p95, p99, max, mean, samples FROM stats "
 			      "WHERE run_id = ?1 AND set_key = ?2");
 	if (!q)
 		return fail(h, d, "query");
 	hq_int(q, 1, run);
-	hq_text(q, 2, s->dir);
+	hq_text(q, 2, key);
 	while ((st = hq_step(q)) == 1) {
 		int layer = col_id(q, 0, layer_find), metric = col_id(q, 3, metric_find);
 		if (layer < 0 || metric < 0)
@@ -300,7 +424,7 @@ static int previous(struct history *h, const struct bset *s, struct bprev *p, st
 	if (!q)
 		return fail(h, d, "query");
 	hq_int(q, 1, run);
-	hq_text(q, 2, s->dir);
+	hq_text(q, 2, key);
 	while ((st = hq_step(q)) == 1) {
 		int kind = col_id(q, 0, kind_find), sev = col_id(q, 1, severity_find), layer = col_id(q, 2, layer_find);
 		if (kind < 0 || sev < 0 || layer < 0)
@@ -320,14 +444,29 @@ static int previous(struct history *h, const struct bset *s, struct bprev *p, st
 	return st < 0 ? fail(h, d, "query") : 0;
 }
 
-int history_previous(struct history *h, const struct bset *s, struct bprev *p, struct diag *d)
+int history_previous(struct history *h, const struct bset *s, const char *run_key, struct bprev *p, struct diag *d)
 {
 	memset(p, 0, sizeof *p);
-	if (h->previous_failed)
+	if (h->previous_failed) {
+		p->unavailable = true;
 		return ERR_IO;
-	int rc = previous(h, s, p, d);
+	}
+	/* a lost connection (the server restarted, the session was ended) is tried once more on a
+	 * new one; the first attempt's message is said only when there is no retry */
+	struct diag quiet;
+	diag_init(&quiet, NULL, -1);
+	int rc = previous(h, s, run_key, p, &quiet);
+	if (rc < 0 && hdb_reconnect(h->db)) {
+		bprev_free(p);
+		memset(p, 0, sizeof *p);
+		rc = previous(h, s, run_key, p, d);
+	} else if (rc < 0) {
+		diag_emit(d, DIAG_PLAIN, 0, 0, "history: query: %s", hdb_error(h->db));
+	}
 	if (rc < 0) {
 		bprev_free(p);
+		memset(p, 0, sizeof *p);
+		p->unavailable = true;
 		h->previous_failed = true;
 		diag_emit(d, DIAG_PLAIN, 0, 0, "history: no trend for set %s and the sets after it", s->dir);
 	}
@@ -468,8 +607,19 @@ static int run_row(struct history *h, const char *started, const char *input, co
 	return 0;
 }
 
-int history_record(struct history *h, const char *started, const char *input, const char *run_key,
-		   const struct batch *b, struct diag *d)
+/* Says again through d what a quiet attempt said (lines "iopsy: ..." of diag_sink_buf). */
+static void replay(struct diag *d, const struct buf *said)
+{
+	for (const char *l = said->data; l && *l;) {
+		size_t n = strcspn(l, "\n");
+		const char *t = strncmp(l, "iopsy: ", 7) == 0 ? l + 7 : l;
+		diag_emit(d, DIAG_PLAIN, 0, 0, "%.*s", (int)(n - (size_t)(t - l)), t);
+		l += n + (l[n] == '\n');
+	}
+}
+
+static int record_once(struct history *h, const char *started, const char *input, const char *run_key,
+		       const struct batch *b, struct diag *d)
 {
 	if (hdb_begin(h->db, false) < 0)
 		return fail(h, d, "begin");
@@ -503,6 +653,25 @@ out:
 		rc = ERR_IO;
 	if (rc < 0)
 		hdb_exec(h->db, "ROLLBACK");
+	return rc;
+}
+
+int history_record(struct history *h, const char *started, const char *input, const char *run_key,
+		   const struct batch *b, struct diag *d)
+{
+	/* the transaction is whole or nothing, so a connection lost during it is recorded again,
+	 * once, on a new one */
+	struct buf first;
+	buf_init(&first);
+	struct diag quiet;
+	diag_init(&quiet, NULL, -1);
+	quiet.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &first};
+	int rc = record_once(h, started, input, run_key, b, &quiet);
+	if (rc < 0 && hdb_reconnect(h->db))
+		rc = record_once(h, started, input, run_key, b, d);
+	else if (rc < 0)
+		replay(d, &first);
+	buf_free(&first);
 	return rc;
 }
 

@@ -171,17 +171,111 @@ static void init_chld(void)
 	sigaction(SIGCHLD, &sa, &old_chld);
 }
 
+#define SCRATCH_OWNER ".owner"
+
+/* The start time of process pid in clock ticks since boot (/proc/PID/stat field 22), 0 when
+ * unknown: with the pid it names one process, never a later one given the same pid. */
+static unsigned long long proc_start_time(pid_t pid)
+{
+	char p[64], b[1024];
+	snprintf(p, sizeof p, "/proc/%ld/stat", (long)pid);
+	int fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, b, sizeof b - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	b[n] = '\0';
+	const char *c = strrchr(b, ')'); /* the command may hold spaces and ')' */
+	if (!c)
+		return 0;
+	int field = 2;
+	for (c++; *c && field < 22; c++)
+		if (*c == ' ')
+			field++;
+	return strtoull(c, NULL, 10);
+}
+
+/* Whether the run that wrote owner ("PID START HOST") is gone: no such process, or another process
+ * with its pid. A folder of another user, or without an owner file, is not ours to judge. */
+static bool owner_gone(const char *dir)
+{
+	char p[4400], b[128];
+	int k = snprintf(p, sizeof p, "%s/%s", dir, SCRATCH_OWNER);
+	if (k < 0 || (size_t)k >= sizeof p)
+		return false;
+	int fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return false;
+	ssize_t n = read(fd, b, sizeof b - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	b[n] = '\0';
+	char *e;
+	long pid = strtol(b, &e, 10);
+	unsigned long long start = strtoull(e, &e, 10);
+	char host[256] = "";
+	gethostname(host, sizeof host - 1);
+	while (*e == ' ')
+		e++;
+	size_t hl = strcspn(e, "\n");
+	if (pid <= 0 || hl != strlen(host) || strncmp(e, host, hl) != 0)
+		return false; /* another machine's run (a TMPDIR on a shared file system): not ours to judge */
+	if (kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+		return true;
+	unsigned long long now = proc_start_time((pid_t)pid);
+	return start && now && now != start;
+}
+
+/* Removes the scratch folders of earlier runs whose process is gone (SIGKILL leaves them):
+ * iopsy-batch-* in tmp, this user's, with an owner file naming a dead run. */
+static void remove_stale_scratch(const char *tmp)
+{
+	DIR *dh = opendir(tmp);
+	if (!dh)
+		return;
+	struct dirent *e;
+	while ((e = readdir(dh)) != NULL) {
+		if (strncmp(e->d_name, "iopsy-batch-", 12) != 0)
+			continue;
+		char p[4200];
+		int k = snprintf(p, sizeof p, "%s/%s", tmp, e->d_name);
+		struct stat st;
+		if (k < 0 || (size_t)k >= sizeof p || lstat(p, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+			continue;
+		if (owner_gone(p))
+			proc_rmtree(p);
+	}
+	closedir(dh);
+}
+
 int proc_begin(struct diag *d)
 {
 	init_chld();
 	int rc = 0;
 	const char *tmp = getenv("TMPDIR");
-	int k = snprintf(scratch, sizeof scratch, "%s/iopsy-batch-XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
+	const char *where = tmp && *tmp == '/' ? tmp : "/tmp";
+	remove_stale_scratch(where);
+	int k = snprintf(scratch, sizeof scratch, "%s/iopsy-batch-XXXXXX", where);
 	if (k < 0 || (size_t)k >= sizeof scratch || !mkdtemp(scratch)) {
 		diag_emit(d, DIAG_PLAIN, 0, 0, "cannot create a temporary folder in %s: %s; the sets use TMPDIR directly",
-			  tmp && *tmp == '/' ? tmp : "/tmp", strerror(errno));
+			  where, strerror(errno));
 		scratch[0] = '\0';
 		rc = ERR_IO;
+	} else {
+		/* who owns it, for the next run to tell a dead run's folder from a live one's */
+		char p[4400], b[384], host[256] = "";
+		gethostname(host, sizeof host - 1);
+		snprintf(p, sizeof p, "%s/%s", scratch, SCRATCH_OWNER);
+		int n = snprintf(b, sizeof b, "%ld %llu %s\n", (long)getpid(), proc_start_time(getpid()), host);
+		int fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (fd >= 0) {
+			if (write(fd, b, (size_t)n) != n)
+				unlink(p);
+			close(fd);
+		}
 	}
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);

@@ -92,6 +92,7 @@ void result_encode(const struct bresult *r, uint64_t run_id, struct buf *out)
 	}
 	const struct btrend *t = &r->trend;
 	put_u(&p, t->have_previous, 1);
+	put_u(&p, t->unavailable, 1);
 	put_str(&p, t->previous_started);
 	put_str(&p, t->previous_capture);
 	put_u(&p, (uint64_t)(int64_t)t->n_new, 8);
@@ -113,6 +114,7 @@ void result_encode(const struct bresult *r, uint64_t run_id, struct buf *out)
 		put_f64(&p, g->before);
 		put_f64(&p, g->change_pct);
 	}
+	put_u(&p, r->input_digest, 8);
 	buf_add(out, magic, sizeof magic);
 	put_u(out, RESULT_VERSION, 2);
 	put_u(out, 0, 2);
@@ -265,6 +267,7 @@ static void decode_payload(struct rd *r, size_t nfiles, struct bresult *o)
 	}
 	struct btrend *t = &o->trend;
 	t->have_previous = get_enum(r, 1, 2, "a flag is out of range") != 0;
+	t->unavailable = get_enum(r, 1, 2, "a flag is out of range") != 0;
 	t->previous_started = get_str(r, true);
 	t->previous_capture = get_str(r, true);
 	t->n_new = (long)get_i64(r);
@@ -289,6 +292,7 @@ static void decode_payload(struct rd *r, size_t nfiles, struct bresult *o)
 		g->before = get_f64(r);
 		g->change_pct = get_f64(r);
 	}
+	o->input_digest = get_u(r, 8);
 	if (!r->why && r->off != r->n)
 		r->why = "the record has bytes after its end";
 	if (!r->why && (t->nunchanged > t->nfig || t->n_new < 0 || t->n_still < 0 || t->n_resolved < 0))

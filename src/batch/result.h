@@ -17,12 +17,13 @@
  *                                   str host, i64 start, i64 end, str summary
  *     u32 count, then per figure:   u8 layer, u16 metric, str entity, str host,
  *                                   f64 p50, p95, p99, max, mean, i64 samples
- *     trend: u8 have_previous, str previous_started, str previous_capture,
+ *     trend: u8 have_previous, u8 unavailable (the history could not be read), str previous_started, str previous_capture,
  *            i64 new, i64 still, i64 resolved, u64 unchanged,
  *            u8 state per finding (the finding count again),
  *            u32 count, then per resolved finding: as a finding above,
  *            u32 count, then per figure trend: u32 figure index, u8 have_before, u8 trend,
  *                                   f64 now, f64 before, f64 change_pct
+ *     u64 input digest (batch_set_digest of the set as its worker read it)
  *   str = u32 length + bytes, 0xFFFFFFFF for none (NULL).
  * Every count, length, enum and index is checked against its range and the bytes left; a record
  * that is short, long, of another version or run, or fails its CRC is refused whole. */

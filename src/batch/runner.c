@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -218,8 +219,10 @@ void batch_run(struct batch *b, const struct batch_opts *o, uint64_t run_id, str
 			batch_remove_outputs(dir);
 			struct bprev prev;
 			memset(&prev, 0, sizeof prev);
-			if (h && history_previous(h, s, &prev, d) < 0)
-				bprev_free(&prev);
+			if (h)
+				history_previous(h, s, o->run_id, &prev, d); /* failed: prev.unavailable */
+			else if (b->history_unavailable)
+				prev.unavailable = true;
 			char *tmpdir = NULL;
 			if (proc_scratch()) {
 				struct buf t;
@@ -272,6 +275,9 @@ void batch_run(struct batch *b, const struct batch_opts *o, uint64_t run_id, str
 			char *dir = set_dir(o, s);
 			if (sl->pid == pid) {
 				s->seconds = now_seconds() - sl->start;
+				/* whatever the worker left in its group (a Chromium helper, a gnuplot) goes with it:
+				 * the group's id cannot be reused while a member is alive */
+				kill(-pid, SIGKILL);
 				reap(s, dir, status, run_id);
 			} else if (now_seconds() >= sl->deadline) {
 				int st;

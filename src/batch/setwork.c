@@ -12,6 +12,7 @@
 #include "html.h"
 #include "reporter.h"
 #include "result.h"
+#include "shard.h"
 
 /* The worker's resident size in MiB (/proc/self/statm), 0 when unknown. */
 static long rss_mb(void)
@@ -117,6 +118,9 @@ static void set_deliverable(const struct bset *s, const struct batch_opts *o, st
 	}
 	ro->html.brand = br;
 	ro->html.paper = o->paper;
+	/* Chromium in the worker's group: the set's deadline and a signal to the run reach it, and
+	 * nothing of it outlives the worker (the runner kills what is left of the group) */
+	ro->pdf.caller_group = true;
 }
 
 /* The set's reports: report.json, report.txt and report.html (what: 0 analysis, 1 comparison).
@@ -555,6 +559,7 @@ int setwork_run(const struct bset *s, const char *setdir, const struct bprev *pr
 {
 	struct bresult r;
 	bresult_init(&r);
+	uint64_t digest = batch_set_digest(s); /* the input as it is when the worker starts reading */
 	size_t ncap = 0;
 	for (size_t i = 0; i < s->nfiles; i++)
 		ncap += s->files[i].role == BF_CAPTURE;
@@ -579,6 +584,7 @@ int setwork_run(const struct bset *s, const char *setdir, const struct bprev *pr
 		single(s, setdir, prev, o, &r);
 	}
 	int rc = r.status == BS_OK ? 0 : 1;
+	r.input_digest = digest;
 	if (result_write(setdir, &r, run_id) < 0) {
 		if (o->co.sink.fn) {
 			struct buf m;

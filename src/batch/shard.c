@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -82,6 +83,32 @@ uint64_t batch_fingerprint(const struct batch *b)
 		h = fnv_add(h, "\n", 1);
 	}
 	return h;
+}
+
+uint64_t batch_set_digest(const struct bset *s)
+{
+	uint64_t h = fnv_add(FNV_OFFSET, "set 1\n", 6);
+	h = fnv_add(h, s->dir, strlen(s->dir) + 1);
+	h = fnv_add(h, s->name, strlen(s->name) + 1);
+	for (size_t k = 0; k < s->nfiles; k++) {
+		unsigned char role = (unsigned char)(s->files[k].role * 4 + s->files[k].side);
+		h = fnv_add(h, s->files[k].path, strlen(s->files[k].path) + 1);
+		h = fnv_add(h, &role, 1);
+		struct stat st;
+		int64_t v[3] = {-1, -1, -1};
+		if (stat(s->files[k].path, &st) == 0) {
+			v[0] = (int64_t)st.st_size;
+			v[1] = (int64_t)st.st_mtim.tv_sec;
+			v[2] = (int64_t)st.st_mtim.tv_nsec;
+		}
+		for (int i = 0; i < 3; i++) {
+			unsigned char b[8];
+			for (int j = 0; j < 8; j++)
+				b[j] = (unsigned char)((uint64_t)v[i] >> (8 * j));
+			h = fnv_add(h, b, sizeof b);
+		}
+	}
+	return h ? h : 1;
 }
 
 /* ---- marker files ---- */
@@ -186,6 +213,53 @@ static int parse_run(const char *out, char **id, unsigned *n, char **started)
 	return rc;
 }
 
+/* Whether DIR/.run says its run's finish step has run. */
+static bool run_finished(const char *out)
+{
+	char *p = path_in(out, RUN_MARKER);
+	char *text = read_small(p);
+	free(p);
+	char *f = text ? marker_value(text, "finished") : NULL;
+	bool done = f != NULL;
+	free(f);
+	free(text);
+	return done;
+}
+
+int run_marker_finish(const char *out, const char *id, const char *now)
+{
+	char *p = path_in(out, RUN_MARKER);
+	char *text = read_small(p);
+	free(p);
+	char *oid = text ? marker_value(text, "run-id") : NULL;
+	int rc = 0;
+	if (!text || !oid || strcmp(oid, id) != 0 || strncmp(text, "iopsy run 1\n", 12) != 0) {
+		rc = ERR_IO; /* not this run's marker: nothing to mark */
+		errno = ENOENT;
+	} else {
+		struct buf t;
+		buf_init(&t);
+		for (const char *l = text; *l;) { /* every line but an earlier "finished" */
+			size_t n = strcspn(l, "\n");
+			if (strncmp(l, "finished ", 9) != 0)
+				buf_printf(&t, "%.*s\n", (int)n, l);
+			l += n + (l[n] == '\n');
+		}
+		buf_printf(&t, "finished %s\n", now);
+		char *tmp = write_temp(out, t.data);
+		buf_free(&t);
+		char *final = path_in(out, RUN_MARKER);
+		rc = tmp && rename(tmp, final) == 0 ? 0 : ERR_IO;
+		if (tmp && rc < 0)
+			unlink(tmp);
+		free(tmp);
+		free(final);
+	}
+	free(oid);
+	free(text);
+	return rc;
+}
+
 int run_marker_join(const char *out, const char *id, unsigned n, const char *now, char **started, struct buf *why)
 {
 	*started = NULL;
@@ -237,6 +311,20 @@ int run_marker_join(const char *out, const char *id, unsigned n, const char *now
 			}
 			break;
 		}
+		if (pr == 0 && !run_finished(out)) {
+			/* another run's shards work here, or its finish step has not run: taking the folder
+			 * over would make that run's finish step refuse or remove this run's reports */
+			buf_printf(why, "%s belongs to run %s (started %s with %u shard%s), which has not finished: a shard never "
+					"takes over another run's folder; give the run id its shards were started with, or another "
+					"--out, or finish that run (--finish --run-id %s) first; to abandon it, remove %s/%s",
+				   out, oid, ostarted, on, on == 1 ? "" : "s", oid, out, RUN_MARKER);
+			unlink(tmp);
+			free(tmp);
+			free(oid);
+			free(ostarted);
+			rc = ERR_USAGE;
+			break;
+		}
 		free(oid);
 		free(ostarted);
 		if (pr == ERR_IO) { /* removed meanwhile: try the link again */
@@ -244,7 +332,7 @@ int run_marker_join(const char *out, const char *id, unsigned n, const char *now
 			free(tmp);
 			continue;
 		}
-		/* an earlier run's marker (or not a marker): this run replaces it */
+		/* a finished run's marker (or not a marker): this run replaces it */
 		rc = rename(tmp, final) == 0 ? 0 : ERR_IO;
 		if (rc < 0)
 			unlink(tmp);
@@ -330,6 +418,75 @@ int shard_marker_read(const char *out, const char *id, unsigned k, unsigned n, u
 	free(fp);
 	free(text);
 	return rc;
+}
+
+int run_lock(const char *out, bool exclusive, const char *id, const char *now, int *fd, struct buf *why)
+{
+	*fd = -1;
+	char *p = path_in(out, RUN_LOCK);
+	int f = open(p, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (f < 0) {
+		free(p);
+		return ERR_IO;
+	}
+	if (flock(f, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) == 0) {
+		if (exclusive) {
+			char host[256] = "";
+			gethostname(host, sizeof host - 1);
+			struct buf t;
+			buf_init(&t);
+			buf_printf(&t, "iopsy lock 1\npid %ld\nhost %s\nstarted %s\nrun-id %s\n", (long)getpid(), host, now,
+				   id ? id : "-");
+			/* best effort: who holds it is only quoted in a refusal */
+			if (ftruncate(f, 0) != 0 || pwrite(f, t.data, t.len, 0) != (ssize_t)t.len)
+				errno = 0;
+			buf_free(&t);
+		}
+		free(p);
+		*fd = f;
+		return 0;
+	}
+	int e = errno;
+	if (e == ENOLCK || e == EOPNOTSUPP || e == ENOTSUP || e == EINVAL) {
+		/* a file system without locks (NFS mounted nolock): the run goes on unguarded */
+		close(f);
+		free(p);
+		errno = e;
+		return 1;
+	}
+	if (e != EWOULDBLOCK) {
+		close(f);
+		free(p);
+		errno = e;
+		return ERR_IO;
+	}
+	/* who holds it: a shared lock that can be had means shards are at work; else the
+	 * exclusive holder said who it is */
+	bool shards = exclusive && flock(f, LOCK_SH | LOCK_NB) == 0;
+	buf_printf(why, "%s is in use by another iopsy batch run", out);
+	if (shards) {
+		flock(f, LOCK_UN);
+		char *rid = run_marker_id(out);
+		buf_printf(why, " (shards of run %s are working in it)", rid ? rid : "?");
+		free(rid);
+	} else {
+		char *text = read_small(p);
+		char *pid = text ? marker_value(text, "pid") : NULL, *host = text ? marker_value(text, "host") : NULL;
+		char *since = text ? marker_value(text, "started") : NULL, *rid = text ? marker_value(text, "run-id") : NULL;
+		if (pid)
+			buf_printf(why, " (pid %s on %s since %s, run id %s)", pid, host ? host : "?", since ? since : "?",
+				   rid ? rid : "-");
+		free(pid);
+		free(host);
+		free(since);
+		free(rid);
+		free(text);
+	}
+	buf_printf(why, ": two runs never share an output folder (%s/%s is held while a run, a shard or a finish step "
+			"works in it); wait for that run to end, or give another --out", out, RUN_LOCK);
+	close(f);
+	free(p);
+	return ERR_LIMIT;
 }
 
 void run_markers_remove(const char *out)

@@ -11,6 +11,7 @@
 
 #include "batch.h"
 #include "commands.h"
+#include "deliver.h"
 #include "hdb.h"
 #include "history.h"
 #include "mail.h"
@@ -39,6 +40,9 @@ static const char batch_help[] =
 	"  --history PATH|URI      the history: a SQLite file (default DIR/history.sqlite) or a\n"
 	"                          PostgreSQL database, postgresql://[user@]host[:port]/db (password\n"
 	"                          from PGPASSFILE or ~/.pgpass, never in the URI)\n"
+	"  --history-timeout SECONDS  how long the history may keep the run waiting (default 30):\n"
+	"                          PostgreSQL's connect, each statement and lock wait, SQLite's lock\n"
+	"                          wait; past it the run goes on without trends (exit 4)\n"
 	"  --shard K/N             analyse only the sets of shard K of N (K from 0, as\n"
 	"                          SLURM_ARRAY_TASK_ID and JOB_COMPLETION_INDEX count): reports and\n"
 	"                          result records into the shared DIR, no index, history or mail\n"
@@ -96,6 +100,7 @@ enum {
 	OPT_RUN_ID,
 	OPT_BPDF,
 	OPT_BPAPER,
+	OPT_HISTORY_TIMEOUT,
 };
 
 /* Every message of a batch run reaches stderr through here: names from customer files (set
@@ -166,6 +171,7 @@ static int run_batch(int argc, char **argv, struct recipients *rcpt)
 	static const struct option opts[] = {{"out", required_argument, NULL, 'o'},
 					     {"jobs", required_argument, NULL, 'j'},
 					     {"history", required_argument, NULL, OPT_HISTORY},
+					     {"history-timeout", required_argument, NULL, OPT_HISTORY_TIMEOUT},
 					     {"mail-to", required_argument, NULL, OPT_MAIL_TO},
 					     {"mail-from", required_argument, NULL, OPT_MAIL_FROM},
 					     {"subject", required_argument, NULL, OPT_SUBJECT},
@@ -223,6 +229,13 @@ static int run_batch(int argc, char **argv, struct recipients *rcpt)
 			break;
 		}
 		case OPT_HISTORY: o.history = optarg; break;
+		case OPT_HISTORY_TIMEOUT: {
+			long v;
+			if (parse_seconds(optarg, 2, 86400, &v) < 0)
+				return usage_error("batch", "--history-timeout takes a number of seconds from 2 to 86400");
+			o.history_timeout_s = (int)v;
+			break;
+		}
 		case OPT_MAIL_TO:
 			add_recipients(&rcpt->to, &rcpt->n, optarg);
 			o.mail_to = rcpt->to;
@@ -340,8 +353,16 @@ static int run_batch(int argc, char **argv, struct recipients *rcpt)
 		}
 		buf_free(&why);
 	}
-	if (o.smtp && strncmp(o.smtp, "smtp://", 7) != 0 && strncmp(o.smtp, "smtps://", 8) != 0)
-		return usage_error("batch", "--smtp takes an smtp:// or smtps:// URL");
+	if (o.smtp) {
+		struct buf why;
+		buf_init(&why);
+		if (deliver_url_check(o.smtp, &why) < 0) {
+			usage_error("batch", "%s", why.data);
+			buf_free(&why);
+			return EXIT_USAGE;
+		}
+		buf_free(&why);
+	}
 
 	o.fail_on = fail_on;
 	return batch_execute(&o);
@@ -409,7 +430,7 @@ int cmd_history(int argc, char **argv)
 		return EXIT_INPUT;
 	}
 	/* opening migrates an older schema in place */
-	if (history_open(&h, db, false, &d) < 0)
+	if (history_open(&h, db, false, 0, &d) < 0)
 		return EXIT_INPUT;
 	int ret = history_list(h, set, &out, &d) < 0 ? EXIT_INPUT : EXIT_OK;
 	if (fwrite(out.data, 1, out.len, stdout) != out.len || fflush(stdout) != 0) {

@@ -31,6 +31,17 @@ void extract_help(struct buf *out)
 	buf_adds(out, extract_help_text);
 }
 
+/* A name from the command line or a capture, as the terminal may show it: control characters
+ * and invalid UTF-8 as \\xNN (an escape sequence in a file name never reaches the terminal).
+ * Returns a static buffer's text, valid until the next call with the same slot. */
+static const char *shown(int slot, const char *s)
+{
+	static struct buf b[2];
+	buf_reset(&b[slot]);
+	buf_add_text_escaped(&b[slot], s ? s : "", s ? strlen(s) : 0);
+	return b[slot].data ? b[slot].data : "";
+}
+
 int cmd_extract(int argc, char **argv)
 {
 	static const struct option opts[] = {{"match", required_argument, NULL, 'm'},
@@ -101,7 +112,7 @@ int cmd_extract(int argc, char **argv)
 	}
 	if (nsel == 0) {
 		fprintf(stderr, "iopsy extract: no column of %s matches '%s' (list them with 'iopsy counters')\n",
-			in.diag.file, pattern);
+			shown(0, in.diag.file), shown(1, pattern));
 		ret = EXIT_USAGE;
 		goto out;
 	}
@@ -111,7 +122,7 @@ int cmd_extract(int argc, char **argv)
 	}
 	struct afile af;
 	if (afile_open(&af, outpath) < 0) {
-		fprintf(stderr, "iopsy extract: cannot create %s: %s\n", outpath, strerror(errno));
+		fprintf(stderr, "iopsy extract: cannot create %s: %s\n", shown(0, outpath), strerror(errno));
 		ret = EXIT_SYSTEM;
 		goto out;
 	}
@@ -120,7 +131,7 @@ int cmd_extract(int argc, char **argv)
 	int r = extract_write_time(&in, sel, (size_t)nsel, af.fp, &werr, &rows, tf, co.tz);
 	if (r == ERR_USAGE) {
 		afile_abort(&af);
-		fprintf(stderr, "iopsy extract: --time-format local: %s has no time-zone bias; give --tz\n", in.diag.file);
+		fprintf(stderr, "iopsy extract: --time-format local: %s has no time-zone bias; give --tz\n", shown(0, in.diag.file));
 		ret = EXIT_USAGE;
 		goto out;
 	}
@@ -139,14 +150,21 @@ int cmd_extract(int argc, char **argv)
 		afile_abort(&af);
 		ret = r < 0 ? exit_code_for(r) : pdh_stats(in.r)->outside ? EXIT_USAGE : EXIT_INPUT;
 	} else if (werr) {
-		fprintf(stderr, "iopsy extract: write error on %s: %s\n", outpath, strerror(errno));
+		fprintf(stderr, "iopsy extract: write error on %s: %s\n", shown(0, outpath), strerror(errno));
 		afile_abort(&af);
 		ret = EXIT_SYSTEM;
+	} else if (r < 0 && !af.is_stdout && !af.in_place) {
+		/* an output file is the whole export or none: the first rows alone would pass for the
+		 * capture with a script that misses the exit code */
+		afile_abort(&af);
+		fprintf(stderr, "iopsy extract: %s not written: the input failed after %ld row%s (above); a partial export "
+				"is not kept\n", shown(0, outpath), rows, rows == 1 ? "" : "s");
+		ret = exit_code_for(r);
 	} else {
 		if (r < 0)
-			ret = exit_code_for(r); /* keep what was read: the rows before the error are valid */
+			ret = exit_code_for(r); /* to stdout or a FIFO the rows are already out: the exit code says */
 		if (afile_commit(&af) < 0) {
-			fprintf(stderr, "iopsy extract: cannot write %s: %s\n", outpath, strerror(errno));
+			fprintf(stderr, "iopsy extract: cannot write %s: %s\n", shown(0, outpath), strerror(errno));
 			ret = EXIT_SYSTEM;
 		}
 	}

@@ -306,6 +306,7 @@ void trend_compute(struct bresult *r, const struct bprev *p)
 	memset(t, 0, sizeof *t);
 	bool prev = p && p->have;
 	t->have_previous = prev;
+	t->unavailable = !prev && p && p->unavailable;
 	if (prev) {
 		t->previous_started = xstrdup(p->started ? p->started : "");
 		t->previous_capture = xstrdup(p->capture ? p->capture : "");
@@ -318,8 +319,8 @@ void trend_compute(struct bresult *r, const struct bprev *p)
 		if (prev && !in_list(&r->f[i], r->f, i))
 			still ? t->n_still++ : t->n_new++;
 	}
-	if (!prev)
-		t->n_new = (long)r->nf;
+	if (!prev && !t->unavailable)
+		t->n_new = (long)r->nf; /* a first run: everything is new; unavailable: nothing is known */
 	for (size_t i = 0; prev && i < p->nf; i++) {
 		if (in_list(&p->f[i], p->f, i) || in_list(&p->f[i], r->f, r->nf))
 			continue;

@@ -47,6 +47,7 @@ struct bfinding {
 /* The previous run of a set, as the history gives it (history_previous). */
 struct bprev {
 	bool have;
+	bool unavailable;         /* the history could not be read: no trend, and not a first run */
 	char *started;            /* when that run was made */
 	char *capture;            /* its capture start ("" when unknown) */
 	struct bfinding *f;
@@ -72,9 +73,11 @@ struct btrend_figure {
 /* A set's trend since its previous run (trend_compute). */
 struct btrend {
 	bool have_previous;
+	bool unavailable;                  /* the history could not be read (no previous run known:
+	                                    * the reports say the trend is unavailable, never "first run") */
 	char *previous_started, *previous_capture;
 	long n_new, n_still, n_resolved;   /* distinct (kind, entity, host); without a previous run
-	                                    * n_new is the number of findings */
+	                                    * n_new is the number of findings (0 when unavailable) */
 	unsigned char *state;              /* per finding of the result: enum trend_state */
 	struct bfinding *resolved;         /* distinct previous findings not found now (kind, layer,
 	                                    * entity, host, sev; times and summary as last run) */
@@ -116,6 +119,8 @@ struct bresult {
 	struct bstat *st;
 	size_t nst;
 	struct btrend trend;
+	uint64_t input_digest;    /* what the worker read (batch_set_digest): a finish step counts the
+	                           * record only when its own input gives the same */
 };
 
 /* A set's own analysis options (manifest keys, doc/batch.md): what differs per customer. Strings
@@ -163,6 +168,7 @@ struct batch {
 	struct bset *sets;
 	size_t nsets;
 	char *input_kind;          /* "folder" | "manifest" */
+	bool history_unavailable;  /* the history could not be opened: every set's trend is unavailable */
 	/* Reads the result of a set that has_record into out (0 or ERR_*); NULL = none. Results stay
 	 * on disk so the parent's memory does not grow with the number of sets. */
 	int (*load)(void *ctx, const struct bset *s, struct bresult *out);

@@ -634,9 +634,10 @@ int rules_load_text(struct rules *r, const char *text, size_t len, struct diag *
 
 int rules_load(struct rules *r, const char *path, struct diag *d)
 {
-	FILE *fp = fopen(path, "r");
+	char why[160];
+	FILE *fp = fopen_regular(path, why, sizeof why); /* a FIFO is never opened: it would wait */
 	if (!fp) {
-		diag_emit(d, DIAG_ERROR, 0, 0, "cannot open: %s", strerror(errno));
+		diag_emit(d, DIAG_ERROR, 0, 0, "cannot open: %s", why);
 		return ERR_IO;
 	}
 	struct buf b;

@@ -76,7 +76,7 @@ int twin_parse(const char *s, struct twin_bound *b, const char **why)
 	if (strlen(p) >= 10 && p[4] == '-' && p[7] == '-') {
 		if (!digits(&p, 4, &y) || *p++ != '-' || !digits(&p, 2, &mo) || *p++ != '-' || !digits(&p, 2, &d))
 			return ERR_USAGE;
-		if (mo < 1 || mo > 12 || d < 1 || d > 31) {
+		if (!date_valid(y, mo, d)) { /* 2026-02-29 is no day, not 1 March */
 			*why = "no such date";
 			return ERR_USAGE;
 		}
