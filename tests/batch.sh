@@ -92,7 +92,7 @@ idx = open(os.path.join(out, "index.html"), encoding="utf-8").read()
 assert "10-broken" in idx or "10-broken".replace("-", "&#45;") in idx
 assert "<b>" not in idx and "$(touch" in idx.replace("&#36;", "$"), "hostile name escaped"
 db = sqlite3.connect(os.path.join(out, "history.sqlite"))
-assert db.execute("PRAGMA user_version").fetchone()[0] == 4
+assert db.execute("PRAGMA user_version").fetchone()[0] == 5
 assert db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 1
 assert db.execute("SELECT COUNT(*) FROM sets").fetchone()[0] == 11
 assert db.execute("SELECT COUNT(*) FROM stats").fetchone()[0] > 10
