@@ -164,17 +164,25 @@ static void adapters_by_paths(const struct topo_in *a, struct stack *ch)
 					      : (struct io_link){LINK_CORR, best->link.r, best->link.why};
 }
 
-/* The busiest virtual disk the graph puts on device d. */
+/* The virtual disk of device d to draw above it: one a guest disk of the captures is mapped to
+ * (the analysed VM's, not a neighbour's that is busier), the busiest among those. */
 static const struct iop_vdisk *vdisk_on(const struct topo_in *a, const struct entity *d)
 {
 	const struct iop_vdisk *best = NULL;
 	double bm = -1;
+	bool bmapped = false;
 	for (size_t i = 0; a->iop && i < a->iop->nvd; i++) {
 		const struct iop_vdisk *v = &a->iop->vd[i];
 		double c = entity_mean(v->v, M_CMDS);
-		if (v->dev == d && !isnan(c) && c > bm) {
+		if (v->dev != d || isnan(c) || v->v->outside)
+			continue;
+		bool mapped = false;
+		for (size_t k = 0; k < a->nmap && !mapped; k++)
+			mapped = strcmp(a->map[k].vdisk, v->v->name) == 0;
+		if ((mapped && !bmapped) || (mapped == bmapped && c > bm)) {
 			bm = c;
 			best = v;
+			bmapped = mapped;
 		}
 	}
 	return best;
