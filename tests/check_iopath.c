@@ -214,6 +214,33 @@ START_TEST(no_lun_shown_or_not_identified)
 }
 END_TEST
 
+/* SQL01's C: on a LUN and its D: on an NFS volume, both driven by the same job: D:'s IOPS follow its
+ * world's IO to C:'s LUN as well as the NFS volume's. The NFS volume carries it (a world's
+ * per-device IO is of SCSI devices only), not "the only LUN its worlds do IO to". */
+START_TEST(nfs_disk_of_a_vm_with_a_lun)
+{
+	static const struct mcol h[] = {
+		{"Virtual Disk(SQL01:scsi0:0)\\Commands/sec", mc_wave, {50, 30, 3}},
+		{"Virtual Disk(SQL01:scsi0:1)\\Commands/sec", mc_wave, {40, 30, 3}},
+		{"Physical Disk SCSI Device(naa.C)\\Commands/sec", mc_wave, {50, 30, 3}},
+		{"Physical Disk Per-Device-Per-World(naa.C-1001)\\Commands/sec", mc_wave, {50, 30, 3}},
+		{"Physical Disk NFS Volume(nfs_ds1)\\Commands/sec", mc_wave, {40, 30, 3}},
+		{"Vcpu(55:SQL01:1001:vmx)\\% Used", mc_konst, {5}},
+	};
+	struct analysis a;
+	analysis_init(&a);
+	run(&a, h, 6, NULL, 0, NULL);
+	const struct iop_vdisk *d = vd(&a, "SQL01:scsi0:1");
+	ck_assert_int_eq(d->back, BACK_NFS);
+	ck_assert_str_eq(d->dev->name, "nfs_ds1");
+	ck_assert_int_eq(d->link.how, LINK_CORR);
+	const struct iop_vdisk *c = vd(&a, "SQL01:scsi0:0");
+	ck_assert_int_eq(c->back, BACK_LUN);
+	ck_assert_str_eq(c->dev->name, "naa.C");
+	analysis_free(&a);
+}
+END_TEST
+
 /* Paths: named with their device (a fact), or plain runtime names whose commands add up to a
  * device's (a guess); the adapter always from the name. */
 START_TEST(paths_by_name_and_by_sum)
@@ -528,6 +555,7 @@ Suite *iopath_suite(void)
 	tcase_add_test(t, neighbour_guessed_without_vcpu);
 	tcase_add_test(t, neighbour_over_the_whole_capture);
 	tcase_add_test(t, no_lun_shown_or_not_identified);
+	tcase_add_test(t, nfs_disk_of_a_vm_with_a_lun);
 	tcase_add_test(t, paths_by_name_and_by_sum);
 	tcase_add_test(t, one_slow_hba_is_one_finding);
 	tcase_add_test(t, one_slow_hba_without_paths);

@@ -153,6 +153,29 @@ static const struct entity *device_by_corr(const struct model *m, const struct e
 	return best;
 }
 
+/* The NFS volume of v's capture whose IOPS follow v's best (r >= IOP_R_LINK, at least 90% of its
+ * commands), NULL when none. */
+static const struct entity *nfs_by_corr(const struct model *m, const struct entity *v, double *r_out)
+{
+	const struct entity *best = NULL;
+	double br = IOP_R_LINK, vm = mean_of(v, M_CMDS);
+	for (size_t i = 0; i < m->nents; i++) {
+		const struct entity *e = &m->ents[i];
+		if (e->layer != LAYER_DEVICE || !e->nfs || e->capture != v->capture)
+			continue;
+		double em = mean_of(e, M_CMDS);
+		if (isnan(em) || isnan(vm) || em < 0.9 * vm)
+			continue;
+		double r = iop_pearson(m, v, M_CMDS, e, M_CMDS);
+		if (!isnan(r) && r >= br) {
+			br = r;
+			best = e;
+		}
+	}
+	*r_out = best ? br : NAN;
+	return best;
+}
+
 /* The world (of vm's worlds when vm_only) whose IO to its device carries v's commands: no more
  * than 110% of the world's, following it at r >= IOP_R_LINK (or, when neither moves, within 10%
  * of it). Sets *r, *ndev (how many distinct devices the candidate worlds have IO on). */
@@ -221,11 +244,16 @@ static void build_vdisks(struct iopath *g, const struct model *m)
 			any_world = true;
 			vm_worlds |= g->w[k].vm && strcmp(g->w[k].vm, vm) == 0;
 		}
-		double r = NAN;
+		double r = NAN, rn = NAN;
 		int ndev = 0;
 		const struct iop_world *w = NULL;
+		/* an NFS volume whose IOPS follow it at least as well as a world's IO: on NFS (a world's
+		 * per-device IO is of SCSI devices only) */
+		const struct entity *nfs = nfs_by_corr(m, v, &rn);
 		if (vm_worlds) {
 			w = world_for_vdisk(g, m, v, vm, true, &r, &ndev);
+			if (w && nfs && (isnan(r) || rn >= r - 0.02))
+				w = NULL;
 			if (w) {
 				d->back = BACK_LUN;
 				d->dev = w->dev;
@@ -241,6 +269,8 @@ static void build_vdisks(struct iopath *g, const struct model *m)
 			}
 		} else if (any_world) {
 			w = world_for_vdisk(g, m, v, vm, false, &r, &ndev);
+			if (w && nfs && (isnan(r) || rn >= r - 0.02))
+				w = NULL;
 			if (w) {
 				d->back = BACK_LUN;
 				d->dev = w->dev;
@@ -254,12 +284,17 @@ static void build_vdisks(struct iopath *g, const struct model *m)
 		/* no world's IO carries it: an NFS volume, or (without per-world columns) a LUN by its
 		 * own IOPS */
 		const struct entity *e = device_by_corr(m, v, &r);
-		if (e && (e->nfs || !any_world)) {
+		if (nfs && (!e || isnan(r) || rn >= r - 0.02)) {
+			e = nfs;
+			r = rn;
+		}
+		if (e) {
 			d->back = e->nfs ? BACK_NFS : BACK_LUN;
 			d->dev = e;
 			d->link = (struct io_link){LINK_CORR, r, astr(&g->arena, "the %s's IOPS follow it (r = %.2f)%s",
 								     e->nfs ? "NFS volume" : "LUN", r,
-								     e->nfs ? "" : "; the capture has no per-world IO to tell")};
+								     e->nfs ? "" : any_world ? "; no world's per-world IO does"
+										 : "; the capture has no per-world IO to tell")};
 			continue;
 		}
 		bool any_scsi = false;
