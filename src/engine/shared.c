@@ -149,9 +149,16 @@ void analysis_shared_load(struct analysis *a)
 			f->summary = afmt(a, "%s; %s issues %s of the LUN's commands while %s waits (%s: %.1f ms, %.1f ms the "
 					     "rest of the capture)", f->summary, f->driver, pct(a, f->driver_share), f->victims,
 					  first_vd->name, first_in, first_out);
+			/* a queue the VMs share: separating them is the fix, not a deeper queue (which the
+			 * queue findings' own advice would say); the array's advice still holds for DAVG */
+			bool queue = f->kind != K_LAT_DEVICE && f->kind != K_Q_ARRAY_OVERCOMMIT;
+			double davg = iop_window_mean(&a->m, d, M_DAVG, f->start, f->end);
 			f->advice = afmt(a, "The LUN is shared: %s drives it (%s) and %s waits behind it. Move one of them to "
 					    "another LUN, or give %s its own LUN; a deeper queue would let %s take still more "
-					    "of it. %s", f->driver, f->load, f->victims, first_vd->name, f->driver, f->advice);
+					    "of it%s.%s%s", f->driver, f->load, f->victims, first_vd->name, f->driver,
+					 queue && !isnan(davg) ? afmt(a, " (DAVG %.1f ms: the array keeps up; the queue the VMs share "
+									  "is what fills)", davg) : "",
+					 queue ? "" : " ", queue ? "" : f->advice);
 		}
 		buf_free(&v);
 	}
