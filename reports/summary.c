@@ -245,7 +245,7 @@ static void entity_words(struct buf *b, const struct finding *f)
 
 enum act_key {
 	AK_PVSCSI, AK_GUEST_PATH, AK_DEVICE_QUEUE, AK_ADAPTER, AK_ARRAY, AK_QFULL, AK_SIOC, AK_DSNRO, AK_SPLIT, AK_ALIGN,
-	AK_PATHS, AK_DATASTORE, AK_HBA, AK_PATH_RESTORE, AK_CPU, AK_SYMPTOM, AK_COUNT
+	AK_PATHS, AK_DATASTORE, AK_HBA, AK_PATH_RESTORE, AK_CPU, AK_VD_ABOVE, AK_SYMPTOM, AK_COUNT
 };
 
 static enum act_key key_of(const struct analysis *a, const struct finding *f)
@@ -273,6 +273,7 @@ static enum act_key key_of(const struct analysis *a, const struct finding *f)
 	case K_LAT_DATASTORE: return AK_DATASTORE;
 	case K_LAT_HBA: return AK_HBA;
 	case K_CPU_CONTENTION: return AK_CPU;
+	case K_LAT_VD_ABOVE: return AK_VD_ABOVE;
 	case K_PATH_CHANGE: return f->sev >= SEV_WARNING ? AK_PATH_RESTORE : AK_SYMPTOM;
 	default: return AK_SYMPTOM;
 	}
@@ -425,6 +426,11 @@ static void action_text(const struct analysis *a, enum act_key k, const struct f
 	case AK_PATHS:
 		ac->what = fmtx("Check the paths, the HBA and the fabric of %s: commands were aborted or reset.", ent);
 		ac->effect = fmtx("No more IOs lost to aborts and resets (each costs seconds).");
+		break;
+	case AK_VD_ABOVE:
+		ac->what = fmtx("Check virtual disk %s for snapshots (consolidate or delete them), CBT-based backup or "
+				"replication running at this time and IO filters on it: its LUN answers fast.", ent);
+		ac->effect = fmtx("The disk answers at its LUN's latency again; nothing to change on the LUN or the array.");
 		break;
 	case AK_CPU:
 		ac->what = fmtx("Give the vCPUs of %s CPU time on its host: fewer vCPUs for it or its neighbours (co-stop), "
@@ -610,6 +616,9 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 		if (a->verdict_where == VW_PLACES && vf && kinds[vf->kind].place == VP_CPU) {
 			buf_printf(&h, "The %s waits for CPU, not for storage: its vCPUs wait for a physical CPU of the ESXi host",
 				   sql ? "SQL Server VM" : "VM");
+		} else if (a->verdict_where == VW_PLACES && vf && vf->kind == K_LAT_VD_ABOVE) {
+			buf_adds(&h, "Storage IO waits in the ESXi host above the LUN, on one virtual disk (a snapshot, CBT or an "
+				     "IO filter)");
 		} else if (a->verdict_where == VW_PLACES && vf) {
 			buf_printf(&h, "Storage IO waits %s", kinds[vf->kind].place == VP_DATASTORE
 								   ? "in the datastore below the ESXi host"

@@ -539,6 +539,37 @@ START_TEST(flat_low_ready_is_not_blamed)
 }
 END_TEST
 
+/* The issue's snapshot shape: SQL01:scsi0:2 writes at 23 ms while its LUN answers in 1.5 ms, the
+ * LUN's other disk is fast, and SQL01's world sends the LUN twice the disk's commands. */
+START_TEST(latency_added_above_the_lun)
+{
+	static const struct mcol h[] = {
+		{"Virtual Disk(SQL01:scsi0:2)\\Commands/sec", mc_wave, {400, 300, 7}},
+		{"Virtual Disk(SQL01:scsi0:2)\\Average MilliSec/Write", mc_konst, {23}},
+		{"Virtual Disk(SQL01:scsi0:2)\\Average MilliSec/Read", mc_konst, {1.2}},
+		{"Virtual Disk(APP05:scsi0:0)\\Commands/sec", mc_wave, {100, 50, 3}},
+		{"Virtual Disk(APP05:scsi0:0)\\Average MilliSec/Write", mc_konst, {1.6}},
+		{"Physical Disk SCSI Device(naa.E)\\Commands/sec", mc_wave, {900, 650, 7}},
+		{"Physical Disk SCSI Device(naa.E)\\Average Driver MilliSec/Command", mc_konst, {1.5}},
+		{"Physical Disk SCSI Device(naa.E)\\Average Kernel MilliSec/Command", mc_konst, {0.02}},
+		{"Physical Disk Per-Device-Per-World(naa.E-1001)\\Commands/sec", mc_wave, {800, 600, 7}},
+		{"Physical Disk Per-Device-Per-World(naa.E-2002)\\Commands/sec", mc_wave, {100, 50, 3}},
+		{"Vcpu(55:SQL01:1001:vmx)\\% Used", mc_konst, {5}},
+		{"Vcpu(66:APP05:2002:vmx)\\% Used", mc_konst, {5}},
+	};
+	struct analysis a;
+	analysis_init(&a);
+	run(&a, h, 12, NULL, 0, NULL);
+	const struct finding *f = find_kind(&a, K_LAT_VD_ABOVE, "SQL01:scsi0:2");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(strstr(f->summary, "writes take 23.0 ms"));
+	ck_assert_ptr_nonnull(strstr(f->summary, "2.0 times the commands"));
+	ck_assert_ptr_null(find_kind(&a, K_LAT_VD_ABOVE, "APP05:scsi0:0"));
+	ck_assert_ptr_nonnull(strstr(a.verdict, "in the ESXi host above the LUN"));
+	analysis_free(&a);
+}
+END_TEST
+
 START_TEST(vm_names_without_uuid)
 {
 	ck_assert_uint_eq(vm_name_core("APP02 (104c07ff-3663-44fb-9d89-a563c801611c)", 44), 5);
@@ -565,6 +596,7 @@ Suite *iopath_suite(void)
 	tcase_add_test(t, more_device_commands_than_guest_ios);
 	tcase_add_test(t, cpu_ready_is_the_cause);
 	tcase_add_test(t, flat_low_ready_is_not_blamed);
+	tcase_add_test(t, latency_added_above_the_lun);
 	tcase_add_test(t, vm_names_without_uuid);
 	suite_add_tcase(s, t);
 	return s;

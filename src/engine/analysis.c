@@ -751,7 +751,8 @@ static void refine_advice(struct analysis *a)
 				cause = g;
 				continue;
 			}
-			if (g->layer != LAYER_DEVICE && g->layer != LAYER_ADAPTER && g->layer != LAYER_ARRAY)
+			if (g->layer != LAYER_DEVICE && g->layer != LAYER_ADAPTER && g->layer != LAYER_ARRAY &&
+			    g->kind != K_LAT_VD_ABOVE)
 				continue;
 			const struct entity *ge = finding_entity(&ti, g, -1);
 			if (ge && (ge == st.vdisk || ge == st.device || ge == st.adapter) &&

@@ -214,7 +214,9 @@ void analysis_verdict(struct analysis *a)
 		}
 		if (kernel && !throttle) {
 			const struct finding *f = first_in_place(a, VP_KERNEL);
-			buf_printf(&b, "%sin the VMkernel device queue (%s — %s)", said ? "; and " : "", f->entity, f->summary);
+			buf_printf(&b, "%s%s (%s — %s)", said ? "; and " : "",
+				   f->kind == K_LAT_VD_ABOVE ? "in the ESXi host above the LUN" : "in the VMkernel device queue",
+				   f->entity, f->summary);
 			said++;
 		}
 		if (adapter) {
