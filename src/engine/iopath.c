@@ -130,38 +130,15 @@ static void build_worlds(struct iopath *g, const struct model *m)
 
 /* ---- virtual disks ---- */
 
-/* The device among dev-layer entities of v's capture whose own IOPS follow v's (no world data):
- * the correlation fallback (r >= IOP_R_LINK, at least 90% of v's commands). */
-static const struct entity *device_by_corr(const struct model *m, const struct entity *v, double *r_out)
+/* The device (an NFS volume only, with nfs_only) of v's capture whose own IOPS follow v's best:
+ * the correlation fallback (r >= IOP_R_LINK, at least 90% of v's commands); NULL when none. */
+static const struct entity *device_by_corr(const struct model *m, const struct entity *v, bool nfs_only, double *r_out)
 {
 	const struct entity *best = NULL;
 	double br = IOP_R_LINK, vm = mean_of(v, M_CMDS);
 	for (size_t i = 0; i < m->nents; i++) {
 		const struct entity *e = &m->ents[i];
-		if (e->layer != LAYER_DEVICE || e->capture != v->capture)
-			continue;
-		double em = mean_of(e, M_CMDS);
-		if (isnan(em) || isnan(vm) || em < 0.9 * vm)
-			continue;
-		double r = iop_pearson(m, v, M_CMDS, e, M_CMDS);
-		if (!isnan(r) && r >= br) {
-			br = r;
-			best = e;
-		}
-	}
-	*r_out = best ? br : NAN;
-	return best;
-}
-
-/* The NFS volume of v's capture whose IOPS follow v's best (r >= IOP_R_LINK, at least 90% of its
- * commands), NULL when none. */
-static const struct entity *nfs_by_corr(const struct model *m, const struct entity *v, double *r_out)
-{
-	const struct entity *best = NULL;
-	double br = IOP_R_LINK, vm = mean_of(v, M_CMDS);
-	for (size_t i = 0; i < m->nents; i++) {
-		const struct entity *e = &m->ents[i];
-		if (e->layer != LAYER_DEVICE || !e->nfs || e->capture != v->capture)
+		if (e->layer != LAYER_DEVICE || e->capture != v->capture || (nfs_only && !e->nfs))
 			continue;
 		double em = mean_of(e, M_CMDS);
 		if (isnan(em) || isnan(vm) || em < 0.9 * vm)
@@ -249,7 +226,7 @@ static void build_vdisks(struct iopath *g, const struct model *m)
 		const struct iop_world *w = NULL;
 		/* an NFS volume whose IOPS follow it at least as well as a world's IO: on NFS (a world's
 		 * per-device IO is of SCSI devices only) */
-		const struct entity *nfs = nfs_by_corr(m, v, &rn);
+		const struct entity *nfs = device_by_corr(m, v, true, &rn);
 		if (vm_worlds) {
 			w = world_for_vdisk(g, m, v, vm, true, &r, &ndev);
 			if (w && nfs && (isnan(r) || rn >= r - 0.02))
@@ -283,7 +260,7 @@ static void build_vdisks(struct iopath *g, const struct model *m)
 		}
 		/* no world's IO carries it: an NFS volume, or (without per-world columns) a LUN by its
 		 * own IOPS */
-		const struct entity *e = device_by_corr(m, v, &r);
+		const struct entity *e = device_by_corr(m, v, false, &r);
 		if (nfs && (!e || isnan(r) || rn >= r - 0.02)) {
 			e = nfs;
 			r = rn;

@@ -12,7 +12,6 @@
  * (Windows names); compare.c's matching across two captures has its own, stricter rule. */
 static bool host_same_or_unknown(const char *a, const char *b) { return !a || !b || strcasecmp(a, b) == 0; }
 
-static const struct capture *cap_of(const struct topo_in *a, const struct entity *e) { return &a->m->caps[e->capture]; }
 
 /* The entity a finding is about that has metric m (any metric when m < 0). */
 const struct entity *finding_entity(const struct topo_in *a, const struct finding *f, int m)
@@ -38,32 +37,6 @@ const struct entity *finding_entity(const struct topo_in *a, const struct findin
 	return best;
 }
 
-/* Pearson r of two series of the same capture (bucket means). NaN when fewer than 8 pairs. */
-static double pearson(const struct topo_in *a, const struct entity *x, int mx, const struct entity *y, int my)
-{
-	if (!x || !y || x->capture != y->capture || x->series[mx] < 0 || y->series[my] < 0)
-		return NAN;
-	const struct dstore *d = &cap_of(a, x)->ds;
-	double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
-	size_t n = 0;
-	for (size_t k = 0; k < d->nb; k++) {
-		double u = ds_mean(d, (size_t)x->series[mx], k), v = ds_mean(d, (size_t)y->series[my], k);
-		if (isnan(u) || isnan(v))
-			continue;
-		sx += u;
-		sy += v;
-		sxx += u * u;
-		syy += v * v;
-		sxy += u * v;
-		n++;
-	}
-	if (n < 8)
-		return NAN;
-	double cov = sxy - sx * sy / (double)n, vx = sxx - sx * sx / (double)n, vy = syy - sy * sy / (double)n;
-	if (vx <= 0 || vy <= 0)
-		return NAN;
-	return cov / sqrt(vx * vy);
-}
 
 
 const struct entity *topology_vdisk_of_guest(const struct topo_in *a, const struct entity *g, const struct diskmap_entry **me)
@@ -115,7 +88,7 @@ static const struct entity *best_corr(const struct topo_in *a, const struct enti
 		double em = entity_mean(e, M_CMDS);
 		if (isnan(em) || isnan(xm) || (below ? em < 0.9 * xm : em > 1.1 * xm))
 			continue;
-		double r = pearson(a, x, M_CMDS, e, M_CMDS);
+		double r = iop_pearson(a->m, x, M_CMDS, e, M_CMDS);
 		if (!isnan(r) && r >= br) {
 			br = r;
 			best = e;
