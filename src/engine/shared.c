@@ -146,9 +146,12 @@ void analysis_shared_load(struct analysis *a)
 			f->driver_share = s[0].share;
 			f->victims = afmt(a, "%s", v.data);
 			f->victim_vdisk = first_vd ? first_vd->name : NULL;
-			f->summary = afmt(a, "%s; %s issues %s of the LUN's commands while %s waits (%s: %.1f ms, %.1f ms the "
-					     "rest of the capture)", f->summary, f->driver, pct(a, f->driver_share), f->victims,
-					  first_vd->name, first_in, first_out);
+			const char *fig = isnan(first_in) ? ""
+					  : isnan(first_out) ? afmt(a, " (%s: %.1f ms)", first_vd->name, first_in)
+							     : afmt(a, " (%s: %.1f ms, %.1f ms the rest of the capture)", first_vd->name,
+								    first_in, first_out);
+			f->summary = afmt(a, "%s; %s issues %s of the LUN's commands while %s waits%s", f->summary, f->driver,
+					  pct(a, f->driver_share), f->victims, fig);
 			/* a queue the VMs share: separating them is the fix, not a deeper queue (which the
 			 * queue findings' own advice would say); the array's advice still holds for DAVG */
 			bool queue = f->kind != K_LAT_DEVICE && f->kind != K_Q_ARRAY_OVERCOMMIT;
