@@ -154,15 +154,14 @@ static size_t aux_get(struct model *m, size_t cap_index, enum layer l, const cha
 	return tab_get(m, &t, cap_index, l, name, host);
 }
 
-/* The metrics kept of a world's IO to a device: its load (a big host has thousands of worlds). */
-static bool world_metric(int m)
+/* The metrics kept of the io-path entities, the ones the IO path graph reads (each series costs its
+ * downsampled buckets, and a big host has thousands of worlds and paths): a world's load on its
+ * device (commands, outstanding commands, bytes), a path's commands and latency. */
+static bool aux_metric(enum layer l, int m)
 {
-	switch (m) {
-	case M_CMDS: case M_READS: case M_WRITES: case M_MBR: case M_MBW: case M_ACTV: case M_QUED: case M_DAVG: case M_GAVG:
-		return true;
-	default:
-		return false;
-	}
+	if (l == LAYER_PATH)
+		return m == M_CMDS || m == M_DAVG;
+	return m == M_CMDS || m == M_ACTV || m == M_MBR || m == M_MBW;
 }
 
 /* The worlds whose VM the header names (Vcpu columns), once per world. */
@@ -697,7 +696,7 @@ static int model_read(struct model *m, const char *path, struct input *in, const
 				/* io-path entities: a world's IO to a device, a device's path */
 				if (cl.parent[0] && !fsel_keep(&fs, LAYER_DEVICE, cl.parent, col->path.host))
 					continue;
-				if (l == LAYER_WORLD && (!cl.parent[0] || !world_metric(metric)))
+				if ((l == LAYER_WORLD && !cl.parent[0]) || !aux_metric(l, metric))
 					continue;
 				if (l == LAYER_WORLD && metric == M_CMDS) {
 					/* the device's active-world count */
