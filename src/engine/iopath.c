@@ -41,30 +41,45 @@ void iop_vdisk_vm(const char *vdisk, char *out, size_t cap)
 	out[n] = '\0';
 }
 
+/* Sums for a Pearson r over pairs of values (NaN pairs left out). */
+struct corr_acc {
+	double sx, sy, sxx, syy, sxy;
+	size_t n;
+};
+
+static void acc_add(struct corr_acc *c, double u, double v)
+{
+	if (isnan(u) || isnan(v))
+		return;
+	c->sx += u;
+	c->sy += v;
+	c->sxx += u * u;
+	c->syy += v * v;
+	c->sxy += u * v;
+	c->n++;
+}
+
+/* r, NaN with fewer than 8 pairs or no variance on a side. */
+static double acc_r(const struct corr_acc *c)
+{
+	if (c->n < 8)
+		return NAN;
+	double n = (double)c->n;
+	double cov = c->sxy - c->sx * c->sy / n, vx = c->sxx - c->sx * c->sx / n, vy = c->syy - c->sy * c->sy / n;
+	if (vx <= 1e-12 * (c->sxx + 1) || vy <= 1e-12 * (c->syy + 1))
+		return NAN;
+	return cov / sqrt(vx * vy);
+}
+
 double iop_pearson(const struct model *m, const struct entity *x, int mx, const struct entity *y, int my)
 {
 	if (!x || !y || x->capture != y->capture || x->series[mx] < 0 || y->series[my] < 0)
 		return NAN;
 	const struct dstore *d = &m->caps[x->capture].ds;
-	double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
-	size_t n = 0;
-	for (size_t k = 0; k < d->nb; k++) {
-		double u = ds_mean(d, (size_t)x->series[mx], k), v = ds_mean(d, (size_t)y->series[my], k);
-		if (isnan(u) || isnan(v))
-			continue;
-		sx += u;
-		sy += v;
-		sxx += u * u;
-		syy += v * v;
-		sxy += u * v;
-		n++;
-	}
-	if (n < 8)
-		return NAN;
-	double cov = sxy - sx * sy / (double)n, vx = sxx - sx * sx / (double)n, vy = syy - sy * sy / (double)n;
-	if (vx <= 1e-12 * (sxx + 1) || vy <= 1e-12 * (syy + 1))
-		return NAN;
-	return cov / sqrt(vx * vy);
+	struct corr_acc c = {0};
+	for (size_t k = 0; k < d->nb; k++)
+		acc_add(&c, ds_mean(d, (size_t)x->series[mx], k), ds_mean(d, (size_t)y->series[my], k));
+	return acc_r(&c);
 }
 
 double iop_window_mean(const struct model *m, const struct entity *e, int mt, int64_t t0, int64_t t1)
@@ -376,23 +391,12 @@ static void paths_by_sum(struct iopath *g, const struct model *m, size_t ci)
 		double best_r = -2;
 		bool tie = false;
 		for (size_t l = 0; l < nl; l++) {
-			double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
-			size_t n = 0;
-			for (size_t k = 0; k < nb; k++) {
-				double s = sum[l * nb + k], y = ds_mean(&c->ds, (size_t)dv->series[M_CMDS], k);
-				if (isnan(s) || isnan(y))
-					continue;
-				sx += s;
-				sy += y;
-				sxx += s * s;
-				syy += y * y;
-				sxy += s * y;
-				n++;
-			}
-			if (n < 2 || fabs(sx - sy) > 0.05 * sy)
+			struct corr_acc ca = {0};
+			for (size_t k = 0; k < nb; k++)
+				acc_add(&ca, sum[l * nb + k], ds_mean(&c->ds, (size_t)dv->series[M_CMDS], k));
+			if (ca.n < 2 || fabs(ca.sx - ca.sy) > 0.05 * ca.sy)
 				continue;
-			double vx = sxx - sx * sx / (double)n, vy = syy - sy * sy / (double)n;
-			double r = n >= 8 && vx > 1e-9 && vy > 1e-9 ? (sxy - sx * sy / (double)n) / sqrt(vx * vy) : NAN;
+			double r = acc_r(&ca);
 			double score = isnan(r) ? 0.9 : r;
 			if (!isnan(r) && r < IOP_R_PATHS)
 				continue;
