@@ -2768,7 +2768,7 @@ static void fold_device_findings(struct analysis *a, enum kind k, const struct e
 /* One HBA slow: every busy path through adapter A answers above the device rule while the busy
  * paths through the other adapters of the host answer in under half of it, on at least two LUNs
  * (or one LUN that the other adapter also serves fast). A component shared by exactly the slow
- * paths — the HBA, its cable/SFP, its fabric port — not the LUNs; one finding on the adapter, the
+ * paths — the HBA, its cable/SFP, its fabric path or the array port behind it — not the LUNs; one finding on the adapter, the
  * LUNs' device-latency findings folded into it. */
 static void det_hba_latency(struct analysis *a, const struct analyze_opts *o)
 {
@@ -2882,7 +2882,7 @@ static void det_hba_latency(struct analysis *a, const struct analyze_opts *o)
 				f = &a->f[a->nf - 1]; /* folding moves findings; this one is the last */
 				f->summary = afmt(a, "every busy path through %s is slow (DAVG median %.1f ms: %s) while the paths "
 						     "through the host's other adapters answer in %.1f ms: the HBA, its cable or "
-						     "SFP, or its fabric port — not the LUNs%s", ad[x], ms, paths.data ? paths.data : "",
+						     "SFP, its fabric path or the array port it reaches — not the LUNs%s", ad[x], ms, paths.data ? paths.data : "",
 						  mf, folded.len ? afmt(a, " (the device latency of %s is this)", folded.data) : "");
 				f->rule = afmt(a, "the busy paths of one adapter (>= 75%% of its commands) above %g ms (DAVG) while "
 						  "every busy path of the other adapters is under %g ms, on two or more LUNs (or one "
@@ -2892,7 +2892,8 @@ static void det_hba_latency(struct analysis *a, const struct analyze_opts *o)
 				f->advice = afmt(a, "Check %s's side of the fabric: the switch port's error counters (CRC errors, "
 						    "link resets, buffer credits), the SFP and the cable, the HBA's firmware and "
 						    "driver. Until then take its paths out of service (esxcli storage core path set "
-						    "--state=off --path=...) so the IO uses the healthy adapter. Not an array problem: "
+						    "--state=off --path=...) so the IO uses the healthy adapter, and ask the storage "
+						    "team about the array port these paths reach. Not the LUNs or the array's back end: "
 						    "moving the LUNs or raising queue depths will not help.", ad[x]);
 				buf_free(&paths);
 				buf_free(&folded);
@@ -2993,7 +2994,7 @@ static void det_hba_by_adapters(struct analysis *a, const struct analyze_opts *o
 		f->sustained_s = (double)(t1 - t0) / 1000.0;
 		(void)c;
 		f->summary = afmt(a, "the LUNs behind %s are slow together (%s; the adapter's DAVG %.1f ms) while %s serves "
-				     "its LUNs in %.1f ms: the HBA, its cable or SFP, or its fabric port — not the LUNs (their "
+				     "its LUNs in %.1f ms: the HBA, its cable or SFP, its fabric path or the array port it reaches — not the LUNs (their "
 				     "device-latency findings are this)", A->name, names, da, fast->name, df);
 		f->rule = afmt(a, "two or more LUNs tied to one adapter (by IOPS) with device latency findings at the same "
 				  "time, the adapter's DAVG above %g ms, another adapter serving a SAN LUN under %g ms", warn,
