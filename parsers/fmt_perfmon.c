@@ -45,10 +45,11 @@ static const struct counter_map pm_disk[] = {
 };
 
 static const char *const pm_logical[] = {"LogicalDisk", "Logischer Datentr\xc3\xa4ger", "Disque logique", NULL};
-static const char *const pm_physical[] = {"PhysicalDisk", "Physikalischer Datentr\xc3\xa4ger", "Disque physique", NULL};
+const struct counter_map *const pm_disk_map = pm_disk;
+const char *const pm_physical[] = {"PhysicalDisk", "Physikalischer Datentr\xc3\xa4ger", "Disque physique", NULL};
 
 /* cp1252/latin-1 → UTF-8 for matching localised names written in an ANSI code page. */
-static const char *as_utf8(const char *s, char *tmp, size_t cap)
+const char *perfmon_utf8(const char *s, char *tmp, size_t cap)
 {
 	size_t n = strlen(s);
 	if (utf8_valid(s, n))
@@ -96,7 +97,7 @@ static void disk_number(const struct pdh_path *p, struct counter_class *c)
  * with LogicalDisk D:), "Disk 2" for a disk with no drive letter ("2"), what follows the number
  * when it is not a drive letter (a mount path, were one ever listed: "2 E:\SQL DATA" → "E:\SQL
  * DATA"), else the word after the first space as before. */
-static void physical_name(const char *in, char *out, size_t cap)
+void perfmon_physical_name(const char *in, char *out, size_t cap)
 {
 	char *end;
 	long n = strtol(in, &end, 10);
@@ -217,7 +218,7 @@ static int perfmon_classify(const struct pdh_path *p, struct counter_class *c)
 			return mt;
 	}
 	char t1[256], t2[256];
-	const char *o = as_utf8(p->object, t1, sizeof t1);
+	const char *o = perfmon_utf8(p->object, t1, sizeof t1);
 	bool logical = in_list(pm_logical, o), physical = !logical && in_list(pm_physical, o);
 	c->pass = logical ? 0 : 1;
 	if (physical && p->instance && p->host)
@@ -229,13 +230,13 @@ static int perfmon_classify(const struct pdh_path *p, struct counter_class *c)
 		c->aggregate = true;
 		class_copy(c->entity, sizeof c->entity, "_Total", 6);
 	} else if (physical) {
-		physical_name(in, c->entity, sizeof c->entity);
+		perfmon_physical_name(in, c->entity, sizeof c->entity);
 	} else {
 		/* "D:", "E:\SQLDATA", "HarddiskVolume5": the volume as Windows names it */
 		guest_disk_norm(in, strlen(in), c->entity, sizeof c->entity);
 	}
 	c->layer = LAYER_GUEST;
-	return c->metric = counter_lookup(pm_disk, as_utf8(p->counter, t2, sizeof t2), true, &c->scale);
+	return c->metric = counter_lookup(pm_disk, perfmon_utf8(p->counter, t2, sizeof t2), true, &c->scale);
 }
 
 static bool host_in(const char *const *l, size_t n, const char *h)

@@ -41,4 +41,14 @@ static inline bool guest_disk_named(enum gd_form f)
 	return f == GD_DRIVE || f == GD_MOUNT || f == GD_VOLUME || f == GD_DISKNO;
 }
 
+/* The perfmon classifier's pieces the Hyper-V host format reuses (fmt_perfmon.c): the disk counter
+ * table (English and the common localisations), PhysicalDisk's localised object names, the name a
+ * PhysicalDisk instance gives its disk ("1 D: E:" → "D:", "2" → "Disk 2"), and cp1252 → UTF-8 for
+ * matching a name written in an ANSI code page (tmp when converted, else s). */
+struct counter_map;
+extern const struct counter_map *const pm_disk_map;
+extern const char *const pm_physical[];
+void perfmon_physical_name(const char *in, char *out, size_t cap);
+const char *perfmon_utf8(const char *s, char *tmp, size_t cap);
+
 #endif

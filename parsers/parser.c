@@ -8,7 +8,7 @@
 
 const char *const parser_role_names[2] = {"host", "guest"};
 
-const struct parser_ops *const parsers[] = {&parser_esxtop, &parser_perfmon, NULL};
+const struct parser_ops *const parsers[] = {&parser_esxtop, &parser_perfmon, &parser_hyperv, NULL};
 
 const struct parser_ops *parser_find(const char *name)
 {
@@ -66,6 +66,7 @@ void class_init(struct counter_class *c)
 	c->nfs = false;
 	c->disk_no = -1;
 	c->disk_drive[0] = '\0';
+	c->combine = COMBINE_FIRST;
 	/* every field of struct counter_class must be set here: check_pdh's class_init test compares
 	 * with a memset-cleared class */
 }

@@ -85,7 +85,12 @@ struct counter_class {
 	                          * the VMs see (Average Guest MilliSec) and rates */
 	int disk_no;             /* a Windows disk number this column names ("1 D:"), -1 when none */
 	char disk_drive[4];      /* and its first drive letter ("D:") */
+	unsigned char combine;   /* several columns give this (entity, metric), all to be combined:
+	                          * COMBINE_FIRST (the first wins, the others are duplicates),
+	                          * COMBINE_SUM, COMBINE_MEAN (of the values a row has): a Hyper-V VM's
+	                          * virtual processors are one VM */
 };
+enum { COMBINE_FIRST, COMBINE_SUM, COMBINE_MEAN };
 
 /* One input format (STYLE: ops tables in one registry). Every format in this table is framed as
  * PDH-CSV/TSV, so open/next/value/text/close are the shared PDH reader (pdh.h); a format with
@@ -128,6 +133,7 @@ struct parser_ops {
 
 extern const struct parser_ops parser_esxtop;
 extern const struct parser_ops parser_perfmon;
+extern const struct parser_ops parser_hyperv;
 /* All formats, NULL-terminated (names in --help and errors come from here). */
 extern const struct parser_ops *const parsers[];
 /* The format named name, or NULL. */

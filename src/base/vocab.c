@@ -1,7 +1,7 @@
 /* vocab.c — names, labels and units of the layers and metrics (see vocab.h). */
 #include "vocab.h"
 
-const char *const layer_names[LAYER_COUNT] = {"guest", "vscsi", "world", "device", "adapter", "array", "vm", "sql", "path"};
+const char *const layer_names[LAYER_COUNT] = {"guest", "vscsi", "world", "device", "adapter", "array", "vm", "sql", "path", "volume"};
 
 const struct metric_info metric_info[M_COUNT] = {
 	[M_DAVG] = {"davg_ms", "DAVG (device latency)", "ms"},
@@ -65,4 +65,14 @@ const struct metric_info metric_info[M_COUNT] = {
 	[M_SQL_LW_PROG] = {"sql_log_write_waiting", "Log write waits: Waits in progress", "waits"},
 	[M_SQL_LW_CUM] = {"sql_log_write_wait_ms_per_s", "Log write waits: Cumulative wait time (ms) per second", "ms/s"},
 	[M_SQL_LW_START] = {"sql_log_write_waits_per_s", "Log write waits: Waits started per second", "/s"},
+	[M_HV_LAT] = {"vhdx_latency_ms", "VHDX Latency (at the storage VSP)", "ms"},
+	[M_HV_QL] = {"vhdx_queue", "VHDX Queue Length", "IOs"},
+	[M_HV_LOWER_LAT] = {"vhdx_lower_latency_ms", "VHDX Lower Latency (the storage below)", "ms"},
+	[M_HV_LOWER_QL] = {"vhdx_lower_queue", "VHDX Lower Queue Length", "IOs"},
+	[M_HV_NIOPS] = {"normalized_iops", "normalized IOPS (8 KiB units, Storage QoS)", "IO/s"},
+	[M_CSV_REDIR_R] = {"redirected_reads_per_s", "CSV redirected reads/s", "IO/s"},
+	[M_CSV_REDIR_W] = {"redirected_writes_per_s", "CSV redirected writes/s", "IO/s"},
+	[M_HV_CPU_WAIT] = {"vp_cpu_wait_us", "CPU Wait Time Per Dispatch (mean of the VPs)", "us"},
+	[M_HV_VP_RUN] = {"vp_guest_run_pct", "% Guest Run Time (mean of the VPs)", "%"},
+	[M_HV_LP_RUN] = {"lp_total_run_pct", "host logical processors % Total Run Time", "%"},
 };

@@ -7,8 +7,13 @@
 /* LAYER_SQL: SQL Server's own counters in a guest's perfmon (not a layer of the IO stack: what
  * the database did while the storage waited). LAYER_PATH: a multipath path of a device through an
  * adapter (esxtop Physical Disk Path, "vmhba2:C0:T1:L3"); worlds and paths are kept apart from
- * the other entities (the model's io-path entities, capmodel.h). */
-enum layer { LAYER_GUEST, LAYER_VSCSI, LAYER_WORLD, LAYER_DEVICE, LAYER_ADAPTER, LAYER_ARRAY, LAYER_VM, LAYER_SQL, LAYER_PATH, LAYER_COUNT };
+ * the other entities (the model's io-path entities, capmodel.h). LAYER_VOLUME: a Hyper-V host's
+ * volume that holds virtual hard disks, between the VHDX and the host disk (a Cluster Shared
+ * Volume, "Volume1", doc/hyperv.md). On a Hyper-V host the other layers read: LAYER_VSCSI a virtual
+ * hard disk (Hyper-V Virtual Storage Device), LAYER_DEVICE a host disk (PhysicalDisk), LAYER_VM a
+ * VM's virtual processors. */
+enum layer { LAYER_GUEST, LAYER_VSCSI, LAYER_WORLD, LAYER_DEVICE, LAYER_ADAPTER, LAYER_ARRAY, LAYER_VM, LAYER_SQL, LAYER_PATH,
+	     LAYER_VOLUME, LAYER_COUNT };
 extern const char *const layer_names[LAYER_COUNT];
 
 /* Metrics, in the units shown (perfmon seconds are converted to ms). */
@@ -32,6 +37,15 @@ enum metric {
 	M_SQL_FLUSHES, M_SQL_LOG_MBPS,               /* Log Flushes/sec, Log Bytes Flushed/sec (MB/s) */
 	M_SQL_PIO_AVG, M_SQL_PIO_PROG, M_SQL_PIO_CUM, M_SQL_PIO_START, /* Wait Statistics: Page IO latch waits */
 	M_SQL_LW_AVG, M_SQL_LW_PROG, M_SQL_LW_CUM, M_SQL_LW_START,     /* ... Log write waits */
+	/* Hyper-V hosts (doc/hyperv.md): a virtual hard disk's Latency and Queue Length at the storage
+	 * VSP, and the same below it (Lower Latency, Lower Queue Length), its normalized IOPS (each IO
+	 * counts ceil(size / 8 KiB), the unit of Storage QoS); a volume's IOs redirected over the
+	 * network (Cluster CSVFS Redirected IO); a VM's virtual processors: CPU Wait Time Per Dispatch
+	 * (µs, mean over its VPs) and % Guest Run Time (mean); the host's logical processors' % Total
+	 * Run Time (_Total) */
+	M_HV_LAT, M_HV_QL, M_HV_LOWER_LAT, M_HV_LOWER_QL, M_HV_NIOPS,
+	M_CSV_REDIR_R, M_CSV_REDIR_W,
+	M_HV_CPU_WAIT, M_HV_VP_RUN, M_HV_LP_RUN,
 	M_COUNT
 };
 struct metric_info {

@@ -161,6 +161,8 @@ static bool aux_metric(enum layer l, int m)
 {
 	if (l == LAYER_PATH)
 		return m == M_CMDS || m == M_DAVG;
+	if (l == LAYER_VM)
+		return m == M_HV_LP_RUN; /* a Hyper-V host's logical processors (_Total) */
 	return m == M_CMDS || m == M_ACTV || m == M_MBR || m == M_MBW;
 }
 
@@ -242,6 +244,7 @@ struct colmap {
 	int metric;
 	int series;     /* index in the capture's dstore (duplicate columns are not mapped at all) */
 	double scale;
+	unsigned char combine; /* COMBINE_SUM/MEAN: one of several columns of the series (parser.h) */
 };
 
 /* A world column feeding a device's active-world count. */
@@ -250,6 +253,53 @@ struct worldcol {
 };
 
 static int model_read(struct model *m, const char *path, struct input *in, const struct common_opts *co);
+
+static void put(struct capture *c, struct entity *e, int metric, double v, double *cur)
+{
+	cur[e->series[metric]] = v;
+	ds_set(&c->ds, (size_t)e->series[metric], v);
+	qs_add(&e->sk[metric], v);
+}
+
+/* The row's combined series (several columns each: a VM's virtual processors), summed into cur by
+ * the row loop with their column counts in ncomb: stored once, as the sum or the mean. */
+static void combine_row(struct model *m, struct capture *c, const struct colmap *cm, size_t ncm, double *cur, int *ncomb)
+{
+	for (size_t k = 0; k < ncm; k++) {
+		size_t sk = (size_t)cm[k].series;
+		if (cm[k].combine == COMBINE_FIRST || !ncomb[sk])
+			continue;
+		struct entity *e = cm[k].aux ? &m->aux[cm[k].ent] : &m->ents[cm[k].ent];
+		double v = cm[k].combine == COMBINE_MEAN ? cur[sk] / ncomb[sk] : cur[sk];
+		ncomb[sk] = 0; /* once per series */
+		put(c, e, cm[k].metric, v, cur);
+	}
+}
+
+/* A Hyper-V virtual hard disk's or volume's commands (reads + writes) and the disk's normalized IOPS: each IO counts
+ * ceil(size / 8 KiB), the unit Storage QoS limits [ms: Storage Quality of Service], from the
+ * row's mean IO size per direction (doc/hyperv.md). */
+static void derive_row(struct entity *e, struct capture *c, double *cur)
+{
+	double r = cur[e->series[M_READS]], w = cur[e->series[M_WRITES]];
+	if (isnan(r) || isnan(w))
+		return;
+	put(c, e, M_CMDS, r + w, cur);
+	if (e->series[M_HV_NIOPS] < 0)
+		return;
+	double br = cur[e->series[M_MBR]], bw = cur[e->series[M_MBW]];
+	if (isnan(br) || isnan(bw))
+		return;
+	double n = 0;
+	const double ops[2] = {r, w}, mb[2] = {br, bw};
+	for (int j = 0; j < 2; j++) {
+		if (!(ops[j] > 0))
+			continue;
+		double units = ceil(mb[j] * 1048576.0 / ops[j] / 8192.0 - 1e-9);
+		n += ops[j] * (units > 1 ? units : 1);
+	}
+	put(c, e, M_HV_NIOPS, n, cur);
+}
 
 /* ---- the entity filters (entfilter.h) on one capture ---- */
 
@@ -692,8 +742,9 @@ static int model_read(struct model *m, const char *path, struct input *in, const
 				continue;
 			enum layer l = cl.layer;
 			double scale = cl.scale;
-			if (l == LAYER_WORLD || l == LAYER_PATH) {
-				/* io-path entities: a world's IO to a device, a device's path */
+			if (l == LAYER_WORLD || l == LAYER_PATH || metric == M_HV_LP_RUN) {
+				/* io-path entities: a world's IO to a device, a device's path (and a
+				 * Hyper-V host's CPUs, which are no VM) */
 				if (cl.parent[0] && !fsel_keep(&fs, LAYER_DEVICE, cl.parent, col->path.host))
 					continue;
 				if ((l == LAYER_WORLD && !cl.parent[0]) || !aux_metric(l, metric))
@@ -729,7 +780,7 @@ static int model_read(struct model *m, const char *path, struct input *in, const
 				else
 					taken[ent->series[metric]] = true;
 				cm[ncm] = (struct colmap){.col = i, .ent = e, .aux = true, .metric = metric, .scale = scale,
-							  .series = ent->series[metric]};
+							  .series = ent->series[metric], .combine = COMBINE_FIRST};
 				ncm++;
 				want[i] = true;
 				continue;
@@ -750,8 +801,15 @@ static int model_read(struct model *m, const char *path, struct input *in, const
 			cm[ncm].aux = false;
 			cm[ncm].metric = metric;
 			cm[ncm].scale = scale;
+			cm[ncm].combine = cl.combine;
 			if (ent->series[metric] < 0) {
 				ent->series[metric] = (int)nseries++;
+				cm[ncm].series = ent->series[metric];
+				ncm++;
+				want[i] = true;
+			} else if (cl.combine != COMBINE_FIRST && ((size_t)ent->series[metric] >= prev_series ||
+								   taken[ent->series[metric]])) {
+				/* one more column of a combined series (a VM's next virtual processor) */
 				cm[ncm].series = ent->series[metric];
 				ncm++;
 				want[i] = true;
@@ -778,6 +836,21 @@ static int model_read(struct model *m, const char *path, struct input *in, const
 		if (d->series[M_WORLDS] < 0)
 			d->series[M_WORLDS] = (int)nseries++;
 	}
+	/* ... and a Hyper-V virtual hard disk's commands and normalized IOPS, from its reads and
+	 * writes (the Storage Device object has no total) */
+	size_t *der = NULL, nder = 0;
+	for (size_t i = c->first_entity; i < m->nents && strcmp(ops->name, "hyperv") == 0; i++) {
+		struct entity *e = &m->ents[i];
+		if (e->capture != ci || (e->layer != LAYER_VSCSI && e->layer != LAYER_VOLUME) || e->series[M_READS] < 0 ||
+		    e->series[M_WRITES] < 0)
+			continue;
+		if (e->series[M_CMDS] < 0)
+			e->series[M_CMDS] = (int)nseries++;
+		if (e->layer == LAYER_VSCSI && e->series[M_HV_NIOPS] < 0 && e->series[M_MBR] >= 0 && e->series[M_MBW] >= 0)
+			e->series[M_HV_NIOPS] = (int)nseries++;
+		der = xrealloc(der, (nder + 1) * sizeof *der);
+		der[nder++] = i;
+	}
 	if (!merging) {
 		c->host = host ? arena_strdup(&m->arena, host) : NULL;
 		ds_init(&c->ds, nseries);
@@ -788,6 +861,7 @@ static int model_read(struct model *m, const char *path, struct input *in, const
 	free(want);
 	double *worlds = xcalloc(m->nents ? m->nents : 1, sizeof *worlds);
 	double *cur = xmalloc((nseries ? nseries : 1) * sizeof *cur);
+	int *ncomb = xcalloc(nseries ? nseries : 1, sizeof *ncomb);
 	c->cur = cur;
 	if (m->hooks.begin && !merging)
 		m->hooks.begin(m->hooks.ctx, m, ci);
@@ -844,12 +918,21 @@ static int model_read(struct model *m, const char *path, struct input *in, const
 			c->end = row.t_ms;
 		c->rows++;
 		ds_row(&c->ds, row.t_ms, disc);
+		bool combined = false;
 		for (size_t k = 0; k < ncm; k++) {
 			double v;
 			if (!ops->value(r, cm[k].col, &v))
 				continue;
 			v *= cm[k].scale;
 			struct entity *e = cm[k].aux ? &m->aux[cm[k].ent] : &m->ents[cm[k].ent];
+			if (cm[k].combine != COMBINE_FIRST) {
+				/* summed here, stored below once the row's columns are all read */
+				size_t sk = (size_t)cm[k].series;
+				cur[sk] = isnan(cur[sk]) ? v : cur[sk] + v;
+				ncomb[sk]++;
+				combined = true;
+				continue;
+			}
 			cur[cm[k].series] = v;
 			ds_set(&c->ds, (size_t)cm[k].series, v);
 			qs_add(&e->sk[cm[k].metric], v);
@@ -874,6 +957,10 @@ static int model_read(struct model *m, const char *path, struct input *in, const
 				e->dq_last = v;
 			}
 		}
+		if (combined)
+			combine_row(m, c, cm, ncm, cur, ncomb);
+		for (size_t k = 0; k < nder; k++)
+			derive_row(&m->ents[der[k]], c, cur);
 		if (nwc) {
 			for (size_t k = 0; k < nwc; k++)
 				worlds[wc[k].dev_series_owner] = 0;
@@ -915,6 +1002,8 @@ static int model_read(struct model *m, const char *path, struct input *in, const
 		m->hooks.end(m->hooks.ctx, m, ci);
 	c->cur = NULL;
 	free(cur);
+	free(ncomb);
+	free(der);
 	free(worlds);
 	free(cm);
 	free(wc);

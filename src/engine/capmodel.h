@@ -183,6 +183,12 @@ static inline double entity_cur(const struct model *m, const struct entity *e, i
 /* The vCPUs of VM vm in capture ci: its vCPU worlds the Vcpu columns name (vmx-vcpu-N, vmmN);
  * 0 when the capture names none. */
 int model_vm_vcpus(const struct model *m, size_t ci, const char *vm);
+/* Whether capture ci is a Hyper-V host's perfmon (parsers/fmt_hyperv.c): its LAYER_VSCSI entities
+ * are VHDX files, its devices host disks, its VMs virtual processors (doc/hyperv.md). */
+static inline bool model_hyperv(const struct model *m, size_t ci)
+{
+	return ci < m->ncaps && m->caps[ci].format && m->caps[ci].format[0] == 'h' && m->caps[ci].format[1] == 'y';
+}
 /* Mean of metric m over every row of e; NaN when e is NULL or has no value. */
 double entity_mean(const struct entity *e, int m);
 /* The order to read paths[n] in (order[n] receives indexes into paths): the files of one host and

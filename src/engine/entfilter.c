@@ -112,7 +112,7 @@ int ef_check(const struct ent_filter *f, const char *whose, struct diag *d)
 			buf_init(&b);
 			buf_add_text_escaped(&b, f->p[k][i].text, strlen(f->p[k][i].text));
 			static const char *const lw[LAYER_COUNT] = {"guest disks", "virtual disks", "worlds", "devices", "adapters",
-								    "arrays", "VMs", "SQL Server", "paths"};
+								    "arrays", "VMs", "SQL Server", "paths", "volumes"};
 			struct buf seen;
 			buf_init(&seen);
 			int groups = 0;

@@ -15,8 +15,7 @@ const char *const link_how_names[3] = {"none", "identifiers", "correlation"};
 /* A device's paths carry its commands: their sum within 5% of the device's, following it. */
 #define IOP_R_PATHS 0.9
 
-static const char *astr(struct arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static const char *astr(struct arena *a, const char *fmt, ...)
+const char *iop_astr(struct arena *a, const char *fmt, ...)
 {
 	struct buf b;
 	buf_init(&b);
@@ -105,7 +104,7 @@ double iop_window_mean(const struct model *m, const struct entity *e, int mt, in
 static double mean_of(const struct entity *e, int mt) { return e && e->sk[mt].n ? qs_mean(&e->sk[mt]) : (double)NAN; }
 
 /* The entity of layer l named name in capture ci (ents), NULL when none. */
-static const struct entity *find_in(const struct model *m, size_t ci, enum layer l, const char *name)
+const struct entity *iop_find_in(const struct model *m, size_t ci, enum layer l, const char *name)
 {
 	const struct capture *c = &m->caps[ci];
 	for (size_t i = c->first_entity; i < m->nents && i < c->first_entity + c->nentities; i++) {
@@ -136,9 +135,9 @@ static void build_worlds(struct iopath *g, const struct model *m)
 			continue;
 		struct iop_world *w = &g->w[g->nw++];
 		w->w = e;
-		w->dev = find_in(m, e->capture, LAYER_DEVICE, e->device);
+		w->dev = iop_find_in(m, e->capture, LAYER_DEVICE, e->device);
 		w->vm = e->wid >= 0 ? joined_vm(m, e->capture, e->wid) : NULL;
-		w->vm_link = w->vm ? (struct io_link){LINK_ID, NAN, astr(&g->arena, "Vcpu names world %ld's VM", e->wid)}
+		w->vm_link = w->vm ? (struct io_link){LINK_ID, NAN, iop_astr(&g->arena, "Vcpu names world %ld's VM", e->wid)}
 				   : (struct io_link){LINK_NONE, NAN, NULL};
 	}
 }
@@ -222,6 +221,11 @@ static void build_vdisks(struct iopath *g, const struct model *m)
 		if (v->layer != LAYER_VSCSI)
 			continue;
 		struct iop_vdisk *d = &g->vd[g->nvd++];
+		if (model_hyperv(m, v->capture)) {
+			d->v = v;
+			iopath_hv_vdisk(g, m, d);
+			continue;
+		}
 		char vm[256];
 		iop_vdisk_vm(v->name, vm, sizeof vm);
 		d->v = v;
@@ -251,12 +255,12 @@ static void build_vdisks(struct iopath *g, const struct model *m)
 				d->dev = w->dev;
 				d->world = w;
 				if (ndev == 1)
-					d->link = (struct io_link){LINK_ID, NAN, astr(&g->arena, "the only LUN %s's worlds do IO to "
+					d->link = (struct io_link){LINK_ID, NAN, iop_astr(&g->arena, "the only LUN %s's worlds do IO to "
 										      "(per-world IO of world %ld, its VM named by Vcpu)", vm, w->w->wid)};
 				else
-					d->link = (struct io_link){LINK_CORR, r, astr(&g->arena, "one of the %d LUNs %s's worlds do IO "
+					d->link = (struct io_link){LINK_CORR, r, iop_astr(&g->arena, "one of the %d LUNs %s's worlds do IO "
 										     "to (per-world IO, VM named by Vcpu), matched by IOPS%s",
-										     ndev, vm, isnan(r) ? " (equal volumes)" : astr(&g->arena, ", r = %.2f", r))};
+										     ndev, vm, isnan(r) ? " (equal volumes)" : iop_astr(&g->arena, ", r = %.2f", r))};
 				continue;
 			}
 		} else if (any_world) {
@@ -267,9 +271,9 @@ static void build_vdisks(struct iopath *g, const struct model *m)
 				d->back = BACK_LUN;
 				d->dev = w->dev;
 				d->world = w;
-				d->link = (struct io_link){LINK_CORR, r, astr(&g->arena, "world %ld's IO to this LUN matches its IOPS%s "
+				d->link = (struct io_link){LINK_CORR, r, iop_astr(&g->arena, "world %ld's IO to this LUN matches its IOPS%s "
 									     "(per-world IO; the capture does not name the world's VM)",
-									     w->w->wid, isnan(r) ? " (equal volumes)" : astr(&g->arena, ", r = %.2f", r))};
+									     w->w->wid, isnan(r) ? " (equal volumes)" : iop_astr(&g->arena, ", r = %.2f", r))};
 				continue;
 			}
 		}
@@ -283,7 +287,7 @@ static void build_vdisks(struct iopath *g, const struct model *m)
 		if (e) {
 			d->back = e->nfs ? BACK_NFS : BACK_LUN;
 			d->dev = e;
-			d->link = (struct io_link){LINK_CORR, r, astr(&g->arena, "the %s's IOPS follow it (r = %.2f)%s",
+			d->link = (struct io_link){LINK_CORR, r, iop_astr(&g->arena, "the %s's IOPS follow it (r = %.2f)%s",
 								     e->nfs ? "NFS volume" : "LUN", r,
 								     e->nfs ? "" : any_world ? "; no world's per-world IO does"
 										 : "; the capture has no per-world IO to tell")};
@@ -298,7 +302,7 @@ static void build_vdisks(struct iopath *g, const struct model *m)
 			d->link = (struct io_link){LINK_ID, NAN, "the capture has no SCSI device"};
 		} else if (any_world && act >= 1) {
 			d->back = BACK_NOT_SHOWN;
-			d->link = (struct io_link){LINK_CORR, NAN, vm_worlds ? astr(&g->arena, "none of %s's worlds' IO to the "
+			d->link = (struct io_link){LINK_CORR, NAN, vm_worlds ? iop_astr(&g->arena, "none of %s's worlds' IO to the "
 											 "capture's LUNs carries it (Per-Device-Per-World)", vm)
 									 : "no world's IO to the capture's LUNs carries it (Per-Device-Per-World)"};
 		}
@@ -314,7 +318,7 @@ static void build_vdisks(struct iopath *g, const struct model *m)
 			if (w->w->capture == d->v->capture && w->w->wid == wid && !w->vm) {
 				w->vm = d->vm;
 				w->vm_link = (struct io_link){LINK_CORR, d->link.r,
-							      astr(&g->arena, "world %ld carries %s's IO (correlation)", wid, d->v->name)};
+							      iop_astr(&g->arena, "world %ld carries %s's IO (correlation)", wid, d->v->name)};
 			}
 		}
 	}
@@ -422,7 +426,7 @@ static void paths_by_sum(struct iopath *g, const struct model *m, size_t ci)
 			if (pq->p->capture == ci && !pq->dev && pq->lun == lun[l]) {
 				pq->dev = dev[l];
 				pq->link = (struct io_link){LINK_CORR, rr[l] < 1.000001 && rr[l] != 0.9 ? rr[l] : NAN,
-							   astr(&g->arena, "the paths to LUN number %d add up to its commands (path "
+							   iop_astr(&g->arena, "the paths to LUN number %d add up to its commands (path "
 								   "names give no device)", lun[l])};
 			}
 		}
@@ -444,9 +448,9 @@ static void build_paths(struct iopath *g, const struct model *m)
 		struct iop_path *p = &g->p[g->np++];
 		p->p = e;
 		parse_path(g, p);
-		p->adp = find_in(m, e->capture, LAYER_ADAPTER, p->adapter);
+		p->adp = iop_find_in(m, e->capture, LAYER_ADAPTER, p->adapter);
 		p->link = (struct io_link){LINK_NONE, NAN, NULL};
-		if (e->device && (p->dev = find_in(m, e->capture, LAYER_DEVICE, e->device)))
+		if (e->device && (p->dev = iop_find_in(m, e->capture, LAYER_DEVICE, e->device)))
 			p->link = (struct io_link){LINK_ID, NAN, "the path's name gives its device"};
 	}
 	for (size_t ci = 0; ci < m->ncaps; ci++)
@@ -519,7 +523,7 @@ size_t iopath_device_load(const struct iopath *g, const struct model *m, const s
 		double b = (isnan(r) ? 0 : r) + (isnan(wr) ? 0 : wr);
 		have_actv |= !isnan(q);
 		have_mb |= !isnan(r) || !isnan(wr);
-		const char *who = w->vm ? w->vm : astr(a, "world %ld", w->w->wid);
+		const char *who = w->vm ? w->vm : iop_astr(a, "world %ld", w->w->wid);
 		size_t k = 0;
 		while (k < n && strcmp(s[k].who, who) != 0)
 			k++;

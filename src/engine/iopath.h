@@ -49,6 +49,10 @@ struct iop_vdisk {
 	const struct entity *dev; /* BACK_LUN / BACK_NFS */
 	const struct iop_world *world; /* the world whose IO to dev carries it, NULL when not by world */
 	struct io_link link;     /* how dev is known (BACK_NOT_SHOWN: why it is on none) */
+	/* a Hyper-V VHDX (vm: the VM whose name its path has as a folder or file name, NULL none):
+	 * the volume holding it (the Cluster Shared Volume or SMB share its path names) and how */
+	const struct entity *vol;
+	struct io_link vol_link;
 };
 
 struct iop_path {
@@ -99,6 +103,26 @@ double iop_window_mean(const struct model *m, const struct entity *e, int mt, in
 /* Pearson r of two series of one capture over its buckets; NaN with fewer than 8 pairs or no
  * variance. */
 double iop_pearson(const struct model *m, const struct entity *x, int mx, const struct entity *y, int my);
+/* The Hyper-V part of the graph (iopath_hv.c): each VHDX of a Hyper-V host capture → its volume
+ * (the path names it: a fact) → its host disk (a drive letter: a fact; a CSV's LUN: IOPS
+ * correlation, a guess), and the VM its path names. d->v is set; fills the rest. */
+void iopath_hv_vdisk(struct iopath *g, const struct model *m, struct iop_vdisk *d);
+/* The VHDX files on host disk or volume e, with their share of its IO over [t0, t1] (commands/s of
+ * each VHDX tied to it), busiest first, like iopath_device_load; who = the VHDX's VM when its path
+ * names one, else the file name. */
+size_t iopath_hv_load(const struct iopath *g, const struct model *m, const struct entity *e, int64_t t0, int64_t t1,
+		      struct iop_share *out, size_t max, struct arena *a);
+/* The file name of a VHDX instance ("C:-ClusterStorage-Volume1-SQL01-SQL01_D.vhdx" →
+ * "SQL01_D.vhdx"): the part after the last '-' that is followed by no other '-' is not safe
+ * (names contain '-'), so the text after the last "-" before the extension's word is the name
+ * only when the VM folder precedes it; else the whole instance. Borrowed from vhdx. */
+const char *iop_vhdx_file(const char *vhdx);
+
+/* Internal to the graph's files: printf into the arena; the entity of layer l named name in
+ * capture ci, NULL when none. */
+const char *iop_astr(struct arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const struct entity *iop_find_in(const struct model *m, size_t ci, enum layer l, const char *name);
+
 /* The VM a virtual disk's name gives ("SQL01:scsi0:1" → "SQL01"), into out. */
 void iop_vdisk_vm(const char *vdisk, char *out, size_t cap);
 

@@ -61,6 +61,15 @@ const struct kind_info kinds[K_COUNT] = {
 			      .place_order = 0},
 	[K_CFG_QDEPTH] = {.name = "config.queue_depth_change", .title = "queue depth changed during the capture",
 			  .layer = LAYER_DEVICE, .box = BOX_BY_LAYER, .waits = false, .cause_rank = 2, .place = VP_NONE},
+	/* Hyper-V hosts (doc/hyperv.md) */
+	[K_T_STORAGE_QOS] = {.name = "throttle.storage_qos", .title = "a VHDX held at a Storage QoS maximum",
+			     .layer = LAYER_VSCSI, .box = BOX_KERNEL, .waits = true, .cause_rank = 0, .place = VP_THROTTLE,
+			     .place_order = 0},
+	[K_CSV_REDIRECTED] = {.name = "csv.redirected", .title = "a Cluster Shared Volume's IO redirected over the network",
+			      .layer = LAYER_VOLUME, .box = BOX_KERNEL, .waits = true, .cause_rank = 0, .place = VP_KERNEL,
+			      .place_order = 0},
+	[K_LAT_HOST_DISK] = {.name = "latency.host_disk", .title = "host disk latency (Hyper-V host)", .layer = LAYER_DEVICE,
+			     .box = BOX_ARRAY, .waits = true, .cause_rank = 3, .place = VP_ARRAY, .place_order = 2},
 };
 
 int kind_find(const char *name)

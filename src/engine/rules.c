@@ -62,6 +62,13 @@
 	[R_CPU_RDY_CRIT] = {"cpu.ready.critical_pct", 10, "%", "... above this: serious", "[vmw KB 2002181] 10% per vCPU and more: significant impact"}, \
 	[R_CPU_CSTP_WARN] = {"cpu.costop.warning_pct", 3, "%", "a VM's %CSTP per vCPU above this, sustained: its vCPUs wait to be co-scheduled", "[vmw KB 1017926] %CSTP high against %RUN: too many vCPUs for the host; practitioner tables: 3%"}, \
 	[R_CPU_HOST_FAST_MS] = {"cpu.host_fast_ms", 5, "ms", "a guest disk's virtual disk answering under this (and under a third of the guest's latency) while the VM waits for CPU: the guest's wait is the CPU's", "[derived] GAVG excludes the time the completion waits for the vCPU"}, \
+	[R_HV_DISK_WARN] = {"hyperv.host_disk.warning_ms", 15, "ms", "a Hyper-V host disk's latency (Avg. Disk sec/Read|Write, IO-weighted) above this, sustained", "[blog nickeales 2016] CSV and VM-disk latency: 15 ms general, 8 ms for server virtualization (doc/hyperv.md)"}, \
+	[R_HV_DISK_CRIT] = {"hyperv.host_disk.critical_ms", 50, "ms", "... above this: critical", "[ms-docs Detecting bottlenecks in a virtualized environment] host physical disk latency consistently over 50 ms: spread the VMs, faster storage, Storage QoS"}, \
+	[R_HV_VHDX_WARN] = {"hyperv.vhdx.warning_ms", 15, "ms", "a VHDX's Latency above this, sustained, and three times its Lower Latency: the time is added at the VHDX (Storage QoS, the virtualization layer)", "[blog nickeales 2016] VM-disk latency 15 ms general; [derived] Latency vs Lower Latency (doc/hyperv.md)"}, \
+	[R_HV_QOS_FLAT] = {"hyperv.qos.flat_ratio", 1.15, "x", "... and its normalized IOPS flat: their 90th percentile within this factor of the 10th over the time: a Storage QoS maximum", "[ms-docs Storage Quality of Service] maxima are in normalized IOPS (8 KiB units); [derived] a limit holds the rate flat while the demand waits"}, \
+	[R_HV_REDIR_SHARE] = {"hyperv.csv.redirected_share", 0.5, "", "a Cluster Shared Volume with at least this share of its IO redirected (Cluster CSVFS Redirected IO), sustained", "[ms-blog CSV performance counters 2014; ms-docs Use Cluster Shared Volumes] redirected IO goes over SMB to the coordinator node"}, \
+	[R_HV_CPU_WAIT_WARN] = {"hyperv.cpu_wait.warning_us", 60, "us", "a VM's CPU Wait Time Per Dispatch (mean of its virtual processors) above this, sustained: its vCPUs wait for a logical processor", "[vendor Quest Spotlight] alarm over 60 us; ~7-10 us on an uncontended host [serverfault 675991]"}, \
+	[R_HV_CPU_WAIT_CRIT] = {"hyperv.cpu_wait.critical_us", 100, "us", "... above this: critical", "[vendor Quest Spotlight] high over 100 us"}, \
 }
 
 const struct rule rule_table[R_COUNT] = RULES_INIT;

@@ -89,10 +89,87 @@ static bool vm_waits(const struct analysis *a, const struct entity *d, const cha
 	return any;
 }
 
+/* A Hyper-V host disk's finding: the VHDX files on it by their share of its IO (the IO path graph:
+ * VHDX → volume from its path, volume → disk from IOPS), and the VM whose VHDX drives it while
+ * another VM's VHDX waits (its Latency up against the rest of the capture). */
+static void hv_load(struct analysis *a, struct finding *f, const struct entity *d)
+{
+	struct iop_share s[IOP_MAX_SHARES];
+	size_t n = iopath_hv_load(&a->iop, &a->m, d, f->start, f->end, s, IOP_MAX_SHARES, &a->arena);
+	if (!n)
+		return;
+	struct buf b;
+	buf_init(&b);
+	bool guessed = false;
+	for (size_t k = 0; k < n && k < 4; k++) {
+		buf_printf(&b, "%s%s %s", k ? ", " : "", s[k].who, pct(a, s[k].share));
+		if (k == 0)
+			buf_adds(&b, " of the IO of its VHDX files");
+		guessed |= s[k].how == LINK_CORR;
+	}
+	if (n > 4)
+		buf_adds(&b, ", ...");
+	buf_adds(&b, guessed ? " (VHDX counters; the volume's disk guessed from IOPS: no counter names it)" : " (VHDX counters)");
+	f->load = afmt(a, "%s", b.data);
+	buf_free(&b);
+	if (n < 2 || s[0].share < DRIVER_SHARE)
+		return;
+	const struct capture *c = &a->m.caps[d->capture];
+	int64_t cs = c->start + c->clock_offset_ms, ce = c->end + c->clock_offset_ms;
+	struct buf v;
+	buf_init(&v);
+	const struct entity *first = NULL;
+	double fin = NAN, fout = NAN;
+	const char *driver_vm = NULL;
+	for (size_t i = 0; i < a->iop.nvd; i++) {
+		const struct iop_vdisk *g = &a->iop.vd[i];
+		if (g->dev != d)
+			continue;
+		const char *file = iop_vhdx_file(g->v->name);
+		const char *who = g->vm ? afmt(a, "%s (%s)", g->vm, file) : file;
+		if (strcmp(who, s[0].who) == 0) {
+			driver_vm = g->vm;
+			continue;
+		}
+		double li = iop_window_mean(&a->m, g->v, M_HV_LAT, f->start, f->end);
+		double lb = f->start > cs ? iop_window_mean(&a->m, g->v, M_HV_LAT, cs, f->start - 1) : NAN;
+		double la = f->end < ce ? iop_window_mean(&a->m, g->v, M_HV_LAT, f->end + 1, ce) : NAN;
+		double lo = isnan(lb) ? la : isnan(la) ? lb : (lb + la) / 2;
+		bool rose = !isnan(li) && !isnan(lo) && li >= 1.3 * lo && li >= lo + 0.5;
+		if (!rose || (g->vm && driver_vm && strcmp(g->vm, driver_vm) == 0))
+			continue;
+		if (g->vm && strstr(v.data ? v.data : "", g->vm))
+			continue;
+		buf_printf(&v, "%s%s", v.len ? ", " : "", g->vm ? g->vm : file);
+		if (!first) {
+			first = g->v;
+			fin = li;
+			fout = lo;
+		}
+	}
+	if (v.len) {
+		f->driver = s[0].who;
+		f->driver_share = s[0].share;
+		f->victims = afmt(a, "%s", v.data);
+		f->victim_vdisk = first->name;
+		f->summary = afmt(a, "%s; %s issues %s of its VHDX files' IO while %s waits (%s: %.1f ms, %.1f ms the rest of the "
+				     "capture)", f->summary, f->driver, pct(a, f->driver_share), f->victims, iop_vhdx_file(first->name),
+				  fin, fout);
+		f->advice = afmt(a, "The host disk is shared: %s drives it (%s) and %s waits behind it. Cap %s with a Storage QoS "
+				    "maximum, or move it (or the waiting VM's VHDX) to another volume on another LUN "
+				    "(Move-VMStorage). %s", f->driver, f->load, f->victims, f->driver, f->advice);
+	}
+	buf_free(&v);
+}
+
 void analysis_shared_load(struct analysis *a)
 {
 	for (size_t i = 0; i < a->nf; i++) {
 		struct finding *f = &a->f[i];
+		if (f->kind == K_LAT_HOST_DISK && f->ent >= 0 && (size_t)f->ent < a->m.nents) {
+			hv_load(a, f, &a->m.ents[f->ent]);
+			continue;
+		}
 		if (!load_kind(f->kind) || f->ent < 0 || (size_t)f->ent >= a->m.nents)
 			continue;
 		const struct entity *d = &a->m.ents[f->ent];
