@@ -208,7 +208,11 @@ static void machines(struct buf *b, const struct model *m)
 		}
 		if (!n)
 			continue;
-		buf_printf(b, "%s%s%s ", said++ ? " and " : "", role ? "the Windows guest" : "the ESXi host", n > 1 ? "s" : "");
+		bool hv = false;
+		for (size_t i = 0; i < m->ncaps && !role; i++)
+			hv |= !m->caps[i].failed && m->caps[i].role == ROLE_HOST && model_hyperv(m, i);
+		buf_printf(b, "%s%s%s ", said++ ? " and " : "", role ? "the Windows guest" : hv ? "the Hyper-V host" : "the ESXi host",
+			   n > 1 ? "s" : "");
 		for (int k = 0; k < n; k++)
 			buf_printf(b, "%s%s", k ? ", " : "", names[k]);
 		if (more)
@@ -219,8 +223,14 @@ static void machines(struct buf *b, const struct model *m)
 }
 
 /* Where IO waits, said for a manager, by the box of the kind. */
-static const char *where_words(enum kind k, bool sql)
+static const char *where_words(enum kind k, bool sql, bool hv)
 {
+	if (k == K_T_STORAGE_QOS)
+		return "behind a Storage QoS maximum on its virtual hard disk (VHDX) in the Hyper-V host";
+	if (k == K_CSV_REDIRECTED)
+		return "in the Hyper-V host: a Cluster Shared Volume's IO is redirected over the network";
+	if (hv && kinds[k].box == BOX_ARRAY)
+		return "at the Hyper-V host's disk (a LUN) or the storage behind it";
 	switch (kinds[k].box) {
 	case BOX_GUEST: return sql ? "inside the SQL Server VM" : "inside the VM";
 	case BOX_VSCSI: return sql ? "inside the SQL Server VM, at its virtual disk controller"
@@ -245,7 +255,8 @@ static void entity_words(struct buf *b, const struct finding *f)
 
 enum act_key {
 	AK_PVSCSI, AK_GUEST_PATH, AK_DEVICE_QUEUE, AK_ADAPTER, AK_ARRAY, AK_QFULL, AK_SIOC, AK_DSNRO, AK_SPLIT, AK_ALIGN,
-	AK_PATHS, AK_DATASTORE, AK_HBA, AK_PATH_RESTORE, AK_CPU, AK_VD_ABOVE, AK_SYMPTOM, AK_COUNT
+	AK_PATHS, AK_DATASTORE, AK_HBA, AK_PATH_RESTORE, AK_CPU, AK_VD_ABOVE, AK_QOS, AK_CSV_REDIRECTED, AK_HOST_DISK,
+	AK_SYMPTOM, AK_COUNT
 };
 
 static enum act_key key_of(const struct analysis *a, const struct finding *f)
@@ -274,6 +285,9 @@ static enum act_key key_of(const struct analysis *a, const struct finding *f)
 	case K_LAT_HBA: return AK_HBA;
 	case K_CPU_CONTENTION: return AK_CPU;
 	case K_LAT_VD_ABOVE: return AK_VD_ABOVE;
+	case K_T_STORAGE_QOS: return AK_QOS;
+	case K_CSV_REDIRECTED: return AK_CSV_REDIRECTED;
+	case K_LAT_HOST_DISK: return AK_HOST_DISK;
 	case K_PATH_CHANGE: return f->sev >= SEV_WARNING ? AK_PATH_RESTORE : AK_SYMPTOM;
 	default: return AK_SYMPTOM;
 	}
@@ -427,12 +441,50 @@ static void action_text(const struct analysis *a, enum act_key k, const struct f
 		ac->what = fmtx("Check the paths, the HBA and the fabric of %s: commands were aborted or reset.", ent);
 		ac->effect = fmtx("No more IOs lost to aborts and resets (each costs seconds).");
 		break;
+	case AK_QOS:
+		ac->what = fmtx("Raise or remove the Storage QoS maximum on %s (Get-VMHardDiskDrive, Get-StorageQosPolicy): "
+				"it holds the disk at about %.0f normalized IOPS while the storage below has room.", ent,
+				ev_median(f, M_HV_NIOPS));
+		ac->effect = fmtx("The VHDX answers at its storage's latency again (Lower Latency); the volume and the LUN need "
+				  "no change.");
+		break;
+	case AK_CSV_REDIRECTED:
+		ac->what = fmtx("End the redirected mode of Cluster Shared Volume %s on this node (Get-ClusterSharedVolumeState "
+				"gives the reason: a backup snapshot, a manual redirect, lost storage paths, ReFS, BitLocker).",
+				ent);
+		ac->effect = fmtx("Its VHDX files' IO goes straight to the LUN instead of over the network to the "
+				  "coordinator node.");
+		break;
+	case AK_HOST_DISK:
+		if (f->driver && f->victims)
+			ac->what = fmtx("Cap %s with a Storage QoS maximum or move its VHDX to another volume: it issues %.0f%% "
+					"of the IO on host disk %s while %s waits.", f->driver, 100 * f->driver_share, ent,
+					f->victims);
+		else
+			ac->what = fmtx("Ask the storage team to check the LUN behind host disk %s (its latency is high), and "
+					"spread the busy VHDX files over more volumes.", ent);
+		ac->effect = fmtx("Lower latency for every VHDX on that disk.");
+		break;
 	case AK_VD_ABOVE:
+		if (model_hyperv(&a->m, f->capture >= 0 ? (size_t)f->capture : SIZE_MAX)) {
+			ac->what = fmtx("Check VHDX %s for a checkpoint chain (delete or merge the checkpoints), a dynamic or "
+					"differencing disk growing (convert it to fixed) and host filter drivers: the storage "
+					"below it answers fast.", ent);
+			ac->effect = fmtx("The VHDX answers at its storage's latency again.");
+			break;
+		}
 		ac->what = fmtx("Check virtual disk %s for snapshots (consolidate or delete them), CBT-based backup or "
 				"replication running at this time and IO filters on it: its LUN answers fast.", ent);
 		ac->effect = fmtx("The disk answers at its LUN's latency again; nothing to change on the LUN or the array.");
 		break;
 	case AK_CPU:
+		if (model_hyperv(&a->m, f->capture >= 0 ? (size_t)f->capture : SIZE_MAX)) {
+			ac->what = fmtx("Give the virtual processors of %s CPU time: move VMs off its Hyper-V host or "
+					"add hosts, reduce vCPU over-commit, check its processor limit and weight.", ent);
+			ac->effect = fmtx("IO completions and everything else in the VM stop waiting for a logical processor; "
+					  "storage changes would not help.");
+			break;
+		}
 		ac->what = fmtx("Give the vCPUs of %s CPU time on its host: fewer vCPUs for it or its neighbours (co-stop), "
 				"move VMs off the host or add CPU capacity (ready), remove a CPU limit.", ent);
 		ac->effect = fmtx("IO completions and everything else in the VM stop waiting for a physical CPU; storage "
@@ -614,15 +666,18 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 		struct buf h;
 		buf_init(&h);
 		if (a->verdict_where == VW_PLACES && vf && kinds[vf->kind].place == VP_CPU) {
-			buf_printf(&h, "The %s waits for CPU, not for storage: its vCPUs wait for a physical CPU of the ESXi host",
-				   sql ? "SQL Server VM" : "VM");
+			buf_printf(&h, "The %s waits for CPU, not for storage: its %s", sql ? "SQL Server VM" : "VM",
+				   analysis_hyperv(a) ? "virtual processors wait for a logical processor of the Hyper-V host"
+						      : "vCPUs wait for a physical CPU of the ESXi host");
 		} else if (a->verdict_where == VW_PLACES && vf && vf->kind == K_LAT_VD_ABOVE) {
-			buf_adds(&h, "Storage IO waits in the ESXi host above the LUN, on one virtual disk (a snapshot, CBT or an "
-				     "IO filter)");
+			buf_adds(&h, analysis_hyperv(a) ? "Storage IO waits in the Hyper-V host above its disk, on one VHDX (a "
+							  "checkpoint, a dynamic or differencing disk, a filter)"
+							: "Storage IO waits in the ESXi host above the LUN, on one virtual disk (a snapshot, "
+							  "CBT or an IO filter)");
 		} else if (a->verdict_where == VW_PLACES && vf) {
 			buf_printf(&h, "Storage IO waits %s", kinds[vf->kind].place == VP_DATASTORE
 								   ? "in the datastore below the ESXi host"
-								   : where_words(vf->kind, sql));
+								   : where_words(vf->kind, sql, analysis_hyperv(a)));
 		} else if (a->verdict_where == VW_BELOW_HBA && vf) {
 			buf_adds(&h, "Storage IO is slow on ");
 			entity_words(&h, vf);
@@ -696,8 +751,11 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 		if (below_ok && a->verdict_where == VW_PLACES && a->verdict_places == (1u << VP_GUEST) &&
 		    a->cov.layer[LAYER_DEVICE].status != COV_NOT_ASSESSED &&
 		    a->cov.layer[LAYER_ARRAY].status != COV_NOT_ASSESSED)
-			add_sentence(s, fmtx("The ESXi host, its storage adapter and the array were not the bottleneck: their "
-					     "queues and latency stayed within the rules, so the fix is inside the VM."));
+			add_sentence(s, fmtx(analysis_hyperv(a) ? "The Hyper-V host and its disks were not the bottleneck: their "
+								  "latency stayed within the rules, so the fix is inside the VM."
+								: "The ESXi host, its storage adapter and the array were not the "
+								  "bottleneck: their queues and latency stayed within the rules, so "
+								  "the fix is inside the VM."));
 	} else {
 		int assessed = 0;
 		for (int l = 0; l < COV_LAYERS; l++)

@@ -191,13 +191,42 @@ static void iopath_text(const struct analysis *a, struct buf *out)
 			continue;
 		}
 		shown++;
+		bool hv = model_hyperv(&a->m, d->v->capture);
 		if (!head) {
-			buf_adds(out, "\nIO PATH (virtual disk = LUN; fact: read from the capture's names, guess: from IOPS)\n");
+			buf_adds(out, hv ? "\nIO PATH (VHDX -> volume -> host disk; fact: read from the capture's names, guess: from IOPS)\n"
+					 : "\nIO PATH (virtual disk = LUN; fact: read from the capture's names, guess: from IOPS)\n");
 			head = true;
 		}
 		struct buf l;
 		buf_init(&l);
 		esc(&l, d->v->name);
+		if (hv) {
+			/* VHDX -> volume -> host disk, each link with how it is known */
+			if (d->vm) {
+				buf_adds(&l, " (VM ");
+				esc(&l, d->vm);
+				buf_adds(&l, ", from its path)");
+			}
+			buf_adds(&l, " -> ");
+			if (d->vol) {
+				esc(&l, d->vol->name);
+				buf_adds(&l, " [fact: ");
+				esc(&l, d->vol_link.why);
+				buf_adds(&l, "] -> ");
+			}
+			if (d->dev) {
+				esc(&l, d->dev->name);
+				buf_printf(&l, " [%s: ", d->link.how == LINK_ID ? "fact" : "guess");
+				esc(&l, d->link.why);
+				buf_addc(&l, ']');
+			} else {
+				buf_adds(&l, d->vol ? "host disk not identified [no host disk's IOPS follow the volume's]"
+						    : "host disk not identified [no volume in the path, no host disk's IOPS follow it]");
+			}
+			text_wrap(out, "  ", l.data, 100);
+			buf_free(&l);
+			continue;
+		}
 		buf_adds(&l, " = ");
 		switch (d->back) {
 		case BACK_LUN: case BACK_NFS:
@@ -260,7 +289,8 @@ static void layer_counts(const long *n, struct buf *out)
 	static const char *const what[LAYER_COUNT][2] = {
 		{"guest disk", "guest disks"}, {"virtual disk", "virtual disks"}, {"world", "worlds"},
 		{"device", "devices"},         {"adapter", "adapters"},           {"array", "arrays"},
-		{"VM", "VMs"},                 {"SQL Server object", "SQL Server objects"}, {"path", "paths"}};
+		{"VM", "VMs"},                 {"SQL Server object", "SQL Server objects"}, {"path", "paths"},
+		{"volume", "volumes"}};
 	int k = 0;
 	for (int l = 0; l < LAYER_COUNT; l++)
 		if (n[l])

@@ -1201,3 +1201,17 @@ double below_hba_share(const struct analysis *a, const struct finding *f, const 
 	*davg = sum / (double)n;
 	return *davg / f->ev[0].median;
 }
+
+bool analysis_hyperv(const struct analysis *a)
+{
+	bool hv = false;
+	for (size_t i = 0; i < a->m.ncaps; i++) {
+		const struct capture *c = &a->m.caps[i];
+		if (c->failed || !c->format || c->role != ROLE_HOST)
+			continue;
+		if (!model_hyperv(&a->m, i))
+			return false;
+		hv = true;
+	}
+	return hv;
+}

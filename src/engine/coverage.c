@@ -35,9 +35,12 @@ static bool measured(const struct entity *e, enum layer l)
 {
 	switch (l) {
 	case LAYER_GUEST: return has(e, M_G_LAT_R) || has(e, M_G_LAT_W) || has(e, M_G_LAT_T);
-	case LAYER_VSCSI: return e->layer == LAYER_GUEST ? has(e, M_G_CDQL) : has(e, M_VD_LAT_R) || has(e, M_VD_LAT_W);
+	case LAYER_VSCSI:
+		return e->layer == LAYER_GUEST ? has(e, M_G_CDQL) : has(e, M_VD_LAT_R) || has(e, M_VD_LAT_W) || has(e, M_HV_LAT);
 	case LAYER_WORLD: return has(e, M_WORLDS);
-	case LAYER_DEVICE: return has(e, M_DAVG) || has(e, M_KAVG) || has(e, M_QUED) || has(e, M_ACTV);
+	case LAYER_DEVICE:
+		return has(e, M_DAVG) || has(e, M_KAVG) || has(e, M_QUED) || has(e, M_ACTV) || has(e, M_G_LAT_R) ||
+		       has(e, M_G_LAT_W) || has(e, M_G_LAT_T); /* a Hyper-V host disk: Windows's latency */
 	case LAYER_ADAPTER: return has(e, M_ACTV) || has(e, M_QUED);
 	case LAYER_ARRAY: return has(e, M_DAVG) || (e->nfs && has(e, M_GAVG));
 	default: return false;
@@ -66,6 +69,50 @@ static void set(struct layer_cov *l, enum cov_status s, enum cov_reason r, const
 	l->why = why;
 }
 
+/* The host layers of Hyper-V host captures (doc/hyperv.md): the vSCSI layer is the VHDX (its
+ * Latency at the storage VSP, where Storage QoS applies), the device layer the host disks; a
+ * Hyper-V host has no per-world IO, and perfmon shows no HBA, MPIO path or array apart from the
+ * host disk's latency. */
+static void hyperv_layers(const struct cov_in *in, struct coverage *c, bool host_long)
+{
+	static const enum layer judged[2] = {LAYER_VSCSI, LAYER_DEVICE};
+	for (int j = 0; j < 2; j++) {
+		struct layer_cov *lc = &c->layer[judged[j]];
+		size_t total = 0, counted = 0, measured_n = 0;
+		for (size_t i = 0; i < in->m->nents; i++) {
+			const struct entity *e = &in->m->ents[i];
+			if (e->outside || e->layer != judged[j] || !model_hyperv(in->m, e->capture))
+				continue;
+			total++;
+			if (!measured(e, judged[j]))
+				continue;
+			measured_n++;
+			counted += active(e, in->r);
+		}
+		lc->total = total;
+		lc->assessed = counted;
+		if (!host_long)
+			set(lc, COV_NOT_ASSESSED, COVR_TOO_SHORT, "the capture is shorter than the sustain rule needs "
+								  "(sustain.samples, sustain.seconds)");
+		else if (!measured_n)
+			set(lc, COV_NOT_ASSESSED, COVR_NO_COUNTER, j == 0 ? "the Hyper-V host capture has no Hyper-V Virtual "
+									  "Storage Device latency (the VHDX layer)"
+									: "the Hyper-V host capture has no PhysicalDisk latency");
+		else if (!counted)
+			set(lc, COV_NOT_ASSESSED, COVR_IDLE, "idle: no entity did IO above active.min_iops");
+		else if (measured_n < total)
+			set(lc, COV_PARTIAL, COVR_SOME, "some entities have no counter for this layer");
+		else
+			set(lc, COV_ASSESSED, COVR_OK, j == 0 ? "the VHDX files (Hyper-V Virtual Storage Device)" : "the host disks");
+	}
+	set(&c->layer[LAYER_WORLD], COV_NOT_ASSESSED, COVR_NO_COUNTER,
+	    "a Hyper-V host counts no per-VM IO to each disk (VMware's Per-Device-Per-World): the VHDX counters stand in");
+	set(&c->layer[LAYER_ADAPTER], COV_NOT_ASSESSED, COVR_NO_COUNTER,
+	    "perfmon shows no host bus adapter or MPIO path (their health is in WMI, MPIO_DISK_HEALTH_INFO)");
+	set(&c->layer[LAYER_ARRAY], COV_NOT_ASSESSED, COVR_NO_COUNTER,
+	    "perfmon sees the array only through the host disk's latency, which also holds the host's own queue");
+}
+
 void coverage_build(const struct cov_in *in, struct coverage *c)
 {
 	memset(c, 0, sizeof *c);
@@ -74,6 +121,7 @@ void coverage_build(const struct cov_in *in, struct coverage *c)
 	const struct rules *r = in->r;
 	bool guest_cap = false, host_cap = false, guest_long = false, host_long = false, aggregate_only = false;
 	bool any_vdisk = false, any_device = false, any_aqlen = false, any_adapter = false;
+	bool hv_host = false, hv_only = false, vmw_host = false; /* Hyper-V host captures only */
 	for (size_t i = 0; i < m->ncaps; i++) {
 		const struct capture *cp = &m->caps[i];
 		if (cp->failed || !cp->format)
@@ -85,6 +133,9 @@ void coverage_build(const struct cov_in *in, struct coverage *c)
 		} else {
 			host_cap = true;
 			host_long |= longer;
+			hv_host = model_hyperv(m, i);
+			hv_only = !vmw_host && hv_host;
+			vmw_host |= !hv_host;
 		}
 	}
 	c->ents = xcalloc(m->nents ? m->nents : 1, sizeof *c->ents);
@@ -219,6 +270,8 @@ void coverage_build(const struct cov_in *in, struct coverage *c)
 			set(lc, COV_ASSESSED, COVR_OK, "");
 		}
 	}
+	if (hv_only)
+		hyperv_layers(in, c, host_long);
 	c->complete = true;
 	for (int l = 0; l < COV_LAYERS; l++)
 		c->complete &= c->layer[l].status == COV_ASSESSED;

@@ -74,6 +74,8 @@ static const struct entity *disk_by_corr(const struct model *m, const struct ent
 		if (isnan(dm) || isnan(em) || dm < 0.9 * em)
 			continue;
 		double r = iop_pearson(m, e, M_CMDS, d, M_CMDS);
+		if (isnan(r) && fabs(dm - em) <= 0.1 * em + 0.5)
+			r = HV_R_LINK; /* flat series: the volumes must agree */
 		if (!isnan(r) && r >= br) {
 			br = r;
 			best = d;

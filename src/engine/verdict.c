@@ -205,9 +205,12 @@ void analysis_verdict(struct analysis *a)
 				   f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary);
 			said++;
 		}
+		bool hv = analysis_hyperv(a);
 		if (throttle) {
 			const struct finding *f = first_in_place(a, VP_THROTTLE);
-			buf_printf(&b, "%sbehind throttling of the LUN queue (%s — %s)", said ? "; and " : "", f->entity, f->summary);
+			buf_printf(&b, "%s%s (%s — %s)", said ? "; and " : "",
+				   f->kind == K_T_STORAGE_QOS ? "behind a Storage QoS maximum on the VHDX" : "behind throttling of the LUN queue",
+				   f->entity, f->summary);
 			if (kernel)
 				buf_adds(&b, ", so IOs queue in the VMkernel");
 			said++;
@@ -215,7 +218,9 @@ void analysis_verdict(struct analysis *a)
 		if (kernel && !throttle) {
 			const struct finding *f = first_in_place(a, VP_KERNEL);
 			buf_printf(&b, "%s%s (%s — %s)", said ? "; and " : "",
-				   f->kind == K_LAT_VD_ABOVE ? "in the ESXi host above the LUN" : "in the VMkernel device queue",
+				   f->kind == K_CSV_REDIRECTED ? "in the Hyper-V host, on a Cluster Shared Volume redirected over the network"
+				   : f->kind == K_LAT_VD_ABOVE ? (hv ? "in the Hyper-V host above its disk" : "in the ESXi host above the LUN")
+							       : "in the VMkernel device queue",
 				   f->entity, f->summary);
 			said++;
 		}
@@ -227,7 +232,9 @@ void analysis_verdict(struct analysis *a)
 		}
 		if (array) {
 			const struct finding *f = first_in_place(a, VP_ARRAY);
-			buf_printf(&b, "%sin the array or fabric below the HBA (%s — %s)", said ? "; and " : "", f->entity, f->summary);
+			buf_printf(&b, "%s%s (%s — %s)", said ? "; and " : "",
+				   f->kind == K_LAT_HOST_DISK ? "at the Hyper-V host's disk or the storage behind it"
+							      : "in the array or fabric below the HBA", f->entity, f->summary);
 			said++;
 		}
 		if (datastore) {
@@ -268,7 +275,7 @@ void analysis_verdict(struct analysis *a)
 		buf_addc(&b, '.');
 		if (guest && !kernel && !array && !throttle && have_host && a->nmap)
 			buf_adds(&b, " The host below is not the bottleneck: fix the guest side first.");
-		if ((array || datastore) && !kernel && !guest)
+		if ((array || datastore) && !kernel && !guest && !hv)
 			buf_adds(&b, " Nothing queues in the VMkernel: deeper queues would not help.");
 	}
 	coverage_note(a, &b);
