@@ -58,7 +58,7 @@ enum {
 		{"threads", required_argument, NULL, OPT_THREADS}
 
 #define COMMON_HELP                                                                                    \
-	"  --format NAME       force the input format (auto, esxtop, perfmon; default: probe)\n"      \
+	"  --format NAME       force the input format (auto, esxtop, perfmon, hyperv; default: probe)\n" \
 	"  --tz ZONE           the customer's time zone: an IANA name (Europe/Berlin, DST per time\n" \
 	"                      stamp) or an offset (+09:00, -0500, UTC); reports show times in it\n"  \
 	"                      beside UTC, and perfmon local time without a header bias is read in\n" \
