@@ -36,10 +36,10 @@ static const struct counter_map hv_csvfs[] = {
 	{"Writes/sec", M_WRITES, 1},
 	{"Read Bytes/sec", M_MBR, 1.0 / 1048576},
 	{"Write Bytes/sec", M_MBW, 1.0 / 1048576},
-	{"Avg. sec/Read", M_G_LAT_R, 1000},
-	{"Avg. sec/Write", M_G_LAT_W, 1000},
-	{"Avg. Read Queue Length", M_G_ADQL, 1},
-	{"Avg. Write Queue Length", M_G_ADQL, 1},
+	{"Avg. sec/Read", M_H_LAT_R, 1000},
+	{"Avg. sec/Write", M_H_LAT_W, 1000},
+	{"Avg. Read Queue Length", M_H_ADQL, 1},
+	{"Avg. Write Queue Length", M_H_ADQL, 1},
 	{NULL, 0, 0},
 };
 static const struct counter_map hv_csv_redirected[] = {
@@ -61,9 +61,9 @@ static const struct counter_map hv_smb[] = {
 	{"Write Requests/sec", M_WRITES, 1},
 	{"Read Bytes/sec", M_MBR, 1.0 / 1048576},
 	{"Write Bytes/sec", M_MBW, 1.0 / 1048576},
-	{"Avg. sec/Read", M_G_LAT_R, 1000},
-	{"Avg. sec/Write", M_G_LAT_W, 1000},
-	{"Current Data Queue Length", M_G_CDQL, 1},
+	{"Avg. sec/Read", M_H_LAT_R, 1000},
+	{"Avg. sec/Write", M_H_LAT_W, 1000},
+	{"Current Data Queue Length", M_H_CDQL, 1},
 	{NULL, 0, 0},
 };
 static const struct counter_map hv_vp[] = {
@@ -113,7 +113,7 @@ static int hyperv_classify(const struct pdh_path *p, struct counter_class *c)
 		if (total)
 			return -1;
 		int mt = take(c, LAYER_VOLUME, in, hv_csvfs, p->counter);
-		if (mt == M_G_ADQL)
+		if (mt == M_H_ADQL)
 			c->combine = COMBINE_SUM; /* read + write queue */
 		return mt;
 	}
@@ -155,15 +155,17 @@ static int hyperv_classify(const struct pdh_path *p, struct counter_class *c)
 	int mt = counter_lookup(hv_disk_bytes, ctr, true, &c->scale);
 	if (mt < 0)
 		mt = counter_lookup(pm_disk_map, ctr, true, &c->scale);
-	/* rates in the device vocabulary, latency and queue in Windows's own */
-	if (mt == M_G_XFERS)
-		mt = M_CMDS;
-	else if (mt == M_G_READS)
-		mt = M_READS;
-	else if (mt == M_G_WRITES)
-		mt = M_WRITES;
-	else if (mt == M_G_SPLIT || mt == M_G_MBPS)
-		mt = -1;
+	/* rates in the device vocabulary, latency and queue as the host's (not the guest's) */
+	static const struct { int g, h; } to_host[] = {
+		{M_G_XFERS, M_CMDS}, {M_G_READS, M_READS}, {M_G_WRITES, M_WRITES}, {M_G_LAT_R, M_H_LAT_R},
+		{M_G_LAT_W, M_H_LAT_W}, {M_G_LAT_T, M_H_LAT_T}, {M_G_CDQL, M_H_CDQL}, {M_G_ADQL, M_H_ADQL},
+	};
+	int h = -1;
+	for (size_t i = 0; i < sizeof to_host / sizeof to_host[0]; i++)
+		if (to_host[i].g == mt)
+			h = to_host[i].h;
+	if (mt != M_MBR && mt != M_MBW)
+		mt = h; /* sizes, split IO and bytes in all are not read */
 	return c->metric = mt;
 }
 

@@ -367,8 +367,11 @@ static void fig(struct buf *b, const char *label, double v, const char *unit)
 /* What the captures could show, a row per layer. */
 static void coverage_html(const struct analysis *a, struct buf *out)
 {
-	static const char *const names[COV_LAYERS] = {"Guest OS", "Virtual SCSI", "Per-VM world queue",
-						      "VMkernel device queue", "Host bus adapter", "Array / LUN"};
+	static const char *const vmw[COV_LAYERS] = {"Guest OS", "Virtual SCSI", "Per-VM world queue",
+						    "VMkernel device queue", "Host bus adapter", "Array / LUN"};
+	static const char *const hv[COV_LAYERS] = {"Guest OS", "VHDX (Hyper-V storage)", "Per-VM IO per disk",
+						   "Host disk", "Host bus adapter / MPIO", "Array / LUN"};
+	const char *const *names = analysis_hyperv(a) ? hv : vmw;
 	buf_adds(out, "<h3>What these captures could show</h3>\n<table class=\"cov\"><tr><th>Layer</th><th>Status</th>"
 		      "<th>Why</th></tr>\n");
 	for (int l = 0; l < COV_LAYERS; l++) {
@@ -405,15 +408,26 @@ static void stack_render(const struct analysis *a, const struct stack *ch, const
 		waits[i] = st[i].waits;
 		why[i] = st[i].why >= 0 ? kind_title((enum kind)st[i].why) : NULL;
 	}
-	static const char *const names[BOX_COUNT] = {"Guest OS", "Virtual SCSI", "VMkernel device queue",
-						     "Host bus adapter", "Array / LUN"};
-	static const char *const roles[BOX_COUNT] = {
+	bool hv = ch->vdisk && model_hyperv(&a->m, ch->vdisk->capture);
+	static const char *const vmw_names[BOX_COUNT] = {"Guest OS", "Virtual SCSI", "VMkernel device queue",
+							 "Host bus adapter", "Array / LUN"};
+	static const char *const vmw_roles[BOX_COUNT] = {
 		"the Windows disk SQL Server uses (perfmon)",
 		"per-disk queue to the hypervisor: LSI Logic SAS 32, PVSCSI 64 (up to 254)",
 		"the LUN's queue in ESXi: DQLEN slots, the rest wait (QUED, KAVG)",
 		"the HBA's queue, shared by its LUNs (AQLEN)",
 		"service time below the HBA: fabric and array (DAVG)",
 	};
+	static const char *const hv_names[BOX_COUNT] = {"Guest OS", "VHDX", "Hyper-V host storage", "Host bus adapter / MPIO",
+							"Host disk / LUN"};
+	static const char *const hv_roles[BOX_COUNT] = {
+		"the Windows disk SQL Server uses (perfmon)",
+		"the virtual hard disk at the host's storage VSP: Latency, where Storage QoS applies",
+		"the Cluster Shared Volume or volume below the VHDX (direct or redirected IO)",
+		"not in perfmon (MPIO path health is WMI)",
+		"the host disk's latency: the host's queue and the array below it",
+	};
+	const char *const *names = hv ? hv_names : vmw_names, *const *roles = hv ? hv_roles : vmw_roles;
 	const struct entity *ents[BOX_COUNT] = {ch->guest, ch->vdisk, ch->device, ch->adapter, ch->device};
 	buf_adds(b, "<div class=\"stack\">\n");
 	for (int i = 0; i < BOX_COUNT; i++) {
@@ -444,6 +458,15 @@ static void stack_render(const struct analysis *a, const struct stack *ch, const
 				fig(b, "load", m, "IO/s");
 				break;
 			case BOX_VSCSI:
+				if (hv) {
+					win_stat(a, e, M_HV_LAT, t0, t1, &m, &x);
+					fig(b, "latency", m, "ms");
+					win_stat(a, e, M_HV_LOWER_LAT, t0, t1, &m, &x);
+					fig(b, "below", m, "ms");
+					win_stat(a, e, M_CMDS, t0, t1, &m, &x);
+					fig(b, "load", m, "IO/s");
+					break;
+				}
 				win_stat(a, e, M_VD_LAT_R, t0, t1, &m, &x);
 				fig(b, "read", m, "ms");
 				win_stat(a, e, M_VD_LAT_W, t0, t1, &m, &x);
@@ -470,6 +493,13 @@ static void stack_render(const struct analysis *a, const struct stack *ch, const
 				fig(b, "load", m, "IO/s");
 				break;
 			case BOX_ARRAY:
+				if (hv) {
+					win_stat(a, e, M_H_LAT_R, t0, t1, &m, &x);
+					fig(b, "read", m, "ms");
+					win_stat(a, e, M_H_LAT_W, t0, t1, &m, &x);
+					fig(b, "write", m, "ms");
+					break;
+				}
 				win_stat(a, e, M_DAVG, t0, t1, &m, &x);
 				fig(b, "DAVG", m, "ms");
 				fig(b, "max", x, "ms");
@@ -914,11 +944,20 @@ static void entity_tables(const struct analysis *a, struct buf *b)
 				idle++;
 				continue;
 			}
+			bool ehv = model_hyperv(m, e->capture) && (e->layer == LAYER_VSCSI || e->layer == LAYER_DEVICE);
 			if (!shown++) {
-				buf_printf(b, "<h4>%s &middot; <span class=\"ent\">", groups[g].title);
+				buf_printf(b, "<h4>%s &middot; <span class=\"ent\">",
+					   !ehv ? groups[g].title : e->layer == LAYER_VSCSI ? "VHDX files (Hyper-V host)" : "Host disks (Hyper-V host)");
 				esc(b, he->host ? he->host : "unknown host");
 				buf_printf(b, "</span></h4>\n<div class=\"tablewrap\"><table class=\"ents\"><thead><tr>%s</tr></thead><tbody>\n",
-					   groups[g].cols);
+					   !ehv ? groups[g].cols
+					   : e->layer == LAYER_VSCSI
+						   ? "<th>VHDX</th><th class=\"n\">IO/s<br>p50 / p95 / max</th><th class=\"n\">MB/s<br>read / write, mean</th>"
+						     "<th class=\"n\">Latency ms<br>p50 / p95 / p99 / max</th><th class=\"n\">Lower latency ms<br>p50 / p95 / p99 / max</th>"
+						     "<th class=\"n\">Normalized IOPS<br>p50 / p95</th>"
+						   : "<th>Host disk</th><th class=\"n\">IO/s<br>p50 / p95 / max</th><th class=\"n\">MB/s<br>read / write, mean</th>"
+						     "<th class=\"n\">Read ms<br>p50 / p95 / p99 / max</th><th class=\"n\">Write ms<br>p50 / p95 / p99 / max</th>"
+						     "<th class=\"n\">Current queue<br>p50 / p95 / max</th>");
 			}
 			buf_adds(b, "<tr><td class=\"ent\">");
 			esc(b, e->name);
@@ -935,7 +974,12 @@ static void entity_tables(const struct analysis *a, struct buf *b)
 				buf_adds(b, "<span class=\"sep\">/</span>");
 				num(b, entity_mean(e, M_MBW));
 				buf_adds(b, "</td>");
-				if (e->layer == LAYER_VSCSI) {
+				if (ehv) {
+					bool v = e->layer == LAYER_VSCSI;
+					triple(b, &e->sk[v ? M_HV_LAT : M_H_LAT_R], P3, 3, true);
+					triple(b, &e->sk[v ? M_HV_LOWER_LAT : M_H_LAT_W], P3, 3, true);
+					triple(b, &e->sk[v ? M_HV_NIOPS : M_H_CDQL], P2, 2, !v);
+				} else if (e->layer == LAYER_VSCSI) {
 					triple(b, &e->sk[M_VD_LAT_R], P3, 3, true);
 					triple(b, &e->sk[M_VD_LAT_W], P3, 3, true);
 					buf_adds(b, "<td></td>");

@@ -149,6 +149,21 @@ static void iopath_json(const struct analysis *a, struct json *j)
 		json_key(j, "device");
 		json_str(j, d->dev ? d->dev->name : NULL);
 		link_json(&d->link, j);
+		if (model_hyperv(&a->m, d->v->capture)) {
+			/* a Hyper-V VHDX: the VM is read from its path, the volume from its path's start */
+			json_key(j, "vm_from");
+			json_str(j, d->vm ? "path" : NULL);
+			json_key(j, "volume");
+			if (d->vol) {
+				json_obj_begin(j);
+				json_key(j, "name");
+				json_str(j, d->vol->name);
+				link_json(&d->vol_link, j);
+				json_obj_end(j);
+			} else {
+				json_null(j);
+			}
+		}
 		json_obj_end(j);
 	}
 	json_arr_end(j);

@@ -503,6 +503,10 @@ void analysis_text(const struct analysis *a, struct buf *out)
 		case LAYER_GUEST: lat = M_G_LAT_R; io = M_G_XFERS; q = M_G_CDQL; break;
 		default: continue;
 		}
+		if (model_hyperv(m, e->capture) && e->layer == LAYER_VSCSI)
+			lat = M_HV_LAT; /* a VHDX */
+		else if (model_hyperv(m, e->capture) && e->layer == LAYER_DEVICE)
+			lat = M_H_LAT_R, q = M_H_CDQL; /* a host disk */
 		if (!e->sk[io].n || qs_mean(&e->sk[io]) < rule_value(&a->rules, R_ACTIVE_IOPS))
 			continue;
 		buf_printf(out, "  %-7s ", layer_names[e->layer]);

@@ -271,6 +271,10 @@ static void entities_sheet(struct xl *x, const struct analysis *a, const char *s
 		case LAYER_ADAPTER: io = M_CMDS; lat = M_DAVG; lat2 = M_KAVG; q = M_ACTV; break;
 		default: continue;
 		}
+		if (model_hyperv(&a->m, e->capture) && e->layer == LAYER_VSCSI)
+			lat = M_HV_LAT, lat2 = M_HV_LOWER_LAT; /* a VHDX */
+		else if (model_hyperv(&a->m, e->capture) && e->layer == LAYER_DEVICE)
+			lat = M_H_LAT_R, lat2 = M_H_LAT_W, q = M_H_CDQL; /* a host disk */
 		if (!e->sk[io].n)
 			continue;
 		put_str(x, ws, r, 0, layer_names[e->layer], NULL);

@@ -75,4 +75,9 @@ const struct metric_info metric_info[M_COUNT] = {
 	[M_HV_CPU_WAIT] = {"vp_cpu_wait_us", "CPU Wait Time Per Dispatch (mean of the VPs)", "us"},
 	[M_HV_VP_RUN] = {"vp_guest_run_pct", "% Guest Run Time (mean of the VPs)", "%"},
 	[M_HV_LP_RUN] = {"lp_total_run_pct", "host logical processors % Total Run Time", "%"},
+	[M_H_LAT_R] = {"host_read_ms", "host Avg. Disk sec/Read", "ms"},
+	[M_H_LAT_W] = {"host_write_ms", "host Avg. Disk sec/Write", "ms"},
+	[M_H_LAT_T] = {"host_transfer_ms", "host Avg. Disk sec/Transfer", "ms"},
+	[M_H_CDQL] = {"host_current_queue", "host Current Disk Queue Length", "IOs"},
+	[M_H_ADQL] = {"host_avg_queue", "host Avg. Disk Queue Length", "IOs"},
 };

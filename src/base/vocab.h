@@ -46,6 +46,10 @@ enum metric {
 	M_HV_LAT, M_HV_QL, M_HV_LOWER_LAT, M_HV_LOWER_QL, M_HV_NIOPS,
 	M_CSV_REDIR_R, M_CSV_REDIR_W,
 	M_HV_CPU_WAIT, M_HV_VP_RUN, M_HV_LP_RUN,
+	/* a Hyper-V host's disks and volumes: Windows's latency and queue counters, kept apart from
+	 * the guest's (PhysicalDisk Avg. Disk sec/Read|Write|Transfer, Current / Avg. Disk Queue
+	 * Length; Cluster CSVFS Avg. sec/Read|Write and queue lengths) */
+	M_H_LAT_R, M_H_LAT_W, M_H_LAT_T, M_H_CDQL, M_H_ADQL,
 	M_COUNT
 };
 struct metric_info {

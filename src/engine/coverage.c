@@ -39,8 +39,8 @@ static bool measured(const struct entity *e, enum layer l)
 		return e->layer == LAYER_GUEST ? has(e, M_G_CDQL) : has(e, M_VD_LAT_R) || has(e, M_VD_LAT_W) || has(e, M_HV_LAT);
 	case LAYER_WORLD: return has(e, M_WORLDS);
 	case LAYER_DEVICE:
-		return has(e, M_DAVG) || has(e, M_KAVG) || has(e, M_QUED) || has(e, M_ACTV) || has(e, M_G_LAT_R) ||
-		       has(e, M_G_LAT_W) || has(e, M_G_LAT_T); /* a Hyper-V host disk: Windows's latency */
+		return has(e, M_DAVG) || has(e, M_KAVG) || has(e, M_QUED) || has(e, M_ACTV) || has(e, M_H_LAT_R) ||
+		       has(e, M_H_LAT_W) || has(e, M_H_LAT_T); /* a Hyper-V host disk: Windows's latency */
 	case LAYER_ADAPTER: return has(e, M_ACTV) || has(e, M_QUED);
 	case LAYER_ARRAY: return has(e, M_DAVG) || (e->nfs && has(e, M_GAVG));
 	default: return false;

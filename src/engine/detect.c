@@ -3347,9 +3347,9 @@ static bool hv_ent(const struct analysis *a, const struct entity *e, enum layer 
 /* A host disk's or volume's latency in bucket k: reads and writes weighted by their IOs (ms). */
 static double hv_lat(const struct capture *c, const struct entity *e, size_t k)
 {
-	double r = val(c, e, M_READS, k), w = val(c, e, M_WRITES, k), lr = val(c, e, M_G_LAT_R, k), lw = val(c, e, M_G_LAT_W, k);
+	double r = val(c, e, M_READS, k), w = val(c, e, M_WRITES, k), lr = val(c, e, M_H_LAT_R, k), lw = val(c, e, M_H_LAT_W, k);
 	if (isnan(lr) && isnan(lw))
-		return val(c, e, M_G_LAT_T, k);
+		return val(c, e, M_H_LAT_T, k);
 	if (isnan(r) || isnan(w) || r + w <= 0)
 		return isnan(lr) ? lw : isnan(lw) ? lr : lr > lw ? lr : lw;
 	double den = (isnan(lr) ? 0 : r) + (isnan(lw) ? 0 : w);
@@ -3383,7 +3383,7 @@ static void det_hv_host_disk(struct analysis *a, const struct analyze_opts *o)
 	(void)o;
 	for (size_t i = 0; i < a->m.nents; i++) {
 		const struct entity *e = &a->m.ents[i];
-		if (!hv_ent(a, e, LAYER_DEVICE) || (!has(e, M_G_LAT_R) && !has(e, M_G_LAT_W) && !has(e, M_G_LAT_T)))
+		if (!hv_ent(a, e, LAYER_DEVICE) || (!has(e, M_H_LAT_R) && !has(e, M_H_LAT_W) && !has(e, M_H_LAT_T)))
 			continue;
 		double warn = RVE(e, R_HV_DISK_WARN), crit = RVE(e, R_HV_DISK_CRIT);
 		const struct capture *c = cap_of(a, e);
@@ -3391,12 +3391,12 @@ static void det_hv_host_disk(struct analysis *a, const struct analyze_opts *o)
 		for (size_t k = 0; k < c->ds.nb; k++)
 			cond[k] = hv_lat(c, e, k) > warn && active(&a->rules, c, e, M_CMDS, k);
 		struct win w[MAXW];
-		size_t nw = find_windows(&a->rules, c, cond, e->series[M_CMDS] >= 0 ? e->series[M_CMDS] : e->series[M_G_LAT_R], w, MAXW);
+		size_t nw = find_windows(&a->rules, c, cond, e->series[M_CMDS] >= 0 ? e->series[M_CMDS] : e->series[M_H_LAT_R], w, MAXW);
 		free(cond);
 		for (size_t j = 0; j < nw; j++) {
-			double l = hv_win_lat(c, e, w[j].k0, w[j].k1), q = win_median(c, e, M_G_CDQL, w[j].k0, w[j].k1);
+			double l = hv_win_lat(c, e, w[j].k0, w[j].k1), q = win_median(c, e, M_H_CDQL, w[j].k0, w[j].k1);
 			double io = win_median(c, e, M_CMDS, w[j].k0, w[j].k1);
-			const struct ev_spec ev[] = {{M_G_LAT_R, warn}, {M_G_LAT_W, warn}, {M_G_LAT_T, warn}, {M_G_CDQL, NAN},
+			const struct ev_spec ev[] = {{M_H_LAT_R, warn}, {M_H_LAT_W, warn}, {M_H_LAT_T, warn}, {M_H_CDQL, NAN},
 						     {M_CMDS, NAN}, EV_END};
 			struct finding *f = window_finding(a, K_LAT_HOST_DISK, l > crit ? SEV_CRITICAL : SEV_WARNING, LAYER_DEVICE, e,
 							   &w[j], ev);
@@ -3520,8 +3520,8 @@ static void det_hv_csv_redirected(struct analysis *a, const struct analyze_opts 
 			double t = win_median(c, e, M_CMDS, w[j].k0, w[j].k1);
 			double r = win_median(c, e, M_CSV_REDIR_R, w[j].k0, w[j].k1), wr = win_median(c, e, M_CSV_REDIR_W, w[j].k0, w[j].k1);
 			double red = (isnan(r) ? 0 : r) + (isnan(wr) ? 0 : wr), l = hv_win_lat(c, e, w[j].k0, w[j].k1);
-			const struct ev_spec ev[] = {{M_CSV_REDIR_R, NAN}, {M_CSV_REDIR_W, NAN}, {M_CMDS, NAN}, {M_G_LAT_R, warn},
-						     {M_G_LAT_W, warn}, EV_END};
+			const struct ev_spec ev[] = {{M_CSV_REDIR_R, NAN}, {M_CSV_REDIR_W, NAN}, {M_CMDS, NAN}, {M_H_LAT_R, warn},
+						     {M_H_LAT_W, warn}, EV_END};
 			struct finding *f = window_finding(a, K_CSV_REDIRECTED, !isnan(l) && l > warn ? SEV_CRITICAL : SEV_WARNING,
 							   LAYER_VOLUME, e, &w[j], ev);
 			f->summary = afmt(a, "%s's IO is redirected: %.0f of its %.0f IO/s go over the network to the coordinator "

@@ -65,6 +65,7 @@ static const char *vm_of_path(const struct model *m, size_t ci, const char *path
 static const struct entity *disk_by_corr(const struct model *m, const struct entity *e, double *r_out)
 {
 	const struct entity *best = NULL;
+	bool flat = false;
 	double br = HV_R_LINK, em = mean_of(e, M_CMDS);
 	for (size_t i = 0; i < m->nents; i++) {
 		const struct entity *d = &m->ents[i];
@@ -74,14 +75,16 @@ static const struct entity *disk_by_corr(const struct model *m, const struct ent
 		if (isnan(dm) || isnan(em) || dm < 0.9 * em)
 			continue;
 		double r = iop_pearson(m, e, M_CMDS, d, M_CMDS);
-		if (isnan(r) && fabs(dm - em) <= 0.1 * em + 0.5)
-			r = HV_R_LINK; /* flat series: the volumes must agree */
-		if (!isnan(r) && r >= br) {
+		bool f = isnan(r) && fabs(dm - em) <= 0.1 * em + 0.5; /* flat series: the rates must agree */
+		if (f)
+			r = HV_R_LINK;
+		if (!isnan(r) && r >= br && (!f || !best)) {
 			br = r;
 			best = d;
+			flat = f;
 		}
 	}
-	*r_out = best ? br : NAN;
+	*r_out = best && !flat ? br : NAN;
 	return best;
 }
 
@@ -142,9 +145,10 @@ void iopath_hv_vdisk(struct iopath *g, const struct model *m, struct iop_vdisk *
 		return;
 	d->dev = disk;
 	d->back = BACK_LUN;
-	d->link = (struct io_link){LINK_CORR, r, d->vol ? iop_astr(&g->arena, "%s's IOPS follow %s's (r = %.2f); no counter names a "
-							  "CSV's disk", disk->name, d->vol->name, r)
-						: iop_astr(&g->arena, "%s's IOPS follow the VHDX's (r = %.2f)", disk->name, r)};
+	const char *how = isnan(r) ? "equal, both flat" : iop_astr(&g->arena, "r = %.2f", r);
+	d->link = (struct io_link){LINK_CORR, r, d->vol ? iop_astr(&g->arena, "%s's IOPS follow %s's (%s); no counter names a "
+							  "CSV's disk", disk->name, d->vol->name, how)
+						: iop_astr(&g->arena, "%s's IOPS follow the VHDX's (%s)", disk->name, how)};
 }
 
 static int share_cmp(const void *x, const void *y)
