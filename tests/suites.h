@@ -38,9 +38,10 @@ Suite *compare_scenarios_suite(void);
 Suite *model_suite(void);
 Suite *topology_suite(void);
 Suite *iopath_suite(void);
+Suite *hyperv_suite(void);
 Suite *registry_suite(void);
 Suite *rules_suite(void);
 Suite *deliv_suite(void);
 Suite *flow_suite(void);
-#define SUITE_LIST util_suite, pdh_suite, model_suite, topology_suite, iopath_suite, registry_suite, rules_suite, deliv_suite, flow_suite, detect_suite, batch_suite, html_suite, compare_suite, compare_scenarios_suite, sim_suite, scenarios_suite
+#define SUITE_LIST util_suite, pdh_suite, model_suite, topology_suite, iopath_suite, hyperv_suite, registry_suite, rules_suite, deliv_suite, flow_suite, detect_suite, batch_suite, html_suite, compare_suite, compare_scenarios_suite, sim_suite, scenarios_suite
 #endif
