@@ -315,8 +315,11 @@ void workflow_sentences(const struct analysis *a, struct buf *win, struct buf *s
 		layer_counts(f->kept, sel);
 		buf_adds(sel, "; left out ");
 		layer_counts(f->dropped, sel);
-		buf_adds(sel, f->devices_unlinked ? "; an esxtop capture without per-world columns keeps all its devices (it "
-						    "does not show which VM drives them)." : ".");
+		buf_adds(sel, !f->devices_unlinked ? "."
+			      : analysis_hyperv(a) ? "; a Hyper-V host capture keeps all its host disks and volumes (perfmon does "
+						     "not count a VM's IO per disk)."
+						   : "; an esxtop capture without per-world columns keeps all its devices (it "
+						     "does not show which VM drives them).");
 		if (a->nshared) {
 			buf_adds(sel, " Shared with VMs outside the selection (their per-world IO over the capture): ");
 			for (size_t i = 0; i < a->nshared && i < 8; i++)
