@@ -389,7 +389,9 @@ static void coverage_html(const struct analysis *a, struct buf *out)
 static bool box_assessed(const struct analysis *a, int box, const struct entity *e)
 {
 	static const enum layer layer_of[BOX_COUNT] = {LAYER_GUEST, LAYER_VSCSI, LAYER_DEVICE, LAYER_ADAPTER, LAYER_ARRAY};
-	return a->cov.layer[layer_of[box]].status != COV_NOT_ASSESSED &&
+	/* a Hyper-V host disk's box is judged on the host disks (perfmon has no array layer) */
+	enum layer l = box == BOX_ARRAY && model_hyperv(&a->m, e->capture) ? LAYER_DEVICE : layer_of[box];
+	return a->cov.layer[l].status != COV_NOT_ASSESSED &&
 	       coverage_entity_assessed(&a->cov, (size_t)(e - a->m.ents));
 }
 
@@ -429,6 +431,8 @@ static void stack_render(const struct analysis *a, const struct stack *ch, const
 	};
 	const char *const *names = hv ? hv_names : vmw_names, *const *roles = hv ? hv_roles : vmw_roles;
 	const struct entity *ents[BOX_COUNT] = {ch->guest, ch->vdisk, ch->device, ch->adapter, ch->device};
+	if (hv)
+		ents[BOX_KERNEL] = ch->volume; /* the host storage between the VHDX and its disk: its volume */
 	buf_adds(b, "<div class=\"stack\">\n");
 	for (int i = 0; i < BOX_COUNT; i++) {
 		const struct entity *e = ents[i];
@@ -475,6 +479,17 @@ static void stack_render(const struct analysis *a, const struct stack *ch, const
 				fig(b, "load", m, "IO/s");
 				break;
 			case BOX_KERNEL:
+				if (hv) {
+					win_stat(a, e, M_H_LAT_R, t0, t1, &m, &x);
+					fig(b, "read", m, "ms");
+					win_stat(a, e, M_H_LAT_W, t0, t1, &m, &x);
+					fig(b, "write", m, "ms");
+					win_stat(a, e, M_CSV_REDIR_R, t0, t1, &m, &x);
+					double rw = m;
+					win_stat(a, e, M_CSV_REDIR_W, t0, t1, &m, &x);
+					fig(b, "redirected", isnan(rw) && isnan(m) ? NAN : (isnan(rw) ? 0 : rw) + (isnan(m) ? 0 : m), "IO/s");
+					break;
+				}
 				win_stat(a, e, M_KAVG, t0, t1, &m, &x);
 				fig(b, "KAVG", m, "ms");
 				win_stat(a, e, M_ACTV, t0, t1, &m, &x);

@@ -147,7 +147,7 @@ static const struct iop_vdisk *vdisk_on(const struct topo_in *a, const struct en
 	for (size_t i = 0; a->iop && i < a->iop->nvd; i++) {
 		const struct iop_vdisk *v = &a->iop->vd[i];
 		double c = entity_mean(v->v, M_CMDS);
-		if (v->dev != d || isnan(c) || v->v->outside)
+		if ((d->layer == LAYER_VOLUME ? v->vol != d : v->dev != d) || isnan(c) || v->v->outside)
 			continue;
 		bool mapped = false;
 		for (size_t k = 0; k < a->nmap && !mapped; k++)
@@ -174,7 +174,20 @@ void topology_stack(const struct topo_in *a, const struct entity *e, struct stac
 	case LAYER_VSCSI: ch->vdisk = e; ch->guest = guest_of_vdisk(a, e, &ch->map); break;
 	case LAYER_DEVICE: ch->device = e; break;
 	case LAYER_ADAPTER: ch->adapter = e; break;
+	case LAYER_VOLUME: { /* a Hyper-V volume: the stack of its busiest (or mapped) VHDX */
+		const struct iop_vdisk *g = vdisk_on(a, e);
+		ch->volume = e;
+		if (!g)
+			return;
+		ch->vdisk = g->v;
+		ch->guest = guest_of_vdisk(a, g->v, &ch->map);
+		break;
+	}
 	default: return;
+	}
+	if (ch->vdisk && !ch->volume) {
+		const struct iop_vdisk *g = iopath_vdisk(a->iop, ch->vdisk);
+		ch->volume = g ? g->vol : NULL;
 	}
 	if (ch->vdisk && !ch->device) {
 		const struct iop_vdisk *g = iopath_vdisk(a->iop, ch->vdisk);
@@ -241,7 +254,8 @@ static bool finding_on(const struct finding *f, const struct entity *e)
 
 static bool finding_on_chain(const struct finding *f, const struct stack *ch)
 {
-	return finding_on(f, ch->guest) || finding_on(f, ch->vdisk) || finding_on(f, ch->device) || finding_on(f, ch->adapter);
+	return finding_on(f, ch->guest) || finding_on(f, ch->vdisk) || finding_on(f, ch->device) || finding_on(f, ch->adapter) ||
+	       finding_on(f, ch->volume);
 }
 
 void topology_boxes(const struct topo_in *a, const struct stack *ch, struct box_state st[BOX_COUNT])

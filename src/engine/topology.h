@@ -41,6 +41,7 @@ struct stack {
 	enum vd_backing back;            /* what carries the virtual disk (the graph's, BACK_UNKNOWN
 	                                  * without one) */
 	const struct entity *adapter2;   /* a second adapter the device's paths use, NULL */
+	const struct entity *volume;     /* a Hyper-V VHDX's volume (CSV, SMB share), NULL */
 };
 
 /* What the findings on a stack say about each box (enum stack_box). */
