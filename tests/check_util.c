@@ -408,10 +408,18 @@ START_TEST(suggest_names)
 	ck_assert_uint_eq(suggest_distance("ESXTOP", "esxtop"), 0);
 	static const char *const opts[] = {"format", "from", "to", "tz", "threads", "fail-on", NULL};
 	size_t idx[4];
-	/* --form: --from is one swap away, --format is what it abbreviates: both */
-	ck_assert_uint_eq(suggest_closest("form", opts, 7, idx, 4), 2);
+	/* --form: --from is one swap away, closer than --format it abbreviates; --forma: --format */
+	ck_assert_uint_eq(suggest_closest("form", opts, 7, idx, 4), 1);
+	ck_assert_str_eq(opts[idx[0]], "from");
+	ck_assert_uint_eq(suggest_closest("forma", opts, 7, idx, 4), 1);
 	ck_assert_str_eq(opts[idx[0]], "format");
-	ck_assert_str_eq(opts[idx[1]], "from");
+	/* ties all kept, in the list's order */
+	static const char *const sides[] = {"before", "before-rules", "before-map", "after"};
+	ck_assert_uint_eq(suggest_closest("befor", sides, 4, idx, 4), 1);
+	ck_assert_str_eq(sides[idx[0]], "before");
+	ck_assert_uint_eq(suggest_closest("bef", sides, 4, idx, 4), 3);
+	ck_assert_str_eq(sides[idx[0]], "before");
+	ck_assert_str_eq(sides[idx[2]], "before-map");
 	ck_assert_uint_eq(suggest_closest("fromm", opts, 7, idx, 4), 1);
 	ck_assert_str_eq(opts[idx[0]], "from");
 	ck_assert_uint_eq(suggest_closest("thr", opts, 7, idx, 4), 1);

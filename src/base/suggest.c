@@ -60,14 +60,15 @@ size_t suggest_closest(const char *word, const char *const *cand, size_t ncand, 
 	if (len == 0 || nidx == 0)
 		return 0;
 	size_t limit = len <= 3 ? 1 : 2;
-	size_t best = limit + 1, nout = 0;
+	size_t best = 3, nout = 0;
 	for (size_t i = 0; i < ncand; i++) {
 		if (!cand[i] || strcmp(cand[i], word) == 0)
 			continue;
 		size_t d = suggest_distance(word, cand[i]);
-		if (d > 1 && is_prefix(word, cand[i]))
-			d = 1;
-		if (d > limit || d > best)
+		bool pre = is_prefix(word, cand[i]);
+		if (pre && d > 2)
+			d = 2;
+		if ((d > limit && !(pre && d <= 2)) || d > best)
 			continue;
 		if (d < best) {
 			best = d;
