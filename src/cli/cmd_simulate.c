@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "sim/run.h"
+#include "suggest.h"
 #include "util.h"
 
 static const char sim_help_text[] =
@@ -177,7 +178,15 @@ int sim_main(int argc, char **argv)
 		for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
 			known = known || !strcmp(name, valued[k]);
 		if (!known) {
-			fprintf(stderr, "iopsy: simulate: unknown option '%s' (see iopsy simulate --help)\n", a);
+			static const char *const all[] = {"--list", "--gzip", "--all-counters", "--help", "--sql-counters",
+				"--scenario", "--out", "--seed", "--duration", "--interval", "--width", "--start",
+				"--perfmon-interval", "--only", "--perfmon-disks", "--sql-instance", "--busy-share"};
+			struct buf b;
+			buf_init(&b);
+			buf_printf(&b, "iopsy: simulate: unknown option '%s'", a);
+			suggest_append(&b, name, NULL, all, sizeof all / sizeof all[0]);
+			fprintf(stderr, "%s (see iopsy simulate --help)\n", b.data);
+			buf_free(&b);
 			return EXIT_USAGE;
 		}
 		if (!flag) {
@@ -303,7 +312,16 @@ int sim_main(int argc, char **argv)
 	}
 	const struct sim_scenario *sc = sim_scenario_find(scenario);
 	if (!sc) {
-		fprintf(stderr, "iopsy: simulate: unknown scenario '%s'; known:", scenario);
+		const char *names[128];
+		size_t nn = 0;
+		for (const struct sim_scenario *s = sim_scenarios; s->name && nn < 128; s++)
+			names[nn++] = s->name;
+		struct buf b;
+		buf_init(&b);
+		bool close = suggest_append(&b, scenario, NULL, names, nn);
+		fprintf(stderr, "iopsy: simulate: unknown scenario '%s'%s%s", scenario, close ? b.data : "",
+			close ? " Known:" : "; known:");
+		buf_free(&b);
 		for (const struct sim_scenario *s = sim_scenarios; s->name; s++)
 			fprintf(stderr, " %s", s->name);
 		fputc('\n', stderr);
