@@ -169,7 +169,16 @@ int common_opt(int c, const char *arg, struct common_opts *co)
 	switch (c) {
 	case OPT_FORMAT:
 		if (strcmp(arg, "auto") != 0 && !parser_find(arg)) {
-			fprintf(stderr, "iopsy: unknown format '%s' (formats: auto, %s)\n", arg, parser_names());
+			const char *names[16] = {"auto"};
+			size_t n = 1;
+			for (size_t i = 0; parsers[i] && n < sizeof names / sizeof names[0]; i++)
+				names[n++] = parsers[i]->name;
+			struct buf b;
+			buf_init(&b);
+			bool close = suggest_append(&b, arg, NULL, names, n);
+			fprintf(stderr, "iopsy: unknown format '%s'%s (formats: auto, %s)\n", arg, close ? b.data : "",
+				parser_names());
+			buf_free(&b);
 			return ERR_USAGE;
 		}
 		co->format = strcmp(arg, "auto") == 0 ? NULL : arg;
