@@ -129,7 +129,7 @@ START_TEST(discover_manifest)
 	put("m/new.csv", esx);
 	put("m/manifest.txt", "# weekly\n[set SQL01 weekly]\nfiles = caps/*.csv\nmail-to = dba@example.com, ops@example.com\n"
 			      "\n[set ../../etc]\nfiles = nothing-*.csv\n[set pair]\nbefore = old.csv\nafter = new.csv\n"
-			      "bogus = 1\nfiles\n");
+			      "bogus = 1\nfiles\narray-queue-dept = 64\n");
 	char m[128];
 	snprintf(m, sizeof m, "%s/m/manifest.txt", dir);
 	struct batch b;
@@ -139,6 +139,10 @@ START_TEST(discover_manifest)
 	ck_assert_int_eq(batch_discover(&b, m, &d), ERR_FORMAT);
 	ck_assert_ptr_nonnull(strstr(err.data, "manifest.txt:11:1: error: unknown key 'bogus'"));
 	ck_assert_ptr_nonnull(strstr(err.data, "manifest.txt:12:1: error: expected 'key = value'"));
+	/* a mistyped key names the key meant */
+	ck_assert_ptr_nonnull(strstr(err.data, "manifest.txt:13:1: error: unknown key 'array-queue-dept'; did you mean "
+					       "array-queue-depth? (files, before,"));
+	ck_assert_ptr_null(strstr(err.data, "'bogus'; did you mean"));
 	ck_assert_uint_eq(b.nsets, 3);
 	ck_assert_uint_eq(b.sets[0].nfiles, 2);
 	ck_assert_uint_eq(b.sets[0].nmail, 2);

@@ -16,6 +16,7 @@
 #include "input.h"
 #include "match.h"
 #include "source.h"
+#include "suggest.h"
 #include "tz.h"
 #include "window.h"
 
@@ -830,9 +831,18 @@ static int discover_manifest(struct batch *b, const char *path, const struct dia
 			struct buf kb;
 			buf_init(&kb);
 			buf_add_text_escaped(&kb, key, strlen(key));
+			/* every key of the two lists the message names */
+			static const char *const keys[] = {"files", "before", "after", "vmkernel-log", "partitions", "map",
+				"mail-to", "title", "customer", "prepared-by", "logo", "rules", "tz", "array-queue-depth",
+				"clock-offset", "from", "to", "before-from", "before-to", "after-from", "after-to", "host", "vm",
+				"disk"};
+			struct buf close;
+			buf_init(&close);
+			suggest_append(&close, key, NULL, keys, sizeof keys / sizeof keys[0]);
 			diag_emit(&d, DIAG_ERROR, ln, (long)(key - line) + 1,
-				  "unknown key '%s' (files, before, after, vmkernel-log, partitions, map, mail-to, title, customer, prepared-by, logo, %s)", kb.data,
-				  set_option_names);
+				  "unknown key '%s'%s (files, before, after, vmkernel-log, partitions, map, mail-to, title, customer, prepared-by, logo, %s)", kb.data,
+				  close.data ? close.data : "", set_option_names);
+			buf_free(&close);
 			buf_free(&kb);
 			set_bad_key(cur, path, ln, key, "is not a manifest key");
 			rc = ERR_FORMAT;
