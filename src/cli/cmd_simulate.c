@@ -84,33 +84,6 @@ static bool parse_long(const char *s, long lo, long hi, long *v)
 	return true;
 }
 
-/* mkdir -p: a capture set is often written several levels deep (samples/seed-1/healthy). */
-static int make_dir(const char *dir)
-{
-	char tmp[4096];
-	size_t n = strlen(dir);
-	if (n == 0 || n >= sizeof tmp) {
-		errno = ENAMETOOLONG;
-		return ERR_IO;
-	}
-	memcpy(tmp, dir, n + 1);
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
-			return ERR_IO;
-		*p = '/';
-	}
-	if (mkdir(dir, 0755) == 0 || errno == EEXIST) {
-		struct stat st;
-		if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
-			return 0;
-		errno = ENOTDIR;
-	}
-	return ERR_IO;
-}
-
 static int run_part(const struct sim_scenario *sc, int part, const struct sim_opts *o, const char *out)
 {
 	char dir[4096];
@@ -120,7 +93,7 @@ static int run_part(const struct sim_scenario *sc, int part, const struct sim_op
 		fprintf(stderr, "iopsy: simulate: output path too long\n");
 		return EXIT_USAGE;
 	}
-	if (make_dir(dir) != 0) {
+	if (dir_make(dir) != 0) {
 		fprintf(stderr, "iopsy: simulate: cannot create %s: %s\n", dir, strerror(errno));
 		return EXIT_SYSTEM;
 	}
@@ -338,7 +311,7 @@ int sim_main(int argc, char **argv)
 		fprintf(stderr, "iopsy: simulate: --busy-share applies to the peak scenarios only, not to '%s'\n", sc->name);
 		return EXIT_USAGE;
 	}
-	if (make_dir(out) != 0) {
+	if (dir_make(out) != 0) {
 		fprintf(stderr, "iopsy: simulate: cannot create %s: %s\n", out, strerror(errno));
 		return EXIT_SYSTEM;
 	}
