@@ -172,9 +172,7 @@ static int analyze_run(int argc, char **argv, struct ent_filter *filt)
 				fail_on = SEV_WARNING;
 			else if (strcmp(optarg, "critical") == 0)
 				fail_on = SEV_CRITICAL;
-			else if (strcmp(optarg, "info") == 0)
-				fail_on = SEV_INFO;
-			else
+			else /* info is refused: an info finding is no reason to fail a run (help, man page) */
 				return usage_error("analyze", "--fail-on takes warning or critical, not '%s'", optarg);
 			break;
 		case OPT_OFFSET: {

@@ -300,7 +300,7 @@ static int run_batch(int argc, char **argv, struct recipients *rcpt)
 			else if (strcmp(optarg, "critical") == 0)
 				fail_on = 2;
 			else
-				return usage_error("batch", "--fail-on takes warning or critical");
+				return usage_error("batch", "--fail-on takes warning or critical, not '%s'", optarg);
 			break;
 		case 'h': fputs(batch_help, stdout); return EXIT_OK;
 		default: return usage_hint("batch");
