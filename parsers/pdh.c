@@ -719,6 +719,14 @@ int pdh_open(struct pdh_reader **out, struct source *src, const struct pdh_optio
 			rc = ERR_USAGE;
 			goto fail;
 		}
+		/* a forced format the header contradicts is read as asked, but said: the forced probe
+		 * sees nothing while another sees its format, or another is certain (its own objects)
+		 * where the forced one only recognises the PDH framing */
+		int conf, forced = r->fmt->probe(line, len);
+		const struct parser_ops *seen = probe(line, len, &conf);
+		if (seen && seen != r->fmt && conf > forced && (forced == 0 || conf >= 90))
+			diag_emit(d, DIAG_WARNING, r->header_line, 0, "the header looks like %s, read as %s as --format says",
+				  seen->name, r->fmt->name);
 	} else {
 		int conf;
 		r->fmt = probe(line, len, &conf);
