@@ -15,6 +15,7 @@
 
 #include "input.h"
 #include "match.h"
+#include "pdh.h"
 #include "source.h"
 #include "suggest.h"
 #include "tz.h"
@@ -92,8 +93,8 @@ static enum bfile_role classify(const char *path, char **note)
 		r = BF_VMKLOG;
 	else if (ends_with(base, ".map") || (memmem(head, (size_t)n, ":scsi", 5) && memmem(head, (size_t)n, " = ", 3)))
 		r = BF_MAP;
-	else if (ends_with(base, ".blg"))
-		*note = xstrdup("binary perfmon log: convert it with 'relog FILE.blg -f csv -o FILE.csv'");
+	else if (pdh_blg_hint(base))
+		*note = xstrdup(pdh_blg_hint(base));
 	else
 		*note = xstrdup(msg.len ? msg.data : "not a capture, vmkernel.log, partitions or disk map file");
 	buf_free(&msg);
