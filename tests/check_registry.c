@@ -339,6 +339,38 @@ START_TEST(batch_sharding_documented)
 }
 END_TEST
 
+/* Every long option of every command's --help is documented in the man page (COMMANDS or COMMON
+ * OPTIONS), and the environment the program reads is under ENVIRONMENT. */
+START_TEST(help_options_in_man)
+{
+	char *man = slurp("doc/iopsy.1");
+	for (const struct command *c = commands; c->name; c++) {
+		char *h = help_of(c->name);
+		for (const char *p = strstr(h, "--"); p; p = strstr(p + 2, "--")) {
+			if (p > h && (name_char(p[-1]) || p[-1] == '\''))
+				continue;
+			char opt[64];
+			size_t n = 2;
+			while (n < sizeof opt - 1 && name_char(p[n]))
+				n++;
+			if (n < 4 || !(p[2] >= 'a' && p[2] <= 'z'))
+				continue;
+			memcpy(opt, p, n);
+			opt[n] = '\0';
+			ck_assert_msg(man_in(man, "COMMANDS", opt) || man_in(man, "COMMON OPTIONS", opt),
+				      "%s --help has %s, doc/iopsy.1 does not document it", c->name, opt);
+		}
+		free(h);
+	}
+	for (const char *const *e = (const char *const[]){"IOPSY_GNUPLOT", "IOPSY_CHROMIUM", "SOURCE_DATE_EPOCH", "IOPSY_THREADS",
+							  "IOPSY_THREAD_CHUNK", "IOPSY_SMTP_USER", "TZDIR", NULL}; *e; e++)
+		ck_assert_msg(man_in(man, "ENVIRONMENT", *e), "doc/iopsy.1 has no %s under ENVIRONMENT", *e);
+	/* examples of the two analysis commands */
+	ck_assert(man_in(man, "EXAMPLES", "analyze") && man_in(man, "EXAMPLES", "compare"));
+	free(man);
+}
+END_TEST
+
 Suite *registry_suite(void)
 {
 	Suite *s = suite_create("registry");
@@ -353,6 +385,7 @@ Suite *registry_suite(void)
 	tcase_add_test(t, rules_documented);
 	tcase_add_test(t, workflow_documented);
 	tcase_add_test(t, batch_sharding_documented);
+	tcase_add_test(t, help_options_in_man);
 	suite_add_tcase(s, t);
 	return s;
 }
