@@ -6,7 +6,10 @@
 #     private header NAME_int.h belongs to module NAME);
 #  4. no upward include between the layers base ← parsers ← engine ← reports ← batch ← cli, and
 #     the simulator sees src/base and the kind table only (the build enforces it with per-layer
-#     include paths; this names the offending line).
+#     include paths; this names the offending line);
+#  5. the same rule on the built objects (tests/layers.sh, nm): every project symbol a layer's
+#     objects use is defined in that layer or below; skipped with a note when nothing is built
+#     (`make lint` builds the objects first). BUILD names the build folder (default build).
 # Comments and string literals are ignored (gcc -fpreprocessed strips comments).
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -65,5 +68,11 @@ if ! tsort "$edges" >/dev/null 2>"$edges.err"; then
 	status=1
 fi
 rm -f "$edges.err"
+sh tests/layers.sh "${BUILD:-build}"
+case $? in
+0) ;;
+2) echo "lint: layers: not checked (nothing built)" ;;
+*) status=1 ;;
+esac
 [ $status -eq 0 ] && echo "lint: ok"
 exit $status
