@@ -62,7 +62,7 @@ size_t suggest_closest(const char *word, const char *const *cand, size_t ncand, 
 	size_t limit = len <= 3 ? 1 : 2;
 	size_t best = 3, nout = 0;
 	for (size_t i = 0; i < ncand; i++) {
-		if (!cand[i] || strcmp(cand[i], word) == 0)
+		if (!cand[i])
 			continue;
 		size_t d = suggest_distance(word, cand[i]);
 		bool pre = is_prefix(word, cand[i]);

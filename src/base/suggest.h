@@ -15,7 +15,8 @@ size_t suggest_distance(const char *a, const char *b);
 
 /* The candidates closest to word: those within the distance a typo allows (1 for words of up to
  * 3 characters, else 2) and those word abbreviates (a prefix counts as distance 2 at most),
- * keeping only the smallest distance found (ties all kept): --form suggests --from (one swap)
+ * keeping only the smallest distance found (ties all kept; a candidate equal to word is
+ * distance 0, as "from" for -from): --form suggests --from (one swap)
  * before --format (an abbreviation), --thr --threads. Writes up to nidx indices into cand[]
  * to idx, in the list's order, and returns how many were written (0: nothing is close). NULL
  * entries of cand are skipped. */

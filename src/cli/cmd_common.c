@@ -93,14 +93,15 @@ void cli_unknown_option(const char *cmd, const char *token, const struct option 
 	struct buf b;
 	buf_init(&b);
 	buf_printf(&b, "iopsy %s: unknown option '%s'", cmd, token);
-	if (token[0] == '-' && token[1] == '-' && token[2]) {
+	size_t dashes = token[0] == '-' ? token[1] == '-' ? 2 : 1 : 0;
+	if (dashes && token[dashes]) {
 		char word[128];
-		size_t wl = strcspn(token + 2, "=");
+		size_t wl = strcspn(token + dashes, "=");
 		if (wl >= sizeof word)
 			wl = sizeof word - 1;
-		memcpy(word, token + 2, wl);
+		memcpy(word, token + dashes, wl);
 		word[wl] = '\0';
-		for (size_t i = 0; i < n; i++) {
+		for (size_t i = 0; dashes == 2 && i < n; i++) {
 			if (strlen(names[i]) > wl && strncmp(names[i], word, wl) == 0) {
 				buf_adds(&b, " (long options are not abbreviated)");
 				break;
@@ -152,6 +153,10 @@ int cli_getopt(int argc, char *const *argv, const char *shortopts, const struct 
 			fprintf(stderr, "iopsy %s: option '--%s' takes no value\n", cmd, o->name);
 	} else if (c == ':') {
 		fprintf(stderr, "iopsy %s: option '-%c' needs a value\n", cmd, optopt);
+	} else if (optopt && optind < argc && argv[optind][0] == '-' && argv[optind][1] == optopt && argv[optind][2]) {
+		/* -from: a long option with one dash (getopt stopped at its first letter, optind still
+		 * on it): the closest long options, if any */
+		cli_unknown_option(cmd, argv[optind], longopts);
 	} else {
 		fprintf(stderr, "iopsy %s: unknown option '-%c'\n", cmd, optopt);
 	}
