@@ -202,8 +202,9 @@ check-browser: $(BIN)
 check-deliverable: $(BIN)
 	$(Q)sh tests/deliverable.sh $(BIN)
 
-lint:
-	@sh tests/lint.sh
+# the layer check reads the built objects (tests/layers.sh)
+lint: $(LIB_OBJ) $(MAIN_OBJ)
+	@BUILD=$(BUILD) sh tests/lint.sh
 
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1

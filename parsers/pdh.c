@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "fieldscan.h"
 #include "mtread.h"
@@ -653,6 +654,14 @@ static int header_fast(struct pdh_reader *r, const char *line, size_t len)
 	return 1;
 }
 
+const char *pdh_blg_hint(const char *path)
+{
+	size_t n = path ? strlen(path) : 0;
+	if (n < 4 || strcasecmp(path + n - 4, ".blg") != 0)
+		return NULL;
+	return "binary perfmon log: convert it with 'relog FILE.blg -f csv -o FILE.csv'";
+}
+
 int pdh_open(struct pdh_reader **out, struct source *src, const struct pdh_options *o, struct diag *d)
 {
 	*out = NULL;
@@ -673,8 +682,12 @@ int pdh_open(struct pdh_reader **out, struct source *src, const struct pdh_optio
 		goto fail;
 	}
 	if (memchr(r->buf, '\0', r->end < 4096 ? r->end : 4096)) {
-		diag_emit(d, DIAG_ERROR, 0, 0,
-			  "binary data (NUL bytes) where a CSV text header should be; not an esxtop or perfmon CSV");
+		const char *blg = pdh_blg_hint(src->name);
+		if (blg)
+			diag_emit(d, DIAG_ERROR, 0, 0, "%s", blg);
+		else
+			diag_emit(d, DIAG_ERROR, 0, 0,
+				  "binary data (NUL bytes) where a CSV text header should be; not an esxtop or perfmon CSV");
 		rc = ERR_FORMAT;
 		goto fail;
 	}
@@ -690,9 +703,13 @@ int pdh_open(struct pdh_reader **out, struct source *src, const struct pdh_optio
 		if (rc < 0)
 			goto fail;
 		if (rc == 0 || r->st.junk_lines >= PDH_MAX_JUNK_LINES) {
-			diag_emit(d, DIAG_ERROR, 0, 0,
-				  "no \"(PDH-CSV 4.0)\" header in the first %ld lines; not a capture this tool reads "
-				  "(formats: %s)", r->line_no, parser_names());
+			const char *blg = pdh_blg_hint(src->name);
+			if (blg)
+				diag_emit(d, DIAG_ERROR, 0, 0, "%s", blg);
+			else
+				diag_emit(d, DIAG_ERROR, 0, 0,
+					  "no \"(PDH-CSV 4.0)\" header in the first %ld lines; not a capture this tool "
+					  "reads (formats: %s)", r->line_no, parser_names());
 			rc = ERR_FORMAT;
 			goto fail;
 		}
@@ -719,6 +736,14 @@ int pdh_open(struct pdh_reader **out, struct source *src, const struct pdh_optio
 			rc = ERR_USAGE;
 			goto fail;
 		}
+		/* a forced format the header contradicts is read as asked, but said: the forced probe
+		 * sees nothing while another sees its format, or another is certain (its own objects)
+		 * where the forced one only recognises the PDH framing */
+		int conf, forced = r->fmt->probe(line, len);
+		const struct parser_ops *seen = probe(line, len, &conf);
+		if (seen && seen != r->fmt && conf > forced && (forced == 0 || conf >= 90))
+			diag_emit(d, DIAG_WARNING, r->header_line, 0, "the header looks like %s, read as %s as --format says",
+				  seen->name, r->fmt->name);
 	} else {
 		int conf;
 		r->fmt = probe(line, len, &conf);

@@ -25,6 +25,11 @@ void pdh_split_path(const char *s, size_t n, struct pdh_path *p, struct arena *a
 /* Shared helper for format modules: parses "(PDH-CSV 4.0) (Zone)(480)". */
 void pdh_header_parse_bias(const char *cell, size_t len, struct pdh_header_info *hi);
 
+/* What to do with a binary perfmon log (a name ending in .blg, any case): the relog command that
+ * converts it. NULL for other names. Static storage. The one text batch, analyze, compare, extract
+ * and counters give. */
+const char *pdh_blg_hint(const char *path);
+
 /* Opens a reader over src (borrowed, must outlive the reader): finds the header (skipping junk
  * lines with a warning), probes the format, splits column names. Returns 0 or ERR_FORMAT/ERR_IO/
  * ERR_LIMIT with a message in d. *out is caller-freed with pdh_close. */

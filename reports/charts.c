@@ -694,7 +694,7 @@ int charts_open(struct charts *cs, const struct chart_opts *o, struct buf *why)
 	const char *prog = o->gnuplot ? o->gnuplot : getenv("IOPSY_GNUPLOT");
 	cs->gnuplot = find_program(prog && *prog ? prog : "gnuplot");
 	if (o->keep_dir) {
-		if (mkdir(o->keep_dir, 0777) != 0 && errno != EEXIST) {
+		if (dir_make(o->keep_dir) != 0) {
 			buf_printf(why, "cannot create the gnuplot folder %s: %s", o->keep_dir, strerror(errno));
 			return ERR_IO;
 		}

@@ -12,6 +12,7 @@
 
 #include "batch_out.h"
 #include "batchres.h"
+#include "commands.h"
 #include "compare.h"
 #include "json.h"
 #include "discover.h"
@@ -66,6 +67,27 @@ static struct diag buf_diag(struct buf *b)
 }
 
 static const char esx[] = "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\h\\Memory\\Free MBytes\",\n\"07/27/2026 13:10:00\",\"5\",\n";
+
+/* batch --out creates its folder like mkdir -p: a week's folder under a year's that does not
+ * exist yet (it failed with exit 4) */
+START_TEST(out_folder_created_with_parents)
+{
+	put("in/a/esxtop.csv", esx);
+	char in[128], out[160], index[200];
+	snprintf(in, sizeof in, "%s/in", dir);
+	snprintf(out, sizeof out, "%s/reports/2026/W48", dir);
+	char *argv[] = {"iopsy batch", in, "--out", out, "-j", "1", "--quiet", NULL};
+	int rc = cmd_batch(7, argv);
+	ck_assert_msg(rc == EXIT_OK || rc == EXIT_INPUT, "batch exited %d", rc);
+	snprintf(index, sizeof index, "%s/index.html", out);
+	ck_assert_int_eq(access(index, R_OK), 0);
+	/* a file where a parent should be is a system error */
+	put("file", "x");
+	snprintf(out, sizeof out, "%s/file/sub", dir);
+	char *argv2[] = {"iopsy batch", in, "--out", out, "-j", "1", "--quiet", NULL};
+	ck_assert_int_eq(cmd_batch(7, argv2), EXIT_SYSTEM);
+}
+END_TEST
 
 START_TEST(sanitize)
 {
@@ -129,7 +151,7 @@ START_TEST(discover_manifest)
 	put("m/new.csv", esx);
 	put("m/manifest.txt", "# weekly\n[set SQL01 weekly]\nfiles = caps/*.csv\nmail-to = dba@example.com, ops@example.com\n"
 			      "\n[set ../../etc]\nfiles = nothing-*.csv\n[set pair]\nbefore = old.csv\nafter = new.csv\n"
-			      "bogus = 1\nfiles\n");
+			      "bogus = 1\nfiles\narray-queue-dept = 64\n");
 	char m[128];
 	snprintf(m, sizeof m, "%s/m/manifest.txt", dir);
 	struct batch b;
@@ -139,6 +161,10 @@ START_TEST(discover_manifest)
 	ck_assert_int_eq(batch_discover(&b, m, &d), ERR_FORMAT);
 	ck_assert_ptr_nonnull(strstr(err.data, "manifest.txt:11:1: error: unknown key 'bogus'"));
 	ck_assert_ptr_nonnull(strstr(err.data, "manifest.txt:12:1: error: expected 'key = value'"));
+	/* a mistyped key names the key meant */
+	ck_assert_ptr_nonnull(strstr(err.data, "manifest.txt:13:1: error: unknown key 'array-queue-dept'; did you mean "
+					       "array-queue-depth? (files, before,"));
+	ck_assert_ptr_null(strstr(err.data, "'bogus'; did you mean"));
 	ck_assert_uint_eq(b.nsets, 3);
 	ck_assert_uint_eq(b.sets[0].nfiles, 2);
 	ck_assert_uint_eq(b.sets[0].nmail, 2);
@@ -1185,6 +1211,7 @@ Suite *batch_suite(void)
 	TCase *tc = tcase_create("parts");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, sanitize);
+	tcase_add_test(tc, out_folder_created_with_parents);
 	tcase_add_test(tc, discover_folder);
 	tcase_add_test(tc, discover_manifest);
 	tcase_add_test(tc, discover_manifest_encodings_and_sections);

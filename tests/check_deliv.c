@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ltime.h"
 #include "pdh.h"
@@ -49,6 +51,51 @@ START_TEST(tz_fixed_and_parse)
 	ck_assert_int_eq(tz_parse(&z, "Europe/Berlin;rm -rf", &why), ERR_USAGE);
 	ck_assert_int_eq(tz_local_to_utc_ms(&(struct tz){.fixed = true, .off = 3600}, 7200000, INT64_MIN), 3600000);
 	buf_free(&why);
+}
+END_TEST
+
+/* a mistyped zone: "unknown time zone" with the closest names of the zone folder; tzdata is named
+ * only when the folder itself is missing */
+START_TEST(tz_unknown_suggests)
+{
+	char dir[] = "/tmp/iopsy-tzdir-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char p[256];
+	snprintf(p, sizeof p, "%s/Europe", dir);
+	ck_assert_int_eq(mkdir(p, 0700), 0);
+	const char *files[] = {"Europe/Berlin", "Europe/Bern", "Europe/Paris", "zone.tab", NULL};
+	for (size_t i = 0; files[i]; i++) {
+		snprintf(p, sizeof p, "%s/%s", dir, files[i]);
+		FILE *f = fopen(p, "w");
+		ck_assert_ptr_nonnull(f);
+		fclose(f);
+	}
+	setenv("TZDIR", dir, 1);
+	struct tz z;
+	struct buf why;
+	buf_init(&why);
+	ck_assert_int_eq(tz_load(&z, "Europe/Berln", &why), ERR_USAGE);
+	ck_assert_str_eq(why.data, "unknown time zone; did you mean Europe/Berlin or Europe/Bern?");
+	buf_reset(&why);
+	ck_assert_int_eq(tz_load(&z, "Europe/Prais", &why), ERR_USAGE);
+	ck_assert_str_eq(why.data, "unknown time zone; did you mean Europe/Paris?");
+	buf_reset(&why);
+	ck_assert_int_eq(tz_load(&z, "Mars/Olympus", &why), ERR_USAGE);
+	ck_assert_str_eq(why.data, "unknown time zone");
+	buf_reset(&why);
+	snprintf(p, sizeof p, "%s/missing", dir);
+	setenv("TZDIR", p, 1);
+	ck_assert_int_eq(tz_load(&z, "Europe/Berlin", &why), ERR_USAGE);
+	ck_assert_ptr_nonnull(strstr(why.data, "no time-zone database"));
+	ck_assert_ptr_nonnull(strstr(why.data, "tzdata"));
+	buf_free(&why);
+	for (size_t i = 0; files[i]; i++) {
+		snprintf(p, sizeof p, "%s/%s", dir, files[i]);
+		unlink(p);
+	}
+	snprintf(p, sizeof p, "%s/Europe", dir);
+	rmdir(p);
+	rmdir(dir);
 }
 END_TEST
 
@@ -223,6 +270,7 @@ Suite *deliv_suite(void)
 	Suite *s = suite_create("deliv");
 	TCase *tc = tcase_create("tz");
 	tcase_add_test(tc, tz_fixed_and_parse);
+	tcase_add_test(tc, tz_unknown_suggests);
 	tcase_add_test(tc, tz_posix_rule);
 	tcase_add_test(tc, tz_berlin_dst);
 	tcase_add_test(tc, tz_perfmon_across_dst);

@@ -1644,11 +1644,42 @@ START_TEST(threads_files_match_one_thread)
 }
 END_TEST
 
+/* --format that the header contradicts: read as asked, with a warning at the header's line */
+START_TEST(forced_format_contradicted)
+{
+	static const char perf[] = "junk line\n\"(PDH-CSV 4.0) (Pacific Daylight Time)(420)\",\"\\\\SQL01\\LogicalDisk(D:)\\Disk Reads/sec\"\n"
+				   "\"07/27/2026 06:10:00.000\",\"1\"\n";
+	struct pdh_options o = {.max_warnings = -1, .format = "esxtop"};
+	struct cap c;
+	cap_parse(&c, S(perf), &o);
+	ck_assert_int_eq(c.open_rc, 0);
+	ck_assert_msg(c.msgs.data && strstr(c.msgs.data, "t.csv:2: warning: the header looks like perfmon, read as esxtop "
+							 "as --format says"), "got: %s", c.msgs.data ? c.msgs.data : "");
+	cap_free(&c);
+	/* the format the header shows: no warning */
+	o.format = "perfmon";
+	cap_parse(&c, S(perf), &o);
+	ck_assert_int_eq(c.open_rc, 0);
+	ck_assert(!c.msgs.data || !strstr(c.msgs.data, "looks like"));
+	cap_free(&c);
+	/* esxtop's own objects make it certain: forced perfmon is said too; forced esxtop is not */
+	o.format = "perfmon";
+	cap_parse(&c, S(esx_default), &o);
+	ck_assert(c.msgs.data && strstr(c.msgs.data, "t.csv:1: warning: the header looks like esxtop, read as perfmon"));
+	cap_free(&c);
+	o.format = "esxtop";
+	cap_parse(&c, S(esx_default), &o);
+	ck_assert(!c.msgs.data || !strstr(c.msgs.data, "looks like"));
+	cap_free(&c);
+}
+END_TEST
+
 Suite *pdh_suite(void)
 {
 	Suite *s = suite_create("pdh");
 	TCase *tc = tcase_create("quirks");
 	tcase_add_test(tc, esxtop_default_trailing_comma);
+	tcase_add_test(tc, forced_format_contradicted);
 	tcase_add_test(tc, guest_disk_names);
 	tcase_add_test(tc, diskmap_mount_paths);
 	tcase_add_test(tc, esxtop_all_counters_no_trailing);

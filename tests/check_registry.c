@@ -29,10 +29,50 @@ static char *slurp(const char *rel)
 	return b.data;
 }
 
-/* In a man page '-' is written '\-'. */
-static bool man_has(const char *man, const char *word)
+/* A character that continues a name: "csv" is not a token of "OUT.csv", nor "from" of
+ * "\-\-before\-from". */
+static bool name_char(char c)
 {
-	if (strstr(man, word))
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+}
+
+/* Whether word occurs as a whole token in [s, e): the byte before it is not part of a name (or
+ * ends a font escape \fB \fI \fR \fP), nor is the byte after it (a '.' or '\-' followed by more
+ * of a name continues it). */
+static bool has_token(const char *s, const char *e, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = s; p + n <= e; p++) {
+		if (memcmp(p, word, n) != 0)
+			continue;
+		bool font = p - s >= 3 && p[-3] == '\\' && p[-2] == 'f';
+		bool before = p == s || font || !(name_char(p[-1]) || (p[-1] == '.' && p - s >= 2 && name_char(p[-2])));
+		const char *q = p + n;
+		bool more = q < e && (name_char(*q) || (*q == '.' && q + 1 < e && name_char(q[1])) ||
+				      (*q == '\\' && q + 1 < e && q[1] == '-'));
+		if (before && !more)
+			return true;
+	}
+	return false;
+}
+
+/* Whether the man page names word as a token in its section ".SH SECTION" (NULL: anywhere). In
+ * a man page '-' is written '\-'; both spellings count. */
+static bool man_in(const char *man, const char *section, const char *word)
+{
+	const char *s = man, *e = man + strlen(man);
+	if (section) {
+		char head[64];
+		snprintf(head, sizeof head, "\n.SH %s\n", section);
+		s = strstr(man, head);
+		if (!s)
+			return false;
+		s += strlen(head);
+		const char *next = strstr(s, "\n.SH ");
+		if (next)
+			e = next;
+	}
+	if (has_token(s, e, word))
 		return true;
 	struct buf b;
 	buf_init(&b);
@@ -41,7 +81,7 @@ static bool man_has(const char *man, const char *word)
 			buf_addc(&b, '\\');
 		buf_addc(&b, *p);
 	}
-	bool ok = strstr(man, b.data) != NULL;
+	bool ok = has_token(s, e, b.data);
 	buf_free(&b);
 	return ok;
 }
@@ -61,6 +101,24 @@ static char *help_of(const char *cmd)
 	return b.data;
 }
 
+/* The matcher the checks below use: a name counts only as a whole token in its section. */
+START_TEST(man_tokens)
+{
+	const char *man = ".TH T 1\n.SH COMMANDS\n.BI \\-o \" OUT.csv\"\n\\-\\-before\\-from, \\fBmd\\fR, latency.device.\n"
+			  ".SH COMMON OPTIONS\n.BI \\-\\-format \" NAME\"\n";
+	ck_assert(!man_in(man, "COMMANDS", "csv"));               /* OUT.csv: not the report csv */
+	ck_assert(!man_in(man, "COMMANDS", "--before"));          /* a longer option */
+	ck_assert(!man_in(man, "COMMANDS", "from"));
+	ck_assert(man_in(man, "COMMANDS", "--before-from"));
+	ck_assert(man_in(man, "COMMANDS", "md"));                 /* in a font escape */
+	ck_assert(man_in(man, "COMMANDS", "latency.device"));     /* at a sentence's end */
+	ck_assert(!man_in(man, "COMMANDS", "latency"));
+	ck_assert(!man_in(man, "COMMANDS", "--format"));          /* another section */
+	ck_assert(man_in(man, "COMMON OPTIONS", "--format"));
+	ck_assert(!man_in(man, "NO SUCH SECTION", "md"));
+}
+END_TEST
+
 START_TEST(formats_table)
 {
 	char *man = slurp("doc/iopsy.1"), *main_help = help_of(NULL), *an = help_of("analyze");
@@ -75,7 +133,7 @@ START_TEST(formats_table)
 			ck_assert_str_ne(parsers[k]->name, p->name);
 		ck_assert_msg(strstr(main_help, p->name), "iopsy --help does not list format %s", p->name);
 		ck_assert_msg(strstr(an, p->name), "--format in --help does not list %s", p->name);
-		ck_assert_msg(man_has(man, p->name), "doc/iopsy.1 does not name format %s", p->name);
+		ck_assert_msg(man_in(man, "COMMON OPTIONS", p->name), "doc/iopsy.1 does not name format %s under COMMON OPTIONS", p->name);
 	}
 	ck_assert_uint_ge(n, 2);
 	ck_assert_ptr_null(parser_find("nmon"));
@@ -101,7 +159,7 @@ START_TEST(kinds_table)
 			detectors_of += d->kind == (enum kind)k;
 		ck_assert_msg(detectors_of >= 1, "kind %s has no detector", ki->name);
 		ck_assert_msg(strstr(json, ki->name), "doc/analyze-json.md does not list kind %s", ki->name);
-		ck_assert_msg(man_has(man, ki->name), "doc/iopsy.1 does not list kind %s", ki->name);
+		ck_assert_msg(man_in(man, "COMMANDS", ki->name), "doc/iopsy.1 does not list kind %s under COMMANDS", ki->name);
 	}
 	for (const struct detector *d = detectors; d->title; d++) {
 		ck_assert((int)d->kind >= 0 && d->kind < K_COUNT);
@@ -129,7 +187,7 @@ START_TEST(reporters_table)
 				      r->name);
 		if (r->compare)
 			ck_assert_msg(strstr(cmp, r->name), "compare --help does not list report %s", r->name);
-		ck_assert_msg(man_has(man, r->name), "doc/iopsy.1 does not name report %s", r->name);
+		ck_assert_msg(man_in(man, "COMMANDS", r->name), "doc/iopsy.1 does not name report %s under COMMANDS", r->name);
 	}
 	ck_assert_ptr_nonnull(strstr(reporter_names(0), "md"));
 	ck_assert_ptr_null(reporter_find("docx"));
@@ -145,7 +203,7 @@ START_TEST(commands_table)
 	for (const struct command *c = commands; c->name; c++) {
 		ck_assert(c->run && c->summary);
 		ck_assert_msg(strstr(main_help, c->name), "iopsy --help does not list %s", c->name);
-		ck_assert_msg(man_has(man, c->name), "doc/iopsy.1 does not document %s", c->name);
+		ck_assert_msg(man_in(man, "COMMANDS", c->name), "doc/iopsy.1 does not document command %s under COMMANDS", c->name);
 	}
 	free(man);
 	free(main_help);
@@ -187,13 +245,13 @@ START_TEST(rules_documented)
 		char head[32];
 		snprintf(head, sizeof head, "[%s", rule_scope_names[k]);
 		ck_assert_msg(strstr(rh, head), "rules --help does not show section %s", head);
-		ck_assert_msg(man_has(man, head), "doc/iopsy.1 does not show section %s", head);
+		ck_assert_msg(man_in(man, "RULES FILES", head), "doc/iopsy.1 does not show section %s under RULES FILES", head);
 	}
 	for (const char *const *o = (const char *const[]){"--before-rules", "--after-rules", NULL}; *o; o++) {
 		ck_assert_msg(strstr(cmp, *o), "compare --help does not list %s", *o);
-		ck_assert_msg(man_has(man, *o), "doc/iopsy.1 does not document %s", *o);
+		ck_assert_msg(man_in(man, "COMMANDS", *o), "doc/iopsy.1 does not document %s", *o);
 	}
-	ck_assert(strstr(an, "--rules") && man_has(man, "--rules"));
+	ck_assert(strstr(an, "--rules") && man_in(man, "COMMANDS", "--rules"));
 	free(man);
 	free(rh);
 	free(cmp);
@@ -211,7 +269,8 @@ START_TEST(threads_documented)
 		ck_assert_msg(strstr(h, "--threads N") && strstr(h, "IOPSY_THREADS"), "%s --help does not document --threads", *c);
 		free(h);
 	}
-	ck_assert_msg(man_has(man, "--threads") && man_has(man, "IOPSY_THREADS") && man_has(man, "IOPSY_THREAD_CHUNK"),
+	ck_assert_msg(man_in(man, "COMMON OPTIONS", "--threads") && man_in(man, "COMMON OPTIONS", "IOPSY_THREADS") &&
+			      man_in(man, "COMMON OPTIONS", "IOPSY_THREAD_CHUNK"),
 		      "doc/iopsy.1 does not document --threads and its environment variables");
 	free(man);
 }
@@ -235,7 +294,7 @@ START_TEST(workflow_documented)
 		char *h = help_of(t[i].cmd);
 		for (size_t k = 0; t[i].opts[k]; k++) {
 			ck_assert_msg(strstr(h, t[i].opts[k]), "%s --help does not list %s", t[i].cmd, t[i].opts[k]);
-			ck_assert_msg(man_has(man, t[i].opts[k]), "doc/iopsy.1 does not document %s", t[i].opts[k]);
+			ck_assert_msg(man_in(man, "COMMANDS", t[i].opts[k]), "doc/iopsy.1 does not document %s under COMMANDS", t[i].opts[k]);
 		}
 		free(h);
 	}
@@ -252,7 +311,7 @@ START_TEST(workflow_documented)
 	}
 	for (const char *const *c = (const char *const[]){"Log Flush Wait Time", "Page IO latch waits", "Log write waits",
 							  "Batch Requests/sec", "Page life expectancy", "MSSQL$", NULL}; *c; c++) {
-		ck_assert_msg(man_has(man, *c), "doc/iopsy.1 does not name %s", *c);
+		ck_assert_msg(man_in(man, "SQL SERVER", *c), "doc/iopsy.1 does not name %s under SQL SERVER", *c);
 		ck_assert_msg(strstr(readme, *c), "README.md does not name %s", *c);
 	}
 	free(batch);
@@ -268,7 +327,7 @@ START_TEST(batch_sharding_documented)
 	char *man = slurp("doc/iopsy.1"), *md = slurp("doc/batch.md"), *bh = help_of("batch"), *hh = help_of("history");
 	for (const char *const *o = (const char *const[]){"--shard", "--finish", "--run-id", "postgresql://", NULL}; *o; o++) {
 		ck_assert_msg(strstr(bh, *o), "batch --help does not list %s", *o);
-		ck_assert_msg(man_has(man, *o), "doc/iopsy.1 does not document %s", *o);
+		ck_assert_msg(man_in(man, "COMMANDS", *o), "doc/iopsy.1 does not document %s", *o);
 		ck_assert_msg(strstr(md, *o), "doc/batch.md does not document %s", *o);
 	}
 	ck_assert(strstr(hh, "postgresql://") && strstr(hh, "PGPASSFILE"));
@@ -280,10 +339,43 @@ START_TEST(batch_sharding_documented)
 }
 END_TEST
 
+/* Every long option of every command's --help is documented in the man page (COMMANDS or COMMON
+ * OPTIONS), and the environment the program reads is under ENVIRONMENT. */
+START_TEST(help_options_in_man)
+{
+	char *man = slurp("doc/iopsy.1");
+	for (const struct command *c = commands; c->name; c++) {
+		char *h = help_of(c->name);
+		for (const char *p = strstr(h, "--"); p; p = strstr(p + 2, "--")) {
+			if (p > h && (name_char(p[-1]) || p[-1] == '\''))
+				continue;
+			char opt[64];
+			size_t n = 2;
+			while (n < sizeof opt - 1 && name_char(p[n]))
+				n++;
+			if (n < 4 || !(p[2] >= 'a' && p[2] <= 'z'))
+				continue;
+			memcpy(opt, p, n);
+			opt[n] = '\0';
+			ck_assert_msg(man_in(man, "COMMANDS", opt) || man_in(man, "COMMON OPTIONS", opt),
+				      "%s --help has %s, doc/iopsy.1 does not document it", c->name, opt);
+		}
+		free(h);
+	}
+	for (const char *const *e = (const char *const[]){"IOPSY_GNUPLOT", "IOPSY_CHROMIUM", "SOURCE_DATE_EPOCH", "IOPSY_THREADS",
+							  "IOPSY_THREAD_CHUNK", "IOPSY_SMTP_USER", "TZDIR", NULL}; *e; e++)
+		ck_assert_msg(man_in(man, "ENVIRONMENT", *e), "doc/iopsy.1 has no %s under ENVIRONMENT", *e);
+	/* examples of the two analysis commands */
+	ck_assert(man_in(man, "EXAMPLES", "analyze") && man_in(man, "EXAMPLES", "compare"));
+	free(man);
+}
+END_TEST
+
 Suite *registry_suite(void)
 {
 	Suite *s = suite_create("registry");
 	TCase *t = tcase_create("tables");
+	tcase_add_test(t, man_tokens);
 	tcase_add_test(t, formats_table);
 	tcase_add_test(t, kinds_table);
 	tcase_add_test(t, reporters_table);
@@ -293,6 +385,7 @@ Suite *registry_suite(void)
 	tcase_add_test(t, rules_documented);
 	tcase_add_test(t, workflow_documented);
 	tcase_add_test(t, batch_sharding_documented);
+	tcase_add_test(t, help_options_in_man);
 	suite_add_tcase(s, t);
 	return s;
 }

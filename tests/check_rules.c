@@ -47,7 +47,11 @@ START_TEST(values_are_checked)
 {
 	/* names and syntax */
 	accepts("device.davg.warning_ms = 10\n", R_DAVG_WARN, 10);
-	rejects("device.davg.warnign_ms = 10\n", "site.rules:1:1: error: unknown rule 'device.davg.warnign_ms' (see 'iopsy rules')");
+	rejects("device.davg.warnign_ms = 10\n", "site.rules:1:1: error: unknown rule 'device.davg.warnign_ms'; did you "
+		"mean device.davg.warning_ms? (see 'iopsy rules')");
+	rejects("guest.latency.warnng_ms = 10\n", "unknown rule 'guest.latency.warnng_ms'; did you mean "
+		"guest.latency.warning_ms? (see 'iopsy rules')");
+	rejects("no.such.rule = 1\n", "unknown rule 'no.such.rule' (see 'iopsy rules')");
 	rejects("\n  device.davg.warning_ms 10\n", "site.rules:2:26: error: expected 'name = value'");
 	/* numbers */
 	accepts("device.davg.warning_ms = 1.5e1\n", R_DAVG_WARN, 15);

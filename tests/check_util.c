@@ -10,6 +10,7 @@
 #include "json.h"
 #include "match.h"
 #include "stats.h"
+#include "suggest.h"
 #include "suites.h"
 #include "util.h"
 
@@ -395,6 +396,49 @@ START_TEST(dstore_buckets)
 }
 END_TEST
 
+/* "did you mean": the distance (a swap is one edit) and the closest names, ties all kept */
+START_TEST(suggest_names)
+{
+	ck_assert_uint_eq(suggest_distance("form", "from"), 1);
+	ck_assert_uint_eq(suggest_distance("form", "format"), 2);
+	ck_assert_uint_eq(suggest_distance("anlyze", "analyze"), 1);
+	ck_assert_uint_eq(suggest_distance("Europe/Berln", "Europe/Berlin"), 1);
+	ck_assert_uint_eq(suggest_distance("", "abc"), 3);
+	ck_assert_uint_eq(suggest_distance("kitten", "sitting"), 3);
+	ck_assert_uint_eq(suggest_distance("ESXTOP", "esxtop"), 0);
+	static const char *const opts[] = {"format", "from", "to", "tz", "threads", "fail-on", NULL};
+	size_t idx[4];
+	/* --form: --from is one swap away, closer than --format it abbreviates; --forma: --format */
+	ck_assert_uint_eq(suggest_closest("form", opts, 7, idx, 4), 1);
+	ck_assert_str_eq(opts[idx[0]], "from");
+	ck_assert_uint_eq(suggest_closest("forma", opts, 7, idx, 4), 1);
+	ck_assert_str_eq(opts[idx[0]], "format");
+	/* ties all kept, in the list's order */
+	static const char *const sides[] = {"before", "before-rules", "before-map", "after"};
+	ck_assert_uint_eq(suggest_closest("befor", sides, 4, idx, 4), 1);
+	ck_assert_str_eq(sides[idx[0]], "before");
+	ck_assert_uint_eq(suggest_closest("bef", sides, 4, idx, 4), 3);
+	ck_assert_str_eq(sides[idx[0]], "before");
+	ck_assert_str_eq(sides[idx[2]], "before-map");
+	ck_assert_uint_eq(suggest_closest("fromm", opts, 7, idx, 4), 1);
+	ck_assert_str_eq(opts[idx[0]], "from");
+	ck_assert_uint_eq(suggest_closest("thr", opts, 7, idx, 4), 1);
+	ck_assert_str_eq(opts[idx[0]], "threads");
+	/* nothing close: no suggestion; a short word allows one edit only */
+	ck_assert_uint_eq(suggest_closest("output", opts, 7, idx, 4), 0);
+	ck_assert_uint_eq(suggest_closest("vm", opts, 7, idx, 4), 0);
+	ck_assert_uint_eq(suggest_closest("", opts, 7, idx, 4), 0);
+	struct buf b;
+	buf_init(&b);
+	ck_assert(suggest_append(&b, "tx", "--", opts, 6));
+	ck_assert_str_eq(b.data, "; did you mean --to or --tz?");
+	buf_reset(&b);
+	ck_assert(!suggest_append(&b, "xyzzy", "--", opts, 6));
+	ck_assert_uint_eq(b.len, 0);
+	buf_free(&b);
+}
+END_TEST
+
 Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -410,6 +454,7 @@ Suite *util_suite(void)
 	tcase_add_test(tc, sketch_staging_exact);
 	tcase_add_test(tc, sketch_few_exact);
 	tcase_add_test(tc, dstore_buckets);
+	tcase_add_test(tc, suggest_names);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -6,7 +6,11 @@
 #     private header NAME_int.h belongs to module NAME);
 #  4. no upward include between the layers base ← parsers ← engine ← reports ← batch ← cli, and
 #     the simulator sees src/base and the kind table only (the build enforces it with per-layer
-#     include paths; this names the offending line).
+#     include paths; this names the offending line); no '..' in a quoted include
+#     (#include "../../reports/fmt.h" walks around the include paths);
+#  5. the same rule on the built objects (tests/layers.sh, nm): every project symbol a layer's
+#     objects use is defined in that layer or below; skipped with a note when nothing is built
+#     (`make lint` builds the objects first). BUILD names the build folder (default build).
 # Comments and string literals are ignored (gcc -fpreprocessed strips comments).
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -27,6 +31,14 @@ for f in $files; do
 	hit=$(printf '%s\n' "$c" | grep -oE '\bstderr\b|\bexit[[:space:]]*\(|\bprintf[[:space:]]*\(' | sort -u | tr '\n' ' ')
 	if [ -n "$hit" ]; then
 		echo "lint: $f: only src/cli/ prints or exits: $hit"
+		status=1
+	fi
+done
+
+for f in $files; do
+	hit=$(grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*\.\.' "$f" | head -1)
+	if [ -n "$hit" ]; then
+		echo "lint: $f:${hit%%:*}: '..' in an include: name the header, the layer's include path finds it"
 		status=1
 	fi
 done
@@ -65,5 +77,11 @@ if ! tsort "$edges" >/dev/null 2>"$edges.err"; then
 	status=1
 fi
 rm -f "$edges.err"
+sh tests/layers.sh "${BUILD:-build}"
+case $? in
+0) ;;
+2) echo "lint: layers: not checked (nothing built)" ;;
+*) status=1 ;;
+esac
 [ $status -eq 0 ] && echo "lint: ok"
 exit $status

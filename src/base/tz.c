@@ -1,9 +1,13 @@
 /* tz.c — fixed offsets and IANA zones from TZif files (RFC 8536), see tz.h. */
 #include "tz.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include "suggest.h"
 
 void tz_fixed(struct tz *z, int32_t off_s, const char *name)
 {
@@ -317,6 +321,77 @@ static bool name_ok(const char *s)
 	return true;
 }
 
+struct zone_list {
+	char **v;
+	size_t n, cap;
+};
+
+/* Collects the zone names below dir/rel (at most three levels, the posix/ and right/ copies and
+ * the tables such as zone.tab left out): the candidates of "did you mean". */
+static void zone_walk(const char *dir, const char *rel, int depth, struct zone_list *l)
+{
+	struct buf path;
+	buf_init(&path);
+	buf_printf(&path, "%s%s%s", dir, *rel ? "/" : "", rel);
+	DIR *d = opendir(path.data);
+	buf_free(&path);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL && l->n < 10000) {
+		const char *nm = e->d_name;
+		if (nm[0] < 'A' || nm[0] > 'Z' || strchr(nm, '.'))
+			continue; /* ., .., zone.tab, iso3166.tab, leapseconds, posixrules, right, posix */
+		struct buf r;
+		buf_init(&r);
+		buf_printf(&r, "%s%s%s", rel, *rel ? "/" : "", nm);
+		struct buf full;
+		buf_init(&full);
+		buf_printf(&full, "%s/%s", dir, r.data);
+		struct stat st;
+		if (stat(full.data, &st) == 0) {
+			if (S_ISDIR(st.st_mode) && depth < 3) {
+				zone_walk(dir, r.data, depth + 1, l);
+			} else if (S_ISREG(st.st_mode)) {
+				if (l->n == l->cap) {
+					l->cap = l->cap ? 2 * l->cap : 512;
+					l->v = xrealloc(l->v, l->cap * sizeof *l->v);
+				}
+				l->v[l->n++] = xstrdup(r.data);
+			}
+		}
+		buf_free(&full);
+		buf_free(&r);
+	}
+	closedir(d);
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* why += "unknown time zone; did you mean X?" from the zones in dir; "no time-zone database"
+ * when dir itself is missing. */
+static void zone_unknown(const char *dir, const char *name, int err, struct buf *why)
+{
+	struct stat st;
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		buf_printf(why, "no time-zone database in %s (Debian: install tzdata, or set TZDIR)", dir);
+		return;
+	}
+	if (err != ENOENT && err != ENOTDIR) {
+		buf_printf(why, "cannot read the zone in %s: %s", dir, strerror(err));
+		return;
+	}
+	buf_adds(why, "unknown time zone");
+	struct zone_list l = {0};
+	zone_walk(dir, "", 0, &l);
+	if (l.n)
+		qsort(l.v, l.n, sizeof *l.v, cmp_str); /* readdir's order is the file system's */
+	suggest_append(why, name, NULL, (const char *const *)l.v, l.n);
+	for (size_t i = 0; i < l.n; i++)
+		free(l.v[i]);
+	free(l.v);
+}
+
 int tz_load(struct tz *z, const char *name, struct buf *why)
 {
 	memset(z, 0, sizeof *z);
@@ -332,7 +407,7 @@ int tz_load(struct tz *z, const char *name, struct buf *why)
 	buf_printf(&path, "%s/%s", dir, name);
 	FILE *f = fopen(path.data, "rb");
 	if (!f) {
-		buf_printf(why, "no such zone in %s (%s; Debian: tzdata)", dir, strerror(errno));
+		zone_unknown(dir, name, errno, why);
 		buf_free(&path);
 		return ERR_USAGE;
 	}

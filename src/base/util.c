@@ -783,3 +783,35 @@ FILE *fopen_regular(const char *path, char *why, size_t cap)
 	}
 	return f;
 }
+
+int dir_make(const char *path)
+{
+	size_t n = strlen(path);
+	if (n == 0) {
+		errno = ENOENT;
+		return ERR_IO;
+	}
+	char *p = xstrdup(path);
+	for (char *c = p + 1; *c; c++) {
+		if (*c != '/' || c[-1] == '/')
+			continue;
+		*c = '\0';
+		if (mkdir(p, 0755) != 0 && errno != EEXIST) {
+			free(p);
+			return ERR_IO;
+		}
+		*c = '/';
+	}
+	int rc = 0;
+	if (mkdir(p, 0755) != 0) {
+		struct stat st;
+		if (errno != EEXIST)
+			rc = ERR_IO;
+		else if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode)) {
+			errno = ENOTDIR;
+			rc = ERR_IO;
+		}
+	}
+	free(p);
+	return rc;
+}

@@ -118,6 +118,10 @@ void afile_cleanup_all(void);                         /* async-signal-safe-ish: 
  * failed ("cannot create", "write error on", "cannot write") for the caller's message. */
 int afile_write_all(const char *path, const void *data, size_t n, const char **what);
 
+/* mkdir -p: creates the folder path and every missing parent (mode 0755, less the umask); an
+ * existing folder is fine. 0, or ERR_IO with errno set (ENOTDIR when path or a parent is a file). */
+int dir_make(const char *path);
+
 /* Opens path for reading only when it is a regular file: a FIFO would wait for a writer (forever,
  * in an unattended run), a device might never end. The open itself never waits (O_NONBLOCK,
  * cleared once the file is known to be regular). Returns the fd (O_CLOEXEC), or -1 with the

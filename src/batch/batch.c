@@ -264,7 +264,7 @@ int batch_execute(const struct batch_opts *o)
 		}
 	}
 	struct stat st;
-	if (mkdir(o->out, 0755) != 0 && errno != EEXIST) {
+	if (dir_make(o->out) != 0) { /* mkdir -p: --out week/2026-W48 in a new year's folder */
 		diag_emit(&d, DIAG_PLAIN, 0, 0, "cannot create %s: %s", o->out, strerror(errno));
 		batch_free(&b);
 		return EXIT_SYSTEM;

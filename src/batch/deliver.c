@@ -303,7 +303,7 @@ static int deliver(const struct mail_run *mr, const size_t *sets, size_t nsets, 
 	struct buf path;
 	buf_init(&path);
 	if (o->eml_dir) {
-		if (mkdir(o->eml_dir, 0755) != 0 && errno != EEXIST)
+		if (dir_make(o->eml_dir) != 0)
 			diag_emit(d, DIAG_PLAIN, 0, 0, "cannot create %s: %s", o->eml_dir, strerror(errno));
 		buf_printf(&path, "%s/%s.eml", o->eml_dir, emlname);
 	} else {

@@ -15,7 +15,9 @@
 
 #include "input.h"
 #include "match.h"
+#include "pdh.h"
 #include "source.h"
+#include "suggest.h"
 #include "tz.h"
 #include "window.h"
 
@@ -91,8 +93,8 @@ static enum bfile_role classify(const char *path, char **note)
 		r = BF_VMKLOG;
 	else if (ends_with(base, ".map") || (memmem(head, (size_t)n, ":scsi", 5) && memmem(head, (size_t)n, " = ", 3)))
 		r = BF_MAP;
-	else if (ends_with(base, ".blg"))
-		*note = xstrdup("binary perfmon log: convert it with 'relog FILE.blg -f csv -o FILE.csv'");
+	else if (pdh_blg_hint(base))
+		*note = xstrdup(pdh_blg_hint(base));
 	else
 		*note = xstrdup(msg.len ? msg.data : "not a capture, vmkernel.log, partitions or disk map file");
 	buf_free(&msg);
@@ -830,9 +832,18 @@ static int discover_manifest(struct batch *b, const char *path, const struct dia
 			struct buf kb;
 			buf_init(&kb);
 			buf_add_text_escaped(&kb, key, strlen(key));
+			/* every key of the two lists the message names */
+			static const char *const keys[] = {"files", "before", "after", "vmkernel-log", "partitions", "map",
+				"mail-to", "title", "customer", "prepared-by", "logo", "rules", "tz", "array-queue-depth",
+				"clock-offset", "from", "to", "before-from", "before-to", "after-from", "after-to", "host", "vm",
+				"disk"};
+			struct buf close;
+			buf_init(&close);
+			suggest_append(&close, key, NULL, keys, sizeof keys / sizeof keys[0]);
 			diag_emit(&d, DIAG_ERROR, ln, (long)(key - line) + 1,
-				  "unknown key '%s' (files, before, after, vmkernel-log, partitions, map, mail-to, title, customer, prepared-by, logo, %s)", kb.data,
-				  set_option_names);
+				  "unknown key '%s'%s (files, before, after, vmkernel-log, partitions, map, mail-to, title, customer, prepared-by, logo, %s)", kb.data,
+				  close.data ? close.data : "", set_option_names);
+			buf_free(&close);
 			buf_free(&kb);
 			set_bad_key(cur, path, ln, key, "is not a manifest key");
 			rc = ERR_FORMAT;

@@ -15,26 +15,6 @@
 #include "proc.h"
 #include "result.h"
 
-static int mkdir_p(const char *path)
-{
-	struct buf p;
-	buf_init(&p);
-	buf_adds(&p, path);
-	for (char *c = p.data + 1; *c; c++) {
-		if (*c == '/') {
-			*c = '\0';
-			if (mkdir(p.data, 0755) != 0 && errno != EEXIST) {
-				buf_free(&p);
-				return ERR_IO;
-			}
-			*c = '/';
-		}
-	}
-	int rc = mkdir(p.data, 0755) != 0 && errno != EEXIST ? ERR_IO : 0;
-	buf_free(&p);
-	return rc;
-}
-
 static char *set_dir(const struct batch_opts *o, const struct bset *s)
 {
 	struct buf p;
@@ -210,7 +190,7 @@ void batch_run(struct batch *b, const struct batch_opts *o, uint64_t run_id, str
 			size_t i = next++;
 			struct bset *s = &b->sets[i];
 			char *dir = set_dir(o, s);
-			if (mkdir_p(dir) < 0) {
+			if (dir_make(dir) < 0) {
 				fail_set(s, true, "cannot create the set's folder %s: %s", dir, strerror(errno));
 				free(dir);
 				done++;

@@ -124,7 +124,7 @@ static int analyze_run(int argc, char **argv, struct ent_filter *filt)
 	memset(win, 0, sizeof win);
 	int c;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "qh", opts, "analyze")) != -1) {
 		int k = common_opt(c, optarg, &co);
 		if (!k)
 			k = cli_flow_opt("analyze", c, optarg, win, filt);
@@ -172,9 +172,7 @@ static int analyze_run(int argc, char **argv, struct ent_filter *filt)
 				fail_on = SEV_WARNING;
 			else if (strcmp(optarg, "critical") == 0)
 				fail_on = SEV_CRITICAL;
-			else if (strcmp(optarg, "info") == 0)
-				fail_on = SEV_INFO;
-			else
+			else /* info is refused: an info finding is no reason to fail a run (help, man page) */
 				return usage_error("analyze", "--fail-on takes warning or critical, not '%s'", optarg);
 			break;
 		case OPT_OFFSET: {
@@ -344,7 +342,7 @@ int cmd_rules(int argc, char **argv)
 	const char *path = NULL;
 	int c;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "r:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "r:h", opts, "rules")) != -1) {
 		switch (c) {
 		case 'r': path = optarg; break;
 		case 'h': return cli_print_help(rules_help);

@@ -207,7 +207,7 @@ static int run_batch(int argc, char **argv, struct recipients *rcpt)
 	int fail_on = -1;
 	int c;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "o:j:qh", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "o:j:qh", opts, "batch")) != -1) {
 		if (c == 'q') {
 			o.quiet = true;
 			continue;
@@ -300,7 +300,7 @@ static int run_batch(int argc, char **argv, struct recipients *rcpt)
 			else if (strcmp(optarg, "critical") == 0)
 				fail_on = 2;
 			else
-				return usage_error("batch", "--fail-on takes warning or critical");
+				return usage_error("batch", "--fail-on takes warning or critical, not '%s'", optarg);
 			break;
 		case 'h': fputs(batch_help, stdout); return EXIT_OK;
 		default: return usage_hint("batch");
@@ -399,7 +399,7 @@ int cmd_history(int argc, char **argv)
 	const char *db = NULL, *set = NULL;
 	int c;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "d:s:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "d:s:h", opts, "history")) != -1) {
 		switch (c) {
 		case 'd': db = optarg; break;
 		case 's': set = optarg; break;

@@ -15,6 +15,7 @@
 #include "pdh.h"
 #include "brand.h"
 #include "capmodel.h"
+#include "suggest.h"
 #include <unistd.h>
 
 void cli_opts_init(struct common_opts *co)
@@ -83,6 +84,85 @@ int usage_error(const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+void cli_unknown_option(const char *cmd, const char *token, const struct option *longopts)
+{
+	const char *names[256];
+	size_t n = 0;
+	for (const struct option *o = longopts; o->name && n < sizeof names / sizeof names[0]; o++)
+		names[n++] = o->name;
+	struct buf b;
+	buf_init(&b);
+	buf_printf(&b, "iopsy %s: unknown option '%s'", cmd, token);
+	size_t dashes = token[0] == '-' ? token[1] == '-' ? 2 : 1 : 0;
+	if (dashes && token[dashes]) {
+		char word[128];
+		size_t wl = strcspn(token + dashes, "=");
+		if (wl >= sizeof word)
+			wl = sizeof word - 1;
+		memcpy(word, token + dashes, wl);
+		word[wl] = '\0';
+		for (size_t i = 0; dashes == 2 && i < n; i++) {
+			if (strlen(names[i]) > wl && strncmp(names[i], word, wl) == 0) {
+				buf_adds(&b, " (long options are not abbreviated)");
+				break;
+			}
+		}
+		suggest_append(&b, word, "--", names, n);
+	}
+	fprintf(stderr, "%s\n", b.data);
+	buf_free(&b);
+}
+
+int cli_getopt(int argc, char *const *argv, const char *shortopts, const struct option *longopts, const char *cmd)
+{
+	/* a leading ':' tells a missing value from an unknown option */
+	char so[64];
+	size_t lead = shortopts[0] == '+' || shortopts[0] == '-';
+	snprintf(so, sizeof so, "%.*s:%s", (int)lead, shortopts, shortopts + lead);
+	opterr = 0;
+	int li = -1;
+	int c = getopt_long(argc, argv, so, longopts, &li);
+	if (c == -1)
+		return -1;
+	if (c != '?' && c != ':') {
+		if (li < 0)
+			return c;
+		/* the word typed: the element before optind, or the one before it when the value was
+		 * a separate argument */
+		const struct option *o = &longopts[li];
+		const char *tok = o->has_arg == required_argument && optarg && optind >= 2 && optarg == argv[optind - 1]
+					  ? argv[optind - 2] : argv[optind - 1];
+		size_t n = strcspn(tok + 2, "=");
+		if (strncmp(tok, "--", 2) == 0 && strlen(o->name) == n && strncmp(tok + 2, o->name, n) == 0)
+			return c;
+		cli_unknown_option(cmd, tok, longopts);
+		return '?';
+	}
+	const char *tok = optind >= 1 && optind <= argc ? argv[optind - 1] : "";
+	if (strncmp(tok, "--", 2) == 0 && tok[2]) {
+		size_t n = strcspn(tok + 2, "=");
+		const struct option *o = NULL;
+		for (const struct option *k = longopts; k->name; k++)
+			if (strlen(k->name) == n && strncmp(tok + 2, k->name, n) == 0)
+				o = k;
+		if (!o)
+			cli_unknown_option(cmd, tok, longopts);
+		else if (c == ':')
+			fprintf(stderr, "iopsy %s: option '--%s' needs a value\n", cmd, o->name);
+		else
+			fprintf(stderr, "iopsy %s: option '--%s' takes no value\n", cmd, o->name);
+	} else if (c == ':') {
+		fprintf(stderr, "iopsy %s: option '-%c' needs a value\n", cmd, optopt);
+	} else if (optopt && optind < argc && argv[optind][0] == '-' && argv[optind][1] == optopt && argv[optind][2]) {
+		/* -from: a long option with one dash (getopt stopped at its first letter, optind still
+		 * on it): the closest long options, if any */
+		cli_unknown_option(cmd, argv[optind], longopts);
+	} else {
+		fprintf(stderr, "iopsy %s: unknown option '-%c'\n", cmd, optopt);
+	}
+	return '?';
+}
+
 int usage_hint(const char *cmd)
 {
 	fprintf(stderr, "Try 'iopsy %s --help'.\n", cmd);
@@ -94,7 +174,16 @@ int common_opt(int c, const char *arg, struct common_opts *co)
 	switch (c) {
 	case OPT_FORMAT:
 		if (strcmp(arg, "auto") != 0 && !parser_find(arg)) {
-			fprintf(stderr, "iopsy: unknown format '%s' (formats: auto, %s)\n", arg, parser_names());
+			const char *names[16] = {"auto"};
+			size_t n = 1;
+			for (size_t i = 0; parsers[i] && n < sizeof names / sizeof names[0]; i++)
+				names[n++] = parsers[i]->name;
+			struct buf b;
+			buf_init(&b);
+			bool close = suggest_append(&b, arg, NULL, names, n);
+			fprintf(stderr, "iopsy: unknown format '%s'%s (formats: auto, %s)\n", arg, close ? b.data : "",
+				parser_names());
+			buf_free(&b);
 			return ERR_USAGE;
 		}
 		co->format = strcmp(arg, "auto") == 0 ? NULL : arg;

@@ -140,22 +140,16 @@ static const struct option opts[] = {{"before", required_argument, NULL, OPT_BEF
 				     DELIV_LONG_OPTS,
 				     {0}};
 
-/* The option an argument like "--befo" or "--json=x" names (getopt's unique-prefix rule), or NULL. */
+/* The option an argument like "--before" or "--json=x" names (its whole name: options are not
+ * abbreviated), or NULL. */
 static const struct option *long_opt(const char *arg)
 {
 	const char *name = arg + 2;
 	size_t n = strcspn(name, "=");
-	const struct option *hit = NULL;
-	int hits = 0;
-	for (const struct option *o = opts; o->name; o++) {
-		if (strncmp(o->name, name, n) != 0)
-			continue;
-		if (strlen(o->name) == n)
+	for (const struct option *o = opts; o->name; o++)
+		if (strlen(o->name) == n && strncmp(o->name, name, n) == 0)
 			return o;
-		hit = o;
-		hits++;
-	}
-	return hits == 1 ? hit : NULL;
+	return NULL;
 }
 
 struct lists {
@@ -182,6 +176,10 @@ static int split_args(int argc, char **argv, struct lists *l)
 		}
 		if (a[0] == '-' && a[1] == '-' && a[2]) {
 			const struct option *o = long_opt(a);
+			if (!o) {
+				cli_unknown_option("compare", a, opts);
+				return usage_hint("compare");
+			}
 			bool eq = strchr(a, '=') != NULL;
 			if (o && (o->val == OPT_BEFORE || o->val == OPT_AFTER)) {
 				side = o->val == OPT_BEFORE ? 0 : 1;
@@ -285,7 +283,7 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	int ch;
 	optind = 0;
-	while ((ch = getopt_long(l.nrest, l.rest, "qh", opts, NULL)) != -1) {
+	while ((ch = cli_getopt(l.nrest, l.rest, "qh", opts, "compare")) != -1) {
 		int k = common_opt(ch, optarg, &co);
 		if (!k)
 			k = cli_flow_opt("compare", ch, optarg, win, &filt[0]);

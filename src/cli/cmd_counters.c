@@ -36,7 +36,7 @@ int cmd_counters(int argc, char **argv)
 	memset(win, 0, sizeof win);
 	int c;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "m:qh", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "m:qh", opts, "counters")) != -1) {
 		int k = common_opt(c, optarg, &co);
 		if (!k)
 			k = cli_flow_opt("counters", c, optarg, win, NULL);

@@ -58,7 +58,7 @@ int cmd_extract(int argc, char **argv)
 	memset(win, 0, sizeof win);
 	int c;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "m:o:qh", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "m:o:qh", opts, "extract")) != -1) {
 		int k = common_opt(c, optarg, &co);
 		if (!k)
 			k = cli_flow_opt("extract", c, optarg, win, NULL);

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "sim/run.h"
+#include "suggest.h"
 #include "util.h"
 
 static const char sim_help_text[] =
@@ -83,33 +84,6 @@ static bool parse_long(const char *s, long lo, long hi, long *v)
 	return true;
 }
 
-/* mkdir -p: a capture set is often written several levels deep (samples/seed-1/healthy). */
-static int make_dir(const char *dir)
-{
-	char tmp[4096];
-	size_t n = strlen(dir);
-	if (n == 0 || n >= sizeof tmp) {
-		errno = ENAMETOOLONG;
-		return ERR_IO;
-	}
-	memcpy(tmp, dir, n + 1);
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
-			return ERR_IO;
-		*p = '/';
-	}
-	if (mkdir(dir, 0755) == 0 || errno == EEXIST) {
-		struct stat st;
-		if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
-			return 0;
-		errno = ENOTDIR;
-	}
-	return ERR_IO;
-}
-
 static int run_part(const struct sim_scenario *sc, int part, const struct sim_opts *o, const char *out)
 {
 	char dir[4096];
@@ -119,7 +93,7 @@ static int run_part(const struct sim_scenario *sc, int part, const struct sim_op
 		fprintf(stderr, "iopsy: simulate: output path too long\n");
 		return EXIT_USAGE;
 	}
-	if (make_dir(dir) != 0) {
+	if (dir_make(dir) != 0) {
 		fprintf(stderr, "iopsy: simulate: cannot create %s: %s\n", dir, strerror(errno));
 		return EXIT_SYSTEM;
 	}
@@ -177,7 +151,15 @@ int sim_main(int argc, char **argv)
 		for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
 			known = known || !strcmp(name, valued[k]);
 		if (!known) {
-			fprintf(stderr, "iopsy: simulate: unknown option '%s' (see iopsy simulate --help)\n", a);
+			static const char *const all[] = {"--list", "--gzip", "--all-counters", "--help", "--sql-counters",
+				"--scenario", "--out", "--seed", "--duration", "--interval", "--width", "--start",
+				"--perfmon-interval", "--only", "--perfmon-disks", "--sql-instance", "--busy-share"};
+			struct buf b;
+			buf_init(&b);
+			buf_printf(&b, "iopsy: simulate: unknown option '%s'", a);
+			suggest_append(&b, name, NULL, all, sizeof all / sizeof all[0]);
+			fprintf(stderr, "%s (see iopsy simulate --help)\n", b.data);
+			buf_free(&b);
 			return EXIT_USAGE;
 		}
 		if (!flag) {
@@ -303,7 +285,16 @@ int sim_main(int argc, char **argv)
 	}
 	const struct sim_scenario *sc = sim_scenario_find(scenario);
 	if (!sc) {
-		fprintf(stderr, "iopsy: simulate: unknown scenario '%s'; known:", scenario);
+		const char *names[128];
+		size_t nn = 0;
+		for (const struct sim_scenario *s = sim_scenarios; s->name && nn < 128; s++)
+			names[nn++] = s->name;
+		struct buf b;
+		buf_init(&b);
+		bool close = suggest_append(&b, scenario, NULL, names, nn);
+		fprintf(stderr, "iopsy: simulate: unknown scenario '%s'%s%s", scenario, close ? b.data : "",
+			close ? " Known:" : "; known:");
+		buf_free(&b);
 		for (const struct sim_scenario *s = sim_scenarios; s->name; s++)
 			fprintf(stderr, " %s", s->name);
 		fputc('\n', stderr);
@@ -320,7 +311,7 @@ int sim_main(int argc, char **argv)
 		fprintf(stderr, "iopsy: simulate: --busy-share applies to the peak scenarios only, not to '%s'\n", sc->name);
 		return EXIT_USAGE;
 	}
-	if (make_dir(out) != 0) {
+	if (dir_make(out) != 0) {
 		fprintf(stderr, "iopsy: simulate: cannot create %s: %s\n", out, strerror(errno));
 		return EXIT_SYSTEM;
 	}

@@ -213,7 +213,15 @@ int cli_outputs_not_inputs(const struct cli_outputs *o, const char *cmd, char *c
 int cli_output_not_input(const char *cmd, const char *opt, const char *path, char *const *inputs, int ninputs);
 /* Usage lines of --report for --help, from the reporter table (static storage). */
 const char *cli_report_help(int what);
-/* After getopt has printed its own message: "Try 'iopsy CMD --help'." and EXIT_USAGE. */
+/* getopt_long for command cmd with long options matched by their whole name only: an
+ * abbreviation (--form for --format) is an unknown option, not a silent match. An unknown option,
+ * a missing value or a value given to a flag is printed as "iopsy CMD: ..." (with "did you mean
+ * --X?" when an option is close) and returned as '?'; otherwise it returns what getopt_long does.
+ * getopt's own messages are off (opterr = 0). */
+int cli_getopt(int argc, char *const *argv, const char *shortopts, const struct option *longopts, const char *cmd);
+/* Prints "iopsy CMD: unknown option 'TOKEN'" with the closest of longopts' names. */
+void cli_unknown_option(const char *cmd, const char *token, const struct option *longopts);
+/* After cli_getopt has printed its message: "Try 'iopsy CMD --help'." and EXIT_USAGE. */
 int usage_hint(const char *cmd);
 /* Prints "iopsy CMD: msg" + "try 'iopsy CMD --help'" and returns EXIT_USAGE. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "pdh.h"
+#include "suggest.h"
 #include "util.h"
 
 #include "version.h"
@@ -64,6 +65,14 @@ int main(int argc, char **argv)
 			return c->run(argc - 1, argv + 1);
 		}
 	}
-	fprintf(stderr, "iopsy: unknown command '%s'\nTry 'iopsy --help'.\n", cmd);
+	const char *names[32];
+	size_t n = 0;
+	for (const struct command *c = commands; c->name && n < sizeof names / sizeof names[0]; c++)
+		names[n++] = c->name;
+	struct buf b;
+	buf_init(&b);
+	bool close = suggest_append(&b, cmd, NULL, names, n);
+	fprintf(stderr, "iopsy: unknown command '%s'%s\nTry 'iopsy --help'.\n", cmd, close ? b.data : "");
+	buf_free(&b);
 	return EXIT_USAGE;
 }

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "suggest.h"
+
 #define RULES_INIT { \
 	[R_SUSTAIN_SAMPLES] = {"sustain.samples", 5, "samples", "a condition must hold this many samples in a row to be a finding (spikes are not)", "[seed] brief spikes are fine; sustained averages are the signal"}, \
 	[R_SUSTAIN_SECONDS] = {"sustain.seconds", 20, "s", "... and last at least this long", "[seed]"}, \
@@ -521,7 +523,18 @@ static void read_setting(struct reader *rd, size_t p)
 		if (strlen(rule_table[i].name) == k - p && memcmp(rule_table[i].name, t + p, k - p) == 0)
 			id = i;
 	if (id < 0) {
-		fail(rd, p, "unknown rule '%s' (see 'iopsy rules')", shown(rd, 0, p, k));
+		const char *names[R_COUNT];
+		for (int i = 0; i < R_COUNT; i++)
+			names[i] = rule_table[i].name;
+		char word[128];
+		size_t wl = k - p < sizeof word ? k - p : sizeof word - 1;
+		memcpy(word, t + p, wl);
+		word[wl] = '\0';
+		struct buf close;
+		buf_init(&close);
+		suggest_append(&close, word, NULL, names, R_COUNT);
+		fail(rd, p, "unknown rule '%s'%s (see 'iopsy rules')", shown(rd, 0, p, k), close.data ? close.data : "");
+		buf_free(&close);
 		return;
 	}
 	q++;
