@@ -79,14 +79,24 @@ static void coverage_note(const struct analysis *a, struct buf *b)
 	const struct coverage *c = &a->cov;
 	bool no_guest = c->layer[LAYER_GUEST].reason == COVR_NO_CAPTURE;
 	bool no_host = c->layer[LAYER_DEVICE].reason == COVR_NO_CAPTURE;
+	bool hv = analysis_hyperv(a);
 	if (no_guest)
-		buf_adds(b, " The guest was not captured, so its own latency and guest-side queueing (the vSCSI "
-			    "per-disk limit) cannot be seen: add the guest's perfmon of the same period.");
+		buf_adds(b, hv ? " The guest was not captured, so its own latency and the IOs waiting inside it cannot be "
+				 "seen: add the guest's perfmon of the same period."
+			       : " The guest was not captured, so its own latency and guest-side queueing (the vSCSI "
+				 "per-disk limit) cannot be seen: add the guest's perfmon of the same period.");
 	if (no_host)
 		buf_adds(b, " No host (esxtop) capture was given, so the layers below the guest (VMkernel queue, "
 			    "device, adapter, array) are not assessed: add the host's capture of the same period.");
 	/* the other reasons, grouped by their sentence */
 	bool done[COV_LAYERS] = {false};
+	if (hv && c->layer[LAYER_WORLD].reason == COVR_NO_COUNTER && c->layer[LAYER_ADAPTER].reason == COVR_NO_COUNTER &&
+	    c->layer[LAYER_ARRAY].reason == COVR_NO_COUNTER) {
+		/* what no Hyper-V host's perfmon shows, said once (the coverage gives each layer's reason) */
+		done[LAYER_WORLD] = done[LAYER_ADAPTER] = done[LAYER_ARRAY] = true;
+		buf_adds(b, " A Hyper-V host's perfmon does not show the per-VM IO to each disk, the HBAs and MPIO paths, "
+			    "or the array apart from the host disk's latency: those layers are not assessed.");
+	}
 	for (int l = 0; l < COV_LAYERS; l++) {
 		const struct layer_cov *lc = &c->layer[l];
 		if (lc->status == COV_ASSESSED || done[l] || lc->reason == COVR_NO_CAPTURE)
