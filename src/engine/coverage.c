@@ -214,7 +214,7 @@ void coverage_build(const struct cov_in *in, struct coverage *c)
 					     : "no guest capture (perfmon): esxtop cannot see guest-side queueing (the vSCSI "
 					       "per-disk limit)");
 		} else if (!guest_side && !host_cap) {
-			set(lc, COV_NOT_ASSESSED, COVR_NO_CAPTURE, "no host capture (esxtop)");
+			set(lc, COV_NOT_ASSESSED, COVR_NO_CAPTURE, "no host capture (esxtop, or a Hyper-V host's perfmon)");
 		} else if (guest_side ? !guest_long : !host_long) {
 			set(lc, COV_NOT_ASSESSED, COVR_TOO_SHORT,
 			    arena_strdup(&c->arena, "the capture is shorter than the sustain rule needs (sustain.samples, "

@@ -86,8 +86,9 @@ static void coverage_note(const struct analysis *a, struct buf *b)
 			       : " The guest was not captured, so its own latency and guest-side queueing (the vSCSI "
 				 "per-disk limit) cannot be seen: add the guest's perfmon of the same period.");
 	if (no_host)
-		buf_adds(b, " No host (esxtop) capture was given, so the layers below the guest (VMkernel queue, "
-			    "device, adapter, array) are not assessed: add the host's capture of the same period.");
+		buf_adds(b, " No host capture was given, so the layers below the guest (the hypervisor's queues, "
+			    "device, adapter, array) are not assessed: add the host's capture of the same period "
+			    "(esxtop on VMware, the host's perfmon on Hyper-V).");
 	/* the other reasons, grouped by their sentence */
 	bool done[COV_LAYERS] = {false};
 	if (hv && c->layer[LAYER_WORLD].reason == COVR_NO_COUNTER && c->layer[LAYER_ADAPTER].reason == COVR_NO_COUNTER &&
