@@ -276,6 +276,33 @@ START_TEST(host_disk_neighbour)
 }
 END_TEST
 
+START_TEST(host_disk_large_io)
+{
+	/* a backup's 1 MiB reads at 27 ms: the large-IO band (35 ms), no finding; the same at 8 KiB is one */
+	static const struct mcol h[] = {
+		{"PhysicalDisk(2)\\Disk Transfers/sec", mc_konst, {300}},
+		{"PhysicalDisk(2)\\Disk Reads/sec", mc_konst, {300}},
+		{"PhysicalDisk(2)\\Disk Writes/sec", mc_konst, {0}},
+		{"PhysicalDisk(2)\\Disk Read Bytes/sec", mc_konst, {300 * 1048576.0}},
+		{"PhysicalDisk(2)\\Disk Write Bytes/sec", mc_konst, {0}},
+		{"PhysicalDisk(2)\\Avg. Disk sec/Read", mc_konst, {0.027}},
+		{"PhysicalDisk(3)\\Disk Transfers/sec", mc_konst, {300}},
+		{"PhysicalDisk(3)\\Disk Reads/sec", mc_konst, {300}},
+		{"PhysicalDisk(3)\\Disk Writes/sec", mc_konst, {0}},
+		{"PhysicalDisk(3)\\Disk Read Bytes/sec", mc_konst, {300 * 8192.0}},
+		{"PhysicalDisk(3)\\Disk Write Bytes/sec", mc_konst, {0}},
+		{"PhysicalDisk(3)\\Avg. Disk sec/Read", mc_konst, {0.027}},
+		{"Hyper-V Hypervisor Virtual Processor(SQL01:Hv VP 0)\\CPU Wait Time Per Dispatch", mc_konst, {8000}},
+	};
+	struct analysis a;
+	analysis_init(&a);
+	run(&a, h, (int)(sizeof h / sizeof h[0]), NULL, 0);
+	ck_assert_ptr_null(find_kind(&a, K_LAT_HOST_DISK, "Disk 2"));
+	ck_assert_ptr_nonnull(find_kind(&a, K_LAT_HOST_DISK, "Disk 3"));
+	analysis_free(&a);
+}
+END_TEST
+
 START_TEST(vcpu_wait_and_coverage)
 {
 	static const struct mcol h[] = {
@@ -342,6 +369,7 @@ Suite *hyperv_suite(void)
 	tcase_add_test(tc, storage_qos);
 	tcase_add_test(tc, csv_redirected);
 	tcase_add_test(tc, host_disk_neighbour);
+	tcase_add_test(tc, host_disk_large_io);
 	tcase_add_test(tc, vcpu_wait_and_coverage);
 	tcase_add_test(tc, guest_waits_above_the_host);
 	suite_add_tcase(s, tc);

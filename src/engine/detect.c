@@ -3386,10 +3386,16 @@ static void det_hv_host_disk(struct analysis *a, const struct analyze_opts *o)
 		if (!hv_ent(a, e, LAYER_DEVICE) || (!has(e, M_H_LAT_R) && !has(e, M_H_LAT_W) && !has(e, M_H_LAT_T)))
 			continue;
 		double warn = RVE(e, R_HV_DISK_WARN), crit = RVE(e, R_HV_DISK_CRIT);
+		/* large IOs (a backup's 1 MiB reads) take longer without a queue: judged by the large-IO
+		 * band, as a guest's are */
+		double large = RVE(e, R_GUEST_LARGE_KIB) * 1024, lwarn = fmax(warn, RVE(e, R_GUEST_LARGE_WARN));
 		const struct capture *c = cap_of(a, e);
 		signed char *cond = cond_alloc(c);
-		for (size_t k = 0; k < c->ds.nb; k++)
-			cond[k] = hv_lat(c, e, k) > warn && active(&a->rules, c, e, M_CMDS, k);
+		for (size_t k = 0; k < c->ds.nb; k++) {
+			double io = val(c, e, M_CMDS, k), mb = val(c, e, M_MBR, k) + val(c, e, M_MBW, k);
+			bool big = io > 0 && !isnan(mb) && mb * 1048576 / io > large;
+			cond[k] = hv_lat(c, e, k) > (big ? lwarn : warn) && active(&a->rules, c, e, M_CMDS, k);
+		}
 		struct win w[MAXW];
 		size_t nw = find_windows(&a->rules, c, cond, e->series[M_CMDS] >= 0 ? e->series[M_CMDS] : e->series[M_H_LAT_R], w, MAXW);
 		free(cond);
@@ -3402,8 +3408,8 @@ static void det_hv_host_disk(struct analysis *a, const struct analyze_opts *o)
 							   &w[j], ev);
 			f->summary = afmt(a, "host disk %s answers in %.1f ms (median, reads and writes weighted) at %.0f IO/s%s", e->name,
 					  l, io, isnan(q) ? "" : afmt(a, ", %.0f IOs outstanding", q));
-			f->rule = afmt(a, "host disk latency > %g ms (warning) / > %g ms (critical), IO-weighted, sustained while active",
-				       warn, crit);
+			f->rule = afmt(a, "host disk latency > %g ms (warning) / > %g ms (critical), IO-weighted, sustained while active; "
+					  "IOs above %g KiB: > %g ms", warn, crit, large / 1024, lwarn);
 			f->source = "[ms-docs Detecting bottlenecks in a virtualized environment] host disk latency over 50 ms; "
 				    "[blog nickeales 2016] 15 ms for CSV and VM disks (doc/hyperv.md)";
 			f->advice = afmt(a, "Every VHDX on %s waits with it. Find what drives it (the load below), spread the busy "
