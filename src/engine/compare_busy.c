@@ -34,7 +34,8 @@ double cmp_dsv(const struct entity *e, const struct dstore *d, int m, size_t k)
 /* The outstanding IO of bucket k of entity e (Little's law, doc/domain.md §5) from the best counters its
  * layer has: guest Avg. Disk Queue Length, else Transfers/s x sec/Transfer, else reads and writes
  * x their latency, else Current Disk Queue Length (a point sample); virtual disk reads and writes
- * x their latency; device and adapter Commands/s x GAVG, else ACTV + QUED. NaN when none; *from
+ * x their latency (a Hyper-V VHDX: its Queue Length); device and adapter Commands/s x GAVG, else ACTV +
+ * QUED (a Hyper-V host disk: Avg. Disk Queue Length, else Transfers/s x sec/Transfer). NaN when none; *from
  * names the counters. */
 double cmp_demand(const struct entity *e, const struct dstore *d, size_t k, const char **from)
 {
@@ -58,6 +59,10 @@ double cmp_demand(const struct entity *e, const struct dstore *d, size_t k, cons
 		*from = "guest_current_queue";
 		return cmp_dsv(e, d, M_G_CDQL, k);
 	case LAYER_VSCSI:
+		if (!isnan(a = cmp_dsv(e, d, M_HV_QL, k))) { /* a Hyper-V VHDX */
+			*from = "vhdx_queue";
+			return a;
+		}
 		a = cmp_dsv(e, d, M_READS, k), b = cmp_dsv(e, d, M_VD_LAT_R, k);
 		x = cmp_dsv(e, d, M_WRITES, k), y = cmp_dsv(e, d, M_VD_LAT_W, k);
 		*from = "reads and writes x their latency";
@@ -70,6 +75,14 @@ double cmp_demand(const struct entity *e, const struct dstore *d, size_t k, cons
 	case LAYER_ADAPTER:
 		if (!isnan(a = cmp_dsv(e, d, M_CMDS, k)) && !isnan(b = cmp_dsv(e, d, M_GAVG, k))) {
 			*from = "iops x gavg_ms";
+			return a * b / 1000;
+		}
+		if (!isnan(a = cmp_dsv(e, d, M_H_ADQL, k))) { /* a Hyper-V host disk */
+			*from = "host_avg_queue";
+			return a;
+		}
+		if (!isnan(a = cmp_dsv(e, d, M_CMDS, k)) && !isnan(b = cmp_dsv(e, d, M_H_LAT_T, k))) {
+			*from = "iops x host_transfer_ms";
 			return a * b / 1000;
 		}
 		a = cmp_dsv(e, d, M_ACTV, k), b = cmp_dsv(e, d, M_QUED, k);
