@@ -624,6 +624,8 @@ void sql_json(const struct sql_report *r, struct json *j)
 			json_num(j, y->ready_vcpu);
 			json_key(j, "cpu_costop_per_vcpu_pct");
 			json_num(j, y->costop_vcpu);
+			json_key(j, "cpu_wait_per_dispatch_us");
+			json_num(j, y->cpu_wait_us);
 			json_key(j, "cpu_is_a_cause");
 			json_bool(j, y->cpu_cause);
 			json_key(j, "text");

@@ -845,7 +845,12 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 	if (sy && s->nactions < SUMMARY_MAX_ACTIONS) {
 		struct action *ac = &s->act[s->nactions++];
 		memset(ac, 0, sizeof *ac);
-		if (sy->cpu_cause)
+		if (sy->cpu_cause && isnan(sy->ready_vcpu) && !isnan(sy->cpu_wait_us))
+			ac->what = fmtx("Look outside the storage for SQL Server's %s: the VM's virtual processors wait for a "
+					"logical processor (CPU Wait Time Per Dispatch %.0f us) — check the Hyper-V host's CPU "
+					"over-commit, the VM's processor count and limits.",
+					sy->role == SQLR_LOG ? "log write waits" : "page IO latch waits", sy->cpu_wait_us);
+		else if (sy->cpu_cause)
 			ac->what = fmtx("Look outside the storage for SQL Server's %s: the VM's vCPUs wait for a physical CPU "
 					"(%%RDY %.1f%% per vCPU) — check the host's CPU over-commit, the VM's vCPU count and CPU "
 					"limits.", sy->role == SQLR_LOG ? "log write waits" : "page IO latch waits", sy->ready_vcpu);

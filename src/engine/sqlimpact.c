@@ -165,7 +165,7 @@ static void find_ents(const struct model *m, const struct sql_instance *si, stru
 				ie->db[ie->ndb++] = e;
 		} else if (e->layer == LAYER_GUEST && !e->aggregate && same_host(e->host, si->host) && ie->ndisk < 64) {
 			ie->disk[ie->ndisk++] = e;
-		} else if (e->layer == LAYER_VM && same_host(e->name, si->host) && has(e, M_RDY)) {
+		} else if (e->layer == LAYER_VM && same_host(e->name, si->host) && (has(e, M_RDY) || has(e, M_HV_CPU_WAIT))) {
 			ie->vm = e;
 		}
 	}
@@ -706,8 +706,10 @@ static void symptoms(const struct sql_in *in, struct sql_instance *si, const str
 			y->costop_vcpu = y->vcpus && ie->vm->series[M_CSTP] >= 0
 						 ? span_mean(m, ie->vm, M_CSTP, t0, t1, true, NULL) / y->vcpus
 						 : NAN;
+			y->cpu_wait_us = ie->vm && has(ie->vm, M_HV_CPU_WAIT) ? span_mean(m, ie->vm, M_HV_CPU_WAIT, t0, t1, true, NULL) : NAN;
 			y->cpu_cause = (!isnan(y->ready_vcpu) && y->ready_vcpu > rule_value(in->r, R_CPU_RDY_WARN)) ||
-				       (!isnan(y->costop_vcpu) && y->costop_vcpu > rule_value(in->r, R_CPU_CSTP_WARN));
+				       (!isnan(y->costop_vcpu) && y->costop_vcpu > rule_value(in->r, R_CPU_CSTP_WARN)) ||
+				       (!isnan(y->cpu_wait_us) && y->cpu_wait_us > rule_value(in->r, R_HV_CPU_WAIT_WARN));
 			struct buf b;
 			buf_init(&b);
 			buf_adds(&b, log ? "Log write waits" : "Page IO latch waits");
@@ -733,7 +735,11 @@ static void symptoms(const struct sql_in *in, struct sql_instance *si, const str
 				char cst[48] = "";
 				if (!isnan(y->costop_vcpu))
 					snprintf(cst, sizeof cst, ", %%CSTP %.1f%%", y->costop_vcpu);
-				if (y->cpu_cause)
+				if (y->cpu_cause && !isnan(y->cpu_wait_us) && isnan(y->ready_vcpu))
+					buf_printf(&b, ": %s's virtual processors wait for a logical processor (CPU Wait Time Per "
+						       "Dispatch %.0f us on the Hyper-V host), which delays every hand-off of a %s; also "
+						       "check %s.", si->host, y->cpu_wait_us, log ? "log flush" : "page read", also);
+				else if (y->cpu_cause)
 					buf_printf(&b, ": %s's vCPUs wait for a physical CPU (esxtop %%RDY %.1f%% per vCPU%s over %d "
 						       "vCPUs), which delays every hand-off of a %s; also check %s.", si->host,
 						   y->ready_vcpu, cst,

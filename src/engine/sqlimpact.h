@@ -81,7 +81,9 @@ struct sql_symptom {
 	double ready_pct;                /* the VM's Group Cpu % Ready then (NaN: no esxtop of it) */
 	int vcpus;                       /* its vCPUs (the capture's vCPU worlds), 0 unknown */
 	double ready_vcpu, costop_vcpu;  /* % Ready and % CoStop per vCPU then, NaN unknown */
-	bool cpu_cause;                  /* either above its rule (cpu.ready.warning_pct, cpu.costop.*) */
+	bool cpu_cause;                  /* either above its rule (cpu.ready.warning_pct, cpu.costop.*), or
+	                                  * on Hyper-V the wait per dispatch (hyperv.cpu_wait.warning_us) */
+	double cpu_wait_us;              /* a Hyper-V VM's CPU Wait Time Per Dispatch then (µs), NaN none */
 	const struct entity *disk;       /* the disk compared with, NULL: none mapped */
 	const char *text;
 };
