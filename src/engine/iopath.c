@@ -501,16 +501,58 @@ static int share_cmp(const void *x, const void *y)
 	return a->cmds < b->cmds ? 1 : a->cmds > b->cmds ? -1 : strcmp(a->who, b->who);
 }
 
+void iop_shares_init(struct iop_shares *h, size_t cap)
+{
+	memset(h, 0, sizeof *h);
+	h->s = xcalloc(cap ? cap : 1, sizeof *h->s);
+	h->q = xcalloc(cap ? cap : 1, sizeof *h->q);
+	h->mb = xcalloc(cap ? cap : 1, sizeof *h->mb);
+}
+
+void iop_shares_add(struct iop_shares *h, const char *who, bool is_vm, enum link_how how, double c, double q, double mbr,
+		    double mbw)
+{
+	double b = (isnan(mbr) ? 0 : mbr) + (isnan(mbw) ? 0 : mbw);
+	h->have_q |= !isnan(q);
+	h->have_mb |= !isnan(mbr) || !isnan(mbw);
+	size_t k = 0;
+	while (k < h->n && strcmp(h->s[k].who, who) != 0)
+		k++;
+	if (k == h->n) {
+		h->s[h->n] = (struct iop_share){.who = who, .is_vm = is_vm, .how = how};
+		h->n++;
+	}
+	h->s[k].cmds += c;
+	h->q[k] += isnan(q) ? 0 : q;
+	h->mb[k] += b;
+	h->tot += c;
+	h->tot_q += isnan(q) ? 0 : q;
+	h->tot_mb += b;
+}
+
+size_t iop_shares_done(struct iop_shares *h, struct iop_share *out, size_t max)
+{
+	for (size_t k = 0; k < h->n; k++) {
+		h->s[k].share = h->tot > 0 ? h->s[k].cmds / h->tot : NAN;
+		h->s[k].actv_share = h->have_q && h->tot_q > 0 ? h->q[k] / h->tot_q : NAN;
+		h->s[k].mb_share = h->have_mb && h->tot_mb > 0 ? h->mb[k] / h->tot_mb : NAN;
+	}
+	qsort(h->s, h->n, sizeof *h->s, share_cmp);
+	size_t k = h->n < max ? h->n : max;
+	memcpy(out, h->s, k * sizeof *h->s);
+	free(h->s);
+	free(h->q);
+	free(h->mb);
+	return h->tot > 0 ? k : 0;
+}
+
 size_t iopath_device_load(const struct iopath *g, const struct model *m, const struct entity *d, int64_t t0, int64_t t1,
 			  struct iop_share *out, size_t max, struct arena *a)
 {
 	if (!g || !d || !max)
 		return 0;
-	struct iop_share *s = xcalloc(g->nw ? g->nw : 1, sizeof *s);
-	double *actv = xcalloc(g->nw ? g->nw : 1, sizeof *actv), *mb = xcalloc(g->nw ? g->nw : 1, sizeof *mb);
-	size_t n = 0;
-	double tot = 0, tot_actv = 0, tot_mb = 0;
-	bool have_actv = false, have_mb = false;
+	struct iop_shares h;
+	iop_shares_init(&h, g->nw);
 	for (size_t i = 0; i < g->nw; i++) {
 		const struct iop_world *w = &g->w[i];
 		if (w->dev != d)
@@ -518,36 +560,9 @@ size_t iopath_device_load(const struct iopath *g, const struct model *m, const s
 		double c = iop_window_mean(m, w->w, M_CMDS, t0, t1);
 		if (isnan(c))
 			continue;
-		double q = iop_window_mean(m, w->w, M_ACTV, t0, t1);
-		double r = iop_window_mean(m, w->w, M_MBR, t0, t1), wr = iop_window_mean(m, w->w, M_MBW, t0, t1);
-		double b = (isnan(r) ? 0 : r) + (isnan(wr) ? 0 : wr);
-		have_actv |= !isnan(q);
-		have_mb |= !isnan(r) || !isnan(wr);
-		const char *who = w->vm ? w->vm : iop_astr(a, "world %ld", w->w->wid);
-		size_t k = 0;
-		while (k < n && strcmp(s[k].who, who) != 0)
-			k++;
-		if (k == n) {
-			s[n] = (struct iop_share){.who = who, .is_vm = w->vm != NULL, .how = w->vm ? w->vm_link.how : LINK_NONE};
-			n++;
-		}
-		s[k].cmds += c;
-		actv[k] += isnan(q) ? 0 : q;
-		mb[k] += b;
-		tot += c;
-		tot_actv += isnan(q) ? 0 : q;
-		tot_mb += b;
+		iop_shares_add(&h, w->vm ? w->vm : iop_astr(a, "world %ld", w->w->wid), w->vm != NULL,
+			       w->vm ? w->vm_link.how : LINK_NONE, c, iop_window_mean(m, w->w, M_ACTV, t0, t1),
+			       iop_window_mean(m, w->w, M_MBR, t0, t1), iop_window_mean(m, w->w, M_MBW, t0, t1));
 	}
-	for (size_t k = 0; k < n; k++) {
-		s[k].share = tot > 0 ? s[k].cmds / tot : NAN;
-		s[k].actv_share = have_actv && tot_actv > 0 ? actv[k] / tot_actv : NAN;
-		s[k].mb_share = have_mb && tot_mb > 0 ? mb[k] / tot_mb : NAN;
-	}
-	qsort(s, n, sizeof *s, share_cmp);
-	size_t k = n < max ? n : max;
-	memcpy(out, s, k * sizeof *s);
-	free(s);
-	free(actv);
-	free(mb);
-	return tot > 0 ? k : 0;
+	return iop_shares_done(&h, out, max);
 }

@@ -118,6 +118,21 @@ size_t iopath_hv_load(const struct iopath *g, const struct model *m, const struc
  * only when the VM folder precedes it; else the whole instance. Borrowed from vhdx. */
 const char *iop_vhdx_file(const char *vhdx);
 
+/* Internal to the graph's files: the shares of a device's or volume's load (iopath_device_load,
+ * iopath_hv_load): init for up to cap contributors, add each (summed by who; q: its outstanding
+ * IOs, mbr/mbw its MB/s, NaN when not counted), done sorts them busiest first into out (at most
+ * max) and frees; it returns 0 when nothing was counted. */
+struct iop_shares {
+	struct iop_share *s;
+	double *q, *mb;
+	size_t n;
+	double tot, tot_q, tot_mb;
+	bool have_q, have_mb;
+};
+void iop_shares_init(struct iop_shares *h, size_t cap);
+void iop_shares_add(struct iop_shares *h, const char *who, bool is_vm, enum link_how how, double c, double q, double mbr,
+		    double mbw);
+size_t iop_shares_done(struct iop_shares *h, struct iop_share *out, size_t max);
 /* Internal to the graph's files: printf into the arena; the entity of layer l named name in
  * capture ci, NULL when none. */
 const char *iop_astr(struct arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -151,56 +151,24 @@ void iopath_hv_vdisk(struct iopath *g, const struct model *m, struct iop_vdisk *
 						: iop_astr(&g->arena, "%s's IOPS follow the VHDX's (%s)", disk->name, how)};
 }
 
-static int share_cmp(const void *x, const void *y)
-{
-	const struct iop_share *a = x, *b = y;
-	return a->cmds < b->cmds ? 1 : a->cmds > b->cmds ? -1 : strcmp(a->who, b->who);
-}
-
 size_t iopath_hv_load(const struct iopath *g, const struct model *m, const struct entity *e, int64_t t0, int64_t t1,
 		      struct iop_share *out, size_t max, struct arena *a)
 {
 	if (!g || !e || !max)
 		return 0;
-	struct iop_share *s = xcalloc(g->nvd ? g->nvd : 1, sizeof *s);
-	double *ql = xcalloc(g->nvd ? g->nvd : 1, sizeof *ql), *mb = xcalloc(g->nvd ? g->nvd : 1, sizeof *mb);
-	size_t n = 0;
-	double tot = 0, tot_ql = 0, tot_mb = 0;
-	bool have_ql = true, have_mb = true;
+	struct iop_shares h;
+	iop_shares_init(&h, g->nvd);
 	for (size_t i = 0; i < g->nvd; i++) {
 		const struct iop_vdisk *d = &g->vd[i];
-		bool on = e->layer == LAYER_VOLUME ? d->vol == e : d->dev == e;
-		if (!on)
+		if (e->layer == LAYER_VOLUME ? d->vol != e : d->dev != e)
 			continue;
 		double c = iop_window_mean(m, d->v, M_CMDS, t0, t1);
 		if (isnan(c))
 			continue;
-		double q = iop_window_mean(m, d->v, M_HV_QL, t0, t1);
-		double b = iop_window_mean(m, d->v, M_MBR, t0, t1) + iop_window_mean(m, d->v, M_MBW, t0, t1);
-		have_ql &= !isnan(q);
-		have_mb &= !isnan(b);
 		const char *file = iop_vhdx_file(d->v->name);
-		s[n].who = d->vm ? iop_astr(a, "%s (%s)", d->vm, file) : arena_strdup(a, file);
-		s[n].is_vm = d->vm != NULL;
-		s[n].how = e->layer == LAYER_VOLUME ? d->vol_link.how : d->link.how;
-		s[n].cmds = c;
-		ql[n] = q;
-		mb[n] = b;
-		tot += c;
-		tot_ql += isnan(q) ? 0 : q;
-		tot_mb += isnan(b) ? 0 : b;
-		n++;
+		iop_shares_add(&h, d->vm ? iop_astr(a, "%s (%s)", d->vm, file) : arena_strdup(a, file), d->vm != NULL,
+			       e->layer == LAYER_VOLUME ? d->vol_link.how : d->link.how, c, iop_window_mean(m, d->v, M_HV_QL, t0, t1),
+			       iop_window_mean(m, d->v, M_MBR, t0, t1), iop_window_mean(m, d->v, M_MBW, t0, t1));
 	}
-	for (size_t i = 0; i < n; i++) {
-		s[i].share = tot > 0 ? s[i].cmds / tot : NAN;
-		s[i].actv_share = have_ql && tot_ql > 0 ? ql[i] / tot_ql : NAN;
-		s[i].mb_share = have_mb && tot_mb > 0 ? mb[i] / tot_mb : NAN;
-	}
-	qsort(s, n, sizeof *s, share_cmp);
-	size_t k = n < max ? n : max;
-	memcpy(out, s, k * sizeof *s);
-	free(s);
-	free(ql);
-	free(mb);
-	return k;
+	return iop_shares_done(&h, out, max);
 }
