@@ -967,6 +967,9 @@ static void hv_absent(struct sim_config *c, const char *except, const char *exce
 static void hv_common(struct sim_config *c, enum sim_hv kind)
 {
 	c->hyperv = kind;
+	/* --only and --perfmon-disks are the ESXi set's: both Hyper-V captures are written whole */
+	c->only = SIM_ONLY_ALL;
+	c->perf_disks = SIM_PDISKS_ALL;
 	snprintf(c->host, sizeof c->host, "HV01");
 	c->pcpus = HV_NLP;
 }
