@@ -1,5 +1,5 @@
-/* hyperv.c — a Hyper-V cluster node (HV01) as its perfmon shows it (doc/hyperv.md in the domain
- * brief; doc/simulate.md "Hyper-V scenarios"). IO goes VHDX (storage VSP, Storage QoS) -> CSVFS
+/* hyperv.c — a Hyper-V cluster node (HV01) as its perfmon shows it (the Hyper-V domain brief,
+ * HYPERV.md; doc/simulate.md "Hyper-V scenarios"). IO goes VHDX (storage VSP, Storage QoS) -> CSVFS
  * (direct, or redirected over SMB to the coordinator node) -> LUN (an M/M/c-like service centre).
  * Each step of 0.5 s is solved quasi-statically: every VHDX is a closed pool of threads; for each
  * LUN the queue wait W is the fixed point of W = wait(utilisation(X(W))). Storage QoS caps a VHDX's
@@ -183,7 +183,7 @@ static int node_base(struct hv *h, int sql_d_csv)
 	return sql_d;
 }
 
-/* The ESXi model's phases ramp over 20 s; a busy phase of SQL01's D: in [t0, t1). */
+/* The VHDX whose instance ends in file (-1 if none). */
 static int find_vhdx(const struct hv *h, const char *file)
 {
 	for (int i = 0; i < h->nvhdx; i++) {
