@@ -234,9 +234,17 @@ static void inv_row(void *ctx, const struct sim_model *m, const struct sim_esx *
 	}
 }
 
+/* The Hyper-V scenarios write no esxtop: test_hyperv_invariants checks them. */
+static bool is_hyperv(const struct sim_scenario *sc)
+{
+	return strncmp(sc->name, "hyperv-", 7) == 0;
+}
+
 START_TEST(test_invariants_every_scenario)
 {
 	const struct sim_scenario *sc = &sim_scenarios[_i];
+	if (is_hyperv(sc))
+		return;
 	for (int part = 0; part < sc->nparts; part++) {
 		struct sim_config *c = calloc(1, sizeof *c);
 		build_2s(c, sc->name, part, 7, 600);
@@ -566,7 +574,12 @@ START_TEST(test_scenario_writes_files)
 			path_join(sub, dir, sc->part_dir[part]);
 		else
 			snprintf(sub, sizeof sub, "%s", dir);
-		check_capture_dir(sub, c);
+		if (is_hyperv(sc)) {
+			ck_assert(exists(sub, "hyperv.csv") && exists(sub, "truth.json"));
+			ck_assert(exists(sub, "perfmon.csv") == (strcmp(sc->name, "hyperv-host-only") != 0));
+		} else {
+			check_capture_dir(sub, c);
+		}
 		free(c);
 	}
 	rm_tree(dir);
@@ -1607,6 +1620,294 @@ START_TEST(test_new_cli_errors)
 }
 END_TEST
 
+/* ---- the Hyper-V node (hyperv.c): its perfmon obeys the layers' arithmetic ---- */
+
+/* A column of hyperv.csv / perfmon.csv by its exact counter path after \\MACHINE\ (must exist). */
+static void hv_col(const char *path, const char *ctr, struct series *s)
+{
+	char needle[512];
+	snprintf(needle, sizeof needle, "\\%s\"", ctr);
+	/* read_column matches inside the header field; the closing quote anchors the path's end */
+	memset(s, 0, sizeof *s);
+	size_t len;
+	char *x = slurp(path, &len);
+	ck_assert_ptr_nonnull(x);
+	char *e = memchr(x, '\n', len);
+	ck_assert_ptr_nonnull(e);
+	*e = 0;
+	const char *hit = strstr(x, needle);
+	ck_assert_msg(hit != NULL, "%s: no column %s", path, ctr);
+	free(x);
+	ck_assert(read_column(path, ctr, s));
+}
+
+static double hv_sum(const struct series *s, size_t i0, size_t i1)
+{
+	double t = 0;
+	for (size_t i = i0; i < i1 && i < s->n; i++)
+		if (!isnan(s->v[i]))
+			t += s->v[i];
+	return t;
+}
+
+/* The VHDX instances in the header of hyperv.csv (caller frees each and the array). */
+static size_t hv_instances(const char *path, char ***out)
+{
+	size_t len, n = 0;
+	char *x = slurp(path, &len);
+	ck_assert_ptr_nonnull(x);
+	char *e = memchr(x, '\n', len);
+	*e = 0;
+	char **v = calloc(64, sizeof *v);
+	const char *key = "Hyper-V Virtual Storage Device(";
+	for (const char *p = x; (p = strstr(p, key)) != NULL && n < 64;) {
+		p += strlen(key);
+		const char *q = strstr(p, ")\\Latency\"");
+		const char *nx = strchr(p, '"');
+		if (q && nx && q < nx) {
+			v[n] = strndup(p, (size_t)(q - p));
+			n++;
+		}
+	}
+	free(x);
+	*out = v;
+	return n;
+}
+
+/* Means over the middle of the capture (the scenarios' windows all cover 40-60 %) and over its
+ * first tenth (before every window). */
+static double hv_mid(const char *path, const char *ctr)
+{
+	struct series s;
+	hv_col(path, ctr, &s);
+	double m = series_mean(&s, s.n * 2 / 5, s.n * 3 / 5);
+	series_free(&s);
+	return m;
+}
+
+static double hv_early(const char *path, const char *ctr)
+{
+	struct series s;
+	hv_col(path, ctr, &s);
+	double m = series_mean(&s, 1, s.n / 10);
+	series_free(&s);
+	return m;
+}
+
+static void hv_check_vhdx(const char *host, const char *inst)
+{
+	static const char *const ctr[] = {"Read Operations/Sec", "Write Operations/Sec", "Latency", "Queue Length",
+					  "Lower Latency", "Normalized Throughput", "Throughput", "Read Bytes/sec",
+					  "Write Bytes/sec", "Lower Queue Length"};
+	enum { NC = sizeof ctr / sizeof ctr[0] };
+	struct series s[NC];
+	char p[512];
+	for (int k = 0; k < NC; k++) {
+		snprintf(p, sizeof p, "Hyper-V Virtual Storage Device(%s)\\%s", inst, ctr[k]);
+		hv_col(host, p, &s[k]);
+		ck_assert_uint_eq(s[k].n, s[0].n);
+	}
+	/* rates and averages have no first sample (" "), the instant queue lengths do */
+	ck_assert(isnan(s[0].v[0]) && isnan(s[2].v[0]) && !isnan(s[3].v[0]));
+	double little = 0, ql = 0;
+	for (size_t i = 1; i < s[0].n; i++) {
+		double ops = s[0].v[i] + s[1].v[i];
+		ck_assert_msg(s[5].v[i] >= ops * (1 - 1e-9), "%s: normalized %g < ops %g", inst, s[5].v[i], ops);
+		ck_assert_msg(s[4].v[i] <= s[2].v[i] + 1e-12, "%s: Lower Latency above Latency", inst);
+		ck_assert(fabs(s[6].v[i] - (s[7].v[i] + s[8].v[i])) <= 1e-6 * s[6].v[i] + 1e-6);
+		ck_assert(s[9].v[i] <= s[3].v[i]);
+		little += ops * s[2].v[i];
+		ql += s[3].v[i];
+	}
+	/* Little's law: Queue Length (instant samples) ~ IOPS x Latency over the run */
+	ck_assert_msg(fabs(ql - little) <= 0.10 * little + 4 * sqrt(little) + 2, "%s: sum QL %g vs IOPS x Latency %g",
+		      inst, ql, little);
+	for (int k = 0; k < NC; k++)
+		series_free(&s[k]);
+}
+
+static void hv_check_csv(const char *host, const char *vol, char **inst, size_t ninst)
+{
+	static const char *const op[] = {"Reads/sec", "Writes/sec", "Avg. sec/Read", "Avg. sec/Write"};
+	char p[256], prefix[64];
+	struct series t[4], d[4], r[4];
+	for (int k = 0; k < 4; k++) {
+		snprintf(p, sizeof p, "Cluster CSVFS(%s)\\%s", vol, op[k]);
+		hv_col(host, p, &t[k]);
+		snprintf(p, sizeof p, "Cluster CSVFS Direct IO(%s)\\%s", vol, op[k]);
+		hv_col(host, p, &d[k]);
+		snprintf(p, sizeof p, "Cluster CSVFS Redirected IO(%s)\\%s", vol, op[k]);
+		hv_col(host, p, &r[k]);
+	}
+	snprintf(prefix, sizeof prefix, "C:-ClusterStorage-%s-", vol);
+	struct series vr[16], vw[16];
+	size_t nv = 0;
+	for (size_t i = 0; i < ninst && nv < 16; i++)
+		if (!strncmp(inst[i], prefix, strlen(prefix))) {
+			snprintf(p, sizeof p, "Hyper-V Virtual Storage Device(%s)\\Read Operations/Sec", inst[i]);
+			hv_col(host, p, &vr[nv]);
+			snprintf(p, sizeof p, "Hyper-V Virtual Storage Device(%s)\\Write Operations/Sec", inst[i]);
+			hv_col(host, p, &vw[nv]);
+			nv++;
+		}
+	ck_assert_uint_gt(nv, 0);
+	for (size_t i = 1; i < t[0].n; i++) {
+		double vops = 0;
+		for (size_t k = 0; k < nv; k++)
+			vops += vr[k].v[i] + vw[k].v[i];
+		/* Direct + Redirected = total, and the CSV carries exactly its VHDX files' IO */
+		for (int k = 0; k < 2; k++)
+			ck_assert_msg(fabs(t[k].v[i] - d[k].v[i] - r[k].v[i]) <= 1e-9 * t[k].v[i] + 1e-9, "%s: direct + "
+				      "redirected != total", vol);
+		ck_assert_msg(fabs(t[0].v[i] + t[1].v[i] - vops) <= 1e-6 * vops + 1e-6, "%s: CSV ops %g vs VHDX %g", vol,
+			      t[0].v[i] + t[1].v[i], vops);
+		/* the total's latency is the IO-weighted mean of the two paths */
+		for (int k = 0; k < 2; k++)
+			if (t[k].v[i] > 0)
+				ck_assert(fabs(t[k + 2].v[i] * t[k].v[i] - d[k + 2].v[i] * d[k].v[i] - r[k + 2].v[i] * r[k].v[i]) <=
+					  1e-6 * t[k + 2].v[i] * t[k].v[i] + 1e-12);
+	}
+	for (int k = 0; k < 4; k++)
+		series_free(&t[k]), series_free(&d[k]), series_free(&r[k]);
+	for (size_t k = 0; k < nv; k++)
+		series_free(&vr[k]), series_free(&vw[k]);
+}
+
+static const char *const hv_sql_d = "Hyper-V Virtual Storage Device(C:-ClusterStorage-Volume1-SQL01-Virtual Hard Disks-SQL01_D.vhdx)";
+
+static double hv_mid_vsd(const char *host, const char *inst_obj, const char *ctr)
+{
+	char p[512];
+	snprintf(p, sizeof p, "%s\\%s", inst_obj, ctr);
+	return hv_mid(host, p);
+}
+
+static void hv_check_set(const char *sc, const char *dir, int part)
+{
+	char host[PATH_BUF], guest[PATH_BUF], truth[PATH_BUF];
+	path_join(host, dir, "hyperv.csv");
+	path_join(guest, dir, "perfmon.csv");
+	path_join(truth, dir, "truth.json");
+	size_t len;
+	char *x = slurp(host, &len);
+	ck_assert_ptr_nonnull(x);
+	ck_assert(!strncmp(x, "\"(PDH-CSV 4.0) (Pacific Daylight Time)(420)\",\"\\\\HV01\\", 51));
+	char *nl = strchr(x, '\n');
+	ck_assert(nl && nl[-1] == '\r' && nl[21] == '.' && nl[25] == '"');  /* "MM/dd/yyyy HH:mm:ss.fff" */
+	free(x);
+	char *tj = slurp(truth, &len);
+	ck_assert_ptr_nonnull(tj);
+	ck_assert_msg(json_valid(tj), "%s: truth.json is not valid JSON", sc);
+	char **inst;
+	size_t ninst = hv_instances(host, &inst);
+	ck_assert_uint_ge(ninst, 6);
+	bool hyphen = false;
+	for (size_t i = 0; i < ninst; i++) {
+		hv_check_vhdx(host, inst[i]);
+		hyphen = hyphen || strstr(inst[i], "-APP-02-") != NULL;
+	}
+	ck_assert(hyphen);
+	hv_check_csv(host, "Volume1", inst, ninst);
+	hv_check_csv(host, "Volume2", inst, ninst);
+	/* the host's LUNs: Avg. Disk Queue Length = Transfers x sec/Transfer by definition */
+	struct series a, b, q;
+	hv_col(host, "PhysicalDisk(2)\\Disk Transfers/sec", &a);
+	hv_col(host, "PhysicalDisk(2)\\Avg. Disk sec/Transfer", &b);
+	hv_col(host, "PhysicalDisk(2)\\Avg. Disk Queue Length", &q);
+	for (size_t i = 1; i < a.n; i++)
+		ck_assert(fabs(q.v[i] - a.v[i] * b.v[i]) <= 1e-6 * q.v[i] + 1e-9);
+	series_free(&a), series_free(&b), series_free(&q);
+	bool has_guest = access(guest, R_OK) == 0;
+	ck_assert(has_guest == (strcmp(sc, "hyperv-host-only") != 0));
+	const char *sqld = strcmp(sc, "hyperv-move-csv") == 0 && part == 1
+				   ? "Hyper-V Virtual Storage Device(C:-ClusterStorage-Volume2-SQL01-Virtual Hard Disks-SQL01_D.vhdx)"
+				   : hv_sql_d;
+	char p[512];
+	if (has_guest) {
+		/* the guest's D: does the VHDX's IO (clocks a fraction of a second apart) and waits at
+		 * least as long */
+		struct series g, r, w, l;
+		hv_col(guest, "LogicalDisk(D:)\\Disk Transfers/sec", &g);
+		snprintf(p, sizeof p, "%s\\Read Operations/Sec", sqld);
+		hv_col(host, p, &r);
+		snprintf(p, sizeof p, "%s\\Write Operations/Sec", sqld);
+		hv_col(host, p, &w);
+		double gs = hv_sum(&g, 1, g.n), hs = hv_sum(&r, 1, r.n) + hv_sum(&w, 1, w.n);
+		ck_assert_msg(fabs(gs - hs) <= 0.03 * hs, "%s: guest D: %g IOs vs VHDX %g", sc, gs, hs);
+		series_free(&g), series_free(&r), series_free(&w);
+		hv_col(guest, "LogicalDisk(D:)\\Avg. Disk sec/Transfer", &g);
+		snprintf(p, sizeof p, "%s\\Latency", sqld);
+		hv_col(host, p, &l);
+		ck_assert(series_mean(&g, 1, g.n) >= series_mean(&l, 1, l.n));
+		series_free(&g), series_free(&l);
+	}
+	/* each scenario's signature, in the middle of its window */
+	double lat = hv_mid_vsd(host, sqld, "Latency"), low = hv_mid_vsd(host, sqld, "Lower Latency");
+	double disk2 = hv_mid(host, "PhysicalDisk(2)\\Avg. Disk sec/Transfer");
+	double wait = hv_mid(host, "Hyper-V Hypervisor Virtual Processor(SQL01:Hv VP 0)\\CPU Wait Time Per Dispatch");
+	double wait0 = hv_early(host, "Hyper-V Hypervisor Virtual Processor(SQL01:Hv VP 0)\\CPU Wait Time Per Dispatch");
+	ck_assert_msg(wait0 > 6000 && wait0 < 12000, "%s: uncontended dispatch wait %g ns", sc, wait0);
+	double gread = has_guest ? hv_mid(guest, "LogicalDisk(D:)\\Avg. Disk sec/Read") : NAN;
+	if (!strcmp(sc, "hyperv-qos")) {
+		double norm = hv_mid_vsd(host, sqld, "Normalized Throughput");
+		ck_assert_msg(fabs(norm - 500) < 15, "qos: normalized %g", norm);
+		ck_assert_msg(lat > 0.04 && lat < 0.08 && low < 0.003 && disk2 < 0.003, "qos: %g %g %g", lat, low, disk2);
+		ck_assert(hv_mid(host, "Cluster CSVFS(Volume1)\\Avg. sec/Read") < 0.003);
+	} else if (!strcmp(sc, "hyperv-csv-redirected")) {
+		ck_assert(hv_mid(host, "Cluster CSVFS Direct IO(Volume2)\\Writes/sec") == 0);
+		ck_assert(hv_mid(host, "Cluster CSVFS Redirected IO(Volume2)\\Writes/sec") > 50);
+		double w = hv_mid(host, "Cluster CSVFS(Volume2)\\Avg. sec/Write");
+		ck_assert_msg(w > 0.015 && w < 0.025, "redirected: %g", w);
+		ck_assert(hv_mid(host, "PhysicalDisk(3)\\Avg. Disk sec/Transfer") < 0.002);
+		ck_assert(hv_early(host, "Cluster CSVFS Redirected IO(Volume2)\\Writes/sec") == 0);
+	} else if (!strcmp(sc, "hyperv-noisy-neighbour")) {
+		ck_assert_msg(disk2 > 0.03 && disk2 < 0.06, "noisy: Disk 2 %g", disk2);
+		const char *app = "Hyper-V Virtual Storage Device(C:-ClusterStorage-Volume1-APP-02-Virtual Hard Disks-APP-02_D.vhdx)";
+		double ops = hv_mid_vsd(host, app, "Read Operations/Sec") + hv_mid_vsd(host, app, "Write Operations/Sec");
+		ck_assert(ops > 0.8 * hv_mid(host, "PhysicalDisk(2)\\Disk Transfers/sec"));
+		ck_assert(lat > 0.02);
+	} else if (!strcmp(sc, "hyperv-guest-queueing")) {
+		ck_assert_msg(gread > 0.03 && lat < 0.003, "guest queueing: guest %g, VHDX %g", gread, lat);
+	} else if (!strcmp(sc, "hyperv-vcpu-wait")) {
+		ck_assert_msg(wait > 150000 && wait < 300000, "vcpu: wait %g", wait);
+		ck_assert(hv_mid(host, "Hyper-V Hypervisor Logical Processor(_Total)\\% Total Run Time") > 90);
+		ck_assert(lat < 0.003 && disk2 < 0.003 && gread > 2 * lat);
+	} else if (!strcmp(sc, "hyperv-move-csv")) {
+		ck_assert_msg(part == 0 ? gread > 0.015 : gread < 0.003, "move: part %d guest D: %g", part, gread);
+		ck_assert((strstr(tj, "\"outcome\": \"improved\"") != NULL) == (part == 1));
+	} else {
+		ck_assert_msg(lat < 0.003 && disk2 < 0.003 && wait < 20000, "%s: %g %g %g", sc, lat, disk2, wait);
+		ck_assert_ptr_nonnull(strstr(tj, "\"clean\": true"));
+		if (!has_guest)
+			ck_assert_ptr_nonnull(strstr(tj, "\"guest\": \"not_assessed\""));
+	}
+	free(tj);
+	for (size_t i = 0; i < ninst; i++)
+		free(inst[i]);
+	free(inst);
+}
+
+START_TEST(test_hyperv_invariants)
+{
+	const struct sim_scenario *sc = &sim_scenarios[_i];
+	if (!is_hyperv(sc))
+		return;
+	char seed[16];
+	snprintf(seed, sizeof seed, "%d", 1 + _i % 3);
+	const char *extra[] = {"--seed", seed, NULL};
+	char *dir = simulate(sc->name, extra);
+	for (int part = 0; part < sc->nparts; part++) {
+		char sub[PATH_BUF];
+		if (sc->nparts > 1)
+			path_join(sub, dir, sc->part_dir[part]);
+		else
+			snprintf(sub, sizeof sub, "%s", dir);
+		hv_check_set(sc->name, sub, part);
+	}
+	done_dir(dir);
+}
+END_TEST
+
 Suite *sim_suite(void)
 {
 	Suite *s = suite_create("sim");
@@ -1643,6 +1944,7 @@ Suite *sim_suite(void)
 	tcase_add_test(tn, test_sql_counters_follow_model);
 	tcase_add_loop_test(tn, test_guest_littles_law, 0, 4);
 	tcase_add_test(tn, test_new_cli_errors);
+	tcase_add_loop_test(tn, test_hyperv_invariants, 0, nsc);
 	suite_add_tcase(s, tn);
 	TCase *to = tcase_create("output");
 	tcase_set_timeout(to, 120);

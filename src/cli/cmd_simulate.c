@@ -26,6 +26,8 @@ static const char sim_help_text[] =
 	"queueing model of the IO stack: esxtop.csv (host, esxtop -b), perfmon.csv (guest, relog),\n"
 	"vmkernel.log and partitions.txt where the scenario involves them, disks.map (guest disk =\n"
 	"virtual disk) and truth.json (the findings a correct analysis reports, and those it must not).\n"
+	"The hyperv-* scenarios simulate a Hyper-V cluster node instead: hyperv.csv (the node's\n"
+	"perfmon: VHDX, CSVFS, LUNs, hypervisor CPU), perfmon.csv (the SQL01 guest) and truth.json.\n"
 	"\n"
 	"  --list            one line per scenario\n"
 	"  --scenario NAME   what to simulate (see --list); a pair writes DIR/before and DIR/after\n"

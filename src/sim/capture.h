@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "model.h"
 
@@ -36,6 +37,17 @@ const struct sim_esx_dev_row *sim_esx_last_dev(const struct sim_esx *w, int dev)
 int sim_perf_open(struct sim_perf **out, const struct sim_config *c, struct sim_model *m, int vm, const char *path);
 int sim_perf_row(struct sim_perf *w, double t, bool first);
 int sim_perf_close(struct sim_perf *w, bool commit);
+
+/* The LogicalDisk/PhysicalDisk counters perfmon.c writes, in relog's order (a few indexes named
+ * for other writers), and the values of one disk from its interval accumulator: rates per second,
+ * latencies in seconds, queue lengths by Little's law, % Idle Time from idle_s (o has SIM_PM_NDISK
+ * slots; Current Disk Queue Length and free space are left to the caller). */
+enum { SIM_PM_FREE_PCT = 0, SIM_PM_FREE_MB = 1, SIM_PM_CDQL = 2, SIM_PM_SEC_T = 9, SIM_PM_XFER = 12,
+       SIM_PM_SPLIT = 22, SIM_PM_NDISK = 23 };
+extern const char *const sim_pm_disk_counters[SIM_PM_NDISK];
+void sim_pm_disk_values(const struct sim_acc *a, double secs, double *o);
+/* US Pacific daylight saving time at utc_ms (perfmon's bias: 420 then, else 480). */
+bool sim_us_dst(int64_t utc_ms);
 
 /* File names of host h's esxtop capture and vmkernel.log: esxtop.csv[.gz] and vmkernel.log for
  * one host, esxtop-<host>.csv[.gz] and vmkernel-<host>.log (short host name) for several. */

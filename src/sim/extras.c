@@ -338,6 +338,10 @@ int sim_write_truth(const struct sim_config *c, const char *path)
 		json_str(&j, t0);
 		json_key(&j, "end");
 		json_str(&j, t1);
+		if (e->neighbour[0]) {
+			json_key(&j, "neighbour");
+			json_str(&j, e->neighbour);
+		}
 		json_obj_end(&j);
 	}
 	json_arr_end(&j);
@@ -346,6 +350,11 @@ int sim_write_truth(const struct sim_config *c, const char *path)
 	for (int k = 0; k < K_COUNT; k++)
 		if (c->absent & (1u << k))
 			json_str(&j, kinds[k].name);
+	for (int i = 0; i < c->nabsent_names; i++) {
+		int k = kind_find(c->absent_names[i]);
+		if (k < 0 || !(c->absent & (1u << k)))
+			json_str(&j, c->absent_names[i]);
+	}
 	json_arr_end(&j);
 	truth_extra(&j, c);
 	json_obj_end(&j);

@@ -142,6 +142,7 @@ struct sim_expect {
 	char host[32];          /* guest host for guest entities (or the ESXi host), "" otherwise */
 	double t0, t1;          /* fractions of the duration (seconds when abs_s) */
 	bool abs_s;
+	char neighbour[SIM_NAME]; /* "" or the entity truth says drives the load (Hyper-V noisy neighbour) */
 };
 
 /* Layers whose coverage truth.json states (SIM_LAYER_* order = the JSON key order). */
@@ -208,6 +209,10 @@ struct sim_config {
 	int nexpect;
 	struct sim_expect expect[SIM_MAX_EXPECT];
 	uint32_t absent;        /* bit k = kinds[k] (enum kind) must not be reported */
+	/* ---- Hyper-V scenarios (hyperv.c) ---- */
+	int hyperv;             /* 0 = the ESXi model; else which Hyper-V host the scenario runs (enum sim_hv) */
+	int nabsent_names;      /* absent kinds the engine's kind table does not have (yet), by name */
+	const char *absent_names[SIM_MAX_EXPECT];
 };
 
 /* Interval accumulator for one guest disk (one per output stream: esxtop and perfmon sample on

@@ -25,7 +25,7 @@ enum pm {
 	PM_SQ_WAIT_LOG, PM_SQ_STARTED_PAGEIO, PM_SQ_STARTED_LOG,
 };
 
-static const char *const disk_ctr[PM_NDISK] = {
+const char *const sim_pm_disk_counters[SIM_PM_NDISK] = {
 	"% Free Space", "Free Megabytes", "Current Disk Queue Length", "% Disk Time", "Avg. Disk Queue Length",
 	"% Disk Read Time", "Avg. Disk Read Queue Length", "% Disk Write Time", "Avg. Disk Write Queue Length",
 	"Avg. Disk sec/Transfer", "Avg. Disk sec/Read", "Avg. Disk sec/Write", "Disk Transfers/sec",
@@ -33,6 +33,11 @@ static const char *const disk_ctr[PM_NDISK] = {
 	"Avg. Disk Bytes/Transfer", "Avg. Disk Bytes/Read", "Avg. Disk Bytes/Write", "% Idle Time",
 	"Split IO/Sec",
 };
+#define disk_ctr sim_pm_disk_counters
+_Static_assert((int)PM_NDISK == SIM_PM_NDISK && (int)PM_FREE_PCT == SIM_PM_FREE_PCT &&
+		       (int)PM_FREE_MB == SIM_PM_FREE_MB && (int)PM_CDQL == SIM_PM_CDQL && (int)PM_XFER == SIM_PM_XFER &&
+		       (int)PM_SEC_T == SIM_PM_SEC_T && (int)PM_SPLIT == SIM_PM_SPLIT,
+	       "capture.h's disk counter indexes follow enum pm");
 
 struct pcol {
 	int metric;
@@ -68,6 +73,11 @@ static bool us_dst(int64_t utc_ms)
 	int64_t start = mar1 + (7 - wd_mar1) % 7 + 7, end = nov1 + (7 - wd_nov1) % 7;
 	int64_t start_ms = start * 86400000LL + 10 * 3600000LL, end_ms = end * 86400000LL + 9 * 3600000LL;
 	return utc_ms >= start_ms && utc_ms < end_ms;
+}
+
+bool sim_us_dst(int64_t utc_ms)
+{
+	return us_dst(utc_ms);
 }
 
 static bool pcol_add(struct sim_perf *w, struct sim_line *h, size_t *cap, const char *path, int metric, int disk,
@@ -266,6 +276,11 @@ static void disk_values(const struct sim_acc *a, double secs, double *o)
 	o[PM_WRITE_TIME] = 100 * o[PM_AVG_WQL];
 	o[PM_IDLE] = 100 * a->idle_s / secs;
 	o[PM_SPLIT] = a->split / secs;
+}
+
+void sim_pm_disk_values(const struct sim_acc *a, double secs, double *o)
+{
+	disk_values(a, secs, o);
 }
 
 int sim_perf_row(struct sim_perf *w, double t, bool first)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hyperv.h"
 #include "out.h"
 #include "run.h"
 #include "util.h"
@@ -99,6 +100,15 @@ int sim_run(const struct sim_config *c, const char *dir, const struct sim_hooks 
 	if (!res)
 		res = &dummy;
 	memset(res, 0, sizeof *res);
+	if (c->hyperv) {
+		struct sim_hv_result hr;
+		int hrc = sim_hv_run(c, dir, &hr);
+		res->failed_file = hr.failed_file;
+		res->esx_columns = hr.host_columns;
+		res->esx_rows = res->esx_rows_host[0] = hr.host_rows;
+		res->perf_rows = hr.guest_rows;
+		return hrc;
+	}
 	const char **failed_file = &res->failed_file;
 	static char path[4096];
 	struct sim_model *m = calloc(1, sizeof *m);

@@ -5,6 +5,7 @@
 #include "scenario.h"
 
 #include "build.h"
+#include "hyperv.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -432,6 +433,31 @@ const struct sim_scenario sim_scenarios[] = {
 	{.name = "sql-log-wait-storage",
 	 .summary = "SQL log flush waits follow E:'s writes (~40 ms under load): the array's write cache is off",
 	 .nparts = 1, .build = sc_build_sql_log_storage},
+	/* ---- Hyper-V hosts (hyperv.c): hyperv.csv from node HV01, perfmon.csv from SQL01 ---- */
+	{.name = "hyperv-healthy",
+	 .summary = "Hyper-V node HV01: SQL01 OLTP ~2,000 IOPS at ~1-2 ms on a CSV, two other VMs: nothing to find",
+	 .nparts = 1, .build = sim_hv_build_healthy, .duration = 3600, .interval = 15},
+	{.name = "hyperv-qos",
+	 .summary = "Storage QoS maximum 500 on SQL01_D.vhdx at 20-40 min: normalized IOPS flat at 500, Latency ~60 ms, Lower Latency ~1 ms",
+	 .nparts = 1, .build = sim_hv_build_qos, .duration = 3600, .interval = 15},
+	{.name = "hyperv-csv-redirected",
+	 .summary = "Volume2 left in redirected mode at 15-45 min: all its IO over SMB at ~18 ms, Disk 3 ~1 ms",
+	 .nparts = 1, .build = sim_hv_build_csv_redirected, .duration = 3600, .interval = 15},
+	{.name = "hyperv-noisy-neighbour",
+	 .summary = "APP-02's batch drives ~90 % of Disk 2's IO: Disk 2 and every VHDX on Volume1 slow",
+	 .nparts = 1, .build = sim_hv_build_noisy, .duration = 3600, .interval = 15},
+	{.name = "hyperv-guest-queueing",
+	 .summary = "a filter driver in SQL01 lets 4 IOs through: guest D: ~40 ms, SQL01_D.vhdx ~1 ms at the same IOPS",
+	 .nparts = 1, .build = sim_hv_build_guest_queue, .duration = 3600, .interval = 15},
+	{.name = "hyperv-vcpu-wait",
+	 .summary = "two CPU-bound VMs oversubscribe HV01: SQL01's CPU Wait Time Per Dispatch ~170 us, guest latency up, VHDX flat",
+	 .nparts = 1, .build = sim_hv_build_vcpu_wait, .duration = 3600, .interval = 15},
+	{.name = "hyperv-host-only",
+	 .summary = "hyperv-healthy's host capture alone (no guest perfmon): the guest layer is not assessed",
+	 .nparts = 1, .build = sim_hv_build_host_only, .duration = 3600, .interval = 15},
+	{.name = "hyperv-move-csv",
+	 .summary = "SQL01_D.vhdx moved from busy Volume1 (~25 ms) to Volume2 (~2 ms), same OLTP -> improved",
+	 .nparts = 2, .part_dir = {"before", "after"}, .build = sim_hv_build_move_csv, .duration = 3600, .interval = 15},
 	{.name = NULL},
 };
 
