@@ -163,8 +163,16 @@ int diskmap_read(struct diskmap *m, const char *path, struct diag *d)
 				rc = ERR_FORMAT;
 			continue;
 		}
-		if (!*left || !*right || !strstr(right, ":scsi")) {
-			diag_emit(d, DIAG_ERROR, ln, (long)(right - line) + 1, "expected 'GUESTHOST\\D: = VM:scsiC:T'");
+		/* a Hyper-V VHDX: its path as Get-VMHardDiskDrive gives it ("C:\ClusterStorage\Volume1\SQL01\
+		 * SQL01_D.vhdx") or its Hyper-V Virtual Storage Device instance, which writes '\' as '-'
+		 * (doc/hyperv.md); kept in the instance's spelling */
+		bool vhdx = *right && strcasestr(right, ".vhd") != NULL;
+		if (vhdx)
+			for (char *q = right; *q; q++)
+				*q = *q == '\\' ? '-' : *q;
+		if (!*left || !*right || (!strstr(right, ":scsi") && !vhdx)) {
+			diag_emit(d, DIAG_ERROR, ln, (long)(right - line) + 1,
+				  "expected 'GUESTHOST\\D: = VM:scsiC:T' or, on Hyper-V, '= VHDX path'");
 			rc = ERR_FORMAT;
 			continue;
 		}

@@ -119,18 +119,24 @@ static void hv_load(struct analysis *a, struct finding *f, const struct entity *
 	struct buf v;
 	buf_init(&v);
 	const struct entity *first = NULL;
-	double fin = NAN, fout = NAN;
+	double fin = NAN, fout = NAN, fcmds = -1;
 	const char *driver_vm = NULL;
+	const struct iop_vdisk *driver = NULL;
+	for (size_t i = 0; i < a->iop.nvd && !driver; i++) {
+		const struct iop_vdisk *g = &a->iop.vd[i];
+		const char *file = iop_vhdx_file(g->v->name);
+		if (g->dev == d && strcmp(g->vm ? afmt(a, "%s (%s)", g->vm, file) : file, s[0].who) == 0)
+			driver = g;
+	}
+	driver_vm = driver ? driver->vm : NULL;
+	const char *names[64];
+	size_t nnames = 0;
+	/* the VMs whose VHDX files on the disk wait (not the driver's own); the busiest one's figures */
 	for (size_t i = 0; i < a->iop.nvd; i++) {
 		const struct iop_vdisk *g = &a->iop.vd[i];
-		if (g->dev != d)
+		if (g->dev != d || g == driver)
 			continue;
 		const char *file = iop_vhdx_file(g->v->name);
-		const char *who = g->vm ? afmt(a, "%s (%s)", g->vm, file) : file;
-		if (strcmp(who, s[0].who) == 0) {
-			driver_vm = g->vm;
-			continue;
-		}
 		double li = iop_window_mean(&a->m, g->v, M_HV_LAT, f->start, f->end);
 		double lb = f->start > cs ? iop_window_mean(&a->m, g->v, M_HV_LAT, cs, f->start - 1) : NAN;
 		double la = f->end < ce ? iop_window_mean(&a->m, g->v, M_HV_LAT, f->end + 1, ce) : NAN;
@@ -138,14 +144,22 @@ static void hv_load(struct analysis *a, struct finding *f, const struct entity *
 		bool rose = !isnan(li) && !isnan(lo) && li >= 1.3 * lo && li >= lo + 0.5;
 		if (!rose || (g->vm && driver_vm && strcmp(g->vm, driver_vm) == 0))
 			continue;
-		if (g->vm && strstr(v.data ? v.data : "", g->vm))
-			continue;
-		buf_printf(&v, "%s%s", v.len ? ", " : "", g->vm ? g->vm : file);
-		if (!first) {
+		double c = iop_window_mean(&a->m, g->v, M_CMDS, f->start, f->end);
+		if (!isnan(c) && c > fcmds) {
 			first = g->v;
 			fin = li;
 			fout = lo;
+			fcmds = c;
 		}
+		const char *name = g->vm ? g->vm : file;
+		bool listed = false;
+		for (size_t k = 0; k < nnames && !listed; k++)
+			listed = strcmp(names[k], name) == 0;
+		if (listed)
+			continue;
+		if (nnames < sizeof names / sizeof names[0])
+			names[nnames++] = name;
+		buf_printf(&v, "%s%s", v.len ? ", " : "", name);
 	}
 	if (v.len) {
 		f->driver = s[0].who;
