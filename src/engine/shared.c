@@ -144,12 +144,12 @@ static void hv_load(struct analysis *a, struct finding *f, const struct entity *
 		bool rose = !isnan(li) && !isnan(lo) && li >= 1.3 * lo && li >= lo + 0.5;
 		if (!rose || (g->vm && driver_vm && strcmp(g->vm, driver_vm) == 0))
 			continue;
-		double c = iop_window_mean(&a->m, g->v, M_CMDS, f->start, f->end);
-		if (!isnan(c) && c > fcmds) {
+		double io = iop_window_mean(&a->m, g->v, M_CMDS, f->start, f->end);
+		if (!isnan(io) && io > fcmds) {
 			first = g->v;
 			fin = li;
 			fout = lo;
-			fcmds = c;
+			fcmds = io;
 		}
 		const char *name = g->vm ? g->vm : file;
 		bool listed = false;
