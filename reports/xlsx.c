@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fmt.h"
@@ -390,8 +391,14 @@ static int xlsx_begin(struct xl *x, struct buf *dir, struct report_opts *o)
 	format_set_num_format(x->date, "yyyy-mm-dd hh:mm:ss");
 	x->num = workbook_add_format(x->wb);
 	format_set_num_format(x->num, "General");
+	/* SOURCE_DATE_EPOCH fixes the creation date, as in the HTML (reproducible-builds.org) */
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	char *end = NULL;
+	long long sec = sde && *sde ? strtoll(sde, &end, 10) : -1;
+	time_t created = end && !*end && sec >= 0 && sec < 100000000000LL ? (time_t)sec : 0;
 	workbook_set_properties(x->wb, &(lxw_doc_properties){.title = (char *)"Storage latency analysis",
-							    .comments = (char *)"made by iopsy " IOPSY_VERSION});
+							    .comments = (char *)"made by iopsy " IOPSY_VERSION,
+							    .created = created});
 	return 0;
 }
 
