@@ -1220,6 +1220,18 @@ static void evidence_table(const struct finding *f, struct buf *b)
 	buf_adds(b, "</tbody></table></div>\n");
 }
 
+/* The document's <title> (the PDF's title too): --title when given, else "what – hosts". */
+static void hosts_line(const struct model *m, struct buf *b);
+static void doc_title(struct buf *out, const struct html_opts *o, const char *what, const struct model *m)
+{
+	if (o->brand && o->brand->title && *o->brand->title) {
+		esc(out, o->brand->title);
+		return;
+	}
+	buf_printf(out, "%s &ndash; ", what);
+	hosts_line(m, out);
+}
+
 static void generated_at(struct buf *b)
 {
 	/* SOURCE_DATE_EPOCH makes reports reproducible (reproducible-builds.org convention) */
@@ -1495,8 +1507,8 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		      "<meta name=\"generator\" content=\"iopsy " IOPSY_VERSION "\">\n"
 		      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n"
-		      "<title>Storage performance analysis &ndash; ");
-	hosts_line(m, out);
+		      "<title>");
+	doc_title(out, o, "Storage performance analysis", m);
 	buf_adds(out, "</title>\n<style>\n");
 	buf_adds(out, css);
 	buf_adds(out, "</style>\n");
@@ -2345,8 +2357,8 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		      "<meta name=\"generator\" content=\"iopsy " IOPSY_VERSION "\">\n"
 		      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n"
-		      "<title>Before and after &ndash; ");
-	hosts_line(&c->side[CMP_AFTER].m, out);
+		      "<title>");
+	doc_title(out, o, "Before and after", &c->side[CMP_AFTER].m);
 	buf_adds(out, "</title>\n<style>\n");
 	buf_adds(out, css);
 	buf_adds(out, compare_css);

@@ -166,12 +166,23 @@ static void summary_md(const struct exec_summary *es, struct buf *out)
 	buf_adds(out, "\n");
 }
 
+/* The report's heading: --title (escaped) when given, else what it is. */
+static void heading(struct buf *out, const struct report_opts *o, const char *what)
+{
+	const struct report_brand *br = o ? o->html.brand : NULL;
+	buf_adds(out, "## ");
+	if (br && br->title && *br->title)
+		md_text(out, br->title);
+	else
+		buf_adds(out, what);
+	buf_adds(out, "\n\n");
+}
+
 static int md_analysis(const struct analysis *a, struct report_opts *o, struct buf *out)
 {
-	(void)o;
 	struct ltime lt;
 	ltime_init(&lt, &a->m, NULL);
-	buf_adds(out, "## iopsy analysis\n\n");
+	heading(out, o, "iopsy analysis");
 	struct exec_summary es;
 	summary_of_analysis(a, &lt, &es);
 	summary_md(&es, out);
@@ -264,7 +275,7 @@ static int md_compare(const struct compare *c, struct report_opts *o, struct buf
 	static const char *const word[FD_COUNT] = {"gone", "still present", "new", "not assessed after", "not assessed before"};
 	struct ltime lt;
 	ltime_init(&lt, &c->side[CMP_AFTER].m, &c->side[CMP_BEFORE].m);
-	buf_adds(out, "## iopsy comparison\n\n");
+	heading(out, o, "iopsy comparison");
 	struct exec_summary es;
 	summary_of_compare(c, &lt, &es);
 	summary_md(&es, out);

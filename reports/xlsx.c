@@ -396,9 +396,15 @@ static int xlsx_begin(struct xl *x, struct buf *dir, struct report_opts *o)
 	char *end = NULL;
 	long long sec = sde && *sde ? strtoll(sde, &end, 10) : -1;
 	time_t created = end && !*end && sec >= 0 && sec < 100000000000LL ? (time_t)sec : 0;
-	workbook_set_properties(x->wb, &(lxw_doc_properties){.title = (char *)"Storage latency analysis",
+	/* the document title: --title (control characters and bad UTF-8 shown as \xNN, as in a cell) */
+	const struct report_brand *br = o->html.brand;
+	struct buf title;
+	buf_init(&title);
+	fmt_esc(&title, br && br->title && *br->title ? br->title : "Storage latency analysis");
+	workbook_set_properties(x->wb, &(lxw_doc_properties){.title = title.data,
 							    .comments = (char *)"made by iopsy " IOPSY_VERSION,
 							    .created = created});
+	buf_free(&title);
 	return 0;
 }
 

@@ -627,6 +627,30 @@ START_TEST(svg_ids_unique_in_report)
 }
 END_TEST
 
+/* --title is the document's <title> (and so the PDF's title), escaped; without it the default */
+START_TEST(title_is_the_documents)
+{
+	struct fixture fx;
+	fixture_load(&fx);
+	struct report_brand br = {.title = "Q3 <i>review</i> & \"more\""};
+	struct html_opts o = {.gnuplot = "/nonexistent/gnuplot", .brand = &br};
+	struct html_result res;
+	struct buf out, msg;
+	buf_init(&out);
+	buf_init(&msg);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), 0);
+	ck_assert_ptr_nonnull(strstr(out.data, "<title>Q3 &lt;i&gt;review&lt;/i&gt; &amp; &quot;more&quot;</title>"));
+	ck_assert_ptr_null(strstr(out.data, "<i>review"));
+	buf_reset(&out);
+	o.brand = NULL;
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), 0);
+	ck_assert_ptr_nonnull(strstr(out.data, "<title>Storage performance analysis &ndash; "));
+	buf_free(&out);
+	buf_free(&msg);
+	fixture_free(&fx);
+}
+END_TEST
+
 START_TEST(no_gnuplot)
 {
 	struct fixture fx;
@@ -1086,6 +1110,15 @@ START_TEST(compare_report)
 	compare_run(&c, &o, DIAG_INTO(&warn));
 	struct html_result res;
 	ck_assert_int_eq(report_html_compare(&c, &(struct html_opts){0}, &out, &res, DIAG_INTO(&msg)), 0);
+	ck_assert_ptr_nonnull(strstr(out.data, "<title>Before and after &ndash; "));
+	{
+		struct buf t;
+		buf_init(&t);
+		struct report_brand br = {.title = "<b>LSI</b> -> PVSCSI"};
+		ck_assert_int_eq(report_html_compare(&c, &(struct html_opts){.brand = &br}, &t, &res, DIAG_INTO(&msg)), 0);
+		ck_assert_ptr_nonnull(strstr(t.data, "<title>&lt;b&gt;LSI&lt;/b&gt; -&gt; PVSCSI</title>"));
+		buf_free(&t);
+	}
 	/* inert: the names are text, the JSON cannot close its element */
 	ck_assert_uint_eq(count(out.data, "<script"), 1);
 	ck_assert_uint_eq(count(out.data, "</script>"), 1);
@@ -1152,6 +1185,7 @@ Suite *html_suite(void)
 	tcase_add_test(tr, hostile_names_escaped);
 	tcase_add_test(tr, svg_ids_unique_in_report);
 	tcase_add_test(tr, no_gnuplot);
+	tcase_add_test(tr, title_is_the_documents);
 	tcase_add_test(tr, gnuplot_fails);
 	tcase_add_test(tr, gnuplot_timeout);
 	tcase_add_test(tr, charts_in_one_process);

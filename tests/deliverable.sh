@@ -125,6 +125,15 @@ EOF
 	else
 		nok "compare --pdf exited $rc, page size '$size': $(head -c 300 m1.txt) $(head -3 mig.err)"
 	fi
+	# --title is the PDF's Title (the HTML's <title>), as text: not its escaped form
+	"$BIN" analyze -q lsi-guest-queue-cap/esxtop.csv.gz --title 'Q3 <review> & "more"' --pdf ti.pdf \
+		--require-pdf --text /dev/null 2>ti.err
+	title=$(pdfinfo ti.pdf 2>/dev/null | sed -n 's/^Title: *//p')
+	if [ "$title" = 'Q3 <review> & "more"' ]; then
+		ok "--title is the PDF's title metadata"
+	else
+		nok "PDF title metadata is '$title', not the --title: $(head -3 ti.err)"
+	fi
 fi
 
 # without Chromium: a warning and the HTML, or exit 4 with --require-pdf
