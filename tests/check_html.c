@@ -20,6 +20,7 @@
 #include "charts.h"
 #include "compare.h"
 #include "html.h"
+#include "reporter.h"
 #include "suites.h"
 
 Suite *html_suite(void);
@@ -651,6 +652,42 @@ START_TEST(title_is_the_documents)
 }
 END_TEST
 
+/* Markdown text is escaped for Markdown, not HTML: "->", ">= 31" and "a < b" stay as written, and a
+ * name from a capture still cannot open a tag, a link, a character reference, a table cell or a block */
+START_TEST(md_escape_is_markdown)
+{
+	static const struct {
+		const char *in, *out;
+	} t[] = {
+		{"reads 6.5 -> 141 ms", "reads 6.5 -> 141 ms"},
+		{"Queue >= 31 and < 5 & more", "Queue >= 31 and < 5 & more"},
+		{"sec/Transfer >> GAVG", "sec/Transfer >> GAVG"},
+		{"<script>alert(1)</script>", "\\<script>alert(1)\\</script>"},
+		{"x<img src=x onerror=alert(1)>", "x\\<img src=x onerror=alert(1)>"},
+		{"<!-- c --> <?php", "\\<!-- c --> \\<?php"},
+		{"<http://evil.example/>", "\\<http://evil.example/>"},
+		{"R&amp;D &#60; &#x3c;", "R\\&amp;D \\&#60; \\&#x3c;"},
+		{"[x](javascript:alert(1)) ![i](y)", "\\[x\\](javascript:alert(1)) !\\[i\\](y)"},
+		{"a|b `c` *d* _e_ ~f~ \\g", "a\\|b \\`c\\` \\*d\\* \\_e\\_ \\~f\\~ \\\\g"},
+		{"# h", "\\# h"},
+		{"> quote", "\\> quote"},
+		{"- item", "\\- item"},
+		{"12. item", "12\\. item"},
+		{"3) item", "3\\) item"},
+		{"10 ms", "10 ms"},
+		{"two\nlines\x01", "two lines\\\\x01"},
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		struct buf b;
+		buf_init(&b);
+		md_escape(&b, t[i].in);
+		ck_assert_msg(b.data && strcmp(b.data, t[i].out) == 0, "md_escape(\"%s\") = \"%s\", not \"%s\"", t[i].in,
+			      b.data ? b.data : "", t[i].out);
+		buf_free(&b);
+	}
+}
+END_TEST
+
 START_TEST(no_gnuplot)
 {
 	struct fixture fx;
@@ -1172,6 +1209,7 @@ Suite *html_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, escape_table, 0, (int)(sizeof esc_cases / sizeof esc_cases[0]));
 	tcase_add_test(tc, gp_quoting);
+	tcase_add_test(tc, md_escape_is_markdown);
 	tcase_add_test(tc, downsample_keeps_spikes);
 	tcase_add_test(tc, downsample_small_is_identity);
 	tcase_add_test(tc, add_series_caps_points);
