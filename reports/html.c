@@ -996,6 +996,10 @@ static void entity_tables(const struct analysis *a, struct buf *b)
 			      "embedded JSON.</p>\n", idle, idle == 1 ? "y" : "ies", rule_value(&a->rules, R_ACTIVE_IOPS));
 }
 
+/* A capture's clock offset as --clock-offset takes it: guest clock minus host clock, seconds
+ * (clock_offset_ms is what is added to its times: the opposite). */
+static double guest_minus_host(const struct capture *c) { return 0.0 - (double)c->clock_offset_ms / 1000.0 + 0.0; }
+
 static void captures_section(const struct analysis *a, const struct ltime *lt, struct buf *b)
 {
 	const struct model *m = &a->m;
@@ -1025,11 +1029,13 @@ static void captures_section(const struct analysis *a, const struct ltime *lt, s
 			buf_printf(b, "%g s", c->interval_s);
 		buf_printf(b, "</td><td class=\"n\">%ld</td><td class=\"n\">%ld</td><td class=\"n\">%ld%s</td><td>", c->rows, c->columns,
 			   c->warnings, c->skipped_rows ? "" : "");
+		/* as the text report and --clock-offset say it: guest clock minus host clock (the times
+		 * are shifted by its opposite, clock_offset_ms) */
 		if (c->offset_estimated)
-			buf_printf(b, "%+.1f s, estimated from IOPS (r = %.2f)%s", (double)c->clock_offset_ms / 1000.0, c->offset_confidence,
-				   c->clock_offset_ms ? "" : ", none applied");
+			buf_printf(b, "guest %+.1f s off the host, estimated from IOPS (r = %.2f)%s", guest_minus_host(c),
+				   c->offset_confidence, c->clock_offset_ms ? "" : ", none applied");
 		else if (c->clock_offset_ms)
-			buf_printf(b, "%+.1f s (--clock-offset)", (double)c->clock_offset_ms / 1000.0);
+			buf_printf(b, "guest %+.1f s off the host (--clock-offset)", guest_minus_host(c));
 		else
 			buf_adds(b, "as recorded");
 		buf_adds(b, "</td></tr>\n");
@@ -1103,9 +1109,10 @@ static void capture_notes(const struct analysis *a, struct notes *nt)
 			buf_reset(&t);
 			buf_adds(&t, "The clock of <span class=\"ent\">");
 			esc(&t, c->host);
-			buf_printf(&t, "</span> was shifted by %+.1f s to match the host, estimated by correlating IOPS (r = %.2f); "
-				       "give <code>--clock-offset</code> if the real offset is known.",
-				   (double)c->clock_offset_ms / 1000.0, c->offset_confidence);
+			buf_printf(&t, "</span> is %+.1f s off the host's (guest minus host), estimated by correlating IOPS "
+				       "(r = %.2f); its times are shifted by %+.1f s to match the host. Give "
+				       "<code>--clock-offset</code> if the real offset is known.",
+				   guest_minus_host(c), c->offset_confidence, (double)c->clock_offset_ms / 1000.0 + 0.0);
 			note_add(nt, t.data);
 		}
 	}

@@ -688,6 +688,40 @@ START_TEST(md_escape_is_markdown)
 }
 END_TEST
 
+/* The HTML says a clock offset as --clock-offset and the text report do: guest clock minus host
+ * clock (--clock-offset 30 is "+30.0 s"; the times are shifted by -30 s) */
+START_TEST(clock_offset_sign)
+{
+	struct fixture fx;
+	fixture_load(&fx);
+	ck_assert_uint_ge(fx.a.m.ncaps, 1);
+	fx.a.m.caps[0].clock_offset_ms = -30000; /* what --clock-offset 30 applies */
+	fx.a.m.caps[0].offset_estimated = false;
+	struct html_opts o = {.gnuplot = "/nonexistent/gnuplot"};
+	struct html_result res;
+	struct buf out, msg, txt;
+	buf_init(&out);
+	buf_init(&msg);
+	buf_init(&txt);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), 0);
+	ck_assert_ptr_nonnull(strstr(out.data, "guest +30.0 s off the host (--clock-offset)"));
+	ck_assert_ptr_null(strstr(out.data, "-30.0 s (--clock-offset)"));
+	ck_assert_int_eq(reporter_find("text")->analysis(&fx.a, &(struct report_opts){0}, &txt), 0);
+	ck_assert_ptr_nonnull(strstr(txt.data, "guest clock +30.0 s off the host's"));
+	/* an estimated offset: the same sign, and the shift applied said as a shift */
+	fx.a.m.caps[0].offset_estimated = true;
+	fx.a.m.caps[0].offset_confidence = 0.97;
+	buf_reset(&out);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), 0);
+	ck_assert_ptr_nonnull(strstr(out.data, "guest +30.0 s off the host, estimated from IOPS (r = 0.97)"));
+	ck_assert_ptr_nonnull(strstr(out.data, "shifted by -30.0 s to match the host"));
+	buf_free(&out);
+	buf_free(&msg);
+	buf_free(&txt);
+	fixture_free(&fx);
+}
+END_TEST
+
 START_TEST(no_gnuplot)
 {
 	struct fixture fx;
@@ -1224,6 +1258,7 @@ Suite *html_suite(void)
 	tcase_add_test(tr, svg_ids_unique_in_report);
 	tcase_add_test(tr, no_gnuplot);
 	tcase_add_test(tr, title_is_the_documents);
+	tcase_add_test(tr, clock_offset_sign);
 	tcase_add_test(tr, gnuplot_fails);
 	tcase_add_test(tr, gnuplot_timeout);
 	tcase_add_test(tr, charts_in_one_process);
