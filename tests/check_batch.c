@@ -529,6 +529,43 @@ START_TEST(outcome_in_index)
 }
 END_TEST
 
+/* The index counts each set once, a comparison by its outcome (an improved set whose after side
+ * has no finding is not "clean"), and its failed count is summary.json's sets_failed (failed or
+ * partial, as the exit status counts them). */
+START_TEST(index_counts_agree)
+{
+	struct batch b;
+	memset(&b, 0, sizeof b);
+	struct bset *s = fake_set(&b, "dead", -1, 10);
+	s->res->status = BS_FAILED;
+	bset_take_outcome(s, s->res);
+	s = fake_set(&b, "half", K_LAT_DEVICE, 10);
+	s->res->status = BS_PARTIAL;
+	bset_take_outcome(s, s->res);
+	s = fake_set(&b, "moved", -1, 10);
+	s->paired = true;
+	s->res->outcome = CO_IMPROVED;
+	bset_take_outcome(s, s->res);
+	fake_set(&b, "quiet", -1, 10);
+	ck_assert_int_eq(batch_sets_failed(&b), 2);
+	struct run_info ri = {.started = "2026-12-02T06:00:00Z", .input = "/in", .input_kind = "folder"};
+	struct buf idx, js;
+	buf_init(&idx);
+	buf_init(&js);
+	batch_index_html(&b, &ri, &idx);
+	ck_assert_msg(strstr(idx.data, "4 sets: 2 failed (1 of them partial); analyses: 0 critical, 0 warning, 0 incomplete, "
+				       "1 clean; comparisons: 1 improved"),
+		      "%s", idx.data);
+	struct json j;
+	json_init(&j, &js, false);
+	batch_summary_json(&b, &ri, &j);
+	ck_assert_ptr_nonnull(strstr(js.data, "\"sets_failed\":2"));
+	buf_free(&idx);
+	buf_free(&js);
+	batch_free(&b);
+}
+END_TEST
+
 START_TEST(history_roundtrip)
 {
 	char db[128];
@@ -1198,6 +1235,7 @@ Suite *batch_suite(void)
 	tcase_add_test(tc, trend_one_function);
 	tcase_add_test(tc, record_roundtrip_and_validation);
 	tcase_add_test(tc, outcome_in_index);
+	tcase_add_test(tc, index_counts_agree);
 	tcase_add_test(tc, runner_results_are_this_runs);
 	tcase_add_test(tc, discover_reserved_and_special_files);
 	tcase_add_test(tc, history_keys_and_migration);
