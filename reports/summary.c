@@ -372,6 +372,10 @@ static enum act_key key_of(const struct analysis *a, const struct finding *f)
 /* The scope an action is said for: the machine for guest-side steps, the entity otherwise. */
 static bool same_scope(enum act_key k, const struct finding *x, const struct finding *y)
 {
+	/* the array's QUEUE FULL is the LU's, whichever hosts see it (a finding may name several
+	 * hosts sharing the LU): one action per LU, naming all of them */
+	if (k == AK_QFULL)
+		return x->entity && y->entity && strcmp(x->entity, y->entity) == 0;
 	bool hosts = (!x->host && !y->host) || (x->host && y->host && strcmp(x->host, y->host) == 0);
 	if (k != AK_PVSCSI && k != AK_GUEST_PATH && k != AK_SYMPTOM && k != AK_SPLIT && k != AK_ALIGN)
 		hosts = !x->host || !y->host || strcmp(x->host, y->host) == 0; /* vmkernel.log names no host */
@@ -380,13 +384,40 @@ static bool same_scope(enum act_key k, const struct finding *x, const struct fin
 	return hosts && x->entity && y->entity && strcmp(x->entity, y->entity) == 0;
 }
 
-/* The disks (entities) of the findings of key k on f's machine: "D:, E:". */
+/* The guest disk of finding g had IOs queued: its evidence's median Current Disk Queue Length
+ * (any of its findings of key k on f's machine) is at least one IO. A disk without that counter
+ * counts as busy. */
+static bool disk_busy(const struct analysis *a, enum act_key k, const struct finding *f, const struct finding *g)
+{
+	bool measured = false;
+	for (size_t i = 0; i < a->nf; i++) {
+		const struct finding *x = &a->f[i];
+		if (key_of(a, x) != k || !same_scope(k, f, x) || !x->entity || strcmp(x->entity, g->entity) != 0)
+			continue;
+		for (int e = 0; e < x->nev; e++)
+			if (x->ev[e].metric == M_G_CDQL && !isnan(x->ev[e].median)) {
+				if (x->ev[e].median >= 1)
+					return true;
+				measured = true;
+			}
+	}
+	return !measured;
+}
+
+/* The disks (entities) of the findings of key k on f's machine: "D:, E:"; for a move to PVSCSI
+ * only the busy ones (an idle boot disk gains nothing from it), all when none is. */
 static void disks_of(const struct analysis *a, enum act_key k, const struct finding *f, struct buf *b)
 {
 	int n = 0;
+	bool any_busy = false;
+	for (size_t i = 0; k == AK_PVSCSI && i < a->nf && !any_busy; i++)
+		any_busy = key_of(a, &a->f[i]) == k && same_scope(k, f, &a->f[i]) && a->f[i].entity &&
+			   disk_busy(a, k, f, &a->f[i]);
 	for (size_t i = 0; i < a->nf; i++) {
 		const struct finding *g = &a->f[i];
 		if (key_of(a, g) != k || !same_scope(k, f, g) || !g->entity)
+			continue;
+		if (any_busy && !disk_busy(a, k, f, g))
 			continue;
 		bool dup = false;
 		for (size_t j = 0; j < i; j++)
@@ -406,13 +437,53 @@ static double ev_median(const struct finding *f, enum metric m)
 	return NAN;
 }
 
+/* The hosts of the findings of key k in f's scope, each once, in finding order ("esx01, esx02"; a
+ * finding's host may itself be such a list). */
+static void hosts_of(const struct analysis *a, enum act_key k, const struct finding *f, struct buf *b)
+{
+	int n = 0;
+	for (size_t i = 0; i < a->nf; i++) {
+		const struct finding *g = &a->f[i];
+		if (key_of(a, g) != k || !same_scope(k, f, g) || !g->host || !*g->host)
+			continue;
+		for (const char *p = g->host; *p;) {
+			size_t len = strcspn(p, ",");
+			struct buf one;
+			buf_init(&one);
+			buf_add(&one, p, len);
+			p += len;
+			while (*p == ',' || *p == ' ')
+				p++;
+			bool dup = !one.len;
+			/* said already: the list holds it between separators */
+			for (const char *q = b->data; !dup && q && *q;) {
+				size_t l2 = strcspn(q, ",");
+				dup = l2 == one.len && strncmp(q, one.data, l2) == 0;
+				q += l2;
+				while (*q == ',' || *q == ' ')
+					q++;
+			}
+			if (!dup)
+				buf_printf(b, "%s%s", n++ ? ", " : "", one.data);
+			buf_free(&one);
+		}
+	}
+}
+
 static void action_text(const struct analysis *a, enum act_key k, const struct finding *f, struct action *ac)
 {
 	struct buf who, ds;
 	buf_init(&who);
 	buf_init(&ds);
 	buf_adds(&who, f->entity ? f->entity : "");
-	if (f->host && *f->host && f->layer != LAYER_GUEST && f->layer != LAYER_VSCSI)
+	if (k == AK_QFULL && f->layer != LAYER_GUEST && f->layer != LAYER_VSCSI) {
+		struct buf hs;
+		buf_init(&hs);
+		hosts_of(a, k, f, &hs);
+		if (hs.len)
+			buf_printf(&who, " on host%s %s", strchr(hs.data, ',') ? "s" : "", hs.data);
+		buf_free(&hs);
+	} else if (f->host && *f->host && f->layer != LAYER_GUEST && f->layer != LAYER_VSCSI)
 		buf_printf(&who, " on host %s", f->host);
 	disks_of(a, k, f, &ds);
 	const char *host = f->host && *f->host ? f->host : "the VM";
@@ -488,7 +559,9 @@ static void action_text(const struct analysis *a, enum act_key k, const struct f
 	case AK_QFULL:
 		ac->what = fmtx("Ask the storage team why the array returns QUEUE FULL for %s, and lower the outstanding IO "
 				"per LU (queue depths, busy VMs per LUN) to what the array port accepts.", ent);
-		ac->effect = fmtx("The host stops halving its queue depth and waiting for it to climb back.");
+		ac->effect = strstr(ent, " on hosts ")
+				     ? fmtx("The hosts stop halving their queue depth and waiting for it to climb back.")
+				     : fmtx("The host stops halving its queue depth and waiting for it to climb back.");
 		break;
 	case AK_SIOC:
 		ac->what = fmtx("Review the other workloads on the datastore of %s and its Storage I/O Control threshold and "
@@ -639,6 +712,22 @@ static void actions_of_analysis(const struct analysis *a, struct exec_summary *s
 			s->nactions++;
 		}
 	}
+	/* an action said twice is one: the later joins the first with its findings */
+	for (int j = 0; j < s->nactions; j++)
+		for (int i = j + 1; i < s->nactions;) {
+			struct action *x = &s->act[j], *y = &s->act[i];
+			if (!x->what || !y->what || strcmp(x->what, y->what) != 0) {
+				i++;
+				continue;
+			}
+			for (int w = 0; w < y->nwhy && x->nwhy < SUMMARY_MAX_WHY; w++)
+				x->why[x->nwhy++] = y->why[w];
+			free(y->what);
+			free(y->effect);
+			free(y->because);
+			memmove(y, y + 1, (size_t)(s->nactions - i - 1) * sizeof *y);
+			s->nactions--;
+		}
 	/* findings are worst first; keep that order, and the why lists ascending */
 	for (int j = 0; j < s->nactions; j++) {
 		struct action *ac = &s->act[j];

@@ -20,6 +20,8 @@
 #include "charts.h"
 #include "compare.h"
 #include "html.h"
+#include "ltime.h"
+#include "summary.h"
 #include "reporter.h"
 #include "suites.h"
 
@@ -722,6 +724,80 @@ START_TEST(clock_offset_sign)
 }
 END_TEST
 
+/* Recommended actions: the array's QUEUE FULL on one LU seen by two hosts (a shared-LU finding
+ * naming both, adaptive queue depth on each) is one action naming both hosts once; a move to
+ * PVSCSI names the busy disks only, not an idle boot disk with a finding of its own. */
+static struct finding fake_finding(enum kind k, enum severity sev, enum layer l, const char *host, const char *ent,
+				   double cdql)
+{
+	struct finding f;
+	memset(&f, 0, sizeof f);
+	f.kind = k;
+	f.sev = sev;
+	f.layer = l;
+	f.host = host;
+	f.entity = ent;
+	f.ent = -1;
+	f.capture = -1;
+	f.summary = "s";
+	f.driver_share = NAN;
+	f.start = 1785157200000;
+	f.end = f.start + 600000;
+	if (!isnan(cdql)) {
+		f.ev[0] = (struct evidence){.metric = M_G_CDQL, .min = cdql, .median = cdql, .p95 = cdql, .max = cdql,
+					    .samples = 100, .threshold = NAN};
+		f.nev = 1;
+	}
+	return f;
+}
+
+START_TEST(actions_not_repeated)
+{
+	struct analysis a;
+	analysis_init(&a);
+	const char *lu = "naa.624a93708c1f4e2b1102000067bf1af7";
+	struct finding f[] = {
+		fake_finding(K_Q_ARRAY_OVERCOMMIT, SEV_CRITICAL, LAYER_DEVICE, "esx01.lab.local, esx02.lab.local", lu, NAN),
+		fake_finding(K_T_AQD, SEV_CRITICAL, LAYER_DEVICE, "esx02.lab.local", lu, NAN),
+		fake_finding(K_SCSI_QUEUE_FULL, SEV_WARNING, LAYER_DEVICE, "esx02.lab.local", lu, NAN),
+		fake_finding(K_T_AQD, SEV_CRITICAL, LAYER_DEVICE, "esx01.lab.local", lu, NAN),
+		fake_finding(K_Q_GUEST_VSCSI_CAP, SEV_CRITICAL, LAYER_VSCSI, "SQL01", "D:", 140),
+		fake_finding(K_Q_GUEST_HIDDEN, SEV_WARNING, LAYER_GUEST, "SQL01", "E:", 17),
+		fake_finding(K_Q_GUEST_HIDDEN, SEV_WARNING, LAYER_GUEST, "SQL01", "C:", 0),
+	};
+	a.f = f;
+	a.nf = sizeof f / sizeof f[0];
+	a.verdict_first = -1;
+	struct ltime lt;
+	ltime_init(&lt, &a.m, NULL);
+	struct exec_summary es;
+	summary_of_analysis(&a, &lt, &es);
+	int qfull = 0, pvscsi = 0;
+	for (int i = 0; i < es.nactions; i++) {
+		for (int j = 0; j < i; j++)
+			ck_assert_msg(strcmp(es.act[i].what, es.act[j].what) != 0, "action said twice: %s", es.act[i].what);
+		if (strstr(es.act[i].what, "QUEUE FULL")) {
+			qfull++;
+			ck_assert_msg(strstr(es.act[i].what, "on hosts esx01.lab.local, esx02.lab.local,") ||
+					      strstr(es.act[i].what, "on hosts esx02.lab.local, esx01.lab.local,"),
+				      "%s", es.act[i].what);
+			ck_assert_int_eq(es.act[i].nwhy, 4);
+		}
+		if (strstr(es.act[i].what, "PVSCSI")) {
+			pvscsi++;
+			ck_assert_msg(strstr(es.act[i].what, "(D:, E:)"), "an idle disk among the busy ones: %s", es.act[i].what);
+			ck_assert_int_eq(es.act[i].nwhy, 3); /* C:'s finding is still one of its reasons */
+		}
+	}
+	ck_assert_int_eq(qfull, 1);
+	ck_assert_int_eq(pvscsi, 1);
+	summary_free(&es);
+	a.f = NULL;
+	a.nf = 0;
+	analysis_free(&a);
+}
+END_TEST
+
 START_TEST(no_gnuplot)
 {
 	struct fixture fx;
@@ -1244,6 +1320,7 @@ Suite *html_suite(void)
 	tcase_add_loop_test(tc, escape_table, 0, (int)(sizeof esc_cases / sizeof esc_cases[0]));
 	tcase_add_test(tc, gp_quoting);
 	tcase_add_test(tc, md_escape_is_markdown);
+	tcase_add_test(tc, actions_not_repeated);
 	tcase_add_test(tc, downsample_keeps_spikes);
 	tcase_add_test(tc, downsample_small_is_identity);
 	tcase_add_test(tc, add_series_caps_points);
