@@ -211,11 +211,47 @@ static void summary_html(struct buf *out, const struct exec_summary *es, bool li
 	buf_adds(out, ".</p>\n</section>\n");
 }
 
-/* The print page: A4 or US Letter (--paper). */
-static void print_page_css(struct buf *out, const struct html_opts *o)
+static void generated_at(struct buf *b);
+
+/* s as the text of a CSS string: control characters and bad UTF-8 as \xNN (fmt_esc), then every
+ * ASCII character but letters, digits and spaces as a CSS escape ("\3C "), so no text can end
+ * the string, the rule or the <style> element. */
+static void css_text(struct buf *out, const char *s)
 {
+	struct buf e;
+	buf_init(&e);
+	fmt_esc(&e, s ? s : "");
+	for (const unsigned char *p = (const unsigned char *)(e.data ? e.data : ""); *p; p++) {
+		if (*p >= 0x80 || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == ' ')
+			buf_addc(out, (char)*p);
+		else
+			buf_printf(out, "\\%X ", *p);
+	}
+	buf_free(&e);
+}
+
+/* The print page: A4 or US Letter (--paper), and on every page a running footer — the customer
+ * and the report's title, the report's date, "Page N of M" — in the page's margin boxes. */
+static void print_page_css(struct buf *out, const struct html_opts *o, const char *title)
+{
+	const struct report_brand *br = o->brand;
 	bool letter = o->paper && strcasecmp(o->paper, "letter") == 0;
-	buf_printf(out, "<style>@media print{@page{size:%s;margin:14mm 12mm 16mm}}</style>\n", letter ? "letter" : "A4");
+	buf_printf(out, "<style>@media print{@page{size:%s;margin:14mm 12mm 16mm;", letter ? "letter" : "A4");
+	static const char box[] = "font:7.5pt -apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:#64748b";
+	buf_adds(out, "@bottom-left{content:\"");
+	if (br && br->customer && *br->customer) {
+		css_text(out, br->customer);
+		buf_adds(out, " \\B7  ");
+	}
+	css_text(out, br && br->title && *br->title ? br->title : title);
+	buf_printf(out, "\";%s}@bottom-center{content:\"", box);
+	struct buf d;
+	buf_init(&d);
+	generated_at(&d);
+	css_text(out, d.data);
+	buf_free(&d);
+	buf_printf(out, "\";%s}@bottom-right{content:\"Page \" counter(page) \" of \" counter(pages);%s}}}</style>\n", box,
+		   box);
 }
 
 /* The footer: who prepared the report for whom, and the tool. */
@@ -1519,7 +1555,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	buf_adds(out, "</title>\n<style>\n");
 	buf_adds(out, css);
 	buf_adds(out, "</style>\n");
-	print_page_css(out, o);
+	print_page_css(out, o, "Where does storage IO wait?");
 	buf_adds(out, "</head>\n<body>\n");
 	{
 		struct buf meta;
@@ -2370,7 +2406,7 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 	buf_adds(out, css);
 	buf_adds(out, compare_css);
 	buf_adds(out, "</style>\n");
-	print_page_css(out, o);
+	print_page_css(out, o, "What did the change do?");
 	buf_adds(out, "</head>\n<body>\n");
 	{
 		struct buf meta;

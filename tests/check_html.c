@@ -635,7 +635,7 @@ START_TEST(title_is_the_documents)
 {
 	struct fixture fx;
 	fixture_load(&fx);
-	struct report_brand br = {.title = "Q3 <i>review</i> & \"more\""};
+	struct report_brand br = {.title = "Q3 <i>review</i> & \"more\"", .customer = "Evil\"}</style><script>x()</script>"};
 	struct html_opts o = {.gnuplot = "/nonexistent/gnuplot", .brand = &br};
 	struct html_result res;
 	struct buf out, msg;
@@ -644,6 +644,12 @@ START_TEST(title_is_the_documents)
 	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), 0);
 	ck_assert_ptr_nonnull(strstr(out.data, "<title>Q3 &lt;i&gt;review&lt;/i&gt; &amp; &quot;more&quot;</title>"));
 	ck_assert_ptr_null(strstr(out.data, "<i>review"));
+	/* the printed pages' running footer: customer and title as CSS strings that cannot end the
+	 * string or the style element, the date, "Page N of M" */
+	ck_assert_ptr_nonnull(strstr(out.data, "@bottom-left{content:\"Evil\\22 \\7D \\3C \\2F style\\3E "));
+	ck_assert_ptr_nonnull(strstr(out.data, " \\B7  Q3 \\3C i\\3E review"));
+	ck_assert_ptr_nonnull(strstr(out.data, "@bottom-right{content:\"Page \" counter(page) \" of \" counter(pages)"));
+	ck_assert_ptr_null(strstr(out.data, "</style><script>"));
 	buf_reset(&out);
 	o.brand = NULL;
 	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), 0);

@@ -134,6 +134,14 @@ EOF
 	else
 		nok "PDF title metadata is '$title', not the --title: $(head -3 ti.err)"
 	fi
+	# every page has the running footer: the title, the report's date and "Page N of M"
+	pages=$(pdfinfo ti.pdf 2>/dev/null | sed -n 's/^Pages: *//p')
+	pdftotext -f 2 -l 2 ti.pdf t2.txt 2>/dev/null
+	if [ -n "$pages" ] && grep -q "Page 2 of $pages" t2.txt && grep -q 'Q3 <review> & "more"' t2.txt && grep -q "UTC" t2.txt; then
+		ok "PDF pages carry the running footer (title, date, page 2 of $pages)"
+	else
+		nok "PDF page 2 has no running footer: $(tail -5 t2.txt 2>/dev/null)"
+	fi
 fi
 
 # without Chromium: a warning and the HTML, or exit 4 with --require-pdf
