@@ -143,7 +143,7 @@ deps:
 # Chromium for the browser test (and --pdf), poppler-utils (pdftotext, pdftoppm) for the PDF test,
 # the sqlite3 shell, GNU time for the memory checks, a PostgreSQL server for the PostgreSQL
 # history (a throwaway cluster, tests/pgtmp.sh), PyYAML for the Kubernetes manifests' test.
-TEST_PKGS := python3 python3-aiosmtpd chromium poppler-utils sqlite3 time postgresql python3-yaml
+TEST_PKGS := python3 unzip python3-aiosmtpd chromium poppler-utils sqlite3 time postgresql python3-yaml
 deps-test: deps
 	@sh tests/ensure-deps.sh $(TEST_PKGS)
 

@@ -198,9 +198,19 @@ static const char css[] =
 void batch_index_html(const struct batch *b, const struct run_info *ri, struct buf *out)
 {
 	size_t *o = batch_order(b);
+	/* each set counted once: failed (as summary.json's sets_failed: not analysed, or partial),
+	 * then a comparison by its outcome, an analysis by its state */
+	long failed = batch_sets_failed(b), partial = 0, outcomes[CO_COUNT] = {0}, compares = 0;
 	int counts[7] = {0};
-	for (size_t i = 0; i < b->nsets; i++)
-		counts[rank(&b->sets[i])]++;
+	for (size_t i = 0; i < b->nsets; i++) {
+		const struct bset *s = &b->sets[i];
+		if (bset_failed(s))
+			partial += s->status == BS_PARTIAL;
+		else if (compared(s))
+			outcomes[s->outcome]++, compares++;
+		else
+			counts[rank(s)]++;
+	}
 	buf_printf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 			"<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
 			"<title>iopsy weekly storage report</title><style>%s</style></head><body><main>\n", css);
@@ -208,10 +218,18 @@ void batch_index_html(const struct batch *b, const struct run_info *ri, struct b
 	esc(out, ri->started);
 	buf_adds(out, " over ");
 	esc(out, ri->input);
-	buf_printf(out, " (%s) &middot; %zu set%s: %d failed, %d critical, %d partial, %d warning, %d incomplete, %d clean "
-			"&middot; iopsy " IOPSY_VERSION "</div>\n",
-		   ri->input_kind, b->nsets, b->nsets == 1 ? "" : "s", counts[0], counts[1], counts[2], counts[3], counts[4],
+	buf_printf(out, " (%s) &middot; %zu set%s: %ld failed", ri->input_kind, b->nsets, b->nsets == 1 ? "" : "s", failed);
+	if (partial)
+		buf_printf(out, " (%ld of them partial)", partial);
+	buf_printf(out, "; analyses: %d critical, %d warning, %d incomplete, %d clean", counts[1], counts[3], counts[4],
 		   counts[5] + counts[6]);
+	if (compares) {
+		buf_adds(out, "; comparisons:");
+		for (int k = 0, said = 0; k < CO_COUNT; k++)
+			if (outcomes[k])
+				buf_printf(out, "%s %ld %s", said++ ? "," : "", outcomes[k], cmp_outcome_names[k]);
+	}
+	buf_adds(out, " &middot; iopsy " IOPSY_VERSION "</div>\n");
 	buf_adds(out, "<table><thead><tr><th>Set</th><th>State</th><th>Top findings</th><th>Since last run</th>"
 		      "<th>Captures</th></tr></thead><tbody>\n");
 	for (size_t n = 0; n < b->nsets; n++) {
@@ -354,11 +372,8 @@ void batch_summary_json(const struct batch *b, const struct run_info *ri, struct
 	json_str(j, ri->history);
 	json_key(j, "seconds");
 	json_num(j, round(ri->seconds * 10) / 10);
-	long failed = 0;
-	for (size_t i = 0; i < b->nsets; i++)
-		failed += b->sets[i].status == BS_FAILED || b->sets[i].status == BS_PARTIAL;
 	json_key(j, "sets_failed");
-	json_int(j, failed);
+	json_int(j, batch_sets_failed(b));
 	json_key(j, "sets");
 	json_arr_begin(j);
 	for (size_t n = 0; n < b->nsets; n++) {

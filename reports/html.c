@@ -211,11 +211,47 @@ static void summary_html(struct buf *out, const struct exec_summary *es, bool li
 	buf_adds(out, ".</p>\n</section>\n");
 }
 
-/* The print page: A4 or US Letter (--paper). */
-static void print_page_css(struct buf *out, const struct html_opts *o)
+static void generated_at(struct buf *b);
+
+/* s as the text of a CSS string: control characters and bad UTF-8 as \xNN (fmt_esc), then every
+ * ASCII character but letters, digits and spaces as a CSS escape ("\3C "), so no text can end
+ * the string, the rule or the <style> element. */
+static void css_text(struct buf *out, const char *s)
 {
+	struct buf e;
+	buf_init(&e);
+	fmt_esc(&e, s ? s : "");
+	for (const unsigned char *p = (const unsigned char *)(e.data ? e.data : ""); *p; p++) {
+		if (*p >= 0x80 || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == ' ')
+			buf_addc(out, (char)*p);
+		else
+			buf_printf(out, "\\%X ", *p);
+	}
+	buf_free(&e);
+}
+
+/* The print page: A4 or US Letter (--paper), and on every page a running footer — the customer
+ * and the report's title, the report's date, "Page N of M" — in the page's margin boxes. */
+static void print_page_css(struct buf *out, const struct html_opts *o, const char *title)
+{
+	const struct report_brand *br = o->brand;
 	bool letter = o->paper && strcasecmp(o->paper, "letter") == 0;
-	buf_printf(out, "<style>@media print{@page{size:%s;margin:14mm 12mm 16mm}}</style>\n", letter ? "letter" : "A4");
+	buf_printf(out, "<style>@media print{@page{size:%s;margin:14mm 12mm 16mm;", letter ? "letter" : "A4");
+	static const char box[] = "font:7.5pt -apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:#64748b";
+	buf_adds(out, "@bottom-left{content:\"");
+	if (br && br->customer && *br->customer) {
+		css_text(out, br->customer);
+		buf_adds(out, " \\B7  ");
+	}
+	css_text(out, br && br->title && *br->title ? br->title : title);
+	buf_printf(out, "\";%s}@bottom-center{content:\"", box);
+	struct buf d;
+	buf_init(&d);
+	generated_at(&d);
+	css_text(out, d.data);
+	buf_free(&d);
+	buf_printf(out, "\";%s}@bottom-right{content:\"Page \" counter(page) \" of \" counter(pages);%s}}}</style>\n", box,
+		   box);
 }
 
 /* The footer: who prepared the report for whom, and the tool. */
@@ -1055,6 +1091,10 @@ static void entity_tables(const struct analysis *a, struct buf *b)
 			      "embedded JSON.</p>\n", idle, idle == 1 ? "y" : "ies", rule_value(&a->rules, R_ACTIVE_IOPS));
 }
 
+/* A capture's clock offset as --clock-offset takes it: guest clock minus host clock, seconds
+ * (clock_offset_ms is what is added to its times: the opposite). */
+static double guest_minus_host(const struct capture *c) { return 0.0 - (double)c->clock_offset_ms / 1000.0 + 0.0; }
+
 static void captures_section(const struct analysis *a, const struct ltime *lt, struct buf *b)
 {
 	const struct model *m = &a->m;
@@ -1084,11 +1124,13 @@ static void captures_section(const struct analysis *a, const struct ltime *lt, s
 			buf_printf(b, "%g s", c->interval_s);
 		buf_printf(b, "</td><td class=\"n\">%ld</td><td class=\"n\">%ld</td><td class=\"n\">%ld%s</td><td>", c->rows, c->columns,
 			   c->warnings, c->skipped_rows ? "" : "");
+		/* as the text report and --clock-offset say it: guest clock minus host clock (the times
+		 * are shifted by its opposite, clock_offset_ms) */
 		if (c->offset_estimated)
-			buf_printf(b, "%+.1f s, estimated from IOPS (r = %.2f)%s", (double)c->clock_offset_ms / 1000.0, c->offset_confidence,
-				   c->clock_offset_ms ? "" : ", none applied");
+			buf_printf(b, "guest %+.1f s off the host, estimated from IOPS (r = %.2f)%s", guest_minus_host(c),
+				   c->offset_confidence, c->clock_offset_ms ? "" : ", none applied");
 		else if (c->clock_offset_ms)
-			buf_printf(b, "%+.1f s (--clock-offset)", (double)c->clock_offset_ms / 1000.0);
+			buf_printf(b, "guest %+.1f s off the host (--clock-offset)", guest_minus_host(c));
 		else
 			buf_adds(b, "as recorded");
 		buf_adds(b, "</td></tr>\n");
@@ -1162,9 +1204,10 @@ static void capture_notes(const struct analysis *a, struct notes *nt)
 			buf_reset(&t);
 			buf_adds(&t, "The clock of <span class=\"ent\">");
 			esc(&t, c->host);
-			buf_printf(&t, "</span> was shifted by %+.1f s to match the host, estimated by correlating IOPS (r = %.2f); "
-				       "give <code>--clock-offset</code> if the real offset is known.",
-				   (double)c->clock_offset_ms / 1000.0, c->offset_confidence);
+			buf_printf(&t, "</span> is %+.1f s off the host's (guest minus host), estimated by correlating IOPS "
+				       "(r = %.2f); its times are shifted by %+.1f s to match the host. Give "
+				       "<code>--clock-offset</code> if the real offset is known.",
+				   guest_minus_host(c), c->offset_confidence, (double)c->clock_offset_ms / 1000.0 + 0.0);
 			note_add(nt, t.data);
 		}
 	}
@@ -1277,6 +1320,18 @@ static void evidence_table(const struct finding *f, struct buf *b)
 		buf_adds(b, "</td></tr>\n");
 	}
 	buf_adds(b, "</tbody></table></div>\n");
+}
+
+/* The document's <title> (the PDF's title too): --title when given, else "what – hosts". */
+static void hosts_line(const struct model *m, struct buf *b);
+static void doc_title(struct buf *out, const struct html_opts *o, const char *what, const struct model *m)
+{
+	if (o->brand && o->brand->title && *o->brand->title) {
+		esc(out, o->brand->title);
+		return;
+	}
+	buf_printf(out, "%s &ndash; ", what);
+	hosts_line(m, out);
 }
 
 static void generated_at(struct buf *b)
@@ -1554,12 +1609,12 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		      "<meta name=\"generator\" content=\"iopsy " IOPSY_VERSION "\">\n"
 		      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n"
-		      "<title>Storage performance analysis &ndash; ");
-	hosts_line(m, out);
+		      "<title>");
+	doc_title(out, o, "Storage performance analysis", m);
 	buf_adds(out, "</title>\n<style>\n");
 	buf_adds(out, css);
 	buf_adds(out, "</style>\n");
-	print_page_css(out, o);
+	print_page_css(out, o, "Where does storage IO wait?");
 	buf_adds(out, "</head>\n<body>\n");
 	{
 		struct buf meta;
@@ -2404,13 +2459,13 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		      "<meta name=\"generator\" content=\"iopsy " IOPSY_VERSION "\">\n"
 		      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n"
-		      "<title>Before and after &ndash; ");
-	hosts_line(&c->side[CMP_AFTER].m, out);
+		      "<title>");
+	doc_title(out, o, "Before and after", &c->side[CMP_AFTER].m);
 	buf_adds(out, "</title>\n<style>\n");
 	buf_adds(out, css);
 	buf_adds(out, compare_css);
 	buf_adds(out, "</style>\n");
-	print_page_css(out, o);
+	print_page_css(out, o, "What did the change do?");
 	buf_adds(out, "</head>\n<body>\n");
 	{
 		struct buf meta;

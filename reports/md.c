@@ -13,11 +13,26 @@
 #include "rules_out.h"
 #include "text.h"
 
-/* Text as Markdown that renders as itself: control characters and bad UTF-8 as \xNN, the ASCII
- * punctuation that means something inline backslash-escaped (links, emphasis, code, table cells,
- * strike-through), & < > as entities (no raw HTML), line ends as spaces, and a first character
- * that would start a heading, a list or a quote escaped too. */
-static void md_text(struct buf *b, const char *s)
+/* Whether the '&' at p starts a character reference ("&amp;", "&#62;", "&#x3E;"), which Markdown
+ * would decode. */
+static bool entity_at(const char *p)
+{
+	const char *q = p + 1;
+	if (*q == '#')
+		q++;
+	const char *name = q;
+	while ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9'))
+		q++;
+	return q > name && *q == ';';
+}
+
+/* Text as Markdown that renders as itself (md_escape in reporter.h): control characters and bad
+ * UTF-8 as \xNN, line ends as spaces, the ASCII punctuation that means something inline
+ * backslash-escaped (links, emphasis, code, table cells, strike-through, backslashes), '<' only
+ * where it could open raw HTML or an autolink (before a letter, '/', '!' or '?') and '&' only where it
+ * would be a character reference — "->", ">= 31" and "a < b" stay as they are —, and a start that
+ * would make a heading, a list, a quote or a thematic break escaped too. */
+void md_escape(struct buf *b, const char *s)
 {
 	if (!s)
 		return;
@@ -29,23 +44,44 @@ static void md_text(struct buf *b, const char *s)
 	buf_init(&e);
 	fmt_esc(&e, t.data ? t.data : "");
 	const char *p0 = e.data ? e.data : "";
-	if (*p0 == '#' || *p0 == '+' || *p0 == '-' || *p0 == '=' || (*p0 >= '0' && *p0 <= '9'))
+	const char *list_mark = NULL; /* "1." or "1)" at the start: an ordered list item */
+	if (*p0 == '#' || *p0 == '+' || *p0 == '-' || *p0 == '=' || *p0 == '>')
 		buf_addc(b, '\\');
+	else if (*p0 >= '0' && *p0 <= '9') {
+		const char *q = p0;
+		while (*q >= '0' && *q <= '9')
+			q++;
+		if (*q == '.' || *q == ')')
+			list_mark = q;
+	}
 	for (const char *p = p0; *p; p++) {
+		char n = p[1];
 		switch (*p) {
-		case '&': buf_adds(b, "&amp;"); break;
-		case '<': buf_adds(b, "&lt;"); break;
-		case '>': buf_adds(b, "&gt;"); break;
+		case '<':
+			if ((n >= 'a' && n <= 'z') || (n >= 'A' && n <= 'Z') || n == '/' || n == '!' || n == '?')
+				buf_addc(b, '\\');
+			buf_addc(b, '<');
+			break;
+		case '&':
+			if (entity_at(p))
+				buf_addc(b, '\\');
+			buf_addc(b, '&');
+			break;
 		case '\\': case '`': case '*': case '_': case '[': case ']': case '|': case '~':
 			buf_addc(b, '\\');
 			buf_addc(b, *p);
 			break;
-		default: buf_addc(b, *p);
+		default:
+			if (p == list_mark)
+				buf_addc(b, '\\');
+			buf_addc(b, *p);
 		}
 	}
 	buf_free(&e);
 	buf_free(&t);
 }
+
+static void md_text(struct buf *b, const char *s) { md_escape(b, s); }
 
 static void md_num(struct buf *b, double v) { fmt_num(b, v, "–"); }
 
@@ -166,12 +202,23 @@ static void summary_md(const struct exec_summary *es, struct buf *out)
 	buf_adds(out, "\n");
 }
 
+/* The report's heading: --title (escaped) when given, else what it is. */
+static void heading(struct buf *out, const struct report_opts *o, const char *what)
+{
+	const struct report_brand *br = o ? o->html.brand : NULL;
+	buf_adds(out, "## ");
+	if (br && br->title && *br->title)
+		md_text(out, br->title);
+	else
+		buf_adds(out, what);
+	buf_adds(out, "\n\n");
+}
+
 static int md_analysis(const struct analysis *a, struct report_opts *o, struct buf *out)
 {
-	(void)o;
 	struct ltime lt;
 	ltime_init(&lt, &a->m, NULL);
-	buf_adds(out, "## iopsy analysis\n\n");
+	heading(out, o, "iopsy analysis");
 	struct exec_summary es;
 	summary_of_analysis(a, &lt, &es);
 	summary_md(&es, out);
@@ -264,7 +311,7 @@ static int md_compare(const struct compare *c, struct report_opts *o, struct buf
 	static const char *const word[FD_COUNT] = {"gone", "still present", "new", "not assessed after", "not assessed before"};
 	struct ltime lt;
 	ltime_init(&lt, &c->side[CMP_AFTER].m, &c->side[CMP_BEFORE].m);
-	buf_adds(out, "## iopsy comparison\n\n");
+	heading(out, o, "iopsy comparison");
 	struct exec_summary es;
 	summary_of_compare(c, &lt, &es);
 	summary_md(&es, out);

@@ -122,51 +122,95 @@ static const struct sql_symptom *sql_symptom(const struct analysis *a, bool meas
 static const char *const month_names[12] = {"January", "February", "March",     "April",   "May",      "June",
 					     "July",    "August",   "September", "October", "November", "December"};
 
-/* "27 July 2026, 06:00 to 06:20 local time (13:00 to 13:20 UTC)"; without a zone only UTC. */
+/* "27 July 2026" from the "2026-07-27..." that starts iso; nothing when iso is not a date. */
+static void date_words(struct buf *b, const char *iso)
+{
+	int y = 0, mo = 1, day = 1;
+	if (iso && sscanf(iso, "%d-%d-%d", &y, &mo, &day) == 3 && mo >= 1 && mo <= 12)
+		buf_printf(b, "%d %s %d", day, month_names[mo - 1], y);
+}
+
+/* t's date and clock time, local (lt) or UTC (lt NULL): "2026-07-27 06:00:00". */
+static void stamp(struct buf *b, const struct ltime *lt, int64_t t)
+{
+	if (lt)
+		ltime_local(b, lt, t, true);
+	else
+		fmt_when(b, t);
+}
+
+/* From t0 to t1 on one clock (local lt, UTC with lt NULL), w characters of each clock time:
+ * "06:00 to 06:20" on one day, "27 July 2026 22:00 to 29 July 2026 14:45" over several; z0, when
+ * not NULL, follows the start's time. Whether the ends are on two dates. */
+static bool clock_span(struct buf *b, const struct ltime *lt, int64_t t0, int64_t t1, int w, const char *z0)
+{
+	struct buf d0, d1;
+	buf_init(&d0);
+	buf_init(&d1);
+	stamp(&d0, lt, t0);
+	stamp(&d1, lt, t1);
+	bool days = d0.len < 11 || d1.len < 11 || strncmp(d0.data, d1.data, 10) != 0;
+	if (days) {
+		date_words(b, d0.data);
+		buf_addc(b, ' ');
+	}
+	buf_printf(b, "%.*s%s%s to ", w, d0.len > 11 ? d0.data + 11 : "", z0 ? " " : "", z0 ? z0 : "");
+	if (days) {
+		date_words(b, d1.data);
+		buf_addc(b, ' ');
+	}
+	buf_printf(b, "%.*s", w, d1.len > 11 ? d1.data + 11 : "");
+	buf_free(&d0);
+	buf_free(&d1);
+	return days;
+}
+
+/* "on 27 July 2026, 06:00 to 06:20 local time (UTC-07:00; 13:00 to 13:20 UTC)"; without a zone
+ * only UTC. A period over several days names both dates: "from 27 July 2026 22:00 to 29 July 2026
+ * 14:45 UTC"; the UTC clock names its dates when they differ from each other. */
 static void period_words(struct buf *b, const struct ltime *lt, int64_t t0, int64_t t1)
 {
-	struct buf d;
-	buf_init(&d);
-	if (lt->known)
-		ltime_local(&d, lt, t0, true);
-	else
-		fmt_when(&d, t0);
-	int y = 0, mo = 1, day = 1;
-	if (d.data && sscanf(d.data, "%d-%d-%d", &y, &mo, &day) == 3 && mo >= 1 && mo <= 12)
-		buf_printf(b, "%d %s %d, ", day, month_names[mo - 1], y);
-	buf_free(&d);
+	bool secs = t1 - t0 < 120000; /* under two minutes: the seconds tell start from end */
+	int w = secs ? 8 : 5;
 	struct buf x;
 	buf_init(&x);
-	bool secs = t1 - t0 < 120000; /* under two minutes: the seconds tell start from end */
-	int w = secs ? 8 : 5, cut = secs ? 0 : 3;
 	if (lt->known) {
 		char ab0[16], ab1[16];
 		const char *z0 = ltime_abbr(lt, t0, ab0), *z1 = ltime_abbr(lt, t1, ab1);
 		bool change = strcmp(z0, z1) != 0; /* DST (or another capture's bias) in between: each end its own */
-		ltime_local(&x, lt, t0, false);
-		buf_printf(b, "%.*s%s%s to ", w, x.data, change ? " " : "", change ? z0 : "");
-		buf_reset(&x);
-		struct buf d0, d1; /* the end's local date when it is another day than the start's */
-		buf_init(&d0);
-		buf_init(&d1);
-		ltime_local(&d0, lt, t0, true);
-		ltime_local(&d1, lt, t1, true);
-		bool other_day = strncmp(d0.data, d1.data, 10) != 0;
-		buf_free(&d0);
-		buf_free(&d1);
-		ltime_local(&x, lt, t1, other_day || (t1 - t0) > 86400000);
-		int n = (int)(x.len > 5 ? x.len - (size_t)cut : x.len);
+		bool days = clock_span(&x, lt, t0, t1, w, change ? z0 : NULL);
+		if (days)
+			buf_printf(b, "from %s", x.data);
+		else {
+			struct buf d;
+			buf_init(&d);
+			stamp(&d, lt, t0);
+			buf_adds(b, "on ");
+			date_words(b, d.data);
+			buf_printf(b, ", %s", x.data);
+			buf_free(&d);
+		}
 		if (change)
-			buf_printf(b, "%.*s %s local time (", n, x.data, z1);
+			buf_printf(b, " %s local time (", z1);
 		else
-			buf_printf(b, "%.*s local time (%s; ", n, x.data, z1);
+			buf_printf(b, " local time (%s; ", z1);
+		buf_reset(&x);
+		clock_span(&x, NULL, t0, t1, w, NULL);
+		buf_printf(b, "%s UTC)", x.data);
+	} else {
+		bool days = clock_span(&x, NULL, t0, t1, w, NULL);
+		if (days)
+			buf_printf(b, "from %s UTC", x.data);
+		else {
+			struct buf d;
+			buf_init(&d);
+			stamp(&d, NULL, t0);
+			buf_adds(b, "on ");
+			date_words(b, d.data);
+			buf_printf(b, ", %s UTC", x.data);
+			buf_free(&d);
+		}
 	}
-	buf_reset(&x);
-	fmt_hhmmss(&x, t0);
-	buf_printf(b, "%.*s to ", w, x.data);
-	buf_reset(&x);
-	fmt_hhmmss(&x, t1);
-	buf_printf(b, "%.*s UTC%s", w, x.data, lt->known ? ")" : "");
 	buf_free(&x);
 }
 
@@ -185,8 +229,48 @@ static void span_of(const struct model *m, int64_t *t0, int64_t *t1)
 	}
 }
 
-/* "the ESXi host esx01 and the Windows guest SQL01" (up to three names of each). */
-static void machines(struct buf *b, const struct model *m)
+/* Up to SPAN_PARTS periods the captures cover apart from each other (no capture in two), in time
+ * order; the last holds the rest when there are more. The number of periods (0: no capture). */
+#define SPAN_PARTS 4
+struct span {
+	int64_t t0, t1;
+};
+
+static int spans_apart(const struct model *m, struct span *p)
+{
+	int n = 0;
+	int64_t after = INT64_MIN; /* the captures that start after this time are not placed yet */
+	for (;;) {
+		/* the earliest capture not placed yet starts a period; every capture it reaches joins */
+		int64_t t0 = INT64_MAX, t1 = INT64_MIN;
+		for (size_t i = 0; i < m->ncaps; i++) {
+			const struct capture *c = &m->caps[i];
+			int64_t s = c->start + c->clock_offset_ms;
+			if (!c->failed && c->rows && s > after && s < t0)
+				t0 = s, t1 = c->end + c->clock_offset_ms;
+		}
+		if (t0 == INT64_MAX)
+			return n;
+		for (bool grew = true; grew;) {
+			grew = false;
+			for (size_t i = 0; i < m->ncaps; i++) {
+				const struct capture *c = &m->caps[i];
+				int64_t s = c->start + c->clock_offset_ms, e = c->end + c->clock_offset_ms;
+				if (!c->failed && c->rows && s >= t0 && s <= t1 && e > t1)
+					t1 = e, grew = true;
+			}
+		}
+		if (n < SPAN_PARTS)
+			p[n++] = (struct span){t0, t1};
+		else
+			p[SPAN_PARTS - 1].t1 = t1;
+		after = t1;
+	}
+}
+
+/* "the ESXi host esx01 and the Windows guest SQL01" (up to three names of each), of the captures
+ * that start within t0..t1. */
+static void machines_in(struct buf *b, const struct model *m, int64_t t0, int64_t t1)
 {
 	int said = 0;
 	for (int role = 0; role < 2; role++) {
@@ -194,7 +278,8 @@ static void machines(struct buf *b, const struct model *m)
 		int n = 0, more = 0;
 		for (size_t i = 0; i < m->ncaps; i++) {
 			const struct capture *c = &m->caps[i];
-			if (c->failed || !c->host || (int)c->role != (role ? ROLE_GUEST : ROLE_HOST))
+			int64_t cs = c->start + c->clock_offset_ms;
+			if (c->failed || !c->host || (int)c->role != (role ? ROLE_GUEST : ROLE_HOST) || cs < t0 || cs > t1)
 				continue;
 			bool dup = false;
 			for (int k = 0; k < n; k++)
@@ -220,6 +305,11 @@ static void machines(struct buf *b, const struct model *m)
 	}
 	if (!said)
 		buf_adds(b, "machines the captures do not name");
+}
+
+static void machines(struct buf *b, const struct model *m)
+{
+	machines_in(b, m, INT64_MIN, INT64_MAX);
 }
 
 /* Where IO waits, said for a manager, by the box of the kind. */
@@ -296,6 +386,10 @@ static enum act_key key_of(const struct analysis *a, const struct finding *f)
 /* The scope an action is said for: the machine for guest-side steps, the entity otherwise. */
 static bool same_scope(enum act_key k, const struct finding *x, const struct finding *y)
 {
+	/* the array's QUEUE FULL is the LU's, whichever hosts see it (a finding may name several
+	 * hosts sharing the LU): one action per LU, naming all of them */
+	if (k == AK_QFULL)
+		return x->entity && y->entity && strcmp(x->entity, y->entity) == 0;
 	bool hosts = (!x->host && !y->host) || (x->host && y->host && strcmp(x->host, y->host) == 0);
 	if (k != AK_PVSCSI && k != AK_GUEST_PATH && k != AK_SYMPTOM && k != AK_SPLIT && k != AK_ALIGN)
 		hosts = !x->host || !y->host || strcmp(x->host, y->host) == 0; /* vmkernel.log names no host */
@@ -304,13 +398,40 @@ static bool same_scope(enum act_key k, const struct finding *x, const struct fin
 	return hosts && x->entity && y->entity && strcmp(x->entity, y->entity) == 0;
 }
 
-/* The disks (entities) of the findings of key k on f's machine: "D:, E:". */
+/* The guest disk of finding g had IOs queued: its evidence's median Current Disk Queue Length
+ * (any of its findings of key k on f's machine) is at least one IO. A disk without that counter
+ * counts as busy. */
+static bool disk_busy(const struct analysis *a, enum act_key k, const struct finding *f, const struct finding *g)
+{
+	bool measured = false;
+	for (size_t i = 0; i < a->nf; i++) {
+		const struct finding *x = &a->f[i];
+		if (key_of(a, x) != k || !same_scope(k, f, x) || !x->entity || strcmp(x->entity, g->entity) != 0)
+			continue;
+		for (int e = 0; e < x->nev; e++)
+			if (x->ev[e].metric == M_G_CDQL && !isnan(x->ev[e].median)) {
+				if (x->ev[e].median >= 1)
+					return true;
+				measured = true;
+			}
+	}
+	return !measured;
+}
+
+/* The disks (entities) of the findings of key k on f's machine: "D:, E:"; for a move to PVSCSI
+ * only the busy ones (an idle boot disk gains nothing from it), all when none is. */
 static void disks_of(const struct analysis *a, enum act_key k, const struct finding *f, struct buf *b)
 {
 	int n = 0;
+	bool any_busy = false;
+	for (size_t i = 0; k == AK_PVSCSI && i < a->nf && !any_busy; i++)
+		any_busy = key_of(a, &a->f[i]) == k && same_scope(k, f, &a->f[i]) && a->f[i].entity &&
+			   disk_busy(a, k, f, &a->f[i]);
 	for (size_t i = 0; i < a->nf; i++) {
 		const struct finding *g = &a->f[i];
 		if (key_of(a, g) != k || !same_scope(k, f, g) || !g->entity)
+			continue;
+		if (any_busy && !disk_busy(a, k, f, g))
 			continue;
 		bool dup = false;
 		for (size_t j = 0; j < i; j++)
@@ -330,13 +451,53 @@ static double ev_median(const struct finding *f, enum metric m)
 	return NAN;
 }
 
+/* The hosts of the findings of key k in f's scope, each once, in finding order ("esx01, esx02"; a
+ * finding's host may itself be such a list). */
+static void hosts_of(const struct analysis *a, enum act_key k, const struct finding *f, struct buf *b)
+{
+	int n = 0;
+	for (size_t i = 0; i < a->nf; i++) {
+		const struct finding *g = &a->f[i];
+		if (key_of(a, g) != k || !same_scope(k, f, g) || !g->host || !*g->host)
+			continue;
+		for (const char *p = g->host; *p;) {
+			size_t len = strcspn(p, ",");
+			struct buf one;
+			buf_init(&one);
+			buf_add(&one, p, len);
+			p += len;
+			while (*p == ',' || *p == ' ')
+				p++;
+			bool dup = !one.len;
+			/* said already: the list holds it between separators */
+			for (const char *q = b->data; !dup && q && *q;) {
+				size_t l2 = strcspn(q, ",");
+				dup = l2 == one.len && strncmp(q, one.data, l2) == 0;
+				q += l2;
+				while (*q == ',' || *q == ' ')
+					q++;
+			}
+			if (!dup)
+				buf_printf(b, "%s%s", n++ ? ", " : "", one.data);
+			buf_free(&one);
+		}
+	}
+}
+
 static void action_text(const struct analysis *a, enum act_key k, const struct finding *f, struct action *ac)
 {
 	struct buf who, ds;
 	buf_init(&who);
 	buf_init(&ds);
 	buf_adds(&who, f->entity ? f->entity : "");
-	if (f->host && *f->host && f->layer != LAYER_GUEST && f->layer != LAYER_VSCSI)
+	if (k == AK_QFULL && f->layer != LAYER_GUEST && f->layer != LAYER_VSCSI) {
+		struct buf hs;
+		buf_init(&hs);
+		hosts_of(a, k, f, &hs);
+		if (hs.len)
+			buf_printf(&who, " on host%s %s", strchr(hs.data, ',') ? "s" : "", hs.data);
+		buf_free(&hs);
+	} else if (f->host && *f->host && f->layer != LAYER_GUEST && f->layer != LAYER_VSCSI)
 		buf_printf(&who, " on host %s", f->host);
 	disks_of(a, k, f, &ds);
 	const char *host = f->host && *f->host ? f->host : "the VM";
@@ -412,7 +573,9 @@ static void action_text(const struct analysis *a, enum act_key k, const struct f
 	case AK_QFULL:
 		ac->what = fmtx("Ask the storage team why the array returns QUEUE FULL for %s, and lower the outstanding IO "
 				"per LU (queue depths, busy VMs per LUN) to what the array port accepts.", ent);
-		ac->effect = fmtx("The host stops halving its queue depth and waiting for it to climb back.");
+		ac->effect = strstr(ent, " on hosts ")
+				     ? fmtx("The hosts stop halving their queue depth and waiting for it to climb back.")
+				     : fmtx("The host stops halving its queue depth and waiting for it to climb back.");
 		break;
 	case AK_SIOC:
 		ac->what = fmtx("Review the other workloads on the datastore of %s and its Storage I/O Control threshold and "
@@ -601,6 +764,22 @@ static void actions_of_analysis(const struct analysis *a, struct exec_summary *s
 			s->nactions++;
 		}
 	}
+	/* an action said twice is one: the later joins the first with its findings */
+	for (int j = 0; j < s->nactions; j++)
+		for (int i = j + 1; i < s->nactions;) {
+			struct action *x = &s->act[j], *y = &s->act[i];
+			if (!x->what || !y->what || strcmp(x->what, y->what) != 0) {
+				i++;
+				continue;
+			}
+			for (int w = 0; w < y->nwhy && x->nwhy < SUMMARY_MAX_WHY; w++)
+				x->why[x->nwhy++] = y->why[w];
+			free(y->what);
+			free(y->effect);
+			free(y->because);
+			memmove(y, y + 1, (size_t)(s->nactions - i - 1) * sizeof *y);
+			s->nactions--;
+		}
 	/* findings are worst first; keep that order, and the why lists ascending */
 	for (int j = 0; j < s->nactions; j++) {
 		struct action *ac = &s->act[j];
@@ -642,10 +821,34 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 	s->tone = analysis_worst(a);
 	struct buf b;
 	buf_init(&b);
-	if (t0 < t1) {
+	struct span parts[SPAN_PARTS];
+	int nparts = t0 < t1 ? spans_apart(m, parts) : 0;
+	if (nparts > 1) {
+		/* one span over captures that share no time would be a wrong statement */
+		buf_adds(&b, a->window.on ? "In the window analysed (--from/--to) the captures do not overlap in time: they cover "
+					  : "The captures do not overlap in time: they cover ");
+		for (int k = 0; k < nparts && k < SPAN_PARTS - 1; k++) {
+			buf_adds(&b, k == 0 ? "" : k == nparts - 1 ? "; and " : "; ");
+			plain_duration(&b, (double)(parts[k].t1 - parts[k].t0) / 1000.0);
+			buf_addc(&b, ' ');
+			period_words(&b, lt, parts[k].t0, parts[k].t1);
+			buf_adds(&b, ", from ");
+			machines_in(&b, m, parts[k].t0, parts[k].t1);
+		}
+		if (nparts == SPAN_PARTS)
+			buf_adds(&b, "; and other periods");
+		if (ef_on(m->filter)) {
+			buf_adds(&b, "; for the selection ");
+			ef_options_text(m->filter, &b);
+			buf_adds(&b, " only");
+		}
+		buf_adds(&b, ".");
+		add_sentence(s, b.data);
+		buf_init(&b);
+	} else if (t0 < t1) {
 		buf_adds(&b, a->window.on ? "The window analysed (--from/--to) covers " : "The captures cover ");
 		plain_duration(&b, (double)(t1 - t0) / 1000.0);
-		buf_adds(&b, " on ");
+		buf_addc(&b, ' ');
 		period_words(&b, lt, t0, t1);
 		buf_adds(&b, ", from ");
 		machines(&b, m);
@@ -906,7 +1109,7 @@ void summary_of_compare(const struct compare *c, const struct ltime *lt, struct 
 		plain_duration(&b, (double)(t1 - t0) / 1000.0);
 		if (c->side[side].window.on)
 			buf_adds(&b, " (its --from/--to window)");
-		buf_adds(&b, " on ");
+		buf_addc(&b, ' ');
 		period_words(&b, lt, t0, t1);
 	}
 	if (b.len) {

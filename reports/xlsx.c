@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fmt.h"
@@ -394,8 +395,20 @@ static int xlsx_begin(struct xl *x, struct buf *dir, struct report_opts *o)
 	format_set_num_format(x->date, "yyyy-mm-dd hh:mm:ss");
 	x->num = workbook_add_format(x->wb);
 	format_set_num_format(x->num, "General");
-	workbook_set_properties(x->wb, &(lxw_doc_properties){.title = (char *)"Storage latency analysis",
-							    .comments = (char *)"made by iopsy " IOPSY_VERSION});
+	/* SOURCE_DATE_EPOCH fixes the creation date, as in the HTML (reproducible-builds.org) */
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	char *end = NULL;
+	long long sec = sde && *sde ? strtoll(sde, &end, 10) : -1;
+	time_t created = end && !*end && sec >= 0 && sec < 100000000000LL ? (time_t)sec : 0;
+	/* the document title: --title (control characters and bad UTF-8 shown as \xNN, as in a cell) */
+	const struct report_brand *br = o->html.brand;
+	struct buf title;
+	buf_init(&title);
+	fmt_esc(&title, br && br->title && *br->title ? br->title : "Storage latency analysis");
+	workbook_set_properties(x->wb, &(lxw_doc_properties){.title = title.data,
+							    .comments = (char *)"made by iopsy " IOPSY_VERSION,
+							    .created = created});
+	buf_free(&title);
 	return 0;
 }
 

@@ -555,6 +555,43 @@ START_TEST(outcome_in_index)
 }
 END_TEST
 
+/* The index counts each set once, a comparison by its outcome (an improved set whose after side
+ * has no finding is not "clean"), and its failed count is summary.json's sets_failed (failed or
+ * partial, as the exit status counts them). */
+START_TEST(index_counts_agree)
+{
+	struct batch b;
+	memset(&b, 0, sizeof b);
+	struct bset *s = fake_set(&b, "dead", -1, 10);
+	s->res->status = BS_FAILED;
+	bset_take_outcome(s, s->res);
+	s = fake_set(&b, "half", K_LAT_DEVICE, 10);
+	s->res->status = BS_PARTIAL;
+	bset_take_outcome(s, s->res);
+	s = fake_set(&b, "moved", -1, 10);
+	s->paired = true;
+	s->res->outcome = CO_IMPROVED;
+	bset_take_outcome(s, s->res);
+	fake_set(&b, "quiet", -1, 10);
+	ck_assert_int_eq(batch_sets_failed(&b), 2);
+	struct run_info ri = {.started = "2026-12-02T06:00:00Z", .input = "/in", .input_kind = "folder"};
+	struct buf idx, js;
+	buf_init(&idx);
+	buf_init(&js);
+	batch_index_html(&b, &ri, &idx);
+	ck_assert_msg(strstr(idx.data, "4 sets: 2 failed (1 of them partial); analyses: 0 critical, 0 warning, 0 incomplete, "
+				       "1 clean; comparisons: 1 improved"),
+		      "%s", idx.data);
+	struct json j;
+	json_init(&j, &js, false);
+	batch_summary_json(&b, &ri, &j);
+	ck_assert_ptr_nonnull(strstr(js.data, "\"sets_failed\":2"));
+	buf_free(&idx);
+	buf_free(&js);
+	batch_free(&b);
+}
+END_TEST
+
 START_TEST(history_roundtrip)
 {
 	char db[128];
@@ -595,13 +632,56 @@ START_TEST(history_roundtrip)
 	bprev_free(&prev);
 	struct buf out;
 	buf_init(&out);
-	ck_assert_int_eq(history_list(h, NULL, &out, &d), 0);
+	ck_assert_int_eq(history_list(h, NULL, false, &out, &d), 0);
 	ck_assert_ptr_nonnull(strstr(out.data, "schema version"));
 	ck_assert_ptr_nonnull(strstr(out.data, "SQL01 weekly"));
 	buf_free(&out);
 	history_close(h);
 	batch_free(&b);
 	batch_free(&b2);
+	buf_free(&err);
+}
+END_TEST
+
+/* iopsy history: a set's status is its state (worst finding, a comparison's outcome), not the
+ * worker's "ok"; figures are numbers ("1334.27", "13"), never "1.33e+03"; --json lists the same */
+START_TEST(history_list_states)
+{
+	char db[128];
+	snprintf(db, sizeof db, "%s/hs.sqlite", dir);
+	struct buf err;
+	buf_init(&err);
+	struct diag d = buf_diag(&err);
+	struct history *h;
+	ck_assert_int_eq(history_open(&h, db, true, 0, &d), 0);
+	struct batch b;
+	memset(&b, 0, sizeof b);
+	struct bset *s = fake_set(&b, "crit", K_Q_GUEST_VSCSI_CAP, 1334.27);
+	s->res->st->max = 13;
+	s = fake_set(&b, "moved", -1, 3);
+	s->paired = true;
+	s->res->outcome = CO_IMPROVED;
+	bset_take_outcome(s, s->res);
+	fake_set(&b, "quiet", -1, 3);
+	ck_assert_int_eq(history_record(h, "2026-11-22T06:00:00Z", "/in", NULL, &b, &d), 0);
+	struct buf out;
+	buf_init(&out);
+	ck_assert_int_eq(history_list(h, NULL, false, &out, &d), 0);
+	ck_assert_msg(strstr(out.data, "crit                           critical       critical"), "%s", out.data);
+	ck_assert_msg(strstr(out.data, "moved                          improved "), "%s", out.data);
+	ck_assert_msg(strstr(out.data, "quiet                          ok "), "%s", out.data);
+	buf_reset(&out);
+	ck_assert_int_eq(history_list(h, "crit", false, &out, &d), 0);
+	ck_assert_msg(strstr(out.data, " 1334.27 / 1334.27 / 13\n"), "%s", out.data);
+	ck_assert_ptr_null(strstr(out.data, "e+"));
+	buf_reset(&out);
+	ck_assert_int_eq(history_list(h, "crit", true, &out, &d), 0);
+	ck_assert_msg(strstr(out.data, "\"state\": \"critical\",\n      \"status\": \"ok\""), "%s", out.data);
+	ck_assert_ptr_nonnull(strstr(out.data, "\"kind\": \"queue.guest_vscsi_cap\""));
+	ck_assert_ptr_nonnull(strstr(out.data, "\"p95\": 1334.27"));
+	buf_free(&out);
+	history_close(h);
+	batch_free(&b);
 	buf_free(&err);
 }
 END_TEST
@@ -1135,7 +1215,7 @@ START_TEST(history_run_key_replaces)
 	ck_assert_int_eq(history_record(h, "2026-11-29T09:00:00Z", "/in", NULL, &b, &d), 0);
 	struct buf out;
 	buf_init(&out);
-	ck_assert_int_eq(history_list(h, NULL, &out, &d), 0);
+	ck_assert_int_eq(history_list(h, NULL, false, &out, &d), 0);
 	int w48 = 0, rows = 0;
 	for (const char *l = strchr(out.data, '\n'); l && l[1]; l = strchr(l + 1, '\n')) {
 		rows++;
@@ -1221,10 +1301,12 @@ Suite *batch_suite(void)
 	tcase_add_test(tc, mime_structure);
 	tcase_add_test(tc, mime_streamed_from_files);
 	tcase_add_test(tc, history_roundtrip);
+	tcase_add_test(tc, history_list_states);
 	tcase_add_test(tc, history_unwritable_keeps_db);
 	tcase_add_test(tc, trend_one_function);
 	tcase_add_test(tc, record_roundtrip_and_validation);
 	tcase_add_test(tc, outcome_in_index);
+	tcase_add_test(tc, index_counts_agree);
 	tcase_add_test(tc, runner_results_are_this_runs);
 	tcase_add_test(tc, discover_reserved_and_special_files);
 	tcase_add_test(tc, history_keys_and_migration);

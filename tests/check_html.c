@@ -20,6 +20,9 @@
 #include "charts.h"
 #include "compare.h"
 #include "html.h"
+#include "ltime.h"
+#include "summary.h"
+#include "reporter.h"
 #include "suites.h"
 
 Suite *html_suite(void);
@@ -627,6 +630,180 @@ START_TEST(svg_ids_unique_in_report)
 }
 END_TEST
 
+/* --title is the document's <title> (and so the PDF's title), escaped; without it the default */
+START_TEST(title_is_the_documents)
+{
+	struct fixture fx;
+	fixture_load(&fx);
+	struct report_brand br = {.title = "Q3 <i>review</i> & \"more\"", .customer = "Evil\"}</style><script>x()</script>"};
+	struct html_opts o = {.gnuplot = "/nonexistent/gnuplot", .brand = &br};
+	struct html_result res;
+	struct buf out, msg;
+	buf_init(&out);
+	buf_init(&msg);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), 0);
+	ck_assert_ptr_nonnull(strstr(out.data, "<title>Q3 &lt;i&gt;review&lt;/i&gt; &amp; &quot;more&quot;</title>"));
+	ck_assert_ptr_null(strstr(out.data, "<i>review"));
+	/* the printed pages' running footer: customer and title as CSS strings that cannot end the
+	 * string or the style element, the date, "Page N of M" */
+	ck_assert_ptr_nonnull(strstr(out.data, "@bottom-left{content:\"Evil\\22 \\7D \\3C \\2F style\\3E "));
+	ck_assert_ptr_nonnull(strstr(out.data, " \\B7  Q3 \\3C i\\3E review"));
+	ck_assert_ptr_nonnull(strstr(out.data, "@bottom-right{content:\"Page \" counter(page) \" of \" counter(pages)"));
+	ck_assert_ptr_null(strstr(out.data, "</style><script>"));
+	buf_reset(&out);
+	o.brand = NULL;
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), 0);
+	ck_assert_ptr_nonnull(strstr(out.data, "<title>Storage performance analysis &ndash; "));
+	buf_free(&out);
+	buf_free(&msg);
+	fixture_free(&fx);
+}
+END_TEST
+
+/* Markdown text is escaped for Markdown, not HTML: "->", ">= 31" and "a < b" stay as written, and a
+ * name from a capture still cannot open a tag, a link, a character reference, a table cell or a block */
+START_TEST(md_escape_is_markdown)
+{
+	static const struct {
+		const char *in, *out;
+	} t[] = {
+		{"reads 6.5 -> 141 ms", "reads 6.5 -> 141 ms"},
+		{"Queue >= 31 and < 5 & more", "Queue >= 31 and < 5 & more"},
+		{"sec/Transfer >> GAVG", "sec/Transfer >> GAVG"},
+		{"<script>alert(1)</script>", "\\<script>alert(1)\\</script>"},
+		{"x<img src=x onerror=alert(1)>", "x\\<img src=x onerror=alert(1)>"},
+		{"<!-- c --> <?php", "\\<!-- c --> \\<?php"},
+		{"<http://evil.example/>", "\\<http://evil.example/>"},
+		{"R&amp;D &#60; &#x3c;", "R\\&amp;D \\&#60; \\&#x3c;"},
+		{"[x](javascript:alert(1)) ![i](y)", "\\[x\\](javascript:alert(1)) !\\[i\\](y)"},
+		{"a|b `c` *d* _e_ ~f~ \\g", "a\\|b \\`c\\` \\*d\\* \\_e\\_ \\~f\\~ \\\\g"},
+		{"# h", "\\# h"},
+		{"> quote", "\\> quote"},
+		{"- item", "\\- item"},
+		{"12. item", "12\\. item"},
+		{"3) item", "3\\) item"},
+		{"10 ms", "10 ms"},
+		{"two\nlines\x01", "two lines\\\\x01"},
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		struct buf b;
+		buf_init(&b);
+		md_escape(&b, t[i].in);
+		ck_assert_msg(b.data && strcmp(b.data, t[i].out) == 0, "md_escape(\"%s\") = \"%s\", not \"%s\"", t[i].in,
+			      b.data ? b.data : "", t[i].out);
+		buf_free(&b);
+	}
+}
+END_TEST
+
+/* The HTML says a clock offset as --clock-offset and the text report do: guest clock minus host
+ * clock (--clock-offset 30 is "+30.0 s"; the times are shifted by -30 s) */
+START_TEST(clock_offset_sign)
+{
+	struct fixture fx;
+	fixture_load(&fx);
+	ck_assert_uint_ge(fx.a.m.ncaps, 1);
+	fx.a.m.caps[0].clock_offset_ms = -30000; /* what --clock-offset 30 applies */
+	fx.a.m.caps[0].offset_estimated = false;
+	struct html_opts o = {.gnuplot = "/nonexistent/gnuplot"};
+	struct html_result res;
+	struct buf out, msg, txt;
+	buf_init(&out);
+	buf_init(&msg);
+	buf_init(&txt);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), 0);
+	ck_assert_ptr_nonnull(strstr(out.data, "guest +30.0 s off the host (--clock-offset)"));
+	ck_assert_ptr_null(strstr(out.data, "-30.0 s (--clock-offset)"));
+	ck_assert_int_eq(reporter_find("text")->analysis(&fx.a, &(struct report_opts){0}, &txt), 0);
+	ck_assert_ptr_nonnull(strstr(txt.data, "guest clock +30.0 s off the host's"));
+	/* an estimated offset: the same sign, and the shift applied said as a shift */
+	fx.a.m.caps[0].offset_estimated = true;
+	fx.a.m.caps[0].offset_confidence = 0.97;
+	buf_reset(&out);
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), 0);
+	ck_assert_ptr_nonnull(strstr(out.data, "guest +30.0 s off the host, estimated from IOPS (r = 0.97)"));
+	ck_assert_ptr_nonnull(strstr(out.data, "shifted by -30.0 s to match the host"));
+	buf_free(&out);
+	buf_free(&msg);
+	buf_free(&txt);
+	fixture_free(&fx);
+}
+END_TEST
+
+/* Recommended actions: the array's QUEUE FULL on one LU seen by two hosts (a shared-LU finding
+ * naming both, adaptive queue depth on each) is one action naming both hosts once; a move to
+ * PVSCSI names the busy disks only, not an idle boot disk with a finding of its own. */
+static struct finding fake_finding(enum kind k, enum severity sev, enum layer l, const char *host, const char *ent,
+				   double cdql)
+{
+	struct finding f;
+	memset(&f, 0, sizeof f);
+	f.kind = k;
+	f.sev = sev;
+	f.layer = l;
+	f.host = host;
+	f.entity = ent;
+	f.ent = -1;
+	f.capture = -1;
+	f.summary = "s";
+	f.driver_share = NAN;
+	f.start = 1785157200000;
+	f.end = f.start + 600000;
+	if (!isnan(cdql)) {
+		f.ev[0] = (struct evidence){.metric = M_G_CDQL, .min = cdql, .median = cdql, .p95 = cdql, .max = cdql,
+					    .samples = 100, .threshold = NAN};
+		f.nev = 1;
+	}
+	return f;
+}
+
+START_TEST(actions_not_repeated)
+{
+	struct analysis a;
+	analysis_init(&a);
+	const char *lu = "naa.624a93708c1f4e2b1102000067bf1af7";
+	struct finding f[] = {
+		fake_finding(K_Q_ARRAY_OVERCOMMIT, SEV_CRITICAL, LAYER_DEVICE, "esx01.lab.local, esx02.lab.local", lu, NAN),
+		fake_finding(K_T_AQD, SEV_CRITICAL, LAYER_DEVICE, "esx02.lab.local", lu, NAN),
+		fake_finding(K_SCSI_QUEUE_FULL, SEV_WARNING, LAYER_DEVICE, "esx02.lab.local", lu, NAN),
+		fake_finding(K_T_AQD, SEV_CRITICAL, LAYER_DEVICE, "esx01.lab.local", lu, NAN),
+		fake_finding(K_Q_GUEST_VSCSI_CAP, SEV_CRITICAL, LAYER_VSCSI, "SQL01", "D:", 140),
+		fake_finding(K_Q_GUEST_HIDDEN, SEV_WARNING, LAYER_GUEST, "SQL01", "E:", 17),
+		fake_finding(K_Q_GUEST_HIDDEN, SEV_WARNING, LAYER_GUEST, "SQL01", "C:", 0),
+	};
+	a.f = f;
+	a.nf = sizeof f / sizeof f[0];
+	a.verdict_first = -1;
+	struct ltime lt;
+	ltime_init(&lt, &a.m, NULL);
+	struct exec_summary es;
+	summary_of_analysis(&a, &lt, &es);
+	int qfull = 0, pvscsi = 0;
+	for (int i = 0; i < es.nactions; i++) {
+		for (int j = 0; j < i; j++)
+			ck_assert_msg(strcmp(es.act[i].what, es.act[j].what) != 0, "action said twice: %s", es.act[i].what);
+		if (strstr(es.act[i].what, "QUEUE FULL")) {
+			qfull++;
+			ck_assert_msg(strstr(es.act[i].what, "on hosts esx01.lab.local, esx02.lab.local,") ||
+					      strstr(es.act[i].what, "on hosts esx02.lab.local, esx01.lab.local,"),
+				      "%s", es.act[i].what);
+			ck_assert_int_eq(es.act[i].nwhy, 4);
+		}
+		if (strstr(es.act[i].what, "PVSCSI")) {
+			pvscsi++;
+			ck_assert_msg(strstr(es.act[i].what, "(D:, E:)"), "an idle disk among the busy ones: %s", es.act[i].what);
+			ck_assert_int_eq(es.act[i].nwhy, 3); /* C:'s finding is still one of its reasons */
+		}
+	}
+	ck_assert_int_eq(qfull, 1);
+	ck_assert_int_eq(pvscsi, 1);
+	summary_free(&es);
+	a.f = NULL;
+	a.nf = 0;
+	analysis_free(&a);
+}
+END_TEST
+
 START_TEST(no_gnuplot)
 {
 	struct fixture fx;
@@ -1086,6 +1263,15 @@ START_TEST(compare_report)
 	compare_run(&c, &o, DIAG_INTO(&warn));
 	struct html_result res;
 	ck_assert_int_eq(report_html_compare(&c, &(struct html_opts){0}, &out, &res, DIAG_INTO(&msg)), 0);
+	ck_assert_ptr_nonnull(strstr(out.data, "<title>Before and after &ndash; "));
+	{
+		struct buf t;
+		buf_init(&t);
+		struct report_brand br = {.title = "<b>LSI</b> -> PVSCSI"};
+		ck_assert_int_eq(report_html_compare(&c, &(struct html_opts){.brand = &br}, &t, &res, DIAG_INTO(&msg)), 0);
+		ck_assert_ptr_nonnull(strstr(t.data, "<title>&lt;b&gt;LSI&lt;/b&gt; -&gt; PVSCSI</title>"));
+		buf_free(&t);
+	}
 	/* inert: the names are text, the JSON cannot close its element */
 	ck_assert_uint_eq(count(out.data, "<script"), 1);
 	ck_assert_uint_eq(count(out.data, "</script>"), 1);
@@ -1139,6 +1325,8 @@ Suite *html_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, escape_table, 0, (int)(sizeof esc_cases / sizeof esc_cases[0]));
 	tcase_add_test(tc, gp_quoting);
+	tcase_add_test(tc, md_escape_is_markdown);
+	tcase_add_test(tc, actions_not_repeated);
 	tcase_add_test(tc, downsample_keeps_spikes);
 	tcase_add_test(tc, downsample_small_is_identity);
 	tcase_add_test(tc, add_series_caps_points);
@@ -1152,6 +1340,8 @@ Suite *html_suite(void)
 	tcase_add_test(tr, hostile_names_escaped);
 	tcase_add_test(tr, svg_ids_unique_in_report);
 	tcase_add_test(tr, no_gnuplot);
+	tcase_add_test(tr, title_is_the_documents);
+	tcase_add_test(tr, clock_offset_sign);
 	tcase_add_test(tr, gnuplot_fails);
 	tcase_add_test(tr, gnuplot_timeout);
 	tcase_add_test(tr, charts_in_one_process);

@@ -479,7 +479,7 @@ START_TEST(provenance_in_every_output)
 		if (with) {
 			ck_assert_ptr_nonnull(strstr(out.data, "\n#### Rules overridden\n\n- device.davg.warning\\_ms = 10 (default 15) from "
 							       "site.rules:1\n"));
-			ck_assert_ptr_nonnull(strstr(out.data, "for \\[device naa.&lt;i&gt;1\\]\n"));
+			ck_assert_ptr_nonnull(strstr(out.data, "for \\[device naa.\\<i>1\\]\n"));
 		} else {
 			ck_assert_ptr_null(strstr(out.data, "Rules"));
 		}

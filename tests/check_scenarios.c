@@ -351,6 +351,11 @@ static void check_set(const char *dir, const char *scenario)
 		for (int i = 0; throttled && i < es.nactions; i++)
 			ck_assert_msg(!strstr(es.act[i].what, "Raise the queue depth of LUN"), "%s: action '%s' while the depth is set "
 				      "from outside", scenario, es.act[i].what);
+		/* an action is said once (two hosts seeing one LU's QUEUE FULL is one action) */
+		for (int i = 0; i < es.nactions; i++)
+			for (int j = 0; j < i; j++)
+				ck_assert_msg(strcmp(es.act[i].what, es.act[j].what) != 0, "%s: action %d repeats action %d: %s",
+					      scenario, i + 1, j + 1, es.act[i].what);
 		summary_free(&es);
 	}
 	for (size_t k = 0; k < a.nf; k++) {

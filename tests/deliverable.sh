@@ -125,6 +125,23 @@ EOF
 	else
 		nok "compare --pdf exited $rc, page size '$size': $(head -c 300 m1.txt) $(head -3 mig.err)"
 	fi
+	# --title is the PDF's Title (the HTML's <title>), as text: not its escaped form
+	"$BIN" analyze -q lsi-guest-queue-cap/esxtop.csv.gz --title 'Q3 <review> & "more"' --pdf ti.pdf \
+		--require-pdf --text /dev/null 2>ti.err
+	title=$(pdfinfo ti.pdf 2>/dev/null | sed -n 's/^Title: *//p')
+	if [ "$title" = 'Q3 <review> & "more"' ]; then
+		ok "--title is the PDF's title metadata"
+	else
+		nok "PDF title metadata is '$title', not the --title: $(head -3 ti.err)"
+	fi
+	# every page has the running footer: the title, the report's date and "Page N of M"
+	pages=$(pdfinfo ti.pdf 2>/dev/null | sed -n 's/^Pages: *//p')
+	pdftotext -f 2 -l 2 ti.pdf t2.txt 2>/dev/null
+	if [ -n "$pages" ] && grep -q "Page 2 of $pages" t2.txt && grep -q 'Q3 <review> & "more"' t2.txt && grep -q "UTC" t2.txt; then
+		ok "PDF pages carry the running footer (title, date, page 2 of $pages)"
+	else
+		nok "PDF page 2 has no running footer: $(tail -5 t2.txt 2>/dev/null)"
+	fi
 fi
 
 # without Chromium: a warning and the HTML, or exit 4 with --require-pdf

@@ -417,7 +417,7 @@ int batch_execute(const struct batch_opts *o)
 		const struct bset *s = &b.sets[i];
 		if (s->system_error)
 			ret = EXIT_SYSTEM; /* a report or the set's folder could not be written */
-		if (s->status == BS_FAILED || s->status == BS_PARTIAL) {
+		if (bset_failed(s)) {
 			failed++;
 			struct bresult tmp;
 			const struct bresult *r = batch_result(&b, i, &tmp);

@@ -6,6 +6,7 @@
 #include "discover.h"
 #include "compare.h"
 #include "hdb.h"
+#include "json.h"
 #include "version.h"
 
 #include <math.h>
@@ -683,26 +684,113 @@ static void pad_escaped(struct buf *out, const char *s, int width)
 	buf_printf(out, "%*s", w < (size_t)width ? (int)((size_t)width - w) : 0, "");
 }
 
-int history_list(struct history *h, const char *set, struct buf *out, struct diag *d)
+/* A set's state in the listing, from what a run recorded: a comparison's outcome; else failed,
+ * the worst finding's severity (critical, warning), partial, or ok (no warning or critical
+ * finding). "status ok" was the worker's status only, said of a set with critical findings. */
+static const char *set_state(const char *status, const char *worst, const char *outcome)
+{
+	if (status && !strcmp(status, "failed"))
+		return "failed";
+	if (outcome && *outcome)
+		return outcome;
+	if (worst && (!strcmp(worst, "critical") || !strcmp(worst, "warning")))
+		return worst;
+	if (status && !strcmp(status, "partial"))
+		return "partial";
+	return "ok";
+}
+
+/* A figure as a number: an integer as one ("1334"), else fixed-point with up to three decimals
+ * ("0.301", "4.5"), never an exponent; "-" when not recorded. */
+static void figure(struct buf *out, double v)
+{
+	if (isnan(v)) {
+		buf_adds(out, "-");
+		return;
+	}
+	if (v == floor(v) && fabs(v) < 1e15) {
+		buf_printf(out, "%.0f", v + 0.0);
+		return;
+	}
+	size_t at = out->len;
+	buf_printf(out, "%.3f", v);
+	while (out->len > at && out->data[out->len - 1] == '0')
+		out->data[--out->len] = '\0';
+	if (out->len > at && out->data[out->len - 1] == '.')
+		out->data[--out->len] = '\0';
+	if (out->len - at == 2 && !strncmp(out->data + at, "-0", 2)) { /* -0.0001 */
+		out->len = at;
+		buf_adds(out, "0");
+	}
+}
+
+int history_list(struct history *h, const char *set, bool as_json, struct buf *out, struct diag *d)
 {
 	struct hq *q = hq_prepare(h->db, "SELECT r.id, r.started, s.name, s.status, s.worst, s.findings, s.capture_start, "
-					 "s.error, r.run_key, s.outcome FROM runs r JOIN sets s ON s.run_id = r.id "
-					 "WHERE CAST(?1 AS TEXT) IS NULL OR s.key = ?1 OR s.name = ?1 ORDER BY r.id, s.name, s.key");
+					 "s.error, r.run_key, s.outcome, s.key, s.capture_end FROM runs r JOIN sets s ON "
+					 "s.run_id = r.id WHERE CAST(?1 AS TEXT) IS NULL OR s.key = ?1 OR s.name = ?1 "
+					 "ORDER BY r.id, s.name, s.key");
 	if (!q)
 		return fail(h, d, "query");
 	hq_text(q, 1, set);
-	buf_printf(out, "schema version %d\n%-5s %-20s %-30s %-8s %-8s %8s  %-20s  %-14s  %s\n", hdb_version(h->db), "run",
-		   "started", "set", "status", "worst", "findings", "capture start", "outcome", "run id");
+	struct json j;
+	if (as_json) {
+		json_init(&j, out, true);
+		json_obj_begin(&j);
+		json_key(&j, "schema_version");
+		json_int(&j, 1);
+		json_key(&j, "history_schema_version");
+		json_int(&j, hdb_version(h->db));
+		json_key(&j, "set");
+		json_str(&j, set);
+		json_key(&j, "sets");
+		json_arr_begin(&j);
+	} else {
+		buf_printf(out, "schema version %d\n%-5s %-20s %-30s %-14s %-8s %8s  %-20s  %s\n", hdb_version(h->db), "run",
+			   "started", "set", "status", "worst", "findings", "capture start", "run id");
+	}
 	long rows = 0;
 	int st;
 	while ((st = hq_step(q)) == 1) {
 		rows++;
 		const char *started = hq_col_text(q, 1), *name = hq_col_text(q, 2), *key = hq_col_text(q, 8);
+		const char *status = hq_col_text(q, 3), *worst = hq_col_text(q, 4), *outcome = hq_col_text(q, 9);
+		const char *state = set_state(status, worst, outcome);
+		if (as_json) {
+			json_obj_begin(&j);
+			json_key(&j, "run");
+			json_int(&j, hq_col_int(q, 0));
+			json_key(&j, "started");
+			json_str(&j, started);
+			json_key(&j, "run_id");
+			json_str(&j, key);
+			json_key(&j, "set");
+			json_str(&j, name);
+			json_key(&j, "key");
+			json_str(&j, hq_col_text(q, 10));
+			json_key(&j, "state");
+			json_str(&j, state);
+			json_key(&j, "status");
+			json_str(&j, status);
+			json_key(&j, "worst");
+			json_str(&j, worst);
+			json_key(&j, "findings");
+			json_int(&j, hq_col_int(q, 5));
+			json_key(&j, "outcome");
+			json_str(&j, outcome);
+			json_key(&j, "capture_start");
+			json_str(&j, hq_col_text(q, 6));
+			json_key(&j, "capture_end");
+			json_str(&j, hq_col_text(q, 11));
+			json_key(&j, "error");
+			json_str(&j, hq_col_text(q, 7));
+			json_obj_end(&j);
+			continue;
+		}
 		buf_printf(out, "%-5lld %-20s ", (long long)hq_col_int(q, 0), started ? started : "");
 		pad_escaped(out, name ? name : "", 30);
-		buf_printf(out, " %-8s %-8s %8lld  %-20s  ", hq_col_text(q, 3), hq_null(q, 4) ? "-" : hq_col_text(q, 4),
-			   (long long)hq_col_int(q, 5), hq_null(q, 6) ? "-" : hq_col_text(q, 6));
-		buf_printf(out, "%-14s  ", hq_null(q, 9) ? "-" : hq_col_text(q, 9));
+		buf_printf(out, " %-14s %-8s %8lld  %-20s  ", state, worst ? worst : "-", (long long)hq_col_int(q, 5),
+			   hq_null(q, 6) ? "-" : hq_col_text(q, 6));
 		if (key)
 			buf_add_text_escaped(out, key, strlen(key));
 		else
@@ -712,17 +800,45 @@ int history_list(struct history *h, const char *set, struct buf *out, struct dia
 	hq_free(q);
 	if (st < 0)
 		return fail(h, d, "query");
+	if (as_json)
+		json_arr_end(&j);
 	if (set) {
-		q = hq_prepare(h->db, "SELECT run_id, kind, severity, host, entity, start, \"end\" FROM findings WHERE set_key = ?1 "
-				      "OR set_key IN (SELECT key FROM sets WHERE name = ?1) ORDER BY run_id, kind, host, entity, start");
+		q = hq_prepare(h->db, "SELECT run_id, kind, severity, host, entity, start, \"end\", summary FROM findings "
+				      "WHERE set_key = ?1 OR set_key IN (SELECT key FROM sets WHERE name = ?1) "
+				      "ORDER BY run_id, kind, host, entity, start");
 		if (!q)
 			return fail(h, d, "query");
 		hq_text(q, 1, set);
-		buf_adds(out, "\nfindings per run\n");
+		if (as_json) {
+			json_key(&j, "findings");
+			json_arr_begin(&j);
+		} else
+			buf_adds(out, "\nfindings per run\n");
 		while ((st = hq_step(q)) == 1) {
+			const char *hst = hq_col_text(q, 3), *ent = hq_col_text(q, 4);
+			if (as_json) {
+				json_obj_begin(&j);
+				json_key(&j, "run");
+				json_int(&j, hq_col_int(q, 0));
+				json_key(&j, "kind");
+				json_str(&j, hq_col_text(q, 1));
+				json_key(&j, "severity");
+				json_str(&j, hq_col_text(q, 2));
+				json_key(&j, "host");
+				json_str(&j, hst && *hst ? hst : NULL);
+				json_key(&j, "entity");
+				json_str(&j, ent);
+				json_key(&j, "start");
+				json_str(&j, hq_col_text(q, 5));
+				json_key(&j, "end");
+				json_str(&j, hq_col_text(q, 6));
+				json_key(&j, "summary");
+				json_str(&j, hq_col_text(q, 7));
+				json_obj_end(&j);
+				continue;
+			}
 			buf_printf(out, "  run %lld  %-8s %-30s ", (long long)hq_col_int(q, 0), hq_col_text(q, 2),
 				   hq_col_text(q, 1));
-			const char *hst = hq_col_text(q, 3), *ent = hq_col_text(q, 4);
 			if (hst && *hst) {
 				buf_add_text_escaped(out, hst, strlen(hst));
 				buf_addc(out, ' ');
@@ -733,24 +849,63 @@ int history_list(struct history *h, const char *set, struct buf *out, struct dia
 		hq_free(q);
 		if (st < 0)
 			return fail(h, d, "query");
-		q = hq_prepare(h->db, "SELECT run_id, layer, host, entity, metric, p50, p95, max FROM stats WHERE set_key = ?1 "
-				      "OR set_key IN (SELECT key FROM sets WHERE name = ?1) ORDER BY layer, entity, metric, run_id");
+		if (as_json)
+			json_arr_end(&j);
+		q = hq_prepare(h->db, "SELECT run_id, layer, host, entity, metric, p50, p95, max, p99, mean, samples FROM stats "
+				      "WHERE set_key = ?1 OR set_key IN (SELECT key FROM sets WHERE name = ?1) "
+				      "ORDER BY layer, entity, metric, run_id");
 		if (!q)
 			return fail(h, d, "query");
 		hq_text(q, 1, set);
-		buf_adds(out, "\nkey figures per run (p50 / p95 / max)\n");
+		if (as_json) {
+			json_key(&j, "figures");
+			json_arr_begin(&j);
+		} else
+			buf_adds(out, "\nkey figures per run (p50 / p95 / max)\n");
 		while ((st = hq_step(q)) == 1) {
+			const char *ent = hq_col_text(q, 3), *hst = hq_col_text(q, 2);
+			if (as_json) {
+				json_obj_begin(&j);
+				json_key(&j, "run");
+				json_int(&j, hq_col_int(q, 0));
+				json_key(&j, "layer");
+				json_str(&j, hq_col_text(q, 1));
+				json_key(&j, "host");
+				json_str(&j, hst && *hst ? hst : NULL);
+				json_key(&j, "entity");
+				json_str(&j, ent);
+				json_key(&j, "metric");
+				json_str(&j, hq_col_text(q, 4));
+				static const char *const qk[] = {"p50", "p95", "max", "p99", "mean"};
+				for (int k = 0; k < 5; k++) {
+					json_key(&j, qk[k]);
+					json_num(&j, hq_col_real(q, 5 + k));
+				}
+				json_key(&j, "samples");
+				json_int(&j, hq_col_int(q, 10));
+				json_obj_end(&j);
+				continue;
+			}
 			buf_printf(out, "  run %lld  %-7s ", (long long)hq_col_int(q, 0), hq_col_text(q, 1));
-			const char *ent = hq_col_text(q, 3);
 			buf_add_text_escaped(out, ent ? ent : "", ent ? strlen(ent) : 0);
-			buf_printf(out, " %s %.3g / %.3g / %.3g\n", hq_col_text(q, 4), hq_col_real(q, 5), hq_col_real(q, 6),
-				   hq_col_real(q, 7));
+			buf_printf(out, " %s ", hq_col_text(q, 4));
+			figure(out, hq_col_real(q, 5));
+			buf_adds(out, " / ");
+			figure(out, hq_col_real(q, 6));
+			buf_adds(out, " / ");
+			figure(out, hq_col_real(q, 7));
+			buf_addc(out, '\n');
 		}
 		hq_free(q);
 		if (st < 0)
 			return fail(h, d, "query");
+		if (as_json)
+			json_arr_end(&j);
 	}
-	if (!rows)
+	if (as_json) {
+		json_obj_end(&j);
+		buf_addc(out, '\n');
+	} else if (!rows)
 		buf_adds(out, set ? "(no run recorded this set)\n" : "(no runs recorded)\n");
 	return 0;
 }

@@ -39,7 +39,8 @@ int history_previous(struct history *h, const struct bset *s, const char *run_ke
 int history_record(struct history *h, const char *started, const char *input, const char *run_key,
 		   const struct batch *b, struct diag *d);
 /* Lists runs (and, with set — a key or a name —, that set's figures and findings per run) as
- * text into out. */
-int history_list(struct history *h, const char *set, struct buf *out, struct diag *d);
+ * text into out, or with as_json as the JSON document of doc/history-json.md. Each set's status
+ * is its state: a comparison's outcome, else failed, critical, warning, partial or ok. */
+int history_list(struct history *h, const char *set, bool as_json, struct buf *out, struct diag *d);
 
 #endif

@@ -379,11 +379,13 @@ int cmd_batch(int argc, char **argv)
 }
 
 static const char history_help[] =
-	"Usage: iopsy history --db PATH|URI [--set NAME]\n"
+	"Usage: iopsy history --db PATH|URI [--set NAME] [--json]\n"
 	"List the runs recorded by 'iopsy batch' (sets, status, worst finding, capture start, run id);\n"
-	"with --set, also that set's findings and key figures per run. The history is a SQLite file or\n"
-	"a PostgreSQL database (postgresql://[user@]host[:port]/db; the password from PGPASSFILE or\n"
-	"~/.pgpass, never in the URI).\n";
+	"with --set, also that set's findings and key figures per run. A set's status is a comparison's\n"
+	"outcome, else failed, critical, warning (its worst finding), partial or ok. The history is a\n"
+	"SQLite file or a PostgreSQL database (postgresql://[user@]host[:port]/db; the password from\n"
+	"PGPASSFILE or ~/.pgpass, never in the URI).\n"
+	"  --json    the same as JSON on stdout (doc/history-json.md)\n";
 
 void history_help_out(struct buf *out)
 {
@@ -394,13 +396,16 @@ int cmd_history(int argc, char **argv)
 {
 	static const struct option opts[] = {{"db", required_argument, NULL, 'd'},
 					     {"set", required_argument, NULL, 's'},
+					     {"json", no_argument, NULL, 'j'},
 					     {"help", no_argument, NULL, 'h'},
 					     {0}};
 	const char *db = NULL, *set = NULL;
+	bool as_json = false;
 	int c;
 	optind = 0;
 	while ((c = cli_getopt(argc, argv, "d:s:h", opts, "history")) != -1) {
 		switch (c) {
+		case 'j': as_json = true; break;
 		case 'd': db = optarg; break;
 		case 's': set = optarg; break;
 		case 'h': fputs(history_help, stdout); return EXIT_OK;
@@ -432,7 +437,7 @@ int cmd_history(int argc, char **argv)
 	/* opening migrates an older schema in place */
 	if (history_open(&h, db, false, 0, &d) < 0)
 		return EXIT_INPUT;
-	int ret = history_list(h, set, &out, &d) < 0 ? EXIT_INPUT : EXIT_OK;
+	int ret = history_list(h, set, as_json, &out, &d) < 0 ? EXIT_INPUT : EXIT_OK;
 	if (fwrite(out.data, 1, out.len, stdout) != out.len || fflush(stdout) != 0) {
 		fprintf(stderr, "iopsy history: write error on stdout: %s\n", strerror(errno));
 		ret = EXIT_SYSTEM;

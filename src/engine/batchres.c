@@ -165,6 +165,19 @@ const struct bresult *batch_result(const struct batch *b, size_t i, struct bresu
 	return tmp;
 }
 
+bool bset_failed(const struct bset *s)
+{
+	return s->status == BS_FAILED || s->status == BS_PARTIAL;
+}
+
+long batch_sets_failed(const struct batch *b)
+{
+	long n = 0;
+	for (size_t i = 0; i < b->nsets; i++)
+		n += bset_failed(&b->sets[i]);
+	return n;
+}
+
 void bset_take_outcome(struct bset *s, const struct bresult *r)
 {
 	s->status = r->status;

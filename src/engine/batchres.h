@@ -188,6 +188,10 @@ struct run_info {
 const struct bresult *batch_result(const struct batch *b, size_t i, struct bresult *tmp);
 /* Keeps what the parent needs of r in s (status, worst, findings, system error, outcome). */
 void bset_take_outcome(struct bset *s, const struct bresult *r);
+/* Whether set s counts as failed: nothing analysed, or only part of its inputs (BS_PARTIAL). The
+ * one rule for summary.json's sets_failed, the index's failed count and the run's exit status. */
+bool bset_failed(const struct bset *s);
+long batch_sets_failed(const struct batch *b);
 
 /* The result of an analysis (for a comparison: its after side, with the comparison's verdict):
  * findings, the key figures of the active entities, warnings and capture span. Strings are
