@@ -36,6 +36,8 @@ static const struct {
 	{"length-pair", "--duration 1800", NULL},
 	{"window-pair", "--duration 1800", NULL},
 	{"rw-trade", "--duration 1800", NULL},
+	/* issue 27: a Hyper-V change, the VHDX moved to a faster CSV */
+	{"hyperv-move-csv", "", NULL},
 };
 #define NCASES (int)(sizeof cases / sizeof cases[0])
 static const char *const seeds[] = {"1", "2", "3"};
@@ -129,8 +131,10 @@ START_TEST(scenario_outcome)
 	struct compare c;
 	compare_init(&c);
 	add(&c, CMP_BEFORE, before, "esxtop.csv");
+	add(&c, CMP_BEFORE, before, "hyperv.csv");
 	add(&c, CMP_BEFORE, before, "perfmon.csv");
 	add(&c, CMP_AFTER, after, "esxtop.csv");
+	add(&c, CMP_AFTER, after, "hyperv.csv");
 	add(&c, CMP_AFTER, after, "perfmon.csv");
 	ck_assert_int_eq(npaths, 4);
 	struct compare_opts o;
@@ -164,7 +168,9 @@ START_TEST(scenario_outcome)
 	case CO_IMPROVED:
 		ck_assert(h->better && !h->worse);
 		ck_assert_ptr_nonnull(strstr(c.headline, " reads p95 "));
-		ck_assert_ptr_nonnull(strstr(c.headline, "time above 50 ms"));
+		/* the time above the band the before side was in (50 ms on VMware's LSI pairs, 20 ms on
+		 * the Hyper-V move's ~23 ms) */
+		ck_assert_ptr_nonnull(strstr(c.headline, "time above "));
 		break;
 	case CO_REGRESSED:
 		ck_assert(h->worse && !h->better);

@@ -65,6 +65,14 @@ static const struct {
 	{"sql-log-wait-storage", "", true},
 	{"sql-log-wait-storage", "--sql-instance PROD", false},
 	{"sql-log-wait-cpu", "--sql-instance PROD", false},
+	{"hyperv-healthy", "", true},
+	{"hyperv-qos", "", true},
+	{"hyperv-csv-redirected", "", true},
+	{"hyperv-noisy-neighbour", "", true},
+	{"hyperv-guest-queueing", "", true},
+	{"hyperv-vcpu-wait", "", true},
+	{"hyperv-host-only", "", true},
+	{"hyperv-move-csv", "", true},
 };
 #define NSCEN (int)(sizeof scenarios / sizeof scenarios[0])
 static const char *const seeds[] = {"1", "2", "3"};
@@ -95,6 +103,7 @@ static bool exists(const char *dir, const char *name, char *out, size_t cap)
 struct expect {
 	char kind[64], entity[128], host[64];
 	int64_t start, end;
+	char neighbour[160];     /* the VHDX (Hyper-V) or VM that drives the entity's load, "" */
 };
 
 static size_t parse_truth(const char *text, struct expect *ex, size_t max, char absent[][64], size_t *nabsent)
@@ -102,7 +111,7 @@ static size_t parse_truth(const char *text, struct expect *ex, size_t max, char 
 	int ec;
 	PCRE2_SIZE eo;
 	pcre2_code *re = pcre2_compile((PCRE2_SPTR) "\\{\"kind\": \"([^\"]+)\", \"entity\": \"([^\"]+)\"(?:, \"host\": "
-						    "\"([^\"]*)\")?, \"start\": \"([^\"]+)\", \"end\": \"([^\"]+)\"\\}",
+						    "\"([^\"]*)\")?, \"start\": \"([^\"]+)\", \"end\": \"([^\"]+)\"(?:, \"neighbour\": \"([^\"]*)\")?\\}",
 				       PCRE2_ZERO_TERMINATED, 0, &ec, &eo, NULL);
 	ck_assert_ptr_nonnull(re);
 	pcre2_match_data *md = pcre2_match_data_create_from_pattern(re, NULL);
@@ -111,10 +120,10 @@ static size_t parse_truth(const char *text, struct expect *ex, size_t max, char 
 	size_t n = 0, off = 0, lim = (size_t)(abs - text);
 	while (n < max && pcre2_match(re, (PCRE2_SPTR)text, lim, off, 0, md, NULL) >= 0) {
 		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
-		char *dst[5] = {ex[n].kind, ex[n].entity, ex[n].host, NULL, NULL};
-		size_t caps[3] = {sizeof ex[n].kind, sizeof ex[n].entity, sizeof ex[n].host};
-		for (int g = 1; g <= 5; g++) {
-			char tmp[128] = "";
+		char *dst[6] = {ex[n].kind, ex[n].entity, ex[n].host, NULL, NULL, ex[n].neighbour};
+		size_t caps[6] = {sizeof ex[n].kind, sizeof ex[n].entity, sizeof ex[n].host, 0, 0, sizeof ex[n].neighbour};
+		for (int g = 1; g <= 6; g++) {
+			char tmp[160] = "";
 			if (ov[2 * g] != PCRE2_UNSET) {
 				size_t l = ov[2 * g + 1] - ov[2 * g];
 				if (l >= sizeof tmp)
@@ -122,7 +131,7 @@ static size_t parse_truth(const char *text, struct expect *ex, size_t max, char 
 				memcpy(tmp, text + ov[2 * g], l);
 				tmp[l] = '\0';
 			}
-			if (g <= 3)
+			if (g <= 3 || g == 6)
 				snprintf(dst[g - 1], caps[g - 1], "%s", tmp);
 			else
 				ck_assert_int_eq(time_parse_iso(tmp, g == 4 ? &ex[n].start : &ex[n].end), 0);
@@ -259,7 +268,7 @@ static void check_set(const char *dir, const char *scenario)
 		const char *nm = de->d_name;
 		size_t l = strlen(nm);
 		bool csv = (l > 4 && strcmp(nm + l - 4, ".csv") == 0) || (l > 7 && strcmp(nm + l - 7, ".csv.gz") == 0);
-		if (csv && (strncmp(nm, "esxtop", 6) == 0 || strncmp(nm, "perfmon", 7) == 0))
+		if (csv && (strncmp(nm, "esxtop", 6) == 0 || strncmp(nm, "perfmon", 7) == 0 || strncmp(nm, "hyperv", 6) == 0))
 			snprintf(names[nn++], sizeof names[0], "%s", nm);
 		/* vmkernel.log, or vmkernel-HOST.log for each host */
 		if (strncmp(nm, "vmkernel", 8) == 0 && l > 4 && strcmp(nm + l - 4, ".log") == 0 && nl < 8)
@@ -298,6 +307,16 @@ static void check_set(const char *dir, const char *scenario)
 				 f->start <= ex[i].end && f->end >= ex[i].start;
 		}
 		ck_assert_msg(found, "%s (%s): expected %s on %s not found", scenario, dir, ex[i].kind, ex[i].entity);
+		/* the neighbour truth names is the one the finding says drives it (a VHDX by its file name) */
+		for (size_t k = 0; ex[i].neighbour[0] && k < a.nf; k++) {
+			const struct finding *f = &a.f[k];
+			if (strcmp(kinds[f->kind].name, ex[i].kind) != 0 || strcmp(f->entity, ex[i].entity) != 0)
+				continue;
+			const char *file = iop_vhdx_file(ex[i].neighbour);
+			ck_assert_msg(f->driver && (strstr(f->driver, file) || strcmp(f->driver, ex[i].neighbour) == 0),
+				      "%s (%s): %s on %s: the neighbour is %s, the finding says %s", scenario, dir, ex[i].kind,
+				      ex[i].entity, ex[i].neighbour, f->driver ? f->driver : "none");
+		}
 		/* one problem, one finding: the episode's windows are one finding */
 		ck_assert_msg(found == 1 || !one_episode, "%s (%s): %d findings of %s on %s for one episode", scenario, dir, found,
 			      ex[i].kind, ex[i].entity);
