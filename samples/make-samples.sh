@@ -8,4 +8,6 @@ for s in healthy lsi-guest-queue-cap adaptive-queue-depth misaligned-partition m
 	rm -rf "samples/$s"
 	"$IOPSY" simulate --scenario "$s" --out "samples/$s" --seed 7 --duration 1200 --interval 5 --gzip
 done
+rm -rf samples/hyperv-noisy-neighbour
+"$IOPSY" simulate --scenario hyperv-noisy-neighbour --out samples/hyperv-noisy-neighbour --seed 7 --duration 1200 --interval 5 --gzip
 echo "samples rebuilt with $("$IOPSY" --version)"

@@ -92,6 +92,15 @@ for d in samples/*/ samples/*/*/; do
 	IN= run_case "sample-$n.analyze-json" analyze --json - "$@"
 	IN= run_case "sample-$n.counters" counters --json --match 'SCSI Device|LogicalDisk\(D:' "$d/esxtop.csv.gz" "$d/perfmon.csv.gz"
 done
+# the Hyper-V samples: the host's perfmon and the guest's
+for d in samples/*/; do
+	d=${d%/}
+	[ -f "$d/hyperv.csv.gz" ] || continue
+	n=$(echo "$d" | sed 's|^samples/||; s|/|-|g')
+	IN= run_case "sample-$n.analyze" analyze "$d/hyperv.csv.gz" "$d/perfmon.csv.gz"
+	IN= run_case "sample-$n.analyze-json" analyze --json - "$d/hyperv.csv.gz" "$d/perfmon.csv.gz"
+	IN= run_case "sample-$n.counters" counters --json --match 'Storage Device|CSVFS|LogicalDisk\(D:' "$d/hyperv.csv.gz" "$d/perfmon.csv.gz"
+done
 if [ -f "$G/cases.txt" ]; then
 	while IFS='|' read -r name stdin args; do
 		case "$name" in ''|'#'*) continue ;; esac

@@ -105,6 +105,9 @@ static void hyperv_layers(const struct cov_in *in, struct coverage *c, bool host
 		else
 			set(lc, COV_ASSESSED, COVR_OK, j == 0 ? "the VHDX files (Hyper-V Virtual Storage Device)" : "the host disks");
 	}
+	static const enum layer none[3] = {LAYER_WORLD, LAYER_ADAPTER, LAYER_ARRAY};
+	for (int j = 0; j < 3; j++)
+		c->layer[none[j]].total = c->layer[none[j]].assessed = 0; /* no entity of those layers */
 	set(&c->layer[LAYER_WORLD], COV_NOT_ASSESSED, COVR_NO_COUNTER,
 	    "a Hyper-V host counts no per-VM IO to each disk (VMware's Per-Device-Per-World): the VHDX counters stand in");
 	set(&c->layer[LAYER_ADAPTER], COV_NOT_ASSESSED, COVR_NO_COUNTER,
