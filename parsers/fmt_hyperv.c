@@ -8,7 +8,7 @@
  *   Hyper-V Hypervisor Logical Processor(_Total)                    → the host's CPUs
  * A file is this format when its header has one of the Hyper-V objects; a guest's perfmon never
  * has them. Latencies are written in seconds by relog (PERF_AVERAGE_TIMER counters), CPU Wait Time
- * Per Dispatch in nanoseconds [HYPERV.md §2; windows_exporter]. */
+ * Per Dispatch in nanoseconds [doc/hyperv-domain.md §2; windows_exporter]. */
 #include "guestdisk.h"
 #include "pdh.h"
 

@@ -3475,7 +3475,7 @@ static void det_hv_vhdx(struct analysis *a, const struct analyze_opts *o)
 				f->rule = afmt(a, "VHDX Latency > %g ms and >= 3 x Lower Latency, sustained, with normalized IOPS "
 						  "flat (90th percentile <= %g x the 10th)", warn, flat);
 				f->source = "[ms-docs Storage Quality of Service] maxima in normalized IOPS, applied at the VHDX; "
-					    "[derived] the rate flat while latency rises above the storage's (doc/hyperv.md §4)";
+					    "[derived] the rate flat while latency rises above the storage's (doc/hyperv-domain.md §4)";
 				f->advice = afmt(a, "Check the Storage QoS policy on %s (Get-VMHardDiskDrive | fl Path,MaximumIOPS; "
 						    "on a cluster Get-StorageQosFlow and Get-StorageQosPolicy): raise or remove the "
 						    "maximum if this VM needs more than ~%.0f normalized IOPS, or use an Aggregated "
@@ -3489,7 +3489,7 @@ static void det_hv_vhdx(struct analysis *a, const struct analyze_opts *o)
 						  checkpoint ? " — it is a checkpoint's differencing disk (.avhdx)" : "");
 				f->rule = afmt(a, "VHDX Latency > %g ms and >= 3 x Lower Latency, sustained; normalized IOPS not flat "
 						  "(no QoS maximum)", warn);
-				f->source = "[HYPERV.md §2] Latency at the VHDX vs Lower Latency of the storage below; "
+				f->source = "[doc/hyperv-domain.md §2] Latency at the VHDX vs Lower Latency of the storage below; "
 					    "[ms-docs Hyper-V storage I/O performance] checkpoint chains and dynamic disks cost IO";
 				f->advice = afmt(a, "Look at %s itself: a checkpoint chain (.avhdx files: delete or merge the "
 						    "checkpoints), a dynamic or differencing VHDX growing (convert to fixed), a "

@@ -112,10 +112,10 @@ void iopath_hv_vdisk(struct iopath *g, const struct model *m, struct iop_vdisk *
  * names one, else the file name. */
 size_t iopath_hv_load(const struct iopath *g, const struct model *m, const struct entity *e, int64_t t0, int64_t t1,
 		      struct iop_share *out, size_t max, struct arena *a);
-/* The file name of a VHDX instance ("C:-ClusterStorage-Volume1-SQL01-SQL01_D.vhdx" →
- * "SQL01_D.vhdx"): the part after the last '-' that is followed by no other '-' is not safe
- * (names contain '-'), so the text after the last "-" before the extension's word is the name
- * only when the VM folder precedes it; else the whole instance. Borrowed from vhdx. */
+/* The file name of a VHDX instance ("C:-ClusterStorage-Volume1-SQL01-Virtual Hard
+ * Disks-SQL01_D.vhdx" → "SQL01_D.vhdx"): what follows the last "Virtual Hard Disks-" (Hyper-V's
+ * default folder), else the whole instance — names contain '-', so the path is never split on it.
+ * Points into vhdx. */
 const char *iop_vhdx_file(const char *vhdx);
 
 /* Internal to the graph's files: the shares of a device's or volume's load (iopath_device_load,

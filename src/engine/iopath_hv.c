@@ -1,10 +1,10 @@
-/* iopath_hv.c — the IO path graph of a Hyper-V host (doc/hyperv.md §3): VHDX → volume → host
+/* iopath_hv.c — the IO path graph of a Hyper-V host (doc/hyperv.md: how the layers are tied): VHDX → volume → host
  * disk, each edge with how it is known.
  * - VHDX → volume: the instance is the file's path with '\' written '-'
  *   ("C:-ClusterStorage-Volume1-SQL01-Virtual Hard Disks-SQL01_D.vhdx"), so a Cluster Shared
  *   Volume's name (Cluster CSVFS(Volume1)) or an SMB share's (\\server\share) at its start is
  *   read from the capture: a fact. The path cannot be split on '-' (names contain '-'), so only
- *   known prefixes are matched [HYPERV.md §2].
+ *   known prefixes are matched [doc/hyperv-domain.md §2].
  * - volume → host disk: no counter names a CSV's disk (disk numbers differ per node), so the
  *   volume's IOPS are correlated with each host disk's: a guess, with its r. A VHDX on a drive
  *   letter ("D:-Hyper-V-...") is on the host disk PhysicalDisk names by that letter: a fact.

@@ -1,5 +1,5 @@
 /* hyperv.c — a Hyper-V cluster node (HV01) as its perfmon shows it (the Hyper-V domain brief,
- * HYPERV.md; doc/simulate.md "Hyper-V scenarios"). IO goes VHDX (storage VSP, Storage QoS) -> CSVFS
+ * doc/hyperv-domain.md; doc/simulate.md "Hyper-V scenarios"). IO goes VHDX (storage VSP, Storage QoS) -> CSVFS
  * (direct, or redirected over SMB to the coordinator node) -> LUN (an M/M/c-like service centre).
  * Each step of 0.5 s is solved quasi-statically: every VHDX is a closed pool of threads; for each
  * LUN the queue wait W is the fixed point of W = wait(utilisation(X(W))). Storage QoS caps a VHDX's
