@@ -1891,7 +1891,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 		buf_adds(out, "</ul>\n");
 	}
 	buf_adds(out, "</section>\n");
-	appendix_html(out, a, &fl, o, "schema_version 2, doc/analyze-json.md");
+	appendix_html(out, a, &fl, o, "schema_version 3, doc/analyze-json.md");
 	buf_adds(out, "</main>\n");
 	footer_html(out, o);
 	/* the data, for tools: json.c escapes < > & so the element cannot be closed early */

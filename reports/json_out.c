@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ltime.h"
 #include "rules_out.h"
+#include "summary.h"
 #include "version.h"
 
 /* ---- analysis ---- */
@@ -111,9 +113,9 @@ void finding_json(const struct finding *f, struct json *j)
 	json_obj_end(j);
 }
 
-static void link_json(const struct io_link *l, struct json *j)
+static void link_json_as(const char *key, const struct io_link *l, struct json *j)
 {
-	json_key(j, "link");
+	json_key(j, key);
 	json_obj_begin(j);
 	json_key(j, "how");
 	json_str(j, link_how_names[l->how]);
@@ -123,6 +125,8 @@ static void link_json(const struct io_link *l, struct json *j)
 	json_str(j, l->why);
 	json_obj_end(j);
 }
+
+static void link_json(const struct io_link *l, struct json *j) { link_json_as("link", l, j); }
 
 /* The IO path graph: each virtual disk's backing and each path's device, with how it is known. */
 static void iopath_json(const struct analysis *a, struct json *j)
@@ -638,6 +642,109 @@ void sql_json(const struct sql_report *r, struct json *j)
 	json_arr_end(j);
 }
 
+/* The recommended actions, as every report gives them (summary.h): what to do, its effect and the
+ * findings (1-based, as in findings[]) that justify it. */
+static void actions_json(const struct analysis *a, struct json *j)
+{
+	struct ltime lt;
+	ltime_init(&lt, &a->m, NULL);
+	struct exec_summary es;
+	summary_of_analysis(a, &lt, &es);
+	json_key(j, "actions");
+	json_arr_begin(j);
+	for (int i = 0; i < es.nactions; i++) {
+		const struct action *ac = &es.act[i];
+		json_obj_begin(j);
+		json_key(j, "what");
+		json_str(j, ac->what);
+		json_key(j, "effect");
+		json_str(j, ac->effect);
+		json_key(j, "because");
+		json_str(j, ac->because);
+		json_key(j, "findings");
+		json_arr_begin(j);
+		for (int k = 0; k < ac->nwhy; k++)
+			json_int(j, (long long)ac->why[k]);
+		json_arr_end(j);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	summary_free(&es);
+}
+
+static void ent_ref_json(struct json *j, const char *key, const struct entity *e)
+{
+	json_key(j, key);
+	if (!e) {
+		json_null(j);
+		return;
+	}
+	json_obj_begin(j);
+	json_key(j, "name");
+	json_str(j, e->name);
+	json_key(j, "host");
+	json_str(j, e->host);
+	json_obj_end(j);
+}
+
+/* The IO stacks the reports draw (topology.h): for each finding's disk (worst first) and the
+ * busiest disk, its layers top to bottom, how each link is known, and what each box of the
+ * picture says (the worst severity drawn there, whether IO waits there and the kind that says so). */
+static void stacks_json(const struct analysis *a, struct json *j)
+{
+	static const char *const box_key[BOX_COUNT] = {"guest", "vscsi", "kernel", "adapter", "array"};
+	struct topo_in ti = analysis_topo(a);
+	struct shown_stack shown[TOPO_MAX_SHOWN];
+	size_t n = topology_build(&ti, shown);
+	json_key(j, "io_stacks");
+	json_arr_begin(j);
+	for (size_t i = 0; i < n; i++) {
+		const struct stack *st = &shown[i].s;
+		json_obj_begin(j);
+		json_key(j, "finding");
+		if (shown[i].anchor)
+			json_int(j, (long long)(shown[i].anchor - a->f) + 1);
+		else
+			json_null(j);
+		ent_ref_json(j, "guest_disk", st->guest);
+		ent_ref_json(j, "virtual_disk", st->vdisk);
+		json_key(j, "guest_link");
+		if (st->map) {
+			json_obj_begin(j);
+			json_key(j, "how");
+			json_str(j, st->map->automatic ? "correlation" : "map");
+			json_key(j, "r");
+			json_num(j, st->map->automatic ? st->map->correlation : NAN);
+			json_obj_end(j);
+		} else {
+			json_null(j);
+		}
+		ent_ref_json(j, "volume", st->volume);
+		ent_ref_json(j, "device", st->device);
+		link_json_as("device_link", &st->l_dev, j);
+		ent_ref_json(j, "adapter", st->adapter);
+		link_json_as("adapter_link", &st->l_adp, j);
+		struct box_state b[BOX_COUNT];
+		topology_boxes(&ti, st, b);
+		json_key(j, "boxes");
+		json_obj_begin(j);
+		for (int k = 0; k < BOX_COUNT; k++) {
+			json_key(j, box_key[k]);
+			json_obj_begin(j);
+			json_key(j, "severity");
+			json_str(j, b[k].sev >= 0 ? severity_names[b[k].sev] : NULL);
+			json_key(j, "waits");
+			json_bool(j, b[k].waits);
+			json_key(j, "kind");
+			json_str(j, b[k].why >= 0 ? kinds[b[k].why].name : NULL);
+			json_obj_end(j);
+		}
+		json_obj_end(j);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
 void analysis_json_ex(const struct analysis *a, struct json *j, void (*extra)(void *ctx, struct json *j), void *ctx)
 {
 	json_obj_begin(j);
@@ -697,6 +804,8 @@ void analysis_json_ex(const struct analysis *a, struct json *j, void (*extra)(vo
 	for (size_t i = 0; i < a->nf; i++)
 		finding_json(&a->f[i], j);
 	json_arr_end(j);
+	actions_json(a, j);
+	stacks_json(a, j);
 	sql_json(a->sql, j);
 	if (extra)
 		extra(ctx, j);

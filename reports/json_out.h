@@ -7,7 +7,7 @@
 #include "inventory.h"
 #include "json.h"
 
-#define ANALYSIS_SCHEMA_VERSION 2
+#define ANALYSIS_SCHEMA_VERSION 3
 #define COMPARE_SCHEMA_VERSION 2
 
 /* Each writes one JSON value into j. extra (NULL = none) adds top-level keys at the end (a batch

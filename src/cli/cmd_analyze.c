@@ -34,7 +34,7 @@ static const char analyze_help_text[] =
 	"  --array-queue-depth N     the array LU command queue depth, to check over-commit\n"
 	"  --clock-offset SEC        guest clock minus host clock (default: estimated from IOPS)\n"
 	"  --no-clock-estimate       do not estimate the guest clock offset\n"
-	"  --json PATH               write the JSON result (schema_version 2) to PATH ('-' = stdout,\n"
+	"  --json PATH               write the JSON result (schema_version 3) to PATH ('-' = stdout,\n"
 	"                            then the text summary is not printed unless --text is given)\n"
 	"  --text PATH               write the text summary to PATH instead of stdout\n"
 	"  --html PATH               write the self-contained HTML report to PATH (charts by gnuplot;\n"
