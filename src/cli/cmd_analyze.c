@@ -178,7 +178,7 @@ static int analyze_run(int argc, char **argv, struct ent_filter *filt)
 		case OPT_OFFSET: {
 			double v;
 			if (!parse_number(optarg, strlen(optarg), &v) || fabs(v) > 86400 * 2)
-				return usage_error("analyze", "--clock-offset needs seconds (e.g. -3.5), not '%s'", optarg);
+				return usage_error("analyze", "--clock-offset needs seconds, guest clock minus host clock (e.g. -3.5), not '%s'", optarg);
 			ao.clock_offset_s = v;
 			ao.clock_offset_given = true;
 			break;
