@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "anopts.h"
 #include "json_out.h"
 #include "text.h"
 #include "commands.h"
@@ -60,16 +61,9 @@ void analyze_help(struct buf *out)
 }
 
 enum {
-	OPT_VMK = OPT_COMMON_END + 1,
-	OPT_PARTS,
-	OPT_MAP,
-	OPT_RULES,
-	OPT_AQD,
-	OPT_JSON,
+	OPT_JSON = OPT_COMMON_END + 1,
 	OPT_TEXT,
 	OPT_FAILON,
-	OPT_OFFSET,
-	OPT_NO_OFFSET,
 	OPT_HTML,
 	OPT_GNUPLOT_DIR,
 	OPT_REQUIRE_CHARTS,
@@ -89,33 +83,28 @@ int cmd_analyze(int argc, char **argv)
 
 static int analyze_run(int argc, char **argv, struct ent_filter *filt)
 {
-	static const struct option opts[] = {{"vmkernel-log", required_argument, NULL, OPT_VMK},
-					     {"partitions", required_argument, NULL, OPT_PARTS},
-					     {"map", required_argument, NULL, OPT_MAP},
-					     {"rules", required_argument, NULL, OPT_RULES},
-					     {"array-queue-depth", required_argument, NULL, OPT_AQD},
-					     {"json", required_argument, NULL, OPT_JSON},
-					     {"text", required_argument, NULL, OPT_TEXT},
-					     {"fail-on", required_argument, NULL, OPT_FAILON},
-					     {"clock-offset", required_argument, NULL, OPT_OFFSET},
-					     {"no-clock-estimate", no_argument, NULL, OPT_NO_OFFSET},
-					     {"html", required_argument, NULL, OPT_HTML},
-					     {"gnuplot-dir", required_argument, NULL, OPT_GNUPLOT_DIR},
-					     {"require-charts", no_argument, NULL, OPT_REQUIRE_CHARTS},
-					     {"report", required_argument, NULL, OPT_REPORT},
-					     WINDOW_LONG_OPTS,
-					     FILTER_LONG_OPTS,
-					     COMMON_LONG_OPTS,
-					     DELIV_LONG_OPTS,
-					     {0}};
+	/* the analysis options of the table (anopts.h), then analyze's own */
+	static const struct option own[] = {{"json", required_argument, NULL, OPT_JSON},
+					    {"text", required_argument, NULL, OPT_TEXT},
+					    {"fail-on", required_argument, NULL, OPT_FAILON},
+					    {"html", required_argument, NULL, OPT_HTML},
+					    {"gnuplot-dir", required_argument, NULL, OPT_GNUPLOT_DIR},
+					    {"require-charts", no_argument, NULL, OPT_REQUIRE_CHARTS},
+					    {"report", required_argument, NULL, OPT_REPORT},
+					    WINDOW_LONG_OPTS,
+					    FILTER_LONG_OPTS,
+					    COMMON_LONG_OPTS,
+					    DELIV_LONG_OPTS,
+					    {0}};
+	struct option opts[96];
+	size_t nopts = cli_anopt_longopts(opts, 0, sizeof opts / sizeof opts[0], ANF_ANALYZE);
+	cli_longopts_add(opts, nopts, sizeof opts / sizeof opts[0], own);
 	struct deliv_opts dv = {0};
 	struct common_opts co;
 	cli_opts_init(&co);
-	struct analyze_opts ao;
-	memset(&ao, 0, sizeof ao);
+	struct an_values av;
+	memset(&av, 0, sizeof av);
 	struct cli_outputs outs = {.what = 0};
-	const char *vmk[32];
-	size_t nvmk = 0;
 	struct report_opts ro;
 	report_opts_init(&ro);
 	struct html_opts *ho = &ro.html;
@@ -128,6 +117,8 @@ static int analyze_run(int argc, char **argv, struct ent_filter *filt)
 		int k = common_opt(c, optarg, &co);
 		if (!k)
 			k = cli_flow_opt("analyze", c, optarg, win, filt);
+		if (!k)
+			k = cli_anopt("analyze", c, optarg, &av, 1);
 		if (k < 0)
 			return EXIT_USAGE;
 		if (k)
@@ -137,26 +128,7 @@ static int analyze_run(int argc, char **argv, struct ent_filter *filt)
 				return deliv_free(&dv), EXIT_USAGE;
 			continue;
 		}
-		char *end;
 		switch (c) {
-		case OPT_VMK:
-			if (nvmk < sizeof vmk / sizeof vmk[0])
-				vmk[nvmk++] = optarg;
-			else
-				return usage_error("analyze", "at most %zu --vmkernel-log files", sizeof vmk / sizeof vmk[0]);
-			ao.vmklog = optarg;
-			break;
-		case OPT_PARTS: ao.partitions = optarg; break;
-		case OPT_MAP: ao.map = optarg; break;
-		case OPT_RULES: ao.rules = optarg; break;
-		case OPT_AQD: {
-			errno = 0;
-			long v = strtol(optarg, &end, 10);
-			if (errno || *end || v < 1 || v > 1000000)
-				return usage_error("analyze", "--array-queue-depth needs a positive number, not '%s'", optarg);
-			ao.array_queue_depth = (int)v;
-			break;
-		}
 		case OPT_JSON:
 		case OPT_TEXT:
 		case OPT_HTML:
@@ -175,21 +147,20 @@ static int analyze_run(int argc, char **argv, struct ent_filter *filt)
 			else /* info is refused: an info finding is no reason to fail a run (help, man page) */
 				return usage_error("analyze", "--fail-on takes warning or critical, not '%s'", optarg);
 			break;
-		case OPT_OFFSET: {
-			double v;
-			if (!parse_number(optarg, strlen(optarg), &v) || fabs(v) > 86400 * 2)
-				return usage_error("analyze", "--clock-offset needs seconds, guest clock minus host clock (e.g. -3.5), not '%s'", optarg);
-			ao.clock_offset_s = v;
-			ao.clock_offset_given = true;
-			break;
-		}
-		case OPT_NO_OFFSET: ao.no_auto_offset = true; break;
 		case OPT_GNUPLOT_DIR: ho->gnuplot_dir = optarg; break;
 		case OPT_REQUIRE_CHARTS: ho->require_charts = true; break;
 		case 'h': return cli_print_help(analyze_help);
 		default: return usage_hint("analyze");
 		}
 	}
+	/* the reports name the files analyze was given (the last --vmkernel-log for its notes) */
+	struct analyze_opts ao = av.ao;
+	ao.vmklog = av.nvmklog ? av.vmklog[av.nvmklog - 1] : NULL;
+	ao.partitions = av.partitions;
+	ao.map = av.map;
+	ao.rules = av.rules;
+	const char *const *vmk = av.vmklog;
+	size_t nvmk = av.nvmklog;
 	if (optind >= argc)
 		return usage_error("analyze", "no capture file given");
 	int stdin_uses = 0;

@@ -16,6 +16,7 @@
 #include "brand.h"
 #include "capmodel.h"
 #include "suggest.h"
+#include "anopts.h"
 #include <unistd.h>
 
 void cli_opts_init(struct common_opts *co)
@@ -452,4 +453,63 @@ void deliv_free(struct deliv_opts *d)
 		free(d->brand);
 		d->brand = NULL;
 	}
+}
+
+/* ---- the analysis options of the table (anopts.h) ---- */
+
+size_t cli_longopts_add(struct option *dst, size_t n, size_t cap, const struct option *src)
+{
+	for (const struct option *o = src; o->name && n + 1 < cap; o++)
+		dst[n++] = *o;
+	dst[n] = (struct option){0};
+	return n;
+}
+
+/* The option name of row i with prefix k (0 none, 1 before-, 2 after-); static storage. */
+static const char *anopt_name(size_t i, int k)
+{
+	static char names[64][2][48];
+	if (k == 0 || i >= sizeof names / sizeof names[0])
+		return anopts[i].name;
+	char *s = names[i][k - 1];
+	if (!s[0])
+		snprintf(s, sizeof names[0][0], "%s-%s", k == 1 ? "before" : "after", anopts[i].name);
+	return s;
+}
+
+size_t cli_anopt_longopts(struct option *dst, size_t n, size_t cap, unsigned flags)
+{
+	for (size_t i = 0; anopts[i].name; i++) {
+		const struct anopt *o = &anopts[i];
+		int has = o->type == ANT_FLAG ? no_argument : required_argument;
+		for (int k = 0; k < 3 && n + 1 < cap; k++) {
+			bool take = k == 0 ? (o->flags & flags & (ANF_ANALYZE | ANF_COMPARE)) != 0
+					   : (o->flags & flags & ANF_SIDED) != 0;
+			if (take)
+				dst[n++] = (struct option){anopt_name(i, k), has, NULL, OPT_ANOPT + 4 * (int)i + k};
+		}
+	}
+	dst[n] = (struct option){0};
+	return n;
+}
+
+int cli_anopt(const char *cmd, int c, const char *arg, struct an_values *v, size_t nv)
+{
+	size_t nrows = 0;
+	while (anopts[nrows].name)
+		nrows++;
+	if (c < OPT_ANOPT || c >= OPT_ANOPT + 4 * (int)nrows)
+		return 0;
+	size_t i = (size_t)(c - OPT_ANOPT) / 4;
+	int k = (c - OPT_ANOPT) % 4;
+	for (size_t s = 0; s < nv; s++) {
+		if (k && s != (size_t)k - 1)
+			continue;
+		int rc = anopt_set(&anopts[i], arg, &v[s]);
+		if (rc == ANOPT_TOO_MANY)
+			return usage_error(cmd, "at most %d --%s files", ANOPT_MAX_FILES, anopt_name(i, k)), ERR_USAGE;
+		if (rc < 0)
+			return usage_error(cmd, "--%s needs %s, not '%s'", anopt_name(i, k), anopts[i].want, arg), ERR_USAGE;
+	}
+	return 1;
 }

@@ -165,6 +165,21 @@ int cli_window(const char *cmd, const struct twin_spec *sp, char *const *paths, 
  * nothing, is an error (printed). EXIT_OK or EXIT_USAGE. */
 int cli_filter_check(const char *cmd, const struct ent_filter *f, const char *whose);
 
+/* The analysis options of the table (src/engine/anopts.h) as long options: a row's plain option
+ * has the code OPT_ANOPT + 4 * row, its --before- and --after- options + 1 and + 2. */
+enum { OPT_ANOPT = 1300 };
+/* Copies src's long options (up to its {0}) to dst[n...]; returns the new n (at most cap - 1:
+ * room is kept for the end row, which is written). */
+size_t cli_longopts_add(struct option *dst, size_t n, size_t cap, const struct option *src);
+/* Appends the table's rows that flags take (ANF_ANALYZE: analyze's; ANF_COMPARE | ANF_SIDED:
+ * compare's, plain and per side) in table order; returns the new n, the end row written. */
+size_t cli_anopt_longopts(struct option *dst, size_t n, size_t cap, unsigned flags);
+struct an_values;
+/* Handles an analysis option of the table into v[0..nv-1] (a plain option into every one, a
+ * --before-/--after- option into v[0]/v[1]). Returns 1 if c was one, 0 if not, ERR_USAGE
+ * (printed: "--NAME needs WANT, not 'ARG'") when its value is bad. */
+int cli_anopt(const char *cmd, int c, const char *arg, struct an_values *v, size_t nv);
+
 /* common_opts_init, then the CLI's sink (stderr) and progress meter, and IOPSY_THREADS. */
 void cli_opts_init(struct common_opts *co);
 /* A --threads value: "auto" or 0 (auto), or 1 to MTREAD_MAX_THREADS. 0 or ERR_USAGE. */

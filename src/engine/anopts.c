@@ -1,0 +1,81 @@
+/* anopts.c — the table of analysis options and its validator (see anopts.h). */
+#include "anopts.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define AO(f) (offsetof(struct an_values, ao) + offsetof(struct analyze_opts, f))
+#define AV(f) offsetof(struct an_values, f)
+
+const struct anopt anopts[] = {
+	{.name = "rules", .arg = "FILE", .type = ANT_PATH, .off = AV(rules), .input = AN_IN_RULES,
+	 .flags = ANF_ANALYZE | ANF_SIDED | ANF_MANIFEST, .want = "a rules file",
+	 .help = "threshold overrides: 'name = value [unit]' lines and sections (iopsy rules --help)"},
+	{.name = "map", .arg = "FILE", .type = ANT_PATH, .off = AV(map), .input = AN_IN_MAP,
+	 .flags = ANF_ANALYZE | ANF_SIDED | ANF_MANIFEST, .want = "a disk map file",
+	 .help = "guest disk to virtual disk lines, SQL Server database lines, 'partitions = HOST'"},
+	{.name = "vmkernel-log", .arg = "FILE", .type = ANT_PATHS, .off = AV(vmklog), .given = AV(nvmklog),
+	 .input = AN_IN_VMKLOG, .flags = ANF_ANALYZE | ANF_SIDED | ANF_MANIFEST, .want = "a vmkernel.log",
+	 .help = "vmkernel.log (QUEUE FULL/BUSY, queue depth reductions); repeat it for more"},
+	{.name = "partitions", .arg = "FILE", .type = ANT_PATH, .off = AV(partitions), .input = AN_IN_PARTITIONS,
+	 .flags = ANF_ANALYZE | ANF_SIDED | ANF_MANIFEST, .want = "a partitions file",
+	 .help = "output of 'wmic partition get BlockSize, StartingOffset, Name, Index, SystemName'"},
+	{.name = "array-queue-depth", .arg = "N", .type = ANT_INT, .min = 1, .max = 1000000, .off = AO(array_queue_depth),
+	 .flags = ANF_ANALYZE | ANF_COMPARE | ANF_MANIFEST, .want = "a positive number",
+	 .help = "the array LU command queue depth, to check over-commit"},
+	{.name = "clock-offset", .arg = "SEC", .type = ANT_DOUBLE, .min = -172800, .max = 172800,
+	 .off = AO(clock_offset_s), .given = AO(clock_offset_given), .flags = ANF_ANALYZE | ANF_MANIFEST,
+	 .want = "seconds, guest clock minus host clock (e.g. -3.5)",
+	 .help = "guest clock minus host clock (default: estimated from IOPS)"},
+	{.name = "no-clock-estimate", .type = ANT_FLAG, .off = AO(no_auto_offset), .flags = ANF_ANALYZE | ANF_COMPARE,
+	 .help = "do not estimate the guest clock offset"},
+	{0},
+};
+
+const struct anopt *anopt_find(const char *name, unsigned flags)
+{
+	for (const struct anopt *o = anopts; o->name; o++)
+		if (strcmp(o->name, name) == 0 && (!flags || (o->flags & flags)))
+			return o;
+	return NULL;
+}
+
+int anopt_set(const struct anopt *o, const char *val, struct an_values *v)
+{
+	char *base = (char *)v;
+	switch (o->type) {
+	case ANT_INT: {
+		char *end;
+		errno = 0;
+		long x = strtol(val, &end, 10);
+		if (errno || end == val || *end || x < o->min || x > o->max)
+			return ANOPT_BAD;
+		*(int *)(void *)(base + o->off) = (int)x;
+		break;
+	}
+	case ANT_DOUBLE: {
+		double x;
+		if (!parse_number(val, strlen(val), &x) || x < o->min || x > o->max)
+			return ANOPT_BAD;
+		*(double *)(void *)(base + o->off) = x;
+		break;
+	}
+	case ANT_FLAG:
+		*(bool *)(void *)(base + o->off) = true;
+		break;
+	case ANT_PATH:
+		*(const char **)(void *)(base + o->off) = val;
+		break;
+	case ANT_PATHS: {
+		size_t *n = (size_t *)(void *)(base + o->given);
+		if (*n >= ANOPT_MAX_FILES)
+			return ANOPT_TOO_MANY;
+		((const char **)(void *)(base + o->off))[(*n)++] = val;
+		return 0;
+	}
+	}
+	if (o->given)
+		*(bool *)(void *)(base + o->given) = true;
+	return 0;
+}

@@ -1,0 +1,73 @@
+/* anopts.h — the one table of analysis options (in the manner of curl's option table): each row
+ * is an option of one analysis that `analyze`, `compare` (for both sides, or one side with a
+ * --before-/--after- prefix) and a batch manifest's set take — its name, argument and range,
+ * where its value lands, who takes it and its help — with the one validator they all call, and
+ * the one loader of an analysis's inputs (rules, disk map, vmkernel.log, partitions, captures).
+ * A new analysis option is a row here, its consumer, and its docs (tests/check_registry.c walks
+ * the table against --help, doc/iopsy.1 and doc/batch.md). */
+#ifndef IOPSY_ANOPTS_H
+#define IOPSY_ANOPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analysis.h"
+
+enum anopt_type {
+	ANT_INT,                 /* a whole number in [min, max] */
+	ANT_DOUBLE,              /* a number in [min, max] */
+	ANT_FLAG,                /* no value: sets a bool */
+	ANT_PATH,                /* a file; given again, the later one is used */
+	ANT_PATHS,               /* a file; repeated for more, at most ANOPT_MAX_FILES */
+};
+
+/* Who takes a row. */
+enum {
+	ANF_ANALYZE = 1u << 0,   /* iopsy analyze --NAME */
+	ANF_COMPARE = 1u << 1,   /* iopsy compare --NAME, for both sides */
+	ANF_SIDED = 1u << 2,     /* iopsy compare --before-NAME / --after-NAME, for one side */
+	ANF_MANIFEST = 1u << 3,  /* a manifest key NAME (a comparison's both sides) */
+};
+
+/* The input file a row names, for the loader (and the manifest's file roles). */
+enum an_input { AN_IN_NONE, AN_IN_RULES, AN_IN_MAP, AN_IN_VMKLOG, AN_IN_PARTITIONS };
+
+#define ANOPT_MAX_FILES 32
+
+/* What the rows land in: one analysis's options and its input files besides the captures
+ * (strings borrowed: argv, or the manifest's set). */
+struct an_values {
+	struct analyze_opts ao;
+	const char *rules, *map, *partitions;
+	const char *vmklog[ANOPT_MAX_FILES];
+	size_t nvmklog;
+};
+
+struct anopt {
+	const char *name;        /* the long option without "--", and the manifest key */
+	const char *arg;         /* the value's name in --help ("N", "SEC", "FILE"); NULL for a flag */
+	enum anopt_type type;
+	double min, max;         /* ANT_INT, ANT_DOUBLE: the range, both included */
+	size_t off;              /* the field in struct an_values (int, double, bool, const char *,
+	                          * or for ANT_PATHS the first of ANOPT_MAX_FILES) */
+	size_t given;            /* ANT_INT/ANT_DOUBLE: a bool set when given; ANT_PATHS: the size_t
+	                          * count; 0 none (offset 0 is never one of these) */
+	enum an_input input;     /* the file it names, AN_IN_NONE for a value */
+	unsigned flags;          /* ANF_* */
+	const char *want;        /* what a good value is, for errors: "a positive number" */
+	const char *help;        /* what it means, one line */
+};
+
+/* The rows, ended by one without a name. */
+extern const struct anopt anopts[];
+
+/* The row named name that flags allow (any of them; 0: any row), or NULL. */
+const struct anopt *anopt_find(const char *name, unsigned flags);
+
+enum { ANOPT_BAD = -1, ANOPT_TOO_MANY = -2 };
+/* Sets row o's value from val (NULL for a flag) into v. Returns 0, ANOPT_BAD (val is not o->want)
+ * or ANOPT_TOO_MANY (an ANT_PATHS row given more than ANOPT_MAX_FILES times). val is borrowed
+ * for path rows: it must outlive v. */
+int anopt_set(const struct anopt *o, const char *val, struct an_values *v);
+
+#endif
