@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "anopts.h"
 #include "compare.h"
 #include "json_out.h"
 #include "text.h"
@@ -87,58 +88,49 @@ enum {
 	OPT_CONFIDENCE,
 	OPT_MATERIAL,
 	OPT_RULES,
-	OPT_BMAP,
-	OPT_AMAP,
-	OPT_BVMK,
-	OPT_AVMK,
-	OPT_BPARTS,
-	OPT_APARTS,
-	OPT_AQD,
-	OPT_NO_OFFSET,
 	OPT_HTML,
 	OPT_GNUPLOT_DIR,
 	OPT_REQUIRE_CHARTS,
 	OPT_REPORT,
 	OPT_FAILON,
-	OPT_BRULES,
-	OPT_ARULES,
 };
 
-static const struct option opts[] = {{"before", required_argument, NULL, OPT_BEFORE},
-				     {"after", required_argument, NULL, OPT_AFTER},
-				     {"match-map", required_argument, NULL, OPT_MATCH_MAP},
-				     {"text", required_argument, NULL, OPT_TEXT},
-				     {"json", required_argument, NULL, OPT_JSON},
-				     {"resamples", required_argument, NULL, OPT_RESAMPLES},
-				     {"seed", required_argument, NULL, OPT_SEED},
-				     {"confidence", required_argument, NULL, OPT_CONFIDENCE},
-				     {"material-pct", required_argument, NULL, OPT_MATERIAL},
-				     {"rules", required_argument, NULL, OPT_RULES},
-				     {"before-rules", required_argument, NULL, OPT_BRULES},
-				     {"after-rules", required_argument, NULL, OPT_ARULES},
-				     {"before-map", required_argument, NULL, OPT_BMAP},
-				     {"after-map", required_argument, NULL, OPT_AMAP},
-				     {"before-vmkernel-log", required_argument, NULL, OPT_BVMK},
-				     {"after-vmkernel-log", required_argument, NULL, OPT_AVMK},
-				     {"before-partitions", required_argument, NULL, OPT_BPARTS},
-				     {"after-partitions", required_argument, NULL, OPT_APARTS},
-				     {"array-queue-depth", required_argument, NULL, OPT_AQD},
-				     {"no-clock-estimate", no_argument, NULL, OPT_NO_OFFSET},
-				     {"html", required_argument, NULL, OPT_HTML},
-				     {"gnuplot-dir", required_argument, NULL, OPT_GNUPLOT_DIR},
-				     {"require-charts", no_argument, NULL, OPT_REQUIRE_CHARTS},
-				     {"report", required_argument, NULL, OPT_REPORT},
-				     {"fail-on", required_argument, NULL, OPT_FAILON},
-				     WINDOW_LONG_OPTS,
-				     SIDE_WINDOW_LONG_OPTS,
-				     FILTER_LONG_OPTS,
-				     {"format", required_argument, NULL, OPT_FORMAT},
-				     {"tz", required_argument, NULL, OPT_TZ},
-				     {"max-warnings", required_argument, NULL, OPT_MAX_WARNINGS},
-				     {"quiet", no_argument, NULL, 'q'},
-				     {"help", no_argument, NULL, 'h'},
-				     DELIV_LONG_OPTS,
-				     {0}};
+/* compare's own options before the table's (anopts.h) and after them: the order "did you mean"
+ * lists them in */
+static const struct option own_head[] = {{"before", required_argument, NULL, OPT_BEFORE},
+					 {"after", required_argument, NULL, OPT_AFTER},
+					 {"match-map", required_argument, NULL, OPT_MATCH_MAP},
+					 {"text", required_argument, NULL, OPT_TEXT},
+					 {"json", required_argument, NULL, OPT_JSON},
+					 {"resamples", required_argument, NULL, OPT_RESAMPLES},
+					 {"seed", required_argument, NULL, OPT_SEED},
+					 {"confidence", required_argument, NULL, OPT_CONFIDENCE},
+					 {"material-pct", required_argument, NULL, OPT_MATERIAL},
+					 {"rules", required_argument, NULL, OPT_RULES},
+					 {0}};
+static const struct option own_tail[] = {{"html", required_argument, NULL, OPT_HTML},
+					 {"gnuplot-dir", required_argument, NULL, OPT_GNUPLOT_DIR},
+					 {"require-charts", no_argument, NULL, OPT_REQUIRE_CHARTS},
+					 {"report", required_argument, NULL, OPT_REPORT},
+					 {"fail-on", required_argument, NULL, OPT_FAILON},
+					 WINDOW_LONG_OPTS,
+					 SIDE_WINDOW_LONG_OPTS,
+					 FILTER_LONG_OPTS,
+					 {"format", required_argument, NULL, OPT_FORMAT},
+					 {"tz", required_argument, NULL, OPT_TZ},
+					 {"max-warnings", required_argument, NULL, OPT_MAX_WARNINGS},
+					 {"quiet", no_argument, NULL, 'q'},
+					 {"help", no_argument, NULL, 'h'},
+					 DELIV_LONG_OPTS,
+					 {0}};
+static struct option opts[112];
+
+static void build_opts(void)
+{
+	size_t n = cli_longopts_add(opts, 0, sizeof opts / sizeof opts[0], own_head);
+	n = cli_anopt_longopts(opts, n, sizeof opts / sizeof opts[0], ANF_COMPARE | ANF_SIDED);
+	cli_longopts_add(opts, n, sizeof opts / sizeof opts[0], own_tail);
+}
 
 /* The option an argument like "--before" or "--json=x" names (its whole name: options are not
  * abbreviated), or NULL. */
@@ -219,20 +211,25 @@ static bool parse_ulong(const char *s, unsigned long long lo, unsigned long long
 	return true;
 }
 
-/* Loads a side's vmkernel.log / partitions like `iopsy analyze`; returns EXIT_OK or EXIT_INPUT. */
-static int load_side_files(struct analysis *a, const char *vmk, const char *parts, const struct common_opts *co)
+/* Loads a side's vmkernel.logs / partitions like `iopsy analyze`; returns EXIT_OK or EXIT_INPUT. */
+static int load_side_files(struct analysis *a, const struct an_values *v, const struct common_opts *co)
 {
 	int ret = EXIT_OK;
-	if (vmk) {
+	for (size_t i = 0; i < v->nvmklog; i++) {
+		const char *vmk = v->vmklog[i];
 		struct diag d;
 		diag_init(&d, vmk, co->max_warnings);
 		d.sink = diag_stderr();
-		if (vmklog_read(&a->vmk, vmk, &d) < 0)
+		if ((a->have_vmk ? vmklog_append(&a->vmk, vmk, &d) : vmklog_read(&a->vmk, vmk, &d)) < 0) {
 			ret = EXIT_INPUT;
-		else
+			if (!a->have_vmk)
+				vmklog_free(&a->vmk);
+		} else {
 			a->have_vmk = true;
+		}
 		diag_finish(&d);
 	}
+	const char *parts = v->partitions;
 	if (parts) {
 		struct diag d;
 		diag_init(&d, parts, co->max_warnings);
@@ -250,6 +247,7 @@ static int load_side_files(struct analysis *a, const char *vmk, const char *part
 
 int cmd_compare(int argc, char **argv)
 {
+	build_opts();
 	struct lists l;
 	memset(&l, 0, sizeof l);
 	size_t n = (size_t)argc + 1;
@@ -266,9 +264,9 @@ int cmd_compare(int argc, char **argv)
 	struct report_opts ro;
 	report_opts_init(&ro);
 	struct html_opts *ho = &ro.html;
-	const char *map[2] = {NULL, NULL}, *vmk[2] = {NULL, NULL}, *parts[2] = {NULL, NULL};
+	struct an_values av[2]; /* the table's options of each side */
+	memset(av, 0, sizeof av);
 	int fail_on = -1; /* CO_REGRESSED: regressed; CO_MIXED: regressed or mixed */
-	const char *side_rules[2] = {NULL, NULL};
 	struct compare c;
 	compare_init(&c);
 	struct buf err;
@@ -287,6 +285,8 @@ int cmd_compare(int argc, char **argv)
 		int k = common_opt(ch, optarg, &co);
 		if (!k)
 			k = cli_flow_opt("compare", ch, optarg, win, &filt[0]);
+		if (!k)
+			k = cli_anopt("compare", ch, optarg, av, 2);
 		if (k < 0) {
 			ret = EXIT_USAGE;
 			goto out;
@@ -349,22 +349,6 @@ int cmd_compare(int argc, char **argv)
 			o.material_pct = d;
 			break;
 		case OPT_RULES: rules_path = optarg; break;
-		case OPT_BRULES: side_rules[0] = optarg; break;
-		case OPT_ARULES: side_rules[1] = optarg; break;
-		case OPT_BMAP: map[0] = optarg; break;
-		case OPT_AMAP: map[1] = optarg; break;
-		case OPT_BVMK: vmk[0] = optarg; break;
-		case OPT_AVMK: vmk[1] = optarg; break;
-		case OPT_BPARTS: parts[0] = optarg; break;
-		case OPT_APARTS: parts[1] = optarg; break;
-		case OPT_AQD:
-			if (!parse_ulong(optarg, 1, 1000000, &u)) {
-				ret = usage_error("compare", "--array-queue-depth needs a positive number, not '%s'", optarg);
-				goto out;
-			}
-			o.ao[0].array_queue_depth = o.ao[1].array_queue_depth = (int)u;
-			break;
-		case OPT_NO_OFFSET: o.ao[0].no_auto_offset = o.ao[1].no_auto_offset = true; break;
 		case OPT_FAILON:
 			if (strcmp(optarg, "regressed") == 0) {
 				fail_on = CO_REGRESSED;
@@ -381,6 +365,9 @@ int cmd_compare(int argc, char **argv)
 		default: ret = usage_hint("compare"); goto out;
 		}
 	}
+	const char *side_rules[2] = {av[0].rules, av[1].rules};
+	for (int s = 0; s < 2; s++)
+		o.ao[s] = av[s].ao; /* the options alone: a side's reports name no side file (as before) */
 	if (optind < l.nrest) {
 		ret = usage_error("compare", "'%s': captures follow --before or --after", l.rest[optind]);
 		goto out;
@@ -426,13 +413,13 @@ int cmd_compare(int argc, char **argv)
 		}
 	}
 	for (int s = 0; s < 2; s++) {
-		if (map[s] && cli_load_diskmap(&c.side[s], map[s]) < 0) {
+		if (av[s].map && cli_load_diskmap(&c.side[s], av[s].map) < 0) {
 			ret = EXIT_USAGE;
 			goto out;
 		}
 	}
 	for (int s = 0; s < 2; s++) {
-		int r = load_side_files(&c.side[s], vmk[s], parts[s], &co);
+		int r = load_side_files(&c.side[s], &av[s], &co);
 		if (r > ret)
 			ret = r;
 	}
