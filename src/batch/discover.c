@@ -492,7 +492,12 @@ static int set_option(struct bset *s, const char *base, const char *key, const c
 	struct bset_opts *o = &s->opts;
 	static const char *const wins[6] = {"from", "to", "before-from", "before-to", "after-from", "after-to"};
 	static const char *const filters[3] = {"host", "vm", "disk"};
-	if (strcmp(key, "rules") == 0) {
+	/* a row of the analysis option table: the rules file (one, relative to the manifest), a
+	 * value (the other files are globs of the set's files: discover_manifest) */
+	const struct anopt *row = anopt_find(key, ANF_MANIFEST);
+	if (row && row->input == AN_IN_NONE)
+		return anopt_set(row, val, &o->av) < 0 ? opt_error(d, ln, vcol, key, val, row->want) : 1;
+	if (row && row->input == AN_IN_RULES) {
 		if (!*val)
 			return opt_error(d, ln, vcol, key, val, "needs a rules file");
 		struct buf p;
@@ -529,22 +534,6 @@ static int set_option(struct bset *s, const char *base, const char *key, const c
 		o->tz = z;
 		o->tz_bias_min = z->fixed ? -z->off / 60 : 0;
 		o->tz_given = true;
-		return 1;
-	}
-	if (strcmp(key, "array-queue-depth") == 0) {
-		char *end;
-		long v = strtol(val, &end, 10);
-		if (end == val || *end || v < 1 || v > 1000000)
-			return opt_error(d, ln, vcol, key, val, "a positive number");
-		o->array_queue_depth = (int)v;
-		return 1;
-	}
-	if (strcmp(key, "clock-offset") == 0) {
-		double v;
-		if (!parse_number(val, strlen(val), &v) || v < -172800 || v > 172800)
-			return opt_error(d, ln, vcol, key, val, "seconds, guest clock minus host clock (e.g. -3.5)");
-		o->clock_offset_s = v;
-		o->clock_offset_given = true;
 		return 1;
 	}
 	for (int k = 0; k < 6; k++) {
@@ -806,12 +795,8 @@ static int discover_manifest(struct batch *b, const char *path, const struct dia
 			side = 1;
 		else if (strcmp(key, "after") == 0)
 			side = 2;
-		else if (strcmp(key, "vmkernel-log") == 0)
-			forced = BF_VMKLOG;
-		else if (strcmp(key, "partitions") == 0)
-			forced = BF_PARTITIONS;
-		else if (strcmp(key, "map") == 0)
-			forced = BF_MAP;
+		else if (anopt_find(key, ANF_MANIFEST)) /* a file row of the table: its role forced */
+			forced = bfile_role_of(anopt_find(key, ANF_MANIFEST)->input);
 		else if (strcmp(key, "mail-to") == 0)
 			mail = true;
 		else if (brand_slot(cur, key) && strcmp(key, "logo") != 0 && strlen(val) > MANIFEST_TEXT_MAX) {

@@ -247,15 +247,12 @@ static int set_options(const struct bset *s, int side, const struct batch_opts *
 {
 	const struct bset_opts *so = &s->opts;
 	*co = o->co;
-	memset(ao, 0, sizeof *ao);
+	*ao = so->av.ao; /* the table's value rows the manifest gave */
 	if (so->tz_given) {
 		co->tz_given = true;
 		co->tz_bias_min = so->tz_bias_min;
 		co->tz = so->tz;
 	}
-	ao->array_queue_depth = so->array_queue_depth;
-	ao->clock_offset_given = so->clock_offset_given;
-	ao->clock_offset_s = so->clock_offset_s;
 	struct buf msg;
 	buf_init(&msg);
 	struct diag d;

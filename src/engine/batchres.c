@@ -9,6 +9,16 @@
 #include <string.h>
 
 const char *const bfile_role_names[5] = {"capture", "vmkernel-log", "partitions", "map", "ignored"};
+
+enum bfile_role bfile_role_of(enum an_input in)
+{
+	switch (in) {
+	case AN_IN_VMKLOG: return BF_VMKLOG;
+	case AN_IN_PARTITIONS: return BF_PARTITIONS;
+	case AN_IN_MAP: return BF_MAP;
+	default: return BF_IGNORED;
+	}
+}
 const char *const bstatus_names[4] = {"pending", "ok", "partial", "failed"};
 const char *const figure_trend_names[4] = {"new", "unchanged", "down", "up"};
 
