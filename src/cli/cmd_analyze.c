@@ -72,6 +72,15 @@ enum {
 
 static int analyze_run(int argc, char **argv, struct ent_filter *filt);
 
+/* A capture that could not be read: its exit code, if worse (ctx: the exit code). */
+static void capture_done(void *ctx, size_t i, int rc)
+{
+	(void)i;
+	int *ret = ctx;
+	if (rc < 0 && exit_code_for(rc) > *ret)
+		*ret = exit_code_for(rc);
+}
+
 int cmd_analyze(int argc, char **argv)
 {
 	struct ent_filter filt;
@@ -159,8 +168,6 @@ static int analyze_run(int argc, char **argv, struct ent_filter *filt)
 	ao.partitions = av.partitions;
 	ao.map = av.map;
 	ao.rules = av.rules;
-	const char *const *vmk = av.vmklog;
-	size_t nvmk = av.nvmklog;
 	if (optind >= argc)
 		return usage_error("analyze", "no capture file given");
 	int stdin_uses = 0;
@@ -174,12 +181,12 @@ static int analyze_run(int argc, char **argv, struct ent_filter *filt)
 		return usage_error("analyze", "--gnuplot-dir and --require-charts go with --html");
 	{
 		/* no report may overwrite an input: the captures, logs, partition tables, map, rules */
-		char **in = xcalloc((size_t)(argc - optind) + nvmk + 4, sizeof *in);
+		char **in = xcalloc((size_t)(argc - optind) + av.nvmklog + 4, sizeof *in);
 		int nin = 0;
 		for (int i = optind; i < argc; i++)
 			in[nin++] = argv[i];
-		for (size_t i = 0; i < nvmk; i++)
-			in[nin++] = (char *)(uintptr_t)vmk[i];
+		for (size_t i = 0; i < av.nvmklog; i++)
+			in[nin++] = (char *)(uintptr_t)av.vmklog[i];
 		in[nin++] = (char *)(uintptr_t)ao.partitions;
 		in[nin++] = (char *)(uintptr_t)ao.map;
 		in[nin++] = (char *)(uintptr_t)ao.rules;
@@ -202,60 +209,27 @@ static int analyze_run(int argc, char **argv, struct ent_filter *filt)
 	a.window = tw;
 	a.m.filter = ef_on(filt) ? filt : NULL;
 	int ret = EXIT_OK;
+	/* the inputs (anopts.h's loader): the rules and the map are premises (exit 2, or 3 for an
+	 * unreadable rules file, before anything is read), a log or partitions file that cannot be
+	 * read is an input error (exit 3, the rest is analysed) */
+	struct an_load how = {.sink = diag_stderr(), .max_warnings = co.max_warnings};
 	if (ao.rules) {
-		int rrc = cli_load_rules(&a.rules, ao.rules);
+		int rrc = analysis_load_input(&a, AN_IN_RULES, ao.rules, &how);
 		if (rrc < 0) {
 			analysis_free(&a);
 			deliv_free(&dv);
 			return rrc == ERR_IO ? EXIT_INPUT : EXIT_USAGE;
 		}
 	}
-	if (ao.map && cli_load_diskmap(&a, ao.map) < 0) {
+	if (ao.map && analysis_load_input(&a, AN_IN_MAP, ao.map, &how) < 0) {
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	for (size_t i = 0; i < nvmk; i++) {
-		/* several logs (rotated files, several hosts) are merged in time order */
-		struct diag d;
-		diag_init(&d, vmk[i], co.max_warnings);
-		d.sink = diag_stderr();
-		int r = a.have_vmk ? vmklog_append(&a.vmk, vmk[i], &d) : vmklog_read(&a.vmk, vmk[i], &d);
-		if (r < 0) {
-			ret = EXIT_INPUT;
-			if (!a.have_vmk)
-				vmklog_free(&a.vmk);
-		} else {
-			a.have_vmk = true;
-		}
-		diag_finish(&d);
-	}
-	if (ao.partitions) {
-		struct diag d;
-		diag_init(&d, ao.partitions, co.max_warnings);
-		d.sink = diag_stderr();
-		if (partitions_read(&a.parts, ao.partitions, &d) < 0) {
-			partitions_free(&a.parts);
-			ret = EXIT_INPUT;
-		} else {
-			a.have_parts = true;
-		}
-		diag_finish(&d);
-	}
+	if (analysis_load_side_files(&a, &av, &how) < 0)
+		ret = EXIT_INPUT;
 	analysis_set_opts(&a, &ao);
-	/* files of one host and format one after the other, in time order: they are merged */
-	size_t ncap = (size_t)(argc - optind);
-	size_t *order = xcalloc(ncap, sizeof *order);
-	capture_order(argv + optind, ncap, &co, order);
-	for (size_t oi = 0; oi < ncap; oi++) {
-		int i = optind + (int)order[oi];
-		int rc = model_add_capture(&a.m, argv[i], &co);
-		if (rc < 0) {
-			int e = exit_code_for(rc);
-			if (e > ret)
-				ret = e;
-		}
-	}
-	free(order);
+	struct an_capture_hooks hooks = {.done = capture_done, .ctx = &ret};
+	analysis_load_captures(&a, argv + optind, (size_t)(argc - optind), &co, &hooks);
 	if (cli_filter_check("analyze", a.m.filter, NULL)) {
 		ret = EXIT_USAGE;
 		goto out;

@@ -211,38 +211,13 @@ static bool parse_ulong(const char *s, unsigned long long lo, unsigned long long
 	return true;
 }
 
-/* Loads a side's vmkernel.logs / partitions like `iopsy analyze`; returns EXIT_OK or EXIT_INPUT. */
-static int load_side_files(struct analysis *a, const struct an_values *v, const struct common_opts *co)
+/* A capture that could not be read: its exit code, if worse (ctx: the exit code). */
+static void capture_done(void *ctx, size_t i, int rc)
 {
-	int ret = EXIT_OK;
-	for (size_t i = 0; i < v->nvmklog; i++) {
-		const char *vmk = v->vmklog[i];
-		struct diag d;
-		diag_init(&d, vmk, co->max_warnings);
-		d.sink = diag_stderr();
-		if ((a->have_vmk ? vmklog_append(&a->vmk, vmk, &d) : vmklog_read(&a->vmk, vmk, &d)) < 0) {
-			ret = EXIT_INPUT;
-			if (!a->have_vmk)
-				vmklog_free(&a->vmk);
-		} else {
-			a->have_vmk = true;
-		}
-		diag_finish(&d);
-	}
-	const char *parts = v->partitions;
-	if (parts) {
-		struct diag d;
-		diag_init(&d, parts, co->max_warnings);
-		d.sink = diag_stderr();
-		if (partitions_read(&a->parts, parts, &d) < 0) {
-			partitions_free(&a->parts);
-			ret = EXIT_INPUT;
-		} else {
-			a->have_parts = true;
-		}
-		diag_finish(&d);
-	}
-	return ret;
+	(void)i;
+	int *ret = ctx;
+	if (rc < 0 && exit_code_for(rc) > *ret)
+		*ret = exit_code_for(rc);
 }
 
 int cmd_compare(int argc, char **argv)
@@ -392,8 +367,10 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	int rrc = rules_path ? cli_load_rules(&c.rules, rules_path) : 0;
 	c.side[0].rules = c.side[1].rules = c.rules;
+	/* each side's inputs (anopts.h's loader) */
+	struct an_load how = {.sink = diag_stderr(), .max_warnings = co.max_warnings};
 	for (int s = 0; s < 2 && rrc >= 0; s++) /* a side's own file on top of --rules */
-		rrc = side_rules[s] ? cli_load_rules(&c.side[s].rules, side_rules[s]) : 0;
+		rrc = side_rules[s] ? analysis_load_input(&c.side[s], AN_IN_RULES, side_rules[s], &how) : 0;
 	if (rrc < 0) {
 		ret = rrc == ERR_IO ? EXIT_INPUT : EXIT_USAGE;
 		goto out;
@@ -413,15 +390,14 @@ int cmd_compare(int argc, char **argv)
 		}
 	}
 	for (int s = 0; s < 2; s++) {
-		if (av[s].map && cli_load_diskmap(&c.side[s], av[s].map) < 0) {
+		if (av[s].map && analysis_load_input(&c.side[s], AN_IN_MAP, av[s].map, &how) < 0) {
 			ret = EXIT_USAGE;
 			goto out;
 		}
 	}
 	for (int s = 0; s < 2; s++) {
-		int r = load_side_files(&c.side[s], &av[s], &co);
-		if (r > ret)
-			ret = r;
+		if (analysis_load_side_files(&c.side[s], &av[s], &how) < 0 && EXIT_INPUT > ret)
+			ret = EXIT_INPUT;
 	}
 	for (int s = 0; s < 2; s++) {
 		analysis_set_opts(&c.side[s], &o.ao[s]);
@@ -450,20 +426,9 @@ int cmd_compare(int argc, char **argv)
 		c.side[0].m.filter = &filt[0];
 		c.side[1].m.filter = &filt[1];
 	}
-	for (int s = 0; s < 2; s++) {
-		size_t *order = xcalloc((size_t)l.ncap[s], sizeof *order);
-		capture_order(l.cap[s], (size_t)l.ncap[s], &sco[s], order);
-		for (int oi = 0; oi < l.ncap[s]; oi++) {
-			int i = (int)order[oi];
-			int rc = compare_add_capture(&c, (enum cmp_side)s, l.cap[s][i], &sco[s]);
-			if (rc < 0) {
-				int e = exit_code_for(rc);
-				if (e > ret)
-					ret = e;
-			}
-		}
-		free(order);
-	}
+	struct an_capture_hooks hooks = {.done = capture_done, .ctx = &ret};
+	for (int s = 0; s < 2; s++)
+		analysis_load_captures(&c.side[s], l.cap[s], (size_t)l.ncap[s], &sco[s], &hooks);
 	if (cli_filter_check("compare", c.side[0].m.filter, "the before captures") |
 	    cli_filter_check("compare", c.side[1].m.filter, "the after captures")) {
 		ret = EXIT_USAGE;

@@ -79,3 +79,78 @@ int anopt_set(const struct anopt *o, const char *val, struct an_values *v)
 		*(bool *)(void *)(base + o->given) = true;
 	return 0;
 }
+
+/* ---- the loader ---- */
+
+int analysis_load_input(struct analysis *a, enum an_input in, const char *path, const struct an_load *how)
+{
+	struct diag d;
+	diag_init(&d, path, in == AN_IN_VMKLOG || in == AN_IN_PARTITIONS ? how->max_warnings : -1);
+	d.sink = how->sink;
+	d.prefix = how->prefix;
+	int rc = 0;
+	switch (in) {
+	case AN_IN_RULES:
+		rc = rules_load(&a->rules, path, &d);
+		break;
+	case AN_IN_MAP: {
+		struct diskmap dm;
+		rc = diskmap_read(&dm, path, &d);
+		analysis_use_diskmap(a, &dm, path);
+		diskmap_free(&dm);
+		break;
+	}
+	case AN_IN_VMKLOG:
+		/* several logs (rotated files, several hosts) are merged in time order */
+		rc = a->have_vmk ? vmklog_append(&a->vmk, path, &d) : vmklog_read(&a->vmk, path, &d);
+		if (rc >= 0)
+			a->have_vmk = true;
+		else if (!a->have_vmk)
+			vmklog_free(&a->vmk);
+		diag_finish(&d);
+		break;
+	case AN_IN_PARTITIONS:
+		if (a->have_parts)
+			return 0;
+		rc = partitions_read(&a->parts, path, &d);
+		if (rc >= 0)
+			a->have_parts = true;
+		else
+			partitions_free(&a->parts);
+		diag_finish(&d);
+		break;
+	case AN_IN_NONE:
+		break;
+	}
+	return rc < 0 ? rc : 0;
+}
+
+int analysis_load_side_files(struct analysis *a, const struct an_values *v, const struct an_load *how)
+{
+	int ret = 0;
+	for (size_t i = 0; i < v->nvmklog; i++)
+		if (analysis_load_input(a, AN_IN_VMKLOG, v->vmklog[i], how) < 0)
+			ret = ERR_IO;
+	if (v->partitions && analysis_load_input(a, AN_IN_PARTITIONS, v->partitions, how) < 0)
+		ret = ERR_IO;
+	return ret;
+}
+
+size_t analysis_load_captures(struct analysis *a, char *const *paths, size_t n, const struct common_opts *co,
+			      const struct an_capture_hooks *h)
+{
+	size_t *order = xcalloc(n + 1, sizeof *order);
+	capture_order(paths, n, co, order);
+	size_t ok = 0;
+	for (size_t k = 0; k < n; k++) {
+		size_t i = order[k];
+		if (h && h->may_read && !h->may_read(h->ctx, i))
+			continue;
+		int rc = model_add_capture(&a->m, paths[i], co);
+		ok += rc == 0;
+		if (h && h->done)
+			h->done(h->ctx, i, rc);
+	}
+	free(order);
+	return ok;
+}

@@ -70,4 +70,34 @@ enum { ANOPT_BAD = -1, ANOPT_TOO_MANY = -2 };
  * for path rows: it must outlive v. */
 int anopt_set(const struct anopt *o, const char *val, struct an_values *v);
 
+/* ---- the one loader of an analysis's inputs (analyze, each side of compare, a batch set) ---- */
+
+/* Where the loader's messages go. */
+struct an_load {
+	struct diag_sink sink;
+	const char *prefix;      /* the messages' program part, NULL = "iopsy" */
+	long max_warnings;       /* per vmkernel.log and partitions file (< 0: all) */
+};
+
+/* Reads one input file into a: a rules file on top of a->rules, a disk map's lines (its good
+ * lines even when some are wrong), a vmkernel.log merged with those read before, a partitions
+ * file (the first readable one counts: with one read already, this one is skipped and 0
+ * returned). Messages carry the file and its line. Returns 0 or the reader's negative ERR_*. */
+int analysis_load_input(struct analysis *a, enum an_input in, const char *path, const struct an_load *how);
+/* v's vmkernel.logs (merged in time order) and partitions file. Returns 0, or ERR_IO when one
+ * could not be read (the others are). */
+int analysis_load_side_files(struct analysis *a, const struct an_values *v, const struct an_load *how);
+
+/* What the capture loader asks its caller: whether capture i (of paths) may be read now (NULL:
+ * all are), and what reading it gave (0 or ERR_*; NULL: nothing). */
+struct an_capture_hooks {
+	bool (*may_read)(void *ctx, size_t i);
+	void (*done)(void *ctx, size_t i, int rc);
+	void *ctx;
+};
+/* Reads the captures paths[0..n-1] into a's model, one host's files together in time order
+ * (capture_order), with co's format, window, zone and sink. Returns how many were read. */
+size_t analysis_load_captures(struct analysis *a, char *const *paths, size_t n, const struct common_opts *co,
+			      const struct an_capture_hooks *h);
+
 #endif
