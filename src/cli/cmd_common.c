@@ -61,19 +61,6 @@ int cli_load_rules(struct rules *r, const char *path)
 	return rules_load(r, path, &d);
 }
 
-int cli_load_diskmap(struct analysis *a, const char *path)
-{
-	struct diag d;
-	diag_init(&d, path, -1);
-	d.sink = diag_stderr();
-	struct diskmap dm;
-	int rc = diskmap_read(&dm, path, &d);
-	if (rc == 0)
-		analysis_use_diskmap(a, &dm, path);
-	diskmap_free(&dm);
-	return rc;
-}
-
 int usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;

@@ -184,11 +184,11 @@ int cli_anopt(const char *cmd, int c, const char *arg, struct an_values *v, size
 void cli_opts_init(struct common_opts *co);
 /* A --threads value: "auto" or 0 (auto), or 1 to MTREAD_MAX_THREADS. 0 or ERR_USAGE. */
 int cli_parse_threads(const char *s, int *threads);
-/* Reads a --rules file into r / a --map file into a; messages on stderr. 0 or ERR_*. */
+/* Reads a --rules file into r (iopsy rules, a comparison's own bands; an analysis's rules go
+ * through analysis_load_input); messages on stderr. 0 or ERR_*. */
 struct rules;
 struct analysis;
 int cli_load_rules(struct rules *r, const char *path);
-int cli_load_diskmap(struct analysis *a, const char *path);
 /* A diag for a command's own messages about OPTION ("iopsy CMD: OPTION: ..."), on stderr. */
 struct diag *cli_option_diag(struct diag *d, const char *cmd_prefix, const char *option);
 /* Handles a common option; returns 1 if c was one, 0 if not, ERR_USAGE (message printed) if its
