@@ -490,8 +490,10 @@ int cli_anopt(const char *cmd, int c, const char *arg, struct an_values *v, size
 	size_t i = (size_t)(c - OPT_ANOPT) / 4;
 	int k = (c - OPT_ANOPT) % 4;
 	for (size_t s = 0; s < nv; s++) {
-		if (k && s != (size_t)k - 1)
-			continue;
+		if (k ? s != (size_t)k - 1 : i < 64 && (v[s].own >> i & 1))
+			continue; /* a side's own option wins over the plain one, in any order */
+		if (k && i < 64)
+			v[s].own |= 1ull << i;
 		int rc = anopt_set(&anopts[i], arg, &v[s]);
 		if (rc == ANOPT_TOO_MANY)
 			return usage_error(cmd, "at most %d --%s files", ANOPT_MAX_FILES, anopt_name(i, k)), ERR_USAGE;

@@ -41,6 +41,8 @@ struct an_values {
 	const char *rules, *map, *partitions;
 	const char *vmklog[ANOPT_MAX_FILES];
 	size_t nvmklog;
+	unsigned long long own;  /* compare: the rows (1 << index) this side's own option set
+	                          * (--before-/--after-NAME), which the plain --NAME then leaves */
 };
 
 struct anopt {
