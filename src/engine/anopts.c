@@ -25,7 +25,7 @@ const struct anopt anopts[] = {
 	 .flags = ANF_ANALYZE | ANF_COMPARE | ANF_MANIFEST, .want = "a positive number",
 	 .help = "the array LU command queue depth, to check over-commit"},
 	{.name = "clock-offset", .arg = "SEC", .type = ANT_DOUBLE, .min = -172800, .max = 172800,
-	 .off = AO(clock_offset_s), .given = AO(clock_offset_given), .flags = ANF_ANALYZE | ANF_MANIFEST,
+	 .off = AO(clock_offset_s), .given = AO(clock_offset_given), .flags = ANF_ANALYZE | ANF_COMPARE | ANF_SIDED | ANF_MANIFEST,
 	 .want = "seconds, guest clock minus host clock (e.g. -3.5)",
 	 .help = "guest clock minus host clock (default: estimated from IOPS)"},
 	{.name = "no-clock-estimate", .type = ANT_FLAG, .off = AO(no_auto_offset), .flags = ANF_ANALYZE | ANF_COMPARE,
