@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "anopts.h"
 #include "input.h"
 #include "match.h"
 #include "pdh.h"
@@ -470,8 +471,24 @@ static bool manifest_brand(struct bset *s, const char *key, const char *val, con
 
 /* ---- a set's analysis options ---- */
 
-static const char set_option_names[] = "rules, tz, array-queue-depth, clock-offset, from, to, before-from, before-to, "
-				       "after-from, after-to, host, vm, disk";
+/* Every key a set takes, in the order the unknown-key message lists them: its files, the rows of
+ * the analysis option table the manifest takes (anopts.h), the mail and report keys, the zone,
+ * the window and the filters. Returns how many (at most cap). */
+static size_t manifest_keys(const char **k, size_t cap)
+{
+	static const char *const head[] = {"files", "before", "after"};
+	static const char *const tail[] = {"mail-to", "title", "customer", "prepared-by", "logo", "tz", "from", "to",
+					   "before-from", "before-to", "after-from", "after-to", "host", "vm", "disk"};
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof head / sizeof head[0] && n < cap; i++)
+		k[n++] = head[i];
+	for (const struct anopt *o = anopts; o->name && n < cap; o++)
+		if (o->flags & ANF_MANIFEST)
+			k[n++] = o->name;
+	for (size_t i = 0; i < sizeof tail / sizeof tail[0] && n < cap; i++)
+		k[n++] = tail[i];
+	return n;
+}
 
 static int opt_error(struct diag *d, long ln, long col, const char *key, const char *val, const char *why)
 {
@@ -817,17 +834,17 @@ static int discover_manifest(struct batch *b, const char *path, const struct dia
 			struct buf kb;
 			buf_init(&kb);
 			buf_add_text_escaped(&kb, key, strlen(key));
-			/* every key of the two lists the message names */
-			static const char *const keys[] = {"files", "before", "after", "vmkernel-log", "partitions", "map",
-				"mail-to", "title", "customer", "prepared-by", "logo", "rules", "tz", "array-queue-depth",
-				"clock-offset", "from", "to", "before-from", "before-to", "after-from", "after-to", "host", "vm",
-				"disk"};
-			struct buf close;
+			const char *keys[64];
+			size_t nkeys = manifest_keys(keys, sizeof keys / sizeof keys[0]);
+			struct buf close, list;
 			buf_init(&close);
-			suggest_append(&close, key, NULL, keys, sizeof keys / sizeof keys[0]);
-			diag_emit(&d, DIAG_ERROR, ln, (long)(key - line) + 1,
-				  "unknown key '%s'%s (files, before, after, vmkernel-log, partitions, map, mail-to, title, customer, prepared-by, logo, %s)", kb.data,
-				  close.data ? close.data : "", set_option_names);
+			buf_init(&list);
+			suggest_append(&close, key, NULL, keys, nkeys);
+			for (size_t i = 0; i < nkeys; i++)
+				buf_printf(&list, "%s%s", i ? ", " : "", keys[i]);
+			diag_emit(&d, DIAG_ERROR, ln, (long)(key - line) + 1, "unknown key '%s'%s (%s)", kb.data,
+				  close.data ? close.data : "", list.data);
+			buf_free(&list);
 			buf_free(&close);
 			buf_free(&kb);
 			set_bad_key(cur, path, ln, key, "is not a manifest key");
