@@ -214,7 +214,7 @@ static void summary_html(struct buf *out, const struct exec_summary *es, bool li
 /* The print page: A4 or US Letter (--paper). */
 static void print_page_css(struct buf *out, const struct html_opts *o)
 {
-	bool letter = o->paper && strcasecmp(o->paper, "letter") == 0;
+	bool letter = o->paper && strcasecmp(o->paper, "letter") == 0; /* html_paper_known's other one: A4 */
 	buf_printf(out, "<style>@media print{@page{size:%s;margin:14mm 12mm 16mm}}</style>\n", letter ? "letter" : "A4");
 }
 
@@ -2722,4 +2722,9 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 	if (o->require_charts && res->charts_failed)
 		return CHARTS_FAILED;
 	return 0;
+}
+
+bool html_paper_known(const char *name)
+{
+	return strcasecmp(name, "a4") == 0 || strcasecmp(name, "letter") == 0;
 }

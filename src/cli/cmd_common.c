@@ -367,6 +367,11 @@ static struct report_brand *brand_of(struct deliv_opts *d)
 	return d->brand;
 }
 
+int cli_paper(const char *cmd, const char *arg)
+{
+	return html_paper_known(arg) ? 0 : usage_error(cmd, "--paper takes a4 or letter, not '%s'", arg);
+}
+
 /* Engagement text: one line, at most 200 bytes (it goes on a title page). */
 static int brand_text(const char *cmd, const char *opt, const char *arg)
 {
@@ -381,8 +386,8 @@ int deliv_opt(int c, const char *arg, struct deliv_opts *d, struct cli_outputs *
 	case OPT_PDF: return cli_output_add(outs, cmd, "pdf", arg) ? EXIT_USAGE : 1;
 	case OPT_XLSX: return cli_output_add(outs, cmd, "xlsx", arg) ? EXIT_USAGE : 1;
 	case OPT_PAPER:
-		if (strcasecmp(arg, "a4") != 0 && strcasecmp(arg, "letter") != 0)
-			return usage_error(cmd, "--paper takes a4 or letter, not '%s'", arg);
+		if (cli_paper(cmd, arg))
+			return EXIT_USAGE;
 		d->paper = arg;
 		return 1;
 	case OPT_REQUIRE_PDF: d->require_pdf = true; return 1;

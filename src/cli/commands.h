@@ -125,6 +125,9 @@ int deliv_finish(struct deliv_opts *d, struct report_opts *ro, const char *cmd);
  * working directory when an absolute path lies below it, or the base name with redact. */
 void deliv_paths(struct analysis *a, bool redact);
 void deliv_free(struct deliv_opts *d);
+/* A --paper value (analyze, compare, batch): 0, or EXIT_USAGE (printed) when it is not a4 or
+ * letter (html_paper_known). */
+int cli_paper(const char *cmd, const char *arg);
 
 /* The consultant's workflow options (cli_flow.c): a time window (--from/--to; compare also per
  * side) and entity filters (--host/--vm/--disk). Codes are >= 1200. */
