@@ -1,4 +1,4 @@
-/* check_registry.c — the four tables (input formats, finding kinds and their detectors,
+/* check_registry.c — the tables (input formats, finding kinds and their detectors, analysis options,
  * reporters, commands) are complete and consistent, and --help, doc/iopsy.1 and
  * doc/analyze-json.md name every entry, so that tables and docs cannot drift apart. Also: the
  * Markdown writer keeps hostile names inert. */
