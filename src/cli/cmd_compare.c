@@ -345,8 +345,12 @@ int cmd_compare(int argc, char **argv)
 		}
 	}
 	const char *side_rules[2] = {av[0].rules, av[1].rules};
-	for (int s = 0; s < 2; s++)
+	const struct anopt *offset_row = anopt_find("clock-offset", ANF_SIDED);
+	for (int s = 0; s < 2; s++) {
 		o.ao[s] = av[s].ao; /* the options alone: a side's reports name no side file (as before) */
+		if (offset_row && (av[s].own >> (offset_row - anopts) & 1)) /* its warning names the side's option */
+			o.ao[s].clock_offset_from = s ? "--after-clock-offset" : "--before-clock-offset";
+	}
 	if (optind < l.nrest) {
 		ret = usage_error("compare", "'%s': captures follow --before or --after", l.rest[optind]);
 		goto out;
