@@ -559,10 +559,11 @@ START_TEST(manifest_set_options)
 	ck_assert_int_eq(tz_offset_at(b.sets[2].opts.tz, 1785157200, NULL), 7200); /* 2026-07-27 13:00Z: CEST */
 	ck_assert_ptr_nonnull(strstr(o->rules, "/site.rules"));
 	ck_assert(o->tz_given && o->tz_bias_min == -540);
-	ck_assert_int_eq(o->av.ao.array_queue_depth, 64);
-	ck_assert(o->av.ao.clock_offset_given && o->av.ao.clock_offset_s == -2.5);
-	ck_assert_str_eq(o->win[0][0], "13:00");
-	ck_assert_str_eq(o->win[2][1], "2026-07-28T15:00:00Z");
+	ck_assert_int_eq(o->av[0].ao.array_queue_depth, 64);
+	ck_assert(o->av[0].ao.clock_offset_given && o->av[0].ao.clock_offset_s == -2.5);
+	ck_assert_str_eq(o->av[0].win[0].text, "13:00");
+	ck_assert_str_eq(o->av[2].win[1].text, "2026-07-28T15:00:00Z");
+	ck_assert(o->av[2].win[1].set && !o->av[2].win[0].set && o->av[2].own);
 	ck_assert_uint_eq(o->nfilter[EF_VM], 1);
 	ck_assert_str_eq(o->filter[EF_VM][0], "SQL 01|SQL02");
 	ck_assert_uint_eq(o->nfilter[EF_DISK], 2);

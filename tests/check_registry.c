@@ -404,6 +404,7 @@ START_TEST(anopts_table)
 	for (const struct anopt *o = anopts; o->name; o++, n++) {
 		ck_assert_msg(o->help && *o->help, "row %s has no help", o->name);
 		ck_assert_msg(o->flags & (ANF_ANALYZE | ANF_COMPARE | ANF_SIDED | ANF_MANIFEST), "row %s: nobody takes it", o->name);
+		ck_assert_msg(!(o->flags & ANF_MANIFEST_SIDED) || (o->flags & ANF_MANIFEST), "row %s: sided in the manifest only", o->name);
 		ck_assert_msg((o->type == ANT_FLAG) == (o->arg == NULL), "row %s: a value name exactly when it takes a value", o->name);
 		ck_assert_msg(o->type == ANT_FLAG || (o->want && *o->want), "row %s: no text of a good value", o->name);
 		ck_assert_msg((o->type == ANT_PATH || o->type == ANT_PATHS) == (o->input != AN_IN_NONE), "row %s: a file row names its input", o->name);
@@ -433,16 +434,19 @@ START_TEST(anopts_table)
 				      uses[u].cmd, with_arg);
 			ck_assert_msg(man_in(man, "COMMANDS", opt), "doc/iopsy.1 does not document %s under COMMANDS", opt);
 		}
-		if (o->flags & ANF_MANIFEST) {
-			char line[80], quoted[80];
-			snprintf(line, sizeof line, "\n%s = ", o->name);
-			snprintf(quoted, sizeof quoted, "`%s`", o->name);
-			ck_assert_msg(strstr(md, line) && strstr(md, quoted), "doc/batch.md does not show manifest key %s", o->name);
-			ck_assert_msg(has_token(keys, keys + strlen(keys), o->name), "the manifest's unknown-key message does not list %s",
-				      o->name);
+		for (int k = 0; k < 3; k++) { /* the manifest's key NAME, and before-NAME / after-NAME for a sided row */
+			if (!(o->flags & (k ? ANF_MANIFEST_SIDED : ANF_MANIFEST)))
+				continue;
+			char key[64], line[80], quoted[80];
+			snprintf(key, sizeof key, "%s%s", k == 0 ? "" : k == 1 ? "before-" : "after-", o->name);
+			snprintf(line, sizeof line, "\n%s = ", key);
+			snprintf(quoted, sizeof quoted, "`%s`", key);
+			ck_assert_msg(strstr(md, line) && strstr(md, quoted), "doc/batch.md does not show manifest key %s", key);
+			ck_assert_msg(has_token(keys, keys + strlen(keys), key), "the manifest's unknown-key message does not list %s", key);
 		}
 	}
-	ck_assert_uint_ge(n, 7);
+	ck_assert_uint_ge(n, 9);
+	ck_assert_uint_le(n, ANOPT_MAX_ROWS);
 	ck_assert_ptr_null(anopt_find("array-queue-depth", ANF_SIDED)); /* flags select */
 	buf_free(&err);
 	free(man);
@@ -460,21 +464,37 @@ START_TEST(anopts_values)
 	const struct anopt *aqd = anopt_find("array-queue-depth", 0), *off = anopt_find("clock-offset", 0),
 			   *nce = anopt_find("no-clock-estimate", 0), *vmk = anopt_find("vmkernel-log", 0);
 	ck_assert(aqd && off && nce && vmk);
-	ck_assert_int_eq(anopt_set(aqd, "64", &v), 0);
+	ck_assert_int_eq(anopt_set(aqd, "64", &v, NULL), 0);
 	ck_assert_int_eq(v.ao.array_queue_depth, 64);
 	for (const char *const *bad = (const char *const[]){"0", "1000001", "6.5", "", "many", "99999999999999999999", NULL}; *bad; bad++)
-		ck_assert_msg(anopt_set(aqd, *bad, &v) == ANOPT_BAD, "array-queue-depth took '%s'", *bad);
+		ck_assert_msg(anopt_set(aqd, *bad, &v, NULL) == ANOPT_BAD, "array-queue-depth took '%s'", *bad);
 	ck_assert_int_eq(v.ao.array_queue_depth, 64);
 	ck_assert(!v.ao.clock_offset_given);
-	ck_assert_int_eq(anopt_set(off, "-2.5", &v), 0);
+	ck_assert_int_eq(anopt_set(off, "-2.5", &v, NULL), 0);
 	ck_assert(v.ao.clock_offset_given && v.ao.clock_offset_s == -2.5);
-	ck_assert_int_eq(anopt_set(off, "172801", &v), ANOPT_BAD);
-	ck_assert_int_eq(anopt_set(nce, NULL, &v), 0);
+	ck_assert_int_eq(anopt_set(off, "172801", &v, NULL), ANOPT_BAD);
+	ck_assert_int_eq(anopt_set(nce, NULL, &v, NULL), 0);
 	ck_assert(v.ao.no_auto_offset);
 	for (int i = 0; i < ANOPT_MAX_FILES; i++)
-		ck_assert_int_eq(anopt_set(vmk, "vmkernel.log", &v), 0);
+		ck_assert_int_eq(anopt_set(vmk, "vmkernel.log", &v, NULL), 0);
 	ck_assert_uint_eq(v.nvmklog, ANOPT_MAX_FILES);
-	ck_assert_int_eq(anopt_set(vmk, "one-more.log", &v), ANOPT_TOO_MANY);
+	ck_assert_int_eq(anopt_set(vmk, "one-more.log", &v, NULL), ANOPT_TOO_MANY);
+	/* a window bound: the window parser's reason */
+	const struct anopt *from = anopt_find("from", 0);
+	const char *why = NULL;
+	ck_assert_int_eq(anopt_set(from, "1pm", &v, &why), ANOPT_BAD);
+	ck_assert_ptr_nonnull(strstr(why, "expected a time"));
+	ck_assert_int_eq(anopt_set(from, "13:00", &v, &why), 0);
+	ck_assert(v.win[0].set && !v.win[1].set);
+	/* a side's own rows over the values of both sides */
+	struct an_values both, side;
+	memset(&both, 0, sizeof both);
+	memset(&side, 0, sizeof side);
+	ck_assert_int_eq(anopt_set(aqd, "8", &both, NULL) | anopt_set(off, "3", &both, NULL), 0);
+	ck_assert_int_eq(anopt_set(off, "-1", &side, NULL) | anopt_set(aqd, "99", &side, NULL), 0);
+	side.own = 1ull << (off - anopts); /* the side gave its clock offset only */
+	anopt_overlay(&both, &side);
+	ck_assert(both.ao.clock_offset_s == -1 && both.ao.clock_offset_given && both.ao.array_queue_depth == 8);
 }
 END_TEST
 

@@ -477,14 +477,20 @@ static bool manifest_brand(struct bset *s, const char *key, const char *val, con
 static size_t manifest_keys(const char **k, size_t cap)
 {
 	static const char *const head[] = {"files", "before", "after"};
-	static const char *const tail[] = {"mail-to", "title", "customer", "prepared-by", "logo", "tz", "from", "to",
-					   "before-from", "before-to", "after-from", "after-to", "host", "vm", "disk"};
+	static const char *const tail[] = {"mail-to", "title", "customer", "prepared-by", "logo", "tz", "host", "vm", "disk"};
+	static char sided[ANOPT_MAX_ROWS][2][48];
 	size_t n = 0;
 	for (size_t i = 0; i < sizeof head / sizeof head[0] && n < cap; i++)
 		k[n++] = head[i];
-	for (const struct anopt *o = anopts; o->name && n < cap; o++)
+	for (size_t i = 0; anopts[i].name && i < ANOPT_MAX_ROWS && n < cap; i++) {
+		const struct anopt *o = &anopts[i];
 		if (o->flags & ANF_MANIFEST)
 			k[n++] = o->name;
+		for (int sd = 0; sd < 2 && (o->flags & ANF_MANIFEST_SIDED) && n < cap; sd++) {
+			snprintf(sided[i][sd], sizeof sided[i][sd], "%s-%s", sd ? "after" : "before", o->name);
+			k[n++] = sided[i][sd];
+		}
+	}
 	for (size_t i = 0; i < sizeof tail / sizeof tail[0] && n < cap; i++)
 		k[n++] = tail[i];
 	return n;
@@ -507,13 +513,30 @@ static int set_option(struct bset *s, const char *base, const char *key, const c
 {
 	(void)kcol;
 	struct bset_opts *o = &s->opts;
-	static const char *const wins[6] = {"from", "to", "before-from", "before-to", "after-from", "after-to"};
 	static const char *const filters[3] = {"host", "vm", "disk"};
-	/* a row of the analysis option table: the rules file (one, relative to the manifest), a
-	 * value (the other files are globs of the set's files: discover_manifest) */
+	/* a row of the analysis option table (NAME, or before-/after-NAME for one side): the rules
+	 * file (one, relative to the manifest), a value (the other files are globs of the set's
+	 * files: discover_manifest) */
+	int side = 0;
 	const struct anopt *row = anopt_find(key, ANF_MANIFEST);
-	if (row && row->input == AN_IN_NONE)
-		return anopt_set(row, val, &o->av) < 0 ? opt_error(d, ln, vcol, key, val, row->want) : 1;
+	if (!row && strncmp(key, "before-", 7) == 0)
+		side = 1, row = anopt_find(key + 7, ANF_MANIFEST_SIDED);
+	else if (!row && strncmp(key, "after-", 6) == 0)
+		side = 2, row = anopt_find(key + 6, ANF_MANIFEST_SIDED);
+	if (row && row->input == AN_IN_NONE) {
+		const char *v = val;
+		if (row->type == ANT_PATH || row->type == ANT_PATHS || row->type == ANT_TIME) {
+			/* the row keeps its text: the set owns a copy (the line is read over) */
+			o->texts = xrealloc(o->texts, (o->ntexts + 1) * sizeof *o->texts);
+			v = o->texts[o->ntexts++] = xstrdup(val);
+		}
+		const char *why;
+		if (anopt_set(row, v, &o->av[side], &why) < 0)
+			return opt_error(d, ln, vcol, key, val, why);
+		if (side)
+			o->av[side].own |= 1ull << (row - anopts);
+		return 1;
+	}
 	if (row && row->input == AN_IN_RULES) {
 		if (!*val)
 			return opt_error(d, ln, vcol, key, val, "needs a rules file");
@@ -551,17 +574,6 @@ static int set_option(struct bset *s, const char *base, const char *key, const c
 		o->tz = z;
 		o->tz_bias_min = z->fixed ? -z->off / 60 : 0;
 		o->tz_given = true;
-		return 1;
-	}
-	for (int k = 0; k < 6; k++) {
-		if (strcmp(key, wins[k]) != 0)
-			continue;
-		struct twin_bound tb;
-		const char *why;
-		if (twin_parse(val, &tb, &why) < 0)
-			return opt_error(d, ln, vcol, key, val, why);
-		free(o->win[k / 2][k % 2]);
-		o->win[k / 2][k % 2] = xstrdup(val);
 		return 1;
 	}
 	for (int k = 0; k < 3; k++) {
@@ -881,7 +893,7 @@ static int discover_manifest(struct batch *b, const char *path, const struct dia
 			}
 		}
 		if (!s->paired && !s->discovery_error &&
-		    (s->opts.win[1][0] || s->opts.win[1][1] || s->opts.win[2][0] || s->opts.win[2][1]))
+		    (s->opts.av[1].own || s->opts.av[2].own))
 			/* a window of one side on a set without sides: never analysed without it */
 			s->discovery_error = xstrdup("before-from, before-to, after-from and after-to are for a comparison (a set "
 						     "with 'before' and 'after' files); this set has neither side: use from and to");

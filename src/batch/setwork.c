@@ -219,7 +219,11 @@ static int set_options(const struct bset *s, int side, const struct batch_opts *
 {
 	const struct bset_opts *so = &s->opts;
 	*co = o->co;
-	*ao = so->av.ao; /* the table's value rows the manifest gave */
+	/* the table's value rows the manifest gave: the set's, with a side's own over them */
+	struct an_values v = so->av[0];
+	if (side)
+		anopt_overlay(&v, &so->av[side]);
+	*ao = v.ao;
 	if (so->tz_given) {
 		co->tz_given = true;
 		co->tz_bias_min = so->tz_bias_min;
@@ -243,14 +247,7 @@ static int set_options(const struct bset *s, int side, const struct batch_opts *
 		for (size_t i = 0; i < so->nfilter[k] && rc == 0; i++)
 			rc = ef_add(f, k, so->filter[k][i], &d) < 0 ? -1 : 0;
 	if (rc == 0) {
-		struct twin_spec sp;
-		memset(&sp, 0, sizeof sp);
-		const char *why;
-		for (int e = 0; e < 2 && rc == 0; e++) {
-			const char *t = side && so->win[side][e] ? so->win[side][e] : so->win[0][e];
-			if (t && twin_parse(t, &sp.b[e], &why) < 0)
-				rc = -1;
-		}
+		struct twin_spec sp = {{v.win[0], v.win[1]}};
 		char **paths = xcalloc(s->nfiles + 1, sizeof *paths);
 		size_t np = 0;
 		for (size_t i = 0; i < s->nfiles; i++)

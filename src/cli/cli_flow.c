@@ -12,7 +12,7 @@
 int cli_flow_opt(const char *cmd, int c, const char *arg, struct twin_spec *sp, struct ent_filter *f)
 {
 	static const char *const names[] = {"--from", "--to", "--before-from", "--before-to", "--after-from", "--after-to"};
-	if (c >= OPT_FROM && c <= OPT_ATO) {
+	if (sp && c >= OPT_FROM && c <= OPT_ATO) {
 		int k = c - OPT_FROM, side = k / 2, end = k % 2;
 		const char *why;
 		if (twin_parse(arg, &sp[side].b[end], &why) < 0) {

@@ -100,7 +100,6 @@ static int analyze_run(int argc, char **argv, struct ent_filter *filt)
 					    {"gnuplot-dir", required_argument, NULL, OPT_GNUPLOT_DIR},
 					    {"require-charts", no_argument, NULL, OPT_REQUIRE_CHARTS},
 					    {"report", required_argument, NULL, OPT_REPORT},
-					    WINDOW_LONG_OPTS,
 					    FILTER_LONG_OPTS,
 					    COMMON_LONG_OPTS,
 					    DELIV_LONG_OPTS,
@@ -118,14 +117,12 @@ static int analyze_run(int argc, char **argv, struct ent_filter *filt)
 	report_opts_init(&ro);
 	struct html_opts *ho = &ro.html;
 	int fail_on = -1;
-	struct twin_spec win[3];
-	memset(win, 0, sizeof win);
 	int c;
 	optind = 0;
 	while ((c = cli_getopt(argc, argv, "qh", opts, "analyze")) != -1) {
 		int k = common_opt(c, optarg, &co);
 		if (!k)
-			k = cli_flow_opt("analyze", c, optarg, win, filt);
+			k = cli_flow_opt("analyze", c, optarg, NULL, filt);
 		if (!k)
 			k = cli_anopt("analyze", c, optarg, &av, 1);
 		if (k < 0)
@@ -201,7 +198,8 @@ static int analyze_run(int argc, char **argv, struct ent_filter *filt)
 	if (drc)
 		return deliv_free(&dv), drc;
 	struct twin tw;
-	if (cli_window("analyze", &win[0], argv + optind, (size_t)(argc - optind), &co, &tw))
+	struct twin_spec win = {{av.win[0], av.win[1]}};
+	if (cli_window("analyze", &win, argv + optind, (size_t)(argc - optind), &co, &tw))
 		return deliv_free(&dv), EXIT_USAGE;
 	struct analysis a;
 	analysis_init(&a);

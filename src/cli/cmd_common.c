@@ -499,11 +499,20 @@ int cli_anopt(const char *cmd, int c, const char *arg, struct an_values *v, size
 			continue; /* a side's own option wins over the plain one, in any order */
 		if (k && i < 64)
 			v[s].own |= 1ull << i;
-		int rc = anopt_set(&anopts[i], arg, &v[s]);
+		const char *why;
+		int rc = anopt_set(&anopts[i], arg, &v[s], &why);
 		if (rc == ANOPT_TOO_MANY)
 			return usage_error(cmd, "at most %d --%s files", ANOPT_MAX_FILES, anopt_name(i, k)), ERR_USAGE;
+		if (rc < 0 && anopts[i].type == ANT_TIME) { /* the window parser says what is wrong */
+			struct buf b;
+			buf_init(&b);
+			buf_add_text_escaped(&b, arg, strlen(arg));
+			usage_error(cmd, "--%s '%s': %s", anopt_name(i, k), b.data, why);
+			buf_free(&b);
+			return ERR_USAGE;
+		}
 		if (rc < 0)
-			return usage_error(cmd, "--%s needs %s, not '%s'", anopt_name(i, k), anopts[i].want, arg), ERR_USAGE;
+			return usage_error(cmd, "--%s needs %s, not '%s'", anopt_name(i, k), why, arg), ERR_USAGE;
 	}
 	return 1;
 }

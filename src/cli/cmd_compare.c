@@ -117,8 +117,6 @@ static const struct option own_tail[] = {{"html", required_argument, NULL, OPT_H
 					 {"require-charts", no_argument, NULL, OPT_REQUIRE_CHARTS},
 					 {"report", required_argument, NULL, OPT_REPORT},
 					 {"fail-on", required_argument, NULL, OPT_FAILON},
-					 WINDOW_LONG_OPTS,
-					 SIDE_WINDOW_LONG_OPTS,
 					 FILTER_LONG_OPTS,
 					 {"format", required_argument, NULL, OPT_FORMAT},
 					 {"tz", required_argument, NULL, OPT_TZ},
@@ -251,8 +249,6 @@ int cmd_compare(int argc, char **argv)
 	struct buf err;
 	buf_init(&err);
 	struct deliv_opts dv = {0};
-	struct twin_spec win[3];
-	memset(win, 0, sizeof win);
 	struct ent_filter filt[2];
 	ef_init(&filt[0]);
 	ef_init(&filt[1]);
@@ -263,7 +259,7 @@ int cmd_compare(int argc, char **argv)
 	while ((ch = cli_getopt(l.nrest, l.rest, "qh", opts, "compare")) != -1) {
 		int k = common_opt(ch, optarg, &co);
 		if (!k)
-			k = cli_flow_opt("compare", ch, optarg, win, &filt[0]);
+			k = cli_flow_opt("compare", ch, optarg, NULL, &filt[0]);
 		if (!k)
 			k = cli_anopt("compare", ch, optarg, av, 2);
 		if (k < 0) {
@@ -414,10 +410,7 @@ int cmd_compare(int argc, char **argv)
 	/* each side's window (its own bounds over --from/--to) and the filters, on both sides */
 	struct common_opts sco[2] = {co, co};
 	for (int s = 0; s < 2; s++) {
-		struct twin_spec sp = win[0];
-		for (int k = 0; k < 2; k++)
-			if (win[1 + s].b[k].set)
-				sp.b[k] = win[1 + s].b[k];
+		struct twin_spec sp = {{av[s].win[0], av[s].win[1]}}; /* its own bounds over --from/--to */
 		if (cli_window("compare", &sp, l.cap[s], (size_t)l.ncap[s], &sco[s], &c.side[s].window)) {
 			ret = EXIT_USAGE;
 			goto out;

@@ -157,7 +157,8 @@ struct twin_spec;
 struct twin;
 struct ent_filter;
 /* Handles a workflow option: the window options into sp[0] (--from/--to), sp[1] (--before-*),
- * sp[2] (--after-*), the filters into f (NULL: not taken). Returns 1 if c was one, 0 if not,
+ * sp[2] (--after-*) (counters, extract; NULL: not taken — analyze and compare take the window
+ * from the table of analysis options), the filters into f (NULL: not taken). Returns 1 if c was one, 0 if not,
  * ERR_USAGE (message printed) when its argument is bad. */
 int cli_flow_opt(const char *cmd, int c, const char *arg, struct twin_spec *sp, struct ent_filter *f);
 /* Resolves sp over the captures paths[n] and puts it into co; a repeated or missing local time

@@ -30,6 +30,12 @@ const struct anopt anopts[] = {
 	 .help = "guest clock minus host clock (default: estimated from IOPS)"},
 	{.name = "no-clock-estimate", .type = ANT_FLAG, .off = AO(no_auto_offset), .flags = ANF_ANALYZE | ANF_COMPARE,
 	 .help = "do not estimate the guest clock offset"},
+	{.name = "from", .arg = "TIME", .type = ANT_TIME, .off = AV(win[0]),
+	 .flags = ANF_ANALYZE | ANF_COMPARE | ANF_SIDED | ANF_MANIFEST | ANF_MANIFEST_SIDED, .want = "a time",
+	 .help = "read only the rows from this time on (ISO, or the captures' local time)"},
+	{.name = "to", .arg = "TIME", .type = ANT_TIME, .off = AV(win[1]),
+	 .flags = ANF_ANALYZE | ANF_COMPARE | ANF_SIDED | ANF_MANIFEST | ANF_MANIFEST_SIDED, .want = "a time",
+	 .help = "read only the rows up to this time (included)"},
 	{0},
 };
 
@@ -41,9 +47,11 @@ const struct anopt *anopt_find(const char *name, unsigned flags)
 	return NULL;
 }
 
-int anopt_set(const struct anopt *o, const char *val, struct an_values *v)
+int anopt_set(const struct anopt *o, const char *val, struct an_values *v, const char **why)
 {
 	char *base = (char *)v;
+	if (why)
+		*why = o->want;
 	switch (o->type) {
 	case ANT_INT: {
 		char *end;
@@ -74,10 +82,45 @@ int anopt_set(const struct anopt *o, const char *val, struct an_values *v)
 		((const char **)(void *)(base + o->off))[(*n)++] = val;
 		return 0;
 	}
+	case ANT_TIME: {
+		const char *reason;
+		if (twin_parse(val, (struct twin_bound *)(void *)(base + o->off), &reason) < 0) {
+			if (why)
+				*why = reason;
+			return ANOPT_BAD;
+		}
+		break;
+	}
 	}
 	if (o->given)
 		*(bool *)(void *)(base + o->given) = true;
 	return 0;
+}
+
+/* The bytes of row o's field. */
+static size_t field_size(const struct anopt *o)
+{
+	switch (o->type) {
+	case ANT_INT: return sizeof(int);
+	case ANT_DOUBLE: return sizeof(double);
+	case ANT_FLAG: return sizeof(bool);
+	case ANT_PATH: return sizeof(const char *);
+	case ANT_PATHS: return ANOPT_MAX_FILES * sizeof(const char *);
+	case ANT_TIME: return sizeof(struct twin_bound);
+	}
+	return 0;
+}
+
+void anopt_overlay(struct an_values *dst, const struct an_values *side)
+{
+	for (size_t i = 0; anopts[i].name && i < ANOPT_MAX_ROWS; i++) {
+		const struct anopt *o = &anopts[i];
+		if (!(side->own >> i & 1))
+			continue;
+		memcpy((char *)dst + o->off, (const char *)side + o->off, field_size(o));
+		if (o->given)
+			memcpy((char *)dst + o->given, (const char *)side + o->given, o->type == ANT_PATHS ? sizeof(size_t) : sizeof(bool));
+	}
 }
 
 /* ---- the loader ---- */

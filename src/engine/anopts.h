@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "analysis.h"
+#include "window.h"
 
 enum anopt_type {
 	ANT_INT,                 /* a whole number in [min, max] */
@@ -19,6 +20,7 @@ enum anopt_type {
 	ANT_FLAG,                /* no value: sets a bool */
 	ANT_PATH,                /* a file; given again, the later one is used */
 	ANT_PATHS,               /* a file; repeated for more, at most ANOPT_MAX_FILES */
+	ANT_TIME,                /* a bound of the time window (twin_parse): a struct twin_bound */
 };
 
 /* Who takes a row. */
@@ -27,6 +29,7 @@ enum {
 	ANF_COMPARE = 1u << 1,   /* iopsy compare --NAME, for both sides */
 	ANF_SIDED = 1u << 2,     /* iopsy compare --before-NAME / --after-NAME, for one side */
 	ANF_MANIFEST = 1u << 3,  /* a manifest key NAME (a comparison's both sides) */
+	ANF_MANIFEST_SIDED = 1u << 4, /* manifest keys before-NAME / after-NAME, for one side */
 };
 
 /* The input file a row names, for the loader (and the manifest's file roles). */
@@ -41,7 +44,8 @@ struct an_values {
 	const char *rules, *map, *partitions;
 	const char *vmklog[ANOPT_MAX_FILES];
 	size_t nvmklog;
-	unsigned long long own;  /* compare: the rows (1 << index) this side's own option set
+	struct twin_bound win[2];  /* --from, --to (TW_FROM, TW_TO) */
+	unsigned long long own;  /* a side's values: the rows (1 << index) its own option set
 	                          * (--before-/--after-NAME), which the plain --NAME then leaves */
 };
 
@@ -66,11 +70,17 @@ extern const struct anopt anopts[];
 /* The row named name that flags allow (any of them; 0: any row), or NULL. */
 const struct anopt *anopt_find(const char *name, unsigned flags);
 
+#define ANOPT_MAX_ROWS 64     /* an_values.own has a bit per row */
+
 enum { ANOPT_BAD = -1, ANOPT_TOO_MANY = -2 };
-/* Sets row o's value from val (NULL for a flag) into v. Returns 0, ANOPT_BAD (val is not o->want)
- * or ANOPT_TOO_MANY (an ANT_PATHS row given more than ANOPT_MAX_FILES times). val is borrowed
- * for path rows: it must outlive v. */
-int anopt_set(const struct anopt *o, const char *val, struct an_values *v);
+/* Sets row o's value from val (NULL for a flag) into v. Returns 0, ANOPT_BAD (val is not o->want;
+ * *why, when why is not NULL, says why: o->want, or the window parser's reason, static) or
+ * ANOPT_TOO_MANY (an ANT_PATHS row given more than ANOPT_MAX_FILES times). val is borrowed for
+ * path and time rows: it must outlive v. */
+int anopt_set(const struct anopt *o, const char *val, struct an_values *v, const char **why);
+/* The values of one side: dst (the values for both sides) with the rows side set itself
+ * (side->own) taken from side. */
+void anopt_overlay(struct an_values *dst, const struct an_values *side);
 
 /* ---- the one loader of an analysis's inputs (analyze, each side of compare, a batch set) ---- */
 

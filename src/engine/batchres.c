@@ -140,9 +140,10 @@ void batch_free(struct batch *b)
 			tz_free(s->opts.tz);
 			free(s->opts.tz);
 		}
+		for (size_t k = 0; k < s->opts.ntexts; k++)
+			free(s->opts.texts[k]);
+		free(s->opts.texts);
 		for (int k = 0; k < 3; k++) {
-			free(s->opts.win[k][0]);
-			free(s->opts.win[k][1]);
 			for (size_t j = 0; j < s->opts.nfilter[k]; j++)
 				free(s->opts.filter[k][j]);
 			free(s->opts.filter[k]);

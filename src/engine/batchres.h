@@ -134,9 +134,12 @@ struct bset_opts {
 	bool tz_given;
 	int tz_bias_min;          /* UTC = local + bias (a fixed offset; 0 for a zone) */
 	struct tz *tz;            /* the zone or offset of the tz key (owned), NULL: not given */
-	struct an_values av;      /* the manifest's value rows of the analysis option table
-	                           * (anopts.h: array-queue-depth, clock-offset); no file names */
-	char *win[3][2];          /* from/to as given: [0] both sides or the set, [1] before, [2] after */
+	struct an_values av[3];   /* the manifest's value rows of the analysis option table
+	                           * (anopts.h: array-queue-depth, clock-offset, from, to): [0] the
+	                           * set (a comparison's both sides), [1] before-NAME, [2] after-NAME
+	                           * (their own rows in .own); no file names */
+	char **texts;             /* the values the rows keep (a window's text), owned */
+	size_t ntexts;
 	char **filter[3];         /* host, vm, disk patterns (EF_HOST, EF_VM, EF_DISK) */
 	size_t nfilter[3];
 };
