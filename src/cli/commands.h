@@ -131,11 +131,9 @@ int cli_paper(const char *cmd, const char *arg);
 
 /* The consultant's workflow options (cli_flow.c): a time window (--from/--to; compare also per
  * side) and entity filters (--host/--vm/--disk). Codes are >= 1200. */
-enum { OPT_FROM = 1200, OPT_TO, OPT_BFROM, OPT_BTO, OPT_AFROM, OPT_ATO, OPT_FHOST, OPT_FVM, OPT_FDISK };
+enum { OPT_FROM = 1200, OPT_TO, OPT_FHOST, OPT_FVM, OPT_FDISK };
+/* counters' and extract's window (analyze and compare take it from the table of analysis options) */
 #define WINDOW_LONG_OPTS {"from", required_argument, NULL, OPT_FROM}, {"to", required_argument, NULL, OPT_TO}
-#define SIDE_WINDOW_LONG_OPTS                                                                          \
-	{"before-from", required_argument, NULL, OPT_BFROM}, {"before-to", required_argument, NULL, OPT_BTO}, \
-		{"after-from", required_argument, NULL, OPT_AFROM}, {"after-to", required_argument, NULL, OPT_ATO}
 #define FILTER_LONG_OPTS                                                                               \
 	{"host", required_argument, NULL, OPT_FHOST}, {"vm", required_argument, NULL, OPT_FVM},          \
 		{"disk", required_argument, NULL, OPT_FDISK}
@@ -156,9 +154,9 @@ enum { OPT_FROM = 1200, OPT_TO, OPT_BFROM, OPT_BTO, OPT_AFROM, OPT_ATO, OPT_FHOS
 struct twin_spec;
 struct twin;
 struct ent_filter;
-/* Handles a workflow option: the window options into sp[0] (--from/--to), sp[1] (--before-*),
- * sp[2] (--after-*) (counters, extract; NULL: not taken — analyze and compare take the window
- * from the table of analysis options), the filters into f (NULL: not taken). Returns 1 if c was one, 0 if not,
+/* Handles a workflow option: --from/--to into sp[0] (counters, extract, validated by the table's
+ * rows; NULL: not taken — analyze and compare take the window from the table itself), the
+ * filters into f (NULL: not taken). Returns 1 if c was one, 0 if not,
  * ERR_USAGE (message printed) when its argument is bad. */
 int cli_flow_opt(const char *cmd, int c, const char *arg, struct twin_spec *sp, struct ent_filter *f);
 /* Resolves sp over the captures paths[n] and puts it into co; a repeated or missing local time
