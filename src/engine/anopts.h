@@ -55,13 +55,14 @@ struct anopt {
 	enum anopt_type type;
 	double min, max;         /* ANT_INT, ANT_DOUBLE: the range, both included */
 	size_t off;              /* the field in struct an_values (int, double, bool, const char *,
-	                          * or for ANT_PATHS the first of ANOPT_MAX_FILES) */
+	                          * struct twin_bound, or for ANT_PATHS the first of ANOPT_MAX_FILES) */
 	size_t given;            /* ANT_INT/ANT_DOUBLE: a bool set when given; ANT_PATHS: the size_t
 	                          * count; 0 none (offset 0 is never one of these) */
 	enum an_input input;     /* the file it names, AN_IN_NONE for a value */
 	unsigned flags;          /* ANF_* */
 	const char *want;        /* what a good value is, for errors: "a positive number" */
-	const char *help;        /* what it means, one line */
+	const char *help;        /* what it means, one line (each command's --help words it for its
+	                          * use; check_registry holds them to the table) */
 };
 
 /* The rows, ended by one without a name. */
