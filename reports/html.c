@@ -235,7 +235,7 @@ static void css_text(struct buf *out, const char *s)
 static void print_page_css(struct buf *out, const struct html_opts *o, const char *title)
 {
 	const struct report_brand *br = o->brand;
-	bool letter = o->paper && strcasecmp(o->paper, "letter") == 0;
+	bool letter = o->paper && strcasecmp(o->paper, "letter") == 0; /* html_paper_known's other one: A4 */
 	buf_printf(out, "<style>@media print{@page{size:%s;margin:14mm 12mm 16mm;", letter ? "letter" : "A4");
 	static const char box[] = "font:7.5pt -apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:#64748b";
 	buf_adds(out, "@bottom-left{content:\"");
@@ -2777,4 +2777,9 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 	if (o->require_charts && res->charts_failed)
 		return CHARTS_FAILED;
 	return 0;
+}
+
+bool html_paper_known(const char *name)
+{
+	return strcasecmp(name, "a4") == 0 || strcasecmp(name, "letter") == 0;
 }

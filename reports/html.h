@@ -56,4 +56,7 @@ int report_finding_png(const struct analysis *a, const struct finding *f, const 
 		       struct diag *d);
 
 
+/* Whether name is a page size of the print layout: "a4" or "letter", in any case. */
+bool html_paper_known(const char *name);
+
 #endif

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "anopts.h"
 #include "discover.h"
 #include "maps.h"
 #include "suites.h"
@@ -558,10 +559,11 @@ START_TEST(manifest_set_options)
 	ck_assert_int_eq(tz_offset_at(b.sets[2].opts.tz, 1785157200, NULL), 7200); /* 2026-07-27 13:00Z: CEST */
 	ck_assert_ptr_nonnull(strstr(o->rules, "/site.rules"));
 	ck_assert(o->tz_given && o->tz_bias_min == -540);
-	ck_assert_int_eq(o->array_queue_depth, 64);
-	ck_assert(o->clock_offset_given && o->clock_offset_s == -2.5);
-	ck_assert_str_eq(o->win[0][0], "13:00");
-	ck_assert_str_eq(o->win[2][1], "2026-07-28T15:00:00Z");
+	ck_assert_int_eq(o->av[0].ao.array_queue_depth, 64);
+	ck_assert(o->av[0].ao.clock_offset_given && o->av[0].ao.clock_offset_s == -2.5);
+	ck_assert_str_eq(o->av[0].win[0].text, "13:00");
+	ck_assert_str_eq(o->av[2].win[1].text, "2026-07-28T15:00:00Z");
+	ck_assert(o->av[2].win[1].set && !o->av[2].win[0].set && o->av[2].own);
 	ck_assert_uint_eq(o->nfilter[EF_VM], 1);
 	ck_assert_str_eq(o->filter[EF_VM][0], "SQL 01|SQL02");
 	ck_assert_uint_eq(o->nfilter[EF_DISK], 2);
@@ -585,6 +587,80 @@ START_TEST(manifest_set_options)
 }
 END_TEST
 
+/* The one loader of an analysis's inputs (anopts.h), as analyze, each side of compare and a batch
+ * set use it. */
+static char *src_file(char *p, size_t n, const char *rel)
+{
+	const char *top = getenv("IOPSY_SRCDIR");
+	snprintf(p, n, "%s/%s", top ? top : ".", rel);
+	return p;
+}
+
+struct load_seen {
+	int done[4];               /* rc + 1000 per capture, 0 when not told */
+};
+
+static bool load_not_third(void *ctx, size_t i)
+{
+	(void)ctx;
+	return i != 2;
+}
+
+static void load_done(void *ctx, size_t i, int rc)
+{
+	((struct load_seen *)ctx)->done[i] = rc + 1000;
+}
+
+START_TEST(loader)
+{
+	struct analysis a;
+	analysis_init(&a);
+	struct buf msgs;
+	buf_init(&msgs);
+	struct an_load how = {.sink = {.fn = diag_sink_buf, .ctx = &msgs}, .prefix = "iopsy test", .max_warnings = 20};
+	char p[1024], q[1024], r[1024];
+	/* a map's good lines are used, its bad ones are errors at file:line:col */
+	ck_assert_int_lt(analysis_load_input(&a, AN_IN_MAP, src_file(p, sizeof p, "tests/inputs/analyze/mount-points-bad.map"), &how), 0);
+	ck_assert_uint_eq(a.nmap, 1);
+	ck_assert_ptr_nonnull(strstr(msgs.data, "iopsy test: "));
+	ck_assert_ptr_nonnull(strstr(msgs.data, "mount-points-bad.map:2:7: error: 'SQL01\\SQLDATA' is not a guest disk"));
+	/* an unreadable vmkernel.log leaves none; the next one is read, a third merged with it */
+	ck_assert_int_eq(analysis_load_input(&a, AN_IN_VMKLOG, "/nonexistent/vmkernel.log", &how), ERR_IO);
+	ck_assert(!a.have_vmk);
+	ck_assert_int_eq(analysis_load_input(&a, AN_IN_VMKLOG, src_file(p, sizeof p, "samples/adaptive-queue-depth/vmkernel.log"), &how), 0);
+	ck_assert(a.have_vmk);
+	size_t nev = a.vmk.n;
+	ck_assert_uint_gt(nev, 0);
+	ck_assert_int_eq(analysis_load_input(&a, AN_IN_VMKLOG, p, &how), 0);
+	ck_assert_uint_eq(a.vmk.n, 2 * nev);
+	/* the first readable partitions file counts */
+	struct an_values v;
+	memset(&v, 0, sizeof v);
+	v.partitions = src_file(q, sizeof q, "samples/misaligned-partition/partitions.txt");
+	ck_assert_int_eq(analysis_load_side_files(&a, &v, &how), 0);
+	ck_assert(a.have_parts);
+	size_t nparts = a.parts.n;
+	ck_assert_int_eq(analysis_load_input(&a, AN_IN_PARTITIONS, src_file(r, sizeof r, "tests/inputs/analyze/partitions-collapsed.txt"), &how), 0);
+	ck_assert_uint_eq(a.parts.n, nparts);
+	/* captures: the caller's hooks decide what is read and hear what each gave */
+	char c0[1024], c1[] = "/nonexistent/perfmon.csv", c2[1024];
+	char *caps[3] = {src_file(c0, sizeof c0, "samples/healthy/esxtop.csv.gz"), c1,
+			 src_file(c2, sizeof c2, "samples/healthy/perfmon.csv.gz")};
+	struct load_seen seen = {{0}};
+	struct common_opts co;
+	common_opts_init(&co);
+	co.sink = how.sink;
+	struct an_capture_hooks h = {.may_read = load_not_third, .done = load_done, .ctx = &seen};
+	ck_assert_uint_eq(analysis_load_captures(&a, caps, 3, &co, &h), 1);
+	ck_assert_int_eq(seen.done[0], 1000);
+	ck_assert_int_lt(seen.done[1], 1000);
+	ck_assert_int_gt(seen.done[1], 0);
+	ck_assert_int_eq(seen.done[2], 0);
+	buf_free(&msgs);
+	analysis_free(&a);
+}
+END_TEST
+
 Suite *flow_suite(void)
 {
 	Suite *s = suite_create("flow");
@@ -600,6 +676,7 @@ Suite *flow_suite(void)
 	tcase_add_test(t, sql_map_lines);
 	tcase_add_test(t, sql_places);
 	tcase_add_test(t, manifest_set_options);
+	tcase_add_test(t, loader);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -1,4 +1,4 @@
-/* check_registry.c — the four tables (input formats, finding kinds and their detectors,
+/* check_registry.c — the tables (input formats, finding kinds and their detectors, analysis options,
  * reporters, commands) are complete and consistent, and --help, doc/iopsy.1 and
  * doc/analyze-json.md name every entry, so that tables and docs cannot drift apart. Also: the
  * Markdown writer keeps hostile names inert. */
@@ -6,8 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis.h"
+#include "anopts.h"
+#include "discover.h"
 #include "commands.h"
 #include "parser.h"
 #include "reporter.h"
@@ -378,6 +381,130 @@ START_TEST(help_options_in_man)
 }
 END_TEST
 
+/* The table of analysis options (anopts.h): its rows are well formed, and each is documented
+ * where its users look — "--NAME ARG" in analyze --help (ANF_ANALYZE) and compare --help
+ * (ANF_COMPARE; ANF_SIDED as --before-NAME and --after-NAME), each of these options under
+ * COMMANDS in doc/iopsy.1, and a manifest row (ANF_MANIFEST) in doc/batch.md (a "NAME = " line
+ * of an example and `NAME`) and in the manifest's unknown-key message — all matched as tokens. */
+START_TEST(anopts_table)
+{
+	char *man = slurp("doc/iopsy.1"), *md = slurp("doc/batch.md"), *an = help_of("analyze"), *cmp = help_of("compare");
+	/* the manifest's message about an unknown key lists the keys */
+	char dir[] = "/tmp/iopsy-reg-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char mpath[64];
+	snprintf(mpath, sizeof mpath, "%s/m.ini", dir);
+	FILE *fp = fopen(mpath, "w");
+	ck_assert_ptr_nonnull(fp);
+	fputs("[set a]\nfiles = x.csv\nno-such-key = 1\n", fp);
+	fclose(fp);
+	struct buf err;
+	buf_init(&err);
+	struct batch b;
+	batch_discover(&b, mpath, DIAG_INTO(&err));
+	batch_free(&b);
+	remove(mpath);
+	rmdir(dir);
+	const char *keys = err.data ? strstr(err.data, "unknown key") : NULL;
+	ck_assert_ptr_nonnull(keys);
+	size_t n = 0;
+	for (const struct anopt *o = anopts; o->name; o++, n++) {
+		ck_assert_msg(o->help && *o->help, "row %s has no help", o->name);
+		ck_assert_msg(o->flags & (ANF_ANALYZE | ANF_COMPARE | ANF_SIDED | ANF_MANIFEST), "row %s: nobody takes it", o->name);
+		ck_assert_msg(!(o->flags & ANF_MANIFEST_SIDED) || (o->flags & ANF_MANIFEST), "row %s: sided in the manifest only", o->name);
+		ck_assert_msg((o->type == ANT_FLAG) == (o->arg == NULL), "row %s: a value name exactly when it takes a value", o->name);
+		ck_assert_msg(o->type == ANT_FLAG || (o->want && *o->want), "row %s: no text of a good value", o->name);
+		ck_assert_msg((o->type == ANT_PATH || o->type == ANT_PATHS) == (o->input != AN_IN_NONE), "row %s: a file row names its input", o->name);
+		if (o->type == ANT_INT || o->type == ANT_DOUBLE)
+			ck_assert_msg(o->min < o->max, "row %s: no range", o->name);
+		ck_assert_msg(o->type != ANT_PATHS || o->given, "row %s: a repeated row needs its count", o->name);
+		ck_assert_msg(o->off < sizeof(struct an_values) && o->given < sizeof(struct an_values),
+			      "row %s: its field is outside struct an_values", o->name);
+		ck_assert_ptr_eq(anopt_find(o->name, 0), o);
+		for (const struct anopt *p = anopts; p < o; p++)
+			ck_assert_str_ne(p->name, o->name);
+		/* the options it is, and the --help that must show each */
+		struct {
+			unsigned flag;
+			const char *prefix;
+			const char *help, *cmd;
+		} uses[] = {{ANF_ANALYZE, "", an, "analyze"}, {ANF_COMPARE, "", cmp, "compare"},
+			    {ANF_SIDED, "before-", cmp, "compare"}, {ANF_SIDED, "after-", cmp, "compare"}};
+		for (size_t u = 0; u < sizeof uses / sizeof uses[0]; u++) {
+			if (!(o->flags & uses[u].flag))
+				continue;
+			char opt[80], with_arg[96];
+			snprintf(opt, sizeof opt, "--%s%s", uses[u].prefix, o->name);
+			snprintf(with_arg, sizeof with_arg, "%s%s%s", opt, o->arg ? " " : "", o->arg ? o->arg : "");
+			const char *h = uses[u].help;
+			ck_assert_msg(has_token(h, h + strlen(h), opt) && strstr(h, with_arg), "%s --help does not show %s",
+				      uses[u].cmd, with_arg);
+			ck_assert_msg(man_in(man, "COMMANDS", opt), "doc/iopsy.1 does not document %s under COMMANDS", opt);
+		}
+		for (int k = 0; k < 3; k++) { /* the manifest's key NAME, and before-NAME / after-NAME for a sided row */
+			if (!(o->flags & (k ? ANF_MANIFEST_SIDED : ANF_MANIFEST)))
+				continue;
+			char key[64], line[80], quoted[80];
+			snprintf(key, sizeof key, "%s%s", k == 0 ? "" : k == 1 ? "before-" : "after-", o->name);
+			snprintf(line, sizeof line, "\n%s = ", key);
+			snprintf(quoted, sizeof quoted, "`%s`", key);
+			ck_assert_msg(strstr(md, line) && strstr(md, quoted), "doc/batch.md does not show manifest key %s", key);
+			ck_assert_msg(has_token(keys, keys + strlen(keys), key), "the manifest's unknown-key message does not list %s", key);
+		}
+	}
+	ck_assert_uint_ge(n, 9);
+	ck_assert_uint_le(n, ANOPT_MAX_ROWS);
+	ck_assert_ptr_null(anopt_find("array-queue-depth", ANF_SIDED)); /* flags select */
+	buf_free(&err);
+	free(man);
+	free(md);
+	free(an);
+	free(cmp);
+}
+END_TEST
+
+/* The table's validator: ranges, whole numbers, flags, repeated files. */
+START_TEST(anopts_values)
+{
+	struct an_values v;
+	memset(&v, 0, sizeof v);
+	const struct anopt *aqd = anopt_find("array-queue-depth", 0), *off = anopt_find("clock-offset", 0),
+			   *nce = anopt_find("no-clock-estimate", 0), *vmk = anopt_find("vmkernel-log", 0);
+	ck_assert(aqd && off && nce && vmk);
+	ck_assert_int_eq(anopt_set(aqd, "64", &v, NULL), 0);
+	ck_assert_int_eq(v.ao.array_queue_depth, 64);
+	for (const char *const *bad = (const char *const[]){"0", "1000001", "6.5", "", "many", "99999999999999999999", NULL}; *bad; bad++)
+		ck_assert_msg(anopt_set(aqd, *bad, &v, NULL) == ANOPT_BAD, "array-queue-depth took '%s'", *bad);
+	ck_assert_int_eq(v.ao.array_queue_depth, 64);
+	ck_assert(!v.ao.clock_offset_given);
+	ck_assert_int_eq(anopt_set(off, "-2.5", &v, NULL), 0);
+	ck_assert(v.ao.clock_offset_given && v.ao.clock_offset_s == -2.5);
+	ck_assert_int_eq(anopt_set(off, "172801", &v, NULL), ANOPT_BAD);
+	ck_assert_int_eq(anopt_set(nce, NULL, &v, NULL), 0);
+	ck_assert(v.ao.no_auto_offset);
+	for (int i = 0; i < ANOPT_MAX_FILES; i++)
+		ck_assert_int_eq(anopt_set(vmk, "vmkernel.log", &v, NULL), 0);
+	ck_assert_uint_eq(v.nvmklog, ANOPT_MAX_FILES);
+	ck_assert_int_eq(anopt_set(vmk, "one-more.log", &v, NULL), ANOPT_TOO_MANY);
+	/* a window bound: the window parser's reason */
+	const struct anopt *from = anopt_find("from", 0);
+	const char *why = NULL;
+	ck_assert_int_eq(anopt_set(from, "1pm", &v, &why), ANOPT_BAD);
+	ck_assert_ptr_nonnull(strstr(why, "expected a time"));
+	ck_assert_int_eq(anopt_set(from, "13:00", &v, &why), 0);
+	ck_assert(v.win[0].set && !v.win[1].set);
+	/* a side's own rows over the values of both sides */
+	struct an_values both, side;
+	memset(&both, 0, sizeof both);
+	memset(&side, 0, sizeof side);
+	ck_assert_int_eq(anopt_set(aqd, "8", &both, NULL) | anopt_set(off, "3", &both, NULL), 0);
+	ck_assert_int_eq(anopt_set(off, "-1", &side, NULL) | anopt_set(aqd, "99", &side, NULL), 0);
+	side.own = 1ull << (off - anopts); /* the side gave its clock offset only */
+	anopt_overlay(&both, &side);
+	ck_assert(both.ao.clock_offset_s == -1 && both.ao.clock_offset_given && both.ao.array_queue_depth == 8);
+}
+END_TEST
+
 Suite *registry_suite(void)
 {
 	Suite *s = suite_create("registry");
@@ -393,6 +520,8 @@ Suite *registry_suite(void)
 	tcase_add_test(t, workflow_documented);
 	tcase_add_test(t, batch_sharding_documented);
 	tcase_add_test(t, help_options_in_man);
+	tcase_add_test(t, anopts_table);
+	tcase_add_test(t, anopts_values);
 	suite_add_tcase(s, t);
 	return s;
 }

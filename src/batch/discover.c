@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "anopts.h"
 #include "input.h"
 #include "match.h"
 #include "pdh.h"
@@ -470,8 +471,30 @@ static bool manifest_brand(struct bset *s, const char *key, const char *val, con
 
 /* ---- a set's analysis options ---- */
 
-static const char set_option_names[] = "rules, tz, array-queue-depth, clock-offset, from, to, before-from, before-to, "
-				       "after-from, after-to, host, vm, disk";
+/* Every key a set takes, in the order the unknown-key message lists them: its files, the rows of
+ * the analysis option table the manifest takes (anopts.h), the mail and report keys, the zone,
+ * the window and the filters. Returns how many (at most cap). */
+static size_t manifest_keys(const char **k, size_t cap)
+{
+	static const char *const head[] = {"files", "before", "after"};
+	static const char *const tail[] = {"mail-to", "title", "customer", "prepared-by", "logo", "tz", "host", "vm", "disk"};
+	static char sided[ANOPT_MAX_ROWS][2][48];
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof head / sizeof head[0] && n < cap; i++)
+		k[n++] = head[i];
+	for (size_t i = 0; anopts[i].name && i < ANOPT_MAX_ROWS && n < cap; i++) {
+		const struct anopt *o = &anopts[i];
+		if (o->flags & ANF_MANIFEST)
+			k[n++] = o->name;
+		for (int sd = 0; sd < 2 && (o->flags & ANF_MANIFEST_SIDED) && n < cap; sd++) {
+			snprintf(sided[i][sd], sizeof sided[i][sd], "%s-%s", sd ? "after" : "before", o->name);
+			k[n++] = sided[i][sd];
+		}
+	}
+	for (size_t i = 0; i < sizeof tail / sizeof tail[0] && n < cap; i++)
+		k[n++] = tail[i];
+	return n;
+}
 
 static int opt_error(struct diag *d, long ln, long col, const char *key, const char *val, const char *why)
 {
@@ -490,9 +513,31 @@ static int set_option(struct bset *s, const char *base, const char *key, const c
 {
 	(void)kcol;
 	struct bset_opts *o = &s->opts;
-	static const char *const wins[6] = {"from", "to", "before-from", "before-to", "after-from", "after-to"};
 	static const char *const filters[3] = {"host", "vm", "disk"};
-	if (strcmp(key, "rules") == 0) {
+	/* a row of the analysis option table (NAME, or before-/after-NAME for one side): the rules
+	 * file (one, relative to the manifest), a value (the other files are globs of the set's
+	 * files: discover_manifest) */
+	int side = 0;
+	const struct anopt *row = anopt_find(key, ANF_MANIFEST);
+	if (!row && strncmp(key, "before-", 7) == 0)
+		side = 1, row = anopt_find(key + 7, ANF_MANIFEST_SIDED);
+	else if (!row && strncmp(key, "after-", 6) == 0)
+		side = 2, row = anopt_find(key + 6, ANF_MANIFEST_SIDED);
+	if (row && row->input == AN_IN_NONE) {
+		const char *v = val;
+		if (row->type == ANT_PATH || row->type == ANT_PATHS || row->type == ANT_TIME) {
+			/* the row keeps its text: the set owns a copy (the line is read over) */
+			o->texts = xrealloc(o->texts, (o->ntexts + 1) * sizeof *o->texts);
+			v = o->texts[o->ntexts++] = xstrdup(val);
+		}
+		const char *why;
+		if (anopt_set(row, v, &o->av[side], &why) < 0)
+			return opt_error(d, ln, vcol, key, val, why);
+		if (side)
+			o->av[side].own |= 1ull << (row - anopts);
+		return 1;
+	}
+	if (row && row->input == AN_IN_RULES) {
 		if (!*val)
 			return opt_error(d, ln, vcol, key, val, "needs a rules file");
 		struct buf p;
@@ -529,33 +574,6 @@ static int set_option(struct bset *s, const char *base, const char *key, const c
 		o->tz = z;
 		o->tz_bias_min = z->fixed ? -z->off / 60 : 0;
 		o->tz_given = true;
-		return 1;
-	}
-	if (strcmp(key, "array-queue-depth") == 0) {
-		char *end;
-		long v = strtol(val, &end, 10);
-		if (end == val || *end || v < 1 || v > 1000000)
-			return opt_error(d, ln, vcol, key, val, "a positive number");
-		o->array_queue_depth = (int)v;
-		return 1;
-	}
-	if (strcmp(key, "clock-offset") == 0) {
-		double v;
-		if (!parse_number(val, strlen(val), &v) || v < -172800 || v > 172800)
-			return opt_error(d, ln, vcol, key, val, "seconds, guest clock minus host clock (e.g. -3.5)");
-		o->clock_offset_s = v;
-		o->clock_offset_given = true;
-		return 1;
-	}
-	for (int k = 0; k < 6; k++) {
-		if (strcmp(key, wins[k]) != 0)
-			continue;
-		struct twin_bound tb;
-		const char *why;
-		if (twin_parse(val, &tb, &why) < 0)
-			return opt_error(d, ln, vcol, key, val, why);
-		free(o->win[k / 2][k % 2]);
-		o->win[k / 2][k % 2] = xstrdup(val);
 		return 1;
 	}
 	for (int k = 0; k < 3; k++) {
@@ -806,12 +824,8 @@ static int discover_manifest(struct batch *b, const char *path, const struct dia
 			side = 1;
 		else if (strcmp(key, "after") == 0)
 			side = 2;
-		else if (strcmp(key, "vmkernel-log") == 0)
-			forced = BF_VMKLOG;
-		else if (strcmp(key, "partitions") == 0)
-			forced = BF_PARTITIONS;
-		else if (strcmp(key, "map") == 0)
-			forced = BF_MAP;
+		else if (anopt_find(key, ANF_MANIFEST)) /* a file row of the table: its role forced */
+			forced = bfile_role_of(anopt_find(key, ANF_MANIFEST)->input);
 		else if (strcmp(key, "mail-to") == 0)
 			mail = true;
 		else if (brand_slot(cur, key) && strcmp(key, "logo") != 0 && strlen(val) > MANIFEST_TEXT_MAX) {
@@ -832,17 +846,17 @@ static int discover_manifest(struct batch *b, const char *path, const struct dia
 			struct buf kb;
 			buf_init(&kb);
 			buf_add_text_escaped(&kb, key, strlen(key));
-			/* every key of the two lists the message names */
-			static const char *const keys[] = {"files", "before", "after", "vmkernel-log", "partitions", "map",
-				"mail-to", "title", "customer", "prepared-by", "logo", "rules", "tz", "array-queue-depth",
-				"clock-offset", "from", "to", "before-from", "before-to", "after-from", "after-to", "host", "vm",
-				"disk"};
-			struct buf close;
+			const char *keys[64];
+			size_t nkeys = manifest_keys(keys, sizeof keys / sizeof keys[0]);
+			struct buf close, list;
 			buf_init(&close);
-			suggest_append(&close, key, NULL, keys, sizeof keys / sizeof keys[0]);
-			diag_emit(&d, DIAG_ERROR, ln, (long)(key - line) + 1,
-				  "unknown key '%s'%s (files, before, after, vmkernel-log, partitions, map, mail-to, title, customer, prepared-by, logo, %s)", kb.data,
-				  close.data ? close.data : "", set_option_names);
+			buf_init(&list);
+			suggest_append(&close, key, NULL, keys, nkeys);
+			for (size_t i = 0; i < nkeys; i++)
+				buf_printf(&list, "%s%s", i ? ", " : "", keys[i]);
+			diag_emit(&d, DIAG_ERROR, ln, (long)(key - line) + 1, "unknown key '%s'%s (%s)", kb.data,
+				  close.data ? close.data : "", list.data);
+			buf_free(&list);
 			buf_free(&close);
 			buf_free(&kb);
 			set_bad_key(cur, path, ln, key, "is not a manifest key");
@@ -879,7 +893,7 @@ static int discover_manifest(struct batch *b, const char *path, const struct dia
 			}
 		}
 		if (!s->paired && !s->discovery_error &&
-		    (s->opts.win[1][0] || s->opts.win[1][1] || s->opts.win[2][0] || s->opts.win[2][1]))
+		    (s->opts.av[1].own || s->opts.av[2].own))
 			/* a window of one side on a set without sides: never analysed without it */
 			s->discovery_error = xstrdup("before-from, before-to, after-from and after-to are for a comparison (a set "
 						     "with 'before' and 'after' files); this set has neither side: use from and to");

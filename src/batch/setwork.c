@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "batch_out.h"
+#include "anopts.h"
 #include "compare.h"
 #include "html.h"
 #include "reporter.h"
@@ -149,51 +150,22 @@ static int write_reports(const struct batch_opts *o, const char *setdir, int wha
 	return rc;
 }
 
+/* The set's side files of side (a comparison's sides also take the set's own), through the
+ * analysis loader (anopts.h), in the order the set lists them; one that cannot be used is a
+ * reason in errors (a map's good lines are used). */
 static void load_side_files(struct analysis *a, const struct bset *s, int side, const struct batch_opts *o,
 			    struct buf *errors)
 {
-	struct diag d;
+	struct an_load how = {.sink = o->co.sink, .max_warnings = 20};
 	for (size_t i = 0; i < s->nfiles; i++) {
 		const struct bfile *f = &s->files[i];
 		if (f->side != side && !(side != 0 && f->side == 0 && f->role != BF_CAPTURE))
 			continue;
-		switch (f->role) {
-		case BF_VMKLOG:
-			diag_init(&d, f->path, 20);
-			d.sink = o->co.sink;
-			if ((a->have_vmk ? vmklog_append(&a->vmk, f->path, &d) : vmklog_read(&a->vmk, f->path, &d)) == 0) {
-				a->have_vmk = true;
-			} else {
-				if (!a->have_vmk)
-					vmklog_free(&a->vmk);
-				buf_printf(errors, "%s: unreadable vmkernel.log; ", f->path);
-			}
-			break;
-		case BF_PARTITIONS:
-			if (a->have_parts)
-				break;
-			diag_init(&d, f->path, 20);
-			d.sink = o->co.sink;
-			if (partitions_read(&a->parts, f->path, &d) == 0)
-				a->have_parts = true;
-			else {
-				partitions_free(&a->parts);
-				buf_printf(errors, "%s: unreadable partitions file; ", f->path);
-			}
-			break;
-		case BF_MAP: {
-			diag_init(&d, f->path, -1);
-			d.sink = o->co.sink;
-			struct diskmap dm;
-			if (diskmap_read(&dm, f->path, &d) < 0)
-				buf_printf(errors, "%s: errors in the disk map; ", f->path);
-			analysis_use_diskmap(a, &dm, f->path); /* the good lines, as before */
-			diskmap_free(&dm);
-			break;
-		}
-		default:
-			break;
-		}
+		enum an_input in = f->role == BF_VMKLOG ? AN_IN_VMKLOG : f->role == BF_PARTITIONS ? AN_IN_PARTITIONS
+				   : f->role == BF_MAP ? AN_IN_MAP : AN_IN_NONE;
+		if (in != AN_IN_NONE && analysis_load_input(a, in, f->path, &how) < 0)
+			buf_printf(errors, "%s: %s; ", f->path, in == AN_IN_VMKLOG ? "unreadable vmkernel.log"
+				   : in == AN_IN_PARTITIONS ? "unreadable partitions file" : "errors in the disk map");
 	}
 }
 
@@ -247,15 +219,16 @@ static int set_options(const struct bset *s, int side, const struct batch_opts *
 {
 	const struct bset_opts *so = &s->opts;
 	*co = o->co;
-	memset(ao, 0, sizeof *ao);
+	/* the table's value rows the manifest gave: the set's, with a side's own over them */
+	struct an_values v = so->av[0];
+	if (side)
+		anopt_overlay(&v, &so->av[side]);
+	*ao = v.ao;
 	if (so->tz_given) {
 		co->tz_given = true;
 		co->tz_bias_min = so->tz_bias_min;
 		co->tz = so->tz;
 	}
-	ao->array_queue_depth = so->array_queue_depth;
-	ao->clock_offset_given = so->clock_offset_given;
-	ao->clock_offset_s = so->clock_offset_s;
 	struct buf msg;
 	buf_init(&msg);
 	struct diag d;
@@ -274,14 +247,7 @@ static int set_options(const struct bset *s, int side, const struct batch_opts *
 		for (size_t i = 0; i < so->nfilter[k] && rc == 0; i++)
 			rc = ef_add(f, k, so->filter[k][i], &d) < 0 ? -1 : 0;
 	if (rc == 0) {
-		struct twin_spec sp;
-		memset(&sp, 0, sizeof sp);
-		const char *why;
-		for (int e = 0; e < 2 && rc == 0; e++) {
-			const char *t = side && so->win[side][e] ? so->win[side][e] : so->win[0][e];
-			if (t && twin_parse(t, &sp.b[e], &why) < 0)
-				rc = -1;
-		}
+		struct twin_spec sp = {{v.win[0], v.win[1]}};
 		char **paths = xcalloc(s->nfiles + 1, sizeof *paths);
 		size_t np = 0;
 		for (size_t i = 0; i < s->nfiles; i++)
@@ -335,9 +301,46 @@ static bool filter_failed(const struct analysis *a, const char *whose, const str
 	return bad;
 }
 
-/* The set's captures of side in the order they are read (one host's files together, in time order). */
-static size_t *capture_plan(const struct bset *s, int side, const struct common_opts *co, size_t *n)
+/* Reading a set's captures of one side under its memory budget (analysis_load_captures' hooks). */
+struct cap_read {
+	const struct bset *s;
+	const size_t *idx;        /* the loader's index → the set's file */
+	struct budget *bu;
+	bool each;                /* a comparison: each side gets its first capture, checked one by one */
+	size_t ok, tried;
+	size_t *skipped;          /* the set's files not read (realloc'd, caller frees) */
+	const struct model *m;
+	struct buf *errors;
+};
+
+static bool cap_may_read(void *ctx, size_t i)
 {
+	struct cap_read *cr = ctx;
+	cr->bu->tried++;
+	if (cr->each)
+		cr->bu->over = false;
+	if (!budget_left(cr->bu, cr->ok)) {
+		cr->skipped = xrealloc(cr->skipped, (cr->bu->skipped + 1) * sizeof *cr->skipped);
+		cr->skipped[cr->bu->skipped++] = cr->idx[i];
+		return false;
+	}
+	cr->tried++;
+	return true;
+}
+
+static void cap_done(void *ctx, size_t i, int rc)
+{
+	struct cap_read *cr = ctx;
+	if (rc == 0)
+		cr->ok++;
+	else
+		capture_error(cr->m, cr->s->files[cr->idx[i]].path, cr->errors);
+}
+
+/* Reads the set's captures of side into a (one host's files together, in time order). */
+static void read_captures(struct analysis *a, int side, const struct common_opts *co, struct cap_read *cr)
+{
+	const struct bset *s = cr->s;
 	char **paths = xcalloc(s->nfiles + 1, sizeof *paths);
 	size_t *idx = xcalloc(s->nfiles + 1, sizeof *idx);
 	size_t np = 0;
@@ -346,16 +349,13 @@ static size_t *capture_plan(const struct bset *s, int side, const struct common_
 			idx[np] = i;
 			paths[np++] = s->files[i].path;
 		}
-	size_t *order = xcalloc(np + 1, sizeof *order);
-	capture_order(paths, np, co, order);
-	size_t *out = xcalloc(np + 1, sizeof *out);
-	for (size_t k = 0; k < np; k++)
-		out[k] = idx[order[k]];
+	cr->idx = idx;
+	cr->m = &a->m;
+	struct an_capture_hooks h = {.may_read = cap_may_read, .done = cap_done, .ctx = cr};
+	analysis_load_captures(a, paths, np, co, &h);
+	cr->idx = NULL;
 	free(paths);
 	free(idx);
-	free(order);
-	*n = np;
-	return out;
 }
 
 static void single(const struct bset *s, const char *setdir, const struct bprev *prev, const struct batch_opts *o,
@@ -379,26 +379,11 @@ static void single(const struct bset *s, const char *setdir, const struct bprev 
 		ef_free(&filt);
 		return;
 	}
-	size_t ok = 0, tried = 0;
 	struct budget bu = {.limit_mb = o->set_memory_mb > 0 ? o->set_memory_mb : BATCH_SET_MEMORY_MB};
-	size_t *skipped = NULL;
-	size_t nplan;
-	size_t *plan = capture_plan(s, 0, &co, &nplan);
-	for (size_t pi = 0; pi < nplan; pi++) {
-		size_t i = plan[pi];
-		bu.tried++;
-		if (!budget_left(&bu, ok)) {
-			skipped = xrealloc(skipped, (bu.skipped + 1) * sizeof *skipped);
-			skipped[bu.skipped++] = i;
-			continue;
-		}
-		tried++;
-		if (model_add_capture(&a.m, s->files[i].path, &co) == 0)
-			ok++;
-		else
-			capture_error(&a.m, s->files[i].path, &errors);
-	}
-	free(plan);
+	struct cap_read cr = {.s = s, .bu = &bu, .errors = &errors};
+	read_captures(&a, 0, &co, &cr);
+	size_t ok = cr.ok, tried = cr.tried;
+	size_t *skipped = cr.skipped;
 	budget_error(&errors, &bu);
 	load_side_files(&a, s, 0, o, &errors);
 	if (filter_failed(&a, "the set's captures", o, &errors)) {
@@ -491,24 +476,10 @@ static void paired(const struct bset *s, const char *setdir, const struct bprev 
 	struct budget bu = {.limit_mb = o->set_memory_mb > 0 ? o->set_memory_mb : BATCH_SET_MEMORY_MB};
 	size_t *skipped = NULL;
 	for (int sd = 1; sd <= 2; sd++) {
-		size_t nplan;
-		size_t *plan = capture_plan(s, sd, &sco[sd - 1], &nplan);
-		for (size_t pi = 0; pi < nplan; pi++) {
-			size_t i = plan[pi];
-			const struct bfile *f = &s->files[i];
-			bu.tried++;
-			bu.over = false; /* each side gets its first capture: checked capture by capture */
-			if (!budget_left(&bu, ok[f->side])) {
-				skipped = xrealloc(skipped, (bu.skipped + 1) * sizeof *skipped);
-				skipped[bu.skipped++] = i;
-				continue;
-			}
-			if (compare_add_capture(&c, f->side == 1 ? CMP_BEFORE : CMP_AFTER, f->path, &sco[sd - 1]) == 0)
-				ok[f->side]++;
-			else
-				capture_error(&c.side[f->side == 1 ? CMP_BEFORE : CMP_AFTER].m, f->path, &errors);
-		}
-		free(plan);
+		struct cap_read cr = {.s = s, .bu = &bu, .each = true, .skipped = skipped, .errors = &errors};
+		read_captures(&c.side[sd - 1], sd, &sco[sd - 1], &cr);
+		ok[sd] = cr.ok;
+		skipped = cr.skipped;
 	}
 	budget_error(&errors, &bu);
 	load_side_files(&c.side[0], s, 1, o, &errors);

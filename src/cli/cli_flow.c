@@ -1,28 +1,26 @@
-/* cli_flow.c — the workflow options analyze, compare, counters and extract share: the time window
- * (--from/--to, compare's --before-from ... --after-to) and the entity filters (--host, --vm,
- * --disk); see commands.h. */
+/* cli_flow.c — the workflow options the commands share: the time window of counters and extract
+ * (--from/--to, the rows of the table of analysis options that analyze and compare read from the
+ * table) and the entity filters of analyze and compare (--host, --vm, --disk); see commands.h. */
 #include "commands.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#include "anopts.h"
 #include "entfilter.h"
 #include "window.h"
 
 int cli_flow_opt(const char *cmd, int c, const char *arg, struct twin_spec *sp, struct ent_filter *f)
 {
-	static const char *const names[] = {"--from", "--to", "--before-from", "--before-to", "--after-from", "--after-to"};
-	if (c >= OPT_FROM && c <= OPT_ATO) {
-		int k = c - OPT_FROM, side = k / 2, end = k % 2;
-		const char *why;
-		if (twin_parse(arg, &sp[side].b[end], &why) < 0) {
-			struct buf b;
-			buf_init(&b);
-			buf_add_text_escaped(&b, arg, strlen(arg));
-			usage_error(cmd, "%s '%s': %s", names[k], b.data, why);
-			buf_free(&b);
+	if (sp && (c == OPT_FROM || c == OPT_TO)) {
+		/* the table's from/to row: its validator and its message, as analyze's and compare's */
+		const struct anopt *row = anopt_find(c == OPT_FROM ? "from" : "to", 0);
+		struct an_values v;
+		memset(&v, 0, sizeof v);
+		int k = cli_anopt(cmd, OPT_ANOPT + 4 * (int)(row - anopts), arg, &v, 1);
+		if (k < 0)
 			return ERR_USAGE;
-		}
+		sp[0].b[c == OPT_TO] = v.win[c == OPT_TO];
 		return 1;
 	}
 	if (f && c >= OPT_FHOST && c <= OPT_FDISK) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "anopts.h"
 #include "json_out.h"
 #include "text.h"
 #include "commands.h"
@@ -60,16 +61,9 @@ void analyze_help(struct buf *out)
 }
 
 enum {
-	OPT_VMK = OPT_COMMON_END + 1,
-	OPT_PARTS,
-	OPT_MAP,
-	OPT_RULES,
-	OPT_AQD,
-	OPT_JSON,
+	OPT_JSON = OPT_COMMON_END + 1,
 	OPT_TEXT,
 	OPT_FAILON,
-	OPT_OFFSET,
-	OPT_NO_OFFSET,
 	OPT_HTML,
 	OPT_GNUPLOT_DIR,
 	OPT_REQUIRE_CHARTS,
@@ -77,6 +71,15 @@ enum {
 };
 
 static int analyze_run(int argc, char **argv, struct ent_filter *filt);
+
+/* A capture that could not be read: its exit code, if worse (ctx: the exit code). */
+static void capture_done(void *ctx, size_t i, int rc)
+{
+	(void)i;
+	int *ret = ctx;
+	if (rc < 0 && exit_code_for(rc) > *ret)
+		*ret = exit_code_for(rc);
+}
 
 int cmd_analyze(int argc, char **argv)
 {
@@ -89,45 +92,39 @@ int cmd_analyze(int argc, char **argv)
 
 static int analyze_run(int argc, char **argv, struct ent_filter *filt)
 {
-	static const struct option opts[] = {{"vmkernel-log", required_argument, NULL, OPT_VMK},
-					     {"partitions", required_argument, NULL, OPT_PARTS},
-					     {"map", required_argument, NULL, OPT_MAP},
-					     {"rules", required_argument, NULL, OPT_RULES},
-					     {"array-queue-depth", required_argument, NULL, OPT_AQD},
-					     {"json", required_argument, NULL, OPT_JSON},
-					     {"text", required_argument, NULL, OPT_TEXT},
-					     {"fail-on", required_argument, NULL, OPT_FAILON},
-					     {"clock-offset", required_argument, NULL, OPT_OFFSET},
-					     {"no-clock-estimate", no_argument, NULL, OPT_NO_OFFSET},
-					     {"html", required_argument, NULL, OPT_HTML},
-					     {"gnuplot-dir", required_argument, NULL, OPT_GNUPLOT_DIR},
-					     {"require-charts", no_argument, NULL, OPT_REQUIRE_CHARTS},
-					     {"report", required_argument, NULL, OPT_REPORT},
-					     WINDOW_LONG_OPTS,
-					     FILTER_LONG_OPTS,
-					     COMMON_LONG_OPTS,
-					     DELIV_LONG_OPTS,
-					     {0}};
+	/* the analysis options of the table (anopts.h), then analyze's own */
+	static const struct option own[] = {{"json", required_argument, NULL, OPT_JSON},
+					    {"text", required_argument, NULL, OPT_TEXT},
+					    {"fail-on", required_argument, NULL, OPT_FAILON},
+					    {"html", required_argument, NULL, OPT_HTML},
+					    {"gnuplot-dir", required_argument, NULL, OPT_GNUPLOT_DIR},
+					    {"require-charts", no_argument, NULL, OPT_REQUIRE_CHARTS},
+					    {"report", required_argument, NULL, OPT_REPORT},
+					    FILTER_LONG_OPTS,
+					    COMMON_LONG_OPTS,
+					    DELIV_LONG_OPTS,
+					    {0}};
+	struct option opts[96];
+	size_t nopts = cli_anopt_longopts(opts, 0, sizeof opts / sizeof opts[0], ANF_ANALYZE);
+	cli_longopts_add(opts, nopts, sizeof opts / sizeof opts[0], own);
 	struct deliv_opts dv = {0};
 	struct common_opts co;
 	cli_opts_init(&co);
-	struct analyze_opts ao;
-	memset(&ao, 0, sizeof ao);
+	struct an_values av;
+	memset(&av, 0, sizeof av);
 	struct cli_outputs outs = {.what = 0};
-	const char *vmk[32];
-	size_t nvmk = 0;
 	struct report_opts ro;
 	report_opts_init(&ro);
 	struct html_opts *ho = &ro.html;
 	int fail_on = -1;
-	struct twin_spec win[3];
-	memset(win, 0, sizeof win);
 	int c;
 	optind = 0;
 	while ((c = cli_getopt(argc, argv, "qh", opts, "analyze")) != -1) {
 		int k = common_opt(c, optarg, &co);
 		if (!k)
-			k = cli_flow_opt("analyze", c, optarg, win, filt);
+			k = cli_flow_opt("analyze", c, optarg, NULL, filt);
+		if (!k)
+			k = cli_anopt("analyze", c, optarg, &av, 1);
 		if (k < 0)
 			return EXIT_USAGE;
 		if (k)
@@ -137,26 +134,7 @@ static int analyze_run(int argc, char **argv, struct ent_filter *filt)
 				return deliv_free(&dv), EXIT_USAGE;
 			continue;
 		}
-		char *end;
 		switch (c) {
-		case OPT_VMK:
-			if (nvmk < sizeof vmk / sizeof vmk[0])
-				vmk[nvmk++] = optarg;
-			else
-				return usage_error("analyze", "at most %zu --vmkernel-log files", sizeof vmk / sizeof vmk[0]);
-			ao.vmklog = optarg;
-			break;
-		case OPT_PARTS: ao.partitions = optarg; break;
-		case OPT_MAP: ao.map = optarg; break;
-		case OPT_RULES: ao.rules = optarg; break;
-		case OPT_AQD: {
-			errno = 0;
-			long v = strtol(optarg, &end, 10);
-			if (errno || *end || v < 1 || v > 1000000)
-				return usage_error("analyze", "--array-queue-depth needs a positive number, not '%s'", optarg);
-			ao.array_queue_depth = (int)v;
-			break;
-		}
 		case OPT_JSON:
 		case OPT_TEXT:
 		case OPT_HTML:
@@ -175,21 +153,18 @@ static int analyze_run(int argc, char **argv, struct ent_filter *filt)
 			else /* info is refused: an info finding is no reason to fail a run (help, man page) */
 				return usage_error("analyze", "--fail-on takes warning or critical, not '%s'", optarg);
 			break;
-		case OPT_OFFSET: {
-			double v;
-			if (!parse_number(optarg, strlen(optarg), &v) || fabs(v) > 86400 * 2)
-				return usage_error("analyze", "--clock-offset needs seconds (e.g. -3.5), not '%s'", optarg);
-			ao.clock_offset_s = v;
-			ao.clock_offset_given = true;
-			break;
-		}
-		case OPT_NO_OFFSET: ao.no_auto_offset = true; break;
 		case OPT_GNUPLOT_DIR: ho->gnuplot_dir = optarg; break;
 		case OPT_REQUIRE_CHARTS: ho->require_charts = true; break;
 		case 'h': return cli_print_help(analyze_help);
 		default: return usage_hint("analyze");
 		}
 	}
+	/* the reports name the files analyze was given (the last --vmkernel-log for its notes) */
+	struct analyze_opts ao = av.ao;
+	ao.vmklog = av.nvmklog ? av.vmklog[av.nvmklog - 1] : NULL;
+	ao.partitions = av.partitions;
+	ao.map = av.map;
+	ao.rules = av.rules;
 	if (optind >= argc)
 		return usage_error("analyze", "no capture file given");
 	int stdin_uses = 0;
@@ -203,12 +178,12 @@ static int analyze_run(int argc, char **argv, struct ent_filter *filt)
 		return usage_error("analyze", "--gnuplot-dir and --require-charts go with --html");
 	{
 		/* no report may overwrite an input: the captures, logs, partition tables, map, rules */
-		char **in = xcalloc((size_t)(argc - optind) + nvmk + 4, sizeof *in);
+		char **in = xcalloc((size_t)(argc - optind) + av.nvmklog + 4, sizeof *in);
 		int nin = 0;
 		for (int i = optind; i < argc; i++)
 			in[nin++] = argv[i];
-		for (size_t i = 0; i < nvmk; i++)
-			in[nin++] = (char *)(uintptr_t)vmk[i];
+		for (size_t i = 0; i < av.nvmklog; i++)
+			in[nin++] = (char *)(uintptr_t)av.vmklog[i];
 		in[nin++] = (char *)(uintptr_t)ao.partitions;
 		in[nin++] = (char *)(uintptr_t)ao.map;
 		in[nin++] = (char *)(uintptr_t)ao.rules;
@@ -223,7 +198,8 @@ static int analyze_run(int argc, char **argv, struct ent_filter *filt)
 	if (drc)
 		return deliv_free(&dv), drc;
 	struct twin tw;
-	if (cli_window("analyze", &win[0], argv + optind, (size_t)(argc - optind), &co, &tw))
+	struct twin_spec win = {{av.win[0], av.win[1]}};
+	if (cli_window("analyze", &win, argv + optind, (size_t)(argc - optind), &co, &tw))
 		return deliv_free(&dv), EXIT_USAGE;
 	struct analysis a;
 	analysis_init(&a);
@@ -231,60 +207,27 @@ static int analyze_run(int argc, char **argv, struct ent_filter *filt)
 	a.window = tw;
 	a.m.filter = ef_on(filt) ? filt : NULL;
 	int ret = EXIT_OK;
+	/* the inputs (anopts.h's loader): the rules and the map are premises (exit 2, or 3 for an
+	 * unreadable rules file, before anything is read), a log or partitions file that cannot be
+	 * read is an input error (exit 3, the rest is analysed) */
+	struct an_load how = {.sink = diag_stderr(), .max_warnings = co.max_warnings};
 	if (ao.rules) {
-		int rrc = cli_load_rules(&a.rules, ao.rules);
+		int rrc = analysis_load_input(&a, AN_IN_RULES, ao.rules, &how);
 		if (rrc < 0) {
 			analysis_free(&a);
 			deliv_free(&dv);
 			return rrc == ERR_IO ? EXIT_INPUT : EXIT_USAGE;
 		}
 	}
-	if (ao.map && cli_load_diskmap(&a, ao.map) < 0) {
+	if (ao.map && analysis_load_input(&a, AN_IN_MAP, ao.map, &how) < 0) {
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	for (size_t i = 0; i < nvmk; i++) {
-		/* several logs (rotated files, several hosts) are merged in time order */
-		struct diag d;
-		diag_init(&d, vmk[i], co.max_warnings);
-		d.sink = diag_stderr();
-		int r = a.have_vmk ? vmklog_append(&a.vmk, vmk[i], &d) : vmklog_read(&a.vmk, vmk[i], &d);
-		if (r < 0) {
-			ret = EXIT_INPUT;
-			if (!a.have_vmk)
-				vmklog_free(&a.vmk);
-		} else {
-			a.have_vmk = true;
-		}
-		diag_finish(&d);
-	}
-	if (ao.partitions) {
-		struct diag d;
-		diag_init(&d, ao.partitions, co.max_warnings);
-		d.sink = diag_stderr();
-		if (partitions_read(&a.parts, ao.partitions, &d) < 0) {
-			partitions_free(&a.parts);
-			ret = EXIT_INPUT;
-		} else {
-			a.have_parts = true;
-		}
-		diag_finish(&d);
-	}
+	if (analysis_load_side_files(&a, &av, &how) < 0)
+		ret = EXIT_INPUT;
 	analysis_set_opts(&a, &ao);
-	/* files of one host and format one after the other, in time order: they are merged */
-	size_t ncap = (size_t)(argc - optind);
-	size_t *order = xcalloc(ncap, sizeof *order);
-	capture_order(argv + optind, ncap, &co, order);
-	for (size_t oi = 0; oi < ncap; oi++) {
-		int i = optind + (int)order[oi];
-		int rc = model_add_capture(&a.m, argv[i], &co);
-		if (rc < 0) {
-			int e = exit_code_for(rc);
-			if (e > ret)
-				ret = e;
-		}
-	}
-	free(order);
+	struct an_capture_hooks hooks = {.done = capture_done, .ctx = &ret};
+	analysis_load_captures(&a, argv + optind, (size_t)(argc - optind), &co, &hooks);
 	if (cli_filter_check("analyze", a.m.filter, NULL)) {
 		ret = EXIT_USAGE;
 		goto out;

@@ -284,8 +284,8 @@ static int run_batch(int argc, char **argv, struct recipients *rcpt)
 		case OPT_FINISH: o.finish = true; break;
 		case OPT_BPDF: o.pdf = true; break;
 		case OPT_BPAPER:
-			if (strcasecmp(optarg, "a4") != 0 && strcasecmp(optarg, "letter") != 0)
-				return usage_error("batch", "--paper takes a4 or letter, not '%s'", optarg);
+			if (cli_paper("batch", optarg))
+				return EXIT_USAGE;
 			o.paper = optarg;
 			break;
 		case OPT_RUN_ID:

@@ -16,6 +16,7 @@
 #include "brand.h"
 #include "capmodel.h"
 #include "suggest.h"
+#include "anopts.h"
 #include <unistd.h>
 
 void cli_opts_init(struct common_opts *co)
@@ -58,19 +59,6 @@ int cli_load_rules(struct rules *r, const char *path)
 	diag_init(&d, path, -1);
 	d.sink = diag_stderr();
 	return rules_load(r, path, &d);
-}
-
-int cli_load_diskmap(struct analysis *a, const char *path)
-{
-	struct diag d;
-	diag_init(&d, path, -1);
-	d.sink = diag_stderr();
-	struct diskmap dm;
-	int rc = diskmap_read(&dm, path, &d);
-	if (rc == 0)
-		analysis_use_diskmap(a, &dm, path);
-	diskmap_free(&dm);
-	return rc;
 }
 
 int usage_error(const char *cmd, const char *fmt, ...)
@@ -379,6 +367,11 @@ static struct report_brand *brand_of(struct deliv_opts *d)
 	return d->brand;
 }
 
+int cli_paper(const char *cmd, const char *arg)
+{
+	return html_paper_known(arg) ? 0 : usage_error(cmd, "--paper takes a4 or letter, not '%s'", arg);
+}
+
 /* Engagement text: one line, at most 200 bytes (it goes on a title page). */
 static int brand_text(const char *cmd, const char *opt, const char *arg)
 {
@@ -393,8 +386,8 @@ int deliv_opt(int c, const char *arg, struct deliv_opts *d, struct cli_outputs *
 	case OPT_PDF: return cli_output_add(outs, cmd, "pdf", arg) ? EXIT_USAGE : 1;
 	case OPT_XLSX: return cli_output_add(outs, cmd, "xlsx", arg) ? EXIT_USAGE : 1;
 	case OPT_PAPER:
-		if (strcasecmp(arg, "a4") != 0 && strcasecmp(arg, "letter") != 0)
-			return usage_error(cmd, "--paper takes a4 or letter, not '%s'", arg);
+		if (cli_paper(cmd, arg))
+			return EXIT_USAGE;
 		d->paper = arg;
 		return 1;
 	case OPT_REQUIRE_PDF: d->require_pdf = true; return 1;
@@ -452,4 +445,74 @@ void deliv_free(struct deliv_opts *d)
 		free(d->brand);
 		d->brand = NULL;
 	}
+}
+
+/* ---- the analysis options of the table (anopts.h) ---- */
+
+size_t cli_longopts_add(struct option *dst, size_t n, size_t cap, const struct option *src)
+{
+	for (const struct option *o = src; o->name && n + 1 < cap; o++)
+		dst[n++] = *o;
+	dst[n] = (struct option){0};
+	return n;
+}
+
+/* The option name of row i with prefix k (0 none, 1 before-, 2 after-); static storage. */
+static const char *anopt_name(size_t i, int k)
+{
+	static char names[64][2][48];
+	if (k == 0 || i >= sizeof names / sizeof names[0])
+		return anopts[i].name;
+	char *s = names[i][k - 1];
+	if (!s[0])
+		snprintf(s, sizeof names[0][0], "%s-%s", k == 1 ? "before" : "after", anopts[i].name);
+	return s;
+}
+
+size_t cli_anopt_longopts(struct option *dst, size_t n, size_t cap, unsigned flags)
+{
+	for (size_t i = 0; anopts[i].name; i++) {
+		const struct anopt *o = &anopts[i];
+		int has = o->type == ANT_FLAG ? no_argument : required_argument;
+		for (int k = 0; k < 3 && n + 1 < cap; k++) {
+			bool take = k == 0 ? (o->flags & flags & (ANF_ANALYZE | ANF_COMPARE)) != 0
+					   : (o->flags & flags & ANF_SIDED) != 0;
+			if (take)
+				dst[n++] = (struct option){anopt_name(i, k), has, NULL, OPT_ANOPT + 4 * (int)i + k};
+		}
+	}
+	dst[n] = (struct option){0};
+	return n;
+}
+
+int cli_anopt(const char *cmd, int c, const char *arg, struct an_values *v, size_t nv)
+{
+	size_t nrows = 0;
+	while (anopts[nrows].name)
+		nrows++;
+	if (c < OPT_ANOPT || c >= OPT_ANOPT + 4 * (int)nrows)
+		return 0;
+	size_t i = (size_t)(c - OPT_ANOPT) / 4;
+	int k = (c - OPT_ANOPT) % 4;
+	for (size_t s = 0; s < nv; s++) {
+		if (k ? s != (size_t)k - 1 : i < 64 && (v[s].own >> i & 1))
+			continue; /* a side's own option wins over the plain one, in any order */
+		if (k && i < 64)
+			v[s].own |= 1ull << i;
+		const char *why;
+		int rc = anopt_set(&anopts[i], arg, &v[s], &why);
+		if (rc == ANOPT_TOO_MANY)
+			return usage_error(cmd, "at most %d --%s files", ANOPT_MAX_FILES, anopt_name(i, k)), ERR_USAGE;
+		if (rc < 0 && anopts[i].type == ANT_TIME) { /* the window parser says what is wrong */
+			struct buf b;
+			buf_init(&b);
+			buf_add_text_escaped(&b, arg, strlen(arg));
+			usage_error(cmd, "--%s '%s': %s", anopt_name(i, k), b.data, why);
+			buf_free(&b);
+			return ERR_USAGE;
+		}
+		if (rc < 0)
+			return usage_error(cmd, "--%s needs %s, not '%s'", anopt_name(i, k), why, arg), ERR_USAGE;
+	}
+	return 1;
 }

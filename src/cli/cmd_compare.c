@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "anopts.h"
 #include "compare.h"
 #include "json_out.h"
 #include "text.h"
@@ -58,6 +59,10 @@ static const char compare_help_text[] =
 	"  --before-partitions FILE, --after-partitions FILE\n"
 	"                            as --vmkernel-log and --partitions of 'iopsy analyze', per side\n"
 	"  --array-queue-depth N     the array LU command queue depth (both sides)\n"
+	"  --clock-offset SEC        guest clock minus host clock, both sides (default: estimated from\n"
+	"                            IOPS on each side)\n"
+	"  --before-clock-offset SEC, --after-clock-offset SEC\n"
+	"                            the same for one side's guests (it wins over --clock-offset there)\n"
 	"  --no-clock-estimate       do not estimate guest clock offsets\n"
 	"  --fail-on OUTCOME         exit 1 when the outcome is regressed (regressed), or regressed or\n"
 	"                            mixed (mixed): for CI-style use\n"
@@ -87,58 +92,47 @@ enum {
 	OPT_CONFIDENCE,
 	OPT_MATERIAL,
 	OPT_RULES,
-	OPT_BMAP,
-	OPT_AMAP,
-	OPT_BVMK,
-	OPT_AVMK,
-	OPT_BPARTS,
-	OPT_APARTS,
-	OPT_AQD,
-	OPT_NO_OFFSET,
 	OPT_HTML,
 	OPT_GNUPLOT_DIR,
 	OPT_REQUIRE_CHARTS,
 	OPT_REPORT,
 	OPT_FAILON,
-	OPT_BRULES,
-	OPT_ARULES,
 };
 
-static const struct option opts[] = {{"before", required_argument, NULL, OPT_BEFORE},
-				     {"after", required_argument, NULL, OPT_AFTER},
-				     {"match-map", required_argument, NULL, OPT_MATCH_MAP},
-				     {"text", required_argument, NULL, OPT_TEXT},
-				     {"json", required_argument, NULL, OPT_JSON},
-				     {"resamples", required_argument, NULL, OPT_RESAMPLES},
-				     {"seed", required_argument, NULL, OPT_SEED},
-				     {"confidence", required_argument, NULL, OPT_CONFIDENCE},
-				     {"material-pct", required_argument, NULL, OPT_MATERIAL},
-				     {"rules", required_argument, NULL, OPT_RULES},
-				     {"before-rules", required_argument, NULL, OPT_BRULES},
-				     {"after-rules", required_argument, NULL, OPT_ARULES},
-				     {"before-map", required_argument, NULL, OPT_BMAP},
-				     {"after-map", required_argument, NULL, OPT_AMAP},
-				     {"before-vmkernel-log", required_argument, NULL, OPT_BVMK},
-				     {"after-vmkernel-log", required_argument, NULL, OPT_AVMK},
-				     {"before-partitions", required_argument, NULL, OPT_BPARTS},
-				     {"after-partitions", required_argument, NULL, OPT_APARTS},
-				     {"array-queue-depth", required_argument, NULL, OPT_AQD},
-				     {"no-clock-estimate", no_argument, NULL, OPT_NO_OFFSET},
-				     {"html", required_argument, NULL, OPT_HTML},
-				     {"gnuplot-dir", required_argument, NULL, OPT_GNUPLOT_DIR},
-				     {"require-charts", no_argument, NULL, OPT_REQUIRE_CHARTS},
-				     {"report", required_argument, NULL, OPT_REPORT},
-				     {"fail-on", required_argument, NULL, OPT_FAILON},
-				     WINDOW_LONG_OPTS,
-				     SIDE_WINDOW_LONG_OPTS,
-				     FILTER_LONG_OPTS,
-				     {"format", required_argument, NULL, OPT_FORMAT},
-				     {"tz", required_argument, NULL, OPT_TZ},
-				     {"max-warnings", required_argument, NULL, OPT_MAX_WARNINGS},
-				     {"quiet", no_argument, NULL, 'q'},
-				     {"help", no_argument, NULL, 'h'},
-				     DELIV_LONG_OPTS,
-				     {0}};
+/* compare's own options before the table's (anopts.h) and after them: the order "did you mean"
+ * lists them in */
+static const struct option own_head[] = {{"before", required_argument, NULL, OPT_BEFORE},
+					 {"after", required_argument, NULL, OPT_AFTER},
+					 {"match-map", required_argument, NULL, OPT_MATCH_MAP},
+					 {"text", required_argument, NULL, OPT_TEXT},
+					 {"json", required_argument, NULL, OPT_JSON},
+					 {"resamples", required_argument, NULL, OPT_RESAMPLES},
+					 {"seed", required_argument, NULL, OPT_SEED},
+					 {"confidence", required_argument, NULL, OPT_CONFIDENCE},
+					 {"material-pct", required_argument, NULL, OPT_MATERIAL},
+					 {"rules", required_argument, NULL, OPT_RULES},
+					 {0}};
+static const struct option own_tail[] = {{"html", required_argument, NULL, OPT_HTML},
+					 {"gnuplot-dir", required_argument, NULL, OPT_GNUPLOT_DIR},
+					 {"require-charts", no_argument, NULL, OPT_REQUIRE_CHARTS},
+					 {"report", required_argument, NULL, OPT_REPORT},
+					 {"fail-on", required_argument, NULL, OPT_FAILON},
+					 FILTER_LONG_OPTS,
+					 {"format", required_argument, NULL, OPT_FORMAT},
+					 {"tz", required_argument, NULL, OPT_TZ},
+					 {"max-warnings", required_argument, NULL, OPT_MAX_WARNINGS},
+					 {"quiet", no_argument, NULL, 'q'},
+					 {"help", no_argument, NULL, 'h'},
+					 DELIV_LONG_OPTS,
+					 {0}};
+static struct option opts[112];
+
+static void build_opts(void)
+{
+	size_t n = cli_longopts_add(opts, 0, sizeof opts / sizeof opts[0], own_head);
+	n = cli_anopt_longopts(opts, n, sizeof opts / sizeof opts[0], ANF_COMPARE | ANF_SIDED);
+	cli_longopts_add(opts, n, sizeof opts / sizeof opts[0], own_tail);
+}
 
 /* The option an argument like "--before" or "--json=x" names (its whole name: options are not
  * abbreviated), or NULL. */
@@ -219,37 +213,18 @@ static bool parse_ulong(const char *s, unsigned long long lo, unsigned long long
 	return true;
 }
 
-/* Loads a side's vmkernel.log / partitions like `iopsy analyze`; returns EXIT_OK or EXIT_INPUT. */
-static int load_side_files(struct analysis *a, const char *vmk, const char *parts, const struct common_opts *co)
+/* A capture that could not be read: its exit code, if worse (ctx: the exit code). */
+static void capture_done(void *ctx, size_t i, int rc)
 {
-	int ret = EXIT_OK;
-	if (vmk) {
-		struct diag d;
-		diag_init(&d, vmk, co->max_warnings);
-		d.sink = diag_stderr();
-		if (vmklog_read(&a->vmk, vmk, &d) < 0)
-			ret = EXIT_INPUT;
-		else
-			a->have_vmk = true;
-		diag_finish(&d);
-	}
-	if (parts) {
-		struct diag d;
-		diag_init(&d, parts, co->max_warnings);
-		d.sink = diag_stderr();
-		if (partitions_read(&a->parts, parts, &d) < 0) {
-			partitions_free(&a->parts);
-			ret = EXIT_INPUT;
-		} else {
-			a->have_parts = true;
-		}
-		diag_finish(&d);
-	}
-	return ret;
+	(void)i;
+	int *ret = ctx;
+	if (rc < 0 && exit_code_for(rc) > *ret)
+		*ret = exit_code_for(rc);
 }
 
 int cmd_compare(int argc, char **argv)
 {
+	build_opts();
 	struct lists l;
 	memset(&l, 0, sizeof l);
 	size_t n = (size_t)argc + 1;
@@ -266,16 +241,14 @@ int cmd_compare(int argc, char **argv)
 	struct report_opts ro;
 	report_opts_init(&ro);
 	struct html_opts *ho = &ro.html;
-	const char *map[2] = {NULL, NULL}, *vmk[2] = {NULL, NULL}, *parts[2] = {NULL, NULL};
+	struct an_values av[2]; /* the table's options of each side */
+	memset(av, 0, sizeof av);
 	int fail_on = -1; /* CO_REGRESSED: regressed; CO_MIXED: regressed or mixed */
-	const char *side_rules[2] = {NULL, NULL};
 	struct compare c;
 	compare_init(&c);
 	struct buf err;
 	buf_init(&err);
 	struct deliv_opts dv = {0};
-	struct twin_spec win[3];
-	memset(win, 0, sizeof win);
 	struct ent_filter filt[2];
 	ef_init(&filt[0]);
 	ef_init(&filt[1]);
@@ -286,7 +259,9 @@ int cmd_compare(int argc, char **argv)
 	while ((ch = cli_getopt(l.nrest, l.rest, "qh", opts, "compare")) != -1) {
 		int k = common_opt(ch, optarg, &co);
 		if (!k)
-			k = cli_flow_opt("compare", ch, optarg, win, &filt[0]);
+			k = cli_flow_opt("compare", ch, optarg, NULL, &filt[0]);
+		if (!k)
+			k = cli_anopt("compare", ch, optarg, av, 2);
 		if (k < 0) {
 			ret = EXIT_USAGE;
 			goto out;
@@ -349,22 +324,6 @@ int cmd_compare(int argc, char **argv)
 			o.material_pct = d;
 			break;
 		case OPT_RULES: rules_path = optarg; break;
-		case OPT_BRULES: side_rules[0] = optarg; break;
-		case OPT_ARULES: side_rules[1] = optarg; break;
-		case OPT_BMAP: map[0] = optarg; break;
-		case OPT_AMAP: map[1] = optarg; break;
-		case OPT_BVMK: vmk[0] = optarg; break;
-		case OPT_AVMK: vmk[1] = optarg; break;
-		case OPT_BPARTS: parts[0] = optarg; break;
-		case OPT_APARTS: parts[1] = optarg; break;
-		case OPT_AQD:
-			if (!parse_ulong(optarg, 1, 1000000, &u)) {
-				ret = usage_error("compare", "--array-queue-depth needs a positive number, not '%s'", optarg);
-				goto out;
-			}
-			o.ao[0].array_queue_depth = o.ao[1].array_queue_depth = (int)u;
-			break;
-		case OPT_NO_OFFSET: o.ao[0].no_auto_offset = o.ao[1].no_auto_offset = true; break;
 		case OPT_FAILON:
 			if (strcmp(optarg, "regressed") == 0) {
 				fail_on = CO_REGRESSED;
@@ -380,6 +339,13 @@ int cmd_compare(int argc, char **argv)
 			goto out;
 		default: ret = usage_hint("compare"); goto out;
 		}
+	}
+	const char *side_rules[2] = {av[0].rules, av[1].rules};
+	const struct anopt *offset_row = anopt_find("clock-offset", ANF_SIDED);
+	for (int s = 0; s < 2; s++) {
+		o.ao[s] = av[s].ao; /* the options alone: a side's reports name no side file (as before) */
+		if (offset_row && (av[s].own >> (offset_row - anopts) & 1)) /* its warning names the side's option */
+			o.ao[s].clock_offset_from = s ? "--after-clock-offset" : "--before-clock-offset";
 	}
 	if (optind < l.nrest) {
 		ret = usage_error("compare", "'%s': captures follow --before or --after", l.rest[optind]);
@@ -405,8 +371,10 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	int rrc = rules_path ? cli_load_rules(&c.rules, rules_path) : 0;
 	c.side[0].rules = c.side[1].rules = c.rules;
+	/* each side's inputs (anopts.h's loader) */
+	struct an_load how = {.sink = diag_stderr(), .max_warnings = co.max_warnings};
 	for (int s = 0; s < 2 && rrc >= 0; s++) /* a side's own file on top of --rules */
-		rrc = side_rules[s] ? cli_load_rules(&c.side[s].rules, side_rules[s]) : 0;
+		rrc = side_rules[s] ? analysis_load_input(&c.side[s], AN_IN_RULES, side_rules[s], &how) : 0;
 	if (rrc < 0) {
 		ret = rrc == ERR_IO ? EXIT_INPUT : EXIT_USAGE;
 		goto out;
@@ -426,15 +394,14 @@ int cmd_compare(int argc, char **argv)
 		}
 	}
 	for (int s = 0; s < 2; s++) {
-		if (map[s] && cli_load_diskmap(&c.side[s], map[s]) < 0) {
+		if (av[s].map && analysis_load_input(&c.side[s], AN_IN_MAP, av[s].map, &how) < 0) {
 			ret = EXIT_USAGE;
 			goto out;
 		}
 	}
 	for (int s = 0; s < 2; s++) {
-		int r = load_side_files(&c.side[s], vmk[s], parts[s], &co);
-		if (r > ret)
-			ret = r;
+		if (analysis_load_side_files(&c.side[s], &av[s], &how) < 0 && EXIT_INPUT > ret)
+			ret = EXIT_INPUT;
 	}
 	for (int s = 0; s < 2; s++) {
 		analysis_set_opts(&c.side[s], &o.ao[s]);
@@ -443,10 +410,7 @@ int cmd_compare(int argc, char **argv)
 	/* each side's window (its own bounds over --from/--to) and the filters, on both sides */
 	struct common_opts sco[2] = {co, co};
 	for (int s = 0; s < 2; s++) {
-		struct twin_spec sp = win[0];
-		for (int k = 0; k < 2; k++)
-			if (win[1 + s].b[k].set)
-				sp.b[k] = win[1 + s].b[k];
+		struct twin_spec sp = {{av[s].win[0], av[s].win[1]}}; /* its own bounds over --from/--to */
 		if (cli_window("compare", &sp, l.cap[s], (size_t)l.ncap[s], &sco[s], &c.side[s].window)) {
 			ret = EXIT_USAGE;
 			goto out;
@@ -463,20 +427,9 @@ int cmd_compare(int argc, char **argv)
 		c.side[0].m.filter = &filt[0];
 		c.side[1].m.filter = &filt[1];
 	}
-	for (int s = 0; s < 2; s++) {
-		size_t *order = xcalloc((size_t)l.ncap[s], sizeof *order);
-		capture_order(l.cap[s], (size_t)l.ncap[s], &sco[s], order);
-		for (int oi = 0; oi < l.ncap[s]; oi++) {
-			int i = (int)order[oi];
-			int rc = compare_add_capture(&c, (enum cmp_side)s, l.cap[s][i], &sco[s]);
-			if (rc < 0) {
-				int e = exit_code_for(rc);
-				if (e > ret)
-					ret = e;
-			}
-		}
-		free(order);
-	}
+	struct an_capture_hooks hooks = {.done = capture_done, .ctx = &ret};
+	for (int s = 0; s < 2; s++)
+		analysis_load_captures(&c.side[s], l.cap[s], (size_t)l.ncap[s], &sco[s], &hooks);
 	if (cli_filter_check("compare", c.side[0].m.filter, "the before captures") |
 	    cli_filter_check("compare", c.side[1].m.filter, "the after captures")) {
 		ret = EXIT_USAGE;

@@ -125,14 +125,15 @@ int deliv_finish(struct deliv_opts *d, struct report_opts *ro, const char *cmd);
  * working directory when an absolute path lies below it, or the base name with redact. */
 void deliv_paths(struct analysis *a, bool redact);
 void deliv_free(struct deliv_opts *d);
+/* A --paper value (analyze, compare, batch): 0, or EXIT_USAGE (printed) when it is not a4 or
+ * letter (html_paper_known). */
+int cli_paper(const char *cmd, const char *arg);
 
 /* The consultant's workflow options (cli_flow.c): a time window (--from/--to; compare also per
  * side) and entity filters (--host/--vm/--disk). Codes are >= 1200. */
-enum { OPT_FROM = 1200, OPT_TO, OPT_BFROM, OPT_BTO, OPT_AFROM, OPT_ATO, OPT_FHOST, OPT_FVM, OPT_FDISK };
+enum { OPT_FROM = 1200, OPT_TO, OPT_FHOST, OPT_FVM, OPT_FDISK };
+/* counters' and extract's window (analyze and compare take it from the table of analysis options) */
 #define WINDOW_LONG_OPTS {"from", required_argument, NULL, OPT_FROM}, {"to", required_argument, NULL, OPT_TO}
-#define SIDE_WINDOW_LONG_OPTS                                                                          \
-	{"before-from", required_argument, NULL, OPT_BFROM}, {"before-to", required_argument, NULL, OPT_BTO}, \
-		{"after-from", required_argument, NULL, OPT_AFROM}, {"after-to", required_argument, NULL, OPT_ATO}
 #define FILTER_LONG_OPTS                                                                               \
 	{"host", required_argument, NULL, OPT_FHOST}, {"vm", required_argument, NULL, OPT_FVM},          \
 		{"disk", required_argument, NULL, OPT_FDISK}
@@ -153,8 +154,9 @@ enum { OPT_FROM = 1200, OPT_TO, OPT_BFROM, OPT_BTO, OPT_AFROM, OPT_ATO, OPT_FHOS
 struct twin_spec;
 struct twin;
 struct ent_filter;
-/* Handles a workflow option: the window options into sp[0] (--from/--to), sp[1] (--before-*),
- * sp[2] (--after-*), the filters into f (NULL: not taken). Returns 1 if c was one, 0 if not,
+/* Handles a workflow option: --from/--to into sp[0] (counters, extract, validated by the table's
+ * rows; NULL: not taken — analyze and compare take the window from the table itself), the
+ * filters into f (NULL: not taken). Returns 1 if c was one, 0 if not,
  * ERR_USAGE (message printed) when its argument is bad. */
 int cli_flow_opt(const char *cmd, int c, const char *arg, struct twin_spec *sp, struct ent_filter *f);
 /* Resolves sp over the captures paths[n] and puts it into co; a repeated or missing local time
@@ -165,15 +167,30 @@ int cli_window(const char *cmd, const struct twin_spec *sp, char *const *paths, 
  * nothing, is an error (printed). EXIT_OK or EXIT_USAGE. */
 int cli_filter_check(const char *cmd, const struct ent_filter *f, const char *whose);
 
+/* The analysis options of the table (src/engine/anopts.h) as long options: a row's plain option
+ * has the code OPT_ANOPT + 4 * row, its --before- and --after- options + 1 and + 2. */
+enum { OPT_ANOPT = 1300 };
+/* Copies src's long options (up to its {0}) to dst[n...]; returns the new n (at most cap - 1:
+ * room is kept for the end row, which is written). */
+size_t cli_longopts_add(struct option *dst, size_t n, size_t cap, const struct option *src);
+/* Appends the table's rows that flags take (ANF_ANALYZE: analyze's; ANF_COMPARE | ANF_SIDED:
+ * compare's, plain and per side) in table order; returns the new n, the end row written. */
+size_t cli_anopt_longopts(struct option *dst, size_t n, size_t cap, unsigned flags);
+struct an_values;
+/* Handles an analysis option of the table into v[0..nv-1] (a plain option into every one, a
+ * --before-/--after- option into v[0]/v[1]). Returns 1 if c was one, 0 if not, ERR_USAGE
+ * (printed: "--NAME needs WANT, not 'ARG'") when its value is bad. */
+int cli_anopt(const char *cmd, int c, const char *arg, struct an_values *v, size_t nv);
+
 /* common_opts_init, then the CLI's sink (stderr) and progress meter, and IOPSY_THREADS. */
 void cli_opts_init(struct common_opts *co);
 /* A --threads value: "auto" or 0 (auto), or 1 to MTREAD_MAX_THREADS. 0 or ERR_USAGE. */
 int cli_parse_threads(const char *s, int *threads);
-/* Reads a --rules file into r / a --map file into a; messages on stderr. 0 or ERR_*. */
+/* Reads a --rules file into r (iopsy rules, a comparison's own bands; an analysis's rules go
+ * through analysis_load_input); messages on stderr. 0 or ERR_*. */
 struct rules;
 struct analysis;
 int cli_load_rules(struct rules *r, const char *path);
-int cli_load_diskmap(struct analysis *a, const char *path);
 /* A diag for a command's own messages about OPTION ("iopsy CMD: OPTION: ..."), on stderr. */
 struct diag *cli_option_diag(struct diag *d, const char *cmd_prefix, const char *option);
 /* Handles a common option; returns 1 if c was one, 0 if not, ERR_USAGE (message printed) if its

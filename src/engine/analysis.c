@@ -472,9 +472,10 @@ static void align_clocks(struct analysis *a, const struct analyze_opts *o)
 			bool better = !isnan(best.r) && best.r >= 0.6 && (isnan(at.r_zero) || best.r - at.r_zero >= 0.05);
 			if (better && fabs(est_s - o->clock_offset_s) > fmax(tol, 5)) {
 				note(a, NULL, 0,
-				     "--clock-offset %g s disagrees with the estimate from correlating IOPS: %+.1f s (r = %.2f there, "
+				     "%s %g s disagrees with the estimate from correlating IOPS: %+.1f s (r = %.2f there, "
 				     "%.2f at the offset given); the given offset is used",
-				     o->clock_offset_s, est_s, best.r, at.r_zero);
+				     o->clock_offset_from ? o->clock_offset_from : "--clock-offset", o->clock_offset_s, est_s, best.r,
+				     at.r_zero);
 			}
 			continue;
 		}

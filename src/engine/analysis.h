@@ -25,6 +25,8 @@ struct analyze_opts {
 	int array_queue_depth;           /* 0 = not given */
 	bool clock_offset_given;
 	double clock_offset_s;           /* guest clock − host clock */
+	const char *clock_offset_from;   /* the option that gave it, for messages ("--after-clock-offset";
+	                                  * NULL: "--clock-offset") */
 	bool no_auto_offset;
 };
 

@@ -9,6 +9,16 @@
 #include <string.h>
 
 const char *const bfile_role_names[5] = {"capture", "vmkernel-log", "partitions", "map", "ignored"};
+
+enum bfile_role bfile_role_of(enum an_input in)
+{
+	switch (in) {
+	case AN_IN_VMKLOG: return BF_VMKLOG;
+	case AN_IN_PARTITIONS: return BF_PARTITIONS;
+	case AN_IN_MAP: return BF_MAP;
+	default: return BF_IGNORED;
+	}
+}
 const char *const bstatus_names[4] = {"pending", "ok", "partial", "failed"};
 const char *const figure_trend_names[4] = {"new", "unchanged", "down", "up"};
 
@@ -130,9 +140,10 @@ void batch_free(struct batch *b)
 			tz_free(s->opts.tz);
 			free(s->opts.tz);
 		}
+		for (size_t k = 0; k < s->opts.ntexts; k++)
+			free(s->opts.texts[k]);
+		free(s->opts.texts);
 		for (int k = 0; k < 3; k++) {
-			free(s->opts.win[k][0]);
-			free(s->opts.win[k][1]);
 			for (size_t j = 0; j < s->opts.nfilter[k]; j++)
 				free(s->opts.filter[k][j]);
 			free(s->opts.filter[k]);

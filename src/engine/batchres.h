@@ -11,10 +11,14 @@
 #include <stdint.h>
 
 #include "analysis.h"
+#include "anopts.h"
 #include "util.h"
 
 enum bfile_role { BF_CAPTURE, BF_VMKLOG, BF_PARTITIONS, BF_MAP, BF_IGNORED };
 extern const char *const bfile_role_names[5];
+/* The role of a set's file that an analysis option row names (AN_IN_MAP: BF_MAP, ...);
+ * BF_IGNORED for a row that names no side file. */
+enum bfile_role bfile_role_of(enum an_input in);
 
 struct bfile {
 	char *path;
@@ -130,10 +134,12 @@ struct bset_opts {
 	bool tz_given;
 	int tz_bias_min;          /* UTC = local + bias (a fixed offset; 0 for a zone) */
 	struct tz *tz;            /* the zone or offset of the tz key (owned), NULL: not given */
-	int array_queue_depth;    /* 0 = not given */
-	bool clock_offset_given;
-	double clock_offset_s;
-	char *win[3][2];          /* from/to as given: [0] both sides or the set, [1] before, [2] after */
+	struct an_values av[3];   /* the manifest's value rows of the analysis option table
+	                           * (anopts.h: array-queue-depth, clock-offset, from, to): [0] the
+	                           * set (a comparison's both sides), [1] before-NAME, [2] after-NAME
+	                           * (their own rows in .own); no file names */
+	char **texts;             /* the values the rows keep (a window's text), owned */
+	size_t ntexts;
 	char **filter[3];         /* host, vm, disk patterns (EF_HOST, EF_VM, EF_DISK) */
 	size_t nfilter[3];
 };
