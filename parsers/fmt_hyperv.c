@@ -126,7 +126,7 @@ static int hyperv_classify(const struct pdh_path *p, struct counter_class *c)
 	if (strcasecmp(o, OBJ_VP) == 0) {
 		/* "SQL01:Hv VP 0": the VM is what precedes the last ":Hv VP" */
 		const char *vp = NULL;
-		for (const char *q = in; (q = strstr(q, ":Hv VP")) != NULL; q++)
+		for (const char *q = in; (q = strcasestr(q, ":Hv VP")) != NULL; q++)
 			vp = q;
 		if (total || !vp || vp == in)
 			return -1;
@@ -169,16 +169,20 @@ static int hyperv_classify(const struct pdh_path *p, struct counter_class *c)
 	return c->metric = mt;
 }
 
-/* A Hyper-V object anywhere in the header line (the whole line is given). */
+/* A Hyper-V object anywhere in the header line (the whole line is given), in any case
+ * (PowerShell's Export-Counter writes the paths in lower case). */
 static int hyperv_probe(const char *head, size_t n)
 {
 	size_t lim = n < 4096 ? n : 4096;
 	if (!memmem(head, lim, "(PDH-", 5))
 		return 0;
 	static const char *const objs[] = {"\\" OBJ_VSD "(", "\\" OBJ_VP "(", "\\Cluster CSVFS", NULL};
-	for (size_t i = 0; objs[i]; i++)
-		if (memmem(head, n, objs[i], strlen(objs[i])))
-			return 80;
+	for (const char *p = head, *end = head + n; (p = memchr(p, '\\', (size_t)(end - p))) != NULL; p++)
+		for (size_t i = 0; objs[i]; i++) {
+			size_t k = strlen(objs[i]);
+			if ((size_t)(end - p) >= k && strncasecmp(p, objs[i], k) == 0)
+				return 80;
+		}
 	return 0;
 }
 

@@ -121,6 +121,26 @@ START_TEST(format_and_columns)
 }
 END_TEST
 
+START_TEST(lowercase_export_counter)
+{
+	/* PowerShell's Export-Counter writes the counter paths in lower case */
+	static const struct mcol h[] = {
+		{"hyper-v virtual storage device(c:-clusterstorage-volume1-sql01-sql01_d.vhdx)\\read operations/sec", mc_konst, {100}},
+		{"hyper-v virtual storage device(c:-clusterstorage-volume1-sql01-sql01_d.vhdx)\\latency", mc_konst, {0.002}},
+		{"hyper-v hypervisor virtual processor(sql01:hv vp 0)\\cpu wait time per dispatch", mc_konst, {9000}},
+		{"cluster csvfs(volume1)\\reads/sec", mc_konst, {100}},
+	};
+	struct analysis a;
+	analysis_init(&a);
+	run(&a, h, (int)(sizeof h / sizeof h[0]), NULL, 0);
+	ck_assert_str_eq(a.m.caps[0].format, "hyperv");
+	ck_assert_ptr_nonnull(model_find(&a.m, LAYER_VM, "sql01", NULL));
+	const struct iop_vdisk *d = vd(&a, "c:-clusterstorage-volume1-sql01-sql01_d.vhdx");
+	ck_assert(d && d->vol && strcmp(d->vol->name, "volume1") == 0);
+	analysis_free(&a);
+}
+END_TEST
+
 START_TEST(io_path_links)
 {
 	static const struct mcol h[] = {
@@ -365,6 +385,7 @@ Suite *hyperv_suite(void)
 	Suite *s = suite_create("hyperv");
 	TCase *tc = tcase_create("hyperv");
 	tcase_add_test(tc, format_and_columns);
+	tcase_add_test(tc, lowercase_export_counter);
 	tcase_add_test(tc, io_path_links);
 	tcase_add_test(tc, storage_qos);
 	tcase_add_test(tc, csv_redirected);
