@@ -405,7 +405,7 @@ static void coverage_html(const struct analysis *a, struct buf *out)
 {
 	static const char *const vmw[COV_LAYERS] = {"Guest OS", "Virtual SCSI", "Per-VM world queue",
 						    "VMkernel device queue", "Host bus adapter", "Array / LUN"};
-	static const char *const hv[COV_LAYERS] = {"Guest OS", "VHDX (Hyper-V storage)", "Per-VM IO per disk",
+	static const char *const hv[COV_LAYERS] = {"Guest OS", "VHDX (Hyper-V storage)", "Other cluster nodes",
 						   "Host disk", "Host bus adapter / MPIO", "Array / LUN"};
 	const char *const *names = analysis_hyperv(a) ? hv : vmw;
 	buf_adds(out, "<h3>What these captures could show</h3>\n<table class=\"cov\"><tr><th>Layer</th><th>Status</th>"

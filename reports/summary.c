@@ -320,7 +320,7 @@ static const char *where_words(enum kind k, bool sql, bool hv)
 	if (k == K_CSV_REDIRECTED)
 		return "in the Hyper-V host: a Cluster Shared Volume's IO is redirected over the network";
 	if (hv && kinds[k].box == BOX_ARRAY)
-		return "at the Hyper-V host's disk (a LUN) or the storage behind it";
+		return "at the Hyper-V host's disk (a LUN, or a Storage Spaces virtual disk) or the storage behind it";
 	switch (kinds[k].box) {
 	case BOX_GUEST: return sql ? "inside the SQL Server VM" : "inside the VM";
 	case BOX_VSCSI: return sql ? "inside the SQL Server VM, at its virtual disk controller"
@@ -384,7 +384,7 @@ static enum act_key key_of(const struct analysis *a, const struct finding *f)
 }
 
 /* The scope an action is said for: the machine for guest-side steps, the entity otherwise. */
-static bool same_scope(enum act_key k, const struct finding *x, const struct finding *y)
+static bool same_scope(const struct analysis *a, enum act_key k, const struct finding *x, const struct finding *y)
 {
 	/* the array's QUEUE FULL is the LU's, whichever hosts see it (a finding may name several
 	 * hosts sharing the LU): one action per LU, naming all of them */
@@ -395,6 +395,10 @@ static bool same_scope(enum act_key k, const struct finding *x, const struct fin
 		hosts = !x->host || !y->host || strcmp(x->host, y->host) == 0; /* vmkernel.log names no host */
 	if (k == AK_PVSCSI || k == AK_GUEST_PATH || k == AK_SYMPTOM || k == AK_SPLIT || k == AK_ALIGN)
 		return hosts;
+	if (k == AK_CPU && x->layer == LAYER_VM && y->layer == LAYER_VM && x->capture == y->capture && x->capture >= 0 &&
+	    x->kind == K_CPU_CONTENTION && y->kind == K_CPU_CONTENTION && x->entity && y->entity &&
+	    strcmp(x->entity, y->entity) != 0 && x->host && y->host && strcmp(x->host, y->host) == 0)
+		return model_hyperv(&a->m, (size_t)x->capture); /* a Hyper-V host's VMs: one action for the host */
 	return hosts && x->entity && y->entity && strcmp(x->entity, y->entity) == 0;
 }
 
@@ -406,7 +410,7 @@ static bool disk_busy(const struct analysis *a, enum act_key k, const struct fin
 	bool measured = false;
 	for (size_t i = 0; i < a->nf; i++) {
 		const struct finding *x = &a->f[i];
-		if (key_of(a, x) != k || !same_scope(k, f, x) || !x->entity || strcmp(x->entity, g->entity) != 0)
+		if (key_of(a, x) != k || !same_scope(a, k, f, x) || !x->entity || strcmp(x->entity, g->entity) != 0)
 			continue;
 		for (int e = 0; e < x->nev; e++)
 			if (x->ev[e].metric == M_G_CDQL && !isnan(x->ev[e].median)) {
@@ -425,17 +429,17 @@ static void disks_of(const struct analysis *a, enum act_key k, const struct find
 	int n = 0;
 	bool any_busy = false;
 	for (size_t i = 0; k == AK_PVSCSI && i < a->nf && !any_busy; i++)
-		any_busy = key_of(a, &a->f[i]) == k && same_scope(k, f, &a->f[i]) && a->f[i].entity &&
+		any_busy = key_of(a, &a->f[i]) == k && same_scope(a, k, f, &a->f[i]) && a->f[i].entity &&
 			   disk_busy(a, k, f, &a->f[i]);
 	for (size_t i = 0; i < a->nf; i++) {
 		const struct finding *g = &a->f[i];
-		if (key_of(a, g) != k || !same_scope(k, f, g) || !g->entity)
+		if (key_of(a, g) != k || !same_scope(a, k, f, g) || !g->entity)
 			continue;
 		if (any_busy && !disk_busy(a, k, f, g))
 			continue;
 		bool dup = false;
 		for (size_t j = 0; j < i; j++)
-			dup |= key_of(a, &a->f[j]) == k && same_scope(k, f, &a->f[j]) && a->f[j].entity &&
+			dup |= key_of(a, &a->f[j]) == k && same_scope(a, k, f, &a->f[j]) && a->f[j].entity &&
 			       strcmp(a->f[j].entity, g->entity) == 0;
 		if (dup)
 			continue;
@@ -458,7 +462,7 @@ static void hosts_of(const struct analysis *a, enum act_key k, const struct find
 	int n = 0;
 	for (size_t i = 0; i < a->nf; i++) {
 		const struct finding *g = &a->f[i];
-		if (key_of(a, g) != k || !same_scope(k, f, g) || !g->host || !*g->host)
+		if (key_of(a, g) != k || !same_scope(a, k, f, g) || !g->host || !*g->host)
 			continue;
 		for (const char *p = g->host; *p;) {
 			size_t len = strcspn(p, ",");
@@ -612,7 +616,7 @@ static void action_text(const struct analysis *a, enum act_key k, const struct f
 				  "no change.");
 		break;
 	case AK_CSV_REDIRECTED:
-		ac->what = fmtx("End the redirected mode of Cluster Shared Volume %s on this node (Get-ClusterSharedVolumeState "
+		ac->what = fmtx("End the redirected mode of Cluster Shared Volume %s (Get-ClusterSharedVolumeState "
 				"gives the reason: a backup snapshot, a manual redirect, lost storage paths, ReFS, BitLocker).",
 				ent);
 		ac->effect = fmtx("Its VHDX files' IO goes straight to the LUN instead of over the network to the "
@@ -642,9 +646,45 @@ static void action_text(const struct analysis *a, enum act_key k, const struct f
 		break;
 	case AK_CPU:
 		if (model_hyperv(&a->m, f->capture >= 0 ? (size_t)f->capture : SIZE_MAX)) {
-			ac->what = fmtx("Give the virtual processors of %s CPU time: move VMs off its Hyper-V host or "
-					"add hosts, reduce vCPU over-commit, check its processor limit and weight.", ent);
-			ac->effect = fmtx("IO completions and everything else in the VM stop waiting for a logical processor; "
+			/* one action for the host: its VMs that wait, the ones that run most named */
+			struct buf vms, busy;
+			buf_init(&vms);
+			buf_init(&busy);
+			int n = 0;
+			double host_run = NAN;
+			const struct finding *top[2] = {NULL, NULL};
+			for (size_t i = 0; i < a->nf; i++) {
+				const struct finding *g = &a->f[i];
+				if (g->kind != K_CPU_CONTENTION || g->sev < SEV_WARNING || g->capture != f->capture)
+					continue;
+				buf_printf(&vms, "%s%s", n++ ? ", " : "", g->entity);
+				double run = ev_median(g, M_HV_VP_RUN), lp = ev_median(g, M_HV_LP_RUN);
+				host_run = isnan(host_run) ? lp : host_run;
+				for (int t = 0; t < 2; t++)
+					if (!isnan(run) && (!top[t] || run > ev_median(top[t], M_HV_VP_RUN))) {
+						if (t == 0)
+							top[1] = top[0];
+						top[t] = g;
+						break;
+					}
+			}
+			for (int t = 0; t < 2 && n > 2; t++)
+				if (top[t])
+					buf_printf(&busy, "%s%s %.0f%%", t ? ", " : "", top[t]->entity, ev_median(top[t], M_HV_VP_RUN));
+			if (n > 1)
+				ac->what = fmtx("Give the Hyper-V host %s CPU time for its VMs: the virtual processors of %s wait for "
+						"a logical processor%s%s. Move or cap the VMs that run most%s%s%s (Live Migration; "
+						"Set-VMProcessor -Maximum / -RelativeWeight), reduce vCPU over-commit or add hosts.",
+						f->host ? f->host : "", vms.data,
+						isnan(host_run) ? "" : fmtx(" (its logical processors %.0f%% busy)", host_run), "",
+						busy.len ? " (% Guest Run Time: " : "", busy.len ? busy.data : "", busy.len ? ")" : "");
+			else
+				ac->what = fmtx("Give the virtual processors of %s CPU time: move VMs off its Hyper-V host or "
+						"add hosts, reduce vCPU over-commit, check its processor limit and weight "
+						"(Set-VMProcessor).", ent);
+			buf_free(&vms);
+			buf_free(&busy);
+			ac->effect = fmtx("IO completions and everything else in the VMs stop waiting for a logical processor; "
 					  "storage changes would not help.");
 			break;
 		}
@@ -701,13 +741,14 @@ static void action_text(const struct analysis *a, enum act_key k, const struct f
 	buf_free(&ds);
 }
 
-/* Whether cause g is on the IO stack of symptom f's disk (its virtual disk, LUN or adapter). */
+/* Whether cause g is on the IO stack of symptom f's disk (its virtual disk, a Hyper-V VHDX's
+ * volume, LUN or adapter). */
 static bool on_stack(const struct topo_in *ti, const struct finding *f, const struct finding *g)
 {
 	struct stack st;
 	topology_stack(ti, finding_entity(ti, f, -1), &st);
 	const struct entity *e = finding_entity(ti, g, -1);
-	return e && (e == st.vdisk || e == st.device || e == st.adapter);
+	return e && (e == st.vdisk || e == st.device || e == st.adapter || e == st.volume);
 }
 
 static void actions_of_analysis(const struct analysis *a, struct exec_summary *s)
@@ -730,15 +771,15 @@ static void actions_of_analysis(const struct analysis *a, struct exec_summary *s
 			int hit = -1;
 			for (int j = 0; j < s->nactions && hit < 0; j++) {
 				const struct finding *g = &a->f[lead[j]];
-				if (keys[j] == k && same_scope(k, f, g))
+				if (keys[j] == k && same_scope(a, k, f, g))
 					hit = j;
 				/* a full device queue while the array returns QUEUE FULL is its consequence:
 				 * a deeper queue would make it worse */
-				if (hit < 0 && k == AK_DEVICE_QUEUE && keys[j] == AK_QFULL && same_scope(AK_QFULL, f, g))
+				if (hit < 0 && k == AK_DEVICE_QUEUE && keys[j] == AK_QFULL && same_scope(a, AK_QFULL, f, g))
 					hit = j;
 				/* ... as is one that SIOC or DSNRO holds down: raising DQLEN has no effect */
 				if (hit < 0 && k == AK_DEVICE_QUEUE && (keys[j] == AK_SIOC || keys[j] == AK_DSNRO) &&
-				    same_scope(keys[j], f, g))
+				    same_scope(a, keys[j], f, g))
 					hit = j;
 				/* a symptom joins the cause on the same machine, or on its disk's stack below */
 				if (hit < 0 && k == AK_SYMPTOM && keys[j] != AK_SYMPTOM && f->host && g->host &&
@@ -746,6 +787,11 @@ static void actions_of_analysis(const struct analysis *a, struct exec_summary *s
 					hit = j;
 				if (hit < 0 && k == AK_SYMPTOM && keys[j] != AK_SYMPTOM && on_stack(&ti, f, g))
 					hit = j;
+				/* ... or the CPU action of its own VM (the guest's wait is the CPU's) */
+				for (size_t c = 0; hit < 0 && k == AK_SYMPTOM && keys[j] == AK_CPU && f->host && c < a->nf; c++)
+					if (a->f[c].kind == K_CPU_CONTENTION && a->f[c].sev >= SEV_WARNING &&
+					    strcasecmp(a->f[c].entity, f->host) == 0 && same_scope(a, AK_CPU, &a->f[c], g))
+						hit = j;
 			}
 			if (hit >= 0) {
 				struct action *ac = &s->act[hit];
@@ -793,6 +839,15 @@ static void actions_of_analysis(const struct analysis *a, struct exec_summary *s
 }
 
 /* The finding that says where IO waits: the worst of those that wait, by cause rank. */
+static bool guest_captured(const struct model *m, const char *name)
+{
+	for (size_t i = 0; i < m->ncaps; i++)
+		if (!m->caps[i].failed && m->caps[i].role == ROLE_GUEST && m->caps[i].host && name &&
+		    strcasecmp(m->caps[i].host, name) == 0)
+			return true;
+	return false;
+}
+
 static const struct finding *main_finding(const struct analysis *a)
 {
 	const struct finding *best = NULL;
@@ -802,12 +857,17 @@ static const struct finding *main_finding(const struct analysis *a)
 		if ((int)f->sev != worst)
 			continue;
 		if (!best || (kinds[f->kind].waits && !kinds[best->kind].waits) ||
-		    (kinds[f->kind].waits == kinds[best->kind].waits && kinds[f->kind].cause_rank < kinds[best->kind].cause_rank))
-			best = f;
+		    (kinds[f->kind].waits == kinds[best->kind].waits && kinds[f->kind].cause_rank < kinds[best->kind].cause_rank) ||
+		    (f->kind == best->kind && f->layer == LAYER_VM && guest_captured(&a->m, f->entity) &&
+		     !guest_captured(&a->m, best->entity)))
+			best = f; /* among VMs alike, the one whose guest was captured: the customer's */
 	}
 	return best;
 }
 
+static const char *const hv_layer_words[COV_LAYERS] = {"the Windows guest", "the VHDX files",
+						       "the other cluster nodes' IO to the same disks", "the host disks",
+						       "the host's HBAs and MPIO paths", "the array behind the host disks"};
 static const char *const layer_words[COV_LAYERS] = {"the Windows guest", "the virtual SCSI controller",
 						    "the per-VM queue", "the ESXi device queue",
 						    "the host's storage adapter", "the array"};
@@ -1015,13 +1075,14 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 	int nna = 0, nfl = 0;
 	struct buf fl;
 	buf_init(&fl);
+	const char *const *lw = analysis_hyperv(a) ? hv_layer_words : layer_words;
 	for (int l = 0; l < COV_LAYERS; l++) {
 		if (a->cov.layer[l].status != COV_NOT_ASSESSED)
 			continue;
 		if (a->cov.layer[l].reason == COVR_FILTERED)
-			buf_printf(&fl, "%s%s", nfl++ ? ", " : "", layer_words[l]);
+			buf_printf(&fl, "%s%s", nfl++ ? ", " : "", lw[l]);
 		else
-			buf_printf(&b, "%s%s", nna++ ? ", " : "", layer_words[l]);
+			buf_printf(&b, "%s%s", nna++ ? ", " : "", lw[l]);
 	}
 	if (nna || nfl) {
 		struct buf t;
@@ -1050,7 +1111,7 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 		memset(ac, 0, sizeof *ac);
 		if (sy->cpu_cause && isnan(sy->ready_vcpu) && !isnan(sy->cpu_wait_us))
 			ac->what = fmtx("Look outside the storage for SQL Server's %s: the VM's virtual processors wait for a "
-					"logical processor (CPU Wait Time Per Dispatch %.0f us) — check the Hyper-V host's CPU "
+					"logical processor (CPU Wait Time Per Dispatch %.0f µs) — check the Hyper-V host's CPU "
 					"over-commit, the VM's processor count and limits.",
 					sy->role == SQLR_LOG ? "log write waits" : "page IO latch waits", sy->cpu_wait_us);
 		else if (sy->cpu_cause)

@@ -753,10 +753,10 @@ static void refine_advice(struct analysis *a)
 				continue;
 			}
 			if (g->layer != LAYER_DEVICE && g->layer != LAYER_ADAPTER && g->layer != LAYER_ARRAY &&
-			    g->kind != K_LAT_VD_ABOVE)
+			    g->kind != K_LAT_VD_ABOVE && g->kind != K_T_STORAGE_QOS && g->kind != K_CSV_REDIRECTED)
 				continue;
 			const struct entity *ge = finding_entity(&ti, g, -1);
-			if (ge && (ge == st.vdisk || ge == st.device || ge == st.adapter) &&
+			if (ge && (ge == st.vdisk || ge == st.device || ge == st.adapter || ge == st.volume) &&
 			    (!below || g->sev > below->sev))
 				below = g;
 		}
@@ -777,14 +777,20 @@ static void refine_advice(struct analysis *a)
 					    "fabric. Ask the storage team about the array's write cache, replication and the LUN's "
 					    "load; deeper queues would not help.", st.device->name, davg,
 					 100 * davg / f->ev[0].median);
+		else if (have_host && model_hyperv(&a->m, st.vdisk->capture))
+			f->advice = afmt(a, "The Hyper-V host shows no queueing or latency on this disk's VHDX (%s)%s at this "
+					    "time: check the guest disk mapping (--map), guest-side filter drivers and the VM's "
+					    "CPU (CPU Wait Time Per Dispatch of its virtual processors).", st.vdisk->name,
+					 st.device ? afmt(a, " or its host disk %s", st.device->name) : "");
 		else if (have_host)
 			f->advice = afmt(a, "The host captures show no queueing or latency on this disk's virtual disk (%s)%s at "
 					    "this time: check the guest disk mapping (--map), guest-side filter drivers and the "
 					    "VM's CPU (%%Ready).", st.vdisk->name,
 					 st.device ? afmt(a, " or its %s %s", st.device->nfs ? "NFS datastore" : "LUN", st.device->name) : "");
 		else
-			f->advice = afmt(a, "Only the guest's view is available: add the esxtop capture of the host "
-					    "for the same period to see where below the guest the IO waits.");
+			f->advice = afmt(a, "Only the guest's view is available: add the host's capture for the same period "
+					    "(esxtop on VMware, the host's perfmon on Hyper-V) to see where below the guest the "
+					    "IO waits.");
 	}
 	for (size_t i = 0; i < a->nf; i++) {
 		struct finding *f = &a->f[i];

@@ -109,7 +109,8 @@ static void hyperv_layers(const struct cov_in *in, struct coverage *c, bool host
 	for (int j = 0; j < 3; j++)
 		c->layer[none[j]].total = c->layer[none[j]].assessed = 0; /* no entity of those layers */
 	set(&c->layer[LAYER_WORLD], COV_NOT_ASSESSED, COVR_NO_COUNTER,
-	    "a Hyper-V host counts no per-VM IO to each disk (VMware's Per-Device-Per-World): the VHDX counters stand in");
+	    "perfmon counts this node only: the other cluster nodes' IO to the same disks is not in the capture "
+	    "(capture every node that uses them)");
 	set(&c->layer[LAYER_ADAPTER], COV_NOT_ASSESSED, COVR_NO_COUNTER,
 	    "perfmon shows no host bus adapter or MPIO path (their health is in WMI, MPIO_DISK_HEALTH_INFO)");
 	set(&c->layer[LAYER_ARRAY], COV_NOT_ASSESSED, COVR_NO_COUNTER,

@@ -3572,14 +3572,14 @@ static void det_hv_cpu_wait(struct analysis *a, const struct analyze_opts *o)
 							   &w[j], ev);
 			if (lp)
 				evidence_add(f, c, lp, M_HV_LP_RUN, w[j].k0, w[j].k1, NAN);
-			f->summary = afmt(a, "%s's virtual processors wait for a logical processor: CPU Wait Time Per Dispatch %.0f us "
-					     "(median, mean of its VPs; ~10 us on an idle host)%s%s", v->name, cw,
+			f->summary = afmt(a, "%s's virtual processors wait for a logical processor: CPU Wait Time Per Dispatch %.0f µs "
+					     "(median, mean of its VPs; ~10 µs on an idle host)%s%s", v->name, cw,
 					  isnan(run) ? "" : afmt(a, ", %% Guest Run Time %.0f%%", run),
 					  isnan(host) ? "" : afmt(a, "; the host's logical processors %.0f%% busy", host));
-			f->rule = afmt(a, "CPU Wait Time Per Dispatch > %g us (warning) / > %g us (critical), mean of the VM's "
+			f->rule = afmt(a, "CPU Wait Time Per Dispatch > %g µs (warning) / > %g µs (critical), mean of the VM's "
 					  "virtual processors, sustained", warn, crit);
-			f->source = "[vendor Quest Spotlight] CPU wait per dispatch alarm 60 us, high 100 us; [serverfault 675991] "
-				    "~7-10 us uncontended; [ms-docs Detecting bottlenecks] logical processors over 90%: overloaded";
+			f->source = "[vendor Quest Spotlight] CPU wait per dispatch alarm 60 µs, high 100 µs; [serverfault 675991] "
+				    "~7-10 µs uncontended; [ms-docs Detecting bottlenecks] logical processors over 90%: overloaded";
 			f->advice = afmt(a, "Give %s's virtual processors CPU time: move VMs off this host or add hosts when its "
 					    "logical processors are busy%s, reduce vCPU over-commit, check the VM's CPU limit and "
 					    "weight (Get-VMProcessor); storage changes will not help while IO completions wait "

@@ -69,8 +69,8 @@
 	[R_HV_VHDX_WARN] = {"hyperv.vhdx.warning_ms", 15, "ms", "a VHDX's Latency above this, sustained, and three times its Lower Latency: the time is added at the VHDX (Storage QoS, the virtualization layer)", "[blog nickeales 2016] VM-disk latency 15 ms general; [derived] Latency vs Lower Latency (doc/hyperv.md)"}, \
 	[R_HV_QOS_FLAT] = {"hyperv.qos.flat_ratio", 1.15, "x", "... and its normalized IOPS flat: their 90th percentile within this factor of the 10th over the time: a Storage QoS maximum", "[ms-docs Storage Quality of Service] maxima are in normalized IOPS (8 KiB units); [derived] a limit holds the rate flat while the demand waits"}, \
 	[R_HV_REDIR_SHARE] = {"hyperv.csv.redirected_share", 0.5, "", "a Cluster Shared Volume with at least this share of its IO redirected (Cluster CSVFS Redirected IO), sustained", "[ms-blog CSV performance counters 2014; ms-docs Use Cluster Shared Volumes] redirected IO goes over SMB to the coordinator node"}, \
-	[R_HV_CPU_WAIT_WARN] = {"hyperv.cpu_wait.warning_us", 60, "us", "a VM's CPU Wait Time Per Dispatch (mean of its virtual processors) above this, sustained: its vCPUs wait for a logical processor", "[vendor Quest Spotlight] alarm over 60 us; ~7-10 us on an uncontended host [serverfault 675991]"}, \
-	[R_HV_CPU_WAIT_CRIT] = {"hyperv.cpu_wait.critical_us", 100, "us", "... above this: critical", "[vendor Quest Spotlight] high over 100 us"}, \
+	[R_HV_CPU_WAIT_WARN] = {"hyperv.cpu_wait.warning_us", 60, "µs", "a VM's CPU Wait Time Per Dispatch (mean of its virtual processors) above this, sustained: its vCPUs wait for a logical processor", "[vendor Quest Spotlight] alarm over 60 µs; ~7-10 µs on an uncontended host [serverfault 675991]"}, \
+	[R_HV_CPU_WAIT_CRIT] = {"hyperv.cpu_wait.critical_us", 100, "µs", "... above this: critical", "[vendor Quest Spotlight] high over 100 µs"}, \
 }
 
 const struct rule rule_table[R_COUNT] = RULES_INIT;

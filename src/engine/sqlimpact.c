@@ -737,7 +737,7 @@ static void symptoms(const struct sql_in *in, struct sql_instance *si, const str
 					snprintf(cst, sizeof cst, ", %%CSTP %.1f%%", y->costop_vcpu);
 				if (y->cpu_cause && !isnan(y->cpu_wait_us) && isnan(y->ready_vcpu))
 					buf_printf(&b, ": %s's virtual processors wait for a logical processor (CPU Wait Time Per "
-						       "Dispatch %.0f us on the Hyper-V host), which delays every hand-off of a %s; also "
+						       "Dispatch %.0f µs on the Hyper-V host), which delays every hand-off of a %s; also "
 						       "check %s.", si->host, y->cpu_wait_us, log ? "log flush" : "page read", also);
 				else if (y->cpu_cause)
 					buf_printf(&b, ": %s's vCPUs wait for a physical CPU (esxtop %%RDY %.1f%% per vCPU%s over %d "

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+#include <strings.h>
 
 #include "analysis.h"
 
@@ -17,12 +18,30 @@ static bool has_place(const struct analysis *a, enum verdict_place p)
 }
 
 /* The finding that names place p: of the kind first in the place's order that has one. */
+/* Whether finding f is about a VM whose guest was captured (a VM's CPU finding named like a
+ * guest capture's machine): the one the verdict names first among its equals. */
+static bool of_captured_guest(const struct analysis *a, const struct finding *f)
+{
+	if (f->layer != LAYER_VM)
+		return false;
+	for (size_t i = 0; i < a->m.ncaps; i++) {
+		const struct capture *c = &a->m.caps[i];
+		if (!c->failed && c->role == ROLE_GUEST && c->host && strcasecmp(c->host, f->entity) == 0)
+			return true;
+	}
+	return false;
+}
+
 static const struct finding *first_in_place(const struct analysis *a, enum verdict_place p)
 {
 	const struct finding *best = NULL;
 	for (size_t i = 0; i < a->nf; i++) {
 		const struct kind_info *k = &kinds[a->f[i].kind];
-		if (k->place == p && (!best || k->place_order < kinds[best->kind].place_order))
+		if (k->place != p)
+			continue;
+		if (!best || k->place_order < kinds[best->kind].place_order ||
+		    (k->place_order == kinds[best->kind].place_order && a->f[i].sev == best->sev &&
+		     of_captured_guest(a, &a->f[i]) && !of_captured_guest(a, best)))
 			best = &a->f[i];
 	}
 	return best;
@@ -95,8 +114,9 @@ static void coverage_note(const struct analysis *a, struct buf *b)
 	    c->layer[LAYER_ARRAY].reason == COVR_NO_COUNTER) {
 		/* what no Hyper-V host's perfmon shows, said once (the coverage gives each layer's reason) */
 		done[LAYER_WORLD] = done[LAYER_ADAPTER] = done[LAYER_ARRAY] = true;
-		buf_adds(b, " A Hyper-V host's perfmon does not show the per-VM IO to each disk, the HBAs and MPIO paths, "
-			    "or the array apart from the host disk's latency: those layers are not assessed.");
+		buf_adds(b, " A Hyper-V host's perfmon counts this node only and does not show the HBAs and MPIO paths, or "
+			    "the array apart from the host disk's latency: the other cluster nodes' IO to the same disks, "
+			    "the paths and the array are not assessed.");
 	}
 	for (int l = 0; l < COV_LAYERS; l++) {
 		const struct layer_cov *lc = &c->layer[l];
@@ -207,7 +227,7 @@ void analysis_verdict(struct analysis *a)
 		}
 		if (cpu) {
 			const struct finding *f = first_in_place(a, VP_CPU);
-			buf_printf(&b, "for CPU, not storage: %s — %s; IO completions wait for a vCPU to run", f->entity, f->summary);
+			buf_printf(&b, "for CPU, not storage: %s — %s; IO completions wait for a virtual CPU to run", f->entity, f->summary);
 			said++;
 		}
 		if (guest) {
