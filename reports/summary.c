@@ -723,8 +723,8 @@ static void action_text(const struct analysis *a, enum act_key k, const struct f
 			ac->what = fmtx("Find where the IO of %s (%s) waits below the VM: the host captures show no queue "
 					"there, so check the datastore and the array with the storage team.", host, disks);
 		else
-			ac->what = fmtx("Capture esxtop on the ESXi host of %s at the same time as perfmon, to see where its IO "
-					"waits (%s).", host, disks);
+			ac->what = fmtx("Capture the host of %s at the same time as perfmon (esxtop on VMware, the host's own "
+					"perfmon on Hyper-V), to see where its IO waits (%s).", host, disks);
 		ac->effect = a->verdict_where == VW_BELOW_HBA
 				     ? fmtx("The guest's latency falls with the LUN's; nothing in the VM or the host would shorten it.")
 				     : fmtx("Tells which layer to fix; the guest's latency alone cannot.");

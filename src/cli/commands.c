@@ -26,7 +26,8 @@ const struct command commands[] = {
 void cli_main_help(struct buf *b)
 {
 	buf_adds(b, "Usage: iopsy COMMAND [OPTIONS] ...\n"
-		    "Post-mortem analysis of VMware esxtop batch captures and Windows perfmon CSVs.\n\n"
+		    "Post-mortem analysis of VMware esxtop batch captures and Windows perfmon CSVs (guests and\n"
+		    "Hyper-V hosts).\n\n"
 		    "Commands:\n");
 	for (const struct command *c = commands; c->name; c++)
 		buf_printf(b, "  %-10s %s\n", c->name, c->summary);
