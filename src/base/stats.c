@@ -354,6 +354,11 @@ void ds_init(struct dstore *d, size_t nseries)
 		cap = DS_MAX_BUCKETS;
 	if (cap < DS_MIN_BUCKETS)
 		cap = DS_MIN_BUCKETS;
+	size_t n = nseries ? nseries : 1;
+	if (n * (cap + DS_PAD) * per > DS_LIMIT_BYTES) {
+		size_t fit = DS_LIMIT_BYTES / (n * per);
+		cap = fit > DS_FLOOR_BUCKETS + DS_PAD ? fit - DS_PAD : DS_FLOOR_BUCKETS;
+	}
 	cap &= ~(size_t)1; /* compaction merges pairs */
 	d->cap = cap;
 	d->stride = cap + DS_PAD;

@@ -37,10 +37,14 @@ void qs_free(struct qsketch *q);
 /* Aligned downsampled series: every series of a store receives one value (or NaN) per row, so
  * bucket k covers the same rows (and times) in all of them. The bucket count adapts to the number
  * of series so the store stays within DS_BUDGET_BYTES (between DS_MIN_BUCKETS and DS_MAX_BUCKETS
- * buckets per series). */
+ * buckets per series); a store that would pass DS_LIMIT_BYTES even with DS_MIN_BUCKETS (more
+ * than about 63,000 series: 4,000 busy devices) gets fewer, as many as fit in DS_LIMIT_BYTES and
+ * at least DS_FLOOR_BUCKETS. */
 #define DS_MAX_BUCKETS 1024
 #define DS_MIN_BUCKETS 128
+#define DS_FLOOR_BUCKETS 16
 #define DS_BUDGET_BYTES (24u << 20)
+#define DS_LIMIT_BYTES (128u << 20)
 /* One bucket of one series: what ds_set touches for a value is one 16-byte cell, not four arrays. */
 struct ds_cell {
 	float sum, min, max;
