@@ -163,50 +163,91 @@ static void qs_flush(struct qsketch *q)
 	k->nstage = 0;
 }
 
+/* Stages bucket number x (flushing a full staging area). */
+static void qs_stage(struct qsketch *q, uint16_t x)
+{
+	if (!q->b)
+		q->b = qs_block_new();
+	if (q->b->nstage == QS_STAGE)
+		qs_flush(q);
+	q->b->stage[q->b->nstage++] = x;
+}
+
+/* The exact values go to the counters (their zeros are counted already) and are dropped: the
+ * sketch passes QS_EXACT values. Until then it has no counters at all. */
+static void qs_unfew(struct qsketch *q)
+{
+	if (!q->few)
+		return;
+	for (uint64_t i = 0; i < q->n && i < QS_EXACT; i++)
+		if (q->few[i] >= QS_LO)
+			qs_stage(q, (uint16_t)qs_index(q->few[i]));
+	free(q->few);
+	q->few = NULL;
+}
+
 void qs_add(struct qsketch *q, double v)
 {
 	if (!isfinite(v))
 		return;
 	if (v < 0)
 		v = 0;
+	if (q->n == QS_EXACT)
+		qs_unfew(q);
 	q->n++;
-	if (q->n <= QS_EXACT) {
-		if (!q->few)
-			q->few = xmalloc(QS_EXACT * sizeof *q->few);
-		q->few[q->n - 1] = v;
-	} else if (q->few) {
-		free(q->few);
-		q->few = NULL;
-	}
 	q->sum += v;
 	if (v < q->min)
 		q->min = v;
 	if (v > q->max)
 		q->max = v;
-	if (v < QS_LO) {
+	if (v < QS_LO)
 		q->zeros++;
+	if (q->n <= QS_EXACT) {
+		if (!q->few)
+			q->few = xmalloc(QS_EXACT * sizeof *q->few);
+		q->few[q->n - 1] = v;
 		return;
 	}
-	if (!q->b)
-		q->b = qs_block_new();
-	if (q->b->nstage == QS_STAGE)
-		qs_flush(q);
-	struct qs_block *k = q->b;
-	k->stage[k->nstage++] = (uint16_t)qs_index(v);
+	if (v >= QS_LO)
+		qs_stage(q, (uint16_t)qs_index(v));
 }
 
 void qs_merge(struct qsketch *dst, const struct qsketch *src)
 {
 	if (!src->n)
 		return;
-	/* the exact values survive a merge that stays within QS_EXACT */
-	if (dst->n + src->n <= QS_EXACT && src->few) {
+	if (dst->n + src->n <= QS_EXACT) {
+		/* both are exact values only (a sketch of at most QS_EXACT values has no counters) */
 		if (!dst->few)
 			dst->few = xmalloc(QS_EXACT * sizeof *dst->few);
 		memcpy(dst->few + dst->n, src->few, src->n * sizeof *src->few);
 	} else {
-		free(dst->few);
-		dst->few = NULL;
+		qs_unfew(dst);
+		if (src->few) {
+			for (uint64_t i = 0; i < src->n; i++)
+				if (src->few[i] >= QS_LO)
+					qs_stage(dst, (uint16_t)qs_index(src->few[i]));
+		} else if (src->b) {
+			const struct qs_block *s = src->b;
+			if (!dst->b)
+				dst->b = qs_block_new();
+			if (s->npages) {
+				struct qs_block *d = dst->b = qs_cover(dst->b, s->lo, s->lo + (unsigned)s->npages * QS_PAGE - 1);
+				for (unsigned i = 0; i < (unsigned)s->npages * QS_PAGE; i++) {
+					uint32_t v = qs_get(s, i);
+					if (!v)
+						continue;
+					unsigned j = s->lo + i - d->lo;
+					uint64_t sum = (uint64_t)qs_get(d, j) + v;
+					while (sum > qs_cmax(d) && d->shift < 2)
+						d = dst->b = qs_widen(d);
+					qs_set(d, j, (uint32_t)sum);
+				}
+			}
+			/* the staged values are staged again: every reader counts them */
+			for (unsigned i = 0; i < s->nstage; i++)
+				qs_stage(dst, s->stage[i]);
+		}
 	}
 	dst->n += src->n;
 	dst->zeros += src->zeros;
@@ -215,30 +256,6 @@ void qs_merge(struct qsketch *dst, const struct qsketch *src)
 		dst->min = src->min;
 	if (src->max > dst->max)
 		dst->max = src->max;
-	const struct qs_block *s = src->b;
-	if (!s)
-		return;
-	if (!dst->b)
-		dst->b = qs_block_new();
-	if (s->npages) {
-		struct qs_block *d = dst->b = qs_cover(dst->b, s->lo, s->lo + (unsigned)s->npages * QS_PAGE - 1);
-		for (unsigned i = 0; i < (unsigned)s->npages * QS_PAGE; i++) {
-			uint32_t v = qs_get(s, i);
-			if (!v)
-				continue;
-			unsigned j = s->lo + i - d->lo;
-			uint64_t sum = (uint64_t)qs_get(d, j) + v;
-			while (sum > qs_cmax(d) && d->shift < 2)
-				d = dst->b = qs_widen(d);
-			qs_set(d, j, (uint32_t)sum);
-		}
-	}
-	/* the staged values are staged again: every reader counts them */
-	for (unsigned i = 0; i < s->nstage; i++) {
-		if (dst->b->nstage == QS_STAGE)
-			qs_flush(dst);
-		dst->b->stage[dst->b->nstage++] = s->stage[i];
-	}
 }
 
 static int dbl_cmp(const void *a, const void *b)
