@@ -1065,6 +1065,13 @@ static long mt_pull(void *ctx, char *out, size_t n, struct diag *d)
 		r->start += k;
 		return (long)k;
 	}
+	if (r->buf) {
+		/* drained: the chunks hold the lines from here on, and the line buffer (as big as the
+		 * header, tens of MB for 300,000 columns) goes; mt_rest makes a new one if needed */
+		free(r->buf);
+		r->buf = NULL;
+		r->cap = r->start = r->end = r->scanned = 0;
+	}
 	if (r->eof)
 		return 0;
 	long k = source_read(r->src, out, n, d);

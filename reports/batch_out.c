@@ -183,6 +183,25 @@ static const char *file_note(const struct bset *s, const struct bresult *r, size
 	return s->files[k].note;
 }
 
+/* Where index.html and summary.json go: out alone, or out as a staging buffer written to fp
+ * whenever it passes SPILL_BYTES (after each set, and every file of a set's list), so a run of
+ * sets with a million files each never holds its index whole (issue 28). */
+#define SPILL_BYTES (256u << 10)
+struct spill {
+	struct buf *out;
+	FILE *fp;
+	int err;
+};
+
+static void spill(struct spill *sp, bool all)
+{
+	if (!sp || !sp->fp || !sp->out->len || (!all && sp->out->len < SPILL_BYTES))
+		return;
+	if (!sp->err && fwrite(sp->out->data, 1, sp->out->len, sp->fp) != sp->out->len)
+		sp->err = ERR_IO;
+	buf_reset(sp->out);
+}
+
 static const char css[] =
 	"body{font:14px/1.45 -apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:#1f2937;margin:0;background:#f8fafc}"
 	"main{max-width:1100px;margin:0 auto;padding:24px}"
@@ -195,7 +214,7 @@ static const char css[] =
 	"a{color:#1d4ed8}code{font-size:12px}"
 	"@media print{body{background:#fff}main{padding:0}a{color:#000}}";
 
-void batch_index_html(const struct batch *b, const struct run_info *ri, struct buf *out)
+static void index_html(const struct batch *b, const struct run_info *ri, struct buf *out, struct spill *sp)
 {
 	size_t *o = batch_order(b);
 	/* each set counted once: failed (as summary.json's sets_failed: not analysed, or partial),
@@ -317,10 +336,12 @@ void batch_index_html(const struct batch *b, const struct run_info *ri, struct b
 			buf_adds(out, " (");
 			esc(out, note);
 			buf_adds(out, ")");
+			spill(sp, false);
 		}
 		buf_adds(out, "</td></tr>\n");
 		if (r == &tmp)
 			bresult_free(&tmp);
+		spill(sp, false);
 	}
 	buf_adds(out, "</tbody></table>\n<p class=\"small\">Sets are listed worst first. Each report is one "
 		      "self-contained file; <code>summary.json</code> has the same data for scripts; the history "
@@ -329,7 +350,23 @@ void batch_index_html(const struct batch *b, const struct run_info *ri, struct b
 	free(o);
 }
 
-static void json_files(struct json *j, const struct bset *s, const struct bresult *r)
+void batch_index_html(const struct batch *b, const struct run_info *ri, struct buf *out)
+{
+	index_html(b, ri, out, NULL);
+}
+
+int batch_index_html_file(const struct batch *b, const struct run_info *ri, FILE *fp)
+{
+	struct buf out;
+	buf_init(&out);
+	struct spill sp = {.out = &out, .fp = fp};
+	index_html(b, ri, &out, &sp);
+	spill(&sp, true);
+	buf_free(&out);
+	return sp.err;
+}
+
+static void json_files(struct json *j, const struct bset *s, const struct bresult *r, struct spill *sp)
 {
 	json_arr_begin(j);
 	for (size_t k = 0; k < s->nfiles; k++) {
@@ -345,11 +382,12 @@ static void json_files(struct json *j, const struct bset *s, const struct bresul
 		json_key(j, "note");
 		json_str(j, note);
 		json_obj_end(j);
+		spill(sp, false);
 	}
 	json_arr_end(j);
 }
 
-void batch_summary_json(const struct batch *b, const struct run_info *ri, struct json *j)
+static void summary_json(const struct batch *b, const struct run_info *ri, struct json *j, struct spill *sp)
 {
 	size_t *o = batch_order(b);
 	json_obj_begin(j);
@@ -431,7 +469,7 @@ void batch_summary_json(const struct batch *b, const struct run_info *ri, struct
 			buf_free(&full);
 		}
 		json_key(j, "files");
-		json_files(j, s, r);
+		json_files(j, s, r, sp);
 		json_key(j, "trend");
 		json_obj_begin(j);
 		json_key(j, "previous_run");
@@ -472,10 +510,30 @@ void batch_summary_json(const struct batch *b, const struct run_info *ri, struct
 		json_obj_end(j);
 		if (r == &tmp)
 			bresult_free(&tmp);
+		spill(sp, false);
 	}
 	json_arr_end(j);
 	json_obj_end(j);
 	free(o);
+}
+
+void batch_summary_json(const struct batch *b, const struct run_info *ri, struct json *j)
+{
+	summary_json(b, ri, j, NULL);
+}
+
+int batch_summary_json_file(const struct batch *b, const struct run_info *ri, FILE *fp)
+{
+	struct buf out;
+	buf_init(&out);
+	struct json j;
+	json_init(&j, &out, true);
+	struct spill sp = {.out = &out, .fp = fp};
+	summary_json(b, ri, &j, &sp);
+	buf_addc(&out, '\n');
+	spill(&sp, true);
+	buf_free(&out);
+	return sp.err;
 }
 
 /* ---- a set's trend section, in each of its reports ---- */

@@ -5,6 +5,8 @@
 #ifndef IOPSY_BATCH_OUT_H
 #define IOPSY_BATCH_OUT_H
 
+#include <stdio.h>
+
 #include "analysis.h"
 #include "batchres.h"
 #include "json.h"
@@ -15,6 +17,11 @@ size_t *batch_order(const struct batch *b);
 /* Each appends to out (caller-owned). */
 void batch_index_html(const struct batch *b, const struct run_info *ri, struct buf *out);
 void batch_summary_json(const struct batch *b, const struct run_info *ri, struct json *j);
+/* The same written to fp a few hundred KB at a time (the whole index of sets of a million files
+ * each is never in memory); summary.json ends with a line end. 0, or ERR_IO when a write failed
+ * (the caller discards the file). */
+int batch_index_html_file(const struct batch *b, const struct run_info *ri, FILE *fp);
+int batch_summary_json_file(const struct batch *b, const struct run_info *ri, FILE *fp);
 
 /* The trend section of a set's report from its result's trend (r->trend, trend_compute): text
  * (report.txt), a "trend" key (report.json) and trusted HTML (report.html). */

@@ -935,7 +935,7 @@ static bool same_host(const char *x, const char *y) { return (!x && !y) || (x &&
 /* A VM worth listing: it owns a virtual disk in the captures, or it waited for CPU noticeably. */
 static bool vm_relevant(const struct model *m, const struct entity *vm)
 {
-	if (vm->sk[M_RDY].n && qs_quantile(&vm->sk[M_RDY], 0.95) >= 5)
+	if (entity_sk(vm, M_RDY)->n && qs_quantile(entity_sk(vm, M_RDY), 0.95) >= 5)
 		return true;
 	size_t n = strlen(vm->name);
 	for (size_t i = 0; i < m->nents; i++) {
@@ -1013,12 +1013,12 @@ static void entity_tables(const struct analysis *a, struct buf *b)
 			buf_adds(b, "<tr><td class=\"ent\">");
 			esc(b, e->name);
 			buf_adds(b, "</td>");
-			triple(b, &e->sk[e->layer == LAYER_GUEST ? M_G_XFERS : M_CMDS], P2, 2, true);
+			triple(b, entity_sk(e, e->layer == LAYER_GUEST ? M_G_XFERS : M_CMDS), P2, 2, true);
 			if (e->layer == LAYER_GUEST) {
-				triple(b, &e->sk[M_G_MBPS], P2, 2, false);
-				triple(b, &e->sk[M_G_LAT_R], P3, 3, true);
-				triple(b, &e->sk[M_G_LAT_W], P3, 3, true);
-				triple(b, &e->sk[M_G_CDQL], P2, 2, true);
+				triple(b, entity_sk(e, M_G_MBPS), P2, 2, false);
+				triple(b, entity_sk(e, M_G_LAT_R), P3, 3, true);
+				triple(b, entity_sk(e, M_G_LAT_W), P3, 3, true);
+				triple(b, entity_sk(e, M_G_CDQL), P2, 2, true);
 			} else {
 				buf_adds(b, "<td class=\"n\">");
 				num(b, entity_mean(e, M_MBR));
@@ -1027,33 +1027,33 @@ static void entity_tables(const struct analysis *a, struct buf *b)
 				buf_adds(b, "</td>");
 				if (ehv) {
 					bool v = e->layer == LAYER_VSCSI;
-					triple(b, &e->sk[v ? M_HV_LAT : M_H_LAT_R], P3, 3, true);
-					triple(b, &e->sk[v ? M_HV_LOWER_LAT : M_H_LAT_W], P3, 3, true);
-					triple(b, &e->sk[v ? M_HV_NIOPS : M_H_CDQL], P2, 2, !v);
+					triple(b, entity_sk(e, v ? M_HV_LAT : M_H_LAT_R), P3, 3, true);
+					triple(b, entity_sk(e, v ? M_HV_LOWER_LAT : M_H_LAT_W), P3, 3, true);
+					triple(b, entity_sk(e, v ? M_HV_NIOPS : M_H_CDQL), P2, 2, !v);
 				} else if (e->layer == LAYER_VSCSI) {
-					triple(b, &e->sk[M_VD_LAT_R], P3, 3, true);
-					triple(b, &e->sk[M_VD_LAT_W], P3, 3, true);
+					triple(b, entity_sk(e, M_VD_LAT_R), P3, 3, true);
+					triple(b, entity_sk(e, M_VD_LAT_W), P3, 3, true);
 					buf_adds(b, "<td></td>");
 				} else {
-					triple(b, &e->sk[M_DAVG], P3, 3, true);
-					triple(b, &e->sk[M_KAVG], P3, 3, true);
+					triple(b, entity_sk(e, M_DAVG), P3, 3, true);
+					triple(b, entity_sk(e, M_KAVG), P3, 3, true);
 					buf_adds(b, "<td class=\"n\">");
-					num(b, e->sk[M_ACTV].n ? qs_quantile(&e->sk[M_ACTV], 0.95) : NAN);
+					num(b, entity_sk(e, M_ACTV)->n ? qs_quantile(entity_sk(e, M_ACTV), 0.95) : NAN);
 					buf_adds(b, "<span class=\"sep\">/</span>");
-					num(b, e->sk[M_QUED].n ? qs_quantile(&e->sk[M_QUED], 0.95) : NAN);
+					num(b, entity_sk(e, M_QUED)->n ? qs_quantile(entity_sk(e, M_QUED), 0.95) : NAN);
 					buf_adds(b, "<br>");
 					if (e->layer == LAYER_DEVICE) {
-						if (e->sk[M_DQLEN].n) {
-							num(b, e->sk[M_DQLEN].min);
-							if (e->sk[M_DQLEN].max != e->sk[M_DQLEN].min) {
+						if (entity_sk(e, M_DQLEN)->n) {
+							num(b, entity_sk(e, M_DQLEN)->min);
+							if (entity_sk(e, M_DQLEN)->max != entity_sk(e, M_DQLEN)->min) {
 								buf_adds(b, "&ndash;");
-								num(b, e->sk[M_DQLEN].max);
+								num(b, entity_sk(e, M_DQLEN)->max);
 							}
 						} else {
 							buf_adds(b, "&ndash;");
 						}
 					} else {
-						num(b, e->sk[M_AQLEN].n ? e->sk[M_AQLEN].max : NAN);
+						num(b, entity_sk(e, M_AQLEN)->n ? entity_sk(e, M_AQLEN)->max : NAN);
 					}
 					buf_adds(b, "</td>");
 				}
@@ -1070,7 +1070,7 @@ static void entity_tables(const struct analysis *a, struct buf *b)
 		const struct entity *e = &m->ents[i];
 		if (e->outside)
 			continue;
-		if (e->layer != LAYER_VM || !e->sk[M_RDY].n || !vm_relevant(m, e))
+		if (e->layer != LAYER_VM || !entity_sk(e, M_RDY)->n || !vm_relevant(m, e))
 			continue;
 		if (!vms++)
 			buf_adds(b, "<h4>Virtual machines with disks in the captures (esxtop CPU)</h4>\n<div class=\"tablewrap\">"
@@ -1081,7 +1081,7 @@ static void entity_tables(const struct analysis *a, struct buf *b)
 		buf_adds(b, "</td><td class=\"ent\">");
 		esc(b, e->name);
 		buf_adds(b, "</td>");
-		triple(b, &e->sk[M_RDY], P3, 3, true);
+		triple(b, entity_sk(e, M_RDY), P3, 3, true);
 		buf_adds(b, "</tr>\n");
 	}
 	if (vms)
@@ -1787,12 +1787,12 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 					const struct entity *e = &m->ents[i];
 					if (e->outside)
 						continue;
-					if ((int)e->layer != want || !entity_active(e, &a->rules) || !e->sk[metric].n)
+					if ((int)e->layer != want || !entity_active(e, &a->rules) || !entity_sk(e, metric)->n)
 						continue;
 					bool taken = false;
 					for (int j = 0; j < np; j++)
 						taken |= pick[j] == e;
-					if (!taken && (!best || qs_mean(&e->sk[metric]) > qs_mean(&best->sk[metric])))
+					if (!taken && (!best || qs_mean(entity_sk(e, metric)) > qs_mean(entity_sk(best, metric))))
 						best = e;
 				}
 				if (!best)

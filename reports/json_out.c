@@ -139,7 +139,7 @@ static void iopath_json(const struct analysis *a, struct json *j)
 	json_arr_begin(j);
 	for (size_t i = 0; i < g->nvd; i++) {
 		const struct iop_vdisk *d = &g->vd[i];
-		if (!d->v->sk[M_CMDS].n || d->v->outside)
+		if (!entity_sk(d->v, M_CMDS)->n || d->v->outside)
 			continue;
 		json_obj_begin(j);
 		json_key(j, "name");
@@ -313,7 +313,7 @@ void entities_json(const struct model *m, struct json *j)
 			continue; /* SQL Server's figures are in "sql" */
 		bool any = false;
 		for (int k = 0; k < M_COUNT; k++)
-			any |= e->sk[k].n > 0;
+			any |= entity_sk(e, k)->n > 0;
 		if (!any)
 			continue;
 		json_obj_begin(j);
@@ -328,7 +328,7 @@ void entities_json(const struct model *m, struct json *j)
 		json_key(j, "metrics");
 		json_obj_begin(j);
 		for (int k = 0; k < M_COUNT; k++) {
-			const struct qsketch *q = &e->sk[k];
+			const struct qsketch *q = entity_sk(e, k);
 			if (!q->n)
 				continue;
 			json_key(j, metric_info[k].name);

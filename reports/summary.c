@@ -1041,16 +1041,16 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 				buf_addc(&b, ' ');
 			}
 			buf_adds(&b, g->name);
-			if (g->sk[M_G_XFERS].n) {
+			if (entity_sk(g, M_G_XFERS)->n) {
 				buf_adds(&b, ", did ");
-				fmt_num(&b, qs_quantile(&g->sk[M_G_XFERS], 0.5), "-");
+				fmt_num(&b, qs_quantile(entity_sk(g, M_G_XFERS), 0.5), "-");
 				buf_adds(&b, " IO/s");
 			}
-			if (g->sk[M_G_LAT_R].n) {
+			if (entity_sk(g, M_G_LAT_R)->n) {
 				buf_adds(&b, " with reads at ");
-				fmt_num(&b, qs_quantile(&g->sk[M_G_LAT_R], 0.5), "-");
+				fmt_num(&b, qs_quantile(entity_sk(g, M_G_LAT_R), 0.5), "-");
 				buf_adds(&b, " ms (median, p95 ");
-				fmt_num(&b, qs_quantile(&g->sk[M_G_LAT_R], 0.95), "-");
+				fmt_num(&b, qs_quantile(entity_sk(g, M_G_LAT_R), 0.95), "-");
 				buf_adds(&b, " ms)");
 			}
 		}

@@ -510,7 +510,7 @@ void analysis_text(const struct analysis *a, struct buf *out)
 			lat = M_HV_LAT; /* a VHDX */
 		else if (model_hyperv(m, e->capture) && e->layer == LAYER_DEVICE)
 			lat = M_H_LAT_R, q = M_H_CDQL; /* a host disk */
-		if (!e->sk[io].n || qs_mean(&e->sk[io]) < rule_value(&a->rules, R_ACTIVE_IOPS))
+		if (!entity_sk(e, io)->n || qs_mean(entity_sk(e, io)) < rule_value(&a->rules, R_ACTIVE_IOPS))
 			continue;
 		buf_printf(out, "  %-7s ", layer_names[e->layer]);
 		if (e->host && e->layer == LAYER_GUEST) {
@@ -520,22 +520,22 @@ void analysis_text(const struct analysis *a, struct buf *out)
 		esc(out, e->name);
 		const int ms[3] = {io, lat, q};
 		for (int k = 0; k < 3; k++) {
-			if (ms[k] < 0 || !e->sk[ms[k]].n)
+			if (ms[k] < 0 || !entity_sk(e, ms[k])->n)
 				continue;
 			buf_printf(out, "  %s ", metric_info[ms[k]].name);
-			text_num(out, qs_quantile(&e->sk[ms[k]], 0.5));
+			text_num(out, qs_quantile(entity_sk(e, ms[k]), 0.5));
 			buf_adds(out, "/");
-			text_num(out, qs_quantile(&e->sk[ms[k]], 0.95));
+			text_num(out, qs_quantile(entity_sk(e, ms[k]), 0.95));
 			buf_adds(out, "/");
-			text_num(out, e->sk[ms[k]].max);
+			text_num(out, entity_sk(e, ms[k])->max);
 		}
-		if (e->layer == LAYER_GUEST && e->sk[M_G_LAT_W].n) {
+		if (e->layer == LAYER_GUEST && entity_sk(e, M_G_LAT_W)->n) {
 			buf_adds(out, "  guest_write_ms ");
-			text_num(out, qs_quantile(&e->sk[M_G_LAT_W], 0.5));
+			text_num(out, qs_quantile(entity_sk(e, M_G_LAT_W), 0.5));
 			buf_adds(out, "/");
-			text_num(out, qs_quantile(&e->sk[M_G_LAT_W], 0.95));
+			text_num(out, qs_quantile(entity_sk(e, M_G_LAT_W), 0.95));
 			buf_adds(out, "/");
-			text_num(out, e->sk[M_G_LAT_W].max);
+			text_num(out, entity_sk(e, M_G_LAT_W)->max);
 		}
 		buf_addc(out, '\n');
 	}

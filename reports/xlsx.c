@@ -276,31 +276,31 @@ static void entities_sheet(struct xl *x, const struct analysis *a, const char *s
 			lat = M_HV_LAT, lat2 = M_HV_LOWER_LAT; /* a VHDX */
 		else if (model_hyperv(&a->m, e->capture) && e->layer == LAYER_DEVICE)
 			lat = M_H_LAT_R, lat2 = M_H_LAT_W, q = M_H_CDQL; /* a host disk */
-		if (!e->sk[io].n)
+		if (!entity_sk(e, io)->n)
 			continue;
 		put_str(x, ws, r, 0, layer_names[e->layer], NULL);
 		put_str(x, ws, r, 1, e->host ? e->host : "", NULL);
 		put_str(x, ws, r, 2, e->name, NULL);
 		put_str(x, ws, r, 3, entity_active(e, &a->rules) ? "yes" : "no", NULL);
-		const struct qsketch *s = &e->sk[io];
+		const struct qsketch *s = entity_sk(e, io);
 		put_num(x, ws, r, 4, qs_quantile(s, 0.5));
 		put_num(x, ws, r, 5, qs_quantile(s, 0.95));
 		put_num(x, ws, r, 6, s->max);
 		put_str(x, ws, r, 7, metric_info[lat].label, NULL);
 		const int ms[2] = {lat, lat2};
 		for (int k = 0; k < 2; k++) {
-			if (ms[k] < 0 || !e->sk[ms[k]].n)
+			if (ms[k] < 0 || !entity_sk(e, ms[k])->n)
 				continue;
-			const struct qsketch *l = &e->sk[ms[k]];
+			const struct qsketch *l = entity_sk(e, ms[k]);
 			put_num(x, ws, r, (lxw_col_t)(8 + 4 * k), qs_quantile(l, 0.5));
 			put_num(x, ws, r, (lxw_col_t)(9 + 4 * k), qs_quantile(l, 0.95));
 			put_num(x, ws, r, (lxw_col_t)(10 + 4 * k), qs_quantile(l, 0.99));
 			put_num(x, ws, r, (lxw_col_t)(11 + 4 * k), l->max);
 		}
-		if (q >= 0 && e->sk[q].n) {
-			put_num(x, ws, r, 16, qs_quantile(&e->sk[q], 0.5));
-			put_num(x, ws, r, 17, qs_quantile(&e->sk[q], 0.95));
-			put_num(x, ws, r, 18, e->sk[q].max);
+		if (q >= 0 && entity_sk(e, q)->n) {
+			put_num(x, ws, r, 16, qs_quantile(entity_sk(e, q), 0.5));
+			put_num(x, ws, r, 17, qs_quantile(entity_sk(e, q), 0.95));
+			put_num(x, ws, r, 18, entity_sk(e, q)->max);
 		}
 		r++;
 	}

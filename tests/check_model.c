@@ -58,12 +58,12 @@ START_TEST(esxtop_entities_and_metrics)
 	ck_assert(cap->interval_s == 2);
 	struct entity *d = model_find(&m, LAYER_DEVICE, "naa.600a", NULL);
 	ck_assert_ptr_nonnull(d);
-	ck_assert_uint_eq(d->sk[M_DAVG].n, 40);
-	ck_assert(fabs(d->sk[M_DAVG].max - 30) < 1e-9);
-	ck_assert(fabs(qs_quantile(&d->sk[M_DAVG], 0.5) - 2) < 0.05);
+	ck_assert_uint_eq(entity_sk(d, M_DAVG)->n, 40);
+	ck_assert(fabs(entity_sk(d, M_DAVG)->max - 30) < 1e-9);
+	ck_assert(fabs(qs_quantile(entity_sk(d, M_DAVG), 0.5) - 2) < 0.05);
 	/* two worlds drive the device while the second is active, one otherwise */
 	ck_assert(d->series[M_WORLDS] >= 0);
-	ck_assert(fabs(d->sk[M_WORLDS].max - 2) < 1e-9 && fabs(d->sk[M_WORLDS].min - 1) < 1e-9);
+	ck_assert(fabs(entity_sk(d, M_WORLDS)->max - 2) < 1e-9 && fabs(entity_sk(d, M_WORLDS)->min - 1) < 1e-9);
 	/* DQLEN 64 → 32 at row 10, back to 64 at row 12: two exact change events */
 	ck_assert_uint_eq(d->ndq, 2);
 	ck_assert(d->dq[0].from == 64 && d->dq[0].to == 32 && d->dq[1].to == 64);
@@ -103,11 +103,11 @@ START_TEST(perfmon_logical_over_physical)
 	struct entity *dd = model_find(&m, LAYER_GUEST, "D:", "SQL01");
 	ck_assert_ptr_nonnull(dd);
 	/* seconds became ms; LogicalDisk D: wins over PhysicalDisk "1 D:" */
-	ck_assert(fabs(dd->sk[M_G_LAT_R].max - 10) < 1e-6);
-	ck_assert(fabs(dd->sk[M_G_MBPS].max - 2) < 1e-4); /* bytes/s became MB/s, lower-case instance folded */
+	ck_assert(fabs(entity_sk(dd, M_G_LAT_R)->max - 10) < 1e-6);
+	ck_assert(fabs(entity_sk(dd, M_G_MBPS)->max - 2) < 1e-4); /* bytes/s became MB/s, lower-case instance folded */
 	struct entity *ee = model_find(&m, LAYER_GUEST, "E:", "SQL01");
 	ck_assert_ptr_nonnull(ee);
-	ck_assert(fabs(ee->sk[M_G_LAT_W].max - 4) < 1e-6);
+	ck_assert(fabs(entity_sk(ee, M_G_LAT_W)->max - 4) < 1e-6);
 	ck_assert_ptr_null(model_find(&m, LAYER_GUEST, "_TOTAL", NULL));
 	/* wmic's "Disk #1" is drive D: on SQL01 */
 	const struct guest_disk_no *dn = model_disk_no(&m, 1, "sql01");
@@ -168,7 +168,7 @@ START_TEST(esxtop_only_vm_groups_are_vms)
 		ck_assert_msg(vm != NULL, "%s is a VM", vms[i]);
 		ck_assert(vm->series[M_RDY] >= 0);
 	}
-	ck_assert(fabs(model_find(&m, LAYER_VM, "app:1:b", NULL)->sk[M_RDY].max - 3.5) < 1e-9);
+	ck_assert(fabs(entity_sk(model_find(&m, LAYER_VM, "app:1:b", NULL), M_RDY)->max - 3.5) < 1e-9);
 	ck_assert_uint_eq(count_vms(&m), 4); /* not system, vim, helper, drivers, vmk-agent */
 	ck_assert_ptr_nonnull(model_find(&m, LAYER_DEVICE, "naa.600a", NULL));
 	model_free(&m);
@@ -361,11 +361,11 @@ START_TEST(perfmon_mount_point_once)
 	ck_assert_str_eq(guest_names(&m, NULL), "C:|E:\\SQLDATA");
 	struct entity *e = model_find(&m, LAYER_GUEST, "E:\\SQLDATA", "SQL01");
 	ck_assert_ptr_nonnull(e);
-	ck_assert(fabs(e->sk[M_G_LAT_R].max - 20) < 1e-6 && fabs(e->sk[M_G_XFERS].max - 800) < 1e-6);
+	ck_assert(fabs(entity_sk(e, M_G_LAT_R)->max - 20) < 1e-6 && fabs(entity_sk(e, M_G_XFERS)->max - 800) < 1e-6);
 	ck_assert(e->series[M_G_CDQL] < 0); /* the letterless disk's queue is not the volume's */
 	struct entity *cc = model_find(&m, LAYER_GUEST, "C:", "SQL01");
-	ck_assert(fabs(cc->sk[M_G_LAT_R].max - 2) < 1e-6); /* LogicalDisk C: wins ... */
-	ck_assert(fabs(cc->sk[M_G_CDQL].max - 1) < 1e-6); /* ... PhysicalDisk "0 C:" fills what it lacks */
+	ck_assert(fabs(entity_sk(cc, M_G_LAT_R)->max - 2) < 1e-6); /* LogicalDisk C: wins ... */
+	ck_assert(fabs(entity_sk(cc, M_G_CDQL)->max - 1) < 1e-6); /* ... PhysicalDisk "0 C:" fills what it lacks */
 	/* the disk-number → drive table still has disk 0 (for wmic's "Disk #0") */
 	const struct guest_disk_no *dn = model_disk_no(&m, 0, "SQL01");
 	ck_assert_ptr_nonnull(dn);
@@ -378,7 +378,7 @@ START_TEST(perfmon_mount_point_once)
 	load_pm(&m, c + 5, 6, &msgs);
 	ck_assert_str_eq(guest_names(&m, NULL), "C:|Disk 1");
 	e = model_find(&m, LAYER_GUEST, "Disk 1", "SQL01");
-	ck_assert(fabs(e->sk[M_G_CDQL].max - 12) < 1e-6);
+	ck_assert(fabs(entity_sk(e, M_G_CDQL)->max - 12) < 1e-6);
 	ck_assert_str_eq(model_disk_no(&m, 0, NULL)->drive, "C:");
 	model_free(&m);
 	buf_free(&msgs);

@@ -362,6 +362,56 @@ START_TEST(sketch_staging_exact)
 }
 END_TEST
 
+/* The counters kept for a series' range of buckets only and 1, 2 then 4 bytes wide: a range that
+ * grows down and up while values come, counters past 255 and 65,535 in one bucket, and merges of
+ * sketches of other ranges and widths give the quantiles of the 1,280 full counters. */
+START_TEST(sketch_ranges_widths)
+{
+	static const double ps[] = {0.001, 0.01, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99, 0.999};
+	struct qsketch q, a, b, m;
+	qs_init(&q);
+	qs_init(&a);
+	qs_init(&b);
+	qs_init(&m);
+	struct ref_sketch *r = calloc(1, sizeof *r);
+	ck_assert_ptr_nonnull(r);
+	r->min = INFINITY;
+	r->max = -INFINITY;
+	uint64_t x = 88172645463325252ull;
+	for (long i = 0; i < 200000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		double v;
+		if (i % 3)
+			v = 5.0;                                  /* one bucket past 65,535 */
+		else if (i % 7 == 0)
+			v = 3.0 + (double)(x % 1000) / 500.0;     /* a few hundred in each of 35 buckets */
+		else
+			v = 1e-3 * pow(10, (double)(i % 9000) / 1000.0); /* a range growing up, then all of it */
+		if (i > 150000 && i % 11 == 0)
+			v = 2e-4;                                 /* and down, late */
+		qs_add(&q, v);
+		qs_add(i % 5 ? &a : &b, v);
+		ref_add(r, v);
+		for (size_t k = 0; i % 49999 == 0 && k < sizeof ps / sizeof ps[0]; k++)
+			if (i >= QS_EXACT)
+				ck_assert_double_eq(qs_quantile(&q, ps[k]), ref_quantile(r, ps[k]));
+	}
+	qs_merge(&m, &b); /* narrow and wide, the small one first */
+	qs_merge(&m, &a);
+	for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++) {
+		ck_assert_double_eq(qs_quantile(&q, ps[k]), ref_quantile(r, ps[k]));
+		ck_assert_double_eq(qs_quantile(&m, ps[k]), ref_quantile(r, ps[k]));
+	}
+	qs_free(&q);
+	qs_free(&a);
+	qs_free(&b);
+	qs_free(&m);
+	free(r);
+}
+END_TEST
+
 /* The downsampled series keep every value's bucket (sum/min/max/count) across compactions, the
  * same for every series of a store. */
 START_TEST(dstore_buckets)
@@ -453,6 +503,7 @@ Suite *util_suite(void)
 	tcase_add_test(tc, fuzz_regressions);
 	tcase_add_test(tc, sketch_staging_exact);
 	tcase_add_test(tc, sketch_few_exact);
+	tcase_add_test(tc, sketch_ranges_widths);
 	tcase_add_test(tc, dstore_buckets);
 	tcase_add_test(tc, suggest_names);
 	suite_add_tcase(s, tc);

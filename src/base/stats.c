@@ -48,24 +48,142 @@ static int qs_index(double v)
 	return i;
 }
 
-/* 30 staged bucket numbers and their count fill the first cache line; the counters follow. */
-#define QS_STAGE 30
+/* 29 staged bucket numbers, their count and the kept range fill the first cache line; the
+ * counters follow. Only the pages (16 buckets) between the lowest and the highest bucket a series
+ * used are kept, grown when a value falls outside them, and the counters are 1 byte wide until
+ * one would pass 255, then 2, then 4 (a busy series spans about 100 of the 1,280 buckets: about
+ * 170 bytes instead of 5 KiB). Counts, and so quantiles, are the same as with 1,280 counters. */
+#define QS_STAGE 29
+#define QS_PAGE 16
 struct qs_block {
 	uint16_t nstage;
 	uint16_t stage[QS_STAGE];
-	uint32_t b[QS_BUCKETS];
+	uint16_t lo;               /* first bucket kept, a multiple of QS_PAGE */
+	uint8_t npages;            /* buckets lo .. lo + QS_PAGE * npages - 1 are kept */
+	uint8_t shift;             /* a counter is 1 << shift bytes */
+	unsigned char c[];         /* QS_PAGE * npages counters */
 };
+
+static uint32_t qs_cmax(const struct qs_block *k)
+{
+	return k->shift == 0 ? UINT8_MAX : k->shift == 1 ? UINT16_MAX : UINT32_MAX;
+}
+
+static uint32_t qs_get(const struct qs_block *k, unsigned i)
+{
+	switch (k->shift) {
+	case 0: return k->c[i];
+	case 1: return ((const uint16_t *)(const void *)k->c)[i];
+	default: return ((const uint32_t *)(const void *)k->c)[i];
+	}
+}
+
+static void qs_set(struct qs_block *k, unsigned i, uint32_t v)
+{
+	switch (k->shift) {
+	case 0: k->c[i] = (uint8_t)v; break;
+	case 1: ((uint16_t *)(void *)k->c)[i] = (uint16_t)v; break;
+	default: ((uint32_t *)(void *)k->c)[i] = v; break;
+	}
+}
+
+/* A copy of k keeping buckets [lo, lo + QS_PAGE * npages) with counters 1 << shift bytes wide
+ * (a range and a width that hold k's); k is freed. */
+static struct qs_block *qs_remake(struct qs_block *k, unsigned lo, unsigned npages, unsigned shift)
+{
+	struct qs_block *n = xcalloc(1, sizeof *n + ((size_t)npages * QS_PAGE << shift));
+	n->nstage = k->nstage;
+	memcpy(n->stage, k->stage, sizeof n->stage);
+	n->lo = (uint16_t)lo;
+	n->npages = (uint8_t)npages;
+	n->shift = (uint8_t)shift;
+	for (unsigned i = 0; i < (unsigned)k->npages * QS_PAGE; i++)
+		qs_set(n, k->lo + i - lo, qs_get(k, i));
+	free(k);
+	return n;
+}
+
+/* k, grown to keep buckets mn .. mx as well. */
+static struct qs_block *qs_cover(struct qs_block *k, unsigned mn, unsigned mx)
+{
+	unsigned lo = mn / QS_PAGE * QS_PAGE, hi = (mx / QS_PAGE + 1) * QS_PAGE;
+	if (k->npages) {
+		unsigned klo = k->lo, khi = klo + (unsigned)k->npages * QS_PAGE;
+		if (lo >= klo && hi <= khi)
+			return k;
+		lo = lo < klo ? lo : klo;
+		hi = hi > khi ? hi : khi;
+	}
+	return qs_remake(k, lo, (hi - lo) / QS_PAGE, k->shift);
+}
+
+static struct qs_block *qs_widen(struct qs_block *k)
+{
+	return qs_remake(k, k->lo, k->npages, k->shift + 1u);
+}
 
 static struct qs_block *qs_block_new(void)
 {
 	return xcalloc(1, sizeof(struct qs_block));
 }
 
-static void qs_flush(struct qs_block *k)
+static void qs_flush(struct qsketch *q)
 {
-	for (unsigned i = 0; i < k->nstage; i++)
-		k->b[k->stage[i]]++;
+	struct qs_block *k = q->b;
+	unsigned n = k->nstage;
+	if (!n)
+		return;
+	unsigned mn = k->stage[0], mx = mn;
+	for (unsigned i = 1; i < n; i++) {
+		unsigned x = k->stage[i];
+		mn = x < mn ? x : mn;
+		mx = x > mx ? x : mx;
+	}
+	k = q->b = qs_cover(k, mn, mx);
+	unsigned i = 0;
+	for (;;) {
+		const unsigned lo = k->lo;
+		if (k->shift == 0) {
+			uint8_t *c = k->c;
+			for (; i < n && c[k->stage[i] - lo] < UINT8_MAX; i++)
+				c[k->stage[i] - lo]++;
+		} else if (k->shift == 1) {
+			uint16_t *c = (uint16_t *)(void *)k->c;
+			for (; i < n && c[k->stage[i] - lo] < UINT16_MAX; i++)
+				c[k->stage[i] - lo]++;
+		} else {
+			uint32_t *c = (uint32_t *)(void *)k->c;
+			for (; i < n; i++)
+				c[k->stage[i] - lo]++;
+		}
+		if (i == n)
+			break;
+		k = q->b = qs_widen(k); /* a counter is full */
+	}
 	k->nstage = 0;
+}
+
+/* Stages bucket number x (flushing a full staging area). */
+static void qs_stage(struct qsketch *q, uint16_t x)
+{
+	if (!q->b)
+		q->b = qs_block_new();
+	if (q->b->nstage == QS_STAGE)
+		qs_flush(q);
+	q->b->stage[q->b->nstage++] = x;
+}
+
+/* The exact values go to the counters (their zeros are counted already) and are dropped: the
+ * sketch passes QS_EXACT values. Until then it has no counters at all. */
+static void qs_unfew(struct qsketch *q)
+{
+	if (!q->few)
+		return;
+	for (uint64_t i = 0; i < q->n && i < QS_EXACT; i++)
+		if (q->few[i] >= QS_LO)
+			qs_stage(q, (uint16_t)qs_index(q->few[i]));
+	free(q->few);
+	q->few = NULL;
 }
 
 void qs_add(struct qsketch *q, double v)
@@ -74,44 +192,62 @@ void qs_add(struct qsketch *q, double v)
 		return;
 	if (v < 0)
 		v = 0;
+	if (q->n == QS_EXACT)
+		qs_unfew(q);
 	q->n++;
-	if (q->n <= QS_EXACT) {
-		if (!q->few)
-			q->few = xmalloc(QS_EXACT * sizeof *q->few);
-		q->few[q->n - 1] = v;
-	} else if (q->few) {
-		free(q->few);
-		q->few = NULL;
-	}
 	q->sum += v;
 	if (v < q->min)
 		q->min = v;
 	if (v > q->max)
 		q->max = v;
-	if (v < QS_LO) {
+	if (v < QS_LO)
 		q->zeros++;
+	if (q->n <= QS_EXACT) {
+		if (!q->few)
+			q->few = xmalloc(QS_EXACT * sizeof *q->few);
+		q->few[q->n - 1] = v;
 		return;
 	}
-	if (!q->b)
-		q->b = qs_block_new();
-	struct qs_block *k = q->b;
-	if (k->nstage == QS_STAGE)
-		qs_flush(k);
-	k->stage[k->nstage++] = (uint16_t)qs_index(v);
+	if (v >= QS_LO)
+		qs_stage(q, (uint16_t)qs_index(v));
 }
 
 void qs_merge(struct qsketch *dst, const struct qsketch *src)
 {
 	if (!src->n)
 		return;
-	/* the exact values survive a merge that stays within QS_EXACT */
-	if (dst->n + src->n <= QS_EXACT && src->few) {
+	if (dst->n + src->n <= QS_EXACT) {
+		/* both are exact values only (a sketch of at most QS_EXACT values has no counters) */
 		if (!dst->few)
 			dst->few = xmalloc(QS_EXACT * sizeof *dst->few);
 		memcpy(dst->few + dst->n, src->few, src->n * sizeof *src->few);
 	} else {
-		free(dst->few);
-		dst->few = NULL;
+		qs_unfew(dst);
+		if (src->few) {
+			for (uint64_t i = 0; i < src->n; i++)
+				if (src->few[i] >= QS_LO)
+					qs_stage(dst, (uint16_t)qs_index(src->few[i]));
+		} else if (src->b) {
+			const struct qs_block *s = src->b;
+			if (!dst->b)
+				dst->b = qs_block_new();
+			if (s->npages) {
+				struct qs_block *d = dst->b = qs_cover(dst->b, s->lo, s->lo + (unsigned)s->npages * QS_PAGE - 1);
+				for (unsigned i = 0; i < (unsigned)s->npages * QS_PAGE; i++) {
+					uint32_t v = qs_get(s, i);
+					if (!v)
+						continue;
+					unsigned j = s->lo + i - d->lo;
+					uint64_t sum = (uint64_t)qs_get(d, j) + v;
+					while (sum > qs_cmax(d) && d->shift < 2)
+						d = dst->b = qs_widen(d);
+					qs_set(d, j, (uint32_t)sum);
+				}
+			}
+			/* the staged values are staged again: every reader counts them */
+			for (unsigned i = 0; i < s->nstage; i++)
+				qs_stage(dst, s->stage[i]);
+		}
 	}
 	dst->n += src->n;
 	dst->zeros += src->zeros;
@@ -120,14 +256,6 @@ void qs_merge(struct qsketch *dst, const struct qsketch *src)
 		dst->min = src->min;
 	if (src->max > dst->max)
 		dst->max = src->max;
-	if (src->b) {
-		if (!dst->b)
-			dst->b = qs_block_new();
-		for (int i = 0; i < QS_BUCKETS; i++)
-			dst->b->b[i] += src->b->b[i];
-		for (unsigned i = 0; i < src->b->nstage; i++)
-			dst->b->b[src->b->stage[i]]++;
-	}
 }
 
 static int dbl_cmp(const void *a, const void *b)
@@ -169,32 +297,41 @@ double qs_quantile(const struct qsketch *q, double p)
 				st[j] = st[j - 1];
 			st[j] = x;
 		}
-		/* whole blocks of 16 buckets first: only the block where the rank is reached is walked
-		 * bucket by bucket (most of a sketch's 1,280 buckets are empty) */
-		const uint32_t *b = q->b->b;
+		/* whole pages first (from the lowest kept or staged bucket to the highest): only the page
+		 * where the rank is reached is walked bucket by bucket */
+		const struct qs_block *k = q->b;
+		unsigned klo = k->lo, khi = klo + (unsigned)k->npages * QS_PAGE;
+		unsigned first = k->npages ? klo : QS_BUCKETS, last = k->npages ? khi : 0;
+		if (ns) {
+			unsigned a = st[0] / QS_PAGE * QS_PAGE, z = (st[ns - 1] / QS_PAGE + 1) * QS_PAGE;
+			first = a < first ? a : first;
+			last = z > last ? z : last;
+		}
 		unsigned si = 0;
-		int i = 0;
-		for (; i + 16 <= QS_BUCKETS; i += 16) {
+		unsigned i = first;
+		for (; i < last; i += QS_PAGE) {
 			uint64_t sum = 0;
-			for (int k = 0; k < 16; k++)
-				sum += b[i + k];
+			if (i >= klo && i < khi)
+				for (unsigned j = 0; j < QS_PAGE; j++)
+					sum += qs_get(k, i - klo + j);
 			unsigned sj = si;
-			while (sj < ns && st[sj] < i + 16)
+			while (sj < ns && st[sj] < i + QS_PAGE)
 				sj++;
 			if (acc + sum + (sj - si) >= need)
 				break;
 			acc += sum + (sj - si);
 			si = sj;
 		}
-		for (; i < QS_BUCKETS; i++) {
-			acc += b[i];
+		for (; i < last; i++) {
+			if (i >= klo && i < khi)
+				acc += qs_get(k, i - klo);
 			while (si < ns && st[si] == i) {
 				acc++;
 				si++;
 			}
 			if (acc >= need) {
 				/* geometric middle of the bucket, clamped to the exact extremes */
-				double v = QS_LO * pow(QS_RATIO, i + 0.5);
+				double v = QS_LO * pow(QS_RATIO, (double)i + 0.5);
 				if (v < q->min)
 					v = q->min;
 				if (v > q->max)
@@ -234,6 +371,11 @@ void ds_init(struct dstore *d, size_t nseries)
 		cap = DS_MAX_BUCKETS;
 	if (cap < DS_MIN_BUCKETS)
 		cap = DS_MIN_BUCKETS;
+	size_t n = nseries ? nseries : 1;
+	if (n * (cap + DS_PAD) * per > DS_LIMIT_BYTES) {
+		size_t fit = DS_LIMIT_BYTES / (n * per);
+		cap = fit > DS_FLOOR_BUCKETS + DS_PAD ? fit - DS_PAD : DS_FLOOR_BUCKETS;
+	}
 	cap &= ~(size_t)1; /* compaction merges pairs */
 	d->cap = cap;
 	d->stride = cap + DS_PAD;

@@ -9,10 +9,11 @@
 #include <stdint.h>
 
 /* Quantile sketch over values >= 0 (negatives are clamped to 0): exact count, sum, min, max;
- * quantiles from geometric buckets of ratio 1.02 between 1e-4 and 1e7. A value's bucket number
- * is first kept in a small staging area (one cache line) and the counters are updated 30 at a
- * time: a series' values fall into a few neighbouring buckets, so a batch touches a few lines of
- * the 5 KiB of counters instead of one cold line per value (analyze adds one value to each of
+ * quantiles from geometric buckets of ratio 1.02 between 1e-4 and 1e7 (counters kept only for
+ * the range of buckets the values use, stats.c). A value's bucket number is first kept in a small
+ * staging area (one cache line) and the counters are updated 29 at a time: a series' values fall
+ * into a few neighbouring buckets, so a batch touches a few lines of counters instead of one cold
+ * line per value (analyze adds one value to each of
  * hundreds of sketches per row). Readers count the staged values too: results do not depend on
  * when the batches are applied. */
 #define QS_BUCKETS 1280
@@ -20,11 +21,12 @@
  * the order statistics, as R's type 7 and numpy's default): a window of 4 samples is not
  * summarised by bucket middles (its p95 lies between the 3rd and 4th value, never below the 3rd). */
 #define QS_EXACT 64
-struct qs_block;               /* staging area + QS_BUCKETS counters (stats.c) */
+struct qs_block;               /* staging area + the counters of a range of buckets (stats.c) */
 struct qsketch {
 	uint64_t n, zeros;
 	double sum, min, max;
-	struct qs_block *b;        /* allocated on the first value >= 1e-4 */
+	struct qs_block *b;        /* the counters, from the (QS_EXACT + 1)th value (the exact
+	                            * ones are counted then): NULL before */
 	double *few;               /* the values while n <= QS_EXACT, then NULL */
 };
 void qs_init(struct qsketch *q);
@@ -37,10 +39,14 @@ void qs_free(struct qsketch *q);
 /* Aligned downsampled series: every series of a store receives one value (or NaN) per row, so
  * bucket k covers the same rows (and times) in all of them. The bucket count adapts to the number
  * of series so the store stays within DS_BUDGET_BYTES (between DS_MIN_BUCKETS and DS_MAX_BUCKETS
- * buckets per series). */
+ * buckets per series); a store that would pass DS_LIMIT_BYTES even with DS_MIN_BUCKETS (more
+ * than about 63,000 series: 4,000 busy devices) gets fewer, as many as fit in DS_LIMIT_BYTES and
+ * at least DS_FLOOR_BUCKETS. */
 #define DS_MAX_BUCKETS 1024
 #define DS_MIN_BUCKETS 128
+#define DS_FLOOR_BUCKETS 16
 #define DS_BUDGET_BYTES (24u << 20)
+#define DS_LIMIT_BYTES (128u << 20)
 /* One bucket of one series: what ds_set touches for a value is one 16-byte cell, not four arrays. */
 struct ds_cell {
 	float sum, min, max;

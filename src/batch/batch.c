@@ -48,37 +48,41 @@ static uint64_t new_run_id(void)
 	return id ? id : 1;
 }
 
-static int write_out(const char *path, const struct buf *b, struct diag *d)
+/* path written by fn through an atomic file: 0, or ERR_IO (a message through d; path untouched). */
+static int write_streamed(const char *path, const struct batch *b, const struct run_info *ri,
+			  int (*fn)(const struct batch *, const struct run_info *, FILE *), struct diag *d)
 {
-	const char *what;
-	if (afile_write_all(path, b->data, b->len, &what) < 0) {
-		diag_emit(d, DIAG_PLAIN, 0, 0, "%s %s: %s", what, path, strerror(errno));
+	struct afile af;
+	if (afile_open(&af, path) < 0) {
+		diag_emit(d, DIAG_PLAIN, 0, 0, "cannot create %s: %s", path, strerror(errno));
+		return ERR_IO;
+	}
+	if (fn(b, ri, af.fp) < 0) {
+		int e = errno;
+		afile_abort(&af);
+		diag_emit(d, DIAG_PLAIN, 0, 0, "write error on %s: %s", path, strerror(e));
+		return ERR_IO;
+	}
+	if (afile_commit(&af) < 0) {
+		diag_emit(d, DIAG_PLAIN, 0, 0, "cannot write %s: %s", path, strerror(errno));
 		return ERR_IO;
 	}
 	return 0;
 }
 
-/* index.html and summary.json. 0 or ERR_IO. */
+/* index.html and summary.json, streamed (their size grows with the sets' files). 0 or ERR_IO. */
 static int write_index(const struct batch *b, const struct run_info *ri, const struct batch_opts *o, struct diag *d)
 {
 	int rc = 0;
-	struct buf out, p;
-	buf_init(&out);
+	struct buf p;
 	buf_init(&p);
-	batch_index_html(b, ri, &out);
 	buf_printf(&p, "%s/index.html", o->out);
-	if (write_out(p.data, &out, d) < 0)
+	if (write_streamed(p.data, b, ri, batch_index_html_file, d) < 0)
 		rc = ERR_IO;
-	buf_reset(&out);
-	struct json j;
-	json_init(&j, &out, true);
-	batch_summary_json(b, ri, &j);
-	buf_addc(&out, '\n');
 	buf_reset(&p);
 	buf_printf(&p, "%s/summary.json", o->out);
-	if (write_out(p.data, &out, d) < 0)
+	if (write_streamed(p.data, b, ri, batch_summary_json_file, d) < 0)
 		rc = ERR_IO;
-	buf_free(&out);
 	buf_free(&p);
 	return rc;
 }

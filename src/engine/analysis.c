@@ -84,7 +84,7 @@ struct topo_in analysis_topo(const struct analysis *a)
 bool entity_active(const struct entity *e, const struct rules *r)
 {
 	int io = e->layer == LAYER_GUEST ? M_G_XFERS : M_CMDS;
-	return e->sk[io].n && qs_mean(&e->sk[io]) >= rule_value(r, R_ACTIVE_IOPS);
+	return entity_sk(e, io)->n && qs_mean(entity_sk(e, io)) >= rule_value(r, R_ACTIVE_IOPS);
 }
 
 int analysis_worst(const struct analysis *a)
@@ -369,8 +369,8 @@ static void auto_map(struct analysis *a)
 {
 	for (size_t i = 0; i < a->m.nents; i++) {
 		struct entity *g = &a->m.ents[i];
-		if (g->layer != LAYER_GUEST || g->aggregate || g->series[M_G_XFERS] < 0 || !g->sk[M_G_XFERS].n ||
-		    qs_mean(&g->sk[M_G_XFERS]) < rule_value(&a->rules, R_ACTIVE_IOPS))
+		if (g->layer != LAYER_GUEST || g->aggregate || g->series[M_G_XFERS] < 0 || !entity_sk(g, M_G_XFERS)->n ||
+		    qs_mean(entity_sk(g, M_G_XFERS)) < rule_value(&a->rules, R_ACTIVE_IOPS))
 			continue;
 		bool mapped = false;
 		for (size_t k = 0; k < a->nmap; k++)
@@ -972,8 +972,8 @@ static void vdisk_backing(struct analysis *a, struct cov_in *ci)
 	for (int pass = 0; pass < 2 && ci->vd_n == 0; pass++) {
 		for (size_t i = 0; i < a->m.nents; i++) {
 			const struct entity *v = &a->m.ents[i];
-			if (v->layer != LAYER_VSCSI || v->outside || v->series[M_CMDS] < 0 || !v->sk[M_CMDS].n ||
-			    qs_mean(&v->sk[M_CMDS]) < rule_value(&a->rules, R_ACTIVE_IOPS))
+			if (v->layer != LAYER_VSCSI || v->outside || v->series[M_CMDS] < 0 || !entity_sk(v, M_CMDS)->n ||
+			    qs_mean(entity_sk(v, M_CMDS)) < rule_value(&a->rules, R_ACTIVE_IOPS))
 				continue;
 			bool mapped = false;
 			for (size_t k = 0; k < a->nmap && !mapped; k++)

@@ -263,7 +263,7 @@ void bresult_from_analysis(const struct analysis *a, const char *verdict, struct
 		for (size_t k = 0; k < nkey_metrics; k++) {
 			if (key_metrics[k].layer != e->layer)
 				continue;
-			const struct qsketch *q = &e->sk[key_metrics[k].metric];
+			const struct qsketch *q = entity_sk(e, key_metrics[k].metric);
 			if (!q->n)
 				continue;
 			r->st = xrealloc(r->st, (r->nst + 1) * sizeof *r->st);

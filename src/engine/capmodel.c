@@ -12,6 +12,38 @@
 #include "pdh.h"
 #include "source.h"
 
+static const struct qsketch sk_empty = {.min = INFINITY, .max = -INFINITY};
+
+const struct qsketch *entity_sk(const struct entity *e, int m)
+{
+	return e->skx[m] ? &e->skv[e->skx[m] - 1] : &sk_empty;
+}
+
+/* Metric m's sketch of e, made empty when it has none. */
+static struct qsketch *entity_sk_mut(struct entity *e, int m)
+{
+	if (!e->skx[m]) {
+		/* room for a power of two from 4: grown by doubling */
+		unsigned n = e->nsk;
+		if (n == 0 || (n >= 4 && (n & (n - 1)) == 0))
+			e->skv = xrealloc(e->skv, (n ? 2 * n : 4) * sizeof *e->skv);
+		qs_init(&e->skv[n]);
+		e->nsk = (unsigned char)(n + 1);
+		e->skx[m] = e->nsk;
+	}
+	return &e->skv[e->skx[m] - 1];
+}
+
+static void entity_sk_free(struct entity *e)
+{
+	for (unsigned k = 0; k < e->nsk; k++)
+		qs_free(&e->skv[k]);
+	free(e->skv);
+	e->skv = NULL;
+	e->nsk = 0;
+	memset(e->skx, 0, sizeof e->skx);
+}
+
 void model_init(struct model *m)
 {
 	memset(m, 0, sizeof *m);
@@ -21,8 +53,7 @@ void model_init(struct model *m)
 void model_free(struct model *m)
 {
 	for (size_t i = 0; i < m->nents; i++) {
-		for (int k = 0; k < M_COUNT; k++)
-			qs_free(&m->ents[i].sk[k]);
+		entity_sk_free(&m->ents[i]);
 		free(m->ents[i].dq);
 	}
 	for (size_t i = 0; i < m->ncaps; i++) {
@@ -30,8 +61,7 @@ void model_free(struct model *m)
 		free(m->caps[i].parts);
 	}
 	for (size_t i = 0; i < m->naux; i++)
-		for (int k = 0; k < M_COUNT; k++)
-			qs_free(&m->aux[i].sk[k]);
+		entity_sk_free(&m->aux[i]);
 	free(m->aux);
 	free(m->ahidx);
 	free(m->wvm);
@@ -113,10 +143,8 @@ static size_t tab_get(struct model *m, const struct etab *t, size_t cap_index, e
 	e->name = arena_strdup(&m->arena, name);
 	e->host = host ? arena_strdup(&m->arena, host) : NULL;
 	e->capture = cap_index;
-	for (int k = 0; k < M_COUNT; k++) {
+	for (int k = 0; k < M_COUNT; k++)
 		e->series[k] = -1;
-		qs_init(&e->sk[k]);
-	}
 	e->dq_first = e->dq_last = NAN;
 	e->dq_max = 0;
 	e->wid = -1;
@@ -227,7 +255,7 @@ int model_vm_vcpus(const struct model *m, size_t ci, const char *vm)
 
 double entity_mean(const struct entity *e, int m)
 {
-	return e && e->sk[m].n ? qs_mean(&e->sk[m]) : NAN;
+	return e && entity_sk(e, m)->n ? qs_mean(entity_sk(e, m)) : NAN;
 }
 
 int64_t model_time(const struct model *m, const struct capture *c, size_t k)
@@ -258,7 +286,7 @@ static void put(struct capture *c, struct entity *e, int metric, double v, doubl
 {
 	cur[e->series[metric]] = v;
 	ds_set(&c->ds, (size_t)e->series[metric], v);
-	qs_add(&e->sk[metric], v);
+	qs_add(entity_sk_mut(e, metric), v);
 }
 
 /* The row's combined series (several columns each: a VM's virtual processors), summed into cur by
@@ -935,7 +963,7 @@ static int model_read(struct model *m, const char *path, struct input *in, const
 			}
 			cur[cm[k].series] = v;
 			ds_set(&c->ds, (size_t)cm[k].series, v);
-			qs_add(&e->sk[cm[k].metric], v);
+			qs_add(entity_sk_mut(e, cm[k].metric), v);
 			if (cm[k].metric == M_DQLEN) {
 				if (isnan(e->dq_first))
 					e->dq_first = v;
@@ -943,8 +971,9 @@ static int model_read(struct model *m, const char *path, struct input *in, const
 					e->dq_max = v;
 				if (!isnan(e->dq_last) && v != e->dq_last) {
 					if (e->ndq < DQ_MAX_EVENTS) {
-						if (!e->dq)
-							e->dq = xmalloc(DQ_MAX_EVENTS * sizeof *e->dq);
+						/* grown by doubling from 16 (DQ_MAX_EVENTS is a power of two) */
+						if (e->ndq == 0 || (e->ndq >= 16 && (e->ndq & (e->ndq - 1)) == 0))
+							e->dq = xrealloc(e->dq, (e->ndq ? 2 * e->ndq : 16) * sizeof *e->dq);
 						e->dq[e->ndq].t = row.t_ms;
 						e->dq[e->ndq].from = (float)e->dq_last;
 						e->dq[e->ndq].to = (float)v;
@@ -975,7 +1004,7 @@ static int model_read(struct model *m, const char *path, struct input *in, const
 				if (worlds[d] >= 0) {
 					cur[e->series[M_WORLDS]] = worlds[d];
 					ds_set(&c->ds, (size_t)e->series[M_WORLDS], worlds[d]);
-					qs_add(&e->sk[M_WORLDS], worlds[d]);
+					qs_add(entity_sk_mut(e, M_WORLDS), worlds[d]);
 					worlds[d] = -1; /* once per device */
 				}
 			}

@@ -40,7 +40,11 @@ struct entity {
 	                          * mapped: read, but no finding, table or coverage counts it */
 	size_t capture;          /* index of the capture it came from */
 	int series[M_COUNT];     /* index in the capture's dstore, -1 when absent */
-	struct qsketch sk[M_COUNT];
+	/* every value of each metric it has (read with entity_sk): skv[skx[m] - 1] is metric m's
+	 * sketch, skx[m] == 0 when it has none (an entity has 5-20 of the M_COUNT metrics) */
+	unsigned char skx[M_COUNT];
+	unsigned char nsk;
+	struct qsketch *skv;
 	/* devices: DQLEN history as change events (exact, never downsampled) */
 	struct dq_event *dq;
 	size_t ndq, dq_dropped;
@@ -189,6 +193,9 @@ static inline bool model_hyperv(const struct model *m, size_t ci)
 {
 	return ci < m->ncaps && m->caps[ci].format && m->caps[ci].format[0] == 'h' && m->caps[ci].format[1] == 'y';
 }
+/* The sketch of every value of metric m of e (borrowed: valid while the model is); an empty
+ * sketch (n == 0) when e has no value of it. */
+const struct qsketch *entity_sk(const struct entity *e, int m);
 /* Mean of metric m over every row of e; NaN when e is NULL or has no value. */
 double entity_mean(const struct entity *e, int m);
 /* The order to read paths[n] in (order[n] receives indexes into paths): the files of one host and

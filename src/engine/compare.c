@@ -202,7 +202,7 @@ void compare_sketch(const struct compare *c, const struct cmp_pair *p, enum cmp_
 {
 	qs_init(out);
 	for (size_t i = 0; i < p->nents[s]; i++)
-		qs_merge(out, &cmp_ent(c, p, s, i)->sk[m]);
+		qs_merge(out, entity_sk(cmp_ent(c, p, s, i), m));
 }
 
 void compare_run(struct compare *c, const struct compare_opts *o, struct diag *d)

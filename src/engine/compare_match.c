@@ -25,7 +25,7 @@ static bool spec_layer(enum layer l)
 static bool has_data(const struct entity *e)
 {
 	for (size_t k = 0; k < cmp_nmetrics; k++)
-		if (cmp_metrics[k].layer == e->layer && e->sk[cmp_metrics[k].metric].n)
+		if (cmp_metrics[k].layer == e->layer && entity_sk(e, cmp_metrics[k].metric)->n)
 			return true;
 	return false;
 }

@@ -1483,7 +1483,7 @@ void cmp_build_rows(struct compare *c)
 			bool any = false;
 			for (int s = 0; s < 2; s++)
 				for (size_t e = 0; e < p->nents[s]; e++)
-					any |= cmp_ent(c, p, s, e)->sk[sp->metric].n > 0;
+					any |= entity_sk(cmp_ent(c, p, s, e), sp->metric)->n > 0;
 			if (!any)
 				continue;
 			c->rows = xrealloc(c->rows, (c->nrows + 1) * sizeof *c->rows);

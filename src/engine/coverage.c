@@ -12,7 +12,7 @@ const char *const cov_reason_names[COVR_COUNT] = {"", "no_capture", "no_counter"
 						"idle", "some_entities", "no_adapter_queue_depth", "not_scsi",
 						"outside_selection"};
 
-static bool has(const struct entity *e, int m) { return e->series[m] >= 0 && e->sk[m].n > 0; }
+static bool has(const struct entity *e, int m) { return e->series[m] >= 0 && entity_sk(e, m)->n > 0; }
 
 static bool too_short(const struct capture *c, const struct rules *r)
 {
@@ -27,7 +27,7 @@ static bool active(const struct entity *e, const struct rules *r)
 		io = M_G_READS;
 	if (e->series[io] < 0)
 		return true; /* no rate counter: judged on what it has */
-	return e->sk[io].n && qs_mean(&e->sk[io]) >= rule_value(r, R_ACTIVE_IOPS);
+	return entity_sk(e, io)->n && qs_mean(entity_sk(e, io)) >= rule_value(r, R_ACTIVE_IOPS);
 }
 
 /* What a layer's rules read of an entity. */

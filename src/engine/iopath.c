@@ -101,7 +101,7 @@ double iop_window_mean(const struct model *m, const struct entity *e, int mt, in
 	return n ? s / (double)n : (double)NAN;
 }
 
-static double mean_of(const struct entity *e, int mt) { return e && e->sk[mt].n ? qs_mean(&e->sk[mt]) : (double)NAN; }
+static double mean_of(const struct entity *e, int mt) { return e && entity_sk(e, mt)->n ? qs_mean(entity_sk(e, mt)) : (double)NAN; }
 
 /* The entity of layer l named name in capture ci (ents), NULL when none. */
 const struct entity *iop_find_in(const struct model *m, size_t ci, enum layer l, const char *name)
@@ -231,7 +231,7 @@ static void build_vdisks(struct iopath *g, const struct model *m)
 		d->v = v;
 		d->vm = arena_strdup(&g->arena, vm);
 		d->link = (struct io_link){LINK_NONE, NAN, NULL};
-		if (v->series[M_CMDS] < 0 || !v->sk[M_CMDS].n)
+		if (v->series[M_CMDS] < 0 || !entity_sk(v, M_CMDS)->n)
 			continue;
 		bool vm_worlds = false, any_world = false;
 		for (size_t k = 0; k < g->nw; k++) {

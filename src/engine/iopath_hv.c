@@ -33,7 +33,7 @@ const char *iop_vhdx_file(const char *vhdx)
 	return p && *p ? p : vhdx;
 }
 
-static double mean_of(const struct entity *e, int mt) { return e && e->sk[mt].n ? qs_mean(&e->sk[mt]) : (double)NAN; }
+static double mean_of(const struct entity *e, int mt) { return e && entity_sk(e, mt)->n ? qs_mean(entity_sk(e, mt)) : (double)NAN; }
 
 /* c is a separator of path components as Hyper-V writes them ('-' for '\'), or an end. */
 static bool edge(char c) { return c == '-' || c == '_' || c == '.' || c == ' ' || c == '\0'; }

@@ -23,7 +23,7 @@ const char *const sql_how_names[3] = {"not_mapped", "map", "evidence"};
 
 static const struct capture *cap_of(const struct model *m, const struct entity *e) { return &m->caps[e->capture]; }
 
-static bool has(const struct entity *e, int metric) { return e && e->series[metric] >= 0 && e->sk[metric].n > 0; }
+static bool has(const struct entity *e, int metric) { return e && e->series[metric] >= 0 && entity_sk(e, metric)->n > 0; }
 
 /* Bucket k of e's capture: metric's mean, NaN when missing. */
 static double bv(const struct model *m, const struct entity *e, int metric, size_t k)

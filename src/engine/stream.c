@@ -41,9 +41,10 @@ struct inst {
 	long gap;                        /* rows since the condition last held, inside a window */
 	struct acc *open;                /* NULL: no window open */
 	struct acc *pend;                /* NULL: no sustained episode waiting to close */
-	/* values of the rows of the current gap, joined to the window if the condition holds again */
-	int ngap;
-	double gapv[GAP_MAX][MAX_EVIDENCE + STREAM_MAX_CTX + 1];
+	/* values of the rows of the current gap, joined to the window if the condition holds again;
+	 * grown while a gap lasts, freed when its window closes (most instances never have one) */
+	int ngap, capgap;
+	double (*gapv)[MAX_EVIDENCE + STREAM_MAX_CTX + 1];
 };
 
 struct stream {
@@ -200,6 +201,9 @@ static void win_close(struct stream *st, struct inst *x)
 	x->open = NULL;
 	x->ngap = 0;
 	x->gap = 0;
+	free(x->gapv);
+	x->gapv = NULL;
+	x->capgap = 0;
 	if (!c)
 		return;
 	const struct analysis *a = st->a;
@@ -348,6 +352,10 @@ static void on_row(void *ctx, struct model *m, size_t ci, int64_t t, int64_t dt)
 		} else if (++x->gap > gap_max) {
 			win_close(st, x);
 		} else {
+			if (x->ngap == x->capgap) {
+				x->capgap = x->capgap ? 2 * x->capgap : 2;
+				x->gapv = xrealloc(x->gapv, (size_t)x->capgap * sizeof *x->gapv);
+			}
 			memcpy(x->gapv[x->ngap++], v, sizeof v);
 		}
 	}
@@ -377,6 +385,7 @@ void stream_detach(struct analysis *a)
 	for (size_t i = 0; i < st->nin; i++) {
 		acc_free(st->in[i].open, st->in[i].nev);
 		acc_free(st->in[i].pend, st->in[i].nev);
+		free(st->in[i].gapv);
 	}
 	free(st->in);
 	free(st);

@@ -316,9 +316,9 @@ size_t topology_build(const struct topo_in *a, struct shown_stack shown[TOPO_MAX
 	for (size_t i = 0; i < a->m->nents; i++) {
 		const struct entity *e = &a->m->ents[i];
 		int io = e->layer == LAYER_GUEST ? M_G_XFERS : e->layer == LAYER_VSCSI || e->layer == LAYER_DEVICE ? M_CMDS : -1;
-		if (io < 0 || !e->sk[io].n || e->outside)
+		if (io < 0 || !entity_sk(e, io)->n || e->outside)
 			continue;
-		double v = qs_mean(&e->sk[io]) * (e->layer == LAYER_GUEST ? 1.01 : 1); /* prefer the guest view */
+		double v = qs_mean(entity_sk(e, io)) * (e->layer == LAYER_GUEST ? 1.01 : 1); /* prefer the guest view */
 		if (v > bi) {
 			bi = v;
 			busiest = e;
