@@ -1112,7 +1112,7 @@ START_TEST(clock_offset_estimated)
 	struct json j;
 	json_init(&j, &b, false);
 	analysis_json(&a, &j);
-	ck_assert_ptr_nonnull(strstr(b.data, "\"schema_version\":2"));
+	ck_assert_ptr_nonnull(strstr(b.data, "\"schema_version\":3"));
 	ck_assert_ptr_nonnull(strstr(b.data, "\"clock_offset_estimated\":true"));
 	buf_free(&b);
 	analysis_free(&a);

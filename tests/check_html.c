@@ -533,7 +533,7 @@ static void assert_inert(const char *html, const char *dir)
 	ck_assert_ptr_nonnull(e);
 	for (const char *p = j; p < e; p++)
 		ck_assert_msg(*p != '<' && *p != '>', "markup character in the embedded JSON");
-	ck_assert(strncmp(j, "{\"schema_version\":2", 19) == 0);
+	ck_assert(strncmp(j, "{\"schema_version\":3", 19) == 0);
 	ck_assert_ptr_nonnull(strstr(j, "EVIL\\u003c/script\\u003e"));
 	char pwned[128];
 	snprintf(pwned, sizeof pwned, "%s/pwned", dir);
