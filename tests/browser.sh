@@ -232,7 +232,7 @@ if [ "$findings" -gt 0 ] && [ "$figures" -eq "$findings" ] && [ "$svgs" -eq "$fi
 else
 	nok "DOM: $svgs SVGs in $figures figures for $findings findings"
 fi
-if grep -q '<script type="application/json" id="iopsy-data">{"schema_version":2' "$W/dom.html"; then
+if grep -q '<script type="application/json" id="iopsy-data">{"schema_version":3' "$W/dom.html"; then
 	ok "DOM: analysis JSON embedded"
 else
 	nok "DOM: no embedded analysis JSON"
