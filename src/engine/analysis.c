@@ -591,6 +591,27 @@ static size_t ent_lower_bound(const struct entity *const *v, size_t n, const cha
  * the captures); a line that maps a virtual disk an earlier line maps is warned once, naming the
  * first such line. In O((lines + entities) log): a map of a million lines is checked in seconds
  * (issue 28; the pairwise check took over 15 minutes). */
+/* A --map line's VHDX in the capture's spelling: Windows paths ignore case, and the capture may
+ * write a "\\?\\" prefix ("--?-") the user's path has not (or the other way round). A line whose
+ * VHDX is named so takes the capture's name; any other stays as written (verify_map warns). */
+static const char *vhdx_plain(const char *s) { return strncmp(s, "--?-", 4) == 0 ? s + 4 : s; }
+static void resolve_vhdx_names(struct analysis *a)
+{
+	for (size_t k = 0; k < a->nmap; k++) {
+		struct diskmap_entry *m = &a->map[k];
+		if (m->automatic || !strcasestr(m->vdisk, ".vhd") || model_find(&a->m, LAYER_VSCSI, m->vdisk, NULL))
+			continue;
+		for (size_t i = 0; i < a->m.nents; i++) {
+			const struct entity *e = &a->m.ents[i];
+			if (e->layer == LAYER_VSCSI && model_hyperv(&a->m, e->capture) &&
+			    strcasecmp(vhdx_plain(e->name), vhdx_plain(m->vdisk)) == 0) {
+				m->vdisk = e->name;
+				break;
+			}
+		}
+	}
+}
+
 static void verify_map(struct analysis *a)
 {
 	bool guest_cap = false, host_cap = false;
@@ -1088,6 +1109,7 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 	a->array_queue_depth = o->array_queue_depth;
 	iopath_free(&a->iop);
 	iopath_build(&a->iop, &a->m);
+	resolve_vhdx_names(a);
 	verify_map(a);
 	trim_vmklog(a);
 	auto_map(a);
