@@ -104,7 +104,7 @@ static void hv_load(struct analysis *a, struct finding *f, const struct entity *
 	for (size_t k = 0; k < n && k < 4; k++) {
 		buf_printf(&b, "%s%s %s", k ? ", " : "", s[k].who, pct(a, s[k].share));
 		if (k == 0)
-			buf_adds(&b, " of the IO of its VHDX files");
+			buf_adds(&b, " of the IO this node's VHDX files send it");
 		guessed |= s[k].how == LINK_CORR;
 	}
 	if (n > 4)
@@ -166,12 +166,19 @@ static void hv_load(struct analysis *a, struct finding *f, const struct entity *
 		f->driver_share = s[0].share;
 		f->victims = afmt(a, "%s", v.data);
 		f->victim_vdisk = first->name;
-		f->summary = afmt(a, "%s; %s issues %s of its VHDX files' IO while %s waits (%s: %.1f ms, %.1f ms the rest of the "
-				     "capture)", f->summary, f->driver, pct(a, f->driver_share), f->victims, iop_vhdx_file(first->name),
-				  fin, fout);
-		f->advice = afmt(a, "The host disk is shared: %s drives it (%s) and %s waits behind it. Cap %s with a Storage QoS "
-				    "maximum, or move it (or the waiting VM's VHDX) to another volume on another LUN "
-				    "(Move-VMStorage). %s", f->driver, f->load, f->victims, f->driver, f->advice);
+		const char *bytes = !isnan(s[0].mb_share) && fabs(s[0].mb_share - s[0].share) >= 0.05
+					    ? afmt(a, " (%s of the bytes)", pct(a, s[0].mb_share)) : "";
+		double niops = driver ? iop_window_mean(&a->m, driver->v, M_HV_NIOPS, f->start, f->end) : NAN;
+		f->summary = afmt(a, "%s; %s issues %s of the IO this node's VHDX files send it%s while %s waits (%s: %.1f ms, "
+				     "%.1f ms the rest of the capture)", f->summary, f->driver, pct(a, f->driver_share), bytes,
+				  f->victims, iop_vhdx_file(first->name), fin, fout);
+		f->advice = afmt(a, "The host disk is shared: %s drives it and %s waits behind it. Cap %s with a Storage QoS "
+				    "maximum%s (Set-VMHardDiskDrive -MaximumIOPS, or a Dedicated policy: New-StorageQosPolicy; "
+				    "Get-StorageQosFlow shows every node's flows to the volume), or move one of the two VMs' VHDX "
+				    "files to a volume on another LUN (Move-VMStorage). perfmon counts this node's IO only: other "
+				    "cluster nodes using the same LUN add to its queue; ask the storage team about the LUN's "
+				    "latency at the array too.", f->driver, f->victims, f->driver,
+				 isnan(niops) ? "" : afmt(a, " well under the %.0f normalized IOPS it issues now", niops));
 	}
 	buf_free(&v);
 }
