@@ -181,6 +181,32 @@ START_TEST(discover_manifest)
 }
 END_TEST
 
+/* A manifest's map/partitions/vmkernel-log key forces its files' role even when their head is none
+ * the sniffer knows (a map named sql01.txt); a folder's Hyper-V map (VHDX paths) is sniffed as a
+ * map. */
+START_TEST(discover_forced_roles)
+{
+	put("f/esx.csv", esx);
+	put("f/sql01.txt", "SQL01\\D: = C:\\ClusterStorage\\Volume1\\SQL01\\SQL01_D.vhdx\n");
+	put("f/notes.txt", "what the customer said\n");
+	put("f/m.ini", "[set hv]\nfiles = esx.csv\nmap = notes.txt\n[set two]\nfiles = esx.csv sql01.txt\n");
+	char m[128];
+	snprintf(m, sizeof m, "%s/f/m.ini", dir);
+	struct batch b;
+	struct buf err;
+	buf_init(&err);
+	struct diag d = buf_diag(&err);
+	ck_assert_int_eq(batch_discover(&b, m, &d), 0);
+	ck_assert_uint_eq(b.nsets, 2);
+	ck_assert_uint_eq(b.sets[0].nfiles, 2);
+	ck_assert_int_eq(b.sets[0].files[1].role, BF_MAP); /* the key says so */
+	ck_assert_ptr_null(b.sets[0].files[1].note);
+	ck_assert_int_eq(b.sets[1].files[1].role, BF_MAP); /* sniffed: a VHDX map */
+	batch_free(&b);
+	buf_free(&err);
+}
+END_TEST
+
 /* Issue 28: a manifest saved with a UTF-8 BOM or as UTF-16 (Notepad) is read like a UTF-8 one;
  * a section line that is not '[set NAME]' is an error at its column and a failed set of its own
  * (its lines are never dropped, nor given to the set before). */
@@ -1294,6 +1320,7 @@ Suite *batch_suite(void)
 	tcase_add_test(tc, out_folder_created_with_parents);
 	tcase_add_test(tc, discover_folder);
 	tcase_add_test(tc, discover_manifest);
+	tcase_add_test(tc, discover_forced_roles);
 	tcase_add_test(tc, discover_manifest_encodings_and_sections);
 	tcase_add_test(tc, set_keys_are_stable);
 	tcase_add_test(tc, manifest_no_such_date);

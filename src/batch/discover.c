@@ -92,8 +92,9 @@ static enum bfile_role classify(const char *path, char **note)
 		r = BF_PARTITIONS;
 	else if (strncasecmp(base, "vmkernel", 8) == 0 || memmem(head, (size_t)n, " vmkernel: ", 11))
 		r = BF_VMKLOG;
-	else if (ends_with(base, ".map") || (memmem(head, (size_t)n, ":scsi", 5) && memmem(head, (size_t)n, " = ", 3)))
-		r = BF_MAP;
+	else if (ends_with(base, ".map") || ((memmem(head, (size_t)n, ":scsi", 5) || strcasestr(head, ".vhd")) &&
+						 memmem(head, (size_t)n, " = ", 3)))
+		r = BF_MAP; /* VMware's VM:scsi0:1, or a Hyper-V VHDX */
 	else if (pdh_blg_hint(base))
 		*note = xstrdup(pdh_blg_hint(base));
 	else
@@ -433,8 +434,19 @@ static void add_glob(struct bset *s, const char *base, const char *pattern, int 
 	} else {
 		for (size_t i = 0; i < g.gl_pathc; i++) {
 			add_file(s, g.gl_pathv[i], side);
-			if (forced >= 0 && s->files[s->nfiles - 1].role != BF_IGNORED)
-				s->files[s->nfiles - 1].role = (enum bfile_role)forced;
+			/* the key says what the file is: a regular file it names takes that role even when
+			 * its head is none the sniffer knows (a map named sql01.txt); one that is no
+			 * regular file stays unread with its note */
+			struct bfile *f = &s->files[s->nfiles - 1];
+			char *why = forced >= 0 && f->role == BF_IGNORED ? not_regular(f->path) : NULL;
+			if (forced >= 0 && (f->role != BF_IGNORED || !why)) {
+				if (f->role == BF_IGNORED) {
+					free(f->note);
+					f->note = NULL;
+				}
+				f->role = (enum bfile_role)forced;
+			}
+			free(why);
 		}
 		globfree(&g);
 	}
