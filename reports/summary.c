@@ -319,6 +319,8 @@ static const char *where_words(enum kind k, bool sql, bool hv)
 		return "behind a Storage QoS maximum on its virtual hard disk (VHDX) in the Hyper-V host";
 	if (k == K_CSV_REDIRECTED)
 		return "in the Hyper-V host: a Cluster Shared Volume's IO is redirected over the network";
+	if (hv && (kinds[k].box == BOX_VSCSI || kinds[k].box == BOX_GUEST))
+		return sql ? "inside the SQL Server VM, above the Hyper-V host" : "inside the VM, above the Hyper-V host";
 	if (hv && kinds[k].box == BOX_ARRAY)
 		return "at the Hyper-V host's disk (a LUN, or a Storage Spaces virtual disk) or the storage behind it";
 	switch (kinds[k].box) {

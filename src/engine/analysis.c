@@ -781,7 +781,12 @@ static void refine_advice(struct analysis *a)
 			    (!below || g->sev > below->sev))
 				below = g;
 		}
-		if (cause)
+		if (cause && cause->kind == K_Q_GUEST_HIDDEN)
+			f->advice = afmt(a, "The time is spent inside the VM, above the host (see the %s finding, whose "
+					    "advice says where to look: the guest's queue to its virtual controller, filter "
+					    "drivers, guest CPU); the host and its storage are not the bottleneck for this disk.",
+					 kinds[cause->kind].name);
+		else if (cause)
 			f->advice = afmt(a, "The time is spent in the guest, above the virtual controller (see the %s "
 					    "finding): fix the controller queue first; the host and the array are not the "
 					    "bottleneck for this disk.", kinds[cause->kind].name);
