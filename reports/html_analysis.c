@@ -800,6 +800,243 @@ int report_finding_png(const struct analysis *a, const struct finding *f, const 
 	return rc;
 }
 
+/* The verdict: its sentence, the counts by severity, what was assessed. */
+static void verdict_section(const struct analysis *a, const struct html_result *res, int worst, const int *cnt,
+			    struct buf *out)
+{
+	buf_printf(out, "<section id=\"verdict\" class=\"verdict %s\">\n<h2>Verdict</h2>\n<p class=\"lead\">",
+		   worst >= SEV_WARNING ? sev_class(worst) : !a->cov.complete ? "partial" : worst < 0 ? "ok" : sev_class(worst));
+	esc(out, a->verdict ? a->verdict : "No analysis result.");
+	buf_adds(out, "</p>\n");
+	workflow_notices(a, out);
+	buf_adds(out, "<div class=\"counts\">");
+	buf_printf(out, "<div class=\"count crit\"><b>%d</b>critical</div><div class=\"count warn\"><b>%d</b>warning</div>"
+			"<div class=\"count info\"><b>%d</b>info</div>",
+		   cnt[SEV_CRITICAL], cnt[SEV_WARNING], cnt[SEV_INFO]);
+	buf_adds(out, "</div>\n");
+	if (res->no_gnuplot)
+		buf_adds(out, "<p class=\"notice\"><b>Charts are not included:</b> gnuplot was not found on the machine that made this "
+			      "report. Install gnuplot (Debian: <code>gnuplot-nox</code>) and run <code>iopsy analyze --html</code> again.</p>\n");
+	coverage_html(a, out);
+	buf_adds(out, "</section>\n");
+}
+
+/* The IO stack of each disk the analysis shows (the affected ones, else the busiest). */
+static void stack_section(const struct analysis *a, struct buf *out)
+{
+	buf_adds(out, "<section id=\"stack\">\n");
+	int nch = (int)a->nshown;
+	buf_printf(out, "<h2>The IO stack of the %s disk%s</h2>\n", nch && a->shown[0].anchor ? "affected" : "busiest",
+		   nch > 1 ? "s" : "");
+	if (!nch) {
+		buf_adds(out, "<p class=\"muted\">No disk with counters in the captures.</p>\n");
+	} else {
+		buf_adds(out, "<p class=\"small muted\">From the application down to the array. Figures are medians over the finding's "
+			      "window (over the whole capture when there is no finding); a marked layer is where IOs wait.</p>\n");
+		for (int k = 0; k < nch; k++) {
+			buf_adds(out, "<div class=\"stack-block\">\n<p class=\"stack-title\">");
+			const struct finding *anchor = a->shown[k].anchor;
+			if (anchor) {
+				size_t idx = (size_t)(anchor - a->f) + 1;
+				buf_printf(out, "Finding <a href=\"#f%zu\">%zu</a> &middot; ", idx, idx);
+				title(out, anchor->kind);
+				buf_adds(out, " &middot; ");
+				entity_label(out, anchor->host, anchor->entity);
+			} else {
+				buf_adds(out, "No findings: the busiest disk, for reference");
+			}
+			buf_adds(out, "</p>\n");
+			stack_render(a, &a->shown[k].s, anchor, out);
+			buf_adds(out, "</div>\n");
+		}
+	}
+	buf_adds(out, "</section>\n");
+}
+
+/* Finding i: its head, summary, chart, evidence, rule and advice. */
+static void finding_article(const struct analysis *a, size_t i, const struct html_opts *o, const struct html_result *res,
+			    const struct ltime *lt, int max_charts, int *charts_done, struct figs *figs, struct buf *out)
+{
+	const struct finding *f = &a->f[i];
+	buf_printf(out, "<article class=\"finding\" id=\"f%zu\">\n<div class=\"finding-head\"><span class=\"num\">%zu</span>"
+			"<span class=\"badge %s\">%s</span><h3>",
+		   i + 1, i + 1, sev_class(f->sev), sev_word(f->sev));
+	title(out, f->kind);
+	buf_printf(out, "</h3>%s</div>\n<p class=\"where\">", f->heuristic ? "<span class=\"heur\">heuristic rule</span>" : "");
+	entity_label(out, f->host, f->entity);
+	buf_printf(out, " &middot; layer: %s", layer_names[f->layer]);
+	if (f->end > f->start) {
+		buf_adds(out, " &middot; ");
+		period_html(out, lt, f->start, f->end);
+		buf_adds(out, " &middot; sustained ");
+		duration(out, f->sustained_s);
+	}
+	buf_adds(out, "</p>\n<p class=\"summary\">");
+	size_t at = out->len;
+	esc_words(out, f->summary);
+	if (out->len > at && out->data[at] >= 'a' && out->data[at] <= 'z')
+		out->data[at] = (char)(out->data[at] - 'a' + 'A');
+	buf_adds(out, "</p>\n");
+	/* the chart */
+	if (res->no_gnuplot && !o->gnuplot_dir) {
+		/* said once at the top */
+	} else if (*charts_done >= max_charts) {
+		buf_printf(out, "<p class=\"nochart\">No chart: only the %d worst findings are charted.</p>\n", max_charts);
+	} else {
+		struct chart c;
+		const struct entity *axis = chart_build(a, f, &c);
+		c.ltz = lt->known ? &lt->z : NULL;
+		if (!axis) {
+			buf_adds(out, "<p class=\"nochart\">No chart: the counters of this finding are not in the captures.</p>\n");
+		} else {
+			struct buf cap;
+			buf_init(&cap);
+			buf_adds(&cap, "Counters of ");
+			entity_label(&cap, axis->host, axis->name);
+			buf_adds(&cap, " from <span class=\"ent\">");
+			esc(&cap, cap_of(a, axis)->path);
+			buf_adds(&cap, "</span>");
+			figs_add(figs, &c, out, i + 1, cap.data);
+			(*charts_done)++;
+			buf_free(&cap);
+		}
+		chart_free(&c);
+	}
+	evidence_table(f, out);
+	buf_adds(out, "<dl class=\"rule\">");
+	if (f->load) {
+		buf_adds(out, "<dt>Load on the LUN</dt><dd>");
+		esc(out, f->load);
+		buf_adds(out, "</dd>");
+	}
+	buf_adds(out, "<dt>Rule</dt><dd>");
+	esc(out, f->rule);
+	buf_adds(out, "</dd><dt>Source</dt><dd>");
+	esc(out, f->source);
+	buf_adds(out, "</dd>");
+	if (f->advice && *f->advice) {
+		buf_adds(out, "<dt>Advice</dt><dd class=\"advice\">");
+		esc_words(out, f->advice);
+		buf_adds(out, "</dd>");
+	}
+	buf_adds(out, "</dl>\n</article>\n");
+}
+
+/* No problem found: the evidence of health, busiest disks and LUNs first. */
+static void overview_charts(const struct analysis *a, const struct model *m, const struct ltime *lt, int max_charts,
+			    int *charts_done, struct figs *figs, struct buf *out)
+{
+	/* no problem found: show the evidence of health, busiest disks and LUNs first */
+	buf_adds(out, "<h3 id=\"overview\">Overview: latency over time against the bands</h3>\n<p class=\"small muted\">"
+		      "Each active guest disk and LUN over the whole capture: the line is the mean, the band its minimum "
+		      "to maximum; the dashed lines are the rule's warning and critical latency.</p>\n");
+	const struct entity *pick[8];
+	int np = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		int want = pass ? LAYER_DEVICE : LAYER_GUEST, metric = pass ? M_CMDS : M_G_XFERS, got = 0;
+		for (int k = 0; k < 3 && np < 6; k++) {
+			const struct entity *best = NULL;
+			for (size_t i = 0; i < m->nents; i++) {
+				const struct entity *e = &m->ents[i];
+				if (e->outside)
+					continue;
+				if ((int)e->layer != want || !entity_active(e, &a->rules) || !e->sk[metric].n)
+					continue;
+				bool taken = false;
+				for (int j = 0; j < np; j++)
+					taken |= pick[j] == e;
+				if (!taken && (!best || qs_mean(&e->sk[metric]) > qs_mean(&best->sk[metric])))
+					best = e;
+			}
+			if (!best)
+				break;
+			pick[np++] = best;
+			got++;
+		}
+		(void)got;
+	}
+	for (int k = 0; k < np && *charts_done < max_charts; k++) {
+		struct chart c;
+		if (overview_chart(a, pick[k], &c)) {
+			c.ltz = lt->known ? &lt->z : NULL;
+			struct buf cap;
+			buf_init(&cap);
+			buf_adds(&cap, pick[k]->layer == LAYER_GUEST ? "Guest disk " : "LUN ");
+			entity_label(&cap, pick[k]->host, pick[k]->name);
+			buf_adds(&cap, ": latency against the bands, and its load.");
+			figs_add(figs, &c, out, 0, cap.data);
+			(*charts_done)++;
+			buf_free(&cap);
+		}
+		chart_free(&c);
+	}
+}
+
+/* SQL Server while the storage waited (nothing without an instance). */
+static void sql_section(const struct analysis *a, struct buf *out)
+{
+	for (size_t i = 0; a->sql && i < a->sql->n; i++) {
+		const struct sql_instance *si = &a->sql->in[i];
+		if (!i)
+			buf_adds(out, "<section id=\"sql\">\n<h2>SQL Server while the storage waited</h2>\n");
+		buf_adds(out, "<p>");
+		esc(out, si->summary);
+		buf_adds(out, "</p>\n<ul>\n");
+		for (size_t k = 0; k < si->nplace; k++) {
+			buf_adds(out, "<li>");
+			esc(out, si->place[k].text);
+			buf_adds(out, "</li>\n");
+		}
+		for (size_t k = 0; k < si->nep; k++) {
+			buf_adds(out, "<li>");
+			esc(out, si->ep[k].text);
+			buf_adds(out, "</li>\n");
+		}
+		for (size_t k = 0; k < si->nsym; k++) {
+			buf_adds(out, "<li><b>Without a storage cause:</b> ");
+			esc(out, si->sym[k].text);
+			buf_adds(out, "</li>\n");
+		}
+		buf_adds(out, "</ul>\n");
+		if (i + 1 == a->sql->n)
+			buf_adds(out, "</section>\n");
+	}
+}
+
+/* The document head and the page header: hosts, period, captures, the report's date. */
+static void head_html(struct buf *out, const struct html_opts *o, const struct model *m, const struct ltime *lt,
+		      int64_t t_first, int64_t t_last)
+{
+	buf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		      "<meta name=\"generator\" content=\"iopsy " IOPSY_VERSION "\">\n"
+		      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n"
+		      "<title>");
+	doc_title(out, o, "Storage performance analysis", m);
+	buf_adds(out, "</title>\n<style>\n");
+	buf_adds(out, css);
+	buf_adds(out, "</style>\n");
+	print_page_css(out, o, "Where does storage IO wait?");
+	buf_adds(out, "</head>\n<body>\n");
+	{
+		struct buf meta;
+		buf_init(&meta);
+		buf_adds(&meta, "<span>");
+		hosts_line(m, &meta);
+		buf_adds(&meta, "</span>");
+		if (t_first < t_last) {
+			buf_adds(&meta, "<span>");
+			period_html(&meta, lt, t_first, t_last);
+			buf_adds(&meta, "</span>");
+		}
+		buf_printf(&meta, "<span>%zu capture%s</span><span>report of ", m->ncaps, m->ncaps == 1 ? "" : "s");
+		generated_at(&meta);
+		buf_adds(&meta, "</span>");
+		page_header(out, o, "storage latency analysis", "Where does storage IO wait?", meta.data);
+		buf_free(&meta);
+	}
+}
+
 int report_html_analysis(const struct analysis *a, const struct html_opts *o, struct buf *out, struct html_result *res,
 			 struct diag *d)
 {
@@ -852,34 +1089,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	struct ltime lt;
 	ltime_init(&lt, m, NULL);
 	/* head */
-	buf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-		      "<meta name=\"generator\" content=\"iopsy " IOPSY_VERSION "\">\n"
-		      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n"
-		      "<title>");
-	doc_title(out, o, "Storage performance analysis", m);
-	buf_adds(out, "</title>\n<style>\n");
-	buf_adds(out, css);
-	buf_adds(out, "</style>\n");
-	print_page_css(out, o, "Where does storage IO wait?");
-	buf_adds(out, "</head>\n<body>\n");
-	{
-		struct buf meta;
-		buf_init(&meta);
-		buf_adds(&meta, "<span>");
-		hosts_line(m, &meta);
-		buf_adds(&meta, "</span>");
-		if (t_first < t_last) {
-			buf_adds(&meta, "<span>");
-			period_html(&meta, &lt, t_first, t_last);
-			buf_adds(&meta, "</span>");
-		}
-		buf_printf(&meta, "<span>%zu capture%s</span><span>report of ", m->ncaps, m->ncaps == 1 ? "" : "s");
-		generated_at(&meta);
-		buf_adds(&meta, "</span>");
-		page_header(out, o, "storage latency analysis", "Where does storage IO wait?", meta.data);
-		buf_free(&meta);
-	}
+	head_html(out, o, m, &lt, t_first, t_last);
 	buf_adds(out, "<nav class=\"toc\"><div class=\"wrap\"><a href=\"#summary\">Summary</a><a href=\"#verdict\">Verdict</a>"
 		      "<a href=\"#findings\">Findings</a><a href=\"#stack\">IO stack</a><a href=\"#details\">Evidence and charts</a>"
 		      "<a href=\"#entities\">Disks and LUNs</a><a href=\"#captures\">Captures</a><a href=\"#appendix\">Appendix</a>"
@@ -892,21 +1102,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	}
 
 	/* verdict */
-	buf_printf(out, "<section id=\"verdict\" class=\"verdict %s\">\n<h2>Verdict</h2>\n<p class=\"lead\">",
-		   worst >= SEV_WARNING ? sev_class(worst) : !a->cov.complete ? "partial" : worst < 0 ? "ok" : sev_class(worst));
-	esc(out, a->verdict ? a->verdict : "No analysis result.");
-	buf_adds(out, "</p>\n");
-	workflow_notices(a, out);
-	buf_adds(out, "<div class=\"counts\">");
-	buf_printf(out, "<div class=\"count crit\"><b>%d</b>critical</div><div class=\"count warn\"><b>%d</b>warning</div>"
-			"<div class=\"count info\"><b>%d</b>info</div>",
-		   cnt[SEV_CRITICAL], cnt[SEV_WARNING], cnt[SEV_INFO]);
-	buf_adds(out, "</div>\n");
-	if (res->no_gnuplot)
-		buf_adds(out, "<p class=\"notice\"><b>Charts are not included:</b> gnuplot was not found on the machine that made this "
-			      "report. Install gnuplot (Debian: <code>gnuplot-nox</code>) and run <code>iopsy analyze --html</code> again.</p>\n");
-	coverage_html(a, out);
-	buf_adds(out, "</section>\n");
+	verdict_section(a, res, worst, cnt, out);
 
 	/* findings table */
 	buf_adds(out, "<section id=\"findings\">\n<h2>Findings, worst first</h2>\n");
@@ -914,33 +1110,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	buf_adds(out, "</section>\n");
 
 	/* IO stack */
-	buf_adds(out, "<section id=\"stack\">\n");
-	int nch = (int)a->nshown;
-	buf_printf(out, "<h2>The IO stack of the %s disk%s</h2>\n", nch && a->shown[0].anchor ? "affected" : "busiest",
-		   nch > 1 ? "s" : "");
-	if (!nch) {
-		buf_adds(out, "<p class=\"muted\">No disk with counters in the captures.</p>\n");
-	} else {
-		buf_adds(out, "<p class=\"small muted\">From the application down to the array. Figures are medians over the finding's "
-			      "window (over the whole capture when there is no finding); a marked layer is where IOs wait.</p>\n");
-		for (int k = 0; k < nch; k++) {
-			buf_adds(out, "<div class=\"stack-block\">\n<p class=\"stack-title\">");
-			const struct finding *anchor = a->shown[k].anchor;
-			if (anchor) {
-				size_t idx = (size_t)(anchor - a->f) + 1;
-				buf_printf(out, "Finding <a href=\"#f%zu\">%zu</a> &middot; ", idx, idx);
-				title(out, anchor->kind);
-				buf_adds(out, " &middot; ");
-				entity_label(out, anchor->host, anchor->entity);
-			} else {
-				buf_adds(out, "No findings: the busiest disk, for reference");
-			}
-			buf_adds(out, "</p>\n");
-			stack_render(a, &a->shown[k].s, anchor, out);
-			buf_adds(out, "</div>\n");
-		}
-	}
-	buf_adds(out, "</section>\n");
+	stack_section(a, out);
 
 	/* per finding: evidence, chart, rule, advice */
 	buf_adds(out, "<section id=\"details\">\n<h2>Evidence and charts</h2>\n");
@@ -955,115 +1125,10 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	struct figs figs;
 	figs_init(&figs, &cs, out);
 	for (size_t i = 0; i < a->nf; i++) {
-		const struct finding *f = &a->f[i];
-		buf_printf(out, "<article class=\"finding\" id=\"f%zu\">\n<div class=\"finding-head\"><span class=\"num\">%zu</span>"
-				"<span class=\"badge %s\">%s</span><h3>",
-			   i + 1, i + 1, sev_class(f->sev), sev_word(f->sev));
-		title(out, f->kind);
-		buf_printf(out, "</h3>%s</div>\n<p class=\"where\">", f->heuristic ? "<span class=\"heur\">heuristic rule</span>" : "");
-		entity_label(out, f->host, f->entity);
-		buf_printf(out, " &middot; layer: %s", layer_names[f->layer]);
-		if (f->end > f->start) {
-			buf_adds(out, " &middot; ");
-			period_html(out, &lt, f->start, f->end);
-			buf_adds(out, " &middot; sustained ");
-			duration(out, f->sustained_s);
-		}
-		buf_adds(out, "</p>\n<p class=\"summary\">");
-		size_t at = out->len;
-		esc_words(out, f->summary);
-		if (out->len > at && out->data[at] >= 'a' && out->data[at] <= 'z')
-			out->data[at] = (char)(out->data[at] - 'a' + 'A');
-		buf_adds(out, "</p>\n");
-		/* the chart */
-		if (res->no_gnuplot && !o->gnuplot_dir) {
-			/* said once at the top */
-		} else if (charts_done >= max_charts) {
-			buf_printf(out, "<p class=\"nochart\">No chart: only the %d worst findings are charted.</p>\n", max_charts);
-		} else {
-			struct chart c;
-			const struct entity *axis = chart_build(a, f, &c);
-			c.ltz = lt.known ? &lt.z : NULL;
-			if (!axis) {
-				buf_adds(out, "<p class=\"nochart\">No chart: the counters of this finding are not in the captures.</p>\n");
-			} else {
-				struct buf cap;
-				buf_init(&cap);
-				buf_adds(&cap, "Counters of ");
-				entity_label(&cap, axis->host, axis->name);
-				buf_adds(&cap, " from <span class=\"ent\">");
-				esc(&cap, cap_of(a, axis)->path);
-				buf_adds(&cap, "</span>");
-				figs_add(&figs, &c, out, i + 1, cap.data);
-				charts_done++;
-				buf_free(&cap);
-			}
-			chart_free(&c);
-		}
-		evidence_table(f, out);
-		buf_adds(out, "<dl class=\"rule\">");
-		if (f->load) {
-			buf_adds(out, "<dt>Load on the LUN</dt><dd>");
-			esc(out, f->load);
-			buf_adds(out, "</dd>");
-		}
-		buf_adds(out, "<dt>Rule</dt><dd>");
-		esc(out, f->rule);
-		buf_adds(out, "</dd><dt>Source</dt><dd>");
-		esc(out, f->source);
-		buf_adds(out, "</dd>");
-		if (f->advice && *f->advice) {
-			buf_adds(out, "<dt>Advice</dt><dd class=\"advice\">");
-			esc_words(out, f->advice);
-			buf_adds(out, "</dd>");
-		}
-		buf_adds(out, "</dl>\n</article>\n");
+		finding_article(a, i, o, res, &lt, max_charts, &charts_done, &figs, out);
 	}
 	if (worst < SEV_WARNING && !(res->no_gnuplot && !o->gnuplot_dir)) {
-		/* no problem found: show the evidence of health, busiest disks and LUNs first */
-		buf_adds(out, "<h3 id=\"overview\">Overview: latency over time against the bands</h3>\n<p class=\"small muted\">"
-			      "Each active guest disk and LUN over the whole capture: the line is the mean, the band its minimum "
-			      "to maximum; the dashed lines are the rule's warning and critical latency.</p>\n");
-		const struct entity *pick[8];
-		int np = 0;
-		for (int pass = 0; pass < 2; pass++) {
-			int want = pass ? LAYER_DEVICE : LAYER_GUEST, metric = pass ? M_CMDS : M_G_XFERS, got = 0;
-			for (int k = 0; k < 3 && np < 6; k++) {
-				const struct entity *best = NULL;
-				for (size_t i = 0; i < m->nents; i++) {
-					const struct entity *e = &m->ents[i];
-					if (e->outside)
-						continue;
-					if ((int)e->layer != want || !entity_active(e, &a->rules) || !e->sk[metric].n)
-						continue;
-					bool taken = false;
-					for (int j = 0; j < np; j++)
-						taken |= pick[j] == e;
-					if (!taken && (!best || qs_mean(&e->sk[metric]) > qs_mean(&best->sk[metric])))
-						best = e;
-				}
-				if (!best)
-					break;
-				pick[np++] = best;
-				got++;
-			}
-			(void)got;
-		}
-		for (int k = 0; k < np && charts_done < max_charts; k++) {
-			struct chart c;
-			if (overview_chart(a, pick[k], &c)) {
-				c.ltz = lt.known ? &lt.z : NULL;
-				struct buf cap;
-				buf_init(&cap);
-				buf_adds(&cap, pick[k]->layer == LAYER_GUEST ? "Guest disk " : "LUN ");
-				entity_label(&cap, pick[k]->host, pick[k]->name);
-				buf_adds(&cap, ": latency against the bands, and its load.");
-				figs_add(&figs, &c, out, 0, cap.data);
-				charts_done++;
-				buf_free(&cap);
-			}
-			chart_free(&c);
-		}
+		overview_charts(a, m, &lt, max_charts, &charts_done, &figs, out);
 	}
 	/* the top finding's PNG for mail: after every SVG (their numbers do not change), drawn by the
 	 * same gnuplot run (a process less per report) */
@@ -1096,32 +1161,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	buf_adds(out, "</section>\n");
 
 	/* SQL Server while the storage waited */
-	for (size_t i = 0; a->sql && i < a->sql->n; i++) {
-		const struct sql_instance *si = &a->sql->in[i];
-		if (!i)
-			buf_adds(out, "<section id=\"sql\">\n<h2>SQL Server while the storage waited</h2>\n");
-		buf_adds(out, "<p>");
-		esc(out, si->summary);
-		buf_adds(out, "</p>\n<ul>\n");
-		for (size_t k = 0; k < si->nplace; k++) {
-			buf_adds(out, "<li>");
-			esc(out, si->place[k].text);
-			buf_adds(out, "</li>\n");
-		}
-		for (size_t k = 0; k < si->nep; k++) {
-			buf_adds(out, "<li>");
-			esc(out, si->ep[k].text);
-			buf_adds(out, "</li>\n");
-		}
-		for (size_t k = 0; k < si->nsym; k++) {
-			buf_adds(out, "<li><b>Without a storage cause:</b> ");
-			esc(out, si->sym[k].text);
-			buf_adds(out, "</li>\n");
-		}
-		buf_adds(out, "</ul>\n");
-		if (i + 1 == a->sql->n)
-			buf_adds(out, "</section>\n");
-	}
+	sql_section(a, out);
 
 	if (o->extra_html)
 		buf_adds(out, o->extra_html);
