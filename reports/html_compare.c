@@ -543,35 +543,9 @@ static void side_period(const struct analysis *a, const struct ltime *lt, struct
 	period_html(b, lt, t0, t1);
 }
 
-int report_html_compare(const struct compare *c, const struct html_opts *o, struct buf *out, struct html_result *res,
-			struct diag *d)
+/* The document head and the page header: hosts, both sides' periods, the report's date. */
+static void head_compare(struct buf *out, const struct html_opts *o, const struct compare *c, const struct ltime *lt)
 {
-	memset(res, 0, sizeof *res);
-	struct chart_opts co = {.gnuplot = o->gnuplot, .keep_dir = o->gnuplot_dir, .timeout_s = o->timeout_s};
-	struct charts cs;
-	struct buf err;
-	buf_init(&err);
-	int crc = charts_open(&cs, &co, &err);
-	if (crc == ERR_IO) {
-		diag_emit(d, DIAG_ERROR, 0, 0, "%s", err.data);
-		buf_free(&err);
-		return ERR_IO;
-	}
-	if (crc == CHARTS_NO_GNUPLOT) {
-		res->no_gnuplot = true;
-		diag_emit(d, MSG_LEVEL(o), 0, 0, "gnuplot was not found: the report has no charts (install gnuplot-nox, or set IOPSY_GNUPLOT)");
-		if (o->require_charts) {
-			charts_close(&cs);
-			buf_free(&err);
-			return CHARTS_NO_GNUPLOT;
-		}
-	}
-	struct notes nt;
-	buf_init(&nt.items);
-	nt.n = 0;
-	struct ltime lt;
-	ltime_init(&lt, &c->side[CMP_AFTER].m, &c->side[CMP_BEFORE].m);
-
 	buf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		      "<meta name=\"generator\" content=\"iopsy " IOPSY_VERSION "\">\n"
@@ -590,27 +564,20 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 		buf_adds(&meta, "<span>");
 		hosts_line(&c->side[CMP_AFTER].m, &meta);
 		buf_adds(&meta, "</span><span>before: ");
-		side_period(&c->side[CMP_BEFORE], &lt, &meta);
+		side_period(&c->side[CMP_BEFORE], lt, &meta);
 		buf_adds(&meta, "</span><span>after: ");
-		side_period(&c->side[CMP_AFTER], &lt, &meta);
+		side_period(&c->side[CMP_AFTER], lt, &meta);
 		buf_adds(&meta, "</span><span>report of ");
 		generated_at(&meta);
 		buf_adds(&meta, "</span>");
 		page_header(out, o, "before and after", "What did the change do?", meta.data);
 		buf_free(&meta);
 	}
-	buf_adds(out, "<nav class=\"toc\"><div class=\"wrap\"><a href=\"#summary\">Summary</a><a href=\"#verdict\">Verdict</a>"
-		      "<a href=\"#findings\">Findings</a><a href=\"#key\">Key changes</a><a href=\"#charts\">Charts</a>"
-		      "<a href=\"#all\">All comparisons</a><a href=\"#captures\">Captures</a><a href=\"#appendix\">Appendix</a>"
-		      "</div></nav>\n<main class=\"wrap\">\n");
-	{
-		struct exec_summary es;
-		summary_of_compare(c, &lt, &es);
-		summary_html(out, &es, false, &lt);
-		summary_free(&es);
-	}
+}
 
-	/* the outcome and the headline first: what a manager reads in ten seconds */
+/* The verdict: the outcome, the headline, the counts, how the outcome is read. */
+static void verdict_compare(const struct compare *c, const struct html_result *res, struct buf *out)
+{
 	const struct cmp_summary *sm = &c->sum;
 	const char *vcls = sm->outcome == CO_IMPROVED && sm->findings[FD_NEW] ? "mixed" : co_class[sm->outcome];
 	if (sm->outcome == CO_IMPROVED && !sm->findings[FD_NEW])
@@ -647,8 +614,11 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 		buf_adds(out, "<p class=\"notice\"><b>Charts are not included:</b> gnuplot was not found on the machine that made this "
 			      "report. Install gnuplot (Debian: <code>gnuplot-nox</code>) and run <code>iopsy compare --html</code> again.</p>\n");
 	buf_adds(out, "</section>\n");
+}
 
-	/* findings before and after */
+/* The findings of both sides: new, still present, gone, not assessed. */
+static void findings_compare(const struct compare *c, struct buf *out)
+{
 	buf_adds(out, "<section id=\"findings\">\n<h2>Findings before and after</h2>\n");
 	if (!c->nfd) {
 		buf_adds(out, "<p>No findings on either side.</p>\n");
@@ -691,8 +661,11 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 		buf_adds(out, "</tbody></table></div>\n");
 	}
 	buf_adds(out, "</section>\n");
+}
 
-	/* key changes */
+/* The material changes of latency, queueing and penalties. */
+static void key_changes(const struct compare *c, struct buf *out)
+{
 	buf_adds(out, "<section id=\"key\">\n<h2>Key changes</h2>\n<p class=\"small muted\">Material changes of latency, "
 		      "queueing (per unit of load) and penalties; changes in the amount of work are in <a href=\"#all\">all "
 		      "comparisons</a>. Figures are p50 / p95 / p99 of every sample; &ldquo;median&rdquo; is the change of the "
@@ -715,115 +688,79 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 	else
 		buf_adds(out, "<p>No material change: every comparison is unchanged or could not be assessed.</p>\n");
 	buf_adds(out, "</section>\n");
+}
 
-	/* charts: the entities whose latency changed (or, without any, the busiest) */
-	buf_adds(out, "<section id=\"charts\">\n<h2>Charts</h2>\n<p class=\"small muted\"><span class=\"key-before\"></span>before "
-		      "(vermillion, dashed and thicker, open dots)<span class=\"key-after\"></span>after (dark blue, solid, filled dots). "
-		      "Distribution: the share of samples at or below each latency (a curve further left is faster). Busy phase: "
-		      "each side's busy period from its own start, line = mean, band = min to max. Time of day: both days on "
-		      "one clock. Latency against load: one dot per plotted sample.</p>\n");
-	size_t charted = 0;
-	struct figs figs;
-	figs_init(&figs, &cs, out);
-	/* busiest first: the disks the workload lives on */
-	size_t *order = xmalloc((c->npairs ? c->npairs : 1) * sizeof *order);
-	for (size_t i = 0; i < c->npairs; i++)
-		order[i] = i;
-	for (size_t i = 1; i < c->npairs; i++)
-		for (size_t k = i; k > 0 && pair_load(&c->pairs[order[k]]) > pair_load(&c->pairs[order[k - 1]]); k--) {
-			size_t t = order[k];
-			order[k] = order[k - 1];
-			order[k - 1] = t;
-		}
-	for (int pass = 0; pass < 2 && !charted; pass++) {
-		for (size_t oi = 0; oi < c->npairs && charted < 4; oi++) {
-			const struct cmp_pair *p = &c->pairs[order[oi]];
-			if (!p->name[0] || !p->name[1] || !pair_shown(p))
-				continue;
-			const struct cmp_row *lead = NULL;
-			for (size_t k = p->first_row; k < p->first_row + p->nrows && !lead; k++) {
-				const struct cmp_row *r = &c->rows[k];
-				if (r->spec->kind != CK_LATENCY)
-					continue;
-				if (pass == 1 ? r->verdict != CV_NOT_ASSESSED : row_material(r))
-					lead = r;
-			}
-			if (!lead)
-				continue;
-			charted++;
-			enum metric m = lead->spec->metric;
-			buf_adds(out, "<div class=\"chartset\">\n<h3>");
-			pair_label(out, p);
-			buf_printf(out, " &middot; %s</h3>\n<p class=\"where\">%s layer &middot; mean load ", metric_info[m].label,
-				   layer_names[p->layer]);
-			num(out, p->load_mean[0]);
-			buf_adds(out, " &rarr; ");
-			num(out, p->load_mean[1]);
-			buf_adds(out, " IO/s &middot; p95 ");
-			num(out, lead->s[0].p95);
-			buf_adds(out, " &rarr; ");
-			num(out, lead->s[1].p95);
-			buf_printf(out, " %s &middot; median ", metric_info[m].unit);
-			num(out, lead->s[0].p50);
-			buf_adds(out, " &rarr; ");
-			num(out, lead->s[1].p50);
-			buf_printf(out, " %s ", metric_info[m].unit);
-			verdict_badge(out, lead, lead->verdict);
-			buf_adds(out, "</p>\n");
-			if (res->no_gnuplot && !o->gnuplot_dir)
-				continue;
-			struct buf cap;
-			buf_init(&cap);
-			struct chart ch;
-			buf_adds(out, "<div class=\"pairgrid\">\n");
-			if (cdf_chart(c, p, m, &ch)) {
-				buf_reset(&cap);
-				buf_printf(&cap, "Distribution of %s, before and after.", metric_info[m].label);
-				figs_add(&figs, &ch, out, 0, cap.data);
-			}
-			chart_free(&ch);
-			if (lead->spec->load >= 0 && scatter_chart(c, p, (enum metric)lead->spec->load, m, &ch)) {
-				buf_reset(&cap);
-				buf_printf(&cap, "%s against %s.", metric_info[m].label, metric_info[lead->spec->load].label);
-				figs_add(&figs, &ch, out, 0, cap.data);
-			}
-			chart_free(&ch);
-			buf_adds(out, "</div>\n");
-			if ((p->busy[0].distinct || p->busy[1].distinct) && busy_chart(c, p, m, &ch)) {
-				buf_reset(&cap);
-				buf_printf(&cap, "%s during the busy phase of each side, from its start.", metric_info[m].label);
-				figs_add(&figs, &ch, out, 0, cap.data);
-			}
-			chart_free(&ch);
-			if (overlay_chart(c, p, m, lead->spec->load, &ch)) {
-				ch.time_of_day = true;
-				ch.ltz = lt.known ? &lt.z : NULL;
-				for (size_t k = 0; k < c->side[CMP_AFTER].m.ncaps; k++)
-					if (!c->side[CMP_AFTER].m.caps[k].failed && c->side[CMP_AFTER].m.caps[k].rows) {
-						ch.tod_ref_s = c->side[CMP_AFTER].m.caps[k].start / 1000;
-						break;
-					}
-				buf_reset(&cap);
-				buf_printf(&cap, "%s%s%s by time of day, both days on one clock.", metric_info[m].label,
-					   lead->spec->load >= 0 ? " and " : "", lead->spec->load >= 0 ? metric_info[lead->spec->load].label : "");
-				figs_add(&figs, &ch, out, 0, cap.data);
-			}
-			chart_free(&ch);
-			buf_free(&cap);
-			bins_table(c, (size_t)(lead - c->rows), out);
-			buf_adds(out, "</div>\n");
-		}
+/* The charts of pair p, led by row lead: distribution, against load, busy phase, time of day, bins. */
+static void pair_chartset(const struct compare *c, const struct cmp_pair *p, const struct cmp_row *lead,
+			  const struct html_opts *o, const struct html_result *res, const struct ltime *lt, struct figs *figs,
+			  struct buf *out)
+{
+	enum metric m = lead->spec->metric;
+	buf_adds(out, "<div class=\"chartset\">\n<h3>");
+	pair_label(out, p);
+	buf_printf(out, " &middot; %s</h3>\n<p class=\"where\">%s layer &middot; mean load ", metric_info[m].label,
+		   layer_names[p->layer]);
+	num(out, p->load_mean[0]);
+	buf_adds(out, " &rarr; ");
+	num(out, p->load_mean[1]);
+	buf_adds(out, " IO/s &middot; p95 ");
+	num(out, lead->s[0].p95);
+	buf_adds(out, " &rarr; ");
+	num(out, lead->s[1].p95);
+	buf_printf(out, " %s &middot; median ", metric_info[m].unit);
+	num(out, lead->s[0].p50);
+	buf_adds(out, " &rarr; ");
+	num(out, lead->s[1].p50);
+	buf_printf(out, " %s ", metric_info[m].unit);
+	verdict_badge(out, lead, lead->verdict);
+	buf_adds(out, "</p>\n");
+	if (res->no_gnuplot && !o->gnuplot_dir)
+		return;
+	struct buf cap;
+	buf_init(&cap);
+	struct chart ch;
+	buf_adds(out, "<div class=\"pairgrid\">\n");
+	if (cdf_chart(c, p, m, &ch)) {
+		buf_reset(&cap);
+		buf_printf(&cap, "Distribution of %s, before and after.", metric_info[m].label);
+		figs_add(figs, &ch, out, 0, cap.data);
 	}
-	free(order);
-	struct figlist fl = {.n = 0};
-	figlist_take(&fl, &figs);
-	figs_finish(&figs, out, o, res, &nt, d);
-	if (!charted)
-		buf_adds(out, "<p class=\"muted\">No entity with latency on both sides.</p>\n");
-	buf_adds(out, "</section>\n");
-	charts_close(&cs);
+	chart_free(&ch);
+	if (lead->spec->load >= 0 && scatter_chart(c, p, (enum metric)lead->spec->load, m, &ch)) {
+		buf_reset(&cap);
+		buf_printf(&cap, "%s against %s.", metric_info[m].label, metric_info[lead->spec->load].label);
+		figs_add(figs, &ch, out, 0, cap.data);
+	}
+	chart_free(&ch);
+	buf_adds(out, "</div>\n");
+	if ((p->busy[0].distinct || p->busy[1].distinct) && busy_chart(c, p, m, &ch)) {
+		buf_reset(&cap);
+		buf_printf(&cap, "%s during the busy phase of each side, from its start.", metric_info[m].label);
+		figs_add(figs, &ch, out, 0, cap.data);
+	}
+	chart_free(&ch);
+	if (overlay_chart(c, p, m, lead->spec->load, &ch)) {
+		ch.time_of_day = true;
+		ch.ltz = lt->known ? &lt->z : NULL;
+		for (size_t k = 0; k < c->side[CMP_AFTER].m.ncaps; k++)
+			if (!c->side[CMP_AFTER].m.caps[k].failed && c->side[CMP_AFTER].m.caps[k].rows) {
+				ch.tod_ref_s = c->side[CMP_AFTER].m.caps[k].start / 1000;
+				break;
+			}
+		buf_reset(&cap);
+		buf_printf(&cap, "%s%s%s by time of day, both days on one clock.", metric_info[m].label,
+			   lead->spec->load >= 0 ? " and " : "", lead->spec->load >= 0 ? metric_info[lead->spec->load].label : "");
+		figs_add(figs, &ch, out, 0, cap.data);
+	}
+	chart_free(&ch);
+	buf_free(&cap);
+	bins_table(c, (size_t)(lead - c->rows), out);
+	buf_adds(out, "</div>\n");
+}
 
-	/* all comparisons */
+/* Every comparison, pair by pair, and the entities on one side only. */
+static void all_comparisons(const struct compare *c, struct buf *out)
+{
 	buf_adds(out, "<section id=\"all\">\n<h2>All comparisons</h2>\n<div class=\"tablewrap\"><table class=\"cmp\"><thead><tr>"
 		      "<th>Metric</th><th class=\"n\">Before<br>p50 / p95 / p99 / max</th><th class=\"n\">After<br>p50 / p95 / p99 / max</th>"
 		      "<th class=\"n\">Median<br>interval</th><th>Deciding figures</th><th>Outcome</th><th>At equal load</th></tr>"
@@ -862,23 +799,131 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 	if (one)
 		buf_adds(out, "</tbody></table></div>\n");
 	buf_adds(out, "</section>\n");
+}
 
-	/* captures */
+/* Both sides' captures, workflow notices and the report's warnings. */
+static void captures_compare(const struct compare *c, const struct ltime *lt, const struct html_result *res,
+			     struct notes *nt, struct buf *out)
+{
 	buf_adds(out, "<section id=\"captures\">\n<h2>Captures</h2>\n");
 	for (int s = 0; s < 2; s++) {
 		buf_printf(out, "<h4>%s</h4>\n", s ? "After" : "Before");
-		captures_section(&c->side[s], &lt, out);
-		capture_notes(&c->side[s], &nt);
+		captures_section(&c->side[s], lt, out);
+		capture_notes(&c->side[s], nt);
 		workflow_notices(&c->side[s], out);
 	}
 	if (res->no_gnuplot)
-		note_add(&nt, "gnuplot was not found: the report has no charts.");
-	if (nt.n) {
+		note_add(nt, "gnuplot was not found: the report has no charts.");
+	if (nt->n) {
 		buf_adds(out, "<h4>Warnings</h4>\n<ul class=\"warnings\">\n");
-		buf_add(out, nt.items.data, nt.items.len);
+		buf_add(out, nt->items.data, nt->items.len);
 		buf_adds(out, "</ul>\n");
 	}
 	buf_adds(out, "</section>\n");
+}
+
+int report_html_compare(const struct compare *c, const struct html_opts *o, struct buf *out, struct html_result *res,
+			struct diag *d)
+{
+	memset(res, 0, sizeof *res);
+	struct chart_opts co = {.gnuplot = o->gnuplot, .keep_dir = o->gnuplot_dir, .timeout_s = o->timeout_s};
+	struct charts cs;
+	struct buf err;
+	buf_init(&err);
+	int crc = charts_open(&cs, &co, &err);
+	if (crc == ERR_IO) {
+		diag_emit(d, DIAG_ERROR, 0, 0, "%s", err.data);
+		buf_free(&err);
+		return ERR_IO;
+	}
+	if (crc == CHARTS_NO_GNUPLOT) {
+		res->no_gnuplot = true;
+		diag_emit(d, MSG_LEVEL(o), 0, 0, "gnuplot was not found: the report has no charts (install gnuplot-nox, or set IOPSY_GNUPLOT)");
+		if (o->require_charts) {
+			charts_close(&cs);
+			buf_free(&err);
+			return CHARTS_NO_GNUPLOT;
+		}
+	}
+	struct notes nt;
+	buf_init(&nt.items);
+	nt.n = 0;
+	struct ltime lt;
+	ltime_init(&lt, &c->side[CMP_AFTER].m, &c->side[CMP_BEFORE].m);
+
+	head_compare(out, o, c, &lt);
+	buf_adds(out, "<nav class=\"toc\"><div class=\"wrap\"><a href=\"#summary\">Summary</a><a href=\"#verdict\">Verdict</a>"
+		      "<a href=\"#findings\">Findings</a><a href=\"#key\">Key changes</a><a href=\"#charts\">Charts</a>"
+		      "<a href=\"#all\">All comparisons</a><a href=\"#captures\">Captures</a><a href=\"#appendix\">Appendix</a>"
+		      "</div></nav>\n<main class=\"wrap\">\n");
+	{
+		struct exec_summary es;
+		summary_of_compare(c, &lt, &es);
+		summary_html(out, &es, false, &lt);
+		summary_free(&es);
+	}
+
+	/* the outcome and the headline first: what a manager reads in ten seconds */
+	verdict_compare(c, res, out);
+
+	/* findings before and after */
+	findings_compare(c, out);
+
+	/* key changes */
+	key_changes(c, out);
+
+	/* charts: the entities whose latency changed (or, without any, the busiest) */
+	buf_adds(out, "<section id=\"charts\">\n<h2>Charts</h2>\n<p class=\"small muted\"><span class=\"key-before\"></span>before "
+		      "(vermillion, dashed and thicker, open dots)<span class=\"key-after\"></span>after (dark blue, solid, filled dots). "
+		      "Distribution: the share of samples at or below each latency (a curve further left is faster). Busy phase: "
+		      "each side's busy period from its own start, line = mean, band = min to max. Time of day: both days on "
+		      "one clock. Latency against load: one dot per plotted sample.</p>\n");
+	size_t charted = 0;
+	struct figs figs;
+	figs_init(&figs, &cs, out);
+	/* busiest first: the disks the workload lives on */
+	size_t *order = xmalloc((c->npairs ? c->npairs : 1) * sizeof *order);
+	for (size_t i = 0; i < c->npairs; i++)
+		order[i] = i;
+	for (size_t i = 1; i < c->npairs; i++)
+		for (size_t k = i; k > 0 && pair_load(&c->pairs[order[k]]) > pair_load(&c->pairs[order[k - 1]]); k--) {
+			size_t t = order[k];
+			order[k] = order[k - 1];
+			order[k - 1] = t;
+		}
+	for (int pass = 0; pass < 2 && !charted; pass++) {
+		for (size_t oi = 0; oi < c->npairs && charted < 4; oi++) {
+			const struct cmp_pair *p = &c->pairs[order[oi]];
+			if (!p->name[0] || !p->name[1] || !pair_shown(p))
+				continue;
+			const struct cmp_row *lead = NULL;
+			for (size_t k = p->first_row; k < p->first_row + p->nrows && !lead; k++) {
+				const struct cmp_row *r = &c->rows[k];
+				if (r->spec->kind != CK_LATENCY)
+					continue;
+				if (pass == 1 ? r->verdict != CV_NOT_ASSESSED : row_material(r))
+					lead = r;
+			}
+			if (!lead)
+				continue;
+			charted++;
+			pair_chartset(c, p, lead, o, res, &lt, &figs, out);
+		}
+	}
+	free(order);
+	struct figlist fl = {.n = 0};
+	figlist_take(&fl, &figs);
+	figs_finish(&figs, out, o, res, &nt, d);
+	if (!charted)
+		buf_adds(out, "<p class=\"muted\">No entity with latency on both sides.</p>\n");
+	buf_adds(out, "</section>\n");
+	charts_close(&cs);
+
+	/* all comparisons */
+	all_comparisons(c, out);
+
+	/* captures */
+	captures_compare(c, &lt, res, &nt, out);
 	if (o->extra_html)
 		buf_adds(out, o->extra_html);
 	appendix_html(out, NULL, &fl, o, "doc/compare-json.md");
