@@ -1,5 +1,5 @@
-/* detect_cpu.c — CPU scheduling: a VM's vCPUs waiting for a physical CPU, and whether that explains a
- * storage finding (analysis_cpu_explains). */
+/* detect_cpu.c — CPU scheduling: a VM's vCPUs waiting for a physical CPU, and whether that explains
+ * a storage finding (analysis_cpu_explains). */
 #include "detect_int.h"
 
 #include <math.h>

@@ -1,5 +1,5 @@
-/* detect_device.c — the device and adapter detectors: device latency (DAVG), VMkernel latency (KAVG,
- * QAVG), device and adapter queues saturated, array over-commit, aborts, resets and failed
+/* detect_device.c — the device and adapter detectors: device latency (DAVG), VMkernel latency
+ * (KAVG, QAVG), device and adapter queues saturated, array over-commit, aborts, resets and failed
  * commands. */
 #include "detect_int.h"
 

@@ -1,5 +1,5 @@
-/* detect_guest.c — the guest's detectors: guest latency (the bands know IO size and purpose), split IO,
- * the vSCSI per-disk cap, IOs waiting inside the guest, partition alignment. */
+/* detect_guest.c — the guest's detectors: guest latency (the bands know IO size and purpose), split
+ * IO, the vSCSI per-disk cap, IOs waiting inside the guest, partition alignment. */
 #include "detect_int.h"
 
 #include <math.h>

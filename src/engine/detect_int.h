@@ -1,6 +1,7 @@
 /* detect_int.h — private to the detectors (detect.c and detect_*.c): windows, evidence specs, the
- * rule macros of the stream conditions and the small helpers every family uses; the shared helpers of
- * detect_ev.c; and each family's stream rules and entry points, which the table in detect.c names. */
+ * rule macros of the stream conditions and the small helpers every family uses; the shared helpers
+ * of detect_ev.c; and each family's stream rules and entry points, which the table in detect.c
+ * names. */
 #ifndef IOPSY_DETECT_INT_H
 #define IOPSY_DETECT_INT_H
 

@@ -1,5 +1,5 @@
-/* detect_log.c — the vmkernel.log detectors: its events weighed against the captures, QUEUE FULL / BUSY,
- * failed commands with a host status (fabric / HBA trouble). */
+/* detect_log.c — the vmkernel.log detectors: its events weighed against the captures, QUEUE FULL /
+ * BUSY, failed commands with a host status (fabric / HBA trouble). */
 #include "detect_int.h"
 
 #include <math.h>

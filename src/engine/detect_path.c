@@ -1,6 +1,6 @@
-/* detect_path.c — the detectors of the path below the virtual disk: datastores without a SCSI device
- * (NFS, vSAN), one LU seen from several hosts, paths and HBAs (doc/io-path.md), latency added
- * in the host above the LUN for one virtual disk. */
+/* detect_path.c — the detectors of the path below the virtual disk: datastores without a SCSI
+ * device (NFS, vSAN), one LU seen from several hosts, paths and HBAs (doc/io-path.md), latency
+ * added in the host above the LUN for one virtual disk. */
 #include "detect_int.h"
 
 #include <math.h>
