@@ -10,7 +10,9 @@
 #     (#include "../../reports/fmt.h" walks around the include paths);
 #  5. the same rule on the built objects (tests/layers.sh, nm): every project symbol a layer's
 #     objects use is defined in that layer or below; skipped with a note when nothing is built
-#     (`make lint` builds the objects first). BUILD names the build folder (default build).
+#     (`make lint` builds the objects first). BUILD names the build folder (default build);
+#  6. the call graph between src/engine's modules has no cycle (tests/callcycles.sh, nm): a
+#     helper two files need lives in a file below both.
 # Comments and string literals are ignored (gcc -fpreprocessed strips comments).
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -81,6 +83,12 @@ sh tests/layers.sh "${BUILD:-build}"
 case $? in
 0) ;;
 2) echo "lint: layers: not checked (nothing built)" ;;
+*) status=1 ;;
+esac
+sh tests/callcycles.sh "${BUILD:-build}"
+case $? in
+0) ;;
+2) echo "lint: callcycles: not checked (nothing built)" ;;
 *) status=1 ;;
 esac
 [ $status -eq 0 ] && echo "lint: ok"

@@ -10,8 +10,6 @@
 #include <string.h>
 #include <strings.h>
 
-const char *const severity_names[3] = {"info", "warning", "critical"};
-
 void analysis_init(struct analysis *a)
 {
 	memset(a, 0, sizeof *a);
@@ -44,41 +42,6 @@ void analysis_free(struct analysis *a)
 		partitions_free(&a->parts);
 	arena_free(&a->arena);
 	memset(a, 0, sizeof *a);
-}
-
-const char *afmt(struct analysis *a, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	char *s = arena_vprintf(&a->arena, fmt, ap);
-	va_end(ap);
-	return s;
-}
-
-struct finding *finding_new(struct analysis *a, enum kind kind, enum severity sev, enum layer l,
-			    const char *entity, const char *host)
-{
-	if (a->nf == a->capf) {
-		a->capf = a->capf ? a->capf * 2 : 32;
-		a->f = xrealloc(a->f, a->capf * sizeof *a->f);
-	}
-	struct finding *f = &a->f[a->nf++];
-	memset(f, 0, sizeof *f);
-	f->kind = kind;
-	f->sev = sev;
-	f->layer = l;
-	f->entity = arena_strdup(&a->arena, entity);
-	f->host = host ? arena_strdup(&a->arena, host) : NULL;
-	f->capture = -1;
-	f->ent = -1;
-	f->advice = "";
-	f->driver_share = NAN;
-	return f;
-}
-
-struct topo_in analysis_topo(const struct analysis *a)
-{
-	return (struct topo_in){.m = &a->m, .map = a->map, .nmap = a->nmap, .f = a->f, .nf = a->nf, .iop = &a->iop};
 }
 
 bool entity_active(const struct entity *e, const struct rules *r)
@@ -541,11 +504,6 @@ static void align_clocks(struct analysis *a, const struct analyze_opts *o)
 		note(a, c->path, 0, "no time-zone bias in the header, %s, and no whole- or half-hour shift does better: no "
 				    "guest-vs-host finding is made (give --tz)", why);
 	}
-}
-
-bool analysis_clock_untrusted(const struct analysis *a, size_t capture)
-{
-	return a->clock_untrusted && capture < a->m.ncaps && a->clock_untrusted[capture];
 }
 
 /* verify_map's lookups: map entries ordered by virtual disk (then line order), entities by name. */
@@ -1211,41 +1169,4 @@ void rules_display_paths(struct rules *r, bool base_only, const char *cwd)
 		r->at[i].file = display_path(r->at[i].file, base_only, cwd);
 	for (int k = 0; k < r->nset; k++)
 		r->set[k].at.file = display_path(r->set[k].at.file, base_only, cwd);
-}
-
-double below_hba_share(const struct analysis *a, const struct finding *f, const struct stack *st, double *davg)
-{
-	*davg = NAN;
-	const struct entity *d = st->device;
-	if (!d || d->nfs || d->series[M_DAVG] < 0 || !f->nev || !(f->ev[0].median > 0))
-		return NAN;
-	const struct capture *c = &a->m.caps[d->capture];
-	double sum = 0;
-	long n = 0;
-	for (size_t k = 0; k < c->ds.nb; k++) {
-		int64_t t = model_time(&a->m, c, k);
-		if (t < f->start || t > f->end)
-			continue;
-		double v = ds_mean(&c->ds, (size_t)d->series[M_DAVG], k);
-		if (!isnan(v))
-			sum += v, n++;
-	}
-	if (!n)
-		return NAN;
-	*davg = sum / (double)n;
-	return *davg / f->ev[0].median;
-}
-
-bool analysis_hyperv(const struct analysis *a)
-{
-	bool hv = false;
-	for (size_t i = 0; i < a->m.ncaps; i++) {
-		const struct capture *c = &a->m.caps[i];
-		if (c->failed || !c->format || c->role != ROLE_HOST)
-			continue;
-		if (!model_hyperv(&a->m, i))
-			return false;
-		hv = true;
-	}
-	return hv;
 }

@@ -165,8 +165,8 @@ void stream_attach(struct analysis *a);
 /* Makes the findings of the streamed episodes (stream.c); analysis_run calls it. */
 void stream_findings(struct analysis *a);
 /* Splits the queue findings of an entity at its queue depth steps and says when the capture shows
- * a raised depth ended the queueing (detect.c); analysis_run calls it after the episodes are
- * joined. */
+ * a raised depth ended the queueing (detect_throttle.c); analysis_run calls it after the episodes
+ * are joined. */
 void split_at_qdepth_steps(struct analysis *a);
 /* Whether capture i is a guest whose clock could not be aligned with the hosts' (no guest-vs-host
  * finding is made from it). */
@@ -178,7 +178,7 @@ void analysis_verdict(struct analysis *a);
 /* shared.c: the load of each device finding's LUN by VM, and the neighbour that drives it while
  * another VM waits (finding.load, .driver, .victims). */
 void analysis_shared_load(struct analysis *a);
-/* detect.c: a guest disk's wait the host does not see while its VM waits for CPU (cpu.contention)
+/* detect_cpu.c: a guest disk's wait the host does not see while its VM waits for CPU (cpu.contention)
  * is the CPU's: its advice says so, queue.guest_hidden becomes information. After the advice and
  * the causes' severities are settled. */
 void analysis_cpu_explains(struct analysis *a);

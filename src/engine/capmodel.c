@@ -666,11 +666,48 @@ static void merge_report(const struct capture *c, const struct capture_part *par
 	buf_free(&first);
 }
 
-/* Reads the opened input (one streaming pass) into a new capture, or into the one it continues;
- * closes the input. */
-static int model_read(struct model *m, const char *path, struct input *in, const struct common_opts *co)
-{
+/* model_read's state, from one step to the next. */
+struct mread {
+	struct model *m;
+	const char *path;
+	struct input *in;
+	const struct common_opts *co;
 	int rc;
+	/* the file and its capture (read_open) */
+	struct pdh_reader *r;
+	const struct parser_ops *ops;
+	size_t ci;
+	bool merging;
+	struct capture *c;
+	struct capture_part *part;
+	int64_t prev_end;
+	long prev_rows;
+	size_t prev_series;
+	size_t n;
+	/* the columns read and where they go (read_header) */
+	bool *want;
+	struct colmap *cm;
+	size_t ncm;
+	struct worldcol *wc;
+	size_t nwc;
+	size_t nseries;
+	const char *host;
+	/* derived series (read_derived) */
+	size_t *der, nder;
+	/* the rows (read_rows) */
+	double *worlds;
+	double *cur;
+	int *ncomb;
+	struct interval_hist ih;
+};
+
+/* The capture the file goes into (a new one or the one it continues), its format and its clock. */
+static void read_open(struct mread *x)
+{
+	struct model *m = x->m;
+	const char *path = x->path;
+	struct input *in = x->in;
+	const struct common_opts *co = x->co;
 	struct pdh_reader *r = in->r;
 	if (co->tz)
 		m->tz = co->tz;
@@ -715,6 +752,28 @@ static int model_read(struct model *m, const char *path, struct input *in, const
 		if ((long)n > c->columns)
 			c->columns = (long)n;
 	}
+	x->r = r;
+	x->ops = ops;
+	x->ci = ci;
+	x->merging = merging;
+	x->c = c;
+	x->part = part;
+	x->prev_end = prev_end;
+	x->prev_rows = prev_rows;
+	x->prev_series = prev_series;
+	x->n = n;
+}
+
+/* The header: each column to the entity and series it feeds, in the format's pass order. */
+static void read_header(struct mread *x)
+{
+	struct model *m = x->m;
+	struct input *in = x->in;
+	struct pdh_reader *r = x->r;
+	const struct parser_ops *ops = x->ops;
+	size_t ci = x->ci;
+	size_t prev_series = x->prev_series;
+	size_t n = x->n;
 	bool *want = xcalloc(n ? n : 1, sizeof *want);
 	struct colmap *cm = xmalloc((n ? n : 1) * sizeof *cm);
 	size_t ncm = 0;
@@ -858,6 +917,29 @@ static int model_read(struct model *m, const char *path, struct input *in, const
 		diag_emit(&in->diag, DIAG_WARNING, pdh_header_line(r), 0,
 			  "more than %d storage entities (devices, adapters, virtual disks, guest disks): the rest "
 			  "are not analysed", MODEL_MAX_ENTITIES);
+	x->want = want;
+	x->cm = cm;
+	x->ncm = ncm;
+	x->wc = wc;
+	x->nwc = nwc;
+	x->nseries = nseries;
+	x->host = host;
+}
+
+/* Derived series (active worlds per device, a Hyper-V virtual disk's commands), the store. */
+static void read_derived(struct mread *x)
+{
+	struct model *m = x->m;
+	struct pdh_reader *r = x->r;
+	const struct parser_ops *ops = x->ops;
+	size_t ci = x->ci;
+	bool merging = x->merging;
+	struct capture *c = x->c;
+	bool *want = x->want;
+	struct worldcol *wc = x->wc;
+	size_t nwc = x->nwc;
+	size_t nseries = x->nseries;
+	const char *host = x->host;
 	/* derived series: active worlds per device */
 	for (size_t k = 0; k < nwc; k++) {
 		struct entity *d = &m->ents[wc[k].dev_series_owner];
@@ -887,6 +969,29 @@ static int model_read(struct model *m, const char *path, struct input *in, const
 	}
 	pdh_select(r, want);
 	free(want);
+	x->nseries = nseries;
+	x->der = der;
+	x->nder = nder;
+}
+
+/* The rows, one streaming pass. */
+static void read_rows(struct mread *x)
+{
+	int rc;
+	struct model *m = x->m;
+	struct pdh_reader *r = x->r;
+	const struct parser_ops *ops = x->ops;
+	size_t ci = x->ci;
+	bool merging = x->merging;
+	struct capture *c = x->c;
+	struct capture_part *part = x->part;
+	int64_t prev_end = x->prev_end;
+	struct colmap *cm = x->cm;
+	size_t ncm = x->ncm;
+	struct worldcol *wc = x->wc;
+	size_t nwc = x->nwc;
+	size_t nseries = x->nseries;
+	size_t *der = x->der, nder = x->nder;
 	double *worlds = xcalloc(m->nents ? m->nents : 1, sizeof *worlds);
 	double *cur = xmalloc((nseries ? nseries : 1) * sizeof *cur);
 	int *ncomb = xcalloc(nseries ? nseries : 1, sizeof *ncomb);
@@ -1012,6 +1117,35 @@ static int model_read(struct model *m, const char *path, struct input *in, const
 		if (m->hooks.row)
 			m->hooks.row(m->hooks.ctx, m, ci, row.t_ms, dt);
 	}
+	x->rc = rc;
+	x->worlds = worlds;
+	x->cur = cur;
+	x->ncomb = ncomb;
+	x->ih = ih;
+}
+
+/* The end of the file: DAVG at the queue depth changes, the interval, the counts, the errors of a
+ * file that gave nothing; closes the input. */
+static int read_end(struct mread *x)
+{
+	int rc = x->rc;
+	struct model *m = x->m;
+	struct input *in = x->in;
+	const struct common_opts *co = x->co;
+	struct pdh_reader *r = x->r;
+	size_t ci = x->ci;
+	bool merging = x->merging;
+	struct capture *c = x->c;
+	struct capture_part *part = x->part;
+	int64_t prev_end = x->prev_end;
+	long prev_rows = x->prev_rows;
+	struct interval_hist ih = x->ih;
+	double *cur = x->cur;
+	int *ncomb = x->ncomb;
+	size_t *der = x->der;
+	double *worlds = x->worlds;
+	struct colmap *cm = x->cm;
+	struct worldcol *wc = x->wc;
 	/* DAVG at each DQLEN change, from the downsampled series (for SIOC/AQD onset evidence) */
 	for (size_t i = c->first_entity; i < m->nents; i++) {
 		struct entity *e = &m->ents[i];
@@ -1100,6 +1234,18 @@ static int model_read(struct model *m, const char *path, struct input *in, const
 		return ERR_FORMAT;
 	}
 	return 0;
+}
+
+/* Reads the opened input (one streaming pass) into a new capture, or into the one it continues;
+ * closes the input. */
+static int model_read(struct model *m, const char *path, struct input *in, const struct common_opts *co)
+{
+	struct mread x = {.m = m, .path = path, .in = in, .co = co};
+	read_open(&x);
+	read_header(&x);
+	read_derived(&x);
+	read_rows(&x);
+	return read_end(&x);
 }
 
 /* ---- the order of a command line's captures (capture_order) ---- */

@@ -5,7 +5,7 @@
  * the row's outcome and the comparison's (improved / regressed / mixed / unchanged / not
  * comparable) with a headline, latency at equal load (IOPS bins, latency vs outstanding IO), and
  * findings gone / still present / new / not assessed on a side. No formatting here: reports/
- * (text.c, json_out.c, md.c, html.c) render this model; the HTML report reads the per-side series
+ * (text.c, json_out.c, md.c, html_compare.c) render this model; the HTML report reads the per-side series
  * too (compare_series(), compare_xy(), compare_sketch()). */
 #ifndef IOPSY_COMPARE_H
 #define IOPSY_COMPARE_H

@@ -1,5 +1,6 @@
-/* compare_int.h — what the parts of the comparison share (compare.c, compare_match.c,
- * compare_stats.c, compare_verdict.c); not for other modules. */
+/* compare_int.h — what the parts of the comparison share (compare.c, compare_data.c,
+ * compare_match.c, compare_busy.c, compare_stats.c, compare_verdict.c, compare_sql.c); not for
+ * other modules. */
 #ifndef IOPSY_COMPARE_INT_H
 #define IOPSY_COMPARE_INT_H
 

@@ -1,0 +1,1195 @@
+/* html_analysis.c — the HTML report of `iopsy analyze --html` (see html.h): verdict, findings
+ * worst first, one chart per finding (gnuplot, charts.c) with the threshold drawn and the window
+ * shaded, the IO stack of the affected disks, per-entity summary tables, capture metadata and
+ * warnings, and the analysis JSON; the page chrome and the charts machinery are html.c's. Every
+ * string that came from a capture passes through html_escape(). */
+#include "html_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "version.h"
+
+/* Engine text (a finding's summary or advice) for the customer: a rule id it names
+ * ("queue.guest_vscsi_cap") said as the finding's title; the ids are in the appendix. */
+static void esc_words(struct buf *b, const char *s)
+{
+	if (!s)
+		return;
+	struct buf t;
+	buf_init(&t);
+	buf_adds(&t, s);
+	for (int k = 0; k < K_COUNT; k++) {
+		const char *id = kinds[k].name;
+		size_t n = strlen(id);
+		char *p;
+		while (t.data && (p = strstr(t.data, id)) != NULL) {
+			struct buf u;
+			buf_init(&u);
+			buf_add(&u, t.data, (size_t)(p - t.data));
+			buf_printf(&u, "\"%s\"", kinds[k].title);
+			buf_adds(&u, p + n);
+			buf_free(&t);
+			t = u;
+		}
+	}
+	esc(b, t.data);
+	buf_free(&t);
+}
+
+/* ---- model access ---- */
+
+
+
+
+static const struct capture *cap_of(const struct analysis *a, const struct entity *e) { return &a->m.caps[e->capture]; }
+
+static const struct entity *fentity(const struct analysis *a, const struct finding *f, int m)
+{
+	struct topo_in ti = analysis_topo(a);
+	return finding_entity(&ti, f, m);
+}
+
+static const struct entity *vdisk_of(const struct analysis *a, const struct entity *g, const struct diskmap_entry **me)
+{
+	struct topo_in ti = analysis_topo(a);
+	return topology_vdisk_of_guest(&ti, g, me);
+}
+
+/* Points of one series of an entity (aligned times). Caller frees. */
+static struct chart_point *series_points(const struct analysis *a, const struct entity *e, int m, size_t *n)
+{
+	*n = 0;
+	if (!e || m < 0 || e->series[m] < 0)
+		return NULL;
+	const struct capture *c = cap_of(a, e);
+	const struct dstore *d = &c->ds;
+	if (!d->nb)
+		return NULL;
+	struct chart_point *p = xmalloc(d->nb * sizeof *p);
+	size_t s = (size_t)e->series[m];
+	for (size_t k = 0; k < d->nb; k++) {
+		p[k].t = (double)model_time(&a->m, c, k) / 1000.0;
+		p[k].mean = ds_mean(d, s, k);
+		p[k].min = ds_min(d, s, k);
+		p[k].max = ds_max(d, s, k);
+	}
+	*n = d->nb;
+	return p;
+}
+
+/* Median of bucket means and the largest bucket max of metric m of e within [t0, t1] (aligned ms;
+ * the whole capture when t0 >= t1). */
+static void win_stat(const struct analysis *a, const struct entity *e, int m, int64_t t0, int64_t t1, double *med,
+		     double *mx)
+{
+	*med = *mx = NAN;
+	if (!e || e->series[m] < 0)
+		return;
+	const struct capture *c = cap_of(a, e);
+	struct qsketch q;
+	qs_init(&q);
+	size_t s = (size_t)e->series[m];
+	for (size_t k = 0; k < c->ds.nb; k++) {
+		int64_t t = model_time(&a->m, c, k);
+		if (t0 < t1 && (t < t0 || t > t1))
+			continue;
+		double v = ds_mean(&c->ds, s, k);
+		if (isnan(v))
+			continue;
+		qs_add(&q, v);
+		double x = ds_max(&c->ds, s, k);
+		if (isnan(*mx) || x > *mx)
+			*mx = x;
+	}
+	if (q.n)
+		*med = qs_quantile(&q, 0.5);
+	qs_free(&q);
+}
+
+
+
+/* ---- the IO stack of one disk: guest disk → virtual disk → device → adapter ---- */
+
+
+
+
+
+
+
+
+
+static void fig(struct buf *b, const char *label, double v, const char *unit)
+{
+	if (isnan(v))
+		return;
+	buf_adds(b, "<span class=\"fig\"><span class=\"fl\">");
+	buf_adds(b, label);
+	buf_adds(b, "</span> <b>");
+	num(b, v);
+	buf_adds(b, "</b>");
+	if (unit && *unit) {
+		buf_addc(b, ' ');
+		buf_adds(b, unit);
+	}
+	buf_adds(b, "</span>");
+}
+
+/* What the captures could show, a row per layer. */
+static void coverage_html(const struct analysis *a, struct buf *out)
+{
+	static const char *const vmw[COV_LAYERS] = {"Guest OS", "Virtual SCSI", "Per-VM world queue",
+						    "VMkernel device queue", "Host bus adapter", "Array / LUN"};
+	static const char *const hv[COV_LAYERS] = {"Guest OS", "VHDX (Hyper-V storage)", "Other cluster nodes",
+						   "Host disk", "Host bus adapter / MPIO", "Array / LUN"};
+	const char *const *names = analysis_hyperv(a) ? hv : vmw;
+	buf_adds(out, "<h3>What these captures could show</h3>\n<table class=\"cov\"><tr><th>Layer</th><th>Status</th>"
+		      "<th>Why</th></tr>\n");
+	for (int l = 0; l < COV_LAYERS; l++) {
+		const struct layer_cov *lc = &a->cov.layer[l];
+		buf_printf(out, "<tr><td>%s</td><td class=\"st%s\">%s</td><td>", names[l],
+			   lc->status == COV_ASSESSED ? "" : lc->status == COV_PARTIAL ? " pa" : " na",
+			   lc->status == COV_ASSESSED ? "assessed" : lc->status == COV_PARTIAL ? "partly assessed" : "not assessed");
+		esc(out, lc->why);
+		buf_adds(out, "</td></tr>\n");
+	}
+	buf_adds(out, "</table>\n");
+}
+
+/* A box can say "no wait found" only when its layer and its entity were assessed. */
+static bool box_assessed(const struct analysis *a, int box, const struct entity *e)
+{
+	static const enum layer layer_of[BOX_COUNT] = {LAYER_GUEST, LAYER_VSCSI, LAYER_DEVICE, LAYER_ADAPTER, LAYER_ARRAY};
+	/* a Hyper-V host disk's box is judged on the host disks (perfmon has no array layer) */
+	enum layer l = box == BOX_ARRAY && model_hyperv(&a->m, e->capture) ? LAYER_DEVICE : layer_of[box];
+	return a->cov.layer[l].status != COV_NOT_ASSESSED &&
+	       coverage_entity_assessed(&a->cov, (size_t)(e - a->m.ents));
+}
+
+static void stack_render(const struct analysis *a, const struct stack *ch, const struct finding *anchor, struct buf *b)
+{
+	int64_t t0 = anchor && anchor->end > anchor->start ? anchor->start : 0;
+	int64_t t1 = anchor && anchor->end > anchor->start ? anchor->end : 0;
+	struct box_state st[BOX_COUNT];
+	struct topo_in ti = analysis_topo(a);
+	topology_boxes(&ti, ch, st);
+	int sev[BOX_COUNT];
+	bool waits[BOX_COUNT];
+	const char *why[BOX_COUNT];
+	for (int i = 0; i < BOX_COUNT; i++) {
+		sev[i] = st[i].sev;
+		waits[i] = st[i].waits;
+		why[i] = st[i].why >= 0 ? kind_title((enum kind)st[i].why) : NULL;
+	}
+	bool hv = ch->vdisk && model_hyperv(&a->m, ch->vdisk->capture);
+	static const char *const vmw_names[BOX_COUNT] = {"Guest OS", "Virtual SCSI", "VMkernel device queue",
+							 "Host bus adapter", "Array / LUN"};
+	static const char *const vmw_roles[BOX_COUNT] = {
+		"the Windows disk SQL Server uses (perfmon)",
+		"per-disk queue to the hypervisor: LSI Logic SAS 32, PVSCSI 64 (up to 254)",
+		"the LUN's queue in ESXi: DQLEN slots, the rest wait (QUED, KAVG)",
+		"the HBA's queue, shared by its LUNs (AQLEN)",
+		"service time below the HBA: fabric and array (DAVG)",
+	};
+	static const char *const hv_names[BOX_COUNT] = {"Guest OS", "VHDX", "Hyper-V host storage", "Host bus adapter / MPIO",
+							"Host disk / LUN"};
+	static const char *const hv_roles[BOX_COUNT] = {
+		"the Windows disk SQL Server uses (perfmon)",
+		"the virtual hard disk at the host's storage VSP: Latency, where Storage QoS applies",
+		"the Cluster Shared Volume or volume below the VHDX (direct or redirected IO)",
+		"not in perfmon (MPIO path health is WMI)",
+		"the host disk's latency: the host's queue and the array below it",
+	};
+	const char *const *names = hv ? hv_names : vmw_names, *const *roles = hv ? hv_roles : vmw_roles;
+	const struct entity *ents[BOX_COUNT] = {ch->guest, ch->vdisk, ch->device, ch->adapter, ch->device};
+	if (hv)
+		ents[BOX_KERNEL] = ch->volume; /* the host storage between the VHDX and its disk: its volume */
+	buf_adds(b, "<div class=\"stack\">\n");
+	for (int i = 0; i < BOX_COUNT; i++) {
+		const struct entity *e = ents[i];
+		const char *cls = waits[i] ? sev_class(sev[i] > 0 ? sev[i] : SEV_WARNING) : sev[i] >= SEV_WARNING ? "symptom" : "ok";
+		if (!e)
+			cls = "absent";
+		if (i)
+			buf_adds(b, "<div class=\"arrow\" aria-hidden=\"true\"><span class=\"ar\"></span></div>\n");
+		buf_printf(b, "<div class=\"tier tier-%s\">\n<div class=\"tier-name\">%s</div><div class=\"tier-role\">%s</div>\n",
+			   cls, names[i], roles[i]);
+		if (!e) {
+			buf_adds(b, "<div class=\"tier-ent muted\">not in the captures</div>");
+		} else {
+			buf_adds(b, "<div class=\"tier-ent\">");
+			entity_label(b, e->host, e->name);
+			buf_adds(b, "</div><div class=\"figs\">");
+			double m, x;
+			switch (i) {
+			case BOX_GUEST:
+				win_stat(a, e, M_G_LAT_R, t0, t1, &m, &x);
+				fig(b, "read", m, "ms");
+				win_stat(a, e, M_G_LAT_W, t0, t1, &m, &x);
+				fig(b, "write", m, "ms");
+				win_stat(a, e, M_G_CDQL, t0, t1, &m, &x);
+				fig(b, "queue", m, "IOs");
+				win_stat(a, e, M_G_XFERS, t0, t1, &m, &x);
+				fig(b, "load", m, "IO/s");
+				break;
+			case BOX_VSCSI:
+				if (hv) {
+					win_stat(a, e, M_HV_LAT, t0, t1, &m, &x);
+					fig(b, "latency", m, "ms");
+					win_stat(a, e, M_HV_LOWER_LAT, t0, t1, &m, &x);
+					fig(b, "below", m, "ms");
+					win_stat(a, e, M_CMDS, t0, t1, &m, &x);
+					fig(b, "load", m, "IO/s");
+					break;
+				}
+				win_stat(a, e, M_VD_LAT_R, t0, t1, &m, &x);
+				fig(b, "read", m, "ms");
+				win_stat(a, e, M_VD_LAT_W, t0, t1, &m, &x);
+				fig(b, "write", m, "ms");
+				win_stat(a, e, M_CMDS, t0, t1, &m, &x);
+				fig(b, "load", m, "IO/s");
+				break;
+			case BOX_KERNEL:
+				if (hv) {
+					win_stat(a, e, M_H_LAT_R, t0, t1, &m, &x);
+					fig(b, "read", m, "ms");
+					win_stat(a, e, M_H_LAT_W, t0, t1, &m, &x);
+					fig(b, "write", m, "ms");
+					win_stat(a, e, M_CSV_REDIR_R, t0, t1, &m, &x);
+					double rw = m;
+					win_stat(a, e, M_CSV_REDIR_W, t0, t1, &m, &x);
+					fig(b, "redirected", isnan(rw) && isnan(m) ? NAN : (isnan(rw) ? 0 : rw) + (isnan(m) ? 0 : m), "IO/s");
+					break;
+				}
+				win_stat(a, e, M_KAVG, t0, t1, &m, &x);
+				fig(b, "KAVG", m, "ms");
+				win_stat(a, e, M_ACTV, t0, t1, &m, &x);
+				fig(b, "ACTV", m, "");
+				win_stat(a, e, M_DQLEN, t0, t1, &m, &x);
+				fig(b, "DQLEN", m, "");
+				win_stat(a, e, M_QUED, t0, t1, &m, &x);
+				fig(b, "QUED", m, "");
+				break;
+			case BOX_ADAPTER:
+				win_stat(a, e, M_ACTV, t0, t1, &m, &x);
+				fig(b, "ACTV", m, "");
+				win_stat(a, e, M_AQLEN, t0, t1, &m, &x);
+				fig(b, "AQLEN", m, "");
+				win_stat(a, e, M_CMDS, t0, t1, &m, &x);
+				fig(b, "load", m, "IO/s");
+				break;
+			case BOX_ARRAY:
+				if (hv) {
+					win_stat(a, e, M_H_LAT_R, t0, t1, &m, &x);
+					fig(b, "read", m, "ms");
+					win_stat(a, e, M_H_LAT_W, t0, t1, &m, &x);
+					fig(b, "write", m, "ms");
+					break;
+				}
+				win_stat(a, e, M_DAVG, t0, t1, &m, &x);
+				fig(b, "DAVG", m, "ms");
+				fig(b, "max", x, "ms");
+				break;
+			default: break;
+			}
+			buf_adds(b, "</div>");
+		}
+		buf_adds(b, "\n<div class=\"tier-tag\">");
+		if (e && waits[i])
+			buf_printf(b, "<span class=\"tag %s\">IO waits here</span><small>%s</small>", sev_class(sev[i]), why[i]);
+		else if (e && sev[i] >= SEV_WARNING)
+			buf_printf(b, "<span class=\"tag symptom\">latency felt here</span><small>%s</small>", why[i]);
+		else if (e && sev[i] == SEV_INFO)
+			buf_printf(b, "<span class=\"tag info\">note</span><small>%s</small>", why[i]);
+		else if (e && box_assessed(a, i, e))
+			buf_adds(b, "<span class=\"tag ok\">no wait found</span>");
+		else if (e)
+			buf_adds(b, "<span class=\"tag info\">not assessed</span><small>see what the captures could show</small>");
+		buf_adds(b, "</div>\n</div>\n");
+	}
+	buf_adds(b, "</div>\n");
+	/* how the layers were tied together */
+	struct buf how;
+	buf_init(&how);
+	if (ch->guest && ch->vdisk && ch->map) {
+		if (ch->map->automatic)
+			buf_printf(&how, "<span>guest disk = virtual disk by IOPS correlation (r = %.2f)</span>", ch->map->correlation);
+		else
+			buf_adds(&how, "<span>guest disk = virtual disk from the --map file</span>");
+	}
+	if (ch->vdisk && ch->device && ch->l_dev.why) {
+		buf_printf(&how, "<span>virtual disk on this LUN: %s, ", ch->l_dev.how == LINK_ID ? "a fact" : "a guess");
+		esc(&how, ch->l_dev.why);
+		buf_adds(&how, "</span>");
+	} else if (ch->vdisk && !ch->device && ch->back == BACK_NOT_SHOWN && ch->l_dev.why) {
+		buf_adds(&how, "<span>virtual disk on no SCSI device of the capture: ");
+		esc(&how, ch->l_dev.why);
+		buf_adds(&how, "</span>");
+	}
+	if (ch->device && ch->adapter && ch->l_adp.why) {
+		buf_printf(&how, "<span>LUN behind this adapter: %s, ", ch->l_adp.how == LINK_ID ? "a fact" : "a guess");
+		esc(&how, ch->l_adp.why);
+		buf_adds(&how, "</span>");
+	}
+	if (how.len) {
+		buf_adds(b, "<p class=\"how\">Layers matched: ");
+		buf_add(b, how.data, how.len);
+		buf_adds(b, "</p>\n");
+	}
+	buf_free(&how);
+}
+
+/* ---- charts of a finding ---- */
+
+static const char *unit_label(const char *u) { return u && *u ? u : "ratio"; }
+
+/* Host-side latency of the virtual disk mapped to guest disk g, weighted by reads/writes. */
+static struct chart_point *host_latency_points(const struct analysis *a, const struct entity *v, size_t *n)
+{
+	size_t nr, nw, nlr, nlw;
+	struct chart_point *r = series_points(a, v, M_READS, &nr), *w = series_points(a, v, M_WRITES, &nw);
+	struct chart_point *lr = series_points(a, v, M_VD_LAT_R, &nlr), *lw = series_points(a, v, M_VD_LAT_W, &nlw);
+	struct chart_point *out = NULL;
+	*n = 0;
+	size_t len = lr ? nlr : lw ? nlw : 0;
+	if (len) {
+		out = xmalloc(len * sizeof *out);
+		for (size_t k = 0; k < len; k++) {
+			double R = r && k < nr ? r[k].mean : NAN, W = w && k < nw ? w[k].mean : NAN;
+			double LR = lr ? lr[k].mean : NAN, LW = lw && k < nlw ? lw[k].mean : NAN;
+			double v2;
+			if (isnan(R) || isnan(W) || R + W <= 0)
+				v2 = !isnan(LR) ? LR : LW;
+			else
+				v2 = ((isnan(LR) ? 0 : R * LR) + (isnan(LW) ? 0 : W * LW)) / ((isnan(LR) ? 0 : R) + (isnan(LW) ? 0 : W));
+			out[k].t = lr ? lr[k].t : lw[k].t;
+			out[k].mean = out[k].min = out[k].max = v2;
+		}
+		*n = len;
+	}
+	free(r);
+	free(w);
+	free(lr);
+	free(lw);
+	return out;
+}
+
+/* Builds the chart of finding f. Returns the entity whose capture gives the time axis, or NULL
+ * when nothing can be charted. */
+static const struct entity *chart_build(const struct analysis *a, const struct finding *f, struct chart *c)
+{
+	chart_init(c);
+	int metrics[MAX_EVIDENCE + 4];
+	double thr[MAX_EVIDENCE + 4];
+	int nm = 0;
+	for (int k = 0; k < f->nev; k++) {
+		thr[nm] = f->ev[k].threshold;
+		metrics[nm++] = (int)f->ev[k].metric;
+	}
+	if (!nm) {
+		/* findings from logs or partition tables: the entity's own counters for context */
+		const struct entity *e = fentity(a, f, -1);
+		if (!e)
+			return NULL;
+		static const int dev[] = {M_DQLEN, M_ACTV, M_QUED, M_DAVG, M_KAVG};
+		static const int gst[] = {M_G_LAT_R, M_G_LAT_W, M_G_CDQL, M_G_XFERS};
+		const int *l = e->layer == LAYER_GUEST ? gst : dev;
+		int ln = e->layer == LAYER_GUEST ? 4 : 5;
+		for (int i = 0; i < ln; i++) {
+			thr[nm] = NAN;
+			metrics[nm++] = l[i];
+		}
+	}
+	const struct entity *axis = NULL;
+	const char *units[CHART_MAX_PANELS];
+	int nu = 0;
+	for (int i = 0; i < nm; i++) {
+		const struct entity *e = fentity(a, f, metrics[i]);
+		if (!e)
+			continue;
+		const char *u = unit_label(metric_info[metrics[i]].unit);
+		if (!strcmp(u, "commands"))
+			u = "IOs"; /* esxtop commands and perfmon IOs share a panel */
+		int p = -1;
+		for (int k = 0; k < nu; k++)
+			if (strcmp(units[k], u) == 0)
+				p = k;
+		if (p < 0) {
+			if (nu == CHART_MAX_PANELS)
+				continue;
+			p = nu;
+			units[nu++] = u;
+			snprintf(c->panel[p].ylabel, sizeof c->panel[p].ylabel, "%s", u);
+		}
+		size_t n;
+		struct chart_point *pts = series_points(a, e, metrics[i], &n);
+		if (pts && chart_add_series(c, metric_info[metrics[i]].label, p, CS_BAND, 0, pts, n)) {
+			if (!axis)
+				axis = e;
+			if (!isnan(thr[i]) && isnan(c->panel[p].threshold)) {
+				c->panel[p].threshold = thr[i];
+				snprintf(c->panel[p].threshold_label, sizeof c->panel[p].threshold_label, "threshold %g %s", thr[i],
+					 strcmp(u, "ratio") ? u : "");
+			}
+		}
+		free(pts);
+	}
+	if (!axis)
+		return NULL;
+	/* the guest's view against the host's view of the same virtual disk */
+	if (axis->layer == LAYER_GUEST) {
+		const struct diskmap_entry *me;
+		const struct entity *v = vdisk_of(a, axis, &me);
+		for (int p = 0; v && p < c->npanels; p++) {
+			if (strcmp(c->panel[p].ylabel, "ms") != 0)
+				continue;
+			size_t n;
+			struct chart_point *pts = host_latency_points(a, v, &n);
+			if (pts)
+				chart_add_series(c, "host view (esxtop)", p, CS_DASHED, 0, pts, n);
+			free(pts);
+		}
+	}
+	const struct capture *cp = cap_of(a, axis);
+	c->t0 = (double)(cp->start + cp->clock_offset_ms) / 1000.0;
+	c->t1 = (double)(cp->end + cp->clock_offset_ms) / 1000.0;
+	if (c->t1 <= c->t0)
+		c->t1 = c->t0 + 1;
+	if (f->end > f->start) {
+		c->shade0 = (double)f->start / 1000.0;
+		c->shade1 = (double)f->end / 1000.0;
+	}
+	return axis;
+}
+
+/* The overview chart of entity e (a guest disk or a device): its latency over the whole capture
+ * against the rule's warning and critical bands, and its load below. false when it has none. */
+static bool overview_chart(const struct analysis *a, const struct entity *e, struct chart *c)
+{
+	chart_init(c);
+	bool guest = e->layer == LAYER_GUEST;
+	static const int gm[2] = {M_G_LAT_R, M_G_LAT_W}, dm[2] = {M_DAVG, M_KAVG};
+	static const char *const gl[2] = {"reads (Avg. Disk sec/Read)", "writes (Avg. Disk sec/Write)"};
+	static const char *const dl[2] = {"device latency, reads and writes (DAVG)", "kernel queueing (KAVG)"};
+	for (int k = 0; k < 2; k++) {
+		size_t n;
+		struct chart_point *pts = series_points(a, e, guest ? gm[k] : dm[k], &n);
+		if (pts)
+			chart_add_series(c, guest ? gl[k] : dl[k], 0, CS_BAND, 0, pts, n);
+		free(pts);
+	}
+	if (!c->ns)
+		return false;
+	snprintf(c->panel[0].ylabel, sizeof c->panel[0].ylabel, "ms");
+	struct entity_ref who = {.layer = e->layer, .host = e->host, .name = e->name};
+	double w = rules_for(&a->rules, guest ? R_GUEST_LAT_WARN : R_DAVG_WARN, &who);
+	double cr = rules_for(&a->rules, guest ? R_GUEST_LAT_CRIT : R_DAVG_CRIT, &who);
+	c->panel[0].threshold = w;
+	snprintf(c->panel[0].threshold_label, sizeof c->panel[0].threshold_label, "warning %g ms", w);
+	c->panel[0].threshold2 = cr;
+	snprintf(c->panel[0].threshold2_label, sizeof c->panel[0].threshold2_label, "critical %g ms", cr);
+	size_t n;
+	struct chart_point *pts = series_points(a, e, guest ? M_G_XFERS : M_CMDS, &n);
+	if (pts && chart_add_series(c, guest ? "IO/s (Disk Transfers/sec)" : "IO/s (Commands/sec)", 1, CS_LINE, 3, pts, n))
+		snprintf(c->panel[1].ylabel, sizeof c->panel[1].ylabel, "IO/s");
+	free(pts);
+	const struct capture *cp = cap_of(a, e);
+	c->t0 = (double)(cp->start + cp->clock_offset_ms) / 1000.0;
+	c->t1 = (double)(cp->end + cp->clock_offset_ms) / 1000.0;
+	if (c->t1 <= c->t0)
+		c->t1 = c->t0 + 1;
+	return true;
+}
+
+static void triple(struct buf *b, const struct qsketch *q, const double *ps, int n, bool with_max)
+{
+	buf_adds(b, "<td class=\"n\">");
+	if (!q->n) {
+		buf_adds(b, "&ndash;</td>");
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		if (i)
+			buf_adds(b, "<span class=\"sep\">/</span>");
+		num(b, qs_quantile(q, ps[i]));
+	}
+	if (with_max) {
+		buf_adds(b, "<span class=\"sep\">/</span>");
+		num(b, q->max);
+	}
+	buf_adds(b, "</td>");
+}
+
+static bool same_host(const char *x, const char *y) { return (!x && !y) || (x && y && strcmp(x, y) == 0); }
+
+/* A VM worth listing: it owns a virtual disk in the captures, or it waited for CPU noticeably. */
+static bool vm_relevant(const struct model *m, const struct entity *vm)
+{
+	if (entity_sk(vm, M_RDY)->n && qs_quantile(entity_sk(vm, M_RDY), 0.95) >= 5)
+		return true;
+	size_t n = strlen(vm->name);
+	for (size_t i = 0; i < m->nents; i++) {
+		const struct entity *e = &m->ents[i];
+		if (e->outside)
+			continue;
+		if (e->layer == LAYER_VSCSI && strncmp(e->name, vm->name, n) == 0 && strncmp(e->name + n, ":scsi", 5) == 0)
+			return true;
+	}
+	return false;
+}
+
+static const double P3[] = {0.5, 0.95, 0.99};
+static const double P2[] = {0.5, 0.95};
+
+static void entity_tables(const struct analysis *a, struct buf *b)
+{
+	const struct model *m = &a->m;
+	size_t idle = 0;
+	static const struct {
+		enum layer l;
+		const char *title, *cols;
+	} groups[] = {
+		{LAYER_GUEST, "Guest disks (perfmon)",
+		 "<th>Disk</th><th class=\"n\">IO/s<br>p50 / p95 / max</th><th class=\"n\">MB/s<br>p50 / p95</th>"
+		 "<th class=\"n\">Read ms<br>p50 / p95 / p99 / max</th><th class=\"n\">Write ms<br>p50 / p95 / p99 / max</th>"
+		 "<th class=\"n\">Current queue<br>p50 / p95 / max</th>"},
+		{LAYER_VSCSI, "Virtual disks (esxtop)",
+		 "<th>Virtual disk</th><th class=\"n\">IO/s<br>p50 / p95 / max</th><th class=\"n\">MB/s<br>read / write, mean</th>"
+		 "<th class=\"n\">Read ms<br>p50 / p95 / p99 / max</th><th class=\"n\">Write ms<br>p50 / p95 / p99 / max</th><th></th>"},
+		{LAYER_DEVICE, "Devices / LUNs (esxtop)",
+		 "<th>Device</th><th class=\"n\">IO/s<br>p50 / p95 / max</th><th class=\"n\">MB/s<br>read / write, mean</th>"
+		 "<th class=\"n\">DAVG ms<br>p50 / p95 / p99 / max</th><th class=\"n\">KAVG ms<br>p50 / p95 / p99 / max</th>"
+		 "<th class=\"n\">ACTV / QUED p95<br>DQLEN min&ndash;max</th>"},
+		{LAYER_ADAPTER, "Adapters (esxtop)",
+		 "<th>Adapter</th><th class=\"n\">IO/s<br>p50 / p95 / max</th><th class=\"n\">MB/s<br>read / write, mean</th>"
+		 "<th class=\"n\">DAVG ms<br>p50 / p95 / p99 / max</th><th class=\"n\">KAVG ms<br>p50 / p95 / p99 / max</th>"
+		 "<th class=\"n\">ACTV / QUED p95<br>AQLEN max</th>"},
+	};
+	for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
+	    for (size_t h = 0; h < m->nents; h++) {
+		/* one table per host: h is the first entity of its host in this layer */
+		const struct entity *he = &m->ents[h];
+		if (he->layer != groups[g].l)
+			continue;
+		bool seen = false;
+		for (size_t k = 0; k < h && !seen; k++)
+			seen = m->ents[k].layer == groups[g].l && same_host(m->ents[k].host, he->host);
+		if (seen)
+			continue;
+		size_t shown = 0;
+		for (size_t i = h; i < m->nents; i++) {
+			const struct entity *e = &m->ents[i];
+			if (e->layer != groups[g].l || !same_host(e->host, he->host))
+				continue;
+			if (!entity_active(e, &a->rules)) {
+				idle++;
+				continue;
+			}
+			bool ehv = model_hyperv(m, e->capture) && (e->layer == LAYER_VSCSI || e->layer == LAYER_DEVICE);
+			if (!shown++) {
+				buf_printf(b, "<h4>%s &middot; <span class=\"ent\">",
+					   !ehv ? groups[g].title : e->layer == LAYER_VSCSI ? "VHDX files (Hyper-V host)" : "Host disks (Hyper-V host)");
+				esc(b, he->host ? he->host : "unknown host");
+				buf_printf(b, "</span></h4>\n<div class=\"tablewrap\"><table class=\"ents\"><thead><tr>%s</tr></thead><tbody>\n",
+					   !ehv ? groups[g].cols
+					   : e->layer == LAYER_VSCSI
+						   ? "<th>VHDX</th><th class=\"n\">IO/s<br>p50 / p95 / max</th><th class=\"n\">MB/s<br>read / write, mean</th>"
+						     "<th class=\"n\">Latency ms<br>p50 / p95 / p99 / max</th><th class=\"n\">Lower latency ms<br>p50 / p95 / p99 / max</th>"
+						     "<th class=\"n\">Normalized IOPS<br>p50 / p95</th>"
+						   : "<th>Host disk</th><th class=\"n\">IO/s<br>p50 / p95 / max</th><th class=\"n\">MB/s<br>read / write, mean</th>"
+						     "<th class=\"n\">Read ms<br>p50 / p95 / p99 / max</th><th class=\"n\">Write ms<br>p50 / p95 / p99 / max</th>"
+						     "<th class=\"n\">Current queue<br>p50 / p95 / max</th>");
+			}
+			buf_adds(b, "<tr><td class=\"ent\">");
+			esc(b, e->name);
+			buf_adds(b, "</td>");
+			triple(b, entity_sk(e, e->layer == LAYER_GUEST ? M_G_XFERS : M_CMDS), P2, 2, true);
+			if (e->layer == LAYER_GUEST) {
+				triple(b, entity_sk(e, M_G_MBPS), P2, 2, false);
+				triple(b, entity_sk(e, M_G_LAT_R), P3, 3, true);
+				triple(b, entity_sk(e, M_G_LAT_W), P3, 3, true);
+				triple(b, entity_sk(e, M_G_CDQL), P2, 2, true);
+			} else {
+				buf_adds(b, "<td class=\"n\">");
+				num(b, entity_mean(e, M_MBR));
+				buf_adds(b, "<span class=\"sep\">/</span>");
+				num(b, entity_mean(e, M_MBW));
+				buf_adds(b, "</td>");
+				if (ehv) {
+					bool v = e->layer == LAYER_VSCSI;
+					triple(b, entity_sk(e, v ? M_HV_LAT : M_H_LAT_R), P3, 3, true);
+					triple(b, entity_sk(e, v ? M_HV_LOWER_LAT : M_H_LAT_W), P3, 3, true);
+					triple(b, entity_sk(e, v ? M_HV_NIOPS : M_H_CDQL), P2, 2, !v);
+				} else if (e->layer == LAYER_VSCSI) {
+					triple(b, entity_sk(e, M_VD_LAT_R), P3, 3, true);
+					triple(b, entity_sk(e, M_VD_LAT_W), P3, 3, true);
+					buf_adds(b, "<td></td>");
+				} else {
+					triple(b, entity_sk(e, M_DAVG), P3, 3, true);
+					triple(b, entity_sk(e, M_KAVG), P3, 3, true);
+					buf_adds(b, "<td class=\"n\">");
+					num(b, entity_sk(e, M_ACTV)->n ? qs_quantile(entity_sk(e, M_ACTV), 0.95) : NAN);
+					buf_adds(b, "<span class=\"sep\">/</span>");
+					num(b, entity_sk(e, M_QUED)->n ? qs_quantile(entity_sk(e, M_QUED), 0.95) : NAN);
+					buf_adds(b, "<br>");
+					if (e->layer == LAYER_DEVICE) {
+						if (entity_sk(e, M_DQLEN)->n) {
+							num(b, entity_sk(e, M_DQLEN)->min);
+							if (entity_sk(e, M_DQLEN)->max != entity_sk(e, M_DQLEN)->min) {
+								buf_adds(b, "&ndash;");
+								num(b, entity_sk(e, M_DQLEN)->max);
+							}
+						} else {
+							buf_adds(b, "&ndash;");
+						}
+					} else {
+						num(b, entity_sk(e, M_AQLEN)->n ? entity_sk(e, M_AQLEN)->max : NAN);
+					}
+					buf_adds(b, "</td>");
+				}
+			}
+			buf_adds(b, "</tr>\n");
+		}
+		if (shown)
+			buf_adds(b, "</tbody></table></div>\n");
+	    }
+	}
+	/* VMs: CPU ready */
+	size_t vms = 0;
+	for (size_t i = 0; i < m->nents; i++) {
+		const struct entity *e = &m->ents[i];
+		if (e->outside)
+			continue;
+		if (e->layer != LAYER_VM || !entity_sk(e, M_RDY)->n || !vm_relevant(m, e))
+			continue;
+		if (!vms++)
+			buf_adds(b, "<h4>Virtual machines with disks in the captures (esxtop CPU)</h4>\n<div class=\"tablewrap\">"
+				    "<table class=\"ents\"><thead><tr><th>Host</th><th>VM</th><th class=\"n\">CPU %Ready<br>p50 / p95 / p99 / max</th>"
+				    "</tr></thead><tbody>\n");
+		buf_adds(b, "<tr><td class=\"host\">");
+		esc(b, e->host);
+		buf_adds(b, "</td><td class=\"ent\">");
+		esc(b, e->name);
+		buf_adds(b, "</td>");
+		triple(b, entity_sk(e, M_RDY), P3, 3, true);
+		buf_adds(b, "</tr>\n");
+	}
+	if (vms)
+		buf_adds(b, "</tbody></table></div>\n");
+	if (idle)
+		buf_printf(b, "<p class=\"small muted\">%zu idle entit%s (below %g IO/s on average) not shown; all are in the "
+			      "embedded JSON.</p>\n", idle, idle == 1 ? "y" : "ies", rule_value(&a->rules, R_ACTIVE_IOPS));
+}
+
+static void findings_table(const struct analysis *a, const struct ltime *lt, struct buf *b)
+{
+	if (!a->nf) {
+		buf_adds(b, "<p>No findings: nothing in the captures crosses a threshold for long enough to matter.</p>\n");
+		return;
+	}
+	buf_adds(b, "<div class=\"tablewrap\"><table class=\"findings\"><thead><tr><th>#</th><th>Severity</th><th>Finding</th>"
+		    "<th>Where</th><th>When</th><th>Evidence</th></tr></thead><tbody>\n");
+	for (size_t i = 0; i < a->nf; i++) {
+		const struct finding *f = &a->f[i];
+		buf_printf(b, "<tr><td>%zu</td><td><span class=\"badge %s\">%s</span></td><td><a href=\"#f%zu\">", i + 1,
+			   sev_class(f->sev), sev_word(f->sev), i + 1);
+		title(b, f->kind);
+		buf_printf(b, "</a>%s</td><td class=\"where\">", f->heuristic ? " <span class=\"heur\">heuristic</span>" : "");
+		entity_label(b, f->host, f->entity);
+		buf_adds(b, "</td><td style=\"white-space:nowrap\">");
+		if (f->end > f->start) {
+			hhmmss(b, f->start);
+			buf_adds(b, "&ndash;");
+			hhmmss(b, f->end);
+			buf_adds(b, " UTC");
+			if (lt->known) {
+				char ab[16];
+				buf_adds(b, "<br><span class=\"local\">");
+				ltime_local(b, lt, f->start, false);
+				buf_adds(b, "&ndash;");
+				ltime_local(b, lt, f->end, false);
+				buf_addc(b, ' ');
+				esc(b, ltime_abbr(lt, f->end, ab));
+				buf_adds(b, "</span>");
+			}
+			buf_adds(b, "<br><span class=\"muted small\">");
+			duration(b, f->sustained_s);
+			buf_adds(b, "</span>");
+		} else {
+			buf_adds(b, "<span class=\"muted\">whole capture</span>");
+		}
+		buf_adds(b, "</td><td class=\"small\">");
+		if (f->nev) {
+			const struct evidence *ev = &f->ev[0];
+			esc(b, metric_info[ev->metric].label);
+			buf_adds(b, ": median <b>");
+			num(b, ev->median);
+			buf_printf(b, "</b> %s", metric_info[ev->metric].unit);
+			if (ev->above >= 0 && ev->samples)
+				buf_printf(b, " (%ld%% of samples above %g)", (long)lround(100.0 * (double)ev->above / (double)ev->samples),
+					   ev->threshold);
+		} else {
+			esc(b, f->summary);
+		}
+		buf_adds(b, "</td></tr>\n");
+	}
+	buf_adds(b, "</tbody></table></div>\n");
+}
+
+static void evidence_table(const struct finding *f, struct buf *b)
+{
+	if (!f->nev)
+		return;
+	buf_adds(b, "<div class=\"tablewrap\"><table class=\"evidence\"><thead><tr><th>Counter</th><th class=\"n\">Min</th>"
+		    "<th class=\"n\">Median</th><th class=\"n\">p95</th><th class=\"n\">Max</th><th>Unit</th><th class=\"n\">Samples</th>"
+		    "<th class=\"n\">Above threshold</th></tr></thead><tbody>\n");
+	for (int k = 0; k < f->nev; k++) {
+		const struct evidence *ev = &f->ev[k];
+		buf_adds(b, "<tr><td>");
+		esc(b, metric_info[ev->metric].label);
+		buf_adds(b, "</td><td class=\"n\">");
+		num(b, ev->min);
+		buf_adds(b, "</td><td class=\"n\">");
+		num(b, ev->median);
+		buf_adds(b, "</td><td class=\"n\">");
+		num(b, ev->p95);
+		buf_adds(b, "</td><td class=\"n\">");
+		num(b, ev->max);
+		buf_adds(b, "</td><td>");
+		esc(b, metric_info[ev->metric].unit);
+		buf_printf(b, "</td><td class=\"n\">%ld</td><td class=\"n\">", ev->samples);
+		if (ev->above >= 0) {
+			buf_printf(b, "%ld", ev->above);
+			buf_adds(b, " <span class=\"muted\">(&gt; ");
+			num(b, ev->threshold);
+			buf_adds(b, ")</span>");
+		} else {
+			buf_adds(b, "<span class=\"muted\">&ndash;</span>");
+		}
+		buf_adds(b, "</td></tr>\n");
+	}
+	buf_adds(b, "</tbody></table></div>\n");
+}
+
+int report_finding_png(const struct analysis *a, const struct finding *f, const struct html_opts *o, struct buf *png,
+		       struct diag *d)
+{
+	struct chart c;
+	if (!chart_build(a, f, &c)) {
+		chart_free(&c);
+		return CHARTS_FAILED;
+	}
+	c.png = true;
+	c.width = 760;
+	struct chart_opts co = {.gnuplot = o->gnuplot, .keep_dir = NULL, .timeout_s = o->timeout_s};
+	struct charts cs;
+	struct buf why;
+	buf_init(&why);
+	int rc = charts_open(&cs, &co, &why);
+	if (rc == 0) {
+		int number;
+		rc = charts_render(&cs, &c, png, &number, &why);
+	}
+	if (rc < 0 && why.len)
+		diag_emit(d, DIAG_WARNING, 0, 0, "the chart of the top finding: %s", why.data);
+	buf_free(&why);
+	charts_close(&cs);
+	chart_free(&c);
+	return rc;
+}
+
+/* The verdict: its sentence, the counts by severity, what was assessed. */
+static void verdict_section(const struct analysis *a, const struct html_result *res, int worst, const int *cnt,
+			    struct buf *out)
+{
+	buf_printf(out, "<section id=\"verdict\" class=\"verdict %s\">\n<h2>Verdict</h2>\n<p class=\"lead\">",
+		   worst >= SEV_WARNING ? sev_class(worst) : !a->cov.complete ? "partial" : worst < 0 ? "ok" : sev_class(worst));
+	esc(out, a->verdict ? a->verdict : "No analysis result.");
+	buf_adds(out, "</p>\n");
+	workflow_notices(a, out);
+	buf_adds(out, "<div class=\"counts\">");
+	buf_printf(out, "<div class=\"count crit\"><b>%d</b>critical</div><div class=\"count warn\"><b>%d</b>warning</div>"
+			"<div class=\"count info\"><b>%d</b>info</div>",
+		   cnt[SEV_CRITICAL], cnt[SEV_WARNING], cnt[SEV_INFO]);
+	buf_adds(out, "</div>\n");
+	if (res->no_gnuplot)
+		buf_adds(out, "<p class=\"notice\"><b>Charts are not included:</b> gnuplot was not found on the machine that made this "
+			      "report. Install gnuplot (Debian: <code>gnuplot-nox</code>) and run <code>iopsy analyze --html</code> again.</p>\n");
+	coverage_html(a, out);
+	buf_adds(out, "</section>\n");
+}
+
+/* The IO stack of each disk the analysis shows (the affected ones, else the busiest). */
+static void stack_section(const struct analysis *a, struct buf *out)
+{
+	buf_adds(out, "<section id=\"stack\">\n");
+	int nch = (int)a->nshown;
+	buf_printf(out, "<h2>The IO stack of the %s disk%s</h2>\n", nch && a->shown[0].anchor ? "affected" : "busiest",
+		   nch > 1 ? "s" : "");
+	if (!nch) {
+		buf_adds(out, "<p class=\"muted\">No disk with counters in the captures.</p>\n");
+	} else {
+		buf_adds(out, "<p class=\"small muted\">From the application down to the array. Figures are medians over the finding's "
+			      "window (over the whole capture when there is no finding); a marked layer is where IOs wait.</p>\n");
+		for (int k = 0; k < nch; k++) {
+			buf_adds(out, "<div class=\"stack-block\">\n<p class=\"stack-title\">");
+			const struct finding *anchor = a->shown[k].anchor;
+			if (anchor) {
+				size_t idx = (size_t)(anchor - a->f) + 1;
+				buf_printf(out, "Finding <a href=\"#f%zu\">%zu</a> &middot; ", idx, idx);
+				title(out, anchor->kind);
+				buf_adds(out, " &middot; ");
+				entity_label(out, anchor->host, anchor->entity);
+			} else {
+				buf_adds(out, "No findings: the busiest disk, for reference");
+			}
+			buf_adds(out, "</p>\n");
+			stack_render(a, &a->shown[k].s, anchor, out);
+			buf_adds(out, "</div>\n");
+		}
+	}
+	buf_adds(out, "</section>\n");
+}
+
+/* Finding i: its head, summary, chart, evidence, rule and advice. */
+static void finding_article(const struct analysis *a, size_t i, const struct html_opts *o, const struct html_result *res,
+			    const struct ltime *lt, int max_charts, int *charts_done, struct figs *figs, struct buf *out)
+{
+	const struct finding *f = &a->f[i];
+	buf_printf(out, "<article class=\"finding\" id=\"f%zu\">\n<div class=\"finding-head\"><span class=\"num\">%zu</span>"
+			"<span class=\"badge %s\">%s</span><h3>",
+		   i + 1, i + 1, sev_class(f->sev), sev_word(f->sev));
+	title(out, f->kind);
+	buf_printf(out, "</h3>%s</div>\n<p class=\"where\">", f->heuristic ? "<span class=\"heur\">heuristic rule</span>" : "");
+	entity_label(out, f->host, f->entity);
+	buf_printf(out, " &middot; layer: %s", layer_names[f->layer]);
+	if (f->end > f->start) {
+		buf_adds(out, " &middot; ");
+		period_html(out, lt, f->start, f->end);
+		buf_adds(out, " &middot; sustained ");
+		duration(out, f->sustained_s);
+	}
+	buf_adds(out, "</p>\n<p class=\"summary\">");
+	size_t at = out->len;
+	esc_words(out, f->summary);
+	if (out->len > at && out->data[at] >= 'a' && out->data[at] <= 'z')
+		out->data[at] = (char)(out->data[at] - 'a' + 'A');
+	buf_adds(out, "</p>\n");
+	/* the chart */
+	if (res->no_gnuplot && !o->gnuplot_dir) {
+		/* said once at the top */
+	} else if (*charts_done >= max_charts) {
+		buf_printf(out, "<p class=\"nochart\">No chart: only the %d worst findings are charted.</p>\n", max_charts);
+	} else {
+		struct chart c;
+		const struct entity *axis = chart_build(a, f, &c);
+		c.ltz = lt->known ? &lt->z : NULL;
+		if (!axis) {
+			buf_adds(out, "<p class=\"nochart\">No chart: the counters of this finding are not in the captures.</p>\n");
+		} else {
+			struct buf cap;
+			buf_init(&cap);
+			buf_adds(&cap, "Counters of ");
+			entity_label(&cap, axis->host, axis->name);
+			buf_adds(&cap, " from <span class=\"ent\">");
+			esc(&cap, cap_of(a, axis)->path);
+			buf_adds(&cap, "</span>");
+			figs_add(figs, &c, out, i + 1, cap.data);
+			(*charts_done)++;
+			buf_free(&cap);
+		}
+		chart_free(&c);
+	}
+	evidence_table(f, out);
+	buf_adds(out, "<dl class=\"rule\">");
+	if (f->load) {
+		buf_adds(out, "<dt>Load on the LUN</dt><dd>");
+		esc(out, f->load);
+		buf_adds(out, "</dd>");
+	}
+	buf_adds(out, "<dt>Rule</dt><dd>");
+	esc(out, f->rule);
+	buf_adds(out, "</dd><dt>Source</dt><dd>");
+	esc(out, f->source);
+	buf_adds(out, "</dd>");
+	if (f->advice && *f->advice) {
+		buf_adds(out, "<dt>Advice</dt><dd class=\"advice\">");
+		esc_words(out, f->advice);
+		buf_adds(out, "</dd>");
+	}
+	buf_adds(out, "</dl>\n</article>\n");
+}
+
+/* No problem found: the evidence of health, busiest disks and LUNs first. */
+static void overview_charts(const struct analysis *a, const struct model *m, const struct ltime *lt, int max_charts,
+			    int *charts_done, struct figs *figs, struct buf *out)
+{
+	/* no problem found: show the evidence of health, busiest disks and LUNs first */
+	buf_adds(out, "<h3 id=\"overview\">Overview: latency over time against the bands</h3>\n<p class=\"small muted\">"
+		      "Each active guest disk and LUN over the whole capture: the line is the mean, the band its minimum "
+		      "to maximum; the dashed lines are the rule's warning and critical latency.</p>\n");
+	const struct entity *pick[8];
+	int np = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		int want = pass ? LAYER_DEVICE : LAYER_GUEST, metric = pass ? M_CMDS : M_G_XFERS, got = 0;
+		for (int k = 0; k < 3 && np < 6; k++) {
+			const struct entity *best = NULL;
+			for (size_t i = 0; i < m->nents; i++) {
+				const struct entity *e = &m->ents[i];
+				if (e->outside)
+					continue;
+				if ((int)e->layer != want || !entity_active(e, &a->rules) || !entity_sk(e, metric)->n)
+					continue;
+				bool taken = false;
+				for (int j = 0; j < np; j++)
+					taken |= pick[j] == e;
+				if (!taken && (!best || qs_mean(entity_sk(e, metric)) > qs_mean(entity_sk(best, metric))))
+					best = e;
+			}
+			if (!best)
+				break;
+			pick[np++] = best;
+			got++;
+		}
+		(void)got;
+	}
+	for (int k = 0; k < np && *charts_done < max_charts; k++) {
+		struct chart c;
+		if (overview_chart(a, pick[k], &c)) {
+			c.ltz = lt->known ? &lt->z : NULL;
+			struct buf cap;
+			buf_init(&cap);
+			buf_adds(&cap, pick[k]->layer == LAYER_GUEST ? "Guest disk " : "LUN ");
+			entity_label(&cap, pick[k]->host, pick[k]->name);
+			buf_adds(&cap, ": latency against the bands, and its load.");
+			figs_add(figs, &c, out, 0, cap.data);
+			(*charts_done)++;
+			buf_free(&cap);
+		}
+		chart_free(&c);
+	}
+}
+
+/* SQL Server while the storage waited (nothing without an instance). */
+static void sql_section(const struct analysis *a, struct buf *out)
+{
+	for (size_t i = 0; a->sql && i < a->sql->n; i++) {
+		const struct sql_instance *si = &a->sql->in[i];
+		if (!i)
+			buf_adds(out, "<section id=\"sql\">\n<h2>SQL Server while the storage waited</h2>\n");
+		buf_adds(out, "<p>");
+		esc(out, si->summary);
+		buf_adds(out, "</p>\n<ul>\n");
+		for (size_t k = 0; k < si->nplace; k++) {
+			buf_adds(out, "<li>");
+			esc(out, si->place[k].text);
+			buf_adds(out, "</li>\n");
+		}
+		for (size_t k = 0; k < si->nep; k++) {
+			buf_adds(out, "<li>");
+			esc(out, si->ep[k].text);
+			buf_adds(out, "</li>\n");
+		}
+		for (size_t k = 0; k < si->nsym; k++) {
+			buf_adds(out, "<li><b>Without a storage cause:</b> ");
+			esc(out, si->sym[k].text);
+			buf_adds(out, "</li>\n");
+		}
+		buf_adds(out, "</ul>\n");
+		if (i + 1 == a->sql->n)
+			buf_adds(out, "</section>\n");
+	}
+}
+
+/* The document head and the page header: hosts, period, captures, the report's date. */
+static void head_html(struct buf *out, const struct html_opts *o, const struct model *m, const struct ltime *lt,
+		      int64_t t_first, int64_t t_last)
+{
+	buf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		      "<meta name=\"generator\" content=\"iopsy " IOPSY_VERSION "\">\n"
+		      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n"
+		      "<title>");
+	doc_title(out, o, "Storage performance analysis", m);
+	buf_adds(out, "</title>\n<style>\n");
+	buf_adds(out, css);
+	buf_adds(out, "</style>\n");
+	print_page_css(out, o, "Where does storage IO wait?");
+	buf_adds(out, "</head>\n<body>\n");
+	{
+		struct buf meta;
+		buf_init(&meta);
+		buf_adds(&meta, "<span>");
+		hosts_line(m, &meta);
+		buf_adds(&meta, "</span>");
+		if (t_first < t_last) {
+			buf_adds(&meta, "<span>");
+			period_html(&meta, lt, t_first, t_last);
+			buf_adds(&meta, "</span>");
+		}
+		buf_printf(&meta, "<span>%zu capture%s</span><span>report of ", m->ncaps, m->ncaps == 1 ? "" : "s");
+		generated_at(&meta);
+		buf_adds(&meta, "</span>");
+		page_header(out, o, "storage latency analysis", "Where does storage IO wait?", meta.data);
+		buf_free(&meta);
+	}
+}
+
+int report_html_analysis(const struct analysis *a, const struct html_opts *o, struct buf *out, struct html_result *res,
+			 struct diag *d)
+{
+	memset(res, 0, sizeof *res);
+	const struct model *m = &a->m;
+	struct chart_opts co = {.gnuplot = o->gnuplot, .keep_dir = o->gnuplot_dir, .timeout_s = o->timeout_s};
+	struct charts cs;
+	struct buf err;
+	buf_init(&err);
+	int crc = charts_open(&cs, &co, &err);
+	if (o->top_png) { /* no finding: 1; no chart session: why not */
+		res->top_png = a->nf && crc != 0 ? crc : 1;
+		if (a->nf && crc != 0)
+			buf_add(o->top_png_why, err.data ? err.data : "", err.len);
+	}
+	if (crc == ERR_IO) {
+		diag_emit(d, DIAG_ERROR, 0, 0, "%s", err.data);
+		buf_free(&err);
+		return ERR_IO;
+	}
+	if (crc == CHARTS_NO_GNUPLOT) {
+		res->no_gnuplot = true;
+		diag_emit(d, MSG_LEVEL(o), 0, 0, "gnuplot was not found: the report has no charts (install gnuplot-nox, or set IOPSY_GNUPLOT)");
+		if (o->require_charts) {
+			charts_close(&cs);
+			buf_free(&err);
+			return CHARTS_NO_GNUPLOT;
+		}
+	}
+	int max_charts = o->max_charts > 0 ? o->max_charts : 40;
+	struct notes nt;
+	buf_init(&nt.items);
+	nt.n = 0;
+
+	int64_t t_first = INT64_MAX, t_last = INT64_MIN;
+	for (size_t i = 0; i < m->ncaps; i++) {
+		const struct capture *c = &m->caps[i];
+		if (c->failed || !c->rows)
+			continue;
+		if (c->start + c->clock_offset_ms < t_first)
+			t_first = c->start + c->clock_offset_ms;
+		if (c->end + c->clock_offset_ms > t_last)
+			t_last = c->end + c->clock_offset_ms;
+	}
+	int worst = analysis_worst(a);
+	int cnt[3] = {0, 0, 0};
+	for (size_t i = 0; i < a->nf; i++)
+		cnt[a->f[i].sev]++;
+
+	struct ltime lt;
+	ltime_init(&lt, m, NULL);
+	/* head */
+	head_html(out, o, m, &lt, t_first, t_last);
+	buf_adds(out, "<nav class=\"toc\"><div class=\"wrap\"><a href=\"#summary\">Summary</a><a href=\"#verdict\">Verdict</a>"
+		      "<a href=\"#findings\">Findings</a><a href=\"#stack\">IO stack</a><a href=\"#details\">Evidence and charts</a>"
+		      "<a href=\"#entities\">Disks and LUNs</a><a href=\"#captures\">Captures</a><a href=\"#appendix\">Appendix</a>"
+		      "</div></nav>\n<main class=\"wrap\">\n");
+	{
+		struct exec_summary es;
+		summary_of_analysis(a, &lt, &es);
+		summary_html(out, &es, true, &lt);
+		summary_free(&es);
+	}
+
+	/* verdict */
+	verdict_section(a, res, worst, cnt, out);
+
+	/* findings table */
+	buf_adds(out, "<section id=\"findings\">\n<h2>Findings, worst first</h2>\n");
+	findings_table(a, &lt, out);
+	buf_adds(out, "</section>\n");
+
+	/* IO stack */
+	stack_section(a, out);
+
+	/* per finding: evidence, chart, rule, advice */
+	buf_adds(out, "<section id=\"details\">\n<h2>Evidence and charts</h2>\n");
+	if (a->nf)
+		buf_adds(out, "<p class=\"small muted\">In each chart: <span class=\"legend-key lk-band\"></span>the line is the mean "
+			      "of each plotted point and the band its minimum to maximum, so short spikes stay visible; "
+			      "<span class=\"legend-key lk-win\"></span>the finding's window; <span class=\"legend-key lk-thr\"></span>the "
+			      "rule's threshold. Time axes show UTC and, below it, the customer's local time; guest clocks are aligned to the host.</p>\n");
+	else
+		buf_adds(out, "<p class=\"muted\">No findings.</p>\n");
+	int charts_done = 0;
+	struct figs figs;
+	figs_init(&figs, &cs, out);
+	for (size_t i = 0; i < a->nf; i++) {
+		finding_article(a, i, o, res, &lt, max_charts, &charts_done, &figs, out);
+	}
+	if (worst < SEV_WARNING && !(res->no_gnuplot && !o->gnuplot_dir)) {
+		overview_charts(a, m, &lt, max_charts, &charts_done, &figs, out);
+	}
+	/* the top finding's PNG for mail: after every SVG (their numbers do not change), drawn by the
+	 * same gnuplot run (a process less per report) */
+	int png_no = 0;
+	if (o->top_png && a->nf && crc == 0) {
+		struct chart c;
+		if (chart_build(a, &a->f[0], &c)) {
+			c.png = true;
+			c.width = 760;
+			png_no = charts_add(&cs, &c);
+		} else {
+			res->top_png = CHARTS_FAILED;
+		}
+		chart_free(&c);
+	}
+	struct figlist fl = {.n = 0};
+	figlist_take(&fl, &figs);
+	figs_finish(&figs, out, o, res, &nt, d);
+	if (png_no > 0) {
+		charts_run(&cs); /* already drawn with the figures when there were any */
+		res->top_png = charts_take(&cs, png_no, o->top_png, o->top_png_why);
+	}
+	buf_adds(out, "</section>\n");
+	charts_close(&cs);
+
+	/* entities */
+	buf_adds(out, "<section id=\"entities\">\n<h2>Disks and LUNs at a glance</h2>\n<p class=\"small muted\">Whole-capture "
+		      "distributions of the sampled values (p50 / p95 / p99 / max). Latency in ms; queue figures in outstanding IOs.</p>\n");
+	entity_tables(a, out);
+	buf_adds(out, "</section>\n");
+
+	/* SQL Server while the storage waited */
+	sql_section(a, out);
+
+	if (o->extra_html)
+		buf_adds(out, o->extra_html);
+
+	/* captures and warnings */
+	buf_adds(out, "<section id=\"captures\">\n<h2>Captures</h2>\n");
+	captures_section(a, &lt, out);
+	capture_notes(a, &nt);
+	if (res->no_gnuplot)
+		note_add(&nt, "gnuplot was not found: the report has no charts.");
+	if (nt.n) {
+		buf_adds(out, "<h4>Warnings</h4>\n<ul class=\"warnings\">\n");
+		buf_add(out, nt.items.data, nt.items.len);
+		buf_adds(out, "</ul>\n");
+	}
+	buf_adds(out, "</section>\n");
+	appendix_html(out, a, &fl, o, "schema_version 3, doc/analyze-json.md");
+	buf_adds(out, "</main>\n");
+	footer_html(out, o);
+	/* the data, for tools: json.c escapes < > & so the element cannot be closed early */
+	buf_adds(out, "<script type=\"application/json\" id=\"iopsy-data\">");
+	struct json j;
+	json_init(&j, out, false);
+	analysis_json(a, &j);
+	buf_adds(out, "</script>\n</body>\n</html>\n");
+	buf_free(&nt.items);
+	buf_free(&err);
+	if (o->require_charts && res->charts_failed)
+		return CHARTS_FAILED;
+	return 0;
+}
