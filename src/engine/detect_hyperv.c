@@ -194,12 +194,19 @@ void det_hv_csv_redirected(struct analysis *a, const struct analyze_opts *o)
 			double t = win_median(c, e, M_CMDS, w[j].k0, w[j].k1);
 			double r = win_median(c, e, M_CSV_REDIR_R, w[j].k0, w[j].k1), wr = win_median(c, e, M_CSV_REDIR_W, w[j].k0, w[j].k1);
 			double red = (isnan(r) ? 0 : r) + (isnan(wr) ? 0 : wr), l = hv_win_lat(c, e, w[j].k0, w[j].k1);
-			const struct ev_spec ev[] = {{M_CSV_REDIR_R, NAN}, {M_CSV_REDIR_W, NAN}, {M_CMDS, NAN}, {M_H_LAT_R, warn},
-						     {M_H_LAT_W, warn}, EV_END};
+			/* the latency of the direction that carries most of the IO first (the summary quotes it),
+			 * then the redirected rates and the volume's own */
+			double rd = win_median(c, e, M_READS, w[j].k0, w[j].k1), wt = win_median(c, e, M_WRITES, w[j].k0, w[j].k1);
+			bool writes = !isnan(wt) && (isnan(rd) || wt > rd);
+			const struct ev_spec ev[] = {{writes ? M_H_LAT_W : M_H_LAT_R, warn}, {writes ? M_H_LAT_R : M_H_LAT_W, warn},
+						     {M_CSV_REDIR_R, NAN}, {M_CSV_REDIR_W, NAN}, {M_CMDS, NAN}, EV_END};
 			struct finding *f = window_finding(a, K_CSV_REDIRECTED, !isnan(l) && l > warn ? SEV_CRITICAL : SEV_WARNING,
 							   LAYER_VOLUME, e, &w[j], ev);
-			f->summary = afmt(a, "%s's IO is redirected: %.0f of its %.0f IO/s go over the network to the coordinator "
-					     "node (Cluster CSVFS Redirected IO)%s", e->name, red, t,
+			/* the counters are sampled apart: a share over 100% is all of it */
+			double pc = t > 0 ? 100 * red / t : NAN;
+			f->summary = afmt(a, "%s's IO is redirected: %s of its %.0f IO/s go over the network to the coordinator "
+					     "node (Cluster CSVFS Redirected IO)%s", e->name,
+					  isnan(pc) ? "all" : pc >= 99.5 ? "all" : afmt(a, "%.0f%%", pc), t,
 					  isnan(l) ? "" : afmt(a, ", at %.1f ms", l));
 			f->rule = afmt(a, "redirected IO >= %.0f%% of the volume's, sustained while active; critical when the "
 					  "volume's latency is above %g ms", 100 * share, warn);
