@@ -1066,6 +1066,42 @@ static bool finding_outside(const struct analysis *a, const struct finding *f)
 	return false;
 }
 
+/* A VHDX whose Latency is far above its guest disk's at the same time cannot be: the guest's IO
+ * passes through it (doc/hyperv.md). relog writes the counter in seconds [doc/hyperv-domain.md §2];
+ * a capture written otherwise (milliseconds, raw 100 ns ticks) makes every VHDX look hundreds of
+ * times slower than its guest. Said on stderr and in the verdict, once per capture. */
+static void check_vhdx_unit(struct analysis *a)
+{
+	for (size_t k = 0; k < a->nmap; k++) {
+		const struct diskmap_entry *me = &a->map[k];
+		const struct entity *v = model_find(&a->m, LAYER_VSCSI, me->vdisk, NULL);
+		const struct entity *g = NULL;
+		for (size_t i = 0; i < a->m.nents && !g; i++) {
+			const struct entity *e = &a->m.ents[i];
+			if (e->layer == LAYER_GUEST && strcmp(e->name, me->guest_disk) == 0 &&
+			    (!me->guest_host || !e->host || strcasecmp(me->guest_host, e->host) == 0))
+				g = e;
+		}
+		if (!v || !g || !model_hyperv(&a->m, v->capture) || !entity_sk(v, M_HV_LAT)->n)
+			continue;
+		double vl = qs_quantile(entity_sk(v, M_HV_LAT), 0.5);
+		double gl = entity_sk(g, M_G_LAT_T)->n ? qs_quantile(entity_sk(g, M_G_LAT_T), 0.5)
+			    : entity_sk(g, M_G_LAT_R)->n   ? qs_quantile(entity_sk(g, M_G_LAT_R), 0.5)
+							 : NAN;
+		if (isnan(gl) || !(vl > 100) || vl < 20 * (gl > 0.05 ? gl : 0.05))
+			continue;
+		const struct capture *c = &a->m.caps[v->capture];
+		note(a, c->path, 0, "the VHDX Latency of %s (median %.0f ms) is %.0f times its guest disk %s's (%.1f ms), though "
+			 "the guest's IO passes through it: the capture's Latency may not be in seconds (relog writes "
+			 "seconds); check how the file was exported before trusting the VHDX findings", v->name, vl,
+			 vl / gl, g->name, gl);
+		a->clock_note = afmt(a, "%s%sThe VHDX Latency of %s is %.0f times its guest disk's: the host capture's "
+					"Latency may not be in seconds, so the VHDX figures are not to be trusted.",
+				     a->clock_note ? a->clock_note : "", a->clock_note ? " " : "", v->name, vl / gl);
+		return;
+	}
+}
+
 void analysis_run(struct analysis *a, const struct analyze_opts *o)
 {
 	a->opts = *o;
@@ -1082,6 +1118,7 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 	a->nshared = 0;
 	selection_shared(a);
 	align_clocks(a, o);
+	check_vhdx_unit(a);
 	/* the episodes found while the captures streamed, then the detectors that need the whole
 	 * model (clocks aligned, disks mapped, logs and partition tables read) */
 	stream_findings(a);
