@@ -985,7 +985,7 @@ static void vdisk_backing(struct analysis *a, struct cov_in *ci)
 static void select_stacks(struct analysis *a)
 {
 	struct ent_filter *f = a->m.filter;
-	if (!ef_kind_on(f, EF_DISK))
+	if (!ef_kind_on(f, EF_DISK) && !ef_kind_on(f, EF_VM)) /* --vm: a Hyper-V VHDX is decided here too */
 		return;
 	size_t n = a->m.nents;
 	bool pending = false;

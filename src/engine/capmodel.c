@@ -334,6 +334,7 @@ static void derive_row(struct entity *e, struct capture *c, double *cur)
 struct fsel {
 	struct ent_filter *f;    /* NULL: keep everything */
 	bool host_cap;
+	bool hyperv;             /* a Hyper-V host's capture (its VMs are decided after mapping) */
 	signed char last_dm;     /* fsel_keep's last entity: its --disk match when pending (ef_dec.dm) */
 	bool worlds;             /* the capture names per-world IO: devices are tied to VMs */
 	const char **devs;       /* devices a selected VM's worlds issue IO to */
@@ -420,7 +421,9 @@ static bool fsel_keep(struct fsel *fs, enum layer l, const char *name, const cha
 			keep &= ef_match(f, EF_VM, l, host);
 		break;
 	case LAYER_VM:
-		if (vm)
+		if (vm && fs->hyperv)
+			dm = ef_match(f, EF_VM, l, name); /* read (the VHDX paths' VM names), outside unless selected */
+		else if (vm)
 			keep &= ef_match(f, EF_VM, l, name);
 		break;
 	case LAYER_VSCSI:
@@ -434,6 +437,13 @@ static bool fsel_keep(struct fsel *fs, enum layer l, const char *name, const cha
 			n = n < sizeof v - 1 ? n : sizeof v - 1;
 			memcpy(v, name, n);
 			v[n] = '\0';
+			if (!sc && fs->host_cap) {
+				/* a Hyper-V VHDX, whose path names its VM only by convention: read, and
+				 * decided after mapping like --disk (its guest's disks keep it), so that the
+				 * other VMs' VHDX files on a shared disk still show who loads it */
+				dm = ef_match(f, EF_VM, l, v) && (!disk || ef_match(f, EF_DISK, l, name));
+				break;
+			}
 			keep &= ef_match(f, EF_VM, l, v);
 		}
 		if (disk && fs->host_cap)
@@ -795,7 +805,7 @@ static void read_header(struct mread *x)
 	bool *skip = xcalloc(n ? n : 1, sizeof *skip);
 	if (ops->prepare)
 		ops->prepare(r, skip);
-	struct fsel fs = {.f = m->filter, .host_cap = ops->role == ROLE_HOST};
+	struct fsel fs = {.f = m->filter, .host_cap = ops->role == ROLE_HOST, .hyperv = strcmp(ops->name, "hyperv") == 0};
 	arena_init(&fs.a);
 	fsel_worlds(&fs, ops, r);
 	if (ops->role == ROLE_HOST)
