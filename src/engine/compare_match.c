@@ -194,6 +194,31 @@ void cmp_match(struct compare *c, struct diag *d)
 		pair_set(c, p, 1, &g[1][hit]);
 		c->pairs[p].by_name = true;
 	}
+	/* 3b. a Hyper-V VHDX moved to another volume (Move-VMStorage): its path changed, its file name
+	 * did not; matched by the file name when unique among the unmatched on both sides */
+	for (size_t i = 0; i < n[0]; i++) {
+		if (g[0][i].pair >= 0 || g[0][i].layer != LAYER_VSCSI || !strcasestr(g[0][i].name, ".vhd"))
+			continue;
+		const char *file = iop_vhdx_file(g[0][i].name);
+		if (file == g[0][i].name)
+			continue; /* no folder to tell the file name by */
+		long hit = -1;
+		int hits = 0, same_before = 0;
+		for (size_t j = 0; j < n[1]; j++)
+			if (g[1][j].pair < 0 && g[1][j].layer == LAYER_VSCSI && strcasecmp(iop_vhdx_file(g[1][j].name), file) == 0) {
+				hit = (long)j;
+				hits++;
+			}
+		for (size_t k = 0; k < n[0]; k++)
+			if (g[0][k].pair < 0 && g[0][k].layer == LAYER_VSCSI && strcasecmp(iop_vhdx_file(g[0][k].name), file) == 0)
+				same_before++;
+		if (hits != 1 || same_before != 1)
+			continue;
+		size_t p = pair_new(c, LAYER_VSCSI);
+		pair_set(c, p, 0, &g[0][i]);
+		pair_set(c, p, 1, &g[1][hit]);
+		c->pairs[p].by_name = true;
+	}
 	/* 4. the rest exist on one side only */
 	for (int s = 0; s < 2; s++)
 		for (size_t i = 0; i < n[s]; i++)
