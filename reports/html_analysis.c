@@ -193,26 +193,31 @@ static void stack_render(const struct analysis *a, const struct stack *ch, const
 		"the HBA's queue, shared by its LUNs (AQLEN)",
 		"service time below the HBA: fabric and array (DAVG)",
 	};
-	static const char *const hv_names[BOX_COUNT] = {"Guest OS", "VHDX", "Hyper-V host storage", "Host bus adapter / MPIO",
-							"Host disk / LUN"};
+	static const char *const hv_names[BOX_COUNT] = {"Guest OS", "VHDX", "Hyper-V host storage", "MPIO / host bus adapter",
+							"Host disk"};
 	static const char *const hv_roles[BOX_COUNT] = {
 		"the Windows disk SQL Server uses (perfmon)",
 		"the virtual hard disk at the host's storage VSP: Latency, where Storage QoS applies",
 		"the Cluster Shared Volume or volume below the VHDX (direct or redirected IO)",
-		"not in perfmon (MPIO path health is WMI)",
-		"the host disk's latency: the host's queue and the array below it",
+		"below the host disk: not in perfmon (MPIO path health is WMI)",
+		"the host disk's latency: the host's queue, its paths and the array below it",
 	};
 	const char *const *names = hv ? hv_names : vmw_names, *const *roles = hv ? hv_roles : vmw_roles;
 	const struct entity *ents[BOX_COUNT] = {ch->guest, ch->vdisk, ch->device, ch->adapter, ch->device};
 	if (hv)
 		ents[BOX_KERNEL] = ch->volume; /* the host storage between the VHDX and its disk: its volume */
+	/* top to bottom: on Hyper-V the host disk (PhysicalDisk) is measured above MPIO and the HBA */
+	static const int vmw_order[BOX_COUNT] = {BOX_GUEST, BOX_VSCSI, BOX_KERNEL, BOX_ADAPTER, BOX_ARRAY};
+	static const int hv_order[BOX_COUNT] = {BOX_GUEST, BOX_VSCSI, BOX_KERNEL, BOX_ARRAY, BOX_ADAPTER};
+	const int *order = hv ? hv_order : vmw_order;
 	buf_adds(b, "<div class=\"stack\">\n");
-	for (int i = 0; i < BOX_COUNT; i++) {
+	for (int pos = 0; pos < BOX_COUNT; pos++) {
+		int i = order[pos];
 		const struct entity *e = ents[i];
 		const char *cls = waits[i] ? sev_class(sev[i] > 0 ? sev[i] : SEV_WARNING) : sev[i] >= SEV_WARNING ? "symptom" : "ok";
 		if (!e)
 			cls = "absent";
-		if (i)
+		if (pos)
 			buf_adds(b, "<div class=\"arrow\" aria-hidden=\"true\"><span class=\"ar\"></span></div>\n");
 		buf_printf(b, "<div class=\"tier tier-%s\">\n<div class=\"tier-name\">%s</div><div class=\"tier-role\">%s</div>\n",
 			   cls, names[i], roles[i]);
