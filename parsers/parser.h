@@ -1,6 +1,7 @@
 /* parser.h — the input formats: one table of parser_ops (name, summary, host/guest role, probe,
- * header, classify and the reader), and the types every format and the PDH reader share: counter
- * paths, header facts, reader options and rows. */
+ * header, classify and the reader), the reader interface the engine reads every capture through
+ * (struct reader, reader_*), and the types every format and reader share: counter paths, columns,
+ * header facts, reader options, rows and counts. */
 #ifndef IOPSY_PARSER_H
 #define IOPSY_PARSER_H
 

@@ -732,6 +732,8 @@ int pdh_open(struct pdh_reader **out, struct source *src, const struct pdh_optio
 	}
 	if (o->format && strcmp(o->format, "auto") != 0) {
 		r->fmt = parser_find(o->format);
+		if (r->fmt && r->fmt->open != pdh_rd_open)
+			r->fmt = NULL; /* a format with its own reader (parser_register): not this framing */
 		if (!r->fmt) {
 			diag_emit(d, DIAG_ERROR, 0, 0, "unknown format '%s' (formats: %s)", o->format, parser_names());
 			rc = ERR_USAGE;
