@@ -234,12 +234,12 @@ static struct group *vcpu_group(const char *in, struct group *g, size_t ng, cons
 /* A group is a VM when the capture shows a VMX world in it (Vcpu columns); when it shows no world
  * of the group at all (no Vcpu columns, or an entity-filtered capture), unless its name is one of
  * the host's own groups. The % Ready of the others is skipped. */
-static void esxtop_prepare(const struct pdh_reader *r, bool *skip)
+static void esxtop_prepare(const struct reader *r, bool *skip)
 {
-	size_t n = pdh_ncols(r), ng = 0;
+	size_t n = reader_ncols(r), ng = 0;
 	struct group *g = NULL;
 	for (size_t i = 0; i < n; i++) {
-		const struct pdh_path *p = &pdh_column(r, i)->path;
+		const struct pdh_path *p = &reader_column(r, i)->path;
 		if (p->ok && p->instance && strcmp(p->object, "Group Cpu") == 0 && strcmp(p->counter, "% Ready") == 0) {
 			if (!g)
 				g = xmalloc(n * sizeof *g);
@@ -251,7 +251,7 @@ static void esxtop_prepare(const struct pdh_reader *r, bool *skip)
 	qsort(g, ng, sizeof *g, group_cmp);
 	const char *prev = NULL;
 	for (size_t i = 0; i < n; i++) {
-		const struct pdh_path *p = &pdh_column(r, i)->path;
+		const struct pdh_path *p = &reader_column(r, i)->path;
 		if (!p->ok || !p->instance || strcmp(p->object, "Vcpu") != 0)
 			continue;
 		if (prev && strcmp(prev, p->instance) == 0)
@@ -265,7 +265,7 @@ static void esxtop_prepare(const struct pdh_reader *r, bool *skip)
 		}
 	}
 	for (size_t i = 0; i < n; i++) {
-		const struct pdh_path *p = &pdh_column(r, i)->path;
+		const struct pdh_path *p = &reader_column(r, i)->path;
 		if (!p->ok || !p->instance || strcmp(p->object, "Group Cpu") != 0 || group_metric(p->counter) < 0)
 			continue;
 		const struct group *hit = bsearch(&(struct group){.inst = p->instance}, g, ng, sizeof *g, group_cmp);
@@ -355,9 +355,5 @@ const struct parser_ops parser_esxtop = {
 	.classify = esxtop_classify,
 	.prepare = esxtop_prepare,
 	.world_of = esxtop_world_of,
-	.open = pdh_open,
-	.next = pdh_next,
-	.value = pdh_value,
-	.text = pdh_text,
-	.close = pdh_close,
+	PDH_READER,
 };

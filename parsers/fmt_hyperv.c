@@ -204,9 +204,5 @@ const struct parser_ops parser_hyperv = {
 	.local_time = true,
 	.glitch_values = true,
 	.classify = hyperv_classify,
-	.open = pdh_open,
-	.next = pdh_next,
-	.value = pdh_value,
-	.text = pdh_text,
-	.close = pdh_close,
+	PDH_READER,
 };

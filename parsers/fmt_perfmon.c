@@ -262,13 +262,13 @@ static bool host_in(const char *const *l, size_t n, const char *h)
  *   of that disk and stays, named "Disk 2".
  * The disk-number → drive table for wmic's "Disk #N" comes from lettered instances only, so
  * nothing skipped here carries one. */
-static void perfmon_prepare(const struct pdh_reader *r, bool *skip)
+static void perfmon_prepare(const struct reader *r, bool *skip)
 {
-	size_t n = pdh_ncols(r), nh = 0;
+	size_t n = reader_ncols(r), nh = 0;
 	const char **hosts = NULL;
 	struct counter_class c;
 	for (size_t i = 0; i < n; i++) {
-		const struct pdh_path *p = &pdh_column(r, i)->path;
+		const struct pdh_path *p = &reader_column(r, i)->path;
 		if (perfmon_classify(p, &c) < 0 || c.pass != 0 || c.aggregate ||
 		    guest_disk_form(c.entity, strlen(c.entity)) == GD_DRIVE)
 			continue;
@@ -279,7 +279,7 @@ static void perfmon_prepare(const struct pdh_reader *r, bool *skip)
 		hosts[nh++] = h;
 	}
 	for (size_t i = 0; i < n && nh; i++) {
-		const struct pdh_path *p = &pdh_column(r, i)->path;
+		const struct pdh_path *p = &reader_column(r, i)->path;
 		if (perfmon_classify(p, &c) >= 0 && c.pass == 1 && !c.aggregate &&
 		    guest_disk_form(c.entity, strlen(c.entity)) == GD_DISKNO && host_in(hosts, nh, p->host ? p->host : ""))
 			skip[i] = true;
@@ -316,9 +316,5 @@ const struct parser_ops parser_perfmon = {
 	.glitch_values = true,
 	.classify = perfmon_classify,
 	.prepare = perfmon_prepare,
-	.open = pdh_open,
-	.next = pdh_next,
-	.value = pdh_value,
-	.text = pdh_text,
-	.close = pdh_close,
+	PDH_READER,
 };

@@ -77,7 +77,7 @@ static int open_reader(struct input *in, const struct common_opts *co)
 		.win_from = co->win_from,
 		.win_to = co->win_to,
 	};
-	int rc = pdh_open(&in->r, &in->src, &o, &in->diag);
+	int rc = reader_open(&in->r, &in->src, &o, &in->diag);
 	if (rc < 0) {
 		progress_end(in);
 		source_close(&in->src);
@@ -114,7 +114,7 @@ void input_close(struct input *in)
 {
 	progress_end(in);
 	diag_finish(&in->diag);
-	pdh_close(in->r);
+	reader_close(in->r);
 	in->r = NULL;
 	source_close(&in->src);
 }

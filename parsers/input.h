@@ -1,5 +1,5 @@
-/* input.h — opening a capture: the byte source, the PDH reader and the per-file diagnostics, with
- * the options every reading command shares (--format, --tz, --max-warnings, --quiet). Where the
+/* input.h — opening a capture: the byte source, the format's reader (parser.h) and the per-file
+ * diagnostics, with the options every reading command shares (--format, --tz, --max-warnings, --quiet). Where the
  * messages go (a diagnostics sink) and how progress is shown (hooks) are the caller's: this layer
  * prints nothing itself. */
 #ifndef IOPSY_INPUT_H
@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "pdh.h"
+#include "parser.h"
 #include "source.h"
 #include "util.h"
 
@@ -41,7 +41,7 @@ struct input {
 	const char *path;
 	struct source src;
 	struct diag diag;
-	struct pdh_reader *r;
+	struct reader *r;        /* read it with reader_* (parser.h) */
 	const struct progress_hooks *ph;
 	void *pg;                /* the meter's state, NULL when none */
 };

@@ -10,12 +10,37 @@ const char *const parser_role_names[2] = {"host", "guest"};
 
 const struct parser_ops *const parsers[] = {&parser_esxtop, &parser_perfmon, &parser_hyperv, NULL};
 
+static const struct parser_ops *extra[PARSER_MAX_EXTRA];
+static size_t nextra;
+
+int parser_register(const struct parser_ops *ops)
+{
+	for (size_t i = 0; i < nextra; i++)
+		if (extra[i] == ops)
+			return 0;
+	if (nextra == PARSER_MAX_EXTRA)
+		return ERR_LIMIT;
+	extra[nextra++] = ops;
+	return 0;
+}
+
 const struct parser_ops *parser_find(const char *name)
 {
 	for (size_t i = 0; parsers[i]; i++)
 		if (strcmp(parsers[i]->name, name) == 0)
 			return parsers[i];
+	for (size_t i = 0; i < nextra; i++)
+		if (strcmp(extra[i]->name, name) == 0)
+			return extra[i];
 	return NULL;
+}
+
+int reader_open(struct reader **out, struct source *src, const struct pdh_options *o, struct diag *d)
+{
+	const struct parser_ops *f = o->format && strcmp(o->format, "auto") != 0 ? parser_find(o->format) : NULL;
+	/* no format named, or one no table holds: the table's formats are all PDH-framed, and the PDH
+	 * reader (any of theirs) probes among them and words the unknown name's error */
+	return (f ? f : parsers[0])->open(out, src, o, d);
 }
 
 const char *parser_names(void)

@@ -1,6 +1,7 @@
 /* parser.h — the input formats: one table of parser_ops (name, summary, host/guest role, probe,
- * header, classify and the reader), and the types every format and the PDH reader share: counter
- * paths, header facts, reader options and rows. */
+ * header, classify and the reader), the reader interface the engine reads every capture through
+ * (struct reader, reader_*), and the types every format and reader share: counter paths, columns,
+ * header facts, reader options, rows and counts. */
 #ifndef IOPSY_PARSER_H
 #define IOPSY_PARSER_H
 
@@ -60,8 +61,34 @@ struct pdh_row {
 	bool discontinuity;      /* time went backwards or jumped here */
 };
 
-/* The PDH reader (pdh.h); opaque here. */
-struct pdh_reader;
+/* Counters for summaries (reader_stats). */
+#define PDH_MAX_DST 8
+struct pdh_stats {
+	long rows, skipped_rows, junk_lines, glitches, nonnumeric, backwards, dst_shifts, same_time;
+	long outside;            /* rows outside the time window (pdh_options.win_*), not handed out */
+	/* the DST changes found in a local-time file (the clock jumped or went back): from the UTC
+	 * time dst_at[k] on, its local time is UTC + dst_off_min[k] minutes (the first PDH_MAX_DST) */
+	int ndst;
+	int64_t dst_at[PDH_MAX_DST];
+	int dst_off_min[PDH_MAX_DST];
+	bool have_t;
+	int64_t t_min, t_max;    /* UTC span of every row read, the window's outside ones too */
+};
+
+/* What a reader found in the file's head besides the columns. */
+struct reader_facts {
+	struct pdh_header_info hi; /* the header's first cell (parser_ops.header) */
+	long header_line;        /* line of the header (warnings about the columns point there) */
+	bool tsv, excel;         /* framing: tab-separated; re-saved by Excel */
+};
+
+/* An opened capture. A reader's own state begins with this (the PDH reader's struct pdh_reader,
+ * a test's in-memory table); everything else about it is reached through ops, which is the
+ * format that reads it (probed or given): the engine reads a capture only through the reader_*
+ * calls below, never through a format's internals. */
+struct reader {
+	const struct parser_ops *ops;
+};
 
 /* A capture's role: a host capture (esxtop) sees the hypervisor's layers, a guest capture
  * (perfmon) the Windows disks. The engine decides host vs guest by this, never by a name. */
@@ -93,8 +120,8 @@ struct counter_class {
 enum { COMBINE_FIRST, COMBINE_SUM, COMBINE_MEAN };
 
 /* One input format (STYLE: ops tables in one registry). Every format in this table is framed as
- * PDH-CSV/TSV, so open/next/value/text/close are the shared PDH reader (pdh.h); a format with
- * another framing would bring its own. Strings are static. */
+ * PDH-CSV/TSV, so its reader is the shared PDH reader (pdh.h); a format with another framing
+ * brings its own (tests/check_reader.c has one). Strings are static. */
 struct parser_ops {
 	const char *name;
 	const char *summary;
@@ -112,23 +139,30 @@ struct parser_ops {
 	 * not one the capture model keeps. */
 	int (*classify)(const struct pdh_path *p, struct counter_class *out);
 	/* Optional (NULL: none): one pass over all the columns of an opened capture, before any
-	 * classify, for what a column's name alone cannot tell. It sets skip[i] (pdh_ncols(r)
+	 * classify, for what a column's name alone cannot tell. It sets skip[i] (reader_ncols(r)
 	 * entries, all false on entry) for the columns classify would take that the rest of the
 	 * header shows are not what their names say; the capture model calls it once per capture
 	 * and leaves those columns out. esxtop: a Group Cpu is a VM only when the capture shows a
 	 * VMX world in it, so the % Ready of system groups (system, helper, hostd, ...) is skipped. */
-	void (*prepare)(const struct pdh_reader *r, bool *skip);
+	void (*prepare)(const struct reader *r, bool *skip);
 	/* Optional (NULL: the format names no worlds): the world a column names, for --vm to find
 	 * the devices a VM drives. A world of a VM (esxtop Vcpu(GID:VM:WID:WORLD)) gives its id and
 	 * the VM's name in vm; a per-world IO column (Per-Device-Per-World(DEVICE-WID)) its id and
 	 * vm = "". Returns false for other columns. */
 	bool (*world_of)(const struct pdh_path *p, long *wid, char *vm, size_t vmcap);
-	/* The reader. */
-	int (*open)(struct pdh_reader **out, struct source *src, const struct pdh_options *o, struct diag *d);
-	int (*next)(struct pdh_reader *r, struct pdh_row *row);
-	bool (*value)(struct pdh_reader *r, size_t i, double *v);
-	const char *(*text)(const struct pdh_reader *r, size_t i, size_t *len);
-	void (*close)(struct pdh_reader *r);
+	/* The reader (pdh.h: PDH_READER fills them for the PDH-CSV family). open reads the head of
+	 * src (borrowed, must outlive the reader) up to the first row: 0, or ERR_FORMAT/ERR_IO/
+	 * ERR_LIMIT with a message in d; *out is freed with close. The rest as reader_* below. */
+	int (*open)(struct reader **out, struct source *src, const struct pdh_options *o, struct diag *d);
+	size_t (*ncols)(const struct reader *r);
+	const struct pdh_column *(*column)(const struct reader *r, size_t i);
+	void (*facts)(const struct reader *r, struct reader_facts *f);
+	void (*select)(struct reader *r, const bool *want);
+	int (*next)(struct reader *r, struct pdh_row *row);
+	bool (*value)(struct reader *r, size_t i, double *v);
+	const char *(*text)(const struct reader *r, size_t i, size_t *len);
+	const struct pdh_stats *(*stats)(const struct reader *r);
+	void (*close)(struct reader *r);
 };
 
 extern const struct parser_ops parser_esxtop;
@@ -140,6 +174,39 @@ extern const struct parser_ops *const parsers[];
 const struct parser_ops *parser_find(const char *name);
 /* "esxtop, perfmon" (static storage). */
 const char *parser_names(void);
+/* A format outside the table (the hook a test reader uses; not thread-safe, call before reading):
+ * parser_find and --format find it, probing and parser_names do not. Returns 0, or ERR_LIMIT
+ * when PARSER_MAX_EXTRA are registered. */
+#define PARSER_MAX_EXTRA 4
+int parser_register(const struct parser_ops *ops);
+
+/* ---- reading a capture: the engine's only way in ---- */
+
+/* Opens a reader over src: the format o->format names (its open), or, when none is named, the
+ * PDH reader, which probes the table's formats (unknown names are its error too). */
+int reader_open(struct reader **out, struct source *src, const struct pdh_options *o, struct diag *d);
+/* The format reading r (its classify, role, ...). */
+static inline const struct parser_ops *reader_format(const struct reader *r) { return r->ops; }
+/* Counter columns (the time stamp is none of them) and column i of them. */
+static inline size_t reader_ncols(const struct reader *r) { return r->ops->ncols(r); }
+static inline const struct pdh_column *reader_column(const struct reader *r, size_t i) { return r->ops->column(r, i); }
+static inline void reader_facts(const struct reader *r, struct reader_facts *f) { r->ops->facts(r, f); }
+/* Chooses which columns next() keeps (want[ncols]); NULL keeps all. Call before the first row. */
+static inline void reader_select(struct reader *r, const bool *want) { r->ops->select(r, want); }
+/* Next complete row: 1, 0 at end of input, or a negative ERR_* (message in the open's diag). */
+static inline int reader_next(struct reader *r, struct pdh_row *row) { return r->ops->next(r, row); }
+/* Value of selected column i in the current row: true with *v, false when missing. */
+static inline bool reader_value(struct reader *r, size_t i, double *v) { return r->ops->value(r, i, v); }
+/* Raw text of selected column i in the current row (borrowed until the next reader_next). */
+static inline const char *reader_text(const struct reader *r, size_t i, size_t *len) { return r->ops->text(r, i, len); }
+/* Rows read, skipped, outside the window, DST changes, time span: final after the last row. */
+static inline const struct pdh_stats *reader_stats(const struct reader *r) { return r->ops->stats(r); }
+/* NULL is a no-op. */
+static inline void reader_close(struct reader *r)
+{
+	if (r)
+		r->ops->close(r);
+}
 
 /* ---- helpers for the format modules' classify ---- */
 

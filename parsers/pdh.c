@@ -36,6 +36,7 @@ struct hfield {
 };
 
 struct pdh_reader {
+	struct reader base;      /* first: a struct reader * is this reader (base.ops = fmt) */
 	struct source *src;
 	struct diag *d;
 	struct pdh_options opt;
@@ -731,6 +732,8 @@ int pdh_open(struct pdh_reader **out, struct source *src, const struct pdh_optio
 	}
 	if (o->format && strcmp(o->format, "auto") != 0) {
 		r->fmt = parser_find(o->format);
+		if (r->fmt && r->fmt->open != pdh_rd_open)
+			r->fmt = NULL; /* a format with its own reader (parser_register): not this framing */
 		if (!r->fmt) {
 			diag_emit(d, DIAG_ERROR, 0, 0, "unknown format '%s' (formats: %s)", o->format, parser_names());
 			rc = ERR_USAGE;
@@ -836,6 +839,7 @@ int pdh_open(struct pdh_reader **out, struct source *src, const struct pdh_optio
 	r->len = xcalloc(r->nfields, sizeof *r->len);
 	for (size_t f = 1; f < r->nfields; f++)
 		r->want[f] = 1;
+	r->base.ops = r->fmt;
 	*out = r;
 	return 0;
 fail:
@@ -873,6 +877,33 @@ long pdh_header_line(const struct pdh_reader *r) { return r->header_line; }
 bool pdh_is_tsv(const struct pdh_reader *r) { return r->tsv; }
 bool pdh_is_excel(const struct pdh_reader *r) { return r->excel; }
 const struct pdh_stats *pdh_stats(const struct pdh_reader *r) { return &r->st; }
+
+/* The reader half of parser_ops (PDH_READER): a struct reader * is a struct pdh_reader *. */
+#define PR(rd) ((struct pdh_reader *)(rd))
+#define CPR(rd) ((const struct pdh_reader *)(rd))
+int pdh_rd_open(struct reader **out, struct source *src, const struct pdh_options *o, struct diag *d)
+{
+	struct pdh_reader *r;
+	int rc = pdh_open(&r, src, o, d);
+	*out = rc < 0 ? NULL : &r->base;
+	return rc;
+}
+size_t pdh_rd_ncols(const struct reader *r) { return CPR(r)->ncols; }
+const struct pdh_column *pdh_rd_column(const struct reader *r, size_t i) { return &CPR(r)->cols[i]; }
+void pdh_rd_facts(const struct reader *rd, struct reader_facts *f)
+{
+	const struct pdh_reader *r = CPR(rd);
+	f->hi = r->hi;
+	f->header_line = r->header_line;
+	f->tsv = r->tsv;
+	f->excel = r->excel;
+}
+void pdh_rd_select(struct reader *r, const bool *want) { pdh_select(PR(r), want); }
+int pdh_rd_next(struct reader *r, struct pdh_row *row) { return pdh_next(PR(r), row); }
+bool pdh_rd_value(struct reader *r, size_t i, double *v) { return pdh_value(PR(r), i, v); }
+const char *pdh_rd_text(const struct reader *r, size_t i, size_t *len) { return pdh_text(CPR(r), i, len); }
+const struct pdh_stats *pdh_rd_stats(const struct reader *r) { return &CPR(r)->st; }
+void pdh_rd_close(struct reader *r) { pdh_close(PR(r)); }
 
 void pdh_select(struct pdh_reader *r, const bool *want)
 {

@@ -30,6 +30,25 @@ void pdh_header_parse_bias(const char *cell, size_t len, struct pdh_header_info 
  * and counters give. */
 const char *pdh_blg_hint(const char *path);
 
+/* The PDH reader's state; it begins with a struct reader (parser.h). */
+struct pdh_reader;
+
+/* The reader half of a PDH-framed format's parser_ops (designated initializers). */
+#define PDH_READER                                                                                 \
+	.open = pdh_rd_open, .ncols = pdh_rd_ncols, .column = pdh_rd_column, .facts = pdh_rd_facts,     \
+	.select = pdh_rd_select, .next = pdh_rd_next, .value = pdh_rd_value, .text = pdh_rd_text,        \
+	.stats = pdh_rd_stats, .close = pdh_rd_close
+int pdh_rd_open(struct reader **out, struct source *src, const struct pdh_options *o, struct diag *d);
+size_t pdh_rd_ncols(const struct reader *r);
+const struct pdh_column *pdh_rd_column(const struct reader *r, size_t i);
+void pdh_rd_facts(const struct reader *r, struct reader_facts *f);
+void pdh_rd_select(struct reader *r, const bool *want);
+int pdh_rd_next(struct reader *r, struct pdh_row *row);
+bool pdh_rd_value(struct reader *r, size_t i, double *v);
+const char *pdh_rd_text(const struct reader *r, size_t i, size_t *len);
+const struct pdh_stats *pdh_rd_stats(const struct reader *r);
+void pdh_rd_close(struct reader *r);
+
 /* Opens a reader over src (borrowed, must outlive the reader): finds the header (skipping junk
  * lines with a warning), probes the format, splits column names. Returns 0 or ERR_FORMAT/ERR_IO/
  * ERR_LIMIT with a message in d. *out is caller-freed with pdh_close. */
@@ -59,19 +78,6 @@ bool pdh_value(struct pdh_reader *r, size_t i, double *v);
 /* Raw text of selected column i in the current row (borrowed until the next call to pdh_next). */
 const char *pdh_text(const struct pdh_reader *r, size_t i, size_t *len);
 
-/* Counters for summaries. */
-#define PDH_MAX_DST 8
-struct pdh_stats {
-	long rows, skipped_rows, junk_lines, glitches, nonnumeric, backwards, dst_shifts, same_time;
-	long outside;            /* rows outside the time window (pdh_options.win_*), not handed out */
-	/* the DST changes found in a local-time file (the clock jumped or went back): from the UTC
-	 * time dst_at[k] on, its local time is UTC + dst_off_min[k] minutes (the first PDH_MAX_DST) */
-	int ndst;
-	int64_t dst_at[PDH_MAX_DST];
-	int dst_off_min[PDH_MAX_DST];
-	bool have_t;
-	int64_t t_min, t_max;    /* UTC span of every row read, the window's outside ones too */
-};
 const struct pdh_stats *pdh_stats(const struct pdh_reader *r);
 
 /* Parses "MM/DD/YYYY HH:MM[:SS[.fff]]" (1- or 2-digit month/day/hour) as a wall-clock time in ms

@@ -12,6 +12,7 @@
 #include "analysis.h"
 #include "json_out.h"
 #include "text.h"
+#include "pdh.h"
 #include "json.h"
 #include "commands.h"
 #include "suites.h"

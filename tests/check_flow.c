@@ -118,15 +118,15 @@ START_TEST(window_dst)
 	twin_apply(&w, &co);
 	struct input in;
 	ck_assert_int_eq(input_open(&in, p, &co), 0);
-	pdh_select(in.r, NULL);
+	reader_select(in.r, NULL);
 	struct pdh_row row;
 	long n = 0;
-	while (pdh_next(in.r, &row) == 1) {
+	while (reader_next(in.r, &row) == 1) {
 		ck_assert(row.t_ms >= a && row.t_ms <= b);
 		n++;
 	}
 	ck_assert_int_eq(n, 30 + 70);
-	ck_assert_int_eq(pdh_stats(in.r)->outside, 120 - n);
+	ck_assert_int_eq(reader_stats(in.r)->outside, 120 - n);
 	input_close(&in);
 	tdiag_free(&td);
 	free(p);

@@ -131,7 +131,8 @@ START_TEST(formats_table)
 		const struct parser_ops *p = parsers[i];
 		ck_assert_ptr_nonnull(p->name);
 		ck_assert_ptr_nonnull(p->summary);
-		ck_assert(p->probe && p->header && p->classify && p->open && p->next && p->value && p->text && p->close);
+		ck_assert(p->probe && p->header && p->classify && p->open && p->ncols && p->column && p->facts && p->select &&
+			  p->next && p->value && p->text && p->stats && p->close);
 		ck_assert_ptr_eq(parser_find(p->name), p);
 		for (size_t k = 0; k < i; k++)
 			ck_assert_str_ne(parsers[k]->name, p->name);

@@ -12,7 +12,11 @@
 #     objects use is defined in that layer or below; skipped with a note when nothing is built
 #     (`make lint` builds the objects first). BUILD names the build folder (default build);
 #  6. the call graph between src/engine's modules has no cycle (tests/callcycles.sh, nm): a
-#     helper two files need lives in a file below both.
+#     helper two files need lives in a file below both;
+#  7. the engine reads captures only through the reader interface (parser.h: reader_*, the
+#     format's parser_ops): no file of src/engine calls a pdh_ function or includes pdh.h, so a
+#     format that is not PDH-framed needs no engine change (the shared types pdh_column, pdh_row,
+#     ... are no calls and stay allowed).
 # Comments and string literals are ignored (gcc -fpreprocessed strips comments).
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -79,6 +83,18 @@ if ! tsort "$edges" >/dev/null 2>"$edges.err"; then
 	status=1
 fi
 rm -f "$edges.err"
+for f in src/engine/*.[ch]; do
+	hit=$(code "$f" | grep -oE '\bpdh_[A-Za-z0-9_]*[[:space:]]*\(' | sort -u | tr -d ' \t' | tr '\n' ' ')
+	if [ -n "$hit" ]; then
+		echo "lint: $f calls the PDH reader: $hit(read through reader_*, parser.h)"
+		status=1
+	fi
+	hit=$(grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"pdh\.h"' "$f" | head -1)
+	if [ -n "$hit" ]; then
+		echo "lint: $f:${hit%%:*}: includes pdh.h: the engine reads through parser.h (reader_*)"
+		status=1
+	fi
+done
 sh tests/layers.sh "${BUILD:-build}"
 case $? in
 0) ;;

@@ -141,14 +141,14 @@ int cmd_extract(int argc, char **argv)
 			struct diag d;
 			diag_init(&d, in.diag.file, 0);
 			d.sink = diag_stderr();
-			if (pdh_stats(in.r)->outside)
+			if (reader_stats(in.r)->outside)
 				diag_emit(&d, DIAG_ERROR, 0, 0, "no row in the time window (--from/--to): %ld rows outside it",
-					  pdh_stats(in.r)->outside);
+					  reader_stats(in.r)->outside);
 			else
 				diag_emit(&d, DIAG_ERROR, 0, 0, "no complete data row: nothing to extract");
 		}
 		afile_abort(&af);
-		ret = r < 0 ? exit_code_for(r) : pdh_stats(in.r)->outside ? EXIT_USAGE : EXIT_INPUT;
+		ret = r < 0 ? exit_code_for(r) : reader_stats(in.r)->outside ? EXIT_USAGE : EXIT_INPUT;
 	} else if (werr) {
 		fprintf(stderr, "iopsy extract: write error on %s: %s\n", shown(0, outpath), strerror(errno));
 		afile_abort(&af);

@@ -9,7 +9,7 @@
 
 #include "inventory.h"
 #include "parser.h"
-#include "pdh.h"
+#include "parser.h"
 #include "source.h"
 
 static const struct qsketch sk_empty = {.min = INFINITY, .max = -INFINITY};
@@ -195,14 +195,14 @@ static bool aux_metric(enum layer l, int m)
 }
 
 /* The worlds whose VM the header names (Vcpu columns), once per world. */
-static void note_world_vms(struct model *m, size_t ci, const struct parser_ops *ops, struct pdh_reader *r)
+static void note_world_vms(struct model *m, size_t ci, const struct parser_ops *ops, struct reader *r)
 {
 	if (!ops->world_of)
 		return;
 	char vm[256];
 	long wid, prev = -1;
-	for (size_t i = 0; i < pdh_ncols(r); i++) {
-		const struct pdh_column *col = pdh_column(r, i);
+	for (size_t i = 0; i < reader_ncols(r); i++) {
+		const struct pdh_column *col = reader_column(r, i);
 		if (!ops->world_of(&col->path, &wid, vm, sizeof vm) || !vm[0] || wid == prev)
 			continue;
 		prev = wid;
@@ -481,17 +481,17 @@ static bool fsel_keep(struct fsel *fs, enum layer l, const char *name, const cha
 
 /* --vm on a host capture: the devices the selected VMs' worlds issue IO to, from the header's
  * world columns (Vcpu gives a world's VM, Per-Device-Per-World the world's devices). */
-static void fsel_worlds(struct fsel *fs, const struct parser_ops *ops, struct pdh_reader *r)
+static void fsel_worlds(struct fsel *fs, const struct parser_ops *ops, struct reader *r)
 {
 	if (!fs->f || !ef_kind_on(fs->f, EF_VM) || !fs->host_cap || !ops->world_of)
 		return;
-	size_t n = pdh_ncols(r);
+	size_t n = reader_ncols(r);
 	long *sel = NULL;
 	size_t nsel = 0, capsel = 0;
 	char vm[256];
 	long wid;
 	for (size_t i = 0; i < n; i++) {
-		const struct pdh_column *col = pdh_column(r, i);
+		const struct pdh_column *col = reader_column(r, i);
 		if (!ops->world_of(&col->path, &wid, vm, sizeof vm) || !vm[0])
 			continue;
 		if (nsel && sel[nsel - 1] == wid)
@@ -507,7 +507,7 @@ static void fsel_worlds(struct fsel *fs, const struct parser_ops *ops, struct pd
 	}
 	struct counter_class cl;
 	for (size_t i = 0; i < n; i++) {
-		const struct pdh_column *col = pdh_column(r, i);
+		const struct pdh_column *col = reader_column(r, i);
 		if (!ops->world_of(&col->path, &wid, vm, sizeof vm) || vm[0])
 			continue;
 		fs->worlds = true;
@@ -584,20 +584,20 @@ static void fmt_gap(struct buf *b, double s)
 }
 
 /* The host a capture's header names first (NULL when none). */
-static const char *first_host(struct pdh_reader *r)
+static const char *first_host(struct reader *r)
 {
-	for (size_t i = 0; i < pdh_ncols(r); i++)
-		if (pdh_column(r, i)->path.host)
-			return pdh_column(r, i)->path.host;
+	for (size_t i = 0; i < reader_ncols(r); i++)
+		if (reader_column(r, i)->path.host)
+			return reader_column(r, i)->path.host;
 	return NULL;
 }
 
 /* Whether a column of r names an entity capture ci already has (the same disks, devices, ...). */
-static bool shares_entities(struct model *m, size_t ci, const struct parser_ops *ops, struct pdh_reader *r)
+static bool shares_entities(struct model *m, size_t ci, const struct parser_ops *ops, struct reader *r)
 {
 	struct counter_class cl;
-	for (size_t i = 0; i < pdh_ncols(r); i++) {
-		const struct pdh_column *col = pdh_column(r, i);
+	for (size_t i = 0; i < reader_ncols(r); i++) {
+		const struct pdh_column *col = reader_column(r, i);
 		if (ops->classify(&col->path, &cl) < 0 || cl.layer == LAYER_WORLD || !m->hcap)
 			continue;
 		size_t mask = m->hcap - 1;
@@ -616,7 +616,7 @@ static bool shares_entities(struct model *m, size_t ci, const struct parser_ops 
  * host, was read, and shares entities with the file (two files of one host at the same time with
  * different entities, e.g. split by an esxtop entity filter, stay two captures); SIZE_MAX
  * otherwise. */
-static size_t merge_target(struct model *m, const struct parser_ops *ops, struct pdh_reader *r, const char *host)
+static size_t merge_target(struct model *m, const struct parser_ops *ops, struct reader *r, const char *host)
 {
 	if (m->no_merge || !m->ncaps || !host)
 		return SIZE_MAX;
@@ -684,7 +684,7 @@ struct mread {
 	const struct common_opts *co;
 	int rc;
 	/* the file and its capture (read_open) */
-	struct pdh_reader *r;
+	struct reader *r;
 	const struct parser_ops *ops;
 	size_t ci;
 	bool merging;
@@ -718,10 +718,10 @@ static void read_open(struct mread *x)
 	const char *path = x->path;
 	struct input *in = x->in;
 	const struct common_opts *co = x->co;
-	struct pdh_reader *r = in->r;
+	struct reader *r = in->r;
 	if (co->tz)
 		m->tz = co->tz;
-	const struct parser_ops *ops = pdh_parser(r);
+	const struct parser_ops *ops = reader_format(r);
 	size_t ci = merge_target(m, ops, r, first_host(r));
 	bool merging = ci != SIZE_MAX;
 	if (!merging)
@@ -747,13 +747,15 @@ static void read_open(struct mread *x)
 	c->format = ops->name;
 	c->role = ops->role;
 	{ /* the local time of a perfmon capture, for reports (UTC = local + bias) */
-		const struct pdh_header_info *hi = pdh_header_info(r);
+		struct reader_facts rf;
+		reader_facts(r, &rf);
+		const struct pdh_header_info *hi = &rf.hi;
 		c->local_time = ops->local_time;
 		c->bias_known = hi->bias_known && ops->local_time;
 		c->bias_min = hi->bias_min;
 		c->zone = hi->zone[0] ? arena_strdup(&m->arena, hi->zone) : NULL;
 	}
-	size_t n = pdh_ncols(r);
+	size_t n = reader_ncols(r);
 	if (!merging) {
 		c->gzip = in->src.gzip;
 		c->columns = (long)n;
@@ -779,7 +781,7 @@ static void read_header(struct mread *x)
 {
 	struct model *m = x->m;
 	struct input *in = x->in;
-	struct pdh_reader *r = x->r;
+	struct reader *r = x->r;
 	const struct parser_ops *ops = x->ops;
 	size_t ci = x->ci;
 	size_t prev_series = x->prev_series;
@@ -811,7 +813,7 @@ static void read_header(struct mread *x)
 	if (ops->role == ROLE_HOST)
 		note_world_vms(m, ci, ops, r);
 	for (size_t i = 0; i < n; i++) {
-		const struct pdh_column *col = pdh_column(r, i);
+		const struct pdh_column *col = reader_column(r, i);
 		if (skip[i])
 			continue;
 		int mt = ops->classify(&col->path, &cl);
@@ -825,7 +827,7 @@ static void read_header(struct mread *x)
 	}
 	for (int pass = 0; pass < npass; pass++) {
 		for (size_t i = 0; i < n; i++) {
-			const struct pdh_column *col = pdh_column(r, i);
+			const struct pdh_column *col = reader_column(r, i);
 			if (!host && col->path.host)
 				host = col->path.host;
 			if (skip[i])
@@ -923,10 +925,13 @@ static void read_header(struct mread *x)
 	free(skip);
 	free(taken);
 	fsel_free(&fs);
-	if (too_many)
-		diag_emit(&in->diag, DIAG_WARNING, pdh_header_line(r), 0,
+	if (too_many) {
+		struct reader_facts rf;
+		reader_facts(r, &rf);
+		diag_emit(&in->diag, DIAG_WARNING, rf.header_line, 0,
 			  "more than %d storage entities (devices, adapters, virtual disks, guest disks): the rest "
 			  "are not analysed", MODEL_MAX_ENTITIES);
+	}
 	x->want = want;
 	x->cm = cm;
 	x->ncm = ncm;
@@ -940,7 +945,7 @@ static void read_header(struct mread *x)
 static void read_derived(struct mread *x)
 {
 	struct model *m = x->m;
-	struct pdh_reader *r = x->r;
+	struct reader *r = x->r;
 	const struct parser_ops *ops = x->ops;
 	size_t ci = x->ci;
 	bool merging = x->merging;
@@ -977,7 +982,7 @@ static void read_derived(struct mread *x)
 	} else {
 		ds_grow(&c->ds, nseries);
 	}
-	pdh_select(r, want);
+	reader_select(r, want);
 	free(want);
 	x->nseries = nseries;
 	x->der = der;
@@ -989,7 +994,7 @@ static void read_rows(struct mread *x)
 {
 	int rc;
 	struct model *m = x->m;
-	struct pdh_reader *r = x->r;
+	struct reader *r = x->r;
 	const struct parser_ops *ops = x->ops;
 	size_t ci = x->ci;
 	bool merging = x->merging;
@@ -1142,7 +1147,7 @@ static int read_end(struct mread *x)
 	struct model *m = x->m;
 	struct input *in = x->in;
 	const struct common_opts *co = x->co;
-	struct pdh_reader *r = x->r;
+	struct reader *r = x->r;
 	size_t ci = x->ci;
 	bool merging = x->merging;
 	struct capture *c = x->c;
@@ -1180,14 +1185,14 @@ static int read_end(struct mread *x)
 	free(worlds);
 	free(cm);
 	free(wc);
-	long skipped = pdh_stats(r)->skipped_rows, outside = pdh_stats(r)->outside;
-	for (int k = 0; k < pdh_stats(r)->ndst && c->ndst < (int)(sizeof c->dst_at / sizeof c->dst_at[0]); k++) {
-		c->dst_at[c->ndst] = pdh_stats(r)->dst_at[k];
-		c->dst_off_min[c->ndst++] = pdh_stats(r)->dst_off_min[k];
+	long skipped = reader_stats(r)->skipped_rows, outside = reader_stats(r)->outside;
+	for (int k = 0; k < reader_stats(r)->ndst && c->ndst < (int)(sizeof c->dst_at / sizeof c->dst_at[0]); k++) {
+		c->dst_at[c->ndst] = reader_stats(r)->dst_at[k];
+		c->dst_off_min[c->ndst++] = reader_stats(r)->dst_off_min[k];
 	}
 	c->windowed = co->win_on;
-	bool have_t = pdh_stats(r)->have_t;
-	int64_t t_min = pdh_stats(r)->t_min, t_max = pdh_stats(r)->t_max;
+	bool have_t = reader_stats(r)->have_t;
+	int64_t t_min = reader_stats(r)->t_min, t_max = reader_stats(r)->t_max;
 	if (merging)
 		merge_report(c, part, in, prev_end, co);
 	input_close(in);
@@ -1320,12 +1325,12 @@ static bool first_time(const char *path, const struct common_opts *co, int64_t *
 	struct input in;
 	if (input_open(&in, path, &q) < 0)
 		return false;
-	size_t nc = pdh_ncols(in.r);
+	size_t nc = reader_ncols(in.r);
 	bool *want = xcalloc(nc ? nc : 1, sizeof *want);
-	pdh_select(in.r, want);
+	reader_select(in.r, want);
 	free(want);
 	struct pdh_row row;
-	bool ok = pdh_parser(in.r)->next(in.r, &row) == 1;
+	bool ok = reader_next(in.r, &row) == 1;
 	if (ok)
 		*t = row.t_ms;
 	input_close(&in);

@@ -80,7 +80,7 @@ struct capture {
 	bool local_time;         /* the format writes local time (perfmon) */
 	bool bias_known;         /* ... and the header said its bias: UTC = local + bias_min */
 	int bias_min;
-	int ndst;                /* DST changes the file's local clock made (pdh_stats): from dst_at[k]
+	int ndst;                /* DST changes the file's local clock made (reader_stats): from dst_at[k]
 	                          * (UTC ms, unaligned) on, local time = UTC + dst_off_min[k] */
 	int64_t dst_at[8];
 	int dst_off_min[8];

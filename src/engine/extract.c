@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pdh.h"
+#include "parser.h"
 
 static void csv_quote(struct buf *b, const char *s, size_t n)
 {
@@ -19,12 +19,12 @@ static void csv_quote(struct buf *b, const char *s, size_t n)
 
 long extract_select(struct input *in, struct matcher *m, size_t **sel, struct diag *d)
 {
-	size_t n = pdh_ncols(in->r);
+	size_t n = reader_ncols(in->r);
 	bool *want = xcalloc(n ? n : 1, sizeof *want);
 	*sel = xmalloc((n ? n : 1) * sizeof **sel);
 	long nsel = 0;
 	for (size_t i = 0; i < n; i++) {
-		const struct pdh_column *col = pdh_column(in->r, i);
+		const struct pdh_column *col = reader_column(in->r, i);
 		int k = matcher_match(m, col->name, col->name_len, d);
 		if (k < 0) {
 			free(want);
@@ -36,7 +36,7 @@ long extract_select(struct input *in, struct matcher *m, size_t **sel, struct di
 		}
 	}
 	if (nsel)
-		pdh_select(in->r, want);
+		reader_select(in->r, want);
 	free(want);
 	return nsel;
 }
@@ -51,8 +51,10 @@ int extract_write_time(struct input *in, const size_t *sel, size_t nsel, FILE *f
 {
 	*write_failed = false;
 	*rows = 0;
-	const struct parser_ops *ops = pdh_parser(in->r);
-	const struct pdh_header_info *hi = pdh_header_info(in->r);
+	const struct parser_ops *ops = reader_format(in->r);
+	struct reader_facts rf;
+	reader_facts(in->r, &rf);
+	const struct pdh_header_info *hi = &rf.hi;
 	struct tz fixed;
 	if (tf == XT_LOCAL && !tz) {
 		if (!(ops->local_time && hi->bias_known))
@@ -69,7 +71,7 @@ int extract_write_time(struct input *in, const size_t *sel, size_t nsel, FILE *f
 	else
 		buf_printf(&line, "\"time (local, %s)\"", tz->name);
 	for (size_t k = 0; k < nsel; k++) {
-		const struct pdh_column *col = pdh_column(in->r, sel[k]);
+		const struct pdh_column *col = reader_column(in->r, sel[k]);
 		buf_addc(&line, ',');
 		csv_quote(&line, col->name, col->name_len);
 	}

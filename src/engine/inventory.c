@@ -181,19 +181,21 @@ int inventory_build(struct inventory *inv, struct input *in, struct matcher *m, 
 {
 	memset(inv, 0, sizeof *inv);
 	arena_init(&inv->arena);
-	struct pdh_reader *r = in->r;
-	const struct pdh_header_info *hi = pdh_header_info(r);
+	struct reader *r = in->r;
+	struct reader_facts rf;
+	reader_facts(r, &rf);
+	const struct pdh_header_info *hi = &rf.hi;
 	inv->path = in->diag.file;
-	inv->format = pdh_parser(r)->name;
+	inv->format = reader_format(r)->name;
 	inv->gzip = in->src.gzip;
-	inv->tsv = pdh_is_tsv(r);
-	inv->excel = pdh_is_excel(r);
+	inv->tsv = rf.tsv;
+	inv->excel = rf.excel;
 	inv->zone = arena_strdup(&inv->arena, hi->zone);
 	inv->bias_min = hi->bias_min;
 	inv->bias_known = hi->bias_known;
-	inv->columns = pdh_ncols(r);
+	inv->columns = reader_ncols(r);
 
-	size_t n = pdh_ncols(r);
+	size_t n = reader_ncols(r);
 	struct colref *refs = xmalloc((n ? n : 1) * sizeof *refs);
 	size_t nr = 0;
 	/* hosts: counted with a small list (captures have one or a few hosts) */
@@ -203,7 +205,7 @@ int inventory_build(struct inventory *inv, struct input *in, struct matcher *m, 
 	} hosts[64];
 	size_t nh = 0;
 	for (size_t i = 0; i < n; i++) {
-		const struct pdh_column *c = pdh_column(r, i);
+		const struct pdh_column *c = reader_column(r, i);
 		if (m) {
 			int rc = matcher_match(m, c->name, c->name_len, d);
 			if (rc < 0) {
@@ -301,7 +303,7 @@ int inventory_build(struct inventory *inv, struct input *in, struct matcher *m, 
 
 	/* rows: no cell is kept */
 	bool *want = xcalloc(n ? n : 1, sizeof *want);
-	pdh_select(r, want);
+	reader_select(r, want);
 	free(want);
 	struct interval_hist h;
 	ihist_init(&h);
@@ -310,7 +312,7 @@ int inventory_build(struct inventory *inv, struct input *in, struct matcher *m, 
 	int64_t prev = 0;
 	inv->start = INT64_MAX;
 	inv->end = INT64_MIN;
-	while ((rc = pdh_parser(r)->next(r, &row)) == 1) {
+	while ((rc = reader_next(r, &row)) == 1) {
 		if (inv->rows > 0 && !row.discontinuity)
 			ihist_add(&h, row.t_ms - prev);
 		prev = row.t_ms;
@@ -320,7 +322,7 @@ int inventory_build(struct inventory *inv, struct input *in, struct matcher *m, 
 			inv->end = row.t_ms;
 		inv->rows++;
 	}
-	const struct pdh_stats *st = pdh_stats(r);
+	const struct pdh_stats *st = reader_stats(r);
 	inv->skipped_rows = st->skipped_rows;
 	inv->backwards = st->backwards;
 	inv->outside = st->outside;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pdh.h"
+#include "parser.h"
 #include "tz.h"
 
 #define DAY_MS (86400LL * 1000)
@@ -164,14 +164,14 @@ static int scan_clock(const char *path, const struct common_opts *co, struct clo
 	struct input in;
 	if (input_open(&in, path, &q) < 0)
 		return -1;
-	size_t nc = pdh_ncols(in.r);
+	size_t nc = reader_ncols(in.r);
 	bool *want = xcalloc(nc ? nc : 1, sizeof *want);
-	pdh_select(in.r, want);
+	reader_select(in.r, want);
 	free(want);
-	int guest = pdh_parser(in.r)->role == ROLE_GUEST;
+	int guest = reader_format(in.r)->role == ROLE_GUEST;
 	struct pdh_row row;
 	bool first = true;
-	while (pdh_parser(in.r)->next(in.r, &row) == 1) {
+	while (reader_next(in.r, &row) == 1) {
 		if (first)
 			cm->first_local = row.local_ms;
 		first = false;
