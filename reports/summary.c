@@ -673,13 +673,15 @@ static void action_text(const struct analysis *a, enum act_key k, const struct f
 			for (int t = 0; t < 2 && n > 2; t++)
 				if (top[t])
 					buf_printf(&busy, "%s%s %.0f%%", t ? ", " : "", top[t]->entity, ev_median(top[t], M_HV_VP_RUN));
+			char lp[64] = "";
+			if (!isnan(host_run))
+				snprintf(lp, sizeof lp, " (its logical processors %.0f%% busy)", host_run);
 			if (n > 1)
 				ac->what = fmtx("Give the Hyper-V host %s CPU time for its VMs: the virtual processors of %s wait for "
-						"a logical processor%s%s. Move or cap the VMs that run most%s%s%s (Live Migration; "
+						"a logical processor%s. Move or cap the VMs that run most%s%s%s (Live Migration; "
 						"Set-VMProcessor -Maximum / -RelativeWeight), reduce vCPU over-commit or add hosts.",
-						f->host ? f->host : "", vms.data,
-						isnan(host_run) ? "" : fmtx(" (its logical processors %.0f%% busy)", host_run), "",
-						busy.len ? " (% Guest Run Time: " : "", busy.len ? busy.data : "", busy.len ? ")" : "");
+						f->host ? f->host : "", vms.data, lp, busy.len ? " (% Guest Run Time: " : "",
+						busy.len ? busy.data : "", busy.len ? ")" : "");
 			else
 				ac->what = fmtx("Give the virtual processors of %s CPU time: move VMs off its Hyper-V host or "
 						"add hosts, reduce vCPU over-commit, check its processor limit and weight "
