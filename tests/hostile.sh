@@ -21,6 +21,12 @@ TIME=
 [ -x /usr/bin/time ] && TIME=/usr/bin/time
 
 ok() { pass=$((pass + 1)); echo "hostile: ok   $1${2:+ ($2)}"; }
+# A sanitizer build (make SANITIZE=..., build-san/) keeps shadow memory and a quarantine of freed
+# blocks: its RSS says nothing about iopsy's, so the cases that exist to measure a memory bound
+# are said to be skipped there (they run in the plain build of every make check).
+case $BIN in */build-san/*) SAN=1 ;; *) SAN= ;; esac
+skipped=0
+skip() { skipped=$((skipped + 1)); echo "hostile: skip $1: $2"; }
 bad() { fail=$((fail + 1)); echo "hostile: FAIL $1: $2"; }
 
 # run NAME EXPECTED_RC MESSAGE ARGS... — MESSAGE is a fixed string looked for in stderr+stdout
@@ -345,7 +351,9 @@ fi
 # values use (doc/limits.md, "Busy devices"): 186 MB, bounded here at 260 MB.
 name=analyze-busy-devices
 BUSY_BOUND_KB=${BUSY_BOUND_KB:-260000}
-if { [ -z "${HOSTILE_ONLY:-}" ] || [ "$HOSTILE_ONLY" = "$name" ]; } && command -v python3 >/dev/null 2>&1; then
+if [ -n "$SAN" ]; then
+	skip "$name" "a memory bound, not measured under the sanitizers"
+elif { [ -z "${HOSTILE_ONLY:-}" ] || [ "$HOSTILE_ONLY" = "$name" ]; } && command -v python3 >/dev/null 2>&1; then
 	"$BIN" simulate --scenario backend-saturated --only esxtop --duration 600 --out "$T/busy" >/dev/null 2>&1
 	python3 bench/busy_host.py "$T/busy/esxtop.csv" 3000 "$T/busy3000.csv"
 	if run analyze-busy-devices 0 "3000 findings" analyze "$T/busy3000.csv"; then
@@ -361,7 +369,9 @@ fi
 # written a few hundred KB at a time. 200,000 files: 83 MB before, 44 MB now, bounded at 64 MB.
 name=batch-many-files
 MANY_BOUND_KB=${MANY_BOUND_KB:-64000}
-if { [ -z "${HOSTILE_ONLY:-}" ] || [ "$HOSTILE_ONLY" = "$name" ]; } && command -v python3 >/dev/null 2>&1; then
+if [ -n "$SAN" ]; then
+	skip "$name" "a memory bound, not measured under the sanitizers"
+elif { [ -z "${HOSTILE_ONLY:-}" ] || [ "$HOSTILE_ONLY" = "$name" ]; } && command -v python3 >/dev/null 2>&1; then
 	python3 -c '
 import os, sys
 for s in "ab":
@@ -379,5 +389,5 @@ for s in "ab":
 	rm -rf "$T/many"
 fi
 
-echo "hostile: $pass passed, $fail failed"
+echo "hostile: $pass passed, $fail failed${SAN:+, $skipped skipped (memory bounds under the sanitizers)}"
 [ $fail = 0 ]
