@@ -843,15 +843,6 @@ static void actions_of_analysis(const struct analysis *a, struct exec_summary *s
 }
 
 /* The finding that says where IO waits: the worst of those that wait, by cause rank. */
-static bool guest_captured(const struct model *m, const char *name)
-{
-	for (size_t i = 0; i < m->ncaps; i++)
-		if (!m->caps[i].failed && m->caps[i].role == ROLE_GUEST && m->caps[i].host && name &&
-		    strcasecmp(m->caps[i].host, name) == 0)
-			return true;
-	return false;
-}
-
 static const struct finding *main_finding(const struct analysis *a)
 {
 	const struct finding *best = NULL;
@@ -862,8 +853,8 @@ static const struct finding *main_finding(const struct analysis *a)
 			continue;
 		if (!best || (kinds[f->kind].waits && !kinds[best->kind].waits) ||
 		    (kinds[f->kind].waits == kinds[best->kind].waits && kinds[f->kind].cause_rank < kinds[best->kind].cause_rank) ||
-		    (f->kind == best->kind && f->layer == LAYER_VM && guest_captured(&a->m, f->entity) &&
-		     !guest_captured(&a->m, best->entity)))
+		    (f->kind == best->kind && f->layer == LAYER_VM && analysis_guest_captured(a, f->entity) &&
+		     !analysis_guest_captured(a, best->entity)))
 			best = f; /* among VMs alike, the one whose guest was captured: the customer's */
 	}
 	return best;

@@ -552,7 +552,6 @@ static size_t ent_lower_bound(const struct entity *const *v, size_t n, const cha
 /* A --map line's VHDX in the capture's spelling: Windows paths ignore case, and the capture may
  * write a "\\?\\" prefix ("--?-") the user's path has not (or the other way round). A line whose
  * VHDX is named so takes the capture's name; any other stays as written (verify_map warns). */
-static const char *vhdx_plain(const char *s) { return strncmp(s, "--?-", 4) == 0 ? s + 4 : s; }
 static void resolve_vhdx_names(struct analysis *a)
 {
 	for (size_t k = 0; k < a->nmap; k++) {
@@ -562,7 +561,7 @@ static void resolve_vhdx_names(struct analysis *a)
 		for (size_t i = 0; i < a->m.nents; i++) {
 			const struct entity *e = &a->m.ents[i];
 			if (e->layer == LAYER_VSCSI && model_hyperv(&a->m, e->capture) &&
-			    strcasecmp(vhdx_plain(e->name), vhdx_plain(m->vdisk)) == 0) {
+			    strcasecmp(iop_vhdx_plain(e->name), iop_vhdx_plain(m->vdisk)) == 0) {
 				m->vdisk = e->name;
 				break;
 			}

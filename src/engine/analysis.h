@@ -173,6 +173,8 @@ void split_at_qdepth_steps(struct analysis *a);
 bool analysis_clock_untrusted(const struct analysis *a, size_t capture);
 /* Whether the host captures are Hyper-V hosts' (doc/hyperv.md), so that the words are Hyper-V's. */
 bool analysis_hyperv(const struct analysis *a);
+/* Whether a guest capture (perfmon) of machine name was read: a VM named so is the customer's. */
+bool analysis_guest_captured(const struct analysis *a, const char *name);
 /* The verdict paragraph (verdict.c); analysis_run calls it after the findings and coverage. */
 void analysis_verdict(struct analysis *a);
 /* shared.c: the load of each device finding's LUN by VM, and the neighbour that drives it while

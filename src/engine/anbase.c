@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
+#include <strings.h>
 
 const char *const severity_names[3] = {"info", "warning", "critical"};
 
@@ -85,4 +86,14 @@ bool analysis_hyperv(const struct analysis *a)
 		hv = true;
 	}
 	return hv;
+}
+
+bool analysis_guest_captured(const struct analysis *a, const char *name)
+{
+	for (size_t i = 0; name && i < a->m.ncaps; i++) {
+		const struct capture *c = &a->m.caps[i];
+		if (!c->failed && c->role == ROLE_GUEST && c->host && strcasecmp(c->host, name) == 0)
+			return true;
+	}
+	return false;
 }

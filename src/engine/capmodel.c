@@ -807,7 +807,7 @@ static void read_header(struct mread *x)
 	bool *skip = xcalloc(n ? n : 1, sizeof *skip);
 	if (ops->prepare)
 		ops->prepare(r, skip);
-	struct fsel fs = {.f = m->filter, .host_cap = ops->role == ROLE_HOST, .hyperv = strcmp(ops->name, "hyperv") == 0};
+	struct fsel fs = {.f = m->filter, .host_cap = ops->role == ROLE_HOST, .hyperv = model_hyperv(m, ci)};
 	arena_init(&fs.a);
 	fsel_worlds(&fs, ops, r);
 	if (ops->role == ROLE_HOST)
@@ -946,7 +946,6 @@ static void read_derived(struct mread *x)
 {
 	struct model *m = x->m;
 	struct reader *r = x->r;
-	const struct parser_ops *ops = x->ops;
 	size_t ci = x->ci;
 	bool merging = x->merging;
 	struct capture *c = x->c;
@@ -964,7 +963,7 @@ static void read_derived(struct mread *x)
 	/* ... and a Hyper-V virtual hard disk's commands and normalized IOPS, from its reads and
 	 * writes (the Storage Device object has no total) */
 	size_t *der = NULL, nder = 0;
-	for (size_t i = c->first_entity; i < m->nents && strcmp(ops->name, "hyperv") == 0; i++) {
+	for (size_t i = c->first_entity; i < m->nents && model_hyperv(m, ci); i++) {
 		struct entity *e = &m->ents[i];
 		if (e->capture != ci || (e->layer != LAYER_VSCSI && e->layer != LAYER_VOLUME) || e->series[M_READS] < 0 ||
 		    e->series[M_WRITES] < 0)

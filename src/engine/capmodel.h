@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "entfilter.h"
 #include "input.h"
@@ -191,7 +192,7 @@ int model_vm_vcpus(const struct model *m, size_t ci, const char *vm);
  * are VHDX files, its devices host disks, its VMs virtual processors (doc/hyperv.md). */
 static inline bool model_hyperv(const struct model *m, size_t ci)
 {
-	return ci < m->ncaps && m->caps[ci].format && m->caps[ci].format[0] == 'h' && m->caps[ci].format[1] == 'y';
+	return ci < m->ncaps && m->caps[ci].format && strcmp(m->caps[ci].format, "hyperv") == 0;
 }
 /* The sketch of every value of metric m of e (borrowed: valid while the model is); an empty
  * sketch (n == 0) when e has no value of it. */

@@ -117,6 +117,8 @@ size_t iopath_hv_load(const struct iopath *g, const struct model *m, const struc
  * default folder), else the whole instance — names contain '-', so the path is never split on it.
  * Points into vhdx. */
 const char *iop_vhdx_file(const char *vhdx);
+/* A VHDX instance without the "\\?\" prefix perfmon writes as "--?-" (points into vhdx). */
+const char *iop_vhdx_plain(const char *vhdx);
 
 /* Internal to the graph's files: the shares of a device's or volume's load (iopath_device_load,
  * iopath_hv_load): init for up to cap contributors, add each (summed by who; q: its outstanding

@@ -20,7 +20,7 @@
 
 #define HV_R_LINK 0.8
 
-static const char *plain(const char *s)
+const char *iop_vhdx_plain(const char *s)
 {
 	return strncmp(s, "--?-", 4) == 0 ? s + 4 : s; /* \\?\C:\... */
 }
@@ -108,7 +108,7 @@ void iopath_hv_vdisk(struct iopath *g, const struct model *m, struct iop_vdisk *
 {
 	const struct entity *v = d->v;
 	size_t ci = v->capture;
-	const char *path = plain(v->name);
+	const char *path = iop_vhdx_plain(v->name);
 	d->link = d->vol_link = (struct io_link){LINK_NONE, NAN, NULL};
 	d->back = BACK_UNKNOWN;
 	d->vm = vm_of_path(m, ci, path);

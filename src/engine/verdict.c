@@ -22,14 +22,7 @@ static bool has_place(const struct analysis *a, enum verdict_place p)
  * guest capture's machine): the one the verdict names first among its equals. */
 static bool of_captured_guest(const struct analysis *a, const struct finding *f)
 {
-	if (f->layer != LAYER_VM)
-		return false;
-	for (size_t i = 0; i < a->m.ncaps; i++) {
-		const struct capture *c = &a->m.caps[i];
-		if (!c->failed && c->role == ROLE_GUEST && c->host && strcasecmp(c->host, f->entity) == 0)
-			return true;
-	}
-	return false;
+	return f->layer == LAYER_VM && analysis_guest_captured(a, f->entity);
 }
 
 static const struct finding *first_in_place(const struct analysis *a, enum verdict_place p)
