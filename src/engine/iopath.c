@@ -27,7 +27,6 @@ void iop_vdisk_vm(const char *vdisk, char *out, size_t cap)
 	out[n] = '\0';
 }
 
-static double mean_of(const struct entity *e, int mt) { return e && entity_sk(e, mt)->n ? qs_mean(entity_sk(e, mt)) : (double)NAN; }
 
 /* The world's VM by the capture's ids: the Vcpu columns of its capture name world wid. */
 static const char *joined_vm(const struct model *m, size_t ci, long wid)
@@ -63,12 +62,12 @@ static void build_worlds(struct iopath *g, const struct model *m)
 static const struct entity *device_by_corr(const struct model *m, const struct entity *v, bool nfs_only, double *r_out)
 {
 	const struct entity *best = NULL;
-	double br = IOP_R_LINK, vm = mean_of(v, M_CMDS);
+	double br = IOP_R_LINK, vm = entity_mean(v, M_CMDS);
 	for (size_t i = 0; i < m->nents; i++) {
 		const struct entity *e = &m->ents[i];
 		if (e->layer != LAYER_DEVICE || e->capture != v->capture || (nfs_only && !e->nfs))
 			continue;
-		double em = mean_of(e, M_CMDS);
+		double em = entity_mean(e, M_CMDS);
 		if (isnan(em) || isnan(vm) || em < 0.9 * vm)
 			continue;
 		double r = iop_pearson(m, v, M_CMDS, e, M_CMDS);
@@ -88,14 +87,14 @@ static const struct iop_world *world_for_vdisk(const struct iopath *g, const str
 					       const char *vm, bool vm_only, double *r_out, int *ndev)
 {
 	const struct iop_world *best = NULL;
-	double br = -2, vmean = mean_of(v, M_CMDS);
+	double br = -2, vmean = entity_mean(v, M_CMDS);
 	const struct entity *devs[64];
 	*ndev = 0;
 	for (size_t i = 0; i < g->nw; i++) {
 		const struct iop_world *w = &g->w[i];
 		if (w->w->capture != v->capture || !w->dev || (vm_only && (!w->vm || strcmp(w->vm, vm) != 0)))
 			continue;
-		double wm = mean_of(w->w, M_CMDS);
+		double wm = entity_mean(w->w, M_CMDS);
 		if (isnan(wm) || wm <= 0)
 			continue;
 		bool seen = false;
@@ -210,7 +209,7 @@ static void build_vdisks(struct iopath *g, const struct model *m)
 		bool any_scsi = false;
 		for (size_t k = 0; k < m->nents && !any_scsi; k++)
 			any_scsi = m->ents[k].layer == LAYER_DEVICE && m->ents[k].capture == v->capture && !m->ents[k].nfs;
-		double act = mean_of(v, M_CMDS);
+		double act = entity_mean(v, M_CMDS);
 		if (!any_scsi) {
 			d->back = BACK_NOT_SHOWN;
 			d->link = (struct io_link){LINK_ID, NAN, "the capture has no SCSI device"};
@@ -302,7 +301,7 @@ static void paths_by_sum(struct iopath *g, const struct model *m, size_t ci)
 		const struct entity *dv = &m->ents[i];
 		if (dv->layer != LAYER_DEVICE || dv->nfs || dv->series[M_CMDS] < 0 || dv->capture != ci)
 			continue;
-		double dm = mean_of(dv, M_CMDS);
+		double dm = entity_mean(dv, M_CMDS);
 		if (isnan(dm) || dm < 1)
 			continue;
 		long best = -1;

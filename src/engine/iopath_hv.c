@@ -33,7 +33,6 @@ const char *iop_vhdx_file(const char *vhdx)
 	return p && *p ? p : vhdx;
 }
 
-static double mean_of(const struct entity *e, int mt) { return e && entity_sk(e, mt)->n ? qs_mean(entity_sk(e, mt)) : (double)NAN; }
 
 /* c is a separator of path components as Hyper-V writes them ('-' for '\'), or an end. */
 static bool edge(char c) { return c == '-' || c == '_' || c == '.' || c == ' ' || c == '\0'; }
@@ -66,12 +65,12 @@ static const struct entity *disk_by_corr(const struct model *m, const struct ent
 {
 	const struct entity *best = NULL;
 	bool flat = false;
-	double br = HV_R_LINK, em = mean_of(e, M_CMDS);
+	double br = HV_R_LINK, em = entity_mean(e, M_CMDS);
 	for (size_t i = 0; i < m->nents; i++) {
 		const struct entity *d = &m->ents[i];
 		if (d->layer != LAYER_DEVICE || d->capture != e->capture)
 			continue;
-		double dm = mean_of(d, M_CMDS);
+		double dm = entity_mean(d, M_CMDS);
 		if (isnan(dm) || isnan(em) || dm < 0.9 * em)
 			continue;
 		double r = iop_pearson(m, e, M_CMDS, d, M_CMDS);
@@ -138,6 +137,14 @@ void iopath_hv_vdisk(struct iopath *g, const struct model *m, struct iop_vdisk *
 		}
 		return;
 	}
+	/* a volume's disk is the volume's, not each VHDX's: the first VHDX on it correlated it */
+	for (const struct iop_vdisk *o = g->vd; d->vol && o < d; o++)
+		if (o->vol == d->vol) {
+			d->dev = o->dev;
+			d->back = o->back;
+			d->link = o->link;
+			return;
+		}
 	double r = NAN;
 	const struct entity *from = d->vol ? d->vol : v;
 	const struct entity *disk = from->series[M_CMDS] >= 0 ? disk_by_corr(m, from, &r) : NULL;
