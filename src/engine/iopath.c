@@ -422,7 +422,7 @@ size_t iopath_device_load(const struct iopath *g, const struct model *m, const s
 		double c = iop_window_mean(m, w->w, M_CMDS, t0, t1);
 		if (isnan(c))
 			continue;
-		iop_shares_add(&h, w->vm ? w->vm : iop_astr(a, "world %ld", w->w->wid), w->vm != NULL,
+		iop_shares_add(&h, w->vm ? w->vm : iop_astr(a, "world %ld", w->w->wid), w->w, w->vm != NULL,
 			       w->vm ? w->vm_link.how : LINK_NONE, c, iop_window_mean(m, w->w, M_ACTV, t0, t1),
 			       iop_window_mean(m, w->w, M_MBR, t0, t1), iop_window_mean(m, w->w, M_MBW, t0, t1));
 	}

@@ -91,6 +91,8 @@ struct iop_share {
 	double cmds, share;      /* commands/s, and the share of the worlds' commands */
 	double actv_share, mb_share; /* shares of outstanding commands and of bytes; NaN when the
 	                          * capture has no such per-world counter */
+	const struct entity *one; /* the one entity the share is of (a Hyper-V VHDX), NULL when it
+	                          * sums several (a VM's worlds) */
 };
 #define IOP_MAX_SHARES 8
 /* Returns how many (at most max) into out; 0 when the capture has no per-world IO for d. */
@@ -132,8 +134,8 @@ struct iop_shares {
 	bool have_q, have_mb;
 };
 void iop_shares_init(struct iop_shares *h, size_t cap);
-void iop_shares_add(struct iop_shares *h, const char *who, bool is_vm, enum link_how how, double c, double q, double mbr,
-		    double mbw);
+void iop_shares_add(struct iop_shares *h, const char *who, const struct entity *src, bool is_vm, enum link_how how,
+		    double c, double q, double mbr, double mbw);
 size_t iop_shares_done(struct iop_shares *h, struct iop_share *out, size_t max);
 /* Internal to the graph's files: printf into the arena; the entity of layer l named name in
  * capture ci, NULL when none. */

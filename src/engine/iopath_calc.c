@@ -79,8 +79,8 @@ void iop_shares_init(struct iop_shares *h, size_t cap)
 	h->mb = xcalloc(cap ? cap : 1, sizeof *h->mb);
 }
 
-void iop_shares_add(struct iop_shares *h, const char *who, bool is_vm, enum link_how how, double c, double q, double mbr,
-		    double mbw)
+void iop_shares_add(struct iop_shares *h, const char *who, const struct entity *src, bool is_vm, enum link_how how,
+		    double c, double q, double mbr, double mbw)
 {
 	double b = (isnan(mbr) ? 0 : mbr) + (isnan(mbw) ? 0 : mbw);
 	h->have_q |= !isnan(q);
@@ -89,8 +89,10 @@ void iop_shares_add(struct iop_shares *h, const char *who, bool is_vm, enum link
 	while (k < h->n && strcmp(h->s[k].who, who) != 0)
 		k++;
 	if (k == h->n) {
-		h->s[h->n] = (struct iop_share){.who = who, .is_vm = is_vm, .how = how};
+		h->s[h->n] = (struct iop_share){.who = who, .is_vm = is_vm, .how = how, .one = src};
 		h->n++;
+	} else if (h->s[k].one != src) {
+		h->s[k].one = NULL; /* several entities under one name */
 	}
 	h->s[k].cmds += c;
 	h->q[k] += isnan(q) ? 0 : q;

@@ -173,7 +173,7 @@ size_t iopath_hv_load(const struct iopath *g, const struct model *m, const struc
 		if (isnan(c))
 			continue;
 		const char *file = iop_vhdx_file(d->v->name);
-		iop_shares_add(&h, d->vm ? iop_astr(a, "%s (%s)", d->vm, file) : arena_strdup(a, file), d->vm != NULL,
+		iop_shares_add(&h, d->vm ? iop_astr(a, "%s (%s)", d->vm, file) : arena_strdup(a, file), d->v, d->vm != NULL,
 			       e->layer == LAYER_VOLUME ? d->vol_link.how : d->link.how, c, iop_window_mean(m, d->v, M_HV_QL, t0, t1),
 			       iop_window_mean(m, d->v, M_MBR, t0, t1), iop_window_mean(m, d->v, M_MBW, t0, t1));
 	}

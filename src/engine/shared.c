@@ -89,6 +89,30 @@ static bool vm_waits(const struct analysis *a, const struct entity *d, const cha
 	return any;
 }
 
+/* "APP03 95% of its commands (97% of those outstanding), SQL01 5% (per-world IO)": the four
+ * busiest shares, the first with first_words (and its share of the outstanding IOs when asked),
+ * then tail (arena). */
+static const char *load_line(struct analysis *a, const struct iop_share *s, size_t n, const char *first_words,
+			     bool outstanding, const char *tail)
+{
+	struct buf b;
+	buf_init(&b);
+	for (size_t k = 0; k < n && k < 4; k++) {
+		buf_printf(&b, "%s%s %s", k ? ", " : "", s[k].who, pct(a, s[k].share));
+		if (k == 0) {
+			buf_adds(&b, first_words);
+			if (outstanding && !isnan(s[k].actv_share))
+				buf_printf(&b, " (%s of those outstanding)", pct(a, s[k].actv_share));
+		}
+	}
+	if (n > 4)
+		buf_adds(&b, ", ...");
+	buf_adds(&b, tail);
+	const char *r = afmt(a, "%s", b.data);
+	buf_free(&b);
+	return r;
+}
+
 /* A Hyper-V host disk's finding: the VHDX files on it by their share of its IO (the IO path graph:
  * VHDX → volume from its path, volume → disk from IOPS), and the VM whose VHDX drives it while
  * another VM's VHDX waits (its Latency up against the rest of the capture). */
@@ -98,20 +122,12 @@ static void hv_load(struct analysis *a, struct finding *f, const struct entity *
 	size_t n = iopath_hv_load(&a->iop, &a->m, d, f->start, f->end, s, IOP_MAX_SHARES, &a->arena);
 	if (!n)
 		return;
-	struct buf b;
-	buf_init(&b);
 	bool guessed = false;
-	for (size_t k = 0; k < n && k < 4; k++) {
-		buf_printf(&b, "%s%s %s", k ? ", " : "", s[k].who, pct(a, s[k].share));
-		if (k == 0)
-			buf_adds(&b, " of the IO this node's VHDX files send it");
+	for (size_t k = 0; k < n && k < 4; k++)
 		guessed |= s[k].how == LINK_CORR;
-	}
-	if (n > 4)
-		buf_adds(&b, ", ...");
-	buf_adds(&b, guessed ? " (VHDX counters; the volume's disk guessed from IOPS: no counter names it)" : " (VHDX counters)");
-	f->load = afmt(a, "%s", b.data);
-	buf_free(&b);
+	f->load = load_line(a, s, n, " of the IO this node's VHDX files send it", false,
+			    guessed ? " (VHDX counters; the volume's disk guessed from IOPS: no counter names it)"
+				    : " (VHDX counters)");
 	if (n < 2 || s[0].share < DRIVER_SHARE)
 		return;
 	const struct capture *c = &a->m.caps[d->capture];
@@ -120,15 +136,8 @@ static void hv_load(struct analysis *a, struct finding *f, const struct entity *
 	buf_init(&v);
 	const struct entity *first = NULL;
 	double fin = NAN, fout = NAN, fcmds = -1;
-	const char *driver_vm = NULL;
-	const struct iop_vdisk *driver = NULL;
-	for (size_t i = 0; i < a->iop.nvd && !driver; i++) {
-		const struct iop_vdisk *g = &a->iop.vd[i];
-		const char *file = iop_vhdx_file(g->v->name);
-		if (g->dev == d && strcmp(g->vm ? afmt(a, "%s (%s)", g->vm, file) : file, s[0].who) == 0)
-			driver = g;
-	}
-	driver_vm = driver ? driver->vm : NULL;
+	const struct iop_vdisk *driver = iopath_vdisk(&a->iop, s[0].one); /* the VHDX with most of the IO */
+	const char *driver_vm = driver ? driver->vm : NULL;
 	const char *names[64];
 	size_t nnames = 0;
 	/* the VMs whose VHDX files on the disk wait (not the driver's own); the busiest one's figures */
@@ -145,11 +154,11 @@ static void hv_load(struct analysis *a, struct finding *f, const struct entity *
 		if (!rose || (g->vm && driver_vm && strcmp(g->vm, driver_vm) == 0))
 			continue;
 		double io = iop_window_mean(&a->m, g->v, M_CMDS, f->start, f->end);
-		if (!isnan(io) && io > fcmds) {
+		if (!first || (!isnan(io) && io > fcmds)) {
 			first = g->v;
 			fin = li;
 			fout = lo;
-			fcmds = io;
+			fcmds = isnan(io) ? -1 : io;
 		}
 		const char *name = g->vm ? g->vm : file;
 		bool listed = false;
@@ -200,24 +209,12 @@ void analysis_shared_load(struct analysis *a)
 		size_t n = iopath_device_load(&a->iop, &a->m, d, f->start, f->end, s, IOP_MAX_SHARES, &a->arena);
 		if (n < 2 && !(n == 1 && s[0].share < 0.999))
 			continue; /* one world alone: nobody to share with */
-		struct buf b;
-		buf_init(&b);
 		bool guessed = false;
-		for (size_t k = 0; k < n && k < 4; k++) {
-			buf_printf(&b, "%s%s %s", k ? ", " : "", s[k].who, pct(a, s[k].share));
-			if (k == 0) {
-				buf_adds(&b, " of its commands");
-				if (!isnan(s[k].actv_share))
-					buf_printf(&b, " (%s of those outstanding)", pct(a, s[k].actv_share));
-			}
+		for (size_t k = 0; k < n && k < 4; k++)
 			guessed |= s[k].is_vm && s[k].how == LINK_CORR;
-		}
-		if (n > 4)
-			buf_adds(&b, ", ...");
-		buf_adds(&b, guessed ? " (per-world IO; a world's VM guessed from IOPS where the capture does not name it)"
-				     : " (per-world IO)");
-		f->load = afmt(a, "%s", b.data);
-		buf_free(&b);
+		f->load = load_line(a, s, n, " of its commands", true,
+				    guessed ? " (per-world IO; a world's VM guessed from IOPS where the capture does not name it)"
+					    : " (per-world IO)");
 		/* the neighbour: a VM with most of the commands while another VM on the LUN waits */
 		if (!s[0].is_vm || s[0].share < DRIVER_SHARE)
 			continue;
