@@ -81,14 +81,6 @@ static const struct counter_map hv_disk_bytes[] = {
 #define OBJ_VP "Hyper-V Hypervisor Virtual Processor"
 #define OBJ_LP "Hyper-V Hypervisor Logical Processor"
 
-static bool in_list(const char *const *l, const char *s)
-{
-	for (size_t i = 0; l[i]; i++)
-		if (strcasecmp(l[i], s) == 0)
-			return true;
-	return false;
-}
-
 static int take(struct counter_class *c, enum layer l, const char *entity, const struct counter_map *t,
 		const char *counter)
 {
@@ -145,7 +137,7 @@ static int hyperv_classify(const struct pdh_path *p, struct counter_class *c)
 		return c->metric = M_HV_LP_RUN;
 	}
 	char t1[256], t2[256];
-	if (!in_list(pm_physical, perfmon_utf8(o, t1, sizeof t1)) || total)
+	if (!perfmon_in_list(pm_physical, perfmon_utf8(o, t1, sizeof t1)) || total)
 		return -1;
 	/* a host disk: a LUN ("2": a CSV's disk has no drive letter), or a local disk holding VHDX
 	 * files ("1 D:") */
@@ -186,21 +178,12 @@ static int hyperv_probe(const char *head, size_t n)
 	return 0;
 }
 
-static int hyperv_header(const char *cell, size_t len, const struct pdh_options *o, struct pdh_header_info *hi,
-			 struct diag *d)
-{
-	(void)o;
-	(void)d;
-	pdh_header_parse_bias(cell, len, hi);
-	return 0;
-}
-
 const struct parser_ops parser_hyperv = {
 	.name = "hyperv",
 	.summary = "a Hyper-V host's perfmon CSV/TSV (virtual storage devices, CSVs, host disks, virtual processors)",
 	.role = ROLE_HOST,
 	.probe = hyperv_probe,
-	.header = hyperv_header,
+	.header = perfmon_header, /* the header cell's bias, as a guest's */
 	.local_time = true,
 	.glitch_values = true,
 	.classify = hyperv_classify,

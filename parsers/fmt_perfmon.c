@@ -68,7 +68,7 @@ const char *perfmon_utf8(const char *s, char *tmp, size_t cap)
 	return tmp;
 }
 
-static bool in_list(const char *const *l, const char *s)
+bool perfmon_in_list(const char *const *l, const char *s)
 {
 	for (size_t i = 0; l[i]; i++)
 		if (strcasecmp(l[i], s) == 0)
@@ -219,7 +219,7 @@ static int perfmon_classify(const struct pdh_path *p, struct counter_class *c)
 	}
 	char t1[256], t2[256];
 	const char *o = perfmon_utf8(p->object, t1, sizeof t1);
-	bool logical = in_list(pm_logical, o), physical = !logical && in_list(pm_physical, o);
+	bool logical = perfmon_in_list(pm_logical, o), physical = !logical && perfmon_in_list(pm_physical, o);
 	c->pass = logical ? 0 : 1;
 	if (physical && p->instance && p->host)
 		disk_number(p, c);
@@ -297,7 +297,7 @@ static int perfmon_probe(const char *head, size_t n)
 	return 0;
 }
 
-static int perfmon_header(const char *cell, size_t len, const struct pdh_options *o, struct pdh_header_info *hi,
+int perfmon_header(const char *cell, size_t len, const struct pdh_options *o, struct pdh_header_info *hi,
 			  struct diag *d)
 {
 	(void)o;

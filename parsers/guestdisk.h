@@ -50,5 +50,12 @@ extern const struct counter_map *const pm_disk_map;
 extern const char *const pm_physical[];
 void perfmon_physical_name(const char *in, char *out, size_t cap);
 const char *perfmon_utf8(const char *s, char *tmp, size_t cap);
+/* Whether s is one of the names in l (NULL-terminated), without case; the perfmon header cell
+ * (its bias and zone) into hi. */
+bool perfmon_in_list(const char *const *l, const char *s);
+struct pdh_options;
+struct pdh_header_info;
+struct diag;
+int perfmon_header(const char *cell, size_t len, const struct pdh_options *o, struct pdh_header_info *hi, struct diag *d);
 
 #endif
