@@ -1071,17 +1071,10 @@ static bool finding_outside(const struct analysis *a, const struct finding *f)
  * times slower than its guest. Said on stderr and in the verdict, once per capture. */
 static void check_vhdx_unit(struct analysis *a)
 {
-	for (size_t k = 0; k < a->nmap; k++) {
-		const struct diskmap_entry *me = &a->map[k];
-		const struct entity *v = model_find(&a->m, LAYER_VSCSI, me->vdisk, NULL);
-		const struct entity *g = NULL;
-		for (size_t i = 0; i < a->m.nents && !g; i++) {
-			const struct entity *e = &a->m.ents[i];
-			if (e->layer == LAYER_GUEST && strcmp(e->name, me->guest_disk) == 0 &&
-			    (!me->guest_host || !e->host || strcasecmp(me->guest_host, e->host) == 0))
-				g = e;
-		}
-		if (!v || !g || !model_hyperv(&a->m, v->capture) || !entity_sk(v, M_HV_LAT)->n)
+	for (size_t ci = 0; ci < a->m.ncaps; ci++)
+	for (size_t k = 0; a->m.caps[ci].role == ROLE_GUEST && k < a->nmap; k++) {
+		struct entity *g, *v;
+		if (!map_pair(a, &a->m.caps[ci], k, &g, &v) || !model_hyperv(&a->m, v->capture) || !entity_sk(v, M_HV_LAT)->n)
 			continue;
 		double vl = qs_quantile(entity_sk(v, M_HV_LAT), 0.5);
 		double gl = entity_sk(g, M_G_LAT_T)->n ? qs_quantile(entity_sk(g, M_G_LAT_T), 0.5)
