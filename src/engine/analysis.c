@@ -29,6 +29,7 @@ void analysis_free(struct analysis *a)
 	stream_detach(a);
 	free(a->sw);
 	free(a->shared);
+	free(a->inputs);
 	free(a->sql);
 	free(a->dbmap);
 	coverage_free(&a->cov);
@@ -433,12 +434,26 @@ static void align_clocks(struct analysis *a, const struct analyze_opts *o)
 			double tol = 2 * fmax(c->interval_s, bv ? a->m.caps[bv->capture].interval_s : 0);
 			struct corr at = bg ? correlate(a, bg, bv, 0) : (struct corr){NAN, NAN, 0};
 			bool better = !isnan(best.r) && best.r >= 0.6 && (isnan(at.r_zero) || best.r - at.r_zero >= 0.05);
+			const char *opt = o->clock_offset_from ? o->clock_offset_from : "--clock-offset";
 			if (better && fabs(est_s - o->clock_offset_s) > fmax(tol, 5)) {
 				note(a, NULL, 0,
 				     "%s %g s disagrees with the estimate from correlating IOPS: %+.1f s (r = %.2f there, "
 				     "%.2f at the offset given); the given offset is used",
-				     o->clock_offset_from ? o->clock_offset_from : "--clock-offset", o->clock_offset_s, est_s, best.r,
-				     at.r_zero);
+				     opt, o->clock_offset_s, est_s, best.r, at.r_zero);
+				input_said(a, opt, NULL, 0, IN_CONTRADICTED,
+					   "%+g s for %s: the IOPS of %s and %s correlate best at %+.1f s (r = %.2f there, "
+					   "%.2f at the offset given); the given offset is used",
+					   o->clock_offset_s, c->host ? c->host : c->path, bg->name, bv->name, est_s, best.r,
+					   at.r_zero);
+			} else if (better) {
+				input_said(a, opt, NULL, 0, IN_AGREED,
+					   "%+g s for %s: the IOPS of %s and %s correlate best at %+.1f s (r = %.2f), within "
+					   "%.0f s of it", o->clock_offset_s, c->host ? c->host : c->path, bg->name, bv->name,
+					   est_s, best.r, fmax(tol, 5));
+			} else {
+				input_said(a, opt, NULL, 0, IN_APPLIED,
+					   "%+g s for %s: no mapped disk pair correlates convincingly, so the captures can "
+					   "neither confirm nor contradict it", o->clock_offset_s, c->host ? c->host : c->path);
 			}
 			continue;
 		}
@@ -597,7 +612,8 @@ static void verify_map(struct analysis *a)
 	 * k's run of equal names */
 	struct vd_ord *ord = xcalloc(a->nmap, sizeof *ord);
 	size_t *pos = xcalloc(a->nmap, sizeof *pos), *run = xcalloc(a->nmap, sizeof *run);
-	size_t nord = 0;
+	size_t nord = 0, nuser = 0, nbad = 0;
+	const char *file = NULL;
 	for (size_t k = 0; k < a->nmap; k++)
 		if (!a->map[k].automatic)
 			ord[nord++] = (struct vd_ord){a->map[k].vdisk, k};
@@ -618,18 +634,39 @@ static void verify_map(struct analysis *a)
 		bool v_found = vi < nv && strcmp(vv[vi]->name, m->vdisk) == 0;
 		/* with --host/--vm/--disk a disk left out is not missing */
 		const char *where = ef_on(a->m.filter) ? "in the selection" : "in the captures";
-		if (guest_cap && !g_found)
-			note(a, m->file, m->line, "guest disk %s%s%s is not %s", m->guest_host ? m->guest_host : "",
-			     m->guest_host ? "\\" : "", m->guest_disk, where);
-		if (host_cap && !v_found)
+		const char *gh = m->guest_host ? m->guest_host : "", *gs = m->guest_host ? "\\" : "";
+		nuser++;
+		if (guest_cap && !g_found) {
+			note(a, m->file, m->line, "guest disk %s%s%s is not %s", gh, gs, m->guest_disk, where);
+			input_said(a, "--map", m->file, m->line, IN_NAMED_NOTHING, "%s%s%s = %s: guest disk %s%s%s is not %s", gh,
+				   gs, m->guest_disk, m->vdisk, gh, gs, m->guest_disk, where);
+		}
+		if (host_cap && !v_found) {
 			note(a, m->file, m->line, "virtual disk %s is not %s", m->vdisk, where);
+			input_said(a, "--map", m->file, m->line, IN_NAMED_NOTHING, "%s%s%s = %s: virtual disk %s is not %s", gh, gs,
+				   m->guest_disk, m->vdisk, m->vdisk, where);
+		}
 		if (run[k] < pos[k]) { /* once, against the first line of that virtual disk: linear output too */
 			const struct diskmap_entry *o = &a->map[ord[run[k]].k];
 			note(a, m->file, m->line, "%s%s%s and %s%s%s (line %ld) both map to virtual disk %s: one of them is wrong",
-			     m->guest_host ? m->guest_host : "", m->guest_host ? "\\" : "", m->guest_disk,
-			     o->guest_host ? o->guest_host : "", o->guest_host ? "\\" : "", o->guest_disk, o->line, m->vdisk);
+			     gh, gs, m->guest_disk, o->guest_host ? o->guest_host : "", o->guest_host ? "\\" : "",
+			     o->guest_disk, o->line, m->vdisk);
+			input_said(a, "--map", m->file, m->line, IN_CONTRADICTED,
+				   "%s%s%s and %s%s%s (line %ld) both map to virtual disk %s: one of them is wrong", gh, gs,
+				   m->guest_disk, o->guest_host ? o->guest_host : "", o->guest_host ? "\\" : "", o->guest_disk,
+				   o->line, m->vdisk);
 		}
+		if ((guest_cap && !g_found) || (host_cap && !v_found) || run[k] < pos[k])
+			nbad++;
+		if (!file)
+			file = m->file;
 	}
+	if (nuser)
+		input_said(a, "--map", file, 0, nbad ? IN_CONTRADICTED : guest_cap && host_cap ? IN_AGREED : IN_APPLIED,
+			   "%zu disk line%s: %s", nuser, nuser == 1 ? "" : "s",
+			   nbad ? afmt(a, "%zu of them name a disk the captures do not have or map a virtual disk twice", nbad)
+			   : guest_cap && host_cap ? "every guest disk and virtual disk named is in the captures"
+						   : "used as given (the captures of only one side cannot check them)");
 	free(gv);
 	free(vv);
 	free(ord);
@@ -672,6 +709,9 @@ static void trim_vmklog(struct analysis *a)
 		note(a, a->opts.vmklog ? a->opts.vmklog : "vmkernel.log", 0, "%zu event%s outside the host captures' time span (%s .. %s) not used", out,
 		     out == 1 ? "" : "s", s, e);
 	}
+	input_said(a, "--vmkernel-log", a->opts.vmklog, 0, o ? IN_APPLIED : IN_NAMED_NOTHING,
+		   "%zu event%s inside the host captures' time span used%s", o, o == 1 ? "" : "s",
+		   out ? afmt(a, "; %zu outside it not used", out) : "");
 }
 
 /* ---- ordering and verdict ---- */
@@ -1098,6 +1138,13 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 {
 	a->opts = *o;
 	a->array_queue_depth = o->array_queue_depth;
+	a->ninputs = a->inputs_more = 0;
+	if (o->rules) {
+		struct rule_override ov[RULES_MAX_OVERRIDES];
+		size_t n = rules_overrides(&a->rules, ov, RULES_MAX_OVERRIDES);
+		input_said(a, "--rules", o->rules, 0, IN_APPLIED, "%zu rule%s overridden%s", n, n == 1 ? "" : "s",
+			   n ? " (listed under the rules overridden)" : ": every rule at its default");
+	}
 	iopath_free(&a->iop);
 	iopath_build(&a->iop, &a->m);
 	resolve_vhdx_names(a);

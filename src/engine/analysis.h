@@ -30,6 +30,27 @@ struct analyze_opts {
 	bool no_auto_offset;
 };
 
+/* What the captures said about an input the consultant gave (--map, --clock-offset, --partitions,
+ * a rules file, --vmkernel-log): every report shows these beside the findings, so an override the
+ * captures contradict or that named nothing is in the report, not only on stderr. */
+enum input_state {
+	IN_APPLIED,        /* used; the captures neither confirm nor contradict it */
+	IN_AGREED,         /* the captures confirm it (the disks exist, the IOPS agree) */
+	IN_CONTRADICTED,   /* the captures say otherwise (used anyway, as given) */
+	IN_NAMED_NOTHING,  /* it names nothing the captures have */
+	IN_NOT_APPLIED,    /* it could not be applied (the text says why) */
+	IN_STATES
+};
+extern const char *const input_state_names[IN_STATES]; /* "applied", "agreed", ... */
+struct input_said {
+	const char *option;              /* "--map" (static) */
+	const char *file;                /* the file given (arena), NULL for an option value */
+	long line;                       /* its line, 0 for the whole input */
+	enum input_state state;
+	const char *text;                /* what the captures said (arena, raw: writers escape it) */
+};
+#define ANALYSIS_MAX_INPUTS 64           /* records kept; more are counted in inputs_more */
+
 struct analysis {
 	struct model m;
 	struct finding *f;
@@ -92,6 +113,8 @@ struct analysis {
 	struct sql_report *sql;          /* what SQL Server did meanwhile (after analysis_run; n = 0 when
 	                                  * the captures have no SQL Server counters) */
 	size_t nshown;
+	struct input_said *inputs;       /* in the order said (xrealloc'd) */
+	size_t ninputs, inputs_more;
 	struct arena arena;
 };
 
@@ -124,6 +147,10 @@ void analysis_use_diskmap(struct analysis *a, const struct diskmap *dm, const ch
 struct finding *finding_new(struct analysis *a, enum kind kind, enum severity sev, enum layer l,
 			    const char *entity, const char *host);
 const char *afmt(struct analysis *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Records what the captures said about an input (struct input_said); past ANALYSIS_MAX_INPUTS
+ * only counted. */
+void input_said(struct analysis *a, const char *option, const char *file, long line, enum input_state st,
+		const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 /* What topology.h reads of a (borrowed). */
 struct topo_in analysis_topo(const struct analysis *a);
 /* Whether e did real work: its mean IOPS reach the rule active.min_iops. */

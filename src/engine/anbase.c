@@ -20,6 +20,25 @@ const char *afmt(struct analysis *a, const char *fmt, ...)
 	return s;
 }
 
+const char *const input_state_names[IN_STATES] = {"applied", "agreed", "contradicted", "named nothing",
+						   "not applied"};
+
+void input_said(struct analysis *a, const char *option, const char *file, long line, enum input_state st,
+		const char *fmt, ...)
+{
+	if (a->ninputs >= ANALYSIS_MAX_INPUTS) {
+		a->inputs_more++;
+		return;
+	}
+	if (!a->inputs)
+		a->inputs = xcalloc(ANALYSIS_MAX_INPUTS, sizeof *a->inputs);
+	va_list ap;
+	va_start(ap, fmt);
+	char *t = arena_vprintf(&a->arena, fmt, ap);
+	va_end(ap);
+	a->inputs[a->ninputs++] = (struct input_said){option, file ? arena_strdup(&a->arena, file) : NULL, line, st, t};
+}
+
 struct finding *finding_new(struct analysis *a, enum kind kind, enum severity sev, enum layer l,
 			    const char *entity, const char *host)
 {

@@ -647,8 +647,10 @@ void det_alignment(struct analysis *a, const struct analyze_opts *o)
 		diag_init(&d, a->opts.partitions ? a->opts.partitions : "partitions", -1);
 		d.sink = a->sink;
 		diag_emit(&d, DIAG_WARNING, 0, 0, "%s", a->parts_note);
+		input_said(a, "--partitions", a->opts.partitions, 0, IN_NOT_APPLIED, "%s", a->parts_note);
 		return;
 	}
+	size_t nmis = 0;
 	int64_t start = INT64_MAX, end = INT64_MIN;
 	for (size_t i = 0; i < a->m.ncaps; i++) {
 		const struct capture *c = &a->m.caps[i];
@@ -695,5 +697,9 @@ void det_alignment(struct analysis *a, const struct analyze_opts *o)
 				    "'create partition primary align=1024') and copy the data over; on the host, check "
 				    "that the VMFS datastore is VMFS5+ created, not upgraded from VMFS3.%s",
 				 sym ? "" : " Not urgent: no symptom in these captures.");
+		nmis++;
 	}
+	input_said(a, "--partitions", a->opts.partitions, 0, IN_APPLIED, "%zu partition%s of %s checked: %s", a->parts.n,
+		   a->parts.n == 1 ? "" : "s", guest,
+		   nmis ? afmt(a, "%zu misaligned (see the findings)", nmis) : "every one aligned");
 }
