@@ -340,6 +340,8 @@ const char css[] =
 	"p.how{font-size:11.5px;color:var(--faint);margin:8px 0 0}p.how span+span:before{content:'\\00b7';margin:0 .5em}\n"
 	".tablewrap{overflow-x:auto}\n"
 	"ul.warnings{margin:0;padding-left:20px}ul.warnings li{margin:4px 0}\n"
+	"dl.kv{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px}dl.kv dt{font-weight:600}dl.kv dd{margin:0}"
+	"li.sub{margin-left:1.5em;list-style:circle}\n"
 	"footer{color:var(--faint);font-size:12.5px;padding:0 0 40px}\n"
 	"header.top .customer{margin:0 0 4px;font-size:16px;font-weight:600;opacity:.95}\n"
 	"header.top img.logo{float:right;max-height:64px;max-width:220px;margin:0 0 8px 18px;background:#fff;border-radius:6px;padding:4px}\n"

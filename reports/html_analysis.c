@@ -3,6 +3,7 @@
  * shaded, the IO stack of the affected disks, per-entity summary tables, capture metadata and
  * warnings, and the analysis JSON; the page chrome and the charts machinery are html.c's. Every
  * string that came from a capture passes through html_escape(). */
+#include "doc.h"
 #include "html_int.h"
 
 #include <math.h>
@@ -1095,10 +1096,13 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	ltime_init(&lt, m, NULL);
 	/* head */
 	head_html(out, o, m, &lt, t_first, t_last);
-	buf_adds(out, "<nav class=\"toc\"><div class=\"wrap\"><a href=\"#summary\">Summary</a><a href=\"#verdict\">Verdict</a>"
+	struct doc rd;
+	doc_of_analysis(a, &lt, &rd);
+	buf_printf(out, "<nav class=\"toc\"><div class=\"wrap\"><a href=\"#summary\">Summary</a><a href=\"#verdict\">Verdict</a>"
 		      "<a href=\"#findings\">Findings</a><a href=\"#stack\">IO stack</a><a href=\"#details\">Evidence and charts</a>"
-		      "<a href=\"#entities\">Disks and LUNs</a><a href=\"#captures\">Captures</a><a href=\"#appendix\">Appendix</a>"
-		      "</div></nav>\n<main class=\"wrap\">\n");
+		      "<a href=\"#entities\">Disks and LUNs</a><a href=\"#captures\">Captures</a>%s"
+		      "<a href=\"#methodology\">Methodology</a><a href=\"#appendix\">Appendix</a>"
+		      "</div></nav>\n<main class=\"wrap\">\n", rd.sec[DS_INPUTS].on ? "<a href=\"#inputs\">Inputs</a>" : "");
 	{
 		struct exec_summary es;
 		summary_of_analysis(a, &lt, &es);
@@ -1183,6 +1187,9 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 		buf_adds(out, "</ul>\n");
 	}
 	buf_adds(out, "</section>\n");
+	doc_html(&rd, DS_INPUTS, out);
+	doc_html(&rd, DS_METHOD, out);
+	doc_free(&rd);
 	appendix_html(out, a, &fl, o, "schema_version 3, doc/analyze-json.md");
 	buf_adds(out, "</main>\n");
 	footer_html(out, o);

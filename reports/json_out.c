@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doc.h"
 #include "ltime.h"
 #include "rules_out.h"
 #include "summary.h"
@@ -672,6 +673,38 @@ static void actions_json(const struct analysis *a, struct json *j)
 	summary_free(&es);
 }
 
+/* What the captures said about each input given (analysis.h, struct input_said). */
+static void inputs_json(const struct analysis *a, struct json *j)
+{
+	if (!a->ninputs)
+		return;
+	json_key(j, "inputs");
+	json_arr_begin(j);
+	for (size_t i = 0; i < a->ninputs; i++) {
+		const struct input_said *in = &a->inputs[i];
+		json_obj_begin_flat(j);
+		json_key(j, "option");
+		json_str(j, in->option);
+		json_key(j, "file");
+		json_str(j, in->file);
+		json_key(j, "line");
+		if (in->line)
+			json_int(j, in->line);
+		else
+			json_null(j);
+		json_key(j, "status");
+		json_str(j, input_state_names[in->state]);
+		json_key(j, "said");
+		json_str(j, in->text);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	if (a->inputs_more) {
+		json_key(j, "inputs_more");
+		json_int(j, (long long)a->inputs_more);
+	}
+}
+
 static void ent_ref_json(struct json *j, const char *key, const struct entity *e)
 {
 	json_key(j, key);
@@ -806,6 +839,14 @@ void analysis_json_ex(const struct analysis *a, struct json *j, void (*extra)(vo
 	json_arr_end(j);
 	actions_json(a, j);
 	stacks_json(a, j);
+	{
+		/* the sections the document model builds (doc.h): the inputs as records, the methodology as blocks */
+		inputs_json(a, j);
+		struct doc d;
+		doc_of_analysis(a, NULL, &d);
+		doc_json(&d, DS_METHOD, j);
+		doc_free(&d);
+	}
 	sql_json(a->sql, j);
 	if (extra)
 		extra(ctx, j);

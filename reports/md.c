@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "doc.h"
 #include "fmt.h"
 #include "ltime.h"
 #include "summary.h"
@@ -279,7 +280,12 @@ static int md_analysis(const struct analysis *a, struct report_opts *o, struct b
 		ltime_span_note(out, &lt, c->start + c->clock_offset_ms, c->end + c->clock_offset_ms, "–");
 		buf_printf(out, " | %ld |\n", c->rows);
 	}
-	rules_out_lines(&a->rules, out, "\n#### Rules overridden\n\n", "- ", "\n", "", md_text);
+	struct doc d;
+	doc_of_analysis(a, &lt, &d);
+	doc_md(&d, DS_INPUTS, out);
+	doc_md(&d, DS_RULES, out);
+	doc_md(&d, DS_DISKMAP, out);
+	doc_md(&d, DS_IOPATH, out);
 	for (size_t i = 0; a->sql && i < a->sql->n; i++) {
 		const struct sql_instance *si = &a->sql->in[i];
 		buf_adds(out, i ? "\n" : "\n#### SQL Server while the storage waited\n\n");
@@ -301,6 +307,9 @@ static int md_analysis(const struct analysis *a, struct report_opts *o, struct b
 			buf_adds(out, "\n");
 		}
 	}
+	doc_md(&d, DS_ENTITIES, out);
+	doc_md(&d, DS_METHOD, out);
+	doc_free(&d);
 	return 0;
 }
 

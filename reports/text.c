@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doc.h"
 #include "fmt.h"
 #include "ltime.h"
 #include "summary.h"
@@ -164,125 +165,6 @@ static void parts_text(const struct capture *c, const char *indent, struct buf *
 	}
 }
 
-/* The IO path below the virtual disks, each link with how it is known (iopath.h): the active
- * virtual disks' LUNs and the paths of those LUNs. Nothing when the captures show no virtual disk. */
-static void iopath_text(const struct analysis *a, struct buf *out)
-{
-	const struct iopath *g = &a->iop;
-	double act = rule_value(&a->rules, R_ACTIVE_IOPS);
-	bool head = false;
-	/* a big host has hundreds: those on a finding's LUN first, at most IOPATH_TEXT_MAX */
-	enum { IOPATH_TEXT_MAX = 12 };
-	size_t shown = 0, more = 0;
-	for (int pass = 0; pass < 2; pass++)
-	for (size_t i = 0; i < g->nvd; i++) {
-		const struct iop_vdisk *d = &g->vd[i];
-		double c = entity_mean(d->v, M_CMDS);
-		if (isnan(c) || c < act || d->v->outside)
-			continue;
-		bool hot = false;
-		for (size_t k = 0; k < a->nf && !hot; k++)
-			hot = a->f[k].sev >= SEV_WARNING && a->f[k].ent >= 0 &&
-			      (&a->m.ents[a->f[k].ent] == d->v || (d->dev && &a->m.ents[a->f[k].ent] == d->dev));
-		if (hot != (pass == 0))
-			continue;
-		if (shown == IOPATH_TEXT_MAX) {
-			more++;
-			continue;
-		}
-		shown++;
-		bool hv = model_hyperv(&a->m, d->v->capture);
-		if (!head) {
-			buf_adds(out, hv ? "\nIO PATH (VHDX -> volume -> host disk; fact: read from the capture's names, guess: from IOPS)\n"
-					 : "\nIO PATH (virtual disk = LUN; fact: read from the capture's names, guess: from IOPS)\n");
-			head = true;
-		}
-		struct buf l;
-		buf_init(&l);
-		esc(&l, d->v->name);
-		if (hv) {
-			/* VHDX -> volume -> host disk, each link with how it is known */
-			if (d->vm) {
-				buf_adds(&l, " (VM ");
-				esc(&l, d->vm);
-				buf_adds(&l, ", from its path)");
-			}
-			buf_adds(&l, " -> ");
-			if (d->vol) {
-				esc(&l, d->vol->name);
-				buf_adds(&l, " [fact: ");
-				esc(&l, d->vol_link.why);
-				buf_adds(&l, "] -> ");
-			}
-			if (d->dev) {
-				esc(&l, d->dev->name);
-				buf_printf(&l, " [%s: ", d->link.how == LINK_ID ? "fact" : "guess");
-				esc(&l, d->link.why);
-				buf_addc(&l, ']');
-			} else {
-				buf_adds(&l, d->vol ? "host disk not identified [no host disk's IOPS follow the volume's]"
-						    : "host disk not identified [no volume in the path, no host disk's IOPS follow it]");
-			}
-			text_wrap(out, "  ", l.data, 100);
-			buf_free(&l);
-			continue;
-		}
-		buf_adds(&l, " = ");
-		switch (d->back) {
-		case BACK_LUN: case BACK_NFS:
-			buf_adds(&l, d->back == BACK_NFS ? "NFS volume " : "");
-			esc(&l, d->dev->name);
-			break;
-		case BACK_NOT_SHOWN: buf_adds(&l, "no SCSI device of the capture"); break;
-		default: buf_adds(&l, "not identified"); break;
-		}
-		if (d->link.why) {
-			buf_printf(&l, "   [%s: ", d->link.how == LINK_ID ? "fact" : "guess");
-			esc(&l, d->link.why);
-			buf_addc(&l, ']');
-		} else if (d->back == BACK_UNKNOWN) {
-			buf_adds(&l, "   [no per-world IO columns, and no LUN's IOPS follow it]");
-		}
-		text_wrap(out, "  ", l.data, 100);
-		buf_free(&l);
-		if (!d->dev || d->back != BACK_LUN)
-			continue;
-		/* the LUN's paths, once */
-		bool said = false;
-		for (size_t k = 0; k < i && !said; k++)
-			said = g->vd[k].dev == d->dev && g->vd[k].back == BACK_LUN && !isnan(entity_mean(g->vd[k].v, M_CMDS)) &&
-			       entity_mean(g->vd[k].v, M_CMDS) >= act;
-		const struct iop_path *p[16];
-		size_t np = iopath_device_paths(g, d->dev, p, 16);
-		if (said || !np)
-			continue;
-		buf_init(&l);
-		buf_adds(&l, "paths: ");
-		double tot = 0;
-		for (size_t k = 0; k < np && k < 16; k++) {
-			double v = entity_mean(p[k]->p, M_CMDS);
-			tot += isnan(v) ? 0 : v;
-		}
-		for (size_t k = 0; k < np && k < 16; k++) {
-			double v = entity_mean(p[k]->p, M_CMDS);
-			buf_adds(&l, k ? ", " : "");
-			esc(&l, p[k]->p->name);
-			buf_addc(&l, ' ');
-			if (tot > 0 && !isnan(v) && v >= 0.005 * tot)
-				fmt_share(&l, v / tot);
-			else
-				buf_adds(&l, "idle");
-		}
-		buf_printf(&l, "   [%s: ", p[0]->link.how == LINK_ID ? "fact" : "guess");
-		esc(&l, p[0]->link.why);
-		buf_adds(&l, "; adapters from the path names]");
-		text_wrap(out, "    ", l.data, 100);
-		buf_free(&l);
-	}
-	if (more)
-		buf_printf(out, "  (%zu more virtual disk%s: see --json, io_path)\n", more, more == 1 ? "" : "s");
-}
-
 /* "guest disks 4, virtual disks 4, ..." of the per-layer counts n (nothing when all are 0). */
 static void layer_counts(const long *n, struct buf *out)
 {
@@ -411,24 +293,12 @@ void analysis_text(const struct analysis *a, struct buf *out)
 		buf_addc(out, '\n');
 		parts_text(c, "    ", out);
 	}
-	rules_out_lines(&a->rules, out, "\nRULES (overridden)\n", "  ", "\n", "", esc);
-	if (a->nmap) {
-		buf_adds(out, "\nDISK MAPPING (guest disk = virtual disk)\n");
-		for (size_t i = 0; i < a->nmap; i++) {
-			buf_adds(out, "  ");
-			if (a->map[i].guest_host) {
-				esc(out, a->map[i].guest_host);
-				buf_addc(out, '\\');
-			}
-			esc(out, a->map[i].guest_disk);
-			buf_adds(out, " = ");
-			esc(out, a->map[i].vdisk);
-			if (a->map[i].automatic)
-				buf_printf(out, "   (found by correlating IOPS, r = %.2f)", a->map[i].correlation);
-			buf_addc(out, '\n');
-		}
-	}
-	iopath_text(a, out);
+	struct doc d;
+	doc_of_analysis(a, &lt, &d);
+	doc_text(&d, DS_INPUTS, out);
+	doc_text(&d, DS_RULES, out);
+	doc_text(&d, DS_DISKMAP, out);
+	doc_text(&d, DS_IOPATH, out);
 	buf_printf(out, "\nFINDINGS%s\n", a->nf ? " (worst first)" : "");
 	if (!a->nf)
 		buf_adds(out, "  none\n");
@@ -492,53 +362,9 @@ void analysis_text(const struct analysis *a, struct buf *out)
 			text_wrap(out, "   advice: ", f->advice, 100);
 	}
 	sql_text(a, out);
-	/* busiest entities */
-	buf_adds(out, "\nENTITIES (p50 / p95 / max)\n");
-	for (size_t i = 0; i < m->nents; i++) {
-		const struct entity *e = &m->ents[i];
-		if (e->outside)
-			continue;
-		int lat = -1, io = -1, q = -1;
-		switch (e->layer) {
-		case LAYER_DEVICE: lat = M_DAVG; io = M_CMDS; q = M_ACTV; break;
-		case LAYER_ADAPTER: lat = M_DAVG; io = M_CMDS; q = M_ACTV; break;
-		case LAYER_VSCSI: lat = M_VD_LAT_R; io = M_CMDS; break;
-		case LAYER_GUEST: lat = M_G_LAT_R; io = M_G_XFERS; q = M_G_CDQL; break;
-		default: continue;
-		}
-		if (model_hyperv(m, e->capture) && e->layer == LAYER_VSCSI)
-			lat = M_HV_LAT; /* a VHDX */
-		else if (model_hyperv(m, e->capture) && e->layer == LAYER_DEVICE)
-			lat = M_H_LAT_R, q = M_H_CDQL; /* a host disk */
-		if (!entity_sk(e, io)->n || qs_mean(entity_sk(e, io)) < rule_value(&a->rules, R_ACTIVE_IOPS))
-			continue;
-		buf_printf(out, "  %-7s ", layer_names[e->layer]);
-		if (e->host && e->layer == LAYER_GUEST) {
-			esc(out, e->host);
-			buf_addc(out, ' ');
-		}
-		esc(out, e->name);
-		const int ms[3] = {io, lat, q};
-		for (int k = 0; k < 3; k++) {
-			if (ms[k] < 0 || !entity_sk(e, ms[k])->n)
-				continue;
-			buf_printf(out, "  %s ", metric_info[ms[k]].name);
-			text_num(out, qs_quantile(entity_sk(e, ms[k]), 0.5));
-			buf_adds(out, "/");
-			text_num(out, qs_quantile(entity_sk(e, ms[k]), 0.95));
-			buf_adds(out, "/");
-			text_num(out, entity_sk(e, ms[k])->max);
-		}
-		if (e->layer == LAYER_GUEST && entity_sk(e, M_G_LAT_W)->n) {
-			buf_adds(out, "  guest_write_ms ");
-			text_num(out, qs_quantile(entity_sk(e, M_G_LAT_W), 0.5));
-			buf_adds(out, "/");
-			text_num(out, qs_quantile(entity_sk(e, M_G_LAT_W), 0.95));
-			buf_adds(out, "/");
-			text_num(out, entity_sk(e, M_G_LAT_W)->max);
-		}
-		buf_addc(out, '\n');
-	}
+	doc_text(&d, DS_ENTITIES, out);
+	doc_text(&d, DS_METHOD, out);
+	doc_free(&d);
 }
 
 /* ---- comparison ---- */

@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "doc.h"
 #include "fmt.h"
 #include "ltime.h"
 #include "summary.h"
@@ -255,8 +256,9 @@ static void entities_sheet(struct xl *x, const struct analysis *a, const char *s
 	snprintf(name, sizeof name, "Entities%s", suffix);
 	lxw_worksheet *ws = workbook_add_worksheet(x->wb, name);
 	static const char *const cols[] = {"Layer", "Host", "Entity", "Active", "IO/s p50", "IO/s p95", "IO/s max",
-					   "Latency", "Latency p50 (ms)", "p95", "p99", "max", "Write latency p50 (ms)", "p95",
-					   "p99", "max", "Queue p50", "Queue p95", "Queue max", NULL};
+					   "Latency", "Latency p50 (ms)", "p95", "p99", "max", "Second latency",
+					   "Second latency p50 (ms)", "p95", "p99", "max", "Queue", "Queue p50", "Queue p95",
+					   "Queue max", NULL};
 	header_row(x, ws, 0, cols);
 	worksheet_set_column(ws, 2, 2, 40, NULL);
 	lxw_row_t r = 1;
@@ -264,18 +266,11 @@ static void entities_sheet(struct xl *x, const struct analysis *a, const char *s
 		const struct entity *e = &a->m.ents[i];
 		if (e->outside)
 			continue;
-		int io, lat, lat2 = -1, q = -1;
-		switch (e->layer) {
-		case LAYER_GUEST: io = M_G_XFERS; lat = M_G_LAT_R; lat2 = M_G_LAT_W; q = M_G_CDQL; break;
-		case LAYER_VSCSI: io = M_CMDS; lat = M_VD_LAT_R; lat2 = M_VD_LAT_W; break;
-		case LAYER_DEVICE: io = M_CMDS; lat = M_DAVG; lat2 = M_KAVG; q = M_ACTV; break;
-		case LAYER_ADAPTER: io = M_CMDS; lat = M_DAVG; lat2 = M_KAVG; q = M_ACTV; break;
-		default: continue;
-		}
-		if (model_hyperv(&a->m, e->capture) && e->layer == LAYER_VSCSI)
-			lat = M_HV_LAT, lat2 = M_HV_LOWER_LAT; /* a VHDX */
-		else if (model_hyperv(&a->m, e->capture) && e->layer == LAYER_DEVICE)
-			lat = M_H_LAT_R, lat2 = M_H_LAT_W, q = M_H_CDQL; /* a host disk */
+		struct ent_metrics em;
+		entity_metrics(a, e, &em);
+		int io = em.io, lat = em.lat, lat2 = em.lat2, q = em.q;
+		if (io < 0)
+			continue;
 		if (!entity_sk(e, io)->n)
 			continue;
 		put_str(x, ws, r, 0, layer_names[e->layer], NULL);
@@ -292,17 +287,66 @@ static void entities_sheet(struct xl *x, const struct analysis *a, const char *s
 			if (ms[k] < 0 || !entity_sk(e, ms[k])->n)
 				continue;
 			const struct qsketch *l = entity_sk(e, ms[k]);
-			put_num(x, ws, r, (lxw_col_t)(8 + 4 * k), qs_quantile(l, 0.5));
-			put_num(x, ws, r, (lxw_col_t)(9 + 4 * k), qs_quantile(l, 0.95));
-			put_num(x, ws, r, (lxw_col_t)(10 + 4 * k), qs_quantile(l, 0.99));
-			put_num(x, ws, r, (lxw_col_t)(11 + 4 * k), l->max);
+			/* each latency column group names its counter: DAVG and KAVG for a LUN, read and write for a disk */
+			if (k)
+				put_str(x, ws, r, 12, metric_info[lat2].label, NULL);
+			put_num(x, ws, r, (lxw_col_t)(8 + 5 * k), qs_quantile(l, 0.5));
+			put_num(x, ws, r, (lxw_col_t)(9 + 5 * k), qs_quantile(l, 0.95));
+			put_num(x, ws, r, (lxw_col_t)(10 + 5 * k), qs_quantile(l, 0.99));
+			put_num(x, ws, r, (lxw_col_t)(11 + 5 * k), l->max);
 		}
 		if (q >= 0 && entity_sk(e, q)->n) {
-			put_num(x, ws, r, 16, qs_quantile(entity_sk(e, q), 0.5));
-			put_num(x, ws, r, 17, qs_quantile(entity_sk(e, q), 0.95));
-			put_num(x, ws, r, 18, entity_sk(e, q)->max);
+			put_str(x, ws, r, 17, metric_info[q].label, NULL);
+			put_num(x, ws, r, 18, qs_quantile(entity_sk(e, q), 0.5));
+			put_num(x, ws, r, 19, qs_quantile(entity_sk(e, q), 0.95));
+			put_num(x, ws, r, 20, entity_sk(e, q)->max);
 		}
 		r++;
+	}
+}
+
+/* A section of the report document (doc.h) as a sheet: paragraphs and list items in column A,
+ * key/value lines in A and B, tables with their headings and typed cells (numbers as numbers,
+ * times as Excel date-times). */
+static void doc_sheet(struct xl *x, const struct doc *d, enum doc_sec sec, const char *suffix)
+{
+	const struct doc_section *ds = &d->sec[sec];
+	if (!ds->on)
+		return;
+	char name[32];
+	snprintf(name, sizeof name, "%.20s%s", doc_secs[sec].sheet, suffix);
+	lxw_worksheet *ws = workbook_add_worksheet(x->wb, name);
+	worksheet_set_column(ws, 0, 0, 30, x->wrap);
+	worksheet_set_column(ws, 1, 8, 40, x->wrap);
+	lxw_row_t r = 0;
+	put_str(x, ws, r++, 0, doc_secs[sec].title, x->bold);
+	if (ds->note)
+		put_str(x, ws, r++, 0, ds->note, NULL);
+	for (size_t i = 0; i < ds->nb; i++) {
+		const struct doc_block *b = &ds->b[i];
+		r++;
+		if (b->t == BLK_PARA) {
+			put_str(x, ws, r++, 0, b->text, x->wrap);
+			continue;
+		}
+		if (b->t == BLK_TABLE) {
+			if (b->text)
+				put_str(x, ws, r++, 0, b->text, x->bold);
+			for (int k = 0; k < b->ncols; k++)
+				worksheet_write_string(ws, r, (lxw_col_t)k, b->head[k], x->head);
+			r++;
+		}
+		for (size_t row = 0; row < b->nrows; row++, r++)
+			for (int k = 0; k < b->ncols; k++) {
+				const struct doc_cell *c = &b->cell[row * (size_t)b->ncols + (size_t)k];
+				lxw_col_t col = (lxw_col_t)k;
+				switch (c->t) {
+				case CELL_TEXT: put_str(x, ws, r, col, c->s, b->t == BLK_KV && !k ? x->bold : x->wrap); break;
+				case CELL_NUM: put_num(x, ws, r, col, c->v); break;
+				case CELL_TIME: put_time(x, ws, r, col, c->ms, 0); break;
+				case CELL_NONE: break;
+				}
+			}
 	}
 }
 
@@ -460,6 +504,12 @@ static int xlsx_analysis(const struct analysis *a, struct report_opts *o, struct
 	summary_free(&es);
 	findings_sheets(&x, a, "");
 	entities_sheet(&x, a, "");
+	struct doc d;
+	doc_of_analysis(a, &x.lt, &d);
+	static const enum doc_sec more[] = {DS_COVERAGE, DS_INPUTS, DS_RULES, DS_DISKMAP, DS_IOPATH, DS_SQL, DS_METHOD};
+	for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
+		doc_sheet(&x, &d, more[i], "");
+	doc_free(&d);
 	series_sheets(&x, a, "");
 	return xlsx_end(&x, &dir, o, out);
 }

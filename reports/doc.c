@@ -1,0 +1,587 @@
+/* doc.c — the report document's blocks and their renderers (see doc.h). */
+#include "doc.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "reporter.h"
+
+/* The marks are what each writer prints today: the registry test (tests/check_doc.c) finds each
+ * one in each writer's output. */
+const struct doc_sec_info doc_secs[DS_COUNT] = {
+	[DS_SUMMARY] = {"Summary", "SUMMARY", "**Summary.**", "id=\"summary\"", "\"summary\"", "Summary"},
+	[DS_ACTIONS] = {"Recommended actions", "RECOMMENDED ACTIONS", "**Recommended actions", "Recommended actions",
+			"\"actions\"", "Action 1"},
+	[DS_VERDICT] = {"Verdict", "VERDICT", "**Verdict.**", "id=\"verdict\"", "\"verdict\"", "Verdict"},
+	[DS_COVERAGE] = {"What these captures could show", "COVERAGE", "#### What these captures could show",
+			 "What these captures could show", "\"coverage\"", "Coverage"},
+	[DS_FINDINGS] = {"Findings", "FINDINGS", "| # | severity | finding |", "id=\"findings\"", "\"findings\"",
+			 "Findings"},
+	[DS_IOPATH] = {"IO path", "IO PATH", "#### IO path", "id=\"stack\"", "\"io_path\"", "IO path"},
+	[DS_SQL] = {"SQL Server while the storage waited", "SQL SERVER", "#### SQL Server while the storage waited",
+		    "id=\"sql\"", "\"sql\"", "SQL Server"},
+	[DS_ENTITIES] = {"Disks and LUNs at a glance", "ENTITIES", "#### Disks and LUNs at a glance", "id=\"entities\"",
+			 "\"entities\"", "Entities"},
+	[DS_CAPTURES] = {"Captures", "CAPTURES", "#### Captures", "id=\"captures\"", "\"captures\"", "Captures"},
+	[DS_INPUTS] = {"Inputs and overrides", "INPUTS AND OVERRIDES", "#### Inputs and overrides", "id=\"inputs\"",
+		       "\"inputs\"", "Inputs"},
+	[DS_RULES] = {"Rules overridden", "RULES (overridden)", "#### Rules overridden", "Rules overridden",
+		      "\"rules_overridden\"", "Rules overridden"},
+	[DS_DISKMAP] = {"Disk mapping (guest disk = virtual disk)", "DISK MAPPING", "#### Disk mapping",
+			"guest disk = virtual disk", "\"disk_map\"", "Disk map"},
+	[DS_METHOD] = {"Methodology and glossary", "METHODOLOGY AND GLOSSARY", "#### Methodology and glossary",
+		       "id=\"methodology\"", "\"methodology\"", "Methodology"},
+};
+
+void doc_init(struct doc *d, const struct ltime *lt)
+{
+	memset(d, 0, sizeof *d);
+	d->lt = lt;
+}
+
+static void block_free(struct doc_block *b)
+{
+	free(b->text);
+	for (int k = 0; b->head && k < b->ncols; k++)
+		free(b->head[k]);
+	free(b->head);
+	for (size_t i = 0; i < b->nrows * (size_t)b->ncols; i++)
+		free(b->cell[i].s);
+	free(b->cell);
+}
+
+void doc_free(struct doc *d)
+{
+	for (int s = 0; s < DS_COUNT; s++) {
+		for (size_t i = 0; i < d->sec[s].nb; i++)
+			block_free(&d->sec[s].b[i]);
+		free(d->sec[s].b);
+		free(d->sec[s].note);
+	}
+	memset(d, 0, sizeof *d);
+}
+
+static struct doc_block *block_add(struct doc *d, enum doc_sec s, enum block_type t, int ncols)
+{
+	struct doc_section *sec = &d->sec[s];
+	sec->on = true;
+	if (sec->nb && t != BLK_PARA && t != BLK_TABLE && sec->b[sec->nb - 1].t == t)
+		return &sec->b[sec->nb - 1]; /* consecutive key/value lines or list items: one block */
+	if (sec->nb == sec->cap) {
+		sec->cap = sec->cap ? sec->cap * 2 : 4;
+		sec->b = xrealloc(sec->b, sec->cap * sizeof *sec->b);
+	}
+	struct doc_block *b = &sec->b[sec->nb++];
+	memset(b, 0, sizeof *b);
+	b->t = t;
+	b->ncols = ncols;
+	return b;
+}
+
+static char *vfmt(const char *fmt, va_list ap)
+{
+	struct buf b;
+	buf_init(&b);
+	buf_vprintf(&b, fmt, ap);
+	return b.data ? b.data : xstrdup("");
+}
+
+/* The next cell of the last row, or NULL past its last column. */
+static struct doc_cell *cell_next(struct doc_block *t)
+{
+	if (!t->nrows || t->col >= t->ncols)
+		return NULL;
+	return &t->cell[(t->nrows - 1) * (size_t)t->ncols + (size_t)t->col++];
+}
+
+void doc_row(struct doc_block *t)
+{
+	if (t->nrows == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 8;
+		t->cell = xrealloc(t->cell, t->cap * (size_t)t->ncols * sizeof *t->cell);
+	}
+	memset(&t->cell[t->nrows * (size_t)t->ncols], 0, (size_t)t->ncols * sizeof *t->cell);
+	t->nrows++;
+	t->col = 0;
+}
+
+void doc_cell_text(struct doc_block *t, const char *s)
+{
+	struct doc_cell *c = cell_next(t);
+	if (c)
+		*c = (struct doc_cell){.t = CELL_TEXT, .s = xstrdup(s ? s : "")};
+}
+
+void doc_cell_num(struct doc_block *t, double v)
+{
+	struct doc_cell *c = cell_next(t);
+	if (c)
+		*c = (struct doc_cell){.t = CELL_NUM, .v = v};
+}
+
+void doc_cell_time(struct doc_block *t, int64_t ms)
+{
+	struct doc_cell *c = cell_next(t);
+	if (c)
+		*c = (struct doc_cell){.t = CELL_TIME, .ms = ms};
+}
+
+void doc_cell_none(struct doc_block *t)
+{
+	(void)cell_next(t);
+}
+
+void doc_para(struct doc *d, enum doc_sec s, const char *fmt, ...)
+{
+	struct doc_block *b = block_add(d, s, BLK_PARA, 1);
+	va_list ap;
+	va_start(ap, fmt);
+	b->text = vfmt(fmt, ap);
+	va_end(ap);
+}
+
+void doc_kv(struct doc *d, enum doc_sec s, const char *key, const char *fmt, ...)
+{
+	struct doc_block *b = block_add(d, s, BLK_KV, 2);
+	va_list ap;
+	va_start(ap, fmt);
+	char *v = vfmt(fmt, ap);
+	va_end(ap);
+	doc_row(b);
+	doc_cell_text(b, key);
+	struct doc_cell *c = cell_next(b);
+	if (c)
+		*c = (struct doc_cell){.t = CELL_TEXT, .s = v};
+	else
+		free(v);
+}
+
+static void item_v(struct doc *d, enum doc_sec s, int depth, const char *fmt, va_list ap)
+{
+	struct doc_block *b = block_add(d, s, BLK_LIST, 1);
+	char *v = vfmt(fmt, ap);
+	doc_row(b);
+	struct doc_cell *c = cell_next(b);
+	if (c)
+		*c = (struct doc_cell){.t = CELL_TEXT, .s = v, .v = depth};
+	else
+		free(v);
+}
+
+void doc_item(struct doc *d, enum doc_sec s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	item_v(d, s, 0, fmt, ap);
+	va_end(ap);
+}
+
+void doc_item_at(struct doc *d, enum doc_sec s, int depth, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	item_v(d, s, depth, fmt, ap);
+	va_end(ap);
+}
+
+void doc_note(struct doc *d, enum doc_sec s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	free(d->sec[s].note);
+	d->sec[s].note = vfmt(fmt, ap);
+	va_end(ap);
+	d->sec[s].on = true;
+}
+
+struct doc_block *doc_table(struct doc *d, enum doc_sec s, const char *caption, const char *const *head)
+{
+	int n = 0;
+	while (head[n])
+		n++;
+	struct doc_block *b = block_add(d, s, BLK_TABLE, n);
+	b->text = caption ? xstrdup(caption) : NULL;
+	b->head = xcalloc((size_t)n, sizeof *b->head);
+	for (int k = 0; k < n; k++)
+		b->head[k] = xstrdup(head[k]);
+	return b;
+}
+
+void doc_cell_str(const struct doc *d, const struct doc_cell *c, struct buf *out)
+{
+	(void)d;
+	switch (c->t) {
+	case CELL_TEXT: buf_adds(out, c->s); break;
+	case CELL_NUM: fmt_num(out, c->v, "-"); break;
+	case CELL_TIME: fmt_when(out, c->ms); buf_adds(out, " UTC"); break;
+	case CELL_NONE: break;
+	}
+}
+
+static const struct doc_cell *cell_at(const struct doc_block *b, size_t r, int k)
+{
+	return &b->cell[r * (size_t)b->ncols + (size_t)k];
+}
+
+/* ---- text ---- */
+
+/* The display width of s (UTF-8 characters). */
+static size_t width_of(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
+/* Aligned columns when the table fits in 100 columns; else a line a row, "heading: value; ...",
+ * wrapped, so that long cells stay readable. */
+static void text_table(const struct doc *d, const struct doc_block *b, struct buf *out)
+{
+	size_t w[16] = {0}, tot = 2;
+	int nc = b->ncols < 16 ? b->ncols : 16;
+	struct buf t;
+	buf_init(&t);
+	struct buf *cells = xcalloc(b->nrows * (size_t)nc + 1, sizeof *cells);
+	for (int k = 0; k < nc; k++)
+		w[k] = width_of(b->head[k]);
+	for (size_t r = 0; r < b->nrows; r++)
+		for (int k = 0; k < nc; k++) {
+			struct buf *c = &cells[r * (size_t)nc + (size_t)k];
+			buf_init(c);
+			buf_reset(&t);
+			doc_cell_str(d, cell_at(b, r, k), &t);
+			fmt_esc(c, t.data ? t.data : "");
+			if (!c->data)
+				buf_adds(c, "");
+			size_t cw = width_of(c->data);
+			w[k] = cw > w[k] ? cw : w[k];
+		}
+	for (int k = 0; k < nc; k++)
+		tot += w[k] + 2;
+	if (tot <= 100) {
+		for (size_t r = 0; r <= b->nrows; r++) {
+			buf_reset(&t);
+			buf_adds(&t, "  ");
+			for (int k = 0; k < nc; k++) {
+				const char *v = r ? cells[(r - 1) * (size_t)nc + (size_t)k].data : b->head[k];
+				buf_adds(&t, v);
+				if (k + 1 < nc)
+					for (size_t p = width_of(v); p < w[k] + 2; p++)
+						buf_addc(&t, ' ');
+			}
+			while (t.len && t.data[t.len - 1] == ' ')
+				t.data[--t.len] = '\0';
+			buf_adds(out, t.data);
+			buf_addc(out, '\n');
+		}
+	} else {
+		for (size_t r = 0; r < b->nrows; r++) {
+			buf_reset(&t);
+			for (int k = 0; k < nc; k++) {
+				const struct buf *c = &cells[r * (size_t)nc + (size_t)k];
+				if (!*c->data)
+					continue;
+				if (b->labelled) {
+					buf_adds(&t, t.len ? "  " : "");
+				} else if (k) {
+					if (t.len && t.data[t.len - 1] == '.')
+						t.data[--t.len] = '\0'; /* a sentence's stop before "; " */
+					buf_printf(&t, "%s%s: ", t.len ? "; " : "", b->head[k]);
+				}
+				buf_adds(&t, c->data);
+			}
+			/* already escaped: text_wrap's escaping leaves \xNN as it is */
+			if (b->labelled) { /* a record a line, as grep and awk want it */
+				buf_printf(out, "  %s\n", t.data ? t.data : "");
+				continue;
+			}
+			text_wrap(out, "  - ", t.data ? t.data : "", 100);
+		}
+	}
+	for (size_t i = 0; i < b->nrows * (size_t)nc; i++)
+		buf_free(&cells[i]);
+	free(cells);
+	buf_free(&t);
+}
+
+void doc_text(const struct doc *d, enum doc_sec s, struct buf *out)
+{
+	const struct doc_section *sec = &d->sec[s];
+	if (!sec->on)
+		return;
+	buf_printf(out, "\n%s", doc_secs[s].text);
+	if (sec->note)
+		buf_printf(out, " (%s)", sec->note);
+	buf_addc(out, '\n');
+	struct buf t;
+	buf_init(&t);
+	for (size_t i = 0; i < sec->nb; i++) {
+		const struct doc_block *b = &sec->b[i];
+		if (i && (b->t == BLK_PARA || b->t == BLK_TABLE))
+			buf_addc(out, '\n');
+		switch (b->t) {
+		case BLK_PARA: text_wrap(out, "  ", b->text, 100); break;
+		case BLK_LIST:
+			/* "  item", nested ones two more spaces in (the text report's lists have no bullets) */
+			for (size_t r = 0; r < b->nrows; r++) {
+				char ind[16];
+				int dep = (int)cell_at(b, r, 0)->v;
+				snprintf(ind, sizeof ind, "%*s", 2 + 2 * (dep < 0 ? 0 : dep > 4 ? 4 : dep), "");
+				text_wrap(out, ind, cell_at(b, r, 0)->s, 100);
+			}
+			break;
+		case BLK_KV:
+			for (size_t r = 0; r < b->nrows; r++) {
+				buf_reset(&t);
+				buf_printf(&t, "  %s: ", cell_at(b, r, 0)->s);
+				text_wrap(out, t.data, cell_at(b, r, 1)->s, 100);
+			}
+			break;
+		case BLK_TABLE:
+			if (b->text)
+				text_wrap(out, "  ", b->text, 100);
+			text_table(d, b, out);
+			break;
+		}
+	}
+	buf_free(&t);
+}
+
+/* ---- Markdown ---- */
+
+static void md_cell(const struct doc *d, const struct doc_cell *c, struct buf *out)
+{
+	struct buf t;
+	buf_init(&t);
+	doc_cell_str(d, c, &t);
+	md_escape(out, t.data ? t.data : "");
+	buf_free(&t);
+}
+
+void doc_md(const struct doc *d, enum doc_sec s, struct buf *out)
+{
+	const struct doc_section *sec = &d->sec[s];
+	if (!sec->on)
+		return;
+	buf_printf(out, "\n%s", doc_secs[s].md);
+	if (sec->note) {
+		buf_adds(out, " (");
+		md_escape(out, sec->note);
+		buf_addc(out, ')');
+	}
+	buf_adds(out, "\n\n");
+	for (size_t i = 0; i < sec->nb; i++) {
+		const struct doc_block *b = &sec->b[i];
+		if (i)
+			buf_addc(out, '\n');
+		switch (b->t) {
+		case BLK_PARA:
+			md_escape(out, b->text);
+			buf_addc(out, '\n');
+			break;
+		case BLK_LIST:
+			for (size_t r = 0; r < b->nrows; r++) {
+				int dep = (int)cell_at(b, r, 0)->v;
+				buf_printf(out, "%*s- ", 2 * (dep < 0 ? 0 : dep > 4 ? 4 : dep), "");
+				md_cell(d, cell_at(b, r, 0), out);
+				buf_addc(out, '\n');
+			}
+			break;
+		case BLK_KV:
+			for (size_t r = 0; r < b->nrows; r++) {
+				buf_adds(out, "- **");
+				md_cell(d, cell_at(b, r, 0), out);
+				buf_adds(out, ":** ");
+				md_cell(d, cell_at(b, r, 1), out);
+				buf_addc(out, '\n');
+			}
+			break;
+		case BLK_TABLE:
+			if (b->text) {
+				md_escape(out, b->text);
+				buf_adds(out, "\n\n");
+			}
+			buf_addc(out, '|');
+			for (int k = 0; k < b->ncols; k++) {
+				buf_addc(out, ' ');
+				md_escape(out, b->head[k]);
+				buf_adds(out, " |");
+			}
+			buf_adds(out, "\n|");
+			for (int k = 0; k < b->ncols; k++)
+				buf_adds(out, cell_at(b, 0, k)->t == CELL_NUM && b->nrows ? "---:|" : "---|");
+			buf_addc(out, '\n');
+			for (size_t r = 0; r < b->nrows; r++) {
+				buf_addc(out, '|');
+				for (int k = 0; k < b->ncols; k++) {
+					buf_addc(out, ' ');
+					md_cell(d, cell_at(b, r, k), out);
+					buf_adds(out, " |");
+				}
+				buf_addc(out, '\n');
+			}
+			break;
+		}
+	}
+}
+
+/* ---- HTML ---- */
+
+static void html_cell(const struct doc *d, const struct doc_cell *c, struct buf *out)
+{
+	struct buf t;
+	buf_init(&t);
+	doc_cell_str(d, c, &t);
+	html_escape(out, t.data ? t.data : "");
+	buf_free(&t);
+}
+
+void doc_html(const struct doc *d, enum doc_sec s, struct buf *out)
+{
+	const struct doc_section *sec = &d->sec[s];
+	if (!sec->on)
+		return;
+	/* the id is the registry's mark id="x" */
+	buf_printf(out, "<section %s>\n<h2>", doc_secs[s].html);
+	html_escape(out, doc_secs[s].title);
+	buf_adds(out, "</h2>\n");
+	if (sec->note) {
+		buf_adds(out, "<p class=\"small muted\">");
+		html_escape(out, sec->note);
+		buf_adds(out, "</p>\n");
+	}
+	for (size_t i = 0; i < sec->nb; i++) {
+		const struct doc_block *b = &sec->b[i];
+		switch (b->t) {
+		case BLK_PARA:
+			buf_adds(out, "<p>");
+			html_escape(out, b->text);
+			buf_adds(out, "</p>\n");
+			break;
+		case BLK_LIST:
+			buf_adds(out, "<ul>\n");
+			for (size_t r = 0; r < b->nrows; r++) {
+				buf_adds(out, cell_at(b, r, 0)->v > 0 ? "<li class=\"sub\">" : "<li>");
+				html_cell(d, cell_at(b, r, 0), out);
+				buf_adds(out, "</li>\n");
+			}
+			buf_adds(out, "</ul>\n");
+			break;
+		case BLK_KV:
+			buf_adds(out, "<dl class=\"kv\">\n");
+			for (size_t r = 0; r < b->nrows; r++) {
+				buf_adds(out, "<dt>");
+				html_cell(d, cell_at(b, r, 0), out);
+				buf_adds(out, "</dt><dd>");
+				html_cell(d, cell_at(b, r, 1), out);
+				buf_adds(out, "</dd>\n");
+			}
+			buf_adds(out, "</dl>\n");
+			break;
+		case BLK_TABLE:
+			buf_adds(out, "<table class=\"grid\">\n");
+			if (b->text) {
+				buf_adds(out, "<caption>");
+				html_escape(out, b->text);
+				buf_adds(out, "</caption>\n");
+			}
+			buf_adds(out, "<thead><tr>");
+			for (int k = 0; k < b->ncols; k++) {
+				buf_adds(out, "<th>");
+				html_escape(out, b->head[k]);
+				buf_adds(out, "</th>");
+			}
+			buf_adds(out, "</tr></thead>\n<tbody>\n");
+			for (size_t r = 0; r < b->nrows; r++) {
+				buf_adds(out, "<tr>");
+				for (int k = 0; k < b->ncols; k++) {
+					const struct doc_cell *c = cell_at(b, r, k);
+					buf_adds(out, c->t == CELL_NUM ? "<td class=\"num\">" : "<td>");
+					html_cell(d, c, out);
+					buf_adds(out, "</td>");
+				}
+				buf_adds(out, "</tr>\n");
+			}
+			buf_adds(out, "</tbody>\n</table>\n");
+			break;
+		}
+	}
+	buf_adds(out, "</section>\n");
+}
+
+/* ---- JSON ---- */
+
+static void json_cell(const struct doc_cell *c, struct json *j)
+{
+	char iso[32];
+	switch (c->t) {
+	case CELL_TEXT: json_str(j, c->s); break;
+	case CELL_NUM: json_num(j, c->v); break;
+	case CELL_TIME:
+		time_format_iso(c->ms, false, iso);
+		json_str(j, iso);
+		break;
+	case CELL_NONE: json_null(j); break;
+	}
+}
+
+void doc_json(const struct doc *d, enum doc_sec s, struct json *j)
+{
+	const struct doc_section *sec = &d->sec[s];
+	if (!sec->on)
+		return;
+	/* the key without its quotes */
+	char key[64];
+	snprintf(key, sizeof key, "%.*s", (int)strlen(doc_secs[s].json) - 2, doc_secs[s].json + 1);
+	json_key(j, key);
+	json_arr_begin(j);
+	for (size_t i = 0; i < sec->nb; i++) {
+		const struct doc_block *b = &sec->b[i];
+		json_obj_begin(j);
+		json_key(j, "type");
+		json_str(j, b->t == BLK_PARA ? "paragraph" : b->t == BLK_KV ? "key_value" : b->t == BLK_LIST ? "list" : "table");
+		if (b->t == BLK_PARA) {
+			json_key(j, "text");
+			json_str(j, b->text);
+		} else if (b->t == BLK_TABLE) {
+			json_key(j, "caption");
+			json_str(j, b->text);
+			json_key(j, "columns");
+			json_arr_begin_flat(j);
+			for (int k = 0; k < b->ncols; k++)
+				json_str(j, b->head[k]);
+			json_arr_end(j);
+			json_key(j, "rows");
+			json_arr_begin(j);
+			for (size_t r = 0; r < b->nrows; r++) {
+				json_arr_begin_flat(j);
+				for (int k = 0; k < b->ncols; k++)
+					json_cell(cell_at(b, r, k), j);
+				json_arr_end(j);
+			}
+			json_arr_end(j);
+		} else {
+			json_key(j, "items");
+			json_arr_begin(j);
+			for (size_t r = 0; r < b->nrows; r++) {
+				if (b->t == BLK_KV) {
+					json_obj_begin_flat(j);
+					json_key(j, "key");
+					json_cell(cell_at(b, r, 0), j);
+					json_key(j, "value");
+					json_cell(cell_at(b, r, 1), j);
+					json_obj_end(j);
+				} else {
+					json_cell(cell_at(b, r, 0), j);
+				}
+			}
+			json_arr_end(j);
+		}
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}

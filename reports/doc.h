@@ -1,0 +1,131 @@
+/* doc.h — the report document: the sections of an analysis report as blocks (paragraphs,
+ * key/value lines, lists and tables of typed cells), built once from the analysis and drawn by
+ * every writer through its renderer here (text, Markdown, HTML, JSON) or in xlsx.c (a sheet).
+ * The registry doc_secs[] names every section of the analysis report and how each writer marks
+ * it (its heading, its HTML id, its JSON key, its sheet): tests/check_doc.c renders a capture set
+ * that fills every section through every writer and finds each mark. Sections a writer still
+ * draws by hand (the findings with their charts, the IO stacks) are listed there too, so the one
+ * table says what every report holds. Text in blocks is raw (names from captures are in it); each
+ * renderer escapes it. */
+#ifndef IOPSY_DOC_H
+#define IOPSY_DOC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis.h"
+#include "json.h"
+#include "ltime.h"
+#include "util.h"
+
+enum doc_sec {
+	DS_SUMMARY,
+	DS_ACTIONS,
+	DS_VERDICT,
+	DS_COVERAGE,
+	DS_FINDINGS,
+	DS_IOPATH,
+	DS_SQL,
+	DS_ENTITIES,
+	DS_CAPTURES,
+	DS_INPUTS,
+	DS_RULES,
+	DS_DISKMAP,
+	DS_METHOD,
+	DS_COUNT
+};
+
+/* How each writer marks a section: the text heading, the Markdown heading line, the HTML element
+ * id, the JSON key, the xlsx sheet name. */
+struct doc_sec_info {
+	const char *title;    /* "Inputs and overrides" (Markdown, HTML headings) */
+	const char *text;     /* "INPUTS AND OVERRIDES" (the text report's heading, at a line start) */
+	const char *md;       /* the Markdown mark */
+	const char *html;     /* the HTML id */
+	const char *json;     /* the JSON key */
+	const char *sheet;    /* the xlsx sheet name */
+};
+extern const struct doc_sec_info doc_secs[DS_COUNT];
+
+enum cell_type { CELL_NONE, CELL_TEXT, CELL_NUM, CELL_TIME };
+struct doc_cell {
+	enum cell_type t;
+	char *s;      /* CELL_TEXT (owned) */
+	double v;     /* CELL_NUM */
+	int64_t ms;   /* CELL_TIME: UTC ms */
+};
+
+enum block_type { BLK_PARA, BLK_KV, BLK_LIST, BLK_TABLE };
+struct doc_block {
+	enum block_type t;
+	char *text;             /* BLK_PARA; a table's caption (owned, may be NULL) */
+	int ncols;              /* BLK_TABLE: columns; BLK_KV 2; BLK_LIST 1 */
+	char **head;            /* BLK_TABLE: column headings (owned) */
+	struct doc_cell *cell;  /* nrows * ncols, row-major */
+	size_t nrows, cap;
+	int col;                /* the next cell of the last row */
+	bool labelled;          /* BLK_TABLE: each cell says what it is ("iops 12/30/41"): a text
+	                         * line a row gives the cells alone */
+};
+
+struct doc_section {
+	bool on;                /* the section has content */
+	char *note;             /* said beside the heading ("guest disk = virtual disk"), NULL */
+	struct doc_block *b;
+	size_t nb, cap;
+};
+
+struct doc {
+	struct doc_section sec[DS_COUNT];
+	const struct ltime *lt;  /* times' local clock (borrowed) */
+};
+
+void doc_init(struct doc *d, const struct ltime *lt);
+void doc_free(struct doc *d);
+
+/* Building. Each call turns the section on. */
+void doc_para(struct doc *d, enum doc_sec s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A key: value line; consecutive ones form one block. */
+void doc_kv(struct doc *d, enum doc_sec s, const char *key, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* A list item; consecutive ones form one list. doc_item_at nests it depth levels under the item
+ * before (its cell keeps the depth in v). */
+void doc_item(struct doc *d, enum doc_sec s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void doc_item_at(struct doc *d, enum doc_sec s, int depth, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* What the heading says beside the title. */
+void doc_note(struct doc *d, enum doc_sec s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A table with these column headings (NULL-terminated) and an optional caption. */
+struct doc_block *doc_table(struct doc *d, enum doc_sec s, const char *caption, const char *const *head);
+/* Appends a row; then one cell per column, in order. */
+void doc_row(struct doc_block *t);
+void doc_cell_text(struct doc_block *t, const char *s);
+void doc_cell_num(struct doc_block *t, double v);
+void doc_cell_time(struct doc_block *t, int64_t ms);
+void doc_cell_none(struct doc_block *t);
+
+/* The analysis report's generated sections: inputs and overrides, the disk map, the overridden
+ * rules, coverage, the IO path, SQL Server, the entities and the methodology appendix. */
+void doc_of_analysis(const struct analysis *a, const struct ltime *lt, struct doc *d);
+
+/* The counters an entities table shows for e: its IO rate, its (read or device) latency, its
+ * second latency (write, kernel or lower), its queue; -1 where the layer has none. One choice for
+ * every writer. */
+struct ent_metrics {
+	int io, lat, lat2, q;
+};
+void entity_metrics(const struct analysis *a, const struct entity *e, struct ent_metrics *em);
+
+/* Renderers of one section. Nothing is written for a section that is off. */
+void doc_text(const struct doc *d, enum doc_sec s, struct buf *out);
+void doc_md(const struct doc *d, enum doc_sec s, struct buf *out);
+void doc_html(const struct doc *d, enum doc_sec s, struct buf *out);
+/* The section as the JSON key of doc_secs[] and an array of its blocks:
+ * {"type": "paragraph", "text"} | {"type": "key_value", "items": [{"key", "value"}]} |
+ * {"type": "list", "items": [...]} | {"type": "table", "caption", "columns", "rows": [[...]]}
+ * (cells: string, number, ISO time or null). */
+void doc_json(const struct doc *d, enum doc_sec s, struct json *j);
+
+/* A cell as plain text (numbers as fmt_num, times ISO UTC), for writers without types. */
+void doc_cell_str(const struct doc *d, const struct doc_cell *c, struct buf *out);
+
+#endif

@@ -1,0 +1,208 @@
+/* check_doc.c — the report document (reports/doc.h): every section of the registry doc_secs[]
+ * is in every writer's report (text, Markdown, HTML, JSON, xlsx) of a capture set that fills
+ * every section (the LSI sample with SQL Server, a --map with a line that names nothing, a
+ * --clock-offset, a rules file); the inputs section says what the captures said about each
+ * input; the renderers escape what comes from captures. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis.h"
+#include "doc.h"
+#include "maps.h"
+#include "reporter.h"
+#include "suites.h"
+
+static char *path_of(const char *rel)
+{
+	const char *s = getenv("IOPSY_SRCDIR");
+	struct buf b;
+	buf_init(&b);
+	buf_printf(&b, "%s/%s", s ? s : ".", rel);
+	return b.data;
+}
+
+/* The LSI sample with every input given: a map with one line that names no disk of the
+ * captures, a clock offset the IOPS contradict, the site rules. */
+static void rich_analysis(struct analysis *a, char *mapfile)
+{
+	char *e = path_of("samples/lsi-guest-queue-cap/esxtop.csv.gz"), *g = path_of("samples/lsi-guest-queue-cap/perfmon.csv.gz");
+	char *rf = path_of("tests/inputs/analyze/site.rules");
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	co.max_warnings = 0;
+	analysis_init(a);
+	struct diag dg;
+	diag_init(&dg, rf, -1);
+	ck_assert_int_eq(rules_load(&a->rules, rf, &dg), 0);
+	ck_assert_int_eq(model_add_capture(&a->m, e, &co), 0);
+	ck_assert_int_eq(model_add_capture(&a->m, g, &co), 0);
+	int fd = mkstemp(mapfile);
+	ck_assert_int_ge(fd, 0);
+	const char *map = "SQL01\\C: = SQL01:scsi0:0\nSQL01\\D: = SQL01:scsi0:1\nSQL01\\E: = SQL01:scsi0:2\n"
+			  "SQL01\\F: = SQL01:scsi0:3\nSQL01\\Z: = SQL01:scsi0:9\n";
+	ck_assert_int_eq(write(fd, map, strlen(map)), (ssize_t)strlen(map));
+	close(fd);
+	struct diskmap dm;
+	diag_init(&dg, mapfile, -1);
+	ck_assert_int_eq(diskmap_read(&dm, mapfile, &dg), 0);
+	analysis_use_diskmap(a, &dm, mapfile);
+	diskmap_free(&dm);
+	struct analyze_opts ao;
+	memset(&ao, 0, sizeof ao);
+	ao.map = mapfile;
+	ao.rules = rf;
+	ao.clock_offset_given = true;
+	ao.clock_offset_s = 120;
+	analysis_run(a, &ao);
+	free(e);
+	free(g);
+	/* rf is borrowed by the analysis (its rules say where they came from) */
+}
+
+/* The workbook's XML parts, concatenated (unzip -p). */
+static char *xlsx_xml(const struct buf *zip)
+{
+	char tmpl[] = "/tmp/iopsy-doc-XXXXXX";
+	int fd = mkstemp(tmpl);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, zip->data, zip->len), (ssize_t)zip->len);
+	close(fd);
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "unzip -p '%s'", tmpl);
+	FILE *fp = popen(cmd, "r");
+	ck_assert_ptr_nonnull(fp);
+	struct buf b;
+	buf_init(&b);
+	char chunk[65536];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
+		buf_add(&b, chunk, n);
+	ck_assert_int_eq(pclose(fp), 0);
+	unlink(tmpl);
+	return b.data;
+}
+
+START_TEST(every_section_in_every_writer)
+{
+	setenv("IOPSY_GNUPLOT", "/nonexistent/gnuplot", 1);
+	struct analysis a;
+	char mapfile[] = "/tmp/iopsy-doc-map-XXXXXX";
+	rich_analysis(&a, mapfile);
+	static const char *const writers[] = {"text", "md", "html", "json", "xlsx"};
+	for (size_t w = 0; w < sizeof writers / sizeof writers[0]; w++) {
+		const struct reporter *r = reporter_find(writers[w]);
+		ck_assert_ptr_nonnull(r);
+		struct report_opts o;
+		report_opts_init(&o);
+		struct buf out;
+		buf_init(&out);
+		ck_assert_int_ge(r->analysis(&a, &o, &out), 0);
+		char *text = w == 4 ? xlsx_xml(&out) : out.data;
+		for (int s = 0; s < DS_COUNT; s++) {
+			const struct doc_sec_info *i = &doc_secs[s];
+			const char *mark = w == 0 ? i->text : w == 1 ? i->md : w == 2 ? i->html : w == 3 ? i->json : i->sheet;
+			bool found = false;
+			if (w == 0) { /* a heading at the start of a line */
+				for (const char *p = text; p && (p = strstr(p, mark)) && !found; p++)
+					found = p == text || p[-1] == '\n';
+			} else {
+				found = strstr(text, mark) != NULL;
+			}
+			ck_assert_msg(found, "the %s report has no section '%s' (mark %s)", writers[w], i->title, mark);
+		}
+		if (w == 4)
+			free(text);
+		buf_free(&out);
+	}
+	analysis_free(&a);
+	unlink(mapfile);
+}
+END_TEST
+
+/* The inputs section says what the captures said: the map line that names no disk (at its
+ * line), the map as a whole, the clock offset the IOPS contradict, the rules file. */
+START_TEST(inputs_said_in_the_report)
+{
+	struct analysis a;
+	char mapfile[] = "/tmp/iopsy-doc-map-XXXXXX";
+	rich_analysis(&a, mapfile);
+	bool line5 = false, whole = false, clock = false, rules = false;
+	for (size_t i = 0; i < a.ninputs; i++) {
+		const struct input_said *in = &a.inputs[i];
+		if (strcmp(in->option, "--map") == 0 && in->line == 5 && in->state == IN_NAMED_NOTHING)
+			line5 |= strstr(in->text, "SQL01\\Z:") != NULL;
+		if (strcmp(in->option, "--map") == 0 && in->line == 0)
+			whole |= in->state == IN_CONTRADICTED && strstr(in->text, "5 disk lines") != NULL;
+		if (strcmp(in->option, "--clock-offset") == 0)
+			clock |= in->state == IN_CONTRADICTED && strstr(in->text, "+120 s") != NULL;
+		if (strcmp(in->option, "--rules") == 0)
+			rules |= strstr(in->text, "overridden") != NULL;
+	}
+	ck_assert_msg(line5 && whole && clock && rules, "inputs: line5 %d whole %d clock %d rules %d", line5, whole, clock,
+		      rules);
+	struct doc d;
+	doc_of_analysis(&a, NULL, &d);
+	struct buf t;
+	buf_init(&t);
+	doc_text(&d, DS_INPUTS, &t);
+	ck_assert_ptr_nonnull(strstr(t.data, "INPUTS AND OVERRIDES"));
+	ck_assert_ptr_nonnull(strstr(t.data, "contradicted"));
+	ck_assert_ptr_nonnull(strstr(t.data, "named nothing"));
+	buf_free(&t);
+	doc_free(&d);
+	analysis_free(&a);
+	unlink(mapfile);
+}
+END_TEST
+
+/* Names from captures stay text in every renderer. */
+START_TEST(renderers_escape)
+{
+	struct doc d;
+	doc_init(&d, NULL);
+	doc_para(&d, DS_INPUTS, "<script>x</script> & [a](b) \x1b[31m");
+	static const char *const head[] = {"name", "value", NULL};
+	struct doc_block *t = doc_table(&d, DS_INPUTS, NULL, head);
+	doc_row(t);
+	doc_cell_text(t, "| <b>");
+	doc_cell_num(t, 12.5);
+	doc_row(t);
+	doc_cell_text(t, "x");
+	doc_cell_text(t, "y");
+	doc_cell_text(t, "one cell too many: dropped");
+	struct buf h, m, x;
+	buf_init(&h);
+	buf_init(&m);
+	buf_init(&x);
+	doc_html(&d, DS_INPUTS, &h);
+	doc_md(&d, DS_INPUTS, &m);
+	doc_text(&d, DS_INPUTS, &x);
+	ck_assert_ptr_null(strstr(h.data, "<script>"));
+	ck_assert_ptr_null(strstr(h.data, "<b>"));
+	ck_assert_ptr_nonnull(strstr(h.data, "&lt;script&gt;"));
+	ck_assert_ptr_nonnull(strstr(h.data, "<td class=\"num\">12.5</td>"));
+	ck_assert_ptr_null(strstr(m.data, "[a](b)"));
+	ck_assert_ptr_null(strstr(m.data, "| <b>"));
+	ck_assert_ptr_null(strchr(x.data, '\x1b'));
+	ck_assert_ptr_null(strstr(x.data, "dropped"));
+	buf_free(&h);
+	buf_free(&m);
+	buf_free(&x);
+	doc_free(&d);
+}
+END_TEST
+
+Suite *doc_suite(void)
+{
+	Suite *s = suite_create("doc");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, every_section_in_every_writer);
+	tcase_add_test(tc, inputs_said_in_the_report);
+	tcase_add_test(tc, renderers_escape);
+	suite_add_tcase(s, tc);
+	return s;
+}
