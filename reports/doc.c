@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "fmt.h"
-#include "reporter.h"
 
 /* The marks are what each writer prints today: the registry test (tests/check_doc.c) finds each
  * one in each writer's output. */
@@ -187,6 +186,12 @@ void doc_item_at(struct doc *d, enum doc_sec s, int depth, const char *fmt, ...)
 	va_end(ap);
 }
 
+void doc_wrap(struct doc *d, enum doc_sec s)
+{
+	if (d->sec[s].nb)
+		d->sec[s].b[d->sec[s].nb - 1].wrap = true;
+}
+
 void doc_note(struct doc *d, enum doc_sec s, const char *fmt, ...)
 {
 	va_list ap;
@@ -331,7 +336,13 @@ void doc_text(const struct doc *d, enum doc_sec s, struct buf *out)
 				char ind[16];
 				int dep = (int)cell_at(b, r, 0)->v;
 				snprintf(ind, sizeof ind, "%*s", 2 + 2 * (dep < 0 ? 0 : dep > 4 ? 4 : dep), "");
-				text_wrap(out, ind, cell_at(b, r, 0)->s, 100);
+				if (b->wrap) {
+					text_wrap(out, ind, cell_at(b, r, 0)->s, 100);
+				} else {
+					buf_adds(out, ind);
+					fmt_esc(out, cell_at(b, r, 0)->s);
+					buf_addc(out, '\n');
+				}
 			}
 			break;
 		case BLK_KV:

@@ -65,6 +65,8 @@ struct doc_block {
 	struct doc_cell *cell;  /* nrows * ncols, row-major */
 	size_t nrows, cap;
 	int col;                /* the next cell of the last row */
+	bool wrap;              /* BLK_LIST: the text report wraps its items at 100 columns (else a
+	                         * line an item, as grep wants a rule or a mapping) */
 	bool labelled;          /* BLK_TABLE: each cell says what it is ("iops 12/30/41"): a text
 	                         * line a row gives the cells alone */
 };
@@ -92,6 +94,8 @@ void doc_kv(struct doc *d, enum doc_sec s, const char *key, const char *fmt, ...
  * before (its cell keeps the depth in v). */
 void doc_item(struct doc *d, enum doc_sec s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void doc_item_at(struct doc *d, enum doc_sec s, int depth, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* The last block of s wraps in text (struct doc_block.wrap). */
+void doc_wrap(struct doc *d, enum doc_sec s);
 /* What the heading says beside the title. */
 void doc_note(struct doc *d, enum doc_sec s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* A table with these column headings (NULL-terminated) and an optional caption. */

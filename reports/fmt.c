@@ -177,3 +177,71 @@ void text_wrap(struct buf *b, const char *indent, const char *text, size_t width
 	}
 	buf_free(&t);
 }
+
+/* Whether the '&' at p starts a character reference ("&amp;", "&#62;", "&#x3E;"), which Markdown
+ * would decode. */
+static bool entity_at(const char *p)
+{
+	const char *q = p + 1;
+	if (*q == '#')
+		q++;
+	const char *name = q;
+	while ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9'))
+		q++;
+	return q > name && *q == ';';
+}
+
+/* Text as Markdown that renders as itself (fmt.h): control characters and bad
+ * UTF-8 as \xNN, line ends as spaces, the ASCII punctuation that means something inline
+ * backslash-escaped (links, emphasis, code, table cells, strike-through, backslashes), '<' only
+ * where it could open raw HTML or an autolink (before a letter, '/', '!' or '?') and '&' only where it
+ * would be a character reference — "->", ">= 31" and "a < b" stay as they are —, and a start that
+ * would make a heading, a list, a quote or a thematic break escaped too. */
+void md_escape(struct buf *b, const char *s)
+{
+	if (!s)
+		return;
+	struct buf t;
+	buf_init(&t);
+	for (const char *p = s; *p; p++)
+		buf_addc(&t, *p == '\n' || *p == '\r' ? ' ' : *p);
+	struct buf e;
+	buf_init(&e);
+	fmt_esc(&e, t.data ? t.data : "");
+	const char *p0 = e.data ? e.data : "";
+	const char *list_mark = NULL; /* "1." or "1)" at the start: an ordered list item */
+	if (*p0 == '#' || *p0 == '+' || *p0 == '-' || *p0 == '=' || *p0 == '>')
+		buf_addc(b, '\\');
+	else if (*p0 >= '0' && *p0 <= '9') {
+		const char *q = p0;
+		while (*q >= '0' && *q <= '9')
+			q++;
+		if (*q == '.' || *q == ')')
+			list_mark = q;
+	}
+	for (const char *p = p0; *p; p++) {
+		char n = p[1];
+		switch (*p) {
+		case '<':
+			if ((n >= 'a' && n <= 'z') || (n >= 'A' && n <= 'Z') || n == '/' || n == '!' || n == '?')
+				buf_addc(b, '\\');
+			buf_addc(b, '<');
+			break;
+		case '&':
+			if (entity_at(p))
+				buf_addc(b, '\\');
+			buf_addc(b, '&');
+			break;
+		case '\\': case '`': case '*': case '_': case '[': case ']': case '|': case '~':
+			buf_addc(b, '\\');
+			buf_addc(b, *p);
+			break;
+		default:
+			if (p == list_mark)
+				buf_addc(b, '\\');
+			buf_addc(b, *p);
+		}
+	}
+	buf_free(&e);
+	buf_free(&t);
+}

@@ -35,4 +35,8 @@ bool fmt_same_day(int64_t a_ms, int64_t b_ms);
  * "   rule: "), the next ones with as many spaces. */
 void text_wrap(struct buf *b, const char *indent, const char *text, size_t width);
 
+/* Text from a capture as Markdown that renders as itself: no link, image, emphasis, code, table
+ * cell, raw HTML, character reference or block structure can come from it. */
+void md_escape(struct buf *b, const char *s);
+
 #endif

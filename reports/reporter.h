@@ -61,8 +61,5 @@ const char *reporter_names(int what);
 void report_inventory_end(const struct reporter *r, struct report_opts *o, struct buf *out);
 /* Options with nothing added. */
 void report_opts_init(struct report_opts *o);
-/* Text from a capture as Markdown that renders as itself (md.c): no link, image, emphasis, code,
- * table cell, raw HTML, character reference or block structure can come from it. */
-void md_escape(struct buf *b, const char *s);
 
 #endif
