@@ -1,7 +1,7 @@
 /* check_doc.c — the report document (reports/doc.h): every section of the registry doc_secs[]
  * is in every writer's report (text, Markdown, HTML, JSON, xlsx) of a capture set that fills
- * every section (the LSI sample with SQL Server, a --map with a line that names nothing, a
- * --clock-offset, a rules file); the inputs section says what the captures said about each
+ * every section (the LSI sample with SQL Server, a --map with a line that names nothing and one
+ * that maps a virtual disk twice, a --clock-offset, a rules file); the inputs section says what the captures said about each
  * input; the renderers escape what comes from captures. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,7 +42,7 @@ static void rich_analysis(struct analysis *a, char *mapfile)
 	int fd = mkstemp(mapfile);
 	ck_assert_int_ge(fd, 0);
 	const char *map = "SQL01\\C: = SQL01:scsi0:0\nSQL01\\D: = SQL01:scsi0:1\nSQL01\\E: = SQL01:scsi0:2\n"
-			  "SQL01\\F: = SQL01:scsi0:3\nSQL01\\Z: = SQL01:scsi0:9\n";
+			  "SQL01\\F: = SQL01:scsi0:3\nSQL01\\Z: = SQL01:scsi0:9\nSQL01\\Y: = SQL01:scsi0:1\n";
 	ck_assert_int_eq(write(fd, map, strlen(map)), (ssize_t)strlen(map));
 	close(fd);
 	struct diskmap dm;
@@ -129,20 +129,22 @@ START_TEST(inputs_said_in_the_report)
 	struct analysis a;
 	char mapfile[] = "/tmp/iopsy-doc-map-XXXXXX";
 	rich_analysis(&a, mapfile);
-	bool line5 = false, whole = false, clock = false, rules = false;
+	bool line5 = false, twice = false, whole = false, clock = false, rules = false;
 	for (size_t i = 0; i < a.ninputs; i++) {
 		const struct input_said *in = &a.inputs[i];
 		if (strcmp(in->option, "--map") == 0 && in->line == 5 && in->state == IN_NAMED_NOTHING)
 			line5 |= strstr(in->text, "SQL01\\Z:") != NULL;
+		if (strcmp(in->option, "--map") == 0 && in->line == 6 && in->state == IN_CONTRADICTED)
+			twice |= strstr(in->text, "both map to virtual disk SQL01:scsi0:1") != NULL;
 		if (strcmp(in->option, "--map") == 0 && in->line == 0)
-			whole |= in->state == IN_CONTRADICTED && strstr(in->text, "5 disk lines") != NULL;
+			whole |= in->state == IN_CONTRADICTED && strstr(in->text, "6 disk lines: 2 of them") != NULL;
 		if (strcmp(in->option, "--clock-offset") == 0)
 			clock |= in->state == IN_CONTRADICTED && strstr(in->text, "+120 s") != NULL;
 		if (strcmp(in->option, "--rules") == 0)
 			rules |= strstr(in->text, "overridden") != NULL;
 	}
-	ck_assert_msg(line5 && whole && clock && rules, "inputs: line5 %d whole %d clock %d rules %d", line5, whole, clock,
-		      rules);
+	ck_assert_msg(line5 && twice && whole && clock && rules, "inputs: line5 %d twice %d whole %d clock %d rules %d", line5,
+		      twice, whole, clock, rules);
 	struct doc d;
 	doc_of_analysis(&a, NULL, &d);
 	struct buf t;
