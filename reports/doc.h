@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "analysis.h"
+#include "compare.h"
 #include "json.h"
 #include "ltime.h"
 #include "util.h"
@@ -110,6 +111,9 @@ void doc_cell_none(struct doc_block *t);
 /* The analysis report's generated sections: inputs and overrides, the disk map, the overridden
  * rules, coverage, the IO path, SQL Server, the entities and the methodology appendix. */
 void doc_of_analysis(const struct analysis *a, const struct ltime *lt, struct doc *d);
+/* A comparison's: each side's inputs and overrides, and the comparison's methodology with the
+ * glossary. */
+void doc_of_compare(const struct compare *c, const struct ltime *lt, struct doc *d);
 
 /* The counters an entities table shows for e: its IO rate, its (read or device) latency, its
  * second latency (write, kernel or lower), its queue; -1 where the layer has none. One choice for

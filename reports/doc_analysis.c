@@ -9,14 +9,16 @@
 
 #include "fmt.h"
 
-static void inputs_sec(const struct analysis *a, struct doc *d)
+/* side: NULL for an analysis, "before"/"after" for a side of a comparison (its own table). */
+static void inputs_sec(const struct analysis *a, const char *side, struct doc *d)
 {
 	if (!a->ninputs)
 		return;
 	static const char *const head[] = {"input", "given", "what the captures said", "status", NULL};
-	struct doc_block *t =
-		doc_table(d, DS_INPUTS, "Each option and file given for this analysis, with what the captures said about it.",
-			  head);
+	char cap[128];
+	snprintf(cap, sizeof cap, "Each option and file given for %s%s, with what the captures said about it.",
+		 side ? "the side " : "this analysis", side ? side : "");
+	struct doc_block *t = doc_table(d, DS_INPUTS, cap, head);
 	struct buf g;
 	buf_init(&g);
 	for (size_t i = 0; i < a->ninputs; i++) {
@@ -36,6 +38,29 @@ static void inputs_sec(const struct analysis *a, struct doc *d)
 	if (a->inputs_more)
 		doc_para(d, DS_INPUTS, "%zu more line%s of the same inputs were checked as the ones above; the warnings on "
 				       "standard error list each.", a->inputs_more, a->inputs_more == 1 ? "" : "s");
+}
+
+/* The captures read, a row each (side: NULL, or "before"/"after" for a comparison's side). */
+static void captures_sec(const struct analysis *a, const char *side, struct doc *d)
+{
+	static const char *const head[] = {"file", "format", "host", "start", "end", "rows", NULL};
+	char cap[64];
+	snprintf(cap, sizeof cap, "The captures %s%s", side ? "of the side " : "read", side ? side : "");
+	struct doc_block *t = doc_table(d, DS_CAPTURES, side ? cap : NULL, head);
+	for (size_t i = 0; i < a->m.ncaps; i++) {
+		const struct capture *c = &a->m.caps[i];
+		doc_row(t);
+		doc_cell_text(t, c->path);
+		if (c->failed) {
+			doc_cell_text(t, "could not be read");
+			continue;
+		}
+		doc_cell_text(t, c->format);
+		doc_cell_text(t, c->host ? c->host : "?");
+		doc_cell_time(t, c->start + c->clock_offset_ms);
+		doc_cell_time(t, c->end + c->clock_offset_ms);
+		doc_cell_num(t, (double)c->rows);
+	}
 }
 
 static void diskmap_sec(const struct analysis *a, struct doc *d)
@@ -351,7 +376,7 @@ static void method_sec(const struct analysis *a, struct doc *d)
 void doc_of_analysis(const struct analysis *a, const struct ltime *lt, struct doc *d)
 {
 	doc_init(d, lt);
-	inputs_sec(a, d);
+	inputs_sec(a, NULL, d);
 	diskmap_sec(a, d);
 	rules_sec(a, d);
 	coverage_sec(a, d);
@@ -359,4 +384,48 @@ void doc_of_analysis(const struct analysis *a, const struct ltime *lt, struct do
 	sql_sec(a, d);
 	entities_sec(a, d);
 	method_sec(a, d);
+}
+
+/* A comparison's methodology: how the sides are judged (doc/compare-json.md has the whole). */
+static void compare_method_sec(const struct compare *c, struct doc *d)
+{
+	doc_para(d, DS_METHOD,
+		 "How the two periods were compared. Each side is analysed as iopsy analyze would, and its entities are "
+		 "matched across the sides by their stable names (naa ids, vmhba names, VM:scsiC:T, guest disks by host "
+		 "and drive; --match-map for renamed ones). Per entity and counter the comparison judges the tail (p95, "
+		 "p99), the time above each latency band of the rules and the busy phase of each side; the median is "
+		 "reported as the typical IO and does not decide. The whole capture's tail and time above a band decide "
+		 "only when both sides spend comparable shares of their time busy, so a longer or shorter capture or "
+		 "window alone cannot make a change.");
+	doc_para(d, DS_METHOD,
+		 "Each figure has a %.0f %% interval from a circular block bootstrap (%u resamples, seed %llu; block "
+		 "lengths by the Politis-White rule, idle and busy values resampled separately). A figure is improved or "
+		 "regressed only when its whole interval lies beyond the material change of %g %%; latency at equal load "
+		 "compares the sides within IOPS bins, so more or less work alone does not read as a change. The "
+		 "method and its tests are in doc/compare-json.md.",
+		 c->o.confidence * 100, c->o.resamples, (unsigned long long)c->o.seed, c->o.material_pct);
+}
+
+void doc_of_compare(const struct compare *c, const struct ltime *lt, struct doc *d)
+{
+	doc_init(d, lt);
+	captures_sec(&c->side[0], "before", d);
+	captures_sec(&c->side[1], "after", d);
+	inputs_sec(&c->side[0], "before", d);
+	inputs_sec(&c->side[1], "after", d);
+	compare_method_sec(c, d);
+	struct doc a;
+	doc_init(&a, lt);
+	method_sec(&c->side[0], &a); /* the glossary: the analyses' own */
+	for (size_t i = 0; i < a.sec[DS_METHOD].nb; i++)
+		if (a.sec[DS_METHOD].b[i].t == BLK_TABLE) {
+			struct doc_section *m = &d->sec[DS_METHOD];
+			if (m->nb == m->cap) {
+				m->cap = m->cap * 2 + 2;
+				m->b = xrealloc(m->b, m->cap * sizeof *m->b);
+			}
+			m->b[m->nb++] = a.sec[DS_METHOD].b[i]; /* moved: a keeps none of it */
+			a.sec[DS_METHOD].b[i] = (struct doc_block){.t = BLK_PARA};
+		}
+	doc_free(&a);
 }

@@ -1,6 +1,7 @@
 /* html_compare.c — the before/after report of `iopsy compare --html` (see html.h): the verdict,
  * the comparison table, the CDF, scatter, overlay and busy-phase charts of each pair, the bins of
  * a row and both sides' captures; the page chrome and the charts machinery are html.c's. */
+#include "doc.h"
 #include "html_int.h"
 
 #include <math.h>
@@ -926,6 +927,13 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 	captures_compare(c, &lt, res, &nt, out);
 	if (o->extra_html)
 		buf_adds(out, o->extra_html);
+	{
+		struct doc rd;
+		doc_of_compare(c, &lt, &rd);
+		doc_html(&rd, DS_INPUTS, out);
+		doc_html(&rd, DS_METHOD, out);
+		doc_free(&rd);
+	}
 	appendix_html(out, NULL, &fl, o, "doc/compare-json.md");
 	buf_adds(out, "</main>\n");
 	footer_html(out, o);

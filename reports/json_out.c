@@ -674,11 +674,8 @@ static void actions_json(const struct analysis *a, struct json *j)
 }
 
 /* What the captures said about each input given (analysis.h, struct input_said). */
-static void inputs_json(const struct analysis *a, struct json *j)
+static void inputs_arr(const struct analysis *a, struct json *j)
 {
-	if (!a->ninputs)
-		return;
-	json_key(j, "inputs");
 	json_arr_begin(j);
 	for (size_t i = 0; i < a->ninputs; i++) {
 		const struct input_said *in = &a->inputs[i];
@@ -699,6 +696,14 @@ static void inputs_json(const struct analysis *a, struct json *j)
 		json_obj_end(j);
 	}
 	json_arr_end(j);
+}
+
+static void inputs_json(const struct analysis *a, struct json *j)
+{
+	if (!a->ninputs)
+		return;
+	json_key(j, "inputs");
+	inputs_arr(a, j);
 	if (a->inputs_more) {
 		json_key(j, "inputs_more");
 		json_int(j, (long long)a->inputs_more);
@@ -1427,6 +1432,22 @@ void compare_json(const struct compare *c, struct json *j)
 		json_obj_end(j);
 	}
 	json_arr_end(j);
+	{
+		struct doc d;
+		doc_of_compare(c, NULL, &d);
+		/* each side's, as analyze's inputs[] (doc/analyze-json.md) */
+		if (c->side[0].ninputs || c->side[1].ninputs) {
+			json_key(j, "inputs");
+			json_obj_begin(j);
+			for (int sd = 0; sd < 2; sd++) {
+				json_key(j, sd ? "after" : "before");
+				inputs_arr(&c->side[sd], j);
+			}
+			json_obj_end(j);
+		}
+		doc_json(&d, DS_METHOD, j);
+		doc_free(&d);
+	}
 	json_obj_end(j);
 }
 

@@ -305,6 +305,12 @@ static int md_compare(const struct compare *c, struct report_opts *o, struct buf
 	}
 	rules_out_lines(&c->side[0].rules, out, "\n#### Rules overridden before\n\n", "- ", "\n", "", md_text);
 	rules_out_lines(&c->side[1].rules, out, "\n#### Rules overridden after\n\n", "- ", "\n", "", md_text);
+	struct doc d;
+	doc_of_compare(c, &lt, &d);
+	doc_md(&d, DS_CAPTURES, out);
+	doc_md(&d, DS_INPUTS, out);
+	doc_md(&d, DS_METHOD, out);
+	doc_free(&d);
 	return 0;
 }
 

@@ -968,6 +968,11 @@ void compare_text(const struct compare *c, struct buf *out)
 	loadbins_text(c, out);
 	findings_text(c, out);
 	only_text(c, out);
+	struct doc d;
+	doc_of_compare(c, NULL, &d);
+	doc_text(&d, DS_INPUTS, out);
+	doc_text(&d, DS_METHOD, out);
+	doc_free(&d);
 }
 
 

@@ -581,6 +581,11 @@ static int xlsx_compare(const struct compare *c, struct report_opts *o, struct b
 	}
 	findings_sheets(&x, &c->side[CMP_BEFORE], " before");
 	findings_sheets(&x, &c->side[CMP_AFTER], " after");
+	struct doc d;
+	doc_of_compare(c, &x.lt, &d);
+	doc_sheet(&x, &d, DS_INPUTS, "");
+	doc_sheet(&x, &d, DS_METHOD, "");
+	doc_free(&d);
 	series_sheets(&x, &c->side[CMP_BEFORE], "Before ");
 	series_sheets(&x, &c->side[CMP_AFTER], "After ");
 	return xlsx_end(&x, &dir, o, out);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "compare.h"
 #include "doc.h"
 #include "maps.h"
 #include "reporter.h"
@@ -197,6 +198,69 @@ START_TEST(renderers_escape)
 }
 END_TEST
 
+/* A comparison's report in every writer has the sections a comparison has: its summary, verdict,
+ * captures, each side's inputs (here a --clock-offset the IOPS contradict) and the methodology. */
+START_TEST(compare_sections_in_every_writer)
+{
+	setenv("IOPSY_GNUPLOT", "/nonexistent/gnuplot", 1);
+	struct compare c;
+	compare_init(&c);
+	const char *dirs[2] = {"samples/migration/before", "samples/migration/after"};
+	char *paths[4];
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	co.max_warnings = 0;
+	for (int s = 0; s < 2; s++)
+		for (int k = 0; k < 2; k++) {
+			struct buf p;
+			buf_init(&p);
+			buf_printf(&p, "%s/%s", dirs[s], k ? "perfmon.csv.gz" : "esxtop.csv.gz");
+			paths[s * 2 + k] = path_of(p.data);
+			buf_free(&p);
+			ck_assert_int_eq(compare_add_capture(&c, (enum cmp_side)s, paths[s * 2 + k], &co), 0);
+		}
+	struct compare_opts o;
+	compare_opts_init(&o);
+	o.resamples = 200;
+	for (int s = 0; s < 2; s++) {
+		o.ao[s].clock_offset_given = true;
+		o.ao[s].clock_offset_s = 90;
+	}
+	struct buf warn;
+	buf_init(&warn);
+	compare_run(&c, &o, DIAG_INTO(&warn));
+	buf_free(&warn);
+	static const enum doc_sec secs[] = {DS_SUMMARY, DS_VERDICT, DS_CAPTURES, DS_INPUTS, DS_METHOD};
+	static const char *const writers[] = {"text", "md", "html", "json", "xlsx"};
+	for (size_t w = 0; w < sizeof writers / sizeof writers[0]; w++) {
+		const struct reporter *r = reporter_find(writers[w]);
+		struct report_opts ro;
+		report_opts_init(&ro);
+		struct buf out;
+		buf_init(&out);
+		ck_assert_int_ge(r->compare(&c, &ro, &out), 0);
+		char *text = w == 4 ? xlsx_xml(&out) : out.data;
+		for (size_t k = 0; k < sizeof secs / sizeof secs[0]; k++) {
+			const struct doc_sec_info *i = &doc_secs[secs[k]];
+			const char *mark = w == 0 ? i->text : w == 1 ? i->md : w == 2 ? i->html : w == 3 ? i->json : i->sheet;
+			if (w == 3 && secs[k] == DS_CAPTURES)
+				mark = "\"before\""; /* doc/compare-json.md: each side's captures are "before" and "after" */
+			ck_assert_msg(strstr(text, mark), "the %s comparison has no section '%s' (mark %s)", writers[w], i->title,
+				      mark);
+		}
+		ck_assert_msg(strstr(text, "contradicted"), "the %s comparison does not say the offset was contradicted",
+			      writers[w]);
+		if (w == 4)
+			free(text);
+		buf_free(&out);
+	}
+	compare_free(&c);
+	for (int i = 0; i < 4; i++)
+		free(paths[i]);
+}
+END_TEST
+
 Suite *doc_suite(void)
 {
 	Suite *s = suite_create("doc");
@@ -205,6 +269,7 @@ Suite *doc_suite(void)
 	tcase_add_test(tc, every_section_in_every_writer);
 	tcase_add_test(tc, inputs_said_in_the_report);
 	tcase_add_test(tc, renderers_escape);
+	tcase_add_test(tc, compare_sections_in_every_writer);
 	suite_add_tcase(s, tc);
 	return s;
 }
