@@ -1141,6 +1141,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	if (o->top_png && a->nf && crc == 0) {
 		struct chart c;
 		if (chart_build(a, &a->f[0], &c)) {
+			c.ltz = lt.known ? &lt.z : NULL; /* the local time below UTC, as in the HTML's charts */
 			c.png = true;
 			c.width = 760;
 			png_no = charts_add(&cs, &c);
