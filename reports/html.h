@@ -17,6 +17,9 @@ struct html_opts {
 	bool require_charts;      /* no gnuplot or a failed chart is an error */
 	int timeout_s;            /* per chart (0 = 30 s) */
 	int max_charts;           /* 0 = 40; findings beyond it get no chart */
+	const char *methodology_html; /* trusted HTML of a <section id="methodology"> appendix (the report
+					 * document model's), placed before the technical appendix and
+					 * listed in the contents; NULL: none */
 	const char *extra_html;   /* trusted HTML the caller built (and escaped), e.g. a batch trend
 	                           * section; inserted before the captures section. NULL = none */
 	struct buf *top_png;      /* not NULL: an analysis report also draws its top finding's chart as

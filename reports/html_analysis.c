@@ -1095,10 +1095,11 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	ltime_init(&lt, m, NULL);
 	/* head */
 	head_html(out, o, m, &lt, t_first, t_last);
-	buf_adds(out, "<nav class=\"toc\"><div class=\"wrap\"><a href=\"#summary\">Summary</a><a href=\"#verdict\">Verdict</a>"
-		      "<a href=\"#findings\">Findings</a><a href=\"#stack\">IO stack</a><a href=\"#details\">Evidence and charts</a>"
-		      "<a href=\"#entities\">Disks and LUNs</a><a href=\"#captures\">Captures</a><a href=\"#appendix\">Appendix</a>"
-		      "</div></nav>\n<main class=\"wrap\">\n");
+	static const char *const toc[] = {"summary", "Summary", "verdict", "Verdict", "findings", "Findings", "stack", "IO stack",
+					  "details", "Evidence and charts", "entities", "Disks and LUNs", "captures", "Captures",
+					  NULL};
+	toc_html(out, o, toc);
+	buf_adds(out, "<main class=\"wrap\">\n");
 	{
 		struct exec_summary es;
 		summary_of_analysis(a, &lt, &es);
@@ -1184,6 +1185,8 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 		buf_adds(out, "</ul>\n");
 	}
 	buf_adds(out, "</section>\n");
+	if (o->methodology_html)
+		buf_adds(out, o->methodology_html);
 	appendix_html(out, a, &fl, o, "schema_version 3, doc/analyze-json.md");
 	buf_adds(out, "</main>\n");
 	footer_html(out, o);

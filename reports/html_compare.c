@@ -852,10 +852,10 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 	ltime_init(&lt, &c->side[CMP_AFTER].m, &c->side[CMP_BEFORE].m);
 
 	head_compare(out, o, c, &lt);
-	buf_adds(out, "<nav class=\"toc\"><div class=\"wrap\"><a href=\"#summary\">Summary</a><a href=\"#verdict\">Verdict</a>"
-		      "<a href=\"#findings\">Findings</a><a href=\"#key\">Key changes</a><a href=\"#charts\">Charts</a>"
-		      "<a href=\"#all\">All comparisons</a><a href=\"#captures\">Captures</a><a href=\"#appendix\">Appendix</a>"
-		      "</div></nav>\n<main class=\"wrap\">\n");
+	static const char *const toc[] = {"summary", "Summary", "verdict", "Verdict", "findings", "Findings", "key", "Key changes",
+					  "charts", "Charts", "all", "All comparisons", "captures", "Captures", NULL};
+	toc_html(out, o, toc);
+	buf_adds(out, "<main class=\"wrap\">\n");
 	{
 		struct exec_summary es;
 		summary_of_compare(c, &lt, &es);
@@ -926,6 +926,8 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 	captures_compare(c, &lt, res, &nt, out);
 	if (o->extra_html)
 		buf_adds(out, o->extra_html);
+	if (o->methodology_html)
+		buf_adds(out, o->methodology_html);
 	appendix_html(out, NULL, &fl, o, "doc/compare-json.md");
 	buf_adds(out, "</main>\n");
 	footer_html(out, o);
