@@ -400,7 +400,6 @@ const char css[] =
 	"column-gap:10px;padding:6px 9px}\n"
 	"  .tier-name{grid-area:name}.tier-role{grid-area:role;min-height:0;margin:0}.tier-ent{grid-area:ent;font-size:8.5pt}"
 	".figs{grid-area:figs;flex-direction:row;flex-wrap:wrap;gap:0 12px}.tier-tag{grid-area:tag;margin:0;padding:0}\n"
-	"  appendix,#appendix{break-before:page;page-break-before:always}\n"
 	"  header.top img.logo{max-height:48px}\n"
 	"}\n";
 
