@@ -381,7 +381,7 @@ const char css[] =
 	"  nav.toc a:before{counter-increment:toc;content:counter(toc) \". \";color:var(--muted)}\n"
 	"  section{border:none;border-radius:0;padding:0;margin:16pt 0}\n"
 	"  h2,h3,h2+p.small,#stack>p,.stack-title{break-after:avoid;page-break-after:avoid}\n"
-	"  #stack{break-inside:avoid;page-break-inside:avoid}\n"
+	"  #stack>p,.stack-title{break-inside:avoid;page-break-inside:avoid}\n"
 	"  .finding-head,.finding .where{break-after:avoid;page-break-after:avoid}\n"
 	"  .stack-block,.count,tr,dl.rule{break-inside:avoid;page-break-inside:avoid}\n"
 	"  .stack{grid-template-columns:1fr 10px 1fr 10px 1fr 10px 1fr 10px 1fr}.tier{padding:6px 7px}\n"
