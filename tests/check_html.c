@@ -628,6 +628,56 @@ START_TEST(hostile_names_escaped)
 }
 END_TEST
 
+/* The mail's PNG of the top finding has the same time axis as the report's SVG of it: the date
+ * line and, with the capture's local zone known, the local time below UTC (it had UTC only). */
+START_TEST(top_png_axis_as_svg)
+{
+	if (!have_gnuplot())
+		return;
+	struct fixture fx;
+	fixture_load(&fx);
+	char gpdir[128];
+	snprintf(gpdir, sizeof gpdir, "%s/gnuplot", fx.dir);
+	struct buf png, why, out, msg;
+	buf_init(&png);
+	buf_init(&why);
+	buf_init(&out);
+	buf_init(&msg);
+	struct html_opts o = {.gnuplot_dir = gpdir, .top_png = &png, .top_png_why = &why};
+	struct html_result res;
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), 0);
+	ck_assert_int_eq(res.top_png, 0);
+	char *svg = NULL, *pngs = NULL;
+	for (int n = 1; n < 100 && !pngs; n++) {
+		char p[256];
+		snprintf(p, sizeof p, "%s/chart-%02d.gp", gpdir, n);
+		char *t = slurp(p);
+		if (!t)
+			break;
+		if (strstr(t, "set terminal pngcairo"))
+			pngs = t;
+		else if (!svg)
+			svg = t;
+		else
+			free(t);
+	}
+	ck_assert_ptr_nonnull(svg);
+	ck_assert_ptr_nonnull(pngs);
+	const char *a = strstr(svg, "set xlabel "), *b = strstr(pngs, "set xlabel ");
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
+	ck_assert_msg(la == lb && memcmp(a, b, la) == 0, "PNG axis %.*s, SVG axis %.*s", (int)lb, b, (int)la, a);
+	free(svg);
+	free(pngs);
+	buf_free(&png);
+	buf_free(&why);
+	buf_free(&out);
+	buf_free(&msg);
+	fixture_free(&fx);
+}
+END_TEST
+
 START_TEST(svg_ids_unique_in_report)
 {
 	if (!have_gnuplot())
@@ -1379,6 +1429,7 @@ Suite *html_suite(void)
 	TCase *tr = tcase_create("report");
 	tcase_set_timeout(tr, 60);
 	tcase_add_test(tr, hostile_names_escaped);
+	tcase_add_test(tr, top_png_axis_as_svg);
 	tcase_add_test(tr, svg_ids_unique_in_report);
 	tcase_add_test(tr, no_gnuplot);
 	tcase_add_test(tr, title_is_the_documents);
