@@ -278,12 +278,57 @@ static void time_xlabel(const struct chart *c, struct buf *out)
 	buf_free(&l);
 }
 
+/* A key row's height and a key column's width at style.gp's font (Helvetica 13, samplen 2):
+ * generous, so an estimate never leaves a row without room. */
+#define KEY_ROW_PX 19
+static int key_col_px(size_t chars) { return (int)chars * 11 + 50; }
+
+/* The titled entries of panel p's key (as chart_script titles them), its columns across width
+ * pixels (*cols) and so its rows. */
+static int key_rows(const struct chart *c, int p, double width, int *cols)
+{
+	size_t n = 0, widest = 0;
+	for (int i = 0; i < c->ns; i++) {
+		const struct chart_series *s = &c->s[i];
+		if (s->panel != p)
+			continue;
+		bool seen = false;
+		for (int k = 0; k < i && !seen; k++)
+			seen = c->s[k].panel < p && strcmp(c->s[k].label, s->label) == 0;
+		if (seen)
+			continue;
+		n++;
+		widest = strlen(s->label) > widest ? strlen(s->label) : widest;
+	}
+	if (!isnan(c->panel[p].threshold)) {
+		n++;
+		widest = strlen(c->panel[p].threshold_label) > widest ? strlen(c->panel[p].threshold_label) : widest;
+	}
+	if (!isnan(c->panel[p].threshold2)) {
+		n++;
+		widest = strlen(c->panel[p].threshold2_label) > widest ? strlen(c->panel[p].threshold2_label) : widest;
+	}
+	int fit = (int)(width / key_col_px(widest));
+	*cols = fit < 1 ? 1 : fit;
+	return n ? (int)((n + (size_t)*cols - 1) / (size_t)*cols) : 1;
+}
+
 void chart_script(const struct chart *c, const char *stem, struct buf *out)
 {
 	int np = c->npanels > 0 ? c->npanels : 1;
-	const int top = 30, gap = 42, bottom = c->xnumeric ? 58 : c->ltz ? 84 : 56;
+	if (np > CHART_MAX_PANELS)
+		np = CHART_MAX_PANELS;
+	const int bottom = c->xnumeric ? 58 : c->ltz ? 84 : 56;
 	const int ph = c->panel_height > 40 ? c->panel_height : 170;
-	int height = top + np * ph + (np - 1) * gap + bottom;
+	const double W = c->width;
+	/* room above each panel for its key (drawn above the plot, horizontal): the columns that fit
+	 * the plot's width, so the rows are known and none is cut off at the top */
+	int kcols[CHART_MAX_PANELS], room[CHART_MAX_PANELS], height = ph * np + bottom;
+	for (int p = 0; p < np && p < CHART_MAX_PANELS; p++) {
+		int rows = key_rows(c, p, W - 90, &kcols[p]);
+		room[p] = p == 0 ? (rows > 1 ? 12 + rows * KEY_ROW_PX : 30) : (rows > 1 ? 24 + rows * KEY_ROW_PX : 42);
+		height += room[p];
+	}
 	double span = c->t1 - c->t0 > 0 ? c->t1 - c->t0 : 1;
 	double step = tic_step(span);
 	bool tic_date = span > 2 * 86400, tic_secs = step < 60;
@@ -327,7 +372,7 @@ void chart_script(const struct chart *c, const char *stem, struct buf *out)
 			   "fillstyle solid 1.0 noborder\n",
 			   c->shade0 > c->t0 ? c->shade0 : c->t0, c->shade1 < c->t1 ? c->shade1 : c->t1);
 	buf_adds(out, "set multiplot\n");
-	const double W = c->width;
+	int y_at = height;
 	for (int p = 0; p < np; p++) {
 		/* y range: 0 .. a round number above the data and the threshold */
 		double ymax = nan_max(c->panel[p].threshold, c->panel[p].threshold2);
@@ -342,11 +387,14 @@ void chart_script(const struct chart *c, const char *stem, struct buf *out)
 			}
 		}
 		ymax = isnan(c->panel[p].ymax) ? nice_ceil(isnan(ymax) ? 1 : ymax * 1.04) : c->panel[p].ymax;
-		double y_top = (double)(height - top - p * (ph + gap)) / height;
-		double y_bot = (double)(height - top - p * (ph + gap) - ph) / height;
+		y_at -= room[p];
+		double y_top = (double)y_at / height;
+		y_at -= ph;
+		double y_bot = (double)y_at / height;
 		buf_printf(out, "# panel %d\n", p + 1);
 		buf_printf(out, "set lmargin at screen %.4f\nset rmargin at screen %.4f\n", 70 / W, (W - 20) / W);
 		buf_printf(out, "set tmargin at screen %.4f\nset bmargin at screen %.4f\n", y_top, y_bot);
+		buf_printf(out, "set key maxcols %d\n", kcols[p]);
 		buf_adds(out, "set ylabel ");
 		gp_quote(out, c->panel[p].ylabel);
 		buf_addc(out, '\n');

@@ -220,6 +220,17 @@ void print_page_css(struct buf *out, const struct html_opts *o, const char *titl
 		   box);
 }
 
+/* The contents: links to the report's sections (ids, labels: trusted static text, pairs, NULL
+ * ended), then the methodology appendix when the report has one, then the technical appendix. On
+ * screen a bar under the header; in print (and so the PDF, whose links they stay) a numbered list. */
+void toc_html(struct buf *out, const char *const *items)
+{
+	buf_adds(out, "<nav class=\"toc\" aria-label=\"Contents\"><div class=\"wrap\"><span class=\"toc-title\">Contents</span>");
+	for (size_t i = 0; items[i] && items[i + 1]; i += 2)
+		buf_printf(out, "<a href=\"#%s\">%s</a>", items[i], items[i + 1]);
+	buf_adds(out, "<a href=\"#appendix\">Appendix</a></div></nav>\n");
+}
+
 /* The footer: who prepared the report for whom, and the tool. */
 void footer_html(struct buf *out, const struct html_opts *o)
 {
@@ -261,7 +272,7 @@ const char css[] =
 	"header.top .meta span+span:before{content:'\\00b7';margin:0 .6em;opacity:.7}\n"
 	"nav.toc{background:#fff;border-bottom:1px solid var(--line);font-size:13.5px}\n"
 	"nav.toc .wrap{display:flex;flex-wrap:wrap;gap:4px 22px;padding-top:10px;padding-bottom:10px}\n"
-	"nav.toc a{color:var(--muted);text-decoration:none}nav.toc a:hover{color:var(--accent)}\n"
+	"nav.toc a{color:var(--muted);text-decoration:none}nav.toc a:hover{color:var(--accent)}nav.toc .toc-title{display:none}\n"
 	"main{padding:8px 0 40px}\n"
 	"section{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:22px 26px;margin:20px 0}\n"
 	"h2{font-size:20px;margin:0 0 14px;color:var(--accent);font-weight:600}\n"
@@ -363,10 +374,14 @@ const char css[] =
 	"  .wrap{max-width:none;padding:0}\n"
 	"  header.top{background:#fff;color:var(--ink);padding:0 0 10pt;border-bottom:2px solid var(--accent)}\n"
 	"  header.top .kicker{color:var(--accent);opacity:1}\n"
-	"  nav.toc{display:none}\n"
+	"  nav.toc{display:block;background:none;border:none;margin:12pt 0 0;font-size:10pt;counter-reset:toc}\n"
+	"  nav.toc .wrap{display:block;padding:0;columns:2;column-gap:28pt}\n"
+	"  nav.toc .toc-title{display:block;column-span:all;font-weight:600;font-size:12pt;color:var(--accent);margin:0 0 4pt}\n"
+	"  nav.toc a{display:block;color:var(--ink);padding:2pt 0;border-bottom:1px dotted var(--line);break-inside:avoid}\n"
+	"  nav.toc a:before{counter-increment:toc;content:counter(toc) \". \";color:var(--muted)}\n"
 	"  section{border:none;border-radius:0;padding:0;margin:16pt 0}\n"
-	"  h2{break-after:avoid;page-break-after:avoid}\n"
-	"  #stack,#details,#charts{break-before:page;page-break-before:always}\n"
+	"  h2,h3,h2+p.small,#stack>p,.stack-title{break-after:avoid;page-break-after:avoid}\n"
+	"  #stack>p,.stack-title{break-inside:avoid;page-break-inside:avoid}\n"
 	"  .finding-head,.finding .where{break-after:avoid;page-break-after:avoid}\n"
 	"  .stack-block,.count,tr,dl.rule{break-inside:avoid;page-break-inside:avoid}\n"
 	"  .stack{grid-template-columns:1fr 10px 1fr 10px 1fr 10px 1fr 10px 1fr}.tier{padding:6px 7px}\n"
@@ -385,7 +400,6 @@ const char css[] =
 	"column-gap:10px;padding:6px 9px}\n"
 	"  .tier-name{grid-area:name}.tier-role{grid-area:role;min-height:0;margin:0}.tier-ent{grid-area:ent;font-size:8.5pt}"
 	".figs{grid-area:figs;flex-direction:row;flex-wrap:wrap;gap:0 12px}.tier-tag{grid-area:tag;margin:0;padding:0}\n"
-	"  appendix,#appendix{break-before:page;page-break-before:always}\n"
 	"  header.top img.logo{max-height:48px}\n"
 	"}\n";
 

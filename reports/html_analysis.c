@@ -1098,11 +1098,13 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	head_html(out, o, m, &lt, t_first, t_last);
 	struct doc rd;
 	doc_of_analysis(a, &lt, &rd);
-	buf_printf(out, "<nav class=\"toc\"><div class=\"wrap\"><a href=\"#summary\">Summary</a><a href=\"#verdict\">Verdict</a>"
-		      "<a href=\"#findings\">Findings</a><a href=\"#stack\">IO stack</a><a href=\"#details\">Evidence and charts</a>"
-		      "<a href=\"#entities\">Disks and LUNs</a><a href=\"#captures\">Captures</a>%s"
-		      "<a href=\"#methodology\">Methodology</a><a href=\"#appendix\">Appendix</a>"
-		      "</div></nav>\n<main class=\"wrap\">\n", rd.sec[DS_INPUTS].on ? "<a href=\"#inputs\">Inputs</a>" : "");
+	const char *toc[] = {"summary", "Summary", "verdict", "Verdict", "findings", "Findings", "stack", "IO stack",
+			     "details", "Evidence and charts", "entities", "Disks and LUNs", "captures", "Captures",
+			     "inputs", "Inputs", "methodology", "Methodology", NULL};
+	if (!rd.sec[DS_INPUTS].on)
+		toc[14] = "methodology", toc[15] = "Methodology", toc[16] = NULL;
+	toc_html(out, toc);
+	buf_adds(out, "<main class=\"wrap\">\n");
 	{
 		struct exec_summary es;
 		summary_of_analysis(a, &lt, &es);
@@ -1145,6 +1147,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	if (o->top_png && a->nf && crc == 0) {
 		struct chart c;
 		if (chart_build(a, &a->f[0], &c)) {
+			c.ltz = lt.known ? &lt.z : NULL; /* the local time below UTC, as in the HTML's charts */
 			c.png = true;
 			c.width = 760;
 			png_no = charts_add(&cs, &c);

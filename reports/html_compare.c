@@ -853,10 +853,11 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 	ltime_init(&lt, &c->side[CMP_AFTER].m, &c->side[CMP_BEFORE].m);
 
 	head_compare(out, o, c, &lt);
-	buf_adds(out, "<nav class=\"toc\"><div class=\"wrap\"><a href=\"#summary\">Summary</a><a href=\"#verdict\">Verdict</a>"
-		      "<a href=\"#findings\">Findings</a><a href=\"#key\">Key changes</a><a href=\"#charts\">Charts</a>"
-		      "<a href=\"#all\">All comparisons</a><a href=\"#captures\">Captures</a><a href=\"#appendix\">Appendix</a>"
-		      "</div></nav>\n<main class=\"wrap\">\n");
+	static const char *const toc[] = {"summary", "Summary", "verdict", "Verdict", "findings", "Findings", "key", "Key changes",
+					  "charts", "Charts", "all", "All comparisons", "captures", "Captures",
+					  "methodology", "Methodology", NULL};
+	toc_html(out, toc);
+	buf_adds(out, "<main class=\"wrap\">\n");
 	{
 		struct exec_summary es;
 		summary_of_compare(c, &lt, &es);

@@ -72,6 +72,7 @@ void page_header(struct buf *out, const struct html_opts *o, const char *kicker,
 		 const char *meta_html);
 void summary_html(struct buf *out, const struct exec_summary *es, bool link, const struct ltime *lt);
 void print_page_css(struct buf *out, const struct html_opts *o, const char *title);
+void toc_html(struct buf *out, const char *const *items);
 void footer_html(struct buf *out, const struct html_opts *o);
 void captures_section(const struct analysis *a, const struct ltime *lt, struct buf *b);
 void note_add(struct notes *n, const char *html);

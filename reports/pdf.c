@@ -182,6 +182,7 @@ int pdf_render(const char *html, size_t n, const struct pdf_opts *o, struct buf 
 		argv[k++] = "--mute-audio";
 		argv[k++] = "--hide-scrollbars";
 		argv[k++] = "--no-pdf-header-footer";
+		argv[k++] = "--generate-pdf-document-outline"; /* the headings as PDF bookmarks */
 		argv[k++] = "--run-all-compositor-stages-before-draw";
 		argv[k++] = a_prof.data;
 		argv[k++] = a_pdf.data;

@@ -309,6 +309,46 @@ START_TEST(script_has_only_trusted_text)
 }
 END_TEST
 
+/* A panel whose key needs two rows (four long titles) gets room for both above the plot, and
+ * gnuplot is held to the columns that room was counted with: no key row drawn off the top. */
+START_TEST(script_key_has_room)
+{
+	struct chart c;
+	chart_init(&c);
+	struct chart_point p[3] = {{1785157200, 1, 0, 2}, {1785157260, 5, 4, 9}, {1785157320, 2, 2, 2}};
+	ck_assert(chart_add_series(&c, "reads (Avg. Disk sec/Read)", 0, CS_BAND, 0, p, 3));
+	ck_assert(chart_add_series(&c, "writes (Avg. Disk sec/Write)", 0, CS_BAND, 0, p, 3));
+	c.panel[0].threshold = 20;
+	snprintf(c.panel[0].threshold_label, sizeof c.panel[0].threshold_label, "warning 20 ms");
+	c.panel[0].threshold2 = 50;
+	snprintf(c.panel[0].threshold2_label, sizeof c.panel[0].threshold2_label, "critical 50 ms");
+	c.t0 = 1785157200;
+	c.t1 = 1785157320;
+	c.png = true;
+	c.width = 760;
+	struct buf b;
+	buf_init(&b);
+	chart_script(&c, "chart-01", &b);
+	int w = 0, h = 0, cols = 0;
+	double tm = 0;
+	const char *t = strstr(b.data, "set terminal pngcairo size ");
+	ck_assert_ptr_nonnull(t);
+	ck_assert_int_eq(sscanf(t, "set terminal pngcairo size %d,%d", &w, &h), 2);
+	const char *k = strstr(b.data, "set key maxcols ");
+	ck_assert_ptr_nonnull(k);
+	ck_assert_int_eq(sscanf(k, "set key maxcols %d", &cols), 1);
+	const char *m = strstr(b.data, "set tmargin at screen ");
+	ck_assert_ptr_nonnull(m);
+	ck_assert_int_eq(sscanf(m, "set tmargin at screen %lf", &tm), 1);
+	ck_assert_int_ge(cols, 1);
+	int rows = (4 + cols - 1) / cols;
+	ck_assert_int_ge(rows, 2); /* four titles of ~28 characters do not fit one row of 670 px */
+	ck_assert_msg((1.0 - tm) * h >= rows * 17.0, "%d key rows in %.0f px above the plot", rows, (1.0 - tm) * h);
+	buf_free(&b);
+	chart_free(&c);
+}
+END_TEST
+
 /* ---- SVG inlining ---- */
 
 START_TEST(svg_ids_prefixed)
@@ -582,6 +622,56 @@ START_TEST(hostile_names_escaped)
 			      "untrusted text in %s", files[i]);
 		free(t);
 	}
+	buf_free(&out);
+	buf_free(&msg);
+	fixture_free(&fx);
+}
+END_TEST
+
+/* The mail's PNG of the top finding has the same time axis as the report's SVG of it: the date
+ * line and, with the capture's local zone known, the local time below UTC (it had UTC only). */
+START_TEST(top_png_axis_as_svg)
+{
+	if (!have_gnuplot())
+		return;
+	struct fixture fx;
+	fixture_load(&fx);
+	char gpdir[128];
+	snprintf(gpdir, sizeof gpdir, "%s/gnuplot", fx.dir);
+	struct buf png, why, out, msg;
+	buf_init(&png);
+	buf_init(&why);
+	buf_init(&out);
+	buf_init(&msg);
+	struct html_opts o = {.gnuplot_dir = gpdir, .top_png = &png, .top_png_why = &why};
+	struct html_result res;
+	ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), 0);
+	ck_assert_int_eq(res.top_png, 0);
+	char *svg = NULL, *pngs = NULL;
+	for (int n = 1; n < 100 && !pngs; n++) {
+		char p[256];
+		snprintf(p, sizeof p, "%s/chart-%02d.gp", gpdir, n);
+		char *t = slurp(p);
+		if (!t)
+			break;
+		if (strstr(t, "set terminal pngcairo"))
+			pngs = t;
+		else if (!svg)
+			svg = t;
+		else
+			free(t);
+	}
+	ck_assert_ptr_nonnull(svg);
+	ck_assert_ptr_nonnull(pngs);
+	const char *a = strstr(svg, "set xlabel "), *b = strstr(pngs, "set xlabel ");
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
+	ck_assert_msg(la == lb && memcmp(a, b, la) == 0, "PNG axis %.*s, SVG axis %.*s", (int)lb, b, (int)la, a);
+	free(svg);
+	free(pngs);
+	buf_free(&png);
+	buf_free(&why);
 	buf_free(&out);
 	buf_free(&msg);
 	fixture_free(&fx);
@@ -1331,6 +1421,7 @@ Suite *html_suite(void)
 	tcase_add_test(tc, downsample_small_is_identity);
 	tcase_add_test(tc, add_series_caps_points);
 	tcase_add_test(tc, script_has_only_trusted_text);
+	tcase_add_test(tc, script_key_has_room);
 	tcase_add_test(tc, svg_ids_prefixed);
 	tcase_add_test(tc, svg_inline_equals_reference);
 	tcase_add_test(tc, chart_num_equals_printf);
@@ -1338,6 +1429,7 @@ Suite *html_suite(void)
 	TCase *tr = tcase_create("report");
 	tcase_set_timeout(tr, 60);
 	tcase_add_test(tr, hostile_names_escaped);
+	tcase_add_test(tr, top_png_axis_as_svg);
 	tcase_add_test(tr, svg_ids_unique_in_report);
 	tcase_add_test(tr, no_gnuplot);
 	tcase_add_test(tr, title_is_the_documents);

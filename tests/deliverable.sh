@@ -27,7 +27,7 @@ HAVE_POPPLER=1
 command -v pdftotext >/dev/null 2>&1 && command -v pdftoppm >/dev/null 2>&1 || HAVE_POPPLER=0
 
 # the captures are given relative to the working directory, as a consultant types them
-cp -r "$SRC/samples/lsi-guest-queue-cap" "$SRC/samples/migration" "$W/"
+cp -r "$SRC/samples/lsi-guest-queue-cap" "$SRC/samples/migration" "$SRC/samples/healthy" "$W/"
 cd "$W" || exit 1
 
 # ---- PDF ----
@@ -57,6 +57,68 @@ else
 		ok "PDF names no absolute path of this machine"
 	else
 		nok "PDF shows an absolute path: $(grep -m1 -e "$W" -e /tmp/ all.txt)"
+	fi
+	# the table of contents (issue 25): on page 1, its entries links in the PDF, the headings bookmarks
+	if grep -q "Contents" p1.txt && grep -q "Evidence and charts" p1.txt && grep -q "Disks and LUNs" p1.txt &&
+		grep -q "Appendix" p1.txt && grep -aq "/Outlines" lsi.pdf && [ "$(grep -ao "/Dest" lsi.pdf | wc -l)" -ge 8 ]; then
+		ok "PDF: a table of contents on page 1 with links, and bookmarks"
+	else
+		nok "PDF: no table of contents on page 1, or no links or bookmarks in the PDF"
+	fi
+	# no mostly-empty page (issue 25): on every page but the last the content reaches past 55 % of
+	# the page (the healthy sample had pages 2 and 7 ending at 37 % and 18 %)
+	"$BIN" analyze -q healthy/esxtop.csv.gz healthy/perfmon.csv.gz --pdf healthy.pdf --require-pdf --text /dev/null 2>healthy.err
+	empty=x
+	for f in lsi.pdf healthy.pdf; do
+		rm -f fill-*.png
+		pdftoppm -r 20 -png $f fill >/dev/null 2>&1
+		empty=$(python3 - fill-*.png <<'EOF'
+import sys, zlib, struct
+# prints the pages (but the last) whose content ends above 55 % of the page (footer band ignored)
+bad = []
+files = sys.argv[1:]
+for k, f in enumerate(files[:-1]):
+    d = open(f, 'rb').read()
+    w, h, bd, ct = struct.unpack('>IIBB', d[16:26])
+    i, idat = 8, b''
+    while i < len(d):
+        n, t = struct.unpack('>I4s', d[i:i + 8])
+        if t == b'IDAT':
+            idat += d[i + 8:i + 8 + n]
+        i += 12 + n
+    raw = zlib.decompress(idat)
+    bpp = 3 if ct == 2 else 4
+    stride = w * bpp + 1
+    prev = bytearray(w * bpp)
+    last = 0
+    for y in range(h):
+        ft = raw[y * stride]
+        line = bytearray(raw[y * stride + 1:(y + 1) * stride])
+        for x in range(len(line)):
+            a = line[x - bpp] if x >= bpp else 0
+            b = prev[x]
+            c = prev[x - bpp] if x >= bpp else 0
+            if ft == 1: line[x] = (line[x] + a) & 255
+            elif ft == 2: line[x] = (line[x] + b) & 255
+            elif ft == 3: line[x] = (line[x] + (a + b) // 2) & 255
+            elif ft == 4:
+                p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        prev = line
+        if y < h * 0.93 and min(line) < 200:
+            last = y
+    if last < h * 0.55:
+        bad.append('%d (%d%%)' % (k + 1, 100 * last // h))
+print(' '.join(bad))
+EOF
+)
+		[ -n "$empty" ] && { empty="$f: pages $empty"; break; }
+	done
+	rm -f fill-*.png
+	if [ -z "$empty" ]; then
+		ok "PDF: no mostly-empty page (lsi-guest-queue-cap, healthy)"
+	else
+		nok "PDF: mostly-empty pages, $empty"
 	fi
 	# a chart page: coloured pixels of the first series (style.gp c1) in the rendered page
 	found=0
