@@ -27,7 +27,8 @@ struct qsketch {
 	double sum, min, max;
 	struct qs_block *b;        /* the counters, from the (QS_EXACT + 1)th value (the exact
 	                            * ones are counted then): NULL before */
-	double *few;               /* the values while n <= QS_EXACT, then NULL */
+	uintptr_t few;             /* the values while n <= QS_EXACT, then 0: a buffer of 2-byte,
+	                            * 4-byte or 8-byte codes, the width in the low 2 bits (stats.c) */
 };
 void qs_init(struct qsketch *q);
 void qs_add(struct qsketch *q, double v);
