@@ -480,13 +480,17 @@ void ds_init(struct dstore *d, size_t nseries)
 	if (cap < DS_MIN_BUCKETS)
 		cap = DS_MIN_BUCKETS;
 	size_t n = nseries ? nseries : 1;
-	if (n * (cap + DS_PAD) * per > DS_LIMIT_BYTES) {
+	bool over = n * (cap + DS_PAD) * per > DS_LIMIT_BYTES;
+	if (over) {
 		size_t fit = DS_LIMIT_BYTES / (n * per);
 		cap = fit > DS_FLOOR_BUCKETS + DS_PAD ? fit - DS_PAD : DS_FLOOR_BUCKETS;
 	}
 	cap &= ~(size_t)1; /* compaction merges pairs */
 	d->cap = cap;
-	d->stride = cap + DS_PAD;
+	/* a store cut to fit DS_LIMIT_BYTES (as many buckets as before) spends one cell, not a cache
+	 * line, to keep series apart: an odd stride of cells (16 bytes) is never a multiple of 4 KiB
+	 * either, and 300,000 series of 22 buckets take 110 MB instead of 125 */
+	d->stride = over ? cap + 1 : cap + DS_PAD;
 	d->t0 = xcalloc(cap, sizeof *d->t0);
 	d->t1 = xcalloc(cap, sizeof *d->t1);
 	d->disc = xcalloc(cap, sizeof *d->disc);
