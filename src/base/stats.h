@@ -59,7 +59,8 @@ struct dstore {
 	size_t stride;                        /* cells from one series to the next: cap and a cache line
 	                                       * more, so the current bucket of every series does not
 	                                       * fall into the same cache set (cap x 16 bytes is a
-	                                       * multiple of 4 KiB) */
+	                                       * multiple of 4 KiB); one cell more in a store cut
+	                                       * to DS_LIMIT_BYTES (an odd stride) */
 	int64_t *t0, *t1;                     /* time of the first/last row in each bucket */
 	struct ds_cell *cell;                 /* [series * stride + bucket] */
 	bool *disc;                           /* a time discontinuity inside the bucket */
