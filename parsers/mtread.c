@@ -177,6 +177,15 @@ static bool is_blank(const char *s, size_t n)
 
 /* Frames c's lines as the one-thread reader does (a CR before an LF dropped, except on an
  * unterminated last line) and scans each one that is not blank. */
+/* The capacity (in fields) of a chunk's spans or values for need fields: exactly the first need
+ * (a chunk of one wide line: 300,000 fields are 2.4 MB per array), then by half again (a chunk of
+ * many short lines reallocates a few times, and only while it is the largest one so far). */
+static size_t grow_cap(size_t cap, size_t need)
+{
+	size_t g = cap + cap / 2;
+	return cap && g > need ? g : need;
+}
+
 static void chunk_scan(const struct mtread *q, struct chunk *c)
 {
 	const struct fieldscan_plan *pl = q->o.plan;
@@ -193,7 +202,7 @@ static void chunk_scan(const struct mtread *q, struct chunk *c)
 			c->lines = xrealloc(c->lines, c->lcap * sizeof *c->lines);
 		}
 		if ((n + 1) * nw > c->scap) {
-			c->scap = 2 * (n + 1) * nw;
+			c->scap = grow_cap(c->scap, (n + 1) * nw);
 			c->spans = xrealloc(c->spans, c->scap * sizeof *c->spans);
 		}
 		struct mt_line *l = &c->lines[n];
@@ -204,7 +213,7 @@ static void chunk_scan(const struct mtread *q, struct chunk *c)
 		l->fast = !l->blank && pl && fieldscan_line(pl, p, len, c->spans + n * nw, &l->nf);
 		if (l->fast && q->o.values) {
 			if ((n + 1) * nw > c->vcap) {
-				c->vcap = 2 * (n + 1) * nw;
+				c->vcap = grow_cap(c->vcap, (n + 1) * nw);
 				c->vals = xrealloc(c->vals, c->vcap * sizeof *c->vals);
 			}
 			const struct fieldscan_span *sp = c->spans + n * nw;

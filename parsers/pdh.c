@@ -1149,6 +1149,11 @@ static void mt_start(struct pdh_reader *r)
 	row = nl ? (size_t)(nl - (r->buf + r->start)) + 1 : r->end - r->start;
 	size_t chunk = row * PDH_MT_CHUNK_ROWS;
 	chunk = chunk < PDH_MT_CHUNK_MIN ? PDH_MT_CHUNK_MIN : chunk > PDH_MT_CHUNK_MAX ? PDH_MT_CHUNK_MAX : chunk;
+	/* rows of a MiB and more (150,000 columns and more): a chunk of about one row, not two or
+	 * three, as each of its rows also takes 16 bytes per column in spans and values (a chunk
+	 * ends at the first line end after its size) */
+	if (row >= PDH_MT_CHUNK_MAX / 4)
+		chunk = row - row / 16;
 	/* tests: small chunks put chunk ends everywhere in small files */
 	const char *env = getenv("IOPSY_THREAD_CHUNK");
 	if (env && *env) {

@@ -298,9 +298,53 @@ START_TEST(sketch_few_exact)
 	/* past QS_EXACT values the sketch's bucket estimate takes over (within its 1 %) */
 	for (int i = 0; i < QS_EXACT; i++)
 		qs_add(&q, 500);
-	ck_assert(q.n == 4 + QS_EXACT && q.few == NULL);
+	ck_assert(q.n == 4 + QS_EXACT && q.few == 0);
 	ck_assert(fabs(qs_quantile(&q, 0.5) - 500) / 500 < 0.02);
 	qs_free(&q);
+}
+END_TEST
+
+/* The exact values are kept in 2 or 4 bytes when they are a short decimal, as doubles otherwise
+ * (the buffer widens, at any value, recoding what it holds): the quantiles are bit for bit those
+ * of the doubles, alone and merged, whatever the order of the widths. */
+START_TEST(sketch_few_widths)
+{
+	static const double pool[] = {0, 64, 3.13, 0.03, 258.1, 163.83, 16383, 16384, 0.0001, 1234.5678,
+				      268435.455, 2.68435455e8, 2.68435456e8, 1e15, 1.0 / 3, 0.1 + 0.2, 7e-20,
+				      -0.0, 4503599627370497.0, 12.25};
+	size_t np = sizeof pool / sizeof *pool;
+	static const double ps[] = {0.01, 0.25, 0.5, 0.9, 0.95, 0.99};
+	for (size_t start = 0; start < np; start++) {
+		for (size_t n = 1; n <= QS_EXACT; n += 7) {
+			struct qsketch q, a, b;
+			qs_init(&q);
+			qs_init(&a);
+			qs_init(&b);
+			double ref[QS_EXACT];
+			for (size_t i = 0; i < n; i++) {
+				/* short decimals first, then (from start on) any */
+				double v = i < start ? pool[i % 6] : pool[(i * 7 + start) % np];
+				ref[i] = v < 0 ? 0 : v;
+				qs_add(&q, v);
+				qs_add(i % 2 ? &a : &b, v);
+			}
+			qs_merge(&a, &b);
+			for (size_t k = 0; k < sizeof ps / sizeof *ps; k++) {
+				double r[QS_EXACT];
+				memcpy(r, ref, n * sizeof *r);
+				double want = exact_quantile(r, n, ps[k]);
+				double got = qs_quantile(&q, ps[k]), got2 = qs_quantile(&a, ps[k]);
+				/* bit for bit, but for the sign of a zero (0 and -0 sort as equals, in any order) */
+				bool same = want == 0 ? got == 0 && got2 == 0
+						      : memcmp(&got, &want, sizeof got) == 0 && memcmp(&got2, &want, sizeof got) == 0;
+				ck_assert_msg(same,
+					      "start %zu n %zu p %g: %.17g %.17g, want %.17g", start, n, ps[k], got, got2, want);
+			}
+			qs_free(&q);
+			qs_free(&a);
+			qs_free(&b);
+		}
+	}
 }
 END_TEST
 
@@ -503,6 +547,7 @@ Suite *util_suite(void)
 	tcase_add_test(tc, fuzz_regressions);
 	tcase_add_test(tc, sketch_staging_exact);
 	tcase_add_test(tc, sketch_few_exact);
+	tcase_add_test(tc, sketch_few_widths);
 	tcase_add_test(tc, sketch_ranges_widths);
 	tcase_add_test(tc, dstore_buckets);
 	tcase_add_test(tc, suggest_names);

@@ -173,17 +173,126 @@ static void qs_stage(struct qsketch *q, uint16_t x)
 	q->b->stage[q->b->nstage++] = x;
 }
 
+/* ---- the exact values ----
+ * Kept as compactly as they can be given back bit for bit: a value that is m / 10^k exactly
+ * (m and 10^k integers, so the division gives the double nearest the decimal m e-k, as the
+ * parser's strtod did) is kept as m and k in 2 bytes (m < 2^14, k <= 3: "258.10", "0.03", "64")
+ * or 4 bytes (m < 2^28, k <= 15); any other value (a computed rate, -0) makes the series keep
+ * doubles. A series starts with 2-byte codes and widens its buffer (and recodes what it holds)
+ * when a value does not fit. The width is in the low 2 bits of q->few. */
+enum { FEW_W16, FEW_W32, FEW_WD };
+#define FEW_PTR(q) ((void *)((q)->few & ~(uintptr_t)3))
+#define FEW_W(q) ((int)((q)->few & 3))
+
+static const double few_p10[16] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
+				   1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+
+/* v as a code of width w (FEW_W16 or FEW_W32) in *code: false when it has none */
+static bool few_code(double v, int w, uint32_t *code)
+{
+	double mmax = w == FEW_W16 ? 16383.0 : 268435455.0;
+	int kmax = w == FEW_W16 ? 3 : 15, kbits = w == FEW_W16 ? 2 : 4;
+	if (!(v <= mmax) || signbit(v))
+		return false;
+	for (int k = 0; k <= kmax; k++) {
+		double s = v * few_p10[k];
+		if (!(s <= mmax + 0.5))
+			return false;
+		uint32_t m = (uint32_t)(s + 0.5);
+		if (m <= mmax && (double)m / few_p10[k] == v) {
+			*code = m << kbits | (uint32_t)k;
+			return true;
+		}
+	}
+	return false;
+}
+
+static double few_get(const struct qsketch *q, size_t i)
+{
+	const void *p = FEW_PTR(q);
+	switch (FEW_W(q)) {
+	case FEW_W16: {
+		uint16_t c = ((const uint16_t *)p)[i];
+		return (double)(c >> 2) / few_p10[c & 3];
+	}
+	case FEW_W32: {
+		uint32_t c = ((const uint32_t *)p)[i];
+		return (double)(c >> 4) / few_p10[c & 15];
+	}
+	default:
+		return ((const double *)p)[i];
+	}
+}
+
+/* Stores v as the exact value number i (i < QS_EXACT; the buffer holds values 0 to i - 1),
+ * allocating or widening the buffer as needed. */
+static void few_put(struct qsketch *q, size_t i, double v)
+{
+	if (!q->few)
+		q->few = (uintptr_t)xmalloc(QS_EXACT * sizeof(uint16_t)) | FEW_W16;
+	int w = FEW_W(q);
+	uint32_t c;
+	if (w == FEW_W16 && few_code(v, FEW_W16, &c)) {
+		((uint16_t *)FEW_PTR(q))[i] = (uint16_t)c;
+		return;
+	}
+	if (w <= FEW_W32 && few_code(v, FEW_W32, &c)) {
+		if (w == FEW_W16) {
+			uint16_t *o = FEW_PTR(q);
+			uint32_t *n = xmalloc(QS_EXACT * sizeof *n);
+			for (size_t j = 0; j < i; j++) { /* m < 2^14, k <= 3: the same m and k */
+				n[j] = (uint32_t)(o[j] >> 2) << 4 | (o[j] & 3u);
+			}
+			free(o);
+			q->few = (uintptr_t)n | FEW_W32;
+		}
+		((uint32_t *)FEW_PTR(q))[i] = c;
+		return;
+	}
+	if (w != FEW_WD) {
+		double *n = xmalloc(QS_EXACT * sizeof *n);
+		for (size_t j = 0; j < i; j++)
+			n[j] = few_get(q, j);
+		free(FEW_PTR(q));
+		q->few = (uintptr_t)n | FEW_WD;
+	}
+	((double *)FEW_PTR(q))[i] = v;
+}
+
+static void few_free(struct qsketch *q)
+{
+	free(FEW_PTR(q));
+	q->few = 0;
+}
+
 /* The exact values go to the counters (their zeros are counted already) and are dropped: the
  * sketch passes QS_EXACT values. Until then it has no counters at all. */
 static void qs_unfew(struct qsketch *q)
 {
 	if (!q->few)
 		return;
-	for (uint64_t i = 0; i < q->n && i < QS_EXACT; i++)
-		if (q->few[i] >= QS_LO)
-			qs_stage(q, (uint16_t)qs_index(q->few[i]));
-	free(q->few);
-	q->few = NULL;
+	/* the buffer is freed before the counters are made, which are made at once for the
+	 * buckets of the values: a series trades its buffer for counters of about the same size
+	 * (the allocator reuses the memory of one for the other) */
+	uint16_t x[QS_EXACT];
+	size_t nx = 0;
+	for (uint64_t i = 0; i < q->n && i < QS_EXACT; i++) {
+		double v = few_get(q, (size_t)i);
+		if (v >= QS_LO)
+			x[nx++] = (uint16_t)qs_index(v);
+	}
+	few_free(q);
+	if (!nx)
+		return;
+	unsigned mn = x[0], mx = x[0];
+	for (size_t i = 1; i < nx; i++) {
+		mn = x[i] < mn ? x[i] : mn;
+		mx = x[i] > mx ? x[i] : mx;
+	}
+	if (!q->b)
+		q->b = qs_cover(qs_block_new(), mn, mx);
+	for (size_t i = 0; i < nx; i++)
+		qs_stage(q, x[i]);
 }
 
 void qs_add(struct qsketch *q, double v)
@@ -203,9 +312,7 @@ void qs_add(struct qsketch *q, double v)
 	if (v < QS_LO)
 		q->zeros++;
 	if (q->n <= QS_EXACT) {
-		if (!q->few)
-			q->few = xmalloc(QS_EXACT * sizeof *q->few);
-		q->few[q->n - 1] = v;
+		few_put(q, (size_t)q->n - 1, v);
 		return;
 	}
 	if (v >= QS_LO)
@@ -218,15 +325,16 @@ void qs_merge(struct qsketch *dst, const struct qsketch *src)
 		return;
 	if (dst->n + src->n <= QS_EXACT) {
 		/* both are exact values only (a sketch of at most QS_EXACT values has no counters) */
-		if (!dst->few)
-			dst->few = xmalloc(QS_EXACT * sizeof *dst->few);
-		memcpy(dst->few + dst->n, src->few, src->n * sizeof *src->few);
+		for (uint64_t i = 0; i < src->n; i++)
+			few_put(dst, (size_t)(dst->n + i), few_get(src, (size_t)i));
 	} else {
 		qs_unfew(dst);
 		if (src->few) {
-			for (uint64_t i = 0; i < src->n; i++)
-				if (src->few[i] >= QS_LO)
-					qs_stage(dst, (uint16_t)qs_index(src->few[i]));
+			for (uint64_t i = 0; i < src->n; i++) {
+				double v = few_get(src, (size_t)i);
+				if (v >= QS_LO)
+					qs_stage(dst, (uint16_t)qs_index(v));
+			}
 		} else if (src->b) {
 			const struct qs_block *s = src->b;
 			if (!dst->b)
@@ -275,7 +383,8 @@ double qs_quantile(const struct qsketch *q, double p)
 	if (q->few && q->n <= QS_EXACT) {
 		double x[QS_EXACT];
 		size_t n = (size_t)q->n;
-		memcpy(x, q->few, n * sizeof *x);
+		for (size_t i = 0; i < n; i++)
+			x[i] = few_get(q, i);
 		qsort(x, n, sizeof *x, dbl_cmp);
 		double h = p * (double)(n - 1);
 		size_t lo = (size_t)h;
@@ -352,8 +461,7 @@ void qs_free(struct qsketch *q)
 {
 	free(q->b);
 	q->b = NULL;
-	free(q->few);
-	q->few = NULL;
+	few_free(q);
 }
 
 /* ---- dstore ---- */
@@ -372,13 +480,17 @@ void ds_init(struct dstore *d, size_t nseries)
 	if (cap < DS_MIN_BUCKETS)
 		cap = DS_MIN_BUCKETS;
 	size_t n = nseries ? nseries : 1;
-	if (n * (cap + DS_PAD) * per > DS_LIMIT_BYTES) {
+	bool over = n * (cap + DS_PAD) * per > DS_LIMIT_BYTES;
+	if (over) {
 		size_t fit = DS_LIMIT_BYTES / (n * per);
 		cap = fit > DS_FLOOR_BUCKETS + DS_PAD ? fit - DS_PAD : DS_FLOOR_BUCKETS;
 	}
 	cap &= ~(size_t)1; /* compaction merges pairs */
 	d->cap = cap;
-	d->stride = cap + DS_PAD;
+	/* a store cut to fit DS_LIMIT_BYTES (as many buckets as before) spends one cell, not a cache
+	 * line, to keep series apart: an odd stride of cells (16 bytes) is never a multiple of 4 KiB
+	 * either, and 300,000 series of 22 buckets take 110 MB instead of 125 */
+	d->stride = over ? cap + 1 : cap + DS_PAD;
 	d->t0 = xcalloc(cap, sizeof *d->t0);
 	d->t1 = xcalloc(cap, sizeof *d->t1);
 	d->disc = xcalloc(cap, sizeof *d->disc);

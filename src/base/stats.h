@@ -27,7 +27,8 @@ struct qsketch {
 	double sum, min, max;
 	struct qs_block *b;        /* the counters, from the (QS_EXACT + 1)th value (the exact
 	                            * ones are counted then): NULL before */
-	double *few;               /* the values while n <= QS_EXACT, then NULL */
+	uintptr_t few;             /* the values while n <= QS_EXACT, then 0: a buffer of 2-byte,
+	                            * 4-byte or 8-byte codes, the width in the low 2 bits (stats.c) */
 };
 void qs_init(struct qsketch *q);
 void qs_add(struct qsketch *q, double v);
@@ -58,7 +59,8 @@ struct dstore {
 	size_t stride;                        /* cells from one series to the next: cap and a cache line
 	                                       * more, so the current bucket of every series does not
 	                                       * fall into the same cache set (cap x 16 bytes is a
-	                                       * multiple of 4 KiB) */
+	                                       * multiple of 4 KiB); one cell more in a store cut
+	                                       * to DS_LIMIT_BYTES (an odd stride) */
 	int64_t *t0, *t1;                     /* time of the first/last row in each bucket */
 	struct ds_cell *cell;                 /* [series * stride + bucket] */
 	bool *disc;                           /* a time discontinuity inside the bucket */
