@@ -698,6 +698,46 @@ static struct action *add_step(struct action_list *l)
 	return ac;
 }
 
+/* The verdict's own advice (compare_verdict.c): latency below the guest rose as the change pushed
+ * more IO down, and the array is what to check before raising queue depths further. */
+static void moved_down_step(const struct cmp_summary *sm, struct action_list *l)
+{
+	struct action *ac;
+	if (!sm->moved_down || !(ac = add_step(l)))
+		return;
+	ac->what = fmtx("Check the array behind %s before raising queue depths further: its latency rose while the "
+			"guest's fell, as the deeper guest queue now pushes more IO down to it (the bottleneck moved "
+			"down a layer).", sm->moved_down);
+	ac->effect = fmtx("Keeps the gain inside the VM from turning into latency at the array; deeper queues would "
+			  "make a slow array worse.");
+	ac->because = fmtx("the verdict: latency below the guest rose while the guest's fell");
+}
+
+/* What the outcome advises when nothing else is to do, or when the change gained capacity. */
+static void outcome_step(const struct cmp_summary *sm, struct action_list *l, bool others)
+{
+	bool gain = sm->capacity_gain && sm->outcome == CO_UNCHANGED;
+	struct action *ac;
+	if ((others && !gain) || (sm->outcome != CO_IMPROVED && sm->outcome != CO_UNCHANGED) || !(ac = add_step(l)))
+		return;
+	if (gain) {
+		/* the same latency at materially more work is a gain, not a change that did nothing */
+		ac->what = fmtx("Keep the change: the after side did materially more work in its busy phase at no worse "
+				"latency (a capacity gain); if a slow period is what it was meant to fix, look elsewhere "
+				"for its cause.");
+		ac->effect = fmtx("Keeps the capacity the change gave; more changes of the same kind would not lower the "
+				  "latency.");
+		ac->because = fmtx("the outcome: %s, with a capacity gain", cmp_outcome_words[sm->outcome]);
+		return;
+	}
+	ac->what = fmtx(sm->outcome == CO_IMPROVED ? "Keep the change, and capture the next busy period (month-end, the "
+						      "nightly batch) the same way to confirm it holds."
+						    : "Look elsewhere for the slow period: this change did not move its latency.");
+	ac->effect = fmtx(sm->outcome == CO_IMPROVED ? "Confirms the improvement under the heaviest load."
+						     : "Avoids more changes of the same kind that cannot help.");
+	ac->because = fmtx("the outcome: %s", cmp_outcome_words[sm->outcome]);
+}
+
 void compare_actions_of(const struct compare *c, struct action_list *l)
 {
 	memset(l, 0, sizeof *l);
@@ -709,10 +749,12 @@ void compare_actions_of(const struct compare *c, struct action_list *l)
 		ac->effect = fmtx("Shows whether the change fixed the slow period; this pair cannot.");
 		ac->because = fmtx("the after capture has no busy phase like the before capture's");
 	}
+	moved_down_step(sm, l);
 	/* the after side's own steps */
 	struct action_list after;
 	actions_of(&c->side[CMP_AFTER], &after);
-	for (int i = 0; i < after.n && (ac = add_step(l)); i++) {
+	int others = 0;
+	for (int i = 0; i < after.n && (ac = add_step(l)); i++, others++) {
 		*ac = after.act[i];
 		ac->nwhy = 0; /* finding numbers belong to the after side's own report */
 		ac->because = fmtx("after the change: %s", after.act[i].because);
@@ -720,12 +762,5 @@ void compare_actions_of(const struct compare *c, struct action_list *l)
 		memset(&after.act[i], 0, sizeof after.act[i]);
 	}
 	actions_free(&after);
-	if (!l->n && (sm->outcome == CO_IMPROVED || sm->outcome == CO_UNCHANGED) && (ac = add_step(l))) {
-		ac->what = fmtx(sm->outcome == CO_IMPROVED ? "Keep the change, and capture the next busy period (month-end, the "
-							      "nightly batch) the same way to confirm it holds."
-							    : "Look elsewhere for the slow period: this change did not move its latency.");
-		ac->effect = fmtx(sm->outcome == CO_IMPROVED ? "Confirms the improvement under the heaviest load."
-							     : "Avoids more changes of the same kind that cannot help.");
-		ac->because = fmtx("the outcome: %s", cmp_outcome_words[sm->outcome]);
-	}
+	outcome_step(sm, l, others > 0);
 }
