@@ -1,7 +1,5 @@
 /* summary.c — the executive summary and the recommended actions (see summary.h). The actions are
- * the findings' advice said as one step each: findings of one cause on one machine share a step
- * (a VM's disks on LSI Logic SAS are one move to PVSCSI), a symptom (guest latency) joins the
- * step of its cause on the same machine, and the steps keep the order of their worst finding. */
+ * the engine's (src/engine/actions.h): this file only says the sentences around them. */
 #include "summary.h"
 
 #include <math.h>
@@ -9,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "actions.h"
 #include "fmt.h"
 
 static char *fmtx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -105,18 +104,6 @@ static bool sql_felt(const struct analysis *a, struct buf *b)
 		}
 	}
 	return true;
-}
-
-/* SQL Server's first wait without a storage cause (sqlimpact.h); with measured, the first whose
- * disk the captures time, so that the storage is cleared (a wait on a disk the captures do not tie
- * or time clears nothing). NULL when none. */
-static const struct sql_symptom *sql_symptom(const struct analysis *a, bool measured)
-{
-	for (size_t i = 0; a->sql && i < a->sql->n; i++)
-		for (size_t k = 0; k < a->sql->in[i].nsym; k++)
-			if (!measured || (a->sql->in[i].sym[k].disk && !isnan(a->sql->in[i].sym[k].disk_ms)))
-				return &a->sql->in[i].sym[k];
-	return NULL;
 }
 
 static const char *const month_names[12] = {"January", "February", "March",     "April",   "May",      "June",
@@ -312,6 +299,14 @@ static void machines(struct buf *b, const struct model *m)
 	machines_in(b, m, INT64_MIN, INT64_MAX);
 }
 
+/* The engine's steps (actions.h) become the summary's: it owns their text from here. */
+static void take_actions(struct exec_summary *s, struct action_list *l)
+{
+	for (int i = 0; i < l->n; i++)
+		s->act[s->nactions++] = l->act[i];
+	l->n = 0;
+}
+
 /* Where IO waits, said for a manager, by the box of the kind. */
 static const char *where_words(enum kind k, bool sql, bool hv)
 {
@@ -331,514 +326,6 @@ static const char *where_words(enum kind k, bool sql, bool hv)
 	case BOX_ADAPTER: return "at the ESXi host's storage adapter (HBA)";
 	case BOX_ARRAY: return "in the storage array or the fabric to it";
 	default: return "in the storage path";
-	}
-}
-
-static void entity_words(struct buf *b, const struct finding *f)
-{
-	if (f->host && *f->host) {
-		buf_adds(b, f->host);
-		buf_addc(b, ' ');
-	}
-	buf_adds(b, f->entity ? f->entity : "");
-}
-
-/* ---- actions ---- */
-
-enum act_key {
-	AK_PVSCSI, AK_GUEST_PATH, AK_DEVICE_QUEUE, AK_ADAPTER, AK_ARRAY, AK_QFULL, AK_SIOC, AK_DSNRO, AK_SPLIT, AK_ALIGN,
-	AK_PATHS, AK_DATASTORE, AK_HBA, AK_PATH_RESTORE, AK_CPU, AK_VD_ABOVE, AK_QOS, AK_CSV_REDIRECTED, AK_HOST_DISK,
-	AK_SYMPTOM, AK_COUNT
-};
-
-static enum act_key key_of(const struct analysis *a, const struct finding *f)
-{
-	switch (f->kind) {
-	case K_Q_GUEST_VSCSI_CAP: return AK_PVSCSI;
-	case K_Q_GUEST_HIDDEN:
-		/* the same machine pinned at the vSCSI limit: one move to PVSCSI fixes both */
-		for (size_t i = 0; i < a->nf; i++)
-			if (a->f[i].kind == K_Q_GUEST_VSCSI_CAP && a->f[i].host && f->host && strcmp(a->f[i].host, f->host) == 0)
-				return AK_PVSCSI;
-		return AK_GUEST_PATH;
-	case K_LAT_KERNEL:
-	case K_Q_DEVICE_SATURATED: return AK_DEVICE_QUEUE;
-	case K_Q_ADAPTER_SATURATED: return AK_ADAPTER;
-	case K_LAT_DEVICE: return AK_ARRAY;
-	case K_Q_ARRAY_OVERCOMMIT:
-	case K_T_AQD:
-	case K_SCSI_QUEUE_FULL: return AK_QFULL;
-	case K_T_SIOC: return AK_SIOC;
-	case K_T_DSNRO: return AK_DSNRO;
-	case K_IO_SPLIT: return AK_SPLIT;
-	case K_ALIGN_MISALIGNED: return AK_ALIGN;
-	case K_ERR_ABORTS_RESETS: return AK_PATHS;
-	case K_LAT_DATASTORE: return AK_DATASTORE;
-	case K_LAT_HBA: return AK_HBA;
-	case K_CPU_CONTENTION: return AK_CPU;
-	case K_LAT_VD_ABOVE: return AK_VD_ABOVE;
-	case K_T_STORAGE_QOS: return AK_QOS;
-	case K_CSV_REDIRECTED: return AK_CSV_REDIRECTED;
-	case K_LAT_HOST_DISK: return AK_HOST_DISK;
-	case K_PATH_CHANGE: return f->sev >= SEV_WARNING ? AK_PATH_RESTORE : AK_SYMPTOM;
-	default: return AK_SYMPTOM;
-	}
-}
-
-/* The scope an action is said for: the machine for guest-side steps, the entity otherwise. */
-static bool same_scope(const struct analysis *a, enum act_key k, const struct finding *x, const struct finding *y)
-{
-	/* the array's QUEUE FULL is the LU's, whichever hosts see it (a finding may name several
-	 * hosts sharing the LU): one action per LU, naming all of them */
-	if (k == AK_QFULL)
-		return x->entity && y->entity && strcmp(x->entity, y->entity) == 0;
-	bool hosts = (!x->host && !y->host) || (x->host && y->host && strcmp(x->host, y->host) == 0);
-	if (k != AK_PVSCSI && k != AK_GUEST_PATH && k != AK_SYMPTOM && k != AK_SPLIT && k != AK_ALIGN)
-		hosts = !x->host || !y->host || strcmp(x->host, y->host) == 0; /* vmkernel.log names no host */
-	if (k == AK_PVSCSI || k == AK_GUEST_PATH || k == AK_SYMPTOM || k == AK_SPLIT || k == AK_ALIGN)
-		return hosts;
-	if (k == AK_CPU && x->layer == LAYER_VM && y->layer == LAYER_VM && x->capture == y->capture && x->capture >= 0 &&
-	    x->kind == K_CPU_CONTENTION && y->kind == K_CPU_CONTENTION && x->entity && y->entity &&
-	    strcmp(x->entity, y->entity) != 0 && x->host && y->host && strcmp(x->host, y->host) == 0)
-		return model_hyperv(&a->m, (size_t)x->capture); /* a Hyper-V host's VMs: one action for the host */
-	return hosts && x->entity && y->entity && strcmp(x->entity, y->entity) == 0;
-}
-
-/* The guest disk of finding g had IOs queued: its evidence's median Current Disk Queue Length
- * (any of its findings of key k on f's machine) is at least one IO. A disk without that counter
- * counts as busy. */
-static bool disk_busy(const struct analysis *a, enum act_key k, const struct finding *f, const struct finding *g)
-{
-	bool measured = false;
-	for (size_t i = 0; i < a->nf; i++) {
-		const struct finding *x = &a->f[i];
-		if (key_of(a, x) != k || !same_scope(a, k, f, x) || !x->entity || strcmp(x->entity, g->entity) != 0)
-			continue;
-		for (int e = 0; e < x->nev; e++)
-			if (x->ev[e].metric == M_G_CDQL && !isnan(x->ev[e].median)) {
-				if (x->ev[e].median >= 1)
-					return true;
-				measured = true;
-			}
-	}
-	return !measured;
-}
-
-/* The disks (entities) of the findings of key k on f's machine: "D:, E:"; for a move to PVSCSI
- * only the busy ones (an idle boot disk gains nothing from it), all when none is. */
-static void disks_of(const struct analysis *a, enum act_key k, const struct finding *f, struct buf *b)
-{
-	int n = 0;
-	bool any_busy = false;
-	for (size_t i = 0; k == AK_PVSCSI && i < a->nf && !any_busy; i++)
-		any_busy = key_of(a, &a->f[i]) == k && same_scope(a, k, f, &a->f[i]) && a->f[i].entity &&
-			   disk_busy(a, k, f, &a->f[i]);
-	for (size_t i = 0; i < a->nf; i++) {
-		const struct finding *g = &a->f[i];
-		if (key_of(a, g) != k || !same_scope(a, k, f, g) || !g->entity)
-			continue;
-		if (any_busy && !disk_busy(a, k, f, g))
-			continue;
-		bool dup = false;
-		for (size_t j = 0; j < i; j++)
-			dup |= key_of(a, &a->f[j]) == k && same_scope(a, k, f, &a->f[j]) && a->f[j].entity &&
-			       strcmp(a->f[j].entity, g->entity) == 0;
-		if (dup)
-			continue;
-		buf_printf(b, "%s%s", n++ ? ", " : "", g->entity);
-	}
-}
-
-static double ev_median(const struct finding *f, enum metric m)
-{
-	for (int k = 0; k < f->nev; k++)
-		if (f->ev[k].metric == m)
-			return f->ev[k].median;
-	return NAN;
-}
-
-/* The hosts of the findings of key k in f's scope, each once, in finding order ("esx01, esx02"; a
- * finding's host may itself be such a list). */
-static void hosts_of(const struct analysis *a, enum act_key k, const struct finding *f, struct buf *b)
-{
-	int n = 0;
-	for (size_t i = 0; i < a->nf; i++) {
-		const struct finding *g = &a->f[i];
-		if (key_of(a, g) != k || !same_scope(a, k, f, g) || !g->host || !*g->host)
-			continue;
-		for (const char *p = g->host; *p;) {
-			size_t len = strcspn(p, ",");
-			struct buf one;
-			buf_init(&one);
-			buf_add(&one, p, len);
-			p += len;
-			while (*p == ',' || *p == ' ')
-				p++;
-			bool dup = !one.len;
-			/* said already: the list holds it between separators */
-			for (const char *q = b->data; !dup && q && *q;) {
-				size_t l2 = strcspn(q, ",");
-				dup = l2 == one.len && strncmp(q, one.data, l2) == 0;
-				q += l2;
-				while (*q == ',' || *q == ' ')
-					q++;
-			}
-			if (!dup)
-				buf_printf(b, "%s%s", n++ ? ", " : "", one.data);
-			buf_free(&one);
-		}
-	}
-}
-
-static void action_text(const struct analysis *a, enum act_key k, const struct finding *f, struct action *ac)
-{
-	struct buf who, ds;
-	buf_init(&who);
-	buf_init(&ds);
-	buf_adds(&who, f->entity ? f->entity : "");
-	if (k == AK_QFULL && f->layer != LAYER_GUEST && f->layer != LAYER_VSCSI) {
-		struct buf hs;
-		buf_init(&hs);
-		hosts_of(a, k, f, &hs);
-		if (hs.len)
-			buf_printf(&who, " on host%s %s", strchr(hs.data, ',') ? "s" : "", hs.data);
-		buf_free(&hs);
-	} else if (f->host && *f->host && f->layer != LAYER_GUEST && f->layer != LAYER_VSCSI)
-		buf_printf(&who, " on host %s", f->host);
-	disks_of(a, k, f, &ds);
-	const char *host = f->host && *f->host ? f->host : "the VM";
-	const char *ent = who.data ? who.data : "";
-	const char *disks = ds.data ? ds.data : "";
-	switch (k) {
-	case AK_PVSCSI:
-		ac->what = fmtx("Move the busy disks of %s (%s) from the LSI Logic SAS controller to VMware Paravirtual "
-				"(PVSCSI), ideally one controller per busy disk.", host, disks);
-		ac->effect = fmtx("The per-disk queue grows from 32 to 64 IOs (254 with MaxQueueDepth), so IOs stop waiting "
-				  "inside the VM and its disk latency falls toward what the host sees; then check that the "
-				  "LUN queue and the array absorb the deeper queue.");
-		break;
-	case AK_GUEST_PATH:
-		ac->what = fmtx("Check the IO path inside %s (%s): the virtual controller type and its busiest disk, guest "
-				"CPU, and filter drivers such as antivirus or backup agents.", host, disks);
-		ac->effect = fmtx("Removes the time IOs spend inside the VM before they reach the host, which the host "
-				  "does not see.");
-		break;
-	case AK_DEVICE_QUEUE: {
-		double davg = ev_median(f, M_DAVG);
-		if (f->done) {
-			/* the capture shows the queue depth raised and the queueing ended */
-			ac->what = fmtx("Keep the queue depth of LUN %s where it was raised during the capture: the queueing "
-					"ended with it (see the queue depth change finding).", ent);
-			ac->effect = fmtx("Nothing more to raise; check that the array's latency (DAVG) stays low at the "
-					  "higher load.");
-			break;
-		}
-		if (f->driver && f->victims) {
-			/* a neighbour fills the LUN: separate the workloads first */
-			ac->what = fmtx("Separate %s from %s on LUN %s: move one of them to another LUN, or give %s its own "
-					"LUN (%s issues %.0f%% of the LUN's commands while %s waits).", f->victims, f->driver, ent,
-					f->victim_vdisk ? f->victim_vdisk : f->victims, f->driver, 100 * f->driver_share,
-					f->victims);
-			ac->effect = fmtx("%s no longer waits behind %s's IO in the LUN's queue; a deeper queue alone would let "
-					  "%s take more of it.", f->victims, f->driver, f->driver);
-			break;
-		}
-		if (!isnan(davg) && davg >= 10)
-			ac->what = fmtx("Spread the busy virtual disks of LUN %s over more LUNs (the array answers slowly, so "
-					"a deeper queue would not help).", ent);
-		else
-			ac->what = fmtx("Raise the queue depth of LUN %s (the HBA driver's per-LUN depth, DQLEN) or spread "
-					"its busy virtual disks over more LUNs.", ent);
-		ac->effect = fmtx("IOs stop queueing in the ESXi kernel (KAVG back near 0 ms); do this only while the "
-				  "array's latency (DAVG) stays under 10 ms.");
-		break;
-	}
-	case AK_ADAPTER:
-		if (f->done) {
-			ac->what = fmtx("Keep the queue depth of adapter %s where it was raised during the capture: the "
-					"queueing ended with it.", ent);
-			ac->effect = fmtx("Nothing more to raise.");
-			break;
-		}
-		ac->what = fmtx("Spread the LUNs of adapter %s over more HBAs or paths, or raise the adapter queue depth.", ent);
-		ac->effect = fmtx("The host stops queueing IOs at the adapter shared by all its LUNs.");
-		break;
-	case AK_ARRAY:
-		if (f->nondata) {
-			ac->what = fmtx("Find what sends LUN %s its non-read/write commands while it is slow (UNMAP space "
-					"reclamation, ATS, XCOPY/WRITE SAME: esxtop's VAAI statistics, the VMFS6 reclamation "
-					"settings, guest TRIM) and reschedule or throttle it.", ent);
-			ac->effect = fmtx("The LUN answers as fast as without them; queue depths and the array's data path are not "
-					  "the problem.");
-			break;
-		}
-		ac->what = fmtx("Ask the storage team to check the array behind LUN %s: its service time (DAVG) is high.", ent);
-		ac->effect = fmtx("Lower latency for every VM on that LUN; do not raise queue depths while the array is slow "
-				  "(deeper queues make it worse).");
-		break;
-	case AK_QFULL:
-		ac->what = fmtx("Ask the storage team why the array returns QUEUE FULL for %s, and lower the outstanding IO "
-				"per LU (queue depths, busy VMs per LUN) to what the array port accepts.", ent);
-		ac->effect = strstr(ent, " on hosts ")
-				     ? fmtx("The hosts stop halving their queue depth and waiting for it to climb back.")
-				     : fmtx("The host stops halving its queue depth and waiting for it to climb back.");
-		break;
-	case AK_SIOC:
-		ac->what = fmtx("Review the other workloads on the datastore of %s and its Storage I/O Control threshold and "
-				"shares.", ent);
-		ac->effect = fmtx("SIOC stops throttling the queue of this host's VMs.");
-		break;
-	case AK_DSNRO:
-		if (f->driver && f->victims)
-			ac->what = fmtx("Place %s and %s on separate LUNs (%s issues %.0f%% of the commands of %s), or raise "
-					"Disk.SchedNumReqOutstanding (DSNRO) of %s to its queue depth.", f->driver, f->victims,
-					f->driver, 100 * f->driver_share, ent, ent);
-		else
-			ac->what = fmtx("Raise Disk.SchedNumReqOutstanding (DSNRO) of %s to its queue depth, or place the busy VMs "
-					"on separate LUNs.", ent);
-		ac->effect = fmtx("The LUN's queue is no longer capped at 32 IOs while several VMs are active.");
-		break;
-	case AK_SPLIT:
-		ac->what = fmtx("Check the IO size and fragmentation of %s (%s): Windows splits its IOs.", host, disks);
-		ac->effect = fmtx("Fewer, larger back-end IOs for the same work.");
-		break;
-	case AK_ALIGN:
-		ac->what = fmtx("Move the data of %s (%s) to a new partition aligned at 1 MiB.", host, disks);
-		ac->effect = fmtx("One back-end IO per guest IO instead of two; lower latency under load.");
-		break;
-	case AK_PATHS:
-		ac->what = fmtx("Check the paths, the HBA and the fabric of %s: commands were aborted or reset.", ent);
-		ac->effect = fmtx("No more IOs lost to aborts and resets (each costs seconds).");
-		break;
-	case AK_QOS:
-		ac->what = fmtx("Raise or remove the Storage QoS maximum on %s (Get-VMHardDiskDrive, Get-StorageQosPolicy): "
-				"it holds the disk at about %.0f normalized IOPS while the storage below has room.", ent,
-				ev_median(f, M_HV_NIOPS));
-		ac->effect = fmtx("The VHDX answers at its storage's latency again (Lower Latency); the volume and the LUN need "
-				  "no change.");
-		break;
-	case AK_CSV_REDIRECTED:
-		ac->what = fmtx("End the redirected mode of Cluster Shared Volume %s (Get-ClusterSharedVolumeState "
-				"gives the reason: a backup snapshot, a manual redirect, lost storage paths, ReFS, BitLocker).",
-				ent);
-		ac->effect = fmtx("Its VHDX files' IO goes straight to the LUN instead of over the network to the "
-				  "coordinator node.");
-		break;
-	case AK_HOST_DISK:
-		if (f->driver && f->victims)
-			ac->what = fmtx("Cap %s with a Storage QoS maximum or move its VHDX to another volume: it issues %.0f%% "
-					"of the IO on host disk %s while %s waits.", f->driver, 100 * f->driver_share, ent,
-					f->victims);
-		else
-			ac->what = fmtx("Ask the storage team to check the LUN behind host disk %s (its latency is high), and "
-					"spread the busy VHDX files over more volumes.", ent);
-		ac->effect = fmtx("Lower latency for every VHDX on that disk.");
-		break;
-	case AK_VD_ABOVE:
-		if (model_hyperv(&a->m, f->capture >= 0 ? (size_t)f->capture : SIZE_MAX)) {
-			ac->what = fmtx("Check VHDX %s for a checkpoint chain (delete or merge the checkpoints), a dynamic or "
-					"differencing disk growing (convert it to fixed) and host filter drivers: the storage "
-					"below it answers fast.", ent);
-			ac->effect = fmtx("The VHDX answers at its storage's latency again.");
-			break;
-		}
-		ac->what = fmtx("Check virtual disk %s for snapshots (consolidate or delete them), CBT-based backup or "
-				"replication running at this time and IO filters on it: its LUN answers fast.", ent);
-		ac->effect = fmtx("The disk answers at its LUN's latency again; nothing to change on the LUN or the array.");
-		break;
-	case AK_CPU:
-		if (model_hyperv(&a->m, f->capture >= 0 ? (size_t)f->capture : SIZE_MAX)) {
-			/* one action for the host: its VMs that wait, the ones that run most named */
-			struct buf vms, busy;
-			buf_init(&vms);
-			buf_init(&busy);
-			int n = 0;
-			double host_run = NAN;
-			const struct finding *top[2] = {NULL, NULL};
-			for (size_t i = 0; i < a->nf; i++) {
-				const struct finding *g = &a->f[i];
-				if (g->kind != K_CPU_CONTENTION || g->sev < SEV_WARNING || g->capture != f->capture)
-					continue;
-				buf_printf(&vms, "%s%s", n++ ? ", " : "", g->entity);
-				double run = ev_median(g, M_HV_VP_RUN), lp = ev_median(g, M_HV_LP_RUN);
-				host_run = isnan(host_run) ? lp : host_run;
-				for (int t = 0; t < 2; t++)
-					if (!isnan(run) && (!top[t] || run > ev_median(top[t], M_HV_VP_RUN))) {
-						if (t == 0)
-							top[1] = top[0];
-						top[t] = g;
-						break;
-					}
-			}
-			for (int t = 0; t < 2 && n > 2; t++)
-				if (top[t])
-					buf_printf(&busy, "%s%s %.0f%%", t ? ", " : "", top[t]->entity, ev_median(top[t], M_HV_VP_RUN));
-			char lp[64] = "";
-			if (!isnan(host_run))
-				snprintf(lp, sizeof lp, " (its logical processors %.0f%% busy)", host_run);
-			if (n > 1)
-				ac->what = fmtx("Give the Hyper-V host %s CPU time for its VMs: the virtual processors of %s wait for "
-						"a logical processor%s. Move or cap the VMs that run most%s%s%s (Live Migration; "
-						"Set-VMProcessor -Maximum / -RelativeWeight), reduce vCPU over-commit or add hosts.",
-						f->host ? f->host : "", vms.data, lp, busy.len ? " (% Guest Run Time: " : "",
-						busy.len ? busy.data : "", busy.len ? ")" : "");
-			else
-				ac->what = fmtx("Give the virtual processors of %s CPU time: move VMs off its Hyper-V host or "
-						"add hosts, reduce vCPU over-commit, check its processor limit and weight "
-						"(Set-VMProcessor).", ent);
-			buf_free(&vms);
-			buf_free(&busy);
-			ac->effect = fmtx("IO completions and everything else in the VMs stop waiting for a logical processor; "
-					  "storage changes would not help.");
-			break;
-		}
-		ac->what = fmtx("Give the vCPUs of %s CPU time on its host: fewer vCPUs for it or its neighbours (co-stop), "
-				"move VMs off the host or add CPU capacity (ready), remove a CPU limit.", ent);
-		ac->effect = fmtx("IO completions and everything else in the VM stop waiting for a physical CPU; storage "
-				  "changes would not help.");
-		break;
-	case AK_HBA:
-		ac->what = fmtx("Check the HBA %s, its cable and SFP and its fabric switch port (error counters), and take its "
-				"paths out of service until it is repaired: its paths are slow while the other adapters' are "
-				"fast.", ent);
-		ac->effect = fmtx("IO to the LUNs behind it is served at the healthy adapter's latency; no change to the "
-				  "array or the LUNs is needed.");
-		break;
-	case AK_PATH_RESTORE:
-		ac->what = fmtx("Restore the optimised path of LUN %s: its IO moved to a slower path during the capture.", ent);
-		ac->effect = fmtx("The LUN's latency returns to what it was before the path change.");
-		break;
-	case AK_DATASTORE:
-		ac->what = fmtx("Ask the storage team to check the datastore of %s: its latency is high.", ent);
-		ac->effect = fmtx("Lower latency for the VMs on that datastore.");
-		break;
-	default: {
-		bool host_side = false;
-		for (size_t i = 0; i < a->m.ncaps; i++)
-			host_side |= !a->m.caps[i].failed && a->m.caps[i].role == ROLE_HOST;
-		if (host_side && a->verdict_where == VW_BELOW_HBA)
-			ac->what = fmtx("Ask the storage team why the LUN of %s (%s) answers slowly: the time is spent below "
-					"the ESXi host's HBA (the array's write cache, replication, the LUN's load or the "
-					"fabric), though under the device rule.", host, disks);
-		else if (host_side && a->verdict_where == VW_UNTOLD)
-			ac->what = fmtx("Tie the slow disks of %s (%s) to their virtual disks (per-disk LogicalDisk counters in "
-					"perfmon, or a --map line), so the captures can show where their IO waits.", host, disks);
-		else if (host_side)
-			ac->what = fmtx("Find where the IO of %s (%s) waits below the VM: the host captures show no queue "
-					"there, so check the datastore and the array with the storage team.", host, disks);
-		else
-			ac->what = fmtx("Capture the host of %s at the same time as perfmon (esxtop on VMware, the host's own "
-					"perfmon on Hyper-V), to see where its IO waits (%s).", host, disks);
-		ac->effect = a->verdict_where == VW_BELOW_HBA
-				     ? fmtx("The guest's latency falls with the LUN's; nothing in the VM or the host would shorten it.")
-				     : fmtx("Tells which layer to fix; the guest's latency alone cannot.");
-		break;
-	}
-	}
-	struct buf bc;
-	buf_init(&bc);
-	buf_adds(&bc, kinds[f->kind].title);
-	buf_adds(&bc, " on ");
-	entity_words(&bc, f);
-	ac->because = bc.data;
-	buf_free(&who);
-	buf_free(&ds);
-}
-
-/* Whether cause g is on the IO stack of symptom f's disk (its virtual disk, a Hyper-V VHDX's
- * volume, LUN or adapter). */
-static bool on_stack(const struct topo_in *ti, const struct finding *f, const struct finding *g)
-{
-	struct stack st;
-	topology_stack(ti, finding_entity(ti, f, -1), &st);
-	const struct entity *e = finding_entity(ti, g, -1);
-	return e && (e == st.vdisk || e == st.device || e == st.adapter || e == st.volume);
-}
-
-static void actions_of_analysis(const struct analysis *a, struct exec_summary *s)
-{
-	int lead[SUMMARY_MAX_ACTIONS];
-	enum act_key keys[SUMMARY_MAX_ACTIONS];
-	/* causes first (each finding's step) — what sets a LUN's queue depth (the array's QUEUE FULL,
-	 * SIOC, DSNRO) before the queue it sets —, then symptoms join a cause on their machine or
-	 * their disk's stack */
-	struct topo_in ti = analysis_topo(a);
-	for (int pass = 0; pass < 3; pass++) {
-		for (size_t i = 0; i < a->nf; i++) {
-			const struct finding *f = &a->f[i];
-			if (f->sev < SEV_WARNING && pass < 2)
-				continue;
-			enum act_key k = key_of(a, f);
-			bool sets_depth = k == AK_QFULL || k == AK_SIOC || k == AK_DSNRO;
-			if ((k == AK_SYMPTOM) != (pass == 2) || (pass == 0 && !sets_depth) || (pass == 1 && sets_depth))
-				continue;
-			int hit = -1;
-			for (int j = 0; j < s->nactions && hit < 0; j++) {
-				const struct finding *g = &a->f[lead[j]];
-				if (keys[j] == k && same_scope(a, k, f, g))
-					hit = j;
-				/* a full device queue while the array returns QUEUE FULL is its consequence:
-				 * a deeper queue would make it worse */
-				if (hit < 0 && k == AK_DEVICE_QUEUE && keys[j] == AK_QFULL && same_scope(a, AK_QFULL, f, g))
-					hit = j;
-				/* ... as is one that SIOC or DSNRO holds down: raising DQLEN has no effect */
-				if (hit < 0 && k == AK_DEVICE_QUEUE && (keys[j] == AK_SIOC || keys[j] == AK_DSNRO) &&
-				    same_scope(a, keys[j], f, g))
-					hit = j;
-				/* a symptom joins the cause on the same machine, or on its disk's stack below */
-				if (hit < 0 && k == AK_SYMPTOM && keys[j] != AK_SYMPTOM && f->host && g->host &&
-				    strcmp(f->host, g->host) == 0 && (keys[j] == AK_PVSCSI || keys[j] == AK_GUEST_PATH))
-					hit = j;
-				if (hit < 0 && k == AK_SYMPTOM && keys[j] != AK_SYMPTOM && on_stack(&ti, f, g))
-					hit = j;
-				/* ... or the CPU action of its own VM (the guest's wait is the CPU's) */
-				for (size_t c = 0; hit < 0 && k == AK_SYMPTOM && keys[j] == AK_CPU && f->host && c < a->nf; c++)
-					if (a->f[c].kind == K_CPU_CONTENTION && a->f[c].sev >= SEV_WARNING &&
-					    strcasecmp(a->f[c].entity, f->host) == 0 && same_scope(a, AK_CPU, &a->f[c], g))
-						hit = j;
-			}
-			if (hit >= 0) {
-				struct action *ac = &s->act[hit];
-				if (ac->nwhy < SUMMARY_MAX_WHY)
-					ac->why[ac->nwhy++] = i + 1;
-				continue;
-			}
-			if (s->nactions == SUMMARY_MAX_ACTIONS || f->sev < SEV_WARNING)
-				continue;
-			struct action *ac = &s->act[s->nactions];
-			memset(ac, 0, sizeof *ac);
-			action_text(a, k, f, ac);
-			ac->why[ac->nwhy++] = i + 1;
-			lead[s->nactions] = (int)i;
-			keys[s->nactions] = k;
-			s->nactions++;
-		}
-	}
-	/* an action said twice is one: the later joins the first with its findings */
-	for (int j = 0; j < s->nactions; j++)
-		for (int i = j + 1; i < s->nactions;) {
-			struct action *x = &s->act[j], *y = &s->act[i];
-			if (!x->what || !y->what || strcmp(x->what, y->what) != 0) {
-				i++;
-				continue;
-			}
-			for (int w = 0; w < y->nwhy && x->nwhy < SUMMARY_MAX_WHY; w++)
-				x->why[x->nwhy++] = y->why[w];
-			free(y->what);
-			free(y->effect);
-			free(y->because);
-			memmove(y, y + 1, (size_t)(s->nactions - i - 1) * sizeof *y);
-			s->nactions--;
-		}
-	/* findings are worst first; keep that order, and the why lists ascending */
-	for (int j = 0; j < s->nactions; j++) {
-		struct action *ac = &s->act[j];
-		for (int x = 1; x < ac->nwhy; x++)
-			for (int y = x; y > 0 && ac->why[y] < ac->why[y - 1]; y--) {
-				size_t t = ac->why[y];
-				ac->why[y] = ac->why[y - 1];
-				ac->why[y - 1] = t;
-			}
 	}
 }
 
@@ -938,11 +425,11 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 								   : where_words(vf->kind, sql, analysis_hyperv(a)));
 		} else if (a->verdict_where == VW_BELOW_HBA && vf) {
 			buf_adds(&h, "Storage IO is slow on ");
-			entity_words(&h, vf);
+			finding_entity_words(&h, vf);
 			buf_adds(&h, "; most of its time is spent below the ESXi host's HBA, in the array or the fabric");
 		} else if ((a->verdict_where == VW_BELOW_GUEST || a->verdict_where == VW_UNTOLD) && vf) {
 			buf_adds(&h, "Storage IO is slow on ");
-			entity_words(&h, vf);
+			finding_entity_words(&h, vf);
 			buf_adds(&h, a->verdict_where == VW_BELOW_GUEST ? "; it waits below the guest, and these captures do not show where"
 								  : "; where it waits cannot be told from these captures");
 		} else {
@@ -952,13 +439,13 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 			buf_addc(&h, t[0] >= 'A' && t[0] <= 'Z' && !(t[1] >= 'A' && t[1] <= 'Z') ? (char)(t[0] - 'A' + 'a') : t[0]);
 			buf_adds(&h, t + 1);
 			buf_adds(&h, " on ");
-			entity_words(&h, mf);
+			finding_entity_words(&h, mf);
 		}
 		s->headline = h.data;
 		buf_adds(&b, "The worst: ");
 		buf_adds(&b, kinds[mf->kind].title);
 		buf_adds(&b, " on ");
-		entity_words(&b, mf);
+		finding_entity_words(&b, mf);
 		buf_adds(&b, " for ");
 		plain_duration(&b, mf->sustained_s);
 		if (mf->end > mf->start && lt->known) {
@@ -995,7 +482,7 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 			buf_printf(&b, "; the guest felt it as %s latency of ", gl->kind == K_LAT_GUEST_READ ? "read" : "write");
 			fmt_num(&b, gl->ev[0].median, "-");
 			buf_printf(&b, " %s (median) on ", metric_info[gl->ev[0].metric].unit);
-			entity_words(&b, gl);
+			finding_entity_words(&b, gl);
 			buf_adds(&b, ", where under 20 ms is acceptable");
 		}
 		buf_adds(&b, ".");
@@ -1052,9 +539,9 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 		buf_adds(&b, ".");
 		add_sentence(s, b.data);
 		buf_init(&b);
-		const struct sql_symptom *sy = sql_symptom(a, true);
+		const struct sql_symptom *sy = actions_sql_symptom(a, true);
 		/* else a SQL Server wait on a disk the captures do not time */
-		const struct sql_symptom *su = sy ? NULL : sql_symptom(a, false);
+		const struct sql_symptom *su = sy ? NULL : actions_sql_symptom(a, false);
 		if (su)
 			add_sentence(s, fmtx("SQL Server waited, though: %s", su->text));
 		if (sy) {
@@ -1099,26 +586,9 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 		if (a->cov.complete)
 			add_sentence(s, fmtx("The captures show every layer from Windows down to the array."));
 	}
-	actions_of_analysis(a, s);
-	const struct sql_symptom *sy = sql_symptom(a, true);
-	if (sy && s->nactions < SUMMARY_MAX_ACTIONS) {
-		struct action *ac = &s->act[s->nactions++];
-		memset(ac, 0, sizeof *ac);
-		if (sy->cpu_cause && isnan(sy->ready_vcpu) && !isnan(sy->cpu_wait_us))
-			ac->what = fmtx("Look outside the storage for SQL Server's %s: the VM's virtual processors wait for a "
-					"logical processor (CPU Wait Time Per Dispatch %.0f µs) — check the Hyper-V host's CPU "
-					"over-commit, the VM's processor count and limits.",
-					sy->role == SQLR_LOG ? "log write waits" : "page IO latch waits", sy->cpu_wait_us);
-		else if (sy->cpu_cause)
-			ac->what = fmtx("Look outside the storage for SQL Server's %s: the VM's vCPUs wait for a physical CPU "
-					"(%%RDY %.1f%% per vCPU) — check the host's CPU over-commit, the VM's vCPU count and CPU "
-					"limits.", sy->role == SQLR_LOG ? "log write waits" : "page IO latch waits", sy->ready_vcpu);
-		else
-			ac->what = fmtx("Look outside the storage for SQL Server's %s (CPU, memory, the instance's own waits).",
-					sy->role == SQLR_LOG ? "log write waits" : "page IO latch waits");
-		ac->effect = fmtx("Storage changes would not shorten these waits: the disk answers within its target.");
-		ac->because = fmtx("SQL Server's wait counters against the disk's latency (SQL SERVER section)");
-	}
+	struct action_list l;
+	actions_of(a, &l);
+	take_actions(s, &l);
 }
 
 /* The engine's headline with its UTC clock times ("(13:04-13:15)") said in both zones:
@@ -1203,40 +673,7 @@ void summary_of_compare(const struct compare *c, const struct ltime *lt, struct 
 		add_sentence(s, fmtx("The captures cannot show a fix: %s.", sm->outcome_why));
 	buf_free(&b);
 	/* what to do next */
-	if (sm->outcome == CO_NOT_COMPARABLE) {
-		struct action *ac = &s->act[s->nactions++];
-		memset(ac, 0, sizeof *ac);
-		ac->what = fmtx("Capture the after side again during a busy period like the before side's (the same batch or "
-				"ETL window), then compare again.");
-		ac->effect = fmtx("Shows whether the change fixed the slow period; this pair cannot.");
-		ac->because = fmtx("the after capture has no busy phase like the before capture's");
-	}
-	struct exec_summary after;
-	summary_of_analysis(&c->side[CMP_AFTER], lt, &after);
-	for (int i = 0; i < after.nactions && s->nactions < SUMMARY_MAX_ACTIONS; i++) {
-		s->act[s->nactions] = after.act[i];
-		s->act[s->nactions].nwhy = 0; /* finding numbers belong to the after side's own report */
-		char *bc = s->act[s->nactions].because;
-		s->act[s->nactions].because = fmtx("after the change: %s", bc);
-		free(bc);
-		after.act[i].what = after.act[i].effect = after.act[i].because = NULL;
-		s->nactions++;
-	}
-	for (int i = 0; i < after.nactions; i++) {
-		free(after.act[i].what);
-		free(after.act[i].effect);
-		free(after.act[i].because);
-	}
-	after.nactions = 0;
-	summary_free(&after);
-	if (!s->nactions && (sm->outcome == CO_IMPROVED || sm->outcome == CO_UNCHANGED)) {
-		struct action *ac = &s->act[s->nactions++];
-		memset(ac, 0, sizeof *ac);
-		ac->what = fmtx(sm->outcome == CO_IMPROVED ? "Keep the change, and capture the next busy period (month-end, the "
-							      "nightly batch) the same way to confirm it holds."
-							    : "Look elsewhere for the slow period: this change did not move its latency.");
-		ac->effect = fmtx(sm->outcome == CO_IMPROVED ? "Confirms the improvement under the heaviest load."
-							     : "Avoids more changes of the same kind that cannot help.");
-		ac->because = fmtx("the outcome: %s", cmp_outcome_words[sm->outcome]);
-	}
+	struct action_list l;
+	compare_actions_of(c, &l);
+	take_actions(s, &l);
 }

@@ -1,7 +1,7 @@
 /* summary.h — the executive summary every report starts with: three to five plain sentences a
  * manager understands (what the captures cover, what was found and where IO waits, what was fine,
- * what the captures could not show), then the recommended actions in order, each with its expected
- * effect and the findings that justify it. Derived from the verdict, the coverage and the findings
+ * what the captures could not show), then the recommended actions in order (decided in the engine,
+ * actions.h), each with its expected effect and the findings that justify it. Derived from the verdict, the coverage and the findings
  * (their kind, entity, evidence and advice); the text, Markdown and HTML writers all print it. The
  * text is plain and raw: names from captures are in it, every writer escapes it. */
 #ifndef IOPSY_SUMMARY_H
@@ -9,21 +9,14 @@
 
 #include <stddef.h>
 
+#include "actions.h"
 #include "analysis.h"
 #include "compare.h"
 #include "ltime.h"
 
 #define SUMMARY_MAX_SENTENCES 5
-#define SUMMARY_MAX_ACTIONS 5
-#define SUMMARY_MAX_WHY 12
-
-struct action {
-	char *what;              /* "Move SQL01's busy disks (D:) from LSI Logic SAS to PVSCSI ..." */
-	char *effect;            /* "IOs stop waiting in the guest; ..." */
-	size_t why[SUMMARY_MAX_WHY]; /* 1-based findings that justify it (analysis reports) */
-	int nwhy;
-	char *because;           /* "guest queue at the vSCSI per-disk limit on SQL01 D:" (the first) */
-};
+#define SUMMARY_MAX_ACTIONS ACTIONS_MAX
+#define SUMMARY_MAX_WHY ACTION_MAX_WHY
 
 struct exec_summary {
 	char *headline;          /* one line: "IO waits inside the VM, at its virtual disk controller" */

@@ -45,5 +45,6 @@ Suite *deliv_suite(void);
 Suite *flow_suite(void);
 Suite *reader_suite(void);
 Suite *doc_suite(void);
-#define SUITE_LIST util_suite, pdh_suite, model_suite, topology_suite, iopath_suite, hyperv_suite, registry_suite, reader_suite, doc_suite, rules_suite, deliv_suite, flow_suite, detect_suite, batch_suite, html_suite, compare_suite, compare_scenarios_suite, sim_suite, scenarios_suite
+Suite *actions_suite(void);
+#define SUITE_LIST util_suite, actions_suite, pdh_suite, model_suite, topology_suite, iopath_suite, hyperv_suite, registry_suite, reader_suite, doc_suite, rules_suite, deliv_suite, flow_suite, detect_suite, batch_suite, html_suite, compare_suite, compare_scenarios_suite, sim_suite, scenarios_suite
 #endif

@@ -317,6 +317,10 @@ struct cmp_summary {
 	bool capacity_gain;         /* the after side did materially more work in the busy phase of a
 	                             * decisive entity whose latency did not get worse */
 	const char *outcome_why;    /* static or arena: for not comparable, the reason */
+	const char *moved_down;     /* the verdict's "the bottleneck moved down a layer; check the
+	                             * array before raising queue depths further": the entities below
+	                             * the guest whose latency rose ("naa.600..., naa.601..."), arena;
+	                             * NULL when it does not say so */
 	const struct cmp_row *head[2]; /* the rows the headline quotes (NULL when none) */
 };
 

@@ -705,6 +705,7 @@ static void decide(struct compare *c)
 	s->head[0] = s->head[1] = NULL;
 	s->capacity_gain = false;
 	s->outcome_why = NULL;
+	s->moved_down = NULL;
 	int readable[2] = {cmp_readable_caps(&c->side[0].m), cmp_readable_caps(&c->side[1].m)};
 	if (!readable[0] || !readable[1]) {
 		s->outcome = CO_NOT_COMPARABLE;
@@ -1179,6 +1180,15 @@ void cmp_summarise(struct compare *c)
 			     "moved down a layer); check the array before raising queue depths further.");
 		if (!s->bottleneck)
 			s->bottleneck = 1;
+		struct buf where;
+		buf_init(&where);
+		for (size_t i = 0; i < nd; i++) {
+			char l[512];
+			buf_printf(&where, "%s%s", i ? ", " : "",
+				   compare_pair_label(&c->pairs[down[i]->pair], CMP_AFTER, l, sizeof l));
+		}
+		s->moved_down = arena_strdup(&c->arena, where.data ? where.data : "");
+		buf_free(&where);
 	}
 	if (nrest) {
 		buf_adds(&b, nd ? " Below the disks compared, latency also rose: " : " Below the disks compared, latency rose: ");

@@ -1,6 +1,6 @@
 /* kinds.h — the one table of finding kinds: each kind's name (the stable id in JSON, history and
  * truth.json), title, the layer it names, where the IO-stack picture draws it, its rank as a cause
- * and its place in the verdict. Detectors, the verdict, compare, the trend, every reporter, the
+ * its place in the verdict and its step in the recommended actions. Detectors, the verdict, compare, the trend, every reporter, the
  * docs and the simulator read this table; nothing else spells a kind. */
 #ifndef IOPSY_KINDS_H
 #define IOPSY_KINDS_H
@@ -46,6 +46,16 @@ enum stack_box { BOX_GUEST, BOX_VSCSI, BOX_KERNEL, BOX_ADAPTER, BOX_ARRAY, BOX_C
 enum verdict_place { VP_NONE, VP_GUEST, VP_THROTTLE, VP_KERNEL, VP_ADAPTER, VP_ARRAY, VP_GUEST_LATENCY,
 		     VP_DATASTORE, VP_CPU };
 
+/* The step of a kind's findings in the recommended actions (actions.h; actions.c words each).
+ * ACT_UNSET is no kind's (a unit test walks the table). ACT_SYMPTOM says explicitly "no step of
+ * its own": its findings join the step of their cause, or else the one that finds where the IO
+ * waits. */
+enum action_key {
+	ACT_UNSET, ACT_SYMPTOM, ACT_PVSCSI, ACT_GUEST_PATH, ACT_DEVICE_QUEUE, ACT_ADAPTER, ACT_ARRAY, ACT_QFULL,
+	ACT_SIOC, ACT_DSNRO, ACT_SPLIT, ACT_ALIGN, ACT_PATHS, ACT_DATASTORE, ACT_HBA, ACT_PATH_RESTORE, ACT_CPU,
+	ACT_VD_ABOVE, ACT_QOS, ACT_CSV_REDIRECTED, ACT_HOST_DISK, ACT_COUNT
+};
+
 struct kind_info {
 	const char *name;            /* "queue.device_saturated" */
 	const char *title;           /* "device queue saturated" */
@@ -58,6 +68,9 @@ struct kind_info {
 	                              * symptoms, 3 latency, the symptom everything else explains */
 	enum verdict_place place;
 	int place_order;             /* which kind names its place first (lower first) */
+	enum action_key action;      /* its step (actions.c may refine it from the other findings:
+	                              * queue.guest_hidden joins a move to PVSCSI on a machine at the
+	                              * vSCSI limit, an informational path.change is a symptom) */
 };
 
 /* Indexed by enum kind (static). */
