@@ -214,9 +214,9 @@ static void note_walk_free(struct note_walk *w)
 	w->ref = NULL;
 }
 
-/* File k of a set (files, in the walk's order: k never goes down between rewinds) as this run
- * used it: the worker's note (e.g. past the memory budget) wins. */
-static const char *file_note(const struct bfile *files, struct note_walk *w, size_t k, enum bfile_role *role)
+/* File k of a set (f, in the walk's order: k never goes down between rewinds) as this run used
+ * it: the worker's note (e.g. past the memory budget) wins. */
+static const char *file_note(const struct bfile *f, struct note_walk *w, size_t k, enum bfile_role *role)
 {
 	while (w->at < w->r->nnotes && w->ref[w->at].file < k)
 		w->at++;
@@ -224,8 +224,8 @@ static const char *file_note(const struct bfile *files, struct note_walk *w, siz
 		*role = BF_IGNORED;
 		return w->r->notes[w->ref[w->at].i].note;
 	}
-	*role = files[k].role;
-	return files[k].note;
+	*role = f->role;
+	return f->note;
 }
 
 /* Where index.html and summary.json go: out alone, or out as a staging buffer written to fp
@@ -362,32 +362,38 @@ static void index_html(const struct batch *b, const struct run_info *ri, struct 
 			buf_adds(out, "<br>");
 		}
 		size_t used = 0, ignored = 0;
-		const struct bfile *files = s->files;
+		/* the set's list walked twice, one file at a time (the run's list store) */
+		struct bfile_iter it;
+		bfile_iter_init(&it, s);
 		struct note_walk w;
 		note_walk_init(&w, r);
 		for (size_t k = 0; k < s->nfiles; k++) {
 			enum bfile_role role;
-			file_note(files, &w, k, &role);
+			file_note(bfile_iter_next(&it), &w, k, &role);
 			role == BF_IGNORED ? ignored++ : used++;
 		}
+		bfile_iter_free(&it);
+		bfile_iter_init(&it, s);
 		note_walk_rewind(&w);
 		buf_printf(out, "%zu file%s used", used, used == 1 ? "" : "s");
 		if (r->warnings)
 			buf_printf(out, ", %ld parser warning%s", r->warnings, r->warnings == 1 ? "" : "s");
 		for (size_t k = 0; k < s->nfiles; k++) {
 			enum bfile_role role;
-			const char *note = file_note(files, &w, k, &role);
+			const struct bfile *f = bfile_iter_next(&it);
+			const char *note = file_note(f, &w, k, &role);
 			if (role != BF_IGNORED)
 				continue;
 			buf_adds(out, "<br>not used: ");
-			const char *base = strrchr(files[k].path, '/');
-			esc(out, base && base[1] ? base + 1 : files[k].path);
+			const char *base = strrchr(f->path, '/');
+			esc(out, base && base[1] ? base + 1 : f->path);
 			buf_adds(out, " (");
 			esc(out, note);
 			buf_adds(out, ")");
 			spill(sp, false);
 		}
 		note_walk_free(&w);
+		bfile_iter_free(&it);
 		buf_adds(out, "</td></tr>\n");
 		if (r == &tmp)
 			bresult_free(&tmp);
@@ -418,20 +424,22 @@ int batch_index_html_file(const struct batch *b, const struct run_info *ri, FILE
 
 static void json_files(struct json *j, const struct bset *s, const struct bresult *r, struct spill *sp)
 {
-	const struct bfile *files = s->files;
+	struct bfile_iter it; /* one file at a time, from the run's list store */
+	bfile_iter_init(&it, s);
 	struct note_walk w;
 	note_walk_init(&w, r);
 	json_arr_begin(j);
 	for (size_t k = 0; k < s->nfiles; k++) {
 		enum bfile_role role;
-		const char *note = file_note(files, &w, k, &role);
+		const struct bfile *f = bfile_iter_next(&it);
+		const char *note = file_note(f, &w, k, &role);
 		json_obj_begin(j);
 		json_key(j, "path");
-		json_str(j, files[k].path);
+		json_str(j, f->path);
 		json_key(j, "role");
 		json_str(j, bfile_role_names[role]);
 		json_key(j, "side");
-		json_str(j, files[k].side == 1 ? "before" : files[k].side == 2 ? "after" : NULL);
+		json_str(j, f->side == 1 ? "before" : f->side == 2 ? "after" : NULL);
 		json_key(j, "note");
 		json_str(j, note);
 		json_obj_end(j);
@@ -439,6 +447,7 @@ static void json_files(struct json *j, const struct bset *s, const struct bresul
 	}
 	json_arr_end(j);
 	note_walk_free(&w);
+	bfile_iter_free(&it);
 }
 
 static void summary_json(const struct batch *b, const struct run_info *ri, struct json *j, struct spill *sp)
