@@ -171,16 +171,61 @@ static void iso(int64_t t, char out[32])
 	time_format_iso(t, false, out);
 }
 
-/* File k of set s as this run used it: the worker's note (e.g. past the memory budget) wins. */
-static const char *file_note(const struct bset *s, const struct bresult *r, size_t k, enum bfile_role *role)
+/* The worker's notes of a set in file order, for one walk over its files (file_note): a note's
+ * file found by a cursor, not by a scan of every note for every file (quadratic in the notes). Of
+ * two notes on one file the first wins, as the worker wrote them. */
+struct note_ref {
+	size_t file, i;
+};
+struct note_walk {
+	const struct bresult *r;
+	struct note_ref *ref;
+	size_t at;
+};
+
+static int note_ref_cmp(const void *x, const void *y)
 {
+	const struct note_ref *a = x, *b = y;
+	if (a->file != b->file)
+		return a->file < b->file ? -1 : 1;
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+static void note_walk_init(struct note_walk *w, const struct bresult *r)
+{
+	w->r = r;
+	w->at = 0;
+	w->ref = xcalloc(r->nnotes ? r->nnotes : 1, sizeof *w->ref);
 	for (size_t i = 0; i < r->nnotes; i++)
-		if (r->notes[i].file == k) {
-			*role = BF_IGNORED;
-			return r->notes[i].note;
-		}
-	*role = s->files[k].role;
-	return s->files[k].note;
+		w->ref[i] = (struct note_ref){.file = r->notes[i].file, .i = i};
+	if (r->nnotes > 1)
+		qsort(w->ref, r->nnotes, sizeof *w->ref, note_ref_cmp);
+}
+
+/* Back to the first file, for another walk over the same set. */
+static void note_walk_rewind(struct note_walk *w)
+{
+	w->at = 0;
+}
+
+static void note_walk_free(struct note_walk *w)
+{
+	free(w->ref);
+	w->ref = NULL;
+}
+
+/* File k of a set (f, in the walk's order: k never goes down between rewinds) as this run used
+ * it: the worker's note (e.g. past the memory budget) wins. */
+static const char *file_note(const struct bfile *f, struct note_walk *w, size_t k, enum bfile_role *role)
+{
+	while (w->at < w->r->nnotes && w->ref[w->at].file < k)
+		w->at++;
+	if (w->at < w->r->nnotes && w->ref[w->at].file == k) {
+		*role = BF_IGNORED;
+		return w->r->notes[w->ref[w->at].i].note;
+	}
+	*role = f->role;
+	return f->note;
 }
 
 /* Where index.html and summary.json go: out alone, or out as a staging buffer written to fp
@@ -317,27 +362,38 @@ static void index_html(const struct batch *b, const struct run_info *ri, struct 
 			buf_adds(out, "<br>");
 		}
 		size_t used = 0, ignored = 0;
+		/* the set's list walked twice, one file at a time (the run's list store) */
+		struct bfile_iter it;
+		bfile_iter_init(&it, s);
+		struct note_walk w;
+		note_walk_init(&w, r);
 		for (size_t k = 0; k < s->nfiles; k++) {
 			enum bfile_role role;
-			file_note(s, r, k, &role);
+			file_note(bfile_iter_next(&it), &w, k, &role);
 			role == BF_IGNORED ? ignored++ : used++;
 		}
+		bfile_iter_free(&it);
+		bfile_iter_init(&it, s);
+		note_walk_rewind(&w);
 		buf_printf(out, "%zu file%s used", used, used == 1 ? "" : "s");
 		if (r->warnings)
 			buf_printf(out, ", %ld parser warning%s", r->warnings, r->warnings == 1 ? "" : "s");
 		for (size_t k = 0; k < s->nfiles; k++) {
 			enum bfile_role role;
-			const char *note = file_note(s, r, k, &role);
+			const struct bfile *f = bfile_iter_next(&it);
+			const char *note = file_note(f, &w, k, &role);
 			if (role != BF_IGNORED)
 				continue;
 			buf_adds(out, "<br>not used: ");
-			const char *base = strrchr(s->files[k].path, '/');
-			esc(out, base && base[1] ? base + 1 : s->files[k].path);
+			const char *base = strrchr(f->path, '/');
+			esc(out, base && base[1] ? base + 1 : f->path);
 			buf_adds(out, " (");
 			esc(out, note);
 			buf_adds(out, ")");
 			spill(sp, false);
 		}
+		note_walk_free(&w);
+		bfile_iter_free(&it);
 		buf_adds(out, "</td></tr>\n");
 		if (r == &tmp)
 			bresult_free(&tmp);
@@ -368,23 +424,30 @@ int batch_index_html_file(const struct batch *b, const struct run_info *ri, FILE
 
 static void json_files(struct json *j, const struct bset *s, const struct bresult *r, struct spill *sp)
 {
+	struct bfile_iter it; /* one file at a time, from the run's list store */
+	bfile_iter_init(&it, s);
+	struct note_walk w;
+	note_walk_init(&w, r);
 	json_arr_begin(j);
 	for (size_t k = 0; k < s->nfiles; k++) {
 		enum bfile_role role;
-		const char *note = file_note(s, r, k, &role);
+		const struct bfile *f = bfile_iter_next(&it);
+		const char *note = file_note(f, &w, k, &role);
 		json_obj_begin(j);
 		json_key(j, "path");
-		json_str(j, s->files[k].path);
+		json_str(j, f->path);
 		json_key(j, "role");
 		json_str(j, bfile_role_names[role]);
 		json_key(j, "side");
-		json_str(j, s->files[k].side == 1 ? "before" : s->files[k].side == 2 ? "after" : NULL);
+		json_str(j, f->side == 1 ? "before" : f->side == 2 ? "after" : NULL);
 		json_key(j, "note");
 		json_str(j, note);
 		json_obj_end(j);
 		spill(sp, false);
 	}
 	json_arr_end(j);
+	note_walk_free(&w);
+	bfile_iter_free(&it);
 }
 
 static void summary_json(const struct batch *b, const struct run_info *ri, struct json *j, struct spill *sp)

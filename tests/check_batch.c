@@ -131,10 +131,14 @@ START_TEST(discover_folder)
 	ck_assert_str_eq(b.sets[1].dir, "b_set");
 	/* nothing silently dropped: the docx and the sub-folder are listed as not used */
 	int ignored = 0, captures = 0;
+	struct bfile *own;
+	const struct bfile *f1 = bset_files(&b.sets[1], &own); /* from the run's list store */
+	ck_assert(b.sets[1].stored && !b.sets[1].files);
 	for (size_t i = 0; i < b.sets[1].nfiles; i++) {
-		ignored += b.sets[1].files[i].role == BF_IGNORED && b.sets[1].files[i].note;
-		captures += b.sets[1].files[i].role == BF_CAPTURE;
+		ignored += f1[i].role == BF_IGNORED && f1[i].note;
+		captures += f1[i].role == BF_CAPTURE;
 	}
+	bfiles_free(own, b.sets[1].nfiles);
 	ck_assert_int_eq(ignored, 2);
 	ck_assert_int_eq(captures, 1);
 	ck_assert_str_eq(b.sets[2].name, "loose");
@@ -199,9 +203,13 @@ START_TEST(discover_forced_roles)
 	ck_assert_int_eq(batch_discover(&b, m, &d), 0);
 	ck_assert_uint_eq(b.nsets, 2);
 	ck_assert_uint_eq(b.sets[0].nfiles, 2);
-	ck_assert_int_eq(b.sets[0].files[1].role, BF_MAP); /* the key says so */
-	ck_assert_ptr_null(b.sets[0].files[1].note);
-	ck_assert_int_eq(b.sets[1].files[1].role, BF_MAP); /* sniffed: a VHDX map */
+	struct bfile *own0, *own1;
+	const struct bfile *f0 = bset_files(&b.sets[0], &own0), *f1 = bset_files(&b.sets[1], &own1);
+	ck_assert_int_eq(f0[1].role, BF_MAP); /* the key says so */
+	ck_assert_ptr_null(f0[1].note);
+	ck_assert_int_eq(f1[1].role, BF_MAP); /* sniffed: a VHDX map */
+	bfiles_free(own0, b.sets[0].nfiles);
+	bfiles_free(own1, b.sets[1].nfiles);
 	batch_free(&b);
 	buf_free(&err);
 }
@@ -1011,11 +1019,14 @@ START_TEST(discover_reserved_and_special_files)
 		ck_assert_msg(strcmp(b.sets[i].dir, want[i]) == 0, "set %zu: %s, expected %s", i, b.sets[i].dir, want[i]);
 	const struct bset *s = &b.sets[3];
 	int fifo = 0, dev = 0;
+	struct bfile *own;
+	const struct bfile *fl = bset_files(s, &own);
 	for (size_t i = 0; i < s->nfiles; i++) {
-		const struct bfile *f = &s->files[i];
+		const struct bfile *f = &fl[i];
 		fifo += f->role == BF_IGNORED && f->note && strstr(f->note, "a FIFO") != NULL;
 		dev += f->role == BF_IGNORED && f->note && strstr(f->note, "a character device") != NULL;
 	}
+	bfiles_free(own, s->nfiles);
 	ck_assert_int_eq(fifo, 1);
 	ck_assert_int_eq(dev, 1);
 	batch_free(&b);

@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,14 +126,134 @@ static char *not_regular(const char *path)
 	return n.data;
 }
 
-static void add_file(struct bset *s, const char *path, int side)
+/* ---- the run's list store (issue 28) ----
+ * Every set's list goes, file by file as discovery finds it, to an unlinked temporary file in
+ * $TMPDIR (or /tmp): the parent keeps each set's number of files and where its list is, never the
+ * lists (two sets of a million files took 692 MB). When the store cannot be made or written, the
+ * lists stay in memory as before. */
+#define STORE_PEND_BYTES (256u << 10)
+
+static bool store_open(struct batch *b)
 {
+	if (b->has_store || b->store_failed)
+		return b->has_store;
+	const char *t = getenv("TMPDIR");
+	struct buf p;
+	buf_init(&p);
+	buf_printf(&p, "%s/iopsy-files.XXXXXX", t && *t ? t : "/tmp");
+	int fd = mkostemp(p.data, O_CLOEXEC);
+	if (fd >= 0)
+		unlink(p.data); /* gone with the process, whatever ends it */
+	buf_free(&p);
+	if (fd < 0) {
+		b->store_failed = true;
+		return false;
+	}
+	b->has_store = true;
+	b->store_fd = fd;
+	b->store_end = 0;
+	return true;
+}
+
+static bool write_at(int fd, const char *p, size_t n, uint64_t off)
+{
+	while (n) {
+		ssize_t k = pwrite(fd, p, n, (off_t)off);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return false;
+		p += k;
+		n -= (size_t)k;
+		off += (uint64_t)k;
+	}
+	return true;
+}
+
+/* What is pending of set s goes to the store. When it cannot be written, s's list comes back to
+ * memory whole (what the store holds of it and what is pending) and no later set is stored. */
+static void store_flush(struct batch *b, struct bset *s)
+{
+	struct buf *pend = &b->store_pend;
+	if (!s->stored || !pend->len)
+		return;
+	if (write_at(s->store_fd, pend->data, pend->len, s->store_off + s->store_len)) {
+		s->store_len += pend->len;
+		b->store_end = s->store_off + s->store_len;
+		buf_reset(pend);
+		return;
+	}
+	size_t had = (size_t)s->store_len, n = had + pend->len;
+	char *all = xmalloc(n ? n : 1);
+	size_t got = 0;
+	while (got < had) {
+		ssize_t k = pread(s->store_fd, all + got, had - got, (off_t)(s->store_off + got));
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		got += (size_t)k;
+	}
+	memcpy(all + had, pend->data, pend->len);
+	buf_reset(pend);
+	s->files = xcalloc(s->nfiles ? s->nfiles : 1, sizeof *s->files);
+	if (got < had || !bfiles_decode(all, n, s->nfiles, s->files)) {
+		/* what was written cannot be read back either: the list is lost, and the set says so */
+		bfiles_free(s->files, s->nfiles);
+		s->files = NULL;
+		s->nfiles = 0;
+		if (!s->discovery_error)
+			s->discovery_error = xstrdup("the list of the set's files could not be kept (the temporary folder "
+						     "cannot be written), so the set was not analysed");
+	}
+	free(all);
+	s->stored = false;
+	b->store_failed = true;
+	b->store_end = s->store_off; /* no later set goes to the store */
+}
+
+/* File path of set s with its role, side and note (note owned: taken). */
+static void put_file(struct batch *b, struct bset *s, const char *path, enum bfile_role role, int side, char *note)
+{
+	if (!s->stored && !s->nfiles && !s->files && store_open(b)) {
+		s->stored = true;
+		s->store_fd = b->store_fd;
+		s->store_off = b->store_end;
+		s->store_len = 0;
+		buf_reset(&b->store_pend);
+	}
+	if (s->stored) {
+		struct bfile f = {.path = xstrdup(path), .role = role, .side = side, .note = note};
+		bfile_encode(&f, &b->store_pend);
+		s->nfiles++;
+		free(f.path);
+		free(note);
+		if (b->store_pend.len >= STORE_PEND_BYTES)
+			store_flush(b, s);
+		return;
+	}
 	s->files = xrealloc(s->files, (s->nfiles + 1) * sizeof *s->files);
-	struct bfile *f = &s->files[s->nfiles++];
-	f->path = xstrdup(path);
-	f->side = side;
-	f->note = not_regular(path);
-	f->role = f->note ? BF_IGNORED : classify(path, &f->note);
+	s->files[s->nfiles++] = (struct bfile){.path = xstrdup(path), .role = role, .side = side, .note = note};
+}
+
+/* A set's list is complete. */
+static void set_listed(struct batch *b, struct bset *s)
+{
+	store_flush(b, s);
+}
+
+/* The role of the file at path (and why it is not used, *note, owned). */
+static enum bfile_role file_role(const char *path, char **note)
+{
+	*note = not_regular(path);
+	return *note ? BF_IGNORED : classify(path, note);
+}
+
+static void add_file(struct batch *b, struct bset *s, const char *path, int side)
+{
+	char *note;
+	enum bfile_role role = file_role(path, &note);
+	put_file(b, s, path, role, side, note);
 }
 
 /* Names the run itself writes in DIR: no set folder may take one (a customer folder called
@@ -317,7 +438,7 @@ static void free_list(char **v, size_t n)
 	free(v);
 }
 
-static void add_folder_files(struct bset *s, const char *dir, int side)
+static void add_folder_files(struct batch *b, struct bset *s, const char *dir, int side)
 {
 	size_t n;
 	char **v = list_dir(dir, false, &n);
@@ -325,7 +446,7 @@ static void add_folder_files(struct bset *s, const char *dir, int side)
 		struct buf p;
 		buf_init(&p);
 		buf_printf(&p, "%s/%s", dir, v[i]);
-		add_file(s, p.data, side);
+		add_file(b, s, p.data, side);
 		buf_free(&p);
 	}
 	free_list(v, n);
@@ -349,28 +470,26 @@ static int discover_folder(struct batch *b, const char *input)
 		struct stat st;
 		if (stat(pb.data, &st) == 0 && S_ISDIR(st.st_mode) && stat(pa.data, &st) == 0 && S_ISDIR(st.st_mode)) {
 			s->paired = true;
-			add_folder_files(s, pb.data, 1);
-			add_folder_files(s, pa.data, 2);
+			add_folder_files(b, s, pb.data, 1);
+			add_folder_files(b, s, pa.data, 2);
 		}
-		add_folder_files(s, p.data, 0);
+		add_folder_files(b, s, p.data, 0);
 		/* other sub-folders are not read: say so rather than drop them silently */
 		size_t nsub;
 		char **sub = list_dir(p.data, true, &nsub);
 		for (size_t k = 0; k < nsub; k++) {
 			if (s->paired && (strcmp(sub[k], "before") == 0 || strcmp(sub[k], "after") == 0))
 				continue;
-			s->files = xrealloc(s->files, (s->nfiles + 1) * sizeof *s->files);
-			struct bfile *f = &s->files[s->nfiles++];
 			struct buf fp;
 			buf_init(&fp);
 			buf_printf(&fp, "%s/%s/", p.data, sub[k]);
-			f->path = fp.data;
-			f->role = BF_IGNORED;
-			f->side = 0;
-			f->note = xstrdup(s->paired ? "folder not read (only before/ and after/ are)"
-						    : "folder not read: a set is the files of one folder (use before/ and after/ for a comparison)");
+			put_file(b, s, fp.data, BF_IGNORED, 0,
+				 xstrdup(s->paired ? "folder not read (only before/ and after/ are)"
+						   : "folder not read: a set is the files of one folder (use before/ and after/ for a comparison)"));
+			buf_free(&fp);
 		}
 		free_list(sub, nsub);
+		set_listed(b, s);
 		buf_free(&p);
 		buf_free(&pb);
 		buf_free(&pa);
@@ -386,7 +505,8 @@ static int discover_folder(struct batch *b, const char *input)
 		struct buf p;
 		buf_init(&p);
 		buf_printf(&p, "%s/%s", input, files[i]);
-		add_file(s, p.data, 0);
+		add_file(b, s, p.data, 0);
+		set_listed(b, s);
 		buf_free(&p);
 	}
 	free_list(dirs, nd);
@@ -413,7 +533,7 @@ static char *trim(char *s)
 	return s;
 }
 
-static void add_glob(struct bset *s, const char *base, const char *pattern, int side, int forced)
+static void add_glob(struct batch *b, struct bset *s, const char *base, const char *pattern, int side, int forced)
 {
 	struct buf p;
 	buf_init(&p);
@@ -433,20 +553,22 @@ static void add_glob(struct bset *s, const char *base, const char *pattern, int 
 		s->discovery_error = e.data;
 	} else {
 		for (size_t i = 0; i < g.gl_pathc; i++) {
-			add_file(s, g.gl_pathv[i], side);
+			const char *path = g.gl_pathv[i];
+			char *note;
+			enum bfile_role role = file_role(path, &note);
 			/* the key says what the file is: a regular file it names takes that role even when
 			 * its head is none the sniffer knows (a map named sql01.txt); one that is no
 			 * regular file stays unread with its note */
-			struct bfile *f = &s->files[s->nfiles - 1];
-			char *why = forced >= 0 && f->role == BF_IGNORED ? not_regular(f->path) : NULL;
-			if (forced >= 0 && (f->role != BF_IGNORED || !why)) {
-				if (f->role == BF_IGNORED) {
-					free(f->note);
-					f->note = NULL;
+			char *why = forced >= 0 && role == BF_IGNORED ? not_regular(path) : NULL;
+			if (forced >= 0 && (role != BF_IGNORED || !why)) {
+				if (role == BF_IGNORED) {
+					free(note);
+					note = NULL;
 				}
-				f->role = (enum bfile_role)forced;
+				role = (enum bfile_role)forced;
 			}
 			free(why);
+			put_file(b, s, path, role, side, note);
 		}
 		globfree(&g);
 	}
@@ -731,6 +853,31 @@ static struct bset *bad_section(struct batch *b, const char *path, long ln, cons
 	return set;
 }
 
+/* A manifest set's lines are over (its section ended): its list complete, then what its files and
+ * keys say about it as a whole. */
+static void manifest_set_done(struct batch *b, struct bset *s)
+{
+	set_listed(b, s);
+	if (s->paired) {
+		bool have[3] = {false, false, false};
+		struct bfile_iter it;
+		bfile_iter_init(&it, s);
+		for (const struct bfile *f; (f = bfile_iter_next(&it)) != NULL;)
+			if (f->role == BF_CAPTURE)
+				have[f->side] = true;
+		bfile_iter_free(&it);
+		if (!have[1] || !have[2]) {
+			free(s->discovery_error);
+			s->discovery_error = xstrdup("a comparison needs captures on both 'before' and 'after'");
+		}
+	}
+	if (!s->paired && !s->discovery_error &&
+	    (s->opts.av[1].own || s->opts.av[2].own))
+		/* a window of one side on a set without sides: never analysed without it */
+		s->discovery_error = xstrdup("before-from, before-to, after-from and after-to are for a comparison (a set "
+					     "with 'before' and 'after' files); this set has neither side: use from and to");
+}
+
 static int discover_manifest(struct batch *b, const char *path, const struct diag *parent)
 {
 	struct diag d = *parent;
@@ -801,6 +948,8 @@ static int discover_manifest(struct batch *b, const char *path, const struct dia
 			bool named = strncmp(s, "[set ", 5) == 0 && e && e > q;
 			while (named && q < e && (*q == ' ' || *q == '\t'))
 				q++;
+			if (cur)
+				manifest_set_done(b, cur); /* before add_set moves the sets */
 			if (!named || q >= e) {
 				cur = bad_section(b, path, ln, s, &d, col);
 				rc = ERR_FORMAT;
@@ -883,7 +1032,7 @@ static int discover_manifest(struct batch *b, const char *path, const struct dia
 				cur->mail_to = xrealloc(cur->mail_to, (cur->nmail + 1) * sizeof *cur->mail_to);
 				cur->mail_to[cur->nmail++] = xstrdup(tok);
 			} else {
-				add_glob(cur, base, tok, side, forced);
+				add_glob(b, cur, base, tok, side, forced);
 			}
 		}
 	}
@@ -892,24 +1041,8 @@ static int discover_manifest(struct batch *b, const char *path, const struct dia
 	if (fp)
 		fclose(fp);
 	buf_free(&text);
-	for (size_t i = 0; i < b->nsets; i++) {
-		struct bset *s = &b->sets[i];
-		if (s->paired) {
-			bool have[3] = {false, false, false};
-			for (size_t k = 0; k < s->nfiles; k++)
-				if (s->files[k].role == BF_CAPTURE)
-					have[s->files[k].side] = true;
-			if (!have[1] || !have[2]) {
-				free(s->discovery_error);
-				s->discovery_error = xstrdup("a comparison needs captures on both 'before' and 'after'");
-			}
-		}
-		if (!s->paired && !s->discovery_error &&
-		    (s->opts.av[1].own || s->opts.av[2].own))
-			/* a window of one side on a set without sides: never analysed without it */
-			s->discovery_error = xstrdup("before-from, before-to, after-from and after-to are for a comparison (a set "
-						     "with 'before' and 'after' files); this set has neither side: use from and to");
-	}
+	if (cur)
+		manifest_set_done(b, cur);
 	return rc;
 }
 

@@ -528,6 +528,14 @@ static void paired(const struct bset *s, const char *setdir, const struct bprev 
 int setwork_run(const struct bset *s, const char *setdir, const struct bprev *prev, const struct batch_opts *o,
 		uint64_t run_id)
 {
+	/* the worker holds its own set's list (the parent keeps it in the run's list store) */
+	struct bfile *own;
+	struct bset ls = *s;
+	bset_files(s, &own);
+	if (own)
+		ls.files = own;
+	ls.stored = false;
+	s = &ls;
 	struct bresult r;
 	bresult_init(&r);
 	uint64_t digest = batch_set_digest(s); /* the input as it is when the worker starts reading */
@@ -567,5 +575,7 @@ int setwork_run(const struct bset *s, const char *setdir, const struct bprev *pr
 		rc = EXIT_SYSTEM;
 	}
 	bresult_free(&r);
+	if (own)
+		bfiles_free(own, ls.nfiles);
 	return rc;
 }

@@ -75,11 +75,14 @@ uint64_t batch_fingerprint(const struct batch *b)
 		const struct bset *s = &b->sets[i];
 		h = fnv_add(h, s->dir, strlen(s->dir) + 1);
 		h = fnv_add(h, s->name, strlen(s->name) + 1);
-		for (size_t k = 0; k < s->nfiles; k++) {
-			unsigned char role = (unsigned char)(s->files[k].role * 4 + s->files[k].side);
-			h = fnv_add(h, s->files[k].path, strlen(s->files[k].path) + 1);
+		struct bfile_iter it; /* one file at a time, from the run's list store */
+		bfile_iter_init(&it, s);
+		for (const struct bfile *f; (f = bfile_iter_next(&it)) != NULL;) {
+			unsigned char role = (unsigned char)(f->role * 4 + f->side);
+			h = fnv_add(h, f->path, strlen(f->path) + 1);
 			h = fnv_add(h, &role, 1);
 		}
+		bfile_iter_free(&it);
 		h = fnv_add(h, "\n", 1);
 	}
 	return h;
@@ -90,13 +93,15 @@ uint64_t batch_set_digest(const struct bset *s)
 	uint64_t h = fnv_add(FNV_OFFSET, "set 1\n", 6);
 	h = fnv_add(h, s->dir, strlen(s->dir) + 1);
 	h = fnv_add(h, s->name, strlen(s->name) + 1);
-	for (size_t k = 0; k < s->nfiles; k++) {
-		unsigned char role = (unsigned char)(s->files[k].role * 4 + s->files[k].side);
-		h = fnv_add(h, s->files[k].path, strlen(s->files[k].path) + 1);
+	struct bfile_iter it;
+	bfile_iter_init(&it, s);
+	for (const struct bfile *f; (f = bfile_iter_next(&it)) != NULL;) {
+		unsigned char role = (unsigned char)(f->role * 4 + f->side);
+		h = fnv_add(h, f->path, strlen(f->path) + 1);
 		h = fnv_add(h, &role, 1);
 		struct stat st;
 		int64_t v[3] = {-1, -1, -1};
-		if (stat(s->files[k].path, &st) == 0) {
+		if (stat(f->path, &st) == 0) {
 			v[0] = (int64_t)st.st_size;
 			v[1] = (int64_t)st.st_mtim.tv_sec;
 			v[2] = (int64_t)st.st_mtim.tv_nsec;
@@ -108,6 +113,7 @@ uint64_t batch_set_digest(const struct bset *s)
 			h = fnv_add(h, b, sizeof b);
 		}
 	}
+	bfile_iter_free(&it);
 	return h ? h : 1;
 }
 

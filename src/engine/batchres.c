@@ -1,12 +1,15 @@
-/* batchres.c — the batch run's data: names, results from an analysis, freeing, and the one trend
- * function (a set against its previous run, see batchres.h). */
+/* batchres.c — the batch run's data: names, results from an analysis, freeing, a set's list read
+ * back from the run's list store, and the one trend function (a set against its previous run, see
+ * batchres.h). */
 #include "batchres.h"
 
 #include "tz.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char *const bfile_role_names[5] = {"capture", "vmkernel-log", "partitions", "map", "ignored"};
 
@@ -121,11 +124,7 @@ void batch_free(struct batch *b)
 		struct bset *s = &b->sets[i];
 		free(s->name);
 		free(s->dir);
-		for (size_t k = 0; k < s->nfiles; k++) {
-			free(s->files[k].path);
-			free(s->files[k].note);
-		}
-		free(s->files);
+		bfiles_free(s->files, s->files ? s->nfiles : 0);
 		for (size_t k = 0; k < s->nmail; k++)
 			free(s->mail_to[k]);
 		free(s->mail_to);
@@ -155,7 +154,180 @@ void batch_free(struct batch *b)
 	}
 	free(b->sets);
 	free(b->input_kind);
+	if (b->has_store)
+		close(b->store_fd);
+	buf_free(&b->store_pend);
 	memset(b, 0, sizeof *b);
+}
+
+/* ---- a set's list in the run's list store ----
+ * Per file: u8 role, u8 side, u32 path length, the path, u32 note length (0xFFFFFFFF: none), the
+ * note; integers in the machine's order (the store lives as long as the run). */
+
+static void put_u32(struct buf *o, uint32_t v)
+{
+	buf_add(o, &v, sizeof v);
+}
+
+void bfile_encode(const struct bfile *f, struct buf *out)
+{
+	unsigned char rs[2] = {(unsigned char)f->role, (unsigned char)f->side};
+	buf_add(out, rs, 2);
+	size_t pl = strlen(f->path);
+	put_u32(out, (uint32_t)pl);
+	buf_add(out, f->path, pl);
+	if (f->note) {
+		size_t nl = strlen(f->note);
+		put_u32(out, (uint32_t)nl);
+		buf_add(out, f->note, nl);
+	} else {
+		put_u32(out, 0xFFFFFFFFu);
+	}
+}
+
+bool bfiles_decode(const void *data, size_t len, size_t n, struct bfile *out)
+{
+	const unsigned char *p = data, *end = p + len;
+	memset(out, 0, n * sizeof *out);
+	for (size_t k = 0; k < n; k++) {
+		uint32_t pl, nl;
+		if (end - p < 6)
+			return false;
+		out[k].role = (enum bfile_role)p[0];
+		out[k].side = p[1];
+		memcpy(&pl, p + 2, 4);
+		p += 6;
+		if ((size_t)(end - p) < (size_t)pl + 4)
+			return false;
+		out[k].path = xstrndup((const char *)p, pl);
+		p += pl;
+		memcpy(&nl, p, 4);
+		p += 4;
+		if (nl != 0xFFFFFFFFu) {
+			if ((size_t)(end - p) < nl)
+				return false;
+			out[k].note = xstrndup((const char *)p, nl);
+			p += nl;
+		}
+	}
+	return p == end;
+}
+
+static _Noreturn void store_broken(const char *why)
+{
+	static const char head[] = "iopsy: error: the run's list of a set's files cannot be read back: ";
+	if (write(2, head, sizeof head - 1) < 0 || write(2, why, strlen(why)) < 0 || write(2, "\n", 1) < 0) {
+		/* nothing more we can do */
+	}
+	_Exit(EXIT_SYSTEM);
+}
+
+void bfile_iter_init(struct bfile_iter *it, const struct bset *s)
+{
+	memset(it, 0, sizeof *it);
+	it->s = s;
+}
+
+void bfile_iter_free(struct bfile_iter *it)
+{
+	free(it->raw);
+	free(it->path);
+	free(it->note);
+	memset(it, 0, sizeof *it);
+}
+
+/* The next n bytes of the set's list (valid until the next call). */
+static const unsigned char *iter_need(struct bfile_iter *it, size_t n)
+{
+	const struct bset *s = it->s;
+	if (it->len - it->at < n) {
+		memmove(it->raw, it->raw + it->at, it->len - it->at);
+		it->len -= it->at;
+		it->at = 0;
+		if (n > it->cap || !it->raw) {
+			it->cap = n > (64u << 10) ? n : (64u << 10);
+			it->raw = xrealloc(it->raw, it->cap);
+		}
+		while (it->len < n) {
+			uint64_t left = s->store_len - it->filled;
+			size_t want = it->cap - it->len;
+			if (want > left)
+				want = (size_t)left;
+			if (!want)
+				store_broken("short");
+			ssize_t k = pread(s->store_fd, it->raw + it->len, want, (off_t)(s->store_off + it->filled));
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0)
+				store_broken(k < 0 ? strerror(errno) : "short");
+			it->len += (size_t)k;
+			it->filled += (uint64_t)k;
+		}
+	}
+	const unsigned char *p = it->raw + it->at;
+	it->at += n;
+	return p;
+}
+
+static char *iter_str(struct bfile_iter *it, char **dst, size_t *cap)
+{
+	uint32_t n;
+	memcpy(&n, iter_need(it, 4), 4);
+	if (n == 0xFFFFFFFFu)
+		return NULL;
+	if (!*dst || *cap < (size_t)n + 1) {
+		*cap = (size_t)n + 1 > 256 ? (size_t)n + 1 : 256;
+		*dst = xrealloc(*dst, *cap);
+	}
+	memcpy(*dst, iter_need(it, n), n);
+	(*dst)[n] = '\0';
+	return *dst;
+}
+
+const struct bfile *bfile_iter_next(struct bfile_iter *it)
+{
+	const struct bset *s = it->s;
+	if (it->k >= s->nfiles)
+		return NULL;
+	if (!s->stored)
+		return &s->files[it->k++];
+	const unsigned char *rs = iter_need(it, 2);
+	it->cur.role = (enum bfile_role)rs[0];
+	it->cur.side = rs[1];
+	it->cur.path = iter_str(it, &it->path, &it->path_cap);
+	it->cur.note = iter_str(it, &it->note, &it->note_cap);
+	if (!it->cur.path)
+		store_broken("a file without a path");
+	if (++it->k == s->nfiles && (it->filled != s->store_len || it->at != it->len))
+		store_broken("long");
+	return &it->cur;
+}
+
+const struct bfile *bset_files(const struct bset *s, struct bfile **own)
+{
+	*own = NULL;
+	if (!s->stored)
+		return s->files;
+	struct bfile *f = xcalloc(s->nfiles ? s->nfiles : 1, sizeof *f);
+	struct bfile_iter it;
+	bfile_iter_init(&it, s);
+	for (size_t k = 0; k < s->nfiles; k++) {
+		const struct bfile *x = bfile_iter_next(&it);
+		f[k] = (struct bfile){.path = xstrdup(x->path), .role = x->role, .side = x->side,
+				      .note = x->note ? xstrdup(x->note) : NULL};
+	}
+	bfile_iter_free(&it);
+	*own = f;
+	return f;
+}
+
+void bfiles_free(struct bfile *f, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		free(f[k].path);
+		free(f[k].note);
+	}
+	free(f);
 }
 
 /* ---- results ---- */

@@ -2,7 +2,8 @@
  * each set's typed result (status, verdict, findings with their kind, severity and layer as ids,
  * key figures) and its week-over-week trend, computed by one function (trend_compute) that the
  * index, the reports, the mail and the history all read. src/batch fills it, reports/ renders it,
- * the history stores it. Nothing here does I/O. */
+ * the history stores it. Nothing here does I/O but reading a set's list back from the run's list
+ * store (bset_files). */
 #ifndef IOPSY_BATCHRES_H
 #define IOPSY_BATCHRES_H
 
@@ -149,8 +150,14 @@ struct bset {
 	struct bset_opts opts;    /* manifest keys */
 	char *dir;                /* sanitised path component, unique in the run: the set's key in
 	                           * the history */
-	struct bfile *files;
+	struct bfile *files;      /* NULL while the list is in the run's list store (stored) */
 	size_t nfiles;
+	/* Where discovery put the set's list (issue 28: the parent never holds every set's list):
+	 * store_len bytes at store_off of the run's list store, an unlinked file (store_fd). Read
+	 * back with bset_files, one set at a time. */
+	bool stored;
+	int store_fd;
+	uint64_t store_off, store_len;
 	bool paired;              /* before/after: a comparison */
 	char **mail_to;           /* per-set recipients (manifest) */
 	size_t nmail;
@@ -173,6 +180,11 @@ struct bset {
 struct batch {
 	struct bset *sets;
 	size_t nsets;
+	bool has_store;            /* the list store (an unlinked temporary file, store_fd) is open */
+	bool store_failed;         /* it could not be made or written: the lists stay in memory */
+	int store_fd;
+	uint64_t store_end;
+	struct buf store_pend;     /* discovery: the set being listed, up to 256 KiB not yet written */
 	char *input_kind;          /* "folder" | "manifest" */
 	bool history_unavailable;  /* the history could not be opened: every set's trend is unavailable */
 	/* Reads the result of a set that has_record into out (0 or ERR_*); NULL = none. Results stay
@@ -206,6 +218,35 @@ void bresult_from_analysis(const struct analysis *a, const char *verdict, struct
 void bresult_init(struct bresult *r);
 void bresult_free(struct bresult *r);
 void bprev_free(struct bprev *p);
+/* Set s's files: s->files (borrowed) when they are in memory, else read from the run's list
+ * store into a new array (*own, the return value: free it with bfiles_free(*own, s->nfiles)).
+ * *own is NULL when nothing was read. A store that can no longer be read ends the process (exit
+ * 4), as running out of memory does: a list is never shown short. For a worker, which holds its
+ * own set's list; the parent walks a list with bfile_iter. */
+const struct bfile *bset_files(const struct bset *s, struct bfile **own);
+void bfiles_free(struct bfile *f, size_t n);
+/* One file of the list store appended to out; bfiles_decode reads n of them from [p, p+len)
+ * into out[0..n-1] (false when the bytes are not n files exactly). */
+void bfile_encode(const struct bfile *f, struct buf *out);
+bool bfiles_decode(const void *p, size_t len, size_t n, struct bfile *out);
+
+/* A walk over a set's files in order, whether in memory or in the list store, holding one file
+ * and 64 KiB of the store at a time (the index and summary of sets of a million files each). */
+struct bfile_iter {
+	const struct bset *s;
+	size_t k;                 /* files given */
+	uint64_t filled;          /* bytes of the set's list read from the store */
+	unsigned char *raw;
+	size_t cap, len, at;
+	char *path, *note;
+	size_t path_cap, note_cap;
+	struct bfile cur;
+};
+void bfile_iter_init(struct bfile_iter *it, const struct bset *s);
+/* The next file (valid until the next call), NULL after the last. */
+const struct bfile *bfile_iter_next(struct bfile_iter *it);
+void bfile_iter_free(struct bfile_iter *it);
+
 /* Frees every set and its results (the batch itself is the caller's). */
 void batch_free(struct batch *b);
 
