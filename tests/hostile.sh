@@ -369,7 +369,7 @@ fi
 # whole in memory (200 MB of JSON for 1,000,000 files, in a buffer of twice that), now they are
 # written a few hundred KB at a time. 200,000 files: 83 MB before, 44 MB now, bounded at 64 MB.
 name=batch-many-files
-MANY_BOUND_KB=${MANY_BOUND_KB:-64000}
+MANY_BOUND_KB=${MANY_BOUND_KB:-32000}
 if [ -n "$SAN" ]; then
 	skip "$name" "a memory bound, not measured under the sanitizers"
 elif { [ -z "${HOSTILE_ONLY:-}" ] || [ "$HOSTILE_ONLY" = "$name" ]; } && command -v python3 >/dev/null 2>&1; then
