@@ -111,6 +111,8 @@ void doc_cell_none(struct doc_block *t);
 /* The analysis report's generated sections: inputs and overrides, the disk map, the overridden
  * rules, coverage, the IO path, SQL Server, the entities and the methodology appendix. */
 void doc_of_analysis(const struct analysis *a, const struct ltime *lt, struct doc *d);
+/* Only the sections of mask (1u << DS_x each): a writer that draws two of them builds two. */
+void doc_of_analysis_only(const struct analysis *a, const struct ltime *lt, struct doc *d, unsigned mask);
 /* A comparison's: each side's inputs and overrides, and the comparison's methodology with the
  * glossary. */
 void doc_of_compare(const struct compare *c, const struct ltime *lt, struct doc *d);

@@ -63,6 +63,11 @@ static void captures_sec(const struct analysis *a, const char *side, struct doc 
 	}
 }
 
+static void inputs_of(const struct analysis *a, struct doc *d)
+{
+	inputs_sec(a, NULL, d);
+}
+
 static void diskmap_sec(const struct analysis *a, struct doc *d)
 {
 	if (!a->nmap)
@@ -373,17 +378,21 @@ static void method_sec(const struct analysis *a, struct doc *d)
 	(void)a;
 }
 
+void doc_of_analysis_only(const struct analysis *a, const struct ltime *lt, struct doc *d, unsigned mask)
+{
+	static void (*const build[DS_COUNT])(const struct analysis *, struct doc *) = {
+		[DS_INPUTS] = inputs_of, [DS_DISKMAP] = diskmap_sec, [DS_RULES] = rules_sec, [DS_COVERAGE] = coverage_sec,
+		[DS_IOPATH] = iopath_sec, [DS_SQL] = sql_sec, [DS_ENTITIES] = entities_sec, [DS_METHOD] = method_sec,
+	};
+	doc_init(d, lt);
+	for (int s = 0; s < DS_COUNT; s++)
+		if (build[s] && (mask & (1u << s)))
+			build[s](a, d);
+}
+
 void doc_of_analysis(const struct analysis *a, const struct ltime *lt, struct doc *d)
 {
-	doc_init(d, lt);
-	inputs_sec(a, NULL, d);
-	diskmap_sec(a, d);
-	rules_sec(a, d);
-	coverage_sec(a, d);
-	iopath_sec(a, d);
-	sql_sec(a, d);
-	entities_sec(a, d);
-	method_sec(a, d);
+	doc_of_analysis_only(a, lt, d, ~0u);
 }
 
 /* A comparison's methodology: how the sides are judged (doc/compare-json.md has the whole). */

@@ -1097,7 +1097,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	/* head */
 	head_html(out, o, m, &lt, t_first, t_last);
 	struct doc rd;
-	doc_of_analysis(a, &lt, &rd);
+	doc_of_analysis_only(a, &lt, &rd, 1u << DS_INPUTS | 1u << DS_METHOD);
 	const char *toc[] = {"summary", "Summary", "verdict", "Verdict", "findings", "Findings", "stack", "IO stack",
 			     "details", "Evidence and charts", "entities", "Disks and LUNs", "captures", "Captures",
 			     "inputs", "Inputs", "methodology", "Methodology", NULL};

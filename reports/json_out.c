@@ -848,7 +848,7 @@ void analysis_json_ex(const struct analysis *a, struct json *j, void (*extra)(vo
 		/* the sections the document model builds (doc.h): the inputs as records, the methodology as blocks */
 		inputs_json(a, j);
 		struct doc d;
-		doc_of_analysis(a, NULL, &d);
+		doc_of_analysis_only(a, NULL, &d, 1u << DS_METHOD);
 		doc_json(&d, DS_METHOD, j);
 		doc_free(&d);
 	}

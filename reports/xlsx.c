@@ -505,8 +505,11 @@ static int xlsx_analysis(const struct analysis *a, struct report_opts *o, struct
 	findings_sheets(&x, a, "");
 	entities_sheet(&x, a, "");
 	struct doc d;
-	doc_of_analysis(a, &x.lt, &d);
 	static const enum doc_sec more[] = {DS_COVERAGE, DS_INPUTS, DS_RULES, DS_DISKMAP, DS_IOPATH, DS_SQL, DS_METHOD};
+	unsigned mask = 0;
+	for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
+		mask |= 1u << more[i];
+	doc_of_analysis_only(a, &x.lt, &d, mask);
 	for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
 		doc_sheet(&x, &d, more[i], "");
 	doc_free(&d);
