@@ -372,14 +372,15 @@ if "$BIN" compare --help >/dev/null 2>&1 && "$BIN" compare --help 2>&1 | grep -q
 		else
 			nok "compare: before and after not apart in greyscale: $msg"
 		fi
-		# the report leads with the summary, whose headline is the outcome, and the verdict's headline
-		# follows in the first screenful
+		# the report leads with the summary, whose headline is the outcome, and the verdict (its outcome
+		# word) is in the first screenful; its headline repeats the summary's first sentence, and
+		# a comparison with two recommended actions (the bottleneck moved down) puts it below the fold
 		sed -e 's/<meta http-equiv="Content-Security-Policy"[^>]*>//' "$W/cmp.html" >"$W/cmpprobe.html"
 		cat >>"$W/cmpprobe.html" <<'EOF'
 <script>
 (function () {
   var s = document.querySelector('main section'), o = document.querySelector('#summary .headline'),
-      h = document.querySelector('#verdict .headline'), p = document.createElement('pre');
+      h = document.querySelector('#verdict .outcome'), p = document.createElement('pre');
   p.textContent = 'LEAD first=' + (s ? s.id : '') + ' outcome=' + (o ? o.textContent.split(' ')[0] : '') +
     ' bottom=' + (h ? Math.round(h.getBoundingClientRect().bottom) : -1) + ' END';
   document.body.appendChild(p);
@@ -390,7 +391,7 @@ EOF
 		lead=$(sed -n 's/.*LEAD \(.*\) END.*/\1/p' "$W/lead.out")
 		if [ "$(field "$lead" first)" = summary ] && [ "$(field "$lead" outcome)" = Improved ] &&
 			[ "$(field "$lead" bottom)" -gt 0 ] && [ "$(field "$lead" bottom)" -le 1000 ]; then
-			ok "compare: the report leads with the outcome and its headline ($lead)"
+			ok "compare: the report leads with the outcome, and the verdict starts in the first screenful ($lead)"
 		else
 			nok "compare: the outcome does not lead: ${lead:-none}"
 		fi

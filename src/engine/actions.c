@@ -705,12 +705,11 @@ static void moved_down_step(const struct cmp_summary *sm, struct action_list *l)
 	struct action *ac;
 	if (!sm->moved_down || !(ac = add_step(l)))
 		return;
-	ac->what = fmtx("Check the array behind %s before raising queue depths further: its latency rose while the "
-			"guest's fell, as the deeper guest queue now pushes more IO down to it (the bottleneck moved "
-			"down a layer).", sm->moved_down);
+	ac->what = fmtx("Check the array behind %s before raising queue depths further.", sm->moved_down);
 	ac->effect = fmtx("Keeps the gain inside the VM from turning into latency at the array; deeper queues would "
 			  "make a slow array worse.");
-	ac->because = fmtx("the verdict: latency below the guest rose while the guest's fell");
+	ac->because = fmtx("the verdict: latency below the guest rose while the guest's fell, as the deeper guest "
+			   "queue now pushes more IO down (the bottleneck moved down a layer)");
 }
 
 /* What the outcome advises when nothing else is to do, or when the change gained capacity. */
