@@ -25,8 +25,9 @@ static char *path_of(const char *rel)
 }
 
 /* The LSI sample with every input given: a map with one line that names no disk of the
- * captures, a clock offset the IOPS contradict, the site rules. */
-static void rich_analysis(struct analysis *a, char *mapfile)
+ * captures, a clock offset the IOPS contradict, the site rules. The analysis borrows the file
+ * names: keep[0..2] are freed by the caller after analysis_free. */
+static void rich_analysis(struct analysis *a, char *mapfile, char **keep)
 {
 	char *e = path_of("samples/lsi-guest-queue-cap/esxtop.csv.gz"), *g = path_of("samples/lsi-guest-queue-cap/perfmon.csv.gz");
 	char *rf = path_of("tests/inputs/analyze/site.rules");
@@ -58,9 +59,9 @@ static void rich_analysis(struct analysis *a, char *mapfile)
 	ao.clock_offset_given = true;
 	ao.clock_offset_s = 120;
 	analysis_run(a, &ao);
-	free(e);
-	free(g);
-	/* rf is borrowed by the analysis (its rules say where they came from) */
+	keep[0] = e;
+	keep[1] = g;
+	keep[2] = rf;
 }
 
 /* The workbook's XML parts, concatenated (unzip -p). */
@@ -91,7 +92,8 @@ START_TEST(every_section_in_every_writer)
 	setenv("IOPSY_GNUPLOT", "/nonexistent/gnuplot", 1);
 	struct analysis a;
 	char mapfile[] = "/tmp/iopsy-doc-map-XXXXXX";
-	rich_analysis(&a, mapfile);
+	char *keep[3];
+	rich_analysis(&a, mapfile, keep);
 	static const char *const writers[] = {"text", "md", "html", "json", "xlsx"};
 	for (size_t w = 0; w < sizeof writers / sizeof writers[0]; w++) {
 		const struct reporter *r = reporter_find(writers[w]);
@@ -119,6 +121,8 @@ START_TEST(every_section_in_every_writer)
 		buf_free(&out);
 	}
 	analysis_free(&a);
+	for (int k = 0; k < 3; k++)
+		free(keep[k]);
 	unlink(mapfile);
 }
 END_TEST
@@ -129,7 +133,8 @@ START_TEST(inputs_said_in_the_report)
 {
 	struct analysis a;
 	char mapfile[] = "/tmp/iopsy-doc-map-XXXXXX";
-	rich_analysis(&a, mapfile);
+	char *keep[3];
+	rich_analysis(&a, mapfile, keep);
 	bool line5 = false, twice = false, whole = false, clock = false, rules = false;
 	for (size_t i = 0; i < a.ninputs; i++) {
 		const struct input_said *in = &a.inputs[i];
@@ -157,6 +162,8 @@ START_TEST(inputs_said_in_the_report)
 	buf_free(&t);
 	doc_free(&d);
 	analysis_free(&a);
+	for (int k = 0; k < 3; k++)
+		free(keep[k]);
 	unlink(mapfile);
 }
 END_TEST

@@ -241,7 +241,8 @@ static const unsigned char *iter_need(struct bfile_iter *it, size_t n)
 {
 	const struct bset *s = it->s;
 	if (it->len - it->at < n) {
-		memmove(it->raw, it->raw + it->at, it->len - it->at);
+		if (it->raw) /* none yet before the first read (memmove's NULL is undefined, even for 0 bytes) */
+			memmove(it->raw, it->raw + it->at, it->len - it->at);
 		it->len -= it->at;
 		it->at = 0;
 		if (n > it->cap || !it->raw) {
