@@ -80,14 +80,6 @@ static struct doc_block *block_add(struct doc *d, enum doc_sec s, enum block_typ
 	return b;
 }
 
-static char *vfmt(const char *fmt, va_list ap)
-{
-	struct buf b;
-	buf_init(&b);
-	buf_vprintf(&b, fmt, ap);
-	return b.data ? b.data : xstrdup("");
-}
-
 /* The next cell of the last row, or NULL past its last column. */
 static struct doc_cell *cell_next(struct doc_block *t)
 {
@@ -138,7 +130,7 @@ void doc_para(struct doc *d, enum doc_sec s, const char *fmt, ...)
 	struct doc_block *b = block_add(d, s, BLK_PARA, 1);
 	va_list ap;
 	va_start(ap, fmt);
-	b->text = vfmt(fmt, ap);
+	b->text = xvprintf(fmt, ap);
 	va_end(ap);
 }
 
@@ -147,7 +139,7 @@ void doc_kv(struct doc *d, enum doc_sec s, const char *key, const char *fmt, ...
 	struct doc_block *b = block_add(d, s, BLK_KV, 2);
 	va_list ap;
 	va_start(ap, fmt);
-	char *v = vfmt(fmt, ap);
+	char *v = xvprintf(fmt, ap);
 	va_end(ap);
 	doc_row(b);
 	doc_cell_text(b, key);
@@ -161,7 +153,7 @@ void doc_kv(struct doc *d, enum doc_sec s, const char *key, const char *fmt, ...
 static void item_v(struct doc *d, enum doc_sec s, int depth, const char *fmt, va_list ap)
 {
 	struct doc_block *b = block_add(d, s, BLK_LIST, 1);
-	char *v = vfmt(fmt, ap);
+	char *v = xvprintf(fmt, ap);
 	doc_row(b);
 	struct doc_cell *c = cell_next(b);
 	if (c)
@@ -197,7 +189,7 @@ void doc_note(struct doc *d, enum doc_sec s, const char *fmt, ...)
 	va_list ap;
 	va_start(ap, fmt);
 	free(d->sec[s].note);
-	d->sec[s].note = vfmt(fmt, ap);
+	d->sec[s].note = xvprintf(fmt, ap);
 	va_end(ap);
 	d->sec[s].on = true;
 }

@@ -10,18 +10,6 @@
 #include "actions.h"
 #include "fmt.h"
 
-static char *fmtx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *fmtx(const char *fmt, ...)
-{
-	struct buf b;
-	buf_init(&b);
-	va_list ap;
-	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	return b.data ? b.data : xstrdup("");
-}
-
 /* "20 minutes", "2.5 hours", "3 days": a length a manager reads. */
 static void plain_duration(struct buf *b, double sec)
 {
@@ -496,7 +484,7 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 		if (below_ok && a->verdict_where == VW_PLACES && a->verdict_places == (1u << VP_GUEST) &&
 		    a->cov.layer[LAYER_DEVICE].status != COV_NOT_ASSESSED &&
 		    a->cov.layer[LAYER_ARRAY].status != COV_NOT_ASSESSED)
-			add_sentence(s, fmtx(analysis_hyperv(a) ? "The Hyper-V host and its disks were not the bottleneck: their "
+			add_sentence(s, xprintf(analysis_hyperv(a) ? "The Hyper-V host and its disks were not the bottleneck: their "
 								  "latency stayed within the rules, so the fix is inside the VM."
 								: "The ESXi host, its storage adapter and the array were not the "
 								  "bottleneck: their queues and latency stayed within the rules, so "
@@ -507,11 +495,11 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 			assessed += a->cov.layer[l].status != COV_NOT_ASSESSED;
 		if (!assessed) {
 			/* no all-clear: nothing was judged (too short, no counters) */
-			s->headline = fmtx("Nothing could be assessed");
+			s->headline = xprintf("Nothing could be assessed");
 			buf_printf(&b, "No layer could be judged (%s), so these captures neither show a problem nor clear one",
 				   a->cov.layer[0].why && *a->cov.layer[0].why ? a->cov.layer[0].why : "see the coverage");
 		} else {
-			s->headline = fmtx(a->cov.complete ? "No storage bottleneck found"
+			s->headline = xprintf(a->cov.complete ? "No storage bottleneck found"
 							  : "No storage bottleneck found in what the captures show");
 			buf_adds(&b, "Latency and queues stayed within the rules at every layer the captures cover");
 		}
@@ -543,14 +531,14 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 		/* else a SQL Server wait on a disk the captures do not time */
 		const struct sql_symptom *su = sy ? NULL : actions_sql_symptom(a, false);
 		if (su)
-			add_sentence(s, fmtx("SQL Server waited, though: %s", su->text));
+			add_sentence(s, xprintf("SQL Server waited, though: %s", su->text));
 		if (sy) {
 			/* the storage is fine but SQL Server waits: the one thing to act on */
 			free(s->headline);
-			s->headline = fmtx("No storage bottleneck found, but SQL Server waits for something else");
-			add_sentence(s, fmtx("But SQL Server waited without a storage cause: %s", sy->text));
+			s->headline = xprintf("No storage bottleneck found, but SQL Server waits for something else");
+			add_sentence(s, xprintf("But SQL Server waited without a storage cause: %s", sy->text));
 		} else if (a->nf) {
-			add_sentence(s, fmtx("%zu note%s of information only.", a->nf, a->nf == 1 ? " is" : "s are"));
+			add_sentence(s, xprintf("%zu note%s of information only.", a->nf, a->nf == 1 ? " is" : "s are"));
 		}
 	}
 	/* what the captures could not show, and what the selection left out */
@@ -584,7 +572,7 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 		buf_free(&fl);
 		buf_free(&b);
 		if (a->cov.complete)
-			add_sentence(s, fmtx("The captures show every layer from Windows down to the array."));
+			add_sentence(s, xprintf("The captures show every layer from Windows down to the array."));
 	}
 	struct action_list l;
 	actions_of(a, &l);
@@ -621,7 +609,7 @@ void summary_of_compare(const struct compare *c, const struct ltime *lt, struct 
 	memset(s, 0, sizeof *s);
 	const struct cmp_summary *sm = &c->sum;
 	s->tone = sm->outcome == CO_IMPROVED ? -1 : sm->outcome == CO_REGRESSED ? SEV_CRITICAL : SEV_WARNING;
-	s->headline = fmtx("%s", cmp_outcome_words[sm->outcome]);
+	s->headline = xprintf("%s", cmp_outcome_words[sm->outcome]);
 	if (c->headline)
 		add_sentence(s, local_clock_note(c->headline, lt, &c->side[CMP_BEFORE].m));
 	struct buf b;
@@ -665,12 +653,12 @@ void summary_of_compare(const struct compare *c, const struct ltime *lt, struct 
 	}
 	/* the business side of the change, from SQL Server's own counters (the first instance) */
 	if (c->nsql && c->sql[0].text)
-		add_sentence(s, fmtx("SQL Server, %s", c->sql[0].text));
+		add_sentence(s, xprintf("SQL Server, %s", c->sql[0].text));
 	if (sm->capacity_gain)
-		add_sentence(s, fmtx("The after side did materially more work in its busy phase at no worse latency: a capacity "
+		add_sentence(s, xprintf("The after side did materially more work in its busy phase at no worse latency: a capacity "
 				     "gain."));
 	if (sm->outcome == CO_NOT_COMPARABLE && sm->outcome_why)
-		add_sentence(s, fmtx("The captures cannot show a fix: %s.", sm->outcome_why));
+		add_sentence(s, xprintf("The captures cannot show a fix: %s.", sm->outcome_why));
 	buf_free(&b);
 	/* what to do next */
 	struct action_list l;

@@ -65,6 +65,23 @@ char *xstrdup(const char *s)
 	return xstrndup(s, strlen(s));
 }
 
+char *xvprintf(const char *fmt, va_list ap)
+{
+	struct buf b;
+	buf_init(&b);
+	buf_vprintf(&b, fmt, ap);
+	return b.data ? b.data : xstrdup("");
+}
+
+char *xprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = xvprintf(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
 /* ---- arena ---- */
 
 struct arena_block {

@@ -38,6 +38,9 @@ void *xcalloc(size_t n, size_t m);
 void *xgrow(void *p, size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* A formatted string on the heap (never NULL; free it). */
+char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvprintf(const char *fmt, va_list ap);
 char *xstrndup(const char *s, size_t n);
 
 /* Arena: many small allocations freed at once. */

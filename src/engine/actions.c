@@ -11,18 +11,6 @@
 #include <string.h>
 #include <strings.h>
 
-static char *fmtx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *fmtx(const char *fmt, ...)
-{
-	struct buf b;
-	buf_init(&b);
-	va_list ap;
-	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	return b.data ? b.data : xstrdup("");
-}
-
 void finding_entity_words(struct buf *b, const struct finding *f)
 {
 	if (f->host && *f->host) {
@@ -183,9 +171,9 @@ static void act_pvscsi(const struct act_ctx *x, struct action *ac)
 {
 	const char *host = x->host;
 	const char *disks = x->disks;
-	ac->what = fmtx("Move the busy disks of %s (%s) from the LSI Logic SAS controller to VMware Paravirtual "
+	ac->what = xprintf("Move the busy disks of %s (%s) from the LSI Logic SAS controller to VMware Paravirtual "
 			"(PVSCSI), ideally one controller per busy disk.", host, disks);
-	ac->effect = fmtx("The per-disk queue grows from 32 to 64 IOs (254 with MaxQueueDepth), so IOs stop waiting "
+	ac->effect = xprintf("The per-disk queue grows from 32 to 64 IOs (254 with MaxQueueDepth), so IOs stop waiting "
 			  "inside the VM and its disk latency falls toward what the host sees; then check that the "
 			  "LUN queue and the array absorb the deeper queue.");
 }
@@ -194,9 +182,9 @@ static void act_guest_path(const struct act_ctx *x, struct action *ac)
 {
 	const char *host = x->host;
 	const char *disks = x->disks;
-	ac->what = fmtx("Check the IO path inside %s (%s): the virtual controller type and its busiest disk, guest "
+	ac->what = xprintf("Check the IO path inside %s (%s): the virtual controller type and its busiest disk, guest "
 			"CPU, and filter drivers such as antivirus or backup agents.", host, disks);
-	ac->effect = fmtx("Removes the time IOs spend inside the VM before they reach the host, which the host "
+	ac->effect = xprintf("Removes the time IOs spend inside the VM before they reach the host, which the host "
 			  "does not see.");
 }
 
@@ -207,29 +195,29 @@ static void act_device_queue(const struct act_ctx *x, struct action *ac)
 	double davg = ev_median(f, M_DAVG);
 	if (f->done) {
 		/* the capture shows the queue depth raised and the queueing ended */
-		ac->what = fmtx("Keep the queue depth of LUN %s where it was raised during the capture: the queueing "
+		ac->what = xprintf("Keep the queue depth of LUN %s where it was raised during the capture: the queueing "
 				"ended with it (see the queue depth change finding).", ent);
-		ac->effect = fmtx("Nothing more to raise; check that the array's latency (DAVG) stays low at the "
+		ac->effect = xprintf("Nothing more to raise; check that the array's latency (DAVG) stays low at the "
 				  "higher load.");
 		return;
 	}
 	if (f->driver && f->victims) {
 		/* a neighbour fills the LUN: separate the workloads first */
-		ac->what = fmtx("Separate %s from %s on LUN %s: move one of them to another LUN, or give %s its own "
+		ac->what = xprintf("Separate %s from %s on LUN %s: move one of them to another LUN, or give %s its own "
 				"LUN (%s issues %.0f%% of the LUN's commands while %s waits).", f->victims, f->driver, ent,
 				f->victim_vdisk ? f->victim_vdisk : f->victims, f->driver, 100 * f->driver_share,
 				f->victims);
-		ac->effect = fmtx("%s no longer waits behind %s's IO in the LUN's queue; a deeper queue alone would let "
+		ac->effect = xprintf("%s no longer waits behind %s's IO in the LUN's queue; a deeper queue alone would let "
 				  "%s take more of it.", f->victims, f->driver, f->driver);
 		return;
 	}
 	if (!isnan(davg) && davg >= 10)
-		ac->what = fmtx("Spread the busy virtual disks of LUN %s over more LUNs (the array answers slowly, so "
+		ac->what = xprintf("Spread the busy virtual disks of LUN %s over more LUNs (the array answers slowly, so "
 				"a deeper queue would not help).", ent);
 	else
-		ac->what = fmtx("Raise the queue depth of LUN %s (the HBA driver's per-LUN depth, DQLEN) or spread "
+		ac->what = xprintf("Raise the queue depth of LUN %s (the HBA driver's per-LUN depth, DQLEN) or spread "
 				"its busy virtual disks over more LUNs.", ent);
-	ac->effect = fmtx("IOs stop queueing in the ESXi kernel (KAVG back near 0 ms); do this only while the "
+	ac->effect = xprintf("IOs stop queueing in the ESXi kernel (KAVG back near 0 ms); do this only while the "
 			  "array's latency (DAVG) stays under 10 ms.");
 }
 
@@ -238,13 +226,13 @@ static void act_adapter(const struct act_ctx *x, struct action *ac)
 	const struct finding *f = x->f;
 	const char *ent = x->ent;
 	if (f->done) {
-		ac->what = fmtx("Keep the queue depth of adapter %s where it was raised during the capture: the "
+		ac->what = xprintf("Keep the queue depth of adapter %s where it was raised during the capture: the "
 				"queueing ended with it.", ent);
-		ac->effect = fmtx("Nothing more to raise.");
+		ac->effect = xprintf("Nothing more to raise.");
 		return;
 	}
-	ac->what = fmtx("Spread the LUNs of adapter %s over more HBAs or paths, or raise the adapter queue depth.", ent);
-	ac->effect = fmtx("The host stops queueing IOs at the adapter shared by all its LUNs.");
+	ac->what = xprintf("Spread the LUNs of adapter %s over more HBAs or paths, or raise the adapter queue depth.", ent);
+	ac->effect = xprintf("The host stops queueing IOs at the adapter shared by all its LUNs.");
 }
 
 static void act_array(const struct act_ctx *x, struct action *ac)
@@ -252,34 +240,34 @@ static void act_array(const struct act_ctx *x, struct action *ac)
 	const struct finding *f = x->f;
 	const char *ent = x->ent;
 	if (f->nondata) {
-		ac->what = fmtx("Find what sends LUN %s its non-read/write commands while it is slow (UNMAP space "
+		ac->what = xprintf("Find what sends LUN %s its non-read/write commands while it is slow (UNMAP space "
 				"reclamation, ATS, XCOPY/WRITE SAME: esxtop's VAAI statistics, the VMFS6 reclamation "
 				"settings, guest TRIM) and reschedule or throttle it.", ent);
-		ac->effect = fmtx("The LUN answers as fast as without them; queue depths and the array's data path are not "
+		ac->effect = xprintf("The LUN answers as fast as without them; queue depths and the array's data path are not "
 				  "the problem.");
 		return;
 	}
-	ac->what = fmtx("Ask the storage team to check the array behind LUN %s: its service time (DAVG) is high.", ent);
-	ac->effect = fmtx("Lower latency for every VM on that LUN; do not raise queue depths while the array is slow "
+	ac->what = xprintf("Ask the storage team to check the array behind LUN %s: its service time (DAVG) is high.", ent);
+	ac->effect = xprintf("Lower latency for every VM on that LUN; do not raise queue depths while the array is slow "
 			  "(deeper queues make it worse).");
 }
 
 static void act_qfull(const struct act_ctx *x, struct action *ac)
 {
 	const char *ent = x->ent;
-	ac->what = fmtx("Ask the storage team why the array returns QUEUE FULL for %s, and lower the outstanding IO "
+	ac->what = xprintf("Ask the storage team why the array returns QUEUE FULL for %s, and lower the outstanding IO "
 			"per LU (queue depths, busy VMs per LUN) to what the array port accepts.", ent);
 	ac->effect = strstr(ent, " on hosts ")
-			     ? fmtx("The hosts stop halving their queue depth and waiting for it to climb back.")
-			     : fmtx("The host stops halving its queue depth and waiting for it to climb back.");
+			     ? xprintf("The hosts stop halving their queue depth and waiting for it to climb back.")
+			     : xprintf("The host stops halving its queue depth and waiting for it to climb back.");
 }
 
 static void act_sioc(const struct act_ctx *x, struct action *ac)
 {
 	const char *ent = x->ent;
-	ac->what = fmtx("Review the other workloads on the datastore of %s and its Storage I/O Control threshold and "
+	ac->what = xprintf("Review the other workloads on the datastore of %s and its Storage I/O Control threshold and "
 			"shares.", ent);
-	ac->effect = fmtx("SIOC stops throttling the queue of this host's VMs.");
+	ac->effect = xprintf("SIOC stops throttling the queue of this host's VMs.");
 }
 
 static void act_dsnro(const struct act_ctx *x, struct action *ac)
@@ -287,56 +275,56 @@ static void act_dsnro(const struct act_ctx *x, struct action *ac)
 	const struct finding *f = x->f;
 	const char *ent = x->ent;
 	if (f->driver && f->victims)
-		ac->what = fmtx("Place %s and %s on separate LUNs (%s issues %.0f%% of the commands of %s), or raise "
+		ac->what = xprintf("Place %s and %s on separate LUNs (%s issues %.0f%% of the commands of %s), or raise "
 				"Disk.SchedNumReqOutstanding (DSNRO) of %s to its queue depth.", f->driver, f->victims,
 				f->driver, 100 * f->driver_share, ent, ent);
 	else
-		ac->what = fmtx("Raise Disk.SchedNumReqOutstanding (DSNRO) of %s to its queue depth, or place the busy VMs "
+		ac->what = xprintf("Raise Disk.SchedNumReqOutstanding (DSNRO) of %s to its queue depth, or place the busy VMs "
 				"on separate LUNs.", ent);
-	ac->effect = fmtx("The LUN's queue is no longer capped at 32 IOs while several VMs are active.");
+	ac->effect = xprintf("The LUN's queue is no longer capped at 32 IOs while several VMs are active.");
 }
 
 static void act_split(const struct act_ctx *x, struct action *ac)
 {
 	const char *host = x->host;
 	const char *disks = x->disks;
-	ac->what = fmtx("Check the IO size and fragmentation of %s (%s): Windows splits its IOs.", host, disks);
-	ac->effect = fmtx("Fewer, larger back-end IOs for the same work.");
+	ac->what = xprintf("Check the IO size and fragmentation of %s (%s): Windows splits its IOs.", host, disks);
+	ac->effect = xprintf("Fewer, larger back-end IOs for the same work.");
 }
 
 static void act_align(const struct act_ctx *x, struct action *ac)
 {
 	const char *host = x->host;
 	const char *disks = x->disks;
-	ac->what = fmtx("Move the data of %s (%s) to a new partition aligned at 1 MiB.", host, disks);
-	ac->effect = fmtx("One back-end IO per guest IO instead of two; lower latency under load.");
+	ac->what = xprintf("Move the data of %s (%s) to a new partition aligned at 1 MiB.", host, disks);
+	ac->effect = xprintf("One back-end IO per guest IO instead of two; lower latency under load.");
 }
 
 static void act_paths(const struct act_ctx *x, struct action *ac)
 {
 	const char *ent = x->ent;
-	ac->what = fmtx("Check the paths, the HBA and the fabric of %s: commands were aborted or reset.", ent);
-	ac->effect = fmtx("No more IOs lost to aborts and resets (each costs seconds).");
+	ac->what = xprintf("Check the paths, the HBA and the fabric of %s: commands were aborted or reset.", ent);
+	ac->effect = xprintf("No more IOs lost to aborts and resets (each costs seconds).");
 }
 
 static void act_qos(const struct act_ctx *x, struct action *ac)
 {
 	const struct finding *f = x->f;
 	const char *ent = x->ent;
-	ac->what = fmtx("Raise or remove the Storage QoS maximum on %s (Get-VMHardDiskDrive, Get-StorageQosPolicy): "
+	ac->what = xprintf("Raise or remove the Storage QoS maximum on %s (Get-VMHardDiskDrive, Get-StorageQosPolicy): "
 			"it holds the disk at about %.0f normalized IOPS while the storage below has room.", ent,
 			ev_median(f, M_HV_NIOPS));
-	ac->effect = fmtx("The VHDX answers at its storage's latency again (Lower Latency); the volume and the LUN need "
+	ac->effect = xprintf("The VHDX answers at its storage's latency again (Lower Latency); the volume and the LUN need "
 			  "no change.");
 }
 
 static void act_csv_redirected(const struct act_ctx *x, struct action *ac)
 {
 	const char *ent = x->ent;
-	ac->what = fmtx("End the redirected mode of Cluster Shared Volume %s (Get-ClusterSharedVolumeState "
+	ac->what = xprintf("End the redirected mode of Cluster Shared Volume %s (Get-ClusterSharedVolumeState "
 			"gives the reason: a backup snapshot, a manual redirect, lost storage paths, ReFS, BitLocker).",
 			ent);
-	ac->effect = fmtx("Its VHDX files' IO goes straight to the LUN instead of over the network to the "
+	ac->effect = xprintf("Its VHDX files' IO goes straight to the LUN instead of over the network to the "
 			  "coordinator node.");
 }
 
@@ -345,13 +333,13 @@ static void act_host_disk(const struct act_ctx *x, struct action *ac)
 	const struct finding *f = x->f;
 	const char *ent = x->ent;
 	if (f->driver && f->victims)
-		ac->what = fmtx("Cap %s with a Storage QoS maximum or move its VHDX to another volume: it issues %.0f%% "
+		ac->what = xprintf("Cap %s with a Storage QoS maximum or move its VHDX to another volume: it issues %.0f%% "
 				"of the IO on host disk %s while %s waits.", f->driver, 100 * f->driver_share, ent,
 				f->victims);
 	else
-		ac->what = fmtx("Ask the storage team to check the LUN behind host disk %s (its latency is high), and "
+		ac->what = xprintf("Ask the storage team to check the LUN behind host disk %s (its latency is high), and "
 				"spread the busy VHDX files over more volumes.", ent);
-	ac->effect = fmtx("Lower latency for every VHDX on that disk.");
+	ac->effect = xprintf("Lower latency for every VHDX on that disk.");
 }
 
 static void act_vd_above(const struct act_ctx *x, struct action *ac)
@@ -360,15 +348,15 @@ static void act_vd_above(const struct act_ctx *x, struct action *ac)
 	const struct finding *f = x->f;
 	const char *ent = x->ent;
 	if (model_hyperv(&a->m, f->capture >= 0 ? (size_t)f->capture : SIZE_MAX)) {
-		ac->what = fmtx("Check VHDX %s for a checkpoint chain (delete or merge the checkpoints), a dynamic or "
+		ac->what = xprintf("Check VHDX %s for a checkpoint chain (delete or merge the checkpoints), a dynamic or "
 				"differencing disk growing (convert it to fixed) and host filter drivers: the storage "
 				"below it answers fast.", ent);
-		ac->effect = fmtx("The VHDX answers at its storage's latency again.");
+		ac->effect = xprintf("The VHDX answers at its storage's latency again.");
 		return;
 	}
-	ac->what = fmtx("Check virtual disk %s for snapshots (consolidate or delete them), CBT-based backup or "
+	ac->what = xprintf("Check virtual disk %s for snapshots (consolidate or delete them), CBT-based backup or "
 			"replication running at this time and IO filters on it: its LUN answers fast.", ent);
-	ac->effect = fmtx("The disk answers at its LUN's latency again; nothing to change on the LUN or the array.");
+	ac->effect = xprintf("The disk answers at its LUN's latency again; nothing to change on the LUN or the array.");
 }
 
 static void act_cpu(const struct act_ctx *x, struct action *ac)
@@ -406,49 +394,49 @@ static void act_cpu(const struct act_ctx *x, struct action *ac)
 		if (!isnan(host_run))
 			snprintf(lp, sizeof lp, " (its logical processors %.0f%% busy)", host_run);
 		if (n > 1)
-			ac->what = fmtx("Give the Hyper-V host %s CPU time for its VMs: the virtual processors of %s wait for "
+			ac->what = xprintf("Give the Hyper-V host %s CPU time for its VMs: the virtual processors of %s wait for "
 					"a logical processor%s. Move or cap the VMs that run most%s%s%s (Live Migration; "
 					"Set-VMProcessor -Maximum / -RelativeWeight), reduce vCPU over-commit or add hosts.",
 					f->host ? f->host : "", vms.data, lp, busy.len ? " (% Guest Run Time: " : "",
 					busy.len ? busy.data : "", busy.len ? ")" : "");
 		else
-			ac->what = fmtx("Give the virtual processors of %s CPU time: move VMs off its Hyper-V host or "
+			ac->what = xprintf("Give the virtual processors of %s CPU time: move VMs off its Hyper-V host or "
 					"add hosts, reduce vCPU over-commit, check its processor limit and weight "
 					"(Set-VMProcessor).", ent);
 		buf_free(&vms);
 		buf_free(&busy);
-		ac->effect = fmtx("IO completions and everything else in the VMs stop waiting for a logical processor; "
+		ac->effect = xprintf("IO completions and everything else in the VMs stop waiting for a logical processor; "
 				  "storage changes would not help.");
 		return;
 	}
-	ac->what = fmtx("Give the vCPUs of %s CPU time on its host: fewer vCPUs for it or its neighbours (co-stop), "
+	ac->what = xprintf("Give the vCPUs of %s CPU time on its host: fewer vCPUs for it or its neighbours (co-stop), "
 			"move VMs off the host or add CPU capacity (ready), remove a CPU limit.", ent);
-	ac->effect = fmtx("IO completions and everything else in the VM stop waiting for a physical CPU; storage "
+	ac->effect = xprintf("IO completions and everything else in the VM stop waiting for a physical CPU; storage "
 			  "changes would not help.");
 }
 
 static void act_hba(const struct act_ctx *x, struct action *ac)
 {
 	const char *ent = x->ent;
-	ac->what = fmtx("Check the HBA %s, its cable and SFP and its fabric switch port (error counters), and take its "
+	ac->what = xprintf("Check the HBA %s, its cable and SFP and its fabric switch port (error counters), and take its "
 			"paths out of service until it is repaired: its paths are slow while the other adapters' are "
 			"fast.", ent);
-	ac->effect = fmtx("IO to the LUNs behind it is served at the healthy adapter's latency; no change to the "
+	ac->effect = xprintf("IO to the LUNs behind it is served at the healthy adapter's latency; no change to the "
 			  "array or the LUNs is needed.");
 }
 
 static void act_path_restore(const struct act_ctx *x, struct action *ac)
 {
 	const char *ent = x->ent;
-	ac->what = fmtx("Restore the optimised path of LUN %s: its IO moved to a slower path during the capture.", ent);
-	ac->effect = fmtx("The LUN's latency returns to what it was before the path change.");
+	ac->what = xprintf("Restore the optimised path of LUN %s: its IO moved to a slower path during the capture.", ent);
+	ac->effect = xprintf("The LUN's latency returns to what it was before the path change.");
 }
 
 static void act_datastore(const struct act_ctx *x, struct action *ac)
 {
 	const char *ent = x->ent;
-	ac->what = fmtx("Ask the storage team to check the datastore of %s: its latency is high.", ent);
-	ac->effect = fmtx("Lower latency for the VMs on that datastore.");
+	ac->what = xprintf("Ask the storage team to check the datastore of %s: its latency is high.", ent);
+	ac->effect = xprintf("Lower latency for the VMs on that datastore.");
 }
 
 static void act_symptom(const struct act_ctx *x, struct action *ac)
@@ -460,21 +448,21 @@ static void act_symptom(const struct act_ctx *x, struct action *ac)
 	for (size_t i = 0; i < a->m.ncaps; i++)
 		host_side |= !a->m.caps[i].failed && a->m.caps[i].role == ROLE_HOST;
 	if (host_side && a->verdict_where == VW_BELOW_HBA)
-		ac->what = fmtx("Ask the storage team why the LUN of %s (%s) answers slowly: the time is spent below "
+		ac->what = xprintf("Ask the storage team why the LUN of %s (%s) answers slowly: the time is spent below "
 				"the ESXi host's HBA (the array's write cache, replication, the LUN's load or the "
 				"fabric), though under the device rule.", host, disks);
 	else if (host_side && a->verdict_where == VW_UNTOLD)
-		ac->what = fmtx("Tie the slow disks of %s (%s) to their virtual disks (per-disk LogicalDisk counters in "
+		ac->what = xprintf("Tie the slow disks of %s (%s) to their virtual disks (per-disk LogicalDisk counters in "
 				"perfmon, or a --map line), so the captures can show where their IO waits.", host, disks);
 	else if (host_side)
-		ac->what = fmtx("Find where the IO of %s (%s) waits below the VM: the host captures show no queue "
+		ac->what = xprintf("Find where the IO of %s (%s) waits below the VM: the host captures show no queue "
 				"there, so check the datastore and the array with the storage team.", host, disks);
 	else
-		ac->what = fmtx("Capture the host of %s at the same time as perfmon (esxtop on VMware, the host's own "
+		ac->what = xprintf("Capture the host of %s at the same time as perfmon (esxtop on VMware, the host's own "
 				"perfmon on Hyper-V), to see where its IO waits (%s).", host, disks);
 	ac->effect = a->verdict_where == VW_BELOW_HBA
-			     ? fmtx("The guest's latency falls with the LUN's; nothing in the VM or the host would shorten it.")
-			     : fmtx("Tells which layer to fix; the guest's latency alone cannot.");
+			     ? xprintf("The guest's latency falls with the LUN's; nothing in the VM or the host would shorten it.")
+			     : xprintf("Tells which layer to fix; the guest's latency alone cannot.");
 }
 
 static const struct act_op act_ops[ACT_COUNT] = {
@@ -660,17 +648,17 @@ static void sql_step(const struct analysis *a, struct action_list *l)
 	memset(ac, 0, sizeof *ac);
 	const char *waits = sy->role == SQLR_LOG ? "log write waits" : "page IO latch waits";
 	if (sy->cpu_cause && isnan(sy->ready_vcpu) && !isnan(sy->cpu_wait_us))
-		ac->what = fmtx("Look outside the storage for SQL Server's %s: the VM's virtual processors wait for a "
+		ac->what = xprintf("Look outside the storage for SQL Server's %s: the VM's virtual processors wait for a "
 				"logical processor (CPU Wait Time Per Dispatch %.0f µs) — check the Hyper-V host's CPU "
 				"over-commit, the VM's processor count and limits.", waits, sy->cpu_wait_us);
 	else if (sy->cpu_cause)
-		ac->what = fmtx("Look outside the storage for SQL Server's %s: the VM's vCPUs wait for a physical CPU "
+		ac->what = xprintf("Look outside the storage for SQL Server's %s: the VM's vCPUs wait for a physical CPU "
 				"(%%RDY %.1f%% per vCPU) — check the host's CPU over-commit, the VM's vCPU count and CPU "
 				"limits.", waits, sy->ready_vcpu);
 	else
-		ac->what = fmtx("Look outside the storage for SQL Server's %s (CPU, memory, the instance's own waits).", waits);
-	ac->effect = fmtx("Storage changes would not shorten these waits: the disk answers within its target.");
-	ac->because = fmtx("SQL Server's wait counters against the disk's latency (SQL SERVER section)");
+		ac->what = xprintf("Look outside the storage for SQL Server's %s (CPU, memory, the instance's own waits).", waits);
+	ac->effect = xprintf("Storage changes would not shorten these waits: the disk answers within its target.");
+	ac->because = xprintf("SQL Server's wait counters against the disk's latency (SQL SERVER section)");
 }
 
 void actions_of(const struct analysis *a, struct action_list *l)
@@ -705,10 +693,10 @@ static void moved_down_step(const struct cmp_summary *sm, struct action_list *l)
 	struct action *ac;
 	if (!sm->moved_down || !(ac = add_step(l)))
 		return;
-	ac->what = fmtx("Check the array behind %s before raising queue depths further.", sm->moved_down);
-	ac->effect = fmtx("Keeps the gain inside the VM from turning into latency at the array; deeper queues would "
+	ac->what = xprintf("Check the array behind %s before raising queue depths further.", sm->moved_down);
+	ac->effect = xprintf("Keeps the gain inside the VM from turning into latency at the array; deeper queues would "
 			  "make a slow array worse.");
-	ac->because = fmtx("the verdict: latency below the guest rose while the guest's fell, as the deeper guest "
+	ac->because = xprintf("the verdict: latency below the guest rose while the guest's fell, as the deeper guest "
 			   "queue now pushes more IO down (the bottleneck moved down a layer)");
 }
 
@@ -721,20 +709,20 @@ static void outcome_step(const struct cmp_summary *sm, struct action_list *l, bo
 		return;
 	if (gain) {
 		/* the same latency at materially more work is a gain, not a change that did nothing */
-		ac->what = fmtx("Keep the change: the after side did materially more work in its busy phase at no worse "
+		ac->what = xprintf("Keep the change: the after side did materially more work in its busy phase at no worse "
 				"latency (a capacity gain); if a slow period is what it was meant to fix, look elsewhere "
 				"for its cause.");
-		ac->effect = fmtx("Keeps the capacity the change gave; more changes of the same kind would not lower the "
+		ac->effect = xprintf("Keeps the capacity the change gave; more changes of the same kind would not lower the "
 				  "latency.");
-		ac->because = fmtx("the outcome: %s, with a capacity gain", cmp_outcome_words[sm->outcome]);
+		ac->because = xprintf("the outcome: %s, with a capacity gain", cmp_outcome_words[sm->outcome]);
 		return;
 	}
-	ac->what = fmtx(sm->outcome == CO_IMPROVED ? "Keep the change, and capture the next busy period (month-end, the "
+	ac->what = xprintf(sm->outcome == CO_IMPROVED ? "Keep the change, and capture the next busy period (month-end, the "
 						      "nightly batch) the same way to confirm it holds."
 						    : "Look elsewhere for the slow period: this change did not move its latency.");
-	ac->effect = fmtx(sm->outcome == CO_IMPROVED ? "Confirms the improvement under the heaviest load."
+	ac->effect = xprintf(sm->outcome == CO_IMPROVED ? "Confirms the improvement under the heaviest load."
 						     : "Avoids more changes of the same kind that cannot help.");
-	ac->because = fmtx("the outcome: %s", cmp_outcome_words[sm->outcome]);
+	ac->because = xprintf("the outcome: %s", cmp_outcome_words[sm->outcome]);
 }
 
 void compare_actions_of(const struct compare *c, struct action_list *l)
@@ -743,10 +731,10 @@ void compare_actions_of(const struct compare *c, struct action_list *l)
 	const struct cmp_summary *sm = &c->sum;
 	struct action *ac;
 	if (sm->outcome == CO_NOT_COMPARABLE && (ac = add_step(l))) {
-		ac->what = fmtx("Capture the after side again during a busy period like the before side's (the same batch or "
+		ac->what = xprintf("Capture the after side again during a busy period like the before side's (the same batch or "
 				"ETL window), then compare again.");
-		ac->effect = fmtx("Shows whether the change fixed the slow period; this pair cannot.");
-		ac->because = fmtx("the after capture has no busy phase like the before capture's");
+		ac->effect = xprintf("Shows whether the change fixed the slow period; this pair cannot.");
+		ac->because = xprintf("the after capture has no busy phase like the before capture's");
 	}
 	moved_down_step(sm, l);
 	/* the after side's own steps */
@@ -756,7 +744,7 @@ void compare_actions_of(const struct compare *c, struct action_list *l)
 	for (int i = 0; i < after.n && (ac = add_step(l)); i++, others++) {
 		*ac = after.act[i];
 		ac->nwhy = 0; /* finding numbers belong to the after side's own report */
-		ac->because = fmtx("after the change: %s", after.act[i].because);
+		ac->because = xprintf("after the change: %s", after.act[i].because);
 		free(after.act[i].because);
 		memset(&after.act[i], 0, sizeof after.act[i]);
 	}
