@@ -1,5 +1,6 @@
 # iopsy — post-mortem analysis of esxtop and perfmon storage captures.
-# Targets: all (default), demo, check, check-slurm, deps, lint, install, bench, clean.
+# Targets: all (default), demo, check-fast, check, check-san, check-slurm, deps, lint, man, install,
+# bench, clean (README "Testing" says which test tier to run when).
 # Switches: SANITIZE=address,undefined  WERROR=1  V=1  PREFIX=/usr/local  DESTDIR=
 
 .DEFAULT_GOAL := all
@@ -103,7 +104,7 @@ TEST_SRC := $(wildcard tests/check_*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/runner.o
 BIN      := $(BUILD)/iopsy
 
-.PHONY: all demo check check-unit check-golden check-hostile check-batch check-shard check-pg check-slurm check-browser check-deliverable stress valgrind fuzz deps deps-test lint install uninstall bench clean samples
+.PHONY: all demo check check-fast check-san check-unit check-unit-quick golden-plain golden-threads hostile-fast hostile-mem check-unit check-golden check-hostile check-batch check-shard check-pg check-slurm check-browser check-deliverable stress valgrind fuzz deps deps-test lint install uninstall bench clean samples
 
 all: $(BIN) iopsy
 
@@ -152,15 +153,59 @@ demo: deps
 	./$(BIN) counters --match 'SCSI Device|LogicalDisk' samples/healthy/esxtop.csv.gz samples/healthy/perfmon.csv.gz
 	./$(BIN) analyze samples/lsi-guest-queue-cap/esxtop.csv.gz samples/lsi-guest-queue-cap/perfmon.csv.gz
 
+# Test tiers. The unit binary takes suite names and a shard (tests/runner.c): the three simulator
+# suites are cut into shards that run side by side (-j2: the machine has two cores), so a tier's
+# wall time is about its longest job, not the sum. Every tier runs each test once.
+#  check-fast  build, lint, the quick unit suites, one golden pass and the hostile inputs that do
+#              not measure memory: the loop after every change
+#  check       everything check-fast runs, plus the simulator suites, the golden pass with
+#              threads, the memory bounds and the integration suites (batch, shard, PostgreSQL,
+#              browser, deliverable); the README's test command
+#  check-san   the sanitizer build (SANITIZE=address,undefined by default) of the tests that find
+#              bugs there: every unit suite, the goldens, the hostile inputs and the batch runner
+UNIT_QUICK  := util actions pdh model topology iopath hyperv registry reader doc rules deliv flow detect batch html
+UNIT_SHARDS := sim.0.2 sim.1.2 scenarios.0.3 scenarios.1.3 scenarios.2.3 \
+	compare_scenarios.0.3 compare_scenarios.1.3 compare_scenarios.2.3
+UNIT_SIM    := $(addprefix unit-,$(UNIT_SHARDS))
+CHECK_JOBS  ?= 2
+UNIT_RUN     = IOPSY_SRCDIR=$(CURDIR) $(BUILD)/check_iopsy
+
+check-fast: deps-test
+	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) all $(BUILD)/check_iopsy
+	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) -Otarget lint check-unit-quick golden-plain hostile-fast
+
 check: deps-test
-	$(Q)$(MAKE) --no-print-directory all $(BUILD)/check_iopsy
-	$(Q)$(MAKE) --no-print-directory lint check-unit check-golden check-hostile check-batch check-shard check-pg check-browser check-deliverable
+	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) all $(BUILD)/check_iopsy
+	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) -Otarget lint check-unit check-golden check-hostile \
+		check-batch check-shard check-pg check-browser check-deliverable
 
-check-unit: $(BUILD)/check_iopsy
-	$(Q)IOPSY_SRCDIR=$(CURDIR) $(BUILD)/check_iopsy
+SAN_FLAVOUR ?= address,undefined
+check-san: deps
+	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) SANITIZE=$(SAN_FLAVOUR) all
+	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) SANITIZE=$(SAN_FLAVOUR) build-san/check_iopsy
+	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) -Otarget SANITIZE=$(SAN_FLAVOUR) check-unit check-golden \
+		check-hostile check-batch
 
-check-golden: $(BIN)
+check-unit: check-unit-quick $(UNIT_SIM)
+
+check-unit-quick: unit-quick unit-compare
+
+unit-quick: $(BUILD)/check_iopsy
+	$(Q)$(UNIT_RUN) $(UNIT_QUICK)
+
+unit-compare: $(BUILD)/check_iopsy
+	$(Q)$(UNIT_RUN) compare
+
+# unit-SUITE.K.N: shard K of N of one simulator suite
+unit-%: $(BUILD)/check_iopsy
+	$(Q)set -- $(subst ., ,$*); $(UNIT_RUN) --shard $$2/$$3 $$1
+
+check-golden: golden-plain golden-threads
+
+golden-plain: $(BIN)
 	$(Q)sh tests/golden.sh $(BIN)
+
+golden-threads: $(BIN)
 	$(Q)sh tests/golden.sh $(BIN) --threads
 
 check-batch: $(BIN)
@@ -180,8 +225,13 @@ check-slurm: $(BIN)
 	@sh tests/ensure-deps.sh slurm-wlm munge
 	$(Q)sh tests/slurm.sh $(BIN)
 
-check-hostile: $(BIN)
-	$(Q)sh tests/hostile.sh $(BIN)
+check-hostile: hostile-fast hostile-mem
+
+hostile-fast: $(BIN)
+	$(Q)HOSTILE_TIER=fast sh tests/hostile.sh $(BIN)
+
+hostile-mem: $(BIN)
+	$(Q)HOSTILE_TIER=mem sh tests/hostile.sh $(BIN)
 
 # Not part of check (minutes to hours): a 2 GB capture streamed through stdin; valgrind memcheck
 # over the unit suites and golden cases; the libFuzzer harnesses for FUZZ_SECONDS each.
@@ -218,6 +268,6 @@ bench: $(BIN)
 	sh bench/run.sh
 
 clean:
-	rm -rf build build-san iopsy
+	rm -rf build build-san build-fuzz iopsy
 
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

@@ -321,8 +321,8 @@ Suite *compare_scenarios_suite(void)
 	Suite *s = suite_create("compare_scenarios");
 	TCase *tc = tcase_create("outcome");
 	tcase_set_timeout(tc, 300);
-	tcase_add_loop_test(tc, scenario_outcome, 0, NCASES * NSEEDS);
-	tcase_add_loop_test(tc, window_null, 0, NSEEDS * NWIN);
+	tcase_add_loop_test_sharded(tc, scenario_outcome, 0, NCASES * NSEEDS);
+	tcase_add_loop_test_sharded(tc, window_null, 0, NSEEDS * NWIN);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -489,8 +489,8 @@ Suite *scenarios_suite(void)
 	Suite *s = suite_create("scenarios");
 	TCase *tc = tcase_create("truth");
 	tcase_set_timeout(tc, 300);
-	tcase_add_loop_test(tc, scenario_truth, 0, NSCEN * NSEED);
-	tcase_add_test(tc, longer_capture_same_findings);
+	tcase_add_loop_test_sharded(tc, scenario_truth, 0, NSCEN * NSEED);
+	tcase_add_test_sharded(tc, longer_capture_same_findings);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -18,6 +18,7 @@
 #include "sim/run.h"
 #include "sim/scenario.h"
 #include "commands.h"
+#include "suites.h"
 
 Suite *sim_suite(void);
 
@@ -1916,44 +1917,44 @@ Suite *sim_suite(void)
 		nsc++;
 	TCase *tc = tcase_create("model");
 	tcase_set_timeout(tc, 120);
-	tcase_add_loop_test(tc, test_invariants_every_scenario, 0, nsc);
-	tcase_add_test(tc, test_lsi_guest_queue_never_above_32);
-	tcase_add_test(tc, test_pvscsi_after_queue_lower);
-	tcase_add_test(tc, test_aqd_halves_then_climbs_by_one);
-	tcase_add_test(tc, test_dsnro_cap_while_two_worlds);
-	tcase_add_test(tc, test_sioc_smooth_throttle);
+	tcase_add_loop_test_sharded(tc, test_invariants_every_scenario, 0, nsc);
+	tcase_add_test_sharded(tc, test_lsi_guest_queue_never_above_32);
+	tcase_add_test_sharded(tc, test_pvscsi_after_queue_lower);
+	tcase_add_test_sharded(tc, test_aqd_halves_then_climbs_by_one);
+	tcase_add_test_sharded(tc, test_dsnro_cap_while_two_worlds);
+	tcase_add_test_sharded(tc, test_sioc_smooth_throttle);
 	suite_add_tcase(s, tc);
 	TCase *tn = tcase_create("next");
 	tcase_set_timeout(tn, 240);
-	tcase_add_loop_test(tn, test_peak_busy_share, 0, 3);
-	tcase_add_test(tn, test_peak_missed_has_no_busy_phase);
-	tcase_add_test(tn, test_tail_worse);
-	tcase_add_loop_test(tn, test_pairs_load_and_latency, 0, 3);
-	tcase_add_test(tn, test_only_halves);
-	tcase_add_test(tn, test_too_short);
-	tcase_add_test(tn, test_day_stall_and_incident);
-	tcase_add_test(tn, test_incident_length_prefix);
-	tcase_add_test(tn, test_flicker);
-	tcase_add_test(tn, test_two_hosts_share_lu);
-	tcase_add_test(tn, test_sioc_flash);
-	tcase_add_loop_test(tn, test_nas_datastores, 0, 3);
-	tcase_add_test(tn, test_mixed_intervals);
-	tcase_add_test(tn, test_path_failover);
-	tcase_add_test(tn, test_io_size_and_log_disk);
-	tcase_add_test(tn, test_perfmon_disk_subsets);
-	tcase_add_test(tn, test_sql_counters_follow_model);
-	tcase_add_loop_test(tn, test_guest_littles_law, 0, 4);
-	tcase_add_test(tn, test_new_cli_errors);
-	tcase_add_loop_test(tn, test_hyperv_invariants, 0, nsc);
+	tcase_add_loop_test_sharded(tn, test_peak_busy_share, 0, 3);
+	tcase_add_test_sharded(tn, test_peak_missed_has_no_busy_phase);
+	tcase_add_test_sharded(tn, test_tail_worse);
+	tcase_add_loop_test_sharded(tn, test_pairs_load_and_latency, 0, 3);
+	tcase_add_test_sharded(tn, test_only_halves);
+	tcase_add_test_sharded(tn, test_too_short);
+	tcase_add_test_sharded(tn, test_day_stall_and_incident);
+	tcase_add_test_sharded(tn, test_incident_length_prefix);
+	tcase_add_test_sharded(tn, test_flicker);
+	tcase_add_test_sharded(tn, test_two_hosts_share_lu);
+	tcase_add_test_sharded(tn, test_sioc_flash);
+	tcase_add_loop_test_sharded(tn, test_nas_datastores, 0, 3);
+	tcase_add_test_sharded(tn, test_mixed_intervals);
+	tcase_add_test_sharded(tn, test_path_failover);
+	tcase_add_test_sharded(tn, test_io_size_and_log_disk);
+	tcase_add_test_sharded(tn, test_perfmon_disk_subsets);
+	tcase_add_test_sharded(tn, test_sql_counters_follow_model);
+	tcase_add_loop_test_sharded(tn, test_guest_littles_law, 0, 4);
+	tcase_add_test_sharded(tn, test_new_cli_errors);
+	tcase_add_loop_test_sharded(tn, test_hyperv_invariants, 0, nsc);
 	suite_add_tcase(s, tn);
 	TCase *to = tcase_create("output");
 	tcase_set_timeout(to, 120);
-	tcase_add_test(to, test_deterministic_per_seed);
-	tcase_add_loop_test(to, test_scenario_writes_files, 0, nsc);
-	tcase_add_test(to, test_width_exact);
-	tcase_add_test(to, test_gzip_output);
-	tcase_add_test(to, test_cli_usage_errors);
-	tcase_add_test(to, test_partitions_file);
+	tcase_add_test_sharded(to, test_deterministic_per_seed);
+	tcase_add_loop_test_sharded(to, test_scenario_writes_files, 0, nsc);
+	tcase_add_test_sharded(to, test_width_exact);
+	tcase_add_test_sharded(to, test_gzip_output);
+	tcase_add_test_sharded(to, test_cli_usage_errors);
+	tcase_add_test_sharded(to, test_partitions_file);
 	suite_add_tcase(s, to);
 	return s;
 }

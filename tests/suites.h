@@ -26,25 +26,30 @@ static inline struct diag *diag_into(struct diag *d, struct buf *b)
 	return d;
 }
 #define DIAG_INTO(b) diag_into(&(struct diag){0}, (b))
-Suite *util_suite(void);
-Suite *pdh_suite(void);
-Suite *scenarios_suite(void);
-Suite *detect_suite(void);
-Suite *batch_suite(void);
-Suite *sim_suite(void);
-Suite *html_suite(void);
-Suite *compare_suite(void);
-Suite *compare_scenarios_suite(void);
-Suite *model_suite(void);
-Suite *topology_suite(void);
-Suite *iopath_suite(void);
-Suite *hyperv_suite(void);
-Suite *registry_suite(void);
-Suite *rules_suite(void);
-Suite *deliv_suite(void);
-Suite *flow_suite(void);
-Suite *reader_suite(void);
-Suite *doc_suite(void);
-Suite *actions_suite(void);
-#define SUITE_LIST util_suite, actions_suite, pdh_suite, model_suite, topology_suite, iopath_suite, hyperv_suite, registry_suite, reader_suite, doc_suite, rules_suite, deliv_suite, flow_suite, detect_suite, batch_suite, html_suite, compare_suite, compare_scenarios_suite, sim_suite, scenarios_suite
+/* The suites, in the order a full run takes them (tests/runner.c). Each X(NAME) is a function
+   NAME_suite() creating the Check suite named NAME. */
+#define SUITES(X) X(util) X(actions) X(pdh) X(model) X(topology) X(iopath) X(hyperv) X(registry) X(reader) X(doc) X(rules) X(deliv) X(flow) X(detect) X(batch) X(html) X(compare) X(compare_scenarios) X(sim) X(scenarios)
+#define SUITE_DECL(n) Suite *n##_suite(void);
+SUITES(SUITE_DECL)
+#undef SUITE_DECL
+
+/* The shard of a run (tests/runner.c --shard K/N; 0/1 when not given). The simulator suites add
+   their tests through the two macros below: a loop test's iterations are cut into N contiguous
+   ranges and this run takes range K; the plain tests are dealt round-robin (the i-th plain test
+   added runs in shard i mod N). So N runs with
+   K = 0..N-1 together run every test once, and `make check` runs them side by side. */
+extern int test_shard_k, test_shard_n, test_shard_seq;
+#define tcase_add_loop_test_sharded(tc, tf, s, e)                                                   \
+	do {                                                                                        \
+		int n_ = (e) - (s);                                                                 \
+		int lo_ = (s) + n_ * test_shard_k / test_shard_n;                                   \
+		int hi_ = (s) + n_ * (test_shard_k + 1) / test_shard_n;                             \
+		if (lo_ < hi_)                                                                      \
+			tcase_add_loop_test(tc, tf, lo_, hi_);                                       \
+	} while (0)
+#define tcase_add_test_sharded(tc, tf)                                                              \
+	do {                                                                                        \
+		if (test_shard_seq++ % test_shard_n == test_shard_k)                                \
+			tcase_add_test(tc, tf);                                                      \
+	} while (0)
 #endif

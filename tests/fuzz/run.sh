@@ -1,11 +1,11 @@
 #!/bin/sh
 # run.sh — builds the libFuzzer harnesses (tests/fuzz/fuzz_*.c) into build-fuzz/ with clang
-# (-fsanitize=fuzzer,address,undefined) and runs each for FUZZ_SECONDS (default 60), one after
-# the other, under nice. Seeds: tests/fuzz/corpus/<harness>/ (read only); new inputs go to
+# (-fsanitize=fuzzer,address,undefined) and runs each for FUZZ_SECONDS (default 60), FUZZ_JOBS
+# (default 2) at a time, under nice. Seeds: tests/fuzz/corpus/<harness>/ (read only); new inputs go to
 # build-fuzz/corpus/<harness>/, crashes to build-fuzz/artifacts/<harness>/. Fixed crashes are kept in
 # tests/fuzz/regress/<harness>/ and replayed as seeds, so a regression fails at once.
 # Usage: tests/fuzz/run.sh [HARNESS...]     (default: all)
-# Env:   FUZZ_SECONDS=60  CLANG=clang-14  FUZZ_BUILD_ONLY=1  FUZZ_ARGS="extra libFuzzer flags"
+# Env:   FUZZ_SECONDS=60  FUZZ_JOBS=2  CLANG=clang-14  FUZZ_BUILD_ONLY=1  FUZZ_ARGS="extra libFuzzer flags"
 #        FUZZ_COVERAGE=1 (no fuzzing: llvm-cov line/region coverage of each harness's corpora)
 # Prints one line per harness (runs, coverage) and "fuzz: N passed, M failed"; exits 1 on a crash.
 set -u
@@ -96,8 +96,8 @@ if [ "${FUZZ_COVERAGE:-0}" = 1 ]; then
 	exit 0
 fi
 
-pass=0 fail=0
-for t in $targets; do
+fuzz_one() { # HARNESS: fuzzes it, writes its line to $B/logs/HARNESS.result (ok ... or FAILED ...)
+	t=$1
 	mkdir -p "$B/corpus/$t" "$B/artifacts/$t"
 	seeds=""
 	[ -d "tests/fuzz/corpus/$t" ] && seeds="tests/fuzz/corpus/$t"
@@ -115,14 +115,38 @@ for t in $targets; do
 	rc=$?
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 	cov=$(grep -E '^#[0-9]+' "$log" | tail -1 | sed -n 's/.*cov: \([0-9]*\).*ft: \([0-9]*\).*/cov \1 ft \2/p')
-	secs=$(sed -n 's/^stat::.*//p' "$log" >/dev/null; grep -o 'Done [0-9]* runs in [0-9]* second' "$log" | awk '{print $5}')
+	secs=$(grep -o 'Done [0-9]* runs in [0-9]* second' "$log" | awk '{print $5}')
 	if [ $rc = 0 ]; then
-		pass=$((pass + 1))
-		echo "fuzz: $t: ok, ${runs:-?} runs in ${secs:-?} s, ${cov:-cov ?}"
+		echo "fuzz: $t: ok, ${runs:-?} runs in ${secs:-?} s, ${cov:-cov ?}" >"$B/logs/$t.result"
 	else
+		{
+			echo "fuzz: $t: FAILED (exit $rc) after ${runs:-?} runs; see $log and $B/artifacts/$t/"
+			grep -E 'ERROR:|runtime error:|fuzz check failed|SUMMARY' "$log" | head -5 | sed 's/^/    /'
+		} >"$B/logs/$t.result"
+	fi
+}
+
+# FUZZ_JOBS harnesses at a time (default 2, the machine's cores), each for FUZZ_SECONDS
+jobs=${FUZZ_JOBS:-2}
+n=0
+for t in $targets; do
+	rm -f "$B/logs/$t.result"
+	fuzz_one "$t" &
+	n=$((n + 1))
+	if [ $n -ge "$jobs" ]; then
+		wait
+		n=0
+	fi
+done
+wait
+pass=0 fail=0
+for t in $targets; do
+	if [ -f "$B/logs/$t.result" ]; then
+		cat "$B/logs/$t.result"
+		case $(head -1 "$B/logs/$t.result") in *": ok,"*) pass=$((pass + 1)) ;; *) fail=$((fail + 1)) ;; esac
+	else
+		echo "fuzz: $t: FAILED (no result)"
 		fail=$((fail + 1))
-		echo "fuzz: $t: FAILED (exit $rc) after ${runs:-?} runs; see $log and $B/artifacts/$t/"
-		grep -E 'ERROR:|runtime error:|fuzz check failed|SUMMARY' "$log" | head -5 | sed 's/^/    /'
 	fi
 done
 echo "fuzz: $pass passed, $fail failed"
