@@ -104,7 +104,7 @@ TEST_SRC := $(wildcard tests/check_*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/runner.o
 BIN      := $(BUILD)/iopsy
 
-.PHONY: all demo check check-fast check-san check-unit check-unit-quick golden-plain golden-threads hostile-fast hostile-mem check-unit check-golden check-hostile check-batch check-shard check-pg check-slurm check-browser check-deliverable stress valgrind fuzz deps deps-test lint install uninstall bench clean samples
+.PHONY: man all demo check check-fast check-san check-unit check-unit-quick golden-plain golden-threads hostile-fast hostile-mem check-unit check-golden check-hostile check-batch check-shard check-pg check-slurm check-browser check-deliverable stress valgrind fuzz deps deps-test lint install uninstall bench clean samples
 
 all: $(BIN) iopsy
 
@@ -134,6 +134,15 @@ endif
 $(BUILD)/check_iopsy: $(TEST_OBJ) $(BUILD)/libiopsy.a
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
+
+# man: rewrites the generated regions of doc/iopsy.1 (kinds, formats, reports, analysis options)
+# from the tables; commit the result (tests/check_registry.c fails when the page differs).
+$(BUILD)/mkman: $(BUILD)/tests/mkman.o $(BUILD)/libiopsy.a
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+man: $(BUILD)/mkman
+	$(Q)$(BUILD)/mkman doc/iopsy.1 >doc/iopsy.1.tmp && mv doc/iopsy.1.tmp doc/iopsy.1
 
 # deps: install the Debian packages the build, the demo and the tests need (idempotent).
 DEB_PKGS := gcc make libcsv-dev libpcre2-dev zlib1g-dev libisal-dev libsqlite3-dev libcurl4-openssl-dev libxlsxwriter-dev libpq-dev pkg-config gnuplot-nox check tzdata
@@ -270,4 +279,4 @@ bench: $(BIN)
 clean:
 	rm -rf build build-san build-fuzz iopsy
 
--include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/tests/mkman.d

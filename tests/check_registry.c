@@ -12,6 +12,7 @@
 #include "anopts.h"
 #include "discover.h"
 #include "commands.h"
+#include "helpgen.h"
 #include "parser.h"
 #include "reporter.h"
 #include "suites.h"
@@ -105,6 +106,60 @@ static char *help_of(const char *cmd)
 	return b.data;
 }
 
+/* The row of option opt in a --help text: the line that starts with "  " opt followed by a blank
+ * or its end, and its continuation lines (those that start with a blank past column 2), as a
+ * string the caller frees; NULL when help has no such row. The options' rows are generated from
+ * the tables (src/cli/helpgen.c), so the checks below look for rows, not for tokens in prose. */
+static char *help_row(const char *help, const char *opt)
+{
+	size_t n = strlen(opt);
+	for (const char *p = help; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		if (strncmp(p, "  ", 2) == 0 && strncmp(p + 2, opt, n) == 0 && (p[2 + n] == ' ' || p[2 + n] == '\n')) {
+			const char *e = nl ? nl + 1 : p + strlen(p);
+			while (*e && strncmp(e, "   ", 3) == 0 && e[3] == ' ') {
+				const char *en = strchr(e, '\n');
+				e = en ? en + 1 : e + strlen(e);
+			}
+			struct buf b;
+			buf_init(&b);
+			buf_add(&b, p, (size_t)(e - p));
+			buf_addc(&b, 0);
+			return b.data;
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	return NULL;
+}
+
+/* The committed man page is what `make man` writes: its generated regions (the finding kinds, the
+ * input formats, the reports, the analysis options) equal the tables' rows now. */
+START_TEST(man_page_generated)
+{
+	char *man = slurp("doc/iopsy.1");
+	struct buf out;
+	buf_init(&out);
+	const char *why = NULL;
+	int n = man_regenerate(man, strlen(man), &out, &why);
+	ck_assert_msg(n >= 4, "doc/iopsy.1: %d generated regions (%s)", n, why ? why : "fewer than 4");
+	buf_addc(&out, 0);
+	ck_assert_msg(strcmp(out.data, man) == 0, "doc/iopsy.1 differs from what 'make man' generates from the tables: "
+						    "run make man and commit it");
+	/* a region that is not closed, or of an unknown name, is refused */
+	struct buf junk;
+	buf_init(&junk);
+	const char *open_only = ".\\\" generated: kinds (make man)\nold\n";
+	ck_assert_int_eq(man_regenerate(open_only, strlen(open_only), &junk, &why), -1);
+	buf_free(&junk);
+	buf_init(&junk);
+	const char *unknown = ".\\\" generated: nosuch (make man)\n.\\\" end generated\n";
+	ck_assert_int_eq(man_regenerate(unknown, strlen(unknown), &junk, &why), -1);
+	buf_free(&junk);
+	buf_free(&out);
+	free(man);
+}
+END_TEST
+
 /* The matcher the checks below use: a name counts only as a whole token in its section. */
 START_TEST(man_tokens)
 {
@@ -136,8 +191,13 @@ START_TEST(formats_table)
 		ck_assert_ptr_eq(parser_find(p->name), p);
 		for (size_t k = 0; k < i; k++)
 			ck_assert_str_ne(parsers[k]->name, p->name);
-		ck_assert_msg(strstr(main_help, p->name), "iopsy --help does not list format %s", p->name);
-		ck_assert_msg(strstr(an, p->name), "--format in --help does not list %s", p->name);
+		const char *ifl = strstr(main_help, "Input formats");
+		ck_assert_msg(ifl && has_token(ifl, ifl + strcspn(ifl, "\n"), p->name), "iopsy --help does not list format %s",
+			      p->name);
+		char *row = help_row(an, "--format");
+		ck_assert_msg(row && has_token(row, row + strlen(row), p->name), "analyze --help's --format row lacks %s",
+			      p->name);
+		free(row);
 		ck_assert_msg(man_in(man, "COMMON OPTIONS", p->name), "doc/iopsy.1 does not name format %s under COMMON OPTIONS", p->name);
 	}
 	ck_assert_uint_ge(n, 2);
@@ -187,11 +247,16 @@ START_TEST(reporters_table)
 		ck_assert_ptr_eq(reporter_find(r->name), r);
 		for (size_t k = 0; k < i; k++)
 			ck_assert_str_ne(reporters[k]->name, r->name);
-		if (r->analysis)
-			ck_assert_msg(strstr(an, r->name) && strstr(an, r->summary), "analyze --help does not list report %s",
-				      r->name);
-		if (r->compare)
-			ck_assert_msg(strstr(cmp, r->name), "compare --help does not list report %s", r->name);
+		for (int w = 0; w < 2; w++) {
+			if (!(w ? r->compare != NULL : r->analysis != NULL))
+				continue;
+			char *reports = help_row(w ? cmp : an, "--report"), want[96];
+			ck_assert_ptr_nonnull(reports);
+			snprintf(want, sizeof want, "\n%*s%-5s ", HELP_COL + 2, "", r->name);
+			ck_assert_msg(strstr(reports, want), "%s --help's --report row does not list report %s",
+				      w ? "compare" : "analyze", r->name);
+			free(reports);
+		}
 		ck_assert_msg(man_in(man, "COMMANDS", r->name), "doc/iopsy.1 does not name report %s under COMMANDS", r->name);
 	}
 	ck_assert_ptr_nonnull(strstr(reporter_names(0), "md"));
@@ -434,12 +499,15 @@ START_TEST(anopts_table)
 		for (size_t u = 0; u < sizeof uses / sizeof uses[0]; u++) {
 			if (!(o->flags & uses[u].flag))
 				continue;
-			char opt[80], with_arg[96];
+			char opt[80], with_arg[200];
 			snprintf(opt, sizeof opt, "--%s%s", uses[u].prefix, o->name);
 			snprintf(with_arg, sizeof with_arg, "%s%s%s", opt, o->arg ? " " : "", o->arg ? o->arg : "");
-			const char *h = uses[u].help;
-			ck_assert_msg(has_token(h, h + strlen(h), opt) && strstr(h, with_arg), "%s --help does not show %s",
-				      uses[u].cmd, with_arg);
+			if (uses[u].flag == ANF_SIDED) /* one row for both sides: "--before-NAME ARG, --after-NAME ARG" */
+				snprintf(with_arg, sizeof with_arg, "--before-%s%s%s, --after-%s%s%s", o->name, o->arg ? " " : "",
+					 o->arg ? o->arg : "", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+			char *row = help_row(uses[u].help, with_arg);
+			ck_assert_msg(row, "%s --help has no row %s", uses[u].cmd, with_arg);
+			free(row);
 			ck_assert_msg(man_in(man, "COMMANDS", opt), "doc/iopsy.1 does not document %s under COMMANDS", opt);
 		}
 		for (int k = 0; k < 3; k++) { /* the manifest's key NAME, and before-NAME / after-NAME for a sided row */
@@ -510,6 +578,7 @@ Suite *registry_suite(void)
 {
 	Suite *s = suite_create("registry");
 	TCase *t = tcase_create("tables");
+	tcase_add_test(t, man_page_generated);
 	tcase_add_test(t, man_tokens);
 	tcase_add_test(t, formats_table);
 	tcase_add_test(t, kinds_table);

@@ -14,50 +14,46 @@
 #include "html.h"
 #include "reporter.h"
 #include "window.h"
+#include "helpgen.h"
 
-static const char analyze_help_text[] =
+static const char analyze_intro[] =
 	"Usage: iopsy analyze [OPTIONS] CAPTURE...\n"
 	"Read esxtop and perfmon captures of one incident (any mix, several hosts and guests), align\n"
 	"their clocks, and say where IO waits: the verdict first, then findings worst first with\n"
 	"evidence, the rule and its source, and advice. CAPTURE may be gzip-compressed; '-' is stdin.\n"
-	"\n"
-	"  --vmkernel-log FILE       vmkernel.log (QUEUE FULL/BUSY, queue depth reductions); repeat it\n"
-	"                            for rotated logs or several hosts\n"
-	"  --partitions FILE         output of 'wmic partition get BlockSize, StartingOffset, Name, Index,\n"
-	"                            SystemName' (applied only to the guest it names, or --map's)\n"
-	"  --map FILE                guest disk to virtual disk lines: 'SQL01\\D: = SQL01:scsi0:1'\n"
-	"                            (default: found by correlating IOPS), SQL Server database\n"
-	"                            lines: 'database [INSTANCE:]DB log|data = [HOST\\]DISK', and\n"
-	"                            'partitions = HOST': the guest the --partitions file is of\n"
-	"  --rules FILE              threshold overrides: 'name = value [unit]' lines, sections\n"
-	"                            [host|vm|device NAME] and [disk [HOST] NAME] for one entity\n"
-	"                            (see 'iopsy rules --help'); the reports list what it changed\n"
-	"  --array-queue-depth N     the array LU command queue depth, to check over-commit\n"
-	"  --clock-offset SEC        guest clock minus host clock (default: estimated from IOPS)\n"
-	"  --no-clock-estimate       do not estimate the guest clock offset\n"
-	"  --json PATH               write the JSON result (schema_version 3) to PATH ('-' = stdout,\n"
-	"                            then the text summary is not printed unless --text is given)\n"
-	"  --text PATH               write the text summary to PATH instead of stdout\n"
-	"  --html PATH               write the self-contained HTML report to PATH (charts by gnuplot;\n"
-	"                            '-' = stdout, then the text summary is not printed unless --text)\n"
-	"%s"
-	DELIV_HELP
-	"  --gnuplot-dir DIR         keep each chart's data and gnuplot script in DIR (created if\n"
-	"                            missing) to restyle it; an existing DIR/style.gp is used\n"
-	"  --require-charts          fail (exit 4, no HTML written) when gnuplot is missing or a\n"
-	"                            chart cannot be drawn\n"
-	"  --fail-on LEVEL           exit 1 when a finding is at least LEVEL (warning|critical)\n"
-	WINDOW_HELP
-	FILTER_HELP
-	COMMON_HELP
-	"\nExit codes: 0 ok, 1 findings at or above --fail-on, 2 usage, 3 an input could not be read\n"
-	"(the others are still analysed), 4 system error. 1 wins over 3 (the findings stay visible to\n"
-	"cron, the input error is on stderr), 4 over both. With no readable capture only the errors\n"
-	"are printed. No report may be written over an input (exit 2).\n";
+	"\n";
+
+static const struct help_row analyze_rows[] = {
+	{"--json PATH", "write the JSON result (schema_version 3) to PATH ('-' = stdout, then the text summary is "
+			"not printed unless --text is given)"},
+	{"--text PATH", "write the text summary to PATH instead of stdout"},
+	{"--html PATH", "write the self-contained HTML report to PATH (charts by gnuplot; '-' = stdout, then the "
+			"text summary is not printed unless --text)"},
+	{NULL, NULL},
+};
+
+static const struct help_row analyze_charts_rows[] = {
+	{"--gnuplot-dir DIR", "keep each chart's data and gnuplot script in DIR (created if missing) to restyle it; "
+			      "an existing DIR/style.gp is used"},
+	{"--require-charts", "fail (exit 4, no HTML written) when gnuplot is missing or a chart cannot be drawn"},
+	{"--fail-on LEVEL", "exit 1 when a finding is at least LEVEL (warning|critical)"},
+	{NULL, NULL},
+};
 
 void analyze_help(struct buf *out)
 {
-	buf_printf(out, analyze_help_text, cli_report_help(0));
+	buf_adds(out, analyze_intro);
+	help_anopts(out, ANF_ANALYZE, NULL);
+	help_rows(out, HELP_COL, analyze_rows);
+	help_reports(out, 0);
+	buf_adds(out, DELIV_HELP);
+	help_rows(out, HELP_COL, analyze_charts_rows);
+	buf_adds(out, FILTER_HELP);
+	help_common(out, 22);
+	buf_adds(out, "\nExit codes: 0 ok, 1 findings at or above --fail-on, 2 usage, 3 an input could not be read\n"
+		      "(the others are still analysed), 4 system error. 1 wins over 3 (the findings stay visible to\n"
+		      "cron, the input error is on stderr), 4 over both. With no readable capture only the errors\n"
+		      "are printed. No report may be written over an input (exit 2).\n");
 }
 
 enum {

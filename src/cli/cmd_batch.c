@@ -11,6 +11,7 @@
 
 #include "batch.h"
 #include "commands.h"
+#include "helpgen.h"
 #include "deliver.h"
 #include "hdb.h"
 #include "history.h"
@@ -67,7 +68,8 @@ static const char batch_help[] =
 	"  --set-memory MB         a set reads no more captures once its worker holds MB (default\n"
 	"                          256); the rest are listed as not used\n"
 	"  --fail-on LEVEL         exit 1 when a set has a finding at LEVEL (warning|critical) or above\n"
-	COMMON_HELP
+	;
+static const char batch_help_exit[] =
 	"\nExit codes: 0 all sets analysed, 1 a set has critical findings with --fail-on, 2 usage,\n"
 	"3 some sets failed (they are in the index with their error), 4 system error (output or\n"
 	"history not writable, or mail not delivered: the .eml files are kept in DIR/mail/).\n"
@@ -77,6 +79,8 @@ static const char batch_help[] =
 void batch_help_out(struct buf *out)
 {
 	buf_adds(out, batch_help);
+	help_common(out, 22);
+	buf_adds(out, batch_help_exit);
 }
 
 enum {
@@ -302,7 +306,7 @@ static int run_batch(int argc, char **argv, struct recipients *rcpt)
 			else
 				return usage_error("batch", "--fail-on takes warning or critical, not '%s'", optarg);
 			break;
-		case 'h': fputs(batch_help, stdout); return EXIT_OK;
+		case 'h': return cli_print_help(batch_help_out);
 		default: return usage_hint("batch");
 		}
 	}

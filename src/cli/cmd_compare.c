@@ -15,8 +15,9 @@
 #include "html.h"
 #include "reporter.h"
 #include "window.h"
+#include "helpgen.h"
 
-static const char compare_help_text[] =
+static const char compare_intro[] =
 	"Usage: iopsy compare --before CAPTURE... --after CAPTURE... [OPTIONS]\n"
 	"Compare the captures of two periods (before and after a change): each side is analysed as\n"
 	"'iopsy analyze' would; entities are matched across the sides (naa ids, vmhba names,\n"
@@ -28,57 +29,48 @@ static const char compare_help_text[] =
 	"per unit of load; latency is also compared at equal load (IOPS bins) and against outstanding\n"
 	"IO; findings are gone, still present, new, or not assessed on the side that lacked the input.\n"
 	"CAPTURE may be gzip-compressed; '-' (stdin) may be given once.\n"
-	"\n"
-	"  --before CAPTURE...       captures of the period before the change (at least one)\n"
-	"  --after CAPTURE...        captures of the period after the change (at least one)\n"
-	"  --match-map FILE          entities renamed by the change, 'BEFORE = AFTER' per line, each\n"
-	"                            '[HOST\\]NAME' (e.g. 'SQL01:scsi0:1 = SQL01:scsi1:0',\n"
-	"                            'SQL01\\D: = SQL01\\G:', 'naa.600a...01 = naa.600a...02'); '#' comments\n"
-	"  --text PATH               write the text report to PATH instead of stdout\n"
-	"  --json PATH               write the JSON result (schema_version 2, doc/compare-json.md) to\n"
-	"                            PATH ('-' = stdout, then no text unless --text is given)\n"
-	"  --html PATH               write the self-contained HTML report (before/after latency CDFs,\n"
-	"                            time-of-day overlays, latency vs IOPS) to PATH\n"
-	"%s"
-	DELIV_HELP
-	"  --gnuplot-dir DIR         keep the charts' data and gnuplot scripts in DIR (to restyle them)\n"
-	"  --require-charts          no gnuplot, or a chart that fails, is an error (exit 4)\n"
-	"  --resamples N             bootstrap resamples (default 1000, 100..100000)\n"
-	"  --seed N                  bootstrap seed (default 1; same inputs and seed, same output)\n"
-	"  --confidence P            confidence level of the intervals (default 0.95)\n"
-	"  --material-pct P          smallest relative change of a median that gets a verdict\n"
-	"                            (default 10)\n"
-	"  --rules FILE              threshold overrides, 'name = value' lines (see 'iopsy rules')\n"
-	"  --before-rules FILE, --after-rules FILE\n"
-	"                            overrides for one side's analysis, read after --rules (the\n"
-	"                            comparison's own bands keep --rules)\n"
-	"  --before-map FILE, --after-map FILE\n"
-	"                            guest disk to virtual disk lines per side ('SQL01\\D: = SQL01:scsi0:1';\n"
-	"                            default: found by correlating IOPS)\n"
-	"  --before-vmkernel-log FILE, --after-vmkernel-log FILE\n"
-	"  --before-partitions FILE, --after-partitions FILE\n"
-	"                            as --vmkernel-log and --partitions of 'iopsy analyze', per side\n"
-	"  --array-queue-depth N     the array LU command queue depth (both sides)\n"
-	"  --clock-offset SEC        guest clock minus host clock, both sides (default: estimated from\n"
-	"                            IOPS on each side)\n"
-	"  --before-clock-offset SEC, --after-clock-offset SEC\n"
-	"                            the same for one side's guests (it wins over --clock-offset there)\n"
-	"  --no-clock-estimate       do not estimate guest clock offsets\n"
-	"  --fail-on OUTCOME         exit 1 when the outcome is regressed (regressed), or regressed or\n"
-	"                            mixed (mixed): for CI-style use\n"
-	WINDOW_HELP
-	"  --before-from TIME, --before-to TIME, --after-from TIME, --after-to TIME\n"
-	"                            the window of one side (its bound replaces --from/--to there),\n"
-	"                            read on that side's captures' clock (e.g. the ETL hours of each day)\n"
-	FILTER_HELP
-	"                            (both sides: a pattern must match on each)\n"
-	COMMON_HELP
-	"\nExit codes: 0 ok, 1 the outcome is at --fail-on, 2 usage, 3 an input could not be read (the\n"
-	"rest is still compared), 4 system error.\n";
+	"\n";
+
+static const struct help_row compare_rows[] = {
+	{"--before CAPTURE...", "captures of the period before the change (at least one)"},
+	{"--after CAPTURE...", "captures of the period after the change (at least one)"},
+	{"--match-map FILE", "entities renamed by the change, 'BEFORE = AFTER' per line, each '[HOST\\]NAME' (e.g. "
+			     "'SQL01:scsi0:1 = SQL01:scsi1:0', 'SQL01\\D: = SQL01\\G:', 'naa.600a...01 = "
+			     "naa.600a...02'); '#' comments"},
+	{"--text PATH", "write the text report to PATH instead of stdout"},
+	{"--json PATH", "write the JSON result (schema_version 2, doc/compare-json.md) to PATH ('-' = stdout, then "
+			"no text unless --text is given)"},
+	{"--html PATH", "write the self-contained HTML report (before/after latency CDFs, time-of-day overlays, "
+			"latency vs IOPS) to PATH"},
+	{NULL, NULL},
+};
+
+static const struct help_row compare_stat_rows[] = {
+	{"--gnuplot-dir DIR", "keep the charts' data and gnuplot scripts in DIR (to restyle them)"},
+	{"--require-charts", "no gnuplot, or a chart that fails, is an error (exit 4)"},
+	{"--resamples N", "bootstrap resamples (default 1000, 100..100000)"},
+	{"--seed N", "bootstrap seed (default 1; same inputs and seed, same output)"},
+	{"--confidence P", "confidence level of the intervals (default 0.95)"},
+	{"--material-pct P", "smallest relative change of a median that gets a verdict (default 10)"},
+	{"--rules FILE", "threshold overrides, 'name = value' lines (see 'iopsy rules'): both sides' analyses and "
+			 "the comparison's own bands"},
+	{"--fail-on OUTCOME", "exit 1 when the outcome is regressed (regressed), or regressed or mixed (mixed): for "
+			      "CI-style use"},
+	{NULL, NULL},
+};
 
 void compare_help(struct buf *out)
 {
-	buf_printf(out, compare_help_text, cli_report_help(1));
+	buf_adds(out, compare_intro);
+	help_rows(out, HELP_COL, compare_rows);
+	help_reports(out, 1);
+	buf_adds(out, DELIV_HELP);
+	help_rows(out, HELP_COL, compare_stat_rows);
+	help_anopts(out, ANF_COMPARE, NULL);
+	buf_adds(out, FILTER_HELP "                            (both sides: a pattern must match on each)\n");
+	help_common(out, 22);
+	buf_adds(out, "\nExit codes: 0 ok, 1 the outcome is at --fail-on, 2 usage, 3 an input could not be read (the\n"
+		      "rest is still compared), 4 system error.\n");
 }
 
 enum {

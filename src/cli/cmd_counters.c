@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "helpgen.h"
 #include "inventory.h"
 #include "reporter.h"
 #include "json.h"
@@ -16,12 +17,12 @@ static const char counters_help_text[] =
 	"\n"
 	"  -m, --match REGEX   only columns whose full counter path matches (PCRE2, case-insensitive)\n"
 	"  --json              JSON instead of text (one object per file; an array for several files)\n"
-	WINDOW_HELP
-	COMMON_HELP;
+	WINDOW_HELP;
 
 void counters_help(struct buf *out)
 {
 	buf_adds(out, counters_help_text);
+	help_common(out, 22);
 }
 
 int cmd_counters(int argc, char **argv)

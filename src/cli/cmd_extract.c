@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "helpgen.h"
 #include "extract.h"
 #include "match.h"
 #include "pdh.h"
@@ -23,12 +24,12 @@ static const char extract_help_text[] =
 	"  --time-format FMT   the time column: iso (2026-07-27T13:00:00.644Z, the default), excel\n"
 	"                      (2026-07-27 13:00:00.644 UTC, read by spreadsheets as a date-time) or\n"
 	"                      local (the same in local time: --tz, else the perfmon header's bias)\n"
-	WINDOW_HELP
-	COMMON_HELP;
+	WINDOW_HELP;
 
 void extract_help(struct buf *out)
 {
 	buf_adds(out, extract_help_text);
+	help_common(out, 22);
 }
 
 /* A name from the command line or a capture, as the terminal may show it: control characters

@@ -57,8 +57,8 @@ enum {
 		{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},                     \
 		{"threads", required_argument, NULL, OPT_THREADS}
 
-#define COMMON_HELP                                                                                    \
-	"  --format NAME       force the input format (auto, esxtop, perfmon, hyperv; default: probe)\n" \
+/* The common options' rows after --format, whose row help_common (helpgen.h) writes from parsers[]. */
+#define COMMON_HELP_REST                                                                               \
 	"  --tz ZONE           the customer's time zone: an IANA name (Europe/Berlin, DST per time\n" \
 	"                      stamp) or an offset (+09:00, -0500, UTC); reports show times in it\n"  \
 	"                      beside UTC, and perfmon local time without a header bias is read in\n" \

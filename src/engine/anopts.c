@@ -11,16 +11,20 @@
 const struct anopt anopts[] = {
 	{.name = "rules", .arg = "FILE", .type = ANT_PATH, .off = AV(rules), .input = AN_IN_RULES,
 	 .flags = ANF_ANALYZE | ANF_SIDED | ANF_MANIFEST, .want = "a rules file",
-	 .help = "threshold overrides: 'name = value [unit]' lines and sections (iopsy rules --help)"},
+	 .help = "threshold overrides: 'name = value [unit]' lines, sections [host|vm|device NAME] and [disk [HOST] NAME] "
+		 "for one entity (see 'iopsy rules --help'); the reports list what it changed"},
 	{.name = "map", .arg = "FILE", .type = ANT_PATH, .off = AV(map), .input = AN_IN_MAP,
 	 .flags = ANF_ANALYZE | ANF_SIDED | ANF_MANIFEST, .want = "a disk map file",
-	 .help = "guest disk to virtual disk lines, SQL Server database lines, 'partitions = HOST'"},
+	 .help = "guest disk to virtual disk lines: 'SQL01\\D: = SQL01:scsi0:1' (default: found by correlating IOPS), "
+		 "SQL Server database lines: 'database [INSTANCE:]DB log|data = [HOST\\]DISK', and 'partitions = HOST': "
+		 "the guest the --partitions file is of"},
 	{.name = "vmkernel-log", .arg = "FILE", .type = ANT_PATHS, .off = AV(vmklog), .given = AV(nvmklog),
 	 .input = AN_IN_VMKLOG, .flags = ANF_ANALYZE | ANF_SIDED | ANF_MANIFEST, .want = "a vmkernel.log",
-	 .help = "vmkernel.log (QUEUE FULL/BUSY, queue depth reductions); repeat it for more"},
+	 .help = "vmkernel.log (QUEUE FULL/BUSY, queue depth reductions); repeat it for rotated logs or several hosts"},
 	{.name = "partitions", .arg = "FILE", .type = ANT_PATH, .off = AV(partitions), .input = AN_IN_PARTITIONS,
 	 .flags = ANF_ANALYZE | ANF_SIDED | ANF_MANIFEST, .want = "a partitions file",
-	 .help = "output of 'wmic partition get BlockSize, StartingOffset, Name, Index, SystemName'"},
+	 .help = "output of 'wmic partition get BlockSize, StartingOffset, Name, Index, SystemName' (applied only to "
+		 "the guest it names, or --map's)"},
 	{.name = "array-queue-depth", .arg = "N", .type = ANT_INT, .min = 1, .max = 1000000, .off = AO(array_queue_depth),
 	 .flags = ANF_ANALYZE | ANF_COMPARE | ANF_MANIFEST, .want = "a positive number",
 	 .help = "the array LU command queue depth, to check over-commit"},
@@ -32,10 +36,12 @@ const struct anopt anopts[] = {
 	 .help = "do not estimate the guest clock offset"},
 	{.name = "from", .arg = "TIME", .type = ANT_TIME, .off = AV(win[0]),
 	 .flags = ANF_ANALYZE | ANF_COMPARE | ANF_SIDED | ANF_MANIFEST | ANF_MANIFEST_SIDED, .want = "a time",
-	 .help = "read only the rows from this time on (ISO, or the captures' local time)"},
+	 .help = "read only the rows from this time on: ISO with Z or an offset (2026-07-27T20:00:00Z), or the "
+		 "captures' local time (13:00, 2026-07-27 13:00): in the --tz zone when given, else on the clock of the "
+		 "first perfmon given, else esxtop's UTC; a time alone is on the day the first capture starts"},
 	{.name = "to", .arg = "TIME", .type = ANT_TIME, .off = AV(win[1]),
 	 .flags = ANF_ANALYZE | ANF_COMPARE | ANF_SIDED | ANF_MANIFEST | ANF_MANIFEST_SIDED, .want = "a time",
-	 .help = "read only the rows up to this time (included)"},
+	 .help = "read only the rows up to this time (included), written as --from's"},
 	{0},
 };
 
