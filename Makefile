@@ -1,5 +1,5 @@
 # iopsy — post-mortem analysis of esxtop and perfmon storage captures.
-# Targets: all (default), demo, check-fast, check, check-san, check-slurm, deps, lint, man, install,
+# Targets: all (default), demo, check-fast, check, check-san, check-slurm, deps, lint, man, format, install,
 # bench, clean (README "Testing" says which test tier to run when).
 # Switches: SANITIZE=address,undefined  WERROR=1  V=1  PREFIX=/usr/local  DESTDIR=
 
@@ -104,7 +104,7 @@ TEST_SRC := $(wildcard tests/check_*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/runner.o
 BIN      := $(BUILD)/iopsy
 
-.PHONY: man all demo check check-fast check-san check-unit check-unit-quick golden-plain golden-threads hostile-fast hostile-mem check-unit check-golden check-hostile check-batch check-shard check-pg check-slurm check-browser check-deliverable stress valgrind fuzz deps deps-test lint install uninstall bench clean samples
+.PHONY: format man all demo check check-fast check-san check-unit check-unit-quick golden-plain golden-threads hostile-fast hostile-mem check-unit check-golden check-hostile check-batch check-shard check-pg check-slurm check-browser check-deliverable stress valgrind fuzz deps deps-test lint install uninstall bench clean samples
 
 all: $(BIN) iopsy
 
@@ -144,6 +144,12 @@ $(BUILD)/mkman: $(BUILD)/tests/mkman.o $(BUILD)/libiopsy.a
 man: $(BUILD)/mkman
 	$(Q)$(BUILD)/mkman doc/iopsy.1 >doc/iopsy.1.tmp && mv doc/iopsy.1.tmp doc/iopsy.1
 
+# format: clang-format (.clang-format: the kernel's style at 120 columns) on the C files this
+# working tree changes against HEAD, not on the whole tree (which would bury history)
+format:
+	$(Q)git diff --name-only --diff-filter=AM HEAD -- '*.c' '*.h' | xargs -r clang-format -i
+	$(Q)git ls-files --others --exclude-standard -- '*.c' '*.h' | xargs -r clang-format -i
+
 # deps: install the Debian packages the build, the demo and the tests need (idempotent).
 DEB_PKGS := gcc make libcsv-dev libpcre2-dev zlib1g-dev libisal-dev libsqlite3-dev libcurl4-openssl-dev libxlsxwriter-dev libpq-dev pkg-config gnuplot-nox check tzdata
 deps:
@@ -152,8 +158,9 @@ deps:
 # What the tests need on top: a real SMTP server and Python's email package for the mail test,
 # Chromium for the browser test (and --pdf), poppler-utils (pdftotext, pdftoppm) for the PDF test,
 # the sqlite3 shell, GNU time for the memory checks, a PostgreSQL server for the PostgreSQL
-# history (a throwaway cluster, tests/pgtmp.sh), PyYAML for the Kubernetes manifests' test.
-TEST_PKGS := python3 unzip python3-aiosmtpd chromium poppler-utils sqlite3 time postgresql python3-yaml
+# history (a throwaway cluster, tests/pgtmp.sh), PyYAML for the Kubernetes manifests' test,
+# Universal Ctags for lint's size budget (tests/sizes.sh).
+TEST_PKGS := python3 unzip python3-aiosmtpd chromium poppler-utils sqlite3 time postgresql python3-yaml universal-ctags
 deps-test: deps
 	@sh tests/ensure-deps.sh $(TEST_PKGS)
 

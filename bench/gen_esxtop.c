@@ -5,13 +5,13 @@
  * Writes a PDH-CSV 4.0 capture as `esxtop -b -d 5` (default, non -a) would: one header line, ROWS data
  * lines, every field quoted, LF line ends, one empty trailing field on every line, "MM/DD/YYYY HH:MM:SS"
  * UTC timestamps with interval jitter. COLUMNS counter columns follow the timestamp column (so each line
- * has COLUMNS + 2 fields). Column mix follows DOMAIN.md §7: Vcpu ~56%, Interrupt Cookie ~20%, storage
+ * has COLUMNS + 2 fields). Column mix follows doc/domain.md §7: Vcpu ~56%, Interrupt Cookie ~20%, storage
  * ~7.5% (SCSI devices, paths, adapters, per-device-per-world, partitions, virtual disks, NFS), the rest
  * Group Cpu, Network Port, Physical Cpu, Physical Cpu Load and Memory. Instance names contain spaces,
  * nested parentheses and colons; counter names contain parentheses. One VM powers off at 2/3 of the
  * capture: its cells are empty ("") from then on, as esxtop writes them.
  *
- * -a adds the `PCPU Power State` block of an `esxtop -a` capture from ESXi 6.x (DOMAIN.md §7): per
+ * -a adds the `PCPU Power State` block of an `esxtop -a` capture from ESXi 6.x (doc/domain.md §7): per
  * PCPU %C-State C0-C2, %P-State P0-P7, %T-State T0-T7, and between two PCPUs an unquoted
  * space-padded field glued to the next quoted one without a comma (header `   -"\\h\PCPU Power
  * State(PCPU 1)\%C-State C0"`, data `    73.1"8.93"`). -p writes the same capture (same columns,

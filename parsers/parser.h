@@ -119,7 +119,7 @@ struct counter_class {
 };
 enum { COMBINE_FIRST, COMBINE_SUM, COMBINE_MEAN };
 
-/* One input format (STYLE: ops tables in one registry). Every format in this table is framed as
+/* One input format (doc/architecture.md, "The tables"). Every format in this table is framed as
  * PDH-CSV/TSV, so its reader is the shared PDH reader (pdh.h); a format with another framing
  * brings its own (tests/check_reader.c has one). Strings are static. */
 struct parser_ops {

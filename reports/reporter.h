@@ -1,4 +1,4 @@
-/* reporter.h — the output formats: one table of reporters (STYLE: ops tables in one registry). A
+/* reporter.h — the output formats: one table of reporters (doc/architecture.md, "The tables"). A
  * reporter renders a model — an analysis, a comparison, a capture inventory or a batch run — into
  * a buffer; what it cannot render is NULL. Callers pick one by name (--report NAME=PATH, with
  * --json/--text/--html as aliases) and write the buffer; reporters never compute analysis, they

@@ -17,6 +17,7 @@
 #     format's parser_ops): no file of src/engine calls a pdh_ function or includes pdh.h, so a
 #     format that is not PDH-framed needs no engine change (the shared types pdh_column, pdh_row,
 #     ... are no calls and stay allowed).
+#  8. the size budget: tests/sizes.sh --check (a ratchet on long functions and wide lines).
 # Comments and string literals are ignored (gcc -fpreprocessed strips comments).
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -107,5 +108,10 @@ case $? in
 2) echo "lint: callcycles: not checked (nothing built)" ;;
 *) status=1 ;;
 esac
+# 8. the size budget (tests/sizes.sh): no function newly at 150 lines or more, none of those
+#    grown, no file with more lines over 120 columns than tests/size-allowance.txt allows
+if ! sh tests/sizes.sh --check; then
+	status=1
+fi
 [ $status -eq 0 ] && echo "lint: ok"
 exit $status

@@ -1137,7 +1137,6 @@ static void check_vhdx_unit(struct analysis *a)
 void analysis_run(struct analysis *a, const struct analyze_opts *o)
 {
 	a->opts = *o;
-	a->array_queue_depth = o->array_queue_depth;
 	a->ninputs = a->inputs_more = 0;
 	if (o->rules) {
 		struct rule_override ov[RULES_MAX_OVERRIDES];

@@ -75,7 +75,6 @@ struct analysis {
 	unsigned verdict_places;         /* 1u << VP_x of each place the verdict names */
 	long verdict_first;              /* index in f of the finding naming the first place said (or
 	                                  * the slow guest disk's), -1 none */
-	int array_queue_depth;
 	struct rules rules;              /* the rules in force (defaults after analysis_init) */
 	struct shown_stack shown[TOPO_MAX_SHOWN]; /* the IO stacks every output shows (topology.h) */
 	struct iopath iop;               /* the IO path graph (iopath.h), built first in analysis_run */
@@ -176,7 +175,7 @@ struct stream_rule {
 	bool any_sample;                 /* no sustain: one row is a window (aborts, resets) */
 };
 
-/* The detectors, one table (STYLE: registry of const structs), ended by a row without a title. A
+/* The detectors, one table (doc/architecture.md, "The tables"), ended by a row without a title. A
  * kind may have several detectors (aborts from esxtop counters and from vmkernel.log). A detector
  * either streams (stream + window) or runs once over the loaded model (run). */
 struct detector {

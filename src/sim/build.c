@@ -186,14 +186,17 @@ void sc_absent(struct sim_config *c, ...)
 	for (const char *k; (k = va_arg(ap, const char *));) {
 		int i = kind_find(k);
 		if (i >= 0)
-			c->absent |= 1u << i;
+			c->absent |= UINT64_C(1) << i;
 	}
 	va_end(ap);
 }
 
+/* sim_config.absent has a bit per kind */
+_Static_assert(K_COUNT >= 1 && K_COUNT <= 64, "sim_config.absent holds 64 kinds: make it a bitset");
+
 void sc_absent_all(struct sim_config *c)
 {
-	c->absent = (1u << K_COUNT) - 1;
+	c->absent = ~UINT64_C(0) >> (64 - K_COUNT);
 }
 
 /* Kinds that need a cause no scenario but their own produces. */

@@ -348,11 +348,11 @@ int sim_write_truth(const struct sim_config *c, const char *path)
 	json_key(&j, "absent");
 	json_arr_begin_flat(&j);
 	for (int k = 0; k < K_COUNT; k++)
-		if (c->absent & (1u << k))
+		if (c->absent & (UINT64_C(1) << k))
 			json_str(&j, kinds[k].name);
 	for (int i = 0; i < c->nabsent_names; i++) {
 		int k = kind_find(c->absent_names[i]);
-		if (k < 0 || !(c->absent & (1u << k)))
+		if (k < 0 || !(c->absent & (UINT64_C(1) << k)))
 			json_str(&j, c->absent_names[i]);
 	}
 	json_arr_end(&j);

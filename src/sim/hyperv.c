@@ -954,7 +954,7 @@ static void hv_absent(struct sim_config *c, const char *except, const char *exce
 			continue;
 		int k = kind_find(hv_kinds[i]);
 		if (k >= 0)
-			c->absent |= 1u << k;
+			c->absent |= UINT64_C(1) << k;
 		if (c->nabsent_names < SIM_MAX_EXPECT)
 			c->absent_names[c->nabsent_names++] = hv_kinds[i];
 	}

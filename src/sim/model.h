@@ -208,7 +208,7 @@ struct sim_config {
 	struct sim_adapter adapter[SIM_MAX_ADAPTER];
 	int nexpect;
 	struct sim_expect expect[SIM_MAX_EXPECT];
-	uint32_t absent;        /* bit k = kinds[k] (enum kind) must not be reported */
+	uint64_t absent;        /* bit k = kinds[k] (enum kind) must not be reported (K_COUNT <= 64) */
 	/* ---- Hyper-V scenarios (hyperv.c) ---- */
 	int hyperv;             /* 0 = the ESXi model; else which Hyper-V host the scenario runs (enum sim_hv) */
 	int nabsent_names;      /* absent kinds the engine's kind table does not have (yet), by name */

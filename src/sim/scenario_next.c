@@ -749,7 +749,7 @@ void sc_build_backup_large_io(struct sim_config *c, int part)
 	c->sql_counters = true;
 	c->tx.coverage = true;
 	sc_absent_unrelated(c);
-	c->absent &= ~(1u << kind_find("io.split")); /* real with --all-counters: neither expected nor absent */
+	c->absent &= ~(UINT64_C(1) << kind_find("io.split")); /* real with --all-counters: neither expected nor absent */
 	absent_host_queues(c);
 	sc_absent(c, "latency.guest_read", "latency.device", NULL);
 	c->tx.note = "1 MiB reads at ~27 ms are throughput-bound, not slow (PAL: 35 ms above 64 KiB); DAVG ~25 ms "
@@ -830,7 +830,7 @@ void sc_build_sql_log_cpu(struct sim_config *c, int part)
 	c->tx.coverage = true;
 	sc_absent_all(c);
 	/* the VM's own CPU finding is the cause (%RDY ~18 per vCPU, co-stop ~3.6), the storage none */
-	c->absent &= ~(1u << K_CPU_CONTENTION);
+	c->absent &= ~(UINT64_C(1) << K_CPU_CONTENTION);
 	sc_expect(c, "cpu.contention", "SQL01", NULL, 0.0, 1.0);
 	c->tx.sql_storage = 0;
 	c->tx.sql_symptom = "log_flush_wait";
