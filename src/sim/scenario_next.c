@@ -749,7 +749,8 @@ void sc_build_backup_large_io(struct sim_config *c, int part)
 	c->sql_counters = true;
 	c->tx.coverage = true;
 	sc_absent_unrelated(c);
-	c->absent &= ~(UINT64_C(1) << kind_find("io.split")); /* real with --all-counters: neither expected nor absent */
+	/* real with --all-counters: neither expected nor absent */
+	c->absent &= ~(UINT64_C(1) << kind_find("io.split"));
 	absent_host_queues(c);
 	sc_absent(c, "latency.guest_read", "latency.device", NULL);
 	c->tx.note = "1 MiB reads at ~27 ms are throughput-bound, not slow (PAL: 35 ms above 64 KiB); DAVG ~25 ms "
