@@ -296,6 +296,40 @@ START_TEST(host_disk_neighbour)
 }
 END_TEST
 
+/* A slow host disk without a neighbour: the verdict names what it carries, the busiest VHDX (and its
+ * VM) and the volume its path names (the SQL Server wait it explains is checked by the expert cases'
+ * s01, which has a guest with SQL Server's counters). */
+START_TEST(host_disk_names_its_vhdx)
+{
+	static const struct mcol h[] = {
+		{VSD SQLD ")\\Read Operations/Sec", mc_wave, {1500, 300, 7, 0}},
+		{VSD SQLD ")\\Write Operations/Sec", mc_konst, {100}},
+		{VSD SQLD ")\\Read Bytes/sec", mc_wave, {1500 * 8192.0, 300 * 8192, 7, 0}},
+		{VSD SQLD ")\\Write Bytes/sec", mc_konst, {100 * 8192.0}},
+		{VSD SQLD ")\\Latency", mc_pulse, {0.001, 0.045, 60, 140}},
+		{VSD SQLD ")\\Lower Latency", mc_pulse, {0.001, 0.045, 60, 140}},
+		VHDX(APPD, 100, 1.0),
+		{"Cluster CSVFS(Volume1)\\Reads/sec", mc_wave, {1570, 300, 7, 0}},
+		{"Cluster CSVFS(Volume1)\\Writes/sec", mc_konst, {130}},
+		{"PhysicalDisk(2)\\Disk Transfers/sec", mc_wave, {1700, 300, 7, 0}},
+		{"PhysicalDisk(2)\\Disk Reads/sec", mc_wave, {1570, 300, 7, 0}},
+		{"PhysicalDisk(2)\\Disk Writes/sec", mc_konst, {130}},
+		{"PhysicalDisk(2)\\Avg. Disk sec/Read", mc_pulse, {0.001, 0.045, 60, 140}},
+		{"PhysicalDisk(2)\\Avg. Disk sec/Write", mc_pulse, {0.001, 0.045, 60, 140}},
+		{"PhysicalDisk(2)\\Current Disk Queue Length", mc_pulse, {1, 70, 60, 140}},
+		{"Hyper-V Hypervisor Virtual Processor(SQL01:Hv VP 0)\\CPU Wait Time Per Dispatch", mc_konst, {8000}},
+	};
+	struct analysis a;
+	analysis_init(&a);
+	run(&a, h, (int)(sizeof h / sizeof h[0]), NULL, 0);
+	ck_assert_ptr_nonnull(find_kind(&a, K_LAT_HOST_DISK, "Disk 2"));
+	ck_assert_msg(strstr(a.verdict, "The busiest VHDX on host disk Disk 2 is SQL01_D.vhdx of SQL01") &&
+			      strstr(a.verdict, "on Volume1"),
+		      "%s", a.verdict);
+	analysis_free(&a);
+}
+END_TEST
+
 START_TEST(host_disk_large_io)
 {
 	/* a backup's 1 MiB reads at 27 ms: the large-IO band (35 ms), no finding; the same at 8 KiB is one */
@@ -422,6 +456,7 @@ Suite *hyperv_suite(void)
 	tcase_add_test(tc, storage_qos);
 	tcase_add_test(tc, csv_redirected);
 	tcase_add_test(tc, host_disk_neighbour);
+	tcase_add_test(tc, host_disk_names_its_vhdx);
 	tcase_add_test(tc, host_disk_large_io);
 	tcase_add_test(tc, vcpu_wait_and_coverage);
 	tcase_add_test(tc, guest_waits_above_the_host);
