@@ -66,6 +66,8 @@ static const char compare_help_text[] =
 	"  --no-clock-estimate       do not estimate guest clock offsets\n"
 	"  --fail-on OUTCOME         exit 1 when the outcome is regressed (regressed), or regressed or\n"
 	"                            mixed (mixed): for CI-style use\n"
+	"  --allow-reversed          compare sides whose before captures are later than the after ones\n"
+	"                            (else that is reported and the exit code is 2)\n"
 	WINDOW_HELP
 	"  --before-from TIME, --before-to TIME, --after-from TIME, --after-to TIME\n"
 	"                            the window of one side (its bound replaces --from/--to there),\n"
@@ -74,7 +76,8 @@ static const char compare_help_text[] =
 	"                            (both sides: a pattern must match on each)\n"
 	COMMON_HELP
 	"\nExit codes: 0 ok, 1 the outcome is at --fail-on, 2 usage, 3 an input could not be read (the\n"
-	"rest is still compared), 4 system error.\n";
+	"rest is still compared; 2 also for sides in reverse time order without --allow-reversed), 4 system\n"
+	"error.\n";
 
 void compare_help(struct buf *out)
 {
@@ -97,6 +100,7 @@ enum {
 	OPT_REQUIRE_CHARTS,
 	OPT_REPORT,
 	OPT_FAILON,
+	OPT_ALLOW_REVERSED,
 };
 
 /* compare's own options before the table's (anopts.h) and after them: the order "did you mean"
@@ -117,6 +121,7 @@ static const struct option own_tail[] = {{"html", required_argument, NULL, OPT_H
 					 {"require-charts", no_argument, NULL, OPT_REQUIRE_CHARTS},
 					 {"report", required_argument, NULL, OPT_REPORT},
 					 {"fail-on", required_argument, NULL, OPT_FAILON},
+					 {"allow-reversed", no_argument, NULL, OPT_ALLOW_REVERSED},
 					 FILTER_LONG_OPTS,
 					 {"format", required_argument, NULL, OPT_FORMAT},
 					 {"tz", required_argument, NULL, OPT_TZ},
@@ -233,6 +238,7 @@ struct cmp_cli {
 	struct report_opts ro;
 	struct an_values av[2]; /* the table's options of each side */
 	int fail_on;            /* CO_REGRESSED: regressed; CO_MIXED: regressed or mixed */
+	bool allow_reversed;    /* --allow-reversed */
 	struct compare c;
 	struct deliv_opts dv;
 	struct ent_filter filt[2];
@@ -290,6 +296,7 @@ static int own_opt(struct cmp_cli *x, int ch, int *ret)
 		else
 			return *ret = usage_error("compare", "--fail-on takes regressed or mixed, not '%s'", optarg), 1;
 		break;
+	case OPT_ALLOW_REVERSED: x->allow_reversed = true; break;
 	case 'h': *ret = cli_print_help(compare_help); return 1;
 	default: *ret = usage_hint("compare"); return 1;
 	}
@@ -423,6 +430,15 @@ static int run_and_write(struct cmp_cli *x, int ret)
 	int w = cli_outputs_write(&x->outs, "compare", c, &x->ro);
 	if (w > ret)
 		ret = w;
+	if (c->sum.reversed) { /* the reports say so in their first line; the run fails unless it was meant */
+		fprintf(stderr, "iopsy compare: %s: the sides look reversed (%s)\n",
+			x->allow_reversed ? "warning" : "error", c->sum.reversed_text);
+		if (!x->allow_reversed) {
+			fprintf(stderr, "iopsy compare: give the earlier captures with --before, or --allow-reversed to "
+					"compare them in this order\n");
+			return EXIT_USAGE;
+		}
+	}
 	/* CI use: a regression (or, with mixed, any regression) fails the run */
 	if (ret == EXIT_OK && x->fail_on >= 0 &&
 	    (c->sum.outcome == CO_REGRESSED || (x->fail_on == CO_MIXED && c->sum.outcome == CO_MIXED)))

@@ -66,6 +66,9 @@ enum cmp_reason {
 	CR_NOT_COMPARABLE,/* not comparable: the after side has no busy period like the before side's */
 	CR_WITH_LOAD,     /* unchanged: latency rose with materially more work (or fell with less) and is
 	                   * not so at equal load: the load moved it, not the change (Little's law) */
+	CR_MORE_LOAD,     /* unchanged: latency rose by a smaller factor than the work, which rose
+	                   * materially, and equal load could not be compared (the loads do not
+	                   * overlap): more load, not a slower stack */
 	CR_COUNT
 };
 extern const char *const cmp_reason_names[CR_COUNT]; /* NULL, "interval_contains_zero", ... */
@@ -210,6 +213,11 @@ struct cmp_row {
 	bool decisive;              /* a latency row at the top of its IO stack: the comparison's
 	                             * outcome reads it (guest disks; virtual disks and devices with no
 	                             * compared disk above them) */
+	double io_share;            /* the row's IO (its direction's, for a read or write latency) as a
+	                             * share of the compared disks' IO, the larger of the two sides;
+	                             * NaN when unknown */
+	bool material;              /* io_share >= compare.min_io_share (or unknown): the row can
+	                             * decide the outcome */
 	bool has_lm;                /* latency rows with a load metric on both sides */
 	struct cmp_loadmatch lm;
 };
@@ -317,6 +325,11 @@ struct cmp_summary {
 	bool capacity_gain;         /* the after side did materially more work in the busy phase of a
 	                             * decisive entity whose latency did not get worse */
 	const char *outcome_why;    /* static or arena: for not comparable, the reason */
+	const char *nc_action;      /* static or arena: for not comparable, what fixes it (NULL: capture
+	                             * the after side again during a busy period like the before's) */
+	bool reversed;              /* the after side's readable captures all end before the before
+	                             * side's begin: the sides were given the wrong way round */
+	const char *reversed_text;  /* arena: "the before captures (28 July 2026) are later than ..." */
 	const char *moved_down;     /* the verdict's "the bottleneck moved down a layer; check the
 	                             * array before raising queue depths further": the entities below
 	                             * the guest whose latency rose ("naa.600..., naa.601..."), arena;
