@@ -745,6 +745,34 @@ START_TEST(trickle_does_not_decide)
 }
 END_TEST
 
+/* issue 35: a side that holds a sliver of the other side's busy phase (a capture or window that
+ * ends 20 of 290 rows into it) is not comparable, naming the side; a side whose busy phase is a
+ * fifth as long but did the same IOs (a faster stack finishing the same work) is compared. */
+START_TEST(sliver_not_comparable)
+{
+	char dir[] = "/tmp/iopsy-cmp-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	const struct shape b = {.busy_share = 0.4, .busy_from = 0.3, .idle_iops = 40, .busy_iops = 900,
+				.idle_ms = 2, .busy_ms = 30, .sigma = 0.25};
+	struct shape cut = b, fast = b;
+	cut.busy_from = 0.972, cut.busy_share = 0.028;
+	fast.busy_share = 0.08, fast.busy_iops = 4500, fast.busy_ms = 6;
+	struct compare c;
+	shaped(&c, dir, 720, &b, &cut, 5, 300);
+	const struct cmp_pair *p = pair_of(&c, LAYER_DEVICE, "naa.600b");
+	ck_assert_int_eq(p->sliver, 2);
+	ck_assert_int_eq(c.sum.outcome, CO_NOT_COMPARABLE);
+	ck_assert_msg(strstr(c.headline, "the after capture holds only "), "%s", c.headline);
+	done(&c);
+	shaped(&c, dir, 720, &b, &fast, 6, 300);
+	p = pair_of(&c, LAYER_DEVICE, "naa.600b");
+	ck_assert_int_eq(p->sliver, 0);
+	ck_assert_int_ne(c.sum.outcome, CO_NOT_COMPARABLE);
+	done(&c);
+	rmrf(dir);
+}
+END_TEST
+
 /* A misaligned partition found before (--before-partitions) with no partitions file after is
  * not gone: it was not assessed after. With the file after, it is still present. */
 START_TEST(not_assessed_after)
@@ -1007,6 +1035,7 @@ Suite *compare_suite(void)
 	tcase_add_test(tc, lengths_and_widths);
 	tcase_add_test(tc, mixed_outcome);
 	tcase_add_test(tc, trickle_does_not_decide);
+	tcase_add_test(tc, sliver_not_comparable);
 	tcase_add_test(tc, not_assessed_after);
 	suite_add_tcase(s, tc);
 	return s;

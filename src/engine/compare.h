@@ -258,6 +258,11 @@ struct cmp_pair {
 	bool before_missing;        /* not comparable the other way: only the after side has a distinct
 	                             * busy phase and the before side's load does not reach half of it
 	                             * (a before capture or window that holds only idle time) */
+	int sliver;                 /* not comparable: side sliver - 1 holds less than
+	                             * compare.min_busy_held of the other side's busy phase by duration
+	                             * and by IOs (a window or capture that cuts it); 0 none */
+	double held[2];             /* each side's busy phase: seconds, and */
+	double held_ios[2];         /* ... its IOs (seconds x busy median IO/s; NaN when unknown) */
 	bool shares_comparable;     /* the two sides spend comparable shares of their time busy (the
 	                             * busy shares differ by less than --material-pct of the larger,
 	                             * or a side has no load measure): only then may whole-capture

@@ -906,9 +906,19 @@ static void decide(struct compare *c)
 	const struct cmp_row *nc[8];
 	size_t nn = top_rows(c, PICK_NOT_COMPARABLE, nc, 8);
 	for (size_t i = 0; i < nn; i++)
-		if (before_slow(c, nc[i]) || c->pairs[nc[i]->pair].before_missing) {
+		if (before_slow(c, nc[i]) || c->pairs[nc[i]->pair].before_missing || c->pairs[nc[i]->pair].sliver) {
 			s->outcome = CO_NOT_COMPARABLE;
 			s->head[0] = nc[i];
+			if (c->pairs[nc[i]->pair].sliver)
+				s->outcome_why = c->pairs[nc[i]->pair].sliver == 1
+							 ? "the before side holds only a small part of the after side's busy phase"
+							 : "the after side holds only a small part of the before side's busy phase";
+			if (c->pairs[nc[i]->pair].sliver)
+				s->nc_action = c->pairs[nc[i]->pair].sliver == 1
+						       ? "Give a before window (or capture) that holds the whole busy phase, as the "
+							 "after side does, then compare again."
+						       : "Give an after window (or capture) that holds the whole busy phase, as the "
+							 "before side does, then compare again.";
 			return;
 		}
 	/* the rows that carry the IO decide; a trickle is reported (cmp_summarise), it decides nothing */
@@ -944,6 +954,19 @@ static void decide(struct compare *c)
 	}
 }
 
+/* A duration in words: "30 s", "12 minutes", "2.0 hours". */
+static void plain_secs(struct buf *b, double s)
+{
+	if (isnan(s))
+		buf_adds(b, "an unknown time");
+	else if (s < 120)
+		buf_printf(b, "%.0f s", s);
+	else if (s < 7200)
+		buf_printf(b, "%.0f minutes", s / 60);
+	else
+		buf_printf(b, "%.1f hours", s / 3600);
+}
+
 /* The not-comparable sentence: "the after capture has no busy period like the before capture's
  * 13:48-14:12 on SQL01 D: (...)". */
 static void not_comparable_text(const struct compare *c, const struct cmp_row *r, struct buf *b)
@@ -951,6 +974,29 @@ static void not_comparable_text(const struct compare *c, const struct cmp_row *r
 	const struct cmp_pair *p = &c->pairs[r->pair];
 	const struct cmp_busy *bb = &p->busy[0], *ba = &p->busy[1];
 	char l[512];
+	if (p->sliver) {
+		/* a window or capture that cuts the other side's busy phase to a sliver */
+		int sv = p->sliver - 1, o = 1 - sv;
+		const struct cmp_busy *bo = &p->busy[o];
+		buf_printf(b, "the %s capture holds only ", cmp_side_names[sv]);
+		plain_secs(b, p->held[sv]);
+		buf_printf(b, " of the %s capture's busy phase", cmp_side_names[o]);
+		if (bo->end > bo->start) {
+			buf_addc(b, ' ');
+			hhmm(b, bo->start);
+			buf_adds(b, "-");
+			hhmm(b, bo->end);
+		}
+		buf_printf(b, " on %s (", compare_pair_label(p, (enum cmp_side)o, l, sizeof l));
+		plain_secs(b, p->held[o]);
+		buf_adds(b, ", ");
+		fnum(b, p->held_ios[o]);
+		buf_printf(b, " IOs; %s: ", cmp_side_names[sv]);
+		fnum(b, p->held_ios[sv]);
+		buf_printf(b, " IOs, under %.0f%% of it by time and by IOs)",
+			   rule_value(&c->rules, R_CMP_MIN_BUSY_HELD) * 100);
+		return;
+	}
 	if (p->before_missing) {
 		/* the mirror: a before capture (or window) of idle time only */
 		buf_adds(b, "the before capture has no busy period like the after capture's");
