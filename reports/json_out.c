@@ -1332,6 +1332,8 @@ static void cmp_sql_json(const struct compare *c, struct json *j)
 			}
 			json_key(j, "text");
 			json_str(j, q->text);
+			json_key(j, "comment");
+			json_str(j, q->comment);
 			json_obj_end(j);
 		}
 		json_arr_end(j);

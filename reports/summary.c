@@ -611,7 +611,10 @@ void summary_of_compare(const struct compare *c, const struct ltime *lt, struct 
 	s->tone = sm->outcome == CO_IMPROVED ? -1 : sm->outcome == CO_REGRESSED ? SEV_CRITICAL : SEV_WARNING;
 	/* sides given the wrong way round: said before anything else (the engine's headline starts so) */
 	s->headline = xprintf("%s", sm->reversed ? "Sides reversed" : cmp_outcome_words[sm->outcome]);
-	if (c->headline)
+	/* the outcome in one short sentence with the work done; the proof (the headline) is the verdict's */
+	if (c->lead)
+		add_sentence(s, xprintf("%s", c->lead));
+	else if (c->headline)
 		add_sentence(s, local_clock_note(c->headline, lt, &c->side[CMP_BEFORE].m));
 	struct buf b;
 	buf_init(&b);

@@ -897,8 +897,11 @@ void compare_text(const struct compare *c, struct buf *out)
 	text_wrap(out, "  ", c->detail ? c->detail : "", 100);
 	if (c->nsql) {
 		buf_adds(out, "\nSQL SERVER (before -> after, means over each side)\n");
-		for (size_t i = 0; i < c->nsql; i++)
+		for (size_t i = 0; i < c->nsql; i++) {
 			text_wrap(out, "  ", c->sql[i].text, 100);
+			if (c->sql[i].comment)
+				text_wrap(out, "  ", c->sql[i].comment, 100);
+		}
 	}
 	buf_adds(out, "\nCAPTURES\n");
 	captures_text(&c->side[0].m, "before", out);

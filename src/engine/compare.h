@@ -247,6 +247,9 @@ struct cmp_pair {
 	const char *name[2], *host[2]; /* NULL on a side where it is absent (borrowed from that model) */
 	bool mapped;                /* matched through --match-map */
 	bool by_name;               /* matched by name although the host differs (e.g. after vMotion) */
+	const char *via_guest;      /* matched through the guest disk above it: each side's disk map
+	                             * (--map or automatic) ties this guest disk ("SQL01 D:", arena) to
+	                             * this virtual disk or LUN under different names; NULL otherwise */
 	size_t *ents[2];            /* indices in side[s].m.ents, one per capture it appears in */
 	size_t nents[2];
 	double load_mean[2];        /* mean IOPS (NaN when the layer has none) */
@@ -351,6 +354,8 @@ struct cmp_sql {
 	double fig[2][CSQL_COUNT];  /* before, after: the means over each side (sqlimpact.h) */
 	double change_pct[CSQL_COUNT]; /* after vs before, NaN when a side lacks it */
 	const char *text;           /* one sentence (arena) */
+	const char *comment;        /* what the memory and read-wait figures mean when they moved
+	                             * materially (arena), NULL when none did */
 };
 #define CMP_MAX_SQL 8
 
@@ -370,6 +375,8 @@ struct compare {
 	size_t nfd;
 	struct cmp_summary sum;
 	const char *headline;       /* one sentence: the outcome word and the figures that prove it */
+	const char *lead;           /* the outcome in one short sentence with the work done, for page 1:
+	                             * "Improved: SQL01 D: reads p95 167 -> 8.2 ms while doing 2.7x the IO." */
 	const char *verdict;        /* the headline, then the detail (arena) */
 	const char *detail;         /* the detail alone (points into verdict) */
 	struct compare_opts o;

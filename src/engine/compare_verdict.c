@@ -1105,6 +1105,51 @@ static void headline(struct compare *c, struct buf *b)
 	buf_addc(b, '.');
 }
 
+/* The outcome in one short sentence with the work done: the head row's first proving figure and
+ * its entity's work in the busy phase ("while doing 2.7x the IO"). */
+static void lead_text(const struct compare *c, struct buf *b)
+{
+	const struct cmp_summary *s = &c->sum;
+	const struct cmp_row *h = s->head[0];
+	if (s->reversed)
+		buf_printf(b, "Sides reversed: %s. ", s->reversed_text);
+	buf_printf(b, "%s", cmp_outcome_words[s->outcome]);
+	if (s->outcome == CO_UNCHANGED && s->capacity_gain)
+		buf_adds(b, ", with a capacity gain");
+	if (!h || s->outcome == CO_NOT_COMPARABLE) {
+		buf_printf(b, ": %s.", s->outcome_why ? s->outcome_why
+				      : s->outcome == CO_NOT_COMPARABLE ? "the sides' busy periods differ"
+									  : "no latency changed materially");
+		return;
+	}
+	enum cmp_verdict v = s->outcome == CO_REGRESSED ? CV_REGRESSED : s->outcome == CO_UNCHANGED ? CV_UNCHANGED
+												   : CV_IMPROVED;
+	char l[512];
+	enum cmp_fig f[2];
+	buf_printf(b, ": %s %s ", entity_label(c, h, l, sizeof l), short_label(h->spec->metric));
+	if (proof_figs(h, v, f) >= 1)
+		fig_text(c, h, f[0], false, false, b);
+	if (s->outcome == CO_MIXED && s->head[1]) {
+		const struct cmp_row *w = s->head[1];
+		buf_printf(b, ", but %s %s ", entity_label(c, w, l, sizeof l), short_label(w->spec->metric));
+		if (proof_figs(w, CV_REGRESSED, f) >= 1)
+			fig_text(c, w, f[0], false, false, b);
+	}
+	const struct cmp_row *io = work_row(c, h);
+	const struct cmp_figure *g = io ? work_fig(io) : NULL;
+	double m = 1 + c->o.material_pct / 100;
+	if (g && g->v[0] > 0 && g->v[1] > 0) {
+		double x = g->v[1] / g->v[0];
+		if (x >= m)
+			buf_printf(b, " while doing %.1fx the IO", x);
+		else if (x <= 1 / m)
+			buf_printf(b, " while doing %.1fx the IO (less work)", x);
+		else
+			buf_adds(b, " at the same IO");
+	}
+	buf_addc(b, '.');
+}
+
 /* The direction of IO a latency metric is of: 'r', 'w', or 0 (reads and writes together). */
 static int io_direction(enum metric m)
 {
@@ -1289,6 +1334,23 @@ static void equal_load_text(const struct compare *c, const struct cmp_row *head,
 	if (lm->verdict == CV_UNCHANGED && (head->better || head->worse) && low)
 		buf_adds(b, " - the difference is made at the higher loads, where the two sides do not overlap");
 	buf_addc(b, '.');
+}
+
+/* Virtual disks and LUNs paired through the guest disk above them (compare_match.c): said, with
+ * how to override it. */
+static void via_guest_text(const struct compare *c, struct buf *b)
+{
+	int n = 0;
+	for (size_t i = 0; i < c->npairs; i++) {
+		const struct cmp_pair *p = &c->pairs[i];
+		if (!p->via_guest)
+			continue;
+		buf_printf(b, "%s%s is on %s before and %s after", n++ ? "; " : " Paired through the guest disks (each side's "
+										 "disk map): ",
+			   p->via_guest, p->name[0], p->name[1]);
+	}
+	if (n)
+		buf_printf(b, ": %s as one disk; override with --match-map.", n == 1 ? "compared" : "each compared");
 }
 
 /* Rows that got worse with too little IO to decide (compare.min_io_share): said, with their
@@ -1484,6 +1546,7 @@ void cmp_summarise(struct compare *c)
 		shares_text(c, head, &b);
 	}
 	below_text(c, &b);
+	via_guest_text(c, &b);
 	findings_text(c, readable, &b);
 	bool guest = false;
 	for (size_t i = 0; i < c->npairs && !guest; i++)
@@ -1504,6 +1567,9 @@ void cmp_summarise(struct compare *c)
 	while (*detail == ' ')
 		detail++;
 	c->headline = arena_strndup(&c->arena, h.data ? h.data : "", h.len);
+	buf_reset(&h);
+	lead_text(c, &h);
+	c->lead = arena_strndup(&c->arena, h.data ? h.data : "", h.len);
 	struct buf all;
 	buf_init(&all);
 	buf_printf(&all, "%s %s", c->headline, detail);
