@@ -181,8 +181,8 @@ static void deciding_cell(const struct compare *c, const struct cmp_row *r, stru
 	}
 	if (!n && r->verdict == CV_NOT_COMPARABLE) {
 		buf_adds(b, "<span class=\"muted\">");
-		fn_cell(b, fn, "the busy phases of the two sides cannot be compared (the after side's does not reach the before "
-			       "side's load, or one side holds only a part of the other's)");
+		fn_cell(b, fn, "the busy phases of the two sides cannot be compared (the after side's does not "
+			       "reach the before side's load, or one side holds only a part of the other's)");
 		buf_adds(b, "</span>");
 	} else if (!n) {
 		buf_adds(b, "<span class=\"muted\">&ndash;</span>");
@@ -490,12 +490,13 @@ static void bins_table(const struct compare *c, size_t row, struct buf *b)
 		buf_printf(b, "<div class=\"keep\"><h4>%s at equal load (median per IOPS bin)</h4>\n",
 			   metric_info[r->spec->metric].label);
 		if (!both)
-			buf_adds(b, "<p class=\"small muted\">No IOPS bin holds samples of both sides: the loads do not "
-				    "overlap.</p>\n");
+			buf_adds(b, "<p class=\"small muted\">No IOPS bin holds samples of both sides: the loads "
+				    "do not overlap.</p>\n");
 		else
-			buf_adds(b, "<div class=\"tablewrap\"><table class=\"bins\"><thead><tr><th class=\"n\">IO/s</th><th class=\"n\">Samples<br>"
-			    "before / after</th><th class=\"n\">p50 before</th><th class=\"n\">p50 after</th><th class=\"n\">p95 before</th>"
-			    "<th class=\"n\">p95 after</th><th>Compared</th></tr></thead><tbody>\n");
+			buf_adds(b, "<div class=\"tablewrap\"><table class=\"bins\"><thead><tr><th class=\"n\">IO/s</th>"
+				    "<th class=\"n\">Samples<br>before / after</th><th class=\"n\">p50 before</th>"
+				    "<th class=\"n\">p50 after</th><th class=\"n\">p95 before</th>"
+				    "<th class=\"n\">p95 after</th><th>Compared</th></tr></thead><tbody>\n");
 		size_t only_n[2] = {0, 0};
 		double only_lo[2] = {INFINITY, INFINITY}, only_hi[2] = {0, 0};
 		for (size_t k = 0; k < lb->nbins; k++) {
@@ -644,9 +645,10 @@ static void head_compare(struct buf *out, const struct html_opts *o, const struc
 static void detail_paragraphs(const char *d, struct buf *out)
 {
 	static const char *const topic[] = {"Worse", "Not comparable:", "The after side did", "The load differs",
-					    "Latency at equal load", "The two sides are busy", "Latency below the guest",
-					    "Below the disks compared", "Paired through", "Findings", "No findings", "Only host captures",
-					    "Of ", "Nothing to compare", "No material change", "No latency could"};
+					    "Latency at equal load", "The two sides are busy",
+					    "Latency below the guest", "Below the disks compared", "Paired through",
+					    "Findings", "No findings", "Only host captures", "Of ", "Nothing to compare",
+					    "No material change", "No latency could"};
 	const char *from = d;
 	for (const char *p = d;; p++) {
 		bool cut = !*p;
@@ -799,9 +801,9 @@ static void key_changes(const struct compare *c, struct buf *out)
 	size_t shown = n < KEY_MAX ? n : KEY_MAX;
 	if (shown)
 		buf_adds(out, "<div class=\"tablewrap\"><table class=\"cmp\"><thead><tr><th>Entity</th><th>Metric</th>"
-			      "<th class=\"n\">Before<br>p50 / p95 / p99</th><th class=\"n\">After<br>p50 / p95 / p99</th>"
-			      "<th class=\"n\">Median<br>interval</th><th>Deciding figures</th><th>Outcome</th><th>At equal load</th>"
-			      "</tr></thead><tbody>\n");
+			      "<th class=\"n\">Before<br>p50 / p95 / p99</th>"
+			      "<th class=\"n\">After<br>p50 / p95 / p99</th><th class=\"n\">Median<br>interval</th>"
+			      "<th>Deciding figures</th><th>Outcome</th><th>At equal load</th></tr></thead><tbody>\n");
 	for (size_t i = 0; i < shown; i++)
 		comparison_row(c, &c->rows[ix[i]], out, true, &fn);
 	if (shown) {
@@ -811,8 +813,9 @@ static void key_changes(const struct compare *c, struct buf *out)
 		buf_adds(out, "<p>No material change: every comparison is unchanged or could not be assessed.</p>\n");
 	}
 	if (n > shown)
-		buf_printf(out, "<p class=\"small muted\">%zu further material change%s, of less weight: in the appendix, "
-				"<a href=\"#all\">all comparisons</a>.</p>\n", n - shown, n - shown == 1 ? "" : "s");
+		buf_printf(out, "<p class=\"small muted\">%zu further material change%s, of less weight: in the "
+				"appendix, <a href=\"#all\">all comparisons</a>.</p>\n",
+			   n - shown, n - shown == 1 ? "" : "s");
 	free(ix);
 	buf_adds(out, "</section>\n");
 }
@@ -901,7 +904,8 @@ static bool row_moved(const struct compare *c, const struct cmp_row *r)
 static void all_comparisons(const struct compare *c, struct buf *out)
 {
 	struct fnotes fn = {.n = 0};
-	buf_adds(out, "<section id=\"all\">\n<h2>Appendix: all comparisons</h2>\n<div class=\"tablewrap\"><table class=\"cmp\"><thead><tr>"
+	buf_adds(out, "<section id=\"all\">\n<h2>Appendix: all comparisons</h2>\n"
+		      "<div class=\"tablewrap\"><table class=\"cmp\"><thead><tr>"
 		      "<th>Metric</th><th class=\"n\">Before<br>p50 / p95 / p99 / max</th><th class=\"n\">After<br>p50 / p95 / p99 / max</th>"
 		      "<th class=\"n\">Median<br>interval</th><th>Deciding figures</th><th>Outcome</th><th>At equal load</th></tr>"
 		      "</thead><tbody>\n");
@@ -932,10 +936,11 @@ static void all_comparisons(const struct compare *c, struct buf *out)
 	buf_adds(out, "</tbody></table></div>\n");
 	fn_foot(out, &fn);
 	if (quiet)
-		buf_printf(out, "<p class=\"small muted\">%zu further comparison%s%s unchanged, not assessed, or the work and "
-				"queue occupancy below the guest disks (%zu entit%s with no change at all): each is in the workbook (<code>--xlsx</code>) and the JSON "
-				"(<code>--json</code>).</p>\n",
-			   quiet, quiet == 1 ? "" : "s", quiet == 1 ? " is" : " are", nquiet_pairs, nquiet_pairs == 1 ? "y" : "ies");
+		buf_printf(out, "<p class=\"small muted\">%zu further comparison%s%s unchanged, not assessed, or the "
+				"work and queue occupancy below the guest disks (%zu entit%s with no change at all): "
+				"each is in the workbook (<code>--xlsx</code>) and the JSON (<code>--json</code>).</p>\n",
+			   quiet, quiet == 1 ? "" : "s", quiet == 1 ? " is" : " are", nquiet_pairs,
+			   nquiet_pairs == 1 ? "y" : "ies");
 	/* one side only */
 	size_t one = 0;
 	for (size_t i = 0; i < c->npairs; i++) {
@@ -1034,8 +1039,8 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 
 	head_compare(out, o, c, &lt);
 	static const char *const toc[] = {"summary", "Summary", "verdict", "Verdict", "findings", "Findings", "key", "Key changes",
-					  "charts", "Charts", "captures", "Captures", "all", "Appendix: all comparisons",
-					  "methodology", "Methodology", NULL};
+					  "charts", "Charts", "captures", "Captures", "all",
+					  "Appendix: all comparisons", "methodology", "Methodology", NULL};
 	toc_html(out, toc);
 	buf_adds(out, "<main class=\"wrap\">\n");
 	{

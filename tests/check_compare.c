@@ -736,8 +736,8 @@ START_TEST(trickle_does_not_decide)
 		ck_assert_int_eq(t->material, k == 1);
 		ck_assert_int_eq(c.sum.outcome, k ? CO_MIXED : CO_IMPROVED);
 		if (!k)
-			ck_assert_msg(strstr(c.verdict, "Worse, with too little IO to decide (under 5% of the busiest compared "
-							"disk's IO): naa.600c DAVG ("),
+			ck_assert_msg(strstr(c.verdict, "Worse, with too little IO to decide (under 5% of the "
+							"busiest compared disk's IO): naa.600c DAVG ("),
 				      "%s", c.verdict);
 		done(&c);
 	}

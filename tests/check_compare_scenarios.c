@@ -310,8 +310,9 @@ START_TEST(window_null)
 		/* issue 35: 40 s or 90 s of the 12-minute ETL: a sliver, not comparable, naming the side */
 		ck_assert_msg(c.sum.outcome == CO_NOT_COMPARABLE, "seeds %s/%s, window %d: %s", seed[0], seed[1], w,
 			      c.headline);
-		ck_assert_ptr_nonnull(strstr(c.headline, windows[w].side == CMP_BEFORE ? "the before capture holds only "
-											: "the after capture holds only "));
+		const char *who = windows[w].side == CMP_BEFORE ? "the before capture holds only "
+								: "the after capture holds only ";
+		ck_assert_ptr_nonnull(strstr(c.headline, who));
 	}
 	const char *why = compare_contradiction(&c);
 	ck_assert_msg(why == NULL, "seeds %s/%s, window %d: %s: %s", seed[0], seed[1], w, why, c.headline);

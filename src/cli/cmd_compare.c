@@ -255,7 +255,8 @@ static int own_opt(struct cmp_cli *x, int ch, int *ret)
 	case OPT_TEXT:
 	case OPT_JSON:
 	case OPT_HTML:
-		if (cli_output_add(&x->outs, "compare", ch == OPT_JSON ? "json" : ch == OPT_TEXT ? "text" : "html", optarg))
+		if (cli_output_add(&x->outs, "compare", ch == OPT_JSON ? "json" : ch == OPT_TEXT ? "text" : "html",
+				   optarg))
 			return *ret = EXIT_USAGE, 1;
 		break;
 	case OPT_REPORT:
@@ -266,24 +267,28 @@ static int own_opt(struct cmp_cli *x, int ch, int *ret)
 	case OPT_REQUIRE_CHARTS: x->ro.html.require_charts = true; break;
 	case OPT_RESAMPLES:
 		if (!parse_ulong(optarg, 100, 100000, &u))
-			return *ret = usage_error("compare", "--resamples needs a number from 100 to 100000, not '%s'", optarg), 1;
+			return *ret = usage_error("compare", "--resamples needs a number from 100 to 100000, not '%s'",
+						  optarg),
+			       1;
 		x->o.resamples = (unsigned)u;
 		break;
 	case OPT_SEED:
 		if (!parse_ulong(optarg, 0, UINT64_MAX, &u))
-			return *ret = usage_error("compare", "--seed needs a non-negative integer, not '%s'", optarg), 1;
+			return *ret = usage_error("compare", "--seed needs a non-negative integer, not '%s'", optarg),
+			       1;
 		x->o.seed = u;
 		break;
 	case OPT_CONFIDENCE:
 		if (!parse_number(optarg, strlen(optarg), &d) || d < 0.5 || d > 0.999)
-			return *ret = usage_error("compare", "--confidence needs a level from 0.5 to 0.999, not '%s'", optarg),
+			return *ret = usage_error("compare", "--confidence needs a level from 0.5 to 0.999, not '%s'",
+						  optarg),
 			       1;
 		x->o.confidence = d;
 		break;
 	case OPT_MATERIAL:
 		if (!parse_number(optarg, strlen(optarg), &d) || d < 0 || d > 1000)
-			return *ret = usage_error("compare", "--material-pct needs a percentage from 0 to 1000, not '%s'",
-						  optarg),
+			return *ret = usage_error("compare",
+						  "--material-pct needs a percentage from 0 to 1000, not '%s'", optarg),
 			       1;
 		x->o.material_pct = d;
 		break;
@@ -434,8 +439,8 @@ static int run_and_write(struct cmp_cli *x, int ret)
 		fprintf(stderr, "iopsy compare: %s: the sides look reversed (%s)\n",
 			x->allow_reversed ? "warning" : "error", c->sum.reversed_text);
 		if (!x->allow_reversed) {
-			fprintf(stderr, "iopsy compare: give the earlier captures with --before, or --allow-reversed to "
-					"compare them in this order\n");
+			fprintf(stderr, "iopsy compare: give the earlier captures with --before, or --allow-reversed "
+					"to compare them in this order\n");
 			return EXIT_USAGE;
 		}
 	}

@@ -36,16 +36,16 @@ static void sql_comment(const struct compare *c, const struct cmp_sql *q, struct
 	double m = c->o.material_pct;
 	double ple = q->change_pct[CSQL_PLE], pio = q->change_pct[CSQL_PAGEIO], work = q->change_pct[CSQL_BATCH];
 	if (!isnan(pio) && fabs(pio) >= m)
-		buf_printf(t, " Page IO latch waits (queries waiting for data pages read from disk) %s %.0f%%: the queries' "
-			      "read waits follow the disks' latency.", pio < 0 ? "fell" : "rose", fabs(pio));
+		buf_printf(t, " Page IO latch waits (queries waiting for data pages read from disk) %s %.0f%%: the "
+			      "queries' read waits follow the disks' latency.", pio < 0 ? "fell" : "rose", fabs(pio));
 	if (isnan(ple) || fabs(ple) < m)
 		return;
 	if (ple < 0) {
 		buf_printf(t, " Page life expectancy fell %.0f%%: pages leave the buffer pool sooner", -ple);
 		if (!isnan(work) && work >= m)
 			buf_printf(t, " as the instance does more work (Batch Requests/sec %+.0f%%)", work);
-		buf_adds(t, "; that is memory turnover, not a storage symptom - if it stays low, check the instance's memory "
-			    "(max server memory, the VM's RAM).");
+		buf_adds(t, "; that is memory turnover, not a storage symptom - if it stays low, check the instance's "
+			    "memory (max server memory, the VM's RAM).");
 	} else {
 		buf_printf(t, " Page life expectancy rose %.0f%%: pages stay in the buffer pool longer.", ple);
 	}

@@ -658,8 +658,8 @@ static bool picked(const struct cmp_row *r, enum pick k)
 	case PICK_WORSE_SLIGHT: return !r->material && picked(r, PICK_WORSE);
 	case PICK_BELOW_WORSE:
 		return !r->decisive && r->worse &&
-		       (r->verdict == CV_REGRESSED || r->verdict == CV_MIXED || (r->verdict == CV_UNCHANGED &&
-											   (r->reason == CR_WITH_LOAD || r->reason == CR_MORE_LOAD)));
+		       (r->verdict == CV_REGRESSED || r->verdict == CV_MIXED ||
+			(r->verdict == CV_UNCHANGED && (r->reason == CR_WITH_LOAD || r->reason == CR_MORE_LOAD)));
 	}
 	return false;
 }
@@ -877,20 +877,22 @@ static void decide(struct compare *c)
 		s->outcome_why = !readable[0] && !readable[1] ? "no capture of the before or the after side could be read"
 				 : !readable[0]                ? "no capture of the before side could be read"
 							       : "no capture of the after side could be read";
-		s->nc_action = !readable[0] && !readable[1] ? "Neither side could be read: see the errors above; give "
-							      "readable captures of both, then compare again."
-			       : !readable[0] ? "The before side could not be read: see the error above; give a readable "
-						"capture of it, then compare again."
-					      : "The after side could not be read: see the error above; give a readable "
-						"capture of it, then compare again.";
+		static const char *const fix[3] = {
+			"Neither side could be read: see the errors above; give readable captures of both, then "
+			"compare again.",
+			"The before side could not be read: see the error above; give a readable capture of it, then "
+			"compare again.",
+			"The after side could not be read: see the error above; give a readable capture of it, then "
+			"compare again."};
+		s->nc_action = fix[!readable[0] && !readable[1] ? 0 : !readable[0] ? 1 : 2];
 		return;
 	}
 	const char *kd = kinds_differ(c);
 	if (kd) {
 		s->outcome = CO_NOT_COMPARABLE;
 		s->outcome_why = kd;
-		s->nc_action = "Give the same kinds of capture on both sides (esxtop with esxtop, perfmon with perfmon), "
-			       "then compare again.";
+		s->nc_action = "Give the same kinds of capture on both sides (esxtop with esxtop, perfmon with "
+			       "perfmon), then compare again.";
 		return;
 	}
 	int assessed = 0;
@@ -909,16 +911,19 @@ static void decide(struct compare *c)
 		if (before_slow(c, nc[i]) || c->pairs[nc[i]->pair].before_missing || c->pairs[nc[i]->pair].sliver) {
 			s->outcome = CO_NOT_COMPARABLE;
 			s->head[0] = nc[i];
-			if (c->pairs[nc[i]->pair].sliver)
-				s->outcome_why = c->pairs[nc[i]->pair].sliver == 1
-							 ? "the before side holds only a small part of the after side's busy phase"
-							 : "the after side holds only a small part of the before side's busy phase";
-			if (c->pairs[nc[i]->pair].sliver)
-				s->nc_action = c->pairs[nc[i]->pair].sliver == 1
-						       ? "Give a before window (or capture) that holds the whole busy phase, as the "
-							 "after side does, then compare again."
-						       : "Give an after window (or capture) that holds the whole busy phase, as the "
-							 "before side does, then compare again.";
+			static const char *const why[2] = {
+				"the before side holds only a small part of the after side's busy phase",
+				"the after side holds only a small part of the before side's busy phase"};
+			static const char *const fix[2] = {
+				"Give a before window (or capture) that holds the whole busy phase, as the after side "
+				"does, then compare again.",
+				"Give an after window (or capture) that holds the whole busy phase, as the before side "
+				"does, then compare again."};
+			int sv = c->pairs[nc[i]->pair].sliver;
+			if (sv) {
+				s->outcome_why = why[sv - 1];
+				s->nc_action = fix[sv - 1];
+			}
 			return;
 		}
 	/* the rows that carry the IO decide; a trickle is reported (cmp_summarise), it decides nothing */
@@ -1345,9 +1350,9 @@ static void via_guest_text(const struct compare *c, struct buf *b)
 		const struct cmp_pair *p = &c->pairs[i];
 		if (!p->via_guest)
 			continue;
-		buf_printf(b, "%s%s is on %s before and %s after", n++ ? "; " : " Paired through the guest disks (each side's "
-										 "disk map): ",
-			   p->via_guest, p->name[0], p->name[1]);
+		buf_printf(b, "%s%s is on %s before and %s after",
+			   n++ ? "; " : " Paired through the guest disks (each side's disk map): ", p->via_guest, p->name[0],
+			   p->name[1]);
 	}
 	if (n)
 		buf_printf(b, ": %s as one disk; override with --match-map.", n == 1 ? "compared" : "each compared");
@@ -1366,7 +1371,8 @@ static void slight_text(const struct compare *c, struct buf *b)
 	for (size_t i = 0; i < n; i++) {
 		char l[512];
 		enum cmp_fig f[2];
-		buf_printf(b, "%s%s %s (", i ? "; " : "", entity_label(c, sl[i], l, sizeof l), short_label(sl[i]->spec->metric));
+		buf_printf(b, "%s%s %s (", i ? "; " : "", entity_label(c, sl[i], l, sizeof l),
+			   short_label(sl[i]->spec->metric));
 		fshare(b, sl[i]->io_share);
 		buf_adds(b, " of the IO)");
 		if (proof_figs(sl[i], CV_REGRESSED, f) >= 1) {
@@ -1627,7 +1633,8 @@ const char *compare_contradiction(struct compare *c)
 				buf_printf(&b, "%s %s: its tail (%s) decides although the sides' buckets differ in length", l,
 					   metric_info[r->spec->metric].name, cmp_fig_names[f]);
 		}
-		if (b.len || !r->decisive || !r->material || r->spec->kind != CK_LATENCY || !r->has_lm || !r->lm.comparable)
+		if (b.len || !r->decisive || !r->material || r->spec->kind != CK_LATENCY || !r->has_lm ||
+		    !r->lm.comparable)
 			continue;
 		enum cmp_verdict lm = r->lm.verdict;
 		bool clash = (s->outcome == CO_IMPROVED && lm == CV_REGRESSED) || (s->outcome == CO_REGRESSED && lm == CV_IMPROVED) ||
