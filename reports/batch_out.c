@@ -153,16 +153,40 @@ static void href(struct buf *b, const char *dir, const char *file)
 	buf_adds(b, file);
 }
 
-static void trend_counts_html(struct buf *out, const struct btrend *t)
+/* The trend in one line, into out as text (html false) or HTML: the findings' counts, and the
+ * set's state and where IO waits when they changed ("state partial -> ok"). */
+static void trend_line(struct buf *out, const struct btrend *t, bool html)
 {
 	if (!t->have_previous) {
 		buf_adds(out, t->unavailable ? "trend unavailable (the history could not be read)" : "first run");
 		return;
 	}
-	if (t->n_new == 0 && t->n_resolved == 0)
+	bool moved = t->prev_state || t->prev_where;
+	if (t->n_new == 0 && t->n_resolved == 0 && !moved)
 		buf_printf(out, "unchanged since last run (%ld still present)", t->n_still);
 	else
 		buf_printf(out, "%ld new, %ld still present, %ld resolved", t->n_new, t->n_still, t->n_resolved);
+	const char *arrow = html ? " &rarr; " : " -> ";
+	for (int k = 0; k < 2; k++) {
+		const char *a = k ? t->prev_where : t->prev_state, *b = k ? t->now_where : t->now_state;
+		if (!a || !b)
+			continue;
+		buf_adds(out, k ? "; where IO waits: " : "; state ");
+		if (html)
+			esc(out, a);
+		else
+			buf_add_text_escaped(out, a, strlen(a));
+		buf_adds(out, arrow);
+		if (html)
+			esc(out, b);
+		else
+			buf_add_text_escaped(out, b, strlen(b));
+	}
+}
+
+static void trend_counts_html(struct buf *out, const struct btrend *t)
+{
+	trend_line(out, t, true);
 }
 
 /* A finding's time as the index and summary show it. */
@@ -545,6 +569,14 @@ static void summary_json(const struct batch *b, const struct run_info *ri, struc
 		json_int(j, r->trend.n_still);
 		json_key(j, "resolved");
 		json_int(j, r->trend.n_resolved);
+		json_key(j, "state_was");
+		json_str(j, r->trend.prev_state);
+		json_key(j, "state_now");
+		json_str(j, r->trend.now_state);
+		json_key(j, "where_was");
+		json_str(j, r->trend.prev_where);
+		json_key(j, "where_now");
+		json_str(j, r->trend.now_where);
 		json_obj_end(j);
 		json_key(j, "top_findings");
 		json_arr_begin(j);
@@ -614,6 +646,16 @@ void batch_trend_text(const struct bresult *r, struct buf *out)
 	buf_printf(out, "  previous run %s (captures from %s)\n", t->previous_started,
 		   t->previous_capture ? t->previous_capture : "?");
 	buf_printf(out, "  findings: %ld new, %ld still present, %ld resolved\n", t->n_new, t->n_still, t->n_resolved);
+	for (int k = 0; k < 2; k++) {
+		const char *a = k ? t->prev_where : t->prev_state, *b = k ? t->now_where : t->now_state;
+		if (!a || !b)
+			continue;
+		buf_adds(out, k ? "  where IO waits: " : "  state: ");
+		buf_add_text_escaped(out, a, strlen(a));
+		buf_adds(out, " -> ");
+		buf_add_text_escaped(out, b, strlen(b));
+		buf_addc(out, '\n');
+	}
 	for (size_t i = 0; i < r->nf; i++)
 		if (t->state[i] == TS_NEW) {
 			buf_printf(out, "    new: %s ", kinds[r->f[i].kind].name);
@@ -699,6 +741,11 @@ void batch_trend_html(const struct bresult *r, struct buf *out)
 	esc(out, t->previous_capture);
 	buf_printf(out, "). Findings: <strong>%ld new</strong>, %ld still present, <strong>%ld resolved</strong>.</p>",
 		   t->n_new, t->n_still, t->n_resolved);
+	if (t->prev_state || t->prev_where) {
+		buf_adds(out, "<p>Changed since then: ");
+		trend_line(out, t, true);
+		buf_adds(out, "</p>");
+	}
 	bool table = false;
 	for (size_t i = 0; i < t->nfig; i++) {
 		const struct btrend_figure *g = &t->fig[i];
@@ -852,6 +899,9 @@ void batch_mail_text(const struct batch *b, const struct run_info *ri, const siz
 			buf_add_text_escaped(out, words, strlen(words));
 			buf_addc(out, '\n');
 		}
+		buf_adds(out, "  trend: ");
+		trend_line(out, &r->trend, false);
+		buf_addc(out, '\n');
 		for (size_t k = 0; k < r->nf && k < 3; k++) {
 			buf_printf(out, "  - %s: ", severity_names[r->f[k].sev]);
 			buf_add_text_escaped(out, r->f[k].summary, strlen(r->f[k].summary));

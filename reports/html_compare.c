@@ -103,8 +103,48 @@ static bool row_material(const struct cmp_row *r)
 	       (r->has_lm && r->lm.comparable && (r->lm.verdict == CV_IMPROVED || r->lm.verdict == CV_REGRESSED));
 }
 
+/* Reasons said once per table: a cell gives the note's number, the table's foot the text. */
+#define FN_MAX 8
+struct fnotes {
+	const char *text[FN_MAX];
+	int n;
+};
+
+/* The number of note t in fn (added when new); 0 when fn is NULL or full (then t is said in place). */
+static int fn_ref(struct fnotes *fn, const char *t)
+{
+	if (!fn)
+		return 0;
+	for (int i = 0; i < fn->n; i++)
+		if (strcmp(fn->text[i], t) == 0)
+			return i + 1;
+	if (fn->n == FN_MAX)
+		return 0;
+	fn->text[fn->n++] = t;
+	return fn->n;
+}
+
+/* A reason: its note number in fn, or the text itself. */
+static void fn_cell(struct buf *b, struct fnotes *fn, const char *t)
+{
+	int k = fn_ref(fn, t);
+	if (k)
+		buf_printf(b, "<sup class=\"fn\">%d</sup>", k);
+	else
+		esc(b, t);
+}
+
+static void fn_foot(struct buf *b, const struct fnotes *fn)
+{
+	for (int i = 0; i < fn->n; i++) {
+		buf_printf(b, "<p class=\"small muted fnote\"><sup>%d</sup> ", i + 1);
+		esc(b, fn->text[i]);
+		buf_adds(b, "</p>\n");
+	}
+}
+
 /* The figures that decided a row: "p95 &minus;93%, time &gt; 50 ms 10% &rarr; 0%, busy median &minus;93%". */
-static void deciding_cell(const struct compare *c, const struct cmp_row *r, struct buf *b)
+static void deciding_cell(const struct compare *c, const struct cmp_row *r, struct buf *b, struct fnotes *fn)
 {
 	static const char *const name[CF_COUNT] = {"median", "p95", "p99", "time &gt; ", "time &gt; ",
 						   "busy median", "busy p95", "busy p99", "busy time &gt; ", "busy time &gt; "};
@@ -139,10 +179,14 @@ static void deciding_cell(const struct compare *c, const struct cmp_row *r, stru
 		if (n == 3)
 			break;
 	}
-	if (!n)
-		buf_adds(b, r->verdict == CV_NOT_COMPARABLE ? "<span class=\"muted\">the after side's busy phase does not reach the "
-							       "before side's load</span>"
-							     : "<span class=\"muted\">&ndash;</span>");
+	if (!n && r->verdict == CV_NOT_COMPARABLE) {
+		buf_adds(b, "<span class=\"muted\">");
+		fn_cell(b, fn, "the busy phases of the two sides cannot be compared (the after side's does not "
+			       "reach the before side's load, or one side holds only a part of the other's)");
+		buf_adds(b, "</span>");
+	} else if (!n) {
+		buf_adds(b, "<span class=\"muted\">&ndash;</span>");
+	}
 	buf_adds(b, "</td>");
 }
 
@@ -158,7 +202,7 @@ static double pair_load(const struct cmp_pair *p)
 	return v * (p->layer == LAYER_GUEST ? 1.5 : 1);
 }
 
-static void equal_load_cell(struct buf *b, const struct cmp_row *r)
+static void equal_load_cell(struct buf *b, const struct cmp_row *r, struct fnotes *fn)
 {
 	buf_adds(b, "<td class=\"small\">");
 	if (r->has_lm) {
@@ -178,8 +222,8 @@ static void equal_load_cell(struct buf *b, const struct cmp_row *r)
 		} else {
 			buf_adds(b, "<span class=\"muted\">not comparable");
 			if (r->lm.note) {
-				buf_adds(b, ": ");
-				esc(b, r->lm.note);
+				buf_adds(b, fn ? " " : ": ");
+				fn_cell(b, fn, r->lm.note);
 			}
 			buf_adds(b, "</span>");
 		}
@@ -187,7 +231,8 @@ static void equal_load_cell(struct buf *b, const struct cmp_row *r)
 	buf_adds(b, "</td>");
 }
 
-static void comparison_row(const struct compare *c, const struct cmp_row *r, struct buf *b, bool with_entity)
+static void comparison_row(const struct compare *c, const struct cmp_row *r, struct buf *b, bool with_entity,
+			   struct fnotes *fn)
 {
 	const struct cmp_pair *p = &c->pairs[r->pair];
 	buf_adds(b, "<tr>");
@@ -216,13 +261,15 @@ static void comparison_row(const struct compare *c, const struct cmp_row *r, str
 		pct(b, r->ci[1]);
 	}
 	buf_adds(b, "</span></td>");
-	deciding_cell(c, r, b);
+	deciding_cell(c, r, b, fn);
 	buf_adds(b, "<td>");
 	verdict_badge(b, r, r->verdict);
+	if (r->verdict == CV_UNCHANGED && r->reason == CR_MORE_LOAD)
+		buf_adds(b, " <span class=\"muted small\">more load</span>");
 	if (r->decisive && r->verdict != CV_NOT_ASSESSED)
 		buf_adds(b, " <span class=\"muted small\" title=\"decides the outcome\">&#9733;</span>");
 	buf_adds(b, "</td>");
-	equal_load_cell(b, r);
+	equal_load_cell(b, r, fn);
 	buf_adds(b, "</tr>\n");
 }
 
@@ -437,10 +484,19 @@ static void bins_table(const struct compare *c, size_t row, struct buf *b)
 		if (lb->row != row || !lb->nbins)
 			continue;
 		const struct cmp_row *r = &c->rows[row];
-		buf_printf(b, "<h4>%s at equal load (median per IOPS bin)</h4>\n", metric_info[r->spec->metric].label);
-		buf_adds(b, "<div class=\"tablewrap\"><table class=\"bins\"><thead><tr><th class=\"n\">IO/s</th><th class=\"n\">Samples<br>"
-			    "before / after</th><th class=\"n\">p50 before</th><th class=\"n\">p50 after</th><th class=\"n\">p95 before</th>"
-			    "<th class=\"n\">p95 after</th><th>Compared</th></tr></thead><tbody>\n");
+		size_t both = 0;
+		for (size_t k = 0; k < lb->nbins; k++)
+			both += lb->bins[k].n[0] && lb->bins[k].n[1];
+		buf_printf(b, "<div class=\"keep\"><h4>%s at equal load (median per IOPS bin)</h4>\n",
+			   metric_info[r->spec->metric].label);
+		if (!both)
+			buf_adds(b, "<p class=\"small muted\">No IOPS bin holds samples of both sides: the loads "
+				    "do not overlap.</p>\n");
+		else
+			buf_adds(b, "<div class=\"tablewrap\"><table class=\"bins\"><thead><tr><th class=\"n\">IO/s</th>"
+				    "<th class=\"n\">Samples<br>before / after</th><th class=\"n\">p50 before</th>"
+				    "<th class=\"n\">p50 after</th><th class=\"n\">p95 before</th>"
+				    "<th class=\"n\">p95 after</th><th>Compared</th></tr></thead><tbody>\n");
 		size_t only_n[2] = {0, 0};
 		double only_lo[2] = {INFINITY, INFINITY}, only_hi[2] = {0, 0};
 		for (size_t k = 0; k < lb->nbins; k++) {
@@ -466,7 +522,9 @@ static void bins_table(const struct compare *c, size_t row, struct buf *b)
 			num(b, bn->p95[1]);
 			buf_printf(b, "</td><td>%s</td></tr>\n", bn->matched ? "yes" : "<span class=\"muted\">too few samples on a side</span>");
 		}
-		buf_adds(b, "</tbody></table></div>\n");
+		if (both)
+			buf_adds(b, "</tbody></table></div>\n");
+		buf_adds(b, "</div>\n");
 		for (int sd = 0; sd < 2; sd++) {
 			if (!only_n[sd])
 				continue;
@@ -522,8 +580,13 @@ static const char compare_css[] =
 	"tr.group td{background:#f7f8fa;font-weight:600;border-bottom:1px solid var(--line)}\n"
 	"tr.unmatched td{color:var(--faint)}\n"
 	"@media (max-width:860px){.pairgrid{grid-template-columns:1fr}}\n"
+	"sup.fn{color:var(--muted);font-weight:600}p.fnote{margin:2px 0}\n"
+	".verdict p.para{margin:0 0 8px}\n"
 	"@media print{.pairgrid{grid-template-columns:1fr 1fr}.chartset{break-inside:auto}"
-	".chartset h3,.chartset p.where{break-after:avoid;page-break-after:avoid}}\n";
+	".chartset h3,.chartset p.where{break-after:avoid;page-break-after:avoid}"
+	"h2,h3,h4,h2+p.small,h4+p.small{break-after:avoid;page-break-after:avoid}"
+	".keep{break-inside:avoid;page-break-inside:avoid}#key{break-before:page;page-break-before:always}"
+	"tr{break-inside:avoid;page-break-inside:avoid}}\n";
 
 static void side_period(const struct analysis *a, const struct ltime *lt, struct buf *b)
 {
@@ -576,6 +639,37 @@ static void head_compare(struct buf *out, const struct html_opts *o, const struc
 	}
 }
 
+/* The verdict's detail in short paragraphs: a new one at each of its topics (what got better,
+ * what got worse, the work done, equal load, the busy shares, the layers below, the findings, the
+ * counts). */
+static void detail_paragraphs(const char *d, struct buf *out)
+{
+	static const char *const topic[] = {"Worse", "Not comparable:", "The after side did", "The load differs",
+					    "Latency at equal load", "The two sides are busy",
+					    "Latency below the guest", "Below the disks compared", "Paired through",
+					    "Findings", "No findings", "Only host captures", "Of ", "Nothing to compare",
+					    "No material change", "No latency could"};
+	const char *from = d;
+	for (const char *p = d;; p++) {
+		bool cut = !*p;
+		if (*p && p - d >= 2 && p[-1] == ' ' && p[-2] == '.')
+			for (size_t k = 0; k < sizeof topic / sizeof topic[0] && !cut; k++)
+				cut = strncmp(p, topic[k], strlen(topic[k])) == 0;
+		if (!cut)
+			continue;
+		if (p > from) {
+			char *one = xstrndup(from, (size_t)(p - from));
+			buf_adds(out, "<p class=\"lead small para\">");
+			esc(out, one);
+			buf_adds(out, "</p>\n");
+			free(one);
+		}
+		from = p;
+		if (!*p)
+			break;
+	}
+}
+
 /* The verdict: the outcome, the headline, the counts, how the outcome is read. */
 static void verdict_compare(const struct compare *c, const struct html_result *res, struct buf *out)
 {
@@ -587,12 +681,15 @@ static void verdict_compare(const struct compare *c, const struct html_result *r
 	buf_printf(out, "<p><span class=\"outcome %s\">%s%s</span></p>\n<p class=\"headline\">", co_class[sm->outcome],
 		   cmp_outcome_words[sm->outcome], sm->capacity_gain ? " &middot; capacity gain" : "");
 	esc(out, c->headline ? c->headline : "No comparison result.");
-	buf_adds(out, "</p>\n<p class=\"lead small\">");
-	esc(out, c->detail ? c->detail : "");
 	buf_adds(out, "</p>\n");
+	detail_paragraphs(c->detail ? c->detail : "", out);
 	for (size_t i = 0; i < c->nsql; i++) {
 		buf_adds(out, "<p class=\"lead small\"><b>SQL Server:</b> ");
 		esc(out, c->sql[i].text);
+		if (c->sql[i].comment) {
+			buf_addc(out, ' ');
+			esc(out, c->sql[i].comment);
+		}
 		buf_adds(out, "</p>\n");
 	}
 	buf_adds(out, "<div class=\"counts\">");
@@ -664,7 +761,22 @@ static void findings_compare(const struct compare *c, struct buf *out)
 	buf_adds(out, "</section>\n");
 }
 
-/* The material changes of latency, queueing and penalties. */
+/* The key changes listed; the rest are in the appendix. */
+#define KEY_MAX 8
+
+/* A row's weight: its share of the IO (1 when unknown) times its relative change (of the median,
+ * else of its largest deciding figure). */
+static double row_weight(const struct cmp_row *r)
+{
+	double ch = fabs(r->change_pct);
+	for (int f = 0; f < CF_COUNT; f++)
+		if (r->fig[f].used && r->fig[f].decides && fabs(r->fig[f].change_pct) > (isnan(ch) ? -1 : ch))
+			ch = fabs(r->fig[f].change_pct);
+	double w = isnan(r->io_share) ? 1 : r->io_share;
+	return isnan(ch) ? 0 : w * ch;
+}
+
+/* The material changes of latency, queueing and penalties, the heaviest first. */
 static void key_changes(const struct compare *c, struct buf *out)
 {
 	buf_adds(out, "<section id=\"key\">\n<h2>Key changes</h2>\n<p class=\"small muted\">Material changes of latency, "
@@ -672,22 +784,39 @@ static void key_changes(const struct compare *c, struct buf *out)
 		      "comparisons</a>. Figures are p50 / p95 / p99 of every sample; &ldquo;median&rdquo; is the change of the "
 		      "typical IO with its interval; &ldquo;deciding figures&rdquo; are those that moved materially; &ldquo;at "
 		      "equal load&rdquo; compares latency within matched IOPS bins.</p>\n");
-	size_t nkey = 0;
+	/* by weight: the row's share of the IO times its change, the heaviest first */
+	size_t n = 0, *ix = xmalloc((c->nrows ? c->nrows : 1) * sizeof *ix);
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct cmp_row *r = &c->rows[i];
-		if (!row_material(r) || !pair_shown(&c->pairs[r->pair]) || !cmp_kind_lower_is_better(r->spec->kind))
-			continue;
-		if (!nkey++)
-			buf_adds(out, "<div class=\"tablewrap\"><table class=\"cmp\"><thead><tr><th>Entity</th><th>Metric</th>"
-				      "<th class=\"n\">Before<br>p50 / p95 / p99</th><th class=\"n\">After<br>p50 / p95 / p99</th>"
-				      "<th class=\"n\">Median<br>interval</th><th>Deciding figures</th><th>Outcome</th><th>At equal load</th>"
-				      "</tr></thead><tbody>\n");
-		comparison_row(c, r, out, true);
+		if (row_material(r) && pair_shown(&c->pairs[r->pair]) && cmp_kind_lower_is_better(r->spec->kind))
+			ix[n++] = i;
 	}
-	if (nkey)
+	for (size_t i = 1; i < n; i++)
+		for (size_t k = i; k > 0 && row_weight(&c->rows[ix[k]]) > row_weight(&c->rows[ix[k - 1]]); k--) {
+			size_t t = ix[k];
+			ix[k] = ix[k - 1];
+			ix[k - 1] = t;
+		}
+	struct fnotes fn = {.n = 0};
+	size_t shown = n < KEY_MAX ? n : KEY_MAX;
+	if (shown)
+		buf_adds(out, "<div class=\"tablewrap\"><table class=\"cmp\"><thead><tr><th>Entity</th><th>Metric</th>"
+			      "<th class=\"n\">Before<br>p50 / p95 / p99</th>"
+			      "<th class=\"n\">After<br>p50 / p95 / p99</th><th class=\"n\">Median<br>interval</th>"
+			      "<th>Deciding figures</th><th>Outcome</th><th>At equal load</th></tr></thead><tbody>\n");
+	for (size_t i = 0; i < shown; i++)
+		comparison_row(c, &c->rows[ix[i]], out, true, &fn);
+	if (shown) {
 		buf_adds(out, "</tbody></table></div>\n");
-	else
+		fn_foot(out, &fn);
+	} else {
 		buf_adds(out, "<p>No material change: every comparison is unchanged or could not be assessed.</p>\n");
+	}
+	if (n > shown)
+		buf_printf(out, "<p class=\"small muted\">%zu further material change%s, of less weight: in the "
+				"appendix, <a href=\"#all\">all comparisons</a>.</p>\n",
+			   n - shown, n - shown == 1 ? "" : "s");
+	free(ix);
 	buf_adds(out, "</section>\n");
 }
 
@@ -759,17 +888,40 @@ static void pair_chartset(const struct compare *c, const struct cmp_pair *p, con
 	buf_adds(out, "</div>\n");
 }
 
-/* Every comparison, pair by pair, and the entities on one side only. */
+/* A row the appendix lists: one that moved (improved, regressed, mixed, more or less, not
+ * comparable, or unchanged because the load explains it); the rest are counted, and listed in the
+ * workbook and the JSON. */
+static bool row_moved(const struct compare *c, const struct cmp_row *r)
+{
+	/* the work and occupancy below the guest follow the guest's (its rows are listed) */
+	if ((r->spec->kind == CK_WORK || r->spec->kind == CK_OCCUPANCY) && c->pairs[r->pair].layer != LAYER_GUEST)
+		return false;
+	return r->verdict != CV_NOT_ASSESSED &&
+	       (r->verdict != CV_UNCHANGED || r->reason == CR_MORE_LOAD || r->reason == CR_WITH_LOAD);
+}
+
+/* The comparisons that moved, pair by pair, and the entities on one side only. */
 static void all_comparisons(const struct compare *c, struct buf *out)
 {
-	buf_adds(out, "<section id=\"all\">\n<h2>All comparisons</h2>\n<div class=\"tablewrap\"><table class=\"cmp\"><thead><tr>"
+	struct fnotes fn = {.n = 0};
+	buf_adds(out, "<section id=\"all\">\n<h2>Appendix: all comparisons</h2>\n"
+		      "<div class=\"tablewrap\"><table class=\"cmp\"><thead><tr>"
 		      "<th>Metric</th><th class=\"n\">Before<br>p50 / p95 / p99 / max</th><th class=\"n\">After<br>p50 / p95 / p99 / max</th>"
 		      "<th class=\"n\">Median<br>interval</th><th>Deciding figures</th><th>Outcome</th><th>At equal load</th></tr>"
 		      "</thead><tbody>\n");
+	size_t quiet = 0, nquiet_pairs = 0;
 	for (size_t i = 0; i < c->npairs; i++) {
 		const struct cmp_pair *p = &c->pairs[i];
 		if (!p->name[0] || !p->name[1] || !pair_shown(p) || !p->nrows)
 			continue;
+		size_t moved = 0;
+		for (size_t k = p->first_row; k < p->first_row + p->nrows; k++)
+			moved += row_moved(c, &c->rows[k]);
+		quiet += p->nrows - moved;
+		if (!moved) {
+			nquiet_pairs++;
+			continue;
+		}
 		buf_adds(out, "<tr class=\"group\"><td colspan=\"7\">");
 		pair_label(out, p);
 		buf_printf(out, " <span class=\"muted small\">%s &middot; mean ", layer_names[p->layer]);
@@ -778,9 +930,17 @@ static void all_comparisons(const struct compare *c, struct buf *out)
 		num(out, p->load_mean[1]);
 		buf_adds(out, " IO/s</span></td></tr>\n");
 		for (size_t k = p->first_row; k < p->first_row + p->nrows; k++)
-			comparison_row(c, &c->rows[k], out, false);
+			if (row_moved(c, &c->rows[k]))
+				comparison_row(c, &c->rows[k], out, false, &fn);
 	}
 	buf_adds(out, "</tbody></table></div>\n");
+	fn_foot(out, &fn);
+	if (quiet)
+		buf_printf(out, "<p class=\"small muted\">%zu further comparison%s%s unchanged, not assessed, or the "
+				"work and queue occupancy below the guest disks (%zu entit%s with no change at all): "
+				"each is in the workbook (<code>--xlsx</code>) and the JSON (<code>--json</code>).</p>\n",
+			   quiet, quiet == 1 ? "" : "s", quiet == 1 ? " is" : " are", nquiet_pairs,
+			   nquiet_pairs == 1 ? "y" : "ies");
 	/* one side only */
 	size_t one = 0;
 	for (size_t i = 0; i < c->npairs; i++) {
@@ -802,6 +962,28 @@ static void all_comparisons(const struct compare *c, struct buf *out)
 	buf_adds(out, "</section>\n");
 }
 
+/* A side's capture notes, each naming its side ("Before: guest disks were matched ..."). */
+static void side_notes(const struct analysis *a, const char *side, struct notes *nt)
+{
+	struct notes one;
+	buf_init(&one.items);
+	one.n = 0;
+	capture_notes(a, &one);
+	const char *p = one.items.data ? one.items.data : "";
+	while (*p) {
+		const char *li = strstr(p, "<li>");
+		if (!li) {
+			buf_adds(&nt->items, p);
+			break;
+		}
+		buf_add(&nt->items, p, (size_t)(li - p));
+		buf_printf(&nt->items, "<li><b>%s:</b> ", side);
+		p = li + 4;
+	}
+	nt->n += one.n;
+	buf_free(&one.items);
+}
+
 /* Both sides' captures, workflow notices and the report's warnings. */
 static void captures_compare(const struct compare *c, const struct ltime *lt, const struct html_result *res,
 			     struct notes *nt, struct buf *out)
@@ -810,7 +992,7 @@ static void captures_compare(const struct compare *c, const struct ltime *lt, co
 	for (int s = 0; s < 2; s++) {
 		buf_printf(out, "<h4>%s</h4>\n", s ? "After" : "Before");
 		captures_section(&c->side[s], lt, out);
-		capture_notes(&c->side[s], nt);
+		side_notes(&c->side[s], s ? "After" : "Before", nt);
 		workflow_notices(&c->side[s], out);
 	}
 	if (res->no_gnuplot)
@@ -822,6 +1004,9 @@ static void captures_compare(const struct compare *c, const struct ltime *lt, co
 	}
 	buf_adds(out, "</section>\n");
 }
+
+/* The entities charted: the busiest with a material latency change (a customer reads two). */
+#define CHARTSETS_MAX 2
 
 int report_html_compare(const struct compare *c, const struct html_opts *o, struct buf *out, struct html_result *res,
 			struct diag *d)
@@ -854,8 +1039,8 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 
 	head_compare(out, o, c, &lt);
 	static const char *const toc[] = {"summary", "Summary", "verdict", "Verdict", "findings", "Findings", "key", "Key changes",
-					  "charts", "Charts", "all", "All comparisons", "captures", "Captures",
-					  "methodology", "Methodology", NULL};
+					  "charts", "Charts", "captures", "Captures", "all",
+					  "Appendix: all comparisons", "methodology", "Methodology", NULL};
 	toc_html(out, toc);
 	buf_adds(out, "<main class=\"wrap\">\n");
 	{
@@ -894,7 +1079,7 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 			order[k - 1] = t;
 		}
 	for (int pass = 0; pass < 2 && !charted; pass++) {
-		for (size_t oi = 0; oi < c->npairs && charted < 4; oi++) {
+		for (size_t oi = 0; oi < c->npairs && charted < CHARTSETS_MAX; oi++) {
 			const struct cmp_pair *p = &c->pairs[order[oi]];
 			if (!p->name[0] || !p->name[1] || !pair_shown(p))
 				continue;
@@ -921,11 +1106,9 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 	buf_adds(out, "</section>\n");
 	charts_close(&cs);
 
-	/* all comparisons */
-	all_comparisons(c, out);
-
-	/* captures */
+	/* captures, then the appendix: every comparison */
 	captures_compare(c, &lt, res, &nt, out);
+	all_comparisons(c, out);
 	if (o->extra_html)
 		buf_adds(out, o->extra_html);
 	{

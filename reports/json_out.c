@@ -1208,27 +1208,9 @@ static void findings_json(const struct analysis *a, struct json *j)
 	json_arr_end(j);
 }
 
-void compare_json(const struct compare *c, struct json *j)
+static void cmp_summary_json(const struct compare *c, struct json *j)
 {
 	const struct cmp_summary *s = &c->sum;
-	json_obj_begin(j);
-	json_key(j, "schema_version");
-	json_int(j, COMPARE_SCHEMA_VERSION);
-	json_key(j, "tool");
-	json_obj_begin(j);
-	json_key(j, "name");
-	json_str(j, "iopsy");
-	json_key(j, "version");
-	json_str(j, IOPSY_VERSION);
-	json_obj_end(j);
-	json_key(j, "outcome");
-	json_str(j, cmp_outcome_names[s->outcome]);
-	json_key(j, "capacity_gain");
-	json_bool(j, s->capacity_gain);
-	json_key(j, "headline");
-	json_str(j, c->headline);
-	json_key(j, "verdict");
-	json_str(j, c->verdict);
 	json_key(j, "summary");
 	json_obj_begin(j);
 	json_key(j, "comparisons");
@@ -1278,6 +1260,10 @@ void compare_json(const struct compare *c, struct json *j)
 	json_key(j, "bottleneck");
 	json_str(j, s->bottleneck > 0 ? "moved_down" : s->bottleneck < 0 ? "moved_up" : NULL);
 	json_obj_end(j);
+}
+
+static void cmp_method_json(const struct compare *c, struct json *j)
+{
 	json_key(j, "method");
 	json_obj_begin(j);
 	json_key(j, "statistics");
@@ -1320,10 +1306,10 @@ void compare_json(const struct compare *c, struct json *j)
 	json_key(j, "active_min_iops");
 	json_num(j, rule_value(&c->rules, R_ACTIVE_IOPS));
 	json_obj_end(j);
-	json_key(j, "before");
-	captures_json(&c->side[0].m, j);
-	json_key(j, "after");
-	captures_json(&c->side[1].m, j);
+}
+
+static void cmp_sql_json(const struct compare *c, struct json *j)
+{
 	if (c->nsql) {
 		/* SQL Server before and after (doc/compare-json.md) */
 		json_key(j, "sql");
@@ -1346,24 +1332,16 @@ void compare_json(const struct compare *c, struct json *j)
 			}
 			json_key(j, "text");
 			json_str(j, q->text);
+			json_key(j, "comment");
+			json_str(j, q->comment);
 			json_obj_end(j);
 		}
 		json_arr_end(j);
 	}
-	if (c->side[0].window.on || c->side[1].window.on || ef_on(c->side[0].m.filter)) {
-		/* each side's window and selection (doc/compare-json.md) */
-		json_key(j, "workflow");
-		json_obj_begin(j);
-		for (int sd = 0; sd < 2; sd++) {
-			json_key(j, cmp_side_names[sd]);
-			json_obj_begin(j);
-			workflow_json(&c->side[sd], j);
-			json_obj_end(j);
-		}
-		json_obj_end(j);
-	}
-	rules_out_json(&c->side[0].rules, "rules_overridden_before", j);
-	rules_out_json(&c->side[1].rules, "rules_overridden_after", j);
+}
+
+static void cmp_matchmap_json(const struct compare *c, struct json *j)
+{
 	json_key(j, "match_map");
 	json_arr_begin(j);
 	for (size_t i = 0; i < c->nmap; i++) {
@@ -1384,21 +1362,10 @@ void compare_json(const struct compare *c, struct json *j)
 		json_obj_end(j);
 	}
 	json_arr_end(j);
-	json_key(j, "comparisons");
-	json_arr_begin(j);
-	for (size_t i = 0; i < c->nrows; i++)
-		row_json(c, &c->rows[i], j);
-	json_arr_end(j);
-	json_key(j, "load_bins");
-	loadbins_json(c, j);
-	json_key(j, "only_before");
-	only_json(c, 0, j);
-	json_key(j, "only_after");
-	only_json(c, 1, j);
-	json_key(j, "findings_before");
-	findings_json(&c->side[0], j);
-	json_key(j, "findings_after");
-	findings_json(&c->side[1], j);
+}
+
+static void cmp_fdiff_json(const struct compare *c, struct json *j)
+{
 	json_key(j, "findings_diff");
 	json_arr_begin(j);
 	for (size_t k = 0; k < c->nfd; k++) {
@@ -1432,6 +1399,67 @@ void compare_json(const struct compare *c, struct json *j)
 		json_obj_end(j);
 	}
 	json_arr_end(j);
+}
+
+void compare_json(const struct compare *c, struct json *j)
+{
+	const struct cmp_summary *s = &c->sum;
+	json_obj_begin(j);
+	json_key(j, "schema_version");
+	json_int(j, COMPARE_SCHEMA_VERSION);
+	json_key(j, "tool");
+	json_obj_begin(j);
+	json_key(j, "name");
+	json_str(j, "iopsy");
+	json_key(j, "version");
+	json_str(j, IOPSY_VERSION);
+	json_obj_end(j);
+	json_key(j, "outcome");
+	json_str(j, cmp_outcome_names[s->outcome]);
+	json_key(j, "capacity_gain");
+	json_bool(j, s->capacity_gain);
+	json_key(j, "headline");
+	json_str(j, c->headline);
+	json_key(j, "verdict");
+	json_str(j, c->verdict);
+	cmp_summary_json(c, j);
+	cmp_method_json(c, j);
+	json_key(j, "before");
+	captures_json(&c->side[0].m, j);
+	json_key(j, "after");
+	captures_json(&c->side[1].m, j);
+	cmp_sql_json(c, j);
+	if (c->side[0].window.on || c->side[1].window.on || ef_on(c->side[0].m.filter)) {
+		/* each side's window and selection (doc/compare-json.md) */
+		json_key(j, "workflow");
+		json_obj_begin(j);
+		for (int sd = 0; sd < 2; sd++) {
+			json_key(j, cmp_side_names[sd]);
+			json_obj_begin(j);
+			workflow_json(&c->side[sd], j);
+			json_obj_end(j);
+		}
+		json_obj_end(j);
+	}
+	rules_out_json(&c->side[0].rules, "rules_overridden_before", j);
+	rules_out_json(&c->side[1].rules, "rules_overridden_after", j);
+	cmp_matchmap_json(c, j);
+	json_key(j, "comparisons");
+	json_arr_begin(j);
+	for (size_t i = 0; i < c->nrows; i++)
+		row_json(c, &c->rows[i], j);
+	json_arr_end(j);
+	json_key(j, "load_bins");
+	loadbins_json(c, j);
+	json_key(j, "only_before");
+	only_json(c, 0, j);
+	json_key(j, "only_after");
+	only_json(c, 1, j);
+	json_key(j, "findings_before");
+	findings_json(&c->side[0], j);
+	json_key(j, "findings_after");
+	findings_json(&c->side[1], j);
+	cmp_fdiff_json(c, j);
 	{
 		struct doc d;
 		doc_of_compare(c, NULL, &d);

@@ -266,6 +266,10 @@ static int md_compare(const struct compare *c, struct report_opts *o, struct buf
 	for (size_t i = 0; i < c->nsql; i++) {
 		buf_adds(out, "\n**SQL Server.** ");
 		md_text(out, c->sql[i].text);
+		if (c->sql[i].comment) {
+			buf_addc(out, ' ');
+			md_text(out, c->sql[i].comment);
+		}
 		buf_adds(out, "\n");
 	}
 	for (int sd = 0; sd < 2; sd++) {

@@ -609,8 +609,12 @@ void summary_of_compare(const struct compare *c, const struct ltime *lt, struct 
 	memset(s, 0, sizeof *s);
 	const struct cmp_summary *sm = &c->sum;
 	s->tone = sm->outcome == CO_IMPROVED ? -1 : sm->outcome == CO_REGRESSED ? SEV_CRITICAL : SEV_WARNING;
-	s->headline = xprintf("%s", cmp_outcome_words[sm->outcome]);
-	if (c->headline)
+	/* sides given the wrong way round: said before anything else (the engine's headline starts so) */
+	s->headline = xprintf("%s", sm->reversed ? "Sides reversed" : cmp_outcome_words[sm->outcome]);
+	/* the outcome in one short sentence with the work done; the proof (the headline) is the verdict's */
+	if (c->lead)
+		add_sentence(s, xprintf("%s", c->lead));
+	else if (c->headline)
 		add_sentence(s, local_clock_note(c->headline, lt, &c->side[CMP_BEFORE].m));
 	struct buf b;
 	buf_init(&b);
@@ -638,7 +642,9 @@ void summary_of_compare(const struct compare *c, const struct ltime *lt, struct 
 		add_sentence(s, b.data);
 		buf_init(&b);
 	}
-	if (sm->findings_compared && sm->outcome == CO_NOT_COMPARABLE) {
+	if (sm->findings_compared && sm->outcome == CO_NOT_COMPARABLE && sm->nc_action) {
+		/* sides of different kinds of capture: their findings are of different layers */
+	} else if (sm->findings_compared && sm->outcome == CO_NOT_COMPARABLE) {
 		/* an after side without the busy period cannot show the before side's findings gone */
 		buf_printf(&b, "Findings: %d before, %d after; the after side did not see the load they came with, so "
 			       "they are not shown to be gone.", sm->findings[FD_GONE] + sm->findings[FD_STILL],

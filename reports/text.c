@@ -877,6 +877,8 @@ static void only_text(const struct compare *c, struct buf *out)
 void compare_text(const struct compare *c, struct buf *out)
 {
 	const struct cmp_summary *s = &c->sum;
+	if (s->reversed)
+		buf_printf(out, "SIDES REVERSED: %s; the outcome reads them as given.\n", s->reversed_text);
 	buf_printf(out, "iopsy compare: %zu capture%s before, %zu after; %zu comparisons (%d improved, %d regressed, %d mixed, "
 			"%d unchanged, %d not comparable, %d more, %d less, %d not assessed)\n\n",
 		   c->side[0].m.ncaps, c->side[0].m.ncaps == 1 ? "" : "s", c->side[1].m.ncaps, c->nrows,
@@ -895,8 +897,11 @@ void compare_text(const struct compare *c, struct buf *out)
 	text_wrap(out, "  ", c->detail ? c->detail : "", 100);
 	if (c->nsql) {
 		buf_adds(out, "\nSQL SERVER (before -> after, means over each side)\n");
-		for (size_t i = 0; i < c->nsql; i++)
+		for (size_t i = 0; i < c->nsql; i++) {
 			text_wrap(out, "  ", c->sql[i].text, 100);
+			if (c->sql[i].comment)
+				text_wrap(out, "  ", c->sql[i].comment, 100);
+		}
 	}
 	buf_adds(out, "\nCAPTURES\n");
 	captures_text(&c->side[0].m, "before", out);

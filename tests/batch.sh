@@ -189,6 +189,34 @@ ok
 "$BIN" history --db "$OUT/history.sqlite" --set 02-lsi >"$W/hist.txt" 2>&1
 check "history lists three runs of the set" '[ $(grep -c " 02-lsi " "$W/hist.txt") -eq 3 ]'
 
+# issue 35: a set that only partly loaded is counted "1 partial" in the mail subject, not "0
+# failed"; the next run, with the set whole, says its state changed (partial -> ...) in the
+# summary, the index and the mail's plain-text part, not "unchanged"
+P=$W/partial
+mkdir -p "$P/in/sql"
+cp "$IN/02-lsi/perfmon.csv.gz" "$P/in/sql/"
+printf '"(PDH-CSV 4.0) (UTC)(0)","\\\\esx01\\Physical Disk SCSI Device(naa.1)\\Commands/sec",\n"07/27/2026 13:00:00","1' >"$P/in/sql/esxtop.csv"
+"$BIN" batch "$P/in" --out "$P/out" --quiet --eml "$P/eml1" --mail-to ops@example.com 2>"$P/err1"
+subj=$(grep -m1 "^Subject:" "$P/eml1/index.eml")
+check "a partial set is counted in the subject: $subj" 'echo "$subj" | grep -q "1 partial" && ! echo "$subj" | grep -q "0 failed"'
+rm "$P/in/sql/esxtop.csv"
+cp "$IN/02-lsi/esxtop.csv.gz" "$P/in/sql/"
+"$BIN" batch "$P/in" --out "$P/out" --quiet --eml "$P/eml2" --mail-to ops@example.com 2>"$P/err2"
+$PY - "$P/out" "$P/eml2/index.eml" <<'PYEOF' || bad "state change in the trend"
+import json, sys, os, email, email.policy
+out = sys.argv[1]
+s = json.load(open(os.path.join(out, "summary.json")))
+t = s["sets"][0]["trend"]
+assert t["state_was"] == "partial" and t["state_now"] not in (None, "partial"), t
+idx = open(os.path.join(out, "index.html")).read()
+assert "state partial &rarr; " in idx and "unchanged since last run" not in idx, idx[-1500:]
+m = email.message_from_bytes(open(sys.argv[2], "rb").read(), policy=email.policy.default)
+text = [p for p in m.walk() if p.get_content_type() == "text/plain"][0].get_content()
+assert "trend: " in text and "state partial -> " + t["state_now"] in text, text
+assert "state: partial -> " in open(os.path.join(out, "sql", "report.txt")).read()
+PYEOF
+ok
+
 # a failing SMTP server: the message is kept as .eml, the reports are not lost
 "$BIN" batch "$IN" --out "$W/out2" -j 2 --quiet --smtp "smtp://127.0.0.1:1" --mail-to ops@example.com 2>"$W/run4.err"
 rc=$?

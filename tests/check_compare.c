@@ -699,6 +699,80 @@ START_TEST(mixed_outcome)
 }
 END_TEST
 
+/* issue 35: a row decides in proportion to its IO. The same as mixed_outcome, but the device that
+ * got worse does a trickle (a few IO/s against the fixed one's 1,800 in their busy phases, under
+ * compare.min_io_share of it): it is reported, with its weight, and the outcome is improved. With
+ * compare.min_io_share = 0 it decides again: mixed. */
+START_TEST(trickle_does_not_decide)
+{
+	char dir[] = "/tmp/iopsy-cmp-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	const struct shape b = {.busy_share = 0.1, .busy_from = 0.3, .idle_iops = 80, .busy_iops = 1800,
+				.idle_ms = 2, .busy_ms = 30, .sigma = 0.25};
+	struct shape fixed = b, tb = b, ta = b;
+	fixed.busy_ms = 8;
+	tb.idle_iops = 6, tb.busy_iops = 15, tb.busy_ms = 6;
+	ta = tb, ta.busy_ms = 13;
+	const char *names[4] = {"b1.csv", "b2.csv", "a1.csv", "a2.csv"};
+	char p[4][600];
+	for (int i = 0; i < 4; i++)
+		snprintf(p[i], sizeof p[i], "%s/%s", dir, names[i]);
+	write_dev(p[0], "naa.600b", 720, &b, 11);
+	write_dev(p[1], "naa.600c", 720, &tb, 12);
+	write_dev(p[2], "naa.600b", 720, &fixed, 13);
+	write_dev(p[3], "naa.600c", 720, &ta, 14);
+	for (int k = 0; k < 2; k++) {
+		struct compare c;
+		compare_init(&c);
+		if (k)
+			c.rules.v[R_CMP_MIN_IO_SHARE] = 0;
+		for (int i = 0; i < 4; i++)
+			add(&c, i < 2 ? CMP_BEFORE : CMP_AFTER, dir, names[i]);
+		run(&c, 300, 1);
+		const struct cmp_row *t = row_of(&c, LAYER_DEVICE, "naa.600c", M_DAVG);
+		ck_assert_int_eq(row_of(&c, LAYER_DEVICE, "naa.600b", M_DAVG)->verdict, CV_IMPROVED);
+		ck_assert_int_eq(t->verdict, CV_REGRESSED);
+		ck_assert(t->io_share > 0 && t->io_share < 0.05);
+		ck_assert_int_eq(t->material, k == 1);
+		ck_assert_int_eq(c.sum.outcome, k ? CO_MIXED : CO_IMPROVED);
+		if (!k)
+			ck_assert_msg(strstr(c.verdict, "Worse, with too little IO to decide (under 5% of the "
+							"busiest compared disk's IO): naa.600c DAVG ("),
+				      "%s", c.verdict);
+		done(&c);
+	}
+	rmrf(dir);
+}
+END_TEST
+
+/* issue 35: a side that holds a sliver of the other side's busy phase (a capture or window that
+ * ends 20 of 290 rows into it) is not comparable, naming the side; a side whose busy phase is a
+ * fifth as long but did the same IOs (a faster stack finishing the same work) is compared. */
+START_TEST(sliver_not_comparable)
+{
+	char dir[] = "/tmp/iopsy-cmp-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	const struct shape b = {.busy_share = 0.4, .busy_from = 0.3, .idle_iops = 40, .busy_iops = 900,
+				.idle_ms = 2, .busy_ms = 30, .sigma = 0.25};
+	struct shape cut = b, fast = b;
+	cut.busy_from = 0.972, cut.busy_share = 0.028;
+	fast.busy_share = 0.08, fast.busy_iops = 4500, fast.busy_ms = 6;
+	struct compare c;
+	shaped(&c, dir, 720, &b, &cut, 5, 300);
+	const struct cmp_pair *p = pair_of(&c, LAYER_DEVICE, "naa.600b");
+	ck_assert_int_eq(p->sliver, 2);
+	ck_assert_int_eq(c.sum.outcome, CO_NOT_COMPARABLE);
+	ck_assert_msg(strstr(c.headline, "the after capture holds only "), "%s", c.headline);
+	done(&c);
+	shaped(&c, dir, 720, &b, &fast, 6, 300);
+	p = pair_of(&c, LAYER_DEVICE, "naa.600b");
+	ck_assert_int_eq(p->sliver, 0);
+	ck_assert_int_ne(c.sum.outcome, CO_NOT_COMPARABLE);
+	done(&c);
+	rmrf(dir);
+}
+END_TEST
+
 /* A misaligned partition found before (--before-partitions) with no partitions file after is
  * not gone: it was not assessed after. With the file after, it is still present. */
 START_TEST(not_assessed_after)
@@ -960,6 +1034,8 @@ Suite *compare_suite(void)
 	tcase_add_test(tc, heavy_tail);
 	tcase_add_test(tc, lengths_and_widths);
 	tcase_add_test(tc, mixed_outcome);
+	tcase_add_test(tc, trickle_does_not_decide);
+	tcase_add_test(tc, sliver_not_comparable);
 	tcase_add_test(tc, not_assessed_after);
 	suite_add_tcase(s, tc);
 	return s;

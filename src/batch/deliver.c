@@ -417,15 +417,20 @@ int batch_mail(const struct batch *b, const struct run_info *ri, const struct ba
 	unsigned long long seed = (unsigned long long)time(NULL) * 1000003ull;
 	const char *subject = o->subject ? o->subject : "iopsy storage report";
 	if (o->nmail) {
-		int crit = 0, failed = 0;
+		int crit = 0, failed = 0, partial = 0;
 		for (size_t i = 0; i < b->nsets; i++) {
 			crit += b->sets[i].worst == SEV_CRITICAL;
 			failed += b->sets[i].status == BS_FAILED;
+			partial += b->sets[i].status == BS_PARTIAL;
 		}
 		struct buf subj;
 		buf_init(&subj);
-		buf_printf(&subj, "%s: %zu set%s, %d critical, %d failed", subject, b->nsets, b->nsets == 1 ? "" : "s", crit,
-			   failed);
+		buf_printf(&subj, "%s: %zu set%s, %d critical", subject, b->nsets, b->nsets == 1 ? "" : "s", crit);
+		/* a set that only partly loaded is not "0 failed": each kind counted that happened */
+		if (failed || !partial)
+			buf_printf(&subj, ", %d failed", failed);
+		if (partial)
+			buf_printf(&subj, ", %d partial", partial);
 		if (deliver(&mr, order, b->nsets, o->mail_to, o->nmail, subj.data, seed, "index") < 0)
 			ret = ERR_IO;
 		buf_free(&subj);
@@ -444,7 +449,8 @@ int batch_mail(const struct batch *b, const struct run_info *ri, const struct ba
 			buf_init(&subj);
 			buf_init(&name);
 			buf_printf(&subj, "%s: %s: %s", subject, s->name,
-				   s->status == BS_FAILED ? "failed" : s->worst == SEV_CRITICAL ? "critical"
+				   s->status == BS_FAILED ? "failed" : s->status == BS_PARTIAL ? "partial"
+				   : s->worst == SEV_CRITICAL ? "critical"
 				   : s->worst == SEV_WARNING ? "warning" : "clean");
 			buf_printf(&name, "set-%s", s->dir);
 			if (deliver(&mr, &i, 1, to, nto, subj.data, seed + i + 1, name.data) < 0)

@@ -362,7 +362,8 @@ static int previous(struct history *h, const struct bset *s, const char *run_key
 	/* by the set's own name (a key may have been another set's: "dup_set" was "dup set"'s until
 	 * a set called dup_set appeared, issue 28); of two sets of one name in that run, the one with
 	 * this set's key */
-	struct hq *q = hq_prepare(h->db, "SELECT r.id, r.started, s.capture_start, s.key FROM sets s JOIN runs r ON r.id = s.run_id "
+	struct hq *q = hq_prepare(h->db, "SELECT r.id, r.started, s.capture_start, s.key, s.status, s.worst, s.outcome, "
+					 "s.verdict FROM sets s JOIN runs r ON r.id = s.run_id "
 					 "WHERE s.name = ?1 AND s.status != 'failed' AND r.id < COALESCE((SELECT x.id FROM runs x "
 					 "WHERE x.run_key = CAST(?2 AS TEXT)), 9223372036854775807) "
 					 "ORDER BY r.id DESC, CASE WHEN s.key = ?3 THEN 0 ELSE 1 END, s.key LIMIT 1");
@@ -380,6 +381,10 @@ static int previous(struct history *h, const struct bset *s, const char *run_key
 		p->started = col_dup(q, 1);
 		p->capture = col_dup(q, 2);
 		key = col_dup(q, 3);
+		p->status = col_dup(q, 4);
+		p->worst = col_dup(q, 5);
+		p->outcome = col_dup(q, 6);
+		p->verdict = col_dup(q, 7);
 	}
 	hq_free(q);
 	if (st < 0)

@@ -114,6 +114,10 @@ void result_encode(const struct bresult *r, uint64_t run_id, struct buf *out)
 		put_f64(&p, g->before);
 		put_f64(&p, g->change_pct);
 	}
+	put_str(&p, t->prev_state);
+	put_str(&p, t->now_state);
+	put_str(&p, t->prev_where);
+	put_str(&p, t->now_where);
 	put_u(&p, r->input_digest, 8);
 	buf_add(out, magic, sizeof magic);
 	put_u(out, RESULT_VERSION, 2);
@@ -292,6 +296,10 @@ static void decode_payload(struct rd *r, size_t nfiles, struct bresult *o)
 		g->before = get_f64(r);
 		g->change_pct = get_f64(r);
 	}
+	t->prev_state = get_str(r, true);
+	t->now_state = get_str(r, true);
+	t->prev_where = get_str(r, true);
+	t->now_where = get_str(r, true);
 	o->input_digest = get_u(r, 8);
 	if (!r->why && r->off != r->n)
 		r->why = "the record has bytes after its end";

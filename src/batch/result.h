@@ -22,7 +22,9 @@
  *            u8 state per finding (the finding count again),
  *            u32 count, then per resolved finding: as a finding above,
  *            u32 count, then per figure trend: u32 figure index, u8 have_before, u8 trend,
- *                                   f64 now, f64 before, f64 change_pct
+ *                                   f64 now, f64 before, f64 change_pct,
+ *            str previous state, str state now, str previous where, str where now (each NULL
+ *            unless it changed)
  *     u64 input digest (batch_set_digest of the set as its worker read it)
  *   str = u32 length + bytes, 0xFFFFFFFF for none (NULL).
  * Every count, length, enum and index is checked against its range and the bytes left; a record
@@ -36,7 +38,7 @@
 #include "compare.h"
 #include "util.h"
 
-#define RESULT_VERSION 3
+#define RESULT_VERSION 4
 #define RESULT_FILE ".result"
 /* A record is refused past this size (a set's findings and figures take a few hundred KB). */
 #define RESULT_MAX_BYTES (256u << 20)

@@ -56,6 +56,8 @@ static const struct help_row compare_stat_rows[] = {
 			 "the comparison's own bands"},
 	{"--fail-on OUTCOME", "exit 1 when the outcome is regressed (regressed), or regressed or mixed (mixed): for "
 			      "CI-style use"},
+	{"--allow-reversed", "compare sides whose before captures are later than the after ones (else that is "
+			     "reported and the exit code is 2)"},
 	{NULL, NULL},
 };
 
@@ -69,8 +71,9 @@ void compare_help(struct buf *out)
 	help_anopts(out, ANF_COMPARE, NULL);
 	buf_adds(out, FILTER_HELP "                            (both sides: a pattern must match on each)\n");
 	help_common(out, 22);
-	buf_adds(out, "\nExit codes: 0 ok, 1 the outcome is at --fail-on, 2 usage, 3 an input could not be read (the\n"
-		      "rest is still compared), 4 system error.\n");
+	buf_adds(out, "\nExit codes: 0 ok, 1 the outcome is at --fail-on, 2 usage (and sides in reverse time order\n"
+		      "without --allow-reversed), 3 an input could not be read (the rest is still compared), 4 system\n"
+		      "error.\n");
 }
 
 enum {
@@ -89,6 +92,7 @@ enum {
 	OPT_REQUIRE_CHARTS,
 	OPT_REPORT,
 	OPT_FAILON,
+	OPT_ALLOW_REVERSED,
 };
 
 /* compare's own options before the table's (anopts.h) and after them: the order "did you mean"
@@ -109,6 +113,7 @@ static const struct option own_tail[] = {{"html", required_argument, NULL, OPT_H
 					 {"require-charts", no_argument, NULL, OPT_REQUIRE_CHARTS},
 					 {"report", required_argument, NULL, OPT_REPORT},
 					 {"fail-on", required_argument, NULL, OPT_FAILON},
+					 {"allow-reversed", no_argument, NULL, OPT_ALLOW_REVERSED},
 					 FILTER_LONG_OPTS,
 					 {"format", required_argument, NULL, OPT_FORMAT},
 					 {"tz", required_argument, NULL, OPT_TZ},
@@ -214,245 +219,267 @@ static void capture_done(void *ctx, size_t i, int rc)
 		*ret = exit_code_for(rc);
 }
 
-int cmd_compare(int argc, char **argv)
-{
-	build_opts();
+/* Everything one run of compare holds: the arguments split per side, the options read, the
+ * comparison. */
+struct cmp_cli {
 	struct lists l;
-	memset(&l, 0, sizeof l);
-	size_t n = (size_t)argc + 1;
-	l.cap[0] = xcalloc(n, sizeof *l.cap[0]);
-	l.cap[1] = xcalloc(n, sizeof *l.cap[1]);
-	l.rest = xcalloc(n, sizeof *l.rest);
-	int ret = split_args(argc, argv, &l);
 	struct common_opts co;
-	cli_opts_init(&co);
 	struct compare_opts o;
-	compare_opts_init(&o);
-	const char *map_path = NULL, *rules_path = NULL;
-	struct cli_outputs outs = {.what = 1};
+	const char *map_path, *rules_path;
+	struct cli_outputs outs;
 	struct report_opts ro;
-	report_opts_init(&ro);
-	struct html_opts *ho = &ro.html;
 	struct an_values av[2]; /* the table's options of each side */
-	memset(av, 0, sizeof av);
-	int fail_on = -1; /* CO_REGRESSED: regressed; CO_MIXED: regressed or mixed */
+	int fail_on;            /* CO_REGRESSED: regressed; CO_MIXED: regressed or mixed */
+	bool allow_reversed;    /* --allow-reversed */
 	struct compare c;
-	compare_init(&c);
-	struct buf err;
-	buf_init(&err);
-	struct deliv_opts dv = {0};
+	struct deliv_opts dv;
 	struct ent_filter filt[2];
-	ef_init(&filt[0]);
-	ef_init(&filt[1]);
-	if (ret)
-		goto out;
-	int ch;
+};
+
+/* compare's own option ch (after the shared tables had their turn). Returns 0 to go on, or 1 when
+ * the run stops with *ret (usage error, or --help printed). */
+static int own_opt(struct cmp_cli *x, int ch, int *ret)
+{
+	unsigned long long u;
+	double d;
+	switch (ch) {
+	case OPT_MATCH_MAP: x->map_path = optarg; break;
+	case OPT_TEXT:
+	case OPT_JSON:
+	case OPT_HTML:
+		if (cli_output_add(&x->outs, "compare", ch == OPT_JSON ? "json" : ch == OPT_TEXT ? "text" : "html",
+				   optarg))
+			return *ret = EXIT_USAGE, 1;
+		break;
+	case OPT_REPORT:
+		if (cli_output_parse(&x->outs, "compare", optarg))
+			return *ret = EXIT_USAGE, 1;
+		break;
+	case OPT_GNUPLOT_DIR: x->ro.html.gnuplot_dir = optarg; break;
+	case OPT_REQUIRE_CHARTS: x->ro.html.require_charts = true; break;
+	case OPT_RESAMPLES:
+		if (!parse_ulong(optarg, 100, 100000, &u))
+			return *ret = usage_error("compare", "--resamples needs a number from 100 to 100000, not '%s'",
+						  optarg),
+			       1;
+		x->o.resamples = (unsigned)u;
+		break;
+	case OPT_SEED:
+		if (!parse_ulong(optarg, 0, UINT64_MAX, &u))
+			return *ret = usage_error("compare", "--seed needs a non-negative integer, not '%s'", optarg),
+			       1;
+		x->o.seed = u;
+		break;
+	case OPT_CONFIDENCE:
+		if (!parse_number(optarg, strlen(optarg), &d) || d < 0.5 || d > 0.999)
+			return *ret = usage_error("compare", "--confidence needs a level from 0.5 to 0.999, not '%s'",
+						  optarg),
+			       1;
+		x->o.confidence = d;
+		break;
+	case OPT_MATERIAL:
+		if (!parse_number(optarg, strlen(optarg), &d) || d < 0 || d > 1000)
+			return *ret = usage_error("compare",
+						  "--material-pct needs a percentage from 0 to 1000, not '%s'", optarg),
+			       1;
+		x->o.material_pct = d;
+		break;
+	case OPT_RULES: x->rules_path = optarg; break;
+	case OPT_FAILON:
+		if (strcmp(optarg, "regressed") == 0)
+			x->fail_on = CO_REGRESSED;
+		else if (strcmp(optarg, "mixed") == 0)
+			x->fail_on = CO_MIXED;
+		else
+			return *ret = usage_error("compare", "--fail-on takes regressed or mixed, not '%s'", optarg), 1;
+		break;
+	case OPT_ALLOW_REVERSED: x->allow_reversed = true; break;
+	case 'h': *ret = cli_print_help(compare_help); return 1;
+	default: *ret = usage_hint("compare"); return 1;
+	}
+	return 0;
+}
+
+/* The options (getopt over what split_args left) and their checks. Returns 0 or the exit code. */
+static int read_opts(struct cmp_cli *x)
+{
+	int ch, ret = 0;
 	optind = 0;
-	while ((ch = cli_getopt(l.nrest, l.rest, "qh", opts, "compare")) != -1) {
-		int k = common_opt(ch, optarg, &co);
+	while ((ch = cli_getopt(x->l.nrest, x->l.rest, "qh", opts, "compare")) != -1) {
+		int k = common_opt(ch, optarg, &x->co);
 		if (!k)
-			k = cli_flow_opt("compare", ch, optarg, NULL, &filt[0]);
+			k = cli_flow_opt("compare", ch, optarg, NULL, &x->filt[0]);
 		if (!k)
-			k = cli_anopt("compare", ch, optarg, av, 2);
-		if (k < 0) {
-			ret = EXIT_USAGE;
-			goto out;
-		}
+			k = cli_anopt("compare", ch, optarg, x->av, 2);
+		if (k < 0)
+			return EXIT_USAGE;
 		if (k)
 			continue;
-		if ((k = deliv_opt(ch, optarg, &dv, &outs, "compare")) != 0) {
-			if (k == EXIT_USAGE) {
-				ret = EXIT_USAGE;
-				goto out;
-			}
+		if ((k = deliv_opt(ch, optarg, &x->dv, &x->outs, "compare")) != 0) {
+			if (k == EXIT_USAGE)
+				return EXIT_USAGE;
 			continue;
 		}
-		unsigned long long u;
-		double d;
-		switch (ch) {
-		case OPT_MATCH_MAP: map_path = optarg; break;
-		case OPT_TEXT:
-		case OPT_JSON:
-		case OPT_HTML:
-			if (cli_output_add(&outs, "compare", ch == OPT_JSON ? "json" : ch == OPT_TEXT ? "text" : "html", optarg)) {
-				ret = EXIT_USAGE;
-				goto out;
-			}
-			break;
-		case OPT_REPORT:
-			if (cli_output_parse(&outs, "compare", optarg)) {
-				ret = EXIT_USAGE;
-				goto out;
-			}
-			break;
-		case OPT_GNUPLOT_DIR: ho->gnuplot_dir = optarg; break;
-		case OPT_REQUIRE_CHARTS: ho->require_charts = true; break;
-		case OPT_RESAMPLES:
-			if (!parse_ulong(optarg, 100, 100000, &u)) {
-				ret = usage_error("compare", "--resamples needs a number from 100 to 100000, not '%s'", optarg);
-				goto out;
-			}
-			o.resamples = (unsigned)u;
-			break;
-		case OPT_SEED:
-			if (!parse_ulong(optarg, 0, UINT64_MAX, &u)) {
-				ret = usage_error("compare", "--seed needs a non-negative integer, not '%s'", optarg);
-				goto out;
-			}
-			o.seed = u;
-			break;
-		case OPT_CONFIDENCE:
-			if (!parse_number(optarg, strlen(optarg), &d) || d < 0.5 || d > 0.999) {
-				ret = usage_error("compare", "--confidence needs a level from 0.5 to 0.999, not '%s'", optarg);
-				goto out;
-			}
-			o.confidence = d;
-			break;
-		case OPT_MATERIAL:
-			if (!parse_number(optarg, strlen(optarg), &d) || d < 0 || d > 1000) {
-				ret = usage_error("compare", "--material-pct needs a percentage from 0 to 1000, not '%s'", optarg);
-				goto out;
-			}
-			o.material_pct = d;
-			break;
-		case OPT_RULES: rules_path = optarg; break;
-		case OPT_FAILON:
-			if (strcmp(optarg, "regressed") == 0) {
-				fail_on = CO_REGRESSED;
-			} else if (strcmp(optarg, "mixed") == 0) {
-				fail_on = CO_MIXED;
-			} else {
-				ret = usage_error("compare", "--fail-on takes regressed or mixed, not '%s'", optarg);
-				goto out;
-			}
-			break;
-		case 'h':
-			ret = cli_print_help(compare_help);
-			goto out;
-		default: ret = usage_hint("compare"); goto out;
-		}
+		if (own_opt(x, ch, &ret))
+			return ret ? ret : -1;
 	}
-	const char *side_rules[2] = {av[0].rules, av[1].rules};
 	const struct anopt *offset_row = anopt_find("clock-offset", ANF_SIDED);
 	for (int s = 0; s < 2; s++) {
-		o.ao[s] = av[s].ao; /* the options alone: a side's reports name no side file (as before) */
-		if (offset_row && (av[s].own >> (offset_row - anopts) & 1)) /* its warning names the side's option */
-			o.ao[s].clock_offset_from = s ? "--after-clock-offset" : "--before-clock-offset";
+		x->o.ao[s] = x->av[s].ao; /* the options alone: a side's reports name no side file (as before) */
+		if (offset_row && (x->av[s].own >> (offset_row - anopts) & 1)) /* its warning names the side's option */
+			x->o.ao[s].clock_offset_from = s ? "--after-clock-offset" : "--before-clock-offset";
 	}
-	if (optind < l.nrest) {
-		ret = usage_error("compare", "'%s': captures follow --before or --after", l.rest[optind]);
-		goto out;
-	}
-	if (!l.ncap[0] || !l.ncap[1]) {
-		ret = usage_error("compare", "no capture given %s", !l.ncap[0] ? "with --before" : "with --after");
-		goto out;
-	}
-	if (cli_outputs_finish(&outs, "compare")) {
-		ret = EXIT_USAGE;
-		goto out;
-	}
+	if (optind < x->l.nrest)
+		return usage_error("compare", "'%s': captures follow --before or --after", x->l.rest[optind]);
+	if (!x->l.ncap[0] || !x->l.ncap[1])
+		return usage_error("compare", "no capture given %s", !x->l.ncap[0] ? "with --before" : "with --after");
+	if (cli_outputs_finish(&x->outs, "compare"))
+		return EXIT_USAGE;
 	int stdin_uses = 0;
 	for (int s = 0; s < 2; s++)
-		for (int i = 0; i < l.ncap[s]; i++)
-			stdin_uses += strcmp(l.cap[s][i], "-") == 0;
-	if (stdin_uses > 1) {
-		ret = usage_error("compare", "'-' (stdin) can be given only once");
-		goto out;
-	}
-	if ((ret = deliv_finish(&dv, &ro, "compare")) != 0)
-		goto out;
-	int rrc = rules_path ? cli_load_rules(&c.rules, rules_path) : 0;
-	c.side[0].rules = c.side[1].rules = c.rules;
-	/* each side's inputs (anopts.h's loader) */
-	struct an_load how = {.sink = diag_stderr(), .max_warnings = co.max_warnings};
+		for (int i = 0; i < x->l.ncap[s]; i++)
+			stdin_uses += strcmp(x->l.cap[s][i], "-") == 0;
+	if (stdin_uses > 1)
+		return usage_error("compare", "'-' (stdin) can be given only once");
+	return deliv_finish(&x->dv, &x->ro, "compare");
+}
+
+/* The rules, the match map and each side's own input files. Returns 0 or the exit code (a side
+ * file that could not be read: EXIT_INPUT in *soft, the run goes on). */
+static int load_inputs(struct cmp_cli *x, struct an_load *how, int *soft)
+{
+	struct compare *c = &x->c;
+	int rrc = x->rules_path ? cli_load_rules(&c->rules, x->rules_path) : 0;
+	c->side[0].rules = c->side[1].rules = c->rules;
 	for (int s = 0; s < 2 && rrc >= 0; s++) /* a side's own file on top of --rules */
-		rrc = side_rules[s] ? analysis_load_input(&c.side[s], AN_IN_RULES, side_rules[s], &how) : 0;
-	if (rrc < 0) {
-		ret = rrc == ERR_IO ? EXIT_INPUT : EXIT_USAGE;
-		goto out;
-	}
-	if (map_path) {
+		rrc = x->av[s].rules ? analysis_load_input(&c->side[s], AN_IN_RULES, x->av[s].rules, how) : 0;
+	if (rrc < 0)
+		return rrc == ERR_IO ? EXIT_INPUT : EXIT_USAGE;
+	if (x->map_path) {
 		struct diag d;
-		diag_init(&d, map_path, -1);
+		diag_init(&d, x->map_path, -1);
 		d.sink = diag_stderr();
 		struct matchmap mm;
-		int mrc = matchmap_read(&mm, map_path, &d);
+		int mrc = matchmap_read(&mm, x->map_path, &d);
 		if (mrc == 0)
-			compare_use_matchmap(&c, &mm);
+			compare_use_matchmap(c, &mm);
 		matchmap_free(&mm);
-		if (mrc < 0) {
-			ret = EXIT_USAGE;
-			goto out;
-		}
+		if (mrc < 0)
+			return EXIT_USAGE;
 	}
+	for (int s = 0; s < 2; s++)
+		if (x->av[s].map && analysis_load_input(&c->side[s], AN_IN_MAP, x->av[s].map, how) < 0)
+			return EXIT_USAGE;
+	for (int s = 0; s < 2; s++)
+		if (analysis_load_side_files(&c->side[s], &x->av[s], how) < 0 && EXIT_INPUT > *soft)
+			*soft = EXIT_INPUT;
 	for (int s = 0; s < 2; s++) {
-		if (av[s].map && analysis_load_input(&c.side[s], AN_IN_MAP, av[s].map, &how) < 0) {
-			ret = EXIT_USAGE;
-			goto out;
-		}
+		analysis_set_opts(&c->side[s], &x->o.ao[s]);
+		c->side[s].sink = diag_stderr();
 	}
+	return 0;
+}
+
+/* Each side's window (its own bounds over --from/--to) and the filters, on both sides; then the
+ * captures. Returns 0 or the exit code (a capture not read: its code in *soft). */
+static int load_sides(struct cmp_cli *x, int *soft)
+{
+	struct compare *c = &x->c;
+	struct common_opts sco[2] = {x->co, x->co};
 	for (int s = 0; s < 2; s++) {
-		if (analysis_load_side_files(&c.side[s], &av[s], &how) < 0 && EXIT_INPUT > ret)
-			ret = EXIT_INPUT;
+		struct twin_spec sp = {{x->av[s].win[0], x->av[s].win[1]}}; /* its own bounds over --from/--to */
+		if (cli_window("compare", &sp, x->l.cap[s], (size_t)x->l.ncap[s], &sco[s], &c->side[s].window))
+			return EXIT_USAGE;
 	}
-	for (int s = 0; s < 2; s++) {
-		analysis_set_opts(&c.side[s], &o.ao[s]);
-		c.side[s].sink = diag_stderr();
-	}
-	/* each side's window (its own bounds over --from/--to) and the filters, on both sides */
-	struct common_opts sco[2] = {co, co};
-	for (int s = 0; s < 2; s++) {
-		struct twin_spec sp = {{av[s].win[0], av[s].win[1]}}; /* its own bounds over --from/--to */
-		if (cli_window("compare", &sp, l.cap[s], (size_t)l.ncap[s], &sco[s], &c.side[s].window)) {
-			ret = EXIT_USAGE;
-			goto out;
-		}
-	}
-	if (ef_on(&filt[0])) {
+	if (ef_on(&x->filt[0])) {
 		struct diag fd;
 		cli_option_diag(&fd, "iopsy compare", "--host/--vm/--disk");
-		ef_free(&filt[1]);
-		if (ef_copy(&filt[1], &filt[0], &fd) < 0) {
-			ret = EXIT_USAGE;
-			goto out;
-		}
-		c.side[0].m.filter = &filt[0];
-		c.side[1].m.filter = &filt[1];
+		ef_free(&x->filt[1]);
+		if (ef_copy(&x->filt[1], &x->filt[0], &fd) < 0)
+			return EXIT_USAGE;
+		c->side[0].m.filter = &x->filt[0];
+		c->side[1].m.filter = &x->filt[1];
 	}
-	struct an_capture_hooks hooks = {.done = capture_done, .ctx = &ret};
+	struct an_capture_hooks hooks = {.done = capture_done, .ctx = soft};
 	for (int s = 0; s < 2; s++)
-		analysis_load_captures(&c.side[s], l.cap[s], (size_t)l.ncap[s], &sco[s], &hooks);
-	if (cli_filter_check("compare", c.side[0].m.filter, "the before captures") |
-	    cli_filter_check("compare", c.side[1].m.filter, "the after captures")) {
-		ret = EXIT_USAGE;
-		goto out;
-	}
+		analysis_load_captures(&c->side[s], x->l.cap[s], (size_t)x->l.ncap[s], &sco[s], &hooks);
+	if (cli_filter_check("compare", c->side[0].m.filter, "the before captures") |
+	    cli_filter_check("compare", c->side[1].m.filter, "the after captures"))
+		return EXIT_USAGE;
+	return 0;
+}
+
+/* Compare, write the outputs; ret is the exit code so far. Returns the run's exit code. */
+static int run_and_write(struct cmp_cli *x, int ret)
+{
+	struct compare *c = &x->c;
 	struct diag cd;
 	diag_init(&cd, NULL, -1);
 	cd.prefix = "iopsy compare";
 	cd.sink = diag_stderr();
-	compare_run(&c, &o, &cd);
+	compare_run(c, &x->o, &cd);
 	for (int s = 0; s < 2; s++)
-		deliv_paths(&c.side[s], dv.redact);
+		deliv_paths(&c->side[s], x->dv.redact);
 	{ /* the comparison's own rules (the before side's, for the bands) */
 		char cwd[4096];
-		rules_display_paths(&c.rules, dv.redact, getcwd(cwd, sizeof cwd) ? cwd : NULL);
+		rules_display_paths(&c->rules, x->dv.redact, getcwd(cwd, sizeof cwd) ? cwd : NULL);
 	}
-	int w = cli_outputs_write(&outs, "compare", &c, &ro);
+	int w = cli_outputs_write(&x->outs, "compare", c, &x->ro);
 	if (w > ret)
 		ret = w;
+	if (c->sum.reversed) { /* the reports say so in their first line; the run fails unless it was meant */
+		fprintf(stderr, "iopsy compare: %s: the sides look reversed (%s)\n",
+			x->allow_reversed ? "warning" : "error", c->sum.reversed_text);
+		if (!x->allow_reversed) {
+			fprintf(stderr, "iopsy compare: give the earlier captures with --before, or --allow-reversed "
+					"to compare them in this order\n");
+			return EXIT_USAGE;
+		}
+	}
 	/* CI use: a regression (or, with mixed, any regression) fails the run */
-	if (ret == EXIT_OK && fail_on >= 0 &&
-	    (c.sum.outcome == CO_REGRESSED || (fail_on == CO_MIXED && c.sum.outcome == CO_MIXED)))
+	if (ret == EXIT_OK && x->fail_on >= 0 &&
+	    (c->sum.outcome == CO_REGRESSED || (x->fail_on == CO_MIXED && c->sum.outcome == CO_MIXED)))
 		ret = EXIT_FINDINGS;
+	return ret;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	build_opts();
+	struct cmp_cli *x = xcalloc(1, sizeof *x);
+	size_t n = (size_t)argc + 1;
+	x->l.cap[0] = xcalloc(n, sizeof *x->l.cap[0]);
+	x->l.cap[1] = xcalloc(n, sizeof *x->l.cap[1]);
+	x->l.rest = xcalloc(n, sizeof *x->l.rest);
+	int ret = split_args(argc, argv, &x->l);
+	cli_opts_init(&x->co);
+	compare_opts_init(&x->o);
+	x->outs = (struct cli_outputs){.what = 1};
+	report_opts_init(&x->ro);
+	x->fail_on = -1;
+	compare_init(&x->c);
+	ef_init(&x->filt[0]);
+	ef_init(&x->filt[1]);
+	if (ret)
+		goto out;
+	if ((ret = read_opts(x)) != 0) {
+		if (ret < 0) /* --help printed */
+			ret = 0;
+		goto out;
+	}
+	struct an_load how = {.sink = diag_stderr(), .max_warnings = x->co.max_warnings};
+	int soft = 0;
+	if ((ret = load_inputs(x, &how, &soft)) != 0 || (ret = load_sides(x, &soft)) != 0)
+		goto out;
+	ret = run_and_write(x, soft);
 out:
-	deliv_free(&dv);
-	compare_free(&c);
-	ef_free(&filt[0]);
-	ef_free(&filt[1]);
-	buf_free(&err);
-	free(l.cap[0]);
-	free(l.cap[1]);
-	free(l.rest);
+	deliv_free(&x->dv);
+	compare_free(&x->c);
+	ef_free(&x->filt[0]);
+	ef_free(&x->filt[1]);
+	free(x->l.cap[0]);
+	free(x->l.cap[1]);
+	free(x->l.rest);
+	free(x);
 	return ret;
 }

@@ -730,12 +730,21 @@ void compare_actions_of(const struct compare *c, struct action_list *l)
 	memset(l, 0, sizeof *l);
 	const struct cmp_summary *sm = &c->sum;
 	struct action *ac;
-	if (sm->outcome == CO_NOT_COMPARABLE && (ac = add_step(l))) {
+	if (sm->outcome == CO_NOT_COMPARABLE && sm->nc_action && (ac = add_step(l))) {
+		ac->what = xprintf("%s", sm->nc_action);
+		ac->effect = xprintf("Shows whether the change fixed the slow period; this pair cannot.");
+		ac->because = xprintf("%s", sm->outcome_why ? sm->outcome_why : "the sides cannot be compared");
+	} else if (sm->outcome == CO_NOT_COMPARABLE && (ac = add_step(l))) {
 		ac->what = xprintf("Capture the after side again during a busy period like the before side's (the same batch or "
 				"ETL window), then compare again.");
 		ac->effect = xprintf("Shows whether the change fixed the slow period; this pair cannot.");
-		ac->because = xprintf("the after capture has no busy phase like the before capture's");
+		ac->because = xprintf("%s", sm->outcome_why && sm->head[0] == NULL
+						  ? sm->outcome_why
+						  : "the after capture has no busy phase like the before capture's");
 	}
+	/* an improvement: keeping the change comes first, what to watch after it */
+	if (sm->outcome == CO_IMPROVED)
+		outcome_step(sm, l, false);
 	moved_down_step(sm, l);
 	/* the after side's own steps */
 	struct action_list after;
@@ -749,5 +758,6 @@ void compare_actions_of(const struct compare *c, struct action_list *l)
 		memset(&after.act[i], 0, sizeof after.act[i]);
 	}
 	actions_free(&after);
-	outcome_step(sm, l, others > 0);
+	if (sm->outcome != CO_IMPROVED)
+		outcome_step(sm, l, others > 0);
 }

@@ -2,6 +2,7 @@
  * back from the run's list store, and the one trend function (a set against its previous run, see
  * batchres.h). */
 #include "batchres.h"
+#include "compare.h"
 
 #include "tz.h"
 
@@ -106,6 +107,10 @@ void bresult_free(struct bresult *r)
 	free(r->trend.state);
 	free_findings(r->trend.resolved, r->trend.nresolved);
 	free(r->trend.fig);
+	free(r->trend.prev_state);
+	free(r->trend.now_state);
+	free(r->trend.prev_where);
+	free(r->trend.now_where);
 	bresult_init(r);
 }
 
@@ -113,6 +118,10 @@ void bprev_free(struct bprev *p)
 {
 	free(p->started);
 	free(p->capture);
+	free(p->status);
+	free(p->worst);
+	free(p->outcome);
+	free(p->verdict);
 	free_findings(p->f, p->nf);
 	free_stats(p->st, p->nst);
 	memset(p, 0, sizeof *p);
@@ -492,6 +501,63 @@ static const struct bstat *prev_stat(const struct bprev *p, const struct bstat *
 	return NULL;
 }
 
+/* A set's state as the listing names it: failed, a comparison's outcome, the worst finding's
+ * severity (critical, warning), partial, or ok (history.c's set_state, on what the run records). */
+static const char *state_of(const char *status, const char *worst, const char *outcome)
+{
+	if (status && !strcmp(status, "failed"))
+		return "failed";
+	if (outcome && *outcome)
+		return outcome;
+	if (worst && (!strcmp(worst, "critical") || !strcmp(worst, "warning")))
+		return worst;
+	if (status && !strcmp(status, "partial"))
+		return "partial";
+	return "ok";
+}
+
+/* Where IO waits, as the verdict opens: up to its first " (", ":" or ". " ("IO waits in the guest,
+ * above the virtual SCSI controller"; "No sustained queueing or latency problem"). */
+static char *verdict_where(const char *v)
+{
+	if (!v || !*v)
+		return xstrdup("");
+	size_t n = strlen(v);
+	const char *cut[] = {" (", ":", ". "};
+	for (size_t k = 0; k < sizeof cut / sizeof cut[0]; k++) {
+		const char *x = strstr(v, cut[k]);
+		if (x && (size_t)(x - v) < n)
+			n = (size_t)(x - v);
+	}
+	if (n && v[n - 1] == '.')
+		n--;
+	return xstrndup(v, n);
+}
+
+/* The set's state and where IO waits, against the previous run's: kept when they changed. */
+static void state_change(const struct bresult *r, const struct bprev *p, struct btrend *t)
+{
+	int worst = -1;
+	for (size_t i = 0; i < r->nf; i++)
+		if ((int)r->f[i].sev > worst)
+			worst = (int)r->f[i].sev;
+	const char *now = state_of(bstatus_names[r->status], worst >= 0 ? severity_names[worst] : NULL,
+				   r->outcome >= 0 && r->outcome < CO_COUNT ? cmp_outcome_names[r->outcome] : NULL);
+	const char *was = state_of(p->status, p->worst, p->outcome);
+	if (p->status && strcmp(now, was) != 0) {
+		t->prev_state = xstrdup(was);
+		t->now_state = xstrdup(now);
+	}
+	char *wn = verdict_where(r->verdict), *wp = verdict_where(p->verdict);
+	if (p->verdict && *p->verdict && r->verdict && *r->verdict && strcmp(wn, wp) != 0) {
+		t->prev_where = wp;
+		t->now_where = wn;
+		return;
+	}
+	free(wn);
+	free(wp);
+}
+
 void trend_compute(struct bresult *r, const struct bprev *p)
 {
 	struct btrend *t = &r->trend;
@@ -500,6 +566,10 @@ void trend_compute(struct bresult *r, const struct bprev *p)
 	free(t->state);
 	free_findings(t->resolved, t->nresolved);
 	free(t->fig);
+	free(t->prev_state);
+	free(t->now_state);
+	free(t->prev_where);
+	free(t->now_where);
 	memset(t, 0, sizeof *t);
 	bool prev = p && p->have;
 	t->have_previous = prev;
@@ -507,6 +577,7 @@ void trend_compute(struct bresult *r, const struct bprev *p)
 	if (prev) {
 		t->previous_started = xstrdup(p->started ? p->started : "");
 		t->previous_capture = xstrdup(p->capture ? p->capture : "");
+		state_change(r, p, t);
 	}
 	/* findings: new / still present (distinct), then those of last run not seen now */
 	t->state = xcalloc(r->nf ? r->nf : 1, 1);

@@ -55,6 +55,8 @@ struct bprev {
 	bool unavailable;         /* the history could not be read: no trend, and not a first run */
 	char *started;            /* when that run was made */
 	char *capture;            /* its capture start ("" when unknown) */
+	char *status, *worst, *outcome, *verdict; /* as recorded (NULL when none): its state and where
+	                                             * IO waited */
 	struct bfinding *f;
 	size_t nf;
 	struct bstat *st;
@@ -90,6 +92,10 @@ struct btrend {
 	struct btrend_figure *fig;         /* one per key figure, in the result's order */
 	size_t nfig;
 	size_t nunchanged;                 /* figures within 5% of last run */
+	char *prev_state, *now_state;      /* the set's state (failed, an outcome, critical, warning,
+	                                    * partial, ok) last run and now, when it changed; else NULL */
+	char *prev_where, *now_where;      /* where IO waits (the verdict's opening: "IO waits in the
+	                                    * array"), when it changed; else NULL */
 };
 
 enum bstatus { BS_PENDING, BS_OK, BS_PARTIAL, BS_FAILED };

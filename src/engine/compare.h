@@ -66,6 +66,9 @@ enum cmp_reason {
 	CR_NOT_COMPARABLE,/* not comparable: the after side has no busy period like the before side's */
 	CR_WITH_LOAD,     /* unchanged: latency rose with materially more work (or fell with less) and is
 	                   * not so at equal load: the load moved it, not the change (Little's law) */
+	CR_MORE_LOAD,     /* unchanged: latency rose by a smaller factor than the work, which rose
+	                   * materially, and equal load could not be compared (the loads do not
+	                   * overlap): more load, not a slower stack */
 	CR_COUNT
 };
 extern const char *const cmp_reason_names[CR_COUNT]; /* NULL, "interval_contains_zero", ... */
@@ -210,6 +213,11 @@ struct cmp_row {
 	bool decisive;              /* a latency row at the top of its IO stack: the comparison's
 	                             * outcome reads it (guest disks; virtual disks and devices with no
 	                             * compared disk above them) */
+	double io_share;            /* the row's IO (its direction's, for a read or write latency) as a
+	                             * share of the compared disks' IO, the larger of the two sides;
+	                             * NaN when unknown */
+	bool material;              /* io_share >= compare.min_io_share (or unknown): the row can
+	                             * decide the outcome */
 	bool has_lm;                /* latency rows with a load metric on both sides */
 	struct cmp_loadmatch lm;
 };
@@ -239,6 +247,9 @@ struct cmp_pair {
 	const char *name[2], *host[2]; /* NULL on a side where it is absent (borrowed from that model) */
 	bool mapped;                /* matched through --match-map */
 	bool by_name;               /* matched by name although the host differs (e.g. after vMotion) */
+	const char *via_guest;      /* matched through the guest disk above it: each side's disk map
+	                             * (--map or automatic) ties this guest disk ("SQL01 D:", arena) to
+	                             * this virtual disk or LUN under different names; NULL otherwise */
 	size_t *ents[2];            /* indices in side[s].m.ents, one per capture it appears in */
 	size_t nents[2];
 	double load_mean[2];        /* mean IOPS (NaN when the layer has none) */
@@ -250,6 +261,11 @@ struct cmp_pair {
 	bool before_missing;        /* not comparable the other way: only the after side has a distinct
 	                             * busy phase and the before side's load does not reach half of it
 	                             * (a before capture or window that holds only idle time) */
+	int sliver;                 /* not comparable: side sliver - 1 holds less than
+	                             * compare.min_busy_held of the other side's busy phase by duration
+	                             * and by IOs (a window or capture that cuts it); 0 none */
+	double held[2];             /* each side's busy phase: seconds, and */
+	double held_ios[2];         /* ... its IOs (seconds x busy median IO/s; NaN when unknown) */
 	bool shares_comparable;     /* the two sides spend comparable shares of their time busy (the
 	                             * busy shares differ by less than --material-pct of the larger,
 	                             * or a side has no load measure): only then may whole-capture
@@ -317,6 +333,11 @@ struct cmp_summary {
 	bool capacity_gain;         /* the after side did materially more work in the busy phase of a
 	                             * decisive entity whose latency did not get worse */
 	const char *outcome_why;    /* static or arena: for not comparable, the reason */
+	const char *nc_action;      /* static or arena: for not comparable, what fixes it (NULL: capture
+	                             * the after side again during a busy period like the before's) */
+	bool reversed;              /* the after side's readable captures all end before the before
+	                             * side's begin: the sides were given the wrong way round */
+	const char *reversed_text;  /* arena: "the before captures (28 July 2026) are later than ..." */
 	const char *moved_down;     /* the verdict's "the bottleneck moved down a layer; check the
 	                             * array before raising queue depths further": the entities below
 	                             * the guest whose latency rose ("naa.600..., naa.601..."), arena;
@@ -333,6 +354,8 @@ struct cmp_sql {
 	double fig[2][CSQL_COUNT];  /* before, after: the means over each side (sqlimpact.h) */
 	double change_pct[CSQL_COUNT]; /* after vs before, NaN when a side lacks it */
 	const char *text;           /* one sentence (arena) */
+	const char *comment;        /* what the memory and read-wait figures mean when they moved
+	                             * materially (arena), NULL when none did */
 };
 #define CMP_MAX_SQL 8
 
@@ -352,6 +375,8 @@ struct compare {
 	size_t nfd;
 	struct cmp_summary sum;
 	const char *headline;       /* one sentence: the outcome word and the figures that prove it */
+	const char *lead;           /* the outcome in one short sentence with the work done, for page 1:
+	                             * "Improved: SQL01 D: reads p95 167 -> 8.2 ms while doing 2.7x the IO." */
 	const char *verdict;        /* the headline, then the detail (arena) */
 	const char *detail;         /* the detail alone (points into verdict) */
 	struct compare_opts o;

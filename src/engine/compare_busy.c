@@ -379,11 +379,39 @@ static void pair_shares(const struct compare *c, struct cmp_pair *p)
 	p->shares_comparable = fabs(a->share - b->share) < c->o.material_pct / 100 * hi;
 }
 
+/* A sliver: one side holds less than compare.min_busy_held of the other side's (distinct) busy
+ * phase, by duration and by IOs - a window or capture that cuts the phase, whose first minutes are
+ * its ramp, not its steady state. Not comparable. A faster stack that finishes the same work
+ * sooner is not a sliver: its IOs are the same. */
+static void pair_sliver(const struct compare *c, struct cmp_pair *p)
+{
+	double min = rule_value(&c->rules, R_CMP_MIN_BUSY_HELD);
+	for (int s = 0; s < 2; s++) {
+		const struct cmp_busy *b = &p->busy[s];
+		p->held[s] = b->has && !isnan(b->bucket_s) ? (double)b->busy * b->bucket_s : NAN;
+		p->held_ios[s] = !isnan(b->iops) ? p->held[s] * b->iops : NAN;
+	}
+	for (int s = 0; s < 2; s++) {
+		int o = 1 - s;
+		if (!p->busy[o].distinct || !(p->held[o] > 0) || !(p->held[s] > 0))
+			continue;
+		bool dur = p->held[s] < min * p->held[o];
+		bool ios = isnan(p->held_ios[s]) || isnan(p->held_ios[o]) || p->held_ios[s] < min * p->held_ios[o];
+		if (dur && ios) {
+			p->comparable = false;
+			p->sliver = s + 1;
+			return;
+		}
+	}
+}
+
 void cmp_pair_busy(const struct compare *c, struct cmp_pair *p)
 {
 	for (int s = 0; s < 2; s++)
 		side_busy(c, p, s);
 	pair_comparable(p);
+	if (p->comparable)
+		pair_sliver(c, p);
 	pair_shares(c, p);
 	double w0 = p->busy[0].bucket_s, w1 = p->busy[1].bucket_s;
 	p->widths_comparable = isnan(w0) || isnan(w1) || (w0 < 2 * w1 && w1 < 2 * w0);

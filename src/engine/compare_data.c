@@ -22,7 +22,8 @@ const char *const cmp_reason_names[CR_COUNT] = {NULL,
 						"interval_degenerate",
 						"too_few_values_for_quantile",
 						"not_comparable",
-						"changed_with_the_load"};
+						"changed_with_the_load",
+						"more_load"};
 const char *const cmp_outcome_names[CO_COUNT] = {"improved", "regressed", "mixed", "unchanged", "not_comparable"};
 const char *const cmp_outcome_words[CO_COUNT] = {"Improved", "Regressed", "Mixed", "Unchanged", "Not comparable"};
 

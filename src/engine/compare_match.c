@@ -128,6 +128,66 @@ static int pair_cmp(const void *x, const void *y)
 	return strcmp(ha ? ha : "", hb ? hb : "");
 }
 
+/* Step 2 of cmp_match: unmatched groups of the same layer, name and host (guests_only: guest
+ * disks only). */
+static void match_same(struct compare *c, struct group *g[2], const size_t n[2], bool guests_only)
+{
+	for (size_t i = 0; i < n[0]; i++) {
+		if (g[0][i].pair >= 0 || (guests_only && g[0][i].layer != LAYER_GUEST))
+			continue;
+		for (size_t j = 0; j < n[1]; j++) {
+			if (g[1][j].pair >= 0 || g[1][j].layer != g[0][i].layer || !name_eq(g[0][i].layer, g[0][i].name, g[1][j].name) ||
+			    !cmp_host_same(g[0][i].host, g[1][j].host))
+				continue;
+			size_t p = pair_new(c, g[0][i].layer);
+			pair_set(c, p, 0, &g[0][i]);
+			pair_set(c, p, 1, &g[1][j]);
+			break;
+		}
+	}
+}
+
+/* The unmatched group of side s holding entity e, or NULL. */
+static struct group *group_of(struct group *g, size_t n, const struct model *m, const struct entity *e)
+{
+	if (!e)
+		return NULL;
+	size_t k = (size_t)(e - m->ents);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < g[i].nents; j++)
+			if (g[i].ents[j] == k)
+				return g[i].pair < 0 ? &g[i] : NULL;
+	return NULL;
+}
+
+/* A guest disk matched on both sides whose disk maps (--map, or the automatic IOPS correlation)
+ * tie it to virtual disks (and LUNs) of different names, both otherwise unmatched: those are one
+ * disk, moved by the change (LSI to a new PVSCSI controller: scsi0:1 before, scsi1:0 after). */
+static void match_through_guests(struct compare *c, struct group *g[2], const size_t n[2])
+{
+	for (size_t i = 0; i < c->npairs; i++) {
+		if (c->pairs[i].layer != LAYER_GUEST || !c->pairs[i].name[0] || !c->pairs[i].name[1])
+			continue;
+		struct stack st[2];
+		for (int s = 0; s < 2; s++) {
+			struct topo_in ti = analysis_topo(&c->side[s]);
+			topology_stack(&ti, cmp_ent(c, &c->pairs[i], s, 0), &st[s]);
+		}
+		char label[512];
+		compare_pair_label(&c->pairs[i], CMP_AFTER, label, sizeof label);
+		for (int lv = 0; lv < 2; lv++) {
+			struct group *x = group_of(g[0], n[0], &c->side[0].m, lv ? st[0].device : st[0].vdisk);
+			struct group *y = group_of(g[1], n[1], &c->side[1].m, lv ? st[1].device : st[1].vdisk);
+			if (!x || !y || x->layer != y->layer || name_eq(x->layer, x->name, y->name))
+				continue;
+			size_t p = pair_new(c, x->layer);
+			pair_set(c, p, 0, x);
+			pair_set(c, p, 1, y);
+			c->pairs[p].via_guest = arena_strdup(&c->arena, label);
+		}
+	}
+}
+
 void cmp_match(struct compare *c, struct diag *d)
 {
 	struct group *g[2];
@@ -157,20 +217,12 @@ void cmp_match(struct compare *c, struct diag *d)
 				   ml->line, ml->host[0] ? ml->host[0] : "", ml->host[0] ? "\\" : "", ml->name[0],
 				   ml->host[1] ? ml->host[1] : "", ml->host[1] ? "\\" : "", ml->name[1]);
 	}
-	/* 2. same layer, name and host */
-	for (size_t i = 0; i < n[0]; i++) {
-		if (g[0][i].pair >= 0)
-			continue;
-		for (size_t j = 0; j < n[1]; j++) {
-			if (g[1][j].pair >= 0 || g[1][j].layer != g[0][i].layer || !name_eq(g[0][i].layer, g[0][i].name, g[1][j].name) ||
-			    !cmp_host_same(g[0][i].host, g[1][j].host))
-				continue;
-			size_t p = pair_new(c, g[0][i].layer);
-			pair_set(c, p, 0, &g[0][i]);
-			pair_set(c, p, 1, &g[1][j]);
-			break;
-		}
-	}
+	/* 2. guest disks by host and drive; then the virtual disk and LUN under each guest disk that
+	 * both sides' disk maps tie to it under different names (a disk moved to a new controller);
+	 * then every other entity by layer, name and host */
+	match_same(c, g, n, true);
+	match_through_guests(c, g, n);
+	match_same(c, g, n, false);
 	/* 3. names that are global (naa ids, VM:scsiC:T, VM names) match across hosts when unique
 	 * among the unmatched on both sides (the VM moved to another host) */
 	for (size_t i = 0; i < n[0]; i++) {

@@ -28,6 +28,29 @@ static void num(struct buf *b, double v)
 	buf_printf(b, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2g", v);
 }
 
+/* What the memory and read-wait figures mean when they move materially (--material-pct): Page life
+ * expectancy is how long a page stays in the buffer pool (doc/domain.md, SQL Server); Page IO latch
+ * waits are the time queries wait for data pages read from disk. */
+static void sql_comment(const struct compare *c, const struct cmp_sql *q, struct buf *t)
+{
+	double m = c->o.material_pct;
+	double ple = q->change_pct[CSQL_PLE], pio = q->change_pct[CSQL_PAGEIO], work = q->change_pct[CSQL_BATCH];
+	if (!isnan(pio) && fabs(pio) >= m)
+		buf_printf(t, " Page IO latch waits (queries waiting for data pages read from disk) %s %.0f%%: the "
+			      "queries' read waits follow the disks' latency.", pio < 0 ? "fell" : "rose", fabs(pio));
+	if (isnan(ple) || fabs(ple) < m)
+		return;
+	if (ple < 0) {
+		buf_printf(t, " Page life expectancy fell %.0f%%: pages leave the buffer pool sooner", -ple);
+		if (!isnan(work) && work >= m)
+			buf_printf(t, " as the instance does more work (Batch Requests/sec %+.0f%%)", work);
+		buf_adds(t, "; that is memory turnover, not a storage symptom - if it stays low, check the instance's "
+			    "memory (max server memory, the VM's RAM).");
+	} else {
+		buf_printf(t, " Page life expectancy rose %.0f%%: pages stay in the buffer pool longer.", ple);
+	}
+}
+
 void cmp_sql_compare(struct compare *c)
 {
 	c->nsql = 0;
@@ -76,6 +99,9 @@ void cmp_sql_compare(struct compare *c)
 			buf_printf(&t, ": log waits %s", wait < 0 ? "lower" : "higher");
 		buf_addc(&t, '.');
 		q->text = arena_strndup(&c->arena, t.data, t.len);
+		buf_reset(&t);
+		sql_comment(c, q, &t);
+		q->comment = t.len ? arena_strndup(&c->arena, t.data + 1, t.len - 1) : NULL;
 		buf_free(&t);
 	}
 }

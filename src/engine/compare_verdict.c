@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 /* ---- findings ---- */
 
@@ -205,6 +206,27 @@ static void mark_decisive(struct compare *c)
 	free(pe[1]);
 }
 
+static int io_direction(enum metric m);
+
+/* Latency rose by a smaller factor than the work in the busy phase, which rose materially, where
+ * equal load cannot be compared (the loads do not overlap): more load, not a slower stack. Every
+ * figure that rose is a quantile (a share of time above a band is not a factor of the load) and
+ * rose by less than the work did (doc/rules-sources.md, "compare"). */
+static bool more_load(const struct cmp_row *r, const struct cmp_figure *w)
+{
+	if ((r->has_lm && r->lm.comparable) || w->verdict != CV_HIGHER || !(w->v[0] > 0) || !(w->v[1] > 0))
+		return false;
+	double load = w->v[1] / w->v[0];
+	for (int f = 0; f < CF_COUNT; f++) {
+		if (!(r->worse >> f & 1u))
+			continue;
+		const struct cmp_figure *g = &r->fig[f];
+		if (cmp_fig_is_share((enum cmp_fig)f) || !(g->v[0] > 0) || !(g->v[1] / g->v[0] < load))
+			return false;
+	}
+	return true;
+}
+
 /* A latency change the load explains: a row regressed while its entity did materially more work
  * in the busy phase (or improved with materially less), and at equal load (comparable bins) the
  * latency did not move that way. Little's law: the queue, hence the wait, grows with the work
@@ -215,7 +237,7 @@ static void load_explained(struct compare *c)
 	const unsigned lmbit = 1u << CMP_LM_BIT;
 	for (size_t i = 0; i < c->nrows; i++) {
 		struct cmp_row *r = &c->rows[i];
-		if (r->spec->kind != CK_LATENCY || r->spec->load < 0 || !r->has_lm || !r->lm.comparable)
+		if (r->spec->kind != CK_LATENCY || r->spec->load < 0)
 			continue;
 		/* the figures moved one way only (equal load may have moved the other: it stays) */
 		unsigned fb = r->better & ~lmbit, fw = r->worse & ~lmbit;
@@ -229,6 +251,13 @@ static void load_explained(struct compare *c)
 		if (!io)
 			continue;
 		const struct cmp_figure *w = io->fig[CF_BUSY_P50].used ? &io->fig[CF_BUSY_P50] : &io->fig[CF_MEDIAN];
+		if (fw && !fb && r->verdict == CV_REGRESSED && more_load(r, w)) {
+			r->verdict = CV_UNCHANGED;
+			r->reason = CR_MORE_LOAD;
+			continue;
+		}
+		if (!r->has_lm || !r->lm.comparable)
+			continue;
 		enum cmp_verdict lm = r->lm.verdict;
 		bool up = fw && w->verdict == CV_HIGHER && (lm == CV_UNCHANGED || lm == CV_IMPROVED);
 		bool down = fb && w->verdict == CV_LOWER && (lm == CV_UNCHANGED || lm == CV_REGRESSED);
@@ -248,10 +277,66 @@ static void load_explained(struct compare *c)
 	}
 }
 
+/* The mean IO/s of metric m over pair p's entities on side s (NaN when none). */
+static double pair_mean(const struct compare *c, const struct cmp_pair *p, int s, int m)
+{
+	if (m < 0 || !p->name[s])
+		return NAN;
+	struct qsketch q;
+	compare_sketch(c, p, (enum cmp_side)s, (enum metric)m, &q);
+	double v = q.n ? qs_mean(&q) : NAN;
+	qs_free(&q);
+	return v;
+}
+
+/* The IO a row is of on side s: its direction's (reads for a read latency) when the captures
+ * count it, else its entity's. */
+static double row_io(const struct compare *c, const struct cmp_row *r, int s)
+{
+	const struct cmp_pair *p = &c->pairs[r->pair];
+	int d = r->spec->kind == CK_LATENCY ? io_direction(r->spec->metric) : 0;
+	double v = NAN;
+	if (d == 'r')
+		v = pair_mean(c, p, s, p->layer == LAYER_GUEST ? M_G_READS : M_READS);
+	else if (d == 'w')
+		v = pair_mean(c, p, s, p->layer == LAYER_GUEST ? M_G_WRITES : M_WRITES);
+	return isnan(v) ? p->load_mean[s] : v;
+}
+
+/* Each row's weight: its IO as a share of the busiest compared disk's (of the entities with a
+ * decisive row), the larger of the two sides'. A row under compare.min_io_share on both sides
+ * is reported but does not decide the outcome: a wait weighs by the IOs that wait. The busiest
+ * disk, not the sum: nineteen evenly loaded data disks each weigh fully. */
+static void weigh_rows(struct compare *c)
+{
+	double top[2] = {0, 0};
+	for (size_t i = 0; i < c->npairs; i++) {
+		const struct cmp_pair *p = &c->pairs[i];
+		bool dec = false;
+		for (size_t r = p->first_row; r < p->first_row + p->nrows && !dec; r++)
+			dec = c->rows[r].decisive;
+		for (int s = 0; s < 2 && dec; s++)
+			if (p->load_mean[s] > top[s])
+				top[s] = p->load_mean[s];
+	}
+	double min = rule_value(&c->rules, R_CMP_MIN_IO_SHARE);
+	for (size_t i = 0; i < c->nrows; i++) {
+		struct cmp_row *r = &c->rows[i];
+		r->io_share = NAN;
+		for (int s = 0; s < 2; s++) {
+			double v = row_io(c, r, s);
+			if (top[s] > 0 && v >= 0 && !(r->io_share >= fmin(1, v / top[s])))
+				r->io_share = fmin(1, v / top[s]);
+		}
+		r->material = isnan(r->io_share) || r->io_share >= min;
+	}
+}
+
 void cmp_decide_rows(struct compare *c)
 {
 	load_explained(c);
 	mark_decisive(c);
+	weigh_rows(c);
 }
 
 /* ---- numbers ---- */
@@ -556,7 +641,8 @@ static int row_rank_cmp(const struct compare *c, const struct cmp_row *a, const 
 }
 
 /* Which rows a list wants. */
-enum pick { PICK_BETTER, PICK_WORSE, PICK_UNCHANGED, PICK_NOT_COMPARABLE, PICK_BELOW_WORSE };
+enum pick { PICK_BETTER, PICK_WORSE, PICK_UNCHANGED, PICK_NOT_COMPARABLE, PICK_BELOW_WORSE, PICK_BETTER_MAT,
+	    PICK_WORSE_MAT, PICK_WORSE_SLIGHT };
 
 static bool picked(const struct cmp_row *r, enum pick k)
 {
@@ -567,9 +653,13 @@ static bool picked(const struct cmp_row *r, enum pick k)
 	case PICK_WORSE: return r->decisive && (r->verdict == CV_REGRESSED || (r->verdict == CV_MIXED && r->worse));
 	case PICK_UNCHANGED: return r->decisive && r->verdict == CV_UNCHANGED;
 	case PICK_NOT_COMPARABLE: return r->decisive && r->verdict == CV_NOT_COMPARABLE;
+	case PICK_BETTER_MAT: return r->material && picked(r, PICK_BETTER);
+	case PICK_WORSE_MAT: return r->material && picked(r, PICK_WORSE);
+	case PICK_WORSE_SLIGHT: return !r->material && picked(r, PICK_WORSE);
 	case PICK_BELOW_WORSE:
 		return !r->decisive && r->worse &&
-		       (r->verdict == CV_REGRESSED || r->verdict == CV_MIXED || (r->verdict == CV_UNCHANGED && r->reason == CR_WITH_LOAD));
+		       (r->verdict == CV_REGRESSED || r->verdict == CV_MIXED ||
+			(r->verdict == CV_UNCHANGED && (r->reason == CR_WITH_LOAD || r->reason == CR_MORE_LOAD)));
 	}
 	return false;
 }
@@ -699,19 +789,110 @@ int cmp_readable_caps(const struct model *m)
 
 /* ---- the outcome ---- */
 
+/* The kinds of capture (parsers: esxtop, perfmon, ...) a side could read, into k; returns how
+ * many. */
+static int side_kinds(const struct model *m, const char **k, int max)
+{
+	int n = 0;
+	for (size_t i = 0; i < m->ncaps; i++) {
+		const char *f = m->caps[i].format;
+		if (m->caps[i].failed || !f)
+			continue;
+		int j = 0;
+		while (j < n && strcmp(k[j], f) != 0)
+			j++;
+		if (j == n && n < max)
+			k[n++] = f;
+	}
+	return n;
+}
+
+/* The sides hold no kind of capture in common (esxtop only before, perfmon only after): nothing is
+ * measured on both. The reason, or NULL. */
+static const char *kinds_differ(struct compare *c)
+{
+	const char *k[2][8];
+	int n[2] = {side_kinds(&c->side[0].m, k[0], 8), side_kinds(&c->side[1].m, k[1], 8)};
+	for (int i = 0; i < n[0]; i++)
+		for (int j = 0; j < n[1]; j++)
+			if (strcmp(k[0][i], k[1][j]) == 0)
+				return NULL;
+	struct buf b;
+	buf_init(&b);
+	for (int s = 0; s < 2; s++) {
+		buf_adds(&b, s ? " and the after side only " : "the before side holds only ");
+		for (int i = 0; i < n[s]; i++)
+			buf_printf(&b, "%s%s", i ? (i + 1 == n[s] ? " and " : ", ") : "", k[s][i]);
+		buf_adds(&b, s ? "" : " captures");
+	}
+	buf_adds(&b, ": no layer is measured on both sides");
+	const char *r = arena_strndup(&c->arena, b.data, b.len);
+	buf_free(&b);
+	return r;
+}
+
+/* Sides given the wrong way round: every readable after capture ends before the first readable
+ * before capture starts. */
+static void check_order(struct compare *c)
+{
+	struct cmp_summary *s = &c->sum;
+	int64_t lo[2] = {INT64_MAX, INT64_MAX}, hi[2] = {INT64_MIN, INT64_MIN};
+	for (int sd = 0; sd < 2; sd++)
+		for (size_t i = 0; i < c->side[sd].m.ncaps; i++) {
+			const struct capture *cp = &c->side[sd].m.caps[i];
+			if (cp->failed || cp->end <= cp->start)
+				continue;
+			lo[sd] = cp->start < lo[sd] ? cp->start : lo[sd];
+			hi[sd] = cp->end > hi[sd] ? cp->end : hi[sd];
+		}
+	s->reversed = lo[0] != INT64_MAX && lo[1] != INT64_MAX && hi[1] <= lo[0];
+	if (!s->reversed)
+		return;
+	char d[2][32];
+	for (int sd = 0; sd < 2; sd++) {
+		time_t t = (time_t)(lo[sd] / 1000);
+		struct tm tm;
+		gmtime_r(&t, &tm);
+		strftime(d[sd], sizeof d[sd], "%Y-%m-%d %H:%M UTC", &tm);
+	}
+	struct buf b;
+	buf_init(&b);
+	buf_printf(&b, "the before captures (from %s) are later than the after captures (from %s)", d[0], d[1]);
+	s->reversed_text = arena_strndup(&c->arena, b.data, b.len);
+	buf_free(&b);
+}
+
 static void decide(struct compare *c)
 {
 	struct cmp_summary *s = &c->sum;
 	s->head[0] = s->head[1] = NULL;
 	s->capacity_gain = false;
 	s->outcome_why = NULL;
+	s->nc_action = NULL;
 	s->moved_down = NULL;
+	check_order(c);
 	int readable[2] = {cmp_readable_caps(&c->side[0].m), cmp_readable_caps(&c->side[1].m)};
 	if (!readable[0] || !readable[1]) {
 		s->outcome = CO_NOT_COMPARABLE;
 		s->outcome_why = !readable[0] && !readable[1] ? "no capture of the before or the after side could be read"
 				 : !readable[0]                ? "no capture of the before side could be read"
 							       : "no capture of the after side could be read";
+		static const char *const fix[3] = {
+			"Neither side could be read: see the errors above; give readable captures of both, then "
+			"compare again.",
+			"The before side could not be read: see the error above; give a readable capture of it, then "
+			"compare again.",
+			"The after side could not be read: see the error above; give a readable capture of it, then "
+			"compare again."};
+		s->nc_action = fix[!readable[0] && !readable[1] ? 0 : !readable[0] ? 1 : 2];
+		return;
+	}
+	const char *kd = kinds_differ(c);
+	if (kd) {
+		s->outcome = CO_NOT_COMPARABLE;
+		s->outcome_why = kd;
+		s->nc_action = "Give the same kinds of capture on both sides (esxtop with esxtop, perfmon with "
+			       "perfmon), then compare again.";
 		return;
 	}
 	int assessed = 0;
@@ -727,13 +908,27 @@ static void decide(struct compare *c)
 	const struct cmp_row *nc[8];
 	size_t nn = top_rows(c, PICK_NOT_COMPARABLE, nc, 8);
 	for (size_t i = 0; i < nn; i++)
-		if (before_slow(c, nc[i]) || c->pairs[nc[i]->pair].before_missing) {
+		if (before_slow(c, nc[i]) || c->pairs[nc[i]->pair].before_missing || c->pairs[nc[i]->pair].sliver) {
 			s->outcome = CO_NOT_COMPARABLE;
 			s->head[0] = nc[i];
+			static const char *const why[2] = {
+				"the before side holds only a small part of the after side's busy phase",
+				"the after side holds only a small part of the before side's busy phase"};
+			static const char *const fix[2] = {
+				"Give a before window (or capture) that holds the whole busy phase, as the after side "
+				"does, then compare again.",
+				"Give an after window (or capture) that holds the whole busy phase, as the before side "
+				"does, then compare again."};
+			int sv = c->pairs[nc[i]->pair].sliver;
+			if (sv) {
+				s->outcome_why = why[sv - 1];
+				s->nc_action = fix[sv - 1];
+			}
 			return;
 		}
+	/* the rows that carry the IO decide; a trickle is reported (cmp_summarise), it decides nothing */
 	const struct cmp_row *b1[1], *w1[1];
-	size_t nb = top_rows(c, PICK_BETTER, b1, 1), nw = top_rows(c, PICK_WORSE, w1, 1);
+	size_t nb = top_rows(c, PICK_BETTER_MAT, b1, 1), nw = top_rows(c, PICK_WORSE_MAT, w1, 1);
 	if (nb && nw) {
 		s->outcome = CO_MIXED;
 		s->head[0] = b1[0];
@@ -764,6 +959,19 @@ static void decide(struct compare *c)
 	}
 }
 
+/* A duration in words: "30 s", "12 minutes", "2.0 hours". */
+static void plain_secs(struct buf *b, double s)
+{
+	if (isnan(s))
+		buf_adds(b, "an unknown time");
+	else if (s < 120)
+		buf_printf(b, "%.0f s", s);
+	else if (s < 7200)
+		buf_printf(b, "%.0f minutes", s / 60);
+	else
+		buf_printf(b, "%.1f hours", s / 3600);
+}
+
 /* The not-comparable sentence: "the after capture has no busy period like the before capture's
  * 13:48-14:12 on SQL01 D: (...)". */
 static void not_comparable_text(const struct compare *c, const struct cmp_row *r, struct buf *b)
@@ -771,6 +979,29 @@ static void not_comparable_text(const struct compare *c, const struct cmp_row *r
 	const struct cmp_pair *p = &c->pairs[r->pair];
 	const struct cmp_busy *bb = &p->busy[0], *ba = &p->busy[1];
 	char l[512];
+	if (p->sliver) {
+		/* a window or capture that cuts the other side's busy phase to a sliver */
+		int sv = p->sliver - 1, o = 1 - sv;
+		const struct cmp_busy *bo = &p->busy[o];
+		buf_printf(b, "the %s capture holds only ", cmp_side_names[sv]);
+		plain_secs(b, p->held[sv]);
+		buf_printf(b, " of the %s capture's busy phase", cmp_side_names[o]);
+		if (bo->end > bo->start) {
+			buf_addc(b, ' ');
+			hhmm(b, bo->start);
+			buf_adds(b, "-");
+			hhmm(b, bo->end);
+		}
+		buf_printf(b, " on %s (", compare_pair_label(p, (enum cmp_side)o, l, sizeof l));
+		plain_secs(b, p->held[o]);
+		buf_adds(b, ", ");
+		fnum(b, p->held_ios[o]);
+		buf_printf(b, " IOs; %s: ", cmp_side_names[sv]);
+		fnum(b, p->held_ios[sv]);
+		buf_printf(b, " IOs, under %.0f%% of it by time and by IOs)",
+			   rule_value(&c->rules, R_CMP_MIN_BUSY_HELD) * 100);
+		return;
+	}
 	if (p->before_missing) {
 		/* the mirror: a before capture (or window) of idle time only */
 		buf_adds(b, "the before capture has no busy period like the after capture's");
@@ -814,6 +1045,8 @@ static void not_comparable_text(const struct compare *c, const struct cmp_row *r
 static void headline(struct compare *c, struct buf *b)
 {
 	const struct cmp_summary *s = &c->sum;
+	if (s->reversed)
+		buf_printf(b, "Sides reversed: %s. ", s->reversed_text);
 	buf_printf(b, "%s", cmp_outcome_words[s->outcome]);
 	if (s->outcome == CO_UNCHANGED && s->capacity_gain)
 		buf_adds(b, ", with a capacity gain");
@@ -873,6 +1106,51 @@ static void headline(struct compare *c, struct buf *b)
 		proof_text(c, h, CV_UNCHANGED, b);
 		break;
 	default: break;
+	}
+	buf_addc(b, '.');
+}
+
+/* The outcome in one short sentence with the work done: the head row's first proving figure and
+ * its entity's work in the busy phase ("while doing 2.7x the IO"). */
+static void lead_text(const struct compare *c, struct buf *b)
+{
+	const struct cmp_summary *s = &c->sum;
+	const struct cmp_row *h = s->head[0];
+	if (s->reversed)
+		buf_printf(b, "Sides reversed: %s. ", s->reversed_text);
+	buf_printf(b, "%s", cmp_outcome_words[s->outcome]);
+	if (s->outcome == CO_UNCHANGED && s->capacity_gain)
+		buf_adds(b, ", with a capacity gain");
+	if (!h || s->outcome == CO_NOT_COMPARABLE) {
+		buf_printf(b, ": %s.", s->outcome_why ? s->outcome_why
+				      : s->outcome == CO_NOT_COMPARABLE ? "the sides' busy periods differ"
+									  : "no latency changed materially");
+		return;
+	}
+	enum cmp_verdict v = s->outcome == CO_REGRESSED ? CV_REGRESSED : s->outcome == CO_UNCHANGED ? CV_UNCHANGED
+												   : CV_IMPROVED;
+	char l[512];
+	enum cmp_fig f[2];
+	buf_printf(b, ": %s %s ", entity_label(c, h, l, sizeof l), short_label(h->spec->metric));
+	if (proof_figs(h, v, f) >= 1)
+		fig_text(c, h, f[0], false, false, b);
+	if (s->outcome == CO_MIXED && s->head[1]) {
+		const struct cmp_row *w = s->head[1];
+		buf_printf(b, ", but %s %s ", entity_label(c, w, l, sizeof l), short_label(w->spec->metric));
+		if (proof_figs(w, CV_REGRESSED, f) >= 1)
+			fig_text(c, w, f[0], false, false, b);
+	}
+	const struct cmp_row *io = work_row(c, h);
+	const struct cmp_figure *g = io ? work_fig(io) : NULL;
+	double m = 1 + c->o.material_pct / 100;
+	if (g && g->v[0] > 0 && g->v[1] > 0) {
+		double x = g->v[1] / g->v[0];
+		if (x >= m)
+			buf_printf(b, " while doing %.1fx the IO", x);
+		else if (x <= 1 / m)
+			buf_printf(b, " while doing %.1fx the IO (less work)", x);
+		else
+			buf_adds(b, " at the same IO");
 	}
 	buf_addc(b, '.');
 }
@@ -1063,6 +1341,121 @@ static void equal_load_text(const struct compare *c, const struct cmp_row *head,
 	buf_addc(b, '.');
 }
 
+/* Virtual disks and LUNs paired through the guest disk above them (compare_match.c): said, with
+ * how to override it. */
+static void via_guest_text(const struct compare *c, struct buf *b)
+{
+	int n = 0;
+	for (size_t i = 0; i < c->npairs; i++) {
+		const struct cmp_pair *p = &c->pairs[i];
+		if (!p->via_guest)
+			continue;
+		buf_printf(b, "%s%s is on %s before and %s after",
+			   n++ ? "; " : " Paired through the guest disks (each side's disk map): ", p->via_guest, p->name[0],
+			   p->name[1]);
+	}
+	if (n)
+		buf_printf(b, ": %s as one disk; override with --match-map.", n == 1 ? "compared" : "each compared");
+}
+
+/* Rows that got worse with too little IO to decide (compare.min_io_share): said, with their
+ * weight, so that nothing is hidden. */
+static void slight_text(const struct compare *c, struct buf *b)
+{
+	const struct cmp_row *sl[3];
+	size_t n = top_rows(c, PICK_WORSE_SLIGHT, sl, 3);
+	if (!n)
+		return;
+	buf_printf(b, "%sWorse, with too little IO to decide (under %.0f%% of the busiest compared disk's IO): ",
+		   b->len ? " " : "", rule_value(&c->rules, R_CMP_MIN_IO_SHARE) * 100);
+	for (size_t i = 0; i < n; i++) {
+		char l[512];
+		enum cmp_fig f[2];
+		buf_printf(b, "%s%s %s (", i ? "; " : "", entity_label(c, sl[i], l, sizeof l),
+			   short_label(sl[i]->spec->metric));
+		fshare(b, sl[i]->io_share);
+		buf_adds(b, " of the IO)");
+		if (proof_figs(sl[i], CV_REGRESSED, f) >= 1) {
+			buf_addc(b, ' ');
+			fig_text(c, sl[i], f[0], false, false, b);
+		}
+	}
+	buf_addc(b, '.');
+}
+
+/* doc/domain.md 6: device latency does not improve by itself and may rise as deeper guest queues
+ * push more IO down (sets sum.moved_down). */
+static void below_text(struct compare *c, struct buf *b)
+{
+	struct cmp_summary *s = &c->sum;
+	const struct cmp_row *below[16], *down[2], *rest[2];
+	size_t nbw = top_rows(c, PICK_BELOW_WORSE, below, 16), nd = 0, nrest = 0;
+	for (size_t i = 0; i < nbw; i++) {
+		if (moved_down(c, below[i])) {
+			if (nd < 2)
+				down[nd++] = below[i];
+		} else if (nrest < 2) {
+			rest[nrest++] = below[i];
+		}
+	}
+	if (nd) {
+		buf_adds(b, " Latency below the guest rose while the guest's fell for the same IO: ");
+		for (size_t i = 0; i < nd; i++) {
+			if (i)
+				buf_adds(b, "; ");
+			describe_row(c, down[i], CV_REGRESSED, b);
+		}
+		buf_adds(b, " - the deeper guest queue now pushes more IO down to the device and array (the bottleneck "
+			     "moved down a layer); check the array before raising queue depths further.");
+		if (!s->bottleneck)
+			s->bottleneck = 1;
+		struct buf where;
+		buf_init(&where);
+		for (size_t i = 0; i < nd; i++) {
+			char l[512];
+			buf_printf(&where, "%s%s", i ? ", " : "",
+				   compare_pair_label(&c->pairs[down[i]->pair], CMP_AFTER, l, sizeof l));
+		}
+		s->moved_down = arena_strdup(&c->arena, where.data ? where.data : "");
+		buf_free(&where);
+	}
+	if (nrest) {
+		buf_adds(b, nd ? " Below the disks compared, latency also rose: " : " Below the disks compared, latency rose: ");
+		for (size_t i = 0; i < nrest; i++) {
+			if (i)
+				buf_adds(b, "; ");
+			describe_row(c, rest[i], CV_REGRESSED, b);
+		}
+		buf_addc(b, '.');
+	}
+}
+
+/* The findings gone, new, still present, not assessed. */
+static void findings_text(const struct compare *c, bool readable, struct buf *b)
+{
+	const struct cmp_summary *s = &c->sum;
+	if (!readable) {
+		buf_adds(b, " Findings cannot be compared without a readable capture of each side.");
+	} else if (c->nfd) {
+		buf_adds(b, " Findings: ");
+		int groups = 0;
+		list_findings(c, FD_GONE, b, &groups);
+		list_findings(c, FD_NEW, b, &groups);
+		if (s->bottleneck > 0)
+			buf_adds(b, " - the bottleneck moved down a layer");
+		else if (s->bottleneck < 0)
+			buf_adds(b, " - the bottleneck moved up a layer");
+		if (!s->findings[FD_NEW] && s->findings[FD_GONE])
+			buf_printf(b, "%sno new finding", groups ? "; " : "");
+		list_findings(c, FD_STILL, b, &groups);
+		list_findings(c, FD_NOT_ASSESSED_AFTER, b, &groups);
+		list_findings(c, FD_NOT_ASSESSED_BEFORE, b, &groups);
+		buf_addc(b, '.');
+	} else {
+		buf_adds(b, " No findings on either side.");
+	}
+}
+
 void cmp_summarise(struct compare *c)
 {
 	struct cmp_summary *s = &c->sum;
@@ -1104,7 +1497,7 @@ void cmp_summarise(struct compare *c)
 	bool readable = s->findings_compared;
 	/* the rows behind the outcome */
 	const struct cmp_row *imp[3], *reg[3];
-	size_t ni = top_rows(c, PICK_BETTER, imp, 3), nr = top_rows(c, PICK_WORSE, reg, 3);
+	size_t ni = top_rows(c, PICK_BETTER, imp, 3), nr = top_rows(c, PICK_WORSE_MAT, reg, 3);
 	if (ni) {
 		buf_adds(&b, "Better: ");
 		for (size_t i = 0; i < ni; i++) {
@@ -1123,6 +1516,7 @@ void cmp_summarise(struct compare *c)
 		}
 		buf_addc(&b, '.');
 	}
+	slight_text(c, &b);
 	if (!readable) {
 		buf_printf(&b, "%sNothing to compare: %s.", b.len ? " " : "", s->outcome_why ? s->outcome_why : "");
 	} else if (!ni && !nr && s->outcome == CO_UNCHANGED) {
@@ -1157,69 +1551,9 @@ void cmp_summarise(struct compare *c)
 		equal_load_text(c, head, &b);
 		shares_text(c, head, &b);
 	}
-	/* doc/domain.md 6: device latency does not improve by itself and may rise as deeper guest queues
-	 * push more IO down */
-	const struct cmp_row *below[16], *down[2], *rest[2];
-	size_t nbw = top_rows(c, PICK_BELOW_WORSE, below, 16), nd = 0, nrest = 0;
-	for (size_t i = 0; i < nbw; i++) {
-		if (moved_down(c, below[i])) {
-			if (nd < 2)
-				down[nd++] = below[i];
-		} else if (nrest < 2) {
-			rest[nrest++] = below[i];
-		}
-	}
-	if (nd) {
-		buf_adds(&b, " Latency below the guest rose while the guest's fell for the same IO: ");
-		for (size_t i = 0; i < nd; i++) {
-			if (i)
-				buf_adds(&b, "; ");
-			describe_row(c, down[i], CV_REGRESSED, &b);
-		}
-		buf_adds(&b, " - the deeper guest queue now pushes more IO down to the device and array (the bottleneck "
-			     "moved down a layer); check the array before raising queue depths further.");
-		if (!s->bottleneck)
-			s->bottleneck = 1;
-		struct buf where;
-		buf_init(&where);
-		for (size_t i = 0; i < nd; i++) {
-			char l[512];
-			buf_printf(&where, "%s%s", i ? ", " : "",
-				   compare_pair_label(&c->pairs[down[i]->pair], CMP_AFTER, l, sizeof l));
-		}
-		s->moved_down = arena_strdup(&c->arena, where.data ? where.data : "");
-		buf_free(&where);
-	}
-	if (nrest) {
-		buf_adds(&b, nd ? " Below the disks compared, latency also rose: " : " Below the disks compared, latency rose: ");
-		for (size_t i = 0; i < nrest; i++) {
-			if (i)
-				buf_adds(&b, "; ");
-			describe_row(c, rest[i], CV_REGRESSED, &b);
-		}
-		buf_addc(&b, '.');
-	}
-	/* findings */
-	if (!readable) {
-		buf_adds(&b, " Findings cannot be compared without a readable capture of each side.");
-	} else if (c->nfd) {
-		buf_adds(&b, " Findings: ");
-		int groups = 0;
-		list_findings(c, FD_GONE, &b, &groups);
-		list_findings(c, FD_NEW, &b, &groups);
-		if (s->bottleneck > 0)
-			buf_adds(&b, " - the bottleneck moved down a layer");
-		else if (s->bottleneck < 0)
-			buf_adds(&b, " - the bottleneck moved up a layer");
-		if (!s->findings[FD_NEW] && s->findings[FD_GONE])
-			buf_printf(&b, "%sno new finding", groups ? "; " : "");
-		list_findings(c, FD_STILL, &b, &groups);
-		list_findings(c, FD_NOT_ASSESSED_AFTER, &b, &groups);
-		list_findings(c, FD_NOT_ASSESSED_BEFORE, &b, &groups);
-		buf_addc(&b, '.');
-	} else {
-		buf_adds(&b, " No findings on either side.");
-	}
+	below_text(c, &b);
+	via_guest_text(c, &b);
+	findings_text(c, readable, &b);
 	bool guest = false;
 	for (size_t i = 0; i < c->npairs && !guest; i++)
 		guest = c->pairs[i].layer == LAYER_GUEST;
@@ -1239,6 +1573,9 @@ void cmp_summarise(struct compare *c)
 	while (*detail == ' ')
 		detail++;
 	c->headline = arena_strndup(&c->arena, h.data ? h.data : "", h.len);
+	buf_reset(&h);
+	lead_text(c, &h);
+	c->lead = arena_strndup(&c->arena, h.data ? h.data : "", h.len);
 	struct buf all;
 	buf_init(&all);
 	buf_printf(&all, "%s %s", c->headline, detail);
@@ -1296,7 +1633,8 @@ const char *compare_contradiction(struct compare *c)
 				buf_printf(&b, "%s %s: its tail (%s) decides although the sides' buckets differ in length", l,
 					   metric_info[r->spec->metric].name, cmp_fig_names[f]);
 		}
-		if (b.len || !r->decisive || r->spec->kind != CK_LATENCY || !r->has_lm || !r->lm.comparable)
+		if (b.len || !r->decisive || !r->material || r->spec->kind != CK_LATENCY || !r->has_lm ||
+		    !r->lm.comparable)
 			continue;
 		enum cmp_verdict lm = r->lm.verdict;
 		bool clash = (s->outcome == CO_IMPROVED && lm == CV_REGRESSED) || (s->outcome == CO_REGRESSED && lm == CV_IMPROVED) ||

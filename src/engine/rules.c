@@ -71,6 +71,17 @@
 	[R_HV_REDIR_SHARE] = {"hyperv.csv.redirected_share", 0.5, "", "a Cluster Shared Volume with at least this share of its IO redirected (Cluster CSVFS Redirected IO), sustained", "[ms-blog CSV performance counters 2014; ms-docs Use Cluster Shared Volumes] redirected IO goes over SMB to the coordinator node"}, \
 	[R_HV_CPU_WAIT_WARN] = {"hyperv.cpu_wait.warning_us", 60, "µs", "a VM's CPU Wait Time Per Dispatch (mean of its virtual processors) above this, sustained: its vCPUs wait for a logical processor", "[vendor Quest Spotlight] alarm over 60 µs; ~7-10 µs on an uncontended host [serverfault 675991]"}, \
 	[R_HV_CPU_WAIT_CRIT] = {"hyperv.cpu_wait.critical_us", 100, "µs", "... above this: critical", "[vendor Quest Spotlight] high over 100 µs"}, \
+	[R_CMP_MIN_IO_SHARE] = {"compare.min_io_share", 0.05, "fraction", \
+		"compare: a latency row (a disk, or one direction of its IO) doing less than this share of the " \
+		"busiest compared disk's IO on both sides is reported but does not decide the outcome (it " \
+		"cannot make an improvement mixed)", \
+		"[derived] a wait weighs in proportion to the IOs that wait (Little's law); a log disk's " \
+		"trickle reads are a few per mille of its IO"}, \
+	[R_CMP_MIN_BUSY_HELD] = {"compare.min_busy_held", 0.25, "fraction", \
+		"compare: a side whose busy phase holds less than this share of the other side's, by duration " \
+		"and by IOs, is not comparable (a window or capture that cuts a busy phase to a sliver)", \
+		"[derived] the tail and the time above a band of a few minutes of a phase are not those of " \
+		"the phase: a sliver shows its ramp, not its steady state"}, \
 }
 
 const struct rule rule_table[R_COUNT] = RULES_INIT;
@@ -81,7 +92,8 @@ const char *const rule_scope_names[SCOPE_COUNT] = {"global", "host", "vm", "disk
  * which entities are idle, the vmkernel.log grouping, partition offsets): the streams, the
  * coverage and the reports read one value, so a section cannot set them. */
 static const enum rule_id global_only[] = {R_SUSTAIN_SAMPLES, R_SUSTAIN_SECONDS, R_GAP_SAMPLES, R_EPISODE_GAP_S,
-					   R_QFULL_GAP_S, R_ALIGN_BYTES, R_ALIGN_MIN_BYTES, R_ACTIVE_IOPS};
+					   R_QFULL_GAP_S, R_ALIGN_BYTES, R_ALIGN_MIN_BYTES, R_ACTIVE_IOPS,
+					   R_CMP_MIN_IO_SHARE, R_CMP_MIN_BUSY_HELD};
 
 bool rule_scopable(enum rule_id id)
 {
