@@ -220,6 +220,8 @@ static void build_vdisks(struct iopath *g, const struct model *m)
 									 : "no world's IO to the capture's LUNs carries it (Per-Device-Per-World)"};
 		}
 	}
+	/* what no whole-capture match tied: matched by time segments (a move, a snapshot) */
+	iopath_spans(g, m);
 	/* a world that carries a virtual disk by correlation is that disk's VM's (a guess) */
 	for (size_t i = 0; i < g->nvd; i++) {
 		const struct iop_vdisk *d = &g->vd[i];
