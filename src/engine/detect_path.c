@@ -769,26 +769,30 @@ void det_path_change(struct analysis *a, const struct analyze_opts *o)
 			}
 			dom[k] = tot >= RV(R_ACTIVE_IOPS) && best >= 0.8 * tot ? bi : -1;
 		}
-		/* the first change of the dominant path between two runs of at least 5 buckets */
+		/* the first change of the dominant path between two runs of at least 5 buckets; a few
+		 * buckets between them where no path dominates (the failover's stall, when another device's
+		 * IO on the same paths outweighs the little that still completes) do not hide it */
 		size_t min_run = 5;
-		for (size_t k = min_run; k + min_run <= nb; k++) {
-			if (dom[k] < 0 || dom[k - 1] < 0 || dom[k] == dom[k - 1])
+		for (size_t k = min_run, prev = SIZE_MAX; k + min_run <= nb; k++) {
+			if (dom[k - 1] >= 0)
+				prev = k - 1;
+			if (dom[k] < 0 || prev == SIZE_MAX || k - prev > min_run + 1 || dom[k] == dom[prev])
 				continue;
 			bool before = true, after = true;
-			for (size_t q = k - min_run; q < k && before; q++)
-				before = dom[q] == dom[k - 1] || dom[q] < 0;
+			for (size_t q = prev >= min_run ? prev - min_run : 0; q < prev && before; q++)
+				before = dom[q] == dom[prev] || dom[q] < 0;
 			size_t end = k;
 			while (end < nb && (dom[end] == dom[k] || dom[end] < 0))
 				end++;
 			after = end - k >= min_run;
 			if (!before || !after)
 				continue;
-			const struct iop_path *from = p[dom[k - 1]], *to = p[dom[k]];
+			const struct iop_path *from = p[dom[prev]], *to = p[dom[k]];
 			struct qsketch qb, qa;
 			qs_init(&qb);
 			qs_init(&qa);
 			for (size_t q = 0; q < k; q++)
-				if (dom[q] == dom[k - 1])
+				if (dom[q] == dom[prev])
 					qs_add(&qb, val(c, d, M_DAVG, q));
 			for (size_t q = k; q < end; q++)
 				qs_add(&qa, val(c, d, M_DAVG, q));

@@ -138,6 +138,28 @@ static const char *hms(struct arena *a, int64_t t)
 	return iop_astr(a, "%.8sZ", ts + 11);
 }
 
+/* The longest sustained amplification of d's spans, with the ratio at other times, appended to b
+ * ("; from 14:10:26Z to 14:25:15Z its LUN gets 2.2 commands per ..."); nothing when none. */
+static void amp_clause(struct iopath *g, const struct iop_vdisk *d, struct buf *b)
+{
+	size_t amp = SIZE_MAX;
+	for (size_t i = 0; i < d->nspan; i++)
+		if (d->span[i].amp >= IOP_AMP_EVIDENCE &&
+		    (amp == SIZE_MAX || d->span[i].k1 - d->span[i].k0 > d->span[amp].k1 - d->span[amp].k0))
+			amp = i;
+	if (amp == SIZE_MAX)
+		return;
+	const struct iop_span *s = &d->span[amp];
+	double base = NAN;
+	for (size_t i = 0; i < d->nspan; i++)
+		if (d->span[i].dev == s->dev && i != amp && (isnan(base) || d->span[i].amp < base))
+			base = d->span[i].amp;
+	buf_printf(b, "; %s its LUN gets %.1f commands per virtual-disk command%s: a snapshot's redo log, an IO filter "
+		      "or CBT multiplies its IO", d->nspan == 1 ? "throughout" : iop_astr(&g->arena, "from %s to %s",
+		      hms(&g->arena, s->t0), hms(&g->arena, s->t1)), s->amp,
+		   isnan(base) ? "" : iop_astr(&g->arena, " (%.1f at other times)", base));
+}
+
 /* The link's clause: how the spans were found, the devices in turn (a move), and the longest
  * sustained amplification (a snapshot, a filter, CBT) with the ratio outside it. */
 static const char *spans_why(struct iopath *g, const struct iop_vdisk *d, bool by_world, double rmin, double rmax)
@@ -148,13 +170,9 @@ static const char *spans_why(struct iopath *g, const struct iop_vdisk *d, bool b
 		   by_world ? "its VM's per-world IO" : "the LUNs' own IOPS",
 		   isnan(rmin) ? "not computable: flat series, equal ratios"
 			       : rmin >= rmax - 0.005 ? iop_astr(&g->arena, "= %.2f", rmin) : iop_astr(&g->arena, "%.2f to %.2f", rmin, rmax));
-	size_t runs = 1, amp = SIZE_MAX;
-	for (size_t i = 0; i < d->nspan; i++) {
-		const struct iop_span *s = &d->span[i];
-		runs += i && s->dev != d->span[i - 1].dev;
-		if (s->amp >= IOP_AMP_EVIDENCE && (amp == SIZE_MAX || s->k1 - s->k0 > d->span[amp].k1 - d->span[amp].k0))
-			amp = i;
-	}
+	size_t runs = 1;
+	for (size_t i = 1; i < d->nspan; i++)
+		runs += d->span[i].dev != d->span[i - 1].dev;
 	for (size_t i = 0, run = 0; runs > 1 && i < d->nspan; i++) {
 		const struct iop_span *s = &d->span[i];
 		if (i && s->dev == d->span[i - 1].dev)
@@ -168,16 +186,7 @@ static const char *spans_why(struct iopath *g, const struct iop_vdisk *d, bool b
 	}
 	if (runs > 1)
 		buf_adds(&b, "; it moved to another LUN inside the capture (a Storage vMotion or an SDRS move)");
-	if (amp != SIZE_MAX) {
-		const struct iop_span *s = &d->span[amp];
-		double base = s->amp;
-		for (size_t i = 0; i < d->nspan; i++)
-			if (d->span[i].dev == s->dev && d->span[i].amp < base)
-				base = d->span[i].amp;
-		buf_printf(&b, "; from %s to %s its LUN gets %.1f commands per virtual-disk command (%.1f at other "
-			       "times): a snapshot's redo log, an IO filter or CBT multiplies its IO",
-			   hms(&g->arena, s->t0), hms(&g->arena, s->t1), s->amp, base);
-	}
+	amp_clause(g, d, &b);
 	const char *out = arena_strdup(&g->arena, b.data ? b.data : "");
 	buf_free(&b);
 	return out;
@@ -232,6 +241,11 @@ static size_t sources(const struct iopath *g, const struct model *m, const struc
 		      size_t cap, bool *by_world)
 {
 	size_t n = 0;
+	if (d->world) { /* tied over the whole capture through a world: that world only */
+		*by_world = true;
+		out[0] = (struct src){d->world->w, d->world->dev, d->world};
+		return 1;
+	}
 	bool vm_worlds = false, any = false;
 	for (size_t k = 0; k < g->nw; k++)
 		if (g->w[k].w->capture == d->v->capture && g->w[k].dev) {
@@ -293,7 +307,23 @@ static void vdisk_spans(struct iopath *g, const struct model *m, struct iop_vdis
 		others_of(g, ds, d, &src[i], oth);
 		match_source(ds, v, oth, &src[i], (int)i, &segno, pk);
 	}
-	if (make_spans(g, ds, c->clock_offset_ms, v, pk, src, d)) {
+	if (d->world && make_spans(g, ds, c->clock_offset_ms, v, pk, src, d)) {
+		/* tied already: its spans are kept as evidence only when one is amplified */
+		bool amp = false;
+		for (size_t i = 0; i < d->nspan; i++)
+			amp |= d->span[i].amp >= IOP_AMP_EVIDENCE;
+		if (amp) {
+			struct buf b;
+			buf_init(&b);
+			buf_adds(&b, d->link.why ? d->link.why : "");
+			amp_clause(g, d, &b);
+			d->link.why = arena_strdup(&g->arena, b.data ? b.data : "");
+			buf_free(&b);
+		} else {
+			d->span = NULL;
+			d->nspan = 0;
+		}
+	} else if (!d->world && make_spans(g, ds, c->clock_offset_ms, v, pk, src, d)) {
 		size_t longest = 0;
 		double rmin = NAN, rmax = NAN;
 		for (size_t i = 0; i < d->nspan; i++) {
@@ -319,8 +349,10 @@ void iopath_spans(struct iopath *g, const struct model *m)
 {
 	for (size_t i = 0; i < g->nvd; i++) {
 		struct iop_vdisk *d = &g->vd[i];
-		if (d->back == BACK_LUN || d->back == BACK_NFS || !d->vm || model_hyperv(m, d->v->capture) ||
-		    d->v->series[M_CMDS] < 0 || !entity_sk(d->v, M_CMDS)->n)
+		/* not tied, or tied through a world (whose ratio may step: a snapshot) */
+		bool tied = d->back == BACK_LUN || d->back == BACK_NFS;
+		if ((tied && !d->world) || !d->vm || model_hyperv(m, d->v->capture) || d->v->series[M_CMDS] < 0 ||
+		    !entity_sk(d->v, M_CMDS)->n)
 			continue;
 		vdisk_spans(g, m, d);
 	}
