@@ -847,6 +847,7 @@ int sim_model_step(struct sim_model *m)
 		}
 		double extra = dev_extra_ms(m, d);
 		double onem = e.util < 0.999 ? 1 - e.util : 0.001;
+		double xa_act = 0, xa_qued = 0; /* what a snapshot's extra back-end commands add */
 		for (int i = 0; i < m->dev_nv[d]; i++) {
 			int v = m->dev_v[d][i];
 			struct sim_vdisk_state *s = &m->vs[v];
@@ -869,13 +870,21 @@ int sim_model_step(struct sim_model *m)
 					s->wait_ms = 0;
 			}
 			s->guest_out = s->x * (rs + s->wait_ms) / 1000.0;
-			s->act = s->x * e.davg / 1000.0;
-			s->qued = s->x * ds->qwait_ms / 1000.0;
+			/* a snapshot's back-end commands hold device slots too (Little: amp x rate x DAVG) */
+			double amp = sim_vdisk_amp(vd, m->t, NULL);
+			s->act = amp * s->x * e.davg / 1000.0;
+			s->qued = amp * s->x * ds->qwait_ms / 1000.0;
+			xa_act += (amp - 1) * s->x * e.davg / 1000.0;
+			xa_qued += (amp - 1) * s->x * ds->qwait_ms / 1000.0;
 			if (s->vscsi_out > m->max_vscsi[v])
 				m->max_vscsi[v] = s->vscsi_out;
 			double ka = 1 - exp(-dt / 2.0);
 			s->ewma_x += ka * (s->x - s->ewma_x);
 		}
+		ds->act += xa_act;
+		ds->qued += xa_qued;
+		if (dc->kind == SIM_DEV_SCSI)
+			m->as[sim_dev_adapter(m, d)].act += xa_act;
 	}
 
 	/* Count completions and accumulate interval sums for both output clocks. */

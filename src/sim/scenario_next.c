@@ -870,7 +870,7 @@ void sc_build_sql_log_storage(struct sim_config *c, int part)
 
 /* ---- links that change inside the capture (doc/io-path.md, links over time) ---- */
 
-/* A Storage vMotion halfway: SQL01's D: runs on a LUN whose array is busy (DAVG ~25 ms) and is moved
+/* A Storage vMotion halfway: SQL01's D: runs on a LUN whose array is busy (DAVG ~21 ms) and is moved
  * to a fast LUN (E:'s adapter, LUN 7) at 50 %: its VM's world does D:'s IO to the first LUN, then to
  * the second. The virtual disk is tied to each LUN over its own time (a guess by IOPS shape); the
  * slow LUN is the cause of the guest's latency before the move, nothing is slow after it. */
