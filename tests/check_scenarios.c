@@ -440,6 +440,24 @@ static void check_set(const char *dir, const char *scenario)
 					      scenario, i + 1, j + 1, es.act[i].what);
 		summary_free(&es);
 	}
+	/* an advice sentence agrees with the figures it speaks of: the host shows "no queueing or
+	 * latency" on a virtual disk only when that disk answers in under half the guest's latency */
+	for (size_t k = 0; k < a.nf; k++) {
+		const struct finding *f = &a.f[k];
+		const char *q = f->advice ? strstr(f->advice, "no queueing or latency on this disk's virtual disk (") : NULL;
+		if (!q || !f->nev)
+			continue;
+		char name[160];
+		q += strlen("no queueing or latency on this disk's virtual disk (");
+		snprintf(name, sizeof name, "%.*s", (int)strcspn(q, ",)"), q);
+		const struct entity *v = model_find(&a.m, LAYER_VSCSI, name, NULL);
+		ck_assert_msg(v != NULL, "%s: advice names virtual disk %s, not in the captures", scenario, name);
+		double r = iop_window_mean(&a.m, v, M_VD_LAT_R, f->start, f->end);
+		double w = iop_window_mean(&a.m, v, M_VD_LAT_W, f->start, f->end);
+		double vl = isnan(r) ? w : isnan(w) ? r : fmax(r, w);
+		ck_assert_msg(isnan(vl) || vl < 0.5 * f->ev[0].median, "%s: '%s' while %s answers in %.1f ms (guest %.1f ms)",
+			      scenario, f->advice, name, vl, f->ev[0].median);
+	}
 	for (size_t k = 0; k < a.nf; k++) {
 		for (size_t i = 0; i < nabsent; i++)
 			ck_assert_msg(strcmp(kinds[a.f[k].kind].name, absent[i]) != 0, "%s (%s): %s on %s must be absent (%s)",

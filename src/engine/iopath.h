@@ -67,6 +67,8 @@ struct iop_vdisk {
 	struct io_link link;     /* how dev is known (BACK_NOT_SHOWN: why it is on none) */
 	struct iop_span *span;   /* nspan >= 1 when the link changes over time (arena), else NULL */
 	size_t nspan;
+	bool by_spans;           /* tied by its spans alone (no whole-capture match); else spans, when
+	                          * there are, are evidence of an amplification on its one world */
 	/* a Hyper-V VHDX (vm: the VM whose name its path has as a folder or file name, NULL none):
 	 * the volume holding it (the Cluster Shared Volume or SMB share its path names) and how */
 	const struct entity *vol;

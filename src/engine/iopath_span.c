@@ -276,7 +276,7 @@ static void others_of(const struct iopath *g, const struct dstore *ds, const str
 		o[k] = 0;
 	for (size_t i = 0; i < g->nvd; i++) {
 		const struct iop_vdisk *x = &g->vd[i];
-		if (x == d || x->nspan || x->back != BACK_LUN || x->v->capture != d->v->capture || x->v->series[M_CMDS] < 0 ||
+		if (x == d || x->by_spans || x->back != BACK_LUN || x->v->capture != d->v->capture || x->v->series[M_CMDS] < 0 ||
 		    (s->w ? x->world != s->w : x->dev != s->dev))
 			continue;
 		for (size_t k = 0; k < ds->nb; k++) {
@@ -336,6 +336,7 @@ static void vdisk_spans(struct iopath *g, const struct model *m, struct iop_vdis
 			}
 		}
 		d->back = BACK_LUN;
+		d->by_spans = true;
 		d->dev = d->span[longest].dev;
 		d->world = d->span[longest].world;
 		d->link = (struct io_link){LINK_CORR, rmin, spans_why(g, d, by_world, rmin, rmax)};

@@ -905,7 +905,10 @@ void sc_build_snapshot_amplification(struct sim_config *c, int part)
 	(void)part;
 	struct sc_host h = sc_host_base(c);
 	struct sc_sql s = sc_sql_vm(c, &h, "SQL01", SIM_CTRL_PVSCSI, SC_ARRAY_FLASH, 1);
-	sc_set_load(s.d, 8, 6, 0.7, 8, 8);
+	/* many threads that mostly think: the IOPS barely drop with the redo log's latency (as an open
+	 * load's would not), so only the ratio steps, not the disk's IOPS */
+	sc_set_load(s.d, 100, 120, 0.7, 8, 8);
+	s.d->load.wobble = 0.03;
 	s.d->amp = 2.2;
 	s.d->amp_t0_s = floor(0.3 * c->duration) + 0.5;
 	s.d->amp_t1_s = floor(0.8 * c->duration) + 0.5;
