@@ -354,7 +354,8 @@ static void paths_by_sum(struct iopath *g, const struct model *m, size_t ci)
 }
 
 /* Paths still untied (their LUN number's sum matches no device: another device has the same LUN
- * number, or the device's paths carry different ones): a path whose commands, over the buckets it
+ * number, or the device's paths carry different ones), or tied by the sum to a device whose IO
+ * outweighs another's with the same LUN number: a path whose commands, over the buckets it
  * carries IO (at least 5 of them), are one device's (their sum within 5 %, following it at r >=
  * IOP_R_PATHS) is that device's — the device's only active path then, as with the Fixed or MRU
  * policy and after a failover. One device only, else it stays untied. A link over time: it holds
@@ -365,7 +366,9 @@ static void paths_by_activity(struct iopath *g, const struct model *m, size_t ci
 	size_t nb = c->ds.nb;
 	for (size_t a = 0; a < g->np; a++) {
 		struct iop_path *pa = &g->p[a];
-		if (pa->p->capture != ci || pa->dev || pa->p->series[M_CMDS] < 0)
+		/* untied, or tied by its LUN number's sum: a path of another device with the same LUN
+		 * number whose IO is small beside the device's passes the sum, not this */
+		if (pa->p->capture != ci || pa->link.how == LINK_ID || pa->p->series[M_CMDS] < 0)
 			continue;
 		const struct entity *best = NULL;
 		double best_r = -2;
@@ -401,7 +404,7 @@ static void paths_by_activity(struct iopath *g, const struct model *m, size_t ci
 				tie = true;
 			}
 		}
-		if (!best || tie)
+		if (!best || tie || best == pa->dev)
 			continue;
 		pa->dev = best;
 		pa->link = (struct io_link){LINK_CORR, best_r != IOP_R_PATHS ? best_r : NAN,
