@@ -2,6 +2,7 @@
  * the capture's identifiers, its correlation fallback, and no link where neither holds; the
  * neighbour on a shared LUN, one slow HBA, a path change; --disk keeping a disk's stack. */
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "analysis.h"
@@ -570,6 +571,181 @@ START_TEST(latency_added_above_the_lun)
 }
 END_TEST
 
+/* A load that varies (mc_wave's, period 7 rows) until row arg[3], 0 from then on; from row arg[3] on
+ * only; times arg[2] for rows 50-149 (a snapshot's amplification), 1 elsewhere. */
+static double wave_before(int row, const double *a) { return row < a[3] ? a[0] + a[1] * sin(row / 7.0) : 0; }
+static double wave_after(int row, const double *a) { return row >= a[3] ? a[0] + a[1] * sin(row / 7.0) : 0; }
+static double wave_amp(int row, const double *a)
+{
+	return (a[0] + a[1] * sin(row / 7.0)) * (row >= 50 && row < 150 ? a[2] : 1);
+}
+
+/* A Storage vMotion at row 100: SQL01's world does D:'s IO to naa.A, then to naa.B. No whole-capture
+ * match ties it (each world carries it half the time); by segments it is on naa.A, then naa.B — a
+ * guess that says the move; the LUN's latency before the move is D:'s, not after it. */
+START_TEST(storage_vmotion_two_spans)
+{
+	static const struct mcol h[] = {
+		{"Virtual Disk(SQL01:scsi0:1)\\Commands/sec", mc_wave, {400, 300, 7}},
+		{"Virtual Disk(SQL01:scsi0:1)\\Average MilliSec/Read", mc_pulse, {1.0, 30, 0, 100}},
+		{"Physical Disk SCSI Device(naa.A)\\Commands/sec", wave_before, {400, 300, 0, 100}},
+		{"Physical Disk SCSI Device(naa.A)\\Average Driver MilliSec/Command", mc_pulse, {1.0, 30, 0, 100}},
+		{"Physical Disk SCSI Device(naa.B)\\Commands/sec", wave_after, {400, 300, 0, 100}},
+		{"Physical Disk SCSI Device(naa.B)\\Average Driver MilliSec/Command", mc_konst, {1.0}},
+		{"Physical Disk Per-Device-Per-World(naa.A-1001)\\Commands/sec", wave_before, {400, 300, 0, 100}},
+		{"Physical Disk Per-Device-Per-World(naa.B-1001)\\Commands/sec", wave_after, {400, 300, 0, 100}},
+		{"Vcpu(55:SQL01:1001:vmx)\\% Used", mc_konst, {5}},
+	};
+	struct analysis a;
+	analysis_init(&a);
+	run(&a, h, 9, NULL, 0, NULL);
+	const struct iop_vdisk *s = vd(&a, "SQL01:scsi0:1");
+	ck_assert_int_eq(s->back, BACK_LUN);
+	ck_assert_int_eq(s->link.how, LINK_CORR);
+	ck_assert_uint_eq(s->nspan, 2);
+	ck_assert_str_eq(s->span[0].dev->name, "naa.A");
+	ck_assert_str_eq(s->span[1].dev->name, "naa.B");
+	ck_assert_uint_ge(s->span[0].k1, 97);
+	ck_assert_uint_le(s->span[1].k0, 101);
+	ck_assert_double_eq_tol(s->span[1].amp, 1.0, 0.05);
+	ck_assert_ptr_nonnull(strstr(s->link.why, "naa.A until 13:03:"));
+	ck_assert_ptr_nonnull(strstr(s->link.why, "then naa.B from 13:03:"));
+	ck_assert_ptr_nonnull(strstr(s->link.why, "Storage vMotion"));
+	ck_assert_ptr_nonnull(strstr(s->link.why, "r = 1.00"));
+	/* over the first half the disk is on naa.A, over the second on naa.B */
+	const struct entity *v = model_find(&a.m, LAYER_VSCSI, "SQL01:scsi0:1", NULL);
+	const struct capture *c = &a.m.caps[v->capture];
+	ck_assert_str_eq(iopath_vdisk_dev_in(s, c->ds.t0[10], c->ds.t1[60], NULL)->name, "naa.A");
+	ck_assert_str_eq(iopath_vdisk_dev_in(s, c->ds.t0[120], c->ds.t1[190], NULL)->name, "naa.B");
+	analysis_free(&a);
+}
+END_TEST
+
+/* A snapshot for rows 50-149: SQL01's world sends its LUN 2.2 commands per virtual-disk command, and
+ * the disk's writes take 23 ms at the virtual disk while the LUN answers in 1.5 ms. The whole-capture
+ * match fails (the ratio steps); by segments it is tied with the amplification as evidence, and the
+ * latency added above the LUN is found. */
+START_TEST(snapshot_amplification_span)
+{
+	static const struct mcol h[] = {
+		{"Virtual Disk(SQL01:scsi0:1)\\Commands/sec", mc_wave, {400, 100, 7}},
+		{"Virtual Disk(SQL01:scsi0:1)\\Average MilliSec/Write", mc_pulse, {1.6, 23, 50, 150}},
+		{"Physical Disk SCSI Device(naa.E)\\Commands/sec", wave_amp, {400, 100, 2.2}},
+		{"Physical Disk SCSI Device(naa.E)\\Average Driver MilliSec/Command", mc_konst, {1.5}},
+		{"Physical Disk Per-Device-Per-World(naa.E-1001)\\Commands/sec", wave_amp, {400, 100, 2.2}},
+		{"Vcpu(55:SQL01:1001:vmx)\\% Used", mc_konst, {5}},
+		{"Physical Disk SCSI Device(naa.C)\\Commands/sec", mc_wave, {20, 10, 3}},
+		{"Physical Disk Per-Device-Per-World(naa.C-1001)\\Commands/sec", mc_wave, {20, 10, 3}},
+	};
+	struct analysis a;
+	analysis_init(&a);
+	run(&a, h, 8, NULL, 0, NULL);
+	const struct iop_vdisk *s = vd(&a, "SQL01:scsi0:1");
+	ck_assert_int_eq(s->back, BACK_LUN);
+	ck_assert_str_eq(s->dev->name, "naa.E");
+	ck_assert_int_eq(s->link.how, LINK_CORR);
+	ck_assert_uint_ge(s->nspan, 2);
+	bool amp = false;
+	for (size_t i = 0; i < s->nspan; i++)
+		amp |= fabs(s->span[i].amp - 2.2) < 0.05 && s->span[i].k1 - s->span[i].k0 >= 90;
+	ck_assert(amp);
+	ck_assert_ptr_nonnull(
+	    strstr(s->link.why, "its LUN gets 2.2 commands per virtual-disk command (1.0 at other times)"));
+	ck_assert_ptr_null(strstr(s->link.why, "Storage vMotion"));
+	const struct finding *f = find_kind(&a, K_LAT_VD_ABOVE, "SQL01:scsi0:1");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(strstr(f->summary, "2.2 times the commands"));
+	analysis_free(&a);
+}
+END_TEST
+
+/* An ALUA failover at row 100 on naa.A, whose LUN number 1 naa.B has too (another target): the paths
+ * of LUN 1 add up to neither device, so none is tied by the sum. Each of naa.A's paths carries all of
+ * its commands while it is active: tied by that (a guess), and the path change is found, with the
+ * log's NMP and ALUA lines. */
+START_TEST(path_change_on_guessed_paths)
+{
+	static const struct mcol h[] = {
+		{"Physical Disk SCSI Device(naa.A)\\Commands/sec", mc_wave, {500, 200, 7}},
+		{"Physical Disk SCSI Device(naa.A)\\Average Driver MilliSec/Command", mc_pulse, {0.5, 24, 100, 1000}},
+		{"Physical Disk SCSI Device(naa.B)\\Commands/sec", mc_wave, {300, 100, 5}},
+		{"Physical Disk Path(vmhba2:C0:T0:L1)\\Commands/sec", wave_before, {500, 200, 0, 100}},
+		{"Physical Disk Path(vmhba3:C0:T1:L1)\\Commands/sec", wave_after, {500, 200, 0, 100}},
+		{"Physical Disk Path(vmhba2:C0:T2:L1)\\Commands/sec", mc_wave, {300, 100, 5}},
+	};
+	static const char vmk[] =
+	    "2026-07-27T13:03:19.004Z cpu3:2097594)vmw_psp_mru: psp_mruSelectPathToActivate:1097: Changing active path "
+	    "from vmhba2:C0:T0:L1 to vmhba3:C0:T1:L1 for device \"naa.A\".\n"
+	    "2026-07-27T13:03:19.405Z cpu3:2097594)vmw_satp_alua: satp_alua_issueCommandOnPath:665: Path "
+	    "\"vmhba3:C0:T1:L1\" (ANO) command 0xa3 succeeded with status Check condition, sense data 0x5 0x24 0x0.\n";
+	struct analysis a;
+	analysis_init(&a);
+	run_vmk(&a, h, 6, vmk);
+	const struct iop_path *p[4];
+	const struct entity *d = model_find(&a.m, LAYER_DEVICE, "naa.A", NULL);
+	ck_assert_uint_eq(iopath_device_paths(&a.iop, d, p, 4), 2);
+	ck_assert_int_eq(p[0]->link.how, LINK_CORR);
+	ck_assert_ptr_nonnull(strstr(p[0]->link.why, "only active path"));
+	const struct finding *f = find_kind(&a, K_PATH_CHANGE, "naa.A");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_ge(f->sev, SEV_WARNING);
+	ck_assert_ptr_nonnull(strstr(f->summary, "ALUA non-optimised path vmhba3:C0:T1:L1"));
+	ck_assert_ptr_nonnull(strstr(f->summary, "the active path changed from vmhba2:C0:T0:L1 to vmhba3:C0:T1:L1"));
+	ck_assert_ptr_null(find_kind(&a, K_LAT_DEVICE, "naa.A"));
+	analysis_free(&a);
+}
+END_TEST
+
+/* A guest disk slow at 23 ms whose virtual disk, tied to no LUN, shows the same 23 ms: the advice
+ * says the host sees it, never "no queueing or latency on this disk's virtual disk". */
+START_TEST(advice_agrees_with_the_virtual_disk)
+{
+	static const struct mcol h[] = {
+		{"Virtual Disk(SQL01:scsi0:1)\\Commands/sec", mc_wave, {400, 300, 7}},
+		{"Virtual Disk(SQL01:scsi0:1)\\Reads/sec", mc_wave, {300, 225, 7}},
+		{"Virtual Disk(SQL01:scsi0:1)\\Writes/sec", mc_wave, {100, 75, 7}},
+		{"Virtual Disk(SQL01:scsi0:1)\\Average MilliSec/Read", mc_konst, {1}},
+		{"Virtual Disk(SQL01:scsi0:1)\\Average MilliSec/Write", mc_pulse, {1, 22.5, 50, 150}},
+		{"Physical Disk SCSI Device(naa.C)\\Commands/sec", mc_wave, {50, 30, 3}},
+		{"Physical Disk Per-Device-Per-World(naa.C-1001)\\Commands/sec", mc_wave, {50, 30, 3}},
+		{"Vcpu(55:SQL01:1001:vmx)\\% Used", mc_konst, {5}},
+	};
+	static const struct mcol g[] = {
+		{"LogicalDisk(D:)\\Disk Transfers/sec", mc_wave, {400, 300, 7}},
+		{"LogicalDisk(D:)\\Disk Reads/sec", mc_wave, {300, 225, 7}},
+		{"LogicalDisk(D:)\\Disk Writes/sec", mc_wave, {100, 75, 7}},
+		{"LogicalDisk(D:)\\Avg. Disk sec/Write", mc_pulse, {0.001, 0.023, 50, 150}},
+		{"LogicalDisk(D:)\\Avg. Disk sec/Read", mc_konst, {0.001}},
+		{"LogicalDisk(D:)\\Current Disk Queue Length", mc_pulse, {1, 3, 50, 150}},
+	};
+	struct analysis a;
+	analysis_init(&a);
+	run(&a, h, 8, g, 6, NULL);
+	const struct finding *f = find_kind(&a, K_LAT_GUEST_WRITE, "D:");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_null(strstr(f->advice, "no queueing or latency"));
+	ck_assert_msg(strstr(f->advice, "The host sees this latency itself: SQL01:scsi0:1 takes 22."), "%s", f->advice);
+	analysis_free(&a);
+
+	/* the same disk fast at its virtual disk, which does 1.6 times the guest's IO (not the same
+	 * load, so no hidden queue is claimed): the claim holds, with its figures */
+	static const struct mcol h2[] = {
+		{"Virtual Disk(SQL01:scsi0:1)\\Commands/sec", mc_wave, {640, 480, 7}},
+		{"Virtual Disk(SQL01:scsi0:1)\\Average MilliSec/Write", mc_konst, {1}},
+		{"Physical Disk SCSI Device(naa.C)\\Commands/sec", mc_wave, {50, 30, 3}},
+		{"Physical Disk Per-Device-Per-World(naa.C-1001)\\Commands/sec", mc_wave, {50, 30, 3}},
+		{"Vcpu(55:SQL01:1001:vmx)\\% Used", mc_konst, {5}},
+	};
+	analysis_init(&a);
+	run(&a, h2, 5, g, 6, NULL);
+	f = find_kind(&a, K_LAT_GUEST_WRITE, "D:");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_msg(strstr(f->advice, "no queueing or latency on this disk's virtual disk (SQL01:scsi0:1, 1.0 ms "
+				      "against the guest's 23.0 ms)"), "%s", f->advice);
+	analysis_free(&a);
+}
+END_TEST
+
 START_TEST(vm_names_without_uuid)
 {
 	ck_assert_uint_eq(vm_name_core("APP02 (104c07ff-3663-44fb-9d89-a563c801611c)", 44), 5);
@@ -598,6 +774,10 @@ Suite *iopath_suite(void)
 	tcase_add_test(t, flat_low_ready_is_not_blamed);
 	tcase_add_test(t, latency_added_above_the_lun);
 	tcase_add_test(t, vm_names_without_uuid);
+	tcase_add_test(t, storage_vmotion_two_spans);
+	tcase_add_test(t, snapshot_amplification_span);
+	tcase_add_test(t, path_change_on_guessed_paths);
+	tcase_add_test(t, advice_agrees_with_the_virtual_disk);
 	suite_add_tcase(s, t);
 	return s;
 }

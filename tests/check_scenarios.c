@@ -73,6 +73,9 @@ static const struct {
 	{"hyperv-vcpu-wait", "", true},
 	{"hyperv-host-only", "", true},
 	{"hyperv-move-csv", "", true},
+	{"storage-vmotion", "", true},
+	{"snapshot-amplification", "", true},
+	{"alua-failover-guessed", "", true},
 };
 #define NSCEN (int)(sizeof scenarios / sizeof scenarios[0])
 static const char *const seeds[] = {"1", "2", "3"};
@@ -225,6 +228,64 @@ static void check_sql(const struct analysis *a, const char *sql, const char *wha
 	}
 }
 
+/* truth.json's "links" (a virtual disk on a device from start to end, at amp back-end commands per
+ * command) and "paths" (a path of a device): the IO path graph ties each as truth says, over its own
+ * time, and says a link found by correlation is a guess. */
+static void check_links(struct analysis *a, const char *text, const char *scenario)
+{
+	int ec;
+	PCRE2_SIZE eo;
+	pcre2_code *re =
+	    pcre2_compile((PCRE2_SPTR) "\\{\"vdisk\": \"([^\"]+)\", \"device\": \"([^\"]+)\", \"start\": \"([^\"]+)\", "
+				       "\"end\": \"([^\"]+)\", \"amp\": ([0-9.]+)\\}",
+			  PCRE2_ZERO_TERMINATED, 0, &ec, &eo, NULL);
+	pcre2_code *rp = pcre2_compile((PCRE2_SPTR) "\\{\"path\": \"([^\"]+)\", \"device\": \"([^\"]+)\"\\}",
+				       PCRE2_ZERO_TERMINATED, 0, &ec, &eo, NULL);
+	ck_assert(re && rp);
+	pcre2_match_data *md = pcre2_match_data_create(8, NULL);
+	char f[5][128];
+	for (size_t off = 0; pcre2_match(re, (PCRE2_SPTR)text, PCRE2_ZERO_TERMINATED, off, 0, md, NULL) >= 0;) {
+		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+		for (int g = 1; g <= 5; g++)
+			snprintf(f[g - 1], sizeof f[0], "%.*s", (int)(ov[2 * g + 1] - ov[2 * g]), text + ov[2 * g]);
+		off = ov[1];
+		int64_t t0, t1;
+		ck_assert_int_eq(time_parse_iso(f[2], &t0), 0);
+		ck_assert_int_eq(time_parse_iso(f[3], &t1), 0);
+		double amp = strtod(f[4], NULL);
+		const struct entity *v = model_find(&a->m, LAYER_VSCSI, f[0], NULL);
+		ck_assert_msg(v != NULL, "%s: no virtual disk %s", scenario, f[0]);
+		const struct iop_vdisk *d = iopath_vdisk(&a->iop, v);
+		ck_assert_msg(d && d->link.how == LINK_CORR, "%s: %s is not tied by correlation (a guess)", scenario,
+			      f[0]);
+		/* the middle of the stretch: its edges may fall into a ramp or a shared bucket */
+		int64_t m0 = t0 + (t1 - t0) / 5, m1 = t1 - (t1 - t0) / 5;
+		const struct iop_span *sp = NULL;
+		const struct entity *dev = iopath_vdisk_dev_in(d, m0, m1, &sp);
+		ck_assert_msg(dev && strcmp(dev->name, f[1]) == 0, "%s: %s over %s..%s is on %s, truth %s", scenario,
+			      f[0], f[2], f[3], dev ? dev->name : "nothing", f[1]);
+		if (amp >= IOP_AMP_EVIDENCE)
+			ck_assert_msg(sp && fabs(sp->amp - amp) <= 0.15 * amp,
+				      "%s: %s over %s..%s: amplification %.2f, truth %.2f", scenario, f[0], f[2], f[3],
+				      sp ? sp->amp : NAN, amp);
+	}
+	for (size_t off = 0; pcre2_match(rp, (PCRE2_SPTR)text, PCRE2_ZERO_TERMINATED, off, 0, md, NULL) >= 0;) {
+		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+		for (int g = 1; g <= 2; g++)
+			snprintf(f[g - 1], sizeof f[0], "%.*s", (int)(ov[2 * g + 1] - ov[2 * g]), text + ov[2 * g]);
+		off = ov[1];
+		const struct iop_path *p = NULL;
+		for (size_t i = 0; i < a->iop.np && !p; i++)
+			if (strcmp(a->iop.p[i].p->name, f[0]) == 0)
+				p = &a->iop.p[i];
+		ck_assert_msg(p && p->dev && strcmp(p->dev->name, f[1]) == 0, "%s: path %s is tied to %s, truth %s",
+			      scenario, f[0], p && p->dev ? p->dev->name : "nothing", f[1]);
+	}
+	pcre2_match_data_free(md);
+	pcre2_code_free(re);
+	pcre2_code_free(rp);
+}
+
 static void check_set(const char *dir, const char *scenario)
 {
 	char path[1024], truth[1024];
@@ -236,6 +297,7 @@ static void check_set(const char *dir, const char *scenario)
 	char absent[32][64];
 	size_t nabsent;
 	size_t nex = parse_truth(text, ex, 32, absent, &nabsent);
+	char *links = strstr(text, "\"links\"") ? xstrdup(text) : NULL;
 	char cov[512], clean[32], one[32], sql[1024];
 	bool have_cov = truth_field(text, "coverage", cov, sizeof cov) != NULL;
 	bool have_sql = truth_field(text, "sql", sql, sizeof sql) != NULL;
@@ -323,6 +385,10 @@ static void check_set(const char *dir, const char *scenario)
 	}
 	if (have_cov)
 		check_coverage(&a, cov, scenario);
+	if (links) {
+		check_links(&a, links, scenario);
+		free(links);
+	}
 	if (have_sql)
 		check_sql(&a, sql, scenario);
 	/* never an all-clear for what was not assessed */
@@ -376,6 +442,26 @@ static void check_set(const char *dir, const char *scenario)
 				ck_assert_msg(strcmp(es.act[i].what, es.act[j].what) != 0, "%s: action %d repeats action %d: %s",
 					      scenario, i + 1, j + 1, es.act[i].what);
 		summary_free(&es);
+	}
+	/* an advice sentence agrees with the figures it speaks of: the host shows "no queueing or
+	 * latency" on a virtual disk only when that disk answers in under half the guest's latency */
+	for (size_t k = 0; k < a.nf; k++) {
+		const struct finding *f = &a.f[k];
+		const char *q =
+		    f->advice ? strstr(f->advice, "no queueing or latency on this disk's virtual disk (") : NULL;
+		if (!q || !f->nev)
+			continue;
+		char name[160];
+		q += strlen("no queueing or latency on this disk's virtual disk (");
+		snprintf(name, sizeof name, "%.*s", (int)strcspn(q, ",)"), q);
+		const struct entity *v = model_find(&a.m, LAYER_VSCSI, name, NULL);
+		ck_assert_msg(v != NULL, "%s: advice names virtual disk %s, not in the captures", scenario, name);
+		double r = iop_window_mean(&a.m, v, M_VD_LAT_R, f->start, f->end);
+		double w = iop_window_mean(&a.m, v, M_VD_LAT_W, f->start, f->end);
+		double vl = isnan(r) ? w : isnan(w) ? r : fmax(r, w);
+		ck_assert_msg(isnan(vl) || vl < 0.5 * f->ev[0].median,
+			      "%s: '%s' while %s answers in %.1f ms (guest %.1f ms)", scenario, f->advice, name, vl,
+			      f->ev[0].median);
 	}
 	for (size_t k = 0; k < a.nf; k++) {
 		for (size_t i = 0; i < nabsent; i++)

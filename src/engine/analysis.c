@@ -743,6 +743,91 @@ static bool overlaps(const struct finding *x, const struct finding *y)
 	return strcmp(x->entity, y->entity) == 0 && x->start <= y->end && y->start <= x->end;
 }
 
+/* What the host's own figures say about a guest latency finding's disk over its time: its virtual
+ * disk's latency (the larger of its reads' and writes' means; a VHDX's Latency), its LUN's DAVG +
+ * KAVG and its VMkernel queue (QUED), means over the finding's time; NaN where not counted. */
+struct host_figs {
+	double vd_ms, lun_ms, qued;
+};
+
+static struct host_figs host_figs_of(const struct analysis *a, const struct finding *f, const struct stack *st)
+{
+	struct host_figs h = {NAN, NAN, NAN};
+	const struct model *m = &a->m;
+	if (st->vdisk) {
+		double r = iop_window_mean(m, st->vdisk, M_VD_LAT_R, f->start, f->end);
+		double w = iop_window_mean(m, st->vdisk, M_VD_LAT_W, f->start, f->end);
+		h.vd_ms = isnan(r) ? w : isnan(w) ? r : fmax(r, w);
+		if (isnan(h.vd_ms))
+			h.vd_ms = iop_window_mean(m, st->vdisk, M_HV_LAT, f->start, f->end);
+	}
+	if (st->device) {
+		double d = iop_window_mean(m, st->device, M_DAVG, f->start, f->end);
+		double k = iop_window_mean(m, st->device, M_KAVG, f->start, f->end);
+		h.lun_ms =
+		    isnan(d) ? iop_window_mean(m, st->device, M_H_LAT_T, f->start, f->end) : d + (isnan(k) ? 0 : k);
+		h.qued = iop_window_mean(m, st->device, M_QUED, f->start, f->end);
+	}
+	return h;
+}
+
+/* The host's view of a guest latency finding no host finding explains, said from its figures: an
+ * advice sentence is checked against the figures it speaks of. It says the host shows no latency on
+ * the disk's virtual disk only when that disk answers in under half the guest's latency (the rest
+ * waits above it), and no queueing only when its LUN's QUED stays under one command; when the host
+ * sees the latency itself, it says where (above the LUN when the LUN answers in a third of it). */
+static const char *host_view_advice(struct analysis *a, const struct finding *f, const struct stack *st, bool hv)
+{
+	struct host_figs h = host_figs_of(a, f, st);
+	double gm = f->nev ? f->ev[0].median : NAN;
+	const char *vd = st->vdisk->name, *what = hv ? "VHDX" : "virtual disk";
+	const char *lun = st->device ? afmt(a, "%s %s", hv ? "host disk" : st->device->nfs ? "NFS datastore" : "LUN",
+					    st->device->name)
+				     : NULL;
+	if (!isnan(h.vd_ms) && !isnan(gm) && h.vd_ms >= 0.5 * gm) {
+		if (lun && !isnan(h.lun_ms) && 3 * h.lun_ms <= h.vd_ms)
+			return afmt(
+			    a,
+			    "The host sees this latency itself: %s takes %.1f ms at the %s (mean over this time; the "
+			    "guest %.1f ms) while its %s answers in %.1f ms: the time is added in the host above "
+			    "the %s. Look at the %s itself: snapshots left on it (consolidate or delete them), "
+			    "CBT-based backup or replication running now, IO filters.",
+			    vd, h.vd_ms, what, gm, lun, h.lun_ms, hv ? "host disk" : "LUN", what);
+		if (lun && !isnan(h.lun_ms))
+			return afmt(
+			    a,
+			    "The host sees this latency itself: %s takes %.1f ms at the %s (mean over this time; the "
+			    "guest %.1f ms) and its %s %.1f ms, under the rules that would name a layer: follow the "
+			    "%s's latency with the storage team.",
+			    vd, h.vd_ms, what, gm, lun, h.lun_ms, hv ? "host disk" : "LUN");
+		return afmt(
+		    a,
+		    "The host sees this latency itself: %s takes %.1f ms at the %s (mean over this time; the guest "
+		    "%.1f ms), but no %s of the captures is tied to it: the IO waits below the %s, where these "
+		    "captures do not show. Capture the host's storage below it, or ask the storage team.",
+		    vd, h.vd_ms, what, gm, hv ? "host disk" : "LUN", what);
+	}
+	const char *figs = isnan(h.vd_ms) ? "" : afmt(a, ", %.1f ms against the guest's %.1f ms", h.vd_ms, gm);
+	const char *below = lun ? afmt(a, " or its %s", lun) : "";
+	bool queues = !isnan(h.qued) && h.qued >= 1;
+	const char *claim =
+	    queues ? afmt(a,
+			  "no latency on this disk's %s (%s%s)%s at this time (its LUN holds %.1f "
+			  "commands in the VMkernel queue, QUED mean, under the queueing rules)",
+			  what, vd, figs, below, h.qued)
+		   : afmt(a, "no queueing or latency on this disk's %s (%s%s)%s at this time", what, vd, figs, below);
+	return hv ? afmt(
+			a,
+			"The Hyper-V host shows %s: check the guest disk mapping (--map), guest-side filter drivers and "
+			"the VM's CPU (CPU Wait Time Per Dispatch of its virtual processors).",
+			claim)
+		  : afmt(
+			a,
+			"The host captures show %s: check the guest disk mapping (--map), guest-side filter drivers and "
+			"the VM's CPU (%%Ready).",
+			claim);
+}
+
 /* Advice that depends on other findings: a queue that AQD, SIOC or DSNRO cuts must not be "fixed"
  * by raising the device queue depth. */
 static void refine_advice(struct analysis *a)
@@ -760,7 +845,7 @@ static void refine_advice(struct analysis *a)
 		 * one on another disk's LUN */
 		struct stack st;
 		double davg;
-		topology_stack(&ti, finding_entity(&ti, f, -1), &st);
+		topology_stack_of(&ti, f, &st);
 		for (size_t k = 0; k < a->nf; k++) {
 			const struct finding *g = &a->f[k];
 			if (g == f || g->start > f->end || f->start > g->end)
@@ -800,16 +885,8 @@ static void refine_advice(struct analysis *a)
 					    "fabric. Ask the storage team about the array's write cache, replication and the LUN's "
 					    "load; deeper queues would not help.", st.device->name, davg,
 					 100 * davg / f->ev[0].median);
-		else if (have_host && model_hyperv(&a->m, st.vdisk->capture))
-			f->advice = afmt(a, "The Hyper-V host shows no queueing or latency on this disk's VHDX (%s)%s at this "
-					    "time: check the guest disk mapping (--map), guest-side filter drivers and the VM's "
-					    "CPU (CPU Wait Time Per Dispatch of its virtual processors).", st.vdisk->name,
-					 st.device ? afmt(a, " or its host disk %s", st.device->name) : "");
 		else if (have_host)
-			f->advice = afmt(a, "The host captures show no queueing or latency on this disk's virtual disk (%s)%s at "
-					    "this time: check the guest disk mapping (--map), guest-side filter drivers and the "
-					    "VM's CPU (%%Ready).", st.vdisk->name,
-					 st.device ? afmt(a, " or its %s %s", st.device->nfs ? "NFS datastore" : "LUN", st.device->name) : "");
+			f->advice = host_view_advice(a, f, &st, model_hyperv(&a->m, st.vdisk->capture));
 		else
 			f->advice = afmt(a, "Only the guest's view is available: add the host's capture for the same period "
 					    "(esxtop on VMware, the host's perfmon on Hyper-V) to see where below the guest the "
@@ -937,7 +1014,7 @@ static void fold_adapter_errors(struct analysis *a)
 			    g->start > f->end || f->start > g->end)
 				continue;
 			struct stack st;
-			topology_stack(&ti, finding_entity(&ti, g, -1), &st);
+			topology_stack_of(&ti, g, &st);
 			if (!(fe && st.adapter == fe) && !(ev_max(g, M_ABRTS) >= 0.5 * ev_max(f, M_ABRTS)))
 				continue;
 			g->summary = afmt(a, "%s; seen at adapter %s too (aborts up to %.0f/s)", g->summary, f->entity,
@@ -974,7 +1051,7 @@ static void raise_causes(struct analysis *a)
 			if (s->start > c->end || c->start > s->end)
 				continue;
 			struct stack st;
-			topology_stack(&ti, finding_entity(&ti, s, -1), &st);
+			topology_stack_of(&ti, s, &st);
 			const struct entity *ce = finding_entity(&ti, c, -1);
 			if (ce && (ce == st.guest || ce == st.vdisk || ce == st.device || ce == st.adapter))
 				worst = s;
@@ -1052,6 +1129,8 @@ static void select_stacks(struct analysis *a)
 		const struct iop_vdisk *g = sel[i] && v->layer == LAYER_VSCSI ? iopath_vdisk(&a->iop, v) : NULL;
 		if (g && g->dev)
 			sel[g->dev - a->m.ents] = true;
+		for (size_t k = 0; g && k < g->nspan; k++) /* every LUN it was on (a Storage vMotion) */
+			sel[g->span[k].dev - a->m.ents] = true;
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct entity *e = &a->m.ents[i];

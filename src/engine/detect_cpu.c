@@ -79,7 +79,7 @@ void analysis_cpu_explains(struct analysis *a)
 		if (!cpu)
 			continue;
 		struct stack st;
-		topology_stack(&ti, finding_entity(&ti, g, -1), &st);
+		topology_stack_of(&ti, g, &st);
 		if (!st.vdisk)
 			continue;
 		double r = iop_window_mean(&a->m, st.vdisk, M_VD_LAT_R, g->start, g->end);

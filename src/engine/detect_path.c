@@ -769,26 +769,30 @@ void det_path_change(struct analysis *a, const struct analyze_opts *o)
 			}
 			dom[k] = tot >= RV(R_ACTIVE_IOPS) && best >= 0.8 * tot ? bi : -1;
 		}
-		/* the first change of the dominant path between two runs of at least 5 buckets */
+		/* the first change of the dominant path between two runs of at least 5 buckets; a few
+		 * buckets between them where no path dominates (the failover's stall, when another device's
+		 * IO on the same paths outweighs the little that still completes) do not hide it */
 		size_t min_run = 5;
-		for (size_t k = min_run; k + min_run <= nb; k++) {
-			if (dom[k] < 0 || dom[k - 1] < 0 || dom[k] == dom[k - 1])
+		for (size_t k = min_run, prev = SIZE_MAX; k + min_run <= nb; k++) {
+			if (dom[k - 1] >= 0)
+				prev = k - 1;
+			if (dom[k] < 0 || prev == SIZE_MAX || k - prev > min_run + 1 || dom[k] == dom[prev])
 				continue;
 			bool before = true, after = true;
-			for (size_t q = k - min_run; q < k && before; q++)
-				before = dom[q] == dom[k - 1] || dom[q] < 0;
+			for (size_t q = prev >= min_run ? prev - min_run : 0; q < prev && before; q++)
+				before = dom[q] == dom[prev] || dom[q] < 0;
 			size_t end = k;
 			while (end < nb && (dom[end] == dom[k] || dom[end] < 0))
 				end++;
 			after = end - k >= min_run;
 			if (!before || !after)
 				continue;
-			const struct iop_path *from = p[dom[k - 1]], *to = p[dom[k]];
+			const struct iop_path *from = p[dom[prev]], *to = p[dom[k]];
 			struct qsketch qb, qa;
 			qs_init(&qb);
 			qs_init(&qa);
 			for (size_t q = 0; q < k; q++)
-				if (dom[q] == dom[k - 1])
+				if (dom[q] == dom[prev])
 					qs_add(&qb, val(c, d, M_DAVG, q));
 			for (size_t q = k; q < end; q++)
 				qs_add(&qa, val(c, d, M_DAVG, q));
@@ -878,71 +882,110 @@ void det_path_change(struct analysis *a, const struct analyze_opts *o)
  * snapshot's delta disk, CBT, an IO filter or replication on that VMDK [vmw: GAVG = KAVG + DAVG;
  * snapshots' delta disks cost reads and writes]. Device commands well above the disk's IOs (its
  * world does more IO to the LUN than the guest issues) are said as corroboration. */
+/* det_vdisk_above_device for one device dev of virtual disk d (the one it is on over the buckets
+ * its spans give dev; every bucket when it has none). */
+static void vdisk_above_on(struct analysis *a, const struct iop_vdisk *d, const struct entity *dev)
+{
+	const struct iopath *g = &a->iop;
+	const struct entity *v = d->v;
+	double warn = RVE(v, R_DS_LAT_WARN), crit = RVE(v, R_DS_LAT_CRIT);
+	const struct capture *c = cap_of(a, v);
+	for (int dir = 0; dir < 2; dir++) {
+		int mv = dir ? M_VD_LAT_W : M_VD_LAT_R;
+		int md = dev->series[dir ? M_DAVG_W : M_DAVG_R] >= 0 ? (dir ? M_DAVG_W : M_DAVG_R) : M_DAVG;
+		int mk = dev->series[dir ? M_KAVG_W : M_KAVG_R] >= 0 ? (dir ? M_KAVG_W : M_KAVG_R) : M_KAVG;
+		if (v->series[mv] < 0 || dev->series[md] < 0)
+			continue;
+		signed char *cond = cond_alloc(c);
+		for (size_t k = 0; k < c->ds.nb; k++) {
+			const struct iop_span *sp = iopath_vdisk_span_at(d, k);
+			double lv = val(c, v, mv, k), ld = val(c, dev, md, k), lk = val(c, dev, mk, k);
+			double lun = ld + (isnan(lk) ? 0 : lk);
+			cond[k] = (d->nspan ? sp && sp->dev == dev : true) && !isnan(lv) && !isnan(ld) && lv > warn &&
+				  lv > 3 * lun && active(&a->rules, c, v, M_CMDS, k);
+		}
+		struct win w[MAXW];
+		size_t n = find_windows(&a->rules, c, cond, v->series[mv], w, MAXW);
+		free(cond);
+		for (size_t j = 0; j < n; j++) {
+			double lv = win_median(c, v, mv, w[j].k0, w[j].k1),
+			       ld = win_median(c, dev, md, w[j].k0, w[j].k1);
+			double lk = win_median(c, dev, mk, w[j].k0, w[j].k1), lun = ld + (isnan(lk) ? 0 : lk);
+			/* alone on its LUN: the LUN's other active disks answer that direction in under half */
+			bool alone = true;
+			for (size_t q = 0; q < g->nvd && alone; q++) {
+				const struct iop_vdisk *o2 = &g->vd[q];
+				if (o2 == d || o2->dev != dev || o2->v->series[mv] < 0)
+					continue;
+				double lo = win_median(c, o2->v, mv, w[j].k0, w[j].k1),
+				       co = win_median(c, o2->v, M_CMDS, w[j].k0, w[j].k1);
+				alone = isnan(lo) || isnan(co) || co < RV(R_ACTIVE_IOPS) || lo < lv / 2;
+			}
+			if (!alone)
+				continue;
+			const struct iop_span *sp = iopath_vdisk_span_at(d, w[j].k0);
+			const struct iop_world *wd = sp ? sp->world : d->world;
+			double vc = win_median(c, v, M_CMDS, w[j].k0, w[j].k1);
+			double wc = wd ? win_median(c, wd->w, M_CMDS, w[j].k0, w[j].k1) : NAN;
+			double ratio = !isnan(wc) && vc > 0 ? wc / vc : NAN;
+			const struct ev_spec ev[] = {{mv, warn}, {md, NAN}, {mk, NAN}, {M_CMDS, NAN}, EV_END};
+			struct finding *f = window_finding(a, K_LAT_VD_ABOVE, lv > crit ? SEV_CRITICAL : SEV_WARNING,
+							   LAYER_VSCSI, v, &w[j], ev);
+			f->summary =
+			    afmt(a,
+				 "%s's %s take %.1f ms at the virtual disk while its LUN %s answers them in %.1f ms "
+				 "(DAVG + KAVG) and the LUN's other disks are fast: the time is added in the host "
+				 "above the LUN%s — a snapshot's delta disk, CBT, an IO filter or replication on "
+				 "this virtual disk",
+				 v->name, dir ? "writes" : "reads", lv, dev->name, lun,
+				 !isnan(ratio) && ratio >= IOP_AMP_EVIDENCE
+				     ? afmt(a,
+					    ", and its world sends the LUN %.1f times the commands the disk "
+					    "issues (per-world IO)",
+					    ratio)
+				     : "");
+			f->rule =
+			    afmt(a,
+				 "virtual disk %s latency > %g ms and > 3 x its LUN's DAVG + KAVG, the LUN's other "
+				 "active disks under half of it, sustained",
+				 dir ? "write" : "read", warn);
+			f->source =
+			    "[vmw] GAVG = KAVG + DAVG: latency at the virtual disk above its LUN's is spent above "
+			    "the device; [vmw Performance blog 2021, \"Performance Best Practices for VMware "
+			    "Snapshots\"] a snapshot's delta disk costs the VM's IO; [derived] the 3x and alone tests";
+			f->advice =
+			    afmt(a,
+				 "Look at %s itself, not the LUN or the array: snapshots left on it (consolidate "
+				 "or delete them), CBT-based backup or replication running now (its schedule), "
+				 "IO filters (VAIO, vSphere Replication) on the disk; their end brings the disk back "
+				 "to its LUN's latency.",
+				 v->name);
+			f->heuristic = true;
+		}
+	}
+}
+
 void det_vdisk_above_device(struct analysis *a, const struct analyze_opts *o)
 {
 	(void)o;
 	const struct iopath *g = &a->iop;
 	for (size_t i = 0; i < g->nvd; i++) {
 		const struct iop_vdisk *d = &g->vd[i];
-		const struct entity *v = d->v, *dev = d->dev;
-		if (d->back != BACK_LUN || !dev || v->outside || (v->series[M_VD_LAT_R] < 0 && v->series[M_VD_LAT_W] < 0))
+		const struct entity *v = d->v;
+		if (d->back != BACK_LUN || !d->dev || v->outside ||
+		    (v->series[M_VD_LAT_R] < 0 && v->series[M_VD_LAT_W] < 0))
 			continue;
-		double warn = RVE(v, R_DS_LAT_WARN), crit = RVE(v, R_DS_LAT_CRIT);
-		const struct capture *c = cap_of(a, v);
-		for (int dir = 0; dir < 2; dir++) {
-			int mv = dir ? M_VD_LAT_W : M_VD_LAT_R;
-			int md = dev->series[dir ? M_DAVG_W : M_DAVG_R] >= 0 ? (dir ? M_DAVG_W : M_DAVG_R) : M_DAVG;
-			int mk = dev->series[dir ? M_KAVG_W : M_KAVG_R] >= 0 ? (dir ? M_KAVG_W : M_KAVG_R) : M_KAVG;
-			if (v->series[mv] < 0 || dev->series[md] < 0)
-				continue;
-			signed char *cond = cond_alloc(c);
-			for (size_t k = 0; k < c->ds.nb; k++) {
-				double lv = val(c, v, mv, k), ld = val(c, dev, md, k), lk = val(c, dev, mk, k);
-				double lun = ld + (isnan(lk) ? 0 : lk);
-				cond[k] = !isnan(lv) && !isnan(ld) && lv > warn && lv > 3 * lun && active(&a->rules, c, v, M_CMDS, k);
-			}
-			struct win w[MAXW];
-			size_t n = find_windows(&a->rules, c, cond, v->series[mv], w, MAXW);
-			free(cond);
-			for (size_t j = 0; j < n; j++) {
-				double lv = win_median(c, v, mv, w[j].k0, w[j].k1), ld = win_median(c, dev, md, w[j].k0, w[j].k1);
-				double lk = win_median(c, dev, mk, w[j].k0, w[j].k1), lun = ld + (isnan(lk) ? 0 : lk);
-				/* alone on its LUN: the LUN's other active disks answer that direction in under half */
-				bool alone = true;
-				for (size_t q = 0; q < g->nvd && alone; q++) {
-					const struct iop_vdisk *o2 = &g->vd[q];
-					if (o2 == d || o2->dev != dev || o2->v->series[mv] < 0)
-						continue;
-					double lo = win_median(c, o2->v, mv, w[j].k0, w[j].k1), co = win_median(c, o2->v, M_CMDS, w[j].k0, w[j].k1);
-					alone = isnan(lo) || isnan(co) || co < RV(R_ACTIVE_IOPS) || lo < lv / 2;
-				}
-				if (!alone)
-					continue;
-				double vc = win_median(c, v, M_CMDS, w[j].k0, w[j].k1);
-				double wc = d->world ? win_median(c, d->world->w, M_CMDS, w[j].k0, w[j].k1) : NAN;
-				double ratio = !isnan(wc) && vc > 0 ? wc / vc : NAN;
-				const struct ev_spec ev[] = {{mv, warn}, {md, NAN}, {mk, NAN}, {M_CMDS, NAN}, EV_END};
-				struct finding *f = window_finding(a, K_LAT_VD_ABOVE, lv > crit ? SEV_CRITICAL : SEV_WARNING, LAYER_VSCSI,
-								   v, &w[j], ev);
-				f->summary = afmt(a, "%s's %s take %.1f ms at the virtual disk while its LUN %s answers them in %.1f ms "
-						     "(DAVG + KAVG) and the LUN's other disks are fast: the time is added in the host "
-						     "above the LUN%s — a snapshot's delta disk, CBT, an IO filter or replication on "
-						     "this virtual disk", v->name, dir ? "writes" : "reads", lv, dev->name, lun,
-						  !isnan(ratio) && ratio >= 1.3
-							  ? afmt(a, ", and its world sends the LUN %.1f times the commands the disk "
-								    "issues (per-world IO)", ratio)
-							  : "");
-				f->rule = afmt(a, "virtual disk %s latency > %g ms and > 3 x its LUN's DAVG + KAVG, the LUN's other "
-						  "active disks under half of it, sustained", dir ? "write" : "read", warn);
-				f->source = "[vmw] GAVG = KAVG + DAVG: latency at the virtual disk above its LUN's is spent above "
-					    "the device; [vmw Performance blog 2021, \"Performance Best Practices for VMware "
-					    "Snapshots\"] a snapshot's delta disk costs the VM's IO; [derived] the 3x and alone tests";
-				f->advice = afmt(a, "Look at %s itself, not the LUN or the array: snapshots left on it (consolidate "
-						    "or delete them), CBT-based backup or replication running now (its schedule), "
-						    "IO filters (VAIO, vSphere Replication) on the disk; their end brings the disk back "
-						    "to its LUN's latency.", v->name);
-				f->heuristic = true;
-			}
+		if (!d->nspan) {
+			vdisk_above_on(a, d, d->dev);
+			continue;
+		}
+		/* linked over time: each device it was on, over its own spans */
+		for (size_t s = 0; s < d->nspan; s++) {
+			bool seen = false;
+			for (size_t q = 0; q < s && !seen; q++)
+				seen = d->span[q].dev == d->span[s].dev;
+			if (!seen)
+				vdisk_above_on(a, d, d->span[s].dev);
 		}
 	}
 }

@@ -220,6 +220,8 @@ static void build_vdisks(struct iopath *g, const struct model *m)
 									 : "no world's IO to the capture's LUNs carries it (Per-Device-Per-World)"};
 		}
 	}
+	/* what no whole-capture match tied: matched by time segments (a move, a snapshot) */
+	iopath_spans(g, m);
 	/* a world that carries a virtual disk by correlation is that disk's VM's (a guess) */
 	for (size_t i = 0; i < g->nvd; i++) {
 		const struct iop_vdisk *d = &g->vd[i];
@@ -351,6 +353,68 @@ static void paths_by_sum(struct iopath *g, const struct model *m, size_t ci)
 	free(rr);
 }
 
+/* Paths still untied (their LUN number's sum matches no device: another device has the same LUN
+ * number, or the device's paths carry different ones), or tied by the sum to a device whose IO
+ * outweighs another's with the same LUN number: a path whose commands, over the buckets it
+ * carries IO (at least 5 of them), are one device's (their sum within 5 %, following it at r >=
+ * IOP_R_PATHS) is that device's — the device's only active path then, as with the Fixed or MRU
+ * policy and after a failover. One device only, else it stays untied. A link over time: it holds
+ * for the stretch the path carries IO (a guess, with its r). */
+static void paths_by_activity(struct iopath *g, const struct model *m, size_t ci)
+{
+	const struct capture *c = &m->caps[ci];
+	size_t nb = c->ds.nb;
+	for (size_t a = 0; a < g->np; a++) {
+		struct iop_path *pa = &g->p[a];
+		/* untied, or tied by its LUN number's sum: a path of another device with the same LUN
+		 * number whose IO is small beside the device's passes the sum, not this */
+		if (pa->p->capture != ci || pa->link.how == LINK_ID || pa->p->series[M_CMDS] < 0)
+			continue;
+		const struct entity *best = NULL;
+		double best_r = -2;
+		bool tie = false;
+		size_t used = 0;
+		for (size_t i = c->first_entity; i < m->nents && i < c->first_entity + c->nentities; i++) {
+			const struct entity *dv = &m->ents[i];
+			if (dv->layer != LAYER_DEVICE || dv->nfs || dv->series[M_CMDS] < 0 || dv->capture != ci)
+				continue;
+			struct corr_acc ca = {0};
+			size_t off = 0; /* buckets far off the device's: more than 4 of the first 16 end it (speed) */
+			for (size_t k = 0; k < nb && !(ca.n <= 16 && off > 4); k++) {
+				double x = ds_mean(&c->ds, (size_t)pa->p->series[M_CMDS], k);
+				double y = ds_mean(&c->ds, (size_t)dv->series[M_CMDS], k);
+				if (isnan(x) || x < 1)
+					continue;
+				off += !(fabs(x - y) <= 0.25 * y);
+				acc_add(&ca, x, y);
+			}
+			if (ca.n <= 16 && off > 4)
+				continue;
+			if (ca.n < 5 || fabs(ca.sx - ca.sy) > 0.05 * ca.sy)
+				continue;
+			double r = acc_r(&ca), score = isnan(r) ? IOP_R_PATHS : r;
+			if (!isnan(r) && r < IOP_R_PATHS)
+				continue;
+			if (score > best_r + 1e-9) {
+				best_r = score;
+				best = dv;
+				tie = false;
+				used = ca.n;
+			} else if (fabs(score - best_r) <= 1e-9) {
+				tie = true;
+			}
+		}
+		if (!best || tie || best == pa->dev)
+			continue;
+		pa->dev = best;
+		pa->link = (struct io_link){LINK_CORR, best_r != IOP_R_PATHS ? best_r : NAN,
+					    iop_astr(&g->arena,
+						     "while it carries IO (%zu samples) its commands are the device's, "
+						     "as its only active path's are (path names give no device)",
+						     used)};
+	}
+}
+
 static void build_paths(struct iopath *g, const struct model *m)
 {
 	g->p = xcalloc(m->naux ? m->naux : 1, sizeof *g->p);
@@ -366,8 +430,10 @@ static void build_paths(struct iopath *g, const struct model *m)
 		if (e->device && (p->dev = iop_find_in(m, e->capture, LAYER_DEVICE, e->device)))
 			p->link = (struct io_link){LINK_ID, NAN, "the path's name gives its device"};
 	}
-	for (size_t ci = 0; ci < m->ncaps; ci++)
+	for (size_t ci = 0; ci < m->ncaps; ci++) {
 		paths_by_sum(g, m, ci);
+		paths_by_activity(g, m, ci);
+	}
 }
 
 void iopath_build(struct iopath *g, const struct model *m)

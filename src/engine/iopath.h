@@ -42,13 +42,33 @@ struct iop_world {           /* one world's IO to one device */
 	struct io_link vm_link;
 };
 
+/* A stretch of the capture over which one device (through one world, or the device's own IO)
+ * carries a virtual disk's commands times amp: before and after a Storage vMotion or SDRS move the
+ * disk is on two LUNs; while a snapshot, an IO filter or CBT runs, its LUN gets amp back-end
+ * commands per virtual-disk command. Found by the shape of the IOPS per time segment (a guess). */
+struct iop_span {
+	size_t k0, k1;           /* buckets of the disk's capture, inclusive */
+	int64_t t0, t1;          /* aligned UTC ms of those buckets */
+	const struct entity *dev;
+	const struct iop_world *world; /* NULL when matched by the device's own IOPS */
+	double amp;              /* commands to the device per virtual-disk command over the span */
+	double r;                /* Pearson r of the two IOPS series over the span, NaN when flat */
+};
+/* An amplification this large, sustained over a span, is itself evidence of a snapshot, an IO
+ * filter or CBT on the disk [derived; the 1.3 bar of det_vdisk_above_device]. */
+#define IOP_AMP_EVIDENCE 1.3
+
 struct iop_vdisk {
 	const struct entity *v;
 	const char *vm;          /* the VM part of "SQL01:scsi0:1" (arena) */
 	enum vd_backing back;
-	const struct entity *dev; /* BACK_LUN / BACK_NFS */
+	const struct entity *dev; /* BACK_LUN / BACK_NFS (with spans: the device of the longest) */
 	const struct iop_world *world; /* the world whose IO to dev carries it, NULL when not by world */
 	struct io_link link;     /* how dev is known (BACK_NOT_SHOWN: why it is on none) */
+	struct iop_span *span;   /* nspan >= 1 when the link changes over time (arena), else NULL */
+	size_t nspan;
+	bool by_spans;           /* tied by its spans alone (no whole-capture match); else spans, when
+	                          * there are, are evidence of an amplification on its one world */
 	/* a Hyper-V VHDX (vm: the VM whose name its path has as a folder or file name, NULL none):
 	 * the volume holding it (the Cluster Shared Volume or SMB share its path names) and how */
 	const struct entity *vol;
@@ -79,6 +99,14 @@ void iopath_build(struct iopath *g, const struct model *m);
 void iopath_free(struct iopath *g);
 /* The graph's record of virtual disk v, NULL when none (g NULL: none). */
 const struct iop_vdisk *iopath_vdisk(const struct iopath *g, const struct entity *v);
+/* The device carrying d over most of [t0, t1] (aligned UTC ms): its span's, or d->dev when it has
+ * no spans or none overlaps; *sp (may be NULL) gets that span or NULL. */
+const struct entity *iopath_vdisk_dev_in(const struct iop_vdisk *d, int64_t t0, int64_t t1, const struct iop_span **sp);
+/* The span of d covering bucket k, NULL when none (or d has no spans). */
+const struct iop_span *iopath_vdisk_span_at(const struct iop_vdisk *d, size_t k);
+/* Internal (iopath_span.c): ties the virtual disks no whole-capture match tied to devices by time
+ * segments (struct iop_span), with their amplification. */
+void iopath_spans(struct iopath *g, const struct model *m);
 /* The paths of device d (up to max into out); returns how many there are. */
 size_t iopath_device_paths(const struct iopath *g, const struct entity *d, const struct iop_path **out, size_t max);
 

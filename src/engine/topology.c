@@ -193,7 +193,7 @@ void topology_stack(const struct topo_in *a, const struct entity *e, struct stac
 		const struct iop_vdisk *g = iopath_vdisk(a->iop, ch->vdisk);
 		if (g) {
 			ch->back = g->back;
-			ch->device = g->dev;
+			ch->device = a->timed ? iopath_vdisk_dev_in(g, a->t0, a->t1, NULL) : g->dev;
 			ch->l_dev = g->link;
 			ch->r_dev = g->dev && g->link.how == LINK_CORR ? g->link.r : NAN;
 		} else {
@@ -229,6 +229,15 @@ void topology_stack(const struct topo_in *a, const struct entity *e, struct stac
 		if (ch->adapter)
 			ch->l_adp = corr_link(ch->r_adp, "the adapter's IOPS follow the LUN's");
 	}
+}
+
+void topology_stack_of(const struct topo_in *a, const struct finding *f, struct stack *out)
+{
+	struct topo_in t = *a;
+	t.timed = true;
+	t.t0 = f->start;
+	t.t1 = f->end;
+	topology_stack(&t, finding_entity(a, f, -1), out);
 }
 
 /* The IO-stack box of a finding (the kind table; BOX_BY_LAYER kinds go by the finding's layer). */
@@ -295,7 +304,7 @@ size_t topology_build(const struct topo_in *a, struct shown_stack shown[TOPO_MAX
 		if (f->sev < SEV_WARNING && worst >= SEV_WARNING)
 			continue;
 		struct stack ch;
-		topology_stack(a, finding_entity(a, f, -1), &ch);
+		topology_stack_of(a, f, &ch);
 		if (!ch.guest && !ch.vdisk && !ch.device && !ch.adapter)
 			continue;
 		bool dup = false;

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "capmodel.h"
 #include "finding.h"
@@ -22,6 +23,8 @@ struct topo_in {
 	const struct finding *f;
 	size_t nf;
 	const struct iopath *iop;        /* the IO path graph; NULL: links by IOPS correlation only */
+	bool timed;                      /* a virtual disk linked over time (spans) is taken on the */
+	int64_t t0, t1;                  /* device it was on over most of [t0, t1] (aligned UTC ms) */
 };
 
 /* Links below the virtual disk are made by IOPS correlation within one capture, at these r: a
@@ -53,6 +56,9 @@ struct box_state {
 
 /* The stack of the disk e belongs to (all NULL when e is not a disk layer). */
 void topology_stack(const struct topo_in *a, const struct entity *e, struct stack *out);
+/* The stack of finding f's disk over f's time: a virtual disk that moved to another LUN inside the
+ * capture (struct iop_span) is on the one it was on then. */
+void topology_stack_of(const struct topo_in *a, const struct finding *f, struct stack *out);
 /* Fills st[BOX_COUNT] from the findings on s. */
 void topology_boxes(const struct topo_in *a, const struct stack *s, struct box_state st[BOX_COUNT]);
 /* The entity finding f is about that has metric m (any metric when m < 0), or NULL. */

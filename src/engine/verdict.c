@@ -272,7 +272,7 @@ void analysis_verdict(struct analysis *a)
 			const struct finding *f = first_in_place(a, VP_GUEST_LATENCY);
 			struct topo_in ti = analysis_topo(a);
 			struct stack st;
-			topology_stack(&ti, finding_entity(&ti, f, -1), &st);
+			topology_stack_of(&ti, f, &st);
 			a->verdict_first = f - a->f;
 			a->verdict_where = have_host && st.vdisk ? VW_BELOW_GUEST : VW_UNTOLD;
 			double davg = NAN;

@@ -93,5 +93,8 @@ void sc_build_total_only(struct sim_config *c, int part);
 void sc_build_no_disk_counters(struct sim_config *c, int part);
 void sc_build_sql_log_cpu(struct sim_config *c, int part);
 void sc_build_sql_log_storage(struct sim_config *c, int part);
+void sc_build_storage_vmotion(struct sim_config *c, int part);
+void sc_build_snapshot_amplification(struct sim_config *c, int part);
+void sc_build_alua_failover_guessed(struct sim_config *c, int part);
 
 #endif

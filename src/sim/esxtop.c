@@ -277,7 +277,7 @@ static int layout(struct sim_esx *w, struct sim_line *hdr, long budget)
 		for (int vm = 0; vm < c->nvm; vm++) {
 			bool uses = false;
 			for (int v = 0; v < c->nvdisk; v++)
-				if (c->vdisk[v].dev == d && c->vdisk[v].vm == vm)
+				if ((c->vdisk[v].dev == d || c->vdisk[v].move_dev - 1 == d) && c->vdisk[v].vm == vm)
 					uses = true;
 			if (uses && w->nworld < SIM_MAX_WORLD) {
 				w->world[w->nworld].dev = d;
@@ -606,6 +606,29 @@ static void acc_add(struct sim_acc *t, const struct sim_acc *a)
 	t->rd += a->rd, t->wr += a->wr, t->brd += a->brd, t->bwr += a->bwr;
 	t->davg_r += a->davg_r, t->davg_w += a->davg_w, t->kavg_r += a->kavg_r, t->kavg_w += a->kavg_w;
 	t->qavg_r += a->qavg_r, t->qavg_w += a->qavg_w, t->split += a->split, t->vsplit += a->vsplit;
+	t->above_r += a->above_r, t->above_w += a->above_w;
+}
+
+/* fill_rates of a virtual disk (or a VM's disks): its latency includes what a snapshot's redo log
+ * adds above the device. */
+static void fill_vdisk_rates(double *s, const struct sim_acc *a, double secs)
+{
+	fill_rates(s, a, secs);
+	if (a->rd > 0)
+		s[SM_LAT_R] += floor(a->above_r / a->rd * 100 + 0.5) / 100;
+	if (a->wr > 0)
+		s[SM_LAT_W] += floor(a->above_w / a->wr * 100 + 0.5) / 100;
+}
+
+/* acc_add of what the device sees of a disk's IO: its commands times a snapshot's amplification
+ * (bk back-end commands for rd + wr IOs), each back-end command as slow as the disk's. */
+static void acc_add_backend(struct sim_acc *t, const struct sim_acc *a)
+{
+	double n = a->rd + a->wr, f = a->bk > 0 && n > 0 ? a->bk / n : 1;
+	struct sim_acc b = *a;
+	b.rd *= f, b.wr *= f, b.brd *= f, b.bwr *= f;
+	b.davg_r *= f, b.davg_w *= f, b.kavg_r *= f, b.kavg_w *= f, b.qavg_r *= f, b.qavg_w *= f;
+	acc_add(t, &b);
 }
 
 /* Largest-remainder split of an integer total in proportion to weights. */
@@ -652,10 +675,10 @@ static void fill_snapshot(struct sim_esx *w, double t)
 		for (int v = 0; v < c->nvdisk; v++) {
 			if (c->vdisk[v].vm != vm)
 				continue;
-			fill_rates(S + w->vd_base[v], &acc[v], secs);
+			fill_vdisk_rates(S + w->vd_base[v], &acc[v], secs);
 			acc_add(&tot, &acc[v]);
 		}
-		fill_rates(S + w->vm_base[vm], &tot, secs);
+		fill_vdisk_rates(S + w->vm_base[vm], &tot, secs);
 	}
 	/* devices, their worlds; adapters as sums */
 	int ad_actv[SIM_MAX_ADAPTER] = {0};
@@ -670,7 +693,7 @@ static void fill_snapshot(struct sim_esx *w, double t)
 		double *s = S + w->dev_base[d];
 		struct sim_acc tot = {0};
 		for (int i = 0; i < m->dev_nv[d]; i++)
-			acc_add(&tot, &acc[m->dev_v[d][i]]);
+			acc_add_backend(&tot, &acc[m->dev_v[d][i]]);
 		fill_rates(s, &tot, secs);
 		/* non-data commands (an UNMAP storm): in Commands/sec, not in Reads/sec or Writes/sec;
 		 * they occupy device queue slots for as long as the others (Little: rate x DAVG) */
@@ -737,7 +760,7 @@ static void fill_snapshot(struct sim_esx *w, double t)
 			for (int j = 0; j < m->dev_nv[d]; j++) {
 				int v = m->dev_v[d][j];
 				if (c->vdisk[v].vm == vm) {
-					acc_add(&wt, &acc[v]);
+					acc_add_backend(&wt, &acc[v]);
 					fa += m->vs[v].act + m->vs[v].qued;
 				}
 			}

@@ -425,10 +425,71 @@ static void put_time(struct json *j, const struct sim_config *c, double frac)
 	json_str(j, t);
 }
 
+/* One "links" entry: virtual disk v on device d from t0 to t1 (seconds) at amp commands per IO. */
+static void put_link(struct json *j, const struct sim_config *c, int v, int d, double t0, double t1, double amp)
+{
+	char name[SIM_NAME * 2];
+	const struct sim_vdisk *vd = &c->vdisk[v];
+	snprintf(name, sizeof name, "%s:scsi%d:%d", c->vm[vd->vm].name, c->ctrl[vd->ctrl].bus, vd->target);
+	json_obj_begin_flat(j);
+	json_key(j, "vdisk");
+	json_str(j, name);
+	json_key(j, "device");
+	json_str(j, c->dev[d].naa);
+	json_key(j, "start");
+	put_time(j, c, t0 / c->duration);
+	json_key(j, "end");
+	put_time(j, c, t1 / c->duration);
+	json_key(j, "amp");
+	json_num(j, amp);
+	json_obj_end(j);
+}
+
+/* "links": the devices a moved (Storage vMotion) or amplified (snapshot) disk is on over time, and
+ * "paths": the paths of each device with a failover, by name — what the analysis must tie. */
+static void truth_links(struct json *j, const struct sim_config *c)
+{
+	json_key(j, "links");
+	json_arr_begin(j);
+	for (int v = 0; v < c->nvdisk; v++) {
+		const struct sim_vdisk *vd = &c->vdisk[v];
+		if (vd->move_dev > 0) {
+			put_link(j, c, v, vd->dev, 0, vd->move_at_s, 1);
+			put_link(j, c, v, vd->move_dev - 1, vd->move_at_s, c->duration, 1);
+		} else if (vd->amp > 1) {
+			put_link(j, c, v, vd->dev, 0, vd->amp_t0_s, 1);
+			put_link(j, c, v, vd->dev, vd->amp_t0_s, vd->amp_t1_s, vd->amp);
+			put_link(j, c, v, vd->dev, vd->amp_t1_s, c->duration, 1);
+		}
+	}
+	json_arr_end(j);
+	json_key(j, "paths");
+	json_arr_begin(j);
+	for (int i = 0; i < c->ndevev; i++) {
+		const struct sim_dev *d = &c->dev[c->devev[i].dev];
+		if (c->devev[i].kind != SIM_DEVEV_FAILOVER)
+			continue;
+		char p[64];
+		for (int k = 0; k < 2; k++) {
+			snprintf(p, sizeof p, "%s:C0:T%d:L%d", c->adapter[k ? d->standby_adapter : d->adapter].name,
+				 d->path_target + k, d->lun);
+			json_obj_begin_flat(j);
+			json_key(j, "path");
+			json_str(j, p);
+			json_key(j, "device");
+			json_str(j, d->naa);
+			json_obj_end(j);
+		}
+	}
+	json_arr_end(j);
+}
+
 /* The truth fields beyond expect/absent (see doc/simulate.md); each only when set. */
 static void truth_extra(struct json *j, const struct sim_config *c)
 {
 	const struct sim_truth_x *x = &c->tx;
+	if (x->links)
+		truth_links(j, c);
 	if (x->coverage) {
 		const char *cov[SIM_NLAYER];
 		sim_coverage(c, cov);

@@ -126,6 +126,7 @@ int sim_model_init(struct sim_model *m, const struct sim_config *c)
 		double kib = fr * vd->load.read_kib + (1 - fr) * vd->load.write_kib;
 		s->ecost = c->ctrl[vd->ctrl].e0_ms + kib * c->ctrl[vd->ctrl].e_kib_ms;
 		m->dev_v[vd->dev][m->dev_nv[vd->dev]++] = v;
+		m->vdev[v] = vd->dev;
 		m->ctrl_v[vd->ctrl][m->ctrl_nv[vd->ctrl]++] = v;
 	}
 	for (int i = 0; i < c->ndev; i++) {
@@ -185,10 +186,41 @@ static double vdisk_rate(const struct sim_model *m, int v, double rslot_ms)
 	return x;
 }
 
+double sim_vdisk_amp(const struct sim_vdisk *v, double t, double *add_ms)
+{
+	bool on = v->amp > 1 && t >= v->amp_t0_s && t < v->amp_t1_s;
+	if (add_ms)
+		*add_ms = on ? v->amp_add_ms : 0;
+	return on ? v->amp : 1;
+}
+
+/* The time an IO of disk v holds its vSCSI slot: emulation, the host's latency at its device and
+ * what a snapshot's redo log adds above the device. */
 static double slot_ms(const struct sim_model *m, int v, double host_ms)
 {
 	int c = m->cfg->vdisk[v].ctrl;
-	return m->cs[c].e_ms + m->vs[v].ecost + host_ms;
+	double add;
+	sim_vdisk_amp(&m->cfg->vdisk[v], m->t, &add);
+	return m->cs[c].e_ms + m->vs[v].ecost + host_ms + add;
+}
+
+/* A Storage vMotion: from its time on, the disk's IO goes to the other device. */
+static void move_disks(struct sim_model *m)
+{
+	const struct sim_config *c = m->cfg;
+	for (int v = 0; v < c->nvdisk; v++) {
+		const struct sim_vdisk *vd = &c->vdisk[v];
+		int to = vd->move_dev - 1, from = m->vdev[v];
+		if (vd->move_dev <= 0 || m->t < vd->move_at_s || from == to || to >= c->ndev)
+			continue;
+		int o = 0;
+		for (int i = 0; i < m->dev_nv[from]; i++)
+			if (m->dev_v[from][i] != v)
+				m->dev_v[from][o++] = m->dev_v[from][i];
+		m->dev_nv[from] = o;
+		m->dev_v[to][m->dev_nv[to]++] = v;
+		m->vdev[v] = to;
+	}
 }
 
 struct dev_eval {
@@ -369,7 +401,7 @@ static bool ctrl_too_small(void *ctx, double wq)
 	m->cs[k->c].e_ms = wq;
 	for (int i = 0; i < m->ctrl_nv[k->c]; i++) {
 		int v = m->ctrl_v[k->c][i];
-		int d = m->cfg->vdisk[v].dev;
+		int d = m->vdev[v];
 		double x = vdisk_rate(m, v, slot_ms(m, v, m->ds[d].r_ms));
 		rho += x * m->vs[v].ecost / 1000.0;
 		xs += x;
@@ -757,6 +789,7 @@ int sim_model_step(struct sim_model *m)
 {
 	const struct sim_config *c = m->cfg;
 	double dt = c->dt;
+	move_disks(m);
 	update_workload(m);
 	update_dqlen(m);
 
@@ -780,8 +813,8 @@ int sim_model_step(struct sim_model *m)
 		double occ = 0;
 		for (int i = 0; i < m->ctrl_nv[k]; i++) {
 			int v = m->ctrl_v[k][i];
-			occ += vdisk_rate(m, v, slot_ms(m, v, m->ds[c->vdisk[v].dev].r_ms)) *
-			       slot_ms(m, v, m->ds[c->vdisk[v].dev].r_ms) / 1000.0;
+			occ += vdisk_rate(m, v, slot_ms(m, v, m->ds[m->vdev[v]].r_ms)) *
+			       slot_ms(m, v, m->ds[m->vdev[v]].r_ms) / 1000.0;
 		}
 		double lim = c->ctrl[k].adapter_limit;
 		if (occ > lim)
@@ -814,6 +847,7 @@ int sim_model_step(struct sim_model *m)
 		}
 		double extra = dev_extra_ms(m, d);
 		double onem = e.util < 0.999 ? 1 - e.util : 0.001;
+		double xa_act = 0, xa_qued = 0; /* what a snapshot's extra back-end commands add */
 		for (int i = 0; i < m->dev_nv[d]; i++) {
 			int v = m->dev_v[d][i];
 			struct sim_vdisk_state *s = &m->vs[v];
@@ -836,21 +870,30 @@ int sim_model_step(struct sim_model *m)
 					s->wait_ms = 0;
 			}
 			s->guest_out = s->x * (rs + s->wait_ms) / 1000.0;
-			s->act = s->x * e.davg / 1000.0;
-			s->qued = s->x * ds->qwait_ms / 1000.0;
+			/* a snapshot's back-end commands hold device slots too (Little: amp x rate x DAVG) */
+			double amp = sim_vdisk_amp(vd, m->t, NULL);
+			s->act = amp * s->x * e.davg / 1000.0;
+			s->qued = amp * s->x * ds->qwait_ms / 1000.0;
+			xa_act += (amp - 1) * s->x * e.davg / 1000.0;
+			xa_qued += (amp - 1) * s->x * ds->qwait_ms / 1000.0;
 			if (s->vscsi_out > m->max_vscsi[v])
 				m->max_vscsi[v] = s->vscsi_out;
 			double ka = 1 - exp(-dt / 2.0);
 			s->ewma_x += ka * (s->x - s->ewma_x);
 		}
+		ds->act += xa_act;
+		ds->qued += xa_qued;
+		if (dc->kind == SIM_DEV_SCSI)
+			m->as[sim_dev_adapter(m, d)].act += xa_act;
 	}
 
 	/* Count completions and accumulate interval sums for both output clocks. */
 	for (int v = 0; v < c->nvdisk; v++) {
 		struct sim_vdisk_state *s = &m->vs[v];
 		const struct sim_vdisk *vd = &c->vdisk[v];
-		const struct sim_dev_state *ds = &m->ds[vd->dev];
+		const struct sim_dev_state *ds = &m->ds[m->vdev[v]];
 		double fr = vd->load.read_frac;
+		double add, amp = sim_vdisk_amp(vd, m->t, &add);
 		double nr = prng_poisson(&m->rng, s->x * fr * dt);
 		double nw = prng_poisson(&m->rng, s->x * (1 - fr) * dt);
 		double n = nr + nw;
@@ -871,8 +914,11 @@ int sim_model_step(struct sim_model *m)
 			a->kavg_w += nw * kavg;
 			a->qavg_r += nr * ds->qwait_ms;
 			a->qavg_w += nw * ds->qwait_ms;
-			a->glat_r += nr * (s->wait_ms + emu + s->host_r_ms + GUEST_G0_MS);
-			a->glat_w += nw * (s->wait_ms + emu + s->host_w_ms + GUEST_G0_MS);
+			a->glat_r += nr * (s->wait_ms + emu + s->host_r_ms + add + GUEST_G0_MS);
+			a->glat_w += nw * (s->wait_ms + emu + s->host_w_ms + add + GUEST_G0_MS);
+			a->bk += n * amp;
+			a->above_r += nr * add;
+			a->above_w += nw * add;
 			a->split += split;
 			a->vsplit += vsplit;
 			a->idle_s += dt * exp(-s->guest_out);

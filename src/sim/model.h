@@ -79,6 +79,12 @@ struct sim_vdisk {
 	double vsplit_frac;     /* share of commands the VMkernel splits (esxtop Split Commands/sec) */
 	double misalign;        /* back-end IOs per guest IO (1 = aligned, 2 = crosses a stripe) */
 	long long part_offset;  /* partition StartingOffset in bytes */
+	/* ---- links that change inside the capture (zero = off) ---- */
+	int move_dev;           /* > 0: a Storage vMotion moves the disk to device move_dev - 1 at move_at_s */
+	double move_at_s;
+	double amp;             /* > 1: from amp_t0_s to amp_t1_s a snapshot's redo log sends amp back-end
+	                         * commands per IO to the device and adds amp_add_ms above it */
+	double amp_t0_s, amp_t1_s, amp_add_ms;
 };
 
 struct sim_dev {
@@ -175,6 +181,8 @@ struct sim_truth_x {
 	const char *where;                      /* "where": what the verdict should conclude (below_hba,
 	                                         * untold, ...), NULL = not written */
 	const char *note;
+	bool links;                             /* "links": each moved or amplified disk's devices over
+	                                         * time, and the paths of devices with a failover */
 };
 
 struct sim_config {
@@ -224,6 +232,8 @@ struct sim_acc {
 	double glat_r, glat_w;          /* guest side (incl. guest wait and emulation) */
 	double split, vsplit, idle_s;
 	double failed;                  /* QUEUE FULL / BUSY completions (device level) */
+	double bk;                      /* back-end commands (a snapshot's amplification), 0 = rd + wr */
+	double above_r, above_w;        /* count x ms added above the device (a snapshot's redo log) */
 };
 
 struct sim_vdisk_state {
@@ -307,6 +317,7 @@ struct sim_model {
 	int ctrl_nv[SIM_MAX_CTRL], ctrl_v[SIM_MAX_CTRL][SIM_MAX_VDISK];
 	struct sim_event *ev;
 	size_t nev, cap_ev;
+	int vdev[SIM_MAX_VDISK];        /* the device each disk is on now (a Storage vMotion moves it) */
 	/* test hook: maximum vSCSI outstanding seen per disk over the run */
 	double max_vscsi[SIM_MAX_VDISK];
 };
@@ -329,6 +340,9 @@ void sim_model_free(struct sim_model *m);
 void sim_model_sample_dev(struct sim_model *m, int dev, int *actv, int *qued);
 /* Instantaneous guest Current Disk Queue Length for a disk. */
 int sim_model_sample_guest(struct sim_model *m, int vdisk);
+/* The back-end commands per IO of disk v at time t (a snapshot's amplification; 1 = none), and the
+ * ms its redo log adds above the device then (*add_ms, may be NULL). */
+double sim_vdisk_amp(const struct sim_vdisk *v, double t, double *add_ms);
 /* True when the VM is powered off at time t (its esxtop cells go empty). */
 bool sim_vm_off(const struct sim_config *c, int vm, double t);
 /* Name of ESXi host h (borrowed). */

@@ -458,6 +458,16 @@ const struct sim_scenario sim_scenarios[] = {
 	{.name = "hyperv-move-csv",
 	 .summary = "SQL01_D.vhdx moved from busy Volume1 (~25 ms) to Volume2 (~2 ms), same OLTP -> improved",
 	 .nparts = 2, .part_dir = {"before", "after"}, .build = sim_hv_build_move_csv, .duration = 3600, .interval = 15},
+	/* ---- links that change inside the capture ---- */
+	{.name = "storage-vmotion",
+	 .summary = "SQL01 D: is moved (Storage vMotion) from a slow LUN (DAVG ~21 ms) to a fast one halfway through",
+	 .nparts = 1, .build = sc_build_storage_vmotion},
+	{.name = "snapshot-amplification",
+	 .summary = "a snapshot on SQL01 D: at 30-80 %: 2.2 back-end commands per guest IO, ~18 ms above a fast LUN",
+	 .nparts = 1, .build = sc_build_snapshot_amplification},
+	{.name = "alua-failover-guessed",
+	 .summary = "alua-failover with C:'s LUN on D:'s LUN number: the paths are tied only by their activity",
+	 .nparts = 1, .build = sc_build_alua_failover_guessed},
 	{.name = NULL},
 };
 

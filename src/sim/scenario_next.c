@@ -868,3 +868,77 @@ void sc_build_sql_log_storage(struct sim_config *c, int part)
 	c->tx.sql_why = "Log write waits and Log Flush Wait Time follow E:'s write latency (~40 ms in the load, the "
 			"DAVG of its LUN): the array's write cache is off";
 }
+
+/* ---- links that change inside the capture (doc/io-path.md, links over time) ---- */
+
+/* A Storage vMotion halfway: SQL01's D: runs on a LUN whose array is busy (DAVG ~21 ms) and is moved
+ * to a fast LUN (E:'s adapter, LUN 7) at 50 %: its VM's world does D:'s IO to the first LUN, then to
+ * the second. The virtual disk is tied to each LUN over its own time (a guess by IOPS shape); the
+ * slow LUN is the cause of the guest's latency before the move, nothing is slow after it. */
+void sc_build_storage_vmotion(struct sim_config *c, int part)
+{
+	(void)part;
+	struct sc_host h = sc_host_base(c);
+	struct sc_sql s = sc_sql_vm(c, &h, "SQL01", SIM_CTRL_PVSCSI, SC_ARRAY_FLASH, 1);
+	int to = sc_add_dev(c, h.hba3, 7, SC_ARRAY_FLASH);
+	struct sim_dev *d = &c->dev[s.dev_d];
+	sc_add_svc_phase(d, 0.0, 1.0, 60, 1);
+	sc_set_load(s.d, 8, 6, 0.7, 8, 8);
+	double t = floor(0.5 * c->duration) + 0.5;
+	s.d->move_dev = to + 1;
+	s.d->move_at_s = t;
+	sc_bystander(c, &h);
+	c->tx.coverage = true;
+	c->tx.links = true;
+	sc_expect(c, "latency.device", d->naa, NULL, 0.05, 0.5);
+	sc_expect(c, "latency.guest_read", "D:", "SQL01", 0.05, 0.5);
+	sc_absent_unrelated(c);
+	sc_absent(c, "queue.guest_vscsi_cap", "queue.guest_hidden", "latency.datastore", "latency.vdisk_above_device",
+		  NULL);
+	c->tx.note = "D: is on the slow LUN until the move and on the fast one after it: each link holds over its own "
+		     "time; the LUN before the move is where D:'s IO waited";
+}
+
+/* A snapshot from 30 to 80 %: SQL01's D: runs on its redo log, which sends the LUN 2.2 commands per
+ * guest IO and adds ~18 ms above the device; the LUN itself stays fast. The virtual disk is tied to
+ * its LUN with the amplification as evidence, and the latency added above the LUN is the finding. */
+void sc_build_snapshot_amplification(struct sim_config *c, int part)
+{
+	(void)part;
+	struct sc_host h = sc_host_base(c);
+	struct sc_sql s = sc_sql_vm(c, &h, "SQL01", SIM_CTRL_PVSCSI, SC_ARRAY_FLASH, 1);
+	/* many threads that mostly think: the IOPS barely drop with the redo log's latency (as an open
+	 * load's would not), so only the ratio steps, not the disk's IOPS */
+	sc_set_load(s.d, 100, 120, 0.7, 8, 8);
+	s.d->load.wobble = 0.03;
+	s.d->amp = 2.2;
+	s.d->amp_t0_s = floor(0.3 * c->duration) + 0.5;
+	s.d->amp_t1_s = floor(0.8 * c->duration) + 0.5;
+	s.d->amp_add_ms = 18;
+	sc_bystander(c, &h);
+	c->tx.coverage = true;
+	c->tx.links = true;
+	sc_expect_abs(c, "latency.vdisk_above_device", "SQL01:scsi0:1", NULL, s.d->amp_t0_s, s.d->amp_t1_s);
+	sc_absent_unrelated(c);
+	sc_absent(c, "latency.device", "latency.kernel", "queue.device_saturated", "queue.guest_vscsi_cap",
+		  "queue.guest_hidden", "latency.datastore", NULL);
+	c->tx.where = "places";
+	c->tx.note = "a snapshot's redo log: 2.2 back-end commands per guest IO and ~18 ms above a fast LUN; the "
+		     "amplification is evidence, the virtual disk (not the array) is where to look";
+}
+
+/* alua-failover where no path name gives its device and the sum by LUN number cannot tie them: C:'s
+ * LUN has D:'s LUN number on another target, so the paths of that number add up to neither. Each of
+ * D:'s paths carries all of its commands while it is active: tied by that (a guess), and the path
+ * change is found as with paths tied by name. */
+void sc_build_alua_failover_guessed(struct sim_config *c, int part)
+{
+	sc_build_alua_failover(c, part);
+	for (int i = 0; i < c->ndev; i++)
+		if (c->dev[i].lun == 1 && !c->dev[i].local) { /* C:'s LUN: D:'s number (2), another target */
+			c->dev[i].lun = 2;
+			c->dev[i].path_target = 2;
+		}
+	c->tx.links = true;
+	c->tx.note = "the path change must not depend on how the paths were tied: here only by their activity";
+}
