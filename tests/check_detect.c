@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "actions.h"
 #include "analysis.h"
 #include "json_out.h"
 #include "text.h"
@@ -1289,6 +1290,89 @@ START_TEST(clock_across_intervals)
 }
 END_TEST
 
+/* The vSCSI cap is an accounting between the layers: the guest's outstanding IOs (Current Disk
+ * Queue Length) against what the host holds for its virtual disk, here read from the LUN's ACTV +
+ * QUED (the virtual disk has no latency columns: Little's law cannot count it). 84 in the guest, 32
+ * active + 52 queued at the host: the host's queue, no cap. 84 against 32 held: a per-disk limit of
+ * 32, LSI's (inferred), and the step moves the disk from LSI. 120 against 64 held (more than 32 ever
+ * passes no LSI): PVSCSI at its default, and the step raises MaxQueueDepth. */
+START_TEST(vscsi_cap_is_an_accounting)
+{
+	static const struct {
+		double q, actv, qued;
+		int ctrl;       /* -1: no finding */
+		const char *step;
+	} cases[] = {
+		{84, 32, 52, -1, NULL},
+		{84, 32, 0, VC_LSI, "from the LSI Logic SAS controller"},
+		{120, 64, 0, VC_PVSCSI, "MaxQueueDepth 254 per disk"},
+	};
+	char mp[128];
+	snprintf(mp, sizeof mp, "%s/acct.map", tmpdir);
+	FILE *fp = fopen(mp, "w");
+	ck_assert_ptr_nonnull(fp);
+	fputs("SQL01\\D: = SQL01:scsi0:1\n", fp);
+	ck_assert_int_eq(fclose(fp), 0);
+	for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+		struct mcol host[] = {
+			{"Virtual Disk(SQL01:scsi0:1)\\Commands/sec", mc_wave, {8400, 800, 7}},
+			{"Virtual Disk(SQL01:scsi0:1)\\Reads/sec", mc_wave, {8400, 800, 7}},
+			{DEV "Commands/sec", mc_wave, {8400, 800, 7}},
+			{DEV "Reads/sec", mc_wave, {8400, 800, 7}},
+			{DEV "Active Commands", mc_konst, {cases[ci].actv}},
+			{DEV "Queued Commands", mc_konst, {cases[ci].qued}},
+			{DEV "Device Q Depth", mc_konst, {cases[ci].actv}},
+			{DEV "Average Driver MilliSec/Command", mc_konst, {3.8}},
+			{DEV "Average Kernel MilliSec/Command", mc_konst, {cases[ci].qued > 0 ? 6.2 : 0.01}},
+		};
+		struct mcol guest[] = {
+			{"LogicalDisk(D:)\\Disk Transfers/sec", mc_wave, {8400, 800, 7}},
+			{"LogicalDisk(D:)\\Disk Reads/sec", mc_wave, {8400, 800, 7}},
+			{"LogicalDisk(D:)\\Avg. Disk sec/Read", mc_konst, {0.030}},
+			{"LogicalDisk(D:)\\Current Disk Queue Length", mc_konst, {cases[ci].q}},
+		};
+		struct buf h, g;
+		buf_init(&h);
+		buf_init(&g);
+		memcap(&h, false, "esx01", host, 9, 300, 2);
+		memcap(&g, true, "SQL01", guest, 4, 300, 2);
+		struct analysis a;
+		analysis_init(&a);
+		struct tdiag td;
+		struct diskmap dm;
+		ck_assert_int_eq(diskmap_read(&dm, mp, tdiag_init(&td, mp)), 0);
+		analysis_use_diskmap(&a, &dm, mp);
+		diskmap_free(&dm);
+		tdiag_free(&td);
+		struct analyze_opts o = {0};
+		analysis_set_opts(&a, &o);
+		struct common_opts co;
+		common_opts_init(&co);
+		co.quiet = true;
+		ck_assert_int_eq(model_add_capture_mem(&a.m, "esxtop.csv", h.data, h.len, &co), 0);
+		ck_assert_int_eq(model_add_capture_mem(&a.m, "pm.csv", g.data, g.len, &co), 0);
+		analysis_run(&a, &o);
+		const struct finding *f = find_kind(&a, K_Q_GUEST_VSCSI_CAP);
+		if (cases[ci].ctrl < 0) {
+			ck_assert_msg(!f, "case %zu: %s", ci, f ? f->summary : "");
+			ck_assert_int_ge(count(&a, "queue.device_saturated"), 1);
+		} else {
+			ck_assert_msg(f != NULL, "case %zu: no cap", ci);
+			ck_assert_int_eq(f->ctrl, cases[ci].ctrl);
+			ck_assert_ptr_nonnull(strstr(f->rule, "ACTV + QUED of LUN naa.6000"));
+			struct action_list l;
+			actions_of(&a, &l);
+			ck_assert_int_ge(l.n, 1);
+			ck_assert_msg(strstr(l.act[0].what, cases[ci].step), "case %zu: %s", ci, l.act[0].what);
+			actions_free(&l);
+		}
+		analysis_free(&a);
+		buf_free(&h);
+		buf_free(&g);
+	}
+}
+END_TEST
+
 START_TEST(diskmap_file)
 {
 	char p[128];
@@ -1376,6 +1460,7 @@ Suite *detect_suite(void)
 	tcase_add_test(tc, clock_zone_assumed);
 	tcase_add_test(tc, kavg_advice_needs_a_full_queue);
 	tcase_add_test(tc, vscsi_cap_without_host_needs_pinned);
+	tcase_add_test(tc, vscsi_cap_is_an_accounting);
 	tcase_add_test(tc, sioc_on_flash);
 	tcase_add_test(tc, diskmap_file);
 	tcase_add_test(tc, classify_paths);
