@@ -17,6 +17,7 @@
 #include "json.h"
 #include "commands.h"
 #include "suites.h"
+#include "summary.h"
 #include "memcap.h"
 
 /* ---- synthetic esxtop captures ---- */
@@ -1373,6 +1374,108 @@ START_TEST(vscsi_cap_is_an_accounting)
 }
 END_TEST
 
+/* A perfmon alone is a Windows host unless it shows it is a VM's: VMware Tools' VM Processor / VM
+ * Memory objects (lowercase as Export-Counter writes them) make it a guest; so does a host capture
+ * judged with it. The summary names it so and tells only a VM to add its hypervisor's capture. */
+START_TEST(windows_host_or_guest)
+{
+	struct mcol plain[] = {
+		{"LogicalDisk(D:)\\Disk Transfers/sec", mc_konst, {300}},
+		{"LogicalDisk(D:)\\Avg. Disk sec/Read", mc_konst, {0.004}},
+		{"LogicalDisk(D:)\\Disk Reads/sec", mc_konst, {300}},
+	};
+	struct mcol vm[] = {
+		{"LogicalDisk(D:)\\Disk Transfers/sec", mc_konst, {300}},
+		{"LogicalDisk(D:)\\Avg. Disk sec/Read", mc_konst, {0.004}},
+		{"LogicalDisk(D:)\\Disk Reads/sec", mc_konst, {300}},
+		{"vm processor(_total)\\cpu stolen time", mc_konst, {0.1}},
+	};
+	for (int k = 0; k < 2; k++) {
+		struct buf g;
+		buf_init(&g);
+		memcap(&g, true, "PC01", k ? vm : plain, k ? 4 : 3, 200, 5);
+		struct analysis a;
+		analysis_init(&a);
+		struct common_opts co;
+		common_opts_init(&co);
+		co.quiet = true;
+		ck_assert_int_eq(model_add_capture_mem(&a.m, "pm.csv", g.data, g.len, &co), 0);
+		struct analyze_opts o;
+		memset(&o, 0, sizeof o);
+		analysis_run(&a, &o);
+		ck_assert_int_eq(model_guest_is_vm(&a.m, 0), k == 1);
+		ck_assert_int_eq(strstr(a.verdict, "add the host's capture of the same period") != NULL, k == 1);
+		ck_assert_int_eq(strstr(a.verdict, "read as a Windows host's own disks") != NULL, k == 0);
+		analysis_free(&a);
+		buf_free(&g);
+	}
+}
+END_TEST
+
+/* The write mix alone makes a log disk a guess: C: with 99 % small writes at 16.6 ms is a warning
+ * that says it guesses, and the summary quotes the band applied (not "under 20 ms is acceptable"
+ * beside a 5 ms log target); a --map database line makes it a fact, and 16.6 ms above the log's
+ * 10 ms is then critical. */
+START_TEST(log_disk_guess_is_a_warning)
+{
+	struct mcol guest[] = {
+		{"LogicalDisk(C:)\\Disk Transfers/sec", mc_konst, {101}},
+		{"LogicalDisk(C:)\\Disk Writes/sec", mc_konst, {100}},
+		{"LogicalDisk(C:)\\Disk Reads/sec", mc_konst, {1}},
+		{"LogicalDisk(C:)\\Avg. Disk sec/Write", mc_konst, {0.0166}},
+		{"LogicalDisk(C:)\\Avg. Disk Bytes/Write", mc_konst, {8192}},
+	};
+	char mp[128];
+	snprintf(mp, sizeof mp, "%s/log.map", tmpdir);
+	FILE *fp = fopen(mp, "w");
+	ck_assert_ptr_nonnull(fp);
+	fputs("database APPDB log = PC01\\C:\n", fp);
+	ck_assert_int_eq(fclose(fp), 0);
+	for (int k = 0; k < 2; k++) {
+		struct buf g;
+		buf_init(&g);
+		memcap(&g, true, "PC01", guest, 5, 200, 5);
+		struct analysis a;
+		analysis_init(&a);
+		if (k) {
+			struct tdiag td;
+			struct diskmap dm;
+			ck_assert_int_eq(diskmap_read(&dm, mp, tdiag_init(&td, mp)), 0);
+			analysis_use_diskmap(&a, &dm, mp);
+			diskmap_free(&dm);
+			tdiag_free(&td);
+		}
+		struct common_opts co;
+		common_opts_init(&co);
+		co.quiet = true;
+		ck_assert_int_eq(model_add_capture_mem(&a.m, "pm.csv", g.data, g.len, &co), 0);
+		struct analyze_opts o;
+		memset(&o, 0, sizeof o);
+		analysis_set_opts(&a, &o);
+		analysis_run(&a, &o);
+		const struct finding *f = find_kind(&a, K_LAT_GUEST_WRITE);
+		ck_assert_ptr_nonnull(f);
+		ck_assert_int_eq(f->sev, k ? SEV_CRITICAL : SEV_WARNING);
+		ck_assert_int_eq(f->heuristic, k == 0);
+		ck_assert_int_eq(strstr(f->summary, "a guess") != NULL, k == 0);
+		struct ltime lt;
+		ltime_init(&lt, &a.m, NULL);
+		struct exec_summary es;
+		summary_of_analysis(&a, &lt, &es);
+		bool said20 = false, said5 = false;
+		for (int i = 0; i < es.nsentences; i++) {
+			said20 |= strstr(es.sentence[i], "under 20 ms is acceptable") != NULL;
+			said5 |= strstr(es.sentence[i], k ? "against the 5 ms target" : "above the 5 ms a transaction log") != NULL;
+		}
+		ck_assert_msg(!said20 && said5, "%d: %s %s", k, es.nsentences > 2 ? es.sentence[2] : "",
+			      es.nsentences > 1 ? es.sentence[1] : "");
+		summary_free(&es);
+		analysis_free(&a);
+		buf_free(&g);
+	}
+}
+END_TEST
+
 START_TEST(diskmap_file)
 {
 	char p[128];
@@ -1461,6 +1564,8 @@ Suite *detect_suite(void)
 	tcase_add_test(tc, kavg_advice_needs_a_full_queue);
 	tcase_add_test(tc, vscsi_cap_without_host_needs_pinned);
 	tcase_add_test(tc, vscsi_cap_is_an_accounting);
+	tcase_add_test(tc, windows_host_or_guest);
+	tcase_add_test(tc, log_disk_guess_is_a_warning);
 	tcase_add_test(tc, sioc_on_flash);
 	tcase_add_test(tc, diskmap_file);
 	tcase_add_test(tc, classify_paths);

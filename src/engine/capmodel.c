@@ -776,6 +776,27 @@ static void read_open(struct mread *x)
 	x->n = n;
 }
 
+/* The objects only a VM's Windows has (doc/domain.md: VMware Tools' guest counters; Hyper-V's
+ * integration services): the object's name as the capture model keeps it, else NULL. */
+static const char *vm_object(const char *object)
+{
+	static const char *const objs[] = {"VM Processor", "VM Memory", "Hyper-V Dynamic Memory Integration Service"};
+	for (size_t i = 0; object && i < sizeof objs / sizeof objs[0]; i++)
+		if (strcasecmp(object, objs[i]) == 0)
+			return objs[i];
+	return NULL;
+}
+
+bool model_guest_is_vm(const struct model *m, size_t ci)
+{
+	if (ci < m->ncaps && m->caps[ci].vm_hint)
+		return true;
+	for (size_t i = 0; i < m->ncaps; i++)
+		if (!m->caps[i].failed && m->caps[i].format && m->caps[i].role == ROLE_HOST)
+			return true;
+	return false;
+}
+
 /* The header: each column to the entity and series it feeds, in the format's pass order. */
 static void read_header(struct mread *x)
 {
@@ -814,6 +835,8 @@ static void read_header(struct mread *x)
 		note_world_vms(m, ci, ops, r);
 	for (size_t i = 0; i < n; i++) {
 		const struct pdh_column *col = reader_column(r, i);
+		if (ops->role == ROLE_GUEST && !m->caps[ci].vm_hint)
+			m->caps[ci].vm_hint = vm_object(col->path.object);
 		if (skip[i])
 			continue;
 		int mt = ops->classify(&col->path, &cl);

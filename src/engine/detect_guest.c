@@ -25,10 +25,31 @@ static double guest_write_thr_now(const struct analysis *a, const struct entity 
 	return bpw > RVE(e, R_GUEST_LARGE_KIB) * 1024 ? RVE(e, R_GUEST_LARGE_WARN) : RVE(e, R_GUEST_LAT_WARN);
 }
 
-/* A disk SQL Server writes its transaction log to: nearly only writes, small ones (a heuristic
- * from the IO pattern of the whole capture). */
-static bool is_log_disk(const struct analysis *a, const struct entity *e)
+/* Whether a --map line 'database X log = [HOST\\]DISK' names guest disk e (1), names other disks of
+ * e's machine only (-1: the user said where the logs are), or none is about e's machine (0). */
+static int log_mapped(const struct analysis *a, const struct entity *e)
 {
+	int said = 0;
+	for (size_t i = 0; i < a->ndbmap; i++) {
+		const struct dbmap_line *l = &a->dbmap[i];
+		if (l->data || (l->guest_host && e->host && strcasecmp(l->guest_host, e->host) != 0))
+			continue;
+		if (strcasecmp(l->guest_disk, e->name) == 0)
+			return 1;
+		said = -1;
+	}
+	return said;
+}
+
+/* A disk SQL Server writes its transaction log to: a --map database line says so (a fact), else
+ * the IO pattern of the whole capture does — nearly only writes, small ones (a guess, *guess set:
+ * its findings are warnings that say they guess). */
+static bool is_log_disk_how(const struct analysis *a, const struct entity *e, bool *guess)
+{
+	int m = log_mapped(a, e);
+	*guess = m == 0;
+	if (m)
+		return m > 0 && !e->aggregate;
 	double r = entity_mean(e, M_G_READS), w = entity_mean(e, M_G_WRITES);
 	double bpw = entity_mean(e, M_G_BPW);
 	if (isnan(bpw))
@@ -37,6 +58,12 @@ static bool is_log_disk(const struct analysis *a, const struct entity *e)
 		return false;
 	double share = w / ((isnan(r) ? 0 : r) + w);
 	return share >= RVE(e, R_LOG_WRITE_SHARE) && (isnan(bpw) || bpw <= RVE(e, R_LOG_MAX_KIB) * 1024);
+}
+
+static bool is_log_disk(const struct analysis *a, const struct entity *e)
+{
+	bool guess;
+	return is_log_disk_how(a, e, &guess);
 }
 
 static bool guest_read_applies(const struct analysis *a, const struct entity *e) { (void)a; return has(e, M_G_LAT_R); }
@@ -111,23 +138,44 @@ void guest_latency_window(struct analysis *a, const struct swin *w)
 void guest_log_window(struct analysis *a, const struct swin *w)
 {
 	const struct entity *e = &a->m.ents[w->ent];
-	if (!is_log_disk(a, e))
+	bool guess;
+	if (!is_log_disk_how(a, e, &guess))
 		return;
 	double warn = RVE(e, R_LOG_WRITE_WARN), crit = RVE(e, R_LOG_WRITE_CRIT);
+	double gwarn = RVE(e, R_GUEST_LAT_WARN), gcrit = RVE(e, R_GUEST_LAT_CRIT);
 	double med = ev_median(w, M_G_LAT_W);
-	struct finding *f = episode_finding(a, w, med > crit ? SEV_CRITICAL : SEV_WARNING, LAYER_GUEST);
-	f->heuristic = true;
-	f->summary = afmt(a, "log disk writes slow: median %.1f ms against the %g ms target for transaction log writes "
-			     "(the disk is taken for a log disk: %.0f%% of its IOs are writes of %.0f KiB on average)",
-			  med, warn,
-			  100 * entity_mean(e, M_G_WRITES) / (entity_mean(e, M_G_WRITES) + fmax(0, isnan(entity_mean(e, M_G_READS)) ? 0 : entity_mean(e, M_G_READS))),
-			  (has(e, M_G_BPW) ? entity_mean(e, M_G_BPW) : entity_mean(e, M_G_BPT)) / 1024);
-	f->rule = afmt(a, "Avg. Disk sec/Write > %g ms (warning) / > %g ms (critical), sustained, on a disk whose IOs are "
-			  ">= %g%% writes of <= %g KiB", warn, crit, 100 * RVE(e, R_LOG_WRITE_SHARE), RVE(e, R_LOG_MAX_KIB));
-	f->source = "[seed] log writes: target 5 ms, tolerable 10 ms; [derived] a log disk told by its IO pattern";
-	f->advice = afmt(a, "Every commit waits for this write: put the log on the fastest, least shared storage (its own "
-			    "LUN and virtual disk, write cache on), and check the array's replication or cache settings for "
-			    "it. If this is not a log disk, give the rules for it ('iopsy rules').");
+	double wr = entity_mean(e, M_G_WRITES), rd = entity_mean(e, M_G_READS);
+	double share = 100 * wr / (wr + fmax(0, isnan(rd) ? 0 : rd));
+	double kib = (has(e, M_G_BPW) ? entity_mean(e, M_G_BPW) : entity_mean(e, M_G_BPT)) / 1024;
+	/* a guess signs no critical: a log disk told only by its IO mix is a warning, unless the general
+	 * bands, which hold for any disk, make it serious */
+	enum severity sev = med > crit && !guess ? SEV_CRITICAL : med > gcrit ? SEV_CRITICAL : SEV_WARNING;
+	struct finding *f = episode_finding(a, w, sev, LAYER_GUEST);
+	f->heuristic = guess;
+	if (guess)
+		f->summary = afmt(a, "writes at a median of %.1f ms: slow for a transaction log (target %g ms), %s by the "
+				     "general bands (<= %g ms ok, > %g serious) — a guess: the disk is taken for a log disk "
+				     "only from its IO mix (%.0f%% of its IOs are writes of %.0f KiB on average); no --map "
+				     "'database DB log = DISK' line names it",
+				  med, warn, med > gcrit ? "serious" : med > gwarn ? "slow" : "acceptable", gwarn, gcrit, share,
+				  kib);
+	else
+		f->summary = afmt(a, "log disk writes slow: median %.1f ms against the %g ms target for transaction log "
+				     "writes (%g ms serious; the --map names it a log disk)", med, warn, crit);
+	f->rule = guess ? afmt(a, "the transaction log band, Avg. Disk sec/Write > %g ms sustained, on a disk whose IOs are "
+				  ">= %g%% writes of <= %g KiB: a warning (a guess), critical only above the general %g ms",
+			       warn, 100 * RVE(e, R_LOG_WRITE_SHARE), RVE(e, R_LOG_MAX_KIB), gcrit)
+			: afmt(a, "the transaction log band, Avg. Disk sec/Write > %g ms (warning) / > %g ms (critical), "
+				  "sustained, on a disk a --map database line names as a log", warn, crit);
+	f->source = guess ? "[seed] log writes: target 5 ms, tolerable 10 ms; [derived] a log disk guessed from its IO "
+			    "pattern; [ms] general bands"
+			  : "[seed] log writes: target 5 ms, tolerable 10 ms; the --map database line";
+	f->advice = afmt(a, "%sEvery commit waits for this write: put the log on the fastest, least shared storage (its "
+			    "own LUN and virtual disk, write cache on), and check the array's replication or cache settings "
+			    "for it.%s",
+			 guess ? "If this disk holds a SQL Server transaction log: " : "",
+			 guess ? " Say where the logs are with a --map line 'database DB log = HOST\\DISK', or give the "
+				 "rules for this disk ('iopsy rules')." : "");
 }
 
 /* ---- split IO ---- */
