@@ -601,6 +601,7 @@ END_TEST
 
 /* Runs the analysis of a sample's esxtop and perfmon with a partitions listing (and a disk map
  * text, NULL for none). */
+static const char *parts_other_guest; /* run_parts adds a perfmon of this guest too (NULL: none) */
 static void run_parts(struct analysis *a, const char *sample, const char *parts, const char *map)
 {
 	char es[256], pm[256];
@@ -631,6 +632,14 @@ static void run_parts(struct analysis *a, const char *sample, const char *parts,
 	co.quiet = true;
 	ck_assert_int_eq(model_add_capture(&a->m, es, &co), 0);
 	ck_assert_int_eq(model_add_capture(&a->m, pm, &co), 0);
+	if (parts_other_guest) {
+		struct mcol g2[] = {{"LogicalDisk(D:)\\Disk Transfers/sec", mc_konst, {100}}};
+		struct buf b;
+		buf_init(&b);
+		memcap(&b, true, parts_other_guest, g2, 1, 50, 5);
+		ck_assert_int_eq(model_add_capture_mem(&a->m, "other.csv", b.data, b.len, &co), 0);
+		buf_free(&b);
+	}
 	analysis_run(a, &o);
 }
 
@@ -662,10 +671,26 @@ START_TEST(partitions_tied_to_guest)
 	ck_assert_ptr_nonnull(strstr(a.verdict, "taken on GEMORPC (SystemName), not on a guest of this analysis"));
 	analysis_free(&a);
 
+	/* no SystemName (the listing iopsy's own advice gives): the only guest's, said as assumed */
+	run_parts(&a, "healthy", nameless, NULL);
+	ck_assert_ptr_nonnull(find_kind(&a, K_ALIGN_MISALIGNED));
+	ck_assert_ptr_null(a.parts_note);
+	bool assumed = false;
+	for (size_t i = 0; i < a.ninputs; i++)
+		assumed |= strcmp(a.inputs[i].option, "--partitions") == 0 &&
+			   strstr(a.inputs[i].text, "taken to be of SQL01, the only guest") != NULL;
+	ck_assert(assumed);
+	analysis_free(&a);
+	/* with two guests it needs its machine named */
+	parts_other_guest = "SQL02";
 	run_parts(&a, "healthy", nameless, NULL);
 	ck_assert_ptr_null(find_kind(&a, K_ALIGN_MISALIGNED));
 	ck_assert_ptr_nonnull(strstr(a.verdict, "does not say which machine it is from"));
 	analysis_free(&a);
+	run_parts(&a, "healthy", nameless, "partitions = SQL01\n");
+	ck_assert_ptr_nonnull(find_kind(&a, K_ALIGN_MISALIGNED));
+	analysis_free(&a);
+	parts_other_guest = NULL;
 
 	run_parts(&a, "healthy", nameless, "partitions = SQL01\n");
 	const struct finding *f = find_kind(&a, K_ALIGN_MISALIGNED);

@@ -799,6 +799,15 @@ static const char *partitions_guest(struct analysis *a)
 			hit = c->host;
 	}
 	const char *file = a->opts.partitions ? a->opts.partitions : "the partitions file";
+	/* no machine named: the only guest of the analysis is assumed (the listing iopsy's own advice
+	 * gives, 'wmic partition get BlockSize, StartingOffset, Name, Index', has no SystemName) */
+	if (!hit && !want && guests.len && !strchr(guests.data, ',')) {
+		for (size_t i = 0; i < a->m.ncaps && !hit; i++)
+			if (!a->m.caps[i].failed && a->m.caps[i].role == ROLE_GUEST && a->m.caps[i].host)
+				hit = a->m.caps[i].host;
+		a->parts_assumed = afmt(a, "the listing names no machine (no SystemName column): taken to be of %s, the "
+					   "only guest of this analysis", hit);
+	}
 	const char *gs = guests.len ? afmt(a, "the guest%s captured: %s", strchr(guests.data, ',') ? "s" : "", guests.data)
 				    : "no guest (perfmon) capture was given";
 	if (!hit && a->parts.system)
@@ -906,7 +915,8 @@ void det_alignment(struct analysis *a, const struct analyze_opts *o)
 				 sym ? "" : " Not urgent: no symptom in these captures.");
 		nmis++;
 	}
-	input_said(a, "--partitions", a->opts.partitions, 0, IN_APPLIED, "%zu partition%s of %s checked: %s", a->parts.n,
+	input_said(a, "--partitions", a->opts.partitions, 0, IN_APPLIED, "%zu partition%s of %s checked: %s%s", a->parts.n,
 		   a->parts.n == 1 ? "" : "s", guest,
-		   nmis ? afmt(a, "%zu misaligned (see the findings)", nmis) : "every one aligned");
+		   nmis ? afmt(a, "%zu misaligned (see the findings)", nmis) : "every one aligned",
+		   a->parts_assumed ? afmt(a, " (%s)", a->parts_assumed) : "");
 }
