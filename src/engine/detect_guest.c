@@ -1,6 +1,7 @@
 /* detect_guest.c — the guest's detectors: guest latency (the bands know IO size and purpose), split
  * IO, the vSCSI per-disk cap, IOs waiting inside the guest, partition alignment. */
 #include "detect_int.h"
+#include "sqlimpact.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -41,15 +42,20 @@ static int log_mapped(const struct analysis *a, const struct entity *e)
 	return said;
 }
 
-/* A disk SQL Server writes its transaction log to: a --map database line says so (a fact), else
- * the IO pattern of the whole capture does — nearly only writes, small ones (a guess, *guess set:
- * its findings are warnings that say they guess). */
-static bool is_log_disk_how(const struct analysis *a, const struct entity *e, bool *guess)
+/* A disk SQL Server writes its transaction log to: a --map database line or SQL Server's own
+ * counters (a database's Log Bytes Flushed/sec follows the disk's write bytes) say so — a fact, *db
+ * names the database (NULL: by the map) — else the IO pattern of the whole capture does: nearly only
+ * writes, small ones (a guess, *guess set: its findings are warnings that say they guess). */
+static bool is_log_disk_how(const struct analysis *a, const struct entity *e, bool *guess, const char **db)
 {
 	int m = log_mapped(a, e);
-	*guess = m == 0;
+	*guess = false;
+	*db = NULL;
 	if (m)
 		return m > 0 && !e->aggregate;
+	if (!e->aggregate && (*db = sql_log_on_disk(&a->m, e)) != NULL)
+		return true;
+	*guess = true;
 	double r = entity_mean(e, M_G_READS), w = entity_mean(e, M_G_WRITES);
 	double bpw = entity_mean(e, M_G_BPW);
 	if (isnan(bpw))
@@ -63,7 +69,8 @@ static bool is_log_disk_how(const struct analysis *a, const struct entity *e, bo
 static bool is_log_disk(const struct analysis *a, const struct entity *e)
 {
 	bool guess;
-	return is_log_disk_how(a, e, &guess);
+	const char *db;
+	return is_log_disk_how(a, e, &guess, &db);
 }
 
 static bool guest_read_applies(const struct analysis *a, const struct entity *e) { (void)a; return has(e, M_G_LAT_R); }
@@ -139,7 +146,8 @@ void guest_log_window(struct analysis *a, const struct swin *w)
 {
 	const struct entity *e = &a->m.ents[w->ent];
 	bool guess;
-	if (!is_log_disk_how(a, e, &guess))
+	const char *db;
+	if (!is_log_disk_how(a, e, &guess, &db))
 		return;
 	double warn = RVE(e, R_LOG_WRITE_WARN), crit = RVE(e, R_LOG_WRITE_CRIT);
 	double gwarn = RVE(e, R_GUEST_LAT_WARN), gcrit = RVE(e, R_GUEST_LAT_CRIT);
@@ -161,15 +169,19 @@ void guest_log_window(struct analysis *a, const struct swin *w)
 				  kib);
 	else
 		f->summary = afmt(a, "log disk writes slow: median %.1f ms against the %g ms target for transaction log "
-				     "writes (%g ms serious; the --map names it a log disk)", med, warn, crit);
+				     "writes (%g ms serious; %s)", med, warn, crit,
+				  db ? afmt(a, "SQL Server's Log Bytes Flushed/sec of %s follows this disk's writes", db)
+				     : "a --map database line names it a log disk");
 	f->rule = guess ? afmt(a, "the transaction log band, Avg. Disk sec/Write > %g ms sustained, on a disk whose IOs are "
 				  ">= %g%% writes of <= %g KiB: a warning (a guess), critical only above the general %g ms",
 			       warn, 100 * RVE(e, R_LOG_WRITE_SHARE), RVE(e, R_LOG_MAX_KIB), gcrit)
 			: afmt(a, "the transaction log band, Avg. Disk sec/Write > %g ms (warning) / > %g ms (critical), "
-				  "sustained, on a disk a --map database line names as a log", warn, crit);
+				  "sustained, on a disk %s", warn, crit,
+			       db ? "SQL Server's counters tie a database's log to" : "a --map database line names as a log");
 	f->source = guess ? "[seed] log writes: target 5 ms, tolerable 10 ms; [derived] a log disk guessed from its IO "
 			    "pattern; [ms] general bands"
-			  : "[seed] log writes: target 5 ms, tolerable 10 ms; the --map database line";
+			  : db ? "[seed] log writes: target 5 ms, tolerable 10 ms; SQL Server's Databases\\Log Bytes Flushed/sec"
+			       : "[seed] log writes: target 5 ms, tolerable 10 ms; the --map database line";
 	f->advice = afmt(a, "%sEvery commit waits for this write: put the log on the fastest, least shared storage (its "
 			    "own LUN and virtual disk, write cache on), and check the array's replication or cache settings "
 			    "for it.%s",
@@ -502,7 +514,7 @@ static void vscsi_cap_finding(struct analysis *a, const struct entity *e, const 
 			  x->q - x->held, ctrl, x->ctrl_why,
 			  isnan(glat) ? "" : afmt(a, "; guest latency median %.1f ms", glat));
 	f->rule = afmt(a, "Current Disk Queue Length >= %g sustained and at least %g IOs more than the host holds for "
-			  "the virtual disk (layers checked: the guest's Current Disk Queue Length; the host's %s)",
+			  "the virtual disk (layers checked: the guest's Current Disk Queue Length; at the host, %s)",
 		       L0 - 1, fmax(2, 0.25 * L0), held_words(a, v, x->how));
 	f->source = "[derived] conservation of IOs between layers: guest outstanding = held in the guest + held at "
 		    "the host (ACTV + QUED, Little's law); [seed] LSI Logic SAS per disk 32; [vmw KB 2053145] PVSCSI "
