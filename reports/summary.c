@@ -487,7 +487,9 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 		buf_printf(&b, "In all there %s %zu finding%s (%d critical, %d warning%s)", a->nf == 1 ? "is" : "are", a->nf,
 			   a->nf == 1 ? "" : "s", crit, warn, warn == 1 ? "" : "s");
 		if (!sql_felt(a, &b) && gl && gl->nev) {
-			buf_printf(&b, "; the guest felt it as %s latency of ", gl->kind == K_LAT_GUEST_READ ? "read" : "write");
+			buf_printf(&b, "; %s felt it as %s latency of ",
+				   gl->capture >= 0 && !model_guest_is_vm(&a->m, (size_t)gl->capture) ? "Windows" : "the guest",
+				   gl->kind == K_LAT_GUEST_READ ? "read" : "write");
 			fmt_num(&b, gl->ev[0].median, "-");
 			buf_printf(&b, " %s (median) on ", metric_info[gl->ev[0].metric].unit);
 			finding_entity_words(&b, gl);

@@ -505,12 +505,18 @@ static void act_symptom(const struct act_ctx *x, struct action *ac)
 	else if (host_side)
 		ac->what = xprintf("Find where the IO of %s (%s) waits below the VM: the host captures show no queue "
 				"there, so check the datastore and the array with the storage team.", host, disks);
+	else if (x->f->capture >= 0 && !model_guest_is_vm(&a->m, (size_t)x->f->capture))
+		ac->what = xprintf("Look below Windows on %s for where its IO waits (%s): its storage controller and "
+				"driver, its disks or the array behind them. If %s is a VM (its perfmon shows no sign of "
+				"it), capture its hypervisor at the same time instead.", host, disks, host);
 	else
 		ac->what = xprintf("Capture the host of %s at the same time as perfmon (esxtop on VMware, the host's own "
 				"perfmon on Hyper-V), to see where its IO waits (%s).", host, disks);
 	ac->effect = a->verdict_where == VW_BELOW_HBA
 			     ? xprintf("The guest's latency falls with the LUN's; nothing in the VM or the host would shorten it.")
-			     : xprintf("Tells which layer to fix; the guest's latency alone cannot.");
+			     : xprintf("Tells which layer to fix; %s latency alone cannot.",
+				       x->f->capture >= 0 && !model_guest_is_vm(&a->m, (size_t)x->f->capture) ? "Windows'"
+														 : "the guest's");
 }
 
 static const struct act_op act_ops[ACT_COUNT] = {

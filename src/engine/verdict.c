@@ -299,6 +299,10 @@ void analysis_verdict(struct analysis *a)
 				buf_printf(&b, "somewhere below the guest: %s%s%s is slow (%s), and the host captures given do "
 					       "not show where",
 					   f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary);
+			else if (f->capture >= 0 && !model_guest_is_vm(&a->m, (size_t)f->capture))
+				buf_printf(&b, "on the path of %s%s%s, which is slow (%s); from Windows' counters alone it "
+					       "cannot be told whether at its controller, its disks or the array behind them",
+					   f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary);
 			else
 				buf_printf(&b, "on the path of %s%s%s, which is slow (%s); from the guest alone it cannot be "
 					       "told whether in the guest's queue to the virtual controller, in the host or in "
