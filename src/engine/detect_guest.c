@@ -765,9 +765,9 @@ void guest_hidden_window(struct analysis *a, const struct swin *w)
 	} else if (q >= RVE(e, R_VSCSI_LSI) - 1)
 		f->advice = afmt(a, "The wait is above the hypervisor: the guest's queue to the virtual "
 				    "controller is full (Current Disk Queue Length median %.0f). Check the "
-				    "controller type (LSI Logic SAS caps a disk at 32 outstanding IOs) and move "
-				    "busy disks to PVSCSI; also check guest CPU and filter drivers (antivirus, "
-				    "backup).%s", q,
+				    "controller type: if it is LSI Logic SAS (32 outstanding IOs per disk), move "
+				    "busy disks to PVSCSI; if it is PVSCSI, raise MaxQueueDepth to 254; also check "
+				    "guest CPU and filter drivers (antivirus, backup).%s", q,
 			       me && me->automatic ? afmt(a, " (Mapping found by correlating IOPS, r = %.2f; "
 							     "confirm with --map.)", me->correlation) : "");
 	else
