@@ -927,6 +927,12 @@ void det_alignment(struct analysis *a, const struct analyze_opts *o)
 				 sym ? "" : " Not urgent: no symptom in these captures.");
 		nmis++;
 	}
+	if (a->parts_assumed) {
+		struct diag d;
+		diag_init(&d, a->opts.partitions ? a->opts.partitions : "partitions", -1);
+		d.sink = a->sink;
+		diag_emit(&d, DIAG_NOTE, 0, 0, "%s", a->parts_assumed);
+	}
 	input_said(a, "--partitions", a->opts.partitions, 0, IN_APPLIED, "%zu partition%s of %s checked: %s%s", a->parts.n,
 		   a->parts.n == 1 ? "" : "s", guest,
 		   nmis ? afmt(a, "%zu misaligned (see the findings)", nmis) : "every one aligned",
