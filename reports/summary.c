@@ -362,6 +362,32 @@ static const char *const layer_words[COV_LAYERS] = {"the Windows guest", "the vi
 						    "the per-VM queue", "the ESXi device queue",
 						    "the host's storage adapter", "the array"};
 
+/* The layers the captures could not show into b, those the selection left out into fl (counts in
+ * *nna, *nfl). A perfmon alone that shows no sign of being a VM's is a Windows host, whose layers
+ * below are not a hypervisor's: said once. */
+static void layers_not_shown(const struct analysis *a, struct buf *b, struct buf *fl, int *nna, int *nfl)
+{
+	static const char *const win_layer_words[2] = {"Windows' disks", "what lies below Windows (its controller, "
+							 "disks or array; a hypervisor's layers if it is a VM)"};
+	bool win_host = true;
+	for (size_t i = 0; i < a->m.ncaps; i++)
+		win_host &= a->m.caps[i].failed || (a->m.caps[i].role == ROLE_GUEST && !model_guest_is_vm(&a->m, i));
+	const char *const *lw = analysis_hyperv(a) ? hv_layer_words : win_host ? win_layer_words : layer_words;
+	for (int l = 0; l < COV_LAYERS; l++) {
+		if (a->cov.layer[l].status != COV_NOT_ASSESSED)
+			continue;
+		if (win_host && l > 1) {
+			if (!strstr(b->data ? b->data : "", win_layer_words[1]))
+				buf_printf(b, "%s%s", (*nna)++ ? ", " : "", win_layer_words[1]);
+			continue;
+		}
+		if (a->cov.layer[l].reason == COVR_FILTERED)
+			buf_printf(fl, "%s%s", (*nfl)++ ? ", " : "", lw[l]);
+		else
+			buf_printf(b, "%s%s", (*nna)++ ? ", " : "", lw[l]);
+	}
+}
+
 void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struct exec_summary *s)
 {
 	memset(s, 0, sizeof *s);
@@ -567,28 +593,7 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 	int nna = 0, nfl = 0;
 	struct buf fl;
 	buf_init(&fl);
-	/* a perfmon alone that shows no sign of being a VM's: a Windows host, whose layers below are
-	 * not a hypervisor's (said once) */
-	static const char *const win_layer_words[2] = {"Windows' disks", "what lies below Windows (its controller, "
-							 "disks or array; a hypervisor's layers if it is a VM)"};
-	bool win_host = true;
-	for (size_t i = 0; i < a->m.ncaps; i++)
-		win_host &= a->m.caps[i].failed || (a->m.caps[i].role == ROLE_GUEST && !model_guest_is_vm(&a->m, i));
-	const char *const *lw = analysis_hyperv(a) ? hv_layer_words : win_host ? win_layer_words : layer_words;
-	for (int l = 0; l < COV_LAYERS; l++) {
-		if (a->cov.layer[l].status != COV_NOT_ASSESSED || (win_host && l > 1 && a->cov.layer[1].status ==
-								   COV_NOT_ASSESSED))
-			continue;
-		if (win_host && l > 1) {
-			if (!strstr(b.data ? b.data : "", win_layer_words[1]))
-				buf_printf(&b, "%s%s", nna++ ? ", " : "", win_layer_words[1]);
-			continue;
-		}
-		if (a->cov.layer[l].reason == COVR_FILTERED)
-			buf_printf(&fl, "%s%s", nfl++ ? ", " : "", lw[l]);
-		else
-			buf_printf(&b, "%s%s", nna++ ? ", " : "", lw[l]);
-	}
+	layers_not_shown(a, &b, &fl, &nna, &nfl);
 	if (nna || nfl) {
 		struct buf t;
 		buf_init(&t);

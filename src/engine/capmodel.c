@@ -835,8 +835,6 @@ static void read_header(struct mread *x)
 		note_world_vms(m, ci, ops, r);
 	for (size_t i = 0; i < n; i++) {
 		const struct pdh_column *col = reader_column(r, i);
-		if (ops->role == ROLE_GUEST && !m->caps[ci].vm_hint)
-			m->caps[ci].vm_hint = vm_object(col->path.object);
 		if (skip[i])
 			continue;
 		int mt = ops->classify(&col->path, &cl);
@@ -1273,6 +1271,17 @@ static int read_end(struct mread *x)
 	return 0;
 }
 
+/* A guest capture's own sign of being a VM (capture.vm_hint): the first column of an object only a
+ * VM's Windows has. */
+static void read_vm_hint(struct mread *x)
+{
+	if (x->rc || !x->r || x->ops->role != ROLE_GUEST)
+		return;
+	struct capture *c = &x->m->caps[x->ci];
+	for (size_t i = 0; i < x->n && !c->vm_hint; i++)
+		c->vm_hint = vm_object(reader_column(x->r, i)->path.object);
+}
+
 /* Reads the opened input (one streaming pass) into a new capture, or into the one it continues;
  * closes the input. */
 static int model_read(struct model *m, const char *path, struct input *in, const struct common_opts *co)
@@ -1280,6 +1289,7 @@ static int model_read(struct model *m, const char *path, struct input *in, const
 	struct mread x = {.m = m, .path = path, .in = in, .co = co};
 	read_open(&x);
 	read_header(&x);
+	read_vm_hint(&x);
 	read_derived(&x);
 	read_rows(&x);
 	return read_end(&x);

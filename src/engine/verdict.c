@@ -85,6 +85,17 @@ static int layer_list(const struct analysis *a, enum cov_status st, bool all_but
 	return n;
 }
 
+/* Where a guest disk's wait may be when only its perfmon is given: a VM's guest (its counters or a
+ * hypervisor's capture show it is one) or a Windows host. */
+static const char *alone_words(const struct analysis *a, const struct finding *f)
+{
+	if (f->capture >= 0 && !model_guest_is_vm(&a->m, (size_t)f->capture))
+		return "from Windows' counters alone it cannot be told whether at its controller, its disks or the array "
+		       "behind them";
+	return "from the guest alone it cannot be told whether in the guest's queue to the virtual controller, in the "
+	       "host or in the array";
+}
+
 /* What could not be assessed, each reason once, with what to add. */
 static void coverage_note(const struct analysis *a, struct buf *b)
 {
@@ -299,14 +310,9 @@ void analysis_verdict(struct analysis *a)
 				buf_printf(&b, "somewhere below the guest: %s%s%s is slow (%s), and the host captures given do "
 					       "not show where",
 					   f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary);
-			else if (f->capture >= 0 && !model_guest_is_vm(&a->m, (size_t)f->capture))
-				buf_printf(&b, "on the path of %s%s%s, which is slow (%s); from Windows' counters alone it "
-					       "cannot be told whether at its controller, its disks or the array behind them",
-					   f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary);
 			else
-				buf_printf(&b, "on the path of %s%s%s, which is slow (%s); from the guest alone it cannot be "
-					       "told whether in the guest's queue to the virtual controller, in the host or in "
-					       "the array", f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary);
+				buf_printf(&b, "on the path of %s%s%s, which is slow (%s); %s", f->host ? f->host : "",
+					   f->host ? " " : "", f->entity, f->summary, alone_words(a, f));
 		}
 		buf_addc(&b, '.');
 		if (guest && !kernel && !array && !throttle && have_host && a->nmap)
