@@ -47,6 +47,23 @@ void summary_free(struct exec_summary *s)
 /* What SQL Server's own counters say it felt (sqlimpact.h): the worst storage episode that explains
  * its log flush waits and the worst that explains its page IO latch waits, appended to b as "; SQL
  * Server felt it: ...". false (nothing added) when no episode explains a SQL Server wait. */
+/* The band the guest latency finding g was judged by, as said beside its figure: the general
+ * bands' (its evidence's threshold), or a transaction log's target — said as a guess when only
+ * the disk's IO mix made it a log disk. */
+static void felt_band(struct buf *b, const struct finding *g)
+{
+	double band = g->ev[0].threshold;
+	if (isnan(band))
+		return;
+	if (!g->rule || !strstr(g->rule, "transaction log band"))
+		buf_printf(b, ", where under %g ms is acceptable", band);
+	else if (g->heuristic)
+		buf_printf(b, ", above the %g ms a transaction log should take if it is one (a guess from its IO mix)",
+			   band);
+	else
+		buf_printf(b, ", against the %g ms target of its transaction log", band);
+}
+
 static bool sql_felt(const struct analysis *a, struct buf *b)
 {
 	if (!a->sql)
@@ -268,10 +285,16 @@ static void machines_in(struct buf *b, const struct model *m, int64_t t0, int64_
 		}
 		if (!n)
 			continue;
-		bool hv = false;
+		bool hv = false, vm = false;
 		for (size_t i = 0; i < m->ncaps && !role; i++)
 			hv |= !m->caps[i].failed && m->caps[i].role == ROLE_HOST && model_hyperv(m, i);
-		buf_printf(b, "%s%s%s ", said++ ? " and " : "", role ? "the Windows guest" : hv ? "the Hyper-V host" : "the ESXi host",
+		/* a perfmon is a guest's only when it shows it is a VM's, or a hypervisor's capture is with it */
+		for (size_t i = 0; i < m->ncaps && role; i++)
+			vm |= !m->caps[i].failed && m->caps[i].role == ROLE_GUEST && model_guest_is_vm(m, i);
+		buf_printf(b, "%s%s%s ", said++ ? " and " : "",
+			   role ? (vm ? "the Windows guest" : "the Windows host")
+			   : hv ? "the Hyper-V host"
+				: "the ESXi host",
 			   n > 1 ? "s" : "");
 		for (int k = 0; k < n; k++)
 			buf_printf(b, "%s%s", k ? ", " : "", names[k]);
@@ -341,6 +364,32 @@ static const char *const hv_layer_words[COV_LAYERS] = {"the Windows guest", "the
 static const char *const layer_words[COV_LAYERS] = {"the Windows guest", "the virtual SCSI controller",
 						    "the per-VM queue", "the ESXi device queue",
 						    "the host's storage adapter", "the array"};
+
+/* The layers the captures could not show into b, those the selection left out into fl (counts in
+ * *nna, *nfl). A perfmon alone that shows no sign of being a VM's is a Windows host, whose layers
+ * below are not a hypervisor's: said once. */
+static void layers_not_shown(const struct analysis *a, struct buf *b, struct buf *fl, int *nna, int *nfl)
+{
+	static const char *const win_layer_words[2] = {"Windows' disks", "what lies below Windows (its controller, "
+							 "disks or array; a hypervisor's layers if it is a VM)"};
+	bool win_host = true;
+	for (size_t i = 0; i < a->m.ncaps; i++)
+		win_host &= a->m.caps[i].failed || (a->m.caps[i].role == ROLE_GUEST && !model_guest_is_vm(&a->m, i));
+	const char *const *lw = analysis_hyperv(a) ? hv_layer_words : win_host ? win_layer_words : layer_words;
+	for (int l = 0; l < COV_LAYERS; l++) {
+		if (a->cov.layer[l].status != COV_NOT_ASSESSED)
+			continue;
+		if (win_host && l > 1) {
+			if (!strstr(b->data ? b->data : "", win_layer_words[1]))
+				buf_printf(b, "%s%s", (*nna)++ ? ", " : "", win_layer_words[1]);
+			continue;
+		}
+		if (a->cov.layer[l].reason == COVR_FILTERED)
+			buf_printf(fl, "%s%s", (*nfl)++ ? ", " : "", lw[l]);
+		else
+			buf_printf(b, "%s%s", (*nna)++ ? ", " : "", lw[l]);
+	}
+}
 
 void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struct exec_summary *s)
 {
@@ -467,11 +516,14 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 		buf_printf(&b, "In all there %s %zu finding%s (%d critical, %d warning%s)", a->nf == 1 ? "is" : "are", a->nf,
 			   a->nf == 1 ? "" : "s", crit, warn, warn == 1 ? "" : "s");
 		if (!sql_felt(a, &b) && gl && gl->nev) {
-			buf_printf(&b, "; the guest felt it as %s latency of ", gl->kind == K_LAT_GUEST_READ ? "read" : "write");
+			buf_printf(&b, "; %s felt it as %s latency of ",
+				   gl->capture >= 0 && !model_guest_is_vm(&a->m, (size_t)gl->capture) ? "Windows"
+												      : "the guest",
+				   gl->kind == K_LAT_GUEST_READ ? "read" : "write");
 			fmt_num(&b, gl->ev[0].median, "-");
 			buf_printf(&b, " %s (median) on ", metric_info[gl->ev[0].metric].unit);
 			finding_entity_words(&b, gl);
-			buf_adds(&b, ", where under 20 ms is acceptable");
+			felt_band(&b, gl);
 		}
 		buf_adds(&b, ".");
 		add_sentence(s, b.data);
@@ -545,15 +597,7 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 	int nna = 0, nfl = 0;
 	struct buf fl;
 	buf_init(&fl);
-	const char *const *lw = analysis_hyperv(a) ? hv_layer_words : layer_words;
-	for (int l = 0; l < COV_LAYERS; l++) {
-		if (a->cov.layer[l].status != COV_NOT_ASSESSED)
-			continue;
-		if (a->cov.layer[l].reason == COVR_FILTERED)
-			buf_printf(&fl, "%s%s", nfl++ ? ", " : "", lw[l]);
-		else
-			buf_printf(&b, "%s%s", nna++ ? ", " : "", lw[l]);
-	}
+	layers_not_shown(a, &b, &fl, &nna, &nfl);
 	if (nna || nfl) {
 		struct buf t;
 		buf_init(&t);

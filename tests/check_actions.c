@@ -72,6 +72,44 @@ START_TEST(one_step_per_lu_across_hosts)
 }
 END_TEST
 
+/* The move to PVSCSI is worded from the controller the findings show: never "move to PVSCSI" for a
+ * disk on PVSCSI, never "from LSI Logic SAS" when the captures do not tell the controller. */
+START_TEST(pvscsi_step_follows_the_controller)
+{
+	static const struct {
+		enum vctrl k;
+		const char *want, *never;
+	} cases[] = {
+		{VC_LSI, "from the LSI Logic SAS controller to VMware Paravirtual", "MaxQueueDepth 254 per disk"},
+		{VC_PVSCSI, "MaxQueueDepth 254 per disk", "from the LSI"},
+		{VC_PVSCSI_RAISED, "queue depth is already raised", "from the LSI"},
+		{VC_UNKNOWN, "the captures do not show it: if it is LSI Logic SAS", "from the LSI"},
+		{VC_SATA, "from the SATA controller", "from the LSI"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct analysis a;
+		analysis_init(&a);
+		struct finding f[] = {
+			fake(K_Q_GUEST_VSCSI_CAP, SEV_CRITICAL, LAYER_VSCSI, "SQL01", "D:", 84),
+			fake(K_Q_GUEST_HIDDEN, SEV_WARNING, LAYER_GUEST, "SQL01", "D:", 84),
+		};
+		f[0].ctrl = cases[i].k;
+		a.f = f;
+		a.nf = 2;
+		a.verdict_first = -1;
+		struct action_list l;
+		actions_of(&a, &l);
+		ck_assert_int_eq(l.n, 1);
+		ck_assert_msg(strstr(l.act[0].what, cases[i].want), "%d: %s", (int)cases[i].k, l.act[0].what);
+		ck_assert_msg(!strstr(l.act[0].what, cases[i].never), "%d: %s", (int)cases[i].k, l.act[0].what);
+		actions_free(&l);
+		a.f = NULL;
+		a.nf = 0;
+		analysis_free(&a);
+	}
+}
+END_TEST
+
 static const char *step_with(const struct action_list *l, const char *s)
 {
 	for (int i = 0; i < l->n; i++)
@@ -120,6 +158,7 @@ Suite *actions_suite(void)
 	TCase *tc = tcase_create("actions");
 	tcase_add_test(tc, every_kind_says_its_step);
 	tcase_add_test(tc, one_step_per_lu_across_hosts);
+	tcase_add_test(tc, pvscsi_step_follows_the_controller);
 	tcase_add_test(tc, compare_keeps_capacity_gain);
 	tcase_add_test(tc, compare_keeps_moved_down_advice);
 	suite_add_tcase(s, tc);

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "actions.h"
 #include "analysis.h"
 #include "json_out.h"
 #include "text.h"
@@ -16,6 +17,7 @@
 #include "json.h"
 #include "commands.h"
 #include "suites.h"
+#include "summary.h"
 #include "memcap.h"
 
 /* ---- synthetic esxtop captures ---- */
@@ -599,6 +601,7 @@ END_TEST
 
 /* Runs the analysis of a sample's esxtop and perfmon with a partitions listing (and a disk map
  * text, NULL for none). */
+static const char *parts_other_guest; /* run_parts adds a perfmon of this guest too (NULL: none) */
 static void run_parts(struct analysis *a, const char *sample, const char *parts, const char *map)
 {
 	char es[256], pm[256];
@@ -629,6 +632,14 @@ static void run_parts(struct analysis *a, const char *sample, const char *parts,
 	co.quiet = true;
 	ck_assert_int_eq(model_add_capture(&a->m, es, &co), 0);
 	ck_assert_int_eq(model_add_capture(&a->m, pm, &co), 0);
+	if (parts_other_guest) {
+		struct mcol g2[] = {{"LogicalDisk(D:)\\Disk Transfers/sec", mc_konst, {100}}};
+		struct buf b;
+		buf_init(&b);
+		memcap(&b, true, parts_other_guest, g2, 1, 50, 5);
+		ck_assert_int_eq(model_add_capture_mem(&a->m, "other.csv", b.data, b.len, &co), 0);
+		buf_free(&b);
+	}
 	analysis_run(a, &o);
 }
 
@@ -660,10 +671,26 @@ START_TEST(partitions_tied_to_guest)
 	ck_assert_ptr_nonnull(strstr(a.verdict, "taken on GEMORPC (SystemName), not on a guest of this analysis"));
 	analysis_free(&a);
 
+	/* no SystemName (the listing iopsy's own advice gives): the only guest's, said as assumed */
+	run_parts(&a, "healthy", nameless, NULL);
+	ck_assert_ptr_nonnull(find_kind(&a, K_ALIGN_MISALIGNED));
+	ck_assert_ptr_null(a.parts_note);
+	bool assumed = false;
+	for (size_t i = 0; i < a.ninputs; i++)
+		assumed |= strcmp(a.inputs[i].option, "--partitions") == 0 &&
+			   strstr(a.inputs[i].text, "taken to be of SQL01, the only guest") != NULL;
+	ck_assert(assumed);
+	analysis_free(&a);
+	/* with two guests it needs its machine named */
+	parts_other_guest = "SQL02";
 	run_parts(&a, "healthy", nameless, NULL);
 	ck_assert_ptr_null(find_kind(&a, K_ALIGN_MISALIGNED));
 	ck_assert_ptr_nonnull(strstr(a.verdict, "does not say which machine it is from"));
 	analysis_free(&a);
+	run_parts(&a, "healthy", nameless, "partitions = SQL01\n");
+	ck_assert_ptr_nonnull(find_kind(&a, K_ALIGN_MISALIGNED));
+	analysis_free(&a);
+	parts_other_guest = NULL;
 
 	run_parts(&a, "healthy", nameless, "partitions = SQL01\n");
 	const struct finding *f = find_kind(&a, K_ALIGN_MISALIGNED);
@@ -1289,6 +1316,199 @@ START_TEST(clock_across_intervals)
 }
 END_TEST
 
+/* The vSCSI cap is an accounting between the layers: the guest's outstanding IOs (Current Disk
+ * Queue Length) against what the host holds for its virtual disk, here read from the LUN's ACTV +
+ * QUED (the virtual disk has no latency columns: Little's law cannot count it). 84 in the guest, 32
+ * active + 52 queued at the host: the host's queue, no cap. 84 against 32 held: a per-disk limit of
+ * 32, LSI's (inferred), and the step moves the disk from LSI. 120 against 64 held (more than 32 ever
+ * passes no LSI): PVSCSI at its default, and the step raises MaxQueueDepth. */
+START_TEST(vscsi_cap_is_an_accounting)
+{
+	static const struct {
+		double q, actv, qued;
+		int ctrl;       /* -1: no finding */
+		const char *step;
+	} cases[] = {
+		{84, 32, 52, -1, NULL},
+		{84, 32, 0, VC_LSI, "from the LSI Logic SAS controller"},
+		{120, 64, 0, VC_PVSCSI, "MaxQueueDepth 254 per disk"},
+	};
+	char mp[128];
+	snprintf(mp, sizeof mp, "%s/acct.map", tmpdir);
+	FILE *fp = fopen(mp, "w");
+	ck_assert_ptr_nonnull(fp);
+	fputs("SQL01\\D: = SQL01:scsi0:1\n", fp);
+	ck_assert_int_eq(fclose(fp), 0);
+	for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+		struct mcol host[] = {
+			{"Virtual Disk(SQL01:scsi0:1)\\Commands/sec", mc_wave, {8400, 800, 7}},
+			{"Virtual Disk(SQL01:scsi0:1)\\Reads/sec", mc_wave, {8400, 800, 7}},
+			{DEV "Commands/sec", mc_wave, {8400, 800, 7}},
+			{DEV "Reads/sec", mc_wave, {8400, 800, 7}},
+			{DEV "Active Commands", mc_konst, {cases[ci].actv}},
+			{DEV "Queued Commands", mc_konst, {cases[ci].qued}},
+			{DEV "Device Q Depth", mc_konst, {cases[ci].actv}},
+			{DEV "Average Driver MilliSec/Command", mc_konst, {3.8}},
+			{DEV "Average Kernel MilliSec/Command", mc_konst, {cases[ci].qued > 0 ? 6.2 : 0.01}},
+		};
+		struct mcol guest[] = {
+			{"LogicalDisk(D:)\\Disk Transfers/sec", mc_wave, {8400, 800, 7}},
+			{"LogicalDisk(D:)\\Disk Reads/sec", mc_wave, {8400, 800, 7}},
+			{"LogicalDisk(D:)\\Avg. Disk sec/Read", mc_konst, {0.030}},
+			{"LogicalDisk(D:)\\Current Disk Queue Length", mc_konst, {cases[ci].q}},
+		};
+		struct buf h, g;
+		buf_init(&h);
+		buf_init(&g);
+		memcap(&h, false, "esx01", host, 9, 300, 2);
+		memcap(&g, true, "SQL01", guest, 4, 300, 2);
+		struct analysis a;
+		analysis_init(&a);
+		struct tdiag td;
+		struct diskmap dm;
+		ck_assert_int_eq(diskmap_read(&dm, mp, tdiag_init(&td, mp)), 0);
+		analysis_use_diskmap(&a, &dm, mp);
+		diskmap_free(&dm);
+		tdiag_free(&td);
+		struct analyze_opts o = {0};
+		analysis_set_opts(&a, &o);
+		struct common_opts co;
+		common_opts_init(&co);
+		co.quiet = true;
+		ck_assert_int_eq(model_add_capture_mem(&a.m, "esxtop.csv", h.data, h.len, &co), 0);
+		ck_assert_int_eq(model_add_capture_mem(&a.m, "pm.csv", g.data, g.len, &co), 0);
+		analysis_run(&a, &o);
+		const struct finding *f = find_kind(&a, K_Q_GUEST_VSCSI_CAP);
+		if (cases[ci].ctrl < 0) {
+			ck_assert_msg(!f, "case %zu: %s", ci, f ? f->summary : "");
+			ck_assert_int_ge(count(&a, "queue.device_saturated"), 1);
+		} else {
+			ck_assert_msg(f != NULL, "case %zu: no cap", ci);
+			ck_assert_int_eq(f->ctrl, cases[ci].ctrl);
+			ck_assert_ptr_nonnull(strstr(f->rule, "ACTV + QUED of LUN naa.6000"));
+			struct action_list l;
+			actions_of(&a, &l);
+			ck_assert_int_ge(l.n, 1);
+			ck_assert_msg(strstr(l.act[0].what, cases[ci].step), "case %zu: %s", ci, l.act[0].what);
+			actions_free(&l);
+		}
+		analysis_free(&a);
+		buf_free(&h);
+		buf_free(&g);
+	}
+}
+END_TEST
+
+/* A perfmon alone is a Windows host unless it shows it is a VM's: VMware Tools' VM Processor / VM
+ * Memory objects (lowercase as Export-Counter writes them) make it a guest; so does a host capture
+ * judged with it. The summary names it so and tells only a VM to add its hypervisor's capture. */
+START_TEST(windows_host_or_guest)
+{
+	struct mcol plain[] = {
+		{"LogicalDisk(D:)\\Disk Transfers/sec", mc_konst, {300}},
+		{"LogicalDisk(D:)\\Avg. Disk sec/Read", mc_konst, {0.030}},
+		{"LogicalDisk(D:)\\Disk Reads/sec", mc_konst, {300}},
+	};
+	struct mcol vm[] = {
+		{"LogicalDisk(D:)\\Disk Transfers/sec", mc_konst, {300}},
+		{"LogicalDisk(D:)\\Avg. Disk sec/Read", mc_konst, {0.030}},
+		{"LogicalDisk(D:)\\Disk Reads/sec", mc_konst, {300}},
+		{"vm processor(_total)\\cpu stolen time", mc_konst, {0.1}},
+	};
+	for (int k = 0; k < 2; k++) {
+		struct buf g;
+		buf_init(&g);
+		memcap(&g, true, "PC01", k ? vm : plain, k ? 4 : 3, 200, 5);
+		struct analysis a;
+		analysis_init(&a);
+		struct common_opts co;
+		common_opts_init(&co);
+		co.quiet = true;
+		ck_assert_int_eq(model_add_capture_mem(&a.m, "pm.csv", g.data, g.len, &co), 0);
+		struct analyze_opts o;
+		memset(&o, 0, sizeof o);
+		analysis_run(&a, &o);
+		ck_assert_int_eq(model_guest_is_vm(&a.m, 0), k == 1);
+		ck_assert_int_eq(strstr(a.verdict, "add the host's capture of the same period") != NULL, k == 1);
+		ck_assert_int_eq(strstr(a.verdict, "read as a Windows host's own disks") != NULL, k == 0);
+		/* the slow disk's step: only a VM is told to capture its hypervisor */
+		struct action_list l;
+		actions_of(&a, &l);
+		ck_assert_int_ge(l.n, 1);
+		ck_assert_msg(strstr(l.act[0].what, k ? "Capture the host of PC01" : "Look below Windows on PC01"),
+			      "%s", l.act[0].what);
+		actions_free(&l);
+		analysis_free(&a);
+		buf_free(&g);
+	}
+}
+END_TEST
+
+/* The write mix alone makes a log disk a guess: C: with 99 % small writes at 16.6 ms is a warning
+ * that says it guesses, and the summary quotes the band applied (not "under 20 ms is acceptable"
+ * beside a 5 ms log target); a --map database line makes it a fact, and 16.6 ms above the log's
+ * 10 ms is then critical. */
+START_TEST(log_disk_guess_is_a_warning)
+{
+	struct mcol guest[] = {
+		{"LogicalDisk(C:)\\Disk Transfers/sec", mc_konst, {101}},
+		{"LogicalDisk(C:)\\Disk Writes/sec", mc_konst, {100}},
+		{"LogicalDisk(C:)\\Disk Reads/sec", mc_konst, {1}},
+		{"LogicalDisk(C:)\\Avg. Disk sec/Write", mc_konst, {0.0166}},
+		{"LogicalDisk(C:)\\Avg. Disk Bytes/Write", mc_konst, {8192}},
+	};
+	char mp[128];
+	snprintf(mp, sizeof mp, "%s/log.map", tmpdir);
+	FILE *fp = fopen(mp, "w");
+	ck_assert_ptr_nonnull(fp);
+	fputs("database APPDB log = PC01\\C:\n", fp);
+	ck_assert_int_eq(fclose(fp), 0);
+	for (int k = 0; k < 2; k++) {
+		struct buf g;
+		buf_init(&g);
+		memcap(&g, true, "PC01", guest, 5, 200, 5);
+		struct analysis a;
+		analysis_init(&a);
+		if (k) {
+			struct tdiag td;
+			struct diskmap dm;
+			ck_assert_int_eq(diskmap_read(&dm, mp, tdiag_init(&td, mp)), 0);
+			analysis_use_diskmap(&a, &dm, mp);
+			diskmap_free(&dm);
+			tdiag_free(&td);
+		}
+		struct common_opts co;
+		common_opts_init(&co);
+		co.quiet = true;
+		ck_assert_int_eq(model_add_capture_mem(&a.m, "pm.csv", g.data, g.len, &co), 0);
+		struct analyze_opts o;
+		memset(&o, 0, sizeof o);
+		analysis_set_opts(&a, &o);
+		analysis_run(&a, &o);
+		const struct finding *f = find_kind(&a, K_LAT_GUEST_WRITE);
+		ck_assert_ptr_nonnull(f);
+		ck_assert_int_eq(f->sev, k ? SEV_CRITICAL : SEV_WARNING);
+		ck_assert_int_eq(f->heuristic, k == 0);
+		ck_assert_int_eq(strstr(f->summary, "a guess") != NULL, k == 0);
+		struct ltime lt;
+		ltime_init(&lt, &a.m, NULL);
+		struct exec_summary es;
+		summary_of_analysis(&a, &lt, &es);
+		bool said20 = false, said5 = false;
+		for (int i = 0; i < es.nsentences; i++) {
+			said20 |= strstr(es.sentence[i], "under 20 ms is acceptable") != NULL;
+			said5 |= strstr(es.sentence[i],
+					k ? "against the 5 ms target" : "above the 5 ms a transaction log") != NULL;
+		}
+		ck_assert_msg(!said20 && said5, "%d: %s %s", k, es.nsentences > 2 ? es.sentence[2] : "",
+			      es.nsentences > 1 ? es.sentence[1] : "");
+		summary_free(&es);
+		analysis_free(&a);
+		buf_free(&g);
+	}
+}
+END_TEST
+
 START_TEST(diskmap_file)
 {
 	char p[128];
@@ -1376,6 +1596,9 @@ Suite *detect_suite(void)
 	tcase_add_test(tc, clock_zone_assumed);
 	tcase_add_test(tc, kavg_advice_needs_a_full_queue);
 	tcase_add_test(tc, vscsi_cap_without_host_needs_pinned);
+	tcase_add_test(tc, vscsi_cap_is_an_accounting);
+	tcase_add_test(tc, windows_host_or_guest);
+	tcase_add_test(tc, log_disk_guess_is_a_warning);
 	tcase_add_test(tc, sioc_on_flash);
 	tcase_add_test(tc, diskmap_file);
 	tcase_add_test(tc, classify_paths);

@@ -76,6 +76,7 @@ static const struct {
 	{"storage-vmotion", "", true},
 	{"snapshot-amplification", "", true},
 	{"alua-failover-guessed", "", true},
+	{"pvscsi-host-queue", "", true},
 };
 #define NSCEN (int)(sizeof scenarios / sizeof scenarios[0])
 static const char *const seeds[] = {"1", "2", "3"};

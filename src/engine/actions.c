@@ -167,15 +167,68 @@ static void hosts_of(const struct analysis *a, enum action_key k, const struct f
 	}
 }
 
+/* The controller the vSCSI-cap findings of x's step show (VC_UNKNOWN when none does, or when its
+ * disks show different ones). */
+static enum vctrl step_ctrl(const struct act_ctx *x)
+{
+	const struct analysis *a = x->a;
+	enum vctrl k = VC_UNKNOWN;
+	bool any = false;
+	for (size_t i = 0; i < a->nf; i++) {
+		const struct finding *g = &a->f[i];
+		if (g->kind != K_Q_GUEST_VSCSI_CAP || !same_scope(a, ACT_PVSCSI, x->f, g))
+			continue;
+		if (any && g->ctrl != k)
+			return VC_UNKNOWN;
+		k = g->ctrl;
+		any = true;
+	}
+	return k;
+}
+
+/* Worded from the controller the captures show: never "move to PVSCSI" for a disk on PVSCSI, never
+ * "from LSI Logic SAS" for one whose controller they do not tell. */
 static void act_pvscsi(const struct act_ctx *x, struct action *ac)
 {
 	const char *host = x->host;
 	const char *disks = x->disks;
-	ac->what = xprintf("Move the busy disks of %s (%s) from the LSI Logic SAS controller to VMware Paravirtual "
-			"(PVSCSI), ideally one controller per busy disk.", host, disks);
-	ac->effect = xprintf("The per-disk queue grows from 32 to 64 IOs (254 with MaxQueueDepth), so IOs stop waiting "
-			  "inside the VM and its disk latency falls toward what the host sees; then check that the "
-			  "LUN queue and the array absorb the deeper queue.");
+	switch (step_ctrl(x)) {
+	case VC_LSI:
+	case VC_SATA:
+		ac->what = xprintf("Move the busy disks of %s (%s) from the %s controller to VMware Paravirtual "
+				   "(PVSCSI), ideally one controller per busy disk.", host, disks,
+				   step_ctrl(x) == VC_LSI ? "LSI Logic SAS" : "SATA");
+		ac->effect = xprintf("The per-disk queue grows from 32 to 64 IOs (254 with MaxQueueDepth), so IOs stop "
+				     "waiting inside the VM and its disk latency falls toward what the host sees; then "
+				     "check that the LUN queue and the array absorb the deeper queue.");
+		break;
+	case VC_PVSCSI:
+		ac->what =
+		    xprintf("Raise the PVSCSI queue of the busy disks of %s (%s): MaxQueueDepth 254 per disk and "
+			    "RequestRingPages 32 per adapter (1024 IOs), or spread them over more PVSCSI "
+			    "controllers.",
+			    host, disks);
+		ac->effect =
+		    xprintf("The per-disk queue grows from PVSCSI's default 64 to 254 IOs, so IOs stop waiting "
+			    "inside the VM; then check that the LUN queue and the array absorb the deeper queue.");
+		break;
+	case VC_PVSCSI_RAISED:
+		ac->what = xprintf("Spread the busy disks of %s (%s) over more virtual disks and PVSCSI controllers: "
+				   "their queue depth is already raised.", host, disks);
+		ac->effect = xprintf("Each controller and virtual disk brings its own queues, so fewer IOs wait inside "
+				     "the VM.");
+		break;
+	default:
+		ac->what =
+		    xprintf("Check the virtual controller of the busy disks of %s (%s) - the captures do not "
+			    "show it: if it is LSI Logic SAS, move them to VMware Paravirtual (PVSCSI); if it is "
+			    "PVSCSI, raise MaxQueueDepth to 254.",
+			    host, disks);
+		ac->effect = xprintf("The per-disk queue grows from 32 (LSI Logic SAS) or 64 (PVSCSI's default) to up "
+				     "to 254 IOs, so IOs stop waiting inside the VM; then check that the LUN queue and "
+				     "the array absorb the deeper queue.");
+		break;
+	}
 }
 
 static void act_guest_path(const struct act_ctx *x, struct action *ac)
@@ -457,12 +510,21 @@ static void act_symptom(const struct act_ctx *x, struct action *ac)
 	else if (host_side)
 		ac->what = xprintf("Find where the IO of %s (%s) waits below the VM: the host captures show no queue "
 				"there, so check the datastore and the array with the storage team.", host, disks);
+	else if (x->f->capture >= 0 && !model_guest_is_vm(&a->m, (size_t)x->f->capture))
+		ac->what =
+		    xprintf("Look below Windows on %s for where its IO waits (%s): its storage controller and "
+			    "driver, its disks or the array behind them. If %s is a VM (its perfmon shows no sign of "
+			    "it), capture its hypervisor at the same time instead.",
+			    host, disks, host);
 	else
 		ac->what = xprintf("Capture the host of %s at the same time as perfmon (esxtop on VMware, the host's own "
 				"perfmon on Hyper-V), to see where its IO waits (%s).", host, disks);
-	ac->effect = a->verdict_where == VW_BELOW_HBA
-			     ? xprintf("The guest's latency falls with the LUN's; nothing in the VM or the host would shorten it.")
-			     : xprintf("Tells which layer to fix; the guest's latency alone cannot.");
+	ac->effect =
+	    a->verdict_where == VW_BELOW_HBA
+		? xprintf("The guest's latency falls with the LUN's; nothing in the VM or the host would shorten it.")
+		: xprintf("Tells which layer to fix; %s latency alone cannot.",
+			  x->f->capture >= 0 && !model_guest_is_vm(&a->m, (size_t)x->f->capture) ? "Windows'"
+												 : "the guest's");
 }
 
 static const struct act_op act_ops[ACT_COUNT] = {

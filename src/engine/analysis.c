@@ -888,9 +888,15 @@ static void refine_advice(struct analysis *a)
 		else if (have_host)
 			f->advice = host_view_advice(a, f, &st, model_hyperv(&a->m, st.vdisk->capture));
 		else
-			f->advice = afmt(a, "Only the guest's view is available: add the host's capture for the same period "
-					    "(esxtop on VMware, the host's perfmon on Hyper-V) to see where below the guest the "
-					    "IO waits.");
+			f->advice =
+			    f->capture >= 0 && !model_guest_is_vm(&a->m, (size_t)f->capture)
+				? afmt(a, "Only Windows' view is available, and the perfmon shows no sign of being a "
+					  "VM's: look below Windows at this machine's controller, its disks or the "
+					  "array behind them. If it is a VM, add its hypervisor's capture for the same "
+					  "period (esxtop on VMware, the host's perfmon on Hyper-V).")
+				: afmt(a, "Only the guest's view is available: add the host's capture for the same "
+					  "period (esxtop on VMware, the host's perfmon on Hyper-V) to see where below "
+					  "the guest the IO waits.");
 	}
 	for (size_t i = 0; i < a->nf; i++) {
 		struct finding *f = &a->f[i];

@@ -106,6 +106,8 @@ struct analysis {
 	const char *parts_host;          /* --map "partitions = HOST": the guest the partitions file is of */
 	const char *parts_note;          /* why the partitions file was not applied (the verdict says it),
 	                                  * NULL when it was or none was given (arena) */
+	const char *parts_assumed;       /* the partitions file names no machine and was taken to be of
+	                                  * the only guest: said so (arena), NULL otherwise */
 	struct twin window;              /* the time window the captures were read in (off: all) */
 	struct dbmap_line *dbmap;        /* --map database lines (arena strings) */
 	size_t ndbmap;

@@ -776,6 +776,27 @@ static void read_open(struct mread *x)
 	x->n = n;
 }
 
+/* The objects only a VM's Windows has (doc/domain.md: VMware Tools' guest counters; Hyper-V's
+ * integration services): the object's name as the capture model keeps it, else NULL. */
+static const char *vm_object(const char *object)
+{
+	static const char *const objs[] = {"VM Processor", "VM Memory", "Hyper-V Dynamic Memory Integration Service"};
+	for (size_t i = 0; object && i < sizeof objs / sizeof objs[0]; i++)
+		if (strcasecmp(object, objs[i]) == 0)
+			return objs[i];
+	return NULL;
+}
+
+bool model_guest_is_vm(const struct model *m, size_t ci)
+{
+	if (ci < m->ncaps && m->caps[ci].vm_hint)
+		return true;
+	for (size_t i = 0; i < m->ncaps; i++)
+		if (!m->caps[i].failed && m->caps[i].format && m->caps[i].role == ROLE_HOST)
+			return true;
+	return false;
+}
+
 /* The header: each column to the entity and series it feeds, in the format's pass order. */
 static void read_header(struct mread *x)
 {
@@ -1250,6 +1271,17 @@ static int read_end(struct mread *x)
 	return 0;
 }
 
+/* A guest capture's own sign of being a VM (capture.vm_hint): the first column of an object only a
+ * VM's Windows has. */
+static void read_vm_hint(struct mread *x)
+{
+	if (x->rc || !x->r || x->ops->role != ROLE_GUEST)
+		return;
+	struct capture *c = &x->m->caps[x->ci];
+	for (size_t i = 0; i < x->n && !c->vm_hint; i++)
+		c->vm_hint = vm_object(reader_column(x->r, i)->path.object);
+}
+
 /* Reads the opened input (one streaming pass) into a new capture, or into the one it continues;
  * closes the input. */
 static int model_read(struct model *m, const char *path, struct input *in, const struct common_opts *co)
@@ -1257,6 +1289,7 @@ static int model_read(struct model *m, const char *path, struct input *in, const
 	struct mread x = {.m = m, .path = path, .in = in, .co = co};
 	read_open(&x);
 	read_header(&x);
+	read_vm_hint(&x);
 	read_derived(&x);
 	read_rows(&x);
 	return read_end(&x);

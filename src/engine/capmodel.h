@@ -78,6 +78,9 @@ struct capture {
 	long outside_rows;       /* rows outside the time window (--from/--to), not read */
 	bool windowed;           /* read with a time window */
 	bool gzip;
+	const char *vm_hint;     /* a guest capture's own sign of being a VM: the first object only a VM's
+	                          * Windows has ("VM Processor", "VM Memory": VMware Tools; "Hyper-V
+	                          * Dynamic Memory Integration Service"), static; NULL none */
 	bool local_time;         /* the format writes local time (perfmon) */
 	bool bias_known;         /* ... and the header said its bias: UTC = local + bias_min */
 	int bias_min;
@@ -194,6 +197,10 @@ static inline bool model_hyperv(const struct model *m, size_t ci)
 {
 	return ci < m->ncaps && m->caps[ci].format && strcmp(m->caps[ci].format, "hyperv") == 0;
 }
+/* Whether guest capture ci is known to be a VM's: it shows a VM's counters (vm_hint), or the model
+ * has a hypervisor host's capture it is judged with. A perfmon alone without them is a Windows
+ * host, physical as far as it shows. */
+bool model_guest_is_vm(const struct model *m, size_t ci);
 /* The sketch of every value of metric m of e (borrowed: valid while the model is); an empty
  * sketch (n == 0) when e has no value of it. */
 const struct qsketch *entity_sk(const struct entity *e, int m);

@@ -1,6 +1,7 @@
 /* detect_guest.c — the guest's detectors: guest latency (the bands know IO size and purpose), split
  * IO, the vSCSI per-disk cap, IOs waiting inside the guest, partition alignment. */
 #include "detect_int.h"
+#include "sqlimpact.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -25,10 +26,36 @@ static double guest_write_thr_now(const struct analysis *a, const struct entity 
 	return bpw > RVE(e, R_GUEST_LARGE_KIB) * 1024 ? RVE(e, R_GUEST_LARGE_WARN) : RVE(e, R_GUEST_LAT_WARN);
 }
 
-/* A disk SQL Server writes its transaction log to: nearly only writes, small ones (a heuristic
- * from the IO pattern of the whole capture). */
-static bool is_log_disk(const struct analysis *a, const struct entity *e)
+/* Whether a --map line 'database X log = [HOST\\]DISK' names guest disk e (1), names other disks of
+ * e's machine only (-1: the user said where the logs are), or none is about e's machine (0). */
+static int log_mapped(const struct analysis *a, const struct entity *e)
 {
+	int said = 0;
+	for (size_t i = 0; i < a->ndbmap; i++) {
+		const struct dbmap_line *l = &a->dbmap[i];
+		if (l->data || (l->guest_host && e->host && strcasecmp(l->guest_host, e->host) != 0))
+			continue;
+		if (strcasecmp(l->guest_disk, e->name) == 0)
+			return 1;
+		said = -1;
+	}
+	return said;
+}
+
+/* A disk SQL Server writes its transaction log to: a --map database line or SQL Server's own
+ * counters (a database's Log Bytes Flushed/sec follows the disk's write bytes) say so — a fact, *db
+ * names the database (NULL: by the map) — else the IO pattern of the whole capture does: nearly only
+ * writes, small ones (a guess, *guess set: its findings are warnings that say they guess). */
+static bool is_log_disk_how(const struct analysis *a, const struct entity *e, bool *guess, const char **db)
+{
+	int m = log_mapped(a, e);
+	*guess = false;
+	*db = NULL;
+	if (m)
+		return m > 0 && !e->aggregate;
+	if (!e->aggregate && (*db = sql_log_on_disk(&a->m, e)) != NULL)
+		return true;
+	*guess = true;
 	double r = entity_mean(e, M_G_READS), w = entity_mean(e, M_G_WRITES);
 	double bpw = entity_mean(e, M_G_BPW);
 	if (isnan(bpw))
@@ -37,6 +64,13 @@ static bool is_log_disk(const struct analysis *a, const struct entity *e)
 		return false;
 	double share = w / ((isnan(r) ? 0 : r) + w);
 	return share >= RVE(e, R_LOG_WRITE_SHARE) && (isnan(bpw) || bpw <= RVE(e, R_LOG_MAX_KIB) * 1024);
+}
+
+static bool is_log_disk(const struct analysis *a, const struct entity *e)
+{
+	bool guess;
+	const char *db;
+	return is_log_disk_how(a, e, &guess, &db);
 }
 
 static bool guest_read_applies(const struct analysis *a, const struct entity *e) { (void)a; return has(e, M_G_LAT_R); }
@@ -111,23 +145,65 @@ void guest_latency_window(struct analysis *a, const struct swin *w)
 void guest_log_window(struct analysis *a, const struct swin *w)
 {
 	const struct entity *e = &a->m.ents[w->ent];
-	if (!is_log_disk(a, e))
+	bool guess;
+	const char *db;
+	if (!is_log_disk_how(a, e, &guess, &db))
 		return;
 	double warn = RVE(e, R_LOG_WRITE_WARN), crit = RVE(e, R_LOG_WRITE_CRIT);
+	double gwarn = RVE(e, R_GUEST_LAT_WARN), gcrit = RVE(e, R_GUEST_LAT_CRIT);
 	double med = ev_median(w, M_G_LAT_W);
-	struct finding *f = episode_finding(a, w, med > crit ? SEV_CRITICAL : SEV_WARNING, LAYER_GUEST);
-	f->heuristic = true;
-	f->summary = afmt(a, "log disk writes slow: median %.1f ms against the %g ms target for transaction log writes "
-			     "(the disk is taken for a log disk: %.0f%% of its IOs are writes of %.0f KiB on average)",
-			  med, warn,
-			  100 * entity_mean(e, M_G_WRITES) / (entity_mean(e, M_G_WRITES) + fmax(0, isnan(entity_mean(e, M_G_READS)) ? 0 : entity_mean(e, M_G_READS))),
-			  (has(e, M_G_BPW) ? entity_mean(e, M_G_BPW) : entity_mean(e, M_G_BPT)) / 1024);
-	f->rule = afmt(a, "Avg. Disk sec/Write > %g ms (warning) / > %g ms (critical), sustained, on a disk whose IOs are "
-			  ">= %g%% writes of <= %g KiB", warn, crit, 100 * RVE(e, R_LOG_WRITE_SHARE), RVE(e, R_LOG_MAX_KIB));
-	f->source = "[seed] log writes: target 5 ms, tolerable 10 ms; [derived] a log disk told by its IO pattern";
-	f->advice = afmt(a, "Every commit waits for this write: put the log on the fastest, least shared storage (its own "
-			    "LUN and virtual disk, write cache on), and check the array's replication or cache settings for "
-			    "it. If this is not a log disk, give the rules for it ('iopsy rules').");
+	double wr = entity_mean(e, M_G_WRITES), rd = entity_mean(e, M_G_READS);
+	double share = 100 * wr / (wr + fmax(0, isnan(rd) ? 0 : rd));
+	double kib = (has(e, M_G_BPW) ? entity_mean(e, M_G_BPW) : entity_mean(e, M_G_BPT)) / 1024;
+	/* a guess signs no critical: a log disk told only by its IO mix is a warning, unless the general
+	 * bands, which hold for any disk, make it serious */
+	enum severity sev = med > crit && !guess ? SEV_CRITICAL : med > gcrit ? SEV_CRITICAL : SEV_WARNING;
+	struct finding *f = episode_finding(a, w, sev, LAYER_GUEST);
+	f->heuristic = guess;
+	if (guess)
+		f->summary =
+		    afmt(a,
+			 "writes at a median of %.1f ms: slow for a transaction log (target %g ms), %s by the "
+			 "general bands (<= %g ms ok, > %g serious) — a guess: the disk is taken for a log disk "
+			 "only from its IO mix (%.0f%% of its IOs are writes of %.0f KiB on average); no --map "
+			 "'database DB log = DISK' line names it",
+			 med, warn,
+			 med > gcrit   ? "serious"
+			 : med > gwarn ? "slow"
+				       : "acceptable",
+			 gwarn, gcrit, share, kib);
+	else
+		f->summary =
+		    afmt(a,
+			 "log disk writes slow: median %.1f ms against the %g ms target for transaction log "
+			 "writes (%g ms serious; %s)",
+			 med, warn, crit,
+			 db ? afmt(a, "SQL Server's Log Bytes Flushed/sec of %s follows this disk's writes", db)
+			    : "a --map database line names it a log disk");
+	f->rule =
+	    guess ? afmt(a,
+			 "the transaction log band, Avg. Disk sec/Write > %g ms sustained, on a disk whose IOs are "
+			 ">= %g%% writes of <= %g KiB: a warning (a guess), critical only above the general %g ms",
+			 warn, 100 * RVE(e, R_LOG_WRITE_SHARE), RVE(e, R_LOG_MAX_KIB), gcrit)
+		  : afmt(a,
+			 "the transaction log band, Avg. Disk sec/Write > %g ms (warning) / > %g ms (critical), "
+			 "sustained, on a disk %s",
+			 warn, crit,
+			 db ? "SQL Server's counters tie a database's log to" : "a --map database line names as a log");
+	f->source =
+	    guess ? "[seed] log writes: target 5 ms, tolerable 10 ms; [derived] a log disk guessed from its IO "
+		    "pattern; [ms] general bands"
+	    : db  ? "[seed] log writes: target 5 ms, tolerable 10 ms; SQL Server's Databases\\Log Bytes Flushed/sec"
+		  : "[seed] log writes: target 5 ms, tolerable 10 ms; the --map database line";
+	f->advice =
+	    afmt(a,
+		 "%sEvery commit waits for this write: put the log on the fastest, least shared storage (its "
+		 "own LUN and virtual disk, write cache on), and check the array's replication or cache settings "
+		 "for it.%s",
+		 guess ? "If this disk holds a SQL Server transaction log: " : "",
+		 guess ? " Say where the logs are with a --map line 'database DB log = HOST\\DISK', or give the "
+			 "rules for this disk ('iopsy rules')."
+		       : "");
 }
 
 /* ---- split IO ---- */
@@ -181,34 +257,133 @@ void split_window(struct analysis *a, const struct swin *w)
 			    "StartingOffset, Name, Index'), file fragmentation and the IO sizes.");
 }
 
-/* ---- guest vSCSI cap ---- */
+/* ---- guest vSCSI cap: the guest's outstanding IOs against what the host holds ---- */
 
-/* The lowest per-disk limit the controller of guest disk e can have: when the host ever holds
- * clearly more IOs in flight for its virtual disk v than 32, the controller is not capping it at
- * 32 (0 LSI 32, 1 PVSCSI 64, 2 PVSCSI 254). */
-static int vscsi_lowest(struct analysis *a, const struct entity *e, const struct entity *v, const double *limits)
+/* Conservation between the layers (doc/domain.md §5): the IOs a guest disk has outstanding
+ * (Current Disk Queue Length: in service or waiting, at the instant of the sample [ms]) are held
+ * either above its virtual controller, in the guest, or at the host for its virtual disk. Only the
+ * excess the host does not hold waits in the guest; a guest queue the host holds is the host's
+ * queue seen from above (its device queue, KAVG), never a controller cap. */
+
+/* How the host's count of a virtual disk's outstanding IOs was read (bits). */
+enum { HELD_LITTLE = 1, HELD_WORLD = 2, HELD_LUN = 4 };
+
+/* part / whole clipped to [0, 1]; NaN when either is unknown or whole is not positive. */
+static double share_of(double part, double whole)
 {
-	int lowest = 0;
+	if (isnan(part) || isnan(whole) || whole <= 0)
+		return NAN;
+	return part >= whole ? 1 : part < 0 ? 0 : part / whole;
+}
+
+/* Active + Queued of x (a world's IO to a device, or the device) at t, v's share of it by its
+ * commands (x carries other virtual disks' IO too); NaN without x's counts. */
+static double held_by(const struct analysis *a, const struct entity *x, const struct entity *v, int64_t t)
+{
+	if (!x || x->series[M_ACTV] < 0)
+		return NAN;
+	double n = value_at(a, x, M_ACTV, t), qd = value_at(a, x, M_QUED, t);
+	double s = share_of(value_at(a, v, M_CMDS, t), value_at(a, x, M_CMDS, t));
+	if (isnan(n) || isnan(s))
+		return NAN;
+	return (n + (isnan(qd) ? 0 : qd)) * s;
+}
+
+/* The IOs the host holds for virtual disk v at aligned time t, the larger of two counts: the
+ * per-world Active + Queued of v's world on its LUN (else the LUN's ACTV + QUED), by v's share of
+ * their commands — point samples like the guest's queue — and Little's law on v itself (commands/s
+ * x its latency, an interval average). Each is a count of the same IOs; the claim that IOs wait in
+ * the guest must stand against both. *how gets the HELD_* bits of the counts read. */
+static double host_held_at(const struct analysis *a, const struct entity *v, int64_t t, unsigned *how)
+{
+	double little = value_at(a, v, M_CMDS, t) * vdisk_latency_at(a, v, t) / 1000.0;
+	const struct iop_vdisk *d = iopath_vdisk(&a->iop, v);
+	double direct = NAN;
+	if (d && d->back == BACK_LUN && d->world && (direct = held_by(a, d->world->w, v, t), !isnan(direct)))
+		*how |= HELD_WORLD;
+	else if (d && d->back == BACK_LUN && (direct = held_by(a, d->dev, v, t), !isnan(direct)))
+		*how |= HELD_LUN;
+	if (!isnan(little))
+		*how |= HELD_LITTLE;
+	return isnan(direct) ? little : isnan(little) ? direct : fmax(direct, little);
+}
+
+/* Which counters the host's count came from, for the findings: "world 2098765's Active + Queued
+ * on naa.1 (its share by commands), and SQL01:scsi0:1's commands/s x latency". */
+static const char *held_words(struct analysis *a, const struct entity *v, unsigned how)
+{
+	const struct iop_vdisk *d = iopath_vdisk(&a->iop, v);
+	const char *direct = (how & HELD_WORLD) && d && d->world
+				     ? afmt(a, "the per-world Active + Queued of %s on %s", d->world->w->name,
+					    d->dev ? d->dev->name : "its LUN")
+			     : (how & HELD_LUN) && d && d->dev ? afmt(a, "ACTV + QUED of LUN %s", d->dev->name)
+							       : NULL;
+	const char *little = how & HELD_LITTLE ? afmt(a, "%s's commands/s x latency (Little's law)", v->name) : NULL;
+	if (direct && little)
+		return afmt(a, "%s (by its share of the commands) and %s", direct, little);
+	return direct ? afmt(a, "%s (by its share of the commands)", direct) : little ? little : "no host counter";
+}
+
+static const char *const vctrl_names[] = {
+	[VC_UNKNOWN] = "an unknown controller", [VC_LSI] = "LSI Logic SAS", [VC_PVSCSI] = "PVSCSI",
+	[VC_PVSCSI_RAISED] = "PVSCSI with MaxQueueDepth raised", [VC_NVME] = "vNVMe", [VC_SATA] = "SATA (AHCI)",
+};
+
+/* The controller of guest disk e with virtual disk v (NULL: none), and why: its bus when the name
+ * says it ("VM:nvme0:1", "VM:sata0:2"), else what the host held for it over the capture (p99):
+ * more than 1.25 x 32 passes no LSI Logic SAS controller, more than 1.25 x 64 no PVSCSI at its
+ * default (the margin absorbs Little's law's interval averages at a load's edges). */
+static enum vctrl controller_seen(struct analysis *a, const struct entity *e, const struct entity *v, const char **why)
+{
+	*why = "the captures do not name the virtual controller (neither esxtop nor perfmon shows it)";
 	if (!v)
-		return 0;
+		return VC_UNKNOWN;
+	const char *bus = strrchr(v->name, ':');
+	while (bus && bus > v->name && bus[-1] != ':')
+		bus--;
+	if (bus && strncasecmp(bus, "nvme", 4) == 0) {
+		*why = afmt(a, "the virtual disk's name %s gives its bus", v->name);
+		return VC_NVME;
+	}
+	if (bus && strncasecmp(bus, "sata", 4) == 0) {
+		*why = afmt(a, "the virtual disk's name %s gives its bus", v->name);
+		return VC_SATA;
+	}
 	const struct capture *c = cap_of(a, e);
 	struct qsketch qi;
 	qs_init(&qi);
-	for (size_t k = 0; k < c->ds.nb; k++) {
-		int64_t t = model_time(&a->m, c, k);
-		qs_add(&qi, value_at(a, v, M_CMDS, t) * vdisk_latency_at(a, v, t) / 1000.0);
-	}
-	double p99 = qs_quantile(&qi, 0.99);
+	unsigned how = 0;
+	for (size_t k = 0; k < c->ds.nb; k++)
+		qs_add(&qi, host_held_at(a, v, model_time(&a->m, c, k), &how));
+	double p99 = qi.n ? qs_quantile(&qi, 0.99) : NAN;
 	qs_free(&qi);
-	while (lowest < 2 && p99 > 1.25 * limits[lowest])
-		lowest++;
-	return lowest;
+	double lsi = RVE(e, R_VSCSI_LSI), pv = RVE(e, R_VSCSI_PVSCSI);
+	if (p99 > 1.25 * pv) {
+		*why = afmt(a, "the host held up to %.0f IOs for %s (p99, from %s): more than PVSCSI's default %g per "
+			       "disk", p99, v->name, held_words(a, v, how), pv);
+		return VC_PVSCSI_RAISED;
+	}
+	if (p99 > 1.25 * lsi) {
+		*why = afmt(a, "the host held up to %.0f IOs for %s (p99, from %s): more than %g, which LSI Logic SAS "
+			       "never passes per disk", p99, v->name, held_words(a, v, how), lsi);
+		return VC_PVSCSI;
+	}
+	*why = afmt(a, "the captures do not name the virtual controller, and the host never held more than %g IOs "
+		       "for %s (p99 %.0f)", lsi, v->name, p99);
+	return VC_UNKNOWN;
+}
+
+/* The per-disk limit of controller k (the lowest a SCSI controller has when unknown). */
+static double vctrl_limit(const struct analysis *a, const struct entity *e, enum vctrl k)
+{
+	return k == VC_PVSCSI ? RVE(e, R_VSCSI_PVSCSI) : k == VC_PVSCSI_RAISED ? RVE(e, R_VSCSI_PVSCSI_MAX)
+										: RVE(e, R_VSCSI_LSI);
 }
 
 /* On the raw guest rows: Current Disk Queue Length at the lowest per-disk limit there is (LSI
  * Logic SAS 32, less one), sustained; each window of the episode is then judged against the
- * controller limit the host's view allows and the IOs the host has in flight (guest_vscsi_window).
- * A queue that reaches 32 in one sample of a day-long capture is no cap. */
+ * controller the captures show and the IOs the host holds (guest_vscsi_window). A queue that
+ * reaches 32 in one sample of a day-long capture is no cap. */
 static bool vscsi_applies(const struct analysis *a, const struct entity *e)
 {
 	(void)a;
@@ -229,116 +404,166 @@ const struct stream_rule sr_guest_vscsi_cap = {
 	.ev_thr = vscsi_ev_thr,
 };
 
-/* The finding of guest disk e for the buckets of wj (its virtual disk v, NULL without the host's
- * view; lowest the lowest limit the host's view allows). */
-static void vscsi_cap_finding(struct analysis *a, const struct entity *e, const struct entity *v,
-			      const struct diskmap_entry *me, int lowest, const double *limits, const char *const *names,
-			      const struct win *wj)
+/* What the windows of a cap showed: the guest's queue and the host's count (medians), how the
+ * host's was read, and the controller. */
+struct vscsi_acct {
+	double q, held;
+	unsigned how;
+	enum vctrl ctrl;
+	const char *ctrl_why;
+};
+
+/* The share of the samples of wj within 1 of limit L. */
+static double pinned_share(const struct capture *c, const struct entity *e, const struct win *wj, double L)
+{
+	long near = 0, tot = 0;
+	size_t s = (size_t)e->series[M_G_CDQL];
+	for (size_t k = wj->k0; k <= wj->k1; k++) {
+		double q = ds_mean(&c->ds, s, k);
+		if (isnan(q))
+			continue;
+		tot++;
+		near += fabs(q - L) <= 1;
+	}
+	return tot ? (double)near / (double)tot : 0;
+}
+
+/* The words of the advice for a disk on controller k. */
+static const char *vscsi_advice(struct analysis *a, enum vctrl k)
+{
+	switch (k) {
+	case VC_LSI:
+	case VC_SATA:
+		return afmt(a, "Move the disk from %s (per-disk queue 32, not changeable) to PVSCSI (per-disk 64, up "
+			       "to 254 with MaxQueueDepth; adapter 256, up to 1024), ideally one controller per busy "
+			       "disk; then check that the device queue (DQLEN) and the array absorb the deeper queue "
+			       "[seed].", k == VC_LSI ? "LSI Logic SAS" : "SATA");
+	case VC_PVSCSI:
+		return "The disk is on PVSCSI at its default per-disk queue (64): raise MaxQueueDepth to 254 and "
+		       "RequestRingPages to 32 (1024 per adapter) [vmw KB 2053145], or spread the busiest files over "
+		       "more virtual disks on more PVSCSI controllers.";
+	case VC_PVSCSI_RAISED:
+		return "The disk is on PVSCSI with MaxQueueDepth already raised: spread the busiest files over more "
+		       "virtual disks on more PVSCSI controllers (each has its own queues).";
+	default:
+		return "Check the disk's virtual controller type (VM settings): if it is LSI Logic SAS (per-disk "
+		       "queue 32, not changeable), move the disk to PVSCSI (64, up to 254 with MaxQueueDepth), ideally "
+		       "one controller per busy disk; if it is PVSCSI, raise MaxQueueDepth to 254 and RequestRingPages "
+		       "to 32 [vmw KB 2053145]; then check that the device queue (DQLEN) and the array absorb the "
+		       "deeper queue.";
+	}
+}
+
+/* The finding of guest disk e without the host's view (v NULL): only a queue pinned at a limit
+ * shows the cap; a queue above the limits may as well be in flight at a slow array (PVSCSI allows
+ * 254): said so, as information, never as a cause. */
+static void vscsi_guest_only(struct analysis *a, const struct entity *e, const struct win *wj, double glat)
 {
 	const struct capture *c = cap_of(a, e);
-	const double L0 = limits[lowest];
-	(void)me;
-	/* pinned: the share of samples within 1 of a controller limit */
+	static const char *const names[3] = {"the LSI Logic SAS per-disk limit", "the PVSCSI default per-disk limit",
+					     "the PVSCSI maximum per-disk limit"};
+	const enum vctrl kinds3[3] = {VC_LSI, VC_PVSCSI, VC_PVSCSI_RAISED};
 	int pinned = -1;
-	size_t s = (size_t)e->series[M_G_CDQL];
-	for (int li = lowest; li < 3 && pinned < 0; li++) {
-		long near = 0, tot = 0;
-		for (size_t k = wj->k0; k <= wj->k1; k++) {
-			double q = ds_mean(&c->ds, s, k);
-			if (isnan(q))
-				continue;
-			tot++;
-			if (fabs(q - limits[li]) <= 1)
-				near++;
-		}
-		if (tot && (double)near / (double)tot >= RVE(e, R_VSCSI_PINNED_SHARE))
+	for (int li = 0; li < 3 && pinned < 0; li++)
+		if (pinned_share(c, e, wj, vctrl_limit(a, e, kinds3[li])) >= RVE(e, R_VSCSI_PINNED_SHARE))
 			pinned = li;
-	}
-	double qmed = win_median(c, e, M_G_CDQL, wj->k0, wj->k1);
-	/* Without the host's view only a queue pinned at a limit shows the cap; a queue above
-	 * the limits may as well be in flight at a slow array (PVSCSI allows 254): said so, as
-	 * information, never as a cause. */
-	bool unconfirmed = !v && pinned < 0;
-	if (unconfirmed && !(qmed > L0 + 1))
+	double qmed = win_median(c, e, M_G_CDQL, wj->k0, wj->k1), L0 = RVE(e, R_VSCSI_LSI);
+	if (pinned < 0 && !(qmed > L0 + 1))
 		return;
-	struct qsketch ql;
-	qs_init(&ql);
-	for (size_t k = wj->k0; k <= wj->k1; k++)
-		qs_add(&ql, guest_latency_at(c, e, k));
-	double glat = qs_quantile(&ql, 0.5);
-	qs_free(&ql);
 	const struct ev_spec ev[] = {{M_G_CDQL, L0 - 1}, {M_G_LAT_R, NAN}, {M_G_LAT_W, NAN}, {M_G_XFERS, NAN}, EV_END};
-	struct finding *f = window_finding(a, K_Q_GUEST_VSCSI_CAP,
-					   unconfirmed ? SEV_INFO
-					   : glat > RVE(e, R_GUEST_LAT_WARN) ? SEV_CRITICAL : SEV_WARNING,
-					   LAYER_VSCSI, e, wj, ev);
-	if (unconfirmed) {
+	enum severity sev = pinned < 0 ? SEV_INFO : glat > RVE(e, R_GUEST_LAT_WARN) ? SEV_CRITICAL : SEV_WARNING;
+	struct finding *f = window_finding(a, K_Q_GUEST_VSCSI_CAP, sev, LAYER_VSCSI, e, wj, ev);
+	f->heuristic = true;
+	f->ctrl = VC_UNKNOWN;
+	const char *lat = isnan(glat) ? "" : afmt(a, "; guest latency median %.1f ms", glat);
+	f->source = "[seed] Current Disk Queue Length pinned at 32 under LSI Logic SAS: the per-disk "
+		    "vSCSI limit is hit; [pal] warns at >= 32; [vmw KB 2053145] PVSCSI 64/254";
+	if (pinned < 0) {
 		f->summary = afmt(a, "guest disk queue at %.0f (median), above %s (%.0f) but not pinned at a "
 				     "controller limit, and no host capture maps this disk: whether the IOs wait "
 				     "in the guest above the controller or are in flight at the array cannot be "
-				     "told%s", qmed, names[lowest], L0,
-				  isnan(glat) ? "" : afmt(a, "; guest latency median %.1f ms", glat));
+				     "told (layers checked: the guest only; the controller type is not in the "
+				     "capture)%s", qmed, names[0], L0, lat);
 		f->rule = afmt(a, "without the host: Current Disk Queue Length within 1 of a per-disk limit in "
 				  ">= %g%% of the samples (pinned); a queue above the limits is information",
 			       100 * RVE(e, R_VSCSI_PINNED_SHARE));
-		f->source = "[seed] Current Disk Queue Length pinned at 32 under LSI Logic SAS: the per-disk "
-			    "vSCSI limit is hit; [vmw KB 2053145] PVSCSI 64/254";
 		f->advice = afmt(a, "Add the esxtop capture of the host for the same period (or --map this disk "
 				    "to its virtual disk): the host's IOs in flight for the virtual disk tell a "
 				    "controller cap from a slow array. If the disk is on LSI Logic SAS, every IO "
 				    "above 32 waits in the guest.");
-		f->heuristic = true;
 		return;
 	}
-	if (pinned >= 0)
-		f->summary = afmt(a, "guest disk queue pinned at %.0f, %s: IOs wait in the guest above the "
-				     "virtual SCSI controller%s%s",
-				  limits[pinned], names[pinned], v ? afmt(a, " (virtual disk %s)", v->name) : "",
-				  isnan(glat) ? "" : afmt(a, "; guest latency median %.1f ms", glat));
-	else
-		f->summary = afmt(a, "guest disk queue at %.0f (median), above %s (%.0f): IOs wait in the "
-				     "guest above the virtual SCSI controller%s%s",
-				  qmed, names[lowest], L0, v ? afmt(a, " (virtual disk %s)", v->name) : "",
-				  isnan(glat) ? "" : afmt(a, "; guest latency median %.1f ms", glat));
-	f->rule = afmt(a, "Current Disk Queue Length >= %g sustained%s", L0 - 1,
-		       v ? afmt(a, " and at least %g IOs more than the host has in flight for the "
-				   "virtual disk (host IOPS x latency)", fmax(2, 0.25 * L0))
-			 : " (no host capture mapped: not confirmed on the host side)");
-	f->source = "[seed] Current Disk Queue Length pinned at 32 under LSI Logic SAS: the per-disk "
-		    "vSCSI limit is hit; [pal] warns at >= 32; [vmw KB 2053145] PVSCSI 64/254";
-	if (pinned <= 0 && lowest == 0)
-		f->advice = afmt(a, "If this disk is on an LSI Logic SAS controller (per-disk queue 32, "
-				    "adapter 128, not changeable), move it to PVSCSI (per-disk 64, up to 254 "
-				    "with MaxQueueDepth; adapter 256, up to 1024), ideally one controller per "
-				    "busy disk; then check that the device queue (DQLEN) and the array absorb "
-				    "the deeper queue [seed]. If it already is PVSCSI, raise MaxQueueDepth.");
-	else
-		f->advice = afmt(a, "Raise the PVSCSI queue limits (MaxQueueDepth up to 254, "
-				    "RequestRingPages 32 for 1024 per adapter) [vmw KB 2053145], and spread "
-				    "the busiest files over more virtual disks and controllers.");
-	if (!v)
-		f->heuristic = true;
+	f->summary = afmt(a, "guest disk queue pinned at %.0f, %s: IOs wait in the guest above the virtual "
+			     "SCSI controller (layers checked: the guest only, no host capture maps this disk; "
+			     "the controller type is not in the capture)%s",
+			  vctrl_limit(a, e, kinds3[pinned]), names[pinned], lat);
+	f->rule = afmt(a, "Current Disk Queue Length >= %g sustained (no host capture mapped: not confirmed on "
+			  "the host side)", L0 - 1);
+	f->advice = pinned == 0 ? vscsi_advice(a, VC_UNKNOWN) : vscsi_advice(a, VC_PVSCSI);
+}
+
+/* The finding of guest disk e with the host's view of its virtual disk v, over the windows wj
+ * where the guest held clearly more than the host (x: the accounting). */
+static void vscsi_cap_finding(struct analysis *a, const struct entity *e, const struct entity *v,
+			      const struct win *wj, double glat, struct vscsi_acct *x)
+{
+	const struct capture *c = cap_of(a, e);
+	double lsi = RVE(e, R_VSCSI_LSI);
+	/* the host never held more than 32 and holds about 32 now, while the guest holds more: the
+	 * controller passes 32 per disk — LSI Logic SAS's limit (an inference from the counts) */
+	if (x->ctrl == VC_UNKNOWN && fabs(x->held - lsi) <= fmax(2, 0.125 * lsi)) {
+		x->ctrl = VC_LSI;
+		x->ctrl_why = afmt(a,
+				   "inferred: the host holds %.0f for %s (never clearly more than %g) while the guest "
+				   "holds %.0f, the per-disk limit of LSI Logic SAS",
+				   x->held, v->name, lsi, x->q);
+	}
+	double L0 = vctrl_limit(a, e, x->ctrl);
+	bool pinned = pinned_share(c, e, wj, L0) >= RVE(e, R_VSCSI_PINNED_SHARE);
+	const struct ev_spec ev[] = {{M_G_CDQL, L0 - 1}, {M_G_LAT_R, NAN}, {M_G_LAT_W, NAN}, {M_G_XFERS, NAN}, EV_END};
+	struct finding *f = window_finding(a, K_Q_GUEST_VSCSI_CAP,
+					   glat > RVE(e, R_GUEST_LAT_WARN) ? SEV_CRITICAL : SEV_WARNING, LAYER_VSCSI, e,
+					   wj, ev);
+	f->ctrl = x->ctrl;
+	const char *ctrl = x->ctrl == VC_UNKNOWN ? "controller unknown" : afmt(a, "on %s", vctrl_names[x->ctrl]);
+	f->summary =
+	    afmt(a,
+		 "guest disk queue %s %.0f%s, the host holds %.0f of them for %s: %.0f IOs wait in the guest "
+		 "above the virtual SCSI controller (%s; %s)%s",
+		 pinned ? "pinned at" : "at", pinned ? L0 : x->q, pinned ? "" : " (median)", x->held, v->name,
+		 x->q - x->held, ctrl, x->ctrl_why, isnan(glat) ? "" : afmt(a, "; guest latency median %.1f ms", glat));
+	f->rule = afmt(a, "Current Disk Queue Length >= %g sustained and at least %g IOs more than the host holds for "
+			  "the virtual disk (layers checked: the guest's Current Disk Queue Length; at the host, %s)",
+		       L0 - 1, fmax(2, 0.25 * L0), held_words(a, v, x->how));
+	f->source = "[derived] conservation of IOs between layers: guest outstanding = held in the guest + held at "
+		    "the host (ACTV + QUED, Little's law); [seed] LSI Logic SAS per disk 32; [vmw KB 2053145] PVSCSI "
+		    "64/254";
+	f->advice = vscsi_advice(a, x->ctrl);
 }
 
 void guest_vscsi_window(struct analysis *a, const struct swin *w)
 {
 	const struct entity *e = &a->m.ents[w->ent];
-	static const char *const names[3] = {"the LSI Logic SAS per-disk limit", "the PVSCSI default per-disk limit",
-					     "the PVSCSI maximum per-disk limit"};
-	const double limits[3] = {RVE(e, R_VSCSI_LSI), RVE(e, R_VSCSI_PVSCSI), RVE(e, R_VSCSI_PVSCSI_MAX)};
 	const struct capture *c = cap_of(a, e);
 	const struct diskmap_entry *me = NULL;
 	/* a guest clock that cannot be aligned: judged without the host's view */
 	const struct entity *v = analysis_clock_untrusted(a, e->capture) ? NULL : mapped_vdisk(a, e, &me);
 	if (v && model_hyperv(&a->m, v->capture))
 		return; /* a Hyper-V VHDX: no vSCSI per-disk limit (the guest's wait is queue.guest_hidden's) */
-	int lowest = vscsi_lowest(a, e, v, limits);
-	const double L0 = limits[lowest];
-	/* the windows of the episode at the limit the host allows, with IOs waiting above what the
-	 * host has in flight (Little: host IOPS x host latency): a guest queue the host absorbs is no cap */
+	struct vscsi_acct x = {.q = NAN, .held = NAN};
+	x.ctrl = controller_seen(a, e, v, &x.ctrl_why);
+	if (x.ctrl == VC_NVME)
+		return; /* no vSCSI per-disk limit of iopsy's sources (queue.guest_hidden judges its waits) */
+	const double L0 = vctrl_limit(a, e, x.ctrl), tol = fmax(2, 0.25 * L0);
+	/* the windows of the episode at the controller's limit, with IOs the host does not hold: the
+	 * queue counts are point samples at instants a sample apart and Little's count an interval
+	 * average, so the guest must hold clearly more (tol) over a window's medians */
 	int nsub = w->nsub > 1 ? w->nsub : 1;
 	size_t kk0 = SIZE_MAX, kk1 = 0;
-	double held = 0;
+	double held_s = 0;
+	struct qsketch aq, ah;
+	qs_init(&aq);
+	qs_init(&ah);
 	for (int j = 0; j < nsub; j++) {
 		int64_t s0 = w->nsub > 1 ? w->sub[j].start : w->start, s1 = w->nsub > 1 ? w->sub[j].end : w->end;
 		struct qsketch qq, qi;
@@ -349,26 +574,39 @@ void guest_vscsi_window(struct analysis *a, const struct swin *w)
 			if (c->ds.t1[k] < s0 || c->ds.t0[k] > s1)
 				continue;
 			qs_add(&qq, val(c, e, M_G_CDQL, k));
-			if (v) {
-				int64_t t = model_time(&a->m, c, k);
-				qs_add(&qi, value_at(a, v, M_CMDS, t) * vdisk_latency_at(a, v, t) / 1000.0);
-			}
+			if (v)
+				qs_add(&qi, host_held_at(a, v, model_time(&a->m, c, k), &x.how));
 			k0 = k < k0 ? k : k0;
 			k1 = k > k1 ? k : k1;
 		}
-		double q = qq.n ? qs_quantile(&qq, 0.5) : NAN, inside = qi.n ? qs_quantile(&qi, 0.5) : NAN;
+		double q = qq.n ? qs_quantile(&qq, 0.5) : NAN, held = qi.n ? qs_quantile(&qi, 0.5) : NAN;
 		qs_free(&qq);
 		qs_free(&qi);
-		if (isnan(q) || q < L0 - 1 || (!isnan(inside) && q - inside < fmax(2, 0.25 * L0)))
+		if (isnan(q) || q < L0 - 1 || (!isnan(held) && q - held < tol))
 			continue;
-		held += (double)(s1 - s0) / 1000.0 + c->interval_s;
+		qs_add(&aq, q);
+		qs_add(&ah, held);
+		held_s += (double)(s1 - s0) / 1000.0 + c->interval_s;
 		kk0 = k0 < kk0 ? k0 : kk0;
 		kk1 = k1 > kk1 ? k1 : kk1;
 	}
-	if (kk0 == SIZE_MAX || held < RV(R_SUSTAIN_SECONDS))
+	x.q = aq.n ? qs_quantile(&aq, 0.5) : NAN;
+	x.held = ah.n ? qs_quantile(&ah, 0.5) : NAN;
+	qs_free(&aq);
+	qs_free(&ah);
+	if (kk0 == SIZE_MAX || held_s < RV(R_SUSTAIN_SECONDS))
 		return;
 	struct win wj = {kk0, kk1, 0};
-	vscsi_cap_finding(a, e, v, me, lowest, limits, names, &wj);
+	struct qsketch ql;
+	qs_init(&ql);
+	for (size_t k = wj.k0; k <= wj.k1; k++)
+		qs_add(&ql, guest_latency_at(c, e, k));
+	double glat = ql.n ? qs_quantile(&ql, 0.5) : NAN;
+	qs_free(&ql);
+	if (!v || isnan(x.held))
+		vscsi_guest_only(a, e, &wj, glat);
+	else
+		vscsi_cap_finding(a, e, v, &wj, glat, &x);
 }
 
 /* ---- hidden guest queueing ---- */
@@ -546,9 +784,9 @@ void guest_hidden_window(struct analysis *a, const struct swin *w)
 	} else if (q >= RVE(e, R_VSCSI_LSI) - 1)
 		f->advice = afmt(a, "The wait is above the hypervisor: the guest's queue to the virtual "
 				    "controller is full (Current Disk Queue Length median %.0f). Check the "
-				    "controller type (LSI Logic SAS caps a disk at 32 outstanding IOs) and move "
-				    "busy disks to PVSCSI; also check guest CPU and filter drivers (antivirus, "
-				    "backup).%s", q,
+				    "controller type: if it is LSI Logic SAS (32 outstanding IOs per disk), move "
+				    "busy disks to PVSCSI; if it is PVSCSI, raise MaxQueueDepth to 254; also check "
+				    "guest CPU and filter drivers (antivirus, backup).%s", q,
 			       me && me->automatic ? afmt(a, " (Mapping found by correlating IOPS, r = %.2f; "
 							     "confirm with --map.)", me->correlation) : "");
 	else
@@ -592,6 +830,17 @@ static const char *partitions_guest(struct analysis *a)
 			hit = c->host;
 	}
 	const char *file = a->opts.partitions ? a->opts.partitions : "the partitions file";
+	/* no machine named: the only guest of the analysis is assumed (the listing iopsy's own advice
+	 * gives, 'wmic partition get BlockSize, StartingOffset, Name, Index', has no SystemName) */
+	if (!hit && !want && guests.len && !strchr(guests.data, ',')) {
+		for (size_t i = 0; i < a->m.ncaps && !hit; i++)
+			if (!a->m.caps[i].failed && a->m.caps[i].role == ROLE_GUEST && a->m.caps[i].host)
+				hit = a->m.caps[i].host;
+		a->parts_assumed = afmt(a,
+					"the listing names no machine (no SystemName column): taken to be of %s, the "
+					"only guest of this analysis",
+					hit);
+	}
 	const char *gs = guests.len ? afmt(a, "the guest%s captured: %s", strchr(guests.data, ',') ? "s" : "", guests.data)
 				    : "no guest (perfmon) capture was given";
 	if (!hit && a->parts.system)
@@ -699,7 +948,14 @@ void det_alignment(struct analysis *a, const struct analyze_opts *o)
 				 sym ? "" : " Not urgent: no symptom in these captures.");
 		nmis++;
 	}
-	input_said(a, "--partitions", a->opts.partitions, 0, IN_APPLIED, "%zu partition%s of %s checked: %s", a->parts.n,
-		   a->parts.n == 1 ? "" : "s", guest,
-		   nmis ? afmt(a, "%zu misaligned (see the findings)", nmis) : "every one aligned");
+	if (a->parts_assumed) {
+		struct diag d;
+		diag_init(&d, a->opts.partitions ? a->opts.partitions : "partitions", -1);
+		d.sink = a->sink;
+		diag_emit(&d, DIAG_NOTE, 0, 0, "%s", a->parts_assumed);
+	}
+	input_said(a, "--partitions", a->opts.partitions, 0, IN_APPLIED, "%zu partition%s of %s checked: %s%s",
+		   a->parts.n, a->parts.n == 1 ? "" : "s", guest,
+		   nmis ? afmt(a, "%zu misaligned (see the findings)", nmis) : "every one aligned",
+		   a->parts_assumed ? afmt(a, " (%s)", a->parts_assumed) : "");
 }

@@ -13,6 +13,12 @@
 enum severity { SEV_INFO, SEV_WARNING, SEV_CRITICAL };
 extern const char *const severity_names[3];
 
+/* The virtual controller a guest disk is on, as far as the captures tell (detect_guest.c): from the
+ * virtual disk's bus ("nvme0:1", "sata0:2"), or from the IOs the host holds for it (more than 32:
+ * not LSI Logic SAS; more than 64: PVSCSI with MaxQueueDepth raised; never more than 32 while the
+ * guest holds more: a per-disk limit of 32, LSI Logic SAS's). VC_UNKNOWN when nothing tells. */
+enum vctrl { VC_UNKNOWN, VC_LSI, VC_PVSCSI, VC_PVSCSI_RAISED, VC_NVME, VC_SATA };
+
 #define MAX_EVIDENCE 5
 #define SWIN_MAX_CTX 2
 struct evidence {
@@ -79,6 +85,7 @@ struct finding {
 	const char *victims;             /* those other VMs ("SQL01", arena), NULL */
 	const char *victim_vdisk;        /* the first victim's virtual disk on the LUN (arena), NULL */
 	double driver_share;             /* the driver's share of the commands (0..1), NaN */
+	enum vctrl ctrl;                 /* queue.guest_vscsi_cap: the disk's controller (VC_UNKNOWN) */
 };
 
 /* guest disk ↔ virtual disk */

@@ -811,6 +811,30 @@ static void summary(const struct model *m, struct sql_instance *si, const struct
 	buf_free(&b);
 }
 
+const char *sql_log_on_disk(const struct model *m, const struct entity *g)
+{
+	for (size_t i = 0; g && g->host && i < m->nents; i++) {
+		const struct entity *e = &m->ents[i];
+		const char *colon = e->layer == LAYER_SQL ? strchr(e->name, ':') : NULL;
+		if (!colon || !same_host(e->host, g->host) || strcmp(colon + 1, "_Total") == 0 ||
+		    !has(e, M_SQL_LOG_MBPS))
+			continue;
+		char name[128];
+		size_t nl = (size_t)(colon - e->name);
+		if (nl >= sizeof name)
+			continue;
+		memcpy(name, e->name, nl);
+		name[nl] = 0;
+		struct sql_instance si = {.host = e->host, .name = name};
+		struct inst_ents ie;
+		find_ents(m, &si, &ie);
+		double r, sh;
+		if (by_evidence(m, &ie, e, M_SQL_LOG_MBPS, PS_WRITE_MB, &r, &sh) == g)
+			return db_name(e);
+	}
+	return NULL;
+}
+
 void sql_build(const struct sql_in *in, struct sql_report *out, struct arena *ar)
 {
 	memset(out, 0, sizeof *out);

@@ -123,5 +123,10 @@ struct sql_in {
 
 /* Fills out (strings in ar). An analysis without SQL Server counters gets n = 0. */
 void sql_build(const struct sql_in *in, struct sql_report *out, struct arena *ar);
+/* The database whose transaction log SQL Server's own counters put on guest disk g: its
+ * Databases(DB)\Log Bytes Flushed/sec follows g's write bytes and is most of them (the evidence
+ * sql_build places logs by); its name (the model's), NULL when none does. For the detectors, which
+ * run before sql_build. */
+const char *sql_log_on_disk(const struct model *m, const struct entity *g);
 
 #endif

@@ -86,6 +86,17 @@ static int layer_list(const struct analysis *a, enum cov_status st, bool all_but
 	return n;
 }
 
+/* Where a guest disk's wait may be when only its perfmon is given: a VM's guest (its counters or a
+ * hypervisor's capture show it is one) or a Windows host. */
+static const char *alone_words(const struct analysis *a, const struct finding *f)
+{
+	if (f->capture >= 0 && !model_guest_is_vm(&a->m, (size_t)f->capture))
+		return "from Windows' counters alone it cannot be told whether at its controller, its disks or the array "
+		       "behind them";
+	return "from the guest alone it cannot be told whether in the guest's queue to the virtual controller, in the "
+	       "host or in the array";
+}
+
 /* What could not be assessed, each reason once, with what to add. */
 static void coverage_note(const struct analysis *a, struct buf *b)
 {
@@ -98,10 +109,19 @@ static void coverage_note(const struct analysis *a, struct buf *b)
 				 "seen: add the guest's perfmon of the same period."
 			       : " The guest was not captured, so its own latency and guest-side queueing (the vSCSI "
 				 "per-disk limit) cannot be seen: add the guest's perfmon of the same period.");
-	if (no_host)
+	bool vm = false; /* a perfmon that shows it is a VM's (VMware Tools, Hyper-V integration counters) */
+	for (size_t i = 0; i < a->m.ncaps; i++)
+		vm |= !a->m.caps[i].failed && a->m.caps[i].role == ROLE_GUEST && model_guest_is_vm(&a->m, i);
+	if (no_host && vm)
 		buf_adds(b, " No host capture was given, so the layers below the guest (the hypervisor's queues, "
 			    "device, adapter, array) are not assessed: add the host's capture of the same period "
 			    "(esxtop on VMware, the host's perfmon on Hyper-V).");
+	else if (no_host)
+		buf_adds(
+		    b, " The perfmon shows no sign of being a VM's (no VMware Tools or Hyper-V guest counters), so it "
+		       "was read as a Windows host's own disks; only what Windows sees is assessed. If it is a VM, "
+		       "add its hypervisor's capture of the same period (esxtop on VMware, the host's perfmon on "
+		       "Hyper-V) for the layers below it.");
 	/* the other reasons, grouped by their sentence */
 	bool done[COV_LAYERS] = {false};
 	if (hv && c->layer[LAYER_WORLD].reason == COVR_NO_COUNTER && c->layer[LAYER_ADAPTER].reason == COVR_NO_COUNTER &&
@@ -293,9 +313,8 @@ void analysis_verdict(struct analysis *a)
 					       "not show where",
 					   f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary);
 			else
-				buf_printf(&b, "on the path of %s%s%s, which is slow (%s); from the guest alone it cannot be "
-					       "told whether in the guest's queue to the virtual controller, in the host or in "
-					       "the array", f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary);
+				buf_printf(&b, "on the path of %s%s%s, which is slow (%s); %s", f->host ? f->host : "",
+					   f->host ? " " : "", f->entity, f->summary, alone_words(a, f));
 		}
 		buf_addc(&b, '.');
 		if (guest && !kernel && !array && !throttle && have_host && a->nmap)
