@@ -398,7 +398,14 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 	if (mf && mf->sev >= SEV_WARNING) {
 		struct buf h;
 		buf_init(&h);
-		if (a->verdict_where == VW_PLACES && vf && kinds[vf->kind].place == VP_CPU) {
+		if (a->verdict_where == VW_PLACES && vf && kinds[vf->kind].place == VP_MEMORY) {
+			if (vf->kind == K_MEM_GUEST_PAGING)
+				buf_printf(&h, "%s waits for memory, not for storage: it pages hard, and its disk IO is the paging",
+					   vf->entity);
+			else
+				buf_printf(&h, "The %s waits for memory, not for storage: the ESXi host swaps %s's memory",
+					   sql ? "SQL Server VM" : "VM", vf->entity);
+		} else if (a->verdict_where == VW_PLACES && vf && kinds[vf->kind].place == VP_CPU) {
 			buf_printf(&h, "The %s waits for CPU, not for storage: its %s", sql ? "SQL Server VM" : "VM",
 				   analysis_hyperv(a) ? "virtual processors wait for a logical processor of the Hyper-V host"
 						      : "vCPUs wait for a physical CPU of the ESXi host");

@@ -50,6 +50,14 @@ enum metric {
 	 * the guest's (PhysicalDisk Avg. Disk sec/Read|Write|Transfer, Current / Avg. Disk Queue
 	 * Length; Cluster CSVFS Avg. sec/Read|Write and queue lengths) */
 	M_H_LAT_R, M_H_LAT_W, M_H_LAT_T, M_H_CDQL, M_H_ADQL,
+	/* memory (doc/rules-sources.md, memory.*): a Windows machine's (perfmon Memory, Paging File, on
+	 * an io-path entity "_Total" of the machine; a Paging File instance is named by its drive, "C:"),
+	 * SQL Server's Memory Grants Pending (on the instance), an ESXi host's (esxtop Memory, on an
+	 * io-path entity "_Total" of the host: Free MBytes, the memory state 0 high .. 3 or 4 low, swap
+	 * MB/s, balloon MB) and a VM's (Group Memory: swap-in/out MB/s, swapped MB, balloon MCTLSZ MB) */
+	M_MEM_AVAIL_MB, M_MEM_PAGES, M_MEM_PAGES_IN, M_MEM_PF_USAGE, M_SQL_GRANTS_PENDING,
+	M_HMEM_FREE_MB, M_HMEM_STATE, M_HMEM_SWAP_R, M_HMEM_SWAP_W, M_HMEM_BALLOON,
+	M_VM_SWAP_R, M_VM_SWAP_W, M_VM_SWAPPED, M_VM_BALLOON,
 	M_COUNT
 };
 struct metric_info {

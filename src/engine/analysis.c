@@ -1188,6 +1188,7 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 	refine_advice(a);
 	raise_causes(a);
 	analysis_cpu_explains(a);
+	analysis_mem_explains(a);
 	analysis_shared_load(a);
 	if (a->nf)
 		qsort(a->f, a->nf, sizeof *a->f, finding_cmp);

@@ -211,6 +211,10 @@ void analysis_shared_load(struct analysis *a);
  * is the CPU's: its advice says so, queue.guest_hidden becomes information. After the advice and
  * the causes' severities are settled. */
 void analysis_cpu_explains(struct analysis *a);
+/* detect_mem.c: the disk findings a memory cause explains (a guest's paging disks and their virtual
+ * disk and LUN, a swapped VM's guest disks) become its symptoms (finding.explained_by): their
+ * advice says so, queue.guest_hidden becomes information, the cause takes their severity. */
+void analysis_mem_explains(struct analysis *a);
 /* Frees the streaming state; analysis_free calls it. */
 void stream_detach(struct analysis *a);
 

@@ -2,7 +2,7 @@
  * rule and its source, and advice that depends on the other evidence. Conditions are evaluated on
  * the aligned downsampled series and must be sustained (rules sustain.*), never single spikes.
  * This file is the table (analysis.h); the detectors are in detect_guest.c, detect_device.c,
- * detect_throttle.c, detect_log.c, detect_path.c, detect_cpu.c and detect_hyperv.c, what they
+ * detect_throttle.c, detect_log.c, detect_path.c, detect_cpu.c, detect_mem.c and detect_hyperv.c, what they
  * share in detect_ev.c and detect_int.h. */
 #include "detect_int.h"
 
@@ -59,5 +59,8 @@ const struct detector detectors[] = {
 	{.kind = K_T_STORAGE_QOS, .title = "a VHDX held at a Storage QoS maximum (or slow above its storage)", .run = det_hv_vhdx},
 	{.kind = K_CSV_REDIRECTED, .title = "a Cluster Shared Volume's IO redirected over the network", .run = det_hv_csv_redirected},
 	{.kind = K_CPU_CONTENTION, .title = "a Hyper-V VM's virtual processors waiting for a logical processor", .run = det_hv_cpu_wait},
+	{.kind = K_MEM_GUEST_PAGING, .title = "a Windows guest paging hard (little available memory, pages read from disk)",
+	 .run = det_guest_paging},
+	{.kind = K_MEM_HOST_SWAP, .title = "a VM waiting for the ESXi host to swap its memory in", .run = det_host_swap},
 	{.title = NULL},
 };

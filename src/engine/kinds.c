@@ -70,6 +70,13 @@ const struct kind_info kinds[K_COUNT] = {
 			      .place_order = 0, .action = ACT_CSV_REDIRECTED},
 	[K_LAT_HOST_DISK] = {.name = "latency.host_disk", .title = "host disk latency (Hyper-V host)", .layer = LAYER_DEVICE,
 			     .box = BOX_ARRAY, .waits = true, .cause_rank = 3, .place = VP_ARRAY, .place_order = 2, .action = ACT_HOST_DISK},
+	/* memory (detect_mem.c): the disk findings they explain are their symptoms */
+	[K_MEM_GUEST_PAGING] = {.name = "memory.guest_paging", .title = "the guest pages hard: little available memory, pages read from disk",
+				.layer = LAYER_GUEST, .box = BOX_GUEST, .waits = true, .cause_rank = 0, .place = VP_MEMORY,
+				.place_order = 0, .action = ACT_MEMORY},
+	[K_MEM_HOST_SWAP] = {.name = "memory.host_swap", .title = "the ESXi host swaps a VM's memory and the VM waits for it",
+			     .layer = LAYER_VM, .box = BOX_GUEST, .waits = true, .cause_rank = 0, .place = VP_MEMORY,
+			     .place_order = 1, .action = ACT_MEMORY},
 };
 
 int kind_find(const char *name)

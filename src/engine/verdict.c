@@ -8,11 +8,12 @@
 
 #include "analysis.h"
 
-/* A warning or critical finding of a kind of place p exists. */
+/* A warning or critical finding of a kind of place p exists (a symptom a memory cause explains
+ * names no place: its cause does). */
 static bool has_place(const struct analysis *a, enum verdict_place p)
 {
 	for (size_t i = 0; i < a->nf; i++)
-		if (kinds[a->f[i].kind].place == p && a->f[i].sev >= SEV_WARNING)
+		if (kinds[a->f[i].kind].place == p && a->f[i].sev >= SEV_WARNING && !a->f[i].explained_by)
 			return true;
 	return false;
 }
@@ -30,7 +31,7 @@ static const struct finding *first_in_place(const struct analysis *a, enum verdi
 	const struct finding *best = NULL;
 	for (size_t i = 0; i < a->nf; i++) {
 		const struct kind_info *k = &kinds[a->f[i].kind];
-		if (k->place != p)
+		if (k->place != p || a->f[i].explained_by)
 			continue;
 		if (!best || k->place_order < kinds[best->kind].place_order ||
 		    (k->place_order == kinds[best->kind].place_order && a->f[i].sev == best->sev &&
@@ -170,8 +171,8 @@ void analysis_verdict(struct analysis *a)
 	}
 	bool guest = has_place(a, VP_GUEST), kernel = has_place(a, VP_KERNEL), throttle = has_place(a, VP_THROTTLE);
 	bool array = has_place(a, VP_ARRAY), adapter = has_place(a, VP_ADAPTER), glat = has_place(a, VP_GUEST_LATENCY);
-	bool datastore = has_place(a, VP_DATASTORE), cpu = has_place(a, VP_CPU);
-	int places = guest + kernel + throttle + array + adapter + datastore + cpu;
+	bool datastore = has_place(a, VP_DATASTORE), cpu = has_place(a, VP_CPU), mem = has_place(a, VP_MEMORY);
+	int places = guest + kernel + throttle + array + adapter + datastore + cpu + mem;
 	bool warned = false;
 	for (size_t i = 0; i < a->nf; i++)
 		warned |= a->f[i].sev >= SEV_WARNING;
@@ -210,17 +211,29 @@ void analysis_verdict(struct analysis *a)
 		a->verdict_where = VW_PLACES;
 		a->verdict_places = (guest ? 1u << VP_GUEST : 0) | (throttle ? 1u << VP_THROTTLE : 0) |
 				    (kernel && !throttle ? 1u << VP_KERNEL : 0) | (adapter ? 1u << VP_ADAPTER : 0) |
-				    (array ? 1u << VP_ARRAY : 0) | (datastore ? 1u << VP_DATASTORE : 0) | (cpu ? 1u << VP_CPU : 0);
+				    (array ? 1u << VP_ARRAY : 0) | (datastore ? 1u << VP_DATASTORE : 0) | (cpu ? 1u << VP_CPU : 0) |
+				    (mem ? 1u << VP_MEMORY : 0);
 		{
-			static const enum verdict_place order[] = {VP_CPU, VP_GUEST, VP_THROTTLE, VP_KERNEL, VP_ADAPTER, VP_ARRAY,
+			static const enum verdict_place order[] = {VP_MEMORY, VP_CPU, VP_GUEST, VP_THROTTLE, VP_KERNEL, VP_ADAPTER, VP_ARRAY,
 								   VP_DATASTORE};
 			for (size_t k = 0; k < sizeof order / sizeof order[0] && a->verdict_first < 0; k++)
 				if (a->verdict_places & (1u << order[k]))
 					a->verdict_first = first_in_place(a, order[k]) - a->f;
 		}
+		if (mem) {
+			const struct finding *f = first_in_place(a, VP_MEMORY);
+			if (f->kind == K_MEM_GUEST_PAGING)
+				buf_printf(&b, "for memory, not storage: %s; the disk IO is the paging: give it memory or cap "
+					       "SQL Server's max server memory", f->summary);
+			else
+				buf_printf(&b, "for memory, not storage: on %s, %s; the VM stalls on swapped pages and its IO "
+					       "completions wait with it", f->host ? f->host : "its host", f->summary);
+			said++;
+		}
 		if (cpu) {
 			const struct finding *f = first_in_place(a, VP_CPU);
-			buf_printf(&b, "for CPU, not storage: %s — %s; IO completions wait for a virtual CPU to run", f->entity, f->summary);
+			buf_printf(&b, "%sfor CPU, not storage: %s — %s; IO completions wait for a virtual CPU to run", said ? "; and " : "",
+				   f->entity, f->summary);
 			said++;
 		}
 		if (guest) {

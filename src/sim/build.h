@@ -93,5 +93,8 @@ void sc_build_total_only(struct sim_config *c, int part);
 void sc_build_no_disk_counters(struct sim_config *c, int part);
 void sc_build_sql_log_cpu(struct sim_config *c, int part);
 void sc_build_sql_log_storage(struct sim_config *c, int part);
+void sc_build_guest_paging(struct sim_config *c, int part);
+void sc_build_host_swap(struct sim_config *c, int part);
+void sc_build_perfmon_other_day(struct sim_config *c, int part);
 
 #endif

@@ -239,6 +239,8 @@ static double noise_base(struct sim_esx *w, const char *counter)
 	double u = prng_uniform(&w->frng);
 	if (strstr(counter, "Ready"))
 		return 0.05 + u * 0.8;
+	if (strstr(counter, "Swap Wait"))
+		return 0; /* no host swaps an idle filler VM (the draw is kept: the other columns stay as they were) */
 	if (strstr(counter, "Idle") || strstr(counter, "Wait"))
 		return 90 + u * 9;
 	if (strstr(counter, "Used") || strstr(counter, "Run"))
@@ -301,9 +303,18 @@ static int layout(struct sim_esx *w, struct sim_line *hdr, long budget)
 	make_plan(&f, budget, c->pcpus);
 
 	/* Memory, Physical Cpu Load, Physical Cpu */
-	for (size_t i = 0; i < sizeof mem_ctr / sizeof mem_ctr[0]; i++)
-		if (!add_col(w, hdr, "Memory", NULL, mem_ctr[i], GEN_CONST, 0, false, mem_base[i]))
+	for (size_t i = 0; i < sizeof mem_ctr / sizeof mem_ctr[0]; i++) {
+		/* a host short of memory (host_free_mb): little free, the state hard, swap in use */
+		double base = mem_base[i];
+		if (c->host_free_mb > 0 && strcmp(mem_ctr[i], "Free MBytes") == 0)
+			base = c->host_free_mb;
+		else if (c->host_free_mb > 0 && strcmp(mem_ctr[i], "Memory State") == 0)
+			base = 2;
+		else if (c->host_free_mb > 0 && strcmp(mem_ctr[i], "Swap Used MBytes") == 0)
+			base = 6144;
+		if (!add_col(w, hdr, "Memory", NULL, mem_ctr[i], GEN_CONST, 0, false, base))
 			return ERR_NOMEM;
+	}
 	static const char *const load_ctr[] = {"Cpu Load (1 Minute Avg)", "Cpu Load (5 Minute Avg)",
 		"Cpu Load (15 Minute Avg)"};
 	for (int i = 0; i < 3; i++)
@@ -825,7 +836,7 @@ static void fill_snapshot(struct sim_esx *w, double t)
 		g[8] = used * 0.01;
 		g[9] = costop;
 		g[10] = 0;
-		g[11] = 0;
+		g[11] = sim_swap_stall_ms(c, vm, t) > 0 ? v->vcpus * v->swap_wait_pct * (0.9 + 0.2 * prng_uniform(&w->frng)) : 0;
 		for (int wi = 0; wi < nwld; wi++) {
 			double *x = g + NGCPU + wi * NVCPU;
 			double u = wi >= 6 ? used / v->vcpus : 0.2 * prng_uniform(&w->frng);

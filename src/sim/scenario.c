@@ -458,6 +458,16 @@ const struct sim_scenario sim_scenarios[] = {
 	{.name = "hyperv-move-csv",
 	 .summary = "SQL01_D.vhdx moved from busy Volume1 (~25 ms) to Volume2 (~2 ms), same OLTP -> improved",
 	 .nparts = 2, .part_dir = {"before", "after"}, .build = sim_hv_build_move_csv, .duration = 3600, .interval = 15},
+	/* ---- memory as the cause, captures that do not belong together (issue 34) ---- */
+	{.name = "guest-paging",
+	 .summary = "SQL01 pages hard at 30-70 %: Available MBytes ~150, the paging is C:'s IO (its LUN slow): memory, not the array",
+	 .nparts = 1, .build = sc_build_guest_paging},
+	{.name = "host-swap",
+	 .summary = "the ESXi host (free ~900 MB) swaps SQL01 at 30-70 %: %SWPWT ~20 per vCPU, guest D: +12 ms, virtual disk ~1 ms",
+	 .nparts = 1, .build = sc_build_host_swap},
+	{.name = "perfmon-other-day",
+	 .summary = "the LSI ETL host capture with a perfmon of SQL01 from the next day: the guest<->host link is not assessed",
+	 .nparts = 1, .build = sc_build_perfmon_other_day},
 	{.name = NULL},
 };
 
