@@ -381,6 +381,8 @@ static void coverage_json(const struct analysis *a, struct json *j)
 	json_obj_begin(j);
 	json_key(j, "complete");
 	json_bool(j, c->complete);
+	json_key(j, "guest_host_link_not_assessed");
+	json_str(j, c->link_why);
 	json_key(j, "layers");
 	json_arr_begin(j);
 	for (int l = 0; l < COV_LAYERS; l++) {

@@ -578,9 +578,12 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 	} else {
 		buf_free(&fl);
 		buf_free(&b);
+		/* every layer, and the guest tied to the host (a perfmon of another VM or day is not) */
 		if (a->cov.complete)
 			add_sentence(s, xprintf("The captures show every layer from Windows down to the array."));
 	}
+	if (a->cov.link_why)
+		add_sentence(s, xprintf("%s", a->cov.link_why));
 	struct action_list l;
 	actions_of(a, &l);
 	take_actions(s, &l);

@@ -60,8 +60,8 @@ static void overlap_note(const struct analysis *a, struct buf *b)
 			h1 = e > h1 ? e : h1;
 		}
 	}
-	if (g0 == INT64_MAX || h0 == INT64_MAX || (g0 <= h1 && h0 <= g1))
-		return;
+	if (g0 == INT64_MAX || h0 == INT64_MAX || (g0 <= h1 && h0 <= g1) || a->link_note)
+		return; /* the link check says it (check_link) */
 	double gap_h = (double)(g0 > h1 ? g0 - h1 : h0 - g1) / 3600000.0;
 	buf_printf(b, " The guest (perfmon) and host (esxtop) captures do not overlap in time (%.1f h apart): "
 		      "nothing could be correlated between them. If they cover the same incident, the perfmon "
@@ -317,6 +317,8 @@ void analysis_verdict(struct analysis *a)
 	}
 	coverage_note(a, &b);
 	overlap_note(a, &b);
+	if (a->link_note)
+		buf_printf(&b, " %s", a->link_note);
 	if (a->parts_note)
 		buf_printf(&b, " %s", a->parts_note);
 	if (a->clock_note)
