@@ -327,8 +327,22 @@ static struct corr correlate(const struct analysis *a, const struct entity *g, c
 	return best;
 }
 
-/* Guest disks without a --map entry get the virtual disk whose IOPS correlate best (r >= 0.7),
- * preferring the VM whose name matches the guest host name. */
+/* Whether guest disk g and virtual disk v carry about the same IOs over their common time (their
+ * mean IOPS within 30 %, as queue.guest_hidden compares them): conservation between layers; two disks of one VM whose phases
+ * coincide correlate in shape at different levels. True when either mean is unknown. */
+static bool same_level(const struct analysis *a, const struct entity *g, const struct entity *v)
+{
+	const struct capture *cg = &a->m.caps[g->capture], *cv = &a->m.caps[v->capture];
+	int64_t t0 = cg->start + cg->clock_offset_ms, t1 = cg->end + cg->clock_offset_ms;
+	int64_t s0 = cv->start + cv->clock_offset_ms, s1 = cv->end + cv->clock_offset_ms;
+	t0 = t0 > s0 ? t0 : s0;
+	t1 = t1 < s1 ? t1 : s1;
+	double gl = iop_window_mean(&a->m, g, M_G_XFERS, t0, t1), vl = iop_window_mean(&a->m, v, M_CMDS, t0, t1);
+	return isnan(gl) || isnan(vl) || (gl >= 0.7 * vl && vl >= 0.7 * gl);
+}
+
+/* Guest disks without a --map entry get the virtual disk whose IOPS correlate best (r >= 0.7) at
+ * about the same level (same_level), preferring the VM whose name matches the guest host name. */
 static void auto_map(struct analysis *a)
 {
 	for (size_t i = 0; i < a->m.nents; i++) {
@@ -355,7 +369,7 @@ static void auto_map(struct analysis *a)
 				if (pass == 0 && !same_name)
 					continue;
 				struct corr c = correlate(a, g, v, 300000);
-				if (!isnan(c.r) && c.r >= 0.7 && (isnan(br) || c.r > br)) {
+				if (!isnan(c.r) && c.r >= 0.7 && (isnan(br) || c.r > br) && same_level(a, g, v)) {
 					br = c.r;
 					best = v;
 				}
@@ -562,8 +576,8 @@ static double best_follow(struct analysis *a, size_t ci)
 	return best;
 }
 
-/* The --map lines of guest capture ci whose disks' IOPS do not follow each other (r < 0.6 at the
- * aligned clocks): contradicted, each with its figure. Returns how many lines of ci follow (r >=
+/* The --map lines of guest capture ci whose disks' IOPS do not agree (r < 0.6 at the aligned clocks,
+ * or mean levels more than 30 % apart): contradicted, each with its figures. Returns how many lines of ci follow (r >=
  * 0.6, an automatic line counts by its own correlation); *nuser counts ci's user lines checked,
  * *nbad those that disagree. */
 static int map_follows(struct analysis *a, size_t ci, size_t *nuser, size_t *nbad)
@@ -584,18 +598,28 @@ static int map_follows(struct analysis *a, size_t ci, size_t *nuser, size_t *nba
 		(*nuser)++;
 		int64_t slack = (int64_t)(2 * fmax(c->interval_s, a->m.caps[v->capture].interval_s) * 1000);
 		struct corr r = correlate(a, g, v, slack);
-		if (!isnan(r.r) && r.r >= 0.6) {
+		/* the same IOs at both layers (conservation): the shapes follow each other and the levels
+		 * agree within 30 % over the common time (the disks of one VM share its phases, so the shape
+		 * alone does not tell them apart) */
+		int64_t gs0, ge0, vs0, ve0;
+		cap_span(c, &gs0, &ge0);
+		cap_span(&a->m.caps[v->capture], &vs0, &ve0);
+		int64_t t0 = gs0 > vs0 ? gs0 : vs0, t1 = ge0 < ve0 ? ge0 : ve0;
+		double gl = iop_window_mean(&a->m, g, M_G_XFERS, t0, t1), vl = iop_window_mean(&a->m, v, M_CMDS, t0, t1);
+		double ratio = vl > 0 ? gl / vl : NAN;
+		if (!isnan(r.r) && r.r >= 0.6 && ratio >= 0.7 && ratio <= 1 / 0.7) {
 			follow++;
 			continue;
 		}
 		(*nbad)++;
 		const char *gh = m->guest_host ? m->guest_host : "", *gs = m->guest_host ? "\\" : "";
-		const char *rs = isnan(r.r) ? "no common time" : afmt(a, "r = %.2f", r.r);
-		note(a, m->file, m->line, "%s%s%s = %s: the IOPS of the two do not follow each other (%s): one of them is not "
-			 "the other's disk", gh, gs, m->guest_disk, m->vdisk, rs);
+		const char *rs = isnan(r.r) ? "no common time"
+				 : afmt(a, "r = %.2f; %.0f IO/s in the guest against %.0f at the host", r.r, gl, vl);
+		note(a, m->file, m->line, "%s%s%s = %s: the IOPS of the two do not agree (%s): one is not the other's disk", gh,
+		     gs, m->guest_disk, m->vdisk, rs);
 		input_said(a, "--map", m->file, m->line, IN_CONTRADICTED,
-			   "%s%s%s = %s: both are in the captures, but their IOPS do not follow each other (%s)", gh, gs,
-			   m->guest_disk, m->vdisk, rs);
+			   "%s%s%s = %s: both are in the captures, but their IOPS do not agree (%s)", gh, gs, m->guest_disk,
+			   m->vdisk, rs);
 	}
 	return follow;
 }
@@ -651,11 +675,14 @@ static void check_link(struct analysis *a)
 		}
 		a->clock_untrusted[ci] = true;
 	}
+	const char *file = NULL;
+	for (size_t k = 0; k < a->nmap && !file; k++)
+		file = a->map[k].automatic ? NULL : a->map[k].file;
 	if (a->map_pending)
-		input_said(a, "--map", NULL, 0, nbad ? IN_CONTRADICTED : nuser ? IN_AGREED : IN_APPLIED, "%s",
-			   nbad ? afmt(a, "%zu of the %zu active disk pairs named do not follow each other's IOPS", nbad, nuser)
-			   : nuser ? afmt(a, "every guest disk and virtual disk named is in the captures, and the IOPS of the %zu active "
-					    "pair%s follow each other", nuser, nuser == 1 ? "" : "s")
+		input_said(a, "--map", file, 0, nbad ? IN_CONTRADICTED : nuser ? IN_AGREED : IN_APPLIED, "%zu disk line%s: %s",
+			   a->map_pending, a->map_pending == 1 ? "" : "s", nbad ? afmt(a, "the IOPS of %zu of the %zu active disk pairs named do not agree", nbad, nuser)
+			   : nuser ? afmt(a, "every guest disk and virtual disk named is in the captures, and the IOPS of the %zu "
+					    "active pair%s follow each other", nuser, nuser == 1 ? "" : "s")
 				   : "every guest disk and virtual disk named is in the captures (none busy enough to check their "
 				     "IOPS)");
 }
@@ -800,7 +827,7 @@ static void verify_map(struct analysis *a)
 		if (!file)
 			file = m->file;
 	}
-	a->map_pending = nuser && !nbad && guest_cap && host_cap; /* the IOPS are checked with the clocks aligned */
+	a->map_pending = !nbad && guest_cap && host_cap ? nuser : 0; /* the IOPS are checked with the clocks aligned */
 	if (nuser && !a->map_pending)
 		input_said(a, "--map", file, 0, nbad ? IN_CONTRADICTED : guest_cap && host_cap ? IN_AGREED : IN_APPLIED,
 			   "%zu disk line%s: %s", nuser, nuser == 1 ? "" : "s",

@@ -107,8 +107,8 @@ struct analysis {
 	const char *link_note;           /* the guest<->host link not assessed: why, one sentence (the
 	                                  * verdict, the coverage and stderr say it), NULL when it was
 	                                  * established or there is no pair of guest and host captures */
-	bool map_pending;                /* verify_map found every --map line's disks: whether the IOPS
-	                                  * agree too is said by the link check (check_link) */
+	size_t map_pending;              /* verify_map found every disk of these many --map lines: whether
+	                                  * their IOPS agree too is said by the link check (check_link) */
 	const char *parts_host;          /* --map "partitions = HOST": the guest the partitions file is of */
 	const char *parts_note;          /* why the partitions file was not applied (the verdict says it),
 	                                  * NULL when it was or none was given (arena) */

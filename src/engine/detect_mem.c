@@ -94,16 +94,32 @@ void det_guest_paging(struct analysis *a, const struct analyze_opts *o)
 
 /* ---- an ESXi host that swaps a VM ---- */
 
+/* Whether VM v's storage is in the analysis: a virtual disk of it in v's capture ("VM:scsi0:1"), or
+ * its guest's perfmon. A VM with neither has no storage symptom for its memory to explain. */
+static bool vm_with_storage(const struct analysis *a, const struct entity *v)
+{
+	if (analysis_guest_captured(a, v->name))
+		return true;
+	size_t n = strlen(v->name);
+	for (size_t i = 0; i < a->m.nents; i++) {
+		const struct entity *d = &a->m.ents[i];
+		if (d->layer == LAYER_VSCSI && d->capture == v->capture && strncmp(d->name, v->name, n) == 0 && d->name[n] == ':')
+			return true;
+	}
+	return false;
+}
+
 /* A VM's Group Cpu % Swap Wait per vCPU (the group's over its vCPU worlds; the group's figure when
  * the capture does not count them) above memory.swap_wait.warning_pct, or its swap-in rate (Group
  * Memory SWR/s) above memory.swap_in.mb_per_s, sustained: the host swaps its memory and the VM
- * waits for the pages [vmw Interpreting esxtop Statistics]. */
+ * waits for the pages [vmw Interpreting esxtop Statistics]. Judged for the VMs whose storage the
+ * analysis has (vm_with_storage). */
 void det_host_swap(struct analysis *a, const struct analyze_opts *o)
 {
 	(void)o;
 	for (size_t i = 0; i < a->m.nents; i++) {
 		const struct entity *v = &a->m.ents[i];
-		if (v->layer != LAYER_VM || v->outside || (!has(v, M_SWPWT) && !has(v, M_VM_SWAP_R)))
+		if (v->layer != LAYER_VM || v->outside || (!has(v, M_SWPWT) && !has(v, M_VM_SWAP_R)) || !vm_with_storage(a, v))
 			continue;
 		int n = model_vm_vcpus(&a->m, v->capture, v->name);
 		double per = n >= 1 ? n : 1;

@@ -181,6 +181,9 @@ struct sim_truth_x {
 	bool clock;                             /* "clock_offset_s": the guest clock's true offset */
 	const char *where;                      /* "where": what the verdict should conclude (below_hba,
 	                                         * untold, ...), NULL = not written */
+	const char *link;                       /* "link": "not_assessed" when the guest capture does not
+	                                         * belong with the host's (another day or VM), NULL = not
+	                                         * written */
 	const char *note;
 };
 

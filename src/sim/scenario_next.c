@@ -935,6 +935,8 @@ void sc_build_perfmon_other_day(struct sim_config *c, int part)
 	sc_absent_unrelated(c);
 	/* no guest-vs-host finding: the captures do not overlap */
 	sc_absent(c, "queue.guest_hidden", "queue.guest_vscsi_cap", NULL);
+	c->tx.where = "untold";
+	c->tx.link = "not_assessed";
 	c->tx.note = "the perfmon is of the next day: the captures do not overlap, no guest disk follows a virtual disk; "
 		     "the link between them is not assessed and the report must not say every layer was seen";
 }
