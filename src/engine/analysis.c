@@ -659,9 +659,12 @@ static void check_link(struct analysis *a)
 				      "cover the same incident, the perfmon's time zone is wrong: give --tz)", who,
 				   (double)(s > h1 ? s - h1 : h0 - e) / 3600000.0);
 		} else if (!map_follows(a, ci, &nuser, &nbad)) {
+			/* too few common samples to correlate (a capture shorter than a few intervals): nothing
+			 * tells either way */
 			double r = best_follow(a, ci);
-			why = afmt(a, "no guest disk of %s follows any virtual disk of the host capture (%s): is the perfmon from "
-				      "the same VM and period?", who, isnan(r) ? "no IOPS in common" : afmt(a, "best r = %.2f", r));
+			if (!isnan(r))
+				why = afmt(a, "no guest disk of %s follows any virtual disk of the host capture (best r = %.2f): is "
+					      "the perfmon from the same VM and period?", who, r);
 		}
 		if (!why)
 			continue;

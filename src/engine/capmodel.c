@@ -826,8 +826,8 @@ static void read_header(struct mread *x)
 		int mt = ops->classify(&col->path, &cl);
 		if (cl.pass + 1 > npass)
 			npass = cl.pass + 1;
-		if (mt < 0 || cl.aggregate || cl.layer == LAYER_SQL)
-			continue; /* SQL Server's counters are no disk of the host */
+		if (mt < 0 || cl.aggregate || cl.layer == LAYER_SQL || machine_memory(mt))
+			continue; /* SQL Server's counters and the machine's memory are no disk of the host */
 		const char *h = col->path.host ? col->path.host : "";
 		if (!nper || strcmp(per_instance[nper - 1], h) != 0)
 			per_instance[nper++] = h; /* consecutive duplicates only: the list stays short */
