@@ -143,6 +143,8 @@ void det_host_swap(struct analysis *a, const struct analyze_opts *o)
 							   LAYER_VM, v, &w[j], ev);
 			if (hm)
 				evidence_add(f, c, hm, M_HMEM_FREE_MB, w[j].k0, w[j].k1, NAN);
+			if (hm && has(hm, M_HMEM_STATE))
+				evidence_add(f, c, hm, M_HMEM_STATE, w[j].k0, w[j].k1, NAN);
 			f->summary = afmt(a, "the host swaps %s's memory and the VM waits for it: %s%s%s%s", v->name,
 					  isnan(s) ? "" : afmt(a, "%%SWPWT %.1f%%%s (median)", s, n >= 1 ? " per vCPU" : ""),
 					  isnan(r) ? "" : afmt(a, "%sswap-in %.1f MB/s", isnan(s) ? "" : ", ", r),
