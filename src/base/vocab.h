@@ -53,7 +53,7 @@ enum metric {
 	/* memory (doc/rules-sources.md, memory.*): a Windows machine's (perfmon Memory, Paging File, on
 	 * an io-path entity "_Total" of the machine; a Paging File instance is named by its drive, "C:"),
 	 * SQL Server's Memory Grants Pending (on the instance), an ESXi host's (esxtop Memory, on an
-	 * io-path entity "_Total" of the host: Free MBytes, the memory state 0 high .. 3 or 4 low, swap
+	 * io-path entity "_Total" of the host: Free MBytes, the memory state (0 high, then clear on ESXi 6+, soft, hard, low), swap
 	 * MB/s, balloon MB) and a VM's (Group Memory: swap-in/out MB/s, swapped MB, balloon MCTLSZ MB) */
 	M_MEM_AVAIL_MB, M_MEM_PAGES, M_MEM_PAGES_IN, M_MEM_PF_USAGE, M_SQL_GRANTS_PENDING,
 	M_HMEM_FREE_MB, M_HMEM_STATE, M_HMEM_SWAP_R, M_HMEM_SWAP_W, M_HMEM_BALLOON,
