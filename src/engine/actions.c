@@ -470,7 +470,12 @@ static void act_symptom(const struct act_ctx *x, struct action *ac)
 	bool host_side = false;
 	for (size_t i = 0; i < a->m.ncaps; i++)
 		host_side |= !a->m.caps[i].failed && a->m.caps[i].role == ROLE_HOST;
-	if (host_side && a->verdict_where == VW_BELOW_HBA)
+	if (host_side && a->link_note)
+		/* the guest's capture does not belong with the host's (check_link): no mapping can help */
+		ac->what = xprintf("Capture %s's perfmon and %s over the same period (the slow disks: %s): the guest capture "
+				"given does not belong with the host capture, so where its IO waits cannot be told.", host,
+				analysis_hyperv(a) ? "its Hyper-V host's perfmon" : "its ESXi host's esxtop", disks);
+	else if (host_side && a->verdict_where == VW_BELOW_HBA)
 		ac->what = xprintf("Ask the storage team why the LUN of %s (%s) answers slowly: the time is spent below "
 				"the ESXi host's HBA (the array's write cache, replication, the LUN's load or the "
 				"fabric), though under the device rule.", host, disks);
