@@ -85,9 +85,9 @@ void det_guest_paging(struct analysis *a, const struct analyze_opts *o)
 				       warn, crit, avail);
 			f->source = "[ms NT4 Resource Kit ch. 12] a sustained rate of hard page faults is the best indicator of a "
 				    "memory bottleneck; [pal] Available MBytes under 10% of physical memory";
-			f->advice = afmt(a, "Give %s memory, or cap what takes it (SQL Server's max server memory, leaving the "
-					    "operating system a few GB): its disks carry its paging, and storage changes would only "
-					    "make the paging faster.", host);
+			f->advice = afmt(a, "Give %s memory, or cap what takes it%s: its disks carry its paging, and storage "
+					    "changes would only make the paging faster.", host,
+					 ple || grants ? " (SQL Server's max server memory, leaving the operating system a few GB)" : "");
 		}
 	}
 }
@@ -249,8 +249,8 @@ static void paging_explains(struct analysis *a, struct finding *p, const struct 
 		if (!ge || ge->layer != LAYER_GUEST || !paging_disk(a, p, ge))
 			continue;
 		explain(a, g, p, m,
-			afmt(a, "This disk's IO is %s's paging (see the memory.guest_paging finding: %s): give it memory or cap "
-				"SQL Server's max server memory; the storage is not the cause.", m, p->summary));
+			afmt(a, "This disk's IO is %s's paging (see the memory.guest_paging finding: %s): follow that finding's "
+				"advice; the storage is not the cause.", m, p->summary));
 		struct stack st;
 		topology_stack(ti, ge, &st);
 		for (size_t k = 0; k < a->nf; k++) {
@@ -262,8 +262,8 @@ static void paging_explains(struct analysis *a, struct finding *p, const struct 
 				continue;
 			explain(a, h, p, m,
 				afmt(a, "The load here is %s's paging to %s (see the memory.guest_paging finding): it goes "
-					"when the guest stops paging; give it memory or cap SQL Server's max server memory "
-					"before changing the storage.", m, ge->name));
+					"when the guest stops paging; follow that finding's advice before changing the "
+					"storage.", m, ge->name));
 		}
 	}
 }

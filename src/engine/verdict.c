@@ -151,6 +151,33 @@ static int root_causes(const struct analysis *a, struct buf *b)
 	return n;
 }
 
+/* The causes that are not the storage's, first: memory (a guest's paging, a host's swapping), the
+ * VM's CPU. Returns how many were said. */
+static int not_storage(const struct analysis *a, struct buf *b, bool mem, bool cpu)
+{
+	int said = 0;
+	if (mem) {
+		const struct finding *f = first_in_place(a, VP_MEMORY);
+		bool sql = false;
+		for (size_t i = 0; i < a->m.nents && !sql; i++)
+			sql = a->m.ents[i].layer == LAYER_SQL && a->m.ents[i].host && strcasecmp(a->m.ents[i].host, f->entity) == 0;
+		if (f->kind == K_MEM_GUEST_PAGING)
+			buf_printf(b, "for memory, not storage: %s; the disk IO is the paging: give it memory%s", f->summary,
+				   sql ? " or cap SQL Server's max server memory" : "");
+		else
+			buf_printf(b, "for memory, not storage: on %s, %s; the VM stalls on swapped pages and its IO completions "
+				      "wait with it", f->host ? f->host : "its host", f->summary);
+		said++;
+	}
+	if (cpu) {
+		const struct finding *f = first_in_place(a, VP_CPU);
+		buf_printf(b, "%sfor CPU, not storage: %s — %s; IO completions wait for a virtual CPU to run", said ? "; and " : "",
+			   f->entity, f->summary);
+		said++;
+	}
+	return said;
+}
+
 void analysis_verdict(struct analysis *a)
 {
 	struct buf b;
@@ -220,22 +247,7 @@ void analysis_verdict(struct analysis *a)
 				if (a->verdict_places & (1u << order[k]))
 					a->verdict_first = first_in_place(a, order[k]) - a->f;
 		}
-		if (mem) {
-			const struct finding *f = first_in_place(a, VP_MEMORY);
-			if (f->kind == K_MEM_GUEST_PAGING)
-				buf_printf(&b, "for memory, not storage: %s; the disk IO is the paging: give it memory or cap "
-					       "SQL Server's max server memory", f->summary);
-			else
-				buf_printf(&b, "for memory, not storage: on %s, %s; the VM stalls on swapped pages and its IO "
-					       "completions wait with it", f->host ? f->host : "its host", f->summary);
-			said++;
-		}
-		if (cpu) {
-			const struct finding *f = first_in_place(a, VP_CPU);
-			buf_printf(&b, "%sfor CPU, not storage: %s — %s; IO completions wait for a virtual CPU to run", said ? "; and " : "",
-				   f->entity, f->summary);
-			said++;
-		}
+		said += not_storage(a, &b, mem, cpu);
 		if (guest) {
 			const struct finding *f = first_in_place(a, VP_GUEST);
 			buf_printf(&b, "%sin the guest, above the virtual SCSI controller (%s%s%s — %s)", said ? "; and " : "",

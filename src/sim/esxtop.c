@@ -248,6 +248,19 @@ static double noise_base(struct sim_esx *w, const char *counter)
 	return u < 0.6 ? 0 : u * 2;
 }
 
+/* The host's Memory counter i: the usual plenty, or a host short of memory (host_free_mb): little
+ * free, the state hard, swap in use. */
+static double mem_value(const struct sim_config *c, size_t i)
+{
+	if (c->host_free_mb <= 0)
+		return mem_base[i];
+	if (strcmp(mem_ctr[i], "Free MBytes") == 0)
+		return c->host_free_mb;
+	if (strcmp(mem_ctr[i], "Memory State") == 0)
+		return 2;
+	return strcmp(mem_ctr[i], "Swap Used MBytes") == 0 ? 6144 : mem_base[i];
+}
+
 /* Builds the column table and the header line. */
 static int layout(struct sim_esx *w, struct sim_line *hdr, long budget)
 {
@@ -303,18 +316,9 @@ static int layout(struct sim_esx *w, struct sim_line *hdr, long budget)
 	make_plan(&f, budget, c->pcpus);
 
 	/* Memory, Physical Cpu Load, Physical Cpu */
-	for (size_t i = 0; i < sizeof mem_ctr / sizeof mem_ctr[0]; i++) {
-		/* a host short of memory (host_free_mb): little free, the state hard, swap in use */
-		double base = mem_base[i];
-		if (c->host_free_mb > 0 && strcmp(mem_ctr[i], "Free MBytes") == 0)
-			base = c->host_free_mb;
-		else if (c->host_free_mb > 0 && strcmp(mem_ctr[i], "Memory State") == 0)
-			base = 2;
-		else if (c->host_free_mb > 0 && strcmp(mem_ctr[i], "Swap Used MBytes") == 0)
-			base = 6144;
-		if (!add_col(w, hdr, "Memory", NULL, mem_ctr[i], GEN_CONST, 0, false, base))
+	for (size_t i = 0; i < sizeof mem_ctr / sizeof mem_ctr[0]; i++)
+		if (!add_col(w, hdr, "Memory", NULL, mem_ctr[i], GEN_CONST, 0, false, mem_value(c, i)))
 			return ERR_NOMEM;
-	}
 	static const char *const load_ctr[] = {"Cpu Load (1 Minute Avg)", "Cpu Load (5 Minute Avg)",
 		"Cpu Load (15 Minute Avg)"};
 	for (int i = 0; i < 3; i++)

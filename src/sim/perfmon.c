@@ -289,6 +289,35 @@ void sim_pm_disk_values(const struct sim_acc *a, double secs, double *o)
 	disk_values(a, secs, o);
 }
 
+static bool memory_metric(int m)
+{
+	return m == PM_AVAIL_MB || m == PM_PAGES || m == PM_PAGES_IN || m == PM_PF_USAGE || m == PM_PF_TOTAL;
+}
+
+/* The guest's memory at time t: plenty, or, while it pages hard (sim_vm.paging_*), little available
+ * and C: (the page file's disk) carrying the paging, its bytes in 4 KiB pages. */
+static double memory_value(struct sim_perf *w, int metric, double t, const double (*vals)[PM_NDISK])
+{
+	const struct sim_config *c = w->c;
+	const struct sim_vm *gv = &c->vm[w->vm];
+	double frac = c->duration > 0 ? t / c->duration : 0;
+	bool paging = gv->paging_t1 > gv->paging_t0 && frac >= gv->paging_t0 && frac < gv->paging_t1;
+	const double *P = vals[w->ndisk];
+	for (int i = 0; i < w->ndisk; i++)
+		if (strcmp(c->vdisk[w->disks[i]].drive, "C:") == 0)
+			P = vals[i];
+	switch (metric) {
+	case PM_AVAIL_MB:
+		return paging ? floor(120 + 60 * prng_uniform(&w->rng)) : floor(2900 + 200 * prng_uniform(&w->rng));
+	case PM_PAGES: /* pages read and written to resolve faults */
+		return paging ? (P[PM_RBYTES] + P[PM_WBYTES]) / 4096.0 : 5 * prng_uniform(&w->rng);
+	case PM_PAGES_IN:
+		return paging ? P[PM_RBYTES] / 4096.0 : 3 * prng_uniform(&w->rng);
+	default: /* the page file's % Usage */
+		return paging ? 60 + 10 * prng_uniform(&w->rng) : 8;
+	}
+}
+
 int sim_perf_row(struct sim_perf *w, double t, bool first)
 {
 	const struct sim_config *c = w->c;
@@ -333,14 +362,6 @@ int sim_perf_row(struct sim_perf *w, double t, bool first)
 	for (int i = 0; i < w->ndisk; i++)
 		if (w->disks[i] == w->d_data)
 			D = vals[i];
-	/* a guest paging hard now: C: (the page file's disk) carries the paging */
-	const struct sim_vm *gv = &c->vm[w->vm];
-	double frac = c->duration > 0 ? t / c->duration : 0;
-	bool paging = gv->paging_t1 > gv->paging_t0 && frac >= gv->paging_t0 && frac < gv->paging_t1;
-	const double *P = T;
-	for (int i = 0; i < w->ndisk; i++)
-		if (strcmp(c->vdisk[w->disks[i]].drive, "C:") == 0)
-			P = vals[i];
 	const double *L = D, *F = D;
 	for (int i = 0; i < w->ndisk; i++) {
 		if (w->disks[i] == w->d_log)
@@ -372,6 +393,8 @@ int sim_perf_row(struct sim_perf *w, double t, bool first)
 		double v = 0;
 		if (k->metric < PM_NDISK) {
 			v = (k->disk < 0 ? T : vals[k->disk])[k->metric];
+		} else if (memory_metric(k->metric)) {
+			v = memory_value(w, k->metric, t, vals);
 		} else {
 			switch (k->metric) {
 			case PM_CPU:
@@ -380,20 +403,6 @@ int sim_perf_row(struct sim_perf *w, double t, bool first)
 			case PM_CPU_N:
 				v = cpu * (0.7 + 0.6 * prng_uniform(&w->rng));
 				v = v > 100 ? 100 : v;
-				break;
-			case PM_AVAIL_MB:
-				v = paging ? floor(120 + 60 * prng_uniform(&w->rng)) : floor(2900 + 200 * prng_uniform(&w->rng));
-				break;
-			case PM_PAGES:
-				/* pages read and written to resolve faults: C:'s IO, in 4 KiB pages */
-				v = paging ? (P[PM_RBYTES] + P[PM_WBYTES]) / 4096.0 : 5 * prng_uniform(&w->rng);
-				break;
-			case PM_PAGES_IN:
-				v = paging ? P[PM_RBYTES] / 4096.0 : 3 * prng_uniform(&w->rng);
-				break;
-			case PM_PF_USAGE:
-			case PM_PF_TOTAL:
-				v = paging ? 60 + 10 * prng_uniform(&w->rng) : 8;
 				break;
 			case PM_PLE:
 				v = floor(300 + 4200 * exp(-D[PM_READS] / 1500.0));
