@@ -948,7 +948,11 @@ static void refine_advice(struct analysis *a)
 			    (!below || g->sev > below->sev))
 				below = g;
 		}
-		if (cause && cause->kind == K_Q_GUEST_HIDDEN)
+		if (a->link_note && f->capture >= 0 && analysis_clock_untrusted(a, (size_t)f->capture))
+			f->advice = afmt(a, "The host captures given do not go with this guest's (the guest<->host link is not "
+					    "assessed, see the verdict): capture its host over the same period to see where below "
+					    "the guest its IO waits.");
+		else if (cause && cause->kind == K_Q_GUEST_HIDDEN)
 			f->advice = afmt(a, "The time is spent inside the VM, above the host (see the %s finding, whose "
 					    "advice says where to look: the guest's queue to its virtual controller, filter "
 					    "drivers, guest CPU); the host and its storage are not the bottleneck for this disk.",
