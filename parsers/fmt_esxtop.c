@@ -79,12 +79,38 @@ static int group_metric(const char *counter)
 	return -1;
 }
 
+/* The host's memory (Memory, no instance) and a VM's (Group Memory(GID:VM)) [vmw "Interpreting
+ * esxtop Statistics" §3]: free memory and the memory state (0 high, 1 soft, 2 hard, 3 low; 4
+ * low on ESXi 6+ where clear is 1), the host's swap and balloon; a VM's swap-in (SWR/s) and
+ * swap-out (SWW/s) rates, memory swapped (SWCUR) and its balloon (MCTLSZ). Names as esxtop -b
+ * writes them, and the spellings seen in published batch captures. */
+static const struct counter_map esx_host_mem[] = {
+	{"Free MBytes", M_HMEM_FREE_MB, 1},
+	{"Memory State", M_HMEM_STATE, 1},
+	{"Swap MBytes Read/sec", M_HMEM_SWAP_R, 1},
+	{"Swap MBytes Write/sec", M_HMEM_SWAP_W, 1},
+	{"Memctl Current MBytes", M_HMEM_BALLOON, 1},
+	{NULL, 0, 0},
+};
+static const struct counter_map esx_vm_mem[] = {
+	{"Swap Read MBytes/sec", M_VM_SWAP_R, 1},
+	{"Swap Written MBytes/sec", M_VM_SWAP_W, 1},
+	{"Swapped MBytes", M_VM_SWAPPED, 1},
+	{"Memctl MBytes", M_VM_BALLOON, 1},
+	{NULL, 0, 0},
+};
+
 static int esxtop_classify(const struct pdh_path *p, struct counter_class *c)
 {
 	class_init(c);
 	if (!p->ok)
 		return -1;
 	const char *o = p->object, *in = p->instance;
+	if (!in && o[0] == 'M' && strcmp(o, "Memory") == 0) {
+		c->layer = LAYER_VM; /* the host's: an io-path entity of the capture, no VM (capmodel.c) */
+		class_copy(c->entity, sizeof c->entity, "_Total", 6);
+		return c->metric = counter_lookup(esx_host_mem, p->counter, false, &c->scale);
+	}
 	if (!in)
 		return -1;
 	/* the first letter picks the group before any strcmp: a Vcpu column (half of a big host's)
@@ -139,6 +165,15 @@ static int esxtop_classify(const struct pdh_path *p, struct counter_class *c)
 			c->layer = LAYER_VM;
 			class_copy(c->entity, sizeof c->entity, colon + 1, vm_name_core(colon + 1, strlen(colon + 1)));
 			return c->metric = gm;
+		}
+		const char *colon = strchr(in, ':');
+		if (colon && strcmp(o, "Group Memory") == 0) {
+			int mm = counter_lookup(esx_vm_mem, p->counter, false, &c->scale);
+			if (mm < 0)
+				return -1;
+			c->layer = LAYER_VM;
+			class_copy(c->entity, sizeof c->entity, colon + 1, vm_name_core(colon + 1, strlen(colon + 1)));
+			return c->metric = mm;
 		}
 	}
 	return -1;
@@ -266,7 +301,9 @@ static void esxtop_prepare(const struct reader *r, bool *skip)
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct pdh_path *p = &reader_column(r, i)->path;
-		if (!p->ok || !p->instance || strcmp(p->object, "Group Cpu") != 0 || group_metric(p->counter) < 0)
+		bool gmem = p->ok && p->instance && strcmp(p->object, "Group Memory") == 0;
+		if (!p->ok || !p->instance ||
+		    (!gmem && (strcmp(p->object, "Group Cpu") != 0 || group_metric(p->counter) < 0)))
 			continue;
 		const struct group *hit = bsearch(&(struct group){.inst = p->instance}, g, ng, sizeof *g, group_cmp);
 		const char *colon = strchr(p->instance, ':');

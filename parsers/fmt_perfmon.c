@@ -129,6 +129,10 @@ static const struct counter_map sql_buffer[] = {
 	{"Page reads/sec", M_SQL_PAGE_READS, 1},
 	{NULL, 0, 0},
 };
+static const struct counter_map sql_memory[] = {
+	{"Memory Grants Pending", M_SQL_GRANTS_PENDING, 1},
+	{NULL, 0, 0},
+};
 static const struct counter_map sql_stats[] = {
 	{"Batch Requests/sec", M_SQL_BATCH, 1},
 	{NULL, 0, 0},
@@ -185,6 +189,8 @@ static int sql_classify(const struct pdh_path *p, struct counter_class *c)
 	int mt = -1;
 	if (strcasecmp(obj, "Buffer Manager") == 0 && !p->instance) {
 		mt = counter_lookup(sql_buffer, p->counter, true, &c->scale);
+	} else if (strcasecmp(obj, "Memory Manager") == 0 && !p->instance) {
+		mt = counter_lookup(sql_memory, p->counter, true, &c->scale);
 	} else if (strcasecmp(obj, "SQL Statistics") == 0 && !p->instance) {
 		mt = counter_lookup(sql_stats, p->counter, true, &c->scale);
 	} else if (strcasecmp(obj, "Databases") == 0 && p->instance) {
@@ -206,6 +212,42 @@ static int sql_classify(const struct pdh_path *p, struct counter_class *c)
 	return c->metric = mt;
 }
 
+/* ---- the machine's memory ----
+ * Memory (no instance): Available MBytes, Pages/sec, Pages Input/sec (pages read from disk to
+ * resolve hard faults) [ms: NT4 Resource Kit ch. 12, "Detecting Memory Bottlenecks"]; Paging File
+ * (one instance per page file, "\??\C:\pagefile.sys", and _Total): % Usage. Kept on the
+ * machine's io-path entity "_Total" (capmodel.c), a page file on one named by its drive ("C:"),
+ * which ties paging to the guest disk that holds the file. */
+static const struct counter_map pm_memory[] = {
+	{"Available MBytes", M_MEM_AVAIL_MB, 1},
+	{"Pages/sec", M_MEM_PAGES, 1},
+	{"Pages Input/sec", M_MEM_PAGES_IN, 1},
+	{NULL, 0, 0},
+};
+
+static int memory_classify(const struct pdh_path *p, struct counter_class *c)
+{
+	if (strcasecmp(p->object, "Memory") == 0 && !p->instance) {
+		c->layer = LAYER_VM;
+		class_copy(c->entity, sizeof c->entity, "_Total", 6);
+		return c->metric = counter_lookup(pm_memory, p->counter, true, &c->scale);
+	}
+	if (strcasecmp(p->object, "Paging File") != 0 || !p->instance || strcasecmp(p->counter, "% Usage") != 0)
+		return -1;
+	const char *in = p->instance, *colon = strchr(in, ':');
+	c->layer = LAYER_VM;
+	c->scale = 1;
+	if (strcasecmp(in, "_Total") == 0) {
+		class_copy(c->entity, sizeof c->entity, "_Total", 6);
+	} else if (colon && colon > in && isalpha((unsigned char)colon[-1])) {
+		char d[3] = {(char)toupper((unsigned char)colon[-1]), ':', '\0'};
+		class_copy(c->entity, sizeof c->entity, d, 2);
+	} else {
+		return -1;
+	}
+	return c->metric = M_MEM_PF_USAGE;
+}
+
 /* LogicalDisk (pass 0) wins over PhysicalDisk (pass 1) for the same drive. */
 static int perfmon_classify(const struct pdh_path *p, struct counter_class *c)
 {
@@ -217,6 +259,10 @@ static int perfmon_classify(const struct pdh_path *p, struct counter_class *c)
 		if (mt >= 0 || strchr(p->object, ':'))
 			return mt;
 	}
+	if ((p->object[0] == 'M' || p->object[0] == 'm' || p->object[0] == 'P' || p->object[0] == 'p') &&
+	    memory_classify(p, c) >= 0)
+		return c->metric;
+	class_init(c);
 	char t1[256], t2[256];
 	const char *o = perfmon_utf8(p->object, t1, sizeof t1);
 	bool logical = perfmon_in_list(pm_logical, o), physical = !logical && perfmon_in_list(pm_physical, o);

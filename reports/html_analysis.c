@@ -156,6 +156,11 @@ static void coverage_html(const struct analysis *a, struct buf *out)
 		esc(out, lc->why);
 		buf_adds(out, "</td></tr>\n");
 	}
+	if (a->cov.link_why) {
+		buf_adds(out, "<tr><td>Guest &harr; host link</td><td class=\"st na\">not assessed</td><td>");
+		esc(out, a->cov.link_why);
+		buf_adds(out, "</td></tr>\n");
+	}
 	buf_adds(out, "</table>\n");
 }
 

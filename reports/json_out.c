@@ -94,6 +94,16 @@ void finding_json(const struct finding *f, struct json *j)
 	json_obj_end(j);
 	json_key(j, "advice");
 	json_str(j, f->advice);
+	if (f->explained_by) {
+		/* a symptom of a memory cause (detect_mem.c): the cause's kind and machine */
+		json_key(j, "explained_by");
+		json_obj_begin(j);
+		json_key(j, "kind");
+		json_str(j, kinds[f->explained_by - 1].name);
+		json_key(j, "machine");
+		json_str(j, f->explained_machine ? f->explained_machine : "");
+		json_obj_end(j);
+	}
 	if (f->load) {
 		json_key(j, "load");
 		json_str(j, f->load);
@@ -371,6 +381,8 @@ static void coverage_json(const struct analysis *a, struct json *j)
 	json_obj_begin(j);
 	json_key(j, "complete");
 	json_bool(j, c->complete);
+	json_key(j, "guest_host_link_not_assessed");
+	json_str(j, c->link_why);
 	json_key(j, "layers");
 	json_arr_begin(j);
 	for (int l = 0; l < COV_LAYERS; l++) {

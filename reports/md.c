@@ -195,6 +195,11 @@ static int md_analysis(const struct analysis *a, struct report_opts *o, struct b
 		md_text(out, lc->why);
 		buf_adds(out, " |\n");
 	}
+	if (a->cov.link_why) {
+		buf_adds(out, "| guest<->host link | not assessed | ");
+		md_text(out, a->cov.link_why);
+		buf_adds(out, " |\n");
+	}
 	buf_adds(out, "\n#### Captures\n\n| file | format | host | start (UTC) | end (UTC) | rows |\n|---|---|---|---|---|---:|\n");
 	for (size_t i = 0; i < a->m.ncaps; i++) {
 		const struct capture *c = &a->m.caps[i];

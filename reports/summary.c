@@ -391,6 +391,22 @@ static void layers_not_shown(const struct analysis *a, struct buf *b, struct buf
 	}
 }
 
+/* The headline when the verdict's first place is not the storage's: memory (a guest's paging, the
+ * host swapping the VM) or the VM's CPU. */
+static void not_storage_headline(const struct analysis *a, const struct finding *vf, bool sql, struct buf *h)
+{
+	if (vf->kind == K_MEM_GUEST_PAGING)
+		buf_printf(h, "%s waits for memory, not for storage: it pages hard, and its disk IO is the paging",
+			   vf->entity);
+	else if (vf->kind == K_MEM_HOST_SWAP)
+		buf_printf(h, "The %s waits for memory, not for storage: the ESXi host swaps %s's memory",
+			   sql ? "SQL Server VM" : "VM", vf->entity);
+	else
+		buf_printf(h, "The %s waits for CPU, not for storage: its %s", sql ? "SQL Server VM" : "VM",
+			   analysis_hyperv(a) ? "virtual processors wait for a logical processor of the Hyper-V host"
+					      : "vCPUs wait for a physical CPU of the ESXi host");
+}
+
 void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struct exec_summary *s)
 {
 	memset(s, 0, sizeof *s);
@@ -447,10 +463,9 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 	if (mf && mf->sev >= SEV_WARNING) {
 		struct buf h;
 		buf_init(&h);
-		if (a->verdict_where == VW_PLACES && vf && kinds[vf->kind].place == VP_CPU) {
-			buf_printf(&h, "The %s waits for CPU, not for storage: its %s", sql ? "SQL Server VM" : "VM",
-				   analysis_hyperv(a) ? "virtual processors wait for a logical processor of the Hyper-V host"
-						      : "vCPUs wait for a physical CPU of the ESXi host");
+		if (a->verdict_where == VW_PLACES && vf &&
+		    (kinds[vf->kind].place == VP_MEMORY || kinds[vf->kind].place == VP_CPU)) {
+			not_storage_headline(a, vf, sql, &h);
 		} else if (a->verdict_where == VW_PLACES && vf && vf->kind == K_LAT_VD_ABOVE) {
 			buf_adds(&h, analysis_hyperv(a) ? "Storage IO waits in the Hyper-V host above its disk, on one VHDX (a "
 							  "checkpoint, a dynamic or differencing disk, a filter)"
@@ -615,9 +630,11 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 	} else {
 		buf_free(&fl);
 		buf_free(&b);
-		if (a->cov.complete)
+		if (a->cov.complete) /* every layer, and the guest tied to the host (check_link) */
 			add_sentence(s, xprintf("The captures show every layer from Windows down to the array."));
 	}
+	if (a->cov.link_why)
+		add_sentence(s, xprintf("%s", a->cov.link_why));
 	struct action_list l;
 	actions_of(a, &l);
 	take_actions(s, &l);

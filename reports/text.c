@@ -52,6 +52,8 @@ static void coverage_text(const struct analysis *a, struct buf *out)
 		text_wrap(out, ind, line.data, 100);
 		buf_free(&line);
 	}
+	if (a->cov.link_why)
+		text_wrap(out, "  link     ", a->cov.link_why, 100);
 }
 
 /* The executive summary and the recommended actions (summary.h). */

@@ -1572,6 +1572,47 @@ START_TEST(classify_paths)
 }
 END_TEST
 
+/* Memory (issue 34): a Windows machine's Memory and Paging File (the page file named by its drive),
+ * SQL Server's Memory Grants Pending of a named instance, an ESXi host's Memory and a VM's Group
+ * Memory; the Group Cpu % Swap Wait stays the VM's. */
+START_TEST(classify_memory)
+{
+	struct arena ar;
+	arena_init(&ar);
+	struct pdh_path p;
+	struct counter_class cl;
+	static const struct {
+		const char *path;
+		const struct parser_ops *ops;
+		int metric;
+		enum layer layer;
+		const char *entity;
+	} t[] = {
+	    {"\\\\sql01\\Memory\\Available MBytes", &parser_perfmon, M_MEM_AVAIL_MB, LAYER_VM, "_Total"},
+	    {"\\\\sql01\\memory\\pages input/sec", &parser_perfmon, M_MEM_PAGES_IN, LAYER_VM, "_Total"},
+	    {"\\\\sql01\\Paging File(\\??\\d:\\pagefile.sys)\\% Usage", &parser_perfmon, M_MEM_PF_USAGE, LAYER_VM,
+	     "D:"},
+	    {"\\\\sql01\\Paging File(_Total)\\% Usage", &parser_perfmon, M_MEM_PF_USAGE, LAYER_VM, "_Total"},
+	    {"\\\\sql01\\MSSQL$PROD:Memory Manager\\Memory Grants Pending", &parser_perfmon, M_SQL_GRANTS_PENDING,
+	     LAYER_SQL, "MSSQL$PROD"},
+	    {"\\\\h\\Memory\\Free MBytes", &parser_esxtop, M_HMEM_FREE_MB, LAYER_VM, "_Total"},
+	    {"\\\\h\\Group Memory(1234:SQL01)\\Swap Read MBytes/sec", &parser_esxtop, M_VM_SWAP_R, LAYER_VM, "SQL01"},
+	    {"\\\\h\\Group Memory(1234:SQL01)\\Memctl MBytes", &parser_esxtop, M_VM_BALLOON, LAYER_VM, "SQL01"},
+	    {"\\\\h\\Group Cpu(1234:SQL01)\\% Swap Wait", &parser_esxtop, M_SWPWT, LAYER_VM, "SQL01"},
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		pdh_split_path(t[i].path, strlen(t[i].path), &p, &ar);
+		ck_assert_msg(t[i].ops->classify(&p, &cl) == t[i].metric, "%s", t[i].path);
+		ck_assert_int_eq(cl.layer, t[i].layer);
+		ck_assert_str_eq(cl.entity, t[i].entity);
+	}
+	static const char n[] = "\\\\sql01\\Paging File(\\??\\C:\\pagefile.sys)\\% Usage Peak";
+	pdh_split_path(n, sizeof n - 1, &p, &ar);
+	ck_assert_int_lt(parser_perfmon.classify(&p, &cl), 0); /* the peak is no rate of paging now */
+	arena_free(&ar);
+}
+END_TEST
+
 Suite *detect_suite(void)
 {
 	Suite *s = suite_create("detect");
@@ -1602,6 +1643,7 @@ Suite *detect_suite(void)
 	tcase_add_test(tc, sioc_on_flash);
 	tcase_add_test(tc, diskmap_file);
 	tcase_add_test(tc, classify_paths);
+	tcase_add_test(tc, classify_memory);
 	suite_add_tcase(s, tc);
 	return s;
 }

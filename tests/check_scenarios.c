@@ -77,6 +77,9 @@ static const struct {
 	{"snapshot-amplification", "", true},
 	{"alua-failover-guessed", "", true},
 	{"pvscsi-host-queue", "", true},
+	{"guest-paging", "", true},
+	{"host-swap", "", true},
+	{"perfmon-other-day", "", true},
 };
 #define NSCEN (int)(sizeof scenarios / sizeof scenarios[0])
 static const char *const seeds[] = {"1", "2", "3"};
@@ -304,7 +307,8 @@ static void check_set(const char *dir, const char *scenario)
 	bool have_sql = truth_field(text, "sql", sql, sizeof sql) != NULL;
 	bool is_clean = truth_field(text, "clean", clean, sizeof clean) && strncmp(clean, "true", 4) == 0;
 	bool one_episode = truth_field(text, "one_episode", one, sizeof one) && strncmp(one, "true", 4) == 0;
-	char where[32] = "";
+	char where[32] = "", link[32] = "";
+	truth_field(text, "link", link, sizeof link); /* "not_assessed": the guest does not belong with the host */
 	if (truth_field(text, "where", where, sizeof where)) { /* "below_hba", -> below_hba */
 		size_t n = strspn(where, "\"");
 		memmove(where, where + n, strlen(where + n) + 1);
@@ -412,7 +416,28 @@ static void check_set(const char *dir, const char *scenario)
 		summary_of_analysis(&a, &lt, &es);
 		const char *h = es.headline ? es.headline : "";
 		/* a place of the stack, or the VM's CPU (it waits for a vCPU, not for storage) */
-		bool claims_place = strncmp(h, "Storage IO waits ", 17) == 0 || strstr(h, "waits for CPU, not for storage");
+		bool claims_place = strncmp(h, "Storage IO waits ", 17) == 0 ||
+				    strstr(h, "waits for CPU, not for storage") ||
+				    strstr(h, "waits for memory, not for storage");
+		/* memory as the cause: the verdict names it first, the headline says it, and no storage
+		 * step comes before its action */
+		if (a.verdict_where == VW_PLACES && (a.verdict_places & (1u << VP_MEMORY)))
+			ck_assert_msg(strstr(h, "waits for memory") &&
+					  strncmp(a.verdict, "IO waits for memory, not storage", 32) == 0 &&
+					  es.nactions && strstr(es.act[0].what, "memory"),
+				      "%s: memory is the verdict's first place, headline '%s', first action '%s'",
+				      scenario, h, es.nactions ? es.act[0].what : "");
+		/* a guest not tied to the host: said, and never "every layer" */
+		for (int i = 0; a.link_note && i < es.nsentences; i++)
+			ck_assert_msg(!strstr(es.sentence[i], "every layer"), "%s: '%s' though %s", scenario,
+				      es.sentence[i], a.link_note);
+		ck_assert_msg(!strstr(link, "not_assessed") == !a.link_note,
+			      "%s: truth says the link is %s, the analysis %s", scenario, link[0] ? link : "assessed",
+			      a.link_note ? a.link_note : "established it");
+		ck_assert_msg(!a.link_note || (strstr(a.verdict, "link is not assessed") && !a.cov.complete),
+			      "%s: %s not in the "
+			      "verdict: %s",
+			      scenario, a.link_note ? a.link_note : "", a.verdict);
 		if (a.verdict_where == VW_PLACES && (a.verdict_places & (1u << VP_CPU)))
 			ck_assert_msg(strstr(h, "waits for CPU") && strstr(a.verdict, "for CPU, not storage"),
 				      "%s: the CPU is the verdict's first place, headline '%s'", scenario, h);

@@ -53,6 +53,8 @@ static const struct act_op act_ops[ACT_COUNT];
 static enum action_key key_of(const struct analysis *a, const struct finding *f)
 {
 	enum action_key k = kinds[f->kind].action;
+	if (f->explained_by)
+		return ACT_SYMPTOM; /* its memory cause's step (detect_mem.c) */
 	if (f->kind == K_Q_GUEST_HIDDEN) {
 		/* the same machine pinned at the vSCSI limit: one move to PVSCSI fixes both */
 		for (size_t i = 0; i < a->nf; i++)
@@ -468,6 +470,32 @@ static void act_cpu(const struct act_ctx *x, struct action *ac)
 			  "changes would not help.");
 }
 
+/* Memory (detect_mem.c): the guest that pages, the VM its host swaps. */
+static void act_memory(const struct act_ctx *x, struct action *ac)
+{
+	const struct analysis *a = x->a;
+	const struct finding *f = x->f;
+	if (f->kind == K_MEM_GUEST_PAGING) {
+		bool sql = false;
+		for (size_t i = 0; i < a->m.nents && !sql; i++)
+			sql = a->m.ents[i].layer == LAYER_SQL && a->m.ents[i].host &&
+			      strcasecmp(a->m.ents[i].host, f->entity) == 0;
+		ac->what = xprintf("Give %s more memory%s: it pages hard, and the disk IO it waits for is the paging.",
+				   f->entity,
+				   sql ? ", or cap SQL Server's max server memory so that Windows keeps a few GB" : "");
+		ac->effect =
+		    xprintf("The paging IO stops, and with it the disk latency it causes; storage changes would only "
+			    "make the paging faster.");
+		return;
+	}
+	ac->what = xprintf("Stop the ESXi host%s%s from swapping %s's memory: reserve the VM's memory, remove a memory "
+			   "limit, move VMs off the host or add memory.",
+			   f->host ? " " : "", f->host ? f->host : "", f->entity);
+	ac->effect =
+	    xprintf("The VM stops stalling on swapped pages and its IO completions stop waiting with it; storage "
+		    "changes would not help.");
+}
+
 static void act_hba(const struct act_ctx *x, struct action *ac)
 {
 	const char *ent = x->ent;
@@ -500,7 +528,13 @@ static void act_symptom(const struct act_ctx *x, struct action *ac)
 	bool host_side = false;
 	for (size_t i = 0; i < a->m.ncaps; i++)
 		host_side |= !a->m.caps[i].failed && a->m.caps[i].role == ROLE_HOST;
-	if (host_side && a->verdict_where == VW_BELOW_HBA)
+	if (host_side && a->link_note)
+		/* the guest's capture does not belong with the host's (check_link): no mapping can help */
+		ac->what =
+		    xprintf("Capture %s's perfmon and %s over the same period (the slow disks: %s): the guest capture "
+			    "given does not belong with the host capture, so where its IO waits cannot be told.",
+			    host, analysis_hyperv(a) ? "its Hyper-V host's perfmon" : "its ESXi host's esxtop", disks);
+	else if (host_side && a->verdict_where == VW_BELOW_HBA)
 		ac->what = xprintf("Ask the storage team why the LUN of %s (%s) answers slowly: the time is spent below "
 				"the ESXi host's HBA (the array's write cache, replication, the LUN's load or the "
 				"fabric), though under the device rule.", host, disks);
@@ -549,6 +583,7 @@ static const struct act_op act_ops[ACT_COUNT] = {
 	[ACT_QOS] = {.build = act_qos},
 	[ACT_CSV_REDIRECTED] = {.build = act_csv_redirected},
 	[ACT_HOST_DISK] = {.build = act_host_disk},
+	[ACT_MEMORY] = {.build = act_memory},
 };
 
 /* The step of key k led by finding f: its words (act_ops) and the finding it is because of. */
@@ -614,6 +649,13 @@ static int joined_step(const struct analysis *a, const struct topo_in *ti, const
 			return j;
 		if (k != ACT_SYMPTOM || kj == ACT_SYMPTOM)
 			continue;
+		/* a symptom of a memory cause joins that cause's step */
+		if (f->explained_by) {
+			if (kj == ACT_MEMORY && g->kind == (enum kind)(f->explained_by - 1) && f->explained_machine &&
+			    strcasecmp(f->explained_machine, g->entity) == 0)
+				return j;
+			continue;
+		}
 		/* a symptom joins the cause on the same machine, or on its disk's stack below */
 		if (f->host && g->host && strcmp(f->host, g->host) == 0 && (kj == ACT_PVSCSI || kj == ACT_GUEST_PATH))
 			return j;

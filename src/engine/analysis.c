@@ -327,8 +327,22 @@ static struct corr correlate(const struct analysis *a, const struct entity *g, c
 	return best;
 }
 
-/* Guest disks without a --map entry get the virtual disk whose IOPS correlate best (r >= 0.7),
- * preferring the VM whose name matches the guest host name. */
+/* Whether guest disk g and virtual disk v carry about the same IOs over their common time (their
+ * mean IOPS within 30 %, as queue.guest_hidden compares them): conservation between layers; two disks of one VM whose phases
+ * coincide correlate in shape at different levels. True when either mean is unknown. */
+static bool same_level(const struct analysis *a, const struct entity *g, const struct entity *v)
+{
+	const struct capture *cg = &a->m.caps[g->capture], *cv = &a->m.caps[v->capture];
+	int64_t t0 = cg->start + cg->clock_offset_ms, t1 = cg->end + cg->clock_offset_ms;
+	int64_t s0 = cv->start + cv->clock_offset_ms, s1 = cv->end + cv->clock_offset_ms;
+	t0 = t0 > s0 ? t0 : s0;
+	t1 = t1 < s1 ? t1 : s1;
+	double gl = iop_window_mean(&a->m, g, M_G_XFERS, t0, t1), vl = iop_window_mean(&a->m, v, M_CMDS, t0, t1);
+	return isnan(gl) || isnan(vl) || (gl >= 0.7 * vl && vl >= 0.7 * gl);
+}
+
+/* Guest disks without a --map entry get the virtual disk whose IOPS correlate best (r >= 0.7) at
+ * about the same level (same_level), preferring the VM whose name matches the guest host name. */
 static void auto_map(struct analysis *a)
 {
 	for (size_t i = 0; i < a->m.nents; i++) {
@@ -355,7 +369,7 @@ static void auto_map(struct analysis *a)
 				if (pass == 0 && !same_name)
 					continue;
 				struct corr c = correlate(a, g, v, 300000);
-				if (!isnan(c.r) && c.r >= 0.7 && (isnan(br) || c.r > br)) {
+				if (!isnan(c.r) && c.r >= 0.7 && (isnan(br) || c.r > br) && same_level(a, g, v)) {
 					br = c.r;
 					best = v;
 				}
@@ -521,6 +535,179 @@ static void align_clocks(struct analysis *a, const struct analyze_opts *o)
 	}
 }
 
+/* ---- captures that belong together ---- */
+
+/* Whether guest disk g is active (its mean IOPS at least active.min_iops). */
+static bool guest_active(const struct analysis *a, const struct entity *g)
+{
+	return g->layer == LAYER_GUEST && !g->aggregate && g->series[M_G_XFERS] >= 0 && entity_sk(g, M_G_XFERS)->n &&
+	       qs_mean(entity_sk(g, M_G_XFERS)) >= rule_value(&a->rules, R_ACTIVE_IOPS);
+}
+
+/* The span of capture c on the hosts' clock. */
+static void cap_span(const struct capture *c, int64_t *t0, int64_t *t1)
+{
+	*t0 = c->start + c->clock_offset_ms;
+	*t1 = c->end + c->clock_offset_ms;
+}
+
+/* The best IOPS correlation of any active guest disk of capture ci with any active virtual disk
+ * of an overlapping host capture, at the aligned clocks (a lag of two intervals either way). */
+static double best_follow(struct analysis *a, size_t ci)
+{
+	double best = NAN;
+	const struct capture *c = &a->m.caps[ci];
+	size_t tried = 0;
+	for (size_t i = c->first_entity; i < c->first_entity + c->nentities; i++) {
+		const struct entity *g = &a->m.ents[i];
+		if (!guest_active(a, g))
+			continue;
+		for (size_t j = 0; j < a->m.nents && tried < 4096; j++) {
+			const struct entity *v = &a->m.ents[j];
+			if (v->layer != LAYER_VSCSI || v->series[M_CMDS] < 0 || !entity_active(v, &a->rules))
+				continue;
+			int64_t slack = (int64_t)(2 * fmax(c->interval_s, a->m.caps[v->capture].interval_s) * 1000);
+			struct corr r = correlate(a, g, v, slack);
+			tried++;
+			if (!isnan(r.r) && (isnan(best) || r.r > best))
+				best = r.r;
+		}
+	}
+	return best;
+}
+
+/* The --map lines of guest capture ci whose disks' IOPS do not agree (r < 0.6 at the aligned clocks,
+ * or mean levels more than 30 % apart): contradicted, each with its figures. Returns how many lines of ci follow (r >=
+ * 0.6, an automatic line counts by its own correlation); *nuser counts ci's user lines checked,
+ * *nbad those that disagree. */
+static int map_follows(struct analysis *a, size_t ci, size_t *nuser, size_t *nbad)
+{
+	int follow = 0;
+	const struct capture *c = &a->m.caps[ci];
+	for (size_t k = 0; k < a->nmap; k++) {
+		struct entity *g, *v;
+		const struct diskmap_entry *m = &a->map[k];
+		if (!map_pair(a, c, k, &g, &v))
+			continue;
+		if (m->automatic) {
+			follow++;
+			continue;
+		}
+		if (!guest_active(a, g) || !entity_active(v, &a->rules))
+			continue; /* an idle disk follows nothing: neither confirmed nor contradicted */
+		(*nuser)++;
+		int64_t slack = (int64_t)(2 * fmax(c->interval_s, a->m.caps[v->capture].interval_s) * 1000);
+		struct corr r = correlate(a, g, v, slack);
+		/* the same IOs at both layers (conservation): the shapes follow each other and the levels
+		 * agree within 30 % over the common time (the disks of one VM share its phases, so the shape
+		 * alone does not tell them apart) */
+		int64_t gs0, ge0, vs0, ve0;
+		cap_span(c, &gs0, &ge0);
+		cap_span(&a->m.caps[v->capture], &vs0, &ve0);
+		int64_t t0 = gs0 > vs0 ? gs0 : vs0, t1 = ge0 < ve0 ? ge0 : ve0;
+		double gl = iop_window_mean(&a->m, g, M_G_XFERS, t0, t1),
+		       vl = iop_window_mean(&a->m, v, M_CMDS, t0, t1);
+		double ratio = vl > 0 ? gl / vl : NAN;
+		if (!isnan(r.r) && r.r >= 0.6 && ratio >= 0.7 && ratio <= 1 / 0.7) {
+			follow++;
+			continue;
+		}
+		(*nbad)++;
+		const char *gh = m->guest_host ? m->guest_host : "", *gs = m->guest_host ? "\\" : "";
+		const char *rs = isnan(r.r) ? "no common time"
+				 : afmt(a, "r = %.2f; %.0f IO/s in the guest against %.0f at the host", r.r, gl, vl);
+		note(a, m->file, m->line,
+		     "%s%s%s = %s: the IOPS of the two do not agree (%s): one is not the other's disk", gh, gs,
+		     m->guest_disk, m->vdisk, rs);
+		input_said(a, "--map", m->file, m->line, IN_CONTRADICTED,
+			   "%s%s%s = %s: both are in the captures, but their IOPS do not agree (%s)", gh, gs,
+			   m->guest_disk, m->vdisk, rs);
+	}
+	return follow;
+}
+
+/* Before a guest and a host capture are judged together: they overlap in time and at least one
+ * guest disk follows a virtual disk (the IOPS correlation that mapped it, or a --map line the IOPS
+ * agree with). When not, the guest<->host link is not assessed (a->link_note: the verdict, the
+ * coverage and stderr say it) and no guest-vs-host finding is drawn from that guest. */
+static void check_link(struct analysis *a)
+{
+	int64_t h0 = INT64_MAX, h1 = INT64_MIN;
+	bool vdisks = false;
+	for (size_t i = 0; i < a->m.nents && !vdisks; i++)
+		vdisks = a->m.ents[i].layer == LAYER_VSCSI && entity_active(&a->m.ents[i], &a->rules);
+	for (size_t i = 0; i < a->m.ncaps; i++) {
+		const struct capture *c = &a->m.caps[i];
+		int64_t s, e;
+		if (c->failed || !c->format || !c->rows || c->role != ROLE_HOST)
+			continue;
+		cap_span(c, &s, &e);
+		h0 = s < h0 ? s : h0;
+		h1 = e > h1 ? e : h1;
+	}
+	size_t nuser = 0, nbad = 0;
+	for (size_t ci = 0; ci < a->m.ncaps && h0 < h1 && vdisks; ci++) {
+		const struct capture *c = &a->m.caps[ci];
+		bool active = false;
+		for (size_t i = c->first_entity; i < c->first_entity + c->nentities && !active; i++)
+			active = guest_active(a, &a->m.ents[i]);
+		if (c->failed || !c->format || !c->rows || c->role != ROLE_GUEST || !active)
+			continue;
+		int64_t s, e;
+		cap_span(c, &s, &e);
+		const char *who = c->host ? c->host : c->path, *why = NULL;
+		if (e < h0 || s > h1) {
+			why = afmt(
+			    a,
+			    "the guest capture of %s and the host captures do not overlap in time (%.1f h apart; if they "
+			    "cover the same incident, the perfmon's time zone is wrong: give --tz)",
+			    who, (double)(s > h1 ? s - h1 : h0 - e) / 3600000.0);
+		} else if (!map_follows(a, ci, &nuser, &nbad)) {
+			/* too few common samples to correlate (a capture shorter than a few intervals): nothing
+			 * tells either way */
+			double r = best_follow(a, ci);
+			if (!isnan(r))
+				why = afmt(
+				    a,
+				    "no guest disk of %s follows any virtual disk of the host capture (best r = %.2f): is "
+				    "the perfmon from the same VM and period?",
+				    who, r);
+		}
+		if (!why)
+			continue;
+		note(a, c->path, 0, "the guest<->host link is not assessed: %s", why);
+		if (!a->link_note)
+			a->link_note = afmt(
+			    a,
+			    "The guest<->host link is not assessed: %s%s No guest-vs-host conclusion is drawn; each "
+			    "layer is judged on its own.",
+			    why, why[strlen(why) - 1] == '?' ? "" : ".");
+		if (!a->clock_untrusted) {
+			a->clock_untrusted = arena_alloc(&a->arena, a->m.ncaps * sizeof *a->clock_untrusted);
+			memset(a->clock_untrusted, 0, a->m.ncaps * sizeof *a->clock_untrusted);
+		}
+		a->clock_untrusted[ci] = true;
+	}
+	const char *file = NULL;
+	for (size_t k = 0; k < a->nmap && !file; k++)
+		file = a->map[k].automatic ? NULL : a->map[k].file;
+	if (a->map_pending)
+		input_said(
+		    a, "--map", file, 0,
+		    nbad    ? IN_CONTRADICTED
+		    : nuser ? IN_AGREED
+			    : IN_APPLIED,
+		    "%zu disk line%s: %s", a->map_pending, a->map_pending == 1 ? "" : "s",
+		    nbad ? afmt(a, "the IOPS of %zu of the %zu active disk pairs named do not agree", nbad, nuser)
+		    : nuser
+			? afmt(a,
+			       "every guest disk and virtual disk named is in the captures, and the IOPS of the %zu "
+			       "active pair%s follow each other",
+			       nuser, nuser == 1 ? "" : "s")
+			: "every guest disk and virtual disk named is in the captures (none busy enough to check their "
+			  "IOPS)");
+}
+
 /* verify_map's lookups: map entries ordered by virtual disk (then line order), entities by name. */
 struct vd_ord {
 	const char *vdisk;
@@ -661,7 +848,8 @@ static void verify_map(struct analysis *a)
 		if (!file)
 			file = m->file;
 	}
-	if (nuser)
+	a->map_pending = !nbad && guest_cap && host_cap ? nuser : 0; /* the IOPS are checked with the clocks aligned */
+	if (nuser && !a->map_pending)
 		input_said(a, "--map", file, 0, nbad ? IN_CONTRADICTED : guest_cap && host_cap ? IN_AGREED : IN_APPLIED,
 			   "%zu disk line%s: %s", nuser, nuser == 1 ? "" : "s",
 			   nbad ? afmt(a, "%zu of them name a disk the captures do not have or map a virtual disk twice", nbad)
@@ -863,7 +1051,12 @@ static void refine_advice(struct analysis *a)
 			    (!below || g->sev > below->sev))
 				below = g;
 		}
-		if (cause && cause->kind == K_Q_GUEST_HIDDEN)
+		if (a->link_note && f->capture >= 0 && analysis_clock_untrusted(a, (size_t)f->capture))
+			f->advice = afmt(
+			    a, "The host captures given do not go with this guest's (the guest<->host link is not "
+			       "assessed, see the verdict): capture its host over the same period to see where below "
+			       "the guest its IO waits.");
+		else if (cause && cause->kind == K_Q_GUEST_HIDDEN)
 			f->advice = afmt(a, "The time is spent inside the VM, above the host (see the %s finding, whose "
 					    "advice says where to look: the guest's queue to its virtual controller, filter "
 					    "drivers, guest CPU); the host and its storage are not the bottleneck for this disk.",
@@ -1241,6 +1434,8 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 	a->nshared = 0;
 	selection_shared(a);
 	align_clocks(a, o);
+	a->link_note = NULL;
+	check_link(a);
 	check_vhdx_unit(a);
 	/* the episodes found while the captures streamed, then the detectors that need the whole
 	 * model (clocks aligned, disks mapped, logs and partition tables read) */
@@ -1272,6 +1467,7 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 	refine_advice(a);
 	raise_causes(a);
 	analysis_cpu_explains(a);
+	analysis_mem_explains(a);
 	analysis_shared_load(a);
 	if (a->nf)
 		qsort(a->f, a->nf, sizeof *a->f, finding_cmp);
@@ -1280,6 +1476,10 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 	vdisk_backing(a, &ci);
 	coverage_free(&a->cov);
 	coverage_build(&ci, &a->cov);
+	if (a->link_note) {
+		a->cov.link_why = a->link_note;
+		a->cov.complete = false;
+	}
 	analysis_verdict(a);
 	struct topo_in ti = analysis_topo(a);
 	a->nshown = topology_build(&ti, a->shown);

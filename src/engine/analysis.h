@@ -103,6 +103,11 @@ struct analysis {
 	                                  * that a whole/half-hour shift fixed), NULL (arena) */
 	bool *clock_untrusted;           /* by capture: a guest whose clock cannot be aligned with the
 	                                  * hosts' (zone assumed, IOPS disagree); NULL = none (arena) */
+	const char *link_note;           /* the guest<->host link not assessed: why, one sentence (the
+	                                  * verdict, the coverage and stderr say it), NULL when it was
+	                                  * established or there is no pair of guest and host captures */
+	size_t map_pending;              /* verify_map found every disk of these many --map lines: whether
+	                                  * their IOPS agree too is said by the link check (check_link) */
 	const char *parts_host;          /* --map "partitions = HOST": the guest the partitions file is of */
 	const char *parts_note;          /* why the partitions file was not applied (the verdict says it),
 	                                  * NULL when it was or none was given (arena) */
@@ -217,6 +222,10 @@ void analysis_shared_load(struct analysis *a);
  * is the CPU's: its advice says so, queue.guest_hidden becomes information. After the advice and
  * the causes' severities are settled. */
 void analysis_cpu_explains(struct analysis *a);
+/* detect_mem.c: the disk findings a memory cause explains (a guest's paging disks and their virtual
+ * disk and LUN, a swapped VM's guest disks) become its symptoms (finding.explained_by): their
+ * advice says so, queue.guest_hidden becomes information, the cause takes their severity. */
+void analysis_mem_explains(struct analysis *a);
 /* Frees the streaming state; analysis_free calls it. */
 void stream_detach(struct analysis *a);
 

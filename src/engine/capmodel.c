@@ -182,6 +182,13 @@ static size_t aux_get(struct model *m, size_t cap_index, enum layer l, const cha
 	return tab_get(m, &t, cap_index, l, name, host);
 }
 
+/* A machine's memory (a Windows machine's Memory and Paging File, an ESXi host's Memory): kept on
+ * an io-path entity of the capture ("_Total", a page file's drive), which is no VM. */
+static bool machine_memory(int m)
+{
+	return (m >= M_MEM_AVAIL_MB && m <= M_MEM_PF_USAGE) || (m >= M_HMEM_FREE_MB && m <= M_HMEM_BALLOON);
+}
+
 /* The metrics kept of the io-path entities, the ones the IO path graph reads (each series costs its
  * downsampled buckets, and a big host has thousands of worlds and paths): a world's load on its
  * device (commands, outstanding commands, bytes), a path's commands and latency. */
@@ -190,7 +197,7 @@ static bool aux_metric(enum layer l, int m)
 	if (l == LAYER_PATH)
 		return m == M_CMDS || m == M_DAVG;
 	if (l == LAYER_VM)
-		return m == M_HV_LP_RUN; /* a Hyper-V host's logical processors (_Total) */
+		return m == M_HV_LP_RUN || machine_memory(m); /* a Hyper-V host's logical processors (_Total) */
 	return m == M_CMDS || m == M_ACTV || m == M_MBR || m == M_MBW;
 }
 
@@ -840,8 +847,8 @@ static void read_header(struct mread *x)
 		int mt = ops->classify(&col->path, &cl);
 		if (cl.pass + 1 > npass)
 			npass = cl.pass + 1;
-		if (mt < 0 || cl.aggregate || cl.layer == LAYER_SQL)
-			continue; /* SQL Server's counters are no disk of the host */
+		if (mt < 0 || cl.aggregate || cl.layer == LAYER_SQL || machine_memory(mt))
+			continue; /* SQL Server's counters and the machine's memory are no disk of the host */
 		const char *h = col->path.host ? col->path.host : "";
 		if (!nper || strcmp(per_instance[nper - 1], h) != 0)
 			per_instance[nper++] = h; /* consecutive duplicates only: the list stays short */
@@ -862,7 +869,7 @@ static void read_header(struct mread *x)
 				continue;
 			enum layer l = cl.layer;
 			double scale = cl.scale;
-			if (l == LAYER_WORLD || l == LAYER_PATH || metric == M_HV_LP_RUN) {
+			if (l == LAYER_WORLD || l == LAYER_PATH || metric == M_HV_LP_RUN || machine_memory(metric)) {
 				/* io-path entities: a world's IO to a device, a device's path (and a
 				 * Hyper-V host's CPUs, which are no VM) */
 				if (cl.parent[0] && !fsel_keep(&fs, LAYER_DEVICE, cl.parent, col->path.host))

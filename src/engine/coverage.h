@@ -49,7 +49,10 @@ struct coverage {
 	struct layer_cov layer[COV_LAYERS]; /* indexed by enum layer (LAYER_GUEST .. LAYER_ARRAY) */
 	struct ent_cov *ents;   /* the disk-layer entities (guest, vSCSI, device, adapter), model order */
 	size_t nents;
-	bool complete;          /* every layer assessed */
+	bool complete;          /* every layer assessed, and the guest tied to the host below it when both
+	                         * were captured */
+	const char *link_why;   /* the guest<->host link not assessed: why (the analysis's, borrowed),
+	                         * NULL when it was, or when there are not both a guest and a host */
 	struct arena arena;
 };
 

@@ -212,6 +212,10 @@ void det_vdisk_above_device(struct analysis *a, const struct analyze_opts *o);
 /* detect_cpu.c */
 void det_cpu_contention(struct analysis *a, const struct analyze_opts *o);
 
+/* detect_mem.c */
+void det_guest_paging(struct analysis *a, const struct analyze_opts *o);
+void det_host_swap(struct analysis *a, const struct analyze_opts *o);
+
 /* detect_hyperv.c */
 void det_hv_host_disk(struct analysis *a, const struct analyze_opts *o);
 void det_hv_vhdx(struct analysis *a, const struct analyze_opts *o);

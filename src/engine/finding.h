@@ -78,6 +78,11 @@ struct finding {
 	bool done;                       /* the capture shows its fix was made and worked (a queue depth
 	                                  * raised inside the capture): no action to make it again */
 	long capture;                    /* capture index, -1 for none */
+	int explained_by;                /* a memory cause explains it (detect_mem.c): that finding's
+	                                  * kind + 1, 0 for none; it then names no place in the verdict
+	                                  * and joins its cause's action */
+	const char *explained_machine;   /* the cause's machine: the guest that pages, the VM the host
+	                                  * swaps (arena), NULL */
 	/* a device's finding: who loads it over the finding's time (its worlds' IO, iopath.h) */
 	const char *load;                /* "APP03 95% of its commands, SQL01 5%" (arena), NULL */
 	const char *driver;              /* the VM that issues most of them while another VM on the LUN

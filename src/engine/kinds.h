@@ -35,6 +35,8 @@ enum kind {
 	K_T_STORAGE_QOS,
 	K_CSV_REDIRECTED,
 	K_LAT_HOST_DISK,
+	K_MEM_GUEST_PAGING,
+	K_MEM_HOST_SWAP,
 	K_COUNT
 };
 
@@ -44,7 +46,7 @@ enum stack_box { BOX_GUEST, BOX_VSCSI, BOX_KERNEL, BOX_ADAPTER, BOX_ARRAY, BOX_C
 /* Where the verdict speaks of a kind ("IO waits in the guest, above the virtual SCSI controller",
  * "behind throttling of the LUN queue", ...). VP_NONE: only as "see the remaining findings". */
 enum verdict_place { VP_NONE, VP_GUEST, VP_THROTTLE, VP_KERNEL, VP_ADAPTER, VP_ARRAY, VP_GUEST_LATENCY,
-		     VP_DATASTORE, VP_CPU };
+		     VP_DATASTORE, VP_CPU, VP_MEMORY };
 
 /* The step of a kind's findings in the recommended actions (actions.h; actions.c words each).
  * ACT_UNSET is no kind's (a unit test walks the table). ACT_SYMPTOM says explicitly "no step of
@@ -53,7 +55,7 @@ enum verdict_place { VP_NONE, VP_GUEST, VP_THROTTLE, VP_KERNEL, VP_ADAPTER, VP_A
 enum action_key {
 	ACT_UNSET, ACT_SYMPTOM, ACT_PVSCSI, ACT_GUEST_PATH, ACT_DEVICE_QUEUE, ACT_ADAPTER, ACT_ARRAY, ACT_QFULL,
 	ACT_SIOC, ACT_DSNRO, ACT_SPLIT, ACT_ALIGN, ACT_PATHS, ACT_DATASTORE, ACT_HBA, ACT_PATH_RESTORE, ACT_CPU,
-	ACT_VD_ABOVE, ACT_QOS, ACT_CSV_REDIRECTED, ACT_HOST_DISK, ACT_COUNT
+	ACT_VD_ABOVE, ACT_QOS, ACT_CSV_REDIRECTED, ACT_HOST_DISK, ACT_MEMORY, ACT_COUNT
 };
 
 struct kind_info {

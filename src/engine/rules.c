@@ -82,6 +82,33 @@
 		"and by IOs, is not comparable (a window or capture that cuts a busy phase to a sliver)", \
 		"[derived] the tail and the time above a band of a few minutes of a phase are not those of " \
 		"the phase: a sliver shows its ramp, not its steady state"}, \
+	[R_MEM_AVAIL_MB] = {"memory.guest.available_mb", 500, "MB", \
+		"a Windows machine's Available MBytes under this while it reads pages from disk " \
+		"(memory.guest.pages_input.*), sustained: it pages hard", \
+		"[pal] Available MBytes under 10% of physical memory: warning, under 5%: critical; [derived] a " \
+		"fixed floor, as perfmon's Memory object does not count the physical memory"}, \
+	[R_MEM_PAGES_IN_WARN] = {"memory.guest.pages_input.warning_per_s", 100, "pages/s", \
+		"... Pages Input/sec (hard faults read from disk) above this, with available memory low, " \
+		"sustained", \
+		"[ms NT4 Resource Kit ch. 12 Detecting Memory Bottlenecks] a sustained rate of hard page faults " \
+		"is the best indicator of a memory bottleneck (over 5 page reads/s); [derived] 100 pages/s (0.4 " \
+		"MB/s) so that a few faults on a busy server are no finding"}, \
+	[R_MEM_PAGES_IN_CRIT] = {"memory.guest.pages_input.critical_per_s", 1000, "pages/s", \
+		"... above this: critical (4 MB/s of paging reads)", \
+		"[derived] a disk's worth of random reads taken by paging"}, \
+	[R_MEM_SWPWT_WARN] = {"memory.swap_wait.warning_pct", 5, "%", \
+		"a VM's %SWPWT per vCPU (Group Cpu % Swap Wait over its vCPUs) above this, or its swap-in rate " \
+		"above memory.swap_in.mb_per_s, sustained: the ESXi host swaps its memory and the VM waits for " \
+		"it", \
+		"[vmw Interpreting esxtop Statistics §2.4, §3.3] %SWPWT: time a world waits for the VMkernel to " \
+		"swap memory in; practitioner esxtop tables: %SWPWT > 5, SWR/s > 1"}, \
+	[R_MEM_SWPWT_CRIT] = {"memory.swap_wait.critical_pct", 20, "%", \
+		"... above this: critical", \
+		"[derived] a fifth of the VM's time stalled on swapped pages"}, \
+	[R_MEM_SWAP_IN_MBPS] = {"memory.swap_in.mb_per_s", 1, "MB/s", \
+		"a VM's swap-in rate (Group Memory SWR/s) above this, sustained", \
+		"[vmw Interpreting esxtop Statistics §3.3] SWR/s: the rate the host reads the VM's memory back " \
+		"from its swap file; practitioner esxtop tables: SWR/s > 1"}, \
 }
 
 const struct rule rule_table[R_COUNT] = RULES_INIT;
@@ -147,6 +174,8 @@ static const struct rule_pair {
 	{R_DS_LAT_WARN, R_DS_LAT_CRIT, "a warning threshold cannot exceed its critical one"},
 	{R_KAVG_WARN, R_KAVG_CRIT, "a warning threshold cannot exceed its critical one"},
 	{R_CPU_RDY_WARN, R_CPU_RDY_CRIT, "a warning threshold cannot exceed its critical one"},
+	{R_MEM_PAGES_IN_WARN, R_MEM_PAGES_IN_CRIT, "a warning threshold cannot exceed its critical one"},
+	{R_MEM_SWPWT_WARN, R_MEM_SWPWT_CRIT, "a warning threshold cannot exceed its critical one"},
 	{R_VSCSI_PVSCSI, R_VSCSI_PVSCSI_MAX, "the default limit cannot exceed the maximum"},
 };
 

@@ -9,11 +9,12 @@
 #include "analysis.h"
 #include "sqlimpact.h"
 
-/* A warning or critical finding of a kind of place p exists. */
+/* A warning or critical finding of a kind of place p exists (a symptom a memory cause explains
+ * names no place: its cause does). */
 static bool has_place(const struct analysis *a, enum verdict_place p)
 {
 	for (size_t i = 0; i < a->nf; i++)
-		if (kinds[a->f[i].kind].place == p && a->f[i].sev >= SEV_WARNING)
+		if (kinds[a->f[i].kind].place == p && a->f[i].sev >= SEV_WARNING && !a->f[i].explained_by)
 			return true;
 	return false;
 }
@@ -31,7 +32,7 @@ static const struct finding *first_in_place(const struct analysis *a, enum verdi
 	const struct finding *best = NULL;
 	for (size_t i = 0; i < a->nf; i++) {
 		const struct kind_info *k = &kinds[a->f[i].kind];
-		if (k->place != p)
+		if (k->place != p || a->f[i].explained_by)
 			continue;
 		if (!best || k->place_order < kinds[best->kind].place_order ||
 		    (k->place_order == kinds[best->kind].place_order && a->f[i].sev == best->sev &&
@@ -60,8 +61,8 @@ static void overlap_note(const struct analysis *a, struct buf *b)
 			h1 = e > h1 ? e : h1;
 		}
 	}
-	if (g0 == INT64_MAX || h0 == INT64_MAX || (g0 <= h1 && h0 <= g1))
-		return;
+	if (g0 == INT64_MAX || h0 == INT64_MAX || (g0 <= h1 && h0 <= g1) || a->link_note)
+		return; /* the link check says it (check_link) */
 	double gap_h = (double)(g0 > h1 ? g0 - h1 : h0 - g1) / 3600000.0;
 	buf_printf(b, " The guest (perfmon) and host (esxtop) captures do not overlap in time (%.1f h apart): "
 		      "nothing could be correlated between them. If they cover the same incident, the perfmon "
@@ -171,6 +172,37 @@ static int root_causes(const struct analysis *a, struct buf *b)
 	return n;
 }
 
+/* The causes that are not the storage's, first: memory (a guest's paging, a host's swapping), the
+ * VM's CPU. Returns how many were said. */
+static int not_storage(const struct analysis *a, struct buf *b, bool mem, bool cpu)
+{
+	int said = 0;
+	if (mem) {
+		const struct finding *f = first_in_place(a, VP_MEMORY);
+		bool sql = false;
+		for (size_t i = 0; i < a->m.nents && !sql; i++)
+			sql = a->m.ents[i].layer == LAYER_SQL && a->m.ents[i].host &&
+			      strcasecmp(a->m.ents[i].host, f->entity) == 0;
+		if (f->kind == K_MEM_GUEST_PAGING)
+			buf_printf(b, "for memory, not storage: %s; the disk IO is the paging: give it memory%s",
+				   f->summary, sql ? " or cap SQL Server's max server memory" : "");
+		else
+			buf_printf(
+			    b,
+			    "for memory, not storage: on %s, %s; the VM stalls on swapped pages and its IO completions "
+			    "wait with it",
+			    f->host ? f->host : "its host", f->summary);
+		said++;
+	}
+	if (cpu) {
+		const struct finding *f = first_in_place(a, VP_CPU);
+		buf_printf(b, "%sfor CPU, not storage: %s — %s; IO completions wait for a virtual CPU to run",
+			   said ? "; and " : "", f->entity, f->summary);
+		said++;
+	}
+	return said;
+}
+
 void analysis_verdict(struct analysis *a)
 {
 	struct buf b;
@@ -191,8 +223,8 @@ void analysis_verdict(struct analysis *a)
 	}
 	bool guest = has_place(a, VP_GUEST), kernel = has_place(a, VP_KERNEL), throttle = has_place(a, VP_THROTTLE);
 	bool array = has_place(a, VP_ARRAY), adapter = has_place(a, VP_ADAPTER), glat = has_place(a, VP_GUEST_LATENCY);
-	bool datastore = has_place(a, VP_DATASTORE), cpu = has_place(a, VP_CPU);
-	int places = guest + kernel + throttle + array + adapter + datastore + cpu;
+	bool datastore = has_place(a, VP_DATASTORE), cpu = has_place(a, VP_CPU), mem = has_place(a, VP_MEMORY);
+	int places = guest + kernel + throttle + array + adapter + datastore + cpu + mem;
 	bool warned = false;
 	for (size_t i = 0; i < a->nf; i++)
 		warned |= a->f[i].sev >= SEV_WARNING;
@@ -231,19 +263,16 @@ void analysis_verdict(struct analysis *a)
 		a->verdict_where = VW_PLACES;
 		a->verdict_places = (guest ? 1u << VP_GUEST : 0) | (throttle ? 1u << VP_THROTTLE : 0) |
 				    (kernel && !throttle ? 1u << VP_KERNEL : 0) | (adapter ? 1u << VP_ADAPTER : 0) |
-				    (array ? 1u << VP_ARRAY : 0) | (datastore ? 1u << VP_DATASTORE : 0) | (cpu ? 1u << VP_CPU : 0);
+				    (array ? 1u << VP_ARRAY : 0) | (datastore ? 1u << VP_DATASTORE : 0) |
+				    (cpu ? 1u << VP_CPU : 0) | (mem ? 1u << VP_MEMORY : 0);
 		{
-			static const enum verdict_place order[] = {VP_CPU, VP_GUEST, VP_THROTTLE, VP_KERNEL, VP_ADAPTER, VP_ARRAY,
-								   VP_DATASTORE};
+			static const enum verdict_place order[] = {VP_MEMORY, VP_CPU,     VP_GUEST, VP_THROTTLE,
+								   VP_KERNEL, VP_ADAPTER, VP_ARRAY, VP_DATASTORE};
 			for (size_t k = 0; k < sizeof order / sizeof order[0] && a->verdict_first < 0; k++)
 				if (a->verdict_places & (1u << order[k]))
 					a->verdict_first = first_in_place(a, order[k]) - a->f;
 		}
-		if (cpu) {
-			const struct finding *f = first_in_place(a, VP_CPU);
-			buf_printf(&b, "for CPU, not storage: %s — %s; IO completions wait for a virtual CPU to run", f->entity, f->summary);
-			said++;
-		}
+		said += not_storage(a, &b, mem, cpu);
 		if (guest) {
 			const struct finding *f = first_in_place(a, VP_GUEST);
 			buf_printf(&b, "%sin the guest, above the virtual SCSI controller (%s%s%s — %s)", said ? "; and " : "",
@@ -324,6 +353,8 @@ void analysis_verdict(struct analysis *a)
 	}
 	coverage_note(a, &b);
 	overlap_note(a, &b);
+	if (a->link_note)
+		buf_printf(&b, " %s", a->link_note);
 	if (a->parts_note)
 		buf_printf(&b, " %s", a->parts_note);
 	if (a->clock_note)

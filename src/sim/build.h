@@ -96,5 +96,8 @@ void sc_build_sql_log_storage(struct sim_config *c, int part);
 void sc_build_storage_vmotion(struct sim_config *c, int part);
 void sc_build_snapshot_amplification(struct sim_config *c, int part);
 void sc_build_alua_failover_guessed(struct sim_config *c, int part);
+void sc_build_guest_paging(struct sim_config *c, int part);
+void sc_build_host_swap(struct sim_config *c, int part);
+void sc_build_perfmon_other_day(struct sim_config *c, int part);
 
 #endif

@@ -239,11 +239,26 @@ static double noise_base(struct sim_esx *w, const char *counter)
 	double u = prng_uniform(&w->frng);
 	if (strstr(counter, "Ready"))
 		return 0.05 + u * 0.8;
+	if (strstr(counter, "Swap Wait"))
+		return 0; /* no host swaps an idle filler VM (the draw is kept: the other columns stay as they were) */
 	if (strstr(counter, "Idle") || strstr(counter, "Wait"))
 		return 90 + u * 9;
 	if (strstr(counter, "Used") || strstr(counter, "Run"))
 		return u < 0.3 ? 0 : u * 6;
 	return u < 0.6 ? 0 : u * 2;
+}
+
+/* The host's Memory counter i: the usual plenty, or a host short of memory (host_free_mb): little
+ * free, the state hard, swap in use. */
+static double mem_value(const struct sim_config *c, size_t i)
+{
+	if (c->host_free_mb <= 0)
+		return mem_base[i];
+	if (strcmp(mem_ctr[i], "Free MBytes") == 0)
+		return c->host_free_mb;
+	if (strcmp(mem_ctr[i], "Memory State") == 0)
+		return 2;
+	return strcmp(mem_ctr[i], "Swap Used MBytes") == 0 ? 6144 : mem_base[i];
 }
 
 /* Builds the column table and the header line. */
@@ -302,7 +317,7 @@ static int layout(struct sim_esx *w, struct sim_line *hdr, long budget)
 
 	/* Memory, Physical Cpu Load, Physical Cpu */
 	for (size_t i = 0; i < sizeof mem_ctr / sizeof mem_ctr[0]; i++)
-		if (!add_col(w, hdr, "Memory", NULL, mem_ctr[i], GEN_CONST, 0, false, mem_base[i]))
+		if (!add_col(w, hdr, "Memory", NULL, mem_ctr[i], GEN_CONST, 0, false, mem_value(c, i)))
 			return ERR_NOMEM;
 	static const char *const load_ctr[] = {"Cpu Load (1 Minute Avg)", "Cpu Load (5 Minute Avg)",
 		"Cpu Load (15 Minute Avg)"};
@@ -631,6 +646,17 @@ static void acc_add_backend(struct sim_acc *t, const struct sim_acc *a)
 	acc_add(t, &b);
 }
 
+/* A VM's Group Cpu % Swap Wait at t: its vCPUs times the scenario's per-vCPU share while the host
+ * swaps it (sim_swap_stall_ms), else 0. */
+static double swap_wait_pct(struct sim_esx *w, int vm, double t)
+{
+	const struct sim_config *c = w->c;
+	const struct sim_vm *v = &c->vm[vm];
+	if (sim_swap_stall_ms(c, vm, t) <= 0)
+		return 0;
+	return v->vcpus * v->swap_wait_pct * (0.9 + 0.2 * prng_uniform(&w->frng));
+}
+
 /* Largest-remainder split of an integer total in proportion to weights. */
 static void apportion(int total, const double *wgt, int n, int *out)
 {
@@ -848,7 +874,7 @@ static void fill_snapshot(struct sim_esx *w, double t)
 		g[8] = used * 0.01;
 		g[9] = costop;
 		g[10] = 0;
-		g[11] = 0;
+		g[11] = swap_wait_pct(w, vm, t);
 		for (int wi = 0; wi < nwld; wi++) {
 			double *x = g + NGCPU + wi * NVCPU;
 			double u = wi >= 6 ? used / v->vcpus : 0.2 * prng_uniform(&w->frng);

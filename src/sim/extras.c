@@ -599,6 +599,10 @@ static void truth_extra(struct json *j, const struct sim_config *c)
 		json_key(j, "where");
 		json_str(j, x->where);
 	}
+	if (x->link) {
+		json_key(j, "link");
+		json_str(j, x->link);
+	}
 	if (x->note) {
 		json_key(j, "note");
 		json_str(j, x->note);

@@ -46,6 +46,15 @@ int sim_dev_adapter(const struct sim_model *m, int d)
  * descheduled a share r of the time, each of the ~3 hand-offs of a log flush (log writer issues,
  * completion routine, committer resumes) finds its vCPU descheduled with probability r and then
  * waits half a 30 ms scheduling stretch on average [derived]. */
+/* The wait a VM's IO completion adds while the ESXi host swaps its memory: the VM stalls on
+ * swapped pages (% Swap Wait), its IOs complete in the host and wait for the VM to run. */
+double sim_swap_stall_ms(const struct sim_config *c, int vm, double t)
+{
+	const struct sim_vm *v = &c->vm[vm];
+	double f = c->duration > 0 ? t / c->duration : 0;
+	return v->swap_t1 > v->swap_t0 && f >= v->swap_t0 && f < v->swap_t1 ? v->swap_stall_ms : 0;
+}
+
 double sim_cpu_delay_ms(const struct sim_vm *vm)
 {
 	double r = vm->ready_pct > 0 ? vm->ready_pct / 100.0 : 0.004;
@@ -521,6 +530,7 @@ static void update_workload(struct sim_model *m)
 		/* a CPU-starved guest issues its next IO later: the thread waits for its vCPU */
 		if (c->vm[vd->vm].ready_pct > 0)
 			s->think_ms += sim_cpu_delay_ms(&c->vm[vd->vm]);
+		s->think_ms += sim_swap_stall_ms(c, vd->vm, m->t);
 	}
 	/* Array service time wanders by ~12 % over a second or two (cache hit ratio, back-end
 	 * work): without it saturated queues would be unrealistically flat. */
@@ -900,7 +910,7 @@ int sim_model_step(struct sim_model *m)
 		double split = vd->split_frac > 0 ? prng_poisson(&m->rng, n * vd->split_frac) : 0;
 		double vsplit = vd->vsplit_frac > 0 ? prng_poisson(&m->rng, n * vd->vsplit_frac) : 0;
 		double kavg = ds->r_ms - ds->davg_ms;
-		double emu = m->cs[vd->ctrl].e_ms + s->ecost;
+		double emu = m->cs[vd->ctrl].e_ms + s->ecost, stall = sim_swap_stall_ms(c, vd->vm, m->t);
 		for (int st = 0; st < m->nstream; st++) {
 			struct sim_acc *a = &m->acc[st][v];
 			a->time_s += dt;
@@ -914,8 +924,8 @@ int sim_model_step(struct sim_model *m)
 			a->kavg_w += nw * kavg;
 			a->qavg_r += nr * ds->qwait_ms;
 			a->qavg_w += nw * ds->qwait_ms;
-			a->glat_r += nr * (s->wait_ms + emu + s->host_r_ms + add + GUEST_G0_MS);
-			a->glat_w += nw * (s->wait_ms + emu + s->host_w_ms + add + GUEST_G0_MS);
+			a->glat_r += nr * (s->wait_ms + emu + s->host_r_ms + add + GUEST_G0_MS + stall);
+			a->glat_w += nw * (s->wait_ms + emu + s->host_w_ms + add + GUEST_G0_MS + stall);
 			a->bk += n * amp;
 			a->above_r += nr * add;
 			a->above_w += nw * add;

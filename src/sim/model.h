@@ -59,6 +59,13 @@ struct sim_vm {
 	int host;              /* index of the ESXi host running it */
 	double ready_pct;      /* CPU ready per vCPU (%); 0 = the usual light contention */
 	bool clock_fixed;      /* clock_offset_s set by the scenario, not drawn from the seed */
+	/* memory (zero = none): the guest pages hard over [paging_t0, paging_t1] (fractions): its
+	 * available memory ~150 MB, the page file on C: (the paging is C:'s IO, its workload's
+	 * phase), perfmon's Memory and Paging File counters follow; the ESXi host swaps the VM over
+	 * [swap_t0, swap_t1]: Group Cpu % Swap Wait swap_wait_pct per vCPU, Group Memory swap-in,
+	 * the host's free memory low, and each guest IO waits swap_stall_ms more (the VM stalls) */
+	double paging_t0, paging_t1;
+	double swap_t0, swap_t1, swap_wait_pct, swap_stall_ms;
 };
 
 struct sim_ctrl {
@@ -180,6 +187,9 @@ struct sim_truth_x {
 	bool clock;                             /* "clock_offset_s": the guest clock's true offset */
 	const char *where;                      /* "where": what the verdict should conclude (below_hba,
 	                                         * untold, ...), NULL = not written */
+	const char *link;                       /* "link": "not_assessed" when the guest capture does not
+	                                         * belong with the host's (another day or VM), NULL = not
+	                                         * written */
 	const char *note;
 	bool links;                             /* "links": each moved or amplified disk's devices over
 	                                         * time, and the paths of devices with a failover */
@@ -200,6 +210,8 @@ struct sim_config {
 	int nhost;                        /* 0 or 1: one host (c->host); 2: host_extra[0] too */
 	char host_extra[SIM_MAX_HOST - 1][64];
 	double perf_interval;             /* perfmon sample interval (s) */
+	double host_free_mb;              /* > 0: the ESXi host's Memory Free MBytes (a host short of
+	                                   * memory: state hard, swap in use); 0 = the usual plenty */
 	enum sim_only only;
 	enum sim_pdisks perf_disks;
 	bool sql_counters;                /* the model-driven SQL Server counter set */
@@ -355,5 +367,7 @@ int sim_esx_stream(int h);
 int sim_dev_adapter(const struct sim_model *m, int dev);
 /* Extra delay (ms) a SQL Server wait pays for CPU scheduling on a VM with the given ready %. */
 double sim_cpu_delay_ms(const struct sim_vm *vm);
+/* Extra wait (ms) of a VM's IO completions at time t while the ESXi host swaps it (0 outside). */
+double sim_swap_stall_ms(const struct sim_config *c, int vm, double t);
 
 #endif

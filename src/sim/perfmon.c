@@ -18,7 +18,7 @@ enum pm {
 	/* host-wide */
 	PM_CPU = 100, PM_CPU_N, PM_AVAIL_MB, PM_PAGES, PM_PLE, PM_CKPT, PM_LAZY, PM_STALLS, PM_PAGE_READS,
 	PM_LOG_WAIT_TIME, PM_LOG_WAITS, PM_LOG_BYTES, PM_TEMP_LOG_BYTES, PM_WAIT_PAGEIO, PM_WAIT_LOG, PM_STOLEN,
-	PM_BALLOON,
+	PM_BALLOON, PM_PAGES_IN, PM_PF_USAGE, PM_PF_TOTAL,
 	/* --sql-counters: the model-driven SQL Server set */
 	PM_SQ_PLE = 200, PM_SQ_PAGE_READS, PM_SQ_PAGE_WRITES, PM_SQ_CKPT, PM_SQ_LAZY, PM_SQ_STALLS, PM_SQ_LOG_FLUSHES,
 	PM_SQ_LOG_WAITS, PM_SQ_LOG_WAIT_TIME, PM_SQ_LOG_BYTES, PM_SQ_TEMP_LOG_BYTES, PM_SQ_BATCH, PM_SQ_WAIT_PAGEIO,
@@ -156,6 +156,11 @@ int sim_perf_open(struct sim_perf **out, const struct sim_config *c, struct sim_
 	}
 	ok = ok && pcol_add(w, &h, &cap, "Memory\\Available MBytes", PM_AVAIL_MB, 0, 0) &&
 	     pcol_add(w, &h, &cap, "Memory\\Pages/sec", PM_PAGES, 0, 0);
+	/* a guest that pages (sim_vm.paging_*): the hard faults and the page file on C: */
+	if (c->vm[vm].paging_t1 > c->vm[vm].paging_t0)
+		ok = ok && pcol_add(w, &h, &cap, "Memory\\Pages Input/sec", PM_PAGES_IN, 0, 0) &&
+		     pcol_add(w, &h, &cap, "Paging File(\\??\\C:\\pagefile.sys)\\% Usage", PM_PF_USAGE, 0, 0) &&
+		     pcol_add(w, &h, &cap, "Paging File(_Total)\\% Usage", PM_PF_TOTAL, 0, 0);
 	for (int i = 0; ok && pd == SIM_PDISKS_ALL && i <= w->ndisk; i++) {
 		char inst[64];
 		if (i < w->ndisk)
@@ -248,7 +253,8 @@ int sim_perf_open(struct sim_perf **out, const struct sim_config *c, struct sim_
 static bool is_instant(int metric)
 {
 	return metric == PM_FREE_PCT || metric == PM_FREE_MB || metric == PM_CDQL || metric == PM_AVAIL_MB ||
-	       metric == PM_PLE || metric == PM_BALLOON || metric == PM_SQ_PLE;
+	       metric == PM_PLE || metric == PM_BALLOON || metric == PM_SQ_PLE || metric == PM_PF_USAGE ||
+	       metric == PM_PF_TOTAL;
 }
 
 /* Per-disk perfmon values from the perfmon-clock accumulators. */
@@ -281,6 +287,35 @@ static void disk_values(const struct sim_acc *a, double secs, double *o)
 void sim_pm_disk_values(const struct sim_acc *a, double secs, double *o)
 {
 	disk_values(a, secs, o);
+}
+
+static bool memory_metric(int m)
+{
+	return m == PM_AVAIL_MB || m == PM_PAGES || m == PM_PAGES_IN || m == PM_PF_USAGE || m == PM_PF_TOTAL;
+}
+
+/* The guest's memory at time t: plenty, or, while it pages hard (sim_vm.paging_*), little available
+ * and C: (the page file's disk) carrying the paging, its bytes in 4 KiB pages. */
+static double memory_value(struct sim_perf *w, int metric, double t, const double (*vals)[PM_NDISK])
+{
+	const struct sim_config *c = w->c;
+	const struct sim_vm *gv = &c->vm[w->vm];
+	double frac = c->duration > 0 ? t / c->duration : 0;
+	bool paging = gv->paging_t1 > gv->paging_t0 && frac >= gv->paging_t0 && frac < gv->paging_t1;
+	const double *P = vals[w->ndisk];
+	for (int i = 0; i < w->ndisk; i++)
+		if (strcmp(c->vdisk[w->disks[i]].drive, "C:") == 0)
+			P = vals[i];
+	switch (metric) {
+	case PM_AVAIL_MB:
+		return paging ? floor(120 + 60 * prng_uniform(&w->rng)) : floor(2900 + 200 * prng_uniform(&w->rng));
+	case PM_PAGES: /* pages read and written to resolve faults */
+		return paging ? (P[PM_RBYTES] + P[PM_WBYTES]) / 4096.0 : 5 * prng_uniform(&w->rng);
+	case PM_PAGES_IN:
+		return paging ? P[PM_RBYTES] / 4096.0 : 3 * prng_uniform(&w->rng);
+	default: /* the page file's % Usage */
+		return paging ? 60 + 10 * prng_uniform(&w->rng) : 8;
+	}
 }
 
 int sim_perf_row(struct sim_perf *w, double t, bool first)
@@ -358,6 +393,8 @@ int sim_perf_row(struct sim_perf *w, double t, bool first)
 		double v = 0;
 		if (k->metric < PM_NDISK) {
 			v = (k->disk < 0 ? T : vals[k->disk])[k->metric];
+		} else if (memory_metric(k->metric)) {
+			v = memory_value(w, k->metric, t, vals);
 		} else {
 			switch (k->metric) {
 			case PM_CPU:
@@ -366,12 +403,6 @@ int sim_perf_row(struct sim_perf *w, double t, bool first)
 			case PM_CPU_N:
 				v = cpu * (0.7 + 0.6 * prng_uniform(&w->rng));
 				v = v > 100 ? 100 : v;
-				break;
-			case PM_AVAIL_MB:
-				v = floor(2900 + 200 * prng_uniform(&w->rng));
-				break;
-			case PM_PAGES:
-				v = 5 * prng_uniform(&w->rng);
 				break;
 			case PM_PLE:
 				v = floor(300 + 4200 * exp(-D[PM_READS] / 1500.0));

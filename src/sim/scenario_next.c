@@ -942,3 +942,81 @@ void sc_build_alua_failover_guessed(struct sim_config *c, int part)
 	c->tx.links = true;
 	c->tx.note = "the path change must not depend on how the paths were tied: here only by their activity";
 }
+
+/* ---- memory as the cause, and captures that do not belong together (issue 34) ---- */
+
+/* SQL01 runs short of memory at 30-70 %: Windows pages hard (Available MBytes ~150, Pages Input/sec
+ * in the thousands, the page file on C: ~65 % used); the paging is C:'s IO, 32 KiB reads on a LUN
+ * of the hybrid array, which its latency follows. The cause is the memory, not the array. */
+void sc_build_guest_paging(struct sim_config *c, int part)
+{
+	(void)part;
+	struct sc_host h = sc_host_base(c);
+	struct sc_sql s = sc_sql_vm(c, &h, "SQL01", SIM_CTRL_PVSCSI, SC_ARRAY_FLASH, 1);
+	struct sim_dev *dc = &c->dev[s.dev_c];
+	dc->s0_r = 4.0, dc->s0_w = 0.6, dc->t_kib = 0.012, dc->parallel = 6;
+	sc_set_load(s.c, 1, 80, 0.85, 32, 64);
+	sc_add_phase(s.c, 0.3, 0.7, 40, 1);
+	c->vm[s.vm].paging_t0 = 0.3;
+	c->vm[s.vm].paging_t1 = 0.7;
+	sc_bystander(c, &h);
+	c->sql_counters = true;
+	c->tx.coverage = true;
+	sc_expect(c, "memory.guest_paging", "SQL01", NULL, 0.3, 0.7);
+	sc_absent_unrelated(c);
+	sc_absent(c, "queue.guest_vscsi_cap", "cpu.contention", "memory.host_swap", NULL);
+	c->tx.where = "places";
+	c->tx.note =
+	    "SQL01 pages hard at 30-70 % (Available MBytes ~150, Pages Input/sec ~thousands, page file on C: "
+	    "~65 % used); C:'s latency and its LUN's DAVG are the paging's symptoms: the verdict names memory, "
+	    "not the array";
+}
+
+/* The ESXi host is short of memory (Free MBytes ~900) and swaps SQL01 at 30-70 %: % Swap Wait ~20
+ * per vCPU, each IO completion waits ~12 ms more in the guest while the virtual disks answer in
+ * ~1 ms. The cause is the host's memory, not the guest's queue. */
+void sc_build_host_swap(struct sim_config *c, int part)
+{
+	(void)part;
+	struct sc_host h = sc_host_base(c);
+	struct sc_sql s = sc_sql_vm(c, &h, "SQL01", SIM_CTRL_PVSCSI, SC_ARRAY_FLASH, 1);
+	sc_set_load(s.d, 8, 4, 0.7, 8, 8);
+	struct sim_vm *v = &c->vm[s.vm];
+	v->swap_t0 = 0.3;
+	v->swap_t1 = 0.7;
+	v->swap_wait_pct = 20;
+	v->swap_stall_ms = 12;
+	c->host_free_mb = 900;
+	sc_bystander(c, &h);
+	c->tx.coverage = true;
+	sc_expect(c, "memory.host_swap", "SQL01", NULL, 0.3, 0.7);
+	sc_absent_unrelated(c);
+	/* queue.guest_hidden may be found: its symptom, information (the guest waits, the host does not) */
+	sc_absent(c, "latency.kernel", "queue.device_saturated", "queue.guest_vscsi_cap", "latency.device",
+		  "cpu.contention", "memory.guest_paging", NULL);
+	c->tx.where = "places";
+	c->tx.note =
+	    "the host swaps SQL01 at 30-70 % (%SWPWT ~20 per vCPU, free memory ~900 MB): guest D: waits ~12 ms "
+	    "more while its virtual disk answers in ~1 ms; the verdict names the host's memory, not the guest";
+}
+
+/* The LSI-capped ETL host capture with a perfmon of SQL01 from the next day (its clock a day
+ * ahead): nothing ties the guest to the host capture; the guest<->host link is not assessed, and
+ * no sentence says every layer was seen. */
+void sc_build_perfmon_other_day(struct sim_config *c, int part)
+{
+	(void)part;
+	etl_side(c, SIM_CTRL_LSI, 0.2, 0.8, true);
+	c->vm[0].clock_offset_s = 86400;
+	c->vm[0].clock_fixed = true;
+	c->tx.coverage = true;
+	sc_absent_unrelated(c);
+	/* no guest-vs-host finding: the captures do not overlap (the guest's own queue above the LSI
+	 * limit may be said, from the guest alone) */
+	sc_absent(c, "queue.guest_hidden", NULL);
+	c->tx.where = "untold";
+	c->tx.link = "not_assessed";
+	c->tx.note =
+	    "the perfmon is of the next day: the captures do not overlap, no guest disk follows a virtual disk; "
+	    "the link between them is not assessed and the report must not say every layer was seen";
+}
