@@ -390,5 +390,61 @@ for s in "ab":
 	rm -rf "$T/many"
 fi
 
+# ---- 16. past the entity cap (MODEL_MAX_ENTITIES = 20,000 per capture) ----
+# esxtop writes its paths and per-world IO before the virtual disks. 20,001 paths inserted before
+# the noisy neighbour's per-world columns used to push out its per-world IO: the first action
+# flipped from "Separate SQL01 from APP03" to "Raise the queue depth". Paths now come after every
+# other entity: the advice holds, the paths are said to be past the cap (stderr, captures,
+# coverage, inputs) and none is judged. 20,001 extra per-world columns (worlds past the cap):
+# no neighbour and no queue-depth advice from a partial set of worlds.
+# gen_cap SRC N KIND: N columns of KIND (path, world) before the first per-world column
+gen_cap() {
+	awk -v n="$2" -v kind="$3" 'BEGIN { FS = "," }
+	NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /Per-Device-Per-World/) { at = i; break }
+		for (i = 1; i < at; i++) printf "%s,", $i
+		for (k = 0; k < n; k++)
+			if (kind == "path") printf "\"\\\\esx01.lab.local\\Physical Disk Path(vmhba9:C%d:T%d:L%d)\\Commands/sec\",", k % 4, int(k / 256) % 256, k % 256
+			else printf "\"\\\\esx01.lab.local\\Physical Disk Per-Device-Per-World(naa.624a93708c1f4e2b1102000067bf1af7-%d)\\Commands/sec\",", 3000000 + k
+		for (i = at; i < NF; i++) printf "%s,", $i
+		print $NF; next }
+	{ for (i = 1; i < at; i++) printf "%s,", $i
+		for (k = 0; k < n; k++) printf "\"0\","
+		for (i = at; i < NF; i++) printf "%s,", $i
+		print $NF }' "$1"
+}
+name=entity-cap
+if [ -z "${HOSTILE_ONLY:-}" ] || [ "$HOSTILE_ONLY" = "$name" ] || [ "$HOSTILE_ONLY" = "$name-worlds" ]; then
+	"$BIN" simulate --scenario noisy-neighbour --out "$T/cap" --duration 120 >/dev/null 2>&1
+	gen_cap "$T/cap/esxtop.csv" 20001 path >"$T/cap/paths.csv"
+	gen_cap "$T/cap/esxtop.csv" 20001 world >"$T/cap/worlds.csv"
+fi
+if run entity-cap 0 "22 columns of paths not read" analyze "$T/cap/paths.csv" "$T/cap/perfmon.csv" \
+	--map "$T/cap/disks.map" --json "$T/cap/p.json" --report md="$T/cap/p.md"; then
+	if ! sed -n '/RECOMMENDED ACTIONS/,/^$/p' "$out" | grep -q "1\. Separate SQL01 from APP03"; then
+		bad entity-cap "the first action is not the neighbour's: $(grep -m1 ' 1\. ' "$out")"
+	elif ! grep -q 'adapter  partly assessed.*more than 20000 entities' "$out" ||
+		! grep -q 'columns, 1 warning, past the cap of 20000 entities of one kind: 22 columns of paths' "$out" ||
+		! grep -q 'CAPTURE; given: .*paths.csv:1; what the captures said: more than$' "$out"; then
+		bad entity-cap "the cap is not said in coverage, captures and inputs"
+	elif grep -q 'vmhba9:' "$out" || ! grep -q 'paths: past the entity cap' "$out"; then
+		bad entity-cap "paths judged from a partial set"
+	elif ! tr -d ' \n' <"$T/cap/p.json" | grep -q '"over_cap_layers":\["path"\]' || ! grep -q '"reason": "over_cap"' "$T/cap/p.json" ||
+		! grep -q 'more than 20000 entities of one kind' "$T/cap/p.md"; then
+		bad entity-cap "the JSON or Markdown does not say it"
+	else ok entity-cap "$info"; fi
+fi
+if run entity-cap-worlds 0 "columns of per-world IO, paths not read" analyze "$T/cap/worlds.csv" "$T/cap/perfmon.csv" \
+	--map "$T/cap/disks.map"; then
+	a1=$(sed -n '/RECOMMENDED ACTIONS/,/^$/p' "$out" | grep -m1 ' 1\. ')
+	case $a1 in
+	*"Find which VMs fill LUN"*)
+		if grep -q 'world    not assessed.*more than 20000' "$out" && ! grep -qi 'APP03 issues' "$out"; then
+			ok entity-cap-worlds "$info"
+		else bad entity-cap-worlds "the world layer is not said to be past the cap, or a neighbour is named"; fi ;;
+	*) bad entity-cap-worlds "first action from a partial set of worlds: $a1" ;;
+	esac
+fi
+[ -n "${HOSTILE_KEEP:-}" ] || rm -rf "$T/cap"
+
 echo "hostile: $pass passed, $fail failed${SAN:+, $skipped skipped (memory bounds under the sanitizers)}"
 [ $fail = 0 ]

@@ -211,6 +211,14 @@ static void act_device_queue(const struct act_ctx *x, struct action *ac)
 				  "%s take more of it.", f->victims, f->driver, f->driver);
 		return;
 	}
+	if (f->ent >= 0 && model_over_cap(&x->a->m, x->a->m.ents[f->ent].capture, LAYER_WORLD)) {
+		/* which VMs fill the queue is past the entity cap: no queue advice from a partial graph */
+		ac->what = xprintf("Find which VMs fill LUN %s before changing its queue depth: the capture's per-world IO "
+				"is past the entity cap and was not read (capture fewer devices or worlds).", ent);
+		ac->effect = xprintf("Tells a neighbour filling the queue (separate the workloads) from a queue too "
+				  "shallow for one VM (raise DQLEN).");
+		return;
+	}
 	if (!isnan(davg) && davg >= 10)
 		ac->what = xprintf("Spread the busy virtual disks of LUN %s over more LUNs (the array answers slowly, so "
 				"a deeper queue would not help).", ent);

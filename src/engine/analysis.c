@@ -1145,6 +1145,14 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 		input_said(a, "--rules", o->rules, 0, IN_APPLIED, "%zu rule%s overridden%s", n, n == 1 ? "" : "s",
 			   n ? " (listed under the rules overridden)" : ": every rule at its default");
 	}
+	for (size_t i = 0; i < a->m.ncaps; i++) {
+		char what[160];
+		long cols = model_over_cap_text(&a->m, i, what, sizeof what);
+		if (cols)
+			input_said(a, "CAPTURE", a->m.caps[i].path, 1, IN_NOT_APPLIED,
+				   "more than %d entities of one kind: %ld column%s of %s not read, those layers not assessed",
+				   MODEL_MAX_ENTITIES, cols, cols == 1 ? "" : "s", what);
+	}
 	iopath_free(&a->iop);
 	iopath_build(&a->iop, &a->m);
 	resolve_vhdx_names(a);

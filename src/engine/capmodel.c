@@ -253,6 +253,38 @@ int model_vm_vcpus(const struct model *m, size_t ci, const char *vm)
 	return n;
 }
 
+bool model_over_cap(const struct model *m, size_t ci, enum layer l)
+{
+	for (size_t i = 0; i < m->ncaps; i++)
+		if ((ci == SIZE_MAX || ci == i) && m->caps[i].over_cap[l] > 0)
+			return true;
+	return false;
+}
+
+long model_over_cap_text(const struct model *m, size_t ci, char *out, size_t cap)
+{
+	static const char *const what[LAYER_COUNT] = {
+		[LAYER_GUEST] = "guest disks", [LAYER_VSCSI] = "virtual disks", [LAYER_WORLD] = "per-world IO",
+		[LAYER_DEVICE] = "devices", [LAYER_ADAPTER] = "adapters", [LAYER_VM] = "VMs", [LAYER_SQL] = "SQL Server",
+		[LAYER_PATH] = "paths", [LAYER_VOLUME] = "volumes", [LAYER_ARRAY] = "arrays"};
+	long cols = 0;
+	size_t o = 0;
+	out[0] = '\0';
+	for (int l = 0; l < LAYER_COUNT; l++) {
+		long n = 0;
+		for (size_t i = 0; i < m->ncaps; i++)
+			if (ci == SIZE_MAX || ci == i)
+				n += m->caps[i].over_cap[l];
+		if (!n)
+			continue;
+		cols += n;
+		int k = snprintf(out + o, cap - o, "%s%s", o ? ", " : "", what[l]);
+		if (k > 0 && (size_t)k < cap - o)
+			o += (size_t)k;
+	}
+	return cols;
+}
+
 double entity_mean(const struct entity *e, int m)
 {
 	return e && entity_sk(e, m)->n ? qs_mean(entity_sk(e, m)) : NAN;
@@ -825,7 +857,10 @@ static void read_header(struct mread *x)
 		if (!nper || strcmp(per_instance[nper - 1], h) != 0)
 			per_instance[nper++] = h; /* consecutive duplicates only: the list stays short */
 	}
-	for (int pass = 0; pass < npass; pass++) {
+	/* in two tiers: the paths after every other entity, so that past the cap the entities
+	 * conclusions need are kept (esxtop writes its paths before the per-world IO and the virtual
+	 * disks) */
+	for (int pass = 0; pass < 2 * npass; pass++) {
 		for (size_t i = 0; i < n; i++) {
 			const struct pdh_column *col = reader_column(r, i);
 			if (!host && col->path.host)
@@ -833,7 +868,7 @@ static void read_header(struct mread *x)
 			if (skip[i])
 				continue;
 			int metric = ops->classify(&col->path, &cl);
-			if (cl.pass != pass)
+			if (cl.pass != pass % npass || (cl.layer == LAYER_PATH) != (pass >= npass))
 				continue;
 			if (cl.disk_no >= 0)
 				note_disk_no(m, col->path.host, &cl);
@@ -853,6 +888,7 @@ static void read_header(struct mread *x)
 					size_t dev = entity_get(m, ci, LAYER_DEVICE, cl.parent, col->path.host);
 					if (dev == SIZE_MAX) {
 						too_many = true;
+						x->c->over_cap[LAYER_DEVICE]++;
 						continue;
 					}
 					wc[nwc].col = i;
@@ -863,6 +899,7 @@ static void read_header(struct mread *x)
 				size_t e = aux_get(m, ci, l, cl.entity, col->path.host);
 				if (e == SIZE_MAX) {
 					too_many = true;
+					x->c->over_cap[l]++;
 					continue;
 				}
 				struct entity *ent = &m->aux[e];
@@ -889,6 +926,7 @@ static void read_header(struct mread *x)
 			size_t e = entity_get(m, ci, l, cl.entity, col->path.host);
 			if (e == SIZE_MAX) {
 				too_many = true;
+				x->c->over_cap[l]++;
 				continue;
 			}
 			struct entity *ent = &m->ents[e];
@@ -927,10 +965,12 @@ static void read_header(struct mread *x)
 	fsel_free(&fs);
 	if (too_many) {
 		struct reader_facts rf;
+		char what[160];
 		reader_facts(r, &rf);
+		long cols = model_over_cap_text(m, ci, what, sizeof what);
 		diag_emit(&in->diag, DIAG_WARNING, rf.header_line, 0,
-			  "more than %d storage entities (devices, adapters, virtual disks, guest disks): the rest "
-			  "are not analysed", MODEL_MAX_ENTITIES);
+			  "more than %d entities of one kind: %ld column%s of %s not read; those layers are not "
+			  "assessed", MODEL_MAX_ENTITIES, cols, cols == 1 ? "" : "s", what);
 	}
 	x->want = want;
 	x->cm = cm;

@@ -93,6 +93,9 @@ struct capture {
 	size_t first_entity, nentities;
 	size_t first_aux, naux;  /* its io-path entities (model.aux) */
 	int failed;              /* ERR_* when the capture could not be read */
+	/* columns past MODEL_MAX_ENTITIES not read, by the layer of their entity (0: none); a layer
+	 * with any is not assessed and no conclusion is drawn from it (capmodel_over_cap) */
+	long over_cap[LAYER_COUNT];
 	struct capture_part *parts; /* nparts >= 2 when files were merged into it (parts[0] is path) */
 	size_t nparts;
 	/* while it is read: the current row's values by series (NaN = missing), for the row hook */
@@ -106,8 +109,11 @@ struct guest_disk_no {
 	int disk;
 };
 
-/* Storage entities analysed per capture; more (only in crafted or absurd headers) are ignored
- * with a warning, which bounds memory (about 10 KB each). */
+/* Storage entities analysed per capture (and as many io-path entities: worlds, paths); more (only
+ * in very large or crafted headers) are not read, which bounds memory (about 10 KB each). The
+ * entities conclusions need come first whatever the header order: devices, virtual disks, guest
+ * disks, adapters and per-world IO before paths. The layers whose entities were dropped are named
+ * (capture.over_cap) and not assessed. */
 #define MODEL_MAX_ENTITIES 20000
 
 struct model;
@@ -185,6 +191,11 @@ static inline double entity_cur(const struct model *m, const struct entity *e, i
 	const double *cur = m->caps[e->capture].cur;
 	return e->series[metric] < 0 || !cur ? (double)NAN : cur[e->series[metric]];
 }
+/* Whether capture ci (SIZE_MAX: any capture) dropped entities of layer l past the cap. */
+bool model_over_cap(const struct model *m, size_t ci, enum layer l);
+/* The layers m's captures dropped entities of past the cap, as "paths, per-world IO" (into out,
+ * "" when none); returns the columns not read. */
+long model_over_cap_text(const struct model *m, size_t ci, char *out, size_t cap);
 /* The vCPUs of VM vm in capture ci: its vCPU worlds the Vcpu columns name (vmx-vcpu-N, vmmN);
  * 0 when the capture names none. */
 int model_vm_vcpus(const struct model *m, size_t ci, const char *vm);

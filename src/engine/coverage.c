@@ -10,7 +10,7 @@
 const char *const cov_status_names[3] = {"assessed", "partial", "not_assessed"};
 const char *const cov_reason_names[COVR_COUNT] = {"", "no_capture", "no_counter", "total_only", "too_short",
 						"idle", "some_entities", "no_adapter_queue_depth", "not_scsi",
-						"outside_selection"};
+						"outside_selection", "over_cap"};
 
 static bool has(const struct entity *e, int m) { return e->series[m] >= 0 && entity_sk(e, m)->n > 0; }
 
@@ -117,6 +117,28 @@ static void hyperv_layers(const struct cov_in *in, struct coverage *c, bool host
 	    "perfmon sees the array only through the host disk's latency, which also holds the host's own queue");
 }
 
+/* Why layer l is not (fully) assessed when a capture dropped the entities it is judged on past
+ * MODEL_MAX_ENTITIES (paths: the adapter layer's paths), NULL when none was dropped. */
+static const char *over_cap_why(struct coverage *c, const struct model *m, enum layer l)
+{
+	static const enum layer dropped[COV_LAYERS][3] = {
+		[LAYER_GUEST] = {LAYER_GUEST, LAYER_GUEST, LAYER_GUEST},
+		[LAYER_VSCSI] = {LAYER_GUEST, LAYER_VSCSI, LAYER_VSCSI},
+		[LAYER_WORLD] = {LAYER_WORLD, LAYER_DEVICE, LAYER_DEVICE},
+		[LAYER_DEVICE] = {LAYER_DEVICE, LAYER_DEVICE, LAYER_DEVICE},
+		[LAYER_ADAPTER] = {LAYER_ADAPTER, LAYER_PATH, LAYER_PATH},
+		[LAYER_ARRAY] = {LAYER_DEVICE, LAYER_DEVICE, LAYER_DEVICE}};
+	char what[160];
+	bool any = false;
+	for (int k = 0; k < 3; k++)
+		any |= model_over_cap(m, SIZE_MAX, dropped[l][k]);
+	if (!any)
+		return NULL;
+	model_over_cap_text(m, SIZE_MAX, what, sizeof what);
+	return arena_printf(&c->arena, "more than %d entities of one kind in a capture: its %s past the cap were not "
+				       "read, and nothing is concluded from the rest", MODEL_MAX_ENTITIES, what);
+}
+
 void coverage_build(const struct cov_in *in, struct coverage *c)
 {
 	memset(c, 0, sizeof *c);
@@ -210,7 +232,11 @@ void coverage_build(const struct cov_in *in, struct coverage *c)
 		}
 		lc->assessed = counted;
 		enum layer judged_layer = guest_side ? LAYER_GUEST : l == LAYER_ADAPTER ? LAYER_ADAPTER : LAYER_DEVICE;
-		if (f && lc->total == 0 && f->dropped[judged_layer] > 0) {
+		const char *capped = over_cap_why(c, m, (enum layer)l);
+		if (capped) {
+			set(lc, l == LAYER_ADAPTER && !model_over_cap(m, SIZE_MAX, LAYER_ADAPTER) ? COV_PARTIAL : COV_NOT_ASSESSED,
+			    COVR_OVER_CAP, capped);
+		} else if (f && lc->total == 0 && f->dropped[judged_layer] > 0) {
 			set(lc, COV_NOT_ASSESSED, COVR_FILTERED, sel_why);
 		} else if (guest_side && !guest_cap) {
 			set(lc, COV_NOT_ASSESSED, COVR_NO_CAPTURE,
@@ -246,6 +272,9 @@ void coverage_build(const struct cov_in *in, struct coverage *c)
 							    : arena_printf(&c->arena, "no SCSI device, adapter or per-world queue for %s", them);
 			int nfs = in->vd_nfs, unknown = in->vd_unknown, elsewhere = other - nfs - unknown;
 			const char *where = nfs == other ? "on an NFS volume"
+					    : unknown == other && model_over_cap(m, SIZE_MAX, LAYER_WORLD)
+						    ? "on a LUN the capture cannot tell (the per-world IO that ties disks to LUNs is "
+						      "past the entity cap, not read)"
 					    : unknown == other ? "on no LUN the capture identifies"
 					    : elsewhere == other ? "on no SCSI device of the capture"
 								 : "on an NFS volume or on no LUN the capture identifies";
