@@ -717,5 +717,32 @@ cp -r "$W/c-clean" "$S/in/$(printf 'sql\342\200\256lmth.exe')"
 check "a set name with U+202E: exit 0, the index shows U+FFFD instead, got $rc" \
 	'[ $rc -eq 0 ] && ! grep -q "$(printf "\342\200\256")" "$S/out/index.html" && grep -q "$(printf "sql\357\277\275lmth")" "$S/out/index.html"'
 
+# -- issue 38: a run never writes into its input. --out at INPUT, in a set folder, --eml or
+# --history there, or a manifest's set read from inside --out: refused with exit 2 before anything
+# is written; the customer's report.txt and messages.txt and the listed files stay as they were.
+S=$W/overwrite38
+mkdir -p "$S/in/sql01"
+cp "$W/c-clean"/* "$S/in/sql01/"
+printf 'the customer\n' >"$S/in/sql01/report.txt"
+printf 'theirs\n' >"$S/in/sql01/messages.txt"
+sum0=$(cat "$S/in/sql01"/* | cksum)
+for args in "--out $S/in" "--out $S/in/sql01" "--out $S/in/../in/new" "--out $S/o1 --eml $S/in/sql01/eml" \
+	"--out $S/o2 --history $S/in/h.sqlite"; do
+	# shellcheck disable=SC2086
+	"$BIN" batch "$S/in" $args -q 2>"$S/err"; rc=$?
+	check "batch $args: refused (exit 2, 'never writes into its input'), nothing written, got $rc" \
+		'[ $rc -eq 2 ] && grep -q "never writes into its input" "$S/err" && [ "$(cat "$S/in/sql01"/* | cksum)" = "$sum0" ] && [ ! -e "$S/in/index.html" ] && [ ! -e "$S/in/h.sqlite" ] && [ ! -e "$S/in/sql01/eml" ]'
+done
+mkdir -p "$S/out/sql01"
+cp "$W/c-clean"/* "$S/out/sql01/"
+printf '[set sql01]\nfiles = out/sql01/*\n' >"$S/manifest"
+"$BIN" batch "$S/manifest" --out "$S/out" -q 2>"$S/err"; rc=$?
+check "a manifest's set read from inside --out: refused, its files kept, got $rc" \
+	'[ $rc -eq 2 ] && grep -q "inside --out" "$S/err" && [ "$(ls "$S/out/sql01" | wc -l)" = "$(ls "$W/c-clean" | wc -l)" ]'
+"$BIN" batch "$S/manifest" --out "$S/o3" --history "$S/manifest" -q 2>"$S/err"; rc=$?
+check "--history at the manifest: refused, got $rc" '[ $rc -eq 2 ] && grep -q "is the manifest" "$S/err"'
+"$BIN" batch "$S/in" --out "$S/o4" -q 2>"$S/err"; rc=$?
+check "an --out beside INPUT still runs, got $rc" '[ $rc -eq 0 ] && [ -s "$S/o4/index.html" ]'
+
 echo "batch: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -446,5 +446,22 @@ if run entity-cap-worlds 0 "columns of per-world IO, paths not read" analyze "$T
 fi
 [ -n "${HOSTILE_KEEP:-}" ] || rm -rf "$T/cap"
 
+# ---- 17. an output on an input (issue 38) ----
+# standard input is compared by fstat(0) when it is a regular file: `analyze - --json cap.csv <
+# cap.csv` used to replace the capture and exit 0. Two reports to one file: one was lost.
+name=stdin-overwrite
+if [ -z "${HOSTILE_ONLY:-}" ] || [ "$HOSTILE_ONLY" = "$name" ]; then
+	"$BIN" simulate --scenario healthy --only esxtop --duration 60 --out "$T/ow" >/dev/null 2>&1
+	cp "$T/ow/esxtop.csv" "$T/ow/keep.csv"
+	"$BIN" analyze - --json "$T/ow/esxtop.csv" <"$T/ow/esxtop.csv" >"$T/ow/out" 2>"$T/ow/err"; rc=$?
+	if [ $rc = 2 ] && grep -q "never overwrites an input" "$T/ow/err" && cmp -s "$T/ow/esxtop.csv" "$T/ow/keep.csv"; then
+		ok "$name" "exit $rc"
+	else bad "$name" "exit $rc, capture changed or no message: $(head -c 200 "$T/ow/err")"; fi
+	"$BIN" analyze "$T/ow/esxtop.csv" --json "$T/ow/o1" --text "$T/ow/o1" >/dev/null 2>"$T/ow/err"; rc=$?
+	if [ $rc = 2 ] && grep -q "both write to" "$T/ow/err" && [ ! -e "$T/ow/o1" ]; then ok two-reports-one-file "exit $rc"
+	else bad two-reports-one-file "exit $rc: $(head -c 200 "$T/ow/err")"; fi
+	rm -rf "$T/ow"
+fi
+
 echo "hostile: $pass passed, $fail failed${SAN:+, $skipped skipped (memory bounds under the sanitizers)}"
 [ $fail = 0 ]

@@ -13,6 +13,7 @@
 #include "batch_out.h"
 #include "deliver.h"
 #include "discover.h"
+#include "guard.h"
 #include "hdb.h"
 #include "history.h"
 #include "json.h"
@@ -248,6 +249,10 @@ int batch_execute(const struct batch_opts *o)
 	}
 	if (rc < 0)
 		ret = EXIT_INPUT; /* manifest errors: the valid sets still run */
+	if (batch_outputs_not_inputs(&b, o, &d) < 0) {
+		batch_free(&b);
+		return EXIT_USAGE;
+	}
 	for (size_t i = 0; i < b.nsets; i++)
 		for (size_t k = 0; k < b.sets[i].nmail; k++)
 			if (!mail_address_valid(b.sets[i].mail_to[k])) {
