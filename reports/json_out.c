@@ -248,6 +248,10 @@ void captures_json(const struct model *m, struct json *j)
 			json_key(j, "rows_outside_window");
 			json_int(j, c->outside_rows);
 		}
+		if (c->impossible) {
+			json_key(j, "impossible_values");
+			json_int(j, c->impossible);
+		}
 		char capped[160];
 		long ncap = model_over_cap_text(m, i, capped, sizeof capped);
 		if (ncap) {

@@ -463,5 +463,49 @@ if [ -z "${HOSTILE_ONLY:-}" ] || [ "$HOSTILE_ONLY" = "$name" ]; then
 	rm -rf "$T/ow"
 fi
 
+# ---- 18. impossible values (issue 38) ----
+# Per-world Commands/s of 1e200 printed "APP03 -nan% of its commands", 1e20 a plausible wrong
+# share; a VHDX Latency of 1e300 "nan ms" and "inf ms"; a negative one two critical
+# queue.guest_hidden findings. Values outside a counter's range are glitches (file:line:col,
+# counted) and read as missing; no writer prints nan or inf.
+# poke FILE REGEX ROW0 ROW1 VALUE: VALUE in the columns whose header matches REGEX, rows ROW0..ROW1
+poke() {
+	awk -v re="$2" -v r0="$3" -v r1="$4" -v val="$5" 'BEGIN { FS = ","; OFS = "," }
+	NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ re) hit[i] = 1; print; next }
+	{ if (NR - 1 >= r0 && NR - 1 <= r1) for (i in hit) $i = "\"" val "\""; print }' "$1"
+}
+nan_in() { # FILES...: the reports that print nan or inf (as a word)
+	for f in "$@"; do grep -Eiwq -- '-?nan|-?inf|infinity' "$f" && echo "$f"; done
+}
+name=impossible-values
+if [ -z "${HOSTILE_ONLY:-}" ] || [ "$HOSTILE_ONLY" = "$name" ]; then
+	I=$T/imp
+	"$BIN" simulate --scenario noisy-neighbour --out "$I/nn" --duration 300 >/dev/null 2>&1
+	poke "$I/nn/esxtop.csv" 'Per-Device-Per-World.*Commands/sec' 20 40 1e200 >"$I/a.csv"
+	poke "$I/a.csv" 'Per-Device-Per-World.*Commands/sec' 60 80 1e20 >"$I/esx.csv"
+	"$BIN" simulate --scenario hyperv-noisy-neighbour --out "$I/hv" --duration 1800 >/dev/null 2>&1
+	poke "$I/hv/hyperv.csv" 'Virtual Storage Device.*SQL01_D.vhdx.\\\\Latency"' 10 12 1e300 >"$I/b.csv"
+	poke "$I/b.csv" 'Virtual Storage Device.*SQL01_D.vhdx.\\\\Latency"' 40 100 -5 >"$I/hv.csv"
+	rc1=0 rc2=0
+	"$BIN" analyze "$I/esx.csv" "$I/nn/perfmon.csv" --map "$I/nn/disks.map" --max-warnings -1 --text "$I/e.txt" \
+		--json "$I/e.json" --html "$I/e.html" --report md="$I/e.md" 2>"$I/e.err" || rc1=$?
+	"$BIN" analyze "$I/hv.csv" "$I/hv/perfmon.csv" --max-warnings -1 --text "$I/h.txt" --json "$I/h.json" \
+		--html "$I/h.html" --report md="$I/h.md" 2>"$I/h.err" || rc2=$?
+	nw=$(grep -c 'impossible value 1e+200 in .*Per-Device-Per-World.*: above 1e+08 IO/s' "$I/e.err")
+	nw20=$(grep -c 'impossible value 1e+20 in' "$I/e.err")
+	nh=$(grep -c '/hv.csv:[0-9]*:[0-9]*: warning: impossible value \(1e+300\|-5\) in' "$I/h.err")
+	bad_files=$(nan_in "$I"/e.txt "$I"/e.json "$I"/e.html "$I"/e.md "$I"/h.txt "$I"/h.json "$I"/h.html "$I"/h.md)
+	if [ $rc1 -gt 1 ] || [ $rc2 -gt 1 ]; then bad "$name" "exit $rc1 / $rc2: $(head -c 300 "$I/e.err" "$I/h.err")"
+	elif [ "$nw" -lt 21 ] || [ "$nw20" -lt 21 ] || [ "$nh" -lt 64 ]; then bad "$name" "glitches not warned at file:line:col: $nw, $nw20, $nh"
+	elif [ -n "$bad_files" ]; then bad "$name" "nan or inf printed in: $bad_files"
+	elif grep -q 'guest_hidden' "$I/h.json"; then bad "$name" "a finding from negative latencies"
+	elif ! sed -n '/RECOMMENDED ACTIONS/,/^$/p' "$I/e.txt" | grep -q "1\. Separate SQL01 from APP03"; then
+		bad "$name" "the neighbour's advice changed: $(grep -m1 ' 1\. ' "$I/e.txt")"
+	elif ! grep -q 'impossible values read as missing' "$I/e.txt" || ! grep -q '"impossible_values"' "$I/h.json"; then
+		bad "$name" "the count of glitches is not in the captures"
+	else ok "$name" "$nw + $nw20 + $nh glitches warned"; fi
+	[ -n "${HOSTILE_KEEP:-}" ] || rm -rf "$I"
+fi
+
 echo "hostile: $pass passed, $fail failed${SAN:+, $skipped skipped (memory bounds under the sanitizers)}"
 [ $fail = 0 ]

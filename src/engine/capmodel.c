@@ -1028,6 +1028,44 @@ static void read_derived(struct mread *x)
 	x->nder = nder;
 }
 
+bool metric_plausible(int metric, double v)
+{
+	if (!(v >= 0))
+		return false; /* no counter of the vocabulary is negative (and NaN is never plausible) */
+	return v <= metric_ceiling(metric);
+}
+
+double metric_ceiling(int metric)
+{
+	const char *u = metric_info[metric].unit;
+	return strcmp(u, "ms") == 0				  ? METRIC_MAX_MS
+		     : strcmp(u, "IO/s") == 0 || strcmp(u, "/s") == 0	  ? METRIC_MAX_RATE
+		     : strcmp(u, "MB/s") == 0				  ? METRIC_MAX_MBPS
+		     : strcmp(u, "commands") == 0 || strcmp(u, "IOs") == 0 ? METRIC_MAX_QUEUE
+		     : strcmp(u, "%") == 0				  ? METRIC_MAX_PCT
+									  : METRIC_MAX_OTHER;
+}
+
+/* A value outside its counter's physical range: a glitch, warned at file:line:col and read as
+ * missing (counted in the capture's glitches). */
+static void impossible_value(struct mread *x, long line, size_t col, int metric, double raw, double v)
+{
+	const struct pdh_column *pc = reader_column(x->r, col);
+	struct buf n;
+	buf_init(&n);
+	buf_add_text_escaped(&n, pc->name, pc->name_len > 120 ? 120 : pc->name_len);
+	x->c->impossible++;
+	const char *u = metric_info[metric].unit;
+	char why[96];
+	if (v < 0)
+		snprintf(why, sizeof why, "%g %s: below 0", v, u);
+	else
+		snprintf(why, sizeof why, "%g %s: above %g %s, the most it can be", v, u, metric_ceiling(metric), u);
+	diag_emit(&x->in->diag, DIAG_WARNING, line, pc->field, "impossible value %g in %s (%s); read as missing", raw, n.data,
+		  why);
+	buf_free(&n);
+}
+
 /* The rows, one streaming pass. */
 static void read_rows(struct mread *x)
 {
@@ -1111,6 +1149,10 @@ static void read_rows(struct mread *x)
 			if (!ops->value(r, cm[k].col, &v))
 				continue;
 			v *= cm[k].scale;
+			if (!metric_plausible(cm[k].metric, v)) {
+				impossible_value(x, row.line, cm[k].col, cm[k].metric, v / cm[k].scale, v);
+				continue;
+			}
 			struct entity *e = cm[k].aux ? &m->aux[cm[k].ent] : &m->ents[cm[k].ent];
 			if (cm[k].combine != COMBINE_FIRST) {
 				/* summed here, stored below once the row's columns are all read */

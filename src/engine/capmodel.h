@@ -96,6 +96,7 @@ struct capture {
 	/* columns past MODEL_MAX_ENTITIES not read, by the layer of their entity (0: none); a layer
 	 * with any is not assessed and no conclusion is drawn from it (capmodel_over_cap) */
 	long over_cap[LAYER_COUNT];
+	long impossible;         /* values outside their counter's range (metric_plausible): missing */
 	struct capture_part *parts; /* nparts >= 2 when files were merged into it (parts[0] is path) */
 	size_t nparts;
 	/* while it is read: the current row's values by series (NaN = missing), for the row hook */
@@ -191,6 +192,19 @@ static inline double entity_cur(const struct model *m, const struct entity *e, i
 	const double *cur = m->caps[e->capture].cur;
 	return e->series[metric] < 0 || !cur ? (double)NAN : cur[e->series[metric]];
 }
+/* The physical range of a counter (issue 38): no counter of the vocabulary is negative, and none
+ * exceeds the ceiling of its unit: a latency of an hour per IO (SCSI commands are aborted after
+ * seconds to minutes), 100 million IOs per second (ten times the fastest arrays), 10 TB/s, 10
+ * million commands in a queue, 100,000 % (a VM's CPU percentages summed over its worlds), 10^15
+ * for the rest. A value outside is a glitch, warned at file:line:col and read as missing. */
+#define METRIC_MAX_MS 3.6e6
+#define METRIC_MAX_RATE 1e8
+#define METRIC_MAX_MBPS 1e7
+#define METRIC_MAX_QUEUE 1e7
+#define METRIC_MAX_PCT 1e5
+#define METRIC_MAX_OTHER 1e15
+bool metric_plausible(int metric, double v);
+double metric_ceiling(int metric);
 /* Whether capture ci (SIZE_MAX: any capture) dropped entities of layer l past the cap. */
 bool model_over_cap(const struct model *m, size_t ci, enum layer l);
 /* The layers m's captures dropped entities of past the cap, as "paths, per-world IO" (into out,
