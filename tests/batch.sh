@@ -92,7 +92,7 @@ idx = open(os.path.join(out, "index.html"), encoding="utf-8").read()
 assert "10-broken" in idx or "10-broken".replace("-", "&#45;") in idx
 assert "<b>" not in idx and "$(touch" in idx.replace("&#36;", "$"), "hostile name escaped"
 db = sqlite3.connect(os.path.join(out, "history.sqlite"))
-assert db.execute("PRAGMA user_version").fetchone()[0] == 5
+assert db.execute("PRAGMA user_version").fetchone()[0] == 6
 assert db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 1
 assert db.execute("SELECT COUNT(*) FROM sets").fetchone()[0] == 11
 assert db.execute("SELECT COUNT(*) FROM stats").fetchone()[0] > 10
@@ -532,6 +532,16 @@ w1=$(started_of "$S/out")
 "$BIN" batch "$S/in" --out "$S/out" --run-id W2 -q 2>>"$S/err"
 check "a rerun of week 2 under its run id compares with week 1 ($w1), not itself ($(prev_of "$S/out"))" \
 	'[ "$(prev_of "$S/out")" = "$w1" ] && grep -q "still present" "$S/out/crit/report.txt"'
+# -- issue 38: a run id names one run. Week 2 (other files) under week 1's run id used to replace
+#    week 1 silently and report week 2 as a first run: refused (exit 2) before anything runs,
+#    week 1 kept; the same input again under its run id is still recorded again.
+mkdir -p "$S/in2"
+cp -r "$W/c-clean" "$S/in2/crit"
+"$BIN" batch "$S/in2" --out "$S/w2" --history "$S/out/history.sqlite" --run-id W1 -q 2>"$S/ids.err"; rc=$?
+check "week 2 under week 1's run id: refused (exit 2), week 1 kept, nothing run, got $rc: $(head -c 200 "$S/ids.err")" \
+	'[ $rc -eq 2 ] && grep -q "run id W1 is the run of .* whose input was other files" "$S/ids.err" && [ "$(sqlite3 "$S/out/history.sqlite" "SELECT COUNT(*) FROM runs")" = 2 ] && [ "$(sqlite3 "$S/out/history.sqlite" "SELECT s.worst FROM sets s JOIN runs r ON r.id = s.run_id WHERE r.run_key = \"W1\"")" = critical ] && [ ! -e "$S/w2/index.html" ]'
+"$BIN" batch "$S/in" --out "$S/out" --run-id W1 -q 2>"$S/ids.err"; rc=$?
+check "the same input under its run id is recorded again, got $rc" '[ $rc -eq 0 ] && [ "$(sqlite3 "$S/out/history.sqlite" "SELECT COUNT(*) FROM runs")" = 2 ]'
 # -- a history that cannot be read: every report says the trend is unavailable, never "first run"
 echo "not a database" >"$S/bad.sqlite"
 "$BIN" batch "$S/in" --out "$S/bad" --history "$S/bad.sqlite" -q 2>"$S/bad.err"; rc=$?
@@ -706,8 +716,8 @@ INSERT INTO sets VALUES(1, 'dup_set-2', 'dup_set', 'ok', NULL, NULL, NULL, NULL,
 INSERT INTO findings VALUES(1, 'dup_set', 'latency.device', 'critical', 'device', 'naa.1', 'h', '2026-11-22T06:00:00Z', '2026-11-22T06:10:00Z', 's');
 PRAGMA user_version = 3;"
 "$BIN" history --db "$S/old.sqlite" --set "dup set" >"$S/old.txt" 2>&1; rc=$?
-check "a schema-3 history is migrated to 5 with the keys of today, its findings with them, got $rc" \
-	'[ $rc -eq 0 ] && grep -q "^schema version 5" "$S/old.txt" && grep -q "latency.device" "$S/old.txt" && [ "$(sqlite3 "$S/old.sqlite" "SELECT group_concat(name || \"=\" || key, \",\") FROM (SELECT * FROM sets ORDER BY name)")" = "dup set=dup_set-b08b0d62,dup_set=dup_set" ] && [ "$(sqlite3 "$S/old.sqlite" "SELECT set_key FROM findings")" = dup_set-b08b0d62 ]'
+check "a schema-3 history is migrated to 6 with the keys of today, its findings with them, got $rc" \
+	'[ $rc -eq 0 ] && grep -q "^schema version 6" "$S/old.txt" && grep -q "latency.device" "$S/old.txt" && [ "$(sqlite3 "$S/old.sqlite" "SELECT group_concat(name || \"=\" || key, \",\") FROM (SELECT * FROM sets ORDER BY name)")" = "dup set=dup_set-b08b0d62,dup_set=dup_set" ] && [ "$(sqlite3 "$S/old.sqlite" "SELECT set_key FROM findings")" = dup_set-b08b0d62 ]'
 
 # -- bidi controls in a set name never reach the index or a subject raw
 S=$W/bidi28
