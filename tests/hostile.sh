@@ -507,5 +507,27 @@ if [ -z "${HOSTILE_ONLY:-}" ] || [ "$HOSTILE_ONLY" = "$name" ]; then
 	[ -n "${HOSTILE_KEEP:-}" ] || rm -rf "$I"
 fi
 
+# ---- 19. duplicate column names, two VMs of one name (issue 38) ----
+# Two VMs may share a display name (different folders): APP03 renamed SQL01 in the noisy
+# neighbour's capture. Its virtual disks' columns repeat SQL01's names and were dropped without a
+# word, its worlds merged into SQL01's, and the first action flipped to "Raise the queue depth".
+# Now: each repeated name warned at file:1:COL and listed in the inputs, the worlds told apart by
+# group id, and no queue advice from the merged name.
+name=twin-vms
+if [ -z "${HOSTILE_ONLY:-}" ] || [ "$HOSTILE_ONLY" = "$name" ]; then
+	"$BIN" simulate --scenario noisy-neighbour --out "$T/twin" --duration 120 >/dev/null 2>&1
+	sed 's/APP03/SQL01/g' "$T/twin/esxtop.csv" >"$T/twin/twin.csv"
+fi
+if run twin-vms 0 "twin.csv:1:2555: warning: column 2555 has the name of column 2520" analyze "$T/twin/twin.csv" \
+	"$T/twin/perfmon.csv" --map "$T/twin/disks.map"; then
+	a1=$(sed -n '/RECOMMENDED ACTIONS/,/^$/p' "$out" | grep -m1 ' 1\. ')
+	if ! grep -q 'CAPTURE; given: .*twin.csv:1; what the captures said: 21 columns$' "$out"; then
+		bad twin-vms "the repeated names are not in the inputs"
+	elif ! grep -q 'SQL01 (group [0-9]*) 98% of its commands' "$out"; then bad twin-vms "the two VMs' worlds merged"
+	else case $a1 in *"Find which VMs fill LUN"*) ok twin-vms "$info" ;; *) bad twin-vms "advice from a merged VM: $a1" ;; esac
+	fi
+fi
+[ -n "${HOSTILE_KEEP:-}" ] || rm -rf "$T/twin"
+
 echo "hostile: $pass passed, $fail failed${SAN:+, $skipped skipped (memory bounds under the sanitizers)}"
 [ $fail = 0 ]

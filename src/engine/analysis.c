@@ -1153,6 +1153,18 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 				   "more than %d entities of one kind: %ld column%s of %s not read, those layers not assessed",
 				   MODEL_MAX_ENTITIES, cols, cols == 1 ? "" : "s", what);
 	}
+	for (size_t i = 0; i < a->m.ncaps; i++) {
+		const struct capture *c = &a->m.caps[i];
+		if (c->dup_columns)
+			input_said(a, "CAPTURE", c->path, c->dup_line, IN_NOT_APPLIED,
+				   "%ld column%s with the name of an earlier column, not read (the first: column %ld, %s)",
+				   c->dup_columns, c->dup_columns == 1 ? "" : "s", c->dup_first_col, c->dup_first);
+		if (c->ambiguous_vms)
+			input_said(a, "CAPTURE", c->path, 0, IN_NOT_APPLIED,
+				   "%d VM name%s used by two or more VMs (group ids), the first %s: their worlds are told apart "
+				   "by group id, their virtual disks (named by the VM's name) are not",
+				   c->ambiguous_vms, c->ambiguous_vms == 1 ? "" : "s", c->ambiguous_first);
+	}
 	iopath_free(&a->iop);
 	iopath_build(&a->iop, &a->m);
 	resolve_vhdx_names(a);

@@ -194,6 +194,33 @@ static bool aux_metric(enum layer l, int m)
 	return m == M_CMDS || m == M_ACTV || m == M_MBR || m == M_MBW;
 }
 
+/* Two VMs of one display name (VMs in different folders may share one) are two groups: their
+ * worlds are told apart by group id ("SQL01 (group 1234)"), never merged into one VM whose IO
+ * would be the sum of both. Said once per name (capture.ambiguous_vms). */
+static void split_vm_names(struct model *m, size_t ci)
+{
+	size_t first = m->nwvm;
+	while (first > 0 && m->wvm[first - 1].capture == ci)
+		first--;
+	for (size_t i = first; i < m->nwvm; i++) {
+		struct world_vm *a = &m->wvm[i];
+		if (a->gid < 0 || strstr(a->vm, " (group "))
+			continue;
+		bool two = false;
+		for (size_t k = first; k < m->nwvm && !two; k++)
+			two = m->wvm[k].gid >= 0 && m->wvm[k].gid != a->gid && strcmp(m->wvm[k].vm, a->vm) == 0;
+		if (!two)
+			continue;
+		const char *name = a->vm;
+		struct capture *c = &m->caps[ci];
+		if (!c->ambiguous_vms++)
+			c->ambiguous_first = name;
+		for (size_t k = first; k < m->nwvm; k++)
+			if (m->wvm[k].gid >= 0 && strcmp(m->wvm[k].vm, name) == 0)
+				m->wvm[k].vm = arena_printf(&m->arena, "%s (group %ld)", name, m->wvm[k].gid);
+	}
+}
+
 /* The worlds whose VM the header names (Vcpu columns), once per world. */
 static void note_world_vms(struct model *m, size_t ci, const struct parser_ops *ops, struct reader *r)
 {
@@ -221,8 +248,11 @@ static void note_world_vms(struct model *m, size_t ci, const struct parser_ops *
 		if (q)
 			w = q + strlen(key);
 		bool vcpu = w && (strncmp(w, "vmx-vcpu-", 9) == 0 || (strncmp(w, "vmm", 3) == 0 && w[3] >= '0' && w[3] <= '9'));
-		m->wvm[m->nwvm++] = (struct world_vm){ci, wid, arena_strdup(&m->arena, vm), vcpu};
+		char *end;
+		long gid = strtol(in, &end, 10);
+		m->wvm[m->nwvm++] = (struct world_vm){ci, wid, arena_strdup(&m->arena, vm), vcpu, *end == ':' ? gid : -1};
 	}
+	split_vm_names(m, ci);
 }
 
 const struct guest_disk_no *model_disk_no(const struct model *m, int n, const char *host)
@@ -808,6 +838,47 @@ static void read_open(struct mread *x)
 	x->n = n;
 }
 
+/* Columns whose name an earlier column of the header has (issue 38): warned at file:LINE:COL,
+ * counted, and not read (skip) — the first of each name is. */
+static void dup_columns(struct mread *x, bool *skip)
+{
+	size_t n = x->n, cap = 16;
+	while (cap < 2 * n)
+		cap *= 2;
+	size_t *h = xcalloc(cap, sizeof *h);
+	struct reader_facts rf;
+	reader_facts(x->r, &rf);
+	for (size_t i = 0; i < n; i++) {
+		const struct pdh_column *c = reader_column(x->r, i);
+		uint64_t k = 1469598103934665603ull;
+		for (size_t j = 0; j < c->name_len; j++)
+			k = (k ^ (unsigned char)c->name[j]) * 1099511628211ull;
+		size_t at = (size_t)k & (cap - 1);
+		for (; h[at]; at = (at + 1) & (cap - 1)) {
+			const struct pdh_column *o = reader_column(x->r, h[at] - 1);
+			if (o->name_len != c->name_len || memcmp(o->name, c->name, c->name_len) != 0)
+				continue;
+			struct buf e;
+			buf_init(&e);
+			buf_add_text_escaped(&e, c->name, c->name_len > 160 ? 160 : c->name_len);
+			diag_emit(&x->in->diag, DIAG_WARNING, rf.header_line, c->field,
+				  "column %ld has the name of column %ld (%s): only the first is read", c->field, o->field,
+				  e.data);
+			if (!x->c->dup_columns++) {
+				x->c->dup_first_col = c->field;
+				x->c->dup_line = rf.header_line;
+				x->c->dup_first = arena_strdup(&x->m->arena, e.data);
+			}
+			buf_free(&e);
+			skip[i] = true;
+			break;
+		}
+		if (!h[at])
+			h[at] = i + 1;
+	}
+	free(h);
+}
+
 /* The header: each column to the entity and series it feeds, in the format's pass order. */
 static void read_header(struct mread *x)
 {
@@ -839,6 +910,7 @@ static void read_header(struct mread *x)
 	bool *skip = xcalloc(n ? n : 1, sizeof *skip);
 	if (ops->prepare)
 		ops->prepare(r, skip);
+	dup_columns(x, skip);
 	struct fsel fs = {.f = m->filter, .host_cap = ops->role == ROLE_HOST, .hyperv = model_hyperv(m, ci)};
 	arena_init(&fs.a);
 	fsel_worlds(&fs, ops, r);

@@ -97,6 +97,12 @@ struct capture {
 	 * with any is not assessed and no conclusion is drawn from it (capmodel_over_cap) */
 	long over_cap[LAYER_COUNT];
 	long impossible;         /* values outside their counter's range (metric_plausible): missing */
+	long dup_columns;        /* columns whose name an earlier column of the header has: not read */
+	long dup_first_col;      /* the first of them (1-based field), its header's line, its name (arena) */
+	long dup_line;
+	const char *dup_first;
+	int ambiguous_vms;       /* VM names two groups (VMs) share: told apart by group id */
+	const char *ambiguous_first; /* the first such name (arena) */
 	struct capture_part *parts; /* nparts >= 2 when files were merged into it (parts[0] is path) */
 	size_t nparts;
 	/* while it is read: the current row's values by series (NaN = missing), for the row hook */
@@ -137,8 +143,10 @@ struct model_hooks {
 struct world_vm {
 	size_t capture;
 	long wid;
-	const char *vm;          /* the VM's name without esxtop's " (UUID)" (arena) */
+	const char *vm;          /* the VM's name without esxtop's " (UUID)" (arena); "NAME (group GID)"
+	                          * when the capture shows two VMs of that name (two group ids) */
 	bool vcpu;               /* a vCPU world (vmx-vcpu-N, vmmN) */
+	long gid;                /* its group id (Vcpu(GID:...)), -1 unknown */
 };
 
 struct model {
