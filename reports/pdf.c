@@ -138,6 +138,7 @@ int pdf_render(const char *html, size_t n, const struct pdf_opts *o, struct buf 
 		free(prog);
 		return ERR_IO;
 	}
+	scratch_register(-1, dir.data); /* a signal removes it (and kills Chromium's group, below) */
 	struct buf in, out, log, prof, url, a_prof, a_pdf;
 	buf_init(&in);
 	buf_init(&out);
@@ -225,8 +226,10 @@ int pdf_render(const char *html, size_t n, const struct pdf_opts *o, struct buf 
 				execve(prog, (char *const *)(uintptr_t)argv, env);
 			_exit(127);
 		} else {
-			if (!o->caller_group)
+			if (!o->caller_group) {
 				setpgid(pid, pid);
+				scratch_register(pid, NULL);
+			}
 			double deadline = mono() + (o->timeout_s > 0 ? o->timeout_s : 120);
 			int status = 0;
 			long nap = 2000;
@@ -295,6 +298,7 @@ int pdf_render(const char *html, size_t n, const struct pdf_opts *o, struct buf 
 	}
 done:
 	nftw(dir.data, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	scratch_unregister();
 	buf_free(&in);
 	buf_free(&out);
 	buf_free(&log);

@@ -529,5 +529,27 @@ if run twin-vms 0 "twin.csv:1:2555: warning: column 2555 has the name of column 
 fi
 [ -n "${HOSTILE_KEEP:-}" ] || rm -rf "$T/twin"
 
+# ---- 20. SIGTERM to analyze --pdf (issue 38) ----
+# The browser (here a stand-in that waits, with a helper of its own) used to be left running and
+# $TMPDIR/iopsy-pdf.* left behind: the signal now kills its process group and removes the folder.
+name=pdf-sigterm
+if [ -z "${HOSTILE_ONLY:-}" ] || [ "$HOSTILE_ONLY" = "$name" ]; then
+	P=$T/pdfsig
+	mkdir -p "$P/tmp"
+	"$BIN" simulate --scenario healthy --only esxtop --duration 60 --out "$P" >/dev/null 2>&1
+	printf '#!/bin/sh\nsleep 61.3705 &\nexec sleep 61.3706\n' >"$P/chromium"
+	chmod +x "$P/chromium"
+	TMPDIR=$P/tmp IOPSY_CHROMIUM=$P/chromium "$BIN" analyze "$P/esxtop.csv" --pdf "$P/r.pdf" >/dev/null 2>&1 &
+	pid=$!
+	i=0; while [ -z "$(ls "$P/tmp")" ] && [ $i -lt 100 ]; do i=$((i + 1)); sleep 0.05; done
+	sleep 0.3
+	kill -TERM "$pid"; wait "$pid"; rc=$?
+	sleep 0.2
+	left=$(ps -eo args | grep -c '^sleep 61.370[56]')
+	if [ $rc = 143 ] && [ -z "$(ls "$P/tmp")" ] && [ "$left" = 0 ] && [ ! -e "$P/r.pdf" ]; then ok "$name" "exit $rc"
+	else bad "$name" "exit $rc, left in TMPDIR: $(ls "$P/tmp"), browser processes left: $left"; fi
+	rm -rf "$P"
+fi
+
 echo "hostile: $pass passed, $fail failed${SAN:+, $skipped skipped (memory bounds under the sanitizers)}"
 [ $fail = 0 ]

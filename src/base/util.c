@@ -5,9 +5,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -452,11 +454,76 @@ void afile_abort(struct afile *af)
 	af->path = af->tmp = NULL;
 }
 
+/* The helper process group and scratch folder of the running step (one at a time: PDF or
+ * charts), for a signal handler (issue 38: SIGTERM to analyze --pdf left Chromium and its
+ * folder behind). */
+static volatile pid_t scratch_pgid;
+static char scratch_dir[4096];
+static volatile sig_atomic_t scratch_dir_set;
+
+void scratch_register(pid_t pgid, const char *dir)
+{
+	if (dir) {
+		scratch_dir_set = 0;
+		snprintf(scratch_dir, sizeof scratch_dir, "%s", dir);
+		scratch_dir_set = strlen(dir) < sizeof scratch_dir;
+	}
+	if (pgid >= 0)
+		scratch_pgid = pgid;
+}
+
+void scratch_unregister(void)
+{
+	scratch_pgid = 0;
+	scratch_dir_set = 0;
+}
+
+/* Removes what the folder fd holds (then closes it), with system calls only (no malloc): a
+ * Chromium profile is a few levels deep. */
+static void rm_under(int fd, int depth)
+{
+	char b[4096];
+	for (;;) {
+		long n = syscall(SYS_getdents64, fd, b, sizeof b);
+		if (n <= 0)
+			break;
+		for (long off = 0; off < n;) {
+			struct {
+				uint64_t ino;
+				int64_t off;
+				unsigned short reclen;
+				unsigned char type;
+				char name[];
+			} *e = (void *)(b + off);
+			off += e->reclen;
+			if (!strcmp(e->name, ".") || !strcmp(e->name, ".."))
+				continue;
+			if (unlinkat(fd, e->name, 0) == 0 || depth >= 16)
+				continue;
+			int sub = openat(fd, e->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (sub >= 0) {
+				rm_under(sub, depth + 1);
+				unlinkat(fd, e->name, AT_REMOVEDIR);
+			}
+		}
+	}
+	close(fd);
+}
+
 void afile_cleanup_all(void)
 {
 	for (struct afile *af = open_afiles; af; af = af->next_open)
 		if (af->tmp)
 			unlink(af->tmp);
+	if (scratch_pgid > 0)
+		kill(-scratch_pgid, SIGKILL);
+	if (scratch_dir_set) {
+		int fd = open(scratch_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0) {
+			rm_under(fd, 0);
+			rmdir(scratch_dir);
+		}
+	}
 }
 
 /* ---- time ---- */

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* Exit codes (documented in iopsy.1 and --help). */
 enum exit_code {
@@ -116,7 +117,11 @@ struct afile {
 int afile_open(struct afile *af, const char *path);   /* 0 or ERR_IO (errno set) */
 int afile_commit(struct afile *af);                   /* 0 or ERR_IO; the temp is removed on error */
 void afile_abort(struct afile *af);
-void afile_cleanup_all(void);                         /* async-signal-safe-ish: unlink only */
+void afile_cleanup_all(void);                         /* async-signal-safe: system calls only */
+/* The running helper's process group (pgid > 0; < 0: unchanged) and scratch folder (NULL:
+ * unchanged) that afile_cleanup_all kills and removes on a signal; unregister when done. */
+void scratch_register(pid_t pgid, const char *dir);
+void scratch_unregister(void);
 /* Writes n bytes to path atomically. 0, or ERR_IO with errno set and *what naming the step that
  * failed ("cannot create", "write error on", "cannot write") for the caller's message. */
 int afile_write_all(const char *path, const void *data, size_t n, const char **what);
