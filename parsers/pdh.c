@@ -793,6 +793,10 @@ int pdh_open(struct pdh_reader **out, struct source *src, const struct pdh_optio
 		rc = ERR_FORMAT;
 		goto fail;
 	}
+	for (size_t i = 0; i < r->nhf; i++) /* arena copies: neutralised in place */
+		if (utf8_bidi_neutralise((char *)(uintptr_t)r->hf[i].s, r->hf[i].n))
+			diag_emit(d, DIAG_WARNING, r->header_line, (long)i + 1,
+				  "bidirectional control characters in the header's names: shown as U+FFFD");
 	rc = r->fmt->header(r->hf[0].s, r->hf[0].n, o, &r->hi, d);
 	if (rc < 0)
 		goto fail;

@@ -751,8 +751,13 @@ check "a manifest's set read from inside --out: refused, its files kept, got $rc
 	'[ $rc -eq 2 ] && grep -q "inside --out" "$S/err" && [ "$(ls "$S/out/sql01" | wc -l)" = "$(ls "$W/c-clean" | wc -l)" ]'
 "$BIN" batch "$S/manifest" --out "$S/o3" --history "$S/manifest" -q 2>"$S/err"; rc=$?
 check "--history at the manifest: refused, got $rc" '[ $rc -eq 2 ] && grep -q "is the manifest" "$S/err"'
+# the index's temporaries a killed run left are reclaimed by the next run (issue 38, Low)
+mkdir -p "$S/o4"
+: >"$S/o4/index.html.tmp.Ab12Cd"
+: >"$S/o4/summary.json.tmp.Zz99yY"
 "$BIN" batch "$S/in" --out "$S/o4" -q 2>"$S/err"; rc=$?
-check "an --out beside INPUT still runs, got $rc" '[ $rc -eq 0 ] && [ -s "$S/o4/index.html" ]'
+check "an --out beside INPUT still runs, an earlier run's index temporaries removed, got $rc" \
+	'[ $rc -eq 0 ] && [ -s "$S/o4/index.html" ] && [ -z "$(find "$S/o4" -name "*.tmp.*")" ]'
 
 echo "batch: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -551,5 +551,25 @@ if [ -z "${HOSTILE_ONLY:-}" ] || [ "$HOSTILE_ONLY" = "$name" ]; then
 	rm -rf "$P"
 fi
 
+# ---- 21. bidi controls from capture names; a TMPDIR that is not there (issue 38, Low) ----
+# A VM named with U+202E (RIGHT-TO-LEFT OVERRIDE) reached text, Markdown and HTML raw, reordering
+# what a reader sees: now U+FFFD everywhere, with a warning. A missing TMPDIR gave an HTML without
+# charts and no word: now said, and /tmp used.
+name=bidi-names
+if [ -z "${HOSTILE_ONLY:-}" ] || [ "$HOSTILE_ONLY" = "$name" ]; then
+	"$BIN" simulate --scenario noisy-neighbour --out "$T/bidi" --duration 120 >/dev/null 2>&1
+	sed "s/APP03/APP$(printf '\342\200\256')03/g" "$T/bidi/esxtop.csv" >"$T/bidi/rlo.csv"
+	TMPDIR=$T/no-such-folder "$BIN" analyze "$T/bidi/rlo.csv" --text "$T/bidi/r.txt" --json "$T/bidi/r.json" \
+		--html "$T/bidi/r.html" --report md="$T/bidi/r.md" >/dev/null 2>"$T/bidi/err"; rc=$?
+	raw=$(grep -l "$(printf '\342\200\256')" "$T/bidi"/r.* 2>/dev/null)
+	if [ $rc -gt 1 ] || [ -n "$raw" ]; then bad "$name" "exit $rc, U+202E raw in: $raw"
+	elif ! grep -q "APP$(printf '\357\277\275')03" "$T/bidi/r.txt" || ! grep -q 'bidirectional control characters' "$T/bidi/err"; then
+		bad "$name" "not shown as U+FFFD or not warned"
+	elif ! grep -q 'TMPDIR=.*no-such-folder is not a writable folder' "$T/bidi/err" || ! grep -q '<svg' "$T/bidi/r.html"; then
+		bad tmpdir-missing "no word of the missing TMPDIR, or no charts"
+	else ok "$name" "exit $rc; TMPDIR missing: said, charts drawn"; fi
+	rm -rf "$T/bidi"
+fi
+
 echo "hostile: $pass passed, $fail failed${SAN:+, $skipped skipped (memory bounds under the sanitizers)}"
 [ $fail = 0 ]

@@ -689,6 +689,23 @@ bool utf8_valid(const char *s, size_t n)
 	return true;
 }
 
+size_t utf8_bidi_neutralise(char *s, size_t n)
+{
+	size_t k = 0;
+	unsigned char *p = (unsigned char *)s;
+	for (size_t i = 0; i + 2 < n; i++) {
+		bool bidi = p[i] == 0xe2 && ((p[i + 1] == 0x80 && (p[i + 2] == 0x8e || p[i + 2] == 0x8f ||
+								   (p[i + 2] >= 0xaa && p[i + 2] <= 0xae))) ||
+					     (p[i + 1] == 0x81 && p[i + 2] >= 0xa6 && p[i + 2] <= 0xa9));
+		if (!bidi)
+			continue;
+		p[i] = 0xef, p[i + 1] = 0xbf, p[i + 2] = 0xbd; /* U+FFFD, the same 3 bytes */
+		i += 2;
+		k++;
+	}
+	return k;
+}
+
 void buf_add_text_escaped(struct buf *b, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;

@@ -150,6 +150,10 @@ bool date_valid(int y, int mo, int d);
 
 /* Escape bytes for a terminal line: printable UTF-8 kept, control characters and invalid UTF-8
  * bytes written as \xNN. */
+/* Bidi controls (U+200E/F, U+202A-E, U+2066-9) in s[0..n) replaced in place by U+FFFD (the
+ * same length): from a capture's names they would reorder what a reader of any report sees
+ * around them (issue 38). Returns how many. */
+size_t utf8_bidi_neutralise(char *s, size_t n);
 void buf_add_text_escaped(struct buf *b, const char *s, size_t n);
 bool utf8_valid(const char *s, size_t n);
 

@@ -1,6 +1,7 @@
 /* batch.c — one `iopsy batch` run from discovery to mail (see batch.h). */
 #include "batch.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -320,6 +321,26 @@ static int bx_abort(struct bx *x, int code)
 	return code;
 }
 
+/* The index's and summary's temporaries an earlier run left (killed while writing them, or its
+ * list store failed): this run holds the folder's lock, so no other run is writing them. */
+static void remove_stale_temporaries(const char *out)
+{
+	DIR *dir = opendir(out);
+	if (!dir)
+		return;
+	static const char *const stems[] = {"index.html.tmp.", "summary.json.tmp."};
+	for (struct dirent *e; (e = readdir(dir)) != NULL;)
+		for (size_t k = 0; k < 2; k++) {
+			size_t n = strlen(stems[k]);
+			if (strncmp(e->d_name, stems[k], n) == 0 && strlen(e->d_name) == n + 6) {
+				char *p = xprintf("%s/%s", out, e->d_name);
+				unlink(p);
+				free(p);
+			}
+		}
+	closedir(dir);
+}
+
 /* One run per output folder: the lock, held to the end of the process. EXIT_OK or the exit code
  * to end with (everything freed). */
 static int bx_lock(struct bx *x)
@@ -342,6 +363,8 @@ static int bx_lock(struct bx *x)
 		return EXIT_SYSTEM;
 	}
 	buf_free(&why);
+	if (lr == 0 && !x->shard)
+		remove_stale_temporaries(o->out);
 	return EXIT_OK;
 }
 
