@@ -571,5 +571,27 @@ if [ -z "${HOSTILE_ONLY:-}" ] || [ "$HOSTILE_ONLY" = "$name" ]; then
 	rm -rf "$T/bidi"
 fi
 
+# ---- 22. a disk map of 200,000 lines (issue 38, Low) ----
+# Each line naming nothing printed two warnings whatever --max-warnings said, and every line went
+# into the JSON's disk_map: now the first few are said, the rest counted, and the lines naming
+# nothing either capture has are left out of the map the reports list.
+name=map-lines
+if [ -z "${HOSTILE_ONLY:-}" ] || [ "$HOSTILE_ONLY" = "$name" ] || [ "$HOSTILE_ONLY" = map-bad-lines ]; then
+	"$BIN" simulate --scenario healthy --out "$T/map" --duration 120 >/dev/null 2>&1
+	awk 'BEGIN { for (i = 0; i < 200000; i++) printf "SQL01\\Disk %d = VM%d:scsi0:%d\n", i + 10, i, i % 16 }' >"$T/map/big.map"
+	awk 'BEGIN { for (i = 0; i < 200000; i++) printf "SQL01:Z%d = VM%d:scsi0:0\n", i, i }' >"$T/map/bad.map"
+fi
+if run map-lines 0 "399995 more warnings of this map suppressed" analyze "$T/map/esxtop.csv" "$T/map/perfmon.csv" \
+	--map "$T/map/big.map" --max-warnings 5 --json "$T/map/m.json"; then
+	n=$(wc -l <"$err")
+	if [ "$n" -gt 8 ] || [ "$(wc -c <"$T/map/m.json")" -gt 2000000 ]; then
+		bad map-lines "$n lines on stderr, $(wc -c <"$T/map/m.json") bytes of JSON"
+	else ok map-lines "$info, $n lines on stderr, $(wc -c <"$T/map/m.json") bytes of JSON"; fi
+fi
+if run map-bad-lines 2 "199995 more messages suppressed" analyze "$T/map/esxtop.csv" --map "$T/map/bad.map" --max-warnings 5; then
+	if [ "$(wc -l <"$err")" -le 8 ]; then ok map-bad-lines "$info"; else bad map-bad-lines "$(wc -l <"$err") lines on stderr"; fi
+fi
+rm -rf "$T/map"
+
 echo "hostile: $pass passed, $fail failed${SAN:+, $skipped skipped (memory bounds under the sanitizers)}"
 [ $fail = 0 ]

@@ -287,6 +287,10 @@ void diag_emit(struct diag *d, enum diag_level lvl, long line, long col, const c
 		}
 	} else if (lvl == DIAG_ERROR) {
 		d->errors++;
+		if (d->cap_errors && d->max_warnings >= 0 && d->errors + d->warnings > d->max_warnings) {
+			d->suppressed++;
+			return;
+		}
 	}
 	struct buf b;
 	buf_init(&b);
@@ -318,8 +322,8 @@ void diag_finish(struct diag *d)
 		long saved = d->max_warnings;
 		d->max_warnings = -1;
 		d->warnings--; /* the summary itself is not a warning of the file */
-		diag_emit(d, DIAG_NOTE, 0, 0, "%ld more warning%s suppressed (raise --max-warnings to see them)",
-			  n, n == 1 ? "" : "s");
+		diag_emit(d, DIAG_NOTE, 0, 0, "%ld more %s%s suppressed (raise --max-warnings to see them)",
+			  n, d->cap_errors ? "message" : "warning", n == 1 ? "" : "s");
 		d->warnings++;
 		d->max_warnings = saved;
 	}

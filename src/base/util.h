@@ -90,6 +90,8 @@ struct diag {
 	                              * command's own messages) (borrowed) */
 	const char *file;            /* name shown in messages, NULL = none (borrowed) */
 	long max_warnings;           /* < 0: unlimited */
+	bool cap_errors;             /* errors count against max_warnings too (a file of a million bad
+	                              * lines is refused after the first few) */
 	long warnings, errors, suppressed;
 	struct diag_sink sink;
 };
