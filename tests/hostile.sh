@@ -593,5 +593,20 @@ if run map-bad-lines 2 "199995 more messages suppressed" analyze "$T/map/esxtop.
 fi
 rm -rf "$T/map"
 
+# ---- 23. --from in a DST gap (issue 38, Low) ----
+# 02:30 on 8 March 2026 does not exist in New York: the warning said the moment of the jump (07:00Z)
+# is used, the window began at 07:30Z.
+name=from-dst-gap
+if [ -z "${HOSTILE_ONLY:-}" ] || [ "$HOSTILE_ONLY" = "$name" ]; then
+	"$BIN" simulate --scenario healthy --only esxtop --out "$T/dst" --start 2026-03-08T06:00:00Z --duration 7200 \
+		--interval 60 >/dev/null 2>&1
+fi
+if run from-dst-gap 0 "the moment of the jump is used" analyze "$T/dst/esxtop.csv" --tz America/New_York \
+	--from 2026-03-08T02:30 --json "$T/dst/w.json"; then
+	if grep -q '"from": "2026-03-08T07:00:00Z"' "$T/dst/w.json"; then ok from-dst-gap "$info"
+	else bad from-dst-gap "window: $(grep -m1 '"from":' "$T/dst/w.json")"; fi
+fi
+rm -rf "$T/dst"
+
 echo "hostile: $pass passed, $fail failed${SAN:+, $skipped skipped (memory bounds under the sanitizers)}"
 [ $fail = 0 ]
