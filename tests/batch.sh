@@ -654,8 +654,9 @@ with open(sys.argv[1], 'w') as f:
 t0=$(date +%s)
 timeout 120 "$BIN" batch "$S/in" --out "$S/out" -q 2>"$S/err"; rc=$?
 secs=$(($(date +%s) - t0))
+# (issue 38: --max-warnings caps what the map says; its 250,000 warnings are counted in one note)
 check "a 100,000-line disk map is checked in $secs s (at most $((12 * F))), exit $rc" \
-	'[ $rc -eq 0 ] && [ $secs -le $((12 * F)) ] && [ "$(grep -c "both map to virtual disk" "$S/out/a/messages.txt")" -eq 50000 ]'
+	'[ $rc -eq 0 ] && [ $secs -le $((12 * F)) ] && grep -q "both map to virtual disk" "$S/out/a/messages.txt" && grep -q "249980 more warnings of this map suppressed" "$S/out/a/messages.txt" && [ "$(wc -l <"$S/out/a/messages.txt")" -le 30 ]'
 
 # -- a FIFO given as a companion file (--rules, --map, --partitions, --vmkernel-log, --logo, or a
 #    manifest's rules / logo) is refused at once, never opened: it would wait for a writer
