@@ -838,6 +838,18 @@ static void read_open(struct mread *x)
 	x->n = n;
 }
 
+/* The columns past MODEL_MAX_ENTITIES, by the layers of their entities, at the header's line. */
+static void warn_over_cap(struct mread *x)
+{
+	struct reader_facts rf;
+	char what[160];
+	reader_facts(x->r, &rf);
+	long cols = model_over_cap_text(x->m, x->ci, what, sizeof what);
+	diag_emit(&x->in->diag, DIAG_WARNING, rf.header_line, 0,
+		  "more than %d entities of one kind: %ld column%s of %s not read; those layers are not assessed",
+		  MODEL_MAX_ENTITIES, cols, cols == 1 ? "" : "s", what);
+}
+
 /* Columns whose name an earlier column of the header has (issue 38): warned at file:LINE:COL,
  * counted, and not read (skip) — the first of each name is. */
 static void dup_columns(struct mread *x, bool *skip)
@@ -883,7 +895,6 @@ static void dup_columns(struct mread *x, bool *skip)
 static void read_header(struct mread *x)
 {
 	struct model *m = x->m;
-	struct input *in = x->in;
 	struct reader *r = x->r;
 	const struct parser_ops *ops = x->ops;
 	size_t ci = x->ci;
@@ -929,9 +940,7 @@ static void read_header(struct mread *x)
 		if (!nper || strcmp(per_instance[nper - 1], h) != 0)
 			per_instance[nper++] = h; /* consecutive duplicates only: the list stays short */
 	}
-	/* in two tiers: the paths after every other entity, so that past the cap the entities
-	 * conclusions need are kept (esxtop writes its paths before the per-world IO and the virtual
-	 * disks) */
+	/* the paths after every other entity: past the cap what conclusions need is kept */
 	for (int pass = 0; pass < 2 * npass; pass++) {
 		for (size_t i = 0; i < n; i++) {
 			const struct pdh_column *col = reader_column(r, i);
@@ -1035,15 +1044,8 @@ static void read_header(struct mread *x)
 	free(skip);
 	free(taken);
 	fsel_free(&fs);
-	if (too_many) {
-		struct reader_facts rf;
-		char what[160];
-		reader_facts(r, &rf);
-		long cols = model_over_cap_text(m, ci, what, sizeof what);
-		diag_emit(&in->diag, DIAG_WARNING, rf.header_line, 0,
-			  "more than %d entities of one kind: %ld column%s of %s not read; those layers are not "
-			  "assessed", MODEL_MAX_ENTITIES, cols, cols == 1 ? "" : "s", what);
-	}
+	if (too_many)
+		warn_over_cap(x);
 	x->want = want;
 	x->cm = cm;
 	x->ncm = ncm;
@@ -1120,8 +1122,13 @@ double metric_ceiling(int metric)
 
 /* A value outside its counter's physical range: a glitch, warned at file:line:col and read as
  * missing (counted in the capture's glitches). */
-static void impossible_value(struct mread *x, long line, size_t col, int metric, double raw, double v)
+static bool plausible_or_warned(struct mread *x, long line, const struct colmap *cm, double v)
 {
+	if (metric_plausible(cm->metric, v))
+		return true;
+	size_t col = cm->col;
+	int metric = cm->metric;
+	double raw = v / cm->scale;
 	const struct pdh_column *pc = reader_column(x->r, col);
 	struct buf n;
 	buf_init(&n);
@@ -1136,6 +1143,7 @@ static void impossible_value(struct mread *x, long line, size_t col, int metric,
 	diag_emit(&x->in->diag, DIAG_WARNING, line, pc->field, "impossible value %g in %s (%s); read as missing", raw, n.data,
 		  why);
 	buf_free(&n);
+	return false;
 }
 
 /* The rows, one streaming pass. */
@@ -1221,10 +1229,8 @@ static void read_rows(struct mread *x)
 			if (!ops->value(r, cm[k].col, &v))
 				continue;
 			v *= cm[k].scale;
-			if (!metric_plausible(cm[k].metric, v)) {
-				impossible_value(x, row.line, cm[k].col, cm[k].metric, v / cm[k].scale, v);
+			if (!plausible_or_warned(x, row.line, &cm[k], v))
 				continue;
-			}
 			struct entity *e = cm[k].aux ? &m->aux[cm[k].ent] : &m->ents[cm[k].ent];
 			if (cm[k].combine != COMBINE_FIRST) {
 				/* summed here, stored below once the row's columns are all read */

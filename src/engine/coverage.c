@@ -139,6 +139,32 @@ static const char *over_cap_why(struct coverage *c, const struct model *m, enum 
 				       "read, and nothing is concluded from the rest", MODEL_MAX_ENTITIES, what);
 }
 
+/* Where other virtual disks judged are, of which nfs on an NFS volume, unknown on no LUN the
+ * capture ties them to, elsewhere on no SCSI device of it. */
+static const char *backing_where(const struct model *m, int other, int nfs, int unknown, int elsewhere)
+{
+	if (nfs == other)
+		return "on an NFS volume";
+	if (unknown == other && model_over_cap(m, SIZE_MAX, LAYER_WORLD))
+		return "on a LUN the capture cannot tell (the per-world IO that ties disks to LUNs is past the entity cap, "
+		       "not read)";
+	if (unknown == other)
+		return "on no LUN the capture identifies";
+	return elsewhere == other ? "on no SCSI device of the capture" : "on an NFS volume or on no LUN the capture identifies";
+}
+
+/* The layers judged on entities a capture dropped past the entity cap: that reason first of all
+ * (the adapter layer is partial when only paths were dropped). */
+static void over_cap_layers(struct coverage *c, const struct model *m)
+{
+	for (int l = 0; l < COV_LAYERS; l++) {
+		const char *capped = over_cap_why(c, m, (enum layer)l);
+		bool partial = l == LAYER_ADAPTER && !model_over_cap(m, SIZE_MAX, LAYER_ADAPTER);
+		if (capped)
+			set(&c->layer[l], partial ? COV_PARTIAL : COV_NOT_ASSESSED, COVR_OVER_CAP, capped);
+	}
+}
+
 void coverage_build(const struct cov_in *in, struct coverage *c)
 {
 	memset(c, 0, sizeof *c);
@@ -232,11 +258,7 @@ void coverage_build(const struct cov_in *in, struct coverage *c)
 		}
 		lc->assessed = counted;
 		enum layer judged_layer = guest_side ? LAYER_GUEST : l == LAYER_ADAPTER ? LAYER_ADAPTER : LAYER_DEVICE;
-		const char *capped = over_cap_why(c, m, (enum layer)l);
-		if (capped) {
-			set(lc, l == LAYER_ADAPTER && !model_over_cap(m, SIZE_MAX, LAYER_ADAPTER) ? COV_PARTIAL : COV_NOT_ASSESSED,
-			    COVR_OVER_CAP, capped);
-		} else if (f && lc->total == 0 && f->dropped[judged_layer] > 0) {
+		if (f && lc->total == 0 && f->dropped[judged_layer] > 0) {
 			set(lc, COV_NOT_ASSESSED, COVR_FILTERED, sel_why);
 		} else if (guest_side && !guest_cap) {
 			set(lc, COV_NOT_ASSESSED, COVR_NO_CAPTURE,
@@ -271,13 +293,7 @@ void coverage_build(const struct cov_in *in, struct coverage *c)
 								      : arena_printf(&c->arena, "no device latency for %s", them))
 							    : arena_printf(&c->arena, "no SCSI device, adapter or per-world queue for %s", them);
 			int nfs = in->vd_nfs, unknown = in->vd_unknown, elsewhere = other - nfs - unknown;
-			const char *where = nfs == other ? "on an NFS volume"
-					    : unknown == other && model_over_cap(m, SIZE_MAX, LAYER_WORLD)
-						    ? "on a LUN the capture cannot tell (the per-world IO that ties disks to LUNs is "
-						      "past the entity cap, not read)"
-					    : unknown == other ? "on no LUN the capture identifies"
-					    : elsewhere == other ? "on no SCSI device of the capture"
-								 : "on an NFS volume or on no LUN the capture identifies";
+			const char *where = backing_where(m, other, nfs, unknown, elsewhere);
 			set(lc, none ? COV_NOT_ASSESSED : COV_PARTIAL, COVR_NO_SCSI,
 			    arena_printf(&c->arena, "%d of %d virtual disk%s judged (%s%s) %s %s: %s", other,
 					 in->vd_n, in->vd_n == 1 ? "" : "s", in->vd_other ? in->vd_other : "",
@@ -305,6 +321,7 @@ void coverage_build(const struct cov_in *in, struct coverage *c)
 	}
 	if (hv_only)
 		hyperv_layers(in, c, host_long);
+	over_cap_layers(c, m);
 	c->complete = true;
 	for (int l = 0; l < COV_LAYERS; l++)
 		c->complete &= c->layer[l].status == COV_ASSESSED;
