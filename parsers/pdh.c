@@ -594,6 +594,16 @@ static const struct parser_ops *probe(const char *head, size_t n, int *conf)
 
 
 
+/* The header's names with bidirectional control characters shown as U+FFFD (arena copies,
+ * neutralised in place), each column warned at its line. */
+static void header_bidi(struct pdh_reader *r, struct diag *d)
+{
+	for (size_t i = 0; i < r->nhf; i++)
+		if (utf8_bidi_neutralise((char *)(uintptr_t)r->hf[i].s, r->hf[i].n))
+			diag_emit(d, DIAG_WARNING, r->header_line, (long)i + 1,
+				  "bidirectional control characters in the header's names: shown as U+FFFD");
+}
+
 /* The header through the field scanner (fieldscan.h) instead of libcsv: a multi-MB line of
  * 10,000-100,000 quoted names cost libcsv ~35 instructions per byte. The scanner frames exactly as
  * libcsv does (with the glued-field split the header always gets) whenever it accepts the line;
@@ -692,8 +702,7 @@ int pdh_open(struct pdh_reader **out, struct source *src, const struct pdh_optio
 		rc = ERR_FORMAT;
 		goto fail;
 	}
-	rc = detect_terminator(r);
-	if (rc < 0)
+	if ((rc = detect_terminator(r)) < 0)
 		goto fail;
 
 	/* Find the header, skipping junk lines (resxtop banners, stderr mixed in). */
@@ -793,6 +802,7 @@ int pdh_open(struct pdh_reader **out, struct source *src, const struct pdh_optio
 		rc = ERR_FORMAT;
 		goto fail;
 	}
+	header_bidi(r, d);
 	rc = r->fmt->header(r->hf[0].s, r->hf[0].n, o, &r->hi, d);
 	if (rc < 0)
 		goto fail;

@@ -61,6 +61,15 @@ static void captures_sec(const struct analysis *a, const char *side, struct doc 
 		doc_cell_time(t, c->end + c->clock_offset_ms);
 		doc_cell_num(t, (double)c->rows);
 	}
+	for (size_t i = 0; i < a->m.ncaps; i++) {
+		char what[160];
+		long cols = model_over_cap_text(&a->m, i, what, sizeof what);
+		if (cols)
+			doc_para(d, DS_CAPTURES,
+				 "%s has more than %d entities of one kind: %ld column%s of %s not read, "
+				 "those layers not assessed.",
+				 a->m.caps[i].path, MODEL_MAX_ENTITIES, cols, cols == 1 ? "" : "s", what);
+	}
 }
 
 static void inputs_of(const struct analysis *a, struct doc *d)
@@ -125,6 +134,10 @@ static void paths_item(const struct analysis *a, size_t i, struct doc *d)
 		       entity_mean(g->vd[k].v, M_CMDS) >= act;
 	const struct iop_path *p[16];
 	size_t np = iopath_device_paths(g, v->dev, p, 16);
+	if (!said && !np && model_over_cap(&a->m, v->dev->capture, LAYER_PATH)) {
+		doc_item(d, DS_IOPATH, "paths: past the entity cap (not read): no path is judged");
+		return;
+	}
 	if (said || !np)
 		return;
 	struct buf l;
@@ -186,7 +199,10 @@ static void vd_item(const struct analysis *a, size_t i, struct doc *d)
 	if (v->link.why)
 		buf_printf(&l, "   [%s: %s]", v->link.how == LINK_ID ? "fact" : "guess", v->link.why);
 	else if (v->back == BACK_UNKNOWN)
-		buf_adds(&l, "   [no per-world IO columns, and no LUN's IOPS follow it]");
+		buf_adds(&l,
+			 model_over_cap(&a->m, v->v->capture, LAYER_WORLD)
+			     ? "   [its per-world IO is past the entity cap (not read), and no LUN's IOPS follow it]"
+			     : "   [no per-world IO columns, and no LUN's IOPS follow it]");
 	doc_item(d, DS_IOPATH, "%s", l.data);
 	buf_free(&l);
 	if (v->dev && v->back == BACK_LUN)

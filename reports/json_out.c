@@ -258,6 +258,22 @@ void captures_json(const struct model *m, struct json *j)
 			json_key(j, "rows_outside_window");
 			json_int(j, c->outside_rows);
 		}
+		if (c->impossible) {
+			json_key(j, "impossible_values");
+			json_int(j, c->impossible);
+		}
+		char capped[160];
+		long ncap = model_over_cap_text(m, i, capped, sizeof capped);
+		if (ncap) {
+			json_key(j, "over_cap_columns");
+			json_int(j, ncap);
+			json_key(j, "over_cap_layers");
+			json_arr_begin(j);
+			for (int l = 0; l < LAYER_COUNT; l++)
+				if (c->over_cap[l])
+					json_str(j, layer_names[l]);
+			json_arr_end(j);
+		}
 		json_key(j, "clock_offset_s");
 		json_num(j, (double)c->clock_offset_ms / 1000.0);
 		json_key(j, "clock_offset_estimated");

@@ -20,6 +20,38 @@ static bool is_exec(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
 }
 
+/* Chromium's argument vector into argv (32 slots, NULL-ended): our own paths only; no network
+ * (names resolve to nothing, no proxy lookups, no background services), no first-run, no
+ * extensions. */
+static void chromium_argv(const char **argv, const char *a_prof, const char *a_pdf, const char *url)
+{
+	int k = 0;
+	argv[k++] = "chromium";
+	argv[k++] = "--headless";
+	if (geteuid() == 0)
+		argv[k++] = "--no-sandbox"; /* Chromium refuses to run as root with its sandbox */
+	argv[k++] = "--disable-gpu";
+	argv[k++] = "--no-first-run";
+	argv[k++] = "--no-default-browser-check";
+	argv[k++] = "--disable-background-networking";
+	argv[k++] = "--disable-component-update";
+	argv[k++] = "--disable-sync";
+	argv[k++] = "--disable-extensions";
+	argv[k++] = "--disable-default-apps";
+	argv[k++] = "--disable-quic";
+	argv[k++] = "--no-proxy-server";
+	argv[k++] = "--host-resolver-rules=MAP * ~NOTFOUND";
+	argv[k++] = "--mute-audio";
+	argv[k++] = "--hide-scrollbars";
+	argv[k++] = "--no-pdf-header-footer";
+	argv[k++] = "--generate-pdf-document-outline"; /* the headings as PDF bookmarks */
+	argv[k++] = "--run-all-compositor-stages-before-draw";
+	argv[k++] = a_prof;
+	argv[k++] = a_pdf;
+	argv[k++] = url;
+	argv[k] = NULL;
+}
+
 /* Resolves name like execvp would (PATH), never through a shell. */
 static char *find_in_path(const char *name)
 {
@@ -138,6 +170,7 @@ int pdf_render(const char *html, size_t n, const struct pdf_opts *o, struct buf 
 		free(prog);
 		return ERR_IO;
 	}
+	scratch_register(-1, dir.data); /* a signal removes it (and kills Chromium's group, below) */
 	struct buf in, out, log, prof, url, a_prof, a_pdf;
 	buf_init(&in);
 	buf_init(&out);
@@ -160,34 +193,8 @@ int pdf_render(const char *html, size_t n, const struct pdf_opts *o, struct buf 
 		goto done;
 	}
 	{
-		/* the argument vector: our own paths only; no network (names resolve to nothing, no proxy
-		 * lookups, no background services), no first-run, no extensions */
 		const char *argv[32];
-		int k = 0;
-		argv[k++] = "chromium";
-		argv[k++] = "--headless";
-		if (geteuid() == 0)
-			argv[k++] = "--no-sandbox"; /* Chromium refuses to run as root with its sandbox */
-		argv[k++] = "--disable-gpu";
-		argv[k++] = "--no-first-run";
-		argv[k++] = "--no-default-browser-check";
-		argv[k++] = "--disable-background-networking";
-		argv[k++] = "--disable-component-update";
-		argv[k++] = "--disable-sync";
-		argv[k++] = "--disable-extensions";
-		argv[k++] = "--disable-default-apps";
-		argv[k++] = "--disable-quic";
-		argv[k++] = "--no-proxy-server";
-		argv[k++] = "--host-resolver-rules=MAP * ~NOTFOUND";
-		argv[k++] = "--mute-audio";
-		argv[k++] = "--hide-scrollbars";
-		argv[k++] = "--no-pdf-header-footer";
-		argv[k++] = "--generate-pdf-document-outline"; /* the headings as PDF bookmarks */
-		argv[k++] = "--run-all-compositor-stages-before-draw";
-		argv[k++] = a_prof.data;
-		argv[k++] = a_pdf.data;
-		argv[k++] = url.data;
-		argv[k] = NULL;
+		chromium_argv(argv, a_prof.data, a_pdf.data, url.data);
 		/* the environment: HOME and caches in the private folder */
 		size_t ne = 0;
 		while (environ && environ[ne])
@@ -225,8 +232,10 @@ int pdf_render(const char *html, size_t n, const struct pdf_opts *o, struct buf 
 				execve(prog, (char *const *)(uintptr_t)argv, env);
 			_exit(127);
 		} else {
-			if (!o->caller_group)
+			if (!o->caller_group) {
 				setpgid(pid, pid);
+				scratch_register(pid, NULL);
+			}
 			double deadline = mono() + (o->timeout_s > 0 ? o->timeout_s : 120);
 			int status = 0;
 			long nap = 2000;
@@ -295,6 +304,7 @@ int pdf_render(const char *html, size_t n, const struct pdf_opts *o, struct buf 
 	}
 done:
 	nftw(dir.data, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	scratch_unregister();
 	buf_free(&in);
 	buf_free(&out);
 	buf_free(&log);

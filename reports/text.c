@@ -281,6 +281,14 @@ void analysis_text(const struct analysis *a, struct buf *out)
 		buf_printf(out, ", %g s interval, %ld rows, %ld columns", c->interval_s, c->rows, c->columns);
 		if (c->warnings)
 			buf_printf(out, ", %ld warning%s", c->warnings, c->warnings == 1 ? "" : "s");
+		if (c->impossible)
+			buf_printf(out, ", %ld impossible value%s read as missing", c->impossible,
+				   c->impossible == 1 ? "" : "s");
+		char capped[160];
+		long ncap = model_over_cap_text(m, i, capped, sizeof capped);
+		if (ncap)
+			buf_printf(out, ", past the cap of %d entities of one kind: %ld column%s of %s not read",
+				   MODEL_MAX_ENTITIES, ncap, ncap == 1 ? "" : "s", capped);
 		if (a->window.on)
 			buf_printf(out, ", %ld row%s outside the window", c->outside_rows, c->outside_rows == 1 ? "" : "s");
 		if (c->clock_offset_ms || c->offset_estimated) {

@@ -92,7 +92,7 @@ idx = open(os.path.join(out, "index.html"), encoding="utf-8").read()
 assert "10-broken" in idx or "10-broken".replace("-", "&#45;") in idx
 assert "<b>" not in idx and "$(touch" in idx.replace("&#36;", "$"), "hostile name escaped"
 db = sqlite3.connect(os.path.join(out, "history.sqlite"))
-assert db.execute("PRAGMA user_version").fetchone()[0] == 5
+assert db.execute("PRAGMA user_version").fetchone()[0] == 6
 assert db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 1
 assert db.execute("SELECT COUNT(*) FROM sets").fetchone()[0] == 11
 assert db.execute("SELECT COUNT(*) FROM stats").fetchone()[0] > 10
@@ -560,6 +560,16 @@ w1=$(started_of "$S/out")
 "$BIN" batch "$S/in" --out "$S/out" --run-id W2 -q 2>>"$S/err"
 check "a rerun of week 2 under its run id compares with week 1 ($w1), not itself ($(prev_of "$S/out"))" \
 	'[ "$(prev_of "$S/out")" = "$w1" ] && grep -q "still present" "$S/out/crit/report.txt"'
+# -- issue 38: a run id names one run. Week 2 (other files) under week 1's run id used to replace
+#    week 1 silently and report week 2 as a first run: refused (exit 2) before anything runs,
+#    week 1 kept; the same input again under its run id is still recorded again.
+mkdir -p "$S/in2"
+cp -r "$W/c-clean" "$S/in2/crit"
+"$BIN" batch "$S/in2" --out "$S/w2" --history "$S/out/history.sqlite" --run-id W1 -q 2>"$S/ids.err"; rc=$?
+check "week 2 under week 1's run id: refused (exit 2), week 1 kept, nothing run, got $rc: $(head -c 200 "$S/ids.err")" \
+	'[ $rc -eq 2 ] && grep -q "run id W1 is the run of .* whose input was other files" "$S/ids.err" && [ "$(sqlite3 "$S/out/history.sqlite" "SELECT COUNT(*) FROM runs")" = 2 ] && [ "$(sqlite3 "$S/out/history.sqlite" "SELECT s.worst FROM sets s JOIN runs r ON r.id = s.run_id WHERE r.run_key = \"W1\"")" = critical ] && [ ! -e "$S/w2/index.html" ]'
+"$BIN" batch "$S/in" --out "$S/out" --run-id W1 -q 2>"$S/ids.err"; rc=$?
+check "the same input under its run id is recorded again, got $rc" '[ $rc -eq 0 ] && [ "$(sqlite3 "$S/out/history.sqlite" "SELECT COUNT(*) FROM runs")" = 2 ]'
 # -- a history that cannot be read: every report says the trend is unavailable, never "first run"
 echo "not a database" >"$S/bad.sqlite"
 "$BIN" batch "$S/in" --out "$S/bad" --history "$S/bad.sqlite" -q 2>"$S/bad.err"; rc=$?
@@ -672,8 +682,9 @@ with open(sys.argv[1], 'w') as f:
 t0=$(date +%s)
 timeout 120 "$BIN" batch "$S/in" --out "$S/out" -q 2>"$S/err"; rc=$?
 secs=$(($(date +%s) - t0))
+# (issue 38: --max-warnings caps what the map says; its 250,000 warnings are counted in one note)
 check "a 100,000-line disk map is checked in $secs s (at most $((12 * F))), exit $rc" \
-	'[ $rc -eq 0 ] && [ $secs -le $((12 * F)) ] && [ "$(grep -c "both map to virtual disk" "$S/out/a/messages.txt")" -eq 50000 ]'
+	'[ $rc -eq 0 ] && [ $secs -le $((12 * F)) ] && grep -q "both map to virtual disk" "$S/out/a/messages.txt" && grep -q "249980 more warnings of this map suppressed" "$S/out/a/messages.txt" && [ "$(wc -l <"$S/out/a/messages.txt")" -le 30 ]'
 
 # -- a FIFO given as a companion file (--rules, --map, --partitions, --vmkernel-log, --logo, or a
 #    manifest's rules / logo) is refused at once, never opened: it would wait for a writer
@@ -734,8 +745,8 @@ INSERT INTO sets VALUES(1, 'dup_set-2', 'dup_set', 'ok', NULL, NULL, NULL, NULL,
 INSERT INTO findings VALUES(1, 'dup_set', 'latency.device', 'critical', 'device', 'naa.1', 'h', '2026-11-22T06:00:00Z', '2026-11-22T06:10:00Z', 's');
 PRAGMA user_version = 3;"
 "$BIN" history --db "$S/old.sqlite" --set "dup set" >"$S/old.txt" 2>&1; rc=$?
-check "a schema-3 history is migrated to 5 with the keys of today, its findings with them, got $rc" \
-	'[ $rc -eq 0 ] && grep -q "^schema version 5" "$S/old.txt" && grep -q "latency.device" "$S/old.txt" && [ "$(sqlite3 "$S/old.sqlite" "SELECT group_concat(name || \"=\" || key, \",\") FROM (SELECT * FROM sets ORDER BY name)")" = "dup set=dup_set-b08b0d62,dup_set=dup_set" ] && [ "$(sqlite3 "$S/old.sqlite" "SELECT set_key FROM findings")" = dup_set-b08b0d62 ]'
+check "a schema-3 history is migrated to 6 with the keys of today, its findings with them, got $rc" \
+	'[ $rc -eq 0 ] && grep -q "^schema version 6" "$S/old.txt" && grep -q "latency.device" "$S/old.txt" && [ "$(sqlite3 "$S/old.sqlite" "SELECT group_concat(name || \"=\" || key, \",\") FROM (SELECT * FROM sets ORDER BY name)")" = "dup set=dup_set-b08b0d62,dup_set=dup_set" ] && [ "$(sqlite3 "$S/old.sqlite" "SELECT set_key FROM findings")" = dup_set-b08b0d62 ]'
 
 # -- bidi controls in a set name never reach the index or a subject raw
 S=$W/bidi28
@@ -744,6 +755,38 @@ cp -r "$W/c-clean" "$S/in/$(printf 'sql\342\200\256lmth.exe')"
 "$BIN" batch "$S/in" --out "$S/out" --eml "$S/eml" --mail-to a@example.com -q 2>"$S/err"; rc=$?
 check "a set name with U+202E: exit 0, the index shows U+FFFD instead, got $rc" \
 	'[ $rc -eq 0 ] && ! grep -q "$(printf "\342\200\256")" "$S/out/index.html" && grep -q "$(printf "sql\357\277\275lmth")" "$S/out/index.html"'
+
+# -- issue 38: a run never writes into its input. --out at INPUT, in a set folder, --eml or
+# --history there, or a manifest's set read from inside --out: refused with exit 2 before anything
+# is written; the customer's report.txt and messages.txt and the listed files stay as they were.
+S=$W/overwrite38
+mkdir -p "$S/in/sql01"
+cp "$W/c-clean"/* "$S/in/sql01/"
+printf 'the customer\n' >"$S/in/sql01/report.txt"
+printf 'theirs\n' >"$S/in/sql01/messages.txt"
+sum0=$(cat "$S/in/sql01"/* | cksum)
+for args in "--out $S/in" "--out $S/in/sql01" "--out $S/in/../in/new" "--out $S/o1 --eml $S/in/sql01/eml" \
+	"--out $S/o2 --history $S/in/h.sqlite"; do
+	# shellcheck disable=SC2086
+	"$BIN" batch "$S/in" $args -q 2>"$S/err"; rc=$?
+	check "batch $args: refused (exit 2, 'never writes into its input'), nothing written, got $rc" \
+		'[ $rc -eq 2 ] && grep -q "never writes into its input" "$S/err" && [ "$(cat "$S/in/sql01"/* | cksum)" = "$sum0" ] && [ ! -e "$S/in/index.html" ] && [ ! -e "$S/in/h.sqlite" ] && [ ! -e "$S/in/sql01/eml" ]'
+done
+mkdir -p "$S/out/sql01"
+cp "$W/c-clean"/* "$S/out/sql01/"
+printf '[set sql01]\nfiles = out/sql01/*\n' >"$S/manifest"
+"$BIN" batch "$S/manifest" --out "$S/out" -q 2>"$S/err"; rc=$?
+check "a manifest's set read from inside --out: refused, its files kept, got $rc" \
+	'[ $rc -eq 2 ] && grep -q "inside --out" "$S/err" && [ "$(ls "$S/out/sql01" | wc -l)" = "$(ls "$W/c-clean" | wc -l)" ]'
+"$BIN" batch "$S/manifest" --out "$S/o3" --history "$S/manifest" -q 2>"$S/err"; rc=$?
+check "--history at the manifest: refused, got $rc" '[ $rc -eq 2 ] && grep -q "is the manifest" "$S/err"'
+# the index's temporaries a killed run left are reclaimed by the next run (issue 38, Low)
+mkdir -p "$S/o4"
+: >"$S/o4/index.html.tmp.Ab12Cd"
+: >"$S/o4/summary.json.tmp.Zz99yY"
+"$BIN" batch "$S/in" --out "$S/o4" -q 2>"$S/err"; rc=$?
+check "an --out beside INPUT still runs, an earlier run's index temporaries removed, got $rc" \
+	'[ $rc -eq 0 ] && [ -s "$S/o4/index.html" ] && [ -z "$(find "$S/o4" -name "*.tmp.*")" ]'
 
 echo "batch: $pass passed, $fail failed"
 [ $fail -eq 0 ]

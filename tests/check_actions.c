@@ -145,8 +145,9 @@ START_TEST(compare_keeps_moved_down_advice)
 	struct action_list l;
 	compare_actions_of(&c, &l);
 	ck_assert_int_eq(l.n, 2);
-	ck_assert_ptr_nonnull(strstr(l.act[0].what, "Check the array behind naa.600 before raising queue depths further"));
-	ck_assert_ptr_nonnull(step_with(&l, "Keep the change"));
+	/* improved: keep the change first (issue 35), then the array before any deeper queue */
+	ck_assert_ptr_nonnull(strstr(l.act[0].what, "Keep the change"));
+	ck_assert_ptr_nonnull(strstr(l.act[1].what, "Check the array behind naa.600 before raising queue depths further"));
 	actions_free(&l);
 	compare_free(&c);
 }

@@ -44,6 +44,12 @@ START_TEST(tz_fixed_and_parse)
 	ck_assert_int_eq(tz_parse(&z, "UTC", &why), 0);
 	ck_assert_int_eq(z.off, 0);
 	ck_assert_int_eq(tz_parse(&z, "+25:00", &why), ERR_USAGE);
+	/* issue 38: an empty zone and an offset past 14 hours are refused, not read as UTC */
+	ck_assert_int_eq(tz_parse(&z, "", &why), ERR_USAGE);
+	ck_assert_int_eq(tz_parse(&z, "+14:01", &why), ERR_USAGE);
+	ck_assert_int_eq(tz_parse(&z, "+1401", &why), ERR_USAGE);
+	ck_assert_int_eq(tz_parse(&z, "-14:30", &why), ERR_USAGE);
+	ck_assert_int_eq(tz_parse(&z, "+14:00", &why), 0);
 	/* names that could leave the zone folder, or are not names at all */
 	ck_assert_int_eq(tz_parse(&z, "../../etc/passwd", &why), ERR_USAGE);
 	ck_assert_int_eq(tz_parse(&z, "/etc/localtime", &why), ERR_USAGE);

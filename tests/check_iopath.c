@@ -727,10 +727,11 @@ START_TEST(advice_agrees_with_the_virtual_disk)
 	ck_assert_msg(strstr(f->advice, "The host sees this latency itself: SQL01:scsi0:1 takes 22."), "%s", f->advice);
 	analysis_free(&a);
 
-	/* the same disk fast at its virtual disk, which does 1.6 times the guest's IO (not the same
-	 * load, so no hidden queue is claimed): the claim holds, with its figures */
+	/* the same disk fast at its virtual disk at 1.25 times the guest's IO (the same disk by shape and
+	 * level, issue 34's link check): the host does not see the latency, so the advice points at the
+	 * guest's hidden queue and makes no claim about the virtual disk it cannot back */
 	static const struct mcol h2[] = {
-		{"Virtual Disk(SQL01:scsi0:1)\\Commands/sec", mc_wave, {640, 480, 7}},
+		{"Virtual Disk(SQL01:scsi0:1)\\Commands/sec", mc_wave, {500, 375, 7}},
 		{"Virtual Disk(SQL01:scsi0:1)\\Average MilliSec/Write", mc_konst, {1}},
 		{"Physical Disk SCSI Device(naa.C)\\Commands/sec", mc_wave, {50, 30, 3}},
 		{"Physical Disk Per-Device-Per-World(naa.C-1001)\\Commands/sec", mc_wave, {50, 30, 3}},
@@ -740,8 +741,8 @@ START_TEST(advice_agrees_with_the_virtual_disk)
 	run(&a, h2, 5, g, 6, NULL);
 	f = find_kind(&a, K_LAT_GUEST_WRITE, "D:");
 	ck_assert_ptr_nonnull(f);
-	ck_assert_msg(strstr(f->advice, "no queueing or latency on this disk's virtual disk (SQL01:scsi0:1, 1.0 ms "
-				      "against the guest's 23.0 ms)"), "%s", f->advice);
+	ck_assert_ptr_null(strstr(f->advice, "The host sees this latency itself"));
+	ck_assert_msg(strstr(f->advice, "see the queue.guest_hidden finding"), "%s", f->advice);
 	analysis_free(&a);
 }
 END_TEST

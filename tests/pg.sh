@@ -51,7 +51,7 @@ run_sharded sh w1; rc=$?
 check "the finish step exits 3 too, got $rc" '[ $rc -eq 3 ]'
 check "week 1: three shards at once + finish = one machine (summary, index, history rows)" \
 	'$PY "$SRC/tests/shardcmp.py" "$W/one" "$(pg_uri one)" "$W/sh" "$(pg_uri sharded)" >"$W/cmp" 2>&1 || { cat "$W/cmp"; false; }'
-check "schema version 5 in iopsy_schema" '[ "$(pg_psql sharded -At -c "SELECT version FROM iopsy_schema")" = 5 ]'
+check "schema version 6 in iopsy_schema" '[ "$(pg_psql sharded -At -c "SELECT version FROM iopsy_schema")" = 6 ]'
 check "the figures are 8-byte floats" '[ "$(pg_psql sharded -At -c "SELECT data_type FROM information_schema.columns WHERE table_name = '"'stats'"' AND column_name = '"'p95'"'")" = "double precision" ]'
 # week 2: one set changed
 rm -rf "$IN/01-lsi-guest-queue-cap"
@@ -62,7 +62,7 @@ check "week 2 (trends read from PostgreSQL): three shards + finish = one machine
 	'$PY "$SRC/tests/shardcmp.py" "$W/one" "$(pg_uri one)" "$W/sh" "$(pg_uri sharded)" >"$W/cmp" 2>&1 || { cat "$W/cmp"; false; }'
 check "week 2 has resolved findings" '$PY -c "import json,sys; s=json.load(open(sys.argv[1])); assert any(x[\"trend\"][\"resolved\"] for x in s[\"sets\"])" "$W/sh/summary.json"'
 "$BIN" history --db "$(pg_uri sharded)" >"$W/hist.txt" 2>&1; rc=$?
-check "iopsy history --db postgresql://... lists both runs, got $rc" '[ $rc -eq 0 ] && grep -q "^schema version 5" "$W/hist.txt" && [ "$(grep -c " w2$" "$W/hist.txt")" -eq 10 ] && [ "$(grep -c " w1$" "$W/hist.txt")" -eq 10 ]'
+check "iopsy history --db postgresql://... lists both runs, got $rc" '[ $rc -eq 0 ] && grep -q "^schema version 6" "$W/hist.txt" && [ "$(grep -c " w2$" "$W/hist.txt")" -eq 10 ] && [ "$(grep -c " w1$" "$W/hist.txt")" -eq 10 ]'
 "$BIN" history --db "$(pg_uri sharded)" --set "dup set" >"$W/hist-pg.txt" 2>&1
 "$BIN" history --db "$(pg_uri one)" --set "dup set" >"$W/hist-one.txt" 2>&1
 check "iopsy history --set reads the same from both databases (apart from start times)" \
@@ -74,8 +74,8 @@ for k in 0 1 2; do
 done
 "$BIN" history --db "$(pg_uri fresh)" >/dev/null 2>>"$W/fresh.err" &
 wait
-check "concurrent migrations of an empty database: no error, version 5 once" \
-	'! grep -v "^iopsy batch: set [^ ]* failed: " "$W/fresh.err" && [ "$(pg_psql fresh -At -c "SELECT count(*) || '"' '"' || max(version) FROM iopsy_schema")" = "1 5" ]' || cat "$W/fresh.err"
+check "concurrent migrations of an empty database: no error, version 6 once" \
+	'! grep -v "^iopsy batch: set [^ ]* failed: " "$W/fresh.err" && [ "$(pg_psql fresh -At -c "SELECT count(*) || '"' '"' || max(version) FROM iopsy_schema")" = "1 6" ]' || cat "$W/fresh.err"
 
 # two finish steps of two runs (two consultants) recording into one database at once
 for r in a b; do
@@ -133,7 +133,7 @@ INSERT INTO sets VALUES(1, 'dup set', 'ok', NULL, NULL, NULL, 'critical', 1, 'v'
 INSERT INTO findings VALUES(1, 'dup set', 'latency.device', 'critical', 'device', 'naa.1', 'h', '2026-11-22T06:00:00Z', '2026-11-22T06:10:00Z', 's');" >/dev/null
 "$BIN" history --db "$(pg_uri old)" --set dup_set >"$W/old.txt" 2>&1; rc=$?
 check "a version-1 database is migrated to 5 and read by its new keys, got $rc" \
-	'[ $rc -eq 0 ] && grep -q "^schema version 5" "$W/old.txt" && grep -q "latency.device" "$W/old.txt" && [ "$(pg_psql old -At -c "SELECT key FROM sets")" = dup_set ]'
+	'[ $rc -eq 0 ] && grep -q "^schema version 6" "$W/old.txt" && grep -q "latency.device" "$W/old.txt" && [ "$(pg_psql old -At -c "SELECT key FROM sets")" = dup_set ]'
 "$BIN" batch "$IN" --out "$W/old" --history "$(pg_uri old)" -q 2>/dev/null
 check "the migrated database takes the next run, whose dup set has last week's finding resolved" \
 	'$PY -c "import json,sys; s={x[\"name\"]: x for x in json.load(open(sys.argv[1]))[\"sets\"]}; assert s[\"dup set\"][\"trend\"][\"resolved\"] == 1 and s[\"dup_set\"][\"trend\"][\"previous_run\"] is None, (s[\"dup set\"][\"trend\"], s[\"dup_set\"][\"trend\"])" "$W/old/summary.json"'

@@ -431,6 +431,10 @@ int tz_parse(struct tz *z, const char *s, struct buf *why)
 {
 	/* a fixed offset: "UTC", "Z", "+05:30", "-0800", "UTC-8" */
 	const char *p = s;
+	if (!*s) {
+		buf_adds(why, "empty: give a zone (Europe/Paris) or an offset like +09:00");
+		return ERR_USAGE;
+	}
 	if (strncmp(p, "UTC", 3) == 0 || strncmp(p, "GMT", 3) == 0)
 		p += 3;
 	if (!*p || strcmp(p, "Z") == 0) {
@@ -440,6 +444,11 @@ int tz_parse(struct tz *z, const char *s, struct buf *why)
 	if (*p == '+' || *p == '-') {
 		int32_t v;
 		const char *e = parse_hms(p, &v, 14);
+		/* clocks run from 12 hours behind UTC to 14 ahead (Kiribati): past 14 hours is no clock's */
+		if (e && !*e && v % 60 == 0 && (v > 14 * 3600 || v < -14 * 3600)) {
+			buf_adds(why, "more than 14 hours from UTC: no clock has that offset");
+			return ERR_USAGE;
+		}
 		if (e && !*e && v % 60 == 0) {
 			/* "-0800": hhmm without a colon */
 			tz_fixed(z, v, NULL);
@@ -450,7 +459,7 @@ int tz_parse(struct tz *z, const char *s, struct buf *why)
 		if (strlen(q) == 4 && q[0] >= '0' && q[0] <= '1' && q[1] >= '0' && q[1] <= '9' && q[2] >= '0' && q[2] <= '5' &&
 		    q[3] >= '0' && q[3] <= '9') {
 			int h = (q[0] - '0') * 10 + (q[1] - '0'), m = (q[2] - '0') * 10 + (q[3] - '0');
-			if (h <= 14) {
+			if (h * 60 + m <= 14 * 60) {
 				tz_fixed(z, sign * (h * 3600 + m * 60), NULL);
 				return 0;
 			}

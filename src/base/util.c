@@ -5,9 +5,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -285,6 +287,10 @@ void diag_emit(struct diag *d, enum diag_level lvl, long line, long col, const c
 		}
 	} else if (lvl == DIAG_ERROR) {
 		d->errors++;
+		if (d->cap_errors && d->max_warnings >= 0 && d->errors + d->warnings > d->max_warnings) {
+			d->suppressed++;
+			return;
+		}
 	}
 	struct buf b;
 	buf_init(&b);
@@ -316,8 +322,8 @@ void diag_finish(struct diag *d)
 		long saved = d->max_warnings;
 		d->max_warnings = -1;
 		d->warnings--; /* the summary itself is not a warning of the file */
-		diag_emit(d, DIAG_NOTE, 0, 0, "%ld more warning%s suppressed (raise --max-warnings to see them)",
-			  n, n == 1 ? "" : "s");
+		diag_emit(d, DIAG_NOTE, 0, 0, "%ld more %s%s suppressed (raise --max-warnings to see them)",
+			  n, d->cap_errors ? "message" : "warning", n == 1 ? "" : "s");
 		d->warnings++;
 		d->max_warnings = saved;
 	}
@@ -452,11 +458,76 @@ void afile_abort(struct afile *af)
 	af->path = af->tmp = NULL;
 }
 
+/* The helper process group and scratch folder of the running step (one at a time: PDF or
+ * charts), for a signal handler (issue 38: SIGTERM to analyze --pdf left Chromium and its
+ * folder behind). */
+static volatile pid_t scratch_pgid;
+static char scratch_dir[4096];
+static volatile sig_atomic_t scratch_dir_set;
+
+void scratch_register(pid_t pgid, const char *dir)
+{
+	if (dir) {
+		scratch_dir_set = 0;
+		snprintf(scratch_dir, sizeof scratch_dir, "%s", dir);
+		scratch_dir_set = strlen(dir) < sizeof scratch_dir;
+	}
+	if (pgid >= 0)
+		scratch_pgid = pgid;
+}
+
+void scratch_unregister(void)
+{
+	scratch_pgid = 0;
+	scratch_dir_set = 0;
+}
+
+/* Removes what the folder fd holds (then closes it), with system calls only (no malloc): a
+ * Chromium profile is a few levels deep. */
+static void rm_under(int fd, int depth)
+{
+	char b[4096];
+	for (;;) {
+		long n = syscall(SYS_getdents64, fd, b, sizeof b);
+		if (n <= 0)
+			break;
+		for (long off = 0; off < n;) {
+			struct {
+				uint64_t ino;
+				int64_t off;
+				unsigned short reclen;
+				unsigned char type;
+				char name[];
+			} *e = (void *)(b + off);
+			off += e->reclen;
+			if (!strcmp(e->name, ".") || !strcmp(e->name, ".."))
+				continue;
+			if (unlinkat(fd, e->name, 0) == 0 || depth >= 16)
+				continue;
+			int sub = openat(fd, e->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (sub >= 0) {
+				rm_under(sub, depth + 1);
+				unlinkat(fd, e->name, AT_REMOVEDIR);
+			}
+		}
+	}
+	close(fd);
+}
+
 void afile_cleanup_all(void)
 {
 	for (struct afile *af = open_afiles; af; af = af->next_open)
 		if (af->tmp)
 			unlink(af->tmp);
+	if (scratch_pgid > 0)
+		kill(-scratch_pgid, SIGKILL);
+	if (scratch_dir_set) {
+		int fd = open(scratch_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0) {
+			rm_under(fd, 0);
+			rmdir(scratch_dir);
+		}
+	}
 }
 
 /* ---- time ---- */
@@ -620,6 +691,23 @@ bool utf8_valid(const char *s, size_t n)
 		i += k;
 	}
 	return true;
+}
+
+size_t utf8_bidi_neutralise(char *s, size_t n)
+{
+	size_t k = 0;
+	unsigned char *p = (unsigned char *)s;
+	for (size_t i = 0; i + 2 < n; i++) {
+		bool bidi = p[i] == 0xe2 && ((p[i + 1] == 0x80 && (p[i + 2] == 0x8e || p[i + 2] == 0x8f ||
+								   (p[i + 2] >= 0xaa && p[i + 2] <= 0xae))) ||
+					     (p[i + 1] == 0x81 && p[i + 2] >= 0xa6 && p[i + 2] <= 0xa9));
+		if (!bidi)
+			continue;
+		p[i] = 0xef, p[i + 1] = 0xbf, p[i + 2] = 0xbd; /* U+FFFD, the same 3 bytes */
+		i += 2;
+		k++;
+	}
+	return k;
 }
 
 void buf_add_text_escaped(struct buf *b, const char *s, size_t n)

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* Exit codes (documented in iopsy.1 and --help). */
 enum exit_code {
@@ -89,6 +90,8 @@ struct diag {
 	                              * command's own messages) (borrowed) */
 	const char *file;            /* name shown in messages, NULL = none (borrowed) */
 	long max_warnings;           /* < 0: unlimited */
+	bool cap_errors;             /* errors count against max_warnings too (a file of a million bad
+	                              * lines is refused after the first few) */
 	long warnings, errors, suppressed;
 	struct diag_sink sink;
 };
@@ -116,7 +119,11 @@ struct afile {
 int afile_open(struct afile *af, const char *path);   /* 0 or ERR_IO (errno set) */
 int afile_commit(struct afile *af);                   /* 0 or ERR_IO; the temp is removed on error */
 void afile_abort(struct afile *af);
-void afile_cleanup_all(void);                         /* async-signal-safe-ish: unlink only */
+void afile_cleanup_all(void);                         /* async-signal-safe: system calls only */
+/* The running helper's process group (pgid > 0; < 0: unchanged) and scratch folder (NULL:
+ * unchanged) that afile_cleanup_all kills and removes on a signal; unregister when done. */
+void scratch_register(pid_t pgid, const char *dir);
+void scratch_unregister(void);
 /* Writes n bytes to path atomically. 0, or ERR_IO with errno set and *what naming the step that
  * failed ("cannot create", "write error on", "cannot write") for the caller's message. */
 int afile_write_all(const char *path, const void *data, size_t n, const char **what);
@@ -145,6 +152,10 @@ bool date_valid(int y, int mo, int d);
 
 /* Escape bytes for a terminal line: printable UTF-8 kept, control characters and invalid UTF-8
  * bytes written as \xNN. */
+/* Bidi controls (U+200E/F, U+202A-E, U+2066-9) in s[0..n) replaced in place by U+FFFD (the
+ * same length): from a capture's names they would reorder what a reader of any report sees
+ * around them (issue 38). Returns how many. */
+size_t utf8_bidi_neutralise(char *s, size_t n);
 void buf_add_text_escaped(struct buf *b, const char *s, size_t n);
 bool utf8_valid(const char *s, size_t n);
 

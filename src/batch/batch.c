@@ -1,6 +1,7 @@
 /* batch.c — one `iopsy batch` run from discovery to mail (see batch.h). */
 #include "batch.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "batch_out.h"
 #include "deliver.h"
 #include "discover.h"
+#include "guard.h"
 #include "hdb.h"
 #include "history.h"
 #include "json.h"
@@ -229,203 +231,269 @@ static int load_records(struct batch *b, const struct batch_opts *o, uint64_t ri
 	return ret;
 }
 
-int batch_execute(const struct batch_opts *o)
-{
-	struct diag d;
-	diag_init(&d, NULL, -1);
-	d.prefix = "iopsy batch";
-	d.sink = o->co.sink;
-	/* the history's messages keep their own prefix ("iopsy: history: ...") */
-	struct diag hd = d;
-	hd.prefix = NULL;
-	bool shard = o->shard_n > 0;
-	int ret = EXIT_OK;
+/* One run's state across the steps of batch_execute. */
+struct bx {
+	const struct batch_opts *o;
+	struct diag d, hd;        /* the run's messages; the history's keep their own prefix */
+	bool shard;
+	int ret;
 	struct batch b;
-	int rc = batch_discover(&b, o->input, &d);
+	char *started;
+	int lock_fd;
+	uint64_t run_id;
+	struct buf hp;            /* the history's file or URI */
+	uint64_t fingerprint;
+	uint64_t input_fp;        /* input_fingerprint of every set, before a shard keeps its own */
+	size_t total;             /* the sets before a shard kept its own */
+	struct history *h;
+};
+
+/* A fingerprint of the run's input: every set's key, name and files with their sizes and times. */
+static uint64_t input_fingerprint(const struct batch *b)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < b->nsets; i++) {
+		uint64_t x = batch_set_digest(&b->sets[i]);
+		for (int k = 0; k < 8; k++)
+			h = (h ^ ((x >> (8 * k)) & 0xff)) * 1099511628211ull;
+	}
+	return h;
+}
+
+/* Discovery, the recipients, the output folder (kept apart from the input, made). EXIT_OK or the
+ * exit code to end with (b freed). */
+static int bx_discover(struct bx *x)
+{
+	const struct batch_opts *o = x->o;
+	int rc = batch_discover(&x->b, o->input, &x->d);
 	if (rc == ERR_IO) {
-		batch_free(&b);
+		batch_free(&x->b);
 		return EXIT_INPUT;
 	}
 	if (rc < 0)
-		ret = EXIT_INPUT; /* manifest errors: the valid sets still run */
-	for (size_t i = 0; i < b.nsets; i++)
-		for (size_t k = 0; k < b.sets[i].nmail; k++)
-			if (!mail_address_valid(b.sets[i].mail_to[k])) {
-				if (!shard)
-					diag_emit(&d, DIAG_PLAIN, 0, 0, "set %s: not a plain mail address '%s'; ignored", b.sets[i].dir,
-						  b.sets[i].mail_to[k]);
-				b.sets[i].mail_to[k][0] = '\0';
+		x->ret = EXIT_INPUT; /* manifest errors: the valid sets still run */
+	if (batch_outputs_not_inputs(&x->b, o, &x->d) < 0) {
+		batch_free(&x->b);
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; i < x->b.nsets; i++)
+		for (size_t k = 0; k < x->b.sets[i].nmail; k++)
+			if (!mail_address_valid(x->b.sets[i].mail_to[k])) {
+				if (!x->shard)
+					diag_emit(&x->d, DIAG_PLAIN, 0, 0,
+						  "set %s: not a plain mail address '%s'; ignored", x->b.sets[i].dir,
+						  x->b.sets[i].mail_to[k]);
+				x->b.sets[i].mail_to[k][0] = '\0';
 			}
-	if (!shard) {
-		batch_mail_check(o, &d);
+	if (!x->shard) {
+		batch_mail_check(o, &x->d);
 		if (o->eml_dir || o->smtp || o->sendmail) {
 			size_t any = o->nmail;
-			for (size_t i = 0; i < b.nsets; i++)
-				any += b.sets[i].nmail;
+			for (size_t i = 0; i < x->b.nsets; i++)
+				any += x->b.sets[i].nmail;
 			if (!any)
-				diag_emit(&d, DIAG_PLAIN, 0, 0, "--eml/--smtp/--sendmail without any recipient (--mail-to, or "
-								"mail-to in a manifest): no message will be made");
+				diag_emit(&x->d, DIAG_PLAIN, 0, 0,
+					  "--eml/--smtp/--sendmail without any recipient (--mail-to, or "
+					  "mail-to in a manifest): no message will be made");
 		}
 	}
 	struct stat st;
 	if (dir_make(o->out) != 0) { /* mkdir -p: --out week/2026-W48 in a new year's folder */
-		diag_emit(&d, DIAG_PLAIN, 0, 0, "cannot create %s: %s", o->out, strerror(errno));
-		batch_free(&b);
+		diag_emit(&x->d, DIAG_PLAIN, 0, 0, "cannot create %s: %s", o->out, strerror(errno));
+		batch_free(&x->b);
 		return EXIT_SYSTEM;
 	}
 	if (stat(o->out, &st) != 0 || !S_ISDIR(st.st_mode) || access(o->out, W_OK) != 0) {
-		diag_emit(&d, DIAG_PLAIN, 0, 0, "%s is not a writable folder", o->out);
-		batch_free(&b);
+		diag_emit(&x->d, DIAG_PLAIN, 0, 0, "%s is not a writable folder", o->out);
+		batch_free(&x->b);
 		return EXIT_SYSTEM;
 	}
-	char *started = iso_now();
-	/* one run per output folder: held to the end of the process */
-	int lock_fd = -1;
-	{
-		struct buf why;
-		buf_init(&why);
-		int lr = run_lock(o->out, !shard, o->run_id, started, &lock_fd, &why);
-		if (lr == 1)
-			diag_emit(&d, DIAG_WARNING, 0, 0, "%s/%s cannot be locked (%s): a second run on this folder is not "
-				  "prevented", o->out, RUN_LOCK, strerror(errno));
-		if (lr < 0) {
-			if (lr == ERR_LIMIT)
-				diag_emit(&d, DIAG_PLAIN, 0, 0, "%s", why.data);
-			else
-				diag_emit(&d, DIAG_PLAIN, 0, 0, "cannot lock %s/%s: %s", o->out, RUN_LOCK, strerror(errno));
-			buf_free(&why);
-			free(started);
-			batch_free(&b);
-			return EXIT_SYSTEM;
+	return EXIT_OK;
+}
+
+/* Ends the run early with code (after the lock was taken). */
+static int bx_abort(struct bx *x, int code)
+{
+	history_close(x->h);
+	free(x->started);
+	buf_free(&x->hp);
+	batch_free(&x->b);
+	if (x->lock_fd >= 0)
+		close(x->lock_fd);
+	return code;
+}
+
+/* The index's and summary's temporaries an earlier run left (killed while writing them, or its
+ * list store failed): this run holds the folder's lock, so no other run is writing them. */
+static void remove_stale_temporaries(const char *out)
+{
+	DIR *dir = opendir(out);
+	if (!dir)
+		return;
+	static const char *const stems[] = {"index.html.tmp.", "summary.json.tmp."};
+	for (struct dirent *e; (e = readdir(dir)) != NULL;)
+		for (size_t k = 0; k < 2; k++) {
+			size_t n = strlen(stems[k]);
+			if (strncmp(e->d_name, stems[k], n) == 0 && strlen(e->d_name) == n + 6) {
+				char *p = xprintf("%s/%s", out, e->d_name);
+				unlink(p);
+				free(p);
+			}
 		}
+	closedir(dir);
+}
+
+/* One run per output folder: the lock, held to the end of the process. EXIT_OK or the exit code
+ * to end with (everything freed). */
+static int bx_lock(struct bx *x)
+{
+	const struct batch_opts *o = x->o;
+	struct buf why;
+	buf_init(&why);
+	int lr = run_lock(o->out, !x->shard, o->run_id, x->started, &x->lock_fd, &why);
+	if (lr == 1)
+		diag_emit(&x->d, DIAG_WARNING, 0, 0, "%s/%s cannot be locked (%s): a second run on this folder is not "
+			  "prevented", o->out, RUN_LOCK, strerror(errno));
+	if (lr < 0) {
+		if (lr == ERR_LIMIT)
+			diag_emit(&x->d, DIAG_PLAIN, 0, 0, "%s", why.data);
+		else
+			diag_emit(&x->d, DIAG_PLAIN, 0, 0, "cannot lock %s/%s: %s", o->out, RUN_LOCK, strerror(errno));
 		buf_free(&why);
+		free(x->started);
+		batch_free(&x->b);
+		return EXIT_SYSTEM;
 	}
-	uint64_t run_id = o->run_id ? run_id_number(o->run_id) : new_run_id();
-	struct buf hp;
-	buf_init(&hp);
-	if (o->history)
-		buf_adds(&hp, o->history);
-	else
-		buf_printf(&hp, "%s/history.sqlite", o->out);
-	uint64_t fingerprint = batch_fingerprint(&b);
-	size_t total = b.nsets;
-	if (shard) {
+	buf_free(&why);
+	if (lr == 0 && !x->shard)
+		remove_stale_temporaries(o->out);
+	return EXIT_OK;
+}
+
+/* The run markers: a shard joins its run (and keeps its own sets), a finish step checks the
+ * folder is its run's, a one-machine run removes a sharded run's. EXIT_OK or the exit code to
+ * end with. */
+static int bx_markers(struct bx *x)
+{
+	const struct batch_opts *o = x->o;
+	if (x->shard) {
 		struct buf why;
 		buf_init(&why);
 		char *first = NULL;
-		int jr = run_marker_join(o->out, o->run_id, o->shard_n, started, &first, &why);
+		int jr = run_marker_join(o->out, o->run_id, o->shard_n, x->started, &first, &why);
 		if (jr < 0) {
 			if (jr == ERR_USAGE)
-				diag_emit(&d, DIAG_PLAIN, 0, 0, "%s", why.data);
+				diag_emit(&x->d, DIAG_PLAIN, 0, 0, "%s", why.data);
 			else
-				diag_emit(&d, DIAG_PLAIN, 0, 0, "cannot write %s/%s: %s", o->out, RUN_MARKER, strerror(errno));
+				diag_emit(&x->d, DIAG_PLAIN, 0, 0, "cannot write %s/%s: %s", o->out, RUN_MARKER,
+					  strerror(errno));
 			buf_free(&why);
-			free(started);
-			buf_free(&hp);
-			batch_free(&b);
-			if (lock_fd >= 0)
-				close(lock_fd);
-			return jr == ERR_USAGE ? EXIT_USAGE : EXIT_SYSTEM;
+			return bx_abort(x, jr == ERR_USAGE ? EXIT_USAGE : EXIT_SYSTEM);
 		}
 		buf_free(&why);
 		free(first);
-		keep_shard(&b, o);
+		keep_shard(&x->b, o);
 	} else if (o->finish) {
 		unsigned n;
 		char *first = NULL;
 		char *other = run_marker_id(o->out);
 		if (other && strcmp(other, o->run_id) != 0) {
 			/* DIR is another run's: a mistyped --run-id would record every set as failed */
-			diag_emit(&d, DIAG_PLAIN, 0, 0, "%s belongs to run %s, not %s: give the run id its shards were started with "
-				  "(nothing recorded)", o->out, other, o->run_id);
+			diag_emit(&x->d, DIAG_PLAIN, 0, 0,
+				  "%s belongs to run %s, not %s: give the run id its shards were "
+				  "started with (nothing recorded)",
+				  o->out, other, o->run_id);
 			free(other);
-			free(started);
-			buf_free(&hp);
-			batch_free(&b);
-			if (lock_fd >= 0)
-				close(lock_fd);
-			return EXIT_USAGE;
+			return bx_abort(x, EXIT_USAGE);
 		}
 		free(other);
 		if (run_marker_read(o->out, o->run_id, &n, &first) == 0) {
-			free(started);
-			started = first; /* the run started with its first shard */
+			free(x->started);
+			x->started = first; /* the run started with its first shard */
 		}
 	} else {
 		run_markers_remove(o->out); /* a sharded run's markers are not this run's */
 	}
-	struct history *h = NULL;
-	int hr = shard ? open_for_trends(&h, hp.data, o->history_timeout_s, &hd)
-		       : history_open(&h, hp.data, true, o->history_timeout_s, &hd);
+	return EXIT_OK;
+}
+
+/* The history: opened (a shard only reads its trends), and a run id recorded before for another
+ * input refused before anything runs (issue 38). EXIT_OK or the exit code to end with. */
+static int bx_history(struct bx *x)
+{
+	const struct batch_opts *o = x->o;
+	int hr = x->shard ? open_for_trends(&x->h, x->hp.data, o->history_timeout_s, &x->hd)
+			  : history_open(&x->h, x->hp.data, true, o->history_timeout_s, &x->hd);
 	if (hr < 0) {
-		b.history_unavailable = true; /* the reports say so, never "first run" */
-		diag_emit(&d, DIAG_PLAIN, 0, 0, shard ? "running without history (no trends)"
-						      : "running without history (no trends, nothing recorded)");
-		h = NULL;
-		ret = EXIT_SYSTEM;
+		x->b.history_unavailable = true; /* the reports say so, never "first run" */
+		diag_emit(&x->d, DIAG_PLAIN, 0, 0, x->shard ? "running without history (no trends)"
+							    : "running without history (no trends, nothing recorded)");
+		x->h = NULL;
+		x->ret = EXIT_SYSTEM;
+		return EXIT_OK;
 	}
-	double t0 = now_seconds();
-	struct batch_loader loader;
-	/* from here every child is in a group a signal to the run reaches, and the scratch folder
-	 * goes on every exit path */
-	proc_begin(&d);
-	if (o->finish) {
-		int lr = load_records(&b, o, run_id, &loader, &d);
-		if (lr != EXIT_OK && ret == EXIT_OK)
-			ret = lr;
-	} else {
-		batch_run(&b, o, run_id, h, setwork_run, &loader, &hd);
+	if (!x->h)
+		return EXIT_OK;
+	struct buf why;
+	buf_init(&why);
+	int cr = history_run_check(x->h, o->run_id, o->input, x->input_fp, &why);
+	if (cr < 0)
+		diag_emit(cr == ERR_USAGE ? &x->d : &x->hd, DIAG_PLAIN, 0, 0, "%s", why.data);
+	buf_free(&why);
+	return cr == ERR_USAGE ? bx_abort(x, EXIT_USAGE) : EXIT_OK;
+}
+
+/* After the sets ran: a shard's failures and its end marker; else the index, the history and the
+ * mail. */
+static void bx_publish(struct bx *x, const struct run_info *ri)
+{
+	const struct batch_opts *o = x->o;
+	if (x->shard) {
+		record_failures(&x->b, o, x->run_id, &x->d);
+		if (shard_marker_write(o->out, o->run_id, o->shard_k, o->shard_n, x->fingerprint, x->b.nsets) < 0) {
+			diag_emit(&x->d, DIAG_PLAIN, 0, 0, "cannot write the end of shard %u/%u in %s: %s", o->shard_k,
+				  o->shard_n, o->out, strerror(errno));
+			x->ret = EXIT_SYSTEM;
+		}
+		history_close(x->h);
+		x->h = NULL;
+		return;
 	}
-	double seconds = now_seconds() - t0;
+	if (write_index(&x->b, ri, o, &x->d) < 0)
+		x->ret = EXIT_SYSTEM;
+	if (x->h) {
+		if (history_record(x->h, x->started, o->input, o->run_id, &x->b, &x->hd) < 0)
+			x->ret = EXIT_SYSTEM;
+		history_close(x->h);
+		x->h = NULL;
+	}
+	if (batch_mail(&x->b, ri, o, &x->d) < 0)
+		x->ret = EXIT_SYSTEM;
 	if (o->finish) {
-		int64_t t_start, t_now;
+		/* the index is written: a shard of another run may take the folder now */
 		char *now = iso_now();
-		if (time_parse_iso(started, &t_start) == 0 && time_parse_iso(now, &t_now) == 0 && t_now >= t_start)
-			seconds = (double)(t_now - t_start) / 1000;
+		if (run_marker_finish(o->out, o->run_id, now) < 0 && errno != ENOENT)
+			diag_emit(&x->d, DIAG_PLAIN, 0, 0, "cannot mark run %s finished in %s/%s: %s", o->run_id,
+				  o->out, RUN_MARKER, strerror(errno));
 		free(now);
 	}
-	struct run_info ri = {.started = started, .input = o->input, .input_kind = b.input_kind, .history = hp.data,
-			      .out = o->out, .seconds = seconds};
-	if (shard) {
-		record_failures(&b, o, run_id, &d);
-		if (shard_marker_write(o->out, o->run_id, o->shard_k, o->shard_n, fingerprint, b.nsets) < 0) {
-			diag_emit(&d, DIAG_PLAIN, 0, 0, "cannot write the end of shard %u/%u in %s: %s", o->shard_k, o->shard_n,
-				  o->out, strerror(errno));
-			ret = EXIT_SYSTEM;
-		}
-		history_close(h);
-		h = NULL;
-	} else {
-		if (write_index(&b, &ri, o, &d) < 0)
-			ret = EXIT_SYSTEM;
-		if (h) {
-			if (history_record(h, started, o->input, o->run_id, &b, &hd) < 0)
-				ret = EXIT_SYSTEM;
-			history_close(h);
-		}
-		if (batch_mail(&b, &ri, o, &d) < 0)
-			ret = EXIT_SYSTEM;
-		if (o->finish) {
-			/* the index is written: a shard of another run may take the folder now */
-			char *now = iso_now();
-			if (run_marker_finish(o->out, o->run_id, now) < 0 && errno != ENOENT)
-				diag_emit(&d, DIAG_PLAIN, 0, 0, "cannot mark run %s finished in %s/%s: %s", o->run_id, o->out,
-					  RUN_MARKER, strerror(errno));
-			free(now);
-		}
-	}
-	proc_end();
-	/* exit code and a short account */
+}
+
+/* The exit code and a short account. */
+static void bx_account(struct bx *x)
+{
+	const struct batch_opts *o = x->o;
+	const struct batch *b = &x->b;
 	long failed = 0, worst = -1;
-	for (size_t i = 0; i < b.nsets; i++) {
-		const struct bset *s = &b.sets[i];
+	for (size_t i = 0; i < b->nsets; i++) {
+		const struct bset *s = &b->sets[i];
 		if (s->system_error)
-			ret = EXIT_SYSTEM; /* a report or the set's folder could not be written */
+			x->ret = EXIT_SYSTEM; /* a report or the set's folder could not be written */
 		if (bset_failed(s)) {
 			failed++;
 			struct bresult tmp;
-			const struct bresult *r = batch_result(&b, i, &tmp);
-			diag_emit(&d, DIAG_PLAIN, 0, 0, "set %s %s: %s", s->dir, bstatus_names[s->status],
+			const struct bresult *r = batch_result(b, i, &tmp);
+			diag_emit(&x->d, DIAG_PLAIN, 0, 0, "set %s %s: %s", s->dir, bstatus_names[s->status],
 				  r->error ? r->error : "see messages.txt");
 			if (r == &tmp)
 				bresult_free(&tmp);
@@ -433,28 +501,86 @@ int batch_execute(const struct batch_opts *o)
 		if (s->worst > worst)
 			worst = s->worst;
 	}
-	if (shard) {
+	if (x->shard) {
 		/* a shard succeeds when its sets' results are in DIR, failed sets included: the finish
 		 * step lists them and makes the run's exit code */
 		if (!o->quiet)
-			diag_emit(&d, DIAG_PLAIN, 0, 0, "shard %u/%u of run %s: %zu of %zu set%s, %ld failed; results in %s "
-							"(--finish writes the index)",
-				  o->shard_k, o->shard_n, o->run_id, b.nsets, total, total == 1 ? "" : "s", failed, o->out);
-		if (ret != EXIT_SYSTEM)
-			ret = EXIT_OK;
-	} else {
-		if (!o->quiet)
-			diag_emit(&d, DIAG_PLAIN, 0, 0, "%zu set%s, %ld failed, index in %s/index.html", b.nsets,
-				  b.nsets == 1 ? "" : "s", failed, o->out);
-		if (ret == EXIT_OK && failed)
-			ret = EXIT_INPUT;
-		if (ret == EXIT_OK && o->fail_on > 0 && worst >= o->fail_on)
-			ret = EXIT_FINDINGS;
+			diag_emit(&x->d, DIAG_PLAIN, 0, 0,
+				  "shard %u/%u of run %s: %zu of %zu set%s, %ld failed; results in %s "
+				  "(--finish writes the index)",
+				  o->shard_k, o->shard_n, o->run_id, b->nsets, x->total, x->total == 1 ? "" : "s",
+				  failed, o->out);
+		if (x->ret != EXIT_SYSTEM)
+			x->ret = EXIT_OK;
+		return;
 	}
-	free(started);
-	buf_free(&hp);
-	batch_free(&b);
-	if (lock_fd >= 0)
-		close(lock_fd);
-	return ret;
+	if (!o->quiet)
+		diag_emit(&x->d, DIAG_PLAIN, 0, 0, "%zu set%s, %ld failed, index in %s/index.html", b->nsets,
+			  b->nsets == 1 ? "" : "s", failed, o->out);
+	if (x->ret == EXIT_OK && failed)
+		x->ret = EXIT_INPUT;
+	if (x->ret == EXIT_OK && o->fail_on > 0 && worst >= o->fail_on)
+		x->ret = EXIT_FINDINGS;
+}
+
+int batch_execute(const struct batch_opts *o)
+{
+	struct bx x;
+	memset(&x, 0, sizeof x);
+	x.o = o;
+	diag_init(&x.d, NULL, -1);
+	x.d.prefix = "iopsy batch";
+	x.d.sink = o->co.sink;
+	x.hd = x.d;
+	x.hd.prefix = NULL;
+	x.shard = o->shard_n > 0;
+	x.ret = EXIT_OK;
+	x.lock_fd = -1;
+	int rc = bx_discover(&x);
+	if (rc != EXIT_OK)
+		return rc;
+	x.started = iso_now();
+	if ((rc = bx_lock(&x)) != EXIT_OK)
+		return rc;
+	x.run_id = o->run_id ? run_id_number(o->run_id) : new_run_id();
+	buf_init(&x.hp);
+	if (o->history)
+		buf_adds(&x.hp, o->history);
+	else
+		buf_printf(&x.hp, "%s/history.sqlite", o->out);
+	x.fingerprint = batch_fingerprint(&x.b);
+	x.input_fp = input_fingerprint(&x.b);
+	x.total = x.b.nsets;
+	if ((rc = bx_markers(&x)) != EXIT_OK || (rc = bx_history(&x)) != EXIT_OK)
+		return rc;
+	double t0 = now_seconds();
+	struct batch_loader loader;
+	/* from here every child is in a group a signal to the run reaches, and the scratch folder
+	 * goes on every exit path */
+	proc_begin(&x.d);
+	if (o->finish) {
+		int lr = load_records(&x.b, o, x.run_id, &loader, &x.d);
+		if (lr != EXIT_OK && x.ret == EXIT_OK)
+			x.ret = lr;
+	} else {
+		batch_run(&x.b, o, x.run_id, x.h, setwork_run, &loader, &x.hd);
+	}
+	double seconds = now_seconds() - t0;
+	if (o->finish) {
+		int64_t t_start, t_now;
+		char *now = iso_now();
+		if (time_parse_iso(x.started, &t_start) == 0 && time_parse_iso(now, &t_now) == 0 && t_now >= t_start)
+			seconds = (double)(t_now - t_start) / 1000;
+		free(now);
+	}
+	struct run_info ri = {.started = x.started,
+			      .input = o->input,
+			      .input_kind = x.b.input_kind,
+			      .history = x.hp.data,
+			      .out = o->out,
+			      .seconds = seconds};
+	bx_publish(&x, &ri);
+	proc_end();
+	bx_account(&x);
+	return bx_abort(&x, x.ret);
 }

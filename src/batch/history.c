@@ -18,6 +18,7 @@
 struct history {
 	struct hdb *db;
 	bool previous_failed;     /* the first failed lookup was reported: the rest are not tried */
+	char fingerprint[17];     /* this run's input (history_run_check), recorded with it; "" = none */
 };
 
 static int fail(struct history *h, struct diag *d, const char *what)
@@ -262,9 +263,16 @@ static int migrate_v5(struct history *h, struct diag *d)
 	return exec(h, "ALTER TABLE sets ADD COLUMN outcome TEXT;", d);
 }
 
+/* Version 6 (issue 38): the fingerprint of a run's input (its files' names, sizes and times), so
+ * that a run id names one run: recorded again only for the same input (history_run_check). */
+static int migrate_v6(struct history *h, struct diag *d)
+{
+	return exec(h, "ALTER TABLE runs ADD COLUMN input_fingerprint TEXT;", d);
+}
+
 /* migrations[v] brings a database at version v to v + 1. */
 static int (*const migrations[])(struct history *h, struct diag *d) = {migrate_v1, migrate_v2, migrate_v3, migrate_v4,
-									    migrate_v5};
+									    migrate_v5, migrate_v6};
 #define NMIGRATIONS (int)(sizeof migrations / sizeof migrations[0])
 _Static_assert(NMIGRATIONS == HISTORY_SCHEMA_VERSION, "one migration per schema version");
 
@@ -565,14 +573,16 @@ static int record_set(struct history *h, int64_t id, const struct bset *s, const
 static int run_row(struct history *h, const char *started, const char *input, const char *run_key, int64_t *id,
 		   struct diag *d)
 {
-	struct hq *q = hq_prepare(h->db, "INSERT INTO runs(started, input, tool_version, run_key) VALUES(?1, ?2, ?3, ?4) "
-					 "ON CONFLICT(run_key) DO NOTHING RETURNING id");
+	const char *fp = h->fingerprint[0] ? h->fingerprint : NULL;
+	struct hq *q = hq_prepare(h->db, "INSERT INTO runs(started, input, tool_version, run_key, input_fingerprint) "
+					 "VALUES(?1, ?2, ?3, ?4, ?5) ON CONFLICT(run_key) DO NOTHING RETURNING id");
 	if (!q)
 		return fail(h, d, "prepare");
 	hq_text(q, 1, started);
 	hq_text(q, 2, input);
 	hq_text(q, 3, IOPSY_VERSION);
 	hq_text(q, 4, run_key);
+	hq_text(q, 5, fp);
 	int st = hq_step(q);
 	if (st == 1)
 		*id = hq_col_int(q, 0);
@@ -594,7 +604,7 @@ static int run_row(struct history *h, const char *started, const char *input, co
 		return fail(h, d, "find the run recorded before");
 	static const char *const sql[] = {
 		"DELETE FROM findings WHERE run_id = ?1", "DELETE FROM stats WHERE run_id = ?1", "DELETE FROM sets WHERE run_id = ?1",
-		"UPDATE runs SET started = ?2, input = ?3, tool_version = ?4 WHERE id = ?1"};
+		"UPDATE runs SET started = ?2, input = ?3, tool_version = ?4, input_fingerprint = ?5 WHERE id = ?1"};
 	for (size_t k = 0; k < sizeof sql / sizeof sql[0]; k++) {
 		q = hq_prepare(h->db, sql[k]);
 		if (!q)
@@ -604,6 +614,7 @@ static int run_row(struct history *h, const char *started, const char *input, co
 			hq_text(q, 2, started);
 			hq_text(q, 3, input);
 			hq_text(q, 4, IOPSY_VERSION);
+			hq_text(q, 5, fp);
 		}
 		st = hq_step(q);
 		hq_free(q);
@@ -659,6 +670,39 @@ out:
 		rc = ERR_IO;
 	if (rc < 0)
 		hdb_exec(h->db, "ROLLBACK");
+	return rc;
+}
+
+int history_run_check(struct history *h, const char *run_key, const char *input, uint64_t fingerprint, struct buf *why)
+{
+	snprintf(h->fingerprint, sizeof h->fingerprint, "%016llx", (unsigned long long)fingerprint);
+	if (!run_key)
+		return 0;
+	struct hq *q = hq_prepare(h->db, "SELECT started, input, input_fingerprint FROM runs WHERE run_key = ?1");
+	if (!q) {
+		buf_printf(why, "history: cannot look up run id %s: %s", run_key, hdb_error(h->db));
+		return ERR_IO;
+	}
+	hq_text(q, 1, run_key);
+	int st = hq_step(q), rc = 0;
+	if (st < 0) {
+		buf_printf(why, "history: cannot look up run id %s: %s", run_key, hdb_error(h->db));
+		rc = ERR_IO;
+	} else if (st == 1) {
+		const char *was = hq_col_text(q, 1), *fp = hq_col_text(q, 2), *started = hq_col_text(q, 0);
+		/* recorded before this column existed: the input's name is all there is to compare */
+		bool other = fp ? strcmp(fp, h->fingerprint) != 0 : (was && strcmp(was, input) != 0);
+		if (other) {
+			buf_printf(
+			    why,
+			    "run id %s is the run of %s recorded at %s, whose input was other files (%s, their "
+			    "names, sizes or times differ): nothing run or recorded, that run is kept; give this run "
+			    "its own --run-id",
+			    run_key, was ? was : "?", started ? started : "?", fp ? "fingerprint" : "another INPUT");
+			rc = ERR_USAGE;
+		}
+	}
+	hq_free(q);
 	return rc;
 }
 

@@ -11,11 +11,12 @@
 #define IOPSY_HISTORY_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "batchres.h"
 #include "util.h"
 
-#define HISTORY_SCHEMA_VERSION 5
+#define HISTORY_SCHEMA_VERSION 6
 
 struct history;
 
@@ -38,6 +39,11 @@ int history_previous(struct history *h, const struct bset *s, const char *run_ke
  * are replaced. Returns 0 or ERR_IO (nothing recorded; message through d). */
 int history_record(struct history *h, const char *started, const char *input, const char *run_key,
 		   const struct batch *b, struct diag *d);
+/* A run id names one run (issue 38): 0 when run_key (NULL: none) is new or was recorded for the
+ * same input (its fingerprint: batch_input_fingerprint; a run recorded by an iopsy before schema
+ * 6 by its INPUT's name), else ERR_USAGE with the reason in why (ERR_IO: the lookup failed). The
+ * fingerprint is kept and recorded with the run (history_record). */
+int history_run_check(struct history *h, const char *run_key, const char *input, uint64_t fingerprint, struct buf *why);
 /* Lists runs (and, with set — a key or a name —, that set's figures and findings per run) as
  * text into out, or with as_json as the JSON document of doc/history-json.md. Each set's status
  * is its state: a comparison's outcome, else failed, critical, warning, partial or ok. */

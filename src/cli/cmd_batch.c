@@ -170,6 +170,171 @@ struct recipients {
 	size_t n;
 };
 
+/* One option of batch (not a common one) into o: 0, EXIT_USAGE, or 1 when it is no batch option. */
+static int batch_opt(int c, struct batch_opts *o, struct recipients *rcpt, int *fail_on)
+{
+	char *end;
+	switch (c) {
+	case 'o': o->out = optarg; break;
+	case 'j': {
+		errno = 0;
+		long v = strtol(optarg, &end, 10);
+		if (errno || *end || v < 1 || v > 256)
+			return usage_error("batch", "--jobs needs a number from 1 to 256, not '%s'", optarg);
+		o->jobs = (int)v;
+		break;
+	}
+	case OPT_HISTORY: o->history = optarg; break;
+	case OPT_HISTORY_TIMEOUT: {
+		long v;
+		if (parse_seconds(optarg, 2, 86400, &v) < 0)
+			return usage_error("batch", "--history-timeout takes a number of seconds from 2 to 86400");
+		o->history_timeout_s = (int)v;
+		break;
+	}
+	case OPT_MAIL_TO:
+		add_recipients(&rcpt->to, &rcpt->n, optarg);
+		o->mail_to = rcpt->to;
+		o->nmail = rcpt->n;
+		break;
+	case OPT_MAIL_FROM: o->mail_from = optarg; break;
+	case OPT_SUBJECT: o->subject = optarg; break;
+	case OPT_SMTP: o->smtp = optarg; break;
+	case OPT_STARTTLS: o->smtp_starttls = true; break;
+	case OPT_SENDMAIL: o->sendmail = optarg; break;
+	case OPT_EML: o->eml_dir = optarg; break;
+	case OPT_MAIL_MAX_SIZE:
+		if (parse_size(optarg, &o->mail_max_size) < 0)
+			return usage_error("batch", "--mail-max-size takes a size of at least 4K, like 10M or 500K");
+		break;
+	case OPT_REPORT_URL: {
+		bool ok = strncmp(optarg, "https://", 8) == 0 || strncmp(optarg, "http://", 7) == 0;
+		for (const unsigned char *u = (const unsigned char *)optarg; ok && *u; u++)
+			ok = *u > ' ' && *u < 0x7f && !strchr("\"<>\\^`{|}", *u);
+		if (!ok)
+			return usage_error("batch",
+					   "--report-url takes an http:// or https:// URL without spaces or quotes");
+		o->report_url = optarg;
+		break;
+	}
+	case OPT_MAIL_TIMEOUT:
+	case OPT_SET_TIMEOUT: {
+		long v;
+		if (parse_seconds(optarg, 1, 7 * 86400, &v) < 0)
+			return usage_error("batch", "--%s takes a number of seconds from 1 to 604800",
+					   c == OPT_MAIL_TIMEOUT ? "mail-timeout" : "set-timeout");
+		*(c == OPT_MAIL_TIMEOUT ? &o->mail_timeout_s : &o->set_timeout_s) = (int)v;
+		break;
+	}
+	case OPT_SET_MEMORY: {
+		long v;
+		if (parse_seconds(optarg, 16, 1 << 20, &v) < 0)
+			return usage_error("batch", "--set-memory takes a number of MB from 16 to 1048576");
+		o->set_memory_mb = v;
+		break;
+	}
+	case OPT_SHARD:
+		if (shard_parse(optarg, &o->shard_k, &o->shard_n) < 0)
+			return usage_error("batch", "--shard takes K/N with N from 1 to %d and K from 0 to N-1 (the "
+						    "shards of 3 are 0/3, 1/3 and 2/3)", SHARD_MAX);
+		break;
+	case OPT_FINISH: o->finish = true; break;
+	case OPT_BPDF: o->pdf = true; break;
+	case OPT_BPAPER:
+		if (cli_paper("batch", optarg))
+			return EXIT_USAGE;
+		o->paper = optarg;
+		break;
+	case OPT_RUN_ID:
+		if (!run_id_valid(optarg))
+			return usage_error("batch",
+					   "--run-id takes 1 to %d characters of A-Z a-z 0-9 . _ : + @ - (not "
+					   "starting with -), e.g. the Slurm job id or a time stamp",
+					   RUN_ID_MAX);
+		o->run_id = optarg;
+		break;
+	case OPT_FAIL_ON:
+		if (strcmp(optarg, "warning") == 0)
+			*fail_on = 1;
+		else if (strcmp(optarg, "critical") == 0)
+			*fail_on = 2;
+		else
+			return usage_error("batch", "--fail-on takes warning or critical, not '%s'", optarg);
+		break;
+	default: return 1;
+	}
+	return 0;
+}
+
+/* The options as a whole, then the run. */
+static int batch_checked(struct batch_opts *o, int argc, char **argv, int fail_on)
+{
+	long nproc = sysconf(_SC_NPROCESSORS_ONLN);
+	if (optind >= argc)
+		return usage_error("batch", "no INPUT folder or manifest given");
+	if (argc - optind > 1)
+		return usage_error("batch", "one INPUT at a time");
+	if (!o->out)
+		return usage_error("batch", "--out DIR is required");
+	o->input = argv[optind];
+	/* --threads auto: the sets already run in parallel; a set's reader gets two threads only when
+	 * fewer sets than cores run at once */
+	if (o->co.threads == 0 && o->jobs >= (nproc > 0 ? nproc : 1))
+		o->co.threads = 1;
+	for (size_t i = 0; i < o->nmail; i++) {
+		if (!mail_address_valid(o->mail_to[i])) {
+			struct buf e;
+			buf_init(&e);
+			buf_add_text_escaped(&e, o->mail_to[i], strlen(o->mail_to[i]));
+			usage_error("batch", "not a plain mail address: '%s'", e.data);
+			buf_free(&e);
+			return EXIT_USAGE;
+		}
+	}
+	/* always: recipients may come from a manifest only, and the sender reaches the Message-ID and
+	 * SMTP's MAIL FROM */
+	if (!mail_address_valid(o->mail_from)) {
+		struct buf e;
+		buf_init(&e);
+		buf_add_text_escaped(&e, o->mail_from, strlen(o->mail_from));
+		usage_error("batch", "--mail-from: not a plain mail address: '%s'", e.data);
+		buf_free(&e);
+		return EXIT_USAGE;
+	}
+	if (o->shard_n && o->finish)
+		return usage_error("batch",
+				   "--shard and --finish are two steps: each shard runs with --shard K/N, then "
+				   "one --finish");
+	if ((o->shard_n || o->finish) && !o->run_id)
+		return usage_error("batch",
+				   "%s needs --run-id ID, the same for every shard and the finish step of the run",
+				   o->finish ? "--finish" : "--shard");
+	if (o->history) {
+		struct buf why;
+		buf_init(&why);
+		if (hdb_uri_check(o->history, &why) < 0) {
+			usage_error("batch", "--history: %s", why.data);
+			buf_free(&why);
+			return EXIT_USAGE;
+		}
+		buf_free(&why);
+	}
+	if (o->smtp) {
+		struct buf why;
+		buf_init(&why);
+		if (deliver_url_check(o->smtp, &why) < 0) {
+			usage_error("batch", "%s", why.data);
+			buf_free(&why);
+			return EXIT_USAGE;
+		}
+		buf_free(&why);
+	}
+
+	o->fail_on = fail_on;
+	return batch_execute(o);
+}
+
+
 static int run_batch(int argc, char **argv, struct recipients *rcpt)
 {
 	static const struct option opts[] = {{"out", required_argument, NULL, 'o'},
@@ -221,155 +386,16 @@ static int run_batch(int argc, char **argv, struct recipients *rcpt)
 			return EXIT_USAGE;
 		if (k)
 			continue;
-		char *end;
-		switch (c) {
-		case 'o': o.out = optarg; break;
-		case 'j': {
-			errno = 0;
-			long v = strtol(optarg, &end, 10);
-			if (errno || *end || v < 1 || v > 256)
-				return usage_error("batch", "--jobs needs a number from 1 to 256, not '%s'", optarg);
-			o.jobs = (int)v;
-			break;
+		if (c == 'h') {
+			return cli_print_help(batch_help_out);
 		}
-		case OPT_HISTORY: o.history = optarg; break;
-		case OPT_HISTORY_TIMEOUT: {
-			long v;
-			if (parse_seconds(optarg, 2, 86400, &v) < 0)
-				return usage_error("batch", "--history-timeout takes a number of seconds from 2 to 86400");
-			o.history_timeout_s = (int)v;
-			break;
-		}
-		case OPT_MAIL_TO:
-			add_recipients(&rcpt->to, &rcpt->n, optarg);
-			o.mail_to = rcpt->to;
-			o.nmail = rcpt->n;
-			break;
-		case OPT_MAIL_FROM: o.mail_from = optarg; break;
-		case OPT_SUBJECT: o.subject = optarg; break;
-		case OPT_SMTP: o.smtp = optarg; break;
-		case OPT_STARTTLS: o.smtp_starttls = true; break;
-		case OPT_SENDMAIL: o.sendmail = optarg; break;
-		case OPT_EML: o.eml_dir = optarg; break;
-		case OPT_MAIL_MAX_SIZE:
-			if (parse_size(optarg, &o.mail_max_size) < 0)
-				return usage_error("batch", "--mail-max-size takes a size of at least 4K, like 10M or 500K");
-			break;
-		case OPT_REPORT_URL: {
-			bool ok = strncmp(optarg, "https://", 8) == 0 || strncmp(optarg, "http://", 7) == 0;
-			for (const unsigned char *u = (const unsigned char *)optarg; ok && *u; u++)
-				ok = *u > ' ' && *u < 0x7f && !strchr("\"<>\\^`{|}", *u);
-			if (!ok)
-				return usage_error("batch", "--report-url takes an http:// or https:// URL without spaces or quotes");
-			o.report_url = optarg;
-			break;
-		}
-		case OPT_MAIL_TIMEOUT:
-		case OPT_SET_TIMEOUT: {
-			long v;
-			if (parse_seconds(optarg, 1, 7 * 86400, &v) < 0)
-				return usage_error("batch", "--%s takes a number of seconds from 1 to 604800",
-						   c == OPT_MAIL_TIMEOUT ? "mail-timeout" : "set-timeout");
-			*(c == OPT_MAIL_TIMEOUT ? &o.mail_timeout_s : &o.set_timeout_s) = (int)v;
-			break;
-		}
-		case OPT_SET_MEMORY: {
-			long v;
-			if (parse_seconds(optarg, 16, 1 << 20, &v) < 0)
-				return usage_error("batch", "--set-memory takes a number of MB from 16 to 1048576");
-			o.set_memory_mb = v;
-			break;
-		}
-		case OPT_SHARD:
-			if (shard_parse(optarg, &o.shard_k, &o.shard_n) < 0)
-				return usage_error("batch", "--shard takes K/N with N from 1 to %d and K from 0 to N-1 (the "
-							    "shards of 3 are 0/3, 1/3 and 2/3)", SHARD_MAX);
-			break;
-		case OPT_FINISH: o.finish = true; break;
-		case OPT_BPDF: o.pdf = true; break;
-		case OPT_BPAPER:
-			if (cli_paper("batch", optarg))
-				return EXIT_USAGE;
-			o.paper = optarg;
-			break;
-		case OPT_RUN_ID:
-			if (!run_id_valid(optarg))
-				return usage_error("batch", "--run-id takes 1 to %d characters of A-Z a-z 0-9 . _ : + @ - (not "
-							    "starting with -), e.g. the Slurm job id or a time stamp", RUN_ID_MAX);
-			o.run_id = optarg;
-			break;
-		case OPT_FAIL_ON:
-			if (strcmp(optarg, "warning") == 0)
-				fail_on = 1;
-			else if (strcmp(optarg, "critical") == 0)
-				fail_on = 2;
-			else
-				return usage_error("batch", "--fail-on takes warning or critical, not '%s'", optarg);
-			break;
-		case 'h': return cli_print_help(batch_help_out);
-		default: return usage_hint("batch");
-		}
+		int r = batch_opt(c, &o, rcpt, &fail_on);
+		if (r == 1)
+			return usage_hint("batch");
+		if (r)
+			return r;
 	}
-	if (optind >= argc)
-		return usage_error("batch", "no INPUT folder or manifest given");
-	if (argc - optind > 1)
-		return usage_error("batch", "one INPUT at a time");
-	if (!o.out)
-		return usage_error("batch", "--out DIR is required");
-	o.input = argv[optind];
-	/* --threads auto: the sets already run in parallel; a set's reader gets two threads only when
-	 * fewer sets than cores run at once */
-	if (o.co.threads == 0 && o.jobs >= (nproc > 0 ? nproc : 1))
-		o.co.threads = 1;
-	for (size_t i = 0; i < o.nmail; i++) {
-		if (!mail_address_valid(o.mail_to[i])) {
-			struct buf e;
-			buf_init(&e);
-			buf_add_text_escaped(&e, o.mail_to[i], strlen(o.mail_to[i]));
-			usage_error("batch", "not a plain mail address: '%s'", e.data);
-			buf_free(&e);
-			return EXIT_USAGE;
-		}
-	}
-	/* always: recipients may come from a manifest only, and the sender reaches the Message-ID and
-	 * SMTP's MAIL FROM */
-	if (!mail_address_valid(o.mail_from)) {
-		struct buf e;
-		buf_init(&e);
-		buf_add_text_escaped(&e, o.mail_from, strlen(o.mail_from));
-		usage_error("batch", "--mail-from: not a plain mail address: '%s'", e.data);
-		buf_free(&e);
-		return EXIT_USAGE;
-	}
-	if (o.shard_n && o.finish)
-		return usage_error("batch", "--shard and --finish are two steps: each shard runs with --shard K/N, then "
-					    "one --finish");
-	if ((o.shard_n || o.finish) && !o.run_id)
-		return usage_error("batch", "%s needs --run-id ID, the same for every shard and the finish step of the run",
-				   o.finish ? "--finish" : "--shard");
-	if (o.history) {
-		struct buf why;
-		buf_init(&why);
-		if (hdb_uri_check(o.history, &why) < 0) {
-			usage_error("batch", "--history: %s", why.data);
-			buf_free(&why);
-			return EXIT_USAGE;
-		}
-		buf_free(&why);
-	}
-	if (o.smtp) {
-		struct buf why;
-		buf_init(&why);
-		if (deliver_url_check(o.smtp, &why) < 0) {
-			usage_error("batch", "%s", why.data);
-			buf_free(&why);
-			return EXIT_USAGE;
-		}
-		buf_free(&why);
-	}
-
-	o.fail_on = fail_on;
-	return batch_execute(&o);
+	return batch_checked(&o, argc, argv, fail_on);
 }
 
 int cmd_batch(int argc, char **argv)

@@ -271,9 +271,14 @@ int cli_output_not_input(const char *cmd, const char *opt, const char *path, cha
 		return 0;
 	for (int i = 0; i < ninputs; i++) {
 		struct stat si;
-		if (inputs[i] && strcmp(inputs[i], "-") != 0 && stat(inputs[i], &si) == 0 && si.st_dev == so.st_dev &&
-		    si.st_ino == so.st_ino)
-			return usage_error(cmd, "%s%s is the input %s: iopsy never overwrites an input", opt, path, inputs[i]);
+		if (!inputs[i])
+			continue;
+		/* standard input: the file it reads when it is one (analyze - < cap.csv) */
+		bool std_in = strcmp(inputs[i], "-") == 0;
+		if ((std_in ? fstat(0, &si) == 0 && S_ISREG(si.st_mode) : stat(inputs[i], &si) == 0) &&
+		    si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+			return usage_error(cmd, "%s%s is the input %s: iopsy never overwrites an input", opt, path,
+					   std_in ? "read on standard input" : inputs[i]);
 	}
 	return 0;
 }
@@ -296,6 +301,17 @@ int cli_outputs_finish(struct cli_outputs *o, const char *cmd)
 		to_stdout += strcmp(o->v[i].path, "-") == 0;
 	if (to_stdout > 1)
 		return usage_error(cmd, "only one report can write to stdout ('-'): --json, --html, --text, --pdf, --xlsx or a --report");
+	for (int i = 0; i < o->n; i++)
+		for (int k = i + 1; k < o->n; k++) {
+			/* two reports to one file: the second would replace the first */
+			struct stat a, b;
+			const char *p = o->v[i].path, *q = o->v[k].path;
+			if (strcmp(p, "-") != 0 && (strcmp(p, q) == 0 || (stat(p, &a) == 0 && stat(q, &b) == 0 &&
+								       a.st_dev == b.st_dev && a.st_ino == b.st_ino)))
+				return usage_error(cmd,
+						   "the %s and %s reports both write to %s: give each its own file",
+						   o->v[i].r->name, o->v[k].r->name, q);
+		}
 	if (!to_stdout && !cli_outputs_has(o, "text"))
 		return cli_output_add(o, cmd, "text", "-");
 	return 0;

@@ -1,7 +1,9 @@
 /* main.c — the iopsy command: dispatches subcommands from one table, installs signal handlers
  * that remove half-written outputs, and maps results to the documented exit codes. */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -28,6 +30,19 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
+/* Charts, the PDF and batch's scratch work in TMPDIR: one that is missing or not writable
+ * used to leave the HTML without charts and no PDF without a word (issue 38). Said, and /tmp
+ * used instead. */
+static void check_tmpdir(void)
+{
+	const char *t = getenv("TMPDIR");
+	if (!t || !*t || access(t, W_OK | X_OK) == 0)
+		return;
+	fprintf(stderr, "iopsy: warning: TMPDIR=%s is not a writable folder (%s): using /tmp for charts, the PDF and "
+			"scratch files\n", t, strerror(errno));
+	setenv("TMPDIR", "/tmp", 1);
+}
+
 int main(int argc, char **argv)
 {
 	signal(SIGINT, on_signal);
@@ -35,6 +50,7 @@ int main(int argc, char **argv)
 	signal(SIGHUP, on_signal);
 	signal(SIGPIPE, on_signal); /* a closed pipe ends us quietly, as it does cat */
 	signal(SIGXFSZ, SIG_IGN);   /* past ulimit -f a write fails with EFBIG and is reported */
+	check_tmpdir();
 	if (argc < 2) {
 		print_help(stderr);
 		return EXIT_USAGE;

@@ -243,6 +243,18 @@ static void act_guest_path(const struct act_ctx *x, struct action *ac)
 			  "does not see.");
 }
 
+/* The name two VMs share (capmodel.c split_vm_names) when a world of one of them does IO to
+ * device d, else NULL. */
+static const char *twin_vm_on(const struct analysis *a, const struct entity *d)
+{
+	for (size_t i = 0; i < a->iop.nw; i++) {
+		const struct iop_world *w = &a->iop.w[i];
+		if (w->dev == d && w->vm && strstr(w->vm, " (group "))
+			return a->m.caps[d->capture].ambiguous_first;
+	}
+	return NULL;
+}
+
 static void act_device_queue(const struct act_ctx *x, struct action *ac)
 {
 	const struct finding *f = x->f;
@@ -264,6 +276,27 @@ static void act_device_queue(const struct act_ctx *x, struct action *ac)
 				f->victims);
 		ac->effect = xprintf("%s no longer waits behind %s's IO in the LUN's queue; a deeper queue alone would let "
 				  "%s take more of it.", f->victims, f->driver, f->driver);
+		return;
+	}
+	const char *twin = f->ent >= 0 ? twin_vm_on(x->a, &x->a->m.ents[f->ent]) : NULL;
+	if (twin) {
+		/* two VMs of one name do IO to the LUN: nothing is advised from what one name merges */
+		ac->what =
+		    xprintf("Find which VMs fill LUN %s before changing its queue depth: two VMs named %s do IO to "
+			    "it (%s) and their virtual disks, named by the VM's name, cannot be told apart.",
+			    ent, twin, "told apart by group id");
+		ac->effect = xprintf("Tells a neighbour filling the queue (separate the workloads) from a queue too "
+				  "shallow for one VM (raise DQLEN).");
+		return;
+	}
+	if (f->ent >= 0 && model_over_cap(&x->a->m, x->a->m.ents[f->ent].capture, LAYER_WORLD)) {
+		/* which VMs fill the queue is past the entity cap: no queue advice from a partial graph */
+		ac->what =
+		    xprintf("Find which VMs fill LUN %s before changing its queue depth: the capture's per-world IO "
+			    "is past the entity cap and was not read (capture fewer devices or worlds).",
+			    ent);
+		ac->effect = xprintf("Tells a neighbour filling the queue (separate the workloads) from a queue too "
+				  "shallow for one VM (raise DQLEN).");
 		return;
 	}
 	if (!isnan(davg) && davg >= 10)

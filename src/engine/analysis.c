@@ -408,7 +408,10 @@ static void note(struct analysis *a, const char *file, long line, const char *fm
 	struct diag d;
 	diag_init(&d, file, -1);
 	d.sink = a->sink;
-	diag_emit(&d, DIAG_WARNING, line, 0, "%s", b.data);
+	if (a->map_cap_given && a->map_max_warnings >= 0 && ++a->map_notes > a->map_max_warnings)
+		a->map_suppressed++; /* --max-warnings caps what a map of a million lines says */
+	else
+		diag_emit(&d, DIAG_WARNING, line, 0, "%s", b.data);
 	buf_free(&b);
 }
 
@@ -799,7 +802,8 @@ static void verify_map(struct analysis *a)
 	 * k's run of equal names */
 	struct vd_ord *ord = xcalloc(a->nmap, sizeof *ord);
 	size_t *pos = xcalloc(a->nmap, sizeof *pos), *run = xcalloc(a->nmap, sizeof *run);
-	size_t nord = 0, nuser = 0, nbad = 0;
+	size_t nord = 0, nuser = 0, nbad = 0, ndrop = 0;
+	bool *drop = xcalloc(a->nmap ? a->nmap : 1, sizeof *drop);
 	const char *file = NULL;
 	for (size_t k = 0; k < a->nmap; k++)
 		if (!a->map[k].automatic)
@@ -845,21 +849,49 @@ static void verify_map(struct analysis *a)
 		}
 		if ((guest_cap && !g_found) || (host_cap && !v_found) || run[k] < pos[k])
 			nbad++;
+		/* a line naming nothing either side's capture has is said above, not kept in the map
+		 * every report lists */
+		drop[k] = guest_cap && host_cap && !g_found && !v_found;
+		ndrop += drop[k];
 		if (!file)
 			file = m->file;
 	}
+	if (a->map_suppressed) {
+		struct diag d;
+		diag_init(&d, file, -1);
+		d.sink = a->sink;
+		diag_emit(&d, DIAG_NOTE, 0, 0,
+			  "%ld more warning%s of this map suppressed (raise --max-warnings to see them)",
+			  a->map_suppressed, a->map_suppressed == 1 ? "" : "s");
+		a->map_suppressed = 0;
+	}
+	if (ndrop) {
+		size_t kept = 0;
+		for (size_t k = 0; k < a->nmap; k++)
+			if (!drop[k])
+				a->map[kept++] = a->map[k];
+		a->nmap = kept;
+	}
 	a->map_pending = !nbad && guest_cap && host_cap ? nuser : 0; /* the IOPS are checked with the clocks aligned */
 	if (nuser && !a->map_pending)
-		input_said(a, "--map", file, 0, nbad ? IN_CONTRADICTED : guest_cap && host_cap ? IN_AGREED : IN_APPLIED,
-			   "%zu disk line%s: %s", nuser, nuser == 1 ? "" : "s",
-			   nbad ? afmt(a, "%zu of them name a disk the captures do not have or map a virtual disk twice", nbad)
-			   : guest_cap && host_cap ? "every guest disk and virtual disk named is in the captures"
-						   : "used as given (the captures of only one side cannot check them)");
+		input_said(
+		    a, "--map", file, 0,
+		    nbad                    ? IN_CONTRADICTED
+		    : guest_cap && host_cap ? IN_AGREED
+					    : IN_APPLIED,
+		    "%zu disk line%s: %s%s", nuser, nuser == 1 ? "" : "s",
+		    nbad ? afmt(a, "%zu of them name a disk the captures do not have or map a virtual disk twice", nbad)
+		    : guest_cap && host_cap ? "every guest disk and virtual disk named is in the captures"
+					    : "used as given (the captures of only one side cannot check them)",
+		    ndrop ? afmt(a, "; %zu naming neither disk the captures have %s left out of the disk map", ndrop,
+				 ndrop == 1 ? "is" : "are")
+			  : "");
 	free(gv);
 	free(vv);
 	free(ord);
 	free(pos);
 	free(run);
+	free(drop);
 }
 
 /* vmkernel.log events outside the captures' time span (with the queue-full grouping gap as a
@@ -1421,6 +1453,29 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 		size_t n = rules_overrides(&a->rules, ov, RULES_MAX_OVERRIDES);
 		input_said(a, "--rules", o->rules, 0, IN_APPLIED, "%zu rule%s overridden%s", n, n == 1 ? "" : "s",
 			   n ? " (listed under the rules overridden)" : ": every rule at its default");
+	}
+	for (size_t i = 0; i < a->m.ncaps; i++) {
+		char what[160];
+		long cols = model_over_cap_text(&a->m, i, what, sizeof what);
+		if (cols)
+			input_said(
+			    a, "CAPTURE", a->m.caps[i].path, 1, IN_NOT_APPLIED,
+			    "more than %d entities of one kind: %ld column%s of %s not read, those layers not assessed",
+			    MODEL_MAX_ENTITIES, cols, cols == 1 ? "" : "s", what);
+	}
+	for (size_t i = 0; i < a->m.ncaps; i++) {
+		const struct capture *c = &a->m.caps[i];
+		if (c->dup_columns)
+			input_said(
+			    a, "CAPTURE", c->path, c->dup_line, IN_NOT_APPLIED,
+			    "%ld column%s with the name of an earlier column, not read (the first: column %ld, %s)",
+			    c->dup_columns, c->dup_columns == 1 ? "" : "s", c->dup_first_col, c->dup_first);
+		if (c->ambiguous_vms)
+			input_said(
+			    a, "CAPTURE", c->path, 0, IN_NOT_APPLIED,
+			    "%d VM name%s used by two or more VMs (group ids), the first %s: their worlds are told apart "
+			    "by group id, their virtual disks (named by the VM's name) are not",
+			    c->ambiguous_vms, c->ambiguous_vms == 1 ? "" : "s", c->ambiguous_first);
 	}
 	iopath_free(&a->iop);
 	iopath_build(&a->iop, &a->m);

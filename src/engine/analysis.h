@@ -119,6 +119,9 @@ struct analysis {
 	struct sql_report *sql;          /* what SQL Server did meanwhile (after analysis_run; n = 0 when
 	                                  * the captures have no SQL Server counters) */
 	size_t nshown;
+	long map_max_warnings;           /* --max-warnings for the --map's messages (map_cap_given) */
+	bool map_cap_given;
+	long map_notes, map_suppressed;  /* said of the map so far, and left unsaid past the cap */
 	struct input_said *inputs;       /* in the order said (xrealloc'd) */
 	size_t ninputs, inputs_more;
 	struct arena arena;

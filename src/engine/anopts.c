@@ -144,9 +144,14 @@ int analysis_load_input(struct analysis *a, enum an_input in, const char *path, 
 		break;
 	case AN_IN_MAP: {
 		struct diskmap dm;
+		d.max_warnings = how->max_warnings;
+		d.cap_errors = true;
+		a->map_max_warnings = how->max_warnings;
+		a->map_cap_given = true;
 		rc = diskmap_read(&dm, path, &d);
 		analysis_use_diskmap(a, &dm, path);
 		diskmap_free(&dm);
+		diag_finish(&d);
 		break;
 	}
 	case AN_IN_VMKLOG:

@@ -201,6 +201,33 @@ static bool aux_metric(enum layer l, int m)
 	return m == M_CMDS || m == M_ACTV || m == M_MBR || m == M_MBW;
 }
 
+/* Two VMs of one display name (VMs in different folders may share one) are two groups: their
+ * worlds are told apart by group id ("SQL01 (group 1234)"), never merged into one VM whose IO
+ * would be the sum of both. Said once per name (capture.ambiguous_vms). */
+static void split_vm_names(struct model *m, size_t ci)
+{
+	size_t first = m->nwvm;
+	while (first > 0 && m->wvm[first - 1].capture == ci)
+		first--;
+	for (size_t i = first; i < m->nwvm; i++) {
+		struct world_vm *a = &m->wvm[i];
+		if (a->gid < 0 || strstr(a->vm, " (group "))
+			continue;
+		bool two = false;
+		for (size_t k = first; k < m->nwvm && !two; k++)
+			two = m->wvm[k].gid >= 0 && m->wvm[k].gid != a->gid && strcmp(m->wvm[k].vm, a->vm) == 0;
+		if (!two)
+			continue;
+		const char *name = a->vm;
+		struct capture *c = &m->caps[ci];
+		if (!c->ambiguous_vms++)
+			c->ambiguous_first = name;
+		for (size_t k = first; k < m->nwvm; k++)
+			if (m->wvm[k].gid >= 0 && strcmp(m->wvm[k].vm, name) == 0)
+				m->wvm[k].vm = arena_printf(&m->arena, "%s (group %ld)", name, m->wvm[k].gid);
+	}
+}
+
 /* The worlds whose VM the header names (Vcpu columns), once per world. */
 static void note_world_vms(struct model *m, size_t ci, const struct parser_ops *ops, struct reader *r)
 {
@@ -228,8 +255,12 @@ static void note_world_vms(struct model *m, size_t ci, const struct parser_ops *
 		if (q)
 			w = q + strlen(key);
 		bool vcpu = w && (strncmp(w, "vmx-vcpu-", 9) == 0 || (strncmp(w, "vmm", 3) == 0 && w[3] >= '0' && w[3] <= '9'));
-		m->wvm[m->nwvm++] = (struct world_vm){ci, wid, arena_strdup(&m->arena, vm), vcpu};
+		char *end;
+		long gid = strtol(in, &end, 10);
+		m->wvm[m->nwvm++] =
+		    (struct world_vm){ci, wid, arena_strdup(&m->arena, vm), vcpu, *end == ':' ? gid : -1};
 	}
+	split_vm_names(m, ci);
 }
 
 const struct guest_disk_no *model_disk_no(const struct model *m, int n, const char *host)
@@ -258,6 +289,39 @@ int model_vm_vcpus(const struct model *m, size_t ci, const char *vm)
 	for (size_t k = 0; k < m->nwvm; k++)
 		n += m->wvm[k].capture == ci && m->wvm[k].vcpu && strcmp(m->wvm[k].vm, vm) == 0;
 	return n;
+}
+
+bool model_over_cap(const struct model *m, size_t ci, enum layer l)
+{
+	for (size_t i = 0; i < m->ncaps; i++)
+		if ((ci == SIZE_MAX || ci == i) && m->caps[i].over_cap[l] > 0)
+			return true;
+	return false;
+}
+
+long model_over_cap_text(const struct model *m, size_t ci, char *out, size_t cap)
+{
+	static const char *const what[LAYER_COUNT] = {
+	    [LAYER_GUEST] = "guest disks", [LAYER_VSCSI] = "virtual disks", [LAYER_WORLD] = "per-world IO",
+	    [LAYER_DEVICE] = "devices",    [LAYER_ADAPTER] = "adapters",    [LAYER_VM] = "VMs",
+	    [LAYER_SQL] = "SQL Server",    [LAYER_PATH] = "paths",          [LAYER_VOLUME] = "volumes",
+	    [LAYER_ARRAY] = "arrays"};
+	long cols = 0;
+	size_t o = 0;
+	out[0] = '\0';
+	for (int l = 0; l < LAYER_COUNT; l++) {
+		long n = 0;
+		for (size_t i = 0; i < m->ncaps; i++)
+			if (ci == SIZE_MAX || ci == i)
+				n += m->caps[i].over_cap[l];
+		if (!n)
+			continue;
+		cols += n;
+		int k = snprintf(out + o, cap - o, "%s%s", o ? ", " : "", what[l]);
+		if (k > 0 && (size_t)k < cap - o)
+			o += (size_t)k;
+	}
+	return cols;
 }
 
 double entity_mean(const struct entity *e, int m)
@@ -804,11 +868,63 @@ bool model_guest_is_vm(const struct model *m, size_t ci)
 	return false;
 }
 
+/* The columns past MODEL_MAX_ENTITIES, by the layers of their entities, at the header's line. */
+static void warn_over_cap(struct mread *x)
+{
+	struct reader_facts rf;
+	char what[160];
+	reader_facts(x->r, &rf);
+	long cols = model_over_cap_text(x->m, x->ci, what, sizeof what);
+	diag_emit(&x->in->diag, DIAG_WARNING, rf.header_line, 0,
+		  "more than %d entities of one kind: %ld column%s of %s not read; those layers are not assessed",
+		  MODEL_MAX_ENTITIES, cols, cols == 1 ? "" : "s", what);
+}
+
+/* Columns whose name an earlier column of the header has (issue 38): warned at file:LINE:COL,
+ * counted, and not read (skip) — the first of each name is. */
+static void dup_columns(struct mread *x, bool *skip)
+{
+	size_t n = x->n, cap = 16;
+	while (cap < 2 * n)
+		cap *= 2;
+	size_t *h = xcalloc(cap, sizeof *h);
+	struct reader_facts rf;
+	reader_facts(x->r, &rf);
+	for (size_t i = 0; i < n; i++) {
+		const struct pdh_column *c = reader_column(x->r, i);
+		uint64_t k = 1469598103934665603ull;
+		for (size_t j = 0; j < c->name_len; j++)
+			k = (k ^ (unsigned char)c->name[j]) * 1099511628211ull;
+		size_t at = (size_t)k & (cap - 1);
+		for (; h[at]; at = (at + 1) & (cap - 1)) {
+			const struct pdh_column *o = reader_column(x->r, h[at] - 1);
+			if (o->name_len != c->name_len || memcmp(o->name, c->name, c->name_len) != 0)
+				continue;
+			struct buf e;
+			buf_init(&e);
+			buf_add_text_escaped(&e, c->name, c->name_len > 160 ? 160 : c->name_len);
+			diag_emit(&x->in->diag, DIAG_WARNING, rf.header_line, c->field,
+				  "column %ld has the name of column %ld (%s): only the first is read", c->field,
+				  o->field, e.data);
+			if (!x->c->dup_columns++) {
+				x->c->dup_first_col = c->field;
+				x->c->dup_line = rf.header_line;
+				x->c->dup_first = arena_strdup(&x->m->arena, e.data);
+			}
+			buf_free(&e);
+			skip[i] = true;
+			break;
+		}
+		if (!h[at])
+			h[at] = i + 1;
+	}
+	free(h);
+}
+
 /* The header: each column to the entity and series it feeds, in the format's pass order. */
 static void read_header(struct mread *x)
 {
 	struct model *m = x->m;
-	struct input *in = x->in;
 	struct reader *r = x->r;
 	const struct parser_ops *ops = x->ops;
 	size_t ci = x->ci;
@@ -835,6 +951,7 @@ static void read_header(struct mread *x)
 	bool *skip = xcalloc(n ? n : 1, sizeof *skip);
 	if (ops->prepare)
 		ops->prepare(r, skip);
+	dup_columns(x, skip);
 	struct fsel fs = {.f = m->filter, .host_cap = ops->role == ROLE_HOST, .hyperv = model_hyperv(m, ci)};
 	arena_init(&fs.a);
 	fsel_worlds(&fs, ops, r);
@@ -853,7 +970,8 @@ static void read_header(struct mread *x)
 		if (!nper || strcmp(per_instance[nper - 1], h) != 0)
 			per_instance[nper++] = h; /* consecutive duplicates only: the list stays short */
 	}
-	for (int pass = 0; pass < npass; pass++) {
+	/* the paths after every other entity: past the cap what conclusions need is kept */
+	for (int pass = 0; pass < 2 * npass; pass++) {
 		for (size_t i = 0; i < n; i++) {
 			const struct pdh_column *col = reader_column(r, i);
 			if (!host && col->path.host)
@@ -861,7 +979,7 @@ static void read_header(struct mread *x)
 			if (skip[i])
 				continue;
 			int metric = ops->classify(&col->path, &cl);
-			if (cl.pass != pass)
+			if (cl.pass != pass % npass || (cl.layer == LAYER_PATH) != (pass >= npass))
 				continue;
 			if (cl.disk_no >= 0)
 				note_disk_no(m, col->path.host, &cl);
@@ -881,6 +999,7 @@ static void read_header(struct mread *x)
 					size_t dev = entity_get(m, ci, LAYER_DEVICE, cl.parent, col->path.host);
 					if (dev == SIZE_MAX) {
 						too_many = true;
+						x->c->over_cap[LAYER_DEVICE]++;
 						continue;
 					}
 					wc[nwc].col = i;
@@ -891,6 +1010,7 @@ static void read_header(struct mread *x)
 				size_t e = aux_get(m, ci, l, cl.entity, col->path.host);
 				if (e == SIZE_MAX) {
 					too_many = true;
+					x->c->over_cap[l]++;
 					continue;
 				}
 				struct entity *ent = &m->aux[e];
@@ -917,6 +1037,7 @@ static void read_header(struct mread *x)
 			size_t e = entity_get(m, ci, l, cl.entity, col->path.host);
 			if (e == SIZE_MAX) {
 				too_many = true;
+				x->c->over_cap[l]++;
 				continue;
 			}
 			struct entity *ent = &m->ents[e];
@@ -953,13 +1074,8 @@ static void read_header(struct mread *x)
 	free(skip);
 	free(taken);
 	fsel_free(&fs);
-	if (too_many) {
-		struct reader_facts rf;
-		reader_facts(r, &rf);
-		diag_emit(&in->diag, DIAG_WARNING, rf.header_line, 0,
-			  "more than %d storage entities (devices, adapters, virtual disks, guest disks): the rest "
-			  "are not analysed", MODEL_MAX_ENTITIES);
-	}
+	if (too_many)
+		warn_over_cap(x);
 	x->want = want;
 	x->cm = cm;
 	x->ncm = ncm;
@@ -1014,6 +1130,50 @@ static void read_derived(struct mread *x)
 	x->nseries = nseries;
 	x->der = der;
 	x->nder = nder;
+}
+
+bool metric_plausible(int metric, double v)
+{
+	if (!(v >= 0))
+		return false; /* no counter of the vocabulary is negative (and NaN is never plausible) */
+	return v <= metric_ceiling(metric);
+}
+
+double metric_ceiling(int metric)
+{
+	const char *u = metric_info[metric].unit;
+	return strcmp(u, "ms") == 0				  ? METRIC_MAX_MS
+		     : strcmp(u, "IO/s") == 0 || strcmp(u, "/s") == 0	  ? METRIC_MAX_RATE
+		     : strcmp(u, "MB/s") == 0				  ? METRIC_MAX_MBPS
+		     : strcmp(u, "commands") == 0 || strcmp(u, "IOs") == 0 ? METRIC_MAX_QUEUE
+		     : strcmp(u, "%") == 0				  ? METRIC_MAX_PCT
+									  : METRIC_MAX_OTHER;
+}
+
+/* A value outside its counter's physical range: a glitch, warned at file:line:col and read as
+ * missing (counted in the capture's glitches). */
+static bool plausible_or_warned(struct mread *x, long line, const struct colmap *cm, double v)
+{
+	if (metric_plausible(cm->metric, v))
+		return true;
+	size_t col = cm->col;
+	int metric = cm->metric;
+	double raw = v / cm->scale;
+	const struct pdh_column *pc = reader_column(x->r, col);
+	struct buf n;
+	buf_init(&n);
+	buf_add_text_escaped(&n, pc->name, pc->name_len > 120 ? 120 : pc->name_len);
+	x->c->impossible++;
+	const char *u = metric_info[metric].unit;
+	char why[96];
+	if (v < 0)
+		snprintf(why, sizeof why, "%g %s: below 0", v, u);
+	else
+		snprintf(why, sizeof why, "%g %s: above %g %s, the most it can be", v, u, metric_ceiling(metric), u);
+	diag_emit(&x->in->diag, DIAG_WARNING, line, pc->field, "impossible value %g in %s (%s); read as missing", raw,
+		  n.data, why);
+	buf_free(&n);
+	return false;
 }
 
 /* The rows, one streaming pass. */
@@ -1096,9 +1256,9 @@ static void read_rows(struct mread *x)
 		bool combined = false;
 		for (size_t k = 0; k < ncm; k++) {
 			double v;
-			if (!ops->value(r, cm[k].col, &v))
-				continue;
-			v *= cm[k].scale;
+			if (!ops->value(r, cm[k].col, &v) ||
+			    !plausible_or_warned(x, row.line, &cm[k], v *= cm[k].scale))
+				continue; /* no value, or an impossible one (warned) */
 			struct entity *e = cm[k].aux ? &m->aux[cm[k].ent] : &m->ents[cm[k].ent];
 			if (cm[k].combine != COMBINE_FIRST) {
 				/* summed here, stored below once the row's columns are all read */

@@ -96,6 +96,16 @@ struct capture {
 	size_t first_entity, nentities;
 	size_t first_aux, naux;  /* its io-path entities (model.aux) */
 	int failed;              /* ERR_* when the capture could not be read */
+	/* columns past MODEL_MAX_ENTITIES not read, by the layer of their entity (0: none); a layer
+	 * with any is not assessed and no conclusion is drawn from it (capmodel_over_cap) */
+	long over_cap[LAYER_COUNT];
+	long impossible;         /* values outside their counter's range (metric_plausible): missing */
+	long dup_columns;        /* columns whose name an earlier column of the header has: not read */
+	long dup_first_col;      /* the first of them (1-based field), its header's line, its name (arena) */
+	long dup_line;
+	const char *dup_first;
+	int ambiguous_vms;       /* VM names two groups (VMs) share: told apart by group id */
+	const char *ambiguous_first; /* the first such name (arena) */
 	struct capture_part *parts; /* nparts >= 2 when files were merged into it (parts[0] is path) */
 	size_t nparts;
 	/* while it is read: the current row's values by series (NaN = missing), for the row hook */
@@ -109,8 +119,11 @@ struct guest_disk_no {
 	int disk;
 };
 
-/* Storage entities analysed per capture; more (only in crafted or absurd headers) are ignored
- * with a warning, which bounds memory (about 10 KB each). */
+/* Storage entities analysed per capture (and as many io-path entities: worlds, paths); more (only
+ * in very large or crafted headers) are not read, which bounds memory (about 10 KB each). The
+ * entities conclusions need come first whatever the header order: devices, virtual disks, guest
+ * disks, adapters and per-world IO before paths. The layers whose entities were dropped are named
+ * (capture.over_cap) and not assessed. */
 #define MODEL_MAX_ENTITIES 20000
 
 struct model;
@@ -133,8 +146,10 @@ struct model_hooks {
 struct world_vm {
 	size_t capture;
 	long wid;
-	const char *vm;          /* the VM's name without esxtop's " (UUID)" (arena) */
+	const char *vm;          /* the VM's name without esxtop's " (UUID)" (arena); "NAME (group GID)"
+	                          * when the capture shows two VMs of that name (two group ids) */
 	bool vcpu;               /* a vCPU world (vmx-vcpu-N, vmmN) */
+	long gid;                /* its group id (Vcpu(GID:...)), -1 unknown */
 };
 
 struct model {
@@ -188,6 +203,24 @@ static inline double entity_cur(const struct model *m, const struct entity *e, i
 	const double *cur = m->caps[e->capture].cur;
 	return e->series[metric] < 0 || !cur ? (double)NAN : cur[e->series[metric]];
 }
+/* The physical range of a counter (issue 38): no counter of the vocabulary is negative, and none
+ * exceeds the ceiling of its unit: a latency of an hour per IO (SCSI commands are aborted after
+ * seconds to minutes), 100 million IOs per second (ten times the fastest arrays), 10 TB/s, 10
+ * million commands in a queue, 100,000 % (a VM's CPU percentages summed over its worlds), 10^15
+ * for the rest. A value outside is a glitch, warned at file:line:col and read as missing. */
+#define METRIC_MAX_MS 3.6e6
+#define METRIC_MAX_RATE 1e8
+#define METRIC_MAX_MBPS 1e7
+#define METRIC_MAX_QUEUE 1e7
+#define METRIC_MAX_PCT 1e5
+#define METRIC_MAX_OTHER 1e15
+bool metric_plausible(int metric, double v);
+double metric_ceiling(int metric);
+/* Whether capture ci (SIZE_MAX: any capture) dropped entities of layer l past the cap. */
+bool model_over_cap(const struct model *m, size_t ci, enum layer l);
+/* The layers m's captures dropped entities of past the cap, as "paths, per-world IO" (into out,
+ * "" when none); returns the columns not read. */
+long model_over_cap_text(const struct model *m, size_t ci, char *out, size_t cap);
 /* The vCPUs of VM vm in capture ci: its vCPU worlds the Vcpu columns name (vmx-vcpu-N, vmmN);
  * 0 when the capture names none. */
 int model_vm_vcpus(const struct model *m, size_t ci, const char *vm);

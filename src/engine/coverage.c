@@ -10,7 +10,7 @@
 const char *const cov_status_names[3] = {"assessed", "partial", "not_assessed"};
 const char *const cov_reason_names[COVR_COUNT] = {"", "no_capture", "no_counter", "total_only", "too_short",
 						"idle", "some_entities", "no_adapter_queue_depth", "not_scsi",
-						"outside_selection"};
+						"outside_selection", "over_cap"};
 
 static bool has(const struct entity *e, int m) { return e->series[m] >= 0 && entity_sk(e, m)->n > 0; }
 
@@ -115,6 +115,55 @@ static void hyperv_layers(const struct cov_in *in, struct coverage *c, bool host
 	    "perfmon shows no host bus adapter or MPIO path (their health is in WMI, MPIO_DISK_HEALTH_INFO)");
 	set(&c->layer[LAYER_ARRAY], COV_NOT_ASSESSED, COVR_NO_COUNTER,
 	    "perfmon sees the array only through the host disk's latency, which also holds the host's own queue");
+}
+
+/* Why layer l is not (fully) assessed when a capture dropped the entities it is judged on past
+ * MODEL_MAX_ENTITIES (paths: the adapter layer's paths), NULL when none was dropped. */
+static const char *over_cap_why(struct coverage *c, const struct model *m, enum layer l)
+{
+	static const enum layer dropped[COV_LAYERS][3] = {
+		[LAYER_GUEST] = {LAYER_GUEST, LAYER_GUEST, LAYER_GUEST},
+		[LAYER_VSCSI] = {LAYER_GUEST, LAYER_VSCSI, LAYER_VSCSI},
+		[LAYER_WORLD] = {LAYER_WORLD, LAYER_DEVICE, LAYER_DEVICE},
+		[LAYER_DEVICE] = {LAYER_DEVICE, LAYER_DEVICE, LAYER_DEVICE},
+		[LAYER_ADAPTER] = {LAYER_ADAPTER, LAYER_PATH, LAYER_PATH},
+		[LAYER_ARRAY] = {LAYER_DEVICE, LAYER_DEVICE, LAYER_DEVICE}};
+	char what[160];
+	bool any = false;
+	for (int k = 0; k < 3; k++)
+		any |= model_over_cap(m, SIZE_MAX, dropped[l][k]);
+	if (!any)
+		return NULL;
+	model_over_cap_text(m, SIZE_MAX, what, sizeof what);
+	return arena_printf(&c->arena, "more than %d entities of one kind in a capture: its %s past the cap were not "
+				       "read, and nothing is concluded from the rest", MODEL_MAX_ENTITIES, what);
+}
+
+/* Where other virtual disks judged are, of which nfs on an NFS volume, unknown on no LUN the
+ * capture ties them to, elsewhere on no SCSI device of it. */
+static const char *backing_where(const struct model *m, int other, int nfs, int unknown, int elsewhere)
+{
+	if (nfs == other)
+		return "on an NFS volume";
+	if (unknown == other && model_over_cap(m, SIZE_MAX, LAYER_WORLD))
+		return "on a LUN the capture cannot tell (the per-world IO that ties disks to LUNs is past the entity cap, "
+		       "not read)";
+	if (unknown == other)
+		return "on no LUN the capture identifies";
+	return elsewhere == other ? "on no SCSI device of the capture"
+				  : "on an NFS volume or on no LUN the capture identifies";
+}
+
+/* The layers judged on entities a capture dropped past the entity cap: that reason first of all
+ * (the adapter layer is partial when only paths were dropped). */
+static void over_cap_layers(struct coverage *c, const struct model *m)
+{
+	for (int l = 0; l < COV_LAYERS; l++) {
+		const char *capped = over_cap_why(c, m, (enum layer)l);
+		bool partial = l == LAYER_ADAPTER && !model_over_cap(m, SIZE_MAX, LAYER_ADAPTER);
+		if (capped)
+			set(&c->layer[l], partial ? COV_PARTIAL : COV_NOT_ASSESSED, COVR_OVER_CAP, capped);
+	}
 }
 
 void coverage_build(const struct cov_in *in, struct coverage *c)
@@ -245,10 +294,7 @@ void coverage_build(const struct cov_in *in, struct coverage *c)
 								      : arena_printf(&c->arena, "no device latency for %s", them))
 							    : arena_printf(&c->arena, "no SCSI device, adapter or per-world queue for %s", them);
 			int nfs = in->vd_nfs, unknown = in->vd_unknown, elsewhere = other - nfs - unknown;
-			const char *where = nfs == other ? "on an NFS volume"
-					    : unknown == other ? "on no LUN the capture identifies"
-					    : elsewhere == other ? "on no SCSI device of the capture"
-								 : "on an NFS volume or on no LUN the capture identifies";
+			const char *where = backing_where(m, other, nfs, unknown, elsewhere);
 			set(lc, none ? COV_NOT_ASSESSED : COV_PARTIAL, COVR_NO_SCSI,
 			    arena_printf(&c->arena, "%d of %d virtual disk%s judged (%s%s) %s %s: %s", other,
 					 in->vd_n, in->vd_n == 1 ? "" : "s", in->vd_other ? in->vd_other : "",
@@ -276,6 +322,7 @@ void coverage_build(const struct cov_in *in, struct coverage *c)
 	}
 	if (hv_only)
 		hyperv_layers(in, c, host_long);
+	over_cap_layers(c, m);
 	c->complete = true;
 	for (int l = 0; l < COV_LAYERS; l++)
 		c->complete &= c->layer[l].status == COV_ASSESSED;

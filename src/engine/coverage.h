@@ -25,6 +25,7 @@ enum cov_reason {
 	COVR_NO_AQLEN,        /* adapters without Adapter Q Depth (esxtop -a): saturation not provable */
 	COVR_NO_SCSI,         /* the disks are on NFS or vSAN: no SCSI device, adapter or LUN to judge */
 	COVR_FILTERED,        /* --host/--vm/--disk left out every entity the layer is judged on */
+	COVR_OVER_CAP,        /* entities of the layer past MODEL_MAX_ENTITIES were not read */
 	COVR_COUNT
 };
 extern const char *const cov_reason_names[COVR_COUNT]; /* "", "no_capture", ... (JSON) */

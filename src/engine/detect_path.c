@@ -80,14 +80,23 @@ void det_datastore_latency(struct analysis *a, const struct analyze_opts *o)
 						buf_printf(&nb, "%s%s", nb.len ? ", " : "", a->m.ents[k].name);
 				/* what the capture shows of where it is: on none of its SCSI devices (the VM's
 				 * worlds' IO, or no device at all), or nothing either way */
-				const char *where = st.back == BACK_NOT_SHOWN
-							    ? afmt(a, "and the capture shows it on none of its SCSI devices (%s): the IO "
-								      "waits below the virtual disk, in a datastore the capture does "
-								      "not show%s", st.l_dev.why ? st.l_dev.why : "no LUN carries it",
-								   nb.len ? afmt(a, " as a LUN (this host has NFS volumes: %s)", nb.data) : "")
-							    : afmt(a, "and the capture does not tie it to a LUN (it has no per-world IO "
-								      "columns, and no LUN's IOPS follow it at r >= %.1f): the LUN or "
-								      "datastore it waits on is not identified", TOPO_R_VDISK_DEVICE);
+				const char *where =
+				    st.back == BACK_NOT_SHOWN
+					? afmt(a,
+					       "and the capture shows it on none of its SCSI devices (%s): the IO "
+					       "waits below the virtual disk, in a datastore the capture does "
+					       "not show%s",
+					       st.l_dev.why ? st.l_dev.why : "no LUN carries it",
+					       nb.len ? afmt(a, " as a LUN (this host has NFS volumes: %s)", nb.data)
+						      : "")
+					: afmt(a,
+					       "and the capture does not tie it to a LUN (%s, and no LUN's IOPS "
+					       "follow it at r >= %.1f): the LUN or datastore it waits on is "
+					       "not identified",
+					       model_over_cap(&a->m, (size_t)(c - a->m.caps), LAYER_WORLD)
+						   ? "its per-world IO is past the entity cap, not read"
+						   : "it has no per-world IO columns",
+					       TOPO_R_VDISK_DEVICE);
 				f->summary = afmt(a, "%s, %s", lat, where);
 				f->advice = afmt(a, "Find this virtual disk's datastore (the VM's hard disk in the vSphere "
 						    "Client). %sOn vSAN, look at the vSAN performance service for this VM's "

@@ -44,8 +44,8 @@ static void build_worlds(struct iopath *g, const struct model *m)
 	g->w = xcalloc(m->naux ? m->naux : 1, sizeof *g->w);
 	for (size_t i = 0; i < m->naux; i++) {
 		const struct entity *e = &m->aux[i];
-		if (e->layer != LAYER_WORLD || !e->device)
-			continue;
+		if (e->layer != LAYER_WORLD || !e->device || model_over_cap(m, e->capture, LAYER_WORLD))
+			continue; /* no neighbour from a partial set of worlds */
 		struct iop_world *w = &g->w[g->nw++];
 		w->w = e;
 		w->dev = iop_find_in(m, e->capture, LAYER_DEVICE, e->device);
@@ -200,10 +200,14 @@ static void build_vdisks(struct iopath *g, const struct model *m)
 		if (e) {
 			d->back = e->nfs ? BACK_NFS : BACK_LUN;
 			d->dev = e;
-			d->link = (struct io_link){LINK_CORR, r, iop_astr(&g->arena, "the %s's IOPS follow it (r = %.2f)%s",
-								     e->nfs ? "NFS volume" : "LUN", r,
-								     e->nfs ? "" : any_world ? "; no world's per-world IO does"
-										 : "; the capture has no per-world IO to tell")};
+			d->link = (struct io_link){LINK_CORR, r,
+						   iop_astr(&g->arena, "the %s's IOPS follow it (r = %.2f)%s",
+							    e->nfs ? "NFS volume" : "LUN", r,
+							    e->nfs      ? ""
+							    : any_world ? "; no world's per-world IO does"
+							    : model_over_cap(m, v->capture, LAYER_WORLD)
+								? "; its per-world IO is past the entity cap (not read)"
+								: "; the capture has no per-world IO to tell")};
 			continue;
 		}
 		bool any_scsi = false;
@@ -420,8 +424,8 @@ static void build_paths(struct iopath *g, const struct model *m)
 	g->p = xcalloc(m->naux ? m->naux : 1, sizeof *g->p);
 	for (size_t i = 0; i < m->naux; i++) {
 		const struct entity *e = &m->aux[i];
-		if (e->layer != LAYER_PATH)
-			continue;
+		if (e->layer != LAYER_PATH || model_over_cap(m, e->capture, LAYER_PATH))
+			continue; /* no path conclusion from a partial set of paths */
 		struct iop_path *p = &g->p[g->np++];
 		p->p = e;
 		parse_path(g, p);

@@ -269,9 +269,20 @@ static int zone_window(const struct twin_spec *sp, const struct tz *z, int64_t u
 			snprintf(w->note[k], sizeof w->note[k], "%.30s occurs twice in %.40s (the clock goes back, end of DST): "
 				 "the first is used; give an ISO time with its UTC offset for the second",
 				 sp->b[k].text, z->name);
-		else if (oa != ob && !va && !vb)
+		else if (oa != ob && !va && !vb) {
 			snprintf(w->note[k], sizeof w->note[k], "%.30s does not exist in %.40s (the clock jumps forward, start "
 				 "of DST): the moment of the jump is used", sp->b[k].text, z->name);
+			/* as said: the first second at the new offset, between L read at either offset */
+			int64_t lo = ls - (ob > oa ? ob : oa), hi = ls - (ob > oa ? oa : ob);
+			while (hi - lo > 1) {
+				int64_t mid = lo + (hi - lo) / 2;
+				if (tz_offset_at(z, mid, NULL) == ob)
+					hi = mid;
+				else
+					lo = mid;
+			}
+			u = hi * 1000;
+		}
 		w->offset_min[k] = tz_offset_at(z, u / 1000, NULL) / 60;
 		if (k == TW_FROM)
 			w->from = u;
