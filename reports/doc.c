@@ -35,6 +35,19 @@ const struct doc_sec_info doc_secs[DS_COUNT] = {
 		       "id=\"methodology\"", "\"methodology\"", "Methodology"},
 };
 
+const char *doc_mark(enum doc_sec s, enum doc_writer w)
+{
+	const struct doc_sec_info *i = &doc_secs[s];
+	switch (w) {
+	case DW_TEXT: return i->text;
+	case DW_MD: return i->md;
+	case DW_HTML: return i->html;
+	case DW_JSON: return i->json;
+	case DW_SHEET: return i->sheet;
+	default: return NULL;
+	}
+}
+
 void doc_init(struct doc *d, const struct ltime *lt)
 {
 	memset(d, 0, sizeof *d);

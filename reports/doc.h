@@ -37,6 +37,12 @@ enum doc_sec {
 	DS_COUNT
 };
 
+/* The ways a report marks the document's sections; each reporter of reporters[] says which is its
+ * own (struct reporter.doc), so tests/check_doc.c finds every section in every writer's report.
+ * DW_PRINT: the reporter prints another's report (the PDF prints the HTML): the sections are
+ * that one's. A new writer adds its column here and its marks to doc_secs[]. */
+enum doc_writer { DW_NONE, DW_TEXT, DW_MD, DW_HTML, DW_JSON, DW_SHEET, DW_PRINT, DW_COUNT };
+
 /* How each writer marks a section: the text heading, the Markdown heading line, the HTML element
  * id, the JSON key, the xlsx sheet name. */
 struct doc_sec_info {
@@ -47,6 +53,8 @@ struct doc_sec_info {
 	const char *json;     /* the JSON key */
 	const char *sheet;    /* the xlsx sheet name */
 };
+/* The mark of section s in the reports of writer w (NULL for DW_NONE, DW_PRINT). */
+const char *doc_mark(enum doc_sec s, enum doc_writer w);
 extern const struct doc_sec_info doc_secs[DS_COUNT];
 
 enum cell_type { CELL_NONE, CELL_TEXT, CELL_NUM, CELL_TIME };

@@ -318,6 +318,7 @@ const struct reporter report_md = {
 	.name = "md",
 	.ext = "md",
 	.summary = "Markdown findings for tickets and wikis",
+	.doc = DW_MD,
 	.analysis = md_analysis,
 	.compare = md_compare,
 };

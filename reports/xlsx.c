@@ -620,6 +620,7 @@ const struct reporter report_xlsx = {
 	.name = "xlsx",
 	.ext = "xlsx",
 	.summary = "Excel workbook: summary, findings, evidence, entities, series",
+	.doc = DW_SHEET,
 	.analysis = xlsx_analysis,
 	.compare = xlsx_compare,
 };
