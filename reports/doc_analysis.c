@@ -99,14 +99,14 @@ static void rules_sec(const struct analysis *a, struct doc *d)
 
 static void coverage_sec(const struct analysis *a, struct doc *d)
 {
-	static const char *const lw[COV_LAYERS] = {"guest", "vSCSI", "world", "device", "adapter", "array"};
+	const char *const *lw = cov_layer_words;
 	static const char *const head[] = {"layer", "status", "assessed", "present", "why", NULL};
 	struct doc_block *t = doc_table(d, DS_COVERAGE, NULL, head);
 	for (int l = 0; l < COV_LAYERS; l++) {
 		const struct layer_cov *lc = &a->cov.layer[l];
 		doc_row(t);
 		doc_cell_text(t, lw[l]);
-		doc_cell_text(t, lc->status == COV_ASSESSED ? "assessed" : lc->status == COV_PARTIAL ? "partly assessed" : "not assessed");
+		doc_cell_text(t, cov_status_words[lc->status]);
 		doc_cell_num(t, (double)lc->assessed);
 		doc_cell_num(t, (double)lc->total);
 		doc_cell_text(t, lc->why ? lc->why : "");

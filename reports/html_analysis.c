@@ -152,7 +152,7 @@ static void coverage_html(const struct analysis *a, struct buf *out)
 		const struct layer_cov *lc = &a->cov.layer[l];
 		buf_printf(out, "<tr><td>%s</td><td class=\"st%s\">%s</td><td>", names[l],
 			   lc->status == COV_ASSESSED ? "" : lc->status == COV_PARTIAL ? " pa" : " na",
-			   lc->status == COV_ASSESSED ? "assessed" : lc->status == COV_PARTIAL ? "partly assessed" : "not assessed");
+			   cov_status_words[lc->status]);
 		esc(out, lc->why);
 		buf_adds(out, "</td></tr>\n");
 	}

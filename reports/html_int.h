@@ -31,7 +31,7 @@ static inline void duration(struct buf *b, double s) { fmt_duration(b, s, false)
 #define same_day fmt_same_day
 
 static inline const char *sev_class(int sev) { return sev == SEV_CRITICAL ? "crit" : sev == SEV_WARNING ? "warn" : "info"; }
-static inline const char *sev_word(int sev) { return sev == SEV_CRITICAL ? "Critical" : sev == SEV_WARNING ? "Warning" : "Info"; }
+static inline const char *sev_word(int sev) { return severity_titles[sev]; }
 
 static inline const char *kind_title(enum kind k) { return kinds[k].title; }
 

@@ -19,11 +19,6 @@ static void md_text(struct buf *b, const char *s) { md_escape(b, s); }
 
 static void md_num(struct buf *b, double v) { fmt_num(b, v, "–"); }
 
-static const char *sev_word(enum severity s)
-{
-	return s == SEV_CRITICAL ? "critical" : s == SEV_WARNING ? "warning" : "info";
-}
-
 static void entity(struct buf *b, const char *host, const char *name)
 {
 	if (host && *host) {
@@ -50,7 +45,7 @@ static void finding_md(const struct finding *f, const struct ltime *lt, size_t n
 {
 	buf_printf(out, "\n### %zu. %s%s — ", no, kinds[f->kind].title, f->heuristic ? " (heuristic)" : "");
 	entity(out, f->host, f->entity);
-	buf_printf(out, "\n\n**%s**, ", sev_word(f->sev));
+	buf_printf(out, "\n\n**%s**, ", severity_names[f->sev]);
 	window(out, lt, f->start, f->end);
 	buf_adds(out, ", sustained ");
 	fmt_duration(out, f->sustained_s, true);
@@ -176,7 +171,7 @@ static int md_analysis(const struct analysis *a, struct report_opts *o, struct b
 		buf_adds(out, "\n| # | severity | finding | entity | window |\n|---:|---|---|---|---|\n");
 		for (size_t i = 0; i < a->nf; i++) {
 			const struct finding *f = &a->f[i];
-			buf_printf(out, "| %zu | %s | %s | ", i + 1, sev_word(f->sev), kinds[f->kind].title);
+			buf_printf(out, "| %zu | %s | %s | ", i + 1, severity_names[f->sev], kinds[f->kind].title);
 			entity(out, f->host, f->entity);
 			buf_adds(out, " | ");
 			window(out, &lt, f->start, f->end);
@@ -187,11 +182,11 @@ static int md_analysis(const struct analysis *a, struct report_opts *o, struct b
 	} else {
 		buf_adds(out, "\nNo findings.\n");
 	}
-	static const char *const lw[COV_LAYERS] = {"guest", "vSCSI", "world", "device", "adapter", "array"};
+	const char *const *lw = cov_layer_words;
 	buf_adds(out, "\n#### What these captures could show\n\n| layer | status | why |\n|---|---|---|\n");
 	for (int l = 0; l < COV_LAYERS; l++) {
 		const struct layer_cov *lc = &a->cov.layer[l];
-		buf_printf(out, "| %s | %s | ", lw[l], lc->status == COV_ASSESSED ? "assessed" : lc->status == COV_PARTIAL ? "partly assessed" : "not assessed");
+		buf_printf(out, "| %s | %s | ", lw[l], cov_status_words[lc->status]);
 		md_text(out, lc->why);
 		buf_adds(out, " |\n");
 	}
@@ -250,7 +245,7 @@ static int md_analysis(const struct analysis *a, struct report_opts *o, struct b
 static int md_compare(const struct compare *c, struct report_opts *o, struct buf *out)
 {
 	(void)o;
-	static const char *const word[FD_COUNT] = {"gone", "still present", "new", "not assessed after", "not assessed before"};
+	const char *const *word = cmp_fstatus_words;
 	struct ltime lt;
 	ltime_init(&lt, &c->side[CMP_AFTER].m, &c->side[CMP_BEFORE].m);
 	heading(out, o, "iopsy comparison");

@@ -24,8 +24,6 @@ static void pct(struct buf *b, double v) { fmt_pct(b, v, "n/a"); }
 
 /* ---- analysis ---- */
 
-static const char *const cov_layer_words[COV_LAYERS] = {"guest", "vSCSI", "world", "device", "adapter", "array"};
-
 /* What could be assessed, a line per layer. */
 static void coverage_text(const struct analysis *a, struct buf *out)
 {
@@ -42,7 +40,7 @@ static void coverage_text(const struct analysis *a, struct buf *out)
 		const struct layer_cov *lc = &a->cov.layer[l];
 		struct buf line;
 		buf_init(&line);
-		buf_printf(&line, "%s", lc->status == COV_ASSESSED ? "assessed" : lc->status == COV_PARTIAL ? "partly assessed" : "not assessed");
+		buf_printf(&line, "%s", cov_status_words[lc->status]);
 		if (lc->total)
 			buf_printf(&line, " (%zu of %zu active)", lc->assessed, lc->total);
 		if (lc->why && *lc->why)
@@ -307,7 +305,7 @@ void analysis_text(const struct analysis *a, struct buf *out)
 		char s[32], e[32];
 		time_format_iso(f->start, false, s);
 		time_format_iso(f->end, false, e);
-		buf_printf(out, "\n%zu. %s  %s  ", i + 1, f->sev == SEV_CRITICAL ? "CRITICAL" : f->sev == SEV_WARNING ? "WARNING" : "INFO",
+		buf_printf(out, "\n%zu. %s  %s  ", i + 1, severity_upper[f->sev],
 			   kinds[f->kind].name);
 		if (f->host) {
 			esc(out, f->host);

@@ -78,8 +78,6 @@ static void header_row(struct xl *x, lxw_worksheet *ws, lxw_row_t r, const char 
 	worksheet_freeze_panes(ws, r + 1, 0);
 }
 
-static const char *sev_word(int s) { return s == SEV_CRITICAL ? "critical" : s == SEV_WARNING ? "warning" : "info"; }
-
 static void summary_sheet(struct xl *x, const struct report_brand *br, const struct exec_summary *es, const char *verdict,
 			  const struct analysis *a1, const struct analysis *a2)
 {
@@ -205,7 +203,7 @@ static void findings_sheets(struct xl *x, const struct analysis *a, const char *
 		const struct finding *f = &a->f[i];
 		lxw_row_t r = (lxw_row_t)i + 1;
 		put_num(x, ws, r, 0, (double)(i + 1));
-		put_str(x, ws, r, 1, sev_word(f->sev), NULL);
+		put_str(x, ws, r, 1, severity_names[f->sev], NULL);
 		put_str(x, ws, r, 2, kinds[f->kind].title, NULL);
 		put_str(x, ws, r, 3, kinds[f->kind].name, NULL);
 		put_str(x, ws, r, 4, f->host ? f->host : "", NULL);
@@ -567,7 +565,7 @@ static int xlsx_compare(const struct compare *c, struct report_opts *o, struct b
 	lxw_worksheet *fd = workbook_add_worksheet(x.wb, "Findings diff");
 	static const char *const fcols[] = {"Finding", "Rule id", "Host", "Entity", "Status", "Windows before", "Windows after",
 					    "Sustained before (s)", "Sustained after (s)", NULL};
-	static const char *const fword[FD_COUNT] = {"gone", "still present", "new", "not assessed after", "not assessed before"};
+	const char *const *fword = cmp_fstatus_words;
 	header_row(&x, fd, 0, fcols);
 	for (size_t i = 0; i < c->nfd; i++) {
 		const struct cmp_fdiff *f = &c->fd[i];

@@ -8,6 +8,8 @@
 #include <string.h>
 
 const char *const cov_status_names[3] = {"assessed", "partial", "not_assessed"};
+const char *const cov_status_words[3] = {"assessed", "partly assessed", "not assessed"};
+const char *const cov_layer_words[COV_LAYERS] = {"guest", "vSCSI", "world", "device", "adapter", "array"};
 const char *const cov_reason_names[COVR_COUNT] = {"", "no_capture", "no_counter", "total_only", "too_short",
 						"idle", "some_entities", "no_adapter_queue_depth", "not_scsi",
 						"outside_selection"};

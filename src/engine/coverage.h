@@ -13,6 +13,7 @@
 
 enum cov_status { COV_ASSESSED, COV_PARTIAL, COV_NOT_ASSESSED };
 extern const char *const cov_status_names[3]; /* "assessed", "partial", "not_assessed" */
+extern const char *const cov_status_words[3]; /* "assessed", "partly assessed", "not assessed" (prose) */
 
 enum cov_reason {
 	COVR_OK,
@@ -31,6 +32,8 @@ extern const char *const cov_reason_names[COVR_COUNT]; /* "", "no_capture", ... 
 
 /* The layers coverage speaks of, top to bottom: guest, vSCSI, world, device, adapter, array. */
 #define COV_LAYERS 6
+/* The layers' short words ("guest", "vSCSI", "world", "device", "adapter", "array"). */
+extern const char *const cov_layer_words[COV_LAYERS];
 
 struct layer_cov {
 	enum cov_status status;

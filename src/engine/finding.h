@@ -11,7 +11,9 @@
 #include "vocab.h"
 
 enum severity { SEV_INFO, SEV_WARNING, SEV_CRITICAL };
-extern const char *const severity_names[3];
+extern const char *const severity_names[3];  /* "info", "warning", "critical" (JSON and prose) */
+extern const char *const severity_upper[3];  /* "INFO", "WARNING", "CRITICAL" (the text report) */
+extern const char *const severity_titles[3]; /* "Info", "Warning", "Critical" (headings, tags) */
 
 #define MAX_EVIDENCE 5
 #define SWIN_MAX_CTX 2
