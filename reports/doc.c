@@ -79,9 +79,17 @@ void doc_free(struct doc *d)
 static struct doc_block *block_add(struct doc *d, enum doc_sec s, enum block_type t, int ncols)
 {
 	struct doc_section *sec = &d->sec[s];
-	sec->on = true;
-	if (sec->nb && t != BLK_PARA && t != BLK_TABLE && sec->b[sec->nb - 1].t == t)
+	if (sec->nb && t != BLK_PARA && t != BLK_TABLE && sec->b[sec->nb - 1].t == t && !sec->b[sec->nb - 1].role) {
+		sec->on = true;
 		return &sec->b[sec->nb - 1]; /* consecutive key/value lines or list items: one block */
+	}
+	return doc_block(d, s, t, ROLE_NONE, ncols);
+}
+
+struct doc_block *doc_block(struct doc *d, enum doc_sec s, enum block_type t, enum block_role r, int ncols)
+{
+	struct doc_section *sec = &d->sec[s];
+	sec->on = true;
 	if (sec->nb == sec->cap) {
 		sec->cap = sec->cap ? sec->cap * 2 : 4;
 		sec->b = xrealloc(sec->b, sec->cap * sizeof *sec->b);
@@ -89,6 +97,7 @@ static struct doc_block *block_add(struct doc *d, enum doc_sec s, enum block_typ
 	struct doc_block *b = &sec->b[sec->nb++];
 	memset(b, 0, sizeof *b);
 	b->t = t;
+	b->role = r;
 	b->ncols = ncols;
 	return b;
 }
@@ -236,6 +245,278 @@ static const struct doc_cell *cell_at(const struct doc_block *b, size_t r, int k
 	return &b->cell[r * (size_t)b->ncols + (size_t)k];
 }
 
+
+/* ---- sections a writer lays out its own way (enum block_role) ---- */
+
+/* The first block of s with role r, or NULL. */
+static const struct doc_block *role_block(const struct doc *d, enum doc_sec s, enum block_role r)
+{
+	for (size_t i = 0; i < d->sec[s].nb; i++)
+		if (d->sec[s].b[i].role == r)
+			return &d->sec[s].b[i];
+	return NULL;
+}
+
+static const char *cell_s(const struct doc_block *b, size_t r, int k)
+{
+	const struct doc_cell *c = &b->cell[r * (size_t)b->ncols + (size_t)k];
+	return c->t == CELL_TEXT && c->s ? c->s : "";
+}
+
+static double cell_v(const struct doc_block *b, size_t r, int k)
+{
+	return b->cell[r * (size_t)b->ncols + (size_t)k].v;
+}
+
+void doc_summary_para(const struct doc *d, struct buf *out)
+{
+	const struct doc_block *h = role_block(d, DS_SUMMARY, ROLE_HEADLINE), *l = role_block(d, DS_SUMMARY, ROLE_LEAD);
+	size_t n = l ? l->nrows : 0;
+	if (h && !(n && strncmp(cell_s(l, 0, 0), h->text, strlen(h->text)) == 0)) {
+		buf_adds(out, h->text);
+		buf_adds(out, ". ");
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			buf_addc(out, ' ');
+		buf_adds(out, cell_s(l, i, 0));
+	}
+}
+
+/* "findings 1, 2" of an action's references ("1, 2"): singular for one. */
+static void refs_word(struct buf *out, const char *refs)
+{
+	buf_printf(out, "finding%s %s", strchr(refs, ',') ? "s" : "", refs);
+}
+
+/* The notices' text, side-labelled ("  before  ") in a comparison, a blank line after an analysis's. */
+void doc_notices_text(const struct doc *d, struct buf *out)
+{
+	const struct doc_section *sec = &d->sec[DS_SUMMARY];
+	bool any = false;
+	for (size_t i = 0; i < sec->nb; i++) {
+		const struct doc_block *b = &sec->b[i];
+		if (b->role != ROLE_NOTICE)
+			continue;
+		char ind[16] = "";
+		if (b->text)
+			snprintf(ind, sizeof ind, "  %-7s ", b->text);
+		for (size_t r = 0; r < b->nrows; r++)
+			text_wrap(out, ind, cell_s(b, r, 1), 100);
+		any |= !b->text && b->nrows;
+	}
+	if (any)
+		buf_addc(out, '\n');
+}
+
+void doc_notices_md(const struct doc *d, struct buf *out)
+{
+	const struct doc_section *sec = &d->sec[DS_SUMMARY];
+	for (size_t i = 0; i < sec->nb; i++) {
+		const struct doc_block *b = &sec->b[i];
+		if (b->role != ROLE_NOTICE)
+			continue;
+		for (size_t r = 0; r < b->nrows; r++) {
+			if (b->text)
+				buf_printf(out, "\n**%c%s.** ", b->text[0] - ('a' <= b->text[0] && b->text[0] <= 'z' ? 32 : 0),
+					   b->text + 1);
+			else
+				buf_addc(out, '\n');
+			md_escape(out, cell_s(b, r, 1));
+			buf_addc(out, '\n');
+		}
+	}
+}
+
+void doc_notices_html(const struct doc *d, struct buf *out)
+{
+	const struct doc_section *sec = &d->sec[DS_SUMMARY];
+	for (size_t i = 0; i < sec->nb; i++) {
+		const struct doc_block *b = &sec->b[i];
+		if (b->role != ROLE_NOTICE)
+			continue;
+		for (size_t r = 0; r < b->nrows; r++) {
+			buf_adds(out, "<p class=\"notice\">");
+			html_escape(out, cell_s(b, r, 1));
+			buf_adds(out, "</p>\n");
+		}
+	}
+}
+
+static bool text_role(const struct doc *d, enum doc_sec s, struct buf *out)
+{
+	const struct doc_block *b;
+	struct buf t;
+	buf_init(&t);
+	if (s == DS_SUMMARY) {
+		buf_printf(out, "%s\n", doc_secs[s].text);
+		doc_summary_para(d, &t);
+		text_wrap(out, "  ", t.data ? t.data : "", 100);
+	} else if ((b = role_block(d, s, ROLE_ACTIONS))) {
+		buf_printf(out, "\n%s (in this order)\n", doc_secs[s].text);
+		for (size_t r = 0; r < b->nrows; r++) {
+			char ind[32];
+			snprintf(ind, sizeof ind, "  %zu. ", r + 1);
+			text_wrap(out, ind, cell_s(b, r, 0), 100);
+			text_wrap(out, "     effect: ", cell_s(b, r, 1), 100);
+			buf_reset(&t);
+			if (*cell_s(b, r, 2)) {
+				refs_word(&t, cell_s(b, r, 2));
+				buf_printf(&t, " (%s)", cell_s(b, r, 3));
+			} else {
+				buf_adds(&t, cell_s(b, r, 3));
+			}
+			text_wrap(out, "     why: ", t.data, 100);
+		}
+	} else if ((b = role_block(d, s, ROLE_COVERAGE))) {
+		buf_printf(out, "\n%s (", doc_secs[s].text);
+		if (b->text)
+			buf_printf(out, "of the selection %s: ", b->text);
+		buf_adds(out, "what these captures could show)\n");
+		for (size_t r = 0; r < b->nrows; r++) {
+			buf_reset(&t);
+			buf_adds(&t, cell_s(b, r, 1));
+			if (cell_v(b, r, 3) > 0)
+				buf_printf(&t, " (%.0f of %.0f active)", cell_v(b, r, 2), cell_v(b, r, 3));
+			if (*cell_s(b, r, 4))
+				buf_printf(&t, ": %s", cell_s(b, r, 4));
+			char ind[32];
+			snprintf(ind, sizeof ind, "  %-8s ", cell_s(b, r, 0));
+			text_wrap(out, ind, t.data, 100);
+		}
+	} else {
+		buf_free(&t);
+		return false;
+	}
+	buf_free(&t);
+	return true;
+}
+
+static bool md_role(const struct doc *d, enum doc_sec s, struct buf *out)
+{
+	const struct doc_block *b;
+	if (s == DS_SUMMARY) {
+		struct buf t;
+		buf_init(&t);
+		doc_summary_para(d, &t);
+		buf_printf(out, "%s ", doc_secs[s].md);
+		md_escape(out, t.data ? t.data : "");
+		buf_adds(out, "\n\n");
+		buf_free(&t);
+	} else if ((b = role_block(d, s, ROLE_ACTIONS))) {
+		buf_adds(out, "**Recommended actions, in this order:**\n\n");
+		for (size_t r = 0; r < b->nrows; r++) {
+			buf_printf(out, "%zu. ", r + 1);
+			md_escape(out, cell_s(b, r, 0));
+			buf_adds(out, " *Expected effect:* ");
+			md_escape(out, cell_s(b, r, 1));
+			buf_adds(out, " *Why:* ");
+			if (*cell_s(b, r, 2)) {
+				refs_word(out, cell_s(b, r, 2));
+				buf_adds(out, " (");
+				md_escape(out, cell_s(b, r, 3));
+				buf_adds(out, ")");
+			} else {
+				md_escape(out, cell_s(b, r, 3));
+			}
+			buf_adds(out, "\n");
+		}
+		buf_adds(out, "\n");
+	} else if ((b = role_block(d, s, ROLE_COVERAGE))) {
+		buf_printf(out, "\n%s\n\n| layer | status | why |\n|---|---|---|\n", doc_secs[s].md);
+		for (size_t r = 0; r < b->nrows; r++) {
+			buf_printf(out, "| %s | %s | ", cell_s(b, r, 0), cell_s(b, r, 1));
+			md_escape(out, cell_s(b, r, 4));
+			buf_adds(out, " |\n");
+		}
+	} else if (s == DS_VERDICT && d->sec[s].nb && d->sec[s].b[0].t == BLK_PARA) { /* a run-in heading */
+		buf_printf(out, "%s ", doc_secs[s].md);
+		md_escape(out, d->sec[s].b[0].text);
+		buf_adds(out, "\n");
+	} else {
+		return false;
+	}
+	return true;
+}
+
+static void html_actions(const struct doc *d, struct buf *out)
+{
+	const struct doc_block *b = role_block(d, DS_ACTIONS, ROLE_ACTIONS);
+	if (!b || !b->nrows)
+		return;
+	buf_adds(out, "<h3>Recommended actions, in this order</h3>\n<ol class=\"actions\">\n");
+	for (size_t r = 0; r < b->nrows; r++) {
+		buf_adds(out, "<li><p class=\"what\">");
+		html_escape(out, cell_s(b, r, 0));
+		buf_adds(out, "</p><p class=\"effect\"><b>Expected effect:</b> ");
+		html_escape(out, cell_s(b, r, 1));
+		buf_adds(out, "</p><p class=\"why\"><b>Why:</b> ");
+		const char *refs = cell_s(b, r, 2);
+		if (*refs && d->links) {
+			buf_printf(out, "finding%s ", strchr(refs, ',') ? "s" : "");
+			for (const char *p = refs; *p;) {
+				char *end;
+				unsigned long n = strtoul(p, &end, 10);
+				if (end == p)
+					break;
+				buf_printf(out, "%s<a href=\"#f%lu\">%lu</a>", p == refs ? "" : ", ", n, n);
+				p = end + strspn(end, ", ");
+			}
+			buf_adds(out, " &mdash; ");
+		}
+		html_escape(out, cell_s(b, r, 3));
+		buf_adds(out, "</p></li>\n");
+	}
+	buf_adds(out, "</ol>\n");
+}
+
+static bool html_role(const struct doc *d, enum doc_sec s, struct buf *out)
+{
+	const struct doc_block *b;
+	if (s == DS_SUMMARY) {
+		int tone = d->sec[s].tone;
+		const char *cls = tone == SEV_CRITICAL ? "crit" : tone == SEV_WARNING ? "warn" : "ok";
+		buf_printf(out, "<section %s class=\"summary verdict %s\">\n<h2>Summary</h2>\n", doc_secs[s].html, cls);
+		if ((b = role_block(d, s, ROLE_HEADLINE))) {
+			buf_adds(out, "<p class=\"headline\">");
+			html_escape(out, b->text);
+			buf_adds(out, "</p>\n");
+		}
+		buf_adds(out, "<p class=\"lead\">");
+		b = role_block(d, s, ROLE_LEAD);
+		for (size_t i = 0; b && i < b->nrows; i++) {
+			if (i)
+				buf_addc(out, ' ');
+			html_escape(out, cell_s(b, i, 0));
+		}
+		buf_adds(out, "</p>\n");
+		html_actions(d, out);
+		if ((b = role_block(d, s, ROLE_FOOT))) {
+			buf_adds(out, "<p class=\"small muted\">");
+			html_escape(out, b->text);
+			buf_adds(out, "</p>\n");
+		}
+		buf_adds(out, "</section>\n");
+	} else if (s == DS_ACTIONS) {
+		html_actions(d, out);
+	} else if ((b = role_block(d, s, ROLE_COVERAGE))) {
+		buf_adds(out, "<h3>What these captures could show</h3>\n<table class=\"cov\"><tr><th>Layer</th><th>Status</th>"
+			      "<th>Why</th></tr>\n");
+		for (size_t r = 0; r < b->nrows && r < COV_LAYERS; r++) {
+			const char *st = cell_s(b, r, 1);
+			buf_printf(out, "<tr><td>%s</td><td class=\"st%s\">%s</td><td>", cov_layer_titles[d->hyperv][r],
+				   strcmp(st, cov_status_words[COV_ASSESSED]) == 0 ? ""
+				   : strcmp(st, cov_status_words[COV_PARTIAL]) == 0 ? " pa" : " na", st);
+			html_escape(out, cell_s(b, r, 4));
+			buf_adds(out, "</td></tr>\n");
+		}
+		buf_adds(out, "</table>\n");
+	} else {
+		return false;
+	}
+	return true;
+}
+
 /* ---- text ---- */
 
 /* The display width of s (UTF-8 characters). */
@@ -321,7 +602,7 @@ static void text_table(const struct doc *d, const struct doc_block *b, struct bu
 void doc_text(const struct doc *d, enum doc_sec s, struct buf *out)
 {
 	const struct doc_section *sec = &d->sec[s];
-	if (!sec->on)
+	if (!sec->on || text_role(d, s, out))
 		return;
 	buf_printf(out, "\n%s", doc_secs[s].text);
 	if (sec->note)
@@ -381,7 +662,7 @@ static void md_cell(const struct doc *d, const struct doc_cell *c, struct buf *o
 void doc_md(const struct doc *d, enum doc_sec s, struct buf *out)
 {
 	const struct doc_section *sec = &d->sec[s];
-	if (!sec->on)
+	if (!sec->on || md_role(d, s, out))
 		return;
 	buf_printf(out, "\n%s", doc_secs[s].md);
 	if (sec->note) {
@@ -459,7 +740,7 @@ static void html_cell(const struct doc *d, const struct doc_cell *c, struct buf 
 void doc_html(const struct doc *d, enum doc_sec s, struct buf *out)
 {
 	const struct doc_section *sec = &d->sec[s];
-	if (!sec->on)
+	if (!sec->on || html_role(d, s, out))
 		return;
 	/* the id is the registry's mark id="x" */
 	buf_printf(out, "<section %s>\n<h2>", doc_secs[s].html);

@@ -66,8 +66,23 @@ struct doc_cell {
 };
 
 enum block_type { BLK_PARA, BLK_KV, BLK_LIST, BLK_TABLE };
+/* What a block is, where a writer lays it out its own way (the summary's headline beside its
+ * sentences, the actions as numbered steps, coverage a row per layer); ROLE_NONE: the block's type
+ * says how it is drawn. */
+enum block_role {
+	ROLE_NONE,
+	ROLE_HEADLINE,  /* BLK_PARA: the summary's one line */
+	ROLE_LEAD,      /* BLK_LIST: the summary's sentences, said as one paragraph */
+	ROLE_NOTICE,    /* BLK_KV: what an analysis was read with ("Window", "Selection"); the block's
+	                 * text: the side of a comparison ("before", "after") or NULL */
+	ROLE_ACTIONS,   /* BLK_TABLE: action, expected effect, findings ("1, 2"; "" none), why */
+	ROLE_COVERAGE,  /* BLK_TABLE: a row per layer (COV_LAYERS, in order): layer, status, assessed,
+	                 * present, why; the caption: the selection it is of, or NULL */
+	ROLE_FOOT,      /* BLK_PARA: a small note at the section's end (HTML only: how times are said) */
+};
 struct doc_block {
 	enum block_type t;
+	enum block_role role;
 	char *text;             /* BLK_PARA; a table's caption (owned, may be NULL) */
 	int ncols;              /* BLK_TABLE: columns; BLK_KV 2; BLK_LIST 1 */
 	char **head;            /* BLK_TABLE: column headings (owned) */
@@ -82,6 +97,7 @@ struct doc_block {
 
 struct doc_section {
 	bool on;                /* the section has content */
+	int tone;               /* DS_SUMMARY: -1 nothing found, else the worst severity (colours it) */
 	char *note;             /* said beside the heading ("guest disk = virtual disk"), NULL */
 	struct doc_block *b;
 	size_t nb, cap;
@@ -90,12 +106,16 @@ struct doc_section {
 struct doc {
 	struct doc_section sec[DS_COUNT];
 	const struct ltime *lt;  /* times' local clock (borrowed) */
+	bool links;              /* findings are anchors of the report (#f1): actions link to them */
+	bool hyperv;             /* the layers are Hyper-V's (coverage's layer names) */
 };
 
 void doc_init(struct doc *d, const struct ltime *lt);
 void doc_free(struct doc *d);
 
 /* Building. Each call turns the section on. */
+/* A new block of s (never joined to the one before), of type t and role r. */
+struct doc_block *doc_block(struct doc *d, enum doc_sec s, enum block_type t, enum block_role r, int ncols);
 void doc_para(struct doc *d, enum doc_sec s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* A key: value line; consecutive ones form one block. */
 void doc_kv(struct doc *d, enum doc_sec s, const char *key, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -116,7 +136,24 @@ void doc_cell_num(struct doc_block *t, double v);
 void doc_cell_time(struct doc_block *t, int64_t ms);
 void doc_cell_none(struct doc_block *t);
 
-/* The analysis report's generated sections: inputs and overrides, the disk map, the overridden
+/* The summary (DS_SUMMARY: the headline, the sentences, es->tone) and the recommended actions
+ * (DS_ACTIONS) of an executive summary (summary.h); the strings are copied. */
+struct exec_summary;
+void doc_summary(struct doc *d, const struct exec_summary *es);
+/* A comparison's summary and actions (summary_of_compare, in d->lt's local time) and each side's
+ * notices. */
+void doc_compare_summary(const struct compare *c, struct doc *d);
+/* The window and the selection a was read with, as an ROLE_NOTICE block of DS_SUMMARY (side: NULL,
+ * or "before"/"after"); nothing when neither was given. */
+void doc_workflow(struct doc *d, const struct analysis *a, const char *side);
+/* The notices of d (doc_workflow) as each writer says them: text a wrapped line each (side: as
+ * "  before  " in front); Markdown a paragraph each ("**Before.** "); HTML a notice each. Nothing
+ * when there is none. */
+void doc_notices_text(const struct doc *d, struct buf *out);
+void doc_notices_md(const struct doc *d, struct buf *out);
+void doc_notices_html(const struct doc *d, struct buf *out);
+
+/* The analysis report's generated sections: the summary and actions, the verdict, inputs and overrides, the disk map, the overridden
  * rules, coverage, the IO path, SQL Server, the entities and the methodology appendix. */
 void doc_of_analysis(const struct analysis *a, const struct ltime *lt, struct doc *d);
 /* Only the sections of mask (1u << DS_x each): a writer that draws two of them builds two. */
@@ -137,6 +174,9 @@ void entity_metrics(const struct analysis *a, const struct entity *e, struct ent
 void doc_text(const struct doc *d, enum doc_sec s, struct buf *out);
 void doc_md(const struct doc *d, enum doc_sec s, struct buf *out);
 void doc_html(const struct doc *d, enum doc_sec s, struct buf *out);
+/* The summary's paragraph as text and Markdown say it: the headline (unless the first sentence
+ * begins with it), then the sentences; raw. */
+void doc_summary_para(const struct doc *d, struct buf *out);
 /* The section as the JSON key of doc_secs[] and an array of its blocks:
  * {"type": "paragraph", "text"} | {"type": "key_value", "items": [{"key", "value"}]} |
  * {"type": "list", "items": [...]} | {"type": "table", "caption", "columns", "rows": [[...]]}

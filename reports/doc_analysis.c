@@ -5,9 +5,169 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fmt.h"
+#include "summary.h"
+
+/* "guest disks 4, virtual disks 4, ..." of the per-layer counts n (nothing when all are 0). */
+static void layer_counts(const long *n, struct buf *out)
+{
+	static const char *const what[LAYER_COUNT][2] = {
+		{"guest disk", "guest disks"}, {"virtual disk", "virtual disks"}, {"world", "worlds"},
+		{"device", "devices"},         {"adapter", "adapters"},           {"array", "arrays"},
+		{"VM", "VMs"},                 {"SQL Server object", "SQL Server objects"}, {"path", "paths"},
+		{"volume", "volumes"}};
+	int k = 0;
+	for (int l = 0; l < LAYER_COUNT; l++)
+		if (n[l])
+			buf_printf(out, "%s%ld %s", k++ ? ", " : "", n[l], what[l][n[l] != 1]);
+	if (!k)
+		buf_adds(out, "nothing");
+}
+
+/* The window and the selection of an analysis as sentences, unescaped (each writer escapes). */
+static void workflow_sentences(const struct analysis *a, struct buf *win, struct buf *sel)
+{
+	if (a->window.on) {
+		buf_adds(win, "Window: ");
+		twin_describe(&a->window, win, NULL);
+		buf_adds(win, "; only its rows were read.");
+	}
+	if (ef_on(a->m.filter)) {
+		const struct ent_filter *f = a->m.filter;
+		buf_adds(sel, "Selection: ");
+		ef_options_text(f, sel);
+		buf_adds(sel, ": kept ");
+		layer_counts(f->kept, sel);
+		buf_adds(sel, "; left out ");
+		layer_counts(f->dropped, sel);
+		buf_adds(sel, !f->devices_unlinked ? "."
+			      : analysis_hyperv(a) ? "; a Hyper-V host capture keeps all its host disks and volumes (perfmon does "
+						     "not count a VM's IO per disk)."
+						   : "; an esxtop capture without per-world columns keeps all its devices (it "
+						     "does not show which VM drives them).");
+		if (a->nshared) {
+			buf_adds(sel, " Shared with VMs outside the selection (their per-world IO over the capture): ");
+			for (size_t i = 0; i < a->nshared && i < 8; i++)
+				buf_printf(sel, "%s%s uses %s (%.0f%% of its commands)", i ? "; " : "", a->shared[i].vm,
+					   a->shared[i].device, 100 * a->shared[i].share);
+			buf_adds(sel, a->nshared > 8 ? "; ..." : ".");
+		}
+	}
+}
+
+void doc_workflow(struct doc *d, const struct analysis *a, const char *side)
+{
+	struct buf w, s;
+	buf_init(&w);
+	buf_init(&s);
+	workflow_sentences(a, &w, &s);
+	if (w.len || s.len) {
+		/* a block of its own (a side's notices do not join the other side's) */
+		struct doc_block *b = doc_block(d, DS_SUMMARY, BLK_KV, ROLE_NOTICE, 2);
+		b->text = side ? xstrdup(side) : NULL;
+		if (w.len) {
+			doc_row(b);
+			doc_cell_text(b, "Window");
+			doc_cell_text(b, w.data);
+		}
+		if (s.len) {
+			doc_row(b);
+			doc_cell_text(b, "Selection");
+			doc_cell_text(b, s.data);
+		}
+	}
+	buf_free(&w);
+	buf_free(&s);
+}
+
+void doc_summary(struct doc *d, const struct exec_summary *es)
+{
+	struct doc_section *sec = &d->sec[DS_SUMMARY];
+	sec->on = true;
+	sec->tone = es->tone;
+	if (es->headline) {
+		doc_para(d, DS_SUMMARY, "%s", es->headline);
+		sec->b[sec->nb - 1].role = ROLE_HEADLINE;
+	}
+	struct doc_block *l = doc_block(d, DS_SUMMARY, BLK_LIST, ROLE_LEAD, 1);
+	for (int i = 0; i < es->nsentences; i++) {
+		doc_row(l);
+		doc_cell_text(l, es->sentence[i]);
+	}
+	if (d->lt) { /* how times are said (the HTML summary's foot) */
+		struct buf t;
+		buf_init(&t);
+		buf_adds(&t, "Times are UTC");
+		if (d->lt->known) {
+			buf_adds(&t, ", with the customer's ");
+			ltime_describe(&t, d->lt);
+		} else {
+			buf_adds(&t, "; the customer's local time is not known (give --tz)");
+		}
+		buf_addc(&t, '.');
+		struct doc_block *f = doc_block(d, DS_SUMMARY, BLK_PARA, ROLE_FOOT, 1);
+		f->text = t.data;
+	}
+	if (!es->nactions)
+		return;
+	static const char *const head[] = {"action", "expected effect", "findings", "why", NULL};
+	struct doc_block *t = doc_table(d, DS_ACTIONS, NULL, head);
+	t->role = ROLE_ACTIONS;
+	struct buf w;
+	buf_init(&w);
+	for (int i = 0; i < es->nactions; i++) {
+		const struct action *ac = &es->act[i];
+		buf_reset(&w);
+		for (int k = 0; k < ac->nwhy; k++)
+			buf_printf(&w, "%s%zu", k ? ", " : "", ac->why[k]);
+		doc_row(t);
+		doc_cell_text(t, ac->what);
+		doc_cell_text(t, ac->effect);
+		doc_cell_text(t, w.data ? w.data : "");
+		doc_cell_text(t, ac->because);
+	}
+	buf_free(&w);
+}
+
+static void summary_sec(const struct analysis *a, struct doc *d)
+{
+	struct ltime own;
+	const struct ltime *lt = d->lt;
+	if (!lt) {
+		ltime_init(&own, &a->m, NULL);
+		lt = &own;
+	}
+	struct exec_summary es;
+	summary_of_analysis(a, lt, &es);
+	doc_workflow(d, a, NULL);
+	doc_summary(d, &es);
+	summary_free(&es);
+}
+
+void doc_compare_summary(const struct compare *c, struct doc *d)
+{
+	struct ltime own;
+	const struct ltime *lt = d->lt;
+	if (!lt) {
+		ltime_init(&own, &c->side[CMP_AFTER].m, &c->side[CMP_BEFORE].m);
+		lt = &own;
+	}
+	struct exec_summary es;
+	summary_of_compare(c, lt, &es);
+	doc_summary(d, &es);
+	summary_free(&es);
+	for (int s = 0; s < 2; s++)
+		doc_workflow(d, &c->side[s], cmp_side_names[s]);
+	doc_para(d, DS_VERDICT, "%s", c->detail ? c->detail : "");
+}
+
+static void verdict_sec(const struct analysis *a, struct doc *d)
+{
+	doc_para(d, DS_VERDICT, "%s", a->verdict ? a->verdict : "");
+}
 
 /* side: NULL for an analysis, "before"/"after" for a side of a comparison (its own table). */
 static void inputs_sec(const struct analysis *a, const char *side, struct doc *d)
@@ -101,7 +261,15 @@ static void coverage_sec(const struct analysis *a, struct doc *d)
 {
 	const char *const *lw = cov_layer_words;
 	static const char *const head[] = {"layer", "status", "assessed", "present", "why", NULL};
+	d->hyperv = analysis_hyperv(a);
 	struct doc_block *t = doc_table(d, DS_COVERAGE, NULL, head);
+	t->role = ROLE_COVERAGE;
+	if (ef_on(a->m.filter)) {
+		struct buf o;
+		buf_init(&o);
+		ef_options_text(a->m.filter, &o);
+		t->text = o.data;
+	}
 	for (int l = 0; l < COV_LAYERS; l++) {
 		const struct layer_cov *lc = &a->cov.layer[l];
 		doc_row(t);
@@ -381,6 +549,7 @@ static void method_sec(const struct analysis *a, struct doc *d)
 void doc_of_analysis_only(const struct analysis *a, const struct ltime *lt, struct doc *d, unsigned mask)
 {
 	static void (*const build[DS_COUNT])(const struct analysis *, struct doc *) = {
+		[DS_SUMMARY] = summary_sec, [DS_VERDICT] = verdict_sec,
 		[DS_INPUTS] = inputs_of, [DS_DISKMAP] = diskmap_sec, [DS_RULES] = rules_sec, [DS_COVERAGE] = coverage_sec,
 		[DS_IOPATH] = iopath_sec, [DS_SQL] = sql_sec, [DS_ENTITIES] = entities_sec, [DS_METHOD] = method_sec,
 	};

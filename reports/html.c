@@ -22,28 +22,12 @@
 /* The window and the selection an analysis was read with, as notices (nothing when neither). */
 void workflow_notices(const struct analysis *a, struct buf *out)
 {
-	struct buf ws[2];
-	buf_init(&ws[0]);
-	buf_init(&ws[1]);
-	workflow_sentences(a, &ws[0], &ws[1]);
-	for (int k = 0; k < 2; k++) {
-		if (ws[k].len) {
-			buf_adds(out, "<p class=\"notice\">");
-			esc(out, ws[k].data);
-			buf_adds(out, "</p>\n");
-		}
-		buf_free(&ws[k]);
-	}
+	struct doc d;
+	doc_init(&d, NULL);
+	doc_workflow(&d, a, NULL);
+	doc_notices_html(&d, out);
+	doc_free(&d);
 }
-
-
-
-
-
-
-
-
-
 
 /* The kind's title with a capital first letter, escaped. */
 void title(struct buf *b, enum kind kind)
@@ -126,58 +110,17 @@ void page_header(struct buf *out, const struct html_opts *o, const char *kicker,
 	buf_adds(out, "</p>\n</div></header>\n");
 }
 
-/* The executive summary: the headline, the sentences, the recommended actions in order. Findings
- * are linked when link is set (an analysis report). */
+/* The executive summary: the headline, the sentences, the recommended actions in order (the
+ * document's, doc.h). Findings are linked when link is set (an analysis report). */
 void summary_html(struct buf *out, const struct exec_summary *es, bool link, const struct ltime *lt)
 {
-	const char *tone = es->tone >= SEV_WARNING ? sev_class(es->tone) : "ok";
-	buf_printf(out, "<section id=\"summary\" class=\"summary verdict %s\">\n<h2>Summary</h2>\n", tone);
-	if (es->headline) {
-		buf_adds(out, "<p class=\"headline\">");
-		esc(out, es->headline);
-		buf_adds(out, "</p>\n");
-	}
-	buf_adds(out, "<p class=\"lead\">");
-	for (int i = 0; i < es->nsentences; i++) {
-		if (i)
-			buf_addc(out, ' ');
-		esc(out, es->sentence[i]);
-	}
-	buf_adds(out, "</p>\n");
-	if (es->nactions) {
-		buf_adds(out, "<h3>Recommended actions, in this order</h3>\n<ol class=\"actions\">\n");
-		for (int i = 0; i < es->nactions; i++) {
-			const struct action *ac = &es->act[i];
-			buf_adds(out, "<li><p class=\"what\">");
-			esc(out, ac->what);
-			buf_adds(out, "</p><p class=\"effect\"><b>Expected effect:</b> ");
-			esc(out, ac->effect);
-			buf_adds(out, "</p><p class=\"why\"><b>Why:</b> ");
-			if (ac->nwhy && link) {
-				buf_printf(out, "finding%s ", ac->nwhy > 1 ? "s" : "");
-				for (int k = 0; k < ac->nwhy; k++)
-					buf_printf(out, "%s<a href=\"#f%zu\">%zu</a>", k ? ", " : "", ac->why[k], ac->why[k]);
-				buf_adds(out, " &mdash; ");
-			}
-			esc(out, ac->because);
-			buf_adds(out, "</p></li>\n");
-		}
-		buf_adds(out, "</ol>\n");
-	}
-	buf_adds(out, "<p class=\"small muted\">Times are UTC");
-	if (lt->known) {
-		struct buf t;
-		buf_init(&t);
-		buf_adds(&t, ", with the customer's ");
-		ltime_describe(&t, lt);
-		esc(out, t.data);
-		buf_free(&t);
-	} else {
-		buf_adds(out, "; the customer's local time is not known (give <code>--tz</code>)");
-	}
-	buf_adds(out, ".</p>\n</section>\n");
+	struct doc d;
+	doc_init(&d, lt);
+	d.links = link;
+	doc_summary(&d, es);
+	doc_html(&d, DS_SUMMARY, out);
+	doc_free(&d);
 }
-
 
 /* s as the text of a CSS string: control characters and bad UTF-8 as \xNN (fmt_esc), then every
  * ASCII character but letters, digits and spaces as a CSS escape ("\3C "), so no text can end

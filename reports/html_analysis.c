@@ -138,27 +138,6 @@ static void fig(struct buf *b, const char *label, double v, const char *unit)
 	buf_adds(b, "</span>");
 }
 
-/* What the captures could show, a row per layer. */
-static void coverage_html(const struct analysis *a, struct buf *out)
-{
-	static const char *const vmw[COV_LAYERS] = {"Guest OS", "Virtual SCSI", "Per-VM world queue",
-						    "VMkernel device queue", "Host bus adapter", "Array / LUN"};
-	static const char *const hv[COV_LAYERS] = {"Guest OS", "VHDX (Hyper-V storage)", "Other cluster nodes",
-						   "Host disk", "Host bus adapter / MPIO", "Array / LUN"};
-	const char *const *names = analysis_hyperv(a) ? hv : vmw;
-	buf_adds(out, "<h3>What these captures could show</h3>\n<table class=\"cov\"><tr><th>Layer</th><th>Status</th>"
-		      "<th>Why</th></tr>\n");
-	for (int l = 0; l < COV_LAYERS; l++) {
-		const struct layer_cov *lc = &a->cov.layer[l];
-		buf_printf(out, "<tr><td>%s</td><td class=\"st%s\">%s</td><td>", names[l],
-			   lc->status == COV_ASSESSED ? "" : lc->status == COV_PARTIAL ? " pa" : " na",
-			   cov_status_words[lc->status]);
-		esc(out, lc->why);
-		buf_adds(out, "</td></tr>\n");
-	}
-	buf_adds(out, "</table>\n");
-}
-
 /* A box can say "no wait found" only when its layer and its entity were assessed. */
 static bool box_assessed(const struct analysis *a, int box, const struct entity *e)
 {
@@ -807,14 +786,15 @@ int report_finding_png(const struct analysis *a, const struct finding *f, const 
 }
 
 /* The verdict: its sentence, the counts by severity, what was assessed. */
-static void verdict_section(const struct analysis *a, const struct html_result *res, int worst, const int *cnt,
+static void verdict_section(const struct doc *d, const struct html_result *res, int worst, const int *cnt, bool complete,
 			    struct buf *out)
 {
 	buf_printf(out, "<section id=\"verdict\" class=\"verdict %s\">\n<h2>Verdict</h2>\n<p class=\"lead\">",
-		   worst >= SEV_WARNING ? sev_class(worst) : !a->cov.complete ? "partial" : worst < 0 ? "ok" : sev_class(worst));
-	esc(out, a->verdict ? a->verdict : "No analysis result.");
+		   worst >= SEV_WARNING ? sev_class(worst) : !complete ? "partial" : worst < 0 ? "ok" : sev_class(worst));
+	const struct doc_section *v = &d->sec[DS_VERDICT];
+	esc(out, v->nb && v->b[0].text && *v->b[0].text ? v->b[0].text : "No analysis result.");
 	buf_adds(out, "</p>\n");
-	workflow_notices(a, out);
+	doc_notices_html(d, out);
 	buf_adds(out, "<div class=\"counts\">");
 	buf_printf(out, "<div class=\"count crit\"><b>%d</b>critical</div><div class=\"count warn\"><b>%d</b>warning</div>"
 			"<div class=\"count info\"><b>%d</b>info</div>",
@@ -823,7 +803,7 @@ static void verdict_section(const struct analysis *a, const struct html_result *
 	if (res->no_gnuplot)
 		buf_adds(out, "<p class=\"notice\"><b>Charts are not included:</b> gnuplot was not found on the machine that made this "
 			      "report. Install gnuplot (Debian: <code>gnuplot-nox</code>) and run <code>iopsy analyze --html</code> again.</p>\n");
-	coverage_html(a, out);
+	doc_html(d, DS_COVERAGE, out);
 	buf_adds(out, "</section>\n");
 }
 
@@ -1097,7 +1077,8 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	/* head */
 	head_html(out, o, m, &lt, t_first, t_last);
 	struct doc rd;
-	doc_of_analysis_only(a, &lt, &rd, 1u << DS_INPUTS | 1u << DS_METHOD);
+	doc_of_analysis_only(a, &lt, &rd,
+			     1u << DS_SUMMARY | 1u << DS_VERDICT | 1u << DS_COVERAGE | 1u << DS_INPUTS | 1u << DS_METHOD);
 	const char *toc[] = {"summary", "Summary", "verdict", "Verdict", "findings", "Findings", "stack", "IO stack",
 			     "details", "Evidence and charts", "entities", "Disks and LUNs", "captures", "Captures",
 			     "inputs", "Inputs", "methodology", "Methodology", NULL};
@@ -1105,15 +1086,11 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 		toc[14] = "methodology", toc[15] = "Methodology", toc[16] = NULL;
 	toc_html(out, toc);
 	buf_adds(out, "<main class=\"wrap\">\n");
-	{
-		struct exec_summary es;
-		summary_of_analysis(a, &lt, &es);
-		summary_html(out, &es, true, &lt);
-		summary_free(&es);
-	}
+	rd.links = true;
+	doc_html(&rd, DS_SUMMARY, out);
 
 	/* verdict */
-	verdict_section(a, res, worst, cnt, out);
+	verdict_section(&rd, res, worst, cnt, a->cov.complete, out);
 
 	/* findings table */
 	buf_adds(out, "<section id=\"findings\">\n<h2>Findings, worst first</h2>\n");

@@ -16,6 +16,7 @@
 #include "ltime.h"
 #include "rules_out.h"
 #include "summary.h"
+#include "doc.h"
 #include "text.h"
 
 /* With --require-charts a chart that cannot be drawn is an error, else a warning. */

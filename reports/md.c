@@ -12,7 +12,6 @@
 #include "ltime.h"
 #include "summary.h"
 #include "rules_out.h"
-#include "text.h"
 
 
 static void md_text(struct buf *b, const char *s) { md_escape(b, s); }
@@ -92,45 +91,6 @@ static void finding_md(const struct finding *f, const struct ltime *lt, size_t n
 	buf_adds(out, "\n");
 }
 
-/* The executive summary and the recommended actions (summary.h). */
-static void summary_md(const struct exec_summary *es, struct buf *out)
-{
-	buf_adds(out, "**Summary.** ");
-	if (es->headline && !(es->nsentences && strncmp(es->sentence[0], es->headline, strlen(es->headline)) == 0)) {
-		md_text(out, es->headline);
-		buf_adds(out, ". ");
-	}
-	for (int i = 0; i < es->nsentences; i++) {
-		if (i)
-			buf_addc(out, ' ');
-		md_text(out, es->sentence[i]);
-	}
-	buf_adds(out, "\n\n");
-	if (!es->nactions)
-		return;
-	buf_adds(out, "**Recommended actions, in this order:**\n\n");
-	for (int i = 0; i < es->nactions; i++) {
-		const struct action *ac = &es->act[i];
-		buf_printf(out, "%d. ", i + 1);
-		md_text(out, ac->what);
-		buf_adds(out, " *Expected effect:* ");
-		md_text(out, ac->effect);
-		buf_adds(out, " *Why:* ");
-		if (ac->nwhy) {
-			buf_printf(out, "finding%s ", ac->nwhy > 1 ? "s" : "");
-			for (int k = 0; k < ac->nwhy; k++)
-				buf_printf(out, "%s%zu", k ? ", " : "", ac->why[k]);
-			buf_adds(out, " (");
-			md_text(out, ac->because);
-			buf_adds(out, ")");
-		} else {
-			md_text(out, ac->because);
-		}
-		buf_adds(out, "\n");
-	}
-	buf_adds(out, "\n");
-}
-
 /* The report's heading: --title (escaped) when given, else what it is. */
 static void heading(struct buf *out, const struct report_opts *o, const char *what)
 {
@@ -148,25 +108,12 @@ static int md_analysis(const struct analysis *a, struct report_opts *o, struct b
 	struct ltime lt;
 	ltime_init(&lt, &a->m, NULL);
 	heading(out, o, "iopsy analysis");
-	struct exec_summary es;
-	summary_of_analysis(a, &lt, &es);
-	summary_md(&es, out);
-	summary_free(&es);
-	buf_adds(out, "**Verdict.** ");
-	md_text(out, a->verdict);
-	buf_adds(out, "\n");
-	struct buf ws[2];
-	buf_init(&ws[0]);
-	buf_init(&ws[1]);
-	workflow_sentences(a, &ws[0], &ws[1]);
-	for (int k = 0; k < 2; k++) {
-		if (!ws[k].len)
-			continue;
-		buf_adds(out, "\n");
-		md_text(out, ws[k].data);
-		buf_adds(out, "\n");
-		buf_free(&ws[k]);
-	}
+	struct doc d;
+	doc_of_analysis(a, &lt, &d);
+	doc_md(&d, DS_SUMMARY, out);
+	doc_md(&d, DS_ACTIONS, out);
+	doc_md(&d, DS_VERDICT, out);
+	doc_notices_md(&d, out);
 	if (a->nf) {
 		buf_adds(out, "\n| # | severity | finding | entity | window |\n|---:|---|---|---|---|\n");
 		for (size_t i = 0; i < a->nf; i++) {
@@ -182,14 +129,7 @@ static int md_analysis(const struct analysis *a, struct report_opts *o, struct b
 	} else {
 		buf_adds(out, "\nNo findings.\n");
 	}
-	const char *const *lw = cov_layer_words;
-	buf_adds(out, "\n#### What these captures could show\n\n| layer | status | why |\n|---|---|---|\n");
-	for (int l = 0; l < COV_LAYERS; l++) {
-		const struct layer_cov *lc = &a->cov.layer[l];
-		buf_printf(out, "| %s | %s | ", lw[l], cov_status_words[lc->status]);
-		md_text(out, lc->why);
-		buf_adds(out, " |\n");
-	}
+	doc_md(&d, DS_COVERAGE, out);
 	buf_adds(out, "\n#### Captures\n\n| file | format | host | start (UTC) | end (UTC) | rows |\n|---|---|---|---|---|---:|\n");
 	for (size_t i = 0; i < a->m.ncaps; i++) {
 		const struct capture *c = &a->m.caps[i];
@@ -208,8 +148,6 @@ static int md_analysis(const struct analysis *a, struct report_opts *o, struct b
 		ltime_span_note(out, &lt, c->start + c->clock_offset_ms, c->end + c->clock_offset_ms, "–");
 		buf_printf(out, " | %ld |\n", c->rows);
 	}
-	struct doc d;
-	doc_of_analysis(a, &lt, &d);
 	doc_md(&d, DS_INPUTS, out);
 	doc_md(&d, DS_RULES, out);
 	doc_md(&d, DS_DISKMAP, out);
@@ -249,34 +187,21 @@ static int md_compare(const struct compare *c, struct report_opts *o, struct buf
 	struct ltime lt;
 	ltime_init(&lt, &c->side[CMP_AFTER].m, &c->side[CMP_BEFORE].m);
 	heading(out, o, "iopsy comparison");
-	struct exec_summary es;
-	summary_of_compare(c, &lt, &es);
-	summary_md(&es, out);
-	summary_free(&es);
+	struct doc d;
+	doc_of_compare(c, &lt, &d);
+	doc_compare_summary(c, &d);
+	doc_md(&d, DS_SUMMARY, out);
+	doc_md(&d, DS_ACTIONS, out);
 	buf_adds(out, "**Outcome.** ");
 	md_text(out, c->headline);
-	buf_adds(out, "\n\n**Verdict.** ");
-	md_text(out, c->detail);
-	buf_adds(out, "\n");
+	buf_adds(out, "\n\n");
+	doc_md(&d, DS_VERDICT, out);
 	for (size_t i = 0; i < c->nsql; i++) {
 		buf_adds(out, "\n**SQL Server.** ");
 		md_text(out, c->sql[i].text);
 		buf_adds(out, "\n");
 	}
-	for (int sd = 0; sd < 2; sd++) {
-		struct buf ws[2];
-		buf_init(&ws[0]);
-		buf_init(&ws[1]);
-		workflow_sentences(&c->side[sd], &ws[0], &ws[1]);
-		for (int k = 0; k < 2; k++) {
-			if (!ws[k].len)
-				continue;
-			buf_printf(out, "\n**%s.** ", sd ? "After" : "Before");
-			md_text(out, ws[k].data);
-			buf_adds(out, "\n");
-			buf_free(&ws[k]);
-		}
-	}
+	doc_notices_md(&d, out);
 	if (c->nfd) {
 		buf_adds(out, "\n| finding | entity | before | after | status |\n|---|---|---:|---:|---|\n");
 		static const enum cmp_fstatus order[FD_COUNT] = {FD_GONE, FD_STILL, FD_NEW, FD_NOT_ASSESSED_AFTER,
@@ -300,8 +225,6 @@ static int md_compare(const struct compare *c, struct report_opts *o, struct buf
 	}
 	rules_out_lines(&c->side[0].rules, out, "\n#### Rules overridden before\n\n", "- ", "\n", "", md_text);
 	rules_out_lines(&c->side[1].rules, out, "\n#### Rules overridden after\n\n", "- ", "\n", "", md_text);
-	struct doc d;
-	doc_of_compare(c, &lt, &d);
 	doc_md(&d, DS_CAPTURES, out);
 	doc_md(&d, DS_INPUTS, out);
 	doc_md(&d, DS_METHOD, out);

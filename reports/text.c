@@ -24,77 +24,6 @@ static void pct(struct buf *b, double v) { fmt_pct(b, v, "n/a"); }
 
 /* ---- analysis ---- */
 
-/* What could be assessed, a line per layer. */
-static void coverage_text(const struct analysis *a, struct buf *out)
-{
-	if (ef_on(a->m.filter)) {
-		struct buf o;
-		buf_init(&o);
-		ef_options_text(a->m.filter, &o);
-		buf_printf(out, "\nCOVERAGE (of the selection %s: what these captures could show)\n", o.data);
-		buf_free(&o);
-	} else {
-		buf_adds(out, "\nCOVERAGE (what these captures could show)\n");
-	}
-	for (int l = 0; l < COV_LAYERS; l++) {
-		const struct layer_cov *lc = &a->cov.layer[l];
-		struct buf line;
-		buf_init(&line);
-		buf_printf(&line, "%s", cov_status_words[lc->status]);
-		if (lc->total)
-			buf_printf(&line, " (%zu of %zu active)", lc->assessed, lc->total);
-		if (lc->why && *lc->why)
-			buf_printf(&line, ": %s", lc->why);
-		char ind[16];
-		snprintf(ind, sizeof ind, "  %-8s ", cov_layer_words[l]);
-		text_wrap(out, ind, line.data, 100);
-		buf_free(&line);
-	}
-}
-
-/* The executive summary and the recommended actions (summary.h). */
-static void summary_text(const struct exec_summary *es, struct buf *out)
-{
-	buf_adds(out, "SUMMARY\n");
-	struct buf p;
-	buf_init(&p);
-	if (es->headline && !(es->nsentences && strncmp(es->sentence[0], es->headline, strlen(es->headline)) == 0)) {
-		buf_adds(&p, es->headline);
-		buf_adds(&p, ". ");
-	}
-	for (int i = 0; i < es->nsentences; i++) {
-		if (i)
-			buf_addc(&p, ' ');
-		buf_adds(&p, es->sentence[i]);
-	}
-	text_wrap(out, "  ", p.data ? p.data : "", 100);
-	buf_free(&p);
-	if (!es->nactions)
-		return;
-	buf_adds(out, "\nRECOMMENDED ACTIONS (in this order)\n");
-	for (int i = 0; i < es->nactions; i++) {
-		const struct action *ac = &es->act[i];
-		char ind[16];
-		snprintf(ind, sizeof ind, "  %d. ", i + 1);
-		text_wrap(out, ind, ac->what, 100);
-		text_wrap(out, "     effect: ", ac->effect, 100);
-		struct buf w;
-		buf_init(&w);
-		if (ac->nwhy) {
-			buf_printf(&w, "finding%s ", ac->nwhy > 1 ? "s" : "");
-			for (int k = 0; k < ac->nwhy; k++)
-				buf_printf(&w, "%s%zu", k ? ", " : "", ac->why[k]);
-			buf_adds(&w, " (");
-			buf_adds(&w, ac->because);
-			buf_adds(&w, ")");
-		} else {
-			buf_adds(&w, ac->because);
-		}
-		text_wrap(out, "     why: ", w.data, 100);
-		buf_free(&w);
-	}
-}
-
 /* What SQL Server did while the storage waited (only when the perfmon has its counters). */
 static void sql_text(const struct analysis *a, struct buf *out)
 {
@@ -163,69 +92,6 @@ static void parts_text(const struct capture *c, const char *indent, struct buf *
 	}
 }
 
-/* "guest disks 4, virtual disks 4, ..." of the per-layer counts n (nothing when all are 0). */
-static void layer_counts(const long *n, struct buf *out)
-{
-	static const char *const what[LAYER_COUNT][2] = {
-		{"guest disk", "guest disks"}, {"virtual disk", "virtual disks"}, {"world", "worlds"},
-		{"device", "devices"},         {"adapter", "adapters"},           {"array", "arrays"},
-		{"VM", "VMs"},                 {"SQL Server object", "SQL Server objects"}, {"path", "paths"},
-		{"volume", "volumes"}};
-	int k = 0;
-	for (int l = 0; l < LAYER_COUNT; l++)
-		if (n[l])
-			buf_printf(out, "%s%ld %s", k++ ? ", " : "", n[l], what[l][n[l] != 1]);
-	if (!k)
-		buf_adds(out, "nothing");
-}
-
-/* The window and the selection of an analysis as sentences, unescaped (each writer escapes). */
-void workflow_sentences(const struct analysis *a, struct buf *win, struct buf *sel)
-{
-	if (a->window.on) {
-		buf_adds(win, "Window: ");
-		twin_describe(&a->window, win, NULL);
-		buf_adds(win, "; only its rows were read.");
-	}
-	if (ef_on(a->m.filter)) {
-		const struct ent_filter *f = a->m.filter;
-		buf_adds(sel, "Selection: ");
-		ef_options_text(f, sel);
-		buf_adds(sel, ": kept ");
-		layer_counts(f->kept, sel);
-		buf_adds(sel, "; left out ");
-		layer_counts(f->dropped, sel);
-		buf_adds(sel, !f->devices_unlinked ? "."
-			      : analysis_hyperv(a) ? "; a Hyper-V host capture keeps all its host disks and volumes (perfmon does "
-						     "not count a VM's IO per disk)."
-						   : "; an esxtop capture without per-world columns keeps all its devices (it "
-						     "does not show which VM drives them).");
-		if (a->nshared) {
-			buf_adds(sel, " Shared with VMs outside the selection (their per-world IO over the capture): ");
-			for (size_t i = 0; i < a->nshared && i < 8; i++)
-				buf_printf(sel, "%s%s uses %s (%.0f%% of its commands)", i ? "; " : "", a->shared[i].vm,
-					   a->shared[i].device, 100 * a->shared[i].share);
-			buf_adds(sel, a->nshared > 8 ? "; ..." : ".");
-		}
-	}
-}
-
-void workflow_text(const struct analysis *a, struct buf *out)
-{
-	struct buf w, s;
-	buf_init(&w);
-	buf_init(&s);
-	workflow_sentences(a, &w, &s);
-	if (w.len)
-		text_wrap(out, "", w.data, 100);
-	if (s.len)
-		text_wrap(out, "", s.data, 100);
-	if (w.len || s.len)
-		buf_addc(out, '\n');
-	buf_free(&w);
-	buf_free(&s);
-}
-
 /* "Times are UTC; local time ..." and a blank line. */
 static void times_line(const struct ltime *lt, struct buf *out)
 {
@@ -250,14 +116,13 @@ void analysis_text(const struct analysis *a, struct buf *out)
 	struct ltime lt;
 	ltime_init(&lt, m, NULL);
 	times_line(&lt, out);
-	workflow_text(a, out);
-	struct exec_summary es;
-	summary_of_analysis(a, &lt, &es);
-	summary_text(&es, out);
-	summary_free(&es);
-	buf_adds(out, "\nVERDICT\n");
-	text_wrap(out, "  ", a->verdict ? a->verdict : "", 100);
-	coverage_text(a, out);
+	struct doc d;
+	doc_of_analysis(a, &lt, &d);
+	doc_notices_text(&d, out);
+	doc_text(&d, DS_SUMMARY, out);
+	doc_text(&d, DS_ACTIONS, out);
+	doc_text(&d, DS_VERDICT, out);
+	doc_text(&d, DS_COVERAGE, out);
 	buf_adds(out, "\nCAPTURES\n");
 	for (size_t i = 0; i < m->ncaps; i++) {
 		const struct capture *c = &m->caps[i];
@@ -291,8 +156,6 @@ void analysis_text(const struct analysis *a, struct buf *out)
 		buf_addc(out, '\n');
 		parts_text(c, "    ", out);
 	}
-	struct doc d;
-	doc_of_analysis(a, &lt, &d);
 	doc_text(&d, DS_INPUTS, out);
 	doc_text(&d, DS_RULES, out);
 	doc_text(&d, DS_DISKMAP, out);
@@ -883,14 +746,14 @@ void compare_text(const struct compare *c, struct buf *out)
 	struct ltime lt;
 	ltime_init(&lt, &c->side[1].m, &c->side[0].m);
 	times_line(&lt, out);
-	struct exec_summary es;
-	summary_of_compare(c, &lt, &es);
-	summary_text(&es, out);
-	summary_free(&es);
+	struct doc d;
+	doc_of_compare(c, &lt, &d);
+	doc_compare_summary(c, &d);
+	doc_text(&d, DS_SUMMARY, out);
+	doc_text(&d, DS_ACTIONS, out);
 	buf_adds(out, "\nOUTCOME\n");
 	text_wrap(out, "  ", c->headline ? c->headline : "", 100);
-	buf_adds(out, "\nVERDICT\n");
-	text_wrap(out, "  ", c->detail ? c->detail : "", 100);
+	doc_text(&d, DS_VERDICT, out);
 	if (c->nsql) {
 		buf_adds(out, "\nSQL SERVER (before -> after, means over each side)\n");
 		for (size_t i = 0; i < c->nsql; i++)
@@ -899,20 +762,7 @@ void compare_text(const struct compare *c, struct buf *out)
 	buf_adds(out, "\nCAPTURES\n");
 	captures_text(&c->side[0].m, "before", out);
 	captures_text(&c->side[1].m, "after", out);
-	for (int sd = 0; sd < 2; sd++) {
-		struct buf w, sel;
-		buf_init(&w);
-		buf_init(&sel);
-		workflow_sentences(&c->side[sd], &w, &sel);
-		char ind[16];
-		snprintf(ind, sizeof ind, "  %-7s ", cmp_side_names[sd]);
-		if (w.len)
-			text_wrap(out, ind, w.data, 100);
-		if (sel.len)
-			text_wrap(out, ind, sel.data, 100);
-		buf_free(&w);
-		buf_free(&sel);
-	}
+	doc_notices_text(&d, out);
 	rules_out_lines(&c->side[0].rules, out, "\nRULES before (overridden)\n", "  ", "\n", "", esc);
 	rules_out_lines(&c->side[1].rules, out, "\nRULES after (overridden)\n", "  ", "\n", "", esc);
 	buf_printf(out, "\nCOMPARISONS (per figure after - before with its %.0f%% block bootstrap interval, %u resamples, seed "
@@ -966,8 +816,6 @@ void compare_text(const struct compare *c, struct buf *out)
 	loadbins_text(c, out);
 	findings_text(c, out);
 	only_text(c, out);
-	struct doc d;
-	doc_of_compare(c, NULL, &d);
 	doc_text(&d, DS_INPUTS, out);
 	doc_text(&d, DS_METHOD, out);
 	doc_free(&d);

@@ -29,7 +29,6 @@
 #include "fmt.h"
 #include "ltime.h"
 #include "summary.h"
-#include "text.h"
 #include "version.h"
 
 #ifdef HAVE_XLSXWRITER
@@ -78,8 +77,8 @@ static void header_row(struct xl *x, lxw_worksheet *ws, lxw_row_t r, const char 
 	worksheet_freeze_panes(ws, r + 1, 0);
 }
 
-static void summary_sheet(struct xl *x, const struct report_brand *br, const struct exec_summary *es, const char *verdict,
-			  const struct analysis *a1, const struct analysis *a2)
+static void summary_sheet(struct xl *x, const struct report_brand *br, const struct doc *d, const struct analysis *a1,
+			  const struct analysis *a2)
 {
 	const struct model *m = &a1->m, *m2 = a2 ? &a2->m : NULL;
 	lxw_worksheet *ws = workbook_add_worksheet(x->wb, "Summary");
@@ -102,60 +101,56 @@ static void summary_sheet(struct xl *x, const struct report_brand *br, const str
 	ltime_describe(&t, &x->lt);
 	put_str(x, ws, r, 0, "Times", x->bold);
 	put_str(x, ws, r++, 1, t.data, x->wrap);
-	buf_free(&t);
-	/* what was analysed: each side's window and selection (as the text report says them) */
-	for (int side = 0; side < 2; side++) {
-		const struct analysis *an = side ? a2 : a1;
-		if (!an)
-			continue;
-		struct buf w, sel;
-		buf_init(&w);
-		buf_init(&sel);
-		workflow_sentences(an, &w, &sel);
-		const char *lab[2][2] = {{"Window", "Selection"}, {"Window (after)", "Selection (after)"}};
-		if (a2 && !side)
-			lab[0][0] = "Window (before)", lab[0][1] = "Selection (before)";
-		if (w.len) {
-			put_str(x, ws, r, 0, lab[side][0], x->bold);
-			put_str(x, ws, r++, 1, w.data, x->wrap);
+	/* what was analysed: each side's window and selection (the document's notices) */
+	const struct doc_section *sum = &d->sec[DS_SUMMARY];
+	for (size_t i = 0; i < sum->nb; i++) {
+		const struct doc_block *b = &sum->b[i];
+		for (size_t k = 0; b->role == ROLE_NOTICE && k < b->nrows; k++) {
+			buf_reset(&t);
+			buf_adds(&t, b->cell[k * 2].s);
+			if (b->text)
+				buf_printf(&t, " (%s)", b->text);
+			put_str(x, ws, r, 0, t.data, x->bold);
+			put_str(x, ws, r++, 1, b->cell[k * 2 + 1].s, x->wrap);
 		}
-		if (sel.len) {
-			put_str(x, ws, r, 0, lab[side][1], x->bold);
-			put_str(x, ws, r++, 1, sel.data, x->wrap);
-		}
-		buf_free(&w);
-		buf_free(&sel);
 	}
+	buf_free(&t);
 	r++;
+	const struct doc_block *h = NULL, *lead = NULL, *act = NULL;
+	for (size_t i = 0; i < sum->nb; i++) {
+		if (sum->b[i].role == ROLE_HEADLINE)
+			h = &sum->b[i];
+		if (sum->b[i].role == ROLE_LEAD)
+			lead = &sum->b[i];
+	}
+	if (d->sec[DS_ACTIONS].nb)
+		act = &d->sec[DS_ACTIONS].b[0];
 	put_str(x, ws, r, 0, "Summary", x->bold);
-	put_str(x, ws, r++, 1, es->headline ? es->headline : "", x->bold);
-	for (int i = 0; i < es->nsentences; i++)
-		put_str(x, ws, r++, 1, es->sentence[i], x->wrap);
+	put_str(x, ws, r++, 1, h ? h->text : "", x->bold);
+	for (size_t i = 0; lead && i < lead->nrows; i++)
+		put_str(x, ws, r++, 1, lead->cell[i].s, x->wrap);
 	r++;
-	for (int i = 0; i < es->nactions; i++) {
+	for (size_t i = 0; act && i < act->nrows; i++) {
+		const struct doc_cell *c = &act->cell[i * 4];
 		char lab[32];
-		snprintf(lab, sizeof lab, "Action %d", i + 1);
+		snprintf(lab, sizeof lab, "Action %zu", i + 1);
 		put_str(x, ws, r, 0, lab, x->bold);
-		put_str(x, ws, r++, 1, es->act[i].what, x->wrap);
+		put_str(x, ws, r++, 1, c[0].s, x->wrap);
 		put_str(x, ws, r, 0, "expected effect", NULL);
-		put_str(x, ws, r++, 1, es->act[i].effect, x->wrap);
+		put_str(x, ws, r++, 1, c[1].s, x->wrap);
 		struct buf w;
 		buf_init(&w);
-		if (es->act[i].nwhy) {
-			buf_adds(&w, "findings ");
-			for (int k = 0; k < es->act[i].nwhy; k++)
-				buf_printf(&w, "%s%zu", k ? ", " : "", es->act[i].why[k]);
-			buf_adds(&w, ": ");
-		}
-		buf_adds(&w, es->act[i].because ? es->act[i].because : "");
+		if (*c[2].s)
+			buf_printf(&w, "findings %s: ", c[2].s);
+		buf_adds(&w, c[3].s);
 		put_str(x, ws, r, 0, "why", NULL);
 		put_str(x, ws, r++, 1, w.data, x->wrap);
 		buf_free(&w);
 	}
 	r++;
-	if (verdict) {
+	if (d->sec[DS_VERDICT].nb) {
 		put_str(x, ws, r, 0, "Verdict", x->bold);
-		put_str(x, ws, r++, 1, verdict, x->wrap);
+		put_str(x, ws, r++, 1, d->sec[DS_VERDICT].b[0].text, x->wrap);
 	}
 	/* the captures: file, host, start and end in UTC and local time */
 	r++;
@@ -496,18 +491,15 @@ static int xlsx_analysis(const struct analysis *a, struct report_opts *o, struct
 		return rc;
 	}
 	ltime_init(&x.lt, &a->m, NULL);
-	struct exec_summary es;
-	summary_of_analysis(a, &x.lt, &es);
-	summary_sheet(&x, o->html.brand, &es, a->verdict, a, NULL);
-	summary_free(&es);
-	findings_sheets(&x, a, "");
-	entities_sheet(&x, a, "");
 	struct doc d;
 	static const enum doc_sec more[] = {DS_COVERAGE, DS_INPUTS, DS_RULES, DS_DISKMAP, DS_IOPATH, DS_SQL, DS_METHOD};
-	unsigned mask = 0;
+	unsigned mask = 1u << DS_SUMMARY | 1u << DS_VERDICT;
 	for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
 		mask |= 1u << more[i];
 	doc_of_analysis_only(a, &x.lt, &d, mask);
+	summary_sheet(&x, o->html.brand, &d, a, NULL);
+	findings_sheets(&x, a, "");
+	entities_sheet(&x, a, "");
 	for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
 		doc_sheet(&x, &d, more[i], "");
 	doc_free(&d);
@@ -526,10 +518,10 @@ static int xlsx_compare(const struct compare *c, struct report_opts *o, struct b
 		return rc;
 	}
 	ltime_init(&x.lt, &c->side[CMP_AFTER].m, &c->side[CMP_BEFORE].m);
-	struct exec_summary es;
-	summary_of_compare(c, &x.lt, &es);
-	summary_sheet(&x, o->html.brand, &es, c->detail, &c->side[CMP_BEFORE], &c->side[CMP_AFTER]);
-	summary_free(&es);
+	struct doc d;
+	doc_of_compare(c, &x.lt, &d);
+	doc_compare_summary(c, &d);
+	summary_sheet(&x, o->html.brand, &d, &c->side[CMP_BEFORE], &c->side[CMP_AFTER]);
 	/* every comparison row */
 	lxw_worksheet *ws = workbook_add_worksheet(x.wb, "Comparisons");
 	static const char *const cols[] = {"Entity", "Layer", "Metric", "Unit", "Before p50", "p95", "p99", "max",
@@ -582,8 +574,6 @@ static int xlsx_compare(const struct compare *c, struct report_opts *o, struct b
 	}
 	findings_sheets(&x, &c->side[CMP_BEFORE], " before");
 	findings_sheets(&x, &c->side[CMP_AFTER], " after");
-	struct doc d;
-	doc_of_compare(c, &x.lt, &d);
 	doc_sheet(&x, &d, DS_INPUTS, "");
 	doc_sheet(&x, &d, DS_METHOD, "");
 	doc_free(&d);

@@ -34,6 +34,8 @@ extern const char *const cov_reason_names[COVR_COUNT]; /* "", "no_capture", ... 
 #define COV_LAYERS 6
 /* The layers' short words ("guest", "vSCSI", "world", "device", "adapter", "array"). */
 extern const char *const cov_layer_words[COV_LAYERS];
+/* Their titles in a report: [0] VMware ("Virtual SCSI"), [1] Hyper-V ("VHDX (Hyper-V storage)"). */
+extern const char *const cov_layer_titles[2][COV_LAYERS];
 
 struct layer_cov {
 	enum cov_status status;
