@@ -1,6 +1,7 @@
 /* doc.c — the report document's blocks and their renderers (see doc.h). */
 #include "doc.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -248,6 +249,9 @@ static const struct doc_cell *cell_at(const struct doc_block *b, size_t r, int k
 
 /* ---- sections a writer lays out its own way (enum block_role) ---- */
 
+static void text_findings(const struct doc *d, struct buf *out);
+static void md_findings(const struct doc *d, struct buf *out);
+
 /* The first block of s with role r, or NULL. */
 static const struct doc_block *role_block(const struct doc *d, enum doc_sec s, enum block_role r)
 {
@@ -352,6 +356,8 @@ static bool text_role(const struct doc *d, enum doc_sec s, struct buf *out)
 		buf_printf(out, "%s\n", doc_secs[s].text);
 		doc_summary_para(d, &t);
 		text_wrap(out, "  ", t.data ? t.data : "", 100);
+	} else if (s == DS_FINDINGS) {
+		text_findings(d, out);
 	} else if ((b = role_block(d, s, ROLE_ACTIONS))) {
 		buf_printf(out, "\n%s (in this order)\n", doc_secs[s].text);
 		for (size_t r = 0; r < b->nrows; r++) {
@@ -403,6 +409,8 @@ static bool md_role(const struct doc *d, enum doc_sec s, struct buf *out)
 		md_escape(out, t.data ? t.data : "");
 		buf_adds(out, "\n\n");
 		buf_free(&t);
+	} else if (s == DS_FINDINGS) {
+		md_findings(d, out);
 	} else if ((b = role_block(d, s, ROLE_ACTIONS))) {
 		buf_adds(out, "**Recommended actions, in this order:**\n\n");
 		for (size_t r = 0; r < b->nrows; r++) {
@@ -515,6 +523,275 @@ static bool html_role(const struct doc *d, enum doc_sec s, struct buf *out)
 		return false;
 	}
 	return true;
+}
+
+/* ---- findings ---- */
+
+static const char *fh_s(const struct doc_block *h, enum fhead k) { return cell_s(h, (size_t)k, 1); }
+static double fh_v(const struct doc_block *h, enum fhead k) { return cell_v(h, (size_t)k, 1); }
+static int64_t fh_t(const struct doc_block *h, enum fhead k) { return h->cell[(size_t)k * 2 + 1].ms; }
+
+static int sev_of(const char *w)
+{
+	for (int s = 0; s < 3; s++)
+		if (strcmp(severity_names[s], w) == 0)
+			return s;
+	return SEV_INFO;
+}
+
+/* The block of finding no with role r, or NULL. */
+static const struct doc_block *finding_part(const struct doc *d, size_t no, enum block_role r)
+{
+	size_t n = 0;
+	long at = doc_finding_at(d, no, &n);
+	for (size_t i = 0; at >= 0 && i < n; i++)
+		if (d->sec[DS_FINDINGS].b[(size_t)at + i].role == r)
+			return &d->sec[DS_FINDINGS].b[(size_t)at + i];
+	return NULL;
+}
+
+static size_t findings_n(const struct doc *d)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < d->sec[DS_FINDINGS].nb; i++)
+		n += d->sec[DS_FINDINGS].b[i].role == ROLE_FINDING;
+	return n;
+}
+
+static void text_finding(const struct doc *d, size_t no, struct buf *out)
+{
+	const struct doc_block *h = finding_part(d, no, ROLE_FINDING), *b;
+	char s[32], e[32];
+	time_format_iso(fh_t(h, FH_START), false, s);
+	time_format_iso(fh_t(h, FH_END), false, e);
+	buf_printf(out, "\n%zu. %s  %s  ", no, severity_upper[sev_of(fh_s(h, FH_SEV))], fh_s(h, FH_ID));
+	if (*fh_s(h, FH_HOST)) {
+		fmt_esc(out, fh_s(h, FH_HOST));
+		buf_addc(out, ' ');
+	}
+	fmt_esc(out, fh_s(h, FH_ENTITY));
+	buf_printf(out, "  [%s]%s\n", fh_s(h, FH_LAYER), *fh_s(h, FH_HEUR) ? "  (heuristic)" : "");
+	buf_printf(out, "   %s .. %s", s, e);
+	if (d->lt)
+		ltime_span_note(out, d->lt, fh_t(h, FH_START), fh_t(h, FH_END), "..");
+	buf_adds(out, " (");
+	fmt_duration(out, fh_v(h, FH_SUSTAINED), true);
+	b = finding_part(d, no, ROLE_EPISODE);
+	buf_adds(out, b ? " held" : "");
+	buf_adds(out, ")\n");
+	if (b) {
+		buf_printf(out, "   one episode of %zu windows:", b->nrows);
+		for (size_t k = 0; k < b->nrows; k++) {
+			char a1[32], a2[32];
+			time_format_iso(b->cell[k * 2].ms, false, a1);
+			time_format_iso(b->cell[k * 2 + 1].ms, false, a2);
+			buf_printf(out, "%s %.8s-%.8s", k ? "," : "", a1 + 11, a2 + 11);
+		}
+		buf_addc(out, '\n');
+	}
+	text_wrap(out, "   ", fh_s(h, FH_SUMMARY), 100);
+	b = finding_part(d, no, ROLE_EVIDENCE);
+	for (size_t k = 0; b && k < b->nrows; k++) {
+		buf_printf(out, "   %s %s: min ", k ? "        " : "evidence", cell_s(b, k, EV_COUNTER));
+		fmt_num(out, cell_v(b, k, EV_MIN), "-");
+		buf_adds(out, ", median ");
+		fmt_num(out, cell_v(b, k, EV_MEDIAN), "-");
+		buf_adds(out, ", p95 ");
+		fmt_num(out, cell_v(b, k, EV_P95), "-");
+		buf_adds(out, ", max ");
+		fmt_num(out, cell_v(b, k, EV_MAX), "-");
+		buf_printf(out, " %s", cell_s(b, k, EV_UNIT));
+		if (b->cell[k * (size_t)b->ncols + EV_ABOVE].t == CELL_NUM)
+			buf_printf(out, "; %.0f of %.0f samples above %g", cell_v(b, k, EV_ABOVE), cell_v(b, k, EV_SAMPLES),
+				   cell_v(b, k, EV_THRESHOLD));
+		else
+			buf_printf(out, "; %.0f samples", cell_v(b, k, EV_SAMPLES));
+		buf_addc(out, '\n');
+	}
+	b = finding_part(d, no, ROLE_RULE);
+	for (size_t k = 0; b && k < b->nrows; k++) {
+		const char *key = cell_s(b, k, 0);
+		if (strcmp(key, "Load on the LUN") == 0) {
+			struct buf l;
+			buf_init(&l);
+			fmt_esc(&l, cell_s(b, k, 1));
+			text_wrap(out, "   load: ", l.data, 100);
+			buf_free(&l);
+			continue;
+		}
+		char ind[32];
+		snprintf(ind, sizeof ind, "   %c%s: ", key[0] - 'A' + 'a', key + 1);
+		text_wrap(out, ind, cell_s(b, k, 1), 100);
+	}
+}
+
+static void text_findings(const struct doc *d, struct buf *out)
+{
+	size_t n = findings_n(d);
+	buf_printf(out, "\n%s%s\n", doc_secs[DS_FINDINGS].text, n ? " (worst first)" : "");
+	if (!n)
+		buf_adds(out, "  none\n");
+	for (size_t i = 1; i <= n; i++)
+		text_finding(d, i, out);
+}
+
+/* "2026-07-27 13:04:03 – 13:16:00 UTC (local 06:04:03 – 06:16:00 UTC-07:00)" */
+static void md_window(const struct doc *d, struct buf *b, int64_t t0, int64_t t1)
+{
+	fmt_when(b, t0);
+	buf_adds(b, " – ");
+	if (fmt_same_day(t0, t1))
+		fmt_hhmmss(b, t1);
+	else
+		fmt_when(b, t1);
+	buf_adds(b, " UTC");
+	if (d->lt)
+		ltime_span_note(b, d->lt, t0, t1, "–");
+}
+
+static void md_entity(struct buf *b, const struct doc_block *h)
+{
+	if (*fh_s(h, FH_HOST)) {
+		md_escape(b, fh_s(h, FH_HOST));
+		buf_addc(b, ' ');
+	}
+	md_escape(b, fh_s(h, FH_ENTITY));
+}
+
+static void md_finding(const struct doc *d, size_t no, struct buf *out)
+{
+	const struct doc_block *h = finding_part(d, no, ROLE_FINDING), *b;
+	buf_printf(out, "\n### %zu. %s%s — ", no, fh_s(h, FH_TITLE), *fh_s(h, FH_HEUR) ? " (heuristic)" : "");
+	md_entity(out, h);
+	buf_printf(out, "\n\n**%s**, ", fh_s(h, FH_SEV));
+	md_window(d, out, fh_t(h, FH_START), fh_t(h, FH_END));
+	buf_adds(out, ", sustained ");
+	fmt_duration(out, fh_v(h, FH_SUSTAINED), true);
+	buf_adds(out, ".\n\n");
+	md_escape(out, fh_s(h, FH_SUMMARY));
+	buf_adds(out, "\n");
+	b = finding_part(d, no, ROLE_EVIDENCE);
+	if (b && b->nrows)
+		buf_adds(out, "\n| evidence | min | median | p95 | max | samples above threshold |\n"
+			      "|---|---:|---:|---:|---:|---|\n");
+	for (size_t k = 0; b && k < b->nrows; k++) {
+		buf_adds(out, "| ");
+		md_escape(out, cell_s(b, k, EV_COUNTER));
+		if (*cell_s(b, k, EV_UNIT))
+			buf_printf(out, " (%s)", cell_s(b, k, EV_UNIT));
+		for (int c = EV_MIN; c <= EV_MAX; c++) {
+			buf_adds(out, " | ");
+			fmt_num(out, cell_v(b, k, c), "–");
+		}
+		buf_adds(out, " | ");
+		if (b->cell[k * (size_t)b->ncols + EV_ABOVE].t == CELL_NUM && !isnan(cell_v(b, k, EV_THRESHOLD))) {
+			buf_printf(out, "%.0f of %.0f above ", cell_v(b, k, EV_ABOVE), cell_v(b, k, EV_SAMPLES));
+			fmt_num(out, cell_v(b, k, EV_THRESHOLD), "–");
+		}
+		buf_adds(out, " |\n");
+	}
+	b = finding_part(d, no, ROLE_RULE);
+	for (size_t k = 0; b && k < b->nrows; k++) {
+		buf_printf(out, "\n- **%s:** ", cell_s(b, k, 0));
+		md_escape(out, cell_s(b, k, 1));
+	}
+	buf_adds(out, "\n");
+}
+
+static void md_findings(const struct doc *d, struct buf *out)
+{
+	size_t n = findings_n(d);
+	if (!n) {
+		buf_adds(out, "\nNo findings.\n");
+		return;
+	}
+	buf_adds(out, "\n| # | severity | finding | entity | window |\n|---:|---|---|---|---|\n");
+	for (size_t i = 1; i <= n; i++) {
+		const struct doc_block *h = finding_part(d, i, ROLE_FINDING);
+		buf_printf(out, "| %zu | %s | %s | ", i, fh_s(h, FH_SEV), fh_s(h, FH_TITLE));
+		md_entity(out, h);
+		buf_adds(out, " | ");
+		md_window(d, out, fh_t(h, FH_START), fh_t(h, FH_END));
+		buf_adds(out, " |\n");
+	}
+	for (size_t i = 1; i <= n; i++)
+		md_finding(d, i, out);
+}
+
+static void html_num(struct buf *b, double v) { fmt_num2(b, v, "&ndash;"); }
+
+void doc_customer_text(struct buf *b, const char *s)
+{
+	if (!s)
+		return;
+	struct buf t;
+	buf_init(&t);
+	buf_adds(&t, s);
+	for (int k = 0; k < K_COUNT; k++) {
+		const char *id = kinds[k].name;
+		size_t n = strlen(id);
+		char *p;
+		while (t.data && (p = strstr(t.data, id)) != NULL) {
+			struct buf u;
+			buf_init(&u);
+			buf_add(&u, t.data, (size_t)(p - t.data));
+			buf_printf(&u, "\"%s\"", kinds[k].title);
+			buf_adds(&u, p + n);
+			buf_free(&t);
+			t = u;
+		}
+	}
+	buf_adds(b, t.data ? t.data : "");
+	buf_free(&t);
+}
+
+void doc_html_finding_part(const struct doc *d, size_t no, enum block_role r, struct buf *out)
+{
+	const struct doc_block *b = finding_part(d, no, r);
+	if (!b || !b->nrows)
+		return;
+	if (r == ROLE_RULE) {
+		buf_adds(out, "<dl class=\"rule\">");
+		for (size_t k = 0; k < b->nrows; k++) {
+			bool adv = strcmp(cell_s(b, k, 0), "Advice") == 0;
+			buf_printf(out, "<dt>%s</dt><dd%s>", cell_s(b, k, 0), adv ? " class=\"advice\"" : "");
+			struct buf t;
+			buf_init(&t);
+			if (adv)
+				doc_customer_text(&t, cell_s(b, k, 1));
+			html_escape(out, adv ? t.data : cell_s(b, k, 1));
+			buf_free(&t);
+			buf_adds(out, "</dd>");
+		}
+		buf_adds(out, "</dl>\n");
+		return;
+	}
+	if (r != ROLE_EVIDENCE)
+		return;
+	buf_adds(out, "<div class=\"tablewrap\"><table class=\"evidence\"><thead><tr><th>Counter</th><th class=\"n\">Min</th>"
+		      "<th class=\"n\">Median</th><th class=\"n\">p95</th><th class=\"n\">Max</th><th>Unit</th><th class=\"n\">"
+		      "Samples</th><th class=\"n\">Above threshold</th></tr></thead><tbody>\n");
+	for (size_t k = 0; k < b->nrows; k++) {
+		buf_adds(out, "<tr><td>");
+		html_escape(out, cell_s(b, k, EV_COUNTER));
+		for (int c = EV_MIN; c <= EV_MAX; c++) {
+			buf_adds(out, "</td><td class=\"n\">");
+			html_num(out, cell_v(b, k, c));
+		}
+		buf_adds(out, "</td><td>");
+		html_escape(out, cell_s(b, k, EV_UNIT));
+		buf_printf(out, "</td><td class=\"n\">%.0f</td><td class=\"n\">", cell_v(b, k, EV_SAMPLES));
+		if (b->cell[k * (size_t)b->ncols + EV_ABOVE].t == CELL_NUM) {
+			buf_printf(out, "%.0f", cell_v(b, k, EV_ABOVE));
+			buf_adds(out, " <span class=\"muted\">(&gt; ");
+			html_num(out, cell_v(b, k, EV_THRESHOLD));
+			buf_adds(out, ")</span>");
+		} else {
+			buf_adds(out, "<span class=\"muted\">&ndash;</span>");
+		}
+		buf_adds(out, "</td></tr>\n");
+	}
+	buf_adds(out, "</tbody></table></div>\n");
 }
 
 /* ---- text ---- */

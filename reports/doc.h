@@ -79,7 +79,18 @@ enum block_role {
 	ROLE_COVERAGE,  /* BLK_TABLE: a row per layer (COV_LAYERS, in order): layer, status, assessed,
 	                 * present, why; the caption: the selection it is of, or NULL */
 	ROLE_FOOT,      /* BLK_PARA: a small note at the section's end (HTML only: how times are said) */
+	ROLE_FINDING,   /* BLK_KV: a finding's head, its rows in enum fhead's order */
+	ROLE_EPISODE,   /* BLK_TABLE: the windows of a finding held over several (start, end) */
+	ROLE_EVIDENCE,  /* BLK_TABLE: counter, unit, min, median, p95, max, samples, above, threshold */
+	ROLE_RULE,      /* BLK_KV: "Load on the LUN" (when said), "Rule", "Source", "Advice" (when any) */
 };
+/* The rows of a finding's head (ROLE_FINDING): number, severity (severity_names), rule id, title,
+ * host ("" none), entity, layer (layer_names), heuristic ("heuristic" or ""), start and end (times),
+ * sustained (s), summary. */
+enum fhead { FH_NO, FH_SEV, FH_ID, FH_TITLE, FH_HOST, FH_ENTITY, FH_LAYER, FH_HEUR, FH_START, FH_END, FH_SUSTAINED,
+	     FH_SUMMARY, FH_COUNT };
+enum { EV_COUNTER, EV_UNIT, EV_MIN, EV_MEDIAN, EV_P95, EV_MAX, EV_SAMPLES, EV_ABOVE, EV_THRESHOLD, EV_COUNT };
+
 struct doc_block {
 	enum block_type t;
 	enum block_role role;
@@ -152,6 +163,21 @@ void doc_workflow(struct doc *d, const struct analysis *a, const char *side);
 void doc_notices_text(const struct doc *d, struct buf *out);
 void doc_notices_md(const struct doc *d, struct buf *out);
 void doc_notices_html(const struct doc *d, struct buf *out);
+
+/* Finding no (1-based) f of an analysis into DS_FINDINGS: its head, its episode's windows, its
+ * evidence, its rule, source and advice. */
+void doc_finding(struct doc *d, const struct finding *f, size_t no);
+/* The blocks of finding no (1-based) in d's DS_FINDINGS: the index of its head block, its count of
+ * blocks in *n; -1 when there is none. */
+long doc_finding_at(const struct doc *d, size_t no, size_t *n);
+
+/* Finding no's evidence table (ROLE_EVIDENCE) or its rule, source and advice (ROLE_RULE) as the
+ * HTML report draws them inside the finding's article. */
+void doc_html_finding_part(const struct doc *d, size_t no, enum block_role r, struct buf *out);
+
+/* s for the customer, raw: a rule id it names ("queue.guest_vscsi_cap") said as the finding's
+ * title in quotes (the ids are in the appendix). */
+void doc_customer_text(struct buf *b, const char *s);
 
 /* The analysis report's generated sections: the summary and actions, the verdict, inputs and overrides, the disk map, the overridden
  * rules, coverage, the IO path, SQL Server, the entities and the methodology appendix. */

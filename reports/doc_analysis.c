@@ -164,6 +164,91 @@ void doc_compare_summary(const struct compare *c, struct doc *d)
 	doc_para(d, DS_VERDICT, "%s", c->detail ? c->detail : "");
 }
 
+void doc_finding(struct doc *d, const struct finding *f, size_t no)
+{
+	static const char *const keys[FH_COUNT] = {"finding", "severity", "rule id", "title", "host", "entity", "layer",
+						   "heuristic", "start", "end", "sustained (s)", "summary"};
+	struct doc_block *h = doc_block(d, DS_FINDINGS, BLK_KV, ROLE_FINDING, 2);
+	for (int k = 0; k < FH_COUNT; k++) {
+		doc_row(h);
+		doc_cell_text(h, keys[k]);
+		switch (k) {
+		case FH_NO: doc_cell_num(h, (double)no); break;
+		case FH_SEV: doc_cell_text(h, severity_names[f->sev]); break;
+		case FH_ID: doc_cell_text(h, kinds[f->kind].name); break;
+		case FH_TITLE: doc_cell_text(h, kinds[f->kind].title); break;
+		case FH_HOST: doc_cell_text(h, f->host ? f->host : ""); break;
+		case FH_ENTITY: doc_cell_text(h, f->entity); break;
+		case FH_LAYER: doc_cell_text(h, layer_names[f->layer]); break;
+		case FH_HEUR: doc_cell_text(h, f->heuristic ? "heuristic" : ""); break;
+		case FH_START: doc_cell_time(h, f->start); break;
+		case FH_END: doc_cell_time(h, f->end); break;
+		case FH_SUSTAINED: doc_cell_num(h, f->sustained_s); break;
+		default: doc_cell_text(h, f->summary); break;
+		}
+	}
+	if (f->nsub > 1) {
+		static const char *const eh[] = {"start", "end", NULL};
+		struct doc_block *e = doc_table(d, DS_FINDINGS, "one episode of several windows", eh);
+		e->role = ROLE_EPISODE;
+		for (int k = 0; k < f->nsub; k++) {
+			doc_row(e);
+			doc_cell_time(e, f->sub[k].start);
+			doc_cell_time(e, f->sub[k].end);
+		}
+	}
+	static const char *const evh[] = {"counter", "unit", "min", "median", "p95", "max", "samples", "above", "threshold",
+					  NULL};
+	struct doc_block *t = doc_table(d, DS_FINDINGS, NULL, evh);
+	t->role = ROLE_EVIDENCE;
+	for (int k = 0; k < f->nev; k++) {
+		const struct evidence *ev = &f->ev[k];
+		doc_row(t);
+		doc_cell_text(t, metric_info[ev->metric].label);
+		doc_cell_text(t, metric_info[ev->metric].unit);
+		doc_cell_num(t, ev->min);
+		doc_cell_num(t, ev->median);
+		doc_cell_num(t, ev->p95);
+		doc_cell_num(t, ev->max);
+		doc_cell_num(t, (double)ev->samples);
+		if (ev->above >= 0)
+			doc_cell_num(t, (double)ev->above);
+		else
+			doc_cell_none(t);
+		doc_cell_num(t, ev->threshold);
+	}
+	struct doc_block *r = doc_block(d, DS_FINDINGS, BLK_KV, ROLE_RULE, 2);
+	const char *kv[4][2] = {{"Load on the LUN", f->load}, {"Rule", f->rule}, {"Source", f->source}, {"Advice", f->advice}};
+	for (int k = 0; k < 4; k++) {
+		if (!kv[k][1] || (k != 1 && k != 2 && !*kv[k][1]))
+			continue;
+		doc_row(r);
+		doc_cell_text(r, kv[k][0]);
+		doc_cell_text(r, kv[k][1]);
+	}
+}
+
+long doc_finding_at(const struct doc *d, size_t no, size_t *n)
+{
+	const struct doc_section *s = &d->sec[DS_FINDINGS];
+	size_t seen = 0, i = 0;
+	for (; i < s->nb && seen < no; i++)
+		seen += s->b[i].role == ROLE_FINDING;
+	if (seen < no || !i)
+		return -1;
+	size_t at = i - 1;
+	for (*n = 1; at + *n < s->nb && s->b[at + *n].role != ROLE_FINDING; (*n)++)
+		;
+	return (long)at;
+}
+
+static void findings_sec(const struct analysis *a, struct doc *d)
+{
+	d->sec[DS_FINDINGS].on = true;
+	for (size_t i = 0; i < a->nf; i++)
+		doc_finding(d, &a->f[i], i + 1);
+}
+
 static void verdict_sec(const struct analysis *a, struct doc *d)
 {
 	doc_para(d, DS_VERDICT, "%s", a->verdict ? a->verdict : "");
@@ -549,7 +634,7 @@ static void method_sec(const struct analysis *a, struct doc *d)
 void doc_of_analysis_only(const struct analysis *a, const struct ltime *lt, struct doc *d, unsigned mask)
 {
 	static void (*const build[DS_COUNT])(const struct analysis *, struct doc *) = {
-		[DS_SUMMARY] = summary_sec, [DS_VERDICT] = verdict_sec,
+		[DS_SUMMARY] = summary_sec, [DS_VERDICT] = verdict_sec, [DS_FINDINGS] = findings_sec,
 		[DS_INPUTS] = inputs_of, [DS_DISKMAP] = diskmap_sec, [DS_RULES] = rules_sec, [DS_COVERAGE] = coverage_sec,
 		[DS_IOPATH] = iopath_sec, [DS_SQL] = sql_sec, [DS_ENTITIES] = entities_sec, [DS_METHOD] = method_sec,
 	};

@@ -13,30 +13,13 @@
 
 #include "version.h"
 
-/* Engine text (a finding's summary or advice) for the customer: a rule id it names
- * ("queue.guest_vscsi_cap") said as the finding's title; the ids are in the appendix. */
+/* Engine text (a finding's summary or advice) for the customer, escaped (doc_customer_text). */
 static void esc_words(struct buf *b, const char *s)
 {
-	if (!s)
-		return;
 	struct buf t;
 	buf_init(&t);
-	buf_adds(&t, s);
-	for (int k = 0; k < K_COUNT; k++) {
-		const char *id = kinds[k].name;
-		size_t n = strlen(id);
-		char *p;
-		while (t.data && (p = strstr(t.data, id)) != NULL) {
-			struct buf u;
-			buf_init(&u);
-			buf_add(&u, t.data, (size_t)(p - t.data));
-			buf_printf(&u, "\"%s\"", kinds[k].title);
-			buf_adds(&u, p + n);
-			buf_free(&t);
-			t = u;
-		}
-	}
-	esc(b, t.data);
+	doc_customer_text(&t, s);
+	esc(b, t.data ? t.data : "");
 	buf_free(&t);
 }
 
@@ -723,41 +706,6 @@ static void findings_table(const struct analysis *a, const struct ltime *lt, str
 	buf_adds(b, "</tbody></table></div>\n");
 }
 
-static void evidence_table(const struct finding *f, struct buf *b)
-{
-	if (!f->nev)
-		return;
-	buf_adds(b, "<div class=\"tablewrap\"><table class=\"evidence\"><thead><tr><th>Counter</th><th class=\"n\">Min</th>"
-		    "<th class=\"n\">Median</th><th class=\"n\">p95</th><th class=\"n\">Max</th><th>Unit</th><th class=\"n\">Samples</th>"
-		    "<th class=\"n\">Above threshold</th></tr></thead><tbody>\n");
-	for (int k = 0; k < f->nev; k++) {
-		const struct evidence *ev = &f->ev[k];
-		buf_adds(b, "<tr><td>");
-		esc(b, metric_info[ev->metric].label);
-		buf_adds(b, "</td><td class=\"n\">");
-		num(b, ev->min);
-		buf_adds(b, "</td><td class=\"n\">");
-		num(b, ev->median);
-		buf_adds(b, "</td><td class=\"n\">");
-		num(b, ev->p95);
-		buf_adds(b, "</td><td class=\"n\">");
-		num(b, ev->max);
-		buf_adds(b, "</td><td>");
-		esc(b, metric_info[ev->metric].unit);
-		buf_printf(b, "</td><td class=\"n\">%ld</td><td class=\"n\">", ev->samples);
-		if (ev->above >= 0) {
-			buf_printf(b, "%ld", ev->above);
-			buf_adds(b, " <span class=\"muted\">(&gt; ");
-			num(b, ev->threshold);
-			buf_adds(b, ")</span>");
-		} else {
-			buf_adds(b, "<span class=\"muted\">&ndash;</span>");
-		}
-		buf_adds(b, "</td></tr>\n");
-	}
-	buf_adds(b, "</tbody></table></div>\n");
-}
-
 int report_finding_png(const struct analysis *a, const struct finding *f, const struct html_opts *o, struct buf *png,
 		       struct diag *d)
 {
@@ -840,8 +788,9 @@ static void stack_section(const struct analysis *a, struct buf *out)
 }
 
 /* Finding i: its head, summary, chart, evidence, rule and advice. */
-static void finding_article(const struct analysis *a, size_t i, const struct html_opts *o, const struct html_result *res,
-			    const struct ltime *lt, int max_charts, int *charts_done, struct figs *figs, struct buf *out)
+static void finding_article(const struct analysis *a, const struct doc *rd, size_t i, const struct html_opts *o,
+			    const struct html_result *res, const struct ltime *lt, int max_charts, int *charts_done,
+			    struct figs *figs, struct buf *out)
 {
 	const struct finding *f = &a->f[i];
 	buf_printf(out, "<article class=\"finding\" id=\"f%zu\">\n<div class=\"finding-head\"><span class=\"num\">%zu</span>"
@@ -888,24 +837,9 @@ static void finding_article(const struct analysis *a, size_t i, const struct htm
 		}
 		chart_free(&c);
 	}
-	evidence_table(f, out);
-	buf_adds(out, "<dl class=\"rule\">");
-	if (f->load) {
-		buf_adds(out, "<dt>Load on the LUN</dt><dd>");
-		esc(out, f->load);
-		buf_adds(out, "</dd>");
-	}
-	buf_adds(out, "<dt>Rule</dt><dd>");
-	esc(out, f->rule);
-	buf_adds(out, "</dd><dt>Source</dt><dd>");
-	esc(out, f->source);
-	buf_adds(out, "</dd>");
-	if (f->advice && *f->advice) {
-		buf_adds(out, "<dt>Advice</dt><dd class=\"advice\">");
-		esc_words(out, f->advice);
-		buf_adds(out, "</dd>");
-	}
-	buf_adds(out, "</dl>\n</article>\n");
+	doc_html_finding_part(rd, i + 1, ROLE_EVIDENCE, out);
+	doc_html_finding_part(rd, i + 1, ROLE_RULE, out);
+	buf_adds(out, "</article>\n");
 }
 
 /* No problem found: the evidence of health, busiest disks and LUNs first. */
@@ -1078,7 +1012,8 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	head_html(out, o, m, &lt, t_first, t_last);
 	struct doc rd;
 	doc_of_analysis_only(a, &lt, &rd,
-			     1u << DS_SUMMARY | 1u << DS_VERDICT | 1u << DS_COVERAGE | 1u << DS_INPUTS | 1u << DS_METHOD);
+			     1u << DS_SUMMARY | 1u << DS_VERDICT | 1u << DS_COVERAGE | 1u << DS_FINDINGS | 1u << DS_INPUTS |
+				     1u << DS_METHOD);
 	const char *toc[] = {"summary", "Summary", "verdict", "Verdict", "findings", "Findings", "stack", "IO stack",
 			     "details", "Evidence and charts", "entities", "Disks and LUNs", "captures", "Captures",
 			     "inputs", "Inputs", "methodology", "Methodology", NULL};
@@ -1113,7 +1048,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	struct figs figs;
 	figs_init(&figs, &cs, out);
 	for (size_t i = 0; i < a->nf; i++) {
-		finding_article(a, i, o, res, &lt, max_charts, &charts_done, &figs, out);
+		finding_article(a, &rd, i, o, res, &lt, max_charts, &charts_done, &figs, out);
 	}
 	if (worst < SEV_WARNING && !(res->no_gnuplot && !o->gnuplot_dir)) {
 		overview_charts(a, m, &lt, max_charts, &charts_done, &figs, out);

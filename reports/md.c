@@ -16,8 +16,6 @@
 
 static void md_text(struct buf *b, const char *s) { md_escape(b, s); }
 
-static void md_num(struct buf *b, double v) { fmt_num(b, v, "–"); }
-
 static void entity(struct buf *b, const char *host, const char *name)
 {
 	if (host && *host) {
@@ -25,70 +23,6 @@ static void entity(struct buf *b, const char *host, const char *name)
 		buf_addc(b, ' ');
 	}
 	md_text(b, name);
-}
-
-/* "2026-07-27 13:04:03 – 13:16:00 UTC (local 06:04:03 – 06:16:00 UTC-07:00)" */
-static void window(struct buf *b, const struct ltime *lt, int64_t t0, int64_t t1)
-{
-	fmt_when(b, t0);
-	buf_adds(b, " – ");
-	if (fmt_same_day(t0, t1))
-		fmt_hhmmss(b, t1);
-	else
-		fmt_when(b, t1);
-	buf_adds(b, " UTC");
-	ltime_span_note(b, lt, t0, t1, "–");
-}
-
-static void finding_md(const struct finding *f, const struct ltime *lt, size_t no, struct buf *out)
-{
-	buf_printf(out, "\n### %zu. %s%s — ", no, kinds[f->kind].title, f->heuristic ? " (heuristic)" : "");
-	entity(out, f->host, f->entity);
-	buf_printf(out, "\n\n**%s**, ", severity_names[f->sev]);
-	window(out, lt, f->start, f->end);
-	buf_adds(out, ", sustained ");
-	fmt_duration(out, f->sustained_s, true);
-	buf_adds(out, ".\n\n");
-	md_text(out, f->summary);
-	buf_adds(out, "\n");
-	if (f->nev) {
-		buf_adds(out, "\n| evidence | min | median | p95 | max | samples above threshold |\n"
-			      "|---|---:|---:|---:|---:|---|\n");
-		for (int k = 0; k < f->nev; k++) {
-			const struct evidence *ev = &f->ev[k];
-			buf_adds(out, "| ");
-			md_text(out, metric_info[ev->metric].label);
-			if (metric_info[ev->metric].unit && *metric_info[ev->metric].unit)
-				buf_printf(out, " (%s)", metric_info[ev->metric].unit);
-			buf_adds(out, " | ");
-			md_num(out, ev->min);
-			buf_adds(out, " | ");
-			md_num(out, ev->median);
-			buf_adds(out, " | ");
-			md_num(out, ev->p95);
-			buf_adds(out, " | ");
-			md_num(out, ev->max);
-			buf_adds(out, " | ");
-			if (ev->above >= 0 && !isnan(ev->threshold)) {
-				buf_printf(out, "%ld of %ld above ", ev->above, ev->samples);
-				md_num(out, ev->threshold);
-			}
-			buf_adds(out, " |\n");
-		}
-	}
-	if (f->load) {
-		buf_adds(out, "\n- **Load on the LUN:** ");
-		md_text(out, f->load);
-	}
-	buf_adds(out, "\n- **Rule:** ");
-	md_text(out, f->rule);
-	buf_adds(out, "\n- **Source:** ");
-	md_text(out, f->source);
-	if (f->advice && *f->advice) {
-		buf_adds(out, "\n- **Advice:** ");
-		md_text(out, f->advice);
-	}
-	buf_adds(out, "\n");
 }
 
 /* The report's heading: --title (escaped) when given, else what it is. */
@@ -114,21 +48,7 @@ static int md_analysis(const struct analysis *a, struct report_opts *o, struct b
 	doc_md(&d, DS_ACTIONS, out);
 	doc_md(&d, DS_VERDICT, out);
 	doc_notices_md(&d, out);
-	if (a->nf) {
-		buf_adds(out, "\n| # | severity | finding | entity | window |\n|---:|---|---|---|---|\n");
-		for (size_t i = 0; i < a->nf; i++) {
-			const struct finding *f = &a->f[i];
-			buf_printf(out, "| %zu | %s | %s | ", i + 1, severity_names[f->sev], kinds[f->kind].title);
-			entity(out, f->host, f->entity);
-			buf_adds(out, " | ");
-			window(out, &lt, f->start, f->end);
-			buf_adds(out, " |\n");
-		}
-		for (size_t i = 0; i < a->nf; i++)
-			finding_md(&a->f[i], &lt, i + 1, out);
-	} else {
-		buf_adds(out, "\nNo findings.\n");
-	}
+	doc_md(&d, DS_FINDINGS, out);
 	doc_md(&d, DS_COVERAGE, out);
 	buf_adds(out, "\n#### Captures\n\n| file | format | host | start (UTC) | end (UTC) | rows |\n|---|---|---|---|---|---:|\n");
 	for (size_t i = 0; i < a->m.ncaps; i++) {

@@ -160,68 +160,7 @@ void analysis_text(const struct analysis *a, struct buf *out)
 	doc_text(&d, DS_RULES, out);
 	doc_text(&d, DS_DISKMAP, out);
 	doc_text(&d, DS_IOPATH, out);
-	buf_printf(out, "\nFINDINGS%s\n", a->nf ? " (worst first)" : "");
-	if (!a->nf)
-		buf_adds(out, "  none\n");
-	for (size_t i = 0; i < a->nf; i++) {
-		const struct finding *f = &a->f[i];
-		char s[32], e[32];
-		time_format_iso(f->start, false, s);
-		time_format_iso(f->end, false, e);
-		buf_printf(out, "\n%zu. %s  %s  ", i + 1, severity_upper[f->sev],
-			   kinds[f->kind].name);
-		if (f->host) {
-			esc(out, f->host);
-			buf_addc(out, ' ');
-		}
-		esc(out, f->entity);
-		buf_printf(out, "  [%s]%s\n", layer_names[f->layer], f->heuristic ? "  (heuristic)" : "");
-		buf_printf(out, "   %s .. %s", s, e);
-		ltime_span_note(out, &lt, f->start, f->end, "..");
-		buf_adds(out, " (");
-		duration(out, f->sustained_s);
-		buf_adds(out, f->nsub > 1 ? " held" : "");
-		buf_adds(out, ")\n");
-		if (f->nsub > 1) {
-			buf_printf(out, "   one episode of %d windows:", f->nsub);
-			for (int k = 0; k < f->nsub; k++) {
-				char a1[32], a2[32];
-				time_format_iso(f->sub[k].start, false, a1);
-				time_format_iso(f->sub[k].end, false, a2);
-				buf_printf(out, "%s %.8s-%.8s", k ? "," : "", a1 + 11, a2 + 11);
-			}
-			buf_addc(out, '\n');
-		}
-		text_wrap(out, "   ", f->summary, 100);
-		for (int k = 0; k < f->nev; k++) {
-			const struct evidence *ev = &f->ev[k];
-			buf_printf(out, "   %s %s: min ", k ? "        " : "evidence", metric_info[ev->metric].label);
-			text_num(out, ev->min);
-			buf_adds(out, ", median ");
-			text_num(out, ev->median);
-			buf_adds(out, ", p95 ");
-			text_num(out, ev->p95);
-			buf_adds(out, ", max ");
-			text_num(out, ev->max);
-			buf_printf(out, " %s", metric_info[ev->metric].unit);
-			if (ev->above >= 0)
-				buf_printf(out, "; %ld of %ld samples above %g", ev->above, ev->samples, ev->threshold);
-			else
-				buf_printf(out, "; %ld samples", ev->samples);
-			buf_addc(out, '\n');
-		}
-		if (f->load) {
-			struct buf l;
-			buf_init(&l);
-			esc(&l, f->load);
-			text_wrap(out, "   load: ", l.data, 100);
-			buf_free(&l);
-		}
-		text_wrap(out, "   rule: ", f->rule, 100);
-		text_wrap(out, "   source: ", f->source, 100);
-		if (f->advice && *f->advice)
-			text_wrap(out, "   advice: ", f->advice, 100);
-	}
+	doc_text(&d, DS_FINDINGS, out);
 	sql_text(a, out);
 	doc_text(&d, DS_ENTITIES, out);
 	doc_text(&d, DS_METHOD, out);

@@ -182,7 +182,37 @@ static void summary_sheet(struct xl *x, const struct report_brand *br, const str
 	}
 }
 
-static void findings_sheets(struct xl *x, const struct analysis *a, const char *suffix)
+/* The evidence of the findings of d, a row per counter. */
+static void evidence_sheet(struct xl *x, const struct doc *d, const char *suffix)
+{
+	static const char *const ecols[] = {"Finding #", "Counter", "Unit", "Min", "Median", "p95", "Max", "Samples",
+					    "Above threshold", "Threshold", NULL};
+	char name[32];
+	snprintf(name, sizeof name, "Evidence%s", suffix);
+	lxw_worksheet *ev = workbook_add_worksheet(x->wb, name);
+	header_row(x, ev, 0, ecols);
+	worksheet_set_column(ev, 1, 1, 30, NULL);
+	const struct doc_section *s = &d->sec[DS_FINDINGS];
+	lxw_row_t er = 1, no = 0;
+	for (size_t i = 0; i < s->nb; i++) {
+		const struct doc_block *b = &s->b[i];
+		no += b->role == ROLE_FINDING;
+		for (size_t k = 0; b->role == ROLE_EVIDENCE && k < b->nrows; k++, er++) {
+			const struct doc_cell *c = &b->cell[k * (size_t)b->ncols];
+			put_num(x, ev, er, 0, (double)no);
+			put_str(x, ev, er, 1, c[EV_COUNTER].s, NULL);
+			put_str(x, ev, er, 2, c[EV_UNIT].s, NULL);
+			for (int m = EV_MIN; m <= EV_SAMPLES; m++)
+				put_num(x, ev, er, (lxw_col_t)(m + 1), c[m].v);
+			if (c[EV_ABOVE].t == CELL_NUM)
+				put_num(x, ev, er, 8, c[EV_ABOVE].v);
+			put_num(x, ev, er, 9, c[EV_THRESHOLD].v);
+		}
+	}
+}
+
+/* The findings of d (doc_finding), a row each, then their evidence. */
+static void findings_sheets(struct xl *x, const struct doc *d, const char *suffix)
 {
 	char name[32];
 	snprintf(name, sizeof name, "Findings%s", suffix);
@@ -194,53 +224,40 @@ static void findings_sheets(struct xl *x, const struct analysis *a, const char *
 	worksheet_set_column(ws, 2, 2, 34, NULL);
 	worksheet_set_column(ws, 7, 10, 20, NULL);
 	worksheet_set_column(ws, 12, 15, 60, NULL);
-	for (size_t i = 0; i < a->nf; i++) {
-		const struct finding *f = &a->f[i];
-		lxw_row_t r = (lxw_row_t)i + 1;
-		put_num(x, ws, r, 0, (double)(i + 1));
-		put_str(x, ws, r, 1, severity_names[f->sev], NULL);
-		put_str(x, ws, r, 2, kinds[f->kind].title, NULL);
-		put_str(x, ws, r, 3, kinds[f->kind].name, NULL);
-		put_str(x, ws, r, 4, f->host ? f->host : "", NULL);
-		put_str(x, ws, r, 5, f->entity, NULL);
-		put_str(x, ws, r, 6, layer_names[f->layer], NULL);
-		if (f->end > f->start) {
-			put_time(x, ws, r, 7, f->start, 0);
-			put_time(x, ws, r, 8, f->end, 0);
-			put_local(x, ws, r, 9, f->start);
-			put_local(x, ws, r, 10, f->end);
-		}
-		put_num(x, ws, r, 11, f->sustained_s);
-		put_str(x, ws, r, 12, f->summary, NULL);
-		put_str(x, ws, r, 13, f->rule, NULL);
-		put_str(x, ws, r, 14, f->source, NULL);
-		put_str(x, ws, r, 15, f->advice, NULL);
-	}
-	snprintf(name, sizeof name, "Evidence%s", suffix);
-	lxw_worksheet *ev = workbook_add_worksheet(x->wb, name);
-	static const char *const ecols[] = {"Finding #", "Counter", "Unit", "Min", "Median", "p95", "Max", "Samples",
-					    "Above threshold", "Threshold", NULL};
-	header_row(x, ev, 0, ecols);
-	worksheet_set_column(ev, 1, 1, 30, NULL);
-	lxw_row_t r = 1;
-	for (size_t i = 0; i < a->nf; i++) {
-		const struct finding *f = &a->f[i];
-		for (int k = 0; k < f->nev; k++) {
-			const struct evidence *e = &f->ev[k];
-			put_num(x, ev, r, 0, (double)(i + 1));
-			put_str(x, ev, r, 1, metric_info[e->metric].label, NULL);
-			put_str(x, ev, r, 2, metric_info[e->metric].unit, NULL);
-			put_num(x, ev, r, 3, e->min);
-			put_num(x, ev, r, 4, e->median);
-			put_num(x, ev, r, 5, e->p95);
-			put_num(x, ev, r, 6, e->max);
-			put_num(x, ev, r, 7, (double)e->samples);
-			if (e->above >= 0)
-				put_num(x, ev, r, 8, (double)e->above);
-			put_num(x, ev, r, 9, e->threshold);
+	static const int textcol[][2] = {{FH_SEV, 1}, {FH_TITLE, 2}, {FH_ID, 3}, {FH_HOST, 4}, {FH_ENTITY, 5},
+					 {FH_LAYER, 6}, {FH_SUMMARY, 12}};
+	const struct doc_section *s = &d->sec[DS_FINDINGS];
+	lxw_row_t r = 0;
+	for (size_t i = 0; i < s->nb; i++) {
+		const struct doc_block *b = &s->b[i];
+		if (b->role == ROLE_FINDING) {
+			const struct doc_cell *h = b->cell; /* key, value per row */
 			r++;
+			put_num(x, ws, r, 0, h[FH_NO * 2 + 1].v);
+			for (size_t k = 0; k < sizeof textcol / sizeof textcol[0]; k++)
+				put_str(x, ws, r, (lxw_col_t)textcol[k][1], h[textcol[k][0] * 2 + 1].s, NULL);
+			int64_t t0 = h[FH_START * 2 + 1].ms, t1 = h[FH_END * 2 + 1].ms;
+			if (t1 > t0) {
+				put_time(x, ws, r, 7, t0, 0);
+				put_time(x, ws, r, 8, t1, 0);
+				put_local(x, ws, r, 9, t0);
+				put_local(x, ws, r, 10, t1);
+			}
+			put_num(x, ws, r, 11, h[FH_SUSTAINED * 2 + 1].v);
+		} else if (b->role == ROLE_RULE) {
+			bool adv = false;
+			for (size_t k = 0; k < b->nrows; k++) {
+				const char *key = b->cell[k * 2].s;
+				int col = strcmp(key, "Rule") == 0 ? 13 : strcmp(key, "Source") == 0 ? 14 : strcmp(key, "Advice") == 0 ? 15 : -1;
+				adv |= col == 15;
+				if (col >= 0)
+					put_str(x, ws, r, (lxw_col_t)col, b->cell[k * 2 + 1].s, NULL);
+			}
+			if (!adv)
+				put_str(x, ws, r, 15, "", NULL);
 		}
 	}
+	evidence_sheet(x, d, suffix);
 }
 
 static void entities_sheet(struct xl *x, const struct analysis *a, const char *suffix)
@@ -493,12 +510,12 @@ static int xlsx_analysis(const struct analysis *a, struct report_opts *o, struct
 	ltime_init(&x.lt, &a->m, NULL);
 	struct doc d;
 	static const enum doc_sec more[] = {DS_COVERAGE, DS_INPUTS, DS_RULES, DS_DISKMAP, DS_IOPATH, DS_SQL, DS_METHOD};
-	unsigned mask = 1u << DS_SUMMARY | 1u << DS_VERDICT;
+	unsigned mask = 1u << DS_SUMMARY | 1u << DS_VERDICT | 1u << DS_FINDINGS;
 	for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
 		mask |= 1u << more[i];
 	doc_of_analysis_only(a, &x.lt, &d, mask);
 	summary_sheet(&x, o->html.brand, &d, a, NULL);
-	findings_sheets(&x, a, "");
+	findings_sheets(&x, &d, "");
 	entities_sheet(&x, a, "");
 	for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
 		doc_sheet(&x, &d, more[i], "");
@@ -572,8 +589,12 @@ static int xlsx_compare(const struct compare *c, struct report_opts *o, struct b
 		put_num(&x, fd, fr, 7, f->sustained_s[0]);
 		put_num(&x, fd, fr, 8, f->sustained_s[1]);
 	}
-	findings_sheets(&x, &c->side[CMP_BEFORE], " before");
-	findings_sheets(&x, &c->side[CMP_AFTER], " after");
+	for (int s = 0; s < 2; s++) {
+		struct doc sd;
+		doc_of_analysis_only(&c->side[s], &x.lt, &sd, 1u << DS_FINDINGS);
+		findings_sheets(&x, &sd, s ? " after" : " before");
+		doc_free(&sd);
+	}
 	doc_sheet(&x, &d, DS_INPUTS, "");
 	doc_sheet(&x, &d, DS_METHOD, "");
 	doc_free(&d);
