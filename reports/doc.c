@@ -250,7 +250,6 @@ static const struct doc_cell *cell_at(const struct doc_block *b, size_t r, int k
 /* ---- sections a writer lays out its own way (enum block_role) ---- */
 
 static void text_findings(const struct doc *d, struct buf *out);
-static void md_findings(const struct doc *d, struct buf *out);
 
 /* The first block of s with role r, or NULL. */
 static const struct doc_block *role_block(const struct doc *d, enum doc_sec s, enum block_role r)
@@ -271,6 +270,37 @@ static double cell_v(const struct doc_block *b, size_t r, int k)
 {
 	return b->cell[r * (size_t)b->ncols + (size_t)k].v;
 }
+
+/* SQL Server: an instance's paragraph, then its files, its episodes under a line that names them. */
+static void text_sql(const struct doc *d, struct buf *out)
+{
+	const struct doc_section *sec = &d->sec[DS_SQL];
+	buf_printf(out, "\n%s (what it did while the storage waited)\n", doc_secs[DS_SQL].text);
+	for (size_t i = 0; i < sec->nb; i++) {
+		const struct doc_block *b = &sec->b[i];
+		if (b->t == BLK_PARA) {
+			text_wrap(out, "  ", b->text, 100);
+			continue;
+		}
+		const char *last = "";
+		for (size_t r = 0; b->t == BLK_KV && r < b->nrows; r++) {
+			const char *k = cell_s(b, r, 0);
+			if (strcmp(k, "Files") == 0) {
+				text_wrap(out, "    files: ", cell_s(b, r, 1), 100);
+			} else if (strcmp(k, "Episodes") == 0) {
+				text_wrap(out, "    ", cell_s(b, r, 1), 100);
+			} else {
+				if (strcmp(k, last) != 0)
+					buf_adds(out, strcmp(k, "Without a storage cause") == 0 ? "    SQL Server waits without a storage "
+												   "cause:\n"
+												 : "    during the storage episodes:\n");
+				text_wrap(out, "    - ", cell_s(b, r, 1), 100);
+			}
+			last = k;
+		}
+	}
+}
+static void md_findings(const struct doc *d, struct buf *out);
 
 void doc_summary_para(const struct doc *d, struct buf *out)
 {
@@ -358,6 +388,8 @@ static bool text_role(const struct doc *d, enum doc_sec s, struct buf *out)
 		text_wrap(out, "  ", t.data ? t.data : "", 100);
 	} else if (s == DS_FINDINGS) {
 		text_findings(d, out);
+	} else if (s == DS_SQL) {
+		text_sql(d, out);
 	} else if ((b = role_block(d, s, ROLE_ACTIONS))) {
 		buf_printf(out, "\n%s (in this order)\n", doc_secs[s].text);
 		for (size_t r = 0; r < b->nrows; r++) {

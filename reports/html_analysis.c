@@ -892,37 +892,6 @@ static void overview_charts(const struct analysis *a, const struct model *m, con
 	}
 }
 
-/* SQL Server while the storage waited (nothing without an instance). */
-static void sql_section(const struct analysis *a, struct buf *out)
-{
-	for (size_t i = 0; a->sql && i < a->sql->n; i++) {
-		const struct sql_instance *si = &a->sql->in[i];
-		if (!i)
-			buf_adds(out, "<section id=\"sql\">\n<h2>SQL Server while the storage waited</h2>\n");
-		buf_adds(out, "<p>");
-		esc(out, si->summary);
-		buf_adds(out, "</p>\n<ul>\n");
-		for (size_t k = 0; k < si->nplace; k++) {
-			buf_adds(out, "<li>");
-			esc(out, si->place[k].text);
-			buf_adds(out, "</li>\n");
-		}
-		for (size_t k = 0; k < si->nep; k++) {
-			buf_adds(out, "<li>");
-			esc(out, si->ep[k].text);
-			buf_adds(out, "</li>\n");
-		}
-		for (size_t k = 0; k < si->nsym; k++) {
-			buf_adds(out, "<li><b>Without a storage cause:</b> ");
-			esc(out, si->sym[k].text);
-			buf_adds(out, "</li>\n");
-		}
-		buf_adds(out, "</ul>\n");
-		if (i + 1 == a->sql->n)
-			buf_adds(out, "</section>\n");
-	}
-}
-
 /* The document head and the page header: hosts, period, captures, the report's date. */
 static void head_html(struct buf *out, const struct html_opts *o, const struct model *m, const struct ltime *lt,
 		      int64_t t_first, int64_t t_last)
@@ -1012,7 +981,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	head_html(out, o, m, &lt, t_first, t_last);
 	struct doc rd;
 	doc_of_analysis_only(a, &lt, &rd,
-			     1u << DS_SUMMARY | 1u << DS_VERDICT | 1u << DS_COVERAGE | 1u << DS_FINDINGS | 1u << DS_INPUTS |
+			     1u << DS_SUMMARY | 1u << DS_VERDICT | 1u << DS_COVERAGE | 1u << DS_FINDINGS | 1u << DS_SQL | 1u << DS_INPUTS |
 				     1u << DS_METHOD);
 	const char *toc[] = {"summary", "Summary", "verdict", "Verdict", "findings", "Findings", "stack", "IO stack",
 			     "details", "Evidence and charts", "entities", "Disks and LUNs", "captures", "Captures",
@@ -1085,7 +1054,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	buf_adds(out, "</section>\n");
 
 	/* SQL Server while the storage waited */
-	sql_section(a, out);
+	doc_html(&rd, DS_SQL, out);
 
 	if (o->extra_html)
 		buf_adds(out, o->extra_html);

@@ -72,27 +72,7 @@ static int md_analysis(const struct analysis *a, struct report_opts *o, struct b
 	doc_md(&d, DS_RULES, out);
 	doc_md(&d, DS_DISKMAP, out);
 	doc_md(&d, DS_IOPATH, out);
-	for (size_t i = 0; a->sql && i < a->sql->n; i++) {
-		const struct sql_instance *si = &a->sql->in[i];
-		buf_adds(out, i ? "\n" : "\n#### SQL Server while the storage waited\n\n");
-		md_text(out, si->summary);
-		buf_adds(out, "\n\n");
-		for (size_t k = 0; k < si->nplace; k++) {
-			buf_adds(out, "- Files: ");
-			md_text(out, si->place[k].text);
-			buf_adds(out, "\n");
-		}
-		for (size_t k = 0; k < si->nep; k++) {
-			buf_adds(out, "- Episode: ");
-			md_text(out, si->ep[k].text);
-			buf_adds(out, "\n");
-		}
-		for (size_t k = 0; k < si->nsym; k++) {
-			buf_adds(out, "- **Without a storage cause:** ");
-			md_text(out, si->sym[k].text);
-			buf_adds(out, "\n");
-		}
-	}
+	doc_md(&d, DS_SQL, out);
 	doc_md(&d, DS_ENTITIES, out);
 	doc_md(&d, DS_METHOD, out);
 	doc_free(&d);

@@ -24,33 +24,6 @@ static void pct(struct buf *b, double v) { fmt_pct(b, v, "n/a"); }
 
 /* ---- analysis ---- */
 
-/* What SQL Server did while the storage waited (only when the perfmon has its counters). */
-static void sql_text(const struct analysis *a, struct buf *out)
-{
-	if (!a->sql || !a->sql->n)
-		return;
-	buf_adds(out, "\nSQL SERVER (what it did while the storage waited)\n");
-	for (size_t i = 0; i < a->sql->n; i++) {
-		const struct sql_instance *si = &a->sql->in[i];
-		text_wrap(out, "  ", si->summary, 100);
-		for (size_t k = 0; k < si->nplace; k++)
-			text_wrap(out, "    files: ", si->place[k].text, 100);
-		if (!si->nplace)
-			text_wrap(out, "    files: ", "no database's files are tied to a disk (the capture has no Log Bytes Flushed/sec "
-					 "or Page reads/sec that follows one, and no --map database line)", 100);
-		if (si->nep)
-			buf_adds(out, "    during the storage episodes:\n");
-		for (size_t k = 0; k < si->nep; k++)
-			text_wrap(out, "    - ", si->ep[k].text, 100);
-		if (si->nsym)
-			buf_adds(out, "    SQL Server waits without a storage cause:\n");
-		for (size_t k = 0; k < si->nsym; k++)
-			text_wrap(out, "    - ", si->sym[k].text, 100);
-		if (!si->nep && !si->nsym)
-			text_wrap(out, "    ", "no storage episode on its disks and no SQL Server wait above its target.", 100);
-	}
-}
-
 /* The files merged into capture c, one line each (nothing when it is one file). */
 static void parts_text(const struct capture *c, const char *indent, struct buf *out)
 {
@@ -161,7 +134,7 @@ void analysis_text(const struct analysis *a, struct buf *out)
 	doc_text(&d, DS_DISKMAP, out);
 	doc_text(&d, DS_IOPATH, out);
 	doc_text(&d, DS_FINDINGS, out);
-	sql_text(a, out);
+	doc_text(&d, DS_SQL, out);
 	doc_text(&d, DS_ENTITIES, out);
 	doc_text(&d, DS_METHOD, out);
 	doc_free(&d);
