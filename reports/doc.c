@@ -752,13 +752,98 @@ static void md_findings(const struct doc *d, struct buf *out)
 
 static void html_num(struct buf *b, double v) { fmt_num2(b, v, "&ndash;"); }
 
+/* One tag of a source ("vmw KB 2053145", "ms-docs Storage Quality of Service", "pal", "seed") by
+ * its public reference, into out; nothing for the project's own material ("seed"). */
+static void public_ref(struct buf *out, const char *tag, size_t n)
+{
+	static const char *const pre[][2] = {
+		{"vmw-derived ", "derived from VMware "}, {"vmw ", "VMware "}, {"ms-docs ", "Microsoft Docs, "},
+		{"ms-blog ", "Microsoft blog, "}, {"ms: ", "Microsoft, "}, {"seed, ", ""},
+	};
+	static const char *const whole[][2] = {
+		{"vmw", "VMware documentation"}, {"ms", "Microsoft documentation"}, {"pal", "PAL thresholds"},
+		{"derived", "derived"}, {"seed", ""},
+	};
+	for (size_t k = 0; k < sizeof whole / sizeof whole[0]; k++)
+		if (strlen(whole[k][0]) == n && strncmp(tag, whole[k][0], n) == 0) {
+			buf_adds(out, whole[k][1]);
+			return;
+		}
+	for (size_t k = 0; k < sizeof pre / sizeof pre[0]; k++) {
+		size_t p = strlen(pre[k][0]);
+		if (n > p && strncmp(tag, pre[k][0], p) == 0) {
+			buf_adds(out, pre[k][1]);
+			buf_add(out, tag + p, n - p);
+			return;
+		}
+	}
+	buf_add(out, tag, n);
+}
+
+/* s with its source tags ("[vmw KB 2053145] PVSCSI 64/254", "... [seed].") said by their public
+ * reference ("VMware KB 2053145: PVSCSI 64/254"), the project's own ("[seed]") left out. */
+static void public_sources(struct buf *out, const char *s)
+{
+	while (*s) {
+		const char *o = strchr(s, '[');
+		const char *c = o ? strchr(o, ']') : NULL;
+		if (!o || !c) {
+			buf_adds(out, s);
+			return;
+		}
+		bool lead = o == s || (o >= s + 2 && o[-1] == ' ' && o[-2] == ';');
+		size_t before = (size_t)(o - s);
+		if (!lead && before && o[-1] == ' ')
+			before--; /* "queue [seed]." -> "queue." */
+		buf_add(out, s, before);
+		struct buf r;
+		buf_init(&r);
+		for (const char *t = o + 1; t < c;) { /* "[seed][vmw]" and "[a; b]" */
+			const char *e = t;
+			while (e < c && *e != ';')
+				e++;
+			size_t at = r.len;
+			buf_adds(&r, r.len ? "; " : "");
+			size_t mark = r.len;
+			public_ref(&r, t, (size_t)(e - t));
+			if (r.len == mark)
+				r.len = at; /* a tag said by nothing */
+			t = e < c ? e + 1 + (e[1] == ' ') : c;
+		}
+		s = c + 1;
+		while (*s == '[' && strchr(s, ']')) { /* adjacent tags: "[seed][vmw] KB ..." */
+			const char *c2 = strchr(s, ']');
+			size_t at = r.len;
+			buf_adds(&r, r.len ? "; " : "");
+			size_t mark = r.len;
+			public_ref(&r, s + 1, (size_t)(c2 - s - 1));
+			if (r.len == mark)
+				r.len = at;
+			s = c2 + 1;
+		}
+		if (r.len && r.data)
+			r.data[r.len] = '\0';
+		if (r.len && lead) {
+			if (r.data[0] >= 'a' && r.data[0] <= 'z')
+				r.data[0] = (char)(r.data[0] - 'a' + 'A'); /* "Derived: ..." */
+			buf_add(out, r.data, r.len);
+			buf_adds(out, *s == ' ' ? ":" : "");
+		} else if (r.len) {
+			buf_printf(out, " (%s)", r.data);
+		} else if (lead && *s == ' ') {
+			s++;
+		}
+		buf_free(&r);
+	}
+}
+
 void doc_customer_text(struct buf *b, const char *s)
 {
 	if (!s)
 		return;
 	struct buf t;
 	buf_init(&t);
-	buf_adds(&t, s);
+	public_sources(&t, s);
 	for (int k = 0; k < K_COUNT; k++) {
 		const char *id = kinds[k].name;
 		size_t n = strlen(id);
@@ -789,9 +874,8 @@ void doc_html_finding_part(const struct doc *d, size_t no, enum block_role r, st
 			buf_printf(out, "<dt>%s</dt><dd%s>", cell_s(b, k, 0), adv ? " class=\"advice\"" : "");
 			struct buf t;
 			buf_init(&t);
-			if (adv)
-				doc_customer_text(&t, cell_s(b, k, 1));
-			html_escape(out, adv ? t.data : cell_s(b, k, 1));
+			doc_customer_text(&t, cell_s(b, k, 1));
+			html_escape(out, t.data ? t.data : "");
 			buf_free(&t);
 			buf_adds(out, "</dd>");
 		}
@@ -1037,12 +1121,24 @@ void doc_md(const struct doc *d, enum doc_sec s, struct buf *out)
 
 /* ---- HTML ---- */
 
-static void html_cell(const struct doc *d, const struct doc_cell *c, struct buf *out)
+/* Text for the customer (doc_customer_text: no rule id, no internal source tag), escaped; cust
+ * false: as it is (the inputs and rules name the consultant's files and rule ids on purpose). */
+static void html_text(const char *s, bool cust, struct buf *out)
+{
+	struct buf t;
+	buf_init(&t);
+	if (cust)
+		doc_customer_text(&t, s);
+	html_escape(out, cust ? (t.data ? t.data : "") : s);
+	buf_free(&t);
+}
+
+static void html_cell(const struct doc *d, const struct doc_cell *c, bool cust, struct buf *out)
 {
 	struct buf t;
 	buf_init(&t);
 	doc_cell_str(d, c, &t);
-	html_escape(out, t.data ? t.data : "");
+	html_text(t.data ? t.data : "", cust, out);
 	buf_free(&t);
 }
 
@@ -1051,6 +1147,7 @@ void doc_html(const struct doc *d, enum doc_sec s, struct buf *out)
 	const struct doc_section *sec = &d->sec[s];
 	if (!sec->on || html_role(d, s, out))
 		return;
+	bool cust = s != DS_INPUTS && s != DS_RULES && s != DS_DISKMAP;
 	/* the id is the registry's mark id="x" */
 	buf_printf(out, "<section %s>\n<h2>", doc_secs[s].html);
 	html_escape(out, doc_secs[s].title);
@@ -1065,14 +1162,14 @@ void doc_html(const struct doc *d, enum doc_sec s, struct buf *out)
 		switch (b->t) {
 		case BLK_PARA:
 			buf_adds(out, "<p>");
-			html_escape(out, b->text);
+			html_text(b->text, cust, out);
 			buf_adds(out, "</p>\n");
 			break;
 		case BLK_LIST:
 			buf_adds(out, "<ul>\n");
 			for (size_t r = 0; r < b->nrows; r++) {
 				buf_adds(out, cell_at(b, r, 0)->v > 0 ? "<li class=\"sub\">" : "<li>");
-				html_cell(d, cell_at(b, r, 0), out);
+				html_cell(d, cell_at(b, r, 0), cust, out);
 				buf_adds(out, "</li>\n");
 			}
 			buf_adds(out, "</ul>\n");
@@ -1081,9 +1178,9 @@ void doc_html(const struct doc *d, enum doc_sec s, struct buf *out)
 			buf_adds(out, "<dl class=\"kv\">\n");
 			for (size_t r = 0; r < b->nrows; r++) {
 				buf_adds(out, "<dt>");
-				html_cell(d, cell_at(b, r, 0), out);
+				html_cell(d, cell_at(b, r, 0), cust, out);
 				buf_adds(out, "</dt><dd>");
-				html_cell(d, cell_at(b, r, 1), out);
+				html_cell(d, cell_at(b, r, 1), cust, out);
 				buf_adds(out, "</dd>\n");
 			}
 			buf_adds(out, "</dl>\n");
@@ -1107,7 +1204,7 @@ void doc_html(const struct doc *d, enum doc_sec s, struct buf *out)
 				for (int k = 0; k < b->ncols; k++) {
 					const struct doc_cell *c = cell_at(b, r, k);
 					buf_adds(out, c->t == CELL_NUM ? "<td class=\"num\">" : "<td>");
-					html_cell(d, c, out);
+					html_cell(d, c, cust, out);
 					buf_adds(out, "</td>");
 				}
 				buf_adds(out, "</tr>\n");

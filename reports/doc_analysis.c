@@ -572,8 +572,8 @@ static void entities_sec(const struct analysis *a, struct doc *d)
 }
 
 /* The methodology appendix: how the analysis reads the captures and applies its rules, and what
- * the counters mean (doc/domain.md, doc/hyperv-domain.md and doc/rules-sources.md give the
- * sources; every rule's source is also in `iopsy rules`). */
+ * the counters it used mean, each with its public source (the project's doc/domain.md,
+ * doc/hyperv-domain.md and doc/rules-sources.md cite them; a report names no project file). */
 static void method_sec(const struct analysis *a, struct doc *d)
 {
 	doc_para(d, DS_METHOD,
@@ -593,42 +593,59 @@ static void method_sec(const struct analysis *a, struct doc *d)
 		 "said to be not assessed, never assumed healthy.");
 	doc_para(d, DS_METHOD,
 		 "Clocks and windows. Times are UTC with the customer's local time beside them; a guest's clock is "
-		 "aligned to the host's by --clock-offset or by the lag that best correlates mapped IOPS; --from/--to "
-		 "restrict the analysis to a window, and the coverage table says what could be assessed.");
+		 "aligned to the host's by the offset given with the analysis or by the lag that best correlates mapped "
+		 "IOPS; an analysis can be restricted to a time window, and the coverage table says what could be assessed.");
+	/* the terms of the captures this report read: esxtop's, a Windows guest's perfmon, Hyper-V's */
+	bool esx = false, win = false, hv = false;
+	for (size_t i = 0; i < a->m.ncaps; i++) {
+		const char *f = a->m.caps[i].format ? a->m.caps[i].format : "";
+		esx |= strcmp(f, "esxtop") == 0;
+		win |= strcmp(f, "perfmon") == 0 || strcmp(f, "hyperv") == 0;
+		hv |= strcmp(f, "hyperv") == 0;
+	}
 	static const char *const head[] = {"term", "meaning", "source", NULL};
 	struct doc_block *t = doc_table(d, DS_METHOD, "Glossary", head);
-	static const char *const g[][3] = {
-		{"GAVG", "guest latency per command as ESXi sees it: DAVG + KAVG", "[vmw] doc/domain.md (latency split)"},
-		{"DAVG", "device latency: below the HBA, to the array and back", "[vmw] doc/domain.md (latency split)"},
-		{"KAVG", "time in the VMkernel; QAVG, the queue wait, is part of it", "[vmw] doc/domain.md (latency split)"},
-		{"DQLEN", "the LUN queue depth the host allows now (lowered by adaptive queue depth or SIOC)",
-		 "[vmw] doc/domain.md; KB 1008113 (adaptive queue depth)"},
-		{"ACTV / QUED", "commands at the device / waiting in the VMkernel for a queue slot; QUED > 0 means IOs wait in "
-				"the kernel", "[vmw] doc/domain.md"},
-		{"AQLEN", "the adapter's queue depth (only with esxtop -a)", "[vmw] doc/domain.md"},
-		{"DSNRO", "Disk.SchedNumReqOutstanding: caps a LUN's outstanding IO when more than one VM is active on it",
-		 "[vmw] doc/domain.md"},
-		{"vSCSI per-disk queue", "LSI Logic SAS: 32 per disk; PVSCSI: 64 per disk by default, 254 with MaxQueueDepth",
-		 "[seed][vmw] KB 2053145, doc/domain.md"},
-		{"Avg. Disk sec/Transfer", "perfmon's latency of a guest disk (seconds in the capture; ms here)",
-		 "[ms][pal] doc/domain.md"},
-		{"Current Disk Queue Length", "IOs outstanding on a guest disk at the sample (instantaneous)", "[ms] doc/domain.md"},
-		{"VHDX Latency", "Hyper-V Virtual Storage Device latency of a virtual disk file", "[ms] doc/hyperv-domain.md"},
-		{"CPU Wait Time Per Dispatch", "how long a Hyper-V virtual processor waits to be scheduled (CPU contention)",
-		 "[ms] doc/hyperv-domain.md"},
+	enum { ESX, WIN, HV };
+	static const struct {
+		int of;
+		const char *term, *meaning, *source;
+	} g[] = {
+		{ESX, "GAVG", "guest latency per command as ESXi sees it: DAVG + KAVG",
+		 "VMware, Interpreting esxtop Statistics §4.2.2 (latency statistics)"},
+		{ESX, "DAVG", "device latency: below the HBA, to the array and back",
+		 "VMware, Interpreting esxtop Statistics §4.2.2"},
+		{ESX, "KAVG", "time in the VMkernel; QAVG, the queue wait, is part of it",
+		 "VMware, Interpreting esxtop Statistics §4.2.2"},
+		{ESX, "DQLEN", "the LUN queue depth the host allows now (lowered by adaptive queue depth or SIOC)",
+		 "VMware, Interpreting esxtop Statistics §4.2.3 (queue statistics); VMware KB 1008113 (adaptive queue depth)"},
+		{ESX, "ACTV / QUED", "commands at the device / waiting in the VMkernel for a queue slot; QUED > 0 means IOs wait "
+				     "in the kernel", "VMware, Interpreting esxtop Statistics §4.2.3"},
+		{ESX, "AQLEN", "the adapter's queue depth (only with esxtop -a)", "VMware, Interpreting esxtop Statistics §4.2.3"},
+		{ESX, "DSNRO", "Disk.SchedNumReqOutstanding: caps a LUN's outstanding IO when more than one VM is active on it",
+		 "VMware vSphere Storage documentation (Disk.SchedNumReqOutstanding); VMware KB 1008113"},
+		{ESX, "vSCSI per-disk queue", "LSI Logic SAS: 32 per disk; PVSCSI: 64 per disk by default, 254 with MaxQueueDepth",
+		 "VMware KB 2053145 (PVSCSI queue depths)"},
+		{WIN, "Avg. Disk sec/Transfer", "perfmon's latency of a disk (seconds in the capture; ms here)",
+		 "Microsoft documentation, LogicalDisk and PhysicalDisk performance counters; PAL thresholds"},
+		{WIN, "Current Disk Queue Length", "IOs outstanding on a disk at the sample (instantaneous)",
+		 "Microsoft documentation, LogicalDisk and PhysicalDisk performance counters"},
+		{HV, "VHDX Latency", "Hyper-V Virtual Storage Device latency of a virtual disk file",
+		 "Microsoft Docs, Detecting bottlenecks in a virtualized environment"},
+		{HV, "CPU Wait Time Per Dispatch", "how long a Hyper-V virtual processor waits to be scheduled (CPU contention)",
+		 "Microsoft Docs, Detecting bottlenecks in a virtualized environment"},
 	};
 	for (size_t i = 0; i < sizeof g / sizeof g[0]; i++) {
+		if (!(g[i].of == ESX ? esx : g[i].of == WIN ? win : hv))
+			continue;
 		doc_row(t);
-		doc_cell_text(t, g[i][0]);
-		doc_cell_text(t, g[i][1]);
-		doc_cell_text(t, g[i][2]);
+		doc_cell_text(t, g[i].term);
+		doc_cell_text(t, g[i].meaning);
+		doc_cell_text(t, g[i].source);
 	}
 	doc_para(d, DS_METHOD,
-		 "Sources: [vmw] VMware/Broadcom documentation and knowledge base, [ms] Microsoft documentation, [pal] the "
-		 "PAL tool's thresholds, [seed] the project's reference material, [derived] reasoned from those. The "
-		 "project's doc/domain.md, doc/hyperv-domain.md and doc/rules-sources.md cite each; `iopsy rules` prints "
-		 "every threshold in force with its source.");
-	(void)a;
+		 "Sources. Each term's and each finding's source is named beside it: VMware's and Microsoft's documentation "
+		 "and knowledge base articles, and the thresholds of the PAL (Performance Analysis of Logs) tool; a rule "
+		 "marked derived is reasoned from those.");
 }
 
 void doc_of_analysis_only(const struct analysis *a, const struct ltime *lt, struct doc *d, unsigned mask)
@@ -655,7 +672,7 @@ static void compare_method_sec(const struct compare *c, struct doc *d)
 	doc_para(d, DS_METHOD,
 		 "How the two periods were compared. Each side is analysed as iopsy analyze would, and its entities are "
 		 "matched across the sides by their stable names (naa ids, vmhba names, VM:scsiC:T, guest disks by host "
-		 "and drive; --match-map for renamed ones). Per entity and counter the comparison judges the tail (p95, "
+		 "and drive; a match map for renamed ones). Per entity and counter the comparison judges the tail (p95, "
 		 "p99), the time above each latency band of the rules and the busy phase of each side; the median is "
 		 "reported as the typical IO and does not decide. The whole capture's tail and time above a band decide "
 		 "only when both sides spend comparable shares of their time busy, so a longer or shorter capture or "
@@ -664,8 +681,7 @@ static void compare_method_sec(const struct compare *c, struct doc *d)
 		 "Each figure has a %.0f %% interval from a circular block bootstrap (%u resamples, seed %llu; block "
 		 "lengths by the Politis-White rule, idle and busy values resampled separately). A figure is improved or "
 		 "regressed only when its whole interval lies beyond the material change of %g %%; latency at equal load "
-		 "compares the sides within IOPS bins, so more or less work alone does not read as a change. The "
-		 "method and its tests are in doc/compare-json.md.",
+		 "compares the sides within IOPS bins, so more or less work alone does not read as a change.",
 		 c->o.confidence * 100, c->o.resamples, (unsigned long long)c->o.seed, c->o.material_pct);
 }
 

@@ -631,7 +631,7 @@ void figlist_take(struct figlist *fl, const struct figs *fs)
 /* The appendix: what the main text leaves out for the customer but a colleague needs to check it —
  * each finding's rule id, rule and source, the chart files of --gnuplot-dir, the embedded JSON. */
 void appendix_html(struct buf *out, const struct analysis *a, const struct figlist *fl, const struct html_opts *o,
-		   const char *json_doc)
+		   int schema_version)
 {
 	buf_adds(out, "<section id=\"appendix\" class=\"appendix\">\n<h2>Appendix: technical references</h2>\n");
 	if (a && a->nf) {
@@ -646,7 +646,11 @@ void appendix_html(struct buf *out, const struct analysis *a, const struct figli
 			buf_adds(out, "</td><td class=\"small\">");
 			esc(out, f->rule);
 			buf_adds(out, "</td><td class=\"small\">");
-			esc(out, f->source);
+			struct buf s;
+			buf_init(&s);
+			doc_customer_text(&s, f->source);
+			esc(out, s.data ? s.data : "");
+			buf_free(&s);
 			buf_adds(out, "</td></tr>\n");
 		}
 		buf_adds(out, "</tbody></table></div>\n");
@@ -663,9 +667,12 @@ void appendix_html(struct buf *out, const struct analysis *a, const struct figli
 		buf_adds(out, "</ul>\n<p class=\"small muted\">Restyle a chart: edit its script or <code>style.gp</code> in that "
 			      "folder and run <code>gnuplot chart-NN.gp</code> there.</p>\n");
 	}
-	buf_printf(out, "<p class=\"small muted\">Made by iopsy " IOPSY_VERSION ". Thresholds and their sources: <code>iopsy "
-			"rules</code>. The %s is embedded in this file as JSON (element <code>#iopsy-data</code>, %s).</p>\n"
-			"</section>\n", a ? "analysis" : "comparison", json_doc);
+	/* the JSON is in the HTML file only: the printed edition (the PDF) does not claim it */
+	buf_adds(out, "<p class=\"small muted\">Made by iopsy " IOPSY_VERSION ".");
+	if (!o->print)
+		buf_printf(out, " The %s is embedded in this file as JSON (element <code>#iopsy-data</code>, schema version "
+				"%d).", a ? "analysis" : "comparison", schema_version);
+	buf_adds(out, "</p>\n</section>\n");
 }
 
 

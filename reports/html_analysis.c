@@ -511,7 +511,7 @@ static bool vm_relevant(const struct model *m, const struct entity *vm)
 static const double P3[] = {0.5, 0.95, 0.99};
 static const double P2[] = {0.5, 0.95};
 
-static void entity_tables(const struct analysis *a, struct buf *b)
+static void entity_tables(const struct analysis *a, bool print, struct buf *b)
 {
 	const struct model *m = &a->m;
 	size_t idle = 0;
@@ -646,9 +646,10 @@ static void entity_tables(const struct analysis *a, struct buf *b)
 	}
 	if (vms)
 		buf_adds(b, "</tbody></table></div>\n");
-	if (idle)
-		buf_printf(b, "<p class=\"small muted\">%zu idle entit%s (below %g IO/s on average) not shown; all are in the "
-			      "embedded JSON.</p>\n", idle, idle == 1 ? "y" : "ies", rule_value(&a->rules, R_ACTIVE_IOPS));
+	if (idle) /* the PDF embeds no JSON: only the HTML file says where they are */
+		buf_printf(b, "<p class=\"small muted\">%zu idle entit%s (below %g IO/s on average) not shown%s</p>\n", idle,
+			   idle == 1 ? "y" : "ies", rule_value(&a->rules, R_ACTIVE_IOPS),
+			   print ? "." : "; all are in the JSON embedded in this file.");
 }
 
 static void findings_table(const struct analysis *a, const struct ltime *lt, struct buf *b)
@@ -1050,7 +1051,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	/* entities */
 	buf_adds(out, "<section id=\"entities\">\n<h2>Disks and LUNs at a glance</h2>\n<p class=\"small muted\">Whole-capture "
 		      "distributions of the sampled values (p50 / p95 / p99 / max). Latency in ms; queue figures in outstanding IOs.</p>\n");
-	entity_tables(a, out);
+	entity_tables(a, o->print, out);
 	buf_adds(out, "</section>\n");
 
 	/* SQL Server while the storage waited */
@@ -1074,7 +1075,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	doc_html(&rd, DS_INPUTS, out);
 	doc_html(&rd, DS_METHOD, out);
 	doc_free(&rd);
-	appendix_html(out, a, &fl, o, "schema_version 3, doc/analyze-json.md");
+	appendix_html(out, a, &fl, o, ANALYSIS_SCHEMA_VERSION);
 	buf_adds(out, "</main>\n");
 	footer_html(out, o);
 	/* the data, for tools: json.c escapes < > & so the element cannot be closed early */

@@ -935,7 +935,7 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 		doc_html(&rd, DS_METHOD, out);
 		doc_free(&rd);
 	}
-	appendix_html(out, NULL, &fl, o, "doc/compare-json.md");
+	appendix_html(out, NULL, &fl, o, COMPARE_SCHEMA_VERSION);
 	buf_adds(out, "</main>\n");
 	footer_html(out, o);
 	buf_adds(out, "<script type=\"application/json\" id=\"iopsy-data\">");

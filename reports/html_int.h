@@ -87,6 +87,6 @@ void figs_finish(struct figs *fs, struct buf *out, const struct html_opts *o, st
 		 struct notes *nt, struct diag *d);
 void figlist_take(struct figlist *fl, const struct figs *fs);
 void appendix_html(struct buf *out, const struct analysis *a, const struct figlist *fl, const struct html_opts *o,
-		   const char *json_doc);
+		   int schema_version);
 
 #endif

@@ -163,7 +163,9 @@ static int pdf_analysis(const struct analysis *a, struct report_opts *o, struct 
 	struct buf h;
 	buf_init(&h);
 	struct html_result res;
-	int rc = report_html_analysis(a, &o->html, &h, &res, o->d);
+	struct html_opts ho = o->html;
+	ho.print = true;
+	int rc = report_html_analysis(a, &ho, &h, &res, o->d);
 	return pdf_of_html(o, rc, &h, out);
 }
 
@@ -172,7 +174,9 @@ static int pdf_compare(const struct compare *c, struct report_opts *o, struct bu
 	struct buf h;
 	buf_init(&h);
 	struct html_result res;
-	int rc = report_html_compare(c, &o->html, &h, &res, o->d);
+	struct html_opts ho = o->html;
+	ho.print = true;
+	int rc = report_html_compare(c, &ho, &h, &res, o->d);
 	return pdf_of_html(o, rc, &h, out);
 }
 

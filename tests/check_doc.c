@@ -297,6 +297,45 @@ START_TEST(compare_sections_in_every_writer)
 }
 END_TEST
 
+/* The customer's editions (HTML, and the PDF that prints it) cite sources by their public
+ * reference, never by a project path or an internal tag; the printed edition claims no embedded
+ * JSON (it has none), the HTML file does; the glossary has only the terms of the captures read (no
+ * Hyper-V terms for an esxtop and a guest perfmon). */
+START_TEST(customer_text_only)
+{
+	setenv("IOPSY_GNUPLOT", "/nonexistent/gnuplot", 1);
+	struct analysis a;
+	char mapfile[] = "/tmp/iopsy-doc-map-XXXXXX";
+	char *keep[3];
+	rich_analysis(&a, mapfile, keep);
+	for (int print = 0; print < 2; print++) {
+		struct report_opts o;
+		report_opts_init(&o);
+		o.html.print = print;
+		struct buf out;
+		buf_init(&out);
+		ck_assert_int_ge(reporter_find("html")->analysis(&a, &o, &out), 0);
+		/* the body: up to the embedded data, which is for tools */
+		char *end = strstr(out.data, "<script type=\"application/json\"");
+		ck_assert_ptr_nonnull(end);
+		*end = '\0';
+		static const char *const never[] = {"doc/domain.md", "doc/analyze-json.md", "doc/hyperv-domain.md", "[seed]",
+						    "[vmw", "[ms]", "[pal]", "[derived]", "`", "iopsy rules", "VHDX Latency",
+						    "CPU Wait Time Per Dispatch", "(queue.guest_hidden"};
+		for (size_t k = 0; k < sizeof never / sizeof never[0]; k++)
+			ck_assert_msg(!strstr(out.data, never[k]), "the %s edition says '%s'", print ? "printed" : "HTML", never[k]);
+		ck_assert_msg((strstr(out.data, "embedded") == NULL) == (print != 0), "the %s edition %s an embedded JSON",
+			      print ? "printed" : "HTML", print ? "claims" : "does not say it has");
+		ck_assert_ptr_nonnull(strstr(out.data, "VMware KB 2053145"));
+		buf_free(&out);
+	}
+	analysis_free(&a);
+	for (int k = 0; k < 3; k++)
+		free(keep[k]);
+	unlink(mapfile);
+}
+END_TEST
+
 Suite *doc_suite(void)
 {
 	Suite *s = suite_create("doc");
@@ -306,6 +345,7 @@ Suite *doc_suite(void)
 	tcase_add_test(tc, inputs_said_in_the_report);
 	tcase_add_test(tc, renderers_escape);
 	tcase_add_test(tc, compare_sections_in_every_writer);
+	tcase_add_test(tc, customer_text_only);
 	suite_add_tcase(s, tc);
 	return s;
 }
