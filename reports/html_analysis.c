@@ -147,8 +147,6 @@ static void stack_render(const struct analysis *a, const struct stack *ch, const
 		why[i] = st[i].why >= 0 ? kind_title((enum kind)st[i].why) : NULL;
 	}
 	bool hv = ch->vdisk && model_hyperv(&a->m, ch->vdisk->capture);
-	static const char *const vmw_names[BOX_COUNT] = {"Guest OS", "Virtual SCSI", "VMkernel device queue",
-							 "Host bus adapter", "Array / LUN"};
 	static const char *const vmw_roles[BOX_COUNT] = {
 		"the Windows disk SQL Server uses (perfmon)",
 		"per-disk queue to the hypervisor: LSI Logic SAS 32, PVSCSI 64 (up to 254)",
@@ -156,8 +154,6 @@ static void stack_render(const struct analysis *a, const struct stack *ch, const
 		"the HBA's queue, shared by its LUNs (AQLEN)",
 		"service time below the HBA: fabric and array (DAVG)",
 	};
-	static const char *const hv_names[BOX_COUNT] = {"Guest OS", "VHDX", "Hyper-V host storage", "MPIO / host bus adapter",
-							"Host disk"};
 	static const char *const hv_roles[BOX_COUNT] = {
 		"the Windows disk SQL Server uses (perfmon)",
 		"the virtual hard disk at the host's storage VSP: Latency, where Storage QoS applies",
@@ -165,7 +161,7 @@ static void stack_render(const struct analysis *a, const struct stack *ch, const
 		"below the host disk: not in perfmon (MPIO path health is WMI)",
 		"the host disk's latency: the host's queue, its paths and the array below it",
 	};
-	const char *const *names = hv ? hv_names : vmw_names, *const *roles = hv ? hv_roles : vmw_roles;
+	const char *const *names = stack_box_names[hv], *const *roles = hv ? hv_roles : vmw_roles;
 	const struct entity *ents[BOX_COUNT] = {ch->guest, ch->vdisk, ch->device, ch->adapter, ch->device};
 	if (hv)
 		ents[BOX_KERNEL] = ch->volume; /* the host storage between the VHDX and its disk: its volume */

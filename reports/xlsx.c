@@ -5,11 +5,9 @@
  * formula, whatever it starts with), control characters and bytes that are not UTF-8 as \xNN. */
 #ifdef HAVE_XLSXWRITER
 /* libxlsxwriter's chart API shares names with charts.h (unused here): renamed away */
-#define chart_add_series lxw_chart_add_series_unused
 #define chart_free lxw_chart_free_unused
 #define chart_init lxw_chart_init_unused
 #include <xlsxwriter.h>
-#undef chart_add_series
 #undef chart_free
 #undef chart_init
 #endif
@@ -32,9 +30,11 @@
 #include "version.h"
 
 #ifdef HAVE_XLSXWRITER
+#undef chart_add_series /* charts.h's (ours) is iopsy_chart_add_series: here it is libxlsxwriter's */
 struct xl {
 	lxw_workbook *wb;
 	lxw_format *bold, *wrap, *date, *num, *head;
+	lxw_format *ms, *count, *dec, *pct;  /* 0.0# ms; #,##0 rates, counts and s; 0.0# other; 0.0"%" */
 	struct ltime lt;
 	struct buf tmp;
 };
@@ -51,10 +51,50 @@ static void put_str(struct xl *x, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, c
 	worksheet_write_string(ws, r, c, x->tmp.data ? x->tmp.data : "", f);
 }
 
+/* A number as a number: whole ones as #,##0, others with one or two decimals (not General's
+ * 20.85480986712623). */
 static void put_num(struct xl *x, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, double v)
 {
 	if (isfinite(v))
-		worksheet_write_number(ws, r, c, v, x->num);
+		worksheet_write_number(ws, r, c, v, v == floor(v) && fabs(v) < 1e15 ? x->count : x->dec);
+}
+
+/* The number format of a value in unit: ms with one or two decimals, rates (IO/s, MB/s, ...),
+ * counts and seconds whole, percentages as such, queues (IOs) with one decimal. */
+static lxw_format *unit_fmt(struct xl *x, const char *unit)
+{
+	if (!unit)
+		return x->dec;
+	if (strcmp(unit, "ms") == 0 || strcmp(unit, "ms/s") == 0)
+		return x->ms;
+	if (strcmp(unit, "%") == 0)
+		return x->pct;
+	if (strstr(unit, "/s") || strcmp(unit, "s") == 0 || strcmp(unit, "bytes") == 0 || strcmp(unit, "commands") == 0 ||
+	    strcmp(unit, "waits") == 0 || strcmp(unit, "worlds") == 0 || strcmp(unit, "count") == 0)
+		return x->count;
+	return x->dec;
+}
+
+static void put_val(struct xl *x, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, double v, const char *unit)
+{
+	if (isfinite(v))
+		worksheet_write_number(ws, r, c, v, unit_fmt(x, unit));
+}
+
+/* A table's rows end at last (its heading at row head): a filter on its columns (the heading's
+ * row is frozen by header_row). */
+static void table_end(lxw_worksheet *ws, lxw_row_t head, lxw_row_t last, int ncols)
+{
+	if (ncols > 0)
+		worksheet_autofilter(ws, head, 0, last > head ? last : head, (lxw_col_t)(ncols - 1));
+}
+
+static int ncols_of(const char *const *names)
+{
+	int n = 0;
+	while (names[n])
+		n++;
+	return n;
 }
 
 /* An Excel date-time (days since 1899-12-30) of UTC ms t, shifted by off seconds. */
@@ -180,6 +220,7 @@ static void summary_sheet(struct xl *x, const struct report_brand *br, const str
 			put_num(x, cs, cr++, 8, (double)c->outside_rows);
 		}
 	}
+	table_end(cs, 0, cr - 1, ncols_of(cols));
 }
 
 /* The evidence of the findings of d, a row per counter. */
@@ -202,13 +243,15 @@ static void evidence_sheet(struct xl *x, const struct doc *d, const char *suffix
 			put_num(x, ev, er, 0, (double)no);
 			put_str(x, ev, er, 1, c[EV_COUNTER].s, NULL);
 			put_str(x, ev, er, 2, c[EV_UNIT].s, NULL);
-			for (int m = EV_MIN; m <= EV_SAMPLES; m++)
-				put_num(x, ev, er, (lxw_col_t)(m + 1), c[m].v);
+			for (int m = EV_MIN; m <= EV_MAX; m++)
+				put_val(x, ev, er, (lxw_col_t)(m + 1), c[m].v, c[EV_UNIT].s);
+			put_val(x, ev, er, 7, c[EV_SAMPLES].v, "count");
 			if (c[EV_ABOVE].t == CELL_NUM)
-				put_num(x, ev, er, 8, c[EV_ABOVE].v);
-			put_num(x, ev, er, 9, c[EV_THRESHOLD].v);
+				put_val(x, ev, er, 8, c[EV_ABOVE].v, "count");
+			put_val(x, ev, er, 9, c[EV_THRESHOLD].v, c[EV_UNIT].s);
 		}
 	}
+	table_end(ev, 0, er - 1, ncols_of(ecols));
 }
 
 /* The findings of d (doc_finding), a row each, then their evidence. */
@@ -243,7 +286,7 @@ static void findings_sheets(struct xl *x, const struct doc *d, const char *suffi
 				put_local(x, ws, r, 9, t0);
 				put_local(x, ws, r, 10, t1);
 			}
-			put_num(x, ws, r, 11, h[FH_SUSTAINED * 2 + 1].v);
+			put_val(x, ws, r, 11, h[FH_SUSTAINED * 2 + 1].v, "s");
 		} else if (b->role == ROLE_RULE) {
 			bool adv = false;
 			for (size_t k = 0; k < b->nrows; k++) {
@@ -257,6 +300,7 @@ static void findings_sheets(struct xl *x, const struct doc *d, const char *suffi
 				put_str(x, ws, r, 15, "", NULL);
 		}
 	}
+	table_end(ws, 0, r, ncols_of(cols));
 	evidence_sheet(x, d, suffix);
 }
 
@@ -288,9 +332,9 @@ static void entities_sheet(struct xl *x, const struct analysis *a, const char *s
 		put_str(x, ws, r, 2, e->name, NULL);
 		put_str(x, ws, r, 3, entity_active(e, &a->rules) ? "yes" : "no", NULL);
 		const struct qsketch *s = entity_sk(e, io);
-		put_num(x, ws, r, 4, qs_quantile(s, 0.5));
-		put_num(x, ws, r, 5, qs_quantile(s, 0.95));
-		put_num(x, ws, r, 6, s->max);
+		put_val(x, ws, r, 4, qs_quantile(s, 0.5), metric_info[io].unit);
+		put_val(x, ws, r, 5, qs_quantile(s, 0.95), metric_info[io].unit);
+		put_val(x, ws, r, 6, s->max, metric_info[io].unit);
 		put_str(x, ws, r, 7, metric_info[lat].label, NULL);
 		const int ms[2] = {lat, lat2};
 		for (int k = 0; k < 2; k++) {
@@ -300,19 +344,89 @@ static void entities_sheet(struct xl *x, const struct analysis *a, const char *s
 			/* each latency column group names its counter: DAVG and KAVG for a LUN, read and write for a disk */
 			if (k)
 				put_str(x, ws, r, 12, metric_info[lat2].label, NULL);
-			put_num(x, ws, r, (lxw_col_t)(8 + 5 * k), qs_quantile(l, 0.5));
-			put_num(x, ws, r, (lxw_col_t)(9 + 5 * k), qs_quantile(l, 0.95));
-			put_num(x, ws, r, (lxw_col_t)(10 + 5 * k), qs_quantile(l, 0.99));
-			put_num(x, ws, r, (lxw_col_t)(11 + 5 * k), l->max);
+			const char *u = metric_info[ms[k]].unit;
+			put_val(x, ws, r, (lxw_col_t)(8 + 5 * k), qs_quantile(l, 0.5), u);
+			put_val(x, ws, r, (lxw_col_t)(9 + 5 * k), qs_quantile(l, 0.95), u);
+			put_val(x, ws, r, (lxw_col_t)(10 + 5 * k), qs_quantile(l, 0.99), u);
+			put_val(x, ws, r, (lxw_col_t)(11 + 5 * k), l->max, u);
 		}
 		if (q >= 0 && entity_sk(e, q)->n) {
 			put_str(x, ws, r, 17, metric_info[q].label, NULL);
-			put_num(x, ws, r, 18, qs_quantile(entity_sk(e, q), 0.5));
-			put_num(x, ws, r, 19, qs_quantile(entity_sk(e, q), 0.95));
-			put_num(x, ws, r, 20, entity_sk(e, q)->max);
+			put_val(x, ws, r, 18, qs_quantile(entity_sk(e, q), 0.5), metric_info[q].unit);
+			put_val(x, ws, r, 19, qs_quantile(entity_sk(e, q), 0.95), metric_info[q].unit);
+			put_val(x, ws, r, 20, entity_sk(e, q)->max, metric_info[q].unit);
 		}
 		r++;
 	}
+	table_end(ws, 0, r - 1, ncols_of(cols));
+}
+
+/* The IO stacks the reports draw (topology_build's): a row per box, top to bottom, with its entity,
+ * what the findings say of it and its whole-capture figures. */
+static void stacks_sheet(struct xl *x, const struct analysis *a)
+{
+	if (!a->nshown)
+		return;
+	lxw_worksheet *ws = workbook_add_worksheet(x->wb, "IO stacks");
+	static const char *const cols[] = {"Stack", "Drawn for", "Box", "Host", "Entity", "State", "Why", "IO/s p50",
+					   "Latency", "Latency p50 (ms)", "Latency p95 (ms)", "Queue p95", NULL};
+	header_row(x, ws, 0, cols);
+	worksheet_set_column(ws, 1, 1, 40, NULL);
+	worksheet_set_column(ws, 2, 2, 24, NULL);
+	worksheet_set_column(ws, 4, 4, 36, NULL);
+	worksheet_set_column(ws, 5, 6, 28, NULL);
+	struct topo_in ti = analysis_topo(a);
+	lxw_row_t r = 0;
+	for (size_t k = 0; k < a->nshown; k++) {
+		const struct stack *s = &a->shown[k].s;
+		const struct finding *an = a->shown[k].anchor;
+		struct box_state st[BOX_COUNT];
+		topology_boxes(&ti, s, st);
+		bool hv = s->vdisk && model_hyperv(&a->m, s->vdisk->capture);
+		const struct entity *ents[BOX_COUNT] = {s->guest, s->vdisk, hv ? s->volume : s->device, s->adapter, s->device};
+		static const int vmw_order[BOX_COUNT] = {BOX_GUEST, BOX_VSCSI, BOX_KERNEL, BOX_ADAPTER, BOX_ARRAY};
+		static const int hv_order[BOX_COUNT] = {BOX_GUEST, BOX_VSCSI, BOX_KERNEL, BOX_ARRAY, BOX_ADAPTER};
+		buf_reset(&x->tmp);
+		if (an)
+			buf_printf(&x->tmp, "finding %zu: %s, %s%s%s", (size_t)(an - a->f) + 1, kinds[an->kind].title,
+				   an->host ? an->host : "", an->host ? " " : "", an->entity);
+		else
+			buf_adds(&x->tmp, "no finding: the busiest disk, for reference");
+		char *drawn = xstrdup(x->tmp.data);
+		for (int pos = 0; pos < BOX_COUNT; pos++) {
+			int b = (hv ? hv_order : vmw_order)[pos];
+			const struct entity *e = ents[b];
+			r++;
+			put_val(x, ws, r, 0, (double)(k + 1), "count");
+			put_str(x, ws, r, 1, drawn, NULL);
+			put_str(x, ws, r, 2, stack_box_names[hv][b], NULL);
+			const char *state = !e ? "not in the captures"
+					    : st[b].waits ? "IO waits here"
+					    : st[b].sev >= SEV_WARNING ? "a symptom: the wait is elsewhere"
+					    : "no wait found";
+			put_str(x, ws, r, 5, state, NULL);
+			if (st[b].why >= 0)
+				put_str(x, ws, r, 6, kinds[st[b].why].title, NULL);
+			if (!e)
+				continue;
+			put_str(x, ws, r, 3, e->host ? e->host : "", NULL);
+			put_str(x, ws, r, 4, e->name, NULL);
+			struct ent_metrics em;
+			entity_metrics(a, e, &em);
+			int lat = b == BOX_ARRAY && !hv ? M_DAVG : b == BOX_KERNEL && !hv ? M_KAVG : em.lat;
+			if (em.io >= 0 && entity_sk(e, em.io)->n)
+				put_val(x, ws, r, 7, qs_quantile(entity_sk(e, em.io), 0.5), metric_info[em.io].unit);
+			if (lat >= 0 && entity_sk(e, lat)->n) {
+				put_str(x, ws, r, 8, metric_info[lat].label, NULL);
+				put_val(x, ws, r, 9, qs_quantile(entity_sk(e, lat), 0.5), metric_info[lat].unit);
+				put_val(x, ws, r, 10, qs_quantile(entity_sk(e, lat), 0.95), metric_info[lat].unit);
+			}
+			if (em.q >= 0 && entity_sk(e, em.q)->n)
+				put_val(x, ws, r, 11, qs_quantile(entity_sk(e, em.q), 0.95), metric_info[em.q].unit);
+		}
+		free(drawn);
+	}
+	table_end(ws, 0, r, ncols_of(cols));
 }
 
 /* A section of the report document (doc.h) as a sheet: paragraphs and list items in column A,
@@ -332,6 +446,7 @@ static void doc_sheet(struct xl *x, const struct doc *d, enum doc_sec sec, const
 	put_str(x, ws, r++, 0, doc_secs[sec].title, x->bold);
 	if (ds->note)
 		put_str(x, ws, r++, 0, ds->note, NULL);
+	bool filtered = false; /* one filter a sheet (Excel's rule): the first table's, its heading frozen */
 	for (size_t i = 0; i < ds->nb; i++) {
 		const struct doc_block *b = &ds->b[i];
 		r++;
@@ -344,6 +459,11 @@ static void doc_sheet(struct xl *x, const struct doc *d, enum doc_sec sec, const
 				put_str(x, ws, r++, 0, b->text, x->bold);
 			for (int k = 0; k < b->ncols; k++)
 				worksheet_write_string(ws, r, (lxw_col_t)k, b->head[k], x->head);
+			if (!filtered && b->nrows) {
+				worksheet_freeze_panes(ws, r + 1, 0);
+				table_end(ws, r, r + (lxw_row_t)b->nrows, b->ncols);
+				filtered = true;
+			}
 			r++;
 		}
 		for (size_t row = 0; row < b->nrows; row++, r++)
@@ -357,6 +477,52 @@ static void doc_sheet(struct xl *x, const struct doc *d, enum doc_sec sec, const
 				case CELL_NONE: break;
 				}
 			}
+	}
+}
+
+/* The finding's chart as native Excel charts beside its series: time (UTC) across, each counter of
+ * the sheet a line, one chart per unit (ms, IO/s, ...) stacked down, as the HTML's panels. */
+static void series_chart(struct xl *x, lxw_worksheet *ws, const char *sheet, const struct finding *f, size_t no,
+			 const struct entity *const *ents, const int *ms, int n, lxw_row_t last)
+{
+	if (!last)
+		return;
+	bool done[MAX_EVIDENCE] = {false};
+	int panel = 0;
+	for (int k0 = 0; k0 < n; k0++) {
+		if (done[k0] || ents[k0]->capture != ents[0]->capture)
+			continue;
+		const char *unit = metric_info[ms[k0]].unit;
+		lxw_chart *ch = workbook_add_chart(x->wb, LXW_CHART_SCATTER_STRAIGHT);
+		if (!ch)
+			return;
+		for (int k = k0; k < n; k++) {
+			if (done[k] || ents[k]->capture != ents[0]->capture || strcmp(metric_info[ms[k]].unit, unit) != 0)
+				continue; /* another unit's chart, or not in the sheet (another capture's rows) */
+			done[k] = true;
+			lxw_chart_series *s = chart_add_series(ch, NULL, NULL);
+			if (!s)
+				continue;
+			chart_series_set_categories(s, sheet, 1, 0, last, 0);
+			chart_series_set_values(s, sheet, 1, (lxw_col_t)(2 + k), last, (lxw_col_t)(2 + k));
+			chart_series_set_name_range(s, sheet, 0, (lxw_col_t)(2 + k));
+		}
+		buf_reset(&x->tmp);
+		buf_printf(&x->tmp, "Finding %zu: %s, ", no, kinds[f->kind].title);
+		if (f->host)
+			buf_printf(&x->tmp, "%s ", f->host);
+		buf_adds(&x->tmp, f->entity);
+		struct buf t;
+		buf_init(&t);
+		fmt_esc(&t, x->tmp.data);
+		chart_title_set_name(ch, t.data);
+		buf_free(&t);
+		chart_axis_set_name(ch->x_axis, "time (UTC)");
+		chart_axis_set_num_format(ch->x_axis, "hh:mm");
+		chart_axis_set_name(ch->y_axis, unit);
+		chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
+		lxw_chart_options co = {.x_scale = 2.0, .y_scale = 1.5};
+		worksheet_insert_chart_opt(ws, (lxw_row_t)(1 + 24 * panel++), (lxw_col_t)(3 + n), ch, &co);
 	}
 }
 
@@ -400,9 +566,13 @@ static void series_sheets(struct xl *x, const struct analysis *a, const char *pr
 				const struct capture *ck = &a->m.caps[ents[k]->capture];
 				if (ck != c || b >= ck->ds.nb)
 					continue;
-				put_num(x, ws, r, (lxw_col_t)(2 + k), ds_mean(&ck->ds, (size_t)ents[k]->series[ms[k]], b));
+				put_val(x, ws, r, (lxw_col_t)(2 + k), ds_mean(&ck->ds, (size_t)ents[k]->series[ms[k]], b),
+					metric_info[ms[k]].unit);
 			}
 		}
+		size_t nb = c->ds.nb < 1048000 ? c->ds.nb : 1048000;
+		table_end(ws, 0, (lxw_row_t)nb, 2 + n);
+		series_chart(x, ws, name, f, i + 1, ents, ms, n, (lxw_row_t)nb);
 	}
 }
 
@@ -449,6 +619,12 @@ static int xlsx_begin(struct xl *x, struct buf *dir, struct report_opts *o)
 	format_set_num_format(x->date, "yyyy-mm-dd hh:mm:ss");
 	x->num = workbook_add_format(x->wb);
 	format_set_num_format(x->num, "General");
+	static const char *const nf[4] = {"0.0#", "#,##0", "0.0#", "0.0\"%\""};
+	lxw_format **fs[4] = {&x->ms, &x->count, &x->dec, &x->pct};
+	for (int k = 0; k < 4; k++) {
+		*fs[k] = workbook_add_format(x->wb);
+		format_set_num_format(*fs[k], nf[k]);
+	}
 	/* SOURCE_DATE_EPOCH fixes the creation date, as in the HTML (reproducible-builds.org) */
 	const char *sde = getenv("SOURCE_DATE_EPOCH");
 	char *end = NULL;
@@ -517,6 +693,7 @@ static int xlsx_analysis(const struct analysis *a, struct report_opts *o, struct
 	summary_sheet(&x, o->html.brand, &d, a, NULL);
 	findings_sheets(&x, &d, "");
 	entities_sheet(&x, a, "");
+	stacks_sheet(&x, a);
 	for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
 		doc_sheet(&x, &d, more[i], "");
 	doc_free(&d);
@@ -560,17 +737,19 @@ static int xlsx_compare(const struct compare *c, struct report_opts *o, struct b
 			const struct cmp_stats *st = &row->s[s];
 			if (!st->samples)
 				continue;
-			put_num(&x, ws, r, (lxw_col_t)(4 + 4 * s), st->p50);
-			put_num(&x, ws, r, (lxw_col_t)(5 + 4 * s), st->p95);
-			put_num(&x, ws, r, (lxw_col_t)(6 + 4 * s), st->p99);
-			put_num(&x, ws, r, (lxw_col_t)(7 + 4 * s), st->max);
+			const char *u = metric_info[row->spec->metric].unit;
+			put_val(&x, ws, r, (lxw_col_t)(4 + 4 * s), st->p50, u);
+			put_val(&x, ws, r, (lxw_col_t)(5 + 4 * s), st->p95, u);
+			put_val(&x, ws, r, (lxw_col_t)(6 + 4 * s), st->p99, u);
+			put_val(&x, ws, r, (lxw_col_t)(7 + 4 * s), st->max, u);
 		}
-		put_num(&x, ws, r, 12, row->change_pct);
-		put_num(&x, ws, r, 13, row->ci[0]);
-		put_num(&x, ws, r, 14, row->ci[1]);
+		put_val(&x, ws, r, 12, row->change_pct, "%");
+		put_val(&x, ws, r, 13, row->ci[0], "%");
+		put_val(&x, ws, r, 14, row->ci[1], "%");
 		put_str(&x, ws, r, 15, cmp_verdict_names[row->verdict], NULL);
 		r++;
 	}
+	table_end(ws, 0, r - 1, ncols_of(cols));
 	lxw_worksheet *fd = workbook_add_worksheet(x.wb, "Findings diff");
 	static const char *const fcols[] = {"Finding", "Rule id", "Host", "Entity", "Status", "Windows before", "Windows after",
 					    "Sustained before (s)", "Sustained after (s)", NULL};
@@ -584,11 +763,12 @@ static int xlsx_compare(const struct compare *c, struct report_opts *o, struct b
 		put_str(&x, fd, fr, 2, f->host ? f->host : "", NULL);
 		put_str(&x, fd, fr, 3, f->entity, NULL);
 		put_str(&x, fd, fr, 4, fword[f->status], NULL);
-		put_num(&x, fd, fr, 5, f->count[0]);
-		put_num(&x, fd, fr, 6, f->count[1]);
-		put_num(&x, fd, fr, 7, f->sustained_s[0]);
-		put_num(&x, fd, fr, 8, f->sustained_s[1]);
+		put_val(&x, fd, fr, 5, f->count[0], "count");
+		put_val(&x, fd, fr, 6, f->count[1], "count");
+		put_val(&x, fd, fr, 7, f->sustained_s[0], "s");
+		put_val(&x, fd, fr, 8, f->sustained_s[1], "s");
 	}
+	table_end(fd, 0, (lxw_row_t)c->nfd, ncols_of(fcols));
 	for (int s = 0; s < 2; s++) {
 		struct doc sd;
 		doc_of_analysis_only(&c->side[s], &x.lt, &sd, 1u << DS_FINDINGS);

@@ -336,6 +336,44 @@ START_TEST(customer_text_only)
 }
 END_TEST
 
+/* The workbook is a consultant's: numbers formatted by unit (ms with decimals, rates whole), a
+ * filter and a frozen heading on every table sheet, a native chart of each finding's series, the
+ * IO stacks sheet. */
+START_TEST(workbook_for_a_consultant)
+{
+	setenv("IOPSY_GNUPLOT", "/nonexistent/gnuplot", 1);
+	struct analysis a;
+	char mapfile[] = "/tmp/iopsy-doc-map-XXXXXX";
+	char *keep[3];
+	rich_analysis(&a, mapfile, keep);
+	struct report_opts o;
+	report_opts_init(&o);
+	struct buf out;
+	buf_init(&out);
+	ck_assert_int_ge(reporter_find("xlsx")->analysis(&a, &o, &out), 0);
+	char *x = xlsx_xml(&out);
+	ck_assert_ptr_nonnull(strstr(x, "formatCode=\"0.0#\""));
+	ck_assert_ptr_nonnull(strstr(x, "formatCode=\"#,##0\""));
+	ck_assert_ptr_nonnull(strstr(x, "<c:scatterChart>"));
+	ck_assert_ptr_nonnull(strstr(x, "sheet name=\"IO stacks\""));
+	size_t filters = 0, charts = 0;
+	for (const char *p = x; (p = strstr(p, "<autoFilter ")); p++)
+		filters++;
+	for (const char *p = x; (p = strstr(p, "<c:scatterChart>")); p++)
+		charts++;
+	/* Captures, Findings, Evidence, Entities, IO stacks, Coverage, Inputs, SQL?, Methodology and a series sheet a
+	 * charted finding */
+	ck_assert_uint_ge(filters, 8 + a.nf);
+	ck_assert_uint_ge(charts, a.nf);
+	free(x);
+	buf_free(&out);
+	analysis_free(&a);
+	for (int k = 0; k < 3; k++)
+		free(keep[k]);
+	unlink(mapfile);
+}
+END_TEST
+
 Suite *doc_suite(void)
 {
 	Suite *s = suite_create("doc");
@@ -346,6 +384,7 @@ Suite *doc_suite(void)
 	tcase_add_test(tc, renderers_escape);
 	tcase_add_test(tc, compare_sections_in_every_writer);
 	tcase_add_test(tc, customer_text_only);
+	tcase_add_test(tc, workbook_for_a_consultant);
 	suite_add_tcase(s, tc);
 	return s;
 }
