@@ -344,9 +344,9 @@ static void rules_sec(const struct analysis *a, struct doc *d)
 
 static void coverage_sec(const struct analysis *a, struct doc *d)
 {
-	const char *const *lw = cov_layer_words;
-	static const char *const head[] = {"layer", "status", "assessed", "present", "why", NULL};
 	d->hyperv = analysis_hyperv(a);
+	const char *const *lw = cov_layer_words_by[d->hyperv];
+	static const char *const head[] = {"layer", "status", "assessed", "present", "why", NULL};
 	struct doc_block *t = doc_table(d, DS_COVERAGE, NULL, head);
 	t->role = ROLE_COVERAGE;
 	if (ef_on(a->m.filter)) {

@@ -394,8 +394,12 @@ static const struct entity *chart_build(const struct analysis *a, const struct f
 				axis = e;
 			if (!isnan(thr[i]) && isnan(c->panel[p].threshold)) {
 				c->panel[p].threshold = thr[i];
-				snprintf(c->panel[p].threshold_label, sizeof c->panel[p].threshold_label, "threshold %g %s", thr[i],
-					 strcmp(u, "ratio") ? u : "");
+				if (f->kind == K_Q_GUEST_VSCSI_CAP && metrics[i] == M_G_CDQL) /* the rule: within 1 of the limit */
+					snprintf(c->panel[p].threshold_label, sizeof c->panel[p].threshold_label,
+						 "at the per-disk limit (%g IOs): %g or more", thr[i] + 1, thr[i]);
+				else
+					snprintf(c->panel[p].threshold_label, sizeof c->panel[p].threshold_label, "threshold %g %s",
+						 thr[i], strcmp(u, "ratio") ? u : "");
 			}
 		}
 		free(pts);
@@ -880,7 +884,10 @@ static void overview_charts(const struct analysis *a, const struct model *m, con
 			buf_init(&cap);
 			buf_adds(&cap, pick[k]->layer == LAYER_GUEST ? "Guest disk " : "LUN ");
 			entity_label(&cap, pick[k]->host, pick[k]->name);
-			buf_adds(&cap, ": latency against the bands, and its load.");
+			/* "SQL01 D: — latency", not "SQL01 D:: latency" */
+			size_t nl = strlen(pick[k]->name);
+			buf_adds(&cap, nl && pick[k]->name[nl - 1] == ':' ? " &mdash; latency" : ": latency");
+			buf_adds(&cap, " against the bands, and its load.");
 			figs_add(figs, &c, out, 0, cap.data);
 			(*charts_done)++;
 			buf_free(&cap);

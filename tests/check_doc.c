@@ -374,6 +374,91 @@ START_TEST(workbook_for_a_consultant)
 }
 END_TEST
 
+/* The chart nits: a healthy disk's overview is drawn on the data's scale, its bands said to be
+ * above it (not a 0.4 ms line on a 0-60 ms axis); a caption does not double a drive's colon; the
+ * guest queue's line says the limit the text names (32), not only the rule's 31. */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	struct buf b;
+	buf_init(&b);
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_add(&b, chunk, n);
+	fclose(f);
+	return b.data;
+}
+
+static char *charts_of(const char *sample, char *dir, struct buf *html)
+{
+	char *e = path_of(sample);
+	char rel[256];
+	snprintf(rel, sizeof rel, "%.*s/perfmon.csv.gz", (int)(strrchr(sample, '/') - sample), sample);
+	char *g = path_of(rel);
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	co.max_warnings = 0;
+	struct analysis a;
+	analysis_init(&a);
+	ck_assert_int_eq(model_add_capture(&a.m, e, &co), 0);
+	ck_assert_int_eq(model_add_capture(&a.m, g, &co), 0);
+	struct analyze_opts ao;
+	memset(&ao, 0, sizeof ao);
+	analysis_run(&a, &ao);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	struct report_opts o;
+	report_opts_init(&o);
+	o.html.gnuplot_dir = dir;
+	ck_assert_int_ge(reporter_find("html")->analysis(&a, &o, html), 0);
+	struct buf gp;
+	buf_init(&gp);
+	for (int k = 1; k <= 8; k++) { /* the scripts, concatenated */
+		char path[256];
+		snprintf(path, sizeof path, "%s/chart-%02d.gp", dir, k);
+		char *t = slurp(path);
+		if (t)
+			buf_adds(&gp, t);
+		free(t);
+	}
+	analysis_free(&a);
+	free(e);
+	free(g);
+	return gp.data ? gp.data : xstrdup("");
+}
+
+static void rm_dir(const char *dir)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+START_TEST(chart_nits)
+{
+	unsetenv("IOPSY_GNUPLOT");
+	char dir[] = "/tmp/iopsy-doc-gp-XXXXXX";
+	struct buf html;
+	buf_init(&html);
+	char *gp = charts_of("samples/healthy/esxtop.csv.gz", dir, &html);
+	ck_assert_msg(strstr(gp, "(above this scale)"), "the healthy overview is not drawn on the data's scale");
+	ck_assert_ptr_null(strstr(html.data, ":: "));
+	ck_assert_ptr_null(strstr(html.data, ":</span>: "));
+	free(gp);
+	rm_dir(dir);
+	buf_reset(&html);
+	char dir2[] = "/tmp/iopsy-doc-gp-XXXXXX";
+	gp = charts_of("samples/lsi-guest-queue-cap/esxtop.csv.gz", dir2, &html);
+	ck_assert_msg(strstr(gp, "at the per-disk limit (32 IOs): 31 or more"), "the queue's line does not say the limit");
+	free(gp);
+	rm_dir(dir2);
+	buf_free(&html);
+}
+END_TEST
+
 Suite *doc_suite(void)
 {
 	Suite *s = suite_create("doc");
@@ -385,6 +470,7 @@ Suite *doc_suite(void)
 	tcase_add_test(tc, compare_sections_in_every_writer);
 	tcase_add_test(tc, customer_text_only);
 	tcase_add_test(tc, workbook_for_a_consultant);
+	tcase_add_test(tc, chart_nits);
 	suite_add_tcase(s, tc);
 	return s;
 }

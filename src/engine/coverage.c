@@ -9,7 +9,8 @@
 
 const char *const cov_status_names[3] = {"assessed", "partial", "not_assessed"};
 const char *const cov_status_words[3] = {"assessed", "partly assessed", "not assessed"};
-const char *const cov_layer_words[COV_LAYERS] = {"guest", "vSCSI", "world", "device", "adapter", "array"};
+const char *const cov_layer_words_by[2][COV_LAYERS] = {{"guest", "vSCSI", "world", "device", "adapter", "array"},
+							{"guest", "VHDX", "nodes", "disk", "HBA/MPIO", "array"}};
 const char *const cov_layer_titles[2][COV_LAYERS] = {
 	{"Guest OS", "Virtual SCSI", "Per-VM world queue", "VMkernel device queue", "Host bus adapter", "Array / LUN"},
 	{"Guest OS", "VHDX (Hyper-V storage)", "Other cluster nodes", "Host disk", "Host bus adapter / MPIO", "Array / LUN"}};

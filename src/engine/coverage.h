@@ -32,8 +32,10 @@ extern const char *const cov_reason_names[COVR_COUNT]; /* "", "no_capture", ... 
 
 /* The layers coverage speaks of, top to bottom: guest, vSCSI, world, device, adapter, array. */
 #define COV_LAYERS 6
-/* The layers' short words ("guest", "vSCSI", "world", "device", "adapter", "array"). */
-extern const char *const cov_layer_words[COV_LAYERS];
+/* The layers' short words: [0] VMware ("guest", "vSCSI", "world", "device", "adapter", "array"),
+ * [1] Hyper-V ("guest", "VHDX", "nodes", "disk" (the host disk), "HBA/MPIO", "array"). */
+extern const char *const cov_layer_words_by[2][COV_LAYERS];
+#define cov_layer_words cov_layer_words_by[0]
 /* Their titles in a report: [0] VMware ("Virtual SCSI"), [1] Hyper-V ("VHDX (Hyper-V storage)"). */
 extern const char *const cov_layer_titles[2][COV_LAYERS];
 
