@@ -652,55 +652,90 @@ static void entity_tables(const struct analysis *a, bool print, struct buf *b)
 			   print ? "." : "; all are in the JSON embedded in this file.");
 }
 
-static void findings_table(const struct analysis *a, const struct ltime *lt, struct buf *b)
+/* The document's finding no: its head (ROLE_FINDING) and its evidence (ROLE_EVIDENCE, NULL). */
+static const struct doc_block *fpart(const struct doc *d, size_t no, enum block_role r)
 {
-	if (!a->nf) {
+	size_t n = 0;
+	long at = doc_finding_at(d, no, &n);
+	for (size_t i = 0; at >= 0 && i < n; i++)
+		if (d->sec[DS_FINDINGS].b[(size_t)at + i].role == r)
+			return &d->sec[DS_FINDINGS].b[(size_t)at + i];
+	return NULL;
+}
+
+/* A head's value k (enum fhead): its text, number or time. */
+static const char *fh_s(const struct doc_block *h, int k) { return h->cell[k * 2 + 1].s ? h->cell[k * 2 + 1].s : ""; }
+static double fh_v(const struct doc_block *h, int k) { return h->cell[k * 2 + 1].v; }
+static int64_t fh_t(const struct doc_block *h, int k) { return h->cell[k * 2 + 1].ms; }
+
+static int fh_sev(const struct doc_block *h)
+{
+	for (int s = 0; s < 3; s++)
+		if (strcmp(severity_names[s], fh_s(h, FH_SEV)) == 0)
+			return s;
+	return SEV_INFO;
+}
+
+/* The title with a capital first letter, escaped. */
+static void ftitle(struct buf *b, const struct doc_block *h)
+{
+	size_t at = b->len;
+	esc(b, fh_s(h, FH_TITLE));
+	if (b->len > at && b->data[at] >= 'a' && b->data[at] <= 'z')
+		b->data[at] = (char)(b->data[at] - 'a' + 'A');
+}
+
+static void findings_table(const struct doc *d, const struct ltime *lt, size_t nf, struct buf *b)
+{
+	if (!nf) {
 		buf_adds(b, "<p>No findings: nothing in the captures crosses a threshold for long enough to matter.</p>\n");
 		return;
 	}
 	buf_adds(b, "<div class=\"tablewrap\"><table class=\"findings\"><thead><tr><th>#</th><th>Severity</th><th>Finding</th>"
 		    "<th>Where</th><th>When</th><th>Evidence</th></tr></thead><tbody>\n");
-	for (size_t i = 0; i < a->nf; i++) {
-		const struct finding *f = &a->f[i];
-		buf_printf(b, "<tr><td>%zu</td><td><span class=\"badge %s\">%s</span></td><td><a href=\"#f%zu\">", i + 1,
-			   sev_class(f->sev), sev_word(f->sev), i + 1);
-		title(b, f->kind);
-		buf_printf(b, "</a>%s</td><td class=\"where\">", f->heuristic ? " <span class=\"heur\">heuristic</span>" : "");
-		entity_label(b, f->host, f->entity);
+	for (size_t i = 1; i <= nf; i++) {
+		const struct doc_block *h = fpart(d, i, ROLE_FINDING), *ev = fpart(d, i, ROLE_EVIDENCE);
+		int sev = fh_sev(h);
+		int64_t t0 = fh_t(h, FH_START), t1 = fh_t(h, FH_END);
+		buf_printf(b, "<tr><td>%zu</td><td><span class=\"badge %s\">%s</span></td><td><a href=\"#f%zu\">", i,
+			   sev_class(sev), sev_word(sev), i);
+		ftitle(b, h);
+		buf_printf(b, "</a>%s</td><td class=\"where\">", *fh_s(h, FH_HEUR) ? " <span class=\"heur\">heuristic</span>" : "");
+		entity_label(b, fh_s(h, FH_HOST), fh_s(h, FH_ENTITY));
 		buf_adds(b, "</td><td style=\"white-space:nowrap\">");
-		if (f->end > f->start) {
-			hhmmss(b, f->start);
+		if (t1 > t0) {
+			hhmmss(b, t0);
 			buf_adds(b, "&ndash;");
-			hhmmss(b, f->end);
+			hhmmss(b, t1);
 			buf_adds(b, " UTC");
 			if (lt->known) {
 				char ab[16];
 				buf_adds(b, "<br><span class=\"local\">");
-				ltime_local(b, lt, f->start, false);
+				ltime_local(b, lt, t0, false);
 				buf_adds(b, "&ndash;");
-				ltime_local(b, lt, f->end, false);
+				ltime_local(b, lt, t1, false);
 				buf_addc(b, ' ');
-				esc(b, ltime_abbr(lt, f->end, ab));
+				esc(b, ltime_abbr(lt, t1, ab));
 				buf_adds(b, "</span>");
 			}
 			buf_adds(b, "<br><span class=\"muted small\">");
-			duration(b, f->sustained_s);
+			duration(b, fh_v(h, FH_SUSTAINED));
 			buf_adds(b, "</span>");
 		} else {
 			buf_adds(b, "<span class=\"muted\">whole capture</span>");
 		}
 		buf_adds(b, "</td><td class=\"small\">");
-		if (f->nev) {
-			const struct evidence *ev = &f->ev[0];
-			esc(b, metric_info[ev->metric].label);
+		if (ev && ev->nrows) {
+			const struct doc_cell *c = ev->cell; /* the first counter */
+			esc(b, c[EV_COUNTER].s);
 			buf_adds(b, ": median <b>");
-			num(b, ev->median);
-			buf_printf(b, "</b> %s", metric_info[ev->metric].unit);
-			if (ev->above >= 0 && ev->samples)
-				buf_printf(b, " (%ld%% of samples above %g)", (long)lround(100.0 * (double)ev->above / (double)ev->samples),
-					   ev->threshold);
+			num(b, c[EV_MEDIAN].v);
+			buf_printf(b, "</b> %s", c[EV_UNIT].s);
+			if (c[EV_ABOVE].t == CELL_NUM && c[EV_SAMPLES].v > 0)
+				buf_printf(b, " (%ld%% of samples above %g)", (long)lround(100.0 * c[EV_ABOVE].v / c[EV_SAMPLES].v),
+					   c[EV_THRESHOLD].v);
 		} else {
-			esc(b, f->summary);
+			esc(b, fh_s(h, FH_SUMMARY));
 		}
 		buf_adds(b, "</td></tr>\n");
 	}
@@ -794,22 +829,25 @@ static void finding_article(const struct analysis *a, const struct doc *rd, size
 			    struct figs *figs, struct buf *out)
 {
 	const struct finding *f = &a->f[i];
+	const struct doc_block *h = fpart(rd, i + 1, ROLE_FINDING);
+	int sev = fh_sev(h);
+	int64_t t0 = fh_t(h, FH_START), t1 = fh_t(h, FH_END);
 	buf_printf(out, "<article class=\"finding\" id=\"f%zu\">\n<div class=\"finding-head\"><span class=\"num\">%zu</span>"
 			"<span class=\"badge %s\">%s</span><h3>",
-		   i + 1, i + 1, sev_class(f->sev), sev_word(f->sev));
-	title(out, f->kind);
-	buf_printf(out, "</h3>%s</div>\n<p class=\"where\">", f->heuristic ? "<span class=\"heur\">heuristic rule</span>" : "");
-	entity_label(out, f->host, f->entity);
-	buf_printf(out, " &middot; layer: %s", layer_names[f->layer]);
-	if (f->end > f->start) {
+		   i + 1, i + 1, sev_class(sev), sev_word(sev));
+	ftitle(out, h);
+	buf_printf(out, "</h3>%s</div>\n<p class=\"where\">", *fh_s(h, FH_HEUR) ? "<span class=\"heur\">heuristic rule</span>" : "");
+	entity_label(out, fh_s(h, FH_HOST), fh_s(h, FH_ENTITY));
+	buf_printf(out, " &middot; layer: %s", fh_s(h, FH_LAYER));
+	if (t1 > t0) {
 		buf_adds(out, " &middot; ");
-		period_html(out, lt, f->start, f->end);
+		period_html(out, lt, t0, t1);
 		buf_adds(out, " &middot; sustained ");
-		duration(out, f->sustained_s);
+		duration(out, fh_v(h, FH_SUSTAINED));
 	}
 	buf_adds(out, "</p>\n<p class=\"summary\">");
 	size_t at = out->len;
-	esc_words(out, f->summary);
+	esc_words(out, fh_s(h, FH_SUMMARY));
 	if (out->len > at && out->data[at] >= 'a' && out->data[at] <= 'z')
 		out->data[at] = (char)(out->data[at] - 'a' + 'A');
 	buf_adds(out, "</p>\n");
@@ -1002,7 +1040,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 
 	/* findings table */
 	buf_adds(out, "<section id=\"findings\">\n<h2>Findings, worst first</h2>\n");
-	findings_table(a, &lt, out);
+	findings_table(&rd, &lt, a->nf, out);
 	buf_adds(out, "</section>\n");
 
 	/* IO stack */
