@@ -250,6 +250,8 @@ static const struct doc_cell *cell_at(const struct doc_block *b, size_t r, int k
 /* ---- sections a writer lays out its own way (enum block_role) ---- */
 
 static void text_findings(const struct doc *d, struct buf *out);
+static void text_captures(const struct doc *d, struct buf *out);
+static void md_captures(const struct doc *d, struct buf *out);
 
 /* The first block of s with role r, or NULL. */
 static const struct doc_block *role_block(const struct doc *d, enum doc_sec s, enum block_role r)
@@ -390,6 +392,8 @@ static bool text_role(const struct doc *d, enum doc_sec s, struct buf *out)
 		text_findings(d, out);
 	} else if (s == DS_SQL) {
 		text_sql(d, out);
+	} else if (role_block(d, s, ROLE_CAPTURES)) {
+		text_captures(d, out);
 	} else if ((b = role_block(d, s, ROLE_ACTIONS))) {
 		buf_printf(out, "\n%s (in this order)\n", doc_secs[s].text);
 		for (size_t r = 0; r < b->nrows; r++) {
@@ -443,6 +447,8 @@ static bool md_role(const struct doc *d, enum doc_sec s, struct buf *out)
 		buf_free(&t);
 	} else if (s == DS_FINDINGS) {
 		md_findings(d, out);
+	} else if (role_block(d, s, ROLE_CAPTURES)) {
+		md_captures(d, out);
 	} else if ((b = role_block(d, s, ROLE_ACTIONS))) {
 		buf_adds(out, "**Recommended actions, in this order:**\n\n");
 		for (size_t r = 0; r < b->nrows; r++) {
@@ -908,6 +914,109 @@ void doc_html_finding_part(const struct doc *d, size_t no, enum block_role r, st
 		buf_adds(out, "</td></tr>\n");
 	}
 	buf_adds(out, "</tbody></table></div>\n");
+}
+
+/* ---- captures ---- */
+
+static void text_parts(const struct doc_block *p, size_t of, struct buf *out)
+{
+	size_t n = 0;
+	for (size_t r = 0; r < p->nrows; r++)
+		n += (size_t)cell_v(p, r, CP_OF) == of;
+	buf_printf(out, "    %zu files of one host, merged in time order:\n", n);
+	struct buf l;
+	buf_init(&l);
+	for (size_t r = 0, k = 0; r < p->nrows; r++) {
+		if ((size_t)cell_v(p, r, CP_OF) != of)
+			continue;
+		const struct doc_cell *c = &p->cell[r * (size_t)p->ncols];
+		buf_reset(&l);
+		buf_printf(&l, "%zu. %s: ", ++k, c[CP_FILE].s);
+		if (c[CP_ROWS].v > 0) {
+			char s[32], e[32];
+			time_format_iso(c[CP_START].ms, false, s);
+			time_format_iso(c[CP_END].ms, false, e);
+			buf_printf(&l, "%s .. %s, %.0f rows", s, e, c[CP_ROWS].v);
+		} else {
+			buf_adds(&l, "no row used");
+		}
+		if (c[CP_GAP].t == CELL_NUM) {
+			buf_adds(&l, ", after a gap of ");
+			fmt_duration(&l, c[CP_GAP].v, true);
+			buf_adds(&l, " (marked)");
+		}
+		if (c[CP_OVERLAP].v > 0) {
+			char s[32], e[32];
+			time_format_iso(c[CP_OV0].ms, false, s);
+			time_format_iso(c[CP_OV1].ms, false, e);
+			buf_printf(&l, "; %.0f row%s overlapping the files before (lines %.0f-%.0f, %s .. %s) skipped, not "
+				       "counted twice", c[CP_OVERLAP].v, c[CP_OVERLAP].v == 1 ? "" : "s", c[CP_LINE0].v,
+				   c[CP_LINE1].v, s, e);
+		}
+		if (c[CP_WARNINGS].v > 0)
+			buf_printf(&l, ", %.0f warning%s", c[CP_WARNINGS].v, c[CP_WARNINGS].v == 1 ? "" : "s");
+		text_wrap(out, "      ", l.data, 100);
+	}
+	buf_free(&l);
+}
+
+static void text_captures(const struct doc *d, struct buf *out)
+{
+	const struct doc_block *b = role_block(d, DS_CAPTURES, ROLE_CAPTURES), *p = role_block(d, DS_CAPTURES, ROLE_PARTS);
+	buf_printf(out, "\n%s\n", doc_secs[DS_CAPTURES].text);
+	for (size_t r = 0; b && r < b->nrows; r++) {
+		const struct doc_cell *c = &b->cell[r * (size_t)b->ncols];
+		buf_adds(out, "  ");
+		fmt_esc(out, c[CC_FILE].s);
+		if (*c[CC_FAILED].s) {
+			buf_adds(out, ": could not be read (see the messages above)\n");
+			continue;
+		}
+		char s[32], e[32];
+		time_format_iso(c[CC_START].ms, false, s);
+		time_format_iso(c[CC_END].ms, false, e);
+		buf_printf(out, ": %s, host ", c[CC_FORMAT].s);
+		fmt_esc(out, c[CC_HOST].s);
+		buf_printf(out, ", %s .. %s", s, e);
+		if (d->lt)
+			ltime_span_note(out, d->lt, c[CC_START].ms, c[CC_END].ms, "..");
+		buf_printf(out, ", %g s interval, %.0f rows, %.0f columns", c[CC_INTERVAL].v, c[CC_ROWS].v, c[CC_COLUMNS].v);
+		if (c[CC_WARNINGS].v > 0)
+			buf_printf(out, ", %.0f warning%s", c[CC_WARNINGS].v, c[CC_WARNINGS].v == 1 ? "" : "s");
+		if (c[CC_OUTSIDE].t == CELL_NUM)
+			buf_printf(out, ", %.0f row%s outside the window", c[CC_OUTSIDE].v, c[CC_OUTSIDE].v == 1 ? "" : "s");
+		if (*c[CC_CLOCK].s)
+			buf_printf(out, ", %s", c[CC_CLOCK].s);
+		buf_addc(out, '\n');
+		for (size_t i = 0; i < d->sec[DS_CAPTURES].nb; i++) /* this capture's files, when merged */
+			if ((p = &d->sec[DS_CAPTURES].b[i])->role == ROLE_PARTS && p->nrows && (size_t)cell_v(p, 0, CP_OF) == r)
+				text_parts(p, r, out);
+	}
+}
+
+static void md_captures(const struct doc *d, struct buf *out)
+{
+	const struct doc_block *b = role_block(d, DS_CAPTURES, ROLE_CAPTURES);
+	buf_printf(out, "\n%s\n\n| file | format | host | start (UTC) | end (UTC) | rows |\n|---|---|---|---|---|---:|\n",
+		   doc_secs[DS_CAPTURES].md);
+	for (size_t r = 0; b && r < b->nrows; r++) {
+		const struct doc_cell *c = &b->cell[r * (size_t)b->ncols];
+		buf_adds(out, "| ");
+		md_escape(out, c[CC_FILE].s);
+		if (*c[CC_FAILED].s) {
+			buf_adds(out, " | could not be read | | | | |\n");
+			continue;
+		}
+		buf_printf(out, " | %s | ", c[CC_FORMAT].s);
+		md_escape(out, c[CC_HOST].s);
+		buf_adds(out, " | ");
+		fmt_when(out, c[CC_START].ms);
+		buf_adds(out, " | ");
+		fmt_when(out, c[CC_END].ms);
+		if (d->lt)
+			ltime_span_note(out, d->lt, c[CC_START].ms, c[CC_END].ms, "–");
+		buf_printf(out, " | %.0f |\n", c[CC_ROWS].v);
+	}
 }
 
 /* ---- text ---- */

@@ -83,12 +83,22 @@ enum block_role {
 	ROLE_EPISODE,   /* BLK_TABLE: the windows of a finding held over several (start, end) */
 	ROLE_EVIDENCE,  /* BLK_TABLE: counter, unit, min, median, p95, max, samples, above, threshold */
 	ROLE_RULE,      /* BLK_KV: "Load on the LUN" (when said), "Rule", "Source", "Advice" (when any) */
+	ROLE_CAPTURES,  /* BLK_TABLE: a capture a row, enum capcol's columns; the caption: its side or NULL */
+	ROLE_PARTS,     /* BLK_TABLE: the files merged into the capture of row CP_OF of the table before */
 };
 /* The rows of a finding's head (ROLE_FINDING): number, severity (severity_names), rule id, title,
  * host ("" none), entity, layer (layer_names), heuristic ("heuristic" or ""), start and end (times),
  * sustained (s), summary. */
 enum fhead { FH_NO, FH_SEV, FH_ID, FH_TITLE, FH_HOST, FH_ENTITY, FH_LAYER, FH_HEUR, FH_START, FH_END, FH_SUSTAINED,
 	     FH_SUMMARY, FH_COUNT };
+/* A capture's columns (ROLE_CAPTURES): the file, "could not be read" or "", its format, "gzip" or
+ * "", host, first and last row (times, with its clock offset), interval (s), rows, columns,
+ * warnings, rows outside the window (none without one), the clock sentence ("" as recorded). */
+enum capcol { CC_FILE, CC_FAILED, CC_FORMAT, CC_GZIP, CC_HOST, CC_START, CC_END, CC_INTERVAL, CC_ROWS, CC_COLUMNS,
+	      CC_WARNINGS, CC_OUTSIDE, CC_CLOCK, CC_COUNT };
+/* A merged file's columns (ROLE_PARTS). */
+enum { CP_OF, CP_FILE, CP_START, CP_END, CP_ROWS, CP_GAP, CP_OVERLAP, CP_LINE0, CP_LINE1, CP_OV0, CP_OV1, CP_WARNINGS,
+       CP_COUNT };
 enum { EV_COUNTER, EV_UNIT, EV_MIN, EV_MEDIAN, EV_P95, EV_MAX, EV_SAMPLES, EV_ABOVE, EV_THRESHOLD, EV_COUNT };
 
 struct doc_block {
@@ -163,6 +173,10 @@ void doc_workflow(struct doc *d, const struct analysis *a, const char *side);
 void doc_notices_text(const struct doc *d, struct buf *out);
 void doc_notices_md(const struct doc *d, struct buf *out);
 void doc_notices_html(const struct doc *d, struct buf *out);
+
+/* The captures of a into DS_CAPTURES (ROLE_CAPTURES, and ROLE_PARTS for a capture merged from
+ * files); side: NULL, or "before"/"after" (the table's caption). */
+void doc_captures(struct doc *d, const struct analysis *a, const char *side);
 
 /* Finding no (1-based) f of an analysis into DS_FINDINGS: its head, its episode's windows, its
  * evidence, its rule, source and advice. */

@@ -242,6 +242,96 @@ long doc_finding_at(const struct doc *d, size_t no, size_t *n)
 	return (long)at;
 }
 
+/* The clock of capture c as every report says it: guest clock minus host clock (its times are
+ * shifted by the opposite), given or estimated; "" as recorded. */
+static void clock_sentence(const struct capture *c, struct buf *b)
+{
+	if (!c->clock_offset_ms && !c->offset_estimated)
+		return;
+	buf_printf(b, "guest clock %+.1f s off the host's", 0.0 - (double)c->clock_offset_ms / 1000.0 + 0.0);
+	if (c->offset_estimated)
+		buf_printf(b, " (estimated from IOPS, r = %.2f%s)", c->offset_confidence, c->clock_offset_ms ? "" : ", none applied");
+	else
+		buf_adds(b, " (as given)");
+}
+
+void doc_captures(struct doc *d, const struct analysis *a, const char *side)
+{
+	static const char *const head[CC_COUNT + 1] = {"file", "state", "format", "compression", "host", "start", "end",
+						       "interval (s)", "rows", "columns", "warnings", "rows outside the window",
+						       "clock", NULL};
+	static const char *const ph[CP_COUNT + 1] = {"capture", "file", "start", "end", "rows", "gap (s)", "rows overlapping",
+						     "first line", "last line", "overlap start", "overlap end", "warnings", NULL};
+	struct doc_block *t = doc_table(d, DS_CAPTURES, side, head);
+	t->role = ROLE_CAPTURES;
+	struct buf k;
+	buf_init(&k);
+	for (size_t i = 0; i < a->m.ncaps; i++) {
+		const struct capture *c = &a->m.caps[i];
+		doc_row(t);
+		doc_cell_text(t, c->path);
+		doc_cell_text(t, c->failed ? "could not be read" : "");
+		if (c->failed) {
+			for (int n = CC_FORMAT; n < CC_COUNT; n++)
+				doc_cell_none(t);
+			continue;
+		}
+		doc_cell_text(t, c->format);
+		doc_cell_text(t, c->gzip ? "gzip" : "");
+		doc_cell_text(t, c->host ? c->host : "?");
+		doc_cell_time(t, c->start + c->clock_offset_ms);
+		doc_cell_time(t, c->end + c->clock_offset_ms);
+		doc_cell_num(t, c->interval_s);
+		doc_cell_num(t, (double)c->rows);
+		doc_cell_num(t, (double)c->columns);
+		doc_cell_num(t, (double)c->warnings);
+		if (a->window.on)
+			doc_cell_num(t, (double)c->outside_rows);
+		else
+			doc_cell_none(t);
+		buf_reset(&k);
+		clock_sentence(c, &k);
+		doc_cell_text(t, k.data ? k.data : "");
+	}
+	buf_free(&k);
+	for (size_t i = 0; i < a->m.ncaps; i++) {
+		const struct capture *c = &a->m.caps[i];
+		if (c->failed || c->nparts < 2)
+			continue;
+		struct doc_block *p = doc_table(d, DS_CAPTURES, NULL, ph);
+		p->role = ROLE_PARTS;
+		for (size_t n = 0; n < c->nparts; n++) {
+			const struct capture_part *cp = &c->parts[n];
+			doc_row(p);
+			doc_cell_num(p, (double)i);
+			doc_cell_text(p, cp->path);
+			if (cp->rows) {
+				doc_cell_time(p, cp->start + c->clock_offset_ms);
+				doc_cell_time(p, cp->end + c->clock_offset_ms);
+			} else {
+				doc_cell_none(p);
+				doc_cell_none(p);
+			}
+			doc_cell_num(p, (double)cp->rows);
+			if (n && cp->gap && cp->rows)
+				doc_cell_num(p, (double)cp->gap_ms / 1000.0);
+			else
+				doc_cell_none(p);
+			doc_cell_num(p, (double)cp->overlap_rows);
+			doc_cell_num(p, (double)cp->overlap_line0);
+			doc_cell_num(p, (double)cp->overlap_line1);
+			doc_cell_time(p, cp->overlap_t0 + c->clock_offset_ms);
+			doc_cell_time(p, cp->overlap_t1 + c->clock_offset_ms);
+			doc_cell_num(p, (double)cp->warnings);
+		}
+	}
+}
+
+static void captures_of(const struct analysis *a, struct doc *d)
+{
+	doc_captures(d, a, NULL);
+}
+
 static void findings_sec(const struct analysis *a, struct doc *d)
 {
 	d->sec[DS_FINDINGS].on = true;
@@ -651,7 +741,7 @@ static void method_sec(const struct analysis *a, struct doc *d)
 void doc_of_analysis_only(const struct analysis *a, const struct ltime *lt, struct doc *d, unsigned mask)
 {
 	static void (*const build[DS_COUNT])(const struct analysis *, struct doc *) = {
-		[DS_SUMMARY] = summary_sec, [DS_VERDICT] = verdict_sec, [DS_FINDINGS] = findings_sec,
+		[DS_SUMMARY] = summary_sec, [DS_VERDICT] = verdict_sec, [DS_FINDINGS] = findings_sec, [DS_CAPTURES] = captures_of,
 		[DS_INPUTS] = inputs_of, [DS_DISKMAP] = diskmap_sec, [DS_RULES] = rules_sec, [DS_COVERAGE] = coverage_sec,
 		[DS_IOPATH] = iopath_sec, [DS_SQL] = sql_sec, [DS_ENTITIES] = entities_sec, [DS_METHOD] = method_sec,
 	};

@@ -347,51 +347,44 @@ const char css[] =
 	"}\n";
 
 
-/* A capture's clock offset as --clock-offset takes it: guest clock minus host clock, seconds
- * (clock_offset_ms is what is added to its times: the opposite). */
-static double guest_minus_host(const struct capture *c) { return 0.0 - (double)c->clock_offset_ms / 1000.0 + 0.0; }
 
 void captures_section(const struct analysis *a, const struct ltime *lt, struct buf *b)
 {
-	const struct model *m = &a->m;
+	struct doc cd; /* the document's captures (doc_captures), drawn as this report's table */
+	doc_init(&cd, lt);
+	doc_captures(&cd, a, NULL);
+	const struct doc_block *t = &cd.sec[DS_CAPTURES].b[0];
 	buf_adds(b, "<div class=\"tablewrap\"><table><thead><tr><th>File</th><th>Format</th><th>Host</th><th>Period</th>"
 		    "<th class=\"n\">Interval</th><th class=\"n\">Rows</th><th class=\"n\">Columns</th><th class=\"n\">Warnings</th>"
 		    "<th>Clock</th></tr></thead><tbody>\n");
-	for (size_t i = 0; i < m->ncaps; i++) {
-		const struct capture *c = &m->caps[i];
+	for (size_t i = 0; i < t->nrows; i++) {
+		const struct doc_cell *c = &t->cell[i * (size_t)t->ncols];
 		buf_adds(b, "<tr><td class=\"ent\">");
-		esc(b, c->path);
+		esc(b, c[CC_FILE].s);
 		buf_adds(b, "</td>");
-		if (c->failed) {
+		if (*c[CC_FAILED].s) {
 			buf_adds(b, "<td colspan=\"8\"><span class=\"badge crit\">unreadable</span> the file could not be read or its "
 				    "format was not recognised</td></tr>\n");
 			continue;
 		}
 		buf_adds(b, "<td>");
-		esc(b, c->format);
-		buf_adds(b, c->gzip ? " (gzip)" : "");
+		esc(b, c[CC_FORMAT].s);
+		buf_adds(b, *c[CC_GZIP].s ? " (gzip)" : "");
 		buf_adds(b, "</td><td class=\"ent\">");
-		esc(b, c->host ? c->host : "?");
+		esc(b, c[CC_HOST].s);
 		buf_adds(b, "</td><td>");
-		if (c->rows)
-			period_html(b, lt, c->start + c->clock_offset_ms, c->end + c->clock_offset_ms);
+		if (c[CC_ROWS].v > 0)
+			period_html(b, lt, c[CC_START].ms, c[CC_END].ms);
 		buf_adds(b, "</td><td class=\"n\">");
-		if (c->rows > 1)
-			buf_printf(b, "%g s", c->interval_s);
-		buf_printf(b, "</td><td class=\"n\">%ld</td><td class=\"n\">%ld</td><td class=\"n\">%ld%s</td><td>", c->rows, c->columns,
-			   c->warnings, c->skipped_rows ? "" : "");
-		/* as the text report and --clock-offset say it: guest clock minus host clock (the times
-		 * are shifted by its opposite, clock_offset_ms) */
-		if (c->offset_estimated)
-			buf_printf(b, "guest %+.1f s off the host, estimated from IOPS (r = %.2f)%s", guest_minus_host(c),
-				   c->offset_confidence, c->clock_offset_ms ? "" : ", none applied");
-		else if (c->clock_offset_ms)
-			buf_printf(b, "guest %+.1f s off the host (--clock-offset)", guest_minus_host(c));
-		else
-			buf_adds(b, "as recorded");
+		if (c[CC_ROWS].v > 1)
+			buf_printf(b, "%g s", c[CC_INTERVAL].v);
+		buf_printf(b, "</td><td class=\"n\">%.0f</td><td class=\"n\">%.0f</td><td class=\"n\">%.0f</td><td>",
+			   c[CC_ROWS].v, c[CC_COLUMNS].v, c[CC_WARNINGS].v);
+		esc(b, *c[CC_CLOCK].s ? c[CC_CLOCK].s : "as recorded");
 		buf_adds(b, "</td></tr>\n");
 	}
 	buf_adds(b, "</tbody></table></div>\n");
+	doc_free(&cd);
 	if (a->nmap) {
 		buf_adds(b, "<h4>Guest disk to virtual disk mapping</h4>\n<div class=\"tablewrap\"><table><thead><tr><th>Guest</th>"
 			    "<th>Disk</th><th>Virtual disk</th><th>How</th></tr></thead><tbody>\n");
@@ -418,6 +411,10 @@ void captures_section(const struct analysis *a, const struct ltime *lt, struct b
 	rules_out_lines(&a->rules, b, "<h4>Rules overridden</h4>\n<ul class=\"rules\">\n", "<li>", "</li>\n", "</ul>\n", esc);
 }
 
+
+/* A capture's clock offset as --clock-offset takes it: guest clock minus host clock, seconds
+ * (clock_offset_ms is what is added to its times: the opposite). */
+static double guest_minus_host(const struct capture *c) { return 0.0 - (double)c->clock_offset_ms / 1000.0 + 0.0; }
 
 void note_add(struct notes *n, const char *html)
 {

@@ -50,24 +50,7 @@ static int md_analysis(const struct analysis *a, struct report_opts *o, struct b
 	doc_notices_md(&d, out);
 	doc_md(&d, DS_FINDINGS, out);
 	doc_md(&d, DS_COVERAGE, out);
-	buf_adds(out, "\n#### Captures\n\n| file | format | host | start (UTC) | end (UTC) | rows |\n|---|---|---|---|---|---:|\n");
-	for (size_t i = 0; i < a->m.ncaps; i++) {
-		const struct capture *c = &a->m.caps[i];
-		buf_adds(out, "| ");
-		md_text(out, c->path);
-		if (c->failed) {
-			buf_adds(out, " | could not be read | | | | |\n");
-			continue;
-		}
-		buf_printf(out, " | %s | ", c->format);
-		md_text(out, c->host ? c->host : "?");
-		buf_adds(out, " | ");
-		fmt_when(out, c->start + c->clock_offset_ms);
-		buf_adds(out, " | ");
-		fmt_when(out, c->end + c->clock_offset_ms);
-		ltime_span_note(out, &lt, c->start + c->clock_offset_ms, c->end + c->clock_offset_ms, "–");
-		buf_printf(out, " | %ld |\n", c->rows);
-	}
+	doc_md(&d, DS_CAPTURES, out);
 	doc_md(&d, DS_INPUTS, out);
 	doc_md(&d, DS_RULES, out);
 	doc_md(&d, DS_DISKMAP, out);

@@ -96,39 +96,7 @@ void analysis_text(const struct analysis *a, struct buf *out)
 	doc_text(&d, DS_ACTIONS, out);
 	doc_text(&d, DS_VERDICT, out);
 	doc_text(&d, DS_COVERAGE, out);
-	buf_adds(out, "\nCAPTURES\n");
-	for (size_t i = 0; i < m->ncaps; i++) {
-		const struct capture *c = &m->caps[i];
-		buf_adds(out, "  ");
-		esc(out, c->path);
-		if (c->failed) {
-			buf_adds(out, ": could not be read (see the messages above)\n");
-			continue;
-		}
-		char s[32], e[32];
-		time_format_iso(c->start + c->clock_offset_ms, false, s);
-		time_format_iso(c->end + c->clock_offset_ms, false, e);
-		buf_printf(out, ": %s, host ", c->format);
-		esc(out, c->host ? c->host : "?");
-		buf_printf(out, ", %s .. %s", s, e);
-		ltime_span_note(out, &lt, c->start + c->clock_offset_ms, c->end + c->clock_offset_ms, "..");
-		buf_printf(out, ", %g s interval, %ld rows, %ld columns", c->interval_s, c->rows, c->columns);
-		if (c->warnings)
-			buf_printf(out, ", %ld warning%s", c->warnings, c->warnings == 1 ? "" : "s");
-		if (a->window.on)
-			buf_printf(out, ", %ld row%s outside the window", c->outside_rows, c->outside_rows == 1 ? "" : "s");
-		if (c->clock_offset_ms || c->offset_estimated) {
-			/* shown as the user gives it: guest clock minus host clock */
-			buf_printf(out, ", guest clock %+.1f s off the host's", 0.0 - (double)c->clock_offset_ms / 1000.0 + 0.0);
-			if (c->offset_estimated)
-				buf_printf(out, " (estimated from IOPS, r = %.2f%s)", c->offset_confidence,
-					   c->clock_offset_ms ? "" : ", none applied");
-			else
-				buf_adds(out, " (--clock-offset)");
-		}
-		buf_addc(out, '\n');
-		parts_text(c, "    ", out);
-	}
+	doc_text(&d, DS_CAPTURES, out);
 	doc_text(&d, DS_INPUTS, out);
 	doc_text(&d, DS_RULES, out);
 	doc_text(&d, DS_DISKMAP, out);

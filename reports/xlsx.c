@@ -120,7 +120,6 @@ static void header_row(struct xl *x, lxw_worksheet *ws, lxw_row_t r, const char 
 static void summary_sheet(struct xl *x, const struct report_brand *br, const struct doc *d, const struct analysis *a1,
 			  const struct analysis *a2)
 {
-	const struct model *m = &a1->m, *m2 = a2 ? &a2->m : NULL;
 	lxw_worksheet *ws = workbook_add_worksheet(x->wb, "Summary");
 	worksheet_set_column(ws, 0, 0, 22, x->bold);
 	worksheet_set_column(ws, 1, 1, 110, x->wrap);
@@ -200,26 +199,32 @@ static void summary_sheet(struct xl *x, const struct report_brand *br, const str
 	header_row(x, cs, 0, cols);
 	worksheet_set_column(cs, 0, 0, 40, NULL);
 	worksheet_set_column(cs, 3, 6, 20, NULL);
+	struct doc cd; /* the document's captures (doc_captures), each side's */
+	doc_init(&cd, &x->lt);
+	doc_captures(&cd, a1, NULL);
+	if (a2)
+		doc_captures(&cd, a2, NULL);
 	lxw_row_t cr = 1;
-	for (int side = 0; side < 2; side++) {
-		const struct model *mm = side ? m2 : m;
-		for (size_t i = 0; mm && i < mm->ncaps; i++) {
-			const struct capture *c = &mm->caps[i];
-			put_str(x, cs, cr, 0, c->path, NULL);
-			if (c->failed) {
-				put_str(x, cs, cr++, 1, "could not be read", NULL);
+	for (size_t k = 0; k < cd.sec[DS_CAPTURES].nb; k++) {
+		const struct doc_block *ct = &cd.sec[DS_CAPTURES].b[k];
+		for (size_t i = 0; ct->role == ROLE_CAPTURES && i < ct->nrows; i++) {
+			const struct doc_cell *c = &ct->cell[i * (size_t)ct->ncols];
+			put_str(x, cs, cr, 0, c[CC_FILE].s, NULL);
+			if (*c[CC_FAILED].s) {
+				put_str(x, cs, cr++, 1, c[CC_FAILED].s, NULL);
 				continue;
 			}
-			put_str(x, cs, cr, 1, c->format, NULL);
-			put_str(x, cs, cr, 2, c->host ? c->host : "", NULL);
-			put_time(x, cs, cr, 3, c->start + c->clock_offset_ms, 0);
-			put_time(x, cs, cr, 4, c->end + c->clock_offset_ms, 0);
-			put_local(x, cs, cr, 5, c->start + c->clock_offset_ms);
-			put_local(x, cs, cr, 6, c->end + c->clock_offset_ms);
-			put_num(x, cs, cr, 7, (double)c->rows);
-			put_num(x, cs, cr++, 8, (double)c->outside_rows);
+			put_str(x, cs, cr, 1, c[CC_FORMAT].s, NULL);
+			put_str(x, cs, cr, 2, strcmp(c[CC_HOST].s, "?") ? c[CC_HOST].s : "", NULL);
+			put_time(x, cs, cr, 3, c[CC_START].ms, 0);
+			put_time(x, cs, cr, 4, c[CC_END].ms, 0);
+			put_local(x, cs, cr, 5, c[CC_START].ms);
+			put_local(x, cs, cr, 6, c[CC_END].ms);
+			put_num(x, cs, cr, 7, c[CC_ROWS].v);
+			put_num(x, cs, cr++, 8, c[CC_OUTSIDE].t == CELL_NUM ? c[CC_OUTSIDE].v : 0);
 		}
 	}
+	doc_free(&cd);
 	table_end(cs, 0, cr - 1, ncols_of(cols));
 }
 
