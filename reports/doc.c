@@ -646,6 +646,8 @@ static void text_finding(const struct doc *d, size_t no, struct buf *out)
 			buf_printf(out, "; %.0f samples", cell_v(b, k, EV_SAMPLES));
 		buf_addc(out, '\n');
 	}
+	if ((b = finding_part(d, no, ROLE_FIGURE))) /* a chart in the HTML, PDF and workbook */
+		text_wrap(out, "   chart: ", b->text, 100);
 	b = finding_part(d, no, ROLE_RULE);
 	for (size_t k = 0; b && k < b->nrows; k++) {
 		const char *key = cell_s(b, k, 0);
@@ -727,6 +729,10 @@ static void md_finding(const struct doc *d, size_t no, struct buf *out)
 			fmt_num(out, cell_v(b, k, EV_THRESHOLD), "–");
 		}
 		buf_adds(out, " |\n");
+	}
+	if ((b = finding_part(d, no, ROLE_FIGURE))) { /* a chart in the HTML, PDF and workbook */
+		buf_adds(out, "\n- **Chart:** ");
+		md_escape(out, b->text);
 	}
 	b = finding_part(d, no, ROLE_RULE);
 	for (size_t k = 0; b && k < b->nrows; k++) {

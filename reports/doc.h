@@ -83,6 +83,8 @@ enum block_role {
 	ROLE_EPISODE,   /* BLK_TABLE: the windows of a finding held over several (start, end) */
 	ROLE_EVIDENCE,  /* BLK_TABLE: counter, unit, min, median, p95, max, samples, above, threshold */
 	ROLE_RULE,      /* BLK_KV: "Load on the LUN" (when said), "Rule", "Source", "Advice" (when any) */
+	ROLE_FIGURE,    /* BLK_PARA: a finding's chart: drawn in the HTML, PDF and workbook, its caption
+	                 * elsewhere ("Current Disk Queue Length, Avg. Disk sec/Read over the capture") */
 	ROLE_CAPTURES,  /* BLK_TABLE: a capture a row, enum capcol's columns; the caption: its side or NULL */
 	ROLE_PARTS,     /* BLK_TABLE: the files merged into the capture of row CP_OF of the table before */
 };

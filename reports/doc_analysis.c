@@ -217,6 +217,15 @@ void doc_finding(struct doc *d, const struct finding *f, size_t no)
 			doc_cell_none(t);
 		doc_cell_num(t, ev->threshold);
 	}
+	if (f->nev) { /* the figure: the evidence's counters over the capture */
+		struct buf c;
+		buf_init(&c);
+		for (int k = 0; k < f->nev; k++)
+			buf_printf(&c, "%s%s", k ? (k + 1 == f->nev ? " and " : ", ") : "", metric_info[f->ev[k].metric].label);
+		buf_adds(&c, " over the capture, the finding's window shaded");
+		struct doc_block *g = doc_block(d, DS_FINDINGS, BLK_PARA, ROLE_FIGURE, 1);
+		g->text = c.data;
+	}
 	struct doc_block *r = doc_block(d, DS_FINDINGS, BLK_KV, ROLE_RULE, 2);
 	const char *kv[4][2] = {{"Load on the LUN", f->load}, {"Rule", f->rule}, {"Source", f->source}, {"Advice", f->advice}};
 	for (int k = 0; k < 4; k++) {
