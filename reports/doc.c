@@ -250,6 +250,28 @@ static const struct doc_cell *cell_at(const struct doc_block *b, size_t r, int k
 /* ---- sections a writer lays out its own way (enum block_role) ---- */
 
 static void text_findings(const struct doc *d, struct buf *out);
+
+/* A mapping a line, "SQL01\\D: = SQL01:scsi0:1   (found by correlating IOPS, r = 0.91)" (a --map
+ * line says nothing more), escaped for text or Markdown. */
+static void diskmap_lines(const struct doc_block *b, const char *ind, const char *bullet, bool md, struct buf *out)
+{
+	struct buf l;
+	buf_init(&l);
+	for (size_t r = 0; r < b->nrows; r++) {
+		const struct doc_cell *c = &b->cell[r * (size_t)b->ncols];
+		buf_reset(&l);
+		buf_printf(&l, "%s%s%s = %s", c[0].s, *c[0].s ? "\\" : "", c[1].s, c[2].s);
+		if (strncmp(c[3].s, "found", 5) == 0)
+			buf_printf(&l, "   (%s)", c[3].s);
+		buf_printf(out, "%s%s", ind, bullet);
+		if (md)
+			md_escape(out, l.data);
+		else
+			fmt_esc(out, l.data);
+		buf_addc(out, '\n');
+	}
+	buf_free(&l);
+}
 static void text_captures(const struct doc *d, struct buf *out);
 static void md_captures(const struct doc *d, struct buf *out);
 
@@ -394,6 +416,9 @@ static bool text_role(const struct doc *d, enum doc_sec s, struct buf *out)
 		text_sql(d, out);
 	} else if (role_block(d, s, ROLE_CAPTURES)) {
 		text_captures(d, out);
+	} else if ((b = role_block(d, s, ROLE_DISKMAP))) {
+		buf_printf(out, "\n%s (%s)\n", doc_secs[s].text, d->sec[s].note ? d->sec[s].note : "");
+		diskmap_lines(b, "  ", "", false, out);
 	} else if ((b = role_block(d, s, ROLE_ACTIONS))) {
 		buf_printf(out, "\n%s (in this order)\n", doc_secs[s].text);
 		for (size_t r = 0; r < b->nrows; r++) {
@@ -449,6 +474,11 @@ static bool md_role(const struct doc *d, enum doc_sec s, struct buf *out)
 		md_findings(d, out);
 	} else if (role_block(d, s, ROLE_CAPTURES)) {
 		md_captures(d, out);
+	} else if ((b = role_block(d, s, ROLE_DISKMAP))) {
+		buf_printf(out, "\n%s (", doc_secs[s].md);
+		md_escape(out, d->sec[s].note ? d->sec[s].note : "");
+		buf_adds(out, ")\n\n");
+		diskmap_lines(b, "", "- ", true, out);
 	} else if ((b = role_block(d, s, ROLE_ACTIONS))) {
 		buf_adds(out, "**Recommended actions, in this order:**\n\n");
 		for (size_t r = 0; r < b->nrows; r++) {

@@ -85,6 +85,8 @@ enum block_role {
 	ROLE_RULE,      /* BLK_KV: "Load on the LUN" (when said), "Rule", "Source", "Advice" (when any) */
 	ROLE_FIGURE,    /* BLK_PARA: a finding's chart: drawn in the HTML, PDF and workbook, its caption
 	                 * elsewhere ("Current Disk Queue Length, Avg. Disk sec/Read over the capture") */
+	ROLE_DISKMAP,   /* BLK_TABLE: guest host, guest disk, virtual disk, how (r = correlation or "")
+	                 * of each mapping line */
 	ROLE_CAPTURES,  /* BLK_TABLE: a capture a row, enum capcol's columns; the caption: its side or NULL */
 	ROLE_PARTS,     /* BLK_TABLE: the files merged into the capture of row CP_OF of the table before */
 };

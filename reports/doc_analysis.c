@@ -417,13 +417,19 @@ static void diskmap_sec(const struct analysis *a, struct doc *d)
 	if (!a->nmap)
 		return;
 	doc_note(d, DS_DISKMAP, "guest disk = virtual disk");
+	static const char *const head[] = {"guest", "guest disk", "virtual disk", "how", NULL};
+	struct doc_block *t = doc_table(d, DS_DISKMAP, NULL, head);
+	t->role = ROLE_DISKMAP;
 	for (size_t i = 0; i < a->nmap; i++) {
 		const struct diskmap_entry *m = &a->map[i];
-		char r[64] = "";
+		char r[64] = "the disk map file";
 		if (m->automatic)
-			snprintf(r, sizeof r, "   (found by correlating IOPS, r = %.2f)", m->correlation);
-		doc_item(d, DS_DISKMAP, "%s%s%s = %s%s", m->guest_host ? m->guest_host : "", m->guest_host ? "\\" : "",
-			 m->guest_disk, m->vdisk, r);
+			snprintf(r, sizeof r, "found by correlating IOPS, r = %.2f", m->correlation);
+		doc_row(t);
+		doc_cell_text(t, m->guest_host ? m->guest_host : "");
+		doc_cell_text(t, m->guest_disk);
+		doc_cell_text(t, m->vdisk);
+		doc_cell_text(t, r);
 	}
 }
 

@@ -350,9 +350,8 @@ const char css[] =
 
 void captures_section(const struct analysis *a, const struct ltime *lt, struct buf *b)
 {
-	struct doc cd; /* the document's captures (doc_captures), drawn as this report's table */
-	doc_init(&cd, lt);
-	doc_captures(&cd, a, NULL);
+	struct doc cd; /* the document's captures, disk map and rules, drawn as this report's tables */
+	doc_of_analysis_only(a, lt, &cd, 1u << DS_CAPTURES | 1u << DS_DISKMAP | 1u << DS_RULES);
 	const struct doc_block *t = &cd.sec[DS_CAPTURES].b[0];
 	buf_adds(b, "<div class=\"tablewrap\"><table><thead><tr><th>File</th><th>Format</th><th>Host</th><th>Period</th>"
 		    "<th class=\"n\">Interval</th><th class=\"n\">Rows</th><th class=\"n\">Columns</th><th class=\"n\">Warnings</th>"
@@ -384,23 +383,17 @@ void captures_section(const struct analysis *a, const struct ltime *lt, struct b
 		buf_adds(b, "</td></tr>\n");
 	}
 	buf_adds(b, "</tbody></table></div>\n");
-	doc_free(&cd);
-	if (a->nmap) {
+	const struct doc_section *dm = &cd.sec[DS_DISKMAP];
+	if (dm->nb) {
+		const struct doc_block *m = &dm->b[0];
 		buf_adds(b, "<h4>Guest disk to virtual disk mapping</h4>\n<div class=\"tablewrap\"><table><thead><tr><th>Guest</th>"
 			    "<th>Disk</th><th>Virtual disk</th><th>How</th></tr></thead><tbody>\n");
-		for (size_t i = 0; i < a->nmap; i++) {
-			const struct diskmap_entry *d = &a->map[i];
-			buf_adds(b, "<tr><td class=\"ent\">");
-			esc(b, d->guest_host ? d->guest_host : "");
-			buf_adds(b, "</td><td class=\"ent\">");
-			esc(b, d->guest_disk);
-			buf_adds(b, "</td><td class=\"ent\">");
-			esc(b, d->vdisk);
-			buf_adds(b, "</td><td>");
-			if (d->automatic)
-				buf_printf(b, "IOPS correlation, r = %.2f", d->correlation);
-			else
-				buf_adds(b, "--map file");
+		for (size_t i = 0; i < m->nrows; i++) {
+			const struct doc_cell *c = &m->cell[i * (size_t)m->ncols];
+			for (int k = 0; k < 4; k++) {
+				buf_adds(b, k == 0 ? "<tr><td class=\"ent\">" : k < 3 ? "</td><td class=\"ent\">" : "</td><td>");
+				esc(b, c[k].s);
+			}
 			buf_adds(b, "</td></tr>\n");
 		}
 		buf_adds(b, "</tbody></table></div>\n");
@@ -408,7 +401,17 @@ void captures_section(const struct analysis *a, const struct ltime *lt, struct b
 	if (a->have_vmk || a->have_parts)
 		buf_printf(b, "<p class=\"small muted\">Also read: %s%s%s.</p>\n", a->have_vmk ? "vmkernel.log" : "",
 			   a->have_vmk && a->have_parts ? ", " : "", a->have_parts ? "partition offsets" : "");
-	rules_out_lines(&a->rules, b, "<h4>Rules overridden</h4>\n<ul class=\"rules\">\n", "<li>", "</li>\n", "</ul>\n", esc);
+	const struct doc_section *rs = &cd.sec[DS_RULES];
+	if (rs->nb) {
+		buf_adds(b, "<h4>Rules overridden</h4>\n<ul class=\"rules\">\n");
+		for (size_t i = 0; i < rs->b[0].nrows; i++) {
+			buf_adds(b, "<li>");
+			esc(b, rs->b[0].cell[i].s);
+			buf_adds(b, "</li>\n");
+		}
+		buf_adds(b, "</ul>\n");
+	}
+	doc_free(&cd);
 }
 
 
