@@ -1248,7 +1248,7 @@ void doc_md(const struct doc *d, enum doc_sec s, struct buf *out)
 			}
 			buf_adds(out, "\n|");
 			for (int k = 0; k < b->ncols; k++)
-				buf_adds(out, cell_at(b, 0, k)->t == CELL_NUM && b->nrows ? "---:|" : "---|");
+				buf_adds(out, b->nrows && cell_at(b, 0, k)->t == CELL_NUM ? "---:|" : "---|");
 			buf_addc(out, '\n');
 			for (size_t r = 0; r < b->nrows; r++) {
 				buf_addc(out, '|');

@@ -709,7 +709,7 @@ static void method_sec(const struct analysis *a, struct doc *d)
 		hv |= strcmp(f, "hyperv") == 0;
 	}
 	static const char *const head[] = {"term", "meaning", "source", NULL};
-	struct doc_block *t = doc_table(d, DS_METHOD, "Glossary", head);
+	struct doc_block *t = NULL;
 	enum { ESX, WIN, HV };
 	static const struct {
 		int of;
@@ -742,6 +742,8 @@ static void method_sec(const struct analysis *a, struct doc *d)
 	for (size_t i = 0; i < sizeof g / sizeof g[0]; i++) {
 		if (!(g[i].of == ESX ? esx : g[i].of == WIN ? win : hv))
 			continue;
+		if (!t) /* no capture read: no term to explain */
+			t = doc_table(d, DS_METHOD, "Glossary", head);
 		doc_row(t);
 		doc_cell_text(t, g[i].term);
 		doc_cell_text(t, g[i].meaning);
