@@ -1150,6 +1150,8 @@ void doc_text(const struct doc *d, enum doc_sec s, struct buf *out)
 	buf_init(&t);
 	for (size_t i = 0; i < sec->nb; i++) {
 		const struct doc_block *b = &sec->b[i];
+		if (b->role == ROLE_ENTITIES)
+			continue; /* the workbook's */
 		if (i && (b->t == BLK_PARA || b->t == BLK_TABLE))
 			buf_addc(out, '\n');
 		switch (b->t) {
@@ -1211,6 +1213,8 @@ void doc_md(const struct doc *d, enum doc_sec s, struct buf *out)
 	buf_adds(out, "\n\n");
 	for (size_t i = 0; i < sec->nb; i++) {
 		const struct doc_block *b = &sec->b[i];
+		if (b->role == ROLE_ENTITIES)
+			continue; /* the workbook's */
 		if (i)
 			buf_addc(out, '\n');
 		switch (b->t) {
@@ -1304,6 +1308,8 @@ void doc_html(const struct doc *d, enum doc_sec s, struct buf *out)
 	}
 	for (size_t i = 0; i < sec->nb; i++) {
 		const struct doc_block *b = &sec->b[i];
+		if (b->role == ROLE_ENTITIES)
+			continue; /* the workbook's */
 		switch (b->t) {
 		case BLK_PARA:
 			buf_adds(out, "<p>");
@@ -1389,6 +1395,8 @@ void doc_json(const struct doc *d, enum doc_sec s, struct json *j)
 	json_arr_begin(j);
 	for (size_t i = 0; i < sec->nb; i++) {
 		const struct doc_block *b = &sec->b[i];
+		if (b->role == ROLE_ENTITIES)
+			continue; /* the workbook's */
 		json_obj_begin(j);
 		json_key(j, "type");
 		json_str(j, b->t == BLK_PARA ? "paragraph" : b->t == BLK_KV ? "key_value" : b->t == BLK_LIST ? "list" : "table");

@@ -87,6 +87,9 @@ enum block_role {
 	                 * elsewhere ("Current Disk Queue Length, Avg. Disk sec/Read over the capture") */
 	ROLE_DISKMAP,   /* BLK_TABLE: guest host, guest disk, virtual disk, how (r = correlation or "")
 	                 * of each mapping line */
+	ROLE_ENTITIES,  /* BLK_TABLE: every entity with an IO rate, its figures as numbers (enum entcol);
+	                 * drawn by the workbook, left out by the renderers of text (the labelled table
+	                 * before it is theirs) */
 	ROLE_CAPTURES,  /* BLK_TABLE: a capture a row, enum capcol's columns; the caption: its side or NULL */
 	ROLE_PARTS,     /* BLK_TABLE: the files merged into the capture of row CP_OF of the table before */
 };
@@ -100,6 +103,11 @@ enum fhead { FH_NO, FH_SEV, FH_ID, FH_TITLE, FH_HOST, FH_ENTITY, FH_LAYER, FH_HE
  * warnings, rows outside the window (none without one), the clock sentence ("" as recorded). */
 enum capcol { CC_FILE, CC_FAILED, CC_FORMAT, CC_GZIP, CC_HOST, CC_START, CC_END, CC_INTERVAL, CC_ROWS, CC_COLUMNS,
 	      CC_WARNINGS, CC_OUTSIDE, CC_CLOCK, CC_COUNT };
+/* An entity's figures (ROLE_ENTITIES): layer, host, entity, active ("yes"/"no"), IO rate p50, p95,
+ * max; latency counter, p50, p95, p99, max; second latency counter, p50, p95, p99, max; queue
+ * counter, p50, p95, max; then the units of the IO rate, latency, second latency and queue. */
+enum entcol { EC_LAYER, EC_HOST, EC_NAME, EC_ACTIVE, EC_IO, EC_LAT = EC_IO + 3, EC_LAT2 = EC_LAT + 5, EC_Q = EC_LAT2 + 5,
+	      EC_UNITS = EC_Q + 4, EC_COUNT = EC_UNITS + 4 };
 /* A merged file's columns (ROLE_PARTS). */
 enum { CP_OF, CP_FILE, CP_START, CP_END, CP_ROWS, CP_GAP, CP_OVERLAP, CP_LINE0, CP_LINE1, CP_OV0, CP_OV1, CP_WARNINGS,
        CP_COUNT };

@@ -637,6 +637,65 @@ static void triple(const struct entity *e, int m, struct buf *b)
 	fmt_num(b, entity_sk(e, m)->max, "-");
 }
 
+/* Every entity with an IO rate, its whole-capture figures as numbers (ROLE_ENTITIES, for the
+ * workbook); the section stays as the labelled table left it (off when no entity is active). */
+static void entities_figures(const struct analysis *a, struct doc *d)
+{
+	static const char *const head[EC_COUNT + 1] = {
+		"layer", "host", "entity", "active", "IO rate p50", "p95", "max", "latency", "p50", "p95", "p99", "max",
+		"second latency", "p50", "p95", "p99", "max", "queue", "p50", "p95", "max", "IO rate unit", "latency unit",
+		"second latency unit", "queue unit", NULL};
+	bool on = d->sec[DS_ENTITIES].on;
+	struct doc_block *t = doc_table(d, DS_ENTITIES, NULL, head);
+	t->role = ROLE_ENTITIES;
+	d->sec[DS_ENTITIES].on = on;
+	for (size_t i = 0; i < a->m.nents; i++) {
+		const struct entity *e = &a->m.ents[i];
+		struct ent_metrics em;
+		entity_metrics(a, e, &em);
+		if (e->outside || em.io < 0 || !entity_sk(e, em.io)->n)
+			continue;
+		doc_row(t);
+		doc_cell_text(t, layer_names[e->layer]);
+		doc_cell_text(t, e->host ? e->host : "");
+		doc_cell_text(t, e->name);
+		doc_cell_text(t, entity_active(e, &a->rules) ? "yes" : "no");
+		const struct qsketch *s = entity_sk(e, em.io);
+		doc_cell_num(t, qs_quantile(s, 0.5));
+		doc_cell_num(t, qs_quantile(s, 0.95));
+		doc_cell_num(t, s->max);
+		const int ms[2] = {em.lat, em.lat2};
+		for (int k = 0; k < 2; k++) {
+			bool has = ms[k] >= 0 && entity_sk(e, ms[k])->n;
+			if (has || (!k && ms[k] >= 0)) /* the first latency's counter is named even without values */
+				doc_cell_text(t, metric_info[ms[k]].label);
+			else
+				doc_cell_none(t);
+			const struct qsketch *l = has ? entity_sk(e, ms[k]) : NULL;
+			const double v[4] = {l ? qs_quantile(l, 0.5) : 0, l ? qs_quantile(l, 0.95) : 0, l ? qs_quantile(l, 0.99) : 0,
+					     l ? l->max : 0};
+			for (int q = 0; q < 4; q++)
+				if (l)
+					doc_cell_num(t, v[q]);
+				else
+					doc_cell_none(t);
+		}
+		bool hq = em.q >= 0 && entity_sk(e, em.q)->n;
+		if (hq) {
+			doc_cell_text(t, metric_info[em.q].label);
+			doc_cell_num(t, qs_quantile(entity_sk(e, em.q), 0.5));
+			doc_cell_num(t, qs_quantile(entity_sk(e, em.q), 0.95));
+			doc_cell_num(t, entity_sk(e, em.q)->max);
+		} else {
+			for (int q = 0; q < 4; q++)
+				doc_cell_none(t);
+		}
+		const int us[4] = {em.io, em.lat, em.lat2, em.q};
+		for (int k = 0; k < 4; k++)
+			doc_cell_text(t, us[k] >= 0 ? metric_info[us[k]].unit : "");
+	}
+}
+
 static void entities_sec(const struct analysis *a, struct doc *d)
 {
 	static const char *const head[] = {"layer", "entity", "IO rate", "latency", "second latency", "queue", NULL};
@@ -674,6 +733,7 @@ static void entities_sec(const struct analysis *a, struct doc *d)
 	}
 	buf_free(&v);
 	buf_free(&n);
+	entities_figures(a, d);
 }
 
 /* The methodology appendix: how the analysis reads the captures and applies its rules, and what

@@ -309,7 +309,9 @@ static void findings_sheets(struct xl *x, const struct doc *d, const char *suffi
 	evidence_sheet(x, d, suffix);
 }
 
-static void entities_sheet(struct xl *x, const struct analysis *a, const char *suffix)
+/* Every entity with an IO rate and its figures (the document's ROLE_ENTITIES table), numbers in
+ * their unit's format. */
+static void entities_sheet(struct xl *x, const struct doc *d, const char *suffix)
 {
 	char name[32];
 	snprintf(name, sizeof name, "Entities%s", suffix);
@@ -320,48 +322,21 @@ static void entities_sheet(struct xl *x, const struct analysis *a, const char *s
 					   "Queue max", NULL};
 	header_row(x, ws, 0, cols);
 	worksheet_set_column(ws, 2, 2, 40, NULL);
+	const struct doc_block *t = NULL;
+	for (size_t i = 0; i < d->sec[DS_ENTITIES].nb; i++)
+		if (d->sec[DS_ENTITIES].b[i].role == ROLE_ENTITIES)
+			t = &d->sec[DS_ENTITIES].b[i];
 	lxw_row_t r = 1;
-	for (size_t i = 0; i < a->m.nents; i++) {
-		const struct entity *e = &a->m.ents[i];
-		if (e->outside)
-			continue;
-		struct ent_metrics em;
-		entity_metrics(a, e, &em);
-		int io = em.io, lat = em.lat, lat2 = em.lat2, q = em.q;
-		if (io < 0)
-			continue;
-		if (!entity_sk(e, io)->n)
-			continue;
-		put_str(x, ws, r, 0, layer_names[e->layer], NULL);
-		put_str(x, ws, r, 1, e->host ? e->host : "", NULL);
-		put_str(x, ws, r, 2, e->name, NULL);
-		put_str(x, ws, r, 3, entity_active(e, &a->rules) ? "yes" : "no", NULL);
-		const struct qsketch *s = entity_sk(e, io);
-		put_val(x, ws, r, 4, qs_quantile(s, 0.5), metric_info[io].unit);
-		put_val(x, ws, r, 5, qs_quantile(s, 0.95), metric_info[io].unit);
-		put_val(x, ws, r, 6, s->max, metric_info[io].unit);
-		put_str(x, ws, r, 7, metric_info[lat].label, NULL);
-		const int ms[2] = {lat, lat2};
-		for (int k = 0; k < 2; k++) {
-			if (ms[k] < 0 || !entity_sk(e, ms[k])->n)
-				continue;
-			const struct qsketch *l = entity_sk(e, ms[k]);
-			/* each latency column group names its counter: DAVG and KAVG for a LUN, read and write for a disk */
-			if (k)
-				put_str(x, ws, r, 12, metric_info[lat2].label, NULL);
-			const char *u = metric_info[ms[k]].unit;
-			put_val(x, ws, r, (lxw_col_t)(8 + 5 * k), qs_quantile(l, 0.5), u);
-			put_val(x, ws, r, (lxw_col_t)(9 + 5 * k), qs_quantile(l, 0.95), u);
-			put_val(x, ws, r, (lxw_col_t)(10 + 5 * k), qs_quantile(l, 0.99), u);
-			put_val(x, ws, r, (lxw_col_t)(11 + 5 * k), l->max, u);
+	for (size_t i = 0; t && i < t->nrows; i++, r++) {
+		const struct doc_cell *c = &t->cell[i * (size_t)t->ncols];
+		for (int k = 0; k < EC_UNITS; k++) {
+			/* the unit of a figure: its group's (IO rate, latency, second latency, queue) */
+			int g = k < EC_LAT ? 0 : k < EC_LAT2 ? 1 : k < EC_Q ? 2 : 3;
+			if (c[k].t == CELL_TEXT)
+				put_str(x, ws, r, (lxw_col_t)k, c[k].s, NULL);
+			else if (c[k].t == CELL_NUM)
+				put_val(x, ws, r, (lxw_col_t)k, c[k].v, c[EC_UNITS + g].s);
 		}
-		if (q >= 0 && entity_sk(e, q)->n) {
-			put_str(x, ws, r, 17, metric_info[q].label, NULL);
-			put_val(x, ws, r, 18, qs_quantile(entity_sk(e, q), 0.5), metric_info[q].unit);
-			put_val(x, ws, r, 19, qs_quantile(entity_sk(e, q), 0.95), metric_info[q].unit);
-			put_val(x, ws, r, 20, entity_sk(e, q)->max, metric_info[q].unit);
-		}
-		r++;
 	}
 	table_end(ws, 0, r - 1, ncols_of(cols));
 }
@@ -691,13 +666,13 @@ static int xlsx_analysis(const struct analysis *a, struct report_opts *o, struct
 	ltime_init(&x.lt, &a->m, NULL);
 	struct doc d;
 	static const enum doc_sec more[] = {DS_COVERAGE, DS_INPUTS, DS_RULES, DS_DISKMAP, DS_IOPATH, DS_SQL, DS_METHOD};
-	unsigned mask = 1u << DS_SUMMARY | 1u << DS_VERDICT | 1u << DS_FINDINGS;
+	unsigned mask = 1u << DS_SUMMARY | 1u << DS_VERDICT | 1u << DS_FINDINGS | 1u << DS_ENTITIES;
 	for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
 		mask |= 1u << more[i];
 	doc_of_analysis_only(a, &x.lt, &d, mask);
 	summary_sheet(&x, o->html.brand, &d, a, NULL);
 	findings_sheets(&x, &d, "");
-	entities_sheet(&x, a, "");
+	entities_sheet(&x, &d, "");
 	stacks_sheet(&x, a);
 	for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
 		doc_sheet(&x, &d, more[i], "");
