@@ -283,6 +283,35 @@ static void time_xlabel(const struct chart *c, struct buf *out)
 #define KEY_ROW_PX 19
 static int key_col_px(size_t chars) { return (int)chars * 11 + 50; }
 
+/* Panel p's y range: 0 .. a round number above the data and the threshold; the data's alone when
+ * they lie far below every threshold (a 0.4 ms line on a 0-60 ms axis lies on the axis): the
+ * thresholds' legends (into tl) then say they are above the scale. */
+static double panel_ymax(const struct chart *c, int p, char tl[2][96])
+{
+	double thr = nan_max(c->panel[p].threshold, c->panel[p].threshold2), dmax = NAN;
+	for (int i = 0; i < c->ns; i++) {
+		if (c->s[i].panel != p)
+			continue;
+		for (size_t k = 0; k < c->s[i].n; k++) {
+			const struct chart_point *pt = &c->s[i].p[k];
+			if (pt->t < c->t0 || pt->t > c->t1)
+				continue;
+			dmax = nan_max(dmax, c->s[i].style == CS_BAND ? nan_max(pt->max, pt->mean) : pt->mean);
+		}
+	}
+	double tmin = c->panel[p].threshold;
+	if (isnan(tmin) || (!isnan(c->panel[p].threshold2) && c->panel[p].threshold2 < tmin))
+		tmin = c->panel[p].threshold2;
+	bool below = !isnan(tmin) && !isnan(dmax) && dmax > 0 && dmax * 4 < tmin;
+	double ymax = below ? dmax : nan_max(thr, dmax);
+	ymax = isnan(c->panel[p].ymax) ? nice_ceil(isnan(ymax) ? 1 : ymax * 1.04) : c->panel[p].ymax;
+	const double tv[2] = {c->panel[p].threshold, c->panel[p].threshold2};
+	const char *tlab[2] = {c->panel[p].threshold_label, c->panel[p].threshold2_label};
+	for (int k = 0; k < 2; k++)
+		snprintf(tl[k], 96, "%s%s", tlab[k], !isnan(tv[k]) && tv[k] > ymax ? " (above this scale)" : "");
+	return ymax;
+}
+
 /* The titled entries of panel p's key (as chart_script titles them), its columns across width
  * pixels (*cols) and so its rows. */
 static int key_rows(const struct chart *c, int p, double width, int *cols)
@@ -374,19 +403,8 @@ void chart_script(const struct chart *c, const char *stem, struct buf *out)
 	buf_adds(out, "set multiplot\n");
 	int y_at = height;
 	for (int p = 0; p < np; p++) {
-		/* y range: 0 .. a round number above the data and the threshold */
-		double ymax = nan_max(c->panel[p].threshold, c->panel[p].threshold2);
-		for (int i = 0; i < c->ns; i++) {
-			if (c->s[i].panel != p)
-				continue;
-			for (size_t k = 0; k < c->s[i].n; k++) {
-				const struct chart_point *pt = &c->s[i].p[k];
-				if (pt->t < c->t0 || pt->t > c->t1)
-					continue;
-				ymax = nan_max(ymax, c->s[i].style == CS_BAND ? nan_max(pt->max, pt->mean) : pt->mean);
-			}
-		}
-		ymax = isnan(c->panel[p].ymax) ? nice_ceil(isnan(ymax) ? 1 : ymax * 1.04) : c->panel[p].ymax;
+		char tl[2][96];
+		double ymax = panel_ymax(c, p, tl);
 		y_at -= room[p];
 		double y_top = (double)y_at / height;
 		y_at -= ph;
@@ -459,12 +477,12 @@ void chart_script(const struct chart *c, const char *stem, struct buf *out)
 		if (!isnan(c->panel[p].threshold)) {
 			sep(out, &first);
 			buf_printf(out, "%.6g with lines lc rgb threshold_color lw 1.2 dt (7,4) title ", c->panel[p].threshold);
-			gp_quote(out, c->panel[p].threshold_label);
+			gp_quote(out, tl[0]);
 		}
 		if (!isnan(c->panel[p].threshold2)) {
 			sep(out, &first);
 			buf_printf(out, "%.6g with lines lc rgb threshold_color lw 1.6 dt (2,3) title ", c->panel[p].threshold2);
-			gp_quote(out, c->panel[p].threshold2_label);
+			gp_quote(out, tl[1]);
 		}
 		if (first) /* nothing in this panel: keep the layout */
 			buf_adds(out, "NaN notitle");

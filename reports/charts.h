@@ -98,6 +98,9 @@ struct charts {
 };
 
 void chart_init(struct chart *c);
+/* (libxlsxwriter, which the workbook writer links, exports a chart_add_series of its own: ours is
+ * linked under another name) */
+#define chart_add_series iopsy_chart_add_series
 /* Adds a series (points copied and downsampled to CHART_MAX_POINTS); false when full or when the
  * series has no value. */
 bool chart_add_series(struct chart *c, const char *label, int panel, enum chart_style style, int color,

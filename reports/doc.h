@@ -37,6 +37,12 @@ enum doc_sec {
 	DS_COUNT
 };
 
+/* The ways a report marks the document's sections; each reporter of reporters[] says which is its
+ * own (struct reporter.doc), so tests/check_doc.c finds every section in every writer's report.
+ * DW_PRINT: the reporter prints another's report (the PDF prints the HTML): the sections are
+ * that one's. A new writer adds its column here and its marks to doc_secs[]. */
+enum doc_writer { DW_NONE, DW_TEXT, DW_MD, DW_HTML, DW_JSON, DW_SHEET, DW_PRINT, DW_COUNT };
+
 /* How each writer marks a section: the text heading, the Markdown heading line, the HTML element
  * id, the JSON key, the xlsx sheet name. */
 struct doc_sec_info {
@@ -47,6 +53,8 @@ struct doc_sec_info {
 	const char *json;     /* the JSON key */
 	const char *sheet;    /* the xlsx sheet name */
 };
+/* The mark of section s in the reports of writer w (NULL for DW_NONE, DW_PRINT). */
+const char *doc_mark(enum doc_sec s, enum doc_writer w);
 extern const struct doc_sec_info doc_secs[DS_COUNT];
 
 enum cell_type { CELL_NONE, CELL_TEXT, CELL_NUM, CELL_TIME };
@@ -58,8 +66,66 @@ struct doc_cell {
 };
 
 enum block_type { BLK_PARA, BLK_KV, BLK_LIST, BLK_TABLE };
+/* What a block is, where a writer lays it out its own way (the summary's headline beside its
+ * sentences, the actions as numbered steps, coverage a row per layer); ROLE_NONE: the block's type
+ * says how it is drawn. */
+enum block_role {
+	ROLE_NONE,
+	ROLE_HEADLINE,  /* BLK_PARA: the summary's one line */
+	ROLE_LEAD,      /* BLK_LIST: the summary's sentences, said as one paragraph */
+	ROLE_NOTICE,    /* BLK_KV: what an analysis was read with ("Window", "Selection"); the block's
+	                 * text: the side of a comparison ("before", "after") or NULL */
+	ROLE_ACTIONS,   /* BLK_TABLE: action, expected effect, findings ("1, 2"; "" none), why */
+	ROLE_COVERAGE,  /* BLK_TABLE: a row per layer (COV_LAYERS, in order): layer, status, assessed,
+	                 * present, why; the caption: the selection it is of, or NULL */
+	ROLE_FOOT,      /* BLK_PARA: a small note at the section's end (HTML only: how times are said) */
+	ROLE_FINDING,   /* BLK_KV: a finding's head, its rows in enum fhead's order */
+	ROLE_EPISODE,   /* BLK_TABLE: the windows of a finding held over several (start, end) */
+	ROLE_EVIDENCE,  /* BLK_TABLE: counter, unit, min, median, p95, max, samples, above, threshold */
+	ROLE_RULE,      /* BLK_KV: "Load on the LUN" (when said), "Rule", "Source", "Advice" (when any) */
+	ROLE_FIGURE,    /* BLK_PARA: a finding's chart: drawn in the HTML, PDF and workbook, its caption
+	                 * elsewhere ("Current Disk Queue Length, Avg. Disk sec/Read over the capture") */
+	ROLE_DISKMAP,   /* BLK_TABLE: guest host, guest disk, virtual disk, how (r = correlation or "")
+	                 * of each mapping line */
+	ROLE_ENTITIES,  /* BLK_TABLE: every entity with an IO rate, its figures as numbers (enum entcol);
+	                 * drawn by the workbook, left out by the renderers of text (the labelled table
+	                 * before it is theirs) */
+	ROLE_CAPTURES,  /* BLK_TABLE: a capture a row, enum capcol's columns; the caption: its side or NULL */
+	ROLE_PARTS,     /* BLK_TABLE: the files merged into the capture of row CP_OF of the table before */
+};
+/* The rows of a finding's head (ROLE_FINDING): number, severity (severity_names), rule id, title,
+ * host ("" none), entity, layer (layer_names), heuristic ("heuristic" or ""), start and end (times),
+ * sustained (s), summary. */
+enum fhead { FH_NO, FH_SEV, FH_ID, FH_TITLE, FH_HOST, FH_ENTITY, FH_LAYER, FH_HEUR, FH_START, FH_END, FH_SUSTAINED,
+	     FH_SUMMARY, FH_COUNT };
+/* A capture's columns (ROLE_CAPTURES): the file, "could not be read" or "", its format, "gzip" or
+ * "", host, first and last row (times, with its clock offset), interval (s), rows, columns,
+ * warnings, rows outside the window (none without one), the clock sentence ("" as recorded). */
+enum capcol { CC_FILE, CC_FAILED, CC_FORMAT, CC_GZIP, CC_HOST, CC_START, CC_END, CC_INTERVAL, CC_ROWS, CC_COLUMNS,
+	      CC_WARNINGS, CC_OUTSIDE, CC_CLOCK, CC_COUNT };
+/* An entity's figures (ROLE_ENTITIES): layer, host, entity, active ("yes"/"no"), IO rate p50, p95,
+ * max; latency counter, p50, p95, p99, max; second latency counter, p50, p95, p99, max; queue
+ * counter, p50, p95, max; then the units of the IO rate, latency, second latency and queue. */
+enum entcol {
+	EC_LAYER,
+	EC_HOST,
+	EC_NAME,
+	EC_ACTIVE,
+	EC_IO,
+	EC_LAT = EC_IO + 3,
+	EC_LAT2 = EC_LAT + 5,
+	EC_Q = EC_LAT2 + 5,
+	EC_UNITS = EC_Q + 4,
+	EC_COUNT = EC_UNITS + 4
+};
+/* A merged file's columns (ROLE_PARTS). */
+enum { CP_OF, CP_FILE, CP_START, CP_END, CP_ROWS, CP_GAP, CP_OVERLAP, CP_LINE0, CP_LINE1, CP_OV0, CP_OV1, CP_WARNINGS,
+       CP_COUNT };
+enum { EV_COUNTER, EV_UNIT, EV_MIN, EV_MEDIAN, EV_P95, EV_MAX, EV_SAMPLES, EV_ABOVE, EV_THRESHOLD, EV_COUNT };
+
 struct doc_block {
 	enum block_type t;
+	enum block_role role;
 	char *text;             /* BLK_PARA; a table's caption (owned, may be NULL) */
 	int ncols;              /* BLK_TABLE: columns; BLK_KV 2; BLK_LIST 1 */
 	char **head;            /* BLK_TABLE: column headings (owned) */
@@ -74,6 +140,7 @@ struct doc_block {
 
 struct doc_section {
 	bool on;                /* the section has content */
+	int tone;               /* DS_SUMMARY: -1 nothing found, else the worst severity (colours it) */
 	char *note;             /* said beside the heading ("guest disk = virtual disk"), NULL */
 	struct doc_block *b;
 	size_t nb, cap;
@@ -82,12 +149,16 @@ struct doc_section {
 struct doc {
 	struct doc_section sec[DS_COUNT];
 	const struct ltime *lt;  /* times' local clock (borrowed) */
+	bool links;              /* findings are anchors of the report (#f1): actions link to them */
+	bool hyperv;             /* the layers are Hyper-V's (coverage's layer names) */
 };
 
 void doc_init(struct doc *d, const struct ltime *lt);
 void doc_free(struct doc *d);
 
 /* Building. Each call turns the section on. */
+/* A new block of s (never joined to the one before), of type t and role r. */
+struct doc_block *doc_block(struct doc *d, enum doc_sec s, enum block_type t, enum block_role r, int ncols);
 void doc_para(struct doc *d, enum doc_sec s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* A key: value line; consecutive ones form one block. */
 void doc_kv(struct doc *d, enum doc_sec s, const char *key, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -108,8 +179,45 @@ void doc_cell_num(struct doc_block *t, double v);
 void doc_cell_time(struct doc_block *t, int64_t ms);
 void doc_cell_none(struct doc_block *t);
 
-/* The analysis report's generated sections: inputs and overrides, the disk map, the overridden
- * rules, coverage, the IO path, SQL Server, the entities and the methodology appendix. */
+/* The summary (DS_SUMMARY: the headline, the sentences, es->tone) and the recommended actions
+ * (DS_ACTIONS) of an executive summary (summary.h); the strings are copied. */
+struct exec_summary;
+void doc_summary(struct doc *d, const struct exec_summary *es);
+/* A comparison's summary and actions (summary_of_compare, in d->lt's local time) and each side's
+ * notices. */
+void doc_compare_summary(const struct compare *c, struct doc *d);
+/* The window and the selection a was read with, as an ROLE_NOTICE block of DS_SUMMARY (side: NULL,
+ * or "before"/"after"); nothing when neither was given. */
+void doc_workflow(struct doc *d, const struct analysis *a, const char *side);
+/* The notices of d (doc_workflow) as each writer says them: text a wrapped line each (side: as
+ * "  before  " in front); Markdown a paragraph each ("**Before.** "); HTML a notice each. Nothing
+ * when there is none. */
+void doc_notices_text(const struct doc *d, struct buf *out);
+void doc_notices_md(const struct doc *d, struct buf *out);
+void doc_notices_html(const struct doc *d, struct buf *out);
+
+/* The captures of a into DS_CAPTURES (ROLE_CAPTURES, and ROLE_PARTS for a capture merged from
+ * files); side: NULL, or "before"/"after" (the table's caption). */
+void doc_captures(struct doc *d, const struct analysis *a, const char *side);
+
+/* Finding no (1-based) f of an analysis into DS_FINDINGS: its head, its episode's windows, its
+ * evidence, its rule, source and advice. */
+void doc_finding(struct doc *d, const struct finding *f, size_t no);
+/* The blocks of finding no (1-based) in d's DS_FINDINGS: the index of its head block, its count of
+ * blocks in *n; -1 when there is none. */
+long doc_finding_at(const struct doc *d, size_t no, size_t *n);
+
+/* Finding no's evidence table (ROLE_EVIDENCE) or its rule, source and advice (ROLE_RULE) as the
+ * HTML report draws them inside the finding's article. */
+void doc_html_finding_part(const struct doc *d, size_t no, enum block_role r, struct buf *out);
+
+/* s for the customer, raw: a rule id it names ("queue.guest_vscsi_cap") said as the finding's
+ * title in quotes (the ids are in the appendix). */
+void doc_customer_text(struct buf *b, const char *s);
+
+/* The analysis report's generated sections: the summary and actions, the verdict, inputs and
+ * overrides, the disk map, the overridden rules, coverage, the IO path, SQL Server, the entities
+ * and the methodology appendix. */
 void doc_of_analysis(const struct analysis *a, const struct ltime *lt, struct doc *d);
 /* Only the sections of mask (1u << DS_x each): a writer that draws two of them builds two. */
 void doc_of_analysis_only(const struct analysis *a, const struct ltime *lt, struct doc *d, unsigned mask);
@@ -129,6 +237,9 @@ void entity_metrics(const struct analysis *a, const struct entity *e, struct ent
 void doc_text(const struct doc *d, enum doc_sec s, struct buf *out);
 void doc_md(const struct doc *d, enum doc_sec s, struct buf *out);
 void doc_html(const struct doc *d, enum doc_sec s, struct buf *out);
+/* The summary's paragraph as text and Markdown say it: the headline (unless the first sentence
+ * begins with it), then the sentences; raw. */
+void doc_summary_para(const struct doc *d, struct buf *out);
 /* The section as the JSON key of doc_secs[] and an array of its blocks:
  * {"type": "paragraph", "text"} | {"type": "key_value", "items": [{"key", "value"}]} |
  * {"type": "list", "items": [...]} | {"type": "table", "caption", "columns", "rows": [[...]]}

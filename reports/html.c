@@ -22,28 +22,12 @@
 /* The window and the selection an analysis was read with, as notices (nothing when neither). */
 void workflow_notices(const struct analysis *a, struct buf *out)
 {
-	struct buf ws[2];
-	buf_init(&ws[0]);
-	buf_init(&ws[1]);
-	workflow_sentences(a, &ws[0], &ws[1]);
-	for (int k = 0; k < 2; k++) {
-		if (ws[k].len) {
-			buf_adds(out, "<p class=\"notice\">");
-			esc(out, ws[k].data);
-			buf_adds(out, "</p>\n");
-		}
-		buf_free(&ws[k]);
-	}
+	struct doc d;
+	doc_init(&d, NULL);
+	doc_workflow(&d, a, NULL);
+	doc_notices_html(&d, out);
+	doc_free(&d);
 }
-
-
-
-
-
-
-
-
-
 
 /* The kind's title with a capital first letter, escaped. */
 void title(struct buf *b, enum kind kind)
@@ -126,58 +110,17 @@ void page_header(struct buf *out, const struct html_opts *o, const char *kicker,
 	buf_adds(out, "</p>\n</div></header>\n");
 }
 
-/* The executive summary: the headline, the sentences, the recommended actions in order. Findings
- * are linked when link is set (an analysis report). */
+/* The executive summary: the headline, the sentences, the recommended actions in order (the
+ * document's, doc.h). Findings are linked when link is set (an analysis report). */
 void summary_html(struct buf *out, const struct exec_summary *es, bool link, const struct ltime *lt)
 {
-	const char *tone = es->tone >= SEV_WARNING ? sev_class(es->tone) : "ok";
-	buf_printf(out, "<section id=\"summary\" class=\"summary verdict %s\">\n<h2>Summary</h2>\n", tone);
-	if (es->headline) {
-		buf_adds(out, "<p class=\"headline\">");
-		esc(out, es->headline);
-		buf_adds(out, "</p>\n");
-	}
-	buf_adds(out, "<p class=\"lead\">");
-	for (int i = 0; i < es->nsentences; i++) {
-		if (i)
-			buf_addc(out, ' ');
-		esc(out, es->sentence[i]);
-	}
-	buf_adds(out, "</p>\n");
-	if (es->nactions) {
-		buf_adds(out, "<h3>Recommended actions, in this order</h3>\n<ol class=\"actions\">\n");
-		for (int i = 0; i < es->nactions; i++) {
-			const struct action *ac = &es->act[i];
-			buf_adds(out, "<li><p class=\"what\">");
-			esc(out, ac->what);
-			buf_adds(out, "</p><p class=\"effect\"><b>Expected effect:</b> ");
-			esc(out, ac->effect);
-			buf_adds(out, "</p><p class=\"why\"><b>Why:</b> ");
-			if (ac->nwhy && link) {
-				buf_printf(out, "finding%s ", ac->nwhy > 1 ? "s" : "");
-				for (int k = 0; k < ac->nwhy; k++)
-					buf_printf(out, "%s<a href=\"#f%zu\">%zu</a>", k ? ", " : "", ac->why[k], ac->why[k]);
-				buf_adds(out, " &mdash; ");
-			}
-			esc(out, ac->because);
-			buf_adds(out, "</p></li>\n");
-		}
-		buf_adds(out, "</ol>\n");
-	}
-	buf_adds(out, "<p class=\"small muted\">Times are UTC");
-	if (lt->known) {
-		struct buf t;
-		buf_init(&t);
-		buf_adds(&t, ", with the customer's ");
-		ltime_describe(&t, lt);
-		esc(out, t.data);
-		buf_free(&t);
-	} else {
-		buf_adds(out, "; the customer's local time is not known (give <code>--tz</code>)");
-	}
-	buf_adds(out, ".</p>\n</section>\n");
+	struct doc d;
+	doc_init(&d, lt);
+	d.links = link;
+	doc_summary(&d, es);
+	doc_html(&d, DS_SUMMARY, out);
+	doc_free(&d);
 }
-
 
 /* s as the text of a CSS string: control characters and bad UTF-8 as \xNN (fmt_esc), then every
  * ASCII character but letters, digits and spaces as a CSS escape ("\3C "), so no text can end
@@ -404,67 +347,55 @@ const char css[] =
 	"}\n";
 
 
-/* A capture's clock offset as --clock-offset takes it: guest clock minus host clock, seconds
- * (clock_offset_ms is what is added to its times: the opposite). */
-static double guest_minus_host(const struct capture *c) { return 0.0 - (double)c->clock_offset_ms / 1000.0 + 0.0; }
 
 void captures_section(const struct analysis *a, const struct ltime *lt, struct buf *b)
 {
-	const struct model *m = &a->m;
+	struct doc cd; /* the document's captures, disk map and rules, drawn as this report's tables */
+	doc_of_analysis_only(a, lt, &cd, 1u << DS_CAPTURES | 1u << DS_DISKMAP | 1u << DS_RULES);
+	const struct doc_block *t = &cd.sec[DS_CAPTURES].b[0];
 	buf_adds(b, "<div class=\"tablewrap\"><table><thead><tr><th>File</th><th>Format</th><th>Host</th><th>Period</th>"
 		    "<th class=\"n\">Interval</th><th class=\"n\">Rows</th><th class=\"n\">Columns</th><th class=\"n\">Warnings</th>"
 		    "<th>Clock</th></tr></thead><tbody>\n");
-	for (size_t i = 0; i < m->ncaps; i++) {
-		const struct capture *c = &m->caps[i];
+	for (size_t i = 0; i < t->nrows; i++) {
+		const struct doc_cell *c = &t->cell[i * (size_t)t->ncols];
 		buf_adds(b, "<tr><td class=\"ent\">");
-		esc(b, c->path);
+		esc(b, c[CC_FILE].s);
 		buf_adds(b, "</td>");
-		if (c->failed) {
+		if (*c[CC_FAILED].s) {
 			buf_adds(b, "<td colspan=\"8\"><span class=\"badge crit\">unreadable</span> the file could not be read or its "
 				    "format was not recognised</td></tr>\n");
 			continue;
 		}
 		buf_adds(b, "<td>");
-		esc(b, c->format);
-		buf_adds(b, c->gzip ? " (gzip)" : "");
+		esc(b, c[CC_FORMAT].s);
+		buf_adds(b, *c[CC_GZIP].s ? " (gzip)" : "");
 		buf_adds(b, "</td><td class=\"ent\">");
-		esc(b, c->host ? c->host : "?");
+		esc(b, c[CC_HOST].s);
 		buf_adds(b, "</td><td>");
-		if (c->rows)
-			period_html(b, lt, c->start + c->clock_offset_ms, c->end + c->clock_offset_ms);
+		if (c[CC_ROWS].v > 0)
+			period_html(b, lt, c[CC_START].ms, c[CC_END].ms);
 		buf_adds(b, "</td><td class=\"n\">");
-		if (c->rows > 1)
-			buf_printf(b, "%g s", c->interval_s);
-		buf_printf(b, "</td><td class=\"n\">%ld</td><td class=\"n\">%ld</td><td class=\"n\">%ld%s</td><td>", c->rows, c->columns,
-			   c->warnings, c->skipped_rows ? "" : "");
-		/* as the text report and --clock-offset say it: guest clock minus host clock (the times
-		 * are shifted by its opposite, clock_offset_ms) */
-		if (c->offset_estimated)
-			buf_printf(b, "guest %+.1f s off the host, estimated from IOPS (r = %.2f)%s", guest_minus_host(c),
-				   c->offset_confidence, c->clock_offset_ms ? "" : ", none applied");
-		else if (c->clock_offset_ms)
-			buf_printf(b, "guest %+.1f s off the host (--clock-offset)", guest_minus_host(c));
-		else
-			buf_adds(b, "as recorded");
+		if (c[CC_ROWS].v > 1)
+			buf_printf(b, "%g s", c[CC_INTERVAL].v);
+		buf_printf(b, "</td><td class=\"n\">%.0f</td><td class=\"n\">%.0f</td><td class=\"n\">%.0f</td><td>",
+			   c[CC_ROWS].v, c[CC_COLUMNS].v, c[CC_WARNINGS].v);
+		esc(b, *c[CC_CLOCK].s ? c[CC_CLOCK].s : "as recorded");
 		buf_adds(b, "</td></tr>\n");
 	}
 	buf_adds(b, "</tbody></table></div>\n");
-	if (a->nmap) {
+	const struct doc_section *dm = &cd.sec[DS_DISKMAP];
+	if (dm->nb) {
+		const struct doc_block *m = &dm->b[0];
 		buf_adds(b, "<h4>Guest disk to virtual disk mapping</h4>\n<div class=\"tablewrap\"><table><thead><tr><th>Guest</th>"
 			    "<th>Disk</th><th>Virtual disk</th><th>How</th></tr></thead><tbody>\n");
-		for (size_t i = 0; i < a->nmap; i++) {
-			const struct diskmap_entry *d = &a->map[i];
-			buf_adds(b, "<tr><td class=\"ent\">");
-			esc(b, d->guest_host ? d->guest_host : "");
-			buf_adds(b, "</td><td class=\"ent\">");
-			esc(b, d->guest_disk);
-			buf_adds(b, "</td><td class=\"ent\">");
-			esc(b, d->vdisk);
-			buf_adds(b, "</td><td>");
-			if (d->automatic)
-				buf_printf(b, "IOPS correlation, r = %.2f", d->correlation);
-			else
-				buf_adds(b, "--map file");
+		for (size_t i = 0; i < m->nrows; i++) {
+			const struct doc_cell *c = &m->cell[i * (size_t)m->ncols];
+			for (int k = 0; k < 4; k++) {
+				buf_adds(b, k == 0  ? "<tr><td class=\"ent\">"
+					    : k < 3 ? "</td><td class=\"ent\">"
+						    : "</td><td>");
+				esc(b, c[k].s);
+			}
 			buf_adds(b, "</td></tr>\n");
 		}
 		buf_adds(b, "</tbody></table></div>\n");
@@ -472,9 +403,23 @@ void captures_section(const struct analysis *a, const struct ltime *lt, struct b
 	if (a->have_vmk || a->have_parts)
 		buf_printf(b, "<p class=\"small muted\">Also read: %s%s%s.</p>\n", a->have_vmk ? "vmkernel.log" : "",
 			   a->have_vmk && a->have_parts ? ", " : "", a->have_parts ? "partition offsets" : "");
-	rules_out_lines(&a->rules, b, "<h4>Rules overridden</h4>\n<ul class=\"rules\">\n", "<li>", "</li>\n", "</ul>\n", esc);
+	const struct doc_section *rs = &cd.sec[DS_RULES];
+	if (rs->nb) {
+		buf_adds(b, "<h4>Rules overridden</h4>\n<ul class=\"rules\">\n");
+		for (size_t i = 0; i < rs->b[0].nrows; i++) {
+			buf_adds(b, "<li>");
+			esc(b, rs->b[0].cell[i].s);
+			buf_adds(b, "</li>\n");
+		}
+		buf_adds(b, "</ul>\n");
+	}
+	doc_free(&cd);
 }
 
+
+/* A capture's clock offset as --clock-offset takes it: guest clock minus host clock, seconds
+ * (clock_offset_ms is what is added to its times: the opposite). */
+static double guest_minus_host(const struct capture *c) { return 0.0 - (double)c->clock_offset_ms / 1000.0 + 0.0; }
 
 void note_add(struct notes *n, const char *html)
 {
@@ -688,7 +633,7 @@ void figlist_take(struct figlist *fl, const struct figs *fs)
 /* The appendix: what the main text leaves out for the customer but a colleague needs to check it —
  * each finding's rule id, rule and source, the chart files of --gnuplot-dir, the embedded JSON. */
 void appendix_html(struct buf *out, const struct analysis *a, const struct figlist *fl, const struct html_opts *o,
-		   const char *json_doc)
+		   int schema_version)
 {
 	buf_adds(out, "<section id=\"appendix\" class=\"appendix\">\n<h2>Appendix: technical references</h2>\n");
 	if (a && a->nf) {
@@ -703,7 +648,11 @@ void appendix_html(struct buf *out, const struct analysis *a, const struct figli
 			buf_adds(out, "</td><td class=\"small\">");
 			esc(out, f->rule);
 			buf_adds(out, "</td><td class=\"small\">");
-			esc(out, f->source);
+			struct buf s;
+			buf_init(&s);
+			doc_customer_text(&s, f->source);
+			esc(out, s.data ? s.data : "");
+			buf_free(&s);
 			buf_adds(out, "</td></tr>\n");
 		}
 		buf_adds(out, "</tbody></table></div>\n");
@@ -720,9 +669,14 @@ void appendix_html(struct buf *out, const struct analysis *a, const struct figli
 		buf_adds(out, "</ul>\n<p class=\"small muted\">Restyle a chart: edit its script or <code>style.gp</code> in that "
 			      "folder and run <code>gnuplot chart-NN.gp</code> there.</p>\n");
 	}
-	buf_printf(out, "<p class=\"small muted\">Made by iopsy " IOPSY_VERSION ". Thresholds and their sources: <code>iopsy "
-			"rules</code>. The %s is embedded in this file as JSON (element <code>#iopsy-data</code>, %s).</p>\n"
-			"</section>\n", a ? "analysis" : "comparison", json_doc);
+	/* the JSON is in the HTML file only: the printed edition (the PDF) does not claim it */
+	buf_adds(out, "<p class=\"small muted\">Made by iopsy " IOPSY_VERSION ".");
+	if (!o->print)
+		buf_printf(out,
+			   " The %s is embedded in this file as JSON (element <code>#iopsy-data</code>, schema version "
+			   "%d).",
+			   a ? "analysis" : "comparison", schema_version);
+	buf_adds(out, "</p>\n</section>\n");
 }
 
 

@@ -26,6 +26,8 @@ struct html_opts {
 	struct buf *top_png_why;
 	const struct report_brand *brand; /* title, customer, prepared by, logo; NULL = none */
 	const char *paper;        /* the print layout's page: "A4" (NULL) or "letter" */
+	bool print;               /* the page is printed (the PDF): it says nothing of what only the HTML
+	                           * file carries (the embedded JSON) */
 };
 
 struct html_result {

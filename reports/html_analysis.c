@@ -13,30 +13,13 @@
 
 #include "version.h"
 
-/* Engine text (a finding's summary or advice) for the customer: a rule id it names
- * ("queue.guest_vscsi_cap") said as the finding's title; the ids are in the appendix. */
+/* Engine text (a finding's summary or advice) for the customer, escaped (doc_customer_text). */
 static void esc_words(struct buf *b, const char *s)
 {
-	if (!s)
-		return;
 	struct buf t;
 	buf_init(&t);
-	buf_adds(&t, s);
-	for (int k = 0; k < K_COUNT; k++) {
-		const char *id = kinds[k].name;
-		size_t n = strlen(id);
-		char *p;
-		while (t.data && (p = strstr(t.data, id)) != NULL) {
-			struct buf u;
-			buf_init(&u);
-			buf_add(&u, t.data, (size_t)(p - t.data));
-			buf_printf(&u, "\"%s\"", kinds[k].title);
-			buf_adds(&u, p + n);
-			buf_free(&t);
-			t = u;
-		}
-	}
-	esc(b, t.data);
+	doc_customer_text(&t, s);
+	esc(b, t.data ? t.data : "");
 	buf_free(&t);
 }
 
@@ -138,32 +121,6 @@ static void fig(struct buf *b, const char *label, double v, const char *unit)
 	buf_adds(b, "</span>");
 }
 
-/* What the captures could show, a row per layer. */
-static void coverage_html(const struct analysis *a, struct buf *out)
-{
-	static const char *const vmw[COV_LAYERS] = {"Guest OS", "Virtual SCSI", "Per-VM world queue",
-						    "VMkernel device queue", "Host bus adapter", "Array / LUN"};
-	static const char *const hv[COV_LAYERS] = {"Guest OS", "VHDX (Hyper-V storage)", "Other cluster nodes",
-						   "Host disk", "Host bus adapter / MPIO", "Array / LUN"};
-	const char *const *names = analysis_hyperv(a) ? hv : vmw;
-	buf_adds(out, "<h3>What these captures could show</h3>\n<table class=\"cov\"><tr><th>Layer</th><th>Status</th>"
-		      "<th>Why</th></tr>\n");
-	for (int l = 0; l < COV_LAYERS; l++) {
-		const struct layer_cov *lc = &a->cov.layer[l];
-		buf_printf(out, "<tr><td>%s</td><td class=\"st%s\">%s</td><td>", names[l],
-			   lc->status == COV_ASSESSED ? "" : lc->status == COV_PARTIAL ? " pa" : " na",
-			   lc->status == COV_ASSESSED ? "assessed" : lc->status == COV_PARTIAL ? "partly assessed" : "not assessed");
-		esc(out, lc->why);
-		buf_adds(out, "</td></tr>\n");
-	}
-	if (a->cov.link_why) {
-		buf_adds(out, "<tr><td>Guest &harr; host link</td><td class=\"st na\">not assessed</td><td>");
-		esc(out, a->cov.link_why);
-		buf_adds(out, "</td></tr>\n");
-	}
-	buf_adds(out, "</table>\n");
-}
-
 /* A box can say "no wait found" only when its layer and its entity were assessed. */
 static bool box_assessed(const struct analysis *a, int box, const struct entity *e)
 {
@@ -190,8 +147,6 @@ static void stack_render(const struct analysis *a, const struct stack *ch, const
 		why[i] = st[i].why >= 0 ? kind_title((enum kind)st[i].why) : NULL;
 	}
 	bool hv = ch->vdisk && model_hyperv(&a->m, ch->vdisk->capture);
-	static const char *const vmw_names[BOX_COUNT] = {"Guest OS", "Virtual SCSI", "VMkernel device queue",
-							 "Host bus adapter", "Array / LUN"};
 	static const char *const vmw_roles[BOX_COUNT] = {
 		"the Windows disk SQL Server uses (perfmon)",
 		"per-disk queue to the hypervisor: LSI Logic SAS 32, PVSCSI 64 (up to 254)",
@@ -199,8 +154,6 @@ static void stack_render(const struct analysis *a, const struct stack *ch, const
 		"the HBA's queue, shared by its LUNs (AQLEN)",
 		"service time below the HBA: fabric and array (DAVG)",
 	};
-	static const char *const hv_names[BOX_COUNT] = {"Guest OS", "VHDX", "Hyper-V host storage", "MPIO / host bus adapter",
-							"Host disk"};
 	static const char *const hv_roles[BOX_COUNT] = {
 		"the Windows disk SQL Server uses (perfmon)",
 		"the virtual hard disk at the host's storage VSP: Latency, where Storage QoS applies",
@@ -208,7 +161,7 @@ static void stack_render(const struct analysis *a, const struct stack *ch, const
 		"below the host disk: not in perfmon (MPIO path health is WMI)",
 		"the host disk's latency: the host's queue, its paths and the array below it",
 	};
-	const char *const *names = hv ? hv_names : vmw_names, *const *roles = hv ? hv_roles : vmw_roles;
+	const char *const *names = stack_box_names[hv], *const *roles = hv ? hv_roles : vmw_roles;
 	const struct entity *ents[BOX_COUNT] = {ch->guest, ch->vdisk, ch->device, ch->adapter, ch->device};
 	if (hv)
 		ents[BOX_KERNEL] = ch->volume; /* the host storage between the VHDX and its disk: its volume */
@@ -441,8 +394,13 @@ static const struct entity *chart_build(const struct analysis *a, const struct f
 				axis = e;
 			if (!isnan(thr[i]) && isnan(c->panel[p].threshold)) {
 				c->panel[p].threshold = thr[i];
-				snprintf(c->panel[p].threshold_label, sizeof c->panel[p].threshold_label, "threshold %g %s", thr[i],
-					 strcmp(u, "ratio") ? u : "");
+				if (f->kind == K_Q_GUEST_VSCSI_CAP &&
+				    metrics[i] == M_G_CDQL) /* the rule: within 1 of the limit */
+					snprintf(c->panel[p].threshold_label, sizeof c->panel[p].threshold_label,
+						 "at the per-disk limit (%g IOs): %g or more", thr[i] + 1, thr[i]);
+				else
+					snprintf(c->panel[p].threshold_label, sizeof c->panel[p].threshold_label,
+						 "threshold %g %s", thr[i], strcmp(u, "ratio") ? u : "");
 			}
 		}
 		free(pts);
@@ -554,7 +512,7 @@ static bool vm_relevant(const struct model *m, const struct entity *vm)
 static const double P3[] = {0.5, 0.95, 0.99};
 static const double P2[] = {0.5, 0.95};
 
-static void entity_tables(const struct analysis *a, struct buf *b)
+static void entity_tables(const struct analysis *a, bool print, struct buf *b)
 {
 	const struct model *m = &a->m;
 	size_t idle = 0;
@@ -689,95 +647,97 @@ static void entity_tables(const struct analysis *a, struct buf *b)
 	}
 	if (vms)
 		buf_adds(b, "</tbody></table></div>\n");
-	if (idle)
-		buf_printf(b, "<p class=\"small muted\">%zu idle entit%s (below %g IO/s on average) not shown; all are in the "
-			      "embedded JSON.</p>\n", idle, idle == 1 ? "y" : "ies", rule_value(&a->rules, R_ACTIVE_IOPS));
+	if (idle) /* the PDF embeds no JSON: only the HTML file says where they are */
+		buf_printf(b, "<p class=\"small muted\">%zu idle entit%s (below %g IO/s on average) not shown%s</p>\n",
+			   idle, idle == 1 ? "y" : "ies", rule_value(&a->rules, R_ACTIVE_IOPS),
+			   print ? "." : "; all are in the JSON embedded in this file.");
 }
 
-static void findings_table(const struct analysis *a, const struct ltime *lt, struct buf *b)
+/* The document's finding no: its head (ROLE_FINDING) and its evidence (ROLE_EVIDENCE, NULL). */
+static const struct doc_block *fpart(const struct doc *d, size_t no, enum block_role r)
 {
-	if (!a->nf) {
+	size_t n = 0;
+	long at = doc_finding_at(d, no, &n);
+	for (size_t i = 0; at >= 0 && i < n; i++)
+		if (d->sec[DS_FINDINGS].b[(size_t)at + i].role == r)
+			return &d->sec[DS_FINDINGS].b[(size_t)at + i];
+	return NULL;
+}
+
+/* A head's value k (enum fhead): its text, number or time. */
+static const char *fh_s(const struct doc_block *h, int k) { return h->cell[k * 2 + 1].s ? h->cell[k * 2 + 1].s : ""; }
+static double fh_v(const struct doc_block *h, int k) { return h->cell[k * 2 + 1].v; }
+static int64_t fh_t(const struct doc_block *h, int k) { return h->cell[k * 2 + 1].ms; }
+
+static int fh_sev(const struct doc_block *h)
+{
+	for (int s = 0; s < 3; s++)
+		if (strcmp(severity_names[s], fh_s(h, FH_SEV)) == 0)
+			return s;
+	return SEV_INFO;
+}
+
+/* The title with a capital first letter, escaped. */
+static void ftitle(struct buf *b, const struct doc_block *h)
+{
+	size_t at = b->len;
+	esc(b, fh_s(h, FH_TITLE));
+	if (b->len > at && b->data[at] >= 'a' && b->data[at] <= 'z')
+		b->data[at] = (char)(b->data[at] - 'a' + 'A');
+}
+
+static void findings_table(const struct doc *d, const struct ltime *lt, size_t nf, struct buf *b)
+{
+	if (!nf) {
 		buf_adds(b, "<p>No findings: nothing in the captures crosses a threshold for long enough to matter.</p>\n");
 		return;
 	}
 	buf_adds(b, "<div class=\"tablewrap\"><table class=\"findings\"><thead><tr><th>#</th><th>Severity</th><th>Finding</th>"
 		    "<th>Where</th><th>When</th><th>Evidence</th></tr></thead><tbody>\n");
-	for (size_t i = 0; i < a->nf; i++) {
-		const struct finding *f = &a->f[i];
-		buf_printf(b, "<tr><td>%zu</td><td><span class=\"badge %s\">%s</span></td><td><a href=\"#f%zu\">", i + 1,
-			   sev_class(f->sev), sev_word(f->sev), i + 1);
-		title(b, f->kind);
-		buf_printf(b, "</a>%s</td><td class=\"where\">", f->heuristic ? " <span class=\"heur\">heuristic</span>" : "");
-		entity_label(b, f->host, f->entity);
+	for (size_t i = 1; i <= nf; i++) {
+		const struct doc_block *h = fpart(d, i, ROLE_FINDING), *ev = fpart(d, i, ROLE_EVIDENCE);
+		int sev = fh_sev(h);
+		int64_t t0 = fh_t(h, FH_START), t1 = fh_t(h, FH_END);
+		buf_printf(b, "<tr><td>%zu</td><td><span class=\"badge %s\">%s</span></td><td><a href=\"#f%zu\">", i,
+			   sev_class(sev), sev_word(sev), i);
+		ftitle(b, h);
+		buf_printf(b, "</a>%s</td><td class=\"where\">",
+			   *fh_s(h, FH_HEUR) ? " <span class=\"heur\">heuristic</span>" : "");
+		entity_label(b, fh_s(h, FH_HOST), fh_s(h, FH_ENTITY));
 		buf_adds(b, "</td><td style=\"white-space:nowrap\">");
-		if (f->end > f->start) {
-			hhmmss(b, f->start);
+		if (t1 > t0) {
+			hhmmss(b, t0);
 			buf_adds(b, "&ndash;");
-			hhmmss(b, f->end);
+			hhmmss(b, t1);
 			buf_adds(b, " UTC");
 			if (lt->known) {
 				char ab[16];
 				buf_adds(b, "<br><span class=\"local\">");
-				ltime_local(b, lt, f->start, false);
+				ltime_local(b, lt, t0, false);
 				buf_adds(b, "&ndash;");
-				ltime_local(b, lt, f->end, false);
+				ltime_local(b, lt, t1, false);
 				buf_addc(b, ' ');
-				esc(b, ltime_abbr(lt, f->end, ab));
+				esc(b, ltime_abbr(lt, t1, ab));
 				buf_adds(b, "</span>");
 			}
 			buf_adds(b, "<br><span class=\"muted small\">");
-			duration(b, f->sustained_s);
+			duration(b, fh_v(h, FH_SUSTAINED));
 			buf_adds(b, "</span>");
 		} else {
 			buf_adds(b, "<span class=\"muted\">whole capture</span>");
 		}
 		buf_adds(b, "</td><td class=\"small\">");
-		if (f->nev) {
-			const struct evidence *ev = &f->ev[0];
-			esc(b, metric_info[ev->metric].label);
+		if (ev && ev->nrows) {
+			const struct doc_cell *c = ev->cell; /* the first counter */
+			esc(b, c[EV_COUNTER].s);
 			buf_adds(b, ": median <b>");
-			num(b, ev->median);
-			buf_printf(b, "</b> %s", metric_info[ev->metric].unit);
-			if (ev->above >= 0 && ev->samples)
-				buf_printf(b, " (%ld%% of samples above %g)", (long)lround(100.0 * (double)ev->above / (double)ev->samples),
-					   ev->threshold);
+			num(b, c[EV_MEDIAN].v);
+			buf_printf(b, "</b> %s", c[EV_UNIT].s);
+			if (c[EV_ABOVE].t == CELL_NUM && c[EV_SAMPLES].v > 0)
+				buf_printf(b, " (%ld%% of samples above %g)",
+					   (long)lround(100.0 * c[EV_ABOVE].v / c[EV_SAMPLES].v), c[EV_THRESHOLD].v);
 		} else {
-			esc(b, f->summary);
-		}
-		buf_adds(b, "</td></tr>\n");
-	}
-	buf_adds(b, "</tbody></table></div>\n");
-}
-
-static void evidence_table(const struct finding *f, struct buf *b)
-{
-	if (!f->nev)
-		return;
-	buf_adds(b, "<div class=\"tablewrap\"><table class=\"evidence\"><thead><tr><th>Counter</th><th class=\"n\">Min</th>"
-		    "<th class=\"n\">Median</th><th class=\"n\">p95</th><th class=\"n\">Max</th><th>Unit</th><th class=\"n\">Samples</th>"
-		    "<th class=\"n\">Above threshold</th></tr></thead><tbody>\n");
-	for (int k = 0; k < f->nev; k++) {
-		const struct evidence *ev = &f->ev[k];
-		buf_adds(b, "<tr><td>");
-		esc(b, metric_info[ev->metric].label);
-		buf_adds(b, "</td><td class=\"n\">");
-		num(b, ev->min);
-		buf_adds(b, "</td><td class=\"n\">");
-		num(b, ev->median);
-		buf_adds(b, "</td><td class=\"n\">");
-		num(b, ev->p95);
-		buf_adds(b, "</td><td class=\"n\">");
-		num(b, ev->max);
-		buf_adds(b, "</td><td>");
-		esc(b, metric_info[ev->metric].unit);
-		buf_printf(b, "</td><td class=\"n\">%ld</td><td class=\"n\">", ev->samples);
-		if (ev->above >= 0) {
-			buf_printf(b, "%ld", ev->above);
-			buf_adds(b, " <span class=\"muted\">(&gt; ");
-			num(b, ev->threshold);
-			buf_adds(b, ")</span>");
-		} else {
-			buf_adds(b, "<span class=\"muted\">&ndash;</span>");
+			esc(b, fh_s(h, FH_SUMMARY));
 		}
 		buf_adds(b, "</td></tr>\n");
 	}
@@ -812,14 +772,18 @@ int report_finding_png(const struct analysis *a, const struct finding *f, const 
 }
 
 /* The verdict: its sentence, the counts by severity, what was assessed. */
-static void verdict_section(const struct analysis *a, const struct html_result *res, int worst, const int *cnt,
-			    struct buf *out)
+static void verdict_section(const struct doc *d, const struct html_result *res, int worst, const int *cnt,
+			    bool complete, struct buf *out)
 {
 	buf_printf(out, "<section id=\"verdict\" class=\"verdict %s\">\n<h2>Verdict</h2>\n<p class=\"lead\">",
-		   worst >= SEV_WARNING ? sev_class(worst) : !a->cov.complete ? "partial" : worst < 0 ? "ok" : sev_class(worst));
-	esc(out, a->verdict ? a->verdict : "No analysis result.");
+		   worst >= SEV_WARNING ? sev_class(worst)
+		   : !complete          ? "partial"
+		   : worst < 0          ? "ok"
+					: sev_class(worst));
+	const struct doc_section *v = &d->sec[DS_VERDICT];
+	esc(out, v->nb && v->b[0].text && *v->b[0].text ? v->b[0].text : "No analysis result.");
 	buf_adds(out, "</p>\n");
-	workflow_notices(a, out);
+	doc_notices_html(d, out);
 	buf_adds(out, "<div class=\"counts\">");
 	buf_printf(out, "<div class=\"count crit\"><b>%d</b>critical</div><div class=\"count warn\"><b>%d</b>warning</div>"
 			"<div class=\"count info\"><b>%d</b>info</div>",
@@ -828,7 +792,7 @@ static void verdict_section(const struct analysis *a, const struct html_result *
 	if (res->no_gnuplot)
 		buf_adds(out, "<p class=\"notice\"><b>Charts are not included:</b> gnuplot was not found on the machine that made this "
 			      "report. Install gnuplot (Debian: <code>gnuplot-nox</code>) and run <code>iopsy analyze --html</code> again.</p>\n");
-	coverage_html(a, out);
+	doc_html(d, DS_COVERAGE, out);
 	buf_adds(out, "</section>\n");
 }
 
@@ -865,26 +829,31 @@ static void stack_section(const struct analysis *a, struct buf *out)
 }
 
 /* Finding i: its head, summary, chart, evidence, rule and advice. */
-static void finding_article(const struct analysis *a, size_t i, const struct html_opts *o, const struct html_result *res,
-			    const struct ltime *lt, int max_charts, int *charts_done, struct figs *figs, struct buf *out)
+static void finding_article(const struct analysis *a, const struct doc *rd, size_t i, const struct html_opts *o,
+			    const struct html_result *res, const struct ltime *lt, int max_charts, int *charts_done,
+			    struct figs *figs, struct buf *out)
 {
 	const struct finding *f = &a->f[i];
+	const struct doc_block *h = fpart(rd, i + 1, ROLE_FINDING);
+	int sev = fh_sev(h);
+	int64_t t0 = fh_t(h, FH_START), t1 = fh_t(h, FH_END);
 	buf_printf(out, "<article class=\"finding\" id=\"f%zu\">\n<div class=\"finding-head\"><span class=\"num\">%zu</span>"
 			"<span class=\"badge %s\">%s</span><h3>",
-		   i + 1, i + 1, sev_class(f->sev), sev_word(f->sev));
-	title(out, f->kind);
-	buf_printf(out, "</h3>%s</div>\n<p class=\"where\">", f->heuristic ? "<span class=\"heur\">heuristic rule</span>" : "");
-	entity_label(out, f->host, f->entity);
-	buf_printf(out, " &middot; layer: %s", layer_names[f->layer]);
-	if (f->end > f->start) {
+		   i + 1, i + 1, sev_class(sev), sev_word(sev));
+	ftitle(out, h);
+	buf_printf(out, "</h3>%s</div>\n<p class=\"where\">",
+		   *fh_s(h, FH_HEUR) ? "<span class=\"heur\">heuristic rule</span>" : "");
+	entity_label(out, fh_s(h, FH_HOST), fh_s(h, FH_ENTITY));
+	buf_printf(out, " &middot; layer: %s", fh_s(h, FH_LAYER));
+	if (t1 > t0) {
 		buf_adds(out, " &middot; ");
-		period_html(out, lt, f->start, f->end);
+		period_html(out, lt, t0, t1);
 		buf_adds(out, " &middot; sustained ");
-		duration(out, f->sustained_s);
+		duration(out, fh_v(h, FH_SUSTAINED));
 	}
 	buf_adds(out, "</p>\n<p class=\"summary\">");
 	size_t at = out->len;
-	esc_words(out, f->summary);
+	esc_words(out, fh_s(h, FH_SUMMARY));
 	if (out->len > at && out->data[at] >= 'a' && out->data[at] <= 'z')
 		out->data[at] = (char)(out->data[at] - 'a' + 'A');
 	buf_adds(out, "</p>\n");
@@ -913,24 +882,9 @@ static void finding_article(const struct analysis *a, size_t i, const struct htm
 		}
 		chart_free(&c);
 	}
-	evidence_table(f, out);
-	buf_adds(out, "<dl class=\"rule\">");
-	if (f->load) {
-		buf_adds(out, "<dt>Load on the LUN</dt><dd>");
-		esc(out, f->load);
-		buf_adds(out, "</dd>");
-	}
-	buf_adds(out, "<dt>Rule</dt><dd>");
-	esc(out, f->rule);
-	buf_adds(out, "</dd><dt>Source</dt><dd>");
-	esc(out, f->source);
-	buf_adds(out, "</dd>");
-	if (f->advice && *f->advice) {
-		buf_adds(out, "<dt>Advice</dt><dd class=\"advice\">");
-		esc_words(out, f->advice);
-		buf_adds(out, "</dd>");
-	}
-	buf_adds(out, "</dl>\n</article>\n");
+	doc_html_finding_part(rd, i + 1, ROLE_EVIDENCE, out);
+	doc_html_finding_part(rd, i + 1, ROLE_RULE, out);
+	buf_adds(out, "</article>\n");
 }
 
 /* No problem found: the evidence of health, busiest disks and LUNs first. */
@@ -974,43 +928,15 @@ static void overview_charts(const struct analysis *a, const struct model *m, con
 			buf_init(&cap);
 			buf_adds(&cap, pick[k]->layer == LAYER_GUEST ? "Guest disk " : "LUN ");
 			entity_label(&cap, pick[k]->host, pick[k]->name);
-			buf_adds(&cap, ": latency against the bands, and its load.");
+			/* "SQL01 D: — latency", not "SQL01 D:: latency" */
+			size_t nl = strlen(pick[k]->name);
+			buf_adds(&cap, nl && pick[k]->name[nl - 1] == ':' ? " &mdash; latency" : ": latency");
+			buf_adds(&cap, " against the bands, and its load.");
 			figs_add(figs, &c, out, 0, cap.data);
 			(*charts_done)++;
 			buf_free(&cap);
 		}
 		chart_free(&c);
-	}
-}
-
-/* SQL Server while the storage waited (nothing without an instance). */
-static void sql_section(const struct analysis *a, struct buf *out)
-{
-	for (size_t i = 0; a->sql && i < a->sql->n; i++) {
-		const struct sql_instance *si = &a->sql->in[i];
-		if (!i)
-			buf_adds(out, "<section id=\"sql\">\n<h2>SQL Server while the storage waited</h2>\n");
-		buf_adds(out, "<p>");
-		esc(out, si->summary);
-		buf_adds(out, "</p>\n<ul>\n");
-		for (size_t k = 0; k < si->nplace; k++) {
-			buf_adds(out, "<li>");
-			esc(out, si->place[k].text);
-			buf_adds(out, "</li>\n");
-		}
-		for (size_t k = 0; k < si->nep; k++) {
-			buf_adds(out, "<li>");
-			esc(out, si->ep[k].text);
-			buf_adds(out, "</li>\n");
-		}
-		for (size_t k = 0; k < si->nsym; k++) {
-			buf_adds(out, "<li><b>Without a storage cause:</b> ");
-			esc(out, si->sym[k].text);
-			buf_adds(out, "</li>\n");
-		}
-		buf_adds(out, "</ul>\n");
-		if (i + 1 == a->sql->n)
-			buf_adds(out, "</section>\n");
 	}
 }
 
@@ -1102,7 +1028,9 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	/* head */
 	head_html(out, o, m, &lt, t_first, t_last);
 	struct doc rd;
-	doc_of_analysis_only(a, &lt, &rd, 1u << DS_INPUTS | 1u << DS_METHOD);
+	doc_of_analysis_only(a, &lt, &rd,
+			     1u << DS_SUMMARY | 1u << DS_VERDICT | 1u << DS_COVERAGE | 1u << DS_FINDINGS |
+				 1u << DS_SQL | 1u << DS_INPUTS | 1u << DS_METHOD);
 	const char *toc[] = {"summary", "Summary", "verdict", "Verdict", "findings", "Findings", "stack", "IO stack",
 			     "details", "Evidence and charts", "entities", "Disks and LUNs", "captures", "Captures",
 			     "inputs", "Inputs", "methodology", "Methodology", NULL};
@@ -1110,19 +1038,15 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 		toc[14] = "methodology", toc[15] = "Methodology", toc[16] = NULL;
 	toc_html(out, toc);
 	buf_adds(out, "<main class=\"wrap\">\n");
-	{
-		struct exec_summary es;
-		summary_of_analysis(a, &lt, &es);
-		summary_html(out, &es, true, &lt);
-		summary_free(&es);
-	}
+	rd.links = true;
+	doc_html(&rd, DS_SUMMARY, out);
 
 	/* verdict */
-	verdict_section(a, res, worst, cnt, out);
+	verdict_section(&rd, res, worst, cnt, a->cov.complete, out);
 
 	/* findings table */
 	buf_adds(out, "<section id=\"findings\">\n<h2>Findings, worst first</h2>\n");
-	findings_table(a, &lt, out);
+	findings_table(&rd, &lt, a->nf, out);
 	buf_adds(out, "</section>\n");
 
 	/* IO stack */
@@ -1141,7 +1065,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	struct figs figs;
 	figs_init(&figs, &cs, out);
 	for (size_t i = 0; i < a->nf; i++) {
-		finding_article(a, i, o, res, &lt, max_charts, &charts_done, &figs, out);
+		finding_article(a, &rd, i, o, res, &lt, max_charts, &charts_done, &figs, out);
 	}
 	if (worst < SEV_WARNING && !(res->no_gnuplot && !o->gnuplot_dir)) {
 		overview_charts(a, m, &lt, max_charts, &charts_done, &figs, out);
@@ -1174,11 +1098,11 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	/* entities */
 	buf_adds(out, "<section id=\"entities\">\n<h2>Disks and LUNs at a glance</h2>\n<p class=\"small muted\">Whole-capture "
 		      "distributions of the sampled values (p50 / p95 / p99 / max). Latency in ms; queue figures in outstanding IOs.</p>\n");
-	entity_tables(a, out);
+	entity_tables(a, o->print, out);
 	buf_adds(out, "</section>\n");
 
 	/* SQL Server while the storage waited */
-	sql_section(a, out);
+	doc_html(&rd, DS_SQL, out);
 
 	if (o->extra_html)
 		buf_adds(out, o->extra_html);
@@ -1198,7 +1122,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	doc_html(&rd, DS_INPUTS, out);
 	doc_html(&rd, DS_METHOD, out);
 	doc_free(&rd);
-	appendix_html(out, a, &fl, o, "schema_version 3, doc/analyze-json.md");
+	appendix_html(out, a, &fl, o, ANALYSIS_SCHEMA_VERSION);
 	buf_adds(out, "</main>\n");
 	footer_html(out, o);
 	/* the data, for tools: json.c escapes < > & so the element cannot be closed early */

@@ -724,7 +724,7 @@ static void findings_compare(const struct compare *c, struct buf *out)
 		buf_adds(out, "<div class=\"tablewrap\"><table><thead><tr><th>Status</th><th>Finding</th><th>Where</th>"
 			      "<th>Before</th><th>After</th></tr></thead><tbody>\n");
 		static const char *const fcls[FD_COUNT] = {"gone", "still", "new", "na", "na"};
-		static const char *const fword[FD_COUNT] = {"gone", "still present", "new", "not assessed after", "not assessed before"};
+		const char *const *fword = cmp_fstatus_words;
 		for (int pass = 0; pass < FD_COUNT; pass++) {
 			const enum cmp_fstatus order[FD_COUNT] = {FD_NEW, FD_STILL, FD_GONE, FD_NOT_ASSESSED_AFTER, FD_NOT_ASSESSED_BEFORE};
 			for (size_t i = 0; i < c->nfd; i++) {
@@ -1118,7 +1118,7 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 		doc_html(&rd, DS_METHOD, out);
 		doc_free(&rd);
 	}
-	appendix_html(out, NULL, &fl, o, "doc/compare-json.md");
+	appendix_html(out, NULL, &fl, o, COMPARE_SCHEMA_VERSION);
 	buf_adds(out, "</main>\n");
 	footer_html(out, o);
 	buf_adds(out, "<script type=\"application/json\" id=\"iopsy-data\">");

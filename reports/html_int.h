@@ -16,6 +16,7 @@
 #include "ltime.h"
 #include "rules_out.h"
 #include "summary.h"
+#include "doc.h"
 #include "text.h"
 
 /* With --require-charts a chart that cannot be drawn is an error, else a warning. */
@@ -31,7 +32,7 @@ static inline void duration(struct buf *b, double s) { fmt_duration(b, s, false)
 #define same_day fmt_same_day
 
 static inline const char *sev_class(int sev) { return sev == SEV_CRITICAL ? "crit" : sev == SEV_WARNING ? "warn" : "info"; }
-static inline const char *sev_word(int sev) { return sev == SEV_CRITICAL ? "Critical" : sev == SEV_WARNING ? "Warning" : "Info"; }
+static inline const char *sev_word(int sev) { return severity_titles[sev]; }
 
 static inline const char *kind_title(enum kind k) { return kinds[k].title; }
 
@@ -86,6 +87,6 @@ void figs_finish(struct figs *fs, struct buf *out, const struct html_opts *o, st
 		 struct notes *nt, struct diag *d);
 void figlist_take(struct figlist *fl, const struct figs *fs);
 void appendix_html(struct buf *out, const struct analysis *a, const struct figlist *fl, const struct html_opts *o,
-		   const char *json_doc);
+		   int schema_version);
 
 #endif

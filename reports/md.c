@@ -12,17 +12,9 @@
 #include "ltime.h"
 #include "summary.h"
 #include "rules_out.h"
-#include "text.h"
 
 
 static void md_text(struct buf *b, const char *s) { md_escape(b, s); }
-
-static void md_num(struct buf *b, double v) { fmt_num(b, v, "–"); }
-
-static const char *sev_word(enum severity s)
-{
-	return s == SEV_CRITICAL ? "critical" : s == SEV_WARNING ? "warning" : "info";
-}
 
 static void entity(struct buf *b, const char *host, const char *name)
 {
@@ -31,109 +23,6 @@ static void entity(struct buf *b, const char *host, const char *name)
 		buf_addc(b, ' ');
 	}
 	md_text(b, name);
-}
-
-/* "2026-07-27 13:04:03 – 13:16:00 UTC (local 06:04:03 – 06:16:00 UTC-07:00)" */
-static void window(struct buf *b, const struct ltime *lt, int64_t t0, int64_t t1)
-{
-	fmt_when(b, t0);
-	buf_adds(b, " – ");
-	if (fmt_same_day(t0, t1))
-		fmt_hhmmss(b, t1);
-	else
-		fmt_when(b, t1);
-	buf_adds(b, " UTC");
-	ltime_span_note(b, lt, t0, t1, "–");
-}
-
-static void finding_md(const struct finding *f, const struct ltime *lt, size_t no, struct buf *out)
-{
-	buf_printf(out, "\n### %zu. %s%s — ", no, kinds[f->kind].title, f->heuristic ? " (heuristic)" : "");
-	entity(out, f->host, f->entity);
-	buf_printf(out, "\n\n**%s**, ", sev_word(f->sev));
-	window(out, lt, f->start, f->end);
-	buf_adds(out, ", sustained ");
-	fmt_duration(out, f->sustained_s, true);
-	buf_adds(out, ".\n\n");
-	md_text(out, f->summary);
-	buf_adds(out, "\n");
-	if (f->nev) {
-		buf_adds(out, "\n| evidence | min | median | p95 | max | samples above threshold |\n"
-			      "|---|---:|---:|---:|---:|---|\n");
-		for (int k = 0; k < f->nev; k++) {
-			const struct evidence *ev = &f->ev[k];
-			buf_adds(out, "| ");
-			md_text(out, metric_info[ev->metric].label);
-			if (metric_info[ev->metric].unit && *metric_info[ev->metric].unit)
-				buf_printf(out, " (%s)", metric_info[ev->metric].unit);
-			buf_adds(out, " | ");
-			md_num(out, ev->min);
-			buf_adds(out, " | ");
-			md_num(out, ev->median);
-			buf_adds(out, " | ");
-			md_num(out, ev->p95);
-			buf_adds(out, " | ");
-			md_num(out, ev->max);
-			buf_adds(out, " | ");
-			if (ev->above >= 0 && !isnan(ev->threshold)) {
-				buf_printf(out, "%ld of %ld above ", ev->above, ev->samples);
-				md_num(out, ev->threshold);
-			}
-			buf_adds(out, " |\n");
-		}
-	}
-	if (f->load) {
-		buf_adds(out, "\n- **Load on the LUN:** ");
-		md_text(out, f->load);
-	}
-	buf_adds(out, "\n- **Rule:** ");
-	md_text(out, f->rule);
-	buf_adds(out, "\n- **Source:** ");
-	md_text(out, f->source);
-	if (f->advice && *f->advice) {
-		buf_adds(out, "\n- **Advice:** ");
-		md_text(out, f->advice);
-	}
-	buf_adds(out, "\n");
-}
-
-/* The executive summary and the recommended actions (summary.h). */
-static void summary_md(const struct exec_summary *es, struct buf *out)
-{
-	buf_adds(out, "**Summary.** ");
-	if (es->headline && !(es->nsentences && strncmp(es->sentence[0], es->headline, strlen(es->headline)) == 0)) {
-		md_text(out, es->headline);
-		buf_adds(out, ". ");
-	}
-	for (int i = 0; i < es->nsentences; i++) {
-		if (i)
-			buf_addc(out, ' ');
-		md_text(out, es->sentence[i]);
-	}
-	buf_adds(out, "\n\n");
-	if (!es->nactions)
-		return;
-	buf_adds(out, "**Recommended actions, in this order:**\n\n");
-	for (int i = 0; i < es->nactions; i++) {
-		const struct action *ac = &es->act[i];
-		buf_printf(out, "%d. ", i + 1);
-		md_text(out, ac->what);
-		buf_adds(out, " *Expected effect:* ");
-		md_text(out, ac->effect);
-		buf_adds(out, " *Why:* ");
-		if (ac->nwhy) {
-			buf_printf(out, "finding%s ", ac->nwhy > 1 ? "s" : "");
-			for (int k = 0; k < ac->nwhy; k++)
-				buf_printf(out, "%s%zu", k ? ", " : "", ac->why[k]);
-			buf_adds(out, " (");
-			md_text(out, ac->because);
-			buf_adds(out, ")");
-		} else {
-			md_text(out, ac->because);
-		}
-		buf_adds(out, "\n");
-	}
-	buf_adds(out, "\n");
 }
 
 /* The report's heading: --title (escaped) when given, else what it is. */
@@ -153,98 +42,20 @@ static int md_analysis(const struct analysis *a, struct report_opts *o, struct b
 	struct ltime lt;
 	ltime_init(&lt, &a->m, NULL);
 	heading(out, o, "iopsy analysis");
-	struct exec_summary es;
-	summary_of_analysis(a, &lt, &es);
-	summary_md(&es, out);
-	summary_free(&es);
-	buf_adds(out, "**Verdict.** ");
-	md_text(out, a->verdict);
-	buf_adds(out, "\n");
-	struct buf ws[2];
-	buf_init(&ws[0]);
-	buf_init(&ws[1]);
-	workflow_sentences(a, &ws[0], &ws[1]);
-	for (int k = 0; k < 2; k++) {
-		if (!ws[k].len)
-			continue;
-		buf_adds(out, "\n");
-		md_text(out, ws[k].data);
-		buf_adds(out, "\n");
-		buf_free(&ws[k]);
-	}
-	if (a->nf) {
-		buf_adds(out, "\n| # | severity | finding | entity | window |\n|---:|---|---|---|---|\n");
-		for (size_t i = 0; i < a->nf; i++) {
-			const struct finding *f = &a->f[i];
-			buf_printf(out, "| %zu | %s | %s | ", i + 1, sev_word(f->sev), kinds[f->kind].title);
-			entity(out, f->host, f->entity);
-			buf_adds(out, " | ");
-			window(out, &lt, f->start, f->end);
-			buf_adds(out, " |\n");
-		}
-		for (size_t i = 0; i < a->nf; i++)
-			finding_md(&a->f[i], &lt, i + 1, out);
-	} else {
-		buf_adds(out, "\nNo findings.\n");
-	}
-	static const char *const lw[COV_LAYERS] = {"guest", "vSCSI", "world", "device", "adapter", "array"};
-	buf_adds(out, "\n#### What these captures could show\n\n| layer | status | why |\n|---|---|---|\n");
-	for (int l = 0; l < COV_LAYERS; l++) {
-		const struct layer_cov *lc = &a->cov.layer[l];
-		buf_printf(out, "| %s | %s | ", lw[l], lc->status == COV_ASSESSED ? "assessed" : lc->status == COV_PARTIAL ? "partly assessed" : "not assessed");
-		md_text(out, lc->why);
-		buf_adds(out, " |\n");
-	}
-	if (a->cov.link_why) {
-		buf_adds(out, "| guest<->host link | not assessed | ");
-		md_text(out, a->cov.link_why);
-		buf_adds(out, " |\n");
-	}
-	buf_adds(out, "\n#### Captures\n\n| file | format | host | start (UTC) | end (UTC) | rows |\n|---|---|---|---|---|---:|\n");
-	for (size_t i = 0; i < a->m.ncaps; i++) {
-		const struct capture *c = &a->m.caps[i];
-		buf_adds(out, "| ");
-		md_text(out, c->path);
-		if (c->failed) {
-			buf_adds(out, " | could not be read | | | | |\n");
-			continue;
-		}
-		buf_printf(out, " | %s | ", c->format);
-		md_text(out, c->host ? c->host : "?");
-		buf_adds(out, " | ");
-		fmt_when(out, c->start + c->clock_offset_ms);
-		buf_adds(out, " | ");
-		fmt_when(out, c->end + c->clock_offset_ms);
-		ltime_span_note(out, &lt, c->start + c->clock_offset_ms, c->end + c->clock_offset_ms, "–");
-		buf_printf(out, " | %ld |\n", c->rows);
-	}
 	struct doc d;
 	doc_of_analysis(a, &lt, &d);
+	doc_md(&d, DS_SUMMARY, out);
+	doc_md(&d, DS_ACTIONS, out);
+	doc_md(&d, DS_VERDICT, out);
+	doc_notices_md(&d, out);
+	doc_md(&d, DS_FINDINGS, out);
+	doc_md(&d, DS_COVERAGE, out);
+	doc_md(&d, DS_CAPTURES, out);
 	doc_md(&d, DS_INPUTS, out);
 	doc_md(&d, DS_RULES, out);
 	doc_md(&d, DS_DISKMAP, out);
 	doc_md(&d, DS_IOPATH, out);
-	for (size_t i = 0; a->sql && i < a->sql->n; i++) {
-		const struct sql_instance *si = &a->sql->in[i];
-		buf_adds(out, i ? "\n" : "\n#### SQL Server while the storage waited\n\n");
-		md_text(out, si->summary);
-		buf_adds(out, "\n\n");
-		for (size_t k = 0; k < si->nplace; k++) {
-			buf_adds(out, "- Files: ");
-			md_text(out, si->place[k].text);
-			buf_adds(out, "\n");
-		}
-		for (size_t k = 0; k < si->nep; k++) {
-			buf_adds(out, "- Episode: ");
-			md_text(out, si->ep[k].text);
-			buf_adds(out, "\n");
-		}
-		for (size_t k = 0; k < si->nsym; k++) {
-			buf_adds(out, "- **Without a storage cause:** ");
-			md_text(out, si->sym[k].text);
-			buf_adds(out, "\n");
-		}
-	}
+	doc_md(&d, DS_SQL, out);
 	doc_md(&d, DS_ENTITIES, out);
 	doc_md(&d, DS_METHOD, out);
 	doc_free(&d);
@@ -255,19 +66,19 @@ static int md_analysis(const struct analysis *a, struct report_opts *o, struct b
 static int md_compare(const struct compare *c, struct report_opts *o, struct buf *out)
 {
 	(void)o;
-	static const char *const word[FD_COUNT] = {"gone", "still present", "new", "not assessed after", "not assessed before"};
+	const char *const *word = cmp_fstatus_words;
 	struct ltime lt;
 	ltime_init(&lt, &c->side[CMP_AFTER].m, &c->side[CMP_BEFORE].m);
 	heading(out, o, "iopsy comparison");
-	struct exec_summary es;
-	summary_of_compare(c, &lt, &es);
-	summary_md(&es, out);
-	summary_free(&es);
+	struct doc d;
+	doc_of_compare(c, &lt, &d);
+	doc_compare_summary(c, &d);
+	doc_md(&d, DS_SUMMARY, out);
+	doc_md(&d, DS_ACTIONS, out);
 	buf_adds(out, "**Outcome.** ");
 	md_text(out, c->headline);
-	buf_adds(out, "\n\n**Verdict.** ");
-	md_text(out, c->detail);
-	buf_adds(out, "\n");
+	buf_adds(out, "\n\n");
+	doc_md(&d, DS_VERDICT, out);
 	for (size_t i = 0; i < c->nsql; i++) {
 		buf_adds(out, "\n**SQL Server.** ");
 		md_text(out, c->sql[i].text);
@@ -277,20 +88,7 @@ static int md_compare(const struct compare *c, struct report_opts *o, struct buf
 		}
 		buf_adds(out, "\n");
 	}
-	for (int sd = 0; sd < 2; sd++) {
-		struct buf ws[2];
-		buf_init(&ws[0]);
-		buf_init(&ws[1]);
-		workflow_sentences(&c->side[sd], &ws[0], &ws[1]);
-		for (int k = 0; k < 2; k++) {
-			if (!ws[k].len)
-				continue;
-			buf_printf(out, "\n**%s.** ", sd ? "After" : "Before");
-			md_text(out, ws[k].data);
-			buf_adds(out, "\n");
-			buf_free(&ws[k]);
-		}
-	}
+	doc_notices_md(&d, out);
 	if (c->nfd) {
 		buf_adds(out, "\n| finding | entity | before | after | status |\n|---|---|---:|---:|---|\n");
 		static const enum cmp_fstatus order[FD_COUNT] = {FD_GONE, FD_STILL, FD_NEW, FD_NOT_ASSESSED_AFTER,
@@ -314,8 +112,6 @@ static int md_compare(const struct compare *c, struct report_opts *o, struct buf
 	}
 	rules_out_lines(&c->side[0].rules, out, "\n#### Rules overridden before\n\n", "- ", "\n", "", md_text);
 	rules_out_lines(&c->side[1].rules, out, "\n#### Rules overridden after\n\n", "- ", "\n", "", md_text);
-	struct doc d;
-	doc_of_compare(c, &lt, &d);
 	doc_md(&d, DS_CAPTURES, out);
 	doc_md(&d, DS_INPUTS, out);
 	doc_md(&d, DS_METHOD, out);
@@ -327,6 +123,7 @@ const struct reporter report_md = {
 	.name = "md",
 	.ext = "md",
 	.summary = "Markdown findings for tickets and wikis",
+	.doc = DW_MD,
 	.analysis = md_analysis,
 	.compare = md_compare,
 };

@@ -43,6 +43,7 @@ static const struct reporter report_text = {
 	.name = "text",
 	.ext = "txt",
 	.summary = "plain text, the verdict first (the default, on stdout)",
+	.doc = DW_TEXT,
 	.analysis = text_analysis,
 	.compare = text_compare,
 	.inventory = text_inventory,
@@ -96,6 +97,7 @@ static const struct reporter report_json = {
 	.name = "json",
 	.ext = "json",
 	.summary = "JSON with a stable schema (doc/analyze-json.md, compare: doc/compare-json.md)",
+	.doc = DW_JSON,
 	.analysis = json_analysis,
 	.compare = json_compare,
 	.inventory = json_inventory,
@@ -125,6 +127,7 @@ static const struct reporter report_html = {
 	.name = "html",
 	.ext = "html",
 	.summary = "self-contained HTML with charts (doc/report.md)",
+	.doc = DW_HTML,
 	.analysis = html_analysis,
 	.compare = html_compare,
 	.batch = html_batch,
@@ -160,7 +163,9 @@ static int pdf_analysis(const struct analysis *a, struct report_opts *o, struct 
 	struct buf h;
 	buf_init(&h);
 	struct html_result res;
-	int rc = report_html_analysis(a, &o->html, &h, &res, o->d);
+	struct html_opts ho = o->html;
+	ho.print = true;
+	int rc = report_html_analysis(a, &ho, &h, &res, o->d);
 	return pdf_of_html(o, rc, &h, out);
 }
 
@@ -169,7 +174,9 @@ static int pdf_compare(const struct compare *c, struct report_opts *o, struct bu
 	struct buf h;
 	buf_init(&h);
 	struct html_result res;
-	int rc = report_html_compare(c, &o->html, &h, &res, o->d);
+	struct html_opts ho = o->html;
+	ho.print = true;
+	int rc = report_html_compare(c, &ho, &h, &res, o->d);
 	return pdf_of_html(o, rc, &h, out);
 }
 
@@ -177,6 +184,8 @@ static const struct reporter report_pdf = {
 	.name = "pdf",
 	.ext = "pdf",
 	.summary = "the HTML report's print layout as PDF (headless Chromium)",
+	.doc = DW_PRINT,
+	.print_of = &report_html,
 	.analysis = pdf_analysis,
 	.compare = pdf_compare,
 };

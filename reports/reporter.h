@@ -12,6 +12,7 @@
 #include "analysis.h"
 #include "batchres.h"
 #include "compare.h"
+#include "doc.h"
 #include "html.h"
 #include "inventory.h"
 #include "json.h"
@@ -41,6 +42,9 @@ struct reporter {
 	const char *name;                 /* "text", "json", "html", "md" */
 	const char *ext;                  /* file extension: "txt", "json", ... */
 	const char *summary;              /* one line for --help */
+	enum doc_writer doc;              /* how its analysis and comparison mark the document's
+	                                   * sections (doc.h); DW_PRINT: those of print_of */
+	const struct reporter *print_of;  /* DW_PRINT: the reporter whose report this one prints */
 	/* Each appends to out and returns 0, REPORT_SKIPPED, or a negative code: ERR_IO,
 	 * CHARTS_NO_GNUPLOT or CHARTS_FAILED (HTML with --require-charts: out is then incomplete),
 	 * PDF_NO_CHROMIUM or PDF_FAILED (PDF with --require-pdf). */

@@ -407,13 +407,12 @@ static void not_storage_headline(const struct analysis *a, const struct finding 
 					      : "vCPUs wait for a physical CPU of the ESXi host");
 }
 
-void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struct exec_summary *s)
+/* The first sentence: what the captures (or the window) cover, when, from which machines. */
+static void period_sentence(const struct analysis *a, const struct ltime *lt, struct exec_summary *s)
 {
-	memset(s, 0, sizeof *s);
 	const struct model *m = &a->m;
 	int64_t t0, t1;
 	span_of(m, &t0, &t1);
-	s->tone = analysis_worst(a);
 	struct buf b;
 	buf_init(&b);
 	struct span parts[SPAN_PARTS];
@@ -456,158 +455,184 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 		add_sentence(s, b.data);
 		buf_init(&b);
 	}
-	const struct finding *mf = main_finding(a);
-	/* the headline says what the verdict says (where IO waits, or that it cannot be told) */
+	buf_free(&b);
+}
+
+/* A warning or worse: the headline (where IO waits, as the verdict says), the worst finding, the
+ * count and what the application felt, and the layers below the wait that were fine. */
+static void found_sentences(const struct analysis *a, const struct ltime *lt, const struct finding *mf,
+			    struct exec_summary *s)
+{
 	const struct finding *vf = a->verdict_first >= 0 && (size_t)a->verdict_first < a->nf ? &a->f[a->verdict_first] : NULL;
 	bool sql = a->sql && a->sql->n;
-	if (mf && mf->sev >= SEV_WARNING) {
-		struct buf h;
-		buf_init(&h);
-		if (a->verdict_where == VW_PLACES && vf &&
-		    (kinds[vf->kind].place == VP_MEMORY || kinds[vf->kind].place == VP_CPU)) {
-			not_storage_headline(a, vf, sql, &h);
-		} else if (a->verdict_where == VW_PLACES && vf && vf->kind == K_LAT_VD_ABOVE) {
-			buf_adds(&h, analysis_hyperv(a) ? "Storage IO waits in the Hyper-V host above its disk, on one VHDX (a "
-							  "checkpoint, a dynamic or differencing disk, a filter)"
-							: "Storage IO waits in the ESXi host above the LUN, on one virtual disk (a snapshot, "
-							  "CBT or an IO filter)");
-		} else if (a->verdict_where == VW_PLACES && vf) {
-			buf_printf(&h, "Storage IO waits %s", kinds[vf->kind].place == VP_DATASTORE
-								   ? "in the datastore below the ESXi host"
-								   : where_words(vf->kind, sql, analysis_hyperv(a)));
-		} else if (a->verdict_where == VW_BELOW_HBA && vf) {
-			buf_adds(&h, "Storage IO is slow on ");
-			finding_entity_words(&h, vf);
-			buf_adds(&h, "; most of its time is spent below the ESXi host's HBA, in the array or the fabric");
-		} else if ((a->verdict_where == VW_BELOW_GUEST || a->verdict_where == VW_UNTOLD) && vf) {
-			buf_adds(&h, "Storage IO is slow on ");
-			finding_entity_words(&h, vf);
-			buf_adds(&h, a->verdict_where == VW_BELOW_GUEST ? "; it waits below the guest, and these captures do not show where"
-								  : "; where it waits cannot be told from these captures");
-		} else {
-			/* findings to act on, but no IO wait in the stack (a misaligned partition, errors) */
-			buf_adds(&h, "No IO wait found in the stack; to act on: ");
-			const char *t = kinds[mf->kind].title;
-			buf_addc(&h, t[0] >= 'A' && t[0] <= 'Z' && !(t[1] >= 'A' && t[1] <= 'Z') ? (char)(t[0] - 'A' + 'a') : t[0]);
-			buf_adds(&h, t + 1);
-			buf_adds(&h, " on ");
-			finding_entity_words(&h, mf);
-		}
-		s->headline = h.data;
-		buf_adds(&b, "The worst: ");
-		buf_adds(&b, kinds[mf->kind].title);
-		buf_adds(&b, " on ");
-		finding_entity_words(&b, mf);
-		buf_adds(&b, " for ");
-		plain_duration(&b, mf->sustained_s);
-		if (mf->end > mf->start && lt->known) {
-			struct buf x;
-			buf_init(&x);
-			ltime_local(&x, lt, mf->start, false);
-			buf_printf(&b, " from %.5s local time", x.data);
-			buf_free(&x);
-		}
-		if (mf->nev) {
-			const struct evidence *ev = &mf->ev[0];
-			buf_printf(&b, ", %s at a median of ", metric_info[ev->metric].label);
-			fmt_num(&b, ev->median, "-");
-			buf_printf(&b, " %s", metric_info[ev->metric].unit);
-			if (!isnan(ev->threshold)) {
-				buf_adds(&b, " against the rule's threshold of ");
-				fmt_num(&b, ev->threshold, "-");
-			}
-		}
-		buf_adds(&b, ".");
-		add_sentence(s, b.data);
-		buf_init(&b);
-		int crit = 0, warn = 0;
-		for (size_t i = 0; i < a->nf; i++)
-			crit += a->f[i].sev == SEV_CRITICAL, warn += a->f[i].sev == SEV_WARNING;
-		/* what the application felt: the worst guest latency */
-		const struct finding *gl = NULL;
-		for (size_t i = 0; i < a->nf && !gl; i++)
-			if (a->f[i].kind == K_LAT_GUEST_READ || a->f[i].kind == K_LAT_GUEST_WRITE)
-				gl = &a->f[i];
-		buf_printf(&b, "In all there %s %zu finding%s (%d critical, %d warning%s)", a->nf == 1 ? "is" : "are", a->nf,
-			   a->nf == 1 ? "" : "s", crit, warn, warn == 1 ? "" : "s");
-		if (!sql_felt(a, &b) && gl && gl->nev) {
-			buf_printf(&b, "; %s felt it as %s latency of ",
-				   gl->capture >= 0 && !model_guest_is_vm(&a->m, (size_t)gl->capture) ? "Windows"
-												      : "the guest",
-				   gl->kind == K_LAT_GUEST_READ ? "read" : "write");
-			fmt_num(&b, gl->ev[0].median, "-");
-			buf_printf(&b, " %s (median) on ", metric_info[gl->ev[0].metric].unit);
-			finding_entity_words(&b, gl);
-			felt_band(&b, gl);
-		}
-		buf_adds(&b, ".");
-		add_sentence(s, b.data);
-		buf_init(&b);
-		/* the layers below the wait that were fine */
-		int box = kinds[mf->kind].box;
-		bool below_ok = box <= BOX_VSCSI;
-		for (size_t i = 0; i < a->nf && below_ok; i++)
-			below_ok = a->f[i].sev < SEV_WARNING || kinds[a->f[i].kind].box <= BOX_VSCSI || kinds[a->f[i].kind].box == BOX_BY_LAYER;
-		if (below_ok && a->verdict_where == VW_PLACES && a->verdict_places == (1u << VP_GUEST) &&
-		    a->cov.layer[LAYER_DEVICE].status != COV_NOT_ASSESSED &&
-		    a->cov.layer[LAYER_ARRAY].status != COV_NOT_ASSESSED)
-			add_sentence(s, xprintf(analysis_hyperv(a) ? "The Hyper-V host and its disks were not the bottleneck: their "
-								  "latency stayed within the rules, so the fix is inside the VM."
-								: "The ESXi host, its storage adapter and the array were not the "
-								  "bottleneck: their queues and latency stayed within the rules, so "
-								  "the fix is inside the VM."));
+	struct buf b;
+	buf_init(&b);
+	struct buf h;
+	buf_init(&h);
+	if (a->verdict_where == VW_PLACES && vf &&
+	    (kinds[vf->kind].place == VP_MEMORY || kinds[vf->kind].place == VP_CPU)) {
+		not_storage_headline(a, vf, sql, &h);
+	} else if (a->verdict_where == VW_PLACES && vf && vf->kind == K_LAT_VD_ABOVE) {
+		buf_adds(&h, analysis_hyperv(a)
+				 ? "Storage IO waits in the Hyper-V host above its disk, on one VHDX (a "
+				   "checkpoint, a dynamic or differencing disk, a filter)"
+				 : "Storage IO waits in the ESXi host above the LUN, on one virtual disk (a snapshot, "
+				   "CBT or an IO filter)");
+	} else if (a->verdict_where == VW_PLACES && vf) {
+		buf_printf(&h, "Storage IO waits %s", kinds[vf->kind].place == VP_DATASTORE
+							   ? "in the datastore below the ESXi host"
+							   : where_words(vf->kind, sql, analysis_hyperv(a)));
+	} else if (a->verdict_where == VW_BELOW_HBA && vf) {
+		buf_adds(&h, "Storage IO is slow on ");
+		finding_entity_words(&h, vf);
+		buf_adds(&h, "; most of its time is spent below the ESXi host's HBA, in the array or the fabric");
+	} else if ((a->verdict_where == VW_BELOW_GUEST || a->verdict_where == VW_UNTOLD) && vf) {
+		buf_adds(&h, "Storage IO is slow on ");
+		finding_entity_words(&h, vf);
+		buf_adds(&h, a->verdict_where == VW_BELOW_GUEST
+				 ? "; it waits below the guest, and these captures do not show where"
+				 : "; where it waits cannot be told from these captures");
 	} else {
-		int assessed = 0;
-		for (int l = 0; l < COV_LAYERS; l++)
-			assessed += a->cov.layer[l].status != COV_NOT_ASSESSED;
-		if (!assessed) {
-			/* no all-clear: nothing was judged (too short, no counters) */
-			s->headline = xprintf("Nothing could be assessed");
-			buf_printf(&b, "No layer could be judged (%s), so these captures neither show a problem nor clear one",
-				   a->cov.layer[0].why && *a->cov.layer[0].why ? a->cov.layer[0].why : "see the coverage");
-		} else {
-			s->headline = xprintf(a->cov.complete ? "No storage bottleneck found"
-							  : "No storage bottleneck found in what the captures show");
-			buf_adds(&b, "Latency and queues stayed within the rules at every layer the captures cover");
-		}
-		if (a->nshown && !a->shown[0].anchor && a->shown[0].s.guest) {
-			const struct entity *g = a->shown[0].s.guest;
-			buf_adds(&b, "; the busiest disk, ");
-			if (g->host) {
-				buf_adds(&b, g->host);
-				buf_addc(&b, ' ');
-			}
-			buf_adds(&b, g->name);
-			if (entity_sk(g, M_G_XFERS)->n) {
-				buf_adds(&b, ", did ");
-				fmt_num(&b, qs_quantile(entity_sk(g, M_G_XFERS), 0.5), "-");
-				buf_adds(&b, " IO/s");
-			}
-			if (entity_sk(g, M_G_LAT_R)->n) {
-				buf_adds(&b, " with reads at ");
-				fmt_num(&b, qs_quantile(entity_sk(g, M_G_LAT_R), 0.5), "-");
-				buf_adds(&b, " ms (median, p95 ");
-				fmt_num(&b, qs_quantile(entity_sk(g, M_G_LAT_R), 0.95), "-");
-				buf_adds(&b, " ms)");
-			}
-		}
-		buf_adds(&b, ".");
-		add_sentence(s, b.data);
-		buf_init(&b);
-		const struct sql_symptom *sy = actions_sql_symptom(a, true);
-		/* else a SQL Server wait on a disk the captures do not time */
-		const struct sql_symptom *su = sy ? NULL : actions_sql_symptom(a, false);
-		if (su)
-			add_sentence(s, xprintf("SQL Server waited, though: %s", su->text));
-		if (sy) {
-			/* the storage is fine but SQL Server waits: the one thing to act on */
-			free(s->headline);
-			s->headline = xprintf("No storage bottleneck found, but SQL Server waits for something else");
-			add_sentence(s, xprintf("But SQL Server waited without a storage cause: %s", sy->text));
-		} else if (a->nf) {
-			add_sentence(s, xprintf("%zu note%s of information only.", a->nf, a->nf == 1 ? " is" : "s are"));
+		/* findings to act on, but no IO wait in the stack (a misaligned partition, errors) */
+		buf_adds(&h, "No IO wait found in the stack; to act on: ");
+		const char *t = kinds[mf->kind].title;
+		buf_addc(&h,
+			 t[0] >= 'A' && t[0] <= 'Z' && !(t[1] >= 'A' && t[1] <= 'Z') ? (char)(t[0] - 'A' + 'a') : t[0]);
+		buf_adds(&h, t + 1);
+		buf_adds(&h, " on ");
+		finding_entity_words(&h, mf);
+	}
+	s->headline = h.data;
+	buf_adds(&b, "The worst: ");
+	buf_adds(&b, kinds[mf->kind].title);
+	buf_adds(&b, " on ");
+	finding_entity_words(&b, mf);
+	buf_adds(&b, " for ");
+	plain_duration(&b, mf->sustained_s);
+	if (mf->end > mf->start && lt->known) {
+		struct buf x;
+		buf_init(&x);
+		ltime_local(&x, lt, mf->start, false);
+		buf_printf(&b, " from %.5s local time", x.data);
+		buf_free(&x);
+	}
+	if (mf->nev) {
+		const struct evidence *ev = &mf->ev[0];
+		buf_printf(&b, ", %s at a median of ", metric_info[ev->metric].label);
+		fmt_num(&b, ev->median, "-");
+		buf_printf(&b, " %s", metric_info[ev->metric].unit);
+		if (!isnan(ev->threshold)) {
+			buf_adds(&b, " against the rule's threshold of ");
+			fmt_num(&b, ev->threshold, "-");
 		}
 	}
+	buf_adds(&b, ".");
+	add_sentence(s, b.data);
+	buf_init(&b);
+	int crit = 0, warn = 0;
+	for (size_t i = 0; i < a->nf; i++)
+		crit += a->f[i].sev == SEV_CRITICAL, warn += a->f[i].sev == SEV_WARNING;
+	/* what the application felt: the worst guest latency */
+	const struct finding *gl = NULL;
+	for (size_t i = 0; i < a->nf && !gl; i++)
+		if (a->f[i].kind == K_LAT_GUEST_READ || a->f[i].kind == K_LAT_GUEST_WRITE)
+			gl = &a->f[i];
+	buf_printf(&b, "In all there %s %zu finding%s (%d critical, %d warning%s)", a->nf == 1 ? "is" : "are", a->nf,
+		   a->nf == 1 ? "" : "s", crit, warn, warn == 1 ? "" : "s");
+	if (!sql_felt(a, &b) && gl && gl->nev) {
+		buf_printf(&b, "; %s felt it as %s latency of ",
+			   gl->capture >= 0 && !model_guest_is_vm(&a->m, (size_t)gl->capture) ? "Windows" : "the guest",
+			   gl->kind == K_LAT_GUEST_READ ? "read" : "write");
+		fmt_num(&b, gl->ev[0].median, "-");
+		buf_printf(&b, " %s (median) on ", metric_info[gl->ev[0].metric].unit);
+		finding_entity_words(&b, gl);
+		felt_band(&b, gl);
+	}
+	buf_adds(&b, ".");
+	add_sentence(s, b.data);
+	buf_init(&b);
+	/* the layers below the wait that were fine */
+	int box = kinds[mf->kind].box;
+	bool below_ok = box <= BOX_VSCSI;
+	for (size_t i = 0; i < a->nf && below_ok; i++)
+		below_ok = a->f[i].sev < SEV_WARNING || kinds[a->f[i].kind].box <= BOX_VSCSI ||
+			   kinds[a->f[i].kind].box == BOX_BY_LAYER;
+	if (below_ok && a->verdict_where == VW_PLACES && a->verdict_places == (1u << VP_GUEST) &&
+	    a->cov.layer[LAYER_DEVICE].status != COV_NOT_ASSESSED &&
+	    a->cov.layer[LAYER_ARRAY].status != COV_NOT_ASSESSED)
+		add_sentence(s, xprintf(analysis_hyperv(a)
+					    ? "The Hyper-V host and its disks were not the bottleneck: their "
+					      "latency stayed within the rules, so the fix is inside the VM."
+					    : "The ESXi host, its storage adapter and the array were not the "
+					      "bottleneck: their queues and latency stayed within the rules, so "
+					      "the fix is inside the VM."));
+	buf_free(&b);
+}
+
+/* Nothing to warn of: no all-clear where nothing was judged, the busiest disk's figures, and a
+ * SQL Server wait without a storage cause when there is one. */
+static void clear_sentences(const struct analysis *a, struct exec_summary *s)
+{
+	struct buf b;
+	buf_init(&b);
+	int assessed = 0;
+	for (int l = 0; l < COV_LAYERS; l++)
+		assessed += a->cov.layer[l].status != COV_NOT_ASSESSED;
+	if (!assessed) {
+		/* no all-clear: nothing was judged (too short, no counters) */
+		s->headline = xprintf("Nothing could be assessed");
+		buf_printf(&b, "No layer could be judged (%s), so these captures neither show a problem nor clear one",
+			   a->cov.layer[0].why && *a->cov.layer[0].why ? a->cov.layer[0].why : "see the coverage");
+	} else {
+		s->headline = xprintf(a->cov.complete ? "No storage bottleneck found"
+						  : "No storage bottleneck found in what the captures show");
+		buf_adds(&b, "Latency and queues stayed within the rules at every layer the captures cover");
+	}
+	if (a->nshown && !a->shown[0].anchor && a->shown[0].s.guest) {
+		const struct entity *g = a->shown[0].s.guest;
+		buf_adds(&b, "; the busiest disk, ");
+		if (g->host) {
+			buf_adds(&b, g->host);
+			buf_addc(&b, ' ');
+		}
+		buf_adds(&b, g->name);
+		if (entity_sk(g, M_G_XFERS)->n) {
+			buf_adds(&b, ", did ");
+			fmt_num(&b, qs_quantile(entity_sk(g, M_G_XFERS), 0.5), "-");
+			buf_adds(&b, " IO/s");
+		}
+		if (entity_sk(g, M_G_LAT_R)->n) {
+			buf_adds(&b, " with reads at ");
+			fmt_num(&b, qs_quantile(entity_sk(g, M_G_LAT_R), 0.5), "-");
+			buf_adds(&b, " ms (median, p95 ");
+			fmt_num(&b, qs_quantile(entity_sk(g, M_G_LAT_R), 0.95), "-");
+			buf_adds(&b, " ms)");
+		}
+	}
+	buf_adds(&b, ".");
+	add_sentence(s, b.data);
+	buf_init(&b);
+	const struct sql_symptom *sy = actions_sql_symptom(a, true);
+	/* else a SQL Server wait on a disk the captures do not time */
+	const struct sql_symptom *su = sy ? NULL : actions_sql_symptom(a, false);
+	if (su)
+		add_sentence(s, xprintf("SQL Server waited, though: %s", su->text));
+	if (sy) {
+		/* the storage is fine but SQL Server waits: the one thing to act on */
+		free(s->headline);
+		s->headline = xprintf("No storage bottleneck found, but SQL Server waits for something else");
+		add_sentence(s, xprintf("But SQL Server waited without a storage cause: %s", sy->text));
+	} else if (a->nf) {
+		add_sentence(s, xprintf("%zu note%s of information only.", a->nf, a->nf == 1 ? " is" : "s are"));
+	}
+	buf_free(&b);
+}
+
+/* The last sentence: what the captures could not show and what the selection left out. */
+static void coverage_sentence(const struct analysis *a, struct exec_summary *s)
+{
+	struct buf b;
+	buf_init(&b);
 	/* what the captures could not show, and what the selection left out */
 	int nna = 0, nfl = 0;
 	struct buf fl;
@@ -635,6 +660,19 @@ void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struc
 	}
 	if (a->cov.link_why)
 		add_sentence(s, xprintf("%s", a->cov.link_why));
+}
+
+void summary_of_analysis(const struct analysis *a, const struct ltime *lt, struct exec_summary *s)
+{
+	memset(s, 0, sizeof *s);
+	s->tone = analysis_worst(a);
+	period_sentence(a, lt, s);
+	const struct finding *mf = main_finding(a);
+	if (mf && mf->sev >= SEV_WARNING)
+		found_sentences(a, lt, mf, s);
+	else
+		clear_sentences(a, s);
+	coverage_sentence(a, s);
 	struct action_list l;
 	actions_of(a, &l);
 	take_actions(s, &l);

@@ -24,108 +24,6 @@ static void pct(struct buf *b, double v) { fmt_pct(b, v, "n/a"); }
 
 /* ---- analysis ---- */
 
-static const char *const cov_layer_words[COV_LAYERS] = {"guest", "vSCSI", "world", "device", "adapter", "array"};
-
-/* What could be assessed, a line per layer. */
-static void coverage_text(const struct analysis *a, struct buf *out)
-{
-	if (ef_on(a->m.filter)) {
-		struct buf o;
-		buf_init(&o);
-		ef_options_text(a->m.filter, &o);
-		buf_printf(out, "\nCOVERAGE (of the selection %s: what these captures could show)\n", o.data);
-		buf_free(&o);
-	} else {
-		buf_adds(out, "\nCOVERAGE (what these captures could show)\n");
-	}
-	for (int l = 0; l < COV_LAYERS; l++) {
-		const struct layer_cov *lc = &a->cov.layer[l];
-		struct buf line;
-		buf_init(&line);
-		buf_printf(&line, "%s", lc->status == COV_ASSESSED ? "assessed" : lc->status == COV_PARTIAL ? "partly assessed" : "not assessed");
-		if (lc->total)
-			buf_printf(&line, " (%zu of %zu active)", lc->assessed, lc->total);
-		if (lc->why && *lc->why)
-			buf_printf(&line, ": %s", lc->why);
-		char ind[16];
-		snprintf(ind, sizeof ind, "  %-8s ", cov_layer_words[l]);
-		text_wrap(out, ind, line.data, 100);
-		buf_free(&line);
-	}
-	if (a->cov.link_why)
-		text_wrap(out, "  link     ", a->cov.link_why, 100);
-}
-
-/* The executive summary and the recommended actions (summary.h). */
-static void summary_text(const struct exec_summary *es, struct buf *out)
-{
-	buf_adds(out, "SUMMARY\n");
-	struct buf p;
-	buf_init(&p);
-	if (es->headline && !(es->nsentences && strncmp(es->sentence[0], es->headline, strlen(es->headline)) == 0)) {
-		buf_adds(&p, es->headline);
-		buf_adds(&p, ". ");
-	}
-	for (int i = 0; i < es->nsentences; i++) {
-		if (i)
-			buf_addc(&p, ' ');
-		buf_adds(&p, es->sentence[i]);
-	}
-	text_wrap(out, "  ", p.data ? p.data : "", 100);
-	buf_free(&p);
-	if (!es->nactions)
-		return;
-	buf_adds(out, "\nRECOMMENDED ACTIONS (in this order)\n");
-	for (int i = 0; i < es->nactions; i++) {
-		const struct action *ac = &es->act[i];
-		char ind[16];
-		snprintf(ind, sizeof ind, "  %d. ", i + 1);
-		text_wrap(out, ind, ac->what, 100);
-		text_wrap(out, "     effect: ", ac->effect, 100);
-		struct buf w;
-		buf_init(&w);
-		if (ac->nwhy) {
-			buf_printf(&w, "finding%s ", ac->nwhy > 1 ? "s" : "");
-			for (int k = 0; k < ac->nwhy; k++)
-				buf_printf(&w, "%s%zu", k ? ", " : "", ac->why[k]);
-			buf_adds(&w, " (");
-			buf_adds(&w, ac->because);
-			buf_adds(&w, ")");
-		} else {
-			buf_adds(&w, ac->because);
-		}
-		text_wrap(out, "     why: ", w.data, 100);
-		buf_free(&w);
-	}
-}
-
-/* What SQL Server did while the storage waited (only when the perfmon has its counters). */
-static void sql_text(const struct analysis *a, struct buf *out)
-{
-	if (!a->sql || !a->sql->n)
-		return;
-	buf_adds(out, "\nSQL SERVER (what it did while the storage waited)\n");
-	for (size_t i = 0; i < a->sql->n; i++) {
-		const struct sql_instance *si = &a->sql->in[i];
-		text_wrap(out, "  ", si->summary, 100);
-		for (size_t k = 0; k < si->nplace; k++)
-			text_wrap(out, "    files: ", si->place[k].text, 100);
-		if (!si->nplace)
-			text_wrap(out, "    files: ", "no database's files are tied to a disk (the capture has no Log Bytes Flushed/sec "
-					 "or Page reads/sec that follows one, and no --map database line)", 100);
-		if (si->nep)
-			buf_adds(out, "    during the storage episodes:\n");
-		for (size_t k = 0; k < si->nep; k++)
-			text_wrap(out, "    - ", si->ep[k].text, 100);
-		if (si->nsym)
-			buf_adds(out, "    SQL Server waits without a storage cause:\n");
-		for (size_t k = 0; k < si->nsym; k++)
-			text_wrap(out, "    - ", si->sym[k].text, 100);
-		if (!si->nep && !si->nsym)
-			text_wrap(out, "    ", "no storage episode on its disks and no SQL Server wait above its target.", 100);
-	}
-}
-
 /* The files merged into capture c, one line each (nothing when it is one file). */
 static void parts_text(const struct capture *c, const char *indent, struct buf *out)
 {
@@ -167,69 +65,6 @@ static void parts_text(const struct capture *c, const char *indent, struct buf *
 	}
 }
 
-/* "guest disks 4, virtual disks 4, ..." of the per-layer counts n (nothing when all are 0). */
-static void layer_counts(const long *n, struct buf *out)
-{
-	static const char *const what[LAYER_COUNT][2] = {
-		{"guest disk", "guest disks"}, {"virtual disk", "virtual disks"}, {"world", "worlds"},
-		{"device", "devices"},         {"adapter", "adapters"},           {"array", "arrays"},
-		{"VM", "VMs"},                 {"SQL Server object", "SQL Server objects"}, {"path", "paths"},
-		{"volume", "volumes"}};
-	int k = 0;
-	for (int l = 0; l < LAYER_COUNT; l++)
-		if (n[l])
-			buf_printf(out, "%s%ld %s", k++ ? ", " : "", n[l], what[l][n[l] != 1]);
-	if (!k)
-		buf_adds(out, "nothing");
-}
-
-/* The window and the selection of an analysis as sentences, unescaped (each writer escapes). */
-void workflow_sentences(const struct analysis *a, struct buf *win, struct buf *sel)
-{
-	if (a->window.on) {
-		buf_adds(win, "Window: ");
-		twin_describe(&a->window, win, NULL);
-		buf_adds(win, "; only its rows were read.");
-	}
-	if (ef_on(a->m.filter)) {
-		const struct ent_filter *f = a->m.filter;
-		buf_adds(sel, "Selection: ");
-		ef_options_text(f, sel);
-		buf_adds(sel, ": kept ");
-		layer_counts(f->kept, sel);
-		buf_adds(sel, "; left out ");
-		layer_counts(f->dropped, sel);
-		buf_adds(sel, !f->devices_unlinked ? "."
-			      : analysis_hyperv(a) ? "; a Hyper-V host capture keeps all its host disks and volumes (perfmon does "
-						     "not count a VM's IO per disk)."
-						   : "; an esxtop capture without per-world columns keeps all its devices (it "
-						     "does not show which VM drives them).");
-		if (a->nshared) {
-			buf_adds(sel, " Shared with VMs outside the selection (their per-world IO over the capture): ");
-			for (size_t i = 0; i < a->nshared && i < 8; i++)
-				buf_printf(sel, "%s%s uses %s (%.0f%% of its commands)", i ? "; " : "", a->shared[i].vm,
-					   a->shared[i].device, 100 * a->shared[i].share);
-			buf_adds(sel, a->nshared > 8 ? "; ..." : ".");
-		}
-	}
-}
-
-void workflow_text(const struct analysis *a, struct buf *out)
-{
-	struct buf w, s;
-	buf_init(&w);
-	buf_init(&s);
-	workflow_sentences(a, &w, &s);
-	if (w.len)
-		text_wrap(out, "", w.data, 100);
-	if (s.len)
-		text_wrap(out, "", s.data, 100);
-	if (w.len || s.len)
-		buf_addc(out, '\n');
-	buf_free(&w);
-	buf_free(&s);
-}
-
 /* "Times are UTC; local time ..." and a blank line. */
 static void times_line(const struct ltime *lt, struct buf *out)
 {
@@ -254,124 +89,20 @@ void analysis_text(const struct analysis *a, struct buf *out)
 	struct ltime lt;
 	ltime_init(&lt, m, NULL);
 	times_line(&lt, out);
-	workflow_text(a, out);
-	struct exec_summary es;
-	summary_of_analysis(a, &lt, &es);
-	summary_text(&es, out);
-	summary_free(&es);
-	buf_adds(out, "\nVERDICT\n");
-	text_wrap(out, "  ", a->verdict ? a->verdict : "", 100);
-	coverage_text(a, out);
-	buf_adds(out, "\nCAPTURES\n");
-	for (size_t i = 0; i < m->ncaps; i++) {
-		const struct capture *c = &m->caps[i];
-		buf_adds(out, "  ");
-		esc(out, c->path);
-		if (c->failed) {
-			buf_adds(out, ": could not be read (see the messages above)\n");
-			continue;
-		}
-		char s[32], e[32];
-		time_format_iso(c->start + c->clock_offset_ms, false, s);
-		time_format_iso(c->end + c->clock_offset_ms, false, e);
-		buf_printf(out, ": %s, host ", c->format);
-		esc(out, c->host ? c->host : "?");
-		buf_printf(out, ", %s .. %s", s, e);
-		ltime_span_note(out, &lt, c->start + c->clock_offset_ms, c->end + c->clock_offset_ms, "..");
-		buf_printf(out, ", %g s interval, %ld rows, %ld columns", c->interval_s, c->rows, c->columns);
-		if (c->warnings)
-			buf_printf(out, ", %ld warning%s", c->warnings, c->warnings == 1 ? "" : "s");
-		if (c->impossible)
-			buf_printf(out, ", %ld impossible value%s read as missing", c->impossible,
-				   c->impossible == 1 ? "" : "s");
-		char capped[160];
-		long ncap = model_over_cap_text(m, i, capped, sizeof capped);
-		if (ncap)
-			buf_printf(out, ", past the cap of %d entities of one kind: %ld column%s of %s not read",
-				   MODEL_MAX_ENTITIES, ncap, ncap == 1 ? "" : "s", capped);
-		if (a->window.on)
-			buf_printf(out, ", %ld row%s outside the window", c->outside_rows, c->outside_rows == 1 ? "" : "s");
-		if (c->clock_offset_ms || c->offset_estimated) {
-			/* shown as the user gives it: guest clock minus host clock */
-			buf_printf(out, ", guest clock %+.1f s off the host's", 0.0 - (double)c->clock_offset_ms / 1000.0 + 0.0);
-			if (c->offset_estimated)
-				buf_printf(out, " (estimated from IOPS, r = %.2f%s)", c->offset_confidence,
-					   c->clock_offset_ms ? "" : ", none applied");
-			else
-				buf_adds(out, " (--clock-offset)");
-		}
-		buf_addc(out, '\n');
-		parts_text(c, "    ", out);
-	}
 	struct doc d;
 	doc_of_analysis(a, &lt, &d);
+	doc_notices_text(&d, out);
+	doc_text(&d, DS_SUMMARY, out);
+	doc_text(&d, DS_ACTIONS, out);
+	doc_text(&d, DS_VERDICT, out);
+	doc_text(&d, DS_COVERAGE, out);
+	doc_text(&d, DS_CAPTURES, out);
 	doc_text(&d, DS_INPUTS, out);
 	doc_text(&d, DS_RULES, out);
 	doc_text(&d, DS_DISKMAP, out);
 	doc_text(&d, DS_IOPATH, out);
-	buf_printf(out, "\nFINDINGS%s\n", a->nf ? " (worst first)" : "");
-	if (!a->nf)
-		buf_adds(out, "  none\n");
-	for (size_t i = 0; i < a->nf; i++) {
-		const struct finding *f = &a->f[i];
-		char s[32], e[32];
-		time_format_iso(f->start, false, s);
-		time_format_iso(f->end, false, e);
-		buf_printf(out, "\n%zu. %s  %s  ", i + 1, f->sev == SEV_CRITICAL ? "CRITICAL" : f->sev == SEV_WARNING ? "WARNING" : "INFO",
-			   kinds[f->kind].name);
-		if (f->host) {
-			esc(out, f->host);
-			buf_addc(out, ' ');
-		}
-		esc(out, f->entity);
-		buf_printf(out, "  [%s]%s\n", layer_names[f->layer], f->heuristic ? "  (heuristic)" : "");
-		buf_printf(out, "   %s .. %s", s, e);
-		ltime_span_note(out, &lt, f->start, f->end, "..");
-		buf_adds(out, " (");
-		duration(out, f->sustained_s);
-		buf_adds(out, f->nsub > 1 ? " held" : "");
-		buf_adds(out, ")\n");
-		if (f->nsub > 1) {
-			buf_printf(out, "   one episode of %d windows:", f->nsub);
-			for (int k = 0; k < f->nsub; k++) {
-				char a1[32], a2[32];
-				time_format_iso(f->sub[k].start, false, a1);
-				time_format_iso(f->sub[k].end, false, a2);
-				buf_printf(out, "%s %.8s-%.8s", k ? "," : "", a1 + 11, a2 + 11);
-			}
-			buf_addc(out, '\n');
-		}
-		text_wrap(out, "   ", f->summary, 100);
-		for (int k = 0; k < f->nev; k++) {
-			const struct evidence *ev = &f->ev[k];
-			buf_printf(out, "   %s %s: min ", k ? "        " : "evidence", metric_info[ev->metric].label);
-			text_num(out, ev->min);
-			buf_adds(out, ", median ");
-			text_num(out, ev->median);
-			buf_adds(out, ", p95 ");
-			text_num(out, ev->p95);
-			buf_adds(out, ", max ");
-			text_num(out, ev->max);
-			buf_printf(out, " %s", metric_info[ev->metric].unit);
-			if (ev->above >= 0)
-				buf_printf(out, "; %ld of %ld samples above %g", ev->above, ev->samples, ev->threshold);
-			else
-				buf_printf(out, "; %ld samples", ev->samples);
-			buf_addc(out, '\n');
-		}
-		if (f->load) {
-			struct buf l;
-			buf_init(&l);
-			esc(&l, f->load);
-			text_wrap(out, "   load: ", l.data, 100);
-			buf_free(&l);
-		}
-		text_wrap(out, "   rule: ", f->rule, 100);
-		text_wrap(out, "   source: ", f->source, 100);
-		if (f->advice && *f->advice)
-			text_wrap(out, "   advice: ", f->advice, 100);
-	}
-	sql_text(a, out);
+	doc_text(&d, DS_FINDINGS, out);
+	doc_text(&d, DS_SQL, out);
 	doc_text(&d, DS_ENTITIES, out);
 	doc_text(&d, DS_METHOD, out);
 	doc_free(&d);
@@ -897,14 +628,14 @@ void compare_text(const struct compare *c, struct buf *out)
 	struct ltime lt;
 	ltime_init(&lt, &c->side[1].m, &c->side[0].m);
 	times_line(&lt, out);
-	struct exec_summary es;
-	summary_of_compare(c, &lt, &es);
-	summary_text(&es, out);
-	summary_free(&es);
+	struct doc d;
+	doc_of_compare(c, &lt, &d);
+	doc_compare_summary(c, &d);
+	doc_text(&d, DS_SUMMARY, out);
+	doc_text(&d, DS_ACTIONS, out);
 	buf_adds(out, "\nOUTCOME\n");
 	text_wrap(out, "  ", c->headline ? c->headline : "", 100);
-	buf_adds(out, "\nVERDICT\n");
-	text_wrap(out, "  ", c->detail ? c->detail : "", 100);
+	doc_text(&d, DS_VERDICT, out);
 	if (c->nsql) {
 		buf_adds(out, "\nSQL SERVER (before -> after, means over each side)\n");
 		for (size_t i = 0; i < c->nsql; i++) {
@@ -916,20 +647,7 @@ void compare_text(const struct compare *c, struct buf *out)
 	buf_adds(out, "\nCAPTURES\n");
 	captures_text(&c->side[0].m, "before", out);
 	captures_text(&c->side[1].m, "after", out);
-	for (int sd = 0; sd < 2; sd++) {
-		struct buf w, sel;
-		buf_init(&w);
-		buf_init(&sel);
-		workflow_sentences(&c->side[sd], &w, &sel);
-		char ind[16];
-		snprintf(ind, sizeof ind, "  %-7s ", cmp_side_names[sd]);
-		if (w.len)
-			text_wrap(out, ind, w.data, 100);
-		if (sel.len)
-			text_wrap(out, ind, sel.data, 100);
-		buf_free(&w);
-		buf_free(&sel);
-	}
+	doc_notices_text(&d, out);
 	rules_out_lines(&c->side[0].rules, out, "\nRULES before (overridden)\n", "  ", "\n", "", esc);
 	rules_out_lines(&c->side[1].rules, out, "\nRULES after (overridden)\n", "  ", "\n", "", esc);
 	buf_printf(out, "\nCOMPARISONS (per figure after - before with its %.0f%% block bootstrap interval, %u resamples, seed "
@@ -983,8 +701,6 @@ void compare_text(const struct compare *c, struct buf *out)
 	loadbins_text(c, out);
 	findings_text(c, out);
 	only_text(c, out);
-	struct doc d;
-	doc_of_compare(c, NULL, &d);
 	doc_text(&d, DS_INPUTS, out);
 	doc_text(&d, DS_METHOD, out);
 	doc_free(&d);

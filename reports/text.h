@@ -11,9 +11,5 @@
 void analysis_text(const struct analysis *a, struct buf *out);
 void compare_text(const struct compare *c, struct buf *out);
 void inventory_text(const struct inventory *inv, struct buf *out);
-/* The "Window: ..." and "Selection: ..." lines of an analysis (nothing when neither is given). */
-void workflow_text(const struct analysis *a, struct buf *out);
-/* The same sentences into win and sel, unescaped (empty when not given). */
-void workflow_sentences(const struct analysis *a, struct buf *win, struct buf *sel);
 
 #endif

@@ -5,11 +5,9 @@
  * formula, whatever it starts with), control characters and bytes that are not UTF-8 as \xNN. */
 #ifdef HAVE_XLSXWRITER
 /* libxlsxwriter's chart API shares names with charts.h (unused here): renamed away */
-#define chart_add_series lxw_chart_add_series_unused
 #define chart_free lxw_chart_free_unused
 #define chart_init lxw_chart_init_unused
 #include <xlsxwriter.h>
-#undef chart_add_series
 #undef chart_free
 #undef chart_init
 #endif
@@ -29,13 +27,14 @@
 #include "fmt.h"
 #include "ltime.h"
 #include "summary.h"
-#include "text.h"
 #include "version.h"
 
 #ifdef HAVE_XLSXWRITER
+#undef chart_add_series /* charts.h's (ours) is iopsy_chart_add_series: here it is libxlsxwriter's */
 struct xl {
 	lxw_workbook *wb;
 	lxw_format *bold, *wrap, *date, *num, *head;
+	lxw_format *ms, *count, *dec, *pct;  /* 0.0# ms; #,##0 rates, counts and s; 0.0# other; 0.0"%" */
 	struct ltime lt;
 	struct buf tmp;
 };
@@ -52,10 +51,51 @@ static void put_str(struct xl *x, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, c
 	worksheet_write_string(ws, r, c, x->tmp.data ? x->tmp.data : "", f);
 }
 
+/* A number as a number: whole ones as #,##0, others with one or two decimals (not General's
+ * 20.85480986712623). */
 static void put_num(struct xl *x, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, double v)
 {
 	if (isfinite(v))
-		worksheet_write_number(ws, r, c, v, x->num);
+		worksheet_write_number(ws, r, c, v, v == floor(v) && fabs(v) < 1e15 ? x->count : x->dec);
+}
+
+/* The number format of a value in unit: ms with one or two decimals, rates (IO/s, MB/s, ...),
+ * counts and seconds whole, percentages as such, queues (IOs) with one decimal. */
+static lxw_format *unit_fmt(struct xl *x, const char *unit)
+{
+	if (!unit)
+		return x->dec;
+	if (strcmp(unit, "ms") == 0 || strcmp(unit, "ms/s") == 0)
+		return x->ms;
+	if (strcmp(unit, "%") == 0)
+		return x->pct;
+	if (strstr(unit, "/s") || strcmp(unit, "s") == 0 || strcmp(unit, "bytes") == 0 ||
+	    strcmp(unit, "commands") == 0 || strcmp(unit, "waits") == 0 || strcmp(unit, "worlds") == 0 ||
+	    strcmp(unit, "count") == 0)
+		return x->count;
+	return x->dec;
+}
+
+static void put_val(struct xl *x, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, double v, const char *unit)
+{
+	if (isfinite(v))
+		worksheet_write_number(ws, r, c, v, unit_fmt(x, unit));
+}
+
+/* A table's rows end at last (its heading at row head): a filter on its columns (the heading's
+ * row is frozen by header_row). */
+static void table_end(lxw_worksheet *ws, lxw_row_t head, lxw_row_t last, int ncols)
+{
+	if (ncols > 0)
+		worksheet_autofilter(ws, head, 0, last > head ? last : head, (lxw_col_t)(ncols - 1));
+}
+
+static int ncols_of(const char *const *names)
+{
+	int n = 0;
+	while (names[n])
+		n++;
+	return n;
 }
 
 /* An Excel date-time (days since 1899-12-30) of UTC ms t, shifted by off seconds. */
@@ -78,12 +118,9 @@ static void header_row(struct xl *x, lxw_worksheet *ws, lxw_row_t r, const char 
 	worksheet_freeze_panes(ws, r + 1, 0);
 }
 
-static const char *sev_word(int s) { return s == SEV_CRITICAL ? "critical" : s == SEV_WARNING ? "warning" : "info"; }
-
-static void summary_sheet(struct xl *x, const struct report_brand *br, const struct exec_summary *es, const char *verdict,
-			  const struct analysis *a1, const struct analysis *a2)
+static void summary_sheet(struct xl *x, const struct report_brand *br, const struct doc *d, const struct analysis *a1,
+			  const struct analysis *a2)
 {
-	const struct model *m = &a1->m, *m2 = a2 ? &a2->m : NULL;
 	lxw_worksheet *ws = workbook_add_worksheet(x->wb, "Summary");
 	worksheet_set_column(ws, 0, 0, 22, x->bold);
 	worksheet_set_column(ws, 1, 1, 110, x->wrap);
@@ -104,60 +141,56 @@ static void summary_sheet(struct xl *x, const struct report_brand *br, const str
 	ltime_describe(&t, &x->lt);
 	put_str(x, ws, r, 0, "Times", x->bold);
 	put_str(x, ws, r++, 1, t.data, x->wrap);
-	buf_free(&t);
-	/* what was analysed: each side's window and selection (as the text report says them) */
-	for (int side = 0; side < 2; side++) {
-		const struct analysis *an = side ? a2 : a1;
-		if (!an)
-			continue;
-		struct buf w, sel;
-		buf_init(&w);
-		buf_init(&sel);
-		workflow_sentences(an, &w, &sel);
-		const char *lab[2][2] = {{"Window", "Selection"}, {"Window (after)", "Selection (after)"}};
-		if (a2 && !side)
-			lab[0][0] = "Window (before)", lab[0][1] = "Selection (before)";
-		if (w.len) {
-			put_str(x, ws, r, 0, lab[side][0], x->bold);
-			put_str(x, ws, r++, 1, w.data, x->wrap);
+	/* what was analysed: each side's window and selection (the document's notices) */
+	const struct doc_section *sum = &d->sec[DS_SUMMARY];
+	for (size_t i = 0; i < sum->nb; i++) {
+		const struct doc_block *b = &sum->b[i];
+		for (size_t k = 0; b->role == ROLE_NOTICE && k < b->nrows; k++) {
+			buf_reset(&t);
+			buf_adds(&t, b->cell[k * 2].s);
+			if (b->text)
+				buf_printf(&t, " (%s)", b->text);
+			put_str(x, ws, r, 0, t.data, x->bold);
+			put_str(x, ws, r++, 1, b->cell[k * 2 + 1].s, x->wrap);
 		}
-		if (sel.len) {
-			put_str(x, ws, r, 0, lab[side][1], x->bold);
-			put_str(x, ws, r++, 1, sel.data, x->wrap);
-		}
-		buf_free(&w);
-		buf_free(&sel);
 	}
+	buf_free(&t);
 	r++;
+	const struct doc_block *h = NULL, *lead = NULL, *act = NULL;
+	for (size_t i = 0; i < sum->nb; i++) {
+		if (sum->b[i].role == ROLE_HEADLINE)
+			h = &sum->b[i];
+		if (sum->b[i].role == ROLE_LEAD)
+			lead = &sum->b[i];
+	}
+	if (d->sec[DS_ACTIONS].nb)
+		act = &d->sec[DS_ACTIONS].b[0];
 	put_str(x, ws, r, 0, "Summary", x->bold);
-	put_str(x, ws, r++, 1, es->headline ? es->headline : "", x->bold);
-	for (int i = 0; i < es->nsentences; i++)
-		put_str(x, ws, r++, 1, es->sentence[i], x->wrap);
+	put_str(x, ws, r++, 1, h ? h->text : "", x->bold);
+	for (size_t i = 0; lead && i < lead->nrows; i++)
+		put_str(x, ws, r++, 1, lead->cell[i].s, x->wrap);
 	r++;
-	for (int i = 0; i < es->nactions; i++) {
+	for (size_t i = 0; act && i < act->nrows; i++) {
+		const struct doc_cell *c = &act->cell[i * 4];
 		char lab[32];
-		snprintf(lab, sizeof lab, "Action %d", i + 1);
+		snprintf(lab, sizeof lab, "Action %zu", i + 1);
 		put_str(x, ws, r, 0, lab, x->bold);
-		put_str(x, ws, r++, 1, es->act[i].what, x->wrap);
+		put_str(x, ws, r++, 1, c[0].s, x->wrap);
 		put_str(x, ws, r, 0, "expected effect", NULL);
-		put_str(x, ws, r++, 1, es->act[i].effect, x->wrap);
+		put_str(x, ws, r++, 1, c[1].s, x->wrap);
 		struct buf w;
 		buf_init(&w);
-		if (es->act[i].nwhy) {
-			buf_adds(&w, "findings ");
-			for (int k = 0; k < es->act[i].nwhy; k++)
-				buf_printf(&w, "%s%zu", k ? ", " : "", es->act[i].why[k]);
-			buf_adds(&w, ": ");
-		}
-		buf_adds(&w, es->act[i].because ? es->act[i].because : "");
+		if (*c[2].s)
+			buf_printf(&w, "findings %s: ", c[2].s);
+		buf_adds(&w, c[3].s);
 		put_str(x, ws, r, 0, "why", NULL);
 		put_str(x, ws, r++, 1, w.data, x->wrap);
 		buf_free(&w);
 	}
 	r++;
-	if (verdict) {
+	if (d->sec[DS_VERDICT].nb) {
 		put_str(x, ws, r, 0, "Verdict", x->bold);
-		put_str(x, ws, r++, 1, verdict, x->wrap);
+		put_str(x, ws, r++, 1, d->sec[DS_VERDICT].b[0].text, x->wrap);
 	}
 	/* the captures: file, host, start and end in UTC and local time */
 	r++;
@@ -167,29 +200,68 @@ static void summary_sheet(struct xl *x, const struct report_brand *br, const str
 	header_row(x, cs, 0, cols);
 	worksheet_set_column(cs, 0, 0, 40, NULL);
 	worksheet_set_column(cs, 3, 6, 20, NULL);
+	struct doc cd; /* the document's captures (doc_captures), each side's */
+	doc_init(&cd, &x->lt);
+	doc_captures(&cd, a1, NULL);
+	if (a2)
+		doc_captures(&cd, a2, NULL);
 	lxw_row_t cr = 1;
-	for (int side = 0; side < 2; side++) {
-		const struct model *mm = side ? m2 : m;
-		for (size_t i = 0; mm && i < mm->ncaps; i++) {
-			const struct capture *c = &mm->caps[i];
-			put_str(x, cs, cr, 0, c->path, NULL);
-			if (c->failed) {
-				put_str(x, cs, cr++, 1, "could not be read", NULL);
+	for (size_t k = 0; k < cd.sec[DS_CAPTURES].nb; k++) {
+		const struct doc_block *ct = &cd.sec[DS_CAPTURES].b[k];
+		for (size_t i = 0; ct->role == ROLE_CAPTURES && i < ct->nrows; i++) {
+			const struct doc_cell *c = &ct->cell[i * (size_t)ct->ncols];
+			put_str(x, cs, cr, 0, c[CC_FILE].s, NULL);
+			if (*c[CC_FAILED].s) {
+				put_str(x, cs, cr++, 1, c[CC_FAILED].s, NULL);
 				continue;
 			}
-			put_str(x, cs, cr, 1, c->format, NULL);
-			put_str(x, cs, cr, 2, c->host ? c->host : "", NULL);
-			put_time(x, cs, cr, 3, c->start + c->clock_offset_ms, 0);
-			put_time(x, cs, cr, 4, c->end + c->clock_offset_ms, 0);
-			put_local(x, cs, cr, 5, c->start + c->clock_offset_ms);
-			put_local(x, cs, cr, 6, c->end + c->clock_offset_ms);
-			put_num(x, cs, cr, 7, (double)c->rows);
-			put_num(x, cs, cr++, 8, (double)c->outside_rows);
+			put_str(x, cs, cr, 1, c[CC_FORMAT].s, NULL);
+			put_str(x, cs, cr, 2, strcmp(c[CC_HOST].s, "?") ? c[CC_HOST].s : "", NULL);
+			put_time(x, cs, cr, 3, c[CC_START].ms, 0);
+			put_time(x, cs, cr, 4, c[CC_END].ms, 0);
+			put_local(x, cs, cr, 5, c[CC_START].ms);
+			put_local(x, cs, cr, 6, c[CC_END].ms);
+			put_num(x, cs, cr, 7, c[CC_ROWS].v);
+			put_num(x, cs, cr++, 8, c[CC_OUTSIDE].t == CELL_NUM ? c[CC_OUTSIDE].v : 0);
 		}
 	}
+	doc_free(&cd);
+	table_end(cs, 0, cr - 1, ncols_of(cols));
 }
 
-static void findings_sheets(struct xl *x, const struct analysis *a, const char *suffix)
+/* The evidence of the findings of d, a row per counter. */
+static void evidence_sheet(struct xl *x, const struct doc *d, const char *suffix)
+{
+	static const char *const ecols[] = {"Finding #", "Counter", "Unit", "Min", "Median", "p95", "Max", "Samples",
+					    "Above threshold", "Threshold", NULL};
+	char name[32];
+	snprintf(name, sizeof name, "Evidence%s", suffix);
+	lxw_worksheet *ev = workbook_add_worksheet(x->wb, name);
+	header_row(x, ev, 0, ecols);
+	worksheet_set_column(ev, 1, 1, 30, NULL);
+	const struct doc_section *s = &d->sec[DS_FINDINGS];
+	lxw_row_t er = 1, no = 0;
+	for (size_t i = 0; i < s->nb; i++) {
+		const struct doc_block *b = &s->b[i];
+		no += b->role == ROLE_FINDING;
+		for (size_t k = 0; b->role == ROLE_EVIDENCE && k < b->nrows; k++, er++) {
+			const struct doc_cell *c = &b->cell[k * (size_t)b->ncols];
+			put_num(x, ev, er, 0, (double)no);
+			put_str(x, ev, er, 1, c[EV_COUNTER].s, NULL);
+			put_str(x, ev, er, 2, c[EV_UNIT].s, NULL);
+			for (int m = EV_MIN; m <= EV_MAX; m++)
+				put_val(x, ev, er, (lxw_col_t)(m + 1), c[m].v, c[EV_UNIT].s);
+			put_val(x, ev, er, 7, c[EV_SAMPLES].v, "count");
+			if (c[EV_ABOVE].t == CELL_NUM)
+				put_val(x, ev, er, 8, c[EV_ABOVE].v, "count");
+			put_val(x, ev, er, 9, c[EV_THRESHOLD].v, c[EV_UNIT].s);
+		}
+	}
+	table_end(ev, 0, er - 1, ncols_of(ecols));
+}
+
+/* The findings of d (doc_finding), a row each, then their evidence. */
+static void findings_sheets(struct xl *x, const struct doc *d, const char *suffix)
 {
 	char name[32];
 	snprintf(name, sizeof name, "Findings%s", suffix);
@@ -201,56 +273,49 @@ static void findings_sheets(struct xl *x, const struct analysis *a, const char *
 	worksheet_set_column(ws, 2, 2, 34, NULL);
 	worksheet_set_column(ws, 7, 10, 20, NULL);
 	worksheet_set_column(ws, 12, 15, 60, NULL);
-	for (size_t i = 0; i < a->nf; i++) {
-		const struct finding *f = &a->f[i];
-		lxw_row_t r = (lxw_row_t)i + 1;
-		put_num(x, ws, r, 0, (double)(i + 1));
-		put_str(x, ws, r, 1, sev_word(f->sev), NULL);
-		put_str(x, ws, r, 2, kinds[f->kind].title, NULL);
-		put_str(x, ws, r, 3, kinds[f->kind].name, NULL);
-		put_str(x, ws, r, 4, f->host ? f->host : "", NULL);
-		put_str(x, ws, r, 5, f->entity, NULL);
-		put_str(x, ws, r, 6, layer_names[f->layer], NULL);
-		if (f->end > f->start) {
-			put_time(x, ws, r, 7, f->start, 0);
-			put_time(x, ws, r, 8, f->end, 0);
-			put_local(x, ws, r, 9, f->start);
-			put_local(x, ws, r, 10, f->end);
-		}
-		put_num(x, ws, r, 11, f->sustained_s);
-		put_str(x, ws, r, 12, f->summary, NULL);
-		put_str(x, ws, r, 13, f->rule, NULL);
-		put_str(x, ws, r, 14, f->source, NULL);
-		put_str(x, ws, r, 15, f->advice, NULL);
-	}
-	snprintf(name, sizeof name, "Evidence%s", suffix);
-	lxw_worksheet *ev = workbook_add_worksheet(x->wb, name);
-	static const char *const ecols[] = {"Finding #", "Counter", "Unit", "Min", "Median", "p95", "Max", "Samples",
-					    "Above threshold", "Threshold", NULL};
-	header_row(x, ev, 0, ecols);
-	worksheet_set_column(ev, 1, 1, 30, NULL);
-	lxw_row_t r = 1;
-	for (size_t i = 0; i < a->nf; i++) {
-		const struct finding *f = &a->f[i];
-		for (int k = 0; k < f->nev; k++) {
-			const struct evidence *e = &f->ev[k];
-			put_num(x, ev, r, 0, (double)(i + 1));
-			put_str(x, ev, r, 1, metric_info[e->metric].label, NULL);
-			put_str(x, ev, r, 2, metric_info[e->metric].unit, NULL);
-			put_num(x, ev, r, 3, e->min);
-			put_num(x, ev, r, 4, e->median);
-			put_num(x, ev, r, 5, e->p95);
-			put_num(x, ev, r, 6, e->max);
-			put_num(x, ev, r, 7, (double)e->samples);
-			if (e->above >= 0)
-				put_num(x, ev, r, 8, (double)e->above);
-			put_num(x, ev, r, 9, e->threshold);
+	static const int textcol[][2] = {{FH_SEV, 1}, {FH_TITLE, 2}, {FH_ID, 3}, {FH_HOST, 4}, {FH_ENTITY, 5},
+					 {FH_LAYER, 6}, {FH_SUMMARY, 12}};
+	const struct doc_section *s = &d->sec[DS_FINDINGS];
+	lxw_row_t r = 0;
+	for (size_t i = 0; i < s->nb; i++) {
+		const struct doc_block *b = &s->b[i];
+		if (b->role == ROLE_FINDING) {
+			const struct doc_cell *h = b->cell; /* key, value per row */
 			r++;
+			put_num(x, ws, r, 0, h[FH_NO * 2 + 1].v);
+			for (size_t k = 0; k < sizeof textcol / sizeof textcol[0]; k++)
+				put_str(x, ws, r, (lxw_col_t)textcol[k][1], h[textcol[k][0] * 2 + 1].s, NULL);
+			int64_t t0 = h[FH_START * 2 + 1].ms, t1 = h[FH_END * 2 + 1].ms;
+			if (t1 > t0) {
+				put_time(x, ws, r, 7, t0, 0);
+				put_time(x, ws, r, 8, t1, 0);
+				put_local(x, ws, r, 9, t0);
+				put_local(x, ws, r, 10, t1);
+			}
+			put_val(x, ws, r, 11, h[FH_SUSTAINED * 2 + 1].v, "s");
+		} else if (b->role == ROLE_RULE) {
+			bool adv = false;
+			for (size_t k = 0; k < b->nrows; k++) {
+				const char *key = b->cell[k * 2].s;
+				int col = strcmp(key, "Rule") == 0     ? 13
+					  : strcmp(key, "Source") == 0 ? 14
+					  : strcmp(key, "Advice") == 0 ? 15
+								       : -1;
+				adv |= col == 15;
+				if (col >= 0)
+					put_str(x, ws, r, (lxw_col_t)col, b->cell[k * 2 + 1].s, NULL);
+			}
+			if (!adv)
+				put_str(x, ws, r, 15, "", NULL);
 		}
 	}
+	table_end(ws, 0, r, ncols_of(cols));
+	evidence_sheet(x, d, suffix);
 }
 
-static void entities_sheet(struct xl *x, const struct analysis *a, const char *suffix)
+/* Every entity with an IO rate and its figures (the document's ROLE_ENTITIES table), numbers in
+ * their unit's format. */
+static void entities_sheet(struct xl *x, const struct doc *d, const char *suffix)
 {
 	char name[32];
 	snprintf(name, sizeof name, "Entities%s", suffix);
@@ -261,48 +326,92 @@ static void entities_sheet(struct xl *x, const struct analysis *a, const char *s
 					   "Queue max", NULL};
 	header_row(x, ws, 0, cols);
 	worksheet_set_column(ws, 2, 2, 40, NULL);
+	const struct doc_block *t = NULL;
+	for (size_t i = 0; i < d->sec[DS_ENTITIES].nb; i++)
+		if (d->sec[DS_ENTITIES].b[i].role == ROLE_ENTITIES)
+			t = &d->sec[DS_ENTITIES].b[i];
 	lxw_row_t r = 1;
-	for (size_t i = 0; i < a->m.nents; i++) {
-		const struct entity *e = &a->m.ents[i];
-		if (e->outside)
-			continue;
-		struct ent_metrics em;
-		entity_metrics(a, e, &em);
-		int io = em.io, lat = em.lat, lat2 = em.lat2, q = em.q;
-		if (io < 0)
-			continue;
-		if (!entity_sk(e, io)->n)
-			continue;
-		put_str(x, ws, r, 0, layer_names[e->layer], NULL);
-		put_str(x, ws, r, 1, e->host ? e->host : "", NULL);
-		put_str(x, ws, r, 2, e->name, NULL);
-		put_str(x, ws, r, 3, entity_active(e, &a->rules) ? "yes" : "no", NULL);
-		const struct qsketch *s = entity_sk(e, io);
-		put_num(x, ws, r, 4, qs_quantile(s, 0.5));
-		put_num(x, ws, r, 5, qs_quantile(s, 0.95));
-		put_num(x, ws, r, 6, s->max);
-		put_str(x, ws, r, 7, metric_info[lat].label, NULL);
-		const int ms[2] = {lat, lat2};
-		for (int k = 0; k < 2; k++) {
-			if (ms[k] < 0 || !entity_sk(e, ms[k])->n)
-				continue;
-			const struct qsketch *l = entity_sk(e, ms[k]);
-			/* each latency column group names its counter: DAVG and KAVG for a LUN, read and write for a disk */
-			if (k)
-				put_str(x, ws, r, 12, metric_info[lat2].label, NULL);
-			put_num(x, ws, r, (lxw_col_t)(8 + 5 * k), qs_quantile(l, 0.5));
-			put_num(x, ws, r, (lxw_col_t)(9 + 5 * k), qs_quantile(l, 0.95));
-			put_num(x, ws, r, (lxw_col_t)(10 + 5 * k), qs_quantile(l, 0.99));
-			put_num(x, ws, r, (lxw_col_t)(11 + 5 * k), l->max);
+	for (size_t i = 0; t && i < t->nrows; i++, r++) {
+		const struct doc_cell *c = &t->cell[i * (size_t)t->ncols];
+		for (int k = 0; k < EC_UNITS; k++) {
+			/* the unit of a figure: its group's (IO rate, latency, second latency, queue) */
+			int g = k < EC_LAT ? 0 : k < EC_LAT2 ? 1 : k < EC_Q ? 2 : 3;
+			if (c[k].t == CELL_TEXT)
+				put_str(x, ws, r, (lxw_col_t)k, c[k].s, NULL);
+			else if (c[k].t == CELL_NUM)
+				put_val(x, ws, r, (lxw_col_t)k, c[k].v, c[EC_UNITS + g].s);
 		}
-		if (q >= 0 && entity_sk(e, q)->n) {
-			put_str(x, ws, r, 17, metric_info[q].label, NULL);
-			put_num(x, ws, r, 18, qs_quantile(entity_sk(e, q), 0.5));
-			put_num(x, ws, r, 19, qs_quantile(entity_sk(e, q), 0.95));
-			put_num(x, ws, r, 20, entity_sk(e, q)->max);
-		}
-		r++;
 	}
+	table_end(ws, 0, r - 1, ncols_of(cols));
+}
+
+/* The IO stacks the reports draw (topology_build's): a row per box, top to bottom, with its entity,
+ * what the findings say of it and its whole-capture figures. */
+static void stacks_sheet(struct xl *x, const struct analysis *a)
+{
+	if (!a->nshown)
+		return;
+	lxw_worksheet *ws = workbook_add_worksheet(x->wb, "IO stacks");
+	static const char *const cols[] = {"Stack", "Drawn for", "Box", "Host", "Entity", "State", "Why", "IO/s p50",
+					   "Latency", "Latency p50 (ms)", "Latency p95 (ms)", "Queue p95", NULL};
+	header_row(x, ws, 0, cols);
+	worksheet_set_column(ws, 1, 1, 40, NULL);
+	worksheet_set_column(ws, 2, 2, 24, NULL);
+	worksheet_set_column(ws, 4, 4, 36, NULL);
+	worksheet_set_column(ws, 5, 6, 28, NULL);
+	struct topo_in ti = analysis_topo(a);
+	lxw_row_t r = 0;
+	for (size_t k = 0; k < a->nshown; k++) {
+		const struct stack *s = &a->shown[k].s;
+		const struct finding *an = a->shown[k].anchor;
+		struct box_state st[BOX_COUNT];
+		topology_boxes(&ti, s, st);
+		bool hv = s->vdisk && model_hyperv(&a->m, s->vdisk->capture);
+		const struct entity *ents[BOX_COUNT] = {s->guest, s->vdisk, hv ? s->volume : s->device, s->adapter,
+							s->device};
+		static const int vmw_order[BOX_COUNT] = {BOX_GUEST, BOX_VSCSI, BOX_KERNEL, BOX_ADAPTER, BOX_ARRAY};
+		static const int hv_order[BOX_COUNT] = {BOX_GUEST, BOX_VSCSI, BOX_KERNEL, BOX_ARRAY, BOX_ADAPTER};
+		buf_reset(&x->tmp);
+		if (an)
+			buf_printf(&x->tmp, "finding %zu: %s, %s%s%s", (size_t)(an - a->f) + 1, kinds[an->kind].title,
+				   an->host ? an->host : "", an->host ? " " : "", an->entity);
+		else
+			buf_adds(&x->tmp, "no finding: the busiest disk, for reference");
+		char *drawn = xstrdup(x->tmp.data);
+		for (int pos = 0; pos < BOX_COUNT; pos++) {
+			int b = (hv ? hv_order : vmw_order)[pos];
+			const struct entity *e = ents[b];
+			r++;
+			put_val(x, ws, r, 0, (double)(k + 1), "count");
+			put_str(x, ws, r, 1, drawn, NULL);
+			put_str(x, ws, r, 2, stack_box_names[hv][b], NULL);
+			const char *state = !e ? "not in the captures"
+					    : st[b].waits ? "IO waits here"
+					    : st[b].sev >= SEV_WARNING ? "a symptom: the wait is elsewhere"
+					    : "no wait found";
+			put_str(x, ws, r, 5, state, NULL);
+			if (st[b].why >= 0)
+				put_str(x, ws, r, 6, kinds[st[b].why].title, NULL);
+			if (!e)
+				continue;
+			put_str(x, ws, r, 3, e->host ? e->host : "", NULL);
+			put_str(x, ws, r, 4, e->name, NULL);
+			struct ent_metrics em;
+			entity_metrics(a, e, &em);
+			int lat = b == BOX_ARRAY && !hv ? M_DAVG : b == BOX_KERNEL && !hv ? M_KAVG : em.lat;
+			if (em.io >= 0 && entity_sk(e, em.io)->n)
+				put_val(x, ws, r, 7, qs_quantile(entity_sk(e, em.io), 0.5), metric_info[em.io].unit);
+			if (lat >= 0 && entity_sk(e, lat)->n) {
+				put_str(x, ws, r, 8, metric_info[lat].label, NULL);
+				put_val(x, ws, r, 9, qs_quantile(entity_sk(e, lat), 0.5), metric_info[lat].unit);
+				put_val(x, ws, r, 10, qs_quantile(entity_sk(e, lat), 0.95), metric_info[lat].unit);
+			}
+			if (em.q >= 0 && entity_sk(e, em.q)->n)
+				put_val(x, ws, r, 11, qs_quantile(entity_sk(e, em.q), 0.95), metric_info[em.q].unit);
+		}
+		free(drawn);
+	}
+	table_end(ws, 0, r, ncols_of(cols));
 }
 
 /* A section of the report document (doc.h) as a sheet: paragraphs and list items in column A,
@@ -322,6 +431,7 @@ static void doc_sheet(struct xl *x, const struct doc *d, enum doc_sec sec, const
 	put_str(x, ws, r++, 0, doc_secs[sec].title, x->bold);
 	if (ds->note)
 		put_str(x, ws, r++, 0, ds->note, NULL);
+	bool filtered = false; /* one filter a sheet (Excel's rule): the first table's, its heading frozen */
 	for (size_t i = 0; i < ds->nb; i++) {
 		const struct doc_block *b = &ds->b[i];
 		r++;
@@ -334,6 +444,11 @@ static void doc_sheet(struct xl *x, const struct doc *d, enum doc_sec sec, const
 				put_str(x, ws, r++, 0, b->text, x->bold);
 			for (int k = 0; k < b->ncols; k++)
 				worksheet_write_string(ws, r, (lxw_col_t)k, b->head[k], x->head);
+			if (!filtered && b->nrows) {
+				worksheet_freeze_panes(ws, r + 1, 0);
+				table_end(ws, r, r + (lxw_row_t)b->nrows, b->ncols);
+				filtered = true;
+			}
 			r++;
 		}
 		for (size_t row = 0; row < b->nrows; row++, r++)
@@ -347,6 +462,53 @@ static void doc_sheet(struct xl *x, const struct doc *d, enum doc_sec sec, const
 				case CELL_NONE: break;
 				}
 			}
+	}
+}
+
+/* The finding's chart as native Excel charts beside its series: time (UTC) across, each counter of
+ * the sheet a line, one chart per unit (ms, IO/s, ...) stacked down, as the HTML's panels. */
+static void series_chart(struct xl *x, lxw_worksheet *ws, const char *sheet, const struct finding *f, size_t no,
+			 const struct entity *const *ents, const int *ms, int n, lxw_row_t last)
+{
+	if (!last)
+		return;
+	bool done[MAX_EVIDENCE] = {false};
+	int panel = 0;
+	for (int k0 = 0; k0 < n; k0++) {
+		if (done[k0] || ents[k0]->capture != ents[0]->capture)
+			continue;
+		const char *unit = metric_info[ms[k0]].unit;
+		lxw_chart *ch = workbook_add_chart(x->wb, LXW_CHART_SCATTER_STRAIGHT);
+		if (!ch)
+			return;
+		for (int k = k0; k < n; k++) {
+			if (done[k] || ents[k]->capture != ents[0]->capture ||
+			    strcmp(metric_info[ms[k]].unit, unit) != 0)
+				continue; /* another unit's chart, or not in the sheet (another capture's rows) */
+			done[k] = true;
+			lxw_chart_series *s = chart_add_series(ch, NULL, NULL);
+			if (!s)
+				continue;
+			chart_series_set_categories(s, sheet, 1, 0, last, 0);
+			chart_series_set_values(s, sheet, 1, (lxw_col_t)(2 + k), last, (lxw_col_t)(2 + k));
+			chart_series_set_name_range(s, sheet, 0, (lxw_col_t)(2 + k));
+		}
+		buf_reset(&x->tmp);
+		buf_printf(&x->tmp, "Finding %zu: %s, ", no, kinds[f->kind].title);
+		if (f->host)
+			buf_printf(&x->tmp, "%s ", f->host);
+		buf_adds(&x->tmp, f->entity);
+		struct buf t;
+		buf_init(&t);
+		fmt_esc(&t, x->tmp.data);
+		chart_title_set_name(ch, t.data);
+		buf_free(&t);
+		chart_axis_set_name(ch->x_axis, "time (UTC)");
+		chart_axis_set_num_format(ch->x_axis, "hh:mm");
+		chart_axis_set_name(ch->y_axis, unit);
+		chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
+		lxw_chart_options co = {.x_scale = 2.0, .y_scale = 1.5};
+		worksheet_insert_chart_opt(ws, (lxw_row_t)(1 + 24 * panel++), (lxw_col_t)(3 + n), ch, &co);
 	}
 }
 
@@ -390,9 +552,13 @@ static void series_sheets(struct xl *x, const struct analysis *a, const char *pr
 				const struct capture *ck = &a->m.caps[ents[k]->capture];
 				if (ck != c || b >= ck->ds.nb)
 					continue;
-				put_num(x, ws, r, (lxw_col_t)(2 + k), ds_mean(&ck->ds, (size_t)ents[k]->series[ms[k]], b));
+				put_val(x, ws, r, (lxw_col_t)(2 + k),
+					ds_mean(&ck->ds, (size_t)ents[k]->series[ms[k]], b), metric_info[ms[k]].unit);
 			}
 		}
+		size_t nb = c->ds.nb < 1048000 ? c->ds.nb : 1048000;
+		table_end(ws, 0, (lxw_row_t)nb, 2 + n);
+		series_chart(x, ws, name, f, i + 1, ents, ms, n, (lxw_row_t)nb);
 	}
 }
 
@@ -439,6 +605,12 @@ static int xlsx_begin(struct xl *x, struct buf *dir, struct report_opts *o)
 	format_set_num_format(x->date, "yyyy-mm-dd hh:mm:ss");
 	x->num = workbook_add_format(x->wb);
 	format_set_num_format(x->num, "General");
+	static const char *const nf[4] = {"0.0#", "#,##0", "0.0#", "0.0\"%\""};
+	lxw_format **fs[4] = {&x->ms, &x->count, &x->dec, &x->pct};
+	for (int k = 0; k < 4; k++) {
+		*fs[k] = workbook_add_format(x->wb);
+		format_set_num_format(*fs[k], nf[k]);
+	}
 	/* SOURCE_DATE_EPOCH fixes the creation date, as in the HTML (reproducible-builds.org) */
 	const char *sde = getenv("SOURCE_DATE_EPOCH");
 	char *end = NULL;
@@ -498,18 +670,16 @@ static int xlsx_analysis(const struct analysis *a, struct report_opts *o, struct
 		return rc;
 	}
 	ltime_init(&x.lt, &a->m, NULL);
-	struct exec_summary es;
-	summary_of_analysis(a, &x.lt, &es);
-	summary_sheet(&x, o->html.brand, &es, a->verdict, a, NULL);
-	summary_free(&es);
-	findings_sheets(&x, a, "");
-	entities_sheet(&x, a, "");
 	struct doc d;
 	static const enum doc_sec more[] = {DS_COVERAGE, DS_INPUTS, DS_RULES, DS_DISKMAP, DS_IOPATH, DS_SQL, DS_METHOD};
-	unsigned mask = 0;
+	unsigned mask = 1u << DS_SUMMARY | 1u << DS_VERDICT | 1u << DS_FINDINGS | 1u << DS_ENTITIES;
 	for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
 		mask |= 1u << more[i];
 	doc_of_analysis_only(a, &x.lt, &d, mask);
+	summary_sheet(&x, o->html.brand, &d, a, NULL);
+	findings_sheets(&x, &d, "");
+	entities_sheet(&x, &d, "");
+	stacks_sheet(&x, a);
 	for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
 		doc_sheet(&x, &d, more[i], "");
 	doc_free(&d);
@@ -528,10 +698,10 @@ static int xlsx_compare(const struct compare *c, struct report_opts *o, struct b
 		return rc;
 	}
 	ltime_init(&x.lt, &c->side[CMP_AFTER].m, &c->side[CMP_BEFORE].m);
-	struct exec_summary es;
-	summary_of_compare(c, &x.lt, &es);
-	summary_sheet(&x, o->html.brand, &es, c->detail, &c->side[CMP_BEFORE], &c->side[CMP_AFTER]);
-	summary_free(&es);
+	struct doc d;
+	doc_of_compare(c, &x.lt, &d);
+	doc_compare_summary(c, &d);
+	summary_sheet(&x, o->html.brand, &d, &c->side[CMP_BEFORE], &c->side[CMP_AFTER]);
 	/* every comparison row */
 	lxw_worksheet *ws = workbook_add_worksheet(x.wb, "Comparisons");
 	static const char *const cols[] = {"Entity", "Layer", "Metric", "Unit", "Before p50", "p95", "p99", "max",
@@ -553,21 +723,23 @@ static int xlsx_compare(const struct compare *c, struct report_opts *o, struct b
 			const struct cmp_stats *st = &row->s[s];
 			if (!st->samples)
 				continue;
-			put_num(&x, ws, r, (lxw_col_t)(4 + 4 * s), st->p50);
-			put_num(&x, ws, r, (lxw_col_t)(5 + 4 * s), st->p95);
-			put_num(&x, ws, r, (lxw_col_t)(6 + 4 * s), st->p99);
-			put_num(&x, ws, r, (lxw_col_t)(7 + 4 * s), st->max);
+			const char *u = metric_info[row->spec->metric].unit;
+			put_val(&x, ws, r, (lxw_col_t)(4 + 4 * s), st->p50, u);
+			put_val(&x, ws, r, (lxw_col_t)(5 + 4 * s), st->p95, u);
+			put_val(&x, ws, r, (lxw_col_t)(6 + 4 * s), st->p99, u);
+			put_val(&x, ws, r, (lxw_col_t)(7 + 4 * s), st->max, u);
 		}
-		put_num(&x, ws, r, 12, row->change_pct);
-		put_num(&x, ws, r, 13, row->ci[0]);
-		put_num(&x, ws, r, 14, row->ci[1]);
+		put_val(&x, ws, r, 12, row->change_pct, "%");
+		put_val(&x, ws, r, 13, row->ci[0], "%");
+		put_val(&x, ws, r, 14, row->ci[1], "%");
 		put_str(&x, ws, r, 15, cmp_verdict_names[row->verdict], NULL);
 		r++;
 	}
+	table_end(ws, 0, r - 1, ncols_of(cols));
 	lxw_worksheet *fd = workbook_add_worksheet(x.wb, "Findings diff");
 	static const char *const fcols[] = {"Finding", "Rule id", "Host", "Entity", "Status", "Windows before", "Windows after",
 					    "Sustained before (s)", "Sustained after (s)", NULL};
-	static const char *const fword[FD_COUNT] = {"gone", "still present", "new", "not assessed after", "not assessed before"};
+	const char *const *fword = cmp_fstatus_words;
 	header_row(&x, fd, 0, fcols);
 	for (size_t i = 0; i < c->nfd; i++) {
 		const struct cmp_fdiff *f = &c->fd[i];
@@ -577,15 +749,18 @@ static int xlsx_compare(const struct compare *c, struct report_opts *o, struct b
 		put_str(&x, fd, fr, 2, f->host ? f->host : "", NULL);
 		put_str(&x, fd, fr, 3, f->entity, NULL);
 		put_str(&x, fd, fr, 4, fword[f->status], NULL);
-		put_num(&x, fd, fr, 5, f->count[0]);
-		put_num(&x, fd, fr, 6, f->count[1]);
-		put_num(&x, fd, fr, 7, f->sustained_s[0]);
-		put_num(&x, fd, fr, 8, f->sustained_s[1]);
+		put_val(&x, fd, fr, 5, f->count[0], "count");
+		put_val(&x, fd, fr, 6, f->count[1], "count");
+		put_val(&x, fd, fr, 7, f->sustained_s[0], "s");
+		put_val(&x, fd, fr, 8, f->sustained_s[1], "s");
 	}
-	findings_sheets(&x, &c->side[CMP_BEFORE], " before");
-	findings_sheets(&x, &c->side[CMP_AFTER], " after");
-	struct doc d;
-	doc_of_compare(c, &x.lt, &d);
+	table_end(fd, 0, (lxw_row_t)c->nfd, ncols_of(fcols));
+	for (int s = 0; s < 2; s++) {
+		struct doc sd;
+		doc_of_analysis_only(&c->side[s], &x.lt, &sd, 1u << DS_FINDINGS);
+		findings_sheets(&x, &sd, s ? " after" : " before");
+		doc_free(&sd);
+	}
 	doc_sheet(&x, &d, DS_INPUTS, "");
 	doc_sheet(&x, &d, DS_METHOD, "");
 	doc_free(&d);
@@ -620,6 +795,7 @@ const struct reporter report_xlsx = {
 	.name = "xlsx",
 	.ext = "xlsx",
 	.summary = "Excel workbook: summary, findings, evidence, entities, series",
+	.doc = DW_SHEET,
 	.analysis = xlsx_analysis,
 	.compare = xlsx_compare,
 };

@@ -1,5 +1,5 @@
 /* check_doc.c — the report document (reports/doc.h): every section of the registry doc_secs[]
- * is in every writer's report (text, Markdown, HTML, JSON, xlsx) of a capture set that fills
+ * is in the report of every writer of reporters[] (each says how it marks them) of a capture set that fills
  * every section (the LSI sample with SQL Server, a --map with a line that names nothing and one
  * that maps a virtual disk twice, a --clock-offset, a rules file); the inputs section says what the captures said about each
  * input; the renderers escape what comes from captures. */
@@ -87,6 +87,44 @@ static char *xlsx_xml(const struct buf *zip)
 	return b.data;
 }
 
+/* The report of reporter r (an analysis, or the comparison c when a is NULL) as the text its
+ * section marks are found in: the workbook's XML parts; NULL when r prints another's report
+ * (DW_PRINT: that one is checked). Fails on a reporter that says no way of marking sections. */
+static char *report_of(const struct reporter *r, const struct analysis *a, const struct compare *c)
+{
+	ck_assert_msg(r->doc != DW_NONE, "reporter %s does not say how it marks the document's sections "
+					 "(struct reporter.doc)", r->name);
+	if (r->doc == DW_PRINT) {
+		ck_assert_msg(r->print_of && r->print_of->doc != DW_NONE && r->print_of->doc != DW_PRINT,
+			      "reporter %s prints no reporter that marks sections", r->name);
+		return NULL;
+	}
+	struct report_opts o;
+	report_opts_init(&o);
+	struct buf out;
+	buf_init(&out);
+	int rc = a ? r->analysis(a, &o, &out) : r->compare(c, &o, &out);
+	ck_assert_msg(rc >= 0, "reporter %s failed: %d", r->name, rc);
+	if (r->doc != DW_SHEET)
+		return out.data ? out.data : xstrdup("");
+	char *x = xlsx_xml(&out);
+	buf_free(&out);
+	return x;
+}
+
+/* A heading at the start of a line (text), else anywhere. */
+static bool has_mark(const char *text, const char *mark, enum doc_writer w)
+{
+	if (w != DW_TEXT)
+		return strstr(text, mark) != NULL;
+	for (const char *p = text; (p = strstr(p, mark)); p++)
+		if (p == text || p[-1] == '\n')
+			return true;
+	return false;
+}
+
+/* Every reporter of reporters[] that renders an analysis, so a writer added to the table is
+ * checked without a line here. */
 START_TEST(every_section_in_every_writer)
 {
 	setenv("IOPSY_GNUPLOT", "/nonexistent/gnuplot", 1);
@@ -94,32 +132,24 @@ START_TEST(every_section_in_every_writer)
 	char mapfile[] = "/tmp/iopsy-doc-map-XXXXXX";
 	char *keep[3];
 	rich_analysis(&a, mapfile, keep);
-	static const char *const writers[] = {"text", "md", "html", "json", "xlsx"};
-	for (size_t w = 0; w < sizeof writers / sizeof writers[0]; w++) {
-		const struct reporter *r = reporter_find(writers[w]);
-		ck_assert_ptr_nonnull(r);
-		struct report_opts o;
-		report_opts_init(&o);
-		struct buf out;
-		buf_init(&out);
-		ck_assert_int_ge(r->analysis(&a, &o, &out), 0);
-		char *text = w == 4 ? xlsx_xml(&out) : out.data;
+	int checked = 0;
+	for (size_t w = 0; reporters[w]; w++) {
+		const struct reporter *r = reporters[w];
+		if (!r->analysis)
+			continue;
+		char *text = report_of(r, &a, NULL);
+		if (!text)
+			continue;
 		for (int s = 0; s < DS_COUNT; s++) {
-			const struct doc_sec_info *i = &doc_secs[s];
-			const char *mark = w == 0 ? i->text : w == 1 ? i->md : w == 2 ? i->html : w == 3 ? i->json : i->sheet;
-			bool found = false;
-			if (w == 0) { /* a heading at the start of a line */
-				for (const char *p = text; p && (p = strstr(p, mark)) && !found; p++)
-					found = p == text || p[-1] == '\n';
-			} else {
-				found = strstr(text, mark) != NULL;
-			}
-			ck_assert_msg(found, "the %s report has no section '%s' (mark %s)", writers[w], i->title, mark);
+			const char *mark = doc_mark((enum doc_sec)s, r->doc);
+			ck_assert_msg(mark, "doc_secs[] has no mark of writer %s for '%s'", r->name, doc_secs[s].title);
+			ck_assert_msg(has_mark(text, mark, r->doc), "the %s report has no section '%s' (mark %s)",
+				      r->name, doc_secs[s].title, mark);
 		}
-		if (w == 4)
-			free(text);
-		buf_free(&out);
+		free(text);
+		checked++;
 	}
+	ck_assert_int_ge(checked, 5);
 	analysis_free(&a);
 	for (int k = 0; k < 3; k++)
 		free(keep[k]);
@@ -239,32 +269,206 @@ START_TEST(compare_sections_in_every_writer)
 	compare_run(&c, &o, DIAG_INTO(&warn));
 	buf_free(&warn);
 	static const enum doc_sec secs[] = {DS_SUMMARY, DS_VERDICT, DS_CAPTURES, DS_INPUTS, DS_METHOD};
-	static const char *const writers[] = {"text", "md", "html", "json", "xlsx"};
-	for (size_t w = 0; w < sizeof writers / sizeof writers[0]; w++) {
-		const struct reporter *r = reporter_find(writers[w]);
-		struct report_opts ro;
-		report_opts_init(&ro);
-		struct buf out;
-		buf_init(&out);
-		ck_assert_int_ge(r->compare(&c, &ro, &out), 0);
-		char *text = w == 4 ? xlsx_xml(&out) : out.data;
+	int checked = 0;
+	for (size_t w = 0; reporters[w]; w++) {
+		const struct reporter *r = reporters[w];
+		if (!r->compare)
+			continue;
+		char *text = report_of(r, NULL, &c);
+		if (!text)
+			continue;
 		for (size_t k = 0; k < sizeof secs / sizeof secs[0]; k++) {
 			const struct doc_sec_info *i = &doc_secs[secs[k]];
-			const char *mark = w == 0 ? i->text : w == 1 ? i->md : w == 2 ? i->html : w == 3 ? i->json : i->sheet;
-			if (w == 3 && secs[k] == DS_CAPTURES)
+			const char *mark = doc_mark(secs[k], r->doc);
+			if (r->doc == DW_JSON && secs[k] == DS_CAPTURES)
 				mark = "\"before\""; /* doc/compare-json.md: each side's captures are "before" and "after" */
-			ck_assert_msg(strstr(text, mark), "the %s comparison has no section '%s' (mark %s)", writers[w], i->title,
-				      mark);
+			ck_assert_msg(has_mark(text, mark, r->doc), "the %s comparison has no section '%s' (mark %s)",
+				      r->name, i->title, mark);
 		}
 		ck_assert_msg(strstr(text, "contradicted"), "the %s comparison does not say the offset was contradicted",
-			      writers[w]);
-		if (w == 4)
-			free(text);
-		buf_free(&out);
+			      r->name);
+		free(text);
+		checked++;
 	}
+	ck_assert_int_ge(checked, 5);
 	compare_free(&c);
 	for (int i = 0; i < 4; i++)
 		free(paths[i]);
+}
+END_TEST
+
+/* The customer's editions (HTML, and the PDF that prints it) cite sources by their public
+ * reference, never by a project path or an internal tag; the printed edition claims no embedded
+ * JSON (it has none), the HTML file does; the glossary has only the terms of the captures read (no
+ * Hyper-V terms for an esxtop and a guest perfmon). */
+START_TEST(customer_text_only)
+{
+	setenv("IOPSY_GNUPLOT", "/nonexistent/gnuplot", 1);
+	struct analysis a;
+	char mapfile[] = "/tmp/iopsy-doc-map-XXXXXX";
+	char *keep[3];
+	rich_analysis(&a, mapfile, keep);
+	for (int print = 0; print < 2; print++) {
+		struct report_opts o;
+		report_opts_init(&o);
+		o.html.print = print;
+		struct buf out;
+		buf_init(&out);
+		ck_assert_int_ge(reporter_find("html")->analysis(&a, &o, &out), 0);
+		/* the body: up to the embedded data, which is for tools */
+		char *end = strstr(out.data, "<script type=\"application/json\"");
+		ck_assert_ptr_nonnull(end);
+		*end = '\0';
+		static const char *const never[] = {"doc/domain.md",
+						    "doc/analyze-json.md",
+						    "doc/hyperv-domain.md",
+						    "[seed]",
+						    "[vmw",
+						    "[ms]",
+						    "[pal]",
+						    "[derived]",
+						    "`",
+						    "iopsy rules",
+						    "VHDX Latency",
+						    "CPU Wait Time Per Dispatch",
+						    "(queue.guest_hidden"};
+		for (size_t k = 0; k < sizeof never / sizeof never[0]; k++)
+			ck_assert_msg(!strstr(out.data, never[k]), "the %s edition says '%s'",
+				      print ? "printed" : "HTML", never[k]);
+		ck_assert_msg((strstr(out.data, "embedded") == NULL) == (print != 0),
+			      "the %s edition %s an embedded JSON", print ? "printed" : "HTML",
+			      print ? "claims" : "does not say it has");
+		ck_assert_ptr_nonnull(strstr(out.data, "VMware KB 2053145"));
+		buf_free(&out);
+	}
+	analysis_free(&a);
+	for (int k = 0; k < 3; k++)
+		free(keep[k]);
+	unlink(mapfile);
+}
+END_TEST
+
+/* The workbook is a consultant's: numbers formatted by unit (ms with decimals, rates whole), a
+ * filter and a frozen heading on every table sheet, a native chart of each finding's series, the
+ * IO stacks sheet. */
+START_TEST(workbook_for_a_consultant)
+{
+	setenv("IOPSY_GNUPLOT", "/nonexistent/gnuplot", 1);
+	struct analysis a;
+	char mapfile[] = "/tmp/iopsy-doc-map-XXXXXX";
+	char *keep[3];
+	rich_analysis(&a, mapfile, keep);
+	struct report_opts o;
+	report_opts_init(&o);
+	struct buf out;
+	buf_init(&out);
+	ck_assert_int_ge(reporter_find("xlsx")->analysis(&a, &o, &out), 0);
+	char *x = xlsx_xml(&out);
+	ck_assert_ptr_nonnull(strstr(x, "formatCode=\"0.0#\""));
+	ck_assert_ptr_nonnull(strstr(x, "formatCode=\"#,##0\""));
+	ck_assert_ptr_nonnull(strstr(x, "<c:scatterChart>"));
+	ck_assert_ptr_nonnull(strstr(x, "sheet name=\"IO stacks\""));
+	size_t filters = 0, charts = 0;
+	for (const char *p = x; (p = strstr(p, "<autoFilter ")); p++)
+		filters++;
+	for (const char *p = x; (p = strstr(p, "<c:scatterChart>")); p++)
+		charts++;
+	/* Captures, Findings, Evidence, Entities, IO stacks, Coverage, Inputs, SQL?, Methodology and a series sheet a
+	 * charted finding */
+	ck_assert_uint_ge(filters, 8 + a.nf);
+	ck_assert_uint_ge(charts, a.nf);
+	free(x);
+	buf_free(&out);
+	analysis_free(&a);
+	for (int k = 0; k < 3; k++)
+		free(keep[k]);
+	unlink(mapfile);
+}
+END_TEST
+
+/* The chart nits: a healthy disk's overview is drawn on the data's scale, its bands said to be
+ * above it (not a 0.4 ms line on a 0-60 ms axis); a caption does not double a drive's colon; the
+ * guest queue's line says the limit the text names (32), not only the rule's 31. */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	struct buf b;
+	buf_init(&b);
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_add(&b, chunk, n);
+	fclose(f);
+	return b.data;
+}
+
+static char *charts_of(const char *sample, char *dir, struct buf *html)
+{
+	char *e = path_of(sample);
+	char rel[256];
+	snprintf(rel, sizeof rel, "%.*s/perfmon.csv.gz", (int)(strrchr(sample, '/') - sample), sample);
+	char *g = path_of(rel);
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	co.max_warnings = 0;
+	struct analysis a;
+	analysis_init(&a);
+	ck_assert_int_eq(model_add_capture(&a.m, e, &co), 0);
+	ck_assert_int_eq(model_add_capture(&a.m, g, &co), 0);
+	struct analyze_opts ao;
+	memset(&ao, 0, sizeof ao);
+	analysis_run(&a, &ao);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	struct report_opts o;
+	report_opts_init(&o);
+	o.html.gnuplot_dir = dir;
+	ck_assert_int_ge(reporter_find("html")->analysis(&a, &o, html), 0);
+	struct buf gp;
+	buf_init(&gp);
+	for (int k = 1; k <= 8; k++) { /* the scripts, concatenated */
+		char path[256];
+		snprintf(path, sizeof path, "%s/chart-%02d.gp", dir, k);
+		char *t = slurp(path);
+		if (t)
+			buf_adds(&gp, t);
+		free(t);
+	}
+	analysis_free(&a);
+	free(e);
+	free(g);
+	return gp.data ? gp.data : xstrdup("");
+}
+
+static void rm_dir(const char *dir)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+START_TEST(chart_nits)
+{
+	unsetenv("IOPSY_GNUPLOT");
+	char dir[] = "/tmp/iopsy-doc-gp-XXXXXX";
+	struct buf html;
+	buf_init(&html);
+	char *gp = charts_of("samples/healthy/esxtop.csv.gz", dir, &html);
+	ck_assert_msg(strstr(gp, "(above this scale)"), "the healthy overview is not drawn on the data's scale");
+	ck_assert_ptr_null(strstr(html.data, ":: "));
+	ck_assert_ptr_null(strstr(html.data, ":</span>: "));
+	free(gp);
+	rm_dir(dir);
+	buf_reset(&html);
+	char dir2[] = "/tmp/iopsy-doc-gp-XXXXXX";
+	gp = charts_of("samples/lsi-guest-queue-cap/esxtop.csv.gz", dir2, &html);
+	ck_assert_msg(strstr(gp, "at the per-disk limit (32 IOs): 31 or more"),
+		      "the queue's line does not say the limit");
+	free(gp);
+	rm_dir(dir2);
+	buf_free(&html);
 }
 END_TEST
 
@@ -277,6 +481,9 @@ Suite *doc_suite(void)
 	tcase_add_test(tc, inputs_said_in_the_report);
 	tcase_add_test(tc, renderers_escape);
 	tcase_add_test(tc, compare_sections_in_every_writer);
+	tcase_add_test(tc, customer_text_only);
+	tcase_add_test(tc, workbook_for_a_consultant);
+	tcase_add_test(tc, chart_nits);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -10,6 +10,8 @@
 #include <strings.h>
 
 const char *const severity_names[3] = {"info", "warning", "critical"};
+const char *const severity_upper[3] = {"INFO", "WARNING", "CRITICAL"};
+const char *const severity_titles[3] = {"Info", "Warning", "Critical"};
 
 const char *afmt(struct analysis *a, const char *fmt, ...)
 {

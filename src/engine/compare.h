@@ -284,6 +284,7 @@ struct cmp_pair {
 enum cmp_fstatus { FD_GONE, FD_STILL, FD_NEW, FD_NOT_ASSESSED_AFTER, FD_NOT_ASSESSED_BEFORE, FD_COUNT };
 extern const char *const cmp_fstatus_names[FD_COUNT]; /* "gone", "still_present", "new",
                                                        * "not_assessed_after", "not_assessed_before" */
+extern const char *const cmp_fstatus_words[FD_COUNT]; /* the same in prose: "still present", ... */
 /* Findings of one (kind, entity, host) on the two sides; entity names translated through pairs. */
 struct cmp_fdiff {
 	enum kind kind;

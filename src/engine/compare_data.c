@@ -9,6 +9,8 @@ const char *const cmp_kind_names[5] = {"latency", "queue", "penalty", "work", "o
 const char *const cmp_verdict_names[CV_COUNT] = {"improved", "regressed",    "unchanged", "higher",
 						 "lower",    "not_assessed", "mixed",     "not_comparable"};
 const char *const cmp_fstatus_names[FD_COUNT] = {"gone", "still_present", "new", "not_assessed_after", "not_assessed_before"};
+const char *const cmp_fstatus_words[FD_COUNT] = {"gone", "still present", "new", "not assessed after",
+						 "not assessed before"};
 const char *const cmp_reason_names[CR_COUNT] = {NULL,
 						"interval_contains_zero",
 						"below_material_pct",

@@ -726,7 +726,7 @@ static bool is_symptom(enum kind k)
  * each in detector order; entities sorted by host and name. */
 static void list_findings(const struct compare *c, enum cmp_fstatus st, struct buf *b, int *groups)
 {
-	static const char *const word[FD_COUNT] = {"gone", "still present", "new", "not assessed after", "not assessed before"};
+	const char *const *word = cmp_fstatus_words;
 	size_t *ix = xmalloc((c->nfd ? c->nfd : 1) * sizeof *ix);
 	for (int pass = 0; pass < 2; pass++) {
 		for (int kd = 0; kd < K_COUNT; kd++) {

@@ -8,6 +8,13 @@
 #include <string.h>
 
 const char *const cov_status_names[3] = {"assessed", "partial", "not_assessed"};
+const char *const cov_status_words[3] = {"assessed", "partly assessed", "not assessed"};
+const char *const cov_layer_words_by[2][COV_LAYERS] = {{"guest", "vSCSI", "world", "device", "adapter", "array"},
+							{"guest", "VHDX", "nodes", "disk", "HBA/MPIO", "array"}};
+const char *const cov_layer_titles[2][COV_LAYERS] = {
+    {"Guest OS", "Virtual SCSI", "Per-VM world queue", "VMkernel device queue", "Host bus adapter", "Array / LUN"},
+    {"Guest OS", "VHDX (Hyper-V storage)", "Other cluster nodes", "Host disk", "Host bus adapter / MPIO",
+     "Array / LUN"}};
 const char *const cov_reason_names[COVR_COUNT] = {"", "no_capture", "no_counter", "total_only", "too_short",
 						"idle", "some_entities", "no_adapter_queue_depth", "not_scsi",
 						"outside_selection", "over_cap"};

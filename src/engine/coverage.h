@@ -13,6 +13,7 @@
 
 enum cov_status { COV_ASSESSED, COV_PARTIAL, COV_NOT_ASSESSED };
 extern const char *const cov_status_names[3]; /* "assessed", "partial", "not_assessed" */
+extern const char *const cov_status_words[3]; /* "assessed", "partly assessed", "not assessed" (prose) */
 
 enum cov_reason {
 	COVR_OK,
@@ -32,6 +33,12 @@ extern const char *const cov_reason_names[COVR_COUNT]; /* "", "no_capture", ... 
 
 /* The layers coverage speaks of, top to bottom: guest, vSCSI, world, device, adapter, array. */
 #define COV_LAYERS 6
+/* The layers' short words: [0] VMware ("guest", "vSCSI", "world", "device", "adapter", "array"),
+ * [1] Hyper-V ("guest", "VHDX", "nodes", "disk" (the host disk), "HBA/MPIO", "array"). */
+extern const char *const cov_layer_words_by[2][COV_LAYERS];
+#define cov_layer_words cov_layer_words_by[0]
+/* Their titles in a report: [0] VMware ("Virtual SCSI"), [1] Hyper-V ("VHDX (Hyper-V storage)"). */
+extern const char *const cov_layer_titles[2][COV_LAYERS];
 
 struct layer_cov {
 	enum cov_status status;

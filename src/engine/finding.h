@@ -11,7 +11,9 @@
 #include "vocab.h"
 
 enum severity { SEV_INFO, SEV_WARNING, SEV_CRITICAL };
-extern const char *const severity_names[3];
+extern const char *const severity_names[3];  /* "info", "warning", "critical" (JSON and prose) */
+extern const char *const severity_upper[3];  /* "INFO", "WARNING", "CRITICAL" (the text report) */
+extern const char *const severity_titles[3]; /* "Info", "Warning", "Critical" (headings, tags) */
 
 /* The virtual controller a guest disk is on, as far as the captures tell (detect_guest.c): from the
  * virtual disk's bus ("nvme0:1", "sata0:2"), or from the IOs the host holds for it (more than 32:

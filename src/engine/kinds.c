@@ -4,6 +4,10 @@
 
 #include <string.h>
 
+const char *const stack_box_names[2][BOX_COUNT] = {
+	{"Guest OS", "Virtual SCSI", "VMkernel device queue", "Host bus adapter", "Array / LUN"},
+	{"Guest OS", "VHDX", "Hyper-V host storage", "MPIO / host bus adapter", "Host disk"}};
+
 const struct kind_info kinds[K_COUNT] = {
     [K_LAT_GUEST_READ] = {.name = "latency.guest_read",
 			  .title = "guest read latency",

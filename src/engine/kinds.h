@@ -42,6 +42,8 @@ enum kind {
 
 /* The boxes of the IO-stack picture, top to bottom. BOX_BY_LAYER: the finding's own layer decides. */
 enum stack_box { BOX_GUEST, BOX_VSCSI, BOX_KERNEL, BOX_ADAPTER, BOX_ARRAY, BOX_COUNT, BOX_BY_LAYER };
+/* The boxes' names: [0] VMware ("Virtual SCSI"), [1] Hyper-V ("VHDX"). */
+extern const char *const stack_box_names[2][BOX_COUNT];
 
 /* Where the verdict speaks of a kind ("IO waits in the guest, above the virtual SCSI controller",
  * "behind throttling of the LUN queue", ...). VP_NONE: only as "see the remaining findings". */

@@ -69,7 +69,7 @@ static void overlap_note(const struct analysis *a, struct buf *b)
 		      "time zone is wrong: give --tz (non-English Windows truncates the bias in the header).", gap_h);
 }
 
-static const char *const layer_words[COV_LAYERS] = {"guest", "vSCSI", "world", "device", "adapter", "array"};
+#define layer_words cov_layer_words
 
 /* "guest, device and array" of the layers whose status is st (mask: which layers). */
 static int layer_list(const struct analysis *a, enum cov_status st, bool all_but, struct buf *b)
