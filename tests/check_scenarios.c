@@ -73,6 +73,7 @@ static const struct {
 	{"hyperv-vcpu-wait", "", true},
 	{"hyperv-host-only", "", true},
 	{"hyperv-move-csv", "", true},
+	{"iscsi-vmknic", "", true},
 };
 #define NSCEN (int)(sizeof scenarios / sizeof scenarios[0])
 static const char *const seeds[] = {"1", "2", "3"};

@@ -425,6 +425,16 @@ static void act_hba(const struct act_ctx *x, struct action *ac)
 			  "array or the LUNs is needed.");
 }
 
+static void act_path_group(const struct act_ctx *x, struct action *ac)
+{
+	ac->what = xprintf("Check the network or fabric path of %s (for software iSCSI its bound vmknic, uplink, switch "
+			   "port and MTU; else the link or array port it reaches) and take its paths out of service until "
+			   "it is repaired: its paths are slow while the adapter's other paths to the same LUNs are fast.",
+			   x->ent);
+	ac->effect = xprintf("IO to those LUNs is served at the healthy paths' latency; no change to the array, the LUNs "
+			     "or the queue depths is needed.");
+}
+
 static void act_path_restore(const struct act_ctx *x, struct action *ac)
 {
 	const char *ent = x->ent;
@@ -487,6 +497,7 @@ static const struct act_op act_ops[ACT_COUNT] = {
 	[ACT_QOS] = {.build = act_qos},
 	[ACT_CSV_REDIRECTED] = {.build = act_csv_redirected},
 	[ACT_HOST_DISK] = {.build = act_host_disk},
+	[ACT_PATH_GROUP] = {.build = act_path_group},
 };
 
 /* The step of key k led by finding f: its words (act_ops) and the finding it is because of. */

@@ -59,5 +59,7 @@ const struct detector detectors[] = {
 	{.kind = K_T_STORAGE_QOS, .title = "a VHDX held at a Storage QoS maximum (or slow above its storage)", .run = det_hv_vhdx},
 	{.kind = K_CSV_REDIRECTED, .title = "a Cluster Shared Volume's IO redirected over the network", .run = det_hv_csv_redirected},
 	{.kind = K_CPU_CONTENTION, .title = "a Hyper-V VM's virtual processors waiting for a logical processor", .run = det_hv_cpu_wait},
+	{.kind = K_LAT_PATH, .title = "one channel or target of an adapter slow while its sibling paths are fast",
+	 .run = det_path_group},
 	{.title = NULL},
 };

@@ -70,6 +70,10 @@ const struct kind_info kinds[K_COUNT] = {
 			      .place_order = 0, .action = ACT_CSV_REDIRECTED},
 	[K_LAT_HOST_DISK] = {.name = "latency.host_disk", .title = "host disk latency (Hyper-V host)", .layer = LAYER_DEVICE,
 			     .box = BOX_ARRAY, .waits = true, .cause_rank = 3, .place = VP_ARRAY, .place_order = 2, .action = ACT_HOST_DISK},
+	/* paths of one adapter (detect_pathgrp.c) */
+	[K_LAT_PATH] = {.name = "latency.path", .title = "one channel or target of an adapter slow while its sibling paths are fast",
+			.layer = LAYER_ADAPTER, .box = BOX_ADAPTER, .waits = true, .cause_rank = 0, .place = VP_ADAPTER,
+			.place_order = 0, .action = ACT_PATH_GROUP},
 };
 
 int kind_find(const char *name)

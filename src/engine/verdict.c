@@ -251,7 +251,9 @@ void analysis_verdict(struct analysis *a)
 		if (adapter) {
 			const struct finding *f = first_in_place(a, VP_ADAPTER);
 			buf_printf(&b, "%s%s (%s — %s)", said ? "; and " : "",
-				   f->kind == K_PATH_CHANGE ? "on the path to the LUN" : "at the host bus adapter", f->entity, f->summary);
+				   f->kind == K_PATH_CHANGE ? "on the path to the LUN"
+				   : f->kind == K_LAT_PATH  ? "on one path group inside the adapter (the network or fabric path, not the LUNs)"
+							    : "at the host bus adapter", f->entity, f->summary);
 			said++;
 		}
 		if (array) {

@@ -125,6 +125,7 @@ struct sim_esx {
 	int host, stream;       /* the ESXi host this file is of, and its accumulator stream */
 	const char *hostname;
 	bool failover[SIM_MAX_DEV];             /* device with a path failover: paths get own slots */
+	bool chan2[SIM_MAX_DEV];                /* device round robin over C0 and C1: paths get own slots */
 	uint32_t pp_base[SIM_MAX_DEV], sb_base[SIM_MAX_DEV];
 };
 
@@ -264,6 +265,12 @@ static int layout(struct sim_esx *w, struct sim_line *hdr, long budget)
 			w->sb_base[d] = alloc_slots(w, SM_NM);
 		}
 	}
+	for (int d = 0; d < c->ndev; d++)
+		if (c->dev[d].chan1_add_ms > 0 && !w->failover[d]) {
+			w->chan2[d] = true;
+			w->pp_base[d] = alloc_slots(w, SM_NM);
+			w->sb_base[d] = alloc_slots(w, SM_NM);
+		}
 	for (int v = 0; v < c->nvdisk; v++)
 		w->vd_base[v] = alloc_slots(w, SM_NM);
 	for (int vm = 0; vm < c->nvm; vm++) {
@@ -412,9 +419,15 @@ static int layout(struct sim_esx *w, struct sim_line *hdr, long budget)
 			continue;
 		const char *an = c->adapter[dv->adapter].name;
 		snprintf(inst, sizeof inst, "%s:C0:T%d:L%d", an, dv->path_target, dv->lun);
-		if (!add_storage(w, hdr, "Physical Disk Path", inst, path_ctr, w->failover[d] ? w->pp_base[d] : w->dev_base[d]))
+		bool own = w->failover[d] || w->chan2[d];
+		if (!add_storage(w, hdr, "Physical Disk Path", inst, path_ctr, own ? w->pp_base[d] : w->dev_base[d]))
 			return ERR_NOMEM;
-		if (!c->adapter[dv->adapter].local) {
+		if (w->chan2[d]) {
+			/* the second bound vmknic's channel to the same target */
+			snprintf(inst, sizeof inst, "%s:C1:T%d:L%d", an, dv->path_target, dv->lun);
+			if (!add_storage(w, hdr, "Physical Disk Path", inst, path_ctr, w->sb_base[d]))
+				return ERR_NOMEM;
+		} else if (!c->adapter[dv->adapter].local) {
 			/* the standby path through the other FC HBA carries nothing (until a failover) */
 			const char *other = "vmhba3";
 			if (w->failover[d]) {
@@ -572,6 +585,24 @@ const struct sim_esx_dev_row *sim_esx_last_dev(const struct sim_esx *w, int dev)
 }
 
 /* Fills the rate and latency metrics of one storage entity from summed accumulators. */
+/* A LUN round robin over two channels: half the commands each; the slow channel's commands take
+ * chan1_add_ms longer over its window (the device's DAVG is their mean: the model added half). */
+static void split_channels(const struct sim_config *c, const struct sim_dev *dc, double *c0, double *c1,
+			   const double *s, double t, double secs)
+{
+	memcpy(c0, s, SM_NM * sizeof *s);
+	static const int rates[] = {SM_CMDS, SM_READS, SM_WRITES, SM_MBR, SM_MBW, SM_FAILED, SM_ABORTS, SM_RESETS};
+	for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++)
+		c0[rates[i]] = s[rates[i]] / 2;
+	memcpy(c1, c0, SM_NM * sizeof *s);
+	double lo = fmax(dc->chan1_t0 * c->duration, t - secs), hi = fmin(dc->chan1_t1 * c->duration, t);
+	double half = hi > lo ? dc->chan1_add_ms / 2 * (hi - lo) / secs : 0;
+	c0[SM_DAVG] = floor(fmax(0.05, s[SM_DAVG] - half) * 100 + 0.5) / 100;
+	c1[SM_DAVG] = floor((s[SM_DAVG] + half) * 100 + 0.5) / 100;
+	c0[SM_GAVG] = c0[SM_DAVG] + c0[SM_KAVG];
+	c1[SM_GAVG] = c1[SM_DAVG] + c1[SM_KAVG];
+}
+
 static void fill_rates(double *s, const struct sim_acc *a, double secs)
 {
 	double n = a->rd + a->wr;
@@ -721,6 +752,8 @@ static void fill_snapshot(struct sim_esx *w, double t)
 				sb[SM_ABORTS] = sb[SM_RESETS] = 0;
 			}
 		}
+		if (w->chan2[d])
+			split_channels(c, dc, S + w->pp_base[d], S + w->sb_base[d], s, t, secs);
 		struct sim_esx_dev_row *L = &w->last[d];
 		L->dqlen = s[SM_DQLEN], L->actv = actv, L->qued = qued, L->cmds = s[SM_CMDS];
 		L->davg = s[SM_DAVG], L->kavg = s[SM_KAVG], L->gavg = s[SM_GAVG], L->qavg = s[SM_QAVG];

@@ -111,6 +111,10 @@ struct sim_dev {
 	struct sim_phase svc_phase[SIM_MAX_PHASE]; /* pop = service-time, think_ms = parallelism multiplier */
 	double spike_add_ms;    /* > 0: a train of latency spikes of spike_len_s, every gap_lo..gap_hi s */
 	double spike_len_s, spike_gap_lo_s, spike_gap_hi_s;
+	/* > 0: the LUN's IO goes round robin over channels C0 and C1 of its adapter (a software iSCSI
+	 * port binding: one vmknic each), half each; C1's commands are chan1_add_ms slower over
+	 * [chan1_t0, chan1_t1) (fractions of the duration) */
+	double chan1_add_ms, chan1_t0, chan1_t1;
 };
 
 struct sim_adapter {

@@ -458,6 +458,10 @@ const struct sim_scenario sim_scenarios[] = {
 	{.name = "hyperv-move-csv",
 	 .summary = "SQL01_D.vhdx moved from busy Volume1 (~25 ms) to Volume2 (~2 ms), same OLTP -> improved",
 	 .nparts = 2, .part_dir = {"before", "after"}, .build = sim_hv_build_move_csv, .duration = 3600, .interval = 15},
+	/* ---- beyond FC and SCSI (scenario_h36.c, issue 36) ---- */
+	{.name = "iscsi-vmknic",
+	 .summary = "software iSCSI vmhba64 over two vmknics: every LUN's C1 path ~30 ms, its C0 path ~1 ms",
+	 .nparts = 1, .build = sc_build_iscsi_vmknic},
 	{.name = NULL},
 };
 
