@@ -258,7 +258,8 @@ static void entities_sheet(struct xl *x, const struct analysis *a, const char *s
 	static const char *const cols[] = {"Layer", "Host", "Entity", "Active", "IO/s p50", "IO/s p95", "IO/s max",
 					   "Latency", "Latency p50 (ms)", "p95", "p99", "max", "Second latency",
 					   "Second latency p50 (ms)", "p95", "p99", "max", "Queue", "Queue p50", "Queue p95",
-					   "Queue max", NULL};
+					   "Queue max", "MB/s read p50", "MB/s read p95", "MB/s read max", "MB/s written p50", "MB/s written p95",
+					   "MB/s written max", NULL};
 	header_row(x, ws, 0, cols);
 	worksheet_set_column(ws, 2, 2, 40, NULL);
 	lxw_row_t r = 1;
@@ -301,6 +302,14 @@ static void entities_sheet(struct xl *x, const struct analysis *a, const char *s
 			put_num(x, ws, r, 19, qs_quantile(entity_sk(e, q), 0.95));
 			put_num(x, ws, r, 20, entity_sk(e, q)->max);
 		}
+		/* throughput (a guest disk's perfmon: reads and writes together, in the read columns) */
+		const int mb[2] = {e->layer == LAYER_GUEST ? M_G_MBPS : M_MBR, e->layer == LAYER_GUEST ? -1 : M_MBW};
+		for (int k = 0; k < 2; k++)
+			if (mb[k] >= 0 && entity_sk(e, mb[k])->n) {
+				put_num(x, ws, r, (lxw_col_t)(21 + 3 * k), qs_quantile(entity_sk(e, mb[k]), 0.5));
+				put_num(x, ws, r, (lxw_col_t)(22 + 3 * k), qs_quantile(entity_sk(e, mb[k]), 0.95));
+				put_num(x, ws, r, (lxw_col_t)(23 + 3 * k), entity_sk(e, mb[k])->max);
+			}
 		r++;
 	}
 }

@@ -8,6 +8,8 @@
 #include "memcap.h"
 #include "suites.h"
 
+void beyond_tcases(Suite *s); /* check_beyond.c */
+
 /* Reads the host capture (and the guest's when g is not NULL) and runs the analysis, with filter
  * f (NULL: none). */
 static void run(struct analysis *a, const struct mcol *h, int nh, const struct mcol *g, int ng, struct ent_filter *f)
@@ -599,5 +601,6 @@ Suite *iopath_suite(void)
 	tcase_add_test(t, latency_added_above_the_lun);
 	tcase_add_test(t, vm_names_without_uuid);
 	suite_add_tcase(s, t);
+	beyond_tcases(s); /* check_beyond.c (issue 36) */
 	return s;
 }

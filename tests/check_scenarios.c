@@ -74,6 +74,8 @@ static const struct {
 	{"hyperv-host-only", "", true},
 	{"hyperv-move-csv", "", true},
 	{"iscsi-vmknic", "", true},
+	{"hba-line-rate", "", false},
+	{"oltp-470", "", true},
 };
 #define NSCEN (int)(sizeof scenarios / sizeof scenarios[0])
 static const char *const seeds[] = {"1", "2", "3"};

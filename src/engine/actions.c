@@ -435,6 +435,15 @@ static void act_path_group(const struct act_ctx *x, struct action *ac)
 			     "or the queue depths is needed.");
 }
 
+static void act_bandwidth(const struct act_ctx *x, struct action *ac)
+{
+	ac->what = xprintf("Give %s more bandwidth or send it fewer bytes: spread the IO over more links or HBAs, use a "
+			   "faster link, or move fewer bytes (compression, large reads outside the busy hours). Not deeper "
+			   "queues: its MB/s is flat at its ceiling while the latency rises.",
+			   x->ent);
+	ac->effect = xprintf("The same bytes move with less waiting; the large transfers finish sooner.");
+}
+
 static void act_path_restore(const struct act_ctx *x, struct action *ac)
 {
 	const char *ent = x->ent;
@@ -498,6 +507,7 @@ static const struct act_op act_ops[ACT_COUNT] = {
 	[ACT_CSV_REDIRECTED] = {.build = act_csv_redirected},
 	[ACT_HOST_DISK] = {.build = act_host_disk},
 	[ACT_PATH_GROUP] = {.build = act_path_group},
+	[ACT_BANDWIDTH] = {.build = act_bandwidth},
 };
 
 /* The step of key k led by finding f: its words (act_ops) and the finding it is because of. */

@@ -61,5 +61,6 @@ const struct detector detectors[] = {
 	{.kind = K_CPU_CONTENTION, .title = "a Hyper-V VM's virtual processors waiting for a logical processor", .run = det_hv_cpu_wait},
 	{.kind = K_LAT_PATH, .title = "one channel or target of an adapter slow while its sibling paths are fast",
 	 .run = det_path_group},
+	{.kind = K_BW_CEILING, .title = "an adapter at its bandwidth ceiling", .run = det_bandwidth},
 	{.title = NULL},
 };

@@ -211,6 +211,8 @@ void det_vdisk_above_device(struct analysis *a, const struct analyze_opts *o);
 
 /* detect_pathgrp.c */
 void det_path_group(struct analysis *a, const struct analyze_opts *o);
+/* detect_bw.c */
+void det_bandwidth(struct analysis *a, const struct analyze_opts *o);
 
 /* detect_cpu.c */
 void det_cpu_contention(struct analysis *a, const struct analyze_opts *o);

@@ -74,6 +74,9 @@ const struct kind_info kinds[K_COUNT] = {
 	[K_LAT_PATH] = {.name = "latency.path", .title = "one channel or target of an adapter slow while its sibling paths are fast",
 			.layer = LAYER_ADAPTER, .box = BOX_ADAPTER, .waits = true, .cause_rank = 0, .place = VP_ADAPTER,
 			.place_order = 0, .action = ACT_PATH_GROUP},
+	[K_BW_CEILING] = {.name = "bandwidth.ceiling", .title = "an adapter at its bandwidth ceiling (MB/s flat, latency rising)",
+			  .layer = LAYER_ADAPTER, .box = BOX_ADAPTER, .waits = true, .cause_rank = 0, .place = VP_ADAPTER,
+			  .place_order = 2, .action = ACT_BANDWIDTH},
 };
 
 int kind_find(const char *name)

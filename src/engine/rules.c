@@ -71,6 +71,9 @@
 	[R_HV_REDIR_SHARE] = {"hyperv.csv.redirected_share", 0.5, "", "a Cluster Shared Volume with at least this share of its IO redirected (Cluster CSVFS Redirected IO), sustained", "[ms-blog CSV performance counters 2014; ms-docs Use Cluster Shared Volumes] redirected IO goes over SMB to the coordinator node"}, \
 	[R_HV_CPU_WAIT_WARN] = {"hyperv.cpu_wait.warning_us", 60, "µs", "a VM's CPU Wait Time Per Dispatch (mean of its virtual processors) above this, sustained: its vCPUs wait for a logical processor", "[vendor Quest Spotlight] alarm over 60 µs; ~7-10 µs on an uncontended host [serverfault 675991]"}, \
 	[R_HV_CPU_WAIT_CRIT] = {"hyperv.cpu_wait.critical_us", 100, "µs", "... above this: critical", "[vendor Quest Spotlight] high over 100 µs"}, \
+	[R_ADP_LINK_MBPS] = {"adapter.link_mbps", 0, "MB/s", "an adapter's link data rate per direction (0 = not known: a plateau of MB/s is judged against the nominal FC rates); set it for one adapter in a [device vmhbaN] section", "[fcia, infostor 2010] 1/2/4/8/10/16GFC carry 100/200/400/800/1200/1600 MB/s per direction, 32GFC 3200; [pci-sig] a PCIe lane 250/500/985 MB/s (Gen1/2/3)"}, \
+	[R_BW_CEILING_PCT] = {"bandwidth.ceiling_pct", 90, "%", "an adapter moving at least this share of its link rate in one direction, with its latency risen (bandwidth.latency_rise): at its bandwidth ceiling", "[derived] a link at its data rate queues every further byte: latency grows with outstanding IO while MB/s stays flat (Little's law)"}, \
+	[R_BW_LAT_RISE] = {"bandwidth.latency_rise", 2, "x", "... its latency at the ceiling at least this many times its latency below half of it", "[derived] at a ceiling, latency = outstanding IO x bytes per IO / rate"}, \
 }
 
 const struct rule rule_table[R_COUNT] = RULES_INIT;

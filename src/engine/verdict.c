@@ -253,6 +253,7 @@ void analysis_verdict(struct analysis *a)
 			buf_printf(&b, "%s%s (%s — %s)", said ? "; and " : "",
 				   f->kind == K_PATH_CHANGE ? "on the path to the LUN"
 				   : f->kind == K_LAT_PATH  ? "on one path group inside the adapter (the network or fabric path, not the LUNs)"
+				   : f->kind == K_BW_CEILING ? "at the adapter's bandwidth ceiling (bytes, not queues)"
 							    : "at the host bus adapter", f->entity, f->summary);
 			said++;
 		}

@@ -95,5 +95,7 @@ void sc_build_sql_log_cpu(struct sim_config *c, int part);
 void sc_build_sql_log_storage(struct sim_config *c, int part);
 /* scenario_h36.c (issue 36) */
 void sc_build_iscsi_vmknic(struct sim_config *c, int part);
+void sc_build_hba_line_rate(struct sim_config *c, int part);
+void sc_build_oltp_470(struct sim_config *c, int part);
 
 #endif

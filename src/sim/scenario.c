@@ -462,6 +462,12 @@ const struct sim_scenario sim_scenarios[] = {
 	{.name = "iscsi-vmknic",
 	 .summary = "software iSCSI vmhba64 over two vmknics: every LUN's C1 path ~30 ms, its C0 path ~1 ms",
 	 .nparts = 1, .build = sc_build_iscsi_vmknic},
+	{.name = "hba-line-rate",
+	 .summary = "512 KiB export reads hold vmhba2 (8 Gb FC) flat at ~780 MiB/s for 40 min, DAVG ~0.7 -> ~20 ms, QUED 0",
+	 .nparts = 1, .build = sc_build_hba_line_rate, .duration = 3600, .interval = 5},
+	{.name = "oltp-470",
+	 .summary = "null: a healthy OLTP at ~470 MiB/s of 8 KiB IOs on one HBA, ~0.5 ms: no bandwidth problem",
+	 .nparts = 1, .build = sc_build_oltp_470},
 	{.name = NULL},
 };
 

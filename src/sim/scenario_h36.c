@@ -44,3 +44,45 @@ void sc_build_iscsi_vmknic(struct sim_config *c, int part)
 	c->tx.note = "every LUN's C1 path (the second vmknic) answers ~30 ms slower than its C0 path: a network "
 		     "path inside the adapter, not the LUNs or the array";
 }
+
+/* A nightly export reads D: with 512 KiB IOs through one 8 Gb FC HBA: over 20-87 % of the hour the
+ * export keeps ~32 reads outstanding and vmhba2 moves ~780 MiB/s, flat (8GFC's 800 MB/s per
+ * direction), while DAVG rises from ~0.7 ms to ~20 ms; QUED 0. The LU is modelled as one server
+ * whose transfer time per KiB is the link's (0.64 ms per 512 KiB): the capture cannot tell the
+ * link from anything else that moves bytes at that rate, so the finding is a guess by the rate. */
+void sc_build_hba_line_rate(struct sim_config *c, int part)
+{
+	(void)part;
+	struct sc_host h = sc_host_base(c);
+	struct sc_sql s = sc_sql_vm(c, &h, "SQL01", SIM_CTRL_PVSCSI, SC_ARRAY_FLASH, 1);
+	struct sim_dev *d = &c->dev[s.dev_d];
+	d->s0_r = d->s0_w = 0.1;
+	d->t_kib = (1000.0 / (800e6 / 1048576 * 2) - 0.1) / 504; /* 8GFC: 1,526 reads of 512 KiB per second */
+	d->parallel = 1;
+	sc_set_load(s.d, 1, 5, 1.0, 512, 64);
+	sc_add_phase(s.d, 0.2, 0.87, 32, 0.5);
+	sc_set_load(s.c, 1, 80, 0.4, 16, 8);
+	sc_bystander(c, &h);
+	sc_expect(c, "bandwidth.ceiling", c->adapter[h.hba2].name, NULL, 0.2, 0.87);
+	sc_absent_unrelated(c);
+	sc_absent(c, "latency.device", "latency.hba", "latency.path", "queue.device_saturated", "latency.kernel",
+		  "latency.datastore", NULL);
+	c->tx.note = "MB/s flat at the 8 Gb link's rate while the outstanding reads and DAVG rise: the bytes are the "
+		     "limit; no queue is full (QUED 0) and deeper queues would not help";
+}
+
+/* The null shape: a busy, healthy OLTP on one 16 Gb HBA — ~60,000 IOPS of 8 KiB (~470 MiB/s) at
+ * ~0.5 ms over the busy phase. Not a bandwidth problem (29 % of 1,600 MB/s, latency flat). */
+void sc_build_oltp_470(struct sim_config *c, int part)
+{
+	(void)part;
+	struct sc_host h = sc_host_base(c);
+	struct sc_sql s = sc_sql_vm(c, &h, "SQL01", SIM_CTRL_PVSCSI, SC_ARRAY_FLASH, 1);
+	c->dev[s.dev_d].parallel = 96;
+	sc_set_load(s.d, 8, 1, 0.7, 8, 8);
+	sc_add_phase(s.d, 0.2, 0.85, 48, 0.3);
+	sc_bystander(c, &h);
+	sc_absent_all(c);
+	c->tx.note = "470 MB/s of 8 KiB IOs is a busy OLTP, not a ceiling: MB/s follows the load and latency stays flat";
+}
+

@@ -1,0 +1,191 @@
+/* check_beyond.c — issue 36's detectors on small captures: one channel or target of an adapter
+ * slow while its sibling paths are fast (latency.path), an adapter at its bandwidth ceiling
+ * (bandwidth.ceiling) and their null shapes. Its tcase runs in the iopath suite. */
+#include <math.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "memcap.h"
+#include "suites.h"
+
+void beyond_tcases(Suite *s);
+
+/* The host capture (200 rows of 2 s) analysed with rules r (NULL: defaults). */
+static void run_host(struct analysis *a, const struct mcol *h, int nh, const struct rules *r)
+{
+	struct buf hb, msgs;
+	buf_init(&hb);
+	buf_init(&msgs);
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	co.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &msgs};
+	if (r)
+		a->rules = *r;
+	memcap(&hb, false, "esx01", h, nh, 200, 2);
+	ck_assert_int_eq(model_add_capture_mem(&a->m, "esx.csv", hb.data, hb.len, &co), 0);
+	struct analyze_opts o;
+	memset(&o, 0, sizeof o);
+	analysis_run(a, &o);
+	buf_free(&hb);
+	buf_free(&msgs);
+}
+
+static int count_kind(const struct analysis *a, enum kind k)
+{
+	int n = 0;
+	for (size_t i = 0; i < a->nf; i++)
+		n += a->f[i].kind == k;
+	return n;
+}
+
+static const struct finding *kind_of(const struct analysis *a, enum kind k)
+{
+	for (size_t i = 0; i < a->nf; i++)
+		if (a->f[i].kind == k)
+			return &a->f[i];
+	return NULL;
+}
+
+#define PATH(n, c, d) {"Physical Disk Path(vmhba64:C" #c ":T0:L" #n ")\\Commands/sec", mc_wave, {200, 50, 3 + n}}, \
+	{"Physical Disk Path(vmhba64:C" #c ":T0:L" #n ")\\Average Driver MilliSec/Command", mc_konst, {d}}
+#define DEV(x, l, n) {"Physical Disk SCSI Device(naa." #x ")\\Commands/sec", mc_wave, {400, 100, 3 + l}}, \
+	{"Physical Disk SCSI Device(naa." #x ")\\Average Driver MilliSec/Command", mc_konst, {n}}
+
+/* Software iSCSI with port binding: every LUN's C1 path at 31 ms, its C0 path at 1.2 ms. One
+ * finding on vmhba64:C1 naming the network path; the LUNs' device latency folded into it. */
+START_TEST(one_slow_channel_inside_an_adapter)
+{
+	static const struct mcol h[] = {
+		DEV(A, 1, 16.1), DEV(B, 2, 16.1), DEV(C, 3, 16.1),
+		PATH(1, 0, 1.2), PATH(1, 1, 31), PATH(2, 0, 1.2), PATH(2, 1, 31), PATH(3, 0, 1.2), PATH(3, 1, 31),
+		{"Physical Disk Adapter(vmhba64)\\Commands/sec", mc_wave, {1200, 300, 5}},
+		{"Physical Disk Adapter(vmhba64)\\Average Driver MilliSec/Command", mc_konst, {16.1}},
+	};
+	struct analysis a;
+	analysis_init(&a);
+	run_host(&a, h, (int)(sizeof h / sizeof h[0]), NULL);
+	ck_assert_int_eq(count_kind(&a, K_LAT_PATH), 1);
+	ck_assert_int_eq(count_kind(&a, K_LAT_DEVICE), 0);
+	const struct finding *f = kind_of(&a, K_LAT_PATH);
+	ck_assert_str_eq(f->entity, "vmhba64:C1");
+	ck_assert_int_eq(f->sev, SEV_CRITICAL);
+	ck_assert_double_eq_tol(f->ev[0].median, 31, 0.01);
+	ck_assert_ptr_nonnull(strstr(f->summary, "naa.B"));
+	ck_assert_ptr_nonnull(strstr(f->advice, "MTU"));
+	ck_assert_ptr_nonnull(strstr(a.verdict, "path group inside the adapter"));
+	ck_assert_ptr_null(strstr(a.verdict, "array or fabric"));
+	analysis_free(&a);
+}
+END_TEST
+
+/* Both channels slow: the LUNs (or the array), not one path — no latency.path. */
+START_TEST(every_channel_slow_is_not_a_path)
+{
+	static const struct mcol h[] = {
+		DEV(A, 1, 31), DEV(B, 2, 31),
+		PATH(1, 0, 31), PATH(1, 1, 31), PATH(2, 0, 31), PATH(2, 1, 31),
+	};
+	struct analysis a;
+	analysis_init(&a);
+	run_host(&a, h, (int)(sizeof h / sizeof h[0]), NULL);
+	ck_assert_int_eq(count_kind(&a, K_LAT_PATH), 0);
+	ck_assert_int_ge(count_kind(&a, K_LAT_DEVICE), 1);
+	analysis_free(&a);
+}
+END_TEST
+
+/* An FC adapter with one channel reaching two array ports: target T1's paths slow, T0's fast. */
+START_TEST(one_slow_target_inside_an_adapter)
+{
+	static const struct mcol h[] = {
+		DEV(A, 1, 16.1), DEV(B, 2, 16.1),
+		{"Physical Disk Path(vmhba2:C0:T0:L1)\\Commands/sec", mc_wave, {200, 50, 4}},
+		{"Physical Disk Path(vmhba2:C0:T0:L1)\\Average Driver MilliSec/Command", mc_konst, {0.8}},
+		{"Physical Disk Path(vmhba2:C0:T1:L1)\\Commands/sec", mc_wave, {200, 50, 4}},
+		{"Physical Disk Path(vmhba2:C0:T1:L1)\\Average Driver MilliSec/Command", mc_konst, {31}},
+		{"Physical Disk Path(vmhba2:C0:T0:L2)\\Commands/sec", mc_wave, {200, 50, 5}},
+		{"Physical Disk Path(vmhba2:C0:T0:L2)\\Average Driver MilliSec/Command", mc_konst, {0.8}},
+		{"Physical Disk Path(vmhba2:C0:T1:L2)\\Commands/sec", mc_wave, {200, 50, 5}},
+		{"Physical Disk Path(vmhba2:C0:T1:L2)\\Average Driver MilliSec/Command", mc_konst, {31}},
+	};
+	struct analysis a;
+	analysis_init(&a);
+	run_host(&a, h, (int)(sizeof h / sizeof h[0]), NULL);
+	const struct finding *f = kind_of(&a, K_LAT_PATH);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_str_eq(f->entity, "vmhba2:T1");
+	ck_assert_ptr_nonnull(strstr(f->advice, "array port"));
+	analysis_free(&a);
+}
+END_TEST
+
+/* 512 KiB reads: 100 MiB/s at 0.7 ms for 50 rows, then ~760 MiB/s (+-3 %) at ~20 ms. */
+static const struct mcol bw_capture[] = {
+	{"Physical Disk Adapter(vmhba2)\\Commands/sec", mc_pulse, {200, 1520, 50, 1000}},
+	{"Physical Disk Adapter(vmhba2)\\MBytes Read/sec", mc_pulse, {100, 760, 50, 1000}},
+	{"Physical Disk Adapter(vmhba2)\\MBytes Written/sec", mc_konst, {2}},
+	{"Physical Disk Adapter(vmhba2)\\Average Driver MilliSec/Command", mc_pulse, {0.7, 20, 50, 1000}},
+};
+
+START_TEST(an_adapter_at_its_bandwidth_ceiling)
+{
+	struct analysis a;
+	analysis_init(&a);
+	run_host(&a, bw_capture, 4, NULL);
+	const struct finding *f = kind_of(&a, K_BW_CEILING);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_str_eq(f->entity, "vmhba2");
+	ck_assert_int_eq(f->sev, SEV_WARNING);
+	ck_assert(f->heuristic);
+	ck_assert_ptr_nonnull(strstr(f->summary, "8GFC"));
+	ck_assert_ptr_null(strstr(f->advice, "queue depth"));
+	ck_assert_ptr_nonnull(strstr(a.verdict, "bandwidth ceiling"));
+	analysis_free(&a);
+	/* the rule says the link is 16 Gb: 760 MiB/s is half of it, no ceiling */
+	struct rules r;
+	rules_init(&r);
+	r.v[R_ADP_LINK_MBPS] = 1600;
+	analysis_init(&a);
+	run_host(&a, bw_capture, 4, &r);
+	ck_assert_ptr_null(kind_of(&a, K_BW_CEILING));
+	analysis_free(&a);
+	/* ... and 8 Gb: a fact, not a guess */
+	r.v[R_ADP_LINK_MBPS] = 800;
+	analysis_init(&a);
+	run_host(&a, bw_capture, 4, &r);
+	f = kind_of(&a, K_BW_CEILING);
+	ck_assert_ptr_nonnull(f);
+	ck_assert(!f->heuristic);
+	ck_assert_ptr_nonnull(strstr(f->summary, "adapter.link_mbps"));
+	analysis_free(&a);
+}
+END_TEST
+
+/* The null shape: a healthy OLTP at ~470 MiB/s of 8 KiB on one HBA, latency flat: no ceiling. */
+START_TEST(busy_oltp_is_not_a_ceiling)
+{
+	static const struct mcol h[] = {
+		{"Physical Disk Adapter(vmhba2)\\Commands/sec", mc_pulse, {20000, 60000, 50, 1000}},
+		{"Physical Disk Adapter(vmhba2)\\MBytes Read/sec", mc_pulse, {110, 330, 50, 1000}},
+		{"Physical Disk Adapter(vmhba2)\\MBytes Written/sec", mc_pulse, {50, 140, 50, 1000}},
+		{"Physical Disk Adapter(vmhba2)\\Average Driver MilliSec/Command", mc_wave, {0.5, 0.05, 7}},
+	};
+	struct analysis a;
+	analysis_init(&a);
+	run_host(&a, h, 4, NULL);
+	ck_assert_ptr_null(kind_of(&a, K_BW_CEILING));
+	analysis_free(&a);
+}
+END_TEST
+
+void beyond_tcases(Suite *s)
+{
+	TCase *t = tcase_create("beyond");
+	tcase_add_test(t, one_slow_channel_inside_an_adapter);
+	tcase_add_test(t, every_channel_slow_is_not_a_path);
+	tcase_add_test(t, one_slow_target_inside_an_adapter);
+	tcase_add_test(t, an_adapter_at_its_bandwidth_ceiling);
+	tcase_add_test(t, busy_oltp_is_not_a_ceiling);
+	suite_add_tcase(s, t);
+}
