@@ -10,8 +10,14 @@
 
 void beyond_tcases(Suite *s);
 
-/* The host capture (200 rows of 2 s) analysed with rules r (NULL: defaults). */
+/* The host capture (rows of iv s) analysed with rules r (NULL: defaults). */
+static void run_host_iv(struct analysis *a, const struct mcol *h, int nh, const struct rules *r, int rows, int iv);
 static void run_host(struct analysis *a, const struct mcol *h, int nh, const struct rules *r)
+{
+	run_host_iv(a, h, nh, r, 200, 2);
+}
+
+static void run_host_iv(struct analysis *a, const struct mcol *h, int nh, const struct rules *r, int rows, int iv)
 {
 	struct buf hb, msgs;
 	buf_init(&hb);
@@ -22,7 +28,7 @@ static void run_host(struct analysis *a, const struct mcol *h, int nh, const str
 	co.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &msgs};
 	if (r)
 		a->rules = *r;
-	memcap(&hb, false, "esx01", h, nh, 200, 2);
+	memcap(&hb, false, "esx01", h, nh, rows, iv);
 	ck_assert_int_eq(model_add_capture_mem(&a->m, "esx.csv", hb.data, hb.len, &co), 0);
 	struct analyze_opts o;
 	memset(&o, 0, sizeof o);
@@ -179,6 +185,50 @@ START_TEST(busy_oltp_is_not_a_ceiling)
 }
 END_TEST
 
+/* A rule holds for a duration: sustain.samples (5) rows at 2-5 s, fewer at coarser intervals as
+ * long as they last longer than sustain.seconds (20 s), never under sustain.min_samples (2). */
+START_TEST(sustain_is_a_duration)
+{
+	struct rules r;
+	rules_init(&r);
+	ck_assert_int_eq(rules_sustain_samples(&r, 2), 5);
+	ck_assert_int_eq(rules_sustain_samples(&r, 4), 5);
+	ck_assert_int_eq(rules_sustain_samples(&r, 5), 5);
+	ck_assert_int_eq(rules_sustain_samples(&r, 5.003), 5);
+	ck_assert_int_eq(rules_sustain_samples(&r, 10), 3);
+	ck_assert_int_eq(rules_sustain_samples(&r, 15), 2);
+	ck_assert_int_eq(rules_sustain_samples(&r, 300), 2);
+}
+END_TEST
+
+/* esxtop -d 300: one row at DAVG 54 ms (over twice the 15 ms rule) is a finding that says the
+ * sampling cannot tell how long within it; one row at 25 ms is not; the coverage says what 300 s
+ * rows cannot show. */
+START_TEST(one_coarse_row_far_above)
+{
+	static const struct mcol h[] = {
+		{"Physical Disk SCSI Device(naa.A)\\Commands/sec", mc_konst, {500}},
+		{"Physical Disk SCSI Device(naa.A)\\Average Driver MilliSec/Command", mc_pulse, {3.4, 54, 20, 21}},
+		{"Physical Disk SCSI Device(naa.B)\\Commands/sec", mc_konst, {500}},
+		{"Physical Disk SCSI Device(naa.B)\\Average Driver MilliSec/Command", mc_pulse, {3.4, 25, 20, 21}},
+	};
+	struct analysis a;
+	analysis_init(&a);
+	run_host_iv(&a, h, 4, NULL, 48, 300);
+	int n = 0;
+	for (size_t i = 0; i < a.nf; i++)
+		if (a.f[i].kind == K_LAT_DEVICE) {
+			n++;
+			ck_assert_str_eq(a.f[i].entity, "naa.A");
+			ck_assert_ptr_nonnull(strstr(a.f[i].summary, "the sampling (300 s) cannot tell how long within the row"));
+		}
+	ck_assert_int_eq(n, 1);
+	ck_assert_ptr_nonnull(a.cov.layer[LAYER_DEVICE].why);
+	ck_assert_ptr_nonnull(strstr(a.cov.layer[LAYER_DEVICE].why, "one row every 300 s"));
+	analysis_free(&a);
+}
+END_TEST
+
 void beyond_tcases(Suite *s)
 {
 	TCase *t = tcase_create("beyond");
@@ -187,5 +237,7 @@ void beyond_tcases(Suite *s)
 	tcase_add_test(t, one_slow_target_inside_an_adapter);
 	tcase_add_test(t, an_adapter_at_its_bandwidth_ceiling);
 	tcase_add_test(t, busy_oltp_is_not_a_ceiling);
+	tcase_add_test(t, sustain_is_a_duration);
+	tcase_add_test(t, one_coarse_row_far_above);
 	suite_add_tcase(s, t);
 }

@@ -76,6 +76,7 @@ static const struct {
 	{"iscsi-vmknic", "", true},
 	{"hba-line-rate", "", false},
 	{"oltp-470", "", true},
+	{"coarse-300", "", false},
 };
 #define NSCEN (int)(sizeof scenarios / sizeof scenarios[0])
 static const char *const seeds[] = {"1", "2", "3"};

@@ -1184,6 +1184,7 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 				f->end = a->window.to;
 		}
 	}
+	analysis_sampling(a, true); /* sampling.c: a finding of one coarse row says so */
 	fold_adapter_errors(a);
 	refine_advice(a);
 	raise_causes(a);
@@ -1196,6 +1197,7 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 	vdisk_backing(a, &ci);
 	coverage_free(&a->cov);
 	coverage_build(&ci, &a->cov);
+	analysis_sampling(a, false); /* sampling.c: the coverage's sampling line */
 	analysis_verdict(a);
 	struct topo_in ti = analysis_topo(a);
 	a->nshown = topology_build(&ti, a->shown);

@@ -119,6 +119,10 @@ struct analysis {
 };
 
 void analysis_init(struct analysis *a);
+/* sampling.c: with findings, a finding made of one row longer than sustain.seconds says the
+ * sampling cannot tell how long within it; without, the coverage of the layers a coarse capture
+ * assesses gets the sampling line. */
+void analysis_sampling(struct analysis *a, bool findings);
 /* For a slow guest disk's finding f on stack st: its LUN's mean DAVG over f's time (ms, into
  * *davg) as a share of the guest's latency (f's first evidence median); NaN when the stack has no
  * SCSI LUN with DAVG then. */

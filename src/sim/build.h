@@ -97,5 +97,6 @@ void sc_build_sql_log_storage(struct sim_config *c, int part);
 void sc_build_iscsi_vmknic(struct sim_config *c, int part);
 void sc_build_hba_line_rate(struct sim_config *c, int part);
 void sc_build_oltp_470(struct sim_config *c, int part);
+void sc_build_coarse_300(struct sim_config *c, int part);
 
 #endif

@@ -468,6 +468,9 @@ const struct sim_scenario sim_scenarios[] = {
 	{.name = "oltp-470",
 	 .summary = "null: a healthy OLTP at ~470 MiB/s of 8 KiB IOs on one HBA, ~0.5 ms: no bandwidth problem",
 	 .nparts = 1, .build = sc_build_oltp_470},
+	{.name = "coarse-300",
+	 .summary = "esxtop -d 300 and 5-min perfmon over 4 h: D:'s LUN ~50 ms for ten minutes, two or three rows",
+	 .nparts = 1, .build = sc_build_coarse_300, .duration = 14400, .interval = 300, .perf_interval = 300},
 	{.name = NULL},
 };
 
