@@ -2,9 +2,13 @@
  * slow while its sibling paths are fast (latency.path), an adapter at its bandwidth ceiling
  * (bandwidth.ceiling) and their null shapes. Its tcase runs in the iopath suite. */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis.h"
+#include "maps.h"
 #include "memcap.h"
 #include "suites.h"
 
@@ -229,6 +233,39 @@ START_TEST(one_coarse_row_far_above)
 }
 END_TEST
 
+/* Every virtual disk controller: VM:scsiC:T, VM:nvmeC:T, VM:sataC:T in names and in --map. */
+START_TEST(every_virtual_disk_controller)
+{
+	const char *n = "SQL01:nvme0:1";
+	ck_assert_ptr_eq(vdisk_ctrl(n), n + 5);
+	ck_assert_str_eq(vdisk_bus(n), "nvme");
+	ck_assert_str_eq(vdisk_bus("SQL01:scsi1:15"), "scsi");
+	const char *u = "APP02 (104c07ff-3663-44fb-9d89-a563c801611c):sata0:2";
+	ck_assert_str_eq(vdisk_ctrl(u), ":sata0:2");
+	ck_assert_ptr_null(vdisk_ctrl("SQL01"));
+	ck_assert_ptr_null(vdisk_ctrl("SQL01:nvme0"));
+	ck_assert_ptr_null(vdisk_ctrl("SQL01:nvmeX:1"));
+	ck_assert_ptr_null(vdisk_ctrl("SQL01:usb0:1"));
+	char path[] = "/tmp/iopsy-map-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	FILE *fp = fdopen(fd, "w");
+	fputs("SQL01\\D: = SQL01:nvme0:1\nSQL01\\E: = SQL01:sata0:0\nSQL01\\F: = SQL01:scsi0:3\nSQL01\\G: = SQL01:usb0:1\n", fp);
+	fclose(fp);
+	struct diskmap dm;
+	struct buf msgs;
+	buf_init(&msgs);
+	ck_assert_int_eq(diskmap_read(&dm, path, DIAG_INTO(&msgs)), ERR_FORMAT); /* the usb line only */
+	ck_assert_uint_eq(dm.n, 3);
+	ck_assert_str_eq(dm.l[0].vdisk, "SQL01:nvme0:1");
+	ck_assert_str_eq(dm.l[1].vdisk, "SQL01:sata0:0");
+	ck_assert_msg(msgs.data && strstr(msgs.data, "VM:nvmeC:T"), "%s", msgs.data ? msgs.data : "(none)");
+	diskmap_free(&dm);
+	buf_free(&msgs);
+	unlink(path);
+}
+END_TEST
+
 void beyond_tcases(Suite *s)
 {
 	TCase *t = tcase_create("beyond");
@@ -239,5 +276,6 @@ void beyond_tcases(Suite *s)
 	tcase_add_test(t, busy_oltp_is_not_a_ceiling);
 	tcase_add_test(t, sustain_is_a_duration);
 	tcase_add_test(t, one_coarse_row_far_above);
+	tcase_add_test(t, every_virtual_disk_controller);
 	suite_add_tcase(s, t);
 }

@@ -77,6 +77,7 @@ static const struct {
 	{"hba-line-rate", "", false},
 	{"oltp-470", "", true},
 	{"coarse-300", "", false},
+	{"vnvme", "", true},
 };
 #define NSCEN (int)(sizeof scenarios / sizeof scenarios[0])
 static const char *const seeds[] = {"1", "2", "3"};

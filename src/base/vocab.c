@@ -1,6 +1,9 @@
 /* vocab.c — names, labels and units of the layers and metrics (see vocab.h). */
 #include "vocab.h"
 
+#include <ctype.h>
+#include <string.h>
+
 const char *const layer_names[LAYER_COUNT] = {"guest", "vscsi", "world", "device", "adapter", "array", "vm", "sql", "path", "volume"};
 
 const struct metric_info metric_info[M_COUNT] = {
@@ -81,3 +84,43 @@ const struct metric_info metric_info[M_COUNT] = {
 	[M_H_CDQL] = {"host_current_queue", "host Current Disk Queue Length", "IOs"},
 	[M_H_ADQL] = {"host_avg_queue", "host Avg. Disk Queue Length", "IOs"},
 };
+
+static const char *const vd_buses[] = {"scsi", "nvme", "sata", "ide"};
+
+/* Whether s is "<bus>C:T" to its end. */
+static const char *bus_at(const char *s)
+{
+	for (size_t b = 0; b < sizeof vd_buses / sizeof vd_buses[0]; b++) {
+		size_t n = strlen(vd_buses[b]);
+		if (strncmp(s, vd_buses[b], n) != 0)
+			continue;
+		const char *p = s + n;
+		if (!isdigit((unsigned char)*p))
+			continue;
+		while (isdigit((unsigned char)*p))
+			p++;
+		if (*p++ != ':' || !isdigit((unsigned char)*p))
+			continue;
+		while (isdigit((unsigned char)*p))
+			p++;
+		if (!*p)
+			return vd_buses[b];
+	}
+	return NULL;
+}
+
+const char *vdisk_ctrl(const char *name)
+{
+	if (!name)
+		return NULL;
+	for (const char *q = strrchr(name, ':'); q && q > name; q--)
+		if (*q == ':' && bus_at(q + 1))
+			return q;
+	return NULL;
+}
+
+const char *vdisk_bus(const char *name)
+{
+	const char *c = vdisk_ctrl(name);
+	return c ? bus_at(c + 1) : NULL;
+}

@@ -59,4 +59,11 @@ struct metric_info {
 };
 extern const struct metric_info metric_info[M_COUNT];
 
+/* The controller part that ends a virtual disk's name — ":scsiC:T" (LSI Logic, PVSCSI, BusLogic),
+ * ":nvmeC:T" (vNVMe), ":sataC:T" (AHCI) or ":ideC:T" — or NULL when the name has none: the VM is
+ * what comes before it ("SQL01:nvme0:1" -> ":nvme0:1"). */
+const char *vdisk_ctrl(const char *name);
+/* The controller bus of that part: "scsi", "nvme", "sata", "ide"; NULL when none. */
+const char *vdisk_bus(const char *name);
+
 #endif

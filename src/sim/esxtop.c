@@ -477,7 +477,8 @@ static int layout(struct sim_esx *w, struct sim_line *hdr, long budget)
 		for (int v = 0; v < c->nvdisk; v++) {
 			if (c->vdisk[v].vm != vm)
 				continue;
-			snprintf(inst, sizeof inst, "%s:scsi%d:%d", c->vm[vm].name, c->ctrl[c->vdisk[v].ctrl].bus,
+			snprintf(inst, sizeof inst, "%s:%s%d:%d", c->vm[vm].name, sim_ctrl_bus(c->ctrl[c->vdisk[v].ctrl].kind),
+				 c->ctrl[c->vdisk[v].ctrl].bus,
 				 c->vdisk[v].target);
 			if (!add_storage(w, hdr, "Virtual Disk", inst, vdisk_ctr, w->vd_base[v]))
 				return ERR_NOMEM;

@@ -25,7 +25,9 @@ enum {
 	SIM_MAX_DEVEV = 4,      /* device events (stalls, path failovers) */
 };
 
-enum sim_ctrl_kind { SIM_CTRL_LSI, SIM_CTRL_PVSCSI };
+enum sim_ctrl_kind { SIM_CTRL_LSI, SIM_CTRL_PVSCSI, SIM_CTRL_NVME };
+/* The name esxtop and the VMX give the controller's bus: "scsi" (LSI, PVSCSI), "nvme" (vNVMe). */
+static inline const char *sim_ctrl_bus(enum sim_ctrl_kind k) { return k == SIM_CTRL_NVME ? "nvme" : "scsi"; }
 
 /* What backs a datastore: a SCSI LUN (FC/iSCSI, esxtop SCSI Device/Path/World objects), an NFS
  * export (esxtop "Physical Disk NFS Volume", guest-side latency only) or vSAN (no device object

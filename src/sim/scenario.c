@@ -471,6 +471,9 @@ const struct sim_scenario sim_scenarios[] = {
 	{.name = "coarse-300",
 	 .summary = "esxtop -d 300 and 5-min perfmon over 4 h: D:'s LUN ~50 ms for ten minutes, two or three rows",
 	 .nparts = 1, .build = sc_build_coarse_300, .duration = 14400, .interval = 300, .perf_interval = 300},
+	{.name = "vnvme",
+	 .summary = "SQL01's disks on a vNVMe controller (SQL01:nvme0:1); D:'s LUN ~25 ms over 30-80 %",
+	 .nparts = 1, .build = sc_build_vnvme},
 	{.name = NULL},
 };
 

@@ -108,3 +108,24 @@ void sc_build_coarse_300(struct sim_config *c, int part)
 	c->tx.note = "ten minutes of ~50 ms in two or three 300 s rows: a finding, with the sampling's limit said; "
 		     "not 'brief spikes'";
 }
+
+/* SQL01's disks on a vNVMe controller (VM:nvme0:T, as esxtop and the VMX name them); D:'s LUN slow
+ * (a hybrid array busy, DAVG ~25 ms) over 30-80 %: the disks map (by --map and by IOPS alike) and the
+ * finding goes down the stack to the LUN, not "give the host's capture". */
+void sc_build_vnvme(struct sim_config *c, int part)
+{
+	(void)part;
+	struct sc_host h = sc_host_base(c);
+	struct sc_sql s = sc_sql_vm(c, &h, "SQL01", SIM_CTRL_NVME, SC_ARRAY_HYBRID, 1);
+	struct sim_dev *d = &c->dev[s.dev_d];
+	sc_set_load(s.d, 6, 8, 0.8, 8, 8);
+	sc_add_svc_phase(d, 0.3, 0.8, 6, 1);
+	sc_bystander(c, &h);
+	c->sql_counters = true;
+	c->tx.coverage = true;
+	sc_expect(c, "latency.device", d->naa, NULL, 0.3, 0.8);
+	sc_expect(c, "latency.guest_read", "D:", "SQL01", 0.3, 0.8);
+	sc_absent_unrelated(c);
+	sc_absent(c, "latency.hba", "latency.path", "bandwidth.ceiling", "latency.datastore", "queue.guest_vscsi_cap", NULL);
+	c->tx.note = "virtual disks on a vNVMe controller (SQL01:nvme0:1): mapped like SCSI ones; the LUN is slow";
+}
