@@ -34,6 +34,8 @@ static const struct counter_map esx_disk[] = {
 	{"Resets/sec", M_RESETS, 1},
 	{"Failed Commands/sec", M_FAILED, 1},
 	{"Split Commands/sec", M_SPLIT, 1},
+	{"Reserves/sec", M_RESV, 1},
+	{"Conflicts/sec", M_CONS, 1},
 	{NULL, 0, 0},
 };
 

@@ -20,6 +20,7 @@ const char *vmk_kind_name(enum vmk_kind k)
 	case VMK_REPEAT: return "error repeated";
 	case VMK_PATH: return "path change";
 	case VMK_ALUA: return "ALUA path state";
+	case VMK_RSV_LONG: return "long VMFS reservation";
 	}
 	return "?";
 }
@@ -136,7 +137,7 @@ struct last_error {
 };
 
 struct parser {
-	struct re ts, fail, fail_tail, reduce, det, imp, rep, active, doubt, dead, alua, dev, pathre;
+	struct re ts, fail, fail_tail, reduce, det, imp, rep, active, doubt, dead, alua, dev, pathre, rsv;
 	struct last_error last[VMK_LAST_ERRORS];
 	int nlast, next;
 };
@@ -168,6 +169,7 @@ static int parser_init(struct parser *p)
 	    re_init(&p->reduce, "Reduced the queue depth for device ([^ ,]+) to (\\d+)") ||
 	    re_init(&p->det, "Device (\\S+) performance has deteriorated\\. I/O latency increased from average "
 			     "value of (\\d+) microseconds to (\\d+) microseconds") ||
+	    re_init(&p->rsv, "Long VMFS\\d? rsv time on '([^']+)' \\(held for (\\d+) msecs\\)") ||
 	    re_init(&p->imp, "Device (\\S+) performance has improved\\. I/O latency reduced from (\\d+) "
 			     "microseconds to (\\d+) microseconds"))
 		return ERR_NOMEM;
@@ -182,6 +184,7 @@ static void parser_free(struct parser *p)
 	re_free(&p->reduce);
 	re_free(&p->det);
 	re_free(&p->imp);
+	re_free(&p->rsv);
 	re_free(&p->rep);
 	re_free(&p->active);
 	re_free(&p->doubt);
@@ -223,7 +226,8 @@ static void parse_line(struct parser *p, struct vmk_log *log, const char *s, siz
 	log->lines++;
 	/* cheap prefilter: every interesting line names a device or a path */
 	if (!memmem(s, n, "dev", 3) && !memmem(s, n, "Device", 6) && !memmem(s, n, "device", 6) &&
-	    !memmem(s, n, "path", 4) && !memmem(s, n, "Path", 4) && !memmem(s, n, "alua", 4) && !memmem(s, n, "ALUA", 4))
+	    !memmem(s, n, "path", 4) && !memmem(s, n, "Path", 4) && !memmem(s, n, "alua", 4) && !memmem(s, n, "ALUA", 4) &&
+	    !memmem(s, n, "rsv time", 8))
 		return;
 	int64_t t = 0;
 	const char *host = NULL;
@@ -275,6 +279,15 @@ static void parse_line(struct parser *p, struct vmk_log *log, const char *s, siz
 		x.hs = le ? le->hs : 0;
 		x.ds = le ? le->ds : 0;
 		x.repeat = true;
+		add(log, &x);
+	} else if (re_match(&p->rsv, s, n)) {
+		const char *v;
+		size_t vl;
+		group(&p->rsv, s, 1, &x.dev, &x.dl);
+		group(&p->rsv, s, 2, &v, &vl);
+		if (!parse_number(v, vl, &x.value))
+			x.value = 0;
+		x.kind = VMK_RSV_LONG;
 		add(log, &x);
 	} else if (re_match(&p->reduce, s, n)) {
 		const char *v;

@@ -19,6 +19,8 @@ enum vmk_kind {
 	VMK_PATH,        /* NMP: the active path changed ("Changing active path from A to B"), a path
 	                  * marked dead, a device "state in doubt" or awaiting a path failover */
 	VMK_ALUA,        /* an ALUA (SATP) path state: AO, ANO, STANDBY, UNAVAILABLE, TRANSITIONING */
+	VMK_RSV_LONG,    /* "Long VMFS rsv time on 'DATASTORE' (held for N msecs)": a VMFS metadata
+	                  * reservation held long (device: the datastore's name; value: ms) */
 };
 #define VMK_MAX_EVENTS 200000
 

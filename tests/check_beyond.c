@@ -9,6 +9,7 @@
 
 #include "analysis.h"
 #include "maps.h"
+#include "vmklog.h"
 #include "memcap.h"
 #include "suites.h"
 
@@ -266,6 +267,101 @@ START_TEST(every_virtual_disk_controller)
 }
 END_TEST
 
+/* A snapshot storm on a non-ATS LUN: 30 conflicts/s on 35 reservations/s over rows 50-150 while
+ * DAVG is 25 ms: reservation contention, the device latency folded in (the array cleared). */
+START_TEST(reservation_contention)
+{
+	static const struct mcol h[] = {
+		{"Physical Disk SCSI Device(naa.A)\\Commands/sec", mc_konst, {800}},
+		{"Physical Disk SCSI Device(naa.A)\\Average Driver MilliSec/Command", mc_pulse, {1.0, 25, 50, 150}},
+		{"Physical Disk SCSI Device(naa.A)\\Reserves/sec", mc_pulse, {0, 35, 50, 150}},
+		{"Physical Disk SCSI Device(naa.A)\\Conflicts/sec", mc_pulse, {0, 30, 50, 150}},
+	};
+	struct analysis a;
+	analysis_init(&a);
+	run_host(&a, h, 4, NULL);
+	ck_assert_int_eq(count_kind(&a, K_RSV_CONFLICT), 1);
+	ck_assert_int_eq(count_kind(&a, K_LAT_DEVICE), 0);
+	const struct finding *f = kind_of(&a, K_RSV_CONFLICT);
+	ck_assert_int_eq(f->sev, SEV_WARNING);
+	ck_assert_ptr_nonnull(strstr(f->summary, "not the array"));
+	ck_assert_ptr_nonnull(strstr(f->advice, "ATS"));
+	ck_assert_ptr_nonnull(strstr(a.verdict, "SCSI reservations"));
+	analysis_free(&a);
+}
+END_TEST
+
+/* The null shapes: an ATS snapshot storm (no reservations, no conflicts) with a latency bump is
+ * no reservation finding; conflicts without a stall are information only. */
+START_TEST(ats_storm_is_not_a_reservation_problem)
+{
+	static const struct mcol h[] = {
+		{"Physical Disk SCSI Device(naa.A)\\Commands/sec", mc_konst, {800}},
+		{"Physical Disk SCSI Device(naa.A)\\Average Driver MilliSec/Command", mc_pulse, {1.0, 3, 50, 150}},
+		{"Physical Disk SCSI Device(naa.A)\\Reserves/sec", mc_konst, {0}},
+		{"Physical Disk SCSI Device(naa.A)\\Conflicts/sec", mc_konst, {0}},
+		{"Physical Disk SCSI Device(naa.B)\\Commands/sec", mc_konst, {800}},
+		{"Physical Disk SCSI Device(naa.B)\\Average Driver MilliSec/Command", mc_konst, {1.0}},
+		{"Physical Disk SCSI Device(naa.B)\\Reserves/sec", mc_pulse, {0, 35, 50, 150}},
+		{"Physical Disk SCSI Device(naa.B)\\Conflicts/sec", mc_pulse, {0, 30, 50, 150}},
+	};
+	struct analysis a;
+	analysis_init(&a);
+	run_host(&a, h, 8, NULL);
+	for (size_t i = 0; i < a.nf; i++)
+		if (a.f[i].kind == K_RSV_CONFLICT) {
+			ck_assert_str_eq(a.f[i].entity, "naa.B");
+			ck_assert_int_eq(a.f[i].sev, SEV_INFO);
+		}
+	analysis_free(&a);
+}
+END_TEST
+
+/* vmkernel.log: D:0x18 RESERVATION CONFLICT and "Long VMFS rsv time" lines. */
+START_TEST(reservation_lines_of_the_log)
+{
+	static const char text[] =
+		"2026-07-27T13:02:00.100Z cpu3:32800)ScsiDeviceIO: 2331: Cmd(0x412e803e8d00) 0x2a, CmdSN 0x1b3 from world "
+		"32818 to dev \"naa.A\" failed H:0x0 D:0x18 P:0x0 Possible sense data: 0x0 0x0 0x0.\n"
+		"2026-07-27T13:02:01.200Z cpu1:33001)WARNING: FS3Misc: 1787: Long VMFS rsv time on 'DS01' (held for 2263 "
+		"msecs). # R: 1, # W: 1 bytesXfer: 2 sectors\n";
+	struct vmk_log log;
+	struct buf msgs;
+	buf_init(&msgs);
+	ck_assert_int_eq(vmklog_parse(&log, text, strlen(text), DIAG_INTO(&msgs)), 0);
+	ck_assert_uint_eq(log.n, 2);
+	ck_assert_int_eq(log.ev[0].kind, VMK_FAILED);
+	ck_assert_uint_eq(log.ev[0].dev_status, 0x18);
+	ck_assert_int_eq(log.ev[1].kind, VMK_RSV_LONG);
+	ck_assert_str_eq(log.ev[1].device, "DS01");
+	ck_assert_double_eq_tol(log.ev[1].value, 2263, 1e-9);
+	vmklog_free(&log);
+	buf_free(&msgs);
+	/* without esxtop -a: the log's conflicts, a minute apart at most, with DAVG 25 ms meanwhile */
+	static const struct mcol h[] = {
+		{"Physical Disk SCSI Device(naa.A)\\Commands/sec", mc_konst, {800}},
+		{"Physical Disk SCSI Device(naa.A)\\Average Driver MilliSec/Command", mc_pulse, {1.0, 25, 50, 150}},
+	};
+	struct buf lb;
+	buf_init(&lb);
+	for (int s = 100; s <= 300; s += 20) /* rows 50-150 of 2 s: 13:01:40 .. 13:05:00 */
+		buf_printf(&lb, "2026-07-27T13:%02d:%02d.000Z cpu3:32800)ScsiDeviceIO: 2331: Cmd(0x412e803e8d00) 0x2a, "
+				"CmdSN 0x1b3 from world 32818 to dev \"naa.A\" failed H:0x0 D:0x18 P:0x0\n", s / 60, s % 60);
+	struct analysis a;
+	analysis_init(&a);
+	ck_assert_int_eq(vmklog_parse(&a.vmk, lb.data, lb.len, DIAG_INTO(&msgs)), 0);
+	a.have_vmk = true;
+	run_host(&a, h, 2, NULL);
+	const struct finding *f = kind_of(&a, K_RSV_CONFLICT);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(strstr(f->summary, "D:0x18"));
+	ck_assert_int_eq(count_kind(&a, K_LAT_DEVICE), 0);
+	analysis_free(&a);
+	buf_free(&lb);
+	buf_free(&msgs);
+}
+END_TEST
+
 void beyond_tcases(Suite *s)
 {
 	TCase *t = tcase_create("beyond");
@@ -277,5 +373,8 @@ void beyond_tcases(Suite *s)
 	tcase_add_test(t, sustain_is_a_duration);
 	tcase_add_test(t, one_coarse_row_far_above);
 	tcase_add_test(t, every_virtual_disk_controller);
+	tcase_add_test(t, reservation_contention);
+	tcase_add_test(t, ats_storm_is_not_a_reservation_problem);
+	tcase_add_test(t, reservation_lines_of_the_log);
 	suite_add_tcase(s, t);
 }

@@ -78,6 +78,7 @@ static const struct {
 	{"oltp-470", "", true},
 	{"coarse-300", "", false},
 	{"vnvme", "", true},
+	{"reservation-storm", "", true},
 };
 #define NSCEN (int)(sizeof scenarios / sizeof scenarios[0])
 static const char *const seeds[] = {"1", "2", "3"};

@@ -50,6 +50,8 @@ enum metric {
 	 * the guest's (PhysicalDisk Avg. Disk sec/Read|Write|Transfer, Current / Avg. Disk Queue
 	 * Length; Cluster CSVFS Avg. sec/Read|Write and queue lengths) */
 	M_H_LAT_R, M_H_LAT_W, M_H_LAT_T, M_H_CDQL, M_H_ADQL,
+	/* a device's SCSI-2 reservations and their conflicts (esxtop -a: Reserves/sec, Conflicts/sec) */
+	M_RESV, M_CONS,
 	M_COUNT
 };
 struct metric_info {

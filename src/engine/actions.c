@@ -444,6 +444,14 @@ static void act_bandwidth(const struct act_ctx *x, struct action *ac)
 	ac->effect = xprintf("The same bytes move with less waiting; the large transfers finish sooner.");
 }
 
+static void act_reservation(const struct act_ctx *x, struct action *ac)
+{
+	ac->what = xprintf("Stop the hosts taking turns to reserve LUN %s: stagger the snapshot and backup jobs on its "
+			   "datastore, make sure VMFS locks use VAAI ATS, and put fewer VMs on the LUN. Not the array, "
+			   "not the queue depths.", x->ent);
+	ac->effect = xprintf("The LUN's IO no longer stalls while another host holds it for VMFS metadata.");
+}
+
 static void act_path_restore(const struct act_ctx *x, struct action *ac)
 {
 	const char *ent = x->ent;
@@ -508,6 +516,7 @@ static const struct act_op act_ops[ACT_COUNT] = {
 	[ACT_HOST_DISK] = {.build = act_host_disk},
 	[ACT_PATH_GROUP] = {.build = act_path_group},
 	[ACT_BANDWIDTH] = {.build = act_bandwidth},
+	[ACT_RESERVATION] = {.build = act_reservation},
 };
 
 /* The step of key k led by finding f: its words (act_ops) and the finding it is because of. */

@@ -62,5 +62,6 @@ const struct detector detectors[] = {
 	{.kind = K_LAT_PATH, .title = "one channel or target of an adapter slow while its sibling paths are fast",
 	 .run = det_path_group},
 	{.kind = K_BW_CEILING, .title = "an adapter at its bandwidth ceiling", .run = det_bandwidth},
+	{.kind = K_RSV_CONFLICT, .title = "SCSI reservation contention on a LUN", .run = det_reservations},
 	{.title = NULL},
 };

@@ -213,6 +213,8 @@ void det_vdisk_above_device(struct analysis *a, const struct analyze_opts *o);
 void det_path_group(struct analysis *a, const struct analyze_opts *o);
 /* detect_bw.c */
 void det_bandwidth(struct analysis *a, const struct analyze_opts *o);
+/* detect_rsv.c */
+void det_reservations(struct analysis *a, const struct analyze_opts *o);
 
 /* detect_cpu.c */
 void det_cpu_contention(struct analysis *a, const struct analyze_opts *o);

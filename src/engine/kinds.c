@@ -77,6 +77,9 @@ const struct kind_info kinds[K_COUNT] = {
 	[K_BW_CEILING] = {.name = "bandwidth.ceiling", .title = "an adapter at its bandwidth ceiling (MB/s flat, latency rising)",
 			  .layer = LAYER_ADAPTER, .box = BOX_ADAPTER, .waits = true, .cause_rank = 0, .place = VP_ADAPTER,
 			  .place_order = 2, .action = ACT_BANDWIDTH},
+	[K_RSV_CONFLICT] = {.name = "scsi.reservation_conflict", .title = "SCSI reservation contention on a LUN (VMFS locks)",
+			    .layer = LAYER_DEVICE, .box = BOX_KERNEL, .waits = true, .cause_rank = 0, .place = VP_KERNEL,
+			    .place_order = 4, .action = ACT_RESERVATION},
 };
 
 int kind_find(const char *name)

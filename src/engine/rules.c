@@ -75,6 +75,7 @@
 	[R_BW_CEILING_PCT] = {"bandwidth.ceiling_pct", 90, "%", "an adapter moving at least this share of its link rate in one direction, with its latency risen (bandwidth.latency_rise): at its bandwidth ceiling", "[derived] a link at its data rate queues every further byte: latency grows with outstanding IO while MB/s stays flat (Little's law)"}, \
 	[R_SUSTAIN_MIN_SAMPLES] = {"sustain.min_samples", 2, "samples", "... fewer samples than sustain.samples when they already last sustain.seconds (coarse sampling), but never fewer than this", "[derived] a duration, not a count of rows: at esxtop -d 300 five rows are 25 minutes"}, \
 	[R_COARSE_FACTOR] = {"sustain.coarse_factor", 2, "x", "with rows longer than sustain.seconds, one row whose mean latency is at least this many times a latency threshold is a finding, said to be one row (the sampling cannot tell how long within it)", "[derived] a 5-minute mean twice a threshold is minutes above it, not a spike; [vmw KB 309140] the interval's average hides how it was spread"}, \
+	[R_RSV_CONFLICTS] = {"reservation.conflicts_per_s", 20, "/s", "a LUN's SCSI reservation conflicts (esxtop -a Conflicts/sec) at or above this, or D:0x18 in vmkernel.log, sustained, while its IO stalls: reservation contention", "[vmw-derived practitioner tables] CONS/s > 20: VMFS locking degrades performance"}, \
 	[R_BW_LAT_RISE] = {"bandwidth.latency_rise", 2, "x", "... its latency at the ceiling at least this many times its latency below half of it", "[derived] at a ceiling, latency = outstanding IO x bytes per IO / rate"}, \
 }
 

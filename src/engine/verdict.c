@@ -244,6 +244,7 @@ void analysis_verdict(struct analysis *a)
 			buf_printf(&b, "%s%s (%s — %s)", said ? "; and " : "",
 				   f->kind == K_CSV_REDIRECTED ? "in the Hyper-V host, on a Cluster Shared Volume redirected over the network"
 				   : f->kind == K_LAT_VD_ABOVE ? (hv ? "in the Hyper-V host above its disk" : "in the ESXi host above the LUN")
+				   : f->kind == K_RSV_CONFLICT ? "behind SCSI reservations of the LUN (VMFS locks), not in the array"
 							       : "in the VMkernel device queue",
 				   f->entity, f->summary);
 			said++;

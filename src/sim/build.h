@@ -99,5 +99,6 @@ void sc_build_hba_line_rate(struct sim_config *c, int part);
 void sc_build_oltp_470(struct sim_config *c, int part);
 void sc_build_coarse_300(struct sim_config *c, int part);
 void sc_build_vnvme(struct sim_config *c, int part);
+void sc_build_reservation_storm(struct sim_config *c, int part);
 
 #endif

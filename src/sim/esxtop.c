@@ -716,6 +716,15 @@ static void fill_snapshot(struct sim_esx *w, double t)
 				nd_rate += ev->rate * (hi - lo) / secs;
 		}
 		s[SM_CMDS] += nd_rate;
+		/* reservations and their conflicts (esxtop -a RESV/s, CONS/s) */
+		for (int i = 0; i < c->ndevev; i++) {
+			const struct sim_dev_event *ev = &c->devev[i];
+			double lo = fmax(ev->t0_s, t - secs), hi = fmin(ev->t1_s, t);
+			if (ev->dev == d && ev->kind == SIM_DEVEV_RESV && hi > lo) {
+				s[SM_CONS] += ev->rate * (hi - lo) / secs;
+				s[SM_RESV] += 1.2 * ev->rate * (hi - lo) / secs;
+			}
+		}
 		int adp = sim_dev_adapter(m, d);
 		if (dc->kind == SIM_DEV_SCSI)
 			acc_add(&ad_acc[adp], &tot);

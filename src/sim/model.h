@@ -131,7 +131,9 @@ struct sim_adapter {
  * second, then the standby path takes over at t1_s), or a queue depth change (the administrator
  * sets the HBA LUN queue depth to add_ms commands at t0_s; t1_s unused), or an UNMAP storm
  * (rate non-data commands per second on top of the IO, every command add_ms slower). */
-enum sim_devev_kind { SIM_DEVEV_STALL, SIM_DEVEV_FAILOVER, SIM_DEVEV_DQLEN, SIM_DEVEV_UNMAP };
+enum sim_devev_kind { SIM_DEVEV_STALL, SIM_DEVEV_FAILOVER, SIM_DEVEV_DQLEN, SIM_DEVEV_UNMAP,
+	SIM_DEVEV_RESV /* SCSI-2 reservations from other hosts (no VAAI ATS): rate conflicts per second,
+	                * every command add_ms slower while the LUN is held */ };
 struct sim_dev_event {
 	int dev;
 	enum sim_devev_kind kind;

@@ -474,6 +474,9 @@ const struct sim_scenario sim_scenarios[] = {
 	{.name = "vnvme",
 	 .summary = "SQL01's disks on a vNVMe controller (SQL01:nvme0:1); D:'s LUN ~25 ms over 30-80 %",
 	 .nparts = 1, .build = sc_build_vnvme},
+	{.name = "reservation-storm",
+	 .summary = "snapshots on other hosts reserve D:'s LUN (no ATS): ~30 conflicts/s, +20 ms per command over 40-60 %",
+	 .nparts = 1, .build = sc_build_reservation_storm},
 	{.name = NULL},
 };
 
