@@ -362,6 +362,71 @@ START_TEST(reservation_lines_of_the_log)
 }
 END_TEST
 
+/* ESXi 7/8 families from real excerpts (tests/data/README.md): HPP/NVMe-oF failover and SVM's
+ * failed IO are read as path events; a failed command's opcode is kept; a line of no family is
+ * counted with an example. */
+START_TEST(esxi78_log_families)
+{
+	const char *dir = getenv("IOPSY_SRCDIR") ? getenv("IOPSY_SRCDIR") : ".";
+	char p[1024];
+	snprintf(p, sizeof p, "%s/tests/data/vmklog/esxi8-nvmeof-hpp-failover.log", dir);
+	struct vmk_log log;
+	struct buf msgs;
+	buf_init(&msgs);
+	ck_assert_int_eq(vmklog_read(&log, p, DIAG_INTO(&msgs)), 0);
+	ck_assert_uint_eq(log.n, 4);
+	for (size_t i = 0; i < 4; i++)
+		ck_assert_int_eq(log.ev[i].kind, VMK_PATH);
+	ck_assert_str_eq(log.ev[0].device, "eui.7efbecae90204d1882b98c46631b0f34");
+	ck_assert_ptr_nonnull(strstr(log.ev[1].state, "queue not connected"));
+	ck_assert_str_eq(log.ev[2].path, "vmhba69");
+	ck_assert_ptr_nonnull(strstr(log.ev[3].state, "0x80d"));
+	ck_assert_int_eq(log.unknown, 0);
+	vmklog_free(&log);
+	snprintf(p, sizeof p, "%s/tests/data/vmklog/esxi7-svm-no-connection.log", dir);
+	ck_assert_int_eq(vmklog_read(&log, p, DIAG_INTO(&msgs)), 0);
+	ck_assert_uint_eq(log.n, 2);
+	ck_assert_ptr_nonnull(strstr(log.ev[0].state, "No connection"));
+	vmklog_free(&log);
+	static const char text[] =
+		"2026-07-27T13:02:00.100Z cpu3:32800)ScsiDeviceIO: 3463: Cmd(0x45a203a0a2c0) 0x89, CmdSN 0x2a from world "
+		"0 to dev \"naa.A\" failed H:0x5 D:0x0 P:0x0 Invalid sense data: 0x0 0x0 0x0.\n"
+		"2026-07-27T13:02:01.000Z cpu3:32800)ScsiPath: 4000: Path vmhba64:C1:T0:L3 is being removed\n"
+		"2026-07-27T13:02:02.000Z cpu3:32800)ScsiDevice: 1234: Something new about device naa.A\n";
+	ck_assert_int_eq(vmklog_parse(&log, text, strlen(text), DIAG_INTO(&msgs)), 0);
+	ck_assert_uint_eq(log.n, 2);
+	ck_assert_int_eq(log.ev[0].opcode, 0x89);
+	ck_assert_ptr_nonnull(strstr(vmk_opcode_name(log.ev[0].opcode), "ATS"));
+	ck_assert_str_eq(log.ev[1].path, "vmhba64:C1:T0:L3");
+	ck_assert_str_eq(log.ev[1].state, "path removed");
+	ck_assert_int_eq(log.unknown, 1);
+	ck_assert_int_eq(log.unknown_line, 3);
+	ck_assert_ptr_nonnull(strstr(log.unknown_example, "Something new"));
+	vmklog_free(&log);
+	/* in the analysis: the aborted commands named by opcode, the log's lines accounted in the inputs */
+	static const struct mcol h[] = {
+		{"Physical Disk SCSI Device(naa.A)\\Commands/sec", mc_konst, {800}},
+		{"Physical Disk SCSI Device(naa.A)\\Average Driver MilliSec/Command", mc_konst, {1.0}},
+	};
+	struct analysis a;
+	analysis_init(&a);
+	ck_assert_int_eq(vmklog_parse(&a.vmk, text, strlen(text), DIAG_INTO(&msgs)), 0);
+	a.have_vmk = true;
+	a.opts.vmklog = "vmkernel.log";
+	run_host(&a, h, 2, NULL);
+	bool named = false;
+	for (size_t i = 0; i < a.nf; i++)
+		named |= a.f[i].kind == K_ERR_ABORTS_RESETS && strstr(a.f[i].summary, "COMPARE AND WRITE") != NULL;
+	ck_assert(named);
+	bool said = false;
+	for (size_t i = 0; i < a.ninputs; i++)
+		said |= a.inputs[i].text && strstr(a.inputs[i].text, "3 lines read") && strstr(a.inputs[i].text, "Something new");
+	ck_assert(said);
+	analysis_free(&a);
+	buf_free(&msgs);
+}
+END_TEST
+
 void beyond_tcases(Suite *s)
 {
 	TCase *t = tcase_create("beyond");
@@ -376,5 +441,6 @@ void beyond_tcases(Suite *s)
 	tcase_add_test(t, reservation_contention);
 	tcase_add_test(t, ats_storm_is_not_a_reservation_problem);
 	tcase_add_test(t, reservation_lines_of_the_log);
+	tcase_add_test(t, esxi78_log_families);
 	suite_add_tcase(s, t);
 }
