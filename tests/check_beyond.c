@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "commands.h"
 #include "maps.h"
 #include "vmklog.h"
 #include "memcap.h"
@@ -427,6 +428,36 @@ START_TEST(esxi78_log_families)
 }
 END_TEST
 
+/* A slow Hyper-V host disk names what it holds: SQL01's SQL01_D.vhdx on Volume1 and the guest
+ * disk mapped to it (hyperv-move-csv, before the move). */
+START_TEST(hyperv_disk_names_its_vhdx)
+{
+	char dir[] = "/tmp/iopsy-hvh-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char *av[] = {"simulate", "--scenario", "hyperv-move-csv", "--out", dir, NULL};
+	ck_assert_int_eq(sim_main(5, av), 0);
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	struct analysis a;
+	analysis_init(&a);
+	static char p[2][700];
+	snprintf(p[0], sizeof p[0], "%s/before/hyperv.csv", dir);
+	snprintf(p[1], sizeof p[1], "%s/before/perfmon.csv", dir);
+	for (int i = 0; i < 2; i++)
+		ck_assert_int_eq(model_add_capture(&a.m, xstrdup(p[i]), &co), 0);
+	struct analyze_opts ao;
+	memset(&ao, 0, sizeof ao);
+	analysis_run(&a, &ao);
+	ck_assert_msg(strstr(a.verdict, "it holds SQL01's SQL01_D.vhdx on Volume1") != NULL, "%s", a.verdict);
+	ck_assert_ptr_nonnull(strstr(a.verdict, "SQL01 D:"));
+	analysis_free(&a);
+	char cmd[200];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 void beyond_tcases(Suite *s)
 {
 	TCase *t = tcase_create("beyond");
@@ -442,5 +473,6 @@ void beyond_tcases(Suite *s)
 	tcase_add_test(t, ats_storm_is_not_a_reservation_problem);
 	tcase_add_test(t, reservation_lines_of_the_log);
 	tcase_add_test(t, esxi78_log_families);
+	tcase_add_test(t, hyperv_disk_names_its_vhdx);
 	suite_add_tcase(s, t);
 }

@@ -260,9 +260,11 @@ void analysis_verdict(struct analysis *a)
 		}
 		if (array) {
 			const struct finding *f = first_in_place(a, VP_ARRAY);
-			buf_printf(&b, "%s%s (%s — %s)", said ? "; and " : "",
+			const char *holds = hv_disk_holder(a, f);
+			buf_printf(&b, "%s%s (%s — %s%s)", said ? "; and " : "",
 				   f->kind == K_LAT_HOST_DISK ? "at the Hyper-V host's disk or the storage behind it"
-							      : "in the array or fabric below the HBA", f->entity, f->summary);
+							      : "in the array or fabric below the HBA", f->entity, f->summary,
+				   holds ? holds : "");
 			said++;
 		}
 		if (datastore) {
