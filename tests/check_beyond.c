@@ -59,18 +59,37 @@ static const struct finding *kind_of(const struct analysis *a, enum kind k)
 	return NULL;
 }
 
-#define PATH(n, c, d) {"Physical Disk Path(vmhba64:C" #c ":T0:L" #n ")\\Commands/sec", mc_wave, {200, 50, 3 + n}}, \
-	{"Physical Disk Path(vmhba64:C" #c ":T0:L" #n ")\\Average Driver MilliSec/Command", mc_konst, {d}}
-#define DEV(x, l, n) {"Physical Disk SCSI Device(naa." #x ")\\Commands/sec", mc_wave, {400, 100, 3 + l}}, \
-	{"Physical Disk SCSI Device(naa." #x ")\\Average Driver MilliSec/Command", mc_konst, {n}}
+#define PATH(n, c, d)                                                                                                  \
+	{"Physical Disk Path(vmhba64:C" #c ":T0:L" #n ")\\Commands/sec", mc_wave, {200, 50, 3 + n}},                   \
+	{                                                                                                              \
+		"Physical Disk Path(vmhba64:C" #c ":T0:L" #n ")\\Average Driver MilliSec/Command", mc_konst,           \
+		{                                                                                                      \
+			d                                                                                              \
+		}                                                                                                      \
+	}
+#define DEV(x, l, n)                                                                                                   \
+	{"Physical Disk SCSI Device(naa." #x ")\\Commands/sec", mc_wave, {400, 100, 3 + l}},                           \
+	{                                                                                                              \
+		"Physical Disk SCSI Device(naa." #x ")\\Average Driver MilliSec/Command", mc_konst,                    \
+		{                                                                                                      \
+			n                                                                                              \
+		}                                                                                                      \
+	}
 
 /* Software iSCSI with port binding: every LUN's C1 path at 31 ms, its C0 path at 1.2 ms. One
  * finding on vmhba64:C1 naming the network path; the LUNs' device latency folded into it. */
 START_TEST(one_slow_channel_inside_an_adapter)
 {
 	static const struct mcol h[] = {
-		DEV(A, 1, 16.1), DEV(B, 2, 16.1), DEV(C, 3, 16.1),
-		PATH(1, 0, 1.2), PATH(1, 1, 31), PATH(2, 0, 1.2), PATH(2, 1, 31), PATH(3, 0, 1.2), PATH(3, 1, 31),
+		DEV(A, 1, 16.1),
+		DEV(B, 2, 16.1),
+		DEV(C, 3, 16.1),
+		PATH(1, 0, 1.2),
+		PATH(1, 1, 31),
+		PATH(2, 0, 1.2),
+		PATH(2, 1, 31),
+		PATH(3, 0, 1.2),
+		PATH(3, 1, 31),
 		{"Physical Disk Adapter(vmhba64)\\Commands/sec", mc_wave, {1200, 300, 5}},
 		{"Physical Disk Adapter(vmhba64)\\Average Driver MilliSec/Command", mc_konst, {16.1}},
 	};
@@ -95,8 +114,7 @@ END_TEST
 START_TEST(every_channel_slow_is_not_a_path)
 {
 	static const struct mcol h[] = {
-		DEV(A, 1, 31), DEV(B, 2, 31),
-		PATH(1, 0, 31), PATH(1, 1, 31), PATH(2, 0, 31), PATH(2, 1, 31),
+		DEV(A, 1, 31), DEV(B, 2, 31), PATH(1, 0, 31), PATH(1, 1, 31), PATH(2, 0, 31), PATH(2, 1, 31),
 	};
 	struct analysis a;
 	analysis_init(&a);
@@ -111,7 +129,8 @@ END_TEST
 START_TEST(one_slow_target_inside_an_adapter)
 {
 	static const struct mcol h[] = {
-		DEV(A, 1, 16.1), DEV(B, 2, 16.1),
+		DEV(A, 1, 16.1),
+		DEV(B, 2, 16.1),
 		{"Physical Disk Path(vmhba2:C0:T0:L1)\\Commands/sec", mc_wave, {200, 50, 4}},
 		{"Physical Disk Path(vmhba2:C0:T0:L1)\\Average Driver MilliSec/Command", mc_konst, {0.8}},
 		{"Physical Disk Path(vmhba2:C0:T1:L1)\\Commands/sec", mc_wave, {200, 50, 4}},
@@ -226,7 +245,8 @@ START_TEST(one_coarse_row_far_above)
 		if (a.f[i].kind == K_LAT_DEVICE) {
 			n++;
 			ck_assert_str_eq(a.f[i].entity, "naa.A");
-			ck_assert_ptr_nonnull(strstr(a.f[i].summary, "the sampling (300 s) cannot tell how long within the row"));
+			ck_assert_ptr_nonnull(
+				strstr(a.f[i].summary, "the sampling (300 s) cannot tell how long within the row"));
 		}
 	ck_assert_int_eq(n, 1);
 	ck_assert_ptr_nonnull(a.cov.layer[LAYER_DEVICE].why);
@@ -252,7 +272,9 @@ START_TEST(every_virtual_disk_controller)
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
 	FILE *fp = fdopen(fd, "w");
-	fputs("SQL01\\D: = SQL01:nvme0:1\nSQL01\\E: = SQL01:sata0:0\nSQL01\\F: = SQL01:scsi0:3\nSQL01\\G: = SQL01:usb0:1\n", fp);
+	fputs("SQL01\\D: = SQL01:nvme0:1\nSQL01\\E: = SQL01:sata0:0\nSQL01\\F: = SQL01:scsi0:3\nSQL01\\G: = "
+	      "SQL01:usb0:1\n",
+	      fp);
 	fclose(fp);
 	struct diskmap dm;
 	struct buf msgs;
@@ -322,9 +344,11 @@ END_TEST
 START_TEST(reservation_lines_of_the_log)
 {
 	static const char text[] =
-		"2026-07-27T13:02:00.100Z cpu3:32800)ScsiDeviceIO: 2331: Cmd(0x412e803e8d00) 0x2a, CmdSN 0x1b3 from world "
+		"2026-07-27T13:02:00.100Z cpu3:32800)ScsiDeviceIO: 2331: Cmd(0x412e803e8d00) 0x2a, CmdSN 0x1b3 from "
+		"world "
 		"32818 to dev \"naa.A\" failed H:0x0 D:0x18 P:0x0 Possible sense data: 0x0 0x0 0x0.\n"
-		"2026-07-27T13:02:01.200Z cpu1:33001)WARNING: FS3Misc: 1787: Long VMFS rsv time on 'DS01' (held for 2263 "
+		"2026-07-27T13:02:01.200Z cpu1:33001)WARNING: FS3Misc: 1787: Long VMFS rsv time on 'DS01' (held for "
+		"2263 "
 		"msecs). # R: 1, # W: 1 bytesXfer: 2 sectors\n";
 	struct vmk_log log;
 	struct buf msgs;
@@ -346,8 +370,10 @@ START_TEST(reservation_lines_of_the_log)
 	struct buf lb;
 	buf_init(&lb);
 	for (int s = 100; s <= 300; s += 20) /* rows 50-150 of 2 s: 13:01:40 .. 13:05:00 */
-		buf_printf(&lb, "2026-07-27T13:%02d:%02d.000Z cpu3:32800)ScsiDeviceIO: 2331: Cmd(0x412e803e8d00) 0x2a, "
-				"CmdSN 0x1b3 from world 32818 to dev \"naa.A\" failed H:0x0 D:0x18 P:0x0\n", s / 60, s % 60);
+		buf_printf(&lb,
+			   "2026-07-27T13:%02d:%02d.000Z cpu3:32800)ScsiDeviceIO: 2331: Cmd(0x412e803e8d00) 0x2a, "
+			   "CmdSN 0x1b3 from world 32818 to dev \"naa.A\" failed H:0x0 D:0x18 P:0x0\n",
+			   s / 60, s % 60);
 	struct analysis a;
 	analysis_init(&a);
 	ck_assert_int_eq(vmklog_parse(&a.vmk, lb.data, lb.len, DIAG_INTO(&msgs)), 0);
@@ -390,7 +416,8 @@ START_TEST(esxi78_log_families)
 	ck_assert_ptr_nonnull(strstr(log.ev[0].state, "No connection"));
 	vmklog_free(&log);
 	static const char text[] =
-		"2026-07-27T13:02:00.100Z cpu3:32800)ScsiDeviceIO: 3463: Cmd(0x45a203a0a2c0) 0x89, CmdSN 0x2a from world "
+		"2026-07-27T13:02:00.100Z cpu3:32800)ScsiDeviceIO: 3463: Cmd(0x45a203a0a2c0) 0x89, CmdSN 0x2a from "
+		"world "
 		"0 to dev \"naa.A\" failed H:0x5 D:0x0 P:0x0 Invalid sense data: 0x0 0x0 0x0.\n"
 		"2026-07-27T13:02:01.000Z cpu3:32800)ScsiPath: 4000: Path vmhba64:C1:T0:L3 is being removed\n"
 		"2026-07-27T13:02:02.000Z cpu3:32800)ScsiDevice: 1234: Something new about device naa.A\n";
@@ -421,7 +448,8 @@ START_TEST(esxi78_log_families)
 	ck_assert(named);
 	bool said = false;
 	for (size_t i = 0; i < a.ninputs; i++)
-		said |= a.inputs[i].text && strstr(a.inputs[i].text, "3 lines read") && strstr(a.inputs[i].text, "Something new");
+		said |= a.inputs[i].text && strstr(a.inputs[i].text, "3 lines read") &&
+			strstr(a.inputs[i].text, "Something new");
 	ck_assert(said);
 	analysis_free(&a);
 	buf_free(&msgs);

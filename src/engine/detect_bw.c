@@ -20,8 +20,8 @@
 static const struct {
 	double mbps;
 	const char *name;
-} fc_rates[] = {{100, "1GFC"}, {200, "2GFC"}, {400, "4GFC"}, {800, "8GFC"}, {1200, "10GFC"}, {1600, "16GFC"},
-		{3200, "32GFC"}, {6400, "64GFC"}};
+} fc_rates[] = {{100, "1GFC"},	 {200, "2GFC"},	  {400, "4GFC"},   {800, "8GFC"},
+		{1200, "10GFC"}, {1600, "16GFC"}, {3200, "32GFC"}, {6400, "64GFC"}};
 
 /* The nominal rate a plateau of mib MiB/s is at (85-105 %: framing, MiB vs MB), -1 none. */
 static int nominal_rate(double mib)
@@ -34,10 +34,10 @@ static int nominal_rate(double mib)
 }
 
 struct bw_series {
-	double *dir, *lat;       /* the busier direction's MiB/s, the latency (DAVG, else GAVG) */
-	double *kib;             /* KiB per command (both directions) */
+	double *dir, *lat; /* the busier direction's MiB/s, the latency (DAVG, else GAVG) */
+	double *kib; /* KiB per command (both directions) */
 	signed char *act;
-	bool writes;             /* the busier direction over the capture is writes */
+	bool writes; /* the busier direction over the capture is writes */
 };
 
 static void bw_read(const struct analysis *a, const struct capture *c, const struct entity *A, struct bw_series *s)
@@ -118,35 +118,48 @@ static void bw_finding(struct analysis *a, const struct entity *A, const struct 
 	/* a plateau at no known rate with small IOs is a rate of commands (the array's), not of bytes */
 	if (!(link_mib > 0) && nom < 0 && !large_io(a, A, kib * 1024))
 		return;
-	enum severity sev = link_mib > 0 || nom >= 0 ? (lat > RVE(A, R_DAVG_CRIT) ? SEV_CRITICAL : SEV_WARNING) : SEV_INFO;
+	enum severity sev =
+		link_mib > 0 || nom >= 0 ? (lat > RVE(A, R_DAVG_CRIT) ? SEV_CRITICAL : SEV_WARNING) : SEV_INFO;
 	int mdir = s->writes ? M_MBW : M_MBR;
 	const struct ev_spec ev[] = {{mdir, link_mib > 0 ? RVE(A, R_BW_CEILING_PCT) / 100 * link_mib : NAN},
-				     {M_DAVG, NAN}, {M_ACTV, NAN}, {M_CMDS, NAN}, EV_END};
+				     {M_DAVG, NAN},
+				     {M_ACTV, NAN},
+				     {M_CMDS, NAN},
+				     EV_END};
 	struct finding *f = window_finding(a, K_BW_CEILING, sev, LAYER_ADAPTER, A, w, ev);
 	const char *dir = s->writes ? "written" : "read";
-	const char *rate = link_mib > 0 ? afmt(a, "its link's data rate (%g MB/s per direction, adapter.link_mbps = %.0f MiB/s)",
-					       RVE(A, R_ADP_LINK_MBPS), link_mib)
-			   : nom >= 0 ? afmt(a, "the data rate of %s (%g MB/s per direction = %.0f MiB/s), a guess: the capture does "
-						"not show the link's speed", fc_rates[nom].name, fc_rates[nom].mbps,
-					     fc_rates[nom].mbps * MIB_PER_MB)
-				      : "a plateau at no nominal FC rate: the capture does not show the link's speed, so what "
-					"sets it (the link, the HBA's PCIe slot, the array port or the array) is not told";
-	f->summary = afmt(a, "%s moves %.0f MiB/s %s (p10-p90 %.0f-%.0f%s), flat at %s, while its latency rises to %.1f ms "
-			     "(%s): more IO outstanding, no more bytes — a bandwidth ceiling, not a queue",
-			  A->name, med, dir, p10, p90, isnan(kib) ? "" : afmt(a, ", %.0f KiB per command", kib), rate, lat,
-			  isnan(base) ? "no samples of that IO size below half that rate to compare; above the device band for its size"
-				      : afmt(a, "%.1f ms below half that rate at the same IO size", base));
+	const char *rate =
+		link_mib > 0 ? afmt(a, "its link's data rate (%g MB/s per direction, adapter.link_mbps = %.0f MiB/s)",
+				    RVE(A, R_ADP_LINK_MBPS), link_mib)
+		: nom >= 0   ? afmt(a,
+				    "the data rate of %s (%g MB/s per direction = %.0f MiB/s), a guess: the capture does "
+				      "not show the link's speed",
+				    fc_rates[nom].name, fc_rates[nom].mbps, fc_rates[nom].mbps * MIB_PER_MB)
+			     : "a plateau at no nominal FC rate: the capture does not show the link's speed, so what "
+			       "sets it (the link, the HBA's PCIe slot, the array port or the array) is not told";
+	f->summary =
+		afmt(a,
+		     "%s moves %.0f MiB/s %s (p10-p90 %.0f-%.0f%s), flat at %s, while its latency rises to %.1f ms "
+		     "(%s): more IO outstanding, no more bytes — a bandwidth ceiling, not a queue",
+		     A->name, med, dir, p10, p90, isnan(kib) ? "" : afmt(a, ", %.0f KiB per command", kib), rate, lat,
+		     isnan(base) ? "no samples of that IO size below half that rate to compare; above the device band "
+				   "for its size"
+				 : afmt(a, "%.1f ms below half that rate at the same IO size", base));
 	f->heuristic = !(link_mib > 0);
-	f->rule = afmt(a, "an adapter's MB/s in one direction at >= %g%% of adapter.link_mbps (or, not set, flat (p90 <= 1.25 x "
-			  "p10) within 80%% of its 95th percentile), with latency >= %g x its latency below half of it at the same IO size (within 1.5 x; without "
-			  "such samples, above the device band for the size), sustained",
-		       RVE(A, R_BW_CEILING_PCT), RVE(A, R_BW_LAT_RISE));
+	f->rule = afmt(
+		a,
+		"an adapter's MB/s in one direction at >= %g%% of adapter.link_mbps (or, not set, flat (p90 <= 1.25 x "
+		"p10) within 80%% of its 95th percentile), with latency >= %g x its latency below half of it at the "
+		"same IO size (within 1.5 x; without "
+		"such samples, above the device band for the size), sustained",
+		RVE(A, R_BW_CEILING_PCT), RVE(A, R_BW_LAT_RISE));
 	f->source = "[fcia, infostor 2010] FC data rates 100-1600 MB/s per direction; [pci-sig] PCIe lane rates; "
 		    "[derived] at a ceiling latency = outstanding IO x bytes per IO / rate (doc/rules-sources.md)";
-	f->advice = afmt(a, "The bytes are the limit, not the queues: deeper queues only add latency. Spread the IO over "
-			    "more links or HBAs (more active paths with round robin, another HBA or array port), use a "
-			    "faster link (%s), or move fewer bytes (compression, backups and exports outside the busy "
-			    "hours, indexes that read less). Check the HBA's negotiated speed and its PCIe slot.",
+	f->advice = afmt(a,
+			 "The bytes are the limit, not the queues: deeper queues only add latency. Spread the IO over "
+			 "more links or HBAs (more active paths with round robin, another HBA or array port), use a "
+			 "faster link (%s), or move fewer bytes (compression, backups and exports outside the busy "
+			 "hours, indexes that read less). Check the HBA's negotiated speed and its PCIe slot.",
 			 nom >= 0 && nom + 1 < (int)(sizeof fc_rates / sizeof fc_rates[0])
 				 ? afmt(a, "%s instead of %s", fc_rates[nom + 1].name, fc_rates[nom].name)
 				 : "a higher FC speed or more Ethernet bandwidth for iSCSI/NFS");
@@ -182,7 +195,8 @@ static void bw_adapter(struct analysis *a, const struct entity *A)
 	if (nbase < 5)
 		base = NAN;
 	/* without that, the latency must be bad for the size: the device band (large IOs: their own) */
-	double band = large_io(a, A, kp * 1024) ? fmax(RVE(A, R_DAVG_WARN), RVE(A, R_GUEST_LARGE_WARN)) : RVE(A, R_DAVG_WARN);
+	double band =
+		large_io(a, A, kp * 1024) ? fmax(RVE(A, R_DAVG_WARN), RVE(A, R_GUEST_LARGE_WARN)) : RVE(A, R_DAVG_WARN);
 	signed char *cond = cond_alloc(c);
 	for (size_t k = 0; k <= last; k++)
 		cond[k] = s.act[k] && s.dir[k] >= level &&

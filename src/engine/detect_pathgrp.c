@@ -25,7 +25,10 @@ static int rt_field(const char *name, char letter)
 	return -1;
 }
 
-static int pg_of(const struct iop_path *p, enum pg_dim d) { return rt_field(p->p->name, d == PG_CHANNEL ? 'C' : 'T'); }
+static int pg_of(const struct iop_path *p, enum pg_dim d)
+{
+	return rt_field(p->p->name, d == PG_CHANNEL ? 'C' : 'T');
+}
 
 static double pg_davg(const struct capture *c, const struct iop_path *p, size_t k)
 {
@@ -74,8 +77,8 @@ static bool pg_slow_at(const struct analysis *a, const struct capture *c, size_t
 		cm_slow += cm;
 		for (size_t j = 0; j < g->np && !shared; j++) {
 			const struct iop_path *q = &g->p[j];
-			shared = pg_member(q, ci, ad, d) && q->dev == p->dev && pg_of(q, d) != v && pg_busy(a, c, q, k) &&
-				 pg_davg(c, q, k) < warn / 2;
+			shared = pg_member(q, ci, ad, d) && q->dev == p->dev && pg_of(q, d) != v &&
+				 pg_busy(a, c, q, k) && pg_davg(c, q, k) < warn / 2;
 		}
 	}
 	return sib_busy && shared && cm_all > 0 && cm_slow >= 0.75 * cm_all;
@@ -109,18 +112,22 @@ static void pg_fold(struct analysis *a, size_t ci, const char *ad, enum pg_dim d
 static const char *pg_advice(struct analysis *a, const char *grp, enum pg_dim d)
 {
 	if (d == PG_CHANNEL)
-		return afmt(a, "Check the network path of %s: the VMkernel port (vmknic) bound to this channel "
-			       "(esxcli iscsi networkportal list), its physical uplink and the switch port it reaches "
-			       "(errors, drops, speed and duplex), and that the MTU matches end to end (vmkping -d -s "
-			       "8972 to the target for jumbo frames). On FC or NVMe, the channel's link. Until then "
-			       "take its paths out of service (esxcli storage core path set --state=off) so the IO "
-			       "uses the healthy channel. Not the LUNs or the array's back end: they answer fast through "
-			       "the other channel; queue depths will not help.", grp);
-	return afmt(a, "Check the way to target %s: the array port it is (its errors and load), the switch "
-		       "port and link towards it, and for iSCSI the portal's network. Until then take these paths out "
-		       "of service (esxcli storage core path set --state=off) so the IO uses the healthy target. Not "
-		       "the LUNs or the array's back end: they answer fast through the other target; queue depths "
-		       "will not help.", grp);
+		return afmt(a,
+			    "Check the network path of %s: the VMkernel port (vmknic) bound to this channel "
+			    "(esxcli iscsi networkportal list), its physical uplink and the switch port it reaches "
+			    "(errors, drops, speed and duplex), and that the MTU matches end to end (vmkping -d -s "
+			    "8972 to the target for jumbo frames). On FC or NVMe, the channel's link. Until then "
+			    "take its paths out of service (esxcli storage core path set --state=off) so the IO "
+			    "uses the healthy channel. Not the LUNs or the array's back end: they answer fast through "
+			    "the other channel; queue depths will not help.",
+			    grp);
+	return afmt(a,
+		    "Check the way to target %s: the array port it is (its errors and load), the switch "
+		    "port and link towards it, and for iSCSI the portal's network. Until then take these paths out "
+		    "of service (esxcli storage core path set --state=off) so the IO uses the healthy target. Not "
+		    "the LUNs or the array's back end: they answer fast through the other target; queue depths "
+		    "will not help.",
+		    grp);
 }
 
 static void pg_finding(struct analysis *a, size_t ci, const char *ad, enum pg_dim d, int v, const struct win *w)
@@ -174,24 +181,35 @@ static void pg_finding(struct analysis *a, size_t ci, const char *ad, enum pg_di
 	}
 	f->entity = grp;
 	/* the evidence is the group's paths, not the adapter's mean over every channel */
-	f->ev[0] = (struct evidence){.metric = M_DAVG, .min = lo, .median = ms, .p95 = p95, .max = hi, .samples = n_s,
-				     .above = above, .threshold = warn};
+	f->ev[0] = (struct evidence){.metric = M_DAVG,
+				     .min = lo,
+				     .median = ms,
+				     .p95 = p95,
+				     .max = hi,
+				     .samples = n_s,
+				     .above = above,
+				     .threshold = warn};
 	f->nev = f->nev ? f->nev : 1;
 	struct buf folded;
 	buf_init(&folded);
 	pg_fold(a, ci, ad, d, v, f->start - (int64_t)(c->interval_s * 2000), f->end, &folded);
 	f = &a->f[a->nf - 1]; /* folding moves findings; this one is the last */
 	const char *what = d == PG_CHANNEL ? "channel" : "target";
-	f->summary = afmt(a, "the paths of %s %s are slow (DAVG median %.1f ms: %s) while the same LUNs' paths through "
-			     "%s's other %ss answer in %.1f ms: %s — not the LUNs or the array%s",
-			  what, grp, ms, paths.data ? paths.data : "", ad, what, mf,
-			  d == PG_CHANNEL ? "a network path inside the adapter (for software iSCSI, one bound vmknic, its "
-					    "uplink or switch port)"
-					  : "the way to one target (the array port, or the link to it)",
-			  folded.len ? afmt(a, " (the device latency of %s is this)", folded.data) : "");
-	f->rule = afmt(a, "the busy paths of one %s of an adapter (>= 75%% of its commands) above %g ms (DAVG) while "
-			  "every busy path of its other %ss is under %g ms, and a LUN slow through it is served under %g ms "
-			  "through another, sustained", what, warn, what, warn / 2, warn / 2);
+	f->summary =
+		afmt(a,
+		     "the paths of %s %s are slow (DAVG median %.1f ms: %s) while the same LUNs' paths through "
+		     "%s's other %ss answer in %.1f ms: %s — not the LUNs or the array%s",
+		     what, grp, ms, paths.data ? paths.data : "", ad, what, mf,
+		     d == PG_CHANNEL ? "a network path inside the adapter (for software iSCSI, one bound vmknic, its "
+				       "uplink or switch port)"
+				     : "the way to one target (the array port, or the link to it)",
+		     folded.len ? afmt(a, " (the device latency of %s is this)", folded.data) : "");
+	f->rule =
+		afmt(a,
+		     "the busy paths of one %s of an adapter (>= 75%% of its commands) above %g ms (DAVG) while "
+		     "every busy path of its other %ss is under %g ms, and a LUN slow through it is served under %g ms "
+		     "through another, sustained",
+		     what, warn, what, warn / 2, warn / 2);
 	f->source = "[vmw vSphere 6.7 monitoring guide] device latency > 15 ms; [vmw vSphere Storage, iSCSI port "
 		    "binding] each bound VMkernel port is its own path (channel); [derived] a component shared by "
 		    "exactly the slow paths (doc/io-path.md)";

@@ -16,8 +16,8 @@ static long log_conflicts(const struct analysis *a, const struct capture *c, con
 	long n = 0;
 	for (size_t i = 0; a->have_vmk && i < a->vmk.n; i++) {
 		const struct vmk_event *ev = &a->vmk.ev[i];
-		if (ev->kind != VMK_FAILED || ev->dev_status != 0x18 || !ev->device || strcmp(ev->device, d->name) != 0 ||
-		    !vmk_on_host(ev, c->host))
+		if (ev->kind != VMK_FAILED || ev->dev_status != 0x18 || !ev->device ||
+		    strcmp(ev->device, d->name) != 0 || !vmk_on_host(ev, c->host))
 			continue;
 		int64_t t = ev->t - c->clock_offset_ms;
 		if (t > c->ds.t0[k] - (int64_t)(c->interval_s * 1000) && t <= c->ds.t1[k])
@@ -54,7 +54,8 @@ static void rsv_finding(struct analysis *a, const struct entity *d, const struct
 	const char *lr = long_rsv(a, t0, t1);
 	bool stall = davg > RVE(d, R_DAVG_WARN) || kavg > RVE(d, R_KAVG_CRIT) || abrt > 0 || lr;
 	enum severity sev = !stall ? SEV_INFO : davg > RVE(d, R_DAVG_CRIT) ? SEV_CRITICAL : SEV_WARNING;
-	const struct ev_spec ev[] = {{M_CONS, RVE(d, R_RSV_CONFLICTS)}, {M_RESV, NAN}, {M_DAVG, NAN}, {M_KAVG, NAN}, EV_END};
+	const struct ev_spec ev[] = {
+		{M_CONS, RVE(d, R_RSV_CONFLICTS)}, {M_RESV, NAN}, {M_DAVG, NAN}, {M_KAVG, NAN}, EV_END};
 	struct finding *f = window_finding(a, K_RSV_CONFLICT, sev, LAYER_DEVICE, d, w, ev);
 	/* the array cleared: the LUN's device latency meanwhile is the reservations' */
 	struct buf folded;
@@ -70,25 +71,35 @@ static void rsv_finding(struct analysis *a, const struct entity *d, const struct
 	}
 	a->nf = o;
 	f = &a->f[a->nf - 1];
-	const char *what = isnan(cons) ? afmt(a, "vmkernel.log answered RESERVATION CONFLICT (D:0x18) %ld times", nlog)
-			   : afmt(a, "%.1f reservation conflicts/s (Conflicts/sec) on %.1f reservations/s%s", cons,
-				  isnan(resv) ? 0 : resv, nlog ? afmt(a, ", and %ld D:0x18 in vmkernel.log", nlog) : "");
-	f->summary = afmt(a, "%s while its IO %s (DAVG median %.1f ms, KAVG %.1f ms%s%s) — the hosts take turns "
-			     "holding the LUN for VMFS metadata (SCSI-2 reservations): the locks, not the array%s",
+	const char *what =
+		isnan(cons)
+			? afmt(a, "vmkernel.log answered RESERVATION CONFLICT (D:0x18) %ld times", nlog)
+			: afmt(a, "%.1f reservation conflicts/s (Conflicts/sec) on %.1f reservations/s%s", cons,
+			       isnan(resv) ? 0 : resv, nlog ? afmt(a, ", and %ld D:0x18 in vmkernel.log", nlog) : "");
+	f->summary = afmt(a,
+			  "%s while its IO %s (DAVG median %.1f ms, KAVG %.1f ms%s%s) — the hosts take turns "
+			  "holding the LUN for VMFS metadata (SCSI-2 reservations): the locks, not the array%s",
 			  what, stall ? "stalled" : "did not stall", davg, kavg,
-			  abrt > 0 ? afmt(a, ", aborts %.1f/s", abrt) : "", lr ? afmt(a, "; long VMFS reservations: %s", lr) : "",
+			  abrt > 0 ? afmt(a, ", aborts %.1f/s", abrt) : "",
+			  lr ? afmt(a, "; long VMFS reservations: %s", lr) : "",
 			  folded.len ? afmt(a, " (its %s device-latency finding is this)", folded.data) : "");
-	f->rule = afmt(a, "Conflicts/sec >= %g (esxtop -a), or D:0x18 in vmkernel.log, sustained; a finding when the LUN "
-			  "stalls meanwhile (DAVG > %g ms, KAVG > %g ms, aborts, or long VMFS reservations), information "
-			  "otherwise", RVE(d, R_RSV_CONFLICTS), RVE(d, R_DAVG_WARN), RVE(d, R_KAVG_CRIT));
-	f->source = "[vmw-derived practitioner tables] CONS/s > 20: VMFS locking degrades performance; [vmw] SCSI status "
-		    "0x18 RESERVATION CONFLICT; VAAI ATS replaces SCSI-2 reservations for VMFS locks (doc/rules-sources.md)";
-	f->advice = afmt(a, "Reduce the metadata operations that reserve %s at the same time: stagger the snapshot and "
-			    "backup jobs of the VMs on this datastore (and power-ons, vMotions, thin disk growth); check "
-			    "that the array supports VAAI ATS and the datastore uses it (esxcli storage core device vaai "
-			    "status get -d %s; ATS-only on VMFS5/6) so locks no longer reserve the whole LUN; put fewer VMs "
-			    "on the LUN. The array's latency is not the cause: do not move data or change queue depths.",
-			 d->name, d->name);
+	f->rule = afmt(a,
+		       "Conflicts/sec >= %g (esxtop -a), or D:0x18 in vmkernel.log, sustained; a finding when the LUN "
+		       "stalls meanwhile (DAVG > %g ms, KAVG > %g ms, aborts, or long VMFS reservations), information "
+		       "otherwise",
+		       RVE(d, R_RSV_CONFLICTS), RVE(d, R_DAVG_WARN), RVE(d, R_KAVG_CRIT));
+	f->source =
+		"[vmw-derived practitioner tables] CONS/s > 20: VMFS locking degrades performance; [vmw] SCSI status "
+		"0x18 RESERVATION CONFLICT; VAAI ATS replaces SCSI-2 reservations for VMFS locks "
+		"(doc/rules-sources.md)";
+	f->advice =
+		afmt(a,
+		     "Reduce the metadata operations that reserve %s at the same time: stagger the snapshot and "
+		     "backup jobs of the VMs on this datastore (and power-ons, vMotions, thin disk growth); check "
+		     "that the array supports VAAI ATS and the datastore uses it (esxcli storage core device vaai "
+		     "status get -d %s; ATS-only on VMFS5/6) so locks no longer reserve the whole LUN; put fewer VMs "
+		     "on the LUN. The array's latency is not the cause: do not move data or change queue depths.",
+		     d->name, d->name);
 	buf_free(&folded);
 }
 

@@ -23,9 +23,11 @@ static void one_row_notes(struct analysis *a)
 		const struct capture *c = &a->m.caps[f->capture];
 		if (!coarse(a, c) || f->sustained_s > 1.5 * c->interval_s || !f->summary)
 			continue;
-		f->summary = afmt(a, "%s; one row of %.0f s: its mean is at least %g times the threshold, and the sampling "
-				     "(%.0f s) cannot tell how long within the row", f->summary, c->interval_s,
-				  rule_value(&a->rules, R_COARSE_FACTOR), c->interval_s);
+		f->summary =
+			afmt(a,
+			     "%s; one row of %.0f s: its mean is at least %g times the threshold, and the sampling "
+			     "(%.0f s) cannot tell how long within the row",
+			     f->summary, c->interval_s, rule_value(&a->rules, R_COARSE_FACTOR), c->interval_s);
 	}
 }
 
@@ -36,12 +38,14 @@ static void coverage_lines(struct analysis *a)
 		const struct capture *c = &a->m.caps[ci];
 		if (!coarse(a, c) || !c->format)
 			continue;
-		const char *line = afmt(a, "sampling: %s has one row every %.0f s, longer than the %g s a rule must hold: "
-					  "episodes shorter than a row and the point-sampled queues (%s, one instant per "
-					  "row) are not assessed; a row far above a latency threshold is a finding that "
-					  "says so", c->host ? c->host : "a capture", c->interval_s,
-					rule_value(&a->rules, R_SUSTAIN_SECONDS),
-					c->role == ROLE_HOST ? "ACTV, QUED" : "Current Disk Queue Length");
+		const char *line =
+			afmt(a,
+			     "sampling: %s has one row every %.0f s, longer than the %g s a rule must hold: "
+			     "episodes shorter than a row and the point-sampled queues (%s, one instant per "
+			     "row) are not assessed; a row far above a latency threshold is a finding that "
+			     "says so",
+			     c->host ? c->host : "a capture", c->interval_s, rule_value(&a->rules, R_SUSTAIN_SECONDS),
+			     c->role == ROLE_HOST ? "ACTV, QUED" : "Current Disk Queue Length");
 		for (int l = 0; l < COV_LAYERS; l++) {
 			/* said once per capture: on the device layer of a host, the guest layer of a guest */
 			bool mine = l == (c->role == ROLE_HOST ? LAYER_DEVICE : LAYER_GUEST);

@@ -247,6 +247,26 @@ static double noise_base(struct sim_esx *w, const char *counter)
 	return u < 0.6 ? 0 : u * 2;
 }
 
+/* Devices round robin over two channels (chan1_add_ms): their paths get own slots. */
+static void alloc_channels(struct sim_esx *w)
+{
+	for (int d = 0; d < w->c->ndev; d++)
+		if (w->c->dev[d].chan1_add_ms > 0 && !w->failover[d]) {
+			w->chan2[d] = true;
+			w->pp_base[d] = alloc_slots(w, SM_NM);
+			w->sb_base[d] = alloc_slots(w, SM_NM);
+		}
+}
+
+/* The path of device d on channel C1 of its adapter (the second bound vmknic, same target). */
+static bool add_channel1(struct sim_esx *w, struct sim_line *hdr, int d)
+{
+	const struct sim_dev *dv = &w->c->dev[d];
+	char inst[96];
+	snprintf(inst, sizeof inst, "%s:C1:T%d:L%d", w->c->adapter[dv->adapter].name, dv->path_target, dv->lun);
+	return add_storage(w, hdr, "Physical Disk Path", inst, path_ctr, w->sb_base[d]);
+}
+
 /* Builds the column table and the header line. */
 static int layout(struct sim_esx *w, struct sim_line *hdr, long budget)
 {
@@ -265,12 +285,7 @@ static int layout(struct sim_esx *w, struct sim_line *hdr, long budget)
 			w->sb_base[d] = alloc_slots(w, SM_NM);
 		}
 	}
-	for (int d = 0; d < c->ndev; d++)
-		if (c->dev[d].chan1_add_ms > 0 && !w->failover[d]) {
-			w->chan2[d] = true;
-			w->pp_base[d] = alloc_slots(w, SM_NM);
-			w->sb_base[d] = alloc_slots(w, SM_NM);
-		}
+	alloc_channels(w);
 	for (int v = 0; v < c->nvdisk; v++)
 		w->vd_base[v] = alloc_slots(w, SM_NM);
 	for (int vm = 0; vm < c->nvm; vm++) {
@@ -423,9 +438,7 @@ static int layout(struct sim_esx *w, struct sim_line *hdr, long budget)
 		if (!add_storage(w, hdr, "Physical Disk Path", inst, path_ctr, own ? w->pp_base[d] : w->dev_base[d]))
 			return ERR_NOMEM;
 		if (w->chan2[d]) {
-			/* the second bound vmknic's channel to the same target */
-			snprintf(inst, sizeof inst, "%s:C1:T%d:L%d", an, dv->path_target, dv->lun);
-			if (!add_storage(w, hdr, "Physical Disk Path", inst, path_ctr, w->sb_base[d]))
+			if (!add_channel1(w, hdr, d))
 				return ERR_NOMEM;
 		} else if (!c->adapter[dv->adapter].local) {
 			/* the standby path through the other FC HBA carries nothing (until a failover) */
@@ -586,6 +599,20 @@ const struct sim_esx_dev_row *sim_esx_last_dev(const struct sim_esx *w, int dev)
 }
 
 /* Fills the rate and latency metrics of one storage entity from summed accumulators. */
+/* Reservations and their conflicts of device d over the interval ending at t (esxtop -a RESV/s,
+ * CONS/s): a SIM_DEVEV_RESV's rate of conflicts, on 1.2 times as many reservations. */
+static void add_reservations(const struct sim_config *c, int d, double *s, double t, double secs)
+{
+	for (int i = 0; i < c->ndevev; i++) {
+		const struct sim_dev_event *ev = &c->devev[i];
+		double lo = fmax(ev->t0_s, t - secs), hi = fmin(ev->t1_s, t);
+		if (ev->dev == d && ev->kind == SIM_DEVEV_RESV && hi > lo) {
+			s[SM_CONS] += ev->rate * (hi - lo) / secs;
+			s[SM_RESV] += 1.2 * ev->rate * (hi - lo) / secs;
+		}
+	}
+}
+
 /* A LUN round robin over two channels: half the commands each; the slow channel's commands take
  * chan1_add_ms longer over its window (the device's DAVG is their mean: the model added half). */
 static void split_channels(const struct sim_config *c, const struct sim_dev *dc, double *c0, double *c1,
@@ -716,15 +743,7 @@ static void fill_snapshot(struct sim_esx *w, double t)
 				nd_rate += ev->rate * (hi - lo) / secs;
 		}
 		s[SM_CMDS] += nd_rate;
-		/* reservations and their conflicts (esxtop -a RESV/s, CONS/s) */
-		for (int i = 0; i < c->ndevev; i++) {
-			const struct sim_dev_event *ev = &c->devev[i];
-			double lo = fmax(ev->t0_s, t - secs), hi = fmin(ev->t1_s, t);
-			if (ev->dev == d && ev->kind == SIM_DEVEV_RESV && hi > lo) {
-				s[SM_CONS] += ev->rate * (hi - lo) / secs;
-				s[SM_RESV] += 1.2 * ev->rate * (hi - lo) / secs;
-			}
-		}
+		add_reservations(c, d, s, t, secs);
 		int adp = sim_dev_adapter(m, d);
 		if (dc->kind == SIM_DEV_SCSI)
 			acc_add(&ad_acc[adp], &tot);

@@ -83,7 +83,8 @@ void sc_build_oltp_470(struct sim_config *c, int part)
 	sc_add_phase(s.d, 0.2, 0.85, 48, 0.3);
 	sc_bystander(c, &h);
 	sc_absent_all(c);
-	c->tx.note = "470 MB/s of 8 KiB IOs is a busy OLTP, not a ceiling: MB/s follows the load and latency stays flat";
+	c->tx.note =
+		"470 MB/s of 8 KiB IOs is a busy OLTP, not a ceiling: MB/s follows the load and latency stays flat";
 }
 
 /* esxtop -d 300 and 5-minute perfmon over four hours: D:'s LUN answers ~50 ms for ten minutes at
@@ -126,7 +127,8 @@ void sc_build_vnvme(struct sim_config *c, int part)
 	sc_expect(c, "latency.device", d->naa, NULL, 0.3, 0.8);
 	sc_expect(c, "latency.guest_read", "D:", "SQL01", 0.3, 0.8);
 	sc_absent_unrelated(c);
-	sc_absent(c, "latency.hba", "latency.path", "bandwidth.ceiling", "latency.datastore", "queue.guest_vscsi_cap", NULL);
+	sc_absent(c, "latency.hba", "latency.path", "bandwidth.ceiling", "latency.datastore", "queue.guest_vscsi_cap",
+		  NULL);
 	c->tx.note = "virtual disks on a vNVMe controller (SQL01:nvme0:1): mapped like SCSI ones; the LUN is slow";
 }
 
