@@ -34,6 +34,8 @@ static const struct counter_map esx_disk[] = {
 	{"Resets/sec", M_RESETS, 1},
 	{"Failed Commands/sec", M_FAILED, 1},
 	{"Split Commands/sec", M_SPLIT, 1},
+	{"Reserves/sec", M_RESV, 1},
+	{"Conflicts/sec", M_CONS, 1},
 	{NULL, 0, 0},
 };
 
@@ -48,12 +50,13 @@ static const struct counter_map esx_vdisk[] = {
 	{NULL, 0, 0},
 };
 
-/* "SQL01 (104c07ff-3663-44fb-9d89-a563c801611c):scsi0:1" → "SQL01:scsi0:1" */
+/* "SQL01 (104c07ff-3663-44fb-9d89-a563c801611c):scsi0:1" → "SQL01:scsi0:1" (and ":nvme0:1",
+ * ":sata0:1": vdisk_ctrl) */
 static void vdisk_name(const char *inst, char *out, size_t cap)
 {
-	const char *sc = strstr(inst, ":scsi");
+	const char *sc = vdisk_ctrl(inst);
 	const char *uu = NULL;
-	/* " (" + 36-character UUID + ")" right before ":scsi" */
+	/* " (" + 36-character UUID + ")" right before the controller */
 	if (sc && sc - inst > 39 && sc[-1] == ')' && sc[-38] == '(' && sc[-39] == ' ')
 		uu = sc - 39;
 	if (uu) {
@@ -151,7 +154,7 @@ static int esxtop_classify(const struct pdh_path *p, struct counter_class *c)
 			return c->metric = counter_lookup(esx_disk, p->counter, false, &c->scale);
 		}
 	} else if (o[0] == 'V') {
-		if (strcmp(o, "Virtual Disk") == 0 && strstr(in, ":scsi")) {
+		if (strcmp(o, "Virtual Disk") == 0 && vdisk_ctrl(in)) {
 			c->layer = LAYER_VSCSI;
 			vdisk_name(in, c->entity, sizeof c->entity);
 			return c->metric = counter_lookup(esx_vdisk, p->counter, false, &c->scale);

@@ -1,5 +1,6 @@
 /* maps.c — the disk map and the match map (see maps.h). */
 #include "maps.h"
+#include "vocab.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -170,9 +171,9 @@ int diskmap_read(struct diskmap *m, const char *path, struct diag *d)
 		if (vhdx)
 			for (char *q = right; *q; q++)
 				*q = *q == '\\' ? '-' : *q;
-		if (!*left || !*right || (!strstr(right, ":scsi") && !vhdx)) {
+		if (!*left || !*right || (!vdisk_ctrl(right) && !vhdx)) {
 			diag_emit(d, DIAG_ERROR, ln, (long)(right - line) + 1,
-				  "expected 'GUESTHOST\\D: = VM:scsiC:T' or, on Hyper-V, '= VHDX path'");
+				  "expected 'GUESTHOST\\D: = VM:scsiC:T' (or VM:nvmeC:T, VM:sataC:T) or, on Hyper-V, '= VHDX path'");
 			rc = ERR_FORMAT;
 			continue;
 		}

@@ -20,8 +20,28 @@ const char *vmk_kind_name(enum vmk_kind k)
 	case VMK_REPEAT: return "error repeated";
 	case VMK_PATH: return "path change";
 	case VMK_ALUA: return "ALUA path state";
+	case VMK_RSV_LONG: return "long VMFS reservation";
 	}
 	return "?";
+}
+
+const char *vmk_opcode_name(int op)
+{
+	switch (op) {
+	case 0x28: return "READ(10)";
+	case 0x2a: return "WRITE(10)";
+	case 0x88: return "READ(16)";
+	case 0x8a: return "WRITE(16)";
+	case 0x89: return "COMPARE AND WRITE (ATS: the VMFS heartbeat and lock, behind 'lost access to volume')";
+	case 0x42: return "UNMAP";
+	case 0x93: return "WRITE SAME(16)";
+	case 0x00: return "TEST UNIT READY";
+	case 0x12: return "INQUIRY";
+	case 0x16: return "RESERVE(6)";
+	case 0x17: return "RELEASE(6)";
+	case 0x83: return "EXTENDED COPY (XCOPY)";
+	}
+	return NULL;
 }
 
 struct re {
@@ -100,6 +120,7 @@ struct draft {
 	long count;
 	bool repeat;
 	long line;
+	int opcode;
 };
 
 static void add(struct vmk_log *log, const struct draft *x)
@@ -125,6 +146,7 @@ static void add(struct vmk_log *log, const struct draft *x)
 	e->count = x->count > 0 ? x->count : 1;
 	e->repeat = x->repeat;
 	e->line = x->line;
+	e->opcode = x->opcode;
 }
 
 /* The last error of each device, for the "repeated N times" lines that follow it. */
@@ -136,7 +158,7 @@ struct last_error {
 };
 
 struct parser {
-	struct re ts, fail, fail_tail, reduce, det, imp, rep, active, doubt, dead, alua, dev, pathre;
+	struct re ts, fail, fail_tail, reduce, det, imp, rep, active, doubt, dead, alua, dev, pathre, rsv, hpp, nvq, nvtx, nvst, svm, prm, opc;
 	struct last_error last[VMK_LAST_ERRORS];
 	int nlast, next;
 };
@@ -168,6 +190,16 @@ static int parser_init(struct parser *p)
 	    re_init(&p->reduce, "Reduced the queue depth for device ([^ ,]+) to (\\d+)") ||
 	    re_init(&p->det, "Device (\\S+) performance has deteriorated\\. I/O latency increased from average "
 			     "value of (\\d+) microseconds to (\\d+) microseconds") ||
+	    /* ESXi 7/8: HPP and NVMe-oF failover, the vSCSI layer's failed IO, iSCSI path removal */
+	    re_init(&p->hpp, "HPP: \\S+ Re-issuing (?:first )?command for HPP device \"([^\"]+)\"") ||
+	    re_init(&p->nvq, "(nvme\\w+):\\d+ \\[ctlr (\\d+), queue (\\d+)\\][^\\n]*queue not connected") ||
+	    re_init(&p->nvtx, "Transport driver failed to submit cmd [^,]*, C: ([^#\\s]*)#(vmhba\\d+)") ||
+	    re_init(&p->nvst, "NVMEPSA:\\d+ Complete vmkNvmeCmd[^\\n]*status: 0x([0-9a-fA-F]+)") ||
+	    re_init(&p->svm, "SVM: \\d+: (\\S+) IO failed[^\\n]*failed: ([^\\n]+?)\\s*$") ||
+	    re_init(&p->prm, "(?:[Pp]ath \"?(vmhba\\d+:C\\d+:T\\d+:L\\d+)\"? is being removed|DeletePath[^\\n]*?"
+			     "(vmhba\\d+:C\\d+:T\\d+:L\\d+))") ||
+	    re_init(&p->opc, "Cmd(?:\\(0x[0-9a-fA-F]+\\))? (0x[0-9a-fA-F]{1,2})\\b") ||
+	    re_init(&p->rsv, "Long VMFS\\d? rsv time on '([^']+)' \\(held for (\\d+) msecs\\)") ||
 	    re_init(&p->imp, "Device (\\S+) performance has improved\\. I/O latency reduced from (\\d+) "
 			     "microseconds to (\\d+) microseconds"))
 		return ERR_NOMEM;
@@ -182,6 +214,14 @@ static void parser_free(struct parser *p)
 	re_free(&p->reduce);
 	re_free(&p->det);
 	re_free(&p->imp);
+	re_free(&p->rsv);
+	re_free(&p->hpp);
+	re_free(&p->nvq);
+	re_free(&p->nvtx);
+	re_free(&p->nvst);
+	re_free(&p->svm);
+	re_free(&p->prm);
+	re_free(&p->opc);
 	re_free(&p->rep);
 	re_free(&p->active);
 	re_free(&p->doubt);
@@ -218,12 +258,60 @@ static const struct last_error *recall(const struct parser *p, const char *dev, 
 	return NULL;
 }
 
+/* The ESXi 7/8 families (HPP / NVMe-oF failover, SVM's failed IO, iSCSI path removal) as path
+ * events: state says which, device or path what the line names. */
+static bool esx78_line(struct parser *p, struct vmk_log *log, const char *s, size_t n, struct draft *x)
+{
+	char tmp[160];
+	int k = 0;
+	x->kind = VMK_PATH;
+	if (re_match(&p->hpp, s, n)) {
+		group(&p->hpp, s, 1, &x->dev, &x->dl);
+		x->state = "HPP re-issuing a command for failover";
+	} else if (re_match(&p->nvq, s, n)) {
+		const char *c;
+		size_t cl;
+		group(&p->nvq, s, 2, &c, &cl);
+		k = snprintf(tmp, sizeof tmp, "NVMe-oF queue not connected (controller %.*s)", (int)(cl < 20 ? cl : 20), c);
+		x->state = tmp;
+	} else if (re_match(&p->nvtx, s, n)) {
+		group(&p->nvtx, s, 2, &x->path, &x->pl);
+		x->state = "NVMe transport driver failed to submit a command";
+	} else if (re_match(&p->nvst, s, n)) {
+		const char *c;
+		size_t cl;
+		group(&p->nvst, s, 1, &c, &cl);
+		k = snprintf(tmp, sizeof tmp, "NVMe command completed with status 0x%.*s%s", (int)(cl < 8 ? cl : 8), c,
+			     cl == 3 && memcmp(c, "80d", 3) == 0 ? " (path error: the command is retried on another path)" : "");
+		x->state = tmp;
+	} else if (re_match(&p->svm, s, n)) {
+		const char *v, *why;
+		size_t vl, wl;
+		group(&p->svm, s, 1, &v, &vl);
+		group(&p->svm, s, 2, &why, &wl);
+		k = snprintf(tmp, sizeof tmp, "SVM: IO of virtual disk %.*s failed: %.*s", (int)(vl < 32 ? vl : 32), v,
+			     (int)(wl < 60 ? wl : 60), why);
+		x->state = tmp;
+	} else if (re_match(&p->prm, s, n)) {
+		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(p->prm.md);
+		group(&p->prm, s, ov[2] != PCRE2_UNSET ? 1 : 2, &x->path, &x->pl);
+		x->state = "path removed";
+	} else {
+		return false;
+	}
+	x->sl = k > 0 ? (size_t)k : strlen(x->state);
+	add(log, x);
+	return true;
+}
+
 static void parse_line(struct parser *p, struct vmk_log *log, const char *s, size_t n, long line)
 {
 	log->lines++;
 	/* cheap prefilter: every interesting line names a device or a path */
 	if (!memmem(s, n, "dev", 3) && !memmem(s, n, "Device", 6) && !memmem(s, n, "device", 6) &&
-	    !memmem(s, n, "path", 4) && !memmem(s, n, "Path", 4) && !memmem(s, n, "alua", 4) && !memmem(s, n, "ALUA", 4))
+	    !memmem(s, n, "path", 4) && !memmem(s, n, "Path", 4) && !memmem(s, n, "alua", 4) && !memmem(s, n, "ALUA", 4) &&
+	    !memmem(s, n, "rsv time", 8) && !memmem(s, n, "queue not connected", 19) && !memmem(s, n, "NVME", 4) &&
+	    !memmem(s, n, "SVM:", 4) && !memmem(s, n, "DeletePath", 10))
 		return;
 	int64_t t = 0;
 	const char *host = NULL;
@@ -246,7 +334,9 @@ static void parse_line(struct parser *p, struct vmk_log *log, const char *s, siz
 		log->unparsed_time++;
 		return;
 	}
-	struct draft x = {.t = t, .host = host, .hl = hostl, .line = line, .count = 1};
+	struct draft x = {.t = t, .host = host, .hl = hostl, .line = line, .count = 1, .opcode = -1};
+	if (esx78_line(p, log, s, n, &x))
+		return;
 	if (re_match(&p->fail, s, n) && re_match_from(&p->fail_tail, s, n, pcre2_get_ovector_pointer(p->fail.md)[1])) {
 		const char *hs, *ds;
 		size_t hl, dl;
@@ -261,6 +351,12 @@ static void parse_line(struct parser *p, struct vmk_log *log, const char *s, siz
 		x.hs = hexval(hs, hl);
 		x.ds = hexval(ds, dl);
 		x.kind = x.ds == 0x28 ? VMK_QFULL : x.ds == 0x8 ? VMK_BUSY : VMK_FAILED;
+		if (re_match(&p->opc, s, n)) {
+			const char *o;
+			size_t ol;
+			group(&p->opc, s, 1, &o, &ol);
+			x.opcode = (int)hexval(o + 2, ol - 2);
+		}
 		remember(p, x.dev, x.dl, x.kind, x.hs, x.ds);
 		add(log, &x);
 	} else if (re_match(&p->rep, s, n)) {
@@ -275,6 +371,15 @@ static void parse_line(struct parser *p, struct vmk_log *log, const char *s, siz
 		x.hs = le ? le->hs : 0;
 		x.ds = le ? le->ds : 0;
 		x.repeat = true;
+		add(log, &x);
+	} else if (re_match(&p->rsv, s, n)) {
+		const char *v;
+		size_t vl;
+		group(&p->rsv, s, 1, &x.dev, &x.dl);
+		group(&p->rsv, s, 2, &v, &vl);
+		if (!parse_number(v, vl, &x.value))
+			x.value = 0;
+		x.kind = VMK_RSV_LONG;
 		add(log, &x);
 	} else if (re_match(&p->reduce, s, n)) {
 		const char *v;
@@ -318,8 +423,17 @@ static void parse_line(struct parser *p, struct vmk_log *log, const char *s, siz
 	} else {
 		bool det = re_match(&p->det, s, n);
 		bool imp = !det && re_match(&p->imp, s, n);
-		if (!det && !imp)
+		if (!det && !imp) {
+			/* a device or path line of no family read: counted, the first kept as the example */
+			if (!log->unknown++) {
+				size_t m = n < 160 ? n : 160;
+				while (m && (s[m - 1] == '\r' || s[m - 1] == '\n'))
+					m--;
+				log->unknown_example = arena_strndup(&log->arena, s, m);
+				log->unknown_line = line;
+			}
 			return;
+		}
 		struct re *r = det ? &p->det : &p->imp;
 		const char *v;
 		size_t vl;

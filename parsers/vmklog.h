@@ -19,6 +19,8 @@ enum vmk_kind {
 	VMK_PATH,        /* NMP: the active path changed ("Changing active path from A to B"), a path
 	                  * marked dead, a device "state in doubt" or awaiting a path failover */
 	VMK_ALUA,        /* an ALUA (SATP) path state: AO, ANO, STANDBY, UNAVAILABLE, TRANSITIONING */
+	VMK_RSV_LONG,    /* "Long VMFS rsv time on 'DATASTORE' (held for N msecs)": a VMFS metadata
+	                  * reservation held long (device: the datastore's name; value: ms) */
 };
 #define VMK_MAX_EVENTS 200000
 
@@ -38,12 +40,17 @@ struct vmk_event {
 	const char *state;       /* VMK_PATH / VMK_ALUA: the state or change the line says ("dead",
 	                          * "in doubt", "failover", "from vmhba2:C0:T0:L5", "STANDBY") (arena) */
 	long line;
+	int opcode;              /* VMK_FAILED/QFULL/BUSY: the failed command's SCSI opcode (0x89 COMPARE AND
+	                          * WRITE, 0x28 READ(10), 0x2a WRITE(10)...), -1 when the line has none */
 };
 
 struct vmk_log {
 	struct vmk_event *ev;
 	size_t n, cap, dropped;
 	long lines, unparsed_time;
+	long unknown;            /* lines naming a device or path that no family reads (issue 36) */
+	long unknown_line;       /* the first of them, and its text (arena, shortened), NULL none */
+	const char *unknown_example;
 	struct arena arena;
 };
 
@@ -56,5 +63,8 @@ int vmklog_append(struct vmk_log *log, const char *path, struct diag *d);
 int vmklog_parse(struct vmk_log *log, const char *text, size_t len, struct diag *d);
 void vmklog_free(struct vmk_log *log);
 const char *vmk_kind_name(enum vmk_kind k);
+/* A SCSI opcode's name ("COMPARE AND WRITE (the VMFS ATS heartbeat)" for 0x89), NULL when not
+ * one of the IO and locking commands. */
+const char *vmk_opcode_name(int op);
 
 #endif

@@ -760,7 +760,8 @@ static void entities_figures(const struct analysis *a, struct doc *d)
 
 static void entities_sec(const struct analysis *a, struct doc *d)
 {
-	static const char *const head[] = {"layer", "entity", "IO rate", "latency", "second latency", "queue", NULL};
+	static const char *const head[] = {"layer", "entity", "IO rate", "latency", "second latency", "queue", "MB/s read",
+					   "MB/s written", NULL};
 	struct doc_block *t = NULL;
 	struct buf v, n;
 	buf_init(&v);
@@ -774,7 +775,8 @@ static void entities_sec(const struct analysis *a, struct doc *d)
 			continue;
 		if (!t) {
 			t = doc_table(d, DS_ENTITIES, "Active entities: whole-capture p50/p95/max of each counter "
-						      "(latency in ms, queues in outstanding IOs).", head);
+						      "(latency in ms, queues in outstanding IOs, throughput in MB/s; a "
+						      "guest disk's is reads and writes together).", head);
 			t->labelled = true;
 		}
 		doc_row(t);
@@ -784,8 +786,10 @@ static void entities_sec(const struct analysis *a, struct doc *d)
 			buf_printf(&n, "%s ", e->host);
 		buf_adds(&n, e->name);
 		doc_cell_text(t, n.data);
-		const int ms[4] = {em.io, em.lat, em.lat2, em.q};
-		for (int k = 0; k < 4; k++) {
+		/* throughput: a guest disk's perfmon has bytes per second in both directions together */
+		int mbr = e->layer == LAYER_GUEST ? M_G_MBPS : M_MBR, mbw = e->layer == LAYER_GUEST ? -1 : M_MBW;
+		const int ms[6] = {em.io, em.lat, em.lat2, em.q, mbr, mbw};
+		for (int k = 0; k < 6; k++) {
 			triple(e, ms[k], &v);
 			if (v.len)
 				doc_cell_text(t, v.data);

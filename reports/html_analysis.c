@@ -503,7 +503,7 @@ static bool vm_relevant(const struct model *m, const struct entity *vm)
 		const struct entity *e = &m->ents[i];
 		if (e->outside)
 			continue;
-		if (e->layer == LAYER_VSCSI && strncmp(e->name, vm->name, n) == 0 && strncmp(e->name + n, ":scsi", 5) == 0)
+		if (e->layer == LAYER_VSCSI && strncmp(e->name, vm->name, n) == 0 && vdisk_ctrl(e->name) == e->name + n)
 			return true;
 	}
 	return false;

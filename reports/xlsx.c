@@ -323,7 +323,8 @@ static void entities_sheet(struct xl *x, const struct doc *d, const char *suffix
 	static const char *const cols[] = {"Layer", "Host", "Entity", "Active", "IO/s p50", "IO/s p95", "IO/s max",
 					   "Latency", "Latency p50 (ms)", "p95", "p99", "max", "Second latency",
 					   "Second latency p50 (ms)", "p95", "p99", "max", "Queue", "Queue p50", "Queue p95",
-					   "Queue max", NULL};
+					   "Queue max", "MB/s read p50", "MB/s read p95", "MB/s read max", "MB/s written p50", "MB/s written p95",
+					   "MB/s written max", NULL};
 	header_row(x, ws, 0, cols);
 	worksheet_set_column(ws, 2, 2, 40, NULL);
 	const struct doc_block *t = NULL;

@@ -9,6 +9,8 @@
 #include "memcap.h"
 #include "suites.h"
 
+void beyond_tcases(Suite *s); /* check_beyond.c */
+
 /* Reads the host capture (and the guest's when g is not NULL) and runs the analysis, with filter
  * f (NULL: none). */
 static void run(struct analysis *a, const struct mcol *h, int nh, const struct mcol *g, int ng, struct ent_filter *f)
@@ -780,5 +782,6 @@ Suite *iopath_suite(void)
 	tcase_add_test(t, path_change_on_guessed_paths);
 	tcase_add_test(t, advice_agrees_with_the_virtual_disk);
 	suite_add_tcase(s, t);
+	beyond_tcases(s); /* check_beyond.c (issue 36) */
 	return s;
 }

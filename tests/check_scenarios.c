@@ -80,6 +80,12 @@ static const struct {
 	{"guest-paging", "", true},
 	{"host-swap", "", true},
 	{"perfmon-other-day", "", true},
+	{"iscsi-vmknic", "", true},
+	{"hba-line-rate", "", false},
+	{"oltp-470", "", true},
+	{"coarse-300", "", false},
+	{"vnvme", "", true},
+	{"reservation-storm", "", true},
 };
 #define NSCEN (int)(sizeof scenarios / sizeof scenarios[0])
 static const char *const seeds[] = {"1", "2", "3"};

@@ -93,7 +93,8 @@ static enum bfile_role classify(const char *path, char **note)
 		r = BF_PARTITIONS;
 	else if (strncasecmp(base, "vmkernel", 8) == 0 || memmem(head, (size_t)n, " vmkernel: ", 11))
 		r = BF_VMKLOG;
-	else if (ends_with(base, ".map") || ((memmem(head, (size_t)n, ":scsi", 5) || strcasestr(head, ".vhd")) &&
+	else if (ends_with(base, ".map") || ((memmem(head, (size_t)n, ":scsi", 5) || memmem(head, (size_t)n, ":nvme", 5) ||
+		 memmem(head, (size_t)n, ":sata", 5) || strcasestr(head, ".vhd")) &&
 						 memmem(head, (size_t)n, " = ", 3)))
 		r = BF_MAP; /* VMware's VM:scsi0:1, or a Hyper-V VHDX */
 	else if (pdh_blg_hint(base))

@@ -539,6 +539,33 @@ static void act_hba(const struct act_ctx *x, struct action *ac)
 			  "array or the LUNs is needed.");
 }
 
+static void act_path_group(const struct act_ctx *x, struct action *ac)
+{
+	ac->what = xprintf("Check the network or fabric path of %s (for software iSCSI its bound vmknic, uplink, switch "
+			   "port and MTU; else the link or array port it reaches) and take its paths out of service until "
+			   "it is repaired: its paths are slow while the adapter's other paths to the same LUNs are fast.",
+			   x->ent);
+	ac->effect = xprintf("IO to those LUNs is served at the healthy paths' latency; no change to the array, the LUNs "
+			     "or the queue depths is needed.");
+}
+
+static void act_bandwidth(const struct act_ctx *x, struct action *ac)
+{
+	ac->what = xprintf("Give %s more bandwidth or send it fewer bytes: spread the IO over more links or HBAs, use a "
+			   "faster link, or move fewer bytes (compression, large reads outside the busy hours). Not deeper "
+			   "queues: its MB/s is flat at its ceiling while the latency rises.",
+			   x->ent);
+	ac->effect = xprintf("The same bytes move with less waiting; the large transfers finish sooner.");
+}
+
+static void act_reservation(const struct act_ctx *x, struct action *ac)
+{
+	ac->what = xprintf("Stop the hosts taking turns to reserve LUN %s: stagger the snapshot and backup jobs on its "
+			   "datastore, make sure VMFS locks use VAAI ATS, and put fewer VMs on the LUN. Not the array, "
+			   "not the queue depths.", x->ent);
+	ac->effect = xprintf("The LUN's IO no longer stalls while another host holds it for VMFS metadata.");
+}
+
 static void act_path_restore(const struct act_ctx *x, struct action *ac)
 {
 	const char *ent = x->ent;
@@ -617,6 +644,9 @@ static const struct act_op act_ops[ACT_COUNT] = {
 	[ACT_CSV_REDIRECTED] = {.build = act_csv_redirected},
 	[ACT_HOST_DISK] = {.build = act_host_disk},
 	[ACT_MEMORY] = {.build = act_memory},
+	[ACT_PATH_GROUP] = {.build = act_path_group},
+	[ACT_BANDWIDTH] = {.build = act_bandwidth},
+	[ACT_RESERVATION] = {.build = act_reservation},
 };
 
 /* The step of key k led by finding f: its words (act_ops) and the finding it is because of. */

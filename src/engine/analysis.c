@@ -896,10 +896,32 @@ static void verify_map(struct analysis *a)
 
 /* vmkernel.log events outside the captures' time span (with the queue-full grouping gap as a
  * margin) say nothing about them: they are not used, and a note says how many. */
+/* What the report's inputs say of the log: lines read, events of the families read (used inside the
+ * captures' span, not used outside it), and the lines naming a device or path of no family read,
+ * with the first as an example — so a log iopsy cannot read never looks clean (issue 36). */
+static void vmklog_said(struct analysis *a, size_t used, size_t out, bool host)
+{
+	const struct vmk_log *l = &a->vmk;
+	const char *unk = l->unknown ? afmt(a, "; %ld line%s naming a device or path of no family iopsy reads (e.g. "
+					       "line %ld: \"%s\")", l->unknown, l->unknown == 1 ? "" : "s",
+					    l->unknown_line, l->unknown_example ? l->unknown_example : "")
+				     : "; no line naming a device or path was left unread";
+	input_said(a, "--vmkernel-log", a->opts.vmklog, 0, used ? IN_APPLIED : IN_NAMED_NOTHING,
+		   "%ld line%s read, %zu event%s of the families iopsy reads: %s%s", l->lines, l->lines == 1 ? "" : "s",
+		   used + out, used + out == 1 ? "" : "s",
+		   host ? afmt(a, "%zu inside the host captures' time span used, %zu outside it not used", used, out)
+			: "no host capture to place them in (the log stands on its own)",
+		   unk);
+}
+
 static void trim_vmklog(struct analysis *a)
 {
-	if (!a->have_vmk || !a->vmk.n)
+	if (!a->have_vmk)
 		return;
+	if (!a->vmk.n) {
+		vmklog_said(a, 0, 0, true);
+		return;
+	}
 	int64_t t0 = INT64_MAX, t1 = INT64_MIN;
 	for (size_t i = 0; i < a->m.ncaps; i++) {
 		const struct capture *c = &a->m.caps[i];
@@ -908,8 +930,10 @@ static void trim_vmklog(struct analysis *a)
 		t0 = c->start < t0 ? c->start : t0;
 		t1 = c->end > t1 ? c->end : t1;
 	}
-	if (t0 == INT64_MAX)
-		return; /* no host capture: the log stands on its own */
+	if (t0 == INT64_MAX) {
+		vmklog_said(a, a->vmk.n, 0, false); /* no host capture: the log stands on its own */
+		return;
+	}
 	int64_t margin = (int64_t)(rule_value(&a->rules, R_QFULL_GAP_S) * 1000);
 	size_t o = 0, out = 0;
 	for (size_t i = 0; i < a->vmk.n; i++) {
@@ -929,9 +953,7 @@ static void trim_vmklog(struct analysis *a)
 		note(a, a->opts.vmklog ? a->opts.vmklog : "vmkernel.log", 0, "%zu event%s outside the host captures' time span (%s .. %s) not used", out,
 		     out == 1 ? "" : "s", s, e);
 	}
-	input_said(a, "--vmkernel-log", a->opts.vmklog, 0, o ? IN_APPLIED : IN_NAMED_NOTHING,
-		   "%zu event%s inside the host captures' time span used%s", o, o == 1 ? "" : "s",
-		   out ? afmt(a, "; %zu outside it not used", out) : "");
+	vmklog_said(a, o, out, true);
 }
 
 /* ---- ordering and verdict ---- */
@@ -1518,6 +1540,7 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 				f->end = a->window.to;
 		}
 	}
+	analysis_sampling(a, true); /* sampling.c: a finding of one coarse row says so */
 	fold_adapter_errors(a);
 	refine_advice(a);
 	raise_causes(a);
@@ -1535,6 +1558,7 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 		a->cov.link_why = a->link_note;
 		a->cov.complete = false;
 	}
+	analysis_sampling(a, false); /* sampling.c: the coverage's sampling line */
 	analysis_verdict(a);
 	struct topo_in ti = analysis_topo(a);
 	a->nshown = topology_build(&ti, a->shown);

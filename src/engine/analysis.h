@@ -128,6 +128,14 @@ struct analysis {
 };
 
 void analysis_init(struct analysis *a);
+/* sampling.c: with findings, a finding made of one row longer than sustain.seconds says the
+ * sampling cannot tell how long within it; without, the coverage of the layers a coarse capture
+ * assesses gets the sampling line. */
+void analysis_sampling(struct analysis *a, bool findings);
+/* hv_holder.c: for a slow Hyper-V host disk (latency.host_disk), "; it holds SQL01's SQL01_L.vhdx on
+ * Volume3 (100% of its IO from this node), the guest's SQL01 L:: the transaction log's writes wait
+ * there ..." when one VHDX sends it at least half its IO; NULL otherwise (arena). */
+const char *hv_disk_holder(struct analysis *a, const struct finding *f);
 /* For a slow guest disk's finding f on stack st: its LUN's mean DAVG over f's time (ms, into
  * *davg) as a share of the guest's latency (f's first evidence median); NaN when the stack has no
  * SCSI LUN with DAVG then. */

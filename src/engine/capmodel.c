@@ -499,10 +499,8 @@ static bool fsel_keep(struct fsel *fs, enum layer l, const char *name, const cha
 		break;
 	case LAYER_VSCSI:
 		if (vm) {
-			/* "SQL01:scsi0:1": the VM is what comes before the last ":scsi" */
-			const char *sc = NULL;
-			for (const char *q = strstr(name, ":scsi"); q; q = strstr(q + 1, ":scsi"))
-				sc = q;
+			/* "SQL01:scsi0:1": the VM is what comes before its controller (":nvme0:1" too) */
+			const char *sc = vdisk_ctrl(name);
 			char v[256];
 			size_t n = sc ? (size_t)(sc - name) : strlen(name);
 			n = n < sizeof v - 1 ? n : sizeof v - 1;

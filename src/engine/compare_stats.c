@@ -1427,7 +1427,7 @@ out:
 
 static bool vdisk_of(const char *vdisk, const char *vm, size_t l)
 {
-	return strncmp(vdisk, vm, l) == 0 && strncmp(vdisk + l, ":scsi", 5) == 0;
+	return strncmp(vdisk, vm, l) == 0 && vdisk_ctrl(vdisk) == vdisk + l;
 }
 
 /* Whether VM (a Group Cpu name, "APP02 (104c07ff-...)" included) has a Virtual Disk VM:scsiC:T,

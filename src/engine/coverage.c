@@ -24,7 +24,7 @@ static bool has(const struct entity *e, int m) { return e->series[m] >= 0 && ent
 static bool too_short(const struct capture *c, const struct rules *r)
 {
 	double span = (double)(c->end - c->start) / 1000.0 + c->interval_s;
-	return c->rows < (long)rule_value(r, R_SUSTAIN_SAMPLES) || span < rule_value(r, R_SUSTAIN_SECONDS);
+	return c->rows < rules_sustain_samples(r, c->interval_s) || span < rule_value(r, R_SUSTAIN_SECONDS);
 }
 
 static bool active(const struct entity *e, const struct rules *r)

@@ -46,7 +46,7 @@ size_t find_windows(const struct rules *R, const struct capture *c, const signed
 	size_t o = 0;
 	for (size_t i = 0; i < n; i++) {
 		double dur = (double)(d->t1[out[i].k1] - d->t0[out[i].k0]) / 1000.0 + c->interval_s;
-		if (out[i].true_samples >= (long)rule_value(R, R_SUSTAIN_SAMPLES) && dur >= rule_value(R, R_SUSTAIN_SECONDS))
+		if (out[i].true_samples >= rules_sustain_samples(R, c->interval_s) && dur >= rule_value(R, R_SUSTAIN_SECONDS))
 			out[o++] = out[i];
 	}
 	return o;

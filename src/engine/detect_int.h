@@ -209,6 +209,13 @@ void det_hba_by_adapters(struct analysis *a, const struct analyze_opts *o);
 void det_path_change(struct analysis *a, const struct analyze_opts *o);
 void det_vdisk_above_device(struct analysis *a, const struct analyze_opts *o);
 
+/* detect_pathgrp.c */
+void det_path_group(struct analysis *a, const struct analyze_opts *o);
+/* detect_bw.c */
+void det_bandwidth(struct analysis *a, const struct analyze_opts *o);
+/* detect_rsv.c */
+void det_reservations(struct analysis *a, const struct analyze_opts *o);
+
 /* detect_cpu.c */
 void det_cpu_contention(struct analysis *a, const struct analyze_opts *o);
 

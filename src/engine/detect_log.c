@@ -119,6 +119,43 @@ static const char *host_status_name(unsigned h)
 	return h < sizeof names / sizeof names[0] ? names[h] : "other";
 }
 
+/* The failed commands' opcodes over event i's device until t1: "; the commands: COMPARE AND WRITE
+ * (0x89 ...) 12, WRITE(10) (0x2a) 3", NULL when no line names one. */
+static const char *failed_opcodes(struct analysis *a, size_t i, int64_t t1)
+{
+	int op[8];
+	long cnt[8];
+	int nop = 0;
+	const struct vmk_event *e0 = &a->vmk.ev[i];
+	for (size_t j = i; j < a->vmk.n && a->vmk.ev[j].t <= t1; j++) {
+		const struct vmk_event *e = &a->vmk.ev[j];
+		if (e->kind != VMK_FAILED || !e->host_status || e->opcode < 0 || strcmp(e->device, e0->device) != 0)
+			continue;
+		int k = 0;
+		while (k < nop && op[k] != e->opcode)
+			k++;
+		if (k == nop && nop < 8) {
+			op[nop] = e->opcode;
+			cnt[nop++] = 0;
+		}
+		if (k < nop)
+			cnt[k] += e->count;
+	}
+	if (!nop)
+		return NULL;
+	struct buf b;
+	buf_init(&b);
+	buf_adds(&b, "; the commands: ");
+	for (int k = 0; k < nop; k++) {
+		const char *nm = vmk_opcode_name(op[k]);
+		buf_printf(&b, "%s%s%s0x%02x%s %ld", k ? ", " : "", nm ? nm : "", nm ? " (" : "opcode ", op[k], nm ? ")" : "",
+			   cnt[k]);
+	}
+	const char *r = afmt(a, "%s", b.data);
+	buf_free(&b);
+	return r;
+}
+
 /* ---- vmkernel.log event windows ---- */
 
 static bool is_qfull(const struct vmk_event *e)
@@ -282,9 +319,10 @@ void det_vmk_failures(struct analysis *a, const struct analyze_opts *o)
 				   by[2] > 1 ? " and others" : "");
 		const struct vmk_event *pe;
 		long np = vmk_path_events(a, e0->device, e0->host, t0 - 60000, t1 + 60000, &pe);
-		f->summary = afmt(a, "%ld command%s failed with a host status in vmkernel.log (%s): the fabric, the HBA or "
+		const char *ops = failed_opcodes(a, i, t1);
+		f->summary = afmt(a, "%ld command%s failed with a host status in vmkernel.log (%s%s): the fabric, the HBA or "
 				     "the path dropped or aborted them%s; %s%s",
-				  n, n == 1 ? "" : "s", st.data, np ? afmt(a, "; %ld path or ALUA state change%s in the log "
+				  n, n == 1 ? "" : "s", st.data, ops ? ops : "", np ? afmt(a, "; %ld path or ALUA state change%s in the log "
 									   "then (first: %s %s)", np, np == 1 ? "" : "s",
 									   pe->path ? pe->path : e0->device,
 									   pe->state ? pe->state : vmk_kind_name(pe->kind))

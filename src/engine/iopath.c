@@ -17,9 +17,7 @@ const char *const link_how_names[3] = {"none", "identifiers", "correlation"};
 
 void iop_vdisk_vm(const char *vdisk, char *out, size_t cap)
 {
-	const char *sc = NULL;
-	for (const char *q = strstr(vdisk, ":scsi"); q; q = strstr(q + 1, ":scsi"))
-		sc = q;
+	const char *sc = vdisk_ctrl(vdisk); /* ":scsi0:1", ":nvme0:1", ":sata0:1" */
 	size_t n = sc ? (size_t)(sc - vdisk) : strlen(vdisk);
 	if (n >= cap)
 		n = cap - 1;

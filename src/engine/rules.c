@@ -109,6 +109,12 @@
 		"a VM's swap-in rate (Group Memory SWR/s) above this, sustained", \
 		"[vmw Interpreting esxtop Statistics §3.3] SWR/s: the rate the host reads the VM's memory back " \
 		"from its swap file; practitioner esxtop tables: SWR/s > 1"}, \
+	[R_ADP_LINK_MBPS] = {"adapter.link_mbps", 0, "MB/s", "an adapter's link data rate per direction (0 = not known: a plateau of MB/s is judged against the nominal FC rates); set it for one adapter in a [device vmhbaN] section", "[fcia, infostor 2010] 1/2/4/8/10/16GFC carry 100/200/400/800/1200/1600 MB/s per direction, 32GFC 3200; [pci-sig] a PCIe lane 250/500/985 MB/s (Gen1/2/3)"}, \
+	[R_BW_CEILING_PCT] = {"bandwidth.ceiling_pct", 90, "%", "an adapter moving at least this share of its link rate in one direction, with its latency risen (bandwidth.latency_rise): at its bandwidth ceiling", "[derived] a link at its data rate queues every further byte: latency grows with outstanding IO while MB/s stays flat (Little's law)"}, \
+	[R_SUSTAIN_MIN_SAMPLES] = {"sustain.min_samples", 2, "samples", "... fewer samples than sustain.samples when they already last sustain.seconds (coarse sampling), but never fewer than this", "[derived] a duration, not a count of rows: at esxtop -d 300 five rows are 25 minutes"}, \
+	[R_COARSE_FACTOR] = {"sustain.coarse_factor", 2, "x", "with rows longer than sustain.seconds, one row whose mean latency is at least this many times a latency threshold is a finding, said to be one row (the sampling cannot tell how long within it)", "[derived] a 5-minute mean twice a threshold is minutes above it, not a spike; [vmw KB 309140] the interval's average hides how it was spread"}, \
+	[R_RSV_CONFLICTS] = {"reservation.conflicts_per_s", 20, "/s", "a LUN's SCSI reservation conflicts (esxtop -a Conflicts/sec) at or above this, or D:0x18 in vmkernel.log, sustained, while its IO stalls: reservation contention", "[vmw-derived practitioner tables] CONS/s > 20: VMFS locking degrades performance"}, \
+	[R_BW_LAT_RISE] = {"bandwidth.latency_rise", 2, "x", "... its latency at the ceiling at least this many times its latency below half of it", "[derived] at a ceiling, latency = outstanding IO x bytes per IO / rate"}, \
 }
 
 const struct rule rule_table[R_COUNT] = RULES_INIT;
@@ -120,7 +126,20 @@ const char *const rule_scope_names[SCOPE_COUNT] = {"global", "host", "vm", "disk
  * coverage and the reports read one value, so a section cannot set them. */
 static const enum rule_id global_only[] = {R_SUSTAIN_SAMPLES, R_SUSTAIN_SECONDS, R_GAP_SAMPLES, R_EPISODE_GAP_S,
 					   R_QFULL_GAP_S, R_ALIGN_BYTES, R_ALIGN_MIN_BYTES, R_ACTIVE_IOPS,
-					   R_CMP_MIN_IO_SHARE, R_CMP_MIN_BUSY_HELD};
+					   R_CMP_MIN_IO_SHARE, R_CMP_MIN_BUSY_HELD, R_SUSTAIN_MIN_SAMPLES, R_COARSE_FACTOR};
+
+long rules_sustain_samples(const struct rules *r, double iv_s)
+{
+	long most = (long)rule_value(r, R_SUSTAIN_SAMPLES), least = (long)rule_value(r, R_SUSTAIN_MIN_SAMPLES);
+	if (least > most)
+		least = most;
+	if (!(iv_s > 0))
+		return most;
+	/* rows that last longer than sustain.seconds: at 5 s that is still 5 rows, at 15 s 2 (a
+	 * twentieth of a row tolerated: perfmon's 5.003 s rows are 5 s rows) */
+	double need = floor(rule_value(r, R_SUSTAIN_SECONDS) / iv_s + 0.05) + 1;
+	return need >= (double)most ? most : need <= (double)least ? least : (long)need;
+}
 
 bool rule_scopable(enum rule_id id)
 {

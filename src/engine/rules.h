@@ -79,6 +79,12 @@ enum rule_id {
 	R_MEM_SWPWT_WARN,
 	R_MEM_SWPWT_CRIT,
 	R_MEM_SWAP_IN_MBPS,
+	R_ADP_LINK_MBPS,
+	R_BW_CEILING_PCT,
+	R_BW_LAT_RISE,
+	R_SUSTAIN_MIN_SAMPLES,
+	R_COARSE_FACTOR,
+	R_RSV_CONFLICTS,
 	R_COUNT
 };
 
@@ -135,6 +141,10 @@ struct rules {
 };
 /* The global value (rules that apply to the whole analysis: sustain, episode gap, activity). */
 static inline double rule_value(const struct rules *r, enum rule_id id) { return r->v[id]; }
+/* The rows in a row a condition must hold at one row every iv_s seconds: sustain.samples, fewer
+ * when fewer rows already last longer than sustain.seconds, never under sustain.min_samples — a rule holds for
+ * a duration, not a count of rows (at 300 s, 5 rows would be 25 minutes). */
+long rules_sustain_samples(const struct rules *r, double iv_s);
 
 /* Who a value is for: a neutral view of an entity, so that rules need not know the model. */
 struct entity_ref {

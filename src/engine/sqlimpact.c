@@ -689,7 +689,7 @@ static void symptoms(const struct sql_in *in, struct sql_instance *si, const str
 			if (dk)
 				worst = dk;
 		}
-		if (n && samples >= (long)rule_value(in->r, R_SUSTAIN_SAMPLES) && held >= rule_value(in->r, R_SUSTAIN_SECONDS) &&
+		if (n && samples >= rules_sustain_samples(in->r, c->interval_s) && held >= rule_value(in->r, R_SUSTAIN_SECONDS) &&
 		    si->nsym < SQL_MAX_SYMPTOMS) {
 			struct sql_symptom *y = &si->sym[si->nsym++];
 			memset(y, 0, sizeof *y);

@@ -194,6 +194,20 @@ static void pend_finish(struct stream *st, struct inst *x)
 	x->pend = NULL;
 }
 
+/* Rows longer than a rule's duration (sustain.seconds): one row whose mean latency (the rule's
+ * first evidence, in ms) is at least sustain.coarse_factor times its threshold is sustained — a
+ * mean that far above over minutes is not a spike; the finding says the sampling cannot tell how
+ * long within the row (sampling.c). Point-sampled figures (queues) are not judged so. */
+static bool coarse_row(const struct analysis *a, const struct stream_rule *r, const struct entity *e,
+		       const struct inst *x, const struct acc *c, double iv)
+{
+	if (!(iv > rule_value(&a->rules, R_SUSTAIN_SECONDS)) || x->nev < 1 || !r->ev_thr || r->ev[0] < 0 ||
+	    strcmp(metric_info[r->ev[0]].unit, "ms") != 0 || !c->ev[0].n)
+		return false;
+	double thr = r->ev_thr(a, e, 0), mean = c->ev[0].sum / (double)c->ev[0].n;
+	return isfinite(thr) && thr > 0 && mean >= rule_value(&a->rules, R_COARSE_FACTOR) * thr;
+}
+
 /* Closes the open window: sustained ones join the pending episode (or start one). */
 static void win_close(struct stream *st, struct inst *x)
 {
@@ -212,8 +226,8 @@ static void win_close(struct stream *st, struct inst *x)
 	double iv = interval_s(st);
 	double held = (double)(c->t_last - c->t0) / 1000.0 + iv;
 	bool sustained = r->any_sample ||
-			 (c->trues >= (long)rule_value(&a->rules, R_SUSTAIN_SAMPLES) &&
-			  held >= rule_value(&a->rules, R_SUSTAIN_SECONDS));
+			 (c->trues >= rules_sustain_samples(&a->rules, iv) && held >= rule_value(&a->rules, R_SUSTAIN_SECONDS)) ||
+			 coarse_row(a, r, e, x, c, iv);
 	if (sustained && r->signal_thr) {
 		double mean = c->sig_n ? c->sig_sum / (double)c->sig_n : NAN;
 		sustained = mean > r->signal_thr(a, e);

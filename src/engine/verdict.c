@@ -294,6 +294,7 @@ void analysis_verdict(struct analysis *a)
 			buf_printf(&b, "%s%s (%s — %s)", said ? "; and " : "",
 				   f->kind == K_CSV_REDIRECTED ? "in the Hyper-V host, on a Cluster Shared Volume redirected over the network"
 				   : f->kind == K_LAT_VD_ABOVE ? (hv ? "in the Hyper-V host above its disk" : "in the ESXi host above the LUN")
+				   : f->kind == K_RSV_CONFLICT ? "behind SCSI reservations of the LUN (VMFS locks), not in the array"
 							       : "in the VMkernel device queue",
 				   f->entity, f->summary);
 			said++;
@@ -301,14 +302,19 @@ void analysis_verdict(struct analysis *a)
 		if (adapter) {
 			const struct finding *f = first_in_place(a, VP_ADAPTER);
 			buf_printf(&b, "%s%s (%s — %s)", said ? "; and " : "",
-				   f->kind == K_PATH_CHANGE ? "on the path to the LUN" : "at the host bus adapter", f->entity, f->summary);
+				   f->kind == K_PATH_CHANGE ? "on the path to the LUN"
+				   : f->kind == K_LAT_PATH  ? "on one path group inside the adapter (the network or fabric path, not the LUNs)"
+				   : f->kind == K_BW_CEILING ? "at the adapter's bandwidth ceiling (bytes, not queues)"
+							    : "at the host bus adapter", f->entity, f->summary);
 			said++;
 		}
 		if (array) {
 			const struct finding *f = first_in_place(a, VP_ARRAY);
-			buf_printf(&b, "%s%s (%s — %s)", said ? "; and " : "",
+			const char *holds = hv_disk_holder(a, f);
+			buf_printf(&b, "%s%s (%s — %s%s)", said ? "; and " : "",
 				   f->kind == K_LAT_HOST_DISK ? "at the Hyper-V host's disk or the storage behind it"
-							      : "in the array or fabric below the HBA", f->entity, f->summary);
+							      : "in the array or fabric below the HBA", f->entity, f->summary,
+				   holds ? holds : "");
 			said++;
 		}
 		if (datastore) {

@@ -99,5 +99,12 @@ void sc_build_alua_failover_guessed(struct sim_config *c, int part);
 void sc_build_guest_paging(struct sim_config *c, int part);
 void sc_build_host_swap(struct sim_config *c, int part);
 void sc_build_perfmon_other_day(struct sim_config *c, int part);
+/* scenario_h36.c (issue 36) */
+void sc_build_iscsi_vmknic(struct sim_config *c, int part);
+void sc_build_hba_line_rate(struct sim_config *c, int part);
+void sc_build_oltp_470(struct sim_config *c, int part);
+void sc_build_coarse_300(struct sim_config *c, int part);
+void sc_build_vnvme(struct sim_config *c, int part);
+void sc_build_reservation_storm(struct sim_config *c, int part);
 
 #endif

@@ -125,6 +125,7 @@ struct sim_esx {
 	int host, stream;       /* the ESXi host this file is of, and its accumulator stream */
 	const char *hostname;
 	bool failover[SIM_MAX_DEV];             /* device with a path failover: paths get own slots */
+	bool chan2[SIM_MAX_DEV];                /* device round robin over C0 and C1: paths get own slots */
 	uint32_t pp_base[SIM_MAX_DEV], sb_base[SIM_MAX_DEV];
 };
 
@@ -261,6 +262,26 @@ static double mem_value(const struct sim_config *c, size_t i)
 	return strcmp(mem_ctr[i], "Swap Used MBytes") == 0 ? 6144 : mem_base[i];
 }
 
+/* Devices round robin over two channels (chan1_add_ms): their paths get own slots. */
+static void alloc_channels(struct sim_esx *w)
+{
+	for (int d = 0; d < w->c->ndev; d++)
+		if (w->c->dev[d].chan1_add_ms > 0 && !w->failover[d]) {
+			w->chan2[d] = true;
+			w->pp_base[d] = alloc_slots(w, SM_NM);
+			w->sb_base[d] = alloc_slots(w, SM_NM);
+		}
+}
+
+/* The path of device d on channel C1 of its adapter (the second bound vmknic, same target). */
+static bool add_channel1(struct sim_esx *w, struct sim_line *hdr, int d)
+{
+	const struct sim_dev *dv = &w->c->dev[d];
+	char inst[96];
+	snprintf(inst, sizeof inst, "%s:C1:T%d:L%d", w->c->adapter[dv->adapter].name, dv->path_target, dv->lun);
+	return add_storage(w, hdr, "Physical Disk Path", inst, path_ctr, w->sb_base[d]);
+}
+
 /* Builds the column table and the header line. */
 static int layout(struct sim_esx *w, struct sim_line *hdr, long budget)
 {
@@ -279,6 +300,7 @@ static int layout(struct sim_esx *w, struct sim_line *hdr, long budget)
 			w->sb_base[d] = alloc_slots(w, SM_NM);
 		}
 	}
+	alloc_channels(w);
 	for (int v = 0; v < c->nvdisk; v++)
 		w->vd_base[v] = alloc_slots(w, SM_NM);
 	for (int vm = 0; vm < c->nvm; vm++) {
@@ -427,9 +449,13 @@ static int layout(struct sim_esx *w, struct sim_line *hdr, long budget)
 			continue;
 		const char *an = c->adapter[dv->adapter].name;
 		snprintf(inst, sizeof inst, "%s:C0:T%d:L%d", an, dv->path_target, dv->lun);
-		if (!add_storage(w, hdr, "Physical Disk Path", inst, path_ctr, w->failover[d] ? w->pp_base[d] : w->dev_base[d]))
+		bool own = w->failover[d] || w->chan2[d];
+		if (!add_storage(w, hdr, "Physical Disk Path", inst, path_ctr, own ? w->pp_base[d] : w->dev_base[d]))
 			return ERR_NOMEM;
-		if (!c->adapter[dv->adapter].local) {
+		if (w->chan2[d]) {
+			if (!add_channel1(w, hdr, d))
+				return ERR_NOMEM;
+		} else if (!c->adapter[dv->adapter].local) {
 			/* the standby path through the other FC HBA carries nothing (until a failover) */
 			const char *other = "vmhba3";
 			if (w->failover[d]) {
@@ -479,7 +505,8 @@ static int layout(struct sim_esx *w, struct sim_line *hdr, long budget)
 		for (int v = 0; v < c->nvdisk; v++) {
 			if (c->vdisk[v].vm != vm)
 				continue;
-			snprintf(inst, sizeof inst, "%s:scsi%d:%d", c->vm[vm].name, c->ctrl[c->vdisk[v].ctrl].bus,
+			snprintf(inst, sizeof inst, "%s:%s%d:%d", c->vm[vm].name, sim_ctrl_bus(c->ctrl[c->vdisk[v].ctrl].kind),
+				 c->ctrl[c->vdisk[v].ctrl].bus,
 				 c->vdisk[v].target);
 			if (!add_storage(w, hdr, "Virtual Disk", inst, vdisk_ctr, w->vd_base[v]))
 				return ERR_NOMEM;
@@ -587,6 +614,38 @@ const struct sim_esx_dev_row *sim_esx_last_dev(const struct sim_esx *w, int dev)
 }
 
 /* Fills the rate and latency metrics of one storage entity from summed accumulators. */
+/* Reservations and their conflicts of device d over the interval ending at t (esxtop -a RESV/s,
+ * CONS/s): a SIM_DEVEV_RESV's rate of conflicts, on 1.2 times as many reservations. */
+static void add_reservations(const struct sim_config *c, int d, double *s, double t, double secs)
+{
+	for (int i = 0; i < c->ndevev; i++) {
+		const struct sim_dev_event *ev = &c->devev[i];
+		double lo = fmax(ev->t0_s, t - secs), hi = fmin(ev->t1_s, t);
+		if (ev->dev == d && ev->kind == SIM_DEVEV_RESV && hi > lo) {
+			s[SM_CONS] += ev->rate * (hi - lo) / secs;
+			s[SM_RESV] += 1.2 * ev->rate * (hi - lo) / secs;
+		}
+	}
+}
+
+/* A LUN round robin over two channels: half the commands each; the slow channel's commands take
+ * chan1_add_ms longer over its window (the device's DAVG is their mean: the model added half). */
+static void split_channels(const struct sim_config *c, const struct sim_dev *dc, double *c0, double *c1,
+			   const double *s, double t, double secs)
+{
+	memcpy(c0, s, SM_NM * sizeof *s);
+	static const int rates[] = {SM_CMDS, SM_READS, SM_WRITES, SM_MBR, SM_MBW, SM_FAILED, SM_ABORTS, SM_RESETS};
+	for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++)
+		c0[rates[i]] = s[rates[i]] / 2;
+	memcpy(c1, c0, SM_NM * sizeof *s);
+	double lo = fmax(dc->chan1_t0 * c->duration, t - secs), hi = fmin(dc->chan1_t1 * c->duration, t);
+	double half = hi > lo ? dc->chan1_add_ms / 2 * (hi - lo) / secs : 0;
+	c0[SM_DAVG] = floor(fmax(0.05, s[SM_DAVG] - half) * 100 + 0.5) / 100;
+	c1[SM_DAVG] = floor((s[SM_DAVG] + half) * 100 + 0.5) / 100;
+	c0[SM_GAVG] = c0[SM_DAVG] + c0[SM_KAVG];
+	c1[SM_GAVG] = c1[SM_DAVG] + c1[SM_KAVG];
+}
+
 static void fill_rates(double *s, const struct sim_acc *a, double secs)
 {
 	double n = a->rd + a->wr;
@@ -733,6 +792,7 @@ static void fill_snapshot(struct sim_esx *w, double t)
 				nd_rate += ev->rate * (hi - lo) / secs;
 		}
 		s[SM_CMDS] += nd_rate;
+		add_reservations(c, d, s, t, secs);
 		int adp = sim_dev_adapter(m, d);
 		if (dc->kind == SIM_DEV_SCSI)
 			acc_add(&ad_acc[adp], &tot);
@@ -770,6 +830,8 @@ static void fill_snapshot(struct sim_esx *w, double t)
 				sb[SM_ABORTS] = sb[SM_RESETS] = 0;
 			}
 		}
+		if (w->chan2[d])
+			split_channels(c, dc, S + w->pp_base[d], S + w->sb_base[d], s, t, secs);
 		struct sim_esx_dev_row *L = &w->last[d];
 		L->dqlen = s[SM_DQLEN], L->actv = actv, L->qued = qued, L->cmds = s[SM_CMDS];
 		L->davg = s[SM_DAVG], L->kavg = s[SM_KAVG], L->gavg = s[SM_GAVG], L->qavg = s[SM_QAVG];

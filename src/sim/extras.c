@@ -289,8 +289,8 @@ int sim_write_disks_map(const struct sim_config *c, const char *path)
 		const struct sim_vm *vm = &c->vm[vd->vm];
 		if (!vm->guest[0])
 			continue;
-		int n = snprintf(line, sizeof line, "%s\\%s = %s:scsi%d:%d\n", vm->guest, vd->drive, vm->name,
-				 c->ctrl[vd->ctrl].bus, vd->target);
+		int n = snprintf(line, sizeof line, "%s\\%s = %s:%s%d:%d\n", vm->guest, vd->drive, vm->name,
+				 sim_ctrl_bus(c->ctrl[vd->ctrl].kind), c->ctrl[vd->ctrl].bus, vd->target);
 		if (n > 0)
 			sim_out_write(&o, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
 	}

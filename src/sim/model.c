@@ -510,6 +510,9 @@ static void update_device_events(struct sim_model *m)
 			if (ev->dev == d && ev->kind != SIM_DEVEV_DQLEN && m->t >= ev->t0_s && m->t < ev->t1_s)
 				add += ev->add_ms;
 		}
+		/* round robin over two channels, one slow: half the commands take the slow one */
+		if (dc->chan1_add_ms > 0 && m->t >= dc->chan1_t0 * c->duration && m->t < dc->chan1_t1 * c->duration)
+			add += dc->chan1_add_ms / 2;
 		ds->add_ms = add;
 	}
 }

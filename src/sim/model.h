@@ -25,7 +25,9 @@ enum {
 	SIM_MAX_DEVEV = 4,      /* device events (stalls, path failovers) */
 };
 
-enum sim_ctrl_kind { SIM_CTRL_LSI, SIM_CTRL_PVSCSI };
+enum sim_ctrl_kind { SIM_CTRL_LSI, SIM_CTRL_PVSCSI, SIM_CTRL_NVME };
+/* The name esxtop and the VMX give the controller's bus: "scsi" (LSI, PVSCSI), "nvme" (vNVMe). */
+static inline const char *sim_ctrl_bus(enum sim_ctrl_kind k) { return k == SIM_CTRL_NVME ? "nvme" : "scsi"; }
 
 /* What backs a datastore: a SCSI LUN (FC/iSCSI, esxtop SCSI Device/Path/World objects), an NFS
  * export (esxtop "Physical Disk NFS Volume", guest-side latency only) or vSAN (no device object
@@ -124,6 +126,10 @@ struct sim_dev {
 	struct sim_phase svc_phase[SIM_MAX_PHASE]; /* pop = service-time, think_ms = parallelism multiplier */
 	double spike_add_ms;    /* > 0: a train of latency spikes of spike_len_s, every gap_lo..gap_hi s */
 	double spike_len_s, spike_gap_lo_s, spike_gap_hi_s;
+	/* > 0: the LUN's IO goes round robin over channels C0 and C1 of its adapter (a software iSCSI
+	 * port binding: one vmknic each), half each; C1's commands are chan1_add_ms slower over
+	 * [chan1_t0, chan1_t1) (fractions of the duration) */
+	double chan1_add_ms, chan1_t0, chan1_t1;
 };
 
 struct sim_adapter {
@@ -138,7 +144,9 @@ struct sim_adapter {
  * second, then the standby path takes over at t1_s), or a queue depth change (the administrator
  * sets the HBA LUN queue depth to add_ms commands at t0_s; t1_s unused), or an UNMAP storm
  * (rate non-data commands per second on top of the IO, every command add_ms slower). */
-enum sim_devev_kind { SIM_DEVEV_STALL, SIM_DEVEV_FAILOVER, SIM_DEVEV_DQLEN, SIM_DEVEV_UNMAP };
+enum sim_devev_kind { SIM_DEVEV_STALL, SIM_DEVEV_FAILOVER, SIM_DEVEV_DQLEN, SIM_DEVEV_UNMAP,
+	SIM_DEVEV_RESV /* SCSI-2 reservations from other hosts (no VAAI ATS): rate conflicts per second,
+	                * every command add_ms slower while the LUN is held */ };
 struct sim_dev_event {
 	int dev;
 	enum sim_devev_kind kind;
