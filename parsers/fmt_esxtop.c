@@ -315,6 +315,8 @@ static bool esxtop_world_of(const struct pdh_path *p, long *wid, char *vm, size_
 
 static int esxtop_probe(const char *head, size_t n)
 {
+	if (!pdh_head_line(head, n, &head, &n))
+		return 0;
 	static const char sig[] = "(PDH-CSV 4.0) (UTC)(0)";
 	const char *p = memmem(head, n < 4096 ? n : 4096, sig, sizeof sig - 1);
 	if (!p)
@@ -347,6 +349,7 @@ static int esxtop_header(const char *cell, size_t len, const struct pdh_options 
 const struct parser_ops parser_esxtop = {
 	.name = "esxtop",
 	.summary = "VMware esxtop/resxtop batch CSV (esxtop -b [-a]), UTC time stamps",
+	.sample = "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\esx01\\Physical Disk SCSI Device(naa.6000)\\Commands/sec\"\n",
 	.role = ROLE_HOST,
 	.probe = esxtop_probe,
 	.header = esxtop_header,
@@ -355,5 +358,6 @@ const struct parser_ops parser_esxtop = {
 	.classify = esxtop_classify,
 	.prepare = esxtop_prepare,
 	.world_of = esxtop_world_of,
+	.host = pdh_head_host,
 	PDH_READER,
 };

@@ -14,6 +14,9 @@
 #include "parser.h"
 #include "suites.h"
 
+#include <unistd.h>
+#include <zlib.h>
+
 /* ---- the format: one host, columns "object(instance)\counter", values from a function ---- */
 
 struct mt_col {
@@ -342,12 +345,73 @@ START_TEST(reader_model_analysis)
 }
 END_TEST
 
+/* Probing lives in the table (reader_open): the head of a gzip'd capture is read once through the
+ * source, probed, and read again by the winner from its first byte (stdin cannot be re-read). */
+START_TEST(probe_then_read_gzip)
+{
+	static const char esx[] = "resxtop banner\n\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\esx01\\Physical Disk SCSI "
+				  "Device(naa.6000)\\Commands/sec\"\n\"07/27/2026 13:00:00\",\"5\"\n\"07/27/2026 13:00:02\",\"7\"\n";
+	unsigned char gz[512], in_bytes[sizeof esx];
+	memcpy(in_bytes, esx, sizeof esx);
+	z_stream z = {0};
+	ck_assert_int_eq(deflateInit2(&z, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY), Z_OK);
+	z.next_in = in_bytes;
+	z.avail_in = sizeof esx - 1;
+	z.next_out = gz;
+	z.avail_out = sizeof gz;
+	ck_assert_int_eq(deflate(&z, Z_FINISH), Z_STREAM_END);
+	size_t glen = sizeof gz - z.avail_out;
+	deflateEnd(&z);
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	char path[] = "/tmp/iopsy-probe-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	FILE *fp = fdopen(fd, "wb");
+	ck_assert_uint_eq(fwrite(gz, 1, glen, fp), glen);
+	fclose(fp);
+	struct input in;
+	ck_assert_int_eq(input_open(&in, path, &co), 0);
+	unlink(path);
+	ck_assert_ptr_eq(reader_format(in.r), &parser_esxtop);
+	ck_assert_uint_eq(reader_ncols(in.r), 1);
+	ck_assert_str_eq(reader_column(in.r, 0)->path.host, "esx01");
+	struct pdh_row row;
+	double v, sum = 0;
+	int n = 0;
+	while (reader_next(in.r, &row) == 1 && reader_value(in.r, 0, &v)) {
+		sum += v;
+		n++;
+	}
+	ck_assert_int_eq(n, 2);
+	ck_assert_double_eq(sum, 12);
+	input_close(&in);
+	/* the peeked head and the reads after it give the stream once, in order */
+	struct diag d;
+	diag_init(&d, "m", 0);
+	struct source src;
+	ck_assert_int_eq(source_open_mem(&src, "m", esx, sizeof esx - 1, &d), 0);
+	const char *head;
+	ck_assert_int_eq(source_peek(&src, 20, &head, &d), 20);
+	ck_assert_int_eq(memcmp(head, esx, 20), 0);
+	char all[sizeof esx];
+	long k, got = 0;
+	while ((k = source_read(&src, all + got, 7, &d)) > 0)
+		got += k;
+	ck_assert_int_eq(got, (long)sizeof esx - 1);
+	ck_assert_int_eq(memcmp(all, esx, (size_t)got), 0);
+	source_close(&src);
+}
+END_TEST
+
 Suite *reader_suite(void)
 {
 	Suite *s = suite_create("reader");
 	TCase *tc = tcase_create("memtable");
 	tcase_add_test(tc, reader_through_ops);
 	tcase_add_test(tc, reader_model_analysis);
+	tcase_add_test(tc, probe_then_read_gzip);
 	suite_add_tcase(s, tc);
 	return s;
 }
