@@ -8,7 +8,7 @@
 
 const char *const parser_role_names[2] = {"host", "guest"};
 
-const struct parser_ops *const parsers[] = {&parser_esxtop, &parser_perfmon, &parser_hyperv, NULL};
+const struct parser_ops *const parsers[] = {&parser_esxtop, &parser_perfmon, &parser_hyperv, &parser_vscsistats, NULL};
 
 static const struct parser_ops *extra[PARSER_MAX_EXTRA];
 static size_t nextra;
