@@ -405,6 +405,119 @@ START_TEST(probe_then_read_gzip)
 }
 END_TEST
 
+/* ---- vscsistats: a format with its own reader, through the same interface ---- */
+
+/* The column of reader r named "vscsiStats KIND(DISK)\FIELD", or -1. */
+static long vs_col(const struct reader *r, const char *kind, const char *disk, const char *field)
+{
+	for (size_t i = 0; i < reader_ncols(r); i++) {
+		const struct pdh_path *p = &reader_column(r, i)->path;
+		if (strcmp(p->object + 11, kind) == 0 && strcmp(p->instance, disk) == 0 && strcmp(p->counter, field) == 0)
+			return (long)i;
+	}
+	return -1;
+}
+
+static double vs_at(struct reader *r, long col)
+{
+	double v = -1;
+	ck_assert_int_ge(col, 0);
+	ck_assert(reader_value(r, (size_t)col, &v));
+	return v;
+}
+
+/* A real `vscsiStats -p all -c` (tests/data/README.md): probed, 16 histograms of one disk, the
+ * buckets as printed, the overflow bucket and the disk's worldGroupID:scsiC:T. */
+START_TEST(vscsistats_real_csv)
+{
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	struct buf msgs;
+	buf_init(&msgs);
+	co.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &msgs};
+	struct input in;
+	ck_assert_int_eq(input_open(&in, "tests/data/vscsistats/helper-sample.csv", &co), 0);
+	ck_assert_ptr_eq(reader_format(in.r), &parser_vscsistats);
+	ck_assert_uint_eq(reader_ncols(in.r), 16 * 4 + 3 * 18 + 4 * 34 + 3 * 11 + 3 * 13 + 3 * 11);
+	struct pdh_row row;
+	ck_assert_int_eq(reader_next(in.r, &row), 1);
+	ck_assert_int_eq(row.line, 1);
+	const char *disk = "2099979:scsi0:0";
+	ck_assert_double_eq(vs_at(in.r, vs_col(in.r, "outstandingIOs", disk, "count")), 793);
+	ck_assert_double_eq(vs_at(in.r, vs_col(in.r, "outstandingIOs", disk, "<= 32")), 8);
+	ck_assert_double_eq(vs_at(in.r, vs_col(in.r, "outstandingIOs", disk, "<= 64")), 12);
+	ck_assert_double_eq(vs_at(in.r, vs_col(in.r, "outstandingIOs", disk, "> 64")), 0);
+	ck_assert_double_eq(vs_at(in.r, vs_col(in.r, "latencyReads", disk, "<= 50000")), 3);
+	ck_assert_double_eq(vs_at(in.r, vs_col(in.r, "ioLength", disk, "<= 4096")), 608);
+	ck_assert_double_eq(vs_at(in.r, vs_col(in.r, "seekDistance", disk, "<= -500000")), 134);
+	ck_assert_double_eq(vs_at(in.r, vs_col(in.r, "interarrival", disk, "max")), 581013626718.0);
+	ck_assert_int_eq(reader_next(in.r, &row), 0);
+	ck_assert_int_eq(in.diag.warnings, 0);
+	input_close(&in);
+	buf_free(&msgs);
+}
+END_TEST
+
+/* The text form, two disks, two snapshots, and bad histograms: each warned at its line and
+ * skipped, the rest read. */
+START_TEST(vscsistats_text_and_bad)
+{
+	static const char txt[] =
+		"Histogram: latency of IOs in Microseconds (us) for virtual machine worldGroupID : 77, virtual disk "
+		"handleID : 8192 (scsi0:0) {\n min : 40\n max : 900\n mean : 300\n count : 3\n   {\n"
+		"      1               (<=                100) \n      2               (<=               1000) \n"
+		"      0               (>                1000) \n   }\n}\n"                                  /* 1-11 */
+		"Histogram: number of outstanding IOs when a new IO is issued for virtual machine worldGroupID : 77, "
+		"virtual disk handleID : 8193 (scsi1:0) {\n min : 1\n max : 32\n mean : 30\n count : 10\n   {\n"
+		"      1               (<=                  1) \n      9               (<=                 32) \n"
+		"      0               (>                  32) \n   }\n}\n"                                  /* 12-22 */
+		"Histogram: latency of IOs in Microseconds (us) for virtual machine worldGroupID : 77, virtual disk "
+		"handleID : 8192 (scsi0:0) {\n min : 40\n max : 900\n mean : 300\n count : 5\n   {\n"
+		"      1               (<=                100) \n      2               (<=               1000) \n"
+		"      0               (>                1000) \n   }\n}\n"                                  /* 23-33: sum 3 != 5 */
+		"Histogram: number of outstanding IOs when a new IO is issued for virtual machine worldGroupID : 77, "
+		"virtual disk handleID : 8193 (scsi1:0) {\n min : 1\n max : 32\n mean : 30\n count : 4\n   {\n"
+		"      4               (<=                  1) \n"                                           /* 34-40: truncated */
+		"Histogram: colour of IOs for virtual machine worldGroupID : 77, virtual disk handleID : 8192 (scsi0:0) {\n"
+		" min : 1\n}\n"                                                                              /* 41-43 */
+		"Histogram: latency of IOs in Microseconds (us) for virtual machine worldGroupID : 77, virtual disk "
+		"handleID : 8192 (scsi0:0) {\n min : 50\n max : 60\n mean : 55\n count : 2\n   {\n"
+		"      0               (<=                100) \n      2               (<=               1000) \n"
+		"      0               (>                1000) \n   }\n}\n";                                 /* 44-: 2nd snapshot */
+	ck_assert_int_gt(parser_vscsistats.probe(txt, sizeof txt - 1), 90);
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	co.max_warnings = -1;
+	struct buf msgs;
+	buf_init(&msgs);
+	co.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &msgs};
+	struct input in;
+	ck_assert_int_eq(input_open_mem(&in, "v.txt", txt, sizeof txt - 1, &co), 0);
+	ck_assert_ptr_eq(reader_format(in.r), &parser_vscsistats);
+	ck_assert_uint_eq(reader_ncols(in.r), 2 * 4 + 3 + 3);
+	ck_assert_msg(msgs.data && strstr(msgs.data, "v.txt:23: warning: vscsiStats latency histogram of 77:scsi0:0 skipped: "
+							   "its bucket counts do not add up"), "got %s", msgs.data);
+	ck_assert(strstr(msgs.data, "v.txt:34: warning: vscsiStats outstandingIOs histogram of 77:scsi1:0 skipped: truncated"));
+	ck_assert(strstr(msgs.data, "v.txt:41: warning: a vscsiStats histogram of a kind this tool does not know"));
+	struct pdh_row row;
+	long lat = vs_col(in.r, "latency", "77:scsi0:0", "<= 1000"), oio = vs_col(in.r, "outstandingIOs", "77:scsi1:0", "<= 32");
+	ck_assert_int_eq(reader_next(in.r, &row), 1);
+	ck_assert_double_eq(vs_at(in.r, lat), 2);
+	ck_assert_double_eq(vs_at(in.r, oio), 9);
+	ck_assert_int_ge(vs_col(in.r, "outstandingIOs", "77:scsi1:0", "> 32"), 0);
+	ck_assert_int_eq(reader_next(in.r, &row), 1); /* the 2nd snapshot: latency only */
+	ck_assert_int_eq(row.line, 44);
+	ck_assert_double_eq(vs_at(in.r, vs_col(in.r, "latency", "77:scsi0:0", "min")), 50);
+	double v;
+	ck_assert(!reader_value(in.r, (size_t)oio, &v));
+	ck_assert_int_eq(reader_next(in.r, &row), 0);
+	input_close(&in);
+	buf_free(&msgs);
+}
+END_TEST
+
 Suite *reader_suite(void)
 {
 	Suite *s = suite_create("reader");
@@ -412,6 +525,8 @@ Suite *reader_suite(void)
 	tcase_add_test(tc, reader_through_ops);
 	tcase_add_test(tc, reader_model_analysis);
 	tcase_add_test(tc, probe_then_read_gzip);
+	tcase_add_test(tc, vscsistats_real_csv);
+	tcase_add_test(tc, vscsistats_text_and_bad);
 	suite_add_tcase(s, tc);
 	return s;
 }
