@@ -535,6 +535,7 @@ const struct parser_ops parser_vscsistats = {
 	.role = ROLE_HOST,
 	.probe = vs_probe,
 	.header = vs_header,
+	.histograms = true,
 	.classify = vs_classify,
 	.open = vs_open,
 	.ncols = vs_ncols,

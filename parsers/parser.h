@@ -145,6 +145,10 @@ struct parser_ops {
 		      struct diag *d);
 	/* Local-time files: detect a repeated DST hour and shift later rows by +1 h. */
 	bool local_time;
+	/* Its columns are histograms, not time series (vscsiStats: object "vscsiStats KIND", instance
+	 * the disk, counters min/max/mean/count and "<= L"/"> L" buckets, row k the k-th snapshot):
+	 * the analysis reads them as evidence (src/engine/vhist.h), the capture model keeps none. */
+	bool histograms;
 	/* Treat 4294967295 (2^32-1) and 2^64-1 as a counter glitch (missing). */
 	bool glitch_values;
 	/* Counter path → layer, entity, metric, scale. Returns the metric, or -1 when the column is

@@ -1,6 +1,7 @@
 /* analysis.c — runs an analysis over a loaded model: disk mapping (file or IOPS correlation),
  * clock alignment, the detector table, ordering and the verdict (see analysis.h). */
 #include "analysis.h"
+#include "vhist.h"
 
 #include <errno.h>
 #include <math.h>
@@ -1134,6 +1135,31 @@ static void check_vhdx_unit(struct analysis *a)
 	}
 }
 
+struct hist_say {
+	struct analysis *a;
+	const char *path;
+};
+
+static void hist_say(void *ctx, const char *text)
+{
+	struct hist_say *h = ctx;
+	input_said(h->a, "vscsiStats", h->path, 0, IN_APPLIED, "%s", text);
+}
+
+/* The captures whose format carries histograms (vscsiStats): what they show, beside the findings. */
+static void histogram_evidence(struct analysis *a)
+{
+	struct common_opts co;
+	common_opts_init(&co);
+	for (size_t i = 0; i < a->m.ncaps; i++) {
+		const struct capture *c = &a->m.caps[i];
+		const struct parser_ops *f = c->format && !c->failed ? parser_find(c->format) : NULL;
+		struct hist_say h = {a, c->path};
+		if (f && f->histograms)
+			vhist_read(c->path, &co, hist_say, &h);
+	}
+}
+
 void analysis_run(struct analysis *a, const struct analyze_opts *o)
 {
 	a->opts = *o;
@@ -1144,6 +1170,7 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 		input_said(a, "--rules", o->rules, 0, IN_APPLIED, "%zu rule%s overridden%s", n, n == 1 ? "" : "s",
 			   n ? " (listed under the rules overridden)" : ": every rule at its default");
 	}
+	histogram_evidence(a);
 	iopath_free(&a->iop);
 	iopath_build(&a->iop, &a->m);
 	resolve_vhdx_names(a);
