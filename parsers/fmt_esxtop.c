@@ -313,6 +313,19 @@ static bool esxtop_world_of(const struct pdh_path *p, long *wid, char *vm, size_
 	return false;
 }
 
+static bool esxtop_group_of(const struct pdh_path *p, long *gid, char *vm, size_t vmcap)
+{
+	if (!p->ok || !p->instance || strcmp(p->object, "Group Cpu") != 0)
+		return false;
+	char *end;
+	long g = strtol(p->instance, &end, 10);
+	if (end == p->instance || *end != ':' || !end[1])
+		return false;
+	*gid = g;
+	class_copy(vm, vmcap, end + 1, vm_name_core(end + 1, strlen(end + 1)));
+	return true;
+}
+
 static int esxtop_probe(const char *head, size_t n)
 {
 	if (!pdh_head_line(head, n, &head, &n))
@@ -358,6 +371,7 @@ const struct parser_ops parser_esxtop = {
 	.classify = esxtop_classify,
 	.prepare = esxtop_prepare,
 	.world_of = esxtop_world_of,
+	.group_of = esxtop_group_of,
 	.host = pdh_head_host,
 	PDH_READER,
 };

@@ -166,6 +166,9 @@ struct parser_ops {
 	 * the VM's name in vm; a per-world IO column (Per-Device-Per-World(DEVICE-WID)) its id and
 	 * vm = "". Returns false for other columns. */
 	bool (*world_of)(const struct pdh_path *p, long *wid, char *vm, size_t vmcap);
+	/* Optional (NULL: none): a VM's group column (esxtop Group Cpu(GID:VM)): the group id (the
+	 * worldGroupID vscsiStats names) and the VM's name in vm. False for other columns. */
+	bool (*group_of)(const struct pdh_path *p, long *gid, char *vm, size_t vmcap);
 	/* The reader (pdh.h: PDH_READER fills them for the PDH-CSV family). open reads the head of
 	 * src (borrowed, must outlive the reader) up to the first row: 0, or ERR_FORMAT/ERR_IO/
 	 * ERR_LIMIT with a message in d; *out is freed with close. The rest as reader_* below. */

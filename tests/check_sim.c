@@ -20,6 +20,7 @@
 #include "commands.h"
 #include "suites.h"
 #include "vhist.h"
+#include "analysis.h"
 
 Suite *sim_suite(void);
 
@@ -830,8 +831,9 @@ static void done_dir(char *dir)
 	free(dir);
 }
 
-static void vh_collect(void *ctx, const char *text)
+static void vh_collect(void *ctx, long gid, const char *text)
 {
+	(void)gid;
 	struct buf *b = ctx;
 	buf_printf(b, "%s\n", text);
 }
@@ -859,6 +861,23 @@ START_TEST(test_vscsistats_file)
 		bool above = strstr(d, "not capped at the LSI limit") && strstr(d, "not capped") < end;
 		ck_assert_msg(k == 0 ? piled && !above : above && !piled, "%s: %.*s", sc[k], (int)(end - d), d);
 		buf_free(&b);
+		/* with the esxtop of the same host the disk's worldGroupID names its VM (Group Cpu GID:VM) */
+		struct analysis a;
+		analysis_init(&a);
+		struct analyze_opts o;
+		memset(&o, 0, sizeof o);
+		analysis_set_opts(&a, &o);
+		char e[4096];
+		path_join(e, dir, "esxtop.csv");
+		ck_assert_int_eq(model_add_capture(&a.m, e, &co), 0);
+		ck_assert_int_eq(model_add_capture(&a.m, p, &co), 0);
+		analysis_run(&a, &o);
+		bool named = false;
+		for (size_t i = 0; i < a.ninputs; i++)
+			named |= strstr(a.inputs[i].text, "VM SQL01 (worldGroupID 55761 is its Group Cpu id") != NULL &&
+				 a.inputs[i].state == IN_AGREED;
+		ck_assert(named);
+		analysis_free(&a);
 		done_dir(dir);
 	}
 }

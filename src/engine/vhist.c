@@ -57,7 +57,8 @@ static const struct vh_series *vh_find(const struct vh_series *s, size_t n, cons
 }
 
 /* One disk's sentence. */
-static void vh_disk(const struct vh_series *s, size_t n, const char *disk, void (*say)(void *, const char *), void *ctx)
+static void vh_disk(const struct vh_series *s, size_t n, const char *disk, void (*say)(void *, long, const char *),
+		    void *ctx)
 {
 	struct buf b;
 	buf_init(&b);
@@ -96,7 +97,7 @@ static void vh_disk(const struct vh_series *s, size_t n, const char *disk, void 
 	}
 	buf_printf(&b, ". A histogram has no time axis: it cannot show when these IOs came, whether the slow "
 		   "ones came together, or the esxtop/perfmon time they match");
-	say(ctx, b.data);
+	say(ctx, strtol(disk, NULL, 10), b.data);
 	buf_free(&b);
 }
 
@@ -120,11 +121,11 @@ static void vh_layout(struct vh_series **s, size_t *n, struct reader *r)
 	}
 }
 
-int vhist_read(const char *path, const struct common_opts *co, void (*say)(void *ctx, const char *text),
-	       void *ctx)
+int vhist_read(const char *path, const struct common_opts *co,
+	       void (*say)(void *ctx, long gid, const char *text), void *ctx)
 {
 	if (strcmp(path, "-") == 0) {
-		say(ctx, "histograms read from stdin are not assessed (stdin is read once, as a capture): give the "
+		say(ctx, -1, "histograms read from stdin are not assessed (stdin is read once, as a capture): give the "
 			 "file's name");
 		return 0;
 	}

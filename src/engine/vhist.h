@@ -8,9 +8,9 @@
 #include "input.h"
 
 /* Reads the histogram capture path (again: the model kept none of its columns) and hands say one
- * sentence per virtual disk: what its histograms show and what they cannot. Returns the number of
- * disks said, or a negative ERR_*. */
-int vhist_read(const char *path, const struct common_opts *co, void (*say)(void *ctx, const char *text),
-	       void *ctx);
+ * sentence per virtual disk, with its VM's worldGroupID (-1 when none): what its histograms show
+ * and what they cannot. Returns the number of disks said, or a negative ERR_*. */
+int vhist_read(const char *path, const struct common_opts *co,
+	       void (*say)(void *ctx, long gid, const char *text), void *ctx);
 
 #endif
