@@ -353,8 +353,23 @@ static bool esxtop_world_of(const struct pdh_path *p, long *wid, char *vm, size_
 	return false;
 }
 
+static bool esxtop_group_of(const struct pdh_path *p, long *gid, char *vm, size_t vmcap)
+{
+	if (!p->ok || !p->instance || strcmp(p->object, "Group Cpu") != 0)
+		return false;
+	char *end;
+	long g = strtol(p->instance, &end, 10);
+	if (end == p->instance || *end != ':' || !end[1])
+		return false;
+	*gid = g;
+	class_copy(vm, vmcap, end + 1, vm_name_core(end + 1, strlen(end + 1)));
+	return true;
+}
+
 static int esxtop_probe(const char *head, size_t n)
 {
+	if (!pdh_head_line(head, n, &head, &n))
+		return 0;
 	static const char sig[] = "(PDH-CSV 4.0) (UTC)(0)";
 	const char *p = memmem(head, n < 4096 ? n : 4096, sig, sizeof sig - 1);
 	if (!p)
@@ -387,6 +402,7 @@ static int esxtop_header(const char *cell, size_t len, const struct pdh_options 
 const struct parser_ops parser_esxtop = {
 	.name = "esxtop",
 	.summary = "VMware esxtop/resxtop batch CSV (esxtop -b [-a]), UTC time stamps",
+	.sample = "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\esx01\\Physical Disk SCSI Device(naa.6000)\\Commands/sec\"\n",
 	.role = ROLE_HOST,
 	.probe = esxtop_probe,
 	.header = esxtop_header,
@@ -395,5 +411,7 @@ const struct parser_ops parser_esxtop = {
 	.classify = esxtop_classify,
 	.prepare = esxtop_prepare,
 	.world_of = esxtop_world_of,
+	.group_of = esxtop_group_of,
+	.host = pdh_head_host,
 	PDH_READER,
 };

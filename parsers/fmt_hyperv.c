@@ -165,6 +165,8 @@ static int hyperv_classify(const struct pdh_path *p, struct counter_class *c)
  * (PowerShell's Export-Counter writes the paths in lower case). */
 static int hyperv_probe(const char *head, size_t n)
 {
+	if (!pdh_head_line(head, n, &head, &n))
+		return 0;
 	size_t lim = n < 4096 ? n : 4096;
 	if (!memmem(head, lim, "(PDH-", 5))
 		return 0;
@@ -181,11 +183,14 @@ static int hyperv_probe(const char *head, size_t n)
 const struct parser_ops parser_hyperv = {
 	.name = "hyperv",
 	.summary = "a Hyper-V host's perfmon CSV/TSV (virtual storage devices, CSVs, host disks, virtual processors)",
+	.sample = "\"(PDH-CSV 4.0) (Pacific Standard Time)(480)\","
+		  "\"\\\\HV01\\" OBJ_VSD "(d.vhdx)\\Read Operations/Sec\"\n",
 	.role = ROLE_HOST,
 	.probe = hyperv_probe,
 	.header = perfmon_header, /* the header cell's bias, as a guest's */
 	.local_time = true,
 	.glitch_values = true,
 	.classify = hyperv_classify,
+	.host = pdh_head_host,
 	PDH_READER,
 };

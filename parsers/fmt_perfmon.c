@@ -335,6 +335,8 @@ static void perfmon_prepare(const struct reader *r, bool *skip)
 
 static int perfmon_probe(const char *head, size_t n)
 {
+	if (!pdh_head_line(head, n, &head, &n))
+		return 0;
 	size_t lim = n < 4096 ? n : 4096;
 	if (memmem(head, lim, "(PDH-CSV 4.0)", 13) || memmem(head, lim, "(PDH-TSV 4.0)", 13))
 		return 50;
@@ -355,6 +357,7 @@ int perfmon_header(const char *cell, size_t len, const struct pdh_options *o, st
 const struct parser_ops parser_perfmon = {
 	.name = "perfmon",
 	.summary = "Windows perfmon CSV/TSV (relog, Data Collector Set, typeperf, Export-Counter), local time + bias",
+	.sample = "\"(PDH-CSV 4.0) (Pacific Standard Time)(480)\",\"\\\\SQL01\\LogicalDisk(D:)\\Disk Reads/sec\"\n",
 	.role = ROLE_GUEST,
 	.probe = perfmon_probe,
 	.header = perfmon_header,
@@ -362,5 +365,6 @@ const struct parser_ops parser_perfmon = {
 	.glitch_values = true,
 	.classify = perfmon_classify,
 	.prepare = perfmon_prepare,
+	.host = pdh_head_host,
 	PDH_READER,
 };

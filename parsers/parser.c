@@ -8,7 +8,7 @@
 
 const char *const parser_role_names[2] = {"host", "guest"};
 
-const struct parser_ops *const parsers[] = {&parser_esxtop, &parser_perfmon, &parser_hyperv, NULL};
+const struct parser_ops *const parsers[] = {&parser_esxtop, &parser_perfmon, &parser_hyperv, &parser_vscsistats, NULL};
 
 static const struct parser_ops *extra[PARSER_MAX_EXTRA];
 static size_t nextra;
@@ -35,12 +35,42 @@ const struct parser_ops *parser_find(const char *name)
 	return NULL;
 }
 
+const struct parser_ops *parser_probe(const char *head, size_t len, int *conf)
+{
+	const struct parser_ops *best = NULL;
+	*conf = 0;
+	for (size_t i = 0; parsers[i]; i++) {
+		int c = parsers[i]->probe(head, len);
+		if (c > *conf) {
+			*conf = c;
+			best = parsers[i];
+		}
+	}
+	return best;
+}
+
 int reader_open(struct reader **out, struct source *src, const struct pdh_options *o, struct diag *d)
 {
-	const struct parser_ops *f = o->format && strcmp(o->format, "auto") != 0 ? parser_find(o->format) : NULL;
-	/* no format named, or one no table holds: the table's formats are all PDH-framed, and the PDH
-	 * reader (any of theirs) probes among them and words the unknown name's error */
-	return (f ? f : parsers[0])->open(out, src, o, d);
+	*out = NULL;
+	bool named = o->format && strcmp(o->format, "auto") != 0;
+	const struct parser_ops *f = named ? parser_find(o->format) : NULL;
+	if (f)
+		return f->open(out, src, o, d);
+	if (!named) {
+		const char *head;
+		long n = source_peek(src, PARSER_HEAD, &head, d);
+		if (n < 0)
+			return (int)n;
+		int conf;
+		f = parser_probe(head, (size_t)n, &conf);
+		if (f) {
+			struct pdh_options po = *o;
+			po.probed = f;
+			return f->open(out, src, &po, d);
+		}
+	}
+	/* nothing recognised the head, or a name no format has: the first row's reader words it */
+	return parsers[0]->open(out, src, o, d);
 }
 
 const char *parser_names(void)

@@ -52,6 +52,9 @@ struct pdh_options {
 	 * out; pdh_stats counts them. */
 	bool win_on;
 	int64_t win_from, win_to;
+	/* The format reader_open probed from the head (parser_probe); its reader reads it as given and
+	 * probes nothing. NULL when the caller opens a reader directly. */
+	const struct parser_ops *probed;
 };
 
 struct pdh_row {
@@ -119,20 +122,33 @@ struct counter_class {
 };
 enum { COMBINE_FIRST, COMBINE_SUM, COMBINE_MEAN };
 
-/* One input format (doc/architecture.md, "The tables"). Every format in this table is framed as
- * PDH-CSV/TSV, so its reader is the shared PDH reader (pdh.h); a format with another framing
- * brings its own (tests/check_reader.c has one). Strings are static. */
+/* One input format (doc/architecture.md, "The tables"). reader_open probes every row on the head
+ * of a file and opens the winner's reader. The PDH-CSV/TSV formats (esxtop, perfmon, hyperv) share
+ * the PDH reader (pdh.h); a format with another framing brings its own (fmt_vscsistats.c,
+ * tests/check_reader.c). A new format is one file and one row of parsers[]. Strings are static. */
 struct parser_ops {
 	const char *name;
 	const char *summary;
+	/* The head of a small file of this format: the registry test (tests/check_registry.c) checks
+	 * that this row's probe wins on it over every other row's. */
+	const char *sample;
 	enum parser_role role;
-	/* Confidence 0..100 that the head of a file (decoded bytes) is this format. */
+	/* Confidence 0..100 that the head of a file (decoded bytes, up to PARSER_HEAD, NUL-terminated)
+	 * is this format. */
 	int (*probe)(const char *head, size_t len);
+	/* Optional (NULL: the format names no host): the host a capture of this format names, from the
+	 * same head, into host (cap bytes); false when the head names none. The engine orders and
+	 * groups captures by it (capture_order), never by sniffing a format's text itself. */
+	bool (*host)(const char *head, size_t len, char *host, size_t cap);
 	/* Interprets the first header cell; fills hi. Returns 0 or ERR_FORMAT with a message in d. */
 	int (*header)(const char *cell, size_t len, const struct pdh_options *o, struct pdh_header_info *hi,
 		      struct diag *d);
 	/* Local-time files: detect a repeated DST hour and shift later rows by +1 h. */
 	bool local_time;
+	/* Its columns are histograms, not time series (vscsiStats: object "vscsiStats KIND", instance
+	 * the disk, counters min/max/mean/count and "<= L"/"> L" buckets, row k the k-th snapshot):
+	 * the analysis reads them as evidence (src/engine/vhist.h), the capture model keeps none. */
+	bool histograms;
 	/* Treat 4294967295 (2^32-1) and 2^64-1 as a counter glitch (missing). */
 	bool glitch_values;
 	/* Counter path → layer, entity, metric, scale. Returns the metric, or -1 when the column is
@@ -150,6 +166,9 @@ struct parser_ops {
 	 * the VM's name in vm; a per-world IO column (Per-Device-Per-World(DEVICE-WID)) its id and
 	 * vm = "". Returns false for other columns. */
 	bool (*world_of)(const struct pdh_path *p, long *wid, char *vm, size_t vmcap);
+	/* Optional (NULL: none): a VM's group column (esxtop Group Cpu(GID:VM)): the group id (the
+	 * worldGroupID vscsiStats names) and the VM's name in vm. False for other columns. */
+	bool (*group_of)(const struct pdh_path *p, long *gid, char *vm, size_t vmcap);
 	/* The reader (pdh.h: PDH_READER fills them for the PDH-CSV family). open reads the head of
 	 * src (borrowed, must outlive the reader) up to the first row: 0, or ERR_FORMAT/ERR_IO/
 	 * ERR_LIMIT with a message in d; *out is freed with close. The rest as reader_* below. */
@@ -168,8 +187,14 @@ struct parser_ops {
 extern const struct parser_ops parser_esxtop;
 extern const struct parser_ops parser_perfmon;
 extern const struct parser_ops parser_hyperv;
+extern const struct parser_ops parser_vscsistats;
 /* All formats, NULL-terminated (names in --help and errors come from here). */
 extern const struct parser_ops *const parsers[];
+/* Bytes of a file's head the formats are probed on. */
+#define PARSER_HEAD (1u << 20)
+/* The table's format most confident that head is its own (*conf its confidence), or NULL when
+ * none is (every probe said 0). */
+const struct parser_ops *parser_probe(const char *head, size_t len, int *conf);
 /* The format named name, or NULL. */
 const struct parser_ops *parser_find(const char *name);
 /* "esxtop, perfmon" (static storage). */
@@ -183,7 +208,9 @@ int parser_register(const struct parser_ops *ops);
 /* ---- reading a capture: the engine's only way in ---- */
 
 /* Opens a reader over src: the format o->format names (its open), or, when none is named, the
- * PDH reader, which probes the table's formats (unknown names are its error too). */
+ * format parser_probe finds on the head of src (source_peek: stdin and gzip too, the bytes are
+ * read again by the winner). A head no format recognises, or an unknown name, goes to the first
+ * row's reader, whose errors say what a capture should look like (empty, binary, no header). */
 int reader_open(struct reader **out, struct source *src, const struct pdh_options *o, struct diag *d);
 /* The format reading r (its classify, role, ...). */
 static inline const struct parser_ops *reader_format(const struct reader *r) { return r->ops; }

@@ -578,21 +578,43 @@ static int last_field_has_numbers(struct pdh_reader *r)
 	return 0;
 }
 
-static const struct parser_ops *probe(const char *head, size_t n, int *conf)
+bool pdh_head_line(const char *head, size_t n, const char **line, size_t *len)
 {
-	const struct parser_ops *best = NULL;
-	*conf = 0;
-	for (size_t i = 0; parsers[i]; i++) {
-		int c = parsers[i]->probe(head, n);
-		if (c > *conf) {
-			*conf = c;
-			best = parsers[i];
+	const char *p = head, *end = head + n;
+	for (long k = 0; p < end && k <= PDH_MAX_JUNK_LINES; k++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = (size_t)((nl ? nl : end) - p);
+		if (is_header_line(p, l)) {
+			*line = p;
+			*len = l && p[l - 1] == '\r' ? l - 1 : l;
+			return true;
 		}
+		if (!nl)
+			break;
+		p = nl + 1;
 	}
-	return best;
+	return false;
 }
 
-
+bool pdh_head_host(const char *head, size_t n, char *host, size_t cap)
+{
+	const char *line;
+	size_t len;
+	if (!pdh_head_line(head, n, &line, &len))
+		return false;
+	const char *bs = memmem(line, len, "\\\\", 2);
+	if (!bs)
+		return false;
+	bs += 2;
+	size_t rest = len - (size_t)(bs - line), k = 0;
+	while (k < rest && !strchr("\\\"\r\n,", bs[k]))
+		k++;
+	if (!k || k >= cap || k == rest || bs[k] != '\\')
+		return false;
+	memcpy(host, bs, k);
+	host[k] = '\0';
+	return true;
+}
 
 /* The header's names with bidirectional control characters shown as U+FFFD (arena copies,
  * neutralised in place), each column warned at its line. */
@@ -673,6 +695,41 @@ const char *pdh_blg_hint(const char *path)
 	return "binary perfmon log: convert it with 'relog FILE.blg -f csv -o FILE.csv'";
 }
 
+/* The format the reader reads: the one reader_open probed, the one --format names (a header
+ * that contradicts it is said), or, for a direct caller, the table's probe of the header line. */
+static int choose_format(struct pdh_reader *r, const struct pdh_options *o, const char *line, size_t len)
+{
+	if (o->probed) {
+		r->fmt = o->probed; /* reader_open probed the head: this reader only reads */
+	} else if (o->format && strcmp(o->format, "auto") != 0) {
+		r->fmt = parser_find(o->format);
+		if (r->fmt && r->fmt->open != pdh_rd_open)
+			r->fmt = NULL; /* a format with its own reader (parser_register): not this framing */
+		if (!r->fmt) {
+			diag_emit(r->d, DIAG_ERROR, 0, 0, "unknown format '%s' (formats: %s)", o->format,
+				  parser_names());
+			return ERR_USAGE;
+		}
+		/* a forced format the header contradicts is read as asked, but said: the forced probe
+		 * sees nothing while another sees its format, or another is certain (its own objects)
+		 * where the forced one only recognises the PDH framing */
+		int conf, forced = r->fmt->probe(line, len);
+		const struct parser_ops *seen = parser_probe(line, len, &conf);
+		if (seen && seen != r->fmt && conf > forced && (forced == 0 || conf >= 90))
+			diag_emit(r->d, DIAG_WARNING, r->header_line, 0,
+				  "the header looks like %s, read as %s as --format says", seen->name, r->fmt->name);
+	} else { /* pdh_open called directly (tests), or a head no format recognised: the table says */
+		int conf;
+		r->fmt = parser_probe(line, len, &conf);
+		if (!r->fmt || conf == 0) {
+			diag_emit(r->d, DIAG_ERROR, r->header_line, 0, "cannot detect the capture format (formats: %s)",
+				  parser_names());
+			return ERR_FORMAT;
+		}
+	}
+	return 0;
+}
+
 int pdh_open(struct pdh_reader **out, struct source *src, const struct pdh_options *o, struct diag *d)
 {
 	*out = NULL;
@@ -739,33 +796,9 @@ int pdh_open(struct pdh_reader **out, struct source *src, const struct pdh_optio
 		r->excel = *q != '"';
 		r->tsv = len > 9 && memmem(line, len < 64 ? len : 64, "PDH-TSV", 7) != NULL;
 	}
-	if (o->format && strcmp(o->format, "auto") != 0) {
-		r->fmt = parser_find(o->format);
-		if (r->fmt && r->fmt->open != pdh_rd_open)
-			r->fmt = NULL; /* a format with its own reader (parser_register): not this framing */
-		if (!r->fmt) {
-			diag_emit(d, DIAG_ERROR, 0, 0, "unknown format '%s' (formats: %s)", o->format, parser_names());
-			rc = ERR_USAGE;
-			goto fail;
-		}
-		/* a forced format the header contradicts is read as asked, but said: the forced probe
-		 * sees nothing while another sees its format, or another is certain (its own objects)
-		 * where the forced one only recognises the PDH framing */
-		int conf, forced = r->fmt->probe(line, len);
-		const struct parser_ops *seen = probe(line, len, &conf);
-		if (seen && seen != r->fmt && conf > forced && (forced == 0 || conf >= 90))
-			diag_emit(d, DIAG_WARNING, r->header_line, 0, "the header looks like %s, read as %s as --format says",
-				  seen->name, r->fmt->name);
-	} else {
-		int conf;
-		r->fmt = probe(line, len, &conf);
-		if (!r->fmt || conf == 0) {
-			diag_emit(d, DIAG_ERROR, r->header_line, 0, "cannot detect the capture format (formats: %s)",
-				  parser_names());
-			rc = ERR_FORMAT;
-			goto fail;
-		}
-	}
+	rc = choose_format(r, o, line, len);
+	if (rc < 0)
+		goto fail;
 	if (csv_init(&r->csv, 0) != 0) {
 		rc = ERR_NOMEM;
 		goto fail;

@@ -25,6 +25,12 @@ void pdh_split_path(const char *s, size_t n, struct pdh_path *p, struct arena *a
 /* Shared helper for format modules: parses "(PDH-CSV 4.0) (Zone)(480)". */
 void pdh_header_parse_bias(const char *cell, size_t len, struct pdh_header_info *hi);
 
+/* For the PDH formats' probe and host operations: the header line ("(PDH-CSV 4.0)...", after up to
+ * PDH_MAX_JUNK_LINES junk lines) in a head of a file, or the line itself; cut at the head's end. */
+bool pdh_head_line(const char *head, size_t n, const char **line, size_t *len);
+/* The host of the header's first counter path ("\\\\HOST\\..."), into host (cap bytes): false when none. */
+bool pdh_head_host(const char *head, size_t n, char *host, size_t cap);
+
 /* What to do with a binary perfmon log (a name ending in .blg, any case): the relog command that
  * converts it. NULL for other names. Static storage. The one text batch, analyze, compare, extract
  * and counters give. */

@@ -719,6 +719,12 @@ long source_read(struct source *s, char *out, size_t n, struct diag *d)
 	if (n == 0)
 		return 0;
 	long k;
+	if (s->peek_pos < s->peek_len) {
+		size_t g = s->peek_len - s->peek_pos < n ? s->peek_len - s->peek_pos : n;
+		memcpy(out, s->peek + s->peek_pos, g);
+		s->peek_pos += g;
+		return (long)g;
+	}
 	if (s->spill_pos < s->spill_len) {
 		k = give(s, s->spill + s->spill_pos, (size_t)(s->spill_len - s->spill_pos), out, n);
 		s->bytes_out += (uint64_t)k;
@@ -793,8 +799,33 @@ long source_read(struct source *s, char *out, size_t n, struct diag *d)
 	return k;
 }
 
+long source_peek(struct source *s, size_t n, const char **head, struct diag *d)
+{
+	if (!s->peek) {
+		char *b = xmalloc(n + 1);
+		size_t len = 0;
+		while (len < n) {
+			long k = source_read(s, b + len, n - len, d);
+			if (k < 0) {
+				free(b);
+				return k;
+			}
+			if (k == 0)
+				break;
+			len += (size_t)k;
+		}
+		b[len] = '\0';
+		s->peek = b;
+		s->peek_len = len;
+		s->peek_pos = 0;
+	}
+	*head = s->peek;
+	return (long)s->peek_len;
+}
+
 void source_close(struct source *s)
 {
+	free(s->peek);
 	free(s->mem);
 	if (s->z) {
 		struct zsrc *zs = s->z;

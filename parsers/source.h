@@ -39,6 +39,9 @@ struct source {
 	char spill[8];              /* decoded bytes that did not fit a small read */
 	unsigned char spill_len, spill_pos;
 	int err;                    /* sticky ERR_* */
+	char *peek;                 /* the head source_peek read, handed out again first (stdin and
+	                             * gzip cannot be re-read) */
+	size_t peek_len, peek_pos;
 	/* Optional progress hook, called after each read with compressed bytes consumed. */
 	void (*progress)(void *ctx, int64_t done, int64_t total);
 	void *progress_ctx;
@@ -54,6 +57,11 @@ int source_open_mem(struct source *s, const char *name, const void *data, size_t
 /* Reads up to n (>= 1) decoded bytes. Returns bytes read, 0 only at the end, or a negative ERR_*
  * (message in d). */
 long source_read(struct source *s, char *out, size_t n, struct diag *d);
+/* Reads the first n decoded bytes (fewer at the end of the input) and keeps them: the reads that
+ * follow hand them out again first, so a format can be probed on the head of stdin or a gzip file
+ * and the winner still reads from the first byte. Call before any source_read. Sets *head (owned by
+ * the source, valid until source_close) and returns its length, or a negative ERR_* (message in d). */
+long source_peek(struct source *s, size_t n, const char **head, struct diag *d);
 /* True when a read never waits for a writer (a regular file, gzip'd or not, or memory; not
  * stdin or a pipe): a thread blocked in it can always be joined. */
 bool source_never_blocks(const struct source *s);

@@ -14,6 +14,9 @@
 #include "parser.h"
 #include "suites.h"
 
+#include <unistd.h>
+#include <zlib.h>
+
 /* ---- the format: one host, columns "object(instance)\counter", values from a function ---- */
 
 struct mt_col {
@@ -342,12 +345,216 @@ START_TEST(reader_model_analysis)
 }
 END_TEST
 
+/* Probing lives in the table (reader_open): the head of a gzip'd capture is read once through the
+ * source, probed, and read again by the winner from its first byte (stdin cannot be re-read). */
+START_TEST(probe_then_read_gzip)
+{
+	static const char esx[] = "resxtop banner\n\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\esx01\\Physical Disk SCSI "
+				  "Device(naa.6000)\\Commands/sec\"\n\"07/27/2026 13:00:00\",\"5\"\n\"07/27/2026 13:00:02\",\"7\"\n";
+	unsigned char gz[512], in_bytes[sizeof esx];
+	memcpy(in_bytes, esx, sizeof esx);
+	z_stream z = {0};
+	ck_assert_int_eq(deflateInit2(&z, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY), Z_OK);
+	z.next_in = in_bytes;
+	z.avail_in = sizeof esx - 1;
+	z.next_out = gz;
+	z.avail_out = sizeof gz;
+	ck_assert_int_eq(deflate(&z, Z_FINISH), Z_STREAM_END);
+	size_t glen = sizeof gz - z.avail_out;
+	deflateEnd(&z);
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	char path[] = "/tmp/iopsy-probe-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	FILE *fp = fdopen(fd, "wb");
+	ck_assert_uint_eq(fwrite(gz, 1, glen, fp), glen);
+	fclose(fp);
+	struct input in;
+	ck_assert_int_eq(input_open(&in, path, &co), 0);
+	unlink(path);
+	ck_assert_ptr_eq(reader_format(in.r), &parser_esxtop);
+	ck_assert_uint_eq(reader_ncols(in.r), 1);
+	ck_assert_str_eq(reader_column(in.r, 0)->path.host, "esx01");
+	struct pdh_row row;
+	double v, sum = 0;
+	int n = 0;
+	while (reader_next(in.r, &row) == 1 && reader_value(in.r, 0, &v)) {
+		sum += v;
+		n++;
+	}
+	ck_assert_int_eq(n, 2);
+	ck_assert_double_eq(sum, 12);
+	input_close(&in);
+	/* the peeked head and the reads after it give the stream once, in order */
+	struct diag d;
+	diag_init(&d, "m", 0);
+	struct source src;
+	ck_assert_int_eq(source_open_mem(&src, "m", esx, sizeof esx - 1, &d), 0);
+	const char *head;
+	ck_assert_int_eq(source_peek(&src, 20, &head, &d), 20);
+	ck_assert_int_eq(memcmp(head, esx, 20), 0);
+	char all[sizeof esx];
+	long k, got = 0;
+	while ((k = source_read(&src, all + got, 7, &d)) > 0)
+		got += k;
+	ck_assert_int_eq(got, (long)sizeof esx - 1);
+	ck_assert_int_eq(memcmp(all, esx, (size_t)got), 0);
+	source_close(&src);
+}
+END_TEST
+
+/* ---- vscsistats: a format with its own reader, through the same interface ---- */
+
+/* The column of reader r named "vscsiStats KIND(DISK)\FIELD", or -1. */
+static long vs_col(const struct reader *r, const char *kind, const char *disk, const char *field)
+{
+	for (size_t i = 0; i < reader_ncols(r); i++) {
+		const struct pdh_path *p = &reader_column(r, i)->path;
+		if (strcmp(p->object + 11, kind) == 0 && strcmp(p->instance, disk) == 0 && strcmp(p->counter, field) == 0)
+			return (long)i;
+	}
+	return -1;
+}
+
+static double vs_at(struct reader *r, long col)
+{
+	double v = -1;
+	ck_assert_int_ge(col, 0);
+	ck_assert(reader_value(r, (size_t)col, &v));
+	return v;
+}
+
+/* A real `vscsiStats -p all -c` (tests/data/README.md): probed, 16 histograms of one disk, the
+ * buckets as printed, the overflow bucket and the disk's worldGroupID:scsiC:T. */
+START_TEST(vscsistats_real_csv)
+{
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	struct buf msgs;
+	buf_init(&msgs);
+	co.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &msgs};
+	struct input in;
+	ck_assert_int_eq(input_open(&in, "tests/data/vscsistats/helper-sample.csv", &co), 0);
+	ck_assert_ptr_eq(reader_format(in.r), &parser_vscsistats);
+	ck_assert_uint_eq(reader_ncols(in.r), 16 * 4 + 3 * 18 + 4 * 34 + 3 * 11 + 3 * 13 + 3 * 11);
+	struct pdh_row row;
+	ck_assert_int_eq(reader_next(in.r, &row), 1);
+	ck_assert_int_eq(row.line, 1);
+	const char *disk = "2099979:scsi0:0";
+	ck_assert_double_eq(vs_at(in.r, vs_col(in.r, "outstandingIOs", disk, "count")), 793);
+	ck_assert_double_eq(vs_at(in.r, vs_col(in.r, "outstandingIOs", disk, "<= 32")), 8);
+	ck_assert_double_eq(vs_at(in.r, vs_col(in.r, "outstandingIOs", disk, "<= 64")), 12);
+	ck_assert_double_eq(vs_at(in.r, vs_col(in.r, "outstandingIOs", disk, "> 64")), 0);
+	ck_assert_double_eq(vs_at(in.r, vs_col(in.r, "latencyReads", disk, "<= 50000")), 3);
+	ck_assert_double_eq(vs_at(in.r, vs_col(in.r, "ioLength", disk, "<= 4096")), 608);
+	ck_assert_double_eq(vs_at(in.r, vs_col(in.r, "seekDistance", disk, "<= -500000")), 134);
+	ck_assert_double_eq(vs_at(in.r, vs_col(in.r, "interarrival", disk, "max")), 581013626718.0);
+	ck_assert_int_eq(reader_next(in.r, &row), 0);
+	ck_assert_int_eq(in.diag.warnings, 0);
+	input_close(&in);
+	buf_free(&msgs);
+}
+END_TEST
+
+/* The text form, two disks, two snapshots, and bad histograms: each warned at its line and
+ * skipped, the rest read. */
+START_TEST(vscsistats_text_and_bad)
+{
+	static const char txt[] =
+		"Histogram: latency of IOs in Microseconds (us) for virtual machine worldGroupID : 77, virtual disk "
+		"handleID : 8192 (scsi0:0) {\n min : 40\n max : 900\n mean : 300\n count : 3\n   {\n"
+		"      1               (<=                100) \n      2               (<=               1000) \n"
+		"      0               (>                1000) \n   }\n}\n"                                  /* 1-11 */
+		"Histogram: number of outstanding IOs when a new IO is issued for virtual machine worldGroupID : 77, "
+		"virtual disk handleID : 8193 (scsi1:0) {\n min : 1\n max : 32\n mean : 30\n count : 10\n   {\n"
+		"      1               (<=                  1) \n      9               (<=                 32) \n"
+		"      0               (>                  32) \n   }\n}\n"                                  /* 12-22 */
+		"Histogram: latency of IOs in Microseconds (us) for virtual machine worldGroupID : 77, virtual disk "
+		"handleID : 8192 (scsi0:0) {\n min : 40\n max : 900\n mean : 300\n count : 5\n   {\n"
+		"      1               (<=                100) \n      2               (<=               1000) \n"
+		"      0               (>                1000) \n   }\n}\n"                                  /* 23-33: sum 3 != 5 */
+		"Histogram: number of outstanding IOs when a new IO is issued for virtual machine worldGroupID : 77, "
+		"virtual disk handleID : 8193 (scsi1:0) {\n min : 1\n max : 32\n mean : 30\n count : 4\n   {\n"
+		"      4               (<=                  1) \n"                                           /* 34-40: truncated */
+		"Histogram: colour of IOs for virtual machine worldGroupID : 77, virtual disk handleID : 8192 (scsi0:0) {\n"
+		" min : 1\n}\n"                                                                              /* 41-43 */
+		"Histogram: latency of IOs in Microseconds (us) for virtual machine worldGroupID : 77, virtual disk "
+		"handleID : 8192 (scsi0:0) {\n min : 50\n max : 60\n mean : 55\n count : 2\n   {\n"
+		"      0               (<=                100) \n      2               (<=               1000) \n"
+		"      0               (>                1000) \n   }\n}\n";                                 /* 44-: 2nd snapshot */
+	ck_assert_int_gt(parser_vscsistats.probe(txt, sizeof txt - 1), 90);
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	co.max_warnings = -1;
+	struct buf msgs;
+	buf_init(&msgs);
+	co.sink = (struct diag_sink){.fn = diag_sink_buf, .ctx = &msgs};
+	struct input in;
+	ck_assert_int_eq(input_open_mem(&in, "v.txt", txt, sizeof txt - 1, &co), 0);
+	ck_assert_ptr_eq(reader_format(in.r), &parser_vscsistats);
+	ck_assert_uint_eq(reader_ncols(in.r), 2 * 4 + 3 + 3);
+	ck_assert_msg(msgs.data && strstr(msgs.data, "v.txt:23: warning: vscsiStats latency histogram of 77:scsi0:0 skipped: "
+							   "its bucket counts do not add up"), "got %s", msgs.data);
+	ck_assert(strstr(msgs.data, "v.txt:34: warning: vscsiStats outstandingIOs histogram of 77:scsi1:0 skipped: truncated"));
+	ck_assert(strstr(msgs.data, "v.txt:41: warning: a vscsiStats histogram of a kind this tool does not know"));
+	struct pdh_row row;
+	long lat = vs_col(in.r, "latency", "77:scsi0:0", "<= 1000"), oio = vs_col(in.r, "outstandingIOs", "77:scsi1:0", "<= 32");
+	ck_assert_int_eq(reader_next(in.r, &row), 1);
+	ck_assert_double_eq(vs_at(in.r, lat), 2);
+	ck_assert_double_eq(vs_at(in.r, oio), 9);
+	ck_assert_int_ge(vs_col(in.r, "outstandingIOs", "77:scsi1:0", "> 32"), 0);
+	ck_assert_int_eq(reader_next(in.r, &row), 1); /* the 2nd snapshot: latency only */
+	ck_assert_int_eq(row.line, 44);
+	ck_assert_double_eq(vs_at(in.r, vs_col(in.r, "latency", "77:scsi0:0", "min")), 50);
+	double v;
+	ck_assert(!reader_value(in.r, (size_t)oio, &v));
+	ck_assert_int_eq(reader_next(in.r, &row), 0);
+	input_close(&in);
+	buf_free(&msgs);
+}
+END_TEST
+
+/* The analysis says what a vscsiStats capture shows per virtual disk (src/engine/vhist.c), and what
+ * a histogram cannot show; the real file: 12 of 793 IOs issued with more than 32 in flight. */
+START_TEST(vscsistats_evidence)
+{
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	struct analysis a;
+	analysis_init(&a);
+	struct analyze_opts o;
+	memset(&o, 0, sizeof o);
+	analysis_set_opts(&a, &o);
+	ck_assert_int_eq(model_add_capture(&a.m, "tests/data/vscsistats/helper-sample.csv", &co), 0);
+	analysis_run(&a, &o);
+	const char *t = NULL;
+	for (size_t i = 0; i < a.ninputs; i++)
+		if (strcmp(a.inputs[i].option, "vscsiStats") == 0)
+			t = a.inputs[i].text;
+	ck_assert_ptr_nonnull(t);
+	ck_assert_msg(strstr(t, "virtual disk 2099979:scsi0:0") && strstr(t, "1.5% with more than 32") &&
+			      strstr(t, "not capped at the LSI limit") && strstr(t, "above 50 ms 0.1%") &&
+			      strstr(t, "84.4% of 793 IOs 4 KiB or less") && strstr(t, "no time axis"),
+		      "got %s", t);
+	analysis_free(&a);
+}
+END_TEST
+
 Suite *reader_suite(void)
 {
 	Suite *s = suite_create("reader");
 	TCase *tc = tcase_create("memtable");
 	tcase_add_test(tc, reader_through_ops);
 	tcase_add_test(tc, reader_model_analysis);
+	tcase_add_test(tc, probe_then_read_gzip);
+	tcase_add_test(tc, vscsistats_real_csv);
+	tcase_add_test(tc, vscsistats_text_and_bad);
+	tcase_add_test(tc, vscsistats_evidence);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -199,6 +199,20 @@ START_TEST(formats_table)
 			      p->name);
 		free(row);
 		ck_assert_msg(man_in(man, "COMMON OPTIONS", p->name), "doc/iopsy.1 does not name format %s under COMMON OPTIONS", p->name);
+		/* auto-detection lives in the table: the row's probe wins on its own sample, every other
+		 * row's probe is less sure of it, and the host operation (when any) finds the sample's host */
+		ck_assert_msg(p->sample && *p->sample, "format %s has no sample", p->name);
+		int conf, own = p->probe(p->sample, strlen(p->sample));
+		ck_assert_msg(own > 0 && parser_probe(p->sample, strlen(p->sample), &conf) == p && conf == own,
+			      "format %s: its probe does not win on its own sample", p->name);
+		for (size_t k = 0; parsers[k]; k++)
+			if (k != i)
+				ck_assert_msg(parsers[k]->probe(p->sample, strlen(p->sample)) < own, "format %s's probe is as sure "
+					      "of %s's sample as %s's own", parsers[k]->name, p->name, p->name);
+		char host[64];
+		if (p->host)
+			ck_assert_msg(p->host(p->sample, strlen(p->sample), host, sizeof host), "format %s: no host in its sample",
+				      p->name);
 	}
 	ck_assert_uint_ge(n, 2);
 	ck_assert_ptr_null(parser_find("nmon"));

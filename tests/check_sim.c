@@ -19,6 +19,8 @@
 #include "sim/scenario.h"
 #include "commands.h"
 #include "suites.h"
+#include "vhist.h"
+#include "analysis.h"
 
 Suite *sim_suite(void);
 
@@ -495,6 +497,7 @@ static void check_capture_dir(const char *dir, const struct sim_config *c)
 	ck_assert(exists(dir, "disks.map"));
 	ck_assert(exists(dir, "truth.json"));
 	ck_assert(exists(dir, "partitions.txt") == c->want_partitions);
+	ck_assert(exists(dir, "vscsistats.csv") == c->want_vscsistats);
 	char p[4096];
 	path_join(p, dir, "truth.json");
 	char *t = slurp(p, NULL);
@@ -827,6 +830,58 @@ static void done_dir(char *dir)
 	rm_tree(dir);
 	free(dir);
 }
+
+static void vh_collect(void *ctx, long gid, const char *text)
+{
+	(void)gid;
+	struct buf *b = ctx;
+	buf_printf(b, "%s\n", text);
+}
+
+/* The vscsiStats file beside the LSI scenario's captures shows the cap (the data disk's IOs piled in
+ * the bucket of 32, none above); after the move to PVSCSI some are issued with more than 32. */
+START_TEST(test_vscsistats_file)
+{
+	static const char *const shortrun[] = {"--duration", "600", NULL};
+	const char *const sc[] = {"lsi-guest-queue-cap", "pvscsi-after"};
+	for (int k = 0; k < 2; k++) {
+		char *dir = simulate(sc[k], shortrun);
+		char p[4096];
+		path_join(p, dir, "vscsistats.csv");
+		struct common_opts co;
+		common_opts_init(&co);
+		co.quiet = true;
+		struct buf b;
+		buf_init(&b);
+		ck_assert_int_ge(vhist_read(p, &co, vh_collect, &b), 1);
+		const char *d = strstr(b.data, "virtual disk 55761:scsi0:1 ");
+		ck_assert_msg(d, "%s: got %s", sc[k], b.data);
+		const char *end = strchr(d, '\n');
+		bool piled = strstr(d, "piled at 32 with none above") && strstr(d, "piled") < end;
+		bool above = strstr(d, "not capped at the LSI limit") && strstr(d, "not capped") < end;
+		ck_assert_msg(k == 0 ? piled && !above : above && !piled, "%s: %.*s", sc[k], (int)(end - d), d);
+		buf_free(&b);
+		/* with the esxtop of the same host the disk's worldGroupID names its VM (Group Cpu GID:VM) */
+		struct analysis a;
+		analysis_init(&a);
+		struct analyze_opts o;
+		memset(&o, 0, sizeof o);
+		analysis_set_opts(&a, &o);
+		char e[4096];
+		path_join(e, dir, "esxtop.csv");
+		ck_assert_int_eq(model_add_capture(&a.m, e, &co), 0);
+		ck_assert_int_eq(model_add_capture(&a.m, p, &co), 0);
+		analysis_run(&a, &o);
+		bool named = false;
+		for (size_t i = 0; i < a.ninputs; i++)
+			named |= strstr(a.inputs[i].text, "VM SQL01 (worldGroupID 55761 is its Group Cpu id") != NULL &&
+				 a.inputs[i].state == IN_AGREED;
+		ck_assert(named);
+		analysis_free(&a);
+		done_dir(dir);
+	}
+}
+END_TEST
 
 static int vdisk_of(const struct sim_config *c, const char *vm, const char *drive)
 {
@@ -1955,6 +2010,7 @@ Suite *sim_suite(void)
 	tcase_add_test_sharded(to, test_gzip_output);
 	tcase_add_test_sharded(to, test_cli_usage_errors);
 	tcase_add_test_sharded(to, test_partitions_file);
+	tcase_add_test_sharded(to, test_vscsistats_file);
 	suite_add_tcase(s, to);
 	return s;
 }

@@ -1,6 +1,7 @@
 /* analysis.c — runs an analysis over a loaded model: disk mapping (file or IOPS correlation),
  * clock alignment, the detector table, ordering and the verdict (see analysis.h). */
 #include "analysis.h"
+#include "vhist.h"
 
 #include <errno.h>
 #include <math.h>
@@ -1466,6 +1467,84 @@ static void check_vhdx_unit(struct analysis *a)
 	}
 }
 
+struct hist_say {
+	struct analysis *a;
+	const char *path;
+	struct hist_vm {
+		long gid;
+		char vm[128];
+		const char *cap;
+	} *vm;
+	size_t nvm;
+};
+
+static void hist_say(void *ctx, long gid, const char *text)
+{
+	struct hist_say *h = ctx;
+	for (size_t i = 0; i < h->nvm; i++)
+		if (h->vm[i].gid == gid) {
+			input_said(h->a, "vscsiStats", h->path, 0, IN_AGREED,
+				   "VM %s (worldGroupID %ld is its Group Cpu id in %s: read from the identifiers); %s",
+				   h->vm[i].vm, gid, h->vm[i].cap, text);
+			return;
+		}
+	input_said(h->a, "vscsiStats", h->path, 0, IN_APPLIED, "%s", text);
+}
+
+/* The VMs' group ids the other captures name (esxtop Group Cpu(GID:VM)): the worldGroupID of a
+ * vscsiStats disk is one of them. Their headers are read again (only when histograms were given). */
+static void hist_vms(struct analysis *a, struct hist_say *h, const struct common_opts *co)
+{
+	for (size_t i = 0; i < a->m.ncaps; i++) {
+		const struct capture *c = &a->m.caps[i];
+		const struct parser_ops *f = c->format && !c->failed ? parser_find(c->format) : NULL;
+		struct input in;
+		if (!f || !f->group_of || strcmp(c->path, "-") == 0 || input_open(&in, c->path, co) < 0)
+			continue;
+		long gid;
+		char vm[128];
+		for (size_t k = 0; k < reader_ncols(in.r); k++) {
+			if (!f->group_of(&reader_column(in.r, k)->path, &gid, vm, sizeof vm))
+				continue;
+			bool dup = false;
+			for (size_t j = 0; j < h->nvm && !dup; j++)
+				dup = h->vm[j].gid == gid;
+			if (dup)
+				continue;
+			h->vm = xrealloc(h->vm, (h->nvm + 1) * sizeof *h->vm);
+			h->vm[h->nvm] = (struct hist_vm){.gid = gid, .cap = c->path};
+			snprintf(h->vm[h->nvm++].vm, sizeof h->vm[0].vm, "%s", vm);
+		}
+		input_close(&in);
+	}
+}
+
+/* The captures whose format carries histograms (vscsiStats): what they show, beside the findings,
+ * with the VM the other captures name for the disk's worldGroupID. */
+static void histogram_evidence(struct analysis *a)
+{
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	struct hist_say h = {a, NULL, NULL, 0};
+	bool any = false;
+	for (size_t i = 0; i < a->m.ncaps && !any; i++) {
+		const struct parser_ops *f = a->m.caps[i].format ? parser_find(a->m.caps[i].format) : NULL;
+		any = f && f->histograms && !a->m.caps[i].failed;
+	}
+	if (!any)
+		return;
+	hist_vms(a, &h, &co);
+	for (size_t i = 0; i < a->m.ncaps; i++) {
+		const struct capture *c = &a->m.caps[i];
+		const struct parser_ops *f = c->format && !c->failed ? parser_find(c->format) : NULL;
+		h.path = c->path;
+		if (f && f->histograms)
+			vhist_read(c->path, &co, hist_say, &h);
+	}
+	free(h.vm);
+}
+
 void analysis_run(struct analysis *a, const struct analyze_opts *o)
 {
 	a->opts = *o;
@@ -1499,6 +1578,7 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 			    "by group id, their virtual disks (named by the VM's name) are not",
 			    c->ambiguous_vms, c->ambiguous_vms == 1 ? "" : "s", c->ambiguous_first);
 	}
+	histogram_evidence(a);
 	iopath_free(&a->iop);
 	iopath_build(&a->iop, &a->m);
 	resolve_vhdx_names(a);

@@ -1491,22 +1491,10 @@ static void head_of(const char *path, struct cap_head *h)
 		return;
 	}
 	buf[len] = '\0';
-	int best = 0;
-	for (size_t i = 0; parsers[i]; i++) {
-		int p = parsers[i]->probe(buf, (size_t)len);
-		if (p > best) {
-			best = p;
-			h->format = parsers[i]->name;
-		}
-	}
-	const char *pdh = memmem(buf, (size_t)len, "(PDH-", 5);
-	const char *bs = pdh ? strstr(pdh, "\\\\") : NULL;
-	if (h->format && bs) {
-		bs += 2;
-		size_t n = strcspn(bs, "\\\"\r\n,");
-		if (n && n < sizeof h->host && bs[n] == '\\')
-			memcpy(h->host, bs, n);
-	}
+	int conf;
+	const struct parser_ops *f = parser_probe(buf, (size_t)len, &conf);
+	if (f && f->host && f->host(buf, (size_t)len, h->host, sizeof h->host))
+		h->format = f->name;
 	if (!h->host[0])
 		h->format = NULL;
 	free(buf);

@@ -213,6 +213,7 @@ struct sim_config {
 	double duration, interval, dt;
 	int width;              /* esxtop columns wanted incl. the timestamp; 0 = natural */
 	bool all_counters, gzip, want_vmklog, want_partitions;
+	bool want_vscsistats;   /* vscsistats.csv beside the captures (src/sim/vscsi.c) */
 	int pcpus;
 	/* ---- newer options and scenarios ---- */
 	int nhost;                        /* 0 or 1: one host (c->host); 2: host_extra[0] too */

@@ -12,6 +12,7 @@
 #include "out.h"
 #include "run.h"
 #include "util.h"
+#include "vscsi.h"
 
 void sim_opts_default(struct sim_opts *o)
 {
@@ -152,10 +153,13 @@ int sim_run(const struct sim_config *c, const char *dir, const struct sim_hooks 
 		next_esx[h] = c->interval + 0.2 + 0.6 * prng_uniform(&jit_h[h]);
 	}
 	bool perf_first = true;
+	struct sim_vh *vh = c->want_vscsistats ? xcalloc(1, sizeof *vh) : NULL;
 	while (!rc && m->t < c->duration - 1e-9) {
 		rc = sim_model_step(m);
 		if (rc)
 			break;
+		if (vh)
+			sim_vh_step(vh, c, m);
 		if (hooks && hooks->on_step)
 			hooks->on_step(hooks->ctx, m);
 		for (int h = 0; !rc && h < nh; h++) {
@@ -214,6 +218,13 @@ int sim_run(const struct sim_config *c, const char *dir, const struct sim_hooks 
 		if (!rc)
 			rc = sim_write_partitions(c, guest, path);
 	}
+	if (!rc && vh) {
+		*failed_file = "vscsistats.csv";
+		rc = join(path, sizeof path, dir, *failed_file);
+		if (!rc)
+			rc = sim_write_vscsistats(c, vh, path);
+	}
+	free(vh);
 	if (!rc) {
 		*failed_file = "disks.map";
 		rc = join(path, sizeof path, dir, *failed_file);

@@ -50,6 +50,7 @@ static void build_lsi_cap(struct sim_config *c, int part)
 {
 	(void)part;
 	struct sc_sql s = etl_day(c, SIM_CTRL_LSI, false, 0);
+	c->want_vscsistats = true;
 	sc_expect(c, "queue.guest_vscsi_cap", "D:", "SQL01", 0.2, 0.8);
 	sc_expect(c, "queue.guest_hidden", "D:", "SQL01", 0.2, 0.8);
 	sc_expect(c, "latency.guest_read", "D:", "SQL01", 0.2, 0.8);
@@ -62,6 +63,7 @@ static void build_pvscsi_after(struct sim_config *c, int part)
 {
 	(void)part;
 	etl_day(c, SIM_CTRL_PVSCSI, false, 0);
+	c->want_vscsistats = true;
 	sc_absent_unrelated(c);
 	sc_absent(c, "queue.guest_vscsi_cap", "queue.guest_hidden", "latency.kernel", "queue.device_saturated", NULL);
 }
