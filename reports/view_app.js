@@ -1,0 +1,315 @@
+/* view_app.js - the page of `iopsy view`: a counter tree with a regex search, stacked uPlot charts
+ * on one synchronised time axis, the analysis's findings shaded on them. Names from captures are
+ * set with textContent only; the data comes from the JSON element, parsed with JSON.parse. */
+(function () {
+  'use strict';
+  var D = JSON.parse(document.getElementById('iopsy-data').textContent);
+  var $ = function (id) { return document.getElementById(id); };
+  var el = function (tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  };
+  var S = D.series, charts = [], active = null, logScale = false, zoom = null, syncing = false;
+  var COLORS = ['#0969da', '#cf222e', '#1a7f37', '#8250df', '#bf8700', '#1b7c83', '#e16f24', '#57606a',
+    '#a40e26', '#4d2d00'];
+  var SEVCOL = { critical: 'rgba(207,34,46,0.08)', warning: 'rgba(191,135,0,0.08)', info: 'rgba(9,105,218,0.06)' };
+
+  function label(s) {
+    return s.o + '\\' + s.k + (s.i ? '(' + s.i + ')' : '') + (D.caps.length > 1 ? ' [' + (s.c + 1) + ']' : '');
+  }
+  function pad(n, w) { n = String(n); while (n.length < (w || 2)) n = '0' + n; return n; }
+  function fmtTime(t, off) {
+    var d = new Date((t + off) * 1000);
+    return d.getUTCFullYear() + '-' + pad(d.getUTCMonth() + 1) + '-' + pad(d.getUTCDate()) + ' ' +
+      pad(d.getUTCHours()) + ':' + pad(d.getUTCMinutes()) + ':' + pad(d.getUTCSeconds());
+  }
+
+  /* x and y of a series: a downsampled capture gives two points per bucket (its minimum then its
+   * maximum, at the bucket's start and middle), so a short stall stays visible zoomed out */
+  var xcache = {};
+  function capX(ci) {
+    if (xcache[ci]) return xcache[ci];
+    var c = D.caps[ci], t = c.t, x = [];
+    if (c.per <= 1) x = t.slice();
+    else for (var k = 0; k < t.length; k++) {
+      var nx = k + 1 < t.length ? t[k + 1] : t[k] + (k ? t[k] - t[k - 1] : 1);
+      x.push(t[k], t[k] + (nx - t[k]) / 2);
+    }
+    return (xcache[ci] = x);
+  }
+  function seriesY(s) {
+    var y = [], c = D.caps[s.c];
+    if (c.per <= 1 || !s.hi) y = s.lo.slice();
+    else for (var k = 0; k < s.lo.length; k++) y.push(s.lo[k], s.hi[k]);
+    if (logScale) for (var j = 0; j < y.length; j++) if (y[j] !== null && y[j] <= 0) y[j] = null;
+    return y;
+  }
+  function chartData(idx) {
+    var caps = {}, order = [];
+    idx.forEach(function (i) { var c = S[i].c; if (!caps[c]) { caps[c] = []; order.push(c); } caps[c].push(i); });
+    if (order.length === 1) {
+      var d = [capX(order[0])];
+      caps[order[0]].forEach(function (i) { d.push(seriesY(S[i])); });
+      return { data: d, idx: caps[order[0]] };
+    }
+    var tables = [], flat = [];
+    order.forEach(function (c) {
+      var tb = [capX(c)];
+      caps[c].forEach(function (i) { tb.push(seriesY(S[i])); flat.push(i); });
+      tables.push(tb);
+    });
+    return { data: uPlot.join(tables), idx: flat };
+  }
+  function fullRange() {
+    var lo = Infinity, hi = -Infinity;
+    D.caps.forEach(function (c, i) { var x = capX(i); if (x.length) { lo = Math.min(lo, x[0]); hi = Math.max(hi, x[x.length - 1]); } });
+    return lo <= hi ? [lo, hi] : null;
+  }
+
+  function shade(u) {
+    if (!D.findings.length) return;
+    var ctx = u.ctx, top = u.bbox.top, h = u.bbox.height;
+    ctx.save();
+    D.findings.forEach(function (f) {
+      var a = u.valToPos(f.s, 'x', true), b = u.valToPos(f.e, 'x', true);
+      var l = Math.max(Math.min(a, b), u.bbox.left), r = Math.min(Math.max(a, b), u.bbox.left + u.bbox.width);
+      if (r < l) return;
+      ctx.fillStyle = SEVCOL[f.sev] || SEVCOL.info;
+      ctx.fillRect(l, top, Math.max(r - l, 2), h);
+    });
+    ctx.restore();
+  }
+
+  function unitOf(idx) {
+    var us = {};
+    idx.forEach(function (i) { us[S[i].u || ''] = 1; });
+    var k = Object.keys(us);
+    return k.length === 1 ? k[0] : k.filter(function (x) { return x; }).join(', ');
+  }
+
+  function build(ch) {
+    if (ch.u) { ch.u.destroy(); ch.u = null; }
+    if (!ch.idx.length) { ch.box.hidden = true; return; }
+    ch.box.hidden = false;
+    var cd = chartData(ch.idx);
+    ch.order = cd.idx;
+    var series = [{ value: function (u, v) { return v == null ? '-' : fmtTime(v, 0) + ' UTC'; } }];
+    cd.idx.forEach(function (i, n) {
+      series.push({ label: label(S[i]) + (S[i].u ? ' (' + S[i].u + ')' : ''), stroke: COLORS[n % COLORS.length],
+        width: 1, spanGaps: false, points: { show: false } });
+    });
+    var w = Math.max(400, ch.box.clientWidth - 10);
+    var opts = {
+      width: w, height: 240, series: series,
+      /* the axis in the customer's zone, whatever the browser's */
+      tzDate: function (ts) {
+        var d = new Date((ts + D.tz.off) * 1000);
+        return new Date(d.getTime() + d.getTimezoneOffset() * 60000);
+      },
+      scales: { x: { time: true }, y: logScale ? { distr: 3 } : {} },
+      axes: [{}, { label: unitOf(cd.idx), size: 60 }],
+      cursor: { sync: { key: 'iopsy', setSeries: false }, drag: { x: true, y: false } },
+      legend: { live: true },
+      hooks: {
+        drawClear: [shade],
+        setScale: [function (u, key) {
+          if (key !== 'x' || syncing) return;
+          var mn = u.scales.x.min, mx = u.scales.x.max;
+          zoom = [mn, mx];
+          syncing = true;
+          charts.forEach(function (o) { if (o.u && o.u !== u) o.u.setScale('x', { min: mn, max: mx }); });
+          syncing = false;
+          readRange();
+        }],
+        setCursor: [function (u) {
+          var l = u.cursor.left;
+          if (l == null || l < 0) return;
+          var t = u.posToVal(l, 'x');
+          $('readout').textContent = fmtTime(t, D.tz.off) + ' ' + D.tz.name + ' | ' + fmtTime(t, 0) + ' UTC';
+        }]
+      }
+    };
+    ch.u = new uPlot(opts, cd.data, ch.plot);
+    if (zoom) { syncing = true; ch.u.setScale('x', { min: zoom[0], max: zoom[1] }); syncing = false; }
+  }
+  function readRange() {
+    var r = zoom || fullRange();
+    document.body.dataset.range = r ? r[0] + ',' + r[1] : '';
+  }
+
+  function newChart() {
+    var ch = { idx: [], u: null };
+    ch.box = el('div', 'chart');
+    var ctl = el('div', 'ctl');
+    var rm = el('button', '', 'Remove chart');
+    rm.type = 'button';
+    rm.addEventListener('click', function (ev) {
+      ev.stopPropagation();
+      if (ch.u) ch.u.destroy();
+      ch.box.remove();
+      charts = charts.filter(function (c) { return c !== ch; });
+      if (active === ch) setActive(charts[charts.length - 1] || null);
+    });
+    ctl.appendChild(rm);
+    ch.plot = el('div', 'plot');
+    ch.box.appendChild(ctl);
+    ch.box.appendChild(ch.plot);
+    ch.box.addEventListener('mousedown', function () { setActive(ch); });
+    $('charts').appendChild(ch.box);
+    charts.push(ch);
+    setActive(ch);
+    return ch;
+  }
+  function setActive(ch) {
+    charts.forEach(function (c) { c.box.classList.toggle('active', c === ch); });
+    active = ch;
+  }
+  function addSeries(list, fresh) {
+    var ch = fresh || !active ? newChart() : active;
+    list.forEach(function (i) { if (ch.idx.indexOf(i) < 0) ch.idx.push(i); });
+    $('hint').hidden = true;
+    build(ch);
+    document.body.dataset.charts = charts.length;
+    return ch;
+  }
+
+  /* the counter tree: object -> counter -> instance, filtered by the search box's regex */
+  function renderTree() {
+    var q = $('q').value, re = null;
+    try { re = q ? new RegExp(q, 'i') : null; $('q').setCustomValidity(''); }
+    catch (e) { $('q').setCustomValidity('not a regex'); $('qcount').textContent = 'not a regular expression'; return; }
+    var tree = {}, objs = [], n = 0;
+    S.forEach(function (s, i) {
+      if (re && !re.test(label(s))) return;
+      n++;
+      if (!tree[s.o]) { tree[s.o] = { n: 0, k: {}, ks: [] }; objs.push(s.o); }
+      var o = tree[s.o];
+      o.n++;
+      if (!o.k[s.k]) { o.k[s.k] = []; o.ks.push(s.k); }
+      o.k[s.k].push(i);
+    });
+    $('qcount').textContent = n + ' of ' + S.length + ' series';
+    document.body.dataset.matched = n;
+    var root = $('tree');
+    root.textContent = '';
+    objs.sort().forEach(function (on) {
+      var o = tree[on], d = el('details'), sm = el('summary');
+      sm.appendChild(document.createTextNode(on + ' '));
+      sm.appendChild(el('span', 'n', '(' + o.n + ')'));
+      d.appendChild(sm);
+      if (re || objs.length === 1) d.open = true;
+      var filled = false;
+      var fill = function () {
+        if (filled) return;
+        filled = true;
+        o.ks.forEach(function (kn) {
+          var list = o.k[kn], kd = el('details'), ks = el('summary');
+          ks.appendChild(document.createTextNode(kn + ' '));
+          ks.appendChild(el('span', 'n', '(' + list.length + ')'));
+          var all = el('button', '', '+ all');
+          all.type = 'button';
+          all.addEventListener('click', function (ev) { ev.preventDefault(); addSeries(list.slice(0, 40)); });
+          ks.appendChild(all);
+          kd.appendChild(ks);
+          var kfilled = false;
+          var kfill = function () {
+            if (kfilled) return;
+            kfilled = true;
+            list.forEach(function (i) {
+              var lf = el('div', 'leaf'), b = el('button', '', '+');
+              b.type = 'button';
+              b.title = 'add to the active chart';
+              b.dataset.series = i;
+              b.addEventListener('click', function () { addSeries([i]); });
+              lf.appendChild(b);
+              lf.appendChild(el('span', '', (S[i].i || '(no instance)') + (D.caps.length > 1 ? ' [' + (S[i].c + 1) + ']' : '')));
+              kd.appendChild(lf);
+            });
+          };
+          kd.addEventListener('toggle', kfill);
+          if (re && list.length <= 50) { kd.open = true; kfill(); }
+          d.appendChild(kd);
+        });
+      };
+      d.addEventListener('toggle', fill);
+      if (d.open) fill();
+      root.appendChild(d);
+    });
+  }
+
+  function escapeRe(s) { return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'); }
+  function renderFindings() {
+    var box = $('findings');
+    if (!D.findings.length) { box.textContent = 'No finding.'; return; }
+    D.findings.forEach(function (f, n) {
+      var b = el('button', 'fd ' + f.sev);
+      b.type = 'button';
+      b.dataset.finding = n;
+      b.appendChild(el('strong', '', f.sev + ': '));
+      b.appendChild(document.createTextNode(f.title));
+      b.title = f.kind + ' ' + fmtTime(f.s, D.tz.off) + ' - ' + fmtTime(f.e, D.tz.off) + ' (' + D.tz.name + ')';
+      b.addEventListener('click', function () { openFinding(f); });
+      box.appendChild(b);
+    });
+  }
+  /* a finding's series: the counters of its entity (the instance that names it) */
+  function entitySeries(ent) {
+    var list = [];
+    if (!ent) return list;
+    var re = new RegExp('(^|[^A-Za-z0-9])' + escapeRe(ent) + '($|[^A-Za-z0-9])', 'i');
+    S.forEach(function (s, i) { if (re.test(s.i) && list.length < 12) list.push(i); });
+    return list;
+  }
+  function openFinding(f) {
+    var list = entitySeries(f.ent);
+    if (f.ent) {
+      $('q').value = escapeRe(f.ent);
+      renderTree();
+    }
+    var span = Math.max(f.e - f.s, 60), pad0 = span * 0.5;
+    zoom = [f.s - pad0, f.e + pad0];
+    if (list.length) addSeries(list, true);
+    else $('readout').textContent = 'no series of ' + (f.ent || 'this finding') + ' in the selection (--match)';
+    syncing = true;
+    charts.forEach(function (c) { if (c.u) c.u.setScale('x', { min: zoom[0], max: zoom[1] }); });
+    syncing = false;
+    readRange();
+  }
+
+  var sum = D.caps.map(function (c) { return c.file + ' (' + c.format + ', ' + c.rows + ' rows)'; }).join(' + ');
+  $('sum').textContent = sum + ' - ' + D.kept + ' series, times in ' + D.tz.name + ' and UTC';
+  document.title = 'iopsy view - ' + D.caps.map(function (c) { return c.file; }).join(', ');
+  if (D.dropped) {
+    $('msg').hidden = false;
+    $('msg').textContent = D.dropped + ' of ' + D.matched + ' matched series were dropped to fit the budget (' +
+      D.budget + ' numbers); narrow --match or raise --budget to see them.';
+  }
+  $('q').addEventListener('input', renderTree);
+  $('newc').addEventListener('click', function () { newChart(); });
+  $('reset').addEventListener('click', function () {
+    var r = fullRange();
+    zoom = null;
+    syncing = true;
+    charts.forEach(function (c) { if (c.u && r) c.u.setScale('x', { min: r[0], max: r[1] }); });
+    syncing = false;
+    zoom = null;
+    readRange();
+  });
+  $('log').addEventListener('change', function () {
+    logScale = $('log').checked;
+    charts.forEach(build);
+  });
+  window.addEventListener('resize', function () {
+    charts.forEach(function (c) { if (c.u) c.u.setSize({ width: Math.max(400, c.box.clientWidth - 10), height: 240 }); });
+  });
+  renderTree();
+  renderFindings();
+  readRange();
+  /* one chart to start with: the series of the first finding's entity, else the first series */
+  var start = D.findings.length ? entitySeries(D.findings[0].ent) : [];
+  if (!start.length && S.length) start = [0];
+  if (start.length) addSeries(start);
+  document.body.dataset.ready = '1';
+})();
