@@ -702,6 +702,8 @@ const char view_app_css[] =
 	"6px;cursor:pointer}\n.u-legend{text-align:left;font-size:12px}\n.u-legend .u-series{white-space:nowr"
 	"ap}\n";
 
-const char view_csp_script[] = "'sha256-GcjUxq2Ikpp59K5J1vcWFWbf0Lo9FcxJXpdPeH63jx8=' 'sha256-KwS4psNZj/5gWf9t/unHjKj913/aRvTcu+2FAwlt37Y='";
+const char view_csp_script[] =
+	"'sha256-GcjUxq2Ikpp59K5J1vcWFWbf0Lo9FcxJXpdPeH63jx8=' "
+	"'sha256-KwS4psNZj/5gWf9t/unHjKj913/aRvTcu+2FAwlt37Y='";
 
 const char view_csp_style[] = "'sha256-2ZhQNdHRes2JDlKRysSQVJWBiWHBDaP7RuMLj1FbqmI='";

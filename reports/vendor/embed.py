@@ -60,7 +60,7 @@ def generate():
              '#include "view.h"\n']
     for name, _ in ASSETS:
         parts.append("const char %s[] =\n%s;\n" % (name, cstr(text[name])))
-    parts.append('const char view_csp_script[] = "%s";\n' % script_src)
+    parts.append('const char view_csp_script[] =\n\t"%s";\n' % script_src.replace(" ", ' "\n\t"'))
     parts.append('const char view_csp_style[] = "%s";\n' % style_src)
     return "\n".join(parts)
 

@@ -111,7 +111,8 @@ static int parse_args(int argc, char **argv, struct view_args *va, struct common
 		case OPT_BUDGET:
 			errno = 0;
 			va->budget = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || va->budget < 2 * VIEW_MIN_BUCKETS || va->budget > 100000000L)
+			if (errno || end == optarg || *end || va->budget < 2 * VIEW_MIN_BUCKETS ||
+			    va->budget > 100000000L)
 				return usage_error("view", "--budget takes a number from %d to 100000000, not '%s'",
 						   2 * VIEW_MIN_BUCKETS, optarg);
 			break;
@@ -181,7 +182,8 @@ int cmd_view(int argc, char **argv)
 	if (v.ncaps == 0)
 		goto out; /* every capture unreadable: said above, exit 3 */
 	if (v.ns == 0) {
-		fprintf(stderr, "iopsy view: no column matches '%s' (list them with 'iopsy counters')\n", shown(0, va.pattern));
+		fprintf(stderr, "iopsy view: no column matches '%s' (list them with 'iopsy counters')\n",
+			shown(0, va.pattern));
 		ret = EXIT_USAGE;
 		goto out;
 	}

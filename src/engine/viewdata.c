@@ -89,6 +89,9 @@ long view_add_capture(struct view_data *v, struct input *in, const char *file, s
 			if (met >= 0 && met < M_COUNT) {
 				s->unit = metric_info[met].unit;
 				s->scale = cc.scale > 0 ? cc.scale : 1;
+			} else if (strncmp(s->counter, "Avg. Disk sec/", 14) == 0) {
+				s->unit = "ms"; /* perfmon's latencies the model does not keep (sec/Transfer) */
+				s->scale = 1000;
 			}
 		} else {
 			s->object = xstrdup("(other)");
