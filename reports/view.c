@@ -104,6 +104,12 @@ static void json_series(const struct view_data *v, struct buf *b)
 		jstr(b, s->instance);
 		buf_adds(b, ",\"u\":");
 		jstr(b, s->unit);
+		if (*s->metric) {
+			buf_adds(b, ",\"m\":");
+			jstr(b, s->metric);
+			buf_adds(b, ",\"e\":");
+			jstr(b, s->entity);
+		}
 		buf_adds(b, ",\"lo\":[");
 		for (size_t k = 0; k < c->nb; k++) {
 			if (k)
@@ -139,7 +145,13 @@ static void json_findings(const struct view_data *v, struct buf *b)
 		jstr(b, f->title);
 		buf_adds(b, ",\"ent\":");
 		jstr(b, f->entity);
-		buf_addc(b, '}');
+		buf_adds(b, ",\"ev\":[");
+		for (int k = 0; k < 5 && f->ev[k]; k++) {
+			if (k)
+				buf_addc(b, ',');
+			jstr(b, f->ev[k]);
+		}
+		buf_adds(b, "]}");
 	}
 	buf_addc(b, ']');
 }
@@ -173,6 +185,8 @@ static const char page_body[] =
 	"<div id=\"main\"><nav id=\"side\">\n"
 	"<input id=\"q\" type=\"search\" placeholder=\"regex over object\\counter(instance)\" spellcheck=\"false\">"
 	"<div id=\"qcount\"></div><div id=\"tree\"></div>\n"
+	"<div id=\"presets\" hidden><h2>Presets</h2><select id=\"preset\"></select> "
+	"<button id=\"gopreset\" type=\"button\">Show</button></div>\n"
 	"<h2>Findings</h2><div id=\"findings\"></div></nav>\n"
 	"<section id=\"pane\"><div id=\"bar\"><button id=\"newc\" type=\"button\">New chart</button>"
 	"<button id=\"reset\" type=\"button\">Reset zoom</button>"

@@ -14,10 +14,11 @@
   var S = D.series, charts = [], active = null, logScale = false, zoom = null, syncing = false;
   var COLORS = ['#0969da', '#cf222e', '#1a7f37', '#8250df', '#bf8700', '#1b7c83', '#e16f24', '#57606a',
     '#a40e26', '#4d2d00'];
-  var SEVCOL = { critical: 'rgba(207,34,46,0.08)', warning: 'rgba(191,135,0,0.08)', info: 'rgba(9,105,218,0.06)' };
+  var SEVCOL = { critical: 'rgba(207,34,46,0.05)', warning: 'rgba(191,135,0,0.05)', info: 'rgba(9,105,218,0.04)' };
 
   function label(s) {
-    return s.o + '\\' + s.k + (s.i ? '(' + s.i + ')' : '') + (D.caps.length > 1 ? ' [' + (s.c + 1) + ']' : '');
+    return s.o + '\\' + s.k + (s.i ? '(' + s.i + ')' : '') + (s.vm ? ' VM ' + s.vm : '') +
+      (D.caps.length > 1 ? ' [' + (s.c + 1) + ']' : '');
   }
   function pad(n, w) { n = String(n); while (n.length < (w || 2)) n = '0' + n; return n; }
   function fmtTime(t, off) {
@@ -175,6 +176,13 @@
     return ch;
   }
 
+  /* one new chart per unit (ms, IO/s, IOs outstanding ...), as the reports draw them */
+  function addByUnit(list) {
+    var by = {}, order = [];
+    list.forEach(function (i) { var u = S[i].u || ''; if (!by[u]) { by[u] = []; order.push(u); } by[u].push(i); });
+    order.forEach(function (u) { addSeries(by[u], true); });
+  }
+
   /* the counter tree: object -> counter -> instance, filtered by the search box's regex */
   function renderTree() {
     var q = $('q').value, re = null;
@@ -239,6 +247,64 @@
     });
   }
 
+
+  /* presets from esxtop's names: a LUN's IO stack (its latencies, then its queue), a LUN's load by
+   * VM (the per-world commands, each world named by its VM through the Vcpu worlds), a VM's CPU
+   * (%RDY and %CSTP per vCPU) */
+  var LUN_LAT = ['Average Guest MilliSec/Command', 'Average Driver MilliSec/Command', 'Average Kernel MilliSec/Command',
+    'Average Queue MilliSec/Command'];
+  var LUN_Q = ['Active Commands', 'Queued Commands', 'Queue Depth'];
+  var wvm = {}, luns = {}, vms = {};
+  S.forEach(function (s) {
+    var p = s.i.split(':');
+    if (s.o === 'Vcpu' && p.length >= 4) { wvm[p[2]] = p[1]; if (/^vmx-vcpu-/.test(p[3])) vms[p[1]] = 1; }
+  });
+  S.forEach(function (s) {
+    if (s.o === 'Physical Disk SCSI Device') luns[s.i] = 1;
+    if (s.o === 'Physical Disk Per-Device-Per-World') {
+      var m = /^(.*)-(\d+)$/.exec(s.i);
+      if (m) { s.dev = m[1]; s.vm = wvm[m[2]] || ''; }
+    }
+  });
+  function pick(test) {
+    var l = [];
+    S.forEach(function (s, i) { if (test(s)) l.push(i); });
+    return l;
+  }
+  var presets = [];
+  Object.keys(luns).sort().forEach(function (l) {
+    presets.push({ name: 'IO stack of ' + l, run: function () {
+      addSeries(pick(function (s) { return s.o === 'Physical Disk SCSI Device' && s.i === l && LUN_LAT.indexOf(s.k) >= 0; }), true);
+      addSeries(pick(function (s) { return s.o === 'Physical Disk SCSI Device' && s.i === l && LUN_Q.indexOf(s.k) >= 0; }), true);
+    } });
+    presets.push({ name: 'load by VM of ' + l, run: function () {
+      addSeries(pick(function (s) { return s.dev === l && s.k === 'Commands/sec'; }), true);
+      addSeries(pick(function (s) { return s.dev === l && s.k === 'Active Commands'; }), true);
+    } });
+  });
+  Object.keys(vms).sort().forEach(function (v) {
+    presets.push({ name: 'CPU of VM ' + v, run: function () {
+      var mine = function (s) { var p = s.i.split(':'); return s.o === 'Vcpu' && p[1] === v && /^vmx-vcpu-/.test(p[3] || ''); };
+      addSeries(pick(function (s) { return mine(s) && s.k === '% Ready'; }), true);
+      addSeries(pick(function (s) { return mine(s) && s.k === '% CoStop'; }), true);
+    } });
+  });
+  function renderPresets() {
+    var sel = $('preset');
+    presets.forEach(function (p, n) { var o = el('option', '', p.name); o.value = n; sel.appendChild(o); });
+    $('presets').hidden = !presets.length;
+    $('gopreset').addEventListener('click', function () {
+      var p = presets[+sel.value];
+      if (!p) return;
+      var before = charts.length;
+      p.run();
+      charts.slice(before).forEach(function (c) { if (!c.idx.length) { c.box.remove(); } });
+      charts = charts.filter(function (c, n) { return n < before || c.idx.length; });
+      document.body.dataset.charts = charts.length;
+      document.body.dataset.preset = charts.length - before;
+    });
+  }
+
   function escapeRe(s) { return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'); }
   function renderFindings() {
     var box = $('findings');
@@ -262,15 +328,24 @@
     S.forEach(function (s, i) { if (re.test(s.i) && list.length < 12) list.push(i); });
     return list;
   }
+  /* a finding's evidence: the series the format reads for its entity and its evidence's metrics,
+   * then the entity's other series (up to 12) */
+  function findingSeries(f) {
+    var list = [];
+    S.forEach(function (s, i) { if (s.m && s.e === f.ent && f.ev.indexOf(s.m) >= 0) list.push(i); });
+    document.body.dataset.evidence = list.length;
+    if (!list.length) list = entitySeries(f.ent);
+    return list;
+  }
   function openFinding(f) {
-    var list = entitySeries(f.ent);
+    var list = findingSeries(f);
     if (f.ent) {
       $('q').value = escapeRe(f.ent);
       renderTree();
     }
     var span = Math.max(f.e - f.s, 60), pad0 = span * 0.5;
     zoom = [f.s - pad0, f.e + pad0];
-    if (list.length) addSeries(list, true);
+    if (list.length) addByUnit(list);
     else $('readout').textContent = 'no series of ' + (f.ent || 'this finding') + ' in the selection (--match)';
     syncing = true;
     charts.forEach(function (c) { if (c.u) c.u.setScale('x', { min: zoom[0], max: zoom[1] }); });
@@ -306,10 +381,11 @@
   });
   renderTree();
   renderFindings();
+  renderPresets();
   readRange();
   /* one chart to start with: the series of the first finding's entity, else the first series */
-  var start = D.findings.length ? entitySeries(D.findings[0].ent) : [];
+  var start = D.findings.length ? findingSeries(D.findings[0]) : [];
   if (!start.length && S.length) start = [0];
-  if (start.length) addSeries(start);
+  if (start.length) addByUnit(start);
   document.body.dataset.ready = '1';
 })();

@@ -2,7 +2,8 @@
 # browser.sh — renders iopsy's HTML reports in a real browser (headless Chromium): the charts are
 # in the DOM and visible, the page does not overflow, nothing is logged on the console (the page
 # has no JavaScript, and its CSP would report any blocked fetch), hostile names from a capture stay
-# text, the screenshot is not blank and the report prints to a multi-page PDF.
+# text, the screenshot is not blank and the report prints to a multi-page PDF. `iopsy view`'s page
+# (section 4) runs a script: it is driven by tests/browser/view_probe.js with the CSP in force.
 # Usage: sh tests/browser.sh [IOPSY-BINARY]   (needs Debian's chromium package)
 BIN=${1:-./iopsy}
 SRCDIR=$(cd "$(dirname "$0")/.." && pwd)
@@ -430,7 +431,8 @@ if [ -s "$W/sim/esxtop.csv" ] && "$BIN" view -q "$W/sim/esxtop.csv" "$W/sim/perf
 	*)
 		if [ "$(field "$r" matched)" -gt 0 ] && [ "$(field "$r" leaf)" = 1 ] && [ "$(field "$r" series_in_chart)" -ge 1 ] &&
 			[ "$share" = 0.25 ] && echo "$(field "$r" readout)" | grep -q '^20[0-9-]*_[0-9:]*_.*|_20[0-9-]*_[0-9:]*_UTC$' &&
-			[ "$(field "$r" nafter)" -gt "$(field "$r" nbefore)" ] && [ "$(field "$r" finding_series)" -ge 1 ]; then
+			[ "$(field "$r" nafter)" -gt "$(field "$r" nbefore)" ] && [ "$(field "$r" finding_series)" -ge 1 ] &&
+			[ "$(field "$r" evidence)" -ge 1 ] && [ "$(field "$r" preset_charts)" = 2 ]; then
 			ok "view: search, add, drag-zoom (range x$share), readout, finding opens its series ($r)"
 		else
 			nok "view: ${r:-no probe output}"

@@ -54,6 +54,10 @@ for s in d['series']:
 mx = max((max([v for v in s.get('hi', s['lo']) if v is not None] or [0]) for s in d['series']), default=0)
 print('series=%d dropped=%d findings=%d buckets=%d per=%s max=%g' % (len(d['series']), d['dropped'],
       len(d['findings']), max(len(c['t']) for c in d['caps']), ','.join(str(c['per']) for c in d['caps']), mx))
+ev = 0
+for f in d['findings']:
+    ev += any(s.get('m') in f['ev'] and s.get('e') == f['ent'] for s in d['series'])
+print('evidence_linked=%d' % ev)
 for n in names:
     if 'alert(1)' in n:
         print('hostile-name-kept')
@@ -63,7 +67,8 @@ PYEOF
 # ---- a sample: structure, findings, exit 0 ----
 S=samples/lsi-guest-queue-cap
 if "$BIN" view -q "$S/esxtop.csv.gz" "$S/perfmon.csv.gz" -o "$T/s.html" 2>"$T/err"; then
-	if f=$(page "$T/s.html") && echo "$f" | grep -q 'findings=[1-9]'; then ok "sample page: $f"
+	if f=$(page "$T/s.html") && echo "$f" | grep -q 'findings=[1-9]' && echo "$f" | grep -q 'evidence_linked=[1-9]'; then
+		ok "sample page: $(echo $f)"
 	else nok "sample page: $f"; fi
 else nok "view of $S: exit $? $(head -2 "$T/err")"; fi
 
@@ -94,7 +99,7 @@ if "$BIN" view -q --no-analysis "$T/stall.csv" --budget 4000 -o "$T/stall.html" 
 	f=$(page "$T/stall.html")
 	# 4000 / 2 / 20 = 100 buckets: 1800 rows merge into 57 buckets of 32 rows; the peak is 4000 ms
 	if echo "$f" | grep -q 'series=20 dropped=0' && echo "$f" | grep -q 'max=4000' &&
-		[ "$(echo "$f" | sed -n 's/.*buckets=\([0-9]*\).*/\1/p')" -le 100 ]; then ok "stall kept: $f"
+		[ "$(echo "$f" | sed -n 's/.*buckets=\([0-9]*\).*/\1/p')" -le 100 ]; then ok "stall kept: $(echo $f)"
 	else nok "stall: $f"; fi
 else nok "view of the stall: exit $?"; fi
 if "$BIN" view -q --no-analysis "$T/stall.csv" --budget 1280 -o "$T/drop.html" 2>"$T/err" &&

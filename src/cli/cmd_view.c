@@ -73,8 +73,11 @@ static void add_findings(struct view_data *v, char *const *paths, size_t n, cons
 		const struct finding *f = &a.f[i];
 		if (f->start <= 0 || f->end < f->start)
 			continue; /* no time to shade (a log's or a partition table's finding) */
-		view_add_finding(v, f->start, f->end, severity_names[f->sev], kinds[f->kind].name,
-				 f->summary ? f->summary : kinds[f->kind].title, f->entity);
+		const char *title = f->summary ? f->summary : kinds[f->kind].title;
+		const char *sev = severity_names[f->sev], *kind = kinds[f->kind].name;
+		struct view_finding *vf = view_add_finding(v, f->start, f->end, sev, kind, title, f->entity);
+		for (int k = 0; k < f->nev && k < 5; k++)
+			vf->ev[k] = metric_info[f->ev[k].metric].name;
 	}
 	analysis_free(&a);
 }

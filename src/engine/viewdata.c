@@ -30,6 +30,7 @@ void view_free(struct view_data *v)
 		free(s->object);
 		free(s->counter);
 		free(s->instance);
+		free(s->entity);
 		free(s->lo);
 		free(s->hi);
 	}
@@ -78,6 +79,7 @@ long view_add_capture(struct view_data *v, struct input *in, const char *file, s
 		s->name = xstrndup(col->name, col->name_len);
 		s->kept = true;
 		s->unit = "";
+		s->metric = "";
 		s->scale = 1;
 		if (col->path.ok) {
 			s->object = dup_or(col->path.object, "");
@@ -88,6 +90,8 @@ long view_add_capture(struct view_data *v, struct input *in, const char *file, s
 			int met = ops->classify ? ops->classify(&col->path, &cc) : -1;
 			if (met >= 0 && met < M_COUNT) {
 				s->unit = metric_info[met].unit;
+				s->metric = metric_info[met].name;
+				s->entity = xstrdup(cc.entity);
 				s->scale = cc.scale > 0 ? cc.scale : 1;
 			} else if (strncmp(s->counter, "Avg. Disk sec/", 14) == 0) {
 				s->unit = "ms"; /* perfmon's latencies the model does not keep (sec/Transfer) */
@@ -98,6 +102,8 @@ long view_add_capture(struct view_data *v, struct input *in, const char *file, s
 			s->counter = xstrndup(col->name, col->name_len);
 			s->instance = xstrdup("");
 		}
+		if (!s->entity)
+			s->entity = xstrdup("");
 	}
 	v->ncaps++;
 	free(sel);
@@ -204,8 +210,8 @@ int view_read(struct view_data *v, size_t ci, struct input *in)
 	return r < 0 ? r : 0;
 }
 
-void view_add_finding(struct view_data *v, int64_t start, int64_t end, const char *sev, const char *kind,
-		      const char *title, const char *entity)
+struct view_finding *view_add_finding(struct view_data *v, int64_t start, int64_t end, const char *sev,
+				      const char *kind, const char *title, const char *entity)
 {
 	v->f = xrealloc(v->f, (v->nf + 1) * sizeof *v->f);
 	struct view_finding *f = &v->f[v->nf++];
@@ -215,4 +221,6 @@ void view_add_finding(struct view_data *v, int64_t start, int64_t end, const cha
 	f->kind = dup_or(kind, "");
 	f->title = dup_or(title, "");
 	f->entity = dup_or(entity, "");
+	memset(f->ev, 0, sizeof f->ev);
+	return f;
 }

@@ -36,6 +36,8 @@ struct view_series {
 	size_t col;              /* the reader's column */
 	char *name, *object, *counter, *instance; /* bytes as in the capture (may be non-UTF-8) */
 	const char *unit;        /* the metric's unit when the format knows the counter, else "" */
+	const char *metric;      /* the metric's key (metric_info) when the format knows it, else "" */
+	char *entity;            /* the entity the format reads it for ("naa.…", "D:"), else "" */
 	double scale;            /* to that unit (perfmon seconds → ms), else 1 */
 	double *lo, *hi;         /* per bucket; NaN: no sample */
 	bool kept;               /* false: dropped to fit the budget */
@@ -46,6 +48,7 @@ struct view_finding {
 	int64_t start, end;      /* UTC ms */
 	const char *sev;         /* "critical", "warning", "info" (static) */
 	char *kind, *title, *entity;
+	const char *ev[5];       /* the metric keys of its evidence (static), NULL-padded */
 };
 
 struct view_data {
@@ -72,8 +75,8 @@ void view_plan(struct view_data *v, struct input *ins);
 /* Reads capture ci's rows into its kept series. Returns 0 or the reader's error (the rows before
  * it are kept). */
 int view_read(struct view_data *v, size_t ci, struct input *in);
-/* Adds a finding (strings copied). */
-void view_add_finding(struct view_data *v, int64_t start, int64_t end, const char *sev, const char *kind,
-		      const char *title, const char *entity);
+/* Adds a finding (strings copied); the caller may fill its ev[]. */
+struct view_finding *view_add_finding(struct view_data *v, int64_t start, int64_t end, const char *sev,
+				      const char *kind, const char *title, const char *entity);
 
 #endif

@@ -42,7 +42,15 @@
   }, function () {
     var lc = document.querySelectorAll('.chart');
     say('nafter', lc.length);
+    say('evidence', B.dataset.evidence || 0);
     say('finding_series', lc.length ? lc[lc.length - 1].querySelectorAll('.u-legend .u-series').length - 1 : 0);
+    var sel = document.getElementById('preset'), n = sel ? sel.options.length : 0;
+    say('presets', n);
+    for (var k = 0; k < n; k++) if (/^IO stack of naa\./.test(sel.options[k].textContent)) { sel.selectedIndex = k; break; }
+    var go = document.getElementById('gopreset');
+    if (n && go) go.click();
+  }, function () {
+    say('preset_charts', B.dataset.preset || 0);
     var p = document.createElement('pre');
     p.id = 'probe';
     p.textContent = 'VIEWPROBE ' + out.join(' ') + ' END';
