@@ -287,3 +287,13 @@ clean:
 	rm -rf build build-san build-fuzz iopsy
 
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/tests/mkman.d
+
+# view-assets: rewrites reports/view_assets.c (uPlot and iopsy view's page script and style as C
+# strings, with the sha256 hashes of the page's CSP) from reports/vendor/uplot/ and
+# reports/view_app.{js,css}; commit the result (tests/view.sh fails when it is stale).
+# check-view: iopsy view's page, its downsampling and its CLI (tests/view.sh).
+.PHONY: view-assets check-view
+view-assets:
+	$(Q)python3 reports/vendor/embed.py
+check-view: all
+	$(Q)sh tests/view.sh $(BIN)
