@@ -156,6 +156,24 @@ static void json_findings(const struct view_data *v, struct buf *b)
 	buf_addc(b, ']');
 }
 
+static void json_links(const struct view_data *v, struct buf *b)
+{
+	buf_adds(b, ",\"links\":[");
+	for (size_t i = 0; i < v->nl; i++) {
+		const struct view_link *l = &v->l[i];
+		buf_adds(b, i ? ",{\"a\":" : "{\"a\":");
+		jstr(b, l->from);
+		buf_adds(b, ",\"b\":");
+		jstr(b, l->to);
+		buf_adds(b, ",\"k\":");
+		jstr(b, l->kind);
+		buf_adds(b, ",\"how\":");
+		jstr(b, l->how);
+		buf_addc(b, '}');
+	}
+	buf_addc(b, ']');
+}
+
 void view_json(const struct view_data *v, const struct view_page_opts *o, struct buf *b)
 {
 	int64_t t0 = 0;
@@ -176,6 +194,7 @@ void view_json(const struct view_data *v, const struct view_page_opts *o, struct
 	json_caps(v, b);
 	json_series(v, b);
 	json_findings(v, b);
+	json_links(v, b);
 	buf_adds(b, "}");
 }
 
@@ -187,7 +206,8 @@ static const char page_body[] =
 	"<div id=\"qcount\"></div><div id=\"tree\"></div>\n"
 	"<div id=\"presets\" hidden><h2>Presets</h2><select id=\"preset\"></select> "
 	"<button id=\"gopreset\" type=\"button\">Show</button></div>\n"
-	"<h2>Findings</h2><div id=\"findings\"></div></nav>\n"
+	"<h2>Findings</h2><div id=\"findings\"></div>\n"
+	"<div id=\"iop\" hidden><h2>IO path</h2><div id=\"iotree\"></div></div></nav>\n"
 	"<section id=\"pane\"><div id=\"bar\"><button id=\"newc\" type=\"button\">New chart</button>"
 	"<button id=\"reset\" type=\"button\">Reset zoom</button>"
 	"<label><input type=\"checkbox\" id=\"log\"> log scale</label>"

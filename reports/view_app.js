@@ -305,6 +305,45 @@
     });
   }
 
+
+  /* the IO path as a second tree, from the analysis's graph: adapter -> path -> device -> the VMs
+   * whose worlds issue IO to it and its virtual disks; a link by correlation says so; a click on a
+   * name filters the counter tree to it */
+  function renderIoTree() {
+    var L = D.links || [], seen = {}, kids = {}, how = {}, hasParent = {}, adapters = {};
+    L.forEach(function (l) {
+      var key = l.a + '\u0000' + l.b;
+      if (seen[key]) return;
+      seen[key] = 1;
+      (kids[l.a] = kids[l.a] || []).push(l.b);
+      how[key] = l.how;
+      hasParent[l.b] = 1;
+      if (l.k === 'path') adapters[l.a] = 1;
+    });
+    if (!L.length) return;
+    $('iop').hidden = false;
+    var root = $('iotree');
+    function node(name, parent, depth) {
+      var ks = (kids[name] || []).slice().sort(), d = el(ks.length ? 'details' : 'div', ks.length ? '' : 'leaf');
+      var head = ks.length ? el('summary') : d, b = el('button', '', name);
+      b.type = 'button';
+      b.title = 'show its counters';
+      b.addEventListener('click', function (ev) { ev.preventDefault(); $('q').value = escapeRe(name); renderTree(); });
+      head.appendChild(b);
+      var h = parent !== null ? how[parent + '\u0000' + name] : '';
+      if (h && h !== 'identifiers') head.appendChild(el('span', 'n', ' (a guess: ' + h + ')'));
+      if (ks.length) {
+        d.appendChild(head);
+        if (depth < 6) ks.forEach(function (k) { d.appendChild(node(k, name, depth + 1)); });
+      }
+      return d;
+    }
+    var tops = Object.keys(adapters).sort();
+    Object.keys(kids).forEach(function (a) { if (!hasParent[a] && !adapters[a]) tops.push(a); });
+    tops.forEach(function (a) { root.appendChild(node(a, null, 0)); });
+    document.body.dataset.iopaths = tops.length;
+  }
+
   function escapeRe(s) { return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'); }
   function renderFindings() {
     var box = $('findings');
@@ -382,6 +421,7 @@
   renderTree();
   renderFindings();
   renderPresets();
+  renderIoTree();
   readRange();
   /* one chart to start with: the series of the first finding's entity, else the first series */
   var start = D.findings.length ? findingSeries(D.findings[0]) : [];

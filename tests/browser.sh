@@ -432,7 +432,8 @@ if [ -s "$W/sim/esxtop.csv" ] && "$BIN" view -q "$W/sim/esxtop.csv" "$W/sim/perf
 		if [ "$(field "$r" matched)" -gt 0 ] && [ "$(field "$r" leaf)" = 1 ] && [ "$(field "$r" series_in_chart)" -ge 1 ] &&
 			[ "$share" = 0.25 ] && echo "$(field "$r" readout)" | grep -q '^20[0-9-]*_[0-9:]*_.*|_20[0-9-]*_[0-9:]*_UTC$' &&
 			[ "$(field "$r" nafter)" -gt "$(field "$r" nbefore)" ] && [ "$(field "$r" finding_series)" -ge 1 ] &&
-			[ "$(field "$r" evidence)" -ge 1 ] && [ "$(field "$r" preset_charts)" = 2 ]; then
+			[ "$(field "$r" evidence)" -ge 1 ] && [ "$(field "$r" preset_charts)" = 2 ] &&
+			[ "$(field "$r" iopaths)" -ge 1 ] && [ "$(field "$r" device_filter)" -ge 1 ]; then
 			ok "view: search, add, drag-zoom (range x$share), readout, finding opens its series ($r)"
 		else
 			nok "view: ${r:-no probe output}"

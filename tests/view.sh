@@ -58,6 +58,7 @@ ev = 0
 for f in d['findings']:
     ev += any(s.get('m') in f['ev'] and s.get('e') == f['ent'] for s in d['series'])
 print('evidence_linked=%d' % ev)
+print('links=%d' % len([l for l in d['links'] if l['k'] in ('path', 'device', 'vm', 'vdisk', 'guest')]))
 for n in names:
     if 'alert(1)' in n:
         print('hostile-name-kept')
@@ -67,7 +68,8 @@ PYEOF
 # ---- a sample: structure, findings, exit 0 ----
 S=samples/lsi-guest-queue-cap
 if "$BIN" view -q "$S/esxtop.csv.gz" "$S/perfmon.csv.gz" -o "$T/s.html" 2>"$T/err"; then
-	if f=$(page "$T/s.html") && echo "$f" | grep -q 'findings=[1-9]' && echo "$f" | grep -q 'evidence_linked=[1-9]'; then
+	if f=$(page "$T/s.html") && echo "$f" | grep -q 'findings=[1-9]' && echo "$f" | grep -q 'evidence_linked=[1-9]' &&
+		echo "$f" | grep -q 'links=[1-9]'; then
 		ok "sample page: $(echo $f)"
 	else nok "sample page: $f"; fi
 else nok "view of $S: exit $? $(head -2 "$T/err")"; fi

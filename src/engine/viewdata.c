@@ -39,6 +39,11 @@ void view_free(struct view_data *v)
 		free(v->f[i].title);
 		free(v->f[i].entity);
 	}
+	for (size_t i = 0; i < v->nl; i++) {
+		free(v->l[i].from);
+		free(v->l[i].to);
+	}
+	free(v->l);
 	free(v->caps);
 	free(v->s);
 	free(v->f);
@@ -223,4 +228,12 @@ struct view_finding *view_add_finding(struct view_data *v, int64_t start, int64_
 	f->entity = dup_or(entity, "");
 	memset(f->ev, 0, sizeof f->ev);
 	return f;
+}
+
+void view_add_link(struct view_data *v, const char *from, const char *to, const char *kind, const char *how)
+{
+	if (!from || !to || !*from || !*to)
+		return;
+	v->l = xrealloc(v->l, (v->nl + 1) * sizeof *v->l);
+	v->l[v->nl++] = (struct view_link){xstrdup(from), xstrdup(to), kind, how};
 }

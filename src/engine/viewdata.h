@@ -51,6 +51,15 @@ struct view_finding {
 	const char *ev[5];       /* the metric keys of its evidence (static), NULL-padded */
 };
 
+/* An edge of the IO path graph (iopath.h) as the page's second tree draws it: adapter → path,
+ * path → device, device → VM (its worlds' IO), device → virtual disk, virtual disk → guest disk
+ * (the analysis's map: --map, a fact, or an automatic one by IOPS correlation, a guess). */
+struct view_link {
+	char *from, *to;
+	const char *kind;        /* "path", "device", "vm", "vdisk", "guest" (static) */
+	const char *how;         /* link_how_names[]: "identifiers", "correlation" (static) */
+};
+
 struct view_data {
 	struct view_cap *caps;
 	size_t ncaps;
@@ -61,6 +70,8 @@ struct view_data {
 	size_t dropped;          /* series matched but left out to fit the budget */
 	struct view_finding *f;
 	size_t nf;
+	struct view_link *l;
+	size_t nl;
 };
 
 void view_init(struct view_data *v, long budget);
@@ -78,5 +89,8 @@ int view_read(struct view_data *v, size_t ci, struct input *in);
 /* Adds a finding (strings copied); the caller may fill its ev[]. */
 struct view_finding *view_add_finding(struct view_data *v, int64_t start, int64_t end, const char *sev,
 				      const char *kind, const char *title, const char *entity);
+
+/* Adds an edge (names copied; a NULL or empty name adds nothing). */
+void view_add_link(struct view_data *v, const char *from, const char *to, const char *kind, const char *how);
 
 #endif

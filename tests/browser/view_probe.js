@@ -51,6 +51,11 @@
     if (n && go) go.click();
   }, function () {
     say('preset_charts', B.dataset.preset || 0);
+    say('iopaths', B.dataset.iopaths || 0);
+    var dev = null, bs = document.querySelectorAll('#iotree button');
+    for (var k = 0; k < bs.length; k++) if (/^naa\./.test(bs[k].textContent)) { dev = bs[k]; break; }
+    if (dev) dev.click();
+    say('device_filter', dev ? B.dataset.matched : -1);
     var p = document.createElement('pre');
     p.id = 'probe';
     p.textContent = 'VIEWPROBE ' + out.join(' ') + ' END';
