@@ -434,7 +434,7 @@ if [ -s "$W/sim/esxtop.csv" ] && "$BIN" view -q "$W/sim/esxtop.csv" "$W/sim/perf
 			[ "$(field "$r" nafter)" -gt "$(field "$r" nbefore)" ] && [ "$(field "$r" finding_series)" -ge 1 ] &&
 			[ "$(field "$r" evidence)" -ge 1 ] && [ "$(field "$r" preset_charts)" = 2 ] &&
 			[ "$(field "$r" iopaths)" -ge 1 ] && [ "$(field "$r" device_filter)" -ge 1 ]; then
-			ok "view: search, add, drag-zoom (range x$share), readout, finding opens its series ($r)"
+			ok "view: search, add, drag-zoom (range x$share), readout, a finding opens its evidence, a LUN preset two charts, the IO path tree filters ($r)"
 		else
 			nok "view: ${r:-no probe output}"
 		fi

@@ -123,6 +123,8 @@ code() { "$BIN" "$@" >"$T/out" 2>"$T/err"; echo $?; }
 [ "$(code view -q --no-analysis "$T/stall.csv" "$T/absent.csv" -o "$T/p.html")" = 3 ] && [ -s "$T/p.html" ] &&
 	ok "one unreadable capture of two: the page of the other, exit 3" || nok "partial: $(cat "$T/err")"
 [ "$(code view "$T/stall.csv" -o "$T/stall.csv")" = 2 ] && ok "-o over the input: refused" || nok "-o over input"
+"$BIN" view - -o "$T/stdin.html" <"$T/stall.csv" 2>"$T/err" && [ -s "$T/stdin.html" ] && grep -q 'cannot be read twice' "$T/err" &&
+	ok "stdin: the page, and why it has no findings" || nok "stdin: $(cat "$T/err")"
 [ "$(code view --help)" = 0 ] && grep -q -e '--budget' "$T/out" && ok "--help" || nok "--help"
 
 echo "view: $pass passed, $fail failed"

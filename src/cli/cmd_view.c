@@ -240,6 +240,9 @@ int cmd_view(int argc, char **argv)
 		stdin_used |= strcmp(paths[i], "-") == 0;
 	if (va.analysis && !stdin_used)
 		add_findings(&v, paths, n, &co, &tw);
+	else if (va.analysis && !co.quiet)
+		fprintf(stderr, "iopsy view: no findings in the page: the analysis reads the captures again, and "
+				"stdin ('-') cannot be read twice\n");
 	struct buf page;
 	buf_init(&page);
 	struct view_page_opts po = {.tz = co.tz, .version = IOPSY_VERSION};
