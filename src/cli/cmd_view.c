@@ -37,9 +37,10 @@ void view_help(struct buf *out)
 		      "Write one self-contained HTML page (works offline; no request leaves it) to look at any\n"
 		      "counter: a tree of object, counter and instance with a regex search, stacked charts with\n"
 		      "one synchronised time axis (drag to zoom, reset, a log scale, the values under the cursor\n"
-		      "with local time and UTC), and the analysis's findings shaded on the timeline (a click\n"
-		      "opens the series of the finding's entity). Every series is downsampled while it is read,\n"
-		      "keeping each bucket's minimum and maximum, so a short stall stays visible zoomed out.\n"
+		      "with local time and UTC), the analysis's findings shaded on the timeline (a click opens\n"
+		      "the series of its evidence), presets (a LUN's IO stack, a LUN's load by VM, a VM's CPU)\n"
+		      "and the IO path as a second tree. Every series is downsampled while it is read, keeping\n"
+		      "each bucket's minimum and maximum, so a short stall stays visible zoomed out.\n"
 		      "\n");
 	help_rows(out, 22, view_rows);
 	buf_adds(out, WINDOW_HELP);
