@@ -109,6 +109,14 @@ if "$BIN" view -q --no-analysis "$T/stall.csv" --budget 1280 -o "$T/drop.html" 2
 	ok "series dropped to fit the budget are said"
 else nok "dropped series: $(cat "$T/err")"; fi
 
+# a few series keep every sample of a day at 5 s (17,280 rows fit the 32,768 buckets)
+awk 'BEGIN { printf "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\\\\\h\\\\LogicalDisk(D:)\\\\Avg. Disk sec/Read\"\n"
+	for (r = 0; r < 17280; r++) { s = r * 5
+		printf "\"07/27/2026 %02d:%02d:%02d\",\"0.00%d\"\n", int(s / 3600), int(s / 60) % 60, s % 60, r % 9 } }' >"$T/day.csv"
+if "$BIN" view -q --no-analysis "$T/day.csv" -o "$T/day.html" 2>"$T/err" && f=$(page "$T/day.html") &&
+	echo "$f" | grep -q 'buckets=17280 per=1 '; then ok "a day at 5 s of one series: every sample kept"
+else nok "a day of one series: $f $(cat "$T/err")"; fi
+
 # ---- the CLI's conventions ----
 code() { "$BIN" "$@" >"$T/out" 2>"$T/err"; echo $?; }
 [ "$(code view -q --no-analysis "$T/stall.csv" -o -)" = 0 ] && grep -q '^<!DOCTYPE html>' "$T/out" &&

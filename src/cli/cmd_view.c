@@ -25,7 +25,7 @@ static const struct help_row view_rows[] = {
 	{"-o, --output PATH", "the page (default view.html; '-' writes stdout), written to a temporary name and "
 			      "renamed when complete"},
 	{"--budget N", "numbers the page holds over all its series (default 2000000): each series is kept as at "
-		       "most N / 2 / series buckets with the minimum and maximum of their samples (64 to 4096 "
+		       "most N / 2 / series buckets with the minimum and maximum of their samples (64 to 32768 "
 		       "buckets); past that, series are dropped and the page says so"},
 	{"--no-analysis", "no findings on the timeline (the analysis is not run)"},
 	{NULL, NULL},

@@ -18,7 +18,7 @@ extern const char view_default_match[];
 /* A series never gets fewer buckets than this: past it, series are dropped (and said). */
 #define VIEW_MIN_BUCKETS 64
 /* nor more than this */
-#define VIEW_MAX_BUCKETS 4096
+#define VIEW_MAX_BUCKETS 32768
 
 struct view_cap {
 	char *file;              /* as given */
