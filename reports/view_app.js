@@ -14,7 +14,7 @@
   var S = D.series, charts = [], active = null, logScale = false, zoom = null, syncing = false;
   var COLORS = ['#0969da', '#cf222e', '#1a7f37', '#8250df', '#bf8700', '#1b7c83', '#e16f24', '#57606a',
     '#a40e26', '#4d2d00'];
-  var SEVCOL = { critical: 'rgba(207,34,46,0.05)', warning: 'rgba(191,135,0,0.05)', info: 'rgba(9,105,218,0.04)' };
+  var SEVCOL = { critical: 'rgba(207,34,46,0.10)', warning: 'rgba(191,135,0,0.10)', info: 'rgba(9,105,218,0.08)' };
 
   function label(s) {
     return s.o + '\\' + s.k + (s.i ? '(' + s.i + ')' : '') + (s.vm ? ' VM ' + s.vm : '') +
@@ -73,7 +73,11 @@
     if (!D.findings.length) return;
     var ctx = u.ctx, top = u.bbox.top, h = u.bbox.height;
     ctx.save();
+    var done = {};
     D.findings.forEach(function (f) {
+      var key = f.s + ',' + f.e + ',' + f.sev; /* several findings of one episode: shaded once */
+      if (done[key]) return;
+      done[key] = 1;
       var a = u.valToPos(f.s, 'x', true), b = u.valToPos(f.e, 'x', true);
       var l = Math.max(Math.min(a, b), u.bbox.left), r = Math.min(Math.max(a, b), u.bbox.left + u.bbox.width);
       if (r < l) return;
