@@ -176,7 +176,7 @@ demo: deps
 #              not measure memory: the loop after every change
 #  check       everything check-fast runs, plus the simulator suites, the golden pass with
 #              threads, the memory bounds and the integration suites (batch, shard, PostgreSQL,
-#              browser, deliverable); the README's test command
+#              browser, deliverable, view); the README's test command
 #  check-san   the sanitizer build (SANITIZE=address,undefined by default) of the tests that find
 #              bugs there: every unit suite, the goldens, the hostile inputs and the batch runner
 UNIT_QUICK  := util actions pdh model topology iopath hyperv registry reader doc rules deliv flow detect batch html
@@ -193,7 +193,7 @@ check-fast: deps-test
 check: deps-test
 	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) all $(BUILD)/check_iopsy
 	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) -Otarget lint check-unit check-golden check-hostile \
-		check-batch check-shard check-pg check-browser check-deliverable
+		check-batch check-shard check-pg check-browser check-deliverable check-view
 
 SAN_FLAVOUR ?= address,undefined
 check-san: deps
@@ -287,3 +287,13 @@ clean:
 	rm -rf build build-san build-fuzz iopsy
 
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/tests/mkman.d
+
+# view-assets: rewrites reports/view_assets.c (uPlot and iopsy view's page script and style as C
+# strings, with the sha256 hashes of the page's CSP) from reports/vendor/uplot/ and
+# reports/view_app.{js,css}; commit the result (tests/view.sh fails when it is stale).
+# check-view: iopsy view's page, its downsampling and its CLI (tests/view.sh).
+.PHONY: view-assets check-view
+view-assets:
+	$(Q)python3 reports/vendor/embed.py
+check-view: all
+	$(Q)sh tests/view.sh $(BIN)

@@ -2,9 +2,11 @@
 # browser.sh — renders iopsy's HTML reports in a real browser (headless Chromium): the charts are
 # in the DOM and visible, the page does not overflow, nothing is logged on the console (the page
 # has no JavaScript, and its CSP would report any blocked fetch), hostile names from a capture stay
-# text, the screenshot is not blank and the report prints to a multi-page PDF.
+# text, the screenshot is not blank and the report prints to a multi-page PDF. `iopsy view`'s page
+# (section 4) runs a script: it is driven by tests/browser/view_probe.js with the CSP in force.
 # Usage: sh tests/browser.sh [IOPSY-BINARY]   (needs Debian's chromium package)
 BIN=${1:-./iopsy}
+SRCDIR=$(cd "$(dirname "$0")/.." && pwd)
 case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
 pass=0
 fail=0
@@ -398,6 +400,66 @@ EOF
 	fi
 else
 	echo "skip: 'iopsy compare' has no --html option in this build"
+fi
+
+# ---- 4. iopsy view: the explorer page, with its CSP in force ----
+# view_probe FILE: the page with tests/browser/view_probe.js appended and its hash added to the
+# page's script-src (the CSP stays in force); prints the probe's "VIEWPROBE ... END" facts: a
+# search selects counters, a leaf adds one, a drag zooms every chart, the cursor readout shows
+# local time and UTC, a finding's click opens its series.
+view_probe() {
+	python3 - "$1" "$SRCDIR/tests/browser/view_probe.js" "$W/viewprobe.html" <<'PYEOF'
+import base64, hashlib, sys
+p, js = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+h = "'sha256-" + base64.b64encode(hashlib.sha256(js.encode()).digest()).decode() + "'"
+p = p.replace("script-src ", "script-src " + h + " ", 1).replace("</body>", "<script>" + js + "</script></body>")
+open(sys.argv[3], 'w').write(p)
+PYEOF
+	chrome "$W/vp.out" "$W/vp.err" --enable-logging=stderr --v=0 --window-size=1280,1000 \
+		--virtual-time-budget=10000 --dump-dom "file://$W/viewprobe.html"
+	if grep 'CONSOLE' "$W/vp.err" >"$W/vp.lines"; then
+		echo "console: $(head -3 "$W/vp.lines")"
+	fi
+	sed -n 's/.*VIEWPROBE \([a-z].*\) END.*/\1/p' "$W/vp.out"
+}
+if [ -s "$W/sim/esxtop.csv" ] && "$BIN" view -q "$W/sim/esxtop.csv" "$W/sim/perfmon.csv" -o "$W/view.html" 2>"$W/view.err"; then
+	console_clean "view" "file://$W/view.html"
+	r=$(view_probe "$W/view.html")
+	share=$(field "$r" range_share)
+	case $r in
+	console:*) nok "view: the probe logged: $r" ;;
+	*)
+		if [ "$(field "$r" matched)" -gt 0 ] && [ "$(field "$r" leaf)" = 1 ] && [ "$(field "$r" series_in_chart)" -ge 1 ] &&
+			[ "$share" = 0.25 ] && echo "$(field "$r" readout)" | grep -q '^20[0-9-]*_[0-9:]*_.*|_20[0-9-]*_[0-9:]*_UTC$' &&
+			[ "$(field "$r" nafter)" -gt "$(field "$r" nbefore)" ] && [ "$(field "$r" finding_series)" -ge 1 ] &&
+			[ "$(field "$r" evidence)" -ge 1 ] && [ "$(field "$r" preset_charts)" = 2 ] &&
+			[ "$(field "$r" iopaths)" -ge 1 ] && [ "$(field "$r" device_filter)" -ge 1 ]; then
+			ok "view: search, add, drag-zoom (range x$share), readout, a finding opens its evidence, a LUN preset two charts, the IO path tree filters ($r)"
+		else
+			nok "view: ${r:-no probe output}"
+		fi
+		;;
+	esac
+	chrome "$W/vshot.out" "$W/vshot.err" --window-size=1280,1000 --virtual-time-budget=5000 \
+		--screenshot="$W/view.png" "file://$W/view.html"
+	if [ -s "$W/view.png" ] && msg=$(png_ok "$W/view.png" 0969da); then
+		ok "view: screenshot with a drawn line ($msg)"
+	else
+		nok "view: screenshot blank or no line: $msg"
+	fi
+else
+	nok "view: no page ($(head -2 "$W/view.err" 2>/dev/null))"
+fi
+if [ -s "$W/evil/esxtop.csv" ] && (cd "$W/evil" && "$BIN" view -q esxtop.csv perfmon.csv -o view.html 2>view.err); then
+	console_clean "view of hostile names" "file://$W/evil/view.html"
+	chrome "$W/ve.out" "$W/ve.err" --window-size=1280,1000 --virtual-time-budget=5000 --dump-dom "file://$W/evil/view.html"
+	if grep -q '<img\|<svg onload\|<script>alert' "$W/ve.out" || ! grep -q 'data-ready="1"' "$W/ve.out"; then
+		nok "view of hostile names: markup from a name in the live DOM, or the page did not start"
+	else
+		ok "view of hostile names: the live DOM has no element from a name"
+	fi
+else
+	nok "view of hostile names: no page"
 fi
 
 # keep the pictures for a person to look at

@@ -13,6 +13,9 @@
 #include "input.h"
 #include "parser.h"
 #include "suites.h"
+#include "match.h"
+#include "view.h"
+#include "viewdata.h"
 
 #include <unistd.h>
 #include <zlib.h>
@@ -545,6 +548,60 @@ START_TEST(vscsistats_evidence)
 }
 END_TEST
 
+/* iopsy view's data and page: a 2 s stall in 300 rows survives the min/max downsampling into 64
+ * buckets, and a hostile name reaches the page only inside the JSON, with '<' as \u003c. */
+START_TEST(view_page_downsampled_and_inert)
+{
+	struct buf csv;
+	buf_init(&csv);
+	buf_adds(&csv, "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\h\\LogicalDisk(D:</script><img src=x onerror=alert(1)>&)"
+		       "\\Avg. Disk sec/Read\",\"\\\\h\\LogicalDisk(E:)\\Avg. Disk sec/Read\"\n");
+	for (int r = 0; r < 300; r++)
+		buf_printf(&csv, "\"07/27/2026 13:%02d:%02d\",\"%s\",\"0.001\"\n", r / 60, r % 60,
+			   r == 150 || r == 151 ? "4.0" : "0.002");
+	struct common_opts co;
+	common_opts_init(&co);
+	struct input in;
+	ck_assert_int_eq(input_open_mem(&in, "mem.csv", csv.data, csv.len, &co), 0);
+	struct diag d;
+	diag_init(&d, "test", 0);
+	struct matcher *m = matcher_new("LogicalDisk", true, &d);
+	struct view_data v;
+	view_init(&v, 2 * 64 * 2);
+	ck_assert_int_eq(view_add_capture(&v, &in, "mem.csv", m, &d), 2);
+	view_plan(&v, &in);
+	ck_assert_uint_eq(v.buckets, 64);
+	ck_assert_int_eq(view_read(&v, 0, &in), 0);
+	ck_assert_int_eq(v.caps[0].rows, 300);
+	ck_assert(v.caps[0].nb <= 64 && v.caps[0].w == 8);
+	double mx = 0, mn = 1e9;
+	for (size_t k = 0; k < v.caps[0].nb; k++) {
+		mx = fmax(mx, v.s[0].hi[k]);
+		mn = fmin(mn, v.s[0].lo[k]);
+	}
+	ck_assert_double_eq_tol(mx, 4000, 1e-9); /* perfmon seconds as ms, the stall's peak kept */
+	ck_assert_double_eq_tol(mn, 2, 1e-9);
+	ck_assert_str_eq(v.s[0].unit, "ms");
+	view_add_finding(&v, 1785157200000, 1785157260000, "critical", "lat.guest", "slow <b>D:</b>", "D:");
+	struct buf page;
+	buf_init(&page);
+	view_page(&v, NULL, &page);
+	ck_assert_ptr_null(strstr(page.data, "<img"));
+	ck_assert_ptr_null(strstr(page.data, "<b>"));
+	ck_assert_ptr_nonnull(strstr(page.data, "D:\\u003c/script\\u003e\\u003cimg src=x onerror=alert(1)\\u003e\\u0026"));
+	ck_assert_ptr_nonnull(strstr(page.data, "content=\"default-src 'none'; script-src 'sha256-"));
+	int scripts = 0;
+	for (const char *q = strstr(page.data, "<script"); q; q = strstr(q + 1, "<script"))
+		scripts++;
+	ck_assert_int_eq(scripts, 3); /* the data element, uPlot, the page's script */
+	buf_free(&page);
+	view_free(&v);
+	matcher_free(m);
+	input_close(&in);
+	buf_free(&csv);
+}
+END_TEST
+
 Suite *reader_suite(void)
 {
 	Suite *s = suite_create("reader");
@@ -556,5 +613,8 @@ Suite *reader_suite(void)
 	tcase_add_test(tc, vscsistats_text_and_bad);
 	tcase_add_test(tc, vscsistats_evidence);
 	suite_add_tcase(s, tc);
+	TCase *tv = tcase_create("view");
+	tcase_add_test(tv, view_page_downsampled_and_inert);
+	suite_add_tcase(s, tv);
 	return s;
 }

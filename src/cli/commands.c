@@ -9,6 +9,8 @@ const struct command commands[] = {
 	 .run = cmd_counters, .help = counters_help},
 	{.name = "extract", .summary = "write a narrow CSV of the columns matching a regex", .run = cmd_extract,
 	 .help = extract_help},
+	{.name = "view", .summary = "write an offline HTML page to chart any counter, findings on the timeline",
+	 .run = cmd_view, .help = view_help},
 	{.name = "analyze", .summary = "say where IO waits: findings with evidence, rule, source and advice",
 	 .run = cmd_analyze, .help = analyze_help},
 	{.name = "compare", .summary = "prove what a change did: before/after captures matched, with confidence intervals",

@@ -15,12 +15,14 @@ int cmd_rules(int argc, char **argv);
 int cmd_batch(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_view(int argc, char **argv);
 /* `iopsy simulate`; argv[0] is "simulate". Returns an exit code (0 ok, 2 usage, 4 system error). */
 int sim_main(int argc, char **argv);
 
 /* Each command's --help text, appended to out. */
 void counters_help(struct buf *out);
 void extract_help(struct buf *out);
+void view_help(struct buf *out);
 void analyze_help(struct buf *out);
 void compare_help(struct buf *out);
 void rules_help(struct buf *out);
