@@ -1599,7 +1599,7 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 	stream_findings(a);
 	for (const struct detector *d = detectors; d->title; d++)
 		if (d->run)
-			d->run(a, o);
+			d->run(a);
 	{
 		size_t k = 0;
 		for (size_t i = 0; i < a->nf; i++)

@@ -199,7 +199,7 @@ struct stream_rule {
 struct detector {
 	enum kind kind;
 	const char *title;               /* what this detector looks at */
-	void (*run)(struct analysis *a, const struct analyze_opts *o);
+	void (*run)(struct analysis *a);
 	const struct stream_rule *stream;
 	void (*window)(struct analysis *a, const struct swin *w);
 };

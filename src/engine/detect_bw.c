@@ -210,9 +210,8 @@ static void bw_adapter(struct analysis *a, const struct entity *A)
 	bw_free(&s);
 }
 
-void det_bandwidth(struct analysis *a, const struct analyze_opts *o)
+void det_bandwidth(struct analysis *a)
 {
-	(void)o;
 	for (size_t i = 0; i < a->m.nents; i++)
 		if (a->m.ents[i].layer == LAYER_ADAPTER && !model_hyperv(&a->m, a->m.ents[i].capture))
 			bw_adapter(a, &a->m.ents[i]);

@@ -13,9 +13,8 @@
  * cpu.costop.warning_pct per vCPU, a finding on the VM; %MLMTD (a CPU limit) and %SWPWT (host
  * swapping) are said when present. Without the vCPU count nothing is judged (a 16-vCPU VM at 1.5%
  * per vCPU sums to 24%). */
-void det_cpu_contention(struct analysis *a, const struct analyze_opts *o)
+void det_cpu_contention(struct analysis *a)
 {
-	(void)o;
 	for (size_t i = 0; i < a->m.nents; i++) {
 		const struct entity *v = &a->m.ents[i];
 		if (v->layer != LAYER_VM || v->series[M_RDY] < 0 || v->outside)

@@ -885,9 +885,8 @@ static const struct finding *alignment_symptom(struct analysis *a, const struct 
 	return worst;
 }
 
-void det_alignment(struct analysis *a, const struct analyze_opts *o)
+void det_alignment(struct analysis *a)
 {
-	(void)o;
 	if (!a->have_parts)
 		return;
 	const char *guest = partitions_guest(a);

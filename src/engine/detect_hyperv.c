@@ -46,9 +46,8 @@ static const struct entity *hv_lp(const struct analysis *a, size_t ci)
 
 /* A host disk's latency (its reads and writes weighted), sustained above hyperv.host_disk.*: every
  * VHDX on it waits; who loads it is added by analysis_shared_load. */
-void det_hv_host_disk(struct analysis *a, const struct analyze_opts *o)
+void det_hv_host_disk(struct analysis *a)
 {
-	(void)o;
 	for (size_t i = 0; i < a->m.nents; i++) {
 		const struct entity *e = &a->m.ents[i];
 		if (!hv_ent(a, e, LAYER_DEVICE) || (!has(e, M_H_LAT_R) && !has(e, M_H_LAT_W) && !has(e, M_H_LAT_T)))
@@ -108,9 +107,8 @@ static void hv_niops(const struct capture *c, const struct entity *v, size_t k0,
  * IOPS flat meanwhile (hyperv.qos.flat_ratio) that is a Storage QoS maximum holding it; otherwise
  * the virtualization layer itself (checkpoints, a dynamic or differencing disk, a filter) —
  * latency.vdisk_above_device. */
-void det_hv_vhdx(struct analysis *a, const struct analyze_opts *o)
+void det_hv_vhdx(struct analysis *a)
 {
-	(void)o;
 	for (size_t i = 0; i < a->m.nents; i++) {
 		const struct entity *v = &a->m.ents[i];
 		if (!hv_ent(a, v, LAYER_VSCSI) || !has(v, M_HV_LAT) || !has(v, M_HV_LOWER_LAT))
@@ -172,9 +170,8 @@ void det_hv_vhdx(struct analysis *a, const struct analyze_opts *o)
 /* A Cluster Shared Volume whose IO is mostly redirected (Cluster CSVFS Redirected IO) on this
  * node, sustained: its VHDX files' IO goes over SMB to the coordinator node instead of to the
  * LUN. */
-void det_hv_csv_redirected(struct analysis *a, const struct analyze_opts *o)
+void det_hv_csv_redirected(struct analysis *a)
 {
-	(void)o;
 	for (size_t i = 0; i < a->m.nents; i++) {
 		const struct entity *e = &a->m.ents[i];
 		if (!hv_ent(a, e, LAYER_VOLUME) || (!has(e, M_CSV_REDIR_R) && !has(e, M_CSV_REDIR_W)) || !has(e, M_CMDS))
@@ -223,9 +220,8 @@ void det_hv_csv_redirected(struct analysis *a, const struct analyze_opts *o)
 
 /* A VM's virtual processors waiting for a logical processor: CPU Wait Time Per Dispatch (mean of
  * its VPs) sustained above hyperv.cpu_wait.*: cpu.contention, with the host's CPU load. */
-void det_hv_cpu_wait(struct analysis *a, const struct analyze_opts *o)
+void det_hv_cpu_wait(struct analysis *a)
 {
-	(void)o;
 	for (size_t i = 0; i < a->m.nents; i++) {
 		const struct entity *v = &a->m.ents[i];
 		if (!hv_ent(a, v, LAYER_VM) || !has(v, M_HV_CPU_WAIT))

@@ -170,7 +170,7 @@ extern const struct stream_rule sr_guest_vscsi_cap;
 void guest_vscsi_window(struct analysis *a, const struct swin *w);
 extern const struct stream_rule sr_guest_hidden;
 void guest_hidden_window(struct analysis *a, const struct swin *w);
-void det_alignment(struct analysis *a, const struct analyze_opts *o);
+void det_alignment(struct analysis *a);
 
 /* detect_device.c */
 extern const struct stream_rule sr_device_latency;
@@ -193,40 +193,40 @@ void errors_window(struct analysis *a, const struct swin *w);
 /* detect_throttle.c */
 extern const struct stream_rule sr_dsnro;
 void dsnro_window(struct analysis *a, const struct swin *w);
-void det_aqd(struct analysis *a, const struct analyze_opts *o);
-void det_sioc(struct analysis *a, const struct analyze_opts *o);
-void det_qdepth_steps(struct analysis *a, const struct analyze_opts *o);
+void det_aqd(struct analysis *a);
+void det_sioc(struct analysis *a);
+void det_qdepth_steps(struct analysis *a);
 
 /* detect_log.c */
-void det_queue_full(struct analysis *a, const struct analyze_opts *o);
-void det_vmk_failures(struct analysis *a, const struct analyze_opts *o);
+void det_queue_full(struct analysis *a);
+void det_vmk_failures(struct analysis *a);
 
 /* detect_path.c */
-void det_datastore_latency(struct analysis *a, const struct analyze_opts *o);
-void det_shared_lu(struct analysis *a, const struct analyze_opts *o);
-void det_hba_latency(struct analysis *a, const struct analyze_opts *o);
-void det_hba_by_adapters(struct analysis *a, const struct analyze_opts *o);
-void det_path_change(struct analysis *a, const struct analyze_opts *o);
-void det_vdisk_above_device(struct analysis *a, const struct analyze_opts *o);
+void det_datastore_latency(struct analysis *a);
+void det_shared_lu(struct analysis *a);
+void det_hba_latency(struct analysis *a);
+void det_hba_by_adapters(struct analysis *a);
+void det_path_change(struct analysis *a);
+void det_vdisk_above_device(struct analysis *a);
 
 /* detect_pathgrp.c */
-void det_path_group(struct analysis *a, const struct analyze_opts *o);
+void det_path_group(struct analysis *a);
 /* detect_bw.c */
-void det_bandwidth(struct analysis *a, const struct analyze_opts *o);
+void det_bandwidth(struct analysis *a);
 /* detect_rsv.c */
-void det_reservations(struct analysis *a, const struct analyze_opts *o);
+void det_reservations(struct analysis *a);
 
 /* detect_cpu.c */
-void det_cpu_contention(struct analysis *a, const struct analyze_opts *o);
+void det_cpu_contention(struct analysis *a);
 
 /* detect_mem.c */
-void det_guest_paging(struct analysis *a, const struct analyze_opts *o);
-void det_host_swap(struct analysis *a, const struct analyze_opts *o);
+void det_guest_paging(struct analysis *a);
+void det_host_swap(struct analysis *a);
 
 /* detect_hyperv.c */
-void det_hv_host_disk(struct analysis *a, const struct analyze_opts *o);
-void det_hv_vhdx(struct analysis *a, const struct analyze_opts *o);
-void det_hv_csv_redirected(struct analysis *a, const struct analyze_opts *o);
-void det_hv_cpu_wait(struct analysis *a, const struct analyze_opts *o);
+void det_hv_host_disk(struct analysis *a);
+void det_hv_vhdx(struct analysis *a);
+void det_hv_csv_redirected(struct analysis *a);
+void det_hv_cpu_wait(struct analysis *a);
 
 #endif

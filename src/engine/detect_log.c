@@ -195,9 +195,8 @@ static long vmk_window(const struct analysis *a, size_t i, bool (*keep)(const st
 
 /* ---- vmkernel.log QUEUE FULL / BUSY ---- */
 
-void det_queue_full(struct analysis *a, const struct analyze_opts *o)
+void det_queue_full(struct analysis *a)
 {
-	(void)o;
 	if (!a->have_vmk || !a->vmk.n)
 		return;
 	bool *done = xcalloc(a->vmk.n, sizeof *done);
@@ -268,9 +267,8 @@ void det_queue_full(struct analysis *a, const struct analyze_opts *o)
 
 /* ---- vmkernel.log failed commands with a host status (fabric / HBA trouble) ---- */
 
-void det_vmk_failures(struct analysis *a, const struct analyze_opts *o)
+void det_vmk_failures(struct analysis *a)
 {
-	(void)o;
 	if (!a->have_vmk || !a->vmk.n)
 		return;
 	bool *done = xcalloc(a->vmk.n, sizeof *done);

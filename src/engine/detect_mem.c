@@ -38,9 +38,8 @@ static const struct entity *sql_instance(const struct analysis *a, size_t ci, co
  * memory.guest.pages_input.warning_per_s while its Available MBytes are under
  * memory.guest.available_mb, sustained: it pages hard [ms NT4 Resource Kit ch. 12]. Not judged
  * without Available MBytes (hard faults on mapped files are no memory shortage by themselves). */
-void det_guest_paging(struct analysis *a, const struct analyze_opts *o)
+void det_guest_paging(struct analysis *a)
 {
-	(void)o;
 	for (size_t ci = 0; ci < a->m.ncaps; ci++) {
 		const struct capture *c = &a->m.caps[ci];
 		if (c->failed || c->role != ROLE_GUEST)
@@ -125,9 +124,8 @@ static bool vm_with_storage(const struct analysis *a, const struct entity *v)
  * Memory SWR/s) above memory.swap_in.mb_per_s, sustained: the host swaps its memory and the VM
  * waits for the pages [vmw Interpreting esxtop Statistics]. Judged for the VMs whose storage the
  * analysis has (vm_with_storage). */
-void det_host_swap(struct analysis *a, const struct analyze_opts *o)
+void det_host_swap(struct analysis *a)
 {
-	(void)o;
 	for (size_t i = 0; i < a->m.nents; i++) {
 		const struct entity *v = &a->m.ents[i];
 		if (v->layer != LAYER_VM || v->outside || (!has(v, M_SWPWT) && !has(v, M_VM_SWAP_R)) ||

@@ -14,9 +14,8 @@
  * (and the NFS volume's). Sustained above datastore.latency.*, that is the finding, named on the
  * virtual disk with the datastore it is on. A disk with no link while a LUN of the host is slow at
  * the same time is left to that LUN's finding (several virtual disks on one LUN correlate poorly). */
-void det_datastore_latency(struct analysis *a, const struct analyze_opts *o)
+void det_datastore_latency(struct analysis *a)
 {
-	(void)o;
 	struct topo_in ti = analysis_topo(a);
 	for (size_t i = 0; i < a->m.nents; i++) {
 		const struct entity *v = &a->m.ents[i];
@@ -422,9 +421,8 @@ static void shared_lu(struct analysis *a, const struct entity *const *hs, int nh
 	shared_lu_latency(a, hs, nh);
 }
 
-void det_shared_lu(struct analysis *a, const struct analyze_opts *o)
+void det_shared_lu(struct analysis *a)
 {
-	(void)o;
 	size_t n = a->m.nents;
 	bool *done = xcalloc(n ? n : 1, sizeof *done);
 	for (size_t i = 0; i < n; i++) {
@@ -500,9 +498,8 @@ static void fold_device_findings(struct analysis *a, enum kind k, const struct e
  * (or one LUN that the other adapter also serves fast). A component shared by exactly the slow
  * paths — the HBA, its cable/SFP, its fabric path or the array port behind it — not the LUNs; one finding on the adapter, the
  * LUNs' device-latency findings folded into it. */
-void det_hba_latency(struct analysis *a, const struct analyze_opts *o)
+void det_hba_latency(struct analysis *a)
 {
-	(void)o;
 	const struct iopath *g = &a->iop;
 	for (size_t ci = 0; ci < a->m.ncaps; ci++) {
 		const struct capture *c = &a->m.caps[ci];
@@ -636,9 +633,8 @@ void det_hba_latency(struct analysis *a, const struct analyze_opts *o)
  * stacks put them behind one adapter (by its IOPS, a guess), that adapter's own DAVG above the
  * device rule, another adapter serving a SAN LUN fast at the same time: one finding on the HBA,
  * labelled a heuristic, the device findings folded into it. */
-void det_hba_by_adapters(struct analysis *a, const struct analyze_opts *o)
+void det_hba_by_adapters(struct analysis *a)
 {
-	(void)o;
 	struct topo_in ti = analysis_topo(a);
 	double warn = RV(R_DAVG_WARN), crit = RV(R_DAVG_CRIT);
 	for (size_t ai = 0; ai < a->m.nents; ai++) {
@@ -747,9 +743,8 @@ void det_hba_by_adapters(struct analysis *a, const struct analyze_opts *o)
  * at that moment the new path is the slower one, as an ALUA non-optimised path (through the other
  * controller) is: said with the time and both paths, the device-latency findings after it folded
  * in; without a step, noted as information. */
-void det_path_change(struct analysis *a, const struct analyze_opts *o)
+void det_path_change(struct analysis *a)
 {
-	(void)o;
 	const struct iopath *g = &a->iop;
 	double warn = RV(R_DAVG_WARN), crit = RV(R_DAVG_CRIT);
 	for (size_t di = 0; di < a->m.nents; di++) {
@@ -974,9 +969,8 @@ static void vdisk_above_on(struct analysis *a, const struct iop_vdisk *d, const 
 	}
 }
 
-void det_vdisk_above_device(struct analysis *a, const struct analyze_opts *o)
+void det_vdisk_above_device(struct analysis *a)
 {
-	(void)o;
 	const struct iopath *g = &a->iop;
 	for (size_t i = 0; i < g->nvd; i++) {
 		const struct iop_vdisk *d = &g->vd[i];

@@ -251,9 +251,8 @@ static size_t pg_capture(struct analysis *a, size_t ci, enum pg_dim d)
 	return made;
 }
 
-void det_path_group(struct analysis *a, const struct analyze_opts *o)
+void det_path_group(struct analysis *a)
 {
-	(void)o;
 	for (size_t ci = 0; ci < a->m.ncaps; ci++) {
 		if (!pg_capture(a, ci, PG_CHANNEL)) /* a slow channel's targets are slow too: said once */
 			pg_capture(a, ci, PG_TARGET);

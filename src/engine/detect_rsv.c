@@ -140,9 +140,8 @@ static void rsv_device(struct analysis *a, const struct entity *d)
 		rsv_finding(a, d, &w[j], nlog);
 }
 
-void det_reservations(struct analysis *a, const struct analyze_opts *o)
+void det_reservations(struct analysis *a)
 {
-	(void)o;
 	for (size_t i = 0; i < a->m.nents; i++) {
 		const struct entity *d = &a->m.ents[i];
 		if (d->layer == LAYER_DEVICE && !d->nfs && !model_hyperv(&a->m, d->capture))

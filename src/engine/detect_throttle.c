@@ -60,9 +60,8 @@ static long vmk_count(const struct analysis *a, const char *dev, const char *hos
 	return n;
 }
 
-void det_aqd(struct analysis *a, const struct analyze_opts *o)
+void det_aqd(struct analysis *a)
 {
-	(void)o;
 	for (size_t i = 0; i < a->m.nents; i++) {
 		struct entity *e = &a->m.ents[i];
 		if (e->layer != LAYER_DEVICE || e->ndq == 0)
@@ -136,9 +135,8 @@ void det_aqd(struct analysis *a, const struct analyze_opts *o)
 	}
 }
 
-void det_sioc(struct analysis *a, const struct analyze_opts *o)
+void det_sioc(struct analysis *a)
 {
-	(void)o;
 	for (size_t i = 0; i < a->m.nents; i++) {
 		struct entity *e = &a->m.ents[i];
 		if (e->layer != LAYER_DEVICE || e->ndq == 0)
@@ -262,9 +260,8 @@ static double seg_median(const struct capture *c, const struct entity *e, int me
  * steps), SIOC (many smooth moves) or DSNRO (down to it while several VMs are active), which their
  * detectors read. Said as information with its time; split_at_qdepth_steps splits the queue
  * findings at it. */
-void det_qdepth_steps(struct analysis *a, const struct analyze_opts *o)
+void det_qdepth_steps(struct analysis *a)
 {
-	(void)o;
 	for (size_t i = 0; i < a->m.nents; i++) {
 		const struct entity *e = &a->m.ents[i];
 		int metric = e->layer == LAYER_DEVICE ? M_DQLEN : e->layer == LAYER_ADAPTER ? M_AQLEN : -1;
