@@ -1039,6 +1039,9 @@ static void text_captures(const struct doc *d, struct buf *out)
 			    (size_t)cell_v(p, 0, CP_OF) == r)
 				text_parts(p, r, out);
 	}
+	for (size_t i = 0; i < d->sec[DS_CAPTURES].nb; i++) /* what was not read: impossible values, caps */
+		if (d->sec[DS_CAPTURES].b[i].t == BLK_PARA && d->sec[DS_CAPTURES].b[i].text)
+			text_wrap(out, "  ", d->sec[DS_CAPTURES].b[i].text, 100);
 }
 
 static void md_captures(const struct doc *d, struct buf *out)
@@ -1065,6 +1068,12 @@ static void md_captures(const struct doc *d, struct buf *out)
 			ltime_span_note(out, d->lt, c[CC_START].ms, c[CC_END].ms, "–");
 		buf_printf(out, " | %.0f |\n", c[CC_ROWS].v);
 	}
+	for (size_t i = 0; i < d->sec[DS_CAPTURES].nb; i++) /* what was not read: impossible values, caps */
+		if (d->sec[DS_CAPTURES].b[i].t == BLK_PARA && d->sec[DS_CAPTURES].b[i].text) {
+			buf_adds(out, "\n");
+			md_escape(out, d->sec[DS_CAPTURES].b[i].text);
+			buf_adds(out, "\n");
+		}
 }
 
 /* ---- text ---- */

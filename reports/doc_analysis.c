@@ -254,6 +254,29 @@ long doc_finding_at(const struct doc *d, size_t no, size_t *n)
 	return (long)at;
 }
 
+/* What a capture could not give, as paragraphs of the captures section: values read as missing
+ * because they were impossible, and the columns past the entity cap. */
+static void captures_notes(const struct analysis *a, struct doc *d)
+{
+	for (size_t i = 0; i < a->m.ncaps; i++) {
+		const struct capture *c = &a->m.caps[i];
+		if (!c->failed && c->impossible)
+			doc_para(d, DS_CAPTURES,
+				 "%s: %ld impossible value%s read as missing (outside the counter's "
+				 "physical range; each warned at its line).",
+				 c->path, c->impossible, c->impossible == 1 ? "" : "s");
+	}
+	for (size_t i = 0; i < a->m.ncaps; i++) {
+		char what[160];
+		long cols = model_over_cap_text(&a->m, i, what, sizeof what);
+		if (cols)
+			doc_para(d, DS_CAPTURES,
+				 "%s has more than %d entities of one kind: %ld column%s of %s not read, "
+				 "those layers not assessed.",
+				 a->m.caps[i].path, MODEL_MAX_ENTITIES, cols, cols == 1 ? "" : "s", what);
+	}
+}
+
 /* The clock of capture c as every report says it: guest clock minus host clock (its times are
  * shifted by the opposite), given or estimated; "" as recorded. */
 static void clock_sentence(const struct capture *c, struct buf *b)
@@ -340,6 +363,7 @@ void doc_captures(struct doc *d, const struct analysis *a, const char *side)
 			doc_cell_num(p, (double)cp->warnings);
 		}
 	}
+	captures_notes(a, d);
 }
 
 static void captures_of(const struct analysis *a, struct doc *d)
@@ -411,23 +435,7 @@ static void captures_sec(const struct analysis *a, const char *side, struct doc 
 		doc_cell_time(t, c->end + c->clock_offset_ms);
 		doc_cell_num(t, (double)c->rows);
 	}
-	for (size_t i = 0; i < a->m.ncaps; i++) {
-		const struct capture *c = &a->m.caps[i];
-		if (!c->failed && c->impossible)
-			doc_para(d, DS_CAPTURES,
-				 "%s: %ld impossible value%s read as missing (outside the counter's "
-				 "physical range; each warned at its line).",
-				 c->path, c->impossible, c->impossible == 1 ? "" : "s");
-	}
-	for (size_t i = 0; i < a->m.ncaps; i++) {
-		char what[160];
-		long cols = model_over_cap_text(&a->m, i, what, sizeof what);
-		if (cols)
-			doc_para(d, DS_CAPTURES,
-				 "%s has more than %d entities of one kind: %ld column%s of %s not read, "
-				 "those layers not assessed.",
-				 a->m.caps[i].path, MODEL_MAX_ENTITIES, cols, cols == 1 ? "" : "s", what);
-	}
+	captures_notes(a, d);
 }
 
 static void inputs_of(const struct analysis *a, struct doc *d)
