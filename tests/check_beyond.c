@@ -472,14 +472,17 @@ START_TEST(hyperv_disk_names_its_vhdx)
 	static char p[2][700];
 	snprintf(p[0], sizeof p[0], "%s/before/hyperv.csv", dir);
 	snprintf(p[1], sizeof p[1], "%s/before/perfmon.csv", dir);
+	char *path[2]; /* the model borrows them: freed after it */
 	for (int i = 0; i < 2; i++)
-		ck_assert_int_eq(model_add_capture(&a.m, xstrdup(p[i]), &co), 0);
+		ck_assert_int_eq(model_add_capture(&a.m, path[i] = xstrdup(p[i]), &co), 0);
 	struct analyze_opts ao;
 	memset(&ao, 0, sizeof ao);
 	analysis_run(&a, &ao);
 	ck_assert_msg(strstr(a.verdict, "it holds SQL01's SQL01_D.vhdx on Volume1") != NULL, "%s", a.verdict);
 	ck_assert_ptr_nonnull(strstr(a.verdict, "SQL01 D:"));
 	analysis_free(&a);
+	free(path[0]);
+	free(path[1]);
 	char cmd[200];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	ck_assert_int_eq(system(cmd), 0);

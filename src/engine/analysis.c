@@ -1647,7 +1647,6 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 	if (!a->sql)
 		a->sql = xcalloc(1, sizeof *a->sql);
 	sql_build(&si, a->sql, &a->arena);
-	analysis_verdict_hv(a);
 	/* a SQL Server wait the storage does not explain belongs in the verdict: look elsewhere */
 	for (size_t i = 0; i < a->sql->n; i++) {
 		const struct sql_instance *in = &a->sql->in[i];

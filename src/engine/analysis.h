@@ -221,11 +221,6 @@ bool analysis_hyperv(const struct analysis *a);
 bool analysis_guest_captured(const struct analysis *a, const char *name);
 /* The verdict paragraph (verdict.c); analysis_run calls it after the findings and coverage. */
 void analysis_verdict(struct analysis *a);
-/* On a Hyper-V host, a verdict that names a host disk says what it carries — its volume, the busiest
- * VHDX on it and the guest disk mapped to that VHDX — and the SQL Server wait on that guest disk
- * it explains (after sql_build, which finds the episodes). Appends to a->verdict; nothing when the
- * verdict names no host disk or the capture ties no VHDX to it. */
-void analysis_verdict_hv(struct analysis *a);
 /* shared.c: the load of each device finding's LUN by VM, and the neighbour that drives it while
  * another VM waits (finding.load, .driver, .victims). */
 void analysis_shared_load(struct analysis *a);

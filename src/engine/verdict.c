@@ -7,7 +7,6 @@
 #include <strings.h>
 
 #include "analysis.h"
-#include "sqlimpact.h"
 
 /* A warning or critical finding of a kind of place p exists (a symptom a memory cause explains
  * names no place: its cause does). */
@@ -365,85 +364,6 @@ void analysis_verdict(struct analysis *a)
 		buf_printf(&b, " %s", a->parts_note);
 	if (a->clock_note)
 		buf_printf(&b, " %s", a->clock_note);
-	a->verdict = arena_strndup(&a->arena, b.data, b.len);
-	buf_free(&b);
-}
-
-/* The guest disk mapped to virtual disk vd ("SQL01 L:"), NULL when none */
-static const struct diskmap_entry *mapped_to(const struct analysis *a, const char *vd)
-{
-	for (size_t i = 0; i < a->nmap; i++)
-		if (a->map[i].vdisk && strcmp(a->map[i].vdisk, vd) == 0)
-			return &a->map[i];
-	return NULL;
-}
-
-/* The SQL Server wait on guest disk g that its storage explains, as a sentence appended to b */
-static void sql_wait_on(const struct analysis *a, const struct diskmap_entry *g, struct buf *b)
-{
-	for (size_t i = 0; a->sql && i < a->sql->n; i++) {
-		const struct sql_instance *in = &a->sql->in[i];
-		for (size_t k = 0; k < in->nep; k++) {
-			const struct sql_episode *e = &in->ep[k];
-			if (e->explains != 1 || !e->disk || strcmp(e->disk->name, g->guest_disk) != 0)
-				continue;
-			if (e->disk->host && g->guest_host && strcasecmp(e->disk->host, g->guest_host) != 0)
-				continue;
-			bool log = e->role == SQLR_LOG;
-			double ms = log ? e->during.flush_wait_ms : e->during.pageio_ms;
-			buf_printf(b, " SQL Server (%s, %s) suffers from it: its %s on %s %s wait", in->host, in->label,
-				   log ? "log flushes (WRITELOG)" : "page reads (PAGEIOLATCH)", g->guest_host,
-				   g->guest_disk);
-			if (isfinite(ms))
-				buf_printf(b, " %.1f ms per wait", ms);
-			buf_adds(b, " while the disk is slow.");
-			return;
-		}
-	}
-}
-
-void analysis_verdict_hv(struct analysis *a)
-{
-	if (a->verdict_where != VW_PLACES || !(a->verdict_places & (1u << VP_ARRAY)))
-		return;
-	const struct finding *f = first_in_place(a, VP_ARRAY);
-	if (!f || f->kind != K_LAT_HOST_DISK || f->ent < 0 || (size_t)f->ent >= a->m.nents)
-		return;
-	const struct entity *disk = &a->m.ents[f->ent];
-	struct iop_share sh[IOP_MAX_SHARES];
-	size_t n = iopath_hv_load(&a->iop, &a->m, disk, f->start, f->end, sh, IOP_MAX_SHARES, &a->arena);
-	/* the VHDX the finding's neighbour sentence names as waiting, else the busiest VHDX of the
-	 * selection (all, without --vm/--disk) */
-	size_t t = 0;
-	while (f->victim_vdisk && t < n && !(sh[t].one && strcmp(sh[t].one->name, f->victim_vdisk) == 0))
-		t++;
-	if (t == n || !f->victim_vdisk)
-		for (t = 0; t < n && (!sh[t].one || sh[t].one->outside);)
-			t++;
-	if (t == n)
-		return;
-	const struct iop_share *top = &sh[t];
-	const struct iop_vdisk *vd = iopath_vdisk(&a->iop, top->one);
-	const struct diskmap_entry *g = mapped_to(a, top->one->name);
-	struct buf b;
-	buf_init(&b);
-	buf_adds(&b, a->verdict);
-	if (f->driver) /* the verdict names the VHDX that loads the disk and the one that waits */
-		goto sql;
-	buf_printf(&b, " The busiest VHDX%s on host disk %s is %s", t ? " of the selection" : "", disk->name,
-		   iop_vhdx_file(top->one->name));
-	if (vd && vd->vm)
-		buf_printf(&b, " of %s", vd->vm);
-	if (g)
-		buf_printf(&b, " (%s %s)", g->guest_host, g->guest_disk);
-	if (vd && vd->vol)
-		buf_printf(&b, ", on %s", vd->vol->name);
-	if (isfinite(top->share) && n > 1)
-		buf_printf(&b, ", with %.0f%% of the disk's commands", 100 * top->share);
-	buf_adds(&b, " (the IO path says how each link is known).");
-sql:
-	if (g)
-		sql_wait_on(a, g, &b);
 	a->verdict = arena_strndup(&a->arena, b.data, b.len);
 	buf_free(&b);
 }
