@@ -512,6 +512,7 @@ static int vs_header(const char *cell, size_t len, const struct pdh_options *o, 
 	(void)len;
 	(void)o;
 	(void)d;
+	memset(hi, 0, sizeof *hi); /* no time zone, no bias: the file has no clock */
 	hi->bias_known = true;
 	hi->bias_min = 0;
 	return 0;
