@@ -10,6 +10,7 @@
 
 #include "compare.h"
 #include "html.h"
+#include "json_out.h"
 
 #include "version.h"
 
@@ -477,16 +478,7 @@ static void json_files(struct json *j, const struct bset *s, const struct bresul
 static void summary_json(const struct batch *b, const struct run_info *ri, struct json *j, struct spill *sp)
 {
 	size_t *o = batch_order(b);
-	json_obj_begin(j);
-	json_key(j, "schema_version");
-	json_int(j, 1);
-	json_key(j, "tool");
-	json_obj_begin(j);
-	json_key(j, "name");
-	json_str(j, "iopsy");
-	json_key(j, "version");
-	json_str(j, IOPSY_VERSION);
-	json_obj_end(j);
+	json_head(j, 1);
 	json_key(j, "started");
 	json_str(j, ri->started);
 	json_key(j, "input");

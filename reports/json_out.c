@@ -811,11 +811,11 @@ static void stacks_json(const struct analysis *a, struct json *j)
 	json_arr_end(j);
 }
 
-void analysis_json_ex(const struct analysis *a, struct json *j, void (*extra)(void *ctx, struct json *j), void *ctx)
+void json_head(struct json *j, int schema_version)
 {
 	json_obj_begin(j);
 	json_key(j, "schema_version");
-	json_int(j, ANALYSIS_SCHEMA_VERSION);
+	json_int(j, schema_version);
 	json_key(j, "tool");
 	json_obj_begin(j);
 	json_key(j, "name");
@@ -823,6 +823,11 @@ void analysis_json_ex(const struct analysis *a, struct json *j, void (*extra)(vo
 	json_key(j, "version");
 	json_str(j, IOPSY_VERSION);
 	json_obj_end(j);
+}
+
+void analysis_json_ex(const struct analysis *a, struct json *j, void (*extra)(void *ctx, struct json *j), void *ctx)
+{
+	json_head(j, ANALYSIS_SCHEMA_VERSION);
 	json_key(j, "verdict");
 	json_str(j, a->verdict);
 	json_key(j, "summary");
@@ -1432,16 +1437,7 @@ static void cmp_fdiff_json(const struct compare *c, struct json *j)
 void compare_json(const struct compare *c, struct json *j)
 {
 	const struct cmp_summary *s = &c->sum;
-	json_obj_begin(j);
-	json_key(j, "schema_version");
-	json_int(j, COMPARE_SCHEMA_VERSION);
-	json_key(j, "tool");
-	json_obj_begin(j);
-	json_key(j, "name");
-	json_str(j, "iopsy");
-	json_key(j, "version");
-	json_str(j, IOPSY_VERSION);
-	json_obj_end(j);
+	json_head(j, COMPARE_SCHEMA_VERSION);
 	json_key(j, "outcome");
 	json_str(j, cmp_outcome_names[s->outcome]);
 	json_key(j, "capacity_gain");

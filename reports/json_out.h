@@ -12,6 +12,9 @@
 
 /* Each writes one JSON value into j. extra (NULL = none) adds top-level keys at the end (a batch
  * set adds its trend). */
+/* Opens a document's object with its schema_version and the tool's name and version (every JSON
+ * iopsy writes starts so: the analysis, the comparison, the batch summary). */
+void json_head(struct json *j, int schema_version);
 void analysis_json(const struct analysis *a, struct json *j);
 void analysis_json_ex(const struct analysis *a, struct json *j, void (*extra)(void *ctx, struct json *j), void *ctx);
 void compare_json(const struct compare *c, struct json *j);
