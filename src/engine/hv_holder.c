@@ -32,7 +32,7 @@ const char *hv_disk_holder(struct analysis *a, const struct finding *f)
 		      strstr(g->summary, "log") != NULL && g->start <= f->end && f->start <= g->end;
 	}
 	return afmt(
-		a, "; it holds %s%s%s (%.0f%% of its IO from this node)%s%s",
+		a, "; it holds %s%s%s (%.0f%% of its IO from this node; the IO path says how each link is known)%s%s",
 		vd && vd->vm ? afmt(a, "%s's ", vd->vm) : "", file, vol ? afmt(a, " on %s", vol) : "",
 		100 * sh[0].share, gd ? afmt(a, ", mapped to the guest's %s%s%s", gh ? gh : "", gh ? " " : "", gd) : "",
 		log ? " — the transaction log's writes wait there, so SQL Server's log flushes wait with them" : "");
