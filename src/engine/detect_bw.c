@@ -118,8 +118,10 @@ static void bw_finding(struct analysis *a, const struct entity *A, const struct 
 	/* a plateau at no known rate with small IOs is a rate of commands (the array's), not of bytes */
 	if (!(link_mib > 0) && nom < 0 && !large_io(a, A, kib * 1024))
 		return;
-	enum severity sev =
-		link_mib > 0 || nom >= 0 ? (lat > RVE(A, R_DAVG_CRIT) ? SEV_CRITICAL : SEV_WARNING) : SEV_INFO;
+	/* a link rate guessed from the plateau alone, with no samples of the same IO size at a lower rate
+	 * to show the latency rose with the bytes, is a guess: information, never a warning */
+	bool known = link_mib > 0 || (nom >= 0 && !isnan(base));
+	enum severity sev = known ? (lat > RVE(A, R_DAVG_CRIT) ? SEV_CRITICAL : SEV_WARNING) : SEV_INFO;
 	int mdir = s->writes ? M_MBW : M_MBR;
 	const struct ev_spec ev[] = {{mdir, link_mib > 0 ? RVE(A, R_BW_CEILING_PCT) / 100 * link_mib : NAN},
 				     {M_DAVG, NAN},
