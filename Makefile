@@ -178,13 +178,16 @@ demo: deps
 #              threads, the memory bounds and the integration suites (batch, shard, PostgreSQL,
 #              browser, deliverable, view); the README's test command
 #  check-san   the sanitizer build (SANITIZE=address,undefined by default) of the tests that find
-#              bugs there: every unit suite, the goldens, the hostile inputs and the batch runner
+#              bugs there: every unit suite, the goldens, the hostile inputs and the batch runner;
+#              the simulator suites run each scenario with one seed (--one-seed: the seed rotates
+#              with the scenario), the plain tier runs all three
 UNIT_QUICK  := util actions pdh model topology iopath hyperv registry reader doc rules deliv flow detect batch html
 UNIT_SHARDS := sim.0.2 sim.1.2 scenarios.0.3 scenarios.1.3 scenarios.2.3 \
 	compare_scenarios.0.3 compare_scenarios.1.3 compare_scenarios.2.3
 UNIT_SIM    := $(addprefix unit-,$(UNIT_SHARDS))
 CHECK_JOBS  ?= 2
-UNIT_RUN     = IOPSY_SRCDIR=$(CURDIR) $(BUILD)/check_iopsy
+UNIT_FLAGS  ?=
+UNIT_RUN     = IOPSY_SRCDIR=$(CURDIR) $(BUILD)/check_iopsy $(UNIT_FLAGS)
 
 check-fast: deps-test
 	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) all $(BUILD)/check_iopsy
@@ -199,8 +202,8 @@ SAN_FLAVOUR ?= address,undefined
 check-san: deps
 	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) SANITIZE=$(SAN_FLAVOUR) all
 	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) SANITIZE=$(SAN_FLAVOUR) build-san/check_iopsy
-	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) -Otarget SANITIZE=$(SAN_FLAVOUR) check-unit check-golden \
-		check-hostile check-batch
+	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) -Otarget SANITIZE=$(SAN_FLAVOUR) UNIT_FLAGS=--one-seed \
+		check-unit check-golden check-hostile check-batch
 
 check-unit: check-unit-quick $(UNIT_SIM)
 

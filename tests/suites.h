@@ -39,6 +39,15 @@ SUITES(SUITE_DECL)
    added runs in shard i mod N). So N runs with
    K = 0..N-1 together run every test once, and `make check` runs them side by side. */
 extern int test_shard_k, test_shard_n, test_shard_seq;
+/* --one-seed (tests/runner.c; the sanitizer tier): a simulator test that loops over scenarios x
+   seeds runs each scenario with one seed, the seed rotating with the scenario's index, so every
+   scenario and every seed still runs under the sanitizers, in a third of the time. The plain tier
+   runs every seed of every scenario. */
+extern int test_one_seed;
+static inline int test_seed_skipped(int scenario, int seed, int nseed)
+{
+	return test_one_seed && seed != scenario % nseed;
+}
 #define tcase_add_loop_test_sharded(tc, tf, s, e)                                                   \
 	do {                                                                                        \
 		int n_ = (e) - (s);                                                                 \

@@ -45,15 +45,36 @@ isa_flags() {
 	esac
 }
 
+# Compiles run FUZZ_JOBS at a time: started in the background, a batch is waited for (each pid,
+# so a failed compile stops the run) when it is full.
+jobs=${FUZZ_JOBS:-2}
+pids=""
+npids=0
+reap() {
+	rc=0
+	for p in $pids; do wait "$p" || rc=1; done
+	pids=""
+	npids=0
+	[ $rc = 0 ] || exit 2
+}
+spawn() {
+	"$@" &
+	pids="$pids $!"
+	npids=$((npids + 1))
+	[ $npids -lt "$jobs" ] || reap
+}
+
 # the library, instrumented for coverage (rebuilt when a source is newer than its object)
 objs=""
 for s in $LIBSRC; do
 	o="$B/obj/$(echo "$s" | tr / _).o"
 	if [ ! -f "$o" ] || [ "$s" -nt "$o" ] || [ "$0" -nt "$o" ] || [ -n "$(find src parsers reports -name '*.h' -newer "$o" 2>/dev/null | head -1)" ]; then
-		$CLANG $CFLAGS $(isa_flags "$s") -fsanitize=fuzzer-no-link -c -o "$o" "$s" || exit 2
+		# shellcheck disable=SC2046
+		spawn $CLANG $CFLAGS $(isa_flags "$s") -fsanitize=fuzzer-no-link -c -o "$o" "$s"
 	fi
 	objs="$objs $o"
 done
+reap
 
 if [ $# -gt 0 ]; then
 	targets=$*
@@ -62,8 +83,9 @@ else
 fi
 for t in $targets; do
 	# shellcheck disable=SC2086
-	$CLANG $CFLAGS -fsanitize=fuzzer -o "$B/fuzz_$t" "tests/fuzz/fuzz_$t.c" $objs $LIBS || exit 2
+	spawn $CLANG $CFLAGS -fsanitize=fuzzer -o "$B/fuzz_$t" "tests/fuzz/fuzz_$t.c" $objs $LIBS
 done
+reap
 [ "${FUZZ_BUILD_ONLY:-0}" = 1 ] && { echo "fuzz: built $(echo $targets | wc -w) harnesses in $B/"; exit 0; }
 
 # FUZZ_COVERAGE=1: no fuzzing; replay each harness's corpora through a source-coverage build and
@@ -127,7 +149,6 @@ fuzz_one() { # HARNESS: fuzzes it, writes its line to $B/logs/HARNESS.result (ok
 }
 
 # FUZZ_JOBS harnesses at a time (default 2, the machine's cores), each for FUZZ_SECONDS
-jobs=${FUZZ_JOBS:-2}
 n=0
 for t in $targets; do
 	rm -f "$B/logs/$t.result"
