@@ -186,23 +186,27 @@ UNIT_SHARDS := sim.0.2 sim.1.2 scenarios.0.3 scenarios.1.3 scenarios.2.3 \
 	compare_scenarios.0.3 compare_scenarios.1.3 compare_scenarios.2.3
 UNIT_SIM    := $(addprefix unit-,$(UNIT_SHARDS))
 CHECK_JOBS  ?= 2
+# A tier runs CHECK_JOBS jobs at a time, unless a parent make already holds a jobserver (`make -j2
+# check check-san`, as .ci/run does, or `make -j4 check`): then its jobs take that make's slots, so
+# two tiers run side by side without more jobs than cores, and neither leaves a core idle at its end.
+TIER_J       = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(CHECK_JOBS))
 UNIT_FLAGS  ?=
 UNIT_RUN     = IOPSY_SRCDIR=$(CURDIR) $(BUILD)/check_iopsy $(UNIT_FLAGS)
 
 check-fast: deps-test
-	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) all $(BUILD)/check_iopsy
-	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) -Otarget lint check-unit-quick golden-plain hostile-fast
+	$(Q)$(MAKE) --no-print-directory $(TIER_J) all $(BUILD)/check_iopsy
+	$(Q)$(MAKE) --no-print-directory $(TIER_J) -Otarget lint check-unit-quick golden-plain hostile-fast
 
 check: deps-test
-	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) all $(BUILD)/check_iopsy
-	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) -Otarget lint check-unit check-golden check-hostile \
+	$(Q)$(MAKE) --no-print-directory $(TIER_J) all $(BUILD)/check_iopsy
+	$(Q)$(MAKE) --no-print-directory $(TIER_J) -Otarget lint check-unit check-golden check-hostile \
 		check-batch check-shard check-pg check-browser check-deliverable check-view
 
 SAN_FLAVOUR ?= address,undefined
 check-san: deps
-	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) SANITIZE=$(SAN_FLAVOUR) all
-	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) SANITIZE=$(SAN_FLAVOUR) build-san/check_iopsy
-	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) -Otarget SANITIZE=$(SAN_FLAVOUR) UNIT_FLAGS=--one-seed \
+	$(Q)$(MAKE) --no-print-directory $(TIER_J) SANITIZE=$(SAN_FLAVOUR) all
+	$(Q)$(MAKE) --no-print-directory $(TIER_J) SANITIZE=$(SAN_FLAVOUR) build-san/check_iopsy
+	$(Q)$(MAKE) --no-print-directory $(TIER_J) -Otarget SANITIZE=$(SAN_FLAVOUR) UNIT_FLAGS=--one-seed \
 		check-unit check-golden check-hostile check-batch
 
 check-unit: check-unit-quick $(UNIT_SIM)
