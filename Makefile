@@ -191,7 +191,9 @@ CHECK_JOBS  ?= 2
 # two tiers run side by side without more jobs than cores, and neither leaves a core idle at its end.
 TIER_J       = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(CHECK_JOBS))
 UNIT_FLAGS  ?=
-UNIT_RUN     = IOPSY_SRCDIR=$(CURDIR) $(BUILD)/check_iopsy $(UNIT_FLAGS)
+UNIT_RUN     = $(TIMED) env IOPSY_SRCDIR=$(CURDIR) $(BUILD)/check_iopsy $(UNIT_FLAGS)
+# each test job says its wall time (tests/timed.sh): "time: build-san/unit-sim.0.2 41 s (exit 0)"
+TIMED        = sh tests/timed.sh $(BUILD)/$@
 
 check-fast: deps-test
 	$(Q)$(MAKE) --no-print-directory $(TIER_J) all $(BUILD)/check_iopsy
@@ -226,21 +228,21 @@ unit-%: $(BUILD)/check_iopsy
 check-golden: golden-plain golden-threads
 
 golden-plain: $(BIN)
-	$(Q)sh tests/golden.sh $(BIN)
+	$(Q)$(TIMED) sh tests/golden.sh $(BIN)
 
 golden-threads: $(BIN)
-	$(Q)sh tests/golden.sh $(BIN) --threads
+	$(Q)$(TIMED) sh tests/golden.sh $(BIN) --threads
 
 check-batch: $(BIN)
-	$(Q)sh tests/batch.sh $(BIN)
+	$(Q)$(TIMED) sh tests/batch.sh $(BIN)
 
 # sharded runs (--shard, --finish) with the SQLite history, the Kubernetes manifests
 check-shard: $(BIN)
-	$(Q)sh tests/shard.sh $(BIN)
+	$(Q)$(TIMED) sh tests/shard.sh $(BIN)
 
 # the PostgreSQL history on a throwaway cluster (skipped, saying so, without PostgreSQL)
 check-pg: $(BIN)
-	$(Q)sh tests/pg.sh $(BIN)
+	$(Q)$(TIMED) sh tests/pg.sh $(BIN)
 
 # Not part of check (needs root, starts daemons): a single-node Slurm cluster (slurm-wlm and
 # munge, installed here when missing) runs contrib/slurm over 30 simulator sets.
@@ -251,10 +253,10 @@ check-slurm: $(BIN)
 check-hostile: hostile-fast hostile-mem
 
 hostile-fast: $(BIN)
-	$(Q)HOSTILE_TIER=fast sh tests/hostile.sh $(BIN)
+	$(Q)$(TIMED) env HOSTILE_TIER=fast sh tests/hostile.sh $(BIN)
 
 hostile-mem: $(BIN)
-	$(Q)HOSTILE_TIER=mem sh tests/hostile.sh $(BIN)
+	$(Q)$(TIMED) env HOSTILE_TIER=mem sh tests/hostile.sh $(BIN)
 
 # Not part of check (minutes to hours): a 2 GB capture streamed through stdin; valgrind memcheck
 # over the unit suites and golden cases; the libFuzzer harnesses for FUZZ_SECONDS each.
@@ -269,15 +271,15 @@ fuzz:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh
 
 check-browser: $(BIN)
-	$(Q)sh tests/browser.sh $(BIN)
+	$(Q)$(TIMED) sh tests/browser.sh $(BIN)
 
 # the PDF (Chromium, poppler-utils), the xlsx workbook and hostile engagement fields (issue 15)
 check-deliverable: $(BIN)
-	$(Q)sh tests/deliverable.sh $(BIN)
+	$(Q)$(TIMED) sh tests/deliverable.sh $(BIN)
 
 # the layer check reads the built objects (tests/layers.sh)
 lint: $(LIB_OBJ) $(MAIN_OBJ)
-	@BUILD=$(BUILD) sh tests/lint.sh
+	@$(TIMED) env BUILD=$(BUILD) sh tests/lint.sh
 
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
@@ -303,4 +305,4 @@ clean:
 view-assets:
 	$(Q)python3 reports/vendor/embed.py
 check-view: all
-	$(Q)sh tests/view.sh $(BIN)
+	$(Q)$(TIMED) sh tests/view.sh $(BIN)
