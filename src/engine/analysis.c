@@ -934,7 +934,8 @@ static void vmklog_said(struct analysis *a, int fi, size_t used, size_t out, boo
 				     : "; no line naming a device or path was left unread";
 	input_said(a, "--vmkernel-log", f->path ? f->path : a->opts.vmklog, 0,
 		   used || f->links ? IN_APPLIED : IN_NAMED_NOTHING,
-		   "%ld line%s read, %zu event%s of the families iopsy reads: %s%s%s", f->lines, f->lines == 1 ? "" : "s",
+		   "%ld line%s read, %zu event%s of the families iopsy reads: %s%s%s", f->lines,
+		   f->lines == 1 ? "" : "s",
 		   used + out, used + out == 1 ? "" : "s",
 		   host ? afmt(a, "%zu inside the host captures' time span used, %zu outside it not used", used, out)
 			: "no host capture to place them in (the log stands on its own)",
@@ -979,8 +980,9 @@ static void trim_vmklog(struct analysis *a)
 			char s[32], e[32];
 			time_format_iso(t0, false, s);
 			time_format_iso(t1, false, e);
-			note(a, path ? path : "vmkernel.log", 0, "%zu event%s outside the host captures' time span (%s .. %s) "
-				 "not used", outs[fi], outs[fi] == 1 ? "" : "s", s, e);
+			note(a, path ? path : "vmkernel.log", 0,
+			     "%zu event%s outside the host captures' time span (%s .. %s) not used", outs[fi],
+			     outs[fi] == 1 ? "" : "s", s, e);
 		}
 		vmklog_said(a, (int)fi, used[fi], outs[fi], host || !(used[fi] + outs[fi]));
 	}

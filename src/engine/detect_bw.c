@@ -171,7 +171,8 @@ static const char *log_rate(struct analysis *a, const struct entity *A, const st
 	return afmt(a,
 		    "its link's data rate (%s: %g MB/s per direction = %.0f MiB/s), read from %s line %ld (%s: %s "
 		    "link up at %g Gbps)%s",
-		    fc_rates[L->rate].name, fc_rates[L->rate].mbps, L->mib, file, k->line, k->driver, k->adapter, k->gbps,
+		    fc_rates[L->rate].name, fc_rates[L->rate].mbps, L->mib, file, k->line, k->driver, k->adapter,
+		    k->gbps,
 		    rule > 0 && fabs(rule - fc_rates[L->rate].mbps) > 0.5
 			? afmt(a, "; adapter.link_mbps = %g is not used: the log says what the link negotiated", rule)
 			: "");
@@ -206,16 +207,18 @@ static void bw_finding(struct analysis *a, const struct entity *A, const struct 
 				     EV_END};
 	struct finding *f = window_finding(a, K_BW_CEILING, sev, LAYER_ADAPTER, A, w, ev);
 	const char *dir = s->writes ? "written" : "read";
-	const char *rate =
-		L->lk ? log_rate(a, A, L)
-		: link_mib > 0 ? afmt(a, "its link's data rate (%g MB/s per direction, adapter.link_mbps = %.0f MiB/s)",
-				    RVE(A, R_ADP_LINK_MBPS), link_mib)
-		: nom >= 0 ? afmt(a,
-				    "the data rate of %s (%g MB/s per direction = %.0f MiB/s), a guess: the capture does "
-				      "not show the link's speed",
-				    fc_rates[nom].name, fc_rates[nom].mbps, fc_rates[nom].mbps * MIB_PER_MB)
-			     : "a plateau at no nominal FC rate: the capture does not show the link's speed, so what "
-			       "sets it (the link, the HBA's PCIe slot, the array port or the array) is not told";
+	const char *rate = "a plateau at no nominal FC rate: the capture does not show the link's speed, so what sets "
+			   "it (the link, the HBA's PCIe slot, the array port or the array) is not told";
+	if (L->lk)
+		rate = log_rate(a, A, L);
+	else if (link_mib > 0)
+		rate = afmt(a, "its link's data rate (%g MB/s per direction, adapter.link_mbps = %.0f MiB/s)",
+			    RVE(A, R_ADP_LINK_MBPS), link_mib);
+	else if (nom >= 0)
+		rate = afmt(a,
+			    "the data rate of %s (%g MB/s per direction = %.0f MiB/s), a guess: the capture does not "
+			    "show the link's speed",
+			    fc_rates[nom].name, fc_rates[nom].mbps, fc_rates[nom].mbps * MIB_PER_MB);
 	f->summary =
 		afmt(a,
 		     "%s moves %.0f MiB/s %s (p10-p90 %.0f-%.0f%s), flat at %s, while its latency rises to %.1f ms "
