@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "anopts.h"
 #include "commands.h"
 #include "maps.h"
 #include "vmklog.h"
@@ -573,9 +574,13 @@ START_TEST(each_log_counted_on_its_own)
 	buf_init(&msgs);
 	struct analysis a;
 	analysis_init(&a);
-	ck_assert_int_eq(vmklog_read(&a.vmk, p1, DIAG_INTO(&msgs)), 0);
-	ck_assert_int_eq(vmklog_append(&a.vmk, p2, DIAG_INTO(&msgs)), 0);
-	a.have_vmk = true;
+	struct an_load how = {.sink = {.fn = diag_sink_buf, .ctx = &msgs}, .max_warnings = -1};
+	char p3[160];
+	snprintf(p3, sizeof p3, "%s/vmkernel.2.log", dir); /* not there: named all the same */
+	ck_assert_int_lt(analysis_load_input(&a, AN_IN_VMKLOG, p3, &how), 0);
+	ck_assert_int_eq(analysis_load_input(&a, AN_IN_VMKLOG, p1, &how), 0);
+	ck_assert_int_eq(analysis_load_input(&a, AN_IN_VMKLOG, p2, &how), 0);
+	ck_assert(a.have_vmk);
 	ck_assert_uint_eq(a.vmk.nfiles, 2);
 	ck_assert_int_eq(a.vmk.files[0].lines, 3);
 	ck_assert_int_eq(a.vmk.files[1].lines, 2);
@@ -591,8 +596,10 @@ START_TEST(each_log_counted_on_its_own)
 		{"Physical Disk SCSI Device(naa.A)\\Average Driver MilliSec/Command", mc_konst, {1.0}},
 	};
 	run_host(&a, h, 2, NULL);
-	const struct input_said *in1 = NULL, *in2 = NULL;
+	const struct input_said *in1 = NULL, *in2 = NULL, *in3 = NULL;
 	for (size_t i = 0; i < a.ninputs; i++) {
+		if (a.inputs[i].file && strcmp(a.inputs[i].file, p3) == 0)
+			in3 = &a.inputs[i];
 		if (a.inputs[i].file && strcmp(a.inputs[i].file, p1) == 0)
 			in1 = &a.inputs[i];
 		if (a.inputs[i].file && strcmp(a.inputs[i].file, p2) == 0)
@@ -609,6 +616,9 @@ START_TEST(each_log_counted_on_its_own)
 	ck_assert_ptr_nonnull(strstr(in2->text, "0 inside the host captures' time span used, 1 outside"));
 	ck_assert_ptr_nonnull(strstr(in2->text, "vmhba2 at 16 Gbps (qlnativefc, line 2)"));
 	ck_assert_ptr_nonnull(strstr(in2->text, "no line naming a device or path was left unread"));
+	ck_assert_ptr_nonnull(in3);
+	ck_assert_int_eq(in3->state, IN_NOT_APPLIED);
+	ck_assert_ptr_nonnull(strstr(in3->text, "could not be read"));
 	analysis_free(&a);
 	buf_free(&msgs);
 	unlink(p1);

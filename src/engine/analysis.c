@@ -31,6 +31,7 @@ void analysis_free(struct analysis *a)
 	free(a->sw);
 	free(a->shared);
 	free(a->inputs);
+	free(a->vmk_unread);
 	free(a->sql);
 	free(a->dbmap);
 	coverage_free(&a->cov);
@@ -946,6 +947,15 @@ static void vmklog_said(struct analysis *a, int fi, size_t used, size_t out, boo
  * margin) say nothing about them: they are not used, and a note says how many, per file. */
 static void trim_vmklog(struct analysis *a)
 {
+	for (size_t i = 0; i < a->nvmk_unread; i++) {
+		int rc = a->vmk_unread[i].rc;
+		input_said(a, "--vmkernel-log", a->vmk_unread[i].path, 0, IN_NOT_APPLIED,
+			   "could not be read (%s; the error is on standard error): no line of it is in this analysis",
+			   rc == ERR_IO	      ? "it cannot be opened or read"
+			   : rc == ERR_FORMAT ? "its bytes are not a text log"
+			   : rc == ERR_NOMEM  ? "out of memory"
+					      : "an error");
+	}
 	if (!a->have_vmk)
 		return;
 	size_t nf = a->vmk.nfiles ? a->vmk.nfiles : 1;
