@@ -503,7 +503,7 @@ START_TEST(link_rate_read_from_the_log)
 	ck_assert(!f->heuristic);
 	ck_assert_ptr_nonnull(strstr(f->summary, "read from vmkernel.log line 1"));
 	ck_assert_ptr_null(strstr(f->summary, "a guess"));
-	ck_assert_ptr_nonnull(strstr(f->advice, "instead of 8GFC"));
+	ck_assert_ptr_nonnull(strstr(f->advice, "16GFC instead of 8GFC"));
 	analysis_free(&a);
 	/* ... at 16 Gb: 760 MiB/s is half the link, no ceiling, even with adapter.link_mbps = 800 (the
 	 * log ranks before the rule) */

@@ -239,13 +239,18 @@ static void bw_finding(struct analysis *a, const struct entity *A, const struct 
 	f->source = "[fcia, infostor 2010] FC data rates 100-1600 MB/s per direction; [pci-sig] PCIe lane rates; "
 		    "[qlogic qla2xxx, emulex lpfc] the drivers' link-up lines with the negotiated speed; "
 		    "[derived] at a ceiling latency = outstanding IO x bytes per IO / rate (doc/rules-sources.md)";
+	/* the next HBA speed: 10GFC is an inter-switch and FCoE rate, not the step after 8GFC */
+	int up = nom >= 0 ? nom + 1 : -1;
+	if (up >= 0 && up < (int)(sizeof fc_rates / sizeof fc_rates[0]) && strcmp(fc_rates[up].name, "10GFC") == 0)
+		up++;
+	if (up >= (int)(sizeof fc_rates / sizeof fc_rates[0]))
+		up = -1;
 	f->advice = afmt(a,
 			 "The bytes are the limit, not the queues: deeper queues only add latency. Spread the IO over "
 			 "more links or HBAs (more active paths with round robin, another HBA or array port), use a "
 			 "faster link (%s), or move fewer bytes (compression, backups and exports outside the busy "
 			 "hours, indexes that read less). Check the HBA's negotiated speed and its PCIe slot.",
-			 nom >= 0 && nom + 1 < (int)(sizeof fc_rates / sizeof fc_rates[0])
-				 ? afmt(a, "%s instead of %s", fc_rates[nom + 1].name, fc_rates[nom].name)
+			 up >= 0 ? afmt(a, "%s instead of %s", fc_rates[up].name, fc_rates[nom].name)
 				 : "a higher FC speed or more Ethernet bandwidth for iSCSI/NFS");
 }
 
