@@ -121,6 +121,7 @@ struct draft {
 	bool repeat;
 	long line;
 	int opcode;
+	int file;
 };
 
 static void add(struct vmk_log *log, const struct draft *x)
@@ -147,6 +148,7 @@ static void add(struct vmk_log *log, const struct draft *x)
 	e->repeat = x->repeat;
 	e->line = x->line;
 	e->opcode = x->opcode;
+	e->file = x->file;
 }
 
 /* The last error of each device, for the "repeated N times" lines that follow it. */
@@ -158,7 +160,7 @@ struct last_error {
 };
 
 struct parser {
-	struct re ts, fail, fail_tail, reduce, det, imp, rep, active, doubt, dead, alua, dev, pathre, rsv, hpp, nvq, nvtx, nvst, svm, prm, opc;
+	struct re ts, qlup, lpup, fail, fail_tail, reduce, det, imp, rep, active, doubt, dead, alua, dev, pathre, rsv, hpp, nvq, nvtx, nvst, svm, prm, opc;
 	struct last_error last[VMK_LAST_ERRORS];
 	int nlast, next;
 };
@@ -199,6 +201,11 @@ static int parser_init(struct parser *p)
 	    re_init(&p->prm, "(?:[Pp]ath \"?(vmhba\\d+:C\\d+:T\\d+:L\\d+)\"? is being removed|DeletePath[^\\n]*?"
 			     "(vmhba\\d+:C\\d+:T\\d+:L\\d+))") ||
 	    re_init(&p->opc, "Cmd(?:\\(0x[0-9a-fA-F]+\\))? (0x[0-9a-fA-F]{1,2})\\b") ||
+	    /* an FC adapter's link up at a speed: qlnativefc (the QLogic driver's "LOOP UP detected (N Gbps)")
+	     * and lpfc (message 1303, its third Data field the speed code); the vmhba named before it */
+	    re_init(&p->qlup, "\\b(vmhba\\d+)\\b[^\\n]*?LOOP UP detected \\((\\d+|\\?) Gbps") ||
+	    re_init(&p->lpup, "\\b(vmhba\\d+)\\b[^\\n]*?\\b1303 Link Up Event x[0-9a-fA-F]+ received Data: "
+			      "x[0-9a-fA-F]+ x[0-9a-fA-F]+ x([0-9a-fA-F]+)\\b") ||
 	    re_init(&p->rsv, "Long VMFS\\d? rsv time on '([^']+)' \\(held for (\\d+) msecs\\)") ||
 	    re_init(&p->imp, "Device (\\S+) performance has improved\\. I/O latency reduced from (\\d+) "
 			     "microseconds to (\\d+) microseconds"))
@@ -209,6 +216,8 @@ static int parser_init(struct parser *p)
 static void parser_free(struct parser *p)
 {
 	re_free(&p->ts);
+	re_free(&p->qlup);
+	re_free(&p->lpup);
 	re_free(&p->fail);
 	re_free(&p->fail_tail);
 	re_free(&p->reduce);
@@ -304,6 +313,56 @@ static bool esx78_line(struct parser *p, struct vmk_log *log, const char *s, siz
 	return true;
 }
 
+/* lpfc's link speed codes (lpfc_hw4.h LPFC_LINK_SPEED_*): Gbps, 0 when not one of them. */
+static double lpfc_speed(unsigned code)
+{
+	switch (code) {
+	case 0x04: return 1;
+	case 0x08: return 2;
+	case 0x10: return 4;
+	case 0x20: return 8;
+	case 0x40: return 10;
+	case 0x80: return 16;
+	case 0x90: return 32;
+	}
+	return 0;
+}
+
+/* An FC adapter's link-up line with its speed: kept in log->links. */
+static bool link_line(struct parser *p, struct vmk_log *log, const char *s, size_t n, const struct draft *x)
+{
+	bool ql = memmem(s, n, "LOOP UP", 7) && re_match(&p->qlup, s, n);
+	struct re *r = ql ? &p->qlup : &p->lpup;
+	if (!ql && !(memmem(s, n, "Link Up Event", 13) && re_match(&p->lpup, s, n)))
+		return false;
+	const char *ad, *v;
+	size_t al, vl;
+	group(r, s, 1, &ad, &al);
+	group(r, s, 2, &v, &vl);
+	double g = 0;
+	if (ql) {
+		if (!parse_number(v, vl, &g))
+			g = 0;
+	} else {
+		g = lpfc_speed(hexval(v, vl));
+	}
+	if (!(g >= 1 && g <= 128))
+		return true; /* a link-up line saying no speed ("? Gbps", a code not known): read, nothing kept */
+	if (log->nlinks == log->caplinks) {
+		log->caplinks = log->caplinks ? 2 * log->caplinks : 8;
+		log->links = xrealloc(log->links, log->caplinks * sizeof *log->links);
+	}
+	log->links[log->nlinks++] = (struct vmk_link){
+	    .t = x->t,
+	    .adapter = arena_strndup(&log->arena, ad, al < 32 ? al : 32),
+	    .host = x->host && x->hl ? arena_strndup(&log->arena, x->host, x->hl) : NULL,
+	    .driver = ql ? "qlnativefc" : "lpfc",
+	    .gbps = g,
+	    .line = x->line,
+	    .file = 0};
+	return true;
+}
+
 static void parse_line(struct parser *p, struct vmk_log *log, const char *s, size_t n, long line)
 {
 	log->lines++;
@@ -311,7 +370,8 @@ static void parse_line(struct parser *p, struct vmk_log *log, const char *s, siz
 	if (!memmem(s, n, "dev", 3) && !memmem(s, n, "Device", 6) && !memmem(s, n, "device", 6) &&
 	    !memmem(s, n, "path", 4) && !memmem(s, n, "Path", 4) && !memmem(s, n, "alua", 4) && !memmem(s, n, "ALUA", 4) &&
 	    !memmem(s, n, "rsv time", 8) && !memmem(s, n, "queue not connected", 19) && !memmem(s, n, "NVME", 4) &&
-	    !memmem(s, n, "SVM:", 4) && !memmem(s, n, "DeletePath", 10))
+	    !memmem(s, n, "SVM:", 4) && !memmem(s, n, "DeletePath", 10) && !memmem(s, n, "LOOP UP", 7) &&
+	    !memmem(s, n, "Link Up Event", 13))
 		return;
 	int64_t t = 0;
 	const char *host = NULL;
@@ -335,7 +395,7 @@ static void parse_line(struct parser *p, struct vmk_log *log, const char *s, siz
 		return;
 	}
 	struct draft x = {.t = t, .host = host, .hl = hostl, .line = line, .count = 1, .opcode = -1};
-	if (esx78_line(p, log, s, n, &x))
+	if (link_line(p, log, s, n, &x) || esx78_line(p, log, s, n, &x))
 		return;
 	if (re_match(&p->fail, s, n) && re_match_from(&p->fail_tail, s, n, pcre2_get_ovector_pointer(p->fail.md)[1])) {
 		const char *hs, *ds;
@@ -446,6 +506,22 @@ static void parse_line(struct parser *p, struct vmk_log *log, const char *s, siz
 	}
 }
 
+/* The log's one file record, from its counts (a log just read holds one file). */
+static void file_done(struct vmk_log *log, const char *path)
+{
+	log->files = xrealloc(log->files, sizeof *log->files);
+	log->nfiles = 1;
+	log->files[0] = (struct vmk_file){.path = path ? arena_strdup(&log->arena, path) : NULL,
+					  .lines = log->lines,
+					  .unparsed_time = log->unparsed_time,
+					  .unknown = log->unknown,
+					  .unknown_line = log->unknown_line,
+					  .unknown_example = log->unknown_example,
+					  .events = log->n,
+					  .links = log->nlinks,
+					  .dropped = log->dropped};
+}
+
 int vmklog_parse(struct vmk_log *log, const char *text, size_t len, struct diag *d)
 {
 	(void)d;
@@ -467,6 +543,7 @@ int vmklog_parse(struct vmk_log *log, const char *text, size_t len, struct diag 
 		parse_line(&p, log, text + s, e - s, line);
 	}
 	parser_free(&p);
+	file_done(log, NULL);
 	return 0;
 }
 
@@ -518,6 +595,7 @@ int vmklog_read(struct vmk_log *log, const char *path, struct diag *d)
 	source_close(&src);
 	if (k < 0)
 		return (int)k;
+	file_done(log, path);
 	if (log->n == 0 && log->unparsed_time > 0)
 		diag_emit(d, DIAG_WARNING, 0, 0,
 			  "%ld line%s name a device but start with no ISO time stamp: no event read (is this a "
@@ -541,15 +619,37 @@ int vmklog_append(struct vmk_log *log, const char *path, struct diag *d)
 	struct vmk_log more;
 	int rc = vmklog_read(&more, path, d);
 	if (rc == 0) {
+		int fi = (int)log->nfiles;
 		for (size_t i = 0; i < more.n; i++) {
 			const struct vmk_event *e = &more.ev[i];
 			struct draft x = {.t = e->t, .kind = e->kind, .dev = e->device, .dl = strlen(e->device), .host = e->host,
 					  .hl = e->host ? strlen(e->host) : 0, .path = e->path, .pl = e->path ? strlen(e->path) : 0,
 					  .state = e->state, .sl = e->state ? strlen(e->state) : 0, .value = e->value,
 					  .hs = e->host_status, .ds = e->dev_status, .count = e->count, .repeat = e->repeat,
-					  .line = e->line};
+					  .line = e->line, .opcode = e->opcode, .file = fi};
 			add(log, &x);
 		}
+		for (size_t i = 0; i < more.nlinks; i++) {
+			struct vmk_link l = more.links[i];
+			l.adapter = arena_strdup(&log->arena, l.adapter);
+			l.host = l.host ? arena_strdup(&log->arena, l.host) : NULL;
+			l.file = fi;
+			if (log->nlinks == log->caplinks) {
+				log->caplinks = log->caplinks ? 2 * log->caplinks : 8;
+				log->links = xrealloc(log->links, log->caplinks * sizeof *log->links);
+			}
+			log->links[log->nlinks++] = l;
+		}
+		struct vmk_file f = more.files[0];
+		f.path = f.path ? arena_strdup(&log->arena, f.path) : NULL;
+		f.unknown_example = f.unknown_example ? arena_strdup(&log->arena, f.unknown_example) : NULL;
+		log->files = xrealloc(log->files, (log->nfiles + 1) * sizeof *log->files);
+		log->files[log->nfiles++] = f;
+		if (!log->unknown && more.unknown) {
+			log->unknown_line = more.unknown_line;
+			log->unknown_example = f.unknown_example;
+		}
+		log->unknown += more.unknown;
 		log->lines += more.lines;
 		log->unparsed_time += more.unparsed_time;
 		log->dropped += more.dropped;
@@ -563,6 +663,8 @@ int vmklog_append(struct vmk_log *log, const char *path, struct diag *d)
 void vmklog_free(struct vmk_log *log)
 {
 	free(log->ev);
+	free(log->links);
+	free(log->files);
 	arena_free(&log->arena);
 	memset(log, 0, sizeof *log);
 }

@@ -42,6 +42,28 @@ struct vmk_event {
 	long line;
 	int opcode;              /* VMK_FAILED/QFULL/BUSY: the failed command's SCSI opcode (0x89 COMPARE AND
 	                          * WRITE, 0x28 READ(10), 0x2a WRITE(10)...), -1 when the line has none */
+	int file;                /* the log it was read from: index in vmk_log.files */
+};
+
+/* An FC adapter's link coming up at a speed (issue 36): qlnativefc's "vmhbaN(...): LOOP UP detected
+ * (16 Gbps)" and lpfc's "vmhbaN 1303 Link Up Event x.. received Data: x.. x.. x<speed code>". They
+ * hold until the next one, so they are kept whatever their time (not trimmed to the captures). */
+struct vmk_link {
+	int64_t t;               /* UTC ms */
+	const char *adapter;     /* "vmhba2" (arena) */
+	const char *host;        /* a syslog-forwarded line's host, NULL for a host's own log (arena) */
+	const char *driver;      /* "qlnativefc" or "lpfc" (static) */
+	double gbps;             /* the nominal FC speed the line says (1, 2, 4, 8, 10, 16, 32, 64) */
+	long line;
+	int file;
+};
+
+/* One log read (vmklog_read, or each vmklog_append): its own counts, for the report's inputs. */
+struct vmk_file {
+	const char *path;        /* as given (arena), NULL for text parsed from memory */
+	long lines, unparsed_time, unknown, unknown_line;
+	const char *unknown_example; /* arena */
+	size_t events, links, dropped;
 };
 
 struct vmk_log {
@@ -51,10 +73,14 @@ struct vmk_log {
 	long unknown;            /* lines naming a device or path that no family reads (issue 36) */
 	long unknown_line;       /* the first of them, and its text (arena, shortened), NULL none */
 	const char *unknown_example;
+	struct vmk_link *links;  /* in the order read, by file */
+	size_t nlinks, caplinks;
+	struct vmk_file *files;  /* one per log read (lines, unknown... above are their sums) */
+	size_t nfiles;
 	struct arena arena;
 };
 
-/* Reads path ("-" = stdin). Returns 0 or ERR_IO/ERR_FORMAT (message through d). */
+/* Reads path ("-" = stdin) as the log's only file. Returns 0 or ERR_IO/ERR_FORMAT (message through d). */
 int vmklog_read(struct vmk_log *log, const char *path, struct diag *d);
 /* Reads one more log (a rotated vmkernel.0.gz, another host's log) into an already read log;
  * events stay ordered by time. Returns 0 or a negative ERR_*. */

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "anopts.h"
 #include "commands.h"
 #include "maps.h"
 #include "vmklog.h"
@@ -456,6 +457,176 @@ START_TEST(esxi78_log_families)
 }
 END_TEST
 
+/* The link rate read from vmkernel.log (issue 36): qlnativefc's and lpfc's link-up lines with the
+ * negotiated speed (line shapes: doc/rules-sources.md, "Link speeds in vmkernel.log"), tied to the
+ * adapter they name; the rate is a fact that ranks before adapter.link_mbps and the nominal guess. */
+static const char link_log[] =
+	"2026-07-27T12:31:07.418Z cpu12:2097741)qlnativefc: vmhba2(3b:0.0): LOOP UP detected (8 Gbps).\n"
+	"2026-07-27T12:31:07.902Z cpu20:2097802)lpfc: lpfc_mbx_cmpl_read_topology:3391: vmhba3 1303 Link Up Event x1 "
+	"received Data: x1 x0 x80 x0 x0 x0 0\n"
+	"2026-07-27T12:31:09.000Z cpu12:2097741)qlnativefc: vmhba4(3b:0.1): LOOP UP detected (? Gbps).\n";
+
+static void run_with_log(struct analysis *a, const char *log, const struct mcol *h, int nh, const struct rules *r)
+{
+	struct buf msgs;
+	buf_init(&msgs);
+	analysis_init(a);
+	ck_assert_int_eq(vmklog_parse(&a->vmk, log, strlen(log), DIAG_INTO(&msgs)), 0);
+	a->have_vmk = true;
+	run_host(a, h, nh, r);
+	buf_free(&msgs);
+}
+
+START_TEST(link_rate_read_from_the_log)
+{
+	struct vmk_log log;
+	struct buf msgs;
+	buf_init(&msgs);
+	ck_assert_int_eq(vmklog_parse(&log, link_log, strlen(link_log), DIAG_INTO(&msgs)), 0);
+	ck_assert_uint_eq(log.nlinks, 2); /* "? Gbps" says no speed */
+	ck_assert_str_eq(log.links[0].adapter, "vmhba2");
+	ck_assert_double_eq_tol(log.links[0].gbps, 8, 1e-9);
+	ck_assert_str_eq(log.links[0].driver, "qlnativefc");
+	ck_assert_int_eq(log.links[0].line, 1);
+	ck_assert_str_eq(log.links[1].adapter, "vmhba3");
+	ck_assert_double_eq_tol(log.links[1].gbps, 16, 1e-9); /* lpfc speed code 0x80 */
+	ck_assert_str_eq(log.links[1].driver, "lpfc");
+	ck_assert_uint_eq(log.n, 0);
+	ck_assert_int_eq(log.unknown, 0);
+	vmklog_free(&log);
+	buf_free(&msgs);
+	/* the log says vmhba2 came up at 8 Gb: a fact with its line, not a guess */
+	struct analysis a;
+	run_with_log(&a, link_log, bw_capture, 4, NULL);
+	const struct finding *f = kind_of(&a, K_BW_CEILING);
+	ck_assert_ptr_nonnull(f);
+	ck_assert(!f->heuristic);
+	ck_assert_ptr_nonnull(strstr(f->summary, "read from vmkernel.log line 1"));
+	ck_assert_ptr_null(strstr(f->summary, "a guess"));
+	ck_assert_ptr_nonnull(strstr(f->advice, "16GFC instead of 8GFC"));
+	analysis_free(&a);
+	/* ... at 16 Gb: 760 MiB/s is half the link, no ceiling, even with adapter.link_mbps = 800 (the
+	 * log ranks before the rule) */
+	static const char at16[] = "2026-07-27T12:31:07.418Z cpu12:2097741)qlnativefc: vmhba2(3b:0.0): LOOP UP "
+				   "detected (16 Gbps).\n";
+	struct rules r;
+	rules_init(&r);
+	r.v[R_ADP_LINK_MBPS] = 800;
+	run_with_log(&a, at16, bw_capture, 4, &r);
+	ck_assert_ptr_null(kind_of(&a, K_BW_CEILING));
+	analysis_free(&a);
+	/* a forwarded line of another host's vmhba2 says nothing of this one: the nominal guess stays */
+	static const char other[] = "2026-07-27T12:31:07.418Z esx02 vmkernel: cpu12:2097741)qlnativefc: "
+				    "vmhba2(3b:0.0): LOOP UP detected (16 Gbps).\n";
+	run_with_log(&a, other, bw_capture, 4, NULL);
+	f = kind_of(&a, K_BW_CEILING);
+	ck_assert_ptr_nonnull(f);
+	ck_assert(f->heuristic);
+	ck_assert_ptr_nonnull(strstr(f->summary, "a guess"));
+	analysis_free(&a);
+	/* a link that came up after the capture ended did not carry its IO */
+	static const char later[] = "2026-07-27T18:00:00.000Z cpu12:2097741)qlnativefc: vmhba2(3b:0.0): LOOP UP "
+				    "detected (16 Gbps).\n";
+	run_with_log(&a, later, bw_capture, 4, NULL);
+	f = kind_of(&a, K_BW_CEILING);
+	ck_assert_ptr_nonnull(f);
+	ck_assert(f->heuristic);
+	analysis_free(&a);
+	/* the null shape with the link known: ~470 MiB/s of 8 KiB on a 16 Gb link is not a ceiling */
+	static const struct mcol oltp[] = {
+		{"Physical Disk Adapter(vmhba2)\\Commands/sec", mc_pulse, {20000, 60000, 50, 1000}},
+		{"Physical Disk Adapter(vmhba2)\\MBytes Read/sec", mc_pulse, {110, 330, 50, 1000}},
+		{"Physical Disk Adapter(vmhba2)\\MBytes Written/sec", mc_pulse, {50, 140, 50, 1000}},
+		{"Physical Disk Adapter(vmhba2)\\Average Driver MilliSec/Command", mc_wave, {0.5, 0.05, 7}},
+	};
+	run_with_log(&a, at16, oltp, 4, NULL);
+	ck_assert_ptr_null(kind_of(&a, K_BW_CEILING));
+	analysis_free(&a);
+}
+END_TEST
+
+/* Several logs (a rotated vmkernel.1.log, another host's log): each has its own line in the report's
+ * inputs with its own counts, and an event keeps the file it came from and its opcode. */
+START_TEST(each_log_counted_on_its_own)
+{
+	char dir[] = "/tmp/iopsy-vmklogs-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char p1[128], p2[128];
+	snprintf(p1, sizeof p1, "%s/vmkernel.log", dir);
+	snprintf(p2, sizeof p2, "%s/vmkernel.1.log", dir);
+	FILE *fp = fopen(p1, "w");
+	ck_assert_ptr_nonnull(fp);
+	fputs("2026-07-27T13:02:00.100Z cpu3:32800)ScsiDeviceIO: 4619: Cmd(0x45da1181e1c0) 0x28, CmdSN 0x8000006a "
+	      "from world 7998099 to dev \"naa.A\" failed H:0x0 D:0x28 P:0x0\n"
+	      "2026-07-27T13:02:00.500Z cpu3:32800)ScsiDeviceIO: 4619: Cmd(0x45da1181e1c0) 0x28, CmdSN 0x8000006b "
+	      "from world 7998099 to dev \"naa.A\" failed H:0x0 D:0x28 P:0x0\n"
+	      "2026-07-27T13:03:00.000Z cpu3:32800)ScsiDevice: 1234: Something new about device naa.A\n",
+	      fp);
+	fclose(fp);
+	fp = fopen(p2, "w");
+	ck_assert_ptr_nonnull(fp);
+	fputs("2026-07-26T09:00:00.100Z cpu3:32800)ScsiDeviceIO: 3463: Cmd(0x45a203a0a2c0) 0x89, CmdSN 0x2a from "
+	      "world 0 to dev \"naa.A\" failed H:0x5 D:0x0 P:0x0 Invalid sense data: 0x0 0x0 0x0.\n"
+	      "2026-07-26T09:00:01.000Z cpu12:2097741)qlnativefc: vmhba2(3b:0.0): LOOP UP detected (16 Gbps).\n",
+	      fp);
+	fclose(fp);
+	struct buf msgs;
+	buf_init(&msgs);
+	struct analysis a;
+	analysis_init(&a);
+	struct an_load how = {.sink = {.fn = diag_sink_buf, .ctx = &msgs}, .max_warnings = -1};
+	char p3[160];
+	snprintf(p3, sizeof p3, "%s/vmkernel.2.log", dir); /* not there: named all the same */
+	ck_assert_int_lt(analysis_load_input(&a, AN_IN_VMKLOG, p3, &how), 0);
+	ck_assert_int_eq(analysis_load_input(&a, AN_IN_VMKLOG, p1, &how), 0);
+	ck_assert_int_eq(analysis_load_input(&a, AN_IN_VMKLOG, p2, &how), 0);
+	ck_assert(a.have_vmk);
+	ck_assert_uint_eq(a.vmk.nfiles, 2);
+	ck_assert_int_eq(a.vmk.files[0].lines, 3);
+	ck_assert_int_eq(a.vmk.files[1].lines, 2);
+	ck_assert_int_eq(a.vmk.lines, 5);
+	ck_assert_uint_eq(a.vmk.n, 3);
+	ck_assert_int_eq(a.vmk.ev[0].file, 1); /* sorted by time: the older log's first */
+	ck_assert_int_eq(a.vmk.ev[0].opcode, 0x89);
+	ck_assert_int_eq(a.vmk.ev[1].file, 0);
+	ck_assert_uint_eq(a.vmk.nlinks, 1);
+	ck_assert_int_eq(a.vmk.links[0].file, 1);
+	static const struct mcol h[] = {
+		{"Physical Disk SCSI Device(naa.A)\\Commands/sec", mc_konst, {800}},
+		{"Physical Disk SCSI Device(naa.A)\\Average Driver MilliSec/Command", mc_konst, {1.0}},
+	};
+	run_host(&a, h, 2, NULL);
+	const struct input_said *in1 = NULL, *in2 = NULL, *in3 = NULL;
+	for (size_t i = 0; i < a.ninputs; i++) {
+		if (a.inputs[i].file && strcmp(a.inputs[i].file, p3) == 0)
+			in3 = &a.inputs[i];
+		if (a.inputs[i].file && strcmp(a.inputs[i].file, p1) == 0)
+			in1 = &a.inputs[i];
+		if (a.inputs[i].file && strcmp(a.inputs[i].file, p2) == 0)
+			in2 = &a.inputs[i];
+	}
+	ck_assert_ptr_nonnull(in1);
+	ck_assert_ptr_nonnull(in2);
+	ck_assert_ptr_nonnull(strstr(in1->text, "3 lines read, 2 events"));
+	ck_assert_ptr_nonnull(strstr(in1->text, "2 inside the host captures' time span used, 0 outside"));
+	ck_assert_ptr_nonnull(strstr(in1->text, "1 line naming a device or path of no family"));
+	ck_assert_ptr_nonnull(strstr(in1->text, "Something new"));
+	ck_assert_int_eq(in1->state, IN_APPLIED);
+	ck_assert_ptr_nonnull(strstr(in2->text, "2 lines read, 1 event"));
+	ck_assert_ptr_nonnull(strstr(in2->text, "0 inside the host captures' time span used, 1 outside"));
+	ck_assert_ptr_nonnull(strstr(in2->text, "vmhba2 at 16 Gbps (qlnativefc, line 2)"));
+	ck_assert_ptr_nonnull(strstr(in2->text, "no line naming a device or path was left unread"));
+	ck_assert_ptr_nonnull(in3);
+	ck_assert_int_eq(in3->state, IN_NOT_APPLIED);
+	ck_assert_ptr_nonnull(strstr(in3->text, "could not be read"));
+	analysis_free(&a);
+	buf_free(&msgs);
+	unlink(p1);
+	unlink(p2);
+	rmdir(dir);
+}
+END_TEST
+
 /* A slow Hyper-V host disk names what it holds: SQL01's SQL01_D.vhdx on Volume1 and the guest
  * disk mapped to it (hyperv-move-csv, before the move). */
 START_TEST(hyperv_disk_names_its_vhdx)
@@ -505,5 +676,7 @@ void beyond_tcases(Suite *s)
 	tcase_add_test(t, reservation_lines_of_the_log);
 	tcase_add_test(t, esxi78_log_families);
 	tcase_add_test(t, hyperv_disk_names_its_vhdx);
+	tcase_add_test(t, link_rate_read_from_the_log);
+	tcase_add_test(t, each_log_counted_on_its_own);
 	suite_add_tcase(s, t);
 }

@@ -31,6 +31,7 @@ void analysis_free(struct analysis *a)
 	free(a->sw);
 	free(a->shared);
 	free(a->inputs);
+	free(a->vmk_unread);
 	free(a->sql);
 	free(a->dbmap);
 	coverage_free(&a->cov);
@@ -895,34 +896,70 @@ static void verify_map(struct analysis *a)
 	free(drop);
 }
 
-/* vmkernel.log events outside the captures' time span (with the queue-full grouping gap as a
- * margin) say nothing about them: they are not used, and a note says how many. */
-/* What the report's inputs say of the log: lines read, events of the families read (used inside the
- * captures' span, not used outside it), and the lines naming a device or path of no family read,
- * with the first as an example — so a log iopsy cannot read never looks clean (issue 36). */
-static void vmklog_said(struct analysis *a, size_t used, size_t out, bool host)
+/* The adapter link-up lines of file fi ("; 2 adapter link-up lines: vmhba2 at 16 Gbps (line 3), ..."). */
+static const char *vmk_links_said(struct analysis *a, int fi)
 {
 	const struct vmk_log *l = &a->vmk;
-	const char *unk = l->unknown ? afmt(a, "; %ld line%s naming a device or path of no family iopsy reads (e.g. "
-					       "line %ld: \"%s\")", l->unknown, l->unknown == 1 ? "" : "s",
-					    l->unknown_line, l->unknown_example ? l->unknown_example : "")
+	struct buf b;
+	buf_init(&b);
+	size_t n = 0;
+	for (size_t i = 0; i < l->nlinks; i++) {
+		const struct vmk_link *k = &l->links[i];
+		if (k->file != fi)
+			continue;
+		if (n < 4)
+			buf_printf(&b, "%s%s%s%s at %g Gbps (%s, line %ld)", n ? ", " : "", k->host ? k->host : "",
+				   k->host ? " " : "", k->adapter, k->gbps, k->driver, k->line);
+		n++;
+	}
+	const char *r = n ? afmt(a, "; %zu adapter link-up line%s read as link speeds: %s%s", n, n == 1 ? "" : "s",
+				 b.data, n > 4 ? afmt(a, " and %zu more", n - 4) : "")
+			  : "";
+	buf_free(&b);
+	return r;
+}
+
+/* What the report's inputs say of each log given: lines read, events of the families read (used inside
+ * the captures' span, not used outside it), the adapters' link speeds, and the lines naming a device
+ * or path of no family read, with the first as an example — so a log iopsy cannot read never looks
+ * clean (issue 36). One record per file: a rotated log or another host's log has its own counts. */
+static void vmklog_said(struct analysis *a, int fi, size_t used, size_t out, bool host)
+{
+	const struct vmk_log *l = &a->vmk;
+	struct vmk_file one = {.lines = l->lines, .unknown = l->unknown, .unknown_line = l->unknown_line,
+			       .unknown_example = l->unknown_example};
+	const struct vmk_file *f = fi < (int)l->nfiles ? &l->files[fi] : &one;
+	const char *unk = f->unknown ? afmt(a, "; %ld line%s naming a device or path of no family iopsy reads (e.g. "
+					       "line %ld: \"%s\")", f->unknown, f->unknown == 1 ? "" : "s",
+					    f->unknown_line, f->unknown_example ? f->unknown_example : "")
 				     : "; no line naming a device or path was left unread";
-	input_said(a, "--vmkernel-log", a->opts.vmklog, 0, used ? IN_APPLIED : IN_NAMED_NOTHING,
-		   "%ld line%s read, %zu event%s of the families iopsy reads: %s%s", l->lines, l->lines == 1 ? "" : "s",
+	input_said(a, "--vmkernel-log", f->path ? f->path : a->opts.vmklog, 0,
+		   used || f->links ? IN_APPLIED : IN_NAMED_NOTHING,
+		   "%ld line%s read, %zu event%s of the families iopsy reads: %s%s%s", f->lines,
+		   f->lines == 1 ? "" : "s",
 		   used + out, used + out == 1 ? "" : "s",
 		   host ? afmt(a, "%zu inside the host captures' time span used, %zu outside it not used", used, out)
 			: "no host capture to place them in (the log stands on its own)",
-		   unk);
+		   vmk_links_said(a, fi), unk);
 }
 
+/* vmkernel.log events outside the captures' time span (with the queue-full grouping gap as a
+ * margin) say nothing about them: they are not used, and a note says how many, per file. */
 static void trim_vmklog(struct analysis *a)
 {
+	for (size_t i = 0; i < a->nvmk_unread; i++) {
+		int rc = a->vmk_unread[i].rc;
+		input_said(a, "--vmkernel-log", a->vmk_unread[i].path, 0, IN_NOT_APPLIED,
+			   "could not be read (%s; the error is on standard error): no line of it is in this analysis",
+			   rc == ERR_IO	      ? "it cannot be opened or read"
+			   : rc == ERR_FORMAT ? "its bytes are not a text log"
+			   : rc == ERR_NOMEM  ? "out of memory"
+					      : "an error");
+	}
 	if (!a->have_vmk)
 		return;
-	if (!a->vmk.n) {
-		vmklog_said(a, 0, 0, true);
-		return;
-	}
+	size_t nf = a->vmk.nfiles ? a->vmk.nfiles : 1;
+	size_t *used = xcalloc(nf, sizeof *used), *outs = xcalloc(nf, sizeof *outs);
 	int64_t t0 = INT64_MAX, t1 = INT64_MIN;
 	for (size_t i = 0; i < a->m.ncaps; i++) {
 		const struct capture *c = &a->m.caps[i];
@@ -931,30 +968,36 @@ static void trim_vmklog(struct analysis *a)
 		t0 = c->start < t0 ? c->start : t0;
 		t1 = c->end > t1 ? c->end : t1;
 	}
-	if (t0 == INT64_MAX) {
-		vmklog_said(a, a->vmk.n, 0, false); /* no host capture: the log stands on its own */
-		return;
-	}
+	bool host = t0 != INT64_MAX;
 	int64_t margin = (int64_t)(rule_value(&a->rules, R_QFULL_GAP_S) * 1000);
 	size_t o = 0, out = 0;
 	for (size_t i = 0; i < a->vmk.n; i++) {
 		const struct vmk_event *e = &a->vmk.ev[i];
-		if (e->t < t0 - margin || e->t > t1 + margin) {
+		size_t fi = e->file >= 0 && (size_t)e->file < nf ? (size_t)e->file : 0;
+		if (host && (e->t < t0 - margin || e->t > t1 + margin)) {
 			out++;
+			outs[fi]++;
 			continue;
 		}
+		used[fi]++;
 		a->vmk.ev[o++] = *e;
 	}
 	a->vmk.n = o;
 	a->vmk_outside = out;
-	if (out) {
-		char s[32], e[32];
-		time_format_iso(t0, false, s);
-		time_format_iso(t1, false, e);
-		note(a, a->opts.vmklog ? a->opts.vmklog : "vmkernel.log", 0, "%zu event%s outside the host captures' time span (%s .. %s) not used", out,
-		     out == 1 ? "" : "s", s, e);
+	for (size_t fi = 0; fi < nf; fi++) {
+		const char *path = fi < a->vmk.nfiles && a->vmk.files[fi].path ? a->vmk.files[fi].path : a->opts.vmklog;
+		if (outs[fi]) {
+			char s[32], e[32];
+			time_format_iso(t0, false, s);
+			time_format_iso(t1, false, e);
+			note(a, path ? path : "vmkernel.log", 0,
+			     "%zu event%s outside the host captures' time span (%s .. %s) not used", outs[fi],
+			     outs[fi] == 1 ? "" : "s", s, e);
+		}
+		vmklog_said(a, (int)fi, used[fi], outs[fi], host || !(used[fi] + outs[fi]));
 	}
-	vmklog_said(a, o, out, true);
+	free(used);
+	free(outs);
 }
 
 /* ---- ordering and verdict ---- */

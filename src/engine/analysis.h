@@ -125,6 +125,12 @@ struct analysis {
 	struct input_said *inputs;       /* in the order said (xrealloc'd) */
 	size_t ninputs, inputs_more;
 	struct arena arena;
+	struct vmk_unread {              /* a --vmkernel-log that could not be read: named in the inputs
+	                                  * all the same, so an unread log never looks clean (issue 36) */
+		const char *path;        /* arena */
+		int rc;                  /* its ERR_* */
+	} *vmk_unread;
+	size_t nvmk_unread;
 };
 
 void analysis_init(struct analysis *a);

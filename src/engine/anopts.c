@@ -161,6 +161,10 @@ int analysis_load_input(struct analysis *a, enum an_input in, const char *path, 
 			a->have_vmk = true;
 		else if (!a->have_vmk)
 			vmklog_free(&a->vmk);
+		if (rc < 0) {
+			a->vmk_unread = xrealloc(a->vmk_unread, (a->nvmk_unread + 1) * sizeof *a->vmk_unread);
+			a->vmk_unread[a->nvmk_unread++] = (struct vmk_unread){arena_strdup(&a->arena, path), rc};
+		}
 		diag_finish(&d);
 		break;
 	case AN_IN_PARTITIONS:
