@@ -777,10 +777,11 @@ const char view_app_css[] =
 	"eft;font-size:12px}\n#v-root .u-legend .u-series{white-space:nowrap}\n#v-preset{max-width:100%;font:"
 	"inherit}\n#v-iotree details{margin-left:10px}#v-iotree button{font:inherit;border:0;background:none;"
 	"color:#0969da;cursor:pointer;padding:0}\n/* an analysis report's Explore section: an explorer on pap"
-	"er shows nothing (the PDF leaves it out) */\n@media print{#explore{display:none}}\n";
+	"er shows nothing (the PDF leaves it out) */\n@media print{#explore,nav.toc a[href=\"#explore\"]{disp"
+	"lay:none}}\n";
 
 const char view_csp_script[] =
 	"'sha256-GcjUxq2Ikpp59K5J1vcWFWbf0Lo9FcxJXpdPeH63jx8=' "
 	"'sha256-MGWXMgrsML3lgbbmIJPL0dzylJ0mgj78hdAjwD0+r7E='";
 
-const char view_csp_style[] = "'sha256-GK/9+cUqcEtIOtmjNMfCFaNX6CBbj3E9BJJjWMHVKHw='";
+const char view_csp_style[] = "'sha256-p8TbHtox2eMbQaup0V4nAgL6oazHzfrsUL8Feuvdmpc='";

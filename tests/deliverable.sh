@@ -58,6 +58,12 @@ else
 	else
 		nok "PDF shows an absolute path: $(grep -m1 -e "$W" -e /tmp/ all.txt)"
 	fi
+	# the PDF keeps its fixed charts: no Explore section (issue 39), nor its entry in the contents
+	if ! grep -q -i -e "explore" -e "Reset zoom" -e "New chart" -e "log scale" all.txt; then
+		ok "PDF: no Explore section (the HTML's interactive charts)"
+	else
+		nok "PDF shows the Explore section: $(grep -m1 -i -e explore -e 'Reset zoom' -e 'New chart' all.txt)"
+	fi
 	# the table of contents (issue 25): on page 1, its entries links in the PDF, the headings bookmarks
 	if grep -q "Contents" p1.txt && grep -q "Evidence and charts" p1.txt && grep -q "Disks and LUNs" p1.txt &&
 		grep -q "Appendix" p1.txt && grep -aq "/Outlines" lsi.pdf && [ "$(grep -ao "/Dest" lsi.pdf | wc -l)" -ge 8 ]; then
