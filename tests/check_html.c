@@ -1007,6 +1007,69 @@ START_TEST(explore_section)
 }
 END_TEST
 
+/* The Explore section's series: every series keeps its entity's smallest and largest sample (the
+ * buckets' minimum and maximum, each a group's), also merged in groups to fit a small budget; the entities a
+ * finding names come first; the budget holds. */
+START_TEST(explore_series_keep_extremes)
+{
+	struct fixture fx;
+	fixture_load(&fx);
+	long budget = VIEW_EXPLORE_BUDGET;
+	for (int pass = 0; pass < 2; pass++) {
+		struct view_data v;
+		view_init(&v, budget);
+		view_from_analysis(&v, &fx.a);
+		ck_assert_uint_gt(v.ns, 0);
+		ck_assert_uint_gt(v.nf, 0);
+		ck_assert_uint_eq(v.dropped, 0);
+		size_t numbers = 0, checked = 0;
+		for (size_t i = 0; i < v.ns; i++) {
+			const struct view_series *s = &v.s[i];
+			const struct view_cap *c = &v.caps[s->cap];
+			/* 240 rows: every one at the default budget, groups of 3 at 80 buckets a series (a
+			 * group across the slow episode's start at row 20 holds two values) */
+			ck_assert_int_eq(c->w, pass ? 3 : 1);
+			const struct dstore *d = &fx.a.m.caps[0].ds;
+			for (size_t k = 0; k < c->nb; k++) {
+				double mn = NAN, mx = NAN;
+				for (size_t j = k * (size_t)c->w; j < (k + 1) * (size_t)c->w && j < d->nb; j++) {
+					mn = isnan(mn) ? ds_min(d, s->col, j) : fmin(mn, ds_min(d, s->col, j));
+					mx = isnan(mx) ? ds_max(d, s->col, j) : fmax(mx, ds_max(d, s->col, j));
+				}
+				ck_assert(isnan(mn) ? isnan(s->lo[k]) : s->lo[k] == mn);
+				ck_assert(isnan(mx) ? isnan(s->hi[k]) : s->hi[k] == mx);
+			}
+			numbers += 2 * c->nb;
+			double lo = INFINITY, hi = -INFINITY;
+			for (size_t k = 0; k < c->nb; k++) {
+				if (!isnan(s->lo[k]))
+					lo = fmin(lo, s->lo[k]);
+				if (!isnan(s->hi[k]))
+					hi = fmax(hi, s->hi[k]);
+			}
+			for (size_t e = 0; e < fx.a.m.nents; e++) {
+				const struct entity *en = &fx.a.m.ents[e];
+				for (int m = 0; m < M_COUNT && strcmp(en->name, s->entity) == 0; m++)
+					if (strcmp(metric_info[m].name, s->metric) == 0 && en->series[m] == (int)s->col) {
+						ck_assert_double_eq_tol(lo, entity_sk(en, m)->min, 1e-9);
+						ck_assert_double_eq_tol(hi, entity_sk(en, m)->max, 1e-9);
+						checked++;
+					}
+			}
+		}
+		ck_assert_uint_ge(checked, v.ns);
+		ck_assert_uint_le(numbers, (size_t)budget);
+		bool named = false; /* the first series are those of an entity a finding names */
+		for (size_t i = 0; i < fx.a.nf; i++)
+			named |= fx.a.f[i].entity && strcmp(fx.a.f[i].entity, v.s[0].entity) == 0;
+		ck_assert(named);
+		budget = 2L * 80 * (long)v.ns;
+		view_free(&v);
+	}
+	fixture_free(&fx);
+}
+END_TEST
+
 START_TEST(gnuplot_fails)
 {
 	struct fixture fx;
@@ -1509,6 +1572,7 @@ Suite *html_suite(void)
 	tcase_add_test(tr, svg_ids_unique_in_report);
 	tcase_add_test(tr, no_gnuplot);
 	tcase_add_test(tr, explore_section);
+	tcase_add_test(tr, explore_series_keep_extremes);
 	tcase_add_test(tr, title_is_the_documents);
 	tcase_add_test(tr, clock_offset_sign);
 	tcase_add_test(tr, gnuplot_fails);

@@ -433,7 +433,10 @@ void view_from_analysis(struct view_data *v, const struct analysis *a)
 				vc->bias_min = c->bias_min;
 				vcap[e->capture] = v->ncaps++;
 			}
-			explore_entity(v, e, vcap[e->capture], explore_layers[r].title, hosts);
+			const char *title = explore_layers[r].title;
+			if (model_hyperv(m, e->capture) && (e->layer == LAYER_VSCSI || e->layer == LAYER_DEVICE))
+				title = e->layer == LAYER_VSCSI ? "VHDX (Hyper-V host)" : "Host disk (Hyper-V host)";
+			explore_entity(v, e, vcap[e->capture], title, hosts);
 		}
 	}
 	plan_buckets(v);

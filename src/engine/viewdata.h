@@ -108,7 +108,9 @@ void view_add_analysis(struct view_data *v, const struct analysis *a);
  * metric each has that is not zero throughout (those are counted in v->flat), from its
  * capture's buckets (minimum and maximum kept) merged in groups to fit v->budget (series past it
  * dropped and counted), with a's findings and IO path (view_add_analysis). Object names are the
- * layers' ("Device / LUN"), counters the metrics' labels, instances the entities' names. */
+ * layers' ("Device / LUN"; a Hyper-V host's "VHDX (Hyper-V host)", "Host disk (Hyper-V host)"), counters
+ * the metrics' labels, instances the entities' names ("NAME @ HOST" when the captures are of several
+ * hosts). */
 void view_from_analysis(struct view_data *v, const struct analysis *a);
 
 #endif
