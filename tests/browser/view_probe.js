@@ -19,6 +19,17 @@
     over = last && last.querySelector('.u-over');
     say('charts', charts.length);
     say('series_in_chart', last ? last.querySelectorAll('.u-legend .u-series').length - 1 : 0);
+    /* the first chart's lines drawn: its canvas's opaque coloured pixels (axes and grid are grey,
+     * the findings' shading translucent) */
+    var cv = charts.length && charts[0].querySelector('canvas'), px = 0;
+    if (cv) {
+      var dt = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height).data;
+      for (var p = 0; p < dt.length; p += 4) {
+        var c = Math.max(dt[p], dt[p + 1], dt[p + 2]) - Math.min(dt[p], dt[p + 1], dt[p + 2]);
+        if (dt[p + 3] > 200 && c > 60) px++;
+      }
+    }
+    say('line_px', px);
     before = B.dataset.range;
     if (!over) return;
     r = over.getBoundingClientRect();
