@@ -336,6 +336,7 @@ static int explore_rank(const struct analysis *a, const struct entity *e, bool n
 /* Adds entity e's series (every metric with values) for capture index ci. */
 static void explore_entity(struct view_data *v, const struct entity *e, size_t ci, const char *object, bool hosts)
 {
+	v->s = xrealloc(v->s, (v->ns + M_COUNT) * sizeof *v->s); /* room for every metric */
 	for (int m = 0; m < M_COUNT; m++) {
 		const struct qsketch *q = entity_sk(e, m);
 		if (e->series[m] < 0 || !q->n)
@@ -344,7 +345,6 @@ static void explore_entity(struct view_data *v, const struct entity *e, size_t c
 			v->flat++;
 			continue;
 		}
-		v->s = xrealloc(v->s, (v->ns + 1) * sizeof *v->s);
 		struct view_series *s = &v->s[v->ns++];
 		memset(s, 0, sizeof *s);
 		s->cap = ci;
@@ -410,6 +410,9 @@ void view_from_analysis(struct view_data *v, const struct analysis *a)
 	for (size_t i = 0; i < a->nf; i++)
 		if (a->f[i].ent >= 0 && (size_t)a->f[i].ent < m->nents)
 			named[a->f[i].ent] = true;
+	int *rank = xmalloc((m->nents ? m->nents : 1) * sizeof *rank); /* once: a VM's looks at every entity */
+	for (size_t i = 0; i < m->nents; i++)
+		rank[i] = explore_rank(a, &m->ents[i], named[i]);
 	bool hosts = false;
 	for (size_t i = 1; i < m->ncaps && !hosts; i++)
 		hosts = m->caps[i].host && m->caps[0].host && strcmp(m->caps[i].host, m->caps[0].host) != 0;
@@ -417,7 +420,7 @@ void view_from_analysis(struct view_data *v, const struct analysis *a)
 	for (int pass = 0; pass <= (int)EXPLORE_NLAYERS; pass++) {
 		for (size_t i = 0; i < m->nents; i++) {
 			const struct entity *e = &m->ents[i];
-			int r = explore_rank(a, e, named[i]);
+			int r = rank[i];
 			if (r < 0 || (pass == 0) != named[i] || (pass > 0 && r != pass - 1))
 				continue;
 			const struct capture *c = &m->caps[e->capture];
@@ -443,6 +446,7 @@ void view_from_analysis(struct view_data *v, const struct analysis *a)
 	for (size_t i = 0; i < m->ncaps; i++)
 		if (vcap[i] != SIZE_MAX)
 			explore_fill(v, vcap[i], &m->caps[i]);
+	free(rank);
 	free(named);
 	free(vcap);
 	view_add_analysis(v, a);
