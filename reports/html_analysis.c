@@ -12,6 +12,8 @@
 #include <strings.h>
 
 #include "version.h"
+#include "view.h"
+#include "viewdata.h"
 
 /* Engine text (a finding's summary or advice) for the customer, escaped (doc_customer_text). */
 static void esc_words(struct buf *b, const char *s)
@@ -940,20 +942,72 @@ static void overview_charts(const struct analysis *a, const struct model *m, con
 	}
 }
 
+/* The Explore section's series into v (view_free it): not on paper (the PDF keeps its fixed
+ * charts), nor with --no-explore. Returns whether the report has the section. */
+static bool explore_data(const struct analysis *a, const struct html_opts *o, struct view_data *v)
+{
+	view_init(v, VIEW_EXPLORE_BUDGET);
+	if (o->print || a->opts.no_explore)
+		return false;
+	view_from_analysis(v, a);
+	return v->ns > 0;
+}
+
+/* The Explore section (when on) in the customer's zone, the report's; frees v. */
+static void explore_html(struct view_data *v, const struct ltime *lt, bool on, struct buf *out)
+{
+	if (on) {
+		struct view_page_opts vo = {.tz = lt->known ? &lt->z : NULL, .version = IOPSY_VERSION, .embed = true};
+		view_section(v, &vo, out);
+	}
+	view_free(v);
+}
+
+/* Removes the table of contents' entry id (an id, title pair) from the NULL-ended toc. */
+static void toc_drop(const char **toc, const char *id)
+{
+	size_t i = 0;
+	while (toc[i] && strcmp(toc[i], id) != 0)
+		i += 2;
+	for (; toc[i]; i += 2)
+		toc[i] = toc[i + 2], toc[i + 1] = toc[i + 2] ? toc[i + 3] : NULL;
+}
+
+/* The table of contents: the sections the report has (the Explore section, the inputs' section
+ * only when on). */
+static void analysis_toc(struct buf *out, bool explore, bool inputs)
+{
+	const char *toc[] = {"summary", "Summary", "verdict", "Verdict", "findings", "Findings", "stack", "IO stack",
+			     "details", "Evidence and charts", "entities", "Disks and LUNs", "explore", "Explore",
+			     "captures", "Captures", "inputs", "Inputs", "methodology", "Methodology", NULL};
+	if (!explore)
+		toc_drop(toc, "explore");
+	if (!inputs)
+		toc_drop(toc, "inputs");
+	toc_html(out, toc);
+}
+
 /* The document head and the page header: hosts, period, captures, the report's date. */
 static void head_html(struct buf *out, const struct html_opts *o, const struct model *m, const struct ltime *lt,
-		      int64_t t_first, int64_t t_last)
+		      int64_t t_first, int64_t t_last, bool explore)
 {
 	buf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		      "<meta name=\"generator\" content=\"iopsy " IOPSY_VERSION "\">\n"
-		      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n"
-		      "<title>");
+		      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+		      "style-src 'unsafe-inline'; img-src data:");
+	if (explore) { /* the Explore section's two scripts, by their hashes: no other script runs */
+		buf_adds(out, "; script-src ");
+		buf_adds(out, view_csp_script);
+	}
+	buf_adds(out, "\">\n<title>");
 	doc_title(out, o, "Storage performance analysis", m);
 	buf_adds(out, "</title>\n<style>\n");
 	buf_adds(out, css);
 	buf_adds(out, "</style>\n");
 	print_page_css(out, o, "Where does storage IO wait?");
+	if (explore)
+		view_style(out);
 	buf_adds(out, "</head>\n<body>\n");
 	{
 		struct buf meta;
@@ -1025,18 +1079,15 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 
 	struct ltime lt;
 	ltime_init(&lt, m, NULL);
+	struct view_data vd;
+	bool explore = explore_data(a, o, &vd);
 	/* head */
-	head_html(out, o, m, &lt, t_first, t_last);
+	head_html(out, o, m, &lt, t_first, t_last, explore);
 	struct doc rd;
 	doc_of_analysis_only(a, &lt, &rd,
 			     1u << DS_SUMMARY | 1u << DS_VERDICT | 1u << DS_COVERAGE | 1u << DS_FINDINGS |
 				 1u << DS_SQL | 1u << DS_INPUTS | 1u << DS_METHOD);
-	const char *toc[] = {"summary", "Summary", "verdict", "Verdict", "findings", "Findings", "stack", "IO stack",
-			     "details", "Evidence and charts", "entities", "Disks and LUNs", "captures", "Captures",
-			     "inputs", "Inputs", "methodology", "Methodology", NULL};
-	if (!rd.sec[DS_INPUTS].on)
-		toc[14] = "methodology", toc[15] = "Methodology", toc[16] = NULL;
-	toc_html(out, toc);
+	analysis_toc(out, explore, rd.sec[DS_INPUTS].on);
 	buf_adds(out, "<main class=\"wrap\">\n");
 	rd.links = true;
 	doc_html(&rd, DS_SUMMARY, out);
@@ -1103,6 +1154,8 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 
 	/* SQL Server while the storage waited */
 	doc_html(&rd, DS_SQL, out);
+
+	explore_html(&vd, &lt, explore, out);
 
 	if (o->extra_html)
 		buf_adds(out, o->extra_html);

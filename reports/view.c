@@ -185,7 +185,7 @@ void view_json(const struct view_data *v, const struct view_page_opts *o, struct
 	size_t kept = 0;
 	for (size_t i = 0; i < v->ns; i++)
 		kept += v->s[i].kept;
-	buf_adds(b, "{\"v\":1,\"tool\":");
+	buf_adds(b, o && o->embed ? "{\"v\":1,\"embed\":true,\"tool\":" : "{\"v\":1,\"tool\":");
 	jstr(b, o && o->version ? o->version : "");
 	buf_adds(b, ",\"tz\":{\"name\":");
 	jstr(b, zone);
@@ -198,23 +198,47 @@ void view_json(const struct view_data *v, const struct view_page_opts *o, struct
 	buf_adds(b, "}");
 }
 
-static const char page_body[] =
-	"<body>\n<header id=\"top\"><h1>iopsy view</h1><span id=\"sum\"></span></header>\n"
-	"<div id=\"msg\" hidden></div>\n"
-	"<div id=\"main\"><nav id=\"side\">\n"
-	"<input id=\"q\" type=\"search\" placeholder=\"regex over object\\counter(instance)\" spellcheck=\"false\">"
-	"<div id=\"qcount\"></div><div id=\"tree\"></div>\n"
-	"<div id=\"presets\" hidden><h2>Presets</h2><select id=\"preset\"></select> "
-	"<button id=\"gopreset\" type=\"button\">Show</button></div>\n"
-	"<h2>Findings</h2><div id=\"findings\"></div>\n"
-	"<div id=\"iop\" hidden><h2>IO path</h2><div id=\"iotree\"></div></div></nav>\n"
-	"<section id=\"pane\"><div id=\"bar\"><button id=\"newc\" type=\"button\">New chart</button>"
-	"<button id=\"reset\" type=\"button\">Reset zoom</button>"
-	"<label><input type=\"checkbox\" id=\"log\"> log scale</label>"
-	"<span id=\"readout\"></span></div>\n"
-	"<p id=\"hint\">Pick a counter in the tree (+ adds it to the active chart), or a finding. "
+/* The explorer: the counter tree and its search, the presets, the findings and the IO path on the
+ * side; the charts, their tools and the cursor readout beside them. Every id is prefixed "v-" (the
+ * script's $()), so the explorer can sit in a report whose own ids it must not take. */
+static const char explorer[] =
+	"<div id=\"v-msg\" hidden></div>\n"
+	"<div id=\"v-main\"><nav id=\"v-side\">\n"
+	"<input id=\"v-q\" type=\"search\" placeholder=\"regex over object\\counter(instance)\" spellcheck=\"false\">"
+	"<div id=\"v-qcount\"></div><div id=\"v-tree\"></div>\n"
+	"<div id=\"v-presets\" hidden><h2>Presets</h2><select id=\"v-preset\"></select> "
+	"<button id=\"v-gopreset\" type=\"button\">Show</button></div>\n"
+	"<h2>Findings</h2><div id=\"v-findings\"></div>\n"
+	"<div id=\"v-iop\" hidden><h2>IO path</h2><div id=\"v-iotree\"></div></div></nav>\n"
+	"<div id=\"v-pane\"><div id=\"v-bar\"><button id=\"v-newc\" type=\"button\">New chart</button>"
+	"<button id=\"v-reset\" type=\"button\">Reset zoom</button>"
+	"<label><input type=\"checkbox\" id=\"v-log\"> log scale</label>"
+	"<span id=\"v-readout\"></span></div>\n"
+	"<p id=\"v-hint\">Pick a counter in the tree (+ adds it to the active chart), or a finding. "
 	"Drag across a chart to zoom; every chart follows.</p>\n"
-	"<div id=\"charts\"></div></section></div>\n";
+	"<div id=\"v-charts\"></div></div></div>\n";
+
+/* The data element (id), then uPlot and the page's script. */
+static void data_and_scripts(const struct view_data *v, const struct view_page_opts *o, const char *id,
+			     struct buf *b)
+{
+	buf_printf(b, "<script type=\"application/json\" id=\"%s\">", id);
+	view_json(v, o, b);
+	buf_adds(b, "</script>\n<script>");
+	buf_adds(b, view_uplot_js);
+	buf_adds(b, "</script>\n<script>");
+	buf_adds(b, view_app_js);
+	buf_adds(b, "</script>\n");
+}
+
+void view_style(struct buf *b)
+{
+	buf_adds(b, "<style>");
+	buf_adds(b, view_uplot_css);
+	buf_addc(b, '\n');
+	buf_adds(b, view_app_css);
+	buf_adds(b, "</style>\n");
+}
 
 void view_page(const struct view_data *v, const struct view_page_opts *o, struct buf *b)
 {
@@ -225,17 +249,42 @@ void view_page(const struct view_data *v, const struct view_page_opts *o, struct
 	buf_adds(b, view_csp_style);
 	buf_adds(b, "; img-src data:; base-uri 'none'; form-action 'none'\">\n"
 		    "<meta name=\"viewport\" content=\"width=device-width\">\n"
-		    "<title>iopsy view</title>\n<style>");
-	buf_adds(b, view_uplot_css);
-	buf_addc(b, '\n');
-	buf_adds(b, view_app_css);
-	buf_adds(b, "</style></head>\n");
-	buf_adds(b, page_body);
-	buf_adds(b, "<script type=\"application/json\" id=\"iopsy-data\">");
-	view_json(v, o, b);
-	buf_adds(b, "</script>\n<script>");
-	buf_adds(b, view_uplot_js);
-	buf_adds(b, "</script>\n<script>");
-	buf_adds(b, view_app_js);
-	buf_adds(b, "</script>\n</body></html>\n");
+		    "<title>iopsy view</title>\n");
+	view_style(b);
+	buf_adds(b, "</head>\n<body class=\"vpage\">\n<div id=\"v-root\">\n"
+		    "<header id=\"v-top\"><h1>iopsy view</h1><span id=\"v-sum\"></span></header>\n");
+	buf_adds(b, explorer);
+	buf_adds(b, "</div>\n");
+	data_and_scripts(v, o, "iopsy-data", b);
+	buf_adds(b, "</body></html>\n");
+}
+
+void view_section(const struct view_data *v, const struct view_page_opts *o, struct buf *b)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < v->ns; i++)
+		kept += v->s[i].kept;
+	buf_adds(b, "<section id=\"explore\">\n<h2>Explore</h2>\n<p class=\"small muted\">");
+	long per = 1;
+	for (size_t i = 0; i < v->ncaps; i++)
+		if (v->caps[i].w > per)
+			per = v->caps[i].w;
+	buf_printf(b, "Every counter the analysis read for the entities it analysed (those its findings name, "
+		      "then the active disks, LUNs, adapters and paths, the VMs that own them and SQL Server): "
+		      "%zu series", kept);
+	if (per > 1)
+		buf_printf(b, ", each as at most %zu buckets of up to %ld samples that keep their minimum and "
+			      "maximum, so a short stall stays visible", v->buckets, per);
+	else
+		buf_adds(b, ", every sample");
+	if (v->flat)
+		buf_printf(b, " (%zu more were zero throughout and are left out)", v->flat);
+	buf_adds(b, ". The findings are shaded on the timeline. Pick a counter in the tree or a finding; drag "
+		    "across a chart to zoom. <code>iopsy view</code> on the captures shows any of their columns; "
+		    "<code>--no-explore</code> leaves this section out.</p>\n");
+	buf_adds(b, "<div id=\"v-root\">\n<p id=\"v-sum\" class=\"small muted\"></p>\n");
+	buf_adds(b, explorer);
+	buf_adds(b, "</div>\n");
+	data_and_scripts(v, o, "iopsy-view-data", b);
+	buf_adds(b, "</section>\n");
 }

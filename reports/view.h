@@ -19,10 +19,19 @@ extern const char view_csp_script[], view_csp_style[];
 struct view_page_opts {
 	const struct tz *tz;     /* the customer's zone (--tz), NULL: a perfmon header's bias, else UTC */
 	const char *version;     /* iopsy's, shown in the page */
+	bool embed;              /* the Explore section of an analysis report, not a page of its own */
 };
 
 /* Appends the page to out. */
 void view_page(const struct view_data *v, const struct view_page_opts *o, struct buf *out);
+/* The Explore section of an analysis report (html_analysis.c): the same explorer as the page, its
+ * ids prefixed "v-" like the page's, its data in <script type="application/json"
+ * id="iopsy-view-data"> (the report's own JSON keeps id="iopsy-data"), then the two scripts; the
+ * report's CSP must allow them (view_csp_script) and its head hold view_style(). Not for print:
+ * the PDF keeps its fixed charts. */
+void view_section(const struct view_data *v, const struct view_page_opts *o, struct buf *out);
+/* The explorer's style element (uPlot's CSS, then the page's), for a report's head. */
+void view_style(struct buf *out);
 /* Appends the page's JSON (the data element's text, '<' '>' '&' escaped) to out. */
 void view_json(const struct view_data *v, const struct view_page_opts *o, struct buf *out);
 

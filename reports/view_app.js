@@ -1,10 +1,12 @@
-/* view_app.js - the page of `iopsy view`: a counter tree with a regex search, stacked uPlot charts
- * on one synchronised time axis, the analysis's findings shaded on them. Names from captures are
- * set with textContent only; the data comes from the JSON element, parsed with JSON.parse. */
+/* view_app.js - the page of `iopsy view` and the Explore section of an analysis report: a counter
+ * tree with a regex search, stacked uPlot charts on one synchronised time axis, the analysis's
+ * findings shaded on them. Names from captures are set with textContent only; the data comes from
+ * the JSON element (iopsy-view-data in a report, whose iopsy-data is the analysis's own; iopsy-data
+ * in the page), parsed with JSON.parse. The explorer's ids all start with "v-" ($ adds it). */
 (function () {
   'use strict';
-  var D = JSON.parse(document.getElementById('iopsy-data').textContent);
-  var $ = function (id) { return document.getElementById(id); };
+  var D = JSON.parse((document.getElementById('iopsy-view-data') || document.getElementById('iopsy-data')).textContent);
+  var $ = function (id) { return document.getElementById('v-' + id); };
   var el = function (tag, cls, text) {
     var e = document.createElement(tag);
     if (cls) e.className = cls;
@@ -69,19 +71,29 @@
     return lo <= hi ? [lo, hi] : null;
   }
 
+  /* each severity's windows merged where they overlap, so several findings of one episode shade it
+   * once, not darker */
+  var SHADES = (function () {
+    var by = {}, out = [];
+    D.findings.forEach(function (f) { (by[f.sev] = by[f.sev] || []).push([Math.min(f.s, f.e), Math.max(f.s, f.e)]); });
+    Object.keys(by).forEach(function (sev) {
+      var iv = by[sev].sort(function (a, b) { return a[0] - b[0]; }), cur = null;
+      iv.forEach(function (w) {
+        if (cur && w[0] <= cur[1]) cur[1] = Math.max(cur[1], w[1]);
+        else { cur = [w[0], w[1]]; out.push({ s: cur, sev: sev }); }
+      });
+    });
+    return out;
+  })();
   function shade(u) {
-    if (!D.findings.length) return;
+    if (!SHADES.length) return;
     var ctx = u.ctx, top = u.bbox.top, h = u.bbox.height;
     ctx.save();
-    var done = {};
-    D.findings.forEach(function (f) {
-      var key = f.s + ',' + f.e + ',' + f.sev; /* several findings of one episode: shaded once */
-      if (done[key]) return;
-      done[key] = 1;
-      var a = u.valToPos(f.s, 'x', true), b = u.valToPos(f.e, 'x', true);
+    SHADES.forEach(function (w) {
+      var a = u.valToPos(w.s[0], 'x', true), b = u.valToPos(w.s[1], 'x', true);
       var l = Math.max(Math.min(a, b), u.bbox.left), r = Math.min(Math.max(a, b), u.bbox.left + u.bbox.width);
       if (r < l) return;
-      ctx.fillStyle = SEVCOL[f.sev] || SEVCOL.info;
+      ctx.fillStyle = SEVCOL[w.sev] || SEVCOL.info;
       ctx.fillRect(l, top, Math.max(r - l, 2), h);
     });
     ctx.restore();
@@ -286,6 +298,18 @@
       addSeries(pick(function (s) { return s.dev === l && s.k === 'Active Commands'; }), true);
     } });
   });
+  /* an analysis report's series (their metric keys, s.m, and entity, s.e): a LUN's IO stack */
+  if (!Object.keys(luns).length) {
+    var devs = {};
+    S.forEach(function (s) { if (s.m === 'davg_ms') devs[s.e] = 1; });
+    Object.keys(devs).sort().forEach(function (l) {
+      presets.push({ name: 'IO stack of ' + l, run: function () {
+        var lat = ['davg_ms', 'kavg_ms', 'gavg_ms', 'qavg_ms'], q = ['actv', 'qued', 'dqlen'];
+        addSeries(pick(function (s) { return s.e === l && lat.indexOf(s.m) >= 0; }), true);
+        addSeries(pick(function (s) { return s.e === l && q.indexOf(s.m) >= 0; }), true);
+      } });
+    });
+  }
   Object.keys(vms).sort().forEach(function (v) {
     presets.push({ name: 'CPU of VM ' + v, run: function () {
       var mine = function (s) { var p = s.i.split(':'); return s.o === 'Vcpu' && p[1] === v && /^vmx-vcpu-/.test(p[3] || ''); };
@@ -398,11 +422,14 @@
 
   var sum = D.caps.map(function (c) { return c.file + ' (' + c.format + ', ' + c.rows + ' rows)'; }).join(' + ');
   $('sum').textContent = sum + ' - ' + D.kept + ' series, times in ' + D.tz.name + ' and UTC';
-  document.title = 'iopsy view - ' + D.caps.map(function (c) { return c.file; }).join(', ');
+  if (!D.embed) document.title = 'iopsy view - ' + D.caps.map(function (c) { return c.file; }).join(', ');
   if (D.dropped) {
     $('msg').hidden = false;
-    $('msg').textContent = D.dropped + ' of ' + D.matched + ' matched series were dropped to fit the budget (' +
-      D.budget + ' numbers); narrow --match or raise --budget to see them.';
+    $('msg').textContent = D.dropped + ' of ' + D.matched + (D.embed
+      ? ' series were left out to fit the report (those of the entities its findings name come first); ' +
+        '"iopsy view" on the captures shows them.'
+      : ' matched series were dropped to fit the budget (' + D.budget + ' numbers); narrow --match or raise ' +
+        '--budget to see them.');
   }
   $('q').addEventListener('input', renderTree);
   $('newc').addEventListener('click', function () { newChart(); });

@@ -1,9 +1,10 @@
 #!/bin/sh
 # browser.sh — renders iopsy's HTML reports in a real browser (headless Chromium): the charts are
-# in the DOM and visible, the page does not overflow, nothing is logged on the console (the page
-# has no JavaScript, and its CSP would report any blocked fetch), hostile names from a capture stay
+# in the DOM and visible, the page does not overflow, nothing is logged on the console (its only
+# scripts are the Explore section's, and its CSP would report any blocked fetch or script), hostile names from a capture stay
 # text, the screenshot is not blank and the report prints to a multi-page PDF. `iopsy view`'s page
-# (section 4) runs a script: it is driven by tests/browser/view_probe.js with the CSP in force.
+# (section 4) runs a script: it is driven by tests/browser/view_probe.js with the CSP in force, and so is
+# the Explore section of analyze --html's report (section 5, on the report of section 1).
 # Usage: sh tests/browser.sh [IOPSY-BINARY]   (needs Debian's chromium package)
 BIN=${1:-./iopsy}
 SRCDIR=$(cd "$(dirname "$0")/.." && pwd)
@@ -290,7 +291,8 @@ else
 	nok "hostile names: report missing or names not escaped"
 fi
 r=$(probe evil "$W/evil/evil.html")
-if [ "$(field "$r" scripts)" = 1 ] && [ "$(field "$r" imgs)" = 0 ] && [ "$(field "$r" svgs_outside_charts)" = 0 ]; then
+# scripts: the analysis's JSON, and the Explore section's data, uPlot and explorer
+if [ "$(field "$r" scripts)" = 4 ] && [ "$(field "$r" imgs)" = 0 ] && [ "$(field "$r" svgs_outside_charts)" = 0 ]; then
 	ok "hostile names: no element injected into the DOM ($r)"
 else
 	nok "hostile names: injected elements: ${r:-no probe result}"
@@ -433,7 +435,7 @@ if [ -s "$W/sim/esxtop.csv" ] && "$BIN" view -q "$W/sim/esxtop.csv" "$W/sim/perf
 			[ "$share" = 0.25 ] && echo "$(field "$r" readout)" | grep -q '^20[0-9-]*_[0-9:]*_.*|_20[0-9-]*_[0-9:]*_UTC$' &&
 			[ "$(field "$r" nafter)" -gt "$(field "$r" nbefore)" ] && [ "$(field "$r" finding_series)" -ge 1 ] &&
 			[ "$(field "$r" evidence)" -ge 1 ] && [ "$(field "$r" preset_charts)" = 2 ] &&
-			[ "$(field "$r" iopaths)" -ge 1 ] && [ "$(field "$r" device_filter)" -ge 1 ]; then
+			[ "$(field "$r" iopaths)" -ge 1 ] && [ "$(field "$r" device_filter)" -ge 1 ] && [ "$(field "$r" line_px)" -ge 100 ]; then
 			ok "view: search, add, drag-zoom (range x$share), readout, a finding opens its evidence, a LUN preset two charts, the IO path tree filters ($r)"
 		else
 			nok "view: ${r:-no probe output}"
@@ -460,6 +462,28 @@ if [ -s "$W/evil/esxtop.csv" ] && (cd "$W/evil" && "$BIN" view -q esxtop.csv per
 	fi
 else
 	nok "view of hostile names: no page"
+fi
+
+# ---- 5. analyze --html's Explore section: the same explorer in the report of section 1, its CSP
+#         in force (its scripts allowed by their hashes), driven by the same probe ----
+if [ -s "$W/report.html" ] && grep -q '<section id="explore">' "$W/report.html"; then
+	r=$(view_probe "$W/report.html")
+	share=$(field "$r" range_share)
+	case $r in
+	console:*) nok "report's Explore section: the probe logged: $r" ;;
+	*)
+		if [ "$(field "$r" matched)" -gt 0 ] && [ "$(field "$r" leaf)" = 1 ] && [ "$(field "$r" series_in_chart)" -ge 1 ] &&
+			[ "$share" = 0.25 ] && echo "$(field "$r" readout)" | grep -q '_UTC$' &&
+			[ "$(field "$r" nafter)" -gt "$(field "$r" nbefore)" ] && [ "$(field "$r" evidence)" -ge 1 ] &&
+			[ "$(field "$r" preset_charts)" = 2 ] && [ "$(field "$r" iopaths)" -ge 1 ] && [ "$(field "$r" line_px)" -ge 100 ]; then
+			ok "report's Explore section: a line drawn, search, add, drag-zoom (x$share), readout, a finding opens its evidence, a LUN's IO stack ($r)"
+		else
+			nok "report's Explore section: ${r:-no probe output}"
+		fi
+		;;
+	esac
+else
+	nok "report's Explore section: not in analyze --html's report"
 fi
 
 # keep the pictures for a person to look at

@@ -317,6 +317,31 @@ END_TEST
 
 /* Issue 28 (low): 2026-02-29 is no day (it was read as 1 March); 2028-02-29 is one. A report key
  * given twice is warned; a title is bounded. */
+/* A flag row of the analysis option table as a manifest key (no-explore): yes/true/1 sets it,
+ * no/false/0 leaves it off, anything else is an error at the value that fails its set. */
+START_TEST(manifest_flag_key)
+{
+	put("f/caps/esx1.csv", esx);
+	put("f/m.ini", "[set a]\nfiles = caps/esx1.csv\nno-explore = yes\n[set b]\nfiles = caps/esx1.csv\n"
+		       "no-explore = No\n[set c]\nfiles = caps/esx1.csv\nno-explore = maybe\n[set d]\nfiles = caps/esx1.csv\n");
+	char m[160];
+	snprintf(m, sizeof m, "%s/f/m.ini", dir);
+	struct buf err;
+	buf_init(&err);
+	struct diag d = buf_diag(&err);
+	struct batch b;
+	ck_assert_int_eq(batch_discover(&b, m, &d), ERR_FORMAT);
+	ck_assert_uint_eq(b.nsets, 4);
+	ck_assert(b.sets[0].opts.av[0].ao.no_explore && !b.sets[0].discovery_error);
+	ck_assert(!b.sets[1].opts.av[0].ao.no_explore && !b.sets[1].discovery_error);
+	ck_assert_ptr_nonnull(strstr(err.data, "m.ini:9:14: error: no-explore = 'maybe': yes or no"));
+	ck_assert_ptr_nonnull(b.sets[2].discovery_error);
+	ck_assert(!b.sets[3].opts.av[0].ao.no_explore && !b.sets[3].discovery_error);
+	batch_free(&b);
+	buf_free(&err);
+}
+END_TEST
+
 START_TEST(manifest_no_such_date)
 {
 	put("d/caps/esx1.csv", esx);
@@ -1335,6 +1360,7 @@ Suite *batch_suite(void)
 	tcase_add_test(tc, discover_manifest_encodings_and_sections);
 	tcase_add_test(tc, set_keys_are_stable);
 	tcase_add_test(tc, manifest_no_such_date);
+	tcase_add_test(tc, manifest_flag_key);
 	tcase_add_test(tc, mail_headers);
 	tcase_add_test(tc, mime_structure);
 	tcase_add_test(tc, mime_streamed_from_files);

@@ -24,6 +24,7 @@
 #include "summary.h"
 #include "reporter.h"
 #include "suites.h"
+#include "view.h"
 
 Suite *html_suite(void);
 
@@ -556,23 +557,46 @@ END_TEST
 
 /* ---- the whole report ---- */
 
-/* Checks that the report is inert: the hostile names appear only escaped. */
+/* The text of the JSON element id (its '<' '>' checked away: none), or NULL when there is none;
+ * *end its end. */
+static const char *json_element(const char *html, const char *id, const char **end)
+{
+	char open[64];
+	snprintf(open, sizeof open, "id=\"%s\">", id);
+	const char *j = strstr(html, open);
+	if (!j)
+		return NULL;
+	j += strlen(open);
+	*end = strstr(j, "</script>");
+	ck_assert_ptr_nonnull(*end);
+	for (const char *p = j; p < *end; p++)
+		ck_assert_msg(*p != '<' && *p != '>', "markup character in the JSON element %s", id);
+	return j;
+}
+
+/* Checks that the report is inert: the hostile names appear only escaped. With the Explore
+ * section, its data element and two scripts (uPlot's and the explorer's, the vendored files) are
+ * the only other scripts, and the names in its data are escaped too. */
 static void assert_inert(const char *html, const char *dir)
 {
-	ck_assert_uint_eq(count(html, "<script"), 1);
-	ck_assert_uint_eq(count(html, "</script>"), 1);
+	const char *ve = NULL, *vj = json_element(html, "iopsy-view-data", &ve);
+	ck_assert_uint_eq(count(html, "<script"), vj ? 4 : 1);
+	ck_assert_uint_eq(count(html, "</script>"), vj ? 4 : 1);
+	if (vj) {
+		ck_assert_uint_eq(count(html, "<script>"), 2);
+		const char *s1 = strstr(html, "<script>") + 8, *s2 = strstr(s1, "<script>") + 8;
+		ck_assert(strncmp(s1, view_uplot_js, strlen(view_uplot_js)) == 0 && s1[strlen(view_uplot_js)] == '<');
+		ck_assert(strncmp(s2, view_app_js, strlen(view_app_js)) == 0 && s2[strlen(view_app_js)] == '<');
+		const char *n = strstr(vj, "D:\\u003c/SCRIPT\\u003e\\u003cIMG SRC=X");
+		ck_assert_msg(n && n < ve, "the hostile guest disk is not in the Explore data, escaped");
+	}
 	ck_assert_ptr_null(strstr(html, "<img"));
 	ck_assert_ptr_null(strstr(html, "<b>x</b>"));
 	ck_assert_ptr_nonnull(strstr(html, "EVIL&lt;/script&gt;&lt;b&gt;x&lt;/b&gt;&quot;&#39;`id`"));
 	ck_assert_ptr_nonnull(strstr(html, "D:&lt;/SCRIPT&gt;&lt;IMG SRC=X ONERROR=ALERT(1)&gt;&quot;&#39;`SYSTEM(&quot;TOUCH"));
 	/* the JSON element holds no markup character at all */
-	const char *j = strstr(html, "id=\"iopsy-data\">");
+	const char *e, *j = json_element(html, "iopsy-data", &e);
 	ck_assert_ptr_nonnull(j);
-	j += strlen("id=\"iopsy-data\">");
-	const char *e = strstr(j, "</script>");
-	ck_assert_ptr_nonnull(e);
-	for (const char *p = j; p < e; p++)
-		ck_assert_msg(*p != '<' && *p != '>', "markup character in the embedded JSON");
 	ck_assert(strncmp(j, "{\"schema_version\":3", 19) == 0);
 	ck_assert_ptr_nonnull(strstr(j, "EVIL\\u003c/script\\u003e"));
 	char pwned[128];
@@ -928,6 +952,120 @@ START_TEST(no_gnuplot)
 	ck_assert_ptr_nonnull(strstr(out.data, "chart-01.gp"));
 	buf_free(&out);
 	buf_free(&msg);
+	fixture_free(&fx);
+}
+END_TEST
+
+/* The Explore section: in the HTML file, the analysed entities' series with the findings, its two
+ * scripts allowed by their hashes and nothing else (no 'unsafe-inline' or eval for scripts); left
+ * out with --no-explore and on paper (the PDF's HTML), which then have no script and no
+ * script-src at all. */
+START_TEST(explore_section)
+{
+	struct fixture fx;
+	fixture_load(&fx);
+	struct html_opts o = {.gnuplot = "/nonexistent/gnuplot"};
+	struct html_result res;
+	struct buf out, msg;
+	buf_init(&out);
+	buf_init(&msg);
+	for (int k = 0; k < 3; k++) { /* the HTML file, --no-explore, the printed edition */
+		fx.a.opts.no_explore = k == 1;
+		o.print = k == 2;
+		buf_reset(&out);
+		ck_assert_int_eq(report_html_analysis(&fx.a, &o, &out, &res, DIAG_INTO(&msg)), 0);
+		const char *csp = strstr(out.data, "<meta http-equiv=\"Content-Security-Policy\" content=\"");
+		ck_assert_ptr_nonnull(csp);
+		char *pol = xstrndup(csp, (size_t)(strchr(csp + 60, '"') - csp));
+		ck_assert_msg(!strstr(pol, "unsafe-eval"), "%s", pol);
+		ck_assert_uint_eq(count(out.data, "Content-Security-Policy"), 1);
+		const char *ss = strstr(pol, "script-src ");
+		if (k == 0) {
+			ck_assert_ptr_nonnull(strstr(out.data, "<section id=\"explore\">\n<h2>Explore</h2>"));
+			ck_assert_ptr_nonnull(strstr(out.data, "<a href=\"#explore\">"));
+			ck_assert_msg(ss && strncmp(ss + 11, view_csp_script, strlen(view_csp_script)) == 0, "%s", pol);
+			ck_assert_ptr_null(strstr(ss, "unsafe"));
+			const char *e, *j = json_element(out.data, "iopsy-view-data", &e);
+			ck_assert_ptr_nonnull(j);
+			ck_assert(strncmp(j, "{\"v\":1,\"embed\":true,", 20) == 0);
+			ck_assert_ptr_nonnull(strstr(j, "\"series\":[{\"c\":0,\"o\":\"Guest disk\""));
+			const char *f = strstr(j, "\"findings\":[{");
+			ck_assert_msg(f && f < e, "no finding on the Explore section's timeline");
+			ck_assert_ptr_nonnull(strstr(out.data, view_uplot_css));
+		} else {
+			ck_assert_ptr_null(strstr(out.data, "explore\""));
+			ck_assert_ptr_null(strstr(out.data, "<script>"));
+			ck_assert_ptr_null(ss);
+			ck_assert_uint_eq(count(out.data, "<script"), 1); /* the analysis's JSON */
+			ck_assert_ptr_null(strstr(out.data, "u-legend"));
+		}
+		free(pol);
+	}
+	buf_free(&out);
+	buf_free(&msg);
+	fixture_free(&fx);
+}
+END_TEST
+
+/* The Explore section's series: every series keeps its entity's smallest and largest sample (the
+ * buckets' minimum and maximum, each a group's), also merged in groups to fit a small budget; the entities a
+ * finding names come first; the budget holds. */
+START_TEST(explore_series_keep_extremes)
+{
+	struct fixture fx;
+	fixture_load(&fx);
+	long budget = VIEW_EXPLORE_BUDGET;
+	for (int pass = 0; pass < 2; pass++) {
+		struct view_data v;
+		view_init(&v, budget);
+		view_from_analysis(&v, &fx.a);
+		ck_assert_uint_gt(v.ns, 0);
+		ck_assert_uint_gt(v.nf, 0);
+		ck_assert_uint_eq(v.dropped, 0);
+		size_t numbers = 0, checked = 0;
+		for (size_t i = 0; i < v.ns; i++) {
+			const struct view_series *s = &v.s[i];
+			const struct view_cap *c = &v.caps[s->cap];
+			/* 240 rows: every one at the default budget, groups of 3 at 80 buckets a series (a
+			 * group across the slow episode's start at row 20 holds two values) */
+			ck_assert_int_eq(c->w, pass ? 3 : 1);
+			const struct dstore *d = &fx.a.m.caps[0].ds;
+			for (size_t k = 0; k < c->nb; k++) {
+				double mn = NAN, mx = NAN;
+				for (size_t j = k * (size_t)c->w; j < (k + 1) * (size_t)c->w && j < d->nb; j++) {
+					mn = isnan(mn) ? ds_min(d, s->col, j) : fmin(mn, ds_min(d, s->col, j));
+					mx = isnan(mx) ? ds_max(d, s->col, j) : fmax(mx, ds_max(d, s->col, j));
+				}
+				ck_assert(isnan(mn) ? isnan(s->lo[k]) : s->lo[k] == mn);
+				ck_assert(isnan(mx) ? isnan(s->hi[k]) : s->hi[k] == mx);
+			}
+			numbers += 2 * c->nb;
+			double lo = INFINITY, hi = -INFINITY;
+			for (size_t k = 0; k < c->nb; k++) {
+				if (!isnan(s->lo[k]))
+					lo = fmin(lo, s->lo[k]);
+				if (!isnan(s->hi[k]))
+					hi = fmax(hi, s->hi[k]);
+			}
+			for (size_t e = 0; e < fx.a.m.nents; e++) {
+				const struct entity *en = &fx.a.m.ents[e];
+				for (int m = 0; m < M_COUNT && strcmp(en->name, s->entity) == 0; m++)
+					if (strcmp(metric_info[m].name, s->metric) == 0 && en->series[m] == (int)s->col) {
+						ck_assert_double_eq_tol(lo, entity_sk(en, m)->min, 1e-9);
+						ck_assert_double_eq_tol(hi, entity_sk(en, m)->max, 1e-9);
+						checked++;
+					}
+			}
+		}
+		ck_assert_uint_ge(checked, v.ns);
+		ck_assert_uint_le(numbers, (size_t)budget);
+		bool named = false; /* the first series are those of an entity a finding names */
+		for (size_t i = 0; i < fx.a.nf; i++)
+			named |= fx.a.f[i].entity && strcmp(fx.a.f[i].entity, v.s[0].entity) == 0;
+		ck_assert(named);
+		budget = 2L * 80 * (long)v.ns;
+		view_free(&v);
+	}
 	fixture_free(&fx);
 }
 END_TEST
@@ -1433,6 +1571,8 @@ Suite *html_suite(void)
 	tcase_add_test(tr, top_png_axis_as_svg);
 	tcase_add_test(tr, svg_ids_unique_in_report);
 	tcase_add_test(tr, no_gnuplot);
+	tcase_add_test(tr, explore_section);
+	tcase_add_test(tr, explore_series_keep_extremes);
 	tcase_add_test(tr, title_is_the_documents);
 	tcase_add_test(tr, clock_offset_sign);
 	tcase_add_test(tr, gnuplot_fails);

@@ -58,6 +58,12 @@ else
 	else
 		nok "PDF shows an absolute path: $(grep -m1 -e "$W" -e /tmp/ all.txt)"
 	fi
+	# the PDF keeps its fixed charts: no Explore section (issue 39), nor its entry in the contents
+	if ! grep -q -i -e "explore" -e "Reset zoom" -e "New chart" -e "log scale" all.txt; then
+		ok "PDF: no Explore section (the HTML's interactive charts)"
+	else
+		nok "PDF shows the Explore section: $(grep -m1 -i -e explore -e 'Reset zoom' -e 'New chart' all.txt)"
+	fi
 	# the table of contents (issue 25): on page 1, its entries links in the PDF, the headings bookmarks
 	if grep -q "Contents" p1.txt && grep -q "Evidence and charts" p1.txt && grep -q "Disks and LUNs" p1.txt &&
 		grep -q "Appendix" p1.txt && grep -aq "/Outlines" lsi.pdf && [ "$(grep -ao "/Dest" lsi.pdf | wc -l)" -ge 8 ]; then
@@ -287,6 +293,8 @@ else
 fi
 
 # ---- hostile text in the new fields ----
+# (the report's script elements: the analysis's JSON, and the Explore section's data, uPlot and
+# explorer, whose two inline scripts start their lines)
 EVIL='<script>alert(1)</script><img src=x onerror=alert(2)>"'"'"'`touch PWNED`$(touch PWNED)'
 cat >evil.svg <<'EOF'
 <svg xmlns="http://www.w3.org/2000/svg" width="40" height="20" onload="alert(4)"><script>alert(5)</script><rect width="40" height="20" fill="#1f3a5f"/></svg>
@@ -296,7 +304,8 @@ EOF
 rc=$?
 if [ $rc -eq 0 ] && ! grep -q '<script>alert' evil.html && ! grep -q '<img src=x' evil.html &&
 	grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' evil.html && [ ! -e PWNED ] &&
-	[ "$(grep -c '<script' evil.html)" = 1 ] && grep -q '<img class="logo" alt="" src="data:image/svg+xml;base64,' evil.html; then
+	[ "$(grep -c '<script' evil.html)" = 4 ] && [ "$(grep -c '<script>' evil.html)" = 2 ] &&
+	grep -q '<img class="logo" alt="" src="data:image/svg+xml;base64,' evil.html; then
 	ok "hostile title/customer/prepared-by escaped in HTML; the SVG logo only as an <img> data URI"
 else
 	nok "hostile fields in HTML (rc $rc): $(cat evil.err)"

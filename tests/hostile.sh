@@ -257,8 +257,13 @@ if run evil-extract 0 "" extract "$T/evil.csv" --match . -o "$T/evil-out.csv"; t
 fi
 if "$BIN" analyze --help 2>/dev/null | grep -q -e '--html'; then
 	if run evil-html 0 "" analyze --vmkernel-log "$T/evil-vmkernel.log" --html "$T/evil.html" --gnuplot-dir "$T/gp" "$T/evil.csv"; then
+		# the names are in the Explore section's data too: JSON (control bytes as \u escapes), read as text
+		vdata=$(sed -n 's/.*<script type="application\/json" id="iopsy-view-data">\(.*\)/\1/p' "$T/evil.html" | sed 's#</script>.*##')
 		if grep -q '<script>alert' "$T/evil.html" || has_byte "$T/evil.html" 015 || has_byte "$T/evil.html" 033; then
 			bad evil-html "HTML not inert"
+		elif ! printf '%s' "$vdata" | grep -qF '"i":"\u001b[2J\u001b]0;owned\u0007"' ||
+			! printf '%s' "$vdata" | grep -qF '"i":"naa.1'"'"'; system(\"touch PWNED\"); '"'"'`touch PWNED`"'; then
+			bad evil-html "the Explore section's data lacks the hostile name, escaped"
 		else ok evil-html "$info"; fi
 	fi
 fi
@@ -490,8 +495,9 @@ poke() {
 	NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ re) hit[i] = 1; print; next }
 	{ if (NR - 1 >= r0 && NR - 1 <= r1) for (i in hit) $i = "\"" val "\""; print }' "$1"
 }
-nan_in() { # FILES...: the reports that print nan or inf (as a word)
-	for f in "$@"; do grep -Eiwq -- '-?nan|-?inf|infinity' "$f" && echo "$f"; done
+nan_in() { # FILES...: the reports that print nan or inf (as a word); an HTML report's inline scripts
+	# (uPlot and the explorer of its Explore section: code, whose Infinity is no figure) are not read
+	for f in "$@"; do sed '/<script>/,/<\/script>/d' "$f" | grep -Eiwq -- '-?nan|-?inf|infinity' && echo "$f"; done
 }
 name=impossible-values
 if [ -z "${HOSTILE_ONLY:-}" ] || [ "$HOSTILE_ONLY" = "$name" ]; then

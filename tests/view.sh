@@ -3,7 +3,8 @@
 # element that JSON.parse reads, the vendored assets current), hostile names inert (no '<' of a
 # name outside the JSON, none inside it either: \u003c), the downsampling keeps a 4 s stall's
 # peak within --budget, dropped series said, and the CLI's conventions (exit codes, -o -, did
-# you mean). Usage: sh tests/view.sh [IOPSY-BINARY]   (needs python3)
+# you mean), and analyze --html's Explore section (its CSP, its data, --no-explore without it).
+# Usage: sh tests/view.sh [IOPSY-BINARY]   (needs python3)
 BIN=${1:-./iopsy}
 case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
 cd "$(dirname "$0")/.." || exit 2
@@ -116,6 +117,54 @@ awk 'BEGIN { printf "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\\\\\h\\\\LogicalDisk(D:)\\
 if "$BIN" view -q --no-analysis "$T/day.csv" -o "$T/day.html" 2>"$T/err" && f=$(page "$T/day.html") &&
 	echo "$f" | grep -q 'buckets=17280 per=1 '; then ok "a day at 5 s of one series: every sample kept"
 else nok "a day of one series: $f $(cat "$T/err")"; fi
+
+# ---- analyze --html: the Explore section, the same explorer in the report ----
+# report R.html RN.html: R's section (one CSP whose script-src is the two scripts' hashes, nothing
+# unsafe; the explorer's data escaped, its series and findings) and RN (--no-explore) = R without
+# the section, its style, its script-src and its entry in the contents, byte for byte
+report() {
+	python3 - "$@" <<'PYEOF'
+import base64, hashlib, json, re, sys
+p, pn = open(sys.argv[1], encoding='utf-8').read(), open(sys.argv[2], encoding='utf-8').read()
+csp = re.findall(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">', p)
+assert len(csp) == 1 and "default-src 'none'" in csp[0] and 'unsafe-eval' not in csp[0], csp
+ss = re.search(r"script-src ([^;]*)", csp[0]).group(1)
+assert 'unsafe' not in ss and 'http' not in ss, ss
+scripts = re.findall(r'<script>(.*?)</script>', p, re.S)
+assert len(scripts) == 2, len(scripts)
+for s in scripts:
+    h = "'sha256-" + base64.b64encode(hashlib.sha256(s.encode()).digest()).decode() + "'"
+    assert h in ss.split(), 'a script not allowed by its hash'
+assert len(ss.split()) == 2
+vd = re.findall(r'<script type="application/json" id="iopsy-view-data">(.*?)</script>', p, re.S)
+assert len(vd) == 1 and '<' not in vd[0] and len(re.findall(r'id="iopsy-data"', p)) == 1
+d = json.loads(vd[0])
+assert d['embed'] is True and d['series'] and d['findings'], 'no series or findings'
+for s in d['series']:
+    assert len(s['lo']) == len(d['caps'][s['c']]['t'])
+ev = sum(any(s.get('m') in f['ev'] and s.get('e') == f['ent'] for s in d['series']) for f in d['findings'])
+assert ev > 0, 'no finding has its evidence series'
+assert p.count('<section id="explore">') == 1 and '<a href="#explore">' in p
+cut = re.sub(r"; script-src [^;\"]*", '', p, count=1)
+cut = re.sub(r'<style>[^<]*#v-root[^<]*</style>\n', '', cut, count=1)
+cut = re.sub(r'<section id="explore">.*?</script>\n</section>\n', '', cut, count=1, flags=re.S)
+cut = re.sub(r'<a href="#explore">Explore</a>', '', cut, count=1)
+assert 'v-root' not in pn and '<script>' not in pn and 'script-src' not in pn
+if cut != pn:
+    import difflib
+    sys.exit('--no-explore is not the report without the section: ' +
+             ''.join(list(difflib.unified_diff(pn.splitlines(1), cut.splitlines(1)))[:12]))
+print('series=%d findings=%d evidence_linked=%d bytes=%d no_explore_bytes=%d' % (len(d['series']),
+      len(d['findings']), ev, len(p.encode()), len(pn.encode())))
+PYEOF
+}
+export SOURCE_DATE_EPOCH=1700000000
+if IOPSY_GNUPLOT=/nonexistent "$BIN" analyze -q "$S/esxtop.csv.gz" "$S/perfmon.csv.gz" --text /dev/null --html "$T/r.html" \
+	2>"$T/err" && IOPSY_GNUPLOT=/nonexistent "$BIN" analyze -q --no-explore "$S/esxtop.csv.gz" "$S/perfmon.csv.gz" \
+	--text /dev/null --html "$T/rn.html" 2>>"$T/err" && f=$(report "$T/r.html" "$T/rn.html"); then
+	ok "analyze --html: the Explore section, its scripts allowed by hash; --no-explore leaves the rest as it is: $f"
+else nok "analyze --html's Explore section: $f $(head -3 "$T/err")"; fi
+unset SOURCE_DATE_EPOCH
 
 # ---- the CLI's conventions ----
 code() { "$BIN" "$@" >"$T/out" 2>"$T/err"; echo $?; }

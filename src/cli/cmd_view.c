@@ -55,27 +55,6 @@ static const char *shown(int slot, const char *s)
 	return b[slot].data ? b[slot].data : "";
 }
 
-/* The IO path graph of the analysis as the page's second tree: each edge with how it is known. */
-static void add_links(struct view_data *v, const struct iopath *g)
-{
-	for (size_t i = 0; i < g->np; i++) {
-		const struct iop_path *p = &g->p[i];
-		view_add_link(v, p->adapter, p->p->name, "path", link_how_names[LINK_ID]);
-		if (p->dev && p->link.how != LINK_NONE)
-			view_add_link(v, p->p->name, p->dev->name, "device", link_how_names[p->link.how]);
-	}
-	for (size_t i = 0; i < g->nw; i++) {
-		const struct iop_world *w = &g->w[i];
-		if (w->dev && w->vm && w->vm_link.how != LINK_NONE)
-			view_add_link(v, w->dev->name, w->vm, "vm", link_how_names[w->vm_link.how]);
-	}
-	for (size_t i = 0; i < g->nvd; i++) {
-		const struct iop_vdisk *d = &g->vd[i];
-		if (d->dev && d->link.how != LINK_NONE)
-			view_add_link(v, d->dev->name, d->v->name, "vdisk", link_how_names[d->link.how]);
-	}
-}
-
 /* The analysis on the same captures: its findings as the page shades them, its IO path graph. */
 static void add_findings(struct view_data *v, char *const *paths, size_t n, const struct common_opts *co,
 			 const struct twin *tw)
@@ -92,21 +71,7 @@ static void add_findings(struct view_data *v, char *const *paths, size_t n, cons
 	analysis_set_opts(&a, &ao);
 	analysis_load_captures(&a, paths, n, &qco, NULL);
 	analysis_run(&a, &ao);
-	for (size_t i = 0; i < a.nf; i++) {
-		const struct finding *f = &a.f[i];
-		if (f->start <= 0 || f->end < f->start)
-			continue; /* no time to shade (a log's or a partition table's finding) */
-		const char *title = f->summary ? f->summary : kinds[f->kind].title;
-		const char *sev = severity_names[f->sev], *kind = kinds[f->kind].name;
-		struct view_finding *vf = view_add_finding(v, f->start, f->end, sev, kind, title, f->entity);
-		for (int k = 0; k < f->nev && k < 5; k++)
-			vf->ev[k] = metric_info[f->ev[k].metric].name;
-	}
-	add_links(v, &a.iop);
-	for (size_t i = 0; i < a.nmap; i++) { /* virtual disk → the guest disk on it */
-		const struct diskmap_entry *e = &a.map[i];
-		view_add_link(v, e->vdisk, e->guest_disk, "guest", link_how_names[e->automatic ? LINK_CORR : LINK_ID]);
-	}
+	view_add_analysis(v, &a);
 	analysis_free(&a);
 }
 

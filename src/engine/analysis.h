@@ -28,6 +28,7 @@ struct analyze_opts {
 	const char *clock_offset_from;   /* the option that gave it, for messages ("--after-clock-offset";
 	                                  * NULL: "--clock-offset") */
 	bool no_auto_offset;
+	bool no_explore;                 /* --no-explore: the HTML report has no Explore section */
 };
 
 /* What the captures said about an input the consultant gave (--map, --clock-offset, --partitions,

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define AO(f) (offsetof(struct an_values, ao) + offsetof(struct analyze_opts, f))
 #define AV(f) offsetof(struct an_values, f)
@@ -42,6 +43,10 @@ const struct anopt anopts[] = {
 	{.name = "to", .arg = "TIME", .type = ANT_TIME, .off = AV(win[1]),
 	 .flags = ANF_ANALYZE | ANF_COMPARE | ANF_SIDED | ANF_MANIFEST | ANF_MANIFEST_SIDED, .want = "a time",
 	 .help = "read only the rows up to this time (included), written as --from's"},
+	{.name = "no-explore", .type = ANT_FLAG, .off = AO(no_explore), .flags = ANF_ANALYZE | ANF_MANIFEST,
+	 .want = "yes or no",
+	 .help = "no Explore section in the HTML report (the analysed entities' series in an interactive chart, about "
+		 "1 MB); the PDF never has it"},
 	{0},
 };
 
@@ -75,8 +80,14 @@ int anopt_set(const struct anopt *o, const char *val, struct an_values *v, const
 		*(double *)(void *)(base + o->off) = x;
 		break;
 	}
-	case ANT_FLAG:
-		*(bool *)(void *)(base + o->off) = true;
+	case ANT_FLAG: /* an option has no value; a manifest's key says yes or no */
+		if (!val || !*val || strcasecmp(val, "yes") == 0 || strcasecmp(val, "true") == 0 ||
+		    strcmp(val, "1") == 0)
+			*(bool *)(void *)(base + o->off) = true;
+		else if (strcasecmp(val, "no") == 0 || strcasecmp(val, "false") == 0 || strcmp(val, "0") == 0)
+			*(bool *)(void *)(base + o->off) = false;
+		else
+			return ANOPT_BAD;
 		break;
 	case ANT_PATH:
 		*(const char **)(void *)(base + o->off) = val;

@@ -74,7 +74,8 @@ const struct anopt *anopt_find(const char *name, unsigned flags);
 #define ANOPT_MAX_ROWS 64     /* an_values.own has a bit per row */
 
 enum { ANOPT_BAD = -1, ANOPT_TOO_MANY = -2 };
-/* Sets row o's value from val (NULL for a flag) into v. Returns 0, ANOPT_BAD (val is not o->want;
+/* Sets row o's value from val (NULL for a flag, or a manifest's yes/true/1 or no/false/0 for it)
+ * into v. Returns 0, ANOPT_BAD (val is not o->want;
  * *why, when why is not NULL, says why: o->want, or the window parser's reason, static) or
  * ANOPT_TOO_MANY (an ANT_PATHS row given more than ANOPT_MAX_FILES times). val is borrowed for
  * path and time rows: it must outlive v. */

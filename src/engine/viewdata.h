@@ -68,6 +68,7 @@ struct view_data {
 	long budget;             /* numbers in the page (--budget) */
 	size_t buckets;          /* bucket capacity of a series (set by view_plan) */
 	size_t dropped;          /* series matched but left out to fit the budget */
+	size_t flat;             /* view_from_analysis: series left out for being zero throughout */
 	struct view_finding *f;
 	size_t nf;
 	struct view_link *l;
@@ -92,5 +93,24 @@ struct view_finding *view_add_finding(struct view_data *v, int64_t start, int64_
 
 /* Adds an edge (names copied; a NULL or empty name adds nothing). */
 void view_add_link(struct view_data *v, const char *from, const char *to, const char *kind, const char *how);
+
+struct analysis;
+/* The findings of analysis a that have a time (a log's or a partition table's have none), with
+ * the metrics of their evidence, and its IO path graph and disk map as edges. */
+void view_add_analysis(struct view_data *v, const struct analysis *a);
+
+/* The budget of an analysis report's Explore section (numbers over all its series): about 1 MB
+ * of JSON, so the report stays a file to mail. */
+#define VIEW_EXPLORE_BUDGET 200000L
+/* The Explore section of `analyze --html`: the series of the entities analysis a analysed (not
+ * outside the selection and not idle: the entities its findings name first, then the others layer
+ * by layer, guest disks to adapters, then the VMs with an active virtual disk and SQL Server), every
+ * metric each has that is not zero throughout (those are counted in v->flat), from its
+ * capture's buckets (minimum and maximum kept) merged in groups to fit v->budget (series past it
+ * dropped and counted), with a's findings and IO path (view_add_analysis). Object names are the
+ * layers' ("Device / LUN"; a Hyper-V host's "VHDX (Hyper-V host)", "Host disk (Hyper-V host)"), counters
+ * the metrics' labels, instances the entities' names ("NAME @ HOST" when the captures are of several
+ * hosts). */
+void view_from_analysis(struct view_data *v, const struct analysis *a);
 
 #endif
