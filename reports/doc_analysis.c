@@ -904,6 +904,7 @@ void doc_of_analysis_only(const struct analysis *a, const struct ltime *lt, stru
 	    [DS_CAPTURES] = captures_of, [DS_INPUTS] = inputs_of,      [DS_DISKMAP] = diskmap_sec,
 	    [DS_RULES] = rules_sec,      [DS_COVERAGE] = coverage_sec, [DS_IOPATH] = iopath_sec,
 	    [DS_SQL] = sql_sec,          [DS_ENTITIES] = entities_sec, [DS_METHOD] = method_sec,
+	    [DS_HIST] = doc_vhist_analysis,
 	};
 	doc_init(d, lt);
 	for (int s = 0; s < DS_COUNT; s++)
@@ -943,6 +944,7 @@ void doc_of_compare(const struct compare *c, const struct ltime *lt, struct doc 
 	captures_sec(&c->side[1], "after", d);
 	inputs_sec(&c->side[0], "before", d);
 	inputs_sec(&c->side[1], "after", d);
+	doc_vhist_compare(c, d);
 	compare_method_sec(c, d);
 	struct doc a;
 	doc_init(&a, lt);

@@ -881,8 +881,9 @@ void analysis_json_ex(const struct analysis *a, struct json *j, void (*extra)(vo
 		/* the sections the document model builds (doc.h): the inputs as records, the methodology as blocks */
 		inputs_json(a, j);
 		struct doc d;
-		doc_of_analysis_only(a, NULL, &d, 1u << DS_METHOD);
+		doc_of_analysis_only(a, NULL, &d, 1u << DS_METHOD | 1u << DS_HIST);
 		doc_json(&d, DS_METHOD, j);
+		doc_json(&d, DS_HIST, j);
 		doc_free(&d);
 	}
 	sql_json(a->sql, j);
@@ -1498,6 +1499,7 @@ void compare_json(const struct compare *c, struct json *j)
 			json_obj_end(j);
 		}
 		doc_json(&d, DS_METHOD, j);
+		doc_json(&d, DS_HIST, j);
 		doc_free(&d);
 	}
 	json_obj_end(j);

@@ -104,6 +104,7 @@ void analysis_text(const struct analysis *a, struct buf *out)
 	doc_text(&d, DS_FINDINGS, out);
 	doc_text(&d, DS_SQL, out);
 	doc_text(&d, DS_ENTITIES, out);
+	doc_text(&d, DS_HIST, out);
 	doc_text(&d, DS_METHOD, out);
 	doc_free(&d);
 }
@@ -701,6 +702,7 @@ void compare_text(const struct compare *c, struct buf *out)
 	loadbins_text(c, out);
 	findings_text(c, out);
 	only_text(c, out);
+	doc_text(&d, DS_HIST, out);
 	doc_text(&d, DS_INPUTS, out);
 	doc_text(&d, DS_METHOD, out);
 	doc_free(&d);

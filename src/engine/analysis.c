@@ -35,6 +35,7 @@ void analysis_free(struct analysis *a)
 	free(a->dbmap);
 	coverage_free(&a->cov);
 	iopath_free(&a->iop);
+	vhist_free(&a->hist);
 	model_free(&a->m);
 	free(a->f);
 	free(a->map);
@@ -1467,34 +1468,18 @@ static void check_vhdx_unit(struct analysis *a)
 	}
 }
 
-struct hist_say {
-	struct analysis *a;
-	const char *path;
-	struct hist_vm {
-		long gid;
-		char vm[128];
-		const char *cap;
-	} *vm;
-	size_t nvm;
+struct hist_vm {
+	long gid;
+	char vm[128];
+	const char *cap;
 };
-
-static void hist_say(void *ctx, long gid, const char *text)
-{
-	struct hist_say *h = ctx;
-	for (size_t i = 0; i < h->nvm; i++)
-		if (h->vm[i].gid == gid) {
-			input_said(h->a, "vscsiStats", h->path, 0, IN_AGREED,
-				   "VM %s (worldGroupID %ld is its Group Cpu id in %s: read from the identifiers); %s",
-				   h->vm[i].vm, gid, h->vm[i].cap, text);
-			return;
-		}
-	input_said(h->a, "vscsiStats", h->path, 0, IN_APPLIED, "%s", text);
-}
 
 /* The VMs' group ids the other captures name (esxtop Group Cpu(GID:VM)): the worldGroupID of a
  * vscsiStats disk is one of them. Their headers are read again (only when histograms were given). */
-static void hist_vms(struct analysis *a, struct hist_say *h, const struct common_opts *co)
+static struct hist_vm *hist_vms(struct analysis *a, const struct common_opts *co, size_t *nvm)
 {
+	struct hist_vm *vm = NULL;
+	*nvm = 0;
 	for (size_t i = 0; i < a->m.ncaps; i++) {
 		const struct capture *c = &a->m.caps[i];
 		const struct parser_ops *f = c->format && !c->failed ? parser_find(c->format) : NULL;
@@ -1502,31 +1487,32 @@ static void hist_vms(struct analysis *a, struct hist_say *h, const struct common
 		if (!f || !f->group_of || strcmp(c->path, "-") == 0 || input_open(&in, c->path, co) < 0)
 			continue;
 		long gid;
-		char vm[128];
+		char name[128];
 		for (size_t k = 0; k < reader_ncols(in.r); k++) {
-			if (!f->group_of(&reader_column(in.r, k)->path, &gid, vm, sizeof vm))
+			if (!f->group_of(&reader_column(in.r, k)->path, &gid, name, sizeof name))
 				continue;
 			bool dup = false;
-			for (size_t j = 0; j < h->nvm && !dup; j++)
-				dup = h->vm[j].gid == gid;
+			for (size_t j = 0; j < *nvm && !dup; j++)
+				dup = vm[j].gid == gid;
 			if (dup)
 				continue;
-			h->vm = xrealloc(h->vm, (h->nvm + 1) * sizeof *h->vm);
-			h->vm[h->nvm] = (struct hist_vm){.gid = gid, .cap = c->path};
-			snprintf(h->vm[h->nvm++].vm, sizeof h->vm[0].vm, "%s", vm);
+			vm = xrealloc(vm, (*nvm + 1) * sizeof *vm);
+			vm[*nvm] = (struct hist_vm){.gid = gid, .cap = c->path};
+			snprintf(vm[(*nvm)++].vm, sizeof vm[0].vm, "%s", name);
 		}
 		input_close(&in);
 	}
+	return vm;
 }
 
-/* The captures whose format carries histograms (vscsiStats): what they show, beside the findings,
- * with the VM the other captures name for the disk's worldGroupID. */
+/* The captures whose format carries histograms (vscsiStats), kept in a->hist for the reports: what
+ * they show, beside the findings, with the VM the other captures name for the disk's worldGroupID. */
 static void histogram_evidence(struct analysis *a)
 {
 	struct common_opts co;
 	common_opts_init(&co);
 	co.quiet = true;
-	struct hist_say h = {a, NULL, NULL, 0};
+	vhist_free(&a->hist);
 	bool any = false;
 	for (size_t i = 0; i < a->m.ncaps && !any; i++) {
 		const struct parser_ops *f = a->m.caps[i].format ? parser_find(a->m.caps[i].format) : NULL;
@@ -1534,15 +1520,43 @@ static void histogram_evidence(struct analysis *a)
 	}
 	if (!any)
 		return;
-	hist_vms(a, &h, &co);
+	size_t nvm;
+	struct hist_vm *vm = hist_vms(a, &co, &nvm);
+	struct buf b;
+	buf_init(&b);
 	for (size_t i = 0; i < a->m.ncaps; i++) {
 		const struct capture *c = &a->m.caps[i];
 		const struct parser_ops *f = c->format && !c->failed ? parser_find(c->format) : NULL;
-		h.path = c->path;
-		if (f && f->histograms)
-			vhist_read(c->path, &co, hist_say, &h);
+		if (!f || !f->histograms)
+			continue;
+		if (strcmp(c->path, "-") == 0) {
+			input_said(a, "vscsiStats", c->path, 0, IN_APPLIED, "histograms read from stdin are not assessed "
+				   "(stdin is read once, as a capture): give the file's name");
+			continue;
+		}
+		size_t first = a->hist.n;
+		if (vhist_load(c->path, &co, &a->hist) < 0)
+			continue;
+		for (size_t k = first; k < a->hist.n; k++) {
+			struct vh_disk *d = &a->hist.d[k];
+			const struct hist_vm *v = NULL;
+			for (size_t j = 0; j < nvm && !v; j++)
+				v = vm[j].gid == d->gid ? &vm[j] : NULL;
+			buf_reset(&b);
+			vhist_sentence(d, &b);
+			if (!v) {
+				input_said(a, "vscsiStats", c->path, 0, IN_APPLIED, "%s", b.data);
+				continue;
+			}
+			snprintf(d->vm, sizeof d->vm, "%s", v->vm);
+			d->vm_cap = v->cap;
+			input_said(a, "vscsiStats", c->path, 0, IN_AGREED,
+				   "VM %s (worldGroupID %ld is its Group Cpu id in %s: read from the identifiers); %s", v->vm,
+				   d->gid, v->cap, b.data);
+		}
 	}
-	free(h.vm);
+	buf_free(&b);
+	free(vm);
 }
 
 void analysis_run(struct analysis *a, const struct analyze_opts *o)
