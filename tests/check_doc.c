@@ -26,11 +26,12 @@ static char *path_of(const char *rel)
 
 /* The LSI sample with every input given: a map with one line that names no disk of the
  * captures, a clock offset the IOPS contradict, the site rules. The analysis borrows the file
- * names: keep[0..2] are freed by the caller after analysis_free. */
+ * names: keep[0..3] are freed by the caller after analysis_free. */
 static void rich_analysis(struct analysis *a, char *mapfile, char **keep)
 {
 	char *e = path_of("samples/lsi-guest-queue-cap/esxtop.csv.gz"), *g = path_of("samples/lsi-guest-queue-cap/perfmon.csv.gz");
 	char *rf = path_of("tests/inputs/analyze/site.rules");
+	char *vs = path_of("tests/data/vscsistats/helper-sample.csv"); /* the histograms section */
 	struct common_opts co;
 	common_opts_init(&co);
 	co.quiet = true;
@@ -41,6 +42,7 @@ static void rich_analysis(struct analysis *a, char *mapfile, char **keep)
 	ck_assert_int_eq(rules_load(&a->rules, rf, &dg), 0);
 	ck_assert_int_eq(model_add_capture(&a->m, e, &co), 0);
 	ck_assert_int_eq(model_add_capture(&a->m, g, &co), 0);
+	ck_assert_int_eq(model_add_capture(&a->m, vs, &co), 0);
 	int fd = mkstemp(mapfile);
 	ck_assert_int_ge(fd, 0);
 	const char *map = "SQL01\\C: = SQL01:scsi0:0\nSQL01\\D: = SQL01:scsi0:1\nSQL01\\E: = SQL01:scsi0:2\n"
@@ -62,6 +64,7 @@ static void rich_analysis(struct analysis *a, char *mapfile, char **keep)
 	keep[0] = e;
 	keep[1] = g;
 	keep[2] = rf;
+	keep[3] = vs;
 }
 
 /* The workbook's XML parts, concatenated (unzip -p). */
@@ -130,7 +133,7 @@ START_TEST(every_section_in_every_writer)
 	setenv("IOPSY_GNUPLOT", "/nonexistent/gnuplot", 1);
 	struct analysis a;
 	char mapfile[] = "/tmp/iopsy-doc-map-XXXXXX";
-	char *keep[3];
+	char *keep[4];
 	rich_analysis(&a, mapfile, keep);
 	int checked = 0;
 	for (size_t w = 0; reporters[w]; w++) {
@@ -151,7 +154,7 @@ START_TEST(every_section_in_every_writer)
 	}
 	ck_assert_int_ge(checked, 5);
 	analysis_free(&a);
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < 4; k++)
 		free(keep[k]);
 	unlink(mapfile);
 }
@@ -163,7 +166,7 @@ START_TEST(inputs_said_in_the_report)
 {
 	struct analysis a;
 	char mapfile[] = "/tmp/iopsy-doc-map-XXXXXX";
-	char *keep[3];
+	char *keep[4];
 	rich_analysis(&a, mapfile, keep);
 	bool line5 = false, twice = false, whole = false, clock = false, rules = false;
 	for (size_t i = 0; i < a.ninputs; i++) {
@@ -192,7 +195,7 @@ START_TEST(inputs_said_in_the_report)
 	buf_free(&t);
 	doc_free(&d);
 	analysis_free(&a);
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < 4; k++)
 		free(keep[k]);
 	unlink(mapfile);
 }
@@ -264,11 +267,16 @@ START_TEST(compare_sections_in_every_writer)
 		o.ao[s].clock_offset_given = true;
 		o.ao[s].clock_offset_s = 90;
 	}
+	/* each side's vscsiStats: the histograms section (issue 40) */
+	char *vs[2] = {path_of("tests/inputs/compare/migration/before/vscsistats.csv"),
+		       path_of("tests/inputs/compare/migration/after/vscsistats.csv")};
+	for (int s = 0; s < 2; s++)
+		ck_assert_int_eq(compare_add_capture(&c, (enum cmp_side)s, vs[s], &co), 0);
 	struct buf warn;
 	buf_init(&warn);
 	compare_run(&c, &o, DIAG_INTO(&warn));
 	buf_free(&warn);
-	static const enum doc_sec secs[] = {DS_SUMMARY, DS_VERDICT, DS_CAPTURES, DS_INPUTS, DS_METHOD};
+	static const enum doc_sec secs[] = {DS_SUMMARY, DS_VERDICT, DS_CAPTURES, DS_INPUTS, DS_METHOD, DS_HIST};
 	int checked = 0;
 	for (size_t w = 0; reporters[w]; w++) {
 		const struct reporter *r = reporters[w];
@@ -294,6 +302,8 @@ START_TEST(compare_sections_in_every_writer)
 	compare_free(&c);
 	for (int i = 0; i < 4; i++)
 		free(paths[i]);
+	free(vs[0]);
+	free(vs[1]);
 }
 END_TEST
 
@@ -306,7 +316,7 @@ START_TEST(customer_text_only)
 	setenv("IOPSY_GNUPLOT", "/nonexistent/gnuplot", 1);
 	struct analysis a;
 	char mapfile[] = "/tmp/iopsy-doc-map-XXXXXX";
-	char *keep[3];
+	char *keep[4];
 	rich_analysis(&a, mapfile, keep);
 	for (int print = 0; print < 2; print++) {
 		struct report_opts o;
@@ -342,7 +352,7 @@ START_TEST(customer_text_only)
 		buf_free(&out);
 	}
 	analysis_free(&a);
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < 4; k++)
 		free(keep[k]);
 	unlink(mapfile);
 }
@@ -356,7 +366,7 @@ START_TEST(workbook_for_a_consultant)
 	setenv("IOPSY_GNUPLOT", "/nonexistent/gnuplot", 1);
 	struct analysis a;
 	char mapfile[] = "/tmp/iopsy-doc-map-XXXXXX";
-	char *keep[3];
+	char *keep[4];
 	rich_analysis(&a, mapfile, keep);
 	struct report_opts o;
 	report_opts_init(&o);
@@ -380,7 +390,7 @@ START_TEST(workbook_for_a_consultant)
 	free(x);
 	buf_free(&out);
 	analysis_free(&a);
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < 4; k++)
 		free(keep[k]);
 	unlink(mapfile);
 }

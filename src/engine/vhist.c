@@ -117,9 +117,16 @@ void vhist_sentence(const struct vh_disk *d, struct buf *b)
 		buf_printf(b, "; latency: %.0f IOs, max %.1f ms, above 5 ms %.1f%%, above 15 ms %.1f%%, above 30 ms "
 			   "%.1f%%, above 50 ms %.1f%%", l->count, l->max / 1000, 100 * vhist_above(l, 5000),
 			   100 * vhist_above(l, 15000), 100 * vhist_above(l, 30000), 100 * vhist_above(l, 50000));
-	if (z->count > 0)
+	if (z->count > 0) {
+		double big = vhist_above(z, 65536), small = 1 - vhist_above(z, 8192);
 		buf_printf(b, "; IO sizes: %.1f%% of %.0f IOs 4 KiB or less, %.1f%% above 64 KiB",
-			   100 * (1 - vhist_above(z, 4096)), z->count, 100 * vhist_above(z, 65536));
+			   100 * (1 - vhist_above(z, 4096)), z->count, 100 * big);
+		if (big >= 0.5)
+			buf_adds(b, " (mostly large IOs, as a backup or a scan issues them: latency grows with the size, "
+				    "the rules judge IOs above 64 KiB by their own band)");
+		else if (small >= 0.8)
+			buf_adds(b, " (mostly IOs of 8 KiB or less, as OLTP issues them)");
+	}
 	buf_printf(b, ". A histogram has no time axis: it cannot show when these IOs came, whether the slow "
 		   "ones came together, or the esxtop/perfmon time they match");
 }
