@@ -129,8 +129,12 @@ static void vd_text(struct compare *c, struct cmp_vdisk *v)
 	int s1 = v->d[1] ? 1 : 0;
 	vd_name(v, &t);
 	if (!v->d[0] || !v->d[1]) {
-		buf_printf(&t, ": histograms %s only, not compared (the %s side's vscsiStats has no disk "
-			   "%s of this VM)", cmp_side_names[s1], cmp_side_names[!s1], v->d[s1]->target);
+		if (c->side[!s1].hist.n)
+			buf_printf(&t, ": histograms %s only, not compared (the %s side's vscsiStats has no disk %s of "
+				   "this VM)", cmp_side_names[s1], cmp_side_names[!s1], v->d[s1]->target);
+		else
+			buf_printf(&t, ": histograms %s only, not compared (the %s side has no vscsiStats)",
+				   cmp_side_names[s1], cmp_side_names[!s1]);
 		v->text = arena_strdup(&c->arena, t.data);
 		buf_free(&t);
 		return;

@@ -184,8 +184,9 @@ void coverage_build(const struct cov_in *in, struct coverage *c)
 	bool hv_host = false, hv_only = false, vmw_host = false; /* Hyper-V host captures only */
 	for (size_t i = 0; i < m->ncaps; i++) {
 		const struct capture *cp = &m->caps[i];
-		if (cp->failed || !cp->format)
-			continue;
+		const struct parser_ops *fo = cp->format ? parser_find(cp->format) : NULL;
+		if (cp->failed || !cp->format || (fo && fo->histograms))
+			continue; /* histograms (vscsiStats) have no time series: the analysis says them beside */
 		bool longer = !too_short(cp, r);
 		if (cp->role == ROLE_GUEST) {
 			guest_cap = true;
