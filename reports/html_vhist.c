@@ -62,10 +62,14 @@ struct hist_ctx {
 static int hist_fig(void *ctx, const struct doc_block *t, struct buf *out)
 {
 	struct hist_ctx *h = ctx;
+	if (!h->draw)
+		return -1;
+	if (h->drawn >= VHIST_MAX_CHARTS)
+		return 1;
 	struct chart c;
-	if (!h->draw || h->drawn >= VHIST_MAX_CHARTS || !vhist_chart_of(t, &c)) {
+	if (!vhist_chart_of(t, &c)) {
 		chart_free(&c);
-		return h->draw && h->drawn >= VHIST_MAX_CHARTS ? 1 : -1;
+		return -1;
 	}
 	h->drawn++;
 	struct buf cap;

@@ -1559,6 +1559,35 @@ static void histogram_evidence(struct analysis *a)
 	free(vm);
 }
 
+/* The verdict's word on the histograms: each virtual disk whose outstanding IOs are piled at the LSI
+ * Logic per-disk limit (the cap seen from the VM's side, whatever the perfmon shows), and, when
+ * they are the only input, that they were read. */
+static void histogram_verdict(struct analysis *a)
+{
+	struct buf t;
+	buf_init(&t);
+	for (size_t i = 0; i < a->hist.n; i++) {
+		const struct vh_disk *d = &a->hist.d[i];
+		double lo, at = vhist_in_bucket(&d->h[VH_OIO], VH_LSI_PER_DISK, &lo);
+		if (vhist_cap_state(&d->h[VH_OIO]) != 0)
+			continue;
+		buf_adds(&t, " vscsiStats: ");
+		vhist_disk_name(d, &t);
+		buf_printf(&t, "'s outstanding IOs are piled at %d with none above (%.1f%% of its IOs issued with %.0f-%d "
+			   "in flight): the LSI Logic per-disk cap, seen as the VM issued them (a histogram has no time "
+			   "axis: not when).", VH_LSI_PER_DISK, 100 * at, lo, VH_LSI_PER_DISK);
+	}
+	bool rows = false;
+	for (size_t i = 0; i < a->m.ncaps; i++)
+		rows |= a->m.caps[i].rows > 0;
+	if (!rows && a->hist.n)
+		buf_printf(&t, " vscsiStats histograms of %zu virtual disk%s were read: what they show is said with them "
+			   "(the virtual disk histograms).", a->hist.n, a->hist.n == 1 ? "" : "s");
+	if (t.len)
+		a->verdict = afmt(a, "%s%s", a->verdict ? a->verdict : "", t.data);
+	buf_free(&t);
+}
+
 void analysis_run(struct analysis *a, const struct analyze_opts *o)
 {
 	a->opts = *o;
@@ -1667,6 +1696,7 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 		for (size_t k = 0; k < in->nsym; k++)
 			a->verdict = afmt(a, "%s SQL Server (%s, %s): %s", a->verdict, in->host, in->label, in->sym[k].text);
 	}
+	histogram_verdict(a);
 }
 
 const char *display_path(const char *p, bool base_only, const char *cwd)
