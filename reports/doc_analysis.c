@@ -328,7 +328,11 @@ void doc_captures(struct doc *d, const struct analysis *a, const char *side)
 		else
 			doc_cell_none(t);
 		buf_reset(&k);
-		clock_sentence(c, &k);
+		const struct parser_ops *fo = parser_find(c->format);
+		if (fo && fo->histograms) /* its rows are snapshots: the times above are no clock */
+			buf_adds(&k, "histograms, no time axis: the times are not a clock");
+		else
+			clock_sentence(c, &k);
 		doc_cell_text(t, k.data ? k.data : "");
 	}
 	buf_free(&k);

@@ -204,6 +204,9 @@ static void captures_text(const struct model *m, const char *side, struct buf *o
 		buf_printf(out, ", %s .. %s", s, e);
 		ltime_span_note(out, &lt, c->start + c->clock_offset_ms, c->end + c->clock_offset_ms, "..");
 		buf_printf(out, ", %g s interval, %ld rows", c->interval_s, c->rows);
+		const struct parser_ops *fo = parser_find(c->format);
+		if (fo && fo->histograms)
+			buf_adds(out, ", histograms, no time axis: the times are not a clock");
 		if (c->warnings)
 			buf_printf(out, ", %ld warning%s", c->warnings, c->warnings == 1 ? "" : "s");
 		buf_addc(out, '\n');
