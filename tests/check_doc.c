@@ -11,6 +11,7 @@
 #include "analysis.h"
 #include "compare.h"
 #include "doc.h"
+#include "html_vhist.h"
 #include "maps.h"
 #include "reporter.h"
 #include "suites.h"
@@ -482,6 +483,50 @@ START_TEST(chart_nits)
 }
 END_TEST
 
+/* A histogram's VM name (from esxtop's Group Cpu: a capture's text) stays text: escaped in the HTML
+ * caption, never in the gnuplot script, whose x labels are made from the bucket limits. */
+START_TEST(histogram_names_stay_text)
+{
+	struct analysis a;
+	analysis_init(&a);
+	a.hist.d = xcalloc(1, sizeof *a.hist.d);
+	a.hist.n = 1;
+	struct vh_disk *x = &a.hist.d[0];
+	snprintf(x->vm, sizeof x->vm, "SQL<img src=x onerror=alert(1)>'; system(\"touch /tmp/pwn\")");
+	snprintf(x->disk, sizeof x->disk, "5:scsi0:1");
+	snprintf(x->target, sizeof x->target, "scsi0:1");
+	x->gid = 5;
+	struct vh_hist *h = &x->h[VH_OIO];
+	*h = (struct vh_hist){.nb = 3, .lim = {28, 32, 32}, .gt = {false, false, true}, .n = {1, 9, 0}, .count = 10,
+			      .max = 32};
+	struct doc d;
+	doc_of_analysis_only(&a, NULL, &d, 1u << DS_HIST);
+	struct buf html, gp;
+	buf_init(&html);
+	buf_init(&gp);
+	doc_html(&d, DS_HIST, &html);
+	ck_assert_ptr_null(strstr(html.data, "<img"));
+	ck_assert_ptr_nonnull(strstr(html.data, "&lt;img"));
+	ck_assert_ptr_nonnull(strstr(html.data, "piled at 32 with none above"));
+	const struct doc_block *t = NULL;
+	for (size_t i = 0; i < d.sec[DS_HIST].nb && !t; i++)
+		t = d.sec[DS_HIST].b[i].role == ROLE_HIST ? &d.sec[DS_HIST].b[i] : NULL;
+	ck_assert_ptr_nonnull(t);
+	struct chart c;
+	ck_assert(vhist_chart_of(t, &c));
+	chart_script(&c, "chart-01", &gp);
+	ck_assert_ptr_null(strstr(gp.data, "img"));
+	ck_assert_ptr_null(strstr(gp.data, "system"));
+	ck_assert_ptr_nonnull(strstr(gp.data, "'<= 32' 1"));
+	ck_assert_ptr_nonnull(strstr(gp.data, "with boxes"));
+	chart_free(&c);
+	buf_free(&html);
+	buf_free(&gp);
+	doc_free(&d);
+	analysis_free(&a);
+}
+END_TEST
+
 Suite *doc_suite(void)
 {
 	Suite *s = suite_create("doc");
@@ -494,6 +539,7 @@ Suite *doc_suite(void)
 	tcase_add_test(tc, customer_text_only);
 	tcase_add_test(tc, workbook_for_a_consultant);
 	tcase_add_test(tc, chart_nits);
+	tcase_add_test(tc, histogram_names_stay_text);
 	suite_add_tcase(s, tc);
 	return s;
 }
