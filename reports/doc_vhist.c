@@ -30,15 +30,14 @@ static double total(const struct vh_hist *h)
 
 /* A histogram's table: one side (h1 NULL), or before h0 and after h1 on the same buckets. The
  * caption names the disk (from the captures: raw, the renderers escape it). */
-static void hist_table(struct doc *d, const struct vh_disk *x, enum vh_kind k, const char *side, const struct vh_hist *h0,
+static void hist_table(struct doc *d, const char *name, enum vh_kind k, const char *side, const struct vh_hist *h0,
 		       const struct vh_hist *h1)
 {
 	static const char *const one[] = {"bucket", "IOs", "share %", NULL};
 	static const char *const two[] = {"bucket", "IOs before", "share % before", "IOs after", "share % after", NULL};
 	struct buf c;
 	buf_init(&c);
-	vhist_disk_name(x, &c);
-	buf_printf(&c, ": %s", vh_kind_titles[k]);
+	buf_printf(&c, "%s: %s", name, vh_kind_titles[k]);
 	if (k == VH_LAT)
 		buf_adds(&c, " (ms)");
 	else if (k == VH_LEN)
@@ -112,9 +111,11 @@ void doc_vhist_analysis(const struct analysis *a, struct doc *d)
 		vhist_sentence(x, &t);
 		buf_adds(&t, ".");
 		doc_para(d, DS_HIST, "%s", t.data);
+		buf_reset(&t);
+		vhist_disk_name(x, &t);
 		for (int k = 0; k < VH_NKIND; k++)
 			if (x->h[k].count > 0)
-				hist_table(d, x, (enum vh_kind)k, NULL, &x->h[k], NULL);
+				hist_table(d, t.data, (enum vh_kind)k, NULL, &x->h[k], NULL);
 	}
 	free(o);
 	buf_free(&t);
@@ -128,21 +129,26 @@ void doc_vhist_compare(const struct compare *c, struct doc *d)
 	if (c->vd_note)
 		doc_para(d, DS_HIST, "%s.", c->vd_note);
 	size_t *o = busiest(c->nvd, pair_io, c);
+	struct buf n;
+	buf_init(&n);
 	for (size_t i = 0; i < c->nvd; i++) {
 		const struct cmp_vdisk *v = &c->vd[o[i]];
 		doc_para(d, DS_HIST, "%s.", v->text);
+		buf_reset(&n);
+		cmp_vdisk_name(v, &n);
 		for (int k = 0; k < VH_NKIND; k++) {
 			const struct vh_hist *h0 = v->d[0] ? &v->d[0]->h[k] : NULL, *h1 = v->d[1] ? &v->d[1]->h[k] : NULL;
 			bool b0 = h0 && h0->count > 0, b1 = h1 && h1->count > 0;
 			if (b0 && b1 && same_buckets(h0, h1)) {
-				hist_table(d, v->d[1], (enum vh_kind)k, NULL, h0, h1);
+				hist_table(d, n.data, (enum vh_kind)k, NULL, h0, h1);
 				continue;
 			}
 			if (b0)
-				hist_table(d, v->d[0], (enum vh_kind)k, "before", h0, NULL);
+				hist_table(d, n.data, (enum vh_kind)k, "before", h0, NULL);
 			if (b1)
-				hist_table(d, v->d[1], (enum vh_kind)k, "after", h1, NULL);
+				hist_table(d, n.data, (enum vh_kind)k, "after", h1, NULL);
 		}
 	}
 	free(o);
+	buf_free(&n);
 }

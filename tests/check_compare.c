@@ -1081,7 +1081,10 @@ START_TEST(vhist_alone_and_one_side)
 	/* scsi0:0 is on two VMs of each side: not tied by scsiC:T alone */
 	size_t lone = 0;
 	for (size_t i = 0; i < c.nvd; i++)
-		lone += !c.vd[i].d[0] || !c.vd[i].d[1];
+		if (!c.vd[i].d[0] || !c.vd[i].d[1]) {
+			lone++;
+			ck_assert_msg(strstr(c.vd[i].text, "cannot be told apart"), "%s", c.vd[i].text);
+		}
 	ck_assert_uint_ge(lone, 2);
 	done(&c);
 

@@ -372,6 +372,9 @@ struct cmp_vdisk {
 	int cap[2];                 /* vhist_cap_state of each side's outstanding IOs (-1: neither or none) */
 	const char *text;           /* what moved, or why it cannot be compared (arena) */
 };
+/* The disk's name: "VM SQL01 scsi0:1" when named, else its worldGroupID on each side when they
+ * differ ("worldGroupID 55761 before, 43878 after, scsi0:1"). */
+void cmp_vdisk_name(const struct cmp_vdisk *v, struct buf *out);
 
 struct compare {
 	struct analysis side[2];

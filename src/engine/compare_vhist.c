@@ -112,8 +112,7 @@ static void vd_oio(struct cmp_vdisk *v, struct buf *t)
 		buf_printf(t, ": neither side is piled at %d", cap);
 }
 
-/* The disk's name: its VM's when named, else its worldGroupID on each side when they differ. */
-static void vd_name(const struct cmp_vdisk *v, struct buf *t)
+void cmp_vdisk_name(const struct cmp_vdisk *v, struct buf *t)
 {
 	const struct vh_disk *b = v->d[0], *a = v->d[1];
 	if (b && a && !a->vm[0] && !b->vm[0] && a->gid != b->gid)
@@ -127,9 +126,17 @@ static void vd_text(struct compare *c, struct cmp_vdisk *v)
 	struct buf t;
 	buf_init(&t);
 	int s1 = v->d[1] ? 1 : 0;
-	vd_name(v, &t);
+	cmp_vdisk_name(v, &t);
 	if (!v->d[0] || !v->d[1]) {
-		if (c->side[!s1].hist.n)
+		size_t same = 0;
+		for (size_t i = 0; i < c->side[!s1].hist.n; i++)
+			same += strcmp(c->side[!s1].hist.d[i].target, v->d[s1]->target) == 0;
+		if (same)
+			buf_printf(&t, ": histograms %s only, not compared (the %s side's %zu disk%s %s cannot be told "
+				   "apart from this one's: the VMs are not named by a capture of each side, and the "
+				   "worldGroupIDs differ)", cmp_side_names[s1], cmp_side_names[!s1], same,
+				   same == 1 ? "" : "s", v->d[s1]->target);
+		else if (c->side[!s1].hist.n)
 			buf_printf(&t, ": histograms %s only, not compared (the %s side's vscsiStats has no disk %s of "
 				   "this VM)", cmp_side_names[s1], cmp_side_names[!s1], v->d[s1]->target);
 		else
@@ -181,7 +188,7 @@ static void vd_verdict(struct compare *c)
 						    : " vscsiStats: the outstanding IOs piled at 32 (the LSI Logic per-disk "
 						      "limit) before went above 32 after, which that controller does not "
 						      "allow: the controller change took effect on ");
-			vd_name(v, &t);
+			cmp_vdisk_name(v, &t);
 			if (!k)
 				buf_printf(&t, " (max %.0f)", v->d[1]->h[VH_OIO].max);
 			if (v->guess)
