@@ -1505,6 +1505,30 @@ static struct hist_vm *hist_vms(struct analysis *a, const struct common_opts *co
 	return vm;
 }
 
+/* --vm on the virtual disks of a histogram capture read from first on: a disk is kept when the VM
+ * another capture names for its worldGroupID matches; one whose VM no capture names cannot be
+ * selected and is left out, said. */
+static void hist_select(struct analysis *a, const char *path, size_t first, const struct hist_vm *vm, size_t nvm)
+{
+	if (!a->m.filter || !ef_kind_on(a->m.filter, EF_VM))
+		return;
+	size_t k = first, unnamed = 0, other = 0;
+	for (size_t i = first; i < a->hist.n; i++) {
+		const struct hist_vm *v = NULL;
+		for (size_t j = 0; j < nvm && !v; j++)
+			v = vm[j].gid == a->hist.d[i].gid ? &vm[j] : NULL;
+		if (v && ef_test(a->m.filter, EF_VM, v->vm))
+			a->hist.d[k++] = a->hist.d[i];
+		else
+			*(v ? &other : &unnamed) += 1;
+	}
+	a->hist.n = k;
+	if (other + unnamed)
+		input_said(a, "vscsiStats", path, 0, IN_APPLIED, "--vm: %zu virtual disk%s left out (%zu of another VM, "
+			   "%zu whose VM no capture names%s)", other + unnamed, other + unnamed == 1 ? "" : "s", other,
+			   unnamed, unnamed ? ": give the esxtop of the same host to select them" : "");
+}
+
 /* The captures whose format carries histograms (vscsiStats), kept in a->hist for the reports: what
  * they show, beside the findings, with the VM the other captures name for the disk's worldGroupID. */
 static void histogram_evidence(struct analysis *a)
@@ -1537,6 +1561,7 @@ static void histogram_evidence(struct analysis *a)
 		size_t first = a->hist.n;
 		if (vhist_load(c->path, &co, &a->hist) < 0)
 			continue;
+		hist_select(a, c->path, first, vm, nvm);
 		for (size_t k = first; k < a->hist.n; k++) {
 			struct vh_disk *d = &a->hist.d[k];
 			const struct hist_vm *v = NULL;
