@@ -86,7 +86,10 @@ static size_t *busiest(size_t n, double (*io)(const void *, size_t), const void 
 	return o;
 }
 
-static double set_io(const void *ctx, size_t i) { return ios(&((const struct vh_set *)ctx)->d[i]); }
+static double set_io(const void *ctx, size_t i)
+{
+	return ios(&((const struct vh_set *)ctx)->d[i]);
+}
 
 static double pair_io(const void *ctx, size_t i)
 {
@@ -137,7 +140,8 @@ void doc_vhist_compare(const struct compare *c, struct doc *d)
 		buf_reset(&n);
 		cmp_vdisk_name(v, &n);
 		for (int k = 0; k < VH_NKIND; k++) {
-			const struct vh_hist *h0 = v->d[0] ? &v->d[0]->h[k] : NULL, *h1 = v->d[1] ? &v->d[1]->h[k] : NULL;
+			const struct vh_hist *h0 = v->d[0] ? &v->d[0]->h[k] : NULL,
+					     *h1 = v->d[1] ? &v->d[1]->h[k] : NULL;
 			bool b0 = h0 && h0->count > 0, b1 = h1 && h1->count > 0;
 			if (b0 && b1 && same_buckets(h0, h1)) {
 				hist_table(d, n.data, (enum vh_kind)k, NULL, h0, h1);

@@ -26,8 +26,8 @@ bool vhist_chart_of(const struct doc_block *t, struct chart *c)
 		int col = s ? HC_SHARE2 : HC_SHARE;
 		for (size_t k = 0; k < n; k++) {
 			double v = t->cell[k * (size_t)t->ncols + (size_t)col].v;
-			p[k] = (struct chart_point){.t = (double)k + (two ? (s ? 0.2 : -0.2) : 0), .mean = v, .min = v,
-						    .max = v};
+			p[k] = (struct chart_point){
+			    .t = (double)k + (two ? (s ? 0.2 : -0.2) : 0), .mean = v, .min = v, .max = v};
 			top = v > top ? v : top;
 		}
 		chart_add_series(c, two ? (s ? "after" : "before") : "share of IOs", 0, CS_BARS,
@@ -76,7 +76,8 @@ static int hist_fig(void *ctx, const struct doc_block *t, struct buf *out)
 	buf_init(&cap);
 	esc(&cap, t->text ? t->text : "histogram");
 	buf_adds(&cap, t->ncols == 5 ? ": the share of each side's IOs in each bucket (before vermillion, after dark "
-				       "blue)" : ": the share of the IOs in each bucket");
+				       "blue)"
+				     : ": the share of the IOs in each bucket");
 	figs_add(h->fs, &c, out, 0, cap.data);
 	buf_free(&cap);
 	chart_free(&c);
@@ -95,9 +96,8 @@ void html_vhist_section(const struct doc *d, struct charts *cs, const struct htm
 	figs_finish(&fs, out, o, res, nt, dg);
 }
 
-void html_vhist_analysis(const struct analysis *a, const struct ltime *lt, struct charts *cs,
-			 const struct html_opts *o, struct html_result *res, struct notes *nt, struct diag *dg,
-			 struct buf *out)
+void html_vhist_analysis(const struct analysis *a, const struct ltime *lt, struct charts *cs, const struct html_opts *o,
+			 struct html_result *res, struct notes *nt, struct diag *dg, struct buf *out)
 {
 	struct doc d;
 	doc_of_analysis_only(a, lt, &d, 1u << DS_HIST);
@@ -105,9 +105,8 @@ void html_vhist_analysis(const struct analysis *a, const struct ltime *lt, struc
 	doc_free(&d);
 }
 
-void html_vhist_compare(const struct compare *c, const struct ltime *lt, struct charts *cs,
-			const struct html_opts *o, struct html_result *res, struct notes *nt, struct diag *dg,
-			struct buf *out)
+void html_vhist_compare(const struct compare *c, const struct ltime *lt, struct charts *cs, const struct html_opts *o,
+			struct html_result *res, struct notes *nt, struct diag *dg, struct buf *out)
 {
 	struct doc d;
 	doc_init(&d, lt);

@@ -1524,9 +1524,11 @@ static void hist_select(struct analysis *a, const char *path, size_t first, cons
 	}
 	a->hist.n = k;
 	if (other + unnamed)
-		input_said(a, "vscsiStats", path, 0, IN_APPLIED, "--vm: %zu virtual disk%s left out (%zu of another VM, "
-			   "%zu whose VM no capture names%s)", other + unnamed, other + unnamed == 1 ? "" : "s", other,
-			   unnamed, unnamed ? ": give the esxtop of the same host to select them" : "");
+		input_said(a, "vscsiStats", path, 0, IN_APPLIED,
+			   "--vm: %zu virtual disk%s left out (%zu of another VM, %zu whose VM no capture "
+			   "names%s)",
+			   other + unnamed, other + unnamed == 1 ? "" : "s", other, unnamed,
+			   unnamed ? ": give the esxtop of the same host to select them" : "");
 }
 
 /* The captures whose format carries histograms (vscsiStats), kept in a->hist for the reports: what
@@ -1554,8 +1556,9 @@ static void histogram_evidence(struct analysis *a)
 		if (!f || !f->histograms)
 			continue;
 		if (strcmp(c->path, "-") == 0) {
-			input_said(a, "vscsiStats", c->path, 0, IN_APPLIED, "histograms read from stdin are not assessed "
-				   "(stdin is read once, as a capture): give the file's name");
+			input_said(a, "vscsiStats", c->path, 0, IN_APPLIED,
+				   "histograms read from stdin are not assessed (stdin is read once, as a "
+				   "capture): give the file's name");
 			continue;
 		}
 		size_t first = a->hist.n;
@@ -1576,8 +1579,8 @@ static void histogram_evidence(struct analysis *a)
 			snprintf(d->vm, sizeof d->vm, "%s", v->vm);
 			d->vm_cap = v->cap;
 			input_said(a, "vscsiStats", c->path, 0, IN_AGREED,
-				   "VM %s (worldGroupID %ld is its Group Cpu id in %s: read from the identifiers); %s", v->vm,
-				   d->gid, v->cap, b.data);
+				   "VM %s (worldGroupID %ld is its Group Cpu id in %s: read from the identifiers); %s",
+				   v->vm, d->gid, v->cap, b.data);
 		}
 	}
 	buf_free(&b);
@@ -1598,16 +1601,20 @@ static void histogram_verdict(struct analysis *a)
 			continue;
 		buf_adds(&t, " vscsiStats: ");
 		vhist_disk_name(d, &t);
-		buf_printf(&t, "'s outstanding IOs are piled at %d with none above (%.1f%% of its IOs issued with %.0f-%d "
-			   "in flight): the LSI Logic per-disk cap, seen as the VM issued them (a histogram has no time "
-			   "axis: not when).", VH_LSI_PER_DISK, 100 * at, lo, VH_LSI_PER_DISK);
+		buf_printf(&t,
+			   "'s outstanding IOs are piled at %d with none above (%.1f%% of its IOs issued "
+			   "with %.0f-%d in flight): the LSI Logic per-disk cap, seen as the VM issued them "
+			   "(a histogram has no time axis: not when).",
+			   VH_LSI_PER_DISK, 100 * at, lo, VH_LSI_PER_DISK);
 	}
 	bool rows = false;
 	for (size_t i = 0; i < a->m.ncaps; i++)
 		rows |= a->m.caps[i].rows > 0;
 	if (!rows && a->hist.n)
-		buf_printf(&t, " vscsiStats histograms of %zu virtual disk%s were read: what they show is said with them "
-			   "(the virtual disk histograms).", a->hist.n, a->hist.n == 1 ? "" : "s");
+		buf_printf(&t,
+			   " vscsiStats histograms of %zu virtual disk%s were read: what they show is said "
+			   "with them (the virtual disk histograms).",
+			   a->hist.n, a->hist.n == 1 ? "" : "s");
 	if (t.len)
 		a->verdict = afmt(a, "%s%s", a->verdict ? a->verdict : "", t.data);
 	buf_free(&t);

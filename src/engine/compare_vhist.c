@@ -64,7 +64,8 @@ static void vd_match(struct compare *c, const struct vh_set *b, const struct vh_
 				continue;
 			ub[i] = ua[j] = true;
 			vd_add(c, x, y, true,
-			       arena_printf(&c->arena, "scsiC:T alone (the only %s of each side's vscsiStats; the VM is not "
+			       arena_printf(&c->arena,
+					    "scsiC:T alone (the only %s of each side's vscsiStats; the VM is not "
 					    "named on %s, the worldGroupIDs differ): a guess",
 					    x->target, x->vm[0] || y->vm[0] ? "one side" : "either side"));
 		}
@@ -90,7 +91,8 @@ static void vd_oio(struct cmp_vdisk *v, struct buf *t)
 {
 	const struct vh_hist *o0 = &v->d[0]->h[VH_OIO], *o1 = &v->d[1]->h[VH_OIO];
 	if (o0->count <= 0 || o1->count <= 0) {
-		buf_printf(t, "; outstanding IOs not compared (not in the %s file)", o0->count <= 0 ? "before" : "after");
+		buf_printf(t, "; outstanding IOs not compared (not in the %s file)",
+			   o0->count <= 0 ? "before" : "after");
 		return;
 	}
 	buf_adds(t, "; outstanding IOs when an IO was issued: before ");
@@ -99,15 +101,21 @@ static void vd_oio(struct cmp_vdisk *v, struct buf *t)
 	vd_oio_side(o1, t);
 	const int cap = VH_LSI_PER_DISK;
 	if (v->cap[0] == 0 && v->cap[1] == 1)
-		buf_printf(t, ": the pile at the LSI Logic per-disk limit (%d, none above) is gone, IOs went out with "
+		buf_printf(t,
+			   ": the pile at the LSI Logic per-disk limit (%d, none above) is gone, IOs went out with "
 			   "more than %d in flight, which that controller does not allow (PVSCSI: 64 per disk by "
-			   "default): the change of controller took effect on this disk", cap, cap);
+			   "default): the change of controller took effect on this disk",
+			   cap, cap);
 	else if (v->cap[0] == 0 && v->cap[1] == 0)
-		buf_printf(t, ": still piled at %d with none above on both sides: the disk is still capped at the LSI "
-			   "Logic per-disk limit (its controller was not changed, or not for this disk)", cap);
+		buf_printf(t,
+			   ": still piled at %d with none above on both sides: the disk is still capped at the LSI "
+			   "Logic per-disk limit (its controller was not changed, or not for this disk)",
+			   cap);
 	else if (v->cap[1] == 0)
-		buf_printf(t, ": piled at %d with none above after, not before: capped at the LSI Logic per-disk limit "
-			   "after the change", cap);
+		buf_printf(t,
+			   ": piled at %d with none above after, not before: capped at the LSI Logic per-disk limit "
+			   "after the change",
+			   cap);
 	else
 		buf_printf(t, ": neither side is piled at %d", cap);
 }
@@ -132,13 +140,17 @@ static void vd_text(struct compare *c, struct cmp_vdisk *v)
 		for (size_t i = 0; i < c->side[!s1].hist.n; i++)
 			same += strcmp(c->side[!s1].hist.d[i].target, v->d[s1]->target) == 0;
 		if (same)
-			buf_printf(&t, ": histograms %s only, not compared (the %s side's %zu disk%s %s cannot be told "
+			buf_printf(&t,
+				   ": histograms %s only, not compared (the %s side's %zu disk%s %s cannot be told "
 				   "apart from this one's: the VMs are not named by a capture of each side, and the "
-				   "worldGroupIDs differ)", cmp_side_names[s1], cmp_side_names[!s1], same,
-				   same == 1 ? "" : "s", v->d[s1]->target);
+				   "worldGroupIDs differ)",
+				   cmp_side_names[s1], cmp_side_names[!s1], same, same == 1 ? "" : "s",
+				   v->d[s1]->target);
 		else if (c->side[!s1].hist.n)
-			buf_printf(&t, ": histograms %s only, not compared (the %s side's vscsiStats has no disk %s of "
-				   "this VM)", cmp_side_names[s1], cmp_side_names[!s1], v->d[s1]->target);
+			buf_printf(&t,
+				   ": histograms %s only, not compared (the %s side's vscsiStats has no disk %s of "
+				   "this VM)",
+				   cmp_side_names[s1], cmp_side_names[!s1], v->d[s1]->target);
 		else
 			buf_printf(&t, ": histograms %s only, not compared (the %s side has no vscsiStats)",
 				   cmp_side_names[s1], cmp_side_names[!s1]);
@@ -155,7 +167,8 @@ static void vd_text(struct compare *c, struct cmp_vdisk *v)
 		buf_adds(&t, "; latency, share of IOs above");
 		for (size_t k = 0; k < VD_NBANDS; k++)
 			buf_printf(&t, "%s %g ms %.1f%% -> %.1f%%", k ? "," : "", vd_bands[k],
-				   100 * vhist_above(l0, vd_bands[k] * 1000), 100 * vhist_above(l1, vd_bands[k] * 1000));
+				   100 * vhist_above(l0, vd_bands[k] * 1000),
+				   100 * vhist_above(l1, vd_bands[k] * 1000));
 		buf_printf(&t, " (max %.1f -> %.1f ms)", l0->max / 1000, l1->max / 1000);
 	}
 	const struct vh_hist *z0 = &v->d[0]->h[VH_LEN], *z1 = &v->d[1]->h[VH_LEN];
@@ -163,9 +176,12 @@ static void vd_text(struct compare *c, struct cmp_vdisk *v)
 		buf_printf(&t, "; IO sizes: 4 KiB or less %.1f%% -> %.1f%%, above 64 KiB %.1f%% -> %.1f%%",
 			   100 * (1 - vhist_above(z0, 4096)), 100 * (1 - vhist_above(z1, 4096)),
 			   100 * vhist_above(z0, 65536), 100 * vhist_above(z1, 65536));
-	const struct vh_hist *n0 = l0->count > 0 ? l0 : &v->d[0]->h[VH_OIO], *n1 = l1->count > 0 ? l1 : &v->d[1]->h[VH_OIO];
-	buf_printf(&t, ". The shares are of all the IOs each file counted (%.0f before, %.0f after): a histogram has "
-		   "no time axis, so they are not of the same load or the same time of day", n0->count, n1->count);
+	const struct vh_hist *n0 = l0->count > 0 ? l0 : &v->d[0]->h[VH_OIO],
+			     *n1 = l1->count > 0 ? l1 : &v->d[1]->h[VH_OIO];
+	buf_printf(&t,
+		   ". The shares are of all the IOs each file counted (%.0f before, %.0f after): a histogram has "
+		   "no time axis, so they are not of the same load or the same time of day",
+		   n0->count, n1->count);
 	v->text = arena_strdup(&c->arena, t.data);
 	buf_free(&t);
 }
@@ -183,11 +199,12 @@ static void vd_verdict(struct compare *c)
 			const struct cmp_vdisk *v = &c->vd[i];
 			if (!v->d[0] || !v->d[1] || v->cap[0] != 0 || v->cap[1] != (k ? 0 : 1))
 				continue;
-			buf_adds(&t, n++ ? ", " : k ? " vscsiStats: still piled at 32 outstanding IOs with none above on both "
-						      "sides (capped at the LSI Logic per-disk limit): "
-						    : " vscsiStats: the outstanding IOs piled at 32 (the LSI Logic per-disk "
-						      "limit) before went above 32 after, which that controller does not "
-						      "allow: the controller change took effect on ");
+			buf_adds(&t, n++ ? ", "
+				     : k ? " vscsiStats: still piled at 32 outstanding IOs with none above on both "
+					   "sides (capped at the LSI Logic per-disk limit): "
+					 : " vscsiStats: the outstanding IOs piled at 32 (the LSI Logic per-disk "
+					   "limit) before went above 32 after, which that controller does not "
+					   "allow: the controller change took effect on ");
 			cmp_vdisk_name(v, &t);
 			if (!k)
 				buf_printf(&t, " (max %.0f)", v->d[1]->h[VH_OIO].max);
@@ -205,9 +222,12 @@ static void vd_verdict(struct compare *c)
 		only |= !rows && c->side[s].hist.n ? 1 << s : 0;
 	}
 	if (only)
-		buf_printf(&t, " %s histograms only (vscsiStats has no time axis): nothing over time could be compared, "
-			   "the histograms are (virtual disk histograms).", only == 3 ? "Both sides have"
-									  : only == 1 ? "The before side has" : "The after side has");
+		buf_printf(&t,
+			   " %s histograms only (vscsiStats has no time axis): nothing over time could be compared, "
+			   "the histograms are (virtual disk histograms).",
+			   only == 3   ? "Both sides have"
+			   : only == 1 ? "The before side has"
+				       : "The after side has");
 	if (t.len && c->verdict) {
 		size_t off = c->detail ? (size_t)(c->detail - c->verdict) : 0;
 		c->verdict = arena_printf(&c->arena, "%s%s", c->verdict, t.data);
@@ -223,9 +243,12 @@ void cmp_vhist(struct compare *c)
 	if (!b->n && !a->n)
 		return;
 	if (!b->n || !a->n)
-		c->vd_note = arena_printf(&c->arena, "Only the %s side has vscsiStats histograms: they are shown, not "
-					  "compared (give the %s side's vscsiStats of the same virtual disks to compare "
-					  "them)", b->n ? "before" : "after", b->n ? "after" : "before");
+		c->vd_note =
+		    arena_printf(&c->arena,
+				 "Only the %s side has vscsiStats histograms: they are shown, not "
+				 "compared (give the %s side's vscsiStats of the same virtual disks to compare "
+				 "them)",
+				 b->n ? "before" : "after", b->n ? "after" : "before");
 	vd_match(c, b, a);
 	for (size_t i = 0; i < c->nvd; i++)
 		vd_text(c, &c->vd[i]);

@@ -9,8 +9,7 @@
 #include <string.h>
 
 const char *const vh_kind_names[VH_NKIND] = {"outstandingIOs", "latency", "ioLength"};
-const char *const vh_kind_titles[VH_NKIND] = {"outstanding IOs when an IO was issued", "latency of IOs",
-					      "IO lengths"};
+const char *const vh_kind_titles[VH_NKIND] = {"outstanding IOs when an IO was issued", "latency of IOs", "IO lengths"};
 const char *const vh_kind_units[VH_NKIND] = {"IOs", "us", "bytes"};
 
 /* Where a column goes while the file is read. */
@@ -103,32 +102,38 @@ void vhist_sentence(const struct vh_disk *d, struct buf *b)
 	if (o->count > 0) {
 		double lo, at = vhist_in_bucket(o, VH_LSI_PER_DISK, &lo), above = vhist_above(o, VH_LSI_PER_DISK);
 		const int cap = VH_LSI_PER_DISK;
-		buf_printf(b, "; outstanding IOs when an IO was issued: %.0f IOs, max %.0f, %.1f%% with %.0f-%d in "
+		buf_printf(b,
+			   "; outstanding IOs when an IO was issued: %.0f IOs, max %.0f, %.1f%% with %.0f-%d in "
 			   "flight (the bucket of the LSI Logic per-disk limit, %d), %.1f%% with more than %d",
 			   o->count, o->max, 100 * at, lo, cap, cap, 100 * above, cap);
 		int st = vhist_cap_state(o);
 		if (st == 1)
-			buf_printf(b, " (so this disk's controller let more than %d through: "
-				   "not capped at the LSI limit)", cap);
+			buf_printf(b,
+				   " (so this disk's controller let more than %d through: "
+				   "not capped at the LSI limit)",
+				   cap);
 		else if (st == 0)
 			buf_printf(b, " (piled at %d with none above: what the LSI Logic per-disk cap does)", cap);
 	}
 	if (l->count > 0)
-		buf_printf(b, "; latency: %.0f IOs, max %.1f ms, above 5 ms %.1f%%, above 15 ms %.1f%%, above 30 ms "
-			   "%.1f%%, above 50 ms %.1f%%", l->count, l->max / 1000, 100 * vhist_above(l, 5000),
-			   100 * vhist_above(l, 15000), 100 * vhist_above(l, 30000), 100 * vhist_above(l, 50000));
+		buf_printf(b,
+			   "; latency: %.0f IOs, max %.1f ms, above 5 ms %.1f%%, above 15 ms %.1f%%, above 30 ms "
+			   "%.1f%%, above 50 ms %.1f%%",
+			   l->count, l->max / 1000, 100 * vhist_above(l, 5000), 100 * vhist_above(l, 15000),
+			   100 * vhist_above(l, 30000), 100 * vhist_above(l, 50000));
 	if (z->count > 0) {
 		double big = vhist_above(z, 65536), small = 1 - vhist_above(z, 8192);
 		buf_printf(b, "; IO sizes: %.1f%% of %.0f IOs 4 KiB or less, %.1f%% above 64 KiB",
 			   100 * (1 - vhist_above(z, 4096)), z->count, 100 * big);
 		if (big >= 0.5)
-			buf_adds(b, " (mostly large IOs, as a backup or a scan issues them: latency grows with the size, "
-				    "the rules judge IOs above 64 KiB by their own band)");
+			buf_adds(b,
+				 " (mostly large IOs, as a backup or a scan issues them: latency grows with the size, "
+				 "the rules judge IOs above 64 KiB by their own band)");
 		else if (small >= 0.8)
 			buf_adds(b, " (mostly IOs of 8 KiB or less, as OLTP issues them)");
 	}
 	buf_printf(b, ". A histogram has no time axis: it cannot show when these IOs came, whether the slow "
-		   "ones came together, or the esxtop/perfmon time they match");
+		      "ones came together, or the esxtop/perfmon time they match");
 }
 
 static int vh_kind_of(const char *k)
@@ -219,12 +224,13 @@ void vhist_free(struct vh_set *s)
 	s->n = 0;
 }
 
-int vhist_read(const char *path, const struct common_opts *co,
-	       void (*say)(void *ctx, long gid, const char *text), void *ctx)
+int vhist_read(const char *path, const struct common_opts *co, void (*say)(void *ctx, long gid, const char *text),
+	       void *ctx)
 {
 	if (strcmp(path, "-") == 0) {
-		say(ctx, -1, "histograms read from stdin are not assessed (stdin is read once, as a capture): give the "
-			 "file's name");
+		say(ctx, -1,
+		    "histograms read from stdin are not assessed (stdin is read once, as a capture): give the "
+		    "file's name");
 		return 0;
 	}
 	struct vh_set s = {0};
