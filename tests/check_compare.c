@@ -1104,6 +1104,40 @@ START_TEST(vhist_alone_and_one_side)
 }
 END_TEST
 
+/* The piles an outstanding-IO histogram can show: at 32 with none above (the LSI Logic cap), IOs
+ * above 32 (not capped there), at 64 with none above (the PVSCSI per-disk default), neither. */
+START_TEST(vhist_piles)
+{
+	static const double lim[] = {1, 2, 4, 6, 8, 12, 16, 20, 24, 28, 32, 64, 64};
+	struct vh_disk d;
+	memset(&d, 0, sizeof d);
+	snprintf(d.disk, sizeof d.disk, "7:scsi0:1");
+	struct vh_hist *h = &d.h[VH_OIO];
+	h->nb = 13;
+	for (int b = 0; b < 13; b++)
+		h->lim[b] = lim[b];
+	h->gt[12] = true;
+	h->count = 100;
+	h->n[10] = 90, h->n[1] = 10; /* piled at 32 */
+	ck_assert_int_eq(vhist_cap_state(h), 0);
+	ck_assert(!vhist_pvscsi_pile(h));
+	h->n[10] = 10, h->n[11] = 80; /* piled at 64 */
+	ck_assert_int_eq(vhist_cap_state(h), 1);
+	ck_assert(vhist_pvscsi_pile(h));
+	struct buf t;
+	buf_init(&t);
+	vhist_sentence(&d, &t);
+	ck_assert_msg(strstr(t.data, "piled at 64 with none above: what the PVSCSI per-disk default does") &&
+			      strstr(t.data, "not capped at the LSI limit"),
+		      "%s", t.data);
+	h->n[11] = 40, h->n[12] = 40; /* above 64 */
+	ck_assert(!vhist_pvscsi_pile(h));
+	h->n[10] = h->n[11] = h->n[12] = 0, h->n[1] = 100; /* idle */
+	ck_assert_int_eq(vhist_cap_state(h), -1);
+	buf_free(&t);
+}
+END_TEST
+
 Suite *compare_suite(void); /* also in suites.h once the suite is listed there */
 Suite *compare_suite(void)
 {
@@ -1131,6 +1165,7 @@ Suite *compare_suite(void)
 	tcase_set_timeout(vh, 120);
 	tcase_add_test(vh, vhist_both_sides);
 	tcase_add_test(vh, vhist_alone_and_one_side);
+	tcase_add_test(vh, vhist_piles);
 	suite_add_tcase(s, vh);
 	return s;
 }

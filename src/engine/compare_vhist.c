@@ -118,6 +118,11 @@ static void vd_oio(struct cmp_vdisk *v, struct buf *t)
 			   cap);
 	else
 		buf_printf(t, ": neither side is piled at %d", cap);
+	if (vhist_pvscsi_pile(o1))
+		buf_printf(t,
+			   "; after, most IOs went out with 33-%d in flight and none more: the PVSCSI per-disk "
+			   "default (%d) holds them now (MaxQueueDepth raises it)",
+			   VH_PVSCSI_PER_DISK, VH_PVSCSI_PER_DISK);
 }
 
 void cmp_vdisk_name(const struct cmp_vdisk *v, struct buf *t)

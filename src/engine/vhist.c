@@ -73,6 +73,13 @@ int vhist_cap_state(const struct vh_hist *o)
 	return vhist_in_bucket(o, VH_LSI_PER_DISK, &lo) >= 0.5 ? 0 : -1;
 }
 
+bool vhist_pvscsi_pile(const struct vh_hist *o)
+{
+	double lo;
+	return o->count > 0 && vhist_above(o, VH_PVSCSI_PER_DISK) == 0 &&
+	       vhist_in_bucket(o, VH_PVSCSI_PER_DISK, &lo) >= 0.5;
+}
+
 void vhist_bucket_label(const struct vh_hist *h, enum vh_kind k, int b, struct buf *out)
 {
 	double v = h->lim[b];
@@ -114,6 +121,11 @@ void vhist_sentence(const struct vh_disk *d, struct buf *b)
 				   cap);
 		else if (st == 0)
 			buf_printf(b, " (piled at %d with none above: what the LSI Logic per-disk cap does)", cap);
+		if (vhist_pvscsi_pile(o))
+			buf_printf(b,
+				   "; piled at %d with none above: what the PVSCSI per-disk default does (raised "
+				   "with MaxQueueDepth)",
+				   VH_PVSCSI_PER_DISK);
 	}
 	if (l->count > 0)
 		buf_printf(b,

@@ -13,6 +13,8 @@
 /* The per-disk limit of the LSI Logic (SAS/parallel) virtual controller: 32 outstanding IOs per disk
  * [seed] (doc/domain.md, the vSCSI table). */
 #define VH_LSI_PER_DISK 32
+/* PVSCSI's default per-disk queue depth: 64 (MaxQueueDepth raises it to 254) [seed][vmw KB 2053145]. */
+#define VH_PVSCSI_PER_DISK 64
 
 /* The histograms iopsy reads of a disk (all IOs; the reads/writes variants are listed by counters). */
 enum vh_kind { VH_OIO, VH_LAT, VH_LEN, VH_NKIND };
@@ -58,6 +60,9 @@ double vhist_in_bucket(const struct vh_hist *h, double lim, double *lo);
 /* Whether the outstanding-IO histogram is piled at the LSI limit (most IOs in its bucket, none
  * above) or shows IOs above it (-1 neither, 0 piled, 1 above). */
 int vhist_cap_state(const struct vh_hist *oio);
+/* Whether most IOs of the outstanding-IO histogram are in the bucket of 64 (33-64) with none above:
+ * the PVSCSI per-disk default holding them. */
+bool vhist_pvscsi_pile(const struct vh_hist *oio);
 /* A bucket's label as vscsiStats prints it ("<= 32", "> 64"); limits of latency in ms. */
 void vhist_bucket_label(const struct vh_hist *h, enum vh_kind k, int b, struct buf *out);
 /* A disk's name for people: "VM SQL01 scsi0:1" when named, else "worldGroupID 55761 scsi0:1". */
