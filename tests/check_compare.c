@@ -1057,6 +1057,14 @@ START_TEST(vhist_both_sides)
 	ck_assert_msg(strstr(c.verdict, "the controller change took effect on VM SQL01 scsi0:1 (max 57)"), "%s",
 		      c.verdict);
 	ck_assert_msg(strstr(c.detail, "took effect"), "the detail (what the reports show) lost it: %s", c.detail);
+	/* the JSON's vscsi_disks: SQL01's data disk piled at 32 before, not after */
+	char *js = json_of(&c);
+	const char *at = strstr(js, "\"name\": \"VM SQL01 scsi0:1\"");
+	ck_assert_ptr_nonnull(at);
+	const char *p32 = strstr(at, "\"piled_at\": 32"), *pn = strstr(at, "\"piled_at\": null"),
+		   *aft = strstr(at, "\"after\": {");
+	ck_assert_msg(p32 && aft && pn && p32 < aft && pn > aft, "%.600s", at);
+	free(js);
 	done(&c);
 }
 END_TEST
