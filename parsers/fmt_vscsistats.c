@@ -230,7 +230,7 @@ static void vs_add_col(struct vs_reader *r, const char *kind, const char *disk, 
 	c->name_len = (size_t)n;
 	c->field = (long)r->ncols + 2;
 	c->path.ok = true;
-	c->path.host = "";
+	c->path.host = NULL; /* vscsiStats names no host */
 	char obj[64];
 	snprintf(obj, sizeof obj, "vscsiStats %s", kind);
 	c->path.object = arena_strndup(&r->a, obj, strlen(obj));

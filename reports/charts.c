@@ -201,6 +201,36 @@ static void colour(struct buf *out, const struct chart_series *s, int i)
 		buf_printf(out, "c%d", (s->color >= 1 && s->color <= 8 ? s->color - 1 : i % 8) + 1);
 }
 
+/* A categorical x axis: a tic per category with its label (trusted: made from numbers), slanted
+ * when many, and the bars' width. */
+static void cat_axis(const struct chart *c, struct buf *out)
+{
+	if (c->ncats <= 0)
+		return;
+	buf_adds(out, "set xtics (");
+	for (int k = 0; k < c->ncats && k < CHART_MAX_CATS; k++) {
+		buf_adds(out, k ? ", " : "");
+		gp_quote(out, c->cat[k]);
+		buf_printf(out, " %d", k);
+	}
+	buf_printf(out, ")%s\nset boxwidth %.3f absolute\n", c->ncats > 8 ? " rotate by -35" : "",
+		   c->boxwidth > 0 ? c->boxwidth : 0.8);
+}
+
+/* A series drawn as marks (points, bars), not a line: its plot clause; false for a line. */
+static bool marks(struct buf *out, const char *stem, const struct chart_series *s, int i)
+{
+	if (s->style == CS_POINTS)
+		buf_printf(out, "'%s.dat' index %d using 1:2 with points pt %d ps 0.35 lc rgb ", stem, i,
+			   s->color == CHART_BEFORE ? 6 : 7);
+	else if (s->style == CS_BARS)
+		buf_printf(out, "'%s.dat' index %d using 1:2 with boxes fs solid 0.85 noborder lc rgb ", stem, i);
+	else
+		return false;
+	colour(out, s, i);
+	return true;
+}
+
 static void sep(struct buf *out, bool *first)
 {
 	if (!*first)
@@ -347,7 +377,7 @@ void chart_script(const struct chart *c, const char *stem, struct buf *out)
 	int np = c->npanels > 0 ? c->npanels : 1;
 	if (np > CHART_MAX_PANELS)
 		np = CHART_MAX_PANELS;
-	const int bottom = c->xnumeric ? 58 : c->ltz ? 84 : 56;
+	const int bottom = c->ncats ? 100 : c->xnumeric ? 58 : c->ltz ? 84 : 56;
 	const int ph = c->panel_height > 40 ? c->panel_height : 170;
 	const double W = c->width;
 	/* room above each panel for its key (drawn above the plot, horizontal): the columns that fit
@@ -392,6 +422,7 @@ void chart_script(const struct chart *c, const char *stem, struct buf *out)
 		buf_adds(out, "set xlabel ");
 		gp_quote(out, c->xlabel);
 		buf_adds(out, " textcolor rgb text_color\n");
+		cat_axis(c, out);
 	} else {
 		buf_printf(out, "set xrange [%.3f:%.3f]\n", c->t0, c->t1);
 	}
@@ -441,11 +472,7 @@ void chart_script(const struct chart *c, const char *stem, struct buf *out)
 				buf_adds(out, " notitle");
 			}
 			sep(out, &first);
-			if (s->style == CS_POINTS) {
-				buf_printf(out, "'%s.dat' index %d using 1:2 with points pt %d ps 0.35 lc rgb ", stem, i,
-					   s->color == CHART_BEFORE ? 6 : 7);
-				colour(out, s, i);
-			} else {
+			if (!marks(out, stem, s, i)) {
 				buf_printf(out, "'%s.dat' index %d using 1:2 with lines lc rgb ", stem, i);
 				colour(out, s, i);
 				buf_adds(out, s->style == CS_DASHED ? " lw line_width dt (5,3)"

@@ -20,6 +20,7 @@
 #define CHART_MAX_POINTS 800     /* never more points per series than a page can show */
 #define CHART_MAX_PANELS 3
 #define CHART_MAX_SERIES 8
+#define CHART_MAX_CATS 64        /* categories of a categorical x axis (histogram buckets) */
 
 /* One point of a series: the mean of what it covers and the min/max inside it (NaN = gap). */
 struct chart_point {
@@ -32,6 +33,7 @@ enum chart_style {
 	CS_LINE,                 /* line only (e.g. a CDF) */
 	CS_DASHED,               /* context series (e.g. the host's view): dashed line, no band */
 	CS_POINTS,               /* scatter: t is x, mean is y */
+	CS_BARS,                 /* bars of width chart.boxwidth at x = t, height mean (histograms) */
 };
 
 /* Series colours: 0 = by position (style.gp c1..c8); or the before/after colours of comparisons. */
@@ -73,6 +75,9 @@ struct chart {
 	char ltz_label[24];      /* the zone's name for the axis label ("UTC-07:00"; empty: from ltz) */
 	bool time_of_day;        /* x is seconds since midnight UTC (overlays of several days) ... */
 	int64_t tod_ref_s;       /* ... and the local offset is the one in force at this UTC time */
+	int ncats;               /* > 0: x is categorical (xnumeric): category k at x = k, labelled cat[k] */
+	char cat[CHART_MAX_CATS][24]; /* trusted: generated from numbers ("<= 32", "> 64") */
+	double boxwidth;         /* CS_BARS: a bar's width in x units (0: 0.8) */
 };
 
 struct chart_opts {

@@ -34,6 +34,8 @@ const struct doc_sec_info doc_secs[DS_COUNT] = {
 			"guest disk = virtual disk", "\"disk_map\"", "Disk map"},
 	[DS_METHOD] = {"Methodology and glossary", "METHODOLOGY AND GLOSSARY", "#### Methodology and glossary",
 		       "id=\"methodology\"", "\"methodology\"", "Methodology"},
+	[DS_HIST] = {"Virtual disk histograms (vscsiStats)", "VIRTUAL DISK HISTOGRAMS", "#### Virtual disk histograms",
+		     "id=\"vhist\"", "\"vscsi_histograms\"", "Histograms"},
 };
 
 const char *doc_mark(enum doc_sec s, enum doc_writer w)
@@ -1314,10 +1316,16 @@ static void html_cell(const struct doc *d, const struct doc_cell *c, bool cust, 
 
 void doc_html(const struct doc *d, enum doc_sec s, struct buf *out)
 {
+	doc_html_charted(d, s, out, NULL, NULL);
+}
+
+void doc_html_charted(const struct doc *d, enum doc_sec s, struct buf *out, doc_chart_fn chart, void *ctx)
+{
 	const struct doc_section *sec = &d->sec[s];
 	if (!sec->on || html_role(d, s, out))
 		return;
 	bool cust = s != DS_INPUTS && s != DS_RULES && s != DS_DISKMAP;
+	int fold = -1;
 	/* the id is the registry's mark id="x" */
 	buf_printf(out, "<section %s>\n<h2>", doc_secs[s].html);
 	html_escape(out, doc_secs[s].title);
@@ -1358,6 +1366,13 @@ void doc_html(const struct doc *d, enum doc_sec s, struct buf *out)
 			buf_adds(out, "</dl>\n");
 			break;
 		case BLK_TABLE:
+			if ((fold = b->role == ROLE_HIST && chart ? chart(ctx, b, out) : -1) == 0)
+				break;
+			if (fold == 1) {
+				buf_adds(out, "<details><summary>");
+				html_escape(out, b->text ? b->text : "");
+				buf_adds(out, "</summary>\n");
+			}
 			buf_adds(out, "<table class=\"grid\">\n");
 			if (b->text) {
 				buf_adds(out, "<caption>");
@@ -1381,7 +1396,7 @@ void doc_html(const struct doc *d, enum doc_sec s, struct buf *out)
 				}
 				buf_adds(out, "</tr>\n");
 			}
-			buf_adds(out, "</tbody>\n</table>\n");
+			buf_adds(out, fold == 1 ? "</tbody>\n</table>\n</details>\n" : "</tbody>\n</table>\n");
 			break;
 		}
 	}

@@ -34,6 +34,7 @@ enum doc_sec {
 	DS_RULES,
 	DS_DISKMAP,
 	DS_METHOD,
+	DS_HIST,        /* vscsiStats histograms of virtual disks (doc_vhist.c) */
 	DS_COUNT
 };
 
@@ -92,7 +93,13 @@ enum block_role {
 	                 * before it is theirs) */
 	ROLE_CAPTURES,  /* BLK_TABLE: a capture a row, enum capcol's columns; the caption: its side or NULL */
 	ROLE_PARTS,     /* BLK_TABLE: the files merged into the capture of row CP_OF of the table before */
+	ROLE_HIST,      /* BLK_TABLE: a histogram (vscsiStats): bucket, then IOs and share (%) of one side
+	                 * or of before and after (enum hcol); a chart in the HTML and PDF when one can be
+	                 * drawn (doc_html_charted), the table elsewhere */
 };
+/* A histogram's columns (ROLE_HIST): the bucket as vscsiStats prints it, then per side shown its IOs
+ * and their share in percent (3 columns: one side; 5: before and after). */
+enum hcol { HC_BUCKET, HC_IOS, HC_SHARE, HC_IOS2, HC_SHARE2 };
 /* The rows of a finding's head (ROLE_FINDING): number, severity (severity_names), rule id, title,
  * host ("" none), entity, layer (layer_names), heuristic ("heuristic" or ""), start and end (times),
  * sustained (s), summary. */
@@ -224,6 +231,10 @@ void doc_of_analysis_only(const struct analysis *a, const struct ltime *lt, stru
 /* A comparison's: each side's inputs and overrides, and the comparison's methodology with the
  * glossary. */
 void doc_of_compare(const struct compare *c, const struct ltime *lt, struct doc *d);
+/* DS_HIST (doc_vhist.c): an analysis's histograms (each virtual disk's sentence and a table per
+ * histogram), and a comparison's (what moved per disk, tables of before and after). */
+void doc_vhist_analysis(const struct analysis *a, struct doc *d);
+void doc_vhist_compare(const struct compare *c, struct doc *d);
 
 /* The counters an entities table shows for e: its IO rate, its (read or device) latency, its
  * second latency (write, kernel or lower), its queue; -1 where the layer has none. One choice for
@@ -237,6 +248,11 @@ void entity_metrics(const struct analysis *a, const struct entity *e, struct ent
 void doc_text(const struct doc *d, enum doc_sec s, struct buf *out);
 void doc_md(const struct doc *d, enum doc_sec s, struct buf *out);
 void doc_html(const struct doc *d, enum doc_sec s, struct buf *out);
+/* doc_html with a chart for each ROLE_HIST table: chart(ctx, table, out) appends the figure and
+ * returns 0; returns 1 for the table inside a closed <details> (past the charts a report draws), or
+ * < 0 for the table (no gnuplot). */
+typedef int (*doc_chart_fn)(void *ctx, const struct doc_block *t, struct buf *out);
+void doc_html_charted(const struct doc *d, enum doc_sec s, struct buf *out, doc_chart_fn chart, void *ctx);
 /* The summary's paragraph as text and Markdown say it: the headline (unless the first sentence
  * begins with it), then the sentences; raw. */
 void doc_summary_para(const struct doc *d, struct buf *out);

@@ -328,7 +328,11 @@ void doc_captures(struct doc *d, const struct analysis *a, const char *side)
 		else
 			doc_cell_none(t);
 		buf_reset(&k);
-		clock_sentence(c, &k);
+		const struct parser_ops *fo = parser_find(c->format);
+		if (fo && fo->histograms) /* its rows are snapshots: the times above are no clock */
+			buf_adds(&k, "histograms, no time axis: the times are not a clock");
+		else
+			clock_sentence(c, &k);
 		doc_cell_text(t, k.data ? k.data : "");
 	}
 	buf_free(&k);
@@ -904,6 +908,7 @@ void doc_of_analysis_only(const struct analysis *a, const struct ltime *lt, stru
 	    [DS_CAPTURES] = captures_of, [DS_INPUTS] = inputs_of,      [DS_DISKMAP] = diskmap_sec,
 	    [DS_RULES] = rules_sec,      [DS_COVERAGE] = coverage_sec, [DS_IOPATH] = iopath_sec,
 	    [DS_SQL] = sql_sec,          [DS_ENTITIES] = entities_sec, [DS_METHOD] = method_sec,
+	    [DS_HIST] = doc_vhist_analysis,
 	};
 	doc_init(d, lt);
 	for (int s = 0; s < DS_COUNT; s++)
@@ -943,6 +948,7 @@ void doc_of_compare(const struct compare *c, const struct ltime *lt, struct doc 
 	captures_sec(&c->side[1], "after", d);
 	inputs_sec(&c->side[0], "before", d);
 	inputs_sec(&c->side[1], "after", d);
+	doc_vhist_compare(c, d);
 	compare_method_sec(c, d);
 	struct doc a;
 	doc_init(&a, lt);

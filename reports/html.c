@@ -516,8 +516,10 @@ void generated_at(struct buf *b)
 void hosts_line(const struct model *m, struct buf *b)
 {
 	int shown = 0;
+	bool readable = false;
 	for (size_t i = 0; i < m->ncaps; i++) {
 		const struct capture *c = &m->caps[i];
+		readable |= !c->failed;
 		if (c->failed || !c->host)
 			continue;
 		bool dup = false;
@@ -529,8 +531,8 @@ void hosts_line(const struct model *m, struct buf *b)
 			buf_adds(b, ", ");
 		esc(b, c->host);
 	}
-	if (!shown)
-		buf_adds(b, "no readable capture");
+	if (!shown) /* vscsiStats names no host */
+		buf_adds(b, readable ? "no host named" : "no readable capture");
 }
 
 /* ---- charts: added while a section is written, drawn by one gnuplot process, spliced in ---- */

@@ -5,6 +5,7 @@
  * string that came from a capture passes through html_escape(). */
 #include "doc.h"
 #include "html_int.h"
+#include "html_vhist.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -1028,6 +1029,15 @@ static void head_html(struct buf *out, const struct html_opts *o, const struct m
 	}
 }
 
+/* The top finding's PNG for mail, drawn by the same gnuplot run as the figures (png_no 0: none). */
+static void top_png_take(struct charts *cs, int png_no, const struct html_opts *o, struct html_result *res)
+{
+	if (png_no > 0) {
+		charts_run(cs); /* already drawn with the figures when there were any */
+		res->top_png = charts_take(cs, png_no, o->top_png, o->top_png_why);
+	}
+}
+
 int report_html_analysis(const struct analysis *a, const struct html_opts *o, struct buf *out, struct html_result *res,
 			 struct diag *d)
 {
@@ -1139,11 +1149,9 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	struct figlist fl = {.n = 0};
 	figlist_take(&fl, &figs);
 	figs_finish(&figs, out, o, res, &nt, d);
-	if (png_no > 0) {
-		charts_run(&cs); /* already drawn with the figures when there were any */
-		res->top_png = charts_take(&cs, png_no, o->top_png, o->top_png_why);
-	}
+	top_png_take(&cs, png_no, o, res);
 	buf_adds(out, "</section>\n");
+	html_vhist_analysis(a, &lt, &cs, o, res, &nt, d, out);
 	charts_close(&cs);
 
 	/* entities */

@@ -3,6 +3,7 @@
  * a row and both sides' captures; the page chrome and the charts machinery are html.c's. */
 #include "doc.h"
 #include "html_int.h"
+#include "html_vhist.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -1104,6 +1105,7 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 	if (!charted)
 		buf_adds(out, "<p class=\"muted\">No entity with latency on both sides.</p>\n");
 	buf_adds(out, "</section>\n");
+	html_vhist_compare(c, &lt, &cs, o, res, &nt, d, out);
 	charts_close(&cs);
 
 	/* captures, then the appendix: every comparison */

@@ -881,8 +881,9 @@ void analysis_json_ex(const struct analysis *a, struct json *j, void (*extra)(vo
 		/* the sections the document model builds (doc.h): the inputs as records, the methodology as blocks */
 		inputs_json(a, j);
 		struct doc d;
-		doc_of_analysis_only(a, NULL, &d, 1u << DS_METHOD);
+		doc_of_analysis_only(a, NULL, &d, 1u << DS_METHOD | 1u << DS_HIST);
 		doc_json(&d, DS_METHOD, j);
+		doc_json(&d, DS_HIST, j);
 		doc_free(&d);
 	}
 	sql_json(a->sql, j);
@@ -1434,6 +1435,98 @@ static void cmp_fdiff_json(const struct compare *c, struct json *j)
 	json_arr_end(j);
 }
 
+/* One side's figures of a virtual disk's histograms (doc/compare-json.md, vscsi_disks). */
+static void vdisk_side_json(const struct vh_disk *d, struct json *j)
+{
+	if (!d) {
+		json_null(j);
+		return;
+	}
+	const struct vh_hist *o = &d->h[VH_OIO], *l = &d->h[VH_LAT], *z = &d->h[VH_LEN];
+	double lo;
+	json_obj_begin(j);
+	json_key(j, "world_group_id");
+	json_int(j, d->gid);
+	json_key(j, "disk");
+	json_str(j, d->target);
+	json_key(j, "vm");
+	d->vm[0] ? json_str(j, d->vm) : json_null(j);
+	json_key(j, "ios");
+	json_num(j, o->count > 0 ? o->count : l->count > 0 ? l->count : z->count);
+	json_key(j, "outstanding");
+	if (o->count > 0) {
+		json_obj_begin(j);
+		json_key(j, "max");
+		json_num(j, o->max);
+		json_key(j, "share_at_lsi_limit");
+		json_num(j, vhist_in_bucket(o, VH_LSI_PER_DISK, &lo));
+		json_key(j, "share_above_lsi_limit");
+		json_num(j, vhist_above(o, VH_LSI_PER_DISK));
+		json_key(j, "piled_at");
+		int st = vhist_cap_state(o);
+		if (st == 0 || vhist_pvscsi_pile(o))
+			json_int(j, st == 0 ? VH_LSI_PER_DISK : VH_PVSCSI_PER_DISK);
+		else
+			json_null(j);
+		json_obj_end(j);
+	} else {
+		json_null(j);
+	}
+	json_key(j, "latency_share_above_ms");
+	if (l->count > 0) {
+		static const int band[] = {5, 15, 30, 50};
+		json_obj_begin(j);
+		for (size_t k = 0; k < sizeof band / sizeof band[0]; k++) {
+			char key[8];
+			snprintf(key, sizeof key, "%d", band[k]);
+			json_key(j, key);
+			json_num(j, vhist_above(l, band[k] * 1000.0));
+		}
+		json_obj_end(j);
+	} else {
+		json_null(j);
+	}
+	json_key(j, "io_share_4k_or_less");
+	json_num(j, z->count > 0 ? 1 - vhist_above(z, 4096) : NAN);
+	json_key(j, "io_share_above_64k");
+	json_num(j, z->count > 0 ? vhist_above(z, 65536) : NAN);
+	json_obj_end(j);
+}
+
+/* The virtual disks with vscsiStats histograms, each side's figures and what moved. */
+static void vdisks_json(const struct compare *c, struct json *j)
+{
+	if (!c->nvd)
+		return;
+	json_key(j, "vscsi_disks");
+	json_arr_begin(j);
+	struct buf n;
+	buf_init(&n);
+	for (size_t i = 0; i < c->nvd; i++) {
+		const struct cmp_vdisk *v = &c->vd[i];
+		buf_reset(&n);
+		cmp_vdisk_name(v, &n);
+		json_obj_begin(j);
+		json_key(j, "name");
+		json_str(j, n.data);
+		json_key(j, "tied_by");
+		v->tie ? json_str(j, v->tie) : json_null(j);
+		json_key(j, "guess");
+		json_bool(j, v->guess);
+		json_key(j, "before");
+		vdisk_side_json(v->d[0], j);
+		json_key(j, "after");
+		vdisk_side_json(v->d[1], j);
+		json_key(j, "text");
+		json_str(j, v->text);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	buf_free(&n);
+	json_key(j, "vscsi_note");
+	c->vd_note ? json_str(j, c->vd_note) : json_null(j);
+}
+
 void compare_json(const struct compare *c, struct json *j)
 {
 	const struct cmp_summary *s = &c->sum;
@@ -1484,6 +1577,7 @@ void compare_json(const struct compare *c, struct json *j)
 	json_key(j, "findings_after");
 	findings_json(&c->side[1], j);
 	cmp_fdiff_json(c, j);
+	vdisks_json(c, j);
 	{
 		struct doc d;
 		doc_of_compare(c, NULL, &d);
@@ -1498,6 +1592,7 @@ void compare_json(const struct compare *c, struct json *j)
 			json_obj_end(j);
 		}
 		doc_json(&d, DS_METHOD, j);
+		doc_json(&d, DS_HIST, j);
 		doc_free(&d);
 	}
 	json_obj_end(j);

@@ -57,6 +57,7 @@ static int md_analysis(const struct analysis *a, struct report_opts *o, struct b
 	doc_md(&d, DS_IOPATH, out);
 	doc_md(&d, DS_SQL, out);
 	doc_md(&d, DS_ENTITIES, out);
+	doc_md(&d, DS_HIST, out);
 	doc_md(&d, DS_METHOD, out);
 	doc_free(&d);
 	return 0;
@@ -112,6 +113,7 @@ static int md_compare(const struct compare *c, struct report_opts *o, struct buf
 	}
 	rules_out_lines(&c->side[0].rules, out, "\n#### Rules overridden before\n\n", "- ", "\n", "", md_text);
 	rules_out_lines(&c->side[1].rules, out, "\n#### Rules overridden after\n\n", "- ", "\n", "", md_text);
+	doc_md(&d, DS_HIST, out);
 	doc_md(&d, DS_CAPTURES, out);
 	doc_md(&d, DS_INPUTS, out);
 	doc_md(&d, DS_METHOD, out);

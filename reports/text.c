@@ -104,6 +104,7 @@ void analysis_text(const struct analysis *a, struct buf *out)
 	doc_text(&d, DS_FINDINGS, out);
 	doc_text(&d, DS_SQL, out);
 	doc_text(&d, DS_ENTITIES, out);
+	doc_text(&d, DS_HIST, out);
 	doc_text(&d, DS_METHOD, out);
 	doc_free(&d);
 }
@@ -203,6 +204,9 @@ static void captures_text(const struct model *m, const char *side, struct buf *o
 		buf_printf(out, ", %s .. %s", s, e);
 		ltime_span_note(out, &lt, c->start + c->clock_offset_ms, c->end + c->clock_offset_ms, "..");
 		buf_printf(out, ", %g s interval, %ld rows", c->interval_s, c->rows);
+		const struct parser_ops *fo = parser_find(c->format);
+		if (fo && fo->histograms)
+			buf_adds(out, ", histograms, no time axis: the times are not a clock");
 		if (c->warnings)
 			buf_printf(out, ", %ld warning%s", c->warnings, c->warnings == 1 ? "" : "s");
 		buf_addc(out, '\n');
@@ -701,6 +705,7 @@ void compare_text(const struct compare *c, struct buf *out)
 	loadbins_text(c, out);
 	findings_text(c, out);
 	only_text(c, out);
+	doc_text(&d, DS_HIST, out);
 	doc_text(&d, DS_INPUTS, out);
 	doc_text(&d, DS_METHOD, out);
 	doc_free(&d);

@@ -672,7 +672,8 @@ static int xlsx_analysis(const struct analysis *a, struct report_opts *o, struct
 	}
 	ltime_init(&x.lt, &a->m, NULL);
 	struct doc d;
-	static const enum doc_sec more[] = {DS_COVERAGE, DS_INPUTS, DS_RULES, DS_DISKMAP, DS_IOPATH, DS_SQL, DS_METHOD};
+	static const enum doc_sec more[] = {DS_COVERAGE, DS_INPUTS, DS_RULES, DS_DISKMAP, DS_IOPATH, DS_SQL, DS_METHOD,
+					    DS_HIST};
 	unsigned mask = 1u << DS_SUMMARY | 1u << DS_VERDICT | 1u << DS_FINDINGS | 1u << DS_ENTITIES;
 	for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
 		mask |= 1u << more[i];
@@ -764,6 +765,7 @@ static int xlsx_compare(const struct compare *c, struct report_opts *o, struct b
 	}
 	doc_sheet(&x, &d, DS_INPUTS, "");
 	doc_sheet(&x, &d, DS_METHOD, "");
+	doc_sheet(&x, &d, DS_HIST, "");
 	doc_free(&d);
 	series_sheets(&x, &c->side[CMP_BEFORE], "Before ");
 	series_sheets(&x, &c->side[CMP_AFTER], "After ");

@@ -88,6 +88,13 @@ for x in s["sets"]:
         for f in ("report_html", "report_json"):
             assert os.path.getsize(os.path.join(out, x[f])) > 0, x[f]
         json.load(open(os.path.join(out, x["report_json"])))
+# issue 40: the vscsiStats file beside the captures is found by the formats' probes and read with
+# its set: the LSI set's analysis and the migration's comparison have their histograms
+for k in ("02-lsi", "08-migration"):
+    r = json.load(open(os.path.join(out, sets[k]["report_json"])))
+    assert r.get("vscsi_histograms"), (k, sorted(r.keys()))
+mig = json.load(open(os.path.join(out, sets["08-migration"]["report_json"])))
+assert "took effect" in json.dumps(mig["vscsi_histograms"]), mig["vscsi_histograms"][:2]
 idx = open(os.path.join(out, "index.html"), encoding="utf-8").read()
 assert "10-broken" in idx or "10-broken".replace("-", "&#45;") in idx
 assert "<b>" not in idx and "$(touch" in idx.replace("&#36;", "$"), "hostile name escaped"

@@ -333,7 +333,8 @@ fi
 if "$BIN" compare --help >/dev/null 2>&1 && "$BIN" compare --help 2>&1 | grep -q -- '--html'; then
 	if "$BIN" simulate --scenario migration --out "$W/mig" >/dev/null 2>&1 &&
 		"$BIN" compare -q --before "$W/mig/before/esxtop.csv" "$W/mig/before/perfmon.csv" \
-			--after "$W/mig/after/esxtop.csv" "$W/mig/after/perfmon.csv" --html "$W/cmp.html" \
+			"$W/mig/before/vscsistats.csv" --after "$W/mig/after/esxtop.csv" "$W/mig/after/perfmon.csv" \
+			"$W/mig/after/vscsistats.csv" --html "$W/cmp.html" \
 			>/dev/null 2>"$W/cmp.err"; then
 		ok "compare --html wrote the report"
 	else
@@ -346,6 +347,13 @@ if "$BIN" compare --help >/dev/null 2>&1 && "$BIN" compare --help 2>&1 | grep -q
 			ok "compare: $cfig charts visible ($r)"
 		else
 			nok "compare: $cfig charts, probe: ${r:-none}"
+		fi
+		# issue 40: each side's vscsiStats drawn as bar charts among them (visible, no overflow above)
+		hfig=$(grep -c '<figcaption>Figure [0-9]*\. VM SQL01 scsi0:[0-9]*: outstanding IOs when an IO' "$W/cmp.html")
+		if [ "$hfig" -ge 1 ]; then
+			ok "compare: $hfig vscsiStats outstanding-IO histogram chart(s)"
+		else
+			nok "compare: no vscsiStats histogram chart"
 		fi
 		console_clean compare "file://$W/cmp.html"
 		chrome "$W/cshot.out" "$W/cshot.err" --window-size=1280,2400 --screenshot="$W/cmp.png" "file://$W/cmp.html"

@@ -147,6 +147,41 @@ START_TEST(discover_folder)
 }
 END_TEST
 
+/* A set's files are classified by the format table's probes (parser_probe, as reader_open does):
+ * a vscsiStats file (no "(PDH-" in it) beside the esxtop is a capture of the set (issue 40). */
+START_TEST(discover_by_the_formats_probes)
+{
+	put("in/s/esxtop.csv", esx);
+	put("in/s/vscsistats.csv",
+	    "Histogram: number of outstanding IOs when a new IO is issued,virtual machine worldGroupID,55761,"
+	    "virtual disk handleID,8193 (scsi0:1)\nmin,1\nmax,32\nmean,30\ncount,10\nFrequency,Histogram Bucket Limit\n"
+	    "0,1\n0,2\n0,4\n0,6\n0,8\n0,12\n0,16\n0,20\n0,24\n0,28\n10,32\n0,64\n0,64\n");
+	put("in/s/notes.txt", "Histograms were taken at 13:00 (not one)\n");
+	char in[128];
+	snprintf(in, sizeof in, "%s/in", dir);
+	struct batch b;
+	struct buf err;
+	buf_init(&err);
+	struct diag d = buf_diag(&err);
+	ck_assert_int_eq(batch_discover(&b, in, &d), 0);
+	ck_assert_uint_eq(b.nsets, 1);
+	struct bfile *own;
+	const struct bfile *f = bset_files(&b.sets[0], &own);
+	int vs = -1, notes = -1;
+	for (size_t i = 0; i < b.sets[0].nfiles; i++) {
+		if (strstr(f[i].path, "vscsistats.csv"))
+			vs = f[i].role;
+		if (strstr(f[i].path, "notes.txt"))
+			notes = f[i].role;
+	}
+	bfiles_free(own, b.sets[0].nfiles);
+	ck_assert_int_eq(vs, BF_CAPTURE);
+	ck_assert_int_eq(notes, BF_IGNORED);
+	batch_free(&b);
+	buf_free(&err);
+}
+END_TEST
+
 START_TEST(discover_manifest)
 {
 	put("m/caps/esx1.csv", esx);
@@ -1356,6 +1391,7 @@ Suite *batch_suite(void)
 	tcase_add_test(tc, out_folder_created_with_parents);
 	tcase_add_test(tc, discover_folder);
 	tcase_add_test(tc, discover_manifest);
+	tcase_add_test(tc, discover_by_the_formats_probes);
 	tcase_add_test(tc, discover_forced_roles);
 	tcase_add_test(tc, discover_manifest_encodings_and_sections);
 	tcase_add_test(tc, set_keys_are_stable);

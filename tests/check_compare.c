@@ -1015,6 +1015,137 @@ START_TEST(json_schema)
 }
 END_TEST
 
+/* ---- vscsiStats histograms before and after (issue 40, compare_vhist.c) ---- */
+
+static const struct cmp_vdisk *vdisk_of(const struct compare *c, const char *target, bool named)
+{
+	for (size_t i = 0; i < c->nvd; i++) {
+		const struct cmp_vdisk *v = &c->vd[i];
+		const struct vh_disk *d = v->d[1] ? v->d[1] : v->d[0];
+		if (strcmp(d->target, target) == 0 && (!named || strcmp(d->vm, "SQL01") == 0))
+			return v;
+	}
+	return NULL;
+}
+
+#define MIG "tests/inputs/compare/migration/"
+
+/* The LSI day's vscsiStats against the PVSCSI day's, beside esxtop and perfmon: SQL01's data disk
+ * is tied by its VM's name (each side's esxtop names the worldGroupID, which changed) and scsiC:T;
+ * its outstanding IOs were piled at 32 before and went above 32 after: the verdict says the change
+ * took effect on it. */
+START_TEST(vhist_both_sides)
+{
+	struct compare c;
+	compare_init(&c);
+	static const char *const f[] = {"esxtop.csv.gz", "perfmon.csv.gz", "vscsistats.csv"};
+	for (int k = 0; k < 3; k++) {
+		add(&c, CMP_BEFORE, MIG "before", f[k]);
+		add(&c, CMP_AFTER, MIG "after", f[k]);
+	}
+	run(&c, 200, 1);
+	ck_assert_uint_ge(c.nvd, 5);
+	ck_assert_ptr_null(c.vd_note);
+	const struct cmp_vdisk *v = vdisk_of(&c, "scsi0:1", true);
+	ck_assert_ptr_nonnull(v);
+	ck_assert(v->d[0] && v->d[1] && !v->guess);
+	ck_assert_int_ne(v->d[0]->gid, v->d[1]->gid);
+	ck_assert_int_eq(v->cap[0], 0);
+	ck_assert_int_eq(v->cap[1], 1);
+	ck_assert_msg(strstr(v->text, "the change of controller took effect on this disk") &&
+			      strstr(v->text, "read from the identifiers"), "%s", v->text);
+	ck_assert_msg(strstr(c.verdict, "the controller change took effect on VM SQL01 scsi0:1 (max 57)"), "%s",
+		      c.verdict);
+	ck_assert_msg(strstr(c.detail, "took effect"), "the detail (what the reports show) lost it: %s", c.detail);
+	/* the JSON's vscsi_disks: SQL01's data disk piled at 32 before, not after */
+	char *js = json_of(&c);
+	const char *at = strstr(js, "\"name\": \"VM SQL01 scsi0:1\"");
+	ck_assert_ptr_nonnull(at);
+	const char *p32 = strstr(at, "\"piled_at\": 32"), *pn = strstr(at, "\"piled_at\": null"),
+		   *aft = strstr(at, "\"after\": {");
+	ck_assert_msg(p32 && aft && pn && p32 < aft && pn > aft, "%.600s", at);
+	free(js);
+	done(&c);
+}
+END_TEST
+
+/* Histograms alone on both sides: nothing over time to compare, said; the data disk is tied by
+ * scsiC:T alone (the worldGroupIDs differ and no capture names the VM): a guess, said. Then only
+ * the before side has histograms: shown, not compared, said. */
+START_TEST(vhist_alone_and_one_side)
+{
+	struct compare c;
+	compare_init(&c);
+	add(&c, CMP_BEFORE, MIG "before", "vscsistats.csv");
+	add(&c, CMP_AFTER, MIG "after", "vscsistats.csv");
+	run(&c, 200, 1);
+	const struct cmp_vdisk *v = vdisk_of(&c, "scsi0:1", false);
+	ck_assert_ptr_nonnull(v);
+	ck_assert(v->d[0] && v->d[1] && v->guess);
+	ck_assert_msg(strstr(v->text, "worldGroupID 55761 before, 43878 after") && strstr(v->text, "a guess"), "%s",
+		      v->text);
+	ck_assert_msg(strstr(c.verdict, "Both sides have histograms only") &&
+			      strstr(c.verdict, "tied by scsiC:T alone: a guess"), "%s", c.verdict);
+	/* scsi0:0 is on two VMs of each side: not tied by scsiC:T alone */
+	size_t lone = 0;
+	for (size_t i = 0; i < c.nvd; i++)
+		if (!c.vd[i].d[0] || !c.vd[i].d[1]) {
+			lone++;
+			ck_assert_msg(strstr(c.vd[i].text, "cannot be told apart"), "%s", c.vd[i].text);
+		}
+	ck_assert_uint_ge(lone, 2);
+	done(&c);
+
+	compare_init(&c);
+	add(&c, CMP_BEFORE, MIG "before", "esxtop.csv.gz");
+	add(&c, CMP_BEFORE, MIG "before", "vscsistats.csv");
+	add(&c, CMP_AFTER, MIG "after", "esxtop.csv.gz");
+	run(&c, 200, 1);
+	ck_assert_msg(c.vd_note && strstr(c.vd_note, "Only the before side has vscsiStats histograms"), "%s",
+		      c.vd_note ? c.vd_note : "(none)");
+	for (size_t i = 0; i < c.nvd; i++) {
+		ck_assert(c.vd[i].d[0] && !c.vd[i].d[1]);
+		ck_assert_msg(strstr(c.vd[i].text, "before only, not compared"), "%s", c.vd[i].text);
+	}
+	ck_assert_ptr_null(strstr(c.verdict, "vscsiStats"));
+	done(&c);
+}
+END_TEST
+
+/* The piles an outstanding-IO histogram can show: at 32 with none above (the LSI Logic cap), IOs
+ * above 32 (not capped there), at 64 with none above (the PVSCSI per-disk default), neither. */
+START_TEST(vhist_piles)
+{
+	static const double lim[] = {1, 2, 4, 6, 8, 12, 16, 20, 24, 28, 32, 64, 64};
+	struct vh_disk d;
+	memset(&d, 0, sizeof d);
+	snprintf(d.disk, sizeof d.disk, "7:scsi0:1");
+	struct vh_hist *h = &d.h[VH_OIO];
+	h->nb = 13;
+	for (int b = 0; b < 13; b++)
+		h->lim[b] = lim[b];
+	h->gt[12] = true;
+	h->count = 100;
+	h->n[10] = 90, h->n[1] = 10; /* piled at 32 */
+	ck_assert_int_eq(vhist_cap_state(h), 0);
+	ck_assert(!vhist_pvscsi_pile(h));
+	h->n[10] = 10, h->n[11] = 80; /* piled at 64 */
+	ck_assert_int_eq(vhist_cap_state(h), 1);
+	ck_assert(vhist_pvscsi_pile(h));
+	struct buf t;
+	buf_init(&t);
+	vhist_sentence(&d, &t);
+	ck_assert_msg(strstr(t.data, "piled at 64 with none above: what the PVSCSI per-disk default does") &&
+			      strstr(t.data, "not capped at the LSI limit"),
+		      "%s", t.data);
+	h->n[11] = 40, h->n[12] = 40; /* above 64 */
+	ck_assert(!vhist_pvscsi_pile(h));
+	h->n[10] = h->n[11] = h->n[12] = 0, h->n[1] = 100; /* idle */
+	ck_assert_int_eq(vhist_cap_state(h), -1);
+	buf_free(&t);
+}
+END_TEST
+
 Suite *compare_suite(void); /* also in suites.h once the suite is listed there */
 Suite *compare_suite(void)
 {
@@ -1038,5 +1169,11 @@ Suite *compare_suite(void)
 	tcase_add_test(tc, sliver_not_comparable);
 	tcase_add_test(tc, not_assessed_after);
 	suite_add_tcase(s, tc);
+	TCase *vh = tcase_create("vhist");
+	tcase_set_timeout(vh, 120);
+	tcase_add_test(vh, vhist_both_sides);
+	tcase_add_test(vh, vhist_alone_and_one_side);
+	tcase_add_test(vh, vhist_piles);
+	suite_add_tcase(s, vh);
 	return s;
 }

@@ -11,6 +11,7 @@
 #include "analysis.h"
 #include "compare.h"
 #include "doc.h"
+#include "html_vhist.h"
 #include "maps.h"
 #include "reporter.h"
 #include "suites.h"
@@ -26,11 +27,12 @@ static char *path_of(const char *rel)
 
 /* The LSI sample with every input given: a map with one line that names no disk of the
  * captures, a clock offset the IOPS contradict, the site rules. The analysis borrows the file
- * names: keep[0..2] are freed by the caller after analysis_free. */
+ * names: keep[0..3] are freed by the caller after analysis_free. */
 static void rich_analysis(struct analysis *a, char *mapfile, char **keep)
 {
 	char *e = path_of("samples/lsi-guest-queue-cap/esxtop.csv.gz"), *g = path_of("samples/lsi-guest-queue-cap/perfmon.csv.gz");
 	char *rf = path_of("tests/inputs/analyze/site.rules");
+	char *vs = path_of("tests/data/vscsistats/helper-sample.csv"); /* the histograms section */
 	struct common_opts co;
 	common_opts_init(&co);
 	co.quiet = true;
@@ -41,6 +43,7 @@ static void rich_analysis(struct analysis *a, char *mapfile, char **keep)
 	ck_assert_int_eq(rules_load(&a->rules, rf, &dg), 0);
 	ck_assert_int_eq(model_add_capture(&a->m, e, &co), 0);
 	ck_assert_int_eq(model_add_capture(&a->m, g, &co), 0);
+	ck_assert_int_eq(model_add_capture(&a->m, vs, &co), 0);
 	int fd = mkstemp(mapfile);
 	ck_assert_int_ge(fd, 0);
 	const char *map = "SQL01\\C: = SQL01:scsi0:0\nSQL01\\D: = SQL01:scsi0:1\nSQL01\\E: = SQL01:scsi0:2\n"
@@ -62,6 +65,7 @@ static void rich_analysis(struct analysis *a, char *mapfile, char **keep)
 	keep[0] = e;
 	keep[1] = g;
 	keep[2] = rf;
+	keep[3] = vs;
 }
 
 /* The workbook's XML parts, concatenated (unzip -p). */
@@ -130,7 +134,7 @@ START_TEST(every_section_in_every_writer)
 	setenv("IOPSY_GNUPLOT", "/nonexistent/gnuplot", 1);
 	struct analysis a;
 	char mapfile[] = "/tmp/iopsy-doc-map-XXXXXX";
-	char *keep[3];
+	char *keep[4];
 	rich_analysis(&a, mapfile, keep);
 	int checked = 0;
 	for (size_t w = 0; reporters[w]; w++) {
@@ -151,7 +155,7 @@ START_TEST(every_section_in_every_writer)
 	}
 	ck_assert_int_ge(checked, 5);
 	analysis_free(&a);
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < 4; k++)
 		free(keep[k]);
 	unlink(mapfile);
 }
@@ -163,7 +167,7 @@ START_TEST(inputs_said_in_the_report)
 {
 	struct analysis a;
 	char mapfile[] = "/tmp/iopsy-doc-map-XXXXXX";
-	char *keep[3];
+	char *keep[4];
 	rich_analysis(&a, mapfile, keep);
 	bool line5 = false, twice = false, whole = false, clock = false, rules = false;
 	for (size_t i = 0; i < a.ninputs; i++) {
@@ -192,7 +196,7 @@ START_TEST(inputs_said_in_the_report)
 	buf_free(&t);
 	doc_free(&d);
 	analysis_free(&a);
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < 4; k++)
 		free(keep[k]);
 	unlink(mapfile);
 }
@@ -264,11 +268,16 @@ START_TEST(compare_sections_in_every_writer)
 		o.ao[s].clock_offset_given = true;
 		o.ao[s].clock_offset_s = 90;
 	}
+	/* each side's vscsiStats: the histograms section (issue 40) */
+	char *vs[2] = {path_of("tests/inputs/compare/migration/before/vscsistats.csv"),
+		       path_of("tests/inputs/compare/migration/after/vscsistats.csv")};
+	for (int s = 0; s < 2; s++)
+		ck_assert_int_eq(compare_add_capture(&c, (enum cmp_side)s, vs[s], &co), 0);
 	struct buf warn;
 	buf_init(&warn);
 	compare_run(&c, &o, DIAG_INTO(&warn));
 	buf_free(&warn);
-	static const enum doc_sec secs[] = {DS_SUMMARY, DS_VERDICT, DS_CAPTURES, DS_INPUTS, DS_METHOD};
+	static const enum doc_sec secs[] = {DS_SUMMARY, DS_VERDICT, DS_CAPTURES, DS_INPUTS, DS_METHOD, DS_HIST};
 	int checked = 0;
 	for (size_t w = 0; reporters[w]; w++) {
 		const struct reporter *r = reporters[w];
@@ -294,6 +303,8 @@ START_TEST(compare_sections_in_every_writer)
 	compare_free(&c);
 	for (int i = 0; i < 4; i++)
 		free(paths[i]);
+	free(vs[0]);
+	free(vs[1]);
 }
 END_TEST
 
@@ -306,7 +317,7 @@ START_TEST(customer_text_only)
 	setenv("IOPSY_GNUPLOT", "/nonexistent/gnuplot", 1);
 	struct analysis a;
 	char mapfile[] = "/tmp/iopsy-doc-map-XXXXXX";
-	char *keep[3];
+	char *keep[4];
 	rich_analysis(&a, mapfile, keep);
 	for (int print = 0; print < 2; print++) {
 		struct report_opts o;
@@ -351,7 +362,7 @@ START_TEST(customer_text_only)
 		buf_free(&out);
 	}
 	analysis_free(&a);
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < 4; k++)
 		free(keep[k]);
 	unlink(mapfile);
 }
@@ -365,7 +376,7 @@ START_TEST(workbook_for_a_consultant)
 	setenv("IOPSY_GNUPLOT", "/nonexistent/gnuplot", 1);
 	struct analysis a;
 	char mapfile[] = "/tmp/iopsy-doc-map-XXXXXX";
-	char *keep[3];
+	char *keep[4];
 	rich_analysis(&a, mapfile, keep);
 	struct report_opts o;
 	report_opts_init(&o);
@@ -389,7 +400,7 @@ START_TEST(workbook_for_a_consultant)
 	free(x);
 	buf_free(&out);
 	analysis_free(&a);
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < 4; k++)
 		free(keep[k]);
 	unlink(mapfile);
 }
@@ -481,6 +492,50 @@ START_TEST(chart_nits)
 }
 END_TEST
 
+/* A histogram's VM name (from esxtop's Group Cpu: a capture's text) stays text: escaped in the HTML
+ * caption, never in the gnuplot script, whose x labels are made from the bucket limits. */
+START_TEST(histogram_names_stay_text)
+{
+	struct analysis a;
+	analysis_init(&a);
+	a.hist.d = xcalloc(1, sizeof *a.hist.d);
+	a.hist.n = 1;
+	struct vh_disk *x = &a.hist.d[0];
+	snprintf(x->vm, sizeof x->vm, "SQL<img src=x onerror=alert(1)>'; system(\"touch /tmp/pwn\")");
+	snprintf(x->disk, sizeof x->disk, "5:scsi0:1");
+	snprintf(x->target, sizeof x->target, "scsi0:1");
+	x->gid = 5;
+	struct vh_hist *h = &x->h[VH_OIO];
+	*h = (struct vh_hist){.nb = 3, .lim = {28, 32, 32}, .gt = {false, false, true}, .n = {1, 9, 0}, .count = 10,
+			      .max = 32};
+	struct doc d;
+	doc_of_analysis_only(&a, NULL, &d, 1u << DS_HIST);
+	struct buf html, gp;
+	buf_init(&html);
+	buf_init(&gp);
+	doc_html(&d, DS_HIST, &html);
+	ck_assert_ptr_null(strstr(html.data, "<img"));
+	ck_assert_ptr_nonnull(strstr(html.data, "&lt;img"));
+	ck_assert_ptr_nonnull(strstr(html.data, "piled at 32 with none above"));
+	const struct doc_block *t = NULL;
+	for (size_t i = 0; i < d.sec[DS_HIST].nb && !t; i++)
+		t = d.sec[DS_HIST].b[i].role == ROLE_HIST ? &d.sec[DS_HIST].b[i] : NULL;
+	ck_assert_ptr_nonnull(t);
+	struct chart c;
+	ck_assert(vhist_chart_of(t, &c));
+	chart_script(&c, "chart-01", &gp);
+	ck_assert_ptr_null(strstr(gp.data, "img"));
+	ck_assert_ptr_null(strstr(gp.data, "system"));
+	ck_assert_ptr_nonnull(strstr(gp.data, "'<= 32' 1"));
+	ck_assert_ptr_nonnull(strstr(gp.data, "with boxes"));
+	chart_free(&c);
+	buf_free(&html);
+	buf_free(&gp);
+	doc_free(&d);
+	analysis_free(&a);
+}
+END_TEST
+
 Suite *doc_suite(void)
 {
 	Suite *s = suite_create("doc");
@@ -493,6 +548,7 @@ Suite *doc_suite(void)
 	tcase_add_test(tc, customer_text_only);
 	tcase_add_test(tc, workbook_for_a_consultant);
 	tcase_add_test(tc, chart_nits);
+	tcase_add_test(tc, histogram_names_stay_text);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -883,6 +883,37 @@ START_TEST(test_vscsistats_file)
 }
 END_TEST
 
+/* The backup scenario's vscsiStats tells its 1 MiB reads from OLTP: D:'s (scsi0:1) IOs are almost
+ * all above 64 KiB, and the analysis says so (issue 40: "the LSI cap, the PVSCSI after, a backup"). */
+START_TEST(test_vscsistats_backup)
+{
+	static const char *const shortrun[] = {"--duration", "600", NULL};
+	char *dir = simulate("backup-large-io", shortrun);
+	char p[4096];
+	path_join(p, dir, "vscsistats.csv");
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	struct vh_set s = {0};
+	ck_assert_int_ge(vhist_load(p, &co, &s), 1);
+	bool seen = false;
+	for (size_t i = 0; i < s.n; i++) {
+		if (strcmp(s.d[i].target, "scsi0:1") != 0)
+			continue;
+		seen = true;
+		ck_assert_double_ge(vhist_above(&s.d[i].h[VH_LEN], 65536), 0.9);
+		struct buf b;
+		buf_init(&b);
+		vhist_sentence(&s.d[i], &b);
+		ck_assert_msg(strstr(b.data, "mostly large IOs, as a backup"), "%s", b.data);
+		buf_free(&b);
+	}
+	ck_assert(seen);
+	vhist_free(&s);
+	done_dir(dir);
+}
+END_TEST
+
 static int vdisk_of(const struct sim_config *c, const char *vm, const char *drive)
 {
 	for (int v = 0; v < c->nvdisk; v++)
@@ -2011,6 +2042,7 @@ Suite *sim_suite(void)
 	tcase_add_test_sharded(to, test_cli_usage_errors);
 	tcase_add_test_sharded(to, test_partitions_file);
 	tcase_add_test_sharded(to, test_vscsistats_file);
+	tcase_add_test_sharded(to, test_vscsistats_backup);
 	suite_add_tcase(s, to);
 	return s;
 }

@@ -57,7 +57,9 @@ static bool ends_with(const char *s, const char *suffix)
 	return a >= b && strcasecmp(s + a - b, suffix) == 0;
 }
 
-/* Sniffs the first decoded bytes of a file to decide what it is. */
+/* Decides what a file is from its first decoded bytes: a capture when a format of the table's
+ * probes claims them (parser_probe, as reader_open does: vscsiStats too), else the companion files
+ * by their marks. */
 static enum bfile_role classify(const char *path, char **note)
 {
 	const char *base = strrchr(path, '/');
@@ -87,7 +89,8 @@ static enum bfile_role classify(const char *path, char **note)
 		n = 0;
 	head[n] = '\0';
 	enum bfile_role r = BF_IGNORED;
-	if (memmem(head, (size_t)n, "(PDH-", 5))
+	int conf;
+	if (parser_probe(head, (size_t)n, &conf)) /* a capture of a format of the table, as reader_open probes */
 		r = BF_CAPTURE;
 	else if (memmem(head, (size_t)n, "StartingOffset", 14))
 		r = BF_PARTITIONS;

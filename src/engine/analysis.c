@@ -36,6 +36,7 @@ void analysis_free(struct analysis *a)
 	free(a->dbmap);
 	coverage_free(&a->cov);
 	iopath_free(&a->iop);
+	vhist_free(&a->hist);
 	model_free(&a->m);
 	free(a->f);
 	free(a->map);
@@ -1510,34 +1511,18 @@ static void check_vhdx_unit(struct analysis *a)
 	}
 }
 
-struct hist_say {
-	struct analysis *a;
-	const char *path;
-	struct hist_vm {
-		long gid;
-		char vm[128];
-		const char *cap;
-	} *vm;
-	size_t nvm;
+struct hist_vm {
+	long gid;
+	char vm[128];
+	const char *cap;
 };
-
-static void hist_say(void *ctx, long gid, const char *text)
-{
-	struct hist_say *h = ctx;
-	for (size_t i = 0; i < h->nvm; i++)
-		if (h->vm[i].gid == gid) {
-			input_said(h->a, "vscsiStats", h->path, 0, IN_AGREED,
-				   "VM %s (worldGroupID %ld is its Group Cpu id in %s: read from the identifiers); %s",
-				   h->vm[i].vm, gid, h->vm[i].cap, text);
-			return;
-		}
-	input_said(h->a, "vscsiStats", h->path, 0, IN_APPLIED, "%s", text);
-}
 
 /* The VMs' group ids the other captures name (esxtop Group Cpu(GID:VM)): the worldGroupID of a
  * vscsiStats disk is one of them. Their headers are read again (only when histograms were given). */
-static void hist_vms(struct analysis *a, struct hist_say *h, const struct common_opts *co)
+static struct hist_vm *hist_vms(struct analysis *a, const struct common_opts *co, size_t *nvm)
 {
+	struct hist_vm *vm = NULL;
+	*nvm = 0;
 	for (size_t i = 0; i < a->m.ncaps; i++) {
 		const struct capture *c = &a->m.caps[i];
 		const struct parser_ops *f = c->format && !c->failed ? parser_find(c->format) : NULL;
@@ -1545,31 +1530,58 @@ static void hist_vms(struct analysis *a, struct hist_say *h, const struct common
 		if (!f || !f->group_of || strcmp(c->path, "-") == 0 || input_open(&in, c->path, co) < 0)
 			continue;
 		long gid;
-		char vm[128];
+		char name[128];
 		for (size_t k = 0; k < reader_ncols(in.r); k++) {
-			if (!f->group_of(&reader_column(in.r, k)->path, &gid, vm, sizeof vm))
+			if (!f->group_of(&reader_column(in.r, k)->path, &gid, name, sizeof name))
 				continue;
 			bool dup = false;
-			for (size_t j = 0; j < h->nvm && !dup; j++)
-				dup = h->vm[j].gid == gid;
+			for (size_t j = 0; j < *nvm && !dup; j++)
+				dup = vm[j].gid == gid;
 			if (dup)
 				continue;
-			h->vm = xrealloc(h->vm, (h->nvm + 1) * sizeof *h->vm);
-			h->vm[h->nvm] = (struct hist_vm){.gid = gid, .cap = c->path};
-			snprintf(h->vm[h->nvm++].vm, sizeof h->vm[0].vm, "%s", vm);
+			vm = xrealloc(vm, (*nvm + 1) * sizeof *vm);
+			vm[*nvm] = (struct hist_vm){.gid = gid, .cap = c->path};
+			snprintf(vm[(*nvm)++].vm, sizeof vm[0].vm, "%s", name);
 		}
 		input_close(&in);
 	}
+	return vm;
 }
 
-/* The captures whose format carries histograms (vscsiStats): what they show, beside the findings,
- * with the VM the other captures name for the disk's worldGroupID. */
+/* --vm on the virtual disks of a histogram capture read from first on: a disk is kept when the VM
+ * another capture names for its worldGroupID matches; one whose VM no capture names cannot be
+ * selected and is left out, said. */
+static void hist_select(struct analysis *a, const char *path, size_t first, const struct hist_vm *vm, size_t nvm)
+{
+	if (!a->m.filter || !ef_kind_on(a->m.filter, EF_VM))
+		return;
+	size_t k = first, unnamed = 0, other = 0;
+	for (size_t i = first; i < a->hist.n; i++) {
+		const struct hist_vm *v = NULL;
+		for (size_t j = 0; j < nvm && !v; j++)
+			v = vm[j].gid == a->hist.d[i].gid ? &vm[j] : NULL;
+		if (v && ef_test(a->m.filter, EF_VM, v->vm))
+			a->hist.d[k++] = a->hist.d[i];
+		else
+			*(v ? &other : &unnamed) += 1;
+	}
+	a->hist.n = k;
+	if (other + unnamed)
+		input_said(a, "vscsiStats", path, 0, IN_APPLIED,
+			   "--vm: %zu virtual disk%s left out (%zu of another VM, %zu whose VM no capture "
+			   "names%s)",
+			   other + unnamed, other + unnamed == 1 ? "" : "s", other, unnamed,
+			   unnamed ? ": give the esxtop of the same host to select them" : "");
+}
+
+/* The captures whose format carries histograms (vscsiStats), kept in a->hist for the reports: what
+ * they show, beside the findings, with the VM the other captures name for the disk's worldGroupID. */
 static void histogram_evidence(struct analysis *a)
 {
 	struct common_opts co;
 	common_opts_init(&co);
 	co.quiet = true;
-	struct hist_say h = {a, NULL, NULL, 0};
+	vhist_free(&a->hist);
 	bool any = false;
 	for (size_t i = 0; i < a->m.ncaps && !any; i++) {
 		const struct parser_ops *f = a->m.caps[i].format ? parser_find(a->m.caps[i].format) : NULL;
@@ -1577,15 +1589,78 @@ static void histogram_evidence(struct analysis *a)
 	}
 	if (!any)
 		return;
-	hist_vms(a, &h, &co);
+	size_t nvm;
+	struct hist_vm *vm = hist_vms(a, &co, &nvm);
+	struct buf b;
+	buf_init(&b);
 	for (size_t i = 0; i < a->m.ncaps; i++) {
 		const struct capture *c = &a->m.caps[i];
 		const struct parser_ops *f = c->format && !c->failed ? parser_find(c->format) : NULL;
-		h.path = c->path;
-		if (f && f->histograms)
-			vhist_read(c->path, &co, hist_say, &h);
+		if (!f || !f->histograms)
+			continue;
+		if (strcmp(c->path, "-") == 0) {
+			input_said(a, "vscsiStats", c->path, 0, IN_APPLIED,
+				   "histograms read from stdin are not assessed (stdin is read once, as a "
+				   "capture): give the file's name");
+			continue;
+		}
+		size_t first = a->hist.n;
+		if (vhist_load(c->path, &co, &a->hist) < 0)
+			continue;
+		hist_select(a, c->path, first, vm, nvm);
+		for (size_t k = first; k < a->hist.n; k++) {
+			struct vh_disk *d = &a->hist.d[k];
+			const struct hist_vm *v = NULL;
+			for (size_t j = 0; j < nvm && !v; j++)
+				v = vm[j].gid == d->gid ? &vm[j] : NULL;
+			buf_reset(&b);
+			vhist_sentence(d, &b);
+			if (!v) {
+				input_said(a, "vscsiStats", c->path, 0, IN_APPLIED, "%s", b.data);
+				continue;
+			}
+			snprintf(d->vm, sizeof d->vm, "%s", v->vm);
+			d->vm_cap = v->cap;
+			input_said(a, "vscsiStats", c->path, 0, IN_AGREED,
+				   "VM %s (worldGroupID %ld is its Group Cpu id in %s: read from the identifiers); %s",
+				   v->vm, d->gid, v->cap, b.data);
+		}
 	}
-	free(h.vm);
+	buf_free(&b);
+	free(vm);
+}
+
+/* The verdict's word on the histograms: each virtual disk whose outstanding IOs are piled at the LSI
+ * Logic per-disk limit (the cap seen from the VM's side, whatever the perfmon shows), and, when
+ * they are the only input, that they were read. */
+static void histogram_verdict(struct analysis *a)
+{
+	struct buf t;
+	buf_init(&t);
+	for (size_t i = 0; i < a->hist.n; i++) {
+		const struct vh_disk *d = &a->hist.d[i];
+		double lo, at = vhist_in_bucket(&d->h[VH_OIO], VH_LSI_PER_DISK, &lo);
+		if (vhist_cap_state(&d->h[VH_OIO]) != 0)
+			continue;
+		buf_adds(&t, " vscsiStats: ");
+		vhist_disk_name(d, &t);
+		buf_printf(&t,
+			   "'s outstanding IOs are piled at %d with none above (%.1f%% of its IOs issued "
+			   "with %.0f-%d in flight): the LSI Logic per-disk cap, seen as the VM issued them "
+			   "(a histogram has no time axis: not when).",
+			   VH_LSI_PER_DISK, 100 * at, lo, VH_LSI_PER_DISK);
+	}
+	bool rows = false;
+	for (size_t i = 0; i < a->m.ncaps; i++)
+		rows |= a->m.caps[i].rows > 0;
+	if (!rows && a->hist.n)
+		buf_printf(&t,
+			   " vscsiStats histograms of %zu virtual disk%s were read: what they show is said "
+			   "with them (the virtual disk histograms).",
+			   a->hist.n, a->hist.n == 1 ? "" : "s");
+	if (t.len)
+		a->verdict = afmt(a, "%s%s", a->verdict ? a->verdict : "", t.data);
+	buf_free(&t);
 }
 
 void analysis_run(struct analysis *a, const struct analyze_opts *o)
@@ -1696,6 +1771,7 @@ void analysis_run(struct analysis *a, const struct analyze_opts *o)
 		for (size_t k = 0; k < in->nsym; k++)
 			a->verdict = afmt(a, "%s SQL Server (%s, %s): %s", a->verdict, in->host, in->label, in->sym[k].text);
 	}
+	histogram_verdict(a);
 }
 
 const char *display_path(const char *p, bool base_only, const char *cwd)

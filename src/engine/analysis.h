@@ -13,6 +13,7 @@
 #include "finding.h"
 #include "kinds.h"
 #include "topology.h"
+#include "vhist.h"
 #include "maps.h"
 #include "partitions.h"
 #include "rules.h"
@@ -125,6 +126,8 @@ struct analysis {
 	long map_notes, map_suppressed;  /* said of the map so far, and left unsaid past the cap */
 	struct input_said *inputs;       /* in the order said (xrealloc'd) */
 	size_t ninputs, inputs_more;
+	struct vh_set hist;              /* the virtual disks of the histogram captures (vscsiStats), with
+	                                  * the VM another capture names (vhist.h); empty without one */
 	struct arena arena;
 	struct vmk_unread {              /* a --vmkernel-log that could not be read: named in the inputs
 	                                  * all the same, so an unread log never looks clean (issue 36) */

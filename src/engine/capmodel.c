@@ -1457,7 +1457,12 @@ static int model_read(struct model *m, const char *path, struct input *in, const
 	read_vm_hint(&x);
 	read_derived(&x);
 	read_rows(&x);
-	return read_end(&x);
+	int rc = read_end(&x);
+	/* histograms (vscsiStats) have no time axis: their snapshots are no rows of a period */
+	const struct parser_ops *f = x.c && x.c->format ? parser_find(x.c->format) : NULL;
+	if (f && f->histograms)
+		x.c->rows = 0;
+	return rc;
 }
 
 /* ---- the order of a command line's captures (capture_order) ---- */

@@ -39,6 +39,7 @@ void compare_free(struct compare *c)
 	free(c->rows);
 	free(c->lb);
 	free(c->fd);
+	free(c->vd);
 	arena_free(&c->arena);
 	memset(c, 0, sizeof *c);
 }
@@ -132,4 +133,5 @@ void compare_run(struct compare *c, const struct compare_opts *o, struct diag *d
 		cmp_findings_diff(c);
 	cmp_summarise(c);
 	cmp_sql_compare(c);
+	cmp_vhist(c);
 }

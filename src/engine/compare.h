@@ -360,10 +360,30 @@ struct cmp_sql {
 };
 #define CMP_MAX_SQL 8
 
+/* vscsiStats histograms of one virtual disk before and after (compare_vhist.c). The sides are tied
+ * by the VM's name (each side's esxtop names its worldGroupID's VM: a worldGroupID changes when the
+ * VM is powered on again, as for a controller change) and scsiC:T, or by worldGroupID and scsiC:T
+ * (the same on both sides), both read from the identifiers; else by scsiC:T alone when it names one
+ * disk on each side (a guess, said so). A disk on one side only is kept with the other NULL. */
+struct cmp_vdisk {
+	const struct vh_disk *d[2];
+	bool guess;                 /* tied by scsiC:T alone */
+	const char *tie;            /* how the sides were tied (arena), NULL for a disk of one side */
+	int cap[2];                 /* vhist_cap_state of each side's outstanding IOs (-1: neither or none) */
+	const char *text;           /* what moved, or why it cannot be compared (arena) */
+};
+/* The disk's name: "VM SQL01 scsi0:1" when named, else its worldGroupID on each side when they
+ * differ ("worldGroupID 55761 before, 43878 after, scsi0:1"). */
+void cmp_vdisk_name(const struct cmp_vdisk *v, struct buf *out);
+
 struct compare {
 	struct analysis side[2];
 	struct cmp_sql sql[CMP_MAX_SQL]; /* filled by compare_run; nsql = 0 without SQL Server counters */
 	size_t nsql;
+	struct cmp_vdisk *vd;       /* virtual disks with histograms on either side (compare_vhist.c) */
+	size_t nvd;
+	const char *vd_note;        /* a side without histograms while the other has them: what cannot be
+	                             * compared (arena), NULL otherwise */
 	struct cmp_mapline *map;
 	size_t nmap;
 	struct cmp_pair *pairs;

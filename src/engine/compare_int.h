@@ -44,6 +44,7 @@ void cmp_decide_rows(struct compare *c);   /* compare_verdict.c: load-explained 
 void cmp_findings_diff(struct compare *c);
 void cmp_summarise(struct compare *c);
 void cmp_sql_compare(struct compare *c);   /* compare_sql.c: SQL Server before and after */
+void cmp_vhist(struct compare *c);         /* compare_vhist.c: vscsiStats histograms before and after */
 
 /* ---- the busy phase (compare_busy.c) ---- */
 /* Fills p->busy[] and p->comparable. */

@@ -69,6 +69,14 @@ static bool judged_on(const struct entity *e, enum layer l)
 	}
 }
 
+/* A capture with no time series to assess: unreadable, or histograms (vscsiStats: the analysis says
+ * them beside the findings). */
+static bool no_series(const struct capture *cp)
+{
+	const struct parser_ops *fo = cp->format ? parser_find(cp->format) : NULL;
+	return cp->failed || !cp->format || (fo && fo->histograms);
+}
+
 static void set(struct layer_cov *l, enum cov_status s, enum cov_reason r, const char *why)
 {
 	l->status = s;
@@ -184,7 +192,7 @@ void coverage_build(const struct cov_in *in, struct coverage *c)
 	bool hv_host = false, hv_only = false, vmw_host = false; /* Hyper-V host captures only */
 	for (size_t i = 0; i < m->ncaps; i++) {
 		const struct capture *cp = &m->caps[i];
-		if (cp->failed || !cp->format)
+		if (no_series(cp))
 			continue;
 		bool longer = !too_short(cp, r);
 		if (cp->role == ROLE_GUEST) {

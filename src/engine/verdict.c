@@ -116,6 +116,9 @@ static void coverage_note(const struct analysis *a, struct buf *b)
 		buf_adds(b, " No host capture was given, so the layers below the guest (the hypervisor's queues, "
 			    "device, adapter, array) are not assessed: add the host's capture of the same period "
 			    "(esxtop on VMware, the host's perfmon on Hyper-V).");
+	else if (no_host && no_guest) /* histograms alone (vscsiStats): no capture over time */
+		buf_adds(b, " No host capture was given either, so no layer is assessed over time: add the host's "
+			    "capture of the same period (esxtop on VMware).");
 	else if (no_host)
 		buf_adds(
 		    b, " The perfmon shows no sign of being a VM's (no VMware Tools or Hyper-V guest counters), so it "

@@ -4,40 +4,41 @@
  * the previous limit up to L) and the overflow "> L". Snapshots (rows) are summed. */
 #include "vhist.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define VH_MAX_B 64
+const char *const vh_kind_names[VH_NKIND] = {"outstandingIOs", "latency", "ioLength"};
+const char *const vh_kind_titles[VH_NKIND] = {"outstanding IOs when an IO was issued", "latency of IOs", "IO lengths"};
+const char *const vh_kind_units[VH_NKIND] = {"IOs", "us", "bytes"};
 
-struct vh_series {
-	const char *kind, *disk;
-	int nb;
-	double lim[VH_MAX_B], n[VH_MAX_B];
-	bool gt[VH_MAX_B];
-	double count, max;
+/* Where a column goes while the file is read. */
+struct vh_cols {
+	size_t disk;
+	int kind;
 	size_t col[VH_MAX_B], ccount, cmax;
 };
 
-/* The per-disk limit of the LSI Logic (SAS/parallel) virtual controller: 32 outstanding IOs per disk
- * [seed] (doc/domain.md, the vSCSI table). */
-#define VH_LSI_PER_DISK 32
-
-static struct vh_series *vh_get(struct vh_series **s, size_t *n, const char *kind, const char *disk)
+static size_t vh_get(struct vh_set *s, size_t first, const char *disk, const char *path)
 {
-	for (size_t i = 0; i < *n; i++)
-		if (strcmp((*s)[i].kind, kind) == 0 && strcmp((*s)[i].disk, disk) == 0)
-			return &(*s)[i];
-	*s = xrealloc(*s, (*n + 1) * sizeof **s);
-	struct vh_series *x = &(*s)[(*n)++];
+	for (size_t i = first; i < s->n; i++)
+		if (strcmp(s->d[i].disk, disk) == 0)
+			return i;
+	s->d = xrealloc(s->d, (s->n + 1) * sizeof *s->d);
+	struct vh_disk *x = &s->d[s->n];
 	memset(x, 0, sizeof *x);
-	x->kind = kind;
-	x->disk = disk;
-	x->ccount = x->cmax = (size_t)-1;
-	return x;
+	snprintf(x->disk, sizeof x->disk, "%s", disk);
+	char *end;
+	x->gid = strtol(disk, &end, 10);
+	if (end == disk || *end != ':')
+		x->gid = -1;
+	const char *t = strchr(disk, ':');
+	snprintf(x->target, sizeof x->target, "%s", t ? t + 1 : disk);
+	x->path = path;
+	return s->n++;
 }
 
-/* Share (0..1) of the IOs in buckets whose lower edge is at or above lo (the bucket after limit lo). */
-static double vh_above(const struct vh_series *s, double lo)
+double vhist_above(const struct vh_hist *s, double lo)
 {
 	double k = 0, t = 0;
 	for (int b = 0; b < s->nb; b++) {
@@ -48,87 +49,149 @@ static double vh_above(const struct vh_series *s, double lo)
 	return t > 0 ? k / t : 0;
 }
 
-static const struct vh_series *vh_find(const struct vh_series *s, size_t n, const char *kind, const char *disk)
+double vhist_in_bucket(const struct vh_hist *h, double lim, double *lo)
 {
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(s[i].kind, kind) == 0 && strcmp(s[i].disk, disk) == 0 && s[i].count > 0)
-			return &s[i];
-	return NULL;
+	double at = 0, t = 0;
+	*lo = 0;
+	for (int k = 0; k < h->nb; k++) {
+		t += h->n[k];
+		if (!h->gt[k] && h->lim[k] == lim && k > 0) {
+			at = h->n[k];
+			*lo = h->lim[k - 1] + 1;
+		}
+	}
+	return t > 0 ? at / t : 0;
 }
 
-/* One disk's sentence. */
-static void vh_disk(const struct vh_series *s, size_t n, const char *disk, void (*say)(void *, long, const char *),
-		    void *ctx)
+int vhist_cap_state(const struct vh_hist *o)
 {
-	struct buf b;
-	buf_init(&b);
-	const struct vh_series *o = vh_find(s, n, "outstandingIOs", disk);
-	const struct vh_series *l = vh_find(s, n, "latency", disk), *z = vh_find(s, n, "ioLength", disk);
-	buf_printf(&b, "virtual disk %s (worldGroupID:scsiC:T)", disk);
-	if (o) {
-		double at = 0, above = vh_above(o, VH_LSI_PER_DISK), t = 0, lo = 0;
-		for (int k = 0; k < o->nb; k++) {
-			t += o->n[k];
-			if (!o->gt[k] && o->lim[k] == VH_LSI_PER_DISK && k > 0) {
-				at = o->n[k];
-				lo = o->lim[k - 1] + 1;
-			}
-		}
-		at = t > 0 ? at / t : 0;
+	double lo;
+	if (o->count <= 0)
+		return -1;
+	if (vhist_above(o, VH_LSI_PER_DISK) > 0)
+		return 1;
+	return vhist_in_bucket(o, VH_LSI_PER_DISK, &lo) >= 0.5 ? 0 : -1;
+}
+
+bool vhist_pvscsi_pile(const struct vh_hist *o)
+{
+	double lo;
+	return o->count > 0 && vhist_above(o, VH_PVSCSI_PER_DISK) == 0 &&
+	       vhist_in_bucket(o, VH_PVSCSI_PER_DISK, &lo) >= 0.5;
+}
+
+void vhist_bucket_label(const struct vh_hist *h, enum vh_kind k, int b, struct buf *out)
+{
+	double v = h->lim[b];
+	buf_adds(out, h->gt[b] ? "> " : "<= ");
+	if (k == VH_LAT)
+		buf_printf(out, "%g ms", v / 1000);
+	else if (k == VH_LEN && v >= 1024 && (long long)v % 1024 == 0)
+		buf_printf(out, "%g KiB", v / 1024);
+	else
+		buf_printf(out, "%g", v);
+}
+
+void vhist_disk_name(const struct vh_disk *d, struct buf *out)
+{
+	if (d->vm[0])
+		buf_printf(out, "VM %s %s", d->vm, d->target);
+	else if (d->gid >= 0)
+		buf_printf(out, "worldGroupID %ld %s", d->gid, d->target);
+	else
+		buf_adds(out, d->disk);
+}
+
+void vhist_sentence(const struct vh_disk *d, struct buf *b)
+{
+	const struct vh_hist *o = &d->h[VH_OIO], *l = &d->h[VH_LAT], *z = &d->h[VH_LEN];
+	buf_printf(b, "virtual disk %s (worldGroupID:scsiC:T)", d->disk);
+	if (o->count > 0) {
+		double lo, at = vhist_in_bucket(o, VH_LSI_PER_DISK, &lo), above = vhist_above(o, VH_LSI_PER_DISK);
 		const int cap = VH_LSI_PER_DISK;
-		buf_printf(&b, "; outstanding IOs when an IO was issued: %.0f IOs, max %.0f, %.1f%% with %.0f-%d in "
+		buf_printf(b,
+			   "; outstanding IOs when an IO was issued: %.0f IOs, max %.0f, %.1f%% with %.0f-%d in "
 			   "flight (the bucket of the LSI Logic per-disk limit, %d), %.1f%% with more than %d",
 			   o->count, o->max, 100 * at, lo, cap, cap, 100 * above, cap);
-		if (above > 0)
-			buf_printf(&b, " (so this disk's controller let more than %d through: "
-				   "not capped at the LSI limit)", VH_LSI_PER_DISK);
-		else if (at >= 0.5)
-			buf_printf(&b, " (piled at %d with none above: what the LSI Logic per-disk cap does)",
-				   VH_LSI_PER_DISK);
+		int st = vhist_cap_state(o);
+		if (st == 1)
+			buf_printf(b,
+				   " (so this disk's controller let more than %d through: "
+				   "not capped at the LSI limit)",
+				   cap);
+		else if (st == 0)
+			buf_printf(b, " (piled at %d with none above: what the LSI Logic per-disk cap does)", cap);
+		if (vhist_pvscsi_pile(o))
+			buf_printf(b,
+				   "; piled at %d with none above: what the PVSCSI per-disk default does (raised "
+				   "with MaxQueueDepth)",
+				   VH_PVSCSI_PER_DISK);
 	}
-	if (l) {
-		buf_printf(&b, "; latency: %.0f IOs, max %.1f ms, above 5 ms %.1f%%, above 15 ms %.1f%%, above 30 ms "
-			   "%.1f%%, above 50 ms %.1f%%", l->count, l->max / 1000, 100 * vh_above(l, 5000),
-			   100 * vh_above(l, 15000), 100 * vh_above(l, 30000), 100 * vh_above(l, 50000));
+	if (l->count > 0)
+		buf_printf(b,
+			   "; latency: %.0f IOs, max %.1f ms, above 5 ms %.1f%%, above 15 ms %.1f%%, above 30 ms "
+			   "%.1f%%, above 50 ms %.1f%%",
+			   l->count, l->max / 1000, 100 * vhist_above(l, 5000), 100 * vhist_above(l, 15000),
+			   100 * vhist_above(l, 30000), 100 * vhist_above(l, 50000));
+	if (z->count > 0) {
+		double big = vhist_above(z, 65536), small = 1 - vhist_above(z, 8192);
+		buf_printf(b, "; IO sizes: %.1f%% of %.0f IOs 4 KiB or less, %.1f%% above 64 KiB",
+			   100 * (1 - vhist_above(z, 4096)), z->count, 100 * big);
+		if (big >= 0.5)
+			buf_adds(b,
+				 " (mostly large IOs, as a backup or a scan issues them: latency grows with the size, "
+				 "the rules judge IOs above 64 KiB by their own band)");
+		else if (small >= 0.8)
+			buf_adds(b, " (mostly IOs of 8 KiB or less, as OLTP issues them)");
 	}
-	if (z) {
-		buf_printf(&b, "; IO sizes: %.1f%% of %.0f IOs 4 KiB or less, %.1f%% above 64 KiB",
-			   100 * (1 - vh_above(z, 4096)), z->count, 100 * vh_above(z, 65536));
-	}
-	buf_printf(&b, ". A histogram has no time axis: it cannot show when these IOs came, whether the slow "
-		   "ones came together, or the esxtop/perfmon time they match");
-	say(ctx, strtol(disk, NULL, 10), b.data);
-	buf_free(&b);
+	buf_printf(b, ". A histogram has no time axis: it cannot show when these IOs came, whether the slow "
+		      "ones came together, or the esxtop/perfmon time they match");
 }
 
-static void vh_layout(struct vh_series **s, size_t *n, struct reader *r)
+static int vh_kind_of(const char *k)
 {
+	for (int i = 0; i < VH_NKIND; i++)
+		if (strcmp(k, vh_kind_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* The columns of the histograms iopsy reads, by disk and kind. */
+static struct vh_cols *vh_layout(struct vh_set *s, size_t first, struct reader *r, const char *path, size_t *nc)
+{
+	struct vh_cols *c = NULL;
+	*nc = 0;
 	for (size_t i = 0; i < reader_ncols(r); i++) {
 		const struct pdh_path *p = &reader_column(r, i)->path;
-		if (!p->ok || !p->instance || strncmp(p->object, "vscsiStats ", 11) != 0)
+		int kind;
+		if (!p->ok || !p->instance || strncmp(p->object, "vscsiStats ", 11) != 0 ||
+		    (kind = vh_kind_of(p->object + 11)) < 0)
 			continue;
-		struct vh_series *x = vh_get(s, n, p->object + 11, p->instance);
-		const char *c = p->counter;
-		if (strcmp(c, "count") == 0)
-			x->ccount = i;
-		else if (strcmp(c, "max") == 0)
-			x->cmax = i;
-		else if ((strncmp(c, "<= ", 3) == 0 || strncmp(c, "> ", 2) == 0) && x->nb < VH_MAX_B) {
-			x->gt[x->nb] = c[0] == '>';
-			x->lim[x->nb] = strtod(c + (c[0] == '>' ? 2 : 3), NULL);
-			x->col[x->nb++] = i;
+		size_t d = vh_get(s, first, p->instance, path), k = 0;
+		while (k < *nc && !(c[k].disk == d && c[k].kind == kind))
+			k++;
+		if (k == *nc) {
+			c = xrealloc(c, (*nc + 1) * sizeof *c);
+			c[k] = (struct vh_cols){.disk = d, .kind = kind, .ccount = (size_t)-1, .cmax = (size_t)-1};
+			(*nc)++;
+		}
+		struct vh_hist *h = &s->d[d].h[kind];
+		const char *n = p->counter;
+		if (strcmp(n, "count") == 0)
+			c[k].ccount = i;
+		else if (strcmp(n, "max") == 0)
+			c[k].cmax = i;
+		else if ((strncmp(n, "<= ", 3) == 0 || strncmp(n, "> ", 2) == 0) && h->nb < VH_MAX_B) {
+			h->gt[h->nb] = n[0] == '>';
+			h->lim[h->nb] = strtod(n + (n[0] == '>' ? 2 : 3), NULL);
+			c[k].col[h->nb++] = i;
 		}
 	}
+	return c;
 }
 
-int vhist_read(const char *path, const struct common_opts *co,
-	       void (*say)(void *ctx, long gid, const char *text), void *ctx)
+int vhist_load(const char *path, const struct common_opts *co, struct vh_set *out)
 {
-	if (strcmp(path, "-") == 0) {
-		say(ctx, -1, "histograms read from stdin are not assessed (stdin is read once, as a capture): give the "
-			 "file's name");
-		return 0;
-	}
 	struct common_opts q = *co;
 	q.sink = (struct diag_sink){0}; /* its warnings were given when it was read as a capture */
 	q.progress = NULL;
@@ -136,33 +199,64 @@ int vhist_read(const char *path, const struct common_opts *co,
 	int rc = input_open(&in, path, &q);
 	if (rc < 0)
 		return rc;
-	struct vh_series *s = NULL;
-	size_t n = 0;
-	vh_layout(&s, &n, in.r);
+	size_t first = out->n, nc;
+	struct vh_cols *c = vh_layout(out, first, in.r, path, &nc);
 	struct pdh_row row;
 	double v;
 	while (reader_next(in.r, &row) == 1)
-		for (size_t i = 0; i < n; i++) {
-			struct vh_series *x = &s[i];
+		for (size_t i = 0; i < nc; i++) {
+			struct vh_hist *x = &out->d[c[i].disk].h[c[i].kind];
 			for (int b = 0; b < x->nb; b++)
-				if (reader_value(in.r, x->col[b], &v))
+				if (reader_value(in.r, c[i].col[b], &v))
 					x->n[b] += v;
-			if (x->ccount != (size_t)-1 && reader_value(in.r, x->ccount, &v))
+			if (c[i].ccount != (size_t)-1 && reader_value(in.r, c[i].ccount, &v))
 				x->count += v;
-			if (x->cmax != (size_t)-1 && reader_value(in.r, x->cmax, &v) && v > x->max)
+			if (c[i].cmax != (size_t)-1 && reader_value(in.r, c[i].cmax, &v) && v > x->max)
 				x->max = v;
 		}
-	int said = 0;
-	for (size_t i = 0; i < n; i++) {
-		bool first = true;
-		for (size_t k = 0; k < i && first; k++)
-			first = strcmp(s[k].disk, s[i].disk) != 0;
-		if (first && s[i].count > 0) {
-			vh_disk(s, n, s[i].disk, say, ctx);
-			said++;
-		}
-	}
-	free(s);
+	free(c);
 	input_close(&in);
-	return said;
+	/* a disk with no histogram iopsy reads (only seek distances, interarrival times) is left out */
+	size_t k = first;
+	for (size_t i = first; i < out->n; i++) {
+		bool any = false;
+		for (int h = 0; h < VH_NKIND; h++)
+			any |= out->d[i].h[h].count > 0;
+		if (any)
+			out->d[k++] = out->d[i];
+	}
+	out->n = k;
+	return (int)(k - first);
+}
+
+void vhist_free(struct vh_set *s)
+{
+	free(s->d);
+	s->d = NULL;
+	s->n = 0;
+}
+
+int vhist_read(const char *path, const struct common_opts *co, void (*say)(void *ctx, long gid, const char *text),
+	       void *ctx)
+{
+	if (strcmp(path, "-") == 0) {
+		say(ctx, -1,
+		    "histograms read from stdin are not assessed (stdin is read once, as a capture): give the "
+		    "file's name");
+		return 0;
+	}
+	struct vh_set s = {0};
+	int rc = vhist_load(path, co, &s);
+	if (rc < 0)
+		return rc;
+	struct buf b;
+	buf_init(&b);
+	for (size_t i = 0; i < s.n; i++) {
+		buf_reset(&b);
+		vhist_sentence(&s.d[i], &b);
+		say(ctx, s.d[i].gid, b.data);
+	}
+	buf_free(&b);
+	vhist_free(&s);
+	return rc;
 }

@@ -70,6 +70,8 @@ static void build_pvscsi_after(struct sim_config *c, int part)
 
 static void build_migration(struct sim_config *c, int part)
 {
+	/* vscsiStats of both days: the outstanding-IO pile at 32 before, more than 32 after (compare) */
+	c->want_vscsistats = true;
 	if (part == 0) {
 		etl_day(c, SIM_CTRL_LSI, true, 0);
 		sc_expect(c, "queue.guest_vscsi_cap", "D:", "SQL01", 0.2, 0.8);

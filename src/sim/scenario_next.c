@@ -746,6 +746,7 @@ void sc_build_backup_large_io(struct sim_config *c, int part)
 	sc_add_phase(s.d, 0.1, 0.9, 8, 2);
 	s.d->vsplit_frac = 0.95;
 	sc_bystander(c, &h);
+	c->want_vscsistats = true; /* its IO-length histogram: the backup's 1 MiB reads beside OLTP's 8 KiB */
 	c->sql_counters = true;
 	c->tx.coverage = true;
 	sc_absent_unrelated(c);
