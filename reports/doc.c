@@ -1018,16 +1018,18 @@ static void text_captures(const struct doc *d, struct buf *out)
 			buf_adds(out, ": could not be read (see the messages above)\n");
 			continue;
 		}
-		char s[32], e[32];
-		time_format_iso(c[CC_START].ms, false, s);
-		time_format_iso(c[CC_END].ms, false, e);
 		buf_printf(out, ": %s, host ", c[CC_FORMAT].s);
 		fmt_esc(out, c[CC_HOST].s);
-		buf_printf(out, ", %s .. %s", s, e);
-		if (d->lt)
-			ltime_span_note(out, d->lt, c[CC_START].ms, c[CC_END].ms, "..");
-		buf_printf(out, ", %g s interval, %.0f rows, %.0f columns", c[CC_INTERVAL].v, c[CC_ROWS].v,
-			   c[CC_COLUMNS].v);
+		if (c[CC_START].t == CELL_TIME) { /* a histogram capture has no time axis */
+			char s[32], e[32];
+			time_format_iso(c[CC_START].ms, false, s);
+			time_format_iso(c[CC_END].ms, false, e);
+			buf_printf(out, ", %s .. %s", s, e);
+			if (d->lt)
+				ltime_span_note(out, d->lt, c[CC_START].ms, c[CC_END].ms, "..");
+			buf_printf(out, ", %g s interval, %.0f rows", c[CC_INTERVAL].v, c[CC_ROWS].v);
+		}
+		buf_printf(out, ", %.0f columns", c[CC_COLUMNS].v);
 		if (c[CC_WARNINGS].v > 0)
 			buf_printf(out, ", %.0f warning%s", c[CC_WARNINGS].v, c[CC_WARNINGS].v == 1 ? "" : "s");
 		if (c[CC_OUTSIDE].t == CELL_NUM)
@@ -1063,11 +1065,15 @@ static void md_captures(const struct doc *d, struct buf *out)
 		buf_printf(out, " | %s | ", c[CC_FORMAT].s);
 		md_escape(out, c[CC_HOST].s);
 		buf_adds(out, " | ");
-		fmt_when(out, c[CC_START].ms);
-		buf_adds(out, " | ");
-		fmt_when(out, c[CC_END].ms);
-		if (d->lt)
-			ltime_span_note(out, d->lt, c[CC_START].ms, c[CC_END].ms, "–");
+		if (c[CC_START].t == CELL_TIME) {
+			fmt_when(out, c[CC_START].ms);
+			buf_adds(out, " | ");
+			fmt_when(out, c[CC_END].ms);
+			if (d->lt)
+				ltime_span_note(out, d->lt, c[CC_START].ms, c[CC_END].ms, "–");
+		} else { /* a histogram capture has no time axis */
+			buf_printf(out, "%s | ", c[CC_CLOCK].s);
+		}
 		buf_printf(out, " | %.0f |\n", c[CC_ROWS].v);
 	}
 	for (size_t i = 0; i < d->sec[DS_CAPTURES].nb; i++) /* what was not read: impossible values, caps */

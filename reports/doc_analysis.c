@@ -317,9 +317,17 @@ void doc_captures(struct doc *d, const struct analysis *a, const char *side)
 		doc_cell_text(t, c->format);
 		doc_cell_text(t, c->gzip ? "gzip" : "");
 		doc_cell_text(t, c->host ? c->host : "?");
-		doc_cell_time(t, c->start + c->clock_offset_ms);
-		doc_cell_time(t, c->end + c->clock_offset_ms);
-		doc_cell_num(t, c->interval_s);
+		const struct parser_ops *fo = parser_find(c->format);
+		bool hist = fo && fo->histograms; /* its rows are snapshots: no time axis, no interval */
+		if (hist) {
+			doc_cell_none(t);
+			doc_cell_none(t);
+			doc_cell_none(t);
+		} else {
+			doc_cell_time(t, c->start + c->clock_offset_ms);
+			doc_cell_time(t, c->end + c->clock_offset_ms);
+			doc_cell_num(t, c->interval_s);
+		}
 		doc_cell_num(t, (double)c->rows);
 		doc_cell_num(t, (double)c->columns);
 		doc_cell_num(t, (double)c->warnings);
@@ -328,9 +336,8 @@ void doc_captures(struct doc *d, const struct analysis *a, const char *side)
 		else
 			doc_cell_none(t);
 		buf_reset(&k);
-		const struct parser_ops *fo = parser_find(c->format);
-		if (fo && fo->histograms) /* its rows are snapshots: the times above are no clock */
-			buf_adds(&k, "histograms, no time axis: the times are not a clock");
+		if (hist)
+			buf_adds(&k, "histograms, no time axis");
 		else
 			clock_sentence(c, &k);
 		doc_cell_text(t, k.data ? k.data : "");

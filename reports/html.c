@@ -372,10 +372,10 @@ void captures_section(const struct analysis *a, const struct ltime *lt, struct b
 		buf_adds(b, "</td><td class=\"ent\">");
 		esc(b, c[CC_HOST].s);
 		buf_adds(b, "</td><td>");
-		if (c[CC_ROWS].v > 0)
+		if (c[CC_ROWS].v > 0 && c[CC_START].t == CELL_TIME) /* a histogram capture has no time axis */
 			period_html(b, lt, c[CC_START].ms, c[CC_END].ms);
 		buf_adds(b, "</td><td class=\"n\">");
-		if (c[CC_ROWS].v > 1)
+		if (c[CC_ROWS].v > 1 && c[CC_INTERVAL].t == CELL_NUM)
 			buf_printf(b, "%g s", c[CC_INTERVAL].v);
 		buf_printf(b, "</td><td class=\"n\">%.0f</td><td class=\"n\">%.0f</td><td class=\"n\">%.0f</td><td>",
 			   c[CC_ROWS].v, c[CC_COLUMNS].v, c[CC_WARNINGS].v);

@@ -196,17 +196,19 @@ static void captures_text(const struct model *m, const char *side, struct buf *o
 			buf_adds(out, ": could not be read (see the messages above)\n");
 			continue;
 		}
-		char s[32], e[32];
-		time_format_iso(c->start + c->clock_offset_ms, false, s);
-		time_format_iso(c->end + c->clock_offset_ms, false, e);
 		buf_printf(out, ": %s, host ", c->format);
 		esc(out, c->host ? c->host : "?");
-		buf_printf(out, ", %s .. %s", s, e);
-		ltime_span_note(out, &lt, c->start + c->clock_offset_ms, c->end + c->clock_offset_ms, "..");
-		buf_printf(out, ", %g s interval, %ld rows", c->interval_s, c->rows);
 		const struct parser_ops *fo = parser_find(c->format);
-		if (fo && fo->histograms)
-			buf_adds(out, ", histograms, no time axis: the times are not a clock");
+		if (fo && fo->histograms) { /* snapshots: no time axis, no interval */
+			buf_adds(out, ", histograms, no time axis");
+		} else {
+			char s[32], e[32];
+			time_format_iso(c->start + c->clock_offset_ms, false, s);
+			time_format_iso(c->end + c->clock_offset_ms, false, e);
+			buf_printf(out, ", %s .. %s", s, e);
+			ltime_span_note(out, &lt, c->start + c->clock_offset_ms, c->end + c->clock_offset_ms, "..");
+			buf_printf(out, ", %g s interval, %ld rows", c->interval_s, c->rows);
+		}
 		if (c->warnings)
 			buf_printf(out, ", %ld warning%s", c->warnings, c->warnings == 1 ? "" : "s");
 		buf_addc(out, '\n');

@@ -217,10 +217,12 @@ static void summary_sheet(struct xl *x, const struct report_brand *br, const str
 			}
 			put_str(x, cs, cr, 1, c[CC_FORMAT].s, NULL);
 			put_str(x, cs, cr, 2, strcmp(c[CC_HOST].s, "?") ? c[CC_HOST].s : "", NULL);
-			put_time(x, cs, cr, 3, c[CC_START].ms, 0);
-			put_time(x, cs, cr, 4, c[CC_END].ms, 0);
-			put_local(x, cs, cr, 5, c[CC_START].ms);
-			put_local(x, cs, cr, 6, c[CC_END].ms);
+			if (c[CC_START].t == CELL_TIME) { /* a histogram capture has no time axis */
+				put_time(x, cs, cr, 3, c[CC_START].ms, 0);
+				put_time(x, cs, cr, 4, c[CC_END].ms, 0);
+				put_local(x, cs, cr, 5, c[CC_START].ms);
+				put_local(x, cs, cr, 6, c[CC_END].ms);
+			}
 			put_num(x, cs, cr, 7, c[CC_ROWS].v);
 			put_num(x, cs, cr++, 8, c[CC_OUTSIDE].t == CELL_NUM ? c[CC_OUTSIDE].v : 0);
 		}
