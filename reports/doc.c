@@ -36,6 +36,9 @@ const struct doc_sec_info doc_secs[DS_COUNT] = {
 		       "id=\"methodology\"", "\"methodology\"", "Methodology"},
 };
 
+const enum doc_sec compare_secs[COMPARE_SECS] = {DS_SUMMARY, DS_ACTIONS, DS_VERDICT, DS_FINDINGS,
+						 DS_CAPTURES, DS_INPUTS,  DS_RULES,   DS_METHOD};
+
 const char *doc_mark(enum doc_sec s, enum doc_writer w)
 {
 	const struct doc_sec_info *i = &doc_secs[s];
@@ -47,6 +50,20 @@ const char *doc_mark(enum doc_sec s, enum doc_writer w)
 	case DW_SHEET: return i->sheet;
 	default: return NULL;
 	}
+}
+
+static int probe_sec = -1;
+
+void doc_probe(int s) { probe_sec = s; }
+
+/* s (owned) with DOC_PROBE after it when b is probed. */
+static char *probed(bool on, char *s)
+{
+	if (!on || !s)
+		return s;
+	char *t = xprintf("%s" DOC_PROBE, s);
+	free(s);
+	return t;
 }
 
 void doc_init(struct doc *d, const struct ltime *lt)
@@ -100,6 +117,7 @@ struct doc_block *doc_block(struct doc *d, enum doc_sec s, enum block_type t, en
 	b->t = t;
 	b->role = r;
 	b->ncols = ncols;
+	b->probe = (int)s == probe_sec;
 	return b;
 }
 
@@ -126,7 +144,7 @@ void doc_cell_text(struct doc_block *t, const char *s)
 {
 	struct doc_cell *c = cell_next(t);
 	if (c)
-		*c = (struct doc_cell){.t = CELL_TEXT, .s = xstrdup(s ? s : "")};
+		*c = (struct doc_cell){.t = CELL_TEXT, .s = probed(t->probe, xstrdup(s ? s : ""))};
 }
 
 void doc_cell_num(struct doc_block *t, double v)
@@ -153,7 +171,7 @@ void doc_para(struct doc *d, enum doc_sec s, const char *fmt, ...)
 	struct doc_block *b = block_add(d, s, BLK_PARA, 1);
 	va_list ap;
 	va_start(ap, fmt);
-	b->text = xvprintf(fmt, ap);
+	b->text = probed(b->probe, xvprintf(fmt, ap));
 	va_end(ap);
 }
 
@@ -162,7 +180,7 @@ void doc_kv(struct doc *d, enum doc_sec s, const char *key, const char *fmt, ...
 	struct doc_block *b = block_add(d, s, BLK_KV, 2);
 	va_list ap;
 	va_start(ap, fmt);
-	char *v = xvprintf(fmt, ap);
+	char *v = probed(b->probe, xvprintf(fmt, ap));
 	va_end(ap);
 	doc_row(b);
 	doc_cell_text(b, key);
@@ -176,7 +194,7 @@ void doc_kv(struct doc *d, enum doc_sec s, const char *key, const char *fmt, ...
 static void item_v(struct doc *d, enum doc_sec s, int depth, const char *fmt, va_list ap)
 {
 	struct doc_block *b = block_add(d, s, BLK_LIST, 1);
-	char *v = xvprintf(fmt, ap);
+	char *v = probed(b->probe, xvprintf(fmt, ap));
 	doc_row(b);
 	struct doc_cell *c = cell_next(b);
 	if (c)
@@ -212,7 +230,7 @@ void doc_note(struct doc *d, enum doc_sec s, const char *fmt, ...)
 	va_list ap;
 	va_start(ap, fmt);
 	free(d->sec[s].note);
-	d->sec[s].note = xvprintf(fmt, ap);
+	d->sec[s].note = probed((int)s == probe_sec, xvprintf(fmt, ap));
 	va_end(ap);
 	d->sec[s].on = true;
 }
@@ -223,10 +241,10 @@ struct doc_block *doc_table(struct doc *d, enum doc_sec s, const char *caption, 
 	while (head[n])
 		n++;
 	struct doc_block *b = block_add(d, s, BLK_TABLE, n);
-	b->text = caption ? xstrdup(caption) : NULL;
+	b->text = probed(b->probe, caption ? xstrdup(caption) : NULL);
 	b->head = xcalloc((size_t)n, sizeof *b->head);
 	for (int k = 0; k < n; k++)
-		b->head[k] = xstrdup(head[k]);
+		b->head[k] = probed(b->probe, xstrdup(head[k]));
 	return b;
 }
 

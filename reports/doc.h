@@ -37,6 +37,12 @@ enum doc_sec {
 	DS_COUNT
 };
 
+/* The sections of a comparison's report: its summary and actions, the verdict (the outcome, its
+ * detail, SQL Server), the findings before and after, each side's captures, inputs and overridden
+ * rules, the methodology. */
+enum { COMPARE_SECS = 8 };
+extern const enum doc_sec compare_secs[COMPARE_SECS];
+
 /* The ways a report marks the document's sections; each reporter of reporters[] says which is its
  * own (struct reporter.doc), so tests/check_doc.c finds every section in every writer's report.
  * DW_PRINT: the reporter prints another's report (the PDF prints the HTML): the sections are
@@ -136,6 +142,7 @@ struct doc_block {
 	                         * line an item, as grep wants a rule or a mapping) */
 	bool labelled;          /* BLK_TABLE: each cell says what it is ("iops 12/30/41"): a text
 	                         * line a row gives the cells alone */
+	bool probe;             /* its texts end in DOC_PROBE (doc_probe) */
 };
 
 struct doc_section {
@@ -154,6 +161,12 @@ struct doc {
 };
 
 void doc_init(struct doc *d, const struct ltime *lt);
+/* A test's probe (tests/check_doc.c counts the section x writer pairs drawn from the document):
+ * while s >= 0, every text put into a block of section s (paragraphs, captions, headings, text
+ * cells, list items, key/value values, the section's note) ends in DOC_PROBE, so a report that
+ * shows the mark drew that section from the document. -1: off (the default). */
+#define DOC_PROBE "Docprobe7"
+void doc_probe(int s);
 void doc_free(struct doc *d);
 
 /* Building. Each call turns the section on. */

@@ -15,6 +15,9 @@
 #include "reporter.h"
 #include "suites.h"
 
+/* The pairs drawn from the document today (analysis_pairs_from_the_document, ...): a ratchet. */
+enum { ANALYSIS_PAIRS_FLOOR = 51, COMPARE_PAIRS_FLOOR = 24 };
+
 static char *path_of(const char *rel)
 {
 	const char *s = getenv("IOPSY_SRCDIR");
@@ -157,6 +160,59 @@ START_TEST(every_section_in_every_writer)
 }
 END_TEST
 
+/* The section x writer pairs drawn from the document, measured: with doc_probe(s) every text the
+ * document puts in section s carries DOC_PROBE, and a writer's report that shows it drew s from
+ * the document (a section a writer draws by hand from the model shows no mark). Counted over the
+ * writers of reporters[] that mark sections themselves (the PDF prints the HTML's); printed, and
+ * held to a floor so a section moved back into a writer by hand fails. a NULL: the comparison c. */
+static int pairs_from_doc(const struct analysis *a, const struct compare *c, const enum doc_sec *secs, size_t nsecs,
+			  int *total, struct buf *missing)
+{
+	int n = 0;
+	*total = 0;
+	for (size_t w = 0; reporters[w]; w++) {
+		const struct reporter *r = reporters[w];
+		if ((a ? !r->analysis : !r->compare) || r->doc == DW_PRINT)
+			continue;
+		for (size_t k = 0; k < nsecs; k++) {
+			doc_probe((int)secs[k]);
+			char *text = report_of(r, a, c);
+			doc_probe(-1);
+			(*total)++;
+			if (strstr(text, DOC_PROBE))
+				n++;
+			else
+				buf_printf(missing, " %s/%s", r->name, doc_secs[secs[k]].json);
+			free(text);
+		}
+	}
+	return n;
+}
+
+START_TEST(analysis_pairs_from_the_document)
+{
+	setenv("IOPSY_GNUPLOT", "/nonexistent/gnuplot", 1);
+	struct analysis a;
+	char mapfile[] = "/tmp/iopsy-doc-map-XXXXXX";
+	char *keep[3];
+	rich_analysis(&a, mapfile, keep);
+	enum doc_sec secs[DS_COUNT];
+	for (int s = 0; s < DS_COUNT; s++)
+		secs[s] = (enum doc_sec)s;
+	struct buf miss;
+	buf_init(&miss);
+	int total = 0, n = pairs_from_doc(&a, NULL, secs, DS_COUNT, &total, &miss);
+	fprintf(stderr, "check_doc: analysis: %d of %d section x writer pairs drawn from the document; by hand:%s\n", n,
+		total, miss.data ? miss.data : " none");
+	ck_assert_int_ge(n, ANALYSIS_PAIRS_FLOOR);
+	buf_free(&miss);
+	analysis_free(&a);
+	for (int k = 0; k < 3; k++)
+		free(keep[k]);
+	unlink(mapfile);
+}
+END_TEST
+
 /* The inputs section says what the captures said: the map line that names no disk (at its
  * line), the map as a whole, the clock offset the IOPS contradict, the rules file. */
 START_TEST(inputs_said_in_the_report)
@@ -237,13 +293,12 @@ END_TEST
 
 /* A comparison's report in every writer has the sections a comparison has: its summary, verdict,
  * captures, each side's inputs (here a --clock-offset the IOPS contradict) and the methodology. */
-START_TEST(compare_sections_in_every_writer)
+/* The migration sample compared, each side with a --clock-offset its IOPS contradict; paths[4]
+ * freed by the caller after compare_free. */
+static void rich_compare(struct compare *c, char **paths)
 {
-	setenv("IOPSY_GNUPLOT", "/nonexistent/gnuplot", 1);
-	struct compare c;
-	compare_init(&c);
+	compare_init(c);
 	const char *dirs[2] = {"samples/migration/before", "samples/migration/after"};
-	char *paths[4];
 	struct common_opts co;
 	common_opts_init(&co);
 	co.quiet = true;
@@ -255,7 +310,7 @@ START_TEST(compare_sections_in_every_writer)
 			buf_printf(&p, "%s/%s", dirs[s], k ? "perfmon.csv.gz" : "esxtop.csv.gz");
 			paths[s * 2 + k] = path_of(p.data);
 			buf_free(&p);
-			ck_assert_int_eq(compare_add_capture(&c, (enum cmp_side)s, paths[s * 2 + k], &co), 0);
+			ck_assert_int_eq(compare_add_capture(c, (enum cmp_side)s, paths[s * 2 + k], &co), 0);
 		}
 	struct compare_opts o;
 	compare_opts_init(&o);
@@ -266,8 +321,16 @@ START_TEST(compare_sections_in_every_writer)
 	}
 	struct buf warn;
 	buf_init(&warn);
-	compare_run(&c, &o, DIAG_INTO(&warn));
+	compare_run(c, &o, DIAG_INTO(&warn));
 	buf_free(&warn);
+}
+
+START_TEST(compare_sections_in_every_writer)
+{
+	setenv("IOPSY_GNUPLOT", "/nonexistent/gnuplot", 1);
+	struct compare c;
+	char *paths[4];
+	rich_compare(&c, paths);
 	static const enum doc_sec secs[] = {DS_SUMMARY, DS_VERDICT, DS_CAPTURES, DS_INPUTS, DS_METHOD};
 	int checked = 0;
 	for (size_t w = 0; reporters[w]; w++) {
@@ -291,6 +354,26 @@ START_TEST(compare_sections_in_every_writer)
 		checked++;
 	}
 	ck_assert_int_ge(checked, 5);
+	compare_free(&c);
+	for (int i = 0; i < 4; i++)
+		free(paths[i]);
+}
+END_TEST
+
+/* A comparison's sections (doc.h: compare_secs[]), each side's where a comparison has two. */
+START_TEST(compare_pairs_from_the_document)
+{
+	setenv("IOPSY_GNUPLOT", "/nonexistent/gnuplot", 1);
+	struct compare c;
+	char *paths[4];
+	rich_compare(&c, paths);
+	struct buf miss;
+	buf_init(&miss);
+	int total = 0, n = pairs_from_doc(NULL, &c, compare_secs, COMPARE_SECS, &total, &miss);
+	fprintf(stderr, "check_doc: comparison: %d of %d section x writer pairs drawn from the document; by hand:%s\n", n,
+		total, miss.data ? miss.data : " none");
+	ck_assert_int_ge(n, COMPARE_PAIRS_FLOOR);
+	buf_free(&miss);
 	compare_free(&c);
 	for (int i = 0; i < 4; i++)
 		free(paths[i]);
@@ -484,6 +567,8 @@ Suite *doc_suite(void)
 	tcase_add_test(tc, customer_text_only);
 	tcase_add_test(tc, workbook_for_a_consultant);
 	tcase_add_test(tc, chart_nits);
+	tcase_add_test(tc, analysis_pairs_from_the_document);
+	tcase_add_test(tc, compare_pairs_from_the_document);
 	suite_add_tcase(s, tc);
 	return s;
 }
