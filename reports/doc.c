@@ -52,6 +52,12 @@ const char *doc_mark(enum doc_sec s, enum doc_writer w)
 	}
 }
 
+bool doc_role_apart(enum block_role r)
+{
+	return r == ROLE_ENTITIES || r == ROLE_STACK_HEAD || r == ROLE_STACK || r == ROLE_STACK_HOW || r == ROLE_ENT_GROUP ||
+	       r == ROLE_ENT_VMS || r == ROLE_ENT_IDLE;
+}
+
 static int probe_sec = -1;
 
 void doc_probe(int s) { probe_sec = s; }
@@ -1189,8 +1195,8 @@ void doc_text(const struct doc *d, enum doc_sec s, struct buf *out)
 	buf_init(&t);
 	for (size_t i = 0; i < sec->nb; i++) {
 		const struct doc_block *b = &sec->b[i];
-		if (b->role == ROLE_ENTITIES)
-			continue; /* the workbook's */
+		if (doc_role_apart(b->role))
+			continue; /* a writer's own layout */
 		if (i && (b->t == BLK_PARA || b->t == BLK_TABLE))
 			buf_addc(out, '\n');
 		switch (b->t) {
@@ -1252,8 +1258,8 @@ void doc_md(const struct doc *d, enum doc_sec s, struct buf *out)
 	buf_adds(out, "\n\n");
 	for (size_t i = 0; i < sec->nb; i++) {
 		const struct doc_block *b = &sec->b[i];
-		if (b->role == ROLE_ENTITIES)
-			continue; /* the workbook's */
+		if (doc_role_apart(b->role))
+			continue; /* a writer's own layout */
 		if (i)
 			buf_addc(out, '\n');
 		switch (b->t) {
@@ -1347,8 +1353,8 @@ void doc_html(const struct doc *d, enum doc_sec s, struct buf *out)
 	}
 	for (size_t i = 0; i < sec->nb; i++) {
 		const struct doc_block *b = &sec->b[i];
-		if (b->role == ROLE_ENTITIES)
-			continue; /* the workbook's */
+		if (doc_role_apart(b->role))
+			continue; /* a writer's own layout */
 		switch (b->t) {
 		case BLK_PARA:
 			buf_adds(out, "<p>");
@@ -1434,8 +1440,8 @@ void doc_json(const struct doc *d, enum doc_sec s, struct json *j)
 	json_arr_begin(j);
 	for (size_t i = 0; i < sec->nb; i++) {
 		const struct doc_block *b = &sec->b[i];
-		if (b->role == ROLE_ENTITIES)
-			continue; /* the workbook's */
+		if (doc_role_apart(b->role))
+			continue; /* a writer's own layout */
 		json_obj_begin(j);
 		json_key(j, "type");
 		json_str(j, b->t == BLK_PARA ? "paragraph" : b->t == BLK_KV ? "key_value" : b->t == BLK_LIST ? "list" : "table");

@@ -98,7 +98,29 @@ enum block_role {
 	                 * before it is theirs) */
 	ROLE_CAPTURES,  /* BLK_TABLE: a capture a row, enum capcol's columns; the caption: its side or NULL */
 	ROLE_PARTS,     /* BLK_TABLE: the files merged into the capture of row CP_OF of the table before */
+	ROLE_STACK_HEAD, /* BLK_KV: an IO stack's finding (enum stackhead's rows; values none without one) */
+	ROLE_STACK,     /* BLK_TABLE: its boxes top to bottom (enum stackbox's columns) */
+	ROLE_STACK_HOW, /* BLK_LIST: how its layers were matched, an item a link */
+	ROLE_ENT_GROUP, /* BLK_TABLE: the entities of one layer and host (enum entgroup's columns; the
+	                 * caption: the layer's title); a heading "name\nsub" starts a group of columns
+	                 * drawn as one ("IO/s" over "p50 / p95 / max"), an empty heading continues it */
+	ROLE_ENT_VMS,   /* BLK_TABLE: the VMs with disks in the captures and their CPU ready */
+	ROLE_ENT_IDLE,  /* BLK_PARA: how many idle entities are not shown (the text: the count) */
 };
+/* The blocks a writer lays out its own way only (the workbook's entity figures, the HTML's IO-stack
+ * picture and entities tables): the generic renderers (doc_text, doc_md, doc_html, doc_json and
+ * the workbook's document sheets) leave them out. */
+bool doc_role_apart(enum block_role r);
+/* An IO stack's head (ROLE_STACK_HEAD): the finding's number, its title, host, entity. */
+enum stackhead { SH_NO, SH_TITLE, SH_HOST, SH_ENTITY, SH_COUNT };
+/* A box of an IO stack (ROLE_STACK): its name, its role, its state (stack_states), the severity of
+ * its finding (a number, -1 none), the finding's title (none), the entity's host and name (none:
+ * not in the captures), then STACK_FIGS figures of label, median over the finding's window (the
+ * whole capture without one) and unit (none: no figure). */
+enum { STACK_FIGS = 4 };
+enum stackbox { SB_BOX, SB_ROLE, SB_STATE, SB_SEV, SB_WHY, SB_HOST, SB_ENTITY, SB_FIG, SB_COUNT = SB_FIG + 3 * STACK_FIGS };
+enum stack_state { SST_ABSENT, SST_WAITS, SST_FELT, SST_NOTE, SST_OK, SST_NOT_ASSESSED, SST_COUNT };
+extern const char *const stack_states[SST_COUNT];
 /* The rows of a finding's head (ROLE_FINDING): number, severity (severity_names), rule id, title,
  * host ("" none), entity, layer (layer_names), heuristic ("heuristic" or ""), start and end (times),
  * sustained (s), summary. */
@@ -237,6 +259,10 @@ void doc_of_analysis_only(const struct analysis *a, const struct ltime *lt, stru
 /* A comparison's: each side's inputs and overrides, and the comparison's methodology with the
  * glossary. */
 void doc_of_compare(const struct compare *c, const struct ltime *lt, struct doc *d);
+
+/* The IO stacks the reports draw (a->shown) into DS_IOPATH (ROLE_STACK_HEAD, ROLE_STACK,
+ * ROLE_STACK_HOW each); they alone do not turn the section on. */
+void doc_stacks(const struct analysis *a, struct doc *d);
 
 /* The counters an entities table shows for e: its IO rate, its (read or device) latency, its
  * second latency (write, kernel or lower), its queue; -1 where the layer has none. One choice for

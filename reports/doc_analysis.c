@@ -635,6 +635,7 @@ static void iopath_sec(const struct analysis *a, struct doc *d)
 	if (more)
 		doc_item(d, DS_IOPATH, "(%zu more virtual disk%s: see --json, io_path)", more, more == 1 ? "" : "s");
 	doc_wrap(d, DS_IOPATH);
+	doc_stacks(a, d);
 }
 
 static void sql_sec(const struct analysis *a, struct doc *d)

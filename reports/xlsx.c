@@ -435,6 +435,8 @@ static void doc_sheet(struct xl *x, const struct doc *d, enum doc_sec sec, const
 	bool filtered = false; /* one filter a sheet (Excel's rule): the first table's, its heading frozen */
 	for (size_t i = 0; i < ds->nb; i++) {
 		const struct doc_block *b = &ds->b[i];
+		if (doc_role_apart(b->role))
+			continue; /* the IO stacks and entities sheets draw them */
 		r++;
 		if (b->t == BLK_PARA) {
 			put_str(x, ws, r++, 0, b->text, x->wrap);
