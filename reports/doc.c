@@ -54,8 +54,8 @@ const char *doc_mark(enum doc_sec s, enum doc_writer w)
 
 bool doc_role_apart(enum block_role r)
 {
-	return r == ROLE_ENTITIES || r == ROLE_STACK_HEAD || r == ROLE_STACK || r == ROLE_STACK_HOW || r == ROLE_ENT_GROUP ||
-	       r == ROLE_ENT_VMS || r == ROLE_ENT_IDLE;
+	return r == ROLE_ENTITIES || r == ROLE_STACK_HEAD || r == ROLE_STACK || r == ROLE_STACK_HOW ||
+	       r == ROLE_ENT_GROUP || r == ROLE_ENT_VMS || r == ROLE_ENT_IDLE;
 }
 
 static int probe_sec = -1;

@@ -118,7 +118,8 @@ enum stackhead { SH_NO, SH_TITLE, SH_HOST, SH_ENTITY, SH_COUNT };
  * not in the captures), then STACK_FIGS figures of label, median over the finding's window (the
  * whole capture without one) and unit (none: no figure). */
 enum { STACK_FIGS = 4 };
-enum stackbox { SB_BOX, SB_ROLE, SB_STATE, SB_SEV, SB_WHY, SB_HOST, SB_ENTITY, SB_FIG, SB_COUNT = SB_FIG + 3 * STACK_FIGS };
+enum stackbox { SB_BOX, SB_ROLE, SB_STATE, SB_SEV, SB_WHY, SB_HOST, SB_ENTITY, SB_FIG,
+		SB_COUNT = SB_FIG + 3 * STACK_FIGS };
 enum stack_state { SST_ABSENT, SST_WAITS, SST_FELT, SST_NOTE, SST_OK, SST_NOT_ASSESSED, SST_COUNT };
 extern const char *const stack_states[SST_COUNT];
 /* The rows of a finding's head (ROLE_FINDING): number, severity (severity_names), rule id, title,
@@ -263,6 +264,11 @@ void doc_of_compare(const struct compare *c, const struct ltime *lt, struct doc 
 /* The IO stacks the reports draw (a->shown) into DS_IOPATH (ROLE_STACK_HEAD, ROLE_STACK,
  * ROLE_STACK_HOW each); they alone do not turn the section on. */
 void doc_stacks(const struct analysis *a, struct doc *d);
+
+/* The HTML's entities tables into DS_ENTITIES: a table per layer and host of its active entities
+ * (ROLE_ENT_GROUP), the VMs (ROLE_ENT_VMS), how many idle ones are not shown (ROLE_ENT_IDLE); they
+ * alone do not turn the section on. */
+void doc_entity_tables(const struct analysis *a, struct doc *d);
 
 /* The counters an entities table shows for e: its IO rate, its (read or device) latency, its
  * second latency (write, kernel or lower), its queue; -1 where the layer has none. One choice for

@@ -809,6 +809,7 @@ static void entities_sec(const struct analysis *a, struct doc *d)
 	buf_free(&v);
 	buf_free(&n);
 	entities_figures(a, d);
+	doc_entity_tables(a, d);
 }
 
 /* The methodology appendix: how the analysis reads the captures and applies its rules, and what

@@ -322,185 +322,116 @@ static bool overview_chart(const struct analysis *a, const struct entity *e, str
 	return true;
 }
 
-static void triple(struct buf *b, const struct qsketch *q, const double *ps, int n, bool with_max)
+/* A heading that continues the group of numbers before it: "/", "\n" or an en dash. */
+static bool ent_cont(const char *h) { return !strcmp(h, "/") || !strcmp(h, "\n") || !strcmp(h, "\xe2\x80\x93"); }
+
+/* A heading of an entities table (ROLE_ENT_GROUP, ROLE_ENT_VMS): "name\nsub" a numbers column, ""
+ * an empty one, else a text column. */
+static void ent_head(struct buf *b, const char *h)
 {
-	buf_adds(b, "<td class=\"n\">");
-	if (!q->n) {
-		buf_adds(b, "&ndash;</td>");
+	if (!*h) {
+		buf_adds(b, "<th></th>");
 		return;
 	}
-	for (int i = 0; i < n; i++) {
-		if (i)
-			buf_adds(b, "<span class=\"sep\">/</span>");
-		num(b, qs_quantile(q, ps[i]));
+	buf_adds(b, strchr(h, '\n') ? "<th class=\"n\">" : "<th>");
+	struct buf seg;
+	buf_init(&seg);
+	for (const char *p = h;; p++) {
+		bool dash = strncmp(p, "\xe2\x80\x93", 3) == 0;
+		if (*p && *p != '\n' && !dash) {
+			buf_addc(&seg, *p);
+			continue;
+		}
+		if (seg.len)
+			esc(b, seg.data);
+		buf_reset(&seg);
+		if (!*p)
+			break;
+		buf_adds(b, dash ? "&ndash;" : "<br>");
+		p += dash ? 2 : 0;
 	}
-	if (with_max) {
-		buf_adds(b, "<span class=\"sep\">/</span>");
-		num(b, q->max);
-	}
-	buf_adds(b, "</td>");
+	buf_free(&seg);
+	buf_adds(b, "</th>");
 }
 
-static bool same_host(const char *x, const char *y) { return (!x && !y) || (x && y && strcmp(x, y) == 0); }
-
-/* A VM worth listing: it owns a virtual disk in the captures, or it waited for CPU noticeably. */
-static bool vm_relevant(const struct model *m, const struct entity *vm)
+/* Row r's cells from column k0 (doc_entity_tables): a group of numbers a cell, its columns joined
+ * as their headings say ("/", a line break, an en dash before a cell that is not none); a group
+ * with no number at all an en dash. */
+static void ent_cells(const struct doc_block *t, size_t r, int k0, struct buf *b)
 {
-	if (entity_sk(vm, M_RDY)->n && qs_quantile(entity_sk(vm, M_RDY), 0.95) >= 5)
-		return true;
-	size_t n = strlen(vm->name);
-	for (size_t i = 0; i < m->nents; i++) {
-		const struct entity *e = &m->ents[i];
-		if (e->outside)
+	const struct doc_cell *row = &t->cell[r * (size_t)t->ncols];
+	for (int k = k0; k < t->ncols;) {
+		const char *h = t->head[k];
+		if (!*h) {
+			buf_adds(b, "<td></td>");
+			k++;
 			continue;
-		if (e->layer == LAYER_VSCSI && strncmp(e->name, vm->name, n) == 0 && vdisk_ctrl(e->name) == e->name + n)
-			return true;
+		}
+		int end = k + 1;
+		while (end < t->ncols && ent_cont(t->head[end]))
+			end++;
+		bool any = false;
+		for (int i = k; i < end; i++)
+			any |= row[i].t != CELL_NONE;
+		buf_adds(b, "<td class=\"n\">");
+		if (!any)
+			buf_adds(b, "&ndash;");
+		for (int i = k; any && i < end; i++) {
+			if (i > k && row[i].t == CELL_NONE && strcmp(t->head[i], "/") != 0)
+				continue;
+			if (i > k)
+				buf_adds(b, !strcmp(t->head[i], "/") ? "<span class=\"sep\">/</span>"
+					    : !strcmp(t->head[i], "\n") ? "<br>"
+									: "&ndash;");
+			num(b, row[i].t == CELL_NUM ? row[i].v : NAN);
+		}
+		buf_adds(b, "</td>");
+		k = end;
 	}
-	return false;
 }
 
-static const double P3[] = {0.5, 0.95, 0.99};
-static const double P2[] = {0.5, 0.95};
-
-static void entity_tables(const struct analysis *a, bool print, struct buf *b)
+/* The document's entities tables (doc_entity_tables); print: the printed edition, which embeds no
+ * JSON. */
+static void entity_tables(const struct doc *d, bool print, struct buf *b)
 {
-	const struct model *m = &a->m;
-	size_t idle = 0;
-	static const struct {
-		enum layer l;
-		const char *title, *cols;
-	} groups[] = {
-		{LAYER_GUEST, "Guest disks (perfmon)",
-		 "<th>Disk</th><th class=\"n\">IO/s<br>p50 / p95 / max</th><th class=\"n\">MB/s<br>p50 / p95</th>"
-		 "<th class=\"n\">Read ms<br>p50 / p95 / p99 / max</th><th class=\"n\">Write ms<br>p50 / p95 / p99 / max</th>"
-		 "<th class=\"n\">Current queue<br>p50 / p95 / max</th>"},
-		{LAYER_VSCSI, "Virtual disks (esxtop)",
-		 "<th>Virtual disk</th><th class=\"n\">IO/s<br>p50 / p95 / max</th><th class=\"n\">MB/s<br>read / write, mean</th>"
-		 "<th class=\"n\">Read ms<br>p50 / p95 / p99 / max</th><th class=\"n\">Write ms<br>p50 / p95 / p99 / max</th><th></th>"},
-		{LAYER_DEVICE, "Devices / LUNs (esxtop)",
-		 "<th>Device</th><th class=\"n\">IO/s<br>p50 / p95 / max</th><th class=\"n\">MB/s<br>read / write, mean</th>"
-		 "<th class=\"n\">DAVG ms<br>p50 / p95 / p99 / max</th><th class=\"n\">KAVG ms<br>p50 / p95 / p99 / max</th>"
-		 "<th class=\"n\">ACTV / QUED p95<br>DQLEN min&ndash;max</th>"},
-		{LAYER_ADAPTER, "Adapters (esxtop)",
-		 "<th>Adapter</th><th class=\"n\">IO/s<br>p50 / p95 / max</th><th class=\"n\">MB/s<br>read / write, mean</th>"
-		 "<th class=\"n\">DAVG ms<br>p50 / p95 / p99 / max</th><th class=\"n\">KAVG ms<br>p50 / p95 / p99 / max</th>"
-		 "<th class=\"n\">ACTV / QUED p95<br>AQLEN max</th>"},
-	};
-	for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
-	    for (size_t h = 0; h < m->nents; h++) {
-		/* one table per host: h is the first entity of its host in this layer */
-		const struct entity *he = &m->ents[h];
-		if (he->layer != groups[g].l)
+	const struct doc_section *sec = &d->sec[DS_ENTITIES];
+	for (size_t i = 0; i < sec->nb; i++) {
+		const struct doc_block *t = &sec->b[i];
+		if (t->role == ROLE_ENT_IDLE) {
+			buf_adds(b, "<p class=\"small muted\">");
+			esc(b, t->text);
+			buf_adds(b, print ? ".</p>\n" : "; all are in the JSON embedded in this file.</p>\n");
+		}
+		if ((t->role != ROLE_ENT_GROUP && t->role != ROLE_ENT_VMS) || !t->nrows)
 			continue;
-		bool seen = false;
-		for (size_t k = 0; k < h && !seen; k++)
-			seen = m->ents[k].layer == groups[g].l && same_host(m->ents[k].host, he->host);
-		if (seen)
-			continue;
-		size_t shown = 0;
-		for (size_t i = h; i < m->nents; i++) {
-			const struct entity *e = &m->ents[i];
-			if (e->layer != groups[g].l || !same_host(e->host, he->host))
-				continue;
-			if (!entity_active(e, &a->rules)) {
-				idle++;
-				continue;
-			}
-			bool ehv = model_hyperv(m, e->capture) && (e->layer == LAYER_VSCSI || e->layer == LAYER_DEVICE);
-			if (!shown++) {
-				buf_printf(b, "<h4>%s &middot; <span class=\"ent\">",
-					   !ehv ? groups[g].title : e->layer == LAYER_VSCSI ? "VHDX files (Hyper-V host)" : "Host disks (Hyper-V host)");
-				esc(b, he->host ? he->host : "unknown host");
-				buf_printf(b, "</span></h4>\n<div class=\"tablewrap\"><table class=\"ents\"><thead><tr>%s</tr></thead><tbody>\n",
-					   !ehv ? groups[g].cols
-					   : e->layer == LAYER_VSCSI
-						   ? "<th>VHDX</th><th class=\"n\">IO/s<br>p50 / p95 / max</th><th class=\"n\">MB/s<br>read / write, mean</th>"
-						     "<th class=\"n\">Latency ms<br>p50 / p95 / p99 / max</th><th class=\"n\">Lower latency ms<br>p50 / p95 / p99 / max</th>"
-						     "<th class=\"n\">Normalized IOPS<br>p50 / p95</th>"
-						   : "<th>Host disk</th><th class=\"n\">IO/s<br>p50 / p95 / max</th><th class=\"n\">MB/s<br>read / write, mean</th>"
-						     "<th class=\"n\">Read ms<br>p50 / p95 / p99 / max</th><th class=\"n\">Write ms<br>p50 / p95 / p99 / max</th>"
-						     "<th class=\"n\">Current queue<br>p50 / p95 / max</th>");
-			}
-			buf_adds(b, "<tr><td class=\"ent\">");
-			esc(b, e->name);
-			buf_adds(b, "</td>");
-			triple(b, entity_sk(e, e->layer == LAYER_GUEST ? M_G_XFERS : M_CMDS), P2, 2, true);
-			if (e->layer == LAYER_GUEST) {
-				triple(b, entity_sk(e, M_G_MBPS), P2, 2, false);
-				triple(b, entity_sk(e, M_G_LAT_R), P3, 3, true);
-				triple(b, entity_sk(e, M_G_LAT_W), P3, 3, true);
-				triple(b, entity_sk(e, M_G_CDQL), P2, 2, true);
-			} else {
-				buf_adds(b, "<td class=\"n\">");
-				num(b, entity_mean(e, M_MBR));
-				buf_adds(b, "<span class=\"sep\">/</span>");
-				num(b, entity_mean(e, M_MBW));
+		bool vms = t->role == ROLE_ENT_VMS;
+		buf_adds(b, "<h4>");
+		esc(b, t->text);
+		if (!vms) {
+			buf_adds(b, " &middot; <span class=\"ent\">");
+			esc(b, t->cell[0].s);
+			buf_adds(b, "</span>");
+		}
+		buf_adds(b, "</h4>\n<div class=\"tablewrap\"><table class=\"ents\"><thead><tr>");
+		for (int k = vms ? 0 : 1; k < t->ncols; k++)
+			if (!ent_cont(t->head[k]))
+				ent_head(b, t->head[k]);
+		buf_adds(b, "</tr></thead><tbody>\n");
+		for (size_t r = 0; r < t->nrows; r++) {
+			buf_adds(b, "<tr>");
+			if (vms) {
+				buf_adds(b, "<td class=\"host\">");
+				esc(b, t->cell[r * (size_t)t->ncols].s);
 				buf_adds(b, "</td>");
-				if (ehv) {
-					bool v = e->layer == LAYER_VSCSI;
-					triple(b, entity_sk(e, v ? M_HV_LAT : M_H_LAT_R), P3, 3, true);
-					triple(b, entity_sk(e, v ? M_HV_LOWER_LAT : M_H_LAT_W), P3, 3, true);
-					triple(b, entity_sk(e, v ? M_HV_NIOPS : M_H_CDQL), P2, 2, !v);
-				} else if (e->layer == LAYER_VSCSI) {
-					triple(b, entity_sk(e, M_VD_LAT_R), P3, 3, true);
-					triple(b, entity_sk(e, M_VD_LAT_W), P3, 3, true);
-					buf_adds(b, "<td></td>");
-				} else {
-					triple(b, entity_sk(e, M_DAVG), P3, 3, true);
-					triple(b, entity_sk(e, M_KAVG), P3, 3, true);
-					buf_adds(b, "<td class=\"n\">");
-					num(b, entity_sk(e, M_ACTV)->n ? qs_quantile(entity_sk(e, M_ACTV), 0.95) : NAN);
-					buf_adds(b, "<span class=\"sep\">/</span>");
-					num(b, entity_sk(e, M_QUED)->n ? qs_quantile(entity_sk(e, M_QUED), 0.95) : NAN);
-					buf_adds(b, "<br>");
-					if (e->layer == LAYER_DEVICE) {
-						if (entity_sk(e, M_DQLEN)->n) {
-							num(b, entity_sk(e, M_DQLEN)->min);
-							if (entity_sk(e, M_DQLEN)->max != entity_sk(e, M_DQLEN)->min) {
-								buf_adds(b, "&ndash;");
-								num(b, entity_sk(e, M_DQLEN)->max);
-							}
-						} else {
-							buf_adds(b, "&ndash;");
-						}
-					} else {
-						num(b, entity_sk(e, M_AQLEN)->n ? entity_sk(e, M_AQLEN)->max : NAN);
-					}
-					buf_adds(b, "</td>");
-				}
 			}
+			buf_adds(b, "<td class=\"ent\">");
+			esc(b, t->cell[r * (size_t)t->ncols + 1].s);
+			buf_adds(b, "</td>");
+			ent_cells(t, r, 2, b);
 			buf_adds(b, "</tr>\n");
 		}
-		if (shown)
-			buf_adds(b, "</tbody></table></div>\n");
-	    }
-	}
-	/* VMs: CPU ready */
-	size_t vms = 0;
-	for (size_t i = 0; i < m->nents; i++) {
-		const struct entity *e = &m->ents[i];
-		if (e->outside)
-			continue;
-		if (e->layer != LAYER_VM || !entity_sk(e, M_RDY)->n || !vm_relevant(m, e))
-			continue;
-		if (!vms++)
-			buf_adds(b, "<h4>Virtual machines with disks in the captures (esxtop CPU)</h4>\n<div class=\"tablewrap\">"
-				    "<table class=\"ents\"><thead><tr><th>Host</th><th>VM</th><th class=\"n\">CPU %Ready<br>p50 / p95 / p99 / max</th>"
-				    "</tr></thead><tbody>\n");
-		buf_adds(b, "<tr><td class=\"host\">");
-		esc(b, e->host);
-		buf_adds(b, "</td><td class=\"ent\">");
-		esc(b, e->name);
-		buf_adds(b, "</td>");
-		triple(b, entity_sk(e, M_RDY), P3, 3, true);
-		buf_adds(b, "</tr>\n");
-	}
-	if (vms)
 		buf_adds(b, "</tbody></table></div>\n");
-	if (idle) /* the PDF embeds no JSON: only the HTML file says where they are */
-		buf_printf(b, "<p class=\"small muted\">%zu idle entit%s (below %g IO/s on average) not shown%s</p>\n",
-			   idle, idle == 1 ? "y" : "ies", rule_value(&a->rules, R_ACTIVE_IOPS),
-			   print ? "." : "; all are in the JSON embedded in this file.");
+	}
 }
 
 /* The document's finding no: its head (ROLE_FINDING) and its evidence (ROLE_EVIDENCE, NULL). */
@@ -892,7 +823,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	struct doc rd;
 	doc_of_analysis_only(a, &lt, &rd,
 			     1u << DS_SUMMARY | 1u << DS_VERDICT | 1u << DS_COVERAGE | 1u << DS_FINDINGS |
-				 1u << DS_IOPATH | 1u << DS_SQL | 1u << DS_INPUTS | 1u << DS_METHOD);
+				 1u << DS_IOPATH | 1u << DS_SQL | 1u << DS_ENTITIES | 1u << DS_INPUTS | 1u << DS_METHOD);
 	const char *toc[] = {"summary", "Summary", "verdict", "Verdict", "findings", "Findings", "stack", "IO stack",
 			     "details", "Evidence and charts", "entities", "Disks and LUNs", "captures", "Captures",
 			     "inputs", "Inputs", "methodology", "Methodology", NULL};
@@ -960,7 +891,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	/* entities */
 	buf_adds(out, "<section id=\"entities\">\n<h2>Disks and LUNs at a glance</h2>\n<p class=\"small muted\">Whole-capture "
 		      "distributions of the sampled values (p50 / p95 / p99 / max). Latency in ms; queue figures in outstanding IOs.</p>\n");
-	entity_tables(a, o->print, out);
+	entity_tables(&rd, o->print, out);
 	buf_adds(out, "</section>\n");
 
 	/* SQL Server while the storage waited */
