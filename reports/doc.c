@@ -460,6 +460,16 @@ static bool text_role(const struct doc *d, enum doc_sec s, struct buf *out)
 			}
 			text_wrap(out, "     why: ", t.data, 100);
 		}
+	} else if (role_block(d, s, ROLE_SIDE_RULES)) {
+		for (size_t i = 0; i < d->sec[s].nb; i++) {
+			b = &d->sec[s].b[i];
+			buf_printf(out, "\nRULES %s (overridden)\n", b->text);
+			for (size_t r = 0; r < b->nrows; r++) {
+				buf_adds(out, "  ");
+				fmt_esc(out, cell_s(b, r, 0));
+				buf_addc(out, '\n');
+			}
+		}
 	} else if ((b = role_block(d, s, ROLE_COVERAGE))) {
 		buf_printf(out, "\n%s (", doc_secs[s].text);
 		if (b->text)
@@ -523,6 +533,16 @@ static bool md_role(const struct doc *d, enum doc_sec s, struct buf *out)
 			buf_adds(out, "\n");
 		}
 		buf_adds(out, "\n");
+	} else if (role_block(d, s, ROLE_SIDE_RULES)) {
+		for (size_t i = 0; i < d->sec[s].nb; i++) {
+			b = &d->sec[s].b[i];
+			buf_printf(out, "\n%s %s\n\n", doc_secs[s].md, b->text);
+			for (size_t r = 0; r < b->nrows; r++) {
+				buf_adds(out, "- ");
+				md_escape(out, cell_s(b, r, 0));
+				buf_addc(out, '\n');
+			}
+		}
 	} else if ((b = role_block(d, s, ROLE_COVERAGE))) {
 		buf_printf(out, "\n%s\n\n| layer | status | why |\n|---|---|---|\n", doc_secs[s].md);
 		for (size_t r = 0; r < b->nrows; r++) {

@@ -106,7 +106,18 @@ enum block_role {
 	                 * drawn as one ("IO/s" over "p50 / p95 / max"), an empty heading continues it */
 	ROLE_ENT_VMS,   /* BLK_TABLE: the VMs with disks in the captures and their CPU ready */
 	ROLE_ENT_IDLE,  /* BLK_PARA: how many idle entities are not shown (the text: the count) */
+	ROLE_FDIFF,     /* BLK_TABLE: a comparison's findings before and after (enum fdcol's columns, in
+	                 * the comparison's order); the caption: why there is no row, or NULL */
+	ROLE_SIDE_RULES, /* BLK_LIST: one side's overridden rules; the block's text: its side */
 };
+/* A comparison's finding (ROLE_FDIFF): its status (cmp_fstatus_words) and its enum cmp_fstatus as
+ * a number, the rule id, the finding's title, the kind's title, why it was not assessed on a side
+ * (none), host (none), entity; each side's windows, worst severity (severity_names; none), the
+ * severity as a number (-1 none) and the time held (s). */
+enum fdcol { FDC_STATUS, FDC_STATUS_CODE, FDC_ID, FDC_TITLE, FDC_KIND, FDC_WHY, FDC_HOST, FDC_ENTITY, FDC_SIDE,
+	     FDC_COUNT = FDC_SIDE + 8 };
+enum { FDC_WINDOWS, FDC_WORST, FDC_WORST_CODE, FDC_SUSTAINED }; /* + FDC_SIDE + 4 * side */
+
 /* The blocks a writer lays out its own way only (the workbook's entity figures, the HTML's IO-stack
  * picture and entities tables): the generic renderers (doc_text, doc_md, doc_html, doc_json and
  * the workbook's document sheets) leave them out. */
@@ -269,6 +280,16 @@ void doc_stacks(const struct analysis *a, struct doc *d);
  * (ROLE_ENT_GROUP), the VMs (ROLE_ENT_VMS), how many idle ones are not shown (ROLE_ENT_IDLE); they
  * alone do not turn the section on. */
 void doc_entity_tables(const struct analysis *a, struct doc *d);
+
+/* A comparison's findings before and after (DS_FINDINGS, ROLE_FDIFF) and each side's overridden
+ * rules (DS_RULES, ROLE_SIDE_RULES): builders of doc_of_compare. */
+void doc_compare_findings(const struct compare *c, struct doc *d);
+void doc_compare_rules(const struct compare *c, struct doc *d);
+/* The first block of section s with role r, or NULL; a cell of table t as text (NULL unless text)
+ * and as a number. */
+const struct doc_block *doc_role(const struct doc *d, enum doc_sec s, enum block_role r);
+const char *doc_fdiff_s(const struct doc_block *t, size_t r, int k);
+double doc_fdiff_v(const struct doc_block *t, size_t r, int k);
 
 /* The counters an entities table shows for e: its IO rate, its (read or device) latency, its
  * second latency (write, kernel or lower), its queue; -1 where the layer has none. One choice for

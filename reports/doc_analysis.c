@@ -938,16 +938,24 @@ static void compare_method_sec(const struct compare *c, struct doc *d)
 		 c->o.confidence * 100, c->o.resamples, (unsigned long long)c->o.seed, c->o.material_pct);
 }
 
-void doc_of_compare(const struct compare *c, const struct ltime *lt, struct doc *d)
+static void cmp_captures(const struct compare *c, struct doc *d)
 {
-	doc_init(d, lt);
 	captures_sec(&c->side[0], "before", d);
 	captures_sec(&c->side[1], "after", d);
+}
+
+static void cmp_inputs(const struct compare *c, struct doc *d)
+{
 	inputs_sec(&c->side[0], "before", d);
 	inputs_sec(&c->side[1], "after", d);
+}
+
+/* The comparison's methodology, then the glossary of the analyses'. */
+static void cmp_method(const struct compare *c, struct doc *d)
+{
 	compare_method_sec(c, d);
 	struct doc a;
-	doc_init(&a, lt);
+	doc_init(&a, d->lt);
 	method_sec(&c->side[0], &a); /* the glossary: the analyses' own */
 	for (size_t i = 0; i < a.sec[DS_METHOD].nb; i++)
 		if (a.sec[DS_METHOD].b[i].t == BLK_TABLE) {
@@ -960,4 +968,15 @@ void doc_of_compare(const struct compare *c, const struct ltime *lt, struct doc 
 			a.sec[DS_METHOD].b[i] = (struct doc_block){.t = BLK_PARA};
 		}
 	doc_free(&a);
+}
+
+/* A comparison's sections: one builder each (its summary and verdict are doc_compare_summary's). */
+void doc_of_compare(const struct compare *c, const struct ltime *lt, struct doc *d)
+{
+	static void (*const build[])(const struct compare *, struct doc *) = {
+	    cmp_captures, cmp_inputs, doc_compare_rules, doc_compare_findings, cmp_method,
+	};
+	doc_init(d, lt);
+	for (size_t i = 0; i < sizeof build / sizeof build[0]; i++)
+		build[i](c, d);
 }

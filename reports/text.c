@@ -534,47 +534,47 @@ static void loadbins_text(const struct compare *c, struct buf *out)
 			   head ? "" : "\nLATENCY AT EQUAL LOAD\n", omitted);
 }
 
-static void findings_text(const struct compare *c, struct buf *out)
+/* The findings before and after (the document's, doc_compare_findings): gone, new, still present. */
+static void findings_text(const struct doc *d, struct buf *out)
 {
 	buf_adds(out, "\nFINDINGS (before -> after)\n");
-	if (!c->sum.findings_compared) {
-		buf_adds(out, "  not compared: a side has no readable capture\n");
-		return;
-	}
-	if (!c->nfd) {
-		buf_adds(out, "  none on either side\n");
+	const struct doc_block *t = doc_role(d, DS_FINDINGS, ROLE_FDIFF);
+	if (!t || t->text) {
+		buf_printf(out, "  %s\n", t ? t->text : "");
 		return;
 	}
 	static const enum cmp_fstatus order[3] = {FD_GONE, FD_NEW, FD_STILL};
 	for (int o = 0; o < 3; o++) {
-		for (size_t k = 0; k < c->nfd; k++) {
-			const struct cmp_fdiff *f = &c->fd[k];
-			if (f->status != order[o])
+		for (size_t k = 0; k < t->nrows; k++) {
+			if ((int)doc_fdiff_v(t, k, FDC_STATUS_CODE) != (int)order[o])
 				continue;
 			size_t s0 = out->len;
-			buf_printf(out, "  %s", f->status == FD_GONE ? "gone" : f->status == FD_NEW ? "NEW" : "still present");
+			buf_printf(out, "  %s",
+				   order[o] == FD_GONE ? "gone" : order[o] == FD_NEW ? "NEW" : "still present");
 			pad(out, s0, 17);
 			s0 = out->len;
-			buf_adds(out, kinds[f->kind].name);
+			buf_adds(out, doc_fdiff_s(t, k, FDC_ID));
 			pad(out, s0, 31);
 			s0 = out->len;
-			if (f->host) {
-				esc(out, f->host);
+			if (doc_fdiff_s(t, k, FDC_HOST)) {
+				esc(out, doc_fdiff_s(t, k, FDC_HOST));
 				buf_addc(out, ' ');
 			}
-			esc(out, f->entity);
+			esc(out, doc_fdiff_s(t, k, FDC_ENTITY));
 			pad(out, s0, 24);
 			for (int s = 0; s < 2; s++) {
+				int at = FDC_SIDE + 4 * s;
 				buf_printf(out, "%s%s: ", s ? "; " : "", cmp_side_names[s]);
-				if (!f->count[s]) {
+				if (!doc_fdiff_v(t, k, at + FDC_WINDOWS)) {
 					buf_adds(out, "-");
 					continue;
 				}
-				buf_printf(out, "%d %s (", f->count[s], severity_names[f->worst[s]]);
-				duration(out, f->sustained_s[s]);
+				const char *w = doc_fdiff_s(t, k, at + FDC_WORST);
+				buf_printf(out, "%.0f %s (", doc_fdiff_v(t, k, at + FDC_WINDOWS), w ? w : "");
+				duration(out, doc_fdiff_v(t, k, at + FDC_SUSTAINED));
 				buf_addc(out, ')');
 			}
-			buf_printf(out, "  [%s]\n", f->title);
+			buf_printf(out, "  [%s]\n", doc_fdiff_s(t, k, FDC_TITLE));
 		}
 	}
 }
@@ -648,8 +648,7 @@ void compare_text(const struct compare *c, struct buf *out)
 	captures_text(&c->side[0].m, "before", out);
 	captures_text(&c->side[1].m, "after", out);
 	doc_notices_text(&d, out);
-	rules_out_lines(&c->side[0].rules, out, "\nRULES before (overridden)\n", "  ", "\n", "", esc);
-	rules_out_lines(&c->side[1].rules, out, "\nRULES after (overridden)\n", "  ", "\n", "", esc);
+	doc_text(&d, DS_RULES, out);
 	buf_printf(out, "\nCOMPARISONS (per figure after - before with its %.0f%% block bootstrap interval, %u resamples, seed "
 			"%llu; a row is improved\n  when a deciding figure - the tail (p95, p99), the time above a band, the busy "
 			"phase - improved with a whole\n  interval beyond %g%% and the metric's floor (shares: %g point and %g%% of "
@@ -699,7 +698,7 @@ void compare_text(const struct compare *c, struct buf *out)
 				"that are 0 throughout on both sides)\n",
 			   hidden, zero);
 	loadbins_text(c, out);
-	findings_text(c, out);
+	findings_text(&d, out);
 	only_text(c, out);
 	doc_text(&d, DS_INPUTS, out);
 	doc_text(&d, DS_METHOD, out);
