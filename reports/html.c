@@ -671,6 +671,14 @@ void appendix_html(struct buf *out, const struct analysis *a, const struct figli
 	}
 	/* the JSON is in the HTML file only: the printed edition (the PDF) does not claim it */
 	buf_adds(out, "<p class=\"small muted\">Made by iopsy " IOPSY_VERSION ".");
+	if (o->print && o->attached) {
+		buf_printf(out, " The %s is attached to this PDF as JSON, the file <span class=\"ent\">",
+			   a ? "analysis" : "comparison");
+		esc(out, o->attached);
+		buf_printf(out,
+			   "</span> (schema version %d): your PDF reader lists it among the document's attachments.",
+			   schema_version);
+	}
 	if (!o->print)
 		buf_printf(out,
 			   " The %s is embedded in this file as JSON (element <code>#iopsy-data</code>, schema version "

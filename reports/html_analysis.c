@@ -390,9 +390,9 @@ static void ent_cells(const struct doc_block *t, size_t r, int k0, struct buf *b
 	}
 }
 
-/* The document's entities tables (doc_entity_tables); print: the printed edition, which embeds no
- * JSON. */
-static void entity_tables(const struct doc *d, bool print, struct buf *b)
+/* The document's entities tables (doc_entity_tables); the idle ones are in the JSON the HTML file
+ * embeds, or the PDF carries as an attachment (o->attached), else said to be left out. */
+static void entity_tables(const struct doc *d, const struct html_opts *o, struct buf *b)
 {
 	const struct doc_section *sec = &d->sec[DS_ENTITIES];
 	for (size_t i = 0; i < sec->nb; i++) {
@@ -400,7 +400,9 @@ static void entity_tables(const struct doc *d, bool print, struct buf *b)
 		if (t->role == ROLE_ENT_IDLE) {
 			buf_adds(b, "<p class=\"small muted\">");
 			esc(b, t->text);
-			buf_adds(b, print ? ".</p>\n" : "; all are in the JSON embedded in this file.</p>\n");
+			buf_adds(b, !o->print	 ? "; all are in the JSON embedded in this file.</p>\n"
+				    : o->attached ? "; all are in the JSON attached to this PDF.</p>\n"
+						  : ".</p>\n");
 		}
 		if ((t->role != ROLE_ENT_GROUP && t->role != ROLE_ENT_VMS) || !t->nrows)
 			continue;
@@ -891,7 +893,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	/* entities */
 	buf_adds(out, "<section id=\"entities\">\n<h2>Disks and LUNs at a glance</h2>\n<p class=\"small muted\">Whole-capture "
 		      "distributions of the sampled values (p50 / p95 / p99 / max). Latency in ms; queue figures in outstanding IOs.</p>\n");
-	entity_tables(&rd, o->print, out);
+	entity_tables(&rd, o, out);
 	buf_adds(out, "</section>\n");
 
 	/* SQL Server while the storage waited */

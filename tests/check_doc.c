@@ -12,6 +12,7 @@
 #include "compare.h"
 #include "doc.h"
 #include "maps.h"
+#include "pdf.h"
 #include "reporter.h"
 #include "suites.h"
 
@@ -562,6 +563,70 @@ START_TEST(chart_nits)
 }
 END_TEST
 
+/* A one-page PDF with a classic cross-reference table, as Chromium writes (catalog: cat). */
+static void tiny_pdf(struct buf *b, const char *cat)
+{
+	size_t off[4], base = b->len; /* offsets from the PDF's first byte */
+	buf_adds(b, "%PDF-1.4\n");
+	off[1] = b->len - base;
+	buf_printf(b, "1 0 obj\n<<%s>>\nendobj\n", cat);
+	off[2] = b->len - base;
+	buf_adds(b, "2 0 obj\n<</Type /Pages /Kids [3 0 R] /Count 1>>\nendobj\n");
+	off[3] = b->len - base;
+	buf_adds(b, "3 0 obj\n<</Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Lang (a (b) <<c>>)>>\nendobj\n");
+	size_t x = b->len - base;
+	buf_adds(b, "xref\n0 4\n0000000000 65535 f \n");
+	for (int i = 1; i < 4; i++)
+		buf_printf(b, "%010zu 00000 n \n", off[i]);
+	buf_printf(b, "trailer\n<</Size 4\n/Root 1 0 R>>\nstartxref\n%zu\n%%%%EOF\n", x);
+}
+
+/* pdf_attach: the JSON is a real attachment a PDF reader lists and extracts (pdfdetach), the
+ * original bytes unchanged before it; a PDF a simple update cannot extend (a catalog with a name
+ * dictionary) is refused and left as it was. */
+START_TEST(pdf_attach_is_a_real_attachment)
+{
+	struct buf pdf, why;
+	buf_init(&pdf);
+	buf_init(&why);
+	buf_adds(&pdf, "prefix"); /* pdf_attach works on the PDF at its offset */
+	tiny_pdf(&pdf, "/Type /Catalog\n/Pages 2 0 R\n/Lang (en (x))");
+	size_t n0 = pdf.len;
+	char *orig = xstrdup(pdf.data);
+	const char *js = "{\"schema_version\": 3, \"text\": \"(a) \\\\ b\"}\n";
+	ck_assert_int_eq(pdf_attach(&pdf, 6, "analysis.json", js, strlen(js), "The analysis (as JSON)", &why), 0);
+	ck_assert_int_eq(memcmp(pdf.data, orig, n0), 0);
+	ck_assert_ptr_nonnull(strstr(pdf.data + n0, "/Prev "));
+	char dir[] = "/tmp/iopsy-doc-pdf-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char path[128], cmd[512];
+	snprintf(path, sizeof path, "%s/a.pdf", dir);
+	FILE *f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(pdf.data + 6, 1, pdf.len - 6, f), pdf.len - 6);
+	fclose(f);
+	snprintf(cmd, sizeof cmd, "command -v pdfdetach >/dev/null || exit 0; pdfdetach -list '%s' | grep -q '^1: analysis.json$' "
+				  "&& pdfdetach -saveall -o '%s' '%s' 2>/dev/null", path, dir, path);
+	ck_assert_msg(system(cmd) == 0, "pdfdetach does not list or extract analysis.json");
+	snprintf(path, sizeof path, "%s/analysis.json", dir);
+	char *got = slurp(path);
+	if (got) /* pdfdetach present */
+		ck_assert_str_eq(got, js);
+	free(got);
+	rm_dir(dir);
+	/* refused: a catalog that has a name dictionary already */
+	buf_reset(&pdf);
+	tiny_pdf(&pdf, "/Type /Catalog /Pages 2 0 R /Names 4 0 R");
+	n0 = pdf.len;
+	ck_assert_int_eq(pdf_attach(&pdf, 0, "analysis.json", js, strlen(js), "x", &why), PDF_FAILED);
+	ck_assert_uint_eq(pdf.len, n0);
+	ck_assert_ptr_nonnull(why.data);
+	free(orig);
+	buf_free(&pdf);
+	buf_free(&why);
+}
+END_TEST
+
 Suite *doc_suite(void)
 {
 	Suite *s = suite_create("doc");
@@ -576,6 +641,7 @@ Suite *doc_suite(void)
 	tcase_add_test(tc, chart_nits);
 	tcase_add_test(tc, analysis_pairs_from_the_document);
 	tcase_add_test(tc, compare_pairs_from_the_document);
+	tcase_add_test(tc, pdf_attach_is_a_real_attachment);
 	suite_add_tcase(s, tc);
 	return s;
 }

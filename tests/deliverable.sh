@@ -4,7 +4,8 @@
 # one, charts drawn per pdftoppm, no path of this machine), --require-pdf without Chromium (exit 4)
 # and without it (warning, HTML still written), the xlsx workbook read back (zipfile + sheet XML:
 # findings and real Excel date-times), and hostile text in every new field (title, customer,
-# prepared-by, an SVG logo with a script) inert in HTML, PDF and xlsx.
+# prepared-by, an SVG logo with a script) inert in HTML, PDF and xlsx; the PDF's JSON attached
+# (pdfdetach) and said, no internal path or tag in its text.
 # Usage: sh tests/deliverable.sh [IOPSY-BINARY]   (Chromium and poppler-utils: make deps-test)
 BIN=${1:-./iopsy}
 case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
@@ -57,6 +58,23 @@ else
 		ok "PDF names no absolute path of this machine"
 	else
 		nok "PDF shows an absolute path: $(grep -m1 -e "$W" -e /tmp/ all.txt)"
+	fi
+	# issue 37: the PDF carries the analysis's JSON as a real file attachment (pdfdetach), the bytes
+	# --json writes, and says so; nothing is said to be embedded in it; no internal path or tag
+	"$BIN" analyze -q lsi-guest-queue-cap/esxtop.csv.gz lsi-guest-queue-cap/perfmon.csv.gz --json lsi.json \
+		--text /dev/null 2>/dev/null
+	mkdir att
+	if [ "$(pdfdetach -list lsi.pdf 2>/dev/null | sed -n 's/^1: //p')" = analysis.json ] &&
+		pdfdetach -saveall -o att lsi.pdf 2>/dev/null && cmp -s att/analysis.json lsi.json &&
+		grep -q "attached to this PDF" all.txt && ! grep -qi "embedded" all.txt; then
+		ok "PDF: the analysis JSON is attached (pdfdetach: analysis.json, the --json bytes), said, nothing 'embedded'"
+	else
+		nok "PDF: no attached analysis.json equal to --json, or a claim: $(pdfdetach -list lsi.pdf 2>&1 | head -2) $(grep -i -m1 -e embedded -e attached all.txt)"
+	fi
+	if ! grep -q -e "doc/" -e "src/" -e "\[seed\]" -e "\[vmw" -e "\[ms\]" -e "\[pal\]" -e "\[derived\]" all.txt; then
+		ok "PDF text names no project path (doc/, src/) and no internal tag ([seed], [vmw ...])"
+	else
+		nok "PDF text: $(grep -m1 -e "doc/" -e "src/" -e "\[seed\]" -e "\[vmw" -e "\[ms\]" -e "\[pal\]" -e "\[derived\]" all.txt)"
 	fi
 	# the table of contents (issue 25): on page 1, its entries links in the PDF, the headings bookmarks
 	if grep -q "Contents" p1.txt && grep -q "Evidence and charts" p1.txt && grep -q "Disks and LUNs" p1.txt &&
@@ -199,6 +217,18 @@ EOF
 		ok "compare PDF: $mpages pages, page 1 says the work done and keeps the change first; a repeated reason $reasons times"
 	else
 		nok "compare PDF: ${mpages:-no} pages (<= 10), first action '$first', the overlap reason $reasons times"
+	fi
+	# issue 37: the comparison's PDF carries its JSON as an attachment, the bytes --json writes
+	"$BIN" compare -q --before migration/before/esxtop.csv.gz migration/before/perfmon.csv.gz \
+		--after migration/after/esxtop.csv.gz migration/after/perfmon.csv.gz --json mig.json --text /dev/null 2>/dev/null
+	mkdir matt
+	if [ "$(pdfdetach -list mig.pdf 2>/dev/null | sed -n 's/^1: //p')" = comparison.json ] &&
+		pdfdetach -saveall -o matt mig.pdf 2>/dev/null && cmp -s matt/comparison.json mig.json &&
+		grep -q "attached to this PDF" mall.txt && ! grep -qi "embedded" mall.txt &&
+		! grep -q -e "doc/" -e "src/" -e "\[seed\]" -e "\[vmw" mall.txt; then
+		ok "compare PDF: comparison.json attached (the --json bytes) and said; no 'embedded', no internal path or tag"
+	else
+		nok "compare PDF: no attached comparison.json equal to --json, or a claim or path: $(pdfdetach -list mig.pdf 2>&1 | head -2)"
 	fi
 	# --title is the PDF's Title (the HTML's <title>), as text: not its escaped form
 	"$BIN" analyze -q lsi-guest-queue-cap/esxtop.csv.gz --title 'Q3 <review> & "more"' --pdf ti.pdf \
