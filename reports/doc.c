@@ -1047,54 +1047,85 @@ static void text_parts(const struct doc_block *p, size_t of, struct buf *out)
 	buf_free(&l);
 }
 
+/* Capture r of captures table b, a line: "  FILE: FORMAT, host ..." (side: "  before  FILE: ..."). */
+static void text_capture(const struct doc *d, const struct doc_block *b, size_t r, struct buf *out)
+{
+	const struct doc_cell *c = &b->cell[r * (size_t)b->ncols];
+	if (b->text)
+		buf_printf(out, "  %-7s ", b->text);
+	else
+		buf_adds(out, "  ");
+	fmt_esc(out, c[CC_FILE].s);
+	if (*c[CC_FAILED].s) {
+		buf_adds(out, ": could not be read (see the messages above)\n");
+		return;
+	}
+	char s[32], e[32];
+	time_format_iso(c[CC_START].ms, false, s);
+	time_format_iso(c[CC_END].ms, false, e);
+	buf_printf(out, ": %s, host ", c[CC_FORMAT].s);
+	fmt_esc(out, c[CC_HOST].s);
+	buf_printf(out, ", %s .. %s", s, e);
+	if (d->lt)
+		ltime_span_note(out, d->lt, c[CC_START].ms, c[CC_END].ms, "..");
+	buf_printf(out, ", %g s interval, %.0f rows, %.0f columns", c[CC_INTERVAL].v, c[CC_ROWS].v, c[CC_COLUMNS].v);
+	if (c[CC_WARNINGS].v > 0)
+		buf_printf(out, ", %.0f warning%s", c[CC_WARNINGS].v, c[CC_WARNINGS].v == 1 ? "" : "s");
+	if (c[CC_OUTSIDE].t == CELL_NUM)
+		buf_printf(out, ", %.0f row%s outside the window", c[CC_OUTSIDE].v, c[CC_OUTSIDE].v == 1 ? "" : "s");
+	if (*c[CC_CLOCK].s)
+		buf_printf(out, ", %s", c[CC_CLOCK].s);
+	buf_addc(out, '\n');
+}
+
+/* Every captures table of the section (a comparison has one a side), each capture with the files
+ * merged into it (the ROLE_PARTS tables after its table), then what was not read. */
 static void text_captures(const struct doc *d, struct buf *out)
 {
-	const struct doc_block *b = role_block(d, DS_CAPTURES, ROLE_CAPTURES),
-			       *p = role_block(d, DS_CAPTURES, ROLE_PARTS);
+	const struct doc_section *sec = &d->sec[DS_CAPTURES];
 	buf_printf(out, "\n%s\n", doc_secs[DS_CAPTURES].text);
-	for (size_t r = 0; b && r < b->nrows; r++) {
-		const struct doc_cell *c = &b->cell[r * (size_t)b->ncols];
-		buf_adds(out, "  ");
-		fmt_esc(out, c[CC_FILE].s);
-		if (*c[CC_FAILED].s) {
-			buf_adds(out, ": could not be read (see the messages above)\n");
+	for (size_t i = 0; i < sec->nb; i++) {
+		const struct doc_block *b = &sec->b[i];
+		if (b->role != ROLE_CAPTURES)
 			continue;
+		for (size_t r = 0; r < b->nrows; r++) {
+			text_capture(d, b, r, out);
+			for (size_t k = i + 1; k < sec->nb && sec->b[k].role != ROLE_CAPTURES; k++) /* merged files */
+				if (sec->b[k].role == ROLE_PARTS && sec->b[k].nrows &&
+				    (size_t)cell_v(&sec->b[k], 0, CP_OF) == r)
+					text_parts(&sec->b[k], r, out);
 		}
-		char s[32], e[32];
-		time_format_iso(c[CC_START].ms, false, s);
-		time_format_iso(c[CC_END].ms, false, e);
-		buf_printf(out, ": %s, host ", c[CC_FORMAT].s);
-		fmt_esc(out, c[CC_HOST].s);
-		buf_printf(out, ", %s .. %s", s, e);
-		if (d->lt)
-			ltime_span_note(out, d->lt, c[CC_START].ms, c[CC_END].ms, "..");
-		buf_printf(out, ", %g s interval, %.0f rows, %.0f columns", c[CC_INTERVAL].v, c[CC_ROWS].v,
-			   c[CC_COLUMNS].v);
-		if (c[CC_WARNINGS].v > 0)
-			buf_printf(out, ", %.0f warning%s", c[CC_WARNINGS].v, c[CC_WARNINGS].v == 1 ? "" : "s");
-		if (c[CC_OUTSIDE].t == CELL_NUM)
-			buf_printf(out, ", %.0f row%s outside the window", c[CC_OUTSIDE].v,
-				   c[CC_OUTSIDE].v == 1 ? "" : "s");
-		if (*c[CC_CLOCK].s)
-			buf_printf(out, ", %s", c[CC_CLOCK].s);
-		buf_addc(out, '\n');
-		for (size_t i = 0; i < d->sec[DS_CAPTURES].nb; i++) /* this capture's files, when merged */
-			if ((p = &d->sec[DS_CAPTURES].b[i])->role == ROLE_PARTS && p->nrows &&
-			    (size_t)cell_v(p, 0, CP_OF) == r)
-				text_parts(p, r, out);
 	}
-	for (size_t i = 0; i < d->sec[DS_CAPTURES].nb; i++) /* what was not read: impossible values, caps */
-		if (d->sec[DS_CAPTURES].b[i].t == BLK_PARA && d->sec[DS_CAPTURES].b[i].text)
-			text_wrap(out, "  ", d->sec[DS_CAPTURES].b[i].text, 100);
+	for (size_t i = 0; i < sec->nb; i++) /* what was not read: impossible values, caps */
+		if (sec->b[i].t == BLK_PARA && sec->b[i].text)
+			text_wrap(out, "  ", sec->b[i].text, 100);
 }
+
+static void md_capture_table(const struct doc *d, const struct doc_block *b, struct buf *out);
 
 static void md_captures(const struct doc *d, struct buf *out)
 {
-	const struct doc_block *b = role_block(d, DS_CAPTURES, ROLE_CAPTURES);
-	buf_printf(out,
-		   "\n%s\n\n| file | format | host | start (UTC) | end (UTC) | rows |\n|---|---|---|---|---|---:|\n",
-		   doc_secs[DS_CAPTURES].md);
-	for (size_t r = 0; b && r < b->nrows; r++) {
+	buf_printf(out, "\n%s\n", doc_secs[DS_CAPTURES].md);
+	for (size_t i = 0; i < d->sec[DS_CAPTURES].nb; i++) /* a table a side in a comparison */
+		if (d->sec[DS_CAPTURES].b[i].role == ROLE_CAPTURES)
+			md_capture_table(d, &d->sec[DS_CAPTURES].b[i], out);
+	for (size_t i = 0; i < d->sec[DS_CAPTURES].nb; i++) /* what was not read: impossible values, caps */
+		if (d->sec[DS_CAPTURES].b[i].t == BLK_PARA && d->sec[DS_CAPTURES].b[i].text) {
+			buf_adds(out, "\n");
+			md_escape(out, d->sec[DS_CAPTURES].b[i].text);
+			buf_adds(out, "\n");
+		}
+}
+
+static void md_capture_table(const struct doc *d, const struct doc_block *b, struct buf *out)
+{
+	if (b->text) {
+		buf_adds(out, "\nThe captures of the side ");
+		md_escape(out, b->text);
+		buf_adds(out, "\n");
+	}
+	buf_adds(out, "\n| file | format | host | start (UTC) | end (UTC) | rows |\n|---|---|---|---|---|---:|\n");
+	for (size_t r = 0; r < b->nrows; r++) {
 		const struct doc_cell *c = &b->cell[r * (size_t)b->ncols];
 		buf_adds(out, "| ");
 		md_escape(out, c[CC_FILE].s);
@@ -1112,12 +1143,6 @@ static void md_captures(const struct doc *d, struct buf *out)
 			ltime_span_note(out, d->lt, c[CC_START].ms, c[CC_END].ms, "–");
 		buf_printf(out, " | %.0f |\n", c[CC_ROWS].v);
 	}
-	for (size_t i = 0; i < d->sec[DS_CAPTURES].nb; i++) /* what was not read: impossible values, caps */
-		if (d->sec[DS_CAPTURES].b[i].t == BLK_PARA && d->sec[DS_CAPTURES].b[i].text) {
-			buf_adds(out, "\n");
-			md_escape(out, d->sec[DS_CAPTURES].b[i].text);
-			buf_adds(out, "\n");
-		}
 }
 
 /* ---- text ---- */

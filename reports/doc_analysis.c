@@ -414,30 +414,6 @@ static void inputs_sec(const struct analysis *a, const char *side, struct doc *d
 				       "standard error list each.", a->inputs_more, a->inputs_more == 1 ? "" : "s");
 }
 
-/* The captures read, a row each (side: NULL, or "before"/"after" for a comparison's side). */
-static void captures_sec(const struct analysis *a, const char *side, struct doc *d)
-{
-	static const char *const head[] = {"file", "format", "host", "start", "end", "rows", NULL};
-	char cap[64];
-	snprintf(cap, sizeof cap, "The captures %s%s", side ? "of the side " : "read", side ? side : "");
-	struct doc_block *t = doc_table(d, DS_CAPTURES, side ? cap : NULL, head);
-	for (size_t i = 0; i < a->m.ncaps; i++) {
-		const struct capture *c = &a->m.caps[i];
-		doc_row(t);
-		doc_cell_text(t, c->path);
-		if (c->failed) {
-			doc_cell_text(t, "could not be read");
-			continue;
-		}
-		doc_cell_text(t, c->format);
-		doc_cell_text(t, c->host ? c->host : "?");
-		doc_cell_time(t, c->start + c->clock_offset_ms);
-		doc_cell_time(t, c->end + c->clock_offset_ms);
-		doc_cell_num(t, (double)c->rows);
-	}
-	captures_notes(a, d);
-}
-
 static void inputs_of(const struct analysis *a, struct doc *d)
 {
 	inputs_sec(a, NULL, d);
@@ -940,8 +916,8 @@ static void compare_method_sec(const struct compare *c, struct doc *d)
 
 static void cmp_captures(const struct compare *c, struct doc *d)
 {
-	captures_sec(&c->side[0], "before", d);
-	captures_sec(&c->side[1], "after", d);
+	doc_captures(d, &c->side[0], "before");
+	doc_captures(d, &c->side[1], "after");
 }
 
 static void cmp_inputs(const struct compare *c, struct doc *d)

@@ -24,47 +24,6 @@ static void pct(struct buf *b, double v) { fmt_pct(b, v, "n/a"); }
 
 /* ---- analysis ---- */
 
-/* The files merged into capture c, one line each (nothing when it is one file). */
-static void parts_text(const struct capture *c, const char *indent, struct buf *out)
-{
-	if (c->nparts < 2)
-		return;
-	buf_printf(out, "%s%zu files of one host, merged in time order:\n", indent, c->nparts);
-	for (size_t k = 0; k < c->nparts; k++) {
-		const struct capture_part *p = &c->parts[k];
-		struct buf l;
-		buf_init(&l);
-		buf_printf(&l, "%zu. %s: ", k + 1, p->path);
-		if (p->rows) {
-			char s[32], e[32];
-			time_format_iso(p->start + c->clock_offset_ms, false, s);
-			time_format_iso(p->end + c->clock_offset_ms, false, e);
-			buf_printf(&l, "%s .. %s, %ld rows", s, e, p->rows);
-		} else {
-			buf_adds(&l, "no row used");
-		}
-		if (k && p->gap && p->rows) {
-			buf_adds(&l, ", after a gap of ");
-			duration(&l, (double)p->gap_ms / 1000.0);
-			buf_adds(&l, " (marked)");
-		}
-		if (p->overlap_rows) {
-			char s[32], e[32];
-			time_format_iso(p->overlap_t0 + c->clock_offset_ms, false, s);
-			time_format_iso(p->overlap_t1 + c->clock_offset_ms, false, e);
-			buf_printf(&l, "; %ld row%s overlapping the files before (lines %ld-%ld, %s .. %s) skipped, not "
-				       "counted twice", p->overlap_rows, p->overlap_rows == 1 ? "" : "s", p->overlap_line0,
-				   p->overlap_line1, s, e);
-		}
-		if (p->warnings)
-			buf_printf(&l, ", %ld warning%s", p->warnings, p->warnings == 1 ? "" : "s");
-		char ind[32];
-		snprintf(ind, sizeof ind, "%s  ", indent);
-		text_wrap(out, ind, l.data, 100);
-		buf_free(&l);
-	}
-}
-
 /* "Times are UTC; local time ..." and a blank line. */
 static void times_line(const struct ltime *lt, struct buf *out)
 {
@@ -180,33 +139,6 @@ static void reason_text(struct buf *b, enum cmp_reason r, const struct cmp_metri
 	case CR_NOT_COMPARABLE: buf_adds(b, " (the after side's busy phase does not reach the before side's load)"); break;
 	case CR_WITH_LOAD: buf_adds(b, " (it moved with the load: unchanged at equal load)"); break;
 	default: break;
-	}
-}
-
-static void captures_text(const struct model *m, const char *side, struct buf *out)
-{
-	struct ltime lt;
-	ltime_init(&lt, m, NULL);
-	for (size_t i = 0; i < m->ncaps; i++) {
-		const struct capture *c = &m->caps[i];
-		buf_printf(out, "  %-7s ", side);
-		esc(out, c->path);
-		if (c->failed) {
-			buf_adds(out, ": could not be read (see the messages above)\n");
-			continue;
-		}
-		char s[32], e[32];
-		time_format_iso(c->start + c->clock_offset_ms, false, s);
-		time_format_iso(c->end + c->clock_offset_ms, false, e);
-		buf_printf(out, ": %s, host ", c->format);
-		esc(out, c->host ? c->host : "?");
-		buf_printf(out, ", %s .. %s", s, e);
-		ltime_span_note(out, &lt, c->start + c->clock_offset_ms, c->end + c->clock_offset_ms, "..");
-		buf_printf(out, ", %g s interval, %ld rows", c->interval_s, c->rows);
-		if (c->warnings)
-			buf_printf(out, ", %ld warning%s", c->warnings, c->warnings == 1 ? "" : "s");
-		buf_addc(out, '\n');
-		parts_text(c, "          ", out);
 	}
 }
 
@@ -644,9 +576,7 @@ void compare_text(const struct compare *c, struct buf *out)
 				text_wrap(out, "  ", c->sql[i].comment, 100);
 		}
 	}
-	buf_adds(out, "\nCAPTURES\n");
-	captures_text(&c->side[0].m, "before", out);
-	captures_text(&c->side[1].m, "after", out);
+	doc_text(&d, DS_CAPTURES, out);
 	doc_notices_text(&d, out);
 	doc_text(&d, DS_RULES, out);
 	buf_printf(out, "\nCOMPARISONS (per figure after - before with its %.0f%% block bootstrap interval, %u resamples, seed "
