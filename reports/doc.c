@@ -947,6 +947,23 @@ void doc_customer_text(struct buf *b, const char *s)
 			t = u;
 		}
 	}
+	/* the command that lists the rules is the consultant's, not the customer's */
+	static const char *const cmd[][2] = {
+	    {"the thresholds in 'iopsy rules'", "the thresholds of the analysis's rules"},
+	    {" ('iopsy rules')", ""},
+	};
+	for (size_t k = 0; k < sizeof cmd / sizeof cmd[0]; k++) {
+		char *p;
+		while (t.data && (p = strstr(t.data, cmd[k][0])) != NULL) {
+			struct buf u;
+			buf_init(&u);
+			buf_add(&u, t.data, (size_t)(p - t.data));
+			buf_adds(&u, cmd[k][1]);
+			buf_adds(&u, p + strlen(cmd[k][0]));
+			buf_free(&t);
+			t = u;
+		}
+	}
 	buf_adds(b, t.data ? t.data : "");
 	buf_free(&t);
 }

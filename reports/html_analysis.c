@@ -564,7 +564,7 @@ static void verdict_section(const struct doc *d, const struct html_result *res, 
 		   : worst < 0          ? "ok"
 					: sev_class(worst));
 	const struct doc_section *v = &d->sec[DS_VERDICT];
-	esc(out, v->nb && v->b[0].text && *v->b[0].text ? v->b[0].text : "No analysis result.");
+	esc_words(out, v->nb && v->b[0].text && *v->b[0].text ? v->b[0].text : "No analysis result.");
 	buf_adds(out, "</p>\n");
 	doc_notices_html(d, out);
 	buf_adds(out, "<div class=\"counts\">");

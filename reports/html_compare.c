@@ -913,7 +913,7 @@ static bool row_moved(const struct compare *c, const struct cmp_row *r)
 }
 
 /* The comparisons that moved, pair by pair, and the entities on one side only. */
-static void all_comparisons(const struct compare *c, struct buf *out)
+static void all_comparisons(const struct compare *c, const struct html_opts *o, struct buf *out)
 {
 	struct fnotes fn = {.n = 0};
 	buf_adds(out, "<section id=\"all\">\n<h2>Appendix: all comparisons</h2>\n"
@@ -950,9 +950,12 @@ static void all_comparisons(const struct compare *c, struct buf *out)
 	if (quiet)
 		buf_printf(out, "<p class=\"small muted\">%zu further comparison%s%s unchanged, not assessed, or the "
 				"work and queue occupancy below the guest disks (%zu entit%s with no change at all): "
-				"each is in the workbook (<code>--xlsx</code>) and the JSON (<code>--json</code>).</p>\n",
+				"each is in the comparison's workbook and JSON%s.</p>\n",
 			   quiet, quiet == 1 ? "" : "s", quiet == 1 ? " is" : " are", nquiet_pairs,
-			   nquiet_pairs == 1 ? "y" : "ies");
+			   nquiet_pairs == 1 ? "y" : "ies",
+			   !o->print ? " (the JSON is embedded in this file)"
+			   : o->attached ? " (the JSON is attached to this PDF)"
+					 : "");
 	/* one side only */
 	size_t one = 0;
 	for (size_t i = 0; i < c->npairs; i++) {
@@ -1123,7 +1126,7 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 
 	/* captures, then the appendix: every comparison */
 	captures_compare(c, &lt, res, &nt, out);
-	all_comparisons(c, out);
+	all_comparisons(c, o, out);
 	if (o->extra_html)
 		buf_adds(out, o->extra_html);
 	doc_html(&rd, DS_INPUTS, out);

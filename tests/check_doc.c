@@ -432,6 +432,14 @@ START_TEST(customer_text_only)
 		ck_assert_ptr_nonnull(strstr(out.data, "VMware KB 2053145"));
 		buf_free(&out);
 	}
+	/* the command that lists the rules is not the customer's (a healthy verdict, a guest rule's advice) */
+	struct buf ct;
+	buf_init(&ct);
+	doc_customer_text(&ct, "IO does not wait, at the thresholds in 'iopsy rules'. Set the rules for this disk "
+			       "('iopsy rules').");
+	ck_assert_str_eq(ct.data, "IO does not wait, at the thresholds of the analysis's rules. Set the rules for this "
+				  "disk.");
+	buf_free(&ct);
 	analysis_free(&a);
 	for (int k = 0; k < 3; k++)
 		free(keep[k]);

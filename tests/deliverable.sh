@@ -71,7 +71,7 @@ else
 	else
 		nok "PDF: no attached analysis.json equal to --json, or a claim: $(pdfdetach -list lsi.pdf 2>&1 | head -2) $(grep -i -m1 -e embedded -e attached all.txt)"
 	fi
-	if ! grep -q -e "doc/" -e "src/" -e "\[seed\]" -e "\[vmw" -e "\[ms\]" -e "\[pal\]" -e "\[derived\]" all.txt; then
+	if ! grep -q -e "doc/" -e "src/" -e "\[seed\]" -e "\[vmw" -e "\[ms\]" -e "\[pal\]" -e "\[derived\]" -e "iopsy rules" all.txt; then
 		ok "PDF text names no project path (doc/, src/) and no internal tag ([seed], [vmw ...])"
 	else
 		nok "PDF text: $(grep -m1 -e "doc/" -e "src/" -e "\[seed\]" -e "\[vmw" -e "\[ms\]" -e "\[pal\]" -e "\[derived\]" all.txt)"
@@ -225,7 +225,7 @@ EOF
 	if [ "$(pdfdetach -list mig.pdf 2>/dev/null | sed -n 's/^1: //p')" = comparison.json ] &&
 		pdfdetach -saveall -o matt mig.pdf 2>/dev/null && cmp -s matt/comparison.json mig.json &&
 		grep -q "attached to this PDF" mall.txt && ! grep -qi "embedded" mall.txt &&
-		! grep -q -e "doc/" -e "src/" -e "\[seed\]" -e "\[vmw" mall.txt; then
+		! grep -q -e "doc/" -e "src/" -e "\[seed\]" -e "\[vmw" -e "iopsy rules" -e "--json" -e "--xlsx" mall.txt; then
 		ok "compare PDF: comparison.json attached (the --json bytes) and said; no 'embedded', no internal path or tag"
 	else
 		nok "compare PDF: no attached comparison.json equal to --json, or a claim or path: $(pdfdetach -list mig.pdf 2>&1 | head -2)"
