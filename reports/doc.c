@@ -951,6 +951,9 @@ void doc_customer_text(struct buf *b, const char *s)
 	static const char *const cmd[][2] = {
 	    {"the thresholds in 'iopsy rules'", "the thresholds of the analysis's rules"},
 	    {" ('iopsy rules')", ""},
+	    {"confirm with --map", "confirm with a disk map"},
+	    {"give --map for", "give a disk map line for"},
+	    {"give --map '", "give a disk map line '"},
 	};
 	for (size_t k = 0; k < sizeof cmd / sizeof cmd[0]; k++) {
 		char *p;

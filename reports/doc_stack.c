@@ -146,7 +146,7 @@ static void stack_how(const struct stack *ch, struct doc *d)
 			buf_printf(&t, "guest disk = virtual disk by IOPS correlation (r = %.2f)",
 				   ch->map->correlation);
 		else
-			buf_adds(&t, "guest disk = virtual disk from the --map file");
+			buf_adds(&t, "guest disk = virtual disk from the disk map file");
 		doc_row(l);
 		doc_cell_text(l, t.data);
 	}

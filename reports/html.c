@@ -469,7 +469,7 @@ void capture_notes(const struct analysis *a, struct notes *nt)
 		autom |= a->map[i].automatic;
 	if (autom)
 		note_add(nt, "Guest disks were matched to virtual disks by correlating their IOPS; confirm the matches with a "
-			     "<code>--map</code> file (the table above lists them).");
+			     "disk map file (the table above lists them).");
 	for (size_t i = 0; i < a->m.nents; i++) {
 		const struct entity *e = &a->m.ents[i];
 		if (e->outside)
