@@ -113,9 +113,9 @@ enum block_role {
 /* A comparison's finding (ROLE_FDIFF): its status (cmp_fstatus_words) and its enum cmp_fstatus as
  * a number, the rule id, the finding's title, the kind's title, why it was not assessed on a side
  * (none), host (none), entity; each side's windows, worst severity (severity_names; none), the
- * severity as a number (-1 none) and the time held (s). */
+ * severity as a number (-1 none) and the time held (s); its layer (layer_names). */
 enum fdcol { FDC_STATUS, FDC_STATUS_CODE, FDC_ID, FDC_TITLE, FDC_KIND, FDC_WHY, FDC_HOST, FDC_ENTITY, FDC_SIDE,
-	     FDC_COUNT = FDC_SIDE + 8 };
+	     FDC_LAYER = FDC_SIDE + 8, FDC_COUNT };
 enum { FDC_WINDOWS, FDC_WORST, FDC_WORST_CODE, FDC_SUSTAINED }; /* + FDC_SIDE + 4 * side */
 
 /* The blocks a writer lays out its own way only (the workbook's entity figures, the HTML's IO-stack

@@ -24,6 +24,7 @@ void doc_compare_findings(const struct compare *c, struct doc *d)
 							"worst after",
 							"worst after code",
 							"sustained after (s)",
+							"layer",
 							NULL};
 	const char *cap = !c->sum.findings_compared ? "not compared: a side has no readable capture"
 			  : !c->nfd                 ? "none on either side"
@@ -56,6 +57,7 @@ void doc_compare_findings(const struct compare *c, struct doc *d)
 			doc_cell_num(t, f->worst[s]);
 			doc_cell_num(t, f->sustained_s[s]);
 		}
+		doc_cell_text(t, layer_names[f->layer]);
 	}
 }
 

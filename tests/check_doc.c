@@ -17,7 +17,7 @@
 #include "suites.h"
 
 /* The pairs drawn from the document today (analysis_pairs_from_the_document, ...): a ratchet. */
-enum { ANALYSIS_PAIRS_FLOOR = 53, COMPARE_PAIRS_FLOOR = 33 };
+enum { ANALYSIS_PAIRS_FLOOR = 55, COMPARE_PAIRS_FLOOR = 34 };
 
 static char *path_of(const char *rel)
 {
