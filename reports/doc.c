@@ -954,6 +954,11 @@ void doc_customer_text(struct buf *b, const char *s)
 	    {"confirm with --map", "confirm with a disk map"},
 	    {"give --map for", "give a disk map line for"},
 	    {"give --map '", "give a disk map line '"},
+	    {" (give --tz to set the zone)", ""},
+	    {" (give --tz)", ""},
+	    {"; give --tz)", ")"},
+	    {": give --tz)", ")"},
+	    {": give --tz (", " ("},
 	};
 	for (size_t k = 0; k < sizeof cmd / sizeof cmd[0]; k++) {
 		char *p;

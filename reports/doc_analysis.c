@@ -106,7 +106,7 @@ void doc_summary(struct doc *d, const struct exec_summary *es)
 			buf_adds(&t, ", with the customer's ");
 			ltime_describe(&t, d->lt);
 		} else {
-			buf_adds(&t, "; the customer's local time is not known (give --tz)");
+			buf_adds(&t, "; the customer's local time is not known");
 		}
 		buf_addc(&t, '.');
 		struct doc_block *f = doc_block(d, DS_SUMMARY, BLK_PARA, ROLE_FOOT, 1);

@@ -436,9 +436,11 @@ START_TEST(customer_text_only)
 	struct buf ct;
 	buf_init(&ct);
 	doc_customer_text(&ct, "IO does not wait, at the thresholds in 'iopsy rules'. Set the rules for this disk "
-			       "('iopsy rules'). (r = 1.00; confirm with --map.) (give --map 'database x log = DISK')");
+			       "('iopsy rules'). (r = 1.00; confirm with --map.) (give --map 'database x log = DISK') The "
+			       "zone is wrong: give --tz (non-English Windows). Not made (give --tz).");
 	ck_assert_str_eq(ct.data, "IO does not wait, at the thresholds of the analysis's rules. Set the rules for this "
-				  "disk. (r = 1.00; confirm with a disk map.) (give a disk map line 'database x log = DISK')");
+				  "disk. (r = 1.00; confirm with a disk map.) (give a disk map line 'database x log = DISK') The "
+				  "zone is wrong (non-English Windows). Not made.");
 	buf_free(&ct);
 	analysis_free(&a);
 	for (int k = 0; k < 3; k++)
