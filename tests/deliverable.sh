@@ -249,6 +249,35 @@ EOF
 	fi
 fi
 
+# a PDF the JSON cannot be attached to (its catalog has a name dictionary already): the PDF is made
+# again from an edition that claims no attachment, and a warning says so (issue 37). The stand-in
+# "Chromium" writes the HTML it was given into a minimal PDF (as a comment) with such a catalog.
+if command -v python3 >/dev/null 2>&1; then
+	cat >fake-chromium <<'PY'
+#!/usr/bin/env python3
+import sys
+out = [a.split("=", 1)[1] for a in sys.argv if a.startswith("--print-to-pdf=")][0]
+html = open([a for a in sys.argv if a.startswith("file://")][0][7:], "rb").read()
+b = b"%PDF-1.4\n%" + html.replace(b"\n", b"\n%") + b"\n"
+o1 = len(b); b += b"1 0 obj\n<</Type /Catalog /Pages 2 0 R /Names 3 0 R>>\nendobj\n"
+o2 = len(b); b += b"2 0 obj\n<</Type /Pages /Kids [] /Count 0>>\nendobj\n"
+o3 = len(b); b += b"3 0 obj\n<<>>\nendobj\n"
+x = len(b)
+b += b"xref\n0 4\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % o for o in (o1, o2, o3))
+b += b"trailer\n<</Size 4 /Root 1 0 R>>\nstartxref\n%d\n%%%%EOF\n" % x
+open(out, "wb").write(b)
+PY
+	chmod +x fake-chromium
+	IOPSY_CHROMIUM=$W/fake-chromium "$BIN" analyze -q lsi-guest-queue-cap/esxtop.csv.gz --pdf fk.pdf --text /dev/null 2>fk.err
+	rc=$?
+	if [ $rc -eq 0 ] && [ -s fk.pdf ] && grep -q "the PDF carries no JSON" fk.err && grep -aq "Made by iopsy" fk.pdf &&
+		! grep -aq "attached to this PDF" fk.pdf && ! grep -aq "EmbeddedFile" fk.pdf; then
+		ok "a PDF that cannot take the JSON: made again without the claim, a warning says why"
+	else
+		nok "PDF without its attachment: exit $rc, claim $(grep -ac "attached to this PDF" fk.pdf) time(s): $(head -2 fk.err)"
+	fi
+fi
+
 # without Chromium: a warning and the HTML, or exit 4 with --require-pdf
 IOPSY_CHROMIUM=/nonexistent/chromium "$BIN" analyze -q lsi-guest-queue-cap/esxtop.csv.gz --html n.html --pdf n.pdf \
 	--text /dev/null 2>n.err
