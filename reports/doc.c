@@ -38,6 +38,9 @@ const struct doc_sec_info doc_secs[DS_COUNT] = {
 		     "id=\"vhist\"", "\"vscsi_histograms\"", "Histograms"},
 };
 
+const enum doc_sec compare_secs[COMPARE_SECS] = {DS_SUMMARY, DS_ACTIONS, DS_VERDICT, DS_FINDINGS,
+						 DS_CAPTURES, DS_INPUTS,  DS_RULES,   DS_METHOD};
+
 const char *doc_mark(enum doc_sec s, enum doc_writer w)
 {
 	const struct doc_sec_info *i = &doc_secs[s];
@@ -49,6 +52,26 @@ const char *doc_mark(enum doc_sec s, enum doc_writer w)
 	case DW_SHEET: return i->sheet;
 	default: return NULL;
 	}
+}
+
+bool doc_role_apart(enum block_role r)
+{
+	return r == ROLE_ENTITIES || r == ROLE_STACK_HEAD || r == ROLE_STACK || r == ROLE_STACK_HOW ||
+	       r == ROLE_ENT_GROUP || r == ROLE_ENT_VMS || r == ROLE_ENT_IDLE;
+}
+
+static int probe_sec = -1;
+
+void doc_probe(int s) { probe_sec = s; }
+
+/* s (owned) with DOC_PROBE after it when b is probed. */
+static char *probed(bool on, char *s)
+{
+	if (!on || !s)
+		return s;
+	char *t = xprintf("%s" DOC_PROBE, s);
+	free(s);
+	return t;
 }
 
 void doc_init(struct doc *d, const struct ltime *lt)
@@ -102,6 +125,7 @@ struct doc_block *doc_block(struct doc *d, enum doc_sec s, enum block_type t, en
 	b->t = t;
 	b->role = r;
 	b->ncols = ncols;
+	b->probe = (int)s == probe_sec;
 	return b;
 }
 
@@ -128,7 +152,7 @@ void doc_cell_text(struct doc_block *t, const char *s)
 {
 	struct doc_cell *c = cell_next(t);
 	if (c)
-		*c = (struct doc_cell){.t = CELL_TEXT, .s = xstrdup(s ? s : "")};
+		*c = (struct doc_cell){.t = CELL_TEXT, .s = probed(t->probe, xstrdup(s ? s : ""))};
 }
 
 void doc_cell_num(struct doc_block *t, double v)
@@ -155,7 +179,7 @@ void doc_para(struct doc *d, enum doc_sec s, const char *fmt, ...)
 	struct doc_block *b = block_add(d, s, BLK_PARA, 1);
 	va_list ap;
 	va_start(ap, fmt);
-	b->text = xvprintf(fmt, ap);
+	b->text = probed(b->probe, xvprintf(fmt, ap));
 	va_end(ap);
 }
 
@@ -164,7 +188,7 @@ void doc_kv(struct doc *d, enum doc_sec s, const char *key, const char *fmt, ...
 	struct doc_block *b = block_add(d, s, BLK_KV, 2);
 	va_list ap;
 	va_start(ap, fmt);
-	char *v = xvprintf(fmt, ap);
+	char *v = probed(b->probe, xvprintf(fmt, ap));
 	va_end(ap);
 	doc_row(b);
 	doc_cell_text(b, key);
@@ -178,7 +202,7 @@ void doc_kv(struct doc *d, enum doc_sec s, const char *key, const char *fmt, ...
 static void item_v(struct doc *d, enum doc_sec s, int depth, const char *fmt, va_list ap)
 {
 	struct doc_block *b = block_add(d, s, BLK_LIST, 1);
-	char *v = xvprintf(fmt, ap);
+	char *v = probed(b->probe, xvprintf(fmt, ap));
 	doc_row(b);
 	struct doc_cell *c = cell_next(b);
 	if (c)
@@ -214,7 +238,7 @@ void doc_note(struct doc *d, enum doc_sec s, const char *fmt, ...)
 	va_list ap;
 	va_start(ap, fmt);
 	free(d->sec[s].note);
-	d->sec[s].note = xvprintf(fmt, ap);
+	d->sec[s].note = probed((int)s == probe_sec, xvprintf(fmt, ap));
 	va_end(ap);
 	d->sec[s].on = true;
 }
@@ -225,10 +249,10 @@ struct doc_block *doc_table(struct doc *d, enum doc_sec s, const char *caption, 
 	while (head[n])
 		n++;
 	struct doc_block *b = block_add(d, s, BLK_TABLE, n);
-	b->text = caption ? xstrdup(caption) : NULL;
+	b->text = probed(b->probe, caption ? xstrdup(caption) : NULL);
 	b->head = xcalloc((size_t)n, sizeof *b->head);
 	for (int k = 0; k < n; k++)
-		b->head[k] = xstrdup(head[k]);
+		b->head[k] = probed(b->probe, xstrdup(head[k]));
 	return b;
 }
 
@@ -438,6 +462,16 @@ static bool text_role(const struct doc *d, enum doc_sec s, struct buf *out)
 			}
 			text_wrap(out, "     why: ", t.data, 100);
 		}
+	} else if (role_block(d, s, ROLE_SIDE_RULES)) {
+		for (size_t i = 0; i < d->sec[s].nb; i++) {
+			b = &d->sec[s].b[i];
+			buf_printf(out, "\nRULES %s (overridden)\n", b->text);
+			for (size_t r = 0; r < b->nrows; r++) {
+				buf_adds(out, "  ");
+				fmt_esc(out, cell_s(b, r, 0));
+				buf_addc(out, '\n');
+			}
+		}
 	} else if ((b = role_block(d, s, ROLE_COVERAGE))) {
 		buf_printf(out, "\n%s (", doc_secs[s].text);
 		if (b->text)
@@ -501,6 +535,16 @@ static bool md_role(const struct doc *d, enum doc_sec s, struct buf *out)
 			buf_adds(out, "\n");
 		}
 		buf_adds(out, "\n");
+	} else if (role_block(d, s, ROLE_SIDE_RULES)) {
+		for (size_t i = 0; i < d->sec[s].nb; i++) {
+			b = &d->sec[s].b[i];
+			buf_printf(out, "\n%s %s\n\n", doc_secs[s].md, b->text);
+			for (size_t r = 0; r < b->nrows; r++) {
+				buf_adds(out, "- ");
+				md_escape(out, cell_s(b, r, 0));
+				buf_addc(out, '\n');
+			}
+		}
 	} else if ((b = role_block(d, s, ROLE_COVERAGE))) {
 		buf_printf(out, "\n%s\n\n| layer | status | why |\n|---|---|---|\n", doc_secs[s].md);
 		for (size_t r = 0; r < b->nrows; r++) {
@@ -905,6 +949,31 @@ void doc_customer_text(struct buf *b, const char *s)
 			t = u;
 		}
 	}
+	/* the command that lists the rules is the consultant's, not the customer's */
+	static const char *const cmd[][2] = {
+	    {"the thresholds in 'iopsy rules'", "the thresholds of the analysis's rules"},
+	    {" ('iopsy rules')", ""},
+	    {"confirm with --map", "confirm with a disk map"},
+	    {"give --map for", "give a disk map line for"},
+	    {"give --map '", "give a disk map line '"},
+	    {" (give --tz to set the zone)", ""},
+	    {" (give --tz)", ""},
+	    {"; give --tz)", ")"},
+	    {": give --tz)", ")"},
+	    {": give --tz (", " ("},
+	};
+	for (size_t k = 0; k < sizeof cmd / sizeof cmd[0]; k++) {
+		char *p;
+		while (t.data && (p = strstr(t.data, cmd[k][0])) != NULL) {
+			struct buf u;
+			buf_init(&u);
+			buf_add(&u, t.data, (size_t)(p - t.data));
+			buf_adds(&u, cmd[k][1]);
+			buf_adds(&u, p + strlen(cmd[k][0]));
+			buf_free(&t);
+			t = u;
+		}
+	}
 	buf_adds(b, t.data ? t.data : "");
 	buf_free(&t);
 }
@@ -1005,56 +1074,88 @@ static void text_parts(const struct doc_block *p, size_t of, struct buf *out)
 	buf_free(&l);
 }
 
+/* Capture r of captures table b, a line: "  FILE: FORMAT, host ..." (side: "  before  FILE: ..."). */
+static void text_capture(const struct doc *d, const struct doc_block *b, size_t r, struct buf *out)
+{
+	const struct doc_cell *c = &b->cell[r * (size_t)b->ncols];
+	if (b->text)
+		buf_printf(out, "  %-7s ", b->text);
+	else
+		buf_adds(out, "  ");
+	fmt_esc(out, c[CC_FILE].s);
+	if (*c[CC_FAILED].s) {
+		buf_adds(out, ": could not be read (see the messages above)\n");
+		return;
+	}
+	buf_printf(out, ": %s, host ", c[CC_FORMAT].s);
+	fmt_esc(out, c[CC_HOST].s);
+	if (c[CC_START].t == CELL_TIME) { /* a histogram capture has no time axis */
+		char s[32], e[32];
+		time_format_iso(c[CC_START].ms, false, s);
+		time_format_iso(c[CC_END].ms, false, e);
+		buf_printf(out, ", %s .. %s", s, e);
+		if (d->lt)
+			ltime_span_note(out, d->lt, c[CC_START].ms, c[CC_END].ms, "..");
+		buf_printf(out, ", %g s interval, %.0f rows", c[CC_INTERVAL].v, c[CC_ROWS].v);
+	}
+	buf_printf(out, ", %.0f columns", c[CC_COLUMNS].v);
+	if (c[CC_WARNINGS].v > 0)
+		buf_printf(out, ", %.0f warning%s", c[CC_WARNINGS].v, c[CC_WARNINGS].v == 1 ? "" : "s");
+	if (c[CC_OUTSIDE].t == CELL_NUM)
+		buf_printf(out, ", %.0f row%s outside the window", c[CC_OUTSIDE].v, c[CC_OUTSIDE].v == 1 ? "" : "s");
+	if (*c[CC_CLOCK].s)
+		buf_printf(out, ", %s", c[CC_CLOCK].s);
+	buf_addc(out, '\n');
+}
+
+/* Every captures table of the section (a comparison has one a side), each capture with the files
+ * merged into it (the ROLE_PARTS tables after its table), then what was not read. */
 static void text_captures(const struct doc *d, struct buf *out)
 {
-	const struct doc_block *b = role_block(d, DS_CAPTURES, ROLE_CAPTURES),
-			       *p = role_block(d, DS_CAPTURES, ROLE_PARTS);
+	const struct doc_section *sec = &d->sec[DS_CAPTURES];
 	buf_printf(out, "\n%s\n", doc_secs[DS_CAPTURES].text);
-	for (size_t r = 0; b && r < b->nrows; r++) {
-		const struct doc_cell *c = &b->cell[r * (size_t)b->ncols];
-		buf_adds(out, "  ");
-		fmt_esc(out, c[CC_FILE].s);
-		if (*c[CC_FAILED].s) {
-			buf_adds(out, ": could not be read (see the messages above)\n");
+	for (size_t i = 0; i < sec->nb; i++) {
+		const struct doc_block *b = &sec->b[i];
+		if (b->role != ROLE_CAPTURES)
 			continue;
+		for (size_t r = 0; r < b->nrows; r++) {
+			text_capture(d, b, r, out);
+			for (size_t k = i + 1; k < sec->nb && sec->b[k].role != ROLE_CAPTURES; k++) /* merged files */
+				if (sec->b[k].role == ROLE_PARTS && sec->b[k].nrows &&
+				    (size_t)cell_v(&sec->b[k], 0, CP_OF) == r)
+					text_parts(&sec->b[k], r, out);
 		}
-		buf_printf(out, ": %s, host ", c[CC_FORMAT].s);
-		fmt_esc(out, c[CC_HOST].s);
-		if (c[CC_START].t == CELL_TIME) { /* a histogram capture has no time axis */
-			char s[32], e[32];
-			time_format_iso(c[CC_START].ms, false, s);
-			time_format_iso(c[CC_END].ms, false, e);
-			buf_printf(out, ", %s .. %s", s, e);
-			if (d->lt)
-				ltime_span_note(out, d->lt, c[CC_START].ms, c[CC_END].ms, "..");
-			buf_printf(out, ", %g s interval, %.0f rows", c[CC_INTERVAL].v, c[CC_ROWS].v);
-		}
-		buf_printf(out, ", %.0f columns", c[CC_COLUMNS].v);
-		if (c[CC_WARNINGS].v > 0)
-			buf_printf(out, ", %.0f warning%s", c[CC_WARNINGS].v, c[CC_WARNINGS].v == 1 ? "" : "s");
-		if (c[CC_OUTSIDE].t == CELL_NUM)
-			buf_printf(out, ", %.0f row%s outside the window", c[CC_OUTSIDE].v,
-				   c[CC_OUTSIDE].v == 1 ? "" : "s");
-		if (*c[CC_CLOCK].s)
-			buf_printf(out, ", %s", c[CC_CLOCK].s);
-		buf_addc(out, '\n');
-		for (size_t i = 0; i < d->sec[DS_CAPTURES].nb; i++) /* this capture's files, when merged */
-			if ((p = &d->sec[DS_CAPTURES].b[i])->role == ROLE_PARTS && p->nrows &&
-			    (size_t)cell_v(p, 0, CP_OF) == r)
-				text_parts(p, r, out);
 	}
-	for (size_t i = 0; i < d->sec[DS_CAPTURES].nb; i++) /* what was not read: impossible values, caps */
-		if (d->sec[DS_CAPTURES].b[i].t == BLK_PARA && d->sec[DS_CAPTURES].b[i].text)
-			text_wrap(out, "  ", d->sec[DS_CAPTURES].b[i].text, 100);
+	for (size_t i = 0; i < sec->nb; i++) /* what was not read: impossible values, caps */
+		if (sec->b[i].t == BLK_PARA && sec->b[i].text)
+			text_wrap(out, "  ", sec->b[i].text, 100);
 }
+
+static void md_capture_table(const struct doc *d, const struct doc_block *b, struct buf *out);
 
 static void md_captures(const struct doc *d, struct buf *out)
 {
-	const struct doc_block *b = role_block(d, DS_CAPTURES, ROLE_CAPTURES);
-	buf_printf(out,
-		   "\n%s\n\n| file | format | host | start (UTC) | end (UTC) | rows |\n|---|---|---|---|---|---:|\n",
-		   doc_secs[DS_CAPTURES].md);
-	for (size_t r = 0; b && r < b->nrows; r++) {
+	buf_printf(out, "\n%s\n", doc_secs[DS_CAPTURES].md);
+	for (size_t i = 0; i < d->sec[DS_CAPTURES].nb; i++) /* a table a side in a comparison */
+		if (d->sec[DS_CAPTURES].b[i].role == ROLE_CAPTURES)
+			md_capture_table(d, &d->sec[DS_CAPTURES].b[i], out);
+	for (size_t i = 0; i < d->sec[DS_CAPTURES].nb; i++) /* what was not read: impossible values, caps */
+		if (d->sec[DS_CAPTURES].b[i].t == BLK_PARA && d->sec[DS_CAPTURES].b[i].text) {
+			buf_adds(out, "\n");
+			md_escape(out, d->sec[DS_CAPTURES].b[i].text);
+			buf_adds(out, "\n");
+		}
+}
+
+static void md_capture_table(const struct doc *d, const struct doc_block *b, struct buf *out)
+{
+	if (b->text) {
+		buf_adds(out, "\nThe captures of the side ");
+		md_escape(out, b->text);
+		buf_adds(out, "\n");
+	}
+	buf_adds(out, "\n| file | format | host | start (UTC) | end (UTC) | rows |\n|---|---|---|---|---|---:|\n");
+	for (size_t r = 0; r < b->nrows; r++) {
 		const struct doc_cell *c = &b->cell[r * (size_t)b->ncols];
 		buf_adds(out, "| ");
 		md_escape(out, c[CC_FILE].s);
@@ -1076,12 +1177,6 @@ static void md_captures(const struct doc *d, struct buf *out)
 		}
 		buf_printf(out, " | %.0f |\n", c[CC_ROWS].v);
 	}
-	for (size_t i = 0; i < d->sec[DS_CAPTURES].nb; i++) /* what was not read: impossible values, caps */
-		if (d->sec[DS_CAPTURES].b[i].t == BLK_PARA && d->sec[DS_CAPTURES].b[i].text) {
-			buf_adds(out, "\n");
-			md_escape(out, d->sec[DS_CAPTURES].b[i].text);
-			buf_adds(out, "\n");
-		}
 }
 
 /* ---- text ---- */
@@ -1179,8 +1274,8 @@ void doc_text(const struct doc *d, enum doc_sec s, struct buf *out)
 	buf_init(&t);
 	for (size_t i = 0; i < sec->nb; i++) {
 		const struct doc_block *b = &sec->b[i];
-		if (b->role == ROLE_ENTITIES)
-			continue; /* the workbook's */
+		if (doc_role_apart(b->role))
+			continue; /* a writer's own layout */
 		if (i && (b->t == BLK_PARA || b->t == BLK_TABLE))
 			buf_addc(out, '\n');
 		switch (b->t) {
@@ -1242,8 +1337,8 @@ void doc_md(const struct doc *d, enum doc_sec s, struct buf *out)
 	buf_adds(out, "\n\n");
 	for (size_t i = 0; i < sec->nb; i++) {
 		const struct doc_block *b = &sec->b[i];
-		if (b->role == ROLE_ENTITIES)
-			continue; /* the workbook's */
+		if (doc_role_apart(b->role))
+			continue; /* a writer's own layout */
 		if (i)
 			buf_addc(out, '\n');
 		switch (b->t) {
@@ -1343,8 +1438,8 @@ void doc_html_charted(const struct doc *d, enum doc_sec s, struct buf *out, doc_
 	}
 	for (size_t i = 0; i < sec->nb; i++) {
 		const struct doc_block *b = &sec->b[i];
-		if (b->role == ROLE_ENTITIES)
-			continue; /* the workbook's */
+		if (doc_role_apart(b->role))
+			continue; /* a writer's own layout */
 		switch (b->t) {
 		case BLK_PARA:
 			buf_adds(out, "<p>");
@@ -1437,8 +1532,8 @@ void doc_json(const struct doc *d, enum doc_sec s, struct json *j)
 	json_arr_begin(j);
 	for (size_t i = 0; i < sec->nb; i++) {
 		const struct doc_block *b = &sec->b[i];
-		if (b->role == ROLE_ENTITIES)
-			continue; /* the workbook's */
+		if (doc_role_apart(b->role))
+			continue; /* a writer's own layout */
 		json_obj_begin(j);
 		json_key(j, "type");
 		json_str(j, b->t == BLK_PARA ? "paragraph" : b->t == BLK_KV ? "key_value" : b->t == BLK_LIST ? "list" : "table");

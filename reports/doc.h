@@ -38,6 +38,12 @@ enum doc_sec {
 	DS_COUNT
 };
 
+/* The sections of a comparison's report: its summary and actions, the verdict (the outcome, its
+ * detail, SQL Server), the findings before and after, each side's captures, inputs and overridden
+ * rules, the methodology. */
+enum { COMPARE_SECS = 8 };
+extern const enum doc_sec compare_secs[COMPARE_SECS];
+
 /* The ways a report marks the document's sections; each reporter of reporters[] says which is its
  * own (struct reporter.doc), so tests/check_doc.c finds every section in every writer's report.
  * DW_PRINT: the reporter prints another's report (the PDF prints the HTML): the sections are
@@ -96,10 +102,44 @@ enum block_role {
 	ROLE_HIST,      /* BLK_TABLE: a histogram (vscsiStats): bucket, then IOs and share (%) of one side
 	                 * or of before and after (enum hcol); a chart in the HTML and PDF when one can be
 	                 * drawn (doc_html_charted), the table elsewhere */
+	ROLE_STACK_HEAD, /* BLK_KV: an IO stack's finding (enum stackhead's rows; values none without one) */
+	ROLE_STACK,     /* BLK_TABLE: its boxes top to bottom (enum stackbox's columns) */
+	ROLE_STACK_HOW, /* BLK_LIST: how its layers were matched, an item a link */
+	ROLE_ENT_GROUP, /* BLK_TABLE: the entities of one layer and host (enum entgroup's columns; the
+	                 * caption: the layer's title); a heading "name\nsub" starts a group of columns
+	                 * drawn as one ("IO/s" over "p50 / p95 / max"), an empty heading continues it */
+	ROLE_ENT_VMS,   /* BLK_TABLE: the VMs with disks in the captures and their CPU ready */
+	ROLE_ENT_IDLE,  /* BLK_PARA: how many idle entities are not shown (the text: the count) */
+	ROLE_FDIFF,     /* BLK_TABLE: a comparison's findings before and after (enum fdcol's columns, in
+	                 * the comparison's order); the caption: why there is no row, or NULL */
+	ROLE_SIDE_RULES, /* BLK_LIST: one side's overridden rules; the block's text: its side */
 };
 /* A histogram's columns (ROLE_HIST): the bucket as vscsiStats prints it, then per side shown its IOs
  * and their share in percent (3 columns: one side; 5: before and after). */
 enum hcol { HC_BUCKET, HC_IOS, HC_SHARE, HC_IOS2, HC_SHARE2 };
+/* A comparison's finding (ROLE_FDIFF): its status (cmp_fstatus_words) and its enum cmp_fstatus as
+ * a number, the rule id, the finding's title, the kind's title, why it was not assessed on a side
+ * (none), host (none), entity; each side's windows, worst severity (severity_names; none), the
+ * severity as a number (-1 none) and the time held (s); its layer (layer_names). */
+enum fdcol { FDC_STATUS, FDC_STATUS_CODE, FDC_ID, FDC_TITLE, FDC_KIND, FDC_WHY, FDC_HOST, FDC_ENTITY, FDC_SIDE,
+	     FDC_LAYER = FDC_SIDE + 8, FDC_COUNT };
+enum { FDC_WINDOWS, FDC_WORST, FDC_WORST_CODE, FDC_SUSTAINED }; /* + FDC_SIDE + 4 * side */
+
+/* The blocks a writer lays out its own way only (the workbook's entity figures, the HTML's IO-stack
+ * picture and entities tables): the generic renderers (doc_text, doc_md, doc_html, doc_json and
+ * the workbook's document sheets) leave them out. */
+bool doc_role_apart(enum block_role r);
+/* An IO stack's head (ROLE_STACK_HEAD): the finding's number, its title, host, entity. */
+enum stackhead { SH_NO, SH_TITLE, SH_HOST, SH_ENTITY, SH_COUNT };
+/* A box of an IO stack (ROLE_STACK): its name, its role, its state (stack_states), the severity of
+ * its finding (a number, -1 none), the finding's title (none), the entity's host and name (none:
+ * not in the captures), then STACK_FIGS figures of label, median over the finding's window (the
+ * whole capture without one) and unit (none: no figure). */
+enum { STACK_FIGS = 4 };
+enum stackbox { SB_BOX, SB_ROLE, SB_STATE, SB_SEV, SB_WHY, SB_HOST, SB_ENTITY, SB_FIG,
+		SB_COUNT = SB_FIG + 3 * STACK_FIGS };
+enum stack_state { SST_ABSENT, SST_WAITS, SST_FELT, SST_NOTE, SST_OK, SST_NOT_ASSESSED, SST_COUNT };
+extern const char *const stack_states[SST_COUNT];
 /* The rows of a finding's head (ROLE_FINDING): number, severity (severity_names), rule id, title,
  * host ("" none), entity, layer (layer_names), heuristic ("heuristic" or ""), start and end (times),
  * sustained (s), summary. */
@@ -143,6 +183,7 @@ struct doc_block {
 	                         * line an item, as grep wants a rule or a mapping) */
 	bool labelled;          /* BLK_TABLE: each cell says what it is ("iops 12/30/41"): a text
 	                         * line a row gives the cells alone */
+	bool probe;             /* its texts end in DOC_PROBE (doc_probe) */
 };
 
 struct doc_section {
@@ -161,6 +202,12 @@ struct doc {
 };
 
 void doc_init(struct doc *d, const struct ltime *lt);
+/* A test's probe (tests/check_doc.c counts the section x writer pairs drawn from the document):
+ * while s >= 0, every text put into a block of section s (paragraphs, captions, headings, text
+ * cells, list items, key/value values, the section's note) ends in DOC_PROBE, so a report that
+ * shows the mark drew that section from the document. -1: off (the default). */
+#define DOC_PROBE "Docprobe7"
+void doc_probe(int s);
 void doc_free(struct doc *d);
 
 /* Building. Each call turns the section on. */
@@ -235,6 +282,25 @@ void doc_of_compare(const struct compare *c, const struct ltime *lt, struct doc 
  * histogram), and a comparison's (what moved per disk, tables of before and after). */
 void doc_vhist_analysis(const struct analysis *a, struct doc *d);
 void doc_vhist_compare(const struct compare *c, struct doc *d);
+
+/* The IO stacks the reports draw (a->shown) into DS_IOPATH (ROLE_STACK_HEAD, ROLE_STACK,
+ * ROLE_STACK_HOW each); they alone do not turn the section on. */
+void doc_stacks(const struct analysis *a, struct doc *d);
+
+/* The HTML's entities tables into DS_ENTITIES: a table per layer and host of its active entities
+ * (ROLE_ENT_GROUP), the VMs (ROLE_ENT_VMS), how many idle ones are not shown (ROLE_ENT_IDLE); they
+ * alone do not turn the section on. */
+void doc_entity_tables(const struct analysis *a, struct doc *d);
+
+/* A comparison's findings before and after (DS_FINDINGS, ROLE_FDIFF) and each side's overridden
+ * rules (DS_RULES, ROLE_SIDE_RULES): builders of doc_of_compare. */
+void doc_compare_findings(const struct compare *c, struct doc *d);
+void doc_compare_rules(const struct compare *c, struct doc *d);
+/* The first block of section s with role r, or NULL; a cell of table t as text (NULL unless text)
+ * and as a number. */
+const struct doc_block *doc_role(const struct doc *d, enum doc_sec s, enum block_role r);
+const char *doc_fdiff_s(const struct doc_block *t, size_t r, int k);
+double doc_fdiff_v(const struct doc_block *t, size_t r, int k);
 
 /* The counters an entities table shows for e: its IO rate, its (read or device) latency, its
  * second latency (write, kernel or lower), its queue; -1 where the layer has none. One choice for

@@ -106,7 +106,7 @@ void doc_summary(struct doc *d, const struct exec_summary *es)
 			buf_adds(&t, ", with the customer's ");
 			ltime_describe(&t, d->lt);
 		} else {
-			buf_adds(&t, "; the customer's local time is not known (give --tz)");
+			buf_adds(&t, "; the customer's local time is not known");
 		}
 		buf_addc(&t, '.');
 		struct doc_block *f = doc_block(d, DS_SUMMARY, BLK_PARA, ROLE_FOOT, 1);
@@ -425,30 +425,6 @@ static void inputs_sec(const struct analysis *a, const char *side, struct doc *d
 				       "standard error list each.", a->inputs_more, a->inputs_more == 1 ? "" : "s");
 }
 
-/* The captures read, a row each (side: NULL, or "before"/"after" for a comparison's side). */
-static void captures_sec(const struct analysis *a, const char *side, struct doc *d)
-{
-	static const char *const head[] = {"file", "format", "host", "start", "end", "rows", NULL};
-	char cap[64];
-	snprintf(cap, sizeof cap, "The captures %s%s", side ? "of the side " : "read", side ? side : "");
-	struct doc_block *t = doc_table(d, DS_CAPTURES, side ? cap : NULL, head);
-	for (size_t i = 0; i < a->m.ncaps; i++) {
-		const struct capture *c = &a->m.caps[i];
-		doc_row(t);
-		doc_cell_text(t, c->path);
-		if (c->failed) {
-			doc_cell_text(t, "could not be read");
-			continue;
-		}
-		doc_cell_text(t, c->format);
-		doc_cell_text(t, c->host ? c->host : "?");
-		doc_cell_time(t, c->start + c->clock_offset_ms);
-		doc_cell_time(t, c->end + c->clock_offset_ms);
-		doc_cell_num(t, (double)c->rows);
-	}
-	captures_notes(a, d);
-}
-
 static void inputs_of(const struct analysis *a, struct doc *d)
 {
 	inputs_sec(a, NULL, d);
@@ -646,6 +622,7 @@ static void iopath_sec(const struct analysis *a, struct doc *d)
 	if (more)
 		doc_item(d, DS_IOPATH, "(%zu more virtual disk%s: see --json, io_path)", more, more == 1 ? "" : "s");
 	doc_wrap(d, DS_IOPATH);
+	doc_stacks(a, d);
 }
 
 static void sql_sec(const struct analysis *a, struct doc *d)
@@ -819,6 +796,7 @@ static void entities_sec(const struct analysis *a, struct doc *d)
 	buf_free(&v);
 	buf_free(&n);
 	entities_figures(a, d);
+	doc_entity_tables(a, d);
 }
 
 /* The methodology appendix: how the analysis reads the captures and applies its rules, and what
@@ -948,17 +926,24 @@ static void compare_method_sec(const struct compare *c, struct doc *d)
 		 c->o.confidence * 100, c->o.resamples, (unsigned long long)c->o.seed, c->o.material_pct);
 }
 
-void doc_of_compare(const struct compare *c, const struct ltime *lt, struct doc *d)
+static void cmp_captures(const struct compare *c, struct doc *d)
 {
-	doc_init(d, lt);
-	captures_sec(&c->side[0], "before", d);
-	captures_sec(&c->side[1], "after", d);
+	doc_captures(d, &c->side[0], "before");
+	doc_captures(d, &c->side[1], "after");
+}
+
+static void cmp_inputs(const struct compare *c, struct doc *d)
+{
 	inputs_sec(&c->side[0], "before", d);
 	inputs_sec(&c->side[1], "after", d);
-	doc_vhist_compare(c, d);
+}
+
+/* The comparison's methodology, then the glossary of the analyses'. */
+static void cmp_method(const struct compare *c, struct doc *d)
+{
 	compare_method_sec(c, d);
 	struct doc a;
-	doc_init(&a, lt);
+	doc_init(&a, d->lt);
 	method_sec(&c->side[0], &a); /* the glossary: the analyses' own */
 	for (size_t i = 0; i < a.sec[DS_METHOD].nb; i++)
 		if (a.sec[DS_METHOD].b[i].t == BLK_TABLE) {
@@ -971,4 +956,15 @@ void doc_of_compare(const struct compare *c, const struct ltime *lt, struct doc 
 			a.sec[DS_METHOD].b[i] = (struct doc_block){.t = BLK_PARA};
 		}
 	doc_free(&a);
+}
+
+/* A comparison's sections: one builder each (its summary and verdict are doc_compare_summary's). */
+void doc_of_compare(const struct compare *c, const struct ltime *lt, struct doc *d)
+{
+	static void (*const build[])(const struct compare *, struct doc *) = {
+	    cmp_captures, cmp_inputs, doc_vhist_compare, doc_compare_rules, doc_compare_findings, cmp_method,
+	};
+	doc_init(d, lt);
+	for (size_t i = 0; i < sizeof build / sizeof build[0]; i++)
+		build[i](c, d);
 }

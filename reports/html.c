@@ -469,7 +469,7 @@ void capture_notes(const struct analysis *a, struct notes *nt)
 		autom |= a->map[i].automatic;
 	if (autom)
 		note_add(nt, "Guest disks were matched to virtual disks by correlating their IOPS; confirm the matches with a "
-			     "<code>--map</code> file (the table above lists them).");
+			     "disk map file (the table above lists them).");
 	for (size_t i = 0; i < a->m.nents; i++) {
 		const struct entity *e = &a->m.ents[i];
 		if (e->outside)
@@ -673,6 +673,14 @@ void appendix_html(struct buf *out, const struct analysis *a, const struct figli
 	}
 	/* the JSON is in the HTML file only: the printed edition (the PDF) does not claim it */
 	buf_adds(out, "<p class=\"small muted\">Made by iopsy " IOPSY_VERSION ".");
+	if (o->print && o->attached) {
+		buf_printf(out, " The %s is attached to this PDF as JSON, the file <span class=\"ent\">",
+			   a ? "analysis" : "comparison");
+		esc(out, o->attached);
+		buf_printf(out,
+			   "</span> (schema version %d): your PDF reader lists it among the document's attachments.",
+			   schema_version);
+	}
 	if (!o->print)
 		buf_printf(out,
 			   " The %s is embedded in this file as JSON (element <code>#iopsy-data</code>, schema version "

@@ -28,6 +28,8 @@ struct html_opts {
 	const char *paper;        /* the print layout's page: "A4" (NULL) or "letter" */
 	bool print;               /* the page is printed (the PDF): it says nothing of what only the HTML
 	                           * file carries (the embedded JSON) */
+	const char *attached;     /* print: the name of the JSON file the PDF carries as an attachment
+	                           * (pdf_attach), which the edition names; NULL: none, nor a word of it */
 };
 
 struct html_result {

@@ -67,245 +67,95 @@ static struct chart_point *series_points(const struct analysis *a, const struct 
 	return p;
 }
 
-/* Median of bucket means and the largest bucket max of metric m of e within [t0, t1] (aligned ms;
- * the whole capture when t0 >= t1). */
-static void win_stat(const struct analysis *a, const struct entity *e, int m, int64_t t0, int64_t t1, double *med,
-		     double *mx)
+/* ---- the IO stack of one disk: guest disk → virtual disk → device → adapter (doc_stacks) ---- */
+
+/* s as an element's text: & < > escaped (quotes need none outside an attribute). */
+static void esc_content(struct buf *b, const char *s)
 {
-	*med = *mx = NAN;
-	if (!e || e->series[m] < 0)
-		return;
-	const struct capture *c = cap_of(a, e);
-	struct qsketch q;
-	qs_init(&q);
-	size_t s = (size_t)e->series[m];
-	for (size_t k = 0; k < c->ds.nb; k++) {
-		int64_t t = model_time(&a->m, c, k);
-		if (t0 < t1 && (t < t0 || t > t1))
-			continue;
-		double v = ds_mean(&c->ds, s, k);
-		if (isnan(v))
-			continue;
-		qs_add(&q, v);
-		double x = ds_max(&c->ds, s, k);
-		if (isnan(*mx) || x > *mx)
-			*mx = x;
-	}
-	if (q.n)
-		*med = qs_quantile(&q, 0.5);
-	qs_free(&q);
+	for (; *s; s++)
+		if (*s == '&')
+			buf_adds(b, "&amp;");
+		else if (*s == '<')
+			buf_adds(b, "&lt;");
+		else if (*s == '>')
+			buf_adds(b, "&gt;");
+		else
+			buf_addc(b, *s);
 }
 
-
-
-/* ---- the IO stack of one disk: guest disk → virtual disk → device → adapter ---- */
-
-
-
-
-
-
-
-
-
-static void fig(struct buf *b, const char *label, double v, const char *unit)
+static const char *cell_s(const struct doc_block *t, size_t r, int k)
 {
-	if (isnan(v))
-		return;
-	buf_adds(b, "<span class=\"fig\"><span class=\"fl\">");
-	buf_adds(b, label);
-	buf_adds(b, "</span> <b>");
-	num(b, v);
-	buf_adds(b, "</b>");
-	if (unit && *unit) {
-		buf_addc(b, ' ');
-		buf_adds(b, unit);
-	}
-	buf_adds(b, "</span>");
+	const struct doc_cell *c = &t->cell[r * (size_t)t->ncols + (size_t)k];
+	return c->t == CELL_TEXT ? c->s : NULL;
 }
 
-/* A box can say "no wait found" only when its layer and its entity were assessed. */
-static bool box_assessed(const struct analysis *a, int box, const struct entity *e)
+/* An IO stack of the document (ROLE_STACK): a box a tier, top to bottom, then how its layers were
+ * matched (how: ROLE_STACK_HOW, or NULL). */
+static void stack_render(const struct doc_block *t, const struct doc_block *how, struct buf *b)
 {
-	static const enum layer layer_of[BOX_COUNT] = {LAYER_GUEST, LAYER_VSCSI, LAYER_DEVICE, LAYER_ADAPTER, LAYER_ARRAY};
-	/* a Hyper-V host disk's box is judged on the host disks (perfmon has no array layer) */
-	enum layer l = box == BOX_ARRAY && model_hyperv(&a->m, e->capture) ? LAYER_DEVICE : layer_of[box];
-	return a->cov.layer[l].status != COV_NOT_ASSESSED &&
-	       coverage_entity_assessed(&a->cov, (size_t)(e - a->m.ents));
-}
-
-static void stack_render(const struct analysis *a, const struct stack *ch, const struct finding *anchor, struct buf *b)
-{
-	int64_t t0 = anchor && anchor->end > anchor->start ? anchor->start : 0;
-	int64_t t1 = anchor && anchor->end > anchor->start ? anchor->end : 0;
-	struct box_state st[BOX_COUNT];
-	struct topo_in ti = analysis_topo(a);
-	topology_boxes(&ti, ch, st);
-	int sev[BOX_COUNT];
-	bool waits[BOX_COUNT];
-	const char *why[BOX_COUNT];
-	for (int i = 0; i < BOX_COUNT; i++) {
-		sev[i] = st[i].sev;
-		waits[i] = st[i].waits;
-		why[i] = st[i].why >= 0 ? kind_title((enum kind)st[i].why) : NULL;
-	}
-	bool hv = ch->vdisk && model_hyperv(&a->m, ch->vdisk->capture);
-	static const char *const vmw_roles[BOX_COUNT] = {
-		"the Windows disk SQL Server uses (perfmon)",
-		"per-disk queue to the hypervisor: LSI Logic SAS 32, PVSCSI 64 (up to 254)",
-		"the LUN's queue in ESXi: DQLEN slots, the rest wait (QUED, KAVG)",
-		"the HBA's queue, shared by its LUNs (AQLEN)",
-		"service time below the HBA: fabric and array (DAVG)",
-	};
-	static const char *const hv_roles[BOX_COUNT] = {
-		"the Windows disk SQL Server uses (perfmon)",
-		"the virtual hard disk at the host's storage VSP: Latency, where Storage QoS applies",
-		"the Cluster Shared Volume or volume below the VHDX (direct or redirected IO)",
-		"below the host disk: not in perfmon (MPIO path health is WMI)",
-		"the host disk's latency: the host's queue, its paths and the array below it",
-	};
-	const char *const *names = stack_box_names[hv], *const *roles = hv ? hv_roles : vmw_roles;
-	const struct entity *ents[BOX_COUNT] = {ch->guest, ch->vdisk, ch->device, ch->adapter, ch->device};
-	if (hv)
-		ents[BOX_KERNEL] = ch->volume; /* the host storage between the VHDX and its disk: its volume */
-	/* top to bottom: on Hyper-V the host disk (PhysicalDisk) is measured above MPIO and the HBA */
-	static const int vmw_order[BOX_COUNT] = {BOX_GUEST, BOX_VSCSI, BOX_KERNEL, BOX_ADAPTER, BOX_ARRAY};
-	static const int hv_order[BOX_COUNT] = {BOX_GUEST, BOX_VSCSI, BOX_KERNEL, BOX_ARRAY, BOX_ADAPTER};
-	const int *order = hv ? hv_order : vmw_order;
 	buf_adds(b, "<div class=\"stack\">\n");
-	for (int pos = 0; pos < BOX_COUNT; pos++) {
-		int i = order[pos];
-		const struct entity *e = ents[i];
-		const char *cls = waits[i] ? sev_class(sev[i] > 0 ? sev[i] : SEV_WARNING) : sev[i] >= SEV_WARNING ? "symptom" : "ok";
-		if (!e)
-			cls = "absent";
+	for (size_t pos = 0; pos < t->nrows; pos++) {
+		const char *state = cell_s(t, pos, SB_STATE), *why = cell_s(t, pos, SB_WHY), *name = cell_s(t, pos, SB_ENTITY);
+		int sev = (int)t->cell[pos * (size_t)t->ncols + SB_SEV].v;
+		bool waits = strcmp(state, stack_states[SST_WAITS]) == 0;
+		const char *cls = !name  ? "absent"
+				  : waits ? sev_class(sev > 0 ? sev : SEV_WARNING)
+				  : sev >= SEV_WARNING ? "symptom"
+						       : "ok";
 		if (pos)
 			buf_adds(b, "<div class=\"arrow\" aria-hidden=\"true\"><span class=\"ar\"></span></div>\n");
-		buf_printf(b, "<div class=\"tier tier-%s\">\n<div class=\"tier-name\">%s</div><div class=\"tier-role\">%s</div>\n",
-			   cls, names[i], roles[i]);
-		if (!e) {
+		buf_printf(b, "<div class=\"tier tier-%s\">\n<div class=\"tier-name\">", cls);
+		esc(b, cell_s(t, pos, SB_BOX));
+		buf_adds(b, "</div><div class=\"tier-role\">");
+		esc_content(b, cell_s(t, pos, SB_ROLE));
+		buf_adds(b, "</div>\n");
+		if (!name) {
 			buf_adds(b, "<div class=\"tier-ent muted\">not in the captures</div>");
 		} else {
 			buf_adds(b, "<div class=\"tier-ent\">");
-			entity_label(b, e->host, e->name);
+			entity_label(b, cell_s(t, pos, SB_HOST), name);
 			buf_adds(b, "</div><div class=\"figs\">");
-			double m, x;
-			switch (i) {
-			case BOX_GUEST:
-				win_stat(a, e, M_G_LAT_R, t0, t1, &m, &x);
-				fig(b, "read", m, "ms");
-				win_stat(a, e, M_G_LAT_W, t0, t1, &m, &x);
-				fig(b, "write", m, "ms");
-				win_stat(a, e, M_G_CDQL, t0, t1, &m, &x);
-				fig(b, "queue", m, "IOs");
-				win_stat(a, e, M_G_XFERS, t0, t1, &m, &x);
-				fig(b, "load", m, "IO/s");
-				break;
-			case BOX_VSCSI:
-				if (hv) {
-					win_stat(a, e, M_HV_LAT, t0, t1, &m, &x);
-					fig(b, "latency", m, "ms");
-					win_stat(a, e, M_HV_LOWER_LAT, t0, t1, &m, &x);
-					fig(b, "below", m, "ms");
-					win_stat(a, e, M_CMDS, t0, t1, &m, &x);
-					fig(b, "load", m, "IO/s");
-					break;
+			for (int f = 0; f < STACK_FIGS; f++) {
+				const char *label = cell_s(t, pos, SB_FIG + 3 * f), *unit = cell_s(t, pos, SB_FIG + 3 * f + 2);
+				if (!label)
+					continue;
+				buf_adds(b, "<span class=\"fig\"><span class=\"fl\">");
+				esc(b, label);
+				buf_adds(b, "</span> <b>");
+				num(b, t->cell[pos * (size_t)t->ncols + (size_t)(SB_FIG + 3 * f + 1)].v);
+				buf_adds(b, "</b>");
+				if (unit && *unit) {
+					buf_addc(b, ' ');
+					esc(b, unit);
 				}
-				win_stat(a, e, M_VD_LAT_R, t0, t1, &m, &x);
-				fig(b, "read", m, "ms");
-				win_stat(a, e, M_VD_LAT_W, t0, t1, &m, &x);
-				fig(b, "write", m, "ms");
-				win_stat(a, e, M_CMDS, t0, t1, &m, &x);
-				fig(b, "load", m, "IO/s");
-				break;
-			case BOX_KERNEL:
-				if (hv) {
-					win_stat(a, e, M_H_LAT_R, t0, t1, &m, &x);
-					fig(b, "read", m, "ms");
-					win_stat(a, e, M_H_LAT_W, t0, t1, &m, &x);
-					fig(b, "write", m, "ms");
-					win_stat(a, e, M_CSV_REDIR_R, t0, t1, &m, &x);
-					double rw = m;
-					win_stat(a, e, M_CSV_REDIR_W, t0, t1, &m, &x);
-					fig(b, "redirected", isnan(rw) && isnan(m) ? NAN : (isnan(rw) ? 0 : rw) + (isnan(m) ? 0 : m), "IO/s");
-					break;
-				}
-				win_stat(a, e, M_KAVG, t0, t1, &m, &x);
-				fig(b, "KAVG", m, "ms");
-				win_stat(a, e, M_ACTV, t0, t1, &m, &x);
-				fig(b, "ACTV", m, "");
-				win_stat(a, e, M_DQLEN, t0, t1, &m, &x);
-				fig(b, "DQLEN", m, "");
-				win_stat(a, e, M_QUED, t0, t1, &m, &x);
-				fig(b, "QUED", m, "");
-				break;
-			case BOX_ADAPTER:
-				win_stat(a, e, M_ACTV, t0, t1, &m, &x);
-				fig(b, "ACTV", m, "");
-				win_stat(a, e, M_AQLEN, t0, t1, &m, &x);
-				fig(b, "AQLEN", m, "");
-				win_stat(a, e, M_CMDS, t0, t1, &m, &x);
-				fig(b, "load", m, "IO/s");
-				break;
-			case BOX_ARRAY:
-				if (hv) {
-					win_stat(a, e, M_H_LAT_R, t0, t1, &m, &x);
-					fig(b, "read", m, "ms");
-					win_stat(a, e, M_H_LAT_W, t0, t1, &m, &x);
-					fig(b, "write", m, "ms");
-					break;
-				}
-				win_stat(a, e, M_DAVG, t0, t1, &m, &x);
-				fig(b, "DAVG", m, "ms");
-				fig(b, "max", x, "ms");
-				break;
-			default: break;
+				buf_adds(b, "</span>");
 			}
 			buf_adds(b, "</div>");
 		}
 		buf_adds(b, "\n<div class=\"tier-tag\">");
-		if (e && waits[i])
-			buf_printf(b, "<span class=\"tag %s\">IO waits here</span><small>%s</small>", sev_class(sev[i]), why[i]);
-		else if (e && sev[i] >= SEV_WARNING)
-			buf_printf(b, "<span class=\"tag symptom\">latency felt here</span><small>%s</small>", why[i]);
-		else if (e && sev[i] == SEV_INFO)
-			buf_printf(b, "<span class=\"tag info\">note</span><small>%s</small>", why[i]);
-		else if (e && box_assessed(a, i, e))
+		if (name && (waits || strcmp(state, stack_states[SST_FELT]) == 0 || strcmp(state, stack_states[SST_NOTE]) == 0)) {
+			buf_printf(b, "<span class=\"tag %s\">", waits ? sev_class(sev) : sev >= SEV_WARNING ? "symptom" : "info");
+			esc(b, state);
+			buf_adds(b, "</span><small>");
+			esc(b, why ? why : "");
+			buf_adds(b, "</small>");
+		} else if (name && strcmp(state, stack_states[SST_OK]) == 0) {
 			buf_adds(b, "<span class=\"tag ok\">no wait found</span>");
-		else if (e)
+		} else if (name) {
 			buf_adds(b, "<span class=\"tag info\">not assessed</span><small>see what the captures could show</small>");
+		}
 		buf_adds(b, "</div>\n</div>\n");
 	}
 	buf_adds(b, "</div>\n");
-	/* how the layers were tied together */
-	struct buf how;
-	buf_init(&how);
-	if (ch->guest && ch->vdisk && ch->map) {
-		if (ch->map->automatic)
-			buf_printf(&how, "<span>guest disk = virtual disk by IOPS correlation (r = %.2f)</span>", ch->map->correlation);
-		else
-			buf_adds(&how, "<span>guest disk = virtual disk from the --map file</span>");
-	}
-	if (ch->vdisk && ch->device && ch->l_dev.why) {
-		buf_printf(&how, "<span>virtual disk on this LUN: %s, ", ch->l_dev.how == LINK_ID ? "a fact" : "a guess");
-		esc(&how, ch->l_dev.why);
-		buf_adds(&how, "</span>");
-	} else if (ch->vdisk && !ch->device && ch->back == BACK_NOT_SHOWN && ch->l_dev.why) {
-		buf_adds(&how, "<span>virtual disk on no SCSI device of the capture: ");
-		esc(&how, ch->l_dev.why);
-		buf_adds(&how, "</span>");
-	}
-	if (ch->device && ch->adapter && ch->l_adp.why) {
-		buf_printf(&how, "<span>LUN behind this adapter: %s, ", ch->l_adp.how == LINK_ID ? "a fact" : "a guess");
-		esc(&how, ch->l_adp.why);
-		buf_adds(&how, "</span>");
-	}
-	if (how.len) {
+	if (how && how->nrows) {
 		buf_adds(b, "<p class=\"how\">Layers matched: ");
-		buf_add(b, how.data, how.len);
+		for (size_t r = 0; r < how->nrows; r++) {
+			buf_adds(b, "<span>");
+			esc(b, how->cell[r].s);
+			buf_adds(b, "</span>");
+		}
 		buf_adds(b, "</p>\n");
 	}
-	buf_free(&how);
 }
 
 /* ---- charts of a finding ---- */
@@ -475,185 +325,118 @@ static bool overview_chart(const struct analysis *a, const struct entity *e, str
 	return true;
 }
 
-static void triple(struct buf *b, const struct qsketch *q, const double *ps, int n, bool with_max)
+/* A heading that continues the group of numbers before it: "/", "\n" or an en dash. */
+static bool ent_cont(const char *h) { return !strcmp(h, "/") || !strcmp(h, "\n") || !strcmp(h, "\xe2\x80\x93"); }
+
+/* A heading of an entities table (ROLE_ENT_GROUP, ROLE_ENT_VMS): "name\nsub" a numbers column, ""
+ * an empty one, else a text column. */
+static void ent_head(struct buf *b, const char *h)
 {
-	buf_adds(b, "<td class=\"n\">");
-	if (!q->n) {
-		buf_adds(b, "&ndash;</td>");
+	if (!*h) {
+		buf_adds(b, "<th></th>");
 		return;
 	}
-	for (int i = 0; i < n; i++) {
-		if (i)
-			buf_adds(b, "<span class=\"sep\">/</span>");
-		num(b, qs_quantile(q, ps[i]));
+	buf_adds(b, strchr(h, '\n') ? "<th class=\"n\">" : "<th>");
+	struct buf seg;
+	buf_init(&seg);
+	for (const char *p = h;; p++) {
+		bool dash = strncmp(p, "\xe2\x80\x93", 3) == 0;
+		if (*p && *p != '\n' && !dash) {
+			buf_addc(&seg, *p);
+			continue;
+		}
+		if (seg.len)
+			esc(b, seg.data);
+		buf_reset(&seg);
+		if (!*p)
+			break;
+		buf_adds(b, dash ? "&ndash;" : "<br>");
+		p += dash ? 2 : 0;
 	}
-	if (with_max) {
-		buf_adds(b, "<span class=\"sep\">/</span>");
-		num(b, q->max);
-	}
-	buf_adds(b, "</td>");
+	buf_free(&seg);
+	buf_adds(b, "</th>");
 }
 
-static bool same_host(const char *x, const char *y) { return (!x && !y) || (x && y && strcmp(x, y) == 0); }
-
-/* A VM worth listing: it owns a virtual disk in the captures, or it waited for CPU noticeably. */
-static bool vm_relevant(const struct model *m, const struct entity *vm)
+/* Row r's cells from column k0 (doc_entity_tables): a group of numbers a cell, its columns joined
+ * as their headings say ("/", a line break, an en dash before a cell that is not none); a group
+ * with no number at all an en dash. */
+static void ent_cells(const struct doc_block *t, size_t r, int k0, struct buf *b)
 {
-	if (entity_sk(vm, M_RDY)->n && qs_quantile(entity_sk(vm, M_RDY), 0.95) >= 5)
-		return true;
-	size_t n = strlen(vm->name);
-	for (size_t i = 0; i < m->nents; i++) {
-		const struct entity *e = &m->ents[i];
-		if (e->outside)
+	const struct doc_cell *row = &t->cell[r * (size_t)t->ncols];
+	for (int k = k0; k < t->ncols;) {
+		const char *h = t->head[k];
+		if (!*h) {
+			buf_adds(b, "<td></td>");
+			k++;
 			continue;
-		if (e->layer == LAYER_VSCSI && strncmp(e->name, vm->name, n) == 0 && vdisk_ctrl(e->name) == e->name + n)
-			return true;
+		}
+		int end = k + 1;
+		while (end < t->ncols && ent_cont(t->head[end]))
+			end++;
+		bool any = false;
+		for (int i = k; i < end; i++)
+			any |= row[i].t != CELL_NONE;
+		buf_adds(b, "<td class=\"n\">");
+		if (!any)
+			buf_adds(b, "&ndash;");
+		for (int i = k; any && i < end; i++) {
+			if (i > k && row[i].t == CELL_NONE && strcmp(t->head[i], "/") != 0)
+				continue;
+			if (i > k)
+				buf_adds(b, !strcmp(t->head[i], "/") ? "<span class=\"sep\">/</span>"
+					    : !strcmp(t->head[i], "\n") ? "<br>"
+									: "&ndash;");
+			num(b, row[i].t == CELL_NUM ? row[i].v : NAN);
+		}
+		buf_adds(b, "</td>");
+		k = end;
 	}
-	return false;
 }
 
-static const double P3[] = {0.5, 0.95, 0.99};
-static const double P2[] = {0.5, 0.95};
-
-static void entity_tables(const struct analysis *a, bool print, struct buf *b)
+/* The document's entities tables (doc_entity_tables); the idle ones are in the JSON the HTML file
+ * embeds, or the PDF carries as an attachment (o->attached), else said to be left out. */
+static void entity_tables(const struct doc *d, const struct html_opts *o, struct buf *b)
 {
-	const struct model *m = &a->m;
-	size_t idle = 0;
-	static const struct {
-		enum layer l;
-		const char *title, *cols;
-	} groups[] = {
-		{LAYER_GUEST, "Guest disks (perfmon)",
-		 "<th>Disk</th><th class=\"n\">IO/s<br>p50 / p95 / max</th><th class=\"n\">MB/s<br>p50 / p95</th>"
-		 "<th class=\"n\">Read ms<br>p50 / p95 / p99 / max</th><th class=\"n\">Write ms<br>p50 / p95 / p99 / max</th>"
-		 "<th class=\"n\">Current queue<br>p50 / p95 / max</th>"},
-		{LAYER_VSCSI, "Virtual disks (esxtop)",
-		 "<th>Virtual disk</th><th class=\"n\">IO/s<br>p50 / p95 / max</th><th class=\"n\">MB/s<br>read / write, mean</th>"
-		 "<th class=\"n\">Read ms<br>p50 / p95 / p99 / max</th><th class=\"n\">Write ms<br>p50 / p95 / p99 / max</th><th></th>"},
-		{LAYER_DEVICE, "Devices / LUNs (esxtop)",
-		 "<th>Device</th><th class=\"n\">IO/s<br>p50 / p95 / max</th><th class=\"n\">MB/s<br>read / write, mean</th>"
-		 "<th class=\"n\">DAVG ms<br>p50 / p95 / p99 / max</th><th class=\"n\">KAVG ms<br>p50 / p95 / p99 / max</th>"
-		 "<th class=\"n\">ACTV / QUED p95<br>DQLEN min&ndash;max</th>"},
-		{LAYER_ADAPTER, "Adapters (esxtop)",
-		 "<th>Adapter</th><th class=\"n\">IO/s<br>p50 / p95 / max</th><th class=\"n\">MB/s<br>read / write, mean</th>"
-		 "<th class=\"n\">DAVG ms<br>p50 / p95 / p99 / max</th><th class=\"n\">KAVG ms<br>p50 / p95 / p99 / max</th>"
-		 "<th class=\"n\">ACTV / QUED p95<br>AQLEN max</th>"},
-	};
-	for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
-	    for (size_t h = 0; h < m->nents; h++) {
-		/* one table per host: h is the first entity of its host in this layer */
-		const struct entity *he = &m->ents[h];
-		if (he->layer != groups[g].l)
+	const struct doc_section *sec = &d->sec[DS_ENTITIES];
+	for (size_t i = 0; i < sec->nb; i++) {
+		const struct doc_block *t = &sec->b[i];
+		if (t->role == ROLE_ENT_IDLE) {
+			buf_adds(b, "<p class=\"small muted\">");
+			esc(b, t->text);
+			buf_adds(b, !o->print	 ? "; all are in the JSON embedded in this file.</p>\n"
+				    : o->attached ? "; all are in the JSON attached to this PDF.</p>\n"
+						  : ".</p>\n");
+		}
+		if ((t->role != ROLE_ENT_GROUP && t->role != ROLE_ENT_VMS) || !t->nrows)
 			continue;
-		bool seen = false;
-		for (size_t k = 0; k < h && !seen; k++)
-			seen = m->ents[k].layer == groups[g].l && same_host(m->ents[k].host, he->host);
-		if (seen)
-			continue;
-		size_t shown = 0;
-		for (size_t i = h; i < m->nents; i++) {
-			const struct entity *e = &m->ents[i];
-			if (e->layer != groups[g].l || !same_host(e->host, he->host))
-				continue;
-			if (!entity_active(e, &a->rules)) {
-				idle++;
-				continue;
-			}
-			bool ehv = model_hyperv(m, e->capture) && (e->layer == LAYER_VSCSI || e->layer == LAYER_DEVICE);
-			if (!shown++) {
-				buf_printf(b, "<h4>%s &middot; <span class=\"ent\">",
-					   !ehv ? groups[g].title : e->layer == LAYER_VSCSI ? "VHDX files (Hyper-V host)" : "Host disks (Hyper-V host)");
-				esc(b, he->host ? he->host : "unknown host");
-				buf_printf(b, "</span></h4>\n<div class=\"tablewrap\"><table class=\"ents\"><thead><tr>%s</tr></thead><tbody>\n",
-					   !ehv ? groups[g].cols
-					   : e->layer == LAYER_VSCSI
-						   ? "<th>VHDX</th><th class=\"n\">IO/s<br>p50 / p95 / max</th><th class=\"n\">MB/s<br>read / write, mean</th>"
-						     "<th class=\"n\">Latency ms<br>p50 / p95 / p99 / max</th><th class=\"n\">Lower latency ms<br>p50 / p95 / p99 / max</th>"
-						     "<th class=\"n\">Normalized IOPS<br>p50 / p95</th>"
-						   : "<th>Host disk</th><th class=\"n\">IO/s<br>p50 / p95 / max</th><th class=\"n\">MB/s<br>read / write, mean</th>"
-						     "<th class=\"n\">Read ms<br>p50 / p95 / p99 / max</th><th class=\"n\">Write ms<br>p50 / p95 / p99 / max</th>"
-						     "<th class=\"n\">Current queue<br>p50 / p95 / max</th>");
-			}
-			buf_adds(b, "<tr><td class=\"ent\">");
-			esc(b, e->name);
-			buf_adds(b, "</td>");
-			triple(b, entity_sk(e, e->layer == LAYER_GUEST ? M_G_XFERS : M_CMDS), P2, 2, true);
-			if (e->layer == LAYER_GUEST) {
-				triple(b, entity_sk(e, M_G_MBPS), P2, 2, false);
-				triple(b, entity_sk(e, M_G_LAT_R), P3, 3, true);
-				triple(b, entity_sk(e, M_G_LAT_W), P3, 3, true);
-				triple(b, entity_sk(e, M_G_CDQL), P2, 2, true);
-			} else {
-				buf_adds(b, "<td class=\"n\">");
-				num(b, entity_mean(e, M_MBR));
-				buf_adds(b, "<span class=\"sep\">/</span>");
-				num(b, entity_mean(e, M_MBW));
+		bool vms = t->role == ROLE_ENT_VMS;
+		buf_adds(b, "<h4>");
+		esc(b, t->text);
+		if (!vms) {
+			buf_adds(b, " &middot; <span class=\"ent\">");
+			esc(b, t->cell[0].s);
+			buf_adds(b, "</span>");
+		}
+		buf_adds(b, "</h4>\n<div class=\"tablewrap\"><table class=\"ents\"><thead><tr>");
+		for (int k = vms ? 0 : 1; k < t->ncols; k++)
+			if (!ent_cont(t->head[k]))
+				ent_head(b, t->head[k]);
+		buf_adds(b, "</tr></thead><tbody>\n");
+		for (size_t r = 0; r < t->nrows; r++) {
+			buf_adds(b, "<tr>");
+			if (vms) {
+				buf_adds(b, "<td class=\"host\">");
+				esc(b, t->cell[r * (size_t)t->ncols].s);
 				buf_adds(b, "</td>");
-				if (ehv) {
-					bool v = e->layer == LAYER_VSCSI;
-					triple(b, entity_sk(e, v ? M_HV_LAT : M_H_LAT_R), P3, 3, true);
-					triple(b, entity_sk(e, v ? M_HV_LOWER_LAT : M_H_LAT_W), P3, 3, true);
-					triple(b, entity_sk(e, v ? M_HV_NIOPS : M_H_CDQL), P2, 2, !v);
-				} else if (e->layer == LAYER_VSCSI) {
-					triple(b, entity_sk(e, M_VD_LAT_R), P3, 3, true);
-					triple(b, entity_sk(e, M_VD_LAT_W), P3, 3, true);
-					buf_adds(b, "<td></td>");
-				} else {
-					triple(b, entity_sk(e, M_DAVG), P3, 3, true);
-					triple(b, entity_sk(e, M_KAVG), P3, 3, true);
-					buf_adds(b, "<td class=\"n\">");
-					num(b, entity_sk(e, M_ACTV)->n ? qs_quantile(entity_sk(e, M_ACTV), 0.95) : NAN);
-					buf_adds(b, "<span class=\"sep\">/</span>");
-					num(b, entity_sk(e, M_QUED)->n ? qs_quantile(entity_sk(e, M_QUED), 0.95) : NAN);
-					buf_adds(b, "<br>");
-					if (e->layer == LAYER_DEVICE) {
-						if (entity_sk(e, M_DQLEN)->n) {
-							num(b, entity_sk(e, M_DQLEN)->min);
-							if (entity_sk(e, M_DQLEN)->max != entity_sk(e, M_DQLEN)->min) {
-								buf_adds(b, "&ndash;");
-								num(b, entity_sk(e, M_DQLEN)->max);
-							}
-						} else {
-							buf_adds(b, "&ndash;");
-						}
-					} else {
-						num(b, entity_sk(e, M_AQLEN)->n ? entity_sk(e, M_AQLEN)->max : NAN);
-					}
-					buf_adds(b, "</td>");
-				}
 			}
+			buf_adds(b, "<td class=\"ent\">");
+			esc(b, t->cell[r * (size_t)t->ncols + 1].s);
+			buf_adds(b, "</td>");
+			ent_cells(t, r, 2, b);
 			buf_adds(b, "</tr>\n");
 		}
-		if (shown)
-			buf_adds(b, "</tbody></table></div>\n");
-	    }
-	}
-	/* VMs: CPU ready */
-	size_t vms = 0;
-	for (size_t i = 0; i < m->nents; i++) {
-		const struct entity *e = &m->ents[i];
-		if (e->outside)
-			continue;
-		if (e->layer != LAYER_VM || !entity_sk(e, M_RDY)->n || !vm_relevant(m, e))
-			continue;
-		if (!vms++)
-			buf_adds(b, "<h4>Virtual machines with disks in the captures (esxtop CPU)</h4>\n<div class=\"tablewrap\">"
-				    "<table class=\"ents\"><thead><tr><th>Host</th><th>VM</th><th class=\"n\">CPU %Ready<br>p50 / p95 / p99 / max</th>"
-				    "</tr></thead><tbody>\n");
-		buf_adds(b, "<tr><td class=\"host\">");
-		esc(b, e->host);
-		buf_adds(b, "</td><td class=\"ent\">");
-		esc(b, e->name);
-		buf_adds(b, "</td>");
-		triple(b, entity_sk(e, M_RDY), P3, 3, true);
-		buf_adds(b, "</tr>\n");
-	}
-	if (vms)
 		buf_adds(b, "</tbody></table></div>\n");
-	if (idle) /* the PDF embeds no JSON: only the HTML file says where they are */
-		buf_printf(b, "<p class=\"small muted\">%zu idle entit%s (below %g IO/s on average) not shown%s</p>\n",
-			   idle, idle == 1 ? "y" : "ies", rule_value(&a->rules, R_ACTIVE_IOPS),
-			   print ? "." : "; all are in the JSON embedded in this file.");
+	}
 }
 
 /* The document's finding no: its head (ROLE_FINDING) and its evidence (ROLE_EVIDENCE, NULL). */
@@ -784,7 +567,7 @@ static void verdict_section(const struct doc *d, const struct html_result *res, 
 		   : worst < 0          ? "ok"
 					: sev_class(worst));
 	const struct doc_section *v = &d->sec[DS_VERDICT];
-	esc(out, v->nb && v->b[0].text && *v->b[0].text ? v->b[0].text : "No analysis result.");
+	esc_words(out, v->nb && v->b[0].text && *v->b[0].text ? v->b[0].text : "No analysis result.");
 	buf_adds(out, "</p>\n");
 	doc_notices_html(d, out);
 	buf_adds(out, "<div class=\"counts\">");
@@ -799,32 +582,44 @@ static void verdict_section(const struct doc *d, const struct html_result *res, 
 	buf_adds(out, "</section>\n");
 }
 
-/* The IO stack of each disk the analysis shows (the affected ones, else the busiest). */
-static void stack_section(const struct analysis *a, struct buf *out)
+/* The IO stack of each disk the analysis shows (the affected ones, else the busiest): the
+ * document's stacks (doc_stacks). */
+static void stack_section(const struct doc *d, struct buf *out)
 {
+	const struct doc_section *sec = &d->sec[DS_IOPATH];
+	int nch = 0;
+	const struct doc_block *first = NULL;
+	for (size_t i = 0; i < sec->nb; i++)
+		if (sec->b[i].role == ROLE_STACK_HEAD && !nch++)
+			first = &sec->b[i];
 	buf_adds(out, "<section id=\"stack\">\n");
-	int nch = (int)a->nshown;
-	buf_printf(out, "<h2>The IO stack of the %s disk%s</h2>\n", nch && a->shown[0].anchor ? "affected" : "busiest",
-		   nch > 1 ? "s" : "");
+	buf_printf(out, "<h2>The IO stack of the %s disk%s</h2>\n",
+		   first && first->cell[SH_NO * 2 + 1].t == CELL_NUM ? "affected" : "busiest", nch > 1 ? "s" : "");
 	if (!nch) {
 		buf_adds(out, "<p class=\"muted\">No disk with counters in the captures.</p>\n");
 	} else {
 		buf_adds(out, "<p class=\"small muted\">From the application down to the array. Figures are medians over the finding's "
 			      "window (over the whole capture when there is no finding); a marked layer is where IOs wait.</p>\n");
-		for (int k = 0; k < nch; k++) {
+		for (size_t i = 0; i < sec->nb; i++) {
+			const struct doc_block *h = &sec->b[i];
+			if (h->role != ROLE_STACK_HEAD || i + 1 >= sec->nb || sec->b[i + 1].role != ROLE_STACK)
+				continue;
 			buf_adds(out, "<div class=\"stack-block\">\n<p class=\"stack-title\">");
-			const struct finding *anchor = a->shown[k].anchor;
-			if (anchor) {
-				size_t idx = (size_t)(anchor - a->f) + 1;
+			if (h->cell[SH_NO * 2 + 1].t == CELL_NUM) {
+				size_t idx = (size_t)h->cell[SH_NO * 2 + 1].v;
 				buf_printf(out, "Finding <a href=\"#f%zu\">%zu</a> &middot; ", idx, idx);
-				title(out, anchor->kind);
+				size_t at = out->len;
+				esc(out, h->cell[SH_TITLE * 2 + 1].s);
+				if (out->len > at && out->data[at] >= 'a' && out->data[at] <= 'z')
+					out->data[at] = (char)(out->data[at] - 'a' + 'A');
 				buf_adds(out, " &middot; ");
-				entity_label(out, anchor->host, anchor->entity);
+				entity_label(out, h->cell[SH_HOST * 2 + 1].s, h->cell[SH_ENTITY * 2 + 1].s);
 			} else {
 				buf_adds(out, "No findings: the busiest disk, for reference");
 			}
 			buf_adds(out, "</p>\n");
-			stack_render(a, &a->shown[k].s, anchor, out);
+			const struct doc_block *how = i + 2 < sec->nb && sec->b[i + 2].role == ROLE_STACK_HOW ? &sec->b[i + 2] : NULL;
+			stack_render(&sec->b[i + 1], how, out);
 			buf_adds(out, "</div>\n");
 		}
 	}
@@ -1096,7 +891,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	struct doc rd;
 	doc_of_analysis_only(a, &lt, &rd,
 			     1u << DS_SUMMARY | 1u << DS_VERDICT | 1u << DS_COVERAGE | 1u << DS_FINDINGS |
-				 1u << DS_SQL | 1u << DS_INPUTS | 1u << DS_METHOD);
+				 1u << DS_IOPATH | 1u << DS_SQL | 1u << DS_ENTITIES | 1u << DS_INPUTS | 1u << DS_METHOD);
 	analysis_toc(out, explore, rd.sec[DS_INPUTS].on);
 	buf_adds(out, "<main class=\"wrap\">\n");
 	rd.links = true;
@@ -1111,7 +906,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	buf_adds(out, "</section>\n");
 
 	/* IO stack */
-	stack_section(a, out);
+	stack_section(&rd, out);
 
 	/* per finding: evidence, chart, rule, advice */
 	buf_adds(out, "<section id=\"details\">\n<h2>Evidence and charts</h2>\n");
@@ -1157,7 +952,7 @@ int report_html_analysis(const struct analysis *a, const struct html_opts *o, st
 	/* entities */
 	buf_adds(out, "<section id=\"entities\">\n<h2>Disks and LUNs at a glance</h2>\n<p class=\"small muted\">Whole-capture "
 		      "distributions of the sampled values (p50 / p95 / p99 / max). Latency in ms; queue figures in outstanding IOs.</p>\n");
-	entity_tables(a, o->print, out);
+	entity_tables(&rd, o, out);
 	buf_adds(out, "</section>\n");
 
 	/* SQL Server while the storage waited */

@@ -672,7 +672,8 @@ static void detail_paragraphs(const char *d, struct buf *out)
 }
 
 /* The verdict: the outcome, the headline, the counts, how the outcome is read. */
-static void verdict_compare(const struct compare *c, const struct html_result *res, struct buf *out)
+static void verdict_compare(const struct compare *c, const struct doc *d, const struct html_result *res,
+			    struct buf *out)
 {
 	const struct cmp_summary *sm = &c->sum;
 	const char *vcls = sm->outcome == CO_IMPROVED && sm->findings[FD_NEW] ? "mixed" : co_class[sm->outcome];
@@ -683,7 +684,8 @@ static void verdict_compare(const struct compare *c, const struct html_result *r
 		   cmp_outcome_words[sm->outcome], sm->capacity_gain ? " &middot; capacity gain" : "");
 	esc(out, c->headline ? c->headline : "No comparison result.");
 	buf_adds(out, "</p>\n");
-	detail_paragraphs(c->detail ? c->detail : "", out);
+	const struct doc_section *v = &d->sec[DS_VERDICT]; /* doc_compare_summary: the detail */
+	detail_paragraphs(v->nb && v->b[0].text ? v->b[0].text : "", out);
 	for (size_t i = 0; i < c->nsql; i++) {
 		buf_adds(out, "<p class=\"lead small\"><b>SQL Server:</b> ");
 		esc(out, c->sql[i].text);
@@ -715,39 +717,49 @@ static void verdict_compare(const struct compare *c, const struct html_result *r
 	buf_adds(out, "</section>\n");
 }
 
-/* The findings of both sides: new, still present, gone, not assessed. */
-static void findings_compare(const struct compare *c, struct buf *out)
+/* The findings of both sides (the document's, doc_compare_findings): new, still present, gone, not
+ * assessed. */
+static void findings_compare(const struct doc *d, struct buf *out)
 {
 	buf_adds(out, "<section id=\"findings\">\n<h2>Findings before and after</h2>\n");
-	if (!c->nfd) {
+	const struct doc_block *t = doc_role(d, DS_FINDINGS, ROLE_FDIFF);
+	if (!t || !t->nrows) {
 		buf_adds(out, "<p>No findings on either side.</p>\n");
 	} else {
 		buf_adds(out, "<div class=\"tablewrap\"><table><thead><tr><th>Status</th><th>Finding</th><th>Where</th>"
 			      "<th>Before</th><th>After</th></tr></thead><tbody>\n");
 		static const char *const fcls[FD_COUNT] = {"gone", "still", "new", "na", "na"};
-		const char *const *fword = cmp_fstatus_words;
 		for (int pass = 0; pass < FD_COUNT; pass++) {
 			const enum cmp_fstatus order[FD_COUNT] = {FD_NEW, FD_STILL, FD_GONE, FD_NOT_ASSESSED_AFTER, FD_NOT_ASSESSED_BEFORE};
-			for (size_t i = 0; i < c->nfd; i++) {
-				const struct cmp_fdiff *f = &c->fd[i];
-				if (f->status != order[pass])
+			for (size_t i = 0; i < t->nrows; i++) {
+				if ((int)doc_fdiff_v(t, i, FDC_STATUS_CODE) != (int)order[pass])
 					continue;
-				buf_printf(out, "<tr><td><span class=\"fs %s\">%s</span></td><td>", fcls[f->status], fword[f->status]);
-				title(out, f->kind);
-				if (f->why) {
+				buf_printf(out, "<tr><td><span class=\"fs %s\">", fcls[order[pass]]);
+				esc(out, doc_fdiff_s(t, i, FDC_STATUS));
+				buf_adds(out, "</span></td><td>");
+				size_t at = out->len; /* the kind's title, capitalised */
+				esc(out, doc_fdiff_s(t, i, FDC_KIND));
+				if (out->len > at && out->data[at] >= 'a' && out->data[at] <= 'z')
+					out->data[at] = (char)(out->data[at] - 'a' + 'A');
+				if (doc_fdiff_s(t, i, FDC_WHY)) {
 					buf_adds(out, "<br><span class=\"muted small\">");
-					esc(out, f->why);
+					esc(out, doc_fdiff_s(t, i, FDC_WHY));
 					buf_adds(out, "</span>");
 				}
 				buf_adds(out, "</td><td>");
-				entity_label(out, f->host, f->entity);
+				entity_label(out, doc_fdiff_s(t, i, FDC_HOST), doc_fdiff_s(t, i, FDC_ENTITY));
 				for (int s = 0; s < 2; s++) {
+					int k = FDC_SIDE + 4 * s;
+					double n = doc_fdiff_v(t, i, k + FDC_WINDOWS);
+					int worst = (int)doc_fdiff_v(t, i, k + FDC_WORST_CODE);
 					buf_adds(out, "<td>");
-					if (f->count[s] > 0 && f->worst[s] >= 0)
-						buf_printf(out, "<span class=\"badge %s\">%s</span> <span class=\"muted small\">%d window%s, ",
-							   sev_class(f->worst[s]), sev_word(f->worst[s]), f->count[s], f->count[s] == 1 ? "" : "s");
-					if (f->count[s] > 0) {
-						duration(out, f->sustained_s[s]);
+					if (n > 0 && worst >= 0)
+						buf_printf(out,
+							   "<span class=\"badge %s\">%s</span> <span class=\"muted small\">"
+							   "%.0f window%s, ",
+							   sev_class(worst), sev_word(worst), n, n == 1 ? "" : "s");
+					if (n > 0) {
+						duration(out, doc_fdiff_v(t, i, k + FDC_SUSTAINED));
 						buf_adds(out, "</span>");
 					} else {
 						buf_adds(out, "<span class=\"muted\">&ndash;</span>");
@@ -902,7 +914,7 @@ static bool row_moved(const struct compare *c, const struct cmp_row *r)
 }
 
 /* The comparisons that moved, pair by pair, and the entities on one side only. */
-static void all_comparisons(const struct compare *c, struct buf *out)
+static void all_comparisons(const struct compare *c, const struct html_opts *o, struct buf *out)
 {
 	struct fnotes fn = {.n = 0};
 	buf_adds(out, "<section id=\"all\">\n<h2>Appendix: all comparisons</h2>\n"
@@ -939,9 +951,12 @@ static void all_comparisons(const struct compare *c, struct buf *out)
 	if (quiet)
 		buf_printf(out, "<p class=\"small muted\">%zu further comparison%s%s unchanged, not assessed, or the "
 				"work and queue occupancy below the guest disks (%zu entit%s with no change at all): "
-				"each is in the workbook (<code>--xlsx</code>) and the JSON (<code>--json</code>).</p>\n",
+				"each is in the comparison's workbook and JSON%s.</p>\n",
 			   quiet, quiet == 1 ? "" : "s", quiet == 1 ? " is" : " are", nquiet_pairs,
-			   nquiet_pairs == 1 ? "y" : "ies");
+			   nquiet_pairs == 1 ? "y" : "ies",
+			   !o->print ? " (the JSON is embedded in this file)"
+			   : o->attached ? " (the JSON is attached to this PDF)"
+					 : "");
 	/* one side only */
 	size_t one = 0;
 	for (size_t i = 0; i < c->npairs; i++) {
@@ -1051,11 +1066,14 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 		summary_free(&es);
 	}
 
+	struct doc rd;
+	doc_of_compare(c, &lt, &rd);
+	doc_compare_summary(c, &rd);
 	/* the outcome and the headline first: what a manager reads in ten seconds */
-	verdict_compare(c, res, out);
+	verdict_compare(c, &rd, res, out);
 
 	/* findings before and after */
-	findings_compare(c, out);
+	findings_compare(&rd, out);
 
 	/* key changes */
 	key_changes(c, out);
@@ -1110,16 +1128,12 @@ int report_html_compare(const struct compare *c, const struct html_opts *o, stru
 
 	/* captures, then the appendix: every comparison */
 	captures_compare(c, &lt, res, &nt, out);
-	all_comparisons(c, out);
+	all_comparisons(c, o, out);
 	if (o->extra_html)
 		buf_adds(out, o->extra_html);
-	{
-		struct doc rd;
-		doc_of_compare(c, &lt, &rd);
-		doc_html(&rd, DS_INPUTS, out);
-		doc_html(&rd, DS_METHOD, out);
-		doc_free(&rd);
-	}
+	doc_html(&rd, DS_INPUTS, out);
+	doc_html(&rd, DS_METHOD, out);
+	doc_free(&rd);
 	appendix_html(out, NULL, &fl, o, COMPARE_SCHEMA_VERSION);
 	buf_adds(out, "</main>\n");
 	footer_html(out, o);

@@ -671,34 +671,35 @@ void sql_json(const struct sql_report *r, struct json *j)
 	json_arr_end(j);
 }
 
-/* The recommended actions, as every report gives them (summary.h): what to do, its effect and the
- * findings (1-based, as in findings[]) that justify it. */
-static void actions_json(const struct analysis *a, struct json *j)
+/* The recommended actions, as every report gives them (the document's, doc_summary): what to do,
+ * its effect and the findings (1-based, as in findings[]) that justify it. */
+static void actions_json(const struct doc *d, struct json *j)
 {
-	struct ltime lt;
-	ltime_init(&lt, &a->m, NULL);
-	struct exec_summary es;
-	summary_of_analysis(a, &lt, &es);
 	json_key(j, "actions");
 	json_arr_begin(j);
-	for (int i = 0; i < es.nactions; i++) {
-		const struct action *ac = &es.act[i];
+	const struct doc_block *t = doc_role(d, DS_ACTIONS, ROLE_ACTIONS);
+	for (size_t i = 0; t && i < t->nrows; i++) {
 		json_obj_begin(j);
 		json_key(j, "what");
-		json_str(j, ac->what);
+		json_str(j, doc_fdiff_s(t, i, 0));
 		json_key(j, "effect");
-		json_str(j, ac->effect);
+		json_str(j, doc_fdiff_s(t, i, 1));
 		json_key(j, "because");
-		json_str(j, ac->because);
+		json_str(j, doc_fdiff_s(t, i, 3));
 		json_key(j, "findings");
 		json_arr_begin(j);
-		for (int k = 0; k < ac->nwhy; k++)
-			json_int(j, (long long)ac->why[k]);
+		for (const char *p = doc_fdiff_s(t, i, 2); p && *p;) { /* "1, 2" */
+			char *end;
+			long long no = strtoll(p, &end, 10);
+			if (end == p)
+				break;
+			json_int(j, no);
+			p = end + strspn(end, ", ");
+		}
 		json_arr_end(j);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
-	summary_free(&es);
 }
 
 /* What the captures said about each input given (analysis.h, struct input_said). */
@@ -828,8 +829,14 @@ void json_head(struct json *j, int schema_version)
 void analysis_json_ex(const struct analysis *a, struct json *j, void (*extra)(void *ctx, struct json *j), void *ctx)
 {
 	json_head(j, ANALYSIS_SCHEMA_VERSION);
+	/* the sections the document model builds (doc.h): the verdict's sentence, the actions, the
+	 * methodology as blocks, the histograms */
+	struct ltime lt;
+	ltime_init(&lt, &a->m, NULL);
+	struct doc d;
+	doc_of_analysis_only(a, &lt, &d, 1u << DS_SUMMARY | 1u << DS_VERDICT | 1u << DS_METHOD | 1u << DS_HIST);
 	json_key(j, "verdict");
-	json_str(j, a->verdict);
+	json_str(j, a->verdict && d.sec[DS_VERDICT].nb ? d.sec[DS_VERDICT].b[0].text : NULL);
 	json_key(j, "summary");
 	json_obj_begin(j);
 	int c[3] = {0, 0, 0};
@@ -875,17 +882,12 @@ void analysis_json_ex(const struct analysis *a, struct json *j, void (*extra)(vo
 	for (size_t i = 0; i < a->nf; i++)
 		finding_json(&a->f[i], j);
 	json_arr_end(j);
-	actions_json(a, j);
+	actions_json(&d, j);
 	stacks_json(a, j);
-	{
-		/* the sections the document model builds (doc.h): the inputs as records, the methodology as blocks */
-		inputs_json(a, j);
-		struct doc d;
-		doc_of_analysis_only(a, NULL, &d, 1u << DS_METHOD | 1u << DS_HIST);
-		doc_json(&d, DS_METHOD, j);
-		doc_json(&d, DS_HIST, j);
-		doc_free(&d);
-	}
+	inputs_json(a, j);
+	doc_json(&d, DS_METHOD, j);
+	doc_json(&d, DS_HIST, j);
+	doc_free(&d);
 	sql_json(a->sql, j);
 	if (extra)
 		extra(ctx, j);
@@ -1398,36 +1400,38 @@ static void cmp_matchmap_json(const struct compare *c, struct json *j)
 	json_arr_end(j);
 }
 
-static void cmp_fdiff_json(const struct compare *c, struct json *j)
+/* The findings before and after (the document's, doc_compare_findings). */
+static void cmp_fdiff_json(const struct doc *d, struct json *j)
 {
 	json_key(j, "findings_diff");
 	json_arr_begin(j);
-	for (size_t k = 0; k < c->nfd; k++) {
-		const struct cmp_fdiff *f = &c->fd[k];
+	const struct doc_block *t = doc_role(d, DS_FINDINGS, ROLE_FDIFF);
+	for (size_t k = 0; t && k < t->nrows; k++) {
 		json_obj_begin(j);
 		json_key(j, "kind");
-		json_str(j, kinds[f->kind].name);
+		json_str(j, doc_fdiff_s(t, k, FDC_ID));
 		json_key(j, "title");
-		json_str(j, f->title);
+		json_str(j, doc_fdiff_s(t, k, FDC_TITLE));
 		json_key(j, "layer");
-		json_str(j, layer_names[f->layer]);
+		json_str(j, doc_fdiff_s(t, k, FDC_LAYER));
 		json_key(j, "entity");
-		json_str(j, f->entity);
+		json_str(j, doc_fdiff_s(t, k, FDC_ENTITY));
 		json_key(j, "host");
-		json_str(j, f->host);
+		json_str(j, doc_fdiff_s(t, k, FDC_HOST));
 		json_key(j, "status");
-		json_str(j, cmp_fstatus_names[f->status]);
+		json_str(j, cmp_fstatus_names[(int)doc_fdiff_v(t, k, FDC_STATUS_CODE)]);
 		json_key(j, "why");
-		json_str(j, f->why);
+		json_str(j, doc_fdiff_s(t, k, FDC_WHY));
 		for (int sd = 0; sd < 2; sd++) {
+			int at = FDC_SIDE + 4 * sd;
 			json_key(j, cmp_side_names[sd]);
 			json_obj_begin(j);
 			json_key(j, "count");
-			json_int(j, f->count[sd]);
+			json_int(j, (long long)doc_fdiff_v(t, k, at + FDC_WINDOWS));
 			json_key(j, "worst_severity");
-			json_str(j, f->worst[sd] >= 0 ? severity_names[f->worst[sd]] : NULL);
+			json_str(j, doc_fdiff_s(t, k, at + FDC_WORST));
 			json_key(j, "sustained_s");
-			json_num(j, round(f->sustained_s[sd] * 10) / 10);
+			json_num(j, round(doc_fdiff_v(t, k, at + FDC_SUSTAINED) * 10) / 10);
 			json_obj_end(j);
 		}
 		json_obj_end(j);
@@ -1576,11 +1580,11 @@ void compare_json(const struct compare *c, struct json *j)
 	findings_json(&c->side[0], j);
 	json_key(j, "findings_after");
 	findings_json(&c->side[1], j);
-	cmp_fdiff_json(c, j);
-	vdisks_json(c, j);
 	{
 		struct doc d;
 		doc_of_compare(c, NULL, &d);
+		cmp_fdiff_json(&d, j);
+		vdisks_json(c, j);
 		/* each side's, as analyze's inputs[] (doc/analyze-json.md) */
 		if (c->side[0].ninputs || c->side[1].ninputs) {
 			json_key(j, "inputs");

@@ -67,7 +67,6 @@ static int md_analysis(const struct analysis *a, struct report_opts *o, struct b
 static int md_compare(const struct compare *c, struct report_opts *o, struct buf *out)
 {
 	(void)o;
-	const char *const *word = cmp_fstatus_words;
 	struct ltime lt;
 	ltime_init(&lt, &c->side[CMP_AFTER].m, &c->side[CMP_BEFORE].m);
 	heading(out, o, "iopsy comparison");
@@ -90,29 +89,32 @@ static int md_compare(const struct compare *c, struct report_opts *o, struct buf
 		buf_adds(out, "\n");
 	}
 	doc_notices_md(&d, out);
-	if (c->nfd) {
+	const struct doc_block *t = doc_role(&d, DS_FINDINGS, ROLE_FDIFF);
+	if (t && t->nrows) { /* the document's findings before and after */
 		buf_adds(out, "\n| finding | entity | before | after | status |\n|---|---|---:|---:|---|\n");
 		static const enum cmp_fstatus order[FD_COUNT] = {FD_GONE, FD_STILL, FD_NEW, FD_NOT_ASSESSED_AFTER,
 								 FD_NOT_ASSESSED_BEFORE};
 		for (int k = 0; k < FD_COUNT; k++) {
-			for (size_t i = 0; i < c->nfd; i++) {
-				const struct cmp_fdiff *f = &c->fd[i];
-				if (f->status != order[k])
+			for (size_t i = 0; i < t->nrows; i++) {
+				if ((int)doc_fdiff_v(t, i, FDC_STATUS_CODE) != (int)order[k])
 					continue;
-				buf_printf(out, "| %s | ", f->title);
-				entity(out, f->host, f->entity);
-				buf_printf(out, " | %d | %d | %s", f->count[0], f->count[1], word[f->status]);
-				if (f->why) {
+				buf_adds(out, "| ");
+				md_text(out, doc_fdiff_s(t, i, FDC_TITLE));
+				buf_adds(out, " | ");
+				entity(out, doc_fdiff_s(t, i, FDC_HOST), doc_fdiff_s(t, i, FDC_ENTITY));
+				buf_printf(out, " | %.0f | %.0f | ", doc_fdiff_v(t, i, FDC_SIDE + FDC_WINDOWS),
+					   doc_fdiff_v(t, i, FDC_SIDE + 4 + FDC_WINDOWS));
+				md_text(out, doc_fdiff_s(t, i, FDC_STATUS));
+				if (doc_fdiff_s(t, i, FDC_WHY)) {
 					buf_adds(out, " (");
-					md_text(out, f->why);
+					md_text(out, doc_fdiff_s(t, i, FDC_WHY));
 					buf_addc(out, ')');
 				}
 				buf_adds(out, " |\n");
 			}
 		}
 	}
-	rules_out_lines(&c->side[0].rules, out, "\n#### Rules overridden before\n\n", "- ", "\n", "", md_text);
-	rules_out_lines(&c->side[1].rules, out, "\n#### Rules overridden after\n\n", "- ", "\n", "", md_text);
+	doc_md(&d, DS_RULES, out);
 	doc_md(&d, DS_HIST, out);
 	doc_md(&d, DS_CAPTURES, out);
 	doc_md(&d, DS_INPUTS, out);

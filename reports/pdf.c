@@ -316,3 +316,163 @@ done:
 	free(prog);
 	return rc;
 }
+
+/* ---- the JSON attached to the PDF: an incremental update (ISO 32000-1 §7.5.6) with an embedded
+ * file stream (§7.11.4), its file specification and a new catalog that names it in
+ * /Names /EmbeddedFiles (§7.7.4), a cross-reference section for those objects and a trailer with
+ * /Prev: the bytes Chromium wrote stay as they are. ---- */
+
+/* The number after key in the dictionary text d[0..n) (or -1), its generation in *gen when not NULL. */
+static long dict_num(const char *d, size_t n, const char *key, long *gen)
+{
+	size_t kl = strlen(key);
+	for (size_t i = 0; i + kl < n; i++) {
+		if (memcmp(d + i, key, kl) != 0 || (d[i + kl] != ' ' && d[i + kl] != '\n' && d[i + kl] != '\r'))
+			continue;
+		char *end;
+		long v = strtol(d + i + kl, &end, 10);
+		if (end == d + i + kl || v < 0)
+			return -1;
+		if (gen)
+			*gen = strtol(end, NULL, 10);
+		return v;
+	}
+	return -1;
+}
+
+/* The end of the dictionary that starts at p ("<<"), past its ">>", skipping strings; NULL when it
+ * does not end before e. */
+static const char *dict_end(const char *p, const char *e)
+{
+	int depth = 0;
+	while (p < e) {
+		if (p + 1 < e && p[0] == '<' && p[1] == '<') {
+			depth++;
+			p += 2;
+		} else if (p + 1 < e && p[0] == '>' && p[1] == '>') {
+			p += 2;
+			if (--depth == 0)
+				return p;
+		} else if (*p == '(') { /* a literal string: balanced parentheses, backslash escapes */
+			int par = 0;
+			for (; p < e; p++) {
+				if (*p == '\\') {
+					p++;
+					continue;
+				}
+				par += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+				if (!par)
+					break;
+			}
+			p++;
+		} else if (*p == '<') { /* a hex string */
+			while (p < e && *p != '>')
+				p++;
+			p++;
+		} else {
+			p++;
+		}
+	}
+	return NULL;
+}
+
+/* s as a PDF literal string's content: ( ) \ escaped. */
+static void pdf_str(struct buf *b, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '(' || *s == ')' || *s == '\\')
+			buf_addc(b, '\\');
+		buf_addc(b, *s);
+	}
+}
+
+int pdf_attach(struct buf *pdf, size_t at, const char *name, const char *data, size_t n, const char *desc,
+	       struct buf *why)
+{
+	const char *p0 = pdf->data + at, *e = pdf->data + pdf->len;
+	size_t len = pdf->len - at;
+	/* startxref, from the end */
+	const char *sx = NULL;
+	for (const char *q = e - 9; q >= p0 && q >= e - 1024; q--)
+		if (memcmp(q, "startxref", 9) == 0) {
+			sx = q;
+			break;
+		}
+	long xref = sx ? strtol(sx + 9, NULL, 10) : -1;
+	const char *tr = NULL; /* the last trailer before it */
+	for (const char *q = sx ? sx - 7 : NULL; q && q >= p0 && q >= sx - 4096; q--)
+		if (memcmp(q, "trailer", 7) == 0) {
+			tr = q;
+			break;
+		}
+	if (!sx || !tr || xref <= 0 || (size_t)xref + 4 > len || memcmp(p0 + xref, "xref", 4) != 0) {
+		buf_adds(why, "the PDF has no cross-reference table the JSON could be added to");
+		return PDF_FAILED;
+	}
+	size_t tn = (size_t)(sx - tr);
+	long rgen = 0, igen = 0;
+	long size = dict_num(tr, tn, "/Size", NULL), root = dict_num(tr, tn, "/Root", &rgen),
+	     info = dict_num(tr, tn, "/Info", &igen);
+	if (size <= 0 || root <= 0 || root >= size || dict_num(tr, tn, "/Prev", NULL) >= 0 ||
+	    memmem(tr, tn, "/Encrypt", 8) || memmem(tr, tn, "/ID", 3)) {
+		buf_adds(why, "the PDF's trailer is not one the JSON could be added to");
+		return PDF_FAILED;
+	}
+	/* the catalog's offset: its entry in the table's subsections */
+	const char *q = p0 + xref + 4;
+	long cat = -1;
+	while (q < tr && cat < 0) {
+		char *end;
+		long first = strtol(q, &end, 10), count = end > q ? strtol(end, &end, 10) : -1;
+		if (end == q || count < 0)
+			break;
+		while (end < tr && (*end == '\r' || *end == '\n' || *end == ' '))
+			end++;
+		if (root >= first && root < first + count && end + (root - first + 1) * 20 <= tr)
+			cat = strtol(end + (root - first) * 20, NULL, 10);
+		q = end + count * 20;
+	}
+	const char *cd = cat > 0 && (size_t)cat < len ? memmem(p0 + cat, len - (size_t)cat, "<<", 2) : NULL;
+	const char *ce = cd && cd - (p0 + cat) < 64 ? dict_end(cd, e) : NULL;
+	if (!ce || memmem(cd, (size_t)(ce - cd), "/Names", 6) || memmem(cd, (size_t)(ce - cd), "/AF", 3)) {
+		buf_adds(why, "the PDF's catalog is not one the JSON could be added to");
+		return PDF_FAILED;
+	}
+	struct buf up;
+	buf_init(&up);
+	buf_add(&up, cd + 2, (size_t)(ce - 2 - (cd + 2))); /* the catalog's entries */
+	char *entries = up.data ? xstrdup(up.data) : xstrdup("");
+	buf_reset(&up);
+	if (pdf->data[pdf->len - 1] != '\n')
+		buf_addc(pdf, '\n');
+	long ef = size, fs = size + 1;
+	size_t off_ef = pdf->len - at;
+	buf_printf(pdf,
+		   "%ld 0 obj\n<</Type /EmbeddedFile\n/Subtype /application#2Fjson\n/Params <</Size %zu>>\n"
+		   "/Length %zu>> stream\n",
+		   ef, n, n);
+	buf_add(pdf, data, n);
+	buf_adds(pdf, "\nendstream\nendobj\n");
+	size_t off_fs = pdf->len - at;
+	buf_printf(pdf, "%ld 0 obj\n<</Type /Filespec\n/F (", fs);
+	pdf_str(pdf, name);
+	buf_adds(pdf, ")\n/UF (");
+	pdf_str(pdf, name);
+	buf_adds(pdf, ")\n/Desc (");
+	pdf_str(pdf, desc);
+	buf_printf(pdf, ")\n/EF <</F %ld 0 R\n/UF %ld 0 R>>>>\nendobj\n", ef, ef);
+	size_t off_cat = pdf->len - at;
+	buf_printf(pdf, "%ld %ld obj\n<<%s\n/Names <</EmbeddedFiles <</Names [(", root, rgen, entries);
+	pdf_str(pdf, name);
+	buf_printf(pdf, ") %ld 0 R]>>>>>>\nendobj\n", fs);
+	free(entries);
+	size_t off_x = pdf->len - at;
+	buf_printf(pdf, "xref\n%ld 1\n%010zu %05ld n \n%ld 2\n%010zu 00000 n \n%010zu 00000 n \n", root, off_cat, rgen,
+		   ef, off_ef, off_fs);
+	buf_printf(pdf, "trailer\n<</Size %ld\n/Root %ld %ld R\n", fs + 1, root, rgen);
+	if (info > 0)
+		buf_printf(pdf, "/Info %ld %ld R\n", info, igen);
+	buf_printf(pdf, "/Prev %ld>>\nstartxref\n%zu\n%%%%EOF\n", xref, off_x);
+	buf_free(&up);
+	return 0;
+}

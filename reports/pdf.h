@@ -27,6 +27,14 @@ struct pdf_opts {
 /* Renders the HTML document html (n bytes) to PDF bytes appended to pdf. Returns 0, PDF_NO_CHROMIUM,
  * PDF_FAILED or ERR_IO, the reason appended to why. */
 int pdf_render(const char *html, size_t n, const struct pdf_opts *o, struct buf *pdf, struct buf *why);
+/* Attaches the n bytes of data to the PDF that starts at offset at of pdf (as pdf_render wrote it)
+ * as the embedded file name (an application/json file of description desc, listed in the
+ * document's /EmbeddedFiles: `pdfdetach -list`), by an incremental update appended to pdf.
+ * Returns 0, or PDF_FAILED (pdf unchanged, why says why) when the PDF is not one a simple update
+ * can extend (no classic cross-reference table, an encrypted or already updated file, a catalog
+ * with a name dictionary). */
+int pdf_attach(struct buf *pdf, size_t at, const char *name, const char *data, size_t n, const char *desc,
+	       struct buf *why);
 /* The Chromium program that would be used (caller frees), NULL when none is found. */
 char *pdf_find_chromium(const char *given);
 

@@ -158,26 +158,59 @@ static int pdf_of_html(struct report_opts *o, int rc, struct buf *html, struct b
 	return rc;
 }
 
+/* The PDF of an analysis (a) or a comparison (c) with its JSON attached as the file the printed
+ * edition names (html_opts.attached): the JSON writer's bytes. When Chromium's PDF cannot take the
+ * attachment, the PDF is made again from an edition that names none (never a claim of a file it
+ * does not carry). */
+static int pdf_of(const struct analysis *a, const struct compare *c, struct report_opts *o, struct buf *out)
+{
+	struct buf js;
+	buf_init(&js);
+	if (a)
+		json_analysis(a, o, &js);
+	else
+		json_compare(c, o, &js);
+	const char *name = a ? "analysis.json" : "comparison.json";
+	int rc = 0;
+	for (int attach = 1; attach >= 0; attach--) {
+		struct buf h;
+		buf_init(&h);
+		struct html_result res;
+		struct html_opts ho = o->html;
+		ho.print = true;
+		ho.attached = attach ? name : NULL;
+		rc = a ? report_html_analysis(a, &ho, &h, &res, o->d) : report_html_compare(c, &ho, &h, &res, o->d);
+		size_t at = out->len;
+		rc = pdf_of_html(o, rc, &h, out);
+		if (rc < 0 || !attach)
+			break;
+		struct buf why;
+		buf_init(&why);
+		char desc[128];
+		snprintf(desc, sizeof desc, "The %s as iopsy's JSON (schema version %d)", a ? "analysis" : "comparison",
+			 a ? ANALYSIS_SCHEMA_VERSION : COMPARE_SCHEMA_VERSION);
+		int arc = pdf_attach(out, at, name, js.data ? js.data : "", js.len, desc, &why);
+		if (arc == 0) {
+			buf_free(&why);
+			break;
+		}
+		diag_emit(o->d, DIAG_WARNING, 0, 0, "the PDF carries no JSON: %s (it is made again without saying so)",
+			  why.data ? why.data : "");
+		buf_free(&why);
+		out->len = at;
+	}
+	buf_free(&js);
+	return rc;
+}
+
 static int pdf_analysis(const struct analysis *a, struct report_opts *o, struct buf *out)
 {
-	struct buf h;
-	buf_init(&h);
-	struct html_result res;
-	struct html_opts ho = o->html;
-	ho.print = true;
-	int rc = report_html_analysis(a, &ho, &h, &res, o->d);
-	return pdf_of_html(o, rc, &h, out);
+	return pdf_of(a, NULL, o, out);
 }
 
 static int pdf_compare(const struct compare *c, struct report_opts *o, struct buf *out)
 {
-	struct buf h;
-	buf_init(&h);
-	struct html_result res;
-	struct html_opts ho = o->html;
-	ho.print = true;
-	int rc = report_html_compare(c, &ho, &h, &res, o->d);
-	return pdf_of_html(o, rc, &h, out);
+	return pdf_of(NULL, c, o, out);
 }
 
 static const struct reporter report_pdf = {

@@ -24,47 +24,6 @@ static void pct(struct buf *b, double v) { fmt_pct(b, v, "n/a"); }
 
 /* ---- analysis ---- */
 
-/* The files merged into capture c, one line each (nothing when it is one file). */
-static void parts_text(const struct capture *c, const char *indent, struct buf *out)
-{
-	if (c->nparts < 2)
-		return;
-	buf_printf(out, "%s%zu files of one host, merged in time order:\n", indent, c->nparts);
-	for (size_t k = 0; k < c->nparts; k++) {
-		const struct capture_part *p = &c->parts[k];
-		struct buf l;
-		buf_init(&l);
-		buf_printf(&l, "%zu. %s: ", k + 1, p->path);
-		if (p->rows) {
-			char s[32], e[32];
-			time_format_iso(p->start + c->clock_offset_ms, false, s);
-			time_format_iso(p->end + c->clock_offset_ms, false, e);
-			buf_printf(&l, "%s .. %s, %ld rows", s, e, p->rows);
-		} else {
-			buf_adds(&l, "no row used");
-		}
-		if (k && p->gap && p->rows) {
-			buf_adds(&l, ", after a gap of ");
-			duration(&l, (double)p->gap_ms / 1000.0);
-			buf_adds(&l, " (marked)");
-		}
-		if (p->overlap_rows) {
-			char s[32], e[32];
-			time_format_iso(p->overlap_t0 + c->clock_offset_ms, false, s);
-			time_format_iso(p->overlap_t1 + c->clock_offset_ms, false, e);
-			buf_printf(&l, "; %ld row%s overlapping the files before (lines %ld-%ld, %s .. %s) skipped, not "
-				       "counted twice", p->overlap_rows, p->overlap_rows == 1 ? "" : "s", p->overlap_line0,
-				   p->overlap_line1, s, e);
-		}
-		if (p->warnings)
-			buf_printf(&l, ", %ld warning%s", p->warnings, p->warnings == 1 ? "" : "s");
-		char ind[32];
-		snprintf(ind, sizeof ind, "%s  ", indent);
-		text_wrap(out, ind, l.data, 100);
-		buf_free(&l);
-	}
-}
-
 /* "Times are UTC; local time ..." and a blank line. */
 static void times_line(const struct ltime *lt, struct buf *out)
 {
@@ -181,38 +140,6 @@ static void reason_text(struct buf *b, enum cmp_reason r, const struct cmp_metri
 	case CR_NOT_COMPARABLE: buf_adds(b, " (the after side's busy phase does not reach the before side's load)"); break;
 	case CR_WITH_LOAD: buf_adds(b, " (it moved with the load: unchanged at equal load)"); break;
 	default: break;
-	}
-}
-
-static void captures_text(const struct model *m, const char *side, struct buf *out)
-{
-	struct ltime lt;
-	ltime_init(&lt, m, NULL);
-	for (size_t i = 0; i < m->ncaps; i++) {
-		const struct capture *c = &m->caps[i];
-		buf_printf(out, "  %-7s ", side);
-		esc(out, c->path);
-		if (c->failed) {
-			buf_adds(out, ": could not be read (see the messages above)\n");
-			continue;
-		}
-		buf_printf(out, ": %s, host ", c->format);
-		esc(out, c->host ? c->host : "?");
-		const struct parser_ops *fo = parser_find(c->format);
-		if (fo && fo->histograms) { /* snapshots: no time axis, no interval */
-			buf_adds(out, ", histograms, no time axis");
-		} else {
-			char s[32], e[32];
-			time_format_iso(c->start + c->clock_offset_ms, false, s);
-			time_format_iso(c->end + c->clock_offset_ms, false, e);
-			buf_printf(out, ", %s .. %s", s, e);
-			ltime_span_note(out, &lt, c->start + c->clock_offset_ms, c->end + c->clock_offset_ms, "..");
-			buf_printf(out, ", %g s interval, %ld rows", c->interval_s, c->rows);
-		}
-		if (c->warnings)
-			buf_printf(out, ", %ld warning%s", c->warnings, c->warnings == 1 ? "" : "s");
-		buf_addc(out, '\n');
-		parts_text(c, "          ", out);
 	}
 }
 
@@ -540,47 +467,47 @@ static void loadbins_text(const struct compare *c, struct buf *out)
 			   head ? "" : "\nLATENCY AT EQUAL LOAD\n", omitted);
 }
 
-static void findings_text(const struct compare *c, struct buf *out)
+/* The findings before and after (the document's, doc_compare_findings): gone, new, still present. */
+static void findings_text(const struct doc *d, struct buf *out)
 {
 	buf_adds(out, "\nFINDINGS (before -> after)\n");
-	if (!c->sum.findings_compared) {
-		buf_adds(out, "  not compared: a side has no readable capture\n");
-		return;
-	}
-	if (!c->nfd) {
-		buf_adds(out, "  none on either side\n");
+	const struct doc_block *t = doc_role(d, DS_FINDINGS, ROLE_FDIFF);
+	if (!t || t->text) {
+		buf_printf(out, "  %s\n", t ? t->text : "");
 		return;
 	}
 	static const enum cmp_fstatus order[3] = {FD_GONE, FD_NEW, FD_STILL};
 	for (int o = 0; o < 3; o++) {
-		for (size_t k = 0; k < c->nfd; k++) {
-			const struct cmp_fdiff *f = &c->fd[k];
-			if (f->status != order[o])
+		for (size_t k = 0; k < t->nrows; k++) {
+			if ((int)doc_fdiff_v(t, k, FDC_STATUS_CODE) != (int)order[o])
 				continue;
 			size_t s0 = out->len;
-			buf_printf(out, "  %s", f->status == FD_GONE ? "gone" : f->status == FD_NEW ? "NEW" : "still present");
+			buf_printf(out, "  %s",
+				   order[o] == FD_GONE ? "gone" : order[o] == FD_NEW ? "NEW" : "still present");
 			pad(out, s0, 17);
 			s0 = out->len;
-			buf_adds(out, kinds[f->kind].name);
+			buf_adds(out, doc_fdiff_s(t, k, FDC_ID));
 			pad(out, s0, 31);
 			s0 = out->len;
-			if (f->host) {
-				esc(out, f->host);
+			if (doc_fdiff_s(t, k, FDC_HOST)) {
+				esc(out, doc_fdiff_s(t, k, FDC_HOST));
 				buf_addc(out, ' ');
 			}
-			esc(out, f->entity);
+			esc(out, doc_fdiff_s(t, k, FDC_ENTITY));
 			pad(out, s0, 24);
 			for (int s = 0; s < 2; s++) {
+				int at = FDC_SIDE + 4 * s;
 				buf_printf(out, "%s%s: ", s ? "; " : "", cmp_side_names[s]);
-				if (!f->count[s]) {
+				if (!doc_fdiff_v(t, k, at + FDC_WINDOWS)) {
 					buf_adds(out, "-");
 					continue;
 				}
-				buf_printf(out, "%d %s (", f->count[s], severity_names[f->worst[s]]);
-				duration(out, f->sustained_s[s]);
+				const char *w = doc_fdiff_s(t, k, at + FDC_WORST);
+				buf_printf(out, "%.0f %s (", doc_fdiff_v(t, k, at + FDC_WINDOWS), w ? w : "");
+				duration(out, doc_fdiff_v(t, k, at + FDC_SUSTAINED));
 				buf_addc(out, ')');
 			}
-			buf_printf(out, "  [%s]\n", f->title);
+			buf_printf(out, "  [%s]\n", doc_fdiff_s(t, k, FDC_TITLE));
 		}
 	}
 }
@@ -650,12 +577,9 @@ void compare_text(const struct compare *c, struct buf *out)
 				text_wrap(out, "  ", c->sql[i].comment, 100);
 		}
 	}
-	buf_adds(out, "\nCAPTURES\n");
-	captures_text(&c->side[0].m, "before", out);
-	captures_text(&c->side[1].m, "after", out);
+	doc_text(&d, DS_CAPTURES, out);
 	doc_notices_text(&d, out);
-	rules_out_lines(&c->side[0].rules, out, "\nRULES before (overridden)\n", "  ", "\n", "", esc);
-	rules_out_lines(&c->side[1].rules, out, "\nRULES after (overridden)\n", "  ", "\n", "", esc);
+	doc_text(&d, DS_RULES, out);
 	buf_printf(out, "\nCOMPARISONS (per figure after - before with its %.0f%% block bootstrap interval, %u resamples, seed "
 			"%llu; a row is improved\n  when a deciding figure - the tail (p95, p99), the time above a band, the busy "
 			"phase - improved with a whole\n  interval beyond %g%% and the metric's floor (shares: %g point and %g%% of "
@@ -705,7 +629,7 @@ void compare_text(const struct compare *c, struct buf *out)
 				"that are 0 throughout on both sides)\n",
 			   hidden, zero);
 	loadbins_text(c, out);
-	findings_text(c, out);
+	findings_text(&d, out);
 	only_text(c, out);
 	doc_text(&d, DS_HIST, out);
 	doc_text(&d, DS_INPUTS, out);

@@ -437,11 +437,15 @@ static void doc_sheet(struct xl *x, const struct doc *d, enum doc_sec sec, const
 	bool filtered = false; /* one filter a sheet (Excel's rule): the first table's, its heading frozen */
 	for (size_t i = 0; i < ds->nb; i++) {
 		const struct doc_block *b = &ds->b[i];
+		if (doc_role_apart(b->role))
+			continue; /* the IO stacks and entities sheets draw them */
 		r++;
 		if (b->t == BLK_PARA) {
 			put_str(x, ws, r++, 0, b->text, x->wrap);
 			continue;
 		}
+		if (b->role == ROLE_SIDE_RULES) /* a comparison's side */
+			put_str(x, ws, r++, 0, b->text, x->bold);
 		if (b->t == BLK_TABLE) {
 			if (b->text)
 				put_str(x, ws, r++, 0, b->text, x->bold);
@@ -743,22 +747,23 @@ static int xlsx_compare(const struct compare *c, struct report_opts *o, struct b
 	lxw_worksheet *fd = workbook_add_worksheet(x.wb, "Findings diff");
 	static const char *const fcols[] = {"Finding", "Rule id", "Host", "Entity", "Status", "Windows before", "Windows after",
 					    "Sustained before (s)", "Sustained after (s)", NULL};
-	const char *const *fword = cmp_fstatus_words;
 	header_row(&x, fd, 0, fcols);
-	for (size_t i = 0; i < c->nfd; i++) {
-		const struct cmp_fdiff *f = &c->fd[i];
+	const struct doc_block *ft = doc_role(&d, DS_FINDINGS, ROLE_FDIFF); /* doc_compare_findings */
+	size_t nfd = ft ? ft->nrows : 0;
+	for (size_t i = 0; i < nfd; i++) {
 		lxw_row_t fr = (lxw_row_t)i + 1;
-		put_str(&x, fd, fr, 0, f->title, NULL);
-		put_str(&x, fd, fr, 1, kinds[f->kind].name, NULL);
-		put_str(&x, fd, fr, 2, f->host ? f->host : "", NULL);
-		put_str(&x, fd, fr, 3, f->entity, NULL);
-		put_str(&x, fd, fr, 4, fword[f->status], NULL);
-		put_val(&x, fd, fr, 5, f->count[0], "count");
-		put_val(&x, fd, fr, 6, f->count[1], "count");
-		put_val(&x, fd, fr, 7, f->sustained_s[0], "s");
-		put_val(&x, fd, fr, 8, f->sustained_s[1], "s");
+		static const int strs[] = {FDC_TITLE, FDC_ID, FDC_HOST, FDC_ENTITY, FDC_STATUS};
+		for (int k = 0; k < 5; k++) {
+			const char *v = doc_fdiff_s(ft, i, strs[k]);
+			put_str(&x, fd, fr, (lxw_col_t)k, v ? v : "", NULL);
+		}
+		for (int s = 0; s < 2; s++) {
+			int k = FDC_SIDE + 4 * s;
+			put_val(&x, fd, fr, (lxw_col_t)(5 + s), doc_fdiff_v(ft, i, k + FDC_WINDOWS), "count");
+			put_val(&x, fd, fr, (lxw_col_t)(7 + s), doc_fdiff_v(ft, i, k + FDC_SUSTAINED), "s");
+		}
 	}
-	table_end(fd, 0, (lxw_row_t)c->nfd, ncols_of(fcols));
+	table_end(fd, 0, (lxw_row_t)nfd, ncols_of(fcols));
 	for (int s = 0; s < 2; s++) {
 		struct doc sd;
 		doc_of_analysis_only(&c->side[s], &x.lt, &sd, 1u << DS_FINDINGS);
@@ -766,6 +771,7 @@ static int xlsx_compare(const struct compare *c, struct report_opts *o, struct b
 		doc_free(&sd);
 	}
 	doc_sheet(&x, &d, DS_INPUTS, "");
+	doc_sheet(&x, &d, DS_RULES, "");
 	doc_sheet(&x, &d, DS_METHOD, "");
 	doc_sheet(&x, &d, DS_HIST, "");
 	doc_free(&d);

@@ -13,8 +13,12 @@
 #include "doc.h"
 #include "html_vhist.h"
 #include "maps.h"
+#include "pdf.h"
 #include "reporter.h"
 #include "suites.h"
+
+/* The pairs drawn from the document today (analysis_pairs_from_the_document, ...): a ratchet. */
+enum { ANALYSIS_PAIRS_FLOOR = 60, COMPARE_PAIRS_FLOOR = 34 };
 
 static char *path_of(const char *rel)
 {
@@ -161,6 +165,59 @@ START_TEST(every_section_in_every_writer)
 }
 END_TEST
 
+/* The section x writer pairs drawn from the document, measured: with doc_probe(s) every text the
+ * document puts in section s carries DOC_PROBE, and a writer's report that shows it drew s from
+ * the document (a section a writer draws by hand from the model shows no mark). Counted over the
+ * writers of reporters[] that mark sections themselves (the PDF prints the HTML's); printed, and
+ * held to a floor so a section moved back into a writer by hand fails. a NULL: the comparison c. */
+static int pairs_from_doc(const struct analysis *a, const struct compare *c, const enum doc_sec *secs, size_t nsecs,
+			  int *total, struct buf *missing)
+{
+	int n = 0;
+	*total = 0;
+	for (size_t w = 0; reporters[w]; w++) {
+		const struct reporter *r = reporters[w];
+		if ((a ? !r->analysis : !r->compare) || r->doc == DW_PRINT)
+			continue;
+		for (size_t k = 0; k < nsecs; k++) {
+			doc_probe((int)secs[k]);
+			char *text = report_of(r, a, c);
+			doc_probe(-1);
+			(*total)++;
+			if (strstr(text, DOC_PROBE))
+				n++;
+			else
+				buf_printf(missing, " %s/%s", r->name, doc_secs[secs[k]].json);
+			free(text);
+		}
+	}
+	return n;
+}
+
+START_TEST(analysis_pairs_from_the_document)
+{
+	setenv("IOPSY_GNUPLOT", "/nonexistent/gnuplot", 1);
+	struct analysis a;
+	char mapfile[] = "/tmp/iopsy-doc-map-XXXXXX";
+	char *keep[3];
+	rich_analysis(&a, mapfile, keep);
+	enum doc_sec secs[DS_COUNT];
+	for (int s = 0; s < DS_COUNT; s++)
+		secs[s] = (enum doc_sec)s;
+	struct buf miss;
+	buf_init(&miss);
+	int total = 0, n = pairs_from_doc(&a, NULL, secs, DS_COUNT, &total, &miss);
+	fprintf(stderr, "check_doc: analysis: %d of %d section x writer pairs drawn from the document; by hand:%s\n", n,
+		total, miss.data ? miss.data : " none");
+	ck_assert_int_ge(n, ANALYSIS_PAIRS_FLOOR);
+	buf_free(&miss);
+	analysis_free(&a);
+	for (int k = 0; k < 3; k++)
+		free(keep[k]);
+	unlink(mapfile);
+}
+END_TEST
+
 /* The inputs section says what the captures said: the map line that names no disk (at its
  * line), the map as a whole, the clock offset the IOPS contradict, the rules file. */
 START_TEST(inputs_said_in_the_report)
@@ -241,13 +298,20 @@ END_TEST
 
 /* A comparison's report in every writer has the sections a comparison has: its summary, verdict,
  * captures, each side's inputs (here a --clock-offset the IOPS contradict) and the methodology. */
-START_TEST(compare_sections_in_every_writer)
+/* The migration sample compared with the site rules, each side with a --clock-offset its IOPS
+ * contradict; paths[7] (the captures, the rules file, which the rules borrow, and each side's vscsiStats)
+ * freed by the caller
+ * after compare_free. */
+static void rich_compare(struct compare *c, char **paths)
 {
-	setenv("IOPSY_GNUPLOT", "/nonexistent/gnuplot", 1);
-	struct compare c;
-	compare_init(&c);
+	compare_init(c);
+	char *rf = path_of("tests/inputs/analyze/site.rules");
+	struct diag dg;
+	diag_init(&dg, rf, -1);
+	ck_assert_int_eq(rules_load(&c->rules, rf, &dg), 0);
+	c->side[0].rules = c->side[1].rules = c->rules; /* as compare --rules gives them */
+	paths[4] = rf;
 	const char *dirs[2] = {"samples/migration/before", "samples/migration/after"};
-	char *paths[4];
 	struct common_opts co;
 	common_opts_init(&co);
 	co.quiet = true;
@@ -259,7 +323,7 @@ START_TEST(compare_sections_in_every_writer)
 			buf_printf(&p, "%s/%s", dirs[s], k ? "perfmon.csv.gz" : "esxtop.csv.gz");
 			paths[s * 2 + k] = path_of(p.data);
 			buf_free(&p);
-			ck_assert_int_eq(compare_add_capture(&c, (enum cmp_side)s, paths[s * 2 + k], &co), 0);
+			ck_assert_int_eq(compare_add_capture(c, (enum cmp_side)s, paths[s * 2 + k], &co), 0);
 		}
 	struct compare_opts o;
 	compare_opts_init(&o);
@@ -269,14 +333,22 @@ START_TEST(compare_sections_in_every_writer)
 		o.ao[s].clock_offset_s = 90;
 	}
 	/* each side's vscsiStats: the histograms section (issue 40) */
-	char *vs[2] = {path_of("tests/inputs/compare/migration/before/vscsistats.csv"),
-		       path_of("tests/inputs/compare/migration/after/vscsistats.csv")};
+	paths[5] = path_of("tests/inputs/compare/migration/before/vscsistats.csv");
+	paths[6] = path_of("tests/inputs/compare/migration/after/vscsistats.csv");
 	for (int s = 0; s < 2; s++)
-		ck_assert_int_eq(compare_add_capture(&c, (enum cmp_side)s, vs[s], &co), 0);
+		ck_assert_int_eq(compare_add_capture(c, (enum cmp_side)s, paths[5 + s], &co), 0);
 	struct buf warn;
 	buf_init(&warn);
-	compare_run(&c, &o, DIAG_INTO(&warn));
+	compare_run(c, &o, DIAG_INTO(&warn));
 	buf_free(&warn);
+}
+
+START_TEST(compare_sections_in_every_writer)
+{
+	setenv("IOPSY_GNUPLOT", "/nonexistent/gnuplot", 1);
+	struct compare c;
+	char *paths[7];
+	rich_compare(&c, paths);
 	static const enum doc_sec secs[] = {DS_SUMMARY, DS_VERDICT, DS_CAPTURES, DS_INPUTS, DS_METHOD, DS_HIST};
 	int checked = 0;
 	for (size_t w = 0; reporters[w]; w++) {
@@ -301,10 +373,28 @@ START_TEST(compare_sections_in_every_writer)
 	}
 	ck_assert_int_ge(checked, 5);
 	compare_free(&c);
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 7; i++)
 		free(paths[i]);
-	free(vs[0]);
-	free(vs[1]);
+}
+END_TEST
+
+/* A comparison's sections (doc.h: compare_secs[]), each side's where a comparison has two. */
+START_TEST(compare_pairs_from_the_document)
+{
+	setenv("IOPSY_GNUPLOT", "/nonexistent/gnuplot", 1);
+	struct compare c;
+	char *paths[7];
+	rich_compare(&c, paths);
+	struct buf miss;
+	buf_init(&miss);
+	int total = 0, n = pairs_from_doc(NULL, &c, compare_secs, COMPARE_SECS, &total, &miss);
+	fprintf(stderr, "check_doc: comparison: %d of %d section x writer pairs drawn from the document; by hand:%s\n", n,
+		total, miss.data ? miss.data : " none");
+	ck_assert_int_ge(n, COMPARE_PAIRS_FLOOR);
+	buf_free(&miss);
+	compare_free(&c);
+	for (int i = 0; i < 7; i++)
+		free(paths[i]);
 }
 END_TEST
 
@@ -361,6 +451,16 @@ START_TEST(customer_text_only)
 		ck_assert_ptr_nonnull(strstr(out.data, "VMware KB 2053145"));
 		buf_free(&out);
 	}
+	/* the command that lists the rules is not the customer's (a healthy verdict, a guest rule's advice) */
+	struct buf ct;
+	buf_init(&ct);
+	doc_customer_text(&ct, "IO does not wait, at the thresholds in 'iopsy rules'. Set the rules for this disk "
+			       "('iopsy rules'). (r = 1.00; confirm with --map.) (give --map 'database x log = DISK') The "
+			       "zone is wrong: give --tz (non-English Windows). Not made (give --tz).");
+	ck_assert_str_eq(ct.data, "IO does not wait, at the thresholds of the analysis's rules. Set the rules for this "
+				  "disk. (r = 1.00; confirm with a disk map.) (give a disk map line 'database x log = DISK') The "
+				  "zone is wrong (non-English Windows). Not made.");
+	buf_free(&ct);
 	analysis_free(&a);
 	for (int k = 0; k < 4; k++)
 		free(keep[k]);
@@ -536,6 +636,70 @@ START_TEST(histogram_names_stay_text)
 }
 END_TEST
 
+/* A one-page PDF with a classic cross-reference table, as Chromium writes (catalog: cat). */
+static void tiny_pdf(struct buf *b, const char *cat)
+{
+	size_t off[4], base = b->len; /* offsets from the PDF's first byte */
+	buf_adds(b, "%PDF-1.4\n");
+	off[1] = b->len - base;
+	buf_printf(b, "1 0 obj\n<<%s>>\nendobj\n", cat);
+	off[2] = b->len - base;
+	buf_adds(b, "2 0 obj\n<</Type /Pages /Kids [3 0 R] /Count 1>>\nendobj\n");
+	off[3] = b->len - base;
+	buf_adds(b, "3 0 obj\n<</Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Lang (a (b) <<c>>)>>\nendobj\n");
+	size_t x = b->len - base;
+	buf_adds(b, "xref\n0 4\n0000000000 65535 f \n");
+	for (int i = 1; i < 4; i++)
+		buf_printf(b, "%010zu 00000 n \n", off[i]);
+	buf_printf(b, "trailer\n<</Size 4\n/Root 1 0 R>>\nstartxref\n%zu\n%%%%EOF\n", x);
+}
+
+/* pdf_attach: the JSON is a real attachment a PDF reader lists and extracts (pdfdetach), the
+ * original bytes unchanged before it; a PDF a simple update cannot extend (a catalog with a name
+ * dictionary) is refused and left as it was. */
+START_TEST(pdf_attach_is_a_real_attachment)
+{
+	struct buf pdf, why;
+	buf_init(&pdf);
+	buf_init(&why);
+	buf_adds(&pdf, "prefix"); /* pdf_attach works on the PDF at its offset */
+	tiny_pdf(&pdf, "/Type /Catalog\n/Pages 2 0 R\n/Lang (en (x))");
+	size_t n0 = pdf.len;
+	char *orig = xstrdup(pdf.data);
+	const char *js = "{\"schema_version\": 3, \"text\": \"(a) \\\\ b\"}\n";
+	ck_assert_int_eq(pdf_attach(&pdf, 6, "analysis.json", js, strlen(js), "The analysis (as JSON)", &why), 0);
+	ck_assert_int_eq(memcmp(pdf.data, orig, n0), 0);
+	ck_assert_ptr_nonnull(strstr(pdf.data + n0, "/Prev "));
+	char dir[] = "/tmp/iopsy-doc-pdf-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char path[128], cmd[512];
+	snprintf(path, sizeof path, "%s/a.pdf", dir);
+	FILE *f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(pdf.data + 6, 1, pdf.len - 6, f), pdf.len - 6);
+	fclose(f);
+	snprintf(cmd, sizeof cmd, "command -v pdfdetach >/dev/null || exit 0; pdfdetach -list '%s' | grep -q '^1: analysis.json$' "
+				  "&& pdfdetach -saveall -o '%s' '%s' 2>/dev/null", path, dir, path);
+	ck_assert_msg(system(cmd) == 0, "pdfdetach does not list or extract analysis.json");
+	snprintf(path, sizeof path, "%s/analysis.json", dir);
+	char *got = slurp(path);
+	if (got) /* pdfdetach present */
+		ck_assert_str_eq(got, js);
+	free(got);
+	rm_dir(dir);
+	/* refused: a catalog that has a name dictionary already */
+	buf_reset(&pdf);
+	tiny_pdf(&pdf, "/Type /Catalog /Pages 2 0 R /Names 4 0 R");
+	n0 = pdf.len;
+	ck_assert_int_eq(pdf_attach(&pdf, 0, "analysis.json", js, strlen(js), "x", &why), PDF_FAILED);
+	ck_assert_uint_eq(pdf.len, n0);
+	ck_assert_ptr_nonnull(why.data);
+	free(orig);
+	buf_free(&pdf);
+	buf_free(&why);
+}
+END_TEST
+
 Suite *doc_suite(void)
 {
 	Suite *s = suite_create("doc");
@@ -549,6 +713,9 @@ Suite *doc_suite(void)
 	tcase_add_test(tc, workbook_for_a_consultant);
 	tcase_add_test(tc, chart_nits);
 	tcase_add_test(tc, histogram_names_stay_text);
+	tcase_add_test(tc, analysis_pairs_from_the_document);
+	tcase_add_test(tc, compare_pairs_from_the_document);
+	tcase_add_test(tc, pdf_attach_is_a_real_attachment);
 	suite_add_tcase(s, tc);
 	return s;
 }

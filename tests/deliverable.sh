@@ -4,7 +4,8 @@
 # one, charts drawn per pdftoppm, no path of this machine), --require-pdf without Chromium (exit 4)
 # and without it (warning, HTML still written), the xlsx workbook read back (zipfile + sheet XML:
 # findings and real Excel date-times), and hostile text in every new field (title, customer,
-# prepared-by, an SVG logo with a script) inert in HTML, PDF and xlsx.
+# prepared-by, an SVG logo with a script) inert in HTML, PDF and xlsx; the PDF's JSON attached
+# (pdfdetach) and said, no internal path or tag in its text.
 # Usage: sh tests/deliverable.sh [IOPSY-BINARY]   (Chromium and poppler-utils: make deps-test)
 BIN=${1:-./iopsy}
 case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
@@ -63,6 +64,23 @@ else
 		ok "PDF: no Explore section (the HTML's interactive charts)"
 	else
 		nok "PDF shows the Explore section: $(grep -m1 -i -e explore -e 'Reset zoom' -e 'New chart' all.txt)"
+	fi
+	# issue 37: the PDF carries the analysis's JSON as a real file attachment (pdfdetach), the bytes
+	# --json writes, and says so; nothing is said to be embedded in it; no internal path or tag
+	"$BIN" analyze -q lsi-guest-queue-cap/esxtop.csv.gz lsi-guest-queue-cap/perfmon.csv.gz --json lsi.json \
+		--text /dev/null 2>/dev/null
+	mkdir att
+	if [ "$(pdfdetach -list lsi.pdf 2>/dev/null | sed -n 's/^1: //p')" = analysis.json ] &&
+		pdfdetach -saveall -o att lsi.pdf 2>/dev/null && cmp -s att/analysis.json lsi.json &&
+		grep -q "attached to this PDF" all.txt && ! grep -qi "embedded" all.txt; then
+		ok "PDF: the analysis JSON is attached (pdfdetach: analysis.json, the --json bytes), said, nothing 'embedded'"
+	else
+		nok "PDF: no attached analysis.json equal to --json, or a claim: $(pdfdetach -list lsi.pdf 2>&1 | head -2) $(grep -i -m1 -e embedded -e attached all.txt)"
+	fi
+	if ! grep -q -e "doc/" -e "src/" -e "\[seed\]" -e "\[vmw" -e "\[ms\]" -e "\[pal\]" -e "\[derived\]" -e "iopsy rules" all.txt; then
+		ok "PDF text names no project path (doc/, src/) and no internal tag ([seed], [vmw ...])"
+	else
+		nok "PDF text: $(grep -m1 -e "doc/" -e "src/" -e "\[seed\]" -e "\[vmw" -e "\[ms\]" -e "\[pal\]" -e "\[derived\]" all.txt)"
 	fi
 	# the table of contents (issue 25): on page 1, its entries links in the PDF, the headings bookmarks
 	if grep -q "Contents" p1.txt && grep -q "Evidence and charts" p1.txt && grep -q "Disks and LUNs" p1.txt &&
@@ -206,6 +224,18 @@ EOF
 	else
 		nok "compare PDF: ${mpages:-no} pages (<= 10), first action '$first', the overlap reason $reasons times"
 	fi
+	# issue 37: the comparison's PDF carries its JSON as an attachment, the bytes --json writes
+	"$BIN" compare -q --before migration/before/esxtop.csv.gz migration/before/perfmon.csv.gz \
+		--after migration/after/esxtop.csv.gz migration/after/perfmon.csv.gz --json mig.json --text /dev/null 2>/dev/null
+	mkdir matt
+	if [ "$(pdfdetach -list mig.pdf 2>/dev/null | sed -n 's/^1: //p')" = comparison.json ] &&
+		pdfdetach -saveall -o matt mig.pdf 2>/dev/null && cmp -s matt/comparison.json mig.json &&
+		grep -q "attached to this PDF" mall.txt && ! grep -qi "embedded" mall.txt &&
+		! grep -q -e "doc/" -e "src/" -e "\[seed\]" -e "\[vmw" -e "iopsy rules" -e "--json" -e "--xlsx" mall.txt; then
+		ok "compare PDF: comparison.json attached (the --json bytes) and said; no 'embedded', no internal path or tag"
+	else
+		nok "compare PDF: no attached comparison.json equal to --json, or a claim or path: $(pdfdetach -list mig.pdf 2>&1 | head -2)"
+	fi
 	# --title is the PDF's Title (the HTML's <title>), as text: not its escaped form
 	"$BIN" analyze -q lsi-guest-queue-cap/esxtop.csv.gz --title 'Q3 <review> & "more"' --pdf ti.pdf \
 		--require-pdf --text /dev/null 2>ti.err
@@ -222,6 +252,35 @@ EOF
 		ok "PDF pages carry the running footer (title, date, page 2 of $pages)"
 	else
 		nok "PDF page 2 has no running footer: $(tail -5 t2.txt 2>/dev/null)"
+	fi
+fi
+
+# a PDF the JSON cannot be attached to (its catalog has a name dictionary already): the PDF is made
+# again from an edition that claims no attachment, and a warning says so (issue 37). The stand-in
+# "Chromium" writes the HTML it was given into a minimal PDF (as a comment) with such a catalog.
+if command -v python3 >/dev/null 2>&1; then
+	cat >fake-chromium <<'PY'
+#!/usr/bin/env python3
+import sys
+out = [a.split("=", 1)[1] for a in sys.argv if a.startswith("--print-to-pdf=")][0]
+html = open([a for a in sys.argv if a.startswith("file://")][0][7:], "rb").read()
+b = b"%PDF-1.4\n%" + html.replace(b"\n", b"\n%") + b"\n"
+o1 = len(b); b += b"1 0 obj\n<</Type /Catalog /Pages 2 0 R /Names 3 0 R>>\nendobj\n"
+o2 = len(b); b += b"2 0 obj\n<</Type /Pages /Kids [] /Count 0>>\nendobj\n"
+o3 = len(b); b += b"3 0 obj\n<<>>\nendobj\n"
+x = len(b)
+b += b"xref\n0 4\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % o for o in (o1, o2, o3))
+b += b"trailer\n<</Size 4 /Root 1 0 R>>\nstartxref\n%d\n%%%%EOF\n" % x
+open(out, "wb").write(b)
+PY
+	chmod +x fake-chromium
+	IOPSY_CHROMIUM=$W/fake-chromium "$BIN" analyze -q lsi-guest-queue-cap/esxtop.csv.gz --pdf fk.pdf --text /dev/null 2>fk.err
+	rc=$?
+	if [ $rc -eq 0 ] && [ -s fk.pdf ] && grep -q "the PDF carries no JSON" fk.err && grep -aq "Made by iopsy" fk.pdf &&
+		! grep -aq "attached to this PDF" fk.pdf && ! grep -aq "EmbeddedFile" fk.pdf; then
+		ok "a PDF that cannot take the JSON: made again without the claim, a warning says why"
+	else
+		nok "PDF without its attachment: exit $rc, claim $(grep -ac "attached to this PDF" fk.pdf) time(s): $(head -2 fk.err)"
 	fi
 fi
 
