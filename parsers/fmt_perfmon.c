@@ -303,7 +303,9 @@ static bool host_in(const char *const *l, size_t n, const char *h)
  * - A PhysicalDisk instance with no letter cannot be told apart from the mount points or
  *   letterless volumes on it: when the same host's LogicalDisk columns count a volume that is not
  *   a drive letter (E:\SQLDATA, HarddiskVolume5, \\?\Volume{GUID}), the letterless disk is (or
- *   may be) one of those volumes counted again under a number, and its columns are skipped.
+ *   may be) one of those volumes counted again under a number, and its columns are skipped (a
+ *   LogicalDisk volume: the machine's memory and SQL Server's counters, which the classifier also
+ *   keeps, name no volume).
  * - With no such LogicalDisk volume (only letters, or no LogicalDisk at all) it is the only view
  *   of that disk and stays, named "Disk 2".
  * The disk-number → drive table for wmic's "Disk #N" comes from lettered instances only, so
@@ -315,7 +317,7 @@ static void perfmon_prepare(const struct reader *r, bool *skip)
 	struct counter_class c;
 	for (size_t i = 0; i < n; i++) {
 		const struct pdh_path *p = &reader_column(r, i)->path;
-		if (perfmon_classify(p, &c) < 0 || c.pass != 0 || c.aggregate ||
+		if (perfmon_classify(p, &c) < 0 || c.pass != 0 || c.aggregate || c.layer != LAYER_GUEST ||
 		    guest_disk_form(c.entity, strlen(c.entity)) == GD_DRIVE)
 			continue;
 		const char *h = p->host ? p->host : "";

@@ -1081,7 +1081,7 @@ static void refine_advice(struct analysis *a)
 	struct topo_in ti = analysis_topo(a);
 	for (size_t i = 0; i < a->nf; i++) {
 		struct finding *f = &a->f[i];
-		if (kinds[f->kind].place != VP_GUEST_LATENCY)
+		if (kinds[f->kind].place != VP_GUEST_LATENCY || f->kind == K_LAT_VOL_MEMBER)
 			continue;
 		const struct finding *cause = NULL, *below = NULL;
 		/* below: a host finding on this disk's own stack (its virtual disk, LUN or adapter), never

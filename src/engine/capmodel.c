@@ -778,6 +778,9 @@ struct mread {
 	double *cur;
 	int *ncomb;
 	struct interval_hist ih;
+	/* a guest capture's Windows disk numbers and the first drive letter each carries (read_members) */
+	struct disk_letter *dl;
+	size_t ndl;
 };
 
 /* The capture the file goes into (a new one or the one it continues), its format and its clock. */
@@ -919,6 +922,93 @@ static void dup_columns(struct mread *x, bool *skip)
 	free(h);
 }
 
+/* ---- volumes over several disks ----
+ * A Windows disk is named by its number and the drive letters of the volumes on it ("1 D: E:"); a
+ * volume that spans several disks (a dynamic spanned or striped volume) is listed with each of
+ * them: "2 G:", "3 G:", "4 G:", "5 G:" [ms: AskCore 2012, "Windows Performance Monitor Disk
+ * Counters Explained"; Windows 2000 Resource Kit, "Working with Disk Counters"]. A disk whose
+ * first drive letter no other disk of its host carries is that volume's one disk and keeps its
+ * name (the letter: LogicalDisk wins, doc/domain.md §8); disks that share one are each their own
+ * entity "Disk N", members of the volume (entity.volume), so a slow member is not averaged away. */
+struct disk_letter {
+	const char *host;        /* borrowed from the reader's columns */
+	int disk;
+	char drive[4];
+	bool shared;             /* another disk number of the host carries the same first letter */
+};
+
+/* Before the header is read: a guest capture's disk numbers and their first letters. */
+static void read_members(struct mread *x)
+{
+	if (x->rc || !x->r || x->ops->role != ROLE_GUEST)
+		return;
+	struct counter_class cl;
+	for (size_t i = 0; i < x->n; i++) {
+		const struct pdh_column *col = reader_column(x->r, i);
+		if (x->ops->classify(&col->path, &cl) < 0 || cl.disk_no < 0 || cl.layer != LAYER_GUEST)
+			continue;
+		const char *h = col->path.host ? col->path.host : "";
+		bool seen = false;
+		for (size_t k = 0; k < x->ndl && !seen; k++) {
+			struct disk_letter *d = &x->dl[k];
+			if (strcmp(d->host, h) != 0 || strcmp(d->drive, cl.disk_drive) != 0)
+				continue;
+			seen = d->disk == cl.disk_no;
+			if (!seen)
+				d->shared = true;
+		}
+		if (seen)
+			continue;
+		bool shared = false;
+		for (size_t k = 0; k < x->ndl; k++)
+			shared |= x->dl[k].shared && strcmp(x->dl[k].host, h) == 0 &&
+				  strcmp(x->dl[k].drive, cl.disk_drive) == 0;
+		x->dl = xrealloc(x->dl, (x->ndl + 1) * sizeof *x->dl);
+		x->dl[x->ndl] = (struct disk_letter){.host = h, .disk = cl.disk_no, .shared = shared};
+		snprintf(x->dl[x->ndl].drive, sizeof x->dl[x->ndl].drive, "%s", cl.disk_drive);
+		x->ndl++;
+	}
+}
+
+static const struct disk_letter *member_disk(const struct mread *x, const char *host, int disk)
+{
+	const char *h = host ? host : "";
+	for (size_t k = 0; k < x->ndl; k++)
+		if (x->dl[k].disk == disk && x->dl[k].shared && strcmp(x->dl[k].host, h) == 0)
+			return &x->dl[k];
+	return NULL;
+}
+
+/* A column naming a Windows disk number: noted for wmic's "Disk #N"; a member disk of a volume
+ * over several disks is its own entity "Disk N". */
+static void note_disk(struct mread *x, const char *host, struct counter_class *cl)
+{
+	if (cl->disk_no < 0)
+		return;
+	note_disk_no(x->m, host, cl);
+	if (cl->layer == LAYER_GUEST && member_disk(x, host, cl->disk_no))
+		snprintf(cl->entity, sizeof cl->entity, "Disk %d", cl->disk_no);
+}
+
+/* After the header: each member disk's entity names its volume. */
+static void read_volumes(struct mread *x)
+{
+	struct model *m = x->m;
+	for (size_t i = 0; x->ndl && !x->rc && i < m->nents; i++) {
+		struct entity *e = &m->ents[i];
+		if (e->capture != x->ci || e->layer != LAYER_GUEST || e->volume || strncmp(e->name, "Disk ", 5) != 0)
+			continue;
+		char *end;
+		long n = strtol(e->name + 5, &end, 10);
+		const struct disk_letter *d = *end ? NULL : member_disk(x, e->host, (int)n);
+		if (d)
+			e->volume = arena_strdup(&m->arena, d->drive);
+	}
+	free(x->dl);
+	x->dl = NULL;
+	x->ndl = 0;
+}
+
 /* The header: each column to the entity and series it feeds, in the format's pass order. */
 static void read_header(struct mread *x)
 {
@@ -979,8 +1069,7 @@ static void read_header(struct mread *x)
 			int metric = ops->classify(&col->path, &cl);
 			if (cl.pass != pass % npass || (cl.layer == LAYER_PATH) != (pass >= npass))
 				continue;
-			if (cl.disk_no >= 0)
-				note_disk_no(m, col->path.host, &cl);
+			note_disk(x, col->path.host, &cl);
 			if (metric < 0 || (cl.aggregate && host_listed(per_instance, nper, col->path.host)))
 				continue;
 			enum layer l = cl.layer;
@@ -1453,7 +1542,9 @@ static int model_read(struct model *m, const char *path, struct input *in, const
 {
 	struct mread x = {.m = m, .path = path, .in = in, .co = co};
 	read_open(&x);
+	read_members(&x);
 	read_header(&x);
+	read_volumes(&x);
 	read_vm_hint(&x);
 	read_derived(&x);
 	read_rows(&x);
