@@ -342,13 +342,22 @@ static bool same_level(const struct analysis *a, const struct entity *g, const s
 	return isnan(gl) || isnan(vl) || (gl >= 0.7 * vl && vl >= 0.7 * gl);
 }
 
+/* Whether guest disk g is a volume over several disks (iopath.h): no one virtual disk is its. */
+static bool multi_disk_volume(const struct analysis *a, const struct entity *g)
+{
+	bool member = true;
+	return iopath_volume_of(&a->iop, g, &member) && !member;
+}
+
 /* Guest disks without a --map entry get the virtual disk whose IOPS correlate best (r >= 0.7) at
- * about the same level (same_level), preferring the VM whose name matches the guest host name. */
+ * about the same level (same_level), preferring the VM whose name matches the guest host name; a
+ * volume over several disks gets none (its member disks are mapped). */
 static void auto_map(struct analysis *a)
 {
 	for (size_t i = 0; i < a->m.nents; i++) {
 		struct entity *g = &a->m.ents[i];
-		if (g->layer != LAYER_GUEST || g->aggregate || g->series[M_G_XFERS] < 0 || !entity_sk(g, M_G_XFERS)->n ||
+		if (g->layer != LAYER_GUEST || g->aggregate || multi_disk_volume(a, g) || g->series[M_G_XFERS] < 0 ||
+		    !entity_sk(g, M_G_XFERS)->n ||
 		    qs_mean(entity_sk(g, M_G_XFERS)) < rule_value(&a->rules, R_ACTIVE_IOPS))
 			continue;
 		bool mapped = false;
