@@ -51,8 +51,8 @@ static int count_kind(const struct analysis *a, enum kind k, const char *entity)
 #define LAT(inst, s) {inst "\\Avg. Disk sec/Transfer", mc_konst, {s}}
 #define SLOW(inst, s) {inst "\\Avg. Disk sec/Transfer", mc_pulse, {0.002, s, 50, 170}}
 
-/* D: on disk 1 alone; G: striped over disks 2-5; disk 4 at slow4 seconds over rows 50-170. */
-static void striped(struct analysis *a, double slow4)
+/* The same, read with selection f (NULL: none). */
+static void striped_in(struct analysis *a, double slow4, struct ent_filter *f)
 {
 	const struct mcol g[] = {
 		XFER("LogicalDisk(D:)", 100),    LAT("LogicalDisk(D:)", 0.002),
@@ -63,7 +63,14 @@ static void striped(struct analysis *a, double slow4)
 		XFER("PhysicalDisk(4 G:)", 100), SLOW("PhysicalDisk(4 G:)", slow4),
 		XFER("PhysicalDisk(5 G:)", 100), LAT("PhysicalDisk(5 G:)", 0.002),
 	};
+	a->m.filter = f;
 	run_guest(a, g, (int)(sizeof g / sizeof g[0]));
+}
+
+/* D: on disk 1 alone; G: striped over disks 2-5; disk 4 at slow4 seconds over rows 50-170. */
+static void striped(struct analysis *a, double slow4)
+{
+	striped_in(a, slow4, NULL);
 }
 
 /* Members stay separate, each tied to G: by the instance names (a fact); the one-disk volume D:
@@ -210,6 +217,28 @@ START_TEST(volume_queue_against_the_sum)
 }
 END_TEST
 
+/* --disk G: keeps G:'s member disks (they are read, the volume tied to them, the slow one named);
+ * D: is left out. */
+START_TEST(disk_filter_keeps_the_members)
+{
+	struct ent_filter f;
+	ef_init(&f);
+	struct tdiag td;
+	ck_assert_int_eq(ef_add(&f, EF_DISK, "^G:$", tdiag_init(&td, "--disk")), 0);
+	struct analysis a;
+	analysis_init(&a);
+	striped_in(&a, 0.038, &f);
+	ck_assert_ptr_null(guest(&a, "D:"));
+	ck_assert_ptr_nonnull(guest(&a, "Disk 4"));
+	const struct iop_volume *x = iopath_volume_of(&a.iop, guest(&a, "G:"), NULL);
+	ck_assert(x && x->nmem == 4);
+	ck_assert_int_eq(count_kind(&a, K_LAT_VOL_MEMBER, "G:"), 1);
+	analysis_free(&a);
+	ef_free(&f);
+	tdiag_free(&td);
+}
+END_TEST
+
 void volume_tcases(Suite *s)
 {
 	TCase *t = tcase_create("volume");
@@ -218,5 +247,6 @@ void volume_tcases(Suite *s)
 	tcase_add_test(t, every_member_slow_is_not_one_member);
 	tcase_add_test(t, spaces_members_are_a_guess);
 	tcase_add_test(t, volume_queue_against_the_sum);
+	tcase_add_test(t, disk_filter_keeps_the_members);
 	suite_add_tcase(s, t);
 }

@@ -980,14 +980,26 @@ static const struct disk_letter *member_disk(const struct mread *x, const char *
 }
 
 /* A column naming a Windows disk number: noted for wmic's "Disk #N"; a member disk of a volume
- * over several disks is its own entity "Disk N". */
+ * over several disks is its own entity "Disk N", its parent the volume. */
 static void note_disk(struct mread *x, const char *host, struct counter_class *cl)
 {
 	if (cl->disk_no < 0)
 		return;
 	note_disk_no(x->m, host, cl);
-	if (cl->layer == LAYER_GUEST && member_disk(x, host, cl->disk_no))
+	const struct disk_letter *d = cl->layer == LAYER_GUEST ? member_disk(x, host, cl->disk_no) : NULL;
+	if (d) {
 		snprintf(cl->entity, sizeof cl->entity, "Disk %d", cl->disk_no);
+		snprintf(cl->parent, sizeof cl->parent, "%s", d->drive);
+	}
+}
+
+/* The selection (--host/--vm/--disk) keeps the entity of class cl: by its name, or, for a member
+ * disk of a volume over several disks, by its volume's (--disk G: keeps G:'s members). */
+static bool fsel_keep_class(struct fsel *fs, const struct counter_class *cl, const char *host)
+{
+	if (fsel_keep(fs, cl->layer, cl->entity, host))
+		return true;
+	return cl->layer == LAYER_GUEST && cl->parent[0] && fsel_keep(fs, cl->layer, cl->parent, host);
 }
 
 /* After the header: each member disk's entity names its volume. */
@@ -1119,7 +1131,7 @@ static void read_header(struct mread *x)
 				want[i] = true;
 				continue;
 			}
-			if (!fsel_keep(&fs, l, cl.entity, col->path.host))
+			if (!fsel_keep_class(&fs, &cl, col->path.host))
 				continue;
 			size_t e = entity_get(m, ci, l, cl.entity, col->path.host);
 			if (e == SIZE_MAX) {
