@@ -76,7 +76,8 @@ bool perfmon_in_list(const char *const *l, const char *s)
 	return false;
 }
 
-/* PhysicalDisk "1 D: E:": disk number 1, first drive D: (for wmic's "Disk #1"). */
+/* PhysicalDisk "1 D: E:": disk number 1, first drive D: (for wmic's "Disk #1"), letters "DE" (a
+ * volume over several disks carries its letter on each: "2 E: G:", "3 G:"). */
 static void disk_number(const struct pdh_path *p, struct counter_class *c)
 {
 	char *end;
@@ -91,6 +92,14 @@ static void disk_number(const struct pdh_path *p, struct counter_class *c)
 	c->disk_drive[0] = (char)toupper((unsigned char)d[0]);
 	c->disk_drive[1] = ':';
 	c->disk_drive[2] = '\0';
+	size_t nl = 0;
+	for (const char *t = d; *t && nl + 1 < sizeof c->disk_letters; t += strspn(t, " ")) {
+		size_t tl = strcspn(t, " ");
+		if (tl == 2 && t[1] == ':' && isalpha((unsigned char)t[0]))
+			c->disk_letters[nl++] = (char)toupper((unsigned char)t[0]);
+		t += tl;
+	}
+	c->disk_letters[nl] = '\0';
 }
 
 /* The guest disk a PhysicalDisk instance names: its first drive letter ("1 D: E:" → "D:", merged

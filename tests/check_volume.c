@@ -217,6 +217,28 @@ START_TEST(volume_queue_against_the_sum)
 }
 END_TEST
 
+/* A disk holding a volume of its own and part of a spanned one ("2 E: G:", "3 G:"): both disks are
+ * members of G: (the letter they share), E: stays the LogicalDisk's alone. */
+START_TEST(member_with_another_volume)
+{
+	const struct mcol g[] = {
+		XFER("LogicalDisk(E:)", 20),       LAT("LogicalDisk(E:)", 0.002),
+		XFER("LogicalDisk(G:)", 200),      LAT("LogicalDisk(G:)", 0.002),
+		XFER("PhysicalDisk(2 E: G:)", 120), LAT("PhysicalDisk(2 E: G:)", 0.002),
+		XFER("PhysicalDisk(3 G:)", 100),   LAT("PhysicalDisk(3 G:)", 0.002),
+	};
+	struct analysis a;
+	analysis_init(&a);
+	run_guest(&a, g, (int)(sizeof g / sizeof g[0]));
+	ck_assert_str_eq(guest(&a, "Disk 2")->volume, "G:");
+	ck_assert_str_eq(guest(&a, "Disk 3")->volume, "G:");
+	const struct iop_volume *x = iopath_volume_of(&a.iop, guest(&a, "G:"), NULL);
+	ck_assert(x && x->nmem == 2);
+	ck_assert_ptr_null(iopath_volume_of(&a.iop, guest(&a, "E:"), NULL));
+	analysis_free(&a);
+}
+END_TEST
+
 /* --disk G: keeps G:'s member disks (they are read, the volume tied to them, the slow one named);
  * D: is left out. */
 START_TEST(disk_filter_keeps_the_members)
@@ -248,5 +270,6 @@ void volume_tcases(Suite *s)
 	tcase_add_test(t, spaces_members_are_a_guess);
 	tcase_add_test(t, volume_queue_against_the_sum);
 	tcase_add_test(t, disk_filter_keeps_the_members);
+	tcase_add_test(t, member_with_another_volume);
 	suite_add_tcase(s, t);
 }

@@ -927,17 +927,19 @@ static void dup_columns(struct mread *x, bool *skip)
  * volume that spans several disks (a dynamic spanned or striped volume) is listed with each of
  * them: "2 G:", "3 G:", "4 G:", "5 G:" [ms: AskCore 2012, "Windows Performance Monitor Disk
  * Counters Explained"; Windows 2000 Resource Kit, "Working with Disk Counters"]. A disk whose
- * first drive letter no other disk of its host carries is that volume's one disk and keeps its
- * name (the letter: LogicalDisk wins, doc/domain.md §8); disks that share one are each their own
- * entity "Disk N", members of the volume (entity.volume), so a slow member is not averaged away. */
+ * letters no other disk of its host carries holds its volumes alone and keeps its name (its first
+ * letter: LogicalDisk wins, doc/domain.md §8); a disk that shares a letter with another is its own
+ * entity "Disk N", a member of that letter's volume (entity.volume), so a slow member is not
+ * averaged away. */
 struct disk_letter {
 	const char *host;        /* borrowed from the reader's columns */
 	int disk;
-	char drive[4];
-	bool shared;             /* another disk number of the host carries the same first letter */
+	char letters[28];        /* counter_class.disk_letters */
+	char vol[4];             /* the volume over several disks it is a member of ("G:"), "" none */
 };
 
-/* Before the header is read: a guest capture's disk numbers and their first letters. */
+/* Before the header is read: a guest capture's disk numbers, their letters, and the letters two
+ * disks of a host share. */
 static void read_members(struct mread *x)
 {
 	if (x->rc || !x->r || x->ops->role != ROLE_GUEST)
@@ -949,24 +951,21 @@ static void read_members(struct mread *x)
 			continue;
 		const char *h = col->path.host ? col->path.host : "";
 		bool seen = false;
-		for (size_t k = 0; k < x->ndl && !seen; k++) {
-			struct disk_letter *d = &x->dl[k];
-			if (strcmp(d->host, h) != 0 || strcmp(d->drive, cl.disk_drive) != 0)
-				continue;
-			seen = d->disk == cl.disk_no;
-			if (!seen)
-				d->shared = true;
-		}
+		for (size_t k = 0; k < x->ndl && !seen; k++)
+			seen = x->dl[k].disk == cl.disk_no && strcmp(x->dl[k].host, h) == 0;
 		if (seen)
 			continue;
-		bool shared = false;
-		for (size_t k = 0; k < x->ndl; k++)
-			shared |= x->dl[k].shared && strcmp(x->dl[k].host, h) == 0 &&
-				  strcmp(x->dl[k].drive, cl.disk_drive) == 0;
 		x->dl = xrealloc(x->dl, (x->ndl + 1) * sizeof *x->dl);
-		x->dl[x->ndl] = (struct disk_letter){.host = h, .disk = cl.disk_no, .shared = shared};
-		snprintf(x->dl[x->ndl].drive, sizeof x->dl[x->ndl].drive, "%s", cl.disk_drive);
+		x->dl[x->ndl] = (struct disk_letter){.host = h, .disk = cl.disk_no};
+		snprintf(x->dl[x->ndl].letters, sizeof x->dl[x->ndl].letters, "%s", cl.disk_letters);
 		x->ndl++;
+	}
+	for (size_t k = 0; k < x->ndl; k++) {
+		struct disk_letter *d = &x->dl[k];
+		for (const char *l = d->letters; *l && !d->vol[0]; l++)
+			for (size_t j = 0; j < x->ndl && !d->vol[0]; j++)
+				if (j != k && strcmp(x->dl[j].host, d->host) == 0 && strchr(x->dl[j].letters, *l))
+					snprintf(d->vol, sizeof d->vol, "%c:", *l);
 	}
 }
 
@@ -974,7 +973,7 @@ static const struct disk_letter *member_disk(const struct mread *x, const char *
 {
 	const char *h = host ? host : "";
 	for (size_t k = 0; k < x->ndl; k++)
-		if (x->dl[k].disk == disk && x->dl[k].shared && strcmp(x->dl[k].host, h) == 0)
+		if (x->dl[k].disk == disk && x->dl[k].vol[0] && strcmp(x->dl[k].host, h) == 0)
 			return &x->dl[k];
 	return NULL;
 }
@@ -989,7 +988,7 @@ static void note_disk(struct mread *x, const char *host, struct counter_class *c
 	const struct disk_letter *d = cl->layer == LAYER_GUEST ? member_disk(x, host, cl->disk_no) : NULL;
 	if (d) {
 		snprintf(cl->entity, sizeof cl->entity, "Disk %d", cl->disk_no);
-		snprintf(cl->parent, sizeof cl->parent, "%s", d->drive);
+		snprintf(cl->parent, sizeof cl->parent, "%s", d->vol);
 	}
 }
 
@@ -1014,7 +1013,7 @@ static void read_volumes(struct mread *x)
 		long n = strtol(e->name + 5, &end, 10);
 		const struct disk_letter *d = *end ? NULL : member_disk(x, e->host, (int)n);
 		if (d)
-			e->volume = arena_strdup(&m->arena, d->drive);
+			e->volume = arena_strdup(&m->arena, d->vol);
 	}
 	free(x->dl);
 	x->dl = NULL;
