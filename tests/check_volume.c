@@ -239,6 +239,49 @@ START_TEST(member_with_another_volume)
 }
 END_TEST
 
+/* Every member slow with a host capture that ties none of them: the volume's own guest-latency
+ * finding says it has no one virtual disk and points at its members, not at a missing --map line. */
+START_TEST(volume_advice_points_at_members)
+{
+	const struct mcol h[] = {
+		{"Virtual Disk(APP02:scsi0:0)\\Commands/sec", mc_konst, {10}},
+		{"Physical Disk SCSI Device(naa.A)\\Commands/sec", mc_konst, {10}},
+	};
+	const struct mcol g[] = {
+		XFER("LogicalDisk(G:)", 200),    {"LogicalDisk(G:)\\Avg. Disk sec/Read", mc_konst, {0.040}},
+		XFER("PhysicalDisk(2 G:)", 100), {"PhysicalDisk(2 G:)\\Avg. Disk sec/Read", mc_konst, {0.040}},
+		XFER("PhysicalDisk(3 G:)", 100), {"PhysicalDisk(3 G:)\\Avg. Disk sec/Read", mc_konst, {0.040}},
+	};
+	struct buf hb, gb;
+	buf_init(&hb);
+	buf_init(&gb);
+	struct common_opts co;
+	common_opts_init(&co);
+	co.quiet = true;
+	struct analysis a;
+	analysis_init(&a);
+	memcap(&hb, false, "esx01", h, 2, 200, 2);
+	ck_assert_int_eq(model_add_capture_mem(&a.m, "esx.csv", hb.data, hb.len, &co), 0);
+	memcap(&gb, true, "SQL01", g, (int)(sizeof g / sizeof g[0]), 200, 2);
+	ck_assert_int_eq(model_add_capture_mem(&a.m, "pm.csv", gb.data, gb.len, &co), 0);
+	struct analyze_opts o;
+	memset(&o, 0, sizeof o);
+	analysis_run(&a, &o);
+	int n = 0;
+	for (size_t i = 0; i < a.nf; i++)
+		if (a.f[i].kind == K_LAT_GUEST_READ && strcmp(a.f[i].entity, "G:") == 0) {
+			n++;
+			ck_assert_msg(strstr(a.f[i].advice, "G: is a volume over 2 disks (Disk 2, Disk 3") != NULL, "%s",
+				      a.f[i].advice);
+		}
+	ck_assert_int_eq(n, 1);
+	ck_assert_int_eq(count_kind(&a, K_LAT_VOL_MEMBER, NULL), 0);
+	analysis_free(&a);
+	buf_free(&hb);
+	buf_free(&gb);
+}
+END_TEST
+
 /* --disk G: keeps G:'s member disks (they are read, the volume tied to them, the slow one named);
  * D: is left out. */
 START_TEST(disk_filter_keeps_the_members)
@@ -271,5 +314,6 @@ void volume_tcases(Suite *s)
 	tcase_add_test(t, volume_queue_against_the_sum);
 	tcase_add_test(t, disk_filter_keeps_the_members);
 	tcase_add_test(t, member_with_another_volume);
+	tcase_add_test(t, volume_advice_points_at_members);
 	suite_add_tcase(s, t);
 }
