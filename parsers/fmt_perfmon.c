@@ -76,7 +76,8 @@ bool perfmon_in_list(const char *const *l, const char *s)
 	return false;
 }
 
-/* PhysicalDisk "1 D: E:": disk number 1, first drive D: (for wmic's "Disk #1"). */
+/* PhysicalDisk "1 D: E:": disk number 1, first drive D: (for wmic's "Disk #1"), letters "DE" (a
+ * volume over several disks carries its letter on each: "2 E: G:", "3 G:"). */
 static void disk_number(const struct pdh_path *p, struct counter_class *c)
 {
 	char *end;
@@ -91,6 +92,14 @@ static void disk_number(const struct pdh_path *p, struct counter_class *c)
 	c->disk_drive[0] = (char)toupper((unsigned char)d[0]);
 	c->disk_drive[1] = ':';
 	c->disk_drive[2] = '\0';
+	size_t nl = 0;
+	for (const char *t = d; *t && nl + 1 < sizeof c->disk_letters; t += strspn(t, " ")) {
+		size_t tl = strcspn(t, " ");
+		if (tl == 2 && t[1] == ':' && isalpha((unsigned char)t[0]))
+			c->disk_letters[nl++] = (char)toupper((unsigned char)t[0]);
+		t += tl;
+	}
+	c->disk_letters[nl] = '\0';
 }
 
 /* The guest disk a PhysicalDisk instance names: its first drive letter ("1 D: E:" → "D:", merged
@@ -303,7 +312,9 @@ static bool host_in(const char *const *l, size_t n, const char *h)
  * - A PhysicalDisk instance with no letter cannot be told apart from the mount points or
  *   letterless volumes on it: when the same host's LogicalDisk columns count a volume that is not
  *   a drive letter (E:\SQLDATA, HarddiskVolume5, \\?\Volume{GUID}), the letterless disk is (or
- *   may be) one of those volumes counted again under a number, and its columns are skipped.
+ *   may be) one of those volumes counted again under a number, and its columns are skipped (a
+ *   LogicalDisk volume: the machine's memory and SQL Server's counters, which the classifier also
+ *   keeps, name no volume).
  * - With no such LogicalDisk volume (only letters, or no LogicalDisk at all) it is the only view
  *   of that disk and stays, named "Disk 2".
  * The disk-number → drive table for wmic's "Disk #N" comes from lettered instances only, so
@@ -315,7 +326,7 @@ static void perfmon_prepare(const struct reader *r, bool *skip)
 	struct counter_class c;
 	for (size_t i = 0; i < n; i++) {
 		const struct pdh_path *p = &reader_column(r, i)->path;
-		if (perfmon_classify(p, &c) < 0 || c.pass != 0 || c.aggregate ||
+		if (perfmon_classify(p, &c) < 0 || c.pass != 0 || c.aggregate || c.layer != LAYER_GUEST ||
 		    guest_disk_form(c.entity, strlen(c.entity)) == GD_DRIVE)
 			continue;
 		const char *h = p->host ? p->host : "";

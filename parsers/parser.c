@@ -121,6 +121,7 @@ void class_init(struct counter_class *c)
 	c->nfs = false;
 	c->disk_no = -1;
 	c->disk_drive[0] = '\0';
+	c->disk_letters[0] = '\0';
 	c->combine = COMBINE_FIRST;
 	/* every field of struct counter_class must be set here: check_pdh's class_init test compares
 	 * with a memset-cleared class */

@@ -115,6 +115,7 @@ struct counter_class {
 	                          * the VMs see (Average Guest MilliSec) and rates */
 	int disk_no;             /* a Windows disk number this column names ("1 D:"), -1 when none */
 	char disk_drive[4];      /* and its first drive letter ("D:") */
+	char disk_letters[28];   /* every drive letter it names, upper case without colons ("1 D: E:" -> "DE") */
 	unsigned char combine;   /* several columns give this (entity, metric), all to be combined:
 	                          * COMBINE_FIRST (the first wins, the others are duplicates),
 	                          * COMBINE_SUM, COMBINE_MEAN (of the values a row has): a Hyper-V VM's

@@ -621,6 +621,17 @@ static void iopath_sec(const struct analysis *a, struct doc *d)
 		}
 	if (more)
 		doc_item(d, DS_IOPATH, "(%zu more virtual disk%s: see --json, io_path)", more, more == 1 ? "" : "s");
+	for (size_t i = 0; i < g->nvol; i++) {
+		const struct iop_volume *x = &g->vol[i];
+		struct buf l;
+		buf_init(&l);
+		for (size_t k = 0; k < x->nmem; k++)
+			buf_printf(&l, "%s%s", k ? ", " : "", x->mem[k]->name);
+		doc_item(d, DS_IOPATH, "volume %s%s%s over %s   [%s: %s]", x->vol->host ? x->vol->host : "",
+			 x->vol->host ? " " : "", x->vol->name, l.data ? l.data : "",
+			 x->link.how == LINK_ID ? "fact" : "guess", x->link.why);
+		buf_free(&l);
+	}
 	doc_wrap(d, DS_IOPATH);
 	doc_stacks(a, d);
 }

@@ -139,6 +139,30 @@ static void link_json_as(const char *key, const struct io_link *l, struct json *
 
 static void link_json(const struct io_link *l, struct json *j) { link_json_as("link", l, j); }
 
+/* The guest volumes over several disks (only when the captures have one): each volume, its member
+ * disks and how they are known. */
+static void volumes_json(const struct iopath *g, struct json *j)
+{
+	json_key(j, "volumes");
+	json_arr_begin(j);
+	for (size_t i = 0; i < g->nvol; i++) {
+		const struct iop_volume *x = &g->vol[i];
+		json_obj_begin(j);
+		json_key(j, "name");
+		json_str(j, x->vol->name);
+		json_key(j, "host");
+		json_str(j, x->vol->host);
+		json_key(j, "members");
+		json_arr_begin(j);
+		for (size_t k = 0; k < x->nmem; k++)
+			json_str(j, x->mem[k]->name);
+		json_arr_end(j);
+		link_json(&x->link, j);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
 /* The IO path graph: each virtual disk's backing and each path's device, with how it is known. */
 static void iopath_json(const struct analysis *a, struct json *j)
 {
@@ -219,6 +243,8 @@ static void iopath_json(const struct analysis *a, struct json *j)
 		json_obj_end(j);
 	}
 	json_arr_end(j);
+	if (g->nvol)
+		volumes_json(g, j);
 	json_obj_end(j);
 }
 

@@ -10,6 +10,7 @@
 #include "suites.h"
 
 void beyond_tcases(Suite *s); /* check_beyond.c */
+void volume_tcases(Suite *s); /* check_volume.c */
 
 /* Reads the host capture (and the guest's when g is not NULL) and runs the analysis, with filter
  * f (NULL: none). */
@@ -783,5 +784,6 @@ Suite *iopath_suite(void)
 	tcase_add_test(t, advice_agrees_with_the_virtual_disk);
 	suite_add_tcase(s, t);
 	beyond_tcases(s); /* check_beyond.c (issue 36) */
+	volume_tcases(s); /* check_volume.c (issue 36) */
 	return s;
 }

@@ -86,6 +86,9 @@ static const struct {
 	{"coarse-300", "", false},
 	{"vnvme", "", true},
 	{"reservation-storm", "", true},
+	{"striped-slow-member", "", true},
+	{"spaces-slow-member", "", true},
+	{"striped-healthy", "", true},
 };
 #define NSCEN (int)(sizeof scenarios / sizeof scenarios[0])
 static const char *const seeds[] = {"1", "2", "3"};

@@ -566,6 +566,16 @@ static void act_reservation(const struct act_ctx *x, struct action *ac)
 	ac->effect = xprintf("The LUN's IO no longer stalls while another host holds it for VMFS metadata.");
 }
 
+static void act_vol_member(const struct act_ctx *x, struct action *ac)
+{
+	ac->what = xprintf("Check the one slow member disk of volume %s (its virtual disk, and that disk's "
+			   "datastore or LUN): the volume's other disks answer fast, so neither the volume's layout, "
+			   "the guest nor its controller queue is the cause.",
+			   x->ent);
+	ac->effect = xprintf("The volume answers at its healthy members' latency: every IO striped onto the slow disk "
+			     "stops waiting for it.");
+}
+
 static void act_path_restore(const struct act_ctx *x, struct action *ac)
 {
 	const char *ent = x->ent;
@@ -647,6 +657,7 @@ static const struct act_op act_ops[ACT_COUNT] = {
 	[ACT_PATH_GROUP] = {.build = act_path_group},
 	[ACT_BANDWIDTH] = {.build = act_bandwidth},
 	[ACT_RESERVATION] = {.build = act_reservation},
+	[ACT_VOL_MEMBER] = {.build = act_vol_member},
 };
 
 /* The step of key k led by finding f: its words (act_ops) and the finding it is because of. */

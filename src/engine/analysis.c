@@ -344,13 +344,23 @@ static bool same_level(const struct analysis *a, const struct entity *g, const s
 	return isnan(gl) || isnan(vl) || (gl >= 0.7 * vl && vl >= 0.7 * gl);
 }
 
+
+/* Whether guest disk g is a volume over several disks (iopath.h): no one virtual disk is its. */
+static bool multi_disk_volume(const struct analysis *a, const struct entity *g)
+{
+	bool member = true;
+	return iopath_volume_of(&a->iop, g, &member) && !member;
+}
+
 /* Guest disks without a --map entry get the virtual disk whose IOPS correlate best (r >= 0.7) at
- * about the same level (same_level), preferring the VM whose name matches the guest host name. */
+ * about the same level (same_level), preferring the VM whose name matches the guest host name; a
+ * volume over several disks gets none (its member disks are mapped). */
 static void auto_map(struct analysis *a)
 {
 	for (size_t i = 0; i < a->m.nents; i++) {
 		struct entity *g = &a->m.ents[i];
-		if (g->layer != LAYER_GUEST || g->aggregate || g->series[M_G_XFERS] < 0 || !entity_sk(g, M_G_XFERS)->n ||
+		if (g->layer != LAYER_GUEST || g->aggregate || multi_disk_volume(a, g) || g->series[M_G_XFERS] < 0 ||
+		    !entity_sk(g, M_G_XFERS)->n ||
 		    qs_mean(entity_sk(g, M_G_XFERS)) < rule_value(&a->rules, R_ACTIVE_IOPS))
 			continue;
 		bool mapped = false;
@@ -1117,6 +1127,24 @@ static const char *host_view_advice(struct analysis *a, const struct finding *f,
 
 /* Advice that depends on other findings: a queue that AQD, SIOC or DSNRO cuts must not be "fixed"
  * by raising the device queue depth. */
+
+/* The advice of a finding on volume g over several disks whose own virtual disk no map can name:
+ * its member disks are where the host's view is. */
+static const char *volume_advice(struct analysis *a, const struct entity *g)
+{
+	const struct iop_volume *x = iopath_volume_of(&a->iop, g, NULL);
+	struct buf l;
+	buf_init(&l);
+	for (size_t k = 0; k < x->nmem; k++)
+		buf_printf(&l, "%s%s", k ? ", " : "", x->mem[k]->name);
+	const char *s = afmt(a, "%s is a volume over %zu disks (%s; %s): it has no one virtual disk. Read the "
+				"findings of its member disks, each tied to its own virtual disk and LUN (or --map "
+				"each 'GUEST\\Disk N = VM:scsiC:T'); every member slow together points at what they share.",
+			     g->name, x->nmem, l.data ? l.data : "", x->link.why);
+	buf_free(&l);
+	return s;
+}
+
 static void refine_advice(struct analysis *a)
 {
 	bool have_host = false;
@@ -1125,7 +1153,7 @@ static void refine_advice(struct analysis *a)
 	struct topo_in ti = analysis_topo(a);
 	for (size_t i = 0; i < a->nf; i++) {
 		struct finding *f = &a->f[i];
-		if (kinds[f->kind].place != VP_GUEST_LATENCY)
+		if (kinds[f->kind].place != VP_GUEST_LATENCY || f->kind == K_LAT_VOL_MEMBER)
 			continue;
 		const struct finding *cause = NULL, *below = NULL;
 		/* below: a host finding on this disk's own stack (its virtual disk, LUN or adapter), never
@@ -1167,6 +1195,8 @@ static void refine_advice(struct analysis *a)
 		else if (below)
 			f->advice = afmt(a, "At the same time the host shows %s on %s: follow that finding's advice; "
 					    "the guest latency is its symptom.", kinds[below->kind].name, below->entity);
+		else if (have_host && !st.vdisk && f->ent >= 0 && multi_disk_volume(a, &a->m.ents[f->ent]))
+			f->advice = volume_advice(a, &a->m.ents[f->ent]);
 		else if (have_host && !st.vdisk)
 			f->advice = afmt(a, "No virtual disk of the host captures is tied to this guest disk (no --map line, "
 					    "and no virtual disk's IOPS correlate with it): the host's findings cannot be read "

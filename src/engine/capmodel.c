@@ -778,6 +778,9 @@ struct mread {
 	double *cur;
 	int *ncomb;
 	struct interval_hist ih;
+	/* a guest capture's Windows disk numbers and the first drive letter each carries (read_members) */
+	struct disk_letter *dl;
+	size_t ndl;
 };
 
 /* The capture the file goes into (a new one or the one it continues), its format and its clock. */
@@ -919,6 +922,104 @@ static void dup_columns(struct mread *x, bool *skip)
 	free(h);
 }
 
+/* ---- volumes over several disks ----
+ * A Windows disk is named by its number and the drive letters of the volumes on it ("1 D: E:"); a
+ * volume that spans several disks (a dynamic spanned or striped volume) is listed with each of
+ * them: "2 G:", "3 G:", "4 G:", "5 G:" [ms: AskCore 2012, "Windows Performance Monitor Disk
+ * Counters Explained"; Windows 2000 Resource Kit, "Working with Disk Counters"]. A disk whose
+ * letters no other disk of its host carries holds its volumes alone and keeps its name (its first
+ * letter: LogicalDisk wins, doc/domain.md §8); a disk that shares a letter with another is its own
+ * entity "Disk N", a member of that letter's volume (entity.volume), so a slow member is not
+ * averaged away. */
+struct disk_letter {
+	const char *host;        /* borrowed from the reader's columns */
+	int disk;
+	char letters[28];        /* counter_class.disk_letters */
+	char vol[4];             /* the volume over several disks it is a member of ("G:"), "" none */
+};
+
+/* Before the header is read: a guest capture's disk numbers, their letters, and the letters two
+ * disks of a host share. */
+static void read_members(struct mread *x)
+{
+	if (x->rc || !x->r || x->ops->role != ROLE_GUEST)
+		return;
+	struct counter_class cl;
+	for (size_t i = 0; i < x->n; i++) {
+		const struct pdh_column *col = reader_column(x->r, i);
+		if (x->ops->classify(&col->path, &cl) < 0 || cl.disk_no < 0 || cl.layer != LAYER_GUEST)
+			continue;
+		const char *h = col->path.host ? col->path.host : "";
+		bool seen = false;
+		for (size_t k = 0; k < x->ndl && !seen; k++)
+			seen = x->dl[k].disk == cl.disk_no && strcmp(x->dl[k].host, h) == 0;
+		if (seen)
+			continue;
+		x->dl = xrealloc(x->dl, (x->ndl + 1) * sizeof *x->dl);
+		x->dl[x->ndl] = (struct disk_letter){.host = h, .disk = cl.disk_no};
+		snprintf(x->dl[x->ndl].letters, sizeof x->dl[x->ndl].letters, "%s", cl.disk_letters);
+		x->ndl++;
+	}
+	for (size_t k = 0; k < x->ndl; k++) {
+		struct disk_letter *d = &x->dl[k];
+		for (const char *l = d->letters; *l && !d->vol[0]; l++)
+			for (size_t j = 0; j < x->ndl && !d->vol[0]; j++)
+				if (j != k && strcmp(x->dl[j].host, d->host) == 0 && strchr(x->dl[j].letters, *l))
+					snprintf(d->vol, sizeof d->vol, "%c:", *l);
+	}
+}
+
+static const struct disk_letter *member_disk(const struct mread *x, const char *host, int disk)
+{
+	const char *h = host ? host : "";
+	for (size_t k = 0; k < x->ndl; k++)
+		if (x->dl[k].disk == disk && x->dl[k].vol[0] && strcmp(x->dl[k].host, h) == 0)
+			return &x->dl[k];
+	return NULL;
+}
+
+/* A column naming a Windows disk number: noted for wmic's "Disk #N"; a member disk of a volume
+ * over several disks is its own entity "Disk N", its parent the volume. */
+static void note_disk(struct mread *x, const char *host, struct counter_class *cl)
+{
+	if (cl->disk_no < 0)
+		return;
+	note_disk_no(x->m, host, cl);
+	const struct disk_letter *d = cl->layer == LAYER_GUEST ? member_disk(x, host, cl->disk_no) : NULL;
+	if (d) {
+		snprintf(cl->entity, sizeof cl->entity, "Disk %d", cl->disk_no);
+		snprintf(cl->parent, sizeof cl->parent, "%s", d->vol);
+	}
+}
+
+/* The selection (--host/--vm/--disk) keeps the entity of class cl: by its name, or, for a member
+ * disk of a volume over several disks, by its volume's (--disk G: keeps G:'s members). */
+static bool fsel_keep_class(struct fsel *fs, const struct counter_class *cl, const char *host)
+{
+	if (fsel_keep(fs, cl->layer, cl->entity, host))
+		return true;
+	return cl->layer == LAYER_GUEST && cl->parent[0] && fsel_keep(fs, cl->layer, cl->parent, host);
+}
+
+/* After the header: each member disk's entity names its volume. */
+static void read_volumes(struct mread *x)
+{
+	struct model *m = x->m;
+	for (size_t i = 0; x->ndl && !x->rc && i < m->nents; i++) {
+		struct entity *e = &m->ents[i];
+		if (e->capture != x->ci || e->layer != LAYER_GUEST || e->volume || strncmp(e->name, "Disk ", 5) != 0)
+			continue;
+		char *end;
+		long n = strtol(e->name + 5, &end, 10);
+		const struct disk_letter *d = *end ? NULL : member_disk(x, e->host, (int)n);
+		if (d)
+			e->volume = arena_strdup(&m->arena, d->vol);
+	}
+	free(x->dl);
+	x->dl = NULL;
+	x->ndl = 0;
+}
+
 /* The header: each column to the entity and series it feeds, in the format's pass order. */
 static void read_header(struct mread *x)
 {
@@ -979,8 +1080,7 @@ static void read_header(struct mread *x)
 			int metric = ops->classify(&col->path, &cl);
 			if (cl.pass != pass % npass || (cl.layer == LAYER_PATH) != (pass >= npass))
 				continue;
-			if (cl.disk_no >= 0)
-				note_disk_no(m, col->path.host, &cl);
+			note_disk(x, col->path.host, &cl);
 			if (metric < 0 || (cl.aggregate && host_listed(per_instance, nper, col->path.host)))
 				continue;
 			enum layer l = cl.layer;
@@ -1030,7 +1130,7 @@ static void read_header(struct mread *x)
 				want[i] = true;
 				continue;
 			}
-			if (!fsel_keep(&fs, l, cl.entity, col->path.host))
+			if (!fsel_keep_class(&fs, &cl, col->path.host))
 				continue;
 			size_t e = entity_get(m, ci, l, cl.entity, col->path.host);
 			if (e == SIZE_MAX) {
@@ -1453,7 +1553,9 @@ static int model_read(struct model *m, const char *path, struct input *in, const
 {
 	struct mread x = {.m = m, .path = path, .in = in, .co = co};
 	read_open(&x);
+	read_members(&x);
 	read_header(&x);
+	read_volumes(&x);
 	read_vm_hint(&x);
 	read_derived(&x);
 	read_rows(&x);

@@ -32,6 +32,9 @@ struct entity {
 	const char *device;      /* world entities: their device; path entities: the device their name
 	                          * gives ("<device>-vmhba2:C0:T1:L3"), NULL when it names none */
 	long wid;                /* world entities: the world id (Per-Device-Per-World(DEVICE-WID)) */
+	const char *volume;      /* guest disks: the volume over several disks this disk is a member of, as the
+	                          * capture names it (perfmon PhysicalDisk "2 G:" .. "5 G:": each "Disk N" of
+	                          * volume "G:"), NULL when none is named */
 	bool aggregate;          /* perfmon _Total: the whole guest, kept when no disk of its own is there */
 	bool nfs;                /* a device that is an NFS datastore: latency is GAVG only, no queue */
 	signed char disk_match;  /* --disk on a host capture's virtual disk or device: the pattern names

@@ -66,5 +66,7 @@ const struct detector detectors[] = {
 	 .run = det_path_group},
 	{.kind = K_BW_CEILING, .title = "an adapter at its bandwidth ceiling", .run = det_bandwidth},
 	{.kind = K_RSV_CONFLICT, .title = "SCSI reservation contention on a LUN", .run = det_reservations},
+	{.kind = K_LAT_VOL_MEMBER, .title = "a guest volume over several disks slow because one member disk is",
+	 .run = det_volume_member},
 	{.title = NULL},
 };

@@ -541,10 +541,59 @@ static void vscsi_cap_finding(struct analysis *a, const struct entity *e, const 
 	f->advice = vscsi_advice(a, x->ctrl);
 }
 
+/* A volume over several disks (iopath.h): its queue is the sum of its members' queues, each disk
+ * with its own per-disk limit. With the members' own queues in the capture each member is judged
+ * by the rule on its own (true: nothing to do on the volume); else the volume is judged against the
+ * sum of its members' limits: pinned there, every member is at its limit. */
+static bool vscsi_volume(struct analysis *a, const struct entity *e, const struct swin *w)
+{
+	bool member = false;
+	const struct iop_volume *x = iopath_volume_of(&a->iop, e, &member);
+	if (!x || member)
+		return false;
+	double sum = 0;
+	bool queued = false;
+	struct buf lim;
+	buf_init(&lim);
+	for (size_t i = 0; i < x->nmem; i++) {
+		const struct entity *m = x->mem[i];
+		queued |= has(m, M_G_CDQL);
+		const struct diskmap_entry *me = NULL;
+		const struct entity *v = analysis_clock_untrusted(a, m->capture) ? NULL : mapped_vdisk(a, m, &me);
+		const char *why;
+		double L = vctrl_limit(a, m, controller_seen(a, m, v, &why));
+		sum += L;
+		buf_printf(&lim, "%s%.0f", i ? " + " : "", L);
+	}
+	const struct capture *c = cap_of(a, e);
+	size_t k0 = bucket_of(c, w->start), k1 = bucket_of(c, w->end);
+	struct win wj = {k0, k1 >= k0 ? k1 : k0, 0};
+	if (!queued && pinned_share(c, e, &wj, sum) >= RVE(e, R_VSCSI_PINNED_SHARE)) {
+		const struct ev_spec ev[] = {
+			{M_G_CDQL, sum - 1}, {M_G_LAT_R, NAN}, {M_G_LAT_W, NAN}, {M_G_XFERS, NAN}, EV_END};
+		struct finding *f = window_finding(a, K_Q_GUEST_VSCSI_CAP, SEV_WARNING, LAYER_VSCSI, e, &wj, ev);
+		f->heuristic = true;
+		f->ctrl = VC_UNKNOWN;
+		f->summary = afmt(a, "volume queue pinned at %.0f, the sum of its %zu disks' per-disk limits (%s; %s): "
+				     "every member disk is at its vSCSI limit (the members' own queues are not in the "
+				     "capture)", sum, x->nmem, lim.data ? lim.data : "", x->link.why);
+		f->rule = afmt(a, "a volume over several disks: Current Disk Queue Length within 1 of the sum of its "
+				  "members' per-disk limits in >= %g%% of the samples",
+			       100 * RVE(e, R_VSCSI_PINNED_SHARE));
+		f->source = "[seed] LSI Logic SAS per disk 32; [vmw KB 2053145] PVSCSI 64/254; [derived] a volume's "
+			    "queue is the sum of its disks' queues";
+		f->advice = vscsi_advice(a, VC_UNKNOWN);
+	}
+	buf_free(&lim);
+	return true;
+}
+
 void guest_vscsi_window(struct analysis *a, const struct swin *w)
 {
 	const struct entity *e = &a->m.ents[w->ent];
 	const struct capture *c = cap_of(a, e);
+	if (vscsi_volume(a, e, w))
+		return; /* a volume over several disks: judged against the sum of its members' limits */
 	const struct diskmap_entry *me = NULL;
 	/* a guest clock that cannot be aligned: judged without the host's view */
 	const struct entity *v = analysis_clock_untrusted(a, e->capture) ? NULL : mapped_vdisk(a, e, &me);

@@ -215,6 +215,8 @@ void det_path_group(struct analysis *a);
 void det_bandwidth(struct analysis *a);
 /* detect_rsv.c */
 void det_reservations(struct analysis *a);
+/* detect_volume.c */
+void det_volume_member(struct analysis *a);
 
 /* detect_cpu.c */
 void det_cpu_contention(struct analysis *a);

@@ -445,6 +445,7 @@ void iopath_build(struct iopath *g, const struct model *m)
 	build_worlds(g, m);
 	build_vdisks(g, m);
 	build_paths(g, m);
+	iopath_volumes(g, m);
 }
 
 void iopath_free(struct iopath *g)
@@ -452,6 +453,7 @@ void iopath_free(struct iopath *g)
 	free(g->w);
 	free(g->vd);
 	free(g->p);
+	free(g->vol);
 	arena_free(&g->arena);
 	memset(g, 0, sizeof *g);
 }

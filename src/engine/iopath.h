@@ -84,7 +84,21 @@ struct iop_path {
 	struct io_link link;     /* how dev is known */
 };
 
+/* A guest volume over several disks and its member disks: a dynamic spanned or striped volume
+ * whose disks the capture lists with its letter (perfmon "2 G:" .. "5 G:": a fact), or a volume
+ * (a Storage Spaces virtual disk, "6 F:") whose letterless disks ("1" .. "4") carry its IO by their
+ * IOPS (a guess, with the lowest r of its members). doc/io-path.md, "Volumes over several disks". */
+#define IOP_MAX_MEMBERS 32
+struct iop_volume {
+	const struct entity *vol;
+	const struct entity *mem[IOP_MAX_MEMBERS];
+	size_t nmem;
+	struct io_link link;
+};
+
 struct iopath {
+	struct iop_volume *vol;
+	size_t nvol;
 	struct iop_world *w;
 	size_t nw;
 	struct iop_vdisk *vd;
@@ -94,6 +108,11 @@ struct iopath {
 	struct arena arena;
 };
 
+/* Internal (iopath_vol.c): the guest volumes over several disks of m. */
+void iopath_volumes(struct iopath *g, const struct model *m);
+/* The volume record of guest volume e, or of the volume guest disk e is a member of (member: NULL or
+ * set to whether e is a member); NULL when e is neither (g NULL: none). */
+const struct iop_volume *iopath_volume_of(const struct iopath *g, const struct entity *e, bool *member);
 /* Builds g from m (g zeroed or freed before). */
 void iopath_build(struct iopath *g, const struct model *m);
 void iopath_free(struct iopath *g);

@@ -91,6 +91,11 @@ const struct kind_info kinds[K_COUNT] = {
 	[K_RSV_CONFLICT] = {.name = "scsi.reservation_conflict", .title = "SCSI reservation contention on a LUN (VMFS locks)",
 			    .layer = LAYER_DEVICE, .box = BOX_KERNEL, .waits = true, .cause_rank = 0, .place = VP_KERNEL,
 			    .place_order = 4, .action = ACT_RESERVATION},
+	/* volumes over several disks (detect_volume.c) */
+	[K_LAT_VOL_MEMBER] = {.name = "latency.volume_member",
+			      .title = "a guest volume over several disks slow because one member disk is",
+			      .layer = LAYER_GUEST, .box = BOX_GUEST, .waits = false, .cause_rank = 0,
+			      .place = VP_GUEST_LATENCY, .place_order = -1, .action = ACT_VOL_MEMBER},
 };
 
 int kind_find(const char *name)

@@ -205,6 +205,41 @@ static int not_storage(const struct analysis *a, struct buf *b, bool mem, bool c
 	return said;
 }
 
+/* The verdict's words when only guest latency names a place: where the slowest guest disk's time
+ * goes, as far as the captures tell. */
+static void guest_latency_words(struct analysis *a, struct buf *b, bool have_host)
+{
+	const struct finding *f = first_in_place(a, VP_GUEST_LATENCY);
+	struct topo_in ti = analysis_topo(a);
+	struct stack st;
+	topology_stack_of(&ti, f, &st);
+	a->verdict_first = f - a->f;
+	a->verdict_where = have_host && st.vdisk ? VW_BELOW_GUEST : VW_UNTOLD;
+	double davg = NAN;
+	if (f->kind == K_LAT_VOL_MEMBER)
+		buf_printf(b, "on one member disk of %s%s%s, not on the whole volume or in the guest: %s",
+			   f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary);
+	else if (have_host && st.vdisk && below_hba_share(a, f, &st, &davg) >= BELOW_HBA_SHARE) {
+		/* no rule fires below it, yet its LUN's device latency is most of the wait */
+		a->verdict_where = VW_BELOW_HBA;
+		buf_printf(b, "below the HBA, in the array or the fabric: %s%s%s is slow (%s), and its LUN %s "
+			       "answers in %.1f ms (DAVG), %.0f%% of that — under the device rule, but where "
+			       "the time goes", f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary,
+			   st.device->name, davg, 100 * davg / f->ev[0].median);
+	} else if (have_host && !st.vdisk)
+		buf_printf(b, "on the path of %s%s%s, which is slow (%s); no virtual disk of the host captures "
+			       "is tied to it, so whether it waits in the guest's queue to the virtual "
+			       "controller, in the host or in the array cannot be told",
+			   f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary);
+	else if (have_host)
+		buf_printf(b, "somewhere below the guest: %s%s%s is slow (%s), and the host captures given do "
+			       "not show where",
+			   f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary);
+	else
+		buf_printf(b, "on the path of %s%s%s, which is slow (%s); %s", f->host ? f->host : "",
+			   f->host ? " " : "", f->entity, f->summary, alone_words(a, f));
+}
+
 void analysis_verdict(struct analysis *a)
 {
 	struct buf b;
@@ -325,34 +360,8 @@ void analysis_verdict(struct analysis *a)
 				   said ? "; and " : "", f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary);
 			said++;
 		}
-		if (!said) {
-			const struct finding *f = first_in_place(a, VP_GUEST_LATENCY);
-			struct topo_in ti = analysis_topo(a);
-			struct stack st;
-			topology_stack_of(&ti, f, &st);
-			a->verdict_first = f - a->f;
-			a->verdict_where = have_host && st.vdisk ? VW_BELOW_GUEST : VW_UNTOLD;
-			double davg = NAN;
-			if (have_host && st.vdisk && below_hba_share(a, f, &st, &davg) >= BELOW_HBA_SHARE) {
-				/* no rule fires below it, yet its LUN's device latency is most of the wait */
-				a->verdict_where = VW_BELOW_HBA;
-				buf_printf(&b, "below the HBA, in the array or the fabric: %s%s%s is slow (%s), and its LUN %s "
-					       "answers in %.1f ms (DAVG), %.0f%% of that — under the device rule, but where "
-					       "the time goes", f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary,
-					   st.device->name, davg, 100 * davg / f->ev[0].median);
-			} else if (have_host && !st.vdisk)
-				buf_printf(&b, "on the path of %s%s%s, which is slow (%s); no virtual disk of the host captures "
-					       "is tied to it, so whether it waits in the guest's queue to the virtual "
-					       "controller, in the host or in the array cannot be told",
-					   f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary);
-			else if (have_host)
-				buf_printf(&b, "somewhere below the guest: %s%s%s is slow (%s), and the host captures given do "
-					       "not show where",
-					   f->host ? f->host : "", f->host ? " " : "", f->entity, f->summary);
-			else
-				buf_printf(&b, "on the path of %s%s%s, which is slow (%s); %s", f->host ? f->host : "",
-					   f->host ? " " : "", f->entity, f->summary, alone_words(a, f));
-		}
+		if (!said)
+			guest_latency_words(a, &b, have_host);
 		buf_addc(&b, '.');
 		if (guest && !kernel && !array && !throttle && have_host && a->nmap)
 			buf_adds(&b, " The host below is not the bottleneck: fix the guest side first.");

@@ -106,5 +106,8 @@ void sc_build_oltp_470(struct sim_config *c, int part);
 void sc_build_coarse_300(struct sim_config *c, int part);
 void sc_build_vnvme(struct sim_config *c, int part);
 void sc_build_reservation_storm(struct sim_config *c, int part);
+void sc_build_striped_slow_member(struct sim_config *c, int part);
+void sc_build_spaces_slow_member(struct sim_config *c, int part);
+void sc_build_striped_healthy(struct sim_config *c, int part);
 
 #endif

@@ -289,7 +289,12 @@ int sim_write_disks_map(const struct sim_config *c, const char *path)
 		const struct sim_vm *vm = &c->vm[vd->vm];
 		if (!vm->guest[0])
 			continue;
-		int n = snprintf(line, sizeof line, "%s\\%s = %s:%s%d:%d\n", vm->guest, vd->drive, vm->name,
+		char disk[16];
+		/* a member of a volume over several disks is its own disk, named by its number */
+		if (vd->vol[0])
+			snprintf(disk, sizeof disk, "Disk %d", vd->disk_no);
+		int n = snprintf(line, sizeof line, "%s\\%s = %s:%s%d:%d\n", vm->guest, vd->vol[0] ? disk : vd->drive,
+				 vm->name,
 				 sim_ctrl_bus(c->ctrl[vd->ctrl].kind), c->ctrl[vd->ctrl].bus, vd->target);
 		if (n > 0)
 			sim_out_write(&o, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);

@@ -94,6 +94,7 @@ struct sim_vdisk {
 	double amp;             /* > 1: from amp_t0_s to amp_t1_s a snapshot's redo log sends amp back-end
 	                         * commands per IO to the device and adds amp_add_ms above it */
 	double amp_t0_s, amp_t1_s, amp_add_ms;
+	char vol[4];            /* "" or the volume over several disks it is a member of (sim_config.vol_drive) */
 };
 
 struct sim_dev {
@@ -242,6 +243,11 @@ struct sim_config {
 	int hyperv;             /* 0 = the ESXi model; else which Hyper-V host the scenario runs (enum sim_hv) */
 	int nabsent_names;      /* absent kinds the engine's kind table does not have (yet), by name */
 	const char *absent_names[SIM_MAX_EXPECT];
+	/* ---- a volume over several disks (vdisk.vol): a dynamic striped volume (perfmon lists each member
+	 * "N G:") or a Storage Spaces virtual disk (its pool's disks by number alone, the space "N F:") ---- */
+	char vol_drive[4];
+	bool vol_spaces;
+	int vol_disk_no;        /* the space's Windows disk number */
 };
 
 /* Interval accumulator for one guest disk (one per output stream: esxtop and perfmon sample on

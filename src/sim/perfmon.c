@@ -53,6 +53,7 @@ struct sim_perf {
 	struct pcol *cols;
 	size_t ncols;
 	int disks[SIM_MAX_VDISK], ndisk;
+	int nmember;                /* disks of the volume over several disks (sim_config.vol_drive) */
 	int bias_min;
 	int d_data, d_log, d_temp;  /* vdisk indexes of D:, E:, F: or -1 */
 	struct prng rng;
@@ -105,6 +106,61 @@ static bool pcol_add(struct sim_perf *w, struct sim_line *h, size_t *cap, const 
 	return true;
 }
 
+/* The guest's volume over several disks (sim_config.vol_drive), its columns' disk index. */
+#define PCOL_VOLUME (-2)
+
+/* LogicalDisk: each disk's volume, the volume over several disks once (its members have no volume of
+ * their own), _Total. --perfmon-disks narrows them: only _Total, only % Disk Time, or none. */
+static bool logical_cols(struct sim_perf *w, struct sim_line *h, size_t *cap)
+{
+	const struct sim_config *c = w->c;
+	enum sim_pdisks pd = c->perf_disks;
+	char buf[256];
+	bool ok = true;
+	for (int i = 0; ok && pd != SIM_PDISKS_NONE && i <= w->ndisk + 1; i++) {
+		bool vol = i == w->ndisk + 1, tot = i == w->ndisk;
+		if ((pd == SIM_PDISKS_TOTAL && !tot) || (vol && !w->nmember) ||
+		    (!vol && !tot && c->vdisk[w->disks[i]].vol[0]))
+			continue;
+		const char *inst = vol ? c->vol_drive : tot ? "_Total" : c->vdisk[w->disks[i]].drive;
+		for (int k = 0; ok && k < PM_NDISK; k++) {
+			if (pd == SIM_PDISKS_PCT_TIME && k != PM_DISK_TIME)
+				continue;
+			snprintf(buf, sizeof buf, "LogicalDisk(%s)\\%s", inst, disk_ctr[k]);
+			ok = pcol_add(w, h, cap, buf, k, vol ? PCOL_VOLUME : tot ? -1 : i, 1);
+		}
+	}
+	return ok;
+}
+
+/* PhysicalDisk: "N D:" per disk; a striped volume's members each "N G:" (its letter on every disk it
+ * spans), a Storage Spaces pool's disks their number alone and the space "N F:" [ms: AskCore 2012]. */
+static bool physical_cols(struct sim_perf *w, struct sim_line *h, size_t *cap)
+{
+	const struct sim_config *c = w->c;
+	char buf[256], inst[64];
+	bool ok = true;
+	for (int i = 0; ok && c->perf_disks == SIM_PDISKS_ALL && i <= w->ndisk + 1; i++) {
+		bool vol = i == w->ndisk + 1, tot = i == w->ndisk;
+		const struct sim_vdisk *vd = vol || tot ? NULL : &c->vdisk[w->disks[i]];
+		if (vol && !(w->nmember && c->vol_spaces))
+			continue;
+		if (vol)
+			snprintf(inst, sizeof inst, "%d %s", c->vol_disk_no, c->vol_drive);
+		else if (tot)
+			snprintf(inst, sizeof inst, "_Total");
+		else if (vd->vol[0] && c->vol_spaces)
+			snprintf(inst, sizeof inst, "%d", vd->disk_no);
+		else
+			snprintf(inst, sizeof inst, "%d %s", vd->disk_no, vd->vol[0] ? vd->vol : vd->drive);
+		for (int k = PM_CDQL; ok && k < PM_NDISK; k++) {
+			snprintf(buf, sizeof buf, "PhysicalDisk(%s)\\%s", inst, disk_ctr[k]);
+			ok = pcol_add(w, h, cap, buf, k, vol ? PCOL_VOLUME : tot ? -1 : i, 0);
+		}
+	}
+	return ok;
+}
+
 int sim_perf_open(struct sim_perf **out, const struct sim_config *c, struct sim_model *m, int vm, const char *path)
 {
 	struct sim_perf *w = calloc(1, sizeof *w);
@@ -118,6 +174,7 @@ int sim_perf_open(struct sim_perf **out, const struct sim_config *c, struct sim_
 	for (int v = 0; v < c->nvdisk; v++) {
 		if (c->vdisk[v].vm != vm)
 			continue;
+		w->nmember += c->vdisk[v].vol[0] != 0;
 		w->disks[w->ndisk++] = v;
 		if (strcmp(c->vdisk[v].drive, "D:") == 0)
 			w->d_data = v;
@@ -142,18 +199,7 @@ int sim_perf_open(struct sim_perf **out, const struct sim_config *c, struct sim_
 	/* LogicalDisk, Memory, PhysicalDisk, Processor, SQL Server, VMware Tools: relog's order of a
 	 * collector set built object by object. --perfmon-disks narrows the disk objects: only the
 	 * _Total instance, only % Disk Time, or none at all (a collector set without disk counters). */
-	enum sim_pdisks pd = c->perf_disks;
-	for (int i = 0; ok && pd != SIM_PDISKS_NONE && i <= w->ndisk; i++) {
-		if (pd == SIM_PDISKS_TOTAL && i < w->ndisk)
-			continue;
-		const char *inst = i < w->ndisk ? c->vdisk[w->disks[i]].drive : "_Total";
-		for (int k = 0; ok && k < PM_NDISK; k++) {
-			if (pd == SIM_PDISKS_PCT_TIME && k != PM_DISK_TIME)
-				continue;
-			snprintf(buf, sizeof buf, "LogicalDisk(%s)\\%s", inst, disk_ctr[k]);
-			ok = pcol_add(w, &h, &cap, buf, k, i < w->ndisk ? i : -1, 1);
-		}
-	}
+	ok = ok && logical_cols(w, &h, &cap);
 	ok = ok && pcol_add(w, &h, &cap, "Memory\\Available MBytes", PM_AVAIL_MB, 0, 0) &&
 	     pcol_add(w, &h, &cap, "Memory\\Pages/sec", PM_PAGES, 0, 0);
 	/* a guest that pages (sim_vm.paging_*): the hard faults and the page file on C: */
@@ -161,17 +207,7 @@ int sim_perf_open(struct sim_perf **out, const struct sim_config *c, struct sim_
 		ok = ok && pcol_add(w, &h, &cap, "Memory\\Pages Input/sec", PM_PAGES_IN, 0, 0) &&
 		     pcol_add(w, &h, &cap, "Paging File(\\??\\C:\\pagefile.sys)\\% Usage", PM_PF_USAGE, 0, 0) &&
 		     pcol_add(w, &h, &cap, "Paging File(_Total)\\% Usage", PM_PF_TOTAL, 0, 0);
-	for (int i = 0; ok && pd == SIM_PDISKS_ALL && i <= w->ndisk; i++) {
-		char inst[64];
-		if (i < w->ndisk)
-			snprintf(inst, sizeof inst, "%d %s", c->vdisk[w->disks[i]].disk_no, c->vdisk[w->disks[i]].drive);
-		else
-			snprintf(inst, sizeof inst, "_Total");
-		for (int k = PM_CDQL; ok && k < PM_NDISK; k++) {
-			snprintf(buf, sizeof buf, "PhysicalDisk(%s)\\%s", inst, disk_ctr[k]);
-			ok = pcol_add(w, &h, &cap, buf, k, i < w->ndisk ? i : -1, 0);
-		}
-	}
+	ok = ok && physical_cols(w, &h, &cap);
 	for (int p = 0; ok && p <= c->vm[vm].vcpus; p++) {
 		if (p < c->vm[vm].vcpus)
 			snprintf(buf, sizeof buf, "Processor(%d)\\%% Processor Time", p);
@@ -318,39 +354,65 @@ static double memory_value(struct sim_perf *w, int metric, double t, const doubl
 	}
 }
 
-int sim_perf_row(struct sim_perf *w, double t, bool first)
+/* Sums disks' accumulators into a (the total, or a volume over several disks: its IOs are its
+ * disks' IOs) with their queue, size and free space. */
+struct disk_sum {
+	struct sim_acc a;
+	int n, cdql;
+	double size, free;
+};
+
+static void sum_add(struct disk_sum *s, const struct sim_acc *a, int q, const struct sim_vdisk *vd, int of)
+{
+	s->a.rd += a->rd, s->a.wr += a->wr, s->a.brd += a->brd, s->a.bwr += a->bwr;
+	s->a.glat_r += a->glat_r, s->a.glat_w += a->glat_w, s->a.split += a->split;
+	s->a.idle_s += a->idle_s / (of ? of : 1);
+	s->n++;
+	s->cdql += q;
+	s->size += vd->size_gb * 1024;
+	s->free += vd->size_gb * 1024 * vd->free_pct / 100;
+}
+
+static void sum_values(struct disk_sum *s, double secs, double *o)
+{
+	disk_values(&s->a, secs, o);
+	o[PM_CDQL] = s->cdql;
+	o[PM_FREE_MB] = floor(s->free);
+	o[PM_FREE_PCT] = s->size > 0 ? 100 * s->free / s->size : 0;
+}
+
+/* vals[i]: disk i; vals[ndisk]: _Total; vals[ndisk + 1]: the volume over several disks. */
+static void fill_disks(struct sim_perf *w, const struct sim_acc *acc, double (*vals)[PM_NDISK])
 {
 	const struct sim_config *c = w->c;
-	struct sim_model *m = w->m;
-	const struct sim_acc *acc = m->acc[SIM_STREAM_PERF];
-	double vals[SIM_MAX_VDISK + 1][PM_NDISK];
-	int cdql_total = 0;
-	struct sim_acc tot = {0};
-	double size_total = 0, free_total = 0;
+	struct disk_sum tot = {0}, vol = {0};
 	double secs = 1;
 	for (int i = 0; i < w->ndisk; i++) {
 		int v = w->disks[i];
 		const struct sim_acc *a = &acc[v];
 		secs = a->time_s > 0 ? a->time_s : c->interval;
 		disk_values(a, secs, vals[i]);
-		int q = sim_model_sample_guest(m, v);
-		vals[i][PM_CDQL] = q;
-		cdql_total += q;
+		int q = sim_model_sample_guest(w->m, v);
 		const struct sim_vdisk *vd = &c->vdisk[v];
-		double free_mb = vd->size_gb * 1024 * vd->free_pct / 100;
-		vals[i][PM_FREE_MB] = floor(free_mb);
+		vals[i][PM_CDQL] = q;
+		vals[i][PM_FREE_MB] = floor(vd->size_gb * 1024 * vd->free_pct / 100);
 		vals[i][PM_FREE_PCT] = vd->free_pct;
-		size_total += vd->size_gb * 1024;
-		free_total += free_mb;
-		tot.rd += a->rd, tot.wr += a->wr, tot.brd += a->brd, tot.bwr += a->bwr;
-		tot.glat_r += a->glat_r, tot.glat_w += a->glat_w, tot.split += a->split;
-		tot.idle_s += a->idle_s / (w->ndisk ? w->ndisk : 1);
+		sum_add(&tot, a, q, vd, w->ndisk);
+		if (vd->vol[0])
+			sum_add(&vol, a, q, vd, w->nmember);
 	}
+	sum_values(&tot, secs, vals[w->ndisk]);
+	sum_values(&vol, secs, vals[w->ndisk + 1]);
+}
+
+int sim_perf_row(struct sim_perf *w, double t, bool first)
+{
+	const struct sim_config *c = w->c;
+	struct sim_model *m = w->m;
+	const struct sim_acc *acc = m->acc[SIM_STREAM_PERF];
+	double vals[SIM_MAX_VDISK + 2][PM_NDISK];
+	fill_disks(w, acc, vals);
 	double *T = vals[w->ndisk];
-	disk_values(&tot, secs, T);
-	T[PM_CDQL] = cdql_total;
-	T[PM_FREE_MB] = floor(free_total);
-	T[PM_FREE_PCT] = size_total > 0 ? 100 * free_total / size_total : 0;
 
 	double iops = 0;
 	for (int i = 0; i < w->ndisk; i++)
@@ -392,7 +454,7 @@ int sim_perf_row(struct sim_perf *w, double t, bool first)
 		const struct pcol *k = &w->cols[i];
 		double v = 0;
 		if (k->metric < PM_NDISK) {
-			v = (k->disk < 0 ? T : vals[k->disk])[k->metric];
+			v = vals[k->disk < 0 ? w->ndisk + (k->disk == PCOL_VOLUME) : k->disk][k->metric];
 		} else if (memory_metric(k->metric)) {
 			v = memory_value(w, k->metric, t, vals);
 		} else {

@@ -525,6 +525,15 @@ const struct sim_scenario sim_scenarios[] = {
 	{.name = "reservation-storm",
 	 .summary = "snapshots on other hosts reserve D:'s LUN (no ATS): ~30 conflicts/s, +20 ms per command over 40-60 %",
 	 .nparts = 1, .build = sc_build_reservation_storm},
+	{.name = "striped-slow-member",
+	 .summary = "SQL01's G: striped over disks 2-5 ('2 G:' .. '5 G:'): disk 4's LUN ~33 ms over 30-80 %, the others ~1 ms",
+	 .nparts = 1, .build = sc_build_striped_slow_member},
+	{.name = "spaces-slow-member",
+	 .summary = "SQL01's F: a Storage Spaces space over 4 letterless pool disks: disk 4's LUN ~33 ms over 30-80 %",
+	 .nparts = 1, .build = sc_build_spaces_slow_member},
+	{.name = "striped-healthy",
+	 .summary = "null: SQL01's G: striped over disks 2-5, evenly loaded, every member fast",
+	 .nparts = 1, .build = sc_build_striped_healthy},
 	{.name = NULL},
 };
 

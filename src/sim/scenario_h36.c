@@ -152,3 +152,82 @@ void sc_build_reservation_storm(struct sim_config *c, int part)
 	sc_absent(c, "latency.device", "latency.hba", "latency.path", "bandwidth.ceiling", "latency.datastore", NULL);
 	c->tx.note = "the LUN answers slowly only while other hosts hold its reservation: the locks, not the array";
 }
+
+/* SQL01 with C: and D: (one disk each) and a volume over four disks (disks 2-5), each on its own LUN
+ * through its own LSI Logic SAS controller target: a dynamic striped volume G: (perfmon lists each
+ * member "N G:") or, spaces, a Storage Spaces virtual disk F: over the pool's letterless disks (the
+ * space is disk 6, "6 F:"). The volume's IO is spread evenly: each member has the same load, whose
+ * population steps up and down in phases (the volume's busy and quiet stretches). slow >= 0: that
+ * member's LUN answers ~100 times slower over 30-80 %. Returns the members' first device. */
+static int volume_vm(struct sim_config *c, struct sc_host *h, bool spaces, int slow)
+{
+	int vm = sc_add_vm(c, "SQL01", "SQL01", 8);
+	int k0 = sc_add_ctrl(c, vm, 0, SIM_CTRL_PVSCSI), k1 = sc_add_ctrl(c, vm, 1, SIM_CTRL_LSI);
+	struct sim_vdisk *cd = sc_add_vdisk(c, vm, k0, 0, sc_add_dev(c, h->hba2, 1, SC_ARRAY_FLASH), "C:", 0, 100);
+	struct sim_vdisk *dd = sc_add_vdisk(c, vm, k0, 1, sc_add_dev(c, h->hba2, 2, SC_ARRAY_FLASH), "D:", 1, 1024);
+	sc_set_load(cd, 1, 80, 0.4, 16, 8);
+	sc_set_load(dd, 3, 10, 0.7, 8, 8);
+	const char *drive = spaces ? "F:" : "G:";
+	snprintf(c->vol_drive, sizeof c->vol_drive, "%s", drive);
+	c->vol_spaces = spaces;
+	c->vol_disk_no = 6;
+	int dev0 = -1;
+	for (int i = 0; i < 4; i++) {
+		int d = sc_add_dev(c, i % 2 ? h->hba3 : h->hba2, 3 + i, SC_ARRAY_FLASH);
+		dev0 = dev0 < 0 ? d : dev0;
+		struct sim_vdisk *m = sc_add_vdisk(c, vm, k1, i, d, drive, 2 + i, 512);
+		snprintf(m->vol, sizeof m->vol, "%s", drive);
+		sc_set_load(m, 4, 30, 0.7, 8, 8);
+		sc_add_phase(m, 0.1, 0.2, 12, 30);
+		sc_add_phase(m, 0.25, 0.35, 1, 30);
+		sc_add_phase(m, 0.45, 0.55, 12, 30);
+		sc_add_phase(m, 0.6, 0.7, 1, 30);
+		sc_add_phase(m, 0.85, 0.95, 12, 30);
+		if (i == slow)
+			sc_add_svc_phase(&c->dev[d], 0.3, 0.8, 100, 1);
+	}
+	sc_bystander(c, h);
+	return dev0;
+}
+
+/* A dynamic striped volume G: over disks 2-5; disk 4's LUN answers ~38 ms over 30-80 % while the
+ * other three answer in ~1 ms: the volume is slow because of one member, named as its cause. */
+void sc_build_striped_slow_member(struct sim_config *c, int part)
+{
+	(void)part;
+	struct sc_host h = sc_host_base(c);
+	int dev0 = volume_vm(c, &h, false, 2);
+	sc_expect(c, "latency.volume_member", "G:", "SQL01", 0.3, 0.8);
+	sc_expect(c, "latency.device", c->dev[dev0 + 2].naa, NULL, 0.3, 0.8);
+	sc_absent_unrelated(c);
+	sc_absent(c, "latency.hba", "latency.path", "bandwidth.ceiling", "latency.datastore", "queue.guest_vscsi_cap",
+		  NULL);
+	c->tx.note = "G: is striped over disks 2-5 (perfmon '2 G:' .. '5 G:'); only disk 4's LUN is slow: the member, "
+		     "not the volume or the guest";
+}
+
+/* A Storage Spaces virtual disk F: (disk 6, "6 F:") over four letterless pool disks 2-5; disk 4's LUN
+ * answers ~38 ms over 30-80 %: tied to F: by IOPS correlation (a guess), named as its cause. */
+void sc_build_spaces_slow_member(struct sim_config *c, int part)
+{
+	(void)part;
+	struct sc_host h = sc_host_base(c);
+	int dev0 = volume_vm(c, &h, true, 2);
+	sc_expect(c, "latency.volume_member", "F:", "SQL01", 0.3, 0.8);
+	sc_expect(c, "latency.device", c->dev[dev0 + 2].naa, NULL, 0.3, 0.8);
+	sc_absent_unrelated(c);
+	sc_absent(c, "latency.hba", "latency.path", "bandwidth.ceiling", "latency.datastore", "queue.guest_vscsi_cap",
+		  NULL);
+	c->tx.note = "F: is a Storage Spaces virtual disk over four pool disks without letters; only disk 4's LUN is "
+		     "slow: tied by IOPS (a guess), the member named";
+}
+
+/* The null shape: the striped volume G: with its four members evenly loaded and healthy. */
+void sc_build_striped_healthy(struct sim_config *c, int part)
+{
+	(void)part;
+	struct sc_host h = sc_host_base(c);
+	volume_vm(c, &h, false, -1);
+	sc_absent_all(c);
+	c->tx.note = "a striped volume whose members share its IO evenly and answer fast: nothing to report";
+}
