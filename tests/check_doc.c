@@ -31,7 +31,8 @@ static char *path_of(const char *rel)
 
 /* The LSI sample with every input given: a map with one line that names no disk of the
  * captures, a clock offset the IOPS contradict, the site rules. The analysis borrows the file
- * names: keep[0..3] are freed by the caller after analysis_free. */
+ * names: keep[0 .. RICH_KEEP - 1] are freed by the caller after analysis_free. */
+enum { RICH_KEEP = 4 };
 static void rich_analysis(struct analysis *a, char *mapfile, char **keep)
 {
 	char *e = path_of("samples/lsi-guest-queue-cap/esxtop.csv.gz"), *g = path_of("samples/lsi-guest-queue-cap/perfmon.csv.gz");
@@ -138,7 +139,7 @@ START_TEST(every_section_in_every_writer)
 	setenv("IOPSY_GNUPLOT", "/nonexistent/gnuplot", 1);
 	struct analysis a;
 	char mapfile[] = "/tmp/iopsy-doc-map-XXXXXX";
-	char *keep[4];
+	char *keep[RICH_KEEP];
 	rich_analysis(&a, mapfile, keep);
 	int checked = 0;
 	for (size_t w = 0; reporters[w]; w++) {
@@ -159,7 +160,7 @@ START_TEST(every_section_in_every_writer)
 	}
 	ck_assert_int_ge(checked, 5);
 	analysis_free(&a);
-	for (int k = 0; k < 4; k++)
+	for (int k = 0; k < RICH_KEEP; k++)
 		free(keep[k]);
 	unlink(mapfile);
 }
@@ -199,7 +200,7 @@ START_TEST(analysis_pairs_from_the_document)
 	setenv("IOPSY_GNUPLOT", "/nonexistent/gnuplot", 1);
 	struct analysis a;
 	char mapfile[] = "/tmp/iopsy-doc-map-XXXXXX";
-	char *keep[3];
+	char *keep[RICH_KEEP];
 	rich_analysis(&a, mapfile, keep);
 	enum doc_sec secs[DS_COUNT];
 	for (int s = 0; s < DS_COUNT; s++)
@@ -212,7 +213,7 @@ START_TEST(analysis_pairs_from_the_document)
 	ck_assert_int_ge(n, ANALYSIS_PAIRS_FLOOR);
 	buf_free(&miss);
 	analysis_free(&a);
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < RICH_KEEP; k++)
 		free(keep[k]);
 	unlink(mapfile);
 }
@@ -224,7 +225,7 @@ START_TEST(inputs_said_in_the_report)
 {
 	struct analysis a;
 	char mapfile[] = "/tmp/iopsy-doc-map-XXXXXX";
-	char *keep[4];
+	char *keep[RICH_KEEP];
 	rich_analysis(&a, mapfile, keep);
 	bool line5 = false, twice = false, whole = false, clock = false, rules = false;
 	for (size_t i = 0; i < a.ninputs; i++) {
@@ -253,7 +254,7 @@ START_TEST(inputs_said_in_the_report)
 	buf_free(&t);
 	doc_free(&d);
 	analysis_free(&a);
-	for (int k = 0; k < 4; k++)
+	for (int k = 0; k < RICH_KEEP; k++)
 		free(keep[k]);
 	unlink(mapfile);
 }
@@ -407,7 +408,7 @@ START_TEST(customer_text_only)
 	setenv("IOPSY_GNUPLOT", "/nonexistent/gnuplot", 1);
 	struct analysis a;
 	char mapfile[] = "/tmp/iopsy-doc-map-XXXXXX";
-	char *keep[4];
+	char *keep[RICH_KEEP];
 	rich_analysis(&a, mapfile, keep);
 	for (int print = 0; print < 2; print++) {
 		struct report_opts o;
@@ -462,7 +463,7 @@ START_TEST(customer_text_only)
 				  "zone is wrong (non-English Windows). Not made.");
 	buf_free(&ct);
 	analysis_free(&a);
-	for (int k = 0; k < 4; k++)
+	for (int k = 0; k < RICH_KEEP; k++)
 		free(keep[k]);
 	unlink(mapfile);
 }
@@ -476,7 +477,7 @@ START_TEST(workbook_for_a_consultant)
 	setenv("IOPSY_GNUPLOT", "/nonexistent/gnuplot", 1);
 	struct analysis a;
 	char mapfile[] = "/tmp/iopsy-doc-map-XXXXXX";
-	char *keep[4];
+	char *keep[RICH_KEEP];
 	rich_analysis(&a, mapfile, keep);
 	struct report_opts o;
 	report_opts_init(&o);
@@ -500,7 +501,7 @@ START_TEST(workbook_for_a_consultant)
 	free(x);
 	buf_free(&out);
 	analysis_free(&a);
-	for (int k = 0; k < 4; k++)
+	for (int k = 0; k < RICH_KEEP; k++)
 		free(keep[k]);
 	unlink(mapfile);
 }
