@@ -171,7 +171,8 @@ demo: deps
 
 # Test tiers. The unit binary takes suite names and a shard (tests/runner.c): the three simulator
 # suites are cut into shards that run side by side (-j2: the machine has two cores), so a tier's
-# wall time is about its longest job, not the sum. Every tier runs each test once.
+# wall time is about its longest job, not the sum. Every tier runs each test once. Jobs are listed
+# longest first (make starts them in that order), so no long job starts last.
 #  check-fast  build, lint, the quick unit suites, one golden pass and the hostile inputs that do
 #              not measure memory: the loop after every change
 #  check       everything check-fast runs, plus the simulator suites, the golden pass with
@@ -182,8 +183,8 @@ demo: deps
 #              the simulator suites run each scenario with one seed (--one-seed: the seed rotates
 #              with the scenario), the plain tier runs all three
 UNIT_QUICK  := util actions pdh model topology iopath hyperv registry reader doc rules deliv flow detect batch html
-UNIT_SHARDS := sim.0.2 sim.1.2 scenarios.0.3 scenarios.1.3 scenarios.2.3 \
-	compare_scenarios.0.3 compare_scenarios.1.3 compare_scenarios.2.3
+UNIT_SHARDS := compare_scenarios.0.3 compare_scenarios.1.3 compare_scenarios.2.3 \
+	scenarios.0.3 scenarios.1.3 scenarios.2.3 sim.0.2 sim.1.2
 UNIT_SIM    := $(addprefix unit-,$(UNIT_SHARDS))
 CHECK_JOBS  ?= 2
 # A tier runs CHECK_JOBS jobs at a time, unless a parent make already holds a jobserver (`make -j2
@@ -201,17 +202,17 @@ check-fast: deps-test
 
 check: deps-test
 	$(Q)$(MAKE) --no-print-directory $(TIER_J) all $(BUILD)/check_iopsy
-	$(Q)$(MAKE) --no-print-directory $(TIER_J) -Otarget lint check-unit check-golden check-hostile \
-		check-batch check-shard check-pg check-browser check-deliverable check-view
+	$(Q)$(MAKE) --no-print-directory $(TIER_J) -Otarget check-pg check-batch check-browser lint check-unit \
+		check-golden check-hostile check-shard check-deliverable check-view
 
 SAN_FLAVOUR ?= address,undefined
 check-san: deps
 	$(Q)$(MAKE) --no-print-directory $(TIER_J) SANITIZE=$(SAN_FLAVOUR) all
 	$(Q)$(MAKE) --no-print-directory $(TIER_J) SANITIZE=$(SAN_FLAVOUR) build-san/check_iopsy
 	$(Q)$(MAKE) --no-print-directory $(TIER_J) -Otarget SANITIZE=$(SAN_FLAVOUR) UNIT_FLAGS=--one-seed \
-		check-unit check-golden check-hostile check-batch
+		check-batch check-unit check-golden check-hostile
 
-check-unit: check-unit-quick $(UNIT_SIM)
+check-unit: $(wordlist 1,6,$(UNIT_SIM)) check-unit-quick $(wordlist 7,8,$(UNIT_SIM))
 
 check-unit-quick: unit-quick unit-compare
 

@@ -113,5 +113,17 @@ esac
 if ! sh tests/sizes.sh --check; then
 	status=1
 fi
+# 9. every unit suite (tests/suites.h) is run by make check: named in the Makefile's UNIT_QUICK,
+#    or one of the suites it runs on their own (compare) or in shards (UNIT_SHARDS)
+suites=$(grep -oE 'X\([a-z_]+\)' tests/suites.h | sed 's/X(\(.*\))/\1/' | sort -u)
+listed=$(sed -n -e '/^UNIT_SHARDS/,/^[^\t]/s/^\t//p' -e 's/^UNIT_QUICK *:= *//p' -e 's/^UNIT_SHARDS *:= *//p' Makefile |
+	tr ' \\' '\n\n' | sed 's/\..*//' | sort -u)
+for su in $suites; do
+	[ "$su" = compare ] && continue
+	if ! echo "$listed" | grep -qx "$su"; then
+		echo "lint: unit suite '$su' (tests/suites.h) is not in the Makefile's UNIT_QUICK or UNIT_SHARDS: make check would not run it"
+		status=1
+	fi
+done
 [ $status -eq 0 ] && echo "lint: ok"
 exit $status
