@@ -181,7 +181,9 @@ demo: deps
 #  check-san   the sanitizer build (SANITIZE=address,undefined by default) of the tests that find
 #              bugs there: every unit suite, the goldens, the hostile inputs and the batch runner;
 #              the simulator suites run each scenario with one seed (--one-seed: the seed rotates
-#              with the scenario), the plain tier runs all three
+#              with the scenario), the plain tier runs all three. SEED_SPLIT=1 (.ci/run, which runs
+#              both tiers) has the plain tier run only the other two (--other-seeds): each
+#              scenario and seed then runs once in CI
 UNIT_QUICK  := util actions pdh model topology iopath hyperv registry reader doc rules deliv flow detect batch html
 UNIT_SHARDS := compare_scenarios.0.3 compare_scenarios.1.3 compare_scenarios.2.3 \
 	scenarios.0.3 scenarios.1.3 scenarios.2.3 sim.0.2 sim.1.2
@@ -202,8 +204,8 @@ check-fast: deps-test
 
 check: deps-test
 	$(Q)$(MAKE) --no-print-directory $(TIER_J) all $(BUILD)/check_iopsy
-	$(Q)$(MAKE) --no-print-directory $(TIER_J) -Otarget check-pg check-batch check-browser lint check-unit \
-		check-golden check-hostile check-shard check-deliverable check-view
+	$(Q)$(MAKE) --no-print-directory $(TIER_J) $(if $(SEED_SPLIT),UNIT_FLAGS=--other-seeds) -Otarget \
+		check-pg check-batch check-browser lint check-unit check-golden check-hostile check-shard check-deliverable check-view
 
 SAN_FLAVOUR ?= address,undefined
 check-san: deps

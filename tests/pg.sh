@@ -192,9 +192,11 @@ pg_psql lockt -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE q
 wait $LOCKER 2>/dev/null
 # -- the connection lost while the sets run (the server restarted, the session ended): one retry
 #    on a new connection; every set has its trend and the run is recorded
-cat >"$T/slow-gnuplot" <<'SLOWGP'
+# (its first call in a run sleeps 3 s, so the run is mid-way when the test acts on its session;
+# the other calls fail at once: each set's charts are left out either way)
+cat >"$T/slow-gnuplot" <<SLOWGP
 #!/bin/sh
-sleep 2
+mkdir "$T/slow-once" 2>/dev/null && sleep 3
 exit 1
 SLOWGP
 chmod +x "$T/slow-gnuplot"
@@ -210,6 +212,7 @@ check "...every set compared with the previous run, and the run recorded" \
 
 # -- the server stops answering mid-run (its backend stopped: no statement timeout can fire):
 #    the client's own deadline (--history-timeout + 5 s) gives the history up; the run ends
+rmdir "$T/slow-once"
 IOPSY_GNUPLOT=$T/slow-gnuplot "$BIN" batch "$T/in" --out "$T/stopped" --history "$(pg_uri lockt)" --history-timeout 2 -j 1 -q 2>"$T/stopped.err" &
 BP=$!
 sleep 1.5

@@ -1,9 +1,11 @@
 /* runner.c — runs the Check suites of tests/suites.h: all of them, or those named.
-   Usage: check_iopsy [--shard K/N] [--one-seed] [--list] [SUITE...]
+   Usage: check_iopsy [--shard K/N] [--one-seed | --other-seeds] [--list] [SUITE...]
    --shard K/N  run shard K (0-based) of N of the simulator suites' tests (suites.h's sharded
                 macros; the other suites run whole in every shard, so name them only in one)
    --one-seed   the simulator suites run each scenario with one seed (rotating with the
                 scenario) instead of every seed (suites.h; the sanitizer tier)
+   --other-seeds  every seed but the one --one-seed runs (the plain tier beside the sanitizer
+                tier in CI: together they run each scenario and seed once)
    --list       print the suite names, one a line, and exit
    With no SUITE every suite runs. Exit 0 when every test passed, 1 when one failed, 2 on a usage
    error (an unknown suite, a bad shard). Check's own CK_RUN_SUITE / CK_RUN_CASE still apply. */
@@ -28,7 +30,7 @@ static const struct {
 
 static int usage(const char *why)
 {
-	fprintf(stderr, "check_iopsy: %s\nusage: check_iopsy [--shard K/N] [--one-seed] [--list] [SUITE...]\nsuites:", why);
+	fprintf(stderr, "check_iopsy: %s\nusage: check_iopsy [--shard K/N] [--one-seed | --other-seeds] [--list] [SUITE...]\nsuites:", why);
 	for (size_t i = 0; i < NSUITES; i++)
 		fprintf(stderr, " %s", suites[i].name);
 	fputc('\n', stderr);
@@ -61,6 +63,8 @@ int main(int argc, char **argv)
 		}
 		if (strcmp(argv[first], "--one-seed") == 0) {
 			test_one_seed = 1;
+		} else if (strcmp(argv[first], "--other-seeds") == 0) {
+			test_one_seed = -1;
 		} else if (strcmp(argv[first], "--shard") == 0 && first + 1 < argc) {
 			if (parse_shard(argv[++first]) < 0)
 				return usage("--shard takes K/N with 0 <= K < N");

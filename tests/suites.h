@@ -41,12 +41,15 @@ SUITES(SUITE_DECL)
 extern int test_shard_k, test_shard_n, test_shard_seq;
 /* --one-seed (tests/runner.c; the sanitizer tier): a simulator test that loops over scenarios x
    seeds runs each scenario with one seed, the seed rotating with the scenario's index, so every
-   scenario and every seed still runs under the sanitizers, in a third of the time. The plain tier
-   runs every seed of every scenario. */
-extern int test_one_seed;
+   scenario and every seed still runs under the sanitizers, in a third of the time.
+   --other-seeds (the plain tier in CI, beside the sanitizer tier): every seed but that one, so the
+   two tiers together run each scenario and seed once. Without either, every seed runs. */
+extern int test_one_seed; /* 1: --one-seed, -1: --other-seeds, 0: every seed */
 static inline int test_seed_skipped(int scenario, int seed, int nseed)
 {
-	return test_one_seed && seed != scenario % nseed;
+	if (test_one_seed > 0)
+		return seed != scenario % nseed;
+	return test_one_seed < 0 && seed == scenario % nseed;
 }
 #define tcase_add_loop_test_sharded(tc, tf, s, e)                                                   \
 	do {                                                                                        \
