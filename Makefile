@@ -104,7 +104,7 @@ TEST_SRC := $(wildcard tests/check_*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/runner.o
 BIN      := $(BUILD)/iopsy
 
-.PHONY: format man all demo check check-fast check-san check-unit check-unit-quick golden-plain golden-threads hostile-fast hostile-mem check-unit check-golden check-hostile check-batch check-shard check-pg check-slurm check-browser check-deliverable stress valgrind fuzz deps deps-test lint install uninstall bench clean samples
+.PHONY: format man all demo check check-fast check-san ci-slurm check-unit check-unit-quick golden-plain golden-threads hostile-fast hostile-mem check-unit check-golden check-hostile check-batch check-shard check-pg check-slurm check-browser check-deliverable stress valgrind fuzz deps deps-test lint install uninstall bench clean samples
 
 all: $(BIN) iopsy
 
@@ -252,6 +252,11 @@ check-pg: $(BIN)
 check-slurm: $(BIN)
 	@sh tests/ensure-deps.sh slurm-wlm munge
 	$(Q)sh tests/slurm.sh $(BIN)
+
+# .ci/run: the Slurm test as soon as the plain tier is done (its binary built), beside the end of
+# the sanitizer tier (its time is mostly its daemons' waiting)
+ci-slurm: check
+	$(Q)$(MAKE) --no-print-directory check-slurm
 
 check-hostile: hostile-fast hostile-mem
 
