@@ -190,36 +190,37 @@ static int volume_vm(struct sim_config *c, struct sc_host *h, bool spaces, int s
 	return dev0;
 }
 
-/* A dynamic striped volume G: over disks 2-5; disk 4's LUN answers ~38 ms over 30-80 % while the
- * other three answer in ~1 ms: the volume is slow because of one member, named as its cause. */
+/* A volume over four member disks 2-5 whose disk 4's LUN answers ~38 ms over 30-80 % while the other
+ * three answer in ~1 ms: the volume (vol) is slow because of one member, named as its cause. */
+static void slow_member(struct sim_config *c, bool spaces, const char *vol, const char *note)
+{
+	struct sc_host h = sc_host_base(c);
+	int dev0 = volume_vm(c, &h, spaces, 2);
+	sc_expect(c, "latency.volume_member", vol, "SQL01", 0.3, 0.8);
+	sc_expect(c, "latency.device", c->dev[dev0 + 2].naa, NULL, 0.3, 0.8);
+	sc_absent_unrelated(c);
+	sc_absent(c, "latency.hba", "latency.path", "bandwidth.ceiling", "latency.datastore", "queue.guest_vscsi_cap",
+		  NULL);
+	c->tx.note = note;
+}
+
+/* A dynamic striped volume G: over disks 2-5 (perfmon '2 G:' .. '5 G:'). */
 void sc_build_striped_slow_member(struct sim_config *c, int part)
 {
 	(void)part;
-	struct sc_host h = sc_host_base(c);
-	int dev0 = volume_vm(c, &h, false, 2);
-	sc_expect(c, "latency.volume_member", "G:", "SQL01", 0.3, 0.8);
-	sc_expect(c, "latency.device", c->dev[dev0 + 2].naa, NULL, 0.3, 0.8);
-	sc_absent_unrelated(c);
-	sc_absent(c, "latency.hba", "latency.path", "bandwidth.ceiling", "latency.datastore", "queue.guest_vscsi_cap",
-		  NULL);
-	c->tx.note = "G: is striped over disks 2-5 (perfmon '2 G:' .. '5 G:'); only disk 4's LUN is slow: the member, "
-		     "not the volume or the guest";
+	slow_member(c, false, "G:",
+		    "G: is striped over disks 2-5 (perfmon '2 G:' .. '5 G:'); only disk 4's LUN is slow: the member, "
+		    "not the volume or the guest");
 }
 
-/* A Storage Spaces virtual disk F: (disk 6, "6 F:") over four letterless pool disks 2-5; disk 4's LUN
- * answers ~38 ms over 30-80 %: tied to F: by IOPS correlation (a guess), named as its cause. */
+/* A Storage Spaces virtual disk F: (disk 6, "6 F:") over four letterless pool disks 2-5: tied to F: by
+ * IOPS correlation (a guess). */
 void sc_build_spaces_slow_member(struct sim_config *c, int part)
 {
 	(void)part;
-	struct sc_host h = sc_host_base(c);
-	int dev0 = volume_vm(c, &h, true, 2);
-	sc_expect(c, "latency.volume_member", "F:", "SQL01", 0.3, 0.8);
-	sc_expect(c, "latency.device", c->dev[dev0 + 2].naa, NULL, 0.3, 0.8);
-	sc_absent_unrelated(c);
-	sc_absent(c, "latency.hba", "latency.path", "bandwidth.ceiling", "latency.datastore", "queue.guest_vscsi_cap",
-		  NULL);
-	c->tx.note = "F: is a Storage Spaces virtual disk over four pool disks without letters; only disk 4's LUN is "
-		     "slow: tied by IOPS (a guess), the member named";
+	slow_member(c, true, "F:",
+		    "F: is a Storage Spaces virtual disk over four pool disks without letters; only disk 4's LUN is "
+		    "slow: tied by IOPS (a guess), the member named");
 }
 
 /* The null shape: the striped volume G: with its four members evenly loaded and healthy. */
